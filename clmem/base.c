@@ -1,0 +1,306 @@
+/* >>base (implementation) */
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Allocation overrides: define all three of CLMEM_MALLOC, CLMEM_REALLOC, CLMEM_FREE,
+   or none. CLMEM_ASSERT guards clmem's own invariants only (never user input). */
+#if defined(CLMEM_MALLOC) && defined(CLMEM_REALLOC) && defined(CLMEM_FREE)
+/* all given */
+#elif !defined(CLMEM_MALLOC) && !defined(CLMEM_REALLOC) && !defined(CLMEM_FREE)
+#define CLMEM_MALLOC(sz) malloc(sz)
+#define CLMEM_REALLOC(p, sz) realloc(p, sz)
+#define CLMEM_FREE(p) free(p)
+#else
+#error "clmem: define all or none of CLMEM_MALLOC, CLMEM_REALLOC and CLMEM_FREE"
+#endif
+#ifndef CLMEM_ASSERT
+#include <assert.h>
+#define CLMEM_ASSERT(c) assert(c)
+#endif
+
+#if defined(__cplusplus)
+#define CLMEM__THREAD_LOCAL thread_local
+#elif defined(_MSC_VER)
+#define CLMEM__THREAD_LOCAL __declspec(thread)
+#else
+#define CLMEM__THREAD_LOCAL _Thread_local
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define CLMEM__PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define CLMEM__PRINTF(f, a)
+#endif
+
+#ifdef __cplusplus
+#define CLMEM__CAST(T, x) static_cast<T>(x)
+#else
+#define CLMEM__CAST(T, x) ((T)(x))
+#endif
+
+/* ---- mutexes (pools, caches, registries) ---- */
+#if defined(_WIN32)
+#ifndef WIN32_LEAN_AND_MEAN
+#define WIN32_LEAN_AND_MEAN
+#endif
+#include <windows.h>
+typedef SRWLOCK clmem__mutex;
+#define CLMEM__MUTEX_INIT SRWLOCK_INIT
+static inline void clmem__mutex_init(clmem__mutex *m) { InitializeSRWLock(m); }
+static inline void clmem__mutex_destroy(clmem__mutex *m) { (void)m; }
+static inline void clmem__lock(clmem__mutex *m) { AcquireSRWLockExclusive(m); }
+static inline void clmem__unlock(clmem__mutex *m) { ReleaseSRWLockExclusive(m); }
+#else
+#include <pthread.h>
+typedef pthread_mutex_t clmem__mutex;
+#define CLMEM__MUTEX_INIT PTHREAD_MUTEX_INITIALIZER
+static inline void clmem__mutex_init(clmem__mutex *m) { pthread_mutex_init(m, NULL); }
+static inline void clmem__mutex_destroy(clmem__mutex *m) { pthread_mutex_destroy(m); }
+static inline void clmem__lock(clmem__mutex *m) { pthread_mutex_lock(m); }
+static inline void clmem__unlock(clmem__mutex *m) { pthread_mutex_unlock(m); }
+#endif
+
+/* ---- error names ---- */
+#define CLMEM__ERROR_NAMES(X)                                                                  \
+    X(0, CL_SUCCESS) X(-1, CL_DEVICE_NOT_FOUND) X(-2, CL_DEVICE_NOT_AVAILABLE)                   \
+    X(-3, CL_COMPILER_NOT_AVAILABLE) X(-4, CL_MEM_OBJECT_ALLOCATION_FAILURE)                     \
+    X(-5, CL_OUT_OF_RESOURCES) X(-6, CL_OUT_OF_HOST_MEMORY) X(-7, CL_PROFILING_INFO_NOT_AVAILABLE) \
+    X(-8, CL_MEM_COPY_OVERLAP) X(-9, CL_IMAGE_FORMAT_MISMATCH) X(-10, CL_IMAGE_FORMAT_NOT_SUPPORTED) \
+    X(-11, CL_BUILD_PROGRAM_FAILURE) X(-12, CL_MAP_FAILURE) X(-13, CL_MISALIGNED_SUB_BUFFER_OFFSET) \
+    X(-14, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST) X(-15, CL_COMPILE_PROGRAM_FAILURE)       \
+    X(-16, CL_LINKER_NOT_AVAILABLE) X(-17, CL_LINK_PROGRAM_FAILURE) X(-18, CL_DEVICE_PARTITION_FAILED) \
+    X(-19, CL_KERNEL_ARG_INFO_NOT_AVAILABLE) X(-30, CL_INVALID_VALUE) X(-31, CL_INVALID_DEVICE_TYPE) \
+    X(-32, CL_INVALID_PLATFORM) X(-33, CL_INVALID_DEVICE) X(-34, CL_INVALID_CONTEXT)               \
+    X(-35, CL_INVALID_QUEUE_PROPERTIES) X(-36, CL_INVALID_COMMAND_QUEUE) X(-37, CL_INVALID_HOST_PTR) \
+    X(-38, CL_INVALID_MEM_OBJECT) X(-39, CL_INVALID_IMAGE_FORMAT_DESCRIPTOR)                      \
+    X(-40, CL_INVALID_IMAGE_SIZE) X(-41, CL_INVALID_SAMPLER) X(-42, CL_INVALID_BINARY)             \
+    X(-43, CL_INVALID_BUILD_OPTIONS) X(-44, CL_INVALID_PROGRAM) X(-45, CL_INVALID_PROGRAM_EXECUTABLE) \
+    X(-46, CL_INVALID_KERNEL_NAME) X(-47, CL_INVALID_KERNEL_DEFINITION) X(-48, CL_INVALID_KERNEL)  \
+    X(-49, CL_INVALID_ARG_INDEX) X(-50, CL_INVALID_ARG_VALUE) X(-51, CL_INVALID_ARG_SIZE)          \
+    X(-52, CL_INVALID_KERNEL_ARGS) X(-53, CL_INVALID_WORK_DIMENSION) X(-54, CL_INVALID_WORK_GROUP_SIZE) \
+    X(-55, CL_INVALID_WORK_ITEM_SIZE) X(-56, CL_INVALID_GLOBAL_OFFSET) X(-57, CL_INVALID_EVENT_WAIT_LIST) \
+    X(-58, CL_INVALID_EVENT) X(-59, CL_INVALID_OPERATION) X(-60, CL_INVALID_GL_OBJECT)             \
+    X(-61, CL_INVALID_BUFFER_SIZE) X(-62, CL_INVALID_MIP_LEVEL) X(-63, CL_INVALID_GLOBAL_WORK_SIZE) \
+    X(-64, CL_INVALID_PROPERTY) X(-65, CL_INVALID_IMAGE_DESCRIPTOR) X(-66, CL_INVALID_COMPILER_OPTIONS) \
+    X(-67, CL_INVALID_LINKER_OPTIONS) X(-68, CL_INVALID_DEVICE_PARTITION_COUNT)                  \
+    X(-69, CL_INVALID_PIPE_SIZE) X(-70, CL_INVALID_DEVICE_QUEUE) X(-71, CL_INVALID_SPEC_ID)        \
+    X(-72, CL_MAX_SIZE_RESTRICTION_EXCEEDED)                                                     \
+    X(-1000, CL_INVALID_GL_SHAREGROUP_REFERENCE_KHR) X(-1001, CL_PLATFORM_NOT_FOUND_KHR)          \
+    X(-1002, CL_INVALID_D3D10_DEVICE_KHR) X(-1003, CL_INVALID_D3D10_RESOURCE_KHR)                 \
+    X(-1004, CL_D3D10_RESOURCE_ALREADY_ACQUIRED_KHR) X(-1005, CL_D3D10_RESOURCE_NOT_ACQUIRED_KHR) \
+    X(-1006, CL_INVALID_D3D11_DEVICE_KHR) X(-1007, CL_INVALID_D3D11_RESOURCE_KHR)                 \
+    X(-1008, CL_D3D11_RESOURCE_ALREADY_ACQUIRED_KHR) X(-1009, CL_D3D11_RESOURCE_NOT_ACQUIRED_KHR) \
+    X(-1010, CL_INVALID_DX9_MEDIA_ADAPTER_KHR) X(-1011, CL_INVALID_DX9_MEDIA_SURFACE_KHR)         \
+    X(-1012, CL_DX9_MEDIA_SURFACE_ALREADY_ACQUIRED_KHR) X(-1013, CL_DX9_MEDIA_SURFACE_NOT_ACQUIRED_KHR) \
+    X(-1057, CL_DEVICE_PARTITION_FAILED_EXT) X(-1058, CL_INVALID_PARTITION_COUNT_EXT)             \
+    X(-1059, CL_INVALID_PARTITION_NAME_EXT) X(-1092, CL_EGL_RESOURCE_NOT_ACQUIRED_KHR)            \
+    X(-1093, CL_INVALID_EGL_OBJECT_KHR) X(-1094, CL_INVALID_ACCELERATOR_INTEL)                    \
+    X(-1095, CL_INVALID_ACCELERATOR_TYPE_INTEL) X(-1096, CL_INVALID_ACCELERATOR_DESCRIPTOR_INTEL) \
+    X(-1097, CL_ACCELERATOR_TYPE_NOT_SUPPORTED_INTEL) X(-1098, CL_INVALID_VA_API_MEDIA_ADAPTER_INTEL) \
+    X(-1099, CL_INVALID_VA_API_MEDIA_SURFACE_INTEL)                                               \
+    X(-1100, CL_VA_API_MEDIA_SURFACE_ALREADY_ACQUIRED_INTEL)                                      \
+    X(-1101, CL_VA_API_MEDIA_SURFACE_NOT_ACQUIRED_INTEL)                                          \
+    X(-1108, CL_COMMAND_TERMINATED_ITSELF_WITH_FAILURE_ARM) X(-1121, CL_CONTEXT_TERMINATED_KHR)   \
+    X(-1138, CL_INVALID_COMMAND_BUFFER_KHR) X(-1139, CL_INVALID_SYNC_POINT_WAIT_LIST_KHR)         \
+    X(-1140, CL_INCOMPATIBLE_COMMAND_QUEUE_KHR) X(-1141, CL_INVALID_MUTABLE_COMMAND_KHR)          \
+    X(-1142, CL_INVALID_SEMAPHORE_KHR)                                                            \
+    X(-8001, CLMEM_ERROR_DOUBLE_RELEASE) X(-8002, CLMEM_ERROR_INVALID_TEST_SPEC)                  \
+    X(-8003, CLMEM_ERROR_NOT_FOUND) X(-8004, CLMEM_ERROR_SIZE_UNKNOWN)                            \
+    X(-8005, CLMEM_ERROR_LIMIT_EXCEEDED) X(-8006, CLMEM_ERROR_IN_USE)
+
+CLMEM_API const char *clmem_error_string(cl_int code) {
+    switch (code) {
+#define CLMEM__ERROR_CASE(value, name) case value: return #name;
+        CLMEM__ERROR_NAMES(CLMEM__ERROR_CASE)
+#undef CLMEM__ERROR_CASE
+    default: return "UNKNOWN_ERROR_CODE";
+    }
+}
+
+/* ---- last error message and log ---- */
+static CLMEM__THREAD_LOCAL char clmem__message[768];
+static clmem__mutex clmem__log_mutex = CLMEM__MUTEX_INIT;
+static clmem_log_fn clmem__log_fn;
+static void *clmem__log_user;
+
+CLMEM_API const char *clmem_last_error_message(void) { return clmem__message; }
+CLMEM_API void clmem_clear_error(void) { clmem__message[0] = '\0'; }
+
+CLMEM_API void clmem_set_log_callback(clmem_log_fn fn, void *user) {
+    clmem__lock(&clmem__log_mutex);
+    clmem__log_fn = fn;
+    clmem__log_user = user;
+    clmem__unlock(&clmem__log_mutex);
+}
+
+CLMEM_API void clmem_log_stderr(clmem_log_level level, cl_int code, const char *message, void *user) {
+    static const char *const names[] = {"?", "error", "warning", "info"};
+    (void)user;
+    if (code != CL_SUCCESS)
+        fprintf(stderr, "clmem: %s: %s [%s]\n", names[level <= 3 ? level : 0], message, clmem_error_string(code));
+    else
+        fprintf(stderr, "clmem: %s: %s\n", names[level <= 3 ? level : 0], message);
+}
+
+static inline void clmem__log(clmem_log_level level, cl_int code, const char *message) {
+    clmem_log_fn fn;
+    void *user;
+    clmem__lock(&clmem__log_mutex);
+    fn = clmem__log_fn;
+    user = clmem__log_user;
+    clmem__unlock(&clmem__log_mutex);
+    if (fn) fn(level, code, message, user);
+}
+
+/* clmem__fail(code, fn, fmt, ...): record "fn: <formatted>" as this thread's message,
+   log it, and return code. Every rejection in clmem goes through here. */
+static inline CLMEM__PRINTF(3, 4) cl_int clmem__fail(cl_int code, const char *fn, const char *fmt, ...) {
+    va_list ap;
+    int n = snprintf(clmem__message, sizeof clmem__message, "%s: ", fn);
+    if (n < 0) n = 0;
+    if ((size_t)n < sizeof clmem__message) {
+        va_start(ap, fmt);
+        vsnprintf(clmem__message + n, sizeof clmem__message - (size_t)n, fmt, ap);
+        va_end(ap);
+    }
+    clmem__log(CLMEM_LOG_ERROR, code, clmem__message);
+    return code;
+}
+
+/* clmem__cl_fail(code, fn, call): an OpenCL call failed; say which and with what. */
+static inline cl_int clmem__cl_fail(cl_int code, const char *fn, const char *call) {
+    return clmem__fail(code, fn, "%s failed with %s (%d)", call, clmem_error_string(code), (int)code);
+}
+
+/* clmem__warn(fn, fmt, ...): a warning, to the log only (the error message is kept). */
+static inline CLMEM__PRINTF(2, 3) void clmem__warn(const char *fn, const char *fmt, ...) {
+    char buf[768];
+    va_list ap;
+    int n = snprintf(buf, sizeof buf, "%s: ", fn);
+    if (n < 0) n = 0;
+    if ((size_t)n < sizeof buf) {
+        va_start(ap, fmt);
+        vsnprintf(buf + n, sizeof buf - (size_t)n, fmt, ap);
+        va_end(ap);
+    }
+    clmem__log(CLMEM_LOG_WARNING, CL_SUCCESS, buf);
+}
+
+static inline void clmem__set_err(cl_int *errcode_ret, cl_int code) {
+    if (errcode_ret) *errcode_ret = code;
+}
+
+/* ---- arithmetic that cannot wrap ---- */
+static inline bool clmem__add_ok(size_t a, size_t b, size_t *out) {
+    if (a > SIZE_MAX - b) return false;
+    *out = a + b;
+    return true;
+}
+static inline bool clmem__mul_ok(size_t a, size_t b, size_t *out) {
+    if (a != 0 && b > SIZE_MAX / a) return false;
+    *out = a * b;
+    return true;
+}
+/* clmem__range_ok(offset, count, size): [offset, offset+count) lies within [0, size). */
+static inline bool clmem__range_ok(size_t offset, size_t count, size_t size) {
+    return offset <= size && count <= size - offset;
+}
+
+/* ---- common argument checks ---- */
+static inline cl_int clmem__check_wait_list(const char *fn, const cl_event *wait_for, cl_uint num_wait_for) {
+    cl_uint i;
+    if (!CLMEM__CHECKS) return CL_SUCCESS;
+    if (num_wait_for > 0 && wait_for == NULL)
+        return clmem__fail(CL_INVALID_EVENT_WAIT_LIST, fn, "num_wait_for is %u but wait_for is NULL", num_wait_for);
+    if (num_wait_for == 0 && wait_for != NULL)
+        return clmem__fail(CL_INVALID_EVENT_WAIT_LIST, fn,
+                           "wait_for is given but num_wait_for is 0 (use CLMEM_WAIT_FOR(...) to set both)");
+    for (i = 0; i < num_wait_for; ++i)
+        if (wait_for[i] == NULL)
+            return clmem__fail(CL_INVALID_EVENT_WAIT_LIST, fn, "wait_for[%u] is NULL", i);
+    return CL_SUCCESS;
+}
+
+static inline cl_int clmem__check_queue(const char *fn, cl_command_queue queue) {
+    if (CLMEM__CHECKS && queue == NULL) return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue is NULL");
+    return CL_SUCCESS;
+}
+
+static inline cl_context clmem__queue_context(cl_command_queue queue) {
+    cl_context ctx = NULL;
+    if (clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof ctx, &ctx, NULL) != CL_SUCCESS) return NULL;
+    return ctx;
+}
+
+static inline cl_device_id clmem__queue_device(cl_command_queue queue) {
+    cl_device_id dev = NULL;
+    if (clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof dev, &dev, NULL) != CL_SUCCESS) return NULL;
+    return dev;
+}
+
+/* clmem__check_same_context(fn, queue, ctx, what): the object named `what` belongs to
+   ctx; the queue must too. */
+static inline cl_int clmem__check_same_context(const char *fn, cl_command_queue queue, cl_context ctx, const char *what) {
+    cl_context qctx;
+    if (!CLMEM__CHECKS || ctx == NULL) return CL_SUCCESS;
+    qctx = clmem__queue_context(queue);
+    if (qctx == NULL) return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p is not a valid command queue", (void *)queue);
+    if (qctx != ctx)
+        return clmem__fail(CL_INVALID_CONTEXT, fn, "%s belongs to context %p but the queue to context %p", what,
+                           (void *)ctx, (void *)qctx);
+    return CL_SUCCESS;
+}
+
+/* clmem__context_devices(ctx, &n): the devices of a context, CLMEM_MALLOC'd (free with
+   CLMEM_FREE). NULL on failure. */
+static inline cl_device_id *clmem__context_devices(cl_context ctx, cl_uint *n) {
+    cl_uint count = 0;
+    cl_device_id *devs;
+    *n = 0;
+    if (clGetContextInfo(ctx, CL_CONTEXT_NUM_DEVICES, sizeof count, &count, NULL) != CL_SUCCESS || count == 0) return NULL;
+    devs = CLMEM__CAST(cl_device_id *, CLMEM_MALLOC(sizeof(cl_device_id) * count));
+    if (!devs) return NULL;
+    if (clGetContextInfo(ctx, CL_CONTEXT_DEVICES, sizeof(cl_device_id) * count, devs, NULL) != CL_SUCCESS) {
+        CLMEM_FREE(devs);
+        return NULL;
+    }
+    *n = count;
+    return devs;
+}
+
+/* clmem__device_version(dev): the OpenCL version of a device as major*100+minor*10
+   (e.g. 300), parsed from CL_DEVICE_VERSION "OpenCL M.m ..."; 0 when unknown. */
+static inline int clmem__device_version(cl_device_id dev) {
+    char v[128] = {0};
+    int major = 0, minor = 0;
+    if (clGetDeviceInfo(dev, CL_DEVICE_VERSION, sizeof v - 1, v, NULL) != CL_SUCCESS) return 0;
+    if (sscanf(v, "OpenCL %d.%d", &major, &minor) != 2) return 0;
+    return major * 100 + minor * 10;
+}
+
+/* clmem__strict_flags_text(flags): a few words naming the bits of a cl_mem_flags value,
+   for messages. Not thread-safe across calls on the same thread within one message. */
+static inline const char *clmem__mem_flags_text(cl_mem_flags flags, char *buf, size_t size) {
+    static const struct { cl_mem_flags bit; const char *name; } names[] = {
+        {CL_MEM_READ_WRITE, "READ_WRITE"}, {CL_MEM_WRITE_ONLY, "WRITE_ONLY"}, {CL_MEM_READ_ONLY, "READ_ONLY"},
+        {CL_MEM_USE_HOST_PTR, "USE_HOST_PTR"}, {CL_MEM_ALLOC_HOST_PTR, "ALLOC_HOST_PTR"},
+        {CL_MEM_COPY_HOST_PTR, "COPY_HOST_PTR"}, {CL_MEM_HOST_WRITE_ONLY, "HOST_WRITE_ONLY"},
+        {CL_MEM_HOST_READ_ONLY, "HOST_READ_ONLY"}, {CL_MEM_HOST_NO_ACCESS, "HOST_NO_ACCESS"},
+        {(cl_mem_flags)1 << 12, "KERNEL_READ_AND_WRITE"}};
+    size_t i, used = 0;
+    buf[0] = '\0';
+    for (i = 0; i < sizeof names / sizeof names[0]; ++i) {
+        if (flags & names[i].bit) {
+            int n = snprintf(buf + used, size - used, "%s%s", used ? "|" : "", names[i].name);
+            if (n < 0 || (size_t)n >= size - used) break;
+            used += (size_t)n;
+            flags &= ~names[i].bit;
+        }
+    }
+    if (flags && used < size) snprintf(buf + used, size - used, "%sunknown 0x%llx", used ? "|" : "", (unsigned long long)flags);
+    if (!buf[0]) snprintf(buf, size, "0");
+    return buf;
+}

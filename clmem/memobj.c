@@ -1,0 +1,138 @@
+/* >>memobj (implementation) */
+
+/* clmem__marker(queue, opts...): an enqueue that has nothing to do still honours its
+   wait list and produces the event that was asked for. */
+static cl_int clmem__nothing_to_do(const char *fn, cl_command_queue queue, const cl_event *wait_for, cl_uint num_wait_for,
+                                   cl_event *event) {
+    cl_int err;
+    if (!event) return CL_SUCCESS;
+    err = clEnqueueMarkerWithWaitList(queue, num_wait_for, wait_for, event);
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueMarkerWithWaitList");
+}
+
+CLMEM_API cl_int clmem_mem_get_info(cl_mem mem, clmem_mem_info *info) {
+    static const char fn[] = "clmem_memory_object_get_infos";
+    cl_int err;
+    size_t props_size = 0;
+    if (!info) return clmem__fail(CL_INVALID_VALUE, fn, "info is NULL");
+    memset(info, 0, sizeof *info);
+    if (!mem) return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "the memory object is NULL (empty or released handle)");
+#define CLMEM__MEMQ(param, field)                                                     \
+    err = clGetMemObjectInfo(mem, param, sizeof info->field, &info->field, NULL);     \
+    if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clGetMemObjectInfo(" #param ")");
+    CLMEM__MEMQ(CL_MEM_TYPE, type)
+    CLMEM__MEMQ(CL_MEM_FLAGS, flags)
+    CLMEM__MEMQ(CL_MEM_SIZE, size)
+    CLMEM__MEMQ(CL_MEM_HOST_PTR, host_ptr)
+    CLMEM__MEMQ(CL_MEM_MAP_COUNT, map_count)
+    CLMEM__MEMQ(CL_MEM_REFERENCE_COUNT, reference_count)
+    CLMEM__MEMQ(CL_MEM_CONTEXT, context)
+    CLMEM__MEMQ(CL_MEM_ASSOCIATED_MEMOBJECT, associated_memobject)
+    CLMEM__MEMQ(CL_MEM_OFFSET, offset)
+#undef CLMEM__MEMQ
+    /* 2.0 and 3.0 queries: absent on older platforms, which is not an error. */
+#ifdef CL_MEM_USES_SVM_POINTER
+    if (clGetMemObjectInfo(mem, CL_MEM_USES_SVM_POINTER, sizeof info->uses_svm_pointer, &info->uses_svm_pointer, NULL) !=
+        CL_SUCCESS)
+        info->uses_svm_pointer = CL_FALSE;
+#endif
+#ifdef CL_MEM_PROPERTIES
+    if (clGetMemObjectInfo(mem, CL_MEM_PROPERTIES, 0, NULL, &props_size) == CL_SUCCESS && props_size > 0 &&
+        props_size <= sizeof info->properties) {
+        if (clGetMemObjectInfo(mem, CL_MEM_PROPERTIES, props_size, info->properties, NULL) == CL_SUCCESS) {
+            size_t n = props_size / sizeof(cl_ulong);
+            while (n > 0 && info->properties[n - 1] == 0) --n;
+            info->num_properties = n;
+        }
+    }
+#else
+    (void)props_size;
+#endif
+    return CL_SUCCESS;
+}
+
+CLMEM_API void *clmem_mem_get_host_array(cl_mem mem, size_t nbytes, cl_int *errcode_ret) {
+    static const char fn[] = "clmem_memory_object_get_host_array";
+    cl_mem_flags flags = 0;
+    size_t size = 0;
+    void *host = NULL;
+    cl_int err;
+    clmem__set_err(errcode_ret, CL_SUCCESS);
+    if (!mem) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_MEM_OBJECT, fn, "the memory object is NULL"));
+        return NULL;
+    }
+    if ((err = clGetMemObjectInfo(mem, CL_MEM_FLAGS, sizeof flags, &flags, NULL)) != CL_SUCCESS ||
+        (err = clGetMemObjectInfo(mem, CL_MEM_SIZE, sizeof size, &size, NULL)) != CL_SUCCESS ||
+        (err = clGetMemObjectInfo(mem, CL_MEM_HOST_PTR, sizeof host, &host, NULL)) != CL_SUCCESS) {
+        clmem__set_err(errcode_ret, clmem__cl_fail(err, fn, "clGetMemObjectInfo"));
+        return NULL;
+    }
+    if (!(flags & CL_MEM_USE_HOST_PTR)) {
+        char text[160];
+        clmem__set_err(errcode_ret,
+                       clmem__fail(CL_INVALID_MEM_OBJECT, fn,
+                                   "only objects created with CL_MEM_USE_HOST_PTR have a host array (flags are %s)",
+                                   clmem__mem_flags_text(flags, text, sizeof text)));
+        return NULL;
+    }
+    if (nbytes > size) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn,
+                                                "nbytes %zu is more than the object's %zu bytes", nbytes, size));
+        return NULL;
+    }
+    return host;
+}
+
+CLMEM_API void *clmem_mem_hostbuf(cl_mem mem) {
+    cl_mem_flags flags = 0;
+    void *host = NULL;
+    if (!mem || clGetMemObjectInfo(mem, CL_MEM_FLAGS, sizeof flags, &flags, NULL) != CL_SUCCESS) return NULL;
+    if (!(flags & CL_MEM_USE_HOST_PTR)) return NULL;
+    if (clGetMemObjectInfo(mem, CL_MEM_HOST_PTR, sizeof host, &host, NULL) != CL_SUCCESS) return NULL;
+    return host;
+}
+
+CLMEM_API size_t clmem_mem_hash(cl_mem mem) {
+    /* Pointer identity, mixed so that aligned pointers spread over hash buckets. */
+    uint64_t x = (uint64_t)(uintptr_t)mem;
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    return (size_t)x;
+}
+
+CLMEM_API cl_int clmem_enqueue_migrate_mem_objects_opts(cl_command_queue queue, const cl_mem *objects, cl_uint n,
+                                                        cl_mem_migration_flags flags, const clmem_enqueue_options *opts) {
+    static const char fn[] = "clmem_enqueue_migrate_mem_objects";
+    static const clmem_enqueue_options none = {0, NULL, 0, NULL};
+    const cl_mem_migration_flags known = CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED;
+    cl_int err;
+    cl_uint i;
+    if (!opts) opts = &none;
+    if (CLMEM__CHECKS) {
+        cl_context qctx;
+        if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
+        if ((err = clmem__check_wait_list(fn, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) return err;
+        if (n == 0 || objects == NULL)
+            return clmem__fail(CL_INVALID_VALUE, fn, "no memory objects given (objects %p, n %u)", (const void *)objects, n);
+        if (flags & ~known)
+            return clmem__fail(CL_INVALID_VALUE, fn, "flags 0x%llx has unknown bits 0x%llx", (unsigned long long)flags,
+                               (unsigned long long)(flags & ~known));
+        qctx = clmem__queue_context(queue);
+        if (!qctx) return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p is not a valid command queue", (void *)queue);
+        for (i = 0; i < n; ++i) {
+            cl_context c = NULL;
+            if (!objects[i]) return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "objects[%u] is NULL", i);
+            if (clGetMemObjectInfo(objects[i], CL_MEM_CONTEXT, sizeof c, &c, NULL) != CL_SUCCESS)
+                return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "objects[%u] is not a valid memory object", i);
+            if (c != qctx)
+                return clmem__fail(CL_INVALID_CONTEXT, fn, "objects[%u] belongs to context %p, the queue to %p", i,
+                                   (void *)c, (void *)qctx);
+        }
+        if (clmem__device_version(clmem__queue_device(queue)) < 120)
+            return clmem__fail(CL_INVALID_OPERATION, fn, "the queue's device is older than OpenCL 1.2 (no migration)");
+    }
+    err = clEnqueueMigrateMemObjects(queue, n, objects, flags, opts->num_wait_for, opts->wait_for, opts->event);
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueMigrateMemObjects");
+}

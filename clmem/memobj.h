@@ -1,0 +1,128 @@
+/* >>memobj: what every memory object shares (PyOpenCL's MemoryObject) */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------
+   NAMED OPTIONAL ARGUMENTS
+
+   PyOpenCL's keyword arguments are designated initializers here:
+       clmem_enqueue_fill_buffer(q, buf, &v, sizeof v, 0, n, .event = &ev);
+   Every option left out is zero, and ZERO MEANS "THE DEFAULT". C cannot tell an
+   option left out from one set to 0, so the few options whose default is not zero
+   spell their other value with a constant:
+     .is_blocking   default: blocking. Ask for a non-blocking transfer with
+                    .is_blocking = CLMEM_NON_BLOCKING. Writing `.is_blocking = false`
+                    is the same as leaving it out: the call blocks (safe, but slower).
+     .byte_count    default: the whole extent (see clmem_enqueue_copy). A computed
+                    count that may be 0 must be tested before the call: `.byte_count
+                    = n` with n == 0 copies the default extent, not nothing.
+   Every enqueue takes .wait_for/.num_wait_for (set both with CLMEM_WAIT_FOR(e1, e2))
+   and .event (where to store the new event; none is created when it is NULL).
+   --------------------------------------------------------------------------------- */
+#define CLMEM_BLOCKING 1
+#define CLMEM_NON_BLOCKING (-1)
+
+/** CLMEM_WAIT_FOR(e1, e2, ...): sets .wait_for and .num_wait_for together.
+    clmem_enqueue_copy(q, host, buf, CLMEM_WAIT_FOR(write_done), .event = &ev) */
+#define CLMEM_WAIT_FOR(...)                                   \
+    .wait_for = (const cl_event[]){__VA_ARGS__},              \
+    .num_wait_for = (cl_uint)(sizeof((const cl_event[]){__VA_ARGS__}) / sizeof(cl_event))
+
+/** The options every enqueue without options of its own takes. */
+typedef struct clmem_enqueue_options {
+    int clmem__start;          /* private: keeps the braces non-empty */
+    const cl_event *wait_for;  /* events to wait for (NULL: none) */
+    cl_uint num_wait_for;      /* how many */
+    cl_event *event;           /* where to put the new event (NULL: none is made) */
+} clmem_enqueue_options;
+
+/** Everything clGetMemObjectInfo knows about a memory object, in one struct
+    (PyOpenCL's MemoryObject.get_info for every mem_info). Fields the device's
+    OpenCL version lacks stay 0. */
+typedef struct clmem_mem_info {
+    cl_mem_object_type type;          /* CL_MEM_TYPE */
+    cl_mem_flags flags;               /* CL_MEM_FLAGS */
+    size_t size;                      /* CL_MEM_SIZE (a pooled block: its rounded size) */
+    void *host_ptr;                   /* CL_MEM_HOST_PTR */
+    cl_uint map_count;                /* CL_MEM_MAP_COUNT */
+    cl_uint reference_count;          /* CL_MEM_REFERENCE_COUNT */
+    cl_context context;               /* CL_MEM_CONTEXT */
+    cl_mem associated_memobject;      /* CL_MEM_ASSOCIATED_MEMOBJECT (1.1) */
+    size_t offset;                    /* CL_MEM_OFFSET (1.1) */
+    cl_bool uses_svm_pointer;         /* CL_MEM_USES_SVM_POINTER (2.0) */
+    size_t num_properties;            /* entries of CL_MEM_PROPERTIES (3.0), 0 terminator excluded */
+    cl_ulong properties[16];          /* CL_MEM_PROPERTIES, 0-terminated */
+} clmem_mem_info;
+
+/** clmem_mem_get_info(mem, &info): fill info for a raw cl_mem. Returns CL_SUCCESS,
+    CL_INVALID_MEM_OBJECT for NULL, or the driver's code. Thread safety: any thread.
+    The generic clmem_memory_object_get_infos(obj, &info) takes any clmem handle. */
+CLMEM_API cl_int clmem_mem_get_info(cl_mem mem, clmem_mem_info *info);
+
+/** clmem_mem_get_host_array(mem, nbytes, &err): the host memory behind a
+    CL_MEM_USE_HOST_PTR object (PyOpenCL's get_host_array): CL_MEM_HOST_PTR, checked
+    to hold at least nbytes (0: no check). Errors: CL_INVALID_MEM_OBJECT (NULL or not
+    USE_HOST_PTR: "only objects created with CL_MEM_USE_HOST_PTR have a host array"),
+    CL_INVALID_VALUE (nbytes above CL_MEM_SIZE). The pointer stays owned by you. */
+CLMEM_API void *clmem_mem_get_host_array(cl_mem mem, size_t nbytes, cl_int *errcode_ret);
+
+/** clmem_enqueue_migrate_mem_objects(queue, objects, n, flags, ...): move memory
+    objects to the queue's device (clEnqueueMigrateMemObjects, OpenCL 1.2). objects
+    is an array of raw cl_mem (buf.mem, img.mem, pooled buffers too). flags: 0 or
+    CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED.
+    Options: .wait_for, .num_wait_for, .event. Errors: CL_INVALID_VALUE (n == 0, NULL
+    array or entry, unknown flag bits), CL_INVALID_EVENT_WAIT_LIST, CL_INVALID_CONTEXT
+    (an object of another context), CL_INVALID_OPERATION (device older than 1.2). */
+#define clmem_enqueue_migrate_mem_objects(...) clmem__migrate_(__VA_ARGS__, )
+#define clmem__migrate_(queue, objects, n, flags, ...) \
+    clmem_enqueue_migrate_mem_objects_opts(queue, objects, n, flags, &(clmem_enqueue_options){.clmem__start = 0, __VA_ARGS__})
+CLMEM_API cl_int clmem_enqueue_migrate_mem_objects_opts(cl_command_queue queue, const cl_mem *objects, cl_uint n,
+                                                        cl_mem_migration_flags flags, const clmem_enqueue_options *opts);
+
+/* ---------------------------------------------------------------------------------
+   GENERIC MEMORY-OBJECT FUNCTIONS (C: _Generic; C++: overloads)
+
+   Each takes any memory handle: clmem_buffer, clmem_image, clmem_pipe or a raw cl_mem.
+     clmem_memory_object_int_ptr(obj)        the raw cl_mem (PyOpenCL's int_ptr)
+     clmem_memory_object_get_infos(obj, &i)  every mem_info (clmem_mem_info)
+     clmem_memory_object_get_host_array(obj, nbytes, &err)
+     clmem_memory_object_hostbuf(obj)        CL_MEM_HOST_PTR for USE_HOST_PTR objects, else NULL
+     clmem_memory_object_equal(a, b)         same OpenCL object (pointer equality)
+     clmem_memory_object_hash(obj)           a hash consistent with equality
+     clmem_release(&obj)                     release any clmem handle (see clmem_buffer_release)
+   --------------------------------------------------------------------------------- */
+CLMEM_API void *clmem_mem_hostbuf(cl_mem mem);
+CLMEM_API size_t clmem_mem_hash(cl_mem mem);
+
+#ifdef __cplusplus
+}
+#endif
+
+#ifndef __cplusplus
+/* Each kind's module defines clmem_<kind>_int_ptr and clmem_<kind>_release. */
+#define CLMEM__MEM_OF(obj)                                                                  \
+    _Generic((obj), clmem_buffer: clmem_buffer_int_ptr, clmem_image: clmem_image_int_ptr, \
+             clmem_pipe: clmem_pipe_int_ptr, cl_mem: clmem__mem_identity)(obj)
+#define clmem_memory_object_int_ptr(obj) CLMEM__MEM_OF(obj)
+#define clmem_memory_object_get_infos(obj, info) clmem_mem_get_info(CLMEM__MEM_OF(obj), (info))
+#define clmem_memory_object_get_host_array(obj, nbytes, err) clmem_mem_get_host_array(CLMEM__MEM_OF(obj), (nbytes), (err))
+#define clmem_memory_object_hostbuf(obj) clmem_mem_hostbuf(CLMEM__MEM_OF(obj))
+#define clmem_memory_object_equal(a, b) (CLMEM__MEM_OF(a) == CLMEM__MEM_OF(b))
+#define clmem_memory_object_hash(obj) clmem_mem_hash(CLMEM__MEM_OF(obj))
+#endif
+static inline cl_mem clmem__mem_identity(cl_mem m) { return m; }
+
+/** clmem_release(&handle): release any clmem handle through its kind's release
+    function (buffers, pooled buffers, images, pipes, samplers, SVM allocations,
+    memory maps, SVM maps); see each kind's *_release for what that means. */
+#ifndef __cplusplus
+#define clmem_release(handle_ptr)                                                     \
+    _Generic((handle_ptr), clmem_buffer *: clmem_buffer_release,                     \
+             clmem_image *: clmem_image_release, clmem_pipe *: clmem_pipe_release,    \
+             clmem_sampler *: clmem_sampler_release,                                  \
+             clmem_svm_allocation *: clmem_svm_allocation_release,                    \
+             clmem_memory_map *: clmem_memory_map_release_default,                    \
+             clmem_svm_map *: clmem_svm_map_release_default)(handle_ptr)
+#endif

@@ -1,0 +1,54 @@
+/* tests/common.h - helpers shared by the test binaries (not part of clmem). Include
+   after clmem.h with CLMEM_IMPLEMENTATION defined. */
+#ifndef CLMEM_TESTS_COMMON_H
+#define CLMEM_TESTS_COMMON_H
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* build_kernel(t, source, name): a kernel from OpenCL C source, or NULL after
+   recording a failure with the build log. Release with clReleaseKernel; the program
+   is released at once (the kernel keeps it alive). */
+static cl_kernel build_kernel(clmem_test_context *t, const char *source, const char *name) {
+    cl_int err;
+    cl_kernel k;
+    cl_program p = clCreateProgramWithSource(t->context, 1, &source, NULL, &err);
+    if (err != CL_SUCCESS) {
+        clmem_test_fail(t, __FILE__, __LINE__, "clCreateProgramWithSource: %s", clmem_error_string(err));
+        return NULL;
+    }
+    err = clBuildProgram(p, 1, &t->device, "", NULL, NULL);
+    if (err != CL_SUCCESS) {
+        char log[4096] = {0};
+        clGetProgramBuildInfo(p, t->device, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);
+        clmem_test_fail(t, __FILE__, __LINE__, "clBuildProgram: %s\n%s", clmem_error_string(err), log);
+        clReleaseProgram(p);
+        return NULL;
+    }
+    k = clCreateKernel(p, name, &err);
+    clReleaseProgram(p);
+    if (err != CL_SUCCESS) {
+        clmem_test_fail(t, __FILE__, __LINE__, "clCreateKernel(%s): %s", name, clmem_error_string(err));
+        return NULL;
+    }
+    return k;
+}
+
+/* fill_pattern(p, n, seed): deterministic bytes (a tiny LCG), so failures reproduce. */
+static void fill_pattern(void *p, size_t n, unsigned seed) {
+    unsigned char *b = (unsigned char *)p;
+    unsigned x = seed * 2654435761u + 1u;
+    size_t i;
+    for (i = 0; i < n; ++i) {
+        x = x * 1103515245u + 12345u;
+        b[i] = (unsigned char)(x >> 16);
+    }
+}
+
+/* device_supports_svm(t, caps): the device's CL_DEVICE_SVM_CAPABILITIES include caps. */
+static int device_svm_caps(clmem_test_context *t, cl_device_svm_capabilities caps) {
+    cl_device_svm_capabilities have = 0;
+    if (clGetDeviceInfo(t->device, CL_DEVICE_SVM_CAPABILITIES, sizeof have, &have, NULL) != CL_SUCCESS) return 0;
+    return (have & caps) == caps;
+}
+#endif
