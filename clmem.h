@@ -426,6 +426,289 @@ typedef struct clmem_svm {
 #endif
 /* ---- end clmem/svm.h ---- */
 
+/* ---- begin clmem/map.h ---- */
+/* >>map: mapping memory into host address space (PyOpenCL's enqueue_map_buffer,
+   enqueue_map_image, MemoryMap) */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------
+   MAPS
+
+   A map makes a region of a buffer or image visible to the host. PyOpenCL returned a
+   numpy array whose .base was a MemoryMap; clmem returns one clmem_memory_map that
+   holds the host pointer, what describes it (element type, shape, strides in bytes,
+   and for images the row and slice pitches the driver returned), the map's event and
+   what is needed to unmap.
+
+       cl_int err;
+       clmem_memory_map m = clmem_enqueue_map_buffer(q, buf, CL_MAP_READ, 0, &err,
+                                                     .shape = {5, 6, 7}, .dtype = CLMEM_DTYPE_FLOAT);
+       if (err == CL_SUCCESS) {
+           float *p = (float *)m.ptr;       ... read p[0 .. 209] ...
+           clmem_memory_map_release(&m);    // clEnqueueUnmapMemObject on the map's queue
+       }
+
+   PyOpenCL's `with` block is CLMEM_WITH_MAP (it unmaps when the block is left by its
+   end, `break` or `continue`):
+
+       CLMEM_WITH_MAP(m, clmem_enqueue_map_buffer(q, buf, CL_MAP_WRITE_INVALIDATE_REGION, 0, &err)) {
+           memset(m.ptr, 0, m.size);
+       }
+
+   LIVE-MAP TABLE. clmem remembers every map it made until it is released (a multiset:
+   PoCL returns the same pointer for two maps of one region, so each map is its own
+   entry and unmapping one leaves the other valid). With it clmem
+     - refuses to unmap a pointer it did not hand out (CL_INVALID_VALUE),
+     - reports a second release of the same map (CLMEM_ERROR_DOUBLE_RELEASE) and never
+       enqueues a second unmap,
+     - refuses a map that overlaps a live map of the same memory when either of the two
+       is for writing (CL_INVALID_OPERATION; the spec leaves such maps undefined or an
+       error, PoCL allows them),
+     - logs a warning, with the file and line of the map, when a buffer mapped for
+       writing is released or passed to a copy (the device may not see host writes
+       before the unmap).
+   A map keeps its memory object and its queue retained until it is released, so
+   releasing the buffer while it is mapped is safe: the unmap still works.
+
+   CHECKS made before the driver is called (PoCL maps anyway where the spec says no):
+     - flags: 0, unknown bits, CL_MAP_WRITE_INVALIDATE_REGION together with CL_MAP_READ
+       or CL_MAP_WRITE                                       -> CL_INVALID_VALUE
+     - zero size, offset/region beyond the object, overflow    -> CL_INVALID_VALUE
+     - MAP_READ on a HOST_WRITE_ONLY or HOST_NO_ACCESS object, MAP_WRITE or
+       WRITE_INVALIDATE_REGION on a HOST_READ_ONLY or HOST_NO_ACCESS object (also as
+       inherited by a sub-buffer)                              -> CL_INVALID_OPERATION
+     - the pitches of an image map are always requested by clmem, so the spec's
+       "NULL image_row_pitch / image_slice_pitch" error cannot arise.
+   --------------------------------------------------------------------------------- */
+
+/** Most axes a map's shape can have. */
+#define CLMEM_MAP_MAX_DIMS 4
+
+/** Element types (numpy's dtypes, as OpenCL's scalar and vector types). A vector type
+    is CLMEM_DTYPE_VECTOR(scalar, n) with n in 2, 3, 4, 8, 16; its size is OpenCL's
+    (a 3-vector takes the room of a 4-vector). CLMEM_DTYPE_NONE: untyped bytes. */
+typedef enum clmem_dtype {
+    CLMEM_DTYPE_NONE = 0,
+    CLMEM_DTYPE_CHAR = 1,   /* cl_char */
+    CLMEM_DTYPE_UCHAR = 2,  /* cl_uchar */
+    CLMEM_DTYPE_SHORT = 3,  /* cl_short */
+    CLMEM_DTYPE_USHORT = 4, /* cl_ushort */
+    CLMEM_DTYPE_INT = 5,    /* cl_int */
+    CLMEM_DTYPE_UINT = 6,   /* cl_uint */
+    CLMEM_DTYPE_LONG = 7,   /* cl_long */
+    CLMEM_DTYPE_ULONG = 8,  /* cl_ulong */
+    CLMEM_DTYPE_HALF = 9,   /* cl_half */
+    CLMEM_DTYPE_FLOAT = 10, /* cl_float */
+    CLMEM_DTYPE_DOUBLE = 11, /* cl_double */
+    CLMEM_DTYPE__FORCE_INT = 0x7fffffff /* private: keeps every vector code in range */
+} clmem_dtype;
+
+/** CLMEM_DTYPE_VECTOR(scalar, n): the n-vector of a scalar dtype, e.g.
+    CLMEM_DTYPE_VECTOR(CLMEM_DTYPE_UINT, 2) for cl_uint2 (PyOpenCL's cltypes.uint2). */
+#define CLMEM_DTYPE_VECTOR(scalar, n) ((clmem_dtype)((int)(scalar) | ((int)(n) << 8)))
+
+/** clmem_dtype_itemsize(dtype): bytes of one element (cl_uint2: 8, cl_float3: 16);
+    0 for CLMEM_DTYPE_NONE and for codes that name no type. Thread safety: any thread. */
+CLMEM_API size_t clmem_dtype_itemsize(clmem_dtype dtype);
+
+/** Layout of a mapped array when no .strides are given (numpy's order="C"/"F"). */
+typedef enum clmem_order {
+    CLMEM_ORDER_C = 0, /* row-major: the last axis varies fastest (default) */
+    CLMEM_ORDER_F = 1  /* column-major: the first axis varies fastest */
+} clmem_order;
+
+/** A live map (PyOpenCL's MemoryMap together with the array it carried). Passed by
+    value, released once with clmem_memory_map_release (or clmem_release). Treat the
+    fields as read-only. */
+typedef struct clmem_memory_map {
+    void *ptr;                            /* the host pointer (element 0); NULL when empty or released */
+    size_t size;                          /* bytes mapped (buffers: itemsize * prod(shape)) */
+    clmem_dtype dtype;                    /* element type (CLMEM_DTYPE_NONE: see itemsize) */
+    size_t itemsize;                      /* bytes per element (images: bytes per pixel) */
+    unsigned ndim;                        /* axes in shape/strides */
+    size_t shape[CLMEM_MAP_MAX_DIMS];     /* elements per axis */
+    size_t strides[CLMEM_MAP_MAX_DIMS];   /* bytes between neighbours along each axis */
+    size_t row_pitch, slice_pitch;        /* images: the pitches the driver returned; buffers: 0 */
+    cl_map_flags flags;                   /* CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION */
+    cl_event event;                       /* the map command's event, owned by the map (NULL for a
+                                             blocking map made without .event) */
+    cl_mem mem;                           /* the mapped object (retained by the map) */
+    cl_command_queue queue;               /* the queue the map was made on (retained by the map) */
+    unsigned long long serial;            /* clmem's number of this map; kept after release */
+    const char *file;                     /* where the map was made (NULL when unknown) */
+    int line;
+} clmem_memory_map;
+
+/** Options of clmem_enqueue_map_buffer and clmem_enqueue_map_image (PyOpenCL's
+    keyword arguments). Zero means the default. */
+typedef struct clmem_map_options {
+    int clmem__start;                     /* private: keeps the braces non-empty */
+    size_t shape[CLMEM_MAP_MAX_DIMS];     /* buffers: elements per axis; the shape ends at the first 0.
+                                             Default: everything from offset to the end of the buffer */
+    clmem_dtype dtype;                    /* element type (default: bytes, or .itemsize) */
+    size_t itemsize;                      /* bytes per element when dtype is NONE (e.g. sizeof(struct)) */
+    clmem_order order;                    /* buffers: CLMEM_ORDER_C (default) or CLMEM_ORDER_F */
+    size_t strides[CLMEM_MAP_MAX_DIMS];   /* buffers: byte strides per axis; override .order. They do
+                                             not change the mapped size (as in PyOpenCL); every
+                                             element they reach must lie inside it */
+    int is_blocking;                      /* 0 or CLMEM_BLOCKING: wait for the map; CLMEM_NON_BLOCKING:
+                                             wait on map.event before touching map.ptr */
+    const cl_event *wait_for;             /* events to wait for (CLMEM_WAIT_FOR(...)) */
+    cl_uint num_wait_for;
+    cl_event *event;                      /* also give the map's event to the caller (retained for
+                                             the caller, who releases it) */
+    const char *clmem__file;              /* private: set by the macros */
+    int clmem__line;
+} clmem_map_options;
+
+/** Options of clmem_memory_map_release. */
+typedef struct clmem_unmap_options {
+    int clmem__start;                     /* private */
+    cl_command_queue queue;               /* queue for the unmap (default: the map's queue); same context */
+    const cl_event *wait_for;
+    cl_uint num_wait_for;
+    cl_event *event;                      /* where to put the unmap's event (NULL: none is made) */
+} clmem_unmap_options;
+
+/** clmem_enqueue_map_buffer(queue, buf, flags, offset, errcode_ret, ...options): map
+    bytes of a buffer, sub-buffer or pooled buffer into host memory
+    (clEnqueueMapBuffer; PyOpenCL's enqueue_map_buffer).
+    - flags: CL_MAP_READ and/or CL_MAP_WRITE, or CL_MAP_WRITE_INVALIDATE_REGION alone.
+    - offset: bytes from the start of buf.
+    - errcode_ret: where to store the result code (may be NULL).
+    - options: .shape, .dtype (or .itemsize), .order, .strides describe the host array;
+      the mapped size is itemsize * prod(shape), or without .shape everything from
+      offset to the end (which must then be a multiple of the itemsize). .is_blocking,
+      .wait_for/.num_wait_for, .event as for every enqueue.
+    Returns the map; on failure an empty map (ptr == NULL, serial == 0) and the code:
+    CL_INVALID_COMMAND_QUEUE (NULL queue), CL_INVALID_MEM_OBJECT (empty buffer),
+    CL_INVALID_CONTEXT (queue of another context), CL_INVALID_VALUE (bad flags, size 0,
+    offset + size beyond the buffer, bad dtype/itemsize/order, more than
+    CLMEM_MAP_MAX_DIMS axes, strides reaching outside the map), CL_INVALID_OPERATION
+    (host-access flags forbid the map; overlap with a live map where either is for
+    writing), CL_INVALID_EVENT_WAIT_LIST, CL_OUT_OF_HOST_MEMORY, or the driver's code.
+    With CL_MEM_USE_HOST_PTR the pointer is the host memory plus the buffer's origin
+    plus offset (on zero-copy devices such as PoCL and most CPUs).
+    Thread safety: any thread; the live-map table is locked.
+    Example: clmem_memory_map m = clmem_enqueue_map_buffer(q, b, CL_MAP_WRITE, 0, &err,
+                 .shape = {1}, .dtype = CLMEM_DTYPE_VECTOR(CLMEM_DTYPE_UINT, 2)); */
+#ifndef __cplusplus
+#define clmem_enqueue_map_buffer(...) clmem__map_buffer_(__VA_ARGS__, )
+#define clmem__map_buffer_(queue, buf, flags, offset, errcode_ret, ...)                                    \
+    clmem_enqueue_map_buffer_opts(queue, buf, flags, offset,                                                 \
+                                  &(clmem_map_options){.clmem__start = 0, .clmem__file = __FILE__,          \
+                                                       .clmem__line = __LINE__, __VA_ARGS__},                \
+                                  errcode_ret)
+#endif
+CLMEM_API clmem_memory_map clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buffer buf, cl_map_flags flags,
+                                                         size_t offset, const clmem_map_options *opts,
+                                                         cl_int *errcode_ret);
+
+/** clmem_enqueue_map_image(queue, img, flags, origin, region, errcode_ret, ...options):
+    map a box of an image into host memory (clEnqueueMapImage; PyOpenCL's
+    enqueue_map_image).
+    - origin: {x, y, z} in pixels (z: slice, or layer of an image array; for a 1-D
+      image array y is the layer); NULL means {0, 0, 0}.
+    - region: {w, h, d} in pixels; trailing zeros count as 1 ({64, 4, 0} is {64, 4, 1});
+      NULL means everything from origin to the end of the image.
+    - The map describes itself from the region and the pitches the driver returned (not
+      from caller-given strides, where PyOpenCL let them disagree): shape {w} for 1-D,
+      {h, w} for 2-D, {d, h, w} for 3-D, {layers, w} for 1-D arrays (stride: slice_pitch),
+      {layers, h, w} for 2-D arrays; strides {slice_pitch, row_pitch, pixel size}.
+      .dtype defaults to the pixel's type where one matches (CL_FLOAT RGBA: float4),
+      else NONE with itemsize the pixel size; a given .dtype must have the pixel's size.
+      .shape, .strides and .order are refused (CL_INVALID_VALUE).
+    Errors: as clmem_enqueue_map_buffer, plus CL_INVALID_VALUE for a region beyond the
+    image, a 0 before a non-zero region component, origin[1]/region[1] on 1-D images,
+    origin[2]/region[2] on 1-D and 2-D images.
+    Thread safety: any thread.
+    Example: clmem_memory_map m = clmem_enqueue_map_image(q, img, CL_MAP_READ, NULL, NULL, &err);
+             row y starts at (char *)m.ptr + y * m.row_pitch. */
+#ifndef __cplusplus
+#define clmem_enqueue_map_image(...) clmem__map_image_(__VA_ARGS__, )
+#define clmem__map_image_(queue, img, flags, origin, region, errcode_ret, ...)                             \
+    clmem_enqueue_map_image_opts(queue, img, flags, origin, region,                                         \
+                                 &(clmem_map_options){.clmem__start = 0, .clmem__file = __FILE__,           \
+                                                      .clmem__line = __LINE__, __VA_ARGS__},                 \
+                                 errcode_ret)
+#endif
+CLMEM_API clmem_memory_map clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_image img, cl_map_flags flags,
+                                                        const size_t *origin, const size_t *region,
+                                                        const clmem_map_options *opts, cl_int *errcode_ret);
+
+/** clmem_memory_map_release(&map, ...options): unmap (clEnqueueUnmapMemObject;
+    PyOpenCL's MemoryMap.release) and empty the handle: ptr, mem, queue and event
+    become NULL; serial, file and line stay so that a second release can be reported.
+    The unmap is enqueued, not waited for: later commands on an in-order queue see the
+    host's writes. Options: .queue (default: the queue the map was made on), .wait_for,
+    .num_wait_for, .event (the unmap's event).
+    Returns CL_SUCCESS; CL_SUCCESS without doing anything for a map that never held
+    anything (serial 0, ptr NULL: the result of a failed map), so failure paths may
+    release unconditionally; CLMEM_ERROR_DOUBLE_RELEASE for a map already released
+    (through this handle, a copy of it, or clmem_enqueue_unmap_mem_object): no second
+    unmap is enqueued; CL_INVALID_VALUE (map NULL, or ptr/mem not a live map clmem
+    handed out); CL_INVALID_CONTEXT (.queue of another context);
+    CL_INVALID_EVENT_WAIT_LIST; or the driver's code (the map then stays live).
+    Thread safety: any thread, but one map must not be released from two threads at
+    once. Example: clmem_memory_map_release(&m, .event = &unmapped); */
+#ifndef __cplusplus
+#define clmem_memory_map_release(...) clmem__map_release_(__VA_ARGS__, )
+#define clmem__map_release_(map, ...) \
+    clmem_memory_map_release_opts(map, &(clmem_unmap_options){.clmem__start = 0, __VA_ARGS__})
+#endif
+CLMEM_API cl_int clmem_memory_map_release_opts(clmem_memory_map *map, const clmem_unmap_options *opts);
+
+/** clmem_memory_map_release_default(&map): clmem_memory_map_release with no options
+    (on the map's own queue, no wait list, no event). What clmem_release(&map) and
+    CLMEM_WITH_MAP call. Same results as clmem_memory_map_release. */
+CLMEM_API cl_int clmem_memory_map_release_default(clmem_memory_map *map);
+
+/** clmem_enqueue_unmap_mem_object(queue, mem, ptr, ...options): unmap one live map of
+    the raw object mem at host pointer ptr (for code that kept only the pointer; the
+    most recent such map is released). Options: .wait_for, .num_wait_for, .event.
+    Errors: CL_INVALID_COMMAND_QUEUE, CL_INVALID_MEM_OBJECT (NULL mem), CL_INVALID_VALUE
+    (ptr is not a live map of mem that clmem handed out: a foreign pointer, a second
+    unmap, or the wrong object), CL_INVALID_CONTEXT, CL_INVALID_EVENT_WAIT_LIST, or the
+    driver's code. A later clmem_memory_map_release of that map's handle reports
+    CLMEM_ERROR_DOUBLE_RELEASE. Thread safety: any thread. */
+#ifndef __cplusplus
+#define clmem_enqueue_unmap_mem_object(...) clmem__unmap_mem_(__VA_ARGS__, )
+#define clmem__unmap_mem_(queue, mem, ptr, ...) \
+    clmem_enqueue_unmap_mem_object_opts(queue, mem, ptr, &(clmem_enqueue_options){.clmem__start = 0, __VA_ARGS__})
+#endif
+CLMEM_API cl_int clmem_enqueue_unmap_mem_object_opts(cl_command_queue queue, cl_mem mem, void *ptr,
+                                                     const clmem_enqueue_options *opts);
+
+/** clmem_memory_map_at(&map, index): the address of the element at index (map->ndim
+    entries) using the map's strides, or NULL when an index is out of range
+    (CL_INVALID_VALUE in the last-error message) or the map is empty.
+    Example: ((float *)clmem_memory_map_at(&m, (size_t[]){1, 2, 3}))[0] = 10.0f; */
+CLMEM_API void *clmem_memory_map_at(const clmem_memory_map *map, const size_t *index);
+
+/** clmem_live_map_count(mem): how many maps of mem (NULL: of any object) clmem holds
+    live right now. For tests and leak checks. Thread safety: any thread. */
+CLMEM_API size_t clmem_live_map_count(cl_mem mem);
+
+/** CLMEM_WITH_MAP(m, map_expression) { ... }: PyOpenCL's `with map:`. Declares the
+    clmem_memory_map m from map_expression, runs the block only if the map succeeded
+    (m.ptr != NULL; the error code went where map_expression said), and releases the
+    map (clmem_memory_map_release_default) when the block ends, including through
+    `break` or `continue`. `return` and `goto` out of the block skip the release, as
+    they would skip any statement after it.
+    Example: CLMEM_WITH_MAP(m, clmem_enqueue_map_buffer(q, b, CL_MAP_READ, 0, &err)) { use(m.ptr); } */
+#define CLMEM_WITH_MAP(m, map_expression)                                                                  \
+    for (clmem_memory_map m = (map_expression), *clmem__with_##m = &m; clmem__with_##m != NULL;             \
+         (void)clmem_memory_map_release_default(&m), clmem__with_##m = NULL)                                \
+        for (int clmem__body_##m = (m.ptr != NULL); clmem__body_##m; clmem__body_##m = 0)
+
+#ifdef __cplusplus
+}
+#endif
+/* ---- end clmem/map.h ---- */
+
 /* ---- begin clmem/transfer.h ---- */
 /* >>transfer: one enqueue_copy and one enqueue_fill for every kind of memory,
    clmem_set_kernel_arg, clmem_local_memory */
@@ -545,6 +828,611 @@ CLMEM_API cl_int clmem__fill_svm(cl_command_queue queue, clmem_svm dst, const vo
 #endif
 /* ---- end clmem/transfer.h ---- */
 
+/* ---- begin clmem/pool.h ---- */
+/* >>pool: allocators and memory pools for buffers and SVM (PyOpenCL's AllocatorBase,
+   DeferredAllocator, ImmediateAllocator, MemoryPool, PooledBuffer, SVMAllocator,
+   SVMPool, PooledSVM) */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------
+   ALLOCATORS AND MEMORY POOLS
+
+   An allocator makes device memory; a pool keeps memory the program has released and
+   hands it out again, so that allocating per kernel launch costs tens of nanoseconds
+   instead of a driver round trip.
+
+       cl_int err;
+       clmem_allocator *alloc = clmem_immediate_allocator_create(queue, 0, &err);
+       clmem_memory_pool *pool = clmem_memory_pool_create(alloc, CLMEM_POOL_DEFAULT_LEADING_BITS, &err);
+       clmem_allocator_release(alloc);              (the pool keeps its own reference)
+       clmem_buffer b = clmem_memory_pool_allocate(pool, 4096, &err);
+       ... use b wherever a clmem_buffer goes ...
+       clmem_buffer_release(&b);                    (back into the pool, not to OpenCL)
+       clmem_memory_pool_release(pool);
+
+   BINS. A request of `size` bytes is rounded up to the top of its bin: the largest
+   size that shares the leading (L+1) significant bits of `size`, L being the pool's
+   leading_bits_in_bin_id (PyOpenCL's formula, exactly: 1024 -> 1087, 1000 -> 1023,
+   32 -> 33; sizes below 2^L are exact; the waste is below 2^-L of the size, 6.25% at
+   L = 4). All blocks of a bin are interchangeable; a released block is reused, last
+   in first out, by the next request of the same bin. A request of 0 bytes takes a
+   real 1-byte block (bin 0), as in PyOpenCL; its handle has size 0.
+
+   ACCOUNTING (PyOpenCL's names): active blocks are handed out, held blocks wait in
+   bins; managed bytes = the rounded sizes of active + held blocks (the device
+   memory the pool owns); active bytes = the sizes asked for by the active blocks.
+
+   OUT OF MEMORY. When the allocator reports CL_MEM_OBJECT_ALLOCATION_FAILURE,
+   CL_OUT_OF_RESOURCES or CL_OUT_OF_HOST_MEMORY, or the pool's limit
+   (clmem_memory_pool_set_limit) would be passed, the pool (1) calls the allocator's
+   try_release_blocks hook and looks in the bin again, (2) frees held blocks one at a
+   time, from the highest bin down, retrying after each, (3) calls the out-of-memory
+   callback (clmem_memory_pool_set_oom_callback) for as long as it asks for a retry,
+   and then fails with CL_MEM_OBJECT_ALLOCATION_FAILURE (allocator) or
+   CLMEM_ERROR_LIMIT_EXCEEDED (limit). Any other error of the allocator is returned
+   at once, without retries.
+
+   THREADS. Allocators and pools may be used from any number of threads at once; a
+   block may be released on another thread than the one that allocated it. The
+   allocator's functions and the callbacks are called without the pool's lock held,
+   so they may release blocks into the same pool.
+
+   RELEASE TWICE. Releasing a pooled handle empties it. Releasing a copy of a handle
+   whose block is back in the pool (or freed) returns CLMEM_ERROR_DOUBLE_RELEASE and
+   changes nothing. Limitation: a stale copy released after its block has been handed
+   out again to the same size cannot be told from the new owner's handle.
+
+   LEAKS. Compile with CLMEM_TRACK_ALLOCATIONS defined (in every file that includes
+   clmem.h) and each active block remembers the file and line that allocated it;
+   clmem_memory_pool_active_blocks_info lists them and releasing a pool with blocks
+   still active logs one warning per block ("4096 bytes allocated at app.c:42").
+   --------------------------------------------------------------------------------- */
+
+/** PyOpenCL's default leading_bits_in_bin_id. */
+#define CLMEM_POOL_DEFAULT_LEADING_BITS 4
+/** The largest leading_bits_in_bin_id a pool accepts. */
+#define CLMEM_POOL_MAX_LEADING_BITS 10
+
+/** clmem_bin_number(leading_bits, size): the bin of a request of `size` bytes
+    (PyOpenCL's MemoryPool.bin_number): (floor(log2 size) << L) | the L bits after the
+    leading 1 of size; 0 for size 0. leading_bits: 0..CLMEM_POOL_MAX_LEADING_BITS
+    (larger values are clamped). Pure; any thread.
+    Example: clmem_bin_number(4, 1024) == 160. */
+CLMEM_API uint32_t clmem_bin_number(unsigned leading_bits, size_t size);
+
+/** clmem_alloc_size(leading_bits, bin): the bytes a block of `bin` really has
+    (PyOpenCL's MemoryPool.alloc_size): the largest size whose bin is `bin`; 1 for
+    bin 0. For every size s: clmem_alloc_size(L, clmem_bin_number(L, s)) >= s.
+    Pure; any thread. Example: clmem_alloc_size(4, 160) == 1087. */
+CLMEM_API size_t clmem_alloc_size(unsigned leading_bits, uint32_t bin);
+
+/* ---- buffer allocators (PyOpenCL's AllocatorBase and its kinds) ---- */
+
+/** What an allocator does, as functions of its `user` pointer; fill one in to make
+    your own allocator (clmem_allocator_create), e.g. a fake one that fails on demand
+    in tests.
+    - allocate(user, size, &mem): make a buffer of `size` (> 0) bytes; store it in
+      *mem and return CL_SUCCESS, or return an error code (the out-of-memory codes
+      CL_MEM_OBJECT_ALLOCATION_FAILURE, CL_OUT_OF_RESOURCES, CL_OUT_OF_HOST_MEMORY make
+      a pool free memory and retry). Required.
+    - free(user, mem): give a buffer back (e.g. clReleaseMemObject). Required.
+    - try_release_blocks(user): free whatever caches you keep (PyOpenCL calls Python's
+      garbage collector here); called once on out-of-memory before retrying. Optional.
+    - destroy(user): called when the allocator's last reference goes. Optional.
+    - is_deferred: true when allocate may succeed for memory that does not exist yet
+      (OpenCL's usual lazy allocation); a pool warns about such an allocator. */
+typedef struct clmem_allocator_ops {
+    cl_int (*allocate)(void *user, size_t size, cl_mem *mem);
+    void (*free)(void *user, cl_mem mem);
+    void (*try_release_blocks)(void *user);
+    void (*destroy)(void *user);
+    bool is_deferred;
+} clmem_allocator_ops;
+
+/** An allocator of buffers (opaque; PyOpenCL's AllocatorBase). Reference counted:
+    clmem_allocator_retain adds a reference, clmem_allocator_release drops one. */
+typedef struct clmem_allocator clmem_allocator;
+
+/** clmem_allocator_create(ops, user, context, flags, &err): an allocator that calls
+    your functions (see clmem_allocator_ops; ops is copied). context and flags are
+    what the buffers it hands out report in their handles (context may be NULL for a
+    fake allocator whose buffers are never used). Returns NULL on failure with
+    *errcode_ret: CL_INVALID_VALUE (ops NULL, or allocate or free missing),
+    CL_OUT_OF_HOST_MEMORY. Thread safety: any thread. */
+CLMEM_API clmem_allocator *clmem_allocator_create(const clmem_allocator_ops *ops, void *user, cl_context context,
+                                                  cl_mem_flags flags, cl_int *errcode_ret);
+
+/** clmem_deferred_allocator_create(context, flags, &err): buffers made with
+    clCreateBuffer(context, flags, size) and nothing else, so running out of memory
+    may only show at first use (PyOpenCL's DeferredAllocator). flags: 0 means
+    CL_MEM_READ_WRITE. Errors: CL_INVALID_CONTEXT (NULL context), CL_INVALID_VALUE
+    (CL_MEM_USE_HOST_PTR or CL_MEM_COPY_HOST_PTR in flags: an allocator has no host
+    memory to give), CL_OUT_OF_HOST_MEMORY. The allocator retains the context.
+    Example: clmem_allocator *a = clmem_deferred_allocator_create(ctx, 0, &err); */
+CLMEM_API clmem_allocator *clmem_deferred_allocator_create(cl_context context, cl_mem_flags flags,
+                                                           cl_int *errcode_ret);
+
+/** clmem_immediate_allocator_create(queue, flags, &err): buffers made resident on
+    the queue's device at allocation time (PyOpenCL's ImmediateAllocator), so that a
+    lack of memory is reported by the allocation itself: after clCreateBuffer it
+    enqueues clEnqueueMigrateMemObjects(CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED)
+    (devices before OpenCL 1.2: a blocking write of up to 4 zero bytes); if that
+    fails the buffer is released and the error returned. The enqueue is not waited
+    for. flags: 0 means CL_MEM_READ_WRITE. Errors: CL_INVALID_COMMAND_QUEUE (NULL or
+    invalid queue), CL_INVALID_VALUE (USE_HOST_PTR or COPY_HOST_PTR in flags),
+    CL_OUT_OF_HOST_MEMORY. The allocator retains the queue.
+    Example: clmem_allocator *a = clmem_immediate_allocator_create(q, CL_MEM_READ_WRITE, &err); */
+CLMEM_API clmem_allocator *clmem_immediate_allocator_create(cl_command_queue queue, cl_mem_flags flags,
+                                                            cl_int *errcode_ret);
+
+/** clmem_allocator_allocate(alloc, size, &err): a plain (not pooled) buffer of
+    `size` bytes from the allocator (PyOpenCL's AllocatorBase.__call__). Size 0 gives
+    an empty handle (mem == NULL) and CL_SUCCESS. On an out-of-memory code the
+    allocator's try_release_blocks hook runs and the allocation is tried once more.
+    Errors: CL_INVALID_VALUE (alloc NULL; an allocator that reported success but gave
+    no buffer), or the allocator's code. Release the buffer with clmem_buffer_release.
+    Thread safety: any thread. */
+CLMEM_API clmem_buffer clmem_allocator_allocate(clmem_allocator *alloc, size_t size, cl_int *errcode_ret);
+
+/** clmem_allocator_is_deferred(alloc): whether the allocator's allocations may fail
+    only at first use (false for NULL). */
+CLMEM_API bool clmem_allocator_is_deferred(const clmem_allocator *alloc);
+
+/** clmem_allocator_retain(alloc): add a reference (NULL: no-op). Any thread. */
+CLMEM_API void clmem_allocator_retain(clmem_allocator *alloc);
+
+/** clmem_allocator_release(alloc): drop a reference; the last one releases the
+    context or queue the allocator holds (or calls the custom destroy). Pools hold
+    their own reference, so an allocator may be released right after making a pool.
+    NULL is a no-op. Returns CL_SUCCESS. Any thread. */
+CLMEM_API cl_int clmem_allocator_release(clmem_allocator *alloc);
+
+/* ---- statistics (beyond PyOpenCL) ---- */
+
+/** A pool's counters in one struct (clmem_memory_pool_get_stats,
+    clmem_svm_pool_get_stats). "Peak" values are high-water marks since the pool was
+    made or clmem_*_pool_reset_peaks was last called. */
+typedef struct clmem_pool_stats {
+    size_t held_blocks;                /* blocks waiting in bins */
+    size_t active_blocks;              /* blocks handed out */
+    size_t managed_bytes;              /* rounded bytes of held + active blocks */
+    size_t active_bytes;               /* requested bytes of active blocks */
+    size_t peak_managed_bytes;
+    size_t peak_active_bytes;
+    size_t peak_active_blocks;
+    unsigned long long allocations;    /* successful hand-outs, hits + misses */
+    unsigned long long hits;           /* hand-outs served from a bin */
+    unsigned long long misses;         /* hand-outs that needed the allocator */
+    unsigned long long allocator_frees;/* blocks given back to the allocator */
+    unsigned long long oom_events;     /* requests that met out-of-memory (or the limit) */
+    size_t limit;                      /* managed-byte limit, 0 when none */
+    size_t nonempty_bins;              /* bins with held or active blocks */
+} clmem_pool_stats;
+
+/** One bin of a pool (clmem_memory_pool_bins). */
+typedef struct clmem_pool_bin_info {
+    uint32_t bin;              /* bin number */
+    size_t alloc_size;         /* bytes of each of its blocks */
+    size_t held;               /* blocks of this bin waiting */
+    size_t active;             /* blocks of this bin handed out */
+} clmem_pool_bin_info;
+
+/** One active block (clmem_memory_pool_active_blocks_info). */
+typedef struct clmem_pool_block_info {
+    void *ptr;                 /* the block's cl_mem (buffer pools) or SVM pointer */
+    size_t size;               /* bytes asked for */
+    size_t alloc_size;         /* bytes the block has */
+    const char *file;          /* where it was allocated (CLMEM_TRACK_ALLOCATIONS), else NULL */
+    int line;                  /* and the line, else 0 */
+} clmem_pool_block_info;
+
+/** An out-of-memory callback (clmem_memory_pool_set_oom_callback): `bytes` the
+    rounded size that could not be had, `attempt` 1, 2, ... for this request. Return
+    true to make the pool try once more (after freeing memory elsewhere), false to
+    give up. Called without the pool's lock held; it may release blocks. */
+typedef bool (*clmem_pool_oom_fn)(size_t bytes, unsigned attempt, void *user);
+
+/* ---- buffer pools (PyOpenCL's MemoryPool and PooledBuffer) ---- */
+
+/** A pool of buffers (opaque; PyOpenCL's MemoryPool). */
+typedef struct clmem_memory_pool clmem_memory_pool;
+
+/** clmem_memory_pool_create(allocator, leading_bits_in_bin_id, &err): an empty pool
+    that gets its blocks from `allocator` (it takes a reference). leading_bits_in_bin_id:
+    0..CLMEM_POOL_MAX_LEADING_BITS; PyOpenCL's default is
+    CLMEM_POOL_DEFAULT_LEADING_BITS (4). A deferred allocator gets a log warning, as
+    PyOpenCL warns: out-of-memory would not be seen at allocation, so the pool cannot
+    react to it. Errors: CL_INVALID_VALUE (allocator NULL, leading bits above the
+    maximum), CL_OUT_OF_HOST_MEMORY. Any thread.
+    Example: clmem_memory_pool *p = clmem_memory_pool_create(a, 4, &err); */
+CLMEM_API clmem_memory_pool *clmem_memory_pool_create(clmem_allocator *allocator, unsigned leading_bits_in_bin_id,
+                                                      cl_int *errcode_ret);
+
+/** clmem_memory_pool_allocate(pool, size, &err): a pooled buffer of `size` bytes
+    (PyOpenCL's MemoryPool.allocate and __call__). The handle's size is `size`; its
+    cl_mem has clmem_alloc_size(L, clmem_bin_number(L, size)) bytes (what
+    CL_MEM_SIZE reports). Release it with clmem_buffer_release (or clmem_release):
+    the block goes back to the pool. Contents are whatever the block last held.
+    On failure an empty handle and *errcode_ret: CL_INVALID_VALUE (pool NULL),
+    CL_MEM_OBJECT_ALLOCATION_FAILURE (out of memory after the policy above),
+    CLMEM_ERROR_LIMIT_EXCEEDED (the pool's limit could not be kept), or the allocator's
+    other code. Thread safety: any thread.
+    With CLMEM_TRACK_ALLOCATIONS this is a macro recording __FILE__ and __LINE__;
+    (clmem_memory_pool_allocate)(...) or clmem_memory_pool_allocate_at calls the
+    function. */
+CLMEM_API clmem_buffer clmem_memory_pool_allocate(clmem_memory_pool *pool, size_t size, cl_int *errcode_ret);
+/** clmem_memory_pool_allocate_at(pool, size, &err, file, line): the same, recording
+    where the allocation was made (file must be a string that outlives the block). */
+CLMEM_API clmem_buffer clmem_memory_pool_allocate_at(clmem_memory_pool *pool, size_t size, cl_int *errcode_ret,
+                                                     const char *file, int line);
+
+/** Accounting (PyOpenCL's properties); 0 for a NULL pool. Any thread. */
+CLMEM_API size_t clmem_memory_pool_held_blocks(clmem_memory_pool *pool);
+CLMEM_API size_t clmem_memory_pool_active_blocks(clmem_memory_pool *pool);
+CLMEM_API size_t clmem_memory_pool_managed_bytes(clmem_memory_pool *pool);
+CLMEM_API size_t clmem_memory_pool_active_bytes(clmem_memory_pool *pool);
+
+/** clmem_memory_pool_bin_number(pool, size) / clmem_memory_pool_alloc_size(pool, bin):
+    clmem_bin_number / clmem_alloc_size with the pool's leading bits. */
+CLMEM_API uint32_t clmem_memory_pool_bin_number(clmem_memory_pool *pool, size_t size);
+CLMEM_API size_t clmem_memory_pool_alloc_size(clmem_memory_pool *pool, uint32_t bin);
+
+/** clmem_memory_pool_free_held(pool): give every held block back to the allocator,
+    lowest bin first (PyOpenCL's free_held). Returns CL_SUCCESS, CL_INVALID_VALUE for
+    NULL. Any thread. */
+CLMEM_API cl_int clmem_memory_pool_free_held(clmem_memory_pool *pool);
+
+/** clmem_memory_pool_stop_holding(pool): free the held blocks and, from now on, give
+    released blocks straight back to the allocator (PyOpenCL's stop_holding; there
+    is no way back). Returns CL_SUCCESS, CL_INVALID_VALUE for NULL. Any thread. */
+CLMEM_API cl_int clmem_memory_pool_stop_holding(clmem_memory_pool *pool);
+
+/** clmem_memory_pool_get_stats(pool, &stats): all counters at once, consistent with
+    each other. Errors: CL_INVALID_VALUE (NULL pool or stats). */
+CLMEM_API cl_int clmem_memory_pool_get_stats(clmem_memory_pool *pool, clmem_pool_stats *stats);
+
+/** clmem_memory_pool_reset_peaks(pool): set the peak values to the current ones. */
+CLMEM_API cl_int clmem_memory_pool_reset_peaks(clmem_memory_pool *pool);
+
+/** clmem_memory_pool_bins(pool, out, capacity, &count): the bins that have held or
+    active blocks, lowest bin first; *count is how many there are (only `capacity`
+    are stored; out may be NULL with capacity 0 to count). Errors: CL_INVALID_VALUE
+    (pool or count NULL). */
+CLMEM_API cl_int clmem_memory_pool_bins(clmem_memory_pool *pool, clmem_pool_bin_info *out, size_t capacity,
+                                        size_t *count);
+
+/** clmem_memory_pool_set_limit(pool, max_managed_bytes): refuse to let managed bytes
+    pass the limit; a request that would is handled as out-of-memory (held blocks are
+    freed first) and fails with CLMEM_ERROR_LIMIT_EXCEEDED when that is not enough.
+    0 removes the limit. Blocks already managed are kept. Errors: CL_INVALID_VALUE. */
+CLMEM_API cl_int clmem_memory_pool_set_limit(clmem_memory_pool *pool, size_t max_managed_bytes);
+
+/** clmem_memory_pool_set_oom_callback(pool, fn, user): call fn when a request still
+    fails after the held blocks are gone (see clmem_pool_oom_fn); NULL removes it. */
+CLMEM_API cl_int clmem_memory_pool_set_oom_callback(clmem_memory_pool *pool, clmem_pool_oom_fn fn, void *user);
+
+/** clmem_memory_pool_active_blocks_info(pool, out, capacity, &count): the blocks now
+    handed out, with where they were allocated (CLMEM_TRACK_ALLOCATIONS; otherwise
+    file is NULL), most recent first. Without CLMEM_TRACK_ALLOCATIONS only the count
+    is known: *count is set and nothing is stored. Errors: CL_INVALID_VALUE. */
+CLMEM_API cl_int clmem_memory_pool_active_blocks_info(clmem_memory_pool *pool, clmem_pool_block_info *out,
+                                                      size_t capacity, size_t *count);
+
+/** clmem_memory_pool_release(pool): drop the program's hold on the pool: held blocks
+    are freed, and the pool (with its allocator reference) goes as soon as no block is
+    active. Blocks still active are reported: a log warning names each (with file and
+    line under CLMEM_TRACK_ALLOCATIONS), and CLMEM_ERROR_IN_USE is returned; they may
+    still be released later, safely. NULL: CL_SUCCESS. Do not use the pool pointer
+    afterwards (its blocks' release is fine). */
+CLMEM_API cl_int clmem_memory_pool_release(clmem_memory_pool *pool);
+
+/* ---- SVM allocators and pools (PyOpenCL's SVMAllocator, SVMPool, PooledSVM) ---- */
+
+/** An allocator of SVM memory (opaque; PyOpenCL's SVMAllocator). */
+typedef struct clmem_svm_allocator clmem_svm_allocator;
+
+/** clmem_svm_allocator_create(context, alignment, flags, queue, &err): SVM from
+    clSVMAlloc(context, flags, size, alignment) (PyOpenCL's SVMAllocator).
+    alignment: 0 (OpenCL's default) or a power of two. flags: cl_svm_mem_flags, 0
+    means CL_MEM_READ_WRITE. queue: NULL, or an in-order queue of the context: memory
+    is then freed with clEnqueueSVMFree on it, after the work enqueued before, and a
+    pooled block reused on this queue waits for the queue it was last used on.
+    Unlike PyOpenCL, a clSVMAlloc that returns NULL is reported (out-of-memory).
+    Errors: CL_INVALID_CONTEXT (NULL), CL_INVALID_VALUE (alignment not a power of
+    two, unknown flag bits), CL_INVALID_COMMAND_QUEUE (an out-of-order queue),
+    CL_INVALID_CONTEXT (queue of another context), CL_INVALID_OPERATION (no device of
+    the context supports SVM), CL_OUT_OF_HOST_MEMORY. Any thread. */
+CLMEM_API clmem_svm_allocator *clmem_svm_allocator_create(cl_context context, cl_uint alignment,
+                                                          cl_svm_mem_flags flags, cl_command_queue queue,
+                                                          cl_int *errcode_ret);
+/** clmem_svm_allocator_retain / _release: reference counting as clmem_allocator's. */
+CLMEM_API void clmem_svm_allocator_retain(clmem_svm_allocator *alloc);
+CLMEM_API cl_int clmem_svm_allocator_release(clmem_svm_allocator *alloc);
+
+/** A pooled SVM block (PyOpenCL's PooledSVM): `svm` is the pointer with the size
+    asked for (pass it wherever a clmem_svm goes); `block` is private. Treat as
+    read-only; release with clmem_pooled_svm_release. */
+typedef struct clmem_pooled_svm {
+    clmem_svm svm;
+    void *block;
+} clmem_pooled_svm;
+
+/** A pool of SVM blocks (opaque; PyOpenCL's SVMPool). */
+typedef struct clmem_svm_pool clmem_svm_pool;
+
+/** clmem_svm_pool_create(allocator, leading_bits_in_bin_id, &err): as
+    clmem_memory_pool_create, for SVM. */
+CLMEM_API clmem_svm_pool *clmem_svm_pool_create(clmem_svm_allocator *allocator, unsigned leading_bits_in_bin_id,
+                                                cl_int *errcode_ret);
+
+/** clmem_svm_pool_allocate(pool, size, &err): a pooled SVM block (PyOpenCL's
+    SVMPool.__call__). When the allocator has a queue, the block is bound to it; a
+    block last used on another queue is handed out only after a marker makes the
+    allocator's queue wait for that queue. Without a queue, a block bound to a queue
+    is waited for (clFinish) and unbound. Size 0 gives a real block with svm.size 0.
+    Errors as clmem_memory_pool_allocate. */
+CLMEM_API clmem_pooled_svm clmem_svm_pool_allocate(clmem_svm_pool *pool, size_t size, cl_int *errcode_ret);
+CLMEM_API clmem_pooled_svm clmem_svm_pool_allocate_at(clmem_svm_pool *pool, size_t size, cl_int *errcode_ret,
+                                                      const char *file, int line);
+
+/** clmem_pooled_svm_release(&p): return the block to its pool and empty the handle
+    (p->svm.ptr = NULL). An empty handle: CL_SUCCESS. A block already returned:
+    CLMEM_ERROR_DOUBLE_RELEASE. Any thread. */
+CLMEM_API cl_int clmem_pooled_svm_release(clmem_pooled_svm *p);
+
+/** clmem_pooled_svm_enqueue_release(&p, queue): bind the block to `queue` (NULL:
+    keep its queue) and return it to the pool: its later reuse on another queue, or
+    its freeing, waits for what was enqueued on `queue` before. PyOpenCL's version
+    takes no queue. Errors as clmem_pooled_svm_bind_to_queue and _release. */
+CLMEM_API cl_int clmem_pooled_svm_enqueue_release(clmem_pooled_svm *p, cl_command_queue queue);
+
+/** clmem_pooled_svm_bind_to_queue(p, queue): from now on the block belongs to
+    `queue` (an in-order queue of the pool's context); if it was bound to another
+    queue, `queue` first waits (a marker) for the work on that one. Errors:
+    CL_INVALID_VALUE (empty handle), CL_INVALID_COMMAND_QUEUE (NULL or out-of-order),
+    CLMEM_ERROR_DOUBLE_RELEASE (the block was returned), or the driver's code. */
+CLMEM_API cl_int clmem_pooled_svm_bind_to_queue(clmem_pooled_svm p, cl_command_queue queue);
+
+/** clmem_pooled_svm_unbind_from_queue(p): wait for the bound queue (clFinish) and
+    unbind. No queue: CL_SUCCESS. Errors: CL_INVALID_VALUE, CLMEM_ERROR_DOUBLE_RELEASE. */
+CLMEM_API cl_int clmem_pooled_svm_unbind_from_queue(clmem_pooled_svm p);
+
+/** clmem_pooled_svm_queue(p): the queue the block is bound to, or NULL (PyOpenCL's
+    _queue, for debugging; not retained for you). */
+CLMEM_API cl_command_queue clmem_pooled_svm_queue(clmem_pooled_svm p);
+
+/** clmem_pooled_svm_equal(a, b): same SVM pointer (PyOpenCL's __eq__);
+    clmem_pooled_svm_hash(p): a hash consistent with it. */
+static inline bool clmem_pooled_svm_equal(clmem_pooled_svm a, clmem_pooled_svm b) { return a.svm.ptr == b.svm.ptr; }
+static inline size_t clmem_pooled_svm_hash(clmem_pooled_svm p) {
+    return (size_t)((uintptr_t)p.svm.ptr >> 4) * (size_t)0x9E3779B97F4A7C15ull;
+}
+
+/** The SVM pool's accounting, statistics, limits and leak list: as the buffer pool's. */
+CLMEM_API size_t clmem_svm_pool_held_blocks(clmem_svm_pool *pool);
+CLMEM_API size_t clmem_svm_pool_active_blocks(clmem_svm_pool *pool);
+CLMEM_API size_t clmem_svm_pool_managed_bytes(clmem_svm_pool *pool);
+CLMEM_API size_t clmem_svm_pool_active_bytes(clmem_svm_pool *pool);
+CLMEM_API uint32_t clmem_svm_pool_bin_number(clmem_svm_pool *pool, size_t size);
+CLMEM_API size_t clmem_svm_pool_alloc_size(clmem_svm_pool *pool, uint32_t bin);
+CLMEM_API cl_int clmem_svm_pool_free_held(clmem_svm_pool *pool);
+CLMEM_API cl_int clmem_svm_pool_stop_holding(clmem_svm_pool *pool);
+CLMEM_API cl_int clmem_svm_pool_get_stats(clmem_svm_pool *pool, clmem_pool_stats *stats);
+CLMEM_API cl_int clmem_svm_pool_reset_peaks(clmem_svm_pool *pool);
+CLMEM_API cl_int clmem_svm_pool_bins(clmem_svm_pool *pool, clmem_pool_bin_info *out, size_t capacity, size_t *count);
+CLMEM_API cl_int clmem_svm_pool_set_limit(clmem_svm_pool *pool, size_t max_managed_bytes);
+CLMEM_API cl_int clmem_svm_pool_set_oom_callback(clmem_svm_pool *pool, clmem_pool_oom_fn fn, void *user);
+CLMEM_API cl_int clmem_svm_pool_active_blocks_info(clmem_svm_pool *pool, clmem_pool_block_info *out, size_t capacity,
+                                                   size_t *count);
+/** clmem_svm_pool_release(pool): as clmem_memory_pool_release. Held blocks bound to a
+    queue are freed with clEnqueueSVMFree on it. */
+CLMEM_API cl_int clmem_svm_pool_release(clmem_svm_pool *pool);
+
+#if defined(CLMEM_TRACK_ALLOCATIONS)
+#define clmem_memory_pool_allocate(pool, size, errcode_ret) \
+    clmem_memory_pool_allocate_at((pool), (size), (errcode_ret), __FILE__, __LINE__)
+#define clmem_svm_pool_allocate(pool, size, errcode_ret) \
+    clmem_svm_pool_allocate_at((pool), (size), (errcode_ret), __FILE__, __LINE__)
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+/* ---- end clmem/pool.h ---- */
+
+/* ---- begin clmem/cache.h ---- */
+/* >>cache: first-argument-dependent memoization (PyOpenCL's first_arg_dependent_memoize,
+   context_dependent_memoize, clear_first_arg_caches) */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------
+   FIRST-ARGUMENT-DEPENDENT CACHES
+
+   A cache remembers what a function computed for an OpenCL object (a context, a
+   device, a queue, ...) and the rest of its arguments, taken as bytes. The first call
+   with a key runs the function; later calls copy the stored value out. Typical use: a
+   program compiled once per context, a device query made once per device.
+
+       static cl_int build(cl_context ctx, cl_program *out) { ... clBuildProgram ... }
+       static void unbuild(cl_program *p) { clReleaseProgram(*p); }
+       CLMEM_CONTEXT_DEPENDENT_MEMOIZE(get_program, cl_program, build, unbuild)
+       ...
+       cl_program p;
+       cl_int err = get_program(ctx, &p);   // builds on the first call per context
+
+   What a cache keeps:
+   - The key is the object's handle (its address) plus the argument bytes. Arguments
+     given as a struct must have their padding zeroed (memset the struct first), or
+     equal arguments may make different keys. PyOpenCL keys positional and keyword
+     spellings apart; C has one spelling.
+   - The value is a copy of `value_size` bytes written by the compute function; the
+     cache owns it and runs the cache's destroy function on it exactly once: when the
+     entry is dropped by clmem_clear_first_arg_caches, clmem_first_arg_caches_forget, or
+     the destruction of its context. What a call copies out (e.g. a cl_program handle)
+     stays valid until then: do not clear a cache while another thread uses its values.
+   - Errors are not cached: a compute function that returns an error stores nothing,
+     and the next call computes again.
+   - A cache never retains its context (PyOpenCL's does, until clear_first_arg_caches).
+     Where the platform has OpenCL 3.0's clSetContextDestructorCallback (PoCL, NVIDIA),
+     the entries of a context are dropped, and destroyed, when that context is
+     destroyed; entries keyed by a queue are tied to the queue's context. Two limits:
+     (1) a value that itself holds a reference to the context (a cl_program, cl_kernel
+     or cl_mem made in it) keeps the context alive, so call
+     clmem_first_arg_caches_forget(ctx) before the last clReleaseContext (or clear the
+     caches); (2) on platforms below OpenCL 3.0 nothing is dropped automatically, and a
+     new context that happens to get the address of a destroyed one would see its
+     entries: there, call clmem_first_arg_caches_forget(ctx) before releasing a
+     context. Entries keyed by devices live until cleared (devices outlive contexts).
+   - Thread safety: every function here may be called from any thread. The compute
+     function runs without any lock held (it may itself use caches); if two threads
+     miss the same key at the same time both compute, the first value stored is kept
+     and returned to both, and the other is destroyed at once.
+   --------------------------------------------------------------------------------- */
+
+/** The compute function of a cache: write value_size bytes of the value for
+    (cl_object, args) into `value` and return CL_SUCCESS, or return an error code (the
+    value is then not cached and `value` is ignored). `user` is what the caller passed
+    to clmem_first_arg_dependent_memoize (not part of the key). */
+typedef cl_int (*clmem_memoize_compute_fn)(void *cl_object, const void *args, size_t args_size, void *value,
+                                           void *user);
+
+/** The destroy function of a cache: release what a cached value holds (e.g.
+    clReleaseProgram(*(cl_program *)value)). Called exactly once per stored value,
+    without any lock held. It must not free `value` itself (the cache owns the bytes). */
+typedef void (*clmem_memoize_destroy_fn)(void *value);
+
+/** What kind of OpenCL object keys a cache: it decides which context an entry belongs
+    to (for dropping entries when that context is destroyed). */
+typedef enum clmem_cache_key_kind {
+    CLMEM_CACHE_KEY_CONTEXT = 0, /* a cl_context: entries die with it */
+    CLMEM_CACHE_KEY_DEVICE = 1,  /* a cl_device_id: entries live until cleared */
+    CLMEM_CACHE_KEY_QUEUE = 2,   /* a cl_command_queue: entries die with the queue's context */
+    CLMEM_CACHE_KEY_OTHER = 3    /* any other handle (or pointer): entries live until cleared */
+} clmem_cache_key_kind;
+
+/** One cache (PyOpenCL keeps one per decorated function). Define it with static
+    storage and CLMEM_FIRST_ARG_CACHE_INIT; the clmem__ fields are private. It registers
+    itself on first use, so clmem_clear_first_arg_caches reaches it.
+        static clmem_first_arg_cache cache =
+            CLMEM_FIRST_ARG_CACHE_INIT("my_cache", CLMEM_CACHE_KEY_DEVICE, sizeof(cl_uint), compute, NULL);
+    A cache object must stay alive (static storage) as long as it holds entries. */
+typedef struct clmem_first_arg_cache {
+    const char *name;                 /* for messages */
+    clmem_cache_key_kind key_kind;    /* what kind of object keys it */
+    size_t value_size;                /* bytes of one value (may be 0: a cache of "done") */
+    clmem_memoize_compute_fn compute; /* required */
+    clmem_memoize_destroy_fn destroy; /* may be NULL: nothing to release */
+    void *clmem__state;               /* private: the entries, NULL until first use */
+    struct clmem_first_arg_cache *clmem__next; /* private: registry of all caches */
+} clmem_first_arg_cache;
+
+/** CLMEM_FIRST_ARG_CACHE_INIT(name, key_kind, value_size, compute, destroy): the
+    initializer of a clmem_first_arg_cache (plain braces: C and C++). */
+#define CLMEM_FIRST_ARG_CACHE_INIT(name, key_kind, value_size, compute, destroy) \
+    { (name), (key_kind), (value_size), (compute), (destroy), 0, 0 }
+
+/** clmem_first_arg_dependent_memoize(cache, cl_object, args, args_size, value_out, user):
+    PyOpenCL's first_arg_dependent_memoize wrapper call. Looks up (cl_object, the
+    args_size bytes at args); on a hit copies the stored value_size bytes to value_out;
+    on a miss runs cache->compute(cl_object, args, args_size, value, user), stores the
+    value and copies it out.
+
+    cache: a cache made with CLMEM_FIRST_ARG_CACHE_INIT. cl_object: the handle keying
+    the entry (cl_context, cl_device_id, ...; must not be NULL). args/args_size: the
+    remaining arguments as bytes (NULL/0 for none). value_out: value_size bytes to
+    receive the value (NULL: compute if needed, copy nothing). user: passed to compute.
+
+    Returns CL_SUCCESS; CL_INVALID_VALUE when cache or cache->compute is NULL, or args
+    is NULL while args_size > 0; CL_INVALID_CONTEXT / CL_INVALID_DEVICE /
+    CL_INVALID_COMMAND_QUEUE / CL_INVALID_VALUE (by key_kind) when cl_object is NULL;
+    CL_INVALID_COMMAND_QUEUE when a queue key's context cannot be queried;
+    CL_OUT_OF_HOST_MEMORY; or whatever compute returned (nothing is cached then; the
+    message names the cache and keeps compute's own message).
+    Thread safety: any thread (see above).
+    Example: clmem_first_arg_dependent_memoize(&cache, dev, &type_size, sizeof type_size, &v, NULL); */
+CLMEM_API cl_int clmem_first_arg_dependent_memoize(clmem_first_arg_cache *cache, void *cl_object, const void *args,
+                                                   size_t args_size, void *value_out, void *user);
+
+/** clmem_clear_first_arg_caches(): PyOpenCL's clear_first_arg_caches. Empties every
+    cache that has been used, running the destroy function of each value exactly once
+    (after the internal lock is let go, so destroy functions may release contexts).
+    Call it before exit to release what caches hold (clmem registers no atexit
+    handler: drivers may be gone by then). Thread safety: any thread; values copied out
+    earlier must no longer be in use. */
+CLMEM_API void clmem_clear_first_arg_caches(void);
+
+/** clmem_first_arg_caches_forget(cl_object): drop, from every cache, the entries keyed
+    by cl_object and those tied to it as their context (entries of its queues), running
+    their destroy functions once. Use it before releasing a context whose cached values
+    hold references to it, or on platforms without clSetContextDestructorCallback.
+    Returns the number of entries dropped. Thread safety: any thread. */
+CLMEM_API size_t clmem_first_arg_caches_forget(void *cl_object);
+
+/** clmem_first_arg_cache_size(cache): how many entries the cache holds now (0 for
+    NULL or an unused cache). Thread safety: any thread; stale as soon as it returns. */
+CLMEM_API size_t clmem_first_arg_cache_size(const clmem_first_arg_cache *cache);
+
+/** CLMEM_CONTEXT_DEPENDENT_MEMOIZE(name, T, compute, destroy): define
+        static cl_int name(cl_context ctx, T *out);
+    which returns compute's value for ctx, computing it once per context (PyOpenCL's
+    context_dependent_memoize used as a decorator). compute has the signature
+    `cl_int compute(cl_context ctx, T *out)`; destroy is `void destroy(T *value)` or
+    NULL. Use at file scope. name(ctx, out) returns what clmem_first_arg_dependent_memoize
+    returns; out may be NULL.
+        static cl_int count_devices(cl_context c, cl_uint *n) {
+            return clGetContextInfo(c, CL_CONTEXT_NUM_DEVICES, sizeof *n, n, NULL); }
+        CLMEM_CONTEXT_DEPENDENT_MEMOIZE(num_devices, cl_uint, count_devices, NULL) */
+#define CLMEM_CONTEXT_DEPENDENT_MEMOIZE(name, T, compute, destroy)                                   \
+    static cl_int name##_clmem__compute(void *o_, const void *a_, size_t n_, void *v_, void *u_) {   \
+        (void)a_; (void)n_; (void)u_;                                                                \
+        return compute((cl_context)o_, (T *)v_);                                                     \
+    }                                                                                                \
+    static void name##_clmem__destroy(void *v_) {                                                    \
+        void (*d_)(T *) = destroy;                                                                   \
+        if (d_) d_((T *)v_);                                                                         \
+    }                                                                                                \
+    static clmem_first_arg_cache name##_clmem__cache = CLMEM_FIRST_ARG_CACHE_INIT(                   \
+        #name, CLMEM_CACHE_KEY_CONTEXT, sizeof(T), name##_clmem__compute, name##_clmem__destroy);    \
+    static cl_int name(cl_context ctx_, T *out_) {                                                   \
+        return clmem_first_arg_dependent_memoize(&name##_clmem__cache, (void *)ctx_, 0, 0, out_, 0); \
+    }
+
+/** CLMEM_FIRST_ARG_DEPENDENT_MEMOIZE(name, key_kind, ObjT, ArgT, T, compute, destroy):
+    define
+        static cl_int name(ObjT obj, const ArgT *args, T *out);
+    memoizing compute per (obj, the bytes of *args). compute is
+    `cl_int compute(ObjT obj, const ArgT *args, T *out)`; destroy is
+    `void destroy(T *value)` or NULL; key_kind one of CLMEM_CACHE_KEY_*. Zero ArgT's
+    padding (memset) before filling it. Use at file scope.
+        CLMEM_FIRST_ARG_DEPENDENT_MEMOIZE(kernel_for, CLMEM_CACHE_KEY_CONTEXT, cl_context,
+                                          struct kernel_key, cl_kernel, make_kernel, free_kernel) */
+#define CLMEM_FIRST_ARG_DEPENDENT_MEMOIZE(name, key_kind, ObjT, ArgT, T, compute, destroy)          \
+    static cl_int name##_clmem__compute(void *o_, const void *a_, size_t n_, void *v_, void *u_) {   \
+        (void)n_; (void)u_;                                                                          \
+        return compute((ObjT)o_, (const ArgT *)a_, (T *)v_);                                         \
+    }                                                                                                \
+    static void name##_clmem__destroy(void *v_) {                                                    \
+        void (*d_)(T *) = destroy;                                                                   \
+        if (d_) d_((T *)v_);                                                                         \
+    }                                                                                                \
+    static clmem_first_arg_cache name##_clmem__cache = CLMEM_FIRST_ARG_CACHE_INIT(                   \
+        #name, key_kind, sizeof(T), name##_clmem__compute, name##_clmem__destroy);                   \
+    static cl_int name(ObjT obj_, const ArgT *args_, T *out_) {                                      \
+        return clmem_first_arg_dependent_memoize(&name##_clmem__cache, (void *)obj_, args_,          \
+                                                 sizeof(ArgT), out_, 0);                             \
+    }
+
+#ifdef __cplusplus
+}
+#endif
+/* ---- end clmem/cache.h ---- */
+
 /* ---- begin clmem/testing.h ---- */
 /* >>testing: CLMEM_TEST device selection and a small test runner
    (PyOpenCL's get_test_platforms_and_devices and its pytest fixture) */
@@ -581,6 +1469,23 @@ typedef struct clmem_test_device {
     entry and why. Thread safety: any thread (it reads the environment). */
 CLMEM_API cl_int clmem_get_test_platforms_and_devices(const char *spec, clmem_test_device *out, size_t capacity,
                                                        size_t *count);
+
+/** A platform as clmem_test_spec_resolve sees it: names only, so the grammar can be
+    tested without OpenCL. */
+typedef struct clmem_test_spec_platform {
+    const char *name;
+    const char *vendor;
+    size_t num_devices;
+    const char *const *device_names;
+    const char *const *device_vendors;
+} clmem_test_spec_platform;
+
+/** clmem_test_spec_resolve(spec, platforms, n, out, capacity, &count): the pure part
+    of clmem_get_test_platforms_and_devices. Applies the CLMEM_TEST grammar to the
+    given descriptions and stores (platform index, device index) pairs in out[i][0],
+    out[i][1]. spec must not be NULL ("" selects everything). Same errors. */
+CLMEM_API cl_int clmem_test_spec_resolve(const char *spec, const clmem_test_spec_platform *platforms, size_t n,
+                                         size_t (*out)[2], size_t capacity, size_t *count);
 
 /** What a test case receives: a fresh context and in-order queue on one device. */
 typedef struct clmem_test_context {
@@ -1496,8 +2401,8 @@ static bool clmem__spec_match(const char *ident, size_t len, const char *name, c
 
 /* clmem__spec_pick(fn, what, ident, len, names, vendors, count, &index): resolve one
    identifier (index or name) among count objects. */
-static cl_int clmem__spec_pick(const char *fn, const char *what, const char *ident, size_t len, char (*names)[256],
-                               char (*vendors)[256], size_t count, size_t *index) {
+static cl_int clmem__spec_pick(const char *fn, const char *what, const char *ident, size_t len,
+                               const char *const *names, const char *const *vendors, size_t count, size_t *index) {
     long v;
     size_t i;
     if (clmem__spec_int(ident, len, &v)) {
@@ -1508,7 +2413,7 @@ static cl_int clmem__spec_pick(const char *fn, const char *what, const char *ide
         return CL_SUCCESS;
     }
     for (i = 0; i < count; ++i) {
-        if (clmem__spec_match(ident, len, names[i], vendors[i])) {
+        if (clmem__spec_match(ident, len, names[i] ? names[i] : "", vendors && vendors[i] ? vendors[i] : "")) {
             *index = i;
             return CL_SUCCESS;
         }
@@ -1516,57 +2421,35 @@ static cl_int clmem__spec_pick(const char *fn, const char *what, const char *ide
     return clmem__fail(CLMEM_ERROR_NOT_FOUND, fn, "%s '%.*s' not found", what, (int)len, ident);
 }
 
-static void clmem__spec_store(clmem_test_device *out, size_t capacity, size_t *count, cl_platform_id p, cl_device_id d) {
+static void clmem__spec_store(size_t (*out)[2], size_t capacity, size_t *count, size_t p, size_t d) {
     if (*count < capacity && out) {
-        out[*count].platform = p;
-        out[*count].device = d;
+        out[*count][0] = p;
+        out[*count][1] = d;
     }
     ++*count;
 }
 
-CLMEM_API cl_int clmem_get_test_platforms_and_devices(const char *spec, clmem_test_device *out, size_t capacity,
-                                                       size_t *count) {
+CLMEM_API cl_int clmem_test_spec_resolve(const char *spec, const clmem_test_spec_platform *platforms, size_t n,
+                                         size_t (*out)[2], size_t capacity, size_t *count) {
     static const char fn[] = "clmem_get_test_platforms_and_devices";
-    cl_platform_id plats[32];
-    char (*pnames)[256] = NULL, (*pvendors)[256] = NULL, (*dnames)[256] = NULL, (*dvendors)[256] = NULL;
-    cl_device_id devs[64];
-    cl_uint np = 0, nd = 0, i;
+    const char *pnames[64], *pvendors[64];
+    const char *entry = spec;
+    size_t total = 0, i;
     cl_int err = CL_SUCCESS;
-    size_t total = 0;
-    const char *entry;
-
     if (!count) return clmem__fail(CL_INVALID_VALUE, fn, "count is NULL");
     *count = 0;
-    if (!spec) {
-        spec = getenv("CLMEM_TEST");
-        if (!spec) spec = getenv("PYOPENCL_TEST");
-        if (!spec) spec = "";
+    if (!spec) return clmem__fail(CL_INVALID_VALUE, fn, "spec is NULL");
+    if (n > 64) n = 64;
+    for (i = 0; i < n; ++i) {
+        pnames[i] = platforms[i].name ? platforms[i].name : "";
+        pvendors[i] = platforms[i].vendor ? platforms[i].vendor : "";
     }
-    err = clGetPlatformIDs(32, plats, &np);
-    if (err == -1001 /* CL_PLATFORM_NOT_FOUND_KHR */ || (err == CL_SUCCESS && np == 0))
-        return clmem__fail(CL_DEVICE_NOT_FOUND, fn, "no OpenCL platform is installed (is an ICD such as PoCL present?)");
-    if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clGetPlatformIDs");
-    if (np > 32) np = 32;
-    pnames = CLMEM__CAST(char(*)[256], CLMEM_MALLOC(sizeof(char[256]) * 4 * 64));
-    if (!pnames) return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory");
-    pvendors = pnames + 32;
-    dnames = pnames + 64;
-    dvendors = pnames + 128;
-    for (i = 0; i < np; ++i) {
-        pnames[i][0] = pvendors[i][0] = '\0';
-        clGetPlatformInfo(plats[i], CL_PLATFORM_NAME, 255, pnames[i], NULL);
-        clGetPlatformInfo(plats[i], CL_PLATFORM_VENDOR, 255, pvendors[i], NULL);
-        pnames[i][255] = pvendors[i][255] = '\0';
-    }
-
-    entry = spec;
-    if (*spec == '\0') { /* everything */
-        for (i = 0; i < np; ++i) {
-            cl_uint j;
-            if (clGetDeviceIDs(plats[i], CL_DEVICE_TYPE_ALL, 64, devs, &nd) != CL_SUCCESS) continue;
-            for (j = 0; j < nd && j < 64; ++j) clmem__spec_store(out, capacity, &total, plats[i], devs[j]);
-        }
-        goto done;
+    if (*spec == '\0') {
+        size_t j;
+        for (i = 0; i < n; ++i)
+            for (j = 0; j < platforms[i].num_devices; ++j) clmem__spec_store(out, capacity, &total, i, j);
+        *count = total;
+        return CL_SUCCESS;
     }
     for (;;) {
         const char *end = strchr(entry, ';'), *sep = NULL, *p;
@@ -1577,33 +2460,23 @@ CLMEM_API cl_int clmem_get_test_platforms_and_devices(const char *spec, clmem_te
                 if (!sep) sep = p;
                 ++seps;
             }
-        if (seps > 1) {
-            err = clmem__fail(CLMEM_ERROR_INVALID_TEST_SPEC, fn,
-                              "entry '%.*s' of '%s' has more than one ':' (write PLATFORM:DEV,DEV;PLATFORM)", (int)len,
-                              entry, spec);
-            goto done;
-        }
-        err = clmem__spec_pick(fn, "platform", entry, sep ? (size_t)(sep - entry) : len, pnames, pvendors, np, &pi);
-        if (err != CL_SUCCESS) goto done;
-        nd = 0;
-        if (clGetDeviceIDs(plats[pi], CL_DEVICE_TYPE_ALL, 64, devs, &nd) != CL_SUCCESS) nd = 0;
-        if (nd > 64) nd = 64;
+        if (seps > 1)
+            return clmem__fail(CLMEM_ERROR_INVALID_TEST_SPEC, fn,
+                               "entry '%.*s' of \"%s\" has more than one ':' (the form is PLATFORM:DEV,DEV;PLATFORM)",
+                               (int)len, entry, spec);
+        err = clmem__spec_pick(fn, "platform", entry, sep ? (size_t)(sep - entry) : len, pnames, pvendors, n, &pi);
+        if (err != CL_SUCCESS) return err;
         if (!sep) {
-            for (i = 0; i < nd; ++i) clmem__spec_store(out, capacity, &total, plats[pi], devs[i]);
+            for (i = 0; i < platforms[pi].num_devices; ++i) clmem__spec_store(out, capacity, &total, pi, i);
         } else {
             const char *d = sep + 1, *stop = entry + len;
-            for (i = 0; i < nd; ++i) {
-                dnames[i][0] = dvendors[i][0] = '\0';
-                clGetDeviceInfo(devs[i], CL_DEVICE_NAME, 255, dnames[i], NULL);
-                clGetDeviceInfo(devs[i], CL_DEVICE_VENDOR, 255, dvendors[i], NULL);
-                dnames[i][255] = dvendors[i][255] = '\0';
-            }
             for (;;) {
-                const char *comma = memchr(d, ',', (size_t)(stop - d));
+                const char *comma = CLMEM__CAST(const char *, memchr(d, ',', (size_t)(stop - d)));
                 size_t dlen = comma ? (size_t)(comma - d) : (size_t)(stop - d), di = 0;
-                err = clmem__spec_pick(fn, "device", d, dlen, dnames, dvendors, nd, &di);
-                if (err != CL_SUCCESS) goto done;
-                clmem__spec_store(out, capacity, &total, plats[pi], devs[di]);
+                err = clmem__spec_pick(fn, "device", d, dlen, platforms[pi].device_names, platforms[pi].device_vendors,
+                                       platforms[pi].num_devices, &di);
+                if (err != CL_SUCCESS) return err;
+                clmem__spec_store(out, capacity, &total, pi, di);
                 if (!comma) break;
                 d = comma + 1;
             }
@@ -1611,9 +2484,71 @@ CLMEM_API cl_int clmem_get_test_platforms_and_devices(const char *spec, clmem_te
         if (!end) break;
         entry = end + 1;
     }
-done:
-    CLMEM_FREE(pnames);
-    *count = err == CL_SUCCESS ? total : 0;
+    *count = total;
+    return CL_SUCCESS;
+}
+
+CLMEM_API cl_int clmem_get_test_platforms_and_devices(const char *spec, clmem_test_device *out, size_t capacity,
+                                                       size_t *count) {
+    static const char fn[] = "clmem_get_test_platforms_and_devices";
+    enum { MAXP = 16, MAXD = 32 };
+    struct names { char p[MAXP][2][128]; char d[MAXP][MAXD][2][128]; const char *dn[MAXP][MAXD], *dv[MAXP][MAXD]; };
+    cl_platform_id plats[MAXP];
+    cl_device_id devs[MAXP][MAXD];
+    clmem_test_spec_platform desc[MAXP];
+    struct names *nm;
+    size_t (*pairs)[2] = NULL;
+    size_t total = 0, i, j;
+    cl_uint np = 0;
+    cl_int err;
+    if (!count) return clmem__fail(CL_INVALID_VALUE, fn, "count is NULL");
+    *count = 0;
+    if (!spec) {
+        spec = getenv("CLMEM_TEST");
+        if (!spec) spec = getenv("PYOPENCL_TEST");
+        if (!spec) spec = "";
+    }
+    err = clGetPlatformIDs(MAXP, plats, &np);
+    if (err == -1001 /* CL_PLATFORM_NOT_FOUND_KHR */ || (err == CL_SUCCESS && np == 0))
+        return clmem__fail(CL_DEVICE_NOT_FOUND, fn, "no OpenCL platform is installed (is an ICD such as PoCL present?)");
+    if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clGetPlatformIDs");
+    if (np > MAXP) np = MAXP;
+    nm = CLMEM__CAST(struct names *, CLMEM_MALLOC(sizeof *nm));
+    if (!nm) return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory");
+    memset(nm, 0, sizeof *nm);
+    for (i = 0; i < np; ++i) {
+        cl_uint nd = 0;
+        clGetPlatformInfo(plats[i], CL_PLATFORM_NAME, 127, nm->p[i][0], NULL);
+        clGetPlatformInfo(plats[i], CL_PLATFORM_VENDOR, 127, nm->p[i][1], NULL);
+        if (clGetDeviceIDs(plats[i], CL_DEVICE_TYPE_ALL, MAXD, devs[i], &nd) != CL_SUCCESS) nd = 0;
+        if (nd > MAXD) nd = MAXD;
+        for (j = 0; j < nd; ++j) {
+            clGetDeviceInfo(devs[i][j], CL_DEVICE_NAME, 127, nm->d[i][j][0], NULL);
+            clGetDeviceInfo(devs[i][j], CL_DEVICE_VENDOR, 127, nm->d[i][j][1], NULL);
+            nm->dn[i][j] = nm->d[i][j][0];
+            nm->dv[i][j] = nm->d[i][j][1];
+        }
+        desc[i].name = nm->p[i][0];
+        desc[i].vendor = nm->p[i][1];
+        desc[i].num_devices = nd;
+        desc[i].device_names = nm->dn[i];
+        desc[i].device_vendors = nm->dv[i];
+    }
+    err = clmem_test_spec_resolve(spec, desc, np, NULL, 0, &total);
+    if (err == CL_SUCCESS && total > 0) {
+        pairs = CLMEM__CAST(size_t(*)[2], CLMEM_MALLOC(sizeof(size_t[2]) * total));
+        if (!pairs) err = clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory");
+        else err = clmem_test_spec_resolve(spec, desc, np, pairs, total, &total);
+    }
+    if (err == CL_SUCCESS) {
+        for (i = 0; i < total && i < capacity && out; ++i) {
+            out[i].platform = plats[pairs[i][0]];
+            out[i].device = devs[pairs[i][0]][pairs[i][1]];
+        }
+        *count = total;
+    }
+    CLMEM_FREE(pairs);
+    CLMEM_FREE(nm);
     return err;
 }
 

@@ -41,8 +41,8 @@ static bool clmem__spec_match(const char *ident, size_t len, const char *name, c
 
 /* clmem__spec_pick(fn, what, ident, len, names, vendors, count, &index): resolve one
    identifier (index or name) among count objects. */
-static cl_int clmem__spec_pick(const char *fn, const char *what, const char *ident, size_t len, char (*names)[256],
-                               char (*vendors)[256], size_t count, size_t *index) {
+static cl_int clmem__spec_pick(const char *fn, const char *what, const char *ident, size_t len,
+                               const char *const *names, const char *const *vendors, size_t count, size_t *index) {
     long v;
     size_t i;
     if (clmem__spec_int(ident, len, &v)) {
@@ -53,7 +53,7 @@ static cl_int clmem__spec_pick(const char *fn, const char *what, const char *ide
         return CL_SUCCESS;
     }
     for (i = 0; i < count; ++i) {
-        if (clmem__spec_match(ident, len, names[i], vendors[i])) {
+        if (clmem__spec_match(ident, len, names[i] ? names[i] : "", vendors && vendors[i] ? vendors[i] : "")) {
             *index = i;
             return CL_SUCCESS;
         }
@@ -61,57 +61,35 @@ static cl_int clmem__spec_pick(const char *fn, const char *what, const char *ide
     return clmem__fail(CLMEM_ERROR_NOT_FOUND, fn, "%s '%.*s' not found", what, (int)len, ident);
 }
 
-static void clmem__spec_store(clmem_test_device *out, size_t capacity, size_t *count, cl_platform_id p, cl_device_id d) {
+static void clmem__spec_store(size_t (*out)[2], size_t capacity, size_t *count, size_t p, size_t d) {
     if (*count < capacity && out) {
-        out[*count].platform = p;
-        out[*count].device = d;
+        out[*count][0] = p;
+        out[*count][1] = d;
     }
     ++*count;
 }
 
-CLMEM_API cl_int clmem_get_test_platforms_and_devices(const char *spec, clmem_test_device *out, size_t capacity,
-                                                       size_t *count) {
+CLMEM_API cl_int clmem_test_spec_resolve(const char *spec, const clmem_test_spec_platform *platforms, size_t n,
+                                         size_t (*out)[2], size_t capacity, size_t *count) {
     static const char fn[] = "clmem_get_test_platforms_and_devices";
-    cl_platform_id plats[32];
-    char (*pnames)[256] = NULL, (*pvendors)[256] = NULL, (*dnames)[256] = NULL, (*dvendors)[256] = NULL;
-    cl_device_id devs[64];
-    cl_uint np = 0, nd = 0, i;
+    const char *pnames[64], *pvendors[64];
+    const char *entry = spec;
+    size_t total = 0, i;
     cl_int err = CL_SUCCESS;
-    size_t total = 0;
-    const char *entry;
-
     if (!count) return clmem__fail(CL_INVALID_VALUE, fn, "count is NULL");
     *count = 0;
-    if (!spec) {
-        spec = getenv("CLMEM_TEST");
-        if (!spec) spec = getenv("PYOPENCL_TEST");
-        if (!spec) spec = "";
+    if (!spec) return clmem__fail(CL_INVALID_VALUE, fn, "spec is NULL");
+    if (n > 64) n = 64;
+    for (i = 0; i < n; ++i) {
+        pnames[i] = platforms[i].name ? platforms[i].name : "";
+        pvendors[i] = platforms[i].vendor ? platforms[i].vendor : "";
     }
-    err = clGetPlatformIDs(32, plats, &np);
-    if (err == -1001 /* CL_PLATFORM_NOT_FOUND_KHR */ || (err == CL_SUCCESS && np == 0))
-        return clmem__fail(CL_DEVICE_NOT_FOUND, fn, "no OpenCL platform is installed (is an ICD such as PoCL present?)");
-    if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clGetPlatformIDs");
-    if (np > 32) np = 32;
-    pnames = CLMEM__CAST(char(*)[256], CLMEM_MALLOC(sizeof(char[256]) * 4 * 64));
-    if (!pnames) return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory");
-    pvendors = pnames + 32;
-    dnames = pnames + 64;
-    dvendors = pnames + 128;
-    for (i = 0; i < np; ++i) {
-        pnames[i][0] = pvendors[i][0] = '\0';
-        clGetPlatformInfo(plats[i], CL_PLATFORM_NAME, 255, pnames[i], NULL);
-        clGetPlatformInfo(plats[i], CL_PLATFORM_VENDOR, 255, pvendors[i], NULL);
-        pnames[i][255] = pvendors[i][255] = '\0';
-    }
-
-    entry = spec;
-    if (*spec == '\0') { /* everything */
-        for (i = 0; i < np; ++i) {
-            cl_uint j;
-            if (clGetDeviceIDs(plats[i], CL_DEVICE_TYPE_ALL, 64, devs, &nd) != CL_SUCCESS) continue;
-            for (j = 0; j < nd && j < 64; ++j) clmem__spec_store(out, capacity, &total, plats[i], devs[j]);
-        }
-        goto done;
+    if (*spec == '\0') {
+        size_t j;
+        for (i = 0; i < n; ++i)
+            for (j = 0; j < platforms[i].num_devices; ++j) clmem__spec_store(out, capacity, &total, i, j);
+        *count = total;
+        return CL_SUCCESS;
     }
     for (;;) {
         const char *end = strchr(entry, ';'), *sep = NULL, *p;
@@ -122,33 +100,23 @@ CLMEM_API cl_int clmem_get_test_platforms_and_devices(const char *spec, clmem_te
                 if (!sep) sep = p;
                 ++seps;
             }
-        if (seps > 1) {
-            err = clmem__fail(CLMEM_ERROR_INVALID_TEST_SPEC, fn,
-                              "entry '%.*s' of '%s' has more than one ':' (write PLATFORM:DEV,DEV;PLATFORM)", (int)len,
-                              entry, spec);
-            goto done;
-        }
-        err = clmem__spec_pick(fn, "platform", entry, sep ? (size_t)(sep - entry) : len, pnames, pvendors, np, &pi);
-        if (err != CL_SUCCESS) goto done;
-        nd = 0;
-        if (clGetDeviceIDs(plats[pi], CL_DEVICE_TYPE_ALL, 64, devs, &nd) != CL_SUCCESS) nd = 0;
-        if (nd > 64) nd = 64;
+        if (seps > 1)
+            return clmem__fail(CLMEM_ERROR_INVALID_TEST_SPEC, fn,
+                               "entry '%.*s' of \"%s\" has more than one ':' (the form is PLATFORM:DEV,DEV;PLATFORM)",
+                               (int)len, entry, spec);
+        err = clmem__spec_pick(fn, "platform", entry, sep ? (size_t)(sep - entry) : len, pnames, pvendors, n, &pi);
+        if (err != CL_SUCCESS) return err;
         if (!sep) {
-            for (i = 0; i < nd; ++i) clmem__spec_store(out, capacity, &total, plats[pi], devs[i]);
+            for (i = 0; i < platforms[pi].num_devices; ++i) clmem__spec_store(out, capacity, &total, pi, i);
         } else {
             const char *d = sep + 1, *stop = entry + len;
-            for (i = 0; i < nd; ++i) {
-                dnames[i][0] = dvendors[i][0] = '\0';
-                clGetDeviceInfo(devs[i], CL_DEVICE_NAME, 255, dnames[i], NULL);
-                clGetDeviceInfo(devs[i], CL_DEVICE_VENDOR, 255, dvendors[i], NULL);
-                dnames[i][255] = dvendors[i][255] = '\0';
-            }
             for (;;) {
-                const char *comma = memchr(d, ',', (size_t)(stop - d));
+                const char *comma = CLMEM__CAST(const char *, memchr(d, ',', (size_t)(stop - d)));
                 size_t dlen = comma ? (size_t)(comma - d) : (size_t)(stop - d), di = 0;
-                err = clmem__spec_pick(fn, "device", d, dlen, dnames, dvendors, nd, &di);
-                if (err != CL_SUCCESS) goto done;
-                clmem__spec_store(out, capacity, &total, plats[pi], devs[di]);
+                err = clmem__spec_pick(fn, "device", d, dlen, platforms[pi].device_names, platforms[pi].device_vendors,
+                                       platforms[pi].num_devices, &di);
+                if (err != CL_SUCCESS) return err;
+                clmem__spec_store(out, capacity, &total, pi, di);
                 if (!comma) break;
                 d = comma + 1;
             }
@@ -156,9 +124,71 @@ CLMEM_API cl_int clmem_get_test_platforms_and_devices(const char *spec, clmem_te
         if (!end) break;
         entry = end + 1;
     }
-done:
-    CLMEM_FREE(pnames);
-    *count = err == CL_SUCCESS ? total : 0;
+    *count = total;
+    return CL_SUCCESS;
+}
+
+CLMEM_API cl_int clmem_get_test_platforms_and_devices(const char *spec, clmem_test_device *out, size_t capacity,
+                                                       size_t *count) {
+    static const char fn[] = "clmem_get_test_platforms_and_devices";
+    enum { MAXP = 16, MAXD = 32 };
+    struct names { char p[MAXP][2][128]; char d[MAXP][MAXD][2][128]; const char *dn[MAXP][MAXD], *dv[MAXP][MAXD]; };
+    cl_platform_id plats[MAXP];
+    cl_device_id devs[MAXP][MAXD];
+    clmem_test_spec_platform desc[MAXP];
+    struct names *nm;
+    size_t (*pairs)[2] = NULL;
+    size_t total = 0, i, j;
+    cl_uint np = 0;
+    cl_int err;
+    if (!count) return clmem__fail(CL_INVALID_VALUE, fn, "count is NULL");
+    *count = 0;
+    if (!spec) {
+        spec = getenv("CLMEM_TEST");
+        if (!spec) spec = getenv("PYOPENCL_TEST");
+        if (!spec) spec = "";
+    }
+    err = clGetPlatformIDs(MAXP, plats, &np);
+    if (err == -1001 /* CL_PLATFORM_NOT_FOUND_KHR */ || (err == CL_SUCCESS && np == 0))
+        return clmem__fail(CL_DEVICE_NOT_FOUND, fn, "no OpenCL platform is installed (is an ICD such as PoCL present?)");
+    if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clGetPlatformIDs");
+    if (np > MAXP) np = MAXP;
+    nm = CLMEM__CAST(struct names *, CLMEM_MALLOC(sizeof *nm));
+    if (!nm) return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory");
+    memset(nm, 0, sizeof *nm);
+    for (i = 0; i < np; ++i) {
+        cl_uint nd = 0;
+        clGetPlatformInfo(plats[i], CL_PLATFORM_NAME, 127, nm->p[i][0], NULL);
+        clGetPlatformInfo(plats[i], CL_PLATFORM_VENDOR, 127, nm->p[i][1], NULL);
+        if (clGetDeviceIDs(plats[i], CL_DEVICE_TYPE_ALL, MAXD, devs[i], &nd) != CL_SUCCESS) nd = 0;
+        if (nd > MAXD) nd = MAXD;
+        for (j = 0; j < nd; ++j) {
+            clGetDeviceInfo(devs[i][j], CL_DEVICE_NAME, 127, nm->d[i][j][0], NULL);
+            clGetDeviceInfo(devs[i][j], CL_DEVICE_VENDOR, 127, nm->d[i][j][1], NULL);
+            nm->dn[i][j] = nm->d[i][j][0];
+            nm->dv[i][j] = nm->d[i][j][1];
+        }
+        desc[i].name = nm->p[i][0];
+        desc[i].vendor = nm->p[i][1];
+        desc[i].num_devices = nd;
+        desc[i].device_names = nm->dn[i];
+        desc[i].device_vendors = nm->dv[i];
+    }
+    err = clmem_test_spec_resolve(spec, desc, np, NULL, 0, &total);
+    if (err == CL_SUCCESS && total > 0) {
+        pairs = CLMEM__CAST(size_t(*)[2], CLMEM_MALLOC(sizeof(size_t[2]) * total));
+        if (!pairs) err = clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory");
+        else err = clmem_test_spec_resolve(spec, desc, np, pairs, total, &total);
+    }
+    if (err == CL_SUCCESS) {
+        for (i = 0; i < total && i < capacity && out; ++i) {
+            out[i].platform = plats[pairs[i][0]];
+            out[i].device = devs[pairs[i][0]][pairs[i][1]];
+        }
+        *count = total;
+    }
+    CLMEM_FREE(pairs);
+    CLMEM_FREE(nm);
     return err;
 }
 

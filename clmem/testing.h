@@ -34,6 +34,23 @@ typedef struct clmem_test_device {
 CLMEM_API cl_int clmem_get_test_platforms_and_devices(const char *spec, clmem_test_device *out, size_t capacity,
                                                        size_t *count);
 
+/** A platform as clmem_test_spec_resolve sees it: names only, so the grammar can be
+    tested without OpenCL. */
+typedef struct clmem_test_spec_platform {
+    const char *name;
+    const char *vendor;
+    size_t num_devices;
+    const char *const *device_names;
+    const char *const *device_vendors;
+} clmem_test_spec_platform;
+
+/** clmem_test_spec_resolve(spec, platforms, n, out, capacity, &count): the pure part
+    of clmem_get_test_platforms_and_devices. Applies the CLMEM_TEST grammar to the
+    given descriptions and stores (platform index, device index) pairs in out[i][0],
+    out[i][1]. spec must not be NULL ("" selects everything). Same errors. */
+CLMEM_API cl_int clmem_test_spec_resolve(const char *spec, const clmem_test_spec_platform *platforms, size_t n,
+                                         size_t (*out)[2], size_t capacity, size_t *count);
+
 /** What a test case receives: a fresh context and in-order queue on one device. */
 typedef struct clmem_test_context {
     cl_platform_id platform;

@@ -9,7 +9,7 @@
 /* build_kernel(t, source, name): a kernel from OpenCL C source, or NULL after
    recording a failure with the build log. Release with clReleaseKernel; the program
    is released at once (the kernel keeps it alive). */
-static cl_kernel build_kernel(clmem_test_context *t, const char *source, const char *name) {
+static inline cl_kernel build_kernel(clmem_test_context *t, const char *source, const char *name) {
     cl_int err;
     cl_kernel k;
     cl_program p = clCreateProgramWithSource(t->context, 1, &source, NULL, &err);
@@ -35,7 +35,7 @@ static cl_kernel build_kernel(clmem_test_context *t, const char *source, const c
 }
 
 /* fill_pattern(p, n, seed): deterministic bytes (a tiny LCG), so failures reproduce. */
-static void fill_pattern(void *p, size_t n, unsigned seed) {
+static inline void fill_pattern(void *p, size_t n, unsigned seed) {
     unsigned char *b = (unsigned char *)p;
     unsigned x = seed * 2654435761u + 1u;
     size_t i;
@@ -46,7 +46,7 @@ static void fill_pattern(void *p, size_t n, unsigned seed) {
 }
 
 /* device_supports_svm(t, caps): the device's CL_DEVICE_SVM_CAPABILITIES include caps. */
-static int device_svm_caps(clmem_test_context *t, cl_device_svm_capabilities caps) {
+static inline int device_svm_caps(clmem_test_context *t, cl_device_svm_capabilities caps) {
     cl_device_svm_capabilities have = 0;
     if (clGetDeviceInfo(t->device, CL_DEVICE_SVM_CAPABILITIES, sizeof have, &have, NULL) != CL_SUCCESS) return 0;
     return (have & caps) == caps;

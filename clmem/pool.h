@@ -1,0 +1,412 @@
+/* >>pool: allocators and memory pools for buffers and SVM (PyOpenCL's AllocatorBase,
+   DeferredAllocator, ImmediateAllocator, MemoryPool, PooledBuffer, SVMAllocator,
+   SVMPool, PooledSVM) */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------
+   ALLOCATORS AND MEMORY POOLS
+
+   An allocator makes device memory; a pool keeps memory the program has released and
+   hands it out again, so that allocating per kernel launch costs tens of nanoseconds
+   instead of a driver round trip.
+
+       cl_int err;
+       clmem_allocator *alloc = clmem_immediate_allocator_create(queue, 0, &err);
+       clmem_memory_pool *pool = clmem_memory_pool_create(alloc, CLMEM_POOL_DEFAULT_LEADING_BITS, &err);
+       clmem_allocator_release(alloc);              (the pool keeps its own reference)
+       clmem_buffer b = clmem_memory_pool_allocate(pool, 4096, &err);
+       ... use b wherever a clmem_buffer goes ...
+       clmem_buffer_release(&b);                    (back into the pool, not to OpenCL)
+       clmem_memory_pool_release(pool);
+
+   BINS. A request of `size` bytes is rounded up to the top of its bin: the largest
+   size that shares the leading (L+1) significant bits of `size`, L being the pool's
+   leading_bits_in_bin_id (PyOpenCL's formula, exactly: 1024 -> 1087, 1000 -> 1023,
+   32 -> 33; sizes below 2^L are exact; the waste is below 2^-L of the size, 6.25% at
+   L = 4). All blocks of a bin are interchangeable; a released block is reused, last
+   in first out, by the next request of the same bin. A request of 0 bytes takes a
+   real 1-byte block (bin 0), as in PyOpenCL; its handle has size 0.
+
+   ACCOUNTING (PyOpenCL's names): active blocks are handed out, held blocks wait in
+   bins; managed bytes = the rounded sizes of active + held blocks (the device
+   memory the pool owns); active bytes = the sizes asked for by the active blocks.
+
+   OUT OF MEMORY. When the allocator reports CL_MEM_OBJECT_ALLOCATION_FAILURE,
+   CL_OUT_OF_RESOURCES or CL_OUT_OF_HOST_MEMORY, or the pool's limit
+   (clmem_memory_pool_set_limit) would be passed, the pool (1) calls the allocator's
+   try_release_blocks hook and looks in the bin again, (2) frees held blocks one at a
+   time, from the highest bin down, retrying after each, (3) calls the out-of-memory
+   callback (clmem_memory_pool_set_oom_callback) for as long as it asks for a retry,
+   and then fails with CL_MEM_OBJECT_ALLOCATION_FAILURE (allocator) or
+   CLMEM_ERROR_LIMIT_EXCEEDED (limit). Any other error of the allocator is returned
+   at once, without retries.
+
+   THREADS. Allocators and pools may be used from any number of threads at once; a
+   block may be released on another thread than the one that allocated it. The
+   allocator's functions and the callbacks are called without the pool's lock held,
+   so they may release blocks into the same pool.
+
+   RELEASE TWICE. Releasing a pooled handle empties it. Releasing a copy of a handle
+   whose block is back in the pool (or freed) returns CLMEM_ERROR_DOUBLE_RELEASE and
+   changes nothing. Limitation: a stale copy released after its block has been handed
+   out again to the same size cannot be told from the new owner's handle.
+
+   LEAKS. Compile with CLMEM_TRACK_ALLOCATIONS defined (in every file that includes
+   clmem.h) and each active block remembers the file and line that allocated it;
+   clmem_memory_pool_active_blocks_info lists them and releasing a pool with blocks
+   still active logs one warning per block ("4096 bytes allocated at app.c:42").
+   --------------------------------------------------------------------------------- */
+
+/** PyOpenCL's default leading_bits_in_bin_id. */
+#define CLMEM_POOL_DEFAULT_LEADING_BITS 4
+/** The largest leading_bits_in_bin_id a pool accepts. */
+#define CLMEM_POOL_MAX_LEADING_BITS 10
+
+/** clmem_bin_number(leading_bits, size): the bin of a request of `size` bytes
+    (PyOpenCL's MemoryPool.bin_number): (floor(log2 size) << L) | the L bits after the
+    leading 1 of size; 0 for size 0. leading_bits: 0..CLMEM_POOL_MAX_LEADING_BITS
+    (larger values are clamped). Pure; any thread.
+    Example: clmem_bin_number(4, 1024) == 160. */
+CLMEM_API uint32_t clmem_bin_number(unsigned leading_bits, size_t size);
+
+/** clmem_alloc_size(leading_bits, bin): the bytes a block of `bin` really has
+    (PyOpenCL's MemoryPool.alloc_size): the largest size whose bin is `bin`; 1 for
+    bin 0. For every size s: clmem_alloc_size(L, clmem_bin_number(L, s)) >= s.
+    Pure; any thread. Example: clmem_alloc_size(4, 160) == 1087. */
+CLMEM_API size_t clmem_alloc_size(unsigned leading_bits, uint32_t bin);
+
+/* ---- buffer allocators (PyOpenCL's AllocatorBase and its kinds) ---- */
+
+/** What an allocator does, as functions of its `user` pointer; fill one in to make
+    your own allocator (clmem_allocator_create), e.g. a fake one that fails on demand
+    in tests.
+    - allocate(user, size, &mem): make a buffer of `size` (> 0) bytes; store it in
+      *mem and return CL_SUCCESS, or return an error code (the out-of-memory codes
+      CL_MEM_OBJECT_ALLOCATION_FAILURE, CL_OUT_OF_RESOURCES, CL_OUT_OF_HOST_MEMORY make
+      a pool free memory and retry). Required.
+    - free(user, mem): give a buffer back (e.g. clReleaseMemObject). Required.
+    - try_release_blocks(user): free whatever caches you keep (PyOpenCL calls Python's
+      garbage collector here); called once on out-of-memory before retrying. Optional.
+    - destroy(user): called when the allocator's last reference goes. Optional.
+    - is_deferred: true when allocate may succeed for memory that does not exist yet
+      (OpenCL's usual lazy allocation); a pool warns about such an allocator. */
+typedef struct clmem_allocator_ops {
+    cl_int (*allocate)(void *user, size_t size, cl_mem *mem);
+    void (*free)(void *user, cl_mem mem);
+    void (*try_release_blocks)(void *user);
+    void (*destroy)(void *user);
+    bool is_deferred;
+} clmem_allocator_ops;
+
+/** An allocator of buffers (opaque; PyOpenCL's AllocatorBase). Reference counted:
+    clmem_allocator_retain adds a reference, clmem_allocator_release drops one. */
+typedef struct clmem_allocator clmem_allocator;
+
+/** clmem_allocator_create(ops, user, context, flags, &err): an allocator that calls
+    your functions (see clmem_allocator_ops; ops is copied). context and flags are
+    what the buffers it hands out report in their handles (context may be NULL for a
+    fake allocator whose buffers are never used). Returns NULL on failure with
+    *errcode_ret: CL_INVALID_VALUE (ops NULL, or allocate or free missing),
+    CL_OUT_OF_HOST_MEMORY. Thread safety: any thread. */
+CLMEM_API clmem_allocator *clmem_allocator_create(const clmem_allocator_ops *ops, void *user, cl_context context,
+                                                  cl_mem_flags flags, cl_int *errcode_ret);
+
+/** clmem_deferred_allocator_create(context, flags, &err): buffers made with
+    clCreateBuffer(context, flags, size) and nothing else, so running out of memory
+    may only show at first use (PyOpenCL's DeferredAllocator). flags: 0 means
+    CL_MEM_READ_WRITE. Errors: CL_INVALID_CONTEXT (NULL context), CL_INVALID_VALUE
+    (CL_MEM_USE_HOST_PTR or CL_MEM_COPY_HOST_PTR in flags: an allocator has no host
+    memory to give), CL_OUT_OF_HOST_MEMORY. The allocator retains the context.
+    Example: clmem_allocator *a = clmem_deferred_allocator_create(ctx, 0, &err); */
+CLMEM_API clmem_allocator *clmem_deferred_allocator_create(cl_context context, cl_mem_flags flags,
+                                                           cl_int *errcode_ret);
+
+/** clmem_immediate_allocator_create(queue, flags, &err): buffers made resident on
+    the queue's device at allocation time (PyOpenCL's ImmediateAllocator), so that a
+    lack of memory is reported by the allocation itself: after clCreateBuffer it
+    enqueues clEnqueueMigrateMemObjects(CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED)
+    (devices before OpenCL 1.2: a blocking write of up to 4 zero bytes); if that
+    fails the buffer is released and the error returned. The enqueue is not waited
+    for. flags: 0 means CL_MEM_READ_WRITE. Errors: CL_INVALID_COMMAND_QUEUE (NULL or
+    invalid queue), CL_INVALID_VALUE (USE_HOST_PTR or COPY_HOST_PTR in flags),
+    CL_OUT_OF_HOST_MEMORY. The allocator retains the queue.
+    Example: clmem_allocator *a = clmem_immediate_allocator_create(q, CL_MEM_READ_WRITE, &err); */
+CLMEM_API clmem_allocator *clmem_immediate_allocator_create(cl_command_queue queue, cl_mem_flags flags,
+                                                            cl_int *errcode_ret);
+
+/** clmem_allocator_allocate(alloc, size, &err): a plain (not pooled) buffer of
+    `size` bytes from the allocator (PyOpenCL's AllocatorBase.__call__). Size 0 gives
+    an empty handle (mem == NULL) and CL_SUCCESS. On an out-of-memory code the
+    allocator's try_release_blocks hook runs and the allocation is tried once more.
+    Errors: CL_INVALID_VALUE (alloc NULL; an allocator that reported success but gave
+    no buffer), or the allocator's code. Release the buffer with clmem_buffer_release.
+    Thread safety: any thread. */
+CLMEM_API clmem_buffer clmem_allocator_allocate(clmem_allocator *alloc, size_t size, cl_int *errcode_ret);
+
+/** clmem_allocator_is_deferred(alloc): whether the allocator's allocations may fail
+    only at first use (false for NULL). */
+CLMEM_API bool clmem_allocator_is_deferred(const clmem_allocator *alloc);
+
+/** clmem_allocator_retain(alloc): add a reference (NULL: no-op). Any thread. */
+CLMEM_API void clmem_allocator_retain(clmem_allocator *alloc);
+
+/** clmem_allocator_release(alloc): drop a reference; the last one releases the
+    context or queue the allocator holds (or calls the custom destroy). Pools hold
+    their own reference, so an allocator may be released right after making a pool.
+    NULL is a no-op. Returns CL_SUCCESS. Any thread. */
+CLMEM_API cl_int clmem_allocator_release(clmem_allocator *alloc);
+
+/* ---- statistics (beyond PyOpenCL) ---- */
+
+/** A pool's counters in one struct (clmem_memory_pool_get_stats,
+    clmem_svm_pool_get_stats). "Peak" values are high-water marks since the pool was
+    made or clmem_*_pool_reset_peaks was last called. */
+typedef struct clmem_pool_stats {
+    size_t held_blocks;                /* blocks waiting in bins */
+    size_t active_blocks;              /* blocks handed out */
+    size_t managed_bytes;              /* rounded bytes of held + active blocks */
+    size_t active_bytes;               /* requested bytes of active blocks */
+    size_t peak_managed_bytes;
+    size_t peak_active_bytes;
+    size_t peak_active_blocks;
+    unsigned long long allocations;    /* successful hand-outs, hits + misses */
+    unsigned long long hits;           /* hand-outs served from a bin */
+    unsigned long long misses;         /* hand-outs that needed the allocator */
+    unsigned long long allocator_frees;/* blocks given back to the allocator */
+    unsigned long long oom_events;     /* requests that met out-of-memory (or the limit) */
+    size_t limit;                      /* managed-byte limit, 0 when none */
+    size_t nonempty_bins;              /* bins with held or active blocks */
+} clmem_pool_stats;
+
+/** One bin of a pool (clmem_memory_pool_bins). */
+typedef struct clmem_pool_bin_info {
+    uint32_t bin;              /* bin number */
+    size_t alloc_size;         /* bytes of each of its blocks */
+    size_t held;               /* blocks of this bin waiting */
+    size_t active;             /* blocks of this bin handed out */
+} clmem_pool_bin_info;
+
+/** One active block (clmem_memory_pool_active_blocks_info). */
+typedef struct clmem_pool_block_info {
+    void *ptr;                 /* the block's cl_mem (buffer pools) or SVM pointer */
+    size_t size;               /* bytes asked for */
+    size_t alloc_size;         /* bytes the block has */
+    const char *file;          /* where it was allocated (CLMEM_TRACK_ALLOCATIONS), else NULL */
+    int line;                  /* and the line, else 0 */
+} clmem_pool_block_info;
+
+/** An out-of-memory callback (clmem_memory_pool_set_oom_callback): `bytes` the
+    rounded size that could not be had, `attempt` 1, 2, ... for this request. Return
+    true to make the pool try once more (after freeing memory elsewhere), false to
+    give up. Called without the pool's lock held; it may release blocks. */
+typedef bool (*clmem_pool_oom_fn)(size_t bytes, unsigned attempt, void *user);
+
+/* ---- buffer pools (PyOpenCL's MemoryPool and PooledBuffer) ---- */
+
+/** A pool of buffers (opaque; PyOpenCL's MemoryPool). */
+typedef struct clmem_memory_pool clmem_memory_pool;
+
+/** clmem_memory_pool_create(allocator, leading_bits_in_bin_id, &err): an empty pool
+    that gets its blocks from `allocator` (it takes a reference). leading_bits_in_bin_id:
+    0..CLMEM_POOL_MAX_LEADING_BITS; PyOpenCL's default is
+    CLMEM_POOL_DEFAULT_LEADING_BITS (4). A deferred allocator gets a log warning, as
+    PyOpenCL warns: out-of-memory would not be seen at allocation, so the pool cannot
+    react to it. Errors: CL_INVALID_VALUE (allocator NULL, leading bits above the
+    maximum), CL_OUT_OF_HOST_MEMORY. Any thread.
+    Example: clmem_memory_pool *p = clmem_memory_pool_create(a, 4, &err); */
+CLMEM_API clmem_memory_pool *clmem_memory_pool_create(clmem_allocator *allocator, unsigned leading_bits_in_bin_id,
+                                                      cl_int *errcode_ret);
+
+/** clmem_memory_pool_allocate(pool, size, &err): a pooled buffer of `size` bytes
+    (PyOpenCL's MemoryPool.allocate and __call__). The handle's size is `size`; its
+    cl_mem has clmem_alloc_size(L, clmem_bin_number(L, size)) bytes (what
+    CL_MEM_SIZE reports). Release it with clmem_buffer_release (or clmem_release):
+    the block goes back to the pool. Contents are whatever the block last held.
+    On failure an empty handle and *errcode_ret: CL_INVALID_VALUE (pool NULL),
+    CL_MEM_OBJECT_ALLOCATION_FAILURE (out of memory after the policy above),
+    CLMEM_ERROR_LIMIT_EXCEEDED (the pool's limit could not be kept), or the allocator's
+    other code. Thread safety: any thread.
+    With CLMEM_TRACK_ALLOCATIONS this is a macro recording __FILE__ and __LINE__;
+    (clmem_memory_pool_allocate)(...) or clmem_memory_pool_allocate_at calls the
+    function. */
+CLMEM_API clmem_buffer clmem_memory_pool_allocate(clmem_memory_pool *pool, size_t size, cl_int *errcode_ret);
+/** clmem_memory_pool_allocate_at(pool, size, &err, file, line): the same, recording
+    where the allocation was made (file must be a string that outlives the block). */
+CLMEM_API clmem_buffer clmem_memory_pool_allocate_at(clmem_memory_pool *pool, size_t size, cl_int *errcode_ret,
+                                                     const char *file, int line);
+
+/** Accounting (PyOpenCL's properties); 0 for a NULL pool. Any thread. */
+CLMEM_API size_t clmem_memory_pool_held_blocks(clmem_memory_pool *pool);
+CLMEM_API size_t clmem_memory_pool_active_blocks(clmem_memory_pool *pool);
+CLMEM_API size_t clmem_memory_pool_managed_bytes(clmem_memory_pool *pool);
+CLMEM_API size_t clmem_memory_pool_active_bytes(clmem_memory_pool *pool);
+
+/** clmem_memory_pool_bin_number(pool, size) / clmem_memory_pool_alloc_size(pool, bin):
+    clmem_bin_number / clmem_alloc_size with the pool's leading bits. */
+CLMEM_API uint32_t clmem_memory_pool_bin_number(clmem_memory_pool *pool, size_t size);
+CLMEM_API size_t clmem_memory_pool_alloc_size(clmem_memory_pool *pool, uint32_t bin);
+
+/** clmem_memory_pool_free_held(pool): give every held block back to the allocator,
+    lowest bin first (PyOpenCL's free_held). Returns CL_SUCCESS, CL_INVALID_VALUE for
+    NULL. Any thread. */
+CLMEM_API cl_int clmem_memory_pool_free_held(clmem_memory_pool *pool);
+
+/** clmem_memory_pool_stop_holding(pool): free the held blocks and, from now on, give
+    released blocks straight back to the allocator (PyOpenCL's stop_holding; there
+    is no way back). Returns CL_SUCCESS, CL_INVALID_VALUE for NULL. Any thread. */
+CLMEM_API cl_int clmem_memory_pool_stop_holding(clmem_memory_pool *pool);
+
+/** clmem_memory_pool_get_stats(pool, &stats): all counters at once, consistent with
+    each other. Errors: CL_INVALID_VALUE (NULL pool or stats). */
+CLMEM_API cl_int clmem_memory_pool_get_stats(clmem_memory_pool *pool, clmem_pool_stats *stats);
+
+/** clmem_memory_pool_reset_peaks(pool): set the peak values to the current ones. */
+CLMEM_API cl_int clmem_memory_pool_reset_peaks(clmem_memory_pool *pool);
+
+/** clmem_memory_pool_bins(pool, out, capacity, &count): the bins that have held or
+    active blocks, lowest bin first; *count is how many there are (only `capacity`
+    are stored; out may be NULL with capacity 0 to count). Errors: CL_INVALID_VALUE
+    (pool or count NULL). */
+CLMEM_API cl_int clmem_memory_pool_bins(clmem_memory_pool *pool, clmem_pool_bin_info *out, size_t capacity,
+                                        size_t *count);
+
+/** clmem_memory_pool_set_limit(pool, max_managed_bytes): refuse to let managed bytes
+    pass the limit; a request that would is handled as out-of-memory (held blocks are
+    freed first) and fails with CLMEM_ERROR_LIMIT_EXCEEDED when that is not enough.
+    0 removes the limit. Blocks already managed are kept. Errors: CL_INVALID_VALUE. */
+CLMEM_API cl_int clmem_memory_pool_set_limit(clmem_memory_pool *pool, size_t max_managed_bytes);
+
+/** clmem_memory_pool_set_oom_callback(pool, fn, user): call fn when a request still
+    fails after the held blocks are gone (see clmem_pool_oom_fn); NULL removes it. */
+CLMEM_API cl_int clmem_memory_pool_set_oom_callback(clmem_memory_pool *pool, clmem_pool_oom_fn fn, void *user);
+
+/** clmem_memory_pool_active_blocks_info(pool, out, capacity, &count): the blocks now
+    handed out, with where they were allocated (CLMEM_TRACK_ALLOCATIONS; otherwise
+    file is NULL), most recent first. Without CLMEM_TRACK_ALLOCATIONS only the count
+    is known: *count is set and nothing is stored. Errors: CL_INVALID_VALUE. */
+CLMEM_API cl_int clmem_memory_pool_active_blocks_info(clmem_memory_pool *pool, clmem_pool_block_info *out,
+                                                      size_t capacity, size_t *count);
+
+/** clmem_memory_pool_release(pool): drop the program's hold on the pool: held blocks
+    are freed, and the pool (with its allocator reference) goes as soon as no block is
+    active. Blocks still active are reported: a log warning names each (with file and
+    line under CLMEM_TRACK_ALLOCATIONS), and CLMEM_ERROR_IN_USE is returned; they may
+    still be released later, safely. NULL: CL_SUCCESS. Do not use the pool pointer
+    afterwards (its blocks' release is fine). */
+CLMEM_API cl_int clmem_memory_pool_release(clmem_memory_pool *pool);
+
+/* ---- SVM allocators and pools (PyOpenCL's SVMAllocator, SVMPool, PooledSVM) ---- */
+
+/** An allocator of SVM memory (opaque; PyOpenCL's SVMAllocator). */
+typedef struct clmem_svm_allocator clmem_svm_allocator;
+
+/** clmem_svm_allocator_create(context, alignment, flags, queue, &err): SVM from
+    clSVMAlloc(context, flags, size, alignment) (PyOpenCL's SVMAllocator).
+    alignment: 0 (OpenCL's default) or a power of two. flags: cl_svm_mem_flags, 0
+    means CL_MEM_READ_WRITE. queue: NULL, or an in-order queue of the context: memory
+    is then freed with clEnqueueSVMFree on it, after the work enqueued before, and a
+    pooled block reused on this queue waits for the queue it was last used on.
+    Unlike PyOpenCL, a clSVMAlloc that returns NULL is reported (out-of-memory).
+    Errors: CL_INVALID_CONTEXT (NULL), CL_INVALID_VALUE (alignment not a power of
+    two, unknown flag bits), CL_INVALID_COMMAND_QUEUE (an out-of-order queue),
+    CL_INVALID_CONTEXT (queue of another context), CL_INVALID_OPERATION (no device of
+    the context supports SVM), CL_OUT_OF_HOST_MEMORY. Any thread. */
+CLMEM_API clmem_svm_allocator *clmem_svm_allocator_create(cl_context context, cl_uint alignment,
+                                                          cl_svm_mem_flags flags, cl_command_queue queue,
+                                                          cl_int *errcode_ret);
+/** clmem_svm_allocator_retain / _release: reference counting as clmem_allocator's. */
+CLMEM_API void clmem_svm_allocator_retain(clmem_svm_allocator *alloc);
+CLMEM_API cl_int clmem_svm_allocator_release(clmem_svm_allocator *alloc);
+
+/** A pooled SVM block (PyOpenCL's PooledSVM): `svm` is the pointer with the size
+    asked for (pass it wherever a clmem_svm goes); `block` is private. Treat as
+    read-only; release with clmem_pooled_svm_release. */
+typedef struct clmem_pooled_svm {
+    clmem_svm svm;
+    void *block;
+} clmem_pooled_svm;
+
+/** A pool of SVM blocks (opaque; PyOpenCL's SVMPool). */
+typedef struct clmem_svm_pool clmem_svm_pool;
+
+/** clmem_svm_pool_create(allocator, leading_bits_in_bin_id, &err): as
+    clmem_memory_pool_create, for SVM. */
+CLMEM_API clmem_svm_pool *clmem_svm_pool_create(clmem_svm_allocator *allocator, unsigned leading_bits_in_bin_id,
+                                                cl_int *errcode_ret);
+
+/** clmem_svm_pool_allocate(pool, size, &err): a pooled SVM block (PyOpenCL's
+    SVMPool.__call__). When the allocator has a queue, the block is bound to it; a
+    block last used on another queue is handed out only after a marker makes the
+    allocator's queue wait for that queue. Without a queue, a block bound to a queue
+    is waited for (clFinish) and unbound. Size 0 gives a real block with svm.size 0.
+    Errors as clmem_memory_pool_allocate. */
+CLMEM_API clmem_pooled_svm clmem_svm_pool_allocate(clmem_svm_pool *pool, size_t size, cl_int *errcode_ret);
+CLMEM_API clmem_pooled_svm clmem_svm_pool_allocate_at(clmem_svm_pool *pool, size_t size, cl_int *errcode_ret,
+                                                      const char *file, int line);
+
+/** clmem_pooled_svm_release(&p): return the block to its pool and empty the handle
+    (p->svm.ptr = NULL). An empty handle: CL_SUCCESS. A block already returned:
+    CLMEM_ERROR_DOUBLE_RELEASE. Any thread. */
+CLMEM_API cl_int clmem_pooled_svm_release(clmem_pooled_svm *p);
+
+/** clmem_pooled_svm_enqueue_release(&p, queue): bind the block to `queue` (NULL:
+    keep its queue) and return it to the pool: its later reuse on another queue, or
+    its freeing, waits for what was enqueued on `queue` before. PyOpenCL's version
+    takes no queue. Errors as clmem_pooled_svm_bind_to_queue and _release. */
+CLMEM_API cl_int clmem_pooled_svm_enqueue_release(clmem_pooled_svm *p, cl_command_queue queue);
+
+/** clmem_pooled_svm_bind_to_queue(p, queue): from now on the block belongs to
+    `queue` (an in-order queue of the pool's context); if it was bound to another
+    queue, `queue` first waits (a marker) for the work on that one. Errors:
+    CL_INVALID_VALUE (empty handle), CL_INVALID_COMMAND_QUEUE (NULL or out-of-order),
+    CLMEM_ERROR_DOUBLE_RELEASE (the block was returned), or the driver's code. */
+CLMEM_API cl_int clmem_pooled_svm_bind_to_queue(clmem_pooled_svm p, cl_command_queue queue);
+
+/** clmem_pooled_svm_unbind_from_queue(p): wait for the bound queue (clFinish) and
+    unbind. No queue: CL_SUCCESS. Errors: CL_INVALID_VALUE, CLMEM_ERROR_DOUBLE_RELEASE. */
+CLMEM_API cl_int clmem_pooled_svm_unbind_from_queue(clmem_pooled_svm p);
+
+/** clmem_pooled_svm_queue(p): the queue the block is bound to, or NULL (PyOpenCL's
+    _queue, for debugging; not retained for you). */
+CLMEM_API cl_command_queue clmem_pooled_svm_queue(clmem_pooled_svm p);
+
+/** clmem_pooled_svm_equal(a, b): same SVM pointer (PyOpenCL's __eq__);
+    clmem_pooled_svm_hash(p): a hash consistent with it. */
+static inline bool clmem_pooled_svm_equal(clmem_pooled_svm a, clmem_pooled_svm b) { return a.svm.ptr == b.svm.ptr; }
+static inline size_t clmem_pooled_svm_hash(clmem_pooled_svm p) {
+    return (size_t)((uintptr_t)p.svm.ptr >> 4) * (size_t)0x9E3779B97F4A7C15ull;
+}
+
+/** The SVM pool's accounting, statistics, limits and leak list: as the buffer pool's. */
+CLMEM_API size_t clmem_svm_pool_held_blocks(clmem_svm_pool *pool);
+CLMEM_API size_t clmem_svm_pool_active_blocks(clmem_svm_pool *pool);
+CLMEM_API size_t clmem_svm_pool_managed_bytes(clmem_svm_pool *pool);
+CLMEM_API size_t clmem_svm_pool_active_bytes(clmem_svm_pool *pool);
+CLMEM_API uint32_t clmem_svm_pool_bin_number(clmem_svm_pool *pool, size_t size);
+CLMEM_API size_t clmem_svm_pool_alloc_size(clmem_svm_pool *pool, uint32_t bin);
+CLMEM_API cl_int clmem_svm_pool_free_held(clmem_svm_pool *pool);
+CLMEM_API cl_int clmem_svm_pool_stop_holding(clmem_svm_pool *pool);
+CLMEM_API cl_int clmem_svm_pool_get_stats(clmem_svm_pool *pool, clmem_pool_stats *stats);
+CLMEM_API cl_int clmem_svm_pool_reset_peaks(clmem_svm_pool *pool);
+CLMEM_API cl_int clmem_svm_pool_bins(clmem_svm_pool *pool, clmem_pool_bin_info *out, size_t capacity, size_t *count);
+CLMEM_API cl_int clmem_svm_pool_set_limit(clmem_svm_pool *pool, size_t max_managed_bytes);
+CLMEM_API cl_int clmem_svm_pool_set_oom_callback(clmem_svm_pool *pool, clmem_pool_oom_fn fn, void *user);
+CLMEM_API cl_int clmem_svm_pool_active_blocks_info(clmem_svm_pool *pool, clmem_pool_block_info *out, size_t capacity,
+                                                   size_t *count);
+/** clmem_svm_pool_release(pool): as clmem_memory_pool_release. Held blocks bound to a
+    queue are freed with clEnqueueSVMFree on it. */
+CLMEM_API cl_int clmem_svm_pool_release(clmem_svm_pool *pool);
+
+#if defined(CLMEM_TRACK_ALLOCATIONS)
+#define clmem_memory_pool_allocate(pool, size, errcode_ret) \
+    clmem_memory_pool_allocate_at((pool), (size), (errcode_ret), __FILE__, __LINE__)
+#define clmem_svm_pool_allocate(pool, size, errcode_ret) \
+    clmem_svm_pool_allocate_at((pool), (size), (errcode_ret), __FILE__, __LINE__)
+#endif
+
+#ifdef __cplusplus
+}
+#endif

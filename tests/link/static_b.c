@@ -1,0 +1,5 @@
+#define CLMEM_STATIC
+#define CLMEM_IMPLEMENTATION
+#include "clmem.h"
+
+const char *static_b_name(cl_int code) { return clmem_error_string(code); }
