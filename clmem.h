@@ -385,23 +385,339 @@ CLMEM_API cl_int clmem_enqueue_fill_buffer_opts(cl_command_queue queue, clmem_bu
 /* ---- end clmem/buffer.h ---- */
 
 /* ---- begin clmem/image.h ---- */
-/* >>image: image formats, images, image_from_array (PyOpenCL's ImageFormat, Image) */
+/* >>image: image formats, images, image_from_array, fill_image (PyOpenCL's ImageFormat,
+   Image, create_image, image_from_array, enqueue_fill_image) */
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/** An image handle, passed by value (PyOpenCL's Image). Treat fields as read-only. */
+/* ---------------------------------------------------------------------------------
+   IMAGE FORMATS
+
+   clmem_image_format IS OpenCL's cl_image_format (PyOpenCL's ImageFormat), so it
+   passes to OpenCL unchanged. PyOpenCL's attribute names map to the fields:
+     channel_order      ->  .image_channel_order      (CL_R, CL_RGBA, ...)
+     channel_data_type  ->  .image_channel_data_type  (CL_FLOAT, CL_UNORM_INT8, ...)
+   Make one with clmem_image_format_create(CL_RGBA, CL_FLOAT) (a compound literal
+   such as (clmem_image_format){CL_RGBA, CL_FLOAT} works too, but not as an argument
+   of a clmem macro: the comma inside the braces splits the macro's arguments).
+   --------------------------------------------------------------------------------- */
+typedef cl_image_format clmem_image_format;
+
+/** clmem_image_format_create(order, type): PyOpenCL's ImageFormat(order, type).
+    No check is made here; the functions below and clmem_create_image check. */
+static inline clmem_image_format clmem_image_format_create(cl_channel_order order, cl_channel_type type) {
+    clmem_image_format f;
+    f.image_channel_order = order;
+    f.image_channel_data_type = type;
+    return f;
+}
+
+/** clmem_image_format_channel_count(f): channels of the order (PyOpenCL's
+    channel_count), for every order of the OpenCL 3.0 headers:
+    1: R, A, INTENSITY, LUMINANCE, DEPTH, DEPTH_STENCIL, Rx;  2: RG, RA, RGx;
+    3: RGB, RGBx, sRGB, sRGBx;  4: RGBA, BGRA, ARGB, ABGR, sRGBA, sBGRA.
+    The x orders count their meaningful channels (the CTS's convention); their bytes
+    per pixel come from clmem_image_format_itemsize. 0 for an unknown order
+    (PyOpenCL raises "unrecognized channel order"). Thread safety: pure. */
+CLMEM_API cl_uint clmem_image_format_channel_count(clmem_image_format f);
+
+/** clmem_image_format_dtype_size(f): bytes of one channel (PyOpenCL's dtype_size):
+    1 for the 8-bit types, 2 for the 16-bit types and HALF_FLOAT, 4 for the 32-bit
+    types and FLOAT. For the packed types, whose channels share one word, it is the
+    size of that word: UNORM_SHORT_565/555 2, UNORM_INT_101010(_2) and UNORM_INT24 4.
+    0 for an unknown type. Thread safety: pure. */
+CLMEM_API size_t clmem_image_format_dtype_size(clmem_image_format f);
+
+/** clmem_image_format_itemsize(f): bytes of one pixel (PyOpenCL's itemsize, fixed):
+    channel_count x dtype_size for the plain types, but the word size for packed
+    types (RGB + UNORM_SHORT_565 is 2 bytes, not PyOpenCL's 6), 4 for DEPTH_STENCIL
+    with UNORM_INT24 and 8 with FLOAT. The x orders (Rx, RGx, RGBx, sRGBx) store their
+    padding channel: Rx + UNORM_INT8 is 2 bytes. 0 when the order or type is unknown.
+    Thread safety: pure. */
+CLMEM_API size_t clmem_image_format_itemsize(clmem_image_format f);
+
+/** clmem_channel_order_name(order): "RGBA", "R", "sRGBA", ... (the name without CL_),
+    NULL when unknown. clmem_channel_type_name(type): "FLOAT", "UNORM_INT8", ... */
+CLMEM_API const char *clmem_channel_order_name(cl_channel_order order);
+CLMEM_API const char *clmem_channel_type_name(cl_channel_type type);
+
+/** clmem_image_format_repr(f, buf, size): PyOpenCL's repr, "ImageFormat(RGBA, FLOAT)";
+    unknown parts are written "<unknown channel order 0x10ff>" /
+    "<unknown channel data type 0x10ff>". Writes at most size bytes (always
+    terminated when size > 0) and returns buf. Example:
+        char s[64]; puts(clmem_image_format_repr(img.format, s, sizeof s)); */
+CLMEM_API const char *clmem_image_format_repr(clmem_image_format f, char *buf, size_t size);
+
+/** clmem_image_format_equal(a, b): same order and type (PyOpenCL's ==). */
+static inline bool clmem_image_format_equal(clmem_image_format a, clmem_image_format b) {
+    return a.image_channel_order == b.image_channel_order && a.image_channel_data_type == b.image_channel_data_type;
+}
+/** clmem_image_format_hash(f): a hash consistent with clmem_image_format_equal. */
+static inline size_t clmem_image_format_hash(clmem_image_format f) {
+    return (size_t)f.image_channel_order * 40503u ^ (size_t)f.image_channel_data_type;
+}
+
+/** clmem_get_supported_image_formats(context, flags, image_type, out, capacity, &count):
+    the formats the context supports for images of image_type (CL_MEM_OBJECT_IMAGE2D,
+    ...) created with flags (0 means CL_MEM_READ_WRITE), as
+    clGetSupportedImageFormats reports them. out may be NULL with capacity 0 to
+    count; at most capacity formats are stored; *count (may be NULL) is set to the
+    number supported. Errors: CL_INVALID_CONTEXT (NULL), CL_INVALID_VALUE (image_type
+    not an image type, out NULL with capacity > 0, unknown flag bits), or the driver's
+    code. Thread safety: any thread.
+    Example: clmem_image_format f[128]; cl_uint n;
+             clmem_get_supported_image_formats(ctx, CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D, f, 128, &n); */
+CLMEM_API cl_int clmem_get_supported_image_formats(cl_context context, cl_mem_flags flags, cl_mem_object_type image_type,
+                                                   clmem_image_format *out, cl_uint capacity, cl_uint *count);
+
+/* ---------------------------------------------------------------------------------
+   IMAGES
+
+   Coordinates. An image is indexed (x, y, z): x varies fastest in memory. Host data
+   laid out as a C array  float a[D][H][W]  is the image with width W, height H and
+   depth D, and  a[z][y][x]  is the pixel at (x, y, z): the indices of read_imagef
+   are the C indices in reverse order. A 2-D host array a[H][W] is the image
+   (x, y) = (column, row):
+
+        x ->  0      1      2   ...  W-1
+     y  0   a[0][0] a[0][1] a[0][2]   a[0][W-1]
+     |  1   a[1][0] a[1][1] ...
+     v H-1  a[H-1][0] ...             a[H-1][W-1]
+
+   Shapes, regions and origins are given in image order ({width, height, depth}),
+   except clmem_image_from_array, which takes the C (numpy) shape {H, W} and reverses
+   it as PyOpenCL does.
+   --------------------------------------------------------------------------------- */
+
+/** An image handle, passed by value (PyOpenCL's Image). Treat fields as read-only;
+    they are stable (other modules rely on them):
+      mem           the OpenCL image; NULL for an empty or released handle
+      context       its context (not retained separately)
+      type          CL_MEM_OBJECT_IMAGE1D, _IMAGE1D_BUFFER, _IMAGE1D_ARRAY, _IMAGE2D,
+                    _IMAGE2D_ARRAY or _IMAGE3D
+      format        its clmem_image_format (== cl_image_format)
+      width         pixels in x
+      height        pixels in y; 0 for 1-D types (as CL_IMAGE_HEIGHT reports)
+      depth         pixels in z of a 3-D image; 0 otherwise (as CL_IMAGE_DEPTH)
+      array_size    images of a 1-D or 2-D array; 0 otherwise (as CL_IMAGE_ARRAY_SIZE)
+      flags         CL_MEM_FLAGS as created (0 given is stored as CL_MEM_READ_WRITE)
+      element_size  bytes per pixel (CL_IMAGE_ELEMENT_SIZE)
+      buffer        the buffer of a 1-D buffer image, else NULL (not retained)
+    clmem_image_extent gives the extents in region coordinates. */
 typedef struct clmem_image {
-    cl_mem mem;                  /* the OpenCL image; NULL for an empty handle */
+    cl_mem mem;
     cl_context context;
-    cl_mem_object_type type;     /* CL_MEM_OBJECT_IMAGE2D, ... */
+    cl_mem_object_type type;
     cl_image_format format;
     size_t width, height, depth, array_size;
     cl_mem_flags flags;
+    size_t element_size;
+    cl_mem buffer;
 } clmem_image;
 
+/** clmem_image_int_ptr(img): the raw cl_mem (PyOpenCL's int_ptr). */
 static inline cl_mem clmem_image_int_ptr(clmem_image img) { return img.mem; }
+
+/** Options of clmem_create_image (PyOpenCL's create_image keywords). */
+typedef struct clmem_image_options {
+    int clmem__start;        /* private: keeps the braces non-empty */
+    size_t shape[3];         /* image order: {width}, {width, height}, {width, height, depth},
+                                with .is_array {width, array_size} or {width, height, array_size}.
+                                The dimension count is the number of leading non-zero
+                                entries: a computed 0 shortens the shape (see .ndim). */
+    cl_uint ndim;            /* optional: the dimension count you mean (1-3); checked against .shape */
+    size_t pitches[2];       /* row pitch, slice pitch in bytes (0: packed); only with .hostbuf */
+    void *hostbuf;           /* host data for CL_MEM_USE_HOST_PTR / CL_MEM_COPY_HOST_PTR */
+    size_t host_size;        /* optional: bytes behind hostbuf, checked against what the image reads */
+    bool is_array;           /* a 1-D array (2 dims) or 2-D array (3 dims) */
+    clmem_buffer buffer;     /* a 1-D buffer image over this buffer (1 dim) */
+} clmem_image_options;
+
+/** clmem_create_image(context, flags, format, &err, .shape = {...}, ...): a new image
+    (PyOpenCL's create_image; clmem_image_create is the same call).
+
+    - flags: cl_mem_flags (0 means CL_MEM_READ_WRITE); CL_MEM_KERNEL_READ_AND_WRITE allowed.
+    - format: a clmem_image_format the context supports for that image type and flags.
+    - errcode_ret: may be NULL; it comes before the named options.
+    - .shape picks the type: 1 dim: IMAGE1D, or IMAGE1D_BUFFER with .buffer;
+      2 dims: IMAGE2D, or IMAGE1D_ARRAY with .is_array (array size = shape[1]: PyOpenCL
+      wrongly used 1); 3 dims: IMAGE3D, or IMAGE2D_ARRAY with .is_array.
+    - .pitches, .hostbuf, .host_size, .ndim: see clmem_image_options.
+    Returns the handle; on failure an empty handle (mem == NULL) and *errcode_ret:
+      CL_INVALID_CONTEXT             NULL context
+      CL_INVALID_VALUE               bad flags (as clmem_buffer_create), .is_array with
+                                     1 dim or with .buffer, .buffer with 2 or 3 dims,
+                                     .ndim not matching .shape, .host_size too small
+      CL_INVALID_HOST_PTR            hostbuf missing with USE/COPY_HOST_PTR, given without
+                                     them, or given with .buffer
+      CL_INVALID_IMAGE_FORMAT_DESCRIPTOR  unknown order or type, or a combination OpenCL
+                                     forbids (RGB with FLOAT, 565 with RGBA, ...)
+      CL_IMAGE_FORMAT_NOT_SUPPORTED  valid, but not in clmem_get_supported_image_formats
+      CL_INVALID_IMAGE_SIZE          no shape, a 0 extent before a non-zero one, an extent
+                                     above the device limits (CL_DEVICE_IMAGE2D_MAX_WIDTH,
+                                     ..., CL_DEVICE_IMAGE_MAX_ARRAY_SIZE,
+                                     CL_DEVICE_IMAGE_MAX_BUFFER_SIZE) of every device, or a
+                                     1-D buffer image larger than its buffer
+      CL_INVALID_IMAGE_DESCRIPTOR    pitches without hostbuf; a row pitch below
+                                     width x element size or not a multiple of it; a slice
+                                     pitch for an image without slices, below
+                                     row pitch x height (row pitch for 1-D arrays) or not a
+                                     multiple of the row pitch
+      CL_INVALID_OPERATION           no device of the context supports images
+      or the driver's code. Thread safety: any thread.
+    Example:
+      clmem_image img = clmem_create_image(ctx, CL_MEM_READ_ONLY,
+          clmem_image_format_create(CL_RGBA, CL_FLOAT), &err, .shape = {640, 480}); */
+#ifndef __cplusplus
+#define clmem_create_image(...) clmem__create_image_(__VA_ARGS__, )
+#define clmem_image_create(...) clmem__create_image_(__VA_ARGS__, )
+#define clmem__create_image_(context, flags, format, errcode_ret, ...) \
+    clmem_create_image_opts(context, flags, format, &(clmem_image_options){.clmem__start = 0, __VA_ARGS__}, errcode_ret)
+#endif
+/** The function behind clmem_create_image (for C++ and function pointers); opts may be NULL. */
+CLMEM_API clmem_image clmem_create_image_opts(cl_context context, cl_mem_flags flags, clmem_image_format format,
+                                             const clmem_image_options *opts, cl_int *errcode_ret);
+
+/** Options of clmem_image_from_array. */
+typedef struct clmem_image_from_array_options {
+    int clmem__start;
+    cl_uint num_channels;    /* 1, 2 or 4; 0: 1 for scalar element types, the vector
+                                width for cl_float4 and the like. With more than 1 the
+                                last extent of the shape must equal it. 3 is rejected:
+                                OpenCL has no RGB format for 8/16/32-bit or float channels. */
+    char mode;               /* 'r' (default, 0): CL_MEM_READ_ONLY; 'w': CL_MEM_WRITE_ONLY */
+    bool norm_int;           /* integer data read as normalized floats (UNORM/SNORM 8 and 16 bit) */
+    bool half_float;         /* the 16-bit data are halfs (cl_half/uint16_t): CL_HALF_FLOAT */
+} clmem_image_from_array_options;
+
+/** clmem_image_from_array(context, array, ndim, shape, &err, ...): an image holding a
+    copy of a C array (PyOpenCL's image_from_array), created READ_ONLY (or WRITE_ONLY
+    with .mode = 'w') | COPY_HOST_PTR.
+    - array: a typed pointer; its element type picks the channel type at compile time:
+        float: FLOAT; int8_t/int16_t/int32_t: SIGNED_INT8/16/32; uint8_t/uint16_t/uint32_t:
+        UNSIGNED_INT8/16/32; with .norm_int the 8/16-bit ones become SNORM_INT8/16 or
+        UNORM_INT8/16; uint16_t with .half_float: HALF_FLOAT. cl_float2/4, cl_int2/4,
+        cl_uint2/4, cl_char2/4, cl_uchar2/4, cl_short2/4, cl_ushort2/4 give 2 or 4
+        channels of the element type. Other pointer types do not compile.
+    - ndim, shape: the C (numpy) shape of the array, outermost first: a[H][W] is
+        ndim 2, shape {H, W}; a[D][H][W] with 4 channels is ndim 4, shape {D, H, W, 4}.
+        It is reversed into image order: {H, W} gives a W x H IMAGE2D, {D, H, W} a
+        W x H x D IMAGE3D, {W} an IMAGE1D. Host a[z][y][x] is pixel (x, y, z).
+    Errors: those of clmem_create_image, and CL_INVALID_VALUE (NULL array or shape,
+    ndim 0 or above 3 image dimensions, a 0 extent, last extent != num_channels,
+    num_channels other than 1/2/4 or not the vector width, .mode other than 'r'/'w',
+    .norm_int with float/32-bit/half data, .half_float with other than 16-bit data),
+    CL_INVALID_IMAGE_FORMAT_DESCRIPTOR (num_channels 3, which would need CL_RGB: "use
+    4 channels (RGBA) and pad the data, or 1 channel with a width 3 times larger").
+    Example: float a[512][1024]; const size_t shape[] = {512, 1024};
+             clmem_image img = clmem_image_from_array(ctx, &a[0][0], 2, shape, &err); */
+#ifndef __cplusplus
+#define clmem_image_from_array(...) clmem__image_from_array_(__VA_ARGS__, )
+#define clmem__image_from_array_(context, array, ndim, shape, errcode_ret, ...)                                   \
+    clmem_image_from_array_opts(context, array, CLMEM__ARRAY_CHANNEL_TYPE(array), CLMEM__ARRAY_VECTOR_WIDTH(array), \
+                                ndim, shape, &(clmem_image_from_array_options){.clmem__start = 0, __VA_ARGS__},    \
+                                errcode_ret)
+#define CLMEM__ARRAY_TYPES(X)                                                                                  \
+    X(float, CL_FLOAT, 1) X(int8_t, CL_SIGNED_INT8, 1) X(uint8_t, CL_UNSIGNED_INT8, 1)                          \
+    X(int16_t, CL_SIGNED_INT16, 1) X(uint16_t, CL_UNSIGNED_INT16, 1) X(int32_t, CL_SIGNED_INT32, 1)              \
+    X(uint32_t, CL_UNSIGNED_INT32, 1) X(cl_float2, CL_FLOAT, 2) X(cl_float4, CL_FLOAT, 4)                       \
+    X(cl_char2, CL_SIGNED_INT8, 2) X(cl_char4, CL_SIGNED_INT8, 4) X(cl_uchar2, CL_UNSIGNED_INT8, 2)             \
+    X(cl_uchar4, CL_UNSIGNED_INT8, 4) X(cl_short2, CL_SIGNED_INT16, 2) X(cl_short4, CL_SIGNED_INT16, 4)         \
+    X(cl_ushort2, CL_UNSIGNED_INT16, 2) X(cl_ushort4, CL_UNSIGNED_INT16, 4) X(cl_int2, CL_SIGNED_INT32, 2)       \
+    X(cl_int4, CL_SIGNED_INT32, 4) X(cl_uint2, CL_UNSIGNED_INT32, 2) X(cl_uint4, CL_UNSIGNED_INT32, 4)
+#define CLMEM__ARRAY_TYPE_CASE(T, ct, n) T *: (cl_channel_type)ct, const T *: (cl_channel_type)ct,
+#define CLMEM__ARRAY_WIDTH_CASE(T, ct, n) T *: (cl_uint)n, const T *: (cl_uint)n,
+#define CLMEM__ARRAY_CHANNEL_TYPE(a) _Generic((a), CLMEM__ARRAY_TYPES(CLMEM__ARRAY_TYPE_CASE) struct clmem__never *: (cl_channel_type)0)
+#define CLMEM__ARRAY_VECTOR_WIDTH(a) _Generic((a), CLMEM__ARRAY_TYPES(CLMEM__ARRAY_WIDTH_CASE) struct clmem__never *: (cl_uint)0)
+#endif
+/** The function behind clmem_image_from_array: element_type is the un-normalized
+    channel type of the data (CL_FLOAT, CL_SIGNED_INT8, ..., CL_UNSIGNED_INT32) and
+    vector_width the channels per element of the pointer type (1 for scalars). */
+CLMEM_API clmem_image clmem_image_from_array_opts(cl_context context, const void *array, cl_channel_type element_type,
+                                                 cl_uint vector_width, size_t ndim, const size_t *shape,
+                                                 const clmem_image_from_array_options *opts, cl_int *errcode_ret);
+
+/** clmem_image_from_int_ptr(mem, retain, &err): wrap a raw image cl_mem, reading its
+    type, format, extents, flags and context from the driver. retain: call
+    clRetainMemObject (true) or take over your reference (false). Errors:
+    CL_INVALID_MEM_OBJECT (NULL, not valid, or not an image). Thread safety: any. */
+CLMEM_API clmem_image clmem_image_from_int_ptr(cl_mem mem, bool retain, cl_int *errcode_ret);
+
+/** clmem_image_release(&img): release the image and empty the handle (mem = NULL); a
+    second release of the same handle is a no-op. Returns CL_SUCCESS or the driver's
+    code. Thread safety: do not release one handle from two threads. */
+CLMEM_API cl_int clmem_image_release(clmem_image *img);
+
+/** Everything clGetImageInfo knows (PyOpenCL's get_image_info for every image_info). */
+typedef struct clmem_image_info {
+    clmem_image_format format;    /* CL_IMAGE_FORMAT */
+    size_t element_size;          /* CL_IMAGE_ELEMENT_SIZE */
+    size_t row_pitch;             /* CL_IMAGE_ROW_PITCH */
+    size_t slice_pitch;           /* CL_IMAGE_SLICE_PITCH */
+    size_t width, height, depth;  /* CL_IMAGE_WIDTH, _HEIGHT, _DEPTH */
+    size_t array_size;            /* CL_IMAGE_ARRAY_SIZE */
+    cl_mem buffer;                /* CL_IMAGE_BUFFER (NULL unless a 1-D buffer image) */
+    cl_uint num_mip_levels;       /* CL_IMAGE_NUM_MIP_LEVELS */
+    cl_uint num_samples;          /* CL_IMAGE_NUM_SAMPLES */
+} clmem_image_info;
+
+/** clmem_image_get_info(img, &info): every image_info, from the driver. Errors:
+    CL_INVALID_MEM_OBJECT (empty handle), CL_INVALID_VALUE (info NULL), or the
+    driver's code. The generic clmem_memory_object_get_infos gives the mem_info. */
+CLMEM_API cl_int clmem_image_get_info(clmem_image img, clmem_image_info *info);
+
+/** clmem_image_shape(img, shape): PyOpenCL's Image.shape, for every image type (PyOpenCL
+    refuses all but 2-D and 3-D): writes the extents in image order and returns how
+    many: IMAGE1D/1D_BUFFER (w) 1, IMAGE1D_ARRAY (w, n) 2, IMAGE2D (w, h) 2,
+    IMAGE2D_ARRAY (w, h, n) 3, IMAGE3D (w, h, d) 3; 0 for an empty handle. Unused
+    entries are set to 0. From the handle; no driver call. */
+CLMEM_API cl_uint clmem_image_shape(clmem_image img, size_t shape[3]);
+
+/** clmem_image_extent(img, ext): extents in region coordinates, what a copy's
+    origin + region must fit in: 1-D {w,1,1}, 1-D array {w,n,1}, 2-D {w,h,1},
+    2-D array {w,h,n}, 3-D {w,h,d}; {0,0,0} for an empty handle. */
+CLMEM_API void clmem_image_extent(clmem_image img, size_t ext[3]);
+
+/** How a fill color is to be read (chosen from the color pointer's type). */
+typedef enum clmem_color_kind {
+    CLMEM_COLOR_FLOAT = 1,   /* const float[4]: normalized, HALF_FLOAT and FLOAT formats */
+    CLMEM_COLOR_INT = 2,     /* const cl_int[4]: SIGNED_INT8/16/32 formats */
+    CLMEM_COLOR_UINT = 3     /* const cl_uint[4]: UNSIGNED_INT8/16/32 formats */
+} clmem_color_kind;
+
+/** clmem_enqueue_fill_image(queue, img, color, origin, region, ...): fill a region of
+    an image with one color (PyOpenCL's enqueue_fill_image; clEnqueueFillImage).
+    - color: 4 components, float[4], cl_int[4] or cl_uint[4]; the pointer's type must
+      match the format's class (float for normalized/half/float formats, cl_int for
+      SIGNED_INT*, cl_uint for UNSIGNED_INT*). Integer formats saturate.
+    - origin, region: const size_t[3] in region coordinates (see clmem_image_extent);
+      NULL origin is {0,0,0}; NULL region is everything from origin on. Trailing 0
+      components of region count as 1.
+    Options: .wait_for, .num_wait_for, .event. Errors: CL_INVALID_COMMAND_QUEUE,
+    CL_INVALID_MEM_OBJECT (empty handle), CL_INVALID_CONTEXT, CL_INVALID_EVENT_WAIT_LIST,
+    CL_INVALID_VALUE (NULL color, color type not matching the format, region outside
+    the image, 0 before a non-zero region component), or the driver's code.
+    Example: float red[4] = {1, 0, 0, 1}; clmem_enqueue_fill_image(q, img, red, NULL, NULL); */
+#ifndef __cplusplus
+#define clmem_enqueue_fill_image(...) clmem__fill_image_(__VA_ARGS__, )
+#define clmem__fill_image_(queue, img, color, origin, region, ...)                                           \
+    clmem_enqueue_fill_image_opts(queue, img, color, CLMEM__COLOR_KIND(color), origin, region,             \
+                                  &(clmem_enqueue_options){.clmem__start = 0, __VA_ARGS__})
+#define CLMEM__COLOR_KIND(c)                                                                                   \
+    _Generic((c), float *: CLMEM_COLOR_FLOAT, const float *: CLMEM_COLOR_FLOAT, cl_int *: CLMEM_COLOR_INT,   \
+             const cl_int *: CLMEM_COLOR_INT, cl_uint *: CLMEM_COLOR_UINT, const cl_uint *: CLMEM_COLOR_UINT)
+#endif
+/** The function behind clmem_enqueue_fill_image; opts may be NULL. */
+CLMEM_API cl_int clmem_enqueue_fill_image_opts(cl_command_queue queue, clmem_image img, const void *color,
+                                               clmem_color_kind kind, const size_t *origin, const size_t *region,
+                                               const clmem_enqueue_options *opts);
+
+/** For clmem_set_kernel_arg (wired in by the transfer module): pass an image to a
+    kernel's image argument. Errors: CL_INVALID_KERNEL (NULL), CL_INVALID_MEM_OBJECT
+    (empty handle), or clSetKernelArg's code. */
+CLMEM_API cl_int clmem__set_arg_image(cl_kernel k, cl_uint index, clmem_image v);
 
 #ifdef __cplusplus
 }
@@ -409,17 +725,412 @@ static inline cl_mem clmem_image_int_ptr(clmem_image img) { return img.mem; }
 /* ---- end clmem/image.h ---- */
 
 /* ---- begin clmem/svm.h ---- */
-/* >>svm: shared virtual memory (PyOpenCL's SVMPointer, SVM, SVMAllocation, SVMMap) */
+/* >>svm: shared virtual memory (PyOpenCL's SVMPointer, SVM, SVMAllocation, SVMMap,
+   svm_empty and friends, enqueue_svm_memfill, enqueue_svm_migratemem) */
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/** An SVM pointer with its size (PyOpenCL's SVMPointer and SVM tag). */
+/* ---------------------------------------------------------------------------------
+   SHARED VIRTUAL MEMORY
+
+   SVM is memory that host and device address with the same pointer (OpenCL 2.0).
+   Coarse-grain SVM must be mapped (clmem_svm_map_rw, ...) before the host touches
+   it; fine-grain SVM (CL_MEM_SVM_FINE_GRAIN_BUFFER) may be read and written by the
+   host directly, with clFinish or an event as the only synchronisation.
+
+   Three kinds of handle, all passed by value:
+     clmem_svm             a pointer with its size and, where known, the allocation
+                           that owns it (PyOpenCL's SVMPointer and its SVM tag). This is
+                           what clmem_enqueue_copy, clmem_enqueue_fill,
+                           clmem_set_kernel_arg and the functions below take.
+     clmem_svm_allocation  owns memory from clSVMAlloc (PyOpenCL's SVMAllocation);
+                           `.svm` is its clmem_svm.
+     clmem_svm_map         an outstanding clEnqueueSVMMap (PyOpenCL's SVMMap).
+   and clmem_svm_array, the C shape of PyOpenCL's svm_empty(...) numpy array.
+
+   Freeing SVM is not reference counted by OpenCL: clSVMFree frees at once, even
+   while a kernel still uses the memory. Give an allocation a queue (at creation or
+   with clmem_svm_allocation_bind_to_queue) and its release is enqueued
+   (clEnqueueSVMFree) behind everything already in that queue, as in PyOpenCL 2022.2.
+
+   Double release of an allocation or a map is reported as CLMEM_ERROR_DOUBLE_RELEASE:
+   clmem keeps a registry of live allocations and maps, and a release clears `ptr`
+   and `size` but leaves the handle's identity, so the same handle, or any copy of
+   it, released again is recognised. Using a released allocation's clmem_svm in a
+   copy, fill or map is CL_INVALID_VALUE ("... was released").
+
+   Every allocation keeps its own reference to its context until clSVMFree has run
+   (PoCL 3.1 reads the freed context inside clSVMFree otherwise), so releasing the
+   context before the allocation is fine.
+
+   Without OpenCL 2.0 headers (CL_TARGET_OPENCL_VERSION < 200), or on a device
+   without SVM, the functions return CL_INVALID_OPERATION with a message.
+   --------------------------------------------------------------------------------- */
+
+#ifndef CL_VERSION_2_0
+typedef cl_bitfield cl_svm_mem_flags;
+#endif
+
+/** An SVM pointer with its size (PyOpenCL's SVMPointer and SVM tag).
+    Fields (read them directly; PyOpenCL's svm_ptr is .ptr, size is .size):
+      ptr    the SVM (or, with fine-grain system SVM, host) pointer
+      size   bytes reachable from ptr; 0 when unknown (transfers then take their size
+             from the other side or .byte_count)
+      owner  private: the owning clmem_svm_allocation's identity, 0 for a tag
+    Make one with clmem_svm_tag(ptr, size) or take `.svm` of an allocation. */
 typedef struct clmem_svm {
-    void *ptr;       /* the SVM (or, with fine-grain system SVM, host) pointer */
-    size_t size;     /* bytes reachable from ptr; 0 when unknown */
+    void *ptr;
+    size_t size;
+    uint64_t owner;
 } clmem_svm;
+
+/** clmem_svm_tag(ptr, size): tag memory as SVM (PyOpenCL's SVM(ary)), e.g. memory
+    from clSVMAlloc made elsewhere, or, where the device has fine-grain system SVM,
+    any host memory. The tag owns nothing; size 0 means unknown.
+    CLMEM_SVM_TAG_ARRAY(a) tags a C array with its sizeof. */
+static inline clmem_svm clmem_svm_tag(void *ptr, size_t size) {
+    clmem_svm s;
+    s.ptr = ptr;
+    s.size = size;
+    s.owner = 0;
+    return s;
+}
+#define CLMEM_SVM_TAG_ARRAY(a) clmem_svm_tag((void *)(a), sizeof(a))
+
+/** clmem_svm_buf(svm): the memory as bytes (PyOpenCL's SVMPointer.buf); svm.size
+    of them are valid (coarse grain: only while mapped). */
+static inline unsigned char *clmem_svm_buf(clmem_svm svm) { return (unsigned char *)svm.ptr; }
+
+/** An owning SVM allocation (PyOpenCL's SVMAllocation). `.svm` is its pointer, size
+    and identity: pass a.svm wherever an SVM pointer goes. A zero-size allocation
+    has a NULL pointer and owns nothing. Compare two allocations with a.svm.ptr ==
+    b.svm.ptr (PyOpenCL's ==; the pointer is also its hash). */
+typedef struct clmem_svm_allocation {
+    clmem_svm svm;
+} clmem_svm_allocation;
+
+/** clmem_svm_allocation_create(context, size, alignment, flags, queue, &err): SVM
+    memory from clSVMAlloc (PyOpenCL's SVMAllocation(ctx, size, alignment, flags,
+    queue)).
+    - size: bytes. 0 gives an empty allocation (NULL pointer, nothing allocated,
+      nothing retained) whose release is a no-op, however often it is repeated.
+    - alignment: bytes, 0 for OpenCL's default; else a power of two no larger than
+      CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE of the context's devices (128 on PoCL).
+    - flags: 0 (read-write) or CL_MEM_READ_WRITE / CL_MEM_READ_ONLY / CL_MEM_WRITE_ONLY,
+      optionally | CL_MEM_SVM_FINE_GRAIN_BUFFER (| CL_MEM_SVM_ATOMICS).
+    - queue: NULL, or an in-order queue of the context: the release is then enqueued
+      there (clEnqueueSVMFree) after everything already enqueued. Strongly
+      recommended; without it release frees at once (clSVMFree).
+    Returns the allocation; on failure an empty one and *errcode_ret (may be NULL):
+      CL_INVALID_CONTEXT        context NULL, or queue of another context
+      CL_INVALID_COMMAND_QUEUE  queue not a valid queue
+      CL_INVALID_VALUE          unknown flag bits (checked here: PoCL ignores them),
+                                two of READ_WRITE/READ_ONLY/WRITE_ONLY, ATOMICS without
+                                FINE_GRAIN_BUFFER, alignment not a power of two or above
+                                the device's, an out-of-order queue
+      CL_INVALID_OPERATION      no device of the context has SVM, or none has the
+                                fine grain / atomics asked for (or headers < 2.0)
+      CL_INVALID_BUFFER_SIZE    size above CL_DEVICE_MAX_MEM_ALLOC_SIZE of a device
+      CL_MEM_OBJECT_ALLOCATION_FAILURE  clSVMAlloc returned NULL
+      CL_OUT_OF_HOST_MEMORY
+    Thread safety: any thread.
+    Example: clmem_svm_allocation a = clmem_svm_allocation_create(ctx, 4096, 0, 0, q, &err); */
+CLMEM_API clmem_svm_allocation clmem_svm_allocation_create(cl_context context, size_t size, cl_uint alignment,
+                                                           cl_svm_mem_flags flags, cl_command_queue queue,
+                                                           cl_int *errcode_ret);
+
+/** clmem_svm_allocation_release(&a): free the memory and empty the handle (ptr NULL,
+    size 0). Bound to a queue: clEnqueueSVMFree on that queue (the memory stays
+    valid for everything enqueued before; the call does not wait); otherwise
+    clSVMFree at once. Returns CL_SUCCESS (also for a zero-size or all-zero handle),
+    CLMEM_ERROR_DOUBLE_RELEASE (this allocation, through this handle or a copy, was
+    already released), or the driver's code from clEnqueueSVMFree (the memory is
+    then freed after clFinish of the queue). Thread safety: any thread; releasing
+    one allocation from two threads at once reports the second as a double release. */
+CLMEM_API cl_int clmem_svm_allocation_release(clmem_svm_allocation *a);
+
+/** clmem_svm_allocation_enqueue_release(&a, queue, ...): enqueue the free
+    (clEnqueueSVMFree) on `queue`, or, when queue is NULL, on the bound queue
+    (PyOpenCL's enqueue_release(queue, wait_for)), and empty the handle.
+    Options: .wait_for/.num_wait_for, .event (the free's event, yours to release).
+    A zero-size allocation enqueues a marker instead (and needs an explicit queue).
+    Errors: CLMEM_ERROR_DOUBLE_RELEASE, CL_INVALID_COMMAND_QUEUE (no queue given and
+    none bound: "no implicit queue"), CL_INVALID_CONTEXT (queue of another context),
+    CL_INVALID_EVENT_WAIT_LIST, or the driver's code (the allocation then stays alive).
+    Example: clmem_svm_allocation_enqueue_release(&a, q, .event = &freed); */
+#define clmem_svm_allocation_enqueue_release(...) clmem__svm_enqueue_release_(__VA_ARGS__, )
+#define clmem__svm_enqueue_release_(a, queue, ...) \
+    clmem_svm_allocation_enqueue_release_opts(a, queue, &(clmem_enqueue_options){.clmem__start = 0, __VA_ARGS__})
+CLMEM_API cl_int clmem_svm_allocation_enqueue_release_opts(clmem_svm_allocation *a, cl_command_queue queue,
+                                                           const clmem_enqueue_options *opts);
+
+/** clmem_svm_allocation_bind_to_queue(a, queue): make `queue` (in-order, same
+    context) the one the release is enqueued on. When already bound to another
+    queue, a marker in the old queue is made a dependency of the new one (the
+    marker's event is released), so the free waits for both. Zero-size: no-op.
+    Errors: CL_INVALID_VALUE (out-of-order queue, or `a` released:
+    CLMEM_ERROR_DOUBLE_RELEASE is not used here), CL_INVALID_COMMAND_QUEUE (NULL),
+    CL_INVALID_CONTEXT, or the driver's code. Not thread-safe for one allocation. */
+CLMEM_API cl_int clmem_svm_allocation_bind_to_queue(clmem_svm_allocation a, cl_command_queue queue);
+
+/** clmem_svm_allocation_unbind_from_queue(a): finish the bound queue (clFinish) and
+    forget it: the release then frees at once. No-op when unbound or zero-size.
+    Errors: CL_INVALID_VALUE (released), or clFinish's code. */
+CLMEM_API cl_int clmem_svm_allocation_unbind_from_queue(clmem_svm_allocation a);
+
+/** clmem_svm_allocation_queue(a): the bound queue (not retained for you), or NULL
+    when unbound, zero-size or released (PyOpenCL's _queue). */
+CLMEM_API cl_command_queue clmem_svm_allocation_queue(clmem_svm_allocation a);
+
+/** clmem_svm_allocation_context(a): the allocation's context (not retained for
+    you), or NULL when zero-size or released. */
+CLMEM_API cl_context clmem_svm_allocation_context(clmem_svm_allocation a);
+
+/** clmem_svm_allocation_flags(a): the cl_svm_mem_flags it was made with (0 for
+    read-write), 0 when zero-size or released. */
+CLMEM_API cl_svm_mem_flags clmem_svm_allocation_flags(clmem_svm_allocation a);
+
+/* ---------------------------------------------------------------------------------
+   MAPS (coarse-grain SVM must be mapped before the host touches it)
+   --------------------------------------------------------------------------------- */
+
+/** An outstanding SVM map (PyOpenCL's SVMMap). Fields: array (the host-usable
+    pointer, == svm.ptr), size (bytes mapped), svm (what was mapped), queue (where it
+    was mapped), event (the map's event: wait on it before touching array when the map
+    was non-blocking; owned by the map, released with it). id is private. Release
+    with clmem_svm_map_release or clmem_release(&map); until then the memory must
+    not be used by the device. */
+typedef struct clmem_svm_map {
+    void *array;
+    size_t size;
+    clmem_svm svm;
+    cl_command_queue queue;
+    cl_event event;
+    uint64_t id;
+} clmem_svm_map;
+
+/** Options of the SVM map functions: .size (bytes from svm.ptr; 0: svm.size),
+    .is_blocking (default blocking; CLMEM_NON_BLOCKING), .wait_for/.num_wait_for,
+    .event (a second reference to the map's event, yours to release). */
+typedef struct clmem_svm_map_options {
+    int clmem__start;
+    size_t size;
+    int is_blocking;
+    const cl_event *wait_for;
+    cl_uint num_wait_for;
+    cl_event *event;
+} clmem_svm_map_options;
+
+/** clmem_enqueue_svm_map(queue, svm, flags, &map, ...): map svm for the host
+    (clEnqueueSVMMap; PyOpenCL's SVMPointer.map(queue, flags=...)). Unlike PyOpenCL,
+    .size is honoured: exactly that many bytes are mapped.
+    flags: CL_MAP_READ, CL_MAP_WRITE (or both) or CL_MAP_WRITE_INVALIDATE_REGION.
+    clmem_svm_map_ro(queue, svm, &map, ...) and clmem_svm_map_rw(...) map for reading
+    or for reading and writing. On failure *map is emptied.
+    Errors: CL_INVALID_COMMAND_QUEUE, CL_INVALID_VALUE (NULL map or svm.ptr, unknown
+    flag bits, WRITE_INVALIDATE_REGION with READ or WRITE, .size above svm.size, a
+    released allocation), CLMEM_ERROR_SIZE_UNKNOWN (neither .size nor svm.size),
+    CL_INVALID_CONTEXT, CL_INVALID_EVENT_WAIT_LIST, CL_INVALID_OPERATION (no SVM),
+    or the driver's code. Thread safety: any thread.
+    Example: clmem_svm_map m; clmem_svm_map_rw(q, a.svm, &m); ((float *)m.array)[0] = 1;
+             clmem_svm_map_release(&m); */
+#define clmem_enqueue_svm_map(...) clmem__svm_map_(__VA_ARGS__, )
+#define clmem__svm_map_(queue, svm, flags, map, ...) \
+    clmem_enqueue_svm_map_opts(queue, svm, flags, map, &(clmem_svm_map_options){.clmem__start = 0, __VA_ARGS__})
+#define clmem_svm_map_ro(...) clmem__svm_map_ro_(__VA_ARGS__, )
+#define clmem__svm_map_ro_(queue, svm, map, ...) \
+    clmem_enqueue_svm_map_opts(queue, svm, CL_MAP_READ, map, &(clmem_svm_map_options){.clmem__start = 0, __VA_ARGS__})
+#define clmem_svm_map_rw(...) clmem__svm_map_rw_(__VA_ARGS__, )
+#define clmem__svm_map_rw_(queue, svm, map, ...)                                            \
+    clmem_enqueue_svm_map_opts(queue, svm, CL_MAP_READ | CL_MAP_WRITE, map,                 \
+                               &(clmem_svm_map_options){.clmem__start = 0, __VA_ARGS__})
+CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm svm, cl_map_flags flags,
+                                            clmem_svm_map *map, const clmem_svm_map_options *opts);
+
+/** Options of clmem_svm_map_release: .queue (NULL: the map's queue), .wait_for,
+    .num_wait_for, .event (the unmap's event, yours to release). */
+typedef struct clmem_svm_unmap_options {
+    int clmem__start;
+    cl_command_queue queue;
+    const cl_event *wait_for;
+    cl_uint num_wait_for;
+    cl_event *event;
+} clmem_svm_unmap_options;
+
+/** clmem_svm_map_release(&map, ...): unmap (clEnqueueSVMUnmap) on .queue or the map's
+    queue, after .wait_for (PyOpenCL's SVMMap.release(queue, wait_for); both honoured),
+    release the map's event and empty the handle. Does not wait.
+    Errors: CLMEM_ERROR_DOUBLE_RELEASE (this map, through this handle or a copy, was
+    already released), CL_INVALID_VALUE (map NULL), CL_INVALID_CONTEXT (.queue of
+    another context), CL_INVALID_EVENT_WAIT_LIST, or the driver's code (the map then
+    stays outstanding). Thread safety: as for allocations.
+    clmem_svm_map_release_default(&map) is the same with no options (clmem_release). */
+#define clmem_svm_map_release(...) clmem__svm_map_release_(__VA_ARGS__, )
+#define clmem__svm_map_release_(map, ...) \
+    clmem_svm_map_release_opts(map, &(clmem_svm_unmap_options){.clmem__start = 0, __VA_ARGS__})
+CLMEM_API cl_int clmem_svm_map_release_opts(clmem_svm_map *map, const clmem_svm_unmap_options *opts);
+CLMEM_API cl_int clmem_svm_map_release_default(clmem_svm_map *map);
+
+/** clmem_svm_as_buffer(context, svm, flags, size, &err): a buffer over the SVM memory
+    (PyOpenCL's SVMPointer.as_buffer). flags: cl_mem_flags, 0 for read-write;
+    CL_MEM_USE_HOST_PTR is added unless USE_ or COPY_HOST_PTR is given. size: bytes,
+    0 for svm.size. The SVM memory must outlive the buffer. Errors:
+    CL_INVALID_VALUE (svm.ptr NULL, released allocation), CLMEM_ERROR_SIZE_UNKNOWN
+    (size 0 and svm.size unknown), CL_INVALID_BUFFER_SIZE (size above svm.size), and
+    those of clmem_buffer_create. Release with clmem_buffer_release. */
+CLMEM_API clmem_buffer clmem_svm_as_buffer(cl_context context, clmem_svm svm, cl_mem_flags flags, size_t size,
+                                           cl_int *errcode_ret);
+
+/* ---------------------------------------------------------------------------------
+   SVM ENQUEUES
+   --------------------------------------------------------------------------------- */
+
+/** Options of clmem_enqueue_svm_memfill: .byte_count (bytes to fill from dst.ptr;
+    0: all of dst.size), .wait_for/.num_wait_for, .event. */
+typedef struct clmem_svm_memfill_options {
+    int clmem__start;
+    size_t byte_count;
+    const cl_event *wait_for;
+    cl_uint num_wait_for;
+    cl_event *event;
+} clmem_svm_memfill_options;
+
+/** clmem_enqueue_svm_memfill(queue, dst, pattern, pattern_size, ...): fill SVM memory
+    with copies of a pattern (clEnqueueSVMMemFill; PyOpenCL's enqueue_svm_memfill).
+    Unlike PyOpenCL, .byte_count is honoured: exactly that many bytes are filled, the
+    rest is untouched. pattern_size: 1, 2, 4, ..., 128; byte_count and dst.ptr
+    multiples of it. The pattern may be freed when the call returns.
+    Errors: CL_INVALID_COMMAND_QUEUE, CL_INVALID_VALUE (NULL pattern or dst.ptr,
+    pattern size, byte count above dst.size or not a multiple, dst.ptr misaligned,
+    released allocation), CLMEM_ERROR_SIZE_UNKNOWN (no .byte_count, dst.size 0),
+    CL_INVALID_CONTEXT, CL_INVALID_EVENT_WAIT_LIST, CL_INVALID_OPERATION (no SVM).
+    Example: float zero = 0; clmem_enqueue_svm_memfill(q, a.svm, &zero, sizeof zero); */
+#define clmem_enqueue_svm_memfill(...) clmem__svm_memfill_(__VA_ARGS__, )
+#define clmem__svm_memfill_(queue, dst, pattern, pattern_size, ...)                 \
+    clmem_enqueue_svm_memfill_opts(queue, dst, pattern, pattern_size,               \
+                                   &(clmem_svm_memfill_options){.clmem__start = 0, __VA_ARGS__})
+CLMEM_API cl_int clmem_enqueue_svm_memfill_opts(cl_command_queue queue, clmem_svm dst, const void *pattern,
+                                                size_t pattern_size, const clmem_svm_memfill_options *opts);
+
+/** clmem_enqueue_svm_migratemem(queue, svms, n, flags, ...): migrate n SVM ranges to
+    the queue's device, or with CL_MIGRATE_MEM_OBJECT_HOST to the host
+    (clEnqueueSVMMigrateMem, OpenCL 2.1; PyOpenCL's enqueue_svm_migratemem, which
+    never worked in 2025.1). Each range is svms[i].ptr and svms[i].size bytes (size
+    0: the whole allocation holding ptr). flags: 0 or CL_MIGRATE_MEM_OBJECT_HOST |
+    CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED. Options: .wait_for, .num_wait_for, .event.
+    Errors: CL_INVALID_VALUE (n 0, svms NULL, an entry with NULL ptr or released,
+    unknown flag bits), CL_INVALID_OPERATION (device or headers older than 2.1),
+    CL_INVALID_COMMAND_QUEUE, CL_INVALID_CONTEXT, CL_INVALID_EVENT_WAIT_LIST. */
+#define clmem_enqueue_svm_migratemem(...) clmem__svm_migratemem_(__VA_ARGS__, )
+#define clmem__svm_migratemem_(queue, svms, n, flags, ...) \
+    clmem_enqueue_svm_migratemem_opts(queue, svms, n, flags, &(clmem_enqueue_options){.clmem__start = 0, __VA_ARGS__})
+CLMEM_API cl_int clmem_enqueue_svm_migratemem_opts(cl_command_queue queue, const clmem_svm *svms, cl_uint n,
+                                                   cl_mem_migration_flags flags, const clmem_enqueue_options *opts);
+
+/** clmem__set_arg_svm(kernel, index, svm): clSetKernelArgSVMPointer(kernel, index,
+    svm.ptr); used by clmem_set_kernel_arg. Errors: CL_INVALID_KERNEL (NULL),
+    CL_INVALID_VALUE (a released allocation), CL_INVALID_OPERATION (headers < 2.0),
+    or the driver's code. */
+CLMEM_API cl_int clmem__set_arg_svm(cl_kernel kernel, cl_uint index, clmem_svm svm);
+
+/* ---------------------------------------------------------------------------------
+   C-SHAPED ARRAYS IN SVM (PyOpenCL's svm_empty, svm_empty_like, csvm_*, fsvm_*)
+   --------------------------------------------------------------------------------- */
+
+#define CLMEM_SVM_MAX_DIMS 8
+
+/** An n-dimensional array in SVM (what PyOpenCL's svm_empty returns, without numpy).
+    svm: data pointer, nbytes and owning allocation: pass arr.svm to copies, fills,
+    maps and kernels; release with clmem_svm_array_release(&arr) (or release
+    clmem_svm_array_allocation(arr)). dtype: the element type's name as written
+    ("float"); itemsize: sizeof it; shape/strides (bytes) of ndim dimensions; order
+    'C' (last index fastest) or 'F'; alignment: as allocated. Element (i, j) of a
+    2-D float array: *(float *)((char *)arr.svm.ptr + i*arr.strides[0] + j*arr.strides[1]). */
+typedef struct clmem_svm_array {
+    clmem_svm svm;
+    const char *dtype;
+    size_t itemsize;
+    unsigned ndim;
+    size_t shape[CLMEM_SVM_MAX_DIMS];
+    size_t strides[CLMEM_SVM_MAX_DIMS];
+    char order;
+    size_t alignment;
+} clmem_svm_array;
+
+/** Options of the svm_empty family:
+    .shape = {d0, d1, ...}  required for svm_empty/csvm_empty/fsvm_empty; ignored by
+                            the _like forms (they copy it)
+    .ndim                   number of dimensions (0: the leading non-zero entries of
+                            .shape; give it for zero-length dimensions: .shape = {0},
+                            .ndim = 1)
+    .order                  'C' (default) or 'F'
+    .alignment              bytes (0: the element size, as PyOpenCL; forwarded by the
+                            _like forms, unlike PyOpenCL 2025.1's c/fsvm_empty_like)
+    .queue                  bind the allocation to this queue (see
+                            clmem_svm_allocation_create) */
+typedef struct clmem_svm_empty_options {
+    int clmem__start;
+    size_t shape[CLMEM_SVM_MAX_DIMS];
+    unsigned ndim;
+    char order;
+    size_t alignment;
+    cl_command_queue queue;
+} clmem_svm_empty_options;
+
+/** clmem_svm_empty(ctx, flags, T, &arr, .shape = {...}, ...): an uninitialised array
+    of element type T in SVM made with cl_svm_mem_flags `flags`. clmem_csvm_empty(ctx,
+    T, &arr, ...) uses CL_MEM_READ_WRITE (coarse grain), clmem_fsvm_empty(...)
+    CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER. The _like forms take the
+    dtype, itemsize, shape and order of an existing clmem_svm_array:
+    clmem_svm_empty_like(ctx, flags, &like, &arr, ...), clmem_csvm_empty_like(ctx,
+    &like, &arr, ...), clmem_fsvm_empty_like(ctx, &like, &arr, ...).
+    Returns CL_SUCCESS, or (with *arr emptied): CL_INVALID_VALUE (arr or like NULL,
+    no .shape, .ndim above CLMEM_SVM_MAX_DIMS, order not 'C'/'F'), CL_INVALID_BUFFER_SIZE
+    (the byte size overflows), and those of clmem_svm_allocation_create.
+    Example: clmem_svm_array a; clmem_fsvm_empty(ctx, float, &a, .shape = {3000}, .alignment = 64);
+             float *x = (float *)a.svm.ptr; */
+#define clmem_svm_empty(...) clmem__svm_empty_(__VA_ARGS__, )
+#define clmem__svm_empty_(ctx, flags, T, arr, ...) \
+    clmem_svm_empty_opts(ctx, flags, sizeof(T), #T, arr, &(clmem_svm_empty_options){.clmem__start = 0, __VA_ARGS__})
+#define clmem_csvm_empty(...) clmem__csvm_empty_(__VA_ARGS__, )
+#define clmem__csvm_empty_(ctx, T, arr, ...)                      \
+    clmem_svm_empty_opts(ctx, CL_MEM_READ_WRITE, sizeof(T), #T, arr, \
+                         &(clmem_svm_empty_options){.clmem__start = 0, __VA_ARGS__})
+#define clmem_fsvm_empty(...) clmem__fsvm_empty_(__VA_ARGS__, )
+#define clmem__fsvm_empty_(ctx, T, arr, ...)                                                         \
+    clmem_svm_empty_opts(ctx, CL_MEM_READ_WRITE | CLMEM__SVM_FINE_GRAIN_BUFFER, sizeof(T), #T, arr, \
+                         &(clmem_svm_empty_options){.clmem__start = 0, __VA_ARGS__})
+#define clmem_svm_empty_like(...) clmem__svm_empty_like_(__VA_ARGS__, )
+#define clmem__svm_empty_like_(ctx, flags, like, arr, ...) \
+    clmem_svm_empty_like_opts(ctx, flags, like, arr, &(clmem_svm_empty_options){.clmem__start = 0, __VA_ARGS__})
+#define clmem_csvm_empty_like(...) clmem__csvm_empty_like_(__VA_ARGS__, )
+#define clmem__csvm_empty_like_(ctx, like, arr, ...)             \
+    clmem_svm_empty_like_opts(ctx, CL_MEM_READ_WRITE, like, arr, \
+                              &(clmem_svm_empty_options){.clmem__start = 0, __VA_ARGS__})
+#define clmem_fsvm_empty_like(...) clmem__fsvm_empty_like_(__VA_ARGS__, )
+#define clmem__fsvm_empty_like_(ctx, like, arr, ...)                                         \
+    clmem_svm_empty_like_opts(ctx, CL_MEM_READ_WRITE | CLMEM__SVM_FINE_GRAIN_BUFFER, like, arr, \
+                              &(clmem_svm_empty_options){.clmem__start = 0, __VA_ARGS__})
+/* CL_MEM_SVM_FINE_GRAIN_BUFFER, also without 2.0 headers */
+#define CLMEM__SVM_FINE_GRAIN_BUFFER ((cl_svm_mem_flags)1 << 10)
+
+CLMEM_API cl_int clmem_svm_empty_opts(cl_context ctx, cl_svm_mem_flags flags, size_t itemsize, const char *dtype,
+                                      clmem_svm_array *arr, const clmem_svm_empty_options *opts);
+CLMEM_API cl_int clmem_svm_empty_like_opts(cl_context ctx, cl_svm_mem_flags flags, const clmem_svm_array *like,
+                                           clmem_svm_array *arr, const clmem_svm_empty_options *opts);
+
+/** clmem_svm_array_allocation(arr): the allocation owning arr's memory. */
+static inline clmem_svm_allocation clmem_svm_array_allocation(clmem_svm_array arr) {
+    clmem_svm_allocation a;
+    a.svm = arr.svm;
+    return a;
+}
+
+/** clmem_svm_array_release(&arr): release the array's allocation (see
+    clmem_svm_allocation_release, same results) and empty arr.svm. */
+CLMEM_API cl_int clmem_svm_array_release(clmem_svm_array *arr);
 
 #ifdef __cplusplus
 }
@@ -2356,6 +3067,310 @@ static void clmem__map_note_use(cl_mem mem, const char *fn) {
     (void)fn;
 }
 /* ---- end clmem/map.c ---- */
+
+/* ---- begin clmem/cache.c ---- */
+/* >>cache (implementation) */
+
+/* Every cache shares one lock: it guards the entries of all caches, the registry of
+   caches in use and the set of contexts whose destructor callback is registered.
+   Nothing runs under it but list work (and, once per new context, the driver calls that
+   register the callback); compute and destroy functions run outside it. */
+static clmem__mutex clmem__cache_mutex = CLMEM__MUTEX_INIT;
+static clmem_first_arg_cache *clmem__cache_registry;
+static cl_context *clmem__cache_watched; /* contexts with our destructor callback */
+static size_t clmem__cache_num_watched, clmem__cache_cap_watched;
+
+#define CLMEM__CACHE_BUCKETS 64
+
+typedef union clmem__max_align {
+    long double ld;
+    long long ll;
+    double d;
+    void *p;
+    void (*f)(void);
+} clmem__max_align;
+
+typedef struct clmem__cache_entry {
+    struct clmem__cache_entry *next;
+    void *object;                     /* the key's OpenCL object */
+    cl_context owner;                 /* the context the entry dies with, or NULL */
+    clmem_memoize_destroy_fn destroy; /* the cache's, kept for destruction off-lock */
+    unsigned long long hash;
+    size_t key_size;
+    unsigned char *key;               /* key_size bytes, inside this allocation */
+    unsigned char *value;             /* value_size bytes, suitably aligned, inside this allocation */
+} clmem__cache_entry;
+
+typedef struct clmem__cache_state {
+    clmem__cache_entry *buckets[CLMEM__CACHE_BUCKETS];
+    size_t count;
+} clmem__cache_state;
+
+static unsigned long long clmem__cache_hash(const void *object, const void *args, size_t args_size) {
+    unsigned long long h = 1469598103934665603ULL;
+    uintptr_t o = (uintptr_t)object;
+    const unsigned char *b = CLMEM__CAST(const unsigned char *, args);
+    size_t i;
+    for (i = 0; i < sizeof o; ++i) {
+        h ^= (unsigned char)(o >> (8 * i));
+        h *= 1099511628211ULL;
+    }
+    for (i = 0; i < args_size; ++i) {
+        h ^= b[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+/* clmem__cache_find: the entry for a key, under the lock. */
+static clmem__cache_entry *clmem__cache_find(clmem__cache_state *s, unsigned long long hash, const void *object,
+                                             const void *args, size_t args_size) {
+    clmem__cache_entry *e;
+    if (!s) return NULL;
+    for (e = s->buckets[hash % CLMEM__CACHE_BUCKETS]; e; e = e->next)
+        if (e->hash == hash && e->object == object && e->key_size == args_size &&
+            (args_size == 0 || memcmp(e->key, args, args_size) == 0))
+            return e;
+    return NULL;
+}
+
+/* clmem__cache_destroy_list: run the destroy functions of detached entries and free
+   them. Called without the lock. */
+static void clmem__cache_destroy_list(clmem__cache_entry *list) {
+    while (list) {
+        clmem__cache_entry *next = list->next;
+        if (list->destroy) list->destroy(list->value);
+        CLMEM_FREE(list);
+        list = next;
+    }
+}
+
+/* clmem__cache_detach_if: move every entry of every cache that matches (object or
+   owner equal to obj; every entry when obj is NULL) onto *out. Under the lock. */
+static size_t clmem__cache_detach_if(const void *obj, int match_object, int match_owner, clmem__cache_entry **out) {
+    clmem_first_arg_cache *c;
+    size_t n = 0, b;
+    for (c = clmem__cache_registry; c; c = c->clmem__next) {
+        clmem__cache_state *s = CLMEM__CAST(clmem__cache_state *, c->clmem__state);
+        if (!s) continue;
+        for (b = 0; b < CLMEM__CACHE_BUCKETS; ++b) {
+            clmem__cache_entry **pp = &s->buckets[b];
+            while (*pp) {
+                clmem__cache_entry *e = *pp;
+                if (obj == NULL || (match_object && e->object == obj) ||
+                    (match_owner && (const void *)e->owner == obj)) {
+                    *pp = e->next;
+                    e->next = *out;
+                    *out = e;
+                    --s->count;
+                    ++n;
+                } else {
+                    pp = &e->next;
+                }
+            }
+        }
+    }
+    return n;
+}
+
+static void CL_CALLBACK clmem__cache_context_destroyed(cl_context ctx, void *user) {
+    clmem__cache_entry *dead = NULL;
+    size_t i;
+    (void)user;
+    clmem__lock(&clmem__cache_mutex);
+    for (i = 0; i < clmem__cache_num_watched; ++i)
+        if (clmem__cache_watched[i] == ctx) {
+            clmem__cache_watched[i] = clmem__cache_watched[--clmem__cache_num_watched];
+            break;
+        }
+    clmem__cache_detach_if((const void *)ctx, 0, 1, &dead);
+    clmem__unlock(&clmem__cache_mutex);
+    clmem__cache_destroy_list(dead);
+}
+
+/* clmem__cache_watch(ctx): make sure the destructor callback is registered on ctx.
+   Under the lock. Needs an OpenCL 3.0 platform (and 3.0 headers); elsewhere the entries
+   stay until cleared or forgotten (documented in cache.h). */
+static void clmem__cache_watch(cl_context ctx) {
+#if CL_TARGET_OPENCL_VERSION >= 300
+    size_t i;
+    cl_device_id dev = NULL;
+    cl_platform_id plat = NULL;
+    char version[128] = {0};
+    int major = 0, minor = 0;
+    for (i = 0; i < clmem__cache_num_watched; ++i)
+        if (clmem__cache_watched[i] == ctx) return;
+    /* the platform must be 3.0: older ICDs have no slot for the call */
+    {
+        cl_uint n = 0;
+        cl_device_id *devs = clmem__context_devices(ctx, &n);
+        if (!devs) return;
+        dev = devs[0];
+        CLMEM_FREE(devs);
+    }
+    if (clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof plat, &plat, NULL) != CL_SUCCESS) return;
+    if (clGetPlatformInfo(plat, CL_PLATFORM_VERSION, sizeof version - 1, version, NULL) != CL_SUCCESS) return;
+    if (sscanf(version, "OpenCL %d.%d", &major, &minor) != 2 || major < 3) return;
+    if (clmem__cache_num_watched == clmem__cache_cap_watched) {
+        size_t cap = clmem__cache_cap_watched ? 2 * clmem__cache_cap_watched : 8;
+        cl_context *grown = CLMEM__CAST(cl_context *, CLMEM_REALLOC(clmem__cache_watched, cap * sizeof(cl_context)));
+        if (!grown) return; /* entries then live until cleared */
+        clmem__cache_watched = grown;
+        clmem__cache_cap_watched = cap;
+    }
+    if (clSetContextDestructorCallback(ctx, clmem__cache_context_destroyed, NULL) != CL_SUCCESS) return;
+    clmem__cache_watched[clmem__cache_num_watched++] = ctx;
+#else
+    (void)ctx;
+#endif
+}
+
+CLMEM_API cl_int clmem_first_arg_dependent_memoize(clmem_first_arg_cache *cache, void *cl_object, const void *args,
+                                                   size_t args_size, void *value_out, void *user) {
+    static const char *const fn = "clmem_first_arg_dependent_memoize";
+    clmem__cache_state *s;
+    clmem__cache_entry *e, *found;
+    unsigned long long hash;
+    cl_context owner = NULL;
+    size_t header, total;
+    cl_int err;
+    char before[sizeof clmem__message];
+
+    if (cache == NULL) return clmem__fail(CL_INVALID_VALUE, fn, "cache is NULL");
+    if (cache->compute == NULL)
+        return clmem__fail(CL_INVALID_VALUE, fn, "cache '%s' has no compute function", cache->name ? cache->name : "?");
+    if (cl_object == NULL) {
+        static const cl_int codes[] = {CL_INVALID_CONTEXT, CL_INVALID_DEVICE, CL_INVALID_COMMAND_QUEUE, CL_INVALID_VALUE};
+        static const char *const what[] = {"context", "device", "queue", "object"};
+        int k = (cache->key_kind >= CLMEM_CACHE_KEY_CONTEXT && cache->key_kind <= CLMEM_CACHE_KEY_OTHER)
+                    ? (int)cache->key_kind : 3;
+        return clmem__fail(codes[k], fn, "the %s keying cache '%s' is NULL", what[k], cache->name ? cache->name : "?");
+    }
+    if (args == NULL && args_size > 0)
+        return clmem__fail(CL_INVALID_VALUE, fn, "args is NULL but args_size is %zu (cache '%s')", args_size,
+                           cache->name ? cache->name : "?");
+
+    hash = clmem__cache_hash(cl_object, args, args_size);
+    clmem__lock(&clmem__cache_mutex);
+    found = clmem__cache_find(CLMEM__CAST(clmem__cache_state *, cache->clmem__state), hash, cl_object, args, args_size);
+    if (found) {
+        if (value_out && cache->value_size) memcpy(value_out, found->value, cache->value_size);
+        clmem__unlock(&clmem__cache_mutex);
+        return CL_SUCCESS;
+    }
+    clmem__unlock(&clmem__cache_mutex);
+
+    /* a miss: find the entry's context, compute without the lock, then insert */
+    if (cache->key_kind == CLMEM_CACHE_KEY_CONTEXT) {
+        owner = CLMEM__CAST(cl_context, cl_object);
+    } else if (cache->key_kind == CLMEM_CACHE_KEY_QUEUE) {
+        owner = clmem__queue_context(CLMEM__CAST(cl_command_queue, cl_object));
+        if (owner == NULL)
+            return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p keying cache '%s' is not a valid command queue",
+                               cl_object, cache->name ? cache->name : "?");
+    }
+    header = (sizeof(clmem__cache_entry) + sizeof(clmem__max_align) - 1) / sizeof(clmem__max_align) *
+             sizeof(clmem__max_align);
+    if (!clmem__add_ok(header, cache->value_size, &total) || !clmem__add_ok(total, args_size, &total) ||
+        (e = CLMEM__CAST(clmem__cache_entry *, CLMEM_MALLOC(total))) == NULL)
+        return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "no memory for an entry of cache '%s' (%zu value + %zu key bytes)",
+                           cache->name ? cache->name : "?", cache->value_size, args_size);
+    memset(e, 0, total);
+    e->object = cl_object;
+    e->owner = owner;
+    e->destroy = cache->destroy;
+    e->hash = hash;
+    e->key_size = args_size;
+    e->value = CLMEM__CAST(unsigned char *, e) + header;
+    e->key = e->value + cache->value_size;
+    if (args_size) memcpy(e->key, args, args_size);
+
+    memcpy(before, clmem__message, sizeof before);
+    err = cache->compute(cl_object, args, args_size, e->value, user);
+    if (err != CL_SUCCESS) {
+        char inner[sizeof clmem__message];
+        int fresh = strcmp(before, clmem__message) != 0 && clmem__message[0] != '\0';
+        memcpy(inner, clmem__message, sizeof inner);
+        CLMEM_FREE(e);
+        return clmem__fail(err, fn, "the compute function of cache '%s' failed with %s (%d); nothing was cached%s%s",
+                           cache->name ? cache->name : "?", clmem_error_string(err), (int)err, fresh ? ": " : "",
+                           fresh ? inner : "");
+    }
+
+    clmem__lock(&clmem__cache_mutex);
+    s = CLMEM__CAST(clmem__cache_state *, cache->clmem__state);
+    if (s == NULL) {
+        s = CLMEM__CAST(clmem__cache_state *, CLMEM_MALLOC(sizeof *s));
+        if (s == NULL) {
+            clmem__unlock(&clmem__cache_mutex);
+            if (e->destroy) e->destroy(e->value);
+            CLMEM_FREE(e);
+            return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "no memory for the table of cache '%s'",
+                               cache->name ? cache->name : "?");
+        }
+        memset(s, 0, sizeof *s);
+        cache->clmem__state = s;
+        cache->clmem__next = clmem__cache_registry;
+        clmem__cache_registry = cache;
+    }
+    found = clmem__cache_find(s, hash, cl_object, args, args_size);
+    if (found) { /* another thread stored it meanwhile: keep theirs */
+        if (value_out && cache->value_size) memcpy(value_out, found->value, cache->value_size);
+        clmem__unlock(&clmem__cache_mutex);
+        e->next = NULL;
+        clmem__cache_destroy_list(e);
+        return CL_SUCCESS;
+    }
+    e->next = s->buckets[hash % CLMEM__CACHE_BUCKETS];
+    s->buckets[hash % CLMEM__CACHE_BUCKETS] = e;
+    ++s->count;
+    if (owner) clmem__cache_watch(owner);
+    if (value_out && cache->value_size) memcpy(value_out, e->value, cache->value_size);
+    clmem__unlock(&clmem__cache_mutex);
+    return CL_SUCCESS;
+}
+
+CLMEM_API void clmem_clear_first_arg_caches(void) {
+    clmem__cache_entry *dead = NULL;
+    clmem_first_arg_cache *c, *next;
+    clmem__lock(&clmem__cache_mutex);
+    clmem__cache_detach_if(NULL, 0, 0, &dead);
+    for (c = clmem__cache_registry; c; c = next) {
+        next = c->clmem__next;
+        CLMEM_FREE(c->clmem__state);
+        c->clmem__state = NULL;
+        c->clmem__next = NULL;
+    }
+    clmem__cache_registry = NULL;
+    /* Forget the watched contexts too: their callbacks stay registered and will find
+       nothing; a context used again gets a second (harmless) callback. */
+    CLMEM_FREE(clmem__cache_watched);
+    clmem__cache_watched = NULL;
+    clmem__cache_num_watched = clmem__cache_cap_watched = 0;
+    clmem__unlock(&clmem__cache_mutex);
+    clmem__cache_destroy_list(dead);
+}
+
+CLMEM_API size_t clmem_first_arg_caches_forget(void *cl_object) {
+    clmem__cache_entry *dead = NULL;
+    size_t n;
+    if (cl_object == NULL) return 0;
+    clmem__lock(&clmem__cache_mutex);
+    n = clmem__cache_detach_if(cl_object, 1, 1, &dead);
+    clmem__unlock(&clmem__cache_mutex);
+    clmem__cache_destroy_list(dead);
+    return n;
+}
+
+CLMEM_API size_t clmem_first_arg_cache_size(const clmem_first_arg_cache *cache) {
+    size_t n = 0;
+    if (cache == NULL) return 0;
+    clmem__lock(&clmem__cache_mutex);
+    if (cache->clmem__state) n = CLMEM__CAST(const clmem__cache_state *, cache->clmem__state)->count;
+    clmem__unlock(&clmem__cache_mutex);
+    return n;
+}
+/* ---- end clmem/cache.c ---- */
 
 /* ---- begin clmem/testing.c ---- */
 /* >>testing (implementation) */

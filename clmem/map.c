@@ -1,8 +1,740 @@
 /* >>map (implementation) */
 
+/* ---- element types ---- */
+CLMEM_API size_t clmem_dtype_itemsize(clmem_dtype dtype) {
+    static const size_t scalar_size[12] = {0, 1, 1, 2, 2, 4, 4, 8, 8, 2, 4, 8};
+    int code = (int)dtype, scalar = code & 0xff, n = code >> 8;
+    if (scalar < 1 || scalar > 11) return 0;
+    switch (n) {
+    case 0: return scalar_size[scalar];
+    case 2: case 4: case 8: case 16: return scalar_size[scalar] * (size_t)n;
+    case 3: return scalar_size[scalar] * 4; /* OpenCL: a 3-vector is sized as a 4-vector */
+    default: return 0;
+    }
+}
+
+/* clmem__dtype_text(dtype, buf, size): "uint2", "float", "bytes" - for messages. */
+static const char *clmem__dtype_text(clmem_dtype dtype, char *buf, size_t size) {
+    static const char *const names[12] = {"bytes", "char", "uchar", "short", "ushort", "int", "uint",
+                                          "long",  "ulong", "half", "float",  "double"};
+    int code = (int)dtype, scalar = code & 0xff, n = code >> 8;
+    if (clmem_dtype_itemsize(dtype) == 0 && dtype != CLMEM_DTYPE_NONE)
+        snprintf(buf, size, "invalid dtype 0x%x", (unsigned)code);
+    else if (n == 0)
+        snprintf(buf, size, "%s", names[scalar]);
+    else
+        snprintf(buf, size, "%s%d", names[scalar], n);
+    return buf;
+}
+
+/* ---- the live-map table ----
+   One record per map clmem made and has not released (a multiset: two maps of one
+   region may share a pointer). A record is entered, with ptr NULL, before the driver
+   is called, so that overlapping maps made at the same time from two threads cannot
+   both pass the overlap check; the lock is never held across a driver call. */
+typedef struct clmem__map_record {
+    unsigned long long serial;
+    cl_mem mem;          /* the mapped object */
+    cl_mem root;         /* buffers: the root buffer; images: mem */
+    void *ptr;           /* NULL while the driver call is in progress */
+    cl_command_queue queue; /* retained by the record while the map is live */
+    cl_event event;      /* the map's event (owned by the record), or NULL */
+    int busy;            /* an unmap of this map is being enqueued */
+    cl_map_flags flags;
+    size_t lo[3], hi[3]; /* buffers: [lo[0], hi[0]) bytes of root; images: the pixel box */
+    const char *file;
+    int line;
+} clmem__map_record;
+
+static clmem__mutex clmem__map_lock = CLMEM__MUTEX_INIT;
+static clmem__map_record *clmem__maps;
+static size_t clmem__map_count, clmem__map_capacity;
+static unsigned long long clmem__map_serial;
+
+#define CLMEM__MAP_WRITES(flags) (((flags) & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) != 0)
+
+static bool clmem__map_boxes_meet(const clmem__map_record *a, const size_t *lo, const size_t *hi) {
+    int i;
+    for (i = 0; i < 3; ++i)
+        if (!(a->lo[i] < hi[i] && lo[i] < a->hi[i])) return false;
+    return true;
+}
+
+static void clmem__map_where(const clmem__map_record *r, char *buf, size_t size) {
+    if (r->file)
+        snprintf(buf, size, "map #%llu made at %s:%d", r->serial, r->file, r->line);
+    else
+        snprintf(buf, size, "map #%llu", r->serial);
+}
+
+/* clmem__map_reserve(fn, rec): enter rec (ptr NULL) unless it overlaps a live map of
+   the same memory where either is for writing. Returns CL_SUCCESS and sets the
+   record's serial. */
+static cl_int clmem__map_reserve(const char *fn, clmem__map_record *rec) {
+    size_t i;
+    cl_int result = CL_SUCCESS;
+    clmem__lock(&clmem__map_lock);
+    if (CLMEM__CHECKS) {
+        for (i = 0; i < clmem__map_count; ++i) {
+            const clmem__map_record *r = &clmem__maps[i];
+            if (r->root == rec->root && (CLMEM__MAP_WRITES(r->flags) || CLMEM__MAP_WRITES(rec->flags)) &&
+                clmem__map_boxes_meet(r, rec->lo, rec->hi)) {
+                char where[320];
+                clmem__map_where(r, where, sizeof where);
+                clmem__unlock(&clmem__map_lock);
+                return clmem__fail(CL_INVALID_OPERATION, fn,
+                                   "the region overlaps a live map for %s (%s); overlapping maps are allowed only "
+                                   "when all of them are for reading: release that map first",
+                                   CLMEM__MAP_WRITES(r->flags) ? "writing" : "reading", where);
+            }
+        }
+    }
+    if (clmem__map_count == clmem__map_capacity) {
+        size_t cap = clmem__map_capacity ? clmem__map_capacity * 2 : 16;
+        clmem__map_record *grown =
+            CLMEM__CAST(clmem__map_record *, CLMEM_REALLOC(clmem__maps, cap * sizeof(clmem__map_record)));
+        if (!grown) {
+            result = clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "no memory for the live-map table (%zu entries)", cap);
+        } else {
+            clmem__maps = grown;
+            clmem__map_capacity = cap;
+        }
+    }
+    if (result == CL_SUCCESS) {
+        rec->serial = ++clmem__map_serial;
+        rec->ptr = NULL;
+        clmem__maps[clmem__map_count++] = *rec;
+    }
+    clmem__unlock(&clmem__map_lock);
+    return result;
+}
+
+/* Index of the record with this serial, or clmem__map_count. Lock held. */
+static size_t clmem__map_find(unsigned long long serial) {
+    size_t i;
+    for (i = 0; i < clmem__map_count; ++i)
+        if (clmem__maps[i].serial == serial) return i;
+    return clmem__map_count;
+}
+
+/* Remove record i (order kept, so "the most recent" stays meaningful). Lock held. */
+static void clmem__map_remove_at(size_t i) {
+    memmove(clmem__maps + i, clmem__maps + i + 1, (clmem__map_count - i - 1) * sizeof(clmem__map_record));
+    if (--clmem__map_count == 0) {
+        CLMEM_FREE(clmem__maps);
+        clmem__maps = NULL;
+        clmem__map_capacity = 0;
+    }
+}
+
+static void clmem__map_cancel(unsigned long long serial) {
+    size_t i;
+    clmem__lock(&clmem__map_lock);
+    i = clmem__map_find(serial);
+    if (i < clmem__map_count) clmem__map_remove_at(i);
+    clmem__unlock(&clmem__map_lock);
+}
+
+static void clmem__map_publish(unsigned long long serial, void *ptr, cl_command_queue queue, cl_event event) {
+    size_t i;
+    clmem__lock(&clmem__map_lock);
+    i = clmem__map_find(serial);
+    if (i < clmem__map_count) {
+        clmem__maps[i].ptr = ptr;
+        clmem__maps[i].queue = queue;
+        clmem__maps[i].event = event;
+    }
+    clmem__unlock(&clmem__map_lock);
+}
+
+/* clmem__map_drop(serial): the map was unmapped: forget it and release what it held. */
+static void clmem__map_drop(unsigned long long serial) {
+    size_t i;
+    clmem__map_record rec;
+    clmem__lock(&clmem__map_lock);
+    i = clmem__map_find(serial);
+    if (i == clmem__map_count) {
+        clmem__unlock(&clmem__map_lock);
+        return;
+    }
+    rec = clmem__maps[i];
+    clmem__map_remove_at(i);
+    clmem__unlock(&clmem__map_lock);
+    clReleaseMemObject(rec.mem);
+    clReleaseCommandQueue(rec.queue);
+    if (rec.event) clReleaseEvent(rec.event);
+}
+
+/* clmem__map_claim(i): mark record i as being unmapped, so that nobody else unmaps it
+   at the same time. Lock held. */
+static void clmem__map_unclaim(unsigned long long serial) {
+    size_t i;
+    clmem__lock(&clmem__map_lock);
+    i = clmem__map_find(serial);
+    if (i < clmem__map_count) clmem__maps[i].busy = 0;
+    clmem__unlock(&clmem__map_lock);
+}
+
+CLMEM_API size_t clmem_live_map_count(cl_mem mem) {
+    size_t i, n = 0;
+    clmem__lock(&clmem__map_lock);
+    for (i = 0; i < clmem__map_count; ++i)
+        if (clmem__maps[i].ptr && (mem == NULL || clmem__maps[i].mem == mem)) ++n;
+    clmem__unlock(&clmem__map_lock);
+    return n;
+}
+
 /* clmem__map_note_use(mem, fn): called by buffer release and copies; reports (log
-   warning) when mem is mapped for writing through clmem. */
+   warning) when mem is mapped for writing through clmem: mem itself, its root buffer
+   (a sub-buffer of a mapped buffer, where the ranges meet) or a sub-buffer of it. */
 static void clmem__map_note_use(cl_mem mem, const char *fn) {
-    (void)mem;
-    (void)fn;
+    size_t i, sub_lo = 0, sub_hi = 0;
+    cl_mem parent = NULL;
+    bool parent_known = false;
+    char where[320];
+    if (mem == NULL) return;
+    clmem__lock(&clmem__map_lock);
+    for (i = 0; i < clmem__map_count; ++i) {
+        const clmem__map_record *r = &clmem__maps[i];
+        if (!r->ptr || !CLMEM__MAP_WRITES(r->flags)) continue;
+        if (r->mem == mem || r->root == mem) break;
+        if (!parent_known) { /* is mem a sub-buffer of a mapped root? (asked once, only while maps exist) */
+            size_t off = 0, size = 0;
+            parent_known = true;
+            if (clGetMemObjectInfo(mem, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent, NULL) != CL_SUCCESS ||
+                clGetMemObjectInfo(mem, CL_MEM_OFFSET, sizeof off, &off, NULL) != CL_SUCCESS ||
+                clGetMemObjectInfo(mem, CL_MEM_SIZE, sizeof size, &size, NULL) != CL_SUCCESS)
+                parent = NULL;
+            sub_lo = off;
+            sub_hi = off + size;
+        }
+        if (parent != NULL && r->root == parent && r->lo[0] < sub_hi && sub_lo < r->hi[0]) break;
+    }
+    if (i < clmem__map_count) {
+        clmem__map_where(&clmem__maps[i], where, sizeof where);
+        clmem__unlock(&clmem__map_lock);
+        clmem__warn(fn,
+                    "memory object %p is mapped for writing (%s); the device may not see the host's writes "
+                    "until clmem_memory_map_release",
+                    (void *)mem, where);
+        return;
+    }
+    clmem__unlock(&clmem__map_lock);
+}
+
+/* ---- checks shared by buffer and image maps ---- */
+static cl_int clmem__map_check_flags(const char *fn, cl_map_flags flags) {
+    const cl_map_flags known = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
+    if (!CLMEM__CHECKS) return CL_SUCCESS;
+    if (flags == 0)
+        return clmem__fail(CL_INVALID_VALUE, fn,
+                           "flags is 0: give CL_MAP_READ, CL_MAP_WRITE or CL_MAP_WRITE_INVALIDATE_REGION");
+    if (flags & ~known)
+        return clmem__fail(CL_INVALID_VALUE, fn, "flags 0x%llx has unknown bits 0x%llx (known: CL_MAP_READ, "
+                           "CL_MAP_WRITE, CL_MAP_WRITE_INVALIDATE_REGION)",
+                           (unsigned long long)flags, (unsigned long long)(flags & ~known));
+    if ((flags & CL_MAP_WRITE_INVALIDATE_REGION) && (flags & (CL_MAP_READ | CL_MAP_WRITE)))
+        return clmem__fail(CL_INVALID_VALUE, fn,
+                           "flags 0x%llx combine CL_MAP_WRITE_INVALIDATE_REGION with %s; it must stand alone",
+                           (unsigned long long)flags, (flags & CL_MAP_READ) ? "CL_MAP_READ" : "CL_MAP_WRITE");
+    return CL_SUCCESS;
+}
+
+static cl_int clmem__map_check_access(const char *fn, const char *what, cl_mem_flags mem_flags, cl_map_flags flags) {
+    char text[160];
+    if (!CLMEM__CHECKS) return CL_SUCCESS;
+    if ((flags & CL_MAP_READ) && (mem_flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS)))
+        return clmem__fail(CL_INVALID_OPERATION, fn, "CL_MAP_READ of a %s created with %s: the host may not read it",
+                           what, clmem__mem_flags_text(mem_flags, text, sizeof text));
+    if ((flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) &&
+        (mem_flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)))
+        return clmem__fail(CL_INVALID_OPERATION, fn, "%s of a %s created with %s: the host may not write it",
+                           (flags & CL_MAP_WRITE) ? "CL_MAP_WRITE" : "CL_MAP_WRITE_INVALIDATE_REGION", what,
+                           clmem__mem_flags_text(mem_flags, text, sizeof text));
+    return CL_SUCCESS;
+}
+
+/* clmem__map_itemsize(fn, opts, &itemsize): the element size the options ask for
+   (0 when they name none). */
+static cl_int clmem__map_itemsize(const char *fn, const clmem_map_options *opts, size_t *itemsize) {
+    char text[48];
+    *itemsize = 0;
+    if (opts->dtype != CLMEM_DTYPE_NONE) {
+        *itemsize = clmem_dtype_itemsize(opts->dtype);
+        if (*itemsize == 0)
+            return clmem__fail(CL_INVALID_VALUE, fn, "dtype 0x%x is not a clmem_dtype (a scalar 1..11, or "
+                               "CLMEM_DTYPE_VECTOR(scalar, n) with n 2, 3, 4, 8 or 16)", (unsigned)opts->dtype);
+        if (opts->itemsize != 0 && opts->itemsize != *itemsize)
+            return clmem__fail(CL_INVALID_VALUE, fn, "itemsize %zu disagrees with dtype %s (%zu bytes)", opts->itemsize,
+                               clmem__dtype_text(opts->dtype, text, sizeof text), *itemsize);
+    } else {
+        *itemsize = opts->itemsize;
+    }
+    return CL_SUCCESS;
+}
+
+/* clmem__map_buffer_layout(fn, opts, avail, m): fill m's dtype, itemsize, ndim, shape,
+   strides and size from the options; avail is the room from offset to the end. */
+static cl_int clmem__map_buffer_layout(const char *fn, const clmem_map_options *opts, size_t avail,
+                                       clmem_memory_map *m) {
+    size_t itemsize, size, i, ndim = 0, extent;
+    bool strided = false;
+    cl_int err = clmem__map_itemsize(fn, opts, &itemsize);
+    if (err != CL_SUCCESS) return err;
+    if (itemsize == 0) itemsize = 1;
+    if (opts->order != CLMEM_ORDER_C && opts->order != CLMEM_ORDER_F)
+        return clmem__fail(CL_INVALID_VALUE, fn, "order %d is neither CLMEM_ORDER_C nor CLMEM_ORDER_F", (int)opts->order);
+    while (ndim < CLMEM_MAP_MAX_DIMS && opts->shape[ndim] != 0) ++ndim;
+    for (i = ndim; i < CLMEM_MAP_MAX_DIMS; ++i)
+        if (opts->shape[i] != 0)
+            return clmem__fail(CL_INVALID_VALUE, fn, "shape[%zu] is %zu after shape[%zu] == 0: an axis of length 0 "
+                               "makes an empty map", i, opts->shape[i], ndim);
+    m->dtype = opts->dtype;
+    m->itemsize = itemsize;
+    if (ndim == 0) { /* no shape: everything from offset to the end, as bytes or elements */
+        if (avail % itemsize != 0)
+            return clmem__fail(CL_INVALID_VALUE, fn, "the %zu bytes from offset to the end of the buffer are not a "
+                               "whole number of %zu-byte elements: give .shape", avail, itemsize);
+        m->ndim = 1;
+        m->shape[0] = avail / itemsize;
+        m->strides[0] = itemsize;
+        m->size = avail;
+        return CL_SUCCESS;
+    }
+    size = itemsize;
+    for (i = 0; i < ndim; ++i)
+        if (!clmem__mul_ok(size, opts->shape[i], &size))
+            return clmem__fail(CL_INVALID_VALUE, fn, "itemsize %zu times the shape overflows size_t", itemsize);
+    m->ndim = (unsigned)ndim;
+    for (i = 0; i < ndim; ++i) {
+        m->shape[i] = opts->shape[i];
+        if (opts->strides[i] != 0) strided = true;
+    }
+    if (strided) { /* caller's strides: every element they reach must be inside the map */
+        extent = itemsize;
+        for (i = 0; i < ndim; ++i) {
+            size_t reach;
+            if (!clmem__mul_ok(m->shape[i] - 1, opts->strides[i], &reach) || !clmem__add_ok(extent, reach, &extent))
+                return clmem__fail(CL_INVALID_VALUE, fn, "strides overflow size_t");
+            m->strides[i] = opts->strides[i];
+        }
+        if (extent > size)
+            return clmem__fail(CL_INVALID_VALUE, fn, "strides reach %zu bytes but the map holds %zu (itemsize * "
+                               "prod(shape)); strides do not change the mapped size", extent, size);
+    } else if (opts->order == CLMEM_ORDER_C) {
+        size_t s = itemsize;
+        for (i = ndim; i-- > 0;) {
+            m->strides[i] = s;
+            s *= m->shape[i];
+        }
+    } else {
+        size_t s = itemsize;
+        for (i = 0; i < ndim; ++i) {
+            m->strides[i] = s;
+            s *= m->shape[i];
+        }
+    }
+    m->size = size;
+    return CL_SUCCESS;
+}
+
+static const clmem_map_options *clmem__map_defaults(const clmem_map_options *opts) {
+    static const clmem_map_options none = {0, {0, 0, 0, 0}, CLMEM_DTYPE_NONE, 0, CLMEM_ORDER_C, {0, 0, 0, 0}, 0,
+                                           NULL, 0, NULL, NULL, 0};
+    return opts ? opts : &none;
+}
+
+/* clmem__map_finish(...): the driver call succeeded; retain what the map keeps and
+   publish it. */
+static void clmem__map_finish(clmem_memory_map *m, const clmem__map_record *rec, cl_command_queue queue, cl_event ev,
+                              const clmem_map_options *opts, void *ptr) {
+    clRetainMemObject(rec->mem); /* the record holds these until the unmap */
+    clRetainCommandQueue(queue);
+    m->ptr = ptr;
+    m->mem = rec->mem;
+    m->queue = queue;
+    m->event = ev;
+    m->flags = rec->flags;
+    m->serial = rec->serial;
+    m->file = rec->file;
+    m->line = rec->line;
+    if (opts->event) {
+        if (ev) clRetainEvent(ev);
+        *opts->event = ev;
+    }
+    clmem__map_publish(rec->serial, ptr, queue, ev);
+}
+
+static const clmem_memory_map clmem__empty_map = {NULL, 0, CLMEM_DTYPE_NONE, 0, 0, {0, 0, 0, 0}, {0, 0, 0, 0}, 0, 0, 0,
+                                                  NULL, NULL, NULL, 0, NULL, 0};
+
+CLMEM_API clmem_memory_map clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buffer buf, cl_map_flags flags,
+                                                         size_t offset, const clmem_map_options *opts,
+                                                         cl_int *errcode_ret) {
+    static const char fn[] = "clmem_enqueue_map_buffer";
+    clmem_memory_map m = clmem__empty_map;
+    clmem__map_record rec;
+    bool blocking;
+    cl_event ev = NULL;
+    cl_int err;
+    void *ptr;
+    opts = clmem__map_defaults(opts);
+    blocking = opts->is_blocking != CLMEM_NON_BLOCKING;
+#define CLMEM__MAP_FAIL(expr)                      \
+    do {                                           \
+        clmem__set_err(errcode_ret, (expr));       \
+        return clmem__empty_map;                   \
+    } while (0)
+    if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) CLMEM__MAP_FAIL(err);
+    if (CLMEM__CHECKS && buf.mem == NULL)
+        CLMEM__MAP_FAIL(clmem__fail(CL_INVALID_MEM_OBJECT, fn, "buf is an empty handle (mem NULL: never created or released)"));
+    if ((err = clmem__map_check_flags(fn, flags)) != CL_SUCCESS) CLMEM__MAP_FAIL(err);
+    if ((err = clmem__check_wait_list(fn, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) CLMEM__MAP_FAIL(err);
+    if (CLMEM__CHECKS && offset > buf.size)
+        CLMEM__MAP_FAIL(clmem__fail(CL_INVALID_VALUE, fn, "offset %zu is beyond the buffer's %zu bytes", offset, buf.size));
+    if ((err = clmem__map_buffer_layout(fn, opts, buf.size - (offset < buf.size ? offset : buf.size), &m)) != CL_SUCCESS)
+        CLMEM__MAP_FAIL(err);
+    if (CLMEM__CHECKS && m.size == 0)
+        CLMEM__MAP_FAIL(clmem__fail(CL_INVALID_VALUE, fn, "the map would hold 0 bytes (offset %zu of a %zu-byte buffer): "
+                                    "OpenCL cannot map nothing", offset, buf.size));
+    if (CLMEM__CHECKS && !clmem__range_ok(offset, m.size, buf.size))
+        CLMEM__MAP_FAIL(clmem__fail(CL_INVALID_VALUE, fn, "offset %zu + size %zu is beyond the buffer's %zu bytes", offset,
+                                    m.size, buf.size));
+    if ((err = clmem__map_check_access(fn, "buffer", buf.flags, flags)) != CL_SUCCESS) CLMEM__MAP_FAIL(err);
+    if ((err = clmem__check_same_context(fn, queue, buf.context, "buf")) != CL_SUCCESS) CLMEM__MAP_FAIL(err);
+
+    memset(&rec, 0, sizeof rec);
+    rec.mem = buf.mem;
+    rec.root = buf.root ? buf.root : buf.mem;
+    rec.flags = flags;
+    rec.lo[0] = buf.origin + offset;
+    rec.hi[0] = rec.lo[0] + m.size;
+    rec.hi[1] = rec.hi[2] = 1;
+    rec.file = opts->clmem__file;
+    rec.line = opts->clmem__line;
+    if ((err = clmem__map_reserve(fn, &rec)) != CL_SUCCESS) CLMEM__MAP_FAIL(err);
+
+    ptr = clEnqueueMapBuffer(queue, buf.mem, blocking ? CL_TRUE : CL_FALSE, flags, offset, m.size, opts->num_wait_for,
+                             opts->wait_for, (!blocking || opts->event) ? &ev : NULL, &err);
+    if (err != CL_SUCCESS || ptr == NULL) {
+        clmem__map_cancel(rec.serial);
+        if (ev) clReleaseEvent(ev);
+        CLMEM__MAP_FAIL(clmem__cl_fail(err != CL_SUCCESS ? err : CL_MAP_FAILURE, fn, "clEnqueueMapBuffer"));
+    }
+    clmem__map_finish(&m, &rec, queue, ev, opts, ptr);
+    clmem__set_err(errcode_ret, CL_SUCCESS);
+    return m;
+}
+
+/* ---- images ---- */
+static size_t clmem__map_pixel_size(cl_image_format f) {
+    size_t channels, bytes;
+    switch (f.image_channel_data_type) {
+    case CL_UNORM_SHORT_565: case CL_UNORM_SHORT_555: return 2;
+    case CL_UNORM_INT_101010: return 4;
+#ifdef CL_UNORM_INT_101010_2
+    case CL_UNORM_INT_101010_2: return 4;
+#endif
+#ifdef CL_UNORM_INT24
+    case CL_UNORM_INT24: return 4;
+#endif
+    case CL_SNORM_INT8: case CL_UNORM_INT8: case CL_SIGNED_INT8: case CL_UNSIGNED_INT8: bytes = 1; break;
+    case CL_SNORM_INT16: case CL_UNORM_INT16: case CL_SIGNED_INT16: case CL_UNSIGNED_INT16: case CL_HALF_FLOAT:
+        bytes = 2;
+        break;
+    case CL_SIGNED_INT32: case CL_UNSIGNED_INT32: case CL_FLOAT: bytes = 4; break;
+    default: return 0;
+    }
+    switch (f.image_channel_order) {
+    case CL_R: case CL_A: case CL_INTENSITY: case CL_LUMINANCE: case CL_Rx:
+#ifdef CL_DEPTH
+    case CL_DEPTH:
+#endif
+        channels = 1;
+        break;
+    case CL_RG: case CL_RA: case CL_RGx: channels = 2; break;
+    case CL_RGB: case CL_RGBx:
+#ifdef CL_sRGB
+    case CL_sRGB: case CL_sRGBx:
+#endif
+        channels = 3;
+        break;
+    case CL_RGBA: case CL_BGRA: case CL_ARGB:
+#ifdef CL_ABGR
+    case CL_ABGR:
+#endif
+#ifdef CL_sRGBA
+    case CL_sRGBA: case CL_sBGRA:
+#endif
+        channels = 4;
+        break;
+    default: return 0;
+    }
+    return channels * bytes;
+}
+
+/* The dtype of one pixel where OpenCL has a matching type (RGBA float: float4). */
+static clmem_dtype clmem__map_pixel_dtype(cl_image_format f, size_t pixel_size) {
+    clmem_dtype scalar;
+    size_t n;
+    switch (f.image_channel_data_type) {
+    case CL_SNORM_INT8: case CL_SIGNED_INT8: scalar = CLMEM_DTYPE_CHAR; break;
+    case CL_UNORM_INT8: case CL_UNSIGNED_INT8: scalar = CLMEM_DTYPE_UCHAR; break;
+    case CL_SNORM_INT16: case CL_SIGNED_INT16: scalar = CLMEM_DTYPE_SHORT; break;
+    case CL_UNORM_INT16: case CL_UNSIGNED_INT16: scalar = CLMEM_DTYPE_USHORT; break;
+    case CL_SIGNED_INT32: scalar = CLMEM_DTYPE_INT; break;
+    case CL_UNSIGNED_INT32: scalar = CLMEM_DTYPE_UINT; break;
+    case CL_HALF_FLOAT: scalar = CLMEM_DTYPE_HALF; break;
+    case CL_FLOAT: scalar = CLMEM_DTYPE_FLOAT; break;
+    default: return CLMEM_DTYPE_NONE;
+    }
+    n = pixel_size / clmem_dtype_itemsize(scalar);
+    if (n == 1) return scalar;
+    if (n == 2 || n == 4) return CLMEM_DTYPE_VECTOR(scalar, n);
+    return CLMEM_DTYPE_NONE; /* 3 channels: no OpenCL type of 3 packed elements */
+}
+
+CLMEM_API clmem_memory_map clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_image img, cl_map_flags flags,
+                                                        const size_t *origin, const size_t *region,
+                                                        const clmem_map_options *opts, cl_int *errcode_ret) {
+    static const char fn[] = "clmem_enqueue_map_image";
+    static const char *const axis[3] = {"x", "y", "z"};
+    clmem_memory_map m = clmem__empty_map;
+    clmem__map_record rec;
+    size_t dims[3], o[3] = {0, 0, 0}, r[3], pixel, itemsize, row_pitch = 0, slice_pitch = 0, i;
+    bool blocking;
+    cl_event ev = NULL;
+    cl_int err;
+    void *ptr;
+    opts = clmem__map_defaults(opts);
+    blocking = opts->is_blocking != CLMEM_NON_BLOCKING;
+    if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) CLMEM__MAP_FAIL(err);
+    if (CLMEM__CHECKS && img.mem == NULL)
+        CLMEM__MAP_FAIL(clmem__fail(CL_INVALID_MEM_OBJECT, fn, "img is an empty handle (mem NULL: never created or released)"));
+    if ((err = clmem__map_check_flags(fn, flags)) != CL_SUCCESS) CLMEM__MAP_FAIL(err);
+    if ((err = clmem__check_wait_list(fn, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) CLMEM__MAP_FAIL(err);
+    for (i = 0; i < CLMEM_MAP_MAX_DIMS; ++i)
+        if (opts->shape[i] != 0 || opts->strides[i] != 0 || opts->order != CLMEM_ORDER_C)
+            CLMEM__MAP_FAIL(clmem__fail(CL_INVALID_VALUE, fn, "an image map takes its shape and strides from the region "
+                                        "and the pitches the driver returns: leave .shape, .strides and .order out"));
+    /* the image's extent along x, y, z for its type (unused axes have extent 1) */
+    dims[0] = img.width;
+    dims[1] = dims[2] = 1;
+    switch (img.type) {
+    case CL_MEM_OBJECT_IMAGE1D: case CL_MEM_OBJECT_IMAGE1D_BUFFER: break;
+    case CL_MEM_OBJECT_IMAGE1D_ARRAY: dims[1] = img.array_size; break;
+    case CL_MEM_OBJECT_IMAGE2D: dims[1] = img.height; break;
+    case CL_MEM_OBJECT_IMAGE2D_ARRAY: dims[1] = img.height; dims[2] = img.array_size; break;
+    case CL_MEM_OBJECT_IMAGE3D: dims[1] = img.height; dims[2] = img.depth; break;
+    default:
+        CLMEM__MAP_FAIL(clmem__fail(CL_INVALID_MEM_OBJECT, fn, "img has type 0x%x, which is not an image type",
+                                    (unsigned)img.type));
+    }
+    if (origin)
+        for (i = 0; i < 3; ++i) o[i] = origin[i];
+    if (region) {
+        for (i = 0; i < 3; ++i) r[i] = region[i];
+        if (CLMEM__CHECKS && r[0] == 0)
+            CLMEM__MAP_FAIL(clmem__fail(CL_INVALID_VALUE, fn, "region {%zu, %zu, %zu} is empty along x", r[0], r[1], r[2]));
+        if (CLMEM__CHECKS && r[1] == 0 && r[2] != 0)
+            CLMEM__MAP_FAIL(clmem__fail(CL_INVALID_VALUE, fn, "region {%zu, %zu, %zu} is empty along y", r[0], r[1], r[2]));
+        if (r[1] == 0) r[1] = 1;
+        if (r[2] == 0) r[2] = 1;
+    } else {
+        for (i = 0; i < 3; ++i) r[i] = o[i] < dims[i] ? dims[i] - o[i] : 0;
+        if (CLMEM__CHECKS && (r[0] == 0 || r[1] == 0 || r[2] == 0))
+            CLMEM__MAP_FAIL(clmem__fail(CL_INVALID_VALUE, fn, "origin {%zu, %zu, %zu} is outside the %zux%zux%zu image",
+                                        o[0], o[1], o[2], dims[0], dims[1], dims[2]));
+    }
+    if (CLMEM__CHECKS)
+        for (i = 0; i < 3; ++i)
+            if (!clmem__range_ok(o[i], r[i], dims[i]))
+                CLMEM__MAP_FAIL(clmem__fail(CL_INVALID_VALUE, fn, "origin %s %zu + region %zu is beyond the image's %zu "
+                                            "(image %zux%zux%zu)", axis[i], o[i], r[i], dims[i], dims[0], dims[1],
+                                            dims[2]));
+    pixel = clmem__map_pixel_size(img.format);
+    if (pixel == 0)
+        CLMEM__MAP_FAIL(clmem__fail(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, fn,
+                                    "img has an unknown format (order 0x%x, type 0x%x)",
+                                    (unsigned)img.format.image_channel_order, (unsigned)img.format.image_channel_data_type));
+    if ((err = clmem__map_itemsize(fn, opts, &itemsize)) != CL_SUCCESS) CLMEM__MAP_FAIL(err);
+    if (itemsize != 0 && itemsize != pixel)
+        CLMEM__MAP_FAIL(clmem__fail(CL_INVALID_VALUE, fn, "the element size asked for (%zu bytes) is not the image's "
+                                    "pixel size (%zu bytes)", itemsize, pixel));
+    if ((err = clmem__map_check_access(fn, "image", img.flags, flags)) != CL_SUCCESS) CLMEM__MAP_FAIL(err);
+    if ((err = clmem__check_same_context(fn, queue, img.context, "img")) != CL_SUCCESS) CLMEM__MAP_FAIL(err);
+
+    memset(&rec, 0, sizeof rec);
+    rec.mem = rec.root = img.mem;
+    rec.flags = flags;
+    for (i = 0; i < 3; ++i) {
+        rec.lo[i] = o[i];
+        rec.hi[i] = o[i] + r[i];
+    }
+    rec.file = opts->clmem__file;
+    rec.line = opts->clmem__line;
+    if ((err = clmem__map_reserve(fn, &rec)) != CL_SUCCESS) CLMEM__MAP_FAIL(err);
+
+    ptr = clEnqueueMapImage(queue, img.mem, blocking ? CL_TRUE : CL_FALSE, flags, o, r, &row_pitch, &slice_pitch,
+                            opts->num_wait_for, opts->wait_for, (!blocking || opts->event) ? &ev : NULL, &err);
+    if (err != CL_SUCCESS || ptr == NULL) {
+        clmem__map_cancel(rec.serial);
+        if (ev) clReleaseEvent(ev);
+        CLMEM__MAP_FAIL(clmem__cl_fail(err != CL_SUCCESS ? err : CL_MAP_FAILURE, fn, "clEnqueueMapImage"));
+    }
+    m.dtype = opts->dtype != CLMEM_DTYPE_NONE ? opts->dtype : clmem__map_pixel_dtype(img.format, pixel);
+    m.itemsize = pixel;
+    m.row_pitch = row_pitch;
+    m.slice_pitch = slice_pitch;
+    switch (img.type) {
+    case CL_MEM_OBJECT_IMAGE1D_ARRAY: /* layers are slice_pitch apart */
+        m.ndim = 2;
+        m.shape[0] = r[1], m.shape[1] = r[0];
+        m.strides[0] = slice_pitch, m.strides[1] = pixel;
+        m.size = (r[1] - 1) * slice_pitch + r[0] * pixel;
+        break;
+    case CL_MEM_OBJECT_IMAGE2D:
+        m.ndim = 2;
+        m.shape[0] = r[1], m.shape[1] = r[0];
+        m.strides[0] = row_pitch, m.strides[1] = pixel;
+        m.size = (r[1] - 1) * row_pitch + r[0] * pixel;
+        break;
+    case CL_MEM_OBJECT_IMAGE2D_ARRAY: case CL_MEM_OBJECT_IMAGE3D:
+        m.ndim = 3;
+        m.shape[0] = r[2], m.shape[1] = r[1], m.shape[2] = r[0];
+        m.strides[0] = slice_pitch, m.strides[1] = row_pitch, m.strides[2] = pixel;
+        m.size = (r[2] - 1) * slice_pitch + (r[1] - 1) * row_pitch + r[0] * pixel;
+        break;
+    default: /* 1-D */
+        m.ndim = 1;
+        m.shape[0] = r[0];
+        m.strides[0] = pixel;
+        m.size = r[0] * pixel;
+        break;
+    }
+    clmem__map_finish(&m, &rec, queue, ev, opts, ptr);
+    clmem__set_err(errcode_ret, CL_SUCCESS);
+    return m;
+}
+#undef CLMEM__MAP_FAIL
+
+/* ---- unmapping ---- */
+static cl_int clmem__unmap_checks(const char *fn, cl_command_queue queue, cl_mem mem, const cl_event *wait_for,
+                                  cl_uint num_wait_for) {
+    cl_int err;
+    cl_context mctx = NULL;
+    if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
+    if ((err = clmem__check_wait_list(fn, wait_for, num_wait_for)) != CL_SUCCESS) return err;
+    if (CLMEM__CHECKS && clGetMemObjectInfo(mem, CL_MEM_CONTEXT, sizeof mctx, &mctx, NULL) == CL_SUCCESS)
+        return clmem__check_same_context(fn, queue, mctx, "the mapped object");
+    return CL_SUCCESS;
+}
+
+CLMEM_API cl_int clmem_memory_map_release_opts(clmem_memory_map *map, const clmem_unmap_options *opts) {
+    static const char fn[] = "clmem_memory_map_release";
+    static const clmem_unmap_options none = {0, NULL, NULL, 0, NULL};
+    cl_command_queue queue;
+    cl_int err;
+    size_t i;
+    char where[320];
+    if (!opts) opts = &none;
+    if (map == NULL) return clmem__fail(CL_INVALID_VALUE, fn, "map is NULL");
+    if (map->serial == 0 && map->ptr == NULL) return CL_SUCCESS; /* never held a map (e.g. the map failed) */
+    clmem__lock(&clmem__map_lock);
+    i = map->serial ? clmem__map_find(map->serial) : clmem__map_count;
+    if (i == clmem__map_count) {
+        clmem__unlock(&clmem__map_lock);
+        if (map->serial == 0)
+            return clmem__fail(CL_INVALID_VALUE, fn, "map.ptr %p was not handed out by clmem (the handle has no serial)",
+                               map->ptr);
+        if (map->file)
+            snprintf(where, sizeof where, "map #%llu made at %s:%d", map->serial, map->file, map->line);
+        else
+            snprintf(where, sizeof where, "map #%llu", map->serial);
+        return clmem__fail(CLMEM_ERROR_DOUBLE_RELEASE, fn, "%s was already released; no second unmap was enqueued",
+                           where);
+    }
+    if (clmem__maps[i].ptr == NULL || clmem__maps[i].ptr != map->ptr || clmem__maps[i].mem != map->mem) {
+        void *live_ptr = clmem__maps[i].ptr;
+        cl_mem live_mem = clmem__maps[i].mem;
+        clmem__unlock(&clmem__map_lock);
+        return clmem__fail(CL_INVALID_VALUE, fn, "map #%llu was made of object %p at %p, but the handle names object %p "
+                           "at %p: clmem did not hand out that pointer", map->serial, (void *)live_mem, live_ptr,
+                           (void *)map->mem, map->ptr);
+    }
+    clmem__unlock(&clmem__map_lock);
+    queue = opts->queue ? opts->queue : map->queue;
+    if ((err = clmem__unmap_checks(fn, queue, map->mem, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) return err;
+    err = clEnqueueUnmapMemObject(queue, map->mem, map->ptr, opts->num_wait_for, opts->wait_for, opts->event);
+    if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clEnqueueUnmapMemObject");
+    clmem__map_cancel(map->serial);
+    clReleaseMemObject(map->mem);
+    clReleaseCommandQueue(map->queue);
+    if (map->event) clReleaseEvent(map->event);
+    map->ptr = NULL;
+    map->mem = NULL;
+    map->queue = NULL;
+    map->event = NULL;
+    return CL_SUCCESS;
+}
+
+CLMEM_API cl_int clmem_memory_map_release_default(clmem_memory_map *map) {
+    return clmem_memory_map_release_opts(map, NULL);
+}
+
+CLMEM_API cl_int clmem_enqueue_unmap_mem_object_opts(cl_command_queue queue, cl_mem mem, void *ptr,
+                                                     const clmem_enqueue_options *opts) {
+    static const char fn[] = "clmem_enqueue_unmap_mem_object";
+    static const clmem_enqueue_options none = {0, NULL, 0, NULL};
+    size_t i;
+    unsigned long long serial;
+    cl_int err;
+    if (!opts) opts = &none;
+    if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
+    if (mem == NULL) return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "mem is NULL");
+    clmem__lock(&clmem__map_lock);
+    for (i = clmem__map_count; i-- > 0;)
+        if (clmem__maps[i].mem == mem && clmem__maps[i].ptr == ptr && ptr != NULL) break;
+    if (i == (size_t)-1) {
+        size_t other = 0, k;
+        for (k = 0; k < clmem__map_count; ++k)
+            if (clmem__maps[k].ptr == ptr && ptr != NULL) ++other;
+        clmem__unlock(&clmem__map_lock);
+        if (other)
+            return clmem__fail(CL_INVALID_VALUE, fn, "pointer %p is a live map of another memory object, not of %p",
+                               ptr, (void *)mem);
+        return clmem__fail(CL_INVALID_VALUE, fn, "pointer %p is not a live map of memory object %p that clmem handed "
+                           "out (never mapped, or already unmapped)", ptr, (void *)mem);
+    }
+    serial = clmem__maps[i].serial;
+    clmem__unlock(&clmem__map_lock);
+    if ((err = clmem__unmap_checks(fn, queue, mem, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) return err;
+    err = clEnqueueUnmapMemObject(queue, mem, ptr, opts->num_wait_for, opts->wait_for, opts->event);
+    if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clEnqueueUnmapMemObject");
+    clmem__map_cancel(serial);
+    /* The map's handle still holds its retained mem and queue; they are released when the
+       handle is released (which then reports the double release) - or never, so release
+       what the record's map retained here. */
+    return CL_SUCCESS;
+}
+
+CLMEM_API void *clmem_memory_map_at(const clmem_memory_map *map, const size_t *index) {
+    static const char fn[] = "clmem_memory_map_at";
+    size_t off = 0, i;
+    if (map == NULL || map->ptr == NULL) {
+        clmem__fail(CL_INVALID_VALUE, fn, "the map is %s", map ? "empty or released" : "NULL");
+        return NULL;
+    }
+    if (index == NULL && map->ndim > 0) {
+        clmem__fail(CL_INVALID_VALUE, fn, "index is NULL");
+        return NULL;
+    }
+    for (i = 0; i < map->ndim; ++i) {
+        if (index[i] >= map->shape[i]) {
+            clmem__fail(CL_INVALID_VALUE, fn, "index[%zu] is %zu but the axis has %zu elements", i, index[i], map->shape[i]);
+            return NULL;
+        }
+        off += index[i] * map->strides[i];
+    }
+    return (char *)map->ptr + off;
 }

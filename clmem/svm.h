@@ -1,14 +1,409 @@
-/* >>svm: shared virtual memory (PyOpenCL's SVMPointer, SVM, SVMAllocation, SVMMap) */
+/* >>svm: shared virtual memory (PyOpenCL's SVMPointer, SVM, SVMAllocation, SVMMap,
+   svm_empty and friends, enqueue_svm_memfill, enqueue_svm_migratemem) */
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/** An SVM pointer with its size (PyOpenCL's SVMPointer and SVM tag). */
+/* ---------------------------------------------------------------------------------
+   SHARED VIRTUAL MEMORY
+
+   SVM is memory that host and device address with the same pointer (OpenCL 2.0).
+   Coarse-grain SVM must be mapped (clmem_svm_map_rw, ...) before the host touches
+   it; fine-grain SVM (CL_MEM_SVM_FINE_GRAIN_BUFFER) may be read and written by the
+   host directly, with clFinish or an event as the only synchronisation.
+
+   Three kinds of handle, all passed by value:
+     clmem_svm             a pointer with its size and, where known, the allocation
+                           that owns it (PyOpenCL's SVMPointer and its SVM tag). This is
+                           what clmem_enqueue_copy, clmem_enqueue_fill,
+                           clmem_set_kernel_arg and the functions below take.
+     clmem_svm_allocation  owns memory from clSVMAlloc (PyOpenCL's SVMAllocation);
+                           `.svm` is its clmem_svm.
+     clmem_svm_map         an outstanding clEnqueueSVMMap (PyOpenCL's SVMMap).
+   and clmem_svm_array, the C shape of PyOpenCL's svm_empty(...) numpy array.
+
+   Freeing SVM is not reference counted by OpenCL: clSVMFree frees at once, even
+   while a kernel still uses the memory. Give an allocation a queue (at creation or
+   with clmem_svm_allocation_bind_to_queue) and its release is enqueued
+   (clEnqueueSVMFree) behind everything already in that queue, as in PyOpenCL 2022.2.
+
+   Double release of an allocation or a map is reported as CLMEM_ERROR_DOUBLE_RELEASE:
+   clmem keeps a registry of live allocations and maps, and a release clears `ptr`
+   and `size` but leaves the handle's identity, so the same handle, or any copy of
+   it, released again is recognised. Using a released allocation's clmem_svm in a
+   copy, fill or map is CL_INVALID_VALUE ("... was released").
+
+   Every allocation keeps its own reference to its context until clSVMFree has run
+   (PoCL 3.1 reads the freed context inside clSVMFree otherwise), so releasing the
+   context before the allocation is fine.
+
+   Without OpenCL 2.0 headers (CL_TARGET_OPENCL_VERSION < 200), or on a device
+   without SVM, the functions return CL_INVALID_OPERATION with a message.
+   --------------------------------------------------------------------------------- */
+
+#ifndef CL_VERSION_2_0
+typedef cl_bitfield cl_svm_mem_flags;
+#endif
+
+/** An SVM pointer with its size (PyOpenCL's SVMPointer and SVM tag).
+    Fields (read them directly; PyOpenCL's svm_ptr is .ptr, size is .size):
+      ptr    the SVM (or, with fine-grain system SVM, host) pointer
+      size   bytes reachable from ptr; 0 when unknown (transfers then take their size
+             from the other side or .byte_count)
+      owner  private: the owning clmem_svm_allocation's identity, 0 for a tag
+    Make one with clmem_svm_tag(ptr, size) or take `.svm` of an allocation. */
 typedef struct clmem_svm {
-    void *ptr;       /* the SVM (or, with fine-grain system SVM, host) pointer */
-    size_t size;     /* bytes reachable from ptr; 0 when unknown */
+    void *ptr;
+    size_t size;
+    uint64_t owner;
 } clmem_svm;
+
+/** clmem_svm_tag(ptr, size): tag memory as SVM (PyOpenCL's SVM(ary)), e.g. memory
+    from clSVMAlloc made elsewhere, or, where the device has fine-grain system SVM,
+    any host memory. The tag owns nothing; size 0 means unknown.
+    CLMEM_SVM_TAG_ARRAY(a) tags a C array with its sizeof. */
+static inline clmem_svm clmem_svm_tag(void *ptr, size_t size) {
+    clmem_svm s;
+    s.ptr = ptr;
+    s.size = size;
+    s.owner = 0;
+    return s;
+}
+#define CLMEM_SVM_TAG_ARRAY(a) clmem_svm_tag((void *)(a), sizeof(a))
+
+/** clmem_svm_buf(svm): the memory as bytes (PyOpenCL's SVMPointer.buf); svm.size
+    of them are valid (coarse grain: only while mapped). */
+static inline unsigned char *clmem_svm_buf(clmem_svm svm) { return (unsigned char *)svm.ptr; }
+
+/** An owning SVM allocation (PyOpenCL's SVMAllocation). `.svm` is its pointer, size
+    and identity: pass a.svm wherever an SVM pointer goes. A zero-size allocation
+    has a NULL pointer and owns nothing. Compare two allocations with a.svm.ptr ==
+    b.svm.ptr (PyOpenCL's ==; the pointer is also its hash). */
+typedef struct clmem_svm_allocation {
+    clmem_svm svm;
+} clmem_svm_allocation;
+
+/** clmem_svm_allocation_create(context, size, alignment, flags, queue, &err): SVM
+    memory from clSVMAlloc (PyOpenCL's SVMAllocation(ctx, size, alignment, flags,
+    queue)).
+    - size: bytes. 0 gives an empty allocation (NULL pointer, nothing allocated,
+      nothing retained) whose release is a no-op, however often it is repeated.
+    - alignment: bytes, 0 for OpenCL's default; else a power of two no larger than
+      CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE of the context's devices (128 on PoCL).
+    - flags: 0 (read-write) or CL_MEM_READ_WRITE / CL_MEM_READ_ONLY / CL_MEM_WRITE_ONLY,
+      optionally | CL_MEM_SVM_FINE_GRAIN_BUFFER (| CL_MEM_SVM_ATOMICS).
+    - queue: NULL, or an in-order queue of the context: the release is then enqueued
+      there (clEnqueueSVMFree) after everything already enqueued. Strongly
+      recommended; without it release frees at once (clSVMFree).
+    Returns the allocation; on failure an empty one and *errcode_ret (may be NULL):
+      CL_INVALID_CONTEXT        context NULL, or queue of another context
+      CL_INVALID_COMMAND_QUEUE  queue not a valid queue
+      CL_INVALID_VALUE          unknown flag bits (checked here: PoCL ignores them),
+                                two of READ_WRITE/READ_ONLY/WRITE_ONLY, ATOMICS without
+                                FINE_GRAIN_BUFFER, alignment not a power of two or above
+                                the device's, an out-of-order queue
+      CL_INVALID_OPERATION      no device of the context has SVM, or none has the
+                                fine grain / atomics asked for (or headers < 2.0)
+      CL_INVALID_BUFFER_SIZE    size above CL_DEVICE_MAX_MEM_ALLOC_SIZE of a device
+      CL_MEM_OBJECT_ALLOCATION_FAILURE  clSVMAlloc returned NULL
+      CL_OUT_OF_HOST_MEMORY
+    Thread safety: any thread.
+    Example: clmem_svm_allocation a = clmem_svm_allocation_create(ctx, 4096, 0, 0, q, &err); */
+CLMEM_API clmem_svm_allocation clmem_svm_allocation_create(cl_context context, size_t size, cl_uint alignment,
+                                                           cl_svm_mem_flags flags, cl_command_queue queue,
+                                                           cl_int *errcode_ret);
+
+/** clmem_svm_allocation_release(&a): free the memory and empty the handle (ptr NULL,
+    size 0). Bound to a queue: clEnqueueSVMFree on that queue (the memory stays
+    valid for everything enqueued before; the call does not wait); otherwise
+    clSVMFree at once. Returns CL_SUCCESS (also for a zero-size or all-zero handle),
+    CLMEM_ERROR_DOUBLE_RELEASE (this allocation, through this handle or a copy, was
+    already released), or the driver's code from clEnqueueSVMFree (the memory is
+    then freed after clFinish of the queue). Thread safety: any thread; releasing
+    one allocation from two threads at once reports the second as a double release. */
+CLMEM_API cl_int clmem_svm_allocation_release(clmem_svm_allocation *a);
+
+/** clmem_svm_allocation_enqueue_release(&a, queue, ...): enqueue the free
+    (clEnqueueSVMFree) on `queue`, or, when queue is NULL, on the bound queue
+    (PyOpenCL's enqueue_release(queue, wait_for)), and empty the handle.
+    Options: .wait_for/.num_wait_for, .event (the free's event, yours to release).
+    A zero-size allocation enqueues a marker instead (and needs an explicit queue).
+    Errors: CLMEM_ERROR_DOUBLE_RELEASE, CL_INVALID_COMMAND_QUEUE (no queue given and
+    none bound: "no implicit queue"), CL_INVALID_CONTEXT (queue of another context),
+    CL_INVALID_EVENT_WAIT_LIST, or the driver's code (the allocation then stays alive).
+    Example: clmem_svm_allocation_enqueue_release(&a, q, .event = &freed); */
+#define clmem_svm_allocation_enqueue_release(...) clmem__svm_enqueue_release_(__VA_ARGS__, )
+#define clmem__svm_enqueue_release_(a, queue, ...) \
+    clmem_svm_allocation_enqueue_release_opts(a, queue, &(clmem_enqueue_options){.clmem__start = 0, __VA_ARGS__})
+CLMEM_API cl_int clmem_svm_allocation_enqueue_release_opts(clmem_svm_allocation *a, cl_command_queue queue,
+                                                           const clmem_enqueue_options *opts);
+
+/** clmem_svm_allocation_bind_to_queue(a, queue): make `queue` (in-order, same
+    context) the one the release is enqueued on. When already bound to another
+    queue, a marker in the old queue is made a dependency of the new one (the
+    marker's event is released), so the free waits for both. Zero-size: no-op.
+    Errors: CL_INVALID_VALUE (out-of-order queue, or `a` released:
+    CLMEM_ERROR_DOUBLE_RELEASE is not used here), CL_INVALID_COMMAND_QUEUE (NULL),
+    CL_INVALID_CONTEXT, or the driver's code. Not thread-safe for one allocation. */
+CLMEM_API cl_int clmem_svm_allocation_bind_to_queue(clmem_svm_allocation a, cl_command_queue queue);
+
+/** clmem_svm_allocation_unbind_from_queue(a): finish the bound queue (clFinish) and
+    forget it: the release then frees at once. No-op when unbound or zero-size.
+    Errors: CL_INVALID_VALUE (released), or clFinish's code. */
+CLMEM_API cl_int clmem_svm_allocation_unbind_from_queue(clmem_svm_allocation a);
+
+/** clmem_svm_allocation_queue(a): the bound queue (not retained for you), or NULL
+    when unbound, zero-size or released (PyOpenCL's _queue). */
+CLMEM_API cl_command_queue clmem_svm_allocation_queue(clmem_svm_allocation a);
+
+/** clmem_svm_allocation_context(a): the allocation's context (not retained for
+    you), or NULL when zero-size or released. */
+CLMEM_API cl_context clmem_svm_allocation_context(clmem_svm_allocation a);
+
+/** clmem_svm_allocation_flags(a): the cl_svm_mem_flags it was made with (0 for
+    read-write), 0 when zero-size or released. */
+CLMEM_API cl_svm_mem_flags clmem_svm_allocation_flags(clmem_svm_allocation a);
+
+/* ---------------------------------------------------------------------------------
+   MAPS (coarse-grain SVM must be mapped before the host touches it)
+   --------------------------------------------------------------------------------- */
+
+/** An outstanding SVM map (PyOpenCL's SVMMap). Fields: array (the host-usable
+    pointer, == svm.ptr), size (bytes mapped), svm (what was mapped), queue (where it
+    was mapped), event (the map's event: wait on it before touching array when the map
+    was non-blocking; owned by the map, released with it). id is private. Release
+    with clmem_svm_map_release or clmem_release(&map); until then the memory must
+    not be used by the device. */
+typedef struct clmem_svm_map {
+    void *array;
+    size_t size;
+    clmem_svm svm;
+    cl_command_queue queue;
+    cl_event event;
+    uint64_t id;
+} clmem_svm_map;
+
+/** Options of the SVM map functions: .size (bytes from svm.ptr; 0: svm.size),
+    .is_blocking (default blocking; CLMEM_NON_BLOCKING), .wait_for/.num_wait_for,
+    .event (a second reference to the map's event, yours to release). */
+typedef struct clmem_svm_map_options {
+    int clmem__start;
+    size_t size;
+    int is_blocking;
+    const cl_event *wait_for;
+    cl_uint num_wait_for;
+    cl_event *event;
+} clmem_svm_map_options;
+
+/** clmem_enqueue_svm_map(queue, svm, flags, &map, ...): map svm for the host
+    (clEnqueueSVMMap; PyOpenCL's SVMPointer.map(queue, flags=...)). Unlike PyOpenCL,
+    .size is honoured: exactly that many bytes are mapped.
+    flags: CL_MAP_READ, CL_MAP_WRITE (or both) or CL_MAP_WRITE_INVALIDATE_REGION.
+    clmem_svm_map_ro(queue, svm, &map, ...) and clmem_svm_map_rw(...) map for reading
+    or for reading and writing. On failure *map is emptied.
+    Errors: CL_INVALID_COMMAND_QUEUE, CL_INVALID_VALUE (NULL map or svm.ptr, unknown
+    flag bits, WRITE_INVALIDATE_REGION with READ or WRITE, .size above svm.size, a
+    released allocation), CLMEM_ERROR_SIZE_UNKNOWN (neither .size nor svm.size),
+    CL_INVALID_CONTEXT, CL_INVALID_EVENT_WAIT_LIST, CL_INVALID_OPERATION (no SVM),
+    or the driver's code. Thread safety: any thread.
+    Example: clmem_svm_map m; clmem_svm_map_rw(q, a.svm, &m); ((float *)m.array)[0] = 1;
+             clmem_svm_map_release(&m); */
+#define clmem_enqueue_svm_map(...) clmem__svm_map_(__VA_ARGS__, )
+#define clmem__svm_map_(queue, svm, flags, map, ...) \
+    clmem_enqueue_svm_map_opts(queue, svm, flags, map, &(clmem_svm_map_options){.clmem__start = 0, __VA_ARGS__})
+#define clmem_svm_map_ro(...) clmem__svm_map_ro_(__VA_ARGS__, )
+#define clmem__svm_map_ro_(queue, svm, map, ...) \
+    clmem_enqueue_svm_map_opts(queue, svm, CL_MAP_READ, map, &(clmem_svm_map_options){.clmem__start = 0, __VA_ARGS__})
+#define clmem_svm_map_rw(...) clmem__svm_map_rw_(__VA_ARGS__, )
+#define clmem__svm_map_rw_(queue, svm, map, ...)                                            \
+    clmem_enqueue_svm_map_opts(queue, svm, CL_MAP_READ | CL_MAP_WRITE, map,                 \
+                               &(clmem_svm_map_options){.clmem__start = 0, __VA_ARGS__})
+CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm svm, cl_map_flags flags,
+                                            clmem_svm_map *map, const clmem_svm_map_options *opts);
+
+/** Options of clmem_svm_map_release: .queue (NULL: the map's queue), .wait_for,
+    .num_wait_for, .event (the unmap's event, yours to release). */
+typedef struct clmem_svm_unmap_options {
+    int clmem__start;
+    cl_command_queue queue;
+    const cl_event *wait_for;
+    cl_uint num_wait_for;
+    cl_event *event;
+} clmem_svm_unmap_options;
+
+/** clmem_svm_map_release(&map, ...): unmap (clEnqueueSVMUnmap) on .queue or the map's
+    queue, after .wait_for (PyOpenCL's SVMMap.release(queue, wait_for); both honoured),
+    release the map's event and empty the handle. Does not wait.
+    Errors: CLMEM_ERROR_DOUBLE_RELEASE (this map, through this handle or a copy, was
+    already released), CL_INVALID_VALUE (map NULL), CL_INVALID_CONTEXT (.queue of
+    another context), CL_INVALID_EVENT_WAIT_LIST, or the driver's code (the map then
+    stays outstanding). Thread safety: as for allocations.
+    clmem_svm_map_release_default(&map) is the same with no options (clmem_release). */
+#define clmem_svm_map_release(...) clmem__svm_map_release_(__VA_ARGS__, )
+#define clmem__svm_map_release_(map, ...) \
+    clmem_svm_map_release_opts(map, &(clmem_svm_unmap_options){.clmem__start = 0, __VA_ARGS__})
+CLMEM_API cl_int clmem_svm_map_release_opts(clmem_svm_map *map, const clmem_svm_unmap_options *opts);
+CLMEM_API cl_int clmem_svm_map_release_default(clmem_svm_map *map);
+
+/** clmem_svm_as_buffer(context, svm, flags, size, &err): a buffer over the SVM memory
+    (PyOpenCL's SVMPointer.as_buffer). flags: cl_mem_flags, 0 for read-write;
+    CL_MEM_USE_HOST_PTR is added unless USE_ or COPY_HOST_PTR is given. size: bytes,
+    0 for svm.size. The SVM memory must outlive the buffer. Errors:
+    CL_INVALID_VALUE (svm.ptr NULL, released allocation), CLMEM_ERROR_SIZE_UNKNOWN
+    (size 0 and svm.size unknown), CL_INVALID_BUFFER_SIZE (size above svm.size), and
+    those of clmem_buffer_create. Release with clmem_buffer_release. */
+CLMEM_API clmem_buffer clmem_svm_as_buffer(cl_context context, clmem_svm svm, cl_mem_flags flags, size_t size,
+                                           cl_int *errcode_ret);
+
+/* ---------------------------------------------------------------------------------
+   SVM ENQUEUES
+   --------------------------------------------------------------------------------- */
+
+/** Options of clmem_enqueue_svm_memfill: .byte_count (bytes to fill from dst.ptr;
+    0: all of dst.size), .wait_for/.num_wait_for, .event. */
+typedef struct clmem_svm_memfill_options {
+    int clmem__start;
+    size_t byte_count;
+    const cl_event *wait_for;
+    cl_uint num_wait_for;
+    cl_event *event;
+} clmem_svm_memfill_options;
+
+/** clmem_enqueue_svm_memfill(queue, dst, pattern, pattern_size, ...): fill SVM memory
+    with copies of a pattern (clEnqueueSVMMemFill; PyOpenCL's enqueue_svm_memfill).
+    Unlike PyOpenCL, .byte_count is honoured: exactly that many bytes are filled, the
+    rest is untouched. pattern_size: 1, 2, 4, ..., 128; byte_count and dst.ptr
+    multiples of it. The pattern may be freed when the call returns.
+    Errors: CL_INVALID_COMMAND_QUEUE, CL_INVALID_VALUE (NULL pattern or dst.ptr,
+    pattern size, byte count above dst.size or not a multiple, dst.ptr misaligned,
+    released allocation), CLMEM_ERROR_SIZE_UNKNOWN (no .byte_count, dst.size 0),
+    CL_INVALID_CONTEXT, CL_INVALID_EVENT_WAIT_LIST, CL_INVALID_OPERATION (no SVM).
+    Example: float zero = 0; clmem_enqueue_svm_memfill(q, a.svm, &zero, sizeof zero); */
+#define clmem_enqueue_svm_memfill(...) clmem__svm_memfill_(__VA_ARGS__, )
+#define clmem__svm_memfill_(queue, dst, pattern, pattern_size, ...)                 \
+    clmem_enqueue_svm_memfill_opts(queue, dst, pattern, pattern_size,               \
+                                   &(clmem_svm_memfill_options){.clmem__start = 0, __VA_ARGS__})
+CLMEM_API cl_int clmem_enqueue_svm_memfill_opts(cl_command_queue queue, clmem_svm dst, const void *pattern,
+                                                size_t pattern_size, const clmem_svm_memfill_options *opts);
+
+/** clmem_enqueue_svm_migratemem(queue, svms, n, flags, ...): migrate n SVM ranges to
+    the queue's device, or with CL_MIGRATE_MEM_OBJECT_HOST to the host
+    (clEnqueueSVMMigrateMem, OpenCL 2.1; PyOpenCL's enqueue_svm_migratemem, which
+    never worked in 2025.1). Each range is svms[i].ptr and svms[i].size bytes (size
+    0: the whole allocation holding ptr). flags: 0 or CL_MIGRATE_MEM_OBJECT_HOST |
+    CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED. Options: .wait_for, .num_wait_for, .event.
+    Errors: CL_INVALID_VALUE (n 0, svms NULL, an entry with NULL ptr or released,
+    unknown flag bits), CL_INVALID_OPERATION (device or headers older than 2.1),
+    CL_INVALID_COMMAND_QUEUE, CL_INVALID_CONTEXT, CL_INVALID_EVENT_WAIT_LIST. */
+#define clmem_enqueue_svm_migratemem(...) clmem__svm_migratemem_(__VA_ARGS__, )
+#define clmem__svm_migratemem_(queue, svms, n, flags, ...) \
+    clmem_enqueue_svm_migratemem_opts(queue, svms, n, flags, &(clmem_enqueue_options){.clmem__start = 0, __VA_ARGS__})
+CLMEM_API cl_int clmem_enqueue_svm_migratemem_opts(cl_command_queue queue, const clmem_svm *svms, cl_uint n,
+                                                   cl_mem_migration_flags flags, const clmem_enqueue_options *opts);
+
+/** clmem__set_arg_svm(kernel, index, svm): clSetKernelArgSVMPointer(kernel, index,
+    svm.ptr); used by clmem_set_kernel_arg. Errors: CL_INVALID_KERNEL (NULL),
+    CL_INVALID_VALUE (a released allocation), CL_INVALID_OPERATION (headers < 2.0),
+    or the driver's code. */
+CLMEM_API cl_int clmem__set_arg_svm(cl_kernel kernel, cl_uint index, clmem_svm svm);
+
+/* ---------------------------------------------------------------------------------
+   C-SHAPED ARRAYS IN SVM (PyOpenCL's svm_empty, svm_empty_like, csvm_*, fsvm_*)
+   --------------------------------------------------------------------------------- */
+
+#define CLMEM_SVM_MAX_DIMS 8
+
+/** An n-dimensional array in SVM (what PyOpenCL's svm_empty returns, without numpy).
+    svm: data pointer, nbytes and owning allocation: pass arr.svm to copies, fills,
+    maps and kernels; release with clmem_svm_array_release(&arr) (or release
+    clmem_svm_array_allocation(arr)). dtype: the element type's name as written
+    ("float"); itemsize: sizeof it; shape/strides (bytes) of ndim dimensions; order
+    'C' (last index fastest) or 'F'; alignment: as allocated. Element (i, j) of a
+    2-D float array: *(float *)((char *)arr.svm.ptr + i*arr.strides[0] + j*arr.strides[1]). */
+typedef struct clmem_svm_array {
+    clmem_svm svm;
+    const char *dtype;
+    size_t itemsize;
+    unsigned ndim;
+    size_t shape[CLMEM_SVM_MAX_DIMS];
+    size_t strides[CLMEM_SVM_MAX_DIMS];
+    char order;
+    size_t alignment;
+} clmem_svm_array;
+
+/** Options of the svm_empty family:
+    .shape = {d0, d1, ...}  required for svm_empty/csvm_empty/fsvm_empty; ignored by
+                            the _like forms (they copy it)
+    .ndim                   number of dimensions (0: the leading non-zero entries of
+                            .shape; give it for zero-length dimensions: .shape = {0},
+                            .ndim = 1)
+    .order                  'C' (default) or 'F'
+    .alignment              bytes (0: the element size, as PyOpenCL; forwarded by the
+                            _like forms, unlike PyOpenCL 2025.1's c/fsvm_empty_like)
+    .queue                  bind the allocation to this queue (see
+                            clmem_svm_allocation_create) */
+typedef struct clmem_svm_empty_options {
+    int clmem__start;
+    size_t shape[CLMEM_SVM_MAX_DIMS];
+    unsigned ndim;
+    char order;
+    size_t alignment;
+    cl_command_queue queue;
+} clmem_svm_empty_options;
+
+/** clmem_svm_empty(ctx, flags, T, &arr, .shape = {...}, ...): an uninitialised array
+    of element type T in SVM made with cl_svm_mem_flags `flags`. clmem_csvm_empty(ctx,
+    T, &arr, ...) uses CL_MEM_READ_WRITE (coarse grain), clmem_fsvm_empty(...)
+    CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER. The _like forms take the
+    dtype, itemsize, shape and order of an existing clmem_svm_array:
+    clmem_svm_empty_like(ctx, flags, &like, &arr, ...), clmem_csvm_empty_like(ctx,
+    &like, &arr, ...), clmem_fsvm_empty_like(ctx, &like, &arr, ...).
+    Returns CL_SUCCESS, or (with *arr emptied): CL_INVALID_VALUE (arr or like NULL,
+    no .shape, .ndim above CLMEM_SVM_MAX_DIMS, order not 'C'/'F'), CL_INVALID_BUFFER_SIZE
+    (the byte size overflows), and those of clmem_svm_allocation_create.
+    Example: clmem_svm_array a; clmem_fsvm_empty(ctx, float, &a, .shape = {3000}, .alignment = 64);
+             float *x = (float *)a.svm.ptr; */
+#define clmem_svm_empty(...) clmem__svm_empty_(__VA_ARGS__, )
+#define clmem__svm_empty_(ctx, flags, T, arr, ...) \
+    clmem_svm_empty_opts(ctx, flags, sizeof(T), #T, arr, &(clmem_svm_empty_options){.clmem__start = 0, __VA_ARGS__})
+#define clmem_csvm_empty(...) clmem__csvm_empty_(__VA_ARGS__, )
+#define clmem__csvm_empty_(ctx, T, arr, ...)                      \
+    clmem_svm_empty_opts(ctx, CL_MEM_READ_WRITE, sizeof(T), #T, arr, \
+                         &(clmem_svm_empty_options){.clmem__start = 0, __VA_ARGS__})
+#define clmem_fsvm_empty(...) clmem__fsvm_empty_(__VA_ARGS__, )
+#define clmem__fsvm_empty_(ctx, T, arr, ...)                                                         \
+    clmem_svm_empty_opts(ctx, CL_MEM_READ_WRITE | CLMEM__SVM_FINE_GRAIN_BUFFER, sizeof(T), #T, arr, \
+                         &(clmem_svm_empty_options){.clmem__start = 0, __VA_ARGS__})
+#define clmem_svm_empty_like(...) clmem__svm_empty_like_(__VA_ARGS__, )
+#define clmem__svm_empty_like_(ctx, flags, like, arr, ...) \
+    clmem_svm_empty_like_opts(ctx, flags, like, arr, &(clmem_svm_empty_options){.clmem__start = 0, __VA_ARGS__})
+#define clmem_csvm_empty_like(...) clmem__csvm_empty_like_(__VA_ARGS__, )
+#define clmem__csvm_empty_like_(ctx, like, arr, ...)             \
+    clmem_svm_empty_like_opts(ctx, CL_MEM_READ_WRITE, like, arr, \
+                              &(clmem_svm_empty_options){.clmem__start = 0, __VA_ARGS__})
+#define clmem_fsvm_empty_like(...) clmem__fsvm_empty_like_(__VA_ARGS__, )
+#define clmem__fsvm_empty_like_(ctx, like, arr, ...)                                         \
+    clmem_svm_empty_like_opts(ctx, CL_MEM_READ_WRITE | CLMEM__SVM_FINE_GRAIN_BUFFER, like, arr, \
+                              &(clmem_svm_empty_options){.clmem__start = 0, __VA_ARGS__})
+/* CL_MEM_SVM_FINE_GRAIN_BUFFER, also without 2.0 headers */
+#define CLMEM__SVM_FINE_GRAIN_BUFFER ((cl_svm_mem_flags)1 << 10)
+
+CLMEM_API cl_int clmem_svm_empty_opts(cl_context ctx, cl_svm_mem_flags flags, size_t itemsize, const char *dtype,
+                                      clmem_svm_array *arr, const clmem_svm_empty_options *opts);
+CLMEM_API cl_int clmem_svm_empty_like_opts(cl_context ctx, cl_svm_mem_flags flags, const clmem_svm_array *like,
+                                           clmem_svm_array *arr, const clmem_svm_empty_options *opts);
+
+/** clmem_svm_array_allocation(arr): the allocation owning arr's memory. */
+static inline clmem_svm_allocation clmem_svm_array_allocation(clmem_svm_array arr) {
+    clmem_svm_allocation a;
+    a.svm = arr.svm;
+    return a;
+}
+
+/** clmem_svm_array_release(&arr): release the array's allocation (see
+    clmem_svm_allocation_release, same results) and empty arr.svm. */
+CLMEM_API cl_int clmem_svm_array_release(clmem_svm_array *arr);
 
 #ifdef __cplusplus
 }
