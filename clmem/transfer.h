@@ -111,6 +111,244 @@ CLMEM__COPY_DECL(clmem__copy_image_from_mem, clmem_image, cl_mem)
 CLMEM_API cl_int clmem__fill_svm(cl_command_queue queue, clmem_svm dst, const void *pattern, size_t pattern_size,
                                  size_t size, const clmem_fill_options *opts);
 
+/* ---- enqueue_copy: the dispatch (C11 _Generic; C++ overloads below) ---- */
+
+/** clmem_enqueue_copy(queue, dst, src, ...): copy between any two kinds of memory the
+    DISPATCH TABLE lists; the operation is chosen from the static types of dst and src.
+    Returns CL_SUCCESS or the error code with a message: CL_INVALID_COMMAND_QUEUE,
+    CL_INVALID_MEM_OBJECT (empty or released handle), CL_INVALID_VALUE (NULL host
+    pointer, offsets or regions out of range or wrapping, zero region components
+    before non-zero ones, pitches too small or not multiples, a host extent above
+    .host_size), CL_INVALID_OPERATION (host access the object's HOST_* flags forbid),
+    CL_MEM_COPY_OVERLAP (overlapping ranges of one buffer, also through sibling
+    sub-buffers, with the spec's rectangular rule), CL_INVALID_CONTEXT (objects or
+    queue from different contexts), CL_INVALID_EVENT_WAIT_LIST, or the driver's code.
+    Thread safety: as the OpenCL calls it makes (any thread; one queue is safe).
+    Examples:
+        clmem_enqueue_copy(q, buf, host);                          host -> buffer, all of buf
+        clmem_enqueue_copy(q, host, buf, .byte_count = 64, .src_offset = 128);
+        clmem_enqueue_copy(q, dst, src, .region = {16, 4}, .src_origin = {0, 2},
+                           .src_pitches = {64}, .dst_pitches = {16});  rectangular */
+#ifndef __cplusplus
+#define clmem_enqueue_copy(...) clmem__copy_(__VA_ARGS__, )
+#define clmem__copy_(queue, dst, src, ...)                                              \
+    (CLMEM__COPY_ASSERT(dst, src),                                                      \
+     CLMEM__COPY_FN(dst, src)(queue, dst, src, &(clmem_copy_options){.clmem__start = 0, __VA_ARGS__}))
+
+#define CLMEM__COPY_FN(dst, src)                                                                         \
+    _Generic((dst),                                                                                      \
+        clmem_buffer: _Generic((src), clmem_buffer: clmem__copy_buffer_from_buffer,                      \
+                               clmem_image: clmem__copy_buffer_from_image, cl_mem: clmem__copy_buffer_from_mem, \
+                               clmem_svm: clmem__copy_unsupported, default: clmem__copy_buffer_from_host), \
+        clmem_image: _Generic((src), clmem_buffer: clmem__copy_image_from_buffer,                        \
+                              clmem_image: clmem__copy_image_from_image, cl_mem: clmem__copy_image_from_mem, \
+                              clmem_svm: clmem__copy_unsupported, default: clmem__copy_image_from_host), \
+        clmem_svm: _Generic((src), clmem_svm: clmem__copy_svm_from_svm, clmem_buffer: clmem__copy_unsupported, \
+                            clmem_image: clmem__copy_unsupported, cl_mem: clmem__copy_unsupported,          \
+                            default: clmem__copy_svm_from_host),                                          \
+        cl_mem: _Generic((src), cl_mem: clmem__copy_mem_from_mem, clmem_buffer: clmem__copy_mem_from_buffer, \
+                         clmem_image: clmem__copy_mem_from_image, clmem_svm: clmem__copy_unsupported,       \
+                         default: clmem__copy_mem_from_host),                                             \
+        default: _Generic((src), clmem_buffer: clmem__copy_host_from_buffer,                              \
+                          clmem_image: clmem__copy_host_from_image, clmem_svm: clmem__copy_host_from_svm,  \
+                          cl_mem: clmem__copy_host_from_mem, default: clmem__copy_unsupported))
+
+/* 1 for the pairs the table supports, 0 for the others (a compile error). */
+#define CLMEM__COPY_OK(dst, src)                                                                   \
+    _Generic((dst), clmem_buffer: _Generic((src), clmem_svm: 0, default: 1),                       \
+             clmem_image: _Generic((src), clmem_svm: 0, default: 1),                               \
+             clmem_svm: _Generic((src), clmem_buffer: 0, clmem_image: 0, cl_mem: 0, default: 1),    \
+             cl_mem: _Generic((src), clmem_svm: 0, default: 1),                                    \
+             default: _Generic((src), clmem_buffer: 1, clmem_image: 1, clmem_svm: 1, cl_mem: 1, default: 0))
+#define CLMEM__COPY_ASSERT(dst, src)                                                                      \
+    ((void)sizeof(struct {                                                                                \
+        _Static_assert(CLMEM__COPY_OK(dst, src),                                                          \
+                       "clmem_enqueue_copy: OpenCL has no copy between these types (host to host, buffer " \
+                       "or image to SVM): see the DISPATCH TABLE in clmem.h");                             \
+        char clmem__c;                                                                                    \
+    }))
+#endif
+/* Selected only for the pairs CLMEM__COPY_ASSERT refuses. */
+CLMEM_API cl_int clmem__copy_unsupported(cl_command_queue queue, ...);
+
+/* ---- enqueue_fill ---- */
+
+/* What clmem_enqueue_fill fills: a buffer or SVM memory. */
+typedef struct clmem__fill_target {
+    clmem_buffer buffer;   /* mem == NULL: SVM */
+    clmem_svm svm;
+} clmem__fill_target;
+static inline clmem__fill_target clmem__fill_target_buffer(clmem_buffer b) {
+    clmem__fill_target t;
+    t.buffer = b;
+    t.svm.ptr = NULL;
+    t.svm.size = 0;
+    return t;
+}
+static inline clmem__fill_target clmem__fill_target_svm(clmem_svm s) {
+    clmem__fill_target t;
+    memset(&t, 0, sizeof t);
+    t.svm.ptr = s.ptr;
+    t.svm.size = s.size;
+    return t;
+}
+
+/* The pattern types: a value of one of these gives its own size. One spelling per
+   underlying type (cl_int is int, so only int is listed). 3-vectors are 4-vectors in
+   cl_platform.h and are left out. */
+#define CLMEM__PATTERN_TYPES(X)                                                                        \
+    X(char, char) X(signed char, schar) X(unsigned char, uchar) X(short, short)                        \
+    X(unsigned short, ushort) X(int, int) X(unsigned int, uint) X(long, long) X(unsigned long, ulong)   \
+    X(long long, llong) X(unsigned long long, ullong) X(float, float) X(double, double)                 \
+    X(cl_char2, char2) X(cl_char4, char4) X(cl_char8, char8) X(cl_char16, char16)                      \
+    X(cl_uchar2, uchar2) X(cl_uchar4, uchar4) X(cl_uchar8, uchar8) X(cl_uchar16, uchar16)              \
+    X(cl_short2, short2) X(cl_short4, short4) X(cl_short8, short8) X(cl_short16, short16)              \
+    X(cl_ushort2, ushort2) X(cl_ushort4, ushort4) X(cl_ushort8, ushort8) X(cl_ushort16, ushort16)      \
+    X(cl_int2, int2) X(cl_int4, int4) X(cl_int8, int8) X(cl_int16, int16)                              \
+    X(cl_uint2, uint2) X(cl_uint4, uint4) X(cl_uint8, uint8) X(cl_uint16, uint16)                      \
+    X(cl_long2, long2) X(cl_long4, long4) X(cl_long8, long8) X(cl_long16, long16)                      \
+    X(cl_ulong2, ulong2) X(cl_ulong4, ulong4) X(cl_ulong8, ulong8) X(cl_ulong16, ulong16)              \
+    X(cl_float2, float2) X(cl_float4, float4) X(cl_float8, float8) X(cl_float16, float16)              \
+    X(cl_double2, double2) X(cl_double4, double4) X(cl_double8, double8) X(cl_double16, double16)
+
+#define CLMEM__FILL_DECL(T, name)                                                                   \
+    CLMEM_API cl_int clmem__fill_##name(cl_command_queue queue, clmem__fill_target dst, T pattern, size_t size, \
+                                        const clmem_fill_options *opts);
+CLMEM__PATTERN_TYPES(CLMEM__FILL_DECL)
+CLMEM__FILL_DECL(const void *, ptr)
+#undef CLMEM__FILL_DECL
+
+/** clmem_enqueue_fill(queue, dst, pattern, size, ...): fill `size` bytes of a buffer
+    (at .offset) or of SVM memory with copies of a pattern. The pattern is a value
+    whose type gives its size (a scalar such as 1.5f or (unsigned char)7, or an
+    OpenCL vector such as (cl_float4){{1, 2, 3, 4}}), or a pointer with .pattern_size.
+    Same rules and errors as clmem_enqueue_fill_buffer (and clmem_enqueue_svm_memfill
+    for SVM); a pointer without .pattern_size is CL_INVALID_VALUE. Options: .offset,
+    .pattern_size, .wait_for, .num_wait_for, .event.
+    Examples: clmem_enqueue_fill(q, buf, 1.5f, 4096);
+              clmem_enqueue_fill(q, buf, rgba, 64, .pattern_size = 16, .offset = 16); */
+#ifndef __cplusplus
+#define clmem_enqueue_fill(...) clmem__fill_(__VA_ARGS__, )
+#define clmem__fill_(queue, dst, pattern, size, ...)                                                  \
+    CLMEM__FILL_FN(pattern)(queue,                                                                    \
+                            _Generic((dst), clmem_buffer: clmem__fill_target_buffer,                  \
+                                     clmem_svm: clmem__fill_target_svm)(dst),                         \
+                            pattern, size, &(clmem_fill_options){.clmem__start = 0, __VA_ARGS__})
+#define CLMEM__FILL_ASSOC(T, name) T: clmem__fill_##name,
+#define CLMEM__FILL_FN(pattern) _Generic((pattern), CLMEM__PATTERN_TYPES(CLMEM__FILL_ASSOC) default: clmem__fill_ptr)
+#endif
+
+/* ---- kernel arguments ---- */
+
+/** Local memory of a given size for a kernel argument (PyOpenCL's LocalMemory). */
+typedef struct clmem_local_memory {
+    size_t size;
+} clmem_local_memory;
+/** clmem_local_memory_create(size) / clmem_local_memory(size): a __local argument of size bytes. */
+static inline clmem_local_memory clmem_local_memory_create(size_t size) {
+    clmem_local_memory l;
+    l.size = size;
+    return l;
+}
+#define clmem_local_memory(size) clmem_local_memory_create(size)
+
+CLMEM_API cl_int clmem__set_arg_buffer(cl_kernel kernel, cl_uint index, clmem_buffer value);
+CLMEM_API cl_int clmem__set_arg_mem(cl_kernel kernel, cl_uint index, cl_mem value);
+CLMEM_API cl_int clmem__set_arg_local(cl_kernel kernel, cl_uint index, clmem_local_memory value);
+#define CLMEM__ARG_DECL(T, name) CLMEM_API cl_int clmem__set_arg_##name(cl_kernel kernel, cl_uint index, T value);
+CLMEM__PATTERN_TYPES(CLMEM__ARG_DECL)
+#undef CLMEM__ARG_DECL
+
+/** clmem_set_kernel_arg(kernel, index, value): set one kernel argument from a clmem
+    handle or a value: clmem_buffer (also pooled and sub-buffers), clmem_image,
+    clmem_sampler, clmem_pipe, clmem_svm (clSetKernelArgSVMPointer), a raw cl_mem,
+    clmem_local_memory(size), or a scalar/vector value whose type gives its size
+    (clmem_set_kernel_arg(k, 2, 1.5f), clmem_set_kernel_arg(k, 3, (cl_uint)n)).
+    Returns CL_SUCCESS, CL_INVALID_KERNEL (NULL kernel), CL_INVALID_MEM_OBJECT (an
+    empty handle), CL_INVALID_ARG_SIZE (local memory of size 0), or the driver's
+    code with a message naming the argument index. */
+#ifndef __cplusplus
+#define CLMEM__ARG_ASSOC(T, name) T: clmem__set_arg_##name,
+#define clmem_set_kernel_arg(kernel, index, value)                                                        \
+    _Generic((value), clmem_buffer: clmem__set_arg_buffer, clmem_image: clmem__set_arg_image,            \
+             clmem_sampler: clmem__set_arg_sampler, clmem_pipe: clmem__set_arg_pipe,                     \
+             clmem_svm: clmem__set_arg_svm, cl_mem: clmem__set_arg_mem,                                  \
+             clmem_local_memory: clmem__set_arg_local, CLMEM__PATTERN_TYPES(CLMEM__ARG_ASSOC)            \
+             default: clmem__set_arg_unsupported)(kernel, index, value)
+#endif
+CLMEM_API cl_int clmem__set_arg_unsupported(cl_kernel kernel, cl_uint index, ...);
+
+/** clmem_enqueue_copy_buffer_p2p_amd(platform, queue, src, dst, size, ...): copy
+    between buffers of two contexts through cl_amd_copy_buffer_p2p
+    (clEnqueueCopyBufferP2PAMD). size 0 means the smaller of both sizes after the
+    offsets. Options: .src_offset, .dst_offset, .wait_for, .num_wait_for, .event.
+    Where the platform lacks the extension: CL_INVALID_OPERATION with a message. */
+#ifndef __cplusplus
+#define clmem_enqueue_copy_buffer_p2p_amd(...) clmem__p2p_(__VA_ARGS__, )
+#define clmem__p2p_(platform, queue, src, dst, size, ...) \
+    clmem_enqueue_copy_buffer_p2p_amd_opts(platform, queue, src, dst, size, &(clmem_copy_options){.clmem__start = 0, __VA_ARGS__})
+#endif
+CLMEM_API cl_int clmem_enqueue_copy_buffer_p2p_amd_opts(cl_platform_id platform, cl_command_queue queue, clmem_buffer src,
+                                                        clmem_buffer dst, size_t size, const clmem_copy_options *opts);
+
+#ifdef __cplusplus
+} /* extern "C" */
+
+/* C++: overloads stand in for _Generic. */
+#define CLMEM__CXX_COPY(D, S, fn)                                                                  \
+    inline cl_int clmem_enqueue_copy(cl_command_queue q, D dst, S src,                             \
+                                     const clmem_copy_options &o = clmem_copy_options()) {         \
+        return fn(q, dst, src, &o);                                                                \
+    }
+CLMEM__CXX_COPY(clmem_buffer, clmem_buffer, clmem__copy_buffer_from_buffer)
+CLMEM__CXX_COPY(clmem_buffer, const void *, clmem__copy_buffer_from_host)
+CLMEM__CXX_COPY(void *, clmem_buffer, clmem__copy_host_from_buffer)
+CLMEM__CXX_COPY(clmem_buffer, clmem_image, clmem__copy_buffer_from_image)
+CLMEM__CXX_COPY(clmem_image, clmem_buffer, clmem__copy_image_from_buffer)
+CLMEM__CXX_COPY(clmem_image, clmem_image, clmem__copy_image_from_image)
+CLMEM__CXX_COPY(clmem_image, const void *, clmem__copy_image_from_host)
+CLMEM__CXX_COPY(void *, clmem_image, clmem__copy_host_from_image)
+CLMEM__CXX_COPY(clmem_svm, clmem_svm, clmem__copy_svm_from_svm)
+CLMEM__CXX_COPY(clmem_svm, const void *, clmem__copy_svm_from_host)
+CLMEM__CXX_COPY(void *, clmem_svm, clmem__copy_host_from_svm)
+CLMEM__CXX_COPY(cl_mem, cl_mem, clmem__copy_mem_from_mem)
+CLMEM__CXX_COPY(cl_mem, const void *, clmem__copy_mem_from_host)
+CLMEM__CXX_COPY(void *, cl_mem, clmem__copy_host_from_mem)
+CLMEM__CXX_COPY(cl_mem, clmem_buffer, clmem__copy_mem_from_buffer)
+CLMEM__CXX_COPY(clmem_buffer, cl_mem, clmem__copy_buffer_from_mem)
+CLMEM__CXX_COPY(cl_mem, clmem_image, clmem__copy_mem_from_image)
+CLMEM__CXX_COPY(clmem_image, cl_mem, clmem__copy_image_from_mem)
+#undef CLMEM__CXX_COPY
+#define CLMEM__CXX_FILL(T, name)                                                                    \
+    inline cl_int clmem_enqueue_fill(cl_command_queue q, clmem_buffer dst, T pattern, size_t size,  \
+                                     const clmem_fill_options &o = clmem_fill_options()) {          \
+        return clmem__fill_##name(q, clmem__fill_target_buffer(dst), pattern, size, &o);            \
+    }                                                                                               \
+    inline cl_int clmem_enqueue_fill(cl_command_queue q, clmem_svm dst, T pattern, size_t size,     \
+                                     const clmem_fill_options &o = clmem_fill_options()) {          \
+        return clmem__fill_##name(q, clmem__fill_target_svm(dst), pattern, size, &o);               \
+    }                                                                                               \
+    inline cl_int clmem_set_kernel_arg(cl_kernel k, cl_uint i, T v) { return clmem__set_arg_##name(k, i, v); }
+CLMEM__PATTERN_TYPES(CLMEM__CXX_FILL)
+#undef CLMEM__CXX_FILL
+inline cl_int clmem_enqueue_fill(cl_command_queue q, clmem_buffer dst, const void *pattern, size_t size,
+                                 const clmem_fill_options &o = clmem_fill_options()) {
+    return clmem__fill_ptr(q, clmem__fill_target_buffer(dst), pattern, size, &o);
+}
+inline cl_int clmem_enqueue_fill(cl_command_queue q, clmem_svm dst, const void *pattern, size_t size,
+                                 const clmem_fill_options &o = clmem_fill_options()) {
+    return clmem__fill_ptr(q, clmem__fill_target_svm(dst), pattern, size, &o);
+}
+inline cl_int clmem_set_kernel_arg(cl_kernel k, cl_uint i, clmem_buffer v) { return clmem__set_arg_buffer(k, i, v); }
+inline cl_int clmem_set_kernel_arg(cl_kernel k, cl_uint i, cl_mem v) { return clmem__set_arg_mem(k, i, v); }
+inline cl_int clmem_set_kernel_arg(cl_kernel k, cl_uint i, clmem_local_memory v) { return clmem__set_arg_local(k, i, v); }
+inline cl_int clmem_set_kernel_arg(cl_kernel k, cl_uint i, clmem_image v) { return clmem__set_arg_image(k, i, v); }
+inline cl_int clmem_set_kernel_arg(cl_kernel k, cl_uint i, clmem_sampler v) { return clmem__set_arg_sampler(k, i, v); }
+inline cl_int clmem_set_kernel_arg(cl_kernel k, cl_uint i, clmem_pipe v) { return clmem__set_arg_pipe(k, i, v); }
+inline cl_int clmem_set_kernel_arg(cl_kernel k, cl_uint i, clmem_svm v) { return clmem__set_arg_svm(k, i, v); }
+extern "C" {
+#endif
+
 #ifdef __cplusplus
 }
 #endif

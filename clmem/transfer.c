@@ -1,0 +1,485 @@
+/* >>transfer (implementation): buffer and host pairs, raw cl_mem dispatch, fills,
+   kernel arguments. Image pairs are in transfer_image.c, SVM pairs in transfer_svm.c. */
+
+static const clmem_copy_options clmem__copy_defaults = {0};
+#define CLMEM__COPY "clmem_enqueue_copy"
+
+static cl_bool clmem__blocking(const clmem_copy_options *o) {
+    return o->is_blocking == CLMEM_NON_BLOCKING ? CL_FALSE : CL_TRUE;
+}
+
+/* clmem__region(fn, in, out): a region as given ({x, y} means {x, y, 1}); false (and
+   out all zero) when no region was given. Zero before a non-zero component, or a
+   region with zero width, is an error (*err set). */
+static bool clmem__region(const char *fn, const size_t in[3], size_t out[3], cl_int *err) {
+    *err = CL_SUCCESS;
+    out[0] = in[0];
+    out[1] = in[1] ? in[1] : 1;
+    out[2] = in[2] ? in[2] : 1;
+    if (!in[0] && !in[1] && !in[2]) {
+        out[0] = out[1] = out[2] = 0;
+        return false;
+    }
+    if (CLMEM__CHECKS && (in[0] == 0 || (in[1] == 0 && in[2] != 0)))
+        *err = clmem__fail(CL_INVALID_VALUE, fn, "region {%zu, %zu, %zu} has a zero component", in[0], in[1], in[2]);
+    return true;
+}
+
+/* A rectangle in linear memory: origin, pitches (resolved), and the byte range it spans. */
+typedef struct clmem__rect {
+    size_t origin[3];
+    size_t row, slice;   /* resolved pitches */
+    size_t start, end;   /* first byte and one past the last byte touched */
+} clmem__rect;
+
+/* clmem__rect_make(fn, what, origin, pitches, region, size, &r): resolve pitches (0:
+   packed), check them, and check that the rectangle lies within `size` bytes
+   (SIZE_MAX: unknown size, only overflow is checked). */
+static cl_int clmem__rect_make(const char *fn, const char *what, const size_t origin[3], const size_t pitches[2],
+                               const size_t region[3], size_t size, clmem__rect *r) {
+    size_t a, b, c, span;
+    r->origin[0] = origin[0];
+    r->origin[1] = origin[1];
+    r->origin[2] = origin[2];
+    r->row = pitches[0] ? pitches[0] : region[0];
+    if (CLMEM__CHECKS && r->row < region[0])
+        return clmem__fail(CL_INVALID_VALUE, fn, "%s row pitch %zu is less than region[0] %zu", what, r->row, region[0]);
+    if (!clmem__mul_ok(region[1], r->row, &a))
+        return clmem__fail(CL_INVALID_VALUE, fn, "%s row pitch %zu x region[1] %zu overflows", what, r->row, region[1]);
+    r->slice = pitches[1] ? pitches[1] : a;
+    if (CLMEM__CHECKS && (r->slice < a || r->slice % r->row))
+        return clmem__fail(CL_INVALID_VALUE, fn,
+                           "%s slice pitch %zu must be at least region[1] x row pitch (%zu) and a multiple of the row "
+                           "pitch %zu", what, r->slice, a, r->row);
+    /* start = z*slice + y*row + x; span = (rz-1)*slice + (ry-1)*row + rx */
+    if (!clmem__mul_ok(origin[2], r->slice, &a) || !clmem__mul_ok(origin[1], r->row, &b) || !clmem__add_ok(a, b, &c) ||
+        !clmem__add_ok(c, origin[0], &r->start))
+        return clmem__fail(CL_INVALID_VALUE, fn, "%s origin {%zu, %zu, %zu} with pitches %zu, %zu overflows", what,
+                           origin[0], origin[1], origin[2], r->row, r->slice);
+    if (!clmem__mul_ok(region[2] - 1, r->slice, &a) || !clmem__mul_ok(region[1] - 1, r->row, &b) ||
+        !clmem__add_ok(a, b, &c) || !clmem__add_ok(c, region[0], &span) || !clmem__add_ok(r->start, span, &r->end))
+        return clmem__fail(CL_INVALID_VALUE, fn, "%s region {%zu, %zu, %zu} with pitches %zu, %zu overflows", what,
+                           region[0], region[1], region[2], r->row, r->slice);
+    if (CLMEM__CHECKS && size != SIZE_MAX && r->end > size)
+        return clmem__fail(CL_INVALID_VALUE, fn,
+                           "%s origin {%zu, %zu, %zu} + region {%zu, %zu, %zu} (pitches %zu, %zu) reaches byte %zu, "
+                           "beyond its %zu bytes", what, origin[0], origin[1], origin[2], region[0], region[1], region[2],
+                           r->row, r->slice, r->end, size);
+    return CL_SUCCESS;
+}
+
+/* clmem__rect_overlap(a_start, b_start, region, row, slice): two rectangles of the same
+   shape and pitches, starting at linear byte offsets a_start and b_start of one
+   allocation, share a byte (the rule of the OpenCL spec's appendix on rectangular
+   copies, written for linear starts so sub-buffer origins fold in). */
+static bool clmem__rect_overlap(size_t a, size_t b, const size_t region[3], size_t row, size_t slice) {
+    size_t slice_size = (region[1] - 1) * row + region[0];
+    size_t block = (region[2] - 1) * slice + slice_size;
+    size_t adx = a % row, bdx = b % row, ady = a % slice, bdy = b % slice;
+    if (a + block <= b || b + block <= a) return false;
+    if ((bdx >= adx + region[0] && bdx + region[0] <= adx + row) || (adx >= bdx + region[0] && adx + region[0] <= bdx + row))
+        return false;
+    if ((bdy >= ady + slice_size && bdy + slice_size <= ady + slice) ||
+        (ady >= bdy + slice_size && ady + slice_size <= bdy + slice))
+        return false;
+    return true;
+}
+
+/* Checks every pair shares: queue, wait list, a live handle. */
+static cl_int clmem__check_common(cl_command_queue queue, const clmem_copy_options *o) {
+    cl_int err;
+    if ((err = clmem__check_queue(CLMEM__COPY, queue)) != CL_SUCCESS) return err;
+    return clmem__check_wait_list(CLMEM__COPY, o->wait_for, o->num_wait_for);
+}
+static cl_int clmem__check_buffer(const char *what, clmem_buffer b) {
+    if (CLMEM__CHECKS && !b.mem)
+        return clmem__fail(CL_INVALID_MEM_OBJECT, CLMEM__COPY, "%s is an empty or released buffer handle", what);
+    return CL_SUCCESS;
+}
+static cl_int clmem__check_host_access(const char *what, clmem_buffer b, bool write) {
+    cl_mem_flags forbidden = write ? (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)
+                                   : (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS);
+    char text[200];
+    if (CLMEM__CHECKS && (b.flags & forbidden))
+        return clmem__fail(CL_INVALID_OPERATION, CLMEM__COPY, "the host may not %s %s: its flags are %s",
+                           write ? "write" : "read", what, clmem__mem_flags_text(b.flags, text, sizeof text));
+    return CL_SUCCESS;
+}
+
+/* clmem__finish_device_copy: a device-to-device copy asked to block waits for it. */
+static cl_int clmem__after_device_copy(const clmem_copy_options *o, cl_event *own) {
+    cl_int err = CL_SUCCESS;
+    if (o->is_blocking == CLMEM_BLOCKING) {
+        cl_event ev = o->event ? *o->event : *own;
+        err = clWaitForEvents(1, &ev);
+        if (err != CL_SUCCESS) err = clmem__cl_fail(err, CLMEM__COPY, "clWaitForEvents");
+    }
+    if (*own) clReleaseEvent(*own);
+    return err;
+}
+
+/* ---- buffer <- host, host <- buffer ---- */
+
+static cl_int clmem__host_rect(cl_command_queue queue, clmem_buffer buf, void *host, bool write, const size_t region[3],
+                               const clmem_copy_options *o) {
+    clmem__rect br, hr;
+    cl_int err;
+    if ((err = clmem__rect_make(CLMEM__COPY, "buffer", o->buffer_origin, o->buffer_pitches, region, buf.size, &br)) !=
+        CL_SUCCESS)
+        return err;
+    if ((err = clmem__rect_make(CLMEM__COPY, "host", o->host_origin, o->host_pitches, region,
+                                o->host_size ? o->host_size : SIZE_MAX, &hr)) != CL_SUCCESS)
+        return err;
+    clmem__map_note_use(buf.mem, CLMEM__COPY);
+    if (write)
+        err = clEnqueueWriteBufferRect(queue, buf.mem, clmem__blocking(o), br.origin, hr.origin, region, br.row, br.slice,
+                                       hr.row, hr.slice, host, o->num_wait_for, o->wait_for, o->event);
+    else
+        err = clEnqueueReadBufferRect(queue, buf.mem, clmem__blocking(o), br.origin, hr.origin, region, br.row, br.slice,
+                                      hr.row, hr.slice, host, o->num_wait_for, o->wait_for, o->event);
+    return err == CL_SUCCESS ? CL_SUCCESS
+                             : clmem__cl_fail(err, CLMEM__COPY, write ? "clEnqueueWriteBufferRect" : "clEnqueueReadBufferRect");
+}
+
+static cl_int clmem__host_linear(cl_command_queue queue, clmem_buffer buf, void *host, bool write,
+                                 const clmem_copy_options *o) {
+    size_t offset = write ? o->dst_offset : o->src_offset, count;
+    const char *oname = write ? "dst_offset" : "src_offset";
+    cl_int err;
+    if (CLMEM__CHECKS && offset > buf.size)
+        return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY, "%s %zu is beyond the buffer's %zu bytes", oname, offset, buf.size);
+    count = o->byte_count ? o->byte_count : buf.size - offset;
+    if (CLMEM__CHECKS) {
+        if (!clmem__range_ok(offset, count, buf.size))
+            return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY, "%s %zu + byte_count %zu is beyond the buffer's %zu bytes",
+                               oname, offset, count, buf.size);
+        if (o->host_size && count > o->host_size)
+            return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY, "byte_count %zu is more than host_size %zu", count,
+                               o->host_size);
+    }
+    if (count == 0) return clmem__nothing_to_do(CLMEM__COPY, queue, o->wait_for, o->num_wait_for, o->event);
+    clmem__map_note_use(buf.mem, CLMEM__COPY);
+    if (write)
+        err = clEnqueueWriteBuffer(queue, buf.mem, clmem__blocking(o), offset, count, host, o->num_wait_for, o->wait_for,
+                                   o->event);
+    else
+        err = clEnqueueReadBuffer(queue, buf.mem, clmem__blocking(o), offset, count, host, o->num_wait_for, o->wait_for,
+                                  o->event);
+    return err == CL_SUCCESS ? CL_SUCCESS
+                             : clmem__cl_fail(err, CLMEM__COPY, write ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer");
+}
+
+static cl_int clmem__host_transfer(cl_command_queue queue, clmem_buffer buf, void *host, bool write,
+                                   const clmem_copy_options *o) {
+    const char *what = write ? "dst" : "src";
+    size_t region[3];
+    bool rect;
+    cl_int err;
+    if (!o) o = &clmem__copy_defaults;
+    if (CLMEM__CHECKS) {
+        if ((err = clmem__check_common(queue, o)) != CL_SUCCESS) return err;
+        if ((err = clmem__check_buffer(what, buf)) != CL_SUCCESS) return err;
+        if (!host)
+            return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY, "the host pointer (%s) is NULL", write ? "src" : "dst");
+        if ((err = clmem__check_host_access(what, buf, write)) != CL_SUCCESS) return err;
+        if ((err = clmem__check_same_context(CLMEM__COPY, queue, buf.context, what)) != CL_SUCCESS) return err;
+    }
+    rect = clmem__region(CLMEM__COPY, o->region, region, &err);
+    if (err != CL_SUCCESS) return err;
+    return rect ? clmem__host_rect(queue, buf, host, write, region, o) : clmem__host_linear(queue, buf, host, write, o);
+}
+
+CLMEM_API cl_int clmem__copy_buffer_from_host(cl_command_queue queue, clmem_buffer dst, const void *src,
+                                              const clmem_copy_options *opts) {
+    /* OpenCL takes the source of a write as const void *; the cast only shares code. */
+    union { const void *c; void *m; } u;
+    u.c = src;
+    return clmem__host_transfer(queue, dst, u.m, true, opts);
+}
+
+CLMEM_API cl_int clmem__copy_host_from_buffer(cl_command_queue queue, void *dst, clmem_buffer src,
+                                              const clmem_copy_options *opts) {
+    return clmem__host_transfer(queue, src, dst, false, opts);
+}
+
+/* ---- buffer <- buffer ---- */
+
+static cl_int clmem__copy_rect(cl_command_queue queue, clmem_buffer dst, clmem_buffer src, const size_t region[3],
+                               const clmem_copy_options *o) {
+    clmem__rect sr, dr;
+    size_t so[3], dO[3];
+    cl_int err;
+    cl_event own = NULL;
+    if ((err = clmem__rect_make(CLMEM__COPY, "src", o->src_origin, o->src_pitches, region, src.size, &sr)) != CL_SUCCESS ||
+        (err = clmem__rect_make(CLMEM__COPY, "dst", o->dst_origin, o->dst_pitches, region, dst.size, &dr)) != CL_SUCCESS)
+        return err;
+    if (CLMEM__CHECKS && src.root == dst.root) {
+        if (sr.row != dr.row || sr.slice != dr.slice)
+            return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY,
+                               "a rectangular copy within one buffer needs equal pitches (src %zu, %zu; dst %zu, %zu)",
+                               sr.row, sr.slice, dr.row, dr.slice);
+        if (clmem__rect_overlap(src.origin + sr.start, dst.origin + dr.start, region, sr.row, sr.slice))
+            return clmem__fail(CL_MEM_COPY_OVERLAP, CLMEM__COPY,
+                               "src origin {%zu, %zu, %zu} and dst origin {%zu, %zu, %zu} with region {%zu, %zu, %zu} "
+                               "overlap in the same buffer", o->src_origin[0], o->src_origin[1], o->src_origin[2],
+                               o->dst_origin[0], o->dst_origin[1], o->dst_origin[2], region[0], region[1], region[2]);
+    }
+    /* PoCL 3.1 crashes on rectangular copies of sub-buffers: go through the root, whose
+       linear offset formula takes the sub-buffer's origin in origin[0]. */
+    memcpy(so, sr.origin, sizeof so);
+    memcpy(dO, dr.origin, sizeof dO);
+    so[0] += src.origin;
+    dO[0] += dst.origin;
+    clmem__map_note_use(src.mem, CLMEM__COPY);
+    clmem__map_note_use(dst.mem, CLMEM__COPY);
+    err = clEnqueueCopyBufferRect(queue, src.root, dst.root, so, dO, region, sr.row, sr.slice, dr.row, dr.slice,
+                                  o->num_wait_for, o->wait_for,
+                                  o->event ? o->event : (o->is_blocking == CLMEM_BLOCKING ? &own : NULL));
+    if (err != CL_SUCCESS) return clmem__cl_fail(err, CLMEM__COPY, "clEnqueueCopyBufferRect");
+    return clmem__after_device_copy(o, &own);
+}
+
+CLMEM_API cl_int clmem__copy_buffer_from_buffer(cl_command_queue queue, clmem_buffer dst, clmem_buffer src,
+                                                const clmem_copy_options *o) {
+    size_t region[3], count;
+    bool rect;
+    cl_int err;
+    cl_event own = NULL;
+    if (!o) o = &clmem__copy_defaults;
+    if (CLMEM__CHECKS) {
+        if ((err = clmem__check_common(queue, o)) != CL_SUCCESS) return err;
+        if ((err = clmem__check_buffer("dst", dst)) != CL_SUCCESS || (err = clmem__check_buffer("src", src)) != CL_SUCCESS)
+            return err;
+        if (src.context != dst.context)
+            return clmem__fail(CL_INVALID_CONTEXT, CLMEM__COPY, "src (context %p) and dst (context %p) differ in context",
+                               (void *)src.context, (void *)dst.context);
+        if ((err = clmem__check_same_context(CLMEM__COPY, queue, dst.context, "dst")) != CL_SUCCESS) return err;
+    }
+    rect = clmem__region(CLMEM__COPY, o->region, region, &err);
+    if (err != CL_SUCCESS) return err;
+    if (rect) return clmem__copy_rect(queue, dst, src, region, o);
+    if (CLMEM__CHECKS && (o->src_offset > src.size || o->dst_offset > dst.size))
+        return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY, "src_offset %zu or dst_offset %zu is beyond its buffer (%zu, %zu bytes)",
+                           o->src_offset, o->dst_offset, src.size, dst.size);
+    count = o->byte_count;
+    if (!count) {
+        size_t a = src.size - o->src_offset, b = dst.size - o->dst_offset;
+        count = a < b ? a : b;
+    }
+    if (CLMEM__CHECKS) {
+        if (!clmem__range_ok(o->src_offset, count, src.size))
+            return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY, "src_offset %zu + byte_count %zu is beyond src's %zu bytes",
+                               o->src_offset, count, src.size);
+        if (!clmem__range_ok(o->dst_offset, count, dst.size))
+            return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY, "dst_offset %zu + byte_count %zu is beyond dst's %zu bytes",
+                               o->dst_offset, count, dst.size);
+        if (src.root == dst.root && count) {
+            size_t s = src.origin + o->src_offset, d = dst.origin + o->dst_offset;
+            if (s < d + count && d < s + count)
+                return clmem__fail(CL_MEM_COPY_OVERLAP, CLMEM__COPY,
+                                   "src bytes [%zu, %zu) and dst bytes [%zu, %zu) of the same buffer overlap", s, s + count,
+                                   d, d + count);
+        }
+    }
+    if (count == 0) return clmem__nothing_to_do(CLMEM__COPY, queue, o->wait_for, o->num_wait_for, o->event);
+    clmem__map_note_use(src.mem, CLMEM__COPY);
+    clmem__map_note_use(dst.mem, CLMEM__COPY);
+    /* Through the roots as well: PoCL 3.1 checks a source sub-buffer against its parent. */
+    err = clEnqueueCopyBuffer(queue, src.root, dst.root, src.origin + o->src_offset, dst.origin + o->dst_offset, count,
+                              o->num_wait_for, o->wait_for,
+                              o->event ? o->event : (o->is_blocking == CLMEM_BLOCKING ? &own : NULL));
+    if (err != CL_SUCCESS) return clmem__cl_fail(err, CLMEM__COPY, "clEnqueueCopyBuffer");
+    return clmem__after_device_copy(o, &own);
+}
+
+/* ---- raw cl_mem: dispatched at run time by CL_MEM_TYPE ---- */
+
+typedef struct clmem__any {
+    bool is_image;
+    clmem_buffer buffer;
+    clmem_image image;
+} clmem__any;
+
+static cl_int clmem__any_of(cl_mem mem, const char *what, clmem__any *a) {
+    cl_mem_object_type type = 0;
+    cl_int err;
+    memset(a, 0, sizeof *a);
+    if (!mem) return clmem__fail(CL_INVALID_MEM_OBJECT, CLMEM__COPY, "%s is a NULL cl_mem", what);
+    if (clGetMemObjectInfo(mem, CL_MEM_TYPE, sizeof type, &type, NULL) != CL_SUCCESS)
+        return clmem__fail(CL_INVALID_MEM_OBJECT, CLMEM__COPY, "%s (%p) is not a valid memory object", what, (void *)mem);
+    if (type == CL_MEM_OBJECT_BUFFER) {
+        a->buffer = clmem_buffer_from_int_ptr(mem, false, &err);
+        return err;
+    }
+    if (type == CL_MEM_OBJECT_PIPE)
+        return clmem__fail(CL_INVALID_MEM_OBJECT, CLMEM__COPY, "%s is a pipe; pipes cannot be copied", what);
+    a->is_image = true;
+    a->image = clmem_image_from_int_ptr(mem, false, &err);
+    return err;
+}
+
+CLMEM_API cl_int clmem__copy_mem_from_mem(cl_command_queue queue, cl_mem dst, cl_mem src, const clmem_copy_options *o) {
+    clmem__any d, s;
+    cl_int err;
+    if ((err = clmem__any_of(dst, "dst", &d)) != CL_SUCCESS || (err = clmem__any_of(src, "src", &s)) != CL_SUCCESS)
+        return err;
+    if (d.is_image)
+        return s.is_image ? clmem__copy_image_from_image(queue, d.image, s.image, o)
+                          : clmem__copy_image_from_buffer(queue, d.image, s.buffer, o);
+    return s.is_image ? clmem__copy_buffer_from_image(queue, d.buffer, s.image, o)
+                      : clmem__copy_buffer_from_buffer(queue, d.buffer, s.buffer, o);
+}
+CLMEM_API cl_int clmem__copy_mem_from_host(cl_command_queue queue, cl_mem dst, const void *src, const clmem_copy_options *o) {
+    clmem__any d;
+    cl_int err = clmem__any_of(dst, "dst", &d);
+    if (err != CL_SUCCESS) return err;
+    return d.is_image ? clmem__copy_image_from_host(queue, d.image, src, o) : clmem__copy_buffer_from_host(queue, d.buffer, src, o);
+}
+CLMEM_API cl_int clmem__copy_host_from_mem(cl_command_queue queue, void *dst, cl_mem src, const clmem_copy_options *o) {
+    clmem__any s;
+    cl_int err = clmem__any_of(src, "src", &s);
+    if (err != CL_SUCCESS) return err;
+    return s.is_image ? clmem__copy_host_from_image(queue, dst, s.image, o) : clmem__copy_host_from_buffer(queue, dst, s.buffer, o);
+}
+CLMEM_API cl_int clmem__copy_mem_from_buffer(cl_command_queue queue, cl_mem dst, clmem_buffer src, const clmem_copy_options *o) {
+    clmem__any d;
+    cl_int err = clmem__any_of(dst, "dst", &d);
+    if (err != CL_SUCCESS) return err;
+    return d.is_image ? clmem__copy_image_from_buffer(queue, d.image, src, o) : clmem__copy_buffer_from_buffer(queue, d.buffer, src, o);
+}
+CLMEM_API cl_int clmem__copy_buffer_from_mem(cl_command_queue queue, clmem_buffer dst, cl_mem src, const clmem_copy_options *o) {
+    clmem__any s;
+    cl_int err = clmem__any_of(src, "src", &s);
+    if (err != CL_SUCCESS) return err;
+    return s.is_image ? clmem__copy_buffer_from_image(queue, dst, s.image, o) : clmem__copy_buffer_from_buffer(queue, dst, s.buffer, o);
+}
+CLMEM_API cl_int clmem__copy_mem_from_image(cl_command_queue queue, cl_mem dst, clmem_image src, const clmem_copy_options *o) {
+    clmem__any d;
+    cl_int err = clmem__any_of(dst, "dst", &d);
+    if (err != CL_SUCCESS) return err;
+    return d.is_image ? clmem__copy_image_from_image(queue, d.image, src, o) : clmem__copy_buffer_from_image(queue, d.buffer, src, o);
+}
+CLMEM_API cl_int clmem__copy_image_from_mem(cl_command_queue queue, clmem_image dst, cl_mem src, const clmem_copy_options *o) {
+    clmem__any s;
+    cl_int err = clmem__any_of(src, "src", &s);
+    if (err != CL_SUCCESS) return err;
+    return s.is_image ? clmem__copy_image_from_image(queue, dst, s.image, o) : clmem__copy_image_from_buffer(queue, dst, s.buffer, o);
+}
+
+CLMEM_API cl_int clmem__copy_unsupported(cl_command_queue queue, ...) {
+    (void)queue;
+    return clmem__fail(CL_INVALID_OPERATION, CLMEM__COPY, "OpenCL has no copy between these types");
+}
+
+/* ---- fills ---- */
+
+static cl_int clmem__fill_run(cl_command_queue queue, clmem__fill_target dst, const void *pattern, size_t pattern_size,
+                              size_t size, const clmem_fill_options *o) {
+    static const clmem_fill_options none = {0, 0, 0, NULL, 0, NULL};
+    clmem_enqueue_options eo;
+    if (!o) o = &none;
+    if (!dst.buffer.mem && dst.svm.ptr) return clmem__fill_svm(queue, dst.svm, pattern, pattern_size, size, o);
+    if (CLMEM__CHECKS && !dst.buffer.mem && !dst.svm.ptr)
+        return clmem__fail(CL_INVALID_MEM_OBJECT, "clmem_enqueue_fill", "dst is an empty or released handle");
+    eo.clmem__start = 0;
+    eo.wait_for = o->wait_for;
+    eo.num_wait_for = o->num_wait_for;
+    eo.event = o->event;
+    return clmem_enqueue_fill_buffer_opts(queue, dst.buffer, pattern, pattern_size, o->offset, size, &eo);
+}
+
+#define CLMEM__FILL_DEF(T, name)                                                                          \
+    CLMEM_API cl_int clmem__fill_##name(cl_command_queue queue, clmem__fill_target dst, T pattern, size_t size, \
+                                        const clmem_fill_options *opts) {                                 \
+        if (CLMEM__CHECKS && opts && opts->pattern_size && opts->pattern_size != sizeof pattern)          \
+            return clmem__fail(CL_INVALID_VALUE, "clmem_enqueue_fill",                                    \
+                               "pattern_size %zu contradicts the pattern's type " #T " (%zu bytes)",       \
+                               opts->pattern_size, sizeof pattern);                                       \
+        return clmem__fill_run(queue, dst, &pattern, sizeof pattern, size, opts);                         \
+    }
+CLMEM__PATTERN_TYPES(CLMEM__FILL_DEF)
+#undef CLMEM__FILL_DEF
+
+CLMEM_API cl_int clmem__fill_ptr(cl_command_queue queue, clmem__fill_target dst, const void *pattern, size_t size,
+                                 const clmem_fill_options *opts) {
+    if (CLMEM__CHECKS && (!opts || !opts->pattern_size))
+        return clmem__fail(CL_INVALID_VALUE, "clmem_enqueue_fill",
+                           "the pattern is a pointer, so .pattern_size must say how many bytes it has");
+    return clmem__fill_run(queue, dst, pattern, opts->pattern_size, size, opts);
+}
+
+/* ---- kernel arguments ---- */
+
+static cl_int clmem__set_arg(cl_kernel kernel, cl_uint index, size_t size, const void *value, const char *what) {
+    cl_int err;
+    if (CLMEM__CHECKS && !kernel) return clmem__fail(CL_INVALID_KERNEL, "clmem_set_kernel_arg", "kernel is NULL");
+    err = clSetKernelArg(kernel, index, size, value);
+    if (err != CL_SUCCESS)
+        return clmem__fail(err, "clmem_set_kernel_arg", "clSetKernelArg(index %u, %s of %zu bytes) failed with %s", index,
+                           what, size, clmem_error_string(err));
+    return CL_SUCCESS;
+}
+
+CLMEM_API cl_int clmem__set_arg_buffer(cl_kernel kernel, cl_uint index, clmem_buffer value) {
+    if (CLMEM__CHECKS && !value.mem)
+        return clmem__fail(CL_INVALID_MEM_OBJECT, "clmem_set_kernel_arg", "argument %u: empty or released buffer handle", index);
+    return clmem__set_arg(kernel, index, sizeof value.mem, &value.mem, "a buffer");
+}
+CLMEM_API cl_int clmem__set_arg_mem(cl_kernel kernel, cl_uint index, cl_mem value) {
+    return clmem__set_arg(kernel, index, sizeof value, &value, "a cl_mem");
+}
+CLMEM_API cl_int clmem__set_arg_local(cl_kernel kernel, cl_uint index, clmem_local_memory value) {
+    if (CLMEM__CHECKS && value.size == 0)
+        return clmem__fail(CL_INVALID_ARG_SIZE, "clmem_set_kernel_arg", "argument %u: local memory of 0 bytes", index);
+    return clmem__set_arg(kernel, index, value.size, NULL, "local memory");
+}
+#define CLMEM__ARG_DEF(T, name)                                                                \
+    CLMEM_API cl_int clmem__set_arg_##name(cl_kernel kernel, cl_uint index, T value) {         \
+        return clmem__set_arg(kernel, index, sizeof value, &value, "a " #T);                   \
+    }
+CLMEM__PATTERN_TYPES(CLMEM__ARG_DEF)
+#undef CLMEM__ARG_DEF
+CLMEM_API cl_int clmem__set_arg_unsupported(cl_kernel kernel, cl_uint index, ...) {
+    (void)kernel;
+    return clmem__fail(CL_INVALID_ARG_VALUE, "clmem_set_kernel_arg",
+                       "argument %u: a pointer is not a kernel argument (wrap it: clmem_svm, clmem_buffer)", index);
+}
+
+/* ---- AMD peer-to-peer copies ---- */
+
+typedef cl_int(CL_API_CALL *clmem__p2p_fn)(cl_command_queue, cl_mem, cl_mem, size_t, size_t, size_t, cl_uint,
+                                            const cl_event *, cl_event *);
+
+CLMEM_API cl_int clmem_enqueue_copy_buffer_p2p_amd_opts(cl_platform_id platform, cl_command_queue queue, clmem_buffer src,
+                                                        clmem_buffer dst, size_t size, const clmem_copy_options *o) {
+    static const char fn[] = "clmem_enqueue_copy_buffer_p2p_amd";
+    clmem__p2p_fn p2p;
+    cl_int err;
+    if (!o) o = &clmem__copy_defaults;
+    if (CLMEM__CHECKS) {
+        if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
+        if ((err = clmem__check_wait_list(fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
+        if (!src.mem || !dst.mem) return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "src or dst is an empty buffer handle");
+        if (!platform) return clmem__fail(CL_INVALID_PLATFORM, fn, "platform is NULL");
+        if (o->src_offset > src.size || o->dst_offset > dst.size)
+            return clmem__fail(CL_INVALID_VALUE, fn, "src_offset %zu or dst_offset %zu is beyond its buffer", o->src_offset,
+                               o->dst_offset);
+    }
+    if (!size) {
+        size_t a = src.size - o->src_offset, b = dst.size - o->dst_offset;
+        size = a < b ? a : b;
+    }
+    if (CLMEM__CHECKS && (!clmem__range_ok(o->src_offset, size, src.size) || !clmem__range_ok(o->dst_offset, size, dst.size)))
+        return clmem__fail(CL_INVALID_VALUE, fn, "size %zu at offsets %zu/%zu is beyond the buffers (%zu, %zu bytes)", size,
+                           o->src_offset, o->dst_offset, src.size, dst.size);
+    {
+        void *addr = clGetExtensionFunctionAddressForPlatform(platform, "clEnqueueCopyBufferP2PAMD");
+        p2p = NULL;
+        if (addr) memcpy(&p2p, &addr, sizeof p2p); /* ISO C has no object-to-function pointer cast */
+    }
+    if (!p2p)
+        return clmem__fail(CL_INVALID_OPERATION, fn,
+                           "the platform has no cl_amd_copy_buffer_p2p (clEnqueueCopyBufferP2PAMD is not available)");
+    err = p2p(queue, src.mem, dst.mem, o->src_offset, o->dst_offset, size, o->num_wait_for, o->wait_for, o->event);
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueCopyBufferP2PAMD");
+}
