@@ -51,15 +51,27 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
+#include <string.h>
 
 /* CLMEM_API: linkage of every public function. extern by default; static with
    CLMEM_STATIC (a private copy per translation unit, as stb's *_STATIC). */
 #ifndef CLMEM_API
 #ifdef CLMEM_STATIC
+#if defined(__GNUC__) || defined(__clang__)
+#define CLMEM_API static __attribute__((unused)) /* a unit need not use every function */
+#else
 #define CLMEM_API static
+#endif
 #else
 #define CLMEM_API extern
 #endif
+#endif
+
+/* CLMEM__ZERO: an all-zero initializer for a struct, clean in C and in C++. */
+#ifdef __cplusplus
+#define CLMEM__ZERO {}
+#else
+#define CLMEM__ZERO {0}
 #endif
 
 #if defined(CLMEM_NO_VALIDATION)
@@ -724,6 +736,165 @@ CLMEM_API cl_int clmem__set_arg_image(cl_kernel k, cl_uint index, clmem_image v)
 #endif
 /* ---- end clmem/image.h ---- */
 
+/* ---- begin clmem/sampler.h ---- */
+/* >>sampler: samplers (PyOpenCL's Sampler) */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** A sampler handle, passed by value (PyOpenCL's Sampler). Treat fields as read-only:
+      sampler            the OpenCL sampler; NULL for an empty or released handle
+      context            its context (not retained separately)
+      normalized_coords, addressing_mode, filter_mode   as created */
+typedef struct clmem_sampler {
+    cl_sampler sampler;
+    cl_context context;
+    cl_bool normalized_coords;
+    cl_addressing_mode addressing_mode;
+    cl_filter_mode filter_mode;
+} clmem_sampler;
+
+/** clmem_sampler_create(context, normalized_coords, addressing_mode, filter_mode, &err):
+    PyOpenCL's Sampler(context, normalized_coords, addressing_mode, filter_mode).
+    - normalized_coords: coordinates in [0, 1) (true) or in pixels (false).
+    - addressing_mode: CL_ADDRESS_NONE, _CLAMP_TO_EDGE, _CLAMP, _REPEAT, _MIRRORED_REPEAT.
+    - filter_mode: CL_FILTER_NEAREST or CL_FILTER_LINEAR.
+    Uses clCreateSamplerWithProperties where the context's platform is OpenCL 2.0 or
+    newer, else clCreateSampler. Returns the handle; on failure an empty one and
+    *errcode_ret (may be NULL):
+      CL_INVALID_CONTEXT    NULL context
+      CL_INVALID_VALUE      an unknown addressing or filter mode; REPEAT or
+                            MIRRORED_REPEAT with unnormalized coordinates (undefined in
+                            kernels by the spec; PoCL refuses it, so clmem refuses it
+                            everywhere and behaves the same on every runtime)
+      CL_INVALID_OPERATION  no device of the context supports images
+      or the driver's code. Thread safety: any thread.
+    Example: clmem_sampler s = clmem_sampler_create(ctx, false, CL_ADDRESS_CLAMP, CL_FILTER_NEAREST, &err); */
+CLMEM_API clmem_sampler clmem_sampler_create(cl_context context, cl_bool normalized_coords,
+                                             cl_addressing_mode addressing_mode, cl_filter_mode filter_mode,
+                                             cl_int *errcode_ret);
+
+/** clmem_sampler_create_with_properties(context, properties, &err): PyOpenCL's
+    Sampler(context, properties): keys and values of CL_SAMPLER_NORMALIZED_COORDS,
+    CL_SAMPLER_ADDRESSING_MODE, CL_SAMPLER_FILTER_MODE, terminated by 0 (NULL: all
+    defaults: normalized, CLAMP, NEAREST, the spec's defaults). Errors: those of
+    clmem_sampler_create, and CL_INVALID_VALUE for an unknown key, a key given twice,
+    or a normalized-coords value other than CL_TRUE/CL_FALSE. On a platform older than
+    2.0 the properties are checked and clCreateSampler is used. */
+CLMEM_API clmem_sampler clmem_sampler_create_with_properties(cl_context context, const cl_bitfield *properties,
+                                                             cl_int *errcode_ret);
+
+/** clmem_sampler_from_int_ptr(sampler, retain, &err): wrap a raw cl_sampler, reading
+    its context and modes from the driver; retain: clRetainSampler (true) or take over
+    your reference (false). Errors: CL_INVALID_SAMPLER (NULL or not valid). */
+CLMEM_API clmem_sampler clmem_sampler_from_int_ptr(cl_sampler sampler, bool retain, cl_int *errcode_ret);
+
+/** clmem_sampler_int_ptr(s): the raw cl_sampler (PyOpenCL's int_ptr). */
+static inline cl_sampler clmem_sampler_int_ptr(clmem_sampler s) { return s.sampler; }
+
+/** clmem_sampler_equal(a, b): same OpenCL sampler (PyOpenCL's ==); hash consistent. */
+static inline bool clmem_sampler_equal(clmem_sampler a, clmem_sampler b) { return a.sampler == b.sampler; }
+static inline size_t clmem_sampler_hash(clmem_sampler s) { return (size_t)(uintptr_t)s.sampler >> 4; }
+
+/** Every sampler_info (PyOpenCL's Sampler.get_info). */
+typedef struct clmem_sampler_info {
+    cl_uint reference_count;               /* CL_SAMPLER_REFERENCE_COUNT */
+    cl_context context;                    /* CL_SAMPLER_CONTEXT */
+    cl_bool normalized_coords;             /* CL_SAMPLER_NORMALIZED_COORDS */
+    cl_addressing_mode addressing_mode;    /* CL_SAMPLER_ADDRESSING_MODE */
+    cl_filter_mode filter_mode;            /* CL_SAMPLER_FILTER_MODE */
+    size_t num_properties;                 /* entries of CL_SAMPLER_PROPERTIES (3.0), terminator excluded */
+    cl_bitfield properties[16];            /* CL_SAMPLER_PROPERTIES (cl_sampler_properties), 0-terminated; empty before 3.0 */
+} clmem_sampler_info;
+
+/** clmem_sampler_get_info(s, &info): every sampler_info from the driver. Errors:
+    CL_INVALID_SAMPLER (empty handle), CL_INVALID_VALUE (info NULL), driver codes. */
+CLMEM_API cl_int clmem_sampler_get_info(clmem_sampler s, clmem_sampler_info *info);
+
+/** clmem_sampler_release(&s): release and empty the handle; a second release is a
+    no-op. Returns CL_SUCCESS or the driver's code. */
+CLMEM_API cl_int clmem_sampler_release(clmem_sampler *s);
+
+/** For clmem_set_kernel_arg: pass a sampler to a kernel's sampler_t argument. Errors:
+    CL_INVALID_KERNEL (NULL), CL_INVALID_SAMPLER (empty handle), clSetKernelArg's code. */
+CLMEM_API cl_int clmem__set_arg_sampler(cl_kernel k, cl_uint index, clmem_sampler v);
+
+#ifdef __cplusplus
+}
+#endif
+/* ---- end clmem/sampler.h ---- */
+
+/* ---- begin clmem/pipe.h ---- */
+/* >>pipe: pipes (PyOpenCL's Pipe) */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** A pipe handle, passed by value (PyOpenCL's Pipe, a MemoryObject). Treat fields as
+    read-only: mem (NULL for an empty handle), context, flags, packet_size, max_packets. */
+typedef struct clmem_pipe {
+    cl_mem mem;
+    cl_context context;
+    cl_mem_flags flags;
+    cl_uint packet_size;
+    cl_uint max_packets;
+} clmem_pipe;
+
+/** clmem_pipe_int_ptr(p): the raw cl_mem (PyOpenCL's int_ptr). */
+static inline cl_mem clmem_pipe_int_ptr(clmem_pipe p) { return p.mem; }
+
+/** clmem_pipe_create(context, flags, packet_size, max_packets, properties, &err):
+    PyOpenCL's Pipe(context, flags, packet_size, max_packets, properties=()), through
+    clCreatePipe (OpenCL 2.0).
+    - flags: 0 (CL_MEM_READ_WRITE), CL_MEM_READ_WRITE, optionally | CL_MEM_HOST_NO_ACCESS.
+    - packet_size: bytes per packet, 1 to CL_DEVICE_PIPE_MAX_PACKET_SIZE.
+    - max_packets: capacity in packets, > 0.
+    - properties: NULL or an empty (0-terminated) list; OpenCL defines no pipe property.
+    Argument checks come first, so they hold on every runtime. Returns the handle; on
+    failure an empty one and *errcode_ret (may be NULL):
+      CL_INVALID_CONTEXT     NULL context
+      CL_INVALID_VALUE       flags other than READ_WRITE / HOST_NO_ACCESS; a non-empty
+                             properties list
+      CL_INVALID_PIPE_SIZE   packet_size 0 or above the device's CL_DEVICE_PIPE_MAX_PACKET_SIZE;
+                             max_packets 0
+      CL_INVALID_OPERATION   no device of the context supports pipes (CL_DEVICE_PIPE_SUPPORT,
+                             e.g. PoCL and NVIDIA), or clmem compiled against headers older
+                             than 2.0; the message names the device
+      or the driver's code. Thread safety: any thread.
+    Example: clmem_pipe p = clmem_pipe_create(ctx, 0, sizeof(cl_int), 1024, NULL, &err); */
+CLMEM_API clmem_pipe clmem_pipe_create(cl_context context, cl_mem_flags flags, cl_uint packet_size, cl_uint max_packets,
+                                       const intptr_t *properties, cl_int *errcode_ret);
+
+/** clmem_pipe_from_int_ptr(mem, retain, &err): wrap a raw pipe cl_mem. Errors:
+    CL_INVALID_MEM_OBJECT (NULL, not valid, or not a CL_MEM_OBJECT_PIPE). */
+CLMEM_API clmem_pipe clmem_pipe_from_int_ptr(cl_mem mem, bool retain, cl_int *errcode_ret);
+
+/** Every pipe_info (PyOpenCL's get_pipe_info). */
+typedef struct clmem_pipe_info {
+    cl_uint packet_size;                /* CL_PIPE_PACKET_SIZE */
+    cl_uint max_packets;                /* CL_PIPE_MAX_PACKETS */
+    size_t num_properties;              /* entries of CL_PIPE_PROPERTIES (3.0) */
+    intptr_t properties[8];             /* CL_PIPE_PROPERTIES (cl_pipe_properties), 0-terminated */
+} clmem_pipe_info;
+
+/** clmem_pipe_get_info(p, &info): every pipe_info from the driver. Errors:
+    CL_INVALID_MEM_OBJECT (empty handle), CL_INVALID_VALUE (info NULL), driver codes. */
+CLMEM_API cl_int clmem_pipe_get_info(clmem_pipe p, clmem_pipe_info *info);
+
+/** clmem_pipe_release(&p): release and empty the handle; a second release is a no-op. */
+CLMEM_API cl_int clmem_pipe_release(clmem_pipe *p);
+
+/** For clmem_set_kernel_arg: pass a pipe to a kernel's pipe argument. Errors:
+    CL_INVALID_KERNEL (NULL), CL_INVALID_MEM_OBJECT (empty handle), clSetKernelArg's code. */
+CLMEM_API cl_int clmem__set_arg_pipe(cl_kernel k, cl_uint index, clmem_pipe v);
+
+#ifdef __cplusplus
+}
+#endif
+/* ---- end clmem/pipe.h ---- */
+
 /* ---- begin clmem/svm.h ---- */
 /* >>svm: shared virtual memory (PyOpenCL's SVMPointer, SVM, SVMAllocation, SVMMap,
    svm_empty and friends, enqueue_svm_memfill, enqueue_svm_migratemem) */
@@ -1149,23 +1320,22 @@ extern "C" {
    MAPS
 
    A map makes a region of a buffer or image visible to the host. PyOpenCL returned a
-   numpy array whose .base was a MemoryMap; clmem returns one clmem_memory_map that
-   holds the host pointer, what describes it (element type, shape, strides in bytes,
-   and for images the row and slice pitches the driver returned), the map's event and
-   what is needed to unmap.
+   numpy array whose .base was a MemoryMap; clmem fills one clmem_memory_map that holds
+   the host pointer, what describes it (element type name and size, shape, strides in
+   bytes, and for images the row and slice pitches the driver returned), the map's
+   event and what is needed to unmap.
 
-       cl_int err;
-       clmem_memory_map m = clmem_enqueue_map_buffer(q, buf, CL_MAP_READ, 0, &err,
-                                                     .shape = {5, 6, 7}, .dtype = CLMEM_DTYPE_FLOAT);
-       if (err == CL_SUCCESS) {
-           float *p = (float *)m.ptr;       ... read p[0 .. 209] ...
-           clmem_memory_map_release(&m);    // clEnqueueUnmapMemObject on the map's queue
+       clmem_memory_map m;
+       if (clmem_enqueue_map_buffer(q, buf, CL_MAP_READ, 0, float, &m, .shape = {5, 6, 7}) == CL_SUCCESS) {
+           const float *p = (const float *)m.ptr;   ... p[0 .. 209] ...
+           clmem_memory_map_release(&m);            // clEnqueueUnmapMemObject on the map's queue
        }
 
-   PyOpenCL's `with` block is CLMEM_WITH_MAP (it unmaps when the block is left by its
-   end, `break` or `continue`):
+   PyOpenCL's `with` block is CLMEM_WITH_MAP: it declares the map, runs the block when
+   the map succeeded and unmaps when the block is left by its end, `break` or
+   `continue`:
 
-       CLMEM_WITH_MAP(m, clmem_enqueue_map_buffer(q, buf, CL_MAP_WRITE_INVALIDATE_REGION, 0, &err)) {
+       CLMEM_WITH_MAP(m, err = clmem_enqueue_map_buffer(q, buf, CL_MAP_WRITE_INVALIDATE_REGION, 0, char, &m)) {
            memset(m.ptr, 0, m.size);
        }
 
@@ -1173,83 +1343,52 @@ extern "C" {
    PoCL returns the same pointer for two maps of one region, so each map is its own
    entry and unmapping one leaves the other valid). With it clmem
      - refuses to unmap a pointer it did not hand out (CL_INVALID_VALUE),
-     - reports a second release of the same map (CLMEM_ERROR_DOUBLE_RELEASE) and never
-       enqueues a second unmap,
+     - reports a second release of the same map (CLMEM_ERROR_DOUBLE_RELEASE, naming the
+       file and line of the map) and never enqueues a second unmap,
      - refuses a map that overlaps a live map of the same memory when either of the two
-       is for writing (CL_INVALID_OPERATION; the spec leaves such maps undefined or an
-       error, PoCL allows them),
+       is for writing (CL_INVALID_OPERATION; the spec makes overlapping write maps an
+       error and read/write overlaps undefined; PoCL allows both),
      - logs a warning, with the file and line of the map, when a buffer mapped for
-       writing is released or passed to a copy (the device may not see host writes
-       before the unmap).
-   A map keeps its memory object and its queue retained until it is released, so
-   releasing the buffer while it is mapped is safe: the unmap still works.
+       writing is released or passed to a copy (the device may not see the host's
+       writes before the unmap).
+   The table holds a reference to the mapped object and to the queue until the unmap,
+   so releasing a buffer while it is mapped is safe: the unmap still works.
 
    CHECKS made before the driver is called (PoCL maps anyway where the spec says no):
      - flags: 0, unknown bits, CL_MAP_WRITE_INVALIDATE_REGION together with CL_MAP_READ
-       or CL_MAP_WRITE                                       -> CL_INVALID_VALUE
-     - zero size, offset/region beyond the object, overflow    -> CL_INVALID_VALUE
+       or CL_MAP_WRITE                                          -> CL_INVALID_VALUE
+     - zero size, offset/region beyond the object, overflow       -> CL_INVALID_VALUE
      - MAP_READ on a HOST_WRITE_ONLY or HOST_NO_ACCESS object, MAP_WRITE or
        WRITE_INVALIDATE_REGION on a HOST_READ_ONLY or HOST_NO_ACCESS object (also as
-       inherited by a sub-buffer)                              -> CL_INVALID_OPERATION
+       inherited by a sub-buffer)                                 -> CL_INVALID_OPERATION
      - the pitches of an image map are always requested by clmem, so the spec's
        "NULL image_row_pitch / image_slice_pitch" error cannot arise.
    --------------------------------------------------------------------------------- */
 
 /** Most axes a map's shape can have. */
-#define CLMEM_MAP_MAX_DIMS 4
+#define CLMEM_MAP_MAX_DIMS 8
 
-/** Element types (numpy's dtypes, as OpenCL's scalar and vector types). A vector type
-    is CLMEM_DTYPE_VECTOR(scalar, n) with n in 2, 3, 4, 8, 16; its size is OpenCL's
-    (a 3-vector takes the room of a 4-vector). CLMEM_DTYPE_NONE: untyped bytes. */
-typedef enum clmem_dtype {
-    CLMEM_DTYPE_NONE = 0,
-    CLMEM_DTYPE_CHAR = 1,   /* cl_char */
-    CLMEM_DTYPE_UCHAR = 2,  /* cl_uchar */
-    CLMEM_DTYPE_SHORT = 3,  /* cl_short */
-    CLMEM_DTYPE_USHORT = 4, /* cl_ushort */
-    CLMEM_DTYPE_INT = 5,    /* cl_int */
-    CLMEM_DTYPE_UINT = 6,   /* cl_uint */
-    CLMEM_DTYPE_LONG = 7,   /* cl_long */
-    CLMEM_DTYPE_ULONG = 8,  /* cl_ulong */
-    CLMEM_DTYPE_HALF = 9,   /* cl_half */
-    CLMEM_DTYPE_FLOAT = 10, /* cl_float */
-    CLMEM_DTYPE_DOUBLE = 11, /* cl_double */
-    CLMEM_DTYPE__FORCE_INT = 0x7fffffff /* private: keeps every vector code in range */
-} clmem_dtype;
-
-/** CLMEM_DTYPE_VECTOR(scalar, n): the n-vector of a scalar dtype, e.g.
-    CLMEM_DTYPE_VECTOR(CLMEM_DTYPE_UINT, 2) for cl_uint2 (PyOpenCL's cltypes.uint2). */
-#define CLMEM_DTYPE_VECTOR(scalar, n) ((clmem_dtype)((int)(scalar) | ((int)(n) << 8)))
-
-/** clmem_dtype_itemsize(dtype): bytes of one element (cl_uint2: 8, cl_float3: 16);
-    0 for CLMEM_DTYPE_NONE and for codes that name no type. Thread safety: any thread. */
-CLMEM_API size_t clmem_dtype_itemsize(clmem_dtype dtype);
-
-/** Layout of a mapped array when no .strides are given (numpy's order="C"/"F"). */
-typedef enum clmem_order {
-    CLMEM_ORDER_C = 0, /* row-major: the last axis varies fastest (default) */
-    CLMEM_ORDER_F = 1  /* column-major: the first axis varies fastest */
-} clmem_order;
-
-/** A live map (PyOpenCL's MemoryMap together with the array it carried). Passed by
-    value, released once with clmem_memory_map_release (or clmem_release). Treat the
-    fields as read-only. */
+/** A live map (PyOpenCL's MemoryMap together with the numpy array it carried). Filled
+    by the map functions, released once with clmem_memory_map_release (or
+    clmem_release). Treat the fields as read-only; element (i, j) of a 2-D map is at
+    (char *)m.ptr + i * m.strides[0] + j * m.strides[1] (see clmem_memory_map_at). */
 typedef struct clmem_memory_map {
     void *ptr;                            /* the host pointer (element 0); NULL when empty or released */
     size_t size;                          /* bytes mapped (buffers: itemsize * prod(shape)) */
-    clmem_dtype dtype;                    /* element type (CLMEM_DTYPE_NONE: see itemsize) */
+    const char *dtype;                    /* element type as written ("float", "cl_uint2"); images:
+                                             the pixel's type ("cl_float4"), "bytes" when none fits */
     size_t itemsize;                      /* bytes per element (images: bytes per pixel) */
     unsigned ndim;                        /* axes in shape/strides */
-    size_t shape[CLMEM_MAP_MAX_DIMS];     /* elements per axis */
+    size_t shape[CLMEM_MAP_MAX_DIMS];     /* elements per axis, slowest first in C order */
     size_t strides[CLMEM_MAP_MAX_DIMS];   /* bytes between neighbours along each axis */
     size_t row_pitch, slice_pitch;        /* images: the pitches the driver returned; buffers: 0 */
-    cl_map_flags flags;                   /* CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION */
-    cl_event event;                       /* the map command's event, owned by the map (NULL for a
-                                             blocking map made without .event) */
-    cl_mem mem;                           /* the mapped object (retained by the map) */
-    cl_command_queue queue;               /* the queue the map was made on (retained by the map) */
-    unsigned long long serial;            /* clmem's number of this map; kept after release */
-    const char *file;                     /* where the map was made (NULL when unknown) */
+    cl_map_flags flags;                   /* CL_MAP_READ | CL_MAP_WRITE, or CL_MAP_WRITE_INVALIDATE_REGION */
+    cl_event event;                       /* the map command's event, owned by the map until its release
+                                             (NULL for a blocking map made without .event) */
+    cl_mem mem;                           /* the mapped object (kept alive until the unmap) */
+    cl_command_queue queue;               /* the queue the map was made on (kept alive until the unmap) */
+    unsigned long long serial;            /* clmem's number for this map (0: never mapped); kept after release */
+    const char *file;                     /* where the map was made (NULL when unknown, e.g. from C++) */
     int line;
 } clmem_memory_map;
 
@@ -1257,20 +1396,21 @@ typedef struct clmem_memory_map {
     keyword arguments). Zero means the default. */
 typedef struct clmem_map_options {
     int clmem__start;                     /* private: keeps the braces non-empty */
-    size_t shape[CLMEM_MAP_MAX_DIMS];     /* buffers: elements per axis; the shape ends at the first 0.
-                                             Default: everything from offset to the end of the buffer */
-    clmem_dtype dtype;                    /* element type (default: bytes, or .itemsize) */
-    size_t itemsize;                      /* bytes per element when dtype is NONE (e.g. sizeof(struct)) */
-    clmem_order order;                    /* buffers: CLMEM_ORDER_C (default) or CLMEM_ORDER_F */
-    size_t strides[CLMEM_MAP_MAX_DIMS];   /* buffers: byte strides per axis; override .order. They do
-                                             not change the mapped size (as in PyOpenCL); every
-                                             element they reach must lie inside it */
+    size_t shape[CLMEM_MAP_MAX_DIMS];     /* buffers: elements per axis. Default: one axis holding
+                                             everything from offset to the end of the buffer */
+    unsigned ndim;                        /* buffers: axes of .shape (0: its leading non-zero entries;
+                                             give it when a computed extent may be 0, so that the
+                                             map fails instead of covering the rest of the buffer) */
+    char order;                           /* buffers: 'C' (default; last index fastest) or 'F' */
+    size_t strides[CLMEM_MAP_MAX_DIMS];   /* buffers: byte strides per axis, overriding .order. As in
+                                             PyOpenCL they do not change the mapped size; clmem
+                                             checks that every element they reach lies inside it */
     int is_blocking;                      /* 0 or CLMEM_BLOCKING: wait for the map; CLMEM_NON_BLOCKING:
                                              wait on map.event before touching map.ptr */
     const cl_event *wait_for;             /* events to wait for (CLMEM_WAIT_FOR(...)) */
     cl_uint num_wait_for;
-    cl_event *event;                      /* also give the map's event to the caller (retained for
-                                             the caller, who releases it) */
+    cl_event *event;                      /* also give the map's event to the caller (a reference of
+                                             the caller's own, to release) */
     const char *clmem__file;              /* private: set by the macros */
     int clmem__line;
 } clmem_map_options;
@@ -1284,87 +1424,89 @@ typedef struct clmem_unmap_options {
     cl_event *event;                      /* where to put the unmap's event (NULL: none is made) */
 } clmem_unmap_options;
 
-/** clmem_enqueue_map_buffer(queue, buf, flags, offset, errcode_ret, ...options): map
-    bytes of a buffer, sub-buffer or pooled buffer into host memory
-    (clEnqueueMapBuffer; PyOpenCL's enqueue_map_buffer).
+/** clmem_enqueue_map_buffer(queue, buf, flags, offset, T, &map, ...options): map a
+    buffer, sub-buffer or pooled buffer into host memory as an array of element type T
+    (clEnqueueMapBuffer; PyOpenCL's enqueue_map_buffer(queue, buf, flags, offset,
+    shape, dtype)).
     - flags: CL_MAP_READ and/or CL_MAP_WRITE, or CL_MAP_WRITE_INVALIDATE_REGION alone.
     - offset: bytes from the start of buf.
-    - errcode_ret: where to store the result code (may be NULL).
-    - options: .shape, .dtype (or .itemsize), .order, .strides describe the host array;
-      the mapped size is itemsize * prod(shape), or without .shape everything from
-      offset to the end (which must then be a multiple of the itemsize). .is_blocking,
-      .wait_for/.num_wait_for, .event as for every enqueue.
-    Returns the map; on failure an empty map (ptr == NULL, serial == 0) and the code:
-    CL_INVALID_COMMAND_QUEUE (NULL queue), CL_INVALID_MEM_OBJECT (empty buffer),
-    CL_INVALID_CONTEXT (queue of another context), CL_INVALID_VALUE (bad flags, size 0,
-    offset + size beyond the buffer, bad dtype/itemsize/order, more than
-    CLMEM_MAP_MAX_DIMS axes, strides reaching outside the map), CL_INVALID_OPERATION
-    (host-access flags forbid the map; overlap with a live map where either is for
-    writing), CL_INVALID_EVENT_WAIT_LIST, CL_OUT_OF_HOST_MEMORY, or the driver's code.
+    - T: the element type (float, cl_uint2, struct particle, char for bytes); the map
+      records sizeof(T) and the name as written.
+    - map: filled on success; emptied (ptr NULL, serial 0) on failure.
+    - options: .shape/.ndim, .order, .strides describe the array; the mapped size is
+      sizeof(T) * prod(shape), or without .shape everything from offset to the end
+      (which must then be a whole number of elements). .is_blocking, .wait_for,
+      .num_wait_for, .event as for every enqueue.
+    Returns CL_SUCCESS or: CL_INVALID_COMMAND_QUEUE (NULL queue), CL_INVALID_MEM_OBJECT
+    (empty buffer), CL_INVALID_CONTEXT (queue of another context), CL_INVALID_VALUE
+    (map NULL, bad flags, size 0, offset + size beyond the buffer, .ndim above
+    CLMEM_MAP_MAX_DIMS, order not 'C'/'F', strides reaching outside the map, size
+    overflow), CL_INVALID_OPERATION (the host-access flags forbid the map; overlap with
+    a live map where either is for writing), CL_INVALID_EVENT_WAIT_LIST,
+    CL_OUT_OF_HOST_MEMORY, or the driver's code.
     With CL_MEM_USE_HOST_PTR the pointer is the host memory plus the buffer's origin
-    plus offset (on zero-copy devices such as PoCL and most CPUs).
+    plus offset on zero-copy devices (PoCL, CPUs); others may hand out a staging copy.
     Thread safety: any thread; the live-map table is locked.
-    Example: clmem_memory_map m = clmem_enqueue_map_buffer(q, b, CL_MAP_WRITE, 0, &err,
-                 .shape = {1}, .dtype = CLMEM_DTYPE_VECTOR(CLMEM_DTYPE_UINT, 2)); */
+    Example: clmem_enqueue_map_buffer(q, b, CL_MAP_WRITE, 0, cl_uint2, &m, .shape = {1}); */
 #ifndef __cplusplus
 #define clmem_enqueue_map_buffer(...) clmem__map_buffer_(__VA_ARGS__, )
-#define clmem__map_buffer_(queue, buf, flags, offset, errcode_ret, ...)                                    \
-    clmem_enqueue_map_buffer_opts(queue, buf, flags, offset,                                                 \
-                                  &(clmem_map_options){.clmem__start = 0, .clmem__file = __FILE__,          \
-                                                       .clmem__line = __LINE__, __VA_ARGS__},                \
-                                  errcode_ret)
+#define clmem__map_buffer_(queue, buf, flags, offset, T, map, ...)                                     \
+    clmem_enqueue_map_buffer_opts(queue, buf, flags, offset, sizeof(T), #T, map,                         \
+                                  &(clmem_map_options){.clmem__start = 0, .clmem__file = __FILE__,      \
+                                                       .clmem__line = __LINE__, __VA_ARGS__})
 #endif
-CLMEM_API clmem_memory_map clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buffer buf, cl_map_flags flags,
-                                                         size_t offset, const clmem_map_options *opts,
-                                                         cl_int *errcode_ret);
+CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buffer buf, cl_map_flags flags,
+                                               size_t offset, size_t itemsize, const char *dtype,
+                                               clmem_memory_map *map, const clmem_map_options *opts);
 
-/** clmem_enqueue_map_image(queue, img, flags, origin, region, errcode_ret, ...options):
-    map a box of an image into host memory (clEnqueueMapImage; PyOpenCL's
-    enqueue_map_image).
-    - origin: {x, y, z} in pixels (z: slice, or layer of an image array; for a 1-D
-      image array y is the layer); NULL means {0, 0, 0}.
+/** clmem_enqueue_map_image(queue, img, flags, origin, region, &map, ...options): map a
+    box of an image into host memory (clEnqueueMapImage; PyOpenCL's enqueue_map_image).
+    - origin: {x, y, z} in pixels (for a 1-D image array y is the layer, for a 2-D
+      array z); NULL means {0, 0, 0}.
     - region: {w, h, d} in pixels; trailing zeros count as 1 ({64, 4, 0} is {64, 4, 1});
       NULL means everything from origin to the end of the image.
-    - The map describes itself from the region and the pitches the driver returned (not
-      from caller-given strides, where PyOpenCL let them disagree): shape {w} for 1-D,
-      {h, w} for 2-D, {d, h, w} for 3-D, {layers, w} for 1-D arrays (stride: slice_pitch),
-      {layers, h, w} for 2-D arrays; strides {slice_pitch, row_pitch, pixel size}.
-      .dtype defaults to the pixel's type where one matches (CL_FLOAT RGBA: float4),
-      else NONE with itemsize the pixel size; a given .dtype must have the pixel's size.
-      .shape, .strides and .order are refused (CL_INVALID_VALUE).
+    - The map describes itself from the region and the pitches the driver returned
+      (PyOpenCL built the array from caller-given shape and strides, which could
+      disagree with them): shape {w} for 1-D, {h, w} for 2-D, {layers, w} for 1-D
+      arrays (stride: slice_pitch), {d, h, w} for 3-D and {layers, h, w} for 2-D arrays,
+      with strides {slice_pitch, row_pitch, pixel size}; dtype names the pixel's OpenCL
+      type where one fits (CL_RGBA + CL_FLOAT: "cl_float4"), else "bytes".
+      .shape, .ndim, .strides and .order are refused (CL_INVALID_VALUE).
     Errors: as clmem_enqueue_map_buffer, plus CL_INVALID_VALUE for a region beyond the
-    image, a 0 before a non-zero region component, origin[1]/region[1] on 1-D images,
-    origin[2]/region[2] on 1-D and 2-D images.
+    image, a 0 before a non-zero region component, y/z outside a 1-D image or z outside
+    a 2-D image; CL_INVALID_MEM_OBJECT for a handle whose type is not an image.
     Thread safety: any thread.
-    Example: clmem_memory_map m = clmem_enqueue_map_image(q, img, CL_MAP_READ, NULL, NULL, &err);
+    Example: clmem_enqueue_map_image(q, img, CL_MAP_READ, NULL, NULL, &m);
              row y starts at (char *)m.ptr + y * m.row_pitch. */
 #ifndef __cplusplus
 #define clmem_enqueue_map_image(...) clmem__map_image_(__VA_ARGS__, )
-#define clmem__map_image_(queue, img, flags, origin, region, errcode_ret, ...)                             \
-    clmem_enqueue_map_image_opts(queue, img, flags, origin, region,                                         \
-                                 &(clmem_map_options){.clmem__start = 0, .clmem__file = __FILE__,           \
-                                                      .clmem__line = __LINE__, __VA_ARGS__},                 \
-                                 errcode_ret)
+#define clmem__map_image_(queue, img, flags, origin, region, map, ...)                                 \
+    clmem_enqueue_map_image_opts(queue, img, flags, origin, region, map,                                \
+                                 &(clmem_map_options){.clmem__start = 0, .clmem__file = __FILE__,       \
+                                                      .clmem__line = __LINE__, __VA_ARGS__})
 #endif
-CLMEM_API clmem_memory_map clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_image img, cl_map_flags flags,
-                                                        const size_t *origin, const size_t *region,
-                                                        const clmem_map_options *opts, cl_int *errcode_ret);
+CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_image img, cl_map_flags flags,
+                                              const size_t *origin, const size_t *region, clmem_memory_map *map,
+                                              const clmem_map_options *opts);
 
 /** clmem_memory_map_release(&map, ...options): unmap (clEnqueueUnmapMemObject;
-    PyOpenCL's MemoryMap.release) and empty the handle: ptr, mem, queue and event
-    become NULL; serial, file and line stay so that a second release can be reported.
-    The unmap is enqueued, not waited for: later commands on an in-order queue see the
-    host's writes. Options: .queue (default: the queue the map was made on), .wait_for,
-    .num_wait_for, .event (the unmap's event).
+    PyOpenCL's MemoryMap.release(queue, wait_for)) and empty the handle: ptr, mem,
+    queue and event become NULL (the map's event is released); serial, file and line
+    stay so that a second release can be reported. The unmap is enqueued, not waited
+    for: later commands on an in-order queue see the host's writes.
+    Options: .queue (default: the queue the map was made on), .wait_for,
+    .num_wait_for, .event (the unmap's event, yours to release).
     Returns CL_SUCCESS; CL_SUCCESS without doing anything for a map that never held
-    anything (serial 0, ptr NULL: the result of a failed map), so failure paths may
+    anything (serial 0 and ptr NULL: the result of a failed map), so failure paths may
     release unconditionally; CLMEM_ERROR_DOUBLE_RELEASE for a map already released
     (through this handle, a copy of it, or clmem_enqueue_unmap_mem_object): no second
-    unmap is enqueued; CL_INVALID_VALUE (map NULL, or ptr/mem not a live map clmem
-    handed out); CL_INVALID_CONTEXT (.queue of another context);
-    CL_INVALID_EVENT_WAIT_LIST; or the driver's code (the map then stays live).
-    Thread safety: any thread, but one map must not be released from two threads at
-    once. Example: clmem_memory_map_release(&m, .event = &unmapped); */
+    unmap is enqueued; CL_INVALID_VALUE (map NULL, or its ptr/mem are not the live map
+    clmem handed out under that serial); CL_INVALID_CONTEXT (.queue of another
+    context); CL_INVALID_COMMAND_QUEUE; CL_INVALID_EVENT_WAIT_LIST; or the driver's
+    code (the map then stays live and may be released again).
+    Thread safety: any thread; of two threads releasing one map at the same time, one
+    unmaps and the other gets CLMEM_ERROR_DOUBLE_RELEASE.
+    Example: clmem_memory_map_release(&m, .event = &unmapped); */
 #ifndef __cplusplus
 #define clmem_memory_map_release(...) clmem__map_release_(__VA_ARGS__, )
 #define clmem__map_release_(map, ...) \
@@ -1373,18 +1515,20 @@ CLMEM_API clmem_memory_map clmem_enqueue_map_image_opts(cl_command_queue queue, 
 CLMEM_API cl_int clmem_memory_map_release_opts(clmem_memory_map *map, const clmem_unmap_options *opts);
 
 /** clmem_memory_map_release_default(&map): clmem_memory_map_release with no options
-    (on the map's own queue, no wait list, no event). What clmem_release(&map) and
+    (on the map's own queue, no wait list, no event): what clmem_release(&map) and
     CLMEM_WITH_MAP call. Same results as clmem_memory_map_release. */
 CLMEM_API cl_int clmem_memory_map_release_default(clmem_memory_map *map);
 
 /** clmem_enqueue_unmap_mem_object(queue, mem, ptr, ...options): unmap one live map of
-    the raw object mem at host pointer ptr (for code that kept only the pointer; the
-    most recent such map is released). Options: .wait_for, .num_wait_for, .event.
-    Errors: CL_INVALID_COMMAND_QUEUE, CL_INVALID_MEM_OBJECT (NULL mem), CL_INVALID_VALUE
-    (ptr is not a live map of mem that clmem handed out: a foreign pointer, a second
-    unmap, or the wrong object), CL_INVALID_CONTEXT, CL_INVALID_EVENT_WAIT_LIST, or the
-    driver's code. A later clmem_memory_map_release of that map's handle reports
-    CLMEM_ERROR_DOUBLE_RELEASE. Thread safety: any thread. */
+    the raw object mem (buf.mem, img.mem) at host pointer ptr, for code that kept only
+    the pointer; of several live maps of (mem, ptr) the most recent goes. Options:
+    .wait_for, .num_wait_for, .event. Returns CL_SUCCESS or: CL_INVALID_COMMAND_QUEUE,
+    CL_INVALID_MEM_OBJECT (NULL mem), CL_INVALID_VALUE (ptr is not a live map of mem
+    that clmem handed out: a foreign pointer, a second unmap, the wrong object),
+    CL_INVALID_CONTEXT, CL_INVALID_EVENT_WAIT_LIST, or the driver's code. The handle of
+    that map is then stale: its release reports CLMEM_ERROR_DOUBLE_RELEASE, and its
+    mem, queue and event must no longer be used. Thread safety: any thread.
+    Example: clmem_enqueue_unmap_mem_object(q, buf.mem, p); */
 #ifndef __cplusplus
 #define clmem_enqueue_unmap_mem_object(...) clmem__unmap_mem_(__VA_ARGS__, )
 #define clmem__unmap_mem_(queue, mem, ptr, ...) \
@@ -1394,25 +1538,32 @@ CLMEM_API cl_int clmem_enqueue_unmap_mem_object_opts(cl_command_queue queue, cl_
                                                      const clmem_enqueue_options *opts);
 
 /** clmem_memory_map_at(&map, index): the address of the element at index (map->ndim
-    entries) using the map's strides, or NULL when an index is out of range
-    (CL_INVALID_VALUE in the last-error message) or the map is empty.
-    Example: ((float *)clmem_memory_map_at(&m, (size_t[]){1, 2, 3}))[0] = 10.0f; */
+    entries) through the map's strides; NULL when an index is out of range or the map
+    is empty or released (with a CL_INVALID_VALUE message in clmem_last_error_message).
+    Thread safety: any thread.
+    Example: *(float *)clmem_memory_map_at(&m, (const size_t[]){1, 2, 3}) = 10.0f; */
 CLMEM_API void *clmem_memory_map_at(const clmem_memory_map *map, const size_t *index);
 
 /** clmem_live_map_count(mem): how many maps of mem (NULL: of any object) clmem holds
-    live right now. For tests and leak checks. Thread safety: any thread. */
+    live now. For tests and leak checks. Thread safety: any thread. */
 CLMEM_API size_t clmem_live_map_count(cl_mem mem);
 
-/** CLMEM_WITH_MAP(m, map_expression) { ... }: PyOpenCL's `with map:`. Declares the
-    clmem_memory_map m from map_expression, runs the block only if the map succeeded
-    (m.ptr != NULL; the error code went where map_expression said), and releases the
-    map (clmem_memory_map_release_default) when the block ends, including through
-    `break` or `continue`. `return` and `goto` out of the block skip the release, as
-    they would skip any statement after it.
-    Example: CLMEM_WITH_MAP(m, clmem_enqueue_map_buffer(q, b, CL_MAP_READ, 0, &err)) { use(m.ptr); } */
-#define CLMEM_WITH_MAP(m, map_expression)                                                                  \
-    for (clmem_memory_map m = (map_expression), *clmem__with_##m = &m; clmem__with_##m != NULL;             \
-         (void)clmem_memory_map_release_default(&m), clmem__with_##m = NULL)                                \
+/** CLMEM_WITH_MAP(m, map_call) { ... }: PyOpenCL's `with map:`. Declares the
+    clmem_memory_map m (empty), evaluates map_call (which fills &m: write
+    `err = clmem_enqueue_map_buffer(..., &m)` to keep the code), runs the block only
+    when the map succeeded (m.ptr != NULL), and releases the map
+    (clmem_memory_map_release_default) when the block ends, also through `break` or
+    `continue`. `return` and `goto` out of the block skip the release, as they skip
+    any statement after a block: release by hand before them.
+    Example: CLMEM_WITH_MAP(m, clmem_enqueue_map_buffer(q, b, CL_MAP_READ, 0, float, &m)) { use(m.ptr); } */
+#ifdef __cplusplus
+#define CLMEM__MAP_ZERO {}
+#else
+#define CLMEM__MAP_ZERO {0}
+#endif
+#define CLMEM_WITH_MAP(m, map_call)                                                                     \
+    for (clmem_memory_map m = CLMEM__MAP_ZERO, *clmem__with_##m = ((void)(map_call), &m);                \
+         clmem__with_##m != NULL; (void)clmem_memory_map_release_default(&m), clmem__with_##m = NULL)  \
         for (int clmem__body_##m = (m.ptr != NULL); clmem__body_##m; clmem__body_##m = 0)
 
 #ifdef __cplusplus
@@ -1533,6 +1684,244 @@ CLMEM__COPY_DECL(clmem__copy_image_from_mem, clmem_image, cl_mem)
 /* SVM fill, defined with the SVM transfers. */
 CLMEM_API cl_int clmem__fill_svm(cl_command_queue queue, clmem_svm dst, const void *pattern, size_t pattern_size,
                                  size_t size, const clmem_fill_options *opts);
+
+/* ---- enqueue_copy: the dispatch (C11 _Generic; C++ overloads below) ---- */
+
+/** clmem_enqueue_copy(queue, dst, src, ...): copy between any two kinds of memory the
+    DISPATCH TABLE lists; the operation is chosen from the static types of dst and src.
+    Returns CL_SUCCESS or the error code with a message: CL_INVALID_COMMAND_QUEUE,
+    CL_INVALID_MEM_OBJECT (empty or released handle), CL_INVALID_VALUE (NULL host
+    pointer, offsets or regions out of range or wrapping, zero region components
+    before non-zero ones, pitches too small or not multiples, a host extent above
+    .host_size), CL_INVALID_OPERATION (host access the object's HOST_* flags forbid),
+    CL_MEM_COPY_OVERLAP (overlapping ranges of one buffer, also through sibling
+    sub-buffers, with the spec's rectangular rule), CL_INVALID_CONTEXT (objects or
+    queue from different contexts), CL_INVALID_EVENT_WAIT_LIST, or the driver's code.
+    Thread safety: as the OpenCL calls it makes (any thread; one queue is safe).
+    Examples:
+        clmem_enqueue_copy(q, buf, host);                          host -> buffer, all of buf
+        clmem_enqueue_copy(q, host, buf, .byte_count = 64, .src_offset = 128);
+        clmem_enqueue_copy(q, dst, src, .region = {16, 4}, .src_origin = {0, 2},
+                           .src_pitches = {64}, .dst_pitches = {16});  rectangular */
+#ifndef __cplusplus
+#define clmem_enqueue_copy(...) clmem__copy_(__VA_ARGS__, )
+#define clmem__copy_(queue, dst, src, ...)                                              \
+    (CLMEM__COPY_ASSERT(dst, src),                                                      \
+     CLMEM__COPY_FN(dst, src)(queue, dst, src, &(clmem_copy_options){.clmem__start = 0, __VA_ARGS__}))
+
+#define CLMEM__COPY_FN(dst, src)                                                                         \
+    _Generic((dst),                                                                                      \
+        clmem_buffer: _Generic((src), clmem_buffer: clmem__copy_buffer_from_buffer,                      \
+                               clmem_image: clmem__copy_buffer_from_image, cl_mem: clmem__copy_buffer_from_mem, \
+                               clmem_svm: clmem__copy_unsupported, default: clmem__copy_buffer_from_host), \
+        clmem_image: _Generic((src), clmem_buffer: clmem__copy_image_from_buffer,                        \
+                              clmem_image: clmem__copy_image_from_image, cl_mem: clmem__copy_image_from_mem, \
+                              clmem_svm: clmem__copy_unsupported, default: clmem__copy_image_from_host), \
+        clmem_svm: _Generic((src), clmem_svm: clmem__copy_svm_from_svm, clmem_buffer: clmem__copy_unsupported, \
+                            clmem_image: clmem__copy_unsupported, cl_mem: clmem__copy_unsupported,          \
+                            default: clmem__copy_svm_from_host),                                          \
+        cl_mem: _Generic((src), cl_mem: clmem__copy_mem_from_mem, clmem_buffer: clmem__copy_mem_from_buffer, \
+                         clmem_image: clmem__copy_mem_from_image, clmem_svm: clmem__copy_unsupported,       \
+                         default: clmem__copy_mem_from_host),                                             \
+        default: _Generic((src), clmem_buffer: clmem__copy_host_from_buffer,                              \
+                          clmem_image: clmem__copy_host_from_image, clmem_svm: clmem__copy_host_from_svm,  \
+                          cl_mem: clmem__copy_host_from_mem, default: clmem__copy_unsupported))
+
+/* 1 for the pairs the table supports, 0 for the others (a compile error). */
+#define CLMEM__COPY_OK(dst, src)                                                                   \
+    _Generic((dst), clmem_buffer: _Generic((src), clmem_svm: 0, default: 1),                       \
+             clmem_image: _Generic((src), clmem_svm: 0, default: 1),                               \
+             clmem_svm: _Generic((src), clmem_buffer: 0, clmem_image: 0, cl_mem: 0, default: 1),    \
+             cl_mem: _Generic((src), clmem_svm: 0, default: 1),                                    \
+             default: _Generic((src), clmem_buffer: 1, clmem_image: 1, clmem_svm: 1, cl_mem: 1, default: 0))
+#define CLMEM__COPY_ASSERT(dst, src)                                                                      \
+    ((void)sizeof(struct {                                                                                \
+        _Static_assert(CLMEM__COPY_OK(dst, src),                                                          \
+                       "clmem_enqueue_copy: OpenCL has no copy between these types (host to host, buffer " \
+                       "or image to SVM): see the DISPATCH TABLE in clmem.h");                             \
+        char clmem__c;                                                                                    \
+    }))
+#endif
+/* Selected only for the pairs CLMEM__COPY_ASSERT refuses. */
+CLMEM_API cl_int clmem__copy_unsupported(cl_command_queue queue, ...);
+
+/* ---- enqueue_fill ---- */
+
+/* What clmem_enqueue_fill fills: a buffer or SVM memory. */
+typedef struct clmem__fill_target {
+    clmem_buffer buffer;   /* mem == NULL: SVM */
+    clmem_svm svm;
+} clmem__fill_target;
+static inline clmem__fill_target clmem__fill_target_buffer(clmem_buffer b) {
+    clmem__fill_target t;
+    t.buffer = b;
+    t.svm.ptr = NULL;
+    t.svm.size = 0;
+    return t;
+}
+static inline clmem__fill_target clmem__fill_target_svm(clmem_svm s) {
+    clmem__fill_target t;
+    memset(&t, 0, sizeof t);
+    t.svm.ptr = s.ptr;
+    t.svm.size = s.size;
+    return t;
+}
+
+/* The pattern types: a value of one of these gives its own size. One spelling per
+   underlying type (cl_int is int, so only int is listed). 3-vectors are 4-vectors in
+   cl_platform.h and are left out. */
+#define CLMEM__PATTERN_TYPES(X)                                                                        \
+    X(char, char) X(signed char, schar) X(unsigned char, uchar) X(short, short)                        \
+    X(unsigned short, ushort) X(int, int) X(unsigned int, uint) X(long, long) X(unsigned long, ulong)   \
+    X(long long, llong) X(unsigned long long, ullong) X(float, float) X(double, double)                 \
+    X(cl_char2, char2) X(cl_char4, char4) X(cl_char8, char8) X(cl_char16, char16)                      \
+    X(cl_uchar2, uchar2) X(cl_uchar4, uchar4) X(cl_uchar8, uchar8) X(cl_uchar16, uchar16)              \
+    X(cl_short2, short2) X(cl_short4, short4) X(cl_short8, short8) X(cl_short16, short16)              \
+    X(cl_ushort2, ushort2) X(cl_ushort4, ushort4) X(cl_ushort8, ushort8) X(cl_ushort16, ushort16)      \
+    X(cl_int2, int2) X(cl_int4, int4) X(cl_int8, int8) X(cl_int16, int16)                              \
+    X(cl_uint2, uint2) X(cl_uint4, uint4) X(cl_uint8, uint8) X(cl_uint16, uint16)                      \
+    X(cl_long2, long2) X(cl_long4, long4) X(cl_long8, long8) X(cl_long16, long16)                      \
+    X(cl_ulong2, ulong2) X(cl_ulong4, ulong4) X(cl_ulong8, ulong8) X(cl_ulong16, ulong16)              \
+    X(cl_float2, float2) X(cl_float4, float4) X(cl_float8, float8) X(cl_float16, float16)              \
+    X(cl_double2, double2) X(cl_double4, double4) X(cl_double8, double8) X(cl_double16, double16)
+
+#define CLMEM__FILL_DECL(T, name)                                                                   \
+    CLMEM_API cl_int clmem__fill_##name(cl_command_queue queue, clmem__fill_target dst, T pattern, size_t size, \
+                                        const clmem_fill_options *opts);
+CLMEM__PATTERN_TYPES(CLMEM__FILL_DECL)
+CLMEM__FILL_DECL(const void *, ptr)
+#undef CLMEM__FILL_DECL
+
+/** clmem_enqueue_fill(queue, dst, pattern, size, ...): fill `size` bytes of a buffer
+    (at .offset) or of SVM memory with copies of a pattern. The pattern is a value
+    whose type gives its size (a scalar such as 1.5f or (unsigned char)7, or an
+    OpenCL vector such as (cl_float4){{1, 2, 3, 4}}), or a pointer with .pattern_size.
+    Same rules and errors as clmem_enqueue_fill_buffer (and clmem_enqueue_svm_memfill
+    for SVM); a pointer without .pattern_size is CL_INVALID_VALUE. Options: .offset,
+    .pattern_size, .wait_for, .num_wait_for, .event.
+    Examples: clmem_enqueue_fill(q, buf, 1.5f, 4096);
+              clmem_enqueue_fill(q, buf, rgba, 64, .pattern_size = 16, .offset = 16); */
+#ifndef __cplusplus
+#define clmem_enqueue_fill(...) clmem__fill_(__VA_ARGS__, )
+#define clmem__fill_(queue, dst, pattern, size, ...)                                                  \
+    CLMEM__FILL_FN(pattern)(queue,                                                                    \
+                            _Generic((dst), clmem_buffer: clmem__fill_target_buffer,                  \
+                                     clmem_svm: clmem__fill_target_svm)(dst),                         \
+                            pattern, size, &(clmem_fill_options){.clmem__start = 0, __VA_ARGS__})
+#define CLMEM__FILL_ASSOC(T, name) T: clmem__fill_##name,
+#define CLMEM__FILL_FN(pattern) _Generic((pattern), CLMEM__PATTERN_TYPES(CLMEM__FILL_ASSOC) default: clmem__fill_ptr)
+#endif
+
+/* ---- kernel arguments ---- */
+
+/** Local memory of a given size for a kernel argument (PyOpenCL's LocalMemory). */
+typedef struct clmem_local_memory {
+    size_t size;
+} clmem_local_memory;
+/** clmem_local_memory_create(size) / clmem_local_memory(size): a __local argument of size bytes. */
+static inline clmem_local_memory clmem_local_memory_create(size_t size) {
+    clmem_local_memory l;
+    l.size = size;
+    return l;
+}
+#define clmem_local_memory(size) clmem_local_memory_create(size)
+
+CLMEM_API cl_int clmem__set_arg_buffer(cl_kernel kernel, cl_uint index, clmem_buffer value);
+CLMEM_API cl_int clmem__set_arg_mem(cl_kernel kernel, cl_uint index, cl_mem value);
+CLMEM_API cl_int clmem__set_arg_local(cl_kernel kernel, cl_uint index, clmem_local_memory value);
+#define CLMEM__ARG_DECL(T, name) CLMEM_API cl_int clmem__set_arg_##name(cl_kernel kernel, cl_uint index, T value);
+CLMEM__PATTERN_TYPES(CLMEM__ARG_DECL)
+#undef CLMEM__ARG_DECL
+
+/** clmem_set_kernel_arg(kernel, index, value): set one kernel argument from a clmem
+    handle or a value: clmem_buffer (also pooled and sub-buffers), clmem_image,
+    clmem_sampler, clmem_pipe, clmem_svm (clSetKernelArgSVMPointer), a raw cl_mem,
+    clmem_local_memory(size), or a scalar/vector value whose type gives its size
+    (clmem_set_kernel_arg(k, 2, 1.5f), clmem_set_kernel_arg(k, 3, (cl_uint)n)).
+    Returns CL_SUCCESS, CL_INVALID_KERNEL (NULL kernel), CL_INVALID_MEM_OBJECT (an
+    empty handle), CL_INVALID_ARG_SIZE (local memory of size 0), or the driver's
+    code with a message naming the argument index. */
+#ifndef __cplusplus
+#define CLMEM__ARG_ASSOC(T, name) T: clmem__set_arg_##name,
+#define clmem_set_kernel_arg(kernel, index, value)                                                        \
+    _Generic((value), clmem_buffer: clmem__set_arg_buffer, clmem_image: clmem__set_arg_image,            \
+             clmem_sampler: clmem__set_arg_sampler, clmem_pipe: clmem__set_arg_pipe,                     \
+             clmem_svm: clmem__set_arg_svm, cl_mem: clmem__set_arg_mem,                                  \
+             clmem_local_memory: clmem__set_arg_local, CLMEM__PATTERN_TYPES(CLMEM__ARG_ASSOC)            \
+             default: clmem__set_arg_unsupported)(kernel, index, value)
+#endif
+CLMEM_API cl_int clmem__set_arg_unsupported(cl_kernel kernel, cl_uint index, ...);
+
+/** clmem_enqueue_copy_buffer_p2p_amd(platform, queue, src, dst, size, ...): copy
+    between buffers of two contexts through cl_amd_copy_buffer_p2p
+    (clEnqueueCopyBufferP2PAMD). size 0 means the smaller of both sizes after the
+    offsets. Options: .src_offset, .dst_offset, .wait_for, .num_wait_for, .event.
+    Where the platform lacks the extension: CL_INVALID_OPERATION with a message. */
+#ifndef __cplusplus
+#define clmem_enqueue_copy_buffer_p2p_amd(...) clmem__p2p_(__VA_ARGS__, )
+#define clmem__p2p_(platform, queue, src, dst, size, ...) \
+    clmem_enqueue_copy_buffer_p2p_amd_opts(platform, queue, src, dst, size, &(clmem_copy_options){.clmem__start = 0, __VA_ARGS__})
+#endif
+CLMEM_API cl_int clmem_enqueue_copy_buffer_p2p_amd_opts(cl_platform_id platform, cl_command_queue queue, clmem_buffer src,
+                                                        clmem_buffer dst, size_t size, const clmem_copy_options *opts);
+
+#ifdef __cplusplus
+} /* extern "C" */
+
+/* C++: overloads stand in for _Generic. */
+#define CLMEM__CXX_COPY(D, S, fn)                                                                  \
+    inline cl_int clmem_enqueue_copy(cl_command_queue q, D dst, S src,                             \
+                                     const clmem_copy_options &o = clmem_copy_options()) {         \
+        return fn(q, dst, src, &o);                                                                \
+    }
+CLMEM__CXX_COPY(clmem_buffer, clmem_buffer, clmem__copy_buffer_from_buffer)
+CLMEM__CXX_COPY(clmem_buffer, const void *, clmem__copy_buffer_from_host)
+CLMEM__CXX_COPY(void *, clmem_buffer, clmem__copy_host_from_buffer)
+CLMEM__CXX_COPY(clmem_buffer, clmem_image, clmem__copy_buffer_from_image)
+CLMEM__CXX_COPY(clmem_image, clmem_buffer, clmem__copy_image_from_buffer)
+CLMEM__CXX_COPY(clmem_image, clmem_image, clmem__copy_image_from_image)
+CLMEM__CXX_COPY(clmem_image, const void *, clmem__copy_image_from_host)
+CLMEM__CXX_COPY(void *, clmem_image, clmem__copy_host_from_image)
+CLMEM__CXX_COPY(clmem_svm, clmem_svm, clmem__copy_svm_from_svm)
+CLMEM__CXX_COPY(clmem_svm, const void *, clmem__copy_svm_from_host)
+CLMEM__CXX_COPY(void *, clmem_svm, clmem__copy_host_from_svm)
+CLMEM__CXX_COPY(cl_mem, cl_mem, clmem__copy_mem_from_mem)
+CLMEM__CXX_COPY(cl_mem, const void *, clmem__copy_mem_from_host)
+CLMEM__CXX_COPY(void *, cl_mem, clmem__copy_host_from_mem)
+CLMEM__CXX_COPY(cl_mem, clmem_buffer, clmem__copy_mem_from_buffer)
+CLMEM__CXX_COPY(clmem_buffer, cl_mem, clmem__copy_buffer_from_mem)
+CLMEM__CXX_COPY(cl_mem, clmem_image, clmem__copy_mem_from_image)
+CLMEM__CXX_COPY(clmem_image, cl_mem, clmem__copy_image_from_mem)
+#undef CLMEM__CXX_COPY
+#define CLMEM__CXX_FILL(T, name)                                                                    \
+    inline cl_int clmem_enqueue_fill(cl_command_queue q, clmem_buffer dst, T pattern, size_t size,  \
+                                     const clmem_fill_options &o = clmem_fill_options()) {          \
+        return clmem__fill_##name(q, clmem__fill_target_buffer(dst), pattern, size, &o);            \
+    }                                                                                               \
+    inline cl_int clmem_enqueue_fill(cl_command_queue q, clmem_svm dst, T pattern, size_t size,     \
+                                     const clmem_fill_options &o = clmem_fill_options()) {          \
+        return clmem__fill_##name(q, clmem__fill_target_svm(dst), pattern, size, &o);               \
+    }                                                                                               \
+    inline cl_int clmem_set_kernel_arg(cl_kernel k, cl_uint i, T v) { return clmem__set_arg_##name(k, i, v); }
+CLMEM__PATTERN_TYPES(CLMEM__CXX_FILL)
+#undef CLMEM__CXX_FILL
+inline cl_int clmem_enqueue_fill(cl_command_queue q, clmem_buffer dst, const void *pattern, size_t size,
+                                 const clmem_fill_options &o = clmem_fill_options()) {
+    return clmem__fill_ptr(q, clmem__fill_target_buffer(dst), pattern, size, &o);
+}
+inline cl_int clmem_enqueue_fill(cl_command_queue q, clmem_svm dst, const void *pattern, size_t size,
+                                 const clmem_fill_options &o = clmem_fill_options()) {
+    return clmem__fill_ptr(q, clmem__fill_target_svm(dst), pattern, size, &o);
+}
+inline cl_int clmem_set_kernel_arg(cl_kernel k, cl_uint i, clmem_buffer v) { return clmem__set_arg_buffer(k, i, v); }
+inline cl_int clmem_set_kernel_arg(cl_kernel k, cl_uint i, cl_mem v) { return clmem__set_arg_mem(k, i, v); }
+inline cl_int clmem_set_kernel_arg(cl_kernel k, cl_uint i, clmem_local_memory v) { return clmem__set_arg_local(k, i, v); }
+inline cl_int clmem_set_kernel_arg(cl_kernel k, cl_uint i, clmem_image v) { return clmem__set_arg_image(k, i, v); }
+inline cl_int clmem_set_kernel_arg(cl_kernel k, cl_uint i, clmem_sampler v) { return clmem__set_arg_sampler(k, i, v); }
+inline cl_int clmem_set_kernel_arg(cl_kernel k, cl_uint i, clmem_pipe v) { return clmem__set_arg_pipe(k, i, v); }
+inline cl_int clmem_set_kernel_arg(cl_kernel k, cl_uint i, clmem_svm v) { return clmem__set_arg_svm(k, i, v); }
+extern "C" {
+#endif
 
 #ifdef __cplusplus
 }
@@ -1847,15 +2236,18 @@ typedef struct clmem_svm_allocator clmem_svm_allocator;
 
 /** clmem_svm_allocator_create(context, alignment, flags, queue, &err): SVM from
     clSVMAlloc(context, flags, size, alignment) (PyOpenCL's SVMAllocator).
-    alignment: 0 (OpenCL's default) or a power of two. flags: cl_svm_mem_flags, 0
-    means CL_MEM_READ_WRITE. queue: NULL, or an in-order queue of the context: memory
+    alignment: 0 (OpenCL's default) or a power of two no larger than
+    CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE of the context's devices. flags:
+    cl_svm_mem_flags, 0 means CL_MEM_READ_WRITE. queue: NULL, or an in-order queue of the context: memory
     is then freed with clEnqueueSVMFree on it, after the work enqueued before, and a
     pooled block reused on this queue waits for the queue it was last used on.
     Unlike PyOpenCL, a clSVMAlloc that returns NULL is reported (out-of-memory).
     Errors: CL_INVALID_CONTEXT (NULL), CL_INVALID_VALUE (alignment not a power of
-    two, unknown flag bits), CL_INVALID_COMMAND_QUEUE (an out-of-order queue),
-    CL_INVALID_CONTEXT (queue of another context), CL_INVALID_OPERATION (no device of
-    the context supports SVM), CL_OUT_OF_HOST_MEMORY. Any thread. */
+    two or too large, unknown flag bits), CL_INVALID_COMMAND_QUEUE (an invalid or
+    out-of-order queue), CL_INVALID_CONTEXT (queue of another context),
+    CL_INVALID_OPERATION (no device of the context supports SVM, or the fine grain
+    or atomics asked for; OpenCL headers before 2.0), CL_OUT_OF_HOST_MEMORY.
+    Any thread. */
 CLMEM_API clmem_svm_allocator *clmem_svm_allocator_create(cl_context context, cl_uint alignment,
                                                           cl_svm_mem_flags flags, cl_command_queue queue,
                                                           cl_int *errcode_ret);
@@ -1864,11 +2256,14 @@ CLMEM_API void clmem_svm_allocator_retain(clmem_svm_allocator *alloc);
 CLMEM_API cl_int clmem_svm_allocator_release(clmem_svm_allocator *alloc);
 
 /** A pooled SVM block (PyOpenCL's PooledSVM): `svm` is the pointer with the size
-    asked for (pass it wherever a clmem_svm goes); `block` is private. Treat as
-    read-only; release with clmem_pooled_svm_release. */
+    asked for (pass it wherever a clmem_svm goes); `block` and `generation` are
+    private (the generation tells this hand-out of the block from later ones, so a
+    stale copy is always caught). Treat as read-only; release with
+    clmem_pooled_svm_release. */
 typedef struct clmem_pooled_svm {
     clmem_svm svm;
     void *block;
+    uint64_t generation;
 } clmem_pooled_svm;
 
 /** A pool of SVM blocks (opaque; PyOpenCL's SVMPool). */
@@ -2144,6 +2539,228 @@ CLMEM_API size_t clmem_first_arg_cache_size(const clmem_first_arg_cache *cache);
 #endif
 /* ---- end clmem/cache.h ---- */
 
+/* ---- begin clmem/characterize.h ---- */
+/* >>characterize: device characterization (PyOpenCL's pyopencl.characterize) */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------
+   DEVICE CHARACTERIZATION
+
+   Guesses about a device that OpenCL does not report: SIMD width, local-memory banks,
+   bank conflicts of an access pattern, fast-math build options, known driver bugs,
+   SVM support. The logic is PyOpenCL's (pyopencl/characterize/__init__.py), with its
+   bug of taking Intel for AMD fixed (see clmem_get_simd_group_size).
+
+   Every function comes in two forms:
+     clmem_X(cl_device_id dev, ...)                          asks the device, then
+     clmem_X_desc(const clmem_device_description *d, ...)   decides from a description.
+   A description is filled from a device by clmem_device_describe, or by hand (to ask
+   "what would this say on an NVIDIA CC 3.5 GPU?", and in tests):
+       clmem_device_description d;
+       memset(&d, 0, sizeof d);
+       strcpy(d.vendor, "NVIDIA Corporation");
+       d.type = CL_DEVICE_TYPE_GPU;
+       d.has_nv_compute_capability = true; d.nv_compute_capability_major = 3;
+   Results come back through pointers; every function returns CL_SUCCESS or an error
+   code with a message (clmem_last_error_message). Where PyOpenCL issues a
+   CLCharacterizationWarning, clmem logs a CLMEM_LOG_WARNING (clmem_set_log_callback).
+   Where PyOpenCL returns None, clmem returns 0 (documented per function).
+   Common errors of the device forms: CL_INVALID_DEVICE when dev is NULL, and the
+   driver's code when a required clGetDeviceInfo query fails. Of the _desc forms:
+   CL_INVALID_VALUE when d is NULL. Every function checks its result pointers
+   (CL_INVALID_VALUE when NULL). Thread safety: all may be called from any thread.
+   --------------------------------------------------------------------------------- */
+
+/** What the characterize functions read about a device (PyOpenCL's dev.* attributes).
+    Strings are NUL-terminated; a longer value is cut at a token boundary. */
+typedef struct clmem_device_description {
+    cl_device_id device;               /* the device (NULL for a made-up description: the
+                                          functions that must build a probe kernel then
+                                          fail with CL_INVALID_DEVICE) */
+    cl_platform_id platform;           /* CL_DEVICE_PLATFORM (may be NULL) */
+    char name[256];                    /* CL_DEVICE_NAME (for warnings) */
+    char vendor[256];                  /* CL_DEVICE_VENDOR */
+    char extensions[8192];             /* CL_DEVICE_EXTENSIONS, space-separated */
+    cl_device_type type;               /* CL_DEVICE_TYPE */
+    cl_ulong local_mem_size;           /* CL_DEVICE_LOCAL_MEM_SIZE */
+    cl_device_local_mem_type local_mem_type; /* CL_DEVICE_LOCAL_MEM_TYPE (CL_LOCAL, CL_GLOBAL) */
+    cl_bitfield svm_capabilities;      /* CL_DEVICE_SVM_CAPABILITIES (0 below OpenCL 2.0) */
+    char platform_name[256];           /* CL_PLATFORM_NAME */
+    char platform_vendor[256];         /* CL_PLATFORM_VENDOR */
+    char platform_version[256];        /* CL_PLATFORM_VERSION, "OpenCL 3.0 ..." */
+    bool has_nv_compute_capability;    /* CL_DEVICE_COMPUTE_CAPABILITY_*_NV answered */
+    cl_uint nv_compute_capability_major; /* 0x4000 */
+    cl_uint nv_compute_capability_minor; /* 0x4001 */
+    bool has_warp_size_nv;             /* CL_DEVICE_WARP_SIZE_NV answered */
+    cl_uint warp_size_nv;              /* 0x4003 */
+    cl_uint preferred_work_group_size_multiple; /* CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE
+                                          of a trivial kernel; 0: not measured yet (a
+                                          function that needs it builds one on `device`) */
+} clmem_device_description;
+
+/** clmem_device_describe(dev, out): fill *out from the device and its platform. The
+    NVIDIA attributes are read only when the device lists cl_nv_device_attribute_query;
+    a query that fails leaves has_* false (PyOpenCL catches the exception).
+    preferred_work_group_size_multiple is left 0 (measured on demand).
+    Returns CL_SUCCESS, CL_INVALID_DEVICE (dev NULL), CL_INVALID_VALUE (out NULL), or the
+    driver's code of a failing query (the message names it). */
+CLMEM_API cl_int clmem_device_describe(cl_device_id dev, clmem_device_description *out);
+
+/** clmem_get_fast_inaccurate_build_options(dev, options, size, size_ret): the build
+    options that enable fast but possibly inaccurate floating point, space-separated and
+    ready for clBuildProgram: "-cl-mad-enable -cl-fast-relaxed-math -cl-no-signed-zeros",
+    plus " -cl-strict-aliasing" when the device vendor starts with "Advanced Micro" or
+    "NVIDIA" (PyOpenCL returns the same flags as a list).
+    options/size: caller storage (options may be NULL to ask for the size);
+    size_ret (may be NULL): the bytes needed, NUL included. Errors: CL_INVALID_VALUE when
+    options is given and size is smaller than needed (the message says how much).
+    Example: char o[128]; clmem_get_fast_inaccurate_build_options(dev, o, sizeof o, NULL); */
+CLMEM_API cl_int clmem_get_fast_inaccurate_build_options(cl_device_id dev, char *options, size_t size,
+                                                         size_t *size_ret);
+CLMEM_API cl_int clmem_get_fast_inaccurate_build_options_desc(const clmem_device_description *d, char *options,
+                                                              size_t size, size_t *size_ret);
+
+/** clmem_get_simd_group_size(dev, type_size, &simd): an estimate of how many work items
+    run in lockstep across SIMD lanes (NVIDIA's warp, AMD's wavefront). type_size (bytes
+    of the vector entry type) is accepted and, as in PyOpenCL, unused.
+    Logic: CL_DEVICE_WARP_SIZE_NV when known; NVIDIA (platform or device vendor) → 32;
+    AMD ("advanced micro" or the whole word "ati" in either vendor) GPU → the preferred
+    work-group size multiple of a trivial kernel (built once per device and cached), AMD
+    CPU → 1, other AMD types → CL_INVALID_DEVICE_TYPE; any CPU → 1; otherwise 0
+    (PyOpenCL's None: unknown).
+    Deliberate difference: PyOpenCL tests the substring "ati", which "Intel(R)
+    Corporation" contains ("corpor-ati-on"), so it takes Intel devices for AMD; clmem
+    matches "ati" as a word only, so an Intel GPU gives 0 and an Intel CPU 1.
+    Errors: CL_INVALID_DEVICE_TYPE (an AMD device neither GPU nor CPU); for the kernel
+    build: CL_INVALID_DEVICE (a description without a device) or the driver's code. */
+CLMEM_API cl_int clmem_get_simd_group_size(cl_device_id dev, size_t type_size, cl_uint *simd);
+CLMEM_API cl_int clmem_get_simd_group_size_desc(const clmem_device_description *d, size_t type_size, cl_uint *simd);
+
+/** clmem_has_amd_double_support(dev, &yes): "cl_amd_fp64" is one of the device's
+    extensions (an exact token; AMD's partial double support on low-end boards). */
+CLMEM_API cl_int clmem_has_amd_double_support(cl_device_id dev, bool *yes);
+CLMEM_API cl_int clmem_has_amd_double_support_desc(const clmem_device_description *d, bool *yes);
+
+/** clmem_has_double_support(dev, &yes): "cl_khr_fp64" is one of the device's
+    extensions (PyOpenCL's has_double_support). */
+CLMEM_API cl_int clmem_has_double_support(cl_device_id dev, bool *yes);
+CLMEM_API cl_int clmem_has_double_support_desc(const clmem_device_description *d, bool *yes);
+
+/** Which struct-argument-count bug a device is expected to have (PyOpenCL returns the
+    strings "apple", "pocl" or False). */
+typedef enum clmem_struct_arg_count_bug {
+    CLMEM_STRUCT_ARG_COUNT_BUG_NONE = 0,
+    CLMEM_STRUCT_ARG_COUNT_BUG_APPLE = 1, /* Apple's CPU device */
+    CLMEM_STRUCT_ARG_COUNT_BUG_POCL = 2   /* PoCL up to 0.14 (pocl issue 197) */
+} clmem_struct_arg_count_bug;
+
+/** clmem_has_struct_arg_count_bug(dev, ctx, &bug): whether the device is expected to
+    count a struct kernel argument as several arguments.
+    Logic: platform name "Apple" and a CPU device → APPLE. Platform name "Portable
+    Computing Language": the PoCL version from CL_PLATFORM_VERSION (pattern
+    "OpenCL <n.n> PoCL|pocl <major>.<minor>"; when it does not match, a warning and
+    0.14); up to 0.13 → POCL; 0.14 → POCL if a probe kernel taking
+    `struct {long a; long b;}` reports 2 arguments (built once per device, in ctx or,
+    when ctx is NULL, in a context of its own; the answer is cached per device).
+    Otherwise NONE.
+    ctx: a context holding dev for the probe, or NULL.
+    Errors (only when the probe must run): CL_INVALID_DEVICE (a description without a
+    device), the driver's code of a failing build. */
+CLMEM_API cl_int clmem_has_struct_arg_count_bug(cl_device_id dev, cl_context ctx, clmem_struct_arg_count_bug *bug);
+CLMEM_API cl_int clmem_has_struct_arg_count_bug_desc(const clmem_device_description *d, cl_context ctx,
+                                                     clmem_struct_arg_count_bug *bug);
+
+/** clmem_local_memory_access_granularity(dev, &bytes): bytes per local-memory bank;
+    always 4 (as PyOpenCL). */
+CLMEM_API cl_int clmem_local_memory_access_granularity(cl_device_id dev, cl_uint *bytes);
+CLMEM_API cl_int clmem_local_memory_access_granularity_desc(const clmem_device_description *d, cl_uint *bytes);
+
+/** clmem_local_memory_bank_count(dev, &banks): the number of local-memory banks.
+    NVIDIA compute capability below 2.0 → 16, else 32 (with a warning from 3.0 on: a
+    guess); another GPU → 16 with a warning; a CPU whose local memory is CL_GLOBAL →
+    CL_INVALID_OPERATION ("meaningless for cache-based local memory", PyOpenCL's
+    RuntimeError; PoCL's CPU device is such a device); anything else → 16 with a
+    warning. */
+CLMEM_API cl_int clmem_local_memory_bank_count(cl_device_id dev, cl_uint *banks);
+CLMEM_API cl_int clmem_local_memory_bank_count_desc(const clmem_device_description *d, cl_uint *banks);
+
+/** clmem_nv_compute_capability(dev, &major, &minor): an NVIDIA device's compute
+    capability; 0 and 0 when the device does not report one (PyOpenCL's None). */
+CLMEM_API cl_int clmem_nv_compute_capability(cl_device_id dev, cl_uint *major, cl_uint *minor);
+CLMEM_API cl_int clmem_nv_compute_capability_desc(const clmem_device_description *d, cl_uint *major,
+                                                  cl_uint *minor);
+
+/** clmem_simultaneous_work_items_on_local_access(dev, &n): how many work items access
+    local memory at once and so may conflict. NVIDIA below 2.0 → 16, else 32 (warning
+    from 3.0 on); another GPU → 16 with a warning; a CPU → 1; anything else → 16 with a
+    warning. */
+CLMEM_API cl_int clmem_simultaneous_work_items_on_local_access(cl_device_id dev, cl_uint *n);
+CLMEM_API cl_int clmem_simultaneous_work_items_on_local_access_desc(const clmem_device_description *d, cl_uint *n);
+
+/** Pass as nargs of clmem_usable_local_mem_size when the argument count is unknown. */
+#define CLMEM_NARGS_UNKNOWN (-1L)
+
+/** clmem_usable_local_mem_size(dev, nargs, &bytes): an estimate of the local memory a
+    kernel can use: CL_DEVICE_LOCAL_MEM_SIZE, less what NVIDIA devices below compute
+    capability 2.0 spend on arguments: 4 bytes per 32-bit argument (nargs), or 256
+    bytes when nargs is CLMEM_NARGS_UNKNOWN (any negative value). Never below 0.
+    Example: clmem_usable_local_mem_size(dev, 3, &lmem); */
+CLMEM_API cl_int clmem_usable_local_mem_size(cl_device_id dev, long nargs, cl_ulong *bytes);
+CLMEM_API cl_int clmem_usable_local_mem_size_desc(const clmem_device_description *d, long nargs, cl_ulong *bytes);
+
+/** clmem_why_not_local_access_conflict_free(dev, itemsize, rank, shape, stored_shape,
+        &multiplicity, explanation, size, size_ret):
+    how many work items of one simultaneous group hit the same local-memory bank when
+    each work item reads one element of a local array, for each choice of the axis
+    along which consecutive work items move. shape: rank sizes, fastest-moving last (C
+    order); stored_shape: the allocated sizes (padding), NULL for shape. The worst case
+    wins: its multiplicity (1: conflict free) and an explanation such as
+    "32x conflict on axis 1 (from right, 0-based): w.item 0 -> [0, 0], w.item 1 ->
+    [1, 0], ... access bank 0" ("" when conflict free, PyOpenCL's None). Ties are broken
+    as PyOpenCL's max() does (the greater explanation string).
+    itemsize other than 4 gives a warning (the model is for 4-byte banks).
+    explanation/size: caller storage (explanation may be NULL: not wanted);
+    size_ret (may be NULL): bytes of the explanation, NUL included.
+    Errors: CL_INVALID_VALUE (itemsize 0; shape NULL with rank > 0; a shape entry 0; a
+    stored_shape entry smaller than shape's; explanation too small, after
+    *multiplicity was set); CL_INVALID_OPERATION from clmem_local_memory_bank_count
+    (a CPU with cache-based local memory, e.g. PoCL); CL_OUT_OF_HOST_MEMORY.
+    Example: size_t sh[2] = {32, 32}, st[2] = {32, 33};
+             clmem_why_not_local_access_conflict_free(dev, 4, 2, sh, st, &m, NULL, 0, NULL); */
+CLMEM_API cl_int clmem_why_not_local_access_conflict_free(cl_device_id dev, size_t itemsize, size_t rank,
+                                                          const size_t *shape, const size_t *stored_shape,
+                                                          cl_uint *multiplicity, char *explanation, size_t size,
+                                                          size_t *size_ret);
+CLMEM_API cl_int clmem_why_not_local_access_conflict_free_desc(const clmem_device_description *d, size_t itemsize,
+                                                               size_t rank, const size_t *shape,
+                                                               const size_t *stored_shape, cl_uint *multiplicity,
+                                                               char *explanation, size_t size, size_t *size_ret);
+
+/** clmem_has_coarse_grain_buffer_svm(dev, &yes) and its siblings: the device may have
+    SVM (the platform is OpenCL 2.0 or later, or for PoCL its version is 1.0 or later,
+    and clmem was compiled against 2.0+ headers) and CL_DEVICE_SVM_CAPABILITIES has
+    the bit (COARSE_GRAIN_BUFFER, FINE_GRAIN_BUFFER, FINE_GRAIN_SYSTEM; the _atomics
+    forms also need ATOMICS). An unparsable PoCL version falls back to the platform's
+    OpenCL version (PyOpenCL raises a TypeError there). */
+CLMEM_API cl_int clmem_has_coarse_grain_buffer_svm(cl_device_id dev, bool *yes);
+CLMEM_API cl_int clmem_has_fine_grain_buffer_svm(cl_device_id dev, bool *yes);
+CLMEM_API cl_int clmem_has_fine_grain_system_svm(cl_device_id dev, bool *yes);
+CLMEM_API cl_int clmem_has_fine_grain_buffer_svm_atomics(cl_device_id dev, bool *yes);
+CLMEM_API cl_int clmem_has_fine_grain_system_svm_atomics(cl_device_id dev, bool *yes);
+CLMEM_API cl_int clmem_has_coarse_grain_buffer_svm_desc(const clmem_device_description *d, bool *yes);
+CLMEM_API cl_int clmem_has_fine_grain_buffer_svm_desc(const clmem_device_description *d, bool *yes);
+CLMEM_API cl_int clmem_has_fine_grain_system_svm_desc(const clmem_device_description *d, bool *yes);
+CLMEM_API cl_int clmem_has_fine_grain_buffer_svm_atomics_desc(const clmem_device_description *d, bool *yes);
+CLMEM_API cl_int clmem_has_fine_grain_system_svm_atomics_desc(const clmem_device_description *d, bool *yes);
+
+#ifdef __cplusplus
+}
+#endif
+/* ---- end clmem/characterize.h ---- */
+
 /* ---- begin clmem/testing.h ---- */
 /* >>testing: CLMEM_TEST device selection and a small test runner
    (PyOpenCL's get_test_platforms_and_devices and its pytest fixture) */
@@ -2301,6 +2918,11 @@ CLMEM_API void clmem_test_fail(clmem_test_context *t, const char *file, int line
 
 #if defined(CLMEM_IMPLEMENTATION) && !defined(CLMEM__IMPLEMENTATION_DONE)
 #define CLMEM__IMPLEMENTATION_DONE
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+/* vector patterns (cl_float8, ...) are passed by value; gcc notes an old ABI change */
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
 
 /* ---- begin clmem/base.c ---- */
 /* >>base (implementation) */
@@ -2345,6 +2967,14 @@ CLMEM_API void clmem_test_fail(clmem_test_context *t, const char *file, int line
 #else
 #define CLMEM__CAST(T, x) ((T)(x))
 #endif
+
+/* clmem__unconst(p): drop const from a pointer OpenCL takes as void * but only reads
+   (a COPY_HOST_PTR source, a write's source). Clean in C and C++. */
+static inline void *clmem__unconst(const void *p) {
+    union { const void *c; void *m; } u;
+    u.c = p;
+    return u.m;
+}
 
 /* ---- mutexes (pools, caches, registries) ---- */
 #if defined(_WIN32)
@@ -2719,7 +3349,7 @@ CLMEM_API size_t clmem_mem_hash(cl_mem mem) {
 CLMEM_API cl_int clmem_enqueue_migrate_mem_objects_opts(cl_command_queue queue, const cl_mem *objects, cl_uint n,
                                                         cl_mem_migration_flags flags, const clmem_enqueue_options *opts) {
     static const char fn[] = "clmem_enqueue_migrate_mem_objects";
-    static const clmem_enqueue_options none = {0, NULL, 0, NULL};
+    static const clmem_enqueue_options none = CLMEM__ZERO;
     const cl_mem_migration_flags known = CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED;
     cl_int err;
     cl_uint i;
@@ -3031,7 +3661,7 @@ CLMEM_API cl_int clmem_enqueue_fill_buffer_opts(cl_command_queue queue, clmem_bu
                                                 size_t pattern_size, size_t offset, size_t size,
                                                 const clmem_enqueue_options *opts) {
     static const char fn[] = "clmem_enqueue_fill_buffer";
-    static const clmem_enqueue_options none = {0, NULL, 0, NULL};
+    static const clmem_enqueue_options none = CLMEM__ZERO;
     cl_int err;
     if (!opts) opts = &none;
     if (CLMEM__CHECKS) {
@@ -3057,16 +3687,4901 @@ CLMEM_API cl_int clmem_enqueue_fill_buffer_opts(cl_command_queue queue, clmem_bu
 }
 /* ---- end clmem/buffer.c ---- */
 
+/* ---- begin clmem/image.c ---- */
+/* >>image (implementation) */
+
+/* ---- formats ---- */
+
+#define CLMEM__CHANNEL_ORDERS(X)                                                                       \
+    X(CL_R, "R", 1) X(CL_A, "A", 1) X(CL_RG, "RG", 2) X(CL_RA, "RA", 2) X(CL_RGB, "RGB", 3)            \
+    X(CL_RGBA, "RGBA", 4) X(CL_BGRA, "BGRA", 4) X(CL_ARGB, "ARGB", 4) X(CL_INTENSITY, "INTENSITY", 1) \
+    X(CL_LUMINANCE, "LUMINANCE", 1) X(CL_Rx, "Rx", 1) X(CL_RGx, "RGx", 2) X(CL_RGBx, "RGBx", 3)        \
+    X(0x10BD, "DEPTH", 1) X(0x10BE, "DEPTH_STENCIL", 1) X(0x10BF, "sRGB", 3) X(0x10C0, "sRGBx", 3)     \
+    X(0x10C1, "sRGBA", 4) X(0x10C2, "sBGRA", 4) X(0x10C3, "ABGR", 4)
+/* 0x10BD..0x10C3 are CL_DEPTH, CL_DEPTH_STENCIL, CL_sRGB, CL_sRGBx, CL_sRGBA, CL_sBGRA,
+   CL_ABGR (OpenCL 2.0 headers); spelled as numbers so 1.2 headers compile too. */
+#define CLMEM__ORDER_DEPTH 0x10BD
+#define CLMEM__ORDER_DEPTH_STENCIL 0x10BE
+#define CLMEM__ORDER_SRGB 0x10BF
+#define CLMEM__ORDER_SRGBX 0x10C0
+#define CLMEM__ORDER_SRGBA 0x10C1
+#define CLMEM__ORDER_SBGRA 0x10C2
+#define CLMEM__ORDER_ABGR 0x10C3
+
+/* type, name, bytes per channel, packed (1: the channels share one word of that size) */
+#define CLMEM__CHANNEL_TYPES(X)                                                                        \
+    X(CL_SNORM_INT8, "SNORM_INT8", 1, 0) X(CL_SNORM_INT16, "SNORM_INT16", 2, 0)                        \
+    X(CL_UNORM_INT8, "UNORM_INT8", 1, 0) X(CL_UNORM_INT16, "UNORM_INT16", 2, 0)                        \
+    X(CL_UNORM_SHORT_565, "UNORM_SHORT_565", 2, 1) X(CL_UNORM_SHORT_555, "UNORM_SHORT_555", 2, 1)      \
+    X(CL_UNORM_INT_101010, "UNORM_INT_101010", 4, 1) X(CL_SIGNED_INT8, "SIGNED_INT8", 1, 0)           \
+    X(CL_SIGNED_INT16, "SIGNED_INT16", 2, 0) X(CL_SIGNED_INT32, "SIGNED_INT32", 4, 0)                  \
+    X(CL_UNSIGNED_INT8, "UNSIGNED_INT8", 1, 0) X(CL_UNSIGNED_INT16, "UNSIGNED_INT16", 2, 0)            \
+    X(CL_UNSIGNED_INT32, "UNSIGNED_INT32", 4, 0) X(CL_HALF_FLOAT, "HALF_FLOAT", 2, 0)                  \
+    X(CL_FLOAT, "FLOAT", 4, 0) X(0x10DF, "UNORM_INT24", 4, 1) X(0x10E0, "UNORM_INT_101010_2", 4, 1)
+#define CLMEM__TYPE_UNORM_INT24 0x10DF
+#define CLMEM__TYPE_UNORM_INT_101010_2 0x10E0
+
+CLMEM_API cl_uint clmem_image_format_channel_count(clmem_image_format f) {
+    switch (f.image_channel_order) {
+#define CLMEM__ORDER_COUNT(o, name, n) case o: return n;
+        CLMEM__CHANNEL_ORDERS(CLMEM__ORDER_COUNT)
+#undef CLMEM__ORDER_COUNT
+    default: return 0;
+    }
+}
+
+CLMEM_API const char *clmem_channel_order_name(cl_channel_order order) {
+    switch (order) {
+#define CLMEM__ORDER_NAME(o, name, n) case o: return name;
+        CLMEM__CHANNEL_ORDERS(CLMEM__ORDER_NAME)
+#undef CLMEM__ORDER_NAME
+    default: return NULL;
+    }
+}
+
+CLMEM_API const char *clmem_channel_type_name(cl_channel_type type) {
+    switch (type) {
+#define CLMEM__TYPE_NAME(t, name, size, packed) case t: return name;
+        CLMEM__CHANNEL_TYPES(CLMEM__TYPE_NAME)
+#undef CLMEM__TYPE_NAME
+    default: return NULL;
+    }
+}
+
+CLMEM_API size_t clmem_image_format_dtype_size(clmem_image_format f) {
+    switch (f.image_channel_data_type) {
+#define CLMEM__TYPE_SIZE(t, name, size, packed) case t: return size;
+        CLMEM__CHANNEL_TYPES(CLMEM__TYPE_SIZE)
+#undef CLMEM__TYPE_SIZE
+    default: return 0;
+    }
+}
+
+static bool clmem__channel_type_packed(cl_channel_type type) {
+    switch (type) {
+#define CLMEM__TYPE_PACKED(t, name, size, packed) case t: return packed != 0;
+        CLMEM__CHANNEL_TYPES(CLMEM__TYPE_PACKED)
+#undef CLMEM__TYPE_PACKED
+    default: return false;
+    }
+}
+
+CLMEM_API size_t clmem_image_format_itemsize(clmem_image_format f) {
+    size_t size = clmem_image_format_dtype_size(f);
+    cl_uint n = clmem_image_format_channel_count(f);
+    if (size == 0 || n == 0) return 0;
+    if (clmem__channel_type_packed(f.image_channel_data_type)) return size;
+    if (f.image_channel_order == CLMEM__ORDER_DEPTH_STENCIL) return 8; /* FLOAT depth + 8-bit stencil, padded */
+    if (f.image_channel_order == CL_Rx || f.image_channel_order == CL_RGx || f.image_channel_order == CL_RGBx ||
+        f.image_channel_order == CLMEM__ORDER_SRGBX)
+        ++n; /* the x padding channel is stored */
+    return n * size;
+}
+
+CLMEM_API const char *clmem_image_format_repr(clmem_image_format f, char *buf, size_t size) {
+    const char *o = clmem_channel_order_name(f.image_channel_order);
+    const char *t = clmem_channel_type_name(f.image_channel_data_type);
+    char ob[48], tb[48];
+    if (!buf || size == 0) return buf;
+    if (!o) {
+        snprintf(ob, sizeof ob, "<unknown channel order 0x%x>", (unsigned)f.image_channel_order);
+        o = ob;
+    }
+    if (!t) {
+        snprintf(tb, sizeof tb, "<unknown channel data type 0x%x>", (unsigned)f.image_channel_data_type);
+        t = tb;
+    }
+    snprintf(buf, size, "ImageFormat(%s, %s)", o, t);
+    return buf;
+}
+
+/* clmem__check_format(fn, f): the order and type exist and OpenCL allows them together.
+   CL_INVALID_IMAGE_FORMAT_DESCRIPTOR otherwise. */
+static cl_int clmem__check_format(const char *fn, clmem_image_format f) {
+    cl_channel_order o = f.image_channel_order;
+    cl_channel_type t = f.image_channel_data_type;
+    const char *on = clmem_channel_order_name(o), *tn = clmem_channel_type_name(t);
+    bool ok = true;
+    const char *rule = "";
+    if (!on)
+        return clmem__fail(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, fn, "format has unknown channel order 0x%x", (unsigned)o);
+    if (!tn)
+        return clmem__fail(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, fn, "format has unknown channel data type 0x%x", (unsigned)t);
+    if (t == CL_UNORM_SHORT_565 || t == CL_UNORM_SHORT_555 || t == CL_UNORM_INT_101010) {
+        ok = o == CL_RGB || o == CL_RGBx;
+        rule = "packed types 565, 555 and 101010 go with RGB or RGBx only";
+    } else if (t == CLMEM__TYPE_UNORM_INT_101010_2) {
+        ok = o == CL_RGBA;
+        rule = "UNORM_INT_101010_2 goes with RGBA only";
+    } else if (t == CLMEM__TYPE_UNORM_INT24) {
+        ok = o == CLMEM__ORDER_DEPTH || o == CLMEM__ORDER_DEPTH_STENCIL;
+        rule = "UNORM_INT24 goes with DEPTH or DEPTH_STENCIL only";
+    } else if (o == CL_RGB || o == CL_RGBx) {
+        ok = false;
+        rule = "RGB and RGBx need a packed type (UNORM_SHORT_565, UNORM_SHORT_555, UNORM_INT_101010); use RGBA";
+    } else if (o == CL_INTENSITY || o == CL_LUMINANCE) {
+        ok = t == CL_UNORM_INT8 || t == CL_UNORM_INT16 || t == CL_SNORM_INT8 || t == CL_SNORM_INT16 ||
+             t == CL_HALF_FLOAT || t == CL_FLOAT;
+        rule = "INTENSITY and LUMINANCE take UNORM/SNORM 8 and 16 bit, HALF_FLOAT or FLOAT";
+    } else if (o == CL_ARGB || o == CL_BGRA || o == CLMEM__ORDER_ABGR) {
+        ok = t == CL_UNORM_INT8 || t == CL_SNORM_INT8 || t == CL_SIGNED_INT8 || t == CL_UNSIGNED_INT8;
+        rule = "ARGB, BGRA and ABGR take 8-bit types only";
+    } else if (o == CLMEM__ORDER_SRGB || o == CLMEM__ORDER_SRGBX || o == CLMEM__ORDER_SRGBA || o == CLMEM__ORDER_SBGRA) {
+        ok = t == CL_UNORM_INT8;
+        rule = "the sRGB orders take UNORM_INT8 only";
+    } else if (o == CLMEM__ORDER_DEPTH) {
+        ok = t == CL_UNORM_INT16 || t == CL_FLOAT;
+        rule = "DEPTH takes UNORM_INT16, UNORM_INT24 or FLOAT";
+    } else if (o == CLMEM__ORDER_DEPTH_STENCIL) {
+        ok = t == CL_FLOAT;
+        rule = "DEPTH_STENCIL takes UNORM_INT24 or FLOAT";
+    }
+    if (!ok)
+        return clmem__fail(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, fn, "format ImageFormat(%s, %s) is not valid: %s", on, tn,
+                           rule);
+    return CL_SUCCESS;
+}
+
+static bool clmem__is_image_type(cl_mem_object_type t) {
+    return t == CL_MEM_OBJECT_IMAGE1D || t == CL_MEM_OBJECT_IMAGE1D_BUFFER || t == CL_MEM_OBJECT_IMAGE1D_ARRAY ||
+           t == CL_MEM_OBJECT_IMAGE2D || t == CL_MEM_OBJECT_IMAGE2D_ARRAY || t == CL_MEM_OBJECT_IMAGE3D;
+}
+
+static const char *clmem__image_type_name(cl_mem_object_type t) {
+    switch (t) {
+    case CL_MEM_OBJECT_IMAGE1D: return "IMAGE1D";
+    case CL_MEM_OBJECT_IMAGE1D_BUFFER: return "IMAGE1D_BUFFER";
+    case CL_MEM_OBJECT_IMAGE1D_ARRAY: return "IMAGE1D_ARRAY";
+    case CL_MEM_OBJECT_IMAGE2D: return "IMAGE2D";
+    case CL_MEM_OBJECT_IMAGE2D_ARRAY: return "IMAGE2D_ARRAY";
+    case CL_MEM_OBJECT_IMAGE3D: return "IMAGE3D";
+    default: return "not an image";
+    }
+}
+
+/* Flags images accept: the buffer flags plus CL_MEM_KERNEL_READ_AND_WRITE (2.0). */
+#define CLMEM__IMAGE_FLAGS (CLMEM__BUFFER_FLAGS | ((cl_mem_flags)1 << 12))
+
+CLMEM_API cl_int clmem_get_supported_image_formats(cl_context context, cl_mem_flags flags, cl_mem_object_type image_type,
+                                                   clmem_image_format *out, cl_uint capacity, cl_uint *count) {
+    static const char fn[] = "clmem_get_supported_image_formats";
+    cl_uint n = 0;
+    cl_int err;
+    if (count) *count = 0;
+    if (CLMEM__CHECKS) {
+        if (!context) return clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL");
+        if (!clmem__is_image_type(image_type))
+            return clmem__fail(CL_INVALID_VALUE, fn, "image_type 0x%x is not an image type (CL_MEM_OBJECT_IMAGE2D, ...)",
+                               (unsigned)image_type);
+        if (!out && capacity > 0) return clmem__fail(CL_INVALID_VALUE, fn, "out is NULL but capacity is %u", capacity);
+        if ((err = clmem__check_mem_flags(fn, flags, CLMEM__IMAGE_FLAGS)) != CL_SUCCESS) return err;
+    }
+    if (flags == 0) flags = CL_MEM_READ_WRITE;
+    err = clGetSupportedImageFormats(context, flags, image_type, capacity, capacity ? out : NULL, &n);
+    if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clGetSupportedImageFormats");
+    if (count) *count = n;
+    return CL_SUCCESS;
+}
+
+/* clmem__format_supported(fn, ctx, flags, type, f): CL_SUCCESS when the context lists f. */
+static cl_int clmem__format_supported(const char *fn, cl_context ctx, cl_mem_flags flags, cl_mem_object_type type,
+                                      clmem_image_format f) {
+    cl_uint n = 0, i;
+    clmem_image_format *all;
+    cl_int err;
+    char text[64];
+    cl_mem_flags query = flags & (CLMEM__ACCESS_FLAGS | ((cl_mem_flags)1 << 12));
+    if (query == 0) query = CL_MEM_READ_WRITE;
+    err = clGetSupportedImageFormats(ctx, query, type, 0, NULL, &n);
+    if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clGetSupportedImageFormats");
+    if (n > 0) {
+        all = CLMEM__CAST(clmem_image_format *, CLMEM_MALLOC(sizeof(clmem_image_format) * n));
+        if (!all) return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory listing %u image formats", n);
+        err = clGetSupportedImageFormats(ctx, query, type, n, all, NULL);
+        if (err != CL_SUCCESS) {
+            CLMEM_FREE(all);
+            return clmem__cl_fail(err, fn, "clGetSupportedImageFormats");
+        }
+        for (i = 0; i < n; ++i)
+            if (clmem_image_format_equal(all[i], f)) break;
+        CLMEM_FREE(all);
+        if (i < n) return CL_SUCCESS;
+    }
+    return clmem__fail(CL_IMAGE_FORMAT_NOT_SUPPORTED, fn,
+                       "format %s is not supported for %s images with these flags by the context (%u formats are; "
+                       "see clmem_get_supported_image_formats)",
+                       clmem_image_format_repr(f, text, sizeof text), clmem__image_type_name(type), n);
+}
+
+/* clmem__check_image_limits(fn, ctx, type, w, h, d, n): some device of the context
+   supports images and holds these extents. */
+static cl_int clmem__check_image_limits(const char *fn, cl_context ctx, cl_mem_object_type type, size_t w, size_t h,
+                                        size_t d, size_t n) {
+    cl_uint count = 0, i;
+    cl_device_id *devs = clmem__context_devices(ctx, &count);
+    bool any_images = false;
+    cl_int result = CL_SUCCESS;
+    char why[200] = {0};
+    if (!devs) return clmem__fail(CL_INVALID_CONTEXT, fn, "context %p is not a valid context", (void *)ctx);
+    for (i = 0; i < count; ++i) {
+        cl_bool images = CL_FALSE;
+        size_t max_w = 0, max_h = 0, max_d = 0, max_n = 0, max_buf = 0;
+        char name[96] = {0};
+        clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images, NULL);
+        if (!images) continue;
+        any_images = true;
+        clGetDeviceInfo(devs[i], CL_DEVICE_NAME, sizeof name - 1, name, NULL);
+        if (type == CL_MEM_OBJECT_IMAGE3D) {
+            clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE3D_MAX_WIDTH, sizeof max_w, &max_w, NULL);
+            clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE3D_MAX_HEIGHT, sizeof max_h, &max_h, NULL);
+            clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE3D_MAX_DEPTH, sizeof max_d, &max_d, NULL);
+        } else {
+            clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE2D_MAX_WIDTH, sizeof max_w, &max_w, NULL);
+            clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE2D_MAX_HEIGHT, sizeof max_h, &max_h, NULL);
+            max_d = 1;
+        }
+        clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE_MAX_ARRAY_SIZE, sizeof max_n, &max_n, NULL);
+        clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE_MAX_BUFFER_SIZE, sizeof max_buf, &max_buf, NULL);
+        if (type == CL_MEM_OBJECT_IMAGE1D_BUFFER) max_w = max_buf;
+        if (w > max_w)
+            snprintf(why, sizeof why, "width %zu is above %zu, the limit of device '%s'", w, max_w, name);
+        else if (h > max_h)
+            snprintf(why, sizeof why, "height %zu is above %zu, the limit of device '%s'", h, max_h, name);
+        else if (d > max_d)
+            snprintf(why, sizeof why, "depth %zu is above %zu, the limit of device '%s'", d, max_d, name);
+        else if (n > max_n)
+            snprintf(why, sizeof why, "array size %zu is above CL_DEVICE_IMAGE_MAX_ARRAY_SIZE %zu of device '%s'", n,
+                     max_n, name);
+        else {
+            why[0] = '\0';
+            break; /* this device holds it */
+        }
+    }
+    CLMEM_FREE(devs);
+    if (!any_images)
+        result = clmem__fail(CL_INVALID_OPERATION, fn, "no device of the context supports images (CL_DEVICE_IMAGE_SUPPORT)");
+    else if (why[0])
+        result = clmem__fail(CL_INVALID_IMAGE_SIZE, fn, "%s image: %s", clmem__image_type_name(type), why);
+    return result;
+}
+
+static clmem_image clmem__image_empty(void) {
+    clmem_image img;
+    memset(&img, 0, sizeof img);
+    return img;
+}
+
+/* clmem__image_fill_from_driver(img): read type, format, extents and element size. */
+static cl_int clmem__image_fill_from_driver(clmem_image *img) {
+    cl_int err;
+    cl_mem buffer = NULL;
+    err = clGetMemObjectInfo(img->mem, CL_MEM_TYPE, sizeof img->type, &img->type, NULL);
+    if (err == CL_SUCCESS) err = clGetMemObjectInfo(img->mem, CL_MEM_CONTEXT, sizeof img->context, &img->context, NULL);
+    if (err == CL_SUCCESS) err = clGetMemObjectInfo(img->mem, CL_MEM_FLAGS, sizeof img->flags, &img->flags, NULL);
+    if (err == CL_SUCCESS && !clmem__is_image_type(img->type)) return CL_INVALID_MEM_OBJECT;
+    if (err == CL_SUCCESS) err = clGetImageInfo(img->mem, CL_IMAGE_FORMAT, sizeof img->format, &img->format, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetImageInfo(img->mem, CL_IMAGE_ELEMENT_SIZE, sizeof img->element_size, &img->element_size, NULL);
+    if (err == CL_SUCCESS) err = clGetImageInfo(img->mem, CL_IMAGE_WIDTH, sizeof img->width, &img->width, NULL);
+    if (err == CL_SUCCESS) err = clGetImageInfo(img->mem, CL_IMAGE_HEIGHT, sizeof img->height, &img->height, NULL);
+    if (err == CL_SUCCESS) err = clGetImageInfo(img->mem, CL_IMAGE_DEPTH, sizeof img->depth, &img->depth, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetImageInfo(img->mem, CL_IMAGE_ARRAY_SIZE, sizeof img->array_size, &img->array_size, NULL);
+    if (err == CL_SUCCESS && clGetImageInfo(img->mem, CL_IMAGE_BUFFER, sizeof buffer, &buffer, NULL) == CL_SUCCESS)
+        img->buffer = buffer;
+    return err;
+}
+
+CLMEM_API clmem_image clmem_create_image_opts(cl_context context, cl_mem_flags flags, clmem_image_format format,
+                                             const clmem_image_options *opts, cl_int *errcode_ret) {
+    static const char fn[] = "clmem_create_image";
+    static const clmem_image_options none = {0, {0, 0, 0}, 0, {0, 0}, NULL, 0, false, {NULL, NULL, 0, 0, NULL, 0, NULL}};
+    clmem_image img = clmem__image_empty();
+    cl_image_desc desc;
+    cl_mem_object_type type;
+    cl_uint ndim = 0, i;
+    size_t elem, w, h = 1, d = 1, n = 1, row, slice;
+    cl_int err = CL_SUCCESS;
+    if (!opts) opts = &none;
+    for (i = 0; i < 3 && opts->shape[i] != 0; ++i) ndim = i + 1;
+    w = opts->shape[0];
+    /* the type, from the dimension count and is_array / buffer */
+    if (ndim == 1)
+        type = opts->buffer.mem ? CL_MEM_OBJECT_IMAGE1D_BUFFER : CL_MEM_OBJECT_IMAGE1D;
+    else if (ndim == 2)
+        type = opts->is_array ? CL_MEM_OBJECT_IMAGE1D_ARRAY : CL_MEM_OBJECT_IMAGE2D;
+    else
+        type = opts->is_array ? CL_MEM_OBJECT_IMAGE2D_ARRAY : CL_MEM_OBJECT_IMAGE3D;
+    if (type == CL_MEM_OBJECT_IMAGE1D_ARRAY) n = opts->shape[1];
+    if (type == CL_MEM_OBJECT_IMAGE2D || type == CL_MEM_OBJECT_IMAGE2D_ARRAY || type == CL_MEM_OBJECT_IMAGE3D)
+        h = opts->shape[1];
+    if (type == CL_MEM_OBJECT_IMAGE3D) d = opts->shape[2];
+    if (type == CL_MEM_OBJECT_IMAGE2D_ARRAY) n = opts->shape[2];
+    elem = clmem_image_format_itemsize(format);
+    if (CLMEM__CHECKS) {
+        if (!context) {
+            err = clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL");
+            goto fail;
+        }
+        if ((err = clmem__check_mem_flags(fn, flags, CLMEM__IMAGE_FLAGS)) != CL_SUCCESS) goto fail;
+        if ((err = clmem__check_host_ptr(fn, flags, opts->hostbuf)) != CL_SUCCESS) goto fail;
+        if (ndim == 0) {
+            err = clmem__fail(CL_INVALID_IMAGE_SIZE, fn, "shape is missing or starts with 0: give .shape = {width, ...}");
+            goto fail;
+        }
+        if (ndim < 3 && opts->shape[ndim] == 0 && ndim + 1 < 3 && opts->shape[ndim + 1] != 0) {
+            err = clmem__fail(CL_INVALID_IMAGE_SIZE, fn, "shape {%zu, %zu, %zu} has a 0 extent before a non-zero one",
+                              opts->shape[0], opts->shape[1], opts->shape[2]);
+            goto fail;
+        }
+        if (opts->ndim != 0 && opts->ndim != ndim) {
+            err = clmem__fail(CL_INVALID_VALUE, fn, ".ndim is %u but shape {%zu, %zu, %zu} has %u non-zero extents",
+                              opts->ndim, opts->shape[0], opts->shape[1], opts->shape[2], ndim);
+            goto fail;
+        }
+        if (opts->is_array && (ndim == 1 || opts->buffer.mem)) {
+            err = clmem__fail(CL_INVALID_VALUE, fn,
+                              ".is_array needs a shape of 2 ({width, array_size}) or 3 ({width, height, array_size}) "
+                              "dimensions and no .buffer; shape has %u%s",
+                              ndim, opts->buffer.mem ? " and .buffer is given" : "");
+            goto fail;
+        }
+        if (opts->buffer.mem && ndim != 1) {
+            err = clmem__fail(CL_INVALID_VALUE, fn, ".buffer makes a 1-D buffer image and needs a 1-dimensional shape; "
+                              "shape has %u dimensions", ndim);
+            goto fail;
+        }
+        if (opts->buffer.mem && opts->hostbuf) {
+            err = clmem__fail(CL_INVALID_HOST_PTR, fn, "a 1-D buffer image takes its data from .buffer; .hostbuf must be NULL");
+            goto fail;
+        }
+        if ((err = clmem__check_format(fn, format)) != CL_SUCCESS) goto fail;
+        if ((opts->pitches[0] || opts->pitches[1]) && !opts->hostbuf) {
+            err = clmem__fail(CL_INVALID_IMAGE_DESCRIPTOR, fn,
+                              "pitches {%zu, %zu} are given without hostbuf (pitches describe host memory)",
+                              opts->pitches[0], opts->pitches[1]);
+            goto fail;
+        }
+        row = opts->pitches[0];
+        slice = opts->pitches[1];
+        if (row != 0 && (row < w * elem || row % elem != 0)) {
+            err = clmem__fail(CL_INVALID_IMAGE_DESCRIPTOR, fn,
+                              "row pitch %zu must be at least width %zu x element size %zu = %zu and a multiple of %zu",
+                              row, w, elem, w * elem, elem);
+            goto fail;
+        }
+        if (row == 0) row = w * elem;
+        if (slice != 0) {
+            size_t min_slice = (type == CL_MEM_OBJECT_IMAGE1D_ARRAY) ? row : row * h;
+            if (type == CL_MEM_OBJECT_IMAGE1D || type == CL_MEM_OBJECT_IMAGE1D_BUFFER || type == CL_MEM_OBJECT_IMAGE2D) {
+                err = clmem__fail(CL_INVALID_IMAGE_DESCRIPTOR, fn, "slice pitch %zu is given for a %s image, which has no slices",
+                                  slice, clmem__image_type_name(type));
+                goto fail;
+            }
+            if (slice < min_slice || slice % row != 0) {
+                err = clmem__fail(CL_INVALID_IMAGE_DESCRIPTOR, fn,
+                                  "slice pitch %zu must be at least %zu (%s) and a multiple of the row pitch %zu", slice,
+                                  min_slice, type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? "the row pitch" : "row pitch x height",
+                                  row);
+                goto fail;
+            }
+        }
+        if (opts->hostbuf && opts->host_size) {
+            /* bytes the driver reads: the last pixel's end */
+            size_t layers = (type == CL_MEM_OBJECT_IMAGE3D) ? d : n, need = 0, t1 = 0, t2 = 0;
+            size_t slice_eff = slice ? slice : (type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? row : row * h);
+            bool ok = clmem__mul_ok(layers - 1, slice_eff, &t1) && clmem__mul_ok(h - 1, row, &t2) &&
+                      clmem__add_ok(t1, t2, &need) && clmem__add_ok(need, w * elem, &need);
+            if (!ok || need > opts->host_size) {
+                err = clmem__fail(CL_INVALID_VALUE, fn, "hostbuf holds .host_size %zu bytes but the image reads %zu",
+                                  opts->host_size, ok ? need : (size_t)SIZE_MAX);
+                goto fail;
+            }
+        }
+        if (opts->buffer.mem) {
+            size_t need = 0;
+            if (!clmem__mul_ok(w, elem, &need) || need > opts->buffer.size) {
+                err = clmem__fail(CL_INVALID_IMAGE_SIZE, fn,
+                                  "width %zu x element size %zu is more than the %zu bytes of .buffer", w, elem,
+                                  opts->buffer.size);
+                goto fail;
+            }
+            if (opts->buffer.context != context) {
+                err = clmem__fail(CL_INVALID_CONTEXT, fn, ".buffer belongs to context %p, not %p",
+                                  (void *)opts->buffer.context, (void *)context);
+                goto fail;
+            }
+        }
+        if ((err = clmem__check_image_limits(fn, context, type, w, h, d, n)) != CL_SUCCESS) goto fail;
+        if ((err = clmem__format_supported(fn, context, flags, type, format)) != CL_SUCCESS) goto fail;
+    }
+    memset(&desc, 0, sizeof desc);
+    desc.image_type = type;
+    desc.image_width = w;
+    desc.image_height = (type == CL_MEM_OBJECT_IMAGE2D || type == CL_MEM_OBJECT_IMAGE2D_ARRAY ||
+                         type == CL_MEM_OBJECT_IMAGE3D) ? h : 0;
+    desc.image_depth = type == CL_MEM_OBJECT_IMAGE3D ? d : 0;
+    desc.image_array_size = (type == CL_MEM_OBJECT_IMAGE1D_ARRAY || type == CL_MEM_OBJECT_IMAGE2D_ARRAY) ? n : 0;
+    desc.image_row_pitch = opts->pitches[0];
+    desc.image_slice_pitch = opts->pitches[1];
+    desc.buffer = opts->buffer.mem; /* 'buffer' is named in every header version */
+    img.mem = clCreateImage(context, flags, &format, &desc, opts->hostbuf, &err);
+    if (err != CL_SUCCESS || !img.mem) {
+        img.mem = NULL;
+        err = clmem__cl_fail(err != CL_SUCCESS ? err : CL_OUT_OF_RESOURCES, fn, "clCreateImage");
+        goto fail;
+    }
+    img.context = context;
+    img.type = type;
+    img.format = format;
+    img.width = w;
+    img.height = desc.image_height;
+    img.depth = desc.image_depth;
+    img.array_size = desc.image_array_size;
+    img.flags = flags ? flags : CL_MEM_READ_WRITE;
+    img.buffer = opts->buffer.mem;
+    if (clGetImageInfo(img.mem, CL_IMAGE_ELEMENT_SIZE, sizeof img.element_size, &img.element_size, NULL) != CL_SUCCESS ||
+        img.element_size == 0)
+        img.element_size = elem;
+    clmem__set_err(errcode_ret, CL_SUCCESS);
+    return img;
+fail:
+    clmem__set_err(errcode_ret, err);
+    return clmem__image_empty();
+}
+
+static cl_channel_type clmem__normalized_type(cl_channel_type t) {
+    switch (t) {
+    case CL_SIGNED_INT8: return CL_SNORM_INT8;
+    case CL_SIGNED_INT16: return CL_SNORM_INT16;
+    case CL_UNSIGNED_INT8: return CL_UNORM_INT8;
+    case CL_UNSIGNED_INT16: return CL_UNORM_INT16;
+    default: return 0;
+    }
+}
+
+CLMEM_API clmem_image clmem_image_from_array_opts(cl_context context, const void *array, cl_channel_type element_type,
+                                                 cl_uint vector_width, size_t ndim, const size_t *shape,
+                                                 const clmem_image_from_array_options *opts, cl_int *errcode_ret) {
+    static const char fn[] = "clmem_image_from_array";
+    static const clmem_image_from_array_options none = {0, 0, 0, false, false};
+    clmem_image_options io;
+    clmem_image_format format;
+    cl_channel_type ctype = element_type;
+    cl_uint nch, order;
+    size_t img_dims, i, elem, bytes = 0;
+    cl_mem_flags flags;
+    cl_int err = CL_SUCCESS;
+    if (!opts) opts = &none;
+    memset(&io, 0, sizeof io);
+    if (vector_width == 0) vector_width = 1;
+    nch = opts->num_channels ? opts->num_channels : vector_width;
+    /* checks that are not validation but meaning: done even with CLMEM_NO_VALIDATION */
+    if (!array || !shape) {
+        err = clmem__fail(CL_INVALID_VALUE, fn, "%s is NULL", !array ? "array" : "shape");
+        goto fail;
+    }
+    if (opts->mode != 0 && opts->mode != 'r' && opts->mode != 'w') {
+        err = clmem__fail(CL_INVALID_VALUE, fn, "invalid value '%c' (%d) for .mode: use 'r' or 'w'", opts->mode,
+                          (int)opts->mode);
+        goto fail;
+    }
+    if (nch == 3) {
+        err = clmem__fail(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, fn,
+                          "num_channels 3 would need channel order CL_RGB, which OpenCL allows only with the packed "
+                          "types 565/555/101010: use 4 channels (RGBA) and pad the data, or 1 channel with a width 3 "
+                          "times larger");
+        goto fail;
+    }
+    if (nch != 1 && nch != 2 && nch != 4) {
+        err = clmem__fail(CL_INVALID_VALUE, fn, "num_channels %u is not 1, 2 or 4", nch);
+        goto fail;
+    }
+    if (vector_width > 1 && nch != vector_width) {
+        err = clmem__fail(CL_INVALID_VALUE, fn, "num_channels %u differs from the %u channels of the vector element type",
+                          nch, vector_width);
+        goto fail;
+    }
+    if (ndim == 0) {
+        err = clmem__fail(CL_INVALID_VALUE, fn, "ndim is 0");
+        goto fail;
+    }
+    for (i = 0; i < ndim; ++i)
+        if (shape[i] == 0) {
+            err = clmem__fail(CL_INVALID_VALUE, fn, "shape[%zu] is 0: images cannot be empty", i);
+            goto fail;
+        }
+    img_dims = ndim;
+    if (vector_width == 1 && nch > 1) {
+        if (shape[ndim - 1] != nch) {
+            err = clmem__fail(CL_INVALID_VALUE, fn, "last dimension %zu of the shape must be equal to num_channels %u",
+                              shape[ndim - 1], nch);
+            goto fail;
+        }
+        img_dims = ndim - 1;
+    }
+    if (img_dims < 1 || img_dims > 3) {
+        err = clmem__fail(CL_INVALID_VALUE, fn, "the array has %zu image dimensions (ndim %zu); images have 1 to 3",
+                          img_dims, ndim);
+        goto fail;
+    }
+    if (opts->half_float) {
+        if (element_type != CL_UNSIGNED_INT16 && element_type != CL_SIGNED_INT16) {
+            err = clmem__fail(CL_INVALID_VALUE, fn, ".half_float needs 16-bit data (cl_half/uint16_t), not %s",
+                              clmem_channel_type_name(element_type) ? clmem_channel_type_name(element_type) : "this type");
+            goto fail;
+        }
+        ctype = CL_HALF_FLOAT;
+    }
+    if (opts->norm_int) {
+        ctype = opts->half_float ? 0 : clmem__normalized_type(ctype);
+        if (ctype == 0) {
+            err = clmem__fail(CL_INVALID_VALUE, fn,
+                              ".norm_int needs 8- or 16-bit integer data; %s has no normalized channel type",
+                              opts->half_float ? "HALF_FLOAT"
+                                               : (clmem_channel_type_name(element_type) ? clmem_channel_type_name(element_type)
+                                                                                       : "this type"));
+            goto fail;
+        }
+    }
+    order = nch == 1 ? CL_R : nch == 2 ? CL_RG : CL_RGBA;
+    format = clmem_image_format_create(order, ctype);
+    elem = clmem_image_format_itemsize(format);
+    /* reverse the C shape into image order; pitches are the strides, reversed (packed) */
+    for (i = 0; i < img_dims; ++i) io.shape[i] = shape[img_dims - 1 - i];
+    if (img_dims >= 2) io.pitches[0] = io.shape[0] * elem;
+    if (img_dims == 3) io.pitches[1] = io.pitches[0] * io.shape[1];
+    io.hostbuf = clmem__unconst(array); /* COPY_HOST_PTR only reads it */
+    io.ndim = (cl_uint)img_dims;
+    bytes = elem;
+    for (i = 0; i < img_dims; ++i)
+        if (!clmem__mul_ok(bytes, io.shape[i], &bytes)) {
+            err = clmem__fail(CL_INVALID_IMAGE_SIZE, fn, "the array's size overflows size_t");
+            goto fail;
+        }
+    io.host_size = bytes;
+    flags = (opts->mode == 'w' ? CL_MEM_WRITE_ONLY : CL_MEM_READ_ONLY) | CL_MEM_COPY_HOST_PTR;
+    {
+        clmem_image img = clmem_create_image_opts(context, flags, format, &io, &err);
+        if (err != CL_SUCCESS) {
+            /* rename the function in the message: the caller called image_from_array */
+            char msg[768];
+            const char *m = clmem_last_error_message();
+            size_t skip = strlen("clmem_create_image: ");
+            if (strncmp(m, "clmem_create_image: ", skip) == 0) {
+                snprintf(msg, sizeof msg, "%s", m + skip);
+                clmem__fail(err, fn, "%s", msg);
+            }
+            goto fail;
+        }
+        clmem__set_err(errcode_ret, CL_SUCCESS);
+        return img;
+    }
+fail:
+    clmem__set_err(errcode_ret, err);
+    return clmem__image_empty();
+}
+
+CLMEM_API clmem_image clmem_image_from_int_ptr(cl_mem mem, bool retain, cl_int *errcode_ret) {
+    static const char fn[] = "clmem_image_from_int_ptr";
+    clmem_image img = clmem__image_empty();
+    cl_int err;
+    if (!mem) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_MEM_OBJECT, fn, "mem is NULL"));
+        return img;
+    }
+    img.mem = mem;
+    err = clmem__image_fill_from_driver(&img);
+    if (err != CL_SUCCESS) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_MEM_OBJECT, fn,
+                                                "mem %p is not a valid image (%s; CL_MEM_TYPE 0x%x)", (void *)mem,
+                                                clmem_error_string(err), (unsigned)img.type));
+        return clmem__image_empty();
+    }
+    if (retain && (err = clRetainMemObject(mem)) != CL_SUCCESS) {
+        clmem__set_err(errcode_ret, clmem__cl_fail(err, fn, "clRetainMemObject"));
+        return clmem__image_empty();
+    }
+    clmem__set_err(errcode_ret, CL_SUCCESS);
+    return img;
+}
+
+CLMEM_API cl_int clmem_image_release(clmem_image *img) {
+    cl_mem mem;
+    cl_int err;
+    if (!img || !img->mem) return CL_SUCCESS;
+    clmem__map_note_use(img->mem, "clmem_image_release");
+    mem = img->mem;
+    *img = clmem__image_empty();
+    err = clReleaseMemObject(mem);
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, "clmem_image_release", "clReleaseMemObject");
+}
+
+CLMEM_API cl_int clmem_image_get_info(clmem_image img, clmem_image_info *info) {
+    static const char fn[] = "clmem_image_get_info";
+    cl_int err;
+    if (!info) return clmem__fail(CL_INVALID_VALUE, fn, "info is NULL");
+    memset(info, 0, sizeof *info);
+    if (!img.mem) return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "img is an empty or released handle");
+#define CLMEM__IMG_Q(param, field)                                                              \
+    if ((err = clGetImageInfo(img.mem, param, sizeof info->field, &info->field, NULL)) != CL_SUCCESS) \
+        return clmem__cl_fail(err, fn, "clGetImageInfo(" #param ")");
+    CLMEM__IMG_Q(CL_IMAGE_FORMAT, format)
+    CLMEM__IMG_Q(CL_IMAGE_ELEMENT_SIZE, element_size)
+    CLMEM__IMG_Q(CL_IMAGE_ROW_PITCH, row_pitch)
+    CLMEM__IMG_Q(CL_IMAGE_SLICE_PITCH, slice_pitch)
+    CLMEM__IMG_Q(CL_IMAGE_WIDTH, width)
+    CLMEM__IMG_Q(CL_IMAGE_HEIGHT, height)
+    CLMEM__IMG_Q(CL_IMAGE_DEPTH, depth)
+    CLMEM__IMG_Q(CL_IMAGE_ARRAY_SIZE, array_size)
+    CLMEM__IMG_Q(CL_IMAGE_BUFFER, buffer)
+    CLMEM__IMG_Q(CL_IMAGE_NUM_MIP_LEVELS, num_mip_levels)
+    CLMEM__IMG_Q(CL_IMAGE_NUM_SAMPLES, num_samples)
+#undef CLMEM__IMG_Q
+    return CL_SUCCESS;
+}
+
+CLMEM_API cl_uint clmem_image_shape(clmem_image img, size_t shape[3]) {
+    shape[0] = shape[1] = shape[2] = 0;
+    if (!img.mem) return 0;
+    shape[0] = img.width;
+    switch (img.type) {
+    case CL_MEM_OBJECT_IMAGE1D_ARRAY: shape[1] = img.array_size; return 2;
+    case CL_MEM_OBJECT_IMAGE2D: shape[1] = img.height; return 2;
+    case CL_MEM_OBJECT_IMAGE2D_ARRAY: shape[1] = img.height; shape[2] = img.array_size; return 3;
+    case CL_MEM_OBJECT_IMAGE3D: shape[1] = img.height; shape[2] = img.depth; return 3;
+    default: return 1;
+    }
+}
+
+CLMEM_API void clmem_image_extent(clmem_image img, size_t ext[3]) {
+    size_t s[3];
+    cl_uint n = clmem_image_shape(img, s), i;
+    ext[0] = ext[1] = ext[2] = 0;
+    if (n == 0) return;
+    for (i = 0; i < 3; ++i) ext[i] = i < n ? s[i] : 1;
+}
+
+/* clmem__image_region(fn, what, img, origin, region_in, region): normalise a region
+   (trailing 0 -> 1; all 0 -> everything from origin) and check origin + region fits
+   the image's extent. CL_INVALID_VALUE otherwise. */
+static cl_int clmem__image_region(const char *fn, const char *what, const clmem_image *img, const size_t origin[3],
+                                  const size_t region_in[3], size_t region[3]) {
+    size_t ext[3];
+    int i;
+    bool all_zero = region_in[0] == 0 && region_in[1] == 0 && region_in[2] == 0;
+    clmem_image_extent(*img, ext);
+    for (i = 0; i < 3; ++i) {
+        if (origin[i] >= ext[i])
+            return clmem__fail(CL_INVALID_VALUE, fn,
+                               "%s origin {%zu, %zu, %zu} is outside the %s %s of extent {%zu, %zu, %zu}%s", what,
+                               origin[0], origin[1], origin[2], clmem__image_type_name(img->type), "image", ext[0], ext[1],
+                               ext[2],
+                               (i > 0 && ext[i] == 1) ? " (an unused coordinate must be 0)" : "");
+    }
+    if (all_zero) {
+        for (i = 0; i < 3; ++i) region[i] = ext[i] - origin[i];
+        return CL_SUCCESS;
+    }
+    for (i = 0; i < 3; ++i) region[i] = region_in[i];
+    if (region[2] == 0) {
+        region[2] = 1;
+        if (region[1] == 0) region[1] = 1;
+    }
+    for (i = 0; i < 3; ++i)
+        if (region[i] == 0)
+            return clmem__fail(CL_INVALID_VALUE, fn, "%s region {%zu, %zu, %zu} has a 0 before a non-zero component", what,
+                               region_in[0], region_in[1], region_in[2]);
+    for (i = 0; i < 3; ++i)
+        if (!clmem__range_ok(origin[i], region[i], ext[i]))
+            return clmem__fail(CL_INVALID_VALUE, fn,
+                               "%s origin {%zu, %zu, %zu} + region {%zu, %zu, %zu} is outside the %s image of extent "
+                               "{%zu, %zu, %zu}%s",
+                               what, origin[0], origin[1], origin[2], region[0], region[1], region[2],
+                               clmem__image_type_name(img->type), ext[0], ext[1], ext[2],
+                               (i > 0 && ext[i] == 1) ? " (an unused dimension has region 1)" : "");
+    return CL_SUCCESS;
+}
+
+/* clmem__channel_class(type): 'f' (normalized/half/float), 'i' (signed), 'u' (unsigned). */
+static char clmem__channel_class(cl_channel_type t) {
+    switch (t) {
+    case CL_SIGNED_INT8: case CL_SIGNED_INT16: case CL_SIGNED_INT32: return 'i';
+    case CL_UNSIGNED_INT8: case CL_UNSIGNED_INT16: case CL_UNSIGNED_INT32: return 'u';
+    default: return 'f';
+    }
+}
+
+CLMEM_API cl_int clmem_enqueue_fill_image_opts(cl_command_queue queue, clmem_image img, const void *color,
+                                               clmem_color_kind kind, const size_t *origin, const size_t *region,
+                                               const clmem_enqueue_options *opts) {
+    static const char fn[] = "clmem_enqueue_fill_image";
+    static const clmem_enqueue_options none = CLMEM__ZERO;
+    static const size_t zero[3] = {0, 0, 0};
+    size_t reg[3];
+    cl_int err;
+    if (!opts) opts = &none;
+    if (!origin) origin = zero;
+    if (!region) region = zero;
+    if (CLMEM__CHECKS) {
+        static const char *const kinds[] = {"?", "float", "cl_int", "cl_uint"};
+        static const char *const wants[] = {"float", "cl_int", "cl_uint"};
+        char c, text[64];
+        if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
+        if (!img.mem) return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "img is an empty or released handle");
+        if ((err = clmem__check_wait_list(fn, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) return err;
+        if (!color) return clmem__fail(CL_INVALID_VALUE, fn, "color is NULL");
+        c = clmem__channel_class(img.format.image_channel_data_type);
+        if ((c == 'f' && kind != CLMEM_COLOR_FLOAT) || (c == 'i' && kind != CLMEM_COLOR_INT) ||
+            (c == 'u' && kind != CLMEM_COLOR_UINT))
+            return clmem__fail(CL_INVALID_VALUE, fn, "color is %s[4] but format %s needs %s[4]",
+                               kinds[(int)kind >= 1 && (int)kind <= 3 ? (int)kind : 0],
+                               clmem_image_format_repr(img.format, text, sizeof text),
+                               wants[c == 'f' ? 0 : c == 'i' ? 1 : 2]);
+        if ((err = clmem__check_same_context(fn, queue, img.context, "img")) != CL_SUCCESS) return err;
+    }
+    if ((err = clmem__image_region(fn, "fill", &img, origin, region, reg)) != CL_SUCCESS) return err;
+    err = clEnqueueFillImage(queue, img.mem, color, origin, reg, opts->num_wait_for, opts->wait_for, opts->event);
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueFillImage");
+}
+
+CLMEM_API cl_int clmem__set_arg_image(cl_kernel k, cl_uint index, clmem_image v) {
+    static const char fn[] = "clmem_set_kernel_arg";
+    cl_int err;
+    if (CLMEM__CHECKS) {
+        if (!k) return clmem__fail(CL_INVALID_KERNEL, fn, "kernel is NULL");
+        if (!v.mem) return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "argument %u: the image is an empty or released handle", index);
+    }
+    err = clSetKernelArg(k, index, sizeof(cl_mem), &v.mem);
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clSetKernelArg");
+}
+/* ---- end clmem/image.c ---- */
+
+/* ---- begin clmem/sampler.c ---- */
+/* >>sampler (implementation) */
+
+static const char *clmem__addressing_name(cl_addressing_mode m) {
+    switch (m) {
+    case CL_ADDRESS_NONE: return "CL_ADDRESS_NONE";
+    case CL_ADDRESS_CLAMP_TO_EDGE: return "CL_ADDRESS_CLAMP_TO_EDGE";
+    case CL_ADDRESS_CLAMP: return "CL_ADDRESS_CLAMP";
+    case CL_ADDRESS_REPEAT: return "CL_ADDRESS_REPEAT";
+    case CL_ADDRESS_MIRRORED_REPEAT: return "CL_ADDRESS_MIRRORED_REPEAT";
+    default: return NULL;
+    }
+}
+
+#if defined(CL_VERSION_2_0)
+/* clmem__context_platform_version(ctx): the OpenCL version of the context's platform as
+   major*100+minor*10 (PyOpenCL decides the sampler call by it); 0 when unknown. */
+static int clmem__context_platform_version(cl_context ctx) {
+    cl_uint n = 0;
+    cl_platform_id platform = NULL;
+    char v[128] = {0};
+    int major = 0, minor = 0;
+    cl_device_id *devs = clmem__context_devices(ctx, &n);
+    if (!devs) return 0;
+    clGetDeviceInfo(devs[0], CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL);
+    CLMEM_FREE(devs);
+    if (!platform || clGetPlatformInfo(platform, CL_PLATFORM_VERSION, sizeof v - 1, v, NULL) != CL_SUCCESS) return 0;
+    if (sscanf(v, "OpenCL %d.%d", &major, &minor) != 2) return 0;
+    return major * 100 + minor * 10;
+}
+#endif
+
+/* clmem__context_has_images(ctx): some device of the context supports images. */
+static cl_int clmem__context_has_images(const char *fn, cl_context ctx) {
+    cl_uint n = 0, i;
+    cl_bool any = CL_FALSE;
+    cl_device_id *devs = clmem__context_devices(ctx, &n);
+    if (!devs) return clmem__fail(CL_INVALID_CONTEXT, fn, "context %p is not a valid context", (void *)ctx);
+    for (i = 0; i < n && !any; ++i) clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE_SUPPORT, sizeof any, &any, NULL);
+    CLMEM_FREE(devs);
+    if (!any) return clmem__fail(CL_INVALID_OPERATION, fn, "no device of the context supports images (CL_DEVICE_IMAGE_SUPPORT)");
+    return CL_SUCCESS;
+}
+
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#endif
+static cl_sampler clmem__create_sampler_12(cl_context ctx, cl_bool nc, cl_addressing_mode am, cl_filter_mode fm,
+                                           cl_int *err) {
+    return clCreateSampler(ctx, nc, am, fm, err);
+}
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
+static clmem_sampler clmem__sampler_make(const char *fn, cl_context context, cl_bool nc, cl_addressing_mode am,
+                                         cl_filter_mode fm, cl_int *errcode_ret) {
+    clmem_sampler s;
+    cl_int err = CL_SUCCESS;
+    memset(&s, 0, sizeof s);
+    if (CLMEM__CHECKS) {
+        if (!context) {
+            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL"));
+            return s;
+        }
+        if (!clmem__addressing_name(am)) {
+            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "addressing_mode 0x%x is not a CL_ADDRESS_* mode",
+                                                    (unsigned)am));
+            return s;
+        }
+        if (fm != CL_FILTER_NEAREST && fm != CL_FILTER_LINEAR) {
+            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn,
+                                                    "filter_mode 0x%x is neither CL_FILTER_NEAREST nor CL_FILTER_LINEAR",
+                                                    (unsigned)fm));
+            return s;
+        }
+        if (nc != CL_TRUE && nc != CL_FALSE) {
+            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "normalized_coords %u is neither CL_TRUE nor CL_FALSE",
+                                                    (unsigned)nc));
+            return s;
+        }
+        if (!nc && (am == CL_ADDRESS_REPEAT || am == CL_ADDRESS_MIRRORED_REPEAT)) {
+            clmem__set_err(errcode_ret,
+                           clmem__fail(CL_INVALID_VALUE, fn,
+                                       "%s needs normalized coordinates (normalized_coords is false); the spec leaves "
+                                       "it undefined and PoCL refuses it",
+                                       clmem__addressing_name(am)));
+            return s;
+        }
+        if ((err = clmem__context_has_images(fn, context)) != CL_SUCCESS) {
+            clmem__set_err(errcode_ret, err);
+            return s;
+        }
+    }
+#if defined(CL_VERSION_2_0)
+    if (clmem__context_platform_version(context) >= 200) {
+        cl_sampler_properties props[7];
+        props[0] = CL_SAMPLER_NORMALIZED_COORDS;
+        props[1] = nc;
+        props[2] = CL_SAMPLER_ADDRESSING_MODE;
+        props[3] = am;
+        props[4] = CL_SAMPLER_FILTER_MODE;
+        props[5] = fm;
+        props[6] = 0;
+        s.sampler = clCreateSamplerWithProperties(context, props, &err);
+        if (err != CL_SUCCESS || !s.sampler) {
+            clmem__set_err(errcode_ret, clmem__cl_fail(err ? err : CL_OUT_OF_RESOURCES, fn, "clCreateSamplerWithProperties"));
+            memset(&s, 0, sizeof s);
+            return s;
+        }
+    } else
+#endif
+    {
+        s.sampler = clmem__create_sampler_12(context, nc, am, fm, &err);
+        if (err != CL_SUCCESS || !s.sampler) {
+            clmem__set_err(errcode_ret, clmem__cl_fail(err ? err : CL_OUT_OF_RESOURCES, fn, "clCreateSampler"));
+            memset(&s, 0, sizeof s);
+            return s;
+        }
+    }
+    s.context = context;
+    s.normalized_coords = nc;
+    s.addressing_mode = am;
+    s.filter_mode = fm;
+    clmem__set_err(errcode_ret, CL_SUCCESS);
+    return s;
+}
+
+CLMEM_API clmem_sampler clmem_sampler_create(cl_context context, cl_bool normalized_coords,
+                                             cl_addressing_mode addressing_mode, cl_filter_mode filter_mode,
+                                             cl_int *errcode_ret) {
+    return clmem__sampler_make("clmem_sampler_create", context, normalized_coords ? CL_TRUE : CL_FALSE, addressing_mode,
+                               filter_mode, errcode_ret);
+}
+
+CLMEM_API clmem_sampler clmem_sampler_create_with_properties(cl_context context, const cl_bitfield *properties,
+                                                             cl_int *errcode_ret) {
+    static const char fn[] = "clmem_sampler_create_with_properties";
+    cl_bool nc = CL_TRUE;
+    cl_addressing_mode am = CL_ADDRESS_CLAMP;
+    cl_filter_mode fm = CL_FILTER_NEAREST;
+    bool seen[3] = {false, false, false};
+    size_t i;
+    clmem_sampler empty;
+    memset(&empty, 0, sizeof empty);
+    for (i = 0; properties && properties[i] != 0; i += 2) {
+        cl_bitfield key = properties[i], value = properties[i + 1];
+        int k = key == CL_SAMPLER_NORMALIZED_COORDS ? 0 : key == CL_SAMPLER_ADDRESSING_MODE ? 1
+              : key == CL_SAMPLER_FILTER_MODE ? 2 : -1;
+        if (k < 0) {
+            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "properties[%zu]: unknown sampler property 0x%llx",
+                                                    i, (unsigned long long)key));
+            return empty;
+        }
+        if (seen[k]) {
+            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "properties[%zu]: property 0x%llx is given twice",
+                                                    i, (unsigned long long)key));
+            return empty;
+        }
+        seen[k] = true;
+        if (k == 0) {
+            if (value != CL_TRUE && value != CL_FALSE) {
+                clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn,
+                                                        "properties[%zu]: CL_SAMPLER_NORMALIZED_COORDS value %llu is "
+                                                        "neither CL_TRUE nor CL_FALSE",
+                                                        i + 1, (unsigned long long)value));
+                return empty;
+            }
+            nc = (cl_bool)value;
+        } else if (k == 1) {
+            am = (cl_addressing_mode)value;
+        } else {
+            fm = (cl_filter_mode)value;
+        }
+    }
+    return clmem__sampler_make(fn, context, nc, am, fm, errcode_ret);
+}
+
+CLMEM_API clmem_sampler clmem_sampler_from_int_ptr(cl_sampler sampler, bool retain, cl_int *errcode_ret) {
+    static const char fn[] = "clmem_sampler_from_int_ptr";
+    clmem_sampler s;
+    cl_int err;
+    memset(&s, 0, sizeof s);
+    if (!sampler) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_SAMPLER, fn, "sampler is NULL"));
+        return s;
+    }
+    err = clGetSamplerInfo(sampler, CL_SAMPLER_CONTEXT, sizeof s.context, &s.context, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetSamplerInfo(sampler, CL_SAMPLER_NORMALIZED_COORDS, sizeof s.normalized_coords, &s.normalized_coords, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetSamplerInfo(sampler, CL_SAMPLER_ADDRESSING_MODE, sizeof s.addressing_mode, &s.addressing_mode, NULL);
+    if (err == CL_SUCCESS) err = clGetSamplerInfo(sampler, CL_SAMPLER_FILTER_MODE, sizeof s.filter_mode, &s.filter_mode, NULL);
+    if (err != CL_SUCCESS) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_SAMPLER, fn, "sampler %p is not a valid sampler (%s)",
+                                                (void *)sampler, clmem_error_string(err)));
+        memset(&s, 0, sizeof s);
+        return s;
+    }
+    if (retain && (err = clRetainSampler(sampler)) != CL_SUCCESS) {
+        clmem__set_err(errcode_ret, clmem__cl_fail(err, fn, "clRetainSampler"));
+        memset(&s, 0, sizeof s);
+        return s;
+    }
+    s.sampler = sampler;
+    clmem__set_err(errcode_ret, CL_SUCCESS);
+    return s;
+}
+
+CLMEM_API cl_int clmem_sampler_get_info(clmem_sampler s, clmem_sampler_info *info) {
+    static const char fn[] = "clmem_sampler_get_info";
+    cl_int err;
+    if (!info) return clmem__fail(CL_INVALID_VALUE, fn, "info is NULL");
+    memset(info, 0, sizeof *info);
+    if (!s.sampler) return clmem__fail(CL_INVALID_SAMPLER, fn, "s is an empty or released handle");
+#define CLMEM__SMP_Q(param, field)                                                                    \
+    if ((err = clGetSamplerInfo(s.sampler, param, sizeof info->field, &info->field, NULL)) != CL_SUCCESS) \
+        return clmem__cl_fail(err, fn, "clGetSamplerInfo(" #param ")");
+    CLMEM__SMP_Q(CL_SAMPLER_REFERENCE_COUNT, reference_count)
+    CLMEM__SMP_Q(CL_SAMPLER_CONTEXT, context)
+    CLMEM__SMP_Q(CL_SAMPLER_NORMALIZED_COORDS, normalized_coords)
+    CLMEM__SMP_Q(CL_SAMPLER_ADDRESSING_MODE, addressing_mode)
+    CLMEM__SMP_Q(CL_SAMPLER_FILTER_MODE, filter_mode)
+#undef CLMEM__SMP_Q
+#if defined(CL_VERSION_3_0)
+    {
+        size_t bytes = 0;
+        if (clGetSamplerInfo(s.sampler, CL_SAMPLER_PROPERTIES, 0, NULL, &bytes) == CL_SUCCESS && bytes > 0 &&
+            bytes <= sizeof info->properties &&
+            clGetSamplerInfo(s.sampler, CL_SAMPLER_PROPERTIES, bytes, info->properties, NULL) == CL_SUCCESS) {
+            size_t n = bytes / sizeof(cl_bitfield);
+            while (n > 0 && info->properties[n - 1] == 0) --n;
+            info->num_properties = n;
+        }
+    }
+#endif
+    return CL_SUCCESS;
+}
+
+CLMEM_API cl_int clmem_sampler_release(clmem_sampler *s) {
+    cl_sampler raw;
+    cl_int err;
+    if (!s || !s->sampler) return CL_SUCCESS;
+    raw = s->sampler;
+    memset(s, 0, sizeof *s);
+    err = clReleaseSampler(raw);
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, "clmem_sampler_release", "clReleaseSampler");
+}
+
+CLMEM_API cl_int clmem__set_arg_sampler(cl_kernel k, cl_uint index, clmem_sampler v) {
+    static const char fn[] = "clmem_set_kernel_arg";
+    cl_int err;
+    if (CLMEM__CHECKS) {
+        if (!k) return clmem__fail(CL_INVALID_KERNEL, fn, "kernel is NULL");
+        if (!v.sampler)
+            return clmem__fail(CL_INVALID_SAMPLER, fn, "argument %u: the sampler is an empty or released handle", index);
+    }
+    err = clSetKernelArg(k, index, sizeof(cl_sampler), &v.sampler);
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clSetKernelArg");
+}
+/* ---- end clmem/sampler.c ---- */
+
+/* ---- begin clmem/pipe.c ---- */
+/* >>pipe (implementation) */
+
+/* clmem__pipe_support(fn, ctx, packet_size): some device of the context supports pipes
+   and takes packets of packet_size bytes. */
+static cl_int clmem__pipe_support(const char *fn, cl_context ctx, cl_uint packet_size) {
+    cl_uint n = 0, i;
+    cl_device_id *devs = clmem__context_devices(ctx, &n);
+    cl_int result = CL_INVALID_OPERATION;
+    char name[96] = {0};
+    cl_uint largest = 0;
+    if (!devs) return clmem__fail(CL_INVALID_CONTEXT, fn, "context %p is not a valid context", (void *)ctx);
+    for (i = 0; i < n; ++i) {
+        cl_bool support = CL_FALSE;
+        cl_uint max_packet = 0;
+        int version = clmem__device_version(devs[i]);
+#if defined(CL_VERSION_3_0)
+        if (version >= 300) clGetDeviceInfo(devs[i], CL_DEVICE_PIPE_SUPPORT, sizeof support, &support, NULL);
+        else
+#endif
+            support = version >= 200 ? CL_TRUE : CL_FALSE;
+        if (!name[0]) clGetDeviceInfo(devs[i], CL_DEVICE_NAME, sizeof name - 1, name, NULL);
+        if (!support) continue;
+#if defined(CL_VERSION_2_0)
+        clGetDeviceInfo(devs[i], CL_DEVICE_PIPE_MAX_PACKET_SIZE, sizeof max_packet, &max_packet, NULL);
+#endif
+        if (max_packet > largest) largest = max_packet;
+        if (max_packet == 0 || packet_size <= max_packet) {
+            result = CL_SUCCESS;
+            break;
+        }
+        result = CL_INVALID_PIPE_SIZE;
+    }
+    CLMEM_FREE(devs);
+    if (result == CL_INVALID_OPERATION)
+        return clmem__fail(CL_INVALID_OPERATION, fn,
+                           "no device of the context supports pipes (CL_DEVICE_PIPE_SUPPORT is false on '%s'%s)", name,
+                           n > 1 ? " and the others" : "");
+    if (result == CL_INVALID_PIPE_SIZE)
+        return clmem__fail(CL_INVALID_PIPE_SIZE, fn, "packet_size %u is above CL_DEVICE_PIPE_MAX_PACKET_SIZE %u",
+                           packet_size, largest);
+    return CL_SUCCESS;
+}
+
+CLMEM_API clmem_pipe clmem_pipe_create(cl_context context, cl_mem_flags flags, cl_uint packet_size, cl_uint max_packets,
+                                       const intptr_t *properties, cl_int *errcode_ret) {
+    static const char fn[] = "clmem_pipe_create";
+    clmem_pipe p;
+    cl_int err = CL_SUCCESS;
+    memset(&p, 0, sizeof p);
+    if (CLMEM__CHECKS) {
+        char text[200];
+        if (!context) {
+            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL"));
+            return p;
+        }
+        if (flags & ~(cl_mem_flags)(CL_MEM_READ_WRITE | CL_MEM_HOST_NO_ACCESS)) {
+            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn,
+                                                    "flags %s: a pipe takes only CL_MEM_READ_WRITE and CL_MEM_HOST_NO_ACCESS",
+                                                    clmem__mem_flags_text(flags, text, sizeof text)));
+            return p;
+        }
+        if (properties && properties[0] != 0) {
+            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn,
+                                                    "properties[0] is 0x%llx: OpenCL defines no pipe property, so the "
+                                                    "list must be NULL or empty",
+                                                    (unsigned long long)properties[0]));
+            return p;
+        }
+        if (packet_size == 0) {
+            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_PIPE_SIZE, fn, "packet_size is 0"));
+            return p;
+        }
+        if (max_packets == 0) {
+            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_PIPE_SIZE, fn, "max_packets is 0"));
+            return p;
+        }
+        if ((err = clmem__pipe_support(fn, context, packet_size)) != CL_SUCCESS) {
+            clmem__set_err(errcode_ret, err);
+            return p;
+        }
+    }
+#if defined(CL_VERSION_2_0)
+    p.mem = clCreatePipe(context, flags, packet_size, max_packets, NULL, &err);
+    if (err != CL_SUCCESS || !p.mem) {
+        clmem__set_err(errcode_ret, clmem__cl_fail(err ? err : CL_OUT_OF_RESOURCES, fn, "clCreatePipe"));
+        memset(&p, 0, sizeof p);
+        return p;
+    }
+    p.context = context;
+    p.flags = flags ? flags : CL_MEM_READ_WRITE;
+    p.packet_size = packet_size;
+    p.max_packets = max_packets;
+    clmem__set_err(errcode_ret, CL_SUCCESS);
+    return p;
+#else
+    (void)err;
+    clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_OPERATION, fn,
+                                            "clmem was compiled against OpenCL headers older than 2.0, which have no pipes"));
+    return p;
+#endif
+}
+
+CLMEM_API clmem_pipe clmem_pipe_from_int_ptr(cl_mem mem, bool retain, cl_int *errcode_ret) {
+    static const char fn[] = "clmem_pipe_from_int_ptr";
+    clmem_pipe p;
+    cl_mem_object_type type = 0;
+    cl_int err;
+    memset(&p, 0, sizeof p);
+    if (!mem) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_MEM_OBJECT, fn, "mem is NULL"));
+        return p;
+    }
+    err = clGetMemObjectInfo(mem, CL_MEM_TYPE, sizeof type, &type, NULL);
+#if defined(CL_VERSION_2_0)
+    if (err == CL_SUCCESS && type == CL_MEM_OBJECT_PIPE) {
+        err = clGetMemObjectInfo(mem, CL_MEM_CONTEXT, sizeof p.context, &p.context, NULL);
+        if (err == CL_SUCCESS) err = clGetMemObjectInfo(mem, CL_MEM_FLAGS, sizeof p.flags, &p.flags, NULL);
+        if (err == CL_SUCCESS) err = clGetPipeInfo(mem, CL_PIPE_PACKET_SIZE, sizeof p.packet_size, &p.packet_size, NULL);
+        if (err == CL_SUCCESS) err = clGetPipeInfo(mem, CL_PIPE_MAX_PACKETS, sizeof p.max_packets, &p.max_packets, NULL);
+        if (err == CL_SUCCESS && retain) err = clRetainMemObject(mem);
+        if (err == CL_SUCCESS) {
+            p.mem = mem;
+            clmem__set_err(errcode_ret, CL_SUCCESS);
+            return p;
+        }
+    } else if (err == CL_SUCCESS) {
+        err = CL_INVALID_MEM_OBJECT;
+    }
+#else
+    if (err == CL_SUCCESS) err = CL_INVALID_MEM_OBJECT;
+#endif
+    memset(&p, 0, sizeof p);
+    clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_MEM_OBJECT, fn, "mem %p is not a valid pipe (%s, CL_MEM_TYPE 0x%x)",
+                                            (void *)mem, clmem_error_string(err), (unsigned)type));
+    return p;
+}
+
+CLMEM_API cl_int clmem_pipe_get_info(clmem_pipe p, clmem_pipe_info *info) {
+    static const char fn[] = "clmem_pipe_get_info";
+    if (!info) return clmem__fail(CL_INVALID_VALUE, fn, "info is NULL");
+    memset(info, 0, sizeof *info);
+    if (!p.mem) return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "p is an empty or released handle");
+#if defined(CL_VERSION_2_0)
+    {
+        cl_int err = clGetPipeInfo(p.mem, CL_PIPE_PACKET_SIZE, sizeof info->packet_size, &info->packet_size, NULL);
+        if (err == CL_SUCCESS) err = clGetPipeInfo(p.mem, CL_PIPE_MAX_PACKETS, sizeof info->max_packets, &info->max_packets, NULL);
+        if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clGetPipeInfo");
+#if defined(CL_VERSION_3_0)
+        {
+            size_t bytes = 0;
+            if (clGetPipeInfo(p.mem, CL_PIPE_PROPERTIES, 0, NULL, &bytes) == CL_SUCCESS && bytes > 0 &&
+                bytes <= sizeof info->properties &&
+                clGetPipeInfo(p.mem, CL_PIPE_PROPERTIES, bytes, info->properties, NULL) == CL_SUCCESS) {
+                size_t n = bytes / sizeof(intptr_t);
+                while (n > 0 && info->properties[n - 1] == 0) --n;
+                info->num_properties = n;
+            }
+        }
+#endif
+        return CL_SUCCESS;
+    }
+#else
+    return clmem__fail(CL_INVALID_OPERATION, fn, "clmem was compiled against OpenCL headers older than 2.0");
+#endif
+}
+
+CLMEM_API cl_int clmem_pipe_release(clmem_pipe *p) {
+    cl_mem mem;
+    cl_int err;
+    if (!p || !p->mem) return CL_SUCCESS;
+    mem = p->mem;
+    memset(p, 0, sizeof *p);
+    err = clReleaseMemObject(mem);
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, "clmem_pipe_release", "clReleaseMemObject");
+}
+
+CLMEM_API cl_int clmem__set_arg_pipe(cl_kernel k, cl_uint index, clmem_pipe v) {
+    static const char fn[] = "clmem_set_kernel_arg";
+    cl_int err;
+    if (CLMEM__CHECKS) {
+        if (!k) return clmem__fail(CL_INVALID_KERNEL, fn, "kernel is NULL");
+        if (!v.mem) return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "argument %u: the pipe is an empty or released handle", index);
+    }
+    err = clSetKernelArg(k, index, sizeof(cl_mem), &v.mem);
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clSetKernelArg");
+}
+/* ---- end clmem/pipe.c ---- */
+
+/* ---- begin clmem/svm.c ---- */
+/* >>svm (implementation) */
+
+#if defined(CL_VERSION_2_0)
+#define CLMEM__HAVE_SVM 1
+#else
+#define CLMEM__HAVE_SVM 0
+#endif
+
+/* ---- the registry of live allocations and maps ----
+   A handle names its record by an id: (generation << 32) | (slot index + 1). A
+   release bumps the slot's generation, so the same id never comes back, and a
+   stale handle (or a copy of one) is recognised instead of touching freed memory. */
+enum { CLMEM__SVM_ALLOCATION = 1, CLMEM__SVM_MAP = 2 };
+
+typedef struct clmem__svm_rec {
+    int kind;
+    void *ptr;
+    size_t size;
+    cl_context context;     /* allocation: retained until clSVMFree has run */
+    cl_command_queue queue; /* allocation: bound queue; map: the map's queue (retained) */
+    cl_svm_mem_flags flags;
+    size_t alignment;
+} clmem__svm_rec;
+
+typedef struct clmem__svm_slot {
+    clmem__svm_rec *rec; /* NULL: free, or detached while a release is under way */
+    uint32_t gen;
+    uint32_t next_free;  /* index + 1 of the next free slot, 0 ends the list */
+    bool busy;           /* taken (live or detached) */
+} clmem__svm_slot;
+
+static clmem__mutex clmem__svm_reg_mutex = CLMEM__MUTEX_INIT;
+static clmem__svm_slot *clmem__svm_slots;
+static uint32_t clmem__svm_nslots, clmem__svm_cap, clmem__svm_free_head;
+
+/* Register rec; 0 when out of memory. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((unused))
+#endif
+static uint64_t clmem__svm_reg_add(clmem__svm_rec *rec) {
+    uint32_t i;
+    uint64_t id = 0;
+    clmem__lock(&clmem__svm_reg_mutex);
+    if (clmem__svm_free_head) {
+        i = clmem__svm_free_head - 1;
+        clmem__svm_free_head = clmem__svm_slots[i].next_free;
+    } else {
+        if (clmem__svm_nslots == clmem__svm_cap) {
+            uint32_t cap = clmem__svm_cap ? clmem__svm_cap * 2 : 64;
+            clmem__svm_slot *s;
+            if (cap > 0x7fffffffu) goto done;
+            s = CLMEM__CAST(clmem__svm_slot *, CLMEM_REALLOC(clmem__svm_slots, sizeof(clmem__svm_slot) * cap));
+            if (!s) goto done;
+            clmem__svm_slots = s;
+            clmem__svm_cap = cap;
+        }
+        i = clmem__svm_nslots++;
+        clmem__svm_slots[i].gen = 1;
+    }
+    clmem__svm_slots[i].rec = rec;
+    clmem__svm_slots[i].busy = true;
+    clmem__svm_slots[i].next_free = 0;
+    id = ((uint64_t)clmem__svm_slots[i].gen << 32) | (uint64_t)(i + 1);
+done:
+    clmem__unlock(&clmem__svm_reg_mutex);
+    return id;
+}
+
+/* The slot of a live id (locked), or NULL. */
+static clmem__svm_slot *clmem__svm_slot_of(uint64_t id, int kind) {
+    uint32_t i = (uint32_t)(id & 0xffffffffu);
+    clmem__svm_slot *s;
+    if (i == 0 || i > clmem__svm_nslots) return NULL;
+    s = &clmem__svm_slots[i - 1];
+    if (!s->busy || s->rec == NULL || s->gen != (uint32_t)(id >> 32) || s->rec->kind != kind) return NULL;
+    return s;
+}
+
+/* The record of a live id, or NULL. The record stays valid until its release. */
+static clmem__svm_rec *clmem__svm_reg_find(uint64_t id, int kind) {
+    clmem__svm_slot *s;
+    clmem__svm_rec *rec = NULL;
+    if (id == 0) return NULL;
+    clmem__lock(&clmem__svm_reg_mutex);
+    s = clmem__svm_slot_of(id, kind);
+    if (s) rec = s->rec;
+    clmem__unlock(&clmem__svm_reg_mutex);
+    return rec;
+}
+
+/* Take a live record out of the registry for a release: nobody else finds it from
+   now on, but the slot is kept so that clmem__svm_reg_restore can put it back. */
+static clmem__svm_rec *clmem__svm_reg_detach(uint64_t id, int kind) {
+    clmem__svm_slot *s;
+    clmem__svm_rec *rec = NULL;
+    clmem__lock(&clmem__svm_reg_mutex);
+    s = clmem__svm_slot_of(id, kind);
+    if (s) {
+        rec = s->rec;
+        s->rec = NULL;
+    }
+    clmem__unlock(&clmem__svm_reg_mutex);
+    return rec;
+}
+
+static void clmem__svm_reg_restore(uint64_t id, clmem__svm_rec *rec) {
+    clmem__lock(&clmem__svm_reg_mutex);
+    clmem__svm_slots[(id & 0xffffffffu) - 1].rec = rec;
+    clmem__unlock(&clmem__svm_reg_mutex);
+}
+
+/* Finish a detach: the id is dead for good and the slot reusable. */
+static void clmem__svm_reg_remove(uint64_t id) {
+    uint32_t i = (uint32_t)(id & 0xffffffffu) - 1;
+    clmem__lock(&clmem__svm_reg_mutex);
+    clmem__svm_slots[i].busy = false;
+    clmem__svm_slots[i].rec = NULL;
+    if (++clmem__svm_slots[i].gen == 0) clmem__svm_slots[i].gen = 1;
+    clmem__svm_slots[i].next_free = clmem__svm_free_head;
+    clmem__svm_free_head = i + 1;
+    clmem__unlock(&clmem__svm_reg_mutex);
+}
+
+/* clmem__svm_check_live(fn, what, svm, &ctx): an SVM pointer whose owner is known
+   must still be allocated; its context is returned (NULL for tags). */
+static cl_int clmem__svm_check_live(const char *fn, const char *what, clmem_svm svm, cl_context *ctx) {
+    clmem__svm_rec *rec;
+    *ctx = NULL;
+    if (svm.owner == 0) return CL_SUCCESS;
+    rec = clmem__svm_reg_find(svm.owner, CLMEM__SVM_ALLOCATION);
+    if (!rec)
+        return clmem__fail(CL_INVALID_VALUE, fn, "%s (SVM pointer %p) belongs to an allocation that was released", what,
+                           svm.ptr);
+    *ctx = rec->context;
+    return CL_SUCCESS;
+}
+
+static const char *clmem__svm_flags_text(cl_svm_mem_flags flags, char *buf, size_t size) {
+    static const struct { cl_svm_mem_flags bit; const char *name; } names[] = {
+        {CL_MEM_READ_WRITE, "READ_WRITE"}, {CL_MEM_WRITE_ONLY, "WRITE_ONLY"}, {CL_MEM_READ_ONLY, "READ_ONLY"},
+        {(cl_svm_mem_flags)1 << 10, "SVM_FINE_GRAIN_BUFFER"}, {(cl_svm_mem_flags)1 << 11, "SVM_ATOMICS"}};
+    size_t i, used = 0;
+    buf[0] = '\0';
+    for (i = 0; i < sizeof names / sizeof names[0]; ++i) {
+        if (flags & names[i].bit) {
+            int n = snprintf(buf + used, size - used, "%s%s", used ? "|" : "", names[i].name);
+            if (n < 0 || (size_t)n >= size - used) break;
+            used += (size_t)n;
+            flags &= ~names[i].bit;
+        }
+    }
+    if (flags && used < size) snprintf(buf + used, size - used, "%sunknown 0x%llx", used ? "|" : "", (unsigned long long)flags);
+    if (!buf[0]) snprintf(buf, size, "0");
+    return buf;
+}
+
+
+/* ---- thin wrappers around the OpenCL 2.0 entry points (absent from 1.2 headers) ---- */
+#define CLMEM__SVM_CAP_COARSE ((cl_bitfield)1 << 0)
+#define CLMEM__SVM_CAP_FINE ((cl_bitfield)1 << 1)
+#define CLMEM__SVM_CAP_ATOMICS ((cl_bitfield)1 << 3)
+#define CLMEM__SVM_FLAG_ATOMICS ((cl_svm_mem_flags)1 << 11)
+
+#if !CLMEM__HAVE_SVM
+static cl_int clmem__svm_unsupported(const char *fn) {
+    return clmem__fail(CL_INVALID_OPERATION, fn,
+                       "clmem was compiled with OpenCL headers older than 2.0 (CL_TARGET_OPENCL_VERSION %d): no SVM",
+                       (int)CL_TARGET_OPENCL_VERSION);
+}
+#endif
+
+#if CLMEM__HAVE_SVM
+static cl_bitfield clmem__svm_device_caps(cl_device_id dev) {
+    cl_bitfield caps = 0;
+    if (clmem__device_version(dev) < 200) return 0;
+    if (clGetDeviceInfo(dev, 0x1053 /* CL_DEVICE_SVM_CAPABILITIES */, sizeof caps, &caps, NULL) != CL_SUCCESS) return 0;
+    return caps;
+}
+#endif
+
+static void clmem__svm_device_name(cl_device_id dev, char *buf, size_t size) {
+    buf[0] = '\0';
+    if (clGetDeviceInfo(dev, CL_DEVICE_NAME, size - 1, buf, NULL) != CL_SUCCESS) snprintf(buf, size, "?");
+    buf[size - 1] = '\0';
+}
+
+/* Free now: clSVMFree while still holding clmem's context reference, then drop it. */
+static void clmem__svm_free_now(clmem__svm_rec *rec) {
+#if CLMEM__HAVE_SVM
+    clSVMFree(rec->context, rec->ptr);
+#endif
+    clReleaseContext(rec->context);
+    if (rec->queue) clReleaseCommandQueue(rec->queue);
+    CLMEM_FREE(rec);
+}
+
+#if CLMEM__HAVE_SVM
+/* clEnqueueSVMFree's callback: runs when the free's turn comes in the queue. The
+   queue (which holds its context) is alive while it runs, so dropping clmem's
+   context reference here never destroys the context inside the driver's thread. */
+static void CL_CALLBACK clmem__svm_allocation_free_cb(cl_command_queue queue, cl_uint n, void *ptrs[], void *user) {
+    clmem__svm_rec *rec = CLMEM__CAST(clmem__svm_rec *, user);
+    cl_uint i;
+    (void)queue;
+    for (i = 0; i < n; ++i) clSVMFree(rec->context, ptrs[i]);
+    clReleaseContext(rec->context);
+    CLMEM_FREE(rec);
+}
+#endif
+
+/* Enqueue the free of a detached record on queue. On success the record belongs to
+   the callback (do not touch it again) and its bound queue reference is dropped. */
+static cl_int clmem__svm_enqueue_free(clmem__svm_rec *rec, cl_command_queue queue, cl_uint nw, const cl_event *wl,
+                                      cl_event *event) {
+#if CLMEM__HAVE_SVM
+    cl_command_queue bound = rec->queue;
+    cl_int err;
+    rec->queue = NULL;
+    err = clEnqueueSVMFree(queue, 1, &rec->ptr, clmem__svm_allocation_free_cb, rec, nw, wl, event);
+    if (err != CL_SUCCESS) {
+        rec->queue = bound;
+        return err;
+    }
+    if (bound) clReleaseCommandQueue(bound);
+    return CL_SUCCESS;
+#else
+    (void)rec; (void)queue; (void)nw; (void)wl; (void)event;
+    return CL_INVALID_OPERATION;
+#endif
+}
+
+/* The queue an allocation may be bound to: valid, of ctx, in order. */
+static cl_int clmem__svm_check_bind_queue(const char *fn, cl_command_queue queue, cl_context ctx) {
+    cl_context qctx = NULL;
+    cl_command_queue_properties props = 0;
+    if (clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof qctx, &qctx, NULL) != CL_SUCCESS || !qctx)
+        return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p is not a valid command queue", (void *)queue);
+    if (qctx != ctx)
+        return clmem__fail(CL_INVALID_CONTEXT, fn, "queue %p belongs to context %p, the allocation to context %p",
+                           (void *)queue, (void *)qctx, (void *)ctx);
+    if (clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL) == CL_SUCCESS &&
+        (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE))
+        return clmem__fail(CL_INVALID_VALUE, fn,
+                           "queue %p is out-of-order: an SVM allocation's release is ordered by its queue, which "
+                           "must be in-order",
+                           (void *)queue);
+    return CL_SUCCESS;
+}
+
+/* ---- allocations ---- */
+static clmem_svm_allocation clmem__svm_empty_allocation(void) {
+    clmem_svm_allocation a;
+    a.svm.ptr = NULL;
+    a.svm.size = 0;
+    a.svm.owner = 0;
+    return a;
+}
+
+static clmem_svm_allocation clmem__svm_alloc(const char *fn, cl_context ctx, size_t size, cl_uint alignment,
+                                             cl_svm_mem_flags flags, cl_command_queue queue, cl_int *errcode_ret) {
+    const cl_svm_mem_flags access = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
+    const cl_svm_mem_flags known = access | CLMEM__SVM_FINE_GRAIN_BUFFER | CLMEM__SVM_FLAG_ATOMICS;
+    clmem_svm_allocation a = clmem__svm_empty_allocation();
+    clmem__svm_rec *rec;
+    char text[160];
+    cl_int err;
+    clmem__set_err(errcode_ret, CL_SUCCESS);
+    if (!ctx) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL"));
+        return a;
+    }
+    if (CLMEM__CHECKS) {
+        cl_svm_mem_flags acc = flags & access;
+        if (flags & ~known) {
+            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "flags %s contain bits that are not SVM flags",
+                                                    clmem__svm_flags_text(flags, text, sizeof text)));
+            return a;
+        }
+        if (acc & (acc - 1)) {
+            clmem__set_err(errcode_ret,
+                           clmem__fail(CL_INVALID_VALUE, fn, "flags %s combine more than one of READ_WRITE, READ_ONLY and WRITE_ONLY",
+                                       clmem__svm_flags_text(flags, text, sizeof text)));
+            return a;
+        }
+        if ((flags & CLMEM__SVM_FLAG_ATOMICS) && !(flags & CLMEM__SVM_FINE_GRAIN_BUFFER)) {
+            clmem__set_err(errcode_ret,
+                           clmem__fail(CL_INVALID_VALUE, fn, "flags %s ask for SVM_ATOMICS without SVM_FINE_GRAIN_BUFFER",
+                                       clmem__svm_flags_text(flags, text, sizeof text)));
+            return a;
+        }
+        if (alignment & (alignment - 1)) {
+            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "alignment %u is not a power of two", alignment));
+            return a;
+        }
+    }
+    if (queue && (err = clmem__svm_check_bind_queue(fn, queue, ctx)) != CL_SUCCESS) {
+        clmem__set_err(errcode_ret, err);
+        return a;
+    }
+    if (size == 0) return a; /* PyOpenCL: nothing allocated; release is a no-op */
+#if !CLMEM__HAVE_SVM
+    (void)rec;
+    clmem__set_err(errcode_ret, clmem__svm_unsupported(fn));
+    return a;
+#else
+    if (CLMEM__CHECKS) {
+        cl_uint n = 0, i;
+        cl_device_id *devs = clmem__context_devices(ctx, &n);
+        cl_bitfield any = 0;
+        cl_ulong max_alloc = 0;
+        cl_uint max_align = 0;
+        char name[128] = "?";
+        if (!devs) {
+            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_CONTEXT, fn, "context %p has no devices (or is not a valid context)", (void *)ctx));
+            return a;
+        }
+        for (i = 0; i < n; ++i) {
+            cl_ulong ma = 0;
+            cl_uint al = 0;
+            any |= clmem__svm_device_caps(devs[i]);
+            if (clGetDeviceInfo(devs[i], CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof ma, &ma, NULL) == CL_SUCCESS &&
+                (max_alloc == 0 || ma < max_alloc))
+                max_alloc = ma;
+            if (clGetDeviceInfo(devs[i], CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE, sizeof al, &al, NULL) == CL_SUCCESS &&
+                (max_align == 0 || al < max_align))
+                max_align = al;
+        }
+        clmem__svm_device_name(devs[0], name, sizeof name);
+        CLMEM_FREE(devs);
+        if (!(any & (CLMEM__SVM_CAP_COARSE | CLMEM__SVM_CAP_FINE))) {
+            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_OPERATION, fn,
+                                                    "no device of the context supports SVM (device '%s' reports no "
+                                                    "CL_DEVICE_SVM_CAPABILITIES; SVM needs OpenCL 2.0)", name));
+            return a;
+        }
+        if ((flags & CLMEM__SVM_FINE_GRAIN_BUFFER) && !(any & CLMEM__SVM_CAP_FINE)) {
+            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_OPERATION, fn,
+                                                    "flags ask for SVM_FINE_GRAIN_BUFFER but no device of the context "
+                                                    "has fine-grain buffer SVM (device '%s' has coarse grain only)", name));
+            return a;
+        }
+        if ((flags & CLMEM__SVM_FLAG_ATOMICS) && !(any & CLMEM__SVM_CAP_ATOMICS)) {
+            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_OPERATION, fn,
+                                                    "flags ask for SVM_ATOMICS but no device of the context has SVM "
+                                                    "atomics (device '%s')", name));
+            return a;
+        }
+        if (max_align && alignment > max_align) {
+            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn,
+                                                    "alignment %u is above CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE (%u bytes) "
+                                                    "of device '%s', the largest clSVMAlloc accepts", alignment, max_align, name));
+            return a;
+        }
+        if (max_alloc && (cl_ulong)size > max_alloc) {
+            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_BUFFER_SIZE, fn,
+                                                    "size %zu is above CL_DEVICE_MAX_MEM_ALLOC_SIZE (%llu bytes) of device '%s'",
+                                                    size, (unsigned long long)max_alloc, name));
+            return a;
+        }
+    }
+    rec = CLMEM__CAST(clmem__svm_rec *, CLMEM_MALLOC(sizeof *rec));
+    if (!rec) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the allocation record"));
+        return a;
+    }
+    rec->kind = CLMEM__SVM_ALLOCATION;
+    rec->size = size;
+    rec->flags = flags;
+    rec->alignment = alignment;
+    rec->context = ctx;
+    rec->queue = queue;
+    rec->ptr = clSVMAlloc(ctx, flags, size, alignment);
+    if (!rec->ptr) {
+        CLMEM_FREE(rec);
+        clmem__set_err(errcode_ret, clmem__fail(CL_MEM_OBJECT_ALLOCATION_FAILURE, fn,
+                                                "clSVMAlloc(size %zu, alignment %u, flags %s) returned NULL", size,
+                                                alignment, clmem__svm_flags_text(flags, text, sizeof text)));
+        return a;
+    }
+    clRetainContext(ctx);
+    if (queue) clRetainCommandQueue(queue);
+    a.svm.owner = clmem__svm_reg_add(rec);
+    if (a.svm.owner == 0) {
+        clmem__svm_free_now(rec);
+        clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the SVM registry"));
+        return clmem__svm_empty_allocation();
+    }
+    a.svm.ptr = rec->ptr;
+    a.svm.size = size;
+    return a;
+#endif
+}
+
+CLMEM_API clmem_svm_allocation clmem_svm_allocation_create(cl_context context, size_t size, cl_uint alignment,
+                                                           cl_svm_mem_flags flags, cl_command_queue queue,
+                                                           cl_int *errcode_ret) {
+    return clmem__svm_alloc("clmem_svm_allocation_create", context, size, alignment, flags, queue, errcode_ret);
+}
+
+/* The record of a handle about to be released: NULL with *err set when there is
+   nothing to do (empty handle: CL_SUCCESS) or it cannot be released. */
+static clmem__svm_rec *clmem__svm_detach_allocation(const char *fn, const clmem_svm_allocation *a, cl_int *err) {
+    clmem__svm_rec *rec;
+    *err = CL_SUCCESS;
+    if (a->svm.owner == 0) {
+        if (a->svm.ptr != NULL)
+            *err = clmem__fail(CL_INVALID_VALUE, fn,
+                               "%p is not a clmem SVM allocation (a tag or a hand-made handle owns nothing)", a->svm.ptr);
+        return NULL;
+    }
+    rec = clmem__svm_reg_detach(a->svm.owner, CLMEM__SVM_ALLOCATION);
+    if (!rec)
+        *err = clmem__fail(CLMEM_ERROR_DOUBLE_RELEASE, fn,
+                           "the SVM allocation (id 0x%llx) was already released, through this handle or a copy of it",
+                           (unsigned long long)a->svm.owner);
+    return rec;
+}
+
+static cl_int clmem__svm_alloc_release(const char *fn, clmem_svm_allocation *a) {
+    clmem__svm_rec *rec;
+    cl_int err;
+    if (!a) return clmem__fail(CL_INVALID_VALUE, fn, "the allocation pointer is NULL");
+    rec = clmem__svm_detach_allocation(fn, a, &err);
+    if (!rec) return err;
+    if (rec->queue) {
+        cl_command_queue q = rec->queue;
+        err = clmem__svm_enqueue_free(rec, q, 0, NULL, NULL);
+        if (err != CL_SUCCESS) {
+            /* Could not enqueue: wait for the queue, then free at once. */
+            clFinish(q);
+            clmem__svm_free_now(rec);
+            err = clmem__cl_fail(err, fn, "clEnqueueSVMFree (the memory was freed after clFinish instead)");
+        }
+    } else {
+        clmem__svm_free_now(rec);
+    }
+    clmem__svm_reg_remove(a->svm.owner);
+    a->svm.ptr = NULL;
+    a->svm.size = 0;
+    return err;
+}
+
+CLMEM_API cl_int clmem_svm_allocation_release(clmem_svm_allocation *a) {
+    return clmem__svm_alloc_release("clmem_svm_allocation_release", a);
+}
+
+CLMEM_API cl_int clmem_svm_allocation_enqueue_release_opts(clmem_svm_allocation *a, cl_command_queue queue,
+                                                           const clmem_enqueue_options *opts) {
+    static const char fn[] = "clmem_svm_allocation_enqueue_release";
+    static const clmem_enqueue_options none = CLMEM__ZERO;
+    clmem__svm_rec *rec;
+    cl_command_queue q;
+    cl_int err;
+    if (!opts) opts = &none;
+    if (!a) return clmem__fail(CL_INVALID_VALUE, fn, "the allocation pointer is NULL");
+    if ((err = clmem__check_wait_list(fn, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) return err;
+    if (a->svm.owner == 0 && a->svm.ptr == NULL) {
+        /* zero-size: nothing to free, but the event asked for still comes */
+        if (!queue)
+            return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn,
+                               "no implicit queue available for a zero-size allocation, must be provided explicitly");
+        return clmem__nothing_to_do(fn, queue, opts->wait_for, opts->num_wait_for, opts->event);
+    }
+    rec = clmem__svm_detach_allocation(fn, a, &err);
+    if (!rec) return err;
+    q = queue ? queue : rec->queue;
+    if (!q) {
+        clmem__svm_reg_restore(a->svm.owner, rec);
+        return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn,
+                           "no implicit queue available (the allocation is not bound to a queue), must be provided explicitly");
+    }
+    if (queue && CLMEM__CHECKS) {
+        cl_context qctx = clmem__queue_context(queue);
+        if (qctx != rec->context) {
+            clmem__svm_reg_restore(a->svm.owner, rec);
+            if (!qctx) return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p is not a valid command queue", (void *)queue);
+            return clmem__fail(CL_INVALID_CONTEXT, fn, "queue %p belongs to context %p, the allocation to context %p",
+                               (void *)queue, (void *)qctx, (void *)rec->context);
+        }
+    }
+    err = clmem__svm_enqueue_free(rec, q, opts->num_wait_for, opts->wait_for, opts->event);
+    if (err != CL_SUCCESS) {
+        clmem__svm_reg_restore(a->svm.owner, rec);
+        return clmem__cl_fail(err, fn, "clEnqueueSVMFree");
+    }
+    clmem__svm_reg_remove(a->svm.owner);
+    a->svm.ptr = NULL;
+    a->svm.size = 0;
+    return CL_SUCCESS;
+}
+
+/* The live record behind a by-value handle for the queue functions. */
+static clmem__svm_rec *clmem__svm_live_allocation(const char *fn, clmem_svm_allocation a, cl_int *err) {
+    clmem__svm_rec *rec;
+    *err = CL_SUCCESS;
+    if (a.svm.owner == 0) {
+        if (a.svm.ptr != NULL) *err = clmem__fail(CL_INVALID_VALUE, fn, "%p is not a clmem SVM allocation", a.svm.ptr);
+        return NULL;
+    }
+    rec = clmem__svm_reg_find(a.svm.owner, CLMEM__SVM_ALLOCATION);
+    if (!rec) *err = clmem__fail(CL_INVALID_VALUE, fn, "the SVM allocation (id 0x%llx) was released", (unsigned long long)a.svm.owner);
+    return rec;
+}
+
+CLMEM_API cl_int clmem_svm_allocation_bind_to_queue(clmem_svm_allocation a, cl_command_queue queue) {
+    static const char fn[] = "clmem_svm_allocation_bind_to_queue";
+    clmem__svm_rec *rec;
+    cl_int err;
+    if (!queue) return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue is NULL");
+    rec = clmem__svm_live_allocation(fn, a, &err);
+    if (!rec) return err;
+    if ((err = clmem__svm_check_bind_queue(fn, queue, rec->context)) != CL_SUCCESS) return err;
+    if (rec->queue == queue) return CL_SUCCESS;
+    if (rec->queue) {
+        /* the new queue waits for everything already enqueued in the old one */
+        cl_event ev = NULL;
+        err = clEnqueueMarkerWithWaitList(rec->queue, 0, NULL, &ev);
+        if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clEnqueueMarkerWithWaitList (old queue)");
+        err = clEnqueueMarkerWithWaitList(queue, 1, &ev, NULL);
+        clReleaseEvent(ev);
+        if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clEnqueueMarkerWithWaitList (new queue)");
+        clReleaseCommandQueue(rec->queue);
+    }
+    clRetainCommandQueue(queue);
+    rec->queue = queue;
+    return CL_SUCCESS;
+}
+
+CLMEM_API cl_int clmem_svm_allocation_unbind_from_queue(clmem_svm_allocation a) {
+    static const char fn[] = "clmem_svm_allocation_unbind_from_queue";
+    clmem__svm_rec *rec;
+    cl_int err;
+    rec = clmem__svm_live_allocation(fn, a, &err);
+    if (!rec || !rec->queue) return err;
+    err = clFinish(rec->queue);
+    if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clFinish");
+    clReleaseCommandQueue(rec->queue);
+    rec->queue = NULL;
+    return CL_SUCCESS;
+}
+
+CLMEM_API cl_command_queue clmem_svm_allocation_queue(clmem_svm_allocation a) {
+    clmem__svm_rec *rec = clmem__svm_reg_find(a.svm.owner, CLMEM__SVM_ALLOCATION);
+    return rec ? rec->queue : NULL;
+}
+
+CLMEM_API cl_context clmem_svm_allocation_context(clmem_svm_allocation a) {
+    clmem__svm_rec *rec = clmem__svm_reg_find(a.svm.owner, CLMEM__SVM_ALLOCATION);
+    return rec ? rec->context : NULL;
+}
+
+CLMEM_API cl_svm_mem_flags clmem_svm_allocation_flags(clmem_svm_allocation a) {
+    clmem__svm_rec *rec = clmem__svm_reg_find(a.svm.owner, CLMEM__SVM_ALLOCATION);
+    return rec ? rec->flags : 0;
+}
+
+/* ---- maps ---- */
+static void clmem__svm_empty_map(clmem_svm_map *m) {
+    m->array = NULL;
+    m->size = 0;
+    m->svm.ptr = NULL;
+    m->svm.size = 0;
+    m->svm.owner = 0;
+    m->queue = NULL;
+    m->event = NULL;
+    m->id = 0;
+}
+
+/* Checks shared by the SVM enqueues: queue, wait list, a live owner of the same
+   context as the queue. */
+static cl_int clmem__svm_check_enqueue(const char *fn, cl_command_queue queue, const cl_event *wl, cl_uint nw,
+                                       clmem_svm svm, const char *what) {
+    cl_context ctx;
+    cl_int err;
+    if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
+    if ((err = clmem__check_wait_list(fn, wl, nw)) != CL_SUCCESS) return err;
+    if (!CLMEM__CHECKS) return CL_SUCCESS;
+    if ((err = clmem__svm_check_live(fn, what, svm, &ctx)) != CL_SUCCESS) return err;
+    return clmem__check_same_context(fn, queue, ctx, what);
+}
+
+CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm svm, cl_map_flags flags,
+                                            clmem_svm_map *map, const clmem_svm_map_options *opts) {
+    static const char fn[] = "clmem_enqueue_svm_map";
+    static const clmem_svm_map_options none = {0, 0, 0, NULL, 0, NULL};
+    const cl_map_flags known = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
+    clmem__svm_rec *rec;
+    size_t size;
+    cl_int err;
+    if (!opts) opts = &none;
+    if (!map) return clmem__fail(CL_INVALID_VALUE, fn, "map (where to store the map) is NULL");
+    clmem__svm_empty_map(map);
+    if ((err = clmem__svm_check_enqueue(fn, queue, opts->wait_for, opts->num_wait_for, svm, "svm")) != CL_SUCCESS)
+        return err;
+    if (CLMEM__CHECKS) {
+        if (!svm.ptr) return clmem__fail(CL_INVALID_VALUE, fn, "svm.ptr is NULL");
+        if (flags == 0 || (flags & ~known))
+            return clmem__fail(CL_INVALID_VALUE, fn,
+                               "flags 0x%llx are not CL_MAP_READ, CL_MAP_WRITE (or both) or CL_MAP_WRITE_INVALIDATE_REGION",
+                               (unsigned long long)flags);
+        if ((flags & CL_MAP_WRITE_INVALIDATE_REGION) && (flags & (CL_MAP_READ | CL_MAP_WRITE)))
+            return clmem__fail(CL_INVALID_VALUE, fn,
+                               "flags 0x%llx combine CL_MAP_WRITE_INVALIDATE_REGION with CL_MAP_READ or CL_MAP_WRITE",
+                               (unsigned long long)flags);
+    }
+    size = opts->size ? opts->size : svm.size;
+    if (size == 0)
+        return clmem__fail(CLMEM_ERROR_SIZE_UNKNOWN, fn, "the size of the map is unknown: svm.size is 0 and .size not given");
+    if (CLMEM__CHECKS && svm.size && size > svm.size)
+        return clmem__fail(CL_INVALID_VALUE, fn, ".size %zu is larger than the %zu bytes of svm", size, svm.size);
+#if !CLMEM__HAVE_SVM
+    (void)rec;
+    return clmem__svm_unsupported(fn);
+#else
+    rec = CLMEM__CAST(clmem__svm_rec *, CLMEM_MALLOC(sizeof *rec));
+    if (!rec) return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the map record");
+    rec->kind = CLMEM__SVM_MAP;
+    rec->ptr = svm.ptr;
+    rec->size = size;
+    rec->context = NULL;
+    rec->queue = queue;
+    rec->flags = flags;
+    rec->alignment = 0;
+    err = clEnqueueSVMMap(queue, opts->is_blocking == CLMEM_NON_BLOCKING ? CL_FALSE : CL_TRUE, flags, svm.ptr, size,
+                          opts->num_wait_for, opts->wait_for, &map->event);
+    if (err != CL_SUCCESS) {
+        CLMEM_FREE(rec);
+        map->event = NULL;
+        return clmem__cl_fail(err, fn, "clEnqueueSVMMap");
+    }
+    map->id = clmem__svm_reg_add(rec);
+    if (map->id == 0) {
+        clEnqueueSVMUnmap(queue, svm.ptr, 0, NULL, NULL);
+        clReleaseEvent(map->event);
+        CLMEM_FREE(rec);
+        clmem__svm_empty_map(map);
+        return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the SVM registry");
+    }
+    clRetainCommandQueue(queue);
+    map->array = svm.ptr;
+    map->size = size;
+    map->svm = svm;
+    map->queue = queue;
+    if (opts->event) {
+        clRetainEvent(map->event);
+        *opts->event = map->event;
+    }
+    return CL_SUCCESS;
+#endif
+}
+
+CLMEM_API cl_int clmem_svm_map_release_opts(clmem_svm_map *map, const clmem_svm_unmap_options *opts) {
+    static const char fn[] = "clmem_svm_map_release";
+    static const clmem_svm_unmap_options none = {0, NULL, NULL, 0, NULL};
+    clmem__svm_rec *rec;
+    cl_command_queue q;
+    cl_int err;
+    if (!opts) opts = &none;
+    if (!map) return clmem__fail(CL_INVALID_VALUE, fn, "map is NULL");
+    if ((err = clmem__check_wait_list(fn, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) return err;
+    if (map->id == 0) return CL_SUCCESS; /* an empty handle (e.g. from a failed map) */
+    rec = clmem__svm_reg_detach(map->id, CLMEM__SVM_MAP);
+    if (!rec)
+        return clmem__fail(CLMEM_ERROR_DOUBLE_RELEASE, fn,
+                           "the SVM map (id 0x%llx) was already released, through this handle or a copy of it",
+                           (unsigned long long)map->id);
+    q = opts->queue ? opts->queue : rec->queue;
+    if (opts->queue && CLMEM__CHECKS && opts->queue != rec->queue) {
+        cl_context want = clmem__queue_context(rec->queue), have = clmem__queue_context(opts->queue);
+        if (have != want) {
+            clmem__svm_reg_restore(map->id, rec);
+            if (!have) return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, ".queue %p is not a valid command queue", (void *)opts->queue);
+            return clmem__fail(CL_INVALID_CONTEXT, fn, ".queue %p belongs to context %p, the map's queue to context %p",
+                               (void *)opts->queue, (void *)have, (void *)want);
+        }
+    }
+#if CLMEM__HAVE_SVM
+    err = clEnqueueSVMUnmap(q, rec->ptr, opts->num_wait_for, opts->wait_for, opts->event);
+#else
+    (void)q;
+    err = CL_INVALID_OPERATION;
+#endif
+    if (err != CL_SUCCESS) {
+        clmem__svm_reg_restore(map->id, rec);
+        return clmem__cl_fail(err, fn, "clEnqueueSVMUnmap");
+    }
+    clmem__svm_reg_remove(map->id);
+    clReleaseCommandQueue(rec->queue);
+    CLMEM_FREE(rec);
+    if (map->event) clReleaseEvent(map->event);
+    map->array = NULL;
+    map->size = 0;
+    map->svm.ptr = NULL;
+    map->svm.size = 0;
+    map->queue = NULL;
+    map->event = NULL;
+    return CL_SUCCESS;
+}
+
+CLMEM_API cl_int clmem_svm_map_release_default(clmem_svm_map *map) { return clmem_svm_map_release_opts(map, NULL); }
+
+/* ---- as_buffer ---- */
+CLMEM_API clmem_buffer clmem_svm_as_buffer(cl_context context, clmem_svm svm, cl_mem_flags flags, size_t size,
+                                           cl_int *errcode_ret) {
+    static const char fn[] = "clmem_svm_as_buffer";
+    clmem_buffer none;
+    cl_context owner_ctx;
+    cl_int err;
+    memset(&none, 0, sizeof none);
+    clmem__set_err(errcode_ret, CL_SUCCESS);
+    if (!svm.ptr) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "svm.ptr is NULL"));
+        return none;
+    }
+    if ((err = clmem__svm_check_live(fn, "svm", svm, &owner_ctx)) != CL_SUCCESS) {
+        clmem__set_err(errcode_ret, err);
+        return none;
+    }
+    if (size == 0) size = svm.size;
+    if (size == 0) {
+        clmem__set_err(errcode_ret, clmem__fail(CLMEM_ERROR_SIZE_UNKNOWN, fn, "size is 0 and svm.size is unknown"));
+        return none;
+    }
+    if (svm.size && size > svm.size) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_BUFFER_SIZE, fn, "size %zu is larger than the %zu bytes of svm",
+                                                size, svm.size));
+        return none;
+    }
+    if (!(flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR))) flags |= CL_MEM_USE_HOST_PTR;
+    return clmem_buffer_create(context, flags, size, svm.ptr, errcode_ret);
+}
+
+/* ---- fill (shared by clmem_enqueue_svm_memfill and clmem_enqueue_fill) ---- */
+static cl_int clmem__svm_fill(const char *fn, cl_command_queue queue, clmem_svm dst, size_t offset, const void *pattern,
+                              size_t pattern_size, size_t n, bool n_given, const cl_event *wl, cl_uint nw, cl_event *event) {
+    cl_int err;
+    if ((err = clmem__svm_check_enqueue(fn, queue, wl, nw, dst, "dst")) != CL_SUCCESS) return err;
+    if (CLMEM__CHECKS) {
+        if (!dst.ptr) return clmem__fail(CL_INVALID_VALUE, fn, "dst.ptr is NULL");
+        if (!pattern) return clmem__fail(CL_INVALID_VALUE, fn, "pattern is NULL");
+        if (pattern_size == 0 || pattern_size > 128 || (pattern_size & (pattern_size - 1)))
+            return clmem__fail(CL_INVALID_VALUE, fn, "pattern_size %zu is not one of 1, 2, 4, 8, 16, 32, 64, 128", pattern_size);
+        if (dst.size && offset > dst.size)
+            return clmem__fail(CL_INVALID_VALUE, fn, "offset %zu is beyond the %zu bytes of dst", offset, dst.size);
+    }
+    if (!n_given) {
+        if (dst.size == 0)
+            return clmem__fail(CLMEM_ERROR_SIZE_UNKNOWN, fn, "the size to fill is unknown: dst.size is 0 and no byte count was given");
+        n = dst.size - offset;
+    }
+    if (CLMEM__CHECKS) {
+        if (dst.size && n > dst.size - offset)
+            return clmem__fail(CL_INVALID_VALUE, fn, "%zu bytes at offset %zu do not fit in the %zu bytes of dst", n, offset,
+                               dst.size);
+        if (n % pattern_size)
+            return clmem__fail(CL_INVALID_VALUE, fn, "byte count %zu is not a multiple of pattern_size %zu", n, pattern_size);
+        if (((uintptr_t)dst.ptr + offset) % pattern_size)
+            return clmem__fail(CL_INVALID_VALUE, fn, "dst.ptr %p + offset %zu is not aligned to pattern_size %zu", dst.ptr,
+                               offset, pattern_size);
+    }
+    if (n == 0) return clmem__nothing_to_do(fn, queue, wl, nw, event);
+#if CLMEM__HAVE_SVM
+    err = clEnqueueSVMMemFill(queue, (char *)dst.ptr + offset, pattern, pattern_size, n, nw, wl, event);
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueSVMMemFill");
+#else
+    return clmem__svm_unsupported(fn);
+#endif
+}
+
+CLMEM_API cl_int clmem_enqueue_svm_memfill_opts(cl_command_queue queue, clmem_svm dst, const void *pattern,
+                                                size_t pattern_size, const clmem_svm_memfill_options *opts) {
+    static const clmem_svm_memfill_options none = {0, 0, NULL, 0, NULL};
+    if (!opts) opts = &none;
+    return clmem__svm_fill("clmem_enqueue_svm_memfill", queue, dst, 0, pattern, pattern_size, opts->byte_count,
+                           opts->byte_count != 0, opts->wait_for, opts->num_wait_for, opts->event);
+}
+
+/* ---- migration ---- */
+CLMEM_API cl_int clmem_enqueue_svm_migratemem_opts(cl_command_queue queue, const clmem_svm *svms, cl_uint n,
+                                                   cl_mem_migration_flags flags, const clmem_enqueue_options *opts) {
+    static const char fn[] = "clmem_enqueue_svm_migratemem";
+    static const clmem_enqueue_options none = CLMEM__ZERO;
+    const cl_mem_migration_flags known = CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED;
+    cl_uint i;
+    cl_int err;
+    if (!opts) opts = &none;
+    if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
+    if ((err = clmem__check_wait_list(fn, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) return err;
+    if (n == 0 || !svms) return clmem__fail(CL_INVALID_VALUE, fn, "no SVM pointers given (n %u, svms %p)", n, (const void *)svms);
+    if (flags & ~known)
+        return clmem__fail(CL_INVALID_VALUE, fn, "flags 0x%llx contain bits other than CL_MIGRATE_MEM_OBJECT_HOST and "
+                           "CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED", (unsigned long long)flags);
+    for (i = 0; i < n; ++i) {
+        char what[32];
+        if (!svms[i].ptr) return clmem__fail(CL_INVALID_VALUE, fn, "svms[%u].ptr is NULL", i);
+        snprintf(what, sizeof what, "svms[%u]", i);
+        if ((err = clmem__svm_check_enqueue(fn, queue, NULL, 0, svms[i], what)) != CL_SUCCESS) return err;
+    }
+    {
+        cl_device_id dev = clmem__queue_device(queue);
+        int v = dev ? clmem__device_version(dev) : 0;
+        if (v < 210) {
+            char name[128] = "?";
+            if (dev) clmem__svm_device_name(dev, name, sizeof name);
+            return clmem__fail(CL_INVALID_OPERATION, fn,
+                               "clEnqueueSVMMigrateMem needs OpenCL 2.1; device '%s' is OpenCL %d.%d", name, v / 100,
+                               (v / 10) % 10);
+        }
+    }
+#if defined(CL_VERSION_2_1)
+    {
+        const void **ptrs = CLMEM__CAST(const void **, CLMEM_MALLOC(sizeof(void *) * n));
+        size_t *sizes = CLMEM__CAST(size_t *, CLMEM_MALLOC(sizeof(size_t) * n));
+        if (!ptrs || !sizes) {
+            CLMEM_FREE(ptrs);
+            CLMEM_FREE(sizes);
+            return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for %u pointers", n);
+        }
+        for (i = 0; i < n; ++i) {
+            ptrs[i] = svms[i].ptr;
+            sizes[i] = svms[i].size;
+        }
+        err = clEnqueueSVMMigrateMem(queue, n, ptrs, sizes, flags, opts->num_wait_for, opts->wait_for, opts->event);
+        CLMEM_FREE(ptrs);
+        CLMEM_FREE(sizes);
+        return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueSVMMigrateMem");
+    }
+#else
+    return clmem__fail(CL_INVALID_OPERATION, fn, "clmem was compiled with OpenCL headers older than 2.1: no clEnqueueSVMMigrateMem");
+#endif
+}
+
+/* ---- kernel arguments ---- */
+CLMEM_API cl_int clmem__set_arg_svm(cl_kernel kernel, cl_uint index, clmem_svm svm) {
+    static const char fn[] = "clmem_set_kernel_arg";
+    cl_context ctx;
+    cl_int err;
+    if (CLMEM__CHECKS) {
+        if (!kernel) return clmem__fail(CL_INVALID_KERNEL, fn, "kernel is NULL");
+        if ((err = clmem__svm_check_live(fn, "the SVM argument", svm, &ctx)) != CL_SUCCESS) return err;
+    }
+#if CLMEM__HAVE_SVM
+    err = clSetKernelArgSVMPointer(kernel, index, svm.ptr);
+    if (err != CL_SUCCESS) return clmem__fail(err, fn, "clSetKernelArgSVMPointer(index %u, %p) failed with %s (%d)", index, svm.ptr,
+                                              clmem_error_string(err), (int)err);
+    return CL_SUCCESS;
+#else
+    (void)index; (void)ctx; (void)err;
+    return clmem__svm_unsupported(fn);
+#endif
+}
+
+/* ---- C-shaped arrays ---- */
+static cl_int clmem__svm_empty(const char *fn, cl_context ctx, cl_svm_mem_flags flags, size_t itemsize, const char *dtype,
+                               const size_t *shape, unsigned ndim, char order, size_t alignment, cl_command_queue queue,
+                               clmem_svm_array *arr) {
+    size_t nbytes = itemsize, stride;
+    unsigned i;
+    cl_int err;
+    clmem_svm_allocation a;
+    if (ndim == 0) return clmem__fail(CL_INVALID_VALUE, fn, "no shape given (write .shape = {n0, n1, ...})");
+    if (ndim > CLMEM_SVM_MAX_DIMS) return clmem__fail(CL_INVALID_VALUE, fn, "ndim %u is above CLMEM_SVM_MAX_DIMS (%d)", ndim, CLMEM_SVM_MAX_DIMS);
+    if (itemsize == 0) return clmem__fail(CL_INVALID_VALUE, fn, "the element size is 0");
+    if (order == 0 || order == 'c') order = 'C';
+    if (order == 'f') order = 'F';
+    if (order != 'C' && order != 'F') return clmem__fail(CL_INVALID_VALUE, fn, "order '%c' not recognized (use 'C' or 'F')", order);
+    for (i = 0; i < ndim; ++i)
+        if (!clmem__mul_ok(nbytes, shape[i], &nbytes))
+            return clmem__fail(CL_INVALID_BUFFER_SIZE, fn, "the byte size of the shape overflows (dimension %u is %zu)", i, shape[i]);
+    if (alignment == 0) /* PyOpenCL's default: the element size (where clSVMAlloc can take it) */
+        alignment = (itemsize <= 128 && !(itemsize & (itemsize - 1))) ? itemsize : 0;
+    if (alignment > 0xffffffffu) return clmem__fail(CL_INVALID_VALUE, fn, "alignment %zu does not fit a cl_uint", alignment);
+    a = clmem__svm_alloc(fn, ctx, nbytes, (cl_uint)alignment, flags, queue, &err);
+    if (err != CL_SUCCESS) return err;
+    arr->svm = a.svm;
+    arr->dtype = dtype;
+    arr->itemsize = itemsize;
+    arr->ndim = ndim;
+    arr->order = order;
+    arr->alignment = alignment;
+    stride = itemsize;
+    for (i = 0; i < ndim; ++i) {
+        unsigned d = order == 'C' ? ndim - 1 - i : i;
+        arr->shape[d] = shape[d];
+        arr->strides[d] = stride;
+        stride *= shape[d];
+    }
+    return CL_SUCCESS;
+}
+
+CLMEM_API cl_int clmem_svm_empty_opts(cl_context ctx, cl_svm_mem_flags flags, size_t itemsize, const char *dtype,
+                                      clmem_svm_array *arr, const clmem_svm_empty_options *opts) {
+    static const char fn[] = "clmem_svm_empty";
+    unsigned ndim = 0;
+    if (!arr) return clmem__fail(CL_INVALID_VALUE, fn, "arr (where to store the array) is NULL");
+    memset(arr, 0, sizeof *arr);
+    if (!opts) return clmem__fail(CL_INVALID_VALUE, fn, "no options: the shape is required");
+    ndim = opts->ndim;
+    if (ndim == 0)
+        while (ndim < CLMEM_SVM_MAX_DIMS && opts->shape[ndim] != 0) ++ndim;
+    return clmem__svm_empty(fn, ctx, flags, itemsize, dtype, opts->shape, ndim, opts->order, opts->alignment, opts->queue, arr);
+}
+
+CLMEM_API cl_int clmem_svm_empty_like_opts(cl_context ctx, cl_svm_mem_flags flags, const clmem_svm_array *like,
+                                           clmem_svm_array *arr, const clmem_svm_empty_options *opts) {
+    static const char fn[] = "clmem_svm_empty_like";
+    static const clmem_svm_empty_options none = {0, {0}, 0, 0, 0, NULL};
+    if (!opts) opts = &none;
+    if (!arr) return clmem__fail(CL_INVALID_VALUE, fn, "arr (where to store the array) is NULL");
+    memset(arr, 0, sizeof *arr);
+    if (!like) return clmem__fail(CL_INVALID_VALUE, fn, "like (the array to copy the shape of) is NULL");
+    return clmem__svm_empty(fn, ctx, flags, like->itemsize, like->dtype, like->shape, like->ndim, like->order,
+                            opts->alignment, opts->queue, arr);
+}
+
+CLMEM_API cl_int clmem_svm_array_release(clmem_svm_array *arr) {
+    clmem_svm_allocation a;
+    cl_int err;
+    if (!arr) return clmem__fail(CL_INVALID_VALUE, "clmem_svm_array_release", "arr is NULL");
+    a.svm = arr->svm;
+    err = clmem__svm_alloc_release("clmem_svm_array_release", &a);
+    arr->svm = a.svm;
+    return err;
+}
+/* ---- end clmem/svm.c ---- */
+
 /* ---- begin clmem/map.c ---- */
 /* >>map (implementation) */
 
+/* ---- the live-map table ----
+   One record per map clmem made and has not released (a multiset: two maps of one
+   region may share a pointer). A record is entered, with ptr NULL, before the driver
+   is called, so that overlapping maps made at the same time from two threads cannot
+   both pass the overlap check; the lock is never held across a driver call. */
+typedef struct clmem__map_record {
+    unsigned long long serial;
+    cl_mem mem;          /* the mapped object */
+    cl_mem root;         /* buffers: the root buffer; images: mem */
+    void *ptr;           /* NULL while the driver call is in progress */
+    cl_command_queue queue; /* retained by the record while the map is live */
+    cl_event event;      /* the map's event (owned by the record), or NULL */
+    int busy;            /* an unmap of this map is being enqueued */
+    cl_map_flags flags;
+    size_t lo[3], hi[3]; /* buffers: [lo[0], hi[0]) bytes of root; images: the pixel box */
+    const char *file;
+    int line;
+} clmem__map_record;
+
+static clmem__mutex clmem__map_lock = CLMEM__MUTEX_INIT;
+static clmem__map_record *clmem__maps;
+static size_t clmem__map_count, clmem__map_capacity;
+static unsigned long long clmem__map_serial;
+
+#define CLMEM__MAP_WRITES(flags) (((flags) & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) != 0)
+
+static bool clmem__map_boxes_meet(const clmem__map_record *a, const size_t *lo, const size_t *hi) {
+    int i;
+    for (i = 0; i < 3; ++i)
+        if (!(a->lo[i] < hi[i] && lo[i] < a->hi[i])) return false;
+    return true;
+}
+
+static void clmem__map_where(const clmem__map_record *r, char *buf, size_t size) {
+    if (r->file)
+        snprintf(buf, size, "map #%llu made at %s:%d", r->serial, r->file, r->line);
+    else
+        snprintf(buf, size, "map #%llu", r->serial);
+}
+
+/* clmem__map_reserve(fn, rec): enter rec (ptr NULL) unless it overlaps a live map of
+   the same memory where either is for writing. Returns CL_SUCCESS and sets the
+   record's serial. */
+static cl_int clmem__map_reserve(const char *fn, clmem__map_record *rec) {
+    size_t i;
+    cl_int result = CL_SUCCESS;
+    clmem__lock(&clmem__map_lock);
+    if (CLMEM__CHECKS) {
+        for (i = 0; i < clmem__map_count; ++i) {
+            const clmem__map_record *r = &clmem__maps[i];
+            if (r->root == rec->root && (CLMEM__MAP_WRITES(r->flags) || CLMEM__MAP_WRITES(rec->flags)) &&
+                clmem__map_boxes_meet(r, rec->lo, rec->hi)) {
+                char where[320];
+                clmem__map_where(r, where, sizeof where);
+                clmem__unlock(&clmem__map_lock);
+                return clmem__fail(CL_INVALID_OPERATION, fn,
+                                   "the region overlaps a live map for %s (%s); overlapping maps are allowed only "
+                                   "when all of them are for reading: release that map first",
+                                   CLMEM__MAP_WRITES(r->flags) ? "writing" : "reading", where);
+            }
+        }
+    }
+    if (clmem__map_count == clmem__map_capacity) {
+        size_t cap = clmem__map_capacity ? clmem__map_capacity * 2 : 16;
+        clmem__map_record *grown =
+            CLMEM__CAST(clmem__map_record *, CLMEM_REALLOC(clmem__maps, cap * sizeof(clmem__map_record)));
+        if (!grown) {
+            result = clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "no memory for the live-map table (%zu entries)", cap);
+        } else {
+            clmem__maps = grown;
+            clmem__map_capacity = cap;
+        }
+    }
+    if (result == CL_SUCCESS) {
+        rec->serial = ++clmem__map_serial;
+        rec->ptr = NULL;
+        clmem__maps[clmem__map_count++] = *rec;
+    }
+    clmem__unlock(&clmem__map_lock);
+    return result;
+}
+
+/* Index of the record with this serial, or clmem__map_count. Lock held. */
+static size_t clmem__map_find(unsigned long long serial) {
+    size_t i;
+    for (i = 0; i < clmem__map_count; ++i)
+        if (clmem__maps[i].serial == serial) return i;
+    return clmem__map_count;
+}
+
+/* Remove record i (order kept, so "the most recent" stays meaningful). Lock held. */
+static void clmem__map_remove_at(size_t i) {
+    memmove(clmem__maps + i, clmem__maps + i + 1, (clmem__map_count - i - 1) * sizeof(clmem__map_record));
+    if (--clmem__map_count == 0) {
+        CLMEM_FREE(clmem__maps);
+        clmem__maps = NULL;
+        clmem__map_capacity = 0;
+    }
+}
+
+static void clmem__map_cancel(unsigned long long serial) {
+    size_t i;
+    clmem__lock(&clmem__map_lock);
+    i = clmem__map_find(serial);
+    if (i < clmem__map_count) clmem__map_remove_at(i);
+    clmem__unlock(&clmem__map_lock);
+}
+
+static void clmem__map_publish(unsigned long long serial, void *ptr, cl_command_queue queue, cl_event event) {
+    size_t i;
+    clmem__lock(&clmem__map_lock);
+    i = clmem__map_find(serial);
+    if (i < clmem__map_count) {
+        clmem__maps[i].ptr = ptr;
+        clmem__maps[i].queue = queue;
+        clmem__maps[i].event = event;
+    }
+    clmem__unlock(&clmem__map_lock);
+}
+
+/* clmem__map_drop(serial): the map was unmapped: forget it and release what it held. */
+static void clmem__map_drop(unsigned long long serial) {
+    size_t i;
+    clmem__map_record rec;
+    clmem__lock(&clmem__map_lock);
+    i = clmem__map_find(serial);
+    if (i == clmem__map_count) {
+        clmem__unlock(&clmem__map_lock);
+        return;
+    }
+    rec = clmem__maps[i];
+    clmem__map_remove_at(i);
+    clmem__unlock(&clmem__map_lock);
+    clReleaseMemObject(rec.mem);
+    clReleaseCommandQueue(rec.queue);
+    if (rec.event) clReleaseEvent(rec.event);
+}
+
+/* clmem__map_unclaim(serial): the unmap failed; the map stays live and releasable. */
+static void clmem__map_unclaim(unsigned long long serial) {
+    size_t i;
+    clmem__lock(&clmem__map_lock);
+    i = clmem__map_find(serial);
+    if (i < clmem__map_count) clmem__maps[i].busy = 0;
+    clmem__unlock(&clmem__map_lock);
+}
+
+CLMEM_API size_t clmem_live_map_count(cl_mem mem) {
+    size_t i, n = 0;
+    clmem__lock(&clmem__map_lock);
+    for (i = 0; i < clmem__map_count; ++i)
+        if (clmem__maps[i].ptr && (mem == NULL || clmem__maps[i].mem == mem)) ++n;
+    clmem__unlock(&clmem__map_lock);
+    return n;
+}
+
 /* clmem__map_note_use(mem, fn): called by buffer release and copies; reports (log
-   warning) when mem is mapped for writing through clmem. */
+   warning) when mem is mapped for writing through clmem: mem itself, its root buffer
+   (a sub-buffer of a mapped buffer, where the ranges meet) or a sub-buffer of it. */
 static void clmem__map_note_use(cl_mem mem, const char *fn) {
-    (void)mem;
-    (void)fn;
+    size_t i, sub_lo = 0, sub_hi = 0;
+    cl_mem parent = NULL;
+    bool parent_known = false;
+    char where[320];
+    if (mem == NULL) return;
+    clmem__lock(&clmem__map_lock);
+    for (i = 0; i < clmem__map_count; ++i) {
+        const clmem__map_record *r = &clmem__maps[i];
+        if (!r->ptr || !CLMEM__MAP_WRITES(r->flags)) continue;
+        if (r->mem == mem || r->root == mem) break;
+        if (!parent_known) { /* is mem a sub-buffer of a mapped root? (asked once, only while maps exist) */
+            size_t off = 0, size = 0;
+            parent_known = true;
+            if (clGetMemObjectInfo(mem, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent, NULL) != CL_SUCCESS ||
+                clGetMemObjectInfo(mem, CL_MEM_OFFSET, sizeof off, &off, NULL) != CL_SUCCESS ||
+                clGetMemObjectInfo(mem, CL_MEM_SIZE, sizeof size, &size, NULL) != CL_SUCCESS)
+                parent = NULL;
+            sub_lo = off;
+            sub_hi = off + size;
+        }
+        if (parent != NULL && r->root == parent && r->lo[0] < sub_hi && sub_lo < r->hi[0]) break;
+    }
+    if (i < clmem__map_count) {
+        clmem__map_where(&clmem__maps[i], where, sizeof where);
+        clmem__unlock(&clmem__map_lock);
+        clmem__warn(fn,
+                    "memory object %p is mapped for writing (%s); the device may not see the host's writes "
+                    "until clmem_memory_map_release",
+                    (void *)mem, where);
+        return;
+    }
+    clmem__unlock(&clmem__map_lock);
+}
+
+/* ---- checks shared by buffer and image maps ---- */
+static cl_int clmem__map_check_flags(const char *fn, cl_map_flags flags) {
+    const cl_map_flags known = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
+    if (!CLMEM__CHECKS) return CL_SUCCESS;
+    if (flags == 0)
+        return clmem__fail(CL_INVALID_VALUE, fn,
+                           "flags is 0: give CL_MAP_READ, CL_MAP_WRITE or CL_MAP_WRITE_INVALIDATE_REGION");
+    if (flags & ~known)
+        return clmem__fail(CL_INVALID_VALUE, fn, "flags 0x%llx has unknown bits 0x%llx (known: CL_MAP_READ, "
+                           "CL_MAP_WRITE, CL_MAP_WRITE_INVALIDATE_REGION)",
+                           (unsigned long long)flags, (unsigned long long)(flags & ~known));
+    if ((flags & CL_MAP_WRITE_INVALIDATE_REGION) && (flags & (CL_MAP_READ | CL_MAP_WRITE)))
+        return clmem__fail(CL_INVALID_VALUE, fn,
+                           "flags 0x%llx combine CL_MAP_WRITE_INVALIDATE_REGION with %s; it must stand alone",
+                           (unsigned long long)flags, (flags & CL_MAP_READ) ? "CL_MAP_READ" : "CL_MAP_WRITE");
+    return CL_SUCCESS;
+}
+
+static cl_int clmem__map_check_access(const char *fn, const char *what, cl_mem_flags mem_flags, cl_map_flags flags) {
+    char text[160];
+    if (!CLMEM__CHECKS) return CL_SUCCESS;
+    if ((flags & CL_MAP_READ) && (mem_flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS)))
+        return clmem__fail(CL_INVALID_OPERATION, fn, "CL_MAP_READ of a %s created with %s: the host may not read it",
+                           what, clmem__mem_flags_text(mem_flags, text, sizeof text));
+    if ((flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) &&
+        (mem_flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)))
+        return clmem__fail(CL_INVALID_OPERATION, fn, "%s of a %s created with %s: the host may not write it",
+                           (flags & CL_MAP_WRITE) ? "CL_MAP_WRITE" : "CL_MAP_WRITE_INVALIDATE_REGION", what,
+                           clmem__mem_flags_text(mem_flags, text, sizeof text));
+    return CL_SUCCESS;
+}
+
+/* clmem__map_buffer_layout(fn, opts, itemsize, avail, m): fill m's ndim, shape,
+   strides and size from the options; avail is the room from offset to the end. */
+static cl_int clmem__map_buffer_layout(const char *fn, const clmem_map_options *opts, size_t itemsize, size_t avail,
+                                       clmem_memory_map *m) {
+    size_t size, i, ndim = opts->ndim, extent;
+    bool strided = false;
+    char order = opts->order ? opts->order : 'C';
+    if (itemsize == 0) return clmem__fail(CL_INVALID_VALUE, fn, "the element type has size 0");
+    if (order != 'C' && order != 'F')
+        return clmem__fail(CL_INVALID_VALUE, fn, "order '%c' (%d) is neither 'C' nor 'F'",
+                           (order >= 32 && order < 127) ? order : '?', (int)order);
+    if (ndim > CLMEM_MAP_MAX_DIMS)
+        return clmem__fail(CL_INVALID_VALUE, fn, "ndim %zu is above CLMEM_MAP_MAX_DIMS (%d)", ndim, CLMEM_MAP_MAX_DIMS);
+    if (ndim == 0) {
+        while (ndim < CLMEM_MAP_MAX_DIMS && opts->shape[ndim] != 0) ++ndim;
+        for (i = ndim; i < CLMEM_MAP_MAX_DIMS; ++i)
+            if (opts->shape[i] != 0)
+                return clmem__fail(CL_INVALID_VALUE, fn, "shape[%zu] is %zu after shape[%zu] == 0: a 0 ends the shape "
+                                   "(give .ndim for an axis of length 0)", i, opts->shape[i], ndim);
+    }
+    m->itemsize = itemsize;
+    if (ndim == 0) { /* no shape: everything from offset to the end, as one axis */
+        if (avail % itemsize != 0)
+            return clmem__fail(CL_INVALID_VALUE, fn, "the %zu bytes from offset to the end of the buffer are not a "
+                               "whole number of %zu-byte elements: give .shape", avail, itemsize);
+        m->ndim = 1;
+        m->shape[0] = avail / itemsize;
+        m->strides[0] = itemsize;
+        m->size = avail;
+        return CL_SUCCESS;
+    }
+    size = itemsize;
+    for (i = 0; i < ndim; ++i)
+        if (!clmem__mul_ok(size, opts->shape[i], &size))
+            return clmem__fail(CL_INVALID_VALUE, fn, "the size of the map (itemsize %zu times the shape) overflows size_t",
+                               itemsize);
+    m->ndim = (unsigned)ndim;
+    for (i = 0; i < ndim; ++i) {
+        m->shape[i] = opts->shape[i];
+        if (opts->strides[i] != 0) strided = true;
+    }
+    if (size == 0) { /* an axis of length 0 under an explicit .ndim */
+        m->size = 0;
+        return CL_SUCCESS;
+    }
+    if (strided) { /* the caller's strides: every element they reach must be inside the map */
+        extent = itemsize;
+        for (i = 0; i < ndim; ++i) {
+            size_t reach;
+            if (!clmem__mul_ok(m->shape[i] - 1, opts->strides[i], &reach) || !clmem__add_ok(extent, reach, &extent))
+                return clmem__fail(CL_INVALID_VALUE, fn, "strides overflow size_t");
+            m->strides[i] = opts->strides[i];
+        }
+        if (extent > size)
+            return clmem__fail(CL_INVALID_VALUE, fn, "the strides reach %zu bytes but the map holds %zu (itemsize * "
+                               "prod(shape)); strides do not change the mapped size", extent, size);
+    } else {
+        size_t s = itemsize;
+        if (order == 'C') {
+            for (i = ndim; i-- > 0;) {
+                m->strides[i] = s;
+                s *= m->shape[i];
+            }
+        } else {
+            for (i = 0; i < ndim; ++i) {
+                m->strides[i] = s;
+                s *= m->shape[i];
+            }
+        }
+    }
+    m->size = size;
+    return CL_SUCCESS;
+}
+
+static const clmem_map_options *clmem__map_defaults(const clmem_map_options *opts) {
+    static clmem_map_options none; /* all zero: every default */
+    return opts ? opts : &none;
+}
+
+/* clmem__map_finish(...): the driver call succeeded; the record keeps the object and
+   the queue alive until the unmap; publish the map. */
+static void clmem__map_finish(clmem_memory_map *m, const clmem__map_record *rec, cl_command_queue queue, cl_event ev,
+                              const clmem_map_options *opts, void *ptr) {
+    clRetainMemObject(rec->mem);
+    clRetainCommandQueue(queue);
+    m->ptr = ptr;
+    m->mem = rec->mem;
+    m->queue = queue;
+    m->event = ev;
+    m->flags = rec->flags;
+    m->serial = rec->serial;
+    m->file = rec->file;
+    m->line = rec->line;
+    if (opts->event) {
+        if (ev) clRetainEvent(ev);
+        *opts->event = ev;
+    }
+    clmem__map_publish(rec->serial, ptr, queue, ev);
+}
+
+/* Everything a map function checks alike, before the object-specific checks. */
+static cl_int clmem__map_common_checks(const char *fn, cl_command_queue queue, cl_mem mem, const char *what,
+                                       cl_map_flags flags, clmem_memory_map *map, const clmem_map_options *opts) {
+    cl_int err;
+    if (map == NULL) return clmem__fail(CL_INVALID_VALUE, fn, "map (where to put the map) is NULL");
+    if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
+    if (CLMEM__CHECKS && mem == NULL)
+        return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "%s is an empty handle (mem NULL: never created or released)", what);
+    if ((err = clmem__map_check_flags(fn, flags)) != CL_SUCCESS) return err;
+    return clmem__check_wait_list(fn, opts->wait_for, opts->num_wait_for);
+}
+
+CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buffer buf, cl_map_flags flags,
+                                               size_t offset, size_t itemsize, const char *dtype,
+                                               clmem_memory_map *map, const clmem_map_options *opts) {
+    static const char fn[] = "clmem_enqueue_map_buffer";
+    clmem_memory_map m;
+    clmem__map_record rec;
+    bool blocking;
+    cl_event ev = NULL;
+    cl_int err;
+    void *ptr;
+    opts = clmem__map_defaults(opts);
+    memset(&m, 0, sizeof m);
+    if (map) *map = m;
+    if ((err = clmem__map_common_checks(fn, queue, buf.mem, "buf", flags, map, opts)) != CL_SUCCESS) return err;
+    blocking = opts->is_blocking != CLMEM_NON_BLOCKING;
+    if (CLMEM__CHECKS && offset > buf.size)
+        return clmem__fail(CL_INVALID_VALUE, fn, "offset %zu is beyond the buffer's %zu bytes", offset, buf.size);
+    if ((err = clmem__map_buffer_layout(fn, opts, itemsize, offset < buf.size ? buf.size - offset : 0, &m)) != CL_SUCCESS)
+        return err;
+    if (CLMEM__CHECKS && m.size == 0)
+        return clmem__fail(CL_INVALID_VALUE, fn, "the map would hold 0 bytes (offset %zu of a %zu-byte buffer): OpenCL "
+                           "cannot map nothing", offset, buf.size);
+    if (CLMEM__CHECKS && !clmem__range_ok(offset, m.size, buf.size))
+        return clmem__fail(CL_INVALID_VALUE, fn, "offset %zu + size %zu (shape of %zu-byte elements) is beyond the "
+                           "buffer's %zu bytes", offset, m.size, itemsize, buf.size);
+    if ((err = clmem__map_check_access(fn, "buffer", buf.flags, flags)) != CL_SUCCESS) return err;
+    if ((err = clmem__check_same_context(fn, queue, buf.context, "buf")) != CL_SUCCESS) return err;
+
+    memset(&rec, 0, sizeof rec);
+    rec.mem = buf.mem;
+    rec.root = buf.root ? buf.root : buf.mem;
+    rec.flags = flags;
+    rec.lo[0] = buf.origin + offset;
+    rec.hi[0] = rec.lo[0] + m.size;
+    rec.hi[1] = rec.hi[2] = 1;
+    rec.file = opts->clmem__file;
+    rec.line = opts->clmem__line;
+    if ((err = clmem__map_reserve(fn, &rec)) != CL_SUCCESS) return err;
+
+    ptr = clEnqueueMapBuffer(queue, buf.mem, blocking ? CL_TRUE : CL_FALSE, flags, offset, m.size, opts->num_wait_for,
+                             opts->wait_for, (!blocking || opts->event) ? &ev : NULL, &err);
+    if (err != CL_SUCCESS || ptr == NULL) {
+        clmem__map_cancel(rec.serial);
+        if (ev) clReleaseEvent(ev);
+        return clmem__cl_fail(err != CL_SUCCESS ? err : CL_MAP_FAILURE, fn, "clEnqueueMapBuffer");
+    }
+    m.dtype = dtype ? dtype : "bytes";
+    clmem__map_finish(&m, &rec, queue, ev, opts, ptr);
+    *map = m;
+    return CL_SUCCESS;
+}
+
+/* ---- images ---- */
+
+/* The name of one pixel's OpenCL type where there is one (CL_RGBA + CL_FLOAT:
+   "cl_float4"), else "bytes". */
+static const char *clmem__map_pixel_dtype(cl_image_format f, size_t pixel_size) {
+    static const char *const names[8][3] = {
+        {"cl_char", "cl_char2", "cl_char4"},     {"cl_uchar", "cl_uchar2", "cl_uchar4"},
+        {"cl_short", "cl_short2", "cl_short4"},  {"cl_ushort", "cl_ushort2", "cl_ushort4"},
+        {"cl_int", "cl_int2", "cl_int4"},        {"cl_uint", "cl_uint2", "cl_uint4"},
+        {"cl_half", "cl_half2", "cl_half4"},     {"cl_float", "cl_float2", "cl_float4"}};
+    int t;
+    size_t size, n;
+    switch (f.image_channel_data_type) {
+    case CL_SNORM_INT8: case CL_SIGNED_INT8: t = 0, size = 1; break;
+    case CL_UNORM_INT8: case CL_UNSIGNED_INT8: t = 1, size = 1; break;
+    case CL_SNORM_INT16: case CL_SIGNED_INT16: t = 2, size = 2; break;
+    case CL_UNORM_INT16: case CL_UNSIGNED_INT16: t = 3, size = 2; break;
+    case CL_SIGNED_INT32: t = 4, size = 4; break;
+    case CL_UNSIGNED_INT32: t = 5, size = 4; break;
+    case CL_HALF_FLOAT: t = 6, size = 2; break;
+    case CL_FLOAT: t = 7, size = 4; break;
+    default: return "bytes";
+    }
+    n = pixel_size / size;
+    return n == 1 ? names[t][0] : n == 2 ? names[t][1] : n == 4 ? names[t][2] : "bytes";
+}
+
+CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_image img, cl_map_flags flags,
+                                              const size_t *origin, const size_t *region, clmem_memory_map *map,
+                                              const clmem_map_options *opts) {
+    static const char fn[] = "clmem_enqueue_map_image";
+    static const char *const axis[3] = {"x", "y", "z"};
+    clmem_memory_map m;
+    clmem__map_record rec;
+    size_t dims[3], o[3] = {0, 0, 0}, r[3], pixel, row_pitch = 0, slice_pitch = 0, i;
+    bool blocking;
+    cl_event ev = NULL;
+    cl_int err;
+    void *ptr;
+    opts = clmem__map_defaults(opts);
+    memset(&m, 0, sizeof m);
+    if (map) *map = m;
+    if ((err = clmem__map_common_checks(fn, queue, img.mem, "img", flags, map, opts)) != CL_SUCCESS) return err;
+    blocking = opts->is_blocking != CLMEM_NON_BLOCKING;
+    if (opts->ndim != 0 || opts->order != 0)
+        return clmem__fail(CL_INVALID_VALUE, fn, "an image map takes its shape from the region: leave .ndim and .order out");
+    for (i = 0; i < CLMEM_MAP_MAX_DIMS; ++i)
+        if (opts->shape[i] != 0 || opts->strides[i] != 0)
+            return clmem__fail(CL_INVALID_VALUE, fn, "an image map takes its shape and strides from the region and the "
+                               "pitches the driver returns: leave .shape and .strides out");
+    /* the image's extent along x, y, z for its type (unused axes have extent 1) */
+    dims[0] = img.width;
+    dims[1] = dims[2] = 1;
+    switch (img.type) {
+    case CL_MEM_OBJECT_IMAGE1D: case CL_MEM_OBJECT_IMAGE1D_BUFFER: break;
+    case CL_MEM_OBJECT_IMAGE1D_ARRAY: dims[1] = img.array_size; break;
+    case CL_MEM_OBJECT_IMAGE2D: dims[1] = img.height; break;
+    case CL_MEM_OBJECT_IMAGE2D_ARRAY: dims[1] = img.height, dims[2] = img.array_size; break;
+    case CL_MEM_OBJECT_IMAGE3D: dims[1] = img.height, dims[2] = img.depth; break;
+    default:
+        return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "img has type 0x%x, which is not an image type", (unsigned)img.type);
+    }
+    if (origin)
+        for (i = 0; i < 3; ++i) o[i] = origin[i];
+    if (region) {
+        for (i = 0; i < 3; ++i) r[i] = region[i];
+        if (CLMEM__CHECKS && (r[0] == 0 || (r[1] == 0 && r[2] != 0)))
+            return clmem__fail(CL_INVALID_VALUE, fn, "region {%zu, %zu, %zu} is empty along %s", r[0], r[1], r[2],
+                               r[0] == 0 ? "x" : "y");
+        if (r[1] == 0) r[1] = 1;
+        if (r[2] == 0) r[2] = 1;
+    } else {
+        for (i = 0; i < 3; ++i) r[i] = o[i] < dims[i] ? dims[i] - o[i] : 0;
+        if (CLMEM__CHECKS && (r[0] == 0 || r[1] == 0 || r[2] == 0))
+            return clmem__fail(CL_INVALID_VALUE, fn, "origin {%zu, %zu, %zu} is outside the %zux%zux%zu image", o[0], o[1],
+                               o[2], dims[0], dims[1], dims[2]);
+    }
+    if (CLMEM__CHECKS)
+        for (i = 0; i < 3; ++i)
+            if (!clmem__range_ok(o[i], r[i], dims[i]))
+                return clmem__fail(CL_INVALID_VALUE, fn, "origin %s %zu + region %zu is beyond the image's %zu (the image "
+                                   "is %zux%zux%zu along x, y, z)", axis[i], o[i], r[i], dims[i], dims[0], dims[1], dims[2]);
+    pixel = img.element_size ? img.element_size : clmem_image_format_itemsize(img.format);
+    if (pixel == 0)
+        return clmem__fail(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, fn, "img has an unknown format (order 0x%x, type 0x%x)",
+                           (unsigned)img.format.image_channel_order, (unsigned)img.format.image_channel_data_type);
+    if ((err = clmem__map_check_access(fn, "image", img.flags, flags)) != CL_SUCCESS) return err;
+    if ((err = clmem__check_same_context(fn, queue, img.context, "img")) != CL_SUCCESS) return err;
+
+    memset(&rec, 0, sizeof rec);
+    rec.mem = rec.root = img.mem;
+    rec.flags = flags;
+    for (i = 0; i < 3; ++i) {
+        rec.lo[i] = o[i];
+        rec.hi[i] = o[i] + r[i];
+    }
+    rec.file = opts->clmem__file;
+    rec.line = opts->clmem__line;
+    if ((err = clmem__map_reserve(fn, &rec)) != CL_SUCCESS) return err;
+
+    ptr = clEnqueueMapImage(queue, img.mem, blocking ? CL_TRUE : CL_FALSE, flags, o, r, &row_pitch, &slice_pitch,
+                            opts->num_wait_for, opts->wait_for, (!blocking || opts->event) ? &ev : NULL, &err);
+    if (err != CL_SUCCESS || ptr == NULL) {
+        clmem__map_cancel(rec.serial);
+        if (ev) clReleaseEvent(ev);
+        return clmem__cl_fail(err != CL_SUCCESS ? err : CL_MAP_FAILURE, fn, "clEnqueueMapImage");
+    }
+    m.dtype = clmem__map_pixel_dtype(img.format, pixel);
+    m.itemsize = pixel;
+    m.row_pitch = row_pitch;
+    m.slice_pitch = slice_pitch;
+    switch (img.type) {
+    case CL_MEM_OBJECT_IMAGE1D_ARRAY: /* layers are slice_pitch apart */
+        m.ndim = 2;
+        m.shape[0] = r[1], m.shape[1] = r[0];
+        m.strides[0] = slice_pitch, m.strides[1] = pixel;
+        m.size = (r[1] - 1) * slice_pitch + r[0] * pixel;
+        break;
+    case CL_MEM_OBJECT_IMAGE2D:
+        m.ndim = 2;
+        m.shape[0] = r[1], m.shape[1] = r[0];
+        m.strides[0] = row_pitch, m.strides[1] = pixel;
+        m.size = (r[1] - 1) * row_pitch + r[0] * pixel;
+        break;
+    case CL_MEM_OBJECT_IMAGE2D_ARRAY: case CL_MEM_OBJECT_IMAGE3D:
+        m.ndim = 3;
+        m.shape[0] = r[2], m.shape[1] = r[1], m.shape[2] = r[0];
+        m.strides[0] = slice_pitch, m.strides[1] = row_pitch, m.strides[2] = pixel;
+        m.size = (r[2] - 1) * slice_pitch + (r[1] - 1) * row_pitch + r[0] * pixel;
+        break;
+    default: /* 1-D */
+        m.ndim = 1;
+        m.shape[0] = r[0];
+        m.strides[0] = pixel;
+        m.size = r[0] * pixel;
+        break;
+    }
+    clmem__map_finish(&m, &rec, queue, ev, opts, ptr);
+    *map = m;
+    return CL_SUCCESS;
+}
+
+/* ---- unmapping ---- */
+static cl_int clmem__unmap_checks(const char *fn, cl_command_queue queue, cl_mem mem, const cl_event *wait_for,
+                                  cl_uint num_wait_for) {
+    cl_int err;
+    cl_context mctx = NULL;
+    if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
+    if ((err = clmem__check_wait_list(fn, wait_for, num_wait_for)) != CL_SUCCESS) return err;
+    if (CLMEM__CHECKS && clGetMemObjectInfo(mem, CL_MEM_CONTEXT, sizeof mctx, &mctx, NULL) == CL_SUCCESS)
+        return clmem__check_same_context(fn, queue, mctx, "the mapped object");
+    return CL_SUCCESS;
+}
+
+CLMEM_API cl_int clmem_memory_map_release_opts(clmem_memory_map *map, const clmem_unmap_options *opts) {
+    static const char fn[] = "clmem_memory_map_release";
+    static const clmem_unmap_options none = {0, NULL, NULL, 0, NULL};
+    cl_command_queue queue;
+    cl_mem mem;
+    cl_int err;
+    size_t i;
+    char where[320];
+    if (!opts) opts = &none;
+    if (map == NULL) return clmem__fail(CL_INVALID_VALUE, fn, "map is NULL");
+    if (map->serial == 0 && map->ptr == NULL) return CL_SUCCESS; /* never held a map (e.g. the map failed) */
+    if (map->file)
+        snprintf(where, sizeof where, "map #%llu made at %s:%d", map->serial, map->file, map->line);
+    else
+        snprintf(where, sizeof where, "map #%llu", map->serial);
+    clmem__lock(&clmem__map_lock);
+    i = map->serial ? clmem__map_find(map->serial) : clmem__map_count;
+    if (i == clmem__map_count || clmem__maps[i].busy) {
+        clmem__unlock(&clmem__map_lock);
+        if (map->serial == 0)
+            return clmem__fail(CL_INVALID_VALUE, fn, "map.ptr %p was not handed out by clmem (the handle has no serial)",
+                               map->ptr);
+        return clmem__fail(CLMEM_ERROR_DOUBLE_RELEASE, fn, "%s was already released; no second unmap was enqueued",
+                           where);
+    }
+    if (clmem__maps[i].ptr == NULL || clmem__maps[i].ptr != map->ptr || clmem__maps[i].mem != map->mem) {
+        void *live_ptr = clmem__maps[i].ptr;
+        cl_mem live_mem = clmem__maps[i].mem;
+        clmem__unlock(&clmem__map_lock);
+        return clmem__fail(CL_INVALID_VALUE, fn, "%s is of object %p at %p, but the handle names object %p at %p: "
+                           "clmem did not hand out that pointer", where, (void *)live_mem, live_ptr, (void *)map->mem,
+                           map->ptr);
+    }
+    clmem__maps[i].busy = 1;
+    mem = clmem__maps[i].mem;
+    queue = opts->queue ? opts->queue : clmem__maps[i].queue;
+    clmem__unlock(&clmem__map_lock);
+    err = clmem__unmap_checks(fn, queue, mem, opts->wait_for, opts->num_wait_for);
+    if (err == CL_SUCCESS) {
+        err = clEnqueueUnmapMemObject(queue, mem, map->ptr, opts->num_wait_for, opts->wait_for, opts->event);
+        if (err != CL_SUCCESS) err = clmem__cl_fail(err, fn, "clEnqueueUnmapMemObject");
+    }
+    if (err != CL_SUCCESS) {
+        clmem__map_unclaim(map->serial);
+        return err;
+    }
+    clmem__map_drop(map->serial);
+    map->ptr = NULL;
+    map->mem = NULL;
+    map->queue = NULL;
+    map->event = NULL;
+    return CL_SUCCESS;
+}
+
+CLMEM_API cl_int clmem_memory_map_release_default(clmem_memory_map *map) {
+    return clmem_memory_map_release_opts(map, NULL);
+}
+
+CLMEM_API cl_int clmem_enqueue_unmap_mem_object_opts(cl_command_queue queue, cl_mem mem, void *ptr,
+                                                     const clmem_enqueue_options *opts) {
+    static const char fn[] = "clmem_enqueue_unmap_mem_object";
+    static const clmem_enqueue_options none = CLMEM__ZERO;
+    size_t i, k, other = 0;
+    unsigned long long serial = 0;
+    cl_int err;
+    if (!opts) opts = &none;
+    if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
+    if (mem == NULL) return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "mem is NULL");
+    if (ptr == NULL) return clmem__fail(CL_INVALID_VALUE, fn, "ptr is NULL");
+    clmem__lock(&clmem__map_lock);
+    for (i = clmem__map_count; i-- > 0;) /* the most recent live map of (mem, ptr) */
+        if (clmem__maps[i].mem == mem && clmem__maps[i].ptr == ptr && !clmem__maps[i].busy) {
+            serial = clmem__maps[i].serial;
+            clmem__maps[i].busy = 1;
+            break;
+        }
+    if (serial == 0) {
+        for (k = 0; k < clmem__map_count; ++k)
+            if (clmem__maps[k].ptr == ptr) ++other;
+        clmem__unlock(&clmem__map_lock);
+        if (other)
+            return clmem__fail(CL_INVALID_VALUE, fn, "pointer %p is a live map of another memory object, not of %p",
+                               ptr, (void *)mem);
+        return clmem__fail(CL_INVALID_VALUE, fn, "pointer %p is not a live map of memory object %p that clmem handed "
+                           "out (never mapped, or already unmapped)", ptr, (void *)mem);
+    }
+    clmem__unlock(&clmem__map_lock);
+    err = clmem__unmap_checks(fn, queue, mem, opts->wait_for, opts->num_wait_for);
+    if (err == CL_SUCCESS) {
+        err = clEnqueueUnmapMemObject(queue, mem, ptr, opts->num_wait_for, opts->wait_for, opts->event);
+        if (err != CL_SUCCESS) err = clmem__cl_fail(err, fn, "clEnqueueUnmapMemObject");
+    }
+    if (err != CL_SUCCESS) {
+        clmem__map_unclaim(serial);
+        return err;
+    }
+    clmem__map_drop(serial);
+    return CL_SUCCESS;
+}
+
+CLMEM_API void *clmem_memory_map_at(const clmem_memory_map *map, const size_t *index) {
+    static const char fn[] = "clmem_memory_map_at";
+    size_t off = 0, i;
+    if (map == NULL || map->ptr == NULL) {
+        clmem__fail(CL_INVALID_VALUE, fn, "the map is %s", map ? "empty or released" : "NULL");
+        return NULL;
+    }
+    if (index == NULL && map->ndim > 0) {
+        clmem__fail(CL_INVALID_VALUE, fn, "index is NULL");
+        return NULL;
+    }
+    for (i = 0; i < map->ndim; ++i) {
+        if (index[i] >= map->shape[i]) {
+            clmem__fail(CL_INVALID_VALUE, fn, "index[%zu] is %zu but the axis has %zu elements", i, index[i], map->shape[i]);
+            return NULL;
+        }
+        off += index[i] * map->strides[i];
+    }
+    return (char *)map->ptr + off;
 }
 /* ---- end clmem/map.c ---- */
+
+/* ---- begin clmem/transfer.c ---- */
+/* >>transfer (implementation): buffer and host pairs, raw cl_mem dispatch, fills,
+   kernel arguments. Image pairs are in transfer_image.c, SVM pairs in transfer_svm.c. */
+
+static const clmem_copy_options clmem__copy_defaults = CLMEM__ZERO;
+#define CLMEM__COPY "clmem_enqueue_copy"
+
+static cl_bool clmem__blocking(const clmem_copy_options *o) {
+    return o->is_blocking == CLMEM_NON_BLOCKING ? CL_FALSE : CL_TRUE;
+}
+
+/* clmem__region(fn, in, out): a region as given ({x, y} means {x, y, 1}); false (and
+   out all zero) when no region was given. Zero before a non-zero component, or a
+   region with zero width, is an error (*err set). */
+static bool clmem__region(const char *fn, const size_t in[3], size_t out[3], cl_int *err) {
+    *err = CL_SUCCESS;
+    out[0] = in[0];
+    out[1] = in[1] ? in[1] : 1;
+    out[2] = in[2] ? in[2] : 1;
+    if (!in[0] && !in[1] && !in[2]) {
+        out[0] = out[1] = out[2] = 0;
+        return false;
+    }
+    if (CLMEM__CHECKS && (in[0] == 0 || (in[1] == 0 && in[2] != 0)))
+        *err = clmem__fail(CL_INVALID_VALUE, fn, "region {%zu, %zu, %zu} has a zero component", in[0], in[1], in[2]);
+    return true;
+}
+
+/* A rectangle in linear memory: origin, pitches (resolved), and the byte range it spans. */
+typedef struct clmem__rect {
+    size_t origin[3];
+    size_t row, slice;   /* resolved pitches */
+    size_t start, end;   /* first byte and one past the last byte touched */
+} clmem__rect;
+
+/* clmem__rect_make(fn, what, origin, pitches, region, size, &r): resolve pitches (0:
+   packed), check them, and check that the rectangle lies within `size` bytes
+   (SIZE_MAX: unknown size, only overflow is checked). */
+static cl_int clmem__rect_make(const char *fn, const char *what, const size_t origin[3], const size_t pitches[2],
+                               const size_t region[3], size_t size, clmem__rect *r) {
+    size_t a, b, c, span;
+    r->origin[0] = origin[0];
+    r->origin[1] = origin[1];
+    r->origin[2] = origin[2];
+    r->row = pitches[0] ? pitches[0] : region[0];
+    if (CLMEM__CHECKS && r->row < region[0])
+        return clmem__fail(CL_INVALID_VALUE, fn, "%s row pitch %zu is less than region[0] %zu", what, r->row, region[0]);
+    if (!clmem__mul_ok(region[1], r->row, &a))
+        return clmem__fail(CL_INVALID_VALUE, fn, "%s row pitch %zu x region[1] %zu overflows", what, r->row, region[1]);
+    r->slice = pitches[1] ? pitches[1] : a;
+    if (CLMEM__CHECKS && (r->slice < a || r->slice % r->row))
+        return clmem__fail(CL_INVALID_VALUE, fn,
+                           "%s slice pitch %zu must be at least region[1] x row pitch (%zu) and a multiple of the row "
+                           "pitch %zu", what, r->slice, a, r->row);
+    /* start = z*slice + y*row + x; span = (rz-1)*slice + (ry-1)*row + rx */
+    if (!clmem__mul_ok(origin[2], r->slice, &a) || !clmem__mul_ok(origin[1], r->row, &b) || !clmem__add_ok(a, b, &c) ||
+        !clmem__add_ok(c, origin[0], &r->start))
+        return clmem__fail(CL_INVALID_VALUE, fn, "%s origin {%zu, %zu, %zu} with pitches %zu, %zu overflows", what,
+                           origin[0], origin[1], origin[2], r->row, r->slice);
+    if (!clmem__mul_ok(region[2] - 1, r->slice, &a) || !clmem__mul_ok(region[1] - 1, r->row, &b) ||
+        !clmem__add_ok(a, b, &c) || !clmem__add_ok(c, region[0], &span) || !clmem__add_ok(r->start, span, &r->end))
+        return clmem__fail(CL_INVALID_VALUE, fn, "%s region {%zu, %zu, %zu} with pitches %zu, %zu overflows", what,
+                           region[0], region[1], region[2], r->row, r->slice);
+    if (CLMEM__CHECKS && size != SIZE_MAX && r->end > size)
+        return clmem__fail(CL_INVALID_VALUE, fn,
+                           "%s origin {%zu, %zu, %zu} + region {%zu, %zu, %zu} (pitches %zu, %zu) reaches byte %zu, "
+                           "beyond its %zu bytes", what, origin[0], origin[1], origin[2], region[0], region[1], region[2],
+                           r->row, r->slice, r->end, size);
+    return CL_SUCCESS;
+}
+
+/* clmem__rect_overlap(a_start, b_start, region, row, slice): two rectangles of the same
+   shape and pitches, starting at linear byte offsets a_start and b_start of one
+   allocation, share a byte (the rule of the OpenCL spec's appendix on rectangular
+   copies, written for linear starts so sub-buffer origins fold in). */
+static bool clmem__rect_overlap(size_t a, size_t b, const size_t region[3], size_t row, size_t slice) {
+    size_t slice_size = (region[1] - 1) * row + region[0];
+    size_t block = (region[2] - 1) * slice + slice_size;
+    size_t adx = a % row, bdx = b % row, ady = a % slice, bdy = b % slice;
+    if (a + block <= b || b + block <= a) return false;
+    if ((bdx >= adx + region[0] && bdx + region[0] <= adx + row) || (adx >= bdx + region[0] && adx + region[0] <= bdx + row))
+        return false;
+    if ((bdy >= ady + slice_size && bdy + slice_size <= ady + slice) ||
+        (ady >= bdy + slice_size && ady + slice_size <= bdy + slice))
+        return false;
+    return true;
+}
+
+/* Checks every pair shares: queue, wait list, a live handle. */
+static cl_int clmem__check_common(cl_command_queue queue, const clmem_copy_options *o) {
+    cl_int err;
+    if ((err = clmem__check_queue(CLMEM__COPY, queue)) != CL_SUCCESS) return err;
+    return clmem__check_wait_list(CLMEM__COPY, o->wait_for, o->num_wait_for);
+}
+static cl_int clmem__check_buffer(const char *what, clmem_buffer b) {
+    if (CLMEM__CHECKS && !b.mem)
+        return clmem__fail(CL_INVALID_MEM_OBJECT, CLMEM__COPY, "%s is an empty or released buffer handle", what);
+    return CL_SUCCESS;
+}
+static cl_int clmem__check_host_access(const char *what, clmem_buffer b, bool write) {
+    cl_mem_flags forbidden = write ? (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)
+                                   : (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS);
+    char text[200];
+    if (CLMEM__CHECKS && (b.flags & forbidden))
+        return clmem__fail(CL_INVALID_OPERATION, CLMEM__COPY, "the host may not %s %s: its flags are %s",
+                           write ? "write" : "read", what, clmem__mem_flags_text(b.flags, text, sizeof text));
+    return CL_SUCCESS;
+}
+
+/* clmem__finish_device_copy: a device-to-device copy asked to block waits for it. */
+static cl_int clmem__after_device_copy(const clmem_copy_options *o, cl_event *own) {
+    cl_int err = CL_SUCCESS;
+    if (o->is_blocking == CLMEM_BLOCKING) {
+        cl_event ev = o->event ? *o->event : *own;
+        err = clWaitForEvents(1, &ev);
+        if (err != CL_SUCCESS) err = clmem__cl_fail(err, CLMEM__COPY, "clWaitForEvents");
+    }
+    if (*own) clReleaseEvent(*own);
+    return err;
+}
+
+/* ---- buffer <- host, host <- buffer ---- */
+
+static cl_int clmem__host_rect(cl_command_queue queue, clmem_buffer buf, void *host, bool write, const size_t region[3],
+                               const clmem_copy_options *o) {
+    clmem__rect br, hr;
+    cl_int err;
+    if ((err = clmem__rect_make(CLMEM__COPY, "buffer", o->buffer_origin, o->buffer_pitches, region, buf.size, &br)) !=
+        CL_SUCCESS)
+        return err;
+    if ((err = clmem__rect_make(CLMEM__COPY, "host", o->host_origin, o->host_pitches, region,
+                                o->host_size ? o->host_size : SIZE_MAX, &hr)) != CL_SUCCESS)
+        return err;
+    clmem__map_note_use(buf.mem, CLMEM__COPY);
+    if (write)
+        err = clEnqueueWriteBufferRect(queue, buf.mem, clmem__blocking(o), br.origin, hr.origin, region, br.row, br.slice,
+                                       hr.row, hr.slice, host, o->num_wait_for, o->wait_for, o->event);
+    else
+        err = clEnqueueReadBufferRect(queue, buf.mem, clmem__blocking(o), br.origin, hr.origin, region, br.row, br.slice,
+                                      hr.row, hr.slice, host, o->num_wait_for, o->wait_for, o->event);
+    return err == CL_SUCCESS ? CL_SUCCESS
+                             : clmem__cl_fail(err, CLMEM__COPY, write ? "clEnqueueWriteBufferRect" : "clEnqueueReadBufferRect");
+}
+
+static cl_int clmem__host_linear(cl_command_queue queue, clmem_buffer buf, void *host, bool write,
+                                 const clmem_copy_options *o) {
+    size_t offset = write ? o->dst_offset : o->src_offset, count;
+    const char *oname = write ? "dst_offset" : "src_offset";
+    cl_int err;
+    if (CLMEM__CHECKS && offset > buf.size)
+        return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY, "%s %zu is beyond the buffer's %zu bytes", oname, offset, buf.size);
+    count = o->byte_count ? o->byte_count : buf.size - offset;
+    if (CLMEM__CHECKS) {
+        if (!clmem__range_ok(offset, count, buf.size))
+            return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY, "%s %zu + byte_count %zu is beyond the buffer's %zu bytes",
+                               oname, offset, count, buf.size);
+        if (o->host_size && count > o->host_size)
+            return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY, "byte_count %zu is more than host_size %zu", count,
+                               o->host_size);
+    }
+    if (count == 0) return clmem__nothing_to_do(CLMEM__COPY, queue, o->wait_for, o->num_wait_for, o->event);
+    clmem__map_note_use(buf.mem, CLMEM__COPY);
+    if (write)
+        err = clEnqueueWriteBuffer(queue, buf.mem, clmem__blocking(o), offset, count, host, o->num_wait_for, o->wait_for,
+                                   o->event);
+    else
+        err = clEnqueueReadBuffer(queue, buf.mem, clmem__blocking(o), offset, count, host, o->num_wait_for, o->wait_for,
+                                  o->event);
+    return err == CL_SUCCESS ? CL_SUCCESS
+                             : clmem__cl_fail(err, CLMEM__COPY, write ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer");
+}
+
+static cl_int clmem__host_transfer(cl_command_queue queue, clmem_buffer buf, void *host, bool write,
+                                   const clmem_copy_options *o) {
+    const char *what = write ? "dst" : "src";
+    size_t region[3];
+    bool rect;
+    cl_int err;
+    if (!o) o = &clmem__copy_defaults;
+    if (CLMEM__CHECKS) {
+        if ((err = clmem__check_common(queue, o)) != CL_SUCCESS) return err;
+        if ((err = clmem__check_buffer(what, buf)) != CL_SUCCESS) return err;
+        if (!host)
+            return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY, "the host pointer (%s) is NULL", write ? "src" : "dst");
+        if ((err = clmem__check_host_access(what, buf, write)) != CL_SUCCESS) return err;
+        if ((err = clmem__check_same_context(CLMEM__COPY, queue, buf.context, what)) != CL_SUCCESS) return err;
+    }
+    rect = clmem__region(CLMEM__COPY, o->region, region, &err);
+    if (err != CL_SUCCESS) return err;
+    return rect ? clmem__host_rect(queue, buf, host, write, region, o) : clmem__host_linear(queue, buf, host, write, o);
+}
+
+CLMEM_API cl_int clmem__copy_buffer_from_host(cl_command_queue queue, clmem_buffer dst, const void *src,
+                                              const clmem_copy_options *opts) {
+    /* OpenCL takes the source of a write as const void *; the cast only shares code. */
+    return clmem__host_transfer(queue, dst, clmem__unconst(src), true, opts);
+}
+
+CLMEM_API cl_int clmem__copy_host_from_buffer(cl_command_queue queue, void *dst, clmem_buffer src,
+                                              const clmem_copy_options *opts) {
+    return clmem__host_transfer(queue, src, dst, false, opts);
+}
+
+/* ---- buffer <- buffer ---- */
+
+static cl_int clmem__copy_rect(cl_command_queue queue, clmem_buffer dst, clmem_buffer src, const size_t region[3],
+                               const clmem_copy_options *o) {
+    clmem__rect sr, dr;
+    size_t so[3], dO[3];
+    cl_int err;
+    cl_event own = NULL;
+    if ((err = clmem__rect_make(CLMEM__COPY, "src", o->src_origin, o->src_pitches, region, src.size, &sr)) != CL_SUCCESS ||
+        (err = clmem__rect_make(CLMEM__COPY, "dst", o->dst_origin, o->dst_pitches, region, dst.size, &dr)) != CL_SUCCESS)
+        return err;
+    if (CLMEM__CHECKS && src.root == dst.root) {
+        if (sr.row != dr.row || sr.slice != dr.slice)
+            return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY,
+                               "a rectangular copy within one buffer needs equal pitches (src %zu, %zu; dst %zu, %zu)",
+                               sr.row, sr.slice, dr.row, dr.slice);
+        if (clmem__rect_overlap(src.origin + sr.start, dst.origin + dr.start, region, sr.row, sr.slice))
+            return clmem__fail(CL_MEM_COPY_OVERLAP, CLMEM__COPY,
+                               "src origin {%zu, %zu, %zu} and dst origin {%zu, %zu, %zu} with region {%zu, %zu, %zu} "
+                               "overlap in the same buffer", o->src_origin[0], o->src_origin[1], o->src_origin[2],
+                               o->dst_origin[0], o->dst_origin[1], o->dst_origin[2], region[0], region[1], region[2]);
+    }
+    /* PoCL 3.1 crashes on rectangular copies of sub-buffers: go through the root, whose
+       linear offset formula takes the sub-buffer's origin in origin[0]. */
+    memcpy(so, sr.origin, sizeof so);
+    memcpy(dO, dr.origin, sizeof dO);
+    so[0] += src.origin;
+    dO[0] += dst.origin;
+    clmem__map_note_use(src.mem, CLMEM__COPY);
+    clmem__map_note_use(dst.mem, CLMEM__COPY);
+    err = clEnqueueCopyBufferRect(queue, src.root, dst.root, so, dO, region, sr.row, sr.slice, dr.row, dr.slice,
+                                  o->num_wait_for, o->wait_for,
+                                  o->event ? o->event : (o->is_blocking == CLMEM_BLOCKING ? &own : NULL));
+    if (err != CL_SUCCESS) return clmem__cl_fail(err, CLMEM__COPY, "clEnqueueCopyBufferRect");
+    return clmem__after_device_copy(o, &own);
+}
+
+CLMEM_API cl_int clmem__copy_buffer_from_buffer(cl_command_queue queue, clmem_buffer dst, clmem_buffer src,
+                                                const clmem_copy_options *o) {
+    size_t region[3], count;
+    bool rect;
+    cl_int err;
+    cl_event own = NULL;
+    if (!o) o = &clmem__copy_defaults;
+    if (CLMEM__CHECKS) {
+        if ((err = clmem__check_common(queue, o)) != CL_SUCCESS) return err;
+        if ((err = clmem__check_buffer("dst", dst)) != CL_SUCCESS || (err = clmem__check_buffer("src", src)) != CL_SUCCESS)
+            return err;
+        if (src.context != dst.context)
+            return clmem__fail(CL_INVALID_CONTEXT, CLMEM__COPY, "src (context %p) and dst (context %p) differ in context",
+                               (void *)src.context, (void *)dst.context);
+        if ((err = clmem__check_same_context(CLMEM__COPY, queue, dst.context, "dst")) != CL_SUCCESS) return err;
+    }
+    rect = clmem__region(CLMEM__COPY, o->region, region, &err);
+    if (err != CL_SUCCESS) return err;
+    if (rect) return clmem__copy_rect(queue, dst, src, region, o);
+    if (CLMEM__CHECKS && (o->src_offset > src.size || o->dst_offset > dst.size))
+        return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY, "src_offset %zu or dst_offset %zu is beyond its buffer (%zu, %zu bytes)",
+                           o->src_offset, o->dst_offset, src.size, dst.size);
+    count = o->byte_count;
+    if (!count) {
+        size_t a = src.size - o->src_offset, b = dst.size - o->dst_offset;
+        count = a < b ? a : b;
+    }
+    if (CLMEM__CHECKS) {
+        if (!clmem__range_ok(o->src_offset, count, src.size))
+            return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY, "src_offset %zu + byte_count %zu is beyond src's %zu bytes",
+                               o->src_offset, count, src.size);
+        if (!clmem__range_ok(o->dst_offset, count, dst.size))
+            return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY, "dst_offset %zu + byte_count %zu is beyond dst's %zu bytes",
+                               o->dst_offset, count, dst.size);
+        if (src.root == dst.root && count) {
+            size_t s = src.origin + o->src_offset, d = dst.origin + o->dst_offset;
+            if (s < d + count && d < s + count)
+                return clmem__fail(CL_MEM_COPY_OVERLAP, CLMEM__COPY,
+                                   "src bytes [%zu, %zu) and dst bytes [%zu, %zu) of the same buffer overlap", s, s + count,
+                                   d, d + count);
+        }
+    }
+    if (count == 0) return clmem__nothing_to_do(CLMEM__COPY, queue, o->wait_for, o->num_wait_for, o->event);
+    clmem__map_note_use(src.mem, CLMEM__COPY);
+    clmem__map_note_use(dst.mem, CLMEM__COPY);
+    /* Through the roots as well: PoCL 3.1 checks a source sub-buffer against its parent. */
+    err = clEnqueueCopyBuffer(queue, src.root, dst.root, src.origin + o->src_offset, dst.origin + o->dst_offset, count,
+                              o->num_wait_for, o->wait_for,
+                              o->event ? o->event : (o->is_blocking == CLMEM_BLOCKING ? &own : NULL));
+    if (err != CL_SUCCESS) return clmem__cl_fail(err, CLMEM__COPY, "clEnqueueCopyBuffer");
+    return clmem__after_device_copy(o, &own);
+}
+
+/* ---- raw cl_mem: dispatched at run time by CL_MEM_TYPE ---- */
+
+typedef struct clmem__any {
+    bool is_image;
+    clmem_buffer buffer;
+    clmem_image image;
+} clmem__any;
+
+static cl_int clmem__any_of(cl_mem mem, const char *what, clmem__any *a) {
+    cl_mem_object_type type = 0;
+    cl_int err;
+    memset(a, 0, sizeof *a);
+    if (!mem) return clmem__fail(CL_INVALID_MEM_OBJECT, CLMEM__COPY, "%s is a NULL cl_mem", what);
+    if (clGetMemObjectInfo(mem, CL_MEM_TYPE, sizeof type, &type, NULL) != CL_SUCCESS)
+        return clmem__fail(CL_INVALID_MEM_OBJECT, CLMEM__COPY, "%s (%p) is not a valid memory object", what, (void *)mem);
+    if (type == CL_MEM_OBJECT_BUFFER) {
+        a->buffer = clmem_buffer_from_int_ptr(mem, false, &err);
+        return err;
+    }
+    if (type == CL_MEM_OBJECT_PIPE)
+        return clmem__fail(CL_INVALID_MEM_OBJECT, CLMEM__COPY, "%s is a pipe; pipes cannot be copied", what);
+    a->is_image = true;
+    a->image = clmem_image_from_int_ptr(mem, false, &err);
+    return err;
+}
+
+CLMEM_API cl_int clmem__copy_mem_from_mem(cl_command_queue queue, cl_mem dst, cl_mem src, const clmem_copy_options *o) {
+    clmem__any d, s;
+    cl_int err;
+    if ((err = clmem__any_of(dst, "dst", &d)) != CL_SUCCESS || (err = clmem__any_of(src, "src", &s)) != CL_SUCCESS)
+        return err;
+    if (d.is_image)
+        return s.is_image ? clmem__copy_image_from_image(queue, d.image, s.image, o)
+                          : clmem__copy_image_from_buffer(queue, d.image, s.buffer, o);
+    return s.is_image ? clmem__copy_buffer_from_image(queue, d.buffer, s.image, o)
+                      : clmem__copy_buffer_from_buffer(queue, d.buffer, s.buffer, o);
+}
+CLMEM_API cl_int clmem__copy_mem_from_host(cl_command_queue queue, cl_mem dst, const void *src, const clmem_copy_options *o) {
+    clmem__any d;
+    cl_int err = clmem__any_of(dst, "dst", &d);
+    if (err != CL_SUCCESS) return err;
+    return d.is_image ? clmem__copy_image_from_host(queue, d.image, src, o) : clmem__copy_buffer_from_host(queue, d.buffer, src, o);
+}
+CLMEM_API cl_int clmem__copy_host_from_mem(cl_command_queue queue, void *dst, cl_mem src, const clmem_copy_options *o) {
+    clmem__any s;
+    cl_int err = clmem__any_of(src, "src", &s);
+    if (err != CL_SUCCESS) return err;
+    return s.is_image ? clmem__copy_host_from_image(queue, dst, s.image, o) : clmem__copy_host_from_buffer(queue, dst, s.buffer, o);
+}
+CLMEM_API cl_int clmem__copy_mem_from_buffer(cl_command_queue queue, cl_mem dst, clmem_buffer src, const clmem_copy_options *o) {
+    clmem__any d;
+    cl_int err = clmem__any_of(dst, "dst", &d);
+    if (err != CL_SUCCESS) return err;
+    return d.is_image ? clmem__copy_image_from_buffer(queue, d.image, src, o) : clmem__copy_buffer_from_buffer(queue, d.buffer, src, o);
+}
+CLMEM_API cl_int clmem__copy_buffer_from_mem(cl_command_queue queue, clmem_buffer dst, cl_mem src, const clmem_copy_options *o) {
+    clmem__any s;
+    cl_int err = clmem__any_of(src, "src", &s);
+    if (err != CL_SUCCESS) return err;
+    return s.is_image ? clmem__copy_buffer_from_image(queue, dst, s.image, o) : clmem__copy_buffer_from_buffer(queue, dst, s.buffer, o);
+}
+CLMEM_API cl_int clmem__copy_mem_from_image(cl_command_queue queue, cl_mem dst, clmem_image src, const clmem_copy_options *o) {
+    clmem__any d;
+    cl_int err = clmem__any_of(dst, "dst", &d);
+    if (err != CL_SUCCESS) return err;
+    return d.is_image ? clmem__copy_image_from_image(queue, d.image, src, o) : clmem__copy_buffer_from_image(queue, d.buffer, src, o);
+}
+CLMEM_API cl_int clmem__copy_image_from_mem(cl_command_queue queue, clmem_image dst, cl_mem src, const clmem_copy_options *o) {
+    clmem__any s;
+    cl_int err = clmem__any_of(src, "src", &s);
+    if (err != CL_SUCCESS) return err;
+    return s.is_image ? clmem__copy_image_from_image(queue, dst, s.image, o) : clmem__copy_image_from_buffer(queue, dst, s.buffer, o);
+}
+
+CLMEM_API cl_int clmem__copy_unsupported(cl_command_queue queue, ...) {
+    (void)queue;
+    return clmem__fail(CL_INVALID_OPERATION, CLMEM__COPY, "OpenCL has no copy between these types");
+}
+
+/* ---- fills ---- */
+
+static cl_int clmem__fill_run(cl_command_queue queue, clmem__fill_target dst, const void *pattern, size_t pattern_size,
+                              size_t size, const clmem_fill_options *o) {
+    static const clmem_fill_options none = CLMEM__ZERO;
+    clmem_enqueue_options eo;
+    if (!o) o = &none;
+    if (!dst.buffer.mem && dst.svm.ptr) return clmem__fill_svm(queue, dst.svm, pattern, pattern_size, size, o);
+    if (CLMEM__CHECKS && !dst.buffer.mem && !dst.svm.ptr)
+        return clmem__fail(CL_INVALID_MEM_OBJECT, "clmem_enqueue_fill", "dst is an empty or released handle");
+    eo.clmem__start = 0;
+    eo.wait_for = o->wait_for;
+    eo.num_wait_for = o->num_wait_for;
+    eo.event = o->event;
+    return clmem_enqueue_fill_buffer_opts(queue, dst.buffer, pattern, pattern_size, o->offset, size, &eo);
+}
+
+#define CLMEM__FILL_DEF(T, name)                                                                          \
+    CLMEM_API cl_int clmem__fill_##name(cl_command_queue queue, clmem__fill_target dst, T pattern, size_t size, \
+                                        const clmem_fill_options *opts) {                                 \
+        if (CLMEM__CHECKS && opts && opts->pattern_size && opts->pattern_size != sizeof pattern)          \
+            return clmem__fail(CL_INVALID_VALUE, "clmem_enqueue_fill",                                    \
+                               "pattern_size %zu contradicts the pattern's type " #T " (%zu bytes)",       \
+                               opts->pattern_size, sizeof pattern);                                       \
+        return clmem__fill_run(queue, dst, &pattern, sizeof pattern, size, opts);                         \
+    }
+CLMEM__PATTERN_TYPES(CLMEM__FILL_DEF)
+#undef CLMEM__FILL_DEF
+
+CLMEM_API cl_int clmem__fill_ptr(cl_command_queue queue, clmem__fill_target dst, const void *pattern, size_t size,
+                                 const clmem_fill_options *opts) {
+    if (CLMEM__CHECKS && (!opts || !opts->pattern_size))
+        return clmem__fail(CL_INVALID_VALUE, "clmem_enqueue_fill",
+                           "the pattern is a pointer, so .pattern_size must say how many bytes it has");
+    return clmem__fill_run(queue, dst, pattern, opts->pattern_size, size, opts);
+}
+
+/* ---- kernel arguments ---- */
+
+static cl_int clmem__set_arg(cl_kernel kernel, cl_uint index, size_t size, const void *value, const char *what) {
+    cl_int err;
+    if (CLMEM__CHECKS && !kernel) return clmem__fail(CL_INVALID_KERNEL, "clmem_set_kernel_arg", "kernel is NULL");
+    err = clSetKernelArg(kernel, index, size, value);
+    if (err != CL_SUCCESS)
+        return clmem__fail(err, "clmem_set_kernel_arg", "clSetKernelArg(index %u, %s of %zu bytes) failed with %s", index,
+                           what, size, clmem_error_string(err));
+    return CL_SUCCESS;
+}
+
+CLMEM_API cl_int clmem__set_arg_buffer(cl_kernel kernel, cl_uint index, clmem_buffer value) {
+    if (CLMEM__CHECKS && !value.mem)
+        return clmem__fail(CL_INVALID_MEM_OBJECT, "clmem_set_kernel_arg", "argument %u: empty or released buffer handle", index);
+    return clmem__set_arg(kernel, index, sizeof value.mem, &value.mem, "a buffer");
+}
+CLMEM_API cl_int clmem__set_arg_mem(cl_kernel kernel, cl_uint index, cl_mem value) {
+    return clmem__set_arg(kernel, index, sizeof value, &value, "a cl_mem");
+}
+CLMEM_API cl_int clmem__set_arg_local(cl_kernel kernel, cl_uint index, clmem_local_memory value) {
+    if (CLMEM__CHECKS && value.size == 0)
+        return clmem__fail(CL_INVALID_ARG_SIZE, "clmem_set_kernel_arg", "argument %u: local memory of 0 bytes", index);
+    return clmem__set_arg(kernel, index, value.size, NULL, "local memory");
+}
+#define CLMEM__ARG_DEF(T, name)                                                                \
+    CLMEM_API cl_int clmem__set_arg_##name(cl_kernel kernel, cl_uint index, T value) {         \
+        return clmem__set_arg(kernel, index, sizeof value, &value, "a " #T);                   \
+    }
+CLMEM__PATTERN_TYPES(CLMEM__ARG_DEF)
+#undef CLMEM__ARG_DEF
+CLMEM_API cl_int clmem__set_arg_unsupported(cl_kernel kernel, cl_uint index, ...) {
+    (void)kernel;
+    return clmem__fail(CL_INVALID_ARG_VALUE, "clmem_set_kernel_arg",
+                       "argument %u: a pointer is not a kernel argument (wrap it: clmem_svm, clmem_buffer)", index);
+}
+
+/* ---- AMD peer-to-peer copies ---- */
+
+typedef cl_int(CL_API_CALL *clmem__p2p_fn)(cl_command_queue, cl_mem, cl_mem, size_t, size_t, size_t, cl_uint,
+                                            const cl_event *, cl_event *);
+
+CLMEM_API cl_int clmem_enqueue_copy_buffer_p2p_amd_opts(cl_platform_id platform, cl_command_queue queue, clmem_buffer src,
+                                                        clmem_buffer dst, size_t size, const clmem_copy_options *o) {
+    static const char fn[] = "clmem_enqueue_copy_buffer_p2p_amd";
+    clmem__p2p_fn p2p;
+    cl_int err;
+    if (!o) o = &clmem__copy_defaults;
+    if (CLMEM__CHECKS) {
+        if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
+        if ((err = clmem__check_wait_list(fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
+        if (!src.mem || !dst.mem) return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "src or dst is an empty buffer handle");
+        if (!platform) return clmem__fail(CL_INVALID_PLATFORM, fn, "platform is NULL");
+        if (o->src_offset > src.size || o->dst_offset > dst.size)
+            return clmem__fail(CL_INVALID_VALUE, fn, "src_offset %zu or dst_offset %zu is beyond its buffer", o->src_offset,
+                               o->dst_offset);
+    }
+    if (!size) {
+        size_t a = src.size - o->src_offset, b = dst.size - o->dst_offset;
+        size = a < b ? a : b;
+    }
+    if (CLMEM__CHECKS && (!clmem__range_ok(o->src_offset, size, src.size) || !clmem__range_ok(o->dst_offset, size, dst.size)))
+        return clmem__fail(CL_INVALID_VALUE, fn, "size %zu at offsets %zu/%zu is beyond the buffers (%zu, %zu bytes)", size,
+                           o->src_offset, o->dst_offset, src.size, dst.size);
+    {
+        void *addr = clGetExtensionFunctionAddressForPlatform(platform, "clEnqueueCopyBufferP2PAMD");
+        p2p = NULL;
+        if (addr) memcpy(&p2p, &addr, sizeof p2p); /* ISO C has no object-to-function pointer cast */
+    }
+    if (!p2p)
+        return clmem__fail(CL_INVALID_OPERATION, fn,
+                           "the platform has no cl_amd_copy_buffer_p2p (clEnqueueCopyBufferP2PAMD is not available)");
+    err = p2p(queue, src.mem, dst.mem, o->src_offset, o->dst_offset, size, o->num_wait_for, o->wait_for, o->event);
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueCopyBufferP2PAMD");
+}
+/* ---- end clmem/transfer.c ---- */
+
+/* ---- begin clmem/transfer_image.c ---- */
+/* >>transfer_image (implementation): the image pairs of clmem_enqueue_copy
+
+   image <- host    clEnqueueWriteImage        .origin, .region, .pitches, .host_size, .is_blocking
+   host <- image    clEnqueueReadImage         .origin, .region, .pitches, .host_size, .is_blocking
+   image <- image   clEnqueueCopyImage         .src_origin, .dest_origin (= .dst_origin), .region
+   buffer <- image  clEnqueueCopyImageToBuffer .origin (image), .offset (buffer bytes), .region
+   image <- buffer  clEnqueueCopyBufferToImage .offset (buffer bytes), .origin (image), .region
+   Every image type works (PyOpenCL refuses 1-D images). Regions are in pixels, in
+   region coordinates (clmem_image_extent): {0,0,0} (left out) is everything from the
+   origin on; trailing 0 components count as 1. Options that do not apply to a pair
+   are refused (CL_INVALID_VALUE), so a misspelt intent never goes unnoticed. */
+
+static const char clmem__copy_fn[] = "clmem_enqueue_copy";
+
+enum {
+    CLMEM__IO_ORIGIN = 1 << 0,      /* .origin */
+    CLMEM__IO_PITCHES = 1 << 1,     /* .pitches */
+    CLMEM__IO_SRCDST = 1 << 2,      /* .src_origin, .dst_origin, .dest_origin */
+    CLMEM__IO_OFFSET = 1 << 3,      /* .offset */
+    CLMEM__IO_HOST = 1 << 4         /* .host_size, .is_blocking */
+};
+
+static bool clmem__nonzero3(const size_t v[3]) { return v[0] || v[1] || v[2]; }
+
+/* clmem__image_copy_unused(pair, o, allowed): refuse options that do not apply. */
+static cl_int clmem__image_copy_unused(const char *pair, const clmem_copy_options *o, unsigned allowed) {
+    const char *bad = NULL;
+    if (o->byte_count) bad = ".byte_count";
+    else if (o->src_offset) bad = ".src_offset";
+    else if (o->dst_offset) bad = ".dst_offset";
+    else if (clmem__nonzero3(o->buffer_origin)) bad = ".buffer_origin";
+    else if (clmem__nonzero3(o->host_origin)) bad = ".host_origin";
+    else if (o->buffer_pitches[0] || o->buffer_pitches[1]) bad = ".buffer_pitches";
+    else if (o->host_pitches[0] || o->host_pitches[1]) bad = ".host_pitches";
+    else if (o->src_pitches[0] || o->src_pitches[1]) bad = ".src_pitches";
+    else if (o->dst_pitches[0] || o->dst_pitches[1]) bad = ".dst_pitches";
+    else if (!(allowed & CLMEM__IO_ORIGIN) && clmem__nonzero3(o->origin)) bad = ".origin";
+    else if (!(allowed & CLMEM__IO_PITCHES) && (o->pitches[0] || o->pitches[1])) bad = ".pitches";
+    else if (!(allowed & CLMEM__IO_SRCDST) && clmem__nonzero3(o->src_origin)) bad = ".src_origin";
+    else if (!(allowed & CLMEM__IO_SRCDST) && clmem__nonzero3(o->dst_origin)) bad = ".dst_origin";
+    else if (!(allowed & CLMEM__IO_SRCDST) && clmem__nonzero3(o->dest_origin)) bad = ".dest_origin";
+    else if (!(allowed & CLMEM__IO_OFFSET) && o->offset) bad = ".offset";
+    else if (!(allowed & CLMEM__IO_HOST) && o->host_size) bad = ".host_size";
+    if (bad) return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn, "%s: option %s does not apply to this copy", pair, bad);
+    if (!(allowed & CLMEM__IO_HOST) && o->is_blocking == CLMEM_BLOCKING)
+        return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn,
+                           "%s: .is_blocking = CLMEM_BLOCKING does not apply: device-side copies never block "
+                           "(wait on .event instead)",
+                           pair);
+    return CL_SUCCESS;
+}
+
+/* clmem__image_host_layout(pair, img, region, pitches, host_size, &row, &slice): check
+   the host pitches of an image <-> host transfer and that the host extent fits
+   host_size (when given). */
+static cl_int clmem__image_host_layout(const char *pair, const clmem_image *img, const size_t region[3],
+                                       const size_t pitches[2], size_t host_size, size_t *row_out, size_t *slice_out) {
+    size_t elem = img->element_size, row = pitches[0], slice = pitches[1], row_eff, slice_eff, extent = 0, a = 0, b = 0;
+    bool one_d_array = img->type == CL_MEM_OBJECT_IMAGE1D_ARRAY;
+    bool no_slices = img->type == CL_MEM_OBJECT_IMAGE1D || img->type == CL_MEM_OBJECT_IMAGE1D_BUFFER ||
+                     img->type == CL_MEM_OBJECT_IMAGE2D;
+    if (!clmem__mul_ok(region[0], elem, &row_eff))
+        return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn, "%s: region[0] %zu x element size overflows", pair, region[0]);
+    if (row != 0 && row < row_eff)
+        return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn,
+                           "%s: host row pitch %zu is below region[0] %zu x element size %zu = %zu", pair, row,
+                           region[0], elem, row_eff);
+    if (row != 0) row_eff = row;
+    if (slice != 0 && no_slices)
+        return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn,
+                           "%s: host slice pitch %zu is given for a %s image, which has no slices", pair, slice,
+                           clmem__image_type_name(img->type));
+    if (one_d_array) {
+        slice_eff = row_eff;
+    } else if (!clmem__mul_ok(row_eff, region[1], &slice_eff)) {
+        return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn, "%s: row pitch x region[1] overflows", pair);
+    }
+    if (slice != 0 && slice < slice_eff)
+        return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn, "%s: host slice pitch %zu is below %s = %zu", pair, slice,
+                           one_d_array ? "the row pitch (a 1-D array's rows are its slices)" : "row pitch x region[1]",
+                           slice_eff);
+    if (slice != 0) slice_eff = slice;
+    /* the last byte touched: (layers-1)*slice + (rows-1)*row + region[0]*elem */
+    if (one_d_array) {
+        if (!clmem__mul_ok(region[1] - 1, slice_eff, &a) || !clmem__mul_ok(region[0], elem, &b) ||
+            !clmem__add_ok(a, b, &extent))
+            return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn, "%s: the host extent overflows", pair);
+    } else {
+        size_t c = 0;
+        if (!clmem__mul_ok(region[2] - 1, slice_eff, &a) || !clmem__mul_ok(region[1] - 1, row_eff, &b) ||
+            !clmem__mul_ok(region[0], elem, &c) || !clmem__add_ok(a, b, &extent) || !clmem__add_ok(extent, c, &extent))
+            return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn, "%s: the host extent overflows", pair);
+    }
+    if (host_size && extent > host_size)
+        return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn,
+                           "%s: the region {%zu, %zu, %zu} spans %zu bytes of host memory but .host_size is %zu", pair,
+                           region[0], region[1], region[2], extent, host_size);
+    *row_out = row;
+    *slice_out = slice;
+    return CL_SUCCESS;
+}
+
+static cl_int clmem__image_common(const char *pair, cl_command_queue queue, const clmem_image *img, const char *what,
+                                  const clmem_copy_options *o, unsigned allowed) {
+    cl_int err;
+    if ((err = clmem__check_queue(clmem__copy_fn, queue)) != CL_SUCCESS) return err;
+    if (!img->mem)
+        return clmem__fail(CL_INVALID_MEM_OBJECT, clmem__copy_fn, "%s: %s is an empty or released image handle", pair, what);
+    if ((err = clmem__check_wait_list(clmem__copy_fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
+    if ((err = clmem__image_copy_unused(pair, o, allowed)) != CL_SUCCESS) return err;
+    return clmem__check_same_context(clmem__copy_fn, queue, img->context, what);
+}
+
+static const clmem_copy_options *clmem__copy_opts_or_none(const clmem_copy_options *opts) {
+    static clmem_copy_options none;
+    return opts ? opts : &none;
+}
+
+CLMEM_API cl_int clmem__copy_host_from_image(cl_command_queue queue, void *dst, clmem_image src,
+                                             const clmem_copy_options *opts) {
+    static const char pair[] = "host <- image";
+    size_t region[3], row = 0, slice = 0;
+    cl_int err;
+    const clmem_copy_options *o = clmem__copy_opts_or_none(opts);
+    if (CLMEM__CHECKS) {
+        if ((err = clmem__image_common(pair, queue, &src, "src", o, CLMEM__IO_ORIGIN | CLMEM__IO_PITCHES | CLMEM__IO_HOST)) !=
+            CL_SUCCESS)
+            return err;
+        if (!dst) return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn, "%s: dst (host memory) is NULL", pair);
+        if (src.flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS))
+            return clmem__fail(CL_INVALID_OPERATION, clmem__copy_fn, "%s: src was created with %s: the host may not read it",
+                               pair, (src.flags & CL_MEM_HOST_NO_ACCESS) ? "CL_MEM_HOST_NO_ACCESS" : "CL_MEM_HOST_WRITE_ONLY");
+    }
+    if ((err = clmem__image_region(clmem__copy_fn, pair, &src, o->origin, o->region, region)) != CL_SUCCESS) return err;
+    if (CLMEM__CHECKS) {
+        if ((err = clmem__image_host_layout(pair, &src, region, o->pitches, o->host_size, &row, &slice)) != CL_SUCCESS)
+            return err;
+    } else {
+        row = o->pitches[0];
+        slice = o->pitches[1];
+    }
+    clmem__map_note_use(src.mem, clmem__copy_fn);
+    err = clEnqueueReadImage(queue, src.mem, o->is_blocking == CLMEM_NON_BLOCKING ? CL_FALSE : CL_TRUE, o->origin, region,
+                             row, slice, dst, o->num_wait_for, o->wait_for, o->event);
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, clmem__copy_fn, "clEnqueueReadImage");
+}
+
+CLMEM_API cl_int clmem__copy_image_from_host(cl_command_queue queue, clmem_image dst, const void *src,
+                                             const clmem_copy_options *opts) {
+    static const char pair[] = "image <- host";
+    size_t region[3], row = 0, slice = 0;
+    cl_int err;
+    const clmem_copy_options *o = clmem__copy_opts_or_none(opts);
+    if (CLMEM__CHECKS) {
+        if ((err = clmem__image_common(pair, queue, &dst, "dst", o, CLMEM__IO_ORIGIN | CLMEM__IO_PITCHES | CLMEM__IO_HOST)) !=
+            CL_SUCCESS)
+            return err;
+        if (!src) return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn, "%s: src (host memory) is NULL", pair);
+        if (dst.flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS))
+            return clmem__fail(CL_INVALID_OPERATION, clmem__copy_fn, "%s: dst was created with %s: the host may not write it",
+                               pair, (dst.flags & CL_MEM_HOST_NO_ACCESS) ? "CL_MEM_HOST_NO_ACCESS" : "CL_MEM_HOST_READ_ONLY");
+    }
+    if ((err = clmem__image_region(clmem__copy_fn, pair, &dst, o->origin, o->region, region)) != CL_SUCCESS) return err;
+    if (CLMEM__CHECKS) {
+        if ((err = clmem__image_host_layout(pair, &dst, region, o->pitches, o->host_size, &row, &slice)) != CL_SUCCESS)
+            return err;
+    } else {
+        row = o->pitches[0];
+        slice = o->pitches[1];
+    }
+    clmem__map_note_use(dst.mem, clmem__copy_fn);
+    err = clEnqueueWriteImage(queue, dst.mem, o->is_blocking == CLMEM_NON_BLOCKING ? CL_FALSE : CL_TRUE, o->origin, region,
+                              row, slice, src, o->num_wait_for, o->wait_for, o->event);
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, clmem__copy_fn, "clEnqueueWriteImage");
+}
+
+CLMEM_API cl_int clmem__copy_image_from_image(cl_command_queue queue, clmem_image dst, clmem_image src,
+                                              const clmem_copy_options *opts) {
+    static const char pair[] = "image <- image";
+    size_t region[3], dummy[3];
+    const size_t *dst_origin;
+    cl_int err;
+    int i;
+    const clmem_copy_options *o = clmem__copy_opts_or_none(opts);
+    /* .dest_origin is PyOpenCL's name, .dst_origin the table's: either, or both when equal */
+    dst_origin = clmem__nonzero3(o->dest_origin) ? o->dest_origin : o->dst_origin;
+    if (CLMEM__CHECKS) {
+        char a[64], b[64];
+        if ((err = clmem__image_common(pair, queue, &src, "src", o, CLMEM__IO_SRCDST)) != CL_SUCCESS) return err;
+        if ((err = clmem__image_common(pair, queue, &dst, "dst", o, CLMEM__IO_SRCDST)) != CL_SUCCESS) return err;
+        if (clmem__nonzero3(o->dest_origin) && clmem__nonzero3(o->dst_origin) &&
+            (o->dest_origin[0] != o->dst_origin[0] || o->dest_origin[1] != o->dst_origin[1] ||
+             o->dest_origin[2] != o->dst_origin[2]))
+            return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn,
+                               "%s: .dest_origin {%zu, %zu, %zu} and .dst_origin {%zu, %zu, %zu} disagree (give one)", pair,
+                               o->dest_origin[0], o->dest_origin[1], o->dest_origin[2], o->dst_origin[0], o->dst_origin[1],
+                               o->dst_origin[2]);
+        if (!clmem_image_format_equal(src.format, dst.format))
+            return clmem__fail(CL_IMAGE_FORMAT_MISMATCH, clmem__copy_fn, "%s: src format %s differs from dst format %s", pair,
+                               clmem_image_format_repr(src.format, a, sizeof a),
+                               clmem_image_format_repr(dst.format, b, sizeof b));
+    }
+    if ((err = clmem__image_region(clmem__copy_fn, "image <- image (src)", &src, o->src_origin, o->region, region)) !=
+        CL_SUCCESS)
+        return err;
+    if ((err = clmem__image_region(clmem__copy_fn, "image <- image (dst)", &dst, dst_origin, region, dummy)) != CL_SUCCESS)
+        return err;
+    if (CLMEM__CHECKS && src.mem == dst.mem) {
+        bool overlap = true;
+        for (i = 0; i < 3; ++i)
+            if (o->src_origin[i] + region[i] <= dst_origin[i] || dst_origin[i] + region[i] <= o->src_origin[i])
+                overlap = false;
+        if (overlap)
+            return clmem__fail(CL_MEM_COPY_OVERLAP, clmem__copy_fn,
+                               "%s: src and dst are the same image and the regions at {%zu, %zu, %zu} and {%zu, %zu, "
+                               "%zu} of size {%zu, %zu, %zu} overlap",
+                               pair, o->src_origin[0], o->src_origin[1], o->src_origin[2], dst_origin[0], dst_origin[1],
+                               dst_origin[2], region[0], region[1], region[2]);
+    }
+    clmem__map_note_use(src.mem, clmem__copy_fn);
+    clmem__map_note_use(dst.mem, clmem__copy_fn);
+    err = clEnqueueCopyImage(queue, src.mem, dst.mem, o->src_origin, dst_origin, region, o->num_wait_for, o->wait_for,
+                             o->event);
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, clmem__copy_fn, "clEnqueueCopyImage");
+}
+
+/* clmem__image_buffer_bytes(pair, img, region, buf, offset): the region's packed bytes
+   fit the buffer after offset. */
+static cl_int clmem__image_buffer_bytes(const char *pair, const clmem_image *img, const size_t region[3],
+                                        const clmem_buffer *buf, size_t offset) {
+    size_t bytes = img->element_size;
+    if (!clmem__mul_ok(bytes, region[0], &bytes) || !clmem__mul_ok(bytes, region[1], &bytes) ||
+        !clmem__mul_ok(bytes, region[2], &bytes) || !clmem__range_ok(offset, bytes, buf->size))
+        return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn,
+                           "%s: region {%zu, %zu, %zu} of %zu-byte pixels at buffer .offset %zu does not fit the "
+                           "buffer's %zu bytes",
+                           pair, region[0], region[1], region[2], img->element_size, offset, buf->size);
+    return CL_SUCCESS;
+}
+
+static cl_int clmem__image_buffer_common(const char *pair, cl_command_queue queue, const clmem_image *img,
+                                         const clmem_buffer *buf, const char *bufwhat, const clmem_copy_options *o) {
+    cl_int err;
+    if ((err = clmem__image_common(pair, queue, img, bufwhat[0] == 'd' ? "src" : "dst", o,
+                                   CLMEM__IO_ORIGIN | CLMEM__IO_OFFSET)) != CL_SUCCESS)
+        return err;
+    if (!buf->mem)
+        return clmem__fail(CL_INVALID_MEM_OBJECT, clmem__copy_fn, "%s: %s is an empty or released buffer handle", pair,
+                           bufwhat);
+    if (buf->context != img->context)
+        return clmem__fail(CL_INVALID_CONTEXT, clmem__copy_fn, "%s: the buffer belongs to context %p, the image to %p",
+                           pair, (void *)buf->context, (void *)img->context);
+    return CL_SUCCESS;
+}
+
+CLMEM_API cl_int clmem__copy_buffer_from_image(cl_command_queue queue, clmem_buffer dst, clmem_image src,
+                                               const clmem_copy_options *opts) {
+    static const char pair[] = "buffer <- image";
+    size_t region[3];
+    cl_int err;
+    const clmem_copy_options *o = clmem__copy_opts_or_none(opts);
+    if (CLMEM__CHECKS && (err = clmem__image_buffer_common(pair, queue, &src, &dst, "dst", o)) != CL_SUCCESS) return err;
+    if ((err = clmem__image_region(clmem__copy_fn, pair, &src, o->origin, o->region, region)) != CL_SUCCESS) return err;
+    if (CLMEM__CHECKS && (err = clmem__image_buffer_bytes(pair, &src, region, &dst, o->offset)) != CL_SUCCESS) return err;
+    clmem__map_note_use(src.mem, clmem__copy_fn);
+    clmem__map_note_use(dst.mem, clmem__copy_fn);
+    err = clEnqueueCopyImageToBuffer(queue, src.mem, dst.mem, o->origin, region, o->offset, o->num_wait_for, o->wait_for,
+                                     o->event);
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, clmem__copy_fn, "clEnqueueCopyImageToBuffer");
+}
+
+CLMEM_API cl_int clmem__copy_image_from_buffer(cl_command_queue queue, clmem_image dst, clmem_buffer src,
+                                               const clmem_copy_options *opts) {
+    static const char pair[] = "image <- buffer";
+    size_t region[3];
+    cl_int err;
+    const clmem_copy_options *o = clmem__copy_opts_or_none(opts);
+    if (CLMEM__CHECKS && (err = clmem__image_buffer_common(pair, queue, &dst, &src, "src", o)) != CL_SUCCESS) return err;
+    if ((err = clmem__image_region(clmem__copy_fn, pair, &dst, o->origin, o->region, region)) != CL_SUCCESS) return err;
+    if (CLMEM__CHECKS && (err = clmem__image_buffer_bytes(pair, &dst, region, &src, o->offset)) != CL_SUCCESS) return err;
+    clmem__map_note_use(src.mem, clmem__copy_fn);
+    clmem__map_note_use(dst.mem, clmem__copy_fn);
+    err = clEnqueueCopyBufferToImage(queue, src.mem, dst.mem, o->offset, o->origin, region, o->num_wait_for, o->wait_for,
+                                     o->event);
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, clmem__copy_fn, "clEnqueueCopyBufferToImage");
+}
+/* ---- end clmem/transfer_image.c ---- */
+
+/* ---- begin clmem/transfer_svm.c ---- */
+/* >>transfer_svm (implementation): the SVM rows of clmem_enqueue_copy and
+   clmem_enqueue_fill (clEnqueueSVMMemcpy, clEnqueueSVMMemFill) */
+
+/* One side of an SVM memcpy: pointer, known size (0: unknown), owner, and its name
+   for messages. Host sides are tags whose size is .host_size. */
+static cl_int clmem__svm_copy(const char *fn, cl_command_queue queue, clmem_svm dst, const char *dst_what, clmem_svm src,
+                              const char *src_what, const clmem_copy_options *opts) {
+    static const clmem_copy_options none = CLMEM__ZERO;
+    size_t n, dst_size = dst.size, src_size = src.size;
+    char *d;
+    const char *s;
+    cl_int err;
+    if (!opts) opts = &none;
+    if ((err = clmem__svm_check_enqueue(fn, queue, opts->wait_for, opts->num_wait_for, dst, dst_what)) != CL_SUCCESS)
+        return err;
+    if ((err = clmem__svm_check_enqueue(fn, queue, NULL, 0, src, src_what)) != CL_SUCCESS) return err;
+    if (!dst.ptr) return clmem__fail(CL_INVALID_VALUE, fn, "%s is NULL", dst_what);
+    if (!src.ptr) return clmem__fail(CL_INVALID_VALUE, fn, "%s is NULL", src_what);
+    if (dst_size) {
+        if (opts->dst_offset > dst_size)
+            return clmem__fail(CL_INVALID_VALUE, fn, "dst_offset %zu is beyond the %zu bytes of %s", opts->dst_offset, dst_size,
+                               dst_what);
+        dst_size -= opts->dst_offset;
+    }
+    if (src_size) {
+        if (opts->src_offset > src_size)
+            return clmem__fail(CL_INVALID_VALUE, fn, "src_offset %zu is beyond the %zu bytes of %s", opts->src_offset, src_size,
+                               src_what);
+        src_size -= opts->src_offset;
+    }
+    if (opts->byte_count) {
+        n = opts->byte_count;
+        if (dst.size && n > dst_size)
+            return clmem__fail(CL_INVALID_VALUE, fn, "byte_count %zu is larger than the %zu bytes of %s after dst_offset %zu",
+                               n, dst_size, dst_what, opts->dst_offset);
+        if (src.size && n > src_size)
+            return clmem__fail(CL_INVALID_VALUE, fn, "byte_count %zu is larger than the %zu bytes of %s after src_offset %zu",
+                               n, src_size, src_what, opts->src_offset);
+    } else if (dst.size && src.size) {
+        n = dst_size < src_size ? dst_size : src_size;
+    } else if (dst.size) {
+        n = dst_size;
+    } else if (src.size) {
+        n = src_size;
+    } else {
+        return clmem__fail(CLMEM_ERROR_SIZE_UNKNOWN, fn,
+                           "the size of the copy is unknown: neither %s nor %s has a size and .byte_count is not given",
+                           dst_what, src_what);
+    }
+    if (n == 0) return clmem__nothing_to_do(fn, queue, opts->wait_for, opts->num_wait_for, opts->event);
+    d = (char *)dst.ptr + opts->dst_offset;
+    s = (const char *)src.ptr + opts->src_offset;
+    if (CLMEM__CHECKS && (uintptr_t)d < (uintptr_t)s + n && (uintptr_t)s < (uintptr_t)d + n)
+        return clmem__fail(CL_MEM_COPY_OVERLAP, fn, "%s [%p, +%zu) and %s [%p, +%zu) overlap", dst_what, (void *)d, n,
+                           src_what, (const void *)s, n);
+#if CLMEM__HAVE_SVM
+    err = clEnqueueSVMMemcpy(queue, opts->is_blocking == CLMEM_NON_BLOCKING ? CL_FALSE : CL_TRUE, d, s, n,
+                             opts->num_wait_for, opts->wait_for, opts->event);
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueSVMMemcpy");
+#else
+    return clmem__svm_unsupported(fn);
+#endif
+}
+
+CLMEM_API cl_int clmem__copy_svm_from_svm(cl_command_queue queue, clmem_svm dst, clmem_svm src,
+                                          const clmem_copy_options *opts) {
+    return clmem__svm_copy("clmem_enqueue_copy", queue, dst, "dst (SVM)", src, "src (SVM)", opts);
+}
+
+CLMEM_API cl_int clmem__copy_svm_from_host(cl_command_queue queue, clmem_svm dst, const void *src,
+                                           const clmem_copy_options *opts) {
+    clmem_svm host = clmem_svm_tag(clmem__unconst(src), opts ? opts->host_size : 0);
+    return clmem__svm_copy("clmem_enqueue_copy", queue, dst, "dst (SVM)", host, "src (host)", opts);
+}
+
+CLMEM_API cl_int clmem__copy_host_from_svm(cl_command_queue queue, void *dst, clmem_svm src,
+                                           const clmem_copy_options *opts) {
+    clmem_svm host = clmem_svm_tag(dst, opts ? opts->host_size : 0);
+    return clmem__svm_copy("clmem_enqueue_copy", queue, host, "dst (host)", src, "src (SVM)", opts);
+}
+
+CLMEM_API cl_int clmem__fill_svm(cl_command_queue queue, clmem_svm dst, const void *pattern, size_t pattern_size,
+                                 size_t size, const clmem_fill_options *opts) {
+    static const clmem_fill_options none = CLMEM__ZERO;
+    if (!opts) opts = &none;
+    return clmem__svm_fill("clmem_enqueue_fill", queue, dst, opts->offset, pattern, pattern_size, size, true,
+                           opts->wait_for, opts->num_wait_for, opts->event);
+}
+/* ---- end clmem/transfer_svm.c ---- */
+
+/* ---- begin clmem/pool.c ---- */
+/* >>pool (implementation) */
+
+/* ---- bins (PyOpenCL's bin_number / alloc_size, mempool.hpp) ---- */
+
+static unsigned clmem__bitlog2(size_t v) {
+    unsigned l = 0;
+#if defined(__GNUC__) || defined(__clang__)
+    if (v) l = (unsigned)(sizeof(unsigned long long) * 8 - 1) - (unsigned)__builtin_clzll((unsigned long long)v);
+#else
+    while (v >>= 1) ++l;
+#endif
+    return l;
+}
+
+CLMEM_API uint32_t clmem_bin_number(unsigned leading_bits, size_t size) {
+    unsigned L = leading_bits > CLMEM_POOL_MAX_LEADING_BITS ? CLMEM_POOL_MAX_LEADING_BITS : leading_bits;
+    unsigned l;
+    size_t shifted;
+    if (size == 0) return 0;
+    l = clmem__bitlog2(size);
+    shifted = l >= L ? size >> (l - L) : size << (L - l); /* the top L+1 bits of size */
+    CLMEM_ASSERT(shifted & ((size_t)1 << L));
+    return ((uint32_t)l << L) | (uint32_t)(shifted & (((size_t)1 << L) - 1));
+}
+
+CLMEM_API size_t clmem_alloc_size(unsigned leading_bits, uint32_t bin) {
+    unsigned L = leading_bits > CLMEM_POOL_MAX_LEADING_BITS ? CLMEM_POOL_MAX_LEADING_BITS : leading_bits;
+    uint32_t e = bin >> L;
+    size_t head = ((size_t)1 << L) | (size_t)(bin & ((1u << L) - 1));
+    if (e >= sizeof(size_t) * 8) return SIZE_MAX; /* no such bin: no size reaches it */
+    if (e < L) return head >> (L - e);
+    return (head << (e - L)) | (((size_t)1 << (e - L)) - 1);
+}
+
+static bool clmem__is_oom(cl_int err) {
+    return err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_RESOURCES || err == CL_OUT_OF_HOST_MEMORY;
+}
+
+/* ---- buffer allocators ---- */
+
+struct clmem_allocator {
+    clmem_allocator_ops ops;
+    void *user;
+    cl_context context;      /* what handed-out handles report */
+    cl_mem_flags flags;
+    cl_command_queue queue;  /* immediate allocator: retained */
+    bool owns_context;       /* built-in allocators retain their context */
+    clmem__mutex lock;
+    unsigned long refs;
+};
+
+static cl_int clmem__deferred_allocate(void *user, size_t size, cl_mem *mem) {
+    clmem_allocator *a = CLMEM__CAST(clmem_allocator *, user);
+    cl_int err = CL_SUCCESS;
+    *mem = clCreateBuffer(a->context, a->flags, size, NULL, &err);
+    return err;
+}
+
+static cl_int clmem__immediate_allocate(void *user, size_t size, cl_mem *mem) {
+    static const unsigned zero = 0; /* static: PyOpenCL wrote from the stack, non-blocking */
+    clmem_allocator *a = CLMEM__CAST(clmem_allocator *, user);
+    cl_int err = CL_SUCCESS;
+    cl_mem m = clCreateBuffer(a->context, a->flags, size, NULL, &err);
+    if (err != CL_SUCCESS) return err;
+    /* make the memory resident now, so that a lack of it shows here */
+    if (clmem__device_version(clmem__queue_device(a->queue)) >= 120)
+        err = clEnqueueMigrateMemObjects(a->queue, 1, &m, CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED, 0, NULL, NULL);
+    else
+        err = clEnqueueWriteBuffer(a->queue, m, CL_TRUE, 0, size < sizeof zero ? size : sizeof zero, &zero, 0, NULL,
+                                   NULL);
+    if (err != CL_SUCCESS) {
+        clReleaseMemObject(m); /* PyOpenCL leaked it */
+        return err;
+    }
+    *mem = m;
+    return CL_SUCCESS;
+}
+
+static void clmem__cl_free(void *user, cl_mem mem) {
+    (void)user;
+    clReleaseMemObject(mem);
+}
+
+static clmem_allocator *clmem__allocator_new(const clmem_allocator_ops *ops, void *user, cl_context context,
+                                             cl_mem_flags flags, cl_int *errcode_ret, const char *fn) {
+    clmem_allocator *a = CLMEM__CAST(clmem_allocator *, CLMEM_MALLOC(sizeof *a));
+    if (!a) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the allocator"));
+        return NULL;
+    }
+    memset(a, 0, sizeof *a);
+    a->ops = *ops;
+    a->user = user ? user : a;
+    a->context = context;
+    a->flags = flags;
+    a->refs = 1;
+    clmem__mutex_init(&a->lock);
+    clmem__set_err(errcode_ret, CL_SUCCESS);
+    return a;
+}
+
+CLMEM_API clmem_allocator *clmem_allocator_create(const clmem_allocator_ops *ops, void *user, cl_context context,
+                                                  cl_mem_flags flags, cl_int *errcode_ret) {
+    static const char fn[] = "clmem_allocator_create";
+    if (CLMEM__CHECKS && (ops == NULL || ops->allocate == NULL || ops->free == NULL)) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "%s", ops == NULL ? "ops is NULL"
+                                                : ops->allocate == NULL ? "ops->allocate is NULL"
+                                                                        : "ops->free is NULL"));
+        return NULL;
+    }
+    return clmem__allocator_new(ops, user ? user : NULL, context, flags, errcode_ret, fn);
+}
+
+static cl_int clmem__check_allocator_flags(const char *fn, cl_mem_flags flags) {
+    char text[160];
+    if (CLMEM__CHECKS && (flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR)))
+        return clmem__fail(CL_INVALID_VALUE, fn,
+                           "flags %s: an allocator cannot specify CL_MEM_USE_HOST_PTR or CL_MEM_COPY_HOST_PTR "
+                           "(it has no host memory to give)",
+                           clmem__mem_flags_text(flags, text, sizeof text));
+    return CL_SUCCESS;
+}
+
+CLMEM_API clmem_allocator *clmem_deferred_allocator_create(cl_context context, cl_mem_flags flags,
+                                                           cl_int *errcode_ret) {
+    static const char fn[] = "clmem_deferred_allocator_create";
+    clmem_allocator_ops ops = {clmem__deferred_allocate, clmem__cl_free, NULL, NULL, true};
+    clmem_allocator *a;
+    cl_int err;
+    if (CLMEM__CHECKS && context == NULL) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL"));
+        return NULL;
+    }
+    if ((err = clmem__check_allocator_flags(fn, flags)) != CL_SUCCESS) {
+        clmem__set_err(errcode_ret, err);
+        return NULL;
+    }
+    a = clmem__allocator_new(&ops, NULL, context, flags ? flags : CL_MEM_READ_WRITE, errcode_ret, fn);
+    if (a) {
+        clRetainContext(context);
+        a->owns_context = true;
+    }
+    return a;
+}
+
+CLMEM_API clmem_allocator *clmem_immediate_allocator_create(cl_command_queue queue, cl_mem_flags flags,
+                                                            cl_int *errcode_ret) {
+    static const char fn[] = "clmem_immediate_allocator_create";
+    clmem_allocator_ops ops = {clmem__immediate_allocate, clmem__cl_free, NULL, NULL, false};
+    clmem_allocator *a;
+    cl_context ctx;
+    cl_int err;
+    if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) {
+        clmem__set_err(errcode_ret, err);
+        return NULL;
+    }
+    if ((err = clmem__check_allocator_flags(fn, flags)) != CL_SUCCESS) {
+        clmem__set_err(errcode_ret, err);
+        return NULL;
+    }
+    ctx = clmem__queue_context(queue);
+    if (ctx == NULL) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p is not a valid command queue",
+                                                (void *)queue));
+        return NULL;
+    }
+    a = clmem__allocator_new(&ops, NULL, ctx, flags ? flags : CL_MEM_READ_WRITE, errcode_ret, fn);
+    if (a) {
+        clRetainContext(ctx);
+        clRetainCommandQueue(queue);
+        a->owns_context = true;
+        a->queue = queue;
+    }
+    return a;
+}
+
+CLMEM_API clmem_buffer clmem_allocator_allocate(clmem_allocator *alloc, size_t size, cl_int *errcode_ret) {
+    static const char fn[] = "clmem_allocator_allocate";
+    clmem_buffer b;
+    cl_mem mem = NULL;
+    cl_int err;
+    memset(&b, 0, sizeof b);
+    if (CLMEM__CHECKS && alloc == NULL) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "alloc is NULL"));
+        return b;
+    }
+    if (size == 0) { /* PyOpenCL: None */
+        clmem__set_err(errcode_ret, CL_SUCCESS);
+        return b;
+    }
+    err = alloc->ops.allocate(alloc->user, size, &mem);
+    if (clmem__is_oom(err)) { /* one more try after the release hook */
+        if (alloc->ops.try_release_blocks) alloc->ops.try_release_blocks(alloc->user);
+        mem = NULL;
+        err = alloc->ops.allocate(alloc->user, size, &mem);
+    }
+    if (err != CL_SUCCESS) {
+        clmem__set_err(errcode_ret, clmem__fail(err, fn, "allocating %zu bytes failed with %s (%d)", size,
+                                                clmem_error_string(err), (int)err));
+        return b;
+    }
+    if (mem == NULL) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn,
+                                                "the allocator succeeded for %zu bytes but returned no cl_mem", size));
+        return b;
+    }
+    b.mem = mem;
+    b.context = alloc->context;
+    b.size = size;
+    b.flags = alloc->flags;
+    b.root = mem;
+    clmem__set_err(errcode_ret, CL_SUCCESS);
+    return b;
+}
+
+CLMEM_API bool clmem_allocator_is_deferred(const clmem_allocator *alloc) { return alloc && alloc->ops.is_deferred; }
+
+CLMEM_API void clmem_allocator_retain(clmem_allocator *alloc) {
+    if (!alloc) return;
+    clmem__lock(&alloc->lock);
+    ++alloc->refs;
+    clmem__unlock(&alloc->lock);
+}
+
+CLMEM_API cl_int clmem_allocator_release(clmem_allocator *alloc) {
+    unsigned long left;
+    if (!alloc) return CL_SUCCESS;
+    clmem__lock(&alloc->lock);
+    left = --alloc->refs;
+    clmem__unlock(&alloc->lock);
+    if (left) return CL_SUCCESS;
+    if (alloc->ops.destroy) alloc->ops.destroy(alloc->user);
+    if (alloc->queue) clReleaseCommandQueue(alloc->queue);
+    if (alloc->owns_context) clReleaseContext(alloc->context);
+    clmem__mutex_destroy(&alloc->lock);
+    CLMEM_FREE(alloc);
+    return CL_SUCCESS;
+}
+
+/* ---- SVM allocators ---- */
+
+struct clmem_svm_allocator {
+    cl_context context;      /* retained */
+    cl_uint alignment;
+    cl_svm_mem_flags flags;
+    cl_command_queue queue;  /* retained, or NULL */
+    clmem__mutex lock;
+    unsigned long refs;
+};
+
+#if defined(CL_VERSION_2_0)
+#define CLMEM__POOL_SVM 1
+#else
+#define CLMEM__POOL_SVM 0
+#endif
+
+CLMEM_API clmem_svm_allocator *clmem_svm_allocator_create(cl_context context, cl_uint alignment, cl_svm_mem_flags flags,
+                                                          cl_command_queue queue, cl_int *errcode_ret) {
+    static const char fn[] = "clmem_svm_allocator_create";
+    clmem_svm_allocator *a;
+    if (CLMEM__CHECKS && context == NULL) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL"));
+        return NULL;
+    }
+#if !CLMEM__POOL_SVM
+    (void)alignment; (void)flags; (void)queue; (void)a;
+    clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_OPERATION, fn,
+                                            "SVM needs OpenCL 2.0 headers (CL_TARGET_OPENCL_VERSION >= 200)"));
+    return NULL;
+#else
+    if (CLMEM__CHECKS) {
+        const cl_mem_flags known = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY |
+                                   CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS;
+        cl_uint i, ndev = 0;
+        cl_device_id *devs;
+        bool svm = false;
+        if (alignment & (alignment - 1)) {
+            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "alignment %u is not 0 or a power of two",
+                                                    alignment));
+            return NULL;
+        }
+        if (flags & ~known) {
+            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn,
+                                                    "flags 0x%llx has bits no cl_svm_mem_flags has (0x%llx)",
+                                                    (unsigned long long)flags, (unsigned long long)(flags & ~known)));
+            return NULL;
+        }
+        if (queue) {
+            cl_command_queue_properties props = 0;
+            cl_context qctx = clmem__queue_context(queue);
+            if (qctx == NULL ||
+                clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL) != CL_SUCCESS) {
+                clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_COMMAND_QUEUE, fn,
+                                                        "queue %p is not a valid command queue", (void *)queue));
+                return NULL;
+            }
+            if (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) {
+                clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_COMMAND_QUEUE, fn,
+                                                        "queue %p is out-of-order; an SVM allocator needs an "
+                                                        "in-order queue to order frees and reuse",
+                                                        (void *)queue));
+                return NULL;
+            }
+            if (qctx != context) {
+                clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_CONTEXT, fn,
+                                                        "queue belongs to context %p, not to context %p",
+                                                        (void *)qctx, (void *)context));
+                return NULL;
+            }
+        }
+        cl_device_svm_capabilities need = CL_DEVICE_SVM_COARSE_GRAIN_BUFFER;
+        cl_uint max_align = 0;
+        if (flags & CL_MEM_SVM_FINE_GRAIN_BUFFER) need = CL_DEVICE_SVM_FINE_GRAIN_BUFFER;
+        if (flags & CL_MEM_SVM_ATOMICS) need |= CL_DEVICE_SVM_ATOMICS;
+        devs = clmem__context_devices(context, &ndev);
+        for (i = 0; i < ndev; ++i) {
+            cl_device_svm_capabilities caps = 0;
+            cl_uint al = 0;
+            if (clGetDeviceInfo(devs[i], CL_DEVICE_SVM_CAPABILITIES, sizeof caps, &caps, NULL) == CL_SUCCESS &&
+                (caps & need) == need)
+                svm = true;
+            if (clGetDeviceInfo(devs[i], CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE, sizeof al, &al, NULL) == CL_SUCCESS &&
+                (max_align == 0 || al < max_align))
+                max_align = al;
+        }
+        CLMEM_FREE(devs);
+        if (!svm) {
+            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_OPERATION, fn,
+                                                    "no device of context %p has the SVM capabilities 0x%llx that "
+                                                    "flags 0x%llx need", (void *)context,
+                                                    (unsigned long long)need, (unsigned long long)flags));
+            return NULL;
+        }
+        if (max_align && alignment > max_align) {
+            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn,
+                                                    "alignment %u is above CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE "
+                                                    "(%u bytes) of the context's devices", alignment, max_align));
+            return NULL;
+        }
+    }
+    a = CLMEM__CAST(clmem_svm_allocator *, CLMEM_MALLOC(sizeof *a));
+    if (!a) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the allocator"));
+        return NULL;
+    }
+    a->context = context;
+    a->alignment = alignment;
+    a->flags = flags ? flags : CL_MEM_READ_WRITE;
+    a->queue = queue;
+    a->refs = 1;
+    clmem__mutex_init(&a->lock);
+    clRetainContext(context);
+    if (queue) clRetainCommandQueue(queue);
+    clmem__set_err(errcode_ret, CL_SUCCESS);
+    return a;
+#endif
+}
+
+CLMEM_API clmem_svm_allocation clmem_svm_allocator_allocate(clmem_svm_allocator *alloc, size_t size,
+                                                            cl_int *errcode_ret) {
+    clmem_svm_allocation a;
+    memset(&a, 0, sizeof a);
+    if (CLMEM__CHECKS && alloc == NULL) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, "clmem_svm_allocator_allocate", "alloc is NULL"));
+        return a;
+    }
+    if (size == 0) {
+        clmem__set_err(errcode_ret, CL_SUCCESS);
+        return a;
+    }
+    return clmem_svm_allocation_create(alloc->context, size, alloc->alignment, alloc->flags, alloc->queue,
+                                       errcode_ret);
+}
+
+CLMEM_API void clmem_svm_allocator_retain(clmem_svm_allocator *alloc) {
+    if (!alloc) return;
+    clmem__lock(&alloc->lock);
+    ++alloc->refs;
+    clmem__unlock(&alloc->lock);
+}
+
+CLMEM_API cl_int clmem_svm_allocator_release(clmem_svm_allocator *alloc) {
+    unsigned long left;
+    if (!alloc) return CL_SUCCESS;
+    clmem__lock(&alloc->lock);
+    left = --alloc->refs;
+    clmem__unlock(&alloc->lock);
+    if (left) return CL_SUCCESS;
+    if (alloc->queue) clReleaseCommandQueue(alloc->queue);
+    clReleaseContext(alloc->context);
+    clmem__mutex_destroy(&alloc->lock);
+    CLMEM_FREE(alloc);
+    return CL_SUCCESS;
+}
+
+/* ---- the pool core, shared by buffer and SVM pools ---- */
+
+enum { CLMEM__BLOCK_ACTIVE = 1, CLMEM__BLOCK_HELD = 2, CLMEM__BLOCK_FREED = 3 };
+
+typedef struct clmem__pool clmem__pool;
+
+/* One block record. Records live as long as the pool (a stale handle still points
+   at valid memory and is recognised); a record whose block was freed is reused. */
+typedef struct clmem__pool_block {
+    clmem__buffer_owner owner;            /* first: what clmem_buffer_release calls */
+    clmem__pool *pool;
+    struct clmem__pool_block *next;       /* in its bin's held list, or the spare list */
+    struct clmem__pool_block *prev_active, *next_active;
+    void *ptr;                            /* cl_mem or SVM pointer */
+    cl_command_queue queue;               /* SVM: the queue it is bound to (retained) */
+    size_t size;                          /* requested by the current holder */
+    uint64_t gen;                         /* hand-outs so far (SVM handles carry it) */
+    const char *file;
+    int line;
+    uint32_t bin;
+    int state;
+} clmem__pool_block;
+
+typedef struct clmem__pool_bin {
+    clmem__pool_block *held;
+    size_t nheld, nactive;
+} clmem__pool_bin;
+
+struct clmem__pool {
+    clmem__mutex lock;
+    unsigned L;
+    bool is_svm;
+    bool stop_holding;
+    bool released;
+    uint32_t nbins;
+    clmem__pool_bin *bins;
+    clmem__pool_block *spare;
+    clmem__pool_block *active;            /* most recent first */
+    clmem_pool_stats st;
+    clmem_pool_oom_fn oom_fn;
+    void *oom_user;
+    clmem_allocator *alloc;
+    clmem_svm_allocator *svm_alloc;
+};
+
+struct clmem_memory_pool { clmem__pool core; };
+struct clmem_svm_pool { clmem__pool core; };
+
+static cl_int clmem__pool_release_buffer(clmem_buffer *buf);
+
+static void clmem__pool_peaks(clmem__pool *p) {
+    if (p->st.managed_bytes > p->st.peak_managed_bytes) p->st.peak_managed_bytes = p->st.managed_bytes;
+    if (p->st.active_bytes > p->st.peak_active_bytes) p->st.peak_active_bytes = p->st.active_bytes;
+    if (p->st.active_blocks > p->st.peak_active_blocks) p->st.peak_active_blocks = p->st.active_blocks;
+}
+
+/* under the lock: a held block of `bin`, or NULL */
+static clmem__pool_block *clmem__pool_pop(clmem__pool *p, uint32_t bin) {
+    clmem__pool_bin *b = &p->bins[bin];
+    clmem__pool_block *blk = b->held;
+    if (!blk) return NULL;
+    b->held = blk->next;
+    --b->nheld;
+    --p->st.held_blocks;
+    blk->next = NULL;
+    return blk;
+}
+
+/* under the lock: hand out blk for a request of `size` */
+static void clmem__pool_activate(clmem__pool *p, clmem__pool_block *blk, size_t size, const char *file, int line,
+                                 bool hit) {
+    blk->state = CLMEM__BLOCK_ACTIVE;
+    blk->size = size;
+    ++blk->gen;
+    blk->file = file;
+    blk->line = line;
+    blk->prev_active = NULL;
+    blk->next_active = p->active;
+    if (p->active) p->active->prev_active = blk;
+    p->active = blk;
+    ++p->bins[blk->bin].nactive;
+    ++p->st.active_blocks;
+    p->st.active_bytes += size;
+    ++p->st.allocations;
+    if (hit) ++p->st.hits;
+    else ++p->st.misses;
+    clmem__pool_peaks(p);
+}
+
+/* under the lock: take blk off the active list */
+static void clmem__pool_deactivate(clmem__pool *p, clmem__pool_block *blk) {
+    if (blk->prev_active) blk->prev_active->next_active = blk->next_active;
+    else p->active = blk->next_active;
+    if (blk->next_active) blk->next_active->prev_active = blk->prev_active;
+    blk->prev_active = blk->next_active = NULL;
+    --p->bins[blk->bin].nactive;
+    --p->st.active_blocks;
+    p->st.active_bytes -= blk->size;
+}
+
+/* under the lock: the held block of the highest non-empty bin, taken out of the
+   accounting (managed bytes included); NULL when nothing is held */
+static clmem__pool_block *clmem__pool_take_highest(clmem__pool *p) {
+    uint32_t i;
+    if (p->st.held_blocks == 0) return NULL;
+    for (i = p->nbins; i-- > 0;) {
+        if (p->bins[i].held) {
+            clmem__pool_block *blk = clmem__pool_pop(p, i);
+            p->st.managed_bytes -= clmem_alloc_size(p->L, i);
+            ++p->st.allocator_frees;
+            blk->state = CLMEM__BLOCK_FREED;
+            return blk;
+        }
+    }
+    return NULL;
+}
+
+#if CLMEM__POOL_SVM
+typedef struct clmem__svm_free_rec {
+    cl_context context;
+    void *ptr;
+} clmem__svm_free_rec;
+
+static void CL_CALLBACK clmem__svm_free_cb(cl_command_queue q, cl_uint n, void *ptrs[], void *user) {
+    clmem__svm_free_rec *r = CLMEM__CAST(clmem__svm_free_rec *, user);
+    (void)q; (void)n; (void)ptrs;
+    clSVMFree(r->context, r->ptr);
+    CLMEM_FREE(r);
+}
+#endif
+
+/* without the lock: give a block's memory back to the allocator */
+static void clmem__pool_backend_free(clmem__pool *p, clmem__pool_block *blk) {
+    if (!p->is_svm) {
+        p->alloc->ops.free(p->alloc->user, CLMEM__CAST(cl_mem, blk->ptr));
+    } else {
+#if CLMEM__POOL_SVM
+        cl_context ctx = p->svm_alloc->context;
+        if (blk->queue) {
+            /* after the work enqueued on its queue; the pointer array and context
+               travel in a heap record (some PoCL versions read the array late) */
+            clmem__svm_free_rec *r = CLMEM__CAST(clmem__svm_free_rec *, CLMEM_MALLOC(sizeof *r));
+            cl_int err = CL_OUT_OF_HOST_MEMORY;
+            if (r) {
+                r->context = ctx;
+                r->ptr = blk->ptr;
+                err = clEnqueueSVMFree(blk->queue, 1, &r->ptr, clmem__svm_free_cb, r, 0, NULL, NULL);
+                if (err == CL_SUCCESS) clFlush(blk->queue);
+                else CLMEM_FREE(r);
+            }
+            if (err != CL_SUCCESS) {
+                clmem__warn("clmem_svm_pool", "clEnqueueSVMFree failed with %s (%d); waiting for the queue instead",
+                            clmem_error_string(err), (int)err);
+                clFinish(blk->queue);
+                clSVMFree(ctx, blk->ptr);
+            }
+            clReleaseCommandQueue(blk->queue);
+            blk->queue = NULL;
+        } else {
+            clSVMFree(ctx, blk->ptr);
+        }
+#endif
+    }
+    blk->ptr = NULL;
+}
+
+/* under the lock: keep a record whose block was freed */
+static void clmem__pool_spare(clmem__pool *p, clmem__pool_block *blk) {
+    blk->state = CLMEM__BLOCK_FREED;
+    blk->next = p->spare;
+    p->spare = blk;
+}
+
+static void clmem__pool_destroy(clmem__pool *p) {
+    clmem__pool_block *blk;
+    CLMEM_ASSERT(p->st.active_blocks == 0 && p->st.held_blocks == 0);
+    while ((blk = p->spare) != NULL) {
+        p->spare = blk->next;
+        CLMEM_FREE(blk);
+    }
+    CLMEM_FREE(p->bins);
+    clmem__mutex_destroy(&p->lock);
+    if (p->alloc) clmem_allocator_release(p->alloc);
+    if (p->svm_alloc) clmem_svm_allocator_release(p->svm_alloc);
+    CLMEM_FREE(p);
+}
+
+static clmem__pool *clmem__pool_new(const char *fn, unsigned L, size_t struct_size, cl_int *errcode_ret) {
+    clmem__pool *p;
+    if (CLMEM__CHECKS && L > CLMEM_POOL_MAX_LEADING_BITS) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn,
+                                                "leading_bits_in_bin_id %u is above the maximum %d", L,
+                                                CLMEM_POOL_MAX_LEADING_BITS));
+        return NULL;
+    }
+    p = CLMEM__CAST(clmem__pool *, CLMEM_MALLOC(struct_size));
+    if (p) {
+        memset(p, 0, struct_size);
+        p->L = L;
+        p->nbins = (uint32_t)(sizeof(size_t) * 8) << L; /* bin numbers are below 64 << L */
+        p->bins = CLMEM__CAST(clmem__pool_bin *, CLMEM_MALLOC(sizeof(clmem__pool_bin) * p->nbins));
+        if (!p->bins) {
+            CLMEM_FREE(p);
+            p = NULL;
+        } else {
+            memset(p->bins, 0, sizeof(clmem__pool_bin) * p->nbins);
+            clmem__mutex_init(&p->lock);
+        }
+    }
+    if (!p) clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the pool"));
+    else clmem__set_err(errcode_ret, CL_SUCCESS);
+    return p;
+}
+
+/* without the lock: a fresh block's memory of asz bytes, within the limit */
+static cl_int clmem__pool_fresh(clmem__pool *p, size_t asz, void **ptr, bool *limited, bool *null_ret) {
+    cl_int err = CL_SUCCESS;
+    *limited = false;
+    *null_ret = false;
+    clmem__lock(&p->lock);
+    if (p->st.limit && (asz > p->st.limit || p->st.managed_bytes > p->st.limit - asz)) {
+        clmem__unlock(&p->lock);
+        *limited = true;
+        return CLMEM_ERROR_LIMIT_EXCEEDED;
+    }
+    p->st.managed_bytes += asz; /* reserved now, so that threads cannot pass the limit together */
+    clmem__unlock(&p->lock);
+    *ptr = NULL;
+    if (!p->is_svm) {
+        cl_mem m = NULL;
+        err = p->alloc->ops.allocate(p->alloc->user, asz, &m);
+        if (err == CL_SUCCESS && m == NULL) {
+            err = CL_INVALID_VALUE;
+            *null_ret = true;
+        }
+        *ptr = m;
+    } else {
+#if CLMEM__POOL_SVM
+        *ptr = clSVMAlloc(p->svm_alloc->context, p->svm_alloc->flags, asz, p->svm_alloc->alignment);
+        if (*ptr == NULL) err = CL_MEM_OBJECT_ALLOCATION_FAILURE; /* PyOpenCL ignored this */
+#else
+        err = CL_INVALID_OPERATION;
+#endif
+    }
+    if (err != CL_SUCCESS) {
+        clmem__lock(&p->lock);
+        p->st.managed_bytes -= asz;
+        clmem__unlock(&p->lock);
+    }
+    return err;
+}
+
+/* without the lock: an SVM block taken from a bin is made safe for the allocator's
+   queue (PyOpenCL's hand_out_existing_block, with the marker event released) */
+static cl_int clmem__pool_svm_handout(clmem__pool *p, clmem__pool_block *blk, const char *fn) {
+#if CLMEM__POOL_SVM
+    cl_command_queue q = p->svm_alloc->queue;
+    cl_int err;
+    if (q) {
+        if (blk->queue && blk->queue != q) {
+            cl_event ev = NULL;
+            err = clEnqueueMarkerWithWaitList(blk->queue, 0, NULL, &ev);
+            if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clEnqueueMarkerWithWaitList");
+            err = clEnqueueMarkerWithWaitList(q, 1, &ev, NULL);
+            clReleaseEvent(ev);
+            if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clEnqueueMarkerWithWaitList");
+        }
+        if (blk->queue != q) {
+            clRetainCommandQueue(q);
+            if (blk->queue) clReleaseCommandQueue(blk->queue);
+            blk->queue = q;
+        }
+    } else if (blk->queue) {
+        err = clFinish(blk->queue);
+        if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clFinish");
+        clReleaseCommandQueue(blk->queue);
+        blk->queue = NULL;
+    }
+#else
+    (void)p; (void)blk; (void)fn;
+#endif
+    return CL_SUCCESS;
+}
+
+/* return an active block to its pool (or to the allocator after stop_holding) */
+static cl_int clmem__pool_put(clmem__pool_block *blk, const void *ptr, size_t size, uint64_t gen, const char *fn) {
+    clmem__pool *p = blk->pool;
+    bool destroy = false;
+    clmem__lock(&p->lock);
+    if (blk->state != CLMEM__BLOCK_ACTIVE || blk->ptr != ptr || blk->size != size || (gen && blk->gen != gen)) {
+        int state = blk->state;
+        clmem__unlock(&p->lock);
+        return clmem__fail(CLMEM_ERROR_DOUBLE_RELEASE, fn,
+                           "pooled block %p (%zu bytes) was already released to its pool (%s); "
+                           "a copy of a released handle was released again",
+                           ptr, size, state == CLMEM__BLOCK_HELD ? "it is held for reuse"
+                                      : state == CLMEM__BLOCK_FREED ? "its memory was freed"
+                                                                    : "it now belongs to another allocation");
+    }
+    clmem__pool_deactivate(p, blk);
+    if (!p->stop_holding) {
+        blk->state = CLMEM__BLOCK_HELD;
+        blk->next = p->bins[blk->bin].held;
+        p->bins[blk->bin].held = blk;
+        ++p->bins[blk->bin].nheld;
+        ++p->st.held_blocks;
+        clmem__unlock(&p->lock);
+        return CL_SUCCESS;
+    }
+    blk->state = CLMEM__BLOCK_FREED;
+    p->st.managed_bytes -= clmem_alloc_size(p->L, blk->bin);
+    ++p->st.allocator_frees;
+    clmem__unlock(&p->lock);
+    clmem__pool_backend_free(p, blk);
+    clmem__lock(&p->lock);
+    clmem__pool_spare(p, blk);
+    destroy = p->released && p->st.active_blocks == 0;
+    clmem__unlock(&p->lock);
+    if (destroy) clmem__pool_destroy(p);
+    return CL_SUCCESS;
+}
+
+/* the allocation algorithm of PyOpenCL's memory_pool::allocate, plus the limit and the
+   out-of-memory callback */
+static cl_int clmem__pool_get(clmem__pool *p, size_t size, const char *fn, const char *file, int line,
+                              clmem__pool_block **out) {
+    uint32_t bin = clmem_bin_number(p->L, size);
+    size_t asz = clmem_alloc_size(p->L, bin);
+    clmem__pool_block *blk;
+    void *ptr = NULL;
+    cl_int err;
+    bool limited = false, hooked = false, counted = false, null_ret = false;
+    unsigned attempt = 0;
+
+    CLMEM_ASSERT(clmem_bin_number(p->L, asz) == bin && asz >= size);
+    clmem__lock(&p->lock);
+    blk = clmem__pool_pop(p, bin);
+    if (blk) {
+        clmem__pool_activate(p, blk, size, file, line, true);
+        clmem__unlock(&p->lock);
+        goto handout;
+    }
+    clmem__unlock(&p->lock);
+
+    for (;;) {
+        err = clmem__pool_fresh(p, asz, &ptr, &limited, &null_ret);
+        if (err == CL_SUCCESS) break;
+        if (!limited && !clmem__is_oom(err)) {
+            if (null_ret)
+                return clmem__fail(err, fn, "the allocator succeeded for %zu bytes but returned no memory", asz);
+            return clmem__fail(err, fn, "allocating a block of %zu bytes (for %zu asked) failed with %s (%d)", asz,
+                               size, clmem_error_string(err), (int)err);
+        }
+        clmem__lock(&p->lock);
+        if (!counted) ++p->st.oom_events;
+        counted = true;
+        clmem__unlock(&p->lock);
+        if (!hooked) { /* stage 1: the release hook (PyOpenCL: gc), then the bin again */
+            hooked = true;
+            if (!p->is_svm && p->alloc->ops.try_release_blocks) p->alloc->ops.try_release_blocks(p->alloc->user);
+        }
+        clmem__lock(&p->lock);
+        blk = clmem__pool_pop(p, bin);
+        if (blk) {
+            clmem__pool_activate(p, blk, size, file, line, true);
+            clmem__unlock(&p->lock);
+            goto handout;
+        }
+        blk = clmem__pool_take_highest(p); /* stage 2: free one held block, largest bin first */
+        clmem__unlock(&p->lock);
+        if (blk) {
+            clmem__pool_backend_free(p, blk);
+            clmem__lock(&p->lock);
+            clmem__pool_spare(p, blk);
+            clmem__unlock(&p->lock);
+            continue;
+        }
+        if (p->oom_fn && p->oom_fn(asz, ++attempt, p->oom_user)) continue; /* stage 3: the callback */
+        if (limited) {
+            size_t managed, limit;
+            clmem__lock(&p->lock);
+            managed = p->st.managed_bytes;
+            limit = p->st.limit;
+            clmem__unlock(&p->lock);
+            return clmem__fail(CLMEM_ERROR_LIMIT_EXCEEDED, fn,
+                               "a block of %zu bytes (for %zu asked) would take managed bytes from %zu past the "
+                               "pool's limit of %zu bytes, and no held block is left to free",
+                               asz, size, managed, limit);
+        }
+        return clmem__fail(CL_MEM_OBJECT_ALLOCATION_FAILURE, fn,
+                           "failed to free memory for an allocation of %zu bytes (block of %zu): the allocator "
+                           "reported %s (%d) and no held block is left to free",
+                           size, asz, clmem_error_string(err), (int)err);
+    }
+
+    clmem__lock(&p->lock);
+    blk = p->spare;
+    if (blk) p->spare = blk->next;
+    clmem__unlock(&p->lock);
+    if (!blk) blk = CLMEM__CAST(clmem__pool_block *, CLMEM_MALLOC(sizeof *blk));
+    if (!blk) {
+        clmem__pool_block tmp;
+        memset(&tmp, 0, sizeof tmp);
+        tmp.ptr = ptr;
+#if CLMEM__POOL_SVM
+        if (p->is_svm && p->svm_alloc->queue) { /* a fresh block is not in use on any queue */
+            clSVMFree(p->svm_alloc->context, ptr);
+            tmp.ptr = NULL;
+        }
+#endif
+        if (tmp.ptr) clmem__pool_backend_free(p, &tmp);
+        clmem__lock(&p->lock);
+        p->st.managed_bytes -= asz;
+        clmem__unlock(&p->lock);
+        return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for a block record");
+    }
+    {
+        uint64_t gen = blk->pool == p ? blk->gen : 0; /* a reused record keeps counting */
+        memset(blk, 0, sizeof *blk);
+        blk->gen = gen;
+    }
+    blk->owner.release = clmem__pool_release_buffer;
+    blk->pool = p;
+    blk->ptr = ptr;
+    blk->bin = bin;
+#if CLMEM__POOL_SVM
+    if (p->is_svm && p->svm_alloc->queue) {
+        clRetainCommandQueue(p->svm_alloc->queue);
+        blk->queue = p->svm_alloc->queue;
+    }
+#endif
+    clmem__lock(&p->lock);
+    clmem__pool_activate(p, blk, size, file, line, false);
+    clmem__unlock(&p->lock);
+    *out = blk;
+    return CL_SUCCESS;
+
+handout:
+    if (p->is_svm && (err = clmem__pool_svm_handout(p, blk, fn)) != CL_SUCCESS) {
+        clmem__pool_put(blk, blk->ptr, size, 0, fn);
+        return err;
+    }
+    *out = blk;
+    return CL_SUCCESS;
+}
+
+static cl_int clmem__pool_free_held(clmem__pool *p) {
+    /* lowest bin first, as PyOpenCL; take the lot under the lock, free outside */
+    clmem__pool_block *list = NULL, *tail = NULL, *blk;
+    uint32_t i;
+    clmem__lock(&p->lock);
+    for (i = 0; i < p->nbins && p->st.held_blocks; ++i) {
+        while ((blk = clmem__pool_pop(p, i)) != NULL) {
+            p->st.managed_bytes -= clmem_alloc_size(p->L, i);
+            ++p->st.allocator_frees;
+            blk->state = CLMEM__BLOCK_FREED;
+            if (tail) tail->next = blk;
+            else list = blk;
+            tail = blk;
+        }
+    }
+    clmem__unlock(&p->lock);
+    while ((blk = list) != NULL) {
+        list = blk->next;
+        clmem__pool_backend_free(p, blk);
+        clmem__lock(&p->lock);
+        clmem__pool_spare(p, blk);
+        clmem__unlock(&p->lock);
+    }
+    return CL_SUCCESS;
+}
+
+static void clmem__pool_stats(clmem__pool *p, clmem_pool_stats *s) {
+    uint32_t i;
+    clmem__lock(&p->lock);
+    *s = p->st;
+    s->nonempty_bins = 0;
+    for (i = 0; i < p->nbins; ++i)
+        if (p->bins[i].nheld || p->bins[i].nactive) ++s->nonempty_bins;
+    clmem__unlock(&p->lock);
+}
+
+static cl_int clmem__pool_bins(clmem__pool *p, clmem_pool_bin_info *out, size_t capacity, size_t *count) {
+    uint32_t i;
+    size_t n = 0;
+    clmem__lock(&p->lock);
+    for (i = 0; i < p->nbins; ++i) {
+        if (!p->bins[i].nheld && !p->bins[i].nactive) continue;
+        if (out && n < capacity) {
+            out[n].bin = i;
+            out[n].alloc_size = clmem_alloc_size(p->L, i);
+            out[n].held = p->bins[i].nheld;
+            out[n].active = p->bins[i].nactive;
+        }
+        ++n;
+    }
+    clmem__unlock(&p->lock);
+    *count = n;
+    return CL_SUCCESS;
+}
+
+static cl_int clmem__pool_active_info(clmem__pool *p, clmem_pool_block_info *out, size_t capacity, size_t *count) {
+    clmem__pool_block *blk;
+    size_t n = 0;
+    clmem__lock(&p->lock);
+    for (blk = p->active; blk; blk = blk->next_active, ++n) {
+        if (out && n < capacity) {
+            out[n].ptr = blk->ptr;
+            out[n].size = blk->size;
+            out[n].alloc_size = clmem_alloc_size(p->L, blk->bin);
+            out[n].file = blk->file;
+            out[n].line = blk->line;
+        }
+    }
+    clmem__unlock(&p->lock);
+    *count = n;
+    return CL_SUCCESS;
+}
+
+static cl_int clmem__pool_release(clmem__pool *p, const char *fn) {
+    size_t active;
+    clmem__lock(&p->lock);
+    p->released = true;
+    p->stop_holding = true;
+    clmem__unlock(&p->lock);
+    clmem__pool_free_held(p);
+    clmem__lock(&p->lock);
+    active = p->st.active_blocks;
+#if defined(CLMEM_TRACK_ALLOCATIONS)
+    {
+        clmem__pool_block *blk;
+        for (blk = p->active; blk; blk = blk->next_active)
+            clmem__warn(fn, "block %p of %zu bytes (%zu allocated) is still active; allocated at %s:%d", blk->ptr,
+                        blk->size, clmem_alloc_size(p->L, blk->bin), blk->file ? blk->file : "(unknown)", blk->line);
+    }
+#else
+    (void)fn;
+#endif
+    clmem__unlock(&p->lock);
+    if (active == 0) clmem__pool_destroy(p);
+    return CL_SUCCESS;
+}
+
+static cl_int clmem__pool_null(const char *fn) { return clmem__fail(CL_INVALID_VALUE, fn, "pool is NULL"); }
+
+/* ---- buffer pools ---- */
+
+static cl_int clmem__pool_release_buffer(clmem_buffer *buf) {
+    clmem__pool_block *blk = CLMEM__CAST(clmem__pool_block *, buf->pool);
+    const void *mem = buf->mem;
+    size_t size = buf->size;
+    memset(buf, 0, sizeof *buf);
+    return clmem__pool_put(blk, mem, size, 0, "clmem_buffer_release");
+}
+
+CLMEM_API clmem_memory_pool *clmem_memory_pool_create(clmem_allocator *allocator, unsigned leading_bits_in_bin_id,
+                                                      cl_int *errcode_ret) {
+    static const char fn[] = "clmem_memory_pool_create";
+    clmem__pool *p;
+    if (CLMEM__CHECKS && allocator == NULL) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "allocator is NULL"));
+        return NULL;
+    }
+    p = clmem__pool_new(fn, leading_bits_in_bin_id, sizeof(clmem_memory_pool), errcode_ret);
+    if (!p) return NULL;
+    clmem_allocator_retain(allocator);
+    p->alloc = allocator;
+    if (allocator->ops.is_deferred)
+        clmem__warn(fn, "memory pools expect non-deferred allocators: a deferred allocator may report out-of-memory "
+                        "only at first use, where the pool cannot free held blocks and retry "
+                        "(use clmem_immediate_allocator_create)");
+    return CLMEM__CAST(clmem_memory_pool *, (void *)p);
+}
+
+CLMEM_API clmem_buffer clmem_memory_pool_allocate_at(clmem_memory_pool *pool, size_t size, cl_int *errcode_ret,
+                                                     const char *file, int line) {
+    static const char fn[] = "clmem_memory_pool_allocate";
+    clmem__pool *p;
+    clmem__pool_block *blk = NULL;
+    clmem_buffer b;
+    cl_int err;
+    memset(&b, 0, sizeof b);
+    if (CLMEM__CHECKS && pool == NULL) {
+        clmem__set_err(errcode_ret, clmem__pool_null(fn));
+        return b;
+    }
+    p = &pool->core;
+    err = clmem__pool_get(p, size, fn, file, line, &blk);
+    clmem__set_err(errcode_ret, err);
+    if (err != CL_SUCCESS) return b;
+    b.mem = CLMEM__CAST(cl_mem, blk->ptr);
+    b.context = p->alloc->context;
+    b.size = size;
+    b.flags = p->alloc->flags;
+    b.root = b.mem;
+    b.origin = 0;
+    b.pool = blk;
+    return b;
+}
+
+CLMEM_API clmem_buffer(clmem_memory_pool_allocate)(clmem_memory_pool *pool, size_t size, cl_int *errcode_ret) {
+    return clmem_memory_pool_allocate_at(pool, size, errcode_ret, NULL, 0);
+}
+
+#define CLMEM__POOL_GETTER(kind, name, expr)                  \
+    CLMEM_API size_t clmem_##kind##_##name(clmem_##kind *pool) { \
+        size_t v;                                                \
+        if (!pool) return 0;                                     \
+        clmem__lock(&pool->core.lock);                           \
+        v = (expr);                                              \
+        clmem__unlock(&pool->core.lock);                         \
+        return v;                                                \
+    }
+CLMEM__POOL_GETTER(memory_pool, held_blocks, pool->core.st.held_blocks)
+CLMEM__POOL_GETTER(memory_pool, active_blocks, pool->core.st.active_blocks)
+CLMEM__POOL_GETTER(memory_pool, managed_bytes, pool->core.st.managed_bytes)
+CLMEM__POOL_GETTER(memory_pool, active_bytes, pool->core.st.active_bytes)
+CLMEM__POOL_GETTER(svm_pool, held_blocks, pool->core.st.held_blocks)
+CLMEM__POOL_GETTER(svm_pool, active_blocks, pool->core.st.active_blocks)
+CLMEM__POOL_GETTER(svm_pool, managed_bytes, pool->core.st.managed_bytes)
+CLMEM__POOL_GETTER(svm_pool, active_bytes, pool->core.st.active_bytes)
+
+/* the rest of each pool's API: the same core under two names */
+#define CLMEM__POOL_COMMON(kind)                                                                                   \
+    CLMEM_API uint32_t clmem_##kind##_bin_number(clmem_##kind *pool, size_t size) {                                \
+        return clmem_bin_number(pool ? pool->core.L : CLMEM_POOL_DEFAULT_LEADING_BITS, size);                    \
+    }                                                                                                              \
+    CLMEM_API size_t clmem_##kind##_alloc_size(clmem_##kind *pool, uint32_t bin) {                                 \
+        return clmem_alloc_size(pool ? pool->core.L : CLMEM_POOL_DEFAULT_LEADING_BITS, bin);                     \
+    }                                                                                                              \
+    CLMEM_API cl_int clmem_##kind##_free_held(clmem_##kind *pool) {                                                \
+        if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_free_held");                         \
+        return clmem__pool_free_held(&pool->core);                                                                 \
+    }                                                                                                              \
+    CLMEM_API cl_int clmem_##kind##_stop_holding(clmem_##kind *pool) {                                             \
+        if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_stop_holding");                      \
+        clmem__lock(&pool->core.lock);                                                                             \
+        pool->core.stop_holding = true;                                                                            \
+        clmem__unlock(&pool->core.lock);                                                                           \
+        return clmem__pool_free_held(&pool->core);                                                                 \
+    }                                                                                                              \
+    CLMEM_API cl_int clmem_##kind##_get_stats(clmem_##kind *pool, clmem_pool_stats *stats) {                       \
+        if (CLMEM__CHECKS && (!pool || !stats))                                                                    \
+            return clmem__fail(CL_INVALID_VALUE, "clmem_" #kind "_get_stats", "%s is NULL", pool ? "stats" : "pool"); \
+        clmem__pool_stats(&pool->core, stats);                                                                     \
+        return CL_SUCCESS;                                                                                         \
+    }                                                                                                              \
+    CLMEM_API cl_int clmem_##kind##_reset_peaks(clmem_##kind *pool) {                                              \
+        if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_reset_peaks");                       \
+        clmem__lock(&pool->core.lock);                                                                             \
+        pool->core.st.peak_managed_bytes = pool->core.st.managed_bytes;                                            \
+        pool->core.st.peak_active_bytes = pool->core.st.active_bytes;                                              \
+        pool->core.st.peak_active_blocks = pool->core.st.active_blocks;                                            \
+        clmem__unlock(&pool->core.lock);                                                                           \
+        return CL_SUCCESS;                                                                                         \
+    }                                                                                                              \
+    CLMEM_API cl_int clmem_##kind##_bins(clmem_##kind *pool, clmem_pool_bin_info *out, size_t capacity,            \
+                                         size_t *count) {                                                          \
+        if (CLMEM__CHECKS && (!pool || !count))                                                                    \
+            return clmem__fail(CL_INVALID_VALUE, "clmem_" #kind "_bins", "%s is NULL", pool ? "count" : "pool");  \
+        return clmem__pool_bins(&pool->core, out, capacity, count);                                                \
+    }                                                                                                              \
+    CLMEM_API cl_int clmem_##kind##_set_limit(clmem_##kind *pool, size_t max_managed_bytes) {                      \
+        if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_set_limit");                         \
+        clmem__lock(&pool->core.lock);                                                                             \
+        pool->core.st.limit = max_managed_bytes;                                                                   \
+        clmem__unlock(&pool->core.lock);                                                                           \
+        return CL_SUCCESS;                                                                                         \
+    }                                                                                                              \
+    CLMEM_API cl_int clmem_##kind##_set_oom_callback(clmem_##kind *pool, clmem_pool_oom_fn fn, void *user) {       \
+        if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_set_oom_callback");                  \
+        clmem__lock(&pool->core.lock);                                                                             \
+        pool->core.oom_fn = fn;                                                                                    \
+        pool->core.oom_user = user;                                                                                \
+        clmem__unlock(&pool->core.lock);                                                                           \
+        return CL_SUCCESS;                                                                                         \
+    }                                                                                                              \
+    CLMEM_API cl_int clmem_##kind##_active_blocks_info(clmem_##kind *pool, clmem_pool_block_info *out,             \
+                                                       size_t capacity, size_t *count) {                           \
+        if (CLMEM__CHECKS && (!pool || !count))                                                                    \
+            return clmem__fail(CL_INVALID_VALUE, "clmem_" #kind "_active_blocks_info", "%s is NULL",              \
+                               pool ? "count" : "pool");                                                           \
+        return clmem__pool_active_info(&pool->core, out, capacity, count);                                         \
+    }                                                                                                              \
+    CLMEM_API cl_int clmem_##kind##_release(clmem_##kind *pool) {                                                  \
+        if (!pool) return CL_SUCCESS;                                                                              \
+        return clmem__pool_release(&pool->core, "clmem_" #kind "_release");                                       \
+    }
+CLMEM__POOL_COMMON(memory_pool)
+CLMEM__POOL_COMMON(svm_pool)
+
+/* ---- SVM pools ---- */
+
+CLMEM_API clmem_svm_pool *clmem_svm_pool_create(clmem_svm_allocator *allocator, unsigned leading_bits_in_bin_id,
+                                                cl_int *errcode_ret) {
+    static const char fn[] = "clmem_svm_pool_create";
+    clmem__pool *p;
+    if (CLMEM__CHECKS && allocator == NULL) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "allocator is NULL"));
+        return NULL;
+    }
+    p = clmem__pool_new(fn, leading_bits_in_bin_id, sizeof(clmem_svm_pool), errcode_ret);
+    if (!p) return NULL;
+    clmem_svm_allocator_retain(allocator);
+    p->svm_alloc = allocator;
+    p->is_svm = true;
+    return CLMEM__CAST(clmem_svm_pool *, (void *)p);
+}
+
+CLMEM_API clmem_pooled_svm clmem_svm_pool_allocate_at(clmem_svm_pool *pool, size_t size, cl_int *errcode_ret,
+                                                      const char *file, int line) {
+    static const char fn[] = "clmem_svm_pool_allocate";
+    clmem__pool_block *blk = NULL;
+    clmem_pooled_svm r;
+    cl_int err;
+    memset(&r, 0, sizeof r);
+    if (CLMEM__CHECKS && pool == NULL) {
+        clmem__set_err(errcode_ret, clmem__pool_null(fn));
+        return r;
+    }
+    err = clmem__pool_get(&pool->core, size, fn, file, line, &blk);
+    clmem__set_err(errcode_ret, err);
+    if (err != CL_SUCCESS) return r;
+    r.svm.ptr = blk->ptr;
+    r.svm.size = size;
+    r.block = blk;
+    r.generation = blk->gen;
+    return r;
+}
+
+CLMEM_API clmem_pooled_svm(clmem_svm_pool_allocate)(clmem_svm_pool *pool, size_t size, cl_int *errcode_ret) {
+    return clmem_svm_pool_allocate_at(pool, size, errcode_ret, NULL, 0);
+}
+
+CLMEM_API cl_int clmem_pooled_svm_release(clmem_pooled_svm *p) {
+    clmem__pool_block *blk;
+    void *ptr;
+    size_t size;
+    uint64_t gen;
+    if (!p || !p->block) return CL_SUCCESS;
+    blk = CLMEM__CAST(clmem__pool_block *, p->block);
+    ptr = p->svm.ptr;
+    size = p->svm.size;
+    gen = p->generation;
+    memset(p, 0, sizeof *p);
+    return clmem__pool_put(blk, ptr, size, gen, "clmem_pooled_svm_release");
+}
+
+/* the block of a handle that must still be active */
+static cl_int clmem__pooled_svm_check(clmem_pooled_svm p, const char *fn) {
+    clmem__pool_block *blk = CLMEM__CAST(clmem__pool_block *, p.block);
+    int state;
+    if (!blk) return clmem__fail(CL_INVALID_VALUE, fn, "the pooled SVM handle is empty");
+    clmem__lock(&blk->pool->lock);
+    state = blk->state == CLMEM__BLOCK_ACTIVE && blk->ptr == p.svm.ptr && blk->size == p.svm.size &&
+            blk->gen == p.generation;
+    clmem__unlock(&blk->pool->lock);
+    if (!state)
+        return clmem__fail(CLMEM_ERROR_DOUBLE_RELEASE, fn, "pooled SVM block %p (%zu bytes) was already released",
+                           p.svm.ptr, p.svm.size);
+    return CL_SUCCESS;
+}
+
+CLMEM_API cl_int clmem_pooled_svm_bind_to_queue(clmem_pooled_svm p, cl_command_queue queue) {
+    static const char fn[] = "clmem_pooled_svm_bind_to_queue";
+    clmem__pool_block *blk = CLMEM__CAST(clmem__pool_block *, p.block);
+    cl_command_queue_properties props = 0;
+    cl_int err;
+    if ((err = clmem__pooled_svm_check(p, fn)) != CL_SUCCESS) return err;
+    if (queue == NULL) return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue is NULL");
+    if (clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL) != CL_SUCCESS)
+        return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p is not a valid command queue", (void *)queue);
+    if (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
+        return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p is out-of-order; pooled SVM needs an in-order queue",
+                           (void *)queue);
+    if (blk->queue == queue) return CL_SUCCESS;
+    if (blk->queue) {
+        cl_event ev = NULL;
+        err = clEnqueueMarkerWithWaitList(blk->queue, 0, NULL, &ev);
+        if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clEnqueueMarkerWithWaitList");
+        err = clEnqueueMarkerWithWaitList(queue, 1, &ev, NULL);
+        clReleaseEvent(ev);
+        if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clEnqueueMarkerWithWaitList");
+        clReleaseCommandQueue(blk->queue);
+    }
+    clRetainCommandQueue(queue);
+    blk->queue = queue;
+    return CL_SUCCESS;
+}
+
+CLMEM_API cl_int clmem_pooled_svm_unbind_from_queue(clmem_pooled_svm p) {
+    static const char fn[] = "clmem_pooled_svm_unbind_from_queue";
+    clmem__pool_block *blk = CLMEM__CAST(clmem__pool_block *, p.block);
+    cl_int err;
+    if ((err = clmem__pooled_svm_check(p, fn)) != CL_SUCCESS) return err;
+    if (!blk->queue) return CL_SUCCESS;
+    err = clFinish(blk->queue);
+    if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clFinish");
+    clReleaseCommandQueue(blk->queue);
+    blk->queue = NULL;
+    return CL_SUCCESS;
+}
+
+CLMEM_API cl_command_queue clmem_pooled_svm_queue(clmem_pooled_svm p) {
+    clmem__pool_block *blk = CLMEM__CAST(clmem__pool_block *, p.block);
+    return blk ? blk->queue : NULL;
+}
+
+CLMEM_API cl_int clmem_pooled_svm_enqueue_release(clmem_pooled_svm *p, cl_command_queue queue) {
+    cl_int err;
+    if (!p || !p->block) return CL_SUCCESS;
+    if (queue && (err = clmem_pooled_svm_bind_to_queue(*p, queue)) != CL_SUCCESS) return err;
+    return clmem_pooled_svm_release(p);
+}
+/* ---- end clmem/pool.c ---- */
 
 /* ---- begin clmem/cache.c ---- */
 /* >>cache (implementation) */
@@ -3281,7 +8796,7 @@ CLMEM_API cl_int clmem_first_arg_dependent_memoize(clmem_first_arg_cache *cache,
     e->destroy = cache->destroy;
     e->hash = hash;
     e->key_size = args_size;
-    e->value = CLMEM__CAST(unsigned char *, e) + header;
+    e->value = CLMEM__CAST(unsigned char *, CLMEM__CAST(void *, e)) + header;
     e->key = e->value + cache->value_size;
     if (args_size) memcpy(e->key, args, args_size);
 
@@ -3371,6 +8886,802 @@ CLMEM_API size_t clmem_first_arg_cache_size(const clmem_first_arg_cache *cache) 
     return n;
 }
 /* ---- end clmem/cache.c ---- */
+
+/* ---- begin clmem/characterize.c ---- */
+/* >>characterize (implementation) */
+
+#define CLMEM__NV_CC_MAJOR 0x4000 /* CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV */
+#define CLMEM__NV_CC_MINOR 0x4001 /* CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV */
+#define CLMEM__NV_WARP_SIZE 0x4003 /* CL_DEVICE_WARP_SIZE_NV */
+#define CLMEM__CAP_SVM_COARSE ((cl_bitfield)1 << 0)
+#define CLMEM__CAP_SVM_FINE_BUFFER ((cl_bitfield)1 << 1)
+#define CLMEM__CAP_SVM_FINE_SYSTEM ((cl_bitfield)1 << 2)
+#define CLMEM__CAP_SVM_ATOMICS ((cl_bitfield)1 << 3)
+
+/* ---- small string helpers ---- */
+
+/* clmem__has_token(list, tok): tok is one of the space-separated words of list
+   (PyOpenCL's `tok in s.split(" ")`: runs of spaces make empty tokens, never tok). */
+static bool clmem__has_token(const char *list, const char *tok) {
+    size_t n = strlen(tok);
+    const char *p = list;
+    while (*p) {
+        const char *end = strchr(p, ' ');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len == n && memcmp(p, tok, n) == 0) return true;
+        if (!end) break;
+        p = end + 1;
+    }
+    return false;
+}
+
+static void clmem__lower(char *dst, const char *src, size_t size) {
+    size_t i;
+    for (i = 0; i + 1 < size && src[i]; ++i)
+        dst[i] = (char)((src[i] >= 'A' && src[i] <= 'Z') ? src[i] - 'A' + 'a' : src[i]);
+    dst[i] = '\0';
+}
+
+static bool clmem__is_alnum(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/* clmem__has_word(s, w): w occurs in s with no letter or digit on either side. */
+static bool clmem__has_word(const char *s, const char *w) {
+    size_t n = strlen(w);
+    const char *p = s;
+    while ((p = strstr(p, w)) != NULL) {
+        if ((p == s || !clmem__is_alnum(p[-1])) && !clmem__is_alnum(p[n])) return true;
+        ++p;
+    }
+    return false;
+}
+
+/* clmem__parse_pocl_version: PyOpenCL's regex ^OpenCL [0-9.]+ [Pp]o[Cc][Ll] ([0-9]+)\.([0-9]+) */
+static bool clmem__parse_pocl_version(const char *v, int *major, int *minor) {
+    const char *p = v;
+    long a = 0, b = 0;
+    if (strncmp(p, "OpenCL ", 7) != 0) return false;
+    p += 7;
+    if (!((*p >= '0' && *p <= '9') || *p == '.')) return false;
+    while ((*p >= '0' && *p <= '9') || *p == '.') ++p;
+    if (*p++ != ' ') return false;
+    if ((p[0] != 'P' && p[0] != 'p') || p[1] != 'o' || (p[2] != 'C' && p[2] != 'c') || (p[3] != 'L' && p[3] != 'l'))
+        return false;
+    p += 4;
+    if (*p++ != ' ') return false;
+    if (!(*p >= '0' && *p <= '9')) return false;
+    while (*p >= '0' && *p <= '9') a = a < 100000 ? a * 10 + (*p++ - '0') : (++p, a);
+    if (*p++ != '.') return false;
+    if (!(*p >= '0' && *p <= '9')) return false;
+    while (*p >= '0' && *p <= '9') b = b < 100000 ? b * 10 + (*p++ - '0') : (++p, b);
+    *major = (int)a;
+    *minor = (int)b;
+    return true;
+}
+
+static bool clmem__is_pocl(const clmem_device_description *d) {
+    return strcmp(d->platform_name, "Portable Computing Language") == 0;
+}
+
+/* PyOpenCL's get_pocl_version(platform, fallback): the version, or the fallback with a
+   warning when the string has another form. Only for PoCL platforms. */
+static void clmem__pocl_version(const char *fn, const clmem_device_description *d, int fb_major, int fb_minor,
+                                int *major, int *minor) {
+    if (clmem__parse_pocl_version(d->platform_version, major, minor)) return;
+    clmem__warn(fn, "PoCL version number did not have expected format: '%s'", d->platform_version);
+    *major = fb_major;
+    *minor = fb_minor;
+}
+
+static const char *clmem__dev_name(const clmem_device_description *d) { return d->name[0] ? d->name : "?"; }
+
+/* ---- describing a device ---- */
+
+static cl_int clmem__info_string(const char *fn, cl_int (*get)(void *, cl_uint, size_t, void *, size_t *), void *obj,
+                                 cl_uint param, const char *what, char *dst, size_t size) {
+    size_t need = 0;
+    char *tmp;
+    cl_int err = get(obj, param, 0, NULL, &need);
+    if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, what);
+    dst[0] = '\0';
+    if (need <= size) {
+        err = get(obj, param, size, dst, NULL);
+        dst[size - 1] = '\0';
+        return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, what);
+    }
+    tmp = CLMEM__CAST(char *, CLMEM_MALLOC(need + 1));
+    if (!tmp) return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "no memory for %zu bytes of %s", need, what);
+    err = get(obj, param, need, tmp, NULL);
+    if (err == CL_SUCCESS) {
+        size_t cut = size - 1;
+        tmp[need] = '\0';
+        while (cut > 0 && tmp[cut] != ' ') --cut; /* keep whole tokens */
+        memcpy(dst, tmp, cut);
+        dst[cut] = '\0';
+        clmem__warn(fn, "%s is %zu bytes; kept the first %zu (whole words)", what, need, cut);
+    }
+    CLMEM_FREE(tmp);
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, what);
+}
+
+static cl_int clmem__get_dev_info(void *o, cl_uint p, size_t s, void *v, size_t *r) {
+    return clGetDeviceInfo(CLMEM__CAST(cl_device_id, o), (cl_device_info)p, s, v, r);
+}
+static cl_int clmem__get_plat_info(void *o, cl_uint p, size_t s, void *v, size_t *r) {
+    return clGetPlatformInfo(CLMEM__CAST(cl_platform_id, o), (cl_platform_info)p, s, v, r);
+}
+
+static cl_int clmem__describe(const char *fn, cl_device_id dev, clmem_device_description *d) {
+    cl_int err;
+    cl_uint u = 0;
+    if (dev == NULL) return clmem__fail(CL_INVALID_DEVICE, fn, "dev is NULL");
+    memset(d, 0, sizeof *d);
+    d->device = dev;
+#define CLMEM__Q(param, var, what)                                                   \
+    if ((err = clGetDeviceInfo(dev, param, sizeof(var), &(var), NULL)) != CL_SUCCESS) \
+        return clmem__cl_fail(err, fn, "clGetDeviceInfo(" what ")");
+    CLMEM__Q(CL_DEVICE_PLATFORM, d->platform, "CL_DEVICE_PLATFORM")
+    CLMEM__Q(CL_DEVICE_TYPE, d->type, "CL_DEVICE_TYPE")
+    CLMEM__Q(CL_DEVICE_LOCAL_MEM_SIZE, d->local_mem_size, "CL_DEVICE_LOCAL_MEM_SIZE")
+    CLMEM__Q(CL_DEVICE_LOCAL_MEM_TYPE, d->local_mem_type, "CL_DEVICE_LOCAL_MEM_TYPE")
+#undef CLMEM__Q
+    if ((err = clmem__info_string(fn, clmem__get_dev_info, dev, CL_DEVICE_NAME, "clGetDeviceInfo(CL_DEVICE_NAME)",
+                                  d->name, sizeof d->name)) != CL_SUCCESS ||
+        (err = clmem__info_string(fn, clmem__get_dev_info, dev, CL_DEVICE_VENDOR, "clGetDeviceInfo(CL_DEVICE_VENDOR)",
+                                  d->vendor, sizeof d->vendor)) != CL_SUCCESS ||
+        (err = clmem__info_string(fn, clmem__get_dev_info, dev, CL_DEVICE_EXTENSIONS,
+                                  "clGetDeviceInfo(CL_DEVICE_EXTENSIONS)", d->extensions, sizeof d->extensions)) !=
+            CL_SUCCESS)
+        return err;
+    if (d->platform &&
+        ((err = clmem__info_string(fn, clmem__get_plat_info, d->platform, CL_PLATFORM_NAME,
+                                   "clGetPlatformInfo(CL_PLATFORM_NAME)", d->platform_name, sizeof d->platform_name)) !=
+             CL_SUCCESS ||
+         (err = clmem__info_string(fn, clmem__get_plat_info, d->platform, CL_PLATFORM_VENDOR,
+                                   "clGetPlatformInfo(CL_PLATFORM_VENDOR)", d->platform_vendor,
+                                   sizeof d->platform_vendor)) != CL_SUCCESS ||
+         (err = clmem__info_string(fn, clmem__get_plat_info, d->platform, CL_PLATFORM_VERSION,
+                                   "clGetPlatformInfo(CL_PLATFORM_VERSION)", d->platform_version,
+                                   sizeof d->platform_version)) != CL_SUCCESS))
+        return err;
+#ifdef CL_DEVICE_SVM_CAPABILITIES
+    {
+        cl_device_svm_capabilities caps = 0;
+        if (clGetDeviceInfo(dev, CL_DEVICE_SVM_CAPABILITIES, sizeof caps, &caps, NULL) == CL_SUCCESS)
+            d->svm_capabilities = (cl_bitfield)caps;
+    }
+#endif
+    /* NVIDIA's attributes: asked only of devices that list the extension; a failing
+       query means "absent", as PyOpenCL's `except Exception`. */
+    if (clmem__has_token(d->extensions, "cl_nv_device_attribute_query")) {
+        cl_uint minor = 0;
+        if (clGetDeviceInfo(dev, CLMEM__NV_CC_MAJOR, sizeof u, &u, NULL) == CL_SUCCESS &&
+            clGetDeviceInfo(dev, CLMEM__NV_CC_MINOR, sizeof minor, &minor, NULL) == CL_SUCCESS) {
+            d->has_nv_compute_capability = true;
+            d->nv_compute_capability_major = u;
+            d->nv_compute_capability_minor = minor;
+        }
+        if (clGetDeviceInfo(dev, CLMEM__NV_WARP_SIZE, sizeof u, &u, NULL) == CL_SUCCESS) {
+            d->has_warp_size_nv = true;
+            d->warp_size_nv = u;
+        }
+    }
+    return CL_SUCCESS;
+}
+
+CLMEM_API cl_int clmem_device_describe(cl_device_id dev, clmem_device_description *out) {
+    if (out == NULL) return clmem__fail(CL_INVALID_VALUE, "clmem_device_describe", "out is NULL");
+    return clmem__describe("clmem_device_describe", dev, out);
+}
+
+/* CLMEM__DESC_CHECK(fn, d, p): the common checks of a _desc form. */
+#define CLMEM__DESC_CHECK(fn, d, p)                                                  \
+    do {                                                                             \
+        if ((d) == NULL) return clmem__fail(CL_INVALID_VALUE, fn, "description is NULL"); \
+        if ((p) == NULL) return clmem__fail(CL_INVALID_VALUE, fn, "%s is NULL", #p); \
+    } while (0)
+
+/* CLMEM__DEVICE_FORM(fn, result, call): check dev and the result pointer, describe
+   dev into d_, then return call. */
+#define CLMEM__DEVICE_FORM(fn, result, call)                                               \
+    do {                                                                                   \
+        clmem_device_description *d_;                                                      \
+        cl_int e_;                                                                         \
+        if (dev == NULL) return clmem__fail(CL_INVALID_DEVICE, fn, "dev is NULL");         \
+        if ((result) == NULL) return clmem__fail(CL_INVALID_VALUE, fn, "%s is NULL", #result); \
+        d_ = CLMEM__CAST(clmem_device_description *, CLMEM_MALLOC(sizeof *d_));            \
+        if (!d_) return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "no memory for a device description"); \
+        e_ = clmem__describe(fn, dev, d_);                                                 \
+        if (e_ == CL_SUCCESS) e_ = call;                                                   \
+        CLMEM_FREE(d_);                                                                    \
+        return e_;                                                                         \
+    } while (0)
+/* a result that may be NULL */
+#define CLMEM__ANY ((const void *)1)
+
+/* ---- build options ---- */
+
+static cl_int clmem__fast_options(const char *fn, const clmem_device_description *d, char *options, size_t size,
+                                  size_t *size_ret) {
+    char buf[128];
+    size_t need;
+    strcpy(buf, "-cl-mad-enable -cl-fast-relaxed-math -cl-no-signed-zeros");
+    if (strncmp(d->vendor, "Advanced Micro", 14) == 0 || strncmp(d->vendor, "NVIDIA", 6) == 0)
+        strcat(buf, " -cl-strict-aliasing");
+    need = strlen(buf) + 1;
+    if (size_ret) *size_ret = need;
+    if (options) {
+        if (size < need)
+            return clmem__fail(CL_INVALID_VALUE, fn, "size %zu is too small for the options: %zu bytes needed", size,
+                               need);
+        memcpy(options, buf, need);
+    }
+    return CL_SUCCESS;
+}
+
+CLMEM_API cl_int clmem_get_fast_inaccurate_build_options(cl_device_id dev, char *options, size_t size,
+                                                         size_t *size_ret) {
+    static const char *const fn = "clmem_get_fast_inaccurate_build_options";
+    CLMEM__DEVICE_FORM(fn, CLMEM__ANY, clmem__fast_options(fn, d_, options, size, size_ret));
+}
+CLMEM_API cl_int clmem_get_fast_inaccurate_build_options_desc(const clmem_device_description *d, char *options,
+                                                              size_t size, size_t *size_ret) {
+    static const char *const fn = "clmem_get_fast_inaccurate_build_options_desc";
+    if (d == NULL) return clmem__fail(CL_INVALID_VALUE, fn, "description is NULL");
+    return clmem__fast_options(fn, d, options, size, size_ret);
+}
+
+/* ---- SIMD group size ---- */
+
+/* clmem__preferred_multiple: CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE of a trivial
+   kernel (PyOpenCL's reasonable_work_group_size_multiple), built once per device. */
+static cl_int clmem__multiple_compute(void *obj, const void *args, size_t n, void *value, void *user) {
+    static const char *const fn = "clmem_get_simd_group_size";
+    static const char *src = "__kernel void knl(__global float *a) { a[get_global_id(0)] = 0; }";
+    cl_device_id dev = CLMEM__CAST(cl_device_id, obj);
+    cl_context ctx;
+    cl_program prg = NULL;
+    cl_kernel knl = NULL;
+    size_t multiple = 0;
+    cl_int err;
+    (void)args;
+    (void)n;
+    (void)user;
+    ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+    if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clCreateContext");
+    prg = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+    if (err != CL_SUCCESS) {
+        clmem__cl_fail(err, fn, "clCreateProgramWithSource");
+        goto done;
+    }
+    if ((err = clBuildProgram(prg, 1, &dev, "", NULL, NULL)) != CL_SUCCESS) {
+        clmem__cl_fail(err, fn, "clBuildProgram");
+        goto done;
+    }
+    knl = clCreateKernel(prg, "knl", &err);
+    if (err != CL_SUCCESS) {
+        clmem__cl_fail(err, fn, "clCreateKernel");
+        goto done;
+    }
+    err = clGetKernelWorkGroupInfo(knl, dev, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, sizeof multiple, &multiple,
+                                   NULL);
+    if (err != CL_SUCCESS) clmem__cl_fail(err, fn, "clGetKernelWorkGroupInfo(CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE)");
+    *CLMEM__CAST(cl_uint *, value) = (cl_uint)multiple;
+done:
+    if (knl) clReleaseKernel(knl);
+    if (prg) clReleaseProgram(prg);
+    clReleaseContext(ctx);
+    return err;
+}
+static clmem_first_arg_cache clmem__multiple_cache = CLMEM_FIRST_ARG_CACHE_INIT(
+    "clmem: preferred work-group size multiple", CLMEM_CACHE_KEY_DEVICE, sizeof(cl_uint), clmem__multiple_compute, NULL);
+
+static cl_int clmem__simd(const char *fn, const clmem_device_description *d, cl_uint *simd) {
+    char pv[256], dv[256];
+    *simd = 0;
+    if (d->has_warp_size_nv) {
+        *simd = d->warp_size_nv;
+        return CL_SUCCESS;
+    }
+    clmem__lower(pv, d->platform_vendor, sizeof pv);
+    clmem__lower(dv, d->vendor, sizeof dv);
+    if (strstr(pv, "nvidia") || strstr(dv, "nvidia")) {
+        *simd = 32;
+        return CL_SUCCESS;
+    }
+    /* PyOpenCL: `"ati" in vendor`, true for "intel(r) corporation"; clmem: a word */
+    if (strstr(pv, "advanced micro") || clmem__has_word(pv, "ati") || strstr(dv, "advanced micro") ||
+        clmem__has_word(dv, "ati")) {
+        if (d->type & CL_DEVICE_TYPE_GPU) {
+            if (d->preferred_work_group_size_multiple) {
+                *simd = d->preferred_work_group_size_multiple;
+                return CL_SUCCESS;
+            }
+            if (d->device == NULL)
+                return clmem__fail(CL_INVALID_DEVICE, fn,
+                                   "the AMD GPU '%s' needs a probe kernel, but the description has no device "
+                                   "(set .device or .preferred_work_group_size_multiple)",
+                                   clmem__dev_name(d));
+            return clmem_first_arg_dependent_memoize(&clmem__multiple_cache, (void *)d->device, NULL, 0, simd, NULL);
+        }
+        if (d->type & CL_DEVICE_TYPE_CPU) {
+            *simd = 1;
+            return CL_SUCCESS;
+        }
+        return clmem__fail(CL_INVALID_DEVICE_TYPE, fn, "unexpected AMD device type 0x%llx of '%s' (neither GPU nor CPU)",
+                           (unsigned long long)d->type, clmem__dev_name(d));
+    }
+    if (d->type & CL_DEVICE_TYPE_CPU) *simd = 1; /* implicit assumption: it vectorizes */
+    return CL_SUCCESS;
+}
+
+CLMEM_API cl_int clmem_get_simd_group_size(cl_device_id dev, size_t type_size, cl_uint *simd) {
+    static const char *const fn = "clmem_get_simd_group_size";
+    (void)type_size;
+    CLMEM__DEVICE_FORM(fn, simd, clmem__simd(fn, d_, simd));
+}
+CLMEM_API cl_int clmem_get_simd_group_size_desc(const clmem_device_description *d, size_t type_size, cl_uint *simd) {
+    static const char *const fn = "clmem_get_simd_group_size_desc";
+    (void)type_size;
+    CLMEM__DESC_CHECK(fn, d, simd);
+    return clmem__simd(fn, d, simd);
+}
+
+/* ---- double support ---- */
+
+static cl_int clmem__amd_fp64(const char *fn, const clmem_device_description *d, bool *yes) {
+    (void)fn;
+    *yes = clmem__has_token(d->extensions, "cl_amd_fp64");
+    return CL_SUCCESS;
+}
+static cl_int clmem__khr_fp64(const char *fn, const clmem_device_description *d, bool *yes) {
+    (void)fn;
+    *yes = clmem__has_token(d->extensions, "cl_khr_fp64");
+    return CL_SUCCESS;
+}
+CLMEM_API cl_int clmem_has_amd_double_support(cl_device_id dev, bool *yes) {
+    CLMEM__DEVICE_FORM("clmem_has_amd_double_support", yes, clmem__amd_fp64("", d_, yes));
+}
+CLMEM_API cl_int clmem_has_amd_double_support_desc(const clmem_device_description *d, bool *yes) {
+    CLMEM__DESC_CHECK("clmem_has_amd_double_support_desc", d, yes);
+    return clmem__amd_fp64("", d, yes);
+}
+CLMEM_API cl_int clmem_has_double_support(cl_device_id dev, bool *yes) {
+    CLMEM__DEVICE_FORM("clmem_has_double_support", yes, clmem__khr_fp64("", d_, yes));
+}
+CLMEM_API cl_int clmem_has_double_support_desc(const clmem_device_description *d, bool *yes) {
+    CLMEM__DESC_CHECK("clmem_has_double_support_desc", d, yes);
+    return clmem__khr_fp64("", d, yes);
+}
+
+/* ---- struct argument count bug ---- */
+
+static int clmem__struct_probe_runs; /* how often the probe kernel was built (tests read it) */
+
+/* The probe: does `struct two_things {long a; long b;}` count as 2 kernel arguments?
+   Cached per device; user is the context to build in (or NULL: one of its own). */
+static cl_int clmem__struct_probe_compute(void *obj, const void *args, size_t n, void *value, void *user) {
+    static const char *const fn = "clmem_has_struct_arg_count_bug";
+    static const char *src = "struct two_things { long a; long b; };\n"
+                             "__kernel void test_knl(struct two_things x) { }\n";
+    cl_device_id dev = CLMEM__CAST(cl_device_id, obj);
+    cl_context ctx = CLMEM__CAST(cl_context, user);
+    cl_program prg = NULL;
+    cl_kernel knl = NULL;
+    cl_uint num_args = 0;
+    cl_int err = CL_SUCCESS;
+    (void)args;
+    (void)n;
+    if (ctx) {
+        clRetainContext(ctx);
+    } else {
+        ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+        if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clCreateContext (for the probe kernel)");
+    }
+    prg = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+    if (err != CL_SUCCESS) {
+        clmem__cl_fail(err, fn, "clCreateProgramWithSource (probe kernel)");
+        goto done;
+    }
+    if ((err = clBuildProgram(prg, 1, &dev, "", NULL, NULL)) != CL_SUCCESS) {
+        clmem__cl_fail(err, fn, "clBuildProgram (probe kernel)");
+        goto done;
+    }
+    knl = clCreateKernel(prg, "test_knl", &err);
+    if (err != CL_SUCCESS) {
+        clmem__cl_fail(err, fn, "clCreateKernel(test_knl)");
+        goto done;
+    }
+    if ((err = clGetKernelInfo(knl, CL_KERNEL_NUM_ARGS, sizeof num_args, &num_args, NULL)) != CL_SUCCESS) {
+        clmem__cl_fail(err, fn, "clGetKernelInfo(CL_KERNEL_NUM_ARGS)");
+        goto done;
+    }
+    ++clmem__struct_probe_runs;
+    *CLMEM__CAST(int *, value) = num_args == 2;
+done:
+    if (knl) clReleaseKernel(knl);
+    if (prg) clReleaseProgram(prg);
+    clReleaseContext(ctx);
+    return err;
+}
+static clmem_first_arg_cache clmem__struct_probe_cache = CLMEM_FIRST_ARG_CACHE_INIT(
+    "clmem: struct argument count probe", CLMEM_CACHE_KEY_DEVICE, sizeof(int), clmem__struct_probe_compute, NULL);
+
+static cl_int clmem__struct_bug(const char *fn, const clmem_device_description *d, cl_context ctx,
+                                clmem_struct_arg_count_bug *bug) {
+    *bug = CLMEM_STRUCT_ARG_COUNT_BUG_NONE;
+    if (strcmp(d->platform_name, "Apple") == 0 && (d->type & CL_DEVICE_TYPE_CPU)) {
+        *bug = CLMEM_STRUCT_ARG_COUNT_BUG_APPLE;
+        return CL_SUCCESS;
+    }
+    if (clmem__is_pocl(d)) {
+        int major, minor;
+        clmem__pocl_version(fn, d, 0, 14, &major, &minor);
+        if (major == 0 && minor <= 13) {
+            *bug = CLMEM_STRUCT_ARG_COUNT_BUG_POCL;
+        } else if (major == 0 && minor == 14) {
+            int counts_two = 0;
+            cl_int err;
+            if (d->device == NULL)
+                return clmem__fail(CL_INVALID_DEVICE, fn,
+                                   "PoCL 0.14 needs the probe kernel, but the description of '%s' has no device",
+                                   clmem__dev_name(d));
+            err = clmem_first_arg_dependent_memoize(&clmem__struct_probe_cache, (void *)d->device, NULL, 0, &counts_two,
+                                                    (void *)ctx);
+            if (err != CL_SUCCESS) return err;
+            if (counts_two) *bug = CLMEM_STRUCT_ARG_COUNT_BUG_POCL;
+        }
+    }
+    return CL_SUCCESS;
+}
+
+CLMEM_API cl_int clmem_has_struct_arg_count_bug(cl_device_id dev, cl_context ctx, clmem_struct_arg_count_bug *bug) {
+    static const char *const fn = "clmem_has_struct_arg_count_bug";
+    CLMEM__DEVICE_FORM(fn, bug, clmem__struct_bug(fn, d_, ctx, bug));
+}
+CLMEM_API cl_int clmem_has_struct_arg_count_bug_desc(const clmem_device_description *d, cl_context ctx,
+                                                     clmem_struct_arg_count_bug *bug) {
+    static const char *const fn = "clmem_has_struct_arg_count_bug_desc";
+    CLMEM__DESC_CHECK(fn, d, bug);
+    return clmem__struct_bug(fn, d, ctx, bug);
+}
+
+/* ---- local memory ---- */
+
+static cl_int clmem__granularity(const char *fn, const clmem_device_description *d, cl_uint *bytes) {
+    (void)fn;
+    (void)d;
+    *bytes = 4;
+    return CL_SUCCESS;
+}
+CLMEM_API cl_int clmem_local_memory_access_granularity(cl_device_id dev, cl_uint *bytes) {
+    /* needs no device query, but checks dev like every other device form */
+    if (dev == NULL) return clmem__fail(CL_INVALID_DEVICE, "clmem_local_memory_access_granularity", "dev is NULL");
+    if (bytes == NULL) return clmem__fail(CL_INVALID_VALUE, "clmem_local_memory_access_granularity", "bytes is NULL");
+    return clmem__granularity("", NULL, bytes);
+}
+CLMEM_API cl_int clmem_local_memory_access_granularity_desc(const clmem_device_description *d, cl_uint *bytes) {
+    CLMEM__DESC_CHECK("clmem_local_memory_access_granularity_desc", d, bytes);
+    return clmem__granularity("", d, bytes);
+}
+
+/* NVIDIA compute capability compared with (major, minor) as tuples: <0, 0, >0 */
+static int clmem__cc_cmp(const clmem_device_description *d, cl_uint major, cl_uint minor) {
+    if (d->nv_compute_capability_major != major) return d->nv_compute_capability_major < major ? -1 : 1;
+    if (d->nv_compute_capability_minor != minor) return d->nv_compute_capability_minor < minor ? -1 : 1;
+    return 0;
+}
+
+static cl_int clmem__sim_items(const char *fn, const clmem_device_description *d, cl_uint *n) {
+    if (d->has_nv_compute_capability) {
+        if (clmem__cc_cmp(d, 2, 0) < 0) {
+            *n = 16;
+        } else {
+            if (clmem__cc_cmp(d, 3, 0) >= 0)
+                clmem__warn(fn, "wildly guessing conflicting local access size on '%s'", clmem__dev_name(d));
+            *n = 32;
+        }
+    } else if (d->type & CL_DEVICE_TYPE_GPU) {
+        clmem__warn(fn, "wildly guessing conflicting local access size on '%s'", clmem__dev_name(d));
+        *n = 16;
+    } else if (d->type & CL_DEVICE_TYPE_CPU) {
+        *n = 1;
+    } else {
+        clmem__warn(fn, "wildly guessing conflicting local access size on '%s'", clmem__dev_name(d));
+        *n = 16;
+    }
+    return CL_SUCCESS;
+}
+CLMEM_API cl_int clmem_simultaneous_work_items_on_local_access(cl_device_id dev, cl_uint *n) {
+    static const char *const fn = "clmem_simultaneous_work_items_on_local_access";
+    CLMEM__DEVICE_FORM(fn, n, clmem__sim_items(fn, d_, n));
+}
+CLMEM_API cl_int clmem_simultaneous_work_items_on_local_access_desc(const clmem_device_description *d, cl_uint *n) {
+    static const char *const fn = "clmem_simultaneous_work_items_on_local_access_desc";
+    CLMEM__DESC_CHECK(fn, d, n);
+    return clmem__sim_items(fn, d, n);
+}
+
+static cl_int clmem__banks(const char *fn, const clmem_device_description *d, cl_uint *banks) {
+    if (d->has_nv_compute_capability) {
+        if (clmem__cc_cmp(d, 2, 0) < 0) {
+            *banks = 16;
+        } else {
+            if (clmem__cc_cmp(d, 3, 0) >= 0)
+                clmem__warn(fn, "wildly guessing local memory bank count on '%s'", clmem__dev_name(d));
+            *banks = 32;
+        }
+        return CL_SUCCESS;
+    }
+    if (d->type & CL_DEVICE_TYPE_GPU) {
+        clmem__warn(fn, "wildly guessing local memory bank count on '%s'", clmem__dev_name(d));
+        *banks = 16;
+        return CL_SUCCESS;
+    }
+    if ((d->type & CL_DEVICE_TYPE_CPU) && d->local_mem_type == CL_GLOBAL)
+        return clmem__fail(CL_INVALID_OPERATION, fn,
+                           "asking for a bank count is meaningless for cache-based local memory: '%s' is a CPU whose "
+                           "CL_DEVICE_LOCAL_MEM_TYPE is CL_GLOBAL",
+                           clmem__dev_name(d));
+    clmem__warn(fn, "wildly guessing local memory bank count on '%s'", clmem__dev_name(d));
+    *banks = 16;
+    return CL_SUCCESS;
+}
+CLMEM_API cl_int clmem_local_memory_bank_count(cl_device_id dev, cl_uint *banks) {
+    static const char *const fn = "clmem_local_memory_bank_count";
+    CLMEM__DEVICE_FORM(fn, banks, clmem__banks(fn, d_, banks));
+}
+CLMEM_API cl_int clmem_local_memory_bank_count_desc(const clmem_device_description *d, cl_uint *banks) {
+    static const char *const fn = "clmem_local_memory_bank_count_desc";
+    CLMEM__DESC_CHECK(fn, d, banks);
+    return clmem__banks(fn, d, banks);
+}
+
+static cl_int clmem__nv_cc(const char *fn, const clmem_device_description *d, cl_uint *major, cl_uint *minor) {
+    if (minor == NULL) return clmem__fail(CL_INVALID_VALUE, fn, "minor is NULL");
+    *major = d->has_nv_compute_capability ? d->nv_compute_capability_major : 0;
+    *minor = d->has_nv_compute_capability ? d->nv_compute_capability_minor : 0;
+    return CL_SUCCESS;
+}
+CLMEM_API cl_int clmem_nv_compute_capability(cl_device_id dev, cl_uint *major, cl_uint *minor) {
+    static const char *const fn = "clmem_nv_compute_capability";
+    CLMEM__DEVICE_FORM(fn, major, clmem__nv_cc(fn, d_, major, minor));
+}
+CLMEM_API cl_int clmem_nv_compute_capability_desc(const clmem_device_description *d, cl_uint *major,
+                                                  cl_uint *minor) {
+    static const char *const fn = "clmem_nv_compute_capability_desc";
+    CLMEM__DESC_CHECK(fn, d, major);
+    return clmem__nv_cc(fn, d, major, minor);
+}
+
+static cl_int clmem__usable_lmem(const char *fn, const clmem_device_description *d, long nargs, cl_ulong *bytes) {
+    cl_ulong s = d->local_mem_size, less = 0;
+    (void)fn;
+    if (d->has_nv_compute_capability && clmem__cc_cmp(d, 2, 0) < 0) /* pre-Fermi: arguments live in lmem */
+        less = nargs < 0 ? 256 : 4 * (cl_ulong)nargs;
+    *bytes = s > less ? s - less : 0;
+    return CL_SUCCESS;
+}
+CLMEM_API cl_int clmem_usable_local_mem_size(cl_device_id dev, long nargs, cl_ulong *bytes) {
+    static const char *const fn = "clmem_usable_local_mem_size";
+    CLMEM__DEVICE_FORM(fn, bytes, clmem__usable_lmem(fn, d_, nargs, bytes));
+}
+CLMEM_API cl_int clmem_usable_local_mem_size_desc(const clmem_device_description *d, long nargs, cl_ulong *bytes) {
+    static const char *const fn = "clmem_usable_local_mem_size_desc";
+    CLMEM__DESC_CHECK(fn, d, bytes);
+    return clmem__usable_lmem(fn, d, nargs, bytes);
+}
+
+/* ---- bank conflicts ---- */
+
+typedef struct clmem__strbuf {
+    char *p;
+    size_t len, cap;
+    bool oom;
+} clmem__strbuf;
+
+static CLMEM__PRINTF(2, 3) void clmem__sb_printf(clmem__strbuf *b, const char *fmt, ...) {
+    va_list ap;
+    int n;
+    if (b->oom) return;
+    for (;;) {
+        size_t room = b->cap - b->len;
+        va_start(ap, fmt);
+        n = vsnprintf(b->p ? b->p + b->len : NULL, room, fmt, ap);
+        va_end(ap);
+        if (n < 0) {
+            b->oom = true;
+            return;
+        }
+        if ((size_t)n < room) {
+            b->len += (size_t)n;
+            return;
+        }
+        {
+            size_t cap = (b->cap ? b->cap * 2 : 256) + (size_t)n;
+            char *g = CLMEM__CAST(char *, CLMEM_REALLOC(b->p, cap));
+            if (!g) {
+                b->oom = true;
+                return;
+            }
+            b->p = g;
+            b->cap = cap;
+        }
+    }
+}
+
+static cl_int clmem__conflicts(const char *fn, const clmem_device_description *d, size_t itemsize, size_t rank,
+                               const size_t *shape, const size_t *stored_shape, cl_uint *multiplicity,
+                               char *explanation, size_t size, size_t *size_ret) {
+    const cl_uint gran = 4;
+    cl_uint sim = 0, banks = 0, best_m = 1, *bank_of = NULL, *count = NULL;
+    size_t ax, wia, wi, b, *idx = NULL, idx_count = 0, need;
+    bool *inside = NULL;
+    char *best = NULL;
+    clmem__strbuf sb = {NULL, 0, 0, false};
+    cl_int err = CL_SUCCESS;
+
+    if (multiplicity == NULL) return clmem__fail(CL_INVALID_VALUE, fn, "multiplicity is NULL");
+    if (itemsize == 0) return clmem__fail(CL_INVALID_VALUE, fn, "itemsize is 0");
+    if (rank > 0 && shape == NULL) return clmem__fail(CL_INVALID_VALUE, fn, "shape is NULL but rank is %zu", rank);
+    if (!stored_shape) stored_shape = shape;
+    for (ax = 0; ax < rank; ++ax) {
+        if (shape[ax] == 0) return clmem__fail(CL_INVALID_VALUE, fn, "shape[%zu] is 0", ax);
+        if (stored_shape[ax] < shape[ax])
+            return clmem__fail(CL_INVALID_VALUE, fn, "stored_shape[%zu] = %zu is smaller than shape[%zu] = %zu", ax,
+                               stored_shape[ax], ax, shape[ax]);
+    }
+    if (itemsize != gran)
+        clmem__warn(fn, "local conflict info might be inaccurate for itemsize %zu != %u", itemsize, gran);
+    if ((err = clmem__sim_items(fn, d, &sim)) != CL_SUCCESS) return err;
+    if ((err = clmem__banks(fn, d, &banks)) != CL_SUCCESS) return err;
+
+    if (rank > 0) {
+        if (!clmem__mul_ok(sim, rank, &idx_count))
+            return clmem__fail(CL_INVALID_VALUE, fn, "rank %zu is too large", rank);
+        idx = CLMEM__CAST(size_t *, CLMEM_MALLOC(sizeof(size_t) * (idx_count ? idx_count : 1)));
+        bank_of = CLMEM__CAST(cl_uint *, CLMEM_MALLOC(sizeof(cl_uint) * sim));
+        inside = CLMEM__CAST(bool *, CLMEM_MALLOC(sizeof(bool) * sim));
+        count = CLMEM__CAST(cl_uint *, CLMEM_MALLOC(sizeof(cl_uint) * banks));
+        if (!idx || !bank_of || !inside || !count) {
+            err = clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "no memory for %u work items of rank %zu", sim, rank);
+            goto done;
+        }
+    }
+    /* Axes run fastest first (PyOpenCL reverses the shapes). Addresses are taken modulo
+       gran * banks: the bank (addr / gran) % banks is the same, and nothing can wrap. */
+    for (wia = 0; wia < rank; ++wia) {
+        const size_t mod = (size_t)gran * banks;
+        cl_uint m = 0;
+        memset(count, 0, sizeof(cl_uint) * banks);
+        for (wi = 0; wi < sim; ++wi) {
+            size_t addr = 0, mult = itemsize % mod, left = wi;
+            size_t *id = idx + wi * rank;
+            for (ax = 0; ax < rank; ++ax) {
+                size_t sh = shape[rank - 1 - ax], st = stored_shape[rank - 1 - ax];
+                if (ax >= wia) {
+                    size_t i = left % sh;
+                    left /= sh;
+                    addr = (addr + mult * (i % mod)) % mod;
+                    id[ax] = i;
+                } else {
+                    id[ax] = 0;
+                }
+                mult = (mult * (st % mod)) % mod;
+            }
+            inside[wi] = left == 0; /* out of bounds: assume it does not take place */
+            if (inside[wi]) {
+                bank_of[wi] = (cl_uint)((addr / gran) % banks);
+                if (++count[bank_of[wi]] > m) m = count[bank_of[wi]];
+            }
+        }
+        if (m <= 1) continue;
+        for (b = 0; b < banks; ++b) {
+            bool first = true;
+            if (count[b] != m) continue;
+            sb.len = 0;
+            clmem__sb_printf(&sb, "%ux conflict on axis %zu (from right, 0-based): ", m, wia);
+            for (wi = 0; wi < sim; ++wi) {
+                if (!inside[wi] || bank_of[wi] != b) continue;
+                clmem__sb_printf(&sb, "%sw.item %zu -> [", first ? "" : ", ", wi);
+                for (ax = rank; ax-- > 0;) clmem__sb_printf(&sb, "%zu%s", idx[wi * rank + ax], ax ? ", " : "");
+                clmem__sb_printf(&sb, "]");
+                first = false;
+            }
+            clmem__sb_printf(&sb, " access bank %zu", b);
+            if (sb.oom) {
+                err = clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "no memory for the explanation");
+                goto done;
+            }
+            /* max() over (multiplicity, text) tuples */
+            if (best == NULL || m > best_m || (m == best_m && strcmp(sb.p, best) > 0)) {
+                char *copy = CLMEM__CAST(char *, CLMEM_MALLOC(sb.len + 1));
+                if (!copy) {
+                    err = clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "no memory for the explanation");
+                    goto done;
+                }
+                memcpy(copy, sb.p, sb.len + 1);
+                CLMEM_FREE(best);
+                best = copy;
+                best_m = m;
+            }
+        }
+    }
+    *multiplicity = best_m;
+    need = best ? strlen(best) + 1 : 1;
+    if (size_ret) *size_ret = need;
+    if (explanation) {
+        if (size < need) {
+            err = clmem__fail(CL_INVALID_VALUE, fn, "size %zu is too small for the explanation: %zu bytes needed", size,
+                              need);
+            goto done;
+        }
+        memcpy(explanation, best ? best : "", need);
+    }
+done:
+    CLMEM_FREE(sb.p);
+    CLMEM_FREE(best);
+    CLMEM_FREE(idx);
+    CLMEM_FREE(bank_of);
+    CLMEM_FREE(inside);
+    CLMEM_FREE(count);
+    return err;
+}
+
+CLMEM_API cl_int clmem_why_not_local_access_conflict_free(cl_device_id dev, size_t itemsize, size_t rank,
+                                                          const size_t *shape, const size_t *stored_shape,
+                                                          cl_uint *multiplicity, char *explanation, size_t size,
+                                                          size_t *size_ret) {
+    static const char *const fn = "clmem_why_not_local_access_conflict_free";
+    CLMEM__DEVICE_FORM(fn, multiplicity,
+                       clmem__conflicts(fn, d_, itemsize, rank, shape, stored_shape, multiplicity, explanation, size,
+                                        size_ret));
+}
+CLMEM_API cl_int clmem_why_not_local_access_conflict_free_desc(const clmem_device_description *d, size_t itemsize,
+                                                               size_t rank, const size_t *shape,
+                                                               const size_t *stored_shape, cl_uint *multiplicity,
+                                                               char *explanation, size_t size, size_t *size_ret) {
+    static const char *const fn = "clmem_why_not_local_access_conflict_free_desc";
+    CLMEM__DESC_CHECK(fn, d, multiplicity);
+    return clmem__conflicts(fn, d, itemsize, rank, shape, stored_shape, multiplicity, explanation, size, size_ret);
+}
+
+/* ---- SVM ---- */
+
+/* PyOpenCL's _may_have_svm */
+static bool clmem__may_have_svm(const char *fn, const clmem_device_description *d) {
+    int major = 0, minor = 0;
+    if (CL_TARGET_OPENCL_VERSION < 200) return false; /* header below 2.0 */
+    if (clmem__is_pocl(d)) {
+        if (clmem__parse_pocl_version(d->platform_version, &major, &minor)) return major >= 1;
+        clmem__warn(fn, "PoCL version number did not have expected format: '%s'; using the OpenCL version",
+                    d->platform_version);
+    }
+    if (sscanf(d->platform_version, "OpenCL %d.%d", &major, &minor) != 2) return false;
+    return major >= 2;
+}
+
+static cl_int clmem__svm(const char *fn, const clmem_device_description *d, cl_bitfield bits, bool *yes) {
+    *yes = clmem__may_have_svm(fn, d) && (d->svm_capabilities & bits) == bits;
+    return CL_SUCCESS;
+}
+
+#define CLMEM__SVM_FN(name, bits)                                                                  \
+    CLMEM_API cl_int clmem_##name(cl_device_id dev, bool *yes) {                                   \
+        CLMEM__DEVICE_FORM("clmem_" #name, yes, clmem__svm("clmem_" #name, d_, bits, yes));        \
+    }                                                                                              \
+    CLMEM_API cl_int clmem_##name##_desc(const clmem_device_description *d, bool *yes) {           \
+        CLMEM__DESC_CHECK("clmem_" #name "_desc", d, yes);                                         \
+        return clmem__svm("clmem_" #name "_desc", d, bits, yes);                                   \
+    }
+CLMEM__SVM_FN(has_coarse_grain_buffer_svm, CLMEM__CAP_SVM_COARSE)
+CLMEM__SVM_FN(has_fine_grain_buffer_svm, CLMEM__CAP_SVM_FINE_BUFFER)
+CLMEM__SVM_FN(has_fine_grain_system_svm, CLMEM__CAP_SVM_FINE_SYSTEM)
+CLMEM__SVM_FN(has_fine_grain_buffer_svm_atomics, CLMEM__CAP_SVM_FINE_BUFFER | CLMEM__CAP_SVM_ATOMICS)
+CLMEM__SVM_FN(has_fine_grain_system_svm_atomics, CLMEM__CAP_SVM_FINE_SYSTEM | CLMEM__CAP_SVM_ATOMICS)
+#undef CLMEM__SVM_FN
+/* ---- end clmem/characterize.c ---- */
 
 /* ---- begin clmem/testing.c ---- */
 /* >>testing (implementation) */
@@ -3668,6 +9979,9 @@ CLMEM_API int clmem_test_main(const clmem_test_case *cases, size_t n, int argc, 
 }
 /* ---- end clmem/testing.c ---- */
 
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 #endif /* CLMEM_IMPLEMENTATION */
 
 /*

@@ -41,6 +41,14 @@
 #define CLMEM__CAST(T, x) ((T)(x))
 #endif
 
+/* clmem__unconst(p): drop const from a pointer OpenCL takes as void * but only reads
+   (a COPY_HOST_PTR source, a write's source). Clean in C and C++. */
+static inline void *clmem__unconst(const void *p) {
+    union { const void *c; void *m; } u;
+    u.c = p;
+    return u.m;
+}
+
 /* ---- mutexes (pools, caches, registries) ---- */
 #if defined(_WIN32)
 #ifndef WIN32_LEAN_AND_MEAN

@@ -33,10 +33,21 @@
    CLMEM_STATIC (a private copy per translation unit, as stb's *_STATIC). */
 #ifndef CLMEM_API
 #ifdef CLMEM_STATIC
+#if defined(__GNUC__) || defined(__clang__)
+#define CLMEM_API static __attribute__((unused)) /* a unit need not use every function */
+#else
 #define CLMEM_API static
+#endif
 #else
 #define CLMEM_API extern
 #endif
+#endif
+
+/* CLMEM__ZERO: an all-zero initializer for a struct, clean in C and in C++. */
+#ifdef __cplusplus
+#define CLMEM__ZERO {}
+#else
+#define CLMEM__ZERO {0}
 #endif
 
 #if defined(CLMEM_NO_VALIDATION)

@@ -276,7 +276,7 @@ CLMEM_API cl_int clmem_enqueue_fill_buffer_opts(cl_command_queue queue, clmem_bu
                                                 size_t pattern_size, size_t offset, size_t size,
                                                 const clmem_enqueue_options *opts) {
     static const char fn[] = "clmem_enqueue_fill_buffer";
-    static const clmem_enqueue_options none = {0, NULL, 0, NULL};
+    static const clmem_enqueue_options none = CLMEM__ZERO;
     cl_int err;
     if (!opts) opts = &none;
     if (CLMEM__CHECKS) {

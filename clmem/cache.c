@@ -210,7 +210,7 @@ CLMEM_API cl_int clmem_first_arg_dependent_memoize(clmem_first_arg_cache *cache,
     e->destroy = cache->destroy;
     e->hash = hash;
     e->key_size = args_size;
-    e->value = CLMEM__CAST(unsigned char *, e) + header;
+    e->value = CLMEM__CAST(unsigned char *, CLMEM__CAST(void *, e)) + header;
     e->key = e->value + cache->value_size;
     if (args_size) memcpy(e->key, args, args_size);
 

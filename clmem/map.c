@@ -1,32 +1,5 @@
 /* >>map (implementation) */
 
-/* ---- element types ---- */
-CLMEM_API size_t clmem_dtype_itemsize(clmem_dtype dtype) {
-    static const size_t scalar_size[12] = {0, 1, 1, 2, 2, 4, 4, 8, 8, 2, 4, 8};
-    int code = (int)dtype, scalar = code & 0xff, n = code >> 8;
-    if (scalar < 1 || scalar > 11) return 0;
-    switch (n) {
-    case 0: return scalar_size[scalar];
-    case 2: case 4: case 8: case 16: return scalar_size[scalar] * (size_t)n;
-    case 3: return scalar_size[scalar] * 4; /* OpenCL: a 3-vector is sized as a 4-vector */
-    default: return 0;
-    }
-}
-
-/* clmem__dtype_text(dtype, buf, size): "uint2", "float", "bytes" - for messages. */
-static const char *clmem__dtype_text(clmem_dtype dtype, char *buf, size_t size) {
-    static const char *const names[12] = {"bytes", "char", "uchar", "short", "ushort", "int", "uint",
-                                          "long",  "ulong", "half", "float",  "double"};
-    int code = (int)dtype, scalar = code & 0xff, n = code >> 8;
-    if (clmem_dtype_itemsize(dtype) == 0 && dtype != CLMEM_DTYPE_NONE)
-        snprintf(buf, size, "invalid dtype 0x%x", (unsigned)code);
-    else if (n == 0)
-        snprintf(buf, size, "%s", names[scalar]);
-    else
-        snprintf(buf, size, "%s%d", names[scalar], n);
-    return buf;
-}
-
 /* ---- the live-map table ----
    One record per map clmem made and has not released (a multiset: two maps of one
    region may share a pointer). A record is entered, with ptr NULL, before the driver
@@ -165,8 +138,7 @@ static void clmem__map_drop(unsigned long long serial) {
     if (rec.event) clReleaseEvent(rec.event);
 }
 
-/* clmem__map_claim(i): mark record i as being unmapped, so that nobody else unmaps it
-   at the same time. Lock held. */
+/* clmem__map_unclaim(serial): the unmap failed; the map stays live and releasable. */
 static void clmem__map_unclaim(unsigned long long serial) {
     size_t i;
     clmem__lock(&clmem__map_lock);
@@ -254,44 +226,28 @@ static cl_int clmem__map_check_access(const char *fn, const char *what, cl_mem_f
     return CL_SUCCESS;
 }
 
-/* clmem__map_itemsize(fn, opts, &itemsize): the element size the options ask for
-   (0 when they name none). */
-static cl_int clmem__map_itemsize(const char *fn, const clmem_map_options *opts, size_t *itemsize) {
-    char text[48];
-    *itemsize = 0;
-    if (opts->dtype != CLMEM_DTYPE_NONE) {
-        *itemsize = clmem_dtype_itemsize(opts->dtype);
-        if (*itemsize == 0)
-            return clmem__fail(CL_INVALID_VALUE, fn, "dtype 0x%x is not a clmem_dtype (a scalar 1..11, or "
-                               "CLMEM_DTYPE_VECTOR(scalar, n) with n 2, 3, 4, 8 or 16)", (unsigned)opts->dtype);
-        if (opts->itemsize != 0 && opts->itemsize != *itemsize)
-            return clmem__fail(CL_INVALID_VALUE, fn, "itemsize %zu disagrees with dtype %s (%zu bytes)", opts->itemsize,
-                               clmem__dtype_text(opts->dtype, text, sizeof text), *itemsize);
-    } else {
-        *itemsize = opts->itemsize;
-    }
-    return CL_SUCCESS;
-}
-
-/* clmem__map_buffer_layout(fn, opts, avail, m): fill m's dtype, itemsize, ndim, shape,
+/* clmem__map_buffer_layout(fn, opts, itemsize, avail, m): fill m's ndim, shape,
    strides and size from the options; avail is the room from offset to the end. */
-static cl_int clmem__map_buffer_layout(const char *fn, const clmem_map_options *opts, size_t avail,
+static cl_int clmem__map_buffer_layout(const char *fn, const clmem_map_options *opts, size_t itemsize, size_t avail,
                                        clmem_memory_map *m) {
-    size_t itemsize, size, i, ndim = 0, extent;
+    size_t size, i, ndim = opts->ndim, extent;
     bool strided = false;
-    cl_int err = clmem__map_itemsize(fn, opts, &itemsize);
-    if (err != CL_SUCCESS) return err;
-    if (itemsize == 0) itemsize = 1;
-    if (opts->order != CLMEM_ORDER_C && opts->order != CLMEM_ORDER_F)
-        return clmem__fail(CL_INVALID_VALUE, fn, "order %d is neither CLMEM_ORDER_C nor CLMEM_ORDER_F", (int)opts->order);
-    while (ndim < CLMEM_MAP_MAX_DIMS && opts->shape[ndim] != 0) ++ndim;
-    for (i = ndim; i < CLMEM_MAP_MAX_DIMS; ++i)
-        if (opts->shape[i] != 0)
-            return clmem__fail(CL_INVALID_VALUE, fn, "shape[%zu] is %zu after shape[%zu] == 0: an axis of length 0 "
-                               "makes an empty map", i, opts->shape[i], ndim);
-    m->dtype = opts->dtype;
+    char order = opts->order ? opts->order : 'C';
+    if (itemsize == 0) return clmem__fail(CL_INVALID_VALUE, fn, "the element type has size 0");
+    if (order != 'C' && order != 'F')
+        return clmem__fail(CL_INVALID_VALUE, fn, "order '%c' (%d) is neither 'C' nor 'F'",
+                           (order >= 32 && order < 127) ? order : '?', (int)order);
+    if (ndim > CLMEM_MAP_MAX_DIMS)
+        return clmem__fail(CL_INVALID_VALUE, fn, "ndim %zu is above CLMEM_MAP_MAX_DIMS (%d)", ndim, CLMEM_MAP_MAX_DIMS);
+    if (ndim == 0) {
+        while (ndim < CLMEM_MAP_MAX_DIMS && opts->shape[ndim] != 0) ++ndim;
+        for (i = ndim; i < CLMEM_MAP_MAX_DIMS; ++i)
+            if (opts->shape[i] != 0)
+                return clmem__fail(CL_INVALID_VALUE, fn, "shape[%zu] is %zu after shape[%zu] == 0: a 0 ends the shape "
+                                   "(give .ndim for an axis of length 0)", i, opts->shape[i], ndim);
+    }
     m->itemsize = itemsize;
-    if (ndim == 0) { /* no shape: everything from offset to the end, as bytes or elements */
+    if (ndim == 0) { /* no shape: everything from offset to the end, as one axis */
         if (avail % itemsize != 0)
             return clmem__fail(CL_INVALID_VALUE, fn, "the %zu bytes from offset to the end of the buffer are not a "
                                "whole number of %zu-byte elements: give .shape", avail, itemsize);
@@ -304,13 +260,18 @@ static cl_int clmem__map_buffer_layout(const char *fn, const clmem_map_options *
     size = itemsize;
     for (i = 0; i < ndim; ++i)
         if (!clmem__mul_ok(size, opts->shape[i], &size))
-            return clmem__fail(CL_INVALID_VALUE, fn, "itemsize %zu times the shape overflows size_t", itemsize);
+            return clmem__fail(CL_INVALID_VALUE, fn, "the size of the map (itemsize %zu times the shape) overflows size_t",
+                               itemsize);
     m->ndim = (unsigned)ndim;
     for (i = 0; i < ndim; ++i) {
         m->shape[i] = opts->shape[i];
         if (opts->strides[i] != 0) strided = true;
     }
-    if (strided) { /* caller's strides: every element they reach must be inside the map */
+    if (size == 0) { /* an axis of length 0 under an explicit .ndim */
+        m->size = 0;
+        return CL_SUCCESS;
+    }
+    if (strided) { /* the caller's strides: every element they reach must be inside the map */
         extent = itemsize;
         for (i = 0; i < ndim; ++i) {
             size_t reach;
@@ -319,19 +280,20 @@ static cl_int clmem__map_buffer_layout(const char *fn, const clmem_map_options *
             m->strides[i] = opts->strides[i];
         }
         if (extent > size)
-            return clmem__fail(CL_INVALID_VALUE, fn, "strides reach %zu bytes but the map holds %zu (itemsize * "
+            return clmem__fail(CL_INVALID_VALUE, fn, "the strides reach %zu bytes but the map holds %zu (itemsize * "
                                "prod(shape)); strides do not change the mapped size", extent, size);
-    } else if (opts->order == CLMEM_ORDER_C) {
-        size_t s = itemsize;
-        for (i = ndim; i-- > 0;) {
-            m->strides[i] = s;
-            s *= m->shape[i];
-        }
     } else {
         size_t s = itemsize;
-        for (i = 0; i < ndim; ++i) {
-            m->strides[i] = s;
-            s *= m->shape[i];
+        if (order == 'C') {
+            for (i = ndim; i-- > 0;) {
+                m->strides[i] = s;
+                s *= m->shape[i];
+            }
+        } else {
+            for (i = 0; i < ndim; ++i) {
+                m->strides[i] = s;
+                s *= m->shape[i];
+            }
         }
     }
     m->size = size;
@@ -339,16 +301,15 @@ static cl_int clmem__map_buffer_layout(const char *fn, const clmem_map_options *
 }
 
 static const clmem_map_options *clmem__map_defaults(const clmem_map_options *opts) {
-    static const clmem_map_options none = {0, {0, 0, 0, 0}, CLMEM_DTYPE_NONE, 0, CLMEM_ORDER_C, {0, 0, 0, 0}, 0,
-                                           NULL, 0, NULL, NULL, 0};
+    static clmem_map_options none; /* all zero: every default */
     return opts ? opts : &none;
 }
 
-/* clmem__map_finish(...): the driver call succeeded; retain what the map keeps and
-   publish it. */
+/* clmem__map_finish(...): the driver call succeeded; the record keeps the object and
+   the queue alive until the unmap; publish the map. */
 static void clmem__map_finish(clmem_memory_map *m, const clmem__map_record *rec, cl_command_queue queue, cl_event ev,
                               const clmem_map_options *opts, void *ptr) {
-    clRetainMemObject(rec->mem); /* the record holds these until the unmap */
+    clRetainMemObject(rec->mem);
     clRetainCommandQueue(queue);
     m->ptr = ptr;
     m->mem = rec->mem;
@@ -365,43 +326,45 @@ static void clmem__map_finish(clmem_memory_map *m, const clmem__map_record *rec,
     clmem__map_publish(rec->serial, ptr, queue, ev);
 }
 
-static const clmem_memory_map clmem__empty_map = {NULL, 0, CLMEM_DTYPE_NONE, 0, 0, {0, 0, 0, 0}, {0, 0, 0, 0}, 0, 0, 0,
-                                                  NULL, NULL, NULL, 0, NULL, 0};
+/* Everything a map function checks alike, before the object-specific checks. */
+static cl_int clmem__map_common_checks(const char *fn, cl_command_queue queue, cl_mem mem, const char *what,
+                                       cl_map_flags flags, clmem_memory_map *map, const clmem_map_options *opts) {
+    cl_int err;
+    if (map == NULL) return clmem__fail(CL_INVALID_VALUE, fn, "map (where to put the map) is NULL");
+    if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
+    if (CLMEM__CHECKS && mem == NULL)
+        return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "%s is an empty handle (mem NULL: never created or released)", what);
+    if ((err = clmem__map_check_flags(fn, flags)) != CL_SUCCESS) return err;
+    return clmem__check_wait_list(fn, opts->wait_for, opts->num_wait_for);
+}
 
-CLMEM_API clmem_memory_map clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buffer buf, cl_map_flags flags,
-                                                         size_t offset, const clmem_map_options *opts,
-                                                         cl_int *errcode_ret) {
+CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buffer buf, cl_map_flags flags,
+                                               size_t offset, size_t itemsize, const char *dtype,
+                                               clmem_memory_map *map, const clmem_map_options *opts) {
     static const char fn[] = "clmem_enqueue_map_buffer";
-    clmem_memory_map m = clmem__empty_map;
+    clmem_memory_map m;
     clmem__map_record rec;
     bool blocking;
     cl_event ev = NULL;
     cl_int err;
     void *ptr;
     opts = clmem__map_defaults(opts);
+    memset(&m, 0, sizeof m);
+    if (map) *map = m;
+    if ((err = clmem__map_common_checks(fn, queue, buf.mem, "buf", flags, map, opts)) != CL_SUCCESS) return err;
     blocking = opts->is_blocking != CLMEM_NON_BLOCKING;
-#define CLMEM__MAP_FAIL(expr)                      \
-    do {                                           \
-        clmem__set_err(errcode_ret, (expr));       \
-        return clmem__empty_map;                   \
-    } while (0)
-    if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) CLMEM__MAP_FAIL(err);
-    if (CLMEM__CHECKS && buf.mem == NULL)
-        CLMEM__MAP_FAIL(clmem__fail(CL_INVALID_MEM_OBJECT, fn, "buf is an empty handle (mem NULL: never created or released)"));
-    if ((err = clmem__map_check_flags(fn, flags)) != CL_SUCCESS) CLMEM__MAP_FAIL(err);
-    if ((err = clmem__check_wait_list(fn, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) CLMEM__MAP_FAIL(err);
     if (CLMEM__CHECKS && offset > buf.size)
-        CLMEM__MAP_FAIL(clmem__fail(CL_INVALID_VALUE, fn, "offset %zu is beyond the buffer's %zu bytes", offset, buf.size));
-    if ((err = clmem__map_buffer_layout(fn, opts, buf.size - (offset < buf.size ? offset : buf.size), &m)) != CL_SUCCESS)
-        CLMEM__MAP_FAIL(err);
+        return clmem__fail(CL_INVALID_VALUE, fn, "offset %zu is beyond the buffer's %zu bytes", offset, buf.size);
+    if ((err = clmem__map_buffer_layout(fn, opts, itemsize, offset < buf.size ? buf.size - offset : 0, &m)) != CL_SUCCESS)
+        return err;
     if (CLMEM__CHECKS && m.size == 0)
-        CLMEM__MAP_FAIL(clmem__fail(CL_INVALID_VALUE, fn, "the map would hold 0 bytes (offset %zu of a %zu-byte buffer): "
-                                    "OpenCL cannot map nothing", offset, buf.size));
+        return clmem__fail(CL_INVALID_VALUE, fn, "the map would hold 0 bytes (offset %zu of a %zu-byte buffer): OpenCL "
+                           "cannot map nothing", offset, buf.size);
     if (CLMEM__CHECKS && !clmem__range_ok(offset, m.size, buf.size))
-        CLMEM__MAP_FAIL(clmem__fail(CL_INVALID_VALUE, fn, "offset %zu + size %zu is beyond the buffer's %zu bytes", offset,
-                                    m.size, buf.size));
-    if ((err = clmem__map_check_access(fn, "buffer", buf.flags, flags)) != CL_SUCCESS) CLMEM__MAP_FAIL(err);
-    if ((err = clmem__check_same_context(fn, queue, buf.context, "buf")) != CL_SUCCESS) CLMEM__MAP_FAIL(err);
+        return clmem__fail(CL_INVALID_VALUE, fn, "offset %zu + size %zu (shape of %zu-byte elements) is beyond the "
+                           "buffer's %zu bytes", offset, m.size, itemsize, buf.size);
+    if ((err = clmem__map_check_access(fn, "buffer", buf.flags, flags)) != CL_SUCCESS) return err;
+    if ((err = clmem__check_same_context(fn, queue, buf.context, "buf")) != CL_SUCCESS) return err;
 
     memset(&rec, 0, sizeof rec);
     rec.mem = buf.mem;
@@ -412,111 +375,71 @@ CLMEM_API clmem_memory_map clmem_enqueue_map_buffer_opts(cl_command_queue queue,
     rec.hi[1] = rec.hi[2] = 1;
     rec.file = opts->clmem__file;
     rec.line = opts->clmem__line;
-    if ((err = clmem__map_reserve(fn, &rec)) != CL_SUCCESS) CLMEM__MAP_FAIL(err);
+    if ((err = clmem__map_reserve(fn, &rec)) != CL_SUCCESS) return err;
 
     ptr = clEnqueueMapBuffer(queue, buf.mem, blocking ? CL_TRUE : CL_FALSE, flags, offset, m.size, opts->num_wait_for,
                              opts->wait_for, (!blocking || opts->event) ? &ev : NULL, &err);
     if (err != CL_SUCCESS || ptr == NULL) {
         clmem__map_cancel(rec.serial);
         if (ev) clReleaseEvent(ev);
-        CLMEM__MAP_FAIL(clmem__cl_fail(err != CL_SUCCESS ? err : CL_MAP_FAILURE, fn, "clEnqueueMapBuffer"));
+        return clmem__cl_fail(err != CL_SUCCESS ? err : CL_MAP_FAILURE, fn, "clEnqueueMapBuffer");
     }
+    m.dtype = dtype ? dtype : "bytes";
     clmem__map_finish(&m, &rec, queue, ev, opts, ptr);
-    clmem__set_err(errcode_ret, CL_SUCCESS);
-    return m;
+    *map = m;
+    return CL_SUCCESS;
 }
 
 /* ---- images ---- */
-static size_t clmem__map_pixel_size(cl_image_format f) {
-    size_t channels, bytes;
+
+/* The name of one pixel's OpenCL type where there is one (CL_RGBA + CL_FLOAT:
+   "cl_float4"), else "bytes". */
+static const char *clmem__map_pixel_dtype(cl_image_format f, size_t pixel_size) {
+    static const char *const names[8][3] = {
+        {"cl_char", "cl_char2", "cl_char4"},     {"cl_uchar", "cl_uchar2", "cl_uchar4"},
+        {"cl_short", "cl_short2", "cl_short4"},  {"cl_ushort", "cl_ushort2", "cl_ushort4"},
+        {"cl_int", "cl_int2", "cl_int4"},        {"cl_uint", "cl_uint2", "cl_uint4"},
+        {"cl_half", "cl_half2", "cl_half4"},     {"cl_float", "cl_float2", "cl_float4"}};
+    int t;
+    size_t size, n;
     switch (f.image_channel_data_type) {
-    case CL_UNORM_SHORT_565: case CL_UNORM_SHORT_555: return 2;
-    case CL_UNORM_INT_101010: return 4;
-#ifdef CL_UNORM_INT_101010_2
-    case CL_UNORM_INT_101010_2: return 4;
-#endif
-#ifdef CL_UNORM_INT24
-    case CL_UNORM_INT24: return 4;
-#endif
-    case CL_SNORM_INT8: case CL_UNORM_INT8: case CL_SIGNED_INT8: case CL_UNSIGNED_INT8: bytes = 1; break;
-    case CL_SNORM_INT16: case CL_UNORM_INT16: case CL_SIGNED_INT16: case CL_UNSIGNED_INT16: case CL_HALF_FLOAT:
-        bytes = 2;
-        break;
-    case CL_SIGNED_INT32: case CL_UNSIGNED_INT32: case CL_FLOAT: bytes = 4; break;
-    default: return 0;
+    case CL_SNORM_INT8: case CL_SIGNED_INT8: t = 0, size = 1; break;
+    case CL_UNORM_INT8: case CL_UNSIGNED_INT8: t = 1, size = 1; break;
+    case CL_SNORM_INT16: case CL_SIGNED_INT16: t = 2, size = 2; break;
+    case CL_UNORM_INT16: case CL_UNSIGNED_INT16: t = 3, size = 2; break;
+    case CL_SIGNED_INT32: t = 4, size = 4; break;
+    case CL_UNSIGNED_INT32: t = 5, size = 4; break;
+    case CL_HALF_FLOAT: t = 6, size = 2; break;
+    case CL_FLOAT: t = 7, size = 4; break;
+    default: return "bytes";
     }
-    switch (f.image_channel_order) {
-    case CL_R: case CL_A: case CL_INTENSITY: case CL_LUMINANCE: case CL_Rx:
-#ifdef CL_DEPTH
-    case CL_DEPTH:
-#endif
-        channels = 1;
-        break;
-    case CL_RG: case CL_RA: case CL_RGx: channels = 2; break;
-    case CL_RGB: case CL_RGBx:
-#ifdef CL_sRGB
-    case CL_sRGB: case CL_sRGBx:
-#endif
-        channels = 3;
-        break;
-    case CL_RGBA: case CL_BGRA: case CL_ARGB:
-#ifdef CL_ABGR
-    case CL_ABGR:
-#endif
-#ifdef CL_sRGBA
-    case CL_sRGBA: case CL_sBGRA:
-#endif
-        channels = 4;
-        break;
-    default: return 0;
-    }
-    return channels * bytes;
+    n = pixel_size / size;
+    return n == 1 ? names[t][0] : n == 2 ? names[t][1] : n == 4 ? names[t][2] : "bytes";
 }
 
-/* The dtype of one pixel where OpenCL has a matching type (RGBA float: float4). */
-static clmem_dtype clmem__map_pixel_dtype(cl_image_format f, size_t pixel_size) {
-    clmem_dtype scalar;
-    size_t n;
-    switch (f.image_channel_data_type) {
-    case CL_SNORM_INT8: case CL_SIGNED_INT8: scalar = CLMEM_DTYPE_CHAR; break;
-    case CL_UNORM_INT8: case CL_UNSIGNED_INT8: scalar = CLMEM_DTYPE_UCHAR; break;
-    case CL_SNORM_INT16: case CL_SIGNED_INT16: scalar = CLMEM_DTYPE_SHORT; break;
-    case CL_UNORM_INT16: case CL_UNSIGNED_INT16: scalar = CLMEM_DTYPE_USHORT; break;
-    case CL_SIGNED_INT32: scalar = CLMEM_DTYPE_INT; break;
-    case CL_UNSIGNED_INT32: scalar = CLMEM_DTYPE_UINT; break;
-    case CL_HALF_FLOAT: scalar = CLMEM_DTYPE_HALF; break;
-    case CL_FLOAT: scalar = CLMEM_DTYPE_FLOAT; break;
-    default: return CLMEM_DTYPE_NONE;
-    }
-    n = pixel_size / clmem_dtype_itemsize(scalar);
-    if (n == 1) return scalar;
-    if (n == 2 || n == 4) return CLMEM_DTYPE_VECTOR(scalar, n);
-    return CLMEM_DTYPE_NONE; /* 3 channels: no OpenCL type of 3 packed elements */
-}
-
-CLMEM_API clmem_memory_map clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_image img, cl_map_flags flags,
-                                                        const size_t *origin, const size_t *region,
-                                                        const clmem_map_options *opts, cl_int *errcode_ret) {
+CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_image img, cl_map_flags flags,
+                                              const size_t *origin, const size_t *region, clmem_memory_map *map,
+                                              const clmem_map_options *opts) {
     static const char fn[] = "clmem_enqueue_map_image";
     static const char *const axis[3] = {"x", "y", "z"};
-    clmem_memory_map m = clmem__empty_map;
+    clmem_memory_map m;
     clmem__map_record rec;
-    size_t dims[3], o[3] = {0, 0, 0}, r[3], pixel, itemsize, row_pitch = 0, slice_pitch = 0, i;
+    size_t dims[3], o[3] = {0, 0, 0}, r[3], pixel, row_pitch = 0, slice_pitch = 0, i;
     bool blocking;
     cl_event ev = NULL;
     cl_int err;
     void *ptr;
     opts = clmem__map_defaults(opts);
+    memset(&m, 0, sizeof m);
+    if (map) *map = m;
+    if ((err = clmem__map_common_checks(fn, queue, img.mem, "img", flags, map, opts)) != CL_SUCCESS) return err;
     blocking = opts->is_blocking != CLMEM_NON_BLOCKING;
-    if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) CLMEM__MAP_FAIL(err);
-    if (CLMEM__CHECKS && img.mem == NULL)
-        CLMEM__MAP_FAIL(clmem__fail(CL_INVALID_MEM_OBJECT, fn, "img is an empty handle (mem NULL: never created or released)"));
-    if ((err = clmem__map_check_flags(fn, flags)) != CL_SUCCESS) CLMEM__MAP_FAIL(err);
-    if ((err = clmem__check_wait_list(fn, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) CLMEM__MAP_FAIL(err);
+    if (opts->ndim != 0 || opts->order != 0)
+        return clmem__fail(CL_INVALID_VALUE, fn, "an image map takes its shape from the region: leave .ndim and .order out");
     for (i = 0; i < CLMEM_MAP_MAX_DIMS; ++i)
-        if (opts->shape[i] != 0 || opts->strides[i] != 0 || opts->order != CLMEM_ORDER_C)
-            CLMEM__MAP_FAIL(clmem__fail(CL_INVALID_VALUE, fn, "an image map takes its shape and strides from the region "
-                                        "and the pitches the driver returns: leave .shape, .strides and .order out"));
+        if (opts->shape[i] != 0 || opts->strides[i] != 0)
+            return clmem__fail(CL_INVALID_VALUE, fn, "an image map takes its shape and strides from the region and the "
+                               "pitches the driver returns: leave .shape and .strides out");
     /* the image's extent along x, y, z for its type (unused axes have extent 1) */
     dims[0] = img.width;
     dims[1] = dims[2] = 1;
@@ -524,45 +447,37 @@ CLMEM_API clmem_memory_map clmem_enqueue_map_image_opts(cl_command_queue queue, 
     case CL_MEM_OBJECT_IMAGE1D: case CL_MEM_OBJECT_IMAGE1D_BUFFER: break;
     case CL_MEM_OBJECT_IMAGE1D_ARRAY: dims[1] = img.array_size; break;
     case CL_MEM_OBJECT_IMAGE2D: dims[1] = img.height; break;
-    case CL_MEM_OBJECT_IMAGE2D_ARRAY: dims[1] = img.height; dims[2] = img.array_size; break;
-    case CL_MEM_OBJECT_IMAGE3D: dims[1] = img.height; dims[2] = img.depth; break;
+    case CL_MEM_OBJECT_IMAGE2D_ARRAY: dims[1] = img.height, dims[2] = img.array_size; break;
+    case CL_MEM_OBJECT_IMAGE3D: dims[1] = img.height, dims[2] = img.depth; break;
     default:
-        CLMEM__MAP_FAIL(clmem__fail(CL_INVALID_MEM_OBJECT, fn, "img has type 0x%x, which is not an image type",
-                                    (unsigned)img.type));
+        return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "img has type 0x%x, which is not an image type", (unsigned)img.type);
     }
     if (origin)
         for (i = 0; i < 3; ++i) o[i] = origin[i];
     if (region) {
         for (i = 0; i < 3; ++i) r[i] = region[i];
-        if (CLMEM__CHECKS && r[0] == 0)
-            CLMEM__MAP_FAIL(clmem__fail(CL_INVALID_VALUE, fn, "region {%zu, %zu, %zu} is empty along x", r[0], r[1], r[2]));
-        if (CLMEM__CHECKS && r[1] == 0 && r[2] != 0)
-            CLMEM__MAP_FAIL(clmem__fail(CL_INVALID_VALUE, fn, "region {%zu, %zu, %zu} is empty along y", r[0], r[1], r[2]));
+        if (CLMEM__CHECKS && (r[0] == 0 || (r[1] == 0 && r[2] != 0)))
+            return clmem__fail(CL_INVALID_VALUE, fn, "region {%zu, %zu, %zu} is empty along %s", r[0], r[1], r[2],
+                               r[0] == 0 ? "x" : "y");
         if (r[1] == 0) r[1] = 1;
         if (r[2] == 0) r[2] = 1;
     } else {
         for (i = 0; i < 3; ++i) r[i] = o[i] < dims[i] ? dims[i] - o[i] : 0;
         if (CLMEM__CHECKS && (r[0] == 0 || r[1] == 0 || r[2] == 0))
-            CLMEM__MAP_FAIL(clmem__fail(CL_INVALID_VALUE, fn, "origin {%zu, %zu, %zu} is outside the %zux%zux%zu image",
-                                        o[0], o[1], o[2], dims[0], dims[1], dims[2]));
+            return clmem__fail(CL_INVALID_VALUE, fn, "origin {%zu, %zu, %zu} is outside the %zux%zux%zu image", o[0], o[1],
+                               o[2], dims[0], dims[1], dims[2]);
     }
     if (CLMEM__CHECKS)
         for (i = 0; i < 3; ++i)
             if (!clmem__range_ok(o[i], r[i], dims[i]))
-                CLMEM__MAP_FAIL(clmem__fail(CL_INVALID_VALUE, fn, "origin %s %zu + region %zu is beyond the image's %zu "
-                                            "(image %zux%zux%zu)", axis[i], o[i], r[i], dims[i], dims[0], dims[1],
-                                            dims[2]));
-    pixel = clmem__map_pixel_size(img.format);
+                return clmem__fail(CL_INVALID_VALUE, fn, "origin %s %zu + region %zu is beyond the image's %zu (the image "
+                                   "is %zux%zux%zu along x, y, z)", axis[i], o[i], r[i], dims[i], dims[0], dims[1], dims[2]);
+    pixel = img.element_size ? img.element_size : clmem_image_format_itemsize(img.format);
     if (pixel == 0)
-        CLMEM__MAP_FAIL(clmem__fail(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, fn,
-                                    "img has an unknown format (order 0x%x, type 0x%x)",
-                                    (unsigned)img.format.image_channel_order, (unsigned)img.format.image_channel_data_type));
-    if ((err = clmem__map_itemsize(fn, opts, &itemsize)) != CL_SUCCESS) CLMEM__MAP_FAIL(err);
-    if (itemsize != 0 && itemsize != pixel)
-        CLMEM__MAP_FAIL(clmem__fail(CL_INVALID_VALUE, fn, "the element size asked for (%zu bytes) is not the image's "
-                                    "pixel size (%zu bytes)", itemsize, pixel));
-    if ((err = clmem__map_check_access(fn, "image", img.flags, flags)) != CL_SUCCESS) CLMEM__MAP_FAIL(err);
-    if ((err = clmem__check_same_context(fn, queue, img.context, "img")) != CL_SUCCESS) CLMEM__MAP_FAIL(err);
+        return clmem__fail(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, fn, "img has an unknown format (order 0x%x, type 0x%x)",
+                           (unsigned)img.format.image_channel_order, (unsigned)img.format.image_channel_data_type);
+    if ((err = clmem__map_check_access(fn, "image", img.flags, flags)) != CL_SUCCESS) return err;
+    if ((err = clmem__check_same_context(fn, queue, img.context, "img")) != CL_SUCCESS) return err;
 
     memset(&rec, 0, sizeof rec);
     rec.mem = rec.root = img.mem;
@@ -573,16 +488,16 @@ CLMEM_API clmem_memory_map clmem_enqueue_map_image_opts(cl_command_queue queue, 
     }
     rec.file = opts->clmem__file;
     rec.line = opts->clmem__line;
-    if ((err = clmem__map_reserve(fn, &rec)) != CL_SUCCESS) CLMEM__MAP_FAIL(err);
+    if ((err = clmem__map_reserve(fn, &rec)) != CL_SUCCESS) return err;
 
     ptr = clEnqueueMapImage(queue, img.mem, blocking ? CL_TRUE : CL_FALSE, flags, o, r, &row_pitch, &slice_pitch,
                             opts->num_wait_for, opts->wait_for, (!blocking || opts->event) ? &ev : NULL, &err);
     if (err != CL_SUCCESS || ptr == NULL) {
         clmem__map_cancel(rec.serial);
         if (ev) clReleaseEvent(ev);
-        CLMEM__MAP_FAIL(clmem__cl_fail(err != CL_SUCCESS ? err : CL_MAP_FAILURE, fn, "clEnqueueMapImage"));
+        return clmem__cl_fail(err != CL_SUCCESS ? err : CL_MAP_FAILURE, fn, "clEnqueueMapImage");
     }
-    m.dtype = opts->dtype != CLMEM_DTYPE_NONE ? opts->dtype : clmem__map_pixel_dtype(img.format, pixel);
+    m.dtype = clmem__map_pixel_dtype(img.format, pixel);
     m.itemsize = pixel;
     m.row_pitch = row_pitch;
     m.slice_pitch = slice_pitch;
@@ -613,10 +528,9 @@ CLMEM_API clmem_memory_map clmem_enqueue_map_image_opts(cl_command_queue queue, 
         break;
     }
     clmem__map_finish(&m, &rec, queue, ev, opts, ptr);
-    clmem__set_err(errcode_ret, CL_SUCCESS);
-    return m;
+    *map = m;
+    return CL_SUCCESS;
 }
-#undef CLMEM__MAP_FAIL
 
 /* ---- unmapping ---- */
 static cl_int clmem__unmap_checks(const char *fn, cl_command_queue queue, cl_mem mem, const cl_event *wait_for,
@@ -634,23 +548,24 @@ CLMEM_API cl_int clmem_memory_map_release_opts(clmem_memory_map *map, const clme
     static const char fn[] = "clmem_memory_map_release";
     static const clmem_unmap_options none = {0, NULL, NULL, 0, NULL};
     cl_command_queue queue;
+    cl_mem mem;
     cl_int err;
     size_t i;
     char where[320];
     if (!opts) opts = &none;
     if (map == NULL) return clmem__fail(CL_INVALID_VALUE, fn, "map is NULL");
     if (map->serial == 0 && map->ptr == NULL) return CL_SUCCESS; /* never held a map (e.g. the map failed) */
+    if (map->file)
+        snprintf(where, sizeof where, "map #%llu made at %s:%d", map->serial, map->file, map->line);
+    else
+        snprintf(where, sizeof where, "map #%llu", map->serial);
     clmem__lock(&clmem__map_lock);
     i = map->serial ? clmem__map_find(map->serial) : clmem__map_count;
-    if (i == clmem__map_count) {
+    if (i == clmem__map_count || clmem__maps[i].busy) {
         clmem__unlock(&clmem__map_lock);
         if (map->serial == 0)
             return clmem__fail(CL_INVALID_VALUE, fn, "map.ptr %p was not handed out by clmem (the handle has no serial)",
                                map->ptr);
-        if (map->file)
-            snprintf(where, sizeof where, "map #%llu made at %s:%d", map->serial, map->file, map->line);
-        else
-            snprintf(where, sizeof where, "map #%llu", map->serial);
         return clmem__fail(CLMEM_ERROR_DOUBLE_RELEASE, fn, "%s was already released; no second unmap was enqueued",
                            where);
     }
@@ -658,19 +573,24 @@ CLMEM_API cl_int clmem_memory_map_release_opts(clmem_memory_map *map, const clme
         void *live_ptr = clmem__maps[i].ptr;
         cl_mem live_mem = clmem__maps[i].mem;
         clmem__unlock(&clmem__map_lock);
-        return clmem__fail(CL_INVALID_VALUE, fn, "map #%llu was made of object %p at %p, but the handle names object %p "
-                           "at %p: clmem did not hand out that pointer", map->serial, (void *)live_mem, live_ptr,
-                           (void *)map->mem, map->ptr);
+        return clmem__fail(CL_INVALID_VALUE, fn, "%s is of object %p at %p, but the handle names object %p at %p: "
+                           "clmem did not hand out that pointer", where, (void *)live_mem, live_ptr, (void *)map->mem,
+                           map->ptr);
     }
+    clmem__maps[i].busy = 1;
+    mem = clmem__maps[i].mem;
+    queue = opts->queue ? opts->queue : clmem__maps[i].queue;
     clmem__unlock(&clmem__map_lock);
-    queue = opts->queue ? opts->queue : map->queue;
-    if ((err = clmem__unmap_checks(fn, queue, map->mem, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) return err;
-    err = clEnqueueUnmapMemObject(queue, map->mem, map->ptr, opts->num_wait_for, opts->wait_for, opts->event);
-    if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clEnqueueUnmapMemObject");
-    clmem__map_cancel(map->serial);
-    clReleaseMemObject(map->mem);
-    clReleaseCommandQueue(map->queue);
-    if (map->event) clReleaseEvent(map->event);
+    err = clmem__unmap_checks(fn, queue, mem, opts->wait_for, opts->num_wait_for);
+    if (err == CL_SUCCESS) {
+        err = clEnqueueUnmapMemObject(queue, mem, map->ptr, opts->num_wait_for, opts->wait_for, opts->event);
+        if (err != CL_SUCCESS) err = clmem__cl_fail(err, fn, "clEnqueueUnmapMemObject");
+    }
+    if (err != CL_SUCCESS) {
+        clmem__map_unclaim(map->serial);
+        return err;
+    }
+    clmem__map_drop(map->serial);
     map->ptr = NULL;
     map->mem = NULL;
     map->queue = NULL;
@@ -685,20 +605,24 @@ CLMEM_API cl_int clmem_memory_map_release_default(clmem_memory_map *map) {
 CLMEM_API cl_int clmem_enqueue_unmap_mem_object_opts(cl_command_queue queue, cl_mem mem, void *ptr,
                                                      const clmem_enqueue_options *opts) {
     static const char fn[] = "clmem_enqueue_unmap_mem_object";
-    static const clmem_enqueue_options none = {0, NULL, 0, NULL};
-    size_t i;
-    unsigned long long serial;
+    static const clmem_enqueue_options none = CLMEM__ZERO;
+    size_t i, k, other = 0;
+    unsigned long long serial = 0;
     cl_int err;
     if (!opts) opts = &none;
     if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
     if (mem == NULL) return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "mem is NULL");
+    if (ptr == NULL) return clmem__fail(CL_INVALID_VALUE, fn, "ptr is NULL");
     clmem__lock(&clmem__map_lock);
-    for (i = clmem__map_count; i-- > 0;)
-        if (clmem__maps[i].mem == mem && clmem__maps[i].ptr == ptr && ptr != NULL) break;
-    if (i == (size_t)-1) {
-        size_t other = 0, k;
+    for (i = clmem__map_count; i-- > 0;) /* the most recent live map of (mem, ptr) */
+        if (clmem__maps[i].mem == mem && clmem__maps[i].ptr == ptr && !clmem__maps[i].busy) {
+            serial = clmem__maps[i].serial;
+            clmem__maps[i].busy = 1;
+            break;
+        }
+    if (serial == 0) {
         for (k = 0; k < clmem__map_count; ++k)
-            if (clmem__maps[k].ptr == ptr && ptr != NULL) ++other;
+            if (clmem__maps[k].ptr == ptr) ++other;
         clmem__unlock(&clmem__map_lock);
         if (other)
             return clmem__fail(CL_INVALID_VALUE, fn, "pointer %p is a live map of another memory object, not of %p",
@@ -706,15 +630,17 @@ CLMEM_API cl_int clmem_enqueue_unmap_mem_object_opts(cl_command_queue queue, cl_
         return clmem__fail(CL_INVALID_VALUE, fn, "pointer %p is not a live map of memory object %p that clmem handed "
                            "out (never mapped, or already unmapped)", ptr, (void *)mem);
     }
-    serial = clmem__maps[i].serial;
     clmem__unlock(&clmem__map_lock);
-    if ((err = clmem__unmap_checks(fn, queue, mem, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) return err;
-    err = clEnqueueUnmapMemObject(queue, mem, ptr, opts->num_wait_for, opts->wait_for, opts->event);
-    if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clEnqueueUnmapMemObject");
-    clmem__map_cancel(serial);
-    /* The map's handle still holds its retained mem and queue; they are released when the
-       handle is released (which then reports the double release) - or never, so release
-       what the record's map retained here. */
+    err = clmem__unmap_checks(fn, queue, mem, opts->wait_for, opts->num_wait_for);
+    if (err == CL_SUCCESS) {
+        err = clEnqueueUnmapMemObject(queue, mem, ptr, opts->num_wait_for, opts->wait_for, opts->event);
+        if (err != CL_SUCCESS) err = clmem__cl_fail(err, fn, "clEnqueueUnmapMemObject");
+    }
+    if (err != CL_SUCCESS) {
+        clmem__map_unclaim(serial);
+        return err;
+    }
+    clmem__map_drop(serial);
     return CL_SUCCESS;
 }
 

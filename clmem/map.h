@@ -9,23 +9,22 @@ extern "C" {
    MAPS
 
    A map makes a region of a buffer or image visible to the host. PyOpenCL returned a
-   numpy array whose .base was a MemoryMap; clmem returns one clmem_memory_map that
-   holds the host pointer, what describes it (element type, shape, strides in bytes,
-   and for images the row and slice pitches the driver returned), the map's event and
-   what is needed to unmap.
+   numpy array whose .base was a MemoryMap; clmem fills one clmem_memory_map that holds
+   the host pointer, what describes it (element type name and size, shape, strides in
+   bytes, and for images the row and slice pitches the driver returned), the map's
+   event and what is needed to unmap.
 
-       cl_int err;
-       clmem_memory_map m = clmem_enqueue_map_buffer(q, buf, CL_MAP_READ, 0, &err,
-                                                     .shape = {5, 6, 7}, .dtype = CLMEM_DTYPE_FLOAT);
-       if (err == CL_SUCCESS) {
-           float *p = (float *)m.ptr;       ... read p[0 .. 209] ...
-           clmem_memory_map_release(&m);    // clEnqueueUnmapMemObject on the map's queue
+       clmem_memory_map m;
+       if (clmem_enqueue_map_buffer(q, buf, CL_MAP_READ, 0, float, &m, .shape = {5, 6, 7}) == CL_SUCCESS) {
+           const float *p = (const float *)m.ptr;   ... p[0 .. 209] ...
+           clmem_memory_map_release(&m);            // clEnqueueUnmapMemObject on the map's queue
        }
 
-   PyOpenCL's `with` block is CLMEM_WITH_MAP (it unmaps when the block is left by its
-   end, `break` or `continue`):
+   PyOpenCL's `with` block is CLMEM_WITH_MAP: it declares the map, runs the block when
+   the map succeeded and unmaps when the block is left by its end, `break` or
+   `continue`:
 
-       CLMEM_WITH_MAP(m, clmem_enqueue_map_buffer(q, buf, CL_MAP_WRITE_INVALIDATE_REGION, 0, &err)) {
+       CLMEM_WITH_MAP(m, err = clmem_enqueue_map_buffer(q, buf, CL_MAP_WRITE_INVALIDATE_REGION, 0, char, &m)) {
            memset(m.ptr, 0, m.size);
        }
 
@@ -33,83 +32,52 @@ extern "C" {
    PoCL returns the same pointer for two maps of one region, so each map is its own
    entry and unmapping one leaves the other valid). With it clmem
      - refuses to unmap a pointer it did not hand out (CL_INVALID_VALUE),
-     - reports a second release of the same map (CLMEM_ERROR_DOUBLE_RELEASE) and never
-       enqueues a second unmap,
+     - reports a second release of the same map (CLMEM_ERROR_DOUBLE_RELEASE, naming the
+       file and line of the map) and never enqueues a second unmap,
      - refuses a map that overlaps a live map of the same memory when either of the two
-       is for writing (CL_INVALID_OPERATION; the spec leaves such maps undefined or an
-       error, PoCL allows them),
+       is for writing (CL_INVALID_OPERATION; the spec makes overlapping write maps an
+       error and read/write overlaps undefined; PoCL allows both),
      - logs a warning, with the file and line of the map, when a buffer mapped for
-       writing is released or passed to a copy (the device may not see host writes
-       before the unmap).
-   A map keeps its memory object and its queue retained until it is released, so
-   releasing the buffer while it is mapped is safe: the unmap still works.
+       writing is released or passed to a copy (the device may not see the host's
+       writes before the unmap).
+   The table holds a reference to the mapped object and to the queue until the unmap,
+   so releasing a buffer while it is mapped is safe: the unmap still works.
 
    CHECKS made before the driver is called (PoCL maps anyway where the spec says no):
      - flags: 0, unknown bits, CL_MAP_WRITE_INVALIDATE_REGION together with CL_MAP_READ
-       or CL_MAP_WRITE                                       -> CL_INVALID_VALUE
-     - zero size, offset/region beyond the object, overflow    -> CL_INVALID_VALUE
+       or CL_MAP_WRITE                                          -> CL_INVALID_VALUE
+     - zero size, offset/region beyond the object, overflow       -> CL_INVALID_VALUE
      - MAP_READ on a HOST_WRITE_ONLY or HOST_NO_ACCESS object, MAP_WRITE or
        WRITE_INVALIDATE_REGION on a HOST_READ_ONLY or HOST_NO_ACCESS object (also as
-       inherited by a sub-buffer)                              -> CL_INVALID_OPERATION
+       inherited by a sub-buffer)                                 -> CL_INVALID_OPERATION
      - the pitches of an image map are always requested by clmem, so the spec's
        "NULL image_row_pitch / image_slice_pitch" error cannot arise.
    --------------------------------------------------------------------------------- */
 
 /** Most axes a map's shape can have. */
-#define CLMEM_MAP_MAX_DIMS 4
+#define CLMEM_MAP_MAX_DIMS 8
 
-/** Element types (numpy's dtypes, as OpenCL's scalar and vector types). A vector type
-    is CLMEM_DTYPE_VECTOR(scalar, n) with n in 2, 3, 4, 8, 16; its size is OpenCL's
-    (a 3-vector takes the room of a 4-vector). CLMEM_DTYPE_NONE: untyped bytes. */
-typedef enum clmem_dtype {
-    CLMEM_DTYPE_NONE = 0,
-    CLMEM_DTYPE_CHAR = 1,   /* cl_char */
-    CLMEM_DTYPE_UCHAR = 2,  /* cl_uchar */
-    CLMEM_DTYPE_SHORT = 3,  /* cl_short */
-    CLMEM_DTYPE_USHORT = 4, /* cl_ushort */
-    CLMEM_DTYPE_INT = 5,    /* cl_int */
-    CLMEM_DTYPE_UINT = 6,   /* cl_uint */
-    CLMEM_DTYPE_LONG = 7,   /* cl_long */
-    CLMEM_DTYPE_ULONG = 8,  /* cl_ulong */
-    CLMEM_DTYPE_HALF = 9,   /* cl_half */
-    CLMEM_DTYPE_FLOAT = 10, /* cl_float */
-    CLMEM_DTYPE_DOUBLE = 11, /* cl_double */
-    CLMEM_DTYPE__FORCE_INT = 0x7fffffff /* private: keeps every vector code in range */
-} clmem_dtype;
-
-/** CLMEM_DTYPE_VECTOR(scalar, n): the n-vector of a scalar dtype, e.g.
-    CLMEM_DTYPE_VECTOR(CLMEM_DTYPE_UINT, 2) for cl_uint2 (PyOpenCL's cltypes.uint2). */
-#define CLMEM_DTYPE_VECTOR(scalar, n) ((clmem_dtype)((int)(scalar) | ((int)(n) << 8)))
-
-/** clmem_dtype_itemsize(dtype): bytes of one element (cl_uint2: 8, cl_float3: 16);
-    0 for CLMEM_DTYPE_NONE and for codes that name no type. Thread safety: any thread. */
-CLMEM_API size_t clmem_dtype_itemsize(clmem_dtype dtype);
-
-/** Layout of a mapped array when no .strides are given (numpy's order="C"/"F"). */
-typedef enum clmem_order {
-    CLMEM_ORDER_C = 0, /* row-major: the last axis varies fastest (default) */
-    CLMEM_ORDER_F = 1  /* column-major: the first axis varies fastest */
-} clmem_order;
-
-/** A live map (PyOpenCL's MemoryMap together with the array it carried). Passed by
-    value, released once with clmem_memory_map_release (or clmem_release). Treat the
-    fields as read-only. */
+/** A live map (PyOpenCL's MemoryMap together with the numpy array it carried). Filled
+    by the map functions, released once with clmem_memory_map_release (or
+    clmem_release). Treat the fields as read-only; element (i, j) of a 2-D map is at
+    (char *)m.ptr + i * m.strides[0] + j * m.strides[1] (see clmem_memory_map_at). */
 typedef struct clmem_memory_map {
     void *ptr;                            /* the host pointer (element 0); NULL when empty or released */
     size_t size;                          /* bytes mapped (buffers: itemsize * prod(shape)) */
-    clmem_dtype dtype;                    /* element type (CLMEM_DTYPE_NONE: see itemsize) */
+    const char *dtype;                    /* element type as written ("float", "cl_uint2"); images:
+                                             the pixel's type ("cl_float4"), "bytes" when none fits */
     size_t itemsize;                      /* bytes per element (images: bytes per pixel) */
     unsigned ndim;                        /* axes in shape/strides */
-    size_t shape[CLMEM_MAP_MAX_DIMS];     /* elements per axis */
+    size_t shape[CLMEM_MAP_MAX_DIMS];     /* elements per axis, slowest first in C order */
     size_t strides[CLMEM_MAP_MAX_DIMS];   /* bytes between neighbours along each axis */
     size_t row_pitch, slice_pitch;        /* images: the pitches the driver returned; buffers: 0 */
-    cl_map_flags flags;                   /* CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION */
-    cl_event event;                       /* the map command's event, owned by the map (NULL for a
-                                             blocking map made without .event) */
-    cl_mem mem;                           /* the mapped object (retained by the map) */
-    cl_command_queue queue;               /* the queue the map was made on (retained by the map) */
-    unsigned long long serial;            /* clmem's number of this map; kept after release */
-    const char *file;                     /* where the map was made (NULL when unknown) */
+    cl_map_flags flags;                   /* CL_MAP_READ | CL_MAP_WRITE, or CL_MAP_WRITE_INVALIDATE_REGION */
+    cl_event event;                       /* the map command's event, owned by the map until its release
+                                             (NULL for a blocking map made without .event) */
+    cl_mem mem;                           /* the mapped object (kept alive until the unmap) */
+    cl_command_queue queue;               /* the queue the map was made on (kept alive until the unmap) */
+    unsigned long long serial;            /* clmem's number for this map (0: never mapped); kept after release */
+    const char *file;                     /* where the map was made (NULL when unknown, e.g. from C++) */
     int line;
 } clmem_memory_map;
 
@@ -117,20 +85,21 @@ typedef struct clmem_memory_map {
     keyword arguments). Zero means the default. */
 typedef struct clmem_map_options {
     int clmem__start;                     /* private: keeps the braces non-empty */
-    size_t shape[CLMEM_MAP_MAX_DIMS];     /* buffers: elements per axis; the shape ends at the first 0.
-                                             Default: everything from offset to the end of the buffer */
-    clmem_dtype dtype;                    /* element type (default: bytes, or .itemsize) */
-    size_t itemsize;                      /* bytes per element when dtype is NONE (e.g. sizeof(struct)) */
-    clmem_order order;                    /* buffers: CLMEM_ORDER_C (default) or CLMEM_ORDER_F */
-    size_t strides[CLMEM_MAP_MAX_DIMS];   /* buffers: byte strides per axis; override .order. They do
-                                             not change the mapped size (as in PyOpenCL); every
-                                             element they reach must lie inside it */
+    size_t shape[CLMEM_MAP_MAX_DIMS];     /* buffers: elements per axis. Default: one axis holding
+                                             everything from offset to the end of the buffer */
+    unsigned ndim;                        /* buffers: axes of .shape (0: its leading non-zero entries;
+                                             give it when a computed extent may be 0, so that the
+                                             map fails instead of covering the rest of the buffer) */
+    char order;                           /* buffers: 'C' (default; last index fastest) or 'F' */
+    size_t strides[CLMEM_MAP_MAX_DIMS];   /* buffers: byte strides per axis, overriding .order. As in
+                                             PyOpenCL they do not change the mapped size; clmem
+                                             checks that every element they reach lies inside it */
     int is_blocking;                      /* 0 or CLMEM_BLOCKING: wait for the map; CLMEM_NON_BLOCKING:
                                              wait on map.event before touching map.ptr */
     const cl_event *wait_for;             /* events to wait for (CLMEM_WAIT_FOR(...)) */
     cl_uint num_wait_for;
-    cl_event *event;                      /* also give the map's event to the caller (retained for
-                                             the caller, who releases it) */
+    cl_event *event;                      /* also give the map's event to the caller (a reference of
+                                             the caller's own, to release) */
     const char *clmem__file;              /* private: set by the macros */
     int clmem__line;
 } clmem_map_options;
@@ -144,87 +113,89 @@ typedef struct clmem_unmap_options {
     cl_event *event;                      /* where to put the unmap's event (NULL: none is made) */
 } clmem_unmap_options;
 
-/** clmem_enqueue_map_buffer(queue, buf, flags, offset, errcode_ret, ...options): map
-    bytes of a buffer, sub-buffer or pooled buffer into host memory
-    (clEnqueueMapBuffer; PyOpenCL's enqueue_map_buffer).
+/** clmem_enqueue_map_buffer(queue, buf, flags, offset, T, &map, ...options): map a
+    buffer, sub-buffer or pooled buffer into host memory as an array of element type T
+    (clEnqueueMapBuffer; PyOpenCL's enqueue_map_buffer(queue, buf, flags, offset,
+    shape, dtype)).
     - flags: CL_MAP_READ and/or CL_MAP_WRITE, or CL_MAP_WRITE_INVALIDATE_REGION alone.
     - offset: bytes from the start of buf.
-    - errcode_ret: where to store the result code (may be NULL).
-    - options: .shape, .dtype (or .itemsize), .order, .strides describe the host array;
-      the mapped size is itemsize * prod(shape), or without .shape everything from
-      offset to the end (which must then be a multiple of the itemsize). .is_blocking,
-      .wait_for/.num_wait_for, .event as for every enqueue.
-    Returns the map; on failure an empty map (ptr == NULL, serial == 0) and the code:
-    CL_INVALID_COMMAND_QUEUE (NULL queue), CL_INVALID_MEM_OBJECT (empty buffer),
-    CL_INVALID_CONTEXT (queue of another context), CL_INVALID_VALUE (bad flags, size 0,
-    offset + size beyond the buffer, bad dtype/itemsize/order, more than
-    CLMEM_MAP_MAX_DIMS axes, strides reaching outside the map), CL_INVALID_OPERATION
-    (host-access flags forbid the map; overlap with a live map where either is for
-    writing), CL_INVALID_EVENT_WAIT_LIST, CL_OUT_OF_HOST_MEMORY, or the driver's code.
+    - T: the element type (float, cl_uint2, struct particle, char for bytes); the map
+      records sizeof(T) and the name as written.
+    - map: filled on success; emptied (ptr NULL, serial 0) on failure.
+    - options: .shape/.ndim, .order, .strides describe the array; the mapped size is
+      sizeof(T) * prod(shape), or without .shape everything from offset to the end
+      (which must then be a whole number of elements). .is_blocking, .wait_for,
+      .num_wait_for, .event as for every enqueue.
+    Returns CL_SUCCESS or: CL_INVALID_COMMAND_QUEUE (NULL queue), CL_INVALID_MEM_OBJECT
+    (empty buffer), CL_INVALID_CONTEXT (queue of another context), CL_INVALID_VALUE
+    (map NULL, bad flags, size 0, offset + size beyond the buffer, .ndim above
+    CLMEM_MAP_MAX_DIMS, order not 'C'/'F', strides reaching outside the map, size
+    overflow), CL_INVALID_OPERATION (the host-access flags forbid the map; overlap with
+    a live map where either is for writing), CL_INVALID_EVENT_WAIT_LIST,
+    CL_OUT_OF_HOST_MEMORY, or the driver's code.
     With CL_MEM_USE_HOST_PTR the pointer is the host memory plus the buffer's origin
-    plus offset (on zero-copy devices such as PoCL and most CPUs).
+    plus offset on zero-copy devices (PoCL, CPUs); others may hand out a staging copy.
     Thread safety: any thread; the live-map table is locked.
-    Example: clmem_memory_map m = clmem_enqueue_map_buffer(q, b, CL_MAP_WRITE, 0, &err,
-                 .shape = {1}, .dtype = CLMEM_DTYPE_VECTOR(CLMEM_DTYPE_UINT, 2)); */
+    Example: clmem_enqueue_map_buffer(q, b, CL_MAP_WRITE, 0, cl_uint2, &m, .shape = {1}); */
 #ifndef __cplusplus
 #define clmem_enqueue_map_buffer(...) clmem__map_buffer_(__VA_ARGS__, )
-#define clmem__map_buffer_(queue, buf, flags, offset, errcode_ret, ...)                                    \
-    clmem_enqueue_map_buffer_opts(queue, buf, flags, offset,                                                 \
-                                  &(clmem_map_options){.clmem__start = 0, .clmem__file = __FILE__,          \
-                                                       .clmem__line = __LINE__, __VA_ARGS__},                \
-                                  errcode_ret)
+#define clmem__map_buffer_(queue, buf, flags, offset, T, map, ...)                                     \
+    clmem_enqueue_map_buffer_opts(queue, buf, flags, offset, sizeof(T), #T, map,                         \
+                                  &(clmem_map_options){.clmem__start = 0, .clmem__file = __FILE__,      \
+                                                       .clmem__line = __LINE__, __VA_ARGS__})
 #endif
-CLMEM_API clmem_memory_map clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buffer buf, cl_map_flags flags,
-                                                         size_t offset, const clmem_map_options *opts,
-                                                         cl_int *errcode_ret);
+CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buffer buf, cl_map_flags flags,
+                                               size_t offset, size_t itemsize, const char *dtype,
+                                               clmem_memory_map *map, const clmem_map_options *opts);
 
-/** clmem_enqueue_map_image(queue, img, flags, origin, region, errcode_ret, ...options):
-    map a box of an image into host memory (clEnqueueMapImage; PyOpenCL's
-    enqueue_map_image).
-    - origin: {x, y, z} in pixels (z: slice, or layer of an image array; for a 1-D
-      image array y is the layer); NULL means {0, 0, 0}.
+/** clmem_enqueue_map_image(queue, img, flags, origin, region, &map, ...options): map a
+    box of an image into host memory (clEnqueueMapImage; PyOpenCL's enqueue_map_image).
+    - origin: {x, y, z} in pixels (for a 1-D image array y is the layer, for a 2-D
+      array z); NULL means {0, 0, 0}.
     - region: {w, h, d} in pixels; trailing zeros count as 1 ({64, 4, 0} is {64, 4, 1});
       NULL means everything from origin to the end of the image.
-    - The map describes itself from the region and the pitches the driver returned (not
-      from caller-given strides, where PyOpenCL let them disagree): shape {w} for 1-D,
-      {h, w} for 2-D, {d, h, w} for 3-D, {layers, w} for 1-D arrays (stride: slice_pitch),
-      {layers, h, w} for 2-D arrays; strides {slice_pitch, row_pitch, pixel size}.
-      .dtype defaults to the pixel's type where one matches (CL_FLOAT RGBA: float4),
-      else NONE with itemsize the pixel size; a given .dtype must have the pixel's size.
-      .shape, .strides and .order are refused (CL_INVALID_VALUE).
+    - The map describes itself from the region and the pitches the driver returned
+      (PyOpenCL built the array from caller-given shape and strides, which could
+      disagree with them): shape {w} for 1-D, {h, w} for 2-D, {layers, w} for 1-D
+      arrays (stride: slice_pitch), {d, h, w} for 3-D and {layers, h, w} for 2-D arrays,
+      with strides {slice_pitch, row_pitch, pixel size}; dtype names the pixel's OpenCL
+      type where one fits (CL_RGBA + CL_FLOAT: "cl_float4"), else "bytes".
+      .shape, .ndim, .strides and .order are refused (CL_INVALID_VALUE).
     Errors: as clmem_enqueue_map_buffer, plus CL_INVALID_VALUE for a region beyond the
-    image, a 0 before a non-zero region component, origin[1]/region[1] on 1-D images,
-    origin[2]/region[2] on 1-D and 2-D images.
+    image, a 0 before a non-zero region component, y/z outside a 1-D image or z outside
+    a 2-D image; CL_INVALID_MEM_OBJECT for a handle whose type is not an image.
     Thread safety: any thread.
-    Example: clmem_memory_map m = clmem_enqueue_map_image(q, img, CL_MAP_READ, NULL, NULL, &err);
+    Example: clmem_enqueue_map_image(q, img, CL_MAP_READ, NULL, NULL, &m);
              row y starts at (char *)m.ptr + y * m.row_pitch. */
 #ifndef __cplusplus
 #define clmem_enqueue_map_image(...) clmem__map_image_(__VA_ARGS__, )
-#define clmem__map_image_(queue, img, flags, origin, region, errcode_ret, ...)                             \
-    clmem_enqueue_map_image_opts(queue, img, flags, origin, region,                                         \
-                                 &(clmem_map_options){.clmem__start = 0, .clmem__file = __FILE__,           \
-                                                      .clmem__line = __LINE__, __VA_ARGS__},                 \
-                                 errcode_ret)
+#define clmem__map_image_(queue, img, flags, origin, region, map, ...)                                 \
+    clmem_enqueue_map_image_opts(queue, img, flags, origin, region, map,                                \
+                                 &(clmem_map_options){.clmem__start = 0, .clmem__file = __FILE__,       \
+                                                      .clmem__line = __LINE__, __VA_ARGS__})
 #endif
-CLMEM_API clmem_memory_map clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_image img, cl_map_flags flags,
-                                                        const size_t *origin, const size_t *region,
-                                                        const clmem_map_options *opts, cl_int *errcode_ret);
+CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_image img, cl_map_flags flags,
+                                              const size_t *origin, const size_t *region, clmem_memory_map *map,
+                                              const clmem_map_options *opts);
 
 /** clmem_memory_map_release(&map, ...options): unmap (clEnqueueUnmapMemObject;
-    PyOpenCL's MemoryMap.release) and empty the handle: ptr, mem, queue and event
-    become NULL; serial, file and line stay so that a second release can be reported.
-    The unmap is enqueued, not waited for: later commands on an in-order queue see the
-    host's writes. Options: .queue (default: the queue the map was made on), .wait_for,
-    .num_wait_for, .event (the unmap's event).
+    PyOpenCL's MemoryMap.release(queue, wait_for)) and empty the handle: ptr, mem,
+    queue and event become NULL (the map's event is released); serial, file and line
+    stay so that a second release can be reported. The unmap is enqueued, not waited
+    for: later commands on an in-order queue see the host's writes.
+    Options: .queue (default: the queue the map was made on), .wait_for,
+    .num_wait_for, .event (the unmap's event, yours to release).
     Returns CL_SUCCESS; CL_SUCCESS without doing anything for a map that never held
-    anything (serial 0, ptr NULL: the result of a failed map), so failure paths may
+    anything (serial 0 and ptr NULL: the result of a failed map), so failure paths may
     release unconditionally; CLMEM_ERROR_DOUBLE_RELEASE for a map already released
     (through this handle, a copy of it, or clmem_enqueue_unmap_mem_object): no second
-    unmap is enqueued; CL_INVALID_VALUE (map NULL, or ptr/mem not a live map clmem
-    handed out); CL_INVALID_CONTEXT (.queue of another context);
-    CL_INVALID_EVENT_WAIT_LIST; or the driver's code (the map then stays live).
-    Thread safety: any thread, but one map must not be released from two threads at
-    once. Example: clmem_memory_map_release(&m, .event = &unmapped); */
+    unmap is enqueued; CL_INVALID_VALUE (map NULL, or its ptr/mem are not the live map
+    clmem handed out under that serial); CL_INVALID_CONTEXT (.queue of another
+    context); CL_INVALID_COMMAND_QUEUE; CL_INVALID_EVENT_WAIT_LIST; or the driver's
+    code (the map then stays live and may be released again).
+    Thread safety: any thread; of two threads releasing one map at the same time, one
+    unmaps and the other gets CLMEM_ERROR_DOUBLE_RELEASE.
+    Example: clmem_memory_map_release(&m, .event = &unmapped); */
 #ifndef __cplusplus
 #define clmem_memory_map_release(...) clmem__map_release_(__VA_ARGS__, )
 #define clmem__map_release_(map, ...) \
@@ -233,18 +204,20 @@ CLMEM_API clmem_memory_map clmem_enqueue_map_image_opts(cl_command_queue queue, 
 CLMEM_API cl_int clmem_memory_map_release_opts(clmem_memory_map *map, const clmem_unmap_options *opts);
 
 /** clmem_memory_map_release_default(&map): clmem_memory_map_release with no options
-    (on the map's own queue, no wait list, no event). What clmem_release(&map) and
+    (on the map's own queue, no wait list, no event): what clmem_release(&map) and
     CLMEM_WITH_MAP call. Same results as clmem_memory_map_release. */
 CLMEM_API cl_int clmem_memory_map_release_default(clmem_memory_map *map);
 
 /** clmem_enqueue_unmap_mem_object(queue, mem, ptr, ...options): unmap one live map of
-    the raw object mem at host pointer ptr (for code that kept only the pointer; the
-    most recent such map is released). Options: .wait_for, .num_wait_for, .event.
-    Errors: CL_INVALID_COMMAND_QUEUE, CL_INVALID_MEM_OBJECT (NULL mem), CL_INVALID_VALUE
-    (ptr is not a live map of mem that clmem handed out: a foreign pointer, a second
-    unmap, or the wrong object), CL_INVALID_CONTEXT, CL_INVALID_EVENT_WAIT_LIST, or the
-    driver's code. A later clmem_memory_map_release of that map's handle reports
-    CLMEM_ERROR_DOUBLE_RELEASE. Thread safety: any thread. */
+    the raw object mem (buf.mem, img.mem) at host pointer ptr, for code that kept only
+    the pointer; of several live maps of (mem, ptr) the most recent goes. Options:
+    .wait_for, .num_wait_for, .event. Returns CL_SUCCESS or: CL_INVALID_COMMAND_QUEUE,
+    CL_INVALID_MEM_OBJECT (NULL mem), CL_INVALID_VALUE (ptr is not a live map of mem
+    that clmem handed out: a foreign pointer, a second unmap, the wrong object),
+    CL_INVALID_CONTEXT, CL_INVALID_EVENT_WAIT_LIST, or the driver's code. The handle of
+    that map is then stale: its release reports CLMEM_ERROR_DOUBLE_RELEASE, and its
+    mem, queue and event must no longer be used. Thread safety: any thread.
+    Example: clmem_enqueue_unmap_mem_object(q, buf.mem, p); */
 #ifndef __cplusplus
 #define clmem_enqueue_unmap_mem_object(...) clmem__unmap_mem_(__VA_ARGS__, )
 #define clmem__unmap_mem_(queue, mem, ptr, ...) \
@@ -254,25 +227,32 @@ CLMEM_API cl_int clmem_enqueue_unmap_mem_object_opts(cl_command_queue queue, cl_
                                                      const clmem_enqueue_options *opts);
 
 /** clmem_memory_map_at(&map, index): the address of the element at index (map->ndim
-    entries) using the map's strides, or NULL when an index is out of range
-    (CL_INVALID_VALUE in the last-error message) or the map is empty.
-    Example: ((float *)clmem_memory_map_at(&m, (size_t[]){1, 2, 3}))[0] = 10.0f; */
+    entries) through the map's strides; NULL when an index is out of range or the map
+    is empty or released (with a CL_INVALID_VALUE message in clmem_last_error_message).
+    Thread safety: any thread.
+    Example: *(float *)clmem_memory_map_at(&m, (const size_t[]){1, 2, 3}) = 10.0f; */
 CLMEM_API void *clmem_memory_map_at(const clmem_memory_map *map, const size_t *index);
 
 /** clmem_live_map_count(mem): how many maps of mem (NULL: of any object) clmem holds
-    live right now. For tests and leak checks. Thread safety: any thread. */
+    live now. For tests and leak checks. Thread safety: any thread. */
 CLMEM_API size_t clmem_live_map_count(cl_mem mem);
 
-/** CLMEM_WITH_MAP(m, map_expression) { ... }: PyOpenCL's `with map:`. Declares the
-    clmem_memory_map m from map_expression, runs the block only if the map succeeded
-    (m.ptr != NULL; the error code went where map_expression said), and releases the
-    map (clmem_memory_map_release_default) when the block ends, including through
-    `break` or `continue`. `return` and `goto` out of the block skip the release, as
-    they would skip any statement after it.
-    Example: CLMEM_WITH_MAP(m, clmem_enqueue_map_buffer(q, b, CL_MAP_READ, 0, &err)) { use(m.ptr); } */
-#define CLMEM_WITH_MAP(m, map_expression)                                                                  \
-    for (clmem_memory_map m = (map_expression), *clmem__with_##m = &m; clmem__with_##m != NULL;             \
-         (void)clmem_memory_map_release_default(&m), clmem__with_##m = NULL)                                \
+/** CLMEM_WITH_MAP(m, map_call) { ... }: PyOpenCL's `with map:`. Declares the
+    clmem_memory_map m (empty), evaluates map_call (which fills &m: write
+    `err = clmem_enqueue_map_buffer(..., &m)` to keep the code), runs the block only
+    when the map succeeded (m.ptr != NULL), and releases the map
+    (clmem_memory_map_release_default) when the block ends, also through `break` or
+    `continue`. `return` and `goto` out of the block skip the release, as they skip
+    any statement after a block: release by hand before them.
+    Example: CLMEM_WITH_MAP(m, clmem_enqueue_map_buffer(q, b, CL_MAP_READ, 0, float, &m)) { use(m.ptr); } */
+#ifdef __cplusplus
+#define CLMEM__MAP_ZERO {}
+#else
+#define CLMEM__MAP_ZERO {0}
+#endif
+#define CLMEM_WITH_MAP(m, map_call)                                                                     \
+    for (clmem_memory_map m = CLMEM__MAP_ZERO, *clmem__with_##m = ((void)(map_call), &m);                \
+         clmem__with_##m != NULL; (void)clmem_memory_map_release_default(&m), clmem__with_##m = NULL)  \
         for (int clmem__body_##m = (m.ptr != NULL); clmem__body_##m; clmem__body_##m = 0)
 
 #ifdef __cplusplus

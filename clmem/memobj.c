@@ -105,7 +105,7 @@ CLMEM_API size_t clmem_mem_hash(cl_mem mem) {
 CLMEM_API cl_int clmem_enqueue_migrate_mem_objects_opts(cl_command_queue queue, const cl_mem *objects, cl_uint n,
                                                         cl_mem_migration_flags flags, const clmem_enqueue_options *opts) {
     static const char fn[] = "clmem_enqueue_migrate_mem_objects";
-    static const clmem_enqueue_options none = {0, NULL, 0, NULL};
+    static const clmem_enqueue_options none = CLMEM__ZERO;
     const cl_mem_migration_flags known = CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED;
     cl_int err;
     cl_uint i;

@@ -305,15 +305,18 @@ typedef struct clmem_svm_allocator clmem_svm_allocator;
 
 /** clmem_svm_allocator_create(context, alignment, flags, queue, &err): SVM from
     clSVMAlloc(context, flags, size, alignment) (PyOpenCL's SVMAllocator).
-    alignment: 0 (OpenCL's default) or a power of two. flags: cl_svm_mem_flags, 0
-    means CL_MEM_READ_WRITE. queue: NULL, or an in-order queue of the context: memory
+    alignment: 0 (OpenCL's default) or a power of two no larger than
+    CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE of the context's devices. flags:
+    cl_svm_mem_flags, 0 means CL_MEM_READ_WRITE. queue: NULL, or an in-order queue of the context: memory
     is then freed with clEnqueueSVMFree on it, after the work enqueued before, and a
     pooled block reused on this queue waits for the queue it was last used on.
     Unlike PyOpenCL, a clSVMAlloc that returns NULL is reported (out-of-memory).
     Errors: CL_INVALID_CONTEXT (NULL), CL_INVALID_VALUE (alignment not a power of
-    two, unknown flag bits), CL_INVALID_COMMAND_QUEUE (an out-of-order queue),
-    CL_INVALID_CONTEXT (queue of another context), CL_INVALID_OPERATION (no device of
-    the context supports SVM), CL_OUT_OF_HOST_MEMORY. Any thread. */
+    two or too large, unknown flag bits), CL_INVALID_COMMAND_QUEUE (an invalid or
+    out-of-order queue), CL_INVALID_CONTEXT (queue of another context),
+    CL_INVALID_OPERATION (no device of the context supports SVM, or the fine grain
+    or atomics asked for; OpenCL headers before 2.0), CL_OUT_OF_HOST_MEMORY.
+    Any thread. */
 CLMEM_API clmem_svm_allocator *clmem_svm_allocator_create(cl_context context, cl_uint alignment,
                                                           cl_svm_mem_flags flags, cl_command_queue queue,
                                                           cl_int *errcode_ret);
@@ -322,11 +325,14 @@ CLMEM_API void clmem_svm_allocator_retain(clmem_svm_allocator *alloc);
 CLMEM_API cl_int clmem_svm_allocator_release(clmem_svm_allocator *alloc);
 
 /** A pooled SVM block (PyOpenCL's PooledSVM): `svm` is the pointer with the size
-    asked for (pass it wherever a clmem_svm goes); `block` is private. Treat as
-    read-only; release with clmem_pooled_svm_release. */
+    asked for (pass it wherever a clmem_svm goes); `block` and `generation` are
+    private (the generation tells this hand-out of the block from later ones, so a
+    stale copy is always caught). Treat as read-only; release with
+    clmem_pooled_svm_release. */
 typedef struct clmem_pooled_svm {
     clmem_svm svm;
     void *block;
+    uint64_t generation;
 } clmem_pooled_svm;
 
 /** A pool of SVM blocks (opaque; PyOpenCL's SVMPool). */

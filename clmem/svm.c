@@ -34,6 +34,9 @@ static clmem__svm_slot *clmem__svm_slots;
 static uint32_t clmem__svm_nslots, clmem__svm_cap, clmem__svm_free_head;
 
 /* Register rec; 0 when out of memory. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((unused))
+#endif
 static uint64_t clmem__svm_reg_add(clmem__svm_rec *rec) {
     uint32_t i;
     uint64_t id = 0;
@@ -151,4 +154,771 @@ static const char *clmem__svm_flags_text(cl_svm_mem_flags flags, char *buf, size
     return buf;
 }
 
-static cl_device_svm_capabilities_clmem__placeholder_unused;
+
+/* ---- thin wrappers around the OpenCL 2.0 entry points (absent from 1.2 headers) ---- */
+#define CLMEM__SVM_CAP_COARSE ((cl_bitfield)1 << 0)
+#define CLMEM__SVM_CAP_FINE ((cl_bitfield)1 << 1)
+#define CLMEM__SVM_CAP_ATOMICS ((cl_bitfield)1 << 3)
+#define CLMEM__SVM_FLAG_ATOMICS ((cl_svm_mem_flags)1 << 11)
+
+#if !CLMEM__HAVE_SVM
+static cl_int clmem__svm_unsupported(const char *fn) {
+    return clmem__fail(CL_INVALID_OPERATION, fn,
+                       "clmem was compiled with OpenCL headers older than 2.0 (CL_TARGET_OPENCL_VERSION %d): no SVM",
+                       (int)CL_TARGET_OPENCL_VERSION);
+}
+#endif
+
+#if CLMEM__HAVE_SVM
+static cl_bitfield clmem__svm_device_caps(cl_device_id dev) {
+    cl_bitfield caps = 0;
+    if (clmem__device_version(dev) < 200) return 0;
+    if (clGetDeviceInfo(dev, 0x1053 /* CL_DEVICE_SVM_CAPABILITIES */, sizeof caps, &caps, NULL) != CL_SUCCESS) return 0;
+    return caps;
+}
+#endif
+
+static void clmem__svm_device_name(cl_device_id dev, char *buf, size_t size) {
+    buf[0] = '\0';
+    if (clGetDeviceInfo(dev, CL_DEVICE_NAME, size - 1, buf, NULL) != CL_SUCCESS) snprintf(buf, size, "?");
+    buf[size - 1] = '\0';
+}
+
+/* Free now: clSVMFree while still holding clmem's context reference, then drop it. */
+static void clmem__svm_free_now(clmem__svm_rec *rec) {
+#if CLMEM__HAVE_SVM
+    clSVMFree(rec->context, rec->ptr);
+#endif
+    clReleaseContext(rec->context);
+    if (rec->queue) clReleaseCommandQueue(rec->queue);
+    CLMEM_FREE(rec);
+}
+
+#if CLMEM__HAVE_SVM
+/* clEnqueueSVMFree's callback: runs when the free's turn comes in the queue. The
+   queue (which holds its context) is alive while it runs, so dropping clmem's
+   context reference here never destroys the context inside the driver's thread. */
+static void CL_CALLBACK clmem__svm_allocation_free_cb(cl_command_queue queue, cl_uint n, void *ptrs[], void *user) {
+    clmem__svm_rec *rec = CLMEM__CAST(clmem__svm_rec *, user);
+    cl_uint i;
+    (void)queue;
+    for (i = 0; i < n; ++i) clSVMFree(rec->context, ptrs[i]);
+    clReleaseContext(rec->context);
+    CLMEM_FREE(rec);
+}
+#endif
+
+/* Enqueue the free of a detached record on queue. On success the record belongs to
+   the callback (do not touch it again) and its bound queue reference is dropped. */
+static cl_int clmem__svm_enqueue_free(clmem__svm_rec *rec, cl_command_queue queue, cl_uint nw, const cl_event *wl,
+                                      cl_event *event) {
+#if CLMEM__HAVE_SVM
+    cl_command_queue bound = rec->queue;
+    cl_int err;
+    rec->queue = NULL;
+    err = clEnqueueSVMFree(queue, 1, &rec->ptr, clmem__svm_allocation_free_cb, rec, nw, wl, event);
+    if (err != CL_SUCCESS) {
+        rec->queue = bound;
+        return err;
+    }
+    if (bound) clReleaseCommandQueue(bound);
+    return CL_SUCCESS;
+#else
+    (void)rec; (void)queue; (void)nw; (void)wl; (void)event;
+    return CL_INVALID_OPERATION;
+#endif
+}
+
+/* The queue an allocation may be bound to: valid, of ctx, in order. */
+static cl_int clmem__svm_check_bind_queue(const char *fn, cl_command_queue queue, cl_context ctx) {
+    cl_context qctx = NULL;
+    cl_command_queue_properties props = 0;
+    if (clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof qctx, &qctx, NULL) != CL_SUCCESS || !qctx)
+        return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p is not a valid command queue", (void *)queue);
+    if (qctx != ctx)
+        return clmem__fail(CL_INVALID_CONTEXT, fn, "queue %p belongs to context %p, the allocation to context %p",
+                           (void *)queue, (void *)qctx, (void *)ctx);
+    if (clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL) == CL_SUCCESS &&
+        (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE))
+        return clmem__fail(CL_INVALID_VALUE, fn,
+                           "queue %p is out-of-order: an SVM allocation's release is ordered by its queue, which "
+                           "must be in-order",
+                           (void *)queue);
+    return CL_SUCCESS;
+}
+
+/* ---- allocations ---- */
+static clmem_svm_allocation clmem__svm_empty_allocation(void) {
+    clmem_svm_allocation a;
+    a.svm.ptr = NULL;
+    a.svm.size = 0;
+    a.svm.owner = 0;
+    return a;
+}
+
+static clmem_svm_allocation clmem__svm_alloc(const char *fn, cl_context ctx, size_t size, cl_uint alignment,
+                                             cl_svm_mem_flags flags, cl_command_queue queue, cl_int *errcode_ret) {
+    const cl_svm_mem_flags access = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
+    const cl_svm_mem_flags known = access | CLMEM__SVM_FINE_GRAIN_BUFFER | CLMEM__SVM_FLAG_ATOMICS;
+    clmem_svm_allocation a = clmem__svm_empty_allocation();
+    clmem__svm_rec *rec;
+    char text[160];
+    cl_int err;
+    clmem__set_err(errcode_ret, CL_SUCCESS);
+    if (!ctx) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL"));
+        return a;
+    }
+    if (CLMEM__CHECKS) {
+        cl_svm_mem_flags acc = flags & access;
+        if (flags & ~known) {
+            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "flags %s contain bits that are not SVM flags",
+                                                    clmem__svm_flags_text(flags, text, sizeof text)));
+            return a;
+        }
+        if (acc & (acc - 1)) {
+            clmem__set_err(errcode_ret,
+                           clmem__fail(CL_INVALID_VALUE, fn, "flags %s combine more than one of READ_WRITE, READ_ONLY and WRITE_ONLY",
+                                       clmem__svm_flags_text(flags, text, sizeof text)));
+            return a;
+        }
+        if ((flags & CLMEM__SVM_FLAG_ATOMICS) && !(flags & CLMEM__SVM_FINE_GRAIN_BUFFER)) {
+            clmem__set_err(errcode_ret,
+                           clmem__fail(CL_INVALID_VALUE, fn, "flags %s ask for SVM_ATOMICS without SVM_FINE_GRAIN_BUFFER",
+                                       clmem__svm_flags_text(flags, text, sizeof text)));
+            return a;
+        }
+        if (alignment & (alignment - 1)) {
+            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "alignment %u is not a power of two", alignment));
+            return a;
+        }
+    }
+    if (queue && (err = clmem__svm_check_bind_queue(fn, queue, ctx)) != CL_SUCCESS) {
+        clmem__set_err(errcode_ret, err);
+        return a;
+    }
+    if (size == 0) return a; /* PyOpenCL: nothing allocated; release is a no-op */
+#if !CLMEM__HAVE_SVM
+    (void)rec;
+    clmem__set_err(errcode_ret, clmem__svm_unsupported(fn));
+    return a;
+#else
+    if (CLMEM__CHECKS) {
+        cl_uint n = 0, i;
+        cl_device_id *devs = clmem__context_devices(ctx, &n);
+        cl_bitfield any = 0;
+        cl_ulong max_alloc = 0;
+        cl_uint max_align = 0;
+        char name[128] = "?";
+        if (!devs) {
+            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_CONTEXT, fn, "context %p has no devices (or is not a valid context)", (void *)ctx));
+            return a;
+        }
+        for (i = 0; i < n; ++i) {
+            cl_ulong ma = 0;
+            cl_uint al = 0;
+            any |= clmem__svm_device_caps(devs[i]);
+            if (clGetDeviceInfo(devs[i], CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof ma, &ma, NULL) == CL_SUCCESS &&
+                (max_alloc == 0 || ma < max_alloc))
+                max_alloc = ma;
+            if (clGetDeviceInfo(devs[i], CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE, sizeof al, &al, NULL) == CL_SUCCESS &&
+                (max_align == 0 || al < max_align))
+                max_align = al;
+        }
+        clmem__svm_device_name(devs[0], name, sizeof name);
+        CLMEM_FREE(devs);
+        if (!(any & (CLMEM__SVM_CAP_COARSE | CLMEM__SVM_CAP_FINE))) {
+            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_OPERATION, fn,
+                                                    "no device of the context supports SVM (device '%s' reports no "
+                                                    "CL_DEVICE_SVM_CAPABILITIES; SVM needs OpenCL 2.0)", name));
+            return a;
+        }
+        if ((flags & CLMEM__SVM_FINE_GRAIN_BUFFER) && !(any & CLMEM__SVM_CAP_FINE)) {
+            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_OPERATION, fn,
+                                                    "flags ask for SVM_FINE_GRAIN_BUFFER but no device of the context "
+                                                    "has fine-grain buffer SVM (device '%s' has coarse grain only)", name));
+            return a;
+        }
+        if ((flags & CLMEM__SVM_FLAG_ATOMICS) && !(any & CLMEM__SVM_CAP_ATOMICS)) {
+            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_OPERATION, fn,
+                                                    "flags ask for SVM_ATOMICS but no device of the context has SVM "
+                                                    "atomics (device '%s')", name));
+            return a;
+        }
+        if (max_align && alignment > max_align) {
+            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn,
+                                                    "alignment %u is above CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE (%u bytes) "
+                                                    "of device '%s', the largest clSVMAlloc accepts", alignment, max_align, name));
+            return a;
+        }
+        if (max_alloc && (cl_ulong)size > max_alloc) {
+            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_BUFFER_SIZE, fn,
+                                                    "size %zu is above CL_DEVICE_MAX_MEM_ALLOC_SIZE (%llu bytes) of device '%s'",
+                                                    size, (unsigned long long)max_alloc, name));
+            return a;
+        }
+    }
+    rec = CLMEM__CAST(clmem__svm_rec *, CLMEM_MALLOC(sizeof *rec));
+    if (!rec) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the allocation record"));
+        return a;
+    }
+    rec->kind = CLMEM__SVM_ALLOCATION;
+    rec->size = size;
+    rec->flags = flags;
+    rec->alignment = alignment;
+    rec->context = ctx;
+    rec->queue = queue;
+    rec->ptr = clSVMAlloc(ctx, flags, size, alignment);
+    if (!rec->ptr) {
+        CLMEM_FREE(rec);
+        clmem__set_err(errcode_ret, clmem__fail(CL_MEM_OBJECT_ALLOCATION_FAILURE, fn,
+                                                "clSVMAlloc(size %zu, alignment %u, flags %s) returned NULL", size,
+                                                alignment, clmem__svm_flags_text(flags, text, sizeof text)));
+        return a;
+    }
+    clRetainContext(ctx);
+    if (queue) clRetainCommandQueue(queue);
+    a.svm.owner = clmem__svm_reg_add(rec);
+    if (a.svm.owner == 0) {
+        clmem__svm_free_now(rec);
+        clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the SVM registry"));
+        return clmem__svm_empty_allocation();
+    }
+    a.svm.ptr = rec->ptr;
+    a.svm.size = size;
+    return a;
+#endif
+}
+
+CLMEM_API clmem_svm_allocation clmem_svm_allocation_create(cl_context context, size_t size, cl_uint alignment,
+                                                           cl_svm_mem_flags flags, cl_command_queue queue,
+                                                           cl_int *errcode_ret) {
+    return clmem__svm_alloc("clmem_svm_allocation_create", context, size, alignment, flags, queue, errcode_ret);
+}
+
+/* The record of a handle about to be released: NULL with *err set when there is
+   nothing to do (empty handle: CL_SUCCESS) or it cannot be released. */
+static clmem__svm_rec *clmem__svm_detach_allocation(const char *fn, const clmem_svm_allocation *a, cl_int *err) {
+    clmem__svm_rec *rec;
+    *err = CL_SUCCESS;
+    if (a->svm.owner == 0) {
+        if (a->svm.ptr != NULL)
+            *err = clmem__fail(CL_INVALID_VALUE, fn,
+                               "%p is not a clmem SVM allocation (a tag or a hand-made handle owns nothing)", a->svm.ptr);
+        return NULL;
+    }
+    rec = clmem__svm_reg_detach(a->svm.owner, CLMEM__SVM_ALLOCATION);
+    if (!rec)
+        *err = clmem__fail(CLMEM_ERROR_DOUBLE_RELEASE, fn,
+                           "the SVM allocation (id 0x%llx) was already released, through this handle or a copy of it",
+                           (unsigned long long)a->svm.owner);
+    return rec;
+}
+
+static cl_int clmem__svm_alloc_release(const char *fn, clmem_svm_allocation *a) {
+    clmem__svm_rec *rec;
+    cl_int err;
+    if (!a) return clmem__fail(CL_INVALID_VALUE, fn, "the allocation pointer is NULL");
+    rec = clmem__svm_detach_allocation(fn, a, &err);
+    if (!rec) return err;
+    if (rec->queue) {
+        cl_command_queue q = rec->queue;
+        err = clmem__svm_enqueue_free(rec, q, 0, NULL, NULL);
+        if (err != CL_SUCCESS) {
+            /* Could not enqueue: wait for the queue, then free at once. */
+            clFinish(q);
+            clmem__svm_free_now(rec);
+            err = clmem__cl_fail(err, fn, "clEnqueueSVMFree (the memory was freed after clFinish instead)");
+        }
+    } else {
+        clmem__svm_free_now(rec);
+    }
+    clmem__svm_reg_remove(a->svm.owner);
+    a->svm.ptr = NULL;
+    a->svm.size = 0;
+    return err;
+}
+
+CLMEM_API cl_int clmem_svm_allocation_release(clmem_svm_allocation *a) {
+    return clmem__svm_alloc_release("clmem_svm_allocation_release", a);
+}
+
+CLMEM_API cl_int clmem_svm_allocation_enqueue_release_opts(clmem_svm_allocation *a, cl_command_queue queue,
+                                                           const clmem_enqueue_options *opts) {
+    static const char fn[] = "clmem_svm_allocation_enqueue_release";
+    static const clmem_enqueue_options none = CLMEM__ZERO;
+    clmem__svm_rec *rec;
+    cl_command_queue q;
+    cl_int err;
+    if (!opts) opts = &none;
+    if (!a) return clmem__fail(CL_INVALID_VALUE, fn, "the allocation pointer is NULL");
+    if ((err = clmem__check_wait_list(fn, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) return err;
+    if (a->svm.owner == 0 && a->svm.ptr == NULL) {
+        /* zero-size: nothing to free, but the event asked for still comes */
+        if (!queue)
+            return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn,
+                               "no implicit queue available for a zero-size allocation, must be provided explicitly");
+        return clmem__nothing_to_do(fn, queue, opts->wait_for, opts->num_wait_for, opts->event);
+    }
+    rec = clmem__svm_detach_allocation(fn, a, &err);
+    if (!rec) return err;
+    q = queue ? queue : rec->queue;
+    if (!q) {
+        clmem__svm_reg_restore(a->svm.owner, rec);
+        return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn,
+                           "no implicit queue available (the allocation is not bound to a queue), must be provided explicitly");
+    }
+    if (queue && CLMEM__CHECKS) {
+        cl_context qctx = clmem__queue_context(queue);
+        if (qctx != rec->context) {
+            clmem__svm_reg_restore(a->svm.owner, rec);
+            if (!qctx) return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p is not a valid command queue", (void *)queue);
+            return clmem__fail(CL_INVALID_CONTEXT, fn, "queue %p belongs to context %p, the allocation to context %p",
+                               (void *)queue, (void *)qctx, (void *)rec->context);
+        }
+    }
+    err = clmem__svm_enqueue_free(rec, q, opts->num_wait_for, opts->wait_for, opts->event);
+    if (err != CL_SUCCESS) {
+        clmem__svm_reg_restore(a->svm.owner, rec);
+        return clmem__cl_fail(err, fn, "clEnqueueSVMFree");
+    }
+    clmem__svm_reg_remove(a->svm.owner);
+    a->svm.ptr = NULL;
+    a->svm.size = 0;
+    return CL_SUCCESS;
+}
+
+/* The live record behind a by-value handle for the queue functions. */
+static clmem__svm_rec *clmem__svm_live_allocation(const char *fn, clmem_svm_allocation a, cl_int *err) {
+    clmem__svm_rec *rec;
+    *err = CL_SUCCESS;
+    if (a.svm.owner == 0) {
+        if (a.svm.ptr != NULL) *err = clmem__fail(CL_INVALID_VALUE, fn, "%p is not a clmem SVM allocation", a.svm.ptr);
+        return NULL;
+    }
+    rec = clmem__svm_reg_find(a.svm.owner, CLMEM__SVM_ALLOCATION);
+    if (!rec) *err = clmem__fail(CL_INVALID_VALUE, fn, "the SVM allocation (id 0x%llx) was released", (unsigned long long)a.svm.owner);
+    return rec;
+}
+
+CLMEM_API cl_int clmem_svm_allocation_bind_to_queue(clmem_svm_allocation a, cl_command_queue queue) {
+    static const char fn[] = "clmem_svm_allocation_bind_to_queue";
+    clmem__svm_rec *rec;
+    cl_int err;
+    if (!queue) return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue is NULL");
+    rec = clmem__svm_live_allocation(fn, a, &err);
+    if (!rec) return err;
+    if ((err = clmem__svm_check_bind_queue(fn, queue, rec->context)) != CL_SUCCESS) return err;
+    if (rec->queue == queue) return CL_SUCCESS;
+    if (rec->queue) {
+        /* the new queue waits for everything already enqueued in the old one */
+        cl_event ev = NULL;
+        err = clEnqueueMarkerWithWaitList(rec->queue, 0, NULL, &ev);
+        if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clEnqueueMarkerWithWaitList (old queue)");
+        err = clEnqueueMarkerWithWaitList(queue, 1, &ev, NULL);
+        clReleaseEvent(ev);
+        if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clEnqueueMarkerWithWaitList (new queue)");
+        clReleaseCommandQueue(rec->queue);
+    }
+    clRetainCommandQueue(queue);
+    rec->queue = queue;
+    return CL_SUCCESS;
+}
+
+CLMEM_API cl_int clmem_svm_allocation_unbind_from_queue(clmem_svm_allocation a) {
+    static const char fn[] = "clmem_svm_allocation_unbind_from_queue";
+    clmem__svm_rec *rec;
+    cl_int err;
+    rec = clmem__svm_live_allocation(fn, a, &err);
+    if (!rec || !rec->queue) return err;
+    err = clFinish(rec->queue);
+    if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clFinish");
+    clReleaseCommandQueue(rec->queue);
+    rec->queue = NULL;
+    return CL_SUCCESS;
+}
+
+CLMEM_API cl_command_queue clmem_svm_allocation_queue(clmem_svm_allocation a) {
+    clmem__svm_rec *rec = clmem__svm_reg_find(a.svm.owner, CLMEM__SVM_ALLOCATION);
+    return rec ? rec->queue : NULL;
+}
+
+CLMEM_API cl_context clmem_svm_allocation_context(clmem_svm_allocation a) {
+    clmem__svm_rec *rec = clmem__svm_reg_find(a.svm.owner, CLMEM__SVM_ALLOCATION);
+    return rec ? rec->context : NULL;
+}
+
+CLMEM_API cl_svm_mem_flags clmem_svm_allocation_flags(clmem_svm_allocation a) {
+    clmem__svm_rec *rec = clmem__svm_reg_find(a.svm.owner, CLMEM__SVM_ALLOCATION);
+    return rec ? rec->flags : 0;
+}
+
+/* ---- maps ---- */
+static void clmem__svm_empty_map(clmem_svm_map *m) {
+    m->array = NULL;
+    m->size = 0;
+    m->svm.ptr = NULL;
+    m->svm.size = 0;
+    m->svm.owner = 0;
+    m->queue = NULL;
+    m->event = NULL;
+    m->id = 0;
+}
+
+/* Checks shared by the SVM enqueues: queue, wait list, a live owner of the same
+   context as the queue. */
+static cl_int clmem__svm_check_enqueue(const char *fn, cl_command_queue queue, const cl_event *wl, cl_uint nw,
+                                       clmem_svm svm, const char *what) {
+    cl_context ctx;
+    cl_int err;
+    if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
+    if ((err = clmem__check_wait_list(fn, wl, nw)) != CL_SUCCESS) return err;
+    if (!CLMEM__CHECKS) return CL_SUCCESS;
+    if ((err = clmem__svm_check_live(fn, what, svm, &ctx)) != CL_SUCCESS) return err;
+    return clmem__check_same_context(fn, queue, ctx, what);
+}
+
+CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm svm, cl_map_flags flags,
+                                            clmem_svm_map *map, const clmem_svm_map_options *opts) {
+    static const char fn[] = "clmem_enqueue_svm_map";
+    static const clmem_svm_map_options none = {0, 0, 0, NULL, 0, NULL};
+    const cl_map_flags known = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
+    clmem__svm_rec *rec;
+    size_t size;
+    cl_int err;
+    if (!opts) opts = &none;
+    if (!map) return clmem__fail(CL_INVALID_VALUE, fn, "map (where to store the map) is NULL");
+    clmem__svm_empty_map(map);
+    if ((err = clmem__svm_check_enqueue(fn, queue, opts->wait_for, opts->num_wait_for, svm, "svm")) != CL_SUCCESS)
+        return err;
+    if (CLMEM__CHECKS) {
+        if (!svm.ptr) return clmem__fail(CL_INVALID_VALUE, fn, "svm.ptr is NULL");
+        if (flags == 0 || (flags & ~known))
+            return clmem__fail(CL_INVALID_VALUE, fn,
+                               "flags 0x%llx are not CL_MAP_READ, CL_MAP_WRITE (or both) or CL_MAP_WRITE_INVALIDATE_REGION",
+                               (unsigned long long)flags);
+        if ((flags & CL_MAP_WRITE_INVALIDATE_REGION) && (flags & (CL_MAP_READ | CL_MAP_WRITE)))
+            return clmem__fail(CL_INVALID_VALUE, fn,
+                               "flags 0x%llx combine CL_MAP_WRITE_INVALIDATE_REGION with CL_MAP_READ or CL_MAP_WRITE",
+                               (unsigned long long)flags);
+    }
+    size = opts->size ? opts->size : svm.size;
+    if (size == 0)
+        return clmem__fail(CLMEM_ERROR_SIZE_UNKNOWN, fn, "the size of the map is unknown: svm.size is 0 and .size not given");
+    if (CLMEM__CHECKS && svm.size && size > svm.size)
+        return clmem__fail(CL_INVALID_VALUE, fn, ".size %zu is larger than the %zu bytes of svm", size, svm.size);
+#if !CLMEM__HAVE_SVM
+    (void)rec;
+    return clmem__svm_unsupported(fn);
+#else
+    rec = CLMEM__CAST(clmem__svm_rec *, CLMEM_MALLOC(sizeof *rec));
+    if (!rec) return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the map record");
+    rec->kind = CLMEM__SVM_MAP;
+    rec->ptr = svm.ptr;
+    rec->size = size;
+    rec->context = NULL;
+    rec->queue = queue;
+    rec->flags = flags;
+    rec->alignment = 0;
+    err = clEnqueueSVMMap(queue, opts->is_blocking == CLMEM_NON_BLOCKING ? CL_FALSE : CL_TRUE, flags, svm.ptr, size,
+                          opts->num_wait_for, opts->wait_for, &map->event);
+    if (err != CL_SUCCESS) {
+        CLMEM_FREE(rec);
+        map->event = NULL;
+        return clmem__cl_fail(err, fn, "clEnqueueSVMMap");
+    }
+    map->id = clmem__svm_reg_add(rec);
+    if (map->id == 0) {
+        clEnqueueSVMUnmap(queue, svm.ptr, 0, NULL, NULL);
+        clReleaseEvent(map->event);
+        CLMEM_FREE(rec);
+        clmem__svm_empty_map(map);
+        return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the SVM registry");
+    }
+    clRetainCommandQueue(queue);
+    map->array = svm.ptr;
+    map->size = size;
+    map->svm = svm;
+    map->queue = queue;
+    if (opts->event) {
+        clRetainEvent(map->event);
+        *opts->event = map->event;
+    }
+    return CL_SUCCESS;
+#endif
+}
+
+CLMEM_API cl_int clmem_svm_map_release_opts(clmem_svm_map *map, const clmem_svm_unmap_options *opts) {
+    static const char fn[] = "clmem_svm_map_release";
+    static const clmem_svm_unmap_options none = {0, NULL, NULL, 0, NULL};
+    clmem__svm_rec *rec;
+    cl_command_queue q;
+    cl_int err;
+    if (!opts) opts = &none;
+    if (!map) return clmem__fail(CL_INVALID_VALUE, fn, "map is NULL");
+    if ((err = clmem__check_wait_list(fn, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) return err;
+    if (map->id == 0) return CL_SUCCESS; /* an empty handle (e.g. from a failed map) */
+    rec = clmem__svm_reg_detach(map->id, CLMEM__SVM_MAP);
+    if (!rec)
+        return clmem__fail(CLMEM_ERROR_DOUBLE_RELEASE, fn,
+                           "the SVM map (id 0x%llx) was already released, through this handle or a copy of it",
+                           (unsigned long long)map->id);
+    q = opts->queue ? opts->queue : rec->queue;
+    if (opts->queue && CLMEM__CHECKS && opts->queue != rec->queue) {
+        cl_context want = clmem__queue_context(rec->queue), have = clmem__queue_context(opts->queue);
+        if (have != want) {
+            clmem__svm_reg_restore(map->id, rec);
+            if (!have) return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, ".queue %p is not a valid command queue", (void *)opts->queue);
+            return clmem__fail(CL_INVALID_CONTEXT, fn, ".queue %p belongs to context %p, the map's queue to context %p",
+                               (void *)opts->queue, (void *)have, (void *)want);
+        }
+    }
+#if CLMEM__HAVE_SVM
+    err = clEnqueueSVMUnmap(q, rec->ptr, opts->num_wait_for, opts->wait_for, opts->event);
+#else
+    (void)q;
+    err = CL_INVALID_OPERATION;
+#endif
+    if (err != CL_SUCCESS) {
+        clmem__svm_reg_restore(map->id, rec);
+        return clmem__cl_fail(err, fn, "clEnqueueSVMUnmap");
+    }
+    clmem__svm_reg_remove(map->id);
+    clReleaseCommandQueue(rec->queue);
+    CLMEM_FREE(rec);
+    if (map->event) clReleaseEvent(map->event);
+    map->array = NULL;
+    map->size = 0;
+    map->svm.ptr = NULL;
+    map->svm.size = 0;
+    map->queue = NULL;
+    map->event = NULL;
+    return CL_SUCCESS;
+}
+
+CLMEM_API cl_int clmem_svm_map_release_default(clmem_svm_map *map) { return clmem_svm_map_release_opts(map, NULL); }
+
+/* ---- as_buffer ---- */
+CLMEM_API clmem_buffer clmem_svm_as_buffer(cl_context context, clmem_svm svm, cl_mem_flags flags, size_t size,
+                                           cl_int *errcode_ret) {
+    static const char fn[] = "clmem_svm_as_buffer";
+    clmem_buffer none;
+    cl_context owner_ctx;
+    cl_int err;
+    memset(&none, 0, sizeof none);
+    clmem__set_err(errcode_ret, CL_SUCCESS);
+    if (!svm.ptr) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "svm.ptr is NULL"));
+        return none;
+    }
+    if ((err = clmem__svm_check_live(fn, "svm", svm, &owner_ctx)) != CL_SUCCESS) {
+        clmem__set_err(errcode_ret, err);
+        return none;
+    }
+    if (size == 0) size = svm.size;
+    if (size == 0) {
+        clmem__set_err(errcode_ret, clmem__fail(CLMEM_ERROR_SIZE_UNKNOWN, fn, "size is 0 and svm.size is unknown"));
+        return none;
+    }
+    if (svm.size && size > svm.size) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_BUFFER_SIZE, fn, "size %zu is larger than the %zu bytes of svm",
+                                                size, svm.size));
+        return none;
+    }
+    if (!(flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR))) flags |= CL_MEM_USE_HOST_PTR;
+    return clmem_buffer_create(context, flags, size, svm.ptr, errcode_ret);
+}
+
+/* ---- fill (shared by clmem_enqueue_svm_memfill and clmem_enqueue_fill) ---- */
+static cl_int clmem__svm_fill(const char *fn, cl_command_queue queue, clmem_svm dst, size_t offset, const void *pattern,
+                              size_t pattern_size, size_t n, bool n_given, const cl_event *wl, cl_uint nw, cl_event *event) {
+    cl_int err;
+    if ((err = clmem__svm_check_enqueue(fn, queue, wl, nw, dst, "dst")) != CL_SUCCESS) return err;
+    if (CLMEM__CHECKS) {
+        if (!dst.ptr) return clmem__fail(CL_INVALID_VALUE, fn, "dst.ptr is NULL");
+        if (!pattern) return clmem__fail(CL_INVALID_VALUE, fn, "pattern is NULL");
+        if (pattern_size == 0 || pattern_size > 128 || (pattern_size & (pattern_size - 1)))
+            return clmem__fail(CL_INVALID_VALUE, fn, "pattern_size %zu is not one of 1, 2, 4, 8, 16, 32, 64, 128", pattern_size);
+        if (dst.size && offset > dst.size)
+            return clmem__fail(CL_INVALID_VALUE, fn, "offset %zu is beyond the %zu bytes of dst", offset, dst.size);
+    }
+    if (!n_given) {
+        if (dst.size == 0)
+            return clmem__fail(CLMEM_ERROR_SIZE_UNKNOWN, fn, "the size to fill is unknown: dst.size is 0 and no byte count was given");
+        n = dst.size - offset;
+    }
+    if (CLMEM__CHECKS) {
+        if (dst.size && n > dst.size - offset)
+            return clmem__fail(CL_INVALID_VALUE, fn, "%zu bytes at offset %zu do not fit in the %zu bytes of dst", n, offset,
+                               dst.size);
+        if (n % pattern_size)
+            return clmem__fail(CL_INVALID_VALUE, fn, "byte count %zu is not a multiple of pattern_size %zu", n, pattern_size);
+        if (((uintptr_t)dst.ptr + offset) % pattern_size)
+            return clmem__fail(CL_INVALID_VALUE, fn, "dst.ptr %p + offset %zu is not aligned to pattern_size %zu", dst.ptr,
+                               offset, pattern_size);
+    }
+    if (n == 0) return clmem__nothing_to_do(fn, queue, wl, nw, event);
+#if CLMEM__HAVE_SVM
+    err = clEnqueueSVMMemFill(queue, (char *)dst.ptr + offset, pattern, pattern_size, n, nw, wl, event);
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueSVMMemFill");
+#else
+    return clmem__svm_unsupported(fn);
+#endif
+}
+
+CLMEM_API cl_int clmem_enqueue_svm_memfill_opts(cl_command_queue queue, clmem_svm dst, const void *pattern,
+                                                size_t pattern_size, const clmem_svm_memfill_options *opts) {
+    static const clmem_svm_memfill_options none = {0, 0, NULL, 0, NULL};
+    if (!opts) opts = &none;
+    return clmem__svm_fill("clmem_enqueue_svm_memfill", queue, dst, 0, pattern, pattern_size, opts->byte_count,
+                           opts->byte_count != 0, opts->wait_for, opts->num_wait_for, opts->event);
+}
+
+/* ---- migration ---- */
+CLMEM_API cl_int clmem_enqueue_svm_migratemem_opts(cl_command_queue queue, const clmem_svm *svms, cl_uint n,
+                                                   cl_mem_migration_flags flags, const clmem_enqueue_options *opts) {
+    static const char fn[] = "clmem_enqueue_svm_migratemem";
+    static const clmem_enqueue_options none = CLMEM__ZERO;
+    const cl_mem_migration_flags known = CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED;
+    cl_uint i;
+    cl_int err;
+    if (!opts) opts = &none;
+    if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
+    if ((err = clmem__check_wait_list(fn, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) return err;
+    if (n == 0 || !svms) return clmem__fail(CL_INVALID_VALUE, fn, "no SVM pointers given (n %u, svms %p)", n, (const void *)svms);
+    if (flags & ~known)
+        return clmem__fail(CL_INVALID_VALUE, fn, "flags 0x%llx contain bits other than CL_MIGRATE_MEM_OBJECT_HOST and "
+                           "CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED", (unsigned long long)flags);
+    for (i = 0; i < n; ++i) {
+        char what[32];
+        if (!svms[i].ptr) return clmem__fail(CL_INVALID_VALUE, fn, "svms[%u].ptr is NULL", i);
+        snprintf(what, sizeof what, "svms[%u]", i);
+        if ((err = clmem__svm_check_enqueue(fn, queue, NULL, 0, svms[i], what)) != CL_SUCCESS) return err;
+    }
+    {
+        cl_device_id dev = clmem__queue_device(queue);
+        int v = dev ? clmem__device_version(dev) : 0;
+        if (v < 210) {
+            char name[128] = "?";
+            if (dev) clmem__svm_device_name(dev, name, sizeof name);
+            return clmem__fail(CL_INVALID_OPERATION, fn,
+                               "clEnqueueSVMMigrateMem needs OpenCL 2.1; device '%s' is OpenCL %d.%d", name, v / 100,
+                               (v / 10) % 10);
+        }
+    }
+#if defined(CL_VERSION_2_1)
+    {
+        const void **ptrs = CLMEM__CAST(const void **, CLMEM_MALLOC(sizeof(void *) * n));
+        size_t *sizes = CLMEM__CAST(size_t *, CLMEM_MALLOC(sizeof(size_t) * n));
+        if (!ptrs || !sizes) {
+            CLMEM_FREE(ptrs);
+            CLMEM_FREE(sizes);
+            return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for %u pointers", n);
+        }
+        for (i = 0; i < n; ++i) {
+            ptrs[i] = svms[i].ptr;
+            sizes[i] = svms[i].size;
+        }
+        err = clEnqueueSVMMigrateMem(queue, n, ptrs, sizes, flags, opts->num_wait_for, opts->wait_for, opts->event);
+        CLMEM_FREE(ptrs);
+        CLMEM_FREE(sizes);
+        return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueSVMMigrateMem");
+    }
+#else
+    return clmem__fail(CL_INVALID_OPERATION, fn, "clmem was compiled with OpenCL headers older than 2.1: no clEnqueueSVMMigrateMem");
+#endif
+}
+
+/* ---- kernel arguments ---- */
+CLMEM_API cl_int clmem__set_arg_svm(cl_kernel kernel, cl_uint index, clmem_svm svm) {
+    static const char fn[] = "clmem_set_kernel_arg";
+    cl_context ctx;
+    cl_int err;
+    if (CLMEM__CHECKS) {
+        if (!kernel) return clmem__fail(CL_INVALID_KERNEL, fn, "kernel is NULL");
+        if ((err = clmem__svm_check_live(fn, "the SVM argument", svm, &ctx)) != CL_SUCCESS) return err;
+    }
+#if CLMEM__HAVE_SVM
+    err = clSetKernelArgSVMPointer(kernel, index, svm.ptr);
+    if (err != CL_SUCCESS) return clmem__fail(err, fn, "clSetKernelArgSVMPointer(index %u, %p) failed with %s (%d)", index, svm.ptr,
+                                              clmem_error_string(err), (int)err);
+    return CL_SUCCESS;
+#else
+    (void)index; (void)ctx; (void)err;
+    return clmem__svm_unsupported(fn);
+#endif
+}
+
+/* ---- C-shaped arrays ---- */
+static cl_int clmem__svm_empty(const char *fn, cl_context ctx, cl_svm_mem_flags flags, size_t itemsize, const char *dtype,
+                               const size_t *shape, unsigned ndim, char order, size_t alignment, cl_command_queue queue,
+                               clmem_svm_array *arr) {
+    size_t nbytes = itemsize, stride;
+    unsigned i;
+    cl_int err;
+    clmem_svm_allocation a;
+    if (ndim == 0) return clmem__fail(CL_INVALID_VALUE, fn, "no shape given (write .shape = {n0, n1, ...})");
+    if (ndim > CLMEM_SVM_MAX_DIMS) return clmem__fail(CL_INVALID_VALUE, fn, "ndim %u is above CLMEM_SVM_MAX_DIMS (%d)", ndim, CLMEM_SVM_MAX_DIMS);
+    if (itemsize == 0) return clmem__fail(CL_INVALID_VALUE, fn, "the element size is 0");
+    if (order == 0 || order == 'c') order = 'C';
+    if (order == 'f') order = 'F';
+    if (order != 'C' && order != 'F') return clmem__fail(CL_INVALID_VALUE, fn, "order '%c' not recognized (use 'C' or 'F')", order);
+    for (i = 0; i < ndim; ++i)
+        if (!clmem__mul_ok(nbytes, shape[i], &nbytes))
+            return clmem__fail(CL_INVALID_BUFFER_SIZE, fn, "the byte size of the shape overflows (dimension %u is %zu)", i, shape[i]);
+    if (alignment == 0) /* PyOpenCL's default: the element size (where clSVMAlloc can take it) */
+        alignment = (itemsize <= 128 && !(itemsize & (itemsize - 1))) ? itemsize : 0;
+    if (alignment > 0xffffffffu) return clmem__fail(CL_INVALID_VALUE, fn, "alignment %zu does not fit a cl_uint", alignment);
+    a = clmem__svm_alloc(fn, ctx, nbytes, (cl_uint)alignment, flags, queue, &err);
+    if (err != CL_SUCCESS) return err;
+    arr->svm = a.svm;
+    arr->dtype = dtype;
+    arr->itemsize = itemsize;
+    arr->ndim = ndim;
+    arr->order = order;
+    arr->alignment = alignment;
+    stride = itemsize;
+    for (i = 0; i < ndim; ++i) {
+        unsigned d = order == 'C' ? ndim - 1 - i : i;
+        arr->shape[d] = shape[d];
+        arr->strides[d] = stride;
+        stride *= shape[d];
+    }
+    return CL_SUCCESS;
+}
+
+CLMEM_API cl_int clmem_svm_empty_opts(cl_context ctx, cl_svm_mem_flags flags, size_t itemsize, const char *dtype,
+                                      clmem_svm_array *arr, const clmem_svm_empty_options *opts) {
+    static const char fn[] = "clmem_svm_empty";
+    unsigned ndim = 0;
+    if (!arr) return clmem__fail(CL_INVALID_VALUE, fn, "arr (where to store the array) is NULL");
+    memset(arr, 0, sizeof *arr);
+    if (!opts) return clmem__fail(CL_INVALID_VALUE, fn, "no options: the shape is required");
+    ndim = opts->ndim;
+    if (ndim == 0)
+        while (ndim < CLMEM_SVM_MAX_DIMS && opts->shape[ndim] != 0) ++ndim;
+    return clmem__svm_empty(fn, ctx, flags, itemsize, dtype, opts->shape, ndim, opts->order, opts->alignment, opts->queue, arr);
+}
+
+CLMEM_API cl_int clmem_svm_empty_like_opts(cl_context ctx, cl_svm_mem_flags flags, const clmem_svm_array *like,
+                                           clmem_svm_array *arr, const clmem_svm_empty_options *opts) {
+    static const char fn[] = "clmem_svm_empty_like";
+    static const clmem_svm_empty_options none = {0, {0}, 0, 0, 0, NULL};
+    if (!opts) opts = &none;
+    if (!arr) return clmem__fail(CL_INVALID_VALUE, fn, "arr (where to store the array) is NULL");
+    memset(arr, 0, sizeof *arr);
+    if (!like) return clmem__fail(CL_INVALID_VALUE, fn, "like (the array to copy the shape of) is NULL");
+    return clmem__svm_empty(fn, ctx, flags, like->itemsize, like->dtype, like->shape, like->ndim, like->order,
+                            opts->alignment, opts->queue, arr);
+}
+
+CLMEM_API cl_int clmem_svm_array_release(clmem_svm_array *arr) {
+    clmem_svm_allocation a;
+    cl_int err;
+    if (!arr) return clmem__fail(CL_INVALID_VALUE, "clmem_svm_array_release", "arr is NULL");
+    a.svm = arr->svm;
+    err = clmem__svm_alloc_release("clmem_svm_array_release", &a);
+    arr->svm = a.svm;
+    return err;
+}

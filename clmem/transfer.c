@@ -1,7 +1,7 @@
 /* >>transfer (implementation): buffer and host pairs, raw cl_mem dispatch, fills,
    kernel arguments. Image pairs are in transfer_image.c, SVM pairs in transfer_svm.c. */
 
-static const clmem_copy_options clmem__copy_defaults = {0};
+static const clmem_copy_options clmem__copy_defaults = CLMEM__ZERO;
 #define CLMEM__COPY "clmem_enqueue_copy"
 
 static cl_bool clmem__blocking(const clmem_copy_options *o) {
@@ -192,9 +192,7 @@ static cl_int clmem__host_transfer(cl_command_queue queue, clmem_buffer buf, voi
 CLMEM_API cl_int clmem__copy_buffer_from_host(cl_command_queue queue, clmem_buffer dst, const void *src,
                                               const clmem_copy_options *opts) {
     /* OpenCL takes the source of a write as const void *; the cast only shares code. */
-    union { const void *c; void *m; } u;
-    u.c = src;
-    return clmem__host_transfer(queue, dst, u.m, true, opts);
+    return clmem__host_transfer(queue, dst, clmem__unconst(src), true, opts);
 }
 
 CLMEM_API cl_int clmem__copy_host_from_buffer(cl_command_queue queue, void *dst, clmem_buffer src,
@@ -375,7 +373,7 @@ CLMEM_API cl_int clmem__copy_unsupported(cl_command_queue queue, ...) {
 
 static cl_int clmem__fill_run(cl_command_queue queue, clmem__fill_target dst, const void *pattern, size_t pattern_size,
                               size_t size, const clmem_fill_options *o) {
-    static const clmem_fill_options none = {0, 0, 0, NULL, 0, NULL};
+    static const clmem_fill_options none = CLMEM__ZERO;
     clmem_enqueue_options eo;
     if (!o) o = &none;
     if (!dst.buffer.mem && dst.svm.ptr) return clmem__fill_svm(queue, dst.svm, pattern, pattern_size, size, o);

@@ -1,0 +1,2 @@
+# Empty dependencies file for link_cxx.
+# This may be replaced when dependencies are built.

@@ -1,0 +1,2 @@
+# Empty compiler generated dependencies file for link_no_validation.
+# This may be replaced when dependencies are built.

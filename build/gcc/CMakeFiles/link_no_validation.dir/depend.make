@@ -1,0 +1,2 @@
+# Empty dependencies file for link_no_validation.
+# This may be replaced when dependencies are built.

@@ -1,0 +1,2 @@
+# Empty dependencies file for link_two_units.
+# This may be replaced when dependencies are built.

@@ -1,0 +1,2 @@
+# Empty dependencies file for test_pool_buffer.
+# This may be replaced when dependencies are built.

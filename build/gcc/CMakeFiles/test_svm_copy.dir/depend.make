@@ -1,0 +1,2 @@
+# Empty dependencies file for test_svm_copy.
+# This may be replaced when dependencies are built.

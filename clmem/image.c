@@ -1,0 +1,767 @@
+/* >>image (implementation) */
+
+/* ---- formats ---- */
+
+#define CLMEM__CHANNEL_ORDERS(X)                                                                       \
+    X(CL_R, "R", 1) X(CL_A, "A", 1) X(CL_RG, "RG", 2) X(CL_RA, "RA", 2) X(CL_RGB, "RGB", 3)            \
+    X(CL_RGBA, "RGBA", 4) X(CL_BGRA, "BGRA", 4) X(CL_ARGB, "ARGB", 4) X(CL_INTENSITY, "INTENSITY", 1) \
+    X(CL_LUMINANCE, "LUMINANCE", 1) X(CL_Rx, "Rx", 1) X(CL_RGx, "RGx", 2) X(CL_RGBx, "RGBx", 3)        \
+    X(0x10BD, "DEPTH", 1) X(0x10BE, "DEPTH_STENCIL", 1) X(0x10BF, "sRGB", 3) X(0x10C0, "sRGBx", 3)     \
+    X(0x10C1, "sRGBA", 4) X(0x10C2, "sBGRA", 4) X(0x10C3, "ABGR", 4)
+/* 0x10BD..0x10C3 are CL_DEPTH, CL_DEPTH_STENCIL, CL_sRGB, CL_sRGBx, CL_sRGBA, CL_sBGRA,
+   CL_ABGR (OpenCL 2.0 headers); spelled as numbers so 1.2 headers compile too. */
+#define CLMEM__ORDER_DEPTH 0x10BD
+#define CLMEM__ORDER_DEPTH_STENCIL 0x10BE
+#define CLMEM__ORDER_SRGB 0x10BF
+#define CLMEM__ORDER_SRGBX 0x10C0
+#define CLMEM__ORDER_SRGBA 0x10C1
+#define CLMEM__ORDER_SBGRA 0x10C2
+#define CLMEM__ORDER_ABGR 0x10C3
+
+/* type, name, bytes per channel, packed (1: the channels share one word of that size) */
+#define CLMEM__CHANNEL_TYPES(X)                                                                        \
+    X(CL_SNORM_INT8, "SNORM_INT8", 1, 0) X(CL_SNORM_INT16, "SNORM_INT16", 2, 0)                        \
+    X(CL_UNORM_INT8, "UNORM_INT8", 1, 0) X(CL_UNORM_INT16, "UNORM_INT16", 2, 0)                        \
+    X(CL_UNORM_SHORT_565, "UNORM_SHORT_565", 2, 1) X(CL_UNORM_SHORT_555, "UNORM_SHORT_555", 2, 1)      \
+    X(CL_UNORM_INT_101010, "UNORM_INT_101010", 4, 1) X(CL_SIGNED_INT8, "SIGNED_INT8", 1, 0)           \
+    X(CL_SIGNED_INT16, "SIGNED_INT16", 2, 0) X(CL_SIGNED_INT32, "SIGNED_INT32", 4, 0)                  \
+    X(CL_UNSIGNED_INT8, "UNSIGNED_INT8", 1, 0) X(CL_UNSIGNED_INT16, "UNSIGNED_INT16", 2, 0)            \
+    X(CL_UNSIGNED_INT32, "UNSIGNED_INT32", 4, 0) X(CL_HALF_FLOAT, "HALF_FLOAT", 2, 0)                  \
+    X(CL_FLOAT, "FLOAT", 4, 0) X(0x10DF, "UNORM_INT24", 4, 1) X(0x10E0, "UNORM_INT_101010_2", 4, 1)
+#define CLMEM__TYPE_UNORM_INT24 0x10DF
+#define CLMEM__TYPE_UNORM_INT_101010_2 0x10E0
+
+CLMEM_API cl_uint clmem_image_format_channel_count(clmem_image_format f) {
+    switch (f.image_channel_order) {
+#define CLMEM__ORDER_COUNT(o, name, n) case o: return n;
+        CLMEM__CHANNEL_ORDERS(CLMEM__ORDER_COUNT)
+#undef CLMEM__ORDER_COUNT
+    default: return 0;
+    }
+}
+
+CLMEM_API const char *clmem_channel_order_name(cl_channel_order order) {
+    switch (order) {
+#define CLMEM__ORDER_NAME(o, name, n) case o: return name;
+        CLMEM__CHANNEL_ORDERS(CLMEM__ORDER_NAME)
+#undef CLMEM__ORDER_NAME
+    default: return NULL;
+    }
+}
+
+CLMEM_API const char *clmem_channel_type_name(cl_channel_type type) {
+    switch (type) {
+#define CLMEM__TYPE_NAME(t, name, size, packed) case t: return name;
+        CLMEM__CHANNEL_TYPES(CLMEM__TYPE_NAME)
+#undef CLMEM__TYPE_NAME
+    default: return NULL;
+    }
+}
+
+CLMEM_API size_t clmem_image_format_dtype_size(clmem_image_format f) {
+    switch (f.image_channel_data_type) {
+#define CLMEM__TYPE_SIZE(t, name, size, packed) case t: return size;
+        CLMEM__CHANNEL_TYPES(CLMEM__TYPE_SIZE)
+#undef CLMEM__TYPE_SIZE
+    default: return 0;
+    }
+}
+
+static bool clmem__channel_type_packed(cl_channel_type type) {
+    switch (type) {
+#define CLMEM__TYPE_PACKED(t, name, size, packed) case t: return packed != 0;
+        CLMEM__CHANNEL_TYPES(CLMEM__TYPE_PACKED)
+#undef CLMEM__TYPE_PACKED
+    default: return false;
+    }
+}
+
+CLMEM_API size_t clmem_image_format_itemsize(clmem_image_format f) {
+    size_t size = clmem_image_format_dtype_size(f);
+    cl_uint n = clmem_image_format_channel_count(f);
+    if (size == 0 || n == 0) return 0;
+    if (clmem__channel_type_packed(f.image_channel_data_type)) return size;
+    if (f.image_channel_order == CLMEM__ORDER_DEPTH_STENCIL) return 8; /* FLOAT depth + 8-bit stencil, padded */
+    if (f.image_channel_order == CL_Rx || f.image_channel_order == CL_RGx || f.image_channel_order == CL_RGBx ||
+        f.image_channel_order == CLMEM__ORDER_SRGBX)
+        ++n; /* the x padding channel is stored */
+    return n * size;
+}
+
+CLMEM_API const char *clmem_image_format_repr(clmem_image_format f, char *buf, size_t size) {
+    const char *o = clmem_channel_order_name(f.image_channel_order);
+    const char *t = clmem_channel_type_name(f.image_channel_data_type);
+    char ob[48], tb[48];
+    if (!buf || size == 0) return buf;
+    if (!o) {
+        snprintf(ob, sizeof ob, "<unknown channel order 0x%x>", (unsigned)f.image_channel_order);
+        o = ob;
+    }
+    if (!t) {
+        snprintf(tb, sizeof tb, "<unknown channel data type 0x%x>", (unsigned)f.image_channel_data_type);
+        t = tb;
+    }
+    snprintf(buf, size, "ImageFormat(%s, %s)", o, t);
+    return buf;
+}
+
+/* clmem__check_format(fn, f): the order and type exist and OpenCL allows them together.
+   CL_INVALID_IMAGE_FORMAT_DESCRIPTOR otherwise. */
+static cl_int clmem__check_format(const char *fn, clmem_image_format f) {
+    cl_channel_order o = f.image_channel_order;
+    cl_channel_type t = f.image_channel_data_type;
+    const char *on = clmem_channel_order_name(o), *tn = clmem_channel_type_name(t);
+    bool ok = true;
+    const char *rule = "";
+    if (!on)
+        return clmem__fail(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, fn, "format has unknown channel order 0x%x", (unsigned)o);
+    if (!tn)
+        return clmem__fail(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, fn, "format has unknown channel data type 0x%x", (unsigned)t);
+    if (t == CL_UNORM_SHORT_565 || t == CL_UNORM_SHORT_555 || t == CL_UNORM_INT_101010) {
+        ok = o == CL_RGB || o == CL_RGBx;
+        rule = "packed types 565, 555 and 101010 go with RGB or RGBx only";
+    } else if (t == CLMEM__TYPE_UNORM_INT_101010_2) {
+        ok = o == CL_RGBA;
+        rule = "UNORM_INT_101010_2 goes with RGBA only";
+    } else if (t == CLMEM__TYPE_UNORM_INT24) {
+        ok = o == CLMEM__ORDER_DEPTH || o == CLMEM__ORDER_DEPTH_STENCIL;
+        rule = "UNORM_INT24 goes with DEPTH or DEPTH_STENCIL only";
+    } else if (o == CL_RGB || o == CL_RGBx) {
+        ok = false;
+        rule = "RGB and RGBx need a packed type (UNORM_SHORT_565, UNORM_SHORT_555, UNORM_INT_101010); use RGBA";
+    } else if (o == CL_INTENSITY || o == CL_LUMINANCE) {
+        ok = t == CL_UNORM_INT8 || t == CL_UNORM_INT16 || t == CL_SNORM_INT8 || t == CL_SNORM_INT16 ||
+             t == CL_HALF_FLOAT || t == CL_FLOAT;
+        rule = "INTENSITY and LUMINANCE take UNORM/SNORM 8 and 16 bit, HALF_FLOAT or FLOAT";
+    } else if (o == CL_ARGB || o == CL_BGRA || o == CLMEM__ORDER_ABGR) {
+        ok = t == CL_UNORM_INT8 || t == CL_SNORM_INT8 || t == CL_SIGNED_INT8 || t == CL_UNSIGNED_INT8;
+        rule = "ARGB, BGRA and ABGR take 8-bit types only";
+    } else if (o == CLMEM__ORDER_SRGB || o == CLMEM__ORDER_SRGBX || o == CLMEM__ORDER_SRGBA || o == CLMEM__ORDER_SBGRA) {
+        ok = t == CL_UNORM_INT8;
+        rule = "the sRGB orders take UNORM_INT8 only";
+    } else if (o == CLMEM__ORDER_DEPTH) {
+        ok = t == CL_UNORM_INT16 || t == CL_FLOAT;
+        rule = "DEPTH takes UNORM_INT16, UNORM_INT24 or FLOAT";
+    } else if (o == CLMEM__ORDER_DEPTH_STENCIL) {
+        ok = t == CL_FLOAT;
+        rule = "DEPTH_STENCIL takes UNORM_INT24 or FLOAT";
+    }
+    if (!ok)
+        return clmem__fail(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, fn, "format ImageFormat(%s, %s) is not valid: %s", on, tn,
+                           rule);
+    return CL_SUCCESS;
+}
+
+static bool clmem__is_image_type(cl_mem_object_type t) {
+    return t == CL_MEM_OBJECT_IMAGE1D || t == CL_MEM_OBJECT_IMAGE1D_BUFFER || t == CL_MEM_OBJECT_IMAGE1D_ARRAY ||
+           t == CL_MEM_OBJECT_IMAGE2D || t == CL_MEM_OBJECT_IMAGE2D_ARRAY || t == CL_MEM_OBJECT_IMAGE3D;
+}
+
+static const char *clmem__image_type_name(cl_mem_object_type t) {
+    switch (t) {
+    case CL_MEM_OBJECT_IMAGE1D: return "IMAGE1D";
+    case CL_MEM_OBJECT_IMAGE1D_BUFFER: return "IMAGE1D_BUFFER";
+    case CL_MEM_OBJECT_IMAGE1D_ARRAY: return "IMAGE1D_ARRAY";
+    case CL_MEM_OBJECT_IMAGE2D: return "IMAGE2D";
+    case CL_MEM_OBJECT_IMAGE2D_ARRAY: return "IMAGE2D_ARRAY";
+    case CL_MEM_OBJECT_IMAGE3D: return "IMAGE3D";
+    default: return "not an image";
+    }
+}
+
+/* Flags images accept: the buffer flags plus CL_MEM_KERNEL_READ_AND_WRITE (2.0). */
+#define CLMEM__IMAGE_FLAGS (CLMEM__BUFFER_FLAGS | ((cl_mem_flags)1 << 12))
+
+CLMEM_API cl_int clmem_get_supported_image_formats(cl_context context, cl_mem_flags flags, cl_mem_object_type image_type,
+                                                   clmem_image_format *out, cl_uint capacity, cl_uint *count) {
+    static const char fn[] = "clmem_get_supported_image_formats";
+    cl_uint n = 0;
+    cl_int err;
+    if (count) *count = 0;
+    if (CLMEM__CHECKS) {
+        if (!context) return clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL");
+        if (!clmem__is_image_type(image_type))
+            return clmem__fail(CL_INVALID_VALUE, fn, "image_type 0x%x is not an image type (CL_MEM_OBJECT_IMAGE2D, ...)",
+                               (unsigned)image_type);
+        if (!out && capacity > 0) return clmem__fail(CL_INVALID_VALUE, fn, "out is NULL but capacity is %u", capacity);
+        if ((err = clmem__check_mem_flags(fn, flags, CLMEM__IMAGE_FLAGS)) != CL_SUCCESS) return err;
+    }
+    if (flags == 0) flags = CL_MEM_READ_WRITE;
+    err = clGetSupportedImageFormats(context, flags, image_type, capacity, capacity ? out : NULL, &n);
+    if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clGetSupportedImageFormats");
+    if (count) *count = n;
+    return CL_SUCCESS;
+}
+
+/* clmem__format_supported(fn, ctx, flags, type, f): CL_SUCCESS when the context lists f. */
+static cl_int clmem__format_supported(const char *fn, cl_context ctx, cl_mem_flags flags, cl_mem_object_type type,
+                                      clmem_image_format f) {
+    cl_uint n = 0, i;
+    clmem_image_format *all;
+    cl_int err;
+    char text[64];
+    cl_mem_flags query = flags & (CLMEM__ACCESS_FLAGS | ((cl_mem_flags)1 << 12));
+    if (query == 0) query = CL_MEM_READ_WRITE;
+    err = clGetSupportedImageFormats(ctx, query, type, 0, NULL, &n);
+    if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clGetSupportedImageFormats");
+    if (n > 0) {
+        all = CLMEM__CAST(clmem_image_format *, CLMEM_MALLOC(sizeof(clmem_image_format) * n));
+        if (!all) return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory listing %u image formats", n);
+        err = clGetSupportedImageFormats(ctx, query, type, n, all, NULL);
+        if (err != CL_SUCCESS) {
+            CLMEM_FREE(all);
+            return clmem__cl_fail(err, fn, "clGetSupportedImageFormats");
+        }
+        for (i = 0; i < n; ++i)
+            if (clmem_image_format_equal(all[i], f)) break;
+        CLMEM_FREE(all);
+        if (i < n) return CL_SUCCESS;
+    }
+    return clmem__fail(CL_IMAGE_FORMAT_NOT_SUPPORTED, fn,
+                       "format %s is not supported for %s images with these flags by the context (%u formats are; "
+                       "see clmem_get_supported_image_formats)",
+                       clmem_image_format_repr(f, text, sizeof text), clmem__image_type_name(type), n);
+}
+
+/* clmem__check_image_limits(fn, ctx, type, w, h, d, n): some device of the context
+   supports images and holds these extents. */
+static cl_int clmem__check_image_limits(const char *fn, cl_context ctx, cl_mem_object_type type, size_t w, size_t h,
+                                        size_t d, size_t n) {
+    cl_uint count = 0, i;
+    cl_device_id *devs = clmem__context_devices(ctx, &count);
+    bool any_images = false;
+    cl_int result = CL_SUCCESS;
+    char why[200] = {0};
+    if (!devs) return clmem__fail(CL_INVALID_CONTEXT, fn, "context %p is not a valid context", (void *)ctx);
+    for (i = 0; i < count; ++i) {
+        cl_bool images = CL_FALSE;
+        size_t max_w = 0, max_h = 0, max_d = 0, max_n = 0, max_buf = 0;
+        char name[96] = {0};
+        clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images, NULL);
+        if (!images) continue;
+        any_images = true;
+        clGetDeviceInfo(devs[i], CL_DEVICE_NAME, sizeof name - 1, name, NULL);
+        if (type == CL_MEM_OBJECT_IMAGE3D) {
+            clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE3D_MAX_WIDTH, sizeof max_w, &max_w, NULL);
+            clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE3D_MAX_HEIGHT, sizeof max_h, &max_h, NULL);
+            clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE3D_MAX_DEPTH, sizeof max_d, &max_d, NULL);
+        } else {
+            clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE2D_MAX_WIDTH, sizeof max_w, &max_w, NULL);
+            clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE2D_MAX_HEIGHT, sizeof max_h, &max_h, NULL);
+            max_d = 1;
+        }
+        clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE_MAX_ARRAY_SIZE, sizeof max_n, &max_n, NULL);
+        clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE_MAX_BUFFER_SIZE, sizeof max_buf, &max_buf, NULL);
+        if (type == CL_MEM_OBJECT_IMAGE1D_BUFFER) max_w = max_buf;
+        if (w > max_w)
+            snprintf(why, sizeof why, "width %zu is above %zu, the limit of device '%s'", w, max_w, name);
+        else if (h > max_h)
+            snprintf(why, sizeof why, "height %zu is above %zu, the limit of device '%s'", h, max_h, name);
+        else if (d > max_d)
+            snprintf(why, sizeof why, "depth %zu is above %zu, the limit of device '%s'", d, max_d, name);
+        else if (n > max_n)
+            snprintf(why, sizeof why, "array size %zu is above CL_DEVICE_IMAGE_MAX_ARRAY_SIZE %zu of device '%s'", n,
+                     max_n, name);
+        else {
+            why[0] = '\0';
+            break; /* this device holds it */
+        }
+    }
+    CLMEM_FREE(devs);
+    if (!any_images)
+        result = clmem__fail(CL_INVALID_OPERATION, fn, "no device of the context supports images (CL_DEVICE_IMAGE_SUPPORT)");
+    else if (why[0])
+        result = clmem__fail(CL_INVALID_IMAGE_SIZE, fn, "%s image: %s", clmem__image_type_name(type), why);
+    return result;
+}
+
+static clmem_image clmem__image_empty(void) {
+    clmem_image img;
+    memset(&img, 0, sizeof img);
+    return img;
+}
+
+/* clmem__image_fill_from_driver(img): read type, format, extents and element size. */
+static cl_int clmem__image_fill_from_driver(clmem_image *img) {
+    cl_int err;
+    cl_mem buffer = NULL;
+    err = clGetMemObjectInfo(img->mem, CL_MEM_TYPE, sizeof img->type, &img->type, NULL);
+    if (err == CL_SUCCESS) err = clGetMemObjectInfo(img->mem, CL_MEM_CONTEXT, sizeof img->context, &img->context, NULL);
+    if (err == CL_SUCCESS) err = clGetMemObjectInfo(img->mem, CL_MEM_FLAGS, sizeof img->flags, &img->flags, NULL);
+    if (err == CL_SUCCESS && !clmem__is_image_type(img->type)) return CL_INVALID_MEM_OBJECT;
+    if (err == CL_SUCCESS) err = clGetImageInfo(img->mem, CL_IMAGE_FORMAT, sizeof img->format, &img->format, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetImageInfo(img->mem, CL_IMAGE_ELEMENT_SIZE, sizeof img->element_size, &img->element_size, NULL);
+    if (err == CL_SUCCESS) err = clGetImageInfo(img->mem, CL_IMAGE_WIDTH, sizeof img->width, &img->width, NULL);
+    if (err == CL_SUCCESS) err = clGetImageInfo(img->mem, CL_IMAGE_HEIGHT, sizeof img->height, &img->height, NULL);
+    if (err == CL_SUCCESS) err = clGetImageInfo(img->mem, CL_IMAGE_DEPTH, sizeof img->depth, &img->depth, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetImageInfo(img->mem, CL_IMAGE_ARRAY_SIZE, sizeof img->array_size, &img->array_size, NULL);
+    if (err == CL_SUCCESS && clGetImageInfo(img->mem, CL_IMAGE_BUFFER, sizeof buffer, &buffer, NULL) == CL_SUCCESS)
+        img->buffer = buffer;
+    return err;
+}
+
+CLMEM_API clmem_image clmem_create_image_opts(cl_context context, cl_mem_flags flags, clmem_image_format format,
+                                             const clmem_image_options *opts, cl_int *errcode_ret) {
+    static const char fn[] = "clmem_create_image";
+    static const clmem_image_options none = {0, {0, 0, 0}, 0, {0, 0}, NULL, 0, false, {NULL, NULL, 0, 0, NULL, 0, NULL}};
+    clmem_image img = clmem__image_empty();
+    cl_image_desc desc;
+    cl_mem_object_type type;
+    cl_uint ndim = 0, i;
+    size_t elem, w, h = 1, d = 1, n = 1, row, slice;
+    cl_int err = CL_SUCCESS;
+    if (!opts) opts = &none;
+    for (i = 0; i < 3 && opts->shape[i] != 0; ++i) ndim = i + 1;
+    w = opts->shape[0];
+    /* the type, from the dimension count and is_array / buffer */
+    if (ndim == 1)
+        type = opts->buffer.mem ? CL_MEM_OBJECT_IMAGE1D_BUFFER : CL_MEM_OBJECT_IMAGE1D;
+    else if (ndim == 2)
+        type = opts->is_array ? CL_MEM_OBJECT_IMAGE1D_ARRAY : CL_MEM_OBJECT_IMAGE2D;
+    else
+        type = opts->is_array ? CL_MEM_OBJECT_IMAGE2D_ARRAY : CL_MEM_OBJECT_IMAGE3D;
+    if (type == CL_MEM_OBJECT_IMAGE1D_ARRAY) n = opts->shape[1];
+    if (type == CL_MEM_OBJECT_IMAGE2D || type == CL_MEM_OBJECT_IMAGE2D_ARRAY || type == CL_MEM_OBJECT_IMAGE3D)
+        h = opts->shape[1];
+    if (type == CL_MEM_OBJECT_IMAGE3D) d = opts->shape[2];
+    if (type == CL_MEM_OBJECT_IMAGE2D_ARRAY) n = opts->shape[2];
+    elem = clmem_image_format_itemsize(format);
+    if (CLMEM__CHECKS) {
+        if (!context) {
+            err = clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL");
+            goto fail;
+        }
+        if ((err = clmem__check_mem_flags(fn, flags, CLMEM__IMAGE_FLAGS)) != CL_SUCCESS) goto fail;
+        if ((err = clmem__check_host_ptr(fn, flags, opts->hostbuf)) != CL_SUCCESS) goto fail;
+        if (ndim == 0) {
+            err = clmem__fail(CL_INVALID_IMAGE_SIZE, fn, "shape is missing or starts with 0: give .shape = {width, ...}");
+            goto fail;
+        }
+        if (ndim < 3 && opts->shape[ndim] == 0 && ndim + 1 < 3 && opts->shape[ndim + 1] != 0) {
+            err = clmem__fail(CL_INVALID_IMAGE_SIZE, fn, "shape {%zu, %zu, %zu} has a 0 extent before a non-zero one",
+                              opts->shape[0], opts->shape[1], opts->shape[2]);
+            goto fail;
+        }
+        if (opts->ndim != 0 && opts->ndim != ndim) {
+            err = clmem__fail(CL_INVALID_VALUE, fn, ".ndim is %u but shape {%zu, %zu, %zu} has %u non-zero extents",
+                              opts->ndim, opts->shape[0], opts->shape[1], opts->shape[2], ndim);
+            goto fail;
+        }
+        if (opts->is_array && (ndim == 1 || opts->buffer.mem)) {
+            err = clmem__fail(CL_INVALID_VALUE, fn,
+                              ".is_array needs a shape of 2 ({width, array_size}) or 3 ({width, height, array_size}) "
+                              "dimensions and no .buffer; shape has %u%s",
+                              ndim, opts->buffer.mem ? " and .buffer is given" : "");
+            goto fail;
+        }
+        if (opts->buffer.mem && ndim != 1) {
+            err = clmem__fail(CL_INVALID_VALUE, fn, ".buffer makes a 1-D buffer image and needs a 1-dimensional shape; "
+                              "shape has %u dimensions", ndim);
+            goto fail;
+        }
+        if (opts->buffer.mem && opts->hostbuf) {
+            err = clmem__fail(CL_INVALID_HOST_PTR, fn, "a 1-D buffer image takes its data from .buffer; .hostbuf must be NULL");
+            goto fail;
+        }
+        if ((err = clmem__check_format(fn, format)) != CL_SUCCESS) goto fail;
+        if ((opts->pitches[0] || opts->pitches[1]) && !opts->hostbuf) {
+            err = clmem__fail(CL_INVALID_IMAGE_DESCRIPTOR, fn,
+                              "pitches {%zu, %zu} are given without hostbuf (pitches describe host memory)",
+                              opts->pitches[0], opts->pitches[1]);
+            goto fail;
+        }
+        row = opts->pitches[0];
+        slice = opts->pitches[1];
+        if (row != 0 && (row < w * elem || row % elem != 0)) {
+            err = clmem__fail(CL_INVALID_IMAGE_DESCRIPTOR, fn,
+                              "row pitch %zu must be at least width %zu x element size %zu = %zu and a multiple of %zu",
+                              row, w, elem, w * elem, elem);
+            goto fail;
+        }
+        if (row == 0) row = w * elem;
+        if (slice != 0) {
+            size_t min_slice = (type == CL_MEM_OBJECT_IMAGE1D_ARRAY) ? row : row * h;
+            if (type == CL_MEM_OBJECT_IMAGE1D || type == CL_MEM_OBJECT_IMAGE1D_BUFFER || type == CL_MEM_OBJECT_IMAGE2D) {
+                err = clmem__fail(CL_INVALID_IMAGE_DESCRIPTOR, fn, "slice pitch %zu is given for a %s image, which has no slices",
+                                  slice, clmem__image_type_name(type));
+                goto fail;
+            }
+            if (slice < min_slice || slice % row != 0) {
+                err = clmem__fail(CL_INVALID_IMAGE_DESCRIPTOR, fn,
+                                  "slice pitch %zu must be at least %zu (%s) and a multiple of the row pitch %zu", slice,
+                                  min_slice, type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? "the row pitch" : "row pitch x height",
+                                  row);
+                goto fail;
+            }
+        }
+        if (opts->hostbuf && opts->host_size) {
+            /* bytes the driver reads: the last pixel's end */
+            size_t layers = (type == CL_MEM_OBJECT_IMAGE3D) ? d : n, need = 0, t1 = 0, t2 = 0;
+            size_t slice_eff = slice ? slice : (type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? row : row * h);
+            bool ok = clmem__mul_ok(layers - 1, slice_eff, &t1) && clmem__mul_ok(h - 1, row, &t2) &&
+                      clmem__add_ok(t1, t2, &need) && clmem__add_ok(need, w * elem, &need);
+            if (!ok || need > opts->host_size) {
+                err = clmem__fail(CL_INVALID_VALUE, fn, "hostbuf holds .host_size %zu bytes but the image reads %zu",
+                                  opts->host_size, ok ? need : (size_t)SIZE_MAX);
+                goto fail;
+            }
+        }
+        if (opts->buffer.mem) {
+            size_t need = 0;
+            if (!clmem__mul_ok(w, elem, &need) || need > opts->buffer.size) {
+                err = clmem__fail(CL_INVALID_IMAGE_SIZE, fn,
+                                  "width %zu x element size %zu is more than the %zu bytes of .buffer", w, elem,
+                                  opts->buffer.size);
+                goto fail;
+            }
+            if (opts->buffer.context != context) {
+                err = clmem__fail(CL_INVALID_CONTEXT, fn, ".buffer belongs to context %p, not %p",
+                                  (void *)opts->buffer.context, (void *)context);
+                goto fail;
+            }
+        }
+        if ((err = clmem__check_image_limits(fn, context, type, w, h, d, n)) != CL_SUCCESS) goto fail;
+        if ((err = clmem__format_supported(fn, context, flags, type, format)) != CL_SUCCESS) goto fail;
+    }
+    memset(&desc, 0, sizeof desc);
+    desc.image_type = type;
+    desc.image_width = w;
+    desc.image_height = (type == CL_MEM_OBJECT_IMAGE2D || type == CL_MEM_OBJECT_IMAGE2D_ARRAY ||
+                         type == CL_MEM_OBJECT_IMAGE3D) ? h : 0;
+    desc.image_depth = type == CL_MEM_OBJECT_IMAGE3D ? d : 0;
+    desc.image_array_size = (type == CL_MEM_OBJECT_IMAGE1D_ARRAY || type == CL_MEM_OBJECT_IMAGE2D_ARRAY) ? n : 0;
+    desc.image_row_pitch = opts->pitches[0];
+    desc.image_slice_pitch = opts->pitches[1];
+    desc.buffer = opts->buffer.mem; /* 'buffer' is named in every header version */
+    img.mem = clCreateImage(context, flags, &format, &desc, opts->hostbuf, &err);
+    if (err != CL_SUCCESS || !img.mem) {
+        img.mem = NULL;
+        err = clmem__cl_fail(err != CL_SUCCESS ? err : CL_OUT_OF_RESOURCES, fn, "clCreateImage");
+        goto fail;
+    }
+    img.context = context;
+    img.type = type;
+    img.format = format;
+    img.width = w;
+    img.height = desc.image_height;
+    img.depth = desc.image_depth;
+    img.array_size = desc.image_array_size;
+    img.flags = flags ? flags : CL_MEM_READ_WRITE;
+    img.buffer = opts->buffer.mem;
+    if (clGetImageInfo(img.mem, CL_IMAGE_ELEMENT_SIZE, sizeof img.element_size, &img.element_size, NULL) != CL_SUCCESS ||
+        img.element_size == 0)
+        img.element_size = elem;
+    clmem__set_err(errcode_ret, CL_SUCCESS);
+    return img;
+fail:
+    clmem__set_err(errcode_ret, err);
+    return clmem__image_empty();
+}
+
+static cl_channel_type clmem__normalized_type(cl_channel_type t) {
+    switch (t) {
+    case CL_SIGNED_INT8: return CL_SNORM_INT8;
+    case CL_SIGNED_INT16: return CL_SNORM_INT16;
+    case CL_UNSIGNED_INT8: return CL_UNORM_INT8;
+    case CL_UNSIGNED_INT16: return CL_UNORM_INT16;
+    default: return 0;
+    }
+}
+
+CLMEM_API clmem_image clmem_image_from_array_opts(cl_context context, const void *array, cl_channel_type element_type,
+                                                 cl_uint vector_width, size_t ndim, const size_t *shape,
+                                                 const clmem_image_from_array_options *opts, cl_int *errcode_ret) {
+    static const char fn[] = "clmem_image_from_array";
+    static const clmem_image_from_array_options none = {0, 0, 0, false, false};
+    clmem_image_options io;
+    clmem_image_format format;
+    cl_channel_type ctype = element_type;
+    cl_uint nch, order;
+    size_t img_dims, i, elem, bytes = 0;
+    cl_mem_flags flags;
+    cl_int err = CL_SUCCESS;
+    if (!opts) opts = &none;
+    memset(&io, 0, sizeof io);
+    if (vector_width == 0) vector_width = 1;
+    nch = opts->num_channels ? opts->num_channels : vector_width;
+    /* checks that are not validation but meaning: done even with CLMEM_NO_VALIDATION */
+    if (!array || !shape) {
+        err = clmem__fail(CL_INVALID_VALUE, fn, "%s is NULL", !array ? "array" : "shape");
+        goto fail;
+    }
+    if (opts->mode != 0 && opts->mode != 'r' && opts->mode != 'w') {
+        err = clmem__fail(CL_INVALID_VALUE, fn, "invalid value '%c' (%d) for .mode: use 'r' or 'w'", opts->mode,
+                          (int)opts->mode);
+        goto fail;
+    }
+    if (nch == 3) {
+        err = clmem__fail(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, fn,
+                          "num_channels 3 would need channel order CL_RGB, which OpenCL allows only with the packed "
+                          "types 565/555/101010: use 4 channels (RGBA) and pad the data, or 1 channel with a width 3 "
+                          "times larger");
+        goto fail;
+    }
+    if (nch != 1 && nch != 2 && nch != 4) {
+        err = clmem__fail(CL_INVALID_VALUE, fn, "num_channels %u is not 1, 2 or 4", nch);
+        goto fail;
+    }
+    if (vector_width > 1 && nch != vector_width) {
+        err = clmem__fail(CL_INVALID_VALUE, fn, "num_channels %u differs from the %u channels of the vector element type",
+                          nch, vector_width);
+        goto fail;
+    }
+    if (ndim == 0) {
+        err = clmem__fail(CL_INVALID_VALUE, fn, "ndim is 0");
+        goto fail;
+    }
+    for (i = 0; i < ndim; ++i)
+        if (shape[i] == 0) {
+            err = clmem__fail(CL_INVALID_VALUE, fn, "shape[%zu] is 0: images cannot be empty", i);
+            goto fail;
+        }
+    img_dims = ndim;
+    if (vector_width == 1 && nch > 1) {
+        if (shape[ndim - 1] != nch) {
+            err = clmem__fail(CL_INVALID_VALUE, fn, "last dimension %zu of the shape must be equal to num_channels %u",
+                              shape[ndim - 1], nch);
+            goto fail;
+        }
+        img_dims = ndim - 1;
+    }
+    if (img_dims < 1 || img_dims > 3) {
+        err = clmem__fail(CL_INVALID_VALUE, fn, "the array has %zu image dimensions (ndim %zu); images have 1 to 3",
+                          img_dims, ndim);
+        goto fail;
+    }
+    if (opts->half_float) {
+        if (element_type != CL_UNSIGNED_INT16 && element_type != CL_SIGNED_INT16) {
+            err = clmem__fail(CL_INVALID_VALUE, fn, ".half_float needs 16-bit data (cl_half/uint16_t), not %s",
+                              clmem_channel_type_name(element_type) ? clmem_channel_type_name(element_type) : "this type");
+            goto fail;
+        }
+        ctype = CL_HALF_FLOAT;
+    }
+    if (opts->norm_int) {
+        ctype = opts->half_float ? 0 : clmem__normalized_type(ctype);
+        if (ctype == 0) {
+            err = clmem__fail(CL_INVALID_VALUE, fn,
+                              ".norm_int needs 8- or 16-bit integer data; %s has no normalized channel type",
+                              opts->half_float ? "HALF_FLOAT"
+                                               : (clmem_channel_type_name(element_type) ? clmem_channel_type_name(element_type)
+                                                                                       : "this type"));
+            goto fail;
+        }
+    }
+    order = nch == 1 ? CL_R : nch == 2 ? CL_RG : CL_RGBA;
+    format = clmem_image_format_create(order, ctype);
+    elem = clmem_image_format_itemsize(format);
+    /* reverse the C shape into image order; pitches are the strides, reversed (packed) */
+    for (i = 0; i < img_dims; ++i) io.shape[i] = shape[img_dims - 1 - i];
+    if (img_dims >= 2) io.pitches[0] = io.shape[0] * elem;
+    if (img_dims == 3) io.pitches[1] = io.pitches[0] * io.shape[1];
+    io.hostbuf = clmem__unconst(array); /* COPY_HOST_PTR only reads it */
+    io.ndim = (cl_uint)img_dims;
+    bytes = elem;
+    for (i = 0; i < img_dims; ++i)
+        if (!clmem__mul_ok(bytes, io.shape[i], &bytes)) {
+            err = clmem__fail(CL_INVALID_IMAGE_SIZE, fn, "the array's size overflows size_t");
+            goto fail;
+        }
+    io.host_size = bytes;
+    flags = (opts->mode == 'w' ? CL_MEM_WRITE_ONLY : CL_MEM_READ_ONLY) | CL_MEM_COPY_HOST_PTR;
+    {
+        clmem_image img = clmem_create_image_opts(context, flags, format, &io, &err);
+        if (err != CL_SUCCESS) {
+            /* rename the function in the message: the caller called image_from_array */
+            char msg[768];
+            const char *m = clmem_last_error_message();
+            size_t skip = strlen("clmem_create_image: ");
+            if (strncmp(m, "clmem_create_image: ", skip) == 0) {
+                snprintf(msg, sizeof msg, "%s", m + skip);
+                clmem__fail(err, fn, "%s", msg);
+            }
+            goto fail;
+        }
+        clmem__set_err(errcode_ret, CL_SUCCESS);
+        return img;
+    }
+fail:
+    clmem__set_err(errcode_ret, err);
+    return clmem__image_empty();
+}
+
+CLMEM_API clmem_image clmem_image_from_int_ptr(cl_mem mem, bool retain, cl_int *errcode_ret) {
+    static const char fn[] = "clmem_image_from_int_ptr";
+    clmem_image img = clmem__image_empty();
+    cl_int err;
+    if (!mem) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_MEM_OBJECT, fn, "mem is NULL"));
+        return img;
+    }
+    img.mem = mem;
+    err = clmem__image_fill_from_driver(&img);
+    if (err != CL_SUCCESS) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_MEM_OBJECT, fn,
+                                                "mem %p is not a valid image (%s; CL_MEM_TYPE 0x%x)", (void *)mem,
+                                                clmem_error_string(err), (unsigned)img.type));
+        return clmem__image_empty();
+    }
+    if (retain && (err = clRetainMemObject(mem)) != CL_SUCCESS) {
+        clmem__set_err(errcode_ret, clmem__cl_fail(err, fn, "clRetainMemObject"));
+        return clmem__image_empty();
+    }
+    clmem__set_err(errcode_ret, CL_SUCCESS);
+    return img;
+}
+
+CLMEM_API cl_int clmem_image_release(clmem_image *img) {
+    cl_mem mem;
+    cl_int err;
+    if (!img || !img->mem) return CL_SUCCESS;
+    clmem__map_note_use(img->mem, "clmem_image_release");
+    mem = img->mem;
+    *img = clmem__image_empty();
+    err = clReleaseMemObject(mem);
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, "clmem_image_release", "clReleaseMemObject");
+}
+
+CLMEM_API cl_int clmem_image_get_info(clmem_image img, clmem_image_info *info) {
+    static const char fn[] = "clmem_image_get_info";
+    cl_int err;
+    if (!info) return clmem__fail(CL_INVALID_VALUE, fn, "info is NULL");
+    memset(info, 0, sizeof *info);
+    if (!img.mem) return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "img is an empty or released handle");
+#define CLMEM__IMG_Q(param, field)                                                              \
+    if ((err = clGetImageInfo(img.mem, param, sizeof info->field, &info->field, NULL)) != CL_SUCCESS) \
+        return clmem__cl_fail(err, fn, "clGetImageInfo(" #param ")");
+    CLMEM__IMG_Q(CL_IMAGE_FORMAT, format)
+    CLMEM__IMG_Q(CL_IMAGE_ELEMENT_SIZE, element_size)
+    CLMEM__IMG_Q(CL_IMAGE_ROW_PITCH, row_pitch)
+    CLMEM__IMG_Q(CL_IMAGE_SLICE_PITCH, slice_pitch)
+    CLMEM__IMG_Q(CL_IMAGE_WIDTH, width)
+    CLMEM__IMG_Q(CL_IMAGE_HEIGHT, height)
+    CLMEM__IMG_Q(CL_IMAGE_DEPTH, depth)
+    CLMEM__IMG_Q(CL_IMAGE_ARRAY_SIZE, array_size)
+    CLMEM__IMG_Q(CL_IMAGE_BUFFER, buffer)
+    CLMEM__IMG_Q(CL_IMAGE_NUM_MIP_LEVELS, num_mip_levels)
+    CLMEM__IMG_Q(CL_IMAGE_NUM_SAMPLES, num_samples)
+#undef CLMEM__IMG_Q
+    return CL_SUCCESS;
+}
+
+CLMEM_API cl_uint clmem_image_shape(clmem_image img, size_t shape[3]) {
+    shape[0] = shape[1] = shape[2] = 0;
+    if (!img.mem) return 0;
+    shape[0] = img.width;
+    switch (img.type) {
+    case CL_MEM_OBJECT_IMAGE1D_ARRAY: shape[1] = img.array_size; return 2;
+    case CL_MEM_OBJECT_IMAGE2D: shape[1] = img.height; return 2;
+    case CL_MEM_OBJECT_IMAGE2D_ARRAY: shape[1] = img.height; shape[2] = img.array_size; return 3;
+    case CL_MEM_OBJECT_IMAGE3D: shape[1] = img.height; shape[2] = img.depth; return 3;
+    default: return 1;
+    }
+}
+
+CLMEM_API void clmem_image_extent(clmem_image img, size_t ext[3]) {
+    size_t s[3];
+    cl_uint n = clmem_image_shape(img, s), i;
+    ext[0] = ext[1] = ext[2] = 0;
+    if (n == 0) return;
+    for (i = 0; i < 3; ++i) ext[i] = i < n ? s[i] : 1;
+}
+
+/* clmem__image_region(fn, what, img, origin, region_in, region): normalise a region
+   (trailing 0 -> 1; all 0 -> everything from origin) and check origin + region fits
+   the image's extent. CL_INVALID_VALUE otherwise. */
+static cl_int clmem__image_region(const char *fn, const char *what, const clmem_image *img, const size_t origin[3],
+                                  const size_t region_in[3], size_t region[3]) {
+    size_t ext[3];
+    int i;
+    bool all_zero = region_in[0] == 0 && region_in[1] == 0 && region_in[2] == 0;
+    clmem_image_extent(*img, ext);
+    for (i = 0; i < 3; ++i) {
+        if (origin[i] >= ext[i])
+            return clmem__fail(CL_INVALID_VALUE, fn,
+                               "%s origin {%zu, %zu, %zu} is outside the %s %s of extent {%zu, %zu, %zu}%s", what,
+                               origin[0], origin[1], origin[2], clmem__image_type_name(img->type), "image", ext[0], ext[1],
+                               ext[2],
+                               (i > 0 && ext[i] == 1) ? " (an unused coordinate must be 0)" : "");
+    }
+    if (all_zero) {
+        for (i = 0; i < 3; ++i) region[i] = ext[i] - origin[i];
+        return CL_SUCCESS;
+    }
+    for (i = 0; i < 3; ++i) region[i] = region_in[i];
+    if (region[2] == 0) {
+        region[2] = 1;
+        if (region[1] == 0) region[1] = 1;
+    }
+    for (i = 0; i < 3; ++i)
+        if (region[i] == 0)
+            return clmem__fail(CL_INVALID_VALUE, fn, "%s region {%zu, %zu, %zu} has a 0 before a non-zero component", what,
+                               region_in[0], region_in[1], region_in[2]);
+    for (i = 0; i < 3; ++i)
+        if (!clmem__range_ok(origin[i], region[i], ext[i]))
+            return clmem__fail(CL_INVALID_VALUE, fn,
+                               "%s origin {%zu, %zu, %zu} + region {%zu, %zu, %zu} is outside the %s image of extent "
+                               "{%zu, %zu, %zu}%s",
+                               what, origin[0], origin[1], origin[2], region[0], region[1], region[2],
+                               clmem__image_type_name(img->type), ext[0], ext[1], ext[2],
+                               (i > 0 && ext[i] == 1) ? " (an unused dimension has region 1)" : "");
+    return CL_SUCCESS;
+}
+
+/* clmem__channel_class(type): 'f' (normalized/half/float), 'i' (signed), 'u' (unsigned). */
+static char clmem__channel_class(cl_channel_type t) {
+    switch (t) {
+    case CL_SIGNED_INT8: case CL_SIGNED_INT16: case CL_SIGNED_INT32: return 'i';
+    case CL_UNSIGNED_INT8: case CL_UNSIGNED_INT16: case CL_UNSIGNED_INT32: return 'u';
+    default: return 'f';
+    }
+}
+
+CLMEM_API cl_int clmem_enqueue_fill_image_opts(cl_command_queue queue, clmem_image img, const void *color,
+                                               clmem_color_kind kind, const size_t *origin, const size_t *region,
+                                               const clmem_enqueue_options *opts) {
+    static const char fn[] = "clmem_enqueue_fill_image";
+    static const clmem_enqueue_options none = CLMEM__ZERO;
+    static const size_t zero[3] = {0, 0, 0};
+    size_t reg[3];
+    cl_int err;
+    if (!opts) opts = &none;
+    if (!origin) origin = zero;
+    if (!region) region = zero;
+    if (CLMEM__CHECKS) {
+        static const char *const kinds[] = {"?", "float", "cl_int", "cl_uint"};
+        static const char *const wants[] = {"float", "cl_int", "cl_uint"};
+        char c, text[64];
+        if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
+        if (!img.mem) return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "img is an empty or released handle");
+        if ((err = clmem__check_wait_list(fn, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) return err;
+        if (!color) return clmem__fail(CL_INVALID_VALUE, fn, "color is NULL");
+        c = clmem__channel_class(img.format.image_channel_data_type);
+        if ((c == 'f' && kind != CLMEM_COLOR_FLOAT) || (c == 'i' && kind != CLMEM_COLOR_INT) ||
+            (c == 'u' && kind != CLMEM_COLOR_UINT))
+            return clmem__fail(CL_INVALID_VALUE, fn, "color is %s[4] but format %s needs %s[4]",
+                               kinds[(int)kind >= 1 && (int)kind <= 3 ? (int)kind : 0],
+                               clmem_image_format_repr(img.format, text, sizeof text),
+                               wants[c == 'f' ? 0 : c == 'i' ? 1 : 2]);
+        if ((err = clmem__check_same_context(fn, queue, img.context, "img")) != CL_SUCCESS) return err;
+    }
+    if ((err = clmem__image_region(fn, "fill", &img, origin, region, reg)) != CL_SUCCESS) return err;
+    err = clEnqueueFillImage(queue, img.mem, color, origin, reg, opts->num_wait_for, opts->wait_for, opts->event);
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueFillImage");
+}
+
+CLMEM_API cl_int clmem__set_arg_image(cl_kernel k, cl_uint index, clmem_image v) {
+    static const char fn[] = "clmem_set_kernel_arg";
+    cl_int err;
+    if (CLMEM__CHECKS) {
+        if (!k) return clmem__fail(CL_INVALID_KERNEL, fn, "kernel is NULL");
+        if (!v.mem) return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "argument %u: the image is an empty or released handle", index);
+    }
+    err = clSetKernelArg(k, index, sizeof(cl_mem), &v.mem);
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clSetKernelArg");
+}

@@ -1,0 +1,286 @@
+/* >>transfer_image (implementation): the image pairs of clmem_enqueue_copy
+
+   image <- host    clEnqueueWriteImage        .origin, .region, .pitches, .host_size, .is_blocking
+   host <- image    clEnqueueReadImage         .origin, .region, .pitches, .host_size, .is_blocking
+   image <- image   clEnqueueCopyImage         .src_origin, .dest_origin (= .dst_origin), .region
+   buffer <- image  clEnqueueCopyImageToBuffer .origin (image), .offset (buffer bytes), .region
+   image <- buffer  clEnqueueCopyBufferToImage .offset (buffer bytes), .origin (image), .region
+   Every image type works (PyOpenCL refuses 1-D images). Regions are in pixels, in
+   region coordinates (clmem_image_extent): {0,0,0} (left out) is everything from the
+   origin on; trailing 0 components count as 1. Options that do not apply to a pair
+   are refused (CL_INVALID_VALUE), so a misspelt intent never goes unnoticed. */
+
+static const char clmem__copy_fn[] = "clmem_enqueue_copy";
+
+enum {
+    CLMEM__IO_ORIGIN = 1 << 0,      /* .origin */
+    CLMEM__IO_PITCHES = 1 << 1,     /* .pitches */
+    CLMEM__IO_SRCDST = 1 << 2,      /* .src_origin, .dst_origin, .dest_origin */
+    CLMEM__IO_OFFSET = 1 << 3,      /* .offset */
+    CLMEM__IO_HOST = 1 << 4         /* .host_size, .is_blocking */
+};
+
+static bool clmem__nonzero3(const size_t v[3]) { return v[0] || v[1] || v[2]; }
+
+/* clmem__image_copy_unused(pair, o, allowed): refuse options that do not apply. */
+static cl_int clmem__image_copy_unused(const char *pair, const clmem_copy_options *o, unsigned allowed) {
+    const char *bad = NULL;
+    if (o->byte_count) bad = ".byte_count";
+    else if (o->src_offset) bad = ".src_offset";
+    else if (o->dst_offset) bad = ".dst_offset";
+    else if (clmem__nonzero3(o->buffer_origin)) bad = ".buffer_origin";
+    else if (clmem__nonzero3(o->host_origin)) bad = ".host_origin";
+    else if (o->buffer_pitches[0] || o->buffer_pitches[1]) bad = ".buffer_pitches";
+    else if (o->host_pitches[0] || o->host_pitches[1]) bad = ".host_pitches";
+    else if (o->src_pitches[0] || o->src_pitches[1]) bad = ".src_pitches";
+    else if (o->dst_pitches[0] || o->dst_pitches[1]) bad = ".dst_pitches";
+    else if (!(allowed & CLMEM__IO_ORIGIN) && clmem__nonzero3(o->origin)) bad = ".origin";
+    else if (!(allowed & CLMEM__IO_PITCHES) && (o->pitches[0] || o->pitches[1])) bad = ".pitches";
+    else if (!(allowed & CLMEM__IO_SRCDST) && clmem__nonzero3(o->src_origin)) bad = ".src_origin";
+    else if (!(allowed & CLMEM__IO_SRCDST) && clmem__nonzero3(o->dst_origin)) bad = ".dst_origin";
+    else if (!(allowed & CLMEM__IO_SRCDST) && clmem__nonzero3(o->dest_origin)) bad = ".dest_origin";
+    else if (!(allowed & CLMEM__IO_OFFSET) && o->offset) bad = ".offset";
+    else if (!(allowed & CLMEM__IO_HOST) && o->host_size) bad = ".host_size";
+    if (bad) return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn, "%s: option %s does not apply to this copy", pair, bad);
+    if (!(allowed & CLMEM__IO_HOST) && o->is_blocking == CLMEM_BLOCKING)
+        return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn,
+                           "%s: .is_blocking = CLMEM_BLOCKING does not apply: device-side copies never block "
+                           "(wait on .event instead)",
+                           pair);
+    return CL_SUCCESS;
+}
+
+/* clmem__image_host_layout(pair, img, region, pitches, host_size, &row, &slice): check
+   the host pitches of an image <-> host transfer and that the host extent fits
+   host_size (when given). */
+static cl_int clmem__image_host_layout(const char *pair, const clmem_image *img, const size_t region[3],
+                                       const size_t pitches[2], size_t host_size, size_t *row_out, size_t *slice_out) {
+    size_t elem = img->element_size, row = pitches[0], slice = pitches[1], row_eff, slice_eff, extent = 0, a = 0, b = 0;
+    bool one_d_array = img->type == CL_MEM_OBJECT_IMAGE1D_ARRAY;
+    bool no_slices = img->type == CL_MEM_OBJECT_IMAGE1D || img->type == CL_MEM_OBJECT_IMAGE1D_BUFFER ||
+                     img->type == CL_MEM_OBJECT_IMAGE2D;
+    if (!clmem__mul_ok(region[0], elem, &row_eff))
+        return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn, "%s: region[0] %zu x element size overflows", pair, region[0]);
+    if (row != 0 && row < row_eff)
+        return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn,
+                           "%s: host row pitch %zu is below region[0] %zu x element size %zu = %zu", pair, row,
+                           region[0], elem, row_eff);
+    if (row != 0) row_eff = row;
+    if (slice != 0 && no_slices)
+        return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn,
+                           "%s: host slice pitch %zu is given for a %s image, which has no slices", pair, slice,
+                           clmem__image_type_name(img->type));
+    if (one_d_array) {
+        slice_eff = row_eff;
+    } else if (!clmem__mul_ok(row_eff, region[1], &slice_eff)) {
+        return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn, "%s: row pitch x region[1] overflows", pair);
+    }
+    if (slice != 0 && slice < slice_eff)
+        return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn, "%s: host slice pitch %zu is below %s = %zu", pair, slice,
+                           one_d_array ? "the row pitch (a 1-D array's rows are its slices)" : "row pitch x region[1]",
+                           slice_eff);
+    if (slice != 0) slice_eff = slice;
+    /* the last byte touched: (layers-1)*slice + (rows-1)*row + region[0]*elem */
+    if (one_d_array) {
+        if (!clmem__mul_ok(region[1] - 1, slice_eff, &a) || !clmem__mul_ok(region[0], elem, &b) ||
+            !clmem__add_ok(a, b, &extent))
+            return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn, "%s: the host extent overflows", pair);
+    } else {
+        size_t c = 0;
+        if (!clmem__mul_ok(region[2] - 1, slice_eff, &a) || !clmem__mul_ok(region[1] - 1, row_eff, &b) ||
+            !clmem__mul_ok(region[0], elem, &c) || !clmem__add_ok(a, b, &extent) || !clmem__add_ok(extent, c, &extent))
+            return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn, "%s: the host extent overflows", pair);
+    }
+    if (host_size && extent > host_size)
+        return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn,
+                           "%s: the region {%zu, %zu, %zu} spans %zu bytes of host memory but .host_size is %zu", pair,
+                           region[0], region[1], region[2], extent, host_size);
+    *row_out = row;
+    *slice_out = slice;
+    return CL_SUCCESS;
+}
+
+static cl_int clmem__image_common(const char *pair, cl_command_queue queue, const clmem_image *img, const char *what,
+                                  const clmem_copy_options *o, unsigned allowed) {
+    cl_int err;
+    if ((err = clmem__check_queue(clmem__copy_fn, queue)) != CL_SUCCESS) return err;
+    if (!img->mem)
+        return clmem__fail(CL_INVALID_MEM_OBJECT, clmem__copy_fn, "%s: %s is an empty or released image handle", pair, what);
+    if ((err = clmem__check_wait_list(clmem__copy_fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
+    if ((err = clmem__image_copy_unused(pair, o, allowed)) != CL_SUCCESS) return err;
+    return clmem__check_same_context(clmem__copy_fn, queue, img->context, what);
+}
+
+static const clmem_copy_options *clmem__copy_opts_or_none(const clmem_copy_options *opts) {
+    static clmem_copy_options none;
+    return opts ? opts : &none;
+}
+
+CLMEM_API cl_int clmem__copy_host_from_image(cl_command_queue queue, void *dst, clmem_image src,
+                                             const clmem_copy_options *opts) {
+    static const char pair[] = "host <- image";
+    size_t region[3], row = 0, slice = 0;
+    cl_int err;
+    const clmem_copy_options *o = clmem__copy_opts_or_none(opts);
+    if (CLMEM__CHECKS) {
+        if ((err = clmem__image_common(pair, queue, &src, "src", o, CLMEM__IO_ORIGIN | CLMEM__IO_PITCHES | CLMEM__IO_HOST)) !=
+            CL_SUCCESS)
+            return err;
+        if (!dst) return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn, "%s: dst (host memory) is NULL", pair);
+        if (src.flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS))
+            return clmem__fail(CL_INVALID_OPERATION, clmem__copy_fn, "%s: src was created with %s: the host may not read it",
+                               pair, (src.flags & CL_MEM_HOST_NO_ACCESS) ? "CL_MEM_HOST_NO_ACCESS" : "CL_MEM_HOST_WRITE_ONLY");
+    }
+    if ((err = clmem__image_region(clmem__copy_fn, pair, &src, o->origin, o->region, region)) != CL_SUCCESS) return err;
+    if (CLMEM__CHECKS) {
+        if ((err = clmem__image_host_layout(pair, &src, region, o->pitches, o->host_size, &row, &slice)) != CL_SUCCESS)
+            return err;
+    } else {
+        row = o->pitches[0];
+        slice = o->pitches[1];
+    }
+    clmem__map_note_use(src.mem, clmem__copy_fn);
+    err = clEnqueueReadImage(queue, src.mem, o->is_blocking == CLMEM_NON_BLOCKING ? CL_FALSE : CL_TRUE, o->origin, region,
+                             row, slice, dst, o->num_wait_for, o->wait_for, o->event);
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, clmem__copy_fn, "clEnqueueReadImage");
+}
+
+CLMEM_API cl_int clmem__copy_image_from_host(cl_command_queue queue, clmem_image dst, const void *src,
+                                             const clmem_copy_options *opts) {
+    static const char pair[] = "image <- host";
+    size_t region[3], row = 0, slice = 0;
+    cl_int err;
+    const clmem_copy_options *o = clmem__copy_opts_or_none(opts);
+    if (CLMEM__CHECKS) {
+        if ((err = clmem__image_common(pair, queue, &dst, "dst", o, CLMEM__IO_ORIGIN | CLMEM__IO_PITCHES | CLMEM__IO_HOST)) !=
+            CL_SUCCESS)
+            return err;
+        if (!src) return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn, "%s: src (host memory) is NULL", pair);
+        if (dst.flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS))
+            return clmem__fail(CL_INVALID_OPERATION, clmem__copy_fn, "%s: dst was created with %s: the host may not write it",
+                               pair, (dst.flags & CL_MEM_HOST_NO_ACCESS) ? "CL_MEM_HOST_NO_ACCESS" : "CL_MEM_HOST_READ_ONLY");
+    }
+    if ((err = clmem__image_region(clmem__copy_fn, pair, &dst, o->origin, o->region, region)) != CL_SUCCESS) return err;
+    if (CLMEM__CHECKS) {
+        if ((err = clmem__image_host_layout(pair, &dst, region, o->pitches, o->host_size, &row, &slice)) != CL_SUCCESS)
+            return err;
+    } else {
+        row = o->pitches[0];
+        slice = o->pitches[1];
+    }
+    clmem__map_note_use(dst.mem, clmem__copy_fn);
+    err = clEnqueueWriteImage(queue, dst.mem, o->is_blocking == CLMEM_NON_BLOCKING ? CL_FALSE : CL_TRUE, o->origin, region,
+                              row, slice, src, o->num_wait_for, o->wait_for, o->event);
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, clmem__copy_fn, "clEnqueueWriteImage");
+}
+
+CLMEM_API cl_int clmem__copy_image_from_image(cl_command_queue queue, clmem_image dst, clmem_image src,
+                                              const clmem_copy_options *opts) {
+    static const char pair[] = "image <- image";
+    size_t region[3], dummy[3];
+    const size_t *dst_origin;
+    cl_int err;
+    int i;
+    const clmem_copy_options *o = clmem__copy_opts_or_none(opts);
+    /* .dest_origin is PyOpenCL's name, .dst_origin the table's: either, or both when equal */
+    dst_origin = clmem__nonzero3(o->dest_origin) ? o->dest_origin : o->dst_origin;
+    if (CLMEM__CHECKS) {
+        char a[64], b[64];
+        if ((err = clmem__image_common(pair, queue, &src, "src", o, CLMEM__IO_SRCDST)) != CL_SUCCESS) return err;
+        if ((err = clmem__image_common(pair, queue, &dst, "dst", o, CLMEM__IO_SRCDST)) != CL_SUCCESS) return err;
+        if (clmem__nonzero3(o->dest_origin) && clmem__nonzero3(o->dst_origin) &&
+            (o->dest_origin[0] != o->dst_origin[0] || o->dest_origin[1] != o->dst_origin[1] ||
+             o->dest_origin[2] != o->dst_origin[2]))
+            return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn,
+                               "%s: .dest_origin {%zu, %zu, %zu} and .dst_origin {%zu, %zu, %zu} disagree (give one)", pair,
+                               o->dest_origin[0], o->dest_origin[1], o->dest_origin[2], o->dst_origin[0], o->dst_origin[1],
+                               o->dst_origin[2]);
+        if (!clmem_image_format_equal(src.format, dst.format))
+            return clmem__fail(CL_IMAGE_FORMAT_MISMATCH, clmem__copy_fn, "%s: src format %s differs from dst format %s", pair,
+                               clmem_image_format_repr(src.format, a, sizeof a),
+                               clmem_image_format_repr(dst.format, b, sizeof b));
+    }
+    if ((err = clmem__image_region(clmem__copy_fn, "image <- image (src)", &src, o->src_origin, o->region, region)) !=
+        CL_SUCCESS)
+        return err;
+    if ((err = clmem__image_region(clmem__copy_fn, "image <- image (dst)", &dst, dst_origin, region, dummy)) != CL_SUCCESS)
+        return err;
+    if (CLMEM__CHECKS && src.mem == dst.mem) {
+        bool overlap = true;
+        for (i = 0; i < 3; ++i)
+            if (o->src_origin[i] + region[i] <= dst_origin[i] || dst_origin[i] + region[i] <= o->src_origin[i])
+                overlap = false;
+        if (overlap)
+            return clmem__fail(CL_MEM_COPY_OVERLAP, clmem__copy_fn,
+                               "%s: src and dst are the same image and the regions at {%zu, %zu, %zu} and {%zu, %zu, "
+                               "%zu} of size {%zu, %zu, %zu} overlap",
+                               pair, o->src_origin[0], o->src_origin[1], o->src_origin[2], dst_origin[0], dst_origin[1],
+                               dst_origin[2], region[0], region[1], region[2]);
+    }
+    clmem__map_note_use(src.mem, clmem__copy_fn);
+    clmem__map_note_use(dst.mem, clmem__copy_fn);
+    err = clEnqueueCopyImage(queue, src.mem, dst.mem, o->src_origin, dst_origin, region, o->num_wait_for, o->wait_for,
+                             o->event);
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, clmem__copy_fn, "clEnqueueCopyImage");
+}
+
+/* clmem__image_buffer_bytes(pair, img, region, buf, offset): the region's packed bytes
+   fit the buffer after offset. */
+static cl_int clmem__image_buffer_bytes(const char *pair, const clmem_image *img, const size_t region[3],
+                                        const clmem_buffer *buf, size_t offset) {
+    size_t bytes = img->element_size;
+    if (!clmem__mul_ok(bytes, region[0], &bytes) || !clmem__mul_ok(bytes, region[1], &bytes) ||
+        !clmem__mul_ok(bytes, region[2], &bytes) || !clmem__range_ok(offset, bytes, buf->size))
+        return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn,
+                           "%s: region {%zu, %zu, %zu} of %zu-byte pixels at buffer .offset %zu does not fit the "
+                           "buffer's %zu bytes",
+                           pair, region[0], region[1], region[2], img->element_size, offset, buf->size);
+    return CL_SUCCESS;
+}
+
+static cl_int clmem__image_buffer_common(const char *pair, cl_command_queue queue, const clmem_image *img,
+                                         const clmem_buffer *buf, const char *bufwhat, const clmem_copy_options *o) {
+    cl_int err;
+    if ((err = clmem__image_common(pair, queue, img, bufwhat[0] == 'd' ? "src" : "dst", o,
+                                   CLMEM__IO_ORIGIN | CLMEM__IO_OFFSET)) != CL_SUCCESS)
+        return err;
+    if (!buf->mem)
+        return clmem__fail(CL_INVALID_MEM_OBJECT, clmem__copy_fn, "%s: %s is an empty or released buffer handle", pair,
+                           bufwhat);
+    if (buf->context != img->context)
+        return clmem__fail(CL_INVALID_CONTEXT, clmem__copy_fn, "%s: the buffer belongs to context %p, the image to %p",
+                           pair, (void *)buf->context, (void *)img->context);
+    return CL_SUCCESS;
+}
+
+CLMEM_API cl_int clmem__copy_buffer_from_image(cl_command_queue queue, clmem_buffer dst, clmem_image src,
+                                               const clmem_copy_options *opts) {
+    static const char pair[] = "buffer <- image";
+    size_t region[3];
+    cl_int err;
+    const clmem_copy_options *o = clmem__copy_opts_or_none(opts);
+    if (CLMEM__CHECKS && (err = clmem__image_buffer_common(pair, queue, &src, &dst, "dst", o)) != CL_SUCCESS) return err;
+    if ((err = clmem__image_region(clmem__copy_fn, pair, &src, o->origin, o->region, region)) != CL_SUCCESS) return err;
+    if (CLMEM__CHECKS && (err = clmem__image_buffer_bytes(pair, &src, region, &dst, o->offset)) != CL_SUCCESS) return err;
+    clmem__map_note_use(src.mem, clmem__copy_fn);
+    clmem__map_note_use(dst.mem, clmem__copy_fn);
+    err = clEnqueueCopyImageToBuffer(queue, src.mem, dst.mem, o->origin, region, o->offset, o->num_wait_for, o->wait_for,
+                                     o->event);
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, clmem__copy_fn, "clEnqueueCopyImageToBuffer");
+}
+
+CLMEM_API cl_int clmem__copy_image_from_buffer(cl_command_queue queue, clmem_image dst, clmem_buffer src,
+                                               const clmem_copy_options *opts) {
+    static const char pair[] = "image <- buffer";
+    size_t region[3];
+    cl_int err;
+    const clmem_copy_options *o = clmem__copy_opts_or_none(opts);
+    if (CLMEM__CHECKS && (err = clmem__image_buffer_common(pair, queue, &dst, &src, "src", o)) != CL_SUCCESS) return err;
+    if ((err = clmem__image_region(clmem__copy_fn, pair, &dst, o->origin, o->region, region)) != CL_SUCCESS) return err;
+    if (CLMEM__CHECKS && (err = clmem__image_buffer_bytes(pair, &dst, region, &src, o->offset)) != CL_SUCCESS) return err;
+    clmem__map_note_use(src.mem, clmem__copy_fn);
+    clmem__map_note_use(dst.mem, clmem__copy_fn);
+    err = clEnqueueCopyBufferToImage(queue, src.mem, dst.mem, o->offset, o->origin, region, o->num_wait_for, o->wait_for,
+                                     o->event);
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, clmem__copy_fn, "clEnqueueCopyBufferToImage");
+}

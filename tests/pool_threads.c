@@ -1,0 +1,211 @@
+/* Four threads share one pool: random sizes, blocks handed between threads and
+   released on another thread than the one that allocated them, a cookie written at
+   allocation and checked at release, threads recreated between rounds, and books
+   that end exact. Meant to run under -fsanitize=thread as well. */
+#define CLMEM_IMPLEMENTATION
+#include "clmem.h"
+#include "common.h"
+#include <pthread.h>
+
+#define NTHREADS 4
+#define ROUNDS 2
+#define OPS 150
+#define SLOTS 64
+
+/* an allocator over clCreateBuffer that counts live cl_mem objects */
+typedef struct counting {
+    cl_context ctx;
+    pthread_mutex_t lock;
+    long live, made;
+} counting;
+
+static cl_int counting_allocate(void *user, size_t size, cl_mem *mem) {
+    counting *c = (counting *)user;
+    cl_int err;
+    *mem = clCreateBuffer(c->ctx, CL_MEM_READ_WRITE, size, NULL, &err);
+    if (err == CL_SUCCESS) {
+        pthread_mutex_lock(&c->lock);
+        ++c->live;
+        ++c->made;
+        pthread_mutex_unlock(&c->lock);
+    }
+    return err;
+}
+static void counting_free(void *user, cl_mem mem) {
+    counting *c = (counting *)user;
+    pthread_mutex_lock(&c->lock);
+    --c->live;
+    pthread_mutex_unlock(&c->lock);
+    clReleaseMemObject(mem);
+}
+
+typedef struct item {
+    clmem_buffer buf;
+    unsigned cookie;
+} item;
+
+typedef struct shared {
+    clmem_test_context *t;
+    clmem_memory_pool *pool;
+    pthread_mutex_t lock;
+    item slots[SLOTS];        /* blocks in transit between threads */
+    int failures;
+    char why[256];
+    long checked;
+} shared;
+
+typedef struct worker {
+    shared *s;
+    unsigned id;
+    unsigned round;
+} worker;
+
+static uint64_t next_rand(uint64_t *x) {
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    return *x;
+}
+
+static void fail(shared *s, const char *what, cl_int err) {
+    pthread_mutex_lock(&s->lock);
+    if (!s->failures++)
+        snprintf(s->why, sizeof s->why, "%s: %s (%s)", what, clmem_error_string(err), clmem_last_error_message());
+    pthread_mutex_unlock(&s->lock);
+}
+
+/* read the block back, compare with the cookie's pattern, release it to the pool */
+static void check_and_release(shared *s, cl_command_queue q, item *it) {
+    unsigned char want[4096], got[4096];
+    size_t n = it->buf.size < sizeof got ? it->buf.size : sizeof got;
+    cl_int err;
+    if (n) {
+        fill_pattern(want, n, it->cookie);
+        err = clEnqueueReadBuffer(q, it->buf.mem, CL_TRUE, 0, n, got, 0, NULL, NULL);
+        if (err != CL_SUCCESS) fail(s, "clEnqueueReadBuffer", err);
+        else if (memcmp(want, got, n) != 0) fail(s, "cookie mismatch: a block was shared or corrupted", CL_SUCCESS);
+    }
+    err = clmem_buffer_release(&it->buf);
+    if (err != CL_SUCCESS) fail(s, "clmem_buffer_release", err);
+    pthread_mutex_lock(&s->lock);
+    ++s->checked;
+    pthread_mutex_unlock(&s->lock);
+}
+
+static void *work(void *arg) {
+    worker *w = (worker *)arg;
+    shared *s = w->s;
+    uint64_t x = 0x9E3779B97F4A7C15ull * (w->id + 1) + w->round;
+    cl_int err;
+    cl_command_queue q = clCreateCommandQueueWithProperties(s->t->context, s->t->device, NULL, &err);
+    int op;
+    if (err != CL_SUCCESS) {
+        fail(s, "clCreateCommandQueueWithProperties", err);
+        return NULL;
+    }
+    for (op = 0; op < OPS; ++op) {
+        unsigned slot = (unsigned)(next_rand(&x) % SLOTS);
+        /* sizes 1 B .. 4 KiB, spread over powers of two, some 0 */
+        size_t size = (size_t)(next_rand(&x) % 4096) >> (next_rand(&x) % 12);
+        item mine, theirs;
+        unsigned char pat[4096];
+        mine.cookie = (unsigned)(next_rand(&x) & 0xffffffu) | (w->id << 24);
+        mine.buf = clmem_memory_pool_allocate(s->pool, size, &err);
+        if (err != CL_SUCCESS) {
+            fail(s, "clmem_memory_pool_allocate", err);
+            break;
+        }
+        if (size) {
+            fill_pattern(pat, size, mine.cookie);
+            err = clEnqueueWriteBuffer(q, mine.buf.mem, CL_TRUE, 0, size, pat, 0, NULL, NULL);
+            if (err != CL_SUCCESS) fail(s, "clEnqueueWriteBuffer", err);
+        }
+        /* swap with whatever another thread left in the slot; free theirs here */
+        pthread_mutex_lock(&s->lock);
+        theirs = s->slots[slot];
+        s->slots[slot] = mine;
+        pthread_mutex_unlock(&s->lock);
+        if (theirs.buf.mem) check_and_release(s, q, &theirs);
+    }
+    clReleaseCommandQueue(q);
+    return NULL;
+}
+
+static void test_stress(clmem_test_context *t) {
+    counting c;
+    shared s;
+    clmem_allocator_ops ops = {counting_allocate, counting_free, NULL, NULL, false};
+    clmem_allocator *a;
+    cl_int err;
+    unsigned r, i;
+    clmem_pool_stats st;
+    memset(&c, 0, sizeof c);
+    memset(&s, 0, sizeof s);
+    c.ctx = t->context;
+    pthread_mutex_init(&c.lock, NULL);
+    pthread_mutex_init(&s.lock, NULL);
+    s.t = t;
+    a = clmem_allocator_create(&ops, &c, t->context, CL_MEM_READ_WRITE, &err);
+    CLMEM_CHECK_CL(t, err);
+    s.pool = clmem_memory_pool_create(a, 4, &err);
+    clmem_allocator_release(a);
+    CLMEM_CHECK_CL(t, err);
+    for (r = 0; r < ROUNDS; ++r) { /* threads are recreated each round; the slots survive */
+        pthread_t th[NTHREADS];
+        worker w[NTHREADS];
+        for (i = 0; i < NTHREADS; ++i) {
+            w[i].s = &s;
+            w[i].id = i;
+            w[i].round = r;
+            CLMEM_CHECK(t, pthread_create(&th[i], NULL, work, &w[i]) == 0);
+        }
+        for (i = 0; i < NTHREADS; ++i) pthread_join(th[i], NULL);
+        if (s.failures) clmem_test_fail(t, __FILE__, __LINE__, "%d failures, first: %s", s.failures, s.why);
+        if (t->failed) break;
+        /* books between rounds: the blocks in the slots are exactly the active ones */
+        {
+            size_t active = 0, abytes = 0;
+            for (i = 0; i < SLOTS; ++i)
+                if (s.slots[i].buf.mem) {
+                    ++active;
+                    abytes += s.slots[i].buf.size;
+                }
+            CLMEM_CHECK_CL(t, clmem_memory_pool_get_stats(s.pool, &st));
+            CLMEM_CHECK_EQ(t, st.active_blocks, active);
+            CLMEM_CHECK_EQ(t, st.active_bytes, abytes);
+            CLMEM_CHECK_EQ(t, (long)(st.active_blocks + st.held_blocks), c.live);
+        }
+    }
+    for (i = 0; i < SLOTS; ++i)
+        if (s.slots[i].buf.mem) check_and_release(&s, t->queue, &s.slots[i]);
+    CLMEM_CHECK_EQ(t, s.failures, 0);
+    CLMEM_CHECK_EQ(t, s.checked, (long)(ROUNDS * NTHREADS * OPS));
+    CLMEM_CHECK_CL(t, clmem_memory_pool_get_stats(s.pool, &st));
+    CLMEM_CHECK_EQ(t, st.active_blocks, 0);
+    CLMEM_CHECK_EQ(t, st.active_bytes, 0);
+    CLMEM_CHECK_EQ(t, st.allocations, ROUNDS * NTHREADS * OPS);
+    CLMEM_CHECK_EQ(t, st.hits + st.misses, st.allocations);
+    CLMEM_CHECK_EQ(t, (long)st.misses, c.made);
+    CLMEM_CHECK_EQ(t, (long)st.held_blocks, c.live);
+    {
+        /* managed bytes = the rounded size of every held block, bin by bin */
+        clmem_pool_bin_info bins[256];
+        size_t n = 0, sum = 0;
+        CLMEM_CHECK_CL(t, clmem_memory_pool_bins(s.pool, bins, 256, &n));
+        CLMEM_CHECK(t, n <= 256);
+        for (i = 0; i < n; ++i) {
+            CLMEM_CHECK_EQ(t, bins[i].active, 0);
+            sum += bins[i].held * bins[i].alloc_size;
+        }
+        CLMEM_CHECK_EQ(t, st.managed_bytes, sum);
+    }
+    CLMEM_CHECK_CL(t, clmem_memory_pool_stop_holding(s.pool));
+    CLMEM_CHECK_EQ(t, clmem_memory_pool_managed_bytes(s.pool), 0);
+    CLMEM_CHECK_EQ(t, c.live, 0);
+    CLMEM_CHECK_CL(t, clmem_memory_pool_release(s.pool));
+    pthread_mutex_destroy(&c.lock);
+    pthread_mutex_destroy(&s.lock);
+}
+
+static const clmem_test_case cases[] = {{"four_threads_cross_free", test_stress, false}};
+int main(int argc, char **argv) { return clmem_test_main(cases, sizeof cases / sizeof cases[0], argc, argv); }
