@@ -102,6 +102,7 @@ static size_t clmem__cache_detach_if(const void *obj, int match_object, int matc
     return n;
 }
 
+#if CL_TARGET_OPENCL_VERSION >= 300
 static void CL_CALLBACK clmem__cache_context_destroyed(cl_context ctx, void *user) {
     clmem__cache_entry *dead = NULL;
     size_t i;
@@ -116,6 +117,7 @@ static void CL_CALLBACK clmem__cache_context_destroyed(cl_context ctx, void *use
     clmem__unlock(&clmem__cache_mutex);
     clmem__cache_destroy_list(dead);
 }
+#endif
 
 /* clmem__cache_watch(ctx): make sure the destructor callback is registered on ctx.
    Under the lock. Needs an OpenCL 3.0 platform (and 3.0 headers); elsewhere the entries
@@ -165,17 +167,17 @@ CLMEM_API cl_int clmem_first_arg_dependent_memoize(clmem_first_arg_cache *cache,
     cl_int err;
     char before[sizeof clmem__message];
 
-    if (cache == NULL) return clmem__fail(CL_INVALID_VALUE, fn, "cache is NULL");
-    if (cache->compute == NULL)
+    if (CLMEM__CHECKS && cache == NULL) return clmem__fail(CL_INVALID_VALUE, fn, "cache is NULL");
+    if (CLMEM__CHECKS && cache->compute == NULL)
         return clmem__fail(CL_INVALID_VALUE, fn, "cache '%s' has no compute function", cache->name ? cache->name : "?");
-    if (cl_object == NULL) {
+    if (CLMEM__CHECKS && cl_object == NULL) {
         static const cl_int codes[] = {CL_INVALID_CONTEXT, CL_INVALID_DEVICE, CL_INVALID_COMMAND_QUEUE, CL_INVALID_VALUE};
         static const char *const what[] = {"context", "device", "queue", "object"};
         int k = (cache->key_kind >= CLMEM_CACHE_KEY_CONTEXT && cache->key_kind <= CLMEM_CACHE_KEY_OTHER)
                     ? (int)cache->key_kind : 3;
         return clmem__fail(codes[k], fn, "the %s keying cache '%s' is NULL", what[k], cache->name ? cache->name : "?");
     }
-    if (args == NULL && args_size > 0)
+    if (CLMEM__CHECKS && args == NULL && args_size > 0)
         return clmem__fail(CL_INVALID_VALUE, fn, "args is NULL but args_size is %zu (cache '%s')", args_size,
                            cache->name ? cache->name : "?");
 

@@ -434,6 +434,8 @@ CLMEM_API clmem_image clmem_create_image_opts(cl_context context, cl_mem_flags f
     desc.image_array_size = (type == CL_MEM_OBJECT_IMAGE1D_ARRAY || type == CL_MEM_OBJECT_IMAGE2D_ARRAY) ? n : 0;
     desc.image_row_pitch = opts->pitches[0];
     desc.image_slice_pitch = opts->pitches[1];
+    /* a 1-D array's rows are its slices (see transfer_image.c): same pitch for both */
+    if (type == CL_MEM_OBJECT_IMAGE1D_ARRAY && desc.image_slice_pitch) desc.image_row_pitch = desc.image_slice_pitch;
     desc.buffer = opts->buffer.mem; /* 'buffer' is named in every header version */
     img.mem = clCreateImage(context, flags, &format, &desc, opts->hostbuf, &err);
     if (err != CL_SUCCESS || !img.mem) {

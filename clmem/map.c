@@ -347,12 +347,17 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
     bool blocking;
     cl_event ev = NULL;
     cl_int err;
+    size_t i;
     void *ptr;
     opts = clmem__map_defaults(opts);
     memset(&m, 0, sizeof m);
     if (map) *map = m;
     if ((err = clmem__map_common_checks(fn, queue, buf.mem, "buf", flags, map, opts)) != CL_SUCCESS) return err;
     blocking = opts->is_blocking != CLMEM_NON_BLOCKING;
+    for (i = 0; i < 3; ++i)
+        if (opts->origin[i] != 0 || opts->region[i] != 0)
+            return clmem__fail(CL_INVALID_VALUE, fn, ".origin and .region are for image maps; a buffer map takes offset "
+                               "and .shape");
     if (CLMEM__CHECKS && offset > buf.size)
         return clmem__fail(CL_INVALID_VALUE, fn, "offset %zu is beyond the buffer's %zu bytes", offset, buf.size);
     if ((err = clmem__map_buffer_layout(fn, opts, itemsize, offset < buf.size ? buf.size - offset : 0, &m)) != CL_SUCCESS)
@@ -418,13 +423,12 @@ static const char *clmem__map_pixel_dtype(cl_image_format f, size_t pixel_size) 
 }
 
 CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_image img, cl_map_flags flags,
-                                              const size_t *origin, const size_t *region, clmem_memory_map *map,
-                                              const clmem_map_options *opts) {
+                                              clmem_memory_map *map, const clmem_map_options *opts) {
     static const char fn[] = "clmem_enqueue_map_image";
     static const char *const axis[3] = {"x", "y", "z"};
     clmem_memory_map m;
     clmem__map_record rec;
-    size_t dims[3], o[3] = {0, 0, 0}, r[3], pixel, row_pitch = 0, slice_pitch = 0, i;
+    size_t dims[3], o[3], r[3], pixel, row_pitch = 0, slice_pitch = 0, i;
     bool blocking;
     cl_event ev = NULL;
     cl_int err;
@@ -452,10 +456,9 @@ CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_imag
     default:
         return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "img has type 0x%x, which is not an image type", (unsigned)img.type);
     }
-    if (origin)
-        for (i = 0; i < 3; ++i) o[i] = origin[i];
-    if (region) {
-        for (i = 0; i < 3; ++i) r[i] = region[i];
+    for (i = 0; i < 3; ++i) o[i] = opts->origin[i];
+    if (opts->region[0] != 0 || opts->region[1] != 0 || opts->region[2] != 0) {
+        for (i = 0; i < 3; ++i) r[i] = opts->region[i];
         if (CLMEM__CHECKS && (r[0] == 0 || (r[1] == 0 && r[2] != 0)))
             return clmem__fail(CL_INVALID_VALUE, fn, "region {%zu, %zu, %zu} is empty along %s", r[0], r[1], r[2],
                                r[0] == 0 ? "x" : "y");
@@ -533,24 +536,26 @@ CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_imag
 }
 
 /* ---- unmapping ---- */
-static cl_int clmem__unmap_checks(const char *fn, cl_command_queue queue, cl_mem mem, const cl_event *wait_for,
-                                  cl_uint num_wait_for) {
+/* same_queue: the unmap goes to the queue the map was made on (its context is right). */
+static cl_int clmem__unmap_checks(const char *fn, cl_command_queue queue, bool same_queue, cl_mem mem,
+                                  const cl_event *wait_for, cl_uint num_wait_for) {
     cl_int err;
     cl_context mctx = NULL;
     if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
     if ((err = clmem__check_wait_list(fn, wait_for, num_wait_for)) != CL_SUCCESS) return err;
-    if (CLMEM__CHECKS && clGetMemObjectInfo(mem, CL_MEM_CONTEXT, sizeof mctx, &mctx, NULL) == CL_SUCCESS)
+    if (CLMEM__CHECKS && !same_queue && clGetMemObjectInfo(mem, CL_MEM_CONTEXT, sizeof mctx, &mctx, NULL) == CL_SUCCESS)
         return clmem__check_same_context(fn, queue, mctx, "the mapped object");
     return CL_SUCCESS;
 }
 
 CLMEM_API cl_int clmem_memory_map_release_opts(clmem_memory_map *map, const clmem_unmap_options *opts) {
     static const char fn[] = "clmem_memory_map_release";
-    static const clmem_unmap_options none = {0, NULL, NULL, 0, NULL};
+    static const clmem_unmap_options none = CLMEM__ZERO;
     cl_command_queue queue;
     cl_mem mem;
     cl_int err;
     size_t i;
+    bool same_queue;
     char where[320];
     if (!opts) opts = &none;
     if (map == NULL) return clmem__fail(CL_INVALID_VALUE, fn, "map is NULL");
@@ -580,8 +585,9 @@ CLMEM_API cl_int clmem_memory_map_release_opts(clmem_memory_map *map, const clme
     clmem__maps[i].busy = 1;
     mem = clmem__maps[i].mem;
     queue = opts->queue ? opts->queue : clmem__maps[i].queue;
+    same_queue = queue == clmem__maps[i].queue;
     clmem__unlock(&clmem__map_lock);
-    err = clmem__unmap_checks(fn, queue, mem, opts->wait_for, opts->num_wait_for);
+    err = clmem__unmap_checks(fn, queue, same_queue, mem, opts->wait_for, opts->num_wait_for);
     if (err == CL_SUCCESS) {
         err = clEnqueueUnmapMemObject(queue, mem, map->ptr, opts->num_wait_for, opts->wait_for, opts->event);
         if (err != CL_SUCCESS) err = clmem__cl_fail(err, fn, "clEnqueueUnmapMemObject");
@@ -608,6 +614,7 @@ CLMEM_API cl_int clmem_enqueue_unmap_mem_object_opts(cl_command_queue queue, cl_
     static const clmem_enqueue_options none = CLMEM__ZERO;
     size_t i, k, other = 0;
     unsigned long long serial = 0;
+    bool same_queue = false;
     cl_int err;
     if (!opts) opts = &none;
     if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
@@ -617,6 +624,7 @@ CLMEM_API cl_int clmem_enqueue_unmap_mem_object_opts(cl_command_queue queue, cl_
     for (i = clmem__map_count; i-- > 0;) /* the most recent live map of (mem, ptr) */
         if (clmem__maps[i].mem == mem && clmem__maps[i].ptr == ptr && !clmem__maps[i].busy) {
             serial = clmem__maps[i].serial;
+            same_queue = queue == clmem__maps[i].queue;
             clmem__maps[i].busy = 1;
             break;
         }
@@ -631,7 +639,7 @@ CLMEM_API cl_int clmem_enqueue_unmap_mem_object_opts(cl_command_queue queue, cl_
                            "out (never mapped, or already unmapped)", ptr, (void *)mem);
     }
     clmem__unlock(&clmem__map_lock);
-    err = clmem__unmap_checks(fn, queue, mem, opts->wait_for, opts->num_wait_for);
+    err = clmem__unmap_checks(fn, queue, same_queue, mem, opts->wait_for, opts->num_wait_for);
     if (err == CL_SUCCESS) {
         err = clEnqueueUnmapMemObject(queue, mem, ptr, opts->num_wait_for, opts->wait_for, opts->event);
         if (err != CL_SUCCESS) err = clmem__cl_fail(err, fn, "clEnqueueUnmapMemObject");

@@ -94,6 +94,9 @@ typedef struct clmem_map_options {
     size_t strides[CLMEM_MAP_MAX_DIMS];   /* buffers: byte strides per axis, overriding .order. As in
                                              PyOpenCL they do not change the mapped size; clmem
                                              checks that every element they reach lies inside it */
+    size_t origin[3];                     /* images: {x, y, z} of the box in pixels (default {0, 0, 0}) */
+    size_t region[3];                     /* images: {w, h, d} in pixels; trailing zeros count as 1;
+                                             all zero (default): from origin to the end of the image */
     int is_blocking;                      /* 0 or CLMEM_BLOCKING: wait for the map; CLMEM_NON_BLOCKING:
                                              wait on map.event before touching map.ptr */
     const cl_event *wait_for;             /* events to wait for (CLMEM_WAIT_FOR(...)) */
@@ -124,7 +127,8 @@ typedef struct clmem_unmap_options {
     - map: filled on success; emptied (ptr NULL, serial 0) on failure.
     - options: .shape/.ndim, .order, .strides describe the array; the mapped size is
       sizeof(T) * prod(shape), or without .shape everything from offset to the end
-      (which must then be a whole number of elements). .is_blocking, .wait_for,
+      (which must then be a whole number of elements); .origin and .region are for
+      images and refused here. .is_blocking, .wait_for,
       .num_wait_for, .event as for every enqueue.
     Returns CL_SUCCESS or: CL_INVALID_COMMAND_QUEUE (NULL queue), CL_INVALID_MEM_OBJECT
     (empty buffer), CL_INVALID_CONTEXT (queue of another context), CL_INVALID_VALUE
@@ -148,12 +152,15 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
                                                size_t offset, size_t itemsize, const char *dtype,
                                                clmem_memory_map *map, const clmem_map_options *opts);
 
-/** clmem_enqueue_map_image(queue, img, flags, origin, region, &map, ...options): map a
-    box of an image into host memory (clEnqueueMapImage; PyOpenCL's enqueue_map_image).
-    - origin: {x, y, z} in pixels (for a 1-D image array y is the layer, for a 2-D
-      array z); NULL means {0, 0, 0}.
-    - region: {w, h, d} in pixels; trailing zeros count as 1 ({64, 4, 0} is {64, 4, 1});
-      NULL means everything from origin to the end of the image.
+/** clmem_enqueue_map_image(queue, img, flags, &map, ...options): map a box of an image
+    into host memory (clEnqueueMapImage; PyOpenCL's enqueue_map_image(queue, img,
+    flags, origin, region, shape, dtype)).
+    - .origin = {x, y, z} in pixels (for a 1-D image array y is the layer, for a 2-D
+      array z); default {0, 0, 0}.
+    - .region = {w, h, d} in pixels; trailing zeros count as 1 ({64, 4} is {64, 4, 1});
+      default (all zero): everything from origin to the end of the image.
+      (Named, not positional as in PyOpenCL: a compound literal such as
+      (size_t[]){1, 2, 0} cannot be a macro argument, .origin = {1, 2} can.)
     - The map describes itself from the region and the pitches the driver returned
       (PyOpenCL built the array from caller-given shape and strides, which could
       disagree with them): shape {w} for 1-D, {h, w} for 2-D, {layers, w} for 1-D
@@ -161,22 +168,21 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
       with strides {slice_pitch, row_pitch, pixel size}; dtype names the pixel's OpenCL
       type where one fits (CL_RGBA + CL_FLOAT: "cl_float4"), else "bytes".
       .shape, .ndim, .strides and .order are refused (CL_INVALID_VALUE).
-    Errors: as clmem_enqueue_map_buffer, plus CL_INVALID_VALUE for a region beyond the
-    image, a 0 before a non-zero region component, y/z outside a 1-D image or z outside
-    a 2-D image; CL_INVALID_MEM_OBJECT for a handle whose type is not an image.
+    Errors: as clmem_enqueue_map_buffer, plus CL_INVALID_VALUE for a box beyond the
+    image (y or z on a 1-D image, z on a 2-D image included), a 0 before a non-zero
+    region component; CL_INVALID_MEM_OBJECT for a handle whose type is not an image.
     Thread safety: any thread.
-    Example: clmem_enqueue_map_image(q, img, CL_MAP_READ, NULL, NULL, &m);
-             row y starts at (char *)m.ptr + y * m.row_pitch. */
+    Example: clmem_enqueue_map_image(q, img, CL_MAP_READ, &m, .origin = {8, 8}, .region = {16, 16});
+             row y of the box starts at (char *)m.ptr + y * m.row_pitch. */
 #ifndef __cplusplus
 #define clmem_enqueue_map_image(...) clmem__map_image_(__VA_ARGS__, )
-#define clmem__map_image_(queue, img, flags, origin, region, map, ...)                                 \
-    clmem_enqueue_map_image_opts(queue, img, flags, origin, region, map,                                \
+#define clmem__map_image_(queue, img, flags, map, ...)                                                  \
+    clmem_enqueue_map_image_opts(queue, img, flags, map,                                                 \
                                  &(clmem_map_options){.clmem__start = 0, .clmem__file = __FILE__,       \
                                                       .clmem__line = __LINE__, __VA_ARGS__})
 #endif
 CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_image img, cl_map_flags flags,
-                                              const size_t *origin, const size_t *region, clmem_memory_map *map,
-                                              const clmem_map_options *opts);
+                                              clmem_memory_map *map, const clmem_map_options *opts);
 
 /** clmem_memory_map_release(&map, ...options): unmap (clEnqueueUnmapMemObject;
     PyOpenCL's MemoryMap.release(queue, wait_for)) and empty the handle: ptr, mem,
@@ -245,13 +251,8 @@ CLMEM_API size_t clmem_live_map_count(cl_mem mem);
     `continue`. `return` and `goto` out of the block skip the release, as they skip
     any statement after a block: release by hand before them.
     Example: CLMEM_WITH_MAP(m, clmem_enqueue_map_buffer(q, b, CL_MAP_READ, 0, float, &m)) { use(m.ptr); } */
-#ifdef __cplusplus
-#define CLMEM__MAP_ZERO {}
-#else
-#define CLMEM__MAP_ZERO {0}
-#endif
 #define CLMEM_WITH_MAP(m, map_call)                                                                     \
-    for (clmem_memory_map m = CLMEM__MAP_ZERO, *clmem__with_##m = ((void)(map_call), &m);                \
+    for (clmem_memory_map m = CLMEM__ZERO, *clmem__with_##m = ((void)(map_call), &m);                \
          clmem__with_##m != NULL; (void)clmem_memory_map_release_default(&m), clmem__with_##m = NULL)  \
         for (int clmem__body_##m = (m.ptr != NULL); clmem__body_##m; clmem__body_##m = 0)
 

@@ -116,7 +116,7 @@ static inline cl_mem clmem__mem_identity(cl_mem m) { return m; }
 
 /** clmem_release(&handle): release any clmem handle through its kind's release
     function (buffers, pooled buffers, images, pipes, samplers, SVM allocations,
-    memory maps, SVM maps); see each kind's *_release for what that means. */
+    memory maps, SVM maps, SVM arrays); see each kind's *_release for what that means. */
 #ifndef __cplusplus
 #define clmem_release(handle_ptr)                                                     \
     _Generic((handle_ptr), clmem_buffer *: clmem_buffer_release,                     \
@@ -124,5 +124,6 @@ static inline cl_mem clmem__mem_identity(cl_mem m) { return m; }
              clmem_sampler *: clmem_sampler_release,                                  \
              clmem_svm_allocation *: clmem_svm_allocation_release,                    \
              clmem_memory_map *: clmem_memory_map_release_default,                    \
-             clmem_svm_map *: clmem_svm_map_release_default)(handle_ptr)
+             clmem_svm_map *: clmem_svm_map_release_default,                          \
+             clmem_svm_array *: clmem_svm_array_release)(handle_ptr)
 #endif

@@ -416,13 +416,42 @@ typedef struct clmem__pool_block {
     int state;
 } clmem__pool_block;
 
+/* The pool's lock guards a few pointer and counter updates and is never held across
+   a driver call, an allocator call or a callback. Where the compiler has atomic
+   builtins it is a spinlock that yields the processor when it has to wait (an
+   uncontended pthread mutex pair costs as much as the rest of a pooled allocation);
+   elsewhere it is a clmem__mutex. */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(_WIN32) && !defined(CLMEM_POOL_USE_MUTEX)
+#include <sched.h>
+typedef int clmem__pool_lock_t;
+static void clmem__pool_lock_init(clmem__pool_lock_t *l) { __atomic_store_n(l, 0, __ATOMIC_RELAXED); }
+static void clmem__pool_lock_destroy(clmem__pool_lock_t *l) { (void)l; }
+static void clmem__pool_lock(clmem__pool_lock_t *l) {
+    while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE)) {
+        unsigned spins = 0;
+        while (__atomic_load_n(l, __ATOMIC_RELAXED))
+            if (++spins == 64) {
+                spins = 0;
+                sched_yield();
+            }
+    }
+}
+static void clmem__pool_unlock(clmem__pool_lock_t *l) { __atomic_store_n(l, 0, __ATOMIC_RELEASE); }
+#else
+typedef clmem__mutex clmem__pool_lock_t;
+static void clmem__pool_lock_init(clmem__pool_lock_t *l) { clmem__mutex_init(l); }
+static void clmem__pool_lock_destroy(clmem__pool_lock_t *l) { clmem__mutex_destroy(l); }
+static void clmem__pool_lock(clmem__pool_lock_t *l) { clmem__lock(l); }
+static void clmem__pool_unlock(clmem__pool_lock_t *l) { clmem__unlock(l); }
+#endif
+
 typedef struct clmem__pool_bin {
     clmem__pool_block *held;
     size_t nheld, nactive;
 } clmem__pool_bin;
 
 struct clmem__pool {
-    clmem__mutex lock;
+    clmem__pool_lock_t lock;
     unsigned L;
     bool is_svm;
     bool stop_holding;
@@ -574,7 +603,7 @@ static void clmem__pool_destroy(clmem__pool *p) {
         CLMEM_FREE(blk);
     }
     CLMEM_FREE(p->bins);
-    clmem__mutex_destroy(&p->lock);
+    clmem__pool_lock_destroy(&p->lock);
     if (p->alloc) clmem_allocator_release(p->alloc);
     if (p->svm_alloc) clmem_svm_allocator_release(p->svm_alloc);
     CLMEM_FREE(p);
@@ -599,7 +628,7 @@ static clmem__pool *clmem__pool_new(const char *fn, unsigned L, size_t struct_si
             p = NULL;
         } else {
             memset(p->bins, 0, sizeof(clmem__pool_bin) * p->nbins);
-            clmem__mutex_init(&p->lock);
+            clmem__pool_lock_init(&p->lock);
         }
     }
     if (!p) clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the pool"));
@@ -612,14 +641,14 @@ static cl_int clmem__pool_fresh(clmem__pool *p, size_t asz, void **ptr, bool *li
     cl_int err = CL_SUCCESS;
     *limited = false;
     *null_ret = false;
-    clmem__lock(&p->lock);
+    clmem__pool_lock(&p->lock);
     if (p->st.limit && (asz > p->st.limit || p->st.managed_bytes > p->st.limit - asz)) {
-        clmem__unlock(&p->lock);
+        clmem__pool_unlock(&p->lock);
         *limited = true;
         return CLMEM_ERROR_LIMIT_EXCEEDED;
     }
     p->st.managed_bytes += asz; /* reserved now, so that threads cannot pass the limit together */
-    clmem__unlock(&p->lock);
+    clmem__pool_unlock(&p->lock);
     *ptr = NULL;
     if (!p->is_svm) {
         cl_mem m = NULL;
@@ -638,9 +667,9 @@ static cl_int clmem__pool_fresh(clmem__pool *p, size_t asz, void **ptr, bool *li
 #endif
     }
     if (err != CL_SUCCESS) {
-        clmem__lock(&p->lock);
+        clmem__pool_lock(&p->lock);
         p->st.managed_bytes -= asz;
-        clmem__unlock(&p->lock);
+        clmem__pool_unlock(&p->lock);
     }
     return err;
 }
@@ -681,10 +710,10 @@ static cl_int clmem__pool_svm_handout(clmem__pool *p, clmem__pool_block *blk, co
 static cl_int clmem__pool_put(clmem__pool_block *blk, const void *ptr, size_t size, uint64_t gen, const char *fn) {
     clmem__pool *p = blk->pool;
     bool destroy = false;
-    clmem__lock(&p->lock);
+    clmem__pool_lock(&p->lock);
     if (blk->state != CLMEM__BLOCK_ACTIVE || blk->ptr != ptr || blk->size != size || (gen && blk->gen != gen)) {
         int state = blk->state;
-        clmem__unlock(&p->lock);
+        clmem__pool_unlock(&p->lock);
         return clmem__fail(CLMEM_ERROR_DOUBLE_RELEASE, fn,
                            "pooled block %p (%zu bytes) was already released to its pool (%s); "
                            "a copy of a released handle was released again",
@@ -699,18 +728,18 @@ static cl_int clmem__pool_put(clmem__pool_block *blk, const void *ptr, size_t si
         p->bins[blk->bin].held = blk;
         ++p->bins[blk->bin].nheld;
         ++p->st.held_blocks;
-        clmem__unlock(&p->lock);
+        clmem__pool_unlock(&p->lock);
         return CL_SUCCESS;
     }
     blk->state = CLMEM__BLOCK_FREED;
     p->st.managed_bytes -= clmem_alloc_size(p->L, blk->bin);
     ++p->st.allocator_frees;
-    clmem__unlock(&p->lock);
+    clmem__pool_unlock(&p->lock);
     clmem__pool_backend_free(p, blk);
-    clmem__lock(&p->lock);
+    clmem__pool_lock(&p->lock);
     clmem__pool_spare(p, blk);
     destroy = p->released && p->st.active_blocks == 0;
-    clmem__unlock(&p->lock);
+    clmem__pool_unlock(&p->lock);
     if (destroy) clmem__pool_destroy(p);
     return CL_SUCCESS;
 }
@@ -727,16 +756,16 @@ static cl_int clmem__pool_get(clmem__pool *p, size_t size, const char *fn, const
     bool limited = false, hooked = false, counted = false, null_ret = false, reused;
     unsigned attempt = 0;
 
-    CLMEM_ASSERT(clmem_bin_number(p->L, asz) == bin && asz >= size);
-    clmem__lock(&p->lock);
+    clmem__pool_lock(&p->lock);
     blk = clmem__pool_pop(p, bin);
     if (blk) {
         clmem__pool_activate(p, blk, size, file, line, true);
-        clmem__unlock(&p->lock);
+        clmem__pool_unlock(&p->lock);
         goto handout;
     }
-    clmem__unlock(&p->lock);
+    clmem__pool_unlock(&p->lock);
 
+    CLMEM_ASSERT(clmem_bin_number(p->L, asz) == bin && asz >= size);
     for (;;) {
         err = clmem__pool_fresh(p, asz, &ptr, &limited, &null_ret);
         if (err == CL_SUCCESS) break;
@@ -746,37 +775,37 @@ static cl_int clmem__pool_get(clmem__pool *p, size_t size, const char *fn, const
             return clmem__fail(err, fn, "allocating a block of %zu bytes (for %zu asked) failed with %s (%d)", asz,
                                size, clmem_error_string(err), (int)err);
         }
-        clmem__lock(&p->lock);
+        clmem__pool_lock(&p->lock);
         if (!counted) ++p->st.oom_events;
         counted = true;
-        clmem__unlock(&p->lock);
+        clmem__pool_unlock(&p->lock);
         if (!hooked) { /* stage 1: the release hook (PyOpenCL: gc), then the bin again */
             hooked = true;
             if (!p->is_svm && p->alloc->ops.try_release_blocks) p->alloc->ops.try_release_blocks(p->alloc->user);
         }
-        clmem__lock(&p->lock);
+        clmem__pool_lock(&p->lock);
         blk = clmem__pool_pop(p, bin);
         if (blk) {
             clmem__pool_activate(p, blk, size, file, line, true);
-            clmem__unlock(&p->lock);
+            clmem__pool_unlock(&p->lock);
             goto handout;
         }
         blk = clmem__pool_take_highest(p); /* stage 2: free one held block, largest bin first */
-        clmem__unlock(&p->lock);
+        clmem__pool_unlock(&p->lock);
         if (blk) {
             clmem__pool_backend_free(p, blk);
-            clmem__lock(&p->lock);
+            clmem__pool_lock(&p->lock);
             clmem__pool_spare(p, blk);
-            clmem__unlock(&p->lock);
+            clmem__pool_unlock(&p->lock);
             continue;
         }
         if (p->oom_fn && p->oom_fn(asz, ++attempt, p->oom_user)) continue; /* stage 3: the callback */
         if (limited) {
             size_t managed, limit;
-            clmem__lock(&p->lock);
+            clmem__pool_lock(&p->lock);
             managed = p->st.managed_bytes;
             limit = p->st.limit;
-            clmem__unlock(&p->lock);
+            clmem__pool_unlock(&p->lock);
             return clmem__fail(CLMEM_ERROR_LIMIT_EXCEEDED, fn,
                                "a block of %zu bytes (for %zu asked) would take managed bytes from %zu past the "
                                "pool's limit of %zu bytes, and no held block is left to free",
@@ -788,10 +817,10 @@ static cl_int clmem__pool_get(clmem__pool *p, size_t size, const char *fn, const
                            size, asz, clmem_error_string(err), (int)err);
     }
 
-    clmem__lock(&p->lock);
+    clmem__pool_lock(&p->lock);
     blk = p->spare;
     if (blk) p->spare = blk->next;
-    clmem__unlock(&p->lock);
+    clmem__pool_unlock(&p->lock);
     reused = blk != NULL;
     if (!blk) blk = CLMEM__CAST(clmem__pool_block *, CLMEM_MALLOC(sizeof *blk));
     if (!blk) {
@@ -805,9 +834,9 @@ static cl_int clmem__pool_get(clmem__pool *p, size_t size, const char *fn, const
         }
 #endif
         if (tmp.ptr) clmem__pool_backend_free(p, &tmp);
-        clmem__lock(&p->lock);
+        clmem__pool_lock(&p->lock);
         p->st.managed_bytes -= asz;
-        clmem__unlock(&p->lock);
+        clmem__pool_unlock(&p->lock);
         return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for a block record");
     }
     {
@@ -825,9 +854,9 @@ static cl_int clmem__pool_get(clmem__pool *p, size_t size, const char *fn, const
         blk->queue = p->svm_alloc->queue;
     }
 #endif
-    clmem__lock(&p->lock);
+    clmem__pool_lock(&p->lock);
     clmem__pool_activate(p, blk, size, file, line, false);
-    clmem__unlock(&p->lock);
+    clmem__pool_unlock(&p->lock);
     *out = blk;
     return CL_SUCCESS;
 
@@ -844,7 +873,7 @@ static cl_int clmem__pool_free_held(clmem__pool *p) {
     /* lowest bin first, as PyOpenCL; take the lot under the lock, free outside */
     clmem__pool_block *list = NULL, *tail = NULL, *blk;
     uint32_t i;
-    clmem__lock(&p->lock);
+    clmem__pool_lock(&p->lock);
     for (i = 0; i < p->nbins && p->st.held_blocks; ++i) {
         while ((blk = clmem__pool_pop(p, i)) != NULL) {
             p->st.managed_bytes -= clmem_alloc_size(p->L, i);
@@ -855,31 +884,31 @@ static cl_int clmem__pool_free_held(clmem__pool *p) {
             tail = blk;
         }
     }
-    clmem__unlock(&p->lock);
+    clmem__pool_unlock(&p->lock);
     while ((blk = list) != NULL) {
         list = blk->next;
         clmem__pool_backend_free(p, blk);
-        clmem__lock(&p->lock);
+        clmem__pool_lock(&p->lock);
         clmem__pool_spare(p, blk);
-        clmem__unlock(&p->lock);
+        clmem__pool_unlock(&p->lock);
     }
     return CL_SUCCESS;
 }
 
 static void clmem__pool_stats(clmem__pool *p, clmem_pool_stats *s) {
     uint32_t i;
-    clmem__lock(&p->lock);
+    clmem__pool_lock(&p->lock);
     *s = p->st;
     s->nonempty_bins = 0;
     for (i = 0; i < p->nbins; ++i)
         if (p->bins[i].nheld || p->bins[i].nactive) ++s->nonempty_bins;
-    clmem__unlock(&p->lock);
+    clmem__pool_unlock(&p->lock);
 }
 
 static cl_int clmem__pool_bins(clmem__pool *p, clmem_pool_bin_info *out, size_t capacity, size_t *count) {
     uint32_t i;
     size_t n = 0;
-    clmem__lock(&p->lock);
+    clmem__pool_lock(&p->lock);
     for (i = 0; i < p->nbins; ++i) {
         if (!p->bins[i].nheld && !p->bins[i].nactive) continue;
         if (out && n < capacity) {
@@ -890,7 +919,7 @@ static cl_int clmem__pool_bins(clmem__pool *p, clmem_pool_bin_info *out, size_t 
         }
         ++n;
     }
-    clmem__unlock(&p->lock);
+    clmem__pool_unlock(&p->lock);
     *count = n;
     return CL_SUCCESS;
 }
@@ -898,7 +927,7 @@ static cl_int clmem__pool_bins(clmem__pool *p, clmem_pool_bin_info *out, size_t 
 static cl_int clmem__pool_active_info(clmem__pool *p, clmem_pool_block_info *out, size_t capacity, size_t *count) {
     clmem__pool_block *blk;
     size_t n = 0;
-    clmem__lock(&p->lock);
+    clmem__pool_lock(&p->lock);
     for (blk = p->active; blk; blk = blk->next_active, ++n) {
         if (out && n < capacity) {
             out[n].ptr = blk->ptr;
@@ -908,19 +937,19 @@ static cl_int clmem__pool_active_info(clmem__pool *p, clmem_pool_block_info *out
             out[n].line = blk->line;
         }
     }
-    clmem__unlock(&p->lock);
+    clmem__pool_unlock(&p->lock);
     *count = n;
     return CL_SUCCESS;
 }
 
 static cl_int clmem__pool_release(clmem__pool *p, const char *fn) {
     size_t active;
-    clmem__lock(&p->lock);
+    clmem__pool_lock(&p->lock);
     p->released = true;
     p->stop_holding = true;
-    clmem__unlock(&p->lock);
+    clmem__pool_unlock(&p->lock);
     clmem__pool_free_held(p);
-    clmem__lock(&p->lock);
+    clmem__pool_lock(&p->lock);
     active = p->st.active_blocks;
 #if defined(CLMEM_TRACK_ALLOCATIONS)
     {
@@ -932,7 +961,7 @@ static cl_int clmem__pool_release(clmem__pool *p, const char *fn) {
 #else
     (void)fn;
 #endif
-    clmem__unlock(&p->lock);
+    clmem__pool_unlock(&p->lock);
     if (active == 0) clmem__pool_destroy(p);
     return CL_SUCCESS;
 }
@@ -1002,9 +1031,9 @@ CLMEM_API clmem_buffer(clmem_memory_pool_allocate)(clmem_memory_pool *pool, size
     CLMEM_API size_t clmem_##kind##_##name(clmem_##kind *pool) { \
         size_t v;                                                \
         if (!pool) return 0;                                     \
-        clmem__lock(&pool->core.lock);                           \
+        clmem__pool_lock(&pool->core.lock);                           \
         v = (expr);                                              \
-        clmem__unlock(&pool->core.lock);                         \
+        clmem__pool_unlock(&pool->core.lock);                         \
         return v;                                                \
     }
 CLMEM__POOL_GETTER(memory_pool, held_blocks, pool->core.st.held_blocks)
@@ -1030,9 +1059,9 @@ CLMEM__POOL_GETTER(svm_pool, active_bytes, pool->core.st.active_bytes)
     }                                                                                                              \
     CLMEM_API cl_int clmem_##kind##_stop_holding(clmem_##kind *pool) {                                             \
         if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_stop_holding");                      \
-        clmem__lock(&pool->core.lock);                                                                             \
+        clmem__pool_lock(&pool->core.lock);                                                                             \
         pool->core.stop_holding = true;                                                                            \
-        clmem__unlock(&pool->core.lock);                                                                           \
+        clmem__pool_unlock(&pool->core.lock);                                                                           \
         return clmem__pool_free_held(&pool->core);                                                                 \
     }                                                                                                              \
     CLMEM_API cl_int clmem_##kind##_get_stats(clmem_##kind *pool, clmem_pool_stats *stats) {                       \
@@ -1043,11 +1072,11 @@ CLMEM__POOL_GETTER(svm_pool, active_bytes, pool->core.st.active_bytes)
     }                                                                                                              \
     CLMEM_API cl_int clmem_##kind##_reset_peaks(clmem_##kind *pool) {                                              \
         if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_reset_peaks");                       \
-        clmem__lock(&pool->core.lock);                                                                             \
+        clmem__pool_lock(&pool->core.lock);                                                                             \
         pool->core.st.peak_managed_bytes = pool->core.st.managed_bytes;                                            \
         pool->core.st.peak_active_bytes = pool->core.st.active_bytes;                                              \
         pool->core.st.peak_active_blocks = pool->core.st.active_blocks;                                            \
-        clmem__unlock(&pool->core.lock);                                                                           \
+        clmem__pool_unlock(&pool->core.lock);                                                                           \
         return CL_SUCCESS;                                                                                         \
     }                                                                                                              \
     CLMEM_API cl_int clmem_##kind##_bins(clmem_##kind *pool, clmem_pool_bin_info *out, size_t capacity,            \
@@ -1058,17 +1087,17 @@ CLMEM__POOL_GETTER(svm_pool, active_bytes, pool->core.st.active_bytes)
     }                                                                                                              \
     CLMEM_API cl_int clmem_##kind##_set_limit(clmem_##kind *pool, size_t max_managed_bytes) {                      \
         if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_set_limit");                         \
-        clmem__lock(&pool->core.lock);                                                                             \
+        clmem__pool_lock(&pool->core.lock);                                                                             \
         pool->core.st.limit = max_managed_bytes;                                                                   \
-        clmem__unlock(&pool->core.lock);                                                                           \
+        clmem__pool_unlock(&pool->core.lock);                                                                           \
         return CL_SUCCESS;                                                                                         \
     }                                                                                                              \
     CLMEM_API cl_int clmem_##kind##_set_oom_callback(clmem_##kind *pool, clmem_pool_oom_fn fn, void *user) {       \
         if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_set_oom_callback");                  \
-        clmem__lock(&pool->core.lock);                                                                             \
+        clmem__pool_lock(&pool->core.lock);                                                                             \
         pool->core.oom_fn = fn;                                                                                    \
         pool->core.oom_user = user;                                                                                \
-        clmem__unlock(&pool->core.lock);                                                                           \
+        clmem__pool_unlock(&pool->core.lock);                                                                           \
         return CL_SUCCESS;                                                                                         \
     }                                                                                                              \
     CLMEM_API cl_int clmem_##kind##_active_blocks_info(clmem_##kind *pool, clmem_pool_block_info *out,             \
@@ -1147,10 +1176,10 @@ static cl_int clmem__pooled_svm_check(clmem_pooled_svm p, const char *fn) {
     clmem__pool_block *blk = CLMEM__CAST(clmem__pool_block *, p.block);
     int state;
     if (!blk) return clmem__fail(CL_INVALID_VALUE, fn, "the pooled SVM handle is empty");
-    clmem__lock(&blk->pool->lock);
+    clmem__pool_lock(&blk->pool->lock);
     state = blk->state == CLMEM__BLOCK_ACTIVE && blk->ptr == p.svm.ptr && blk->size == p.svm.size &&
             blk->gen == p.generation;
-    clmem__unlock(&blk->pool->lock);
+    clmem__pool_unlock(&blk->pool->lock);
     if (!state)
         return clmem__fail(CLMEM_ERROR_DOUBLE_RELEASE, fn, "pooled SVM block %p (%zu bytes) was already released",
                            p.svm.ptr, p.svm.size);

@@ -120,6 +120,14 @@ static cl_int clmem__after_device_copy(const clmem_copy_options *o, cl_event *ow
 
 /* ---- buffer <- host, host <- buffer ---- */
 
+/* clmem__host_failed: a host transfer the driver refused; a context mismatch gets the
+   same words as clmem's own checks. */
+static cl_int clmem__host_failed(cl_int err, cl_command_queue queue, clmem_buffer buf, const char *call) {
+    if (err == CL_INVALID_CONTEXT && clmem__check_same_context(CLMEM__COPY, queue, buf.context, "the buffer") != CL_SUCCESS)
+        return CL_INVALID_CONTEXT;
+    return clmem__cl_fail(err, CLMEM__COPY, call);
+}
+
 static cl_int clmem__host_rect(cl_command_queue queue, clmem_buffer buf, void *host, bool write, const size_t region[3],
                                const clmem_copy_options *o) {
     clmem__rect br, hr;
@@ -138,7 +146,7 @@ static cl_int clmem__host_rect(cl_command_queue queue, clmem_buffer buf, void *h
         err = clEnqueueReadBufferRect(queue, buf.mem, clmem__blocking(o), br.origin, hr.origin, region, br.row, br.slice,
                                       hr.row, hr.slice, host, o->num_wait_for, o->wait_for, o->event);
     return err == CL_SUCCESS ? CL_SUCCESS
-                             : clmem__cl_fail(err, CLMEM__COPY, write ? "clEnqueueWriteBufferRect" : "clEnqueueReadBufferRect");
+                             : clmem__host_failed(err, queue, buf, write ? "clEnqueueWriteBufferRect" : "clEnqueueReadBufferRect");
 }
 
 static cl_int clmem__host_linear(cl_command_queue queue, clmem_buffer buf, void *host, bool write,
@@ -166,7 +174,7 @@ static cl_int clmem__host_linear(cl_command_queue queue, clmem_buffer buf, void 
         err = clEnqueueReadBuffer(queue, buf.mem, clmem__blocking(o), offset, count, host, o->num_wait_for, o->wait_for,
                                   o->event);
     return err == CL_SUCCESS ? CL_SUCCESS
-                             : clmem__cl_fail(err, CLMEM__COPY, write ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer");
+                             : clmem__host_failed(err, queue, buf, write ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer");
 }
 
 static cl_int clmem__host_transfer(cl_command_queue queue, clmem_buffer buf, void *host, bool write,
@@ -182,8 +190,11 @@ static cl_int clmem__host_transfer(cl_command_queue queue, clmem_buffer buf, voi
         if (!host)
             return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY, "the host pointer (%s) is NULL", write ? "src" : "dst");
         if ((err = clmem__check_host_access(what, buf, write)) != CL_SUCCESS) return err;
-        if ((err = clmem__check_same_context(CLMEM__COPY, queue, buf.context, what)) != CL_SUCCESS) return err;
+        /* The queue's context is not asked here: every driver compares it on the call
+           (the hottest path of clmem costs one driver query less), and a refusal gets
+           its message in clmem__host_failed. */
     }
+    if (!(o->region[0] | o->region[1] | o->region[2])) return clmem__host_linear(queue, buf, host, write, o);
     rect = clmem__region(CLMEM__COPY, o->region, region, &err);
     if (err != CL_SUCCESS) return err;
     return rect ? clmem__host_rect(queue, buf, host, write, region, o) : clmem__host_linear(queue, buf, host, write, o);

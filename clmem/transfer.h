@@ -180,16 +180,14 @@ typedef struct clmem__fill_target {
 } clmem__fill_target;
 static inline clmem__fill_target clmem__fill_target_buffer(clmem_buffer b) {
     clmem__fill_target t;
+    memset(&t, 0, sizeof t);
     t.buffer = b;
-    t.svm.ptr = NULL;
-    t.svm.size = 0;
     return t;
 }
 static inline clmem__fill_target clmem__fill_target_svm(clmem_svm s) {
     clmem__fill_target t;
     memset(&t, 0, sizeof t);
-    t.svm.ptr = s.ptr;
-    t.svm.size = s.size;
+    t.svm = s; /* keeps the owner, so a released allocation is refused */
     return t;
 }
 

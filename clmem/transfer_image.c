@@ -8,7 +8,10 @@
    Every image type works (PyOpenCL refuses 1-D images). Regions are in pixels, in
    region coordinates (clmem_image_extent): {0,0,0} (left out) is everything from the
    origin on; trailing 0 components count as 1. Options that do not apply to a pair
-   are refused (CL_INVALID_VALUE), so a misspelt intent never goes unnoticed. */
+   are refused (CL_INVALID_VALUE), so a misspelt intent never goes unnoticed.
+   1-D buffer images are copied through their buffer, whose bytes they are (pixel x
+   at byte x * element size): the same result everywhere, and PoCL 3.1 crashes in
+   clEnqueueCopyImageToBuffer on a 1-D buffer image. */
 
 static const char clmem__copy_fn[] = "clmem_enqueue_copy";
 
@@ -95,6 +98,9 @@ static cl_int clmem__image_host_layout(const char *pair, const clmem_image *img,
         return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn,
                            "%s: the region {%zu, %zu, %zu} spans %zu bytes of host memory but .host_size is %zu", pair,
                            region[0], region[1], region[2], extent, host_size);
+    /* A 1-D array's rows are its slices: pass the slice pitch as the row pitch too, so
+       that runtimes stepping rows by the row pitch (PoCL 3.1) agree with the spec. */
+    if (one_d_array && slice != 0) row = slice;
     *row_out = row;
     *slice_out = slice;
     return CL_SUCCESS;
@@ -109,6 +115,15 @@ static cl_int clmem__image_common(const char *pair, cl_command_queue queue, cons
     if ((err = clmem__check_wait_list(clmem__copy_fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
     if ((err = clmem__image_copy_unused(pair, o, allowed)) != CL_SUCCESS) return err;
     return clmem__check_same_context(clmem__copy_fn, queue, img->context, what);
+}
+
+/* clmem__via_buffer(img): a 1-D buffer image, copied through its buffer. */
+static bool clmem__via_buffer(const clmem_image *img) {
+    return img->type == CL_MEM_OBJECT_IMAGE1D_BUFFER && img->buffer != NULL;
+}
+
+static cl_int clmem__ret(cl_int err, const char *call) {
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, clmem__copy_fn, call);
 }
 
 static const clmem_copy_options *clmem__copy_opts_or_none(const clmem_copy_options *opts) {
@@ -140,6 +155,11 @@ CLMEM_API cl_int clmem__copy_host_from_image(cl_command_queue queue, void *dst, 
         slice = o->pitches[1];
     }
     clmem__map_note_use(src.mem, clmem__copy_fn);
+    if (clmem__via_buffer(&src))
+        return clmem__ret(clEnqueueReadBuffer(queue, src.buffer, o->is_blocking == CLMEM_NON_BLOCKING ? CL_FALSE : CL_TRUE,
+                                              o->origin[0] * src.element_size, region[0] * src.element_size, dst,
+                                              o->num_wait_for, o->wait_for, o->event),
+                          "clEnqueueReadBuffer");
     err = clEnqueueReadImage(queue, src.mem, o->is_blocking == CLMEM_NON_BLOCKING ? CL_FALSE : CL_TRUE, o->origin, region,
                              row, slice, dst, o->num_wait_for, o->wait_for, o->event);
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, clmem__copy_fn, "clEnqueueReadImage");
@@ -169,6 +189,11 @@ CLMEM_API cl_int clmem__copy_image_from_host(cl_command_queue queue, clmem_image
         slice = o->pitches[1];
     }
     clmem__map_note_use(dst.mem, clmem__copy_fn);
+    if (clmem__via_buffer(&dst))
+        return clmem__ret(clEnqueueWriteBuffer(queue, dst.buffer, o->is_blocking == CLMEM_NON_BLOCKING ? CL_FALSE : CL_TRUE,
+                                               o->origin[0] * dst.element_size, region[0] * dst.element_size, src,
+                                               o->num_wait_for, o->wait_for, o->event),
+                          "clEnqueueWriteBuffer");
     err = clEnqueueWriteImage(queue, dst.mem, o->is_blocking == CLMEM_NON_BLOCKING ? CL_FALSE : CL_TRUE, o->origin, region,
                               row, slice, src, o->num_wait_for, o->wait_for, o->event);
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, clmem__copy_fn, "clEnqueueWriteImage");
@@ -219,6 +244,20 @@ CLMEM_API cl_int clmem__copy_image_from_image(cl_command_queue queue, clmem_imag
     }
     clmem__map_note_use(src.mem, clmem__copy_fn);
     clmem__map_note_use(dst.mem, clmem__copy_fn);
+    if (clmem__via_buffer(&src) && clmem__via_buffer(&dst))
+        return clmem__ret(clEnqueueCopyBuffer(queue, src.buffer, dst.buffer, o->src_origin[0] * src.element_size,
+                                              dst_origin[0] * dst.element_size, region[0] * src.element_size,
+                                              o->num_wait_for, o->wait_for, o->event),
+                          "clEnqueueCopyBuffer");
+    if (clmem__via_buffer(&src))
+        return clmem__ret(clEnqueueCopyBufferToImage(queue, src.buffer, dst.mem, o->src_origin[0] * src.element_size,
+                                                     dst_origin, region, o->num_wait_for, o->wait_for, o->event),
+                          "clEnqueueCopyBufferToImage");
+    if (clmem__via_buffer(&dst))
+        return clmem__ret(clEnqueueCopyImageToBuffer(queue, src.mem, dst.buffer, o->src_origin, region,
+                                                     dst_origin[0] * dst.element_size, o->num_wait_for, o->wait_for,
+                                                     o->event),
+                          "clEnqueueCopyImageToBuffer");
     err = clEnqueueCopyImage(queue, src.mem, dst.mem, o->src_origin, dst_origin, region, o->num_wait_for, o->wait_for,
                              o->event);
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, clmem__copy_fn, "clEnqueueCopyImage");
@@ -264,6 +303,10 @@ CLMEM_API cl_int clmem__copy_buffer_from_image(cl_command_queue queue, clmem_buf
     if (CLMEM__CHECKS && (err = clmem__image_buffer_bytes(pair, &src, region, &dst, o->offset)) != CL_SUCCESS) return err;
     clmem__map_note_use(src.mem, clmem__copy_fn);
     clmem__map_note_use(dst.mem, clmem__copy_fn);
+    if (clmem__via_buffer(&src))
+        return clmem__ret(clEnqueueCopyBuffer(queue, src.buffer, dst.mem, o->origin[0] * src.element_size, o->offset,
+                                              region[0] * src.element_size, o->num_wait_for, o->wait_for, o->event),
+                          "clEnqueueCopyBuffer");
     err = clEnqueueCopyImageToBuffer(queue, src.mem, dst.mem, o->origin, region, o->offset, o->num_wait_for, o->wait_for,
                                      o->event);
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, clmem__copy_fn, "clEnqueueCopyImageToBuffer");
@@ -280,6 +323,10 @@ CLMEM_API cl_int clmem__copy_image_from_buffer(cl_command_queue queue, clmem_ima
     if (CLMEM__CHECKS && (err = clmem__image_buffer_bytes(pair, &dst, region, &src, o->offset)) != CL_SUCCESS) return err;
     clmem__map_note_use(src.mem, clmem__copy_fn);
     clmem__map_note_use(dst.mem, clmem__copy_fn);
+    if (clmem__via_buffer(&dst))
+        return clmem__ret(clEnqueueCopyBuffer(queue, src.mem, dst.buffer, o->offset, o->origin[0] * dst.element_size,
+                                              region[0] * dst.element_size, o->num_wait_for, o->wait_for, o->event),
+                          "clEnqueueCopyBuffer");
     err = clEnqueueCopyBufferToImage(queue, src.mem, dst.mem, o->offset, o->origin, region, o->num_wait_for, o->wait_for,
                                      o->event);
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, clmem__copy_fn, "clEnqueueCopyBufferToImage");

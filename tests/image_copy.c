@@ -23,9 +23,9 @@ typedef struct kind {
     cl_mem_object_type type;
 } kind;
 
+/* 1-D buffer images: tests/image_buffer1d.c (PoCL 3.1 leaks them and their context) */
 static const kind kinds[] = {
     {"1d", {37, 0, 0}, false, false, CL_MEM_OBJECT_IMAGE1D},
-    {"1d_buffer", {37, 0, 0}, false, true, CL_MEM_OBJECT_IMAGE1D_BUFFER},
     {"1d_array", {13, 5, 0}, true, false, CL_MEM_OBJECT_IMAGE1D_ARRAY},
     {"2d", {13, 7, 0}, false, false, CL_MEM_OBJECT_IMAGE2D},
     {"2d_array", {13, 7, 3}, true, false, CL_MEM_OBJECT_IMAGE2D_ARRAY},
@@ -141,6 +141,7 @@ static void copy_kind(clmem_test_context *t, const kind *k) {
                            model + (z * rows + y) * ext[0] * 4, ext[0] * 4) != 0)
                     err = -1;
         free(padded);
+        if (err != CL_SUCCESS) clmem_test_fail(t, __FILE__, __LINE__, "%s: padded read differs (%d)", k->name, (int)err);
         CLMEM_CHECK_CL(t, err);
     }
     free(src);

@@ -395,6 +395,38 @@ static void test_use_host_ptr(clmem_test_context *t) {
     free(host);
 }
 
+/* A pooled buffer maps like any buffer; its block goes back to the pool afterwards. */
+static void test_pooled(clmem_test_context *t) {
+    cl_int err;
+    size_t i;
+    clmem_memory_map m;
+    clmem_allocator *alloc = clmem_immediate_allocator_create(t->queue, 0, &err);
+    clmem_memory_pool *pool;
+    clmem_buffer b;
+    CLMEM_CHECK_CL(t, err);
+    pool = clmem_memory_pool_create(alloc, CLMEM_POOL_DEFAULT_LEADING_BITS, &err);
+    clmem_allocator_release(alloc);
+    CLMEM_CHECK_CL(t, err);
+    b = clmem_memory_pool_allocate(pool, 1000, &err);
+    if (err != CL_SUCCESS) clmem_memory_pool_release(pool);
+    CLMEM_CHECK_CL(t, err);
+    CLMEM_CHECK(t, b.pool != NULL && b.size == 1000);
+    CLMEM_WITH_MAP(w, err = clmem_enqueue_map_buffer(t->queue, b, CL_MAP_WRITE_INVALIDATE_REGION, 0, cl_int, &w)) {
+        CLMEM_CHECK_EQ(t, w.shape[0], 250); /* the size asked for, not the block's rounded size */
+        for (i = 0; i < 250; ++i) ((cl_int *)w.ptr)[i] = (cl_int)(i * 3);
+    }
+    CLMEM_CHECK_CL(t, err);
+    /* the block's rounded size (1023) is not the buffer's */
+    CLMEM_CHECK_ERR(t, clmem_enqueue_map_buffer(t->queue, b, CL_MAP_READ, 996, char, &m, .shape = {8}), CL_INVALID_VALUE);
+    CLMEM_CHECK_CL(t, clmem_enqueue_map_buffer(t->queue, b, CL_MAP_READ, 400, cl_int, &m, .shape = {10}));
+    for (i = 0; i < 10; ++i) CLMEM_CHECK_EQ(t, ((cl_int *)m.ptr)[i], (100 + i) * 3);
+    CLMEM_CHECK_CL(t, clmem_memory_map_release(&m));
+    CLMEM_CHECK_CL(t, clFinish(t->queue));
+    CLMEM_CHECK_EQ(t, map_count(b.mem), 0);
+    clmem_buffer_release(&b);
+    clmem_memory_pool_release(pool);
+}
+
 /* The log names the map when a buffer mapped for writing is released or copied; the
    map keeps the buffer alive, so the unmap still works. */
 typedef struct { int warnings; char last[512]; } log_capture;
@@ -512,6 +544,8 @@ static void test_rejections(clmem_test_context *t) {
            CL_INVALID_EVENT_WAIT_LIST);
     REJECT(clmem_enqueue_map_buffer(t->queue, b, CL_MAP_READ, 0, char, &m, .wait_for = &null_event, .num_wait_for = 1),
            CL_INVALID_EVENT_WAIT_LIST);
+    REJECT(clmem_enqueue_map_buffer(t->queue, b, CL_MAP_READ, 0, char, &m, .origin = {1}), CL_INVALID_VALUE);
+    REJECT(clmem_enqueue_map_buffer(t->queue, b, CL_MAP_READ, 0, char, &m, .region = {4}), CL_INVALID_VALUE);
     CLMEM_CHECK_ERR(t, clmem_enqueue_map_buffer(t->queue, b, CL_MAP_READ, 0, char, NULL), CL_INVALID_VALUE);
     CLMEM_CHECK_EQ(t, map_count(b.mem), 0);
     CLMEM_CHECK_EQ(t, clmem_live_map_count(NULL), 0);
@@ -553,6 +587,7 @@ static const clmem_test_case cases[] = {
     {"two_maps_one_region", test_two_maps_one_region, false},
     {"sub_buffer", test_sub_buffer, false},
     {"use_host_ptr", test_use_host_ptr, false},
+    {"pooled", test_pooled, false},
     {"use_while_mapped", test_use_while_mapped, false},
     {"release_queue", test_release_queue, false},
     {"rejections", test_rejections, false},

@@ -24,7 +24,7 @@ static void test_map_image_2d(clmem_test_context *t) {
     cl_int err;
     unsigned char src[H][W][4], back[H][W][4];
     size_t x, y, c;
-    const size_t origin[3] = {0, 0, 0}, region[3] = {W, H, 1}, box_origin[3] = {3, 2, 0}, box[3] = {5, 4, 0};
+    const size_t origin[3] = {0, 0, 0}, region[3] = {W, H, 1};
     clmem_memory_map m;
     clmem_image img;
     if (!has_images(t)) {
@@ -35,7 +35,7 @@ static void test_map_image_2d(clmem_test_context *t) {
     img = clmem_create_image(t->context, 0, clmem_image_format_create(CL_RGBA, CL_UNSIGNED_INT8), &err, .shape = {W, H});
     CLMEM_CHECK_CL(t, err);
     CLMEM_CHECK_CL(t, clEnqueueWriteImage(t->queue, img.mem, CL_TRUE, origin, region, 0, 0, src, 0, NULL, NULL));
-    CLMEM_CHECK_CL(t, clmem_enqueue_map_image(t->queue, img, CL_MAP_READ, NULL, NULL, &m));
+    CLMEM_CHECK_CL(t, clmem_enqueue_map_image(t->queue, img, CL_MAP_READ, &m));
     CLMEM_CHECK(t, m.row_pitch >= W * 4);
     CLMEM_CHECK(t, strcmp(m.dtype, "cl_uchar4") == 0 && m.itemsize == 4);
     CLMEM_CHECK(t, m.ndim == 2 && m.shape[0] == H && m.shape[1] == W);
@@ -46,7 +46,8 @@ static void test_map_image_2d(clmem_test_context *t) {
     CLMEM_CHECK(t, memcmp(clmem_memory_map_at(&m, (const size_t[]){4, 9}), src[4][9], 4) == 0);
     CLMEM_CHECK_CL(t, clmem_memory_map_release(&m));
 
-    CLMEM_CHECK_CL(t, clmem_enqueue_map_image(t->queue, img, CL_MAP_WRITE_INVALIDATE_REGION, box_origin, box, &m));
+    CLMEM_CHECK_CL(t, clmem_enqueue_map_image(t->queue, img, CL_MAP_WRITE_INVALIDATE_REGION, &m, .origin = {3, 2},
+                                              .region = {5, 4}));
     CLMEM_CHECK(t, m.ndim == 2 && m.shape[0] == 4 && m.shape[1] == 5);
     for (y = 0; y < 4; ++y)
         for (x = 0; x < 5; ++x)
@@ -68,7 +69,7 @@ static void test_map_image_3d(clmem_test_context *t) {
     cl_int err;
     float src[D][H][W];
     size_t x, y, z, i;
-    const size_t origin[3] = {0, 0, 0}, region[3] = {W, H, D}, box_origin[3] = {1, 2, 1}, box[3] = {4, 3, 2};
+    const size_t origin[3] = {0, 0, 0}, region[3] = {W, H, D};
     clmem_memory_map m;
     clmem_image img;
     if (!has_images(t)) {
@@ -83,7 +84,8 @@ static void test_map_image_3d(clmem_test_context *t) {
     }
     CLMEM_CHECK_CL(t, err);
     CLMEM_CHECK_CL(t, clEnqueueWriteImage(t->queue, img.mem, CL_TRUE, origin, region, 0, 0, src, 0, NULL, NULL));
-    CLMEM_CHECK_CL(t, clmem_enqueue_map_image(t->queue, img, CL_MAP_READ, box_origin, box, &m));
+    CLMEM_CHECK_CL(t,
+                   clmem_enqueue_map_image(t->queue, img, CL_MAP_READ, &m, .origin = {1, 2, 1}, .region = {4, 3, 2}));
     CLMEM_CHECK(t, strcmp(m.dtype, "cl_float") == 0);
     CLMEM_CHECK(t, m.ndim == 3 && m.shape[0] == 2 && m.shape[1] == 3 && m.shape[2] == 4);
     CLMEM_CHECK(t, m.slice_pitch >= m.row_pitch * H && m.row_pitch >= W * 4);
@@ -124,8 +126,7 @@ static void test_map_image_1d_array(clmem_test_context *t) {
     CLMEM_CHECK_CL(t, err);
     CLMEM_CHECK_EQ(t, img.type, CL_MEM_OBJECT_IMAGE1D_ARRAY);
     CLMEM_CHECK_CL(t, clEnqueueWriteImage(t->queue, img.mem, CL_TRUE, origin, region, 0, 0, src, 0, NULL, NULL));
-    CLMEM_CHECK_CL(t, clmem_enqueue_map_image(t->queue, img, CL_MAP_READ, (const size_t[]){2, 1, 0},
-                                              (const size_t[]){7, 2, 0}, &m));
+    CLMEM_CHECK_CL(t, clmem_enqueue_map_image(t->queue, img, CL_MAP_READ, &m, .origin = {2, 1}, .region = {7, 2}));
     CLMEM_CHECK(t, strcmp(m.dtype, "cl_ushort") == 0);
     CLMEM_CHECK(t, m.ndim == 2 && m.shape[0] == 2 && m.shape[1] == 7);
     CLMEM_CHECK(t, m.strides[0] == m.slice_pitch && m.slice_pitch >= W * 2);
@@ -158,7 +159,7 @@ static void test_map_image_non_blocking(clmem_test_context *t) {
     CLMEM_CHECK_CL(t, err);
     err = clEnqueueWriteImage(t->queue, img.mem, CL_FALSE, origin, region, 0, 0, src, 1, &gate, NULL);
     if (err == CL_SUCCESS)
-        err = clmem_enqueue_map_image(t->queue, img, CL_MAP_READ, NULL, NULL, &m, .is_blocking = CLMEM_NON_BLOCKING);
+        err = clmem_enqueue_map_image(t->queue, img, CL_MAP_READ, &m, .is_blocking = CLMEM_NON_BLOCKING);
     clSetUserEventStatus(gate, CL_COMPLETE);
     clReleaseEvent(gate);
     CLMEM_CHECK_CL(t, err);
@@ -166,7 +167,7 @@ static void test_map_image_non_blocking(clmem_test_context *t) {
     CLMEM_CHECK_CL(t, clWaitForEvents(1, &m.event));
     for (i = 0; i < H; ++i) CLMEM_CHECK(t, memcmp((char *)m.ptr + i * m.row_pitch, src[i], W * 4) == 0);
     CLMEM_CHECK_CL(t, clmem_memory_map_release(&m));
-    CLMEM_WITH_MAP(s, err = clmem_enqueue_map_image(t->queue, img, CL_MAP_WRITE, (const size_t[]){7, 7, 0}, NULL, &s)) {
+    CLMEM_WITH_MAP(s, err = clmem_enqueue_map_image(t->queue, img, CL_MAP_WRITE, &s, .origin = {7, 7})) {
         CLMEM_CHECK(t, s.shape[0] == 1 && s.shape[1] == 1);
         *(float *)s.ptr = -1.0f;
     }
@@ -196,32 +197,31 @@ static void test_map_image_rejections(clmem_test_context *t) {
     CLMEM_CHECK_ERR(t, call, code);                 \
     CLMEM_CHECK(t, m.ptr == NULL && m.serial == 0); \
     CLMEM_CHECK(t, strstr(clmem_last_error_message(), "clmem_enqueue_map_image: ") != NULL)
-    REJECT(clmem_enqueue_map_image(t->queue, img, CL_MAP_READ | CL_MAP_WRITE_INVALIDATE_REGION, NULL, NULL, &m),
+    REJECT(clmem_enqueue_map_image(t->queue, img, CL_MAP_READ | CL_MAP_WRITE_INVALIDATE_REGION, &m),
            CL_INVALID_VALUE);
-    REJECT(clmem_enqueue_map_image(t->queue, img, 0x40, NULL, NULL, &m), CL_INVALID_VALUE);
-    REJECT(clmem_enqueue_map_image(t->queue, img, CL_MAP_READ, NULL, (const size_t[]){17, 1, 1}, &m), CL_INVALID_VALUE);
+    REJECT(clmem_enqueue_map_image(t->queue, img, 0x40, &m), CL_INVALID_VALUE);
+    REJECT(clmem_enqueue_map_image(t->queue, img, CL_MAP_READ, &m, .region = {17, 1, 1}), CL_INVALID_VALUE);
     CLMEM_CHECK(t, strstr(clmem_last_error_message(), "origin x 0 + region 17 is beyond the image's 16") != NULL);
-    REJECT(clmem_enqueue_map_image(t->queue, img, CL_MAP_READ, (const size_t[]){0, 4, 0}, (const size_t[]){1, 5, 1}, &m),
+    REJECT(clmem_enqueue_map_image(t->queue, img, CL_MAP_READ, &m, .origin = {0, 4, 0}, .region = {1, 5, 1}),
            CL_INVALID_VALUE);
-    REJECT(clmem_enqueue_map_image(t->queue, img, CL_MAP_READ, (const size_t[]){0, 0, 1}, NULL, &m), CL_INVALID_VALUE);
-    REJECT(clmem_enqueue_map_image(t->queue, img, CL_MAP_READ, NULL, (const size_t[]){4, 4, 2}, &m), CL_INVALID_VALUE);
-    REJECT(clmem_enqueue_map_image(t->queue, img, CL_MAP_READ, NULL, (const size_t[]){0, 4, 1}, &m), CL_INVALID_VALUE);
-    REJECT(clmem_enqueue_map_image(t->queue, img, CL_MAP_READ, NULL, (const size_t[]){4, 0, 1}, &m), CL_INVALID_VALUE);
-    REJECT(clmem_enqueue_map_image(t->queue, img, CL_MAP_READ, (const size_t[]){SIZE_MAX, 0, 0},
-                                   (const size_t[]){2, 1, 1}, &m), CL_INVALID_VALUE);
-    REJECT(clmem_enqueue_map_image(t->queue, img, CL_MAP_READ, NULL, NULL, &m, .shape = {8, 16}), CL_INVALID_VALUE);
-    REJECT(clmem_enqueue_map_image(t->queue, img, CL_MAP_READ, NULL, NULL, &m, .strides = {64, 4}), CL_INVALID_VALUE);
-    REJECT(clmem_enqueue_map_image(NULL, img, CL_MAP_READ, NULL, NULL, &m), CL_INVALID_COMMAND_QUEUE);
-    REJECT(clmem_enqueue_map_image(t->queue, empty, CL_MAP_READ, NULL, NULL, &m), CL_INVALID_MEM_OBJECT);
-    REJECT(clmem_enqueue_map_image(t->queue, img, CL_MAP_READ, NULL, NULL, &m, .num_wait_for = 2),
+    REJECT(clmem_enqueue_map_image(t->queue, img, CL_MAP_READ, &m, .origin = {0, 0, 1}), CL_INVALID_VALUE);
+    REJECT(clmem_enqueue_map_image(t->queue, img, CL_MAP_READ, &m, .region = {4, 4, 2}), CL_INVALID_VALUE);
+    REJECT(clmem_enqueue_map_image(t->queue, img, CL_MAP_READ, &m, .region = {0, 4, 1}), CL_INVALID_VALUE);
+    REJECT(clmem_enqueue_map_image(t->queue, img, CL_MAP_READ, &m, .region = {4, 0, 1}), CL_INVALID_VALUE);
+    REJECT(clmem_enqueue_map_image(t->queue, img, CL_MAP_READ, &m, .origin = {SIZE_MAX}, .region = {2, 1, 1}),
+           CL_INVALID_VALUE);
+    REJECT(clmem_enqueue_map_image(t->queue, img, CL_MAP_READ, &m, .origin = {16}), CL_INVALID_VALUE);
+    REJECT(clmem_enqueue_map_image(t->queue, img, CL_MAP_READ, &m, .shape = {8, 16}), CL_INVALID_VALUE);
+    REJECT(clmem_enqueue_map_image(t->queue, img, CL_MAP_READ, &m, .strides = {64, 4}), CL_INVALID_VALUE);
+    REJECT(clmem_enqueue_map_image(NULL, img, CL_MAP_READ, &m), CL_INVALID_COMMAND_QUEUE);
+    REJECT(clmem_enqueue_map_image(t->queue, empty, CL_MAP_READ, &m), CL_INVALID_MEM_OBJECT);
+    REJECT(clmem_enqueue_map_image(t->queue, img, CL_MAP_READ, &m, .num_wait_for = 2),
            CL_INVALID_EVENT_WAIT_LIST);
     /* overlapping write maps of a box */
-    CLMEM_CHECK_CL(t, clmem_enqueue_map_image(t->queue, img, CL_MAP_WRITE, (const size_t[]){4, 4, 0},
-                                              (const size_t[]){4, 4, 1}, &w));
-    REJECT(clmem_enqueue_map_image(t->queue, img, CL_MAP_READ, (const size_t[]){7, 7, 0}, (const size_t[]){2, 1, 1}, &m),
+    CLMEM_CHECK_CL(t, clmem_enqueue_map_image(t->queue, img, CL_MAP_WRITE, &w, .origin = {4, 4}, .region = {4, 4}));
+    REJECT(clmem_enqueue_map_image(t->queue, img, CL_MAP_READ, &m, .origin = {7, 7, 0}, .region = {2, 1, 1}),
            CL_INVALID_OPERATION);
-    CLMEM_CHECK_CL(t, clmem_enqueue_map_image(t->queue, img, CL_MAP_READ, (const size_t[]){8, 0, 0},
-                                              (const size_t[]){8, 8, 1}, &m)); /* beside it */
+    CLMEM_CHECK_CL(t, clmem_enqueue_map_image(t->queue, img, CL_MAP_READ, &m, .origin = {8}, .region = {8, 8}));
     CLMEM_CHECK_CL(t, clmem_memory_map_release(&m));
     CLMEM_CHECK_CL(t, clmem_memory_map_release(&w));
     CLMEM_CHECK_CL(t, clFinish(t->queue));
@@ -230,9 +230,9 @@ static void test_map_image_rejections(clmem_test_context *t) {
     ro = clmem_create_image(t->context, CL_MEM_HOST_READ_ONLY, clmem_image_format_create(CL_RGBA, CL_UNORM_INT8), &err,
                             .shape = {16, 8});
     CLMEM_CHECK_CL(t, err);
-    REJECT(clmem_enqueue_map_image(t->queue, ro, CL_MAP_WRITE, NULL, NULL, &m), CL_INVALID_OPERATION);
+    REJECT(clmem_enqueue_map_image(t->queue, ro, CL_MAP_WRITE, &m), CL_INVALID_OPERATION);
     CLMEM_CHECK(t, strstr(clmem_last_error_message(), "HOST_READ_ONLY") != NULL);
-    CLMEM_CHECK_CL(t, clmem_enqueue_map_image(t->queue, ro, CL_MAP_READ, NULL, NULL, &m));
+    CLMEM_CHECK_CL(t, clmem_enqueue_map_image(t->queue, ro, CL_MAP_READ, &m));
     CLMEM_CHECK_CL(t, clmem_memory_map_release(&m));
     CLMEM_CHECK_CL(t, clFinish(t->queue));
 #undef REJECT

@@ -1,0 +1,104 @@
+/* CLMEM_TRACK_ALLOCATIONS: every active block knows where it was allocated; a pool
+   released with blocks still out names each of them in a warning. */
+#define CLMEM_TRACK_ALLOCATIONS
+#define CLMEM_IMPLEMENTATION
+#include "clmem.h"
+#include "common.h"
+
+static char g_log[4096];
+static int g_warnings;
+static void capture_log(clmem_log_level level, cl_int code, const char *message, void *user) {
+    size_t used = strlen(g_log);
+    (void)code; (void)user;
+    if (level == CLMEM_LOG_WARNING) ++g_warnings;
+    snprintf(g_log + used, sizeof g_log - used, "%s\n", message);
+}
+
+static void test_leak_report(clmem_test_context *t) {
+    cl_int err;
+    clmem_allocator *a = clmem_immediate_allocator_create(t->queue, 0, &err);
+    clmem_memory_pool *pool;
+    clmem_buffer b, c, d;
+    int line_b, line_c;
+    clmem_pool_block_info info[4];
+    size_t n = 0;
+    char want[256];
+    CLMEM_CHECK_CL(t, err);
+    pool = clmem_memory_pool_create(a, 4, &err);
+    clmem_allocator_release(a);
+    CLMEM_CHECK_CL(t, err);
+    line_b = __LINE__ + 1;
+    b = clmem_memory_pool_allocate(pool, 1000, &err);
+    CLMEM_CHECK_CL(t, err);
+    line_c = __LINE__ + 1;
+    c = clmem_memory_pool_allocate(pool, 4096, &err);
+    CLMEM_CHECK_CL(t, err);
+    d = clmem_memory_pool_allocate(pool, 8, &err);
+    CLMEM_CHECK_CL(t, clmem_buffer_release(&d)); /* released: not reported */
+    CLMEM_CHECK_CL(t, clmem_memory_pool_active_blocks_info(pool, info, 4, &n));
+    CLMEM_CHECK_EQ(t, n, 2);
+    CLMEM_CHECK(t, info[0].ptr == (void *)c.mem); /* most recent first */
+    CLMEM_CHECK_EQ(t, info[0].size, 4096);
+    CLMEM_CHECK_EQ(t, info[0].alloc_size, 4351);
+    CLMEM_CHECK(t, info[0].file != NULL && strstr(info[0].file, "pool_track.c") != NULL);
+    CLMEM_CHECK_EQ(t, info[0].line, line_c);
+    CLMEM_CHECK_EQ(t, info[1].size, 1000);
+    CLMEM_CHECK_EQ(t, info[1].line, line_b);
+    /* capacity 1 stores one and counts both */
+    memset(info, 0, sizeof info);
+    CLMEM_CHECK_CL(t, clmem_memory_pool_active_blocks_info(pool, info, 1, &n));
+    CLMEM_CHECK_EQ(t, n, 2);
+    CLMEM_CHECK(t, info[1].file == NULL);
+    g_log[0] = '\0';
+    g_warnings = 0;
+    clmem_set_log_callback(capture_log, NULL);
+    CLMEM_CHECK_CL(t, clmem_memory_pool_release(pool));
+    clmem_set_log_callback(NULL, NULL);
+    CLMEM_CHECK_EQ(t, g_warnings, 2);
+    snprintf(want, sizeof want, "of 1000 bytes (1023 allocated) is still active; allocated at %s:%d", __FILE__, line_b);
+    CLMEM_CHECK(t, strstr(g_log, want) != NULL);
+    snprintf(want, sizeof want, "of 4096 bytes (4351 allocated) is still active; allocated at %s:%d", __FILE__, line_c);
+    CLMEM_CHECK(t, strstr(g_log, want) != NULL);
+    CLMEM_CHECK(t, strncmp(g_log, "clmem_memory_pool_release: block ", 33) == 0);
+    /* the blocks stay usable and come back later; the last one ends the pool */
+    CLMEM_CHECK_CL(t, clmem_buffer_release(&b));
+    CLMEM_CHECK_CL(t, clmem_buffer_release(&c));
+}
+
+static void test_svm_leak_report(clmem_test_context *t) {
+    cl_int err;
+    clmem_svm_allocator *a;
+    clmem_svm_pool *pool;
+    clmem_pooled_svm p;
+    int line_p;
+    char want[256];
+    if (!device_svm_caps(t, CL_DEVICE_SVM_COARSE_GRAIN_BUFFER)) {
+        clmem_test_skip(t, "no coarse-grain buffer SVM on this device");
+        return;
+    }
+    a = clmem_svm_allocator_create(t->context, 0, 0, t->queue, &err);
+    CLMEM_CHECK_CL(t, err);
+    pool = clmem_svm_pool_create(a, 4, &err);
+    clmem_svm_allocator_release(a);
+    CLMEM_CHECK_CL(t, err);
+    line_p = __LINE__ + 1;
+    p = clmem_svm_pool_allocate(pool, 100, &err);
+    CLMEM_CHECK_CL(t, err);
+    g_log[0] = '\0';
+    g_warnings = 0;
+    clmem_set_log_callback(capture_log, NULL);
+    CLMEM_CHECK_CL(t, clmem_svm_pool_release(pool));
+    clmem_set_log_callback(NULL, NULL);
+    CLMEM_CHECK_EQ(t, g_warnings, 1);
+    snprintf(want, sizeof want, "clmem_svm_pool_release: block %p of 100 bytes (103 allocated) is still active; "
+             "allocated at %s:%d", p.svm.ptr, __FILE__, line_p);
+    CLMEM_CHECK(t, strstr(g_log, want) != NULL);
+    CLMEM_CHECK_CL(t, clmem_pooled_svm_release(&p));
+    CLMEM_CHECK_CL(t, clFinish(t->queue));
+}
+
+static const clmem_test_case cases[] = {
+    {"leak_report", test_leak_report, false},
+    {"svm_leak_report", test_svm_leak_report, false},
+};
+int main(int argc, char **argv) { return clmem_test_main(cases, sizeof cases / sizeof cases[0], argc, argv); }
