@@ -6,7 +6,8 @@
    Run from the repository root (it runs bench/pool_bench.py for the PyOpenCL side):
        ./pool_bench [--quick] [--size BYTES] [--py PATH|--no-py]
    The device is the first one CLMEM_TEST (or PYOPENCL_TEST) selects; the PyOpenCL
-   side gets the same platform and device through PYOPENCL_CTX.
+   side gets the same platform and device (by index), and runs under
+   $PYTHON (default /usr/bin/python3, where Debian's python3-pyopencl is).
 
    Measured, per allocate+release pair (medians over batches):
      pool     clmem_memory_pool_allocate + clmem_buffer_release of a held block
@@ -22,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static double now_ns(void) {
     struct timespec ts;
@@ -39,7 +41,7 @@ static double median(double *v, size_t n) {
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-/* the platform index of dev, and its index among that platform's devices (PYOPENCL_CTX) */
+/* the platform index of dev, and its index among that platform's devices */
 static int device_indices(cl_platform_id plat, cl_device_id dev, int *pi, int *di) {
     cl_platform_id plats[32];
     cl_device_id devs[64];
@@ -144,8 +146,12 @@ int main(int argc, char **argv) {
         int pi = 0, di = 0;
         char cmd[1024], line[256];
         FILE *f;
+        /* Debian's python3-pyopencl lives with /usr/bin/python3 (a pyenv python3 on
+           PATH may lack it); PYTHON overrides */
+        const char *python = getenv("PYTHON");
+        if (!python) python = access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
         device_indices(td.platform, td.device, &pi, &di);
-        snprintf(cmd, sizeof cmd, "PYOPENCL_CTX='%d:%d' python3 '%s' --size %zu%s 2>&1", pi, di, py, size,
+        snprintf(cmd, sizeof cmd, "'%s' '%s' --platform %d --device %d --size %zu%s 2>&1", python, py, pi, di, size,
                  quick ? " --quick" : "");
         f = popen(cmd, "r");
         if (f) {

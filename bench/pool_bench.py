@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """PyOpenCL side of bench/pool_bench.c: the median time of one
 pool.allocate(size).release() pair on MemoryPool(ImmediateAllocator(queue)), for a
-block the pool already holds. The device comes from PYOPENCL_CTX (set by
-pool_bench). Prints one line: "pyopencl_pool_ns <median>"."""
+block the pool already holds. The device is --platform P --device D (indices
+into get_platforms() and its get_devices(), set by pool_bench). Prints one line: "pyopencl_pool_ns <median>"."""
 import argparse
 import statistics
 import time
@@ -15,9 +15,12 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--size", type=int, default=4096)
+    ap.add_argument("--platform", type=int, default=0)
+    ap.add_argument("--device", type=int, default=0)
     args = ap.parse_args()
 
-    ctx = cl.create_some_context(interactive=False)
+    dev = cl.get_platforms()[args.platform].get_devices()[args.device]
+    ctx = cl.Context([dev])
     queue = cl.CommandQueue(ctx)
     pool = cltools.MemoryPool(cltools.ImmediateAllocator(queue))
     pool.allocate(args.size).release()  # the held block

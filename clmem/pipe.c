@@ -1,5 +1,8 @@
 /* >>pipe (implementation) */
 
+/* CL_INVALID_PIPE_SIZE (-69) is named only by OpenCL 2.0+ headers. */
+#define CLMEM__INVALID_PIPE_SIZE (-69)
+
 /* clmem__pipe_support(fn, ctx, packet_size): some device of the context supports pipes
    and takes packets of packet_size bytes. */
 static cl_int clmem__pipe_support(const char *fn, cl_context ctx, cl_uint packet_size) {
@@ -28,15 +31,15 @@ static cl_int clmem__pipe_support(const char *fn, cl_context ctx, cl_uint packet
             result = CL_SUCCESS;
             break;
         }
-        result = CL_INVALID_PIPE_SIZE;
+        result = CLMEM__INVALID_PIPE_SIZE;
     }
     CLMEM_FREE(devs);
     if (result == CL_INVALID_OPERATION)
         return clmem__fail(CL_INVALID_OPERATION, fn,
                            "no device of the context supports pipes (CL_DEVICE_PIPE_SUPPORT is false on '%s'%s)", name,
                            n > 1 ? " and the others" : "");
-    if (result == CL_INVALID_PIPE_SIZE)
-        return clmem__fail(CL_INVALID_PIPE_SIZE, fn, "packet_size %u is above CL_DEVICE_PIPE_MAX_PACKET_SIZE %u",
+    if (result == CLMEM__INVALID_PIPE_SIZE)
+        return clmem__fail(CLMEM__INVALID_PIPE_SIZE, fn, "packet_size %u is above CL_DEVICE_PIPE_MAX_PACKET_SIZE %u",
                            packet_size, largest);
     return CL_SUCCESS;
 }
@@ -67,11 +70,11 @@ CLMEM_API clmem_pipe clmem_pipe_create(cl_context context, cl_mem_flags flags, c
             return p;
         }
         if (packet_size == 0) {
-            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_PIPE_SIZE, fn, "packet_size is 0"));
+            clmem__set_err(errcode_ret, clmem__fail(CLMEM__INVALID_PIPE_SIZE, fn, "packet_size is 0"));
             return p;
         }
         if (max_packets == 0) {
-            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_PIPE_SIZE, fn, "max_packets is 0"));
+            clmem__set_err(errcode_ret, clmem__fail(CLMEM__INVALID_PIPE_SIZE, fn, "max_packets is 0"));
             return p;
         }
         if ((err = clmem__pipe_support(fn, context, packet_size)) != CL_SUCCESS) {

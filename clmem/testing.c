@@ -255,6 +255,7 @@ CLMEM_API int clmem_test_main(const clmem_test_case *cases, size_t n, int argc, 
                 props[0] = CL_CONTEXT_PLATFORM;
                 props[1] = (cl_context_properties)t.platform;
                 props[2] = 0;
+                clmem_clear_first_arg_caches(); /* as PyOpenCL's ctx_factory: a fresh start per case */
                 t.context = clCreateContext(props, 1, &t.device, NULL, NULL, &err);
                 if (err == CL_SUCCESS) t.queue = clmem__test_queue(t.context, t.device, &err);
                 if (err != CL_SUCCESS) {

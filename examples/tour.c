@@ -58,6 +58,73 @@ static int tour_buffers(cl_context ctx, cl_device_id dev, cl_command_queue q) {
     return 0;
 }
 
+static int tour_svm(cl_context ctx, cl_device_id dev, cl_command_queue q) {
+    cl_device_svm_capabilities caps = 0;
+    cl_int err;
+    float host[64], pattern = 2.5f;
+    clmem_svm_allocation a, copy;
+    clmem_svm_map m;
+    clmem_svm_array arr;
+    printf("\n== shared virtual memory\n");
+    if (clGetDeviceInfo(dev, CL_DEVICE_SVM_CAPABILITIES, sizeof caps, &caps, NULL) != CL_SUCCESS || !caps) {
+        printf("  this device has no SVM\n");
+        return 0;
+    }
+    a = clmem_svm_allocation_create(ctx, sizeof host, 64, CL_MEM_READ_WRITE, q, &err); /* release is enqueued on q */
+    TRY(err);
+    TRY(clmem_enqueue_svm_memfill(q, a.svm, &pattern, sizeof pattern, .byte_count = 8 * sizeof(float)));
+    TRY(clmem_svm_map_rw(q, a.svm, &m, .size = 16));              /* .size honoured: 16 bytes mapped */
+    ((float *)m.array)[3] = 7.0f;
+    TRY(clmem_svm_map_release(&m));
+    TRY(clmem_enqueue_copy(q, host, a.svm, .byte_count = 8 * sizeof(float)));
+    printf("  %zu-byte allocation, memfill of 8 floats with 2.5, host write through a 16-byte map: "
+           "%g %g %g %g ...\n", a.svm.size, host[0], host[1], host[2], host[3]);
+    copy = a;
+    TRY(clmem_svm_allocation_release(&a));
+    err = clmem_svm_allocation_release(&copy);
+    printf("  releasing a copy of the handle again: %s\n  (%s)\n", clmem_error_string(err), clmem_last_error_message());
+    TRY(clmem_csvm_empty(ctx, double, &arr, .shape = {3, 4}, .queue = q));
+    printf("  csvm_empty(double, {3, 4}): %zu bytes, strides {%zu, %zu}, alignment %zu\n", arr.svm.size,
+           arr.strides[0], arr.strides[1], arr.alignment);
+    TRY(clmem_svm_array_release(&arr));
+    return 0;
+}
+
+static cl_int tour__count_devices(cl_context c, cl_uint *n) {
+    printf("  (computing the device count of context %p)\n", (void *)c);
+    return clGetContextInfo(c, CL_CONTEXT_NUM_DEVICES, sizeof *n, n, NULL);
+}
+CLMEM_CONTEXT_DEPENDENT_MEMOIZE(tour__num_devices, cl_uint, tour__count_devices, NULL)
+
+static int tour_characterize(cl_context ctx, cl_device_id dev, cl_command_queue q) {
+    clmem_device_description d;
+    cl_uint n = 0, simd = 0, banks = 0, m = 0;
+    size_t tile[2] = {32, 32}, padded[2] = {32, 33};
+    char opts[128];
+    (void)q;
+    printf("\n== per-context caching and device characterization\n");
+    /* memoize per context: the body runs once, the second call is a hit */
+    TRY(tour__num_devices(ctx, &n));
+    TRY(tour__num_devices(ctx, &n));
+    printf("  cache: %u device(s) in the context, computed once\n", n);
+    TRY(clmem_get_simd_group_size(dev, 4, &simd));
+    TRY(clmem_get_fast_inaccurate_build_options(dev, opts, sizeof opts, NULL));
+    printf("  SIMD group %u, fast options \"%s\"\n", simd, opts);
+    /* the test seam: ask what an NVIDIA Fermi GPU would say about a 32x32 float tile */
+    memset(&d, 0, sizeof d);
+    snprintf(d.vendor, sizeof d.vendor, "NVIDIA Corporation");
+    d.type = CL_DEVICE_TYPE_GPU;
+    d.has_nv_compute_capability = true;
+    d.nv_compute_capability_major = 2;
+    TRY(clmem_local_memory_bank_count_desc(&d, &banks));
+    TRY(clmem_why_not_local_access_conflict_free_desc(&d, 4, 2, tile, NULL, &m, NULL, 0, NULL));
+    printf("  a Fermi GPU has %u banks: float[32][32] column reads conflict %ux", banks, m);
+    TRY(clmem_why_not_local_access_conflict_free_desc(&d, 4, 2, tile, padded, &m, NULL, 0, NULL));
+    printf(", padded to [32][33]: %ux\n", m);
+    clmem_clear_first_arg_caches();
+    return 0;
+}
+
 int main(void) {
     clmem_test_device dev;
     size_t n = 0;
@@ -82,6 +149,8 @@ int main(void) {
     if (err != CL_SUCCESS) return 1;
 
     failed |= tour_buffers(ctx, dev.device, q);
+    failed |= tour_svm(ctx, dev.device, q);
+    failed |= tour_characterize(ctx, dev.device, q);
 
     clFinish(q);
     clReleaseCommandQueue(q);

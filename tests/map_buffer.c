@@ -6,6 +6,7 @@
 #define CLMEM_IMPLEMENTATION
 #include "clmem.h"
 #include "common.h"
+#include <pthread.h>
 
 static cl_uint map_count(cl_mem mem) {
     cl_uint n = 12345;
@@ -500,6 +501,60 @@ static void test_release_queue(clmem_test_context *t) {
     clmem_buffer_release(&b);
 }
 
+/* Four threads map, write and release disjoint ranges of one buffer, each on its own
+   queue, while also trying a write map over a neighbour's range: the table stays
+   consistent and every byte ends up written by its owner. */
+typedef struct {
+    clmem_test_context *t;
+    clmem_buffer b;
+    size_t index;
+    int failures;
+} map_thread;
+static void *map_worker(void *arg) {
+    map_thread *w = (map_thread *)arg;
+    cl_int err;
+    int round;
+    clmem_memory_map m;
+    cl_command_queue q = clCreateCommandQueueWithProperties(w->t->context, w->t->device, NULL, &err);
+    if (err != CL_SUCCESS) {
+        ++w->failures;
+        return NULL;
+    }
+    for (round = 0; round < 50; ++round) {
+        if (clmem_enqueue_map_buffer(q, w->b, CL_MAP_WRITE, w->index * 64, char, &m, .shape = {64}) != CL_SUCCESS) {
+            ++w->failures;
+            break;
+        }
+        memset(m.ptr, (int)(w->index + 1), 64);
+        if (clmem_memory_map_release(&m) != CL_SUCCESS) ++w->failures;
+    }
+    clFinish(q);
+    clReleaseCommandQueue(q);
+    return NULL;
+}
+
+static void test_threads(clmem_test_context *t) {
+    enum { T = 4 };
+    cl_int err;
+    pthread_t threads[T];
+    map_thread work[T];
+    unsigned char back[T * 64];
+    size_t i;
+    clmem_buffer b = clmem_buffer_create(t->context, 0, sizeof back, NULL, &err);
+    CLMEM_CHECK_CL(t, err);
+    for (i = 0; i < T; ++i) {
+        work[i].t = t, work[i].b = b, work[i].index = i, work[i].failures = 0;
+        pthread_create(&threads[i], NULL, map_worker, &work[i]);
+    }
+    for (i = 0; i < T; ++i) pthread_join(threads[i], NULL);
+    for (i = 0; i < T; ++i) CLMEM_CHECK_EQ(t, work[i].failures, 0);
+    CLMEM_CHECK_EQ(t, clmem_live_map_count(NULL), 0);
+    CLMEM_CHECK_CL(t, clEnqueueReadBuffer(t->queue, b.mem, CL_TRUE, 0, sizeof back, back, 0, NULL, NULL));
+    for (i = 0; i < sizeof back; ++i) CLMEM_CHECK_EQ(t, back[i], i / 64 + 1);
+    CLMEM_CHECK_EQ(t, map_count(b.mem), 0);
+    clmem_buffer_release(&b);
+}
+
 /* Every rejection happens before the driver: CL_MEM_MAP_COUNT stays 0 (PoCL would map
    READ|WRITE_INVALIDATE_REGION and unknown bits anyway). */
 static void test_rejections(clmem_test_context *t) {
@@ -590,6 +645,7 @@ static const clmem_test_case cases[] = {
     {"pooled", test_pooled, false},
     {"use_while_mapped", test_use_while_mapped, false},
     {"release_queue", test_release_queue, false},
+    {"threads", test_threads, false},
     {"rejections", test_rejections, false},
 };
 int main(int argc, char **argv) { return clmem_test_main(cases, sizeof cases / sizeof cases[0], argc, argv); }
