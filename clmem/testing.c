@@ -217,7 +217,9 @@ static cl_command_queue clmem__test_queue(cl_context ctx, cl_device_id dev, cl_i
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 #endif
+#ifdef CL_VERSION_2_0
     if (clmem__device_version(dev) >= 200) return clCreateCommandQueueWithProperties(ctx, dev, NULL, err);
+#endif
     return clCreateCommandQueue(ctx, dev, 0, err);
 #if defined(__GNUC__) || defined(__clang__)
 #pragma GCC diagnostic pop

@@ -320,8 +320,10 @@ static cl_int clmem__any_of(cl_mem mem, const char *what, clmem__any *a) {
         a->buffer = clmem_buffer_from_int_ptr(mem, false, &err);
         return err;
     }
+#ifdef CL_VERSION_2_0
     if (type == CL_MEM_OBJECT_PIPE)
         return clmem__fail(CL_INVALID_MEM_OBJECT, CLMEM__COPY, "%s is a pipe; pipes cannot be copied", what);
+#endif
     a->is_image = true;
     a->image = clmem_image_from_int_ptr(mem, false, &err);
     return err;

@@ -31,7 +31,9 @@ extern "C" {
      buffer <-> host    .byte_count, .dst_offset (write) / .src_offset (read);
                         rectangular when .region is given: .buffer_origin,
                         .host_origin, .buffer_pitches, .host_pitches
-     image <-> host     .origin, .region (pixels), .pitches (host row, slice pitch)
+     image <-> host     .origin, .region (pixels), .pitches (host row, slice pitch);
+                        image copies: .region left out means everything from
+                        .origin on; options that do not apply to a pair are refused
      image <- image     .src_origin, .dest_origin (or .dst_origin), .region
      buffer <-> image   .offset (bytes in the buffer), .origin, .region
      svm <-> svm/host   .byte_count

@@ -58,6 +58,39 @@ static int tour_buffers(cl_context ctx, cl_device_id dev, cl_command_queue q) {
     return 0;
 }
 
+static int tour_images(cl_context ctx, cl_device_id dev, cl_command_queue q) {
+    cl_int err;
+    float pic[4][6], back[4][6], gray[4] = {0.5f, 0.5f, 0.5f, 0.5f};
+    const size_t shape[] = {4, 6}, origin[3] = {2, 1, 0}, region[3] = {2, 2, 1};
+    char name[64];
+    int x, y;
+    clmem_image img, copy;
+    clmem_sampler samp;
+    (void)dev;
+    printf("\n== images, formats and samplers\n");
+    for (y = 0; y < 4; ++y)
+        for (x = 0; x < 6; ++x) pic[y][x] = (float)(10 * y + x);
+    img = clmem_image_from_array(ctx, &pic[0][0], 2, shape, &err); /* pic[y][x] is pixel (x, y) */
+    TRY(err);
+    printf("  image_from_array: %zu x %zu image, %s, %zu bytes a pixel\n", img.width, img.height,
+           clmem_image_format_repr(img.format, name, sizeof name), img.element_size);
+    copy = clmem_create_image(ctx, 0, img.format, &err, .shape = {6, 4});
+    TRY(err);
+    TRY(clmem_enqueue_copy(q, copy, img));                                    /* image <- image */
+    TRY(clmem_enqueue_fill_image(q, copy, gray, origin, region));
+    TRY(clmem_enqueue_copy(q, (void *)back, copy));                           /* host <- image */
+    printf("  copied and filled a 2x2 patch at (2, 1): back[1][2] = %g, back[0][0] = %g, back[3][5] = %g\n",
+           (double)back[1][2], (double)back[0][0], (double)back[3][5]);
+    printf("  RGB 565 is %zu bytes a pixel (PyOpenCL says 6)\n",
+           clmem_image_format_itemsize(clmem_image_format_create(CL_RGB, CL_UNORM_SHORT_565)));
+    samp = clmem_sampler_create(ctx, false, CL_ADDRESS_REPEAT, CL_FILTER_NEAREST, &err);
+    printf("  sampler REPEAT with pixel coordinates: %s\n    %s\n", clmem_error_string(err), clmem_last_error_message());
+    clmem_release(&samp);
+    clmem_release(&copy);
+    clmem_release(&img);
+    return back[1][2] == 0.5f && back[0][0] == 0.0f && back[3][5] == 35.0f ? 0 : 1;
+}
+
 static int tour_svm(cl_context ctx, cl_device_id dev, cl_command_queue q) {
     cl_device_svm_capabilities caps = 0;
     cl_int err;
@@ -149,6 +182,7 @@ int main(void) {
     if (err != CL_SUCCESS) return 1;
 
     failed |= tour_buffers(ctx, dev.device, q);
+    failed |= tour_images(ctx, dev.device, q);
     failed |= tour_svm(ctx, dev.device, q);
     failed |= tour_characterize(ctx, dev.device, q);
 

@@ -46,9 +46,11 @@ static inline void fill_pattern(void *p, size_t n, unsigned seed) {
 }
 
 /* device_supports_svm(t, caps): the device's CL_DEVICE_SVM_CAPABILITIES include caps. */
+#ifdef CL_VERSION_2_0
 static inline int device_svm_caps(clmem_test_context *t, cl_device_svm_capabilities caps) {
     cl_device_svm_capabilities have = 0;
     if (clGetDeviceInfo(t->device, CL_DEVICE_SVM_CAPABILITIES, sizeof have, &have, NULL) != CL_SUCCESS) return 0;
     return (have & caps) == caps;
 }
+#endif
 #endif
