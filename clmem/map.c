@@ -22,6 +22,16 @@ typedef struct clmem__map_record {
 static clmem__mutex clmem__map_lock = CLMEM__MUTEX_INIT;
 static clmem__map_record *clmem__maps;
 static size_t clmem__map_count, clmem__map_capacity;
+/* clmem__map_live mirrors clmem__map_count for the lock-free fast path of
+   clmem__map_note_use: every copy asks, and with no live maps it must cost nothing. */
+#if defined(__GNUC__) || defined(__clang__)
+static size_t clmem__map_live;
+#define CLMEM__MAP_PUBLISH() __atomic_store_n(&clmem__map_live, clmem__map_count, __ATOMIC_RELAXED)
+#define CLMEM__MAP_ANY_LIVE() (__atomic_load_n(&clmem__map_live, __ATOMIC_RELAXED) != 0)
+#else
+#define CLMEM__MAP_PUBLISH() ((void)0)
+#define CLMEM__MAP_ANY_LIVE() 1
+#endif
 static unsigned long long clmem__map_serial;
 
 #define CLMEM__MAP_WRITES(flags) (((flags) & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) != 0)
@@ -77,6 +87,7 @@ static cl_int clmem__map_reserve(const char *fn, clmem__map_record *rec) {
         rec->serial = ++clmem__map_serial;
         rec->ptr = NULL;
         clmem__maps[clmem__map_count++] = *rec;
+        CLMEM__MAP_PUBLISH();
     }
     clmem__unlock(&clmem__map_lock);
     return result;
@@ -93,7 +104,9 @@ static size_t clmem__map_find(unsigned long long serial) {
 /* Remove record i (order kept, so "the most recent" stays meaningful). Lock held. */
 static void clmem__map_remove_at(size_t i) {
     memmove(clmem__maps + i, clmem__maps + i + 1, (clmem__map_count - i - 1) * sizeof(clmem__map_record));
-    if (--clmem__map_count == 0) {
+    --clmem__map_count;
+    CLMEM__MAP_PUBLISH();
+    if (clmem__map_count == 0) {
         CLMEM_FREE(clmem__maps);
         clmem__maps = NULL;
         clmem__map_capacity = 0;
@@ -164,7 +177,7 @@ static void clmem__map_note_use(cl_mem mem, const char *fn) {
     cl_mem parent = NULL;
     bool parent_known = false;
     char where[320];
-    if (mem == NULL) return;
+    if (mem == NULL || !CLMEM__MAP_ANY_LIVE()) return;
     clmem__lock(&clmem__map_lock);
     for (i = 0; i < clmem__map_count; ++i) {
         const clmem__map_record *r = &clmem__maps[i];

@@ -91,6 +91,34 @@ static int tour_images(cl_context ctx, cl_device_id dev, cl_command_queue q) {
     return back[1][2] == 0.5f && back[0][0] == 0.0f && back[3][5] == 35.0f ? 0 : 1;
 }
 
+static int tour_map(cl_context ctx, cl_device_id dev, cl_command_queue q) {
+    cl_int err;
+    float sum = 0.0f;
+    size_t i;
+    clmem_memory_map m;
+    clmem_buffer b = clmem_buffer_create(ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, 5 * 6 * 7 * sizeof(float), NULL, &err);
+    (void)dev;
+    printf("\n== mapping memory into the host's address space\n");
+    TRY(err);
+    /* scoped map (PyOpenCL's `with`): unmapped when the block ends, break included */
+    CLMEM_WITH_MAP(w, err = clmem_enqueue_map_buffer(q, b, CL_MAP_WRITE_INVALIDATE_REGION, 0, float, &w, .shape = {5, 6, 7})) {
+        for (i = 0; i < 5 * 6 * 7; ++i) ((float *)w.ptr)[i] = (float)i;
+        printf("  wrote %zu floats through a scoped %zux%zux%zu map (strides %zu, %zu, %zu bytes)\n", w.size / sizeof(float),
+               w.shape[0], w.shape[1], w.shape[2], w.strides[0], w.strides[1], w.strides[2]);
+    }
+    TRY(err);
+    /* explicit map and release; element [i][2][3] through the strides */
+    TRY(clmem_enqueue_map_buffer(q, b, CL_MAP_READ, 0, float, &m, .shape = {5, 6, 7}));
+    for (i = 0; i < m.shape[0]; ++i) sum += *(const float *)clmem_memory_map_at(&m, (const size_t[]){i, 2, 3});
+    printf("  read back a[:,2,3] summing to %g (dtype %s, %zu live map)\n", sum, m.dtype, clmem_live_map_count(b.mem));
+    clmem_memory_map_release(&m);
+    err = clmem_memory_map_release(&m); /* a second release is caught, not enqueued */
+    printf("  second release -> %s:\n    %s\n", clmem_error_string(err), clmem_last_error_message());
+    clFinish(q);
+    clmem_buffer_release(&b);
+    return sum == 17.0f + 59 + 101 + 143 + 185 && err == CLMEM_ERROR_DOUBLE_RELEASE ? 0 : 1;
+}
+
 static int tour_svm(cl_context ctx, cl_device_id dev, cl_command_queue q) {
     cl_device_svm_capabilities caps = 0;
     cl_int err;
@@ -183,6 +211,7 @@ int main(void) {
 
     failed |= tour_buffers(ctx, dev.device, q);
     failed |= tour_images(ctx, dev.device, q);
+    failed |= tour_map(ctx, dev.device, q);
     failed |= tour_svm(ctx, dev.device, q);
     failed |= tour_characterize(ctx, dev.device, q);
 
