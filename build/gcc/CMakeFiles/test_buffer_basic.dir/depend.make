@@ -1,2 +1,0 @@
-# Empty dependencies file for test_buffer_basic.
-# This may be replaced when dependencies are built.

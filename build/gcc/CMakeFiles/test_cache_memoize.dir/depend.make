@@ -1,2 +1,0 @@
-# Empty dependencies file for test_cache_memoize.
-# This may be replaced when dependencies are built.

@@ -1,2 +1,0 @@
-# Empty compiler generated dependencies file for test_testing_spec.
-# This may be replaced when dependencies are built.

@@ -1,2 +1,0 @@
-# Empty dependencies file for test_transfer_copy.
-# This may be replaced when dependencies are built.
