@@ -15,6 +15,7 @@
      CLMEM_MALLOC(sz), CLMEM_REALLOC(p, sz), CLMEM_FREE(p)   all or none (default: libc)
      CLMEM_ASSERT(c)        internal invariants (default: assert)
      CLMEM_TRACK_ALLOCATIONS  pools remember where each active block was allocated
+     CLMEM_POOL_USE_MUTEX   pools lock with a mutex instead of their spinlock
      CL_TARGET_OPENCL_VERSION  default 300; clmem compiles against 1.2 to 3.0 headers
 */
 
@@ -274,7 +275,7 @@ static inline cl_mem clmem__mem_identity(cl_mem m) { return m; }
 
 /** clmem_release(&handle): release any clmem handle through its kind's release
     function (buffers, pooled buffers, images, pipes, samplers, SVM allocations,
-    memory maps, SVM maps); see each kind's *_release for what that means. */
+    memory maps, SVM maps, SVM arrays); see each kind's *_release for what that means. */
 #ifndef __cplusplus
 #define clmem_release(handle_ptr)                                                     \
     _Generic((handle_ptr), clmem_buffer *: clmem_buffer_release,                     \
@@ -282,7 +283,8 @@ static inline cl_mem clmem__mem_identity(cl_mem m) { return m; }
              clmem_sampler *: clmem_sampler_release,                                  \
              clmem_svm_allocation *: clmem_svm_allocation_release,                    \
              clmem_memory_map *: clmem_memory_map_release_default,                    \
-             clmem_svm_map *: clmem_svm_map_release_default)(handle_ptr)
+             clmem_svm_map *: clmem_svm_map_release_default,                          \
+             clmem_svm_array *: clmem_svm_array_release)(handle_ptr)
 #endif
 /* ---- end clmem/memobj.h ---- */
 
@@ -1405,6 +1407,9 @@ typedef struct clmem_map_options {
     size_t strides[CLMEM_MAP_MAX_DIMS];   /* buffers: byte strides per axis, overriding .order. As in
                                              PyOpenCL they do not change the mapped size; clmem
                                              checks that every element they reach lies inside it */
+    size_t origin[3];                     /* images: {x, y, z} of the box in pixels (default {0, 0, 0}) */
+    size_t region[3];                     /* images: {w, h, d} in pixels; trailing zeros count as 1;
+                                             all zero (default): from origin to the end of the image */
     int is_blocking;                      /* 0 or CLMEM_BLOCKING: wait for the map; CLMEM_NON_BLOCKING:
                                              wait on map.event before touching map.ptr */
     const cl_event *wait_for;             /* events to wait for (CLMEM_WAIT_FOR(...)) */
@@ -1435,7 +1440,8 @@ typedef struct clmem_unmap_options {
     - map: filled on success; emptied (ptr NULL, serial 0) on failure.
     - options: .shape/.ndim, .order, .strides describe the array; the mapped size is
       sizeof(T) * prod(shape), or without .shape everything from offset to the end
-      (which must then be a whole number of elements). .is_blocking, .wait_for,
+      (which must then be a whole number of elements); .origin and .region are for
+      images and refused here. .is_blocking, .wait_for,
       .num_wait_for, .event as for every enqueue.
     Returns CL_SUCCESS or: CL_INVALID_COMMAND_QUEUE (NULL queue), CL_INVALID_MEM_OBJECT
     (empty buffer), CL_INVALID_CONTEXT (queue of another context), CL_INVALID_VALUE
@@ -1459,12 +1465,15 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
                                                size_t offset, size_t itemsize, const char *dtype,
                                                clmem_memory_map *map, const clmem_map_options *opts);
 
-/** clmem_enqueue_map_image(queue, img, flags, origin, region, &map, ...options): map a
-    box of an image into host memory (clEnqueueMapImage; PyOpenCL's enqueue_map_image).
-    - origin: {x, y, z} in pixels (for a 1-D image array y is the layer, for a 2-D
-      array z); NULL means {0, 0, 0}.
-    - region: {w, h, d} in pixels; trailing zeros count as 1 ({64, 4, 0} is {64, 4, 1});
-      NULL means everything from origin to the end of the image.
+/** clmem_enqueue_map_image(queue, img, flags, &map, ...options): map a box of an image
+    into host memory (clEnqueueMapImage; PyOpenCL's enqueue_map_image(queue, img,
+    flags, origin, region, shape, dtype)).
+    - .origin = {x, y, z} in pixels (for a 1-D image array y is the layer, for a 2-D
+      array z); default {0, 0, 0}.
+    - .region = {w, h, d} in pixels; trailing zeros count as 1 ({64, 4} is {64, 4, 1});
+      default (all zero): everything from origin to the end of the image.
+      (Named, not positional as in PyOpenCL: a compound literal such as
+      (size_t[]){1, 2, 0} cannot be a macro argument, .origin = {1, 2} can.)
     - The map describes itself from the region and the pitches the driver returned
       (PyOpenCL built the array from caller-given shape and strides, which could
       disagree with them): shape {w} for 1-D, {h, w} for 2-D, {layers, w} for 1-D
@@ -1472,22 +1481,21 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
       with strides {slice_pitch, row_pitch, pixel size}; dtype names the pixel's OpenCL
       type where one fits (CL_RGBA + CL_FLOAT: "cl_float4"), else "bytes".
       .shape, .ndim, .strides and .order are refused (CL_INVALID_VALUE).
-    Errors: as clmem_enqueue_map_buffer, plus CL_INVALID_VALUE for a region beyond the
-    image, a 0 before a non-zero region component, y/z outside a 1-D image or z outside
-    a 2-D image; CL_INVALID_MEM_OBJECT for a handle whose type is not an image.
+    Errors: as clmem_enqueue_map_buffer, plus CL_INVALID_VALUE for a box beyond the
+    image (y or z on a 1-D image, z on a 2-D image included), a 0 before a non-zero
+    region component; CL_INVALID_MEM_OBJECT for a handle whose type is not an image.
     Thread safety: any thread.
-    Example: clmem_enqueue_map_image(q, img, CL_MAP_READ, NULL, NULL, &m);
-             row y starts at (char *)m.ptr + y * m.row_pitch. */
+    Example: clmem_enqueue_map_image(q, img, CL_MAP_READ, &m, .origin = {8, 8}, .region = {16, 16});
+             row y of the box starts at (char *)m.ptr + y * m.row_pitch. */
 #ifndef __cplusplus
 #define clmem_enqueue_map_image(...) clmem__map_image_(__VA_ARGS__, )
-#define clmem__map_image_(queue, img, flags, origin, region, map, ...)                                 \
-    clmem_enqueue_map_image_opts(queue, img, flags, origin, region, map,                                \
+#define clmem__map_image_(queue, img, flags, map, ...)                                                  \
+    clmem_enqueue_map_image_opts(queue, img, flags, map,                                                 \
                                  &(clmem_map_options){.clmem__start = 0, .clmem__file = __FILE__,       \
                                                       .clmem__line = __LINE__, __VA_ARGS__})
 #endif
 CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_image img, cl_map_flags flags,
-                                              const size_t *origin, const size_t *region, clmem_memory_map *map,
-                                              const clmem_map_options *opts);
+                                              clmem_memory_map *map, const clmem_map_options *opts);
 
 /** clmem_memory_map_release(&map, ...options): unmap (clEnqueueUnmapMemObject;
     PyOpenCL's MemoryMap.release(queue, wait_for)) and empty the handle: ptr, mem,
@@ -1556,13 +1564,8 @@ CLMEM_API size_t clmem_live_map_count(cl_mem mem);
     `continue`. `return` and `goto` out of the block skip the release, as they skip
     any statement after a block: release by hand before them.
     Example: CLMEM_WITH_MAP(m, clmem_enqueue_map_buffer(q, b, CL_MAP_READ, 0, float, &m)) { use(m.ptr); } */
-#ifdef __cplusplus
-#define CLMEM__MAP_ZERO {}
-#else
-#define CLMEM__MAP_ZERO {0}
-#endif
 #define CLMEM_WITH_MAP(m, map_call)                                                                     \
-    for (clmem_memory_map m = CLMEM__MAP_ZERO, *clmem__with_##m = ((void)(map_call), &m);                \
+    for (clmem_memory_map m = CLMEM__ZERO, *clmem__with_##m = ((void)(map_call), &m);                \
          clmem__with_##m != NULL; (void)clmem_memory_map_release_default(&m), clmem__with_##m = NULL)  \
         for (int clmem__body_##m = (m.ptr != NULL); clmem__body_##m; clmem__body_##m = 0)
 
@@ -1605,7 +1608,9 @@ extern "C" {
      buffer <-> host    .byte_count, .dst_offset (write) / .src_offset (read);
                         rectangular when .region is given: .buffer_origin,
                         .host_origin, .buffer_pitches, .host_pitches
-     image <-> host     .origin, .region (pixels), .pitches (host row, slice pitch)
+     image <-> host     .origin, .region (pixels), .pitches (host row, slice pitch);
+                        image copies: .region left out means everything from
+                        .origin on; options that do not apply to a pair are refused
      image <- image     .src_origin, .dest_origin (or .dst_origin), .region
      buffer <-> image   .offset (bytes in the buffer), .origin, .region
      svm <-> svm/host   .byte_count
@@ -1754,16 +1759,14 @@ typedef struct clmem__fill_target {
 } clmem__fill_target;
 static inline clmem__fill_target clmem__fill_target_buffer(clmem_buffer b) {
     clmem__fill_target t;
+    memset(&t, 0, sizeof t);
     t.buffer = b;
-    t.svm.ptr = NULL;
-    t.svm.size = 0;
     return t;
 }
 static inline clmem__fill_target clmem__fill_target_svm(clmem_svm s) {
     clmem__fill_target t;
     memset(&t, 0, sizeof t);
-    t.svm.ptr = s.ptr;
-    t.svm.size = s.size;
+    t.svm = s; /* keeps the owner, so a released allocation is refused */
     return t;
 }
 
@@ -4124,6 +4127,8 @@ CLMEM_API clmem_image clmem_create_image_opts(cl_context context, cl_mem_flags f
     desc.image_array_size = (type == CL_MEM_OBJECT_IMAGE1D_ARRAY || type == CL_MEM_OBJECT_IMAGE2D_ARRAY) ? n : 0;
     desc.image_row_pitch = opts->pitches[0];
     desc.image_slice_pitch = opts->pitches[1];
+    /* a 1-D array's rows are its slices (see transfer_image.c): same pitch for both */
+    if (type == CL_MEM_OBJECT_IMAGE1D_ARRAY && desc.image_slice_pitch) desc.image_row_pitch = desc.image_slice_pitch;
     desc.buffer = opts->buffer.mem; /* 'buffer' is named in every header version */
     img.mem = clCreateImage(context, flags, &format, &desc, opts->hostbuf, &err);
     if (err != CL_SUCCESS || !img.mem) {
@@ -4723,6 +4728,9 @@ CLMEM_API cl_int clmem__set_arg_sampler(cl_kernel k, cl_uint index, clmem_sample
 /* ---- begin clmem/pipe.c ---- */
 /* >>pipe (implementation) */
 
+/* CL_INVALID_PIPE_SIZE (-69) is named only by OpenCL 2.0+ headers. */
+#define CLMEM__INVALID_PIPE_SIZE (-69)
+
 /* clmem__pipe_support(fn, ctx, packet_size): some device of the context supports pipes
    and takes packets of packet_size bytes. */
 static cl_int clmem__pipe_support(const char *fn, cl_context ctx, cl_uint packet_size) {
@@ -4751,15 +4759,15 @@ static cl_int clmem__pipe_support(const char *fn, cl_context ctx, cl_uint packet
             result = CL_SUCCESS;
             break;
         }
-        result = CL_INVALID_PIPE_SIZE;
+        result = CLMEM__INVALID_PIPE_SIZE;
     }
     CLMEM_FREE(devs);
     if (result == CL_INVALID_OPERATION)
         return clmem__fail(CL_INVALID_OPERATION, fn,
                            "no device of the context supports pipes (CL_DEVICE_PIPE_SUPPORT is false on '%s'%s)", name,
                            n > 1 ? " and the others" : "");
-    if (result == CL_INVALID_PIPE_SIZE)
-        return clmem__fail(CL_INVALID_PIPE_SIZE, fn, "packet_size %u is above CL_DEVICE_PIPE_MAX_PACKET_SIZE %u",
+    if (result == CLMEM__INVALID_PIPE_SIZE)
+        return clmem__fail(CLMEM__INVALID_PIPE_SIZE, fn, "packet_size %u is above CL_DEVICE_PIPE_MAX_PACKET_SIZE %u",
                            packet_size, largest);
     return CL_SUCCESS;
 }
@@ -4790,11 +4798,11 @@ CLMEM_API clmem_pipe clmem_pipe_create(cl_context context, cl_mem_flags flags, c
             return p;
         }
         if (packet_size == 0) {
-            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_PIPE_SIZE, fn, "packet_size is 0"));
+            clmem__set_err(errcode_ret, clmem__fail(CLMEM__INVALID_PIPE_SIZE, fn, "packet_size is 0"));
             return p;
         }
         if (max_packets == 0) {
-            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_PIPE_SIZE, fn, "max_packets is 0"));
+            clmem__set_err(errcode_ret, clmem__fail(CLMEM__INVALID_PIPE_SIZE, fn, "max_packets is 0"));
             return p;
         }
         if ((err = clmem__pipe_support(fn, context, packet_size)) != CL_SUCCESS) {
@@ -4850,6 +4858,7 @@ CLMEM_API clmem_pipe clmem_pipe_from_int_ptr(cl_mem mem, bool retain, cl_int *er
         err = CL_INVALID_MEM_OBJECT;
     }
 #else
+    (void)retain;
     if (err == CL_SUCCESS) err = CL_INVALID_MEM_OBJECT;
 #endif
     memset(&p, 0, sizeof p);
@@ -5861,6 +5870,16 @@ typedef struct clmem__map_record {
 static clmem__mutex clmem__map_lock = CLMEM__MUTEX_INIT;
 static clmem__map_record *clmem__maps;
 static size_t clmem__map_count, clmem__map_capacity;
+/* clmem__map_live mirrors clmem__map_count for the lock-free fast path of
+   clmem__map_note_use: every copy asks, and with no live maps it must cost nothing. */
+#if defined(__GNUC__) || defined(__clang__)
+static size_t clmem__map_live;
+#define CLMEM__MAP_PUBLISH() __atomic_store_n(&clmem__map_live, clmem__map_count, __ATOMIC_RELAXED)
+#define CLMEM__MAP_ANY_LIVE() (__atomic_load_n(&clmem__map_live, __ATOMIC_RELAXED) != 0)
+#else
+#define CLMEM__MAP_PUBLISH() ((void)0)
+#define CLMEM__MAP_ANY_LIVE() 1
+#endif
 static unsigned long long clmem__map_serial;
 
 #define CLMEM__MAP_WRITES(flags) (((flags) & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) != 0)
@@ -5916,6 +5935,7 @@ static cl_int clmem__map_reserve(const char *fn, clmem__map_record *rec) {
         rec->serial = ++clmem__map_serial;
         rec->ptr = NULL;
         clmem__maps[clmem__map_count++] = *rec;
+        CLMEM__MAP_PUBLISH();
     }
     clmem__unlock(&clmem__map_lock);
     return result;
@@ -5932,7 +5952,9 @@ static size_t clmem__map_find(unsigned long long serial) {
 /* Remove record i (order kept, so "the most recent" stays meaningful). Lock held. */
 static void clmem__map_remove_at(size_t i) {
     memmove(clmem__maps + i, clmem__maps + i + 1, (clmem__map_count - i - 1) * sizeof(clmem__map_record));
-    if (--clmem__map_count == 0) {
+    --clmem__map_count;
+    CLMEM__MAP_PUBLISH();
+    if (clmem__map_count == 0) {
         CLMEM_FREE(clmem__maps);
         clmem__maps = NULL;
         clmem__map_capacity = 0;
@@ -6003,7 +6025,7 @@ static void clmem__map_note_use(cl_mem mem, const char *fn) {
     cl_mem parent = NULL;
     bool parent_known = false;
     char where[320];
-    if (mem == NULL) return;
+    if (mem == NULL || !CLMEM__MAP_ANY_LIVE()) return;
     clmem__lock(&clmem__map_lock);
     for (i = 0; i < clmem__map_count; ++i) {
         const clmem__map_record *r = &clmem__maps[i];
@@ -6186,12 +6208,17 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
     bool blocking;
     cl_event ev = NULL;
     cl_int err;
+    size_t i;
     void *ptr;
     opts = clmem__map_defaults(opts);
     memset(&m, 0, sizeof m);
     if (map) *map = m;
     if ((err = clmem__map_common_checks(fn, queue, buf.mem, "buf", flags, map, opts)) != CL_SUCCESS) return err;
     blocking = opts->is_blocking != CLMEM_NON_BLOCKING;
+    for (i = 0; i < 3; ++i)
+        if (opts->origin[i] != 0 || opts->region[i] != 0)
+            return clmem__fail(CL_INVALID_VALUE, fn, ".origin and .region are for image maps; a buffer map takes offset "
+                               "and .shape");
     if (CLMEM__CHECKS && offset > buf.size)
         return clmem__fail(CL_INVALID_VALUE, fn, "offset %zu is beyond the buffer's %zu bytes", offset, buf.size);
     if ((err = clmem__map_buffer_layout(fn, opts, itemsize, offset < buf.size ? buf.size - offset : 0, &m)) != CL_SUCCESS)
@@ -6257,13 +6284,12 @@ static const char *clmem__map_pixel_dtype(cl_image_format f, size_t pixel_size) 
 }
 
 CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_image img, cl_map_flags flags,
-                                              const size_t *origin, const size_t *region, clmem_memory_map *map,
-                                              const clmem_map_options *opts) {
+                                              clmem_memory_map *map, const clmem_map_options *opts) {
     static const char fn[] = "clmem_enqueue_map_image";
     static const char *const axis[3] = {"x", "y", "z"};
     clmem_memory_map m;
     clmem__map_record rec;
-    size_t dims[3], o[3] = {0, 0, 0}, r[3], pixel, row_pitch = 0, slice_pitch = 0, i;
+    size_t dims[3], o[3], r[3], pixel, row_pitch = 0, slice_pitch = 0, i;
     bool blocking;
     cl_event ev = NULL;
     cl_int err;
@@ -6291,10 +6317,9 @@ CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_imag
     default:
         return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "img has type 0x%x, which is not an image type", (unsigned)img.type);
     }
-    if (origin)
-        for (i = 0; i < 3; ++i) o[i] = origin[i];
-    if (region) {
-        for (i = 0; i < 3; ++i) r[i] = region[i];
+    for (i = 0; i < 3; ++i) o[i] = opts->origin[i];
+    if (opts->region[0] != 0 || opts->region[1] != 0 || opts->region[2] != 0) {
+        for (i = 0; i < 3; ++i) r[i] = opts->region[i];
         if (CLMEM__CHECKS && (r[0] == 0 || (r[1] == 0 && r[2] != 0)))
             return clmem__fail(CL_INVALID_VALUE, fn, "region {%zu, %zu, %zu} is empty along %s", r[0], r[1], r[2],
                                r[0] == 0 ? "x" : "y");
@@ -6372,24 +6397,26 @@ CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_imag
 }
 
 /* ---- unmapping ---- */
-static cl_int clmem__unmap_checks(const char *fn, cl_command_queue queue, cl_mem mem, const cl_event *wait_for,
-                                  cl_uint num_wait_for) {
+/* same_queue: the unmap goes to the queue the map was made on (its context is right). */
+static cl_int clmem__unmap_checks(const char *fn, cl_command_queue queue, bool same_queue, cl_mem mem,
+                                  const cl_event *wait_for, cl_uint num_wait_for) {
     cl_int err;
     cl_context mctx = NULL;
     if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
     if ((err = clmem__check_wait_list(fn, wait_for, num_wait_for)) != CL_SUCCESS) return err;
-    if (CLMEM__CHECKS && clGetMemObjectInfo(mem, CL_MEM_CONTEXT, sizeof mctx, &mctx, NULL) == CL_SUCCESS)
+    if (CLMEM__CHECKS && !same_queue && clGetMemObjectInfo(mem, CL_MEM_CONTEXT, sizeof mctx, &mctx, NULL) == CL_SUCCESS)
         return clmem__check_same_context(fn, queue, mctx, "the mapped object");
     return CL_SUCCESS;
 }
 
 CLMEM_API cl_int clmem_memory_map_release_opts(clmem_memory_map *map, const clmem_unmap_options *opts) {
     static const char fn[] = "clmem_memory_map_release";
-    static const clmem_unmap_options none = {0, NULL, NULL, 0, NULL};
+    static const clmem_unmap_options none = CLMEM__ZERO;
     cl_command_queue queue;
     cl_mem mem;
     cl_int err;
     size_t i;
+    bool same_queue;
     char where[320];
     if (!opts) opts = &none;
     if (map == NULL) return clmem__fail(CL_INVALID_VALUE, fn, "map is NULL");
@@ -6419,8 +6446,9 @@ CLMEM_API cl_int clmem_memory_map_release_opts(clmem_memory_map *map, const clme
     clmem__maps[i].busy = 1;
     mem = clmem__maps[i].mem;
     queue = opts->queue ? opts->queue : clmem__maps[i].queue;
+    same_queue = queue == clmem__maps[i].queue;
     clmem__unlock(&clmem__map_lock);
-    err = clmem__unmap_checks(fn, queue, mem, opts->wait_for, opts->num_wait_for);
+    err = clmem__unmap_checks(fn, queue, same_queue, mem, opts->wait_for, opts->num_wait_for);
     if (err == CL_SUCCESS) {
         err = clEnqueueUnmapMemObject(queue, mem, map->ptr, opts->num_wait_for, opts->wait_for, opts->event);
         if (err != CL_SUCCESS) err = clmem__cl_fail(err, fn, "clEnqueueUnmapMemObject");
@@ -6447,6 +6475,7 @@ CLMEM_API cl_int clmem_enqueue_unmap_mem_object_opts(cl_command_queue queue, cl_
     static const clmem_enqueue_options none = CLMEM__ZERO;
     size_t i, k, other = 0;
     unsigned long long serial = 0;
+    bool same_queue = false;
     cl_int err;
     if (!opts) opts = &none;
     if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
@@ -6456,6 +6485,7 @@ CLMEM_API cl_int clmem_enqueue_unmap_mem_object_opts(cl_command_queue queue, cl_
     for (i = clmem__map_count; i-- > 0;) /* the most recent live map of (mem, ptr) */
         if (clmem__maps[i].mem == mem && clmem__maps[i].ptr == ptr && !clmem__maps[i].busy) {
             serial = clmem__maps[i].serial;
+            same_queue = queue == clmem__maps[i].queue;
             clmem__maps[i].busy = 1;
             break;
         }
@@ -6470,7 +6500,7 @@ CLMEM_API cl_int clmem_enqueue_unmap_mem_object_opts(cl_command_queue queue, cl_
                            "out (never mapped, or already unmapped)", ptr, (void *)mem);
     }
     clmem__unlock(&clmem__map_lock);
-    err = clmem__unmap_checks(fn, queue, mem, opts->wait_for, opts->num_wait_for);
+    err = clmem__unmap_checks(fn, queue, same_queue, mem, opts->wait_for, opts->num_wait_for);
     if (err == CL_SUCCESS) {
         err = clEnqueueUnmapMemObject(queue, mem, ptr, opts->num_wait_for, opts->wait_for, opts->event);
         if (err != CL_SUCCESS) err = clmem__cl_fail(err, fn, "clEnqueueUnmapMemObject");
@@ -6628,6 +6658,14 @@ static cl_int clmem__after_device_copy(const clmem_copy_options *o, cl_event *ow
 
 /* ---- buffer <- host, host <- buffer ---- */
 
+/* clmem__host_failed: a host transfer the driver refused; a context mismatch gets the
+   same words as clmem's own checks. */
+static cl_int clmem__host_failed(cl_int err, cl_command_queue queue, clmem_buffer buf, const char *call) {
+    if (err == CL_INVALID_CONTEXT && clmem__check_same_context(CLMEM__COPY, queue, buf.context, "the buffer") != CL_SUCCESS)
+        return CL_INVALID_CONTEXT;
+    return clmem__cl_fail(err, CLMEM__COPY, call);
+}
+
 static cl_int clmem__host_rect(cl_command_queue queue, clmem_buffer buf, void *host, bool write, const size_t region[3],
                                const clmem_copy_options *o) {
     clmem__rect br, hr;
@@ -6646,7 +6684,7 @@ static cl_int clmem__host_rect(cl_command_queue queue, clmem_buffer buf, void *h
         err = clEnqueueReadBufferRect(queue, buf.mem, clmem__blocking(o), br.origin, hr.origin, region, br.row, br.slice,
                                       hr.row, hr.slice, host, o->num_wait_for, o->wait_for, o->event);
     return err == CL_SUCCESS ? CL_SUCCESS
-                             : clmem__cl_fail(err, CLMEM__COPY, write ? "clEnqueueWriteBufferRect" : "clEnqueueReadBufferRect");
+                             : clmem__host_failed(err, queue, buf, write ? "clEnqueueWriteBufferRect" : "clEnqueueReadBufferRect");
 }
 
 static cl_int clmem__host_linear(cl_command_queue queue, clmem_buffer buf, void *host, bool write,
@@ -6674,7 +6712,7 @@ static cl_int clmem__host_linear(cl_command_queue queue, clmem_buffer buf, void 
         err = clEnqueueReadBuffer(queue, buf.mem, clmem__blocking(o), offset, count, host, o->num_wait_for, o->wait_for,
                                   o->event);
     return err == CL_SUCCESS ? CL_SUCCESS
-                             : clmem__cl_fail(err, CLMEM__COPY, write ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer");
+                             : clmem__host_failed(err, queue, buf, write ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer");
 }
 
 static cl_int clmem__host_transfer(cl_command_queue queue, clmem_buffer buf, void *host, bool write,
@@ -6690,8 +6728,11 @@ static cl_int clmem__host_transfer(cl_command_queue queue, clmem_buffer buf, voi
         if (!host)
             return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY, "the host pointer (%s) is NULL", write ? "src" : "dst");
         if ((err = clmem__check_host_access(what, buf, write)) != CL_SUCCESS) return err;
-        if ((err = clmem__check_same_context(CLMEM__COPY, queue, buf.context, what)) != CL_SUCCESS) return err;
+        /* The queue's context is not asked here: every driver compares it on the call
+           (the hottest path of clmem costs one driver query less), and a refusal gets
+           its message in clmem__host_failed. */
     }
+    if (!(o->region[0] | o->region[1] | o->region[2])) return clmem__host_linear(queue, buf, host, write, o);
     rect = clmem__region(CLMEM__COPY, o->region, region, &err);
     if (err != CL_SUCCESS) return err;
     return rect ? clmem__host_rect(queue, buf, host, write, region, o) : clmem__host_linear(queue, buf, host, write, o);
@@ -6817,8 +6858,10 @@ static cl_int clmem__any_of(cl_mem mem, const char *what, clmem__any *a) {
         a->buffer = clmem_buffer_from_int_ptr(mem, false, &err);
         return err;
     }
+#ifdef CL_VERSION_2_0
     if (type == CL_MEM_OBJECT_PIPE)
         return clmem__fail(CL_INVALID_MEM_OBJECT, CLMEM__COPY, "%s is a pipe; pipes cannot be copied", what);
+#endif
     a->is_image = true;
     a->image = clmem_image_from_int_ptr(mem, false, &err);
     return err;
@@ -7002,7 +7045,10 @@ CLMEM_API cl_int clmem_enqueue_copy_buffer_p2p_amd_opts(cl_platform_id platform,
    Every image type works (PyOpenCL refuses 1-D images). Regions are in pixels, in
    region coordinates (clmem_image_extent): {0,0,0} (left out) is everything from the
    origin on; trailing 0 components count as 1. Options that do not apply to a pair
-   are refused (CL_INVALID_VALUE), so a misspelt intent never goes unnoticed. */
+   are refused (CL_INVALID_VALUE), so a misspelt intent never goes unnoticed.
+   1-D buffer images are copied through their buffer, whose bytes they are (pixel x
+   at byte x * element size): the same result everywhere, and PoCL 3.1 crashes in
+   clEnqueueCopyImageToBuffer on a 1-D buffer image. */
 
 static const char clmem__copy_fn[] = "clmem_enqueue_copy";
 
@@ -7089,6 +7135,9 @@ static cl_int clmem__image_host_layout(const char *pair, const clmem_image *img,
         return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn,
                            "%s: the region {%zu, %zu, %zu} spans %zu bytes of host memory but .host_size is %zu", pair,
                            region[0], region[1], region[2], extent, host_size);
+    /* A 1-D array's rows are its slices: pass the slice pitch as the row pitch too, so
+       that runtimes stepping rows by the row pitch (PoCL 3.1) agree with the spec. */
+    if (one_d_array && slice != 0) row = slice;
     *row_out = row;
     *slice_out = slice;
     return CL_SUCCESS;
@@ -7103,6 +7152,15 @@ static cl_int clmem__image_common(const char *pair, cl_command_queue queue, cons
     if ((err = clmem__check_wait_list(clmem__copy_fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
     if ((err = clmem__image_copy_unused(pair, o, allowed)) != CL_SUCCESS) return err;
     return clmem__check_same_context(clmem__copy_fn, queue, img->context, what);
+}
+
+/* clmem__via_buffer(img): a 1-D buffer image, copied through its buffer. */
+static bool clmem__via_buffer(const clmem_image *img) {
+    return img->type == CL_MEM_OBJECT_IMAGE1D_BUFFER && img->buffer != NULL;
+}
+
+static cl_int clmem__ret(cl_int err, const char *call) {
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, clmem__copy_fn, call);
 }
 
 static const clmem_copy_options *clmem__copy_opts_or_none(const clmem_copy_options *opts) {
@@ -7134,6 +7192,11 @@ CLMEM_API cl_int clmem__copy_host_from_image(cl_command_queue queue, void *dst, 
         slice = o->pitches[1];
     }
     clmem__map_note_use(src.mem, clmem__copy_fn);
+    if (clmem__via_buffer(&src))
+        return clmem__ret(clEnqueueReadBuffer(queue, src.buffer, o->is_blocking == CLMEM_NON_BLOCKING ? CL_FALSE : CL_TRUE,
+                                              o->origin[0] * src.element_size, region[0] * src.element_size, dst,
+                                              o->num_wait_for, o->wait_for, o->event),
+                          "clEnqueueReadBuffer");
     err = clEnqueueReadImage(queue, src.mem, o->is_blocking == CLMEM_NON_BLOCKING ? CL_FALSE : CL_TRUE, o->origin, region,
                              row, slice, dst, o->num_wait_for, o->wait_for, o->event);
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, clmem__copy_fn, "clEnqueueReadImage");
@@ -7163,6 +7226,11 @@ CLMEM_API cl_int clmem__copy_image_from_host(cl_command_queue queue, clmem_image
         slice = o->pitches[1];
     }
     clmem__map_note_use(dst.mem, clmem__copy_fn);
+    if (clmem__via_buffer(&dst))
+        return clmem__ret(clEnqueueWriteBuffer(queue, dst.buffer, o->is_blocking == CLMEM_NON_BLOCKING ? CL_FALSE : CL_TRUE,
+                                               o->origin[0] * dst.element_size, region[0] * dst.element_size, src,
+                                               o->num_wait_for, o->wait_for, o->event),
+                          "clEnqueueWriteBuffer");
     err = clEnqueueWriteImage(queue, dst.mem, o->is_blocking == CLMEM_NON_BLOCKING ? CL_FALSE : CL_TRUE, o->origin, region,
                               row, slice, src, o->num_wait_for, o->wait_for, o->event);
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, clmem__copy_fn, "clEnqueueWriteImage");
@@ -7213,6 +7281,20 @@ CLMEM_API cl_int clmem__copy_image_from_image(cl_command_queue queue, clmem_imag
     }
     clmem__map_note_use(src.mem, clmem__copy_fn);
     clmem__map_note_use(dst.mem, clmem__copy_fn);
+    if (clmem__via_buffer(&src) && clmem__via_buffer(&dst))
+        return clmem__ret(clEnqueueCopyBuffer(queue, src.buffer, dst.buffer, o->src_origin[0] * src.element_size,
+                                              dst_origin[0] * dst.element_size, region[0] * src.element_size,
+                                              o->num_wait_for, o->wait_for, o->event),
+                          "clEnqueueCopyBuffer");
+    if (clmem__via_buffer(&src))
+        return clmem__ret(clEnqueueCopyBufferToImage(queue, src.buffer, dst.mem, o->src_origin[0] * src.element_size,
+                                                     dst_origin, region, o->num_wait_for, o->wait_for, o->event),
+                          "clEnqueueCopyBufferToImage");
+    if (clmem__via_buffer(&dst))
+        return clmem__ret(clEnqueueCopyImageToBuffer(queue, src.mem, dst.buffer, o->src_origin, region,
+                                                     dst_origin[0] * dst.element_size, o->num_wait_for, o->wait_for,
+                                                     o->event),
+                          "clEnqueueCopyImageToBuffer");
     err = clEnqueueCopyImage(queue, src.mem, dst.mem, o->src_origin, dst_origin, region, o->num_wait_for, o->wait_for,
                              o->event);
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, clmem__copy_fn, "clEnqueueCopyImage");
@@ -7258,6 +7340,10 @@ CLMEM_API cl_int clmem__copy_buffer_from_image(cl_command_queue queue, clmem_buf
     if (CLMEM__CHECKS && (err = clmem__image_buffer_bytes(pair, &src, region, &dst, o->offset)) != CL_SUCCESS) return err;
     clmem__map_note_use(src.mem, clmem__copy_fn);
     clmem__map_note_use(dst.mem, clmem__copy_fn);
+    if (clmem__via_buffer(&src))
+        return clmem__ret(clEnqueueCopyBuffer(queue, src.buffer, dst.mem, o->origin[0] * src.element_size, o->offset,
+                                              region[0] * src.element_size, o->num_wait_for, o->wait_for, o->event),
+                          "clEnqueueCopyBuffer");
     err = clEnqueueCopyImageToBuffer(queue, src.mem, dst.mem, o->origin, region, o->offset, o->num_wait_for, o->wait_for,
                                      o->event);
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, clmem__copy_fn, "clEnqueueCopyImageToBuffer");
@@ -7274,6 +7360,10 @@ CLMEM_API cl_int clmem__copy_image_from_buffer(cl_command_queue queue, clmem_ima
     if (CLMEM__CHECKS && (err = clmem__image_buffer_bytes(pair, &dst, region, &src, o->offset)) != CL_SUCCESS) return err;
     clmem__map_note_use(src.mem, clmem__copy_fn);
     clmem__map_note_use(dst.mem, clmem__copy_fn);
+    if (clmem__via_buffer(&dst))
+        return clmem__ret(clEnqueueCopyBuffer(queue, src.mem, dst.buffer, o->offset, o->origin[0] * dst.element_size,
+                                              region[0] * dst.element_size, o->num_wait_for, o->wait_for, o->event),
+                          "clEnqueueCopyBuffer");
     err = clEnqueueCopyBufferToImage(queue, src.mem, dst.mem, o->offset, o->origin, region, o->num_wait_for, o->wait_for,
                                      o->event);
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, clmem__copy_fn, "clEnqueueCopyBufferToImage");
@@ -7790,13 +7880,42 @@ typedef struct clmem__pool_block {
     int state;
 } clmem__pool_block;
 
+/* The pool's lock guards a few pointer and counter updates and is never held across
+   a driver call, an allocator call or a callback. Where the compiler has atomic
+   builtins it is a spinlock that yields the processor when it has to wait (an
+   uncontended pthread mutex pair costs as much as the rest of a pooled allocation);
+   elsewhere it is a clmem__mutex. */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(_WIN32) && !defined(CLMEM_POOL_USE_MUTEX)
+#include <sched.h>
+typedef int clmem__pool_lock_t;
+static void clmem__pool_lock_init(clmem__pool_lock_t *l) { __atomic_store_n(l, 0, __ATOMIC_RELAXED); }
+static void clmem__pool_lock_destroy(clmem__pool_lock_t *l) { (void)l; }
+static void clmem__pool_lock(clmem__pool_lock_t *l) {
+    while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE)) {
+        unsigned spins = 0;
+        while (__atomic_load_n(l, __ATOMIC_RELAXED))
+            if (++spins == 64) {
+                spins = 0;
+                sched_yield();
+            }
+    }
+}
+static void clmem__pool_unlock(clmem__pool_lock_t *l) { __atomic_store_n(l, 0, __ATOMIC_RELEASE); }
+#else
+typedef clmem__mutex clmem__pool_lock_t;
+static void clmem__pool_lock_init(clmem__pool_lock_t *l) { clmem__mutex_init(l); }
+static void clmem__pool_lock_destroy(clmem__pool_lock_t *l) { clmem__mutex_destroy(l); }
+static void clmem__pool_lock(clmem__pool_lock_t *l) { clmem__lock(l); }
+static void clmem__pool_unlock(clmem__pool_lock_t *l) { clmem__unlock(l); }
+#endif
+
 typedef struct clmem__pool_bin {
     clmem__pool_block *held;
     size_t nheld, nactive;
 } clmem__pool_bin;
 
 struct clmem__pool {
-    clmem__mutex lock;
+    clmem__pool_lock_t lock;
     unsigned L;
     bool is_svm;
     bool stop_holding;
@@ -7948,7 +8067,7 @@ static void clmem__pool_destroy(clmem__pool *p) {
         CLMEM_FREE(blk);
     }
     CLMEM_FREE(p->bins);
-    clmem__mutex_destroy(&p->lock);
+    clmem__pool_lock_destroy(&p->lock);
     if (p->alloc) clmem_allocator_release(p->alloc);
     if (p->svm_alloc) clmem_svm_allocator_release(p->svm_alloc);
     CLMEM_FREE(p);
@@ -7973,7 +8092,7 @@ static clmem__pool *clmem__pool_new(const char *fn, unsigned L, size_t struct_si
             p = NULL;
         } else {
             memset(p->bins, 0, sizeof(clmem__pool_bin) * p->nbins);
-            clmem__mutex_init(&p->lock);
+            clmem__pool_lock_init(&p->lock);
         }
     }
     if (!p) clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the pool"));
@@ -7986,14 +8105,14 @@ static cl_int clmem__pool_fresh(clmem__pool *p, size_t asz, void **ptr, bool *li
     cl_int err = CL_SUCCESS;
     *limited = false;
     *null_ret = false;
-    clmem__lock(&p->lock);
+    clmem__pool_lock(&p->lock);
     if (p->st.limit && (asz > p->st.limit || p->st.managed_bytes > p->st.limit - asz)) {
-        clmem__unlock(&p->lock);
+        clmem__pool_unlock(&p->lock);
         *limited = true;
         return CLMEM_ERROR_LIMIT_EXCEEDED;
     }
     p->st.managed_bytes += asz; /* reserved now, so that threads cannot pass the limit together */
-    clmem__unlock(&p->lock);
+    clmem__pool_unlock(&p->lock);
     *ptr = NULL;
     if (!p->is_svm) {
         cl_mem m = NULL;
@@ -8012,9 +8131,9 @@ static cl_int clmem__pool_fresh(clmem__pool *p, size_t asz, void **ptr, bool *li
 #endif
     }
     if (err != CL_SUCCESS) {
-        clmem__lock(&p->lock);
+        clmem__pool_lock(&p->lock);
         p->st.managed_bytes -= asz;
-        clmem__unlock(&p->lock);
+        clmem__pool_unlock(&p->lock);
     }
     return err;
 }
@@ -8055,10 +8174,10 @@ static cl_int clmem__pool_svm_handout(clmem__pool *p, clmem__pool_block *blk, co
 static cl_int clmem__pool_put(clmem__pool_block *blk, const void *ptr, size_t size, uint64_t gen, const char *fn) {
     clmem__pool *p = blk->pool;
     bool destroy = false;
-    clmem__lock(&p->lock);
+    clmem__pool_lock(&p->lock);
     if (blk->state != CLMEM__BLOCK_ACTIVE || blk->ptr != ptr || blk->size != size || (gen && blk->gen != gen)) {
         int state = blk->state;
-        clmem__unlock(&p->lock);
+        clmem__pool_unlock(&p->lock);
         return clmem__fail(CLMEM_ERROR_DOUBLE_RELEASE, fn,
                            "pooled block %p (%zu bytes) was already released to its pool (%s); "
                            "a copy of a released handle was released again",
@@ -8073,18 +8192,18 @@ static cl_int clmem__pool_put(clmem__pool_block *blk, const void *ptr, size_t si
         p->bins[blk->bin].held = blk;
         ++p->bins[blk->bin].nheld;
         ++p->st.held_blocks;
-        clmem__unlock(&p->lock);
+        clmem__pool_unlock(&p->lock);
         return CL_SUCCESS;
     }
     blk->state = CLMEM__BLOCK_FREED;
     p->st.managed_bytes -= clmem_alloc_size(p->L, blk->bin);
     ++p->st.allocator_frees;
-    clmem__unlock(&p->lock);
+    clmem__pool_unlock(&p->lock);
     clmem__pool_backend_free(p, blk);
-    clmem__lock(&p->lock);
+    clmem__pool_lock(&p->lock);
     clmem__pool_spare(p, blk);
     destroy = p->released && p->st.active_blocks == 0;
-    clmem__unlock(&p->lock);
+    clmem__pool_unlock(&p->lock);
     if (destroy) clmem__pool_destroy(p);
     return CL_SUCCESS;
 }
@@ -8098,19 +8217,19 @@ static cl_int clmem__pool_get(clmem__pool *p, size_t size, const char *fn, const
     clmem__pool_block *blk;
     void *ptr = NULL;
     cl_int err;
-    bool limited = false, hooked = false, counted = false, null_ret = false;
+    bool limited = false, hooked = false, counted = false, null_ret = false, reused;
     unsigned attempt = 0;
 
-    CLMEM_ASSERT(clmem_bin_number(p->L, asz) == bin && asz >= size);
-    clmem__lock(&p->lock);
+    clmem__pool_lock(&p->lock);
     blk = clmem__pool_pop(p, bin);
     if (blk) {
         clmem__pool_activate(p, blk, size, file, line, true);
-        clmem__unlock(&p->lock);
+        clmem__pool_unlock(&p->lock);
         goto handout;
     }
-    clmem__unlock(&p->lock);
+    clmem__pool_unlock(&p->lock);
 
+    CLMEM_ASSERT(clmem_bin_number(p->L, asz) == bin && asz >= size);
     for (;;) {
         err = clmem__pool_fresh(p, asz, &ptr, &limited, &null_ret);
         if (err == CL_SUCCESS) break;
@@ -8120,37 +8239,37 @@ static cl_int clmem__pool_get(clmem__pool *p, size_t size, const char *fn, const
             return clmem__fail(err, fn, "allocating a block of %zu bytes (for %zu asked) failed with %s (%d)", asz,
                                size, clmem_error_string(err), (int)err);
         }
-        clmem__lock(&p->lock);
+        clmem__pool_lock(&p->lock);
         if (!counted) ++p->st.oom_events;
         counted = true;
-        clmem__unlock(&p->lock);
+        clmem__pool_unlock(&p->lock);
         if (!hooked) { /* stage 1: the release hook (PyOpenCL: gc), then the bin again */
             hooked = true;
             if (!p->is_svm && p->alloc->ops.try_release_blocks) p->alloc->ops.try_release_blocks(p->alloc->user);
         }
-        clmem__lock(&p->lock);
+        clmem__pool_lock(&p->lock);
         blk = clmem__pool_pop(p, bin);
         if (blk) {
             clmem__pool_activate(p, blk, size, file, line, true);
-            clmem__unlock(&p->lock);
+            clmem__pool_unlock(&p->lock);
             goto handout;
         }
         blk = clmem__pool_take_highest(p); /* stage 2: free one held block, largest bin first */
-        clmem__unlock(&p->lock);
+        clmem__pool_unlock(&p->lock);
         if (blk) {
             clmem__pool_backend_free(p, blk);
-            clmem__lock(&p->lock);
+            clmem__pool_lock(&p->lock);
             clmem__pool_spare(p, blk);
-            clmem__unlock(&p->lock);
+            clmem__pool_unlock(&p->lock);
             continue;
         }
         if (p->oom_fn && p->oom_fn(asz, ++attempt, p->oom_user)) continue; /* stage 3: the callback */
         if (limited) {
             size_t managed, limit;
-            clmem__lock(&p->lock);
+            clmem__pool_lock(&p->lock);
             managed = p->st.managed_bytes;
             limit = p->st.limit;
-            clmem__unlock(&p->lock);
+            clmem__pool_unlock(&p->lock);
             return clmem__fail(CLMEM_ERROR_LIMIT_EXCEEDED, fn,
                                "a block of %zu bytes (for %zu asked) would take managed bytes from %zu past the "
                                "pool's limit of %zu bytes, and no held block is left to free",
@@ -8162,10 +8281,11 @@ static cl_int clmem__pool_get(clmem__pool *p, size_t size, const char *fn, const
                            size, asz, clmem_error_string(err), (int)err);
     }
 
-    clmem__lock(&p->lock);
+    clmem__pool_lock(&p->lock);
     blk = p->spare;
     if (blk) p->spare = blk->next;
-    clmem__unlock(&p->lock);
+    clmem__pool_unlock(&p->lock);
+    reused = blk != NULL;
     if (!blk) blk = CLMEM__CAST(clmem__pool_block *, CLMEM_MALLOC(sizeof *blk));
     if (!blk) {
         clmem__pool_block tmp;
@@ -8178,13 +8298,13 @@ static cl_int clmem__pool_get(clmem__pool *p, size_t size, const char *fn, const
         }
 #endif
         if (tmp.ptr) clmem__pool_backend_free(p, &tmp);
-        clmem__lock(&p->lock);
+        clmem__pool_lock(&p->lock);
         p->st.managed_bytes -= asz;
-        clmem__unlock(&p->lock);
+        clmem__pool_unlock(&p->lock);
         return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for a block record");
     }
     {
-        uint64_t gen = blk->pool == p ? blk->gen : 0; /* a reused record keeps counting */
+        uint64_t gen = reused ? blk->gen : 0; /* a reused record keeps counting */
         memset(blk, 0, sizeof *blk);
         blk->gen = gen;
     }
@@ -8198,9 +8318,9 @@ static cl_int clmem__pool_get(clmem__pool *p, size_t size, const char *fn, const
         blk->queue = p->svm_alloc->queue;
     }
 #endif
-    clmem__lock(&p->lock);
+    clmem__pool_lock(&p->lock);
     clmem__pool_activate(p, blk, size, file, line, false);
-    clmem__unlock(&p->lock);
+    clmem__pool_unlock(&p->lock);
     *out = blk;
     return CL_SUCCESS;
 
@@ -8217,7 +8337,7 @@ static cl_int clmem__pool_free_held(clmem__pool *p) {
     /* lowest bin first, as PyOpenCL; take the lot under the lock, free outside */
     clmem__pool_block *list = NULL, *tail = NULL, *blk;
     uint32_t i;
-    clmem__lock(&p->lock);
+    clmem__pool_lock(&p->lock);
     for (i = 0; i < p->nbins && p->st.held_blocks; ++i) {
         while ((blk = clmem__pool_pop(p, i)) != NULL) {
             p->st.managed_bytes -= clmem_alloc_size(p->L, i);
@@ -8228,31 +8348,31 @@ static cl_int clmem__pool_free_held(clmem__pool *p) {
             tail = blk;
         }
     }
-    clmem__unlock(&p->lock);
+    clmem__pool_unlock(&p->lock);
     while ((blk = list) != NULL) {
         list = blk->next;
         clmem__pool_backend_free(p, blk);
-        clmem__lock(&p->lock);
+        clmem__pool_lock(&p->lock);
         clmem__pool_spare(p, blk);
-        clmem__unlock(&p->lock);
+        clmem__pool_unlock(&p->lock);
     }
     return CL_SUCCESS;
 }
 
 static void clmem__pool_stats(clmem__pool *p, clmem_pool_stats *s) {
     uint32_t i;
-    clmem__lock(&p->lock);
+    clmem__pool_lock(&p->lock);
     *s = p->st;
     s->nonempty_bins = 0;
     for (i = 0; i < p->nbins; ++i)
         if (p->bins[i].nheld || p->bins[i].nactive) ++s->nonempty_bins;
-    clmem__unlock(&p->lock);
+    clmem__pool_unlock(&p->lock);
 }
 
 static cl_int clmem__pool_bins(clmem__pool *p, clmem_pool_bin_info *out, size_t capacity, size_t *count) {
     uint32_t i;
     size_t n = 0;
-    clmem__lock(&p->lock);
+    clmem__pool_lock(&p->lock);
     for (i = 0; i < p->nbins; ++i) {
         if (!p->bins[i].nheld && !p->bins[i].nactive) continue;
         if (out && n < capacity) {
@@ -8263,7 +8383,7 @@ static cl_int clmem__pool_bins(clmem__pool *p, clmem_pool_bin_info *out, size_t 
         }
         ++n;
     }
-    clmem__unlock(&p->lock);
+    clmem__pool_unlock(&p->lock);
     *count = n;
     return CL_SUCCESS;
 }
@@ -8271,7 +8391,7 @@ static cl_int clmem__pool_bins(clmem__pool *p, clmem_pool_bin_info *out, size_t 
 static cl_int clmem__pool_active_info(clmem__pool *p, clmem_pool_block_info *out, size_t capacity, size_t *count) {
     clmem__pool_block *blk;
     size_t n = 0;
-    clmem__lock(&p->lock);
+    clmem__pool_lock(&p->lock);
     for (blk = p->active; blk; blk = blk->next_active, ++n) {
         if (out && n < capacity) {
             out[n].ptr = blk->ptr;
@@ -8281,19 +8401,19 @@ static cl_int clmem__pool_active_info(clmem__pool *p, clmem_pool_block_info *out
             out[n].line = blk->line;
         }
     }
-    clmem__unlock(&p->lock);
+    clmem__pool_unlock(&p->lock);
     *count = n;
     return CL_SUCCESS;
 }
 
 static cl_int clmem__pool_release(clmem__pool *p, const char *fn) {
     size_t active;
-    clmem__lock(&p->lock);
+    clmem__pool_lock(&p->lock);
     p->released = true;
     p->stop_holding = true;
-    clmem__unlock(&p->lock);
+    clmem__pool_unlock(&p->lock);
     clmem__pool_free_held(p);
-    clmem__lock(&p->lock);
+    clmem__pool_lock(&p->lock);
     active = p->st.active_blocks;
 #if defined(CLMEM_TRACK_ALLOCATIONS)
     {
@@ -8305,7 +8425,7 @@ static cl_int clmem__pool_release(clmem__pool *p, const char *fn) {
 #else
     (void)fn;
 #endif
-    clmem__unlock(&p->lock);
+    clmem__pool_unlock(&p->lock);
     if (active == 0) clmem__pool_destroy(p);
     return CL_SUCCESS;
 }
@@ -8375,9 +8495,9 @@ CLMEM_API clmem_buffer(clmem_memory_pool_allocate)(clmem_memory_pool *pool, size
     CLMEM_API size_t clmem_##kind##_##name(clmem_##kind *pool) { \
         size_t v;                                                \
         if (!pool) return 0;                                     \
-        clmem__lock(&pool->core.lock);                           \
+        clmem__pool_lock(&pool->core.lock);                           \
         v = (expr);                                              \
-        clmem__unlock(&pool->core.lock);                         \
+        clmem__pool_unlock(&pool->core.lock);                         \
         return v;                                                \
     }
 CLMEM__POOL_GETTER(memory_pool, held_blocks, pool->core.st.held_blocks)
@@ -8403,9 +8523,9 @@ CLMEM__POOL_GETTER(svm_pool, active_bytes, pool->core.st.active_bytes)
     }                                                                                                              \
     CLMEM_API cl_int clmem_##kind##_stop_holding(clmem_##kind *pool) {                                             \
         if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_stop_holding");                      \
-        clmem__lock(&pool->core.lock);                                                                             \
+        clmem__pool_lock(&pool->core.lock);                                                                             \
         pool->core.stop_holding = true;                                                                            \
-        clmem__unlock(&pool->core.lock);                                                                           \
+        clmem__pool_unlock(&pool->core.lock);                                                                           \
         return clmem__pool_free_held(&pool->core);                                                                 \
     }                                                                                                              \
     CLMEM_API cl_int clmem_##kind##_get_stats(clmem_##kind *pool, clmem_pool_stats *stats) {                       \
@@ -8416,11 +8536,11 @@ CLMEM__POOL_GETTER(svm_pool, active_bytes, pool->core.st.active_bytes)
     }                                                                                                              \
     CLMEM_API cl_int clmem_##kind##_reset_peaks(clmem_##kind *pool) {                                              \
         if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_reset_peaks");                       \
-        clmem__lock(&pool->core.lock);                                                                             \
+        clmem__pool_lock(&pool->core.lock);                                                                             \
         pool->core.st.peak_managed_bytes = pool->core.st.managed_bytes;                                            \
         pool->core.st.peak_active_bytes = pool->core.st.active_bytes;                                              \
         pool->core.st.peak_active_blocks = pool->core.st.active_blocks;                                            \
-        clmem__unlock(&pool->core.lock);                                                                           \
+        clmem__pool_unlock(&pool->core.lock);                                                                           \
         return CL_SUCCESS;                                                                                         \
     }                                                                                                              \
     CLMEM_API cl_int clmem_##kind##_bins(clmem_##kind *pool, clmem_pool_bin_info *out, size_t capacity,            \
@@ -8431,17 +8551,17 @@ CLMEM__POOL_GETTER(svm_pool, active_bytes, pool->core.st.active_bytes)
     }                                                                                                              \
     CLMEM_API cl_int clmem_##kind##_set_limit(clmem_##kind *pool, size_t max_managed_bytes) {                      \
         if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_set_limit");                         \
-        clmem__lock(&pool->core.lock);                                                                             \
+        clmem__pool_lock(&pool->core.lock);                                                                             \
         pool->core.st.limit = max_managed_bytes;                                                                   \
-        clmem__unlock(&pool->core.lock);                                                                           \
+        clmem__pool_unlock(&pool->core.lock);                                                                           \
         return CL_SUCCESS;                                                                                         \
     }                                                                                                              \
     CLMEM_API cl_int clmem_##kind##_set_oom_callback(clmem_##kind *pool, clmem_pool_oom_fn fn, void *user) {       \
         if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_set_oom_callback");                  \
-        clmem__lock(&pool->core.lock);                                                                             \
+        clmem__pool_lock(&pool->core.lock);                                                                             \
         pool->core.oom_fn = fn;                                                                                    \
         pool->core.oom_user = user;                                                                                \
-        clmem__unlock(&pool->core.lock);                                                                           \
+        clmem__pool_unlock(&pool->core.lock);                                                                           \
         return CL_SUCCESS;                                                                                         \
     }                                                                                                              \
     CLMEM_API cl_int clmem_##kind##_active_blocks_info(clmem_##kind *pool, clmem_pool_block_info *out,             \
@@ -8520,10 +8640,10 @@ static cl_int clmem__pooled_svm_check(clmem_pooled_svm p, const char *fn) {
     clmem__pool_block *blk = CLMEM__CAST(clmem__pool_block *, p.block);
     int state;
     if (!blk) return clmem__fail(CL_INVALID_VALUE, fn, "the pooled SVM handle is empty");
-    clmem__lock(&blk->pool->lock);
+    clmem__pool_lock(&blk->pool->lock);
     state = blk->state == CLMEM__BLOCK_ACTIVE && blk->ptr == p.svm.ptr && blk->size == p.svm.size &&
             blk->gen == p.generation;
-    clmem__unlock(&blk->pool->lock);
+    clmem__pool_unlock(&blk->pool->lock);
     if (!state)
         return clmem__fail(CLMEM_ERROR_DOUBLE_RELEASE, fn, "pooled SVM block %p (%zu bytes) was already released",
                            p.svm.ptr, p.svm.size);
@@ -8688,6 +8808,7 @@ static size_t clmem__cache_detach_if(const void *obj, int match_object, int matc
     return n;
 }
 
+#if CL_TARGET_OPENCL_VERSION >= 300
 static void CL_CALLBACK clmem__cache_context_destroyed(cl_context ctx, void *user) {
     clmem__cache_entry *dead = NULL;
     size_t i;
@@ -8702,6 +8823,7 @@ static void CL_CALLBACK clmem__cache_context_destroyed(cl_context ctx, void *use
     clmem__unlock(&clmem__cache_mutex);
     clmem__cache_destroy_list(dead);
 }
+#endif
 
 /* clmem__cache_watch(ctx): make sure the destructor callback is registered on ctx.
    Under the lock. Needs an OpenCL 3.0 platform (and 3.0 headers); elsewhere the entries
@@ -8751,17 +8873,17 @@ CLMEM_API cl_int clmem_first_arg_dependent_memoize(clmem_first_arg_cache *cache,
     cl_int err;
     char before[sizeof clmem__message];
 
-    if (cache == NULL) return clmem__fail(CL_INVALID_VALUE, fn, "cache is NULL");
-    if (cache->compute == NULL)
+    if (CLMEM__CHECKS && cache == NULL) return clmem__fail(CL_INVALID_VALUE, fn, "cache is NULL");
+    if (CLMEM__CHECKS && cache->compute == NULL)
         return clmem__fail(CL_INVALID_VALUE, fn, "cache '%s' has no compute function", cache->name ? cache->name : "?");
-    if (cl_object == NULL) {
+    if (CLMEM__CHECKS && cl_object == NULL) {
         static const cl_int codes[] = {CL_INVALID_CONTEXT, CL_INVALID_DEVICE, CL_INVALID_COMMAND_QUEUE, CL_INVALID_VALUE};
         static const char *const what[] = {"context", "device", "queue", "object"};
         int k = (cache->key_kind >= CLMEM_CACHE_KEY_CONTEXT && cache->key_kind <= CLMEM_CACHE_KEY_OTHER)
                     ? (int)cache->key_kind : 3;
         return clmem__fail(codes[k], fn, "the %s keying cache '%s' is NULL", what[k], cache->name ? cache->name : "?");
     }
-    if (args == NULL && args_size > 0)
+    if (CLMEM__CHECKS && args == NULL && args_size > 0)
         return clmem__fail(CL_INVALID_VALUE, fn, "args is NULL but args_size is %zu (cache '%s')", args_size,
                            cache->name ? cache->name : "?");
 
@@ -9903,7 +10025,9 @@ static cl_command_queue clmem__test_queue(cl_context ctx, cl_device_id dev, cl_i
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 #endif
+#ifdef CL_VERSION_2_0
     if (clmem__device_version(dev) >= 200) return clCreateCommandQueueWithProperties(ctx, dev, NULL, err);
+#endif
     return clCreateCommandQueue(ctx, dev, 0, err);
 #if defined(__GNUC__) || defined(__clang__)
 #pragma GCC diagnostic pop
@@ -9941,6 +10065,7 @@ CLMEM_API int clmem_test_main(const clmem_test_case *cases, size_t n, int argc, 
                 props[0] = CL_CONTEXT_PLATFORM;
                 props[1] = (cl_context_properties)t.platform;
                 props[2] = 0;
+                clmem_clear_first_arg_caches(); /* as PyOpenCL's ctx_factory: a fresh start per case */
                 t.context = clCreateContext(props, 1, &t.device, NULL, NULL, &err);
                 if (err == CL_SUCCESS) t.queue = clmem__test_queue(t.context, t.device, &err);
                 if (err != CL_SUCCESS) {

@@ -15,5 +15,6 @@
      CLMEM_MALLOC(sz), CLMEM_REALLOC(p, sz), CLMEM_FREE(p)   all or none (default: libc)
      CLMEM_ASSERT(c)        internal invariants (default: assert)
      CLMEM_TRACK_ALLOCATIONS  pools remember where each active block was allocated
+     CLMEM_POOL_USE_MUTEX   pools lock with a mutex instead of their spinlock
      CL_TARGET_OPENCL_VERSION  default 300; clmem compiles against 1.2 to 3.0 headers
 */

@@ -130,6 +130,7 @@ CLMEM_API clmem_pipe clmem_pipe_from_int_ptr(cl_mem mem, bool retain, cl_int *er
         err = CL_INVALID_MEM_OBJECT;
     }
 #else
+    (void)retain;
     if (err == CL_SUCCESS) err = CL_INVALID_MEM_OBJECT;
 #endif
     memset(&p, 0, sizeof p);

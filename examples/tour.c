@@ -119,6 +119,38 @@ static int tour_map(cl_context ctx, cl_device_id dev, cl_command_queue q) {
     return sum == 17.0f + 59 + 101 + 143 + 185 && err == CLMEM_ERROR_DOUBLE_RELEASE ? 0 : 1;
 }
 
+static int tour_pool(cl_context ctx, cl_device_id dev, cl_command_queue q) {
+    cl_int err;
+    clmem_pool_stats st;
+    clmem_buffer big;
+    int i;
+    clmem_allocator *alloc = clmem_immediate_allocator_create(q, CL_MEM_READ_WRITE, &err);
+    clmem_memory_pool *pool;
+    (void)ctx; (void)dev;
+    printf("\n== allocators and memory pools\n");
+    TRY(err);
+    pool = clmem_memory_pool_create(alloc, CLMEM_POOL_DEFAULT_LEADING_BITS, &err);
+    clmem_allocator_release(alloc); /* the pool keeps its own reference */
+    TRY(err);
+    printf("  1000 bytes go to bin %u, blocks of %zu bytes\n", clmem_bin_number(4, 1000),
+           clmem_alloc_size(4, clmem_bin_number(4, 1000)));
+    for (i = 0; i < 1000; ++i) { /* a temporary per "kernel launch" */
+        clmem_buffer tmp = clmem_memory_pool_allocate(pool, 1000, &err);
+        TRY(err);
+        if (i == 0) TRY(clmem_enqueue_fill(q, tmp, 1.0f, 1000)); /* a buffer like any other */
+        clmem_buffer_release(&tmp);                               /* back into the pool */
+    }
+    clmem_memory_pool_get_stats(pool, &st);
+    printf("  %llu allocations, %llu from the bin, %llu from OpenCL; %zu bytes managed, %zu held blocks\n",
+           st.allocations, st.hits, st.misses, st.managed_bytes, st.held_blocks);
+    clmem_memory_pool_set_limit(pool, 4096);
+    big = clmem_memory_pool_allocate(pool, 8192, &err);
+    printf("  8192 bytes under a 4096-byte limit -> %s\n", clmem_error_string(err));
+    clmem_buffer_release(&big);
+    clmem_memory_pool_release(pool);
+    return clFinish(q) == CL_SUCCESS ? 0 : 1;
+}
+
 static int tour_svm(cl_context ctx, cl_device_id dev, cl_command_queue q) {
     cl_device_svm_capabilities caps = 0;
     cl_int err;
@@ -213,6 +245,7 @@ int main(void) {
     failed |= tour_images(ctx, dev.device, q);
     failed |= tour_map(ctx, dev.device, q);
     failed |= tour_svm(ctx, dev.device, q);
+    failed |= tour_pool(ctx, dev.device, q);
     failed |= tour_characterize(ctx, dev.device, q);
 
     clFinish(q);
