@@ -292,6 +292,31 @@ static cl_int clmem__image_buffer_common(const char *pair, cl_command_queue queu
     return CL_SUCCESS;
 }
 
+/* clmem__image_buffer_staged: copy between a 1-D image array and a buffer through host
+   memory. NVIDIA's driver (CUDA 13, measured on an H200) refuses CopyImageToBuffer and
+   CopyBufferToImage on 1-D image arrays for any layer but the first, though Read/
+   WriteImage work; clmem's own checks have passed when this runs, so it is the
+   fallback for that refusal. Blocking; an event asked for is a marker after it. */
+static cl_int clmem__image_buffer_staged(cl_command_queue queue, const clmem_image *img, cl_mem buf, bool to_buffer,
+                                         const size_t origin[3], const size_t region[3], size_t offset,
+                                         const clmem_copy_options *o) {
+    size_t bytes = region[0] * region[1] * region[2] * img->element_size;
+    size_t row = region[0] * img->element_size;
+    void *tmp = CLMEM_MALLOC(bytes ? bytes : 1);
+    cl_int err;
+    if (!tmp) return clmem__fail(CL_OUT_OF_HOST_MEMORY, clmem__copy_fn, "no host memory to stage %zu bytes", bytes);
+    if (to_buffer) {
+        err = clEnqueueReadImage(queue, img->mem, CL_TRUE, origin, region, row, row, tmp, o->num_wait_for, o->wait_for, NULL);
+        if (err == CL_SUCCESS) err = clEnqueueWriteBuffer(queue, buf, CL_TRUE, offset, bytes, tmp, 0, NULL, NULL);
+    } else {
+        err = clEnqueueReadBuffer(queue, buf, CL_TRUE, offset, bytes, tmp, o->num_wait_for, o->wait_for, NULL);
+        if (err == CL_SUCCESS) err = clEnqueueWriteImage(queue, img->mem, CL_TRUE, origin, region, row, row, tmp, 0, NULL, NULL);
+    }
+    CLMEM_FREE(tmp);
+    if (err != CL_SUCCESS) return clmem__cl_fail(err, clmem__copy_fn, to_buffer ? "staged image -> buffer copy" : "staged buffer -> image copy");
+    return clmem__nothing_to_do(clmem__copy_fn, queue, NULL, 0, o->event);
+}
+
 CLMEM_API cl_int clmem__copy_buffer_from_image(cl_command_queue queue, clmem_buffer dst, clmem_image src,
                                                const clmem_copy_options *opts) {
     static const char pair[] = "buffer <- image";
@@ -309,6 +334,8 @@ CLMEM_API cl_int clmem__copy_buffer_from_image(cl_command_queue queue, clmem_buf
                           "clEnqueueCopyBuffer");
     err = clEnqueueCopyImageToBuffer(queue, src.mem, dst.mem, o->origin, region, o->offset, o->num_wait_for, o->wait_for,
                                      o->event);
+    if (err == CL_INVALID_VALUE && src.type == CL_MEM_OBJECT_IMAGE1D_ARRAY)
+        return clmem__image_buffer_staged(queue, &src, dst.mem, true, o->origin, region, o->offset, o);
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, clmem__copy_fn, "clEnqueueCopyImageToBuffer");
 }
 
@@ -329,5 +356,7 @@ CLMEM_API cl_int clmem__copy_image_from_buffer(cl_command_queue queue, clmem_ima
                           "clEnqueueCopyBuffer");
     err = clEnqueueCopyBufferToImage(queue, src.mem, dst.mem, o->offset, o->origin, region, o->num_wait_for, o->wait_for,
                                      o->event);
+    if (err == CL_INVALID_VALUE && dst.type == CL_MEM_OBJECT_IMAGE1D_ARRAY)
+        return clmem__image_buffer_staged(queue, &dst, src.mem, false, o->origin, region, o->offset, o);
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, clmem__copy_fn, "clEnqueueCopyBufferToImage");
 }

@@ -154,6 +154,7 @@ static void test_amd_branch_measures(clmem_test_context *t) {
     /* the real device dressed as an AMD GPU: its SIMD size is measured with a kernel */
     CLMEM_CHECK_CL(t, clmem_device_describe(t->device, &d));
     snprintf(d.vendor, sizeof d.vendor, "Advanced Micro Devices, Inc.");
+    snprintf(d.platform_vendor, sizeof d.platform_vendor, "Advanced Micro Devices, Inc."); /* NVIDIA's would win */
     d.type = CL_DEVICE_TYPE_GPU;
     d.has_warp_size_nv = false;
     CLMEM_CHECK_CL(t, clmem_get_simd_group_size_desc(&d, 4, &simd));
