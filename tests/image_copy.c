@@ -123,9 +123,11 @@ static void copy_kind(clmem_test_context *t, const kind *k) {
         CLMEM_CHECK_CL(t, clmem_enqueue_copy(t->queue, c, a, .dst_origin = {org[0], org[1], org[2]},
                                              .region = {reg[0], reg[1], reg[2]}));
     }
-    /* host <- image with padded host pitches (row +12 bytes; slices +32 bytes) */
+    /* host <- image with padded host pitches (row +12 bytes; slices one row more). The
+       spec allows any slice pitch >= row pitch x height, but NVIDIA's driver refuses
+       one that is not a multiple of the row pitch, so the padding is a whole row. */
     if (ext[1] > 1) {
-        size_t row = ext[0] * 4 + 12, rows = ext[1], slice = (k->type == CL_MEM_OBJECT_IMAGE1D_ARRAY) ? row : row * rows + 32;
+        size_t row = ext[0] * 4 + 12, rows = ext[1], slice = (k->type == CL_MEM_OBJECT_IMAGE1D_ARRAY) ? row : row * (rows + 1);
         size_t layers = ext[2], total = (k->type == CL_MEM_OBJECT_IMAGE1D_ARRAY) ? row * rows : slice * layers;
         unsigned char *padded = (unsigned char *)calloc(1, total);
         CLMEM_CHECK(t, padded != NULL);
