@@ -8,6 +8,23 @@
        #include "clmem.h"
    and include "clmem.h" without the define anywhere else. Link with -lOpenCL.
 
+   CONTENTS (search for the >>tag):
+     >>base          version, linkage, results, clmem_error_string, messages, logging
+     >>memobj        named options, what every memory object shares, clmem_release
+     >>buffer        clmem_buffer: create, sub-regions, slices, fill
+     >>image         formats, images, image_from_array, fill_image   >>sampler  >>pipe
+     >>svm           SVM pointers, allocations, maps, typed SVM arrays
+     >>map           buffer and image maps, CLMEM_WITH_MAP
+     >>transfer      clmem_enqueue_copy (its DISPATCH TABLE), clmem_enqueue_fill,
+                     clmem_set_kernel_arg, clmem_local_memory
+     >>pool          allocators, memory pools, SVM pools
+     >>cache         first-argument-dependent memoization   >>characterize
+     >>testing       CLMEM_TEST device selection and the test runner
+
+   ERRORS: every call returns a cl_int (constructors: through a trailing cl_int *);
+   clmem_last_error_message() says in words which function, argument and values.
+   ZERO MEANS DEFAULT in the named options: see "NAMED OPTIONAL ARGUMENTS" (>>memobj).
+
    OPTIONS (define before including):
      CLMEM_IMPLEMENTATION   compile the implementation into this translation unit
      CLMEM_STATIC           make every function static (a private copy per unit)
