@@ -135,23 +135,9 @@ static cl_int clmem__svm_check_live(const char *fn, const char *what, clmem_svm 
     return CL_SUCCESS;
 }
 
+/* SVM flags share cl_mem_flags' bits; base names them all. */
 static const char *clmem__svm_flags_text(cl_svm_mem_flags flags, char *buf, size_t size) {
-    static const struct { cl_svm_mem_flags bit; const char *name; } names[] = {
-        {CL_MEM_READ_WRITE, "READ_WRITE"}, {CL_MEM_WRITE_ONLY, "WRITE_ONLY"}, {CL_MEM_READ_ONLY, "READ_ONLY"},
-        {(cl_svm_mem_flags)1 << 10, "SVM_FINE_GRAIN_BUFFER"}, {(cl_svm_mem_flags)1 << 11, "SVM_ATOMICS"}};
-    size_t i, used = 0;
-    buf[0] = '\0';
-    for (i = 0; i < sizeof names / sizeof names[0]; ++i) {
-        if (flags & names[i].bit) {
-            int n = snprintf(buf + used, size - used, "%s%s", used ? "|" : "", names[i].name);
-            if (n < 0 || (size_t)n >= size - used) break;
-            used += (size_t)n;
-            flags &= ~names[i].bit;
-        }
-    }
-    if (flags && used < size) snprintf(buf + used, size - used, "%sunknown 0x%llx", used ? "|" : "", (unsigned long long)flags);
-    if (!buf[0]) snprintf(buf, size, "0");
-    return buf;
+    return clmem__mem_flags_text(flags, buf, size);
 }
 
 
