@@ -551,7 +551,8 @@ static void test_threads(clmem_test_context *t) {
     CLMEM_CHECK_EQ(t, clmem_live_map_count(NULL), 0);
     CLMEM_CHECK_CL(t, clEnqueueReadBuffer(t->queue, b.mem, CL_TRUE, 0, sizeof back, back, 0, NULL, NULL));
     for (i = 0; i < sizeof back; ++i) CLMEM_CHECK_EQ(t, back[i], i / 64 + 1);
-    CLMEM_CHECK_EQ(t, map_count(b.mem), 0);
+    /* CL_MEM_MAP_COUNT is not asked here: the spec calls it stale at once, and PoCL
+       updates it asynchronously for unmaps finished on other queues (seen flaky). */
     clmem_buffer_release(&b);
 }
 
