@@ -539,19 +539,6 @@ static clmem__pool_block *clmem__pool_take_highest(clmem__pool *p) {
     return NULL;
 }
 
-#if CLMEM__POOL_SVM
-typedef struct clmem__svm_free_rec {
-    cl_context context;
-    void *ptr;
-} clmem__svm_free_rec;
-
-static void CL_CALLBACK clmem__svm_free_cb(cl_command_queue q, cl_uint n, void *ptrs[], void *user) {
-    clmem__svm_free_rec *r = CLMEM__CAST(clmem__svm_free_rec *, user);
-    (void)q; (void)n; (void)ptrs;
-    clSVMFree(r->context, r->ptr);
-    CLMEM_FREE(r);
-}
-#endif
 
 /* without the lock: give a block's memory back to the allocator */
 static void clmem__pool_backend_free(clmem__pool *p, clmem__pool_block *blk) {
@@ -561,17 +548,9 @@ static void clmem__pool_backend_free(clmem__pool *p, clmem__pool_block *blk) {
 #if CLMEM__POOL_SVM
         cl_context ctx = p->svm_alloc->context;
         if (blk->queue) {
-            /* after the work enqueued on its queue; the pointer array and context
-               travel in a heap record (some PoCL versions read the array late) */
-            clmem__svm_free_rec *r = CLMEM__CAST(clmem__svm_free_rec *, CLMEM_MALLOC(sizeof *r));
-            cl_int err = CL_OUT_OF_HOST_MEMORY;
-            if (r) {
-                r->context = ctx;
-                r->ptr = blk->ptr;
-                err = clEnqueueSVMFree(blk->queue, 1, &r->ptr, clmem__svm_free_cb, r, 0, NULL, NULL);
-                if (err == CL_SUCCESS) clFlush(blk->queue);
-                else CLMEM_FREE(r);
-            }
+            /* after the work enqueued on its queue, the way SVM allocations are freed */
+            cl_int err = clmem__svm_free_after(blk->queue, ctx, blk->ptr);
+            if (err == CL_SUCCESS) clFlush(blk->queue);
             if (err != CL_SUCCESS) {
                 clmem__warn("clmem_svm_pool", "clEnqueueSVMFree failed with %s (%d); waiting for the queue instead",
                             clmem_error_string(err), (int)err);

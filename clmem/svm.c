@@ -215,6 +215,28 @@ static cl_int clmem__svm_enqueue_free(clmem__svm_rec *rec, cl_command_queue queu
 #endif
 }
 
+/* clmem__svm_free_after(queue, context, ptr): free SVM memory that is no one's
+   allocation record (a pool block) after the work enqueued on queue, holding a context
+   reference of its own until clSVMFree has run, as allocations do. */
+static inline cl_int clmem__svm_free_after(cl_command_queue queue, cl_context context, void *ptr) {
+    clmem__svm_rec *rec = CLMEM__CAST(clmem__svm_rec *, CLMEM_MALLOC(sizeof *rec));
+    cl_int err;
+    if (!rec) return CL_OUT_OF_HOST_MEMORY;
+    memset(rec, 0, sizeof *rec);
+    rec->ptr = ptr;
+    rec->context = context;
+    if ((err = clRetainContext(context)) != CL_SUCCESS) {
+        CLMEM_FREE(rec);
+        return err;
+    }
+    err = clmem__svm_enqueue_free(rec, queue, 0, NULL, NULL);
+    if (err != CL_SUCCESS) {
+        clReleaseContext(context);
+        CLMEM_FREE(rec);
+    }
+    return err;
+}
+
 /* The queue an allocation may be bound to: valid, of ctx, in order. */
 static cl_int clmem__svm_check_bind_queue(const char *fn, cl_command_queue queue, cl_context ctx) {
     cl_context qctx = NULL;
