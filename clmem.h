@@ -103,6 +103,48 @@ extern "C" {
 #endif
 
 /* ---------------------------------------------------------------------------------
+   NAMED OPTIONS: AN OPTION WRITTEN MEANS ITS VALUE, ONE LEFT OUT MEANS THE DEFAULT
+
+   Every options struct starts its named fields with `given`, a mask of the options
+   whose default is not zero (CLMEM_GIVEN_*). The macros fill it at compile time from
+   the designators the caller wrote: `#__VA_ARGS__` makes a string literal of the
+   options, and a designator counts when ".name" follows the start or a comma
+   (", .byte_count" but not "cfg.byte_count"). gcc folds the search at every -O level
+   and clang from -O1; clang at -O0 searches at run time (about 20 short strstr calls).
+   So `.is_blocking = false` does not block and `.byte_count = n` with n == 0 copies
+   nothing, while leaving them out blocks and copies everything.
+   Callers of a *_opts function (C++, function pointers) set `given` themselves for the
+   options they fill in: o.byte_count = n; o.given |= CLMEM_GIVEN_BYTE_COUNT;
+   --------------------------------------------------------------------------------- */
+#define CLMEM_GIVEN_BYTE_COUNT 0x001u   /* .byte_count */
+#define CLMEM_GIVEN_IS_BLOCKING 0x002u  /* .is_blocking */
+#define CLMEM_GIVEN_REGION 0x004u       /* .region */
+#define CLMEM_GIVEN_SIZE 0x008u         /* .size */
+#define CLMEM_GIVEN_HOST_SIZE 0x010u    /* .host_size */
+#define CLMEM_GIVEN_SHAPE 0x020u        /* .shape */
+#define CLMEM_GIVEN_NDIM 0x040u         /* .ndim */
+#define CLMEM_GIVEN_ORDER 0x080u        /* .order */
+#define CLMEM_GIVEN_MODE 0x100u         /* .mode */
+#define CLMEM_GIVEN_NUM_CHANNELS 0x200u /* .num_channels */
+#define CLMEM_GIVEN_ALIGNMENT 0x400u    /* .alignment */
+
+#if defined(__GNUC__) || defined(__clang__)
+#define CLMEM__STRSTR(s, t) __builtin_strstr(s, t)
+#else
+#define CLMEM__STRSTR(s, t) strstr(s, t)
+#endif
+#define CLMEM__HAS(s, name, bit) ((CLMEM__STRSTR(s, ",." name) || CLMEM__STRSTR(s, ", ." name)) ? (bit) : 0u)
+#define CLMEM__GIVEN_S(s)                                                                                    \
+    (CLMEM__HAS(s, "byte_count", CLMEM_GIVEN_BYTE_COUNT) | CLMEM__HAS(s, "is_blocking", CLMEM_GIVEN_IS_BLOCKING) | \
+     CLMEM__HAS(s, "region", CLMEM_GIVEN_REGION) | CLMEM__HAS(s, "size", CLMEM_GIVEN_SIZE) |                 \
+     CLMEM__HAS(s, "host_size", CLMEM_GIVEN_HOST_SIZE) | CLMEM__HAS(s, "shape", CLMEM_GIVEN_SHAPE) |           \
+     CLMEM__HAS(s, "ndim", CLMEM_GIVEN_NDIM) | CLMEM__HAS(s, "order", CLMEM_GIVEN_ORDER) |                    \
+     CLMEM__HAS(s, "mode", CLMEM_GIVEN_MODE) | CLMEM__HAS(s, "num_channels", CLMEM_GIVEN_NUM_CHANNELS) |      \
+     CLMEM__HAS(s, "alignment", CLMEM_GIVEN_ALIGNMENT))
+/* CLMEM__GIVEN(options...): the given mask of the designators written (see above). */
+#define CLMEM__GIVEN(...) CLMEM__GIVEN_S("," #__VA_ARGS__)
+
+/* ---------------------------------------------------------------------------------
    RESULTS
 
    Every operation returns a cl_int: CL_SUCCESS, the OpenCL error code the spec gives
@@ -185,20 +227,28 @@ extern "C" {
 
    PyOpenCL's keyword arguments are designated initializers here:
        clmem_enqueue_fill_buffer(q, buf, &v, sizeof v, 0, n, .event = &ev);
-   Every option left out is zero, and ZERO MEANS "THE DEFAULT". C cannot tell an
-   option left out from one set to 0, so the few options whose default is not zero
-   spell their other value with a constant:
-     .is_blocking   default: blocking. Ask for a non-blocking transfer with
-                    .is_blocking = CLMEM_NON_BLOCKING. Writing `.is_blocking = false`
-                    is the same as leaving it out: the call blocks (safe, but slower).
-     .byte_count    default: the whole extent (see clmem_enqueue_copy). A computed
-                    count that may be 0 must be tested before the call: `.byte_count
-                    = n` with n == 0 copies the default extent, not nothing.
+   An option you write means its value; an option you leave out takes its default
+   (see NAMED OPTIONS in base: the macros record which designators were written):
+     .is_blocking   left out: blocking (as in PyOpenCL). `.is_blocking = false`
+                    (CL_FALSE, 0, CLMEM_NON_BLOCKING) returns before the transfer is
+                    done: wait on .event (or clFinish) before touching the host memory.
+     .byte_count    left out: the whole extent (see clmem_enqueue_copy). `.byte_count
+                    = n` copies n bytes, also when n is 0 (then nothing, successfully).
+     .region        left out: linear copy, or the whole image; written as all zero:
+                    nothing is copied.
    Every enqueue takes .wait_for/.num_wait_for (set both with CLMEM_WAIT_FOR(e1, e2))
    and .event (where to store the new event; none is created when it is NULL).
+   A compound literal as a positional argument that picks the operation (the dst
+   and src of clmem_enqueue_copy, the pattern of clmem_enqueue_fill, the value of
+   clmem_set_kernel_arg) goes in parentheses, as for assert():
+       clmem_enqueue_fill(q, buf, ((cl_float4){{1, 2, 3, 4}}), 64);
+   the preprocessor would split it at its commas, and the macro must see it whole to
+   take its type. Other positional arguments (shapes, formats, colors, origins) may
+   be compound literals as they are.
    --------------------------------------------------------------------------------- */
+/** CLMEM_BLOCKING, CLMEM_NON_BLOCKING: readable values for .is_blocking. */
 #define CLMEM_BLOCKING 1
-#define CLMEM_NON_BLOCKING (-1)
+#define CLMEM_NON_BLOCKING 0
 
 /** CLMEM_WAIT_FOR(e1, e2, ...): sets .wait_for and .num_wait_for together.
     clmem_enqueue_copy(q, host, buf, CLMEM_WAIT_FOR(write_done), .event = &ev) */
@@ -208,7 +258,7 @@ extern "C" {
 
 /** The options every enqueue without options of its own takes. */
 typedef struct clmem_enqueue_options {
-    int clmem__start;          /* private: keeps the braces non-empty */
+    unsigned given;          /* CLMEM_GIVEN_* bits: filled by the macros */
     const cl_event *wait_for;  /* events to wait for (NULL: none) */
     cl_uint num_wait_for;      /* how many */
     cl_event *event;           /* where to put the new event (NULL: none is made) */
@@ -253,7 +303,7 @@ CLMEM_API void *clmem_mem_get_host_array(cl_mem mem, size_t nbytes, cl_int *errc
     (an object of another context), CL_INVALID_OPERATION (device older than 1.2). */
 #define clmem_enqueue_migrate_mem_objects(...) clmem__migrate_(__VA_ARGS__, )
 #define clmem__migrate_(queue, objects, n, flags, ...) \
-    clmem_enqueue_migrate_mem_objects_opts(queue, objects, n, flags, &(clmem_enqueue_options){.clmem__start = 0, __VA_ARGS__})
+    clmem_enqueue_migrate_mem_objects_opts(queue, objects, n, flags, &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 CLMEM_API cl_int clmem_enqueue_migrate_mem_objects_opts(cl_command_queue queue, const cl_mem *objects, cl_uint n,
                                                         cl_mem_migration_flags flags, const clmem_enqueue_options *opts);
 
@@ -405,7 +455,7 @@ CLMEM_API void *clmem_buffer_hostbuf(clmem_buffer buf);
 #define clmem_enqueue_fill_buffer(...) clmem__fill_buffer_(__VA_ARGS__, )
 #define clmem__fill_buffer_(queue, buf, pattern, pattern_size, offset, size, ...)                   \
     clmem_enqueue_fill_buffer_opts(queue, buf, pattern, pattern_size, offset, size,             \
-                                   &(clmem_enqueue_options){.clmem__start = 0, __VA_ARGS__})
+                                   &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 CLMEM_API cl_int clmem_enqueue_fill_buffer_opts(cl_command_queue queue, clmem_buffer buf, const void *pattern,
                                                 size_t pattern_size, size_t offset, size_t size,
                                                 const clmem_enqueue_options *opts);
@@ -553,7 +603,7 @@ static inline cl_mem clmem_image_int_ptr(clmem_image img) { return img.mem; }
 
 /** Options of clmem_create_image (PyOpenCL's create_image keywords). */
 typedef struct clmem_image_options {
-    int clmem__start;        /* private: keeps the braces non-empty */
+    unsigned given;        /* CLMEM_GIVEN_* bits: filled by the macros */
     size_t shape[3];         /* image order: {width}, {width, height}, {width, height, depth},
                                 with .is_array {width, array_size} or {width, height, array_size}.
                                 The dimension count is the number of leading non-zero
@@ -605,7 +655,7 @@ typedef struct clmem_image_options {
 #define clmem_create_image(...) clmem__create_image_(__VA_ARGS__, )
 #define clmem_image_create(...) clmem__create_image_(__VA_ARGS__, )
 #define clmem__create_image_(context, flags, format, errcode_ret, ...) \
-    clmem_create_image_opts(context, flags, format, &(clmem_image_options){.clmem__start = 0, __VA_ARGS__}, errcode_ret)
+    clmem_create_image_opts(context, flags, format, &(clmem_image_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__}, errcode_ret)
 #endif
 /** The function behind clmem_create_image (for C++ and function pointers); opts may be NULL. */
 CLMEM_API clmem_image clmem_create_image_opts(cl_context context, cl_mem_flags flags, clmem_image_format format,
@@ -613,7 +663,7 @@ CLMEM_API clmem_image clmem_create_image_opts(cl_context context, cl_mem_flags f
 
 /** Options of clmem_image_from_array. */
 typedef struct clmem_image_from_array_options {
-    int clmem__start;
+    unsigned given;                /* CLMEM_GIVEN_* bits: filled by the macros */
     cl_uint num_channels;    /* 1, 2 or 4; 0: 1 for scalar element types, the vector
                                 width for cl_float4 and the like. With more than 1 the
                                 last extent of the shape must equal it. 3 is rejected:
@@ -648,7 +698,7 @@ typedef struct clmem_image_from_array_options {
 #define clmem_image_from_array(...) clmem__image_from_array_(__VA_ARGS__, )
 #define clmem__image_from_array_(context, array, ndim, shape, errcode_ret, ...)                                   \
     clmem_image_from_array_opts(context, array, CLMEM__ARRAY_CHANNEL_TYPE(array), CLMEM__ARRAY_VECTOR_WIDTH(array), \
-                                ndim, shape, &(clmem_image_from_array_options){.clmem__start = 0, __VA_ARGS__},    \
+                                ndim, shape, &(clmem_image_from_array_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__},    \
                                 errcode_ret)
 #define CLMEM__ARRAY_TYPES(X)                                                                                  \
     X(float, CL_FLOAT, 1) X(int8_t, CL_SIGNED_INT8, 1) X(uint8_t, CL_UNSIGNED_INT8, 1)                          \
@@ -735,7 +785,7 @@ typedef enum clmem_color_kind {
 #define clmem_enqueue_fill_image(...) clmem__fill_image_(__VA_ARGS__, )
 #define clmem__fill_image_(queue, img, color, origin, region, ...)                                           \
     clmem_enqueue_fill_image_opts(queue, img, color, CLMEM__COLOR_KIND(color), origin, region,             \
-                                  &(clmem_enqueue_options){.clmem__start = 0, __VA_ARGS__})
+                                  &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #define CLMEM__COLOR_KIND(c)                                                                                   \
     _Generic((c), float *: CLMEM_COLOR_FLOAT, const float *: CLMEM_COLOR_FLOAT, cl_int *: CLMEM_COLOR_INT,   \
              const cl_int *: CLMEM_COLOR_INT, cl_uint *: CLMEM_COLOR_UINT, const cl_uint *: CLMEM_COLOR_UINT)
@@ -1052,7 +1102,7 @@ CLMEM_API cl_int clmem_svm_allocation_release(clmem_svm_allocation *a);
     Example: clmem_svm_allocation_enqueue_release(&a, q, .event = &freed); */
 #define clmem_svm_allocation_enqueue_release(...) clmem__svm_enqueue_release_(__VA_ARGS__, )
 #define clmem__svm_enqueue_release_(a, queue, ...) \
-    clmem_svm_allocation_enqueue_release_opts(a, queue, &(clmem_enqueue_options){.clmem__start = 0, __VA_ARGS__})
+    clmem_svm_allocation_enqueue_release_opts(a, queue, &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 CLMEM_API cl_int clmem_svm_allocation_enqueue_release_opts(clmem_svm_allocation *a, cl_command_queue queue,
                                                            const clmem_enqueue_options *opts);
 
@@ -1105,7 +1155,7 @@ typedef struct clmem_svm_map {
     .is_blocking (default blocking; CLMEM_NON_BLOCKING), .wait_for/.num_wait_for,
     .event (a second reference to the map's event, yours to release). */
 typedef struct clmem_svm_map_options {
-    int clmem__start;
+    unsigned given;                /* CLMEM_GIVEN_* bits: filled by the macros */
     size_t size;
     int is_blocking;
     const cl_event *wait_for;
@@ -1128,21 +1178,21 @@ typedef struct clmem_svm_map_options {
              clmem_svm_map_release(&m); */
 #define clmem_enqueue_svm_map(...) clmem__svm_map_(__VA_ARGS__, )
 #define clmem__svm_map_(queue, svm, flags, map, ...) \
-    clmem_enqueue_svm_map_opts(queue, svm, flags, map, &(clmem_svm_map_options){.clmem__start = 0, __VA_ARGS__})
+    clmem_enqueue_svm_map_opts(queue, svm, flags, map, &(clmem_svm_map_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #define clmem_svm_map_ro(...) clmem__svm_map_ro_(__VA_ARGS__, )
 #define clmem__svm_map_ro_(queue, svm, map, ...) \
-    clmem_enqueue_svm_map_opts(queue, svm, CL_MAP_READ, map, &(clmem_svm_map_options){.clmem__start = 0, __VA_ARGS__})
+    clmem_enqueue_svm_map_opts(queue, svm, CL_MAP_READ, map, &(clmem_svm_map_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #define clmem_svm_map_rw(...) clmem__svm_map_rw_(__VA_ARGS__, )
 #define clmem__svm_map_rw_(queue, svm, map, ...)                                            \
     clmem_enqueue_svm_map_opts(queue, svm, CL_MAP_READ | CL_MAP_WRITE, map,                 \
-                               &(clmem_svm_map_options){.clmem__start = 0, __VA_ARGS__})
+                               &(clmem_svm_map_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm svm, cl_map_flags flags,
                                             clmem_svm_map *map, const clmem_svm_map_options *opts);
 
 /** Options of clmem_svm_map_release: .queue (NULL: the map's queue), .wait_for,
     .num_wait_for, .event (the unmap's event, yours to release). */
 typedef struct clmem_svm_unmap_options {
-    int clmem__start;
+    unsigned given;                /* CLMEM_GIVEN_* bits: filled by the macros */
     cl_command_queue queue;
     const cl_event *wait_for;
     cl_uint num_wait_for;
@@ -1159,7 +1209,7 @@ typedef struct clmem_svm_unmap_options {
     clmem_svm_map_release_default(&map) is the same with no options (clmem_release). */
 #define clmem_svm_map_release(...) clmem__svm_map_release_(__VA_ARGS__, )
 #define clmem__svm_map_release_(map, ...) \
-    clmem_svm_map_release_opts(map, &(clmem_svm_unmap_options){.clmem__start = 0, __VA_ARGS__})
+    clmem_svm_map_release_opts(map, &(clmem_svm_unmap_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 CLMEM_API cl_int clmem_svm_map_release_opts(clmem_svm_map *map, const clmem_svm_unmap_options *opts);
 CLMEM_API cl_int clmem_svm_map_release_default(clmem_svm_map *map);
 
@@ -1180,7 +1230,7 @@ CLMEM_API clmem_buffer clmem_svm_as_buffer(cl_context context, clmem_svm svm, cl
 /** Options of clmem_enqueue_svm_memfill: .byte_count (bytes to fill from dst.ptr;
     0: all of dst.size), .wait_for/.num_wait_for, .event. */
 typedef struct clmem_svm_memfill_options {
-    int clmem__start;
+    unsigned given;                /* CLMEM_GIVEN_* bits: filled by the macros */
     size_t byte_count;
     const cl_event *wait_for;
     cl_uint num_wait_for;
@@ -1200,7 +1250,7 @@ typedef struct clmem_svm_memfill_options {
 #define clmem_enqueue_svm_memfill(...) clmem__svm_memfill_(__VA_ARGS__, )
 #define clmem__svm_memfill_(queue, dst, pattern, pattern_size, ...)                 \
     clmem_enqueue_svm_memfill_opts(queue, dst, pattern, pattern_size,               \
-                                   &(clmem_svm_memfill_options){.clmem__start = 0, __VA_ARGS__})
+                                   &(clmem_svm_memfill_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 CLMEM_API cl_int clmem_enqueue_svm_memfill_opts(cl_command_queue queue, clmem_svm dst, const void *pattern,
                                                 size_t pattern_size, const clmem_svm_memfill_options *opts);
 
@@ -1215,7 +1265,7 @@ CLMEM_API cl_int clmem_enqueue_svm_memfill_opts(cl_command_queue queue, clmem_sv
     CL_INVALID_COMMAND_QUEUE, CL_INVALID_CONTEXT, CL_INVALID_EVENT_WAIT_LIST. */
 #define clmem_enqueue_svm_migratemem(...) clmem__svm_migratemem_(__VA_ARGS__, )
 #define clmem__svm_migratemem_(queue, svms, n, flags, ...) \
-    clmem_enqueue_svm_migratemem_opts(queue, svms, n, flags, &(clmem_enqueue_options){.clmem__start = 0, __VA_ARGS__})
+    clmem_enqueue_svm_migratemem_opts(queue, svms, n, flags, &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 CLMEM_API cl_int clmem_enqueue_svm_migratemem_opts(cl_command_queue queue, const clmem_svm *svms, cl_uint n,
                                                    cl_mem_migration_flags flags, const clmem_enqueue_options *opts);
 
@@ -1261,7 +1311,7 @@ typedef struct clmem_svm_array {
     .queue                  bind the allocation to this queue (see
                             clmem_svm_allocation_create) */
 typedef struct clmem_svm_empty_options {
-    int clmem__start;
+    unsigned given;                /* CLMEM_GIVEN_* bits: filled by the macros */
     size_t shape[CLMEM_SVM_MAX_DIMS];
     unsigned ndim;
     char order;
@@ -1283,26 +1333,26 @@ typedef struct clmem_svm_empty_options {
              float *x = (float *)a.svm.ptr; */
 #define clmem_svm_empty(...) clmem__svm_empty_(__VA_ARGS__, )
 #define clmem__svm_empty_(ctx, flags, T, arr, ...) \
-    clmem_svm_empty_opts(ctx, flags, sizeof(T), #T, arr, &(clmem_svm_empty_options){.clmem__start = 0, __VA_ARGS__})
+    clmem_svm_empty_opts(ctx, flags, sizeof(T), #T, arr, &(clmem_svm_empty_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #define clmem_csvm_empty(...) clmem__csvm_empty_(__VA_ARGS__, )
 #define clmem__csvm_empty_(ctx, T, arr, ...)                      \
     clmem_svm_empty_opts(ctx, CL_MEM_READ_WRITE, sizeof(T), #T, arr, \
-                         &(clmem_svm_empty_options){.clmem__start = 0, __VA_ARGS__})
+                         &(clmem_svm_empty_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #define clmem_fsvm_empty(...) clmem__fsvm_empty_(__VA_ARGS__, )
 #define clmem__fsvm_empty_(ctx, T, arr, ...)                                                         \
     clmem_svm_empty_opts(ctx, CL_MEM_READ_WRITE | CLMEM__SVM_FINE_GRAIN_BUFFER, sizeof(T), #T, arr, \
-                         &(clmem_svm_empty_options){.clmem__start = 0, __VA_ARGS__})
+                         &(clmem_svm_empty_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #define clmem_svm_empty_like(...) clmem__svm_empty_like_(__VA_ARGS__, )
 #define clmem__svm_empty_like_(ctx, flags, like, arr, ...) \
-    clmem_svm_empty_like_opts(ctx, flags, like, arr, &(clmem_svm_empty_options){.clmem__start = 0, __VA_ARGS__})
+    clmem_svm_empty_like_opts(ctx, flags, like, arr, &(clmem_svm_empty_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #define clmem_csvm_empty_like(...) clmem__csvm_empty_like_(__VA_ARGS__, )
 #define clmem__csvm_empty_like_(ctx, like, arr, ...)             \
     clmem_svm_empty_like_opts(ctx, CL_MEM_READ_WRITE, like, arr, \
-                              &(clmem_svm_empty_options){.clmem__start = 0, __VA_ARGS__})
+                              &(clmem_svm_empty_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #define clmem_fsvm_empty_like(...) clmem__fsvm_empty_like_(__VA_ARGS__, )
 #define clmem__fsvm_empty_like_(ctx, like, arr, ...)                                         \
     clmem_svm_empty_like_opts(ctx, CL_MEM_READ_WRITE | CLMEM__SVM_FINE_GRAIN_BUFFER, like, arr, \
-                              &(clmem_svm_empty_options){.clmem__start = 0, __VA_ARGS__})
+                              &(clmem_svm_empty_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 /* CL_MEM_SVM_FINE_GRAIN_BUFFER, also without 2.0 headers */
 #define CLMEM__SVM_FINE_GRAIN_BUFFER ((cl_svm_mem_flags)1 << 10)
 
@@ -1414,7 +1464,7 @@ typedef struct clmem_memory_map {
 /** Options of clmem_enqueue_map_buffer and clmem_enqueue_map_image (PyOpenCL's
     keyword arguments). Zero means the default. */
 typedef struct clmem_map_options {
-    int clmem__start;                     /* private: keeps the braces non-empty */
+    unsigned given;                     /* CLMEM_GIVEN_* bits: filled by the macros */
     size_t shape[CLMEM_MAP_MAX_DIMS];     /* buffers: elements per axis. Default: one axis holding
                                              everything from offset to the end of the buffer */
     unsigned ndim;                        /* buffers: axes of .shape (0: its leading non-zero entries;
@@ -1439,7 +1489,7 @@ typedef struct clmem_map_options {
 
 /** Options of clmem_memory_map_release. */
 typedef struct clmem_unmap_options {
-    int clmem__start;                     /* private */
+    unsigned given;                     /* CLMEM_GIVEN_* bits: filled by the macros */
     cl_command_queue queue;               /* queue for the unmap (default: the map's queue); same context */
     const cl_event *wait_for;
     cl_uint num_wait_for;
@@ -1475,7 +1525,7 @@ typedef struct clmem_unmap_options {
 #define clmem_enqueue_map_buffer(...) clmem__map_buffer_(__VA_ARGS__, )
 #define clmem__map_buffer_(queue, buf, flags, offset, T, map, ...)                                     \
     clmem_enqueue_map_buffer_opts(queue, buf, flags, offset, sizeof(T), #T, map,                         \
-                                  &(clmem_map_options){.clmem__start = 0, .clmem__file = __FILE__,      \
+                                  &(clmem_map_options){.given = CLMEM__GIVEN(__VA_ARGS__), .clmem__file = __FILE__,      \
                                                        .clmem__line = __LINE__, __VA_ARGS__})
 #endif
 CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buffer buf, cl_map_flags flags,
@@ -1508,7 +1558,7 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
 #define clmem_enqueue_map_image(...) clmem__map_image_(__VA_ARGS__, )
 #define clmem__map_image_(queue, img, flags, map, ...)                                                  \
     clmem_enqueue_map_image_opts(queue, img, flags, map,                                                 \
-                                 &(clmem_map_options){.clmem__start = 0, .clmem__file = __FILE__,       \
+                                 &(clmem_map_options){.given = CLMEM__GIVEN(__VA_ARGS__), .clmem__file = __FILE__,       \
                                                       .clmem__line = __LINE__, __VA_ARGS__})
 #endif
 CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_image img, cl_map_flags flags,
@@ -1535,7 +1585,7 @@ CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_imag
 #ifndef __cplusplus
 #define clmem_memory_map_release(...) clmem__map_release_(__VA_ARGS__, )
 #define clmem__map_release_(map, ...) \
-    clmem_memory_map_release_opts(map, &(clmem_unmap_options){.clmem__start = 0, __VA_ARGS__})
+    clmem_memory_map_release_opts(map, &(clmem_unmap_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #endif
 CLMEM_API cl_int clmem_memory_map_release_opts(clmem_memory_map *map, const clmem_unmap_options *opts);
 
@@ -1557,7 +1607,7 @@ CLMEM_API cl_int clmem_memory_map_release_default(clmem_memory_map *map);
 #ifndef __cplusplus
 #define clmem_enqueue_unmap_mem_object(...) clmem__unmap_mem_(__VA_ARGS__, )
 #define clmem__unmap_mem_(queue, mem, ptr, ...) \
-    clmem_enqueue_unmap_mem_object_opts(queue, mem, ptr, &(clmem_enqueue_options){.clmem__start = 0, __VA_ARGS__})
+    clmem_enqueue_unmap_mem_object_opts(queue, mem, ptr, &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #endif
 CLMEM_API cl_int clmem_enqueue_unmap_mem_object_opts(cl_command_queue queue, cl_mem mem, void *ptr,
                                                      const clmem_enqueue_options *opts);
@@ -1645,7 +1695,7 @@ extern "C" {
 
 /** Options of clmem_enqueue_copy; see the DISPATCH TABLE for which apply where. */
 typedef struct clmem_copy_options {
-    int clmem__start;             /* private: keeps the braces non-empty */
+    unsigned given;             /* CLMEM_GIVEN_* bits: filled by the macros */
     size_t byte_count;            /* linear copies: bytes (0: default extent) */
     size_t src_offset;            /* linear: byte offset in the source */
     size_t dst_offset;            /* linear: byte offset in the destination */
@@ -1671,7 +1721,7 @@ typedef struct clmem_copy_options {
 
 /** Options of clmem_enqueue_fill. */
 typedef struct clmem_fill_options {
-    int clmem__start;
+    unsigned given;                /* CLMEM_GIVEN_* bits: filled by the macros */
     size_t offset;                /* byte offset of the filled range (buffers) */
     size_t pattern_size;          /* required when the pattern is a pointer */
     const cl_event *wait_for;
@@ -1729,7 +1779,7 @@ CLMEM_API cl_int clmem__fill_svm(cl_command_queue queue, clmem_svm dst, const vo
 #define clmem_enqueue_copy(...) clmem__copy_(__VA_ARGS__, )
 #define clmem__copy_(queue, dst, src, ...)                                              \
     (CLMEM__COPY_ASSERT(dst, src),                                                      \
-     CLMEM__COPY_FN(dst, src)(queue, dst, src, &(clmem_copy_options){.clmem__start = 0, __VA_ARGS__}))
+     CLMEM__COPY_FN(dst, src)(queue, dst, src, &(clmem_copy_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__}))
 
 #define CLMEM__COPY_FN(dst, src)                                                                         \
     _Generic((dst),                                                                                      \
@@ -1825,7 +1875,7 @@ CLMEM__FILL_DECL(const void *, ptr)
     CLMEM__FILL_FN(pattern)(queue,                                                                    \
                             _Generic((dst), clmem_buffer: clmem__fill_target_buffer,                  \
                                      clmem_svm: clmem__fill_target_svm)(dst),                         \
-                            pattern, size, &(clmem_fill_options){.clmem__start = 0, __VA_ARGS__})
+                            pattern, size, &(clmem_fill_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #define CLMEM__FILL_ASSOC(T, name) T: clmem__fill_##name,
 #define CLMEM__FILL_FN(pattern) _Generic((pattern), CLMEM__PATTERN_TYPES(CLMEM__FILL_ASSOC) default: clmem__fill_ptr)
 #endif
@@ -1870,18 +1920,19 @@ CLMEM__PATTERN_TYPES(CLMEM__ARG_DECL)
 #endif
 CLMEM_API cl_int clmem__set_arg_unsupported(cl_kernel kernel, cl_uint index, ...);
 
-/** clmem_enqueue_copy_buffer_p2p_amd(platform, queue, src, dst, size, ...): copy
-    between buffers of two contexts through cl_amd_copy_buffer_p2p
-    (clEnqueueCopyBufferP2PAMD). size 0 means the smaller of both sizes after the
-    offsets. Options: .src_offset, .dst_offset, .wait_for, .num_wait_for, .event.
-    Where the platform lacks the extension: CL_INVALID_OPERATION with a message. */
+/** clmem_enqueue_copy_buffer_p2p_amd(platform, queue, src, dst, ...): copy between
+    buffers of two contexts through cl_amd_copy_buffer_p2p (clEnqueueCopyBufferP2PAMD;
+    PyOpenCL's enqueue_copy_buffer_p2p_amd). Options: .byte_count (left out: the
+    smaller of both sizes after the offsets; 0: nothing), .src_offset, .dst_offset,
+    .wait_for, .num_wait_for, .event. Where the platform lacks the extension:
+    CL_INVALID_OPERATION with a message; ranges beyond a buffer: CL_INVALID_VALUE. */
 #ifndef __cplusplus
 #define clmem_enqueue_copy_buffer_p2p_amd(...) clmem__p2p_(__VA_ARGS__, )
-#define clmem__p2p_(platform, queue, src, dst, size, ...) \
-    clmem_enqueue_copy_buffer_p2p_amd_opts(platform, queue, src, dst, size, &(clmem_copy_options){.clmem__start = 0, __VA_ARGS__})
+#define clmem__p2p_(platform, queue, src, dst, ...) \
+    clmem_enqueue_copy_buffer_p2p_amd_opts(platform, queue, src, dst, &(clmem_copy_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #endif
 CLMEM_API cl_int clmem_enqueue_copy_buffer_p2p_amd_opts(cl_platform_id platform, cl_command_queue queue, clmem_buffer src,
-                                                        clmem_buffer dst, size_t size, const clmem_copy_options *opts);
+                                                        clmem_buffer dst, const clmem_copy_options *opts);
 
 #ifdef __cplusplus
 } /* extern "C" */
@@ -4048,7 +4099,7 @@ CLMEM_API clmem_image clmem_create_image_opts(cl_context context, cl_mem_flags f
                               opts->shape[0], opts->shape[1], opts->shape[2]);
             goto fail;
         }
-        if (opts->ndim != 0 && opts->ndim != ndim) {
+        if ((opts->ndim != 0 || (opts->given & CLMEM_GIVEN_NDIM)) && opts->ndim != ndim) {
             err = clmem__fail(CL_INVALID_VALUE, fn, ".ndim is %u but shape {%zu, %zu, %zu} has %u non-zero extents",
                               opts->ndim, opts->shape[0], opts->shape[1], opts->shape[2], ndim);
             goto fail;
@@ -4191,13 +4242,13 @@ CLMEM_API clmem_image clmem_image_from_array_opts(cl_context context, const void
     if (!opts) opts = &none;
     memset(&io, 0, sizeof io);
     if (vector_width == 0) vector_width = 1;
-    nch = opts->num_channels ? opts->num_channels : vector_width;
+    nch = opts->num_channels || (opts->given & CLMEM_GIVEN_NUM_CHANNELS) ? opts->num_channels : vector_width;
     /* checks that are not validation but meaning: done even with CLMEM_NO_VALIDATION */
     if (!array || !shape) {
         err = clmem__fail(CL_INVALID_VALUE, fn, "%s is NULL", !array ? "array" : "shape");
         goto fail;
     }
-    if (opts->mode != 0 && opts->mode != 'r' && opts->mode != 'w') {
+    if ((opts->mode != 0 || (opts->given & CLMEM_GIVEN_MODE)) && opts->mode != 'r' && opts->mode != 'w') {
         err = clmem__fail(CL_INVALID_VALUE, fn, "invalid value '%c' (%d) for .mode: use 'r' or 'w'", opts->mode,
                           (int)opts->mode);
         goto fail;
@@ -4379,13 +4430,12 @@ CLMEM_API void clmem_image_extent(clmem_image img, size_t ext[3]) {
 }
 
 /* clmem__image_region(fn, what, img, origin, region_in, region): normalise a region
-   (trailing 0 -> 1; all 0 -> everything from origin) and check origin + region fits
-   the image's extent. CL_INVALID_VALUE otherwise. */
+   (NULL: everything from origin; trailing 0 -> 1; all 0: empty, region[0] == 0) and
+   check origin + region fits the image's extent. CL_INVALID_VALUE otherwise. */
 static cl_int clmem__image_region(const char *fn, const char *what, const clmem_image *img, const size_t origin[3],
                                   const size_t region_in[3], size_t region[3]) {
     size_t ext[3];
     int i;
-    bool all_zero = region_in[0] == 0 && region_in[1] == 0 && region_in[2] == 0;
     clmem_image_extent(*img, ext);
     for (i = 0; i < 3; ++i) {
         if (origin[i] >= ext[i])
@@ -4395,8 +4445,12 @@ static cl_int clmem__image_region(const char *fn, const char *what, const clmem_
                                ext[2],
                                (i > 0 && ext[i] == 1) ? " (an unused coordinate must be 0)" : "");
     }
-    if (all_zero) {
+    if (!region_in) {
         for (i = 0; i < 3; ++i) region[i] = ext[i] - origin[i];
+        return CL_SUCCESS;
+    }
+    if (region_in[0] == 0 && region_in[1] == 0 && region_in[2] == 0) { /* written as empty: nothing */
+        region[0] = region[1] = region[2] = 0;
         return CL_SUCCESS;
     }
     for (i = 0; i < 3; ++i) region[i] = region_in[i];
@@ -4438,7 +4492,6 @@ CLMEM_API cl_int clmem_enqueue_fill_image_opts(cl_command_queue queue, clmem_ima
     cl_int err;
     if (!opts) opts = &none;
     if (!origin) origin = zero;
-    if (!region) region = zero;
     if (CLMEM__CHECKS) {
         static const char *const kinds[] = {"?", "float", "cl_int", "cl_uint"};
         static const char *const wants[] = {"float", "cl_int", "cl_uint"};
@@ -4457,6 +4510,7 @@ CLMEM_API cl_int clmem_enqueue_fill_image_opts(cl_command_queue queue, clmem_ima
         if ((err = clmem__check_same_context(fn, queue, img.context, "img")) != CL_SUCCESS) return err;
     }
     if ((err = clmem__image_region(fn, "fill", &img, origin, region, reg)) != CL_SUCCESS) return err;
+    if (reg[0] == 0) return clmem__nothing_to_do(fn, queue, opts->wait_for, opts->num_wait_for, opts->event);
     err = clEnqueueFillImage(queue, img.mem, color, origin, reg, opts->num_wait_for, opts->wait_for, opts->event);
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueFillImage");
 }
@@ -5543,7 +5597,9 @@ CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm sv
                                "flags 0x%llx combine CL_MAP_WRITE_INVALIDATE_REGION with CL_MAP_READ or CL_MAP_WRITE",
                                (unsigned long long)flags);
     }
-    size = opts->size ? opts->size : svm.size;
+    size = opts->size || (opts->given & CLMEM_GIVEN_SIZE) ? opts->size : svm.size;
+    if (CLMEM__CHECKS && size == 0 && (opts->given & CLMEM_GIVEN_SIZE))
+        return clmem__fail(CL_INVALID_VALUE, fn, ".size is 0: OpenCL cannot map 0 bytes");
     if (size == 0)
         return clmem__fail(CLMEM_ERROR_SIZE_UNKNOWN, fn, "the size of the map is unknown: svm.size is 0 and .size not given");
     if (CLMEM__CHECKS && svm.size && size > svm.size)
@@ -5561,7 +5617,7 @@ CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm sv
     rec->queue = queue;
     rec->flags = flags;
     rec->alignment = 0;
-    err = clEnqueueSVMMap(queue, opts->is_blocking == CLMEM_NON_BLOCKING ? CL_FALSE : CL_TRUE, flags, svm.ptr, size,
+    err = clEnqueueSVMMap(queue, (opts->given & CLMEM_GIVEN_IS_BLOCKING) && !opts->is_blocking ? CL_FALSE : CL_TRUE, flags, svm.ptr, size,
                           opts->num_wait_for, opts->wait_for, &map->event);
     if (err != CL_SUCCESS) {
         CLMEM_FREE(rec);
@@ -5712,7 +5768,7 @@ CLMEM_API cl_int clmem_enqueue_svm_memfill_opts(cl_command_queue queue, clmem_sv
     static const clmem_svm_memfill_options none = {0, 0, NULL, 0, NULL};
     if (!opts) opts = &none;
     return clmem__svm_fill("clmem_enqueue_svm_memfill", queue, dst, 0, pattern, pattern_size, opts->byte_count,
-                           opts->byte_count != 0, opts->wait_for, opts->num_wait_for, opts->event);
+                           opts->byte_count != 0 || (opts->given & CLMEM_GIVEN_BYTE_COUNT), opts->wait_for, opts->num_wait_for, opts->event);
 }
 
 /* ---- migration ---- */
@@ -6112,13 +6168,18 @@ static cl_int clmem__map_buffer_layout(const char *fn, const clmem_map_options *
                                        clmem_memory_map *m) {
     size_t size, i, ndim = opts->ndim, extent;
     bool strided = false;
-    char order = opts->order ? opts->order : 'C';
+    char order = opts->order || (opts->given & CLMEM_GIVEN_ORDER) ? opts->order : 'C';
     if (itemsize == 0) return clmem__fail(CL_INVALID_VALUE, fn, "the element type has size 0");
     if (order != 'C' && order != 'F')
         return clmem__fail(CL_INVALID_VALUE, fn, "order '%c' (%d) is neither 'C' nor 'F'",
                            (order >= 32 && order < 127) ? order : '?', (int)order);
     if (ndim > CLMEM_MAP_MAX_DIMS)
         return clmem__fail(CL_INVALID_VALUE, fn, "ndim %zu is above CLMEM_MAP_MAX_DIMS (%d)", ndim, CLMEM_MAP_MAX_DIMS);
+    if (ndim == 0 && (opts->given & CLMEM_GIVEN_NDIM))
+        return clmem__fail(CL_INVALID_VALUE, fn, ".ndim is 0: a map has at least one axis");
+    if (ndim == 0 && (opts->given & CLMEM_GIVEN_SHAPE) && opts->shape[0] == 0)
+        return clmem__fail(CL_INVALID_VALUE, fn, ".shape is written but its first extent is 0: OpenCL cannot map 0 bytes "
+                           "(leave .shape out to map everything from offset on)");
     if (ndim == 0) {
         while (ndim < CLMEM_MAP_MAX_DIMS && opts->shape[ndim] != 0) ++ndim;
         for (i = ndim; i < CLMEM_MAP_MAX_DIMS; ++i)
@@ -6233,9 +6294,9 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
     memset(&m, 0, sizeof m);
     if (map) *map = m;
     if ((err = clmem__map_common_checks(fn, queue, buf.mem, "buf", flags, map, opts)) != CL_SUCCESS) return err;
-    blocking = opts->is_blocking != CLMEM_NON_BLOCKING;
+    blocking = !(opts->given & CLMEM_GIVEN_IS_BLOCKING) || opts->is_blocking;
     for (i = 0; i < 3; ++i)
-        if (opts->origin[i] != 0 || opts->region[i] != 0)
+        if (opts->origin[i] != 0 || opts->region[i] != 0 || (opts->given & CLMEM_GIVEN_REGION))
             return clmem__fail(CL_INVALID_VALUE, fn, ".origin and .region are for image maps; a buffer map takes offset "
                                "and .shape");
     if (CLMEM__CHECKS && offset > buf.size)
@@ -6317,8 +6378,8 @@ CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_imag
     memset(&m, 0, sizeof m);
     if (map) *map = m;
     if ((err = clmem__map_common_checks(fn, queue, img.mem, "img", flags, map, opts)) != CL_SUCCESS) return err;
-    blocking = opts->is_blocking != CLMEM_NON_BLOCKING;
-    if (opts->ndim != 0 || opts->order != 0)
+    blocking = !(opts->given & CLMEM_GIVEN_IS_BLOCKING) || opts->is_blocking;
+    if (opts->ndim != 0 || opts->order != 0 || (opts->given & (CLMEM_GIVEN_NDIM | CLMEM_GIVEN_ORDER | CLMEM_GIVEN_SHAPE)))
         return clmem__fail(CL_INVALID_VALUE, fn, "an image map takes its shape from the region: leave .ndim and .order out");
     for (i = 0; i < CLMEM_MAP_MAX_DIMS; ++i)
         if (opts->shape[i] != 0 || opts->strides[i] != 0)
@@ -6337,7 +6398,7 @@ CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_imag
         return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "img has type 0x%x, which is not an image type", (unsigned)img.type);
     }
     for (i = 0; i < 3; ++i) o[i] = opts->origin[i];
-    if (opts->region[0] != 0 || opts->region[1] != 0 || opts->region[2] != 0) {
+    if (opts->region[0] != 0 || opts->region[1] != 0 || opts->region[2] != 0 || (opts->given & CLMEM_GIVEN_REGION)) {
         for (i = 0; i < 3; ++i) r[i] = opts->region[i];
         if (CLMEM__CHECKS && (r[0] == 0 || (r[1] == 0 && r[2] != 0)))
             return clmem__fail(CL_INVALID_VALUE, fn, "region {%zu, %zu, %zu} is empty along %s", r[0], r[1], r[2],
@@ -6561,21 +6622,29 @@ CLMEM_API void *clmem_memory_map_at(const clmem_memory_map *map, const size_t *i
 static const clmem_copy_options clmem__copy_defaults = CLMEM__ZERO;
 #define CLMEM__COPY "clmem_enqueue_copy"
 
+/* Host transfers block unless .is_blocking was written and is false. */
 static cl_bool clmem__blocking(const clmem_copy_options *o) {
-    return o->is_blocking == CLMEM_NON_BLOCKING ? CL_FALSE : CL_TRUE;
+    return (o->given & CLMEM_GIVEN_IS_BLOCKING) && !o->is_blocking ? CL_FALSE : CL_TRUE;
+}
+/* Device-side copies never block unless .is_blocking was written and is true. */
+static bool clmem__device_wait(const clmem_copy_options *o) {
+    return (o->given & CLMEM_GIVEN_IS_BLOCKING) && o->is_blocking;
 }
 
-/* clmem__region(fn, in, out): a region as given ({x, y} means {x, y, 1}); false (and
-   out all zero) when no region was given. Zero before a non-zero component, or a
-   region with zero width, is an error (*err set). */
-static bool clmem__region(const char *fn, const size_t in[3], size_t out[3], cl_int *err) {
+/* clmem__region(fn, given, in, out): a region as written ({x, y} means {x, y, 1});
+   false (and out all zero) when no region was written. A region written as all zero
+   is empty (out[0] == 0: nothing to copy). Zero before a non-zero component is an
+   error (*err set). */
+static bool clmem__region(const char *fn, bool given, const size_t in[3], size_t out[3], cl_int *err) {
     *err = CL_SUCCESS;
     out[0] = in[0];
     out[1] = in[1] ? in[1] : 1;
     out[2] = in[2] ? in[2] : 1;
-    if (!in[0] && !in[1] && !in[2]) {
-        out[0] = out[1] = out[2] = 0;
-        return false;
+    if (!given) given = in[0] || in[1] || in[2]; /* *_opts callers that left .given out */
+    if (!given || (!in[0] && !in[1] && !in[2])) {
+        out[0] = 0;
+        if (!given) out[1] = out[2] = 0;
+        return given;
     }
     if (CLMEM__CHECKS && (in[0] == 0 || (in[1] == 0 && in[2] != 0)))
         *err = clmem__fail(CL_INVALID_VALUE, fn, "region {%zu, %zu, %zu} has a zero component", in[0], in[1], in[2]);
@@ -6666,7 +6735,7 @@ static cl_int clmem__check_host_access(const char *what, clmem_buffer b, bool wr
 /* clmem__finish_device_copy: a device-to-device copy asked to block waits for it. */
 static cl_int clmem__after_device_copy(const clmem_copy_options *o, cl_event *own) {
     cl_int err = CL_SUCCESS;
-    if (o->is_blocking == CLMEM_BLOCKING) {
+    if (clmem__device_wait(o)) {
         cl_event ev = o->event ? *o->event : *own;
         err = clWaitForEvents(1, &ev);
         if (err != CL_SUCCESS) err = clmem__cl_fail(err, CLMEM__COPY, "clWaitForEvents");
@@ -6693,7 +6762,8 @@ static cl_int clmem__host_rect(cl_command_queue queue, clmem_buffer buf, void *h
         CL_SUCCESS)
         return err;
     if ((err = clmem__rect_make(CLMEM__COPY, "host", o->host_origin, o->host_pitches, region,
-                                o->host_size ? o->host_size : SIZE_MAX, &hr)) != CL_SUCCESS)
+                                (o->given & CLMEM_GIVEN_HOST_SIZE) || o->host_size ? o->host_size : SIZE_MAX, &hr)) !=
+        CL_SUCCESS)
         return err;
     clmem__map_note_use(buf.mem, CLMEM__COPY);
     if (write)
@@ -6713,12 +6783,12 @@ static cl_int clmem__host_linear(cl_command_queue queue, clmem_buffer buf, void 
     cl_int err;
     if (CLMEM__CHECKS && offset > buf.size)
         return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY, "%s %zu is beyond the buffer's %zu bytes", oname, offset, buf.size);
-    count = o->byte_count ? o->byte_count : buf.size - offset;
+    count = (o->given & CLMEM_GIVEN_BYTE_COUNT) || o->byte_count ? o->byte_count : buf.size - offset;
     if (CLMEM__CHECKS) {
         if (!clmem__range_ok(offset, count, buf.size))
             return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY, "%s %zu + byte_count %zu is beyond the buffer's %zu bytes",
                                oname, offset, count, buf.size);
-        if (o->host_size && count > o->host_size)
+        if (((o->given & CLMEM_GIVEN_HOST_SIZE) || o->host_size) && count > o->host_size)
             return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY, "byte_count %zu is more than host_size %zu", count,
                                o->host_size);
     }
@@ -6751,9 +6821,11 @@ static cl_int clmem__host_transfer(cl_command_queue queue, clmem_buffer buf, voi
            (the hottest path of clmem costs one driver query less), and a refusal gets
            its message in clmem__host_failed. */
     }
-    if (!(o->region[0] | o->region[1] | o->region[2])) return clmem__host_linear(queue, buf, host, write, o);
-    rect = clmem__region(CLMEM__COPY, o->region, region, &err);
+    if (!(o->given & CLMEM_GIVEN_REGION) && !(o->region[0] | o->region[1] | o->region[2]))
+        return clmem__host_linear(queue, buf, host, write, o);
+    rect = clmem__region(CLMEM__COPY, (o->given & CLMEM_GIVEN_REGION) != 0, o->region, region, &err);
     if (err != CL_SUCCESS) return err;
+    if (rect && region[0] == 0) return clmem__nothing_to_do(CLMEM__COPY, queue, o->wait_for, o->num_wait_for, o->event);
     return rect ? clmem__host_rect(queue, buf, host, write, region, o) : clmem__host_linear(queue, buf, host, write, o);
 }
 
@@ -6800,7 +6872,7 @@ static cl_int clmem__copy_rect(cl_command_queue queue, clmem_buffer dst, clmem_b
     clmem__map_note_use(dst.mem, CLMEM__COPY);
     err = clEnqueueCopyBufferRect(queue, src.root, dst.root, so, dO, region, sr.row, sr.slice, dr.row, dr.slice,
                                   o->num_wait_for, o->wait_for,
-                                  o->event ? o->event : (o->is_blocking == CLMEM_BLOCKING ? &own : NULL));
+                                  o->event ? o->event : (clmem__device_wait(o) ? &own : NULL));
     if (err != CL_SUCCESS) return clmem__cl_fail(err, CLMEM__COPY, "clEnqueueCopyBufferRect");
     return clmem__after_device_copy(o, &own);
 }
@@ -6821,14 +6893,15 @@ CLMEM_API cl_int clmem__copy_buffer_from_buffer(cl_command_queue queue, clmem_bu
                                (void *)src.context, (void *)dst.context);
         if ((err = clmem__check_same_context(CLMEM__COPY, queue, dst.context, "dst")) != CL_SUCCESS) return err;
     }
-    rect = clmem__region(CLMEM__COPY, o->region, region, &err);
+    rect = clmem__region(CLMEM__COPY, (o->given & CLMEM_GIVEN_REGION) != 0, o->region, region, &err);
     if (err != CL_SUCCESS) return err;
+    if (rect && region[0] == 0) return clmem__nothing_to_do(CLMEM__COPY, queue, o->wait_for, o->num_wait_for, o->event);
     if (rect) return clmem__copy_rect(queue, dst, src, region, o);
     if (CLMEM__CHECKS && (o->src_offset > src.size || o->dst_offset > dst.size))
         return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY, "src_offset %zu or dst_offset %zu is beyond its buffer (%zu, %zu bytes)",
                            o->src_offset, o->dst_offset, src.size, dst.size);
     count = o->byte_count;
-    if (!count) {
+    if (!(o->given & CLMEM_GIVEN_BYTE_COUNT) && !count) {
         size_t a = src.size - o->src_offset, b = dst.size - o->dst_offset;
         count = a < b ? a : b;
     }
@@ -6853,7 +6926,7 @@ CLMEM_API cl_int clmem__copy_buffer_from_buffer(cl_command_queue queue, clmem_bu
     /* Through the roots as well: PoCL 3.1 checks a source sub-buffer against its parent. */
     err = clEnqueueCopyBuffer(queue, src.root, dst.root, src.origin + o->src_offset, dst.origin + o->dst_offset, count,
                               o->num_wait_for, o->wait_for,
-                              o->event ? o->event : (o->is_blocking == CLMEM_BLOCKING ? &own : NULL));
+                              o->event ? o->event : (clmem__device_wait(o) ? &own : NULL));
     if (err != CL_SUCCESS) return clmem__cl_fail(err, CLMEM__COPY, "clEnqueueCopyBuffer");
     return clmem__after_device_copy(o, &own);
 }
@@ -6949,7 +7022,7 @@ static cl_int clmem__fill_run(cl_command_queue queue, clmem__fill_target dst, co
     if (!dst.buffer.mem && dst.svm.ptr) return clmem__fill_svm(queue, dst.svm, pattern, pattern_size, size, o);
     if (CLMEM__CHECKS && !dst.buffer.mem && !dst.svm.ptr)
         return clmem__fail(CL_INVALID_MEM_OBJECT, "clmem_enqueue_fill", "dst is an empty or released handle");
-    eo.clmem__start = 0;
+    eo.given = 0;
     eo.wait_for = o->wait_for;
     eo.num_wait_for = o->num_wait_for;
     eo.event = o->event;
@@ -7019,10 +7092,11 @@ typedef cl_int(CL_API_CALL *clmem__p2p_fn)(cl_command_queue, cl_mem, cl_mem, siz
                                             const cl_event *, cl_event *);
 
 CLMEM_API cl_int clmem_enqueue_copy_buffer_p2p_amd_opts(cl_platform_id platform, cl_command_queue queue, clmem_buffer src,
-                                                        clmem_buffer dst, size_t size, const clmem_copy_options *o) {
+                                                        clmem_buffer dst, const clmem_copy_options *o) {
     static const char fn[] = "clmem_enqueue_copy_buffer_p2p_amd";
     clmem__p2p_fn p2p;
     cl_int err;
+    size_t size;
     if (!o) o = &clmem__copy_defaults;
     if (CLMEM__CHECKS) {
         if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
@@ -7033,12 +7107,13 @@ CLMEM_API cl_int clmem_enqueue_copy_buffer_p2p_amd_opts(cl_platform_id platform,
             return clmem__fail(CL_INVALID_VALUE, fn, "src_offset %zu or dst_offset %zu is beyond its buffer", o->src_offset,
                                o->dst_offset);
     }
-    if (!size) {
+    size = o->byte_count;
+    if (!(o->given & CLMEM_GIVEN_BYTE_COUNT) && !size) {
         size_t a = src.size - o->src_offset, b = dst.size - o->dst_offset;
         size = a < b ? a : b;
     }
     if (CLMEM__CHECKS && (!clmem__range_ok(o->src_offset, size, src.size) || !clmem__range_ok(o->dst_offset, size, dst.size)))
-        return clmem__fail(CL_INVALID_VALUE, fn, "size %zu at offsets %zu/%zu is beyond the buffers (%zu, %zu bytes)", size,
+        return clmem__fail(CL_INVALID_VALUE, fn, "byte_count %zu at offsets %zu/%zu is beyond the buffers (%zu, %zu bytes)", size,
                            o->src_offset, o->dst_offset, src.size, dst.size);
     {
         void *addr = clGetExtensionFunctionAddressForPlatform(platform, "clEnqueueCopyBufferP2PAMD");
@@ -7080,11 +7155,18 @@ enum {
 };
 
 static bool clmem__nonzero3(const size_t v[3]) { return v[0] || v[1] || v[2]; }
+/* The region as written (NULL: left out) and the host size (SIZE_MAX: unknown). */
+static const size_t *clmem__region_in(const clmem_copy_options *o) {
+    return (o->given & CLMEM_GIVEN_REGION) || clmem__nonzero3(o->region) ? o->region : NULL;
+}
+static size_t clmem__host_size(const clmem_copy_options *o) {
+    return (o->given & CLMEM_GIVEN_HOST_SIZE) || o->host_size ? o->host_size : SIZE_MAX;
+}
 
 /* clmem__image_copy_unused(pair, o, allowed): refuse options that do not apply. */
 static cl_int clmem__image_copy_unused(const char *pair, const clmem_copy_options *o, unsigned allowed) {
     const char *bad = NULL;
-    if (o->byte_count) bad = ".byte_count";
+    if (o->byte_count || (o->given & CLMEM_GIVEN_BYTE_COUNT)) bad = ".byte_count";
     else if (o->src_offset) bad = ".src_offset";
     else if (o->dst_offset) bad = ".dst_offset";
     else if (clmem__nonzero3(o->buffer_origin)) bad = ".buffer_origin";
@@ -7099,11 +7181,11 @@ static cl_int clmem__image_copy_unused(const char *pair, const clmem_copy_option
     else if (!(allowed & CLMEM__IO_SRCDST) && clmem__nonzero3(o->dst_origin)) bad = ".dst_origin";
     else if (!(allowed & CLMEM__IO_SRCDST) && clmem__nonzero3(o->dest_origin)) bad = ".dest_origin";
     else if (!(allowed & CLMEM__IO_OFFSET) && o->offset) bad = ".offset";
-    else if (!(allowed & CLMEM__IO_HOST) && o->host_size) bad = ".host_size";
+    else if (!(allowed & CLMEM__IO_HOST) && (o->host_size || (o->given & CLMEM_GIVEN_HOST_SIZE))) bad = ".host_size";
     if (bad) return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn, "%s: option %s does not apply to this copy", pair, bad);
-    if (!(allowed & CLMEM__IO_HOST) && o->is_blocking == CLMEM_BLOCKING)
+    if (!(allowed & CLMEM__IO_HOST) && o->is_blocking)
         return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn,
-                           "%s: .is_blocking = CLMEM_BLOCKING does not apply: device-side copies never block "
+                           "%s: .is_blocking = true does not apply: device-side copies never block "
                            "(wait on .event instead)",
                            pair);
     return CL_SUCCESS;
@@ -7150,7 +7232,7 @@ static cl_int clmem__image_host_layout(const char *pair, const clmem_image *img,
             !clmem__mul_ok(region[0], elem, &c) || !clmem__add_ok(a, b, &extent) || !clmem__add_ok(extent, c, &extent))
             return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn, "%s: the host extent overflows", pair);
     }
-    if (host_size && extent > host_size)
+    if (extent > host_size)
         return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn,
                            "%s: the region {%zu, %zu, %zu} spans %zu bytes of host memory but .host_size is %zu", pair,
                            region[0], region[1], region[2], extent, host_size);
@@ -7202,9 +7284,10 @@ CLMEM_API cl_int clmem__copy_host_from_image(cl_command_queue queue, void *dst, 
             return clmem__fail(CL_INVALID_OPERATION, clmem__copy_fn, "%s: src was created with %s: the host may not read it",
                                pair, (src.flags & CL_MEM_HOST_NO_ACCESS) ? "CL_MEM_HOST_NO_ACCESS" : "CL_MEM_HOST_WRITE_ONLY");
     }
-    if ((err = clmem__image_region(clmem__copy_fn, pair, &src, o->origin, o->region, region)) != CL_SUCCESS) return err;
+    if ((err = clmem__image_region(clmem__copy_fn, pair, &src, o->origin, clmem__region_in(o), region)) != CL_SUCCESS) return err;
+    if (region[0] == 0) return clmem__nothing_to_do(clmem__copy_fn, queue, o->wait_for, o->num_wait_for, o->event);
     if (CLMEM__CHECKS) {
-        if ((err = clmem__image_host_layout(pair, &src, region, o->pitches, o->host_size, &row, &slice)) != CL_SUCCESS)
+        if ((err = clmem__image_host_layout(pair, &src, region, o->pitches, clmem__host_size(o), &row, &slice)) != CL_SUCCESS)
             return err;
     } else {
         row = o->pitches[0];
@@ -7212,11 +7295,11 @@ CLMEM_API cl_int clmem__copy_host_from_image(cl_command_queue queue, void *dst, 
     }
     clmem__map_note_use(src.mem, clmem__copy_fn);
     if (clmem__via_buffer(&src))
-        return clmem__ret(clEnqueueReadBuffer(queue, src.buffer, o->is_blocking == CLMEM_NON_BLOCKING ? CL_FALSE : CL_TRUE,
+        return clmem__ret(clEnqueueReadBuffer(queue, src.buffer, clmem__blocking(o),
                                               o->origin[0] * src.element_size, region[0] * src.element_size, dst,
                                               o->num_wait_for, o->wait_for, o->event),
                           "clEnqueueReadBuffer");
-    err = clEnqueueReadImage(queue, src.mem, o->is_blocking == CLMEM_NON_BLOCKING ? CL_FALSE : CL_TRUE, o->origin, region,
+    err = clEnqueueReadImage(queue, src.mem, clmem__blocking(o), o->origin, region,
                              row, slice, dst, o->num_wait_for, o->wait_for, o->event);
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, clmem__copy_fn, "clEnqueueReadImage");
 }
@@ -7236,9 +7319,10 @@ CLMEM_API cl_int clmem__copy_image_from_host(cl_command_queue queue, clmem_image
             return clmem__fail(CL_INVALID_OPERATION, clmem__copy_fn, "%s: dst was created with %s: the host may not write it",
                                pair, (dst.flags & CL_MEM_HOST_NO_ACCESS) ? "CL_MEM_HOST_NO_ACCESS" : "CL_MEM_HOST_READ_ONLY");
     }
-    if ((err = clmem__image_region(clmem__copy_fn, pair, &dst, o->origin, o->region, region)) != CL_SUCCESS) return err;
+    if ((err = clmem__image_region(clmem__copy_fn, pair, &dst, o->origin, clmem__region_in(o), region)) != CL_SUCCESS) return err;
+    if (region[0] == 0) return clmem__nothing_to_do(clmem__copy_fn, queue, o->wait_for, o->num_wait_for, o->event);
     if (CLMEM__CHECKS) {
-        if ((err = clmem__image_host_layout(pair, &dst, region, o->pitches, o->host_size, &row, &slice)) != CL_SUCCESS)
+        if ((err = clmem__image_host_layout(pair, &dst, region, o->pitches, clmem__host_size(o), &row, &slice)) != CL_SUCCESS)
             return err;
     } else {
         row = o->pitches[0];
@@ -7246,11 +7330,11 @@ CLMEM_API cl_int clmem__copy_image_from_host(cl_command_queue queue, clmem_image
     }
     clmem__map_note_use(dst.mem, clmem__copy_fn);
     if (clmem__via_buffer(&dst))
-        return clmem__ret(clEnqueueWriteBuffer(queue, dst.buffer, o->is_blocking == CLMEM_NON_BLOCKING ? CL_FALSE : CL_TRUE,
+        return clmem__ret(clEnqueueWriteBuffer(queue, dst.buffer, clmem__blocking(o),
                                                o->origin[0] * dst.element_size, region[0] * dst.element_size, src,
                                                o->num_wait_for, o->wait_for, o->event),
                           "clEnqueueWriteBuffer");
-    err = clEnqueueWriteImage(queue, dst.mem, o->is_blocking == CLMEM_NON_BLOCKING ? CL_FALSE : CL_TRUE, o->origin, region,
+    err = clEnqueueWriteImage(queue, dst.mem, clmem__blocking(o), o->origin, region,
                               row, slice, src, o->num_wait_for, o->wait_for, o->event);
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, clmem__copy_fn, "clEnqueueWriteImage");
 }
@@ -7281,9 +7365,10 @@ CLMEM_API cl_int clmem__copy_image_from_image(cl_command_queue queue, clmem_imag
                                clmem_image_format_repr(src.format, a, sizeof a),
                                clmem_image_format_repr(dst.format, b, sizeof b));
     }
-    if ((err = clmem__image_region(clmem__copy_fn, "image <- image (src)", &src, o->src_origin, o->region, region)) !=
+    if ((err = clmem__image_region(clmem__copy_fn, "image <- image (src)", &src, o->src_origin, clmem__region_in(o), region)) !=
         CL_SUCCESS)
         return err;
+    if (region[0] == 0) return clmem__nothing_to_do(clmem__copy_fn, queue, o->wait_for, o->num_wait_for, o->event);
     if ((err = clmem__image_region(clmem__copy_fn, "image <- image (dst)", &dst, dst_origin, region, dummy)) != CL_SUCCESS)
         return err;
     if (CLMEM__CHECKS && src.mem == dst.mem) {
@@ -7380,7 +7465,8 @@ CLMEM_API cl_int clmem__copy_buffer_from_image(cl_command_queue queue, clmem_buf
     cl_int err;
     const clmem_copy_options *o = clmem__copy_opts_or_none(opts);
     if (CLMEM__CHECKS && (err = clmem__image_buffer_common(pair, queue, &src, &dst, "dst", o)) != CL_SUCCESS) return err;
-    if ((err = clmem__image_region(clmem__copy_fn, pair, &src, o->origin, o->region, region)) != CL_SUCCESS) return err;
+    if ((err = clmem__image_region(clmem__copy_fn, pair, &src, o->origin, clmem__region_in(o), region)) != CL_SUCCESS) return err;
+    if (region[0] == 0) return clmem__nothing_to_do(clmem__copy_fn, queue, o->wait_for, o->num_wait_for, o->event);
     if (CLMEM__CHECKS && (err = clmem__image_buffer_bytes(pair, &src, region, &dst, o->offset)) != CL_SUCCESS) return err;
     clmem__map_note_use(src.mem, clmem__copy_fn);
     clmem__map_note_use(dst.mem, clmem__copy_fn);
@@ -7402,7 +7488,8 @@ CLMEM_API cl_int clmem__copy_image_from_buffer(cl_command_queue queue, clmem_ima
     cl_int err;
     const clmem_copy_options *o = clmem__copy_opts_or_none(opts);
     if (CLMEM__CHECKS && (err = clmem__image_buffer_common(pair, queue, &dst, &src, "src", o)) != CL_SUCCESS) return err;
-    if ((err = clmem__image_region(clmem__copy_fn, pair, &dst, o->origin, o->region, region)) != CL_SUCCESS) return err;
+    if ((err = clmem__image_region(clmem__copy_fn, pair, &dst, o->origin, clmem__region_in(o), region)) != CL_SUCCESS) return err;
+    if (region[0] == 0) return clmem__nothing_to_do(clmem__copy_fn, queue, o->wait_for, o->num_wait_for, o->event);
     if (CLMEM__CHECKS && (err = clmem__image_buffer_bytes(pair, &dst, region, &src, o->offset)) != CL_SUCCESS) return err;
     clmem__map_note_use(src.mem, clmem__copy_fn);
     clmem__map_note_use(dst.mem, clmem__copy_fn);
@@ -7449,7 +7536,7 @@ static cl_int clmem__svm_copy(const char *fn, cl_command_queue queue, clmem_svm 
                                src_what);
         src_size -= opts->src_offset;
     }
-    if (opts->byte_count) {
+    if (opts->byte_count || (opts->given & CLMEM_GIVEN_BYTE_COUNT)) {
         n = opts->byte_count;
         if (dst.size && n > dst_size)
             return clmem__fail(CL_INVALID_VALUE, fn, "byte_count %zu is larger than the %zu bytes of %s after dst_offset %zu",
@@ -7475,7 +7562,7 @@ static cl_int clmem__svm_copy(const char *fn, cl_command_queue queue, clmem_svm 
         return clmem__fail(CL_MEM_COPY_OVERLAP, fn, "%s [%p, +%zu) and %s [%p, +%zu) overlap", dst_what, (void *)d, n,
                            src_what, (const void *)s, n);
 #if CLMEM__HAVE_SVM
-    err = clEnqueueSVMMemcpy(queue, opts->is_blocking == CLMEM_NON_BLOCKING ? CL_FALSE : CL_TRUE, d, s, n,
+    err = clEnqueueSVMMemcpy(queue, clmem__blocking(opts), d, s, n,
                              opts->num_wait_for, opts->wait_for, opts->event);
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueSVMMemcpy");
 #else

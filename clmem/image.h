@@ -135,7 +135,7 @@ static inline cl_mem clmem_image_int_ptr(clmem_image img) { return img.mem; }
 
 /** Options of clmem_create_image (PyOpenCL's create_image keywords). */
 typedef struct clmem_image_options {
-    int clmem__start;        /* private: keeps the braces non-empty */
+    unsigned given;        /* CLMEM_GIVEN_* bits: filled by the macros */
     size_t shape[3];         /* image order: {width}, {width, height}, {width, height, depth},
                                 with .is_array {width, array_size} or {width, height, array_size}.
                                 The dimension count is the number of leading non-zero
@@ -187,7 +187,7 @@ typedef struct clmem_image_options {
 #define clmem_create_image(...) clmem__create_image_(__VA_ARGS__, )
 #define clmem_image_create(...) clmem__create_image_(__VA_ARGS__, )
 #define clmem__create_image_(context, flags, format, errcode_ret, ...) \
-    clmem_create_image_opts(context, flags, format, &(clmem_image_options){.clmem__start = 0, __VA_ARGS__}, errcode_ret)
+    clmem_create_image_opts(context, flags, format, &(clmem_image_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__}, errcode_ret)
 #endif
 /** The function behind clmem_create_image (for C++ and function pointers); opts may be NULL. */
 CLMEM_API clmem_image clmem_create_image_opts(cl_context context, cl_mem_flags flags, clmem_image_format format,
@@ -195,7 +195,7 @@ CLMEM_API clmem_image clmem_create_image_opts(cl_context context, cl_mem_flags f
 
 /** Options of clmem_image_from_array. */
 typedef struct clmem_image_from_array_options {
-    int clmem__start;
+    unsigned given;                /* CLMEM_GIVEN_* bits: filled by the macros */
     cl_uint num_channels;    /* 1, 2 or 4; 0: 1 for scalar element types, the vector
                                 width for cl_float4 and the like. With more than 1 the
                                 last extent of the shape must equal it. 3 is rejected:
@@ -230,7 +230,7 @@ typedef struct clmem_image_from_array_options {
 #define clmem_image_from_array(...) clmem__image_from_array_(__VA_ARGS__, )
 #define clmem__image_from_array_(context, array, ndim, shape, errcode_ret, ...)                                   \
     clmem_image_from_array_opts(context, array, CLMEM__ARRAY_CHANNEL_TYPE(array), CLMEM__ARRAY_VECTOR_WIDTH(array), \
-                                ndim, shape, &(clmem_image_from_array_options){.clmem__start = 0, __VA_ARGS__},    \
+                                ndim, shape, &(clmem_image_from_array_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__},    \
                                 errcode_ret)
 #define CLMEM__ARRAY_TYPES(X)                                                                                  \
     X(float, CL_FLOAT, 1) X(int8_t, CL_SIGNED_INT8, 1) X(uint8_t, CL_UNSIGNED_INT8, 1)                          \
@@ -317,7 +317,7 @@ typedef enum clmem_color_kind {
 #define clmem_enqueue_fill_image(...) clmem__fill_image_(__VA_ARGS__, )
 #define clmem__fill_image_(queue, img, color, origin, region, ...)                                           \
     clmem_enqueue_fill_image_opts(queue, img, color, CLMEM__COLOR_KIND(color), origin, region,             \
-                                  &(clmem_enqueue_options){.clmem__start = 0, __VA_ARGS__})
+                                  &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #define CLMEM__COLOR_KIND(c)                                                                                   \
     _Generic((c), float *: CLMEM_COLOR_FLOAT, const float *: CLMEM_COLOR_FLOAT, cl_int *: CLMEM_COLOR_INT,   \
              const cl_int *: CLMEM_COLOR_INT, cl_uint *: CLMEM_COLOR_UINT, const cl_uint *: CLMEM_COLOR_UINT)

@@ -84,7 +84,7 @@ typedef struct clmem_memory_map {
 /** Options of clmem_enqueue_map_buffer and clmem_enqueue_map_image (PyOpenCL's
     keyword arguments). Zero means the default. */
 typedef struct clmem_map_options {
-    int clmem__start;                     /* private: keeps the braces non-empty */
+    unsigned given;                     /* CLMEM_GIVEN_* bits: filled by the macros */
     size_t shape[CLMEM_MAP_MAX_DIMS];     /* buffers: elements per axis. Default: one axis holding
                                              everything from offset to the end of the buffer */
     unsigned ndim;                        /* buffers: axes of .shape (0: its leading non-zero entries;
@@ -109,7 +109,7 @@ typedef struct clmem_map_options {
 
 /** Options of clmem_memory_map_release. */
 typedef struct clmem_unmap_options {
-    int clmem__start;                     /* private */
+    unsigned given;                     /* CLMEM_GIVEN_* bits: filled by the macros */
     cl_command_queue queue;               /* queue for the unmap (default: the map's queue); same context */
     const cl_event *wait_for;
     cl_uint num_wait_for;
@@ -145,7 +145,7 @@ typedef struct clmem_unmap_options {
 #define clmem_enqueue_map_buffer(...) clmem__map_buffer_(__VA_ARGS__, )
 #define clmem__map_buffer_(queue, buf, flags, offset, T, map, ...)                                     \
     clmem_enqueue_map_buffer_opts(queue, buf, flags, offset, sizeof(T), #T, map,                         \
-                                  &(clmem_map_options){.clmem__start = 0, .clmem__file = __FILE__,      \
+                                  &(clmem_map_options){.given = CLMEM__GIVEN(__VA_ARGS__), .clmem__file = __FILE__,      \
                                                        .clmem__line = __LINE__, __VA_ARGS__})
 #endif
 CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buffer buf, cl_map_flags flags,
@@ -178,7 +178,7 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
 #define clmem_enqueue_map_image(...) clmem__map_image_(__VA_ARGS__, )
 #define clmem__map_image_(queue, img, flags, map, ...)                                                  \
     clmem_enqueue_map_image_opts(queue, img, flags, map,                                                 \
-                                 &(clmem_map_options){.clmem__start = 0, .clmem__file = __FILE__,       \
+                                 &(clmem_map_options){.given = CLMEM__GIVEN(__VA_ARGS__), .clmem__file = __FILE__,       \
                                                       .clmem__line = __LINE__, __VA_ARGS__})
 #endif
 CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_image img, cl_map_flags flags,
@@ -205,7 +205,7 @@ CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_imag
 #ifndef __cplusplus
 #define clmem_memory_map_release(...) clmem__map_release_(__VA_ARGS__, )
 #define clmem__map_release_(map, ...) \
-    clmem_memory_map_release_opts(map, &(clmem_unmap_options){.clmem__start = 0, __VA_ARGS__})
+    clmem_memory_map_release_opts(map, &(clmem_unmap_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #endif
 CLMEM_API cl_int clmem_memory_map_release_opts(clmem_memory_map *map, const clmem_unmap_options *opts);
 
@@ -227,7 +227,7 @@ CLMEM_API cl_int clmem_memory_map_release_default(clmem_memory_map *map);
 #ifndef __cplusplus
 #define clmem_enqueue_unmap_mem_object(...) clmem__unmap_mem_(__VA_ARGS__, )
 #define clmem__unmap_mem_(queue, mem, ptr, ...) \
-    clmem_enqueue_unmap_mem_object_opts(queue, mem, ptr, &(clmem_enqueue_options){.clmem__start = 0, __VA_ARGS__})
+    clmem_enqueue_unmap_mem_object_opts(queue, mem, ptr, &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #endif
 CLMEM_API cl_int clmem_enqueue_unmap_mem_object_opts(cl_command_queue queue, cl_mem mem, void *ptr,
                                                      const clmem_enqueue_options *opts);

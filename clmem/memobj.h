@@ -9,20 +9,28 @@ extern "C" {
 
    PyOpenCL's keyword arguments are designated initializers here:
        clmem_enqueue_fill_buffer(q, buf, &v, sizeof v, 0, n, .event = &ev);
-   Every option left out is zero, and ZERO MEANS "THE DEFAULT". C cannot tell an
-   option left out from one set to 0, so the few options whose default is not zero
-   spell their other value with a constant:
-     .is_blocking   default: blocking. Ask for a non-blocking transfer with
-                    .is_blocking = CLMEM_NON_BLOCKING. Writing `.is_blocking = false`
-                    is the same as leaving it out: the call blocks (safe, but slower).
-     .byte_count    default: the whole extent (see clmem_enqueue_copy). A computed
-                    count that may be 0 must be tested before the call: `.byte_count
-                    = n` with n == 0 copies the default extent, not nothing.
+   An option you write means its value; an option you leave out takes its default
+   (see NAMED OPTIONS in base: the macros record which designators were written):
+     .is_blocking   left out: blocking (as in PyOpenCL). `.is_blocking = false`
+                    (CL_FALSE, 0, CLMEM_NON_BLOCKING) returns before the transfer is
+                    done: wait on .event (or clFinish) before touching the host memory.
+     .byte_count    left out: the whole extent (see clmem_enqueue_copy). `.byte_count
+                    = n` copies n bytes, also when n is 0 (then nothing, successfully).
+     .region        left out: linear copy, or the whole image; written as all zero:
+                    nothing is copied.
    Every enqueue takes .wait_for/.num_wait_for (set both with CLMEM_WAIT_FOR(e1, e2))
    and .event (where to store the new event; none is created when it is NULL).
+   A compound literal as a positional argument that picks the operation (the dst
+   and src of clmem_enqueue_copy, the pattern of clmem_enqueue_fill, the value of
+   clmem_set_kernel_arg) goes in parentheses, as for assert():
+       clmem_enqueue_fill(q, buf, ((cl_float4){{1, 2, 3, 4}}), 64);
+   the preprocessor would split it at its commas, and the macro must see it whole to
+   take its type. Other positional arguments (shapes, formats, colors, origins) may
+   be compound literals as they are.
    --------------------------------------------------------------------------------- */
+/** CLMEM_BLOCKING, CLMEM_NON_BLOCKING: readable values for .is_blocking. */
 #define CLMEM_BLOCKING 1
-#define CLMEM_NON_BLOCKING (-1)
+#define CLMEM_NON_BLOCKING 0
 
 /** CLMEM_WAIT_FOR(e1, e2, ...): sets .wait_for and .num_wait_for together.
     clmem_enqueue_copy(q, host, buf, CLMEM_WAIT_FOR(write_done), .event = &ev) */
@@ -32,7 +40,7 @@ extern "C" {
 
 /** The options every enqueue without options of its own takes. */
 typedef struct clmem_enqueue_options {
-    int clmem__start;          /* private: keeps the braces non-empty */
+    unsigned given;          /* CLMEM_GIVEN_* bits: filled by the macros */
     const cl_event *wait_for;  /* events to wait for (NULL: none) */
     cl_uint num_wait_for;      /* how many */
     cl_event *event;           /* where to put the new event (NULL: none is made) */
@@ -77,7 +85,7 @@ CLMEM_API void *clmem_mem_get_host_array(cl_mem mem, size_t nbytes, cl_int *errc
     (an object of another context), CL_INVALID_OPERATION (device older than 1.2). */
 #define clmem_enqueue_migrate_mem_objects(...) clmem__migrate_(__VA_ARGS__, )
 #define clmem__migrate_(queue, objects, n, flags, ...) \
-    clmem_enqueue_migrate_mem_objects_opts(queue, objects, n, flags, &(clmem_enqueue_options){.clmem__start = 0, __VA_ARGS__})
+    clmem_enqueue_migrate_mem_objects_opts(queue, objects, n, flags, &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 CLMEM_API cl_int clmem_enqueue_migrate_mem_objects_opts(cl_command_queue queue, const cl_mem *objects, cl_uint n,
                                                         cl_mem_migration_flags flags, const clmem_enqueue_options *opts);
 

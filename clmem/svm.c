@@ -611,7 +611,9 @@ CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm sv
                                "flags 0x%llx combine CL_MAP_WRITE_INVALIDATE_REGION with CL_MAP_READ or CL_MAP_WRITE",
                                (unsigned long long)flags);
     }
-    size = opts->size ? opts->size : svm.size;
+    size = opts->size || (opts->given & CLMEM_GIVEN_SIZE) ? opts->size : svm.size;
+    if (CLMEM__CHECKS && size == 0 && (opts->given & CLMEM_GIVEN_SIZE))
+        return clmem__fail(CL_INVALID_VALUE, fn, ".size is 0: OpenCL cannot map 0 bytes");
     if (size == 0)
         return clmem__fail(CLMEM_ERROR_SIZE_UNKNOWN, fn, "the size of the map is unknown: svm.size is 0 and .size not given");
     if (CLMEM__CHECKS && svm.size && size > svm.size)
@@ -629,7 +631,7 @@ CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm sv
     rec->queue = queue;
     rec->flags = flags;
     rec->alignment = 0;
-    err = clEnqueueSVMMap(queue, opts->is_blocking == CLMEM_NON_BLOCKING ? CL_FALSE : CL_TRUE, flags, svm.ptr, size,
+    err = clEnqueueSVMMap(queue, (opts->given & CLMEM_GIVEN_IS_BLOCKING) && !opts->is_blocking ? CL_FALSE : CL_TRUE, flags, svm.ptr, size,
                           opts->num_wait_for, opts->wait_for, &map->event);
     if (err != CL_SUCCESS) {
         CLMEM_FREE(rec);
@@ -780,7 +782,7 @@ CLMEM_API cl_int clmem_enqueue_svm_memfill_opts(cl_command_queue queue, clmem_sv
     static const clmem_svm_memfill_options none = {0, 0, NULL, 0, NULL};
     if (!opts) opts = &none;
     return clmem__svm_fill("clmem_enqueue_svm_memfill", queue, dst, 0, pattern, pattern_size, opts->byte_count,
-                           opts->byte_count != 0, opts->wait_for, opts->num_wait_for, opts->event);
+                           opts->byte_count != 0 || (opts->given & CLMEM_GIVEN_BYTE_COUNT), opts->wait_for, opts->num_wait_for, opts->event);
 }
 
 /* ---- migration ---- */

@@ -135,7 +135,7 @@ CLMEM_API cl_int clmem_svm_allocation_release(clmem_svm_allocation *a);
     Example: clmem_svm_allocation_enqueue_release(&a, q, .event = &freed); */
 #define clmem_svm_allocation_enqueue_release(...) clmem__svm_enqueue_release_(__VA_ARGS__, )
 #define clmem__svm_enqueue_release_(a, queue, ...) \
-    clmem_svm_allocation_enqueue_release_opts(a, queue, &(clmem_enqueue_options){.clmem__start = 0, __VA_ARGS__})
+    clmem_svm_allocation_enqueue_release_opts(a, queue, &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 CLMEM_API cl_int clmem_svm_allocation_enqueue_release_opts(clmem_svm_allocation *a, cl_command_queue queue,
                                                            const clmem_enqueue_options *opts);
 
@@ -188,7 +188,7 @@ typedef struct clmem_svm_map {
     .is_blocking (default blocking; CLMEM_NON_BLOCKING), .wait_for/.num_wait_for,
     .event (a second reference to the map's event, yours to release). */
 typedef struct clmem_svm_map_options {
-    int clmem__start;
+    unsigned given;                /* CLMEM_GIVEN_* bits: filled by the macros */
     size_t size;
     int is_blocking;
     const cl_event *wait_for;
@@ -211,21 +211,21 @@ typedef struct clmem_svm_map_options {
              clmem_svm_map_release(&m); */
 #define clmem_enqueue_svm_map(...) clmem__svm_map_(__VA_ARGS__, )
 #define clmem__svm_map_(queue, svm, flags, map, ...) \
-    clmem_enqueue_svm_map_opts(queue, svm, flags, map, &(clmem_svm_map_options){.clmem__start = 0, __VA_ARGS__})
+    clmem_enqueue_svm_map_opts(queue, svm, flags, map, &(clmem_svm_map_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #define clmem_svm_map_ro(...) clmem__svm_map_ro_(__VA_ARGS__, )
 #define clmem__svm_map_ro_(queue, svm, map, ...) \
-    clmem_enqueue_svm_map_opts(queue, svm, CL_MAP_READ, map, &(clmem_svm_map_options){.clmem__start = 0, __VA_ARGS__})
+    clmem_enqueue_svm_map_opts(queue, svm, CL_MAP_READ, map, &(clmem_svm_map_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #define clmem_svm_map_rw(...) clmem__svm_map_rw_(__VA_ARGS__, )
 #define clmem__svm_map_rw_(queue, svm, map, ...)                                            \
     clmem_enqueue_svm_map_opts(queue, svm, CL_MAP_READ | CL_MAP_WRITE, map,                 \
-                               &(clmem_svm_map_options){.clmem__start = 0, __VA_ARGS__})
+                               &(clmem_svm_map_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm svm, cl_map_flags flags,
                                             clmem_svm_map *map, const clmem_svm_map_options *opts);
 
 /** Options of clmem_svm_map_release: .queue (NULL: the map's queue), .wait_for,
     .num_wait_for, .event (the unmap's event, yours to release). */
 typedef struct clmem_svm_unmap_options {
-    int clmem__start;
+    unsigned given;                /* CLMEM_GIVEN_* bits: filled by the macros */
     cl_command_queue queue;
     const cl_event *wait_for;
     cl_uint num_wait_for;
@@ -242,7 +242,7 @@ typedef struct clmem_svm_unmap_options {
     clmem_svm_map_release_default(&map) is the same with no options (clmem_release). */
 #define clmem_svm_map_release(...) clmem__svm_map_release_(__VA_ARGS__, )
 #define clmem__svm_map_release_(map, ...) \
-    clmem_svm_map_release_opts(map, &(clmem_svm_unmap_options){.clmem__start = 0, __VA_ARGS__})
+    clmem_svm_map_release_opts(map, &(clmem_svm_unmap_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 CLMEM_API cl_int clmem_svm_map_release_opts(clmem_svm_map *map, const clmem_svm_unmap_options *opts);
 CLMEM_API cl_int clmem_svm_map_release_default(clmem_svm_map *map);
 
@@ -263,7 +263,7 @@ CLMEM_API clmem_buffer clmem_svm_as_buffer(cl_context context, clmem_svm svm, cl
 /** Options of clmem_enqueue_svm_memfill: .byte_count (bytes to fill from dst.ptr;
     0: all of dst.size), .wait_for/.num_wait_for, .event. */
 typedef struct clmem_svm_memfill_options {
-    int clmem__start;
+    unsigned given;                /* CLMEM_GIVEN_* bits: filled by the macros */
     size_t byte_count;
     const cl_event *wait_for;
     cl_uint num_wait_for;
@@ -283,7 +283,7 @@ typedef struct clmem_svm_memfill_options {
 #define clmem_enqueue_svm_memfill(...) clmem__svm_memfill_(__VA_ARGS__, )
 #define clmem__svm_memfill_(queue, dst, pattern, pattern_size, ...)                 \
     clmem_enqueue_svm_memfill_opts(queue, dst, pattern, pattern_size,               \
-                                   &(clmem_svm_memfill_options){.clmem__start = 0, __VA_ARGS__})
+                                   &(clmem_svm_memfill_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 CLMEM_API cl_int clmem_enqueue_svm_memfill_opts(cl_command_queue queue, clmem_svm dst, const void *pattern,
                                                 size_t pattern_size, const clmem_svm_memfill_options *opts);
 
@@ -298,7 +298,7 @@ CLMEM_API cl_int clmem_enqueue_svm_memfill_opts(cl_command_queue queue, clmem_sv
     CL_INVALID_COMMAND_QUEUE, CL_INVALID_CONTEXT, CL_INVALID_EVENT_WAIT_LIST. */
 #define clmem_enqueue_svm_migratemem(...) clmem__svm_migratemem_(__VA_ARGS__, )
 #define clmem__svm_migratemem_(queue, svms, n, flags, ...) \
-    clmem_enqueue_svm_migratemem_opts(queue, svms, n, flags, &(clmem_enqueue_options){.clmem__start = 0, __VA_ARGS__})
+    clmem_enqueue_svm_migratemem_opts(queue, svms, n, flags, &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 CLMEM_API cl_int clmem_enqueue_svm_migratemem_opts(cl_command_queue queue, const clmem_svm *svms, cl_uint n,
                                                    cl_mem_migration_flags flags, const clmem_enqueue_options *opts);
 
@@ -344,7 +344,7 @@ typedef struct clmem_svm_array {
     .queue                  bind the allocation to this queue (see
                             clmem_svm_allocation_create) */
 typedef struct clmem_svm_empty_options {
-    int clmem__start;
+    unsigned given;                /* CLMEM_GIVEN_* bits: filled by the macros */
     size_t shape[CLMEM_SVM_MAX_DIMS];
     unsigned ndim;
     char order;
@@ -366,26 +366,26 @@ typedef struct clmem_svm_empty_options {
              float *x = (float *)a.svm.ptr; */
 #define clmem_svm_empty(...) clmem__svm_empty_(__VA_ARGS__, )
 #define clmem__svm_empty_(ctx, flags, T, arr, ...) \
-    clmem_svm_empty_opts(ctx, flags, sizeof(T), #T, arr, &(clmem_svm_empty_options){.clmem__start = 0, __VA_ARGS__})
+    clmem_svm_empty_opts(ctx, flags, sizeof(T), #T, arr, &(clmem_svm_empty_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #define clmem_csvm_empty(...) clmem__csvm_empty_(__VA_ARGS__, )
 #define clmem__csvm_empty_(ctx, T, arr, ...)                      \
     clmem_svm_empty_opts(ctx, CL_MEM_READ_WRITE, sizeof(T), #T, arr, \
-                         &(clmem_svm_empty_options){.clmem__start = 0, __VA_ARGS__})
+                         &(clmem_svm_empty_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #define clmem_fsvm_empty(...) clmem__fsvm_empty_(__VA_ARGS__, )
 #define clmem__fsvm_empty_(ctx, T, arr, ...)                                                         \
     clmem_svm_empty_opts(ctx, CL_MEM_READ_WRITE | CLMEM__SVM_FINE_GRAIN_BUFFER, sizeof(T), #T, arr, \
-                         &(clmem_svm_empty_options){.clmem__start = 0, __VA_ARGS__})
+                         &(clmem_svm_empty_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #define clmem_svm_empty_like(...) clmem__svm_empty_like_(__VA_ARGS__, )
 #define clmem__svm_empty_like_(ctx, flags, like, arr, ...) \
-    clmem_svm_empty_like_opts(ctx, flags, like, arr, &(clmem_svm_empty_options){.clmem__start = 0, __VA_ARGS__})
+    clmem_svm_empty_like_opts(ctx, flags, like, arr, &(clmem_svm_empty_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #define clmem_csvm_empty_like(...) clmem__csvm_empty_like_(__VA_ARGS__, )
 #define clmem__csvm_empty_like_(ctx, like, arr, ...)             \
     clmem_svm_empty_like_opts(ctx, CL_MEM_READ_WRITE, like, arr, \
-                              &(clmem_svm_empty_options){.clmem__start = 0, __VA_ARGS__})
+                              &(clmem_svm_empty_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #define clmem_fsvm_empty_like(...) clmem__fsvm_empty_like_(__VA_ARGS__, )
 #define clmem__fsvm_empty_like_(ctx, like, arr, ...)                                         \
     clmem_svm_empty_like_opts(ctx, CL_MEM_READ_WRITE | CLMEM__SVM_FINE_GRAIN_BUFFER, like, arr, \
-                              &(clmem_svm_empty_options){.clmem__start = 0, __VA_ARGS__})
+                              &(clmem_svm_empty_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 /* CL_MEM_SVM_FINE_GRAIN_BUFFER, also without 2.0 headers */
 #define CLMEM__SVM_FINE_GRAIN_BUFFER ((cl_svm_mem_flags)1 << 10)
 

@@ -51,7 +51,7 @@ extern "C" {
 
 /** Options of clmem_enqueue_copy; see the DISPATCH TABLE for which apply where. */
 typedef struct clmem_copy_options {
-    int clmem__start;             /* private: keeps the braces non-empty */
+    unsigned given;             /* CLMEM_GIVEN_* bits: filled by the macros */
     size_t byte_count;            /* linear copies: bytes (0: default extent) */
     size_t src_offset;            /* linear: byte offset in the source */
     size_t dst_offset;            /* linear: byte offset in the destination */
@@ -77,7 +77,7 @@ typedef struct clmem_copy_options {
 
 /** Options of clmem_enqueue_fill. */
 typedef struct clmem_fill_options {
-    int clmem__start;
+    unsigned given;                /* CLMEM_GIVEN_* bits: filled by the macros */
     size_t offset;                /* byte offset of the filled range (buffers) */
     size_t pattern_size;          /* required when the pattern is a pointer */
     const cl_event *wait_for;
@@ -135,7 +135,7 @@ CLMEM_API cl_int clmem__fill_svm(cl_command_queue queue, clmem_svm dst, const vo
 #define clmem_enqueue_copy(...) clmem__copy_(__VA_ARGS__, )
 #define clmem__copy_(queue, dst, src, ...)                                              \
     (CLMEM__COPY_ASSERT(dst, src),                                                      \
-     CLMEM__COPY_FN(dst, src)(queue, dst, src, &(clmem_copy_options){.clmem__start = 0, __VA_ARGS__}))
+     CLMEM__COPY_FN(dst, src)(queue, dst, src, &(clmem_copy_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__}))
 
 #define CLMEM__COPY_FN(dst, src)                                                                         \
     _Generic((dst),                                                                                      \
@@ -231,7 +231,7 @@ CLMEM__FILL_DECL(const void *, ptr)
     CLMEM__FILL_FN(pattern)(queue,                                                                    \
                             _Generic((dst), clmem_buffer: clmem__fill_target_buffer,                  \
                                      clmem_svm: clmem__fill_target_svm)(dst),                         \
-                            pattern, size, &(clmem_fill_options){.clmem__start = 0, __VA_ARGS__})
+                            pattern, size, &(clmem_fill_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #define CLMEM__FILL_ASSOC(T, name) T: clmem__fill_##name,
 #define CLMEM__FILL_FN(pattern) _Generic((pattern), CLMEM__PATTERN_TYPES(CLMEM__FILL_ASSOC) default: clmem__fill_ptr)
 #endif
@@ -276,18 +276,19 @@ CLMEM__PATTERN_TYPES(CLMEM__ARG_DECL)
 #endif
 CLMEM_API cl_int clmem__set_arg_unsupported(cl_kernel kernel, cl_uint index, ...);
 
-/** clmem_enqueue_copy_buffer_p2p_amd(platform, queue, src, dst, size, ...): copy
-    between buffers of two contexts through cl_amd_copy_buffer_p2p
-    (clEnqueueCopyBufferP2PAMD). size 0 means the smaller of both sizes after the
-    offsets. Options: .src_offset, .dst_offset, .wait_for, .num_wait_for, .event.
-    Where the platform lacks the extension: CL_INVALID_OPERATION with a message. */
+/** clmem_enqueue_copy_buffer_p2p_amd(platform, queue, src, dst, ...): copy between
+    buffers of two contexts through cl_amd_copy_buffer_p2p (clEnqueueCopyBufferP2PAMD;
+    PyOpenCL's enqueue_copy_buffer_p2p_amd). Options: .byte_count (left out: the
+    smaller of both sizes after the offsets; 0: nothing), .src_offset, .dst_offset,
+    .wait_for, .num_wait_for, .event. Where the platform lacks the extension:
+    CL_INVALID_OPERATION with a message; ranges beyond a buffer: CL_INVALID_VALUE. */
 #ifndef __cplusplus
 #define clmem_enqueue_copy_buffer_p2p_amd(...) clmem__p2p_(__VA_ARGS__, )
-#define clmem__p2p_(platform, queue, src, dst, size, ...) \
-    clmem_enqueue_copy_buffer_p2p_amd_opts(platform, queue, src, dst, size, &(clmem_copy_options){.clmem__start = 0, __VA_ARGS__})
+#define clmem__p2p_(platform, queue, src, dst, ...) \
+    clmem_enqueue_copy_buffer_p2p_amd_opts(platform, queue, src, dst, &(clmem_copy_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #endif
 CLMEM_API cl_int clmem_enqueue_copy_buffer_p2p_amd_opts(cl_platform_id platform, cl_command_queue queue, clmem_buffer src,
-                                                        clmem_buffer dst, size_t size, const clmem_copy_options *opts);
+                                                        clmem_buffer dst, const clmem_copy_options *opts);
 
 #ifdef __cplusplus
 } /* extern "C" */
