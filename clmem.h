@@ -144,6 +144,27 @@ extern "C" {
 /* CLMEM__GIVEN(options...): the given mask of the designators written (see above). */
 #define CLMEM__GIVEN(...) CLMEM__GIVEN_S("," #__VA_ARGS__)
 
+/* Positional arguments that may be compound literals. The preprocessor splits a macro
+   argument at its commas, so `(const size_t[]){1024, 512}` would be two arguments.
+   A macro therefore names only the arguments it must see (those whose type picks the
+   function) and hands the rest, positional and named, to a brace initializer, which
+   puts every comma back: an "args" struct whose leading members are the positional
+   arguments, followed by the options' fields, overlaid on the options struct so that
+   the options pass on without a copy:
+       typedef struct { const size_t *shape; cl_int *errcode_ret;
+                        CLMEM__OPTIONS(clmem_x_options, CLMEM__X_FIELDS) } clmem__x_args;
+       #define clmem_x(ctx, ...) clmem__x_call(ctx, &(clmem__x_args){__VA_ARGS__, .given = CLMEM__GIVEN(__VA_ARGS__)})
+   C only (C++ has overloads). */
+#ifndef __cplusplus
+#define CLMEM__OPTIONS(T, FIELDS) \
+    union {                       \
+        T opts;                   \
+        struct {                  \
+            FIELDS                \
+        };                        \
+    };
+#endif
+
 /* ---------------------------------------------------------------------------------
    RESULTS
 
@@ -256,12 +277,16 @@ extern "C" {
     .wait_for = (const cl_event[]){__VA_ARGS__},              \
     .num_wait_for = (cl_uint)(sizeof((const cl_event[]){__VA_ARGS__}) / sizeof(cl_event))
 
-/** The options every enqueue without options of its own takes. */
+/** The options every enqueue without options of its own takes: given (CLMEM_GIVEN_*
+    bits, filled by the macros), wait_for (events to wait for; NULL: none),
+    num_wait_for (how many), event (where to put the new event; NULL: none is made). */
+#define CLMEM__ENQUEUE_FIELDS \
+    unsigned given;           \
+    const cl_event *wait_for; \
+    cl_uint num_wait_for;     \
+    cl_event *event;
 typedef struct clmem_enqueue_options {
-    unsigned given;          /* CLMEM_GIVEN_* bits: filled by the macros */
-    const cl_event *wait_for;  /* events to wait for (NULL: none) */
-    cl_uint num_wait_for;      /* how many */
-    cl_event *event;           /* where to put the new event (NULL: none is made) */
+    CLMEM__ENQUEUE_FIELDS
 } clmem_enqueue_options;
 
 /** Everything clGetMemObjectInfo knows about a memory object, in one struct
@@ -284,7 +309,7 @@ typedef struct clmem_mem_info {
 
 /** clmem_mem_get_info(mem, &info): fill info for a raw cl_mem. Returns CL_SUCCESS,
     CL_INVALID_MEM_OBJECT for NULL, or the driver's code. Thread safety: any thread.
-    The generic clmem_memory_object_get_infos(obj, &info) takes any clmem handle. */
+    The generic clmem_memory_object_get_info(obj, &info) takes any clmem handle. */
 CLMEM_API cl_int clmem_mem_get_info(cl_mem mem, clmem_mem_info *info);
 
 /** clmem_mem_get_host_array(mem, nbytes, &err): the host memory behind a
@@ -301,18 +326,28 @@ CLMEM_API void *clmem_mem_get_host_array(cl_mem mem, size_t nbytes, cl_int *errc
     Options: .wait_for, .num_wait_for, .event. Errors: CL_INVALID_VALUE (n == 0, NULL
     array or entry, unknown flag bits), CL_INVALID_EVENT_WAIT_LIST, CL_INVALID_CONTEXT
     (an object of another context), CL_INVALID_OPERATION (device older than 1.2). */
-#define clmem_enqueue_migrate_mem_objects(...) clmem__migrate_(__VA_ARGS__, )
-#define clmem__migrate_(queue, objects, n, flags, ...) \
-    clmem_enqueue_migrate_mem_objects_opts(queue, objects, n, flags, &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 CLMEM_API cl_int clmem_enqueue_migrate_mem_objects_opts(cl_command_queue queue, const cl_mem *objects, cl_uint n,
                                                         cl_mem_migration_flags flags, const clmem_enqueue_options *opts);
+#ifndef __cplusplus
+typedef struct clmem__migrate_args {
+    const cl_mem *objects;
+    cl_uint n;
+    cl_mem_migration_flags flags;
+    CLMEM__OPTIONS(clmem_enqueue_options, CLMEM__ENQUEUE_FIELDS)
+} clmem__migrate_args;
+static inline cl_int clmem__migrate_call(cl_command_queue queue, const clmem__migrate_args *a) {
+    return clmem_enqueue_migrate_mem_objects_opts(queue, a->objects, a->n, a->flags, &a->opts);
+}
+#define clmem_enqueue_migrate_mem_objects(queue, ...) \
+    clmem__migrate_call(queue, &(clmem__migrate_args){__VA_ARGS__, .given = CLMEM__GIVEN(__VA_ARGS__)})
+#endif
 
 /* ---------------------------------------------------------------------------------
    GENERIC MEMORY-OBJECT FUNCTIONS (C: _Generic; C++: overloads)
 
    Each takes any memory handle: clmem_buffer, clmem_image, clmem_pipe or a raw cl_mem.
      clmem_memory_object_int_ptr(obj)        the raw cl_mem (PyOpenCL's int_ptr)
-     clmem_memory_object_get_infos(obj, &i)  every mem_info (clmem_mem_info)
+     clmem_memory_object_get_info(obj, &i)  every mem_info (clmem_mem_info)
      clmem_memory_object_get_host_array(obj, nbytes, &err)
      clmem_memory_object_hostbuf(obj)        CL_MEM_HOST_PTR for USE_HOST_PTR objects, else NULL
      clmem_memory_object_equal(a, b)         same OpenCL object (pointer equality)
@@ -332,7 +367,7 @@ CLMEM_API size_t clmem_mem_hash(cl_mem mem);
     _Generic((obj), clmem_buffer: clmem_buffer_int_ptr, clmem_image: clmem_image_int_ptr, \
              clmem_pipe: clmem_pipe_int_ptr, cl_mem: clmem__mem_identity)(obj)
 #define clmem_memory_object_int_ptr(obj) CLMEM__MEM_OF(obj)
-#define clmem_memory_object_get_infos(obj, info) clmem_mem_get_info(CLMEM__MEM_OF(obj), (info))
+#define clmem_memory_object_get_info(obj, info) clmem_mem_get_info(CLMEM__MEM_OF(obj), (info))
 #define clmem_memory_object_get_host_array(obj, nbytes, err) clmem_mem_get_host_array(CLMEM__MEM_OF(obj), (nbytes), (err))
 #define clmem_memory_object_hostbuf(obj) clmem_mem_hostbuf(CLMEM__MEM_OF(obj))
 #define clmem_memory_object_equal(a, b) (CLMEM__MEM_OF(a) == CLMEM__MEM_OF(b))
@@ -480,9 +515,9 @@ extern "C" {
    passes to OpenCL unchanged. PyOpenCL's attribute names map to the fields:
      channel_order      ->  .image_channel_order      (CL_R, CL_RGBA, ...)
      channel_data_type  ->  .image_channel_data_type  (CL_FLOAT, CL_UNORM_INT8, ...)
-   Make one with clmem_image_format_create(CL_RGBA, CL_FLOAT) (a compound literal
-   such as (clmem_image_format){CL_RGBA, CL_FLOAT} works too, but not as an argument
-   of a clmem macro: the comma inside the braces splits the macro's arguments).
+   Make one with clmem_image_format_create(CL_RGBA, CL_FLOAT) or a compound literal
+   such as (clmem_image_format){CL_RGBA, CL_FLOAT}, also as an argument of
+   clmem_create_image.
    --------------------------------------------------------------------------------- */
 typedef cl_image_format clmem_image_format;
 
@@ -602,18 +637,29 @@ typedef struct clmem_image {
 static inline cl_mem clmem_image_int_ptr(clmem_image img) { return img.mem; }
 
 /** Options of clmem_create_image (PyOpenCL's create_image keywords). */
+/* Fields (see the names in the documentation of clmem_create_image):
+     given      CLMEM_GIVEN_* bits: filled by the macros
+     shape      image order: {width}, {width, height}, {width, height, depth}, with
+                .is_array {width, array_size} or {width, height, array_size}. The
+                dimension count is the number of leading non-zero entries: a computed
+                0 shortens the shape (give .ndim to have it refused instead)
+     ndim       optional: the dimension count you mean (1-3); checked against .shape
+     pitches    row pitch, slice pitch in bytes (0: packed); only with .hostbuf
+     hostbuf    host data for CL_MEM_USE_HOST_PTR / CL_MEM_COPY_HOST_PTR
+     host_size  optional: bytes behind hostbuf, checked against what the image reads
+     is_array   a 1-D array (2 dims) or 2-D array (3 dims)
+     buffer     a 1-D buffer image over this buffer (1 dim) */
+#define CLMEM__IMAGE_FIELDS \
+    unsigned given;         \
+    size_t shape[3];        \
+    cl_uint ndim;           \
+    size_t pitches[2];      \
+    void *hostbuf;          \
+    size_t host_size;       \
+    bool is_array;          \
+    clmem_buffer buffer;
 typedef struct clmem_image_options {
-    unsigned given;        /* CLMEM_GIVEN_* bits: filled by the macros */
-    size_t shape[3];         /* image order: {width}, {width, height}, {width, height, depth},
-                                with .is_array {width, array_size} or {width, height, array_size}.
-                                The dimension count is the number of leading non-zero
-                                entries: a computed 0 shortens the shape (see .ndim). */
-    cl_uint ndim;            /* optional: the dimension count you mean (1-3); checked against .shape */
-    size_t pitches[2];       /* row pitch, slice pitch in bytes (0: packed); only with .hostbuf */
-    void *hostbuf;           /* host data for CL_MEM_USE_HOST_PTR / CL_MEM_COPY_HOST_PTR */
-    size_t host_size;        /* optional: bytes behind hostbuf, checked against what the image reads */
-    bool is_array;           /* a 1-D array (2 dims) or 2-D array (3 dims) */
-    clmem_buffer buffer;     /* a 1-D buffer image over this buffer (1 dim) */
+    CLMEM__IMAGE_FIELDS
 } clmem_image_options;
 
 /** clmem_create_image(context, flags, format, &err, .shape = {...}, ...): a new image
@@ -651,26 +697,41 @@ typedef struct clmem_image_options {
     Example:
       clmem_image img = clmem_create_image(ctx, CL_MEM_READ_ONLY,
           clmem_image_format_create(CL_RGBA, CL_FLOAT), &err, .shape = {640, 480}); */
-#ifndef __cplusplus
-#define clmem_create_image(...) clmem__create_image_(__VA_ARGS__, )
-#define clmem_image_create(...) clmem__create_image_(__VA_ARGS__, )
-#define clmem__create_image_(context, flags, format, errcode_ret, ...) \
-    clmem_create_image_opts(context, flags, format, &(clmem_image_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__}, errcode_ret)
-#endif
 /** The function behind clmem_create_image (for C++ and function pointers); opts may be NULL. */
 CLMEM_API clmem_image clmem_create_image_opts(cl_context context, cl_mem_flags flags, clmem_image_format format,
-                                             const clmem_image_options *opts, cl_int *errcode_ret);
+                                             cl_int *errcode_ret, const clmem_image_options *opts);
+#ifndef __cplusplus
+typedef struct clmem__create_image_args {
+    clmem_image_format format;
+    cl_int *errcode_ret;
+    CLMEM__OPTIONS(clmem_image_options, CLMEM__IMAGE_FIELDS)
+} clmem__create_image_args;
+static inline clmem_image clmem__create_image_call(cl_context context, cl_mem_flags flags, const clmem__create_image_args *a) {
+    return clmem_create_image_opts(context, flags, a->format, a->errcode_ret, &a->opts);
+}
+#define clmem_create_image(context, flags, ...) \
+    clmem__create_image_call(context, flags, &(clmem__create_image_args){__VA_ARGS__, .given = CLMEM__GIVEN(__VA_ARGS__)})
+#define clmem_image_create clmem_create_image
+#endif
 
 /** Options of clmem_image_from_array. */
+/* Fields:
+     given          CLMEM_GIVEN_* bits: filled by the macros
+     num_channels   1, 2 or 4; left out: 1 for scalar element types, the vector width for
+                    cl_float4 and the like. With more than 1 the last extent of the shape
+                    must equal it. 3 is rejected: OpenCL has no RGB format for 8/16/32-bit
+                    or float channels.
+     mode           'r' (default): CL_MEM_READ_ONLY; 'w': CL_MEM_WRITE_ONLY
+     norm_int       integer data read as normalized floats (UNORM/SNORM 8 and 16 bit)
+     half_float     the 16-bit data are halfs (cl_half/uint16_t): CL_HALF_FLOAT */
+#define CLMEM__IMAGE_FROM_ARRAY_FIELDS \
+    unsigned given;                    \
+    cl_uint num_channels;              \
+    char mode;                         \
+    bool norm_int;                     \
+    bool half_float;
 typedef struct clmem_image_from_array_options {
-    unsigned given;                /* CLMEM_GIVEN_* bits: filled by the macros */
-    cl_uint num_channels;    /* 1, 2 or 4; 0: 1 for scalar element types, the vector
-                                width for cl_float4 and the like. With more than 1 the
-                                last extent of the shape must equal it. 3 is rejected:
-                                OpenCL has no RGB format for 8/16/32-bit or float channels. */
-    char mode;               /* 'r' (default, 0): CL_MEM_READ_ONLY; 'w': CL_MEM_WRITE_ONLY */
-    bool norm_int;           /* integer data read as normalized floats (UNORM/SNORM 8 and 16 bit) */
-    bool half_float;         /* the 16-bit data are halfs (cl_half/uint16_t): CL_HALF_FLOAT */
+    CLMEM__IMAGE_FROM_ARRAY_FIELDS
 } clmem_image_from_array_options;
 
 /** clmem_image_from_array(context, array, ndim, shape, &err, ...): an image holding a
@@ -692,14 +753,18 @@ typedef struct clmem_image_from_array_options {
     .norm_int with float/32-bit/half data, .half_float with other than 16-bit data),
     CL_INVALID_IMAGE_FORMAT_DESCRIPTOR (num_channels 3, which would need CL_RGB: "use
     4 channels (RGBA) and pad the data, or 1 channel with a width 3 times larger").
-    Example: float a[512][1024]; const size_t shape[] = {512, 1024};
-             clmem_image img = clmem_image_from_array(ctx, &a[0][0], 2, shape, &err); */
+    Example: static float a[512][1024];
+             clmem_image img = clmem_image_from_array(ctx, &a[0][0], 2, (const size_t[]){512, 1024}, &err); */
 #ifndef __cplusplus
-#define clmem_image_from_array(...) clmem__image_from_array_(__VA_ARGS__, )
-#define clmem__image_from_array_(context, array, ndim, shape, errcode_ret, ...)                                   \
-    clmem_image_from_array_opts(context, array, CLMEM__ARRAY_CHANNEL_TYPE(array), CLMEM__ARRAY_VECTOR_WIDTH(array), \
-                                ndim, shape, &(clmem_image_from_array_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__},    \
-                                errcode_ret)
+typedef struct clmem__image_from_array_args {
+    size_t ndim;
+    const size_t *shape;
+    cl_int *errcode_ret;
+    CLMEM__OPTIONS(clmem_image_from_array_options, CLMEM__IMAGE_FROM_ARRAY_FIELDS)
+} clmem__image_from_array_args;
+#define clmem_image_from_array(context, array, ...)                                                             \
+    clmem__image_from_array_call(context, array, CLMEM__ARRAY_CHANNEL_TYPE(array), CLMEM__ARRAY_VECTOR_WIDTH(array), \
+                                 &(clmem__image_from_array_args){__VA_ARGS__, .given = CLMEM__GIVEN(__VA_ARGS__)})
 #define CLMEM__ARRAY_TYPES(X)                                                                                  \
     X(float, CL_FLOAT, 1) X(int8_t, CL_SIGNED_INT8, 1) X(uint8_t, CL_UNSIGNED_INT8, 1)                          \
     X(int16_t, CL_SIGNED_INT16, 1) X(uint16_t, CL_UNSIGNED_INT16, 1) X(int32_t, CL_SIGNED_INT32, 1)              \
@@ -718,7 +783,14 @@ typedef struct clmem_image_from_array_options {
     vector_width the channels per element of the pointer type (1 for scalars). */
 CLMEM_API clmem_image clmem_image_from_array_opts(cl_context context, const void *array, cl_channel_type element_type,
                                                  cl_uint vector_width, size_t ndim, const size_t *shape,
-                                                 const clmem_image_from_array_options *opts, cl_int *errcode_ret);
+                                                 cl_int *errcode_ret, const clmem_image_from_array_options *opts);
+#ifndef __cplusplus
+static inline clmem_image clmem__image_from_array_call(cl_context context, const void *array, cl_channel_type element_type,
+                                                       cl_uint vector_width, const clmem__image_from_array_args *a) {
+    return clmem_image_from_array_opts(context, array, element_type, vector_width, a->ndim, a->shape, a->errcode_ret,
+                                       &a->opts);
+}
+#endif
 
 /** clmem_image_from_int_ptr(mem, retain, &err): wrap a raw image cl_mem, reading its
     type, format, extents, flags and context from the driver. retain: call
@@ -746,7 +818,7 @@ typedef struct clmem_image_info {
 
 /** clmem_image_get_info(img, &info): every image_info, from the driver. Errors:
     CL_INVALID_MEM_OBJECT (empty handle), CL_INVALID_VALUE (info NULL), or the
-    driver's code. The generic clmem_memory_object_get_infos gives the mem_info. */
+    driver's code. The generic clmem_memory_object_get_info gives the mem_info. */
 CLMEM_API cl_int clmem_image_get_info(clmem_image img, clmem_image_info *info);
 
 /** clmem_image_shape(img, shape): PyOpenCL's Image.shape, for every image type (PyOpenCL
@@ -1136,14 +1208,15 @@ CLMEM_API cl_svm_mem_flags clmem_svm_allocation_flags(clmem_svm_allocation a);
    MAPS (coarse-grain SVM must be mapped before the host touches it)
    --------------------------------------------------------------------------------- */
 
-/** An outstanding SVM map (PyOpenCL's SVMMap). Fields: array (the host-usable
-    pointer, == svm.ptr), size (bytes mapped), svm (what was mapped), queue (where it
-    was mapped), event (the map's event: wait on it before touching array when the map
+/** An outstanding SVM map (PyOpenCL's SVMMap). Fields: ptr (the host-usable pointer,
+    == svm.ptr; PyOpenCL's SVMMap.array, named ptr as on buffer maps), size (bytes
+    mapped), svm (what was mapped), queue (where it was mapped), event (the map's
+    event: wait on it before touching ptr when the map
     was non-blocking; owned by the map, released with it). id is private. Release
     with clmem_svm_map_release or clmem_release(&map); until then the memory must
     not be used by the device. */
 typedef struct clmem_svm_map {
-    void *array;
+    void *ptr;
     size_t size;
     clmem_svm svm;
     cl_command_queue queue;
@@ -1174,7 +1247,7 @@ typedef struct clmem_svm_map_options {
     released allocation), CLMEM_ERROR_SIZE_UNKNOWN (neither .size nor svm.size),
     CL_INVALID_CONTEXT, CL_INVALID_EVENT_WAIT_LIST, CL_INVALID_OPERATION (no SVM),
     or the driver's code. Thread safety: any thread.
-    Example: clmem_svm_map m; clmem_svm_map_rw(q, a.svm, &m); ((float *)m.array)[0] = 1;
+    Example: clmem_svm_map m; clmem_svm_map_rw(q, a.svm, &m); ((float *)m.ptr)[0] = 1;
              clmem_svm_map_release(&m); */
 #define clmem_enqueue_svm_map(...) clmem__svm_map_(__VA_ARGS__, )
 #define clmem__svm_map_(queue, svm, flags, map, ...) \
@@ -1212,6 +1285,17 @@ typedef struct clmem_svm_unmap_options {
     clmem_svm_map_release_opts(map, &(clmem_svm_unmap_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 CLMEM_API cl_int clmem_svm_map_release_opts(clmem_svm_map *map, const clmem_svm_unmap_options *opts);
 CLMEM_API cl_int clmem_svm_map_release_default(clmem_svm_map *map);
+
+/** CLMEM_WITH_SVM_MAP(m, err, map_call) { ... }: the scoped SVM map, as
+    CLMEM_WITH_MAP: declares the clmem_svm_map m, stores map_call's result in the
+    cl_int lvalue err, runs the block only when it is CL_SUCCESS and releases the map
+    (clmem_svm_map_release_default) when the block ends, also through break or
+    continue. A failed map skips the block, and err says why.
+    Example: CLMEM_WITH_SVM_MAP(m, err, clmem_svm_map_rw(q, a.svm, &m)) { ((float *)m.ptr)[0] = 1; } */
+#define CLMEM_WITH_SVM_MAP(m, err, map_call)                                                                  \
+    for (clmem_svm_map m = CLMEM__ZERO, *clmem__with_##m = ((err) = (map_call), &m); clmem__with_##m != NULL; \
+         (void)clmem_svm_map_release_default(&m), clmem__with_##m = NULL)                                     \
+        for (int clmem__body_##m = ((err) == CL_SUCCESS); clmem__body_##m; clmem__body_##m = 0)
 
 /** clmem_svm_as_buffer(context, svm, flags, size, &err): a buffer over the SVM memory
     (PyOpenCL's SVMPointer.as_buffer). flags: cl_mem_flags, 0 for read-write;
@@ -1263,11 +1347,21 @@ CLMEM_API cl_int clmem_enqueue_svm_memfill_opts(cl_command_queue queue, clmem_sv
     Errors: CL_INVALID_VALUE (n 0, svms NULL, an entry with NULL ptr or released,
     unknown flag bits), CL_INVALID_OPERATION (device or headers older than 2.1),
     CL_INVALID_COMMAND_QUEUE, CL_INVALID_CONTEXT, CL_INVALID_EVENT_WAIT_LIST. */
-#define clmem_enqueue_svm_migratemem(...) clmem__svm_migratemem_(__VA_ARGS__, )
-#define clmem__svm_migratemem_(queue, svms, n, flags, ...) \
-    clmem_enqueue_svm_migratemem_opts(queue, svms, n, flags, &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 CLMEM_API cl_int clmem_enqueue_svm_migratemem_opts(cl_command_queue queue, const clmem_svm *svms, cl_uint n,
                                                    cl_mem_migration_flags flags, const clmem_enqueue_options *opts);
+#ifndef __cplusplus
+typedef struct clmem__svm_migratemem_args {
+    const clmem_svm *svms;
+    cl_uint n;
+    cl_mem_migration_flags flags;
+    CLMEM__OPTIONS(clmem_enqueue_options, CLMEM__ENQUEUE_FIELDS)
+} clmem__svm_migratemem_args;
+static inline cl_int clmem__svm_migratemem_call(cl_command_queue queue, const clmem__svm_migratemem_args *a) {
+    return clmem_enqueue_svm_migratemem_opts(queue, a->svms, a->n, a->flags, &a->opts);
+}
+#define clmem_enqueue_svm_migratemem(queue, ...) \
+    clmem__svm_migratemem_call(queue, &(clmem__svm_migratemem_args){__VA_ARGS__, .given = CLMEM__GIVEN(__VA_ARGS__)})
+#endif
 
 /** clmem__set_arg_svm(kernel, index, svm): clSetKernelArgSVMPointer(kernel, index,
     svm.ptr); used by clmem_set_kernel_arg. Errors: CL_INVALID_KERNEL (NULL),
@@ -1319,47 +1413,48 @@ typedef struct clmem_svm_empty_options {
     cl_command_queue queue;
 } clmem_svm_empty_options;
 
-/** clmem_svm_empty(ctx, flags, T, &arr, .shape = {...}, ...): an uninitialised array
-    of element type T in SVM made with cl_svm_mem_flags `flags`. clmem_csvm_empty(ctx,
-    T, &arr, ...) uses CL_MEM_READ_WRITE (coarse grain), clmem_fsvm_empty(...)
-    CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER. The _like forms take the
-    dtype, itemsize, shape and order of an existing clmem_svm_array:
-    clmem_svm_empty_like(ctx, flags, &like, &arr, ...), clmem_csvm_empty_like(ctx,
-    &like, &arr, ...), clmem_fsvm_empty_like(ctx, &like, &arr, ...).
-    Returns CL_SUCCESS, or (with *arr emptied): CL_INVALID_VALUE (arr or like NULL,
-    no .shape, .ndim above CLMEM_SVM_MAX_DIMS, order not 'C'/'F'), CL_INVALID_BUFFER_SIZE
-    (the byte size overflows), and those of clmem_svm_allocation_create.
-    Example: clmem_svm_array a; clmem_fsvm_empty(ctx, float, &a, .shape = {3000}, .alignment = 64);
+/** clmem_svm_empty(ctx, flags, T, &err, .shape = {...}, ...): a new uninitialised
+    array of element type T in SVM made with cl_svm_mem_flags `flags` (PyOpenCL's
+    svm_empty). clmem_csvm_empty(ctx, T, &err, ...) uses CL_MEM_READ_WRITE (coarse
+    grain), clmem_fsvm_empty(...) CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER. The
+    _like forms take the dtype, itemsize, shape and order of an existing array:
+    clmem_svm_empty_like(ctx, flags, &like, &err, ...), clmem_csvm_empty_like(ctx,
+    &like, &err, ...), clmem_fsvm_empty_like(ctx, &like, &err, ...).
+    Like every constructor, it returns the new handle and takes errcode_ret (may be
+    NULL) as its last positional argument, before the named options.
+    Returns the array; on failure an empty one (svm.ptr NULL) and *errcode_ret:
+    CL_INVALID_VALUE (like NULL, no .shape, .ndim above CLMEM_SVM_MAX_DIMS, order not
+    'C'/'F'), CL_INVALID_BUFFER_SIZE (the byte size overflows), and those of
+    clmem_svm_allocation_create.
+    Example: clmem_svm_array a = clmem_fsvm_empty(ctx, float, &err, .shape = {3000}, .alignment = 64);
              float *x = (float *)a.svm.ptr; */
 #define clmem_svm_empty(...) clmem__svm_empty_(__VA_ARGS__, )
-#define clmem__svm_empty_(ctx, flags, T, arr, ...) \
-    clmem_svm_empty_opts(ctx, flags, sizeof(T), #T, arr, &(clmem_svm_empty_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
+#define clmem__svm_empty_(ctx, flags, T, errcode_ret, ...)                 \
+    clmem_svm_empty_opts(ctx, flags, sizeof(T), #T, errcode_ret,           \
+                         &(clmem_svm_empty_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #define clmem_csvm_empty(...) clmem__csvm_empty_(__VA_ARGS__, )
-#define clmem__csvm_empty_(ctx, T, arr, ...)                      \
-    clmem_svm_empty_opts(ctx, CL_MEM_READ_WRITE, sizeof(T), #T, arr, \
-                         &(clmem_svm_empty_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
+#define clmem__csvm_empty_(ctx, T, errcode_ret, ...) clmem__svm_empty_(ctx, CL_MEM_READ_WRITE, T, errcode_ret, __VA_ARGS__)
 #define clmem_fsvm_empty(...) clmem__fsvm_empty_(__VA_ARGS__, )
-#define clmem__fsvm_empty_(ctx, T, arr, ...)                                                         \
-    clmem_svm_empty_opts(ctx, CL_MEM_READ_WRITE | CLMEM__SVM_FINE_GRAIN_BUFFER, sizeof(T), #T, arr, \
-                         &(clmem_svm_empty_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
+#define clmem__fsvm_empty_(ctx, T, errcode_ret, ...) \
+    clmem__svm_empty_(ctx, CL_MEM_READ_WRITE | CLMEM__SVM_FINE_GRAIN_BUFFER, T, errcode_ret, __VA_ARGS__)
 #define clmem_svm_empty_like(...) clmem__svm_empty_like_(__VA_ARGS__, )
-#define clmem__svm_empty_like_(ctx, flags, like, arr, ...) \
-    clmem_svm_empty_like_opts(ctx, flags, like, arr, &(clmem_svm_empty_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
+#define clmem__svm_empty_like_(ctx, flags, like, errcode_ret, ...) \
+    clmem_svm_empty_like_opts(ctx, flags, like, errcode_ret,       \
+                              &(clmem_svm_empty_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #define clmem_csvm_empty_like(...) clmem__csvm_empty_like_(__VA_ARGS__, )
-#define clmem__csvm_empty_like_(ctx, like, arr, ...)             \
-    clmem_svm_empty_like_opts(ctx, CL_MEM_READ_WRITE, like, arr, \
-                              &(clmem_svm_empty_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
+#define clmem__csvm_empty_like_(ctx, like, errcode_ret, ...) \
+    clmem__svm_empty_like_(ctx, CL_MEM_READ_WRITE, like, errcode_ret, __VA_ARGS__)
 #define clmem_fsvm_empty_like(...) clmem__fsvm_empty_like_(__VA_ARGS__, )
-#define clmem__fsvm_empty_like_(ctx, like, arr, ...)                                         \
-    clmem_svm_empty_like_opts(ctx, CL_MEM_READ_WRITE | CLMEM__SVM_FINE_GRAIN_BUFFER, like, arr, \
-                              &(clmem_svm_empty_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
+#define clmem__fsvm_empty_like_(ctx, like, errcode_ret, ...) \
+    clmem__svm_empty_like_(ctx, CL_MEM_READ_WRITE | CLMEM__SVM_FINE_GRAIN_BUFFER, like, errcode_ret, __VA_ARGS__)
 /* CL_MEM_SVM_FINE_GRAIN_BUFFER, also without 2.0 headers */
 #define CLMEM__SVM_FINE_GRAIN_BUFFER ((cl_svm_mem_flags)1 << 10)
 
-CLMEM_API cl_int clmem_svm_empty_opts(cl_context ctx, cl_svm_mem_flags flags, size_t itemsize, const char *dtype,
-                                      clmem_svm_array *arr, const clmem_svm_empty_options *opts);
-CLMEM_API cl_int clmem_svm_empty_like_opts(cl_context ctx, cl_svm_mem_flags flags, const clmem_svm_array *like,
-                                           clmem_svm_array *arr, const clmem_svm_empty_options *opts);
+/** The functions behind the svm_empty macros (for C++ and function pointers); opts may be NULL for _like. */
+CLMEM_API clmem_svm_array clmem_svm_empty_opts(cl_context ctx, cl_svm_mem_flags flags, size_t itemsize, const char *dtype,
+                                               cl_int *errcode_ret, const clmem_svm_empty_options *opts);
+CLMEM_API clmem_svm_array clmem_svm_empty_like_opts(cl_context ctx, cl_svm_mem_flags flags, const clmem_svm_array *like,
+                                                    cl_int *errcode_ret, const clmem_svm_empty_options *opts);
 
 /** clmem_svm_array_allocation(arr): the allocation owning arr's memory. */
 static inline clmem_svm_allocation clmem_svm_array_allocation(clmem_svm_array arr) {
@@ -1400,13 +1495,14 @@ extern "C" {
            clmem_memory_map_release(&m);            // clEnqueueUnmapMemObject on the map's queue
        }
 
-   PyOpenCL's `with` block is CLMEM_WITH_MAP: it declares the map, runs the block when
-   the map succeeded and unmaps when the block is left by its end, `break` or
-   `continue`:
+   PyOpenCL's `with` block is CLMEM_WITH_MAP: it declares the map, stores the map's
+   result in an error variable, runs the block when the map succeeded and unmaps when
+   the block is left by its end, `break` or `continue`:
 
-       CLMEM_WITH_MAP(m, err = clmem_enqueue_map_buffer(q, buf, CL_MAP_WRITE_INVALIDATE_REGION, 0, char, &m)) {
+       CLMEM_WITH_MAP(m, err, clmem_enqueue_map_buffer(q, buf, CL_MAP_WRITE_INVALIDATE_REGION, 0, char, &m)) {
            memset(m.ptr, 0, m.size);
        }
+       if (err != CL_SUCCESS) puts(clmem_last_error_message());
 
    LIVE-MAP TABLE. clmem remembers every map it made until it is released (a multiset:
    PoCL returns the same pointer for two maps of one region, so each map is its own
@@ -1623,18 +1719,19 @@ CLMEM_API void *clmem_memory_map_at(const clmem_memory_map *map, const size_t *i
     live now. For tests and leak checks. Thread safety: any thread. */
 CLMEM_API size_t clmem_live_map_count(cl_mem mem);
 
-/** CLMEM_WITH_MAP(m, map_call) { ... }: PyOpenCL's `with map:`. Declares the
-    clmem_memory_map m (empty), evaluates map_call (which fills &m: write
-    `err = clmem_enqueue_map_buffer(..., &m)` to keep the code), runs the block only
-    when the map succeeded (m.ptr != NULL), and releases the map
-    (clmem_memory_map_release_default) when the block ends, also through `break` or
-    `continue`. `return` and `goto` out of the block skip the release, as they skip
-    any statement after a block: release by hand before them.
-    Example: CLMEM_WITH_MAP(m, clmem_enqueue_map_buffer(q, b, CL_MAP_READ, 0, float, &m)) { use(m.ptr); } */
-#define CLMEM_WITH_MAP(m, map_call)                                                                     \
-    for (clmem_memory_map m = CLMEM__ZERO, *clmem__with_##m = ((void)(map_call), &m);                \
-         clmem__with_##m != NULL; (void)clmem_memory_map_release_default(&m), clmem__with_##m = NULL)  \
-        for (int clmem__body_##m = (m.ptr != NULL); clmem__body_##m; clmem__body_##m = 0)
+/** CLMEM_WITH_MAP(m, err, map_call) { ... }: PyOpenCL's `with map:`. Declares the
+    clmem_memory_map m (empty), stores map_call's result (map_call fills &m) in the
+    cl_int lvalue err, runs the block only when it is CL_SUCCESS, and releases the
+    map (clmem_memory_map_release_default) when the block ends, also through `break`
+    or `continue`. A failed map skips the block and err says why: test it after the
+    block. `return` and `goto` out of the block skip the release, as they skip any
+    statement after a block: release by hand before them. CLMEM_WITH_SVM_MAP is the
+    same for SVM maps.
+    Example: CLMEM_WITH_MAP(m, err, clmem_enqueue_map_buffer(q, b, CL_MAP_READ, 0, float, &m)) { use(m.ptr); } */
+#define CLMEM_WITH_MAP(m, err, map_call)                                                                         \
+    for (clmem_memory_map m = CLMEM__ZERO, *clmem__with_##m = ((err) = (map_call), &m); clmem__with_##m != NULL; \
+         (void)clmem_memory_map_release_default(&m), clmem__with_##m = NULL)                                     \
+        for (int clmem__body_##m = ((err) == CL_SUCCESS); clmem__body_##m; clmem__body_##m = 0)
 
 #ifdef __cplusplus
 }
@@ -3320,7 +3417,7 @@ static cl_int clmem__nothing_to_do(const char *fn, cl_command_queue queue, const
 }
 
 CLMEM_API cl_int clmem_mem_get_info(cl_mem mem, clmem_mem_info *info) {
-    static const char fn[] = "clmem_memory_object_get_infos";
+    static const char fn[] = "clmem_memory_object_get_info";
     cl_int err;
     size_t props_size = 0;
     if (!info) return clmem__fail(CL_INVALID_VALUE, fn, "info is NULL");
@@ -4058,9 +4155,9 @@ static cl_int clmem__image_fill_from_driver(clmem_image *img) {
 }
 
 CLMEM_API clmem_image clmem_create_image_opts(cl_context context, cl_mem_flags flags, clmem_image_format format,
-                                             const clmem_image_options *opts, cl_int *errcode_ret) {
+                                             cl_int *errcode_ret, const clmem_image_options *opts) {
     static const char fn[] = "clmem_create_image";
-    static const clmem_image_options none = {0, {0, 0, 0}, 0, {0, 0}, NULL, 0, false, {NULL, NULL, 0, 0, NULL, 0, NULL}};
+    static const clmem_image_options none = CLMEM__ZERO;
     clmem_image img = clmem__image_empty();
     cl_image_desc desc;
     cl_mem_object_type type;
@@ -4229,9 +4326,9 @@ static cl_channel_type clmem__normalized_type(cl_channel_type t) {
 
 CLMEM_API clmem_image clmem_image_from_array_opts(cl_context context, const void *array, cl_channel_type element_type,
                                                  cl_uint vector_width, size_t ndim, const size_t *shape,
-                                                 const clmem_image_from_array_options *opts, cl_int *errcode_ret) {
+                                                 cl_int *errcode_ret, const clmem_image_from_array_options *opts) {
     static const char fn[] = "clmem_image_from_array";
-    static const clmem_image_from_array_options none = {0, 0, 0, false, false};
+    static const clmem_image_from_array_options none = CLMEM__ZERO;
     clmem_image_options io;
     clmem_image_format format;
     cl_channel_type ctype = element_type;
@@ -4329,7 +4426,7 @@ CLMEM_API clmem_image clmem_image_from_array_opts(cl_context context, const void
     io.host_size = bytes;
     flags = (opts->mode == 'w' ? CL_MEM_WRITE_ONLY : CL_MEM_READ_ONLY) | CL_MEM_COPY_HOST_PTR;
     {
-        clmem_image img = clmem_create_image_opts(context, flags, format, &io, &err);
+        clmem_image img = clmem_create_image_opts(context, flags, format, &err, &io);
         if (err != CL_SUCCESS) {
             /* rename the function in the message: the caller called image_from_array */
             char msg[768];
@@ -5550,7 +5647,7 @@ CLMEM_API cl_svm_mem_flags clmem_svm_allocation_flags(clmem_svm_allocation a) {
 
 /* ---- maps ---- */
 static void clmem__svm_empty_map(clmem_svm_map *m) {
-    m->array = NULL;
+    m->ptr = NULL;
     m->size = 0;
     m->svm.ptr = NULL;
     m->svm.size = 0;
@@ -5633,7 +5730,7 @@ CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm sv
         return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the SVM registry");
     }
     clRetainCommandQueue(queue);
-    map->array = svm.ptr;
+    map->ptr = svm.ptr;
     map->size = size;
     map->svm = svm;
     map->queue = queue;
@@ -5684,7 +5781,7 @@ CLMEM_API cl_int clmem_svm_map_release_opts(clmem_svm_map *map, const clmem_svm_
     clReleaseCommandQueue(rec->queue);
     CLMEM_FREE(rec);
     if (map->event) clReleaseEvent(map->event);
-    map->array = NULL;
+    map->ptr = NULL;
     map->size = 0;
     map->svm.ptr = NULL;
     map->svm.size = 0;
@@ -5884,29 +5981,41 @@ static cl_int clmem__svm_empty(const char *fn, cl_context ctx, cl_svm_mem_flags 
     return CL_SUCCESS;
 }
 
-CLMEM_API cl_int clmem_svm_empty_opts(cl_context ctx, cl_svm_mem_flags flags, size_t itemsize, const char *dtype,
-                                      clmem_svm_array *arr, const clmem_svm_empty_options *opts) {
+CLMEM_API clmem_svm_array clmem_svm_empty_opts(cl_context ctx, cl_svm_mem_flags flags, size_t itemsize, const char *dtype,
+                                               cl_int *errcode_ret, const clmem_svm_empty_options *opts) {
     static const char fn[] = "clmem_svm_empty";
+    clmem_svm_array arr;
     unsigned ndim = 0;
-    if (!arr) return clmem__fail(CL_INVALID_VALUE, fn, "arr (where to store the array) is NULL");
-    memset(arr, 0, sizeof *arr);
-    if (!opts) return clmem__fail(CL_INVALID_VALUE, fn, "no options: the shape is required");
-    ndim = opts->ndim;
-    if (ndim == 0)
-        while (ndim < CLMEM_SVM_MAX_DIMS && opts->shape[ndim] != 0) ++ndim;
-    return clmem__svm_empty(fn, ctx, flags, itemsize, dtype, opts->shape, ndim, opts->order, opts->alignment, opts->queue, arr);
+    cl_int err;
+    memset(&arr, 0, sizeof arr);
+    if (!opts) {
+        err = clmem__fail(CL_INVALID_VALUE, fn, "no options: the shape is required");
+    } else {
+        ndim = opts->ndim;
+        if (ndim == 0 && !(opts->given & CLMEM_GIVEN_NDIM))
+            while (ndim < CLMEM_SVM_MAX_DIMS && opts->shape[ndim] != 0) ++ndim;
+        err = clmem__svm_empty(fn, ctx, flags, itemsize, dtype, opts->shape, ndim, opts->order, opts->alignment, opts->queue,
+                               &arr);
+    }
+    clmem__set_err(errcode_ret, err);
+    return arr;
 }
 
-CLMEM_API cl_int clmem_svm_empty_like_opts(cl_context ctx, cl_svm_mem_flags flags, const clmem_svm_array *like,
-                                           clmem_svm_array *arr, const clmem_svm_empty_options *opts) {
+CLMEM_API clmem_svm_array clmem_svm_empty_like_opts(cl_context ctx, cl_svm_mem_flags flags, const clmem_svm_array *like,
+                                                    cl_int *errcode_ret, const clmem_svm_empty_options *opts) {
     static const char fn[] = "clmem_svm_empty_like";
-    static const clmem_svm_empty_options none = {0, {0}, 0, 0, 0, NULL};
+    static const clmem_svm_empty_options none = CLMEM__ZERO;
+    clmem_svm_array arr;
+    cl_int err;
     if (!opts) opts = &none;
-    if (!arr) return clmem__fail(CL_INVALID_VALUE, fn, "arr (where to store the array) is NULL");
-    memset(arr, 0, sizeof *arr);
-    if (!like) return clmem__fail(CL_INVALID_VALUE, fn, "like (the array to copy the shape of) is NULL");
-    return clmem__svm_empty(fn, ctx, flags, like->itemsize, like->dtype, like->shape, like->ndim, like->order,
-                            opts->alignment, opts->queue, arr);
+    memset(&arr, 0, sizeof arr);
+    if (!like)
+        err = clmem__fail(CL_INVALID_VALUE, fn, "like (the array to copy the shape of) is NULL");
+    else
+        err = clmem__svm_empty(fn, ctx, flags, like->itemsize, like->dtype, like->shape, like->ndim, like->order,
+                               opts->alignment, opts->queue, &arr);
+    clmem__set_err(errcode_ret, err);
+    return arr;
 }
 
 CLMEM_API cl_int clmem_svm_array_release(clmem_svm_array *arr) {

@@ -20,13 +20,14 @@ extern "C" {
            clmem_memory_map_release(&m);            // clEnqueueUnmapMemObject on the map's queue
        }
 
-   PyOpenCL's `with` block is CLMEM_WITH_MAP: it declares the map, runs the block when
-   the map succeeded and unmaps when the block is left by its end, `break` or
-   `continue`:
+   PyOpenCL's `with` block is CLMEM_WITH_MAP: it declares the map, stores the map's
+   result in an error variable, runs the block when the map succeeded and unmaps when
+   the block is left by its end, `break` or `continue`:
 
-       CLMEM_WITH_MAP(m, err = clmem_enqueue_map_buffer(q, buf, CL_MAP_WRITE_INVALIDATE_REGION, 0, char, &m)) {
+       CLMEM_WITH_MAP(m, err, clmem_enqueue_map_buffer(q, buf, CL_MAP_WRITE_INVALIDATE_REGION, 0, char, &m)) {
            memset(m.ptr, 0, m.size);
        }
+       if (err != CL_SUCCESS) puts(clmem_last_error_message());
 
    LIVE-MAP TABLE. clmem remembers every map it made until it is released (a multiset:
    PoCL returns the same pointer for two maps of one region, so each map is its own
@@ -243,18 +244,19 @@ CLMEM_API void *clmem_memory_map_at(const clmem_memory_map *map, const size_t *i
     live now. For tests and leak checks. Thread safety: any thread. */
 CLMEM_API size_t clmem_live_map_count(cl_mem mem);
 
-/** CLMEM_WITH_MAP(m, map_call) { ... }: PyOpenCL's `with map:`. Declares the
-    clmem_memory_map m (empty), evaluates map_call (which fills &m: write
-    `err = clmem_enqueue_map_buffer(..., &m)` to keep the code), runs the block only
-    when the map succeeded (m.ptr != NULL), and releases the map
-    (clmem_memory_map_release_default) when the block ends, also through `break` or
-    `continue`. `return` and `goto` out of the block skip the release, as they skip
-    any statement after a block: release by hand before them.
-    Example: CLMEM_WITH_MAP(m, clmem_enqueue_map_buffer(q, b, CL_MAP_READ, 0, float, &m)) { use(m.ptr); } */
-#define CLMEM_WITH_MAP(m, map_call)                                                                     \
-    for (clmem_memory_map m = CLMEM__ZERO, *clmem__with_##m = ((void)(map_call), &m);                \
-         clmem__with_##m != NULL; (void)clmem_memory_map_release_default(&m), clmem__with_##m = NULL)  \
-        for (int clmem__body_##m = (m.ptr != NULL); clmem__body_##m; clmem__body_##m = 0)
+/** CLMEM_WITH_MAP(m, err, map_call) { ... }: PyOpenCL's `with map:`. Declares the
+    clmem_memory_map m (empty), stores map_call's result (map_call fills &m) in the
+    cl_int lvalue err, runs the block only when it is CL_SUCCESS, and releases the
+    map (clmem_memory_map_release_default) when the block ends, also through `break`
+    or `continue`. A failed map skips the block and err says why: test it after the
+    block. `return` and `goto` out of the block skip the release, as they skip any
+    statement after a block: release by hand before them. CLMEM_WITH_SVM_MAP is the
+    same for SVM maps.
+    Example: CLMEM_WITH_MAP(m, err, clmem_enqueue_map_buffer(q, b, CL_MAP_READ, 0, float, &m)) { use(m.ptr); } */
+#define CLMEM_WITH_MAP(m, err, map_call)                                                                         \
+    for (clmem_memory_map m = CLMEM__ZERO, *clmem__with_##m = ((err) = (map_call), &m); clmem__with_##m != NULL; \
+         (void)clmem_memory_map_release_default(&m), clmem__with_##m = NULL)                                     \
+        for (int clmem__body_##m = ((err) == CL_SUCCESS); clmem__body_##m; clmem__body_##m = 0)
 
 #ifdef __cplusplus
 }
