@@ -562,8 +562,8 @@ CLMEM_API const char *clmem_channel_type_name(cl_channel_type type);
 /** clmem_image_format_repr(f, buf, size): PyOpenCL's repr, "ImageFormat(RGBA, FLOAT)";
     unknown parts are written "<unknown channel order 0x10ff>" /
     "<unknown channel data type 0x10ff>". Writes at most size bytes (always
-    terminated when size > 0) and returns buf. Example:
-        char s[64]; puts(clmem_image_format_repr(img.format, s, sizeof s)); */
+    terminated when size > 0) and returns buf.
+    Example: char s[64]; puts(clmem_image_format_repr(img.format, s, sizeof s)); */
 CLMEM_API const char *clmem_image_format_repr(clmem_image_format f, char *buf, size_t size);
 
 /** clmem_image_format_equal(a, b): same order and type (PyOpenCL's ==). */
@@ -1649,7 +1649,7 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
     region component; CL_INVALID_MEM_OBJECT for a handle whose type is not an image.
     Thread safety: any thread.
     Example: clmem_enqueue_map_image(q, img, CL_MAP_READ, &m, .origin = {8, 8}, .region = {16, 16});
-             row y of the box starts at (char *)m.ptr + y * m.row_pitch. */
+             // row y of the box starts at (char *)m.ptr + y * m.row_pitch */
 #ifndef __cplusplus
 #define clmem_enqueue_map_image(...) clmem__map_image_(__VA_ARGS__, )
 #define clmem__map_image_(queue, img, flags, map, ...)                                                  \
@@ -1868,10 +1868,11 @@ CLMEM_API cl_int clmem__fill_svm(cl_command_queue queue, clmem_svm dst, const vo
     queue from different contexts), CL_INVALID_EVENT_WAIT_LIST, or the driver's code.
     Thread safety: as the OpenCL calls it makes (any thread; one queue is safe).
     Examples:
-        clmem_enqueue_copy(q, buf, host);                          host -> buffer, all of buf
+        clmem_enqueue_copy(q, buf, host);                          // host -> buffer, all of buf
         clmem_enqueue_copy(q, host, buf, .byte_count = 64, .src_offset = 128);
+        clmem_enqueue_copy(q, host, buf, .is_blocking = false, .event = &ev);
         clmem_enqueue_copy(q, dst, src, .region = {16, 4}, .src_origin = {0, 2},
-                           .src_pitches = {64}, .dst_pitches = {16});  rectangular */
+                           .src_pitches = {64}, .dst_pitches = {16});  // rectangular */
 #ifndef __cplusplus
 #define clmem_enqueue_copy(...) clmem__copy_(__VA_ARGS__, )
 #define clmem__copy_(queue, dst, src, ...)                                              \
@@ -1964,7 +1965,9 @@ CLMEM__FILL_DECL(const void *, ptr)
     Same rules and errors as clmem_enqueue_fill_buffer (and clmem_enqueue_svm_memfill
     for SVM); a pointer without .pattern_size is CL_INVALID_VALUE. Options: .offset,
     .pattern_size, .wait_for, .num_wait_for, .event.
+    A compound-literal pattern goes in parentheses (see NAMED OPTIONAL ARGUMENTS).
     Examples: clmem_enqueue_fill(q, buf, 1.5f, 4096);
+              clmem_enqueue_fill(q, buf, ((cl_float4){{1, 2, 3, 4}}), 64);
               clmem_enqueue_fill(q, buf, rgba, 64, .pattern_size = 16, .offset = 16); */
 #ifndef __cplusplus
 #define clmem_enqueue_fill(...) clmem__fill_(__VA_ARGS__, )
@@ -2953,7 +2956,7 @@ typedef struct clmem_test_device {
     end) or text matched, case-insensitively, as a substring of "NAME VENDOR"; the
     first match wins. '=' is accepted in place of ':' (PyOpenCL's documentation
     shows it, its code never accepted it). An empty entry or device selects the first.
-    Example: CLMEM_TEST="portable:0;nvidia" or "0:0,1".
+    For example CLMEM_TEST="portable:0;nvidia" or "0:0,1".
 
     out/capacity: where to store the pairs (out may be NULL with capacity 0 to count).
     count: set to the number of pairs selected (it may exceed capacity; only

@@ -59,8 +59,8 @@ CLMEM_API const char *clmem_channel_type_name(cl_channel_type type);
 /** clmem_image_format_repr(f, buf, size): PyOpenCL's repr, "ImageFormat(RGBA, FLOAT)";
     unknown parts are written "<unknown channel order 0x10ff>" /
     "<unknown channel data type 0x10ff>". Writes at most size bytes (always
-    terminated when size > 0) and returns buf. Example:
-        char s[64]; puts(clmem_image_format_repr(img.format, s, sizeof s)); */
+    terminated when size > 0) and returns buf.
+    Example: char s[64]; puts(clmem_image_format_repr(img.format, s, sizeof s)); */
 CLMEM_API const char *clmem_image_format_repr(clmem_image_format f, char *buf, size_t size);
 
 /** clmem_image_format_equal(a, b): same order and type (PyOpenCL's ==). */

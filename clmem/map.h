@@ -174,7 +174,7 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
     region component; CL_INVALID_MEM_OBJECT for a handle whose type is not an image.
     Thread safety: any thread.
     Example: clmem_enqueue_map_image(q, img, CL_MAP_READ, &m, .origin = {8, 8}, .region = {16, 16});
-             row y of the box starts at (char *)m.ptr + y * m.row_pitch. */
+             // row y of the box starts at (char *)m.ptr + y * m.row_pitch */
 #ifndef __cplusplus
 #define clmem_enqueue_map_image(...) clmem__map_image_(__VA_ARGS__, )
 #define clmem__map_image_(queue, img, flags, map, ...)                                                  \

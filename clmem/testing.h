@@ -23,7 +23,7 @@ typedef struct clmem_test_device {
     end) or text matched, case-insensitively, as a substring of "NAME VENDOR"; the
     first match wins. '=' is accepted in place of ':' (PyOpenCL's documentation
     shows it, its code never accepted it). An empty entry or device selects the first.
-    Example: CLMEM_TEST="portable:0;nvidia" or "0:0,1".
+    For example CLMEM_TEST="portable:0;nvidia" or "0:0,1".
 
     out/capacity: where to store the pairs (out may be NULL with capacity 0 to count).
     count: set to the number of pairs selected (it may exceed capacity; only

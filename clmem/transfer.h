@@ -127,10 +127,11 @@ CLMEM_API cl_int clmem__fill_svm(cl_command_queue queue, clmem_svm dst, const vo
     queue from different contexts), CL_INVALID_EVENT_WAIT_LIST, or the driver's code.
     Thread safety: as the OpenCL calls it makes (any thread; one queue is safe).
     Examples:
-        clmem_enqueue_copy(q, buf, host);                          host -> buffer, all of buf
+        clmem_enqueue_copy(q, buf, host);                          // host -> buffer, all of buf
         clmem_enqueue_copy(q, host, buf, .byte_count = 64, .src_offset = 128);
+        clmem_enqueue_copy(q, host, buf, .is_blocking = false, .event = &ev);
         clmem_enqueue_copy(q, dst, src, .region = {16, 4}, .src_origin = {0, 2},
-                           .src_pitches = {64}, .dst_pitches = {16});  rectangular */
+                           .src_pitches = {64}, .dst_pitches = {16});  // rectangular */
 #ifndef __cplusplus
 #define clmem_enqueue_copy(...) clmem__copy_(__VA_ARGS__, )
 #define clmem__copy_(queue, dst, src, ...)                                              \
@@ -223,7 +224,9 @@ CLMEM__FILL_DECL(const void *, ptr)
     Same rules and errors as clmem_enqueue_fill_buffer (and clmem_enqueue_svm_memfill
     for SVM); a pointer without .pattern_size is CL_INVALID_VALUE. Options: .offset,
     .pattern_size, .wait_for, .num_wait_for, .event.
+    A compound-literal pattern goes in parentheses (see NAMED OPTIONAL ARGUMENTS).
     Examples: clmem_enqueue_fill(q, buf, 1.5f, 4096);
+              clmem_enqueue_fill(q, buf, ((cl_float4){{1, 2, 3, 4}}), 64);
               clmem_enqueue_fill(q, buf, rgba, 64, .pattern_size = 16, .offset = 16); */
 #ifndef __cplusplus
 #define clmem_enqueue_fill(...) clmem__fill_(__VA_ARGS__, )
