@@ -23,7 +23,8 @@
 
    ERRORS: every call returns a cl_int (constructors: through a trailing cl_int *);
    clmem_last_error_message() says in words which function, argument and values.
-   ZERO MEANS DEFAULT in the named options: see "NAMED OPTIONAL ARGUMENTS" (>>memobj).
+   Named options mean what they say, left-out ones take their default: see "NAMED
+   OPTIONAL ARGUMENTS" (>>memobj) and "NAMED OPTIONS" (>>base).
 
    OPTIONS (define before including):
      CLMEM_IMPLEMENTATION   compile the implementation into this translation unit
@@ -1224,8 +1225,8 @@ typedef struct clmem_svm_map {
     uint64_t id;
 } clmem_svm_map;
 
-/** Options of the SVM map functions: .size (bytes from svm.ptr; 0: svm.size),
-    .is_blocking (default blocking; CLMEM_NON_BLOCKING), .wait_for/.num_wait_for,
+/** Options of the SVM map functions: .size (bytes from svm.ptr; left out: svm.size;
+    0 is refused), .is_blocking (left out: blocking; false: not), .wait_for/.num_wait_for,
     .event (a second reference to the map's event, yours to release). */
 typedef struct clmem_svm_map_options {
     unsigned given;                /* CLMEM_GIVEN_* bits: filled by the macros */
@@ -1312,7 +1313,7 @@ CLMEM_API clmem_buffer clmem_svm_as_buffer(cl_context context, clmem_svm svm, cl
    --------------------------------------------------------------------------------- */
 
 /** Options of clmem_enqueue_svm_memfill: .byte_count (bytes to fill from dst.ptr;
-    0: all of dst.size), .wait_for/.num_wait_for, .event. */
+    left out: all of dst.size; 0: nothing), .wait_for/.num_wait_for, .event. */
 typedef struct clmem_svm_memfill_options {
     unsigned given;                /* CLMEM_GIVEN_* bits: filled by the macros */
     size_t byte_count;
@@ -1558,7 +1559,7 @@ typedef struct clmem_memory_map {
 } clmem_memory_map;
 
 /** Options of clmem_enqueue_map_buffer and clmem_enqueue_map_image (PyOpenCL's
-    keyword arguments). Zero means the default. */
+    keyword arguments). A written option means its value, one left out its default. */
 typedef struct clmem_map_options {
     unsigned given;                     /* CLMEM_GIVEN_* bits: filled by the macros */
     size_t shape[CLMEM_MAP_MAX_DIMS];     /* buffers: elements per axis. Default: one axis holding
@@ -1765,7 +1766,8 @@ extern "C" {
    types (see the DISPATCH TABLE in clmem.h)". Buffer<->SVM: wrap the SVM memory in a
    buffer (clmem_svm_as_buffer) or copy through the host.
 
-   Options (all optional, zero means default; PyOpenCL's keyword names):
+   Options (all optional; a written option means its value, one left out its default;
+   PyOpenCL's keyword names):
      buffer <- buffer   .byte_count, .src_offset, .dst_offset; rectangular when
                         .region is given: .src_origin, .dst_origin, .src_pitches,
                         .dst_pitches (region[0] and origin[0] in bytes)
@@ -1793,11 +1795,11 @@ extern "C" {
 /** Options of clmem_enqueue_copy; see the DISPATCH TABLE for which apply where. */
 typedef struct clmem_copy_options {
     unsigned given;             /* CLMEM_GIVEN_* bits: filled by the macros */
-    size_t byte_count;            /* linear copies: bytes (0: default extent) */
+    size_t byte_count;            /* linear copies: bytes (left out: the default extent; 0: nothing) */
     size_t src_offset;            /* linear: byte offset in the source */
     size_t dst_offset;            /* linear: byte offset in the destination */
     size_t offset;                /* buffer <-> image: byte offset in the buffer */
-    size_t host_size;             /* bytes of host memory behind the host pointer (0: unknown) */
+    size_t host_size;             /* bytes of host memory behind the host pointer (left out: unknown) */
     size_t region[3];             /* rectangular and image copies: extent */
     size_t origin[3];             /* image <-> host, buffer <-> image: image origin */
     size_t pitches[2];            /* image <-> host: host row and slice pitch (0: packed) */
@@ -1810,7 +1812,7 @@ typedef struct clmem_copy_options {
     size_t dest_origin[3];        /* image <- image (PyOpenCL's name; same as dst_origin) */
     size_t src_pitches[2];        /* buffer <- buffer rect */
     size_t dst_pitches[2];        /* buffer <- buffer rect */
-    int is_blocking;              /* host transfers: 0 or CLMEM_BLOCKING: block; CLMEM_NON_BLOCKING */
+    int is_blocking;              /* host transfers: left out or true: block; false/CL_FALSE/0: do not */
     const cl_event *wait_for;     /* events to wait for */
     cl_uint num_wait_for;
     cl_event *event;              /* where to put the new event (NULL: none) */

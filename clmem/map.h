@@ -83,7 +83,7 @@ typedef struct clmem_memory_map {
 } clmem_memory_map;
 
 /** Options of clmem_enqueue_map_buffer and clmem_enqueue_map_image (PyOpenCL's
-    keyword arguments). Zero means the default. */
+    keyword arguments). A written option means its value, one left out its default. */
 typedef struct clmem_map_options {
     unsigned given;                     /* CLMEM_GIVEN_* bits: filled by the macros */
     size_t shape[CLMEM_MAP_MAX_DIMS];     /* buffers: elements per axis. Default: one axis holding

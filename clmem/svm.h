@@ -185,8 +185,8 @@ typedef struct clmem_svm_map {
     uint64_t id;
 } clmem_svm_map;
 
-/** Options of the SVM map functions: .size (bytes from svm.ptr; 0: svm.size),
-    .is_blocking (default blocking; CLMEM_NON_BLOCKING), .wait_for/.num_wait_for,
+/** Options of the SVM map functions: .size (bytes from svm.ptr; left out: svm.size;
+    0 is refused), .is_blocking (left out: blocking; false: not), .wait_for/.num_wait_for,
     .event (a second reference to the map's event, yours to release). */
 typedef struct clmem_svm_map_options {
     unsigned given;                /* CLMEM_GIVEN_* bits: filled by the macros */
@@ -273,7 +273,7 @@ CLMEM_API clmem_buffer clmem_svm_as_buffer(cl_context context, clmem_svm svm, cl
    --------------------------------------------------------------------------------- */
 
 /** Options of clmem_enqueue_svm_memfill: .byte_count (bytes to fill from dst.ptr;
-    0: all of dst.size), .wait_for/.num_wait_for, .event. */
+    left out: all of dst.size; 0: nothing), .wait_for/.num_wait_for, .event. */
 typedef struct clmem_svm_memfill_options {
     unsigned given;                /* CLMEM_GIVEN_* bits: filled by the macros */
     size_t byte_count;

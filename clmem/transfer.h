@@ -24,7 +24,8 @@ extern "C" {
    types (see the DISPATCH TABLE in clmem.h)". Buffer<->SVM: wrap the SVM memory in a
    buffer (clmem_svm_as_buffer) or copy through the host.
 
-   Options (all optional, zero means default; PyOpenCL's keyword names):
+   Options (all optional; a written option means its value, one left out its default;
+   PyOpenCL's keyword names):
      buffer <- buffer   .byte_count, .src_offset, .dst_offset; rectangular when
                         .region is given: .src_origin, .dst_origin, .src_pitches,
                         .dst_pitches (region[0] and origin[0] in bytes)
@@ -52,11 +53,11 @@ extern "C" {
 /** Options of clmem_enqueue_copy; see the DISPATCH TABLE for which apply where. */
 typedef struct clmem_copy_options {
     unsigned given;             /* CLMEM_GIVEN_* bits: filled by the macros */
-    size_t byte_count;            /* linear copies: bytes (0: default extent) */
+    size_t byte_count;            /* linear copies: bytes (left out: the default extent; 0: nothing) */
     size_t src_offset;            /* linear: byte offset in the source */
     size_t dst_offset;            /* linear: byte offset in the destination */
     size_t offset;                /* buffer <-> image: byte offset in the buffer */
-    size_t host_size;             /* bytes of host memory behind the host pointer (0: unknown) */
+    size_t host_size;             /* bytes of host memory behind the host pointer (left out: unknown) */
     size_t region[3];             /* rectangular and image copies: extent */
     size_t origin[3];             /* image <-> host, buffer <-> image: image origin */
     size_t pitches[2];            /* image <-> host: host row and slice pitch (0: packed) */
@@ -69,7 +70,7 @@ typedef struct clmem_copy_options {
     size_t dest_origin[3];        /* image <- image (PyOpenCL's name; same as dst_origin) */
     size_t src_pitches[2];        /* buffer <- buffer rect */
     size_t dst_pitches[2];        /* buffer <- buffer rect */
-    int is_blocking;              /* host transfers: 0 or CLMEM_BLOCKING: block; CLMEM_NON_BLOCKING */
+    int is_blocking;              /* host transfers: left out or true: block; false/CL_FALSE/0: do not */
     const cl_event *wait_for;     /* events to wait for */
     cl_uint num_wait_for;
     cl_event *event;              /* where to put the new event (NULL: none) */
