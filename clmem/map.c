@@ -34,6 +34,10 @@ static size_t clmem__map_live;
 #endif
 static unsigned long long clmem__map_serial;
 
+/* For the inline hot path of clmem_enqueue_copy: 1 while any map is live (then the
+   full path runs, with its warning about copying mapped memory). */
+CLMEM_API int clmem__maps_live(void) { return CLMEM__MAP_ANY_LIVE(); }
+
 #define CLMEM__MAP_WRITES(flags) (((flags) & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) != 0)
 
 static bool clmem__map_boxes_meet(const clmem__map_record *a, const size_t *lo, const size_t *hi) {

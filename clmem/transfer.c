@@ -211,6 +211,28 @@ static cl_int clmem__host_transfer(cl_command_queue queue, clmem_buffer buf, voi
     return rect ? clmem__host_rect(queue, buf, host, write, region, o) : clmem__host_linear(queue, buf, host, write, o);
 }
 
+/* For the inline hot path in transfer.h: a simple linear copy its quick checks did
+   not pass goes the full way, which checks everything and words the refusal. */
+CLMEM_API cl_int clmem__copy_host_linear(cl_command_queue queue, clmem_buffer buf, void *host, int write, unsigned given,
+                                         size_t byte_count, size_t offset, int is_blocking, cl_event *event) {
+    clmem_copy_options o;
+    memset(&o, 0, sizeof o);
+    o.given = given;
+    o.byte_count = byte_count;
+    if (write)
+        o.dst_offset = offset;
+    else
+        o.src_offset = offset;
+    o.is_blocking = is_blocking;
+    o.event = event;
+    return clmem__host_transfer(queue, buf, host, write != 0, &o);
+}
+
+/* For the inline hot path in transfer.h: a refusal by the driver, worded. */
+CLMEM_API cl_int clmem__copy_host_failed(cl_int err, cl_command_queue queue, clmem_buffer buf, int write) {
+    return clmem__host_failed(err, queue, buf, write ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer");
+}
+
 CLMEM_API cl_int clmem__copy_buffer_from_host(cl_command_queue queue, clmem_buffer dst, const void *src,
                                               const clmem_copy_options *opts) {
     /* OpenCL takes the source of a write as const void *; the cast only shares code. */
