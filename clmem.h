@@ -9102,6 +9102,20 @@ CLMEM_API cl_int clmem_pooled_svm_enqueue_release(clmem_pooled_svm *p, cl_comman
 #else
 #define CLMEM__STAGER_WORKERS 0
 #endif
+/* Idle copying threads spin a while (with atomic builtins) before they sleep: waking a
+   sleeping thread can cost as much as copying a piece at GPU speeds. */
+#if CLMEM__STAGER_WORKERS && (defined(__GNUC__) || defined(__clang__))
+#define CLMEM__STAGER_SPIN 2000
+#if defined(__x86_64__) || defined(__i386__)
+#define CLMEM__CPU_RELAX() __builtin_ia32_pause()
+#elif defined(__aarch64__)
+#define CLMEM__CPU_RELAX() __asm__ __volatile__("yield")
+#else
+#define CLMEM__CPU_RELAX() ((void)0)
+#endif
+#else
+#define CLMEM__STAGER_SPIN 0
+#endif
 
 #define CLMEM__PINNED_ACCESS (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY)
 
@@ -9854,7 +9868,9 @@ struct clmem_stager {
     unsigned char *jdst;
     const unsigned char *jsrc;
     size_t jn, jpart;
-    unsigned jnext, jparts, jleft;
+    unsigned jnext, jparts;
+    unsigned jleft;   /* parts not finished (atomic where spinning reads it) */
+    unsigned jposted; /* jobs posted, and the stop (atomic where spinning reads it) */
 #endif
 };
 
@@ -9873,7 +9889,11 @@ static void clmem__stager_copy_parts(clmem_stager *st) {
         pthread_mutex_unlock(&st->jlock);
         memcpy(d, s, len);
         pthread_mutex_lock(&st->jlock);
+#if CLMEM__STAGER_SPIN
+        if (__atomic_sub_fetch(&st->jleft, 1u, __ATOMIC_RELEASE) == 0) pthread_cond_signal(&st->jdone);
+#else
         if (--st->jleft == 0) pthread_cond_signal(&st->jdone);
+#endif
     }
 }
 
@@ -9881,6 +9901,16 @@ static void *clmem__stager_worker(void *arg) {
     clmem_stager *st = CLMEM__CAST(clmem_stager *, arg);
     pthread_mutex_lock(&st->jlock);
     for (;;) {
+#if CLMEM__STAGER_SPIN
+        if (!st->quit && st->jnext >= st->jparts) {
+            unsigned seen = st->jposted, spins;
+            pthread_mutex_unlock(&st->jlock);
+            for (spins = 0; spins < CLMEM__STAGER_SPIN && __atomic_load_n(&st->jposted, __ATOMIC_ACQUIRE) == seen;
+                 ++spins)
+                CLMEM__CPU_RELAX();
+            pthread_mutex_lock(&st->jlock);
+        }
+#endif
         while (!st->quit && st->jnext >= st->jparts) pthread_cond_wait(&st->jstart, &st->jlock);
         if (st->quit) break;
         clmem__stager_copy_parts(st);
@@ -9910,10 +9940,26 @@ static void clmem__stager_memcpy(clmem_stager *st, void *dst, const void *src, s
     st->jpart = part;
     st->jnext = 0;
     st->jparts = (unsigned)parts;
+#if CLMEM__STAGER_SPIN
+    __atomic_store_n(&st->jleft, (unsigned)parts, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&st->jposted, 1u, __ATOMIC_RELEASE);
+#else
     st->jleft = (unsigned)parts;
+#endif
     pthread_cond_broadcast(&st->jstart);
     clmem__stager_copy_parts(st);
+#if CLMEM__STAGER_SPIN
+    if (__atomic_load_n(&st->jleft, __ATOMIC_ACQUIRE)) {
+        unsigned spins;
+        pthread_mutex_unlock(&st->jlock);
+        for (spins = 0; spins < CLMEM__STAGER_SPIN && __atomic_load_n(&st->jleft, __ATOMIC_ACQUIRE); ++spins)
+            CLMEM__CPU_RELAX();
+        pthread_mutex_lock(&st->jlock);
+    }
+    while (__atomic_load_n(&st->jleft, __ATOMIC_ACQUIRE)) pthread_cond_wait(&st->jdone, &st->jlock);
+#else
     while (st->jleft) pthread_cond_wait(&st->jdone, &st->jlock);
+#endif
     st->jparts = 0;
     st->jnext = 0;
     pthread_mutex_unlock(&st->jlock);
@@ -9929,6 +9975,9 @@ static void clmem__stager_stop(clmem_stager *st) {
     if (!st->workers) return;
     pthread_mutex_lock(&st->jlock);
     st->quit = true;
+#if CLMEM__STAGER_SPIN
+    __atomic_add_fetch(&st->jposted, 1u, __ATOMIC_RELEASE);
+#endif
     pthread_cond_broadcast(&st->jstart);
     pthread_mutex_unlock(&st->jlock);
     for (i = 0; i < st->nworkers; ++i) pthread_join(st->workers[i], NULL);
