@@ -2599,7 +2599,7 @@ CLMEM_API cl_int clmem_pinned_pool_release(clmem_pinned_pool *pool);
 #define CLMEM_STAGER_MAX_THREADS 64u
 /** The smallest copy a stager stages on a discrete device by default (bytes); see
     "How the default threshold was chosen" above. */
-#define CLMEM_STAGER_DEFAULT_THRESHOLD ((size_t)1 << 20)
+#define CLMEM_STAGER_DEFAULT_THRESHOLD ((size_t)4 << 20)
 /** clmem_stager_set_threshold(st, CLMEM_STAGER_NEVER): never stage. */
 #define CLMEM_STAGER_NEVER SIZE_MAX
 
