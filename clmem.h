@@ -18,10 +18,12 @@
      >>transfer      clmem_enqueue_copy (its DISPATCH TABLE), clmem_enqueue_fill,
                      clmem_set_kernel_arg, clmem_local_memory
      >>pool          allocators, memory pools, SVM pools
+     >>pinned        pinned host memory, pinned pools, staged pageable copies (clmem_stager)
      >>cache         first-argument-dependent memoization   >>characterize
      >>testing       CLMEM_TEST device selection and the test runner
 
-   ERRORS: every call returns a cl_int (constructors: through a trailing cl_int *);
+   ERRORS: every call returns a cl_int (constructors: through cl_int *errcode_ret, their
+   last positional argument, before any named options);
    clmem_last_error_message() says in words which function, argument and values.
    Named options mean what they say, left-out ones take their default: see "NAMED
    OPTIONAL ARGUMENTS" (>>memobj) and "NAMED OPTIONS" (>>base).
@@ -2843,13 +2845,14 @@ typedef struct clmem_stager_stats {
 CLMEM_API cl_int clmem_stager_get_stats(clmem_stager *st, clmem_stager_stats *stats);
 
 /** Options of clmem_stager_copy (clmem_enqueue_copy's names and meanings for a
-    linear buffer <-> host copy; zero means the default). */
+    linear buffer <-> host copy: a written option means its value, one left out its
+    default). */
 typedef struct clmem_stager_copy_options {
-    int clmem__start;           /* private: keeps the braces non-empty */
-    size_t byte_count;          /* bytes (0: everything the buffer holds after the offset) */
+    unsigned given;             /* CLMEM_GIVEN_* bits: filled by the macros */
+    size_t byte_count;          /* bytes (left out: everything the buffer holds after the offset; 0: nothing) */
     size_t src_offset;          /* read: byte offset in the buffer */
     size_t dst_offset;          /* write: byte offset in the buffer */
-    size_t host_size;           /* bytes of the host memory, checked when given (0: unknown) */
+    size_t host_size;           /* bytes of the host memory, checked when given (left out: unknown) */
     const cl_event *wait_for;   /* events every enqueued piece waits for */
     cl_uint num_wait_for;
     cl_event *event;            /* where to put an event (complete when the call returns) */
@@ -2871,14 +2874,14 @@ typedef struct clmem_stager_copy_options {
     destination then holds a part of the data). A copy of zero bytes calls no copy.
     Thread safety: any thread; copies on one stager run one at a time (a lock).
     Examples:
-        clmem_stager_copy(st, buf, src);                            all of buf
+        clmem_stager_copy(st, buf, src);                            // all of buf
         clmem_stager_copy(st, dst, buf, .byte_count = n, .src_offset = 4096); */
 #ifndef __cplusplus
 #define clmem_stager_copy(...) clmem__stager_copy_(__VA_ARGS__, )
 #define clmem__stager_copy_(st, dst, src, ...)                                                          \
     (CLMEM__STAGER_ASSERT(dst, src),                                                                    \
      _Generic((dst), clmem_buffer: clmem__stager_write_fn, default: clmem__stager_read_fn)(             \
-         st, dst, src, &(clmem_stager_copy_options){.clmem__start = 0, __VA_ARGS__}))
+         st, dst, src, &(clmem_stager_copy_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__}))
 /* 1 for buffer <- host and host <- buffer, 0 for the rest (a compile error). */
 #define CLMEM__STAGER_OK(dst, src)                                                                      \
     _Generic((dst), clmem_buffer: _Generic((src), clmem_buffer: 0, clmem_image: 0, clmem_svm: 0,         \
@@ -10466,12 +10469,12 @@ static cl_int clmem__stager_check(const char *fn, clmem_stager *st, clmem_buffer
         if (*offset > buf.size)
             return clmem__fail(CL_INVALID_VALUE, fn, "%s %zu is beyond the buffer's %zu bytes", oname, *offset, buf.size);
     }
-    *count = o->byte_count ? o->byte_count : buf.size - *offset;
+    *count = o->byte_count || (o->given & CLMEM_GIVEN_BYTE_COUNT) ? o->byte_count : buf.size - *offset;
     if (CLMEM__CHECKS) {
         if (!clmem__range_ok(*offset, *count, buf.size))
             return clmem__fail(CL_INVALID_VALUE, fn, "%s %zu + byte_count %zu is beyond the buffer's %zu bytes", oname,
                                *offset, *count, buf.size);
-        if (o->host_size && *count > o->host_size)
+        if ((o->host_size || (o->given & CLMEM_GIVEN_HOST_SIZE)) && *count > o->host_size)
             return clmem__fail(CL_INVALID_VALUE, fn, "byte_count %zu is more than host_size %zu", *count, o->host_size);
     }
     return CL_SUCCESS;
@@ -10493,6 +10496,7 @@ static cl_int clmem__stager_transfer(clmem_stager *st, clmem_buffer buf, void *h
     if (count < st->threshold) {
         clmem_copy_options co;
         memset(&co, 0, sizeof co);
+        co.given = CLMEM_GIVEN_BYTE_COUNT | (o->given & CLMEM_GIVEN_HOST_SIZE);
         co.byte_count = count;
         if (write) co.dst_offset = offset;
         else co.src_offset = offset;

@@ -1098,12 +1098,12 @@ static cl_int clmem__stager_check(const char *fn, clmem_stager *st, clmem_buffer
         if (*offset > buf.size)
             return clmem__fail(CL_INVALID_VALUE, fn, "%s %zu is beyond the buffer's %zu bytes", oname, *offset, buf.size);
     }
-    *count = o->byte_count ? o->byte_count : buf.size - *offset;
+    *count = o->byte_count || (o->given & CLMEM_GIVEN_BYTE_COUNT) ? o->byte_count : buf.size - *offset;
     if (CLMEM__CHECKS) {
         if (!clmem__range_ok(*offset, *count, buf.size))
             return clmem__fail(CL_INVALID_VALUE, fn, "%s %zu + byte_count %zu is beyond the buffer's %zu bytes", oname,
                                *offset, *count, buf.size);
-        if (o->host_size && *count > o->host_size)
+        if ((o->host_size || (o->given & CLMEM_GIVEN_HOST_SIZE)) && *count > o->host_size)
             return clmem__fail(CL_INVALID_VALUE, fn, "byte_count %zu is more than host_size %zu", *count, o->host_size);
     }
     return CL_SUCCESS;
@@ -1125,6 +1125,7 @@ static cl_int clmem__stager_transfer(clmem_stager *st, clmem_buffer buf, void *h
     if (count < st->threshold) {
         clmem_copy_options co;
         memset(&co, 0, sizeof co);
+        co.given = CLMEM_GIVEN_BYTE_COUNT | (o->given & CLMEM_GIVEN_HOST_SIZE);
         co.byte_count = count;
         if (write) co.dst_offset = offset;
         else co.src_offset = offset;

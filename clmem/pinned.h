@@ -276,13 +276,14 @@ typedef struct clmem_stager_stats {
 CLMEM_API cl_int clmem_stager_get_stats(clmem_stager *st, clmem_stager_stats *stats);
 
 /** Options of clmem_stager_copy (clmem_enqueue_copy's names and meanings for a
-    linear buffer <-> host copy; zero means the default). */
+    linear buffer <-> host copy: a written option means its value, one left out its
+    default). */
 typedef struct clmem_stager_copy_options {
-    int clmem__start;           /* private: keeps the braces non-empty */
-    size_t byte_count;          /* bytes (0: everything the buffer holds after the offset) */
+    unsigned given;             /* CLMEM_GIVEN_* bits: filled by the macros */
+    size_t byte_count;          /* bytes (left out: everything the buffer holds after the offset; 0: nothing) */
     size_t src_offset;          /* read: byte offset in the buffer */
     size_t dst_offset;          /* write: byte offset in the buffer */
-    size_t host_size;           /* bytes of the host memory, checked when given (0: unknown) */
+    size_t host_size;           /* bytes of the host memory, checked when given (left out: unknown) */
     const cl_event *wait_for;   /* events every enqueued piece waits for */
     cl_uint num_wait_for;
     cl_event *event;            /* where to put an event (complete when the call returns) */
@@ -304,14 +305,14 @@ typedef struct clmem_stager_copy_options {
     destination then holds a part of the data). A copy of zero bytes calls no copy.
     Thread safety: any thread; copies on one stager run one at a time (a lock).
     Examples:
-        clmem_stager_copy(st, buf, src);                            all of buf
+        clmem_stager_copy(st, buf, src);                            // all of buf
         clmem_stager_copy(st, dst, buf, .byte_count = n, .src_offset = 4096); */
 #ifndef __cplusplus
 #define clmem_stager_copy(...) clmem__stager_copy_(__VA_ARGS__, )
 #define clmem__stager_copy_(st, dst, src, ...)                                                          \
     (CLMEM__STAGER_ASSERT(dst, src),                                                                    \
      _Generic((dst), clmem_buffer: clmem__stager_write_fn, default: clmem__stager_read_fn)(             \
-         st, dst, src, &(clmem_stager_copy_options){.clmem__start = 0, __VA_ARGS__}))
+         st, dst, src, &(clmem_stager_copy_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__}))
 /* 1 for buffer <- host and host <- buffer, 0 for the rest (a compile error). */
 #define CLMEM__STAGER_OK(dst, src)                                                                      \
     _Generic((dst), clmem_buffer: _Generic((src), clmem_buffer: 0, clmem_image: 0, clmem_svm: 0,         \

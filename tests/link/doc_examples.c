@@ -148,6 +148,18 @@ static void transfer_examples(cl_command_queue q, clmem_buffer buf, clmem_buffer
     clmem_enqueue_fill(q, buf, rgba, 64, .pattern_size = 16, .offset = 16);
 }
 
+static void pinned_examples(cl_command_queue q, clmem_buffer buf, void *dst, const void *src, size_t n) {
+    cl_int err;
+    clmem_pinned_allocation h = clmem_pinned_allocation_create(q, 1 << 20, 0, &err);
+    clmem_pinned_pool *pp = clmem_pinned_pool_create(q, 0, 4, &err);
+    clmem_stager *st = clmem_stager_create(q, 0, 0, 0, &err);
+    clmem_stager_copy(st, buf, src);
+    clmem_stager_copy(st, dst, buf, .byte_count = n, .src_offset = 4096);
+    clmem_stager_release(st);
+    clmem_pinned_pool_release(pp);
+    clmem_pinned_allocation_release(&h);
+}
+
 /* Referenced so that no example function is unused; never called. */
 int main(int argc, char **argv) {
     (void)argv;
@@ -164,6 +176,8 @@ int main(int argc, char **argv) {
         pipe_sampler_examples(NULL);
         (void)pool_examples(NULL, NULL);
         svm_examples(NULL, NULL);
+        pinned_examples(NULL, clmem_buffer_from_int_ptr(NULL, false, NULL), NULL,
+                        NULL, 0);
         transfer_examples(NULL, clmem_buffer_from_int_ptr(NULL, false, NULL), clmem_buffer_from_int_ptr(NULL, false, NULL),
                           clmem_buffer_from_int_ptr(NULL, false, NULL), NULL);
     }
