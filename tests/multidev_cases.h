@@ -452,6 +452,7 @@ static void test_pool_both_devices(clmem_test_context *t) {
     clFinish(q0);
     clFinish(q1);
     for (i = 0; i < BLOCKS; ++i) {
+        release_event(&ev[i]);
         mems[i] = blocks[i].mem;
         MD_CL(t, clmem_buffer_release(&blocks[i]));
     }
