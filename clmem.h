@@ -23,7 +23,8 @@
 
    ERRORS: every call returns a cl_int (constructors: through a trailing cl_int *);
    clmem_last_error_message() says in words which function, argument and values.
-   ZERO MEANS DEFAULT in the named options: see "NAMED OPTIONAL ARGUMENTS" (>>memobj).
+   Named options mean what they say, left-out ones take their default: see "NAMED
+   OPTIONAL ARGUMENTS" (>>memobj) and "NAMED OPTIONS" (>>base).
 
    OPTIONS (define before including):
      CLMEM_IMPLEMENTATION   compile the implementation into this translation unit
@@ -100,6 +101,69 @@
 
 #ifdef __cplusplus
 extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------
+   NAMED OPTIONS: AN OPTION WRITTEN MEANS ITS VALUE, ONE LEFT OUT MEANS THE DEFAULT
+
+   Every options struct starts its named fields with `given`, a mask of the options
+   whose default is not zero (CLMEM_GIVEN_*). The macros fill it at compile time from
+   the designators the caller wrote: `#__VA_ARGS__` makes a string literal of the
+   options, and a designator counts when ".name" follows the start or a comma
+   (", .byte_count" but not "cfg.byte_count"). gcc folds the search at every -O level
+   and clang from -O1; clang at -O0 searches at run time (about 20 short strstr calls).
+   So `.is_blocking = false` does not block and `.byte_count = n` with n == 0 copies
+   nothing, while leaving them out blocks and copies everything.
+   Callers of a *_opts function (C++, function pointers) set `given` themselves for the
+   options they fill in: o.byte_count = n; o.given |= CLMEM_GIVEN_BYTE_COUNT;
+   --------------------------------------------------------------------------------- */
+#define CLMEM_GIVEN_BYTE_COUNT 0x001u   /* .byte_count */
+#define CLMEM_GIVEN_IS_BLOCKING 0x002u  /* .is_blocking */
+#define CLMEM_GIVEN_REGION 0x004u       /* .region */
+#define CLMEM_GIVEN_SIZE 0x008u         /* .size */
+#define CLMEM_GIVEN_HOST_SIZE 0x010u    /* .host_size */
+#define CLMEM_GIVEN_SHAPE 0x020u        /* .shape */
+#define CLMEM_GIVEN_NDIM 0x040u         /* .ndim */
+#define CLMEM_GIVEN_ORDER 0x080u        /* .order */
+#define CLMEM_GIVEN_MODE 0x100u         /* .mode */
+#define CLMEM_GIVEN_NUM_CHANNELS 0x200u /* .num_channels */
+#define CLMEM_GIVEN_ALIGNMENT 0x400u    /* .alignment */
+
+#if defined(__GNUC__) || defined(__clang__)
+#define CLMEM__STRSTR(s, t) __builtin_strstr(s, t)
+#else
+#define CLMEM__STRSTR(s, t) strstr(s, t)
+#endif
+#define CLMEM__HAS(s, name, bit) ((CLMEM__STRSTR(s, ",." name) || CLMEM__STRSTR(s, ", ." name)) ? (bit) : 0u)
+#define CLMEM__GIVEN_S(s)                                                                                    \
+    (CLMEM__HAS(s, "byte_count", CLMEM_GIVEN_BYTE_COUNT) | CLMEM__HAS(s, "is_blocking", CLMEM_GIVEN_IS_BLOCKING) | \
+     CLMEM__HAS(s, "region", CLMEM_GIVEN_REGION) | CLMEM__HAS(s, "size", CLMEM_GIVEN_SIZE) |                 \
+     CLMEM__HAS(s, "host_size", CLMEM_GIVEN_HOST_SIZE) | CLMEM__HAS(s, "shape", CLMEM_GIVEN_SHAPE) |           \
+     CLMEM__HAS(s, "ndim", CLMEM_GIVEN_NDIM) | CLMEM__HAS(s, "order", CLMEM_GIVEN_ORDER) |                    \
+     CLMEM__HAS(s, "mode", CLMEM_GIVEN_MODE) | CLMEM__HAS(s, "num_channels", CLMEM_GIVEN_NUM_CHANNELS) |      \
+     CLMEM__HAS(s, "alignment", CLMEM_GIVEN_ALIGNMENT))
+/* CLMEM__GIVEN(options...): the given mask of the designators written (see above). */
+#define CLMEM__GIVEN(...) CLMEM__GIVEN_S("," #__VA_ARGS__)
+
+/* Positional arguments that may be compound literals. The preprocessor splits a macro
+   argument at its commas, so `(const size_t[]){1024, 512}` would be two arguments.
+   A macro therefore names only the arguments it must see (those whose type picks the
+   function) and hands the rest, positional and named, to a brace initializer, which
+   puts every comma back: an "args" struct whose leading members are the positional
+   arguments, followed by the options' fields, overlaid on the options struct so that
+   the options pass on without a copy:
+       typedef struct { const size_t *shape; cl_int *errcode_ret;
+                        CLMEM__OPTIONS(clmem_x_options, CLMEM__X_FIELDS) } clmem__x_args;
+       #define clmem_x(ctx, ...) clmem__x_call(ctx, &(clmem__x_args){__VA_ARGS__, .given = CLMEM__GIVEN(__VA_ARGS__)})
+   C only (C++ has overloads). */
+#ifndef __cplusplus
+#define CLMEM__OPTIONS(T, FIELDS) \
+    union {                       \
+        T opts;                   \
+        struct {                  \
+            FIELDS                \
+        };                        \
+    };
 #endif
 
 /* ---------------------------------------------------------------------------------
@@ -185,20 +249,28 @@ extern "C" {
 
    PyOpenCL's keyword arguments are designated initializers here:
        clmem_enqueue_fill_buffer(q, buf, &v, sizeof v, 0, n, .event = &ev);
-   Every option left out is zero, and ZERO MEANS "THE DEFAULT". C cannot tell an
-   option left out from one set to 0, so the few options whose default is not zero
-   spell their other value with a constant:
-     .is_blocking   default: blocking. Ask for a non-blocking transfer with
-                    .is_blocking = CLMEM_NON_BLOCKING. Writing `.is_blocking = false`
-                    is the same as leaving it out: the call blocks (safe, but slower).
-     .byte_count    default: the whole extent (see clmem_enqueue_copy). A computed
-                    count that may be 0 must be tested before the call: `.byte_count
-                    = n` with n == 0 copies the default extent, not nothing.
+   An option you write means its value; an option you leave out takes its default
+   (see NAMED OPTIONS in base: the macros record which designators were written):
+     .is_blocking   left out: blocking (as in PyOpenCL). `.is_blocking = false`
+                    (CL_FALSE, 0, CLMEM_NON_BLOCKING) returns before the transfer is
+                    done: wait on .event (or clFinish) before touching the host memory.
+     .byte_count    left out: the whole extent (see clmem_enqueue_copy). `.byte_count
+                    = n` copies n bytes, also when n is 0 (then nothing, successfully).
+     .region        left out: linear copy, or the whole image; written as all zero:
+                    nothing is copied.
    Every enqueue takes .wait_for/.num_wait_for (set both with CLMEM_WAIT_FOR(e1, e2))
    and .event (where to store the new event; none is created when it is NULL).
+   A compound literal as a positional argument that picks the operation (the dst
+   and src of clmem_enqueue_copy, the pattern of clmem_enqueue_fill, the value of
+   clmem_set_kernel_arg) goes in parentheses, as for assert():
+       clmem_enqueue_fill(q, buf, ((cl_float4){{1, 2, 3, 4}}), 64);
+   the preprocessor would split it at its commas, and the macro must see it whole to
+   take its type. Other positional arguments (shapes, formats, colors, origins) may
+   be compound literals as they are.
    --------------------------------------------------------------------------------- */
+/** CLMEM_BLOCKING, CLMEM_NON_BLOCKING: readable values for .is_blocking. */
 #define CLMEM_BLOCKING 1
-#define CLMEM_NON_BLOCKING (-1)
+#define CLMEM_NON_BLOCKING 0
 
 /** CLMEM_WAIT_FOR(e1, e2, ...): sets .wait_for and .num_wait_for together.
     clmem_enqueue_copy(q, host, buf, CLMEM_WAIT_FOR(write_done), .event = &ev) */
@@ -206,12 +278,16 @@ extern "C" {
     .wait_for = (const cl_event[]){__VA_ARGS__},              \
     .num_wait_for = (cl_uint)(sizeof((const cl_event[]){__VA_ARGS__}) / sizeof(cl_event))
 
-/** The options every enqueue without options of its own takes. */
+/** The options every enqueue without options of its own takes: given (CLMEM_GIVEN_*
+    bits, filled by the macros), wait_for (events to wait for; NULL: none),
+    num_wait_for (how many), event (where to put the new event; NULL: none is made). */
+#define CLMEM__ENQUEUE_FIELDS \
+    unsigned given;           \
+    const cl_event *wait_for; \
+    cl_uint num_wait_for;     \
+    cl_event *event;
 typedef struct clmem_enqueue_options {
-    int clmem__start;          /* private: keeps the braces non-empty */
-    const cl_event *wait_for;  /* events to wait for (NULL: none) */
-    cl_uint num_wait_for;      /* how many */
-    cl_event *event;           /* where to put the new event (NULL: none is made) */
+    CLMEM__ENQUEUE_FIELDS
 } clmem_enqueue_options;
 
 /** Everything clGetMemObjectInfo knows about a memory object, in one struct
@@ -234,7 +310,7 @@ typedef struct clmem_mem_info {
 
 /** clmem_mem_get_info(mem, &info): fill info for a raw cl_mem. Returns CL_SUCCESS,
     CL_INVALID_MEM_OBJECT for NULL, or the driver's code. Thread safety: any thread.
-    The generic clmem_memory_object_get_infos(obj, &info) takes any clmem handle. */
+    The generic clmem_memory_object_get_info(obj, &info) takes any clmem handle. */
 CLMEM_API cl_int clmem_mem_get_info(cl_mem mem, clmem_mem_info *info);
 
 /** clmem_mem_get_host_array(mem, nbytes, &err): the host memory behind a
@@ -251,18 +327,28 @@ CLMEM_API void *clmem_mem_get_host_array(cl_mem mem, size_t nbytes, cl_int *errc
     Options: .wait_for, .num_wait_for, .event. Errors: CL_INVALID_VALUE (n == 0, NULL
     array or entry, unknown flag bits), CL_INVALID_EVENT_WAIT_LIST, CL_INVALID_CONTEXT
     (an object of another context), CL_INVALID_OPERATION (device older than 1.2). */
-#define clmem_enqueue_migrate_mem_objects(...) clmem__migrate_(__VA_ARGS__, )
-#define clmem__migrate_(queue, objects, n, flags, ...) \
-    clmem_enqueue_migrate_mem_objects_opts(queue, objects, n, flags, &(clmem_enqueue_options){.clmem__start = 0, __VA_ARGS__})
 CLMEM_API cl_int clmem_enqueue_migrate_mem_objects_opts(cl_command_queue queue, const cl_mem *objects, cl_uint n,
                                                         cl_mem_migration_flags flags, const clmem_enqueue_options *opts);
+#ifndef __cplusplus
+typedef struct clmem__migrate_args {
+    const cl_mem *objects;
+    cl_uint n;
+    cl_mem_migration_flags flags;
+    CLMEM__OPTIONS(clmem_enqueue_options, CLMEM__ENQUEUE_FIELDS)
+} clmem__migrate_args;
+static inline cl_int clmem__migrate_call(cl_command_queue queue, const clmem__migrate_args *a) {
+    return clmem_enqueue_migrate_mem_objects_opts(queue, a->objects, a->n, a->flags, &a->opts);
+}
+#define clmem_enqueue_migrate_mem_objects(queue, ...) \
+    clmem__migrate_call(queue, &(clmem__migrate_args){__VA_ARGS__, .given = CLMEM__GIVEN(__VA_ARGS__)})
+#endif
 
 /* ---------------------------------------------------------------------------------
    GENERIC MEMORY-OBJECT FUNCTIONS (C: _Generic; C++: overloads)
 
    Each takes any memory handle: clmem_buffer, clmem_image, clmem_pipe or a raw cl_mem.
      clmem_memory_object_int_ptr(obj)        the raw cl_mem (PyOpenCL's int_ptr)
-     clmem_memory_object_get_infos(obj, &i)  every mem_info (clmem_mem_info)
+     clmem_memory_object_get_info(obj, &i)  every mem_info (clmem_mem_info)
      clmem_memory_object_get_host_array(obj, nbytes, &err)
      clmem_memory_object_hostbuf(obj)        CL_MEM_HOST_PTR for USE_HOST_PTR objects, else NULL
      clmem_memory_object_equal(a, b)         same OpenCL object (pointer equality)
@@ -282,7 +368,7 @@ CLMEM_API size_t clmem_mem_hash(cl_mem mem);
     _Generic((obj), clmem_buffer: clmem_buffer_int_ptr, clmem_image: clmem_image_int_ptr, \
              clmem_pipe: clmem_pipe_int_ptr, cl_mem: clmem__mem_identity)(obj)
 #define clmem_memory_object_int_ptr(obj) CLMEM__MEM_OF(obj)
-#define clmem_memory_object_get_infos(obj, info) clmem_mem_get_info(CLMEM__MEM_OF(obj), (info))
+#define clmem_memory_object_get_info(obj, info) clmem_mem_get_info(CLMEM__MEM_OF(obj), (info))
 #define clmem_memory_object_get_host_array(obj, nbytes, err) clmem_mem_get_host_array(CLMEM__MEM_OF(obj), (nbytes), (err))
 #define clmem_memory_object_hostbuf(obj) clmem_mem_hostbuf(CLMEM__MEM_OF(obj))
 #define clmem_memory_object_equal(a, b) (CLMEM__MEM_OF(a) == CLMEM__MEM_OF(b))
@@ -405,7 +491,7 @@ CLMEM_API void *clmem_buffer_hostbuf(clmem_buffer buf);
 #define clmem_enqueue_fill_buffer(...) clmem__fill_buffer_(__VA_ARGS__, )
 #define clmem__fill_buffer_(queue, buf, pattern, pattern_size, offset, size, ...)                   \
     clmem_enqueue_fill_buffer_opts(queue, buf, pattern, pattern_size, offset, size,             \
-                                   &(clmem_enqueue_options){.clmem__start = 0, __VA_ARGS__})
+                                   &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 CLMEM_API cl_int clmem_enqueue_fill_buffer_opts(cl_command_queue queue, clmem_buffer buf, const void *pattern,
                                                 size_t pattern_size, size_t offset, size_t size,
                                                 const clmem_enqueue_options *opts);
@@ -430,9 +516,9 @@ extern "C" {
    passes to OpenCL unchanged. PyOpenCL's attribute names map to the fields:
      channel_order      ->  .image_channel_order      (CL_R, CL_RGBA, ...)
      channel_data_type  ->  .image_channel_data_type  (CL_FLOAT, CL_UNORM_INT8, ...)
-   Make one with clmem_image_format_create(CL_RGBA, CL_FLOAT) (a compound literal
-   such as (clmem_image_format){CL_RGBA, CL_FLOAT} works too, but not as an argument
-   of a clmem macro: the comma inside the braces splits the macro's arguments).
+   Make one with clmem_image_format_create(CL_RGBA, CL_FLOAT) or a compound literal
+   such as (clmem_image_format){CL_RGBA, CL_FLOAT}, also as an argument of
+   clmem_create_image.
    --------------------------------------------------------------------------------- */
 typedef cl_image_format clmem_image_format;
 
@@ -477,8 +563,8 @@ CLMEM_API const char *clmem_channel_type_name(cl_channel_type type);
 /** clmem_image_format_repr(f, buf, size): PyOpenCL's repr, "ImageFormat(RGBA, FLOAT)";
     unknown parts are written "<unknown channel order 0x10ff>" /
     "<unknown channel data type 0x10ff>". Writes at most size bytes (always
-    terminated when size > 0) and returns buf. Example:
-        char s[64]; puts(clmem_image_format_repr(img.format, s, sizeof s)); */
+    terminated when size > 0) and returns buf.
+    Example: char s[64]; puts(clmem_image_format_repr(img.format, s, sizeof s)); */
 CLMEM_API const char *clmem_image_format_repr(clmem_image_format f, char *buf, size_t size);
 
 /** clmem_image_format_equal(a, b): same order and type (PyOpenCL's ==). */
@@ -552,18 +638,29 @@ typedef struct clmem_image {
 static inline cl_mem clmem_image_int_ptr(clmem_image img) { return img.mem; }
 
 /** Options of clmem_create_image (PyOpenCL's create_image keywords). */
+/* Fields (see the names in the documentation of clmem_create_image):
+     given      CLMEM_GIVEN_* bits: filled by the macros
+     shape      image order: {width}, {width, height}, {width, height, depth}, with
+                .is_array {width, array_size} or {width, height, array_size}. The
+                dimension count is the number of leading non-zero entries: a computed
+                0 shortens the shape (give .ndim to have it refused instead)
+     ndim       optional: the dimension count you mean (1-3); checked against .shape
+     pitches    row pitch, slice pitch in bytes (0: packed); only with .hostbuf
+     hostbuf    host data for CL_MEM_USE_HOST_PTR / CL_MEM_COPY_HOST_PTR
+     host_size  optional: bytes behind hostbuf, checked against what the image reads
+     is_array   a 1-D array (2 dims) or 2-D array (3 dims)
+     buffer     a 1-D buffer image over this buffer (1 dim) */
+#define CLMEM__IMAGE_FIELDS \
+    unsigned given;         \
+    size_t shape[3];        \
+    cl_uint ndim;           \
+    size_t pitches[2];      \
+    void *hostbuf;          \
+    size_t host_size;       \
+    bool is_array;          \
+    clmem_buffer buffer;
 typedef struct clmem_image_options {
-    int clmem__start;        /* private: keeps the braces non-empty */
-    size_t shape[3];         /* image order: {width}, {width, height}, {width, height, depth},
-                                with .is_array {width, array_size} or {width, height, array_size}.
-                                The dimension count is the number of leading non-zero
-                                entries: a computed 0 shortens the shape (see .ndim). */
-    cl_uint ndim;            /* optional: the dimension count you mean (1-3); checked against .shape */
-    size_t pitches[2];       /* row pitch, slice pitch in bytes (0: packed); only with .hostbuf */
-    void *hostbuf;           /* host data for CL_MEM_USE_HOST_PTR / CL_MEM_COPY_HOST_PTR */
-    size_t host_size;        /* optional: bytes behind hostbuf, checked against what the image reads */
-    bool is_array;           /* a 1-D array (2 dims) or 2-D array (3 dims) */
-    clmem_buffer buffer;     /* a 1-D buffer image over this buffer (1 dim) */
+    CLMEM__IMAGE_FIELDS
 } clmem_image_options;
 
 /** clmem_create_image(context, flags, format, &err, .shape = {...}, ...): a new image
@@ -601,26 +698,41 @@ typedef struct clmem_image_options {
     Example:
       clmem_image img = clmem_create_image(ctx, CL_MEM_READ_ONLY,
           clmem_image_format_create(CL_RGBA, CL_FLOAT), &err, .shape = {640, 480}); */
-#ifndef __cplusplus
-#define clmem_create_image(...) clmem__create_image_(__VA_ARGS__, )
-#define clmem_image_create(...) clmem__create_image_(__VA_ARGS__, )
-#define clmem__create_image_(context, flags, format, errcode_ret, ...) \
-    clmem_create_image_opts(context, flags, format, &(clmem_image_options){.clmem__start = 0, __VA_ARGS__}, errcode_ret)
-#endif
 /** The function behind clmem_create_image (for C++ and function pointers); opts may be NULL. */
 CLMEM_API clmem_image clmem_create_image_opts(cl_context context, cl_mem_flags flags, clmem_image_format format,
-                                             const clmem_image_options *opts, cl_int *errcode_ret);
+                                             cl_int *errcode_ret, const clmem_image_options *opts);
+#ifndef __cplusplus
+typedef struct clmem__create_image_args {
+    clmem_image_format format;
+    cl_int *errcode_ret;
+    CLMEM__OPTIONS(clmem_image_options, CLMEM__IMAGE_FIELDS)
+} clmem__create_image_args;
+static inline clmem_image clmem__create_image_call(cl_context context, cl_mem_flags flags, const clmem__create_image_args *a) {
+    return clmem_create_image_opts(context, flags, a->format, a->errcode_ret, &a->opts);
+}
+#define clmem_create_image(context, flags, ...) \
+    clmem__create_image_call(context, flags, &(clmem__create_image_args){__VA_ARGS__, .given = CLMEM__GIVEN(__VA_ARGS__)})
+#define clmem_image_create clmem_create_image
+#endif
 
 /** Options of clmem_image_from_array. */
+/* Fields:
+     given          CLMEM_GIVEN_* bits: filled by the macros
+     num_channels   1, 2 or 4; left out: 1 for scalar element types, the vector width for
+                    cl_float4 and the like. With more than 1 the last extent of the shape
+                    must equal it. 3 is rejected: OpenCL has no RGB format for 8/16/32-bit
+                    or float channels.
+     mode           'r' (default): CL_MEM_READ_ONLY; 'w': CL_MEM_WRITE_ONLY
+     norm_int       integer data read as normalized floats (UNORM/SNORM 8 and 16 bit)
+     half_float     the 16-bit data are halfs (cl_half/uint16_t): CL_HALF_FLOAT */
+#define CLMEM__IMAGE_FROM_ARRAY_FIELDS \
+    unsigned given;                    \
+    cl_uint num_channels;              \
+    char mode;                         \
+    bool norm_int;                     \
+    bool half_float;
 typedef struct clmem_image_from_array_options {
-    int clmem__start;
-    cl_uint num_channels;    /* 1, 2 or 4; 0: 1 for scalar element types, the vector
-                                width for cl_float4 and the like. With more than 1 the
-                                last extent of the shape must equal it. 3 is rejected:
-                                OpenCL has no RGB format for 8/16/32-bit or float channels. */
-    char mode;               /* 'r' (default, 0): CL_MEM_READ_ONLY; 'w': CL_MEM_WRITE_ONLY */
-    bool norm_int;           /* integer data read as normalized floats (UNORM/SNORM 8 and 16 bit) */
-    bool half_float;         /* the 16-bit data are halfs (cl_half/uint16_t): CL_HALF_FLOAT */
+    CLMEM__IMAGE_FROM_ARRAY_FIELDS
 } clmem_image_from_array_options;
 
 /** clmem_image_from_array(context, array, ndim, shape, &err, ...): an image holding a
@@ -642,14 +754,18 @@ typedef struct clmem_image_from_array_options {
     .norm_int with float/32-bit/half data, .half_float with other than 16-bit data),
     CL_INVALID_IMAGE_FORMAT_DESCRIPTOR (num_channels 3, which would need CL_RGB: "use
     4 channels (RGBA) and pad the data, or 1 channel with a width 3 times larger").
-    Example: float a[512][1024]; const size_t shape[] = {512, 1024};
-             clmem_image img = clmem_image_from_array(ctx, &a[0][0], 2, shape, &err); */
+    Example: static float a[512][1024];
+             clmem_image img = clmem_image_from_array(ctx, &a[0][0], 2, (const size_t[]){512, 1024}, &err); */
 #ifndef __cplusplus
-#define clmem_image_from_array(...) clmem__image_from_array_(__VA_ARGS__, )
-#define clmem__image_from_array_(context, array, ndim, shape, errcode_ret, ...)                                   \
-    clmem_image_from_array_opts(context, array, CLMEM__ARRAY_CHANNEL_TYPE(array), CLMEM__ARRAY_VECTOR_WIDTH(array), \
-                                ndim, shape, &(clmem_image_from_array_options){.clmem__start = 0, __VA_ARGS__},    \
-                                errcode_ret)
+typedef struct clmem__image_from_array_args {
+    size_t ndim;
+    const size_t *shape;
+    cl_int *errcode_ret;
+    CLMEM__OPTIONS(clmem_image_from_array_options, CLMEM__IMAGE_FROM_ARRAY_FIELDS)
+} clmem__image_from_array_args;
+#define clmem_image_from_array(context, array, ...)                                                             \
+    clmem__image_from_array_call(context, array, CLMEM__ARRAY_CHANNEL_TYPE(array), CLMEM__ARRAY_VECTOR_WIDTH(array), \
+                                 &(clmem__image_from_array_args){__VA_ARGS__, .given = CLMEM__GIVEN(__VA_ARGS__)})
 #define CLMEM__ARRAY_TYPES(X)                                                                                  \
     X(float, CL_FLOAT, 1) X(int8_t, CL_SIGNED_INT8, 1) X(uint8_t, CL_UNSIGNED_INT8, 1)                          \
     X(int16_t, CL_SIGNED_INT16, 1) X(uint16_t, CL_UNSIGNED_INT16, 1) X(int32_t, CL_SIGNED_INT32, 1)              \
@@ -668,7 +784,14 @@ typedef struct clmem_image_from_array_options {
     vector_width the channels per element of the pointer type (1 for scalars). */
 CLMEM_API clmem_image clmem_image_from_array_opts(cl_context context, const void *array, cl_channel_type element_type,
                                                  cl_uint vector_width, size_t ndim, const size_t *shape,
-                                                 const clmem_image_from_array_options *opts, cl_int *errcode_ret);
+                                                 cl_int *errcode_ret, const clmem_image_from_array_options *opts);
+#ifndef __cplusplus
+static inline clmem_image clmem__image_from_array_call(cl_context context, const void *array, cl_channel_type element_type,
+                                                       cl_uint vector_width, const clmem__image_from_array_args *a) {
+    return clmem_image_from_array_opts(context, array, element_type, vector_width, a->ndim, a->shape, a->errcode_ret,
+                                       &a->opts);
+}
+#endif
 
 /** clmem_image_from_int_ptr(mem, retain, &err): wrap a raw image cl_mem, reading its
     type, format, extents, flags and context from the driver. retain: call
@@ -696,7 +819,7 @@ typedef struct clmem_image_info {
 
 /** clmem_image_get_info(img, &info): every image_info, from the driver. Errors:
     CL_INVALID_MEM_OBJECT (empty handle), CL_INVALID_VALUE (info NULL), or the
-    driver's code. The generic clmem_memory_object_get_infos gives the mem_info. */
+    driver's code. The generic clmem_memory_object_get_info gives the mem_info. */
 CLMEM_API cl_int clmem_image_get_info(clmem_image img, clmem_image_info *info);
 
 /** clmem_image_shape(img, shape): PyOpenCL's Image.shape, for every image type (PyOpenCL
@@ -735,7 +858,7 @@ typedef enum clmem_color_kind {
 #define clmem_enqueue_fill_image(...) clmem__fill_image_(__VA_ARGS__, )
 #define clmem__fill_image_(queue, img, color, origin, region, ...)                                           \
     clmem_enqueue_fill_image_opts(queue, img, color, CLMEM__COLOR_KIND(color), origin, region,             \
-                                  &(clmem_enqueue_options){.clmem__start = 0, __VA_ARGS__})
+                                  &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #define CLMEM__COLOR_KIND(c)                                                                                   \
     _Generic((c), float *: CLMEM_COLOR_FLOAT, const float *: CLMEM_COLOR_FLOAT, cl_int *: CLMEM_COLOR_INT,   \
              const cl_int *: CLMEM_COLOR_INT, cl_uint *: CLMEM_COLOR_UINT, const cl_uint *: CLMEM_COLOR_UINT)
@@ -1052,7 +1175,7 @@ CLMEM_API cl_int clmem_svm_allocation_release(clmem_svm_allocation *a);
     Example: clmem_svm_allocation_enqueue_release(&a, q, .event = &freed); */
 #define clmem_svm_allocation_enqueue_release(...) clmem__svm_enqueue_release_(__VA_ARGS__, )
 #define clmem__svm_enqueue_release_(a, queue, ...) \
-    clmem_svm_allocation_enqueue_release_opts(a, queue, &(clmem_enqueue_options){.clmem__start = 0, __VA_ARGS__})
+    clmem_svm_allocation_enqueue_release_opts(a, queue, &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 CLMEM_API cl_int clmem_svm_allocation_enqueue_release_opts(clmem_svm_allocation *a, cl_command_queue queue,
                                                            const clmem_enqueue_options *opts);
 
@@ -1086,14 +1209,15 @@ CLMEM_API cl_svm_mem_flags clmem_svm_allocation_flags(clmem_svm_allocation a);
    MAPS (coarse-grain SVM must be mapped before the host touches it)
    --------------------------------------------------------------------------------- */
 
-/** An outstanding SVM map (PyOpenCL's SVMMap). Fields: array (the host-usable
-    pointer, == svm.ptr), size (bytes mapped), svm (what was mapped), queue (where it
-    was mapped), event (the map's event: wait on it before touching array when the map
+/** An outstanding SVM map (PyOpenCL's SVMMap). Fields: ptr (the host-usable pointer,
+    == svm.ptr; PyOpenCL's SVMMap.array, named ptr as on buffer maps), size (bytes
+    mapped), svm (what was mapped), queue (where it was mapped), event (the map's
+    event: wait on it before touching ptr when the map
     was non-blocking; owned by the map, released with it). id is private. Release
     with clmem_svm_map_release or clmem_release(&map); until then the memory must
     not be used by the device. */
 typedef struct clmem_svm_map {
-    void *array;
+    void *ptr;
     size_t size;
     clmem_svm svm;
     cl_command_queue queue;
@@ -1101,11 +1225,11 @@ typedef struct clmem_svm_map {
     uint64_t id;
 } clmem_svm_map;
 
-/** Options of the SVM map functions: .size (bytes from svm.ptr; 0: svm.size),
-    .is_blocking (default blocking; CLMEM_NON_BLOCKING), .wait_for/.num_wait_for,
+/** Options of the SVM map functions: .size (bytes from svm.ptr; left out: svm.size;
+    0 is refused), .is_blocking (left out: blocking; false: not), .wait_for/.num_wait_for,
     .event (a second reference to the map's event, yours to release). */
 typedef struct clmem_svm_map_options {
-    int clmem__start;
+    unsigned given;                /* CLMEM_GIVEN_* bits: filled by the macros */
     size_t size;
     int is_blocking;
     const cl_event *wait_for;
@@ -1124,25 +1248,25 @@ typedef struct clmem_svm_map_options {
     released allocation), CLMEM_ERROR_SIZE_UNKNOWN (neither .size nor svm.size),
     CL_INVALID_CONTEXT, CL_INVALID_EVENT_WAIT_LIST, CL_INVALID_OPERATION (no SVM),
     or the driver's code. Thread safety: any thread.
-    Example: clmem_svm_map m; clmem_svm_map_rw(q, a.svm, &m); ((float *)m.array)[0] = 1;
+    Example: clmem_svm_map m; clmem_svm_map_rw(q, a.svm, &m); ((float *)m.ptr)[0] = 1;
              clmem_svm_map_release(&m); */
 #define clmem_enqueue_svm_map(...) clmem__svm_map_(__VA_ARGS__, )
 #define clmem__svm_map_(queue, svm, flags, map, ...) \
-    clmem_enqueue_svm_map_opts(queue, svm, flags, map, &(clmem_svm_map_options){.clmem__start = 0, __VA_ARGS__})
+    clmem_enqueue_svm_map_opts(queue, svm, flags, map, &(clmem_svm_map_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #define clmem_svm_map_ro(...) clmem__svm_map_ro_(__VA_ARGS__, )
 #define clmem__svm_map_ro_(queue, svm, map, ...) \
-    clmem_enqueue_svm_map_opts(queue, svm, CL_MAP_READ, map, &(clmem_svm_map_options){.clmem__start = 0, __VA_ARGS__})
+    clmem_enqueue_svm_map_opts(queue, svm, CL_MAP_READ, map, &(clmem_svm_map_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #define clmem_svm_map_rw(...) clmem__svm_map_rw_(__VA_ARGS__, )
 #define clmem__svm_map_rw_(queue, svm, map, ...)                                            \
     clmem_enqueue_svm_map_opts(queue, svm, CL_MAP_READ | CL_MAP_WRITE, map,                 \
-                               &(clmem_svm_map_options){.clmem__start = 0, __VA_ARGS__})
+                               &(clmem_svm_map_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm svm, cl_map_flags flags,
                                             clmem_svm_map *map, const clmem_svm_map_options *opts);
 
 /** Options of clmem_svm_map_release: .queue (NULL: the map's queue), .wait_for,
     .num_wait_for, .event (the unmap's event, yours to release). */
 typedef struct clmem_svm_unmap_options {
-    int clmem__start;
+    unsigned given;                /* CLMEM_GIVEN_* bits: filled by the macros */
     cl_command_queue queue;
     const cl_event *wait_for;
     cl_uint num_wait_for;
@@ -1159,9 +1283,20 @@ typedef struct clmem_svm_unmap_options {
     clmem_svm_map_release_default(&map) is the same with no options (clmem_release). */
 #define clmem_svm_map_release(...) clmem__svm_map_release_(__VA_ARGS__, )
 #define clmem__svm_map_release_(map, ...) \
-    clmem_svm_map_release_opts(map, &(clmem_svm_unmap_options){.clmem__start = 0, __VA_ARGS__})
+    clmem_svm_map_release_opts(map, &(clmem_svm_unmap_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 CLMEM_API cl_int clmem_svm_map_release_opts(clmem_svm_map *map, const clmem_svm_unmap_options *opts);
 CLMEM_API cl_int clmem_svm_map_release_default(clmem_svm_map *map);
+
+/** CLMEM_WITH_SVM_MAP(m, err, map_call) { ... }: the scoped SVM map, as
+    CLMEM_WITH_MAP: declares the clmem_svm_map m, stores map_call's result in the
+    cl_int lvalue err, runs the block only when it is CL_SUCCESS and releases the map
+    (clmem_svm_map_release_default) when the block ends, also through break or
+    continue. A failed map skips the block, and err says why.
+    Example: CLMEM_WITH_SVM_MAP(m, err, clmem_svm_map_rw(q, a.svm, &m)) { ((float *)m.ptr)[0] = 1; } */
+#define CLMEM_WITH_SVM_MAP(m, err, map_call)                                                                  \
+    for (clmem_svm_map m = CLMEM__ZERO, *clmem__with_##m = ((err) = (map_call), &m); clmem__with_##m != NULL; \
+         (void)clmem_svm_map_release_default(&m), clmem__with_##m = NULL)                                     \
+        for (int clmem__body_##m = ((err) == CL_SUCCESS); clmem__body_##m; clmem__body_##m = 0)
 
 /** clmem_svm_as_buffer(context, svm, flags, size, &err): a buffer over the SVM memory
     (PyOpenCL's SVMPointer.as_buffer). flags: cl_mem_flags, 0 for read-write;
@@ -1178,9 +1313,9 @@ CLMEM_API clmem_buffer clmem_svm_as_buffer(cl_context context, clmem_svm svm, cl
    --------------------------------------------------------------------------------- */
 
 /** Options of clmem_enqueue_svm_memfill: .byte_count (bytes to fill from dst.ptr;
-    0: all of dst.size), .wait_for/.num_wait_for, .event. */
+    left out: all of dst.size; 0: nothing), .wait_for/.num_wait_for, .event. */
 typedef struct clmem_svm_memfill_options {
-    int clmem__start;
+    unsigned given;                /* CLMEM_GIVEN_* bits: filled by the macros */
     size_t byte_count;
     const cl_event *wait_for;
     cl_uint num_wait_for;
@@ -1200,7 +1335,7 @@ typedef struct clmem_svm_memfill_options {
 #define clmem_enqueue_svm_memfill(...) clmem__svm_memfill_(__VA_ARGS__, )
 #define clmem__svm_memfill_(queue, dst, pattern, pattern_size, ...)                 \
     clmem_enqueue_svm_memfill_opts(queue, dst, pattern, pattern_size,               \
-                                   &(clmem_svm_memfill_options){.clmem__start = 0, __VA_ARGS__})
+                                   &(clmem_svm_memfill_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 CLMEM_API cl_int clmem_enqueue_svm_memfill_opts(cl_command_queue queue, clmem_svm dst, const void *pattern,
                                                 size_t pattern_size, const clmem_svm_memfill_options *opts);
 
@@ -1213,11 +1348,21 @@ CLMEM_API cl_int clmem_enqueue_svm_memfill_opts(cl_command_queue queue, clmem_sv
     Errors: CL_INVALID_VALUE (n 0, svms NULL, an entry with NULL ptr or released,
     unknown flag bits), CL_INVALID_OPERATION (device or headers older than 2.1),
     CL_INVALID_COMMAND_QUEUE, CL_INVALID_CONTEXT, CL_INVALID_EVENT_WAIT_LIST. */
-#define clmem_enqueue_svm_migratemem(...) clmem__svm_migratemem_(__VA_ARGS__, )
-#define clmem__svm_migratemem_(queue, svms, n, flags, ...) \
-    clmem_enqueue_svm_migratemem_opts(queue, svms, n, flags, &(clmem_enqueue_options){.clmem__start = 0, __VA_ARGS__})
 CLMEM_API cl_int clmem_enqueue_svm_migratemem_opts(cl_command_queue queue, const clmem_svm *svms, cl_uint n,
                                                    cl_mem_migration_flags flags, const clmem_enqueue_options *opts);
+#ifndef __cplusplus
+typedef struct clmem__svm_migratemem_args {
+    const clmem_svm *svms;
+    cl_uint n;
+    cl_mem_migration_flags flags;
+    CLMEM__OPTIONS(clmem_enqueue_options, CLMEM__ENQUEUE_FIELDS)
+} clmem__svm_migratemem_args;
+static inline cl_int clmem__svm_migratemem_call(cl_command_queue queue, const clmem__svm_migratemem_args *a) {
+    return clmem_enqueue_svm_migratemem_opts(queue, a->svms, a->n, a->flags, &a->opts);
+}
+#define clmem_enqueue_svm_migratemem(queue, ...) \
+    clmem__svm_migratemem_call(queue, &(clmem__svm_migratemem_args){__VA_ARGS__, .given = CLMEM__GIVEN(__VA_ARGS__)})
+#endif
 
 /** clmem__set_arg_svm(kernel, index, svm): clSetKernelArgSVMPointer(kernel, index,
     svm.ptr); used by clmem_set_kernel_arg. Errors: CL_INVALID_KERNEL (NULL),
@@ -1261,7 +1406,7 @@ typedef struct clmem_svm_array {
     .queue                  bind the allocation to this queue (see
                             clmem_svm_allocation_create) */
 typedef struct clmem_svm_empty_options {
-    int clmem__start;
+    unsigned given;                /* CLMEM_GIVEN_* bits: filled by the macros */
     size_t shape[CLMEM_SVM_MAX_DIMS];
     unsigned ndim;
     char order;
@@ -1269,47 +1414,48 @@ typedef struct clmem_svm_empty_options {
     cl_command_queue queue;
 } clmem_svm_empty_options;
 
-/** clmem_svm_empty(ctx, flags, T, &arr, .shape = {...}, ...): an uninitialised array
-    of element type T in SVM made with cl_svm_mem_flags `flags`. clmem_csvm_empty(ctx,
-    T, &arr, ...) uses CL_MEM_READ_WRITE (coarse grain), clmem_fsvm_empty(...)
-    CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER. The _like forms take the
-    dtype, itemsize, shape and order of an existing clmem_svm_array:
-    clmem_svm_empty_like(ctx, flags, &like, &arr, ...), clmem_csvm_empty_like(ctx,
-    &like, &arr, ...), clmem_fsvm_empty_like(ctx, &like, &arr, ...).
-    Returns CL_SUCCESS, or (with *arr emptied): CL_INVALID_VALUE (arr or like NULL,
-    no .shape, .ndim above CLMEM_SVM_MAX_DIMS, order not 'C'/'F'), CL_INVALID_BUFFER_SIZE
-    (the byte size overflows), and those of clmem_svm_allocation_create.
-    Example: clmem_svm_array a; clmem_fsvm_empty(ctx, float, &a, .shape = {3000}, .alignment = 64);
+/** clmem_svm_empty(ctx, flags, T, &err, .shape = {...}, ...): a new uninitialised
+    array of element type T in SVM made with cl_svm_mem_flags `flags` (PyOpenCL's
+    svm_empty). clmem_csvm_empty(ctx, T, &err, ...) uses CL_MEM_READ_WRITE (coarse
+    grain), clmem_fsvm_empty(...) CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER. The
+    _like forms take the dtype, itemsize, shape and order of an existing array:
+    clmem_svm_empty_like(ctx, flags, &like, &err, ...), clmem_csvm_empty_like(ctx,
+    &like, &err, ...), clmem_fsvm_empty_like(ctx, &like, &err, ...).
+    Like every constructor, it returns the new handle and takes errcode_ret (may be
+    NULL) as its last positional argument, before the named options.
+    Returns the array; on failure an empty one (svm.ptr NULL) and *errcode_ret:
+    CL_INVALID_VALUE (like NULL, no .shape, .ndim above CLMEM_SVM_MAX_DIMS, order not
+    'C'/'F'), CL_INVALID_BUFFER_SIZE (the byte size overflows), and those of
+    clmem_svm_allocation_create.
+    Example: clmem_svm_array a = clmem_fsvm_empty(ctx, float, &err, .shape = {3000}, .alignment = 64);
              float *x = (float *)a.svm.ptr; */
 #define clmem_svm_empty(...) clmem__svm_empty_(__VA_ARGS__, )
-#define clmem__svm_empty_(ctx, flags, T, arr, ...) \
-    clmem_svm_empty_opts(ctx, flags, sizeof(T), #T, arr, &(clmem_svm_empty_options){.clmem__start = 0, __VA_ARGS__})
+#define clmem__svm_empty_(ctx, flags, T, errcode_ret, ...)                 \
+    clmem_svm_empty_opts(ctx, flags, sizeof(T), #T, errcode_ret,           \
+                         &(clmem_svm_empty_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #define clmem_csvm_empty(...) clmem__csvm_empty_(__VA_ARGS__, )
-#define clmem__csvm_empty_(ctx, T, arr, ...)                      \
-    clmem_svm_empty_opts(ctx, CL_MEM_READ_WRITE, sizeof(T), #T, arr, \
-                         &(clmem_svm_empty_options){.clmem__start = 0, __VA_ARGS__})
+#define clmem__csvm_empty_(ctx, T, errcode_ret, ...) clmem__svm_empty_(ctx, CL_MEM_READ_WRITE, T, errcode_ret, __VA_ARGS__)
 #define clmem_fsvm_empty(...) clmem__fsvm_empty_(__VA_ARGS__, )
-#define clmem__fsvm_empty_(ctx, T, arr, ...)                                                         \
-    clmem_svm_empty_opts(ctx, CL_MEM_READ_WRITE | CLMEM__SVM_FINE_GRAIN_BUFFER, sizeof(T), #T, arr, \
-                         &(clmem_svm_empty_options){.clmem__start = 0, __VA_ARGS__})
+#define clmem__fsvm_empty_(ctx, T, errcode_ret, ...) \
+    clmem__svm_empty_(ctx, CL_MEM_READ_WRITE | CLMEM__SVM_FINE_GRAIN_BUFFER, T, errcode_ret, __VA_ARGS__)
 #define clmem_svm_empty_like(...) clmem__svm_empty_like_(__VA_ARGS__, )
-#define clmem__svm_empty_like_(ctx, flags, like, arr, ...) \
-    clmem_svm_empty_like_opts(ctx, flags, like, arr, &(clmem_svm_empty_options){.clmem__start = 0, __VA_ARGS__})
+#define clmem__svm_empty_like_(ctx, flags, like, errcode_ret, ...) \
+    clmem_svm_empty_like_opts(ctx, flags, like, errcode_ret,       \
+                              &(clmem_svm_empty_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #define clmem_csvm_empty_like(...) clmem__csvm_empty_like_(__VA_ARGS__, )
-#define clmem__csvm_empty_like_(ctx, like, arr, ...)             \
-    clmem_svm_empty_like_opts(ctx, CL_MEM_READ_WRITE, like, arr, \
-                              &(clmem_svm_empty_options){.clmem__start = 0, __VA_ARGS__})
+#define clmem__csvm_empty_like_(ctx, like, errcode_ret, ...) \
+    clmem__svm_empty_like_(ctx, CL_MEM_READ_WRITE, like, errcode_ret, __VA_ARGS__)
 #define clmem_fsvm_empty_like(...) clmem__fsvm_empty_like_(__VA_ARGS__, )
-#define clmem__fsvm_empty_like_(ctx, like, arr, ...)                                         \
-    clmem_svm_empty_like_opts(ctx, CL_MEM_READ_WRITE | CLMEM__SVM_FINE_GRAIN_BUFFER, like, arr, \
-                              &(clmem_svm_empty_options){.clmem__start = 0, __VA_ARGS__})
+#define clmem__fsvm_empty_like_(ctx, like, errcode_ret, ...) \
+    clmem__svm_empty_like_(ctx, CL_MEM_READ_WRITE | CLMEM__SVM_FINE_GRAIN_BUFFER, like, errcode_ret, __VA_ARGS__)
 /* CL_MEM_SVM_FINE_GRAIN_BUFFER, also without 2.0 headers */
 #define CLMEM__SVM_FINE_GRAIN_BUFFER ((cl_svm_mem_flags)1 << 10)
 
-CLMEM_API cl_int clmem_svm_empty_opts(cl_context ctx, cl_svm_mem_flags flags, size_t itemsize, const char *dtype,
-                                      clmem_svm_array *arr, const clmem_svm_empty_options *opts);
-CLMEM_API cl_int clmem_svm_empty_like_opts(cl_context ctx, cl_svm_mem_flags flags, const clmem_svm_array *like,
-                                           clmem_svm_array *arr, const clmem_svm_empty_options *opts);
+/** The functions behind the svm_empty macros (for C++ and function pointers); opts may be NULL for _like. */
+CLMEM_API clmem_svm_array clmem_svm_empty_opts(cl_context ctx, cl_svm_mem_flags flags, size_t itemsize, const char *dtype,
+                                               cl_int *errcode_ret, const clmem_svm_empty_options *opts);
+CLMEM_API clmem_svm_array clmem_svm_empty_like_opts(cl_context ctx, cl_svm_mem_flags flags, const clmem_svm_array *like,
+                                                    cl_int *errcode_ret, const clmem_svm_empty_options *opts);
 
 /** clmem_svm_array_allocation(arr): the allocation owning arr's memory. */
 static inline clmem_svm_allocation clmem_svm_array_allocation(clmem_svm_array arr) {
@@ -1350,13 +1496,14 @@ extern "C" {
            clmem_memory_map_release(&m);            // clEnqueueUnmapMemObject on the map's queue
        }
 
-   PyOpenCL's `with` block is CLMEM_WITH_MAP: it declares the map, runs the block when
-   the map succeeded and unmaps when the block is left by its end, `break` or
-   `continue`:
+   PyOpenCL's `with` block is CLMEM_WITH_MAP: it declares the map, stores the map's
+   result in an error variable, runs the block when the map succeeded and unmaps when
+   the block is left by its end, `break` or `continue`:
 
-       CLMEM_WITH_MAP(m, err = clmem_enqueue_map_buffer(q, buf, CL_MAP_WRITE_INVALIDATE_REGION, 0, char, &m)) {
+       CLMEM_WITH_MAP(m, err, clmem_enqueue_map_buffer(q, buf, CL_MAP_WRITE_INVALIDATE_REGION, 0, char, &m)) {
            memset(m.ptr, 0, m.size);
        }
+       if (err != CL_SUCCESS) puts(clmem_last_error_message());
 
    LIVE-MAP TABLE. clmem remembers every map it made until it is released (a multiset:
    PoCL returns the same pointer for two maps of one region, so each map is its own
@@ -1412,9 +1559,9 @@ typedef struct clmem_memory_map {
 } clmem_memory_map;
 
 /** Options of clmem_enqueue_map_buffer and clmem_enqueue_map_image (PyOpenCL's
-    keyword arguments). Zero means the default. */
+    keyword arguments). A written option means its value, one left out its default. */
 typedef struct clmem_map_options {
-    int clmem__start;                     /* private: keeps the braces non-empty */
+    unsigned given;                     /* CLMEM_GIVEN_* bits: filled by the macros */
     size_t shape[CLMEM_MAP_MAX_DIMS];     /* buffers: elements per axis. Default: one axis holding
                                              everything from offset to the end of the buffer */
     unsigned ndim;                        /* buffers: axes of .shape (0: its leading non-zero entries;
@@ -1439,7 +1586,7 @@ typedef struct clmem_map_options {
 
 /** Options of clmem_memory_map_release. */
 typedef struct clmem_unmap_options {
-    int clmem__start;                     /* private */
+    unsigned given;                     /* CLMEM_GIVEN_* bits: filled by the macros */
     cl_command_queue queue;               /* queue for the unmap (default: the map's queue); same context */
     const cl_event *wait_for;
     cl_uint num_wait_for;
@@ -1475,7 +1622,7 @@ typedef struct clmem_unmap_options {
 #define clmem_enqueue_map_buffer(...) clmem__map_buffer_(__VA_ARGS__, )
 #define clmem__map_buffer_(queue, buf, flags, offset, T, map, ...)                                     \
     clmem_enqueue_map_buffer_opts(queue, buf, flags, offset, sizeof(T), #T, map,                         \
-                                  &(clmem_map_options){.clmem__start = 0, .clmem__file = __FILE__,      \
+                                  &(clmem_map_options){.given = CLMEM__GIVEN(__VA_ARGS__), .clmem__file = __FILE__,      \
                                                        .clmem__line = __LINE__, __VA_ARGS__})
 #endif
 CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buffer buf, cl_map_flags flags,
@@ -1503,12 +1650,12 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
     region component; CL_INVALID_MEM_OBJECT for a handle whose type is not an image.
     Thread safety: any thread.
     Example: clmem_enqueue_map_image(q, img, CL_MAP_READ, &m, .origin = {8, 8}, .region = {16, 16});
-             row y of the box starts at (char *)m.ptr + y * m.row_pitch. */
+             // row y of the box starts at (char *)m.ptr + y * m.row_pitch */
 #ifndef __cplusplus
 #define clmem_enqueue_map_image(...) clmem__map_image_(__VA_ARGS__, )
 #define clmem__map_image_(queue, img, flags, map, ...)                                                  \
     clmem_enqueue_map_image_opts(queue, img, flags, map,                                                 \
-                                 &(clmem_map_options){.clmem__start = 0, .clmem__file = __FILE__,       \
+                                 &(clmem_map_options){.given = CLMEM__GIVEN(__VA_ARGS__), .clmem__file = __FILE__,       \
                                                       .clmem__line = __LINE__, __VA_ARGS__})
 #endif
 CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_image img, cl_map_flags flags,
@@ -1535,7 +1682,7 @@ CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_imag
 #ifndef __cplusplus
 #define clmem_memory_map_release(...) clmem__map_release_(__VA_ARGS__, )
 #define clmem__map_release_(map, ...) \
-    clmem_memory_map_release_opts(map, &(clmem_unmap_options){.clmem__start = 0, __VA_ARGS__})
+    clmem_memory_map_release_opts(map, &(clmem_unmap_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #endif
 CLMEM_API cl_int clmem_memory_map_release_opts(clmem_memory_map *map, const clmem_unmap_options *opts);
 
@@ -1557,7 +1704,7 @@ CLMEM_API cl_int clmem_memory_map_release_default(clmem_memory_map *map);
 #ifndef __cplusplus
 #define clmem_enqueue_unmap_mem_object(...) clmem__unmap_mem_(__VA_ARGS__, )
 #define clmem__unmap_mem_(queue, mem, ptr, ...) \
-    clmem_enqueue_unmap_mem_object_opts(queue, mem, ptr, &(clmem_enqueue_options){.clmem__start = 0, __VA_ARGS__})
+    clmem_enqueue_unmap_mem_object_opts(queue, mem, ptr, &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #endif
 CLMEM_API cl_int clmem_enqueue_unmap_mem_object_opts(cl_command_queue queue, cl_mem mem, void *ptr,
                                                      const clmem_enqueue_options *opts);
@@ -1573,18 +1720,19 @@ CLMEM_API void *clmem_memory_map_at(const clmem_memory_map *map, const size_t *i
     live now. For tests and leak checks. Thread safety: any thread. */
 CLMEM_API size_t clmem_live_map_count(cl_mem mem);
 
-/** CLMEM_WITH_MAP(m, map_call) { ... }: PyOpenCL's `with map:`. Declares the
-    clmem_memory_map m (empty), evaluates map_call (which fills &m: write
-    `err = clmem_enqueue_map_buffer(..., &m)` to keep the code), runs the block only
-    when the map succeeded (m.ptr != NULL), and releases the map
-    (clmem_memory_map_release_default) when the block ends, also through `break` or
-    `continue`. `return` and `goto` out of the block skip the release, as they skip
-    any statement after a block: release by hand before them.
-    Example: CLMEM_WITH_MAP(m, clmem_enqueue_map_buffer(q, b, CL_MAP_READ, 0, float, &m)) { use(m.ptr); } */
-#define CLMEM_WITH_MAP(m, map_call)                                                                     \
-    for (clmem_memory_map m = CLMEM__ZERO, *clmem__with_##m = ((void)(map_call), &m);                \
-         clmem__with_##m != NULL; (void)clmem_memory_map_release_default(&m), clmem__with_##m = NULL)  \
-        for (int clmem__body_##m = (m.ptr != NULL); clmem__body_##m; clmem__body_##m = 0)
+/** CLMEM_WITH_MAP(m, err, map_call) { ... }: PyOpenCL's `with map:`. Declares the
+    clmem_memory_map m (empty), stores map_call's result (map_call fills &m) in the
+    cl_int lvalue err, runs the block only when it is CL_SUCCESS, and releases the
+    map (clmem_memory_map_release_default) when the block ends, also through `break`
+    or `continue`. A failed map skips the block and err says why: test it after the
+    block. `return` and `goto` out of the block skip the release, as they skip any
+    statement after a block: release by hand before them. CLMEM_WITH_SVM_MAP is the
+    same for SVM maps.
+    Example: CLMEM_WITH_MAP(m, err, clmem_enqueue_map_buffer(q, b, CL_MAP_READ, 0, float, &m)) { use(m.ptr); } */
+#define CLMEM_WITH_MAP(m, err, map_call)                                                                         \
+    for (clmem_memory_map m = CLMEM__ZERO, *clmem__with_##m = ((err) = (map_call), &m); clmem__with_##m != NULL; \
+         (void)clmem_memory_map_release_default(&m), clmem__with_##m = NULL)                                     \
+        for (int clmem__body_##m = ((err) == CL_SUCCESS); clmem__body_##m; clmem__body_##m = 0)
 
 #ifdef __cplusplus
 }
@@ -1618,7 +1766,8 @@ extern "C" {
    types (see the DISPATCH TABLE in clmem.h)". Buffer<->SVM: wrap the SVM memory in a
    buffer (clmem_svm_as_buffer) or copy through the host.
 
-   Options (all optional, zero means default; PyOpenCL's keyword names):
+   Options (all optional; a written option means its value, one left out its default;
+   PyOpenCL's keyword names):
      buffer <- buffer   .byte_count, .src_offset, .dst_offset; rectangular when
                         .region is given: .src_origin, .dst_origin, .src_pitches,
                         .dst_pitches (region[0] and origin[0] in bytes)
@@ -1645,12 +1794,12 @@ extern "C" {
 
 /** Options of clmem_enqueue_copy; see the DISPATCH TABLE for which apply where. */
 typedef struct clmem_copy_options {
-    int clmem__start;             /* private: keeps the braces non-empty */
-    size_t byte_count;            /* linear copies: bytes (0: default extent) */
+    unsigned given;             /* CLMEM_GIVEN_* bits: filled by the macros */
+    size_t byte_count;            /* linear copies: bytes (left out: the default extent; 0: nothing) */
     size_t src_offset;            /* linear: byte offset in the source */
     size_t dst_offset;            /* linear: byte offset in the destination */
     size_t offset;                /* buffer <-> image: byte offset in the buffer */
-    size_t host_size;             /* bytes of host memory behind the host pointer (0: unknown) */
+    size_t host_size;             /* bytes of host memory behind the host pointer (left out: unknown) */
     size_t region[3];             /* rectangular and image copies: extent */
     size_t origin[3];             /* image <-> host, buffer <-> image: image origin */
     size_t pitches[2];            /* image <-> host: host row and slice pitch (0: packed) */
@@ -1663,7 +1812,7 @@ typedef struct clmem_copy_options {
     size_t dest_origin[3];        /* image <- image (PyOpenCL's name; same as dst_origin) */
     size_t src_pitches[2];        /* buffer <- buffer rect */
     size_t dst_pitches[2];        /* buffer <- buffer rect */
-    int is_blocking;              /* host transfers: 0 or CLMEM_BLOCKING: block; CLMEM_NON_BLOCKING */
+    int is_blocking;              /* host transfers: left out or true: block; false/CL_FALSE/0: do not */
     const cl_event *wait_for;     /* events to wait for */
     cl_uint num_wait_for;
     cl_event *event;              /* where to put the new event (NULL: none) */
@@ -1671,7 +1820,7 @@ typedef struct clmem_copy_options {
 
 /** Options of clmem_enqueue_fill. */
 typedef struct clmem_fill_options {
-    int clmem__start;
+    unsigned given;                /* CLMEM_GIVEN_* bits: filled by the macros */
     size_t offset;                /* byte offset of the filled range (buffers) */
     size_t pattern_size;          /* required when the pattern is a pointer */
     const cl_event *wait_for;
@@ -1721,15 +1870,16 @@ CLMEM_API cl_int clmem__fill_svm(cl_command_queue queue, clmem_svm dst, const vo
     queue from different contexts), CL_INVALID_EVENT_WAIT_LIST, or the driver's code.
     Thread safety: as the OpenCL calls it makes (any thread; one queue is safe).
     Examples:
-        clmem_enqueue_copy(q, buf, host);                          host -> buffer, all of buf
+        clmem_enqueue_copy(q, buf, host);                          // host -> buffer, all of buf
         clmem_enqueue_copy(q, host, buf, .byte_count = 64, .src_offset = 128);
+        clmem_enqueue_copy(q, host, buf, .is_blocking = false, .event = &ev);
         clmem_enqueue_copy(q, dst, src, .region = {16, 4}, .src_origin = {0, 2},
-                           .src_pitches = {64}, .dst_pitches = {16});  rectangular */
+                           .src_pitches = {64}, .dst_pitches = {16});  // rectangular */
 #ifndef __cplusplus
 #define clmem_enqueue_copy(...) clmem__copy_(__VA_ARGS__, )
 #define clmem__copy_(queue, dst, src, ...)                                              \
     (CLMEM__COPY_ASSERT(dst, src),                                                      \
-     CLMEM__COPY_FN(dst, src)(queue, dst, src, &(clmem_copy_options){.clmem__start = 0, __VA_ARGS__}))
+     CLMEM__COPY_FN(dst, src)(queue, dst, src, &(clmem_copy_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__}))
 
 #define CLMEM__COPY_FN(dst, src)                                                                         \
     _Generic((dst),                                                                                      \
@@ -1817,7 +1967,9 @@ CLMEM__FILL_DECL(const void *, ptr)
     Same rules and errors as clmem_enqueue_fill_buffer (and clmem_enqueue_svm_memfill
     for SVM); a pointer without .pattern_size is CL_INVALID_VALUE. Options: .offset,
     .pattern_size, .wait_for, .num_wait_for, .event.
+    A compound-literal pattern goes in parentheses (see NAMED OPTIONAL ARGUMENTS).
     Examples: clmem_enqueue_fill(q, buf, 1.5f, 4096);
+              clmem_enqueue_fill(q, buf, ((cl_float4){{1, 2, 3, 4}}), 64);
               clmem_enqueue_fill(q, buf, rgba, 64, .pattern_size = 16, .offset = 16); */
 #ifndef __cplusplus
 #define clmem_enqueue_fill(...) clmem__fill_(__VA_ARGS__, )
@@ -1825,7 +1977,7 @@ CLMEM__FILL_DECL(const void *, ptr)
     CLMEM__FILL_FN(pattern)(queue,                                                                    \
                             _Generic((dst), clmem_buffer: clmem__fill_target_buffer,                  \
                                      clmem_svm: clmem__fill_target_svm)(dst),                         \
-                            pattern, size, &(clmem_fill_options){.clmem__start = 0, __VA_ARGS__})
+                            pattern, size, &(clmem_fill_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #define CLMEM__FILL_ASSOC(T, name) T: clmem__fill_##name,
 #define CLMEM__FILL_FN(pattern) _Generic((pattern), CLMEM__PATTERN_TYPES(CLMEM__FILL_ASSOC) default: clmem__fill_ptr)
 #endif
@@ -1870,18 +2022,19 @@ CLMEM__PATTERN_TYPES(CLMEM__ARG_DECL)
 #endif
 CLMEM_API cl_int clmem__set_arg_unsupported(cl_kernel kernel, cl_uint index, ...);
 
-/** clmem_enqueue_copy_buffer_p2p_amd(platform, queue, src, dst, size, ...): copy
-    between buffers of two contexts through cl_amd_copy_buffer_p2p
-    (clEnqueueCopyBufferP2PAMD). size 0 means the smaller of both sizes after the
-    offsets. Options: .src_offset, .dst_offset, .wait_for, .num_wait_for, .event.
-    Where the platform lacks the extension: CL_INVALID_OPERATION with a message. */
+/** clmem_enqueue_copy_buffer_p2p_amd(platform, queue, src, dst, ...): copy between
+    buffers of two contexts through cl_amd_copy_buffer_p2p (clEnqueueCopyBufferP2PAMD;
+    PyOpenCL's enqueue_copy_buffer_p2p_amd). Options: .byte_count (left out: the
+    smaller of both sizes after the offsets; 0: nothing), .src_offset, .dst_offset,
+    .wait_for, .num_wait_for, .event. Where the platform lacks the extension:
+    CL_INVALID_OPERATION with a message; ranges beyond a buffer: CL_INVALID_VALUE. */
 #ifndef __cplusplus
 #define clmem_enqueue_copy_buffer_p2p_amd(...) clmem__p2p_(__VA_ARGS__, )
-#define clmem__p2p_(platform, queue, src, dst, size, ...) \
-    clmem_enqueue_copy_buffer_p2p_amd_opts(platform, queue, src, dst, size, &(clmem_copy_options){.clmem__start = 0, __VA_ARGS__})
+#define clmem__p2p_(platform, queue, src, dst, ...) \
+    clmem_enqueue_copy_buffer_p2p_amd_opts(platform, queue, src, dst, &(clmem_copy_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #endif
 CLMEM_API cl_int clmem_enqueue_copy_buffer_p2p_amd_opts(cl_platform_id platform, cl_command_queue queue, clmem_buffer src,
-                                                        clmem_buffer dst, size_t size, const clmem_copy_options *opts);
+                                                        clmem_buffer dst, const clmem_copy_options *opts);
 
 #ifdef __cplusplus
 } /* extern "C" */
@@ -2818,7 +2971,7 @@ typedef struct clmem_test_device {
     ',' keeps PyOpenCL's meaning (one run per device); '+' is clmem's addition: a
     context holding several devices (PyOpenCL's tests never make one), with the
     devices in the order given and each device at most once per context.
-    Examples: CLMEM_TEST="portable:0;nvidia", "0:0,1" (two runs), "nvidia:0+1" (one
+    For example CLMEM_TEST="portable:0;nvidia", "0:0,1" (two runs), "nvidia:0+1" (one
     run on a context of GPUs 0 and 1), "nvidia:*" (one run, every NVIDIA device),
     "0:0+1,0" (a 2-device context, then device 0 alone). Devices with the same name
     (PoCL with POCL_DEVICES="pthread pthread") are told apart by index only:
@@ -3311,7 +3464,7 @@ static cl_int clmem__nothing_to_do(const char *fn, cl_command_queue queue, const
 }
 
 CLMEM_API cl_int clmem_mem_get_info(cl_mem mem, clmem_mem_info *info) {
-    static const char fn[] = "clmem_memory_object_get_infos";
+    static const char fn[] = "clmem_memory_object_get_info";
     cl_int err;
     size_t props_size = 0;
     if (!info) return clmem__fail(CL_INVALID_VALUE, fn, "info is NULL");
@@ -4055,9 +4208,9 @@ static cl_int clmem__image_fill_from_driver(clmem_image *img) {
 }
 
 CLMEM_API clmem_image clmem_create_image_opts(cl_context context, cl_mem_flags flags, clmem_image_format format,
-                                             const clmem_image_options *opts, cl_int *errcode_ret) {
+                                             cl_int *errcode_ret, const clmem_image_options *opts) {
     static const char fn[] = "clmem_create_image";
-    static const clmem_image_options none = {0, {0, 0, 0}, 0, {0, 0}, NULL, 0, false, {NULL, NULL, 0, 0, NULL, 0, NULL}};
+    static const clmem_image_options none = CLMEM__ZERO;
     clmem_image img = clmem__image_empty();
     cl_image_desc desc;
     cl_mem_object_type type;
@@ -4096,7 +4249,7 @@ CLMEM_API clmem_image clmem_create_image_opts(cl_context context, cl_mem_flags f
                               opts->shape[0], opts->shape[1], opts->shape[2]);
             goto fail;
         }
-        if (opts->ndim != 0 && opts->ndim != ndim) {
+        if ((opts->ndim != 0 || (opts->given & CLMEM_GIVEN_NDIM)) && opts->ndim != ndim) {
             err = clmem__fail(CL_INVALID_VALUE, fn, ".ndim is %u but shape {%zu, %zu, %zu} has %u non-zero extents",
                               opts->ndim, opts->shape[0], opts->shape[1], opts->shape[2], ndim);
             goto fail;
@@ -4226,9 +4379,9 @@ static cl_channel_type clmem__normalized_type(cl_channel_type t) {
 
 CLMEM_API clmem_image clmem_image_from_array_opts(cl_context context, const void *array, cl_channel_type element_type,
                                                  cl_uint vector_width, size_t ndim, const size_t *shape,
-                                                 const clmem_image_from_array_options *opts, cl_int *errcode_ret) {
+                                                 cl_int *errcode_ret, const clmem_image_from_array_options *opts) {
     static const char fn[] = "clmem_image_from_array";
-    static const clmem_image_from_array_options none = {0, 0, 0, false, false};
+    static const clmem_image_from_array_options none = CLMEM__ZERO;
     clmem_image_options io;
     clmem_image_format format;
     cl_channel_type ctype = element_type;
@@ -4239,13 +4392,13 @@ CLMEM_API clmem_image clmem_image_from_array_opts(cl_context context, const void
     if (!opts) opts = &none;
     memset(&io, 0, sizeof io);
     if (vector_width == 0) vector_width = 1;
-    nch = opts->num_channels ? opts->num_channels : vector_width;
+    nch = opts->num_channels || (opts->given & CLMEM_GIVEN_NUM_CHANNELS) ? opts->num_channels : vector_width;
     /* checks that are not validation but meaning: done even with CLMEM_NO_VALIDATION */
     if (!array || !shape) {
         err = clmem__fail(CL_INVALID_VALUE, fn, "%s is NULL", !array ? "array" : "shape");
         goto fail;
     }
-    if (opts->mode != 0 && opts->mode != 'r' && opts->mode != 'w') {
+    if ((opts->mode != 0 || (opts->given & CLMEM_GIVEN_MODE)) && opts->mode != 'r' && opts->mode != 'w') {
         err = clmem__fail(CL_INVALID_VALUE, fn, "invalid value '%c' (%d) for .mode: use 'r' or 'w'", opts->mode,
                           (int)opts->mode);
         goto fail;
@@ -4326,7 +4479,7 @@ CLMEM_API clmem_image clmem_image_from_array_opts(cl_context context, const void
     io.host_size = bytes;
     flags = (opts->mode == 'w' ? CL_MEM_WRITE_ONLY : CL_MEM_READ_ONLY) | CL_MEM_COPY_HOST_PTR;
     {
-        clmem_image img = clmem_create_image_opts(context, flags, format, &io, &err);
+        clmem_image img = clmem_create_image_opts(context, flags, format, &err, &io);
         if (err != CL_SUCCESS) {
             /* rename the function in the message: the caller called image_from_array */
             char msg[768];
@@ -4427,13 +4580,12 @@ CLMEM_API void clmem_image_extent(clmem_image img, size_t ext[3]) {
 }
 
 /* clmem__image_region(fn, what, img, origin, region_in, region): normalise a region
-   (trailing 0 -> 1; all 0 -> everything from origin) and check origin + region fits
-   the image's extent. CL_INVALID_VALUE otherwise. */
+   (NULL: everything from origin; trailing 0 -> 1; all 0: empty, region[0] == 0) and
+   check origin + region fits the image's extent. CL_INVALID_VALUE otherwise. */
 static cl_int clmem__image_region(const char *fn, const char *what, const clmem_image *img, const size_t origin[3],
                                   const size_t region_in[3], size_t region[3]) {
     size_t ext[3];
     int i;
-    bool all_zero = region_in[0] == 0 && region_in[1] == 0 && region_in[2] == 0;
     clmem_image_extent(*img, ext);
     for (i = 0; i < 3; ++i) {
         if (origin[i] >= ext[i])
@@ -4443,8 +4595,12 @@ static cl_int clmem__image_region(const char *fn, const char *what, const clmem_
                                ext[2],
                                (i > 0 && ext[i] == 1) ? " (an unused coordinate must be 0)" : "");
     }
-    if (all_zero) {
+    if (!region_in) {
         for (i = 0; i < 3; ++i) region[i] = ext[i] - origin[i];
+        return CL_SUCCESS;
+    }
+    if (region_in[0] == 0 && region_in[1] == 0 && region_in[2] == 0) { /* written as empty: nothing */
+        region[0] = region[1] = region[2] = 0;
         return CL_SUCCESS;
     }
     for (i = 0; i < 3; ++i) region[i] = region_in[i];
@@ -4486,7 +4642,6 @@ CLMEM_API cl_int clmem_enqueue_fill_image_opts(cl_command_queue queue, clmem_ima
     cl_int err;
     if (!opts) opts = &none;
     if (!origin) origin = zero;
-    if (!region) region = zero;
     if (CLMEM__CHECKS) {
         static const char *const kinds[] = {"?", "float", "cl_int", "cl_uint"};
         static const char *const wants[] = {"float", "cl_int", "cl_uint"};
@@ -4505,6 +4660,7 @@ CLMEM_API cl_int clmem_enqueue_fill_image_opts(cl_command_queue queue, clmem_ima
         if ((err = clmem__check_same_context(fn, queue, img.context, "img")) != CL_SUCCESS) return err;
     }
     if ((err = clmem__image_region(fn, "fill", &img, origin, region, reg)) != CL_SUCCESS) return err;
+    if (reg[0] == 0) return clmem__nothing_to_do(fn, queue, opts->wait_for, opts->num_wait_for, opts->event);
     err = clEnqueueFillImage(queue, img.mem, color, origin, reg, opts->num_wait_for, opts->wait_for, opts->event);
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueFillImage");
 }
@@ -5544,7 +5700,7 @@ CLMEM_API cl_svm_mem_flags clmem_svm_allocation_flags(clmem_svm_allocation a) {
 
 /* ---- maps ---- */
 static void clmem__svm_empty_map(clmem_svm_map *m) {
-    m->array = NULL;
+    m->ptr = NULL;
     m->size = 0;
     m->svm.ptr = NULL;
     m->svm.size = 0;
@@ -5591,7 +5747,9 @@ CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm sv
                                "flags 0x%llx combine CL_MAP_WRITE_INVALIDATE_REGION with CL_MAP_READ or CL_MAP_WRITE",
                                (unsigned long long)flags);
     }
-    size = opts->size ? opts->size : svm.size;
+    size = opts->size || (opts->given & CLMEM_GIVEN_SIZE) ? opts->size : svm.size;
+    if (CLMEM__CHECKS && size == 0 && (opts->given & CLMEM_GIVEN_SIZE))
+        return clmem__fail(CL_INVALID_VALUE, fn, ".size is 0: OpenCL cannot map 0 bytes");
     if (size == 0)
         return clmem__fail(CLMEM_ERROR_SIZE_UNKNOWN, fn, "the size of the map is unknown: svm.size is 0 and .size not given");
     if (CLMEM__CHECKS && svm.size && size > svm.size)
@@ -5609,7 +5767,7 @@ CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm sv
     rec->queue = queue;
     rec->flags = flags;
     rec->alignment = 0;
-    err = clEnqueueSVMMap(queue, opts->is_blocking == CLMEM_NON_BLOCKING ? CL_FALSE : CL_TRUE, flags, svm.ptr, size,
+    err = clEnqueueSVMMap(queue, (opts->given & CLMEM_GIVEN_IS_BLOCKING) && !opts->is_blocking ? CL_FALSE : CL_TRUE, flags, svm.ptr, size,
                           opts->num_wait_for, opts->wait_for, &map->event);
     if (err != CL_SUCCESS) {
         CLMEM_FREE(rec);
@@ -5625,7 +5783,7 @@ CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm sv
         return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the SVM registry");
     }
     clRetainCommandQueue(queue);
-    map->array = svm.ptr;
+    map->ptr = svm.ptr;
     map->size = size;
     map->svm = svm;
     map->queue = queue;
@@ -5676,7 +5834,7 @@ CLMEM_API cl_int clmem_svm_map_release_opts(clmem_svm_map *map, const clmem_svm_
     clReleaseCommandQueue(rec->queue);
     CLMEM_FREE(rec);
     if (map->event) clReleaseEvent(map->event);
-    map->array = NULL;
+    map->ptr = NULL;
     map->size = 0;
     map->svm.ptr = NULL;
     map->svm.size = 0;
@@ -5760,7 +5918,7 @@ CLMEM_API cl_int clmem_enqueue_svm_memfill_opts(cl_command_queue queue, clmem_sv
     static const clmem_svm_memfill_options none = {0, 0, NULL, 0, NULL};
     if (!opts) opts = &none;
     return clmem__svm_fill("clmem_enqueue_svm_memfill", queue, dst, 0, pattern, pattern_size, opts->byte_count,
-                           opts->byte_count != 0, opts->wait_for, opts->num_wait_for, opts->event);
+                           opts->byte_count != 0 || (opts->given & CLMEM_GIVEN_BYTE_COUNT), opts->wait_for, opts->num_wait_for, opts->event);
 }
 
 /* ---- migration ---- */
@@ -5876,29 +6034,41 @@ static cl_int clmem__svm_empty(const char *fn, cl_context ctx, cl_svm_mem_flags 
     return CL_SUCCESS;
 }
 
-CLMEM_API cl_int clmem_svm_empty_opts(cl_context ctx, cl_svm_mem_flags flags, size_t itemsize, const char *dtype,
-                                      clmem_svm_array *arr, const clmem_svm_empty_options *opts) {
+CLMEM_API clmem_svm_array clmem_svm_empty_opts(cl_context ctx, cl_svm_mem_flags flags, size_t itemsize, const char *dtype,
+                                               cl_int *errcode_ret, const clmem_svm_empty_options *opts) {
     static const char fn[] = "clmem_svm_empty";
+    clmem_svm_array arr;
     unsigned ndim = 0;
-    if (!arr) return clmem__fail(CL_INVALID_VALUE, fn, "arr (where to store the array) is NULL");
-    memset(arr, 0, sizeof *arr);
-    if (!opts) return clmem__fail(CL_INVALID_VALUE, fn, "no options: the shape is required");
-    ndim = opts->ndim;
-    if (ndim == 0)
-        while (ndim < CLMEM_SVM_MAX_DIMS && opts->shape[ndim] != 0) ++ndim;
-    return clmem__svm_empty(fn, ctx, flags, itemsize, dtype, opts->shape, ndim, opts->order, opts->alignment, opts->queue, arr);
+    cl_int err;
+    memset(&arr, 0, sizeof arr);
+    if (!opts) {
+        err = clmem__fail(CL_INVALID_VALUE, fn, "no options: the shape is required");
+    } else {
+        ndim = opts->ndim;
+        if (ndim == 0 && !(opts->given & CLMEM_GIVEN_NDIM))
+            while (ndim < CLMEM_SVM_MAX_DIMS && opts->shape[ndim] != 0) ++ndim;
+        err = clmem__svm_empty(fn, ctx, flags, itemsize, dtype, opts->shape, ndim, opts->order, opts->alignment, opts->queue,
+                               &arr);
+    }
+    clmem__set_err(errcode_ret, err);
+    return arr;
 }
 
-CLMEM_API cl_int clmem_svm_empty_like_opts(cl_context ctx, cl_svm_mem_flags flags, const clmem_svm_array *like,
-                                           clmem_svm_array *arr, const clmem_svm_empty_options *opts) {
+CLMEM_API clmem_svm_array clmem_svm_empty_like_opts(cl_context ctx, cl_svm_mem_flags flags, const clmem_svm_array *like,
+                                                    cl_int *errcode_ret, const clmem_svm_empty_options *opts) {
     static const char fn[] = "clmem_svm_empty_like";
-    static const clmem_svm_empty_options none = {0, {0}, 0, 0, 0, NULL};
+    static const clmem_svm_empty_options none = CLMEM__ZERO;
+    clmem_svm_array arr;
+    cl_int err;
     if (!opts) opts = &none;
-    if (!arr) return clmem__fail(CL_INVALID_VALUE, fn, "arr (where to store the array) is NULL");
-    memset(arr, 0, sizeof *arr);
-    if (!like) return clmem__fail(CL_INVALID_VALUE, fn, "like (the array to copy the shape of) is NULL");
-    return clmem__svm_empty(fn, ctx, flags, like->itemsize, like->dtype, like->shape, like->ndim, like->order,
-                            opts->alignment, opts->queue, arr);
+    memset(&arr, 0, sizeof arr);
+    if (!like)
+        err = clmem__fail(CL_INVALID_VALUE, fn, "like (the array to copy the shape of) is NULL");
+    else
+        err = clmem__svm_empty(fn, ctx, flags, like->itemsize, like->dtype, like->shape, like->ndim, like->order,
+                               opts->alignment, opts->queue, &arr);
+    clmem__set_err(errcode_ret, err);
+    return arr;
 }
 
 CLMEM_API cl_int clmem_svm_array_release(clmem_svm_array *arr) {
@@ -6160,13 +6330,18 @@ static cl_int clmem__map_buffer_layout(const char *fn, const clmem_map_options *
                                        clmem_memory_map *m) {
     size_t size, i, ndim = opts->ndim, extent;
     bool strided = false;
-    char order = opts->order ? opts->order : 'C';
+    char order = opts->order || (opts->given & CLMEM_GIVEN_ORDER) ? opts->order : 'C';
     if (itemsize == 0) return clmem__fail(CL_INVALID_VALUE, fn, "the element type has size 0");
     if (order != 'C' && order != 'F')
         return clmem__fail(CL_INVALID_VALUE, fn, "order '%c' (%d) is neither 'C' nor 'F'",
                            (order >= 32 && order < 127) ? order : '?', (int)order);
     if (ndim > CLMEM_MAP_MAX_DIMS)
         return clmem__fail(CL_INVALID_VALUE, fn, "ndim %zu is above CLMEM_MAP_MAX_DIMS (%d)", ndim, CLMEM_MAP_MAX_DIMS);
+    if (ndim == 0 && (opts->given & CLMEM_GIVEN_NDIM))
+        return clmem__fail(CL_INVALID_VALUE, fn, ".ndim is 0: a map has at least one axis");
+    if (ndim == 0 && (opts->given & CLMEM_GIVEN_SHAPE) && opts->shape[0] == 0)
+        return clmem__fail(CL_INVALID_VALUE, fn, ".shape is written but its first extent is 0: OpenCL cannot map 0 bytes "
+                           "(leave .shape out to map everything from offset on)");
     if (ndim == 0) {
         while (ndim < CLMEM_MAP_MAX_DIMS && opts->shape[ndim] != 0) ++ndim;
         for (i = ndim; i < CLMEM_MAP_MAX_DIMS; ++i)
@@ -6281,9 +6456,9 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
     memset(&m, 0, sizeof m);
     if (map) *map = m;
     if ((err = clmem__map_common_checks(fn, queue, buf.mem, "buf", flags, map, opts)) != CL_SUCCESS) return err;
-    blocking = opts->is_blocking != CLMEM_NON_BLOCKING;
+    blocking = !(opts->given & CLMEM_GIVEN_IS_BLOCKING) || opts->is_blocking;
     for (i = 0; i < 3; ++i)
-        if (opts->origin[i] != 0 || opts->region[i] != 0)
+        if (opts->origin[i] != 0 || opts->region[i] != 0 || (opts->given & CLMEM_GIVEN_REGION))
             return clmem__fail(CL_INVALID_VALUE, fn, ".origin and .region are for image maps; a buffer map takes offset "
                                "and .shape");
     if (CLMEM__CHECKS && offset > buf.size)
@@ -6365,8 +6540,8 @@ CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_imag
     memset(&m, 0, sizeof m);
     if (map) *map = m;
     if ((err = clmem__map_common_checks(fn, queue, img.mem, "img", flags, map, opts)) != CL_SUCCESS) return err;
-    blocking = opts->is_blocking != CLMEM_NON_BLOCKING;
-    if (opts->ndim != 0 || opts->order != 0)
+    blocking = !(opts->given & CLMEM_GIVEN_IS_BLOCKING) || opts->is_blocking;
+    if (opts->ndim != 0 || opts->order != 0 || (opts->given & (CLMEM_GIVEN_NDIM | CLMEM_GIVEN_ORDER | CLMEM_GIVEN_SHAPE)))
         return clmem__fail(CL_INVALID_VALUE, fn, "an image map takes its shape from the region: leave .ndim and .order out");
     for (i = 0; i < CLMEM_MAP_MAX_DIMS; ++i)
         if (opts->shape[i] != 0 || opts->strides[i] != 0)
@@ -6385,7 +6560,7 @@ CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_imag
         return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "img has type 0x%x, which is not an image type", (unsigned)img.type);
     }
     for (i = 0; i < 3; ++i) o[i] = opts->origin[i];
-    if (opts->region[0] != 0 || opts->region[1] != 0 || opts->region[2] != 0) {
+    if (opts->region[0] != 0 || opts->region[1] != 0 || opts->region[2] != 0 || (opts->given & CLMEM_GIVEN_REGION)) {
         for (i = 0; i < 3; ++i) r[i] = opts->region[i];
         if (CLMEM__CHECKS && (r[0] == 0 || (r[1] == 0 && r[2] != 0)))
             return clmem__fail(CL_INVALID_VALUE, fn, "region {%zu, %zu, %zu} is empty along %s", r[0], r[1], r[2],
@@ -6609,21 +6784,29 @@ CLMEM_API void *clmem_memory_map_at(const clmem_memory_map *map, const size_t *i
 static const clmem_copy_options clmem__copy_defaults = CLMEM__ZERO;
 #define CLMEM__COPY "clmem_enqueue_copy"
 
+/* Host transfers block unless .is_blocking was written and is false. */
 static cl_bool clmem__blocking(const clmem_copy_options *o) {
-    return o->is_blocking == CLMEM_NON_BLOCKING ? CL_FALSE : CL_TRUE;
+    return (o->given & CLMEM_GIVEN_IS_BLOCKING) && !o->is_blocking ? CL_FALSE : CL_TRUE;
+}
+/* Device-side copies never block unless .is_blocking was written and is true. */
+static bool clmem__device_wait(const clmem_copy_options *o) {
+    return (o->given & CLMEM_GIVEN_IS_BLOCKING) && o->is_blocking;
 }
 
-/* clmem__region(fn, in, out): a region as given ({x, y} means {x, y, 1}); false (and
-   out all zero) when no region was given. Zero before a non-zero component, or a
-   region with zero width, is an error (*err set). */
-static bool clmem__region(const char *fn, const size_t in[3], size_t out[3], cl_int *err) {
+/* clmem__region(fn, given, in, out): a region as written ({x, y} means {x, y, 1});
+   false (and out all zero) when no region was written. A region written as all zero
+   is empty (out[0] == 0: nothing to copy). Zero before a non-zero component is an
+   error (*err set). */
+static bool clmem__region(const char *fn, bool given, const size_t in[3], size_t out[3], cl_int *err) {
     *err = CL_SUCCESS;
     out[0] = in[0];
     out[1] = in[1] ? in[1] : 1;
     out[2] = in[2] ? in[2] : 1;
-    if (!in[0] && !in[1] && !in[2]) {
-        out[0] = out[1] = out[2] = 0;
-        return false;
+    if (!given) given = in[0] || in[1] || in[2]; /* *_opts callers that left .given out */
+    if (!given || (!in[0] && !in[1] && !in[2])) {
+        out[0] = 0;
+        if (!given) out[1] = out[2] = 0;
+        return given;
     }
     if (CLMEM__CHECKS && (in[0] == 0 || (in[1] == 0 && in[2] != 0)))
         *err = clmem__fail(CL_INVALID_VALUE, fn, "region {%zu, %zu, %zu} has a zero component", in[0], in[1], in[2]);
@@ -6714,7 +6897,7 @@ static cl_int clmem__check_host_access(const char *what, clmem_buffer b, bool wr
 /* clmem__finish_device_copy: a device-to-device copy asked to block waits for it. */
 static cl_int clmem__after_device_copy(const clmem_copy_options *o, cl_event *own) {
     cl_int err = CL_SUCCESS;
-    if (o->is_blocking == CLMEM_BLOCKING) {
+    if (clmem__device_wait(o)) {
         cl_event ev = o->event ? *o->event : *own;
         err = clWaitForEvents(1, &ev);
         if (err != CL_SUCCESS) err = clmem__cl_fail(err, CLMEM__COPY, "clWaitForEvents");
@@ -6741,7 +6924,8 @@ static cl_int clmem__host_rect(cl_command_queue queue, clmem_buffer buf, void *h
         CL_SUCCESS)
         return err;
     if ((err = clmem__rect_make(CLMEM__COPY, "host", o->host_origin, o->host_pitches, region,
-                                o->host_size ? o->host_size : SIZE_MAX, &hr)) != CL_SUCCESS)
+                                (o->given & CLMEM_GIVEN_HOST_SIZE) || o->host_size ? o->host_size : SIZE_MAX, &hr)) !=
+        CL_SUCCESS)
         return err;
     clmem__map_note_use(buf.mem, CLMEM__COPY);
     if (write)
@@ -6761,12 +6945,12 @@ static cl_int clmem__host_linear(cl_command_queue queue, clmem_buffer buf, void 
     cl_int err;
     if (CLMEM__CHECKS && offset > buf.size)
         return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY, "%s %zu is beyond the buffer's %zu bytes", oname, offset, buf.size);
-    count = o->byte_count ? o->byte_count : buf.size - offset;
+    count = (o->given & CLMEM_GIVEN_BYTE_COUNT) || o->byte_count ? o->byte_count : buf.size - offset;
     if (CLMEM__CHECKS) {
         if (!clmem__range_ok(offset, count, buf.size))
             return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY, "%s %zu + byte_count %zu is beyond the buffer's %zu bytes",
                                oname, offset, count, buf.size);
-        if (o->host_size && count > o->host_size)
+        if (((o->given & CLMEM_GIVEN_HOST_SIZE) || o->host_size) && count > o->host_size)
             return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY, "byte_count %zu is more than host_size %zu", count,
                                o->host_size);
     }
@@ -6799,9 +6983,11 @@ static cl_int clmem__host_transfer(cl_command_queue queue, clmem_buffer buf, voi
            (the hottest path of clmem costs one driver query less), and a refusal gets
            its message in clmem__host_failed. */
     }
-    if (!(o->region[0] | o->region[1] | o->region[2])) return clmem__host_linear(queue, buf, host, write, o);
-    rect = clmem__region(CLMEM__COPY, o->region, region, &err);
+    if (!(o->given & CLMEM_GIVEN_REGION) && !(o->region[0] | o->region[1] | o->region[2]))
+        return clmem__host_linear(queue, buf, host, write, o);
+    rect = clmem__region(CLMEM__COPY, (o->given & CLMEM_GIVEN_REGION) != 0, o->region, region, &err);
     if (err != CL_SUCCESS) return err;
+    if (rect && region[0] == 0) return clmem__nothing_to_do(CLMEM__COPY, queue, o->wait_for, o->num_wait_for, o->event);
     return rect ? clmem__host_rect(queue, buf, host, write, region, o) : clmem__host_linear(queue, buf, host, write, o);
 }
 
@@ -6848,7 +7034,7 @@ static cl_int clmem__copy_rect(cl_command_queue queue, clmem_buffer dst, clmem_b
     clmem__map_note_use(dst.mem, CLMEM__COPY);
     err = clEnqueueCopyBufferRect(queue, src.root, dst.root, so, dO, region, sr.row, sr.slice, dr.row, dr.slice,
                                   o->num_wait_for, o->wait_for,
-                                  o->event ? o->event : (o->is_blocking == CLMEM_BLOCKING ? &own : NULL));
+                                  o->event ? o->event : (clmem__device_wait(o) ? &own : NULL));
     if (err != CL_SUCCESS) return clmem__cl_fail(err, CLMEM__COPY, "clEnqueueCopyBufferRect");
     return clmem__after_device_copy(o, &own);
 }
@@ -6869,14 +7055,15 @@ CLMEM_API cl_int clmem__copy_buffer_from_buffer(cl_command_queue queue, clmem_bu
                                (void *)src.context, (void *)dst.context);
         if ((err = clmem__check_same_context(CLMEM__COPY, queue, dst.context, "dst")) != CL_SUCCESS) return err;
     }
-    rect = clmem__region(CLMEM__COPY, o->region, region, &err);
+    rect = clmem__region(CLMEM__COPY, (o->given & CLMEM_GIVEN_REGION) != 0, o->region, region, &err);
     if (err != CL_SUCCESS) return err;
+    if (rect && region[0] == 0) return clmem__nothing_to_do(CLMEM__COPY, queue, o->wait_for, o->num_wait_for, o->event);
     if (rect) return clmem__copy_rect(queue, dst, src, region, o);
     if (CLMEM__CHECKS && (o->src_offset > src.size || o->dst_offset > dst.size))
         return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY, "src_offset %zu or dst_offset %zu is beyond its buffer (%zu, %zu bytes)",
                            o->src_offset, o->dst_offset, src.size, dst.size);
     count = o->byte_count;
-    if (!count) {
+    if (!(o->given & CLMEM_GIVEN_BYTE_COUNT) && !count) {
         size_t a = src.size - o->src_offset, b = dst.size - o->dst_offset;
         count = a < b ? a : b;
     }
@@ -6901,7 +7088,7 @@ CLMEM_API cl_int clmem__copy_buffer_from_buffer(cl_command_queue queue, clmem_bu
     /* Through the roots as well: PoCL 3.1 checks a source sub-buffer against its parent. */
     err = clEnqueueCopyBuffer(queue, src.root, dst.root, src.origin + o->src_offset, dst.origin + o->dst_offset, count,
                               o->num_wait_for, o->wait_for,
-                              o->event ? o->event : (o->is_blocking == CLMEM_BLOCKING ? &own : NULL));
+                              o->event ? o->event : (clmem__device_wait(o) ? &own : NULL));
     if (err != CL_SUCCESS) return clmem__cl_fail(err, CLMEM__COPY, "clEnqueueCopyBuffer");
     return clmem__after_device_copy(o, &own);
 }
@@ -6997,7 +7184,7 @@ static cl_int clmem__fill_run(cl_command_queue queue, clmem__fill_target dst, co
     if (!dst.buffer.mem && dst.svm.ptr) return clmem__fill_svm(queue, dst.svm, pattern, pattern_size, size, o);
     if (CLMEM__CHECKS && !dst.buffer.mem && !dst.svm.ptr)
         return clmem__fail(CL_INVALID_MEM_OBJECT, "clmem_enqueue_fill", "dst is an empty or released handle");
-    eo.clmem__start = 0;
+    eo.given = 0;
     eo.wait_for = o->wait_for;
     eo.num_wait_for = o->num_wait_for;
     eo.event = o->event;
@@ -7067,10 +7254,11 @@ typedef cl_int(CL_API_CALL *clmem__p2p_fn)(cl_command_queue, cl_mem, cl_mem, siz
                                             const cl_event *, cl_event *);
 
 CLMEM_API cl_int clmem_enqueue_copy_buffer_p2p_amd_opts(cl_platform_id platform, cl_command_queue queue, clmem_buffer src,
-                                                        clmem_buffer dst, size_t size, const clmem_copy_options *o) {
+                                                        clmem_buffer dst, const clmem_copy_options *o) {
     static const char fn[] = "clmem_enqueue_copy_buffer_p2p_amd";
     clmem__p2p_fn p2p;
     cl_int err;
+    size_t size;
     if (!o) o = &clmem__copy_defaults;
     if (CLMEM__CHECKS) {
         if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
@@ -7081,12 +7269,13 @@ CLMEM_API cl_int clmem_enqueue_copy_buffer_p2p_amd_opts(cl_platform_id platform,
             return clmem__fail(CL_INVALID_VALUE, fn, "src_offset %zu or dst_offset %zu is beyond its buffer", o->src_offset,
                                o->dst_offset);
     }
-    if (!size) {
+    size = o->byte_count;
+    if (!(o->given & CLMEM_GIVEN_BYTE_COUNT) && !size) {
         size_t a = src.size - o->src_offset, b = dst.size - o->dst_offset;
         size = a < b ? a : b;
     }
     if (CLMEM__CHECKS && (!clmem__range_ok(o->src_offset, size, src.size) || !clmem__range_ok(o->dst_offset, size, dst.size)))
-        return clmem__fail(CL_INVALID_VALUE, fn, "size %zu at offsets %zu/%zu is beyond the buffers (%zu, %zu bytes)", size,
+        return clmem__fail(CL_INVALID_VALUE, fn, "byte_count %zu at offsets %zu/%zu is beyond the buffers (%zu, %zu bytes)", size,
                            o->src_offset, o->dst_offset, src.size, dst.size);
     {
         void *addr = clGetExtensionFunctionAddressForPlatform(platform, "clEnqueueCopyBufferP2PAMD");
@@ -7128,11 +7317,18 @@ enum {
 };
 
 static bool clmem__nonzero3(const size_t v[3]) { return v[0] || v[1] || v[2]; }
+/* The region as written (NULL: left out) and the host size (SIZE_MAX: unknown). */
+static const size_t *clmem__region_in(const clmem_copy_options *o) {
+    return (o->given & CLMEM_GIVEN_REGION) || clmem__nonzero3(o->region) ? o->region : NULL;
+}
+static size_t clmem__host_size(const clmem_copy_options *o) {
+    return (o->given & CLMEM_GIVEN_HOST_SIZE) || o->host_size ? o->host_size : SIZE_MAX;
+}
 
 /* clmem__image_copy_unused(pair, o, allowed): refuse options that do not apply. */
 static cl_int clmem__image_copy_unused(const char *pair, const clmem_copy_options *o, unsigned allowed) {
     const char *bad = NULL;
-    if (o->byte_count) bad = ".byte_count";
+    if (o->byte_count || (o->given & CLMEM_GIVEN_BYTE_COUNT)) bad = ".byte_count";
     else if (o->src_offset) bad = ".src_offset";
     else if (o->dst_offset) bad = ".dst_offset";
     else if (clmem__nonzero3(o->buffer_origin)) bad = ".buffer_origin";
@@ -7147,11 +7343,11 @@ static cl_int clmem__image_copy_unused(const char *pair, const clmem_copy_option
     else if (!(allowed & CLMEM__IO_SRCDST) && clmem__nonzero3(o->dst_origin)) bad = ".dst_origin";
     else if (!(allowed & CLMEM__IO_SRCDST) && clmem__nonzero3(o->dest_origin)) bad = ".dest_origin";
     else if (!(allowed & CLMEM__IO_OFFSET) && o->offset) bad = ".offset";
-    else if (!(allowed & CLMEM__IO_HOST) && o->host_size) bad = ".host_size";
+    else if (!(allowed & CLMEM__IO_HOST) && (o->host_size || (o->given & CLMEM_GIVEN_HOST_SIZE))) bad = ".host_size";
     if (bad) return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn, "%s: option %s does not apply to this copy", pair, bad);
-    if (!(allowed & CLMEM__IO_HOST) && o->is_blocking == CLMEM_BLOCKING)
+    if (!(allowed & CLMEM__IO_HOST) && o->is_blocking)
         return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn,
-                           "%s: .is_blocking = CLMEM_BLOCKING does not apply: device-side copies never block "
+                           "%s: .is_blocking = true does not apply: device-side copies never block "
                            "(wait on .event instead)",
                            pair);
     return CL_SUCCESS;
@@ -7198,7 +7394,7 @@ static cl_int clmem__image_host_layout(const char *pair, const clmem_image *img,
             !clmem__mul_ok(region[0], elem, &c) || !clmem__add_ok(a, b, &extent) || !clmem__add_ok(extent, c, &extent))
             return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn, "%s: the host extent overflows", pair);
     }
-    if (host_size && extent > host_size)
+    if (extent > host_size)
         return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn,
                            "%s: the region {%zu, %zu, %zu} spans %zu bytes of host memory but .host_size is %zu", pair,
                            region[0], region[1], region[2], extent, host_size);
@@ -7250,9 +7446,10 @@ CLMEM_API cl_int clmem__copy_host_from_image(cl_command_queue queue, void *dst, 
             return clmem__fail(CL_INVALID_OPERATION, clmem__copy_fn, "%s: src was created with %s: the host may not read it",
                                pair, (src.flags & CL_MEM_HOST_NO_ACCESS) ? "CL_MEM_HOST_NO_ACCESS" : "CL_MEM_HOST_WRITE_ONLY");
     }
-    if ((err = clmem__image_region(clmem__copy_fn, pair, &src, o->origin, o->region, region)) != CL_SUCCESS) return err;
+    if ((err = clmem__image_region(clmem__copy_fn, pair, &src, o->origin, clmem__region_in(o), region)) != CL_SUCCESS) return err;
+    if (region[0] == 0) return clmem__nothing_to_do(clmem__copy_fn, queue, o->wait_for, o->num_wait_for, o->event);
     if (CLMEM__CHECKS) {
-        if ((err = clmem__image_host_layout(pair, &src, region, o->pitches, o->host_size, &row, &slice)) != CL_SUCCESS)
+        if ((err = clmem__image_host_layout(pair, &src, region, o->pitches, clmem__host_size(o), &row, &slice)) != CL_SUCCESS)
             return err;
     } else {
         row = o->pitches[0];
@@ -7260,11 +7457,11 @@ CLMEM_API cl_int clmem__copy_host_from_image(cl_command_queue queue, void *dst, 
     }
     clmem__map_note_use(src.mem, clmem__copy_fn);
     if (clmem__via_buffer(&src))
-        return clmem__ret(clEnqueueReadBuffer(queue, src.buffer, o->is_blocking == CLMEM_NON_BLOCKING ? CL_FALSE : CL_TRUE,
+        return clmem__ret(clEnqueueReadBuffer(queue, src.buffer, clmem__blocking(o),
                                               o->origin[0] * src.element_size, region[0] * src.element_size, dst,
                                               o->num_wait_for, o->wait_for, o->event),
                           "clEnqueueReadBuffer");
-    err = clEnqueueReadImage(queue, src.mem, o->is_blocking == CLMEM_NON_BLOCKING ? CL_FALSE : CL_TRUE, o->origin, region,
+    err = clEnqueueReadImage(queue, src.mem, clmem__blocking(o), o->origin, region,
                              row, slice, dst, o->num_wait_for, o->wait_for, o->event);
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, clmem__copy_fn, "clEnqueueReadImage");
 }
@@ -7284,9 +7481,10 @@ CLMEM_API cl_int clmem__copy_image_from_host(cl_command_queue queue, clmem_image
             return clmem__fail(CL_INVALID_OPERATION, clmem__copy_fn, "%s: dst was created with %s: the host may not write it",
                                pair, (dst.flags & CL_MEM_HOST_NO_ACCESS) ? "CL_MEM_HOST_NO_ACCESS" : "CL_MEM_HOST_READ_ONLY");
     }
-    if ((err = clmem__image_region(clmem__copy_fn, pair, &dst, o->origin, o->region, region)) != CL_SUCCESS) return err;
+    if ((err = clmem__image_region(clmem__copy_fn, pair, &dst, o->origin, clmem__region_in(o), region)) != CL_SUCCESS) return err;
+    if (region[0] == 0) return clmem__nothing_to_do(clmem__copy_fn, queue, o->wait_for, o->num_wait_for, o->event);
     if (CLMEM__CHECKS) {
-        if ((err = clmem__image_host_layout(pair, &dst, region, o->pitches, o->host_size, &row, &slice)) != CL_SUCCESS)
+        if ((err = clmem__image_host_layout(pair, &dst, region, o->pitches, clmem__host_size(o), &row, &slice)) != CL_SUCCESS)
             return err;
     } else {
         row = o->pitches[0];
@@ -7294,11 +7492,11 @@ CLMEM_API cl_int clmem__copy_image_from_host(cl_command_queue queue, clmem_image
     }
     clmem__map_note_use(dst.mem, clmem__copy_fn);
     if (clmem__via_buffer(&dst))
-        return clmem__ret(clEnqueueWriteBuffer(queue, dst.buffer, o->is_blocking == CLMEM_NON_BLOCKING ? CL_FALSE : CL_TRUE,
+        return clmem__ret(clEnqueueWriteBuffer(queue, dst.buffer, clmem__blocking(o),
                                                o->origin[0] * dst.element_size, region[0] * dst.element_size, src,
                                                o->num_wait_for, o->wait_for, o->event),
                           "clEnqueueWriteBuffer");
-    err = clEnqueueWriteImage(queue, dst.mem, o->is_blocking == CLMEM_NON_BLOCKING ? CL_FALSE : CL_TRUE, o->origin, region,
+    err = clEnqueueWriteImage(queue, dst.mem, clmem__blocking(o), o->origin, region,
                               row, slice, src, o->num_wait_for, o->wait_for, o->event);
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, clmem__copy_fn, "clEnqueueWriteImage");
 }
@@ -7329,9 +7527,10 @@ CLMEM_API cl_int clmem__copy_image_from_image(cl_command_queue queue, clmem_imag
                                clmem_image_format_repr(src.format, a, sizeof a),
                                clmem_image_format_repr(dst.format, b, sizeof b));
     }
-    if ((err = clmem__image_region(clmem__copy_fn, "image <- image (src)", &src, o->src_origin, o->region, region)) !=
+    if ((err = clmem__image_region(clmem__copy_fn, "image <- image (src)", &src, o->src_origin, clmem__region_in(o), region)) !=
         CL_SUCCESS)
         return err;
+    if (region[0] == 0) return clmem__nothing_to_do(clmem__copy_fn, queue, o->wait_for, o->num_wait_for, o->event);
     if ((err = clmem__image_region(clmem__copy_fn, "image <- image (dst)", &dst, dst_origin, region, dummy)) != CL_SUCCESS)
         return err;
     if (CLMEM__CHECKS && src.mem == dst.mem) {
@@ -7428,7 +7627,8 @@ CLMEM_API cl_int clmem__copy_buffer_from_image(cl_command_queue queue, clmem_buf
     cl_int err;
     const clmem_copy_options *o = clmem__copy_opts_or_none(opts);
     if (CLMEM__CHECKS && (err = clmem__image_buffer_common(pair, queue, &src, &dst, "dst", o)) != CL_SUCCESS) return err;
-    if ((err = clmem__image_region(clmem__copy_fn, pair, &src, o->origin, o->region, region)) != CL_SUCCESS) return err;
+    if ((err = clmem__image_region(clmem__copy_fn, pair, &src, o->origin, clmem__region_in(o), region)) != CL_SUCCESS) return err;
+    if (region[0] == 0) return clmem__nothing_to_do(clmem__copy_fn, queue, o->wait_for, o->num_wait_for, o->event);
     if (CLMEM__CHECKS && (err = clmem__image_buffer_bytes(pair, &src, region, &dst, o->offset)) != CL_SUCCESS) return err;
     clmem__map_note_use(src.mem, clmem__copy_fn);
     clmem__map_note_use(dst.mem, clmem__copy_fn);
@@ -7450,7 +7650,8 @@ CLMEM_API cl_int clmem__copy_image_from_buffer(cl_command_queue queue, clmem_ima
     cl_int err;
     const clmem_copy_options *o = clmem__copy_opts_or_none(opts);
     if (CLMEM__CHECKS && (err = clmem__image_buffer_common(pair, queue, &dst, &src, "src", o)) != CL_SUCCESS) return err;
-    if ((err = clmem__image_region(clmem__copy_fn, pair, &dst, o->origin, o->region, region)) != CL_SUCCESS) return err;
+    if ((err = clmem__image_region(clmem__copy_fn, pair, &dst, o->origin, clmem__region_in(o), region)) != CL_SUCCESS) return err;
+    if (region[0] == 0) return clmem__nothing_to_do(clmem__copy_fn, queue, o->wait_for, o->num_wait_for, o->event);
     if (CLMEM__CHECKS && (err = clmem__image_buffer_bytes(pair, &dst, region, &src, o->offset)) != CL_SUCCESS) return err;
     clmem__map_note_use(src.mem, clmem__copy_fn);
     clmem__map_note_use(dst.mem, clmem__copy_fn);
@@ -7497,7 +7698,7 @@ static cl_int clmem__svm_copy(const char *fn, cl_command_queue queue, clmem_svm 
                                src_what);
         src_size -= opts->src_offset;
     }
-    if (opts->byte_count) {
+    if (opts->byte_count || (opts->given & CLMEM_GIVEN_BYTE_COUNT)) {
         n = opts->byte_count;
         if (dst.size && n > dst_size)
             return clmem__fail(CL_INVALID_VALUE, fn, "byte_count %zu is larger than the %zu bytes of %s after dst_offset %zu",
@@ -7523,7 +7724,7 @@ static cl_int clmem__svm_copy(const char *fn, cl_command_queue queue, clmem_svm 
         return clmem__fail(CL_MEM_COPY_OVERLAP, fn, "%s [%p, +%zu) and %s [%p, +%zu) overlap", dst_what, (void *)d, n,
                            src_what, (const void *)s, n);
 #if CLMEM__HAVE_SVM
-    err = clEnqueueSVMMemcpy(queue, opts->is_blocking == CLMEM_NON_BLOCKING ? CL_FALSE : CL_TRUE, d, s, n,
+    err = clEnqueueSVMMemcpy(queue, clmem__blocking(opts), d, s, n,
                              opts->num_wait_for, opts->wait_for, opts->event);
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueSVMMemcpy");
 #else

@@ -23,7 +23,8 @@
 
    ERRORS: every call returns a cl_int (constructors: through a trailing cl_int *);
    clmem_last_error_message() says in words which function, argument and values.
-   ZERO MEANS DEFAULT in the named options: see "NAMED OPTIONAL ARGUMENTS" (>>memobj).
+   Named options mean what they say, left-out ones take their default: see "NAMED
+   OPTIONAL ARGUMENTS" (>>memobj) and "NAMED OPTIONS" (>>base).
 
    OPTIONS (define before including):
      CLMEM_IMPLEMENTATION   compile the implementation into this translation unit

@@ -11,7 +11,7 @@ static cl_int clmem__nothing_to_do(const char *fn, cl_command_queue queue, const
 }
 
 CLMEM_API cl_int clmem_mem_get_info(cl_mem mem, clmem_mem_info *info) {
-    static const char fn[] = "clmem_memory_object_get_infos";
+    static const char fn[] = "clmem_memory_object_get_info";
     cl_int err;
     size_t props_size = 0;
     if (!info) return clmem__fail(CL_INVALID_VALUE, fn, "info is NULL");

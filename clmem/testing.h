@@ -36,7 +36,7 @@ typedef struct clmem_test_device {
     ',' keeps PyOpenCL's meaning (one run per device); '+' is clmem's addition: a
     context holding several devices (PyOpenCL's tests never make one), with the
     devices in the order given and each device at most once per context.
-    Examples: CLMEM_TEST="portable:0;nvidia", "0:0,1" (two runs), "nvidia:0+1" (one
+    For example CLMEM_TEST="portable:0;nvidia", "0:0,1" (two runs), "nvidia:0+1" (one
     run on a context of GPUs 0 and 1), "nvidia:*" (one run, every NVIDIA device),
     "0:0+1,0" (a 2-device context, then device 0 alone). Devices with the same name
     (PoCL with POCL_DEVICES="pthread pthread") are told apart by index only:

@@ -24,7 +24,8 @@ extern "C" {
    types (see the DISPATCH TABLE in clmem.h)". Buffer<->SVM: wrap the SVM memory in a
    buffer (clmem_svm_as_buffer) or copy through the host.
 
-   Options (all optional, zero means default; PyOpenCL's keyword names):
+   Options (all optional; a written option means its value, one left out its default;
+   PyOpenCL's keyword names):
      buffer <- buffer   .byte_count, .src_offset, .dst_offset; rectangular when
                         .region is given: .src_origin, .dst_origin, .src_pitches,
                         .dst_pitches (region[0] and origin[0] in bytes)
@@ -51,12 +52,12 @@ extern "C" {
 
 /** Options of clmem_enqueue_copy; see the DISPATCH TABLE for which apply where. */
 typedef struct clmem_copy_options {
-    int clmem__start;             /* private: keeps the braces non-empty */
-    size_t byte_count;            /* linear copies: bytes (0: default extent) */
+    unsigned given;             /* CLMEM_GIVEN_* bits: filled by the macros */
+    size_t byte_count;            /* linear copies: bytes (left out: the default extent; 0: nothing) */
     size_t src_offset;            /* linear: byte offset in the source */
     size_t dst_offset;            /* linear: byte offset in the destination */
     size_t offset;                /* buffer <-> image: byte offset in the buffer */
-    size_t host_size;             /* bytes of host memory behind the host pointer (0: unknown) */
+    size_t host_size;             /* bytes of host memory behind the host pointer (left out: unknown) */
     size_t region[3];             /* rectangular and image copies: extent */
     size_t origin[3];             /* image <-> host, buffer <-> image: image origin */
     size_t pitches[2];            /* image <-> host: host row and slice pitch (0: packed) */
@@ -69,7 +70,7 @@ typedef struct clmem_copy_options {
     size_t dest_origin[3];        /* image <- image (PyOpenCL's name; same as dst_origin) */
     size_t src_pitches[2];        /* buffer <- buffer rect */
     size_t dst_pitches[2];        /* buffer <- buffer rect */
-    int is_blocking;              /* host transfers: 0 or CLMEM_BLOCKING: block; CLMEM_NON_BLOCKING */
+    int is_blocking;              /* host transfers: left out or true: block; false/CL_FALSE/0: do not */
     const cl_event *wait_for;     /* events to wait for */
     cl_uint num_wait_for;
     cl_event *event;              /* where to put the new event (NULL: none) */
@@ -77,7 +78,7 @@ typedef struct clmem_copy_options {
 
 /** Options of clmem_enqueue_fill. */
 typedef struct clmem_fill_options {
-    int clmem__start;
+    unsigned given;                /* CLMEM_GIVEN_* bits: filled by the macros */
     size_t offset;                /* byte offset of the filled range (buffers) */
     size_t pattern_size;          /* required when the pattern is a pointer */
     const cl_event *wait_for;
@@ -127,15 +128,16 @@ CLMEM_API cl_int clmem__fill_svm(cl_command_queue queue, clmem_svm dst, const vo
     queue from different contexts), CL_INVALID_EVENT_WAIT_LIST, or the driver's code.
     Thread safety: as the OpenCL calls it makes (any thread; one queue is safe).
     Examples:
-        clmem_enqueue_copy(q, buf, host);                          host -> buffer, all of buf
+        clmem_enqueue_copy(q, buf, host);                          // host -> buffer, all of buf
         clmem_enqueue_copy(q, host, buf, .byte_count = 64, .src_offset = 128);
+        clmem_enqueue_copy(q, host, buf, .is_blocking = false, .event = &ev);
         clmem_enqueue_copy(q, dst, src, .region = {16, 4}, .src_origin = {0, 2},
-                           .src_pitches = {64}, .dst_pitches = {16});  rectangular */
+                           .src_pitches = {64}, .dst_pitches = {16});  // rectangular */
 #ifndef __cplusplus
 #define clmem_enqueue_copy(...) clmem__copy_(__VA_ARGS__, )
 #define clmem__copy_(queue, dst, src, ...)                                              \
     (CLMEM__COPY_ASSERT(dst, src),                                                      \
-     CLMEM__COPY_FN(dst, src)(queue, dst, src, &(clmem_copy_options){.clmem__start = 0, __VA_ARGS__}))
+     CLMEM__COPY_FN(dst, src)(queue, dst, src, &(clmem_copy_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__}))
 
 #define CLMEM__COPY_FN(dst, src)                                                                         \
     _Generic((dst),                                                                                      \
@@ -223,7 +225,9 @@ CLMEM__FILL_DECL(const void *, ptr)
     Same rules and errors as clmem_enqueue_fill_buffer (and clmem_enqueue_svm_memfill
     for SVM); a pointer without .pattern_size is CL_INVALID_VALUE. Options: .offset,
     .pattern_size, .wait_for, .num_wait_for, .event.
+    A compound-literal pattern goes in parentheses (see NAMED OPTIONAL ARGUMENTS).
     Examples: clmem_enqueue_fill(q, buf, 1.5f, 4096);
+              clmem_enqueue_fill(q, buf, ((cl_float4){{1, 2, 3, 4}}), 64);
               clmem_enqueue_fill(q, buf, rgba, 64, .pattern_size = 16, .offset = 16); */
 #ifndef __cplusplus
 #define clmem_enqueue_fill(...) clmem__fill_(__VA_ARGS__, )
@@ -231,7 +235,7 @@ CLMEM__FILL_DECL(const void *, ptr)
     CLMEM__FILL_FN(pattern)(queue,                                                                    \
                             _Generic((dst), clmem_buffer: clmem__fill_target_buffer,                  \
                                      clmem_svm: clmem__fill_target_svm)(dst),                         \
-                            pattern, size, &(clmem_fill_options){.clmem__start = 0, __VA_ARGS__})
+                            pattern, size, &(clmem_fill_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #define CLMEM__FILL_ASSOC(T, name) T: clmem__fill_##name,
 #define CLMEM__FILL_FN(pattern) _Generic((pattern), CLMEM__PATTERN_TYPES(CLMEM__FILL_ASSOC) default: clmem__fill_ptr)
 #endif
@@ -276,18 +280,19 @@ CLMEM__PATTERN_TYPES(CLMEM__ARG_DECL)
 #endif
 CLMEM_API cl_int clmem__set_arg_unsupported(cl_kernel kernel, cl_uint index, ...);
 
-/** clmem_enqueue_copy_buffer_p2p_amd(platform, queue, src, dst, size, ...): copy
-    between buffers of two contexts through cl_amd_copy_buffer_p2p
-    (clEnqueueCopyBufferP2PAMD). size 0 means the smaller of both sizes after the
-    offsets. Options: .src_offset, .dst_offset, .wait_for, .num_wait_for, .event.
-    Where the platform lacks the extension: CL_INVALID_OPERATION with a message. */
+/** clmem_enqueue_copy_buffer_p2p_amd(platform, queue, src, dst, ...): copy between
+    buffers of two contexts through cl_amd_copy_buffer_p2p (clEnqueueCopyBufferP2PAMD;
+    PyOpenCL's enqueue_copy_buffer_p2p_amd). Options: .byte_count (left out: the
+    smaller of both sizes after the offsets; 0: nothing), .src_offset, .dst_offset,
+    .wait_for, .num_wait_for, .event. Where the platform lacks the extension:
+    CL_INVALID_OPERATION with a message; ranges beyond a buffer: CL_INVALID_VALUE. */
 #ifndef __cplusplus
 #define clmem_enqueue_copy_buffer_p2p_amd(...) clmem__p2p_(__VA_ARGS__, )
-#define clmem__p2p_(platform, queue, src, dst, size, ...) \
-    clmem_enqueue_copy_buffer_p2p_amd_opts(platform, queue, src, dst, size, &(clmem_copy_options){.clmem__start = 0, __VA_ARGS__})
+#define clmem__p2p_(platform, queue, src, dst, ...) \
+    clmem_enqueue_copy_buffer_p2p_amd_opts(platform, queue, src, dst, &(clmem_copy_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #endif
 CLMEM_API cl_int clmem_enqueue_copy_buffer_p2p_amd_opts(cl_platform_id platform, cl_command_queue queue, clmem_buffer src,
-                                                        clmem_buffer dst, size_t size, const clmem_copy_options *opts);
+                                                        clmem_buffer dst, const clmem_copy_options *opts);
 
 #ifdef __cplusplus
 } /* extern "C" */
