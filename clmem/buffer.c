@@ -174,30 +174,36 @@ static cl_int clmem__check_sub_flags(const char *fn, cl_mem_flags parent, cl_mem
     return CL_SUCCESS;
 }
 
-/* clmem__check_sub_alignment(fn, ctx, origin): origin (in the root) is aligned to
-   CL_DEVICE_MEM_BASE_ADDR_ALIGN (bits) for at least one device, as the spec requires;
-   a device for which it is not aligned gets a warning. */
+/* clmem__check_sub_alignment(fn, ctx, origin): origin (in the root) is a multiple of
+   CL_DEVICE_MEM_BASE_ADDR_ALIGN (bits) of every device of the context, as
+   clmem_buffer_get_sub_region documents. OpenCL itself refuses only when no device
+   has it aligned, and then fails the enqueues on the other devices' queues
+   (CL_MISALIGNED_SUB_BUFFER_OFFSET); refusing here names the device at once. */
 static cl_int clmem__check_sub_alignment(const char *fn, cl_context ctx, size_t origin) {
-    cl_uint n = 0, i, aligned = 0;
-    cl_uint worst = 0;
+    cl_uint n = 0, i;
     cl_device_id *devs = clmem__context_devices(ctx, &n);
     if (!devs) return clmem__fail(CL_INVALID_CONTEXT, fn, "the buffer's context %p is not valid", (void *)ctx);
     for (i = 0; i < n; ++i) {
         cl_uint bits = 0, bytes;
         clGetDeviceInfo(devs[i], CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof bits, &bits, NULL);
         bytes = bits / 8 ? bits / 8 : 1;
-        if (origin % bytes == 0)
-            ++aligned;
-        else if (bytes > worst)
-            worst = bytes;
+        if (origin % bytes != 0) {
+            char name[128] = {0};
+            clGetDeviceInfo(devs[i], CL_DEVICE_NAME, sizeof name - 1, name, NULL);
+            CLMEM_FREE(devs);
+            if (n == 1)
+                return clmem__fail(CL_MISALIGNED_SUB_BUFFER_OFFSET, fn,
+                                   "origin %zu (in the root buffer) is not a multiple of CL_DEVICE_MEM_BASE_ADDR_ALIGN "
+                                   "(%u bytes) of device '%s'",
+                                   origin, bytes, name);
+            return clmem__fail(CL_MISALIGNED_SUB_BUFFER_OFFSET, fn,
+                               "origin %zu (in the root buffer) is not a multiple of CL_DEVICE_MEM_BASE_ADDR_ALIGN (%u "
+                               "bytes) of device %u '%s' of the context's %u devices (a sub-buffer must be aligned for "
+                               "every device of its context)",
+                               origin, bytes, i, name, n);
+        }
     }
     CLMEM_FREE(devs);
-    if (aligned == 0)
-        return clmem__fail(CL_MISALIGNED_SUB_BUFFER_OFFSET, fn,
-                           "origin %zu (in the root buffer) is not a multiple of CL_DEVICE_MEM_BASE_ADDR_ALIGN (%u bytes)",
-                           origin, worst);
-    if (aligned < n)
-        clmem__warn(fn, "origin %zu is misaligned (%u bytes) for some devices of the context", origin, worst);
     return CL_SUCCESS;
 }
 
