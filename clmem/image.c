@@ -305,7 +305,7 @@ static cl_int clmem__image_fill_from_driver(clmem_image *img) {
 CLMEM_API clmem_image clmem_create_image_opts(cl_context context, cl_mem_flags flags, clmem_image_format format,
                                              const clmem_image_options *opts, cl_int *errcode_ret) {
     static const char fn[] = "clmem_create_image";
-    static const clmem_image_options none = {0, {0, 0, 0}, 0, {0, 0}, NULL, 0, false, {NULL, NULL, 0, 0, NULL, 0, NULL}};
+    static const clmem_image_options none = {0, {0, 0, 0}, 0, {0, 0}, NULL, 0, false, {NULL, NULL, 0, 0, NULL, 0, NULL, 0}};
     clmem_image img = clmem__image_empty();
     cl_image_desc desc;
     cl_mem_object_type type;
