@@ -966,30 +966,61 @@ static cl_int clmem__pool_put(clmem__pool_block *blk, uint64_t gen, cl_command_q
                               size_t size, const char *fn);
 static bool clmem__pool_free_one(clmem__pool *p);
 
+#if defined(__GNUC__) || defined(__clang__)
+#define CLMEM__NOINLINE __attribute__((noinline))
+#else
+#define CLMEM__NOINLINE
+#endif
+
+static CLMEM__NOINLINE cl_int clmem__pool_get_slow(clmem__pool *p, size_t size, cl_command_queue queue,
+                                                   const char *fn, const char *file, int line,
+                                                   clmem__pool_block **out, uint32_t bin, unsigned si);
+
+/* without a lock, on a block just handed out that must wait or change queue */
+static CLMEM__NOINLINE cl_int clmem__pool_handout(clmem__pool *p, clmem__pool_block *blk, cl_command_queue queue,
+                                                  size_t size, const char *fn, clmem__pool_block **out) {
+    cl_int err = clmem__pool_settle(p, blk, queue, fn);
+    if (err != CL_SUCCESS) {
+        clmem__pool_put(blk, blk->owner.gen, blk->pending ? blk->queue : NULL, blk->ptr, size, fn);
+        return err;
+    }
+    *out = blk;
+    return CL_SUCCESS;
+}
+
 /* the allocation algorithm of PyOpenCL's memory_pool::allocate, plus the limit, the
    out-of-memory callback and queue order. `queue`: where the block will be used
-   (NULL: anywhere, after the host). */
-static cl_int clmem__pool_get(clmem__pool *p, size_t size, cl_command_queue queue, const char *fn, const char *file,
-                              int line, clmem__pool_block **out) {
+   (NULL: anywhere, after the host). The fast path: this thread's shard has a block
+   of the bin that needs no driver call. */
+static inline cl_int clmem__pool_get(clmem__pool *p, size_t size, cl_command_queue queue, const char *fn,
+                                     const char *file, int line, clmem__pool_block **out) {
     uint32_t bin = clmem_bin_number(p->L, size);
-    unsigned si = clmem__pool_shard_of_thread(), i;
+    unsigned si = clmem__pool_shard_of_thread();
+    clmem__pool_shard *sh = &p->shards[si].s;
+    clmem__pool_block *blk;
+    clmem__pool_lock(&sh->lock);
+    blk = clmem__pool_take(sh, bin, queue);
+    if (blk) {
+        clmem__pool_activate(sh, si, blk, size, file, line, true);
+        clmem__pool_unlock(&sh->lock);
+        if (blk->pending || (p->is_svm && blk->queue != queue)) return clmem__pool_handout(p, blk, queue, size, fn, out);
+        *out = blk;
+        return CL_SUCCESS;
+    }
+    clmem__pool_unlock(&sh->lock);
+    return clmem__pool_get_slow(p, size, queue, fn, file, line, out, bin, si);
+}
+
+static CLMEM__NOINLINE cl_int clmem__pool_get_slow(clmem__pool *p, size_t size, cl_command_queue queue,
+                                                   const char *fn, const char *file, int line,
+                                                   clmem__pool_block **out, uint32_t bin, unsigned si) {
     clmem__pool_shard *sh = &p->shards[si].s;
     clmem__pool_block *blk;
     size_t asz;
     void *ptr = NULL;
     cl_int err;
     bool limited = false, hooked = false, counted = false, null_ret = false;
-    unsigned attempt = 0;
-
-    /* the fast path: this thread's shard has a block of the bin */
-    clmem__pool_lock(&sh->lock);
-    blk = clmem__pool_take(sh, bin, queue);
-    if (blk) {
-        clmem__pool_activate(sh, si, blk, size, file, line, true);
-        clmem__pool_unlock(&sh->lock);
-        goto handout;
-    }
-    clmem__pool_unlock(&sh->lock);
+    unsigned attempt = 0, i;
 
     if (!clmem__pool_shard_ready(p, sh))
         return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the pool's bins");
@@ -1084,55 +1115,41 @@ static cl_int clmem__pool_get(clmem__pool *p, size_t size, cl_command_queue queu
     return CL_SUCCESS;
 
 handout:
-    if ((blk->pending || (p->is_svm && blk->queue != queue)) && (err = clmem__pool_settle(p, blk, queue, fn)) != CL_SUCCESS) {
-        clmem__pool_put(blk, blk->owner.gen, blk->pending ? blk->queue : NULL, blk->ptr, size, fn);
-        return err;
-    }
+    if (blk->pending || (p->is_svm && blk->queue != queue)) return clmem__pool_handout(p, blk, queue, size, fn, out);
     *out = blk;
     return CL_SUCCESS;
 }
 
-/* return an active block to its pool (or to the allocator after stop_holding).
-   queue: NULL for a plain release (the caller guarantees nothing uses the block; an
-   SVM block bound to a queue stays ordered behind it), else the queue the release is
-   ordered on (cudaFreeAsync's stream). ptr and size are for the message. */
-static cl_int clmem__pool_put(clmem__pool_block *blk, uint64_t gen, cl_command_queue queue, const void *ptr,
-                              size_t size, const char *fn) {
-    clmem__pool *p;
-    clmem__pool_shard *sh;
+/* a release that lost: the handle is stale (its block released, maybe handed out
+   again, maybe freed with its pool): report it without touching the pool */
+static CLMEM__NOINLINE cl_int clmem__pool_put_stale(clmem__pool_block *blk, const void *ptr, size_t size,
+                                                    const char *fn) {
+    int state = clmem__state_load(&blk->state);
+    uint64_t now = clmem__gen_load(&blk->owner.gen);
+    return clmem__fail(CLMEM_ERROR_DOUBLE_RELEASE, fn,
+                       "pooled block %p (%zu bytes) was already released to its pool (%s); "
+                       "a copy of a released handle was released again",
+                       ptr, size, (now & 1) ? "it now belongs to another allocation"
+                                  : state == CLMEM__BLOCK_HELD ? "it is held for reuse"
+                                                               : "its memory was freed");
+}
+
+/* a release on a queue: remember the queue (the block is the caller's alone) */
+static CLMEM__NOINLINE void clmem__pool_put_queue(clmem__pool_block *blk, cl_command_queue queue) {
+    if (blk->queue != queue) {
+        bool ooo = clmem__queue_is_ooo(queue);
+        clRetainCommandQueue(queue);
+        if (blk->queue) clReleaseCommandQueue(blk->queue);
+        blk->queue = queue;
+        blk->ooo = ooo;
+    }
+    blk->pending = true;
+}
+
+/* with the shard's lock held, the block off the books: the pool does not hold
+   (stop_holding or released): free the block, and end the pool if it was the last */
+static CLMEM__NOINLINE cl_int clmem__pool_put_free(clmem__pool *p, clmem__pool_shard *sh, clmem__pool_block *blk) {
     bool destroy;
-    if (!(gen & 1) || !clmem__gen_cas(&blk->owner.gen, gen, gen + 1)) {
-        int state = clmem__state_load(&blk->state);
-        uint64_t now = clmem__gen_load(&blk->owner.gen);
-        return clmem__fail(CLMEM_ERROR_DOUBLE_RELEASE, fn,
-                           "pooled block %p (%zu bytes) was already released to its pool (%s); "
-                           "a copy of a released handle was released again",
-                           ptr, size, (now & 1) ? "it now belongs to another allocation"
-                                      : state == CLMEM__BLOCK_HELD ? "it is held for reuse"
-                                                                   : "its memory was freed");
-    }
-    /* the block is ours alone now; its pool lives at least until it is off the books */
-    p = blk->pool;
-    if (queue) {
-        if (blk->queue != queue) {
-            bool ooo = clmem__queue_is_ooo(queue);
-            clRetainCommandQueue(queue);
-            if (blk->queue) clReleaseCommandQueue(blk->queue);
-            blk->queue = queue;
-            blk->ooo = ooo;
-        }
-        blk->pending = true;
-    } else {
-        blk->pending = p->is_svm && blk->queue != NULL; /* SVM: still ordered behind its queue */
-    }
-    sh = &p->shards[blk->shard].s;
-    clmem__pool_lock(&sh->lock);
-    clmem__pool_deactivate(sh, blk);
-    if (!p->stop_holding) {
-        clmem__pool_hold(sh, blk);
-        clmem__pool_unlock(&sh->lock);
-        return CL_SUCCESS;
-    }
     ++sh->busy; /* the pool must stay until this release is done */
     clmem__state_store(&blk->state, CLMEM__BLOCK_FREED);
     clmem__pool_unlock(&sh->lock);
@@ -1148,6 +1165,44 @@ static cl_int clmem__pool_put(clmem__pool_block *blk, uint64_t gen, cl_command_q
     clmem__pool_unlock_all(p);
     if (destroy) clmem__pool_destroy(p);
     return CL_SUCCESS;
+}
+
+/* return an active block to its pool (or to the allocator after stop_holding).
+   queue: NULL for a plain release (the caller guarantees nothing uses the block; an
+   SVM block bound to a queue stays ordered behind it), else the queue the release is
+   ordered on (cudaFreeAsync's stream). ptr and size are for the message.
+   The generation is checked twice: without a lock (a stale handle never touches its
+   pool, which may be gone), then under the lock of the block's shard, where it is
+   bumped: of two threads releasing copies of one handle at once, one wins. */
+static inline cl_int clmem__pool_put(clmem__pool_block *blk, uint64_t gen, cl_command_queue queue, const void *ptr,
+                                     size_t size, const char *fn) {
+    clmem__pool *p;
+    clmem__pool_shard *sh;
+    if (!(gen & 1) || clmem__gen_load(&blk->owner.gen) != gen) return clmem__pool_put_stale(blk, ptr, size, fn);
+    p = blk->pool;
+    sh = &p->shards[blk->shard].s;
+    clmem__pool_lock(&sh->lock);
+    if (clmem__gen_load(&blk->owner.gen) != gen) {
+        clmem__pool_unlock(&sh->lock);
+        return clmem__pool_put_stale(blk, ptr, size, fn);
+    }
+    clmem__gen_store(&blk->owner.gen, gen + 1);
+    clmem__pool_deactivate(sh, blk);
+    if (queue) { /* driver calls: outside the lock, with the pool kept */
+        ++sh->busy;
+        clmem__pool_unlock(&sh->lock);
+        clmem__pool_put_queue(blk, queue);
+        clmem__pool_lock(&sh->lock);
+        --sh->busy;
+    } else {
+        blk->pending = p->is_svm && blk->queue != NULL; /* SVM: still ordered behind its queue */
+    }
+    if (!p->stop_holding) {
+        clmem__pool_hold(sh, blk);
+        clmem__pool_unlock(&sh->lock);
+        return CL_SUCCESS;
+    }
+    return clmem__pool_put_free(p, sh, blk);
 }
 
 /* free the records in `list` (taken off the books, their bytes still managed) */
@@ -1432,7 +1487,16 @@ static clmem_buffer clmem__memory_pool_allocate(clmem_memory_pool *pool, size_t 
     clmem__pool_block *blk = NULL;
     clmem_buffer b;
     cl_int err;
-    memset(&b, 0, sizeof b);
+    /* every field assigned once, no memset: the handle goes out in registers' worth of
+       plain stores (a memset then field stores costs a store-forwarding stall) */
+    b.mem = NULL;
+    b.context = NULL;
+    b.size = 0;
+    b.flags = 0;
+    b.root = NULL;
+    b.origin = 0;
+    b.pool = NULL;
+    b.generation = 0;
     if (CLMEM__CHECKS && pool == NULL) {
         clmem__set_err(errcode_ret, clmem__pool_null(fn));
         return b;
