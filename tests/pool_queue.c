@@ -159,7 +159,7 @@ static void test_gated_two_queues(clmem_test_context *t) {
     clmem_buffer b, c;
     cl_uint zero = 0, s = SENTINEL, got = 0;
     cl_uint refs0;
-    int i;
+    int i, early;
     CLMEM_CHECK_CL(t, err);
     if (!pool) return;
     b = clmem_memory_pool_allocate(pool, 256, &err);
@@ -179,12 +179,13 @@ static void test_gated_two_queues(clmem_test_context *t) {
     CLMEM_CHECK_EQ(t, clmem_memory_pool_active_blocks(pool), 1);
     CLMEM_CHECK_CL(t, clEnqueueReadBuffer(q2, c.mem, CL_FALSE, 0, sizeof got, &got, 0, NULL, &rd));
     CLMEM_CHECK_CL(t, clFlush(q2));
+    early = 0;
     for (i = 0; i < 20; ++i) { /* 200 ms: plenty for PoCL to run an unordered read */
-        CLMEM_CHECK(t, event_status(rd) != CL_COMPLETE);
-        if (event_status(rd) == CL_COMPLETE) break;
+        if ((early = event_status(rd) == CL_COMPLETE) != 0) break;
         sleep_ms(10);
     }
-    CLMEM_CHECK_CL(t, clSetUserEventStatus(gate, CL_COMPLETE));
+    CLMEM_CHECK_CL(t, clSetUserEventStatus(gate, CL_COMPLETE)); /* first, so that a failure cannot hang */
+    CLMEM_CHECK(t, !early); /* the read did not run before the gated write */
     CLMEM_CHECK_CL(t, clWaitForEvents(1, &rd));
     CLMEM_CHECK_EQ(t, got, SENTINEL);
     clReleaseEvent(rd);
@@ -243,12 +244,13 @@ static void test_preference_and_ooo(clmem_test_context *t) {
         CLMEM_CHECK_CL(t, err);
         CLMEM_CHECK_CL(t, clEnqueueReadBuffer(ooo, c.mem, CL_FALSE, 0, sizeof got, &got, 0, NULL, &rd));
         CLMEM_CHECK_CL(t, clFlush(ooo));
+        int early = 0;
         for (i = 0; i < 10; ++i) {
-            CLMEM_CHECK(t, event_status(rd) != CL_COMPLETE);
-            if (event_status(rd) == CL_COMPLETE) break;
+            if ((early = event_status(rd) == CL_COMPLETE) != 0) break;
             sleep_ms(10);
         }
         CLMEM_CHECK_CL(t, clSetUserEventStatus(gate, CL_COMPLETE));
+        CLMEM_CHECK(t, !early);
         CLMEM_CHECK_CL(t, clWaitForEvents(1, &rd));
         CLMEM_CHECK_EQ(t, got, SENTINEL);
         CLMEM_CHECK_CL(t, clmem_buffer_release(&c));
@@ -274,7 +276,7 @@ static void test_svm_gated(clmem_test_context *t) {
     cl_event gate, rd = NULL;
     cl_uint s = SENTINEL, got = 0, zero = 0;
     void *first;
-    int i;
+    int i, early;
     if (!device_svm_caps(t, CL_DEVICE_SVM_COARSE_GRAIN_BUFFER)) {
         clmem_test_skip(t, "no coarse-grain buffer SVM on this device");
         return;
@@ -300,12 +302,13 @@ static void test_svm_gated(clmem_test_context *t) {
     CLMEM_CHECK(t, clmem_pooled_svm_queue(r) == q2);
     CLMEM_CHECK_CL(t, clEnqueueSVMMemcpy(q2, CL_FALSE, &got, r.svm.ptr, sizeof got, 0, NULL, &rd));
     CLMEM_CHECK_CL(t, clFlush(q2));
+    early = 0;
     for (i = 0; i < 10; ++i) {
-        CLMEM_CHECK(t, event_status(rd) != CL_COMPLETE);
-        if (event_status(rd) == CL_COMPLETE) break;
+        if ((early = event_status(rd) == CL_COMPLETE) != 0) break;
         sleep_ms(10);
     }
-    CLMEM_CHECK_CL(t, clSetUserEventStatus(gate, CL_COMPLETE));
+    CLMEM_CHECK_CL(t, clSetUserEventStatus(gate, CL_COMPLETE)); /* first, so that a failure cannot hang */
+    CLMEM_CHECK(t, !early); /* the read did not run before the gated write */
     CLMEM_CHECK_CL(t, clWaitForEvents(1, &rd));
     CLMEM_CHECK_EQ(t, got, SENTINEL);
     CLMEM_CHECK_ERR(t, (clmem_svm_pool_allocate_on_queue(pool, 64, NULL, &err), err), CL_INVALID_COMMAND_QUEUE);
