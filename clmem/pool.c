@@ -611,17 +611,14 @@ static void clmem__pool_totals(clmem__pool *p, size_t *held, size_t *active, siz
     if (active_bytes) *active_bytes = ab;
 }
 
-/* with every lock held: tell each shard what the others hold now (its peaks are
-   counted from there; exact while one thread at a time uses the pool) */
-static void clmem__pool_rebase(clmem__pool *p) {
-    unsigned i;
+/* with every lock held: tell a shard what the others hold now. Its peaks count from
+   there until it next comes to the shared pool (a miss, a block from another shard, a
+   peak reset), so they are exact while one thread at a time uses the pool. */
+static void clmem__pool_rebase(clmem__pool *p, clmem__pool_shard *sh) {
     size_t a, ab;
     clmem__pool_totals(p, NULL, &a, &ab);
-    for (i = 0; i < CLMEM_POOL_SHARDS; ++i) {
-        clmem__pool_shard *sh = &p->shards[i].s;
-        sh->base_blocks = a - sh->active_blocks;
-        sh->base_bytes = ab - sh->active_bytes;
-    }
+    sh->base_blocks = a - sh->active_blocks;
+    sh->base_bytes = ab - sh->active_bytes;
 }
 
 /* under the shard's lock: hand out blk for a request of `size` */
@@ -1031,9 +1028,10 @@ static CLMEM__NOINLINE cl_int clmem__pool_get_slow(clmem__pool *p, size_t size, 
         blk = clmem__pool_take(other, bin, queue);
         clmem__pool_unlock(&other->lock);
         if (blk) {
-            clmem__pool_lock(&sh->lock);
+            clmem__pool_lock_all(p);
+            clmem__pool_rebase(p, sh);
             clmem__pool_activate(sh, si, blk, size, file, line, true);
-            clmem__pool_unlock(&sh->lock);
+            clmem__pool_unlock_all(p);
             goto handout;
         }
     }
@@ -1108,7 +1106,7 @@ static CLMEM__NOINLINE cl_int clmem__pool_get_slow(clmem__pool *p, size_t size, 
     }
 #endif
     clmem__pool_lock_all(p); /* a miss: also the moment to see what the other shards hold */
-    clmem__pool_rebase(p);
+    clmem__pool_rebase(p, sh);
     clmem__pool_activate(sh, si, blk, size, file, line, false);
     clmem__pool_unlock_all(p);
     *out = blk;
@@ -1325,7 +1323,6 @@ static void clmem__pool_stats(clmem__pool *p, clmem_pool_stats *s) {
     s->allocator_frees = p->allocator_frees;
     s->oom_events = p->oom_events;
     s->limit = p->limit;
-    clmem__pool_rebase(p);
     clmem__pool_unlock_all(p);
 }
 
@@ -1334,7 +1331,7 @@ static void clmem__pool_reset_peaks(clmem__pool *p) {
     size_t a, ab;
     clmem__pool_lock_all(p);
     clmem__pool_totals(p, NULL, &a, &ab);
-    clmem__pool_rebase(p);
+    clmem__pool_rebase(p, &p->shards[clmem__pool_shard_of_thread()].s);
     for (i = 0; i < CLMEM_POOL_SHARDS; ++i) {
         p->shards[i].s.peak_active_blocks = a;
         p->shards[i].s.peak_active_bytes = ab;

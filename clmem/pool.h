@@ -74,9 +74,11 @@ extern "C" {
    their own blocks share no lock and no written cache line. A thread whose shard has
    no block of a bin takes one from another shard before calling the allocator. The
    counts (held, active, managed and active bytes, hits, misses) are exact whenever
-   no other thread is inside the pool, e.g. once the threads are joined; the peaks
-   are exact while one thread at a time uses the pool, and otherwise count each
-   thread's blocks exactly and the others' as of its last miss or statistics call.
+   no other thread is inside the pool, e.g. once the threads are joined. The peaks
+   are exact while a single thread uses the pool; with several threads, each thread
+   adds to its own active blocks the others' as they were at its last trip to the
+   shared pool (a miss, a block taken from another thread's shard, a peak reset), so
+   a peak may miss blocks other threads took since (the counts stay exact).
    The allocator's functions and the callbacks are called without any pool lock
    held, so they may release blocks into the same pool.
 
