@@ -8202,7 +8202,7 @@ struct clmem__pool {
     clmem_allocator *alloc;
     clmem_svm_allocator *svm_alloc;
     cl_context context;                   /* the pool's context, when known (queue checks) */
-    cl_command_queue checked_queue;       /* the last queue found to be of the pool's context */
+    cl_command_queue checked_queue;       /* the last queue found to be of the pool's context (atomic) */
 };
 
 struct clmem_memory_pool { clmem__pool core; };
@@ -8533,9 +8533,13 @@ static cl_int clmem__pool_check_queue(clmem__pool *p, cl_command_queue queue, co
     cl_context qctx;
     if (CLMEM__CHECKS && queue == NULL) return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue is NULL");
     if (!CLMEM__CHECKS) return CL_SUCCESS;
+#if defined(__GNUC__) || defined(__clang__)
+    last = __atomic_load_n(&p->checked_queue, __ATOMIC_ACQUIRE);
+#else
     clmem__pool_lock(&p->lock);
     last = p->checked_queue;
     clmem__pool_unlock(&p->lock);
+#endif
     if (last == queue) return CL_SUCCESS;
     qctx = clmem__queue_context(queue);
     if (qctx == NULL) return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p is not a valid command queue",
@@ -8543,9 +8547,13 @@ static cl_int clmem__pool_check_queue(clmem__pool *p, cl_command_queue queue, co
     if (p->context && qctx != p->context)
         return clmem__fail(CL_INVALID_CONTEXT, fn, "queue %p belongs to context %p, the pool's blocks to context %p",
                            (void *)queue, (void *)qctx, (void *)p->context);
+#if defined(__GNUC__) || defined(__clang__)
+    __atomic_store_n(&p->checked_queue, queue, __ATOMIC_RELEASE);
+#else
     clmem__pool_lock(&p->lock);
     p->checked_queue = queue;
     clmem__pool_unlock(&p->lock);
+#endif
     return CL_SUCCESS;
 }
 
@@ -8628,6 +8636,7 @@ static inline cl_int clmem__pool_get(clmem__pool *p, size_t size, cl_command_que
     blk = clmem__pool_take(sh, bin, queue);
     if (blk) {
         clmem__pool_activate(sh, si, blk, size, file, line, true);
+        if (blk->pending && queue == blk->queue && !blk->ooo) blk->pending = false; /* same in-order queue */
         clmem__pool_unlock(&sh->lock);
         if (blk->pending || (p->is_svm && blk->queue != queue)) return clmem__pool_handout(p, blk, queue, size, fn, out);
         *out = blk;
@@ -8815,7 +8824,9 @@ static inline cl_int clmem__pool_put(clmem__pool_block *blk, uint64_t gen, cl_co
     }
     clmem__gen_store(&blk->owner.gen, gen + 1);
     clmem__pool_deactivate(sh, blk);
-    if (queue) { /* driver calls: outside the lock, with the pool kept */
+    if (queue && queue == blk->queue) {
+        blk->pending = true; /* the queue it has: nothing to retain */
+    } else if (queue) { /* driver calls: outside the lock, with the pool kept */
         ++sh->busy;
         clmem__pool_unlock(&sh->lock);
         clmem__pool_put_queue(blk, queue);
