@@ -27,7 +27,8 @@ extern "C" {
    leading_bits_in_bin_id (PyOpenCL's formula, exactly: 1024 -> 1087, 1000 -> 1023,
    32 -> 33; sizes below 2^L are exact; the waste is below 2^-L of the size, 6.25% at
    L = 4). All blocks of a bin are interchangeable; a released block is reused, last
-   in first out, by the next request of the same bin. A request of 0 bytes takes a
+   in first out, by the next request of the same bin (from the same thread first: see
+   THREADS). A request of 0 bytes takes a
    real 1-byte block (bin 0), as in PyOpenCL; its handle has size 0.
 
    ACCOUNTING (PyOpenCL's names): active blocks are handed out, held blocks wait in
@@ -68,7 +69,8 @@ extern "C" {
 
    THREADS. Allocators and pools may be used from any number of threads at once; a
    block may be released on another thread than the one that allocated it. A pool is
-   split into CLMEM_POOL_SHARDS (16) shards with their own locks and books; each
+   split into CLMEM_POOL_SHARDS shards (16; define it before including clmem.h in the
+   implementation file to change it) with their own locks and books; each
    thread works in one (threads are numbered as they first use a pool), and a block
    goes back to the shard that handed it out, so threads that allocate and release
    their own blocks share no lock and no written cache line. A thread whose shard has
@@ -89,7 +91,9 @@ extern "C" {
    is held, freed, handed out again (to any size), or its pool is gone. Block records
    are never given back to the system (a released pool passes them on to later
    pools), so a stale handle never points at freed memory. Two threads releasing
-   copies of one handle at once: exactly one succeeds.
+   copies of one handle at once: exactly one succeeds (unless the pool is being
+   released at that very moment and this is its last block: that double bug is not
+   caught).
 
    RELEASING A POOL. clmem_memory_pool_release takes effect at once: held blocks are
    freed, and blocks released later are freed, not held. Blocks still active make it
