@@ -112,6 +112,18 @@ CLMEM_API clmem_buffer clmem_buffer_create(cl_context context, cl_mem_flags flag
     return b;
 }
 
+/* clmem__buffer_invalid(fn, what, b): CL_INVALID_MEM_OBJECT, in words, for an empty or
+   released handle or a stale copy of a pooled one (its block was released since);
+   CL_SUCCESS otherwise. Every call that takes a clmem_buffer asks this first. */
+static cl_int clmem__buffer_invalid(const char *fn, const char *what, clmem_buffer b) {
+    if (!b.mem) return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "%s is an empty or released buffer handle", what);
+    if (clmem__buffer_stale(b))
+        return clmem__fail(CL_INVALID_MEM_OBJECT, fn,
+                           "%s is a stale pooled buffer handle: its block was released (it may belong to another owner "
+                           "now)", what);
+    return CL_SUCCESS;
+}
+
 CLMEM_API clmem_buffer clmem_buffer_from_int_ptr(cl_mem mem, bool retain, cl_int *errcode_ret) {
     static const char fn[] = "clmem_buffer_from_int_ptr";
     clmem_buffer b = clmem__buffer_empty();
@@ -215,8 +227,8 @@ CLMEM_API clmem_buffer clmem_buffer_get_sub_region(clmem_buffer buf, size_t orig
     cl_int err;
     size_t root_origin = buf.origin + origin;
     if (CLMEM__CHECKS) {
-        if (!buf.mem) {
-            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_MEM_OBJECT, fn, "buf is an empty or released handle"));
+        if ((err = clmem__buffer_invalid(fn, "buf", buf)) != CL_SUCCESS) {
+            clmem__set_err(errcode_ret, err);
             return sub;
         }
         if (size == 0) {
@@ -255,8 +267,9 @@ CLMEM_API clmem_buffer clmem_buffer_get_sub_region(clmem_buffer buf, size_t orig
 CLMEM_API clmem_buffer clmem_buffer_slice(clmem_buffer buf, ptrdiff_t start, ptrdiff_t stop, cl_int *errcode_ret) {
     static const char fn[] = "clmem_buffer_slice";
     ptrdiff_t len = (ptrdiff_t)buf.size, a = start, b = stop;
-    if (!buf.mem) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_MEM_OBJECT, fn, "buf is an empty or released handle"));
+    cl_int err;
+    if ((err = clmem__buffer_invalid(fn, "buf", buf)) != CL_SUCCESS) {
+        clmem__set_err(errcode_ret, err);
         return clmem__buffer_empty();
     }
     /* Python's slice.indices(len) with step 1. */
@@ -287,7 +300,7 @@ CLMEM_API cl_int clmem_enqueue_fill_buffer_opts(cl_command_queue queue, clmem_bu
     if (!opts) opts = &none;
     if (CLMEM__CHECKS) {
         if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
-        if (!buf.mem) return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "buf is an empty or released handle");
+        if ((err = clmem__buffer_invalid(fn, "buf", buf)) != CL_SUCCESS) return err;
         if ((err = clmem__check_wait_list(fn, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) return err;
         if (!pattern) return clmem__fail(CL_INVALID_VALUE, fn, "pattern is NULL");
         if (!clmem__valid_pattern_size(pattern_size))

@@ -100,9 +100,7 @@ static cl_int clmem__check_common(cl_command_queue queue, const clmem_copy_optio
     return clmem__check_wait_list(CLMEM__COPY, o->wait_for, o->num_wait_for);
 }
 static cl_int clmem__check_buffer(const char *what, clmem_buffer b) {
-    if (CLMEM__CHECKS && !b.mem)
-        return clmem__fail(CL_INVALID_MEM_OBJECT, CLMEM__COPY, "%s is an empty or released buffer handle", what);
-    return CL_SUCCESS;
+    return CLMEM__CHECKS ? clmem__buffer_invalid(CLMEM__COPY, what, b) : CL_SUCCESS;
 }
 static cl_int clmem__check_host_access(const char *what, clmem_buffer b, bool write) {
     cl_mem_flags forbidden = write ? (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)
@@ -466,8 +464,11 @@ static cl_int clmem__set_arg(cl_kernel kernel, cl_uint index, size_t size, const
 }
 
 CLMEM_API cl_int clmem__set_arg_buffer(cl_kernel kernel, cl_uint index, clmem_buffer value) {
-    if (CLMEM__CHECKS && !value.mem)
-        return clmem__fail(CL_INVALID_MEM_OBJECT, "clmem_set_kernel_arg", "argument %u: empty or released buffer handle", index);
+    if (CLMEM__CHECKS && (!value.mem || clmem__buffer_stale(value))) {
+        char what[32];
+        snprintf(what, sizeof what, "argument %u", index);
+        return clmem__buffer_invalid("clmem_set_kernel_arg", what, value);
+    }
     return clmem__set_arg(kernel, index, sizeof value.mem, &value.mem, "a buffer");
 }
 CLMEM_API cl_int clmem__set_arg_mem(cl_kernel kernel, cl_uint index, cl_mem value) {
@@ -505,7 +506,8 @@ CLMEM_API cl_int clmem_enqueue_copy_buffer_p2p_amd_opts(cl_platform_id platform,
     if (CLMEM__CHECKS) {
         if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
         if ((err = clmem__check_wait_list(fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
-        if (!src.mem || !dst.mem) return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "src or dst is an empty buffer handle");
+        if ((err = clmem__buffer_invalid(fn, "src", src)) != CL_SUCCESS) return err;
+        if ((err = clmem__buffer_invalid(fn, "dst", dst)) != CL_SUCCESS) return err;
         if (!platform) return clmem__fail(CL_INVALID_PLATFORM, fn, "platform is NULL");
         if (o->src_offset > src.size || o->dst_offset > dst.size)
             return clmem__fail(CL_INVALID_VALUE, fn, "src_offset %zu or dst_offset %zu is beyond its buffer", o->src_offset,

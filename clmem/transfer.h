@@ -112,7 +112,7 @@ CLMEM__COPY_DECL(clmem__copy_image_from_mem, clmem_image, cl_mem)
 
 /* The hot path, inline: a linear buffer <-> host copy with no region, host size or
    wait list (facts the compiler reads off the options literal at the call site and
-   folds away), of a plain (not pooled) buffer the host may access, while no map is
+   folds away), of a live (not stale) buffer the host may access, while no map is
    live, goes straight to clEnqueueWrite/ReadBuffer. Anything else, and every
    refusal, takes the full path, which checks everything and words the error. */
 CLMEM_API int clmem__maps_live(void);
@@ -135,7 +135,7 @@ CLMEM__INLINE cl_int clmem__copy_host_fast(cl_command_queue queue, const clmem_b
     cl_int err;
     size_t count = (o->given & CLMEM_GIVEN_BYTE_COUNT) || o->byte_count ? o->byte_count : buf->size - offset;
     cl_bool blocking = (o->given & CLMEM_GIVEN_IS_BLOCKING) && !o->is_blocking ? CL_FALSE : CL_TRUE;
-    if (!(queue && buf->mem && !buf->pool && host && offset < buf->size && count && count <= buf->size - offset &&
+    if (!(queue && buf->mem && !clmem__buffer_stale(*buf) && host && offset < buf->size && count && count <= buf->size - offset &&
           !(buf->flags & (CL_MEM_HOST_NO_ACCESS | (write ? CL_MEM_HOST_READ_ONLY : CL_MEM_HOST_WRITE_ONLY))) &&
           !clmem__maps_live()))
         return clmem__copy_host_linear(queue, *buf, host, write, o->given, o->byte_count, offset, o->is_blocking, o->event);

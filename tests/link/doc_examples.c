@@ -103,6 +103,13 @@ static int pool_examples(cl_context ctx, cl_command_queue q) {
     {
         clmem_allocator *a = clmem_immediate_allocator_create(q, CL_MEM_READ_WRITE, &err);
         clmem_memory_pool *p = clmem_memory_pool_create(a, 4, &err);
+        {
+            clmem_memory_pool *pool = p;
+            size_t n = 4096;
+            clmem_buffer t = clmem_memory_pool_allocate_on_queue(pool, n, q, &err);
+            clmem_buffer tmp = t;
+            clmem_pooled_buffer_enqueue_release(&tmp, q);
+        }
         clmem_memory_pool_release(p);
         clmem_allocator_release(a);
     }
