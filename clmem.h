@@ -4118,11 +4118,13 @@ CLMEM_API cl_int clmem_enqueue_migrate_mem_objects_opts(cl_command_queue queue, 
                 return clmem__fail(CL_INVALID_CONTEXT, fn, "objects[%u] belongs to context %p, the queue to %p", i,
                                    (void *)c, (void *)qctx);
         }
-        if (clmem__device_version(clmem__queue_device(queue)) < 120)
-            return clmem__fail(CL_INVALID_OPERATION, fn, "the queue's device is older than OpenCL 1.2 (no migration)");
     }
     err = clEnqueueMigrateMemObjects(queue, n, objects, flags, opts->num_wait_for, opts->wait_for, opts->event);
-    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueMigrateMemObjects");
+    if (err == CL_SUCCESS) return CL_SUCCESS;
+    /* asked only on failure (it cost a third of a call when asked every time) */
+    if (CLMEM__CHECKS && clmem__device_version(clmem__queue_device(queue)) < 120)
+        return clmem__fail(CL_INVALID_OPERATION, fn, "the queue's device is older than OpenCL 1.2 (no migration)");
+    return clmem__cl_fail(err, fn, "clEnqueueMigrateMemObjects");
 }
 /* ---- end clmem/memobj.c ---- */
 
@@ -7681,9 +7683,20 @@ static cl_int clmem__any_of(cl_mem mem, const char *what, clmem__any *a) {
     if (!mem) return clmem__fail(CL_INVALID_MEM_OBJECT, CLMEM__COPY, "%s is a NULL cl_mem", what);
     if (clGetMemObjectInfo(mem, CL_MEM_TYPE, sizeof type, &type, NULL) != CL_SUCCESS)
         return clmem__fail(CL_INVALID_MEM_OBJECT, CLMEM__COPY, "%s (%p) is not a valid memory object", what, (void *)mem);
-    if (type == CL_MEM_OBJECT_BUFFER) {
-        a->buffer = clmem_buffer_from_int_ptr(mem, false, &err);
-        return err;
+    if (type == CL_MEM_OBJECT_BUFFER) { /* the five facts a copy needs, not every mem_info */
+        clmem_buffer *b = &a->buffer;
+        cl_mem parent = NULL;
+        size_t offset = 0;
+        if ((err = clGetMemObjectInfo(mem, CL_MEM_CONTEXT, sizeof b->context, &b->context, NULL)) != CL_SUCCESS ||
+            (err = clGetMemObjectInfo(mem, CL_MEM_SIZE, sizeof b->size, &b->size, NULL)) != CL_SUCCESS ||
+            (err = clGetMemObjectInfo(mem, CL_MEM_FLAGS, sizeof b->flags, &b->flags, NULL)) != CL_SUCCESS ||
+            (err = clGetMemObjectInfo(mem, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent, NULL)) != CL_SUCCESS ||
+            (parent && (err = clGetMemObjectInfo(mem, CL_MEM_OFFSET, sizeof offset, &offset, NULL)) != CL_SUCCESS))
+            return clmem__cl_fail(err, CLMEM__COPY, "clGetMemObjectInfo");
+        b->mem = mem;
+        b->root = parent ? parent : mem;
+        b->origin = parent ? offset : 0;
+        return CL_SUCCESS;
     }
 #ifdef CL_VERSION_2_0
     if (type == CL_MEM_OBJECT_PIPE)

@@ -348,9 +348,20 @@ static cl_int clmem__any_of(cl_mem mem, const char *what, clmem__any *a) {
     if (!mem) return clmem__fail(CL_INVALID_MEM_OBJECT, CLMEM__COPY, "%s is a NULL cl_mem", what);
     if (clGetMemObjectInfo(mem, CL_MEM_TYPE, sizeof type, &type, NULL) != CL_SUCCESS)
         return clmem__fail(CL_INVALID_MEM_OBJECT, CLMEM__COPY, "%s (%p) is not a valid memory object", what, (void *)mem);
-    if (type == CL_MEM_OBJECT_BUFFER) {
-        a->buffer = clmem_buffer_from_int_ptr(mem, false, &err);
-        return err;
+    if (type == CL_MEM_OBJECT_BUFFER) { /* the five facts a copy needs, not every mem_info */
+        clmem_buffer *b = &a->buffer;
+        cl_mem parent = NULL;
+        size_t offset = 0;
+        if ((err = clGetMemObjectInfo(mem, CL_MEM_CONTEXT, sizeof b->context, &b->context, NULL)) != CL_SUCCESS ||
+            (err = clGetMemObjectInfo(mem, CL_MEM_SIZE, sizeof b->size, &b->size, NULL)) != CL_SUCCESS ||
+            (err = clGetMemObjectInfo(mem, CL_MEM_FLAGS, sizeof b->flags, &b->flags, NULL)) != CL_SUCCESS ||
+            (err = clGetMemObjectInfo(mem, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent, NULL)) != CL_SUCCESS ||
+            (parent && (err = clGetMemObjectInfo(mem, CL_MEM_OFFSET, sizeof offset, &offset, NULL)) != CL_SUCCESS))
+            return clmem__cl_fail(err, CLMEM__COPY, "clGetMemObjectInfo");
+        b->mem = mem;
+        b->root = parent ? parent : mem;
+        b->origin = parent ? offset : 0;
+        return CL_SUCCESS;
     }
 #ifdef CL_VERSION_2_0
     if (type == CL_MEM_OBJECT_PIPE)
