@@ -3268,6 +3268,70 @@ static cl_int clmem__nothing_to_do(const char *fn, cl_command_queue queue, const
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueMarkerWithWaitList");
 }
 
+/* clmem__wait_list_ok(fn, wait_for, n): before a blocking call, no event of the wait
+   list has failed. A blocking read or map that waits on a failed user event hangs in
+   PoCL 3.1 (reproduced with bare OpenCL calls); the spec's answer is
+   CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST. A failure of the status query itself
+   keeps its own code and names clGetEventInfo. (An event that fails after this check
+   is the driver's to report.) */
+static cl_int clmem__wait_list_ok(const char *fn, const cl_event *wait_for, cl_uint n) {
+    cl_uint i;
+    if (!CLMEM__CHECKS) return CL_SUCCESS;
+    for (i = 0; i < n; ++i) {
+        cl_int status = CL_COMPLETE, err;
+        if (!wait_for || !wait_for[i]) continue; /* clmem__check_wait_list reports these */
+        err = clGetEventInfo(wait_for[i], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
+        if (err != CL_SUCCESS)
+            return clmem__fail(err, fn, "clGetEventInfo(wait_for[%u], CL_EVENT_COMMAND_EXECUTION_STATUS) failed with %s "
+                               "(%d)", i, clmem_error_string(err), (int)err);
+        if (status < 0)
+            return clmem__fail(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, fn,
+                               "wait_for[%u] (event %p) has failed with status %d (%s); the blocking call would "
+                               "never complete", i, (void *)wait_for[i], (int)status, clmem_error_string(status));
+    }
+    return CL_SUCCESS;
+}
+
+/* clmem__devices_of(fn, ctx, &n, &err): the devices of a context, CLMEM_MALLOC'd; NULL
+   with *err set and a message naming the failed call (clGetContextInfo keeps its own
+   code: CL_INVALID_CONTEXT only when the driver says so) or CLMEM_MALLOC. */
+static cl_device_id *clmem__devices_of(const char *fn, cl_context ctx, cl_uint *n, cl_int *err) {
+    cl_uint count = 0;
+    cl_device_id *devs;
+    *n = 0;
+    *err = clGetContextInfo(ctx, CL_CONTEXT_NUM_DEVICES, sizeof count, &count, NULL);
+    if (*err != CL_SUCCESS) {
+        *err = clmem__fail(*err, fn, "clGetContextInfo(context %p, CL_CONTEXT_NUM_DEVICES) failed with %s (%d)",
+                           (void *)ctx, clmem_error_string(*err), (int)*err);
+        return NULL;
+    }
+    if (count == 0) {
+        *err = clmem__fail(CL_INVALID_CONTEXT, fn, "context %p has no devices", (void *)ctx);
+        return NULL;
+    }
+    devs = CLMEM__CAST(cl_device_id *, CLMEM_MALLOC(sizeof(cl_device_id) * count));
+    if (!devs) {
+        *err = clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "CLMEM_MALLOC of %zu bytes for the %u devices of context %p failed",
+                           sizeof(cl_device_id) * count, count, (void *)ctx);
+        return NULL;
+    }
+    *err = clGetContextInfo(ctx, CL_CONTEXT_DEVICES, sizeof(cl_device_id) * count, devs, NULL);
+    if (*err != CL_SUCCESS) {
+        CLMEM_FREE(devs);
+        *err = clmem__fail(*err, fn, "clGetContextInfo(context %p, CL_CONTEXT_DEVICES) failed with %s (%d)", (void *)ctx,
+                           clmem_error_string(*err), (int)*err);
+        return NULL;
+    }
+    *n = count;
+    return devs;
+}
+
+/* clmem__info_fail(fn, err, call, what): a failed info query keeps its code and says
+   which query failed. */
+static cl_int clmem__info_fail(const char *fn, cl_int err, const char *call, const char *what) {
+    return clmem__fail(err, fn, "%s(%s) failed with %s (%d)", call, what, clmem_error_string(err), (int)err);
+}
+
 CLMEM_API cl_int clmem_mem_get_info(cl_mem mem, clmem_mem_info *info) {
     static const char fn[] = "clmem_memory_object_get_infos";
     cl_int err;
@@ -3579,11 +3643,15 @@ static cl_int clmem__check_sub_flags(const char *fn, cl_mem_flags parent, cl_mem
 static cl_int clmem__check_sub_alignment(const char *fn, cl_context ctx, size_t origin) {
     cl_uint n = 0, i, aligned = 0;
     cl_uint worst = 0;
-    cl_device_id *devs = clmem__context_devices(ctx, &n);
-    if (!devs) return clmem__fail(CL_INVALID_CONTEXT, fn, "the buffer's context %p is not valid", (void *)ctx);
+    cl_int err = CL_SUCCESS;
+    cl_device_id *devs = clmem__devices_of(fn, ctx, &n, &err);
+    if (!devs) return err;
     for (i = 0; i < n; ++i) {
         cl_uint bits = 0, bytes;
-        clGetDeviceInfo(devs[i], CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof bits, &bits, NULL);
+        if ((err = clGetDeviceInfo(devs[i], CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof bits, &bits, NULL)) != CL_SUCCESS) {
+            CLMEM_FREE(devs);
+            return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_MEM_BASE_ADDR_ALIGN");
+        }
         bytes = bits / 8 ? bits / 8 : 1;
         if (origin % bytes == 0)
             ++aligned;
@@ -3932,30 +4000,47 @@ static cl_int clmem__format_supported(const char *fn, cl_context ctx, cl_mem_fla
 static cl_int clmem__check_image_limits(const char *fn, cl_context ctx, cl_mem_object_type type, size_t w, size_t h,
                                         size_t d, size_t n) {
     cl_uint count = 0, i;
-    cl_device_id *devs = clmem__context_devices(ctx, &count);
+    cl_int err = CL_SUCCESS;
+    cl_device_id *devs = clmem__devices_of(fn, ctx, &count, &err);
     bool any_images = false;
     cl_int result = CL_SUCCESS;
     char why[200] = {0};
-    if (!devs) return clmem__fail(CL_INVALID_CONTEXT, fn, "context %p is not a valid context", (void *)ctx);
-    for (i = 0; i < count; ++i) {
+    if (!devs) return err;
+    for (i = 0; i < count && err == CL_SUCCESS; ++i) {
         cl_bool images = CL_FALSE;
         size_t max_w = 0, max_h = 0, max_d = 0, max_n = 0, max_buf = 0;
         char name[96] = {0};
-        clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images, NULL);
+        const char *q = "CL_DEVICE_IMAGE_SUPPORT";
+        err = clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images, NULL);
+        if (err != CL_SUCCESS) break;
         if (!images) continue;
         any_images = true;
-        clGetDeviceInfo(devs[i], CL_DEVICE_NAME, sizeof name - 1, name, NULL);
+        /* the name is only for the message: optional */
+        if (clGetDeviceInfo(devs[i], CL_DEVICE_NAME, sizeof name - 1, name, NULL) != CL_SUCCESS) name[0] = '\0';
         if (type == CL_MEM_OBJECT_IMAGE3D) {
-            clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE3D_MAX_WIDTH, sizeof max_w, &max_w, NULL);
-            clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE3D_MAX_HEIGHT, sizeof max_h, &max_h, NULL);
-            clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE3D_MAX_DEPTH, sizeof max_d, &max_d, NULL);
+            if ((err = clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE3D_MAX_WIDTH, sizeof max_w, &max_w, NULL)) != CL_SUCCESS)
+                q = "CL_DEVICE_IMAGE3D_MAX_WIDTH";
+            else if ((err = clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE3D_MAX_HEIGHT, sizeof max_h, &max_h, NULL)) != CL_SUCCESS)
+                q = "CL_DEVICE_IMAGE3D_MAX_HEIGHT";
+            else if ((err = clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE3D_MAX_DEPTH, sizeof max_d, &max_d, NULL)) != CL_SUCCESS)
+                q = "CL_DEVICE_IMAGE3D_MAX_DEPTH";
         } else {
-            clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE2D_MAX_WIDTH, sizeof max_w, &max_w, NULL);
-            clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE2D_MAX_HEIGHT, sizeof max_h, &max_h, NULL);
+            if ((err = clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE2D_MAX_WIDTH, sizeof max_w, &max_w, NULL)) != CL_SUCCESS)
+                q = "CL_DEVICE_IMAGE2D_MAX_WIDTH";
+            else if ((err = clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE2D_MAX_HEIGHT, sizeof max_h, &max_h, NULL)) != CL_SUCCESS)
+                q = "CL_DEVICE_IMAGE2D_MAX_HEIGHT";
             max_d = 1;
         }
-        clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE_MAX_ARRAY_SIZE, sizeof max_n, &max_n, NULL);
-        clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE_MAX_BUFFER_SIZE, sizeof max_buf, &max_buf, NULL);
+        if (err == CL_SUCCESS &&
+            (err = clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE_MAX_ARRAY_SIZE, sizeof max_n, &max_n, NULL)) != CL_SUCCESS)
+            q = "CL_DEVICE_IMAGE_MAX_ARRAY_SIZE";
+        if (err == CL_SUCCESS &&
+            (err = clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE_MAX_BUFFER_SIZE, sizeof max_buf, &max_buf, NULL)) != CL_SUCCESS)
+            q = "CL_DEVICE_IMAGE_MAX_BUFFER_SIZE";
+        if (err != CL_SUCCESS) {
+            CLMEM_FREE(devs);
+            return clmem__info_fail(fn, err, "clGetDeviceInfo", q);
+        }
         if (type == CL_MEM_OBJECT_IMAGE1D_BUFFER) max_w = max_buf;
         if (w > max_w)
             snprintf(why, sizeof why, "width %zu is above %zu, the limit of device '%s'", w, max_w, name);
@@ -3972,7 +4057,9 @@ static cl_int clmem__check_image_limits(const char *fn, cl_context ctx, cl_mem_o
         }
     }
     CLMEM_FREE(devs);
-    if (!any_images)
+    if (err != CL_SUCCESS)
+        result = clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_IMAGE_SUPPORT");
+    else if (!any_images)
         result = clmem__fail(CL_INVALID_OPERATION, fn, "no device of the context supports images (CL_DEVICE_IMAGE_SUPPORT)");
     else if (why[0])
         result = clmem__fail(CL_INVALID_IMAGE_SIZE, fn, "%s image: %s", clmem__image_type_name(type), why);
@@ -4006,6 +4093,60 @@ static cl_int clmem__image_fill_from_driver(clmem_image *img) {
     return err;
 }
 
+/* clmem__image_layout_check(fn, type, w, h, d, n, elem, row, slice, has_host, host_size):
+   the pure checks of clmem_create_image on extents and host pitches (no driver call;
+   tests/fuzz/image_layout.c fuzzes it). An element size of 0 (unknown format) is left
+   to the format check. Sizes that wrap size_t are CL_INVALID_IMAGE_SIZE (no device
+   holds them); pitch rules are CL_INVALID_IMAGE_DESCRIPTOR; a host_size too small for
+   what the driver reads is CL_INVALID_VALUE. */
+static cl_int clmem__image_layout_check(const char *fn, cl_mem_object_type type, size_t w, size_t h, size_t d, size_t n,
+                                        size_t elem, size_t row, size_t slice, bool has_host, size_t host_size) {
+    size_t row_min = 0, min_slice = 0, layers, total = 0;
+    bool arr1d = type == CL_MEM_OBJECT_IMAGE1D_ARRAY;
+    if (elem == 0) return CL_SUCCESS;
+    if (w == 0 || h == 0 || d == 0 || n == 0)
+        return clmem__fail(CL_INVALID_IMAGE_SIZE, fn, "%s image extents %zu x %zu x %zu (array size %zu) contain a 0",
+                           clmem__image_type_name(type), w, h, d, n);
+    layers = (type == CL_MEM_OBJECT_IMAGE3D) ? d : n;
+    if (!clmem__mul_ok(w, elem, &row_min) || !clmem__mul_ok(row_min, arr1d ? 1 : h, &total) ||
+        !clmem__mul_ok(total, layers, &total))
+        return clmem__fail(CL_INVALID_IMAGE_SIZE, fn,
+                           "%s image of %zu x %zu x %zu pixels (array size %zu) of %zu bytes is more than size_t holds",
+                           clmem__image_type_name(type), w, h, d, n, elem);
+    if ((row || slice) && !has_host)
+        return clmem__fail(CL_INVALID_IMAGE_DESCRIPTOR, fn,
+                           "pitches {%zu, %zu} are given without hostbuf (pitches describe host memory)", row, slice);
+    if (row != 0 && (row < row_min || row % elem != 0))
+        return clmem__fail(CL_INVALID_IMAGE_DESCRIPTOR, fn,
+                           "row pitch %zu must be at least width %zu x element size %zu = %zu and a multiple of %zu", row,
+                           w, elem, row_min, elem);
+    if (row == 0) row = row_min; /* > 0: w and elem are */
+    if (slice != 0) {
+        if (type == CL_MEM_OBJECT_IMAGE1D || type == CL_MEM_OBJECT_IMAGE1D_BUFFER || type == CL_MEM_OBJECT_IMAGE2D)
+            return clmem__fail(CL_INVALID_IMAGE_DESCRIPTOR, fn, "slice pitch %zu is given for a %s image, which has no slices",
+                               slice, clmem__image_type_name(type));
+        if (!clmem__mul_ok(row, arr1d ? 1 : h, &min_slice))
+            return clmem__fail(CL_INVALID_IMAGE_DESCRIPTOR, fn,
+                               "row pitch %zu x height %zu (the least slice pitch) is more than size_t holds", row, h);
+        if (slice < min_slice || slice % row != 0)
+            return clmem__fail(CL_INVALID_IMAGE_DESCRIPTOR, fn,
+                               "slice pitch %zu must be at least %zu (%s) and a multiple of the row pitch %zu", slice,
+                               min_slice, arr1d ? "the row pitch" : "row pitch x height", row);
+    }
+    if (has_host && host_size) {
+        /* bytes the driver reads: the last pixel's end */
+        size_t need = 0, t1 = 0, t2 = 0, slice_eff = slice;
+        bool ok = true;
+        if (!slice_eff) ok = clmem__mul_ok(row, arr1d ? 1 : h, &slice_eff);
+        ok = ok && clmem__mul_ok(layers - 1, slice_eff, &t1) && clmem__mul_ok(arr1d ? 0 : h - 1, row, &t2) &&
+             clmem__add_ok(t1, t2, &need) && clmem__add_ok(need, row_min, &need);
+        if (!ok || need > host_size)
+            return clmem__fail(CL_INVALID_VALUE, fn, "hostbuf holds .host_size %zu bytes but the image reads %s%zu",
+                               host_size, ok ? "" : "more than ", ok ? need : (size_t)SIZE_MAX);
+    }
+    return CL_SUCCESS;
+}
+
 CLMEM_API clmem_image clmem_create_image_opts(cl_context context, cl_mem_flags flags, clmem_image_format format,
                                              const clmem_image_options *opts, cl_int *errcode_ret) {
     static const char fn[] = "clmem_create_image";
@@ -4014,7 +4155,7 @@ CLMEM_API clmem_image clmem_create_image_opts(cl_context context, cl_mem_flags f
     cl_image_desc desc;
     cl_mem_object_type type;
     cl_uint ndim = 0, i;
-    size_t elem, w, h = 1, d = 1, n = 1, row, slice;
+    size_t elem, w, h = 1, d = 1, n = 1;
     cl_int err = CL_SUCCESS;
     if (!opts) opts = &none;
     for (i = 0; i < 3 && opts->shape[i] != 0; ++i) ndim = i + 1;
@@ -4070,48 +4211,9 @@ CLMEM_API clmem_image clmem_create_image_opts(cl_context context, cl_mem_flags f
             goto fail;
         }
         if ((err = clmem__check_format(fn, format)) != CL_SUCCESS) goto fail;
-        if ((opts->pitches[0] || opts->pitches[1]) && !opts->hostbuf) {
-            err = clmem__fail(CL_INVALID_IMAGE_DESCRIPTOR, fn,
-                              "pitches {%zu, %zu} are given without hostbuf (pitches describe host memory)",
-                              opts->pitches[0], opts->pitches[1]);
+        if ((err = clmem__image_layout_check(fn, type, w, h, d, n, elem, opts->pitches[0], opts->pitches[1],
+                                             opts->hostbuf != NULL, opts->host_size)) != CL_SUCCESS)
             goto fail;
-        }
-        row = opts->pitches[0];
-        slice = opts->pitches[1];
-        if (row != 0 && (row < w * elem || row % elem != 0)) {
-            err = clmem__fail(CL_INVALID_IMAGE_DESCRIPTOR, fn,
-                              "row pitch %zu must be at least width %zu x element size %zu = %zu and a multiple of %zu",
-                              row, w, elem, w * elem, elem);
-            goto fail;
-        }
-        if (row == 0) row = w * elem;
-        if (slice != 0) {
-            size_t min_slice = (type == CL_MEM_OBJECT_IMAGE1D_ARRAY) ? row : row * h;
-            if (type == CL_MEM_OBJECT_IMAGE1D || type == CL_MEM_OBJECT_IMAGE1D_BUFFER || type == CL_MEM_OBJECT_IMAGE2D) {
-                err = clmem__fail(CL_INVALID_IMAGE_DESCRIPTOR, fn, "slice pitch %zu is given for a %s image, which has no slices",
-                                  slice, clmem__image_type_name(type));
-                goto fail;
-            }
-            if (slice < min_slice || slice % row != 0) {
-                err = clmem__fail(CL_INVALID_IMAGE_DESCRIPTOR, fn,
-                                  "slice pitch %zu must be at least %zu (%s) and a multiple of the row pitch %zu", slice,
-                                  min_slice, type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? "the row pitch" : "row pitch x height",
-                                  row);
-                goto fail;
-            }
-        }
-        if (opts->hostbuf && opts->host_size) {
-            /* bytes the driver reads: the last pixel's end */
-            size_t layers = (type == CL_MEM_OBJECT_IMAGE3D) ? d : n, need = 0, t1 = 0, t2 = 0;
-            size_t slice_eff = slice ? slice : (type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? row : row * h);
-            bool ok = clmem__mul_ok(layers - 1, slice_eff, &t1) && clmem__mul_ok(h - 1, row, &t2) &&
-                      clmem__add_ok(t1, t2, &need) && clmem__add_ok(need, w * elem, &need);
-            if (!ok || need > opts->host_size) {
-                err = clmem__fail(CL_INVALID_VALUE, fn, "hostbuf holds .host_size %zu bytes but the image reads %zu",
-                                  opts->host_size, ok ? need : (size_t)SIZE_MAX);
-                goto fail;
-            }
-        }
         if (opts->buffer.mem) {
             size_t need = 0;
             if (!clmem__mul_ok(w, elem, &need) || need > opts->buffer.size) {
@@ -5901,6 +6003,26 @@ static size_t clmem__map_live;
 #endif
 static unsigned long long clmem__map_serial;
 
+/* clmem__map_call_lock serialises the driver's map and unmap enqueues (never a wait):
+   PoCL 3.1 crashes when two threads map one buffer at the same moment (reproduced with
+   bare OpenCL calls). A blocking map is enqueued non-blocking under the lock and waited
+   for after it, so one thread's wait never holds up another's map. */
+static clmem__mutex clmem__map_call_lock = CLMEM__MUTEX_INIT;
+
+/* clmem__map_wait(fn, ev): wait for a map enqueued non-blocking for a blocking
+   caller; the map's own failure (a failed event in its wait list) keeps its code. */
+static cl_int clmem__map_wait(const char *fn, cl_event ev) {
+    cl_int err = clWaitForEvents(1, &ev), status = CL_COMPLETE;
+    if (err == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST || err == CL_SUCCESS) {
+        if (clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL) == CL_SUCCESS &&
+            status < 0)
+            return clmem__fail(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, fn,
+                               "the map did not complete: its command ended with status %d (%s), "
+                               "an event it waited for failed", (int)status, clmem_error_string(status));
+    }
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clWaitForEvents");
+}
+
 #define CLMEM__MAP_WRITES(flags) (((flags) & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) != 0)
 
 static bool clmem__map_boxes_meet(const clmem__map_record *a, const size_t *lo, const size_t *hi) {
@@ -5930,12 +6052,15 @@ static cl_int clmem__map_reserve(const char *fn, clmem__map_record *rec) {
             if (r->root == rec->root && (CLMEM__MAP_WRITES(r->flags) || CLMEM__MAP_WRITES(rec->flags)) &&
                 clmem__map_boxes_meet(r, rec->lo, rec->hi)) {
                 char where[320];
+                /* everything the message needs is copied while the lock is held: once it is
+                   released another thread may remove records and shrink the table */
+                const char *use = CLMEM__MAP_WRITES(r->flags) ? "writing" : "reading";
                 clmem__map_where(r, where, sizeof where);
                 clmem__unlock(&clmem__map_lock);
                 return clmem__fail(CL_INVALID_OPERATION, fn,
                                    "the region overlaps a live map for %s (%s); overlapping maps are allowed only "
                                    "when all of them are for reading: release that map first",
-                                   CLMEM__MAP_WRITES(r->flags) ? "writing" : "reading", where);
+                                   use, where);
             }
         }
     }
@@ -6206,6 +6331,30 @@ static void clmem__map_finish(clmem_memory_map *m, const clmem__map_record *rec,
     clmem__map_publish(rec->serial, ptr, queue, ev);
 }
 
+/* clmem__map_settle(fn, queue, mem, ptr, blocking, opts, &ev): after a map enqueued
+   non-blocking: a blocking caller waits for it; the event is kept only when the caller
+   asked for it or the map is non-blocking (the record then owns it). When the wait
+   fails the map is undone (its unmap enqueued, best effort: the map already failed and
+   its own code is what the caller gets) and the event released. */
+static cl_int clmem__map_settle(const char *fn, cl_command_queue queue, cl_mem mem, void *ptr, bool blocking,
+                                const clmem_map_options *opts, cl_event *ev) {
+    cl_int err;
+    if (!blocking) return CL_SUCCESS;
+    if ((err = clmem__map_wait(fn, *ev)) != CL_SUCCESS) {
+        clmem__lock(&clmem__map_call_lock);
+        (void)clEnqueueUnmapMemObject(queue, mem, ptr, 0, NULL, NULL); /* best effort, see above */
+        clmem__unlock(&clmem__map_call_lock);
+        clReleaseEvent(*ev);
+        *ev = NULL;
+        return err;
+    }
+    if (!opts->event) {
+        clReleaseEvent(*ev);
+        *ev = NULL;
+    }
+    return CL_SUCCESS;
+}
+
 /* Everything a map function checks alike, before the object-specific checks. */
 static cl_int clmem__map_common_checks(const char *fn, cl_command_queue queue, cl_mem mem, const char *what,
                                        cl_map_flags flags, clmem_memory_map *map, const clmem_map_options *opts) {
@@ -6262,12 +6411,22 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
     rec.line = opts->clmem__line;
     if ((err = clmem__map_reserve(fn, &rec)) != CL_SUCCESS) return err;
 
-    ptr = clEnqueueMapBuffer(queue, buf.mem, blocking ? CL_TRUE : CL_FALSE, flags, offset, m.size, opts->num_wait_for,
-                             opts->wait_for, (!blocking || opts->event) ? &ev : NULL, &err);
+    if (blocking && (err = clmem__wait_list_ok(fn, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) {
+        clmem__map_cancel(rec.serial);
+        return err;
+    }
+    clmem__lock(&clmem__map_call_lock);
+    ptr = clEnqueueMapBuffer(queue, buf.mem, CL_FALSE, flags, offset, m.size, opts->num_wait_for, opts->wait_for, &ev,
+                             &err);
+    clmem__unlock(&clmem__map_call_lock);
     if (err != CL_SUCCESS || ptr == NULL) {
         clmem__map_cancel(rec.serial);
         if (ev) clReleaseEvent(ev);
         return clmem__cl_fail(err != CL_SUCCESS ? err : CL_MAP_FAILURE, fn, "clEnqueueMapBuffer");
+    }
+    if ((err = clmem__map_settle(fn, queue, buf.mem, ptr, blocking, opts, &ev)) != CL_SUCCESS) {
+        clmem__map_cancel(rec.serial);
+        return err;
     }
     m.dtype = dtype ? dtype : "bytes";
     clmem__map_finish(&m, &rec, queue, ev, opts, ptr);
@@ -6373,12 +6532,22 @@ CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_imag
     rec.line = opts->clmem__line;
     if ((err = clmem__map_reserve(fn, &rec)) != CL_SUCCESS) return err;
 
-    ptr = clEnqueueMapImage(queue, img.mem, blocking ? CL_TRUE : CL_FALSE, flags, o, r, &row_pitch, &slice_pitch,
-                            opts->num_wait_for, opts->wait_for, (!blocking || opts->event) ? &ev : NULL, &err);
+    if (blocking && (err = clmem__wait_list_ok(fn, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) {
+        clmem__map_cancel(rec.serial);
+        return err;
+    }
+    clmem__lock(&clmem__map_call_lock);
+    ptr = clEnqueueMapImage(queue, img.mem, CL_FALSE, flags, o, r, &row_pitch, &slice_pitch, opts->num_wait_for,
+                            opts->wait_for, &ev, &err);
+    clmem__unlock(&clmem__map_call_lock);
     if (err != CL_SUCCESS || ptr == NULL) {
         clmem__map_cancel(rec.serial);
         if (ev) clReleaseEvent(ev);
         return clmem__cl_fail(err != CL_SUCCESS ? err : CL_MAP_FAILURE, fn, "clEnqueueMapImage");
+    }
+    if ((err = clmem__map_settle(fn, queue, img.mem, ptr, blocking, opts, &ev)) != CL_SUCCESS) {
+        clmem__map_cancel(rec.serial);
+        return err;
     }
     m.dtype = clmem__map_pixel_dtype(img.format, pixel);
     m.itemsize = pixel;
@@ -6428,8 +6597,18 @@ static cl_int clmem__unmap_checks(const char *fn, cl_command_queue queue, bool s
     return CL_SUCCESS;
 }
 
+/* clmem__map_release(fn, map, opts, final): final (clmem_release, CLMEM_WITH_MAP): the
+   handle goes out of scope after this call, so when the driver refuses the unmap the
+   record is dropped anyway (its references to the object, queue and event released:
+   nothing clmem holds leaks; the driver's mapping is the driver's) and the driver's
+   code returned. Not final: the map stays live and may be released again. */
+static cl_int clmem__map_release(const char *fn, clmem_memory_map *map, const clmem_unmap_options *opts, bool final);
+
 CLMEM_API cl_int clmem_memory_map_release_opts(clmem_memory_map *map, const clmem_unmap_options *opts) {
-    static const char fn[] = "clmem_memory_map_release";
+    return clmem__map_release("clmem_memory_map_release", map, opts, false);
+}
+
+static cl_int clmem__map_release(const char *fn, clmem_memory_map *map, const clmem_unmap_options *opts, bool final) {
     static const clmem_unmap_options none = CLMEM__ZERO;
     cl_command_queue queue;
     cl_mem mem;
@@ -6469,10 +6648,12 @@ CLMEM_API cl_int clmem_memory_map_release_opts(clmem_memory_map *map, const clme
     clmem__unlock(&clmem__map_lock);
     err = clmem__unmap_checks(fn, queue, same_queue, mem, opts->wait_for, opts->num_wait_for);
     if (err == CL_SUCCESS) {
+        clmem__lock(&clmem__map_call_lock);
         err = clEnqueueUnmapMemObject(queue, mem, map->ptr, opts->num_wait_for, opts->wait_for, opts->event);
+        clmem__unlock(&clmem__map_call_lock);
         if (err != CL_SUCCESS) err = clmem__cl_fail(err, fn, "clEnqueueUnmapMemObject");
     }
-    if (err != CL_SUCCESS) {
+    if (err != CL_SUCCESS && !final) {
         clmem__map_unclaim(map->serial);
         return err;
     }
@@ -6481,11 +6662,11 @@ CLMEM_API cl_int clmem_memory_map_release_opts(clmem_memory_map *map, const clme
     map->mem = NULL;
     map->queue = NULL;
     map->event = NULL;
-    return CL_SUCCESS;
+    return err;
 }
 
 CLMEM_API cl_int clmem_memory_map_release_default(clmem_memory_map *map) {
-    return clmem_memory_map_release_opts(map, NULL);
+    return clmem__map_release("clmem_release", map, NULL, true);
 }
 
 CLMEM_API cl_int clmem_enqueue_unmap_mem_object_opts(cl_command_queue queue, cl_mem mem, void *ptr,
@@ -6521,7 +6702,9 @@ CLMEM_API cl_int clmem_enqueue_unmap_mem_object_opts(cl_command_queue queue, cl_
     clmem__unlock(&clmem__map_lock);
     err = clmem__unmap_checks(fn, queue, same_queue, mem, opts->wait_for, opts->num_wait_for);
     if (err == CL_SUCCESS) {
+        clmem__lock(&clmem__map_call_lock);
         err = clEnqueueUnmapMemObject(queue, mem, ptr, opts->num_wait_for, opts->wait_for, opts->event);
+        clmem__unlock(&clmem__map_call_lock);
         if (err != CL_SUCCESS) err = clmem__cl_fail(err, fn, "clEnqueueUnmapMemObject");
     }
     if (err != CL_SUCCESS) {
@@ -6625,21 +6808,77 @@ static cl_int clmem__rect_make(const char *fn, const char *what, const size_t or
     return CL_SUCCESS;
 }
 
-/* clmem__rect_overlap(a_start, b_start, region, row, slice): two rectangles of the same
-   shape and pitches, starting at linear byte offsets a_start and b_start of one
-   allocation, share a byte (the rule of the OpenCL spec's appendix on rectangular
-   copies, written for linear starts so sub-buffer origins fold in). */
-static bool clmem__rect_overlap(size_t a, size_t b, const size_t region[3], size_t row, size_t slice) {
-    size_t slice_size = (region[1] - 1) * row + region[0];
-    size_t block = (region[2] - 1) * slice + slice_size;
-    size_t adx = a % row, bdx = b % row, ady = a % slice, bdy = b % slice;
-    if (a + block <= b || b + block <= a) return false;
-    if ((bdx >= adx + region[0] && bdx + region[0] <= adx + row) || (adx >= bdx + region[0] && adx + region[0] <= bdx + row))
-        return false;
-    if ((bdy >= ady + slice_size && bdy + slice_size <= ady + slice) ||
-        (ady >= bdy + slice_size && ady + slice_size <= bdy + slice))
-        return false;
-    return true;
+/* clmem__rects_meet(a, ar, as, b, br, bs, region): do two rectangles of one region,
+   starting at linear byte offsets a and b of one allocation, with pitches (ar, as)
+   and (br, bs), share a byte? Exact, for equal and for different pitches (sibling
+   sub-buffers may be copied with different pitches): each row of the first that lies
+   within the second's byte span is tested against the second's rows in O(1) (a row of
+   region[0] bytes meets rows of at most 3 slices of the other, whose slice pitch is at
+   least its slice size), so the cost is at most one step per row of the copy, what the
+   driver spends anyway. Both rectangles are known to lie within the allocation (no
+   wrapping). The spec's Appendix D rule is the equal-pitch case of this. */
+static bool clmem__row_meets_rect(size_t p, size_t rx, size_t b, size_t br, size_t bs, const size_t region[3]) {
+    size_t lo = p + 1 >= rx ? p + 1 - rx : 0, hi = p + rx - 1; /* a row of b starting in [lo, hi] meets [p, p+rx) */
+    size_t last_row = (region[1] - 1) * br, zb, zb_lo, zb_hi;
+    if (hi < b) return false;
+    zb_lo = lo <= b + last_row ? 0 : (lo - b - last_row + bs - 1) / bs;
+    zb_hi = (hi - b) / bs;
+    if (zb_hi > region[2] - 1) zb_hi = region[2] - 1;
+    for (zb = zb_lo; zb <= zb_hi; ++zb) {
+        size_t base = b + zb * bs, y_lo, y_hi;
+        if (base > hi) break;
+        y_lo = lo <= base ? 0 : (lo - base + br - 1) / br;
+        y_hi = (hi - base) / br;
+        if (y_hi > region[1] - 1) y_hi = region[1] - 1;
+        if (y_lo <= y_hi) return true;
+    }
+    return false;
+}
+static bool clmem__rects_meet(size_t a, size_t ar, size_t as, size_t b, size_t br, size_t bs, const size_t region[3]) {
+    size_t rx = region[0], a_end = a + (region[2] - 1) * as + (region[1] - 1) * ar + rx;
+    size_t b_end = b + (region[2] - 1) * bs + (region[1] - 1) * br + rx, za;
+    if (a_end <= b || b_end <= a) return false;
+    for (za = 0; za < region[2]; ++za) {
+        size_t base = a + za * as, y, y_lo, y_hi;
+        if (base >= b_end) break;
+        if (base + (region[1] - 1) * ar + rx <= b) continue;
+        y_lo = base + rx > b ? 0 : (b - rx - base) / ar + 1;
+        y_hi = (b_end - 1 - base) / ar;
+        if (y_hi > region[1] - 1) y_hi = region[1] - 1;
+        for (y = y_lo; y <= y_hi; ++y)
+            if (clmem__row_meets_rect(base + y * ar, rx, b, br, bs, region)) return true;
+    }
+    return false;
+}
+
+/* clmem__copy_rect_check(dst, src, region, o, &dr, &sr): every check of a rectangular
+   buffer-to-buffer copy that needs no driver (pure: tests/fuzz/rect_copy.c compares it
+   with a byte-level model). Per the spec: pitch and bounds rules -> CL_INVALID_VALUE;
+   one buffer object as src and dst with different row or slice pitches ->
+   CL_INVALID_VALUE; src and dst in one allocation (the same object, a sub-buffer and
+   its parent, sibling sub-buffers) sharing a byte -> CL_MEM_COPY_OVERLAP. Sibling
+   sub-buffers with different pitches that do not overlap are valid. */
+static cl_int clmem__copy_rect_check(clmem_buffer dst, clmem_buffer src, const size_t region[3],
+                                     const clmem_copy_options *o, clmem__rect *dr, clmem__rect *sr) {
+    cl_int err;
+    if ((err = clmem__rect_make(CLMEM__COPY, "src", o->src_origin, o->src_pitches, region, src.size, sr)) != CL_SUCCESS ||
+        (err = clmem__rect_make(CLMEM__COPY, "dst", o->dst_origin, o->dst_pitches, region, dst.size, dr)) != CL_SUCCESS)
+        return err;
+    if (CLMEM__CHECKS && src.root == dst.root) {
+        if (src.mem == dst.mem && (sr->row != dr->row || sr->slice != dr->slice))
+            return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY,
+                               "a rectangular copy within one buffer object needs equal pitches (src %zu, %zu; dst %zu, "
+                               "%zu)", sr->row, sr->slice, dr->row, dr->slice);
+        if (clmem__rects_meet(src.origin + sr->start, sr->row, sr->slice, dst.origin + dr->start, dr->row, dr->slice,
+                              region))
+            return clmem__fail(CL_MEM_COPY_OVERLAP, CLMEM__COPY,
+                               "src origin {%zu, %zu, %zu} (pitches %zu, %zu) and dst origin {%zu, %zu, %zu} (pitches "
+                               "%zu, %zu) with region {%zu, %zu, %zu} share bytes of one buffer%s",
+                               o->src_origin[0], o->src_origin[1], o->src_origin[2], sr->row, sr->slice,
+                               o->dst_origin[0], o->dst_origin[1], o->dst_origin[2], dr->row, dr->slice, region[0],
+                               region[1], region[2], src.mem == dst.mem ? "" : " (sub-buffers of one parent)");
+    }
+    return CL_SUCCESS;
 }
 
 /* Checks every pair shares: queue, wait list, a live handle. */
@@ -6747,6 +6986,9 @@ static cl_int clmem__host_transfer(cl_command_queue queue, clmem_buffer buf, voi
         if (!host)
             return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY, "the host pointer (%s) is NULL", write ? "src" : "dst");
         if ((err = clmem__check_host_access(what, buf, write)) != CL_SUCCESS) return err;
+        if (o->is_blocking != CLMEM_NON_BLOCKING &&
+            (err = clmem__wait_list_ok(CLMEM__COPY, o->wait_for, o->num_wait_for)) != CL_SUCCESS)
+            return err;
         /* The queue's context is not asked here: every driver compares it on the call
            (the hottest path of clmem costs one driver query less), and a refusal gets
            its message in clmem__host_failed. */
@@ -6776,20 +7018,7 @@ static cl_int clmem__copy_rect(cl_command_queue queue, clmem_buffer dst, clmem_b
     size_t so[3], dO[3];
     cl_int err;
     cl_event own = NULL;
-    if ((err = clmem__rect_make(CLMEM__COPY, "src", o->src_origin, o->src_pitches, region, src.size, &sr)) != CL_SUCCESS ||
-        (err = clmem__rect_make(CLMEM__COPY, "dst", o->dst_origin, o->dst_pitches, region, dst.size, &dr)) != CL_SUCCESS)
-        return err;
-    if (CLMEM__CHECKS && src.root == dst.root) {
-        if (sr.row != dr.row || sr.slice != dr.slice)
-            return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY,
-                               "a rectangular copy within one buffer needs equal pitches (src %zu, %zu; dst %zu, %zu)",
-                               sr.row, sr.slice, dr.row, dr.slice);
-        if (clmem__rect_overlap(src.origin + sr.start, dst.origin + dr.start, region, sr.row, sr.slice))
-            return clmem__fail(CL_MEM_COPY_OVERLAP, CLMEM__COPY,
-                               "src origin {%zu, %zu, %zu} and dst origin {%zu, %zu, %zu} with region {%zu, %zu, %zu} "
-                               "overlap in the same buffer", o->src_origin[0], o->src_origin[1], o->src_origin[2],
-                               o->dst_origin[0], o->dst_origin[1], o->dst_origin[2], region[0], region[1], region[2]);
-    }
+    if ((err = clmem__copy_rect_check(dst, src, region, o, &dr, &sr)) != CL_SUCCESS) return err;
     /* PoCL 3.1 crashes on rectangular copies of sub-buffers: go through the root, whose
        linear offset formula takes the sub-buffer's origin in origin[0]. */
     memcpy(so, sr.origin, sizeof so);
@@ -6866,24 +7095,40 @@ typedef struct clmem__any {
     clmem_image image;
 } clmem__any;
 
+/* clmem__refail(err, what, mem): a wrapping helper failed; its message named itself:
+   say it again in the name of clmem_enqueue_copy, which the user called. */
+static cl_int clmem__refail(cl_int err, const char *what, cl_mem mem) {
+    char why[768];
+    const char *m = clmem_last_error_message(), *colon = strstr(m, ": ");
+    snprintf(why, sizeof why, "%s", colon ? colon + 2 : m);
+    return clmem__fail(err, CLMEM__COPY, "%s (cl_mem %p): %s", what, (void *)mem, why);
+}
+
 static cl_int clmem__any_of(cl_mem mem, const char *what, clmem__any *a) {
     cl_mem_object_type type = 0;
     cl_int err;
     memset(a, 0, sizeof *a);
     if (!mem) return clmem__fail(CL_INVALID_MEM_OBJECT, CLMEM__COPY, "%s is a NULL cl_mem", what);
-    if (clGetMemObjectInfo(mem, CL_MEM_TYPE, sizeof type, &type, NULL) != CL_SUCCESS)
+    err = clGetMemObjectInfo(mem, CL_MEM_TYPE, sizeof type, &type, NULL);
+    if (err == CL_INVALID_MEM_OBJECT)
         return clmem__fail(CL_INVALID_MEM_OBJECT, CLMEM__COPY, "%s (%p) is not a valid memory object", what, (void *)mem);
+    if (err != CL_SUCCESS)
+        return clmem__fail(err, CLMEM__COPY, "clGetMemObjectInfo(%s %p, CL_MEM_TYPE) failed with %s (%d)", what,
+                           (void *)mem, clmem_error_string(err), (int)err);
     if (type == CL_MEM_OBJECT_BUFFER) {
         a->buffer = clmem_buffer_from_int_ptr(mem, false, &err);
-        return err;
+        return err == CL_SUCCESS ? err : clmem__refail(err, what, mem);
     }
 #ifdef CL_VERSION_2_0
     if (type == CL_MEM_OBJECT_PIPE)
         return clmem__fail(CL_INVALID_MEM_OBJECT, CLMEM__COPY, "%s is a pipe; pipes cannot be copied", what);
 #endif
+    if (!clmem__is_image_type(type))
+        return clmem__fail(CL_INVALID_MEM_OBJECT, CLMEM__COPY, "%s (%p) has CL_MEM_TYPE 0x%x, neither a buffer nor an image",
+                           what, (void *)mem, (unsigned)type);
     a->is_image = true;
     a->image = clmem_image_from_int_ptr(mem, false, &err);
-    return err;
+    return err == CL_SUCCESS ? err : clmem__refail(err, what, mem);
 }
 
 CLMEM_API cl_int clmem__copy_mem_from_mem(cl_command_queue queue, cl_mem dst, cl_mem src, const clmem_copy_options *o) {
@@ -7198,6 +7443,9 @@ CLMEM_API cl_int clmem__copy_host_from_image(cl_command_queue queue, void *dst, 
             CL_SUCCESS)
             return err;
         if (!dst) return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn, "%s: dst (host memory) is NULL", pair);
+        if (o->is_blocking != CLMEM_NON_BLOCKING &&
+            (err = clmem__wait_list_ok(clmem__copy_fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS)
+            return err;
         if (src.flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS))
             return clmem__fail(CL_INVALID_OPERATION, clmem__copy_fn, "%s: src was created with %s: the host may not read it",
                                pair, (src.flags & CL_MEM_HOST_NO_ACCESS) ? "CL_MEM_HOST_NO_ACCESS" : "CL_MEM_HOST_WRITE_ONLY");
@@ -7232,6 +7480,9 @@ CLMEM_API cl_int clmem__copy_image_from_host(cl_command_queue queue, clmem_image
             CL_SUCCESS)
             return err;
         if (!src) return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn, "%s: src (host memory) is NULL", pair);
+        if (o->is_blocking != CLMEM_NON_BLOCKING &&
+            (err = clmem__wait_list_ok(clmem__copy_fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS)
+            return err;
         if (dst.flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS))
             return clmem__fail(CL_INVALID_OPERATION, clmem__copy_fn, "%s: dst was created with %s: the host may not write it",
                                pair, (dst.flags & CL_MEM_HOST_NO_ACCESS) ? "CL_MEM_HOST_NO_ACCESS" : "CL_MEM_HOST_READ_ONLY");

@@ -180,11 +180,15 @@ static cl_int clmem__check_sub_flags(const char *fn, cl_mem_flags parent, cl_mem
 static cl_int clmem__check_sub_alignment(const char *fn, cl_context ctx, size_t origin) {
     cl_uint n = 0, i, aligned = 0;
     cl_uint worst = 0;
-    cl_device_id *devs = clmem__context_devices(ctx, &n);
-    if (!devs) return clmem__fail(CL_INVALID_CONTEXT, fn, "the buffer's context %p is not valid", (void *)ctx);
+    cl_int err = CL_SUCCESS;
+    cl_device_id *devs = clmem__devices_of(fn, ctx, &n, &err);
+    if (!devs) return err;
     for (i = 0; i < n; ++i) {
         cl_uint bits = 0, bytes;
-        clGetDeviceInfo(devs[i], CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof bits, &bits, NULL);
+        if ((err = clGetDeviceInfo(devs[i], CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof bits, &bits, NULL)) != CL_SUCCESS) {
+            CLMEM_FREE(devs);
+            return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_MEM_BASE_ADDR_ALIGN");
+        }
         bytes = bits / 8 ? bits / 8 : 1;
         if (origin % bytes == 0)
             ++aligned;

@@ -34,6 +34,26 @@ static size_t clmem__map_live;
 #endif
 static unsigned long long clmem__map_serial;
 
+/* clmem__map_call_lock serialises the driver's map and unmap enqueues (never a wait):
+   PoCL 3.1 crashes when two threads map one buffer at the same moment (reproduced with
+   bare OpenCL calls). A blocking map is enqueued non-blocking under the lock and waited
+   for after it, so one thread's wait never holds up another's map. */
+static clmem__mutex clmem__map_call_lock = CLMEM__MUTEX_INIT;
+
+/* clmem__map_wait(fn, ev): wait for a map enqueued non-blocking for a blocking
+   caller; the map's own failure (a failed event in its wait list) keeps its code. */
+static cl_int clmem__map_wait(const char *fn, cl_event ev) {
+    cl_int err = clWaitForEvents(1, &ev), status = CL_COMPLETE;
+    if (err == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST || err == CL_SUCCESS) {
+        if (clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL) == CL_SUCCESS &&
+            status < 0)
+            return clmem__fail(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, fn,
+                               "the map did not complete: its command ended with status %d (%s), "
+                               "an event it waited for failed", (int)status, clmem_error_string(status));
+    }
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clWaitForEvents");
+}
+
 #define CLMEM__MAP_WRITES(flags) (((flags) & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) != 0)
 
 static bool clmem__map_boxes_meet(const clmem__map_record *a, const size_t *lo, const size_t *hi) {
@@ -63,12 +83,15 @@ static cl_int clmem__map_reserve(const char *fn, clmem__map_record *rec) {
             if (r->root == rec->root && (CLMEM__MAP_WRITES(r->flags) || CLMEM__MAP_WRITES(rec->flags)) &&
                 clmem__map_boxes_meet(r, rec->lo, rec->hi)) {
                 char where[320];
+                /* everything the message needs is copied while the lock is held: once it is
+                   released another thread may remove records and shrink the table */
+                const char *use = CLMEM__MAP_WRITES(r->flags) ? "writing" : "reading";
                 clmem__map_where(r, where, sizeof where);
                 clmem__unlock(&clmem__map_lock);
                 return clmem__fail(CL_INVALID_OPERATION, fn,
                                    "the region overlaps a live map for %s (%s); overlapping maps are allowed only "
                                    "when all of them are for reading: release that map first",
-                                   CLMEM__MAP_WRITES(r->flags) ? "writing" : "reading", where);
+                                   use, where);
             }
         }
     }
@@ -339,6 +362,30 @@ static void clmem__map_finish(clmem_memory_map *m, const clmem__map_record *rec,
     clmem__map_publish(rec->serial, ptr, queue, ev);
 }
 
+/* clmem__map_settle(fn, queue, mem, ptr, blocking, opts, &ev): after a map enqueued
+   non-blocking: a blocking caller waits for it; the event is kept only when the caller
+   asked for it or the map is non-blocking (the record then owns it). When the wait
+   fails the map is undone (its unmap enqueued, best effort: the map already failed and
+   its own code is what the caller gets) and the event released. */
+static cl_int clmem__map_settle(const char *fn, cl_command_queue queue, cl_mem mem, void *ptr, bool blocking,
+                                const clmem_map_options *opts, cl_event *ev) {
+    cl_int err;
+    if (!blocking) return CL_SUCCESS;
+    if ((err = clmem__map_wait(fn, *ev)) != CL_SUCCESS) {
+        clmem__lock(&clmem__map_call_lock);
+        (void)clEnqueueUnmapMemObject(queue, mem, ptr, 0, NULL, NULL); /* best effort, see above */
+        clmem__unlock(&clmem__map_call_lock);
+        clReleaseEvent(*ev);
+        *ev = NULL;
+        return err;
+    }
+    if (!opts->event) {
+        clReleaseEvent(*ev);
+        *ev = NULL;
+    }
+    return CL_SUCCESS;
+}
+
 /* Everything a map function checks alike, before the object-specific checks. */
 static cl_int clmem__map_common_checks(const char *fn, cl_command_queue queue, cl_mem mem, const char *what,
                                        cl_map_flags flags, clmem_memory_map *map, const clmem_map_options *opts) {
@@ -395,12 +442,22 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
     rec.line = opts->clmem__line;
     if ((err = clmem__map_reserve(fn, &rec)) != CL_SUCCESS) return err;
 
-    ptr = clEnqueueMapBuffer(queue, buf.mem, blocking ? CL_TRUE : CL_FALSE, flags, offset, m.size, opts->num_wait_for,
-                             opts->wait_for, (!blocking || opts->event) ? &ev : NULL, &err);
+    if (blocking && (err = clmem__wait_list_ok(fn, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) {
+        clmem__map_cancel(rec.serial);
+        return err;
+    }
+    clmem__lock(&clmem__map_call_lock);
+    ptr = clEnqueueMapBuffer(queue, buf.mem, CL_FALSE, flags, offset, m.size, opts->num_wait_for, opts->wait_for, &ev,
+                             &err);
+    clmem__unlock(&clmem__map_call_lock);
     if (err != CL_SUCCESS || ptr == NULL) {
         clmem__map_cancel(rec.serial);
         if (ev) clReleaseEvent(ev);
         return clmem__cl_fail(err != CL_SUCCESS ? err : CL_MAP_FAILURE, fn, "clEnqueueMapBuffer");
+    }
+    if ((err = clmem__map_settle(fn, queue, buf.mem, ptr, blocking, opts, &ev)) != CL_SUCCESS) {
+        clmem__map_cancel(rec.serial);
+        return err;
     }
     m.dtype = dtype ? dtype : "bytes";
     clmem__map_finish(&m, &rec, queue, ev, opts, ptr);
@@ -506,12 +563,22 @@ CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_imag
     rec.line = opts->clmem__line;
     if ((err = clmem__map_reserve(fn, &rec)) != CL_SUCCESS) return err;
 
-    ptr = clEnqueueMapImage(queue, img.mem, blocking ? CL_TRUE : CL_FALSE, flags, o, r, &row_pitch, &slice_pitch,
-                            opts->num_wait_for, opts->wait_for, (!blocking || opts->event) ? &ev : NULL, &err);
+    if (blocking && (err = clmem__wait_list_ok(fn, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) {
+        clmem__map_cancel(rec.serial);
+        return err;
+    }
+    clmem__lock(&clmem__map_call_lock);
+    ptr = clEnqueueMapImage(queue, img.mem, CL_FALSE, flags, o, r, &row_pitch, &slice_pitch, opts->num_wait_for,
+                            opts->wait_for, &ev, &err);
+    clmem__unlock(&clmem__map_call_lock);
     if (err != CL_SUCCESS || ptr == NULL) {
         clmem__map_cancel(rec.serial);
         if (ev) clReleaseEvent(ev);
         return clmem__cl_fail(err != CL_SUCCESS ? err : CL_MAP_FAILURE, fn, "clEnqueueMapImage");
+    }
+    if ((err = clmem__map_settle(fn, queue, img.mem, ptr, blocking, opts, &ev)) != CL_SUCCESS) {
+        clmem__map_cancel(rec.serial);
+        return err;
     }
     m.dtype = clmem__map_pixel_dtype(img.format, pixel);
     m.itemsize = pixel;
@@ -561,8 +628,18 @@ static cl_int clmem__unmap_checks(const char *fn, cl_command_queue queue, bool s
     return CL_SUCCESS;
 }
 
+/* clmem__map_release(fn, map, opts, final): final (clmem_release, CLMEM_WITH_MAP): the
+   handle goes out of scope after this call, so when the driver refuses the unmap the
+   record is dropped anyway (its references to the object, queue and event released:
+   nothing clmem holds leaks; the driver's mapping is the driver's) and the driver's
+   code returned. Not final: the map stays live and may be released again. */
+static cl_int clmem__map_release(const char *fn, clmem_memory_map *map, const clmem_unmap_options *opts, bool final);
+
 CLMEM_API cl_int clmem_memory_map_release_opts(clmem_memory_map *map, const clmem_unmap_options *opts) {
-    static const char fn[] = "clmem_memory_map_release";
+    return clmem__map_release("clmem_memory_map_release", map, opts, false);
+}
+
+static cl_int clmem__map_release(const char *fn, clmem_memory_map *map, const clmem_unmap_options *opts, bool final) {
     static const clmem_unmap_options none = CLMEM__ZERO;
     cl_command_queue queue;
     cl_mem mem;
@@ -602,10 +679,12 @@ CLMEM_API cl_int clmem_memory_map_release_opts(clmem_memory_map *map, const clme
     clmem__unlock(&clmem__map_lock);
     err = clmem__unmap_checks(fn, queue, same_queue, mem, opts->wait_for, opts->num_wait_for);
     if (err == CL_SUCCESS) {
+        clmem__lock(&clmem__map_call_lock);
         err = clEnqueueUnmapMemObject(queue, mem, map->ptr, opts->num_wait_for, opts->wait_for, opts->event);
+        clmem__unlock(&clmem__map_call_lock);
         if (err != CL_SUCCESS) err = clmem__cl_fail(err, fn, "clEnqueueUnmapMemObject");
     }
-    if (err != CL_SUCCESS) {
+    if (err != CL_SUCCESS && !final) {
         clmem__map_unclaim(map->serial);
         return err;
     }
@@ -614,11 +693,11 @@ CLMEM_API cl_int clmem_memory_map_release_opts(clmem_memory_map *map, const clme
     map->mem = NULL;
     map->queue = NULL;
     map->event = NULL;
-    return CL_SUCCESS;
+    return err;
 }
 
 CLMEM_API cl_int clmem_memory_map_release_default(clmem_memory_map *map) {
-    return clmem_memory_map_release_opts(map, NULL);
+    return clmem__map_release("clmem_release", map, NULL, true);
 }
 
 CLMEM_API cl_int clmem_enqueue_unmap_mem_object_opts(cl_command_queue queue, cl_mem mem, void *ptr,
@@ -654,7 +733,9 @@ CLMEM_API cl_int clmem_enqueue_unmap_mem_object_opts(cl_command_queue queue, cl_
     clmem__unlock(&clmem__map_lock);
     err = clmem__unmap_checks(fn, queue, same_queue, mem, opts->wait_for, opts->num_wait_for);
     if (err == CL_SUCCESS) {
+        clmem__lock(&clmem__map_call_lock);
         err = clEnqueueUnmapMemObject(queue, mem, ptr, opts->num_wait_for, opts->wait_for, opts->event);
+        clmem__unlock(&clmem__map_call_lock);
         if (err != CL_SUCCESS) err = clmem__cl_fail(err, fn, "clEnqueueUnmapMemObject");
     }
     if (err != CL_SUCCESS) {

@@ -10,6 +10,70 @@ static cl_int clmem__nothing_to_do(const char *fn, cl_command_queue queue, const
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueMarkerWithWaitList");
 }
 
+/* clmem__wait_list_ok(fn, wait_for, n): before a blocking call, no event of the wait
+   list has failed. A blocking read or map that waits on a failed user event hangs in
+   PoCL 3.1 (reproduced with bare OpenCL calls); the spec's answer is
+   CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST. A failure of the status query itself
+   keeps its own code and names clGetEventInfo. (An event that fails after this check
+   is the driver's to report.) */
+static cl_int clmem__wait_list_ok(const char *fn, const cl_event *wait_for, cl_uint n) {
+    cl_uint i;
+    if (!CLMEM__CHECKS) return CL_SUCCESS;
+    for (i = 0; i < n; ++i) {
+        cl_int status = CL_COMPLETE, err;
+        if (!wait_for || !wait_for[i]) continue; /* clmem__check_wait_list reports these */
+        err = clGetEventInfo(wait_for[i], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
+        if (err != CL_SUCCESS)
+            return clmem__fail(err, fn, "clGetEventInfo(wait_for[%u], CL_EVENT_COMMAND_EXECUTION_STATUS) failed with %s "
+                               "(%d)", i, clmem_error_string(err), (int)err);
+        if (status < 0)
+            return clmem__fail(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, fn,
+                               "wait_for[%u] (event %p) has failed with status %d (%s); the blocking call would "
+                               "never complete", i, (void *)wait_for[i], (int)status, clmem_error_string(status));
+    }
+    return CL_SUCCESS;
+}
+
+/* clmem__devices_of(fn, ctx, &n, &err): the devices of a context, CLMEM_MALLOC'd; NULL
+   with *err set and a message naming the failed call (clGetContextInfo keeps its own
+   code: CL_INVALID_CONTEXT only when the driver says so) or CLMEM_MALLOC. */
+static cl_device_id *clmem__devices_of(const char *fn, cl_context ctx, cl_uint *n, cl_int *err) {
+    cl_uint count = 0;
+    cl_device_id *devs;
+    *n = 0;
+    *err = clGetContextInfo(ctx, CL_CONTEXT_NUM_DEVICES, sizeof count, &count, NULL);
+    if (*err != CL_SUCCESS) {
+        *err = clmem__fail(*err, fn, "clGetContextInfo(context %p, CL_CONTEXT_NUM_DEVICES) failed with %s (%d)",
+                           (void *)ctx, clmem_error_string(*err), (int)*err);
+        return NULL;
+    }
+    if (count == 0) {
+        *err = clmem__fail(CL_INVALID_CONTEXT, fn, "context %p has no devices", (void *)ctx);
+        return NULL;
+    }
+    devs = CLMEM__CAST(cl_device_id *, CLMEM_MALLOC(sizeof(cl_device_id) * count));
+    if (!devs) {
+        *err = clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "CLMEM_MALLOC of %zu bytes for the %u devices of context %p failed",
+                           sizeof(cl_device_id) * count, count, (void *)ctx);
+        return NULL;
+    }
+    *err = clGetContextInfo(ctx, CL_CONTEXT_DEVICES, sizeof(cl_device_id) * count, devs, NULL);
+    if (*err != CL_SUCCESS) {
+        CLMEM_FREE(devs);
+        *err = clmem__fail(*err, fn, "clGetContextInfo(context %p, CL_CONTEXT_DEVICES) failed with %s (%d)", (void *)ctx,
+                           clmem_error_string(*err), (int)*err);
+        return NULL;
+    }
+    *n = count;
+    return devs;
+}
+
+/* clmem__info_fail(fn, err, call, what): a failed info query keeps its code and says
+   which query failed. */
+static cl_int clmem__info_fail(const char *fn, cl_int err, const char *call, const char *what) {
+    return clmem__fail(err, fn, "%s(%s) failed with %s (%d)", call, what, clmem_error_string(err), (int)err);
+}
+
 CLMEM_API cl_int clmem_mem_get_info(cl_mem mem, clmem_mem_info *info) {
     static const char fn[] = "clmem_memory_object_get_infos";
     cl_int err;

@@ -142,6 +142,9 @@ CLMEM_API cl_int clmem__copy_host_from_image(cl_command_queue queue, void *dst, 
             CL_SUCCESS)
             return err;
         if (!dst) return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn, "%s: dst (host memory) is NULL", pair);
+        if (o->is_blocking != CLMEM_NON_BLOCKING &&
+            (err = clmem__wait_list_ok(clmem__copy_fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS)
+            return err;
         if (src.flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS))
             return clmem__fail(CL_INVALID_OPERATION, clmem__copy_fn, "%s: src was created with %s: the host may not read it",
                                pair, (src.flags & CL_MEM_HOST_NO_ACCESS) ? "CL_MEM_HOST_NO_ACCESS" : "CL_MEM_HOST_WRITE_ONLY");
@@ -176,6 +179,9 @@ CLMEM_API cl_int clmem__copy_image_from_host(cl_command_queue queue, clmem_image
             CL_SUCCESS)
             return err;
         if (!src) return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn, "%s: src (host memory) is NULL", pair);
+        if (o->is_blocking != CLMEM_NON_BLOCKING &&
+            (err = clmem__wait_list_ok(clmem__copy_fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS)
+            return err;
         if (dst.flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS))
             return clmem__fail(CL_INVALID_OPERATION, clmem__copy_fn, "%s: dst was created with %s: the host may not write it",
                                pair, (dst.flags & CL_MEM_HOST_NO_ACCESS) ? "CL_MEM_HOST_NO_ACCESS" : "CL_MEM_HOST_READ_ONLY");
