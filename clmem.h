@@ -3332,8 +3332,34 @@ static cl_int clmem__info_fail(const char *fn, cl_int err, const char *call, con
     return clmem__fail(err, fn, "%s(%s) failed with %s (%d)", call, what, clmem_error_string(err), (int)err);
 }
 
+/* clmem__refail_as(fn, err): a helper failed with its own message ("helper: text");
+   say the text again in the name of fn, the function the user called. */
+static cl_int clmem__refail_as(const char *fn, cl_int err) {
+    char why[768];
+    const char *m = clmem_last_error_message(), *colon = strstr(m, ": ");
+    snprintf(why, sizeof why, "%s", colon ? colon + 2 : m);
+    return clmem__fail(err, fn, "%s", why);
+}
+
+/* clmem__same_context(fn, queue, ctx, what): clmem__check_same_context, but a failed
+   clGetCommandQueueInfo keeps its own code (CL_INVALID_COMMAND_QUEUE only when the
+   driver says so) and is named. */
+static cl_int clmem__same_context(const char *fn, cl_command_queue queue, cl_context ctx, const char *what) {
+    cl_context qctx = NULL;
+    cl_int err;
+    if (!CLMEM__CHECKS || ctx == NULL) return CL_SUCCESS;
+    err = clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof qctx, &qctx, NULL);
+    if (err == CL_INVALID_COMMAND_QUEUE)
+        return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p is not a valid command queue", (void *)queue);
+    if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetCommandQueueInfo", "CL_QUEUE_CONTEXT");
+    if (qctx != ctx)
+        return clmem__fail(CL_INVALID_CONTEXT, fn, "%s belongs to context %p but the queue to context %p", what,
+                           (void *)ctx, (void *)qctx);
+    return CL_SUCCESS;
+}
+
 CLMEM_API cl_int clmem_mem_get_info(cl_mem mem, clmem_mem_info *info) {
-    static const char fn[] = "clmem_memory_object_get_infos";
+    static const char fn[] = "clmem_mem_get_info";
     cl_int err;
     size_t props_size = 0;
     if (!info) return clmem__fail(CL_INVALID_VALUE, fn, "info is NULL");
@@ -3352,16 +3378,20 @@ CLMEM_API cl_int clmem_mem_get_info(cl_mem mem, clmem_mem_info *info) {
     CLMEM__MEMQ(CL_MEM_ASSOCIATED_MEMOBJECT, associated_memobject)
     CLMEM__MEMQ(CL_MEM_OFFSET, offset)
 #undef CLMEM__MEMQ
-    /* 2.0 and 3.0 queries: absent on older platforms, which is not an error. */
+    /* 2.0 and 3.0 queries: absent on older platforms (CL_INVALID_VALUE: an unknown
+       query), which is not an error; any other failure is. */
 #ifdef CL_MEM_USES_SVM_POINTER
-    if (clGetMemObjectInfo(mem, CL_MEM_USES_SVM_POINTER, sizeof info->uses_svm_pointer, &info->uses_svm_pointer, NULL) !=
-        CL_SUCCESS)
-        info->uses_svm_pointer = CL_FALSE;
+    err = clGetMemObjectInfo(mem, CL_MEM_USES_SVM_POINTER, sizeof info->uses_svm_pointer, &info->uses_svm_pointer, NULL);
+    if (err == CL_INVALID_VALUE) info->uses_svm_pointer = CL_FALSE;
+    else if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clGetMemObjectInfo(CL_MEM_USES_SVM_POINTER)");
 #endif
 #ifdef CL_MEM_PROPERTIES
-    if (clGetMemObjectInfo(mem, CL_MEM_PROPERTIES, 0, NULL, &props_size) == CL_SUCCESS && props_size > 0 &&
-        props_size <= sizeof info->properties) {
-        if (clGetMemObjectInfo(mem, CL_MEM_PROPERTIES, props_size, info->properties, NULL) == CL_SUCCESS) {
+    err = clGetMemObjectInfo(mem, CL_MEM_PROPERTIES, 0, NULL, &props_size);
+    if (err != CL_SUCCESS && err != CL_INVALID_VALUE) return clmem__cl_fail(err, fn, "clGetMemObjectInfo(CL_MEM_PROPERTIES)");
+    if (err == CL_SUCCESS && props_size > 0 && props_size <= sizeof info->properties) {
+        err = clGetMemObjectInfo(mem, CL_MEM_PROPERTIES, props_size, info->properties, NULL);
+        if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clGetMemObjectInfo(CL_MEM_PROPERTIES)");
+        {
             size_t n = props_size / sizeof(cl_ulong);
             while (n > 0 && info->properties[n - 1] == 0) --n;
             info->num_properties = n;
@@ -3433,7 +3463,10 @@ CLMEM_API cl_int clmem_enqueue_migrate_mem_objects_opts(cl_command_queue queue, 
     cl_uint i;
     if (!opts) opts = &none;
     if (CLMEM__CHECKS) {
-        cl_context qctx;
+        cl_context qctx = NULL;
+        cl_device_id dev = NULL;
+        char ver[128] = {0};
+        int major = 0, minor = 0;
         if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
         if ((err = clmem__check_wait_list(fn, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) return err;
         if (n == 0 || objects == NULL)
@@ -3441,18 +3474,26 @@ CLMEM_API cl_int clmem_enqueue_migrate_mem_objects_opts(cl_command_queue queue, 
         if (flags & ~known)
             return clmem__fail(CL_INVALID_VALUE, fn, "flags 0x%llx has unknown bits 0x%llx", (unsigned long long)flags,
                                (unsigned long long)(flags & ~known));
-        qctx = clmem__queue_context(queue);
-        if (!qctx) return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p is not a valid command queue", (void *)queue);
+        err = clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof qctx, &qctx, NULL);
+        if (err == CL_INVALID_COMMAND_QUEUE)
+            return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p is not a valid command queue", (void *)queue);
+        if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetCommandQueueInfo", "CL_QUEUE_CONTEXT");
         for (i = 0; i < n; ++i) {
             cl_context c = NULL;
             if (!objects[i]) return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "objects[%u] is NULL", i);
-            if (clGetMemObjectInfo(objects[i], CL_MEM_CONTEXT, sizeof c, &c, NULL) != CL_SUCCESS)
+            err = clGetMemObjectInfo(objects[i], CL_MEM_CONTEXT, sizeof c, &c, NULL);
+            if (err == CL_INVALID_MEM_OBJECT)
                 return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "objects[%u] is not a valid memory object", i);
+            if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetMemObjectInfo", "CL_MEM_CONTEXT");
             if (c != qctx)
                 return clmem__fail(CL_INVALID_CONTEXT, fn, "objects[%u] belongs to context %p, the queue to %p", i,
                                    (void *)c, (void *)qctx);
         }
-        if (clmem__device_version(clmem__queue_device(queue)) < 120)
+        if ((err = clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof dev, &dev, NULL)) != CL_SUCCESS)
+            return clmem__info_fail(fn, err, "clGetCommandQueueInfo", "CL_QUEUE_DEVICE");
+        if ((err = clGetDeviceInfo(dev, CL_DEVICE_VERSION, sizeof ver - 1, ver, NULL)) != CL_SUCCESS)
+            return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_VERSION");
+        if (sscanf(ver, "OpenCL %d.%d", &major, &minor) != 2 || major * 100 + minor * 10 < 120)
             return clmem__fail(CL_INVALID_OPERATION, fn, "the queue's device is older than OpenCL 1.2 (no migration)");
     }
     err = clEnqueueMigrateMemObjects(queue, n, objects, flags, opts->num_wait_for, opts->wait_for, opts->event);
@@ -3515,14 +3556,17 @@ static cl_int clmem__check_host_ptr(const char *fn, cl_mem_flags flags, const vo
 static cl_int clmem__check_alloc_size(const char *fn, cl_context ctx, size_t size) {
     cl_uint n = 0, i;
     cl_int result = CL_SUCCESS;
-    cl_device_id *devs = clmem__context_devices(ctx, &n);
-    if (!devs) return clmem__fail(CL_INVALID_CONTEXT, fn, "context %p is not a valid context", (void *)ctx);
+    cl_device_id *devs = clmem__devices_of(fn, ctx, &n, &result);
+    if (!devs) return result;
     for (i = 0; i < n && result == CL_SUCCESS; ++i) {
         cl_ulong max = 0;
-        if (clGetDeviceInfo(devs[i], CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max, &max, NULL) == CL_SUCCESS && max &&
-            (cl_ulong)size > max) {
+        cl_int err = clGetDeviceInfo(devs[i], CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max, &max, NULL);
+        if (err != CL_SUCCESS) {
+            result = clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_MAX_MEM_ALLOC_SIZE");
+        } else if (max && (cl_ulong)size > max) {
             char name[96] = {0};
-            clGetDeviceInfo(devs[i], CL_DEVICE_NAME, sizeof name - 1, name, NULL);
+            /* the name only decorates the message: optional */
+            if (clGetDeviceInfo(devs[i], CL_DEVICE_NAME, sizeof name - 1, name, NULL) != CL_SUCCESS) name[0] = '\0';
             result = clmem__fail(CL_INVALID_BUFFER_SIZE, fn,
                                  "size %zu is above CL_DEVICE_MAX_MEM_ALLOC_SIZE (%llu) of device '%s'", size,
                                  (unsigned long long)max, name);
@@ -3585,7 +3629,11 @@ CLMEM_API clmem_buffer clmem_buffer_from_int_ptr(cl_mem mem, bool retain, cl_int
         return b;
     }
     if ((err = clmem_mem_get_info(mem, &info)) != CL_SUCCESS) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_MEM_OBJECT, fn, "mem %p is not a valid memory object", (void *)mem));
+        if (err == CL_INVALID_MEM_OBJECT)
+            err = clmem__fail(CL_INVALID_MEM_OBJECT, fn, "mem %p is not a valid memory object", (void *)mem);
+        else /* a failed query keeps its code; clmem_mem_get_info named it */
+            err = clmem__refail_as(fn, err);
+        clmem__set_err(errcode_ret, err);
         return b;
     }
     if (info.type != CL_MEM_OBJECT_BUFFER) {
@@ -3707,8 +3755,12 @@ CLMEM_API clmem_buffer clmem_buffer_get_sub_region(clmem_buffer buf, size_t orig
     sub.size = size;
     sub.root = buf.root ? buf.root : buf.mem;
     sub.origin = root_origin;
-    if (clGetMemObjectInfo(sub.mem, CL_MEM_FLAGS, sizeof sub.flags, &sub.flags, NULL) != CL_SUCCESS)
-        sub.flags = flags ? flags : buf.flags;
+    /* the flags the sub-buffer inherited, as the driver resolved them */
+    if ((err = clGetMemObjectInfo(sub.mem, CL_MEM_FLAGS, sizeof sub.flags, &sub.flags, NULL)) != CL_SUCCESS) {
+        clReleaseMemObject(sub.mem);
+        clmem__set_err(errcode_ret, clmem__cl_fail(err, fn, "clGetMemObjectInfo(CL_MEM_FLAGS)"));
+        return clmem__buffer_empty();
+    }
     clmem__set_err(errcode_ret, CL_SUCCESS);
     return sub;
 }
@@ -3760,7 +3812,7 @@ CLMEM_API cl_int clmem_enqueue_fill_buffer_opts(cl_command_queue queue, clmem_bu
         if (!clmem__range_ok(offset, size, buf.size))
             return clmem__fail(CL_INVALID_VALUE, fn, "offset %zu + size %zu is beyond the buffer's %zu bytes", offset,
                                size, buf.size);
-        if ((err = clmem__check_same_context(fn, queue, buf.context, "buf")) != CL_SUCCESS) return err;
+        if ((err = clmem__same_context(fn, queue, buf.context, "buf")) != CL_SUCCESS) return err;
     }
     if (size == 0) return clmem__nothing_to_do(fn, queue, opts->wait_for, opts->num_wait_for, opts->event);
     err = clEnqueueFillBuffer(queue, buf.mem, pattern, pattern_size, offset, size, opts->num_wait_for, opts->wait_for,
@@ -4072,25 +4124,39 @@ static clmem_image clmem__image_empty(void) {
     return img;
 }
 
-/* clmem__image_fill_from_driver(img): read type, format, extents and element size. */
-static cl_int clmem__image_fill_from_driver(clmem_image *img) {
+/* clmem__image_fill_from_driver(img, &query): read type, format, extents and element
+   size; on failure *query names the query that failed (CL_INVALID_MEM_OBJECT without a
+   query: not an image). */
+static cl_int clmem__image_fill_from_driver(clmem_image *img, const char **query) {
     cl_int err;
     cl_mem buffer = NULL;
-    err = clGetMemObjectInfo(img->mem, CL_MEM_TYPE, sizeof img->type, &img->type, NULL);
-    if (err == CL_SUCCESS) err = clGetMemObjectInfo(img->mem, CL_MEM_CONTEXT, sizeof img->context, &img->context, NULL);
-    if (err == CL_SUCCESS) err = clGetMemObjectInfo(img->mem, CL_MEM_FLAGS, sizeof img->flags, &img->flags, NULL);
+#define CLMEM__IMGQ(call, param, field)                                                   \
+    if (err == CL_SUCCESS && (err = call(img->mem, param, sizeof img->field, &img->field, NULL)) != CL_SUCCESS) \
+        *query = #call "(" #param ")";
+    *query = NULL;
+    err = CL_SUCCESS;
+    CLMEM__IMGQ(clGetMemObjectInfo, CL_MEM_TYPE, type)
+    CLMEM__IMGQ(clGetMemObjectInfo, CL_MEM_CONTEXT, context)
+    CLMEM__IMGQ(clGetMemObjectInfo, CL_MEM_FLAGS, flags)
     if (err == CL_SUCCESS && !clmem__is_image_type(img->type)) return CL_INVALID_MEM_OBJECT;
-    if (err == CL_SUCCESS) err = clGetImageInfo(img->mem, CL_IMAGE_FORMAT, sizeof img->format, &img->format, NULL);
+    CLMEM__IMGQ(clGetImageInfo, CL_IMAGE_FORMAT, format)
+    CLMEM__IMGQ(clGetImageInfo, CL_IMAGE_ELEMENT_SIZE, element_size)
+    CLMEM__IMGQ(clGetImageInfo, CL_IMAGE_WIDTH, width)
+    CLMEM__IMGQ(clGetImageInfo, CL_IMAGE_HEIGHT, height)
+    CLMEM__IMGQ(clGetImageInfo, CL_IMAGE_DEPTH, depth)
+    CLMEM__IMGQ(clGetImageInfo, CL_IMAGE_ARRAY_SIZE, array_size)
+#undef CLMEM__IMGQ
+    if (err != CL_SUCCESS) return err;
+    /* CL_IMAGE_BUFFER is an OpenCL 1.2 query: an unknown query (CL_INVALID_VALUE) means
+       no buffer; any other failure is one */
+    err = clGetImageInfo(img->mem, CL_IMAGE_BUFFER, sizeof buffer, &buffer, NULL);
     if (err == CL_SUCCESS)
-        err = clGetImageInfo(img->mem, CL_IMAGE_ELEMENT_SIZE, sizeof img->element_size, &img->element_size, NULL);
-    if (err == CL_SUCCESS) err = clGetImageInfo(img->mem, CL_IMAGE_WIDTH, sizeof img->width, &img->width, NULL);
-    if (err == CL_SUCCESS) err = clGetImageInfo(img->mem, CL_IMAGE_HEIGHT, sizeof img->height, &img->height, NULL);
-    if (err == CL_SUCCESS) err = clGetImageInfo(img->mem, CL_IMAGE_DEPTH, sizeof img->depth, &img->depth, NULL);
-    if (err == CL_SUCCESS)
-        err = clGetImageInfo(img->mem, CL_IMAGE_ARRAY_SIZE, sizeof img->array_size, &img->array_size, NULL);
-    if (err == CL_SUCCESS && clGetImageInfo(img->mem, CL_IMAGE_BUFFER, sizeof buffer, &buffer, NULL) == CL_SUCCESS)
         img->buffer = buffer;
-    return err;
+    else if (err != CL_INVALID_VALUE) {
+        *query = "clGetImageInfo(CL_IMAGE_BUFFER)";
+        return err;
+    }
+    return CL_SUCCESS;
 }
 
 /* clmem__image_layout_check(fn, type, w, h, d, n, elem, row, slice, has_host, host_size):
@@ -4258,9 +4324,17 @@ CLMEM_API clmem_image clmem_create_image_opts(cl_context context, cl_mem_flags f
     img.array_size = desc.image_array_size;
     img.flags = flags ? flags : CL_MEM_READ_WRITE;
     img.buffer = opts->buffer.mem;
-    if (clGetImageInfo(img.mem, CL_IMAGE_ELEMENT_SIZE, sizeof img.element_size, &img.element_size, NULL) != CL_SUCCESS ||
-        img.element_size == 0)
-        img.element_size = elem;
+    /* the element size follows from the (checked) format; the driver is asked only for a
+       format clmem does not know (CLMEM_NO_VALIDATION), and a failure of that query is
+       the image's failure */
+    img.element_size = elem;
+    if (elem == 0 &&
+        (err = clGetImageInfo(img.mem, CL_IMAGE_ELEMENT_SIZE, sizeof img.element_size, &img.element_size, NULL)) !=
+            CL_SUCCESS) {
+        clReleaseMemObject(img.mem);
+        err = clmem__cl_fail(err, fn, "clGetImageInfo(CL_IMAGE_ELEMENT_SIZE)");
+        goto fail;
+    }
     clmem__set_err(errcode_ret, CL_SUCCESS);
     return img;
 fail:
@@ -4403,17 +4477,24 @@ fail:
 CLMEM_API clmem_image clmem_image_from_int_ptr(cl_mem mem, bool retain, cl_int *errcode_ret) {
     static const char fn[] = "clmem_image_from_int_ptr";
     clmem_image img = clmem__image_empty();
+    const char *query = NULL;
     cl_int err;
     if (!mem) {
         clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_MEM_OBJECT, fn, "mem is NULL"));
         return img;
     }
     img.mem = mem;
-    err = clmem__image_fill_from_driver(&img);
+    err = clmem__image_fill_from_driver(&img, &query);
     if (err != CL_SUCCESS) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_MEM_OBJECT, fn,
-                                                "mem %p is not a valid image (%s; CL_MEM_TYPE 0x%x)", (void *)mem,
-                                                clmem_error_string(err), (unsigned)img.type));
+        if (err == CL_INVALID_MEM_OBJECT && !query)
+            err = clmem__fail(CL_INVALID_MEM_OBJECT, fn, "mem %p is not an image (CL_MEM_TYPE 0x%x)", (void *)mem,
+                              (unsigned)img.type);
+        else if (err == CL_INVALID_MEM_OBJECT)
+            err = clmem__fail(CL_INVALID_MEM_OBJECT, fn, "mem %p is not a valid memory object (%s failed)", (void *)mem,
+                              query);
+        else /* a failed query keeps its code */
+            err = clmem__fail(err, fn, "%s failed with %s (%d)", query, clmem_error_string(err), (int)err);
+        clmem__set_err(errcode_ret, err);
         return clmem__image_empty();
     }
     if (retain && (err = clRetainMemObject(mem)) != CL_SUCCESS) {
@@ -4556,7 +4637,7 @@ CLMEM_API cl_int clmem_enqueue_fill_image_opts(cl_command_queue queue, clmem_ima
                                kinds[(int)kind >= 1 && (int)kind <= 3 ? (int)kind : 0],
                                clmem_image_format_repr(img.format, text, sizeof text),
                                wants[c == 'f' ? 0 : c == 'i' ? 1 : 2]);
-        if ((err = clmem__check_same_context(fn, queue, img.context, "img")) != CL_SUCCESS) return err;
+        if ((err = clmem__same_context(fn, queue, img.context, "img")) != CL_SUCCESS) return err;
     }
     if ((err = clmem__image_region(fn, "fill", &img, origin, region, reg)) != CL_SUCCESS) return err;
     err = clEnqueueFillImage(queue, img.mem, color, origin, reg, opts->num_wait_for, opts->wait_for, opts->event);
@@ -4592,18 +4673,22 @@ static const char *clmem__addressing_name(cl_addressing_mode m) {
 #if defined(CL_VERSION_2_0)
 /* clmem__context_platform_version(ctx): the OpenCL version of the context's platform as
    major*100+minor*10 (PyOpenCL decides the sampler call by it); 0 when unknown. */
-static int clmem__context_platform_version(cl_context ctx) {
+static cl_int clmem__context_platform_version(const char *fn, cl_context ctx, int *version) {
     cl_uint n = 0;
     cl_platform_id platform = NULL;
     char v[128] = {0};
     int major = 0, minor = 0;
-    cl_device_id *devs = clmem__context_devices(ctx, &n);
-    if (!devs) return 0;
-    clGetDeviceInfo(devs[0], CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL);
+    cl_int err = CL_SUCCESS;
+    cl_device_id *devs = clmem__devices_of(fn, ctx, &n, &err);
+    *version = 0;
+    if (!devs) return err;
+    err = clGetDeviceInfo(devs[0], CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL);
     CLMEM_FREE(devs);
-    if (!platform || clGetPlatformInfo(platform, CL_PLATFORM_VERSION, sizeof v - 1, v, NULL) != CL_SUCCESS) return 0;
-    if (sscanf(v, "OpenCL %d.%d", &major, &minor) != 2) return 0;
-    return major * 100 + minor * 10;
+    if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_PLATFORM");
+    if ((err = clGetPlatformInfo(platform, CL_PLATFORM_VERSION, sizeof v - 1, v, NULL)) != CL_SUCCESS)
+        return clmem__info_fail(fn, err, "clGetPlatformInfo", "CL_PLATFORM_VERSION");
+    if (sscanf(v, "OpenCL %d.%d", &major, &minor) == 2) *version = major * 100 + minor * 10; /* else unknown: 1.x call */
+    return CL_SUCCESS;
 }
 #endif
 
@@ -4611,10 +4696,13 @@ static int clmem__context_platform_version(cl_context ctx) {
 static cl_int clmem__context_has_images(const char *fn, cl_context ctx) {
     cl_uint n = 0, i;
     cl_bool any = CL_FALSE;
-    cl_device_id *devs = clmem__context_devices(ctx, &n);
-    if (!devs) return clmem__fail(CL_INVALID_CONTEXT, fn, "context %p is not a valid context", (void *)ctx);
-    for (i = 0; i < n && !any; ++i) clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE_SUPPORT, sizeof any, &any, NULL);
+    cl_int err = CL_SUCCESS;
+    cl_device_id *devs = clmem__devices_of(fn, ctx, &n, &err);
+    if (!devs) return err;
+    for (i = 0; i < n && !any && err == CL_SUCCESS; ++i)
+        err = clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE_SUPPORT, sizeof any, &any, NULL);
     CLMEM_FREE(devs);
+    if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_IMAGE_SUPPORT");
     if (!any) return clmem__fail(CL_INVALID_OPERATION, fn, "no device of the context supports images (CL_DEVICE_IMAGE_SUPPORT)");
     return CL_SUCCESS;
 }
@@ -4671,24 +4759,31 @@ static clmem_sampler clmem__sampler_make(const char *fn, cl_context context, cl_
         }
     }
 #if defined(CL_VERSION_2_0)
-    if (clmem__context_platform_version(context) >= 200) {
-        cl_sampler_properties props[7];
-        props[0] = CL_SAMPLER_NORMALIZED_COORDS;
-        props[1] = nc;
-        props[2] = CL_SAMPLER_ADDRESSING_MODE;
-        props[3] = am;
-        props[4] = CL_SAMPLER_FILTER_MODE;
-        props[5] = fm;
-        props[6] = 0;
-        s.sampler = clCreateSamplerWithProperties(context, props, &err);
-        if (err != CL_SUCCESS || !s.sampler) {
-            clmem__set_err(errcode_ret, clmem__cl_fail(err ? err : CL_OUT_OF_RESOURCES, fn, "clCreateSamplerWithProperties"));
-            memset(&s, 0, sizeof s);
+    {
+        int version = 0;
+        if ((err = clmem__context_platform_version(fn, context, &version)) != CL_SUCCESS) {
+            clmem__set_err(errcode_ret, err);
             return s;
         }
-    } else
+        if (version >= 200) {
+            cl_sampler_properties props[7];
+            props[0] = CL_SAMPLER_NORMALIZED_COORDS;
+            props[1] = nc;
+            props[2] = CL_SAMPLER_ADDRESSING_MODE;
+            props[3] = am;
+            props[4] = CL_SAMPLER_FILTER_MODE;
+            props[5] = fm;
+            props[6] = 0;
+            s.sampler = clCreateSamplerWithProperties(context, props, &err);
+            if (err != CL_SUCCESS || !s.sampler) {
+                clmem__set_err(errcode_ret, clmem__cl_fail(err ? err : CL_OUT_OF_RESOURCES, fn, "clCreateSamplerWithProperties"));
+                memset(&s, 0, sizeof s);
+                return s;
+            }
+        }
+    }
 #endif
-    {
+    if (!s.sampler) {
         s.sampler = clmem__create_sampler_12(context, nc, am, fm, &err);
         if (err != CL_SUCCESS || !s.sampler) {
             clmem__set_err(errcode_ret, clmem__cl_fail(err ? err : CL_OUT_OF_RESOURCES, fn, "clCreateSampler"));
@@ -4803,9 +4898,14 @@ CLMEM_API cl_int clmem_sampler_get_info(clmem_sampler s, clmem_sampler_info *inf
 #if defined(CL_VERSION_3_0)
     {
         size_t bytes = 0;
-        if (clGetSamplerInfo(s.sampler, CL_SAMPLER_PROPERTIES, 0, NULL, &bytes) == CL_SUCCESS && bytes > 0 &&
-            bytes <= sizeof info->properties &&
-            clGetSamplerInfo(s.sampler, CL_SAMPLER_PROPERTIES, bytes, info->properties, NULL) == CL_SUCCESS) {
+        /* a 3.0 query: CL_INVALID_VALUE (unknown to an older platform) means none */
+        err = clGetSamplerInfo(s.sampler, CL_SAMPLER_PROPERTIES, 0, NULL, &bytes);
+        if (err == CL_SUCCESS && bytes > 0 && bytes <= sizeof info->properties)
+            err = clGetSamplerInfo(s.sampler, CL_SAMPLER_PROPERTIES, bytes, info->properties, NULL);
+        else if (err == CL_INVALID_VALUE)
+            err = CL_SUCCESS, bytes = 0;
+        if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clGetSamplerInfo(CL_SAMPLER_PROPERTIES)");
+        if (bytes > 0 && bytes <= sizeof info->properties) {
             size_t n = bytes / sizeof(cl_bitfield);
             while (n > 0 && info->properties[n - 1] == 0) --n;
             info->num_properties = n;
@@ -4848,11 +4948,11 @@ CLMEM_API cl_int clmem__set_arg_sampler(cl_kernel k, cl_uint index, clmem_sample
    and takes packets of packet_size bytes. */
 static cl_int clmem__pipe_support(const char *fn, cl_context ctx, cl_uint packet_size) {
     cl_uint n = 0, i;
-    cl_device_id *devs = clmem__context_devices(ctx, &n);
-    cl_int result = CL_INVALID_OPERATION;
+    cl_int result = CL_INVALID_OPERATION, err = CL_SUCCESS;
+    cl_device_id *devs = clmem__devices_of(fn, ctx, &n, &err);
     char name[96] = {0};
     cl_uint largest = 0;
-    if (!devs) return clmem__fail(CL_INVALID_CONTEXT, fn, "context %p is not a valid context", (void *)ctx);
+    if (!devs) return err;
     for (i = 0; i < n; ++i) {
         cl_bool support = CL_FALSE;
         cl_uint max_packet = 0;
@@ -5618,7 +5718,7 @@ static cl_int clmem__svm_check_enqueue(const char *fn, cl_command_queue queue, c
     if ((err = clmem__check_wait_list(fn, wl, nw)) != CL_SUCCESS) return err;
     if (!CLMEM__CHECKS) return CL_SUCCESS;
     if ((err = clmem__svm_check_live(fn, what, svm, &ctx)) != CL_SUCCESS) return err;
-    return clmem__check_same_context(fn, queue, ctx, what);
+    return clmem__same_context(fn, queue, ctx, what);
 }
 
 CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm svm, cl_map_flags flags,
@@ -6013,7 +6113,8 @@ static clmem__mutex clmem__map_call_lock = CLMEM__MUTEX_INIT;
    caller; the map's own failure (a failed event in its wait list) keeps its code. */
 static cl_int clmem__map_wait(const char *fn, cl_event ev) {
     cl_int err = clWaitForEvents(1, &ev), status = CL_COMPLETE;
-    if (err == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST || err == CL_SUCCESS) {
+    if (err == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST) {
+        /* which failure: only for the message (optional query) */
         if (clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL) == CL_SUCCESS &&
             status < 0)
             return clmem__fail(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, fn,
@@ -6398,7 +6499,7 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
         return clmem__fail(CL_INVALID_VALUE, fn, "offset %zu + size %zu (shape of %zu-byte elements) is beyond the "
                            "buffer's %zu bytes", offset, m.size, itemsize, buf.size);
     if ((err = clmem__map_check_access(fn, "buffer", buf.flags, flags)) != CL_SUCCESS) return err;
-    if ((err = clmem__check_same_context(fn, queue, buf.context, "buf")) != CL_SUCCESS) return err;
+    if ((err = clmem__same_context(fn, queue, buf.context, "buf")) != CL_SUCCESS) return err;
 
     memset(&rec, 0, sizeof rec);
     rec.mem = buf.mem;
@@ -6519,7 +6620,7 @@ CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_imag
         return clmem__fail(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, fn, "img has an unknown format (order 0x%x, type 0x%x)",
                            (unsigned)img.format.image_channel_order, (unsigned)img.format.image_channel_data_type);
     if ((err = clmem__map_check_access(fn, "image", img.flags, flags)) != CL_SUCCESS) return err;
-    if ((err = clmem__check_same_context(fn, queue, img.context, "img")) != CL_SUCCESS) return err;
+    if ((err = clmem__same_context(fn, queue, img.context, "img")) != CL_SUCCESS) return err;
 
     memset(&rec, 0, sizeof rec);
     rec.mem = rec.root = img.mem;
@@ -6593,7 +6694,7 @@ static cl_int clmem__unmap_checks(const char *fn, cl_command_queue queue, bool s
     if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
     if ((err = clmem__check_wait_list(fn, wait_for, num_wait_for)) != CL_SUCCESS) return err;
     if (CLMEM__CHECKS && !same_queue && clGetMemObjectInfo(mem, CL_MEM_CONTEXT, sizeof mctx, &mctx, NULL) == CL_SUCCESS)
-        return clmem__check_same_context(fn, queue, mctx, "the mapped object");
+        return clmem__same_context(fn, queue, mctx, "the mapped object");
     return CL_SUCCESS;
 }
 
@@ -6919,7 +7020,7 @@ static cl_int clmem__after_device_copy(const clmem_copy_options *o, cl_event *ow
 /* clmem__host_failed: a host transfer the driver refused; a context mismatch gets the
    same words as clmem's own checks. */
 static cl_int clmem__host_failed(cl_int err, cl_command_queue queue, clmem_buffer buf, const char *call) {
-    if (err == CL_INVALID_CONTEXT && clmem__check_same_context(CLMEM__COPY, queue, buf.context, "the buffer") != CL_SUCCESS)
+    if (err == CL_INVALID_CONTEXT && clmem__same_context(CLMEM__COPY, queue, buf.context, "the buffer") != CL_SUCCESS)
         return CL_INVALID_CONTEXT;
     return clmem__cl_fail(err, CLMEM__COPY, call);
 }
@@ -7048,7 +7149,7 @@ CLMEM_API cl_int clmem__copy_buffer_from_buffer(cl_command_queue queue, clmem_bu
         if (src.context != dst.context)
             return clmem__fail(CL_INVALID_CONTEXT, CLMEM__COPY, "src (context %p) and dst (context %p) differ in context",
                                (void *)src.context, (void *)dst.context);
-        if ((err = clmem__check_same_context(CLMEM__COPY, queue, dst.context, "dst")) != CL_SUCCESS) return err;
+        if ((err = clmem__same_context(CLMEM__COPY, queue, dst.context, "dst")) != CL_SUCCESS) return err;
     }
     rect = clmem__region(CLMEM__COPY, o->region, region, &err);
     if (err != CL_SUCCESS) return err;
@@ -7415,7 +7516,7 @@ static cl_int clmem__image_common(const char *pair, cl_command_queue queue, cons
         return clmem__fail(CL_INVALID_MEM_OBJECT, clmem__copy_fn, "%s: %s is an empty or released image handle", pair, what);
     if ((err = clmem__check_wait_list(clmem__copy_fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
     if ((err = clmem__image_copy_unused(pair, o, allowed)) != CL_SUCCESS) return err;
-    return clmem__check_same_context(clmem__copy_fn, queue, img->context, what);
+    return clmem__same_context(clmem__copy_fn, queue, img->context, what);
 }
 
 /* clmem__via_buffer(img): a 1-D buffer image, copied through its buffer. */
@@ -9448,8 +9549,12 @@ static cl_int clmem__describe(const char *fn, cl_device_id dev, clmem_device_des
 #ifdef CL_DEVICE_SVM_CAPABILITIES
     {
         cl_device_svm_capabilities caps = 0;
-        if (clGetDeviceInfo(dev, CL_DEVICE_SVM_CAPABILITIES, sizeof caps, &caps, NULL) == CL_SUCCESS)
+        /* an OpenCL 1.x device does not know the query (CL_INVALID_VALUE): no SVM */
+        err = clGetDeviceInfo(dev, CL_DEVICE_SVM_CAPABILITIES, sizeof caps, &caps, NULL);
+        if (err == CL_SUCCESS)
             d->svm_capabilities = (cl_bitfield)caps;
+        else if (err != CL_INVALID_VALUE)
+            return clmem__cl_fail(err, fn, "clGetDeviceInfo(CL_DEVICE_SVM_CAPABILITIES)");
     }
 #endif
     /* NVIDIA's attributes: asked only of devices that list the extension; a failing

@@ -300,25 +300,39 @@ static clmem_image clmem__image_empty(void) {
     return img;
 }
 
-/* clmem__image_fill_from_driver(img): read type, format, extents and element size. */
-static cl_int clmem__image_fill_from_driver(clmem_image *img) {
+/* clmem__image_fill_from_driver(img, &query): read type, format, extents and element
+   size; on failure *query names the query that failed (CL_INVALID_MEM_OBJECT without a
+   query: not an image). */
+static cl_int clmem__image_fill_from_driver(clmem_image *img, const char **query) {
     cl_int err;
     cl_mem buffer = NULL;
-    err = clGetMemObjectInfo(img->mem, CL_MEM_TYPE, sizeof img->type, &img->type, NULL);
-    if (err == CL_SUCCESS) err = clGetMemObjectInfo(img->mem, CL_MEM_CONTEXT, sizeof img->context, &img->context, NULL);
-    if (err == CL_SUCCESS) err = clGetMemObjectInfo(img->mem, CL_MEM_FLAGS, sizeof img->flags, &img->flags, NULL);
+#define CLMEM__IMGQ(call, param, field)                                                   \
+    if (err == CL_SUCCESS && (err = call(img->mem, param, sizeof img->field, &img->field, NULL)) != CL_SUCCESS) \
+        *query = #call "(" #param ")";
+    *query = NULL;
+    err = CL_SUCCESS;
+    CLMEM__IMGQ(clGetMemObjectInfo, CL_MEM_TYPE, type)
+    CLMEM__IMGQ(clGetMemObjectInfo, CL_MEM_CONTEXT, context)
+    CLMEM__IMGQ(clGetMemObjectInfo, CL_MEM_FLAGS, flags)
     if (err == CL_SUCCESS && !clmem__is_image_type(img->type)) return CL_INVALID_MEM_OBJECT;
-    if (err == CL_SUCCESS) err = clGetImageInfo(img->mem, CL_IMAGE_FORMAT, sizeof img->format, &img->format, NULL);
+    CLMEM__IMGQ(clGetImageInfo, CL_IMAGE_FORMAT, format)
+    CLMEM__IMGQ(clGetImageInfo, CL_IMAGE_ELEMENT_SIZE, element_size)
+    CLMEM__IMGQ(clGetImageInfo, CL_IMAGE_WIDTH, width)
+    CLMEM__IMGQ(clGetImageInfo, CL_IMAGE_HEIGHT, height)
+    CLMEM__IMGQ(clGetImageInfo, CL_IMAGE_DEPTH, depth)
+    CLMEM__IMGQ(clGetImageInfo, CL_IMAGE_ARRAY_SIZE, array_size)
+#undef CLMEM__IMGQ
+    if (err != CL_SUCCESS) return err;
+    /* CL_IMAGE_BUFFER is an OpenCL 1.2 query: an unknown query (CL_INVALID_VALUE) means
+       no buffer; any other failure is one */
+    err = clGetImageInfo(img->mem, CL_IMAGE_BUFFER, sizeof buffer, &buffer, NULL);
     if (err == CL_SUCCESS)
-        err = clGetImageInfo(img->mem, CL_IMAGE_ELEMENT_SIZE, sizeof img->element_size, &img->element_size, NULL);
-    if (err == CL_SUCCESS) err = clGetImageInfo(img->mem, CL_IMAGE_WIDTH, sizeof img->width, &img->width, NULL);
-    if (err == CL_SUCCESS) err = clGetImageInfo(img->mem, CL_IMAGE_HEIGHT, sizeof img->height, &img->height, NULL);
-    if (err == CL_SUCCESS) err = clGetImageInfo(img->mem, CL_IMAGE_DEPTH, sizeof img->depth, &img->depth, NULL);
-    if (err == CL_SUCCESS)
-        err = clGetImageInfo(img->mem, CL_IMAGE_ARRAY_SIZE, sizeof img->array_size, &img->array_size, NULL);
-    if (err == CL_SUCCESS && clGetImageInfo(img->mem, CL_IMAGE_BUFFER, sizeof buffer, &buffer, NULL) == CL_SUCCESS)
         img->buffer = buffer;
-    return err;
+    else if (err != CL_INVALID_VALUE) {
+        *query = "clGetImageInfo(CL_IMAGE_BUFFER)";
+        return err;
+    }
+    return CL_SUCCESS;
 }
 
 /* clmem__image_layout_check(fn, type, w, h, d, n, elem, row, slice, has_host, host_size):
@@ -486,9 +500,17 @@ CLMEM_API clmem_image clmem_create_image_opts(cl_context context, cl_mem_flags f
     img.array_size = desc.image_array_size;
     img.flags = flags ? flags : CL_MEM_READ_WRITE;
     img.buffer = opts->buffer.mem;
-    if (clGetImageInfo(img.mem, CL_IMAGE_ELEMENT_SIZE, sizeof img.element_size, &img.element_size, NULL) != CL_SUCCESS ||
-        img.element_size == 0)
-        img.element_size = elem;
+    /* the element size follows from the (checked) format; the driver is asked only for a
+       format clmem does not know (CLMEM_NO_VALIDATION), and a failure of that query is
+       the image's failure */
+    img.element_size = elem;
+    if (elem == 0 &&
+        (err = clGetImageInfo(img.mem, CL_IMAGE_ELEMENT_SIZE, sizeof img.element_size, &img.element_size, NULL)) !=
+            CL_SUCCESS) {
+        clReleaseMemObject(img.mem);
+        err = clmem__cl_fail(err, fn, "clGetImageInfo(CL_IMAGE_ELEMENT_SIZE)");
+        goto fail;
+    }
     clmem__set_err(errcode_ret, CL_SUCCESS);
     return img;
 fail:
@@ -631,17 +653,24 @@ fail:
 CLMEM_API clmem_image clmem_image_from_int_ptr(cl_mem mem, bool retain, cl_int *errcode_ret) {
     static const char fn[] = "clmem_image_from_int_ptr";
     clmem_image img = clmem__image_empty();
+    const char *query = NULL;
     cl_int err;
     if (!mem) {
         clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_MEM_OBJECT, fn, "mem is NULL"));
         return img;
     }
     img.mem = mem;
-    err = clmem__image_fill_from_driver(&img);
+    err = clmem__image_fill_from_driver(&img, &query);
     if (err != CL_SUCCESS) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_MEM_OBJECT, fn,
-                                                "mem %p is not a valid image (%s; CL_MEM_TYPE 0x%x)", (void *)mem,
-                                                clmem_error_string(err), (unsigned)img.type));
+        if (err == CL_INVALID_MEM_OBJECT && !query)
+            err = clmem__fail(CL_INVALID_MEM_OBJECT, fn, "mem %p is not an image (CL_MEM_TYPE 0x%x)", (void *)mem,
+                              (unsigned)img.type);
+        else if (err == CL_INVALID_MEM_OBJECT)
+            err = clmem__fail(CL_INVALID_MEM_OBJECT, fn, "mem %p is not a valid memory object (%s failed)", (void *)mem,
+                              query);
+        else /* a failed query keeps its code */
+            err = clmem__fail(err, fn, "%s failed with %s (%d)", query, clmem_error_string(err), (int)err);
+        clmem__set_err(errcode_ret, err);
         return clmem__image_empty();
     }
     if (retain && (err = clRetainMemObject(mem)) != CL_SUCCESS) {
@@ -784,7 +813,7 @@ CLMEM_API cl_int clmem_enqueue_fill_image_opts(cl_command_queue queue, clmem_ima
                                kinds[(int)kind >= 1 && (int)kind <= 3 ? (int)kind : 0],
                                clmem_image_format_repr(img.format, text, sizeof text),
                                wants[c == 'f' ? 0 : c == 'i' ? 1 : 2]);
-        if ((err = clmem__check_same_context(fn, queue, img.context, "img")) != CL_SUCCESS) return err;
+        if ((err = clmem__same_context(fn, queue, img.context, "img")) != CL_SUCCESS) return err;
     }
     if ((err = clmem__image_region(fn, "fill", &img, origin, region, reg)) != CL_SUCCESS) return err;
     err = clEnqueueFillImage(queue, img.mem, color, origin, reg, opts->num_wait_for, opts->wait_for, opts->event);

@@ -44,7 +44,8 @@ static clmem__mutex clmem__map_call_lock = CLMEM__MUTEX_INIT;
    caller; the map's own failure (a failed event in its wait list) keeps its code. */
 static cl_int clmem__map_wait(const char *fn, cl_event ev) {
     cl_int err = clWaitForEvents(1, &ev), status = CL_COMPLETE;
-    if (err == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST || err == CL_SUCCESS) {
+    if (err == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST) {
+        /* which failure: only for the message (optional query) */
         if (clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL) == CL_SUCCESS &&
             status < 0)
             return clmem__fail(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, fn,
@@ -429,7 +430,7 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
         return clmem__fail(CL_INVALID_VALUE, fn, "offset %zu + size %zu (shape of %zu-byte elements) is beyond the "
                            "buffer's %zu bytes", offset, m.size, itemsize, buf.size);
     if ((err = clmem__map_check_access(fn, "buffer", buf.flags, flags)) != CL_SUCCESS) return err;
-    if ((err = clmem__check_same_context(fn, queue, buf.context, "buf")) != CL_SUCCESS) return err;
+    if ((err = clmem__same_context(fn, queue, buf.context, "buf")) != CL_SUCCESS) return err;
 
     memset(&rec, 0, sizeof rec);
     rec.mem = buf.mem;
@@ -550,7 +551,7 @@ CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_imag
         return clmem__fail(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, fn, "img has an unknown format (order 0x%x, type 0x%x)",
                            (unsigned)img.format.image_channel_order, (unsigned)img.format.image_channel_data_type);
     if ((err = clmem__map_check_access(fn, "image", img.flags, flags)) != CL_SUCCESS) return err;
-    if ((err = clmem__check_same_context(fn, queue, img.context, "img")) != CL_SUCCESS) return err;
+    if ((err = clmem__same_context(fn, queue, img.context, "img")) != CL_SUCCESS) return err;
 
     memset(&rec, 0, sizeof rec);
     rec.mem = rec.root = img.mem;
@@ -624,7 +625,7 @@ static cl_int clmem__unmap_checks(const char *fn, cl_command_queue queue, bool s
     if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
     if ((err = clmem__check_wait_list(fn, wait_for, num_wait_for)) != CL_SUCCESS) return err;
     if (CLMEM__CHECKS && !same_queue && clGetMemObjectInfo(mem, CL_MEM_CONTEXT, sizeof mctx, &mctx, NULL) == CL_SUCCESS)
-        return clmem__check_same_context(fn, queue, mctx, "the mapped object");
+        return clmem__same_context(fn, queue, mctx, "the mapped object");
     return CL_SUCCESS;
 }
 

@@ -74,8 +74,34 @@ static cl_int clmem__info_fail(const char *fn, cl_int err, const char *call, con
     return clmem__fail(err, fn, "%s(%s) failed with %s (%d)", call, what, clmem_error_string(err), (int)err);
 }
 
+/* clmem__refail_as(fn, err): a helper failed with its own message ("helper: text");
+   say the text again in the name of fn, the function the user called. */
+static cl_int clmem__refail_as(const char *fn, cl_int err) {
+    char why[768];
+    const char *m = clmem_last_error_message(), *colon = strstr(m, ": ");
+    snprintf(why, sizeof why, "%s", colon ? colon + 2 : m);
+    return clmem__fail(err, fn, "%s", why);
+}
+
+/* clmem__same_context(fn, queue, ctx, what): clmem__check_same_context, but a failed
+   clGetCommandQueueInfo keeps its own code (CL_INVALID_COMMAND_QUEUE only when the
+   driver says so) and is named. */
+static cl_int clmem__same_context(const char *fn, cl_command_queue queue, cl_context ctx, const char *what) {
+    cl_context qctx = NULL;
+    cl_int err;
+    if (!CLMEM__CHECKS || ctx == NULL) return CL_SUCCESS;
+    err = clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof qctx, &qctx, NULL);
+    if (err == CL_INVALID_COMMAND_QUEUE)
+        return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p is not a valid command queue", (void *)queue);
+    if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetCommandQueueInfo", "CL_QUEUE_CONTEXT");
+    if (qctx != ctx)
+        return clmem__fail(CL_INVALID_CONTEXT, fn, "%s belongs to context %p but the queue to context %p", what,
+                           (void *)ctx, (void *)qctx);
+    return CL_SUCCESS;
+}
+
 CLMEM_API cl_int clmem_mem_get_info(cl_mem mem, clmem_mem_info *info) {
-    static const char fn[] = "clmem_memory_object_get_infos";
+    static const char fn[] = "clmem_mem_get_info";
     cl_int err;
     size_t props_size = 0;
     if (!info) return clmem__fail(CL_INVALID_VALUE, fn, "info is NULL");
@@ -94,16 +120,20 @@ CLMEM_API cl_int clmem_mem_get_info(cl_mem mem, clmem_mem_info *info) {
     CLMEM__MEMQ(CL_MEM_ASSOCIATED_MEMOBJECT, associated_memobject)
     CLMEM__MEMQ(CL_MEM_OFFSET, offset)
 #undef CLMEM__MEMQ
-    /* 2.0 and 3.0 queries: absent on older platforms, which is not an error. */
+    /* 2.0 and 3.0 queries: absent on older platforms (CL_INVALID_VALUE: an unknown
+       query), which is not an error; any other failure is. */
 #ifdef CL_MEM_USES_SVM_POINTER
-    if (clGetMemObjectInfo(mem, CL_MEM_USES_SVM_POINTER, sizeof info->uses_svm_pointer, &info->uses_svm_pointer, NULL) !=
-        CL_SUCCESS)
-        info->uses_svm_pointer = CL_FALSE;
+    err = clGetMemObjectInfo(mem, CL_MEM_USES_SVM_POINTER, sizeof info->uses_svm_pointer, &info->uses_svm_pointer, NULL);
+    if (err == CL_INVALID_VALUE) info->uses_svm_pointer = CL_FALSE;
+    else if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clGetMemObjectInfo(CL_MEM_USES_SVM_POINTER)");
 #endif
 #ifdef CL_MEM_PROPERTIES
-    if (clGetMemObjectInfo(mem, CL_MEM_PROPERTIES, 0, NULL, &props_size) == CL_SUCCESS && props_size > 0 &&
-        props_size <= sizeof info->properties) {
-        if (clGetMemObjectInfo(mem, CL_MEM_PROPERTIES, props_size, info->properties, NULL) == CL_SUCCESS) {
+    err = clGetMemObjectInfo(mem, CL_MEM_PROPERTIES, 0, NULL, &props_size);
+    if (err != CL_SUCCESS && err != CL_INVALID_VALUE) return clmem__cl_fail(err, fn, "clGetMemObjectInfo(CL_MEM_PROPERTIES)");
+    if (err == CL_SUCCESS && props_size > 0 && props_size <= sizeof info->properties) {
+        err = clGetMemObjectInfo(mem, CL_MEM_PROPERTIES, props_size, info->properties, NULL);
+        if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clGetMemObjectInfo(CL_MEM_PROPERTIES)");
+        {
             size_t n = props_size / sizeof(cl_ulong);
             while (n > 0 && info->properties[n - 1] == 0) --n;
             info->num_properties = n;
@@ -175,7 +205,10 @@ CLMEM_API cl_int clmem_enqueue_migrate_mem_objects_opts(cl_command_queue queue, 
     cl_uint i;
     if (!opts) opts = &none;
     if (CLMEM__CHECKS) {
-        cl_context qctx;
+        cl_context qctx = NULL;
+        cl_device_id dev = NULL;
+        char ver[128] = {0};
+        int major = 0, minor = 0;
         if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
         if ((err = clmem__check_wait_list(fn, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) return err;
         if (n == 0 || objects == NULL)
@@ -183,18 +216,26 @@ CLMEM_API cl_int clmem_enqueue_migrate_mem_objects_opts(cl_command_queue queue, 
         if (flags & ~known)
             return clmem__fail(CL_INVALID_VALUE, fn, "flags 0x%llx has unknown bits 0x%llx", (unsigned long long)flags,
                                (unsigned long long)(flags & ~known));
-        qctx = clmem__queue_context(queue);
-        if (!qctx) return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p is not a valid command queue", (void *)queue);
+        err = clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof qctx, &qctx, NULL);
+        if (err == CL_INVALID_COMMAND_QUEUE)
+            return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p is not a valid command queue", (void *)queue);
+        if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetCommandQueueInfo", "CL_QUEUE_CONTEXT");
         for (i = 0; i < n; ++i) {
             cl_context c = NULL;
             if (!objects[i]) return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "objects[%u] is NULL", i);
-            if (clGetMemObjectInfo(objects[i], CL_MEM_CONTEXT, sizeof c, &c, NULL) != CL_SUCCESS)
+            err = clGetMemObjectInfo(objects[i], CL_MEM_CONTEXT, sizeof c, &c, NULL);
+            if (err == CL_INVALID_MEM_OBJECT)
                 return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "objects[%u] is not a valid memory object", i);
+            if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetMemObjectInfo", "CL_MEM_CONTEXT");
             if (c != qctx)
                 return clmem__fail(CL_INVALID_CONTEXT, fn, "objects[%u] belongs to context %p, the queue to %p", i,
                                    (void *)c, (void *)qctx);
         }
-        if (clmem__device_version(clmem__queue_device(queue)) < 120)
+        if ((err = clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof dev, &dev, NULL)) != CL_SUCCESS)
+            return clmem__info_fail(fn, err, "clGetCommandQueueInfo", "CL_QUEUE_DEVICE");
+        if ((err = clGetDeviceInfo(dev, CL_DEVICE_VERSION, sizeof ver - 1, ver, NULL)) != CL_SUCCESS)
+            return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_VERSION");
+        if (sscanf(ver, "OpenCL %d.%d", &major, &minor) != 2 || major * 100 + minor * 10 < 120)
             return clmem__fail(CL_INVALID_OPERATION, fn, "the queue's device is older than OpenCL 1.2 (no migration)");
     }
     err = clEnqueueMigrateMemObjects(queue, n, objects, flags, opts->num_wait_for, opts->wait_for, opts->event);

@@ -584,7 +584,7 @@ static cl_int clmem__svm_check_enqueue(const char *fn, cl_command_queue queue, c
     if ((err = clmem__check_wait_list(fn, wl, nw)) != CL_SUCCESS) return err;
     if (!CLMEM__CHECKS) return CL_SUCCESS;
     if ((err = clmem__svm_check_live(fn, what, svm, &ctx)) != CL_SUCCESS) return err;
-    return clmem__check_same_context(fn, queue, ctx, what);
+    return clmem__same_context(fn, queue, ctx, what);
 }
 
 CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm svm, cl_map_flags flags,

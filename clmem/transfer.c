@@ -179,7 +179,7 @@ static cl_int clmem__after_device_copy(const clmem_copy_options *o, cl_event *ow
 /* clmem__host_failed: a host transfer the driver refused; a context mismatch gets the
    same words as clmem's own checks. */
 static cl_int clmem__host_failed(cl_int err, cl_command_queue queue, clmem_buffer buf, const char *call) {
-    if (err == CL_INVALID_CONTEXT && clmem__check_same_context(CLMEM__COPY, queue, buf.context, "the buffer") != CL_SUCCESS)
+    if (err == CL_INVALID_CONTEXT && clmem__same_context(CLMEM__COPY, queue, buf.context, "the buffer") != CL_SUCCESS)
         return CL_INVALID_CONTEXT;
     return clmem__cl_fail(err, CLMEM__COPY, call);
 }
@@ -308,7 +308,7 @@ CLMEM_API cl_int clmem__copy_buffer_from_buffer(cl_command_queue queue, clmem_bu
         if (src.context != dst.context)
             return clmem__fail(CL_INVALID_CONTEXT, CLMEM__COPY, "src (context %p) and dst (context %p) differ in context",
                                (void *)src.context, (void *)dst.context);
-        if ((err = clmem__check_same_context(CLMEM__COPY, queue, dst.context, "dst")) != CL_SUCCESS) return err;
+        if ((err = clmem__same_context(CLMEM__COPY, queue, dst.context, "dst")) != CL_SUCCESS) return err;
     }
     rect = clmem__region(CLMEM__COPY, o->region, region, &err);
     if (err != CL_SUCCESS) return err;

@@ -114,7 +114,7 @@ static cl_int clmem__image_common(const char *pair, cl_command_queue queue, cons
         return clmem__fail(CL_INVALID_MEM_OBJECT, clmem__copy_fn, "%s: %s is an empty or released image handle", pair, what);
     if ((err = clmem__check_wait_list(clmem__copy_fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
     if ((err = clmem__image_copy_unused(pair, o, allowed)) != CL_SUCCESS) return err;
-    return clmem__check_same_context(clmem__copy_fn, queue, img->context, what);
+    return clmem__same_context(clmem__copy_fn, queue, img->context, what);
 }
 
 /* clmem__via_buffer(img): a 1-D buffer image, copied through its buffer. */
