@@ -5290,16 +5290,24 @@ static cl_int clmem__svm_unsupported(const char *fn) {
 #endif
 
 #if CLMEM__HAVE_SVM
-static cl_bitfield clmem__svm_device_caps(cl_device_id dev) {
-    cl_bitfield caps = 0;
-    if (clmem__device_version(dev) < 200) return 0;
-    if (clGetDeviceInfo(dev, 0x1053 /* CL_DEVICE_SVM_CAPABILITIES */, sizeof caps, &caps, NULL) != CL_SUCCESS) return 0;
-    return caps;
+/* clmem__svm_device_caps(fn, dev, &caps): 0 for a device older than OpenCL 2.0; a
+   failed query keeps its code and is named. */
+static cl_int clmem__svm_device_caps(const char *fn, cl_device_id dev, cl_bitfield *caps) {
+    char v[128] = {0};
+    int major = 0, minor = 0;
+    cl_int err = clGetDeviceInfo(dev, CL_DEVICE_VERSION, sizeof v - 1, v, NULL);
+    *caps = 0;
+    if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_VERSION");
+    if (sscanf(v, "OpenCL %d.%d", &major, &minor) != 2 || major < 2) return CL_SUCCESS;
+    err = clGetDeviceInfo(dev, 0x1053 /* CL_DEVICE_SVM_CAPABILITIES */, sizeof *caps, caps, NULL);
+    if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_SVM_CAPABILITIES");
+    return CL_SUCCESS;
 }
 #endif
 
 static void clmem__svm_device_name(cl_device_id dev, char *buf, size_t size) {
     buf[0] = '\0';
+    /* the name only decorates messages: optional */
     if (clGetDeviceInfo(dev, CL_DEVICE_NAME, size - 1, buf, NULL) != CL_SUCCESS) snprintf(buf, size, "?");
     buf[size - 1] = '\0';
 }
@@ -5375,13 +5383,16 @@ static inline cl_int clmem__svm_free_after(cl_command_queue queue, cl_context co
 static cl_int clmem__svm_check_bind_queue(const char *fn, cl_command_queue queue, cl_context ctx) {
     cl_context qctx = NULL;
     cl_command_queue_properties props = 0;
-    if (clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof qctx, &qctx, NULL) != CL_SUCCESS || !qctx)
+    cl_int err = clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof qctx, &qctx, NULL);
+    if (err == CL_INVALID_COMMAND_QUEUE || (err == CL_SUCCESS && !qctx))
         return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p is not a valid command queue", (void *)queue);
+    if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetCommandQueueInfo", "CL_QUEUE_CONTEXT");
     if (qctx != ctx)
         return clmem__fail(CL_INVALID_CONTEXT, fn, "queue %p belongs to context %p, the allocation to context %p",
                            (void *)queue, (void *)qctx, (void *)ctx);
-    if (clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL) == CL_SUCCESS &&
-        (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE))
+    if ((err = clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL)) != CL_SUCCESS)
+        return clmem__info_fail(fn, err, "clGetCommandQueueInfo", "CL_QUEUE_PROPERTIES");
+    if (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
         return clmem__fail(CL_INVALID_VALUE, fn,
                            "queue %p is out-of-order: an SVM allocation's release is ordered by its queue, which "
                            "must be in-order",
@@ -5447,28 +5458,38 @@ static clmem_svm_allocation clmem__svm_alloc(const char *fn, cl_context ctx, siz
 #else
     if (CLMEM__CHECKS) {
         cl_uint n = 0, i;
-        cl_device_id *devs = clmem__context_devices(ctx, &n);
+        cl_device_id *devs = clmem__devices_of(fn, ctx, &n, &err);
         cl_bitfield any = 0;
         cl_ulong max_alloc = 0;
         cl_uint max_align = 0;
         char name[128] = "?";
         if (!devs) {
-            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_CONTEXT, fn, "context %p has no devices (or is not a valid context)", (void *)ctx));
+            clmem__set_err(errcode_ret, err);
             return a;
         }
-        for (i = 0; i < n; ++i) {
+        for (i = 0; i < n && err == CL_SUCCESS; ++i) {
             cl_ulong ma = 0;
             cl_uint al = 0;
-            any |= clmem__svm_device_caps(devs[i]);
-            if (clGetDeviceInfo(devs[i], CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof ma, &ma, NULL) == CL_SUCCESS &&
-                (max_alloc == 0 || ma < max_alloc))
-                max_alloc = ma;
-            if (clGetDeviceInfo(devs[i], CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE, sizeof al, &al, NULL) == CL_SUCCESS &&
-                (max_align == 0 || al < max_align))
-                max_align = al;
+            cl_bitfield caps = 0;
+            if ((err = clmem__svm_device_caps(fn, devs[i], &caps)) != CL_SUCCESS) break;
+            any |= caps;
+            if ((err = clGetDeviceInfo(devs[i], CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof ma, &ma, NULL)) != CL_SUCCESS) {
+                err = clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_MAX_MEM_ALLOC_SIZE");
+                break;
+            }
+            if (max_alloc == 0 || ma < max_alloc) max_alloc = ma;
+            if ((err = clGetDeviceInfo(devs[i], CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE, sizeof al, &al, NULL)) != CL_SUCCESS) {
+                err = clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE");
+                break;
+            }
+            if (max_align == 0 || al < max_align) max_align = al;
         }
-        clmem__svm_device_name(devs[0], name, sizeof name);
+        if (err == CL_SUCCESS) clmem__svm_device_name(devs[0], name, sizeof name);
         CLMEM_FREE(devs);
+        if (err != CL_SUCCESS) {
+            clmem__set_err(errcode_ret, err);
+            return a;
+        }
         if (!(any & (CLMEM__SVM_CAP_COARSE | CLMEM__SVM_CAP_FINE))) {
             clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_OPERATION, fn,
                                                     "no device of the context supports SVM (device '%s' reports no "
@@ -7113,6 +7134,34 @@ CLMEM_API cl_int clmem__copy_host_from_buffer(cl_command_queue queue, void *dst,
 
 /* ---- buffer <- buffer ---- */
 
+/* clmem__copy_rect_rows: a rectangular copy between sub-buffers of one buffer with
+   different pitches (valid: they are different objects). Through the root, the path
+   PoCL 3.1 survives (see below), src and dst would be one object, where different
+   pitches are refused; so the rows go as linear copies within the root (they do not
+   overlap: checked before). One enqueue per row: the driver's own rect copy makes as
+   many row copies. Every row waits for the wait list; the event (or a blocking wait) is
+   a marker after the last row. A refused row leaves the rows before it enqueued. */
+static cl_int clmem__copy_rect_rows(cl_command_queue queue, clmem_buffer src, clmem_buffer dst, const clmem__rect *sr,
+                                    const clmem__rect *dr, const size_t region[3], const clmem_copy_options *o) {
+    size_t y, z;
+    cl_int err;
+    cl_event own = NULL;
+    clmem__map_note_use(src.mem, CLMEM__COPY);
+    clmem__map_note_use(dst.mem, CLMEM__COPY);
+    for (z = 0; z < region[2]; ++z)
+        for (y = 0; y < region[1]; ++y) {
+            size_t so = src.origin + sr->start + z * sr->slice + y * sr->row;
+            size_t d = dst.origin + dr->start + z * dr->slice + y * dr->row;
+            err = clEnqueueCopyBuffer(queue, src.root, dst.root, so, d, region[0], o->num_wait_for, o->wait_for, NULL);
+            if (err != CL_SUCCESS) return clmem__cl_fail(err, CLMEM__COPY, "clEnqueueCopyBuffer");
+        }
+    if (o->event || o->is_blocking == CLMEM_BLOCKING) {
+        err = clEnqueueMarkerWithWaitList(queue, 0, NULL, o->event ? o->event : &own);
+        if (err != CL_SUCCESS) return clmem__cl_fail(err, CLMEM__COPY, "clEnqueueMarkerWithWaitList");
+    }
+    return clmem__after_device_copy(o, &own);
+}
+
 static cl_int clmem__copy_rect(cl_command_queue queue, clmem_buffer dst, clmem_buffer src, const size_t region[3],
                                const clmem_copy_options *o) {
     clmem__rect sr, dr;
@@ -7120,6 +7169,8 @@ static cl_int clmem__copy_rect(cl_command_queue queue, clmem_buffer dst, clmem_b
     cl_int err;
     cl_event own = NULL;
     if ((err = clmem__copy_rect_check(dst, src, region, o, &dr, &sr)) != CL_SUCCESS) return err;
+    if (src.root == dst.root && src.mem != dst.mem && (sr.row != dr.row || sr.slice != dr.slice))
+        return clmem__copy_rect_rows(queue, src, dst, &sr, &dr, region, o);
     /* PoCL 3.1 crashes on rectangular copies of sub-buffers: go through the root, whose
        linear offset formula takes the sub-buffer's origin in origin[0]. */
     memcpy(so, sr.origin, sizeof so);

@@ -272,6 +272,34 @@ CLMEM_API cl_int clmem__copy_host_from_buffer(cl_command_queue queue, void *dst,
 
 /* ---- buffer <- buffer ---- */
 
+/* clmem__copy_rect_rows: a rectangular copy between sub-buffers of one buffer with
+   different pitches (valid: they are different objects). Through the root, the path
+   PoCL 3.1 survives (see below), src and dst would be one object, where different
+   pitches are refused; so the rows go as linear copies within the root (they do not
+   overlap: checked before). One enqueue per row: the driver's own rect copy makes as
+   many row copies. Every row waits for the wait list; the event (or a blocking wait) is
+   a marker after the last row. A refused row leaves the rows before it enqueued. */
+static cl_int clmem__copy_rect_rows(cl_command_queue queue, clmem_buffer src, clmem_buffer dst, const clmem__rect *sr,
+                                    const clmem__rect *dr, const size_t region[3], const clmem_copy_options *o) {
+    size_t y, z;
+    cl_int err;
+    cl_event own = NULL;
+    clmem__map_note_use(src.mem, CLMEM__COPY);
+    clmem__map_note_use(dst.mem, CLMEM__COPY);
+    for (z = 0; z < region[2]; ++z)
+        for (y = 0; y < region[1]; ++y) {
+            size_t so = src.origin + sr->start + z * sr->slice + y * sr->row;
+            size_t d = dst.origin + dr->start + z * dr->slice + y * dr->row;
+            err = clEnqueueCopyBuffer(queue, src.root, dst.root, so, d, region[0], o->num_wait_for, o->wait_for, NULL);
+            if (err != CL_SUCCESS) return clmem__cl_fail(err, CLMEM__COPY, "clEnqueueCopyBuffer");
+        }
+    if (o->event || o->is_blocking == CLMEM_BLOCKING) {
+        err = clEnqueueMarkerWithWaitList(queue, 0, NULL, o->event ? o->event : &own);
+        if (err != CL_SUCCESS) return clmem__cl_fail(err, CLMEM__COPY, "clEnqueueMarkerWithWaitList");
+    }
+    return clmem__after_device_copy(o, &own);
+}
+
 static cl_int clmem__copy_rect(cl_command_queue queue, clmem_buffer dst, clmem_buffer src, const size_t region[3],
                                const clmem_copy_options *o) {
     clmem__rect sr, dr;
@@ -279,6 +307,8 @@ static cl_int clmem__copy_rect(cl_command_queue queue, clmem_buffer dst, clmem_b
     cl_int err;
     cl_event own = NULL;
     if ((err = clmem__copy_rect_check(dst, src, region, o, &dr, &sr)) != CL_SUCCESS) return err;
+    if (src.root == dst.root && src.mem != dst.mem && (sr.row != dr.row || sr.slice != dr.slice))
+        return clmem__copy_rect_rows(queue, src, dst, &sr, &dr, region, o);
     /* PoCL 3.1 crashes on rectangular copies of sub-buffers: go through the root, whose
        linear offset formula takes the sub-buffer's origin in origin[0]. */
     memcpy(so, sr.origin, sizeof so);

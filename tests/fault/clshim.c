@@ -501,7 +501,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMFree(cl_command_queue command_queue,
     }
     (void)clshim__code;
     clshim__r = real(command_queue, num_svm_pointers, svm_pointers, pfn_free_func, user_data, num_events_in_wait_list, event_wait_list, event);
-    if (clshim__r == CL_SUCCESS) clshim__svm(-(long)num_svm_pointers);
+    /* with a callback the callback frees (through clSVMFree, counted there) */
+    if (clshim__r == CL_SUCCESS && !pfn_free_func) clshim__svm(-(long)num_svm_pointers);
     if ((clshim__r == CL_SUCCESS) && event && *event) clshim__live(+1, "clEnqueueSVMFree (event)");
     return clshim__r;
 }

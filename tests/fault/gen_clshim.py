@@ -86,7 +86,8 @@ for name in used:
     elif name == 'clSVMFree':
         w('    if (svm_pointer) clshim__svm(-1);')
     elif name == 'clEnqueueSVMFree':
-        w('    if (clshim__r == CL_SUCCESS) clshim__svm(-(long)num_svm_pointers);')
+        w('    /* with a callback the callback frees (through clSVMFree, counted there) */')
+        w('    if (clshim__r == CL_SUCCESS && !pfn_free_func) clshim__svm(-(long)num_svm_pointers);')
     if name in ('clEnqueueMapBuffer', 'clEnqueueMapImage'):
         w('    if (clshim__r) clshim__maps(+1);')
     if name == 'clEnqueueSVMMap':
