@@ -1466,10 +1466,16 @@ typedef struct clmem_unmap_options {
     CLMEM_MAP_MAX_DIMS, order not 'C'/'F', strides reaching outside the map, size
     overflow), CL_INVALID_OPERATION (the host-access flags forbid the map; overlap with
     a live map where either is for writing), CL_INVALID_EVENT_WAIT_LIST,
-    CL_OUT_OF_HOST_MEMORY, or the driver's code.
+    CL_OUT_OF_HOST_MEMORY, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (a blocking map
+    whose wait list holds a failed event: checked first, as PoCL 3.1 would hang), or the
+    driver's code.
     With CL_MEM_USE_HOST_PTR the pointer is the host memory plus the buffer's origin
     plus offset on zero-copy devices (PoCL, CPUs); others may hand out a staging copy.
-    Thread safety: any thread; the live-map table is locked.
+    Thread safety: any thread; the live-map table is locked. LIMIT: PoCL 3.1 crashes
+    inside its device threads (pocl_driver_map_mem) when maps of one region of a buffer
+    run at the same time from several threads (reproduced with bare OpenCL calls);
+    clmem does not serialise them (that would make unmaps blocking). On PoCL, map one
+    buffer's overlapping regions from one thread at a time.
     Example: clmem_enqueue_map_buffer(q, b, CL_MAP_WRITE, 0, cl_uint2, &m, .shape = {1}); */
 #ifndef __cplusplus
 #define clmem_enqueue_map_buffer(...) clmem__map_buffer_(__VA_ARGS__, )
@@ -6124,27 +6130,6 @@ static size_t clmem__map_live;
 #endif
 static unsigned long long clmem__map_serial;
 
-/* clmem__map_call_lock serialises the driver's map and unmap enqueues (never a wait):
-   PoCL 3.1 crashes when two threads map one buffer at the same moment (reproduced with
-   bare OpenCL calls). A blocking map is enqueued non-blocking under the lock and waited
-   for after it, so one thread's wait never holds up another's map. */
-static clmem__mutex clmem__map_call_lock = CLMEM__MUTEX_INIT;
-
-/* clmem__map_wait(fn, ev): wait for a map enqueued non-blocking for a blocking
-   caller; the map's own failure (a failed event in its wait list) keeps its code. */
-static cl_int clmem__map_wait(const char *fn, cl_event ev) {
-    cl_int err = clWaitForEvents(1, &ev), status = CL_COMPLETE;
-    if (err == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST) {
-        /* which failure: only for the message (optional query) */
-        if (clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL) == CL_SUCCESS &&
-            status < 0)
-            return clmem__fail(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, fn,
-                               "the map did not complete: its command ended with status %d (%s), "
-                               "an event it waited for failed", (int)status, clmem_error_string(status));
-    }
-    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clWaitForEvents");
-}
-
 #define CLMEM__MAP_WRITES(flags) (((flags) & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) != 0)
 
 static bool clmem__map_boxes_meet(const clmem__map_record *a, const size_t *lo, const size_t *hi) {
@@ -6453,30 +6438,6 @@ static void clmem__map_finish(clmem_memory_map *m, const clmem__map_record *rec,
     clmem__map_publish(rec->serial, ptr, queue, ev);
 }
 
-/* clmem__map_settle(fn, queue, mem, ptr, blocking, opts, &ev): after a map enqueued
-   non-blocking: a blocking caller waits for it; the event is kept only when the caller
-   asked for it or the map is non-blocking (the record then owns it). When the wait
-   fails the map is undone (its unmap enqueued, best effort: the map already failed and
-   its own code is what the caller gets) and the event released. */
-static cl_int clmem__map_settle(const char *fn, cl_command_queue queue, cl_mem mem, void *ptr, bool blocking,
-                                const clmem_map_options *opts, cl_event *ev) {
-    cl_int err;
-    if (!blocking) return CL_SUCCESS;
-    if ((err = clmem__map_wait(fn, *ev)) != CL_SUCCESS) {
-        clmem__lock(&clmem__map_call_lock);
-        (void)clEnqueueUnmapMemObject(queue, mem, ptr, 0, NULL, NULL); /* best effort, see above */
-        clmem__unlock(&clmem__map_call_lock);
-        clReleaseEvent(*ev);
-        *ev = NULL;
-        return err;
-    }
-    if (!opts->event) {
-        clReleaseEvent(*ev);
-        *ev = NULL;
-    }
-    return CL_SUCCESS;
-}
-
 /* Everything a map function checks alike, before the object-specific checks. */
 static cl_int clmem__map_common_checks(const char *fn, cl_command_queue queue, cl_mem mem, const char *what,
                                        cl_map_flags flags, clmem_memory_map *map, const clmem_map_options *opts) {
@@ -6537,18 +6498,12 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
         clmem__map_cancel(rec.serial);
         return err;
     }
-    clmem__lock(&clmem__map_call_lock);
-    ptr = clEnqueueMapBuffer(queue, buf.mem, CL_FALSE, flags, offset, m.size, opts->num_wait_for, opts->wait_for, &ev,
-                             &err);
-    clmem__unlock(&clmem__map_call_lock);
+    ptr = clEnqueueMapBuffer(queue, buf.mem, blocking ? CL_TRUE : CL_FALSE, flags, offset, m.size, opts->num_wait_for,
+                             opts->wait_for, (!blocking || opts->event) ? &ev : NULL, &err);
     if (err != CL_SUCCESS || ptr == NULL) {
         clmem__map_cancel(rec.serial);
         if (ev) clReleaseEvent(ev);
         return clmem__cl_fail(err != CL_SUCCESS ? err : CL_MAP_FAILURE, fn, "clEnqueueMapBuffer");
-    }
-    if ((err = clmem__map_settle(fn, queue, buf.mem, ptr, blocking, opts, &ev)) != CL_SUCCESS) {
-        clmem__map_cancel(rec.serial);
-        return err;
     }
     m.dtype = dtype ? dtype : "bytes";
     clmem__map_finish(&m, &rec, queue, ev, opts, ptr);
@@ -6658,18 +6613,12 @@ CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_imag
         clmem__map_cancel(rec.serial);
         return err;
     }
-    clmem__lock(&clmem__map_call_lock);
-    ptr = clEnqueueMapImage(queue, img.mem, CL_FALSE, flags, o, r, &row_pitch, &slice_pitch, opts->num_wait_for,
-                            opts->wait_for, &ev, &err);
-    clmem__unlock(&clmem__map_call_lock);
+    ptr = clEnqueueMapImage(queue, img.mem, blocking ? CL_TRUE : CL_FALSE, flags, o, r, &row_pitch, &slice_pitch,
+                            opts->num_wait_for, opts->wait_for, (!blocking || opts->event) ? &ev : NULL, &err);
     if (err != CL_SUCCESS || ptr == NULL) {
         clmem__map_cancel(rec.serial);
         if (ev) clReleaseEvent(ev);
         return clmem__cl_fail(err != CL_SUCCESS ? err : CL_MAP_FAILURE, fn, "clEnqueueMapImage");
-    }
-    if ((err = clmem__map_settle(fn, queue, img.mem, ptr, blocking, opts, &ev)) != CL_SUCCESS) {
-        clmem__map_cancel(rec.serial);
-        return err;
     }
     m.dtype = clmem__map_pixel_dtype(img.format, pixel);
     m.itemsize = pixel;
@@ -6770,9 +6719,7 @@ static cl_int clmem__map_release(const char *fn, clmem_memory_map *map, const cl
     clmem__unlock(&clmem__map_lock);
     err = clmem__unmap_checks(fn, queue, same_queue, mem, opts->wait_for, opts->num_wait_for);
     if (err == CL_SUCCESS) {
-        clmem__lock(&clmem__map_call_lock);
         err = clEnqueueUnmapMemObject(queue, mem, map->ptr, opts->num_wait_for, opts->wait_for, opts->event);
-        clmem__unlock(&clmem__map_call_lock);
         if (err != CL_SUCCESS) err = clmem__cl_fail(err, fn, "clEnqueueUnmapMemObject");
     }
     if (err != CL_SUCCESS && !final) {
@@ -6824,9 +6771,7 @@ CLMEM_API cl_int clmem_enqueue_unmap_mem_object_opts(cl_command_queue queue, cl_
     clmem__unlock(&clmem__map_lock);
     err = clmem__unmap_checks(fn, queue, same_queue, mem, opts->wait_for, opts->num_wait_for);
     if (err == CL_SUCCESS) {
-        clmem__lock(&clmem__map_call_lock);
         err = clEnqueueUnmapMemObject(queue, mem, ptr, opts->num_wait_for, opts->wait_for, opts->event);
-        clmem__unlock(&clmem__map_call_lock);
         if (err != CL_SUCCESS) err = clmem__cl_fail(err, fn, "clEnqueueUnmapMemObject");
     }
     if (err != CL_SUCCESS) {
