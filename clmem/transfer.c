@@ -488,7 +488,11 @@ static cl_int clmem__fill_run(cl_command_queue queue, clmem__fill_target dst, co
     eo.wait_for = o->wait_for;
     eo.num_wait_for = o->num_wait_for;
     eo.event = o->event;
-    return clmem_enqueue_fill_buffer_opts(queue, dst.buffer, pattern, pattern_size, o->offset, size, &eo);
+    {
+        cl_int err = clmem_enqueue_fill_buffer_opts(queue, dst.buffer, pattern, pattern_size, o->offset, size, &eo);
+        /* the message names clmem_enqueue_fill, the function the user called */
+        return err == CL_SUCCESS ? err : clmem__refail_as("clmem_enqueue_fill", err);
+    }
 }
 
 #define CLMEM__FILL_DEF(T, name)                                                                          \
