@@ -158,8 +158,13 @@ static cl_int op_with_map(clmem_test_context *t) {
     cl_int err = CL_SUCCESS, e = CL_SUCCESS, map_err = CL_SUCCESS;
     clmem_buffer b = clmem_buffer_create(t->context, 0, 1024, NULL, &e);
     TRY(e);
-    CLMEM_WITH_MAP(m, map_err = clmem_enqueue_map_buffer(t->queue, b, CL_MAP_READ, 0, char, &m)) { (void)m.ptr; }
+    void *mapped = NULL;
+    CLMEM_WITH_MAP(m, map_err = clmem_enqueue_map_buffer(t->queue, b, CL_MAP_READ, 0, char, &m)) { mapped = m.ptr; }
     if (map_err == CL_SUCCESS) map_err = clmem_live_map_count(NULL) ? CL_OUT_OF_HOST_MEMORY : CL_SUCCESS;
+    /* the unmap was refused (injected): clmem dropped its record (nothing of clmem's
+       leaks); the driver's mapping is the caller's to undo, or PoCL keeps the buffer */
+    if (mapped && clshim_injected() && strcmp(clshim_injected(), "clEnqueueUnmapMemObject") == 0)
+        clEnqueueUnmapMemObject(t->queue, b.mem, mapped, 0, NULL, NULL);
     TRY(map_err);
 done:
     clmem_buffer_release(&b);
@@ -385,7 +390,7 @@ static bool svm_ok(clmem_test_context *t) {
            (caps & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER);
 }
 
-static unsigned long total_points, total_cl, total_malloc, total_propagated, total_swallowed, total_failures;
+static unsigned long total_points, total_cl, total_malloc, total_propagated, total_swallowed, total_failures, total_known;
 
 static void sweep(clmem_test_context *t) {
     size_t i;
@@ -455,6 +460,7 @@ static void sweep(clmem_test_context *t) {
                 ++swallowed;
                 if (is_elsewhere(o->name)) {
                     printf("    known (%s is another helper's): point %lu (%s) swallowed\n", o->name, k, call);
+                    ++total_known;
                 } else if (!is_optional(o->name, call) && !is_optional(o->name, hit)) {
                     ++total_failures;
                     clmem_test_fail(t, __FILE__, __LINE__, "%s: point %lu (%s) failed but the operation succeeded", o->name,
@@ -466,6 +472,7 @@ static void sweep(clmem_test_context *t) {
                 if (r != want && is_elsewhere(o->name)) {
                     printf("    known (%s is another helper's): point %lu (%s) gave %s\n", o->name, k, call,
                            clmem_error_string(r));
+                    ++total_known;
                 } else if (r != want) {
                     ++total_failures;
                     clmem_test_fail(t, __FILE__, __LINE__, "%s: point %lu (%s) gave %s, not %s: %s", o->name, k, call,
@@ -477,8 +484,6 @@ static void sweep(clmem_test_context *t) {
                                     call, why);
                 }
             }
-            /* a refused unmap leaves the driver's mapping: not clmem's to free */
-            if (strcmp(hit, "clEnqueueUnmapMemObject") == 0) maps0 = clshim_live_maps();
             if (clshim_live_refs() != refs0 || clshim_live_maps() != maps0 || clshim_live_svm() != svm0 || fm_live != host0) {
                 ++total_failures;
                 clshim_live_report();
@@ -492,9 +497,9 @@ static void sweep(clmem_test_context *t) {
         printf("  %-22s %3lu OpenCL points, %3lu CLMEM_MALLOC points: %lu propagated, %lu optional\n", o->name, n_cl, n_m,
                prop, swallowed);
     }
-    printf("fault sweep: %zu operations, %lu injection points (%lu OpenCL, %lu CLMEM_MALLOC), %lu propagated, %lu "
-           "optional, %lu failures\n",
-           sizeof ops / sizeof ops[0], total_points, total_cl, total_malloc, total_propagated, total_swallowed,
+    printf("fault sweep: %zu operations, %lu injection points (%lu OpenCL, %lu CLMEM_MALLOC), %lu propagated (code and "
+           "call named), %lu optional (documented), %lu known in pool.c (another helper's), %lu failures\n",
+           sizeof ops / sizeof ops[0], total_points, total_cl, total_malloc, total_propagated, total_swallowed, total_known,
            total_failures);
 }
 
