@@ -149,5 +149,63 @@ static void test_contended(clmem_test_context *t) {
     clmem_buffer_release(&b);
 }
 
-static const clmem_test_case cases[] = {{"same_region", test_same_region, false}, {"contended", test_contended, false}};
+/* every thread holds a write map of its own page while mapping its neighbour's:
+   refused while the neighbour holds it, granted otherwise; records before the one
+   that refuses come and go (the table shifts and shrinks to nothing) */
+static void *neighbours(void *arg) {
+    worker *w = (worker *)arg;
+    cl_int err;
+    int round;
+    cl_command_queue q = clCreateCommandQueueWithProperties(w->t->context, w->t->device, NULL, &err);
+    if (err != CL_SUCCESS) {
+        note(w, "clCreateCommandQueueWithProperties");
+        return NULL;
+    }
+    for (round = 0; round < ROUNDS * 4; ++round) {
+        clmem_memory_map own, next;
+        if (clmem_enqueue_map_buffer(q, w->b, CL_MAP_WRITE, w->index * 4096, unsigned char, &own, .shape = {4096}) !=
+            CL_SUCCESS) {
+            note(w, "own page");
+            continue;
+        }
+        err = clmem_enqueue_map_buffer(q, w->b, CL_MAP_WRITE, ((w->index + 1) % T) * 4096, unsigned char, &next,
+                                       .shape = {4096});
+        if (err == CL_SUCCESS) {
+            if (clmem_memory_map_release(&next) != CL_SUCCESS) note(w, "release next");
+        } else if (err == CL_INVALID_OPERATION) {
+            if (!strstr(clmem_last_error_message(), "overlaps a live map for writing")) note(w, "refusal words");
+            ++w->refused;
+        } else {
+            note(w, "neighbour map");
+        }
+        if (clmem_memory_map_release(&own) != CL_SUCCESS) note(w, "release own");
+    }
+    clFinish(q);
+    clReleaseCommandQueue(q);
+    return NULL;
+}
+
+static void test_neighbours(clmem_test_context *t) {
+    cl_int err;
+    pthread_t th[T];
+    worker w[T];
+    size_t i;
+    clmem_buffer b = clmem_buffer_create(t->context, 0, SIZE, NULL, &err);
+    CLMEM_CHECK_CL(t, err);
+    for (i = 0; i < T; ++i) {
+        memset(&w[i], 0, sizeof w[i]);
+        w[i].t = t, w[i].b = b, w[i].index = i;
+        pthread_create(&th[i], NULL, neighbours, &w[i]);
+    }
+    for (i = 0; i < T; ++i) pthread_join(th[i], NULL);
+    for (i = 0; i < T; ++i) {
+        if (w[i].failures) clmem_test_fail(t, __FILE__, __LINE__, "thread %zu: %s", i, w[i].why);
+        CLMEM_CHECK_EQ(t, w[i].failures, 0);
+    }
+    CLMEM_CHECK_EQ(t, clmem_live_map_count(NULL), 0);
+    clmem_buffer_release(&b);
+}
+
+static const clmem_test_case cases[] = {{"same_region", test_same_region, false}, {"contended", test_contended, false},
+                                        {"neighbours", test_neighbours, false}};
 int main(int argc, char **argv) { return clmem_test_main(cases, sizeof cases / sizeof cases[0], argc, argv); }
