@@ -1547,7 +1547,10 @@ CLMEM_API cl_int clmem_memory_map_release_opts(clmem_memory_map *map, const clme
 
 /** clmem_memory_map_release_default(&map): clmem_memory_map_release with no options
     (on the map's own queue, no wait list, no event): what clmem_release(&map) and
-    CLMEM_WITH_MAP call. Same results as clmem_memory_map_release. */
+    CLMEM_WITH_MAP call. Same results as clmem_memory_map_release, except that the
+    handle is final: when the driver refuses the unmap, its code is returned and the
+    map is forgotten anyway (clmem's references to the object, queue and event are
+    released; nothing leaks), since CLMEM_WITH_MAP's handle goes out of scope. */
 CLMEM_API cl_int clmem_memory_map_release_default(clmem_memory_map *map);
 
 /** clmem_enqueue_unmap_mem_object(queue, mem, ptr, ...options): unmap one live map of
