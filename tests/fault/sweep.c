@@ -326,6 +326,62 @@ done:
     return err;
 }
 
+static cl_int op_image_copy(clmem_test_context *t) {
+    cl_int err = CL_SUCCESS, e = CL_SUCCESS;
+    clmem_image a = clmem_create_image(t->context, 0, RGBA8, &e, .shape = {8, 8, 2}), b = {0};
+    TRY(e);
+    b = clmem_create_image(t->context, 0, RGBA8, &e, .shape = {8, 8, 2});
+    TRY(e);
+    TRY(clmem_enqueue_copy(t->queue, b, a, .region = {4, 4, 2}, .src_origin = {0, 0, 0}, .dst_origin = {4, 4, 0}));
+done:
+    clmem_image_release(&b);
+    clmem_image_release(&a);
+    return err;
+}
+static cl_int op_unmap_raw(clmem_test_context *t) {
+    cl_int err = CL_SUCCESS, e = CL_SUCCESS;
+    clmem_memory_map m;
+    clmem_buffer b = clmem_buffer_create(t->context, 0, 256, NULL, &e);
+    memset(&m, 0, sizeof m);
+    TRY(e);
+    TRY(clmem_enqueue_map_buffer(t->queue, b, CL_MAP_READ, 0, char, &m, .is_blocking = CLMEM_NON_BLOCKING));
+    TRY(clmem_enqueue_unmap_mem_object(t->queue, b.mem, m.ptr));
+    memset(&m, 0, sizeof m); /* unmapped through the raw pointer: the handle is stale */
+done:
+    clmem_memory_map_release(&m);
+    clmem_buffer_release(&b);
+    return err;
+}
+static cl_int op_host_array(clmem_test_context *t) {
+    cl_int err = CL_SUCCESS, e = CL_SUCCESS;
+    static unsigned char store[256];
+    clmem_buffer b = clmem_buffer_create(t->context, CL_MEM_USE_HOST_PTR, sizeof store, store, &e);
+    void *p;
+    TRY(e);
+    p = clmem_mem_get_host_array(b.mem, 128, &e);
+    TRY(e);
+    if (p != (void *)store) TRY(CL_INVALID_VALUE);
+done:
+    clmem_buffer_release(&b);
+    return err;
+}
+static cl_int op_svm_map(clmem_test_context *t) {
+    cl_int err = CL_SUCCESS, e = CL_SUCCESS;
+    clmem_svm_map m;
+    clmem_svm_allocation a = clmem_svm_allocation_create(t->context, 256, 0, CL_MEM_READ_WRITE, NULL, &e);
+    memset(&m, 0, sizeof m);
+    TRY(e);
+    TRY(clmem_svm_map_rw(t->queue, a.svm, &m));
+    memset(m.array, 1, 256);
+    TRY(clmem_svm_map_release(&m));
+    TRY(clmem_svm_allocation_release(&a));
+    return CL_SUCCESS;
+done:
+    clmem_svm_map_release(&m);
+    clmem_svm_allocation_release(&a);
+    return err;
+}
+
 typedef struct op {
     const char *name;
     cl_int (*fn)(clmem_test_context *t);
@@ -341,6 +397,8 @@ static const op ops[] = {
     {"sampler", op_sampler, false},               {"mem_info", op_mem_info, false},
     {"pool", op_pool, false},                     {"svm", op_svm, true},
     {"characterize", op_characterize, false},     {"formats", op_formats, false},
+    {"image_copy", op_image_copy, false},         {"unmap_raw", op_unmap_raw, false},
+    {"host_array", op_host_array, false},         {"svm_map", op_svm_map, true},
 };
 
 /* Failures an operation may swallow, each for a documented reason (function names
