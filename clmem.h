@@ -1633,10 +1633,16 @@ typedef struct clmem_unmap_options {
     CLMEM_MAP_MAX_DIMS, order not 'C'/'F', strides reaching outside the map, size
     overflow), CL_INVALID_OPERATION (the host-access flags forbid the map; overlap with
     a live map where either is for writing), CL_INVALID_EVENT_WAIT_LIST,
-    CL_OUT_OF_HOST_MEMORY, or the driver's code.
+    CL_OUT_OF_HOST_MEMORY, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (a blocking map
+    whose wait list holds a failed event: checked first, as PoCL 3.1 would hang), or the
+    driver's code.
     With CL_MEM_USE_HOST_PTR the pointer is the host memory plus the buffer's origin
     plus offset on zero-copy devices (PoCL, CPUs); others may hand out a staging copy.
-    Thread safety: any thread; the live-map table is locked.
+    Thread safety: any thread; the live-map table is locked. LIMIT: PoCL 3.1 crashes
+    inside its device threads (pocl_driver_map_mem) when maps of one region of a buffer
+    run at the same time from several threads (reproduced with bare OpenCL calls);
+    clmem does not serialise them (that would make unmaps blocking). On PoCL, map one
+    buffer's overlapping regions from one thread at a time.
     Example: clmem_enqueue_map_buffer(q, b, CL_MAP_WRITE, 0, cl_uint2, &m, .shape = {1}); */
 #ifndef __cplusplus
 #define clmem_enqueue_map_buffer(...) clmem__map_buffer_(__VA_ARGS__, )
@@ -1708,7 +1714,10 @@ CLMEM_API cl_int clmem_memory_map_release_opts(clmem_memory_map *map, const clme
 
 /** clmem_memory_map_release_default(&map): clmem_memory_map_release with no options
     (on the map's own queue, no wait list, no event): what clmem_release(&map) and
-    CLMEM_WITH_MAP call. Same results as clmem_memory_map_release. */
+    CLMEM_WITH_MAP call. Same results as clmem_memory_map_release, except that the
+    handle is final: when the driver refuses the unmap, its code is returned and the
+    map is forgotten anyway (clmem's references to the object, queue and event are
+    released; nothing leaks), since CLMEM_WITH_MAP's handle goes out of scope. */
 CLMEM_API cl_int clmem_memory_map_release_default(clmem_memory_map *map);
 
 /** clmem_enqueue_unmap_mem_object(queue, mem, ptr, ...options): unmap one live map of
@@ -3998,8 +4007,98 @@ static cl_int clmem__nothing_to_do(const char *fn, cl_command_queue queue, const
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueMarkerWithWaitList");
 }
 
+/* clmem__wait_list_ok(fn, wait_for, n): before a blocking call, no event of the wait
+   list has failed. A blocking read or map that waits on a failed user event hangs in
+   PoCL 3.1 (reproduced with bare OpenCL calls); the spec's answer is
+   CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST. A failure of the status query itself
+   keeps its own code and names clGetEventInfo. (An event that fails after this check
+   is the driver's to report.) */
+static cl_int clmem__wait_list_ok(const char *fn, const cl_event *wait_for, cl_uint n) {
+    cl_uint i;
+    if (!CLMEM__CHECKS) return CL_SUCCESS;
+    for (i = 0; i < n; ++i) {
+        cl_int status = CL_COMPLETE, err;
+        if (!wait_for || !wait_for[i]) continue; /* clmem__check_wait_list reports these */
+        err = clGetEventInfo(wait_for[i], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
+        if (err != CL_SUCCESS)
+            return clmem__fail(err, fn, "clGetEventInfo(wait_for[%u], CL_EVENT_COMMAND_EXECUTION_STATUS) failed with %s "
+                               "(%d)", i, clmem_error_string(err), (int)err);
+        if (status < 0)
+            return clmem__fail(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, fn,
+                               "wait_for[%u] (event %p) has failed with status %d (%s); the blocking call would "
+                               "never complete", i, (void *)wait_for[i], (int)status, clmem_error_string(status));
+    }
+    return CL_SUCCESS;
+}
+
+/* clmem__devices_of(fn, ctx, &n, &err): the devices of a context, CLMEM_MALLOC'd; NULL
+   with *err set and a message naming the failed call (clGetContextInfo keeps its own
+   code: CL_INVALID_CONTEXT only when the driver says so) or CLMEM_MALLOC. */
+static cl_device_id *clmem__devices_of(const char *fn, cl_context ctx, cl_uint *n, cl_int *err) {
+    cl_uint count = 0;
+    cl_device_id *devs;
+    *n = 0;
+    *err = clGetContextInfo(ctx, CL_CONTEXT_NUM_DEVICES, sizeof count, &count, NULL);
+    if (*err != CL_SUCCESS) {
+        *err = clmem__fail(*err, fn, "clGetContextInfo(context %p, CL_CONTEXT_NUM_DEVICES) failed with %s (%d)",
+                           (void *)ctx, clmem_error_string(*err), (int)*err);
+        return NULL;
+    }
+    if (count == 0) {
+        *err = clmem__fail(CL_INVALID_CONTEXT, fn, "context %p has no devices", (void *)ctx);
+        return NULL;
+    }
+    devs = CLMEM__CAST(cl_device_id *, CLMEM_MALLOC(sizeof(cl_device_id) * count));
+    if (!devs) {
+        *err = clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "CLMEM_MALLOC of %zu bytes for the %u devices of context %p failed",
+                           sizeof(cl_device_id) * count, count, (void *)ctx);
+        return NULL;
+    }
+    *err = clGetContextInfo(ctx, CL_CONTEXT_DEVICES, sizeof(cl_device_id) * count, devs, NULL);
+    if (*err != CL_SUCCESS) {
+        CLMEM_FREE(devs);
+        *err = clmem__fail(*err, fn, "clGetContextInfo(context %p, CL_CONTEXT_DEVICES) failed with %s (%d)", (void *)ctx,
+                           clmem_error_string(*err), (int)*err);
+        return NULL;
+    }
+    *n = count;
+    return devs;
+}
+
+/* clmem__info_fail(fn, err, call, what): a failed info query keeps its code and says
+   which query failed. */
+static cl_int clmem__info_fail(const char *fn, cl_int err, const char *call, const char *what) {
+    return clmem__fail(err, fn, "%s(%s) failed with %s (%d)", call, what, clmem_error_string(err), (int)err);
+}
+
+/* clmem__refail_as(fn, err): a helper failed with its own message ("helper: text");
+   say the text again in the name of fn, the function the user called. */
+static cl_int clmem__refail_as(const char *fn, cl_int err) {
+    char why[768];
+    const char *m = clmem_last_error_message(), *colon = strstr(m, ": ");
+    snprintf(why, sizeof why, "%s", colon ? colon + 2 : m);
+    return clmem__fail(err, fn, "%s", why);
+}
+
+/* clmem__same_context(fn, queue, ctx, what): clmem__check_same_context, but a failed
+   clGetCommandQueueInfo keeps its own code (CL_INVALID_COMMAND_QUEUE only when the
+   driver says so) and is named. */
+static cl_int clmem__same_context(const char *fn, cl_command_queue queue, cl_context ctx, const char *what) {
+    cl_context qctx = NULL;
+    cl_int err;
+    if (!CLMEM__CHECKS || ctx == NULL) return CL_SUCCESS;
+    err = clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof qctx, &qctx, NULL);
+    if (err == CL_INVALID_COMMAND_QUEUE)
+        return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p is not a valid command queue", (void *)queue);
+    if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetCommandQueueInfo", "CL_QUEUE_CONTEXT");
+    if (qctx != ctx)
+        return clmem__fail(CL_INVALID_CONTEXT, fn, "%s belongs to context %p but the queue to context %p", what,
+                           (void *)ctx, (void *)qctx);
+    return CL_SUCCESS;
+}
+
 CLMEM_API cl_int clmem_mem_get_info(cl_mem mem, clmem_mem_info *info) {
-    static const char fn[] = "clmem_memory_object_get_info";
+    static const char fn[] = "clmem_mem_get_info";
     cl_int err;
     size_t props_size = 0;
     if (!info) return clmem__fail(CL_INVALID_VALUE, fn, "info is NULL");
@@ -4018,16 +4117,20 @@ CLMEM_API cl_int clmem_mem_get_info(cl_mem mem, clmem_mem_info *info) {
     CLMEM__MEMQ(CL_MEM_ASSOCIATED_MEMOBJECT, associated_memobject)
     CLMEM__MEMQ(CL_MEM_OFFSET, offset)
 #undef CLMEM__MEMQ
-    /* 2.0 and 3.0 queries: absent on older platforms, which is not an error. */
+    /* 2.0 and 3.0 queries: absent on older platforms (CL_INVALID_VALUE: an unknown
+       query), which is not an error; any other failure is. */
 #ifdef CL_MEM_USES_SVM_POINTER
-    if (clGetMemObjectInfo(mem, CL_MEM_USES_SVM_POINTER, sizeof info->uses_svm_pointer, &info->uses_svm_pointer, NULL) !=
-        CL_SUCCESS)
-        info->uses_svm_pointer = CL_FALSE;
+    err = clGetMemObjectInfo(mem, CL_MEM_USES_SVM_POINTER, sizeof info->uses_svm_pointer, &info->uses_svm_pointer, NULL);
+    if (err == CL_INVALID_VALUE) info->uses_svm_pointer = CL_FALSE;
+    else if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clGetMemObjectInfo(CL_MEM_USES_SVM_POINTER)");
 #endif
 #ifdef CL_MEM_PROPERTIES
-    if (clGetMemObjectInfo(mem, CL_MEM_PROPERTIES, 0, NULL, &props_size) == CL_SUCCESS && props_size > 0 &&
-        props_size <= sizeof info->properties) {
-        if (clGetMemObjectInfo(mem, CL_MEM_PROPERTIES, props_size, info->properties, NULL) == CL_SUCCESS) {
+    err = clGetMemObjectInfo(mem, CL_MEM_PROPERTIES, 0, NULL, &props_size);
+    if (err != CL_SUCCESS && err != CL_INVALID_VALUE) return clmem__cl_fail(err, fn, "clGetMemObjectInfo(CL_MEM_PROPERTIES)");
+    if (err == CL_SUCCESS && props_size > 0 && props_size <= sizeof info->properties) {
+        err = clGetMemObjectInfo(mem, CL_MEM_PROPERTIES, props_size, info->properties, NULL);
+        if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clGetMemObjectInfo(CL_MEM_PROPERTIES)");
+        {
             size_t n = props_size / sizeof(cl_ulong);
             while (n > 0 && info->properties[n - 1] == 0) --n;
             info->num_properties = n;
@@ -4099,7 +4202,7 @@ CLMEM_API cl_int clmem_enqueue_migrate_mem_objects_opts(cl_command_queue queue, 
     cl_uint i;
     if (!opts) opts = &none;
     if (CLMEM__CHECKS) {
-        cl_context qctx;
+        cl_context qctx = NULL;
         if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
         if ((err = clmem__check_wait_list(fn, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) return err;
         if (n == 0 || objects == NULL)
@@ -4107,13 +4210,17 @@ CLMEM_API cl_int clmem_enqueue_migrate_mem_objects_opts(cl_command_queue queue, 
         if (flags & ~known)
             return clmem__fail(CL_INVALID_VALUE, fn, "flags 0x%llx has unknown bits 0x%llx", (unsigned long long)flags,
                                (unsigned long long)(flags & ~known));
-        qctx = clmem__queue_context(queue);
-        if (!qctx) return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p is not a valid command queue", (void *)queue);
+        err = clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof qctx, &qctx, NULL);
+        if (err == CL_INVALID_COMMAND_QUEUE)
+            return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p is not a valid command queue", (void *)queue);
+        if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetCommandQueueInfo", "CL_QUEUE_CONTEXT");
         for (i = 0; i < n; ++i) {
             cl_context c = NULL;
             if (!objects[i]) return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "objects[%u] is NULL", i);
-            if (clGetMemObjectInfo(objects[i], CL_MEM_CONTEXT, sizeof c, &c, NULL) != CL_SUCCESS)
+            err = clGetMemObjectInfo(objects[i], CL_MEM_CONTEXT, sizeof c, &c, NULL);
+            if (err == CL_INVALID_MEM_OBJECT)
                 return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "objects[%u] is not a valid memory object", i);
+            if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetMemObjectInfo", "CL_MEM_CONTEXT");
             if (c != qctx)
                 return clmem__fail(CL_INVALID_CONTEXT, fn, "objects[%u] belongs to context %p, the queue to %p", i,
                                    (void *)c, (void *)qctx);
@@ -4183,14 +4290,17 @@ static cl_int clmem__check_host_ptr(const char *fn, cl_mem_flags flags, const vo
 static cl_int clmem__check_alloc_size(const char *fn, cl_context ctx, size_t size) {
     cl_uint n = 0, i;
     cl_int result = CL_SUCCESS;
-    cl_device_id *devs = clmem__context_devices(ctx, &n);
-    if (!devs) return clmem__fail(CL_INVALID_CONTEXT, fn, "context %p is not a valid context", (void *)ctx);
+    cl_device_id *devs = clmem__devices_of(fn, ctx, &n, &result);
+    if (!devs) return result;
     for (i = 0; i < n && result == CL_SUCCESS; ++i) {
         cl_ulong max = 0;
-        if (clGetDeviceInfo(devs[i], CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max, &max, NULL) == CL_SUCCESS && max &&
-            (cl_ulong)size > max) {
+        cl_int err = clGetDeviceInfo(devs[i], CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max, &max, NULL);
+        if (err != CL_SUCCESS) {
+            result = clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_MAX_MEM_ALLOC_SIZE");
+        } else if (max && (cl_ulong)size > max) {
             char name[96] = {0};
-            clGetDeviceInfo(devs[i], CL_DEVICE_NAME, sizeof name - 1, name, NULL);
+            /* the name only decorates the message: optional */
+            if (clGetDeviceInfo(devs[i], CL_DEVICE_NAME, sizeof name - 1, name, NULL) != CL_SUCCESS) name[0] = '\0';
             result = clmem__fail(CL_INVALID_BUFFER_SIZE, fn,
                                  "size %zu is above CL_DEVICE_MAX_MEM_ALLOC_SIZE (%llu) of device '%s'", size,
                                  (unsigned long long)max, name);
@@ -4265,7 +4375,11 @@ CLMEM_API clmem_buffer clmem_buffer_from_int_ptr(cl_mem mem, bool retain, cl_int
         return b;
     }
     if ((err = clmem_mem_get_info(mem, &info)) != CL_SUCCESS) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_MEM_OBJECT, fn, "mem %p is not a valid memory object", (void *)mem));
+        if (err == CL_INVALID_MEM_OBJECT)
+            err = clmem__fail(CL_INVALID_MEM_OBJECT, fn, "mem %p is not a valid memory object", (void *)mem);
+        else /* a failed query keeps its code; clmem_mem_get_info named it */
+            err = clmem__refail_as(fn, err);
+        clmem__set_err(errcode_ret, err);
         return b;
     }
     if (info.type != CL_MEM_OBJECT_BUFFER) {
@@ -4324,11 +4438,15 @@ static cl_int clmem__check_sub_flags(const char *fn, cl_mem_flags parent, cl_mem
    (CL_MISALIGNED_SUB_BUFFER_OFFSET); refusing here names the device at once. */
 static cl_int clmem__check_sub_alignment(const char *fn, cl_context ctx, size_t origin) {
     cl_uint n = 0, i;
-    cl_device_id *devs = clmem__context_devices(ctx, &n);
-    if (!devs) return clmem__fail(CL_INVALID_CONTEXT, fn, "the buffer's context %p is not valid", (void *)ctx);
+    cl_int err = CL_SUCCESS;
+    cl_device_id *devs = clmem__devices_of(fn, ctx, &n, &err);
+    if (!devs) return err;
     for (i = 0; i < n; ++i) {
         cl_uint bits = 0, bytes;
-        clGetDeviceInfo(devs[i], CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof bits, &bits, NULL);
+        if ((err = clGetDeviceInfo(devs[i], CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof bits, &bits, NULL)) != CL_SUCCESS) {
+            CLMEM_FREE(devs);
+            return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_MEM_BASE_ADDR_ALIGN");
+        }
         bytes = bits / 8 ? bits / 8 : 1;
         if (origin % bytes != 0) {
             char name[128] = {0};
@@ -4389,8 +4507,12 @@ CLMEM_API clmem_buffer clmem_buffer_get_sub_region(clmem_buffer buf, size_t orig
     sub.size = size;
     sub.root = buf.root ? buf.root : buf.mem;
     sub.origin = root_origin;
-    if (clGetMemObjectInfo(sub.mem, CL_MEM_FLAGS, sizeof sub.flags, &sub.flags, NULL) != CL_SUCCESS)
-        sub.flags = flags ? flags : buf.flags;
+    /* the flags the sub-buffer inherited, as the driver resolved them */
+    if ((err = clGetMemObjectInfo(sub.mem, CL_MEM_FLAGS, sizeof sub.flags, &sub.flags, NULL)) != CL_SUCCESS) {
+        clReleaseMemObject(sub.mem);
+        clmem__set_err(errcode_ret, clmem__cl_fail(err, fn, "clGetMemObjectInfo(CL_MEM_FLAGS)"));
+        return clmem__buffer_empty();
+    }
     clmem__set_err(errcode_ret, CL_SUCCESS);
     return sub;
 }
@@ -4443,7 +4565,7 @@ CLMEM_API cl_int clmem_enqueue_fill_buffer_opts(cl_command_queue queue, clmem_bu
         if (!clmem__range_ok(offset, size, buf.size))
             return clmem__fail(CL_INVALID_VALUE, fn, "offset %zu + size %zu is beyond the buffer's %zu bytes", offset,
                                size, buf.size);
-        if ((err = clmem__check_same_context(fn, queue, buf.context, "buf")) != CL_SUCCESS) return err;
+        if ((err = clmem__same_context(fn, queue, buf.context, "buf")) != CL_SUCCESS) return err;
     }
     if (size == 0) return clmem__nothing_to_do(fn, queue, opts->wait_for, opts->num_wait_for, opts->event);
     err = clEnqueueFillBuffer(queue, buf.mem, pattern, pattern_size, offset, size, opts->num_wait_for, opts->wait_for,
@@ -4683,30 +4805,47 @@ static cl_int clmem__format_supported(const char *fn, cl_context ctx, cl_mem_fla
 static cl_int clmem__check_image_limits(const char *fn, cl_context ctx, cl_mem_object_type type, size_t w, size_t h,
                                         size_t d, size_t n) {
     cl_uint count = 0, i;
-    cl_device_id *devs = clmem__context_devices(ctx, &count);
+    cl_int err = CL_SUCCESS;
+    cl_device_id *devs = clmem__devices_of(fn, ctx, &count, &err);
     bool any_images = false;
     cl_int result = CL_SUCCESS;
     char why[200] = {0};
-    if (!devs) return clmem__fail(CL_INVALID_CONTEXT, fn, "context %p is not a valid context", (void *)ctx);
-    for (i = 0; i < count; ++i) {
+    if (!devs) return err;
+    for (i = 0; i < count && err == CL_SUCCESS; ++i) {
         cl_bool images = CL_FALSE;
         size_t max_w = 0, max_h = 0, max_d = 0, max_n = 0, max_buf = 0;
         char name[96] = {0};
-        clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images, NULL);
+        const char *q = "CL_DEVICE_IMAGE_SUPPORT";
+        err = clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images, NULL);
+        if (err != CL_SUCCESS) break;
         if (!images) continue;
         any_images = true;
-        clGetDeviceInfo(devs[i], CL_DEVICE_NAME, sizeof name - 1, name, NULL);
+        /* the name is only for the message: optional */
+        if (clGetDeviceInfo(devs[i], CL_DEVICE_NAME, sizeof name - 1, name, NULL) != CL_SUCCESS) name[0] = '\0';
         if (type == CL_MEM_OBJECT_IMAGE3D) {
-            clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE3D_MAX_WIDTH, sizeof max_w, &max_w, NULL);
-            clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE3D_MAX_HEIGHT, sizeof max_h, &max_h, NULL);
-            clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE3D_MAX_DEPTH, sizeof max_d, &max_d, NULL);
+            if ((err = clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE3D_MAX_WIDTH, sizeof max_w, &max_w, NULL)) != CL_SUCCESS)
+                q = "CL_DEVICE_IMAGE3D_MAX_WIDTH";
+            else if ((err = clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE3D_MAX_HEIGHT, sizeof max_h, &max_h, NULL)) != CL_SUCCESS)
+                q = "CL_DEVICE_IMAGE3D_MAX_HEIGHT";
+            else if ((err = clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE3D_MAX_DEPTH, sizeof max_d, &max_d, NULL)) != CL_SUCCESS)
+                q = "CL_DEVICE_IMAGE3D_MAX_DEPTH";
         } else {
-            clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE2D_MAX_WIDTH, sizeof max_w, &max_w, NULL);
-            clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE2D_MAX_HEIGHT, sizeof max_h, &max_h, NULL);
+            if ((err = clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE2D_MAX_WIDTH, sizeof max_w, &max_w, NULL)) != CL_SUCCESS)
+                q = "CL_DEVICE_IMAGE2D_MAX_WIDTH";
+            else if ((err = clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE2D_MAX_HEIGHT, sizeof max_h, &max_h, NULL)) != CL_SUCCESS)
+                q = "CL_DEVICE_IMAGE2D_MAX_HEIGHT";
             max_d = 1;
         }
-        clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE_MAX_ARRAY_SIZE, sizeof max_n, &max_n, NULL);
-        clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE_MAX_BUFFER_SIZE, sizeof max_buf, &max_buf, NULL);
+        if (err == CL_SUCCESS &&
+            (err = clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE_MAX_ARRAY_SIZE, sizeof max_n, &max_n, NULL)) != CL_SUCCESS)
+            q = "CL_DEVICE_IMAGE_MAX_ARRAY_SIZE";
+        if (err == CL_SUCCESS &&
+            (err = clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE_MAX_BUFFER_SIZE, sizeof max_buf, &max_buf, NULL)) != CL_SUCCESS)
+            q = "CL_DEVICE_IMAGE_MAX_BUFFER_SIZE";
+        if (err != CL_SUCCESS) {
+            CLMEM_FREE(devs);
+            return clmem__info_fail(fn, err, "clGetDeviceInfo", q);
+        }
         if (type == CL_MEM_OBJECT_IMAGE1D_BUFFER) max_w = max_buf;
         if (w > max_w)
             snprintf(why, sizeof why, "width %zu is above %zu, the limit of device '%s'", w, max_w, name);
@@ -4723,7 +4862,9 @@ static cl_int clmem__check_image_limits(const char *fn, cl_context ctx, cl_mem_o
         }
     }
     CLMEM_FREE(devs);
-    if (!any_images)
+    if (err != CL_SUCCESS)
+        result = clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_IMAGE_SUPPORT");
+    else if (!any_images)
         result = clmem__fail(CL_INVALID_OPERATION, fn, "no device of the context supports images (CL_DEVICE_IMAGE_SUPPORT)");
     else if (why[0])
         result = clmem__fail(CL_INVALID_IMAGE_SIZE, fn, "%s image: %s", clmem__image_type_name(type), why);
@@ -4736,25 +4877,93 @@ static clmem_image clmem__image_empty(void) {
     return img;
 }
 
-/* clmem__image_fill_from_driver(img): read type, format, extents and element size. */
-static cl_int clmem__image_fill_from_driver(clmem_image *img) {
+/* clmem__image_fill_from_driver(img, &query): read type, format, extents and element
+   size; on failure *query names the query that failed (CL_INVALID_MEM_OBJECT without a
+   query: not an image). */
+static cl_int clmem__image_fill_from_driver(clmem_image *img, const char **query) {
     cl_int err;
     cl_mem buffer = NULL;
-    err = clGetMemObjectInfo(img->mem, CL_MEM_TYPE, sizeof img->type, &img->type, NULL);
-    if (err == CL_SUCCESS) err = clGetMemObjectInfo(img->mem, CL_MEM_CONTEXT, sizeof img->context, &img->context, NULL);
-    if (err == CL_SUCCESS) err = clGetMemObjectInfo(img->mem, CL_MEM_FLAGS, sizeof img->flags, &img->flags, NULL);
+#define CLMEM__IMGQ(call, param, field)                                                   \
+    if (err == CL_SUCCESS && (err = call(img->mem, param, sizeof img->field, &img->field, NULL)) != CL_SUCCESS) \
+        *query = #call "(" #param ")";
+    *query = NULL;
+    err = CL_SUCCESS;
+    CLMEM__IMGQ(clGetMemObjectInfo, CL_MEM_TYPE, type)
+    CLMEM__IMGQ(clGetMemObjectInfo, CL_MEM_CONTEXT, context)
+    CLMEM__IMGQ(clGetMemObjectInfo, CL_MEM_FLAGS, flags)
     if (err == CL_SUCCESS && !clmem__is_image_type(img->type)) return CL_INVALID_MEM_OBJECT;
-    if (err == CL_SUCCESS) err = clGetImageInfo(img->mem, CL_IMAGE_FORMAT, sizeof img->format, &img->format, NULL);
+    CLMEM__IMGQ(clGetImageInfo, CL_IMAGE_FORMAT, format)
+    CLMEM__IMGQ(clGetImageInfo, CL_IMAGE_ELEMENT_SIZE, element_size)
+    CLMEM__IMGQ(clGetImageInfo, CL_IMAGE_WIDTH, width)
+    CLMEM__IMGQ(clGetImageInfo, CL_IMAGE_HEIGHT, height)
+    CLMEM__IMGQ(clGetImageInfo, CL_IMAGE_DEPTH, depth)
+    CLMEM__IMGQ(clGetImageInfo, CL_IMAGE_ARRAY_SIZE, array_size)
+#undef CLMEM__IMGQ
+    if (err != CL_SUCCESS) return err;
+    /* CL_IMAGE_BUFFER is an OpenCL 1.2 query: an unknown query (CL_INVALID_VALUE) means
+       no buffer; any other failure is one */
+    err = clGetImageInfo(img->mem, CL_IMAGE_BUFFER, sizeof buffer, &buffer, NULL);
     if (err == CL_SUCCESS)
-        err = clGetImageInfo(img->mem, CL_IMAGE_ELEMENT_SIZE, sizeof img->element_size, &img->element_size, NULL);
-    if (err == CL_SUCCESS) err = clGetImageInfo(img->mem, CL_IMAGE_WIDTH, sizeof img->width, &img->width, NULL);
-    if (err == CL_SUCCESS) err = clGetImageInfo(img->mem, CL_IMAGE_HEIGHT, sizeof img->height, &img->height, NULL);
-    if (err == CL_SUCCESS) err = clGetImageInfo(img->mem, CL_IMAGE_DEPTH, sizeof img->depth, &img->depth, NULL);
-    if (err == CL_SUCCESS)
-        err = clGetImageInfo(img->mem, CL_IMAGE_ARRAY_SIZE, sizeof img->array_size, &img->array_size, NULL);
-    if (err == CL_SUCCESS && clGetImageInfo(img->mem, CL_IMAGE_BUFFER, sizeof buffer, &buffer, NULL) == CL_SUCCESS)
         img->buffer = buffer;
-    return err;
+    else if (err != CL_INVALID_VALUE) {
+        *query = "clGetImageInfo(CL_IMAGE_BUFFER)";
+        return err;
+    }
+    return CL_SUCCESS;
+}
+
+/* clmem__image_layout_check(fn, type, w, h, d, n, elem, row, slice, has_host, host_size):
+   the pure checks of clmem_create_image on extents and host pitches (no driver call;
+   tests/fuzz/image_layout.c fuzzes it). An element size of 0 (unknown format) is left
+   to the format check. Sizes that wrap size_t are CL_INVALID_IMAGE_SIZE (no device
+   holds them); pitch rules are CL_INVALID_IMAGE_DESCRIPTOR; a host_size too small for
+   what the driver reads is CL_INVALID_VALUE. */
+static cl_int clmem__image_layout_check(const char *fn, cl_mem_object_type type, size_t w, size_t h, size_t d, size_t n,
+                                        size_t elem, size_t row, size_t slice, bool has_host, size_t host_size) {
+    size_t row_min = 0, min_slice = 0, layers, total = 0;
+    bool arr1d = type == CL_MEM_OBJECT_IMAGE1D_ARRAY;
+    if (elem == 0) return CL_SUCCESS;
+    if (w == 0 || h == 0 || d == 0 || n == 0)
+        return clmem__fail(CL_INVALID_IMAGE_SIZE, fn, "%s image extents %zu x %zu x %zu (array size %zu) contain a 0",
+                           clmem__image_type_name(type), w, h, d, n);
+    layers = (type == CL_MEM_OBJECT_IMAGE3D) ? d : n;
+    if (!clmem__mul_ok(w, elem, &row_min) || !clmem__mul_ok(row_min, arr1d ? 1 : h, &total) ||
+        !clmem__mul_ok(total, layers, &total))
+        return clmem__fail(CL_INVALID_IMAGE_SIZE, fn,
+                           "%s image of %zu x %zu x %zu pixels (array size %zu) of %zu bytes is more than size_t holds",
+                           clmem__image_type_name(type), w, h, d, n, elem);
+    if ((row || slice) && !has_host)
+        return clmem__fail(CL_INVALID_IMAGE_DESCRIPTOR, fn,
+                           "pitches {%zu, %zu} are given without hostbuf (pitches describe host memory)", row, slice);
+    if (row != 0 && (row < row_min || row % elem != 0))
+        return clmem__fail(CL_INVALID_IMAGE_DESCRIPTOR, fn,
+                           "row pitch %zu must be at least width %zu x element size %zu = %zu and a multiple of %zu", row,
+                           w, elem, row_min, elem);
+    if (row == 0) row = row_min; /* > 0: w and elem are */
+    if (slice != 0) {
+        if (type == CL_MEM_OBJECT_IMAGE1D || type == CL_MEM_OBJECT_IMAGE1D_BUFFER || type == CL_MEM_OBJECT_IMAGE2D)
+            return clmem__fail(CL_INVALID_IMAGE_DESCRIPTOR, fn, "slice pitch %zu is given for a %s image, which has no slices",
+                               slice, clmem__image_type_name(type));
+        if (!clmem__mul_ok(row, arr1d ? 1 : h, &min_slice))
+            return clmem__fail(CL_INVALID_IMAGE_DESCRIPTOR, fn,
+                               "row pitch %zu x height %zu (the least slice pitch) is more than size_t holds", row, h);
+        if (slice < min_slice || slice % row != 0)
+            return clmem__fail(CL_INVALID_IMAGE_DESCRIPTOR, fn,
+                               "slice pitch %zu must be at least %zu (%s) and a multiple of the row pitch %zu", slice,
+                               min_slice, arr1d ? "the row pitch" : "row pitch x height", row);
+    }
+    if (has_host && host_size) {
+        /* bytes the driver reads: the last pixel's end */
+        size_t need = 0, t1 = 0, t2 = 0, slice_eff = slice;
+        bool ok = true;
+        if (!slice_eff) ok = clmem__mul_ok(row, arr1d ? 1 : h, &slice_eff);
+        ok = ok && clmem__mul_ok(layers - 1, slice_eff, &t1) && clmem__mul_ok(arr1d ? 0 : h - 1, row, &t2) &&
+             clmem__add_ok(t1, t2, &need) && clmem__add_ok(need, row_min, &need);
+        if (!ok || need > host_size)
+            return clmem__fail(CL_INVALID_VALUE, fn, "hostbuf holds .host_size %zu bytes but the image reads %s%zu",
+                               host_size, ok ? "" : "more than ", ok ? need : (size_t)SIZE_MAX);
+    }
+    return CL_SUCCESS;
 }
 
 CLMEM_API clmem_image clmem_create_image_opts(cl_context context, cl_mem_flags flags, clmem_image_format format,
@@ -4765,7 +4974,7 @@ CLMEM_API clmem_image clmem_create_image_opts(cl_context context, cl_mem_flags f
     cl_image_desc desc;
     cl_mem_object_type type;
     cl_uint ndim = 0, i;
-    size_t elem, w, h = 1, d = 1, n = 1, row, slice;
+    size_t elem, w, h = 1, d = 1, n = 1;
     cl_int err = CL_SUCCESS;
     if (!opts) opts = &none;
     for (i = 0; i < 3 && opts->shape[i] != 0; ++i) ndim = i + 1;
@@ -4821,48 +5030,9 @@ CLMEM_API clmem_image clmem_create_image_opts(cl_context context, cl_mem_flags f
             goto fail;
         }
         if ((err = clmem__check_format(fn, format)) != CL_SUCCESS) goto fail;
-        if ((opts->pitches[0] || opts->pitches[1]) && !opts->hostbuf) {
-            err = clmem__fail(CL_INVALID_IMAGE_DESCRIPTOR, fn,
-                              "pitches {%zu, %zu} are given without hostbuf (pitches describe host memory)",
-                              opts->pitches[0], opts->pitches[1]);
+        if ((err = clmem__image_layout_check(fn, type, w, h, d, n, elem, opts->pitches[0], opts->pitches[1],
+                                             opts->hostbuf != NULL, opts->host_size)) != CL_SUCCESS)
             goto fail;
-        }
-        row = opts->pitches[0];
-        slice = opts->pitches[1];
-        if (row != 0 && (row < w * elem || row % elem != 0)) {
-            err = clmem__fail(CL_INVALID_IMAGE_DESCRIPTOR, fn,
-                              "row pitch %zu must be at least width %zu x element size %zu = %zu and a multiple of %zu",
-                              row, w, elem, w * elem, elem);
-            goto fail;
-        }
-        if (row == 0) row = w * elem;
-        if (slice != 0) {
-            size_t min_slice = (type == CL_MEM_OBJECT_IMAGE1D_ARRAY) ? row : row * h;
-            if (type == CL_MEM_OBJECT_IMAGE1D || type == CL_MEM_OBJECT_IMAGE1D_BUFFER || type == CL_MEM_OBJECT_IMAGE2D) {
-                err = clmem__fail(CL_INVALID_IMAGE_DESCRIPTOR, fn, "slice pitch %zu is given for a %s image, which has no slices",
-                                  slice, clmem__image_type_name(type));
-                goto fail;
-            }
-            if (slice < min_slice || slice % row != 0) {
-                err = clmem__fail(CL_INVALID_IMAGE_DESCRIPTOR, fn,
-                                  "slice pitch %zu must be at least %zu (%s) and a multiple of the row pitch %zu", slice,
-                                  min_slice, type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? "the row pitch" : "row pitch x height",
-                                  row);
-                goto fail;
-            }
-        }
-        if (opts->hostbuf && opts->host_size) {
-            /* bytes the driver reads: the last pixel's end */
-            size_t layers = (type == CL_MEM_OBJECT_IMAGE3D) ? d : n, need = 0, t1 = 0, t2 = 0;
-            size_t slice_eff = slice ? slice : (type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? row : row * h);
-            bool ok = clmem__mul_ok(layers - 1, slice_eff, &t1) && clmem__mul_ok(h - 1, row, &t2) &&
-                      clmem__add_ok(t1, t2, &need) && clmem__add_ok(need, w * elem, &need);
-            if (!ok || need > opts->host_size) {
-                err = clmem__fail(CL_INVALID_VALUE, fn, "hostbuf holds .host_size %zu bytes but the image reads %zu",
-                                  opts->host_size, ok ? need : (size_t)SIZE_MAX);
-                goto fail;
-            }
-        }
         if (opts->buffer.mem) {
             size_t need = 0;
             if (!clmem__mul_ok(w, elem, &need) || need > opts->buffer.size) {
@@ -4907,9 +5077,17 @@ CLMEM_API clmem_image clmem_create_image_opts(cl_context context, cl_mem_flags f
     img.array_size = desc.image_array_size;
     img.flags = flags ? flags : CL_MEM_READ_WRITE;
     img.buffer = opts->buffer.mem;
-    if (clGetImageInfo(img.mem, CL_IMAGE_ELEMENT_SIZE, sizeof img.element_size, &img.element_size, NULL) != CL_SUCCESS ||
-        img.element_size == 0)
-        img.element_size = elem;
+    /* the element size follows from the (checked) format; the driver is asked only for a
+       format clmem does not know (CLMEM_NO_VALIDATION), and a failure of that query is
+       the image's failure */
+    img.element_size = elem;
+    if (elem == 0 &&
+        (err = clGetImageInfo(img.mem, CL_IMAGE_ELEMENT_SIZE, sizeof img.element_size, &img.element_size, NULL)) !=
+            CL_SUCCESS) {
+        clReleaseMemObject(img.mem);
+        err = clmem__cl_fail(err, fn, "clGetImageInfo(CL_IMAGE_ELEMENT_SIZE)");
+        goto fail;
+    }
     clmem__set_err(errcode_ret, CL_SUCCESS);
     return img;
 fail:
@@ -5052,17 +5230,24 @@ fail:
 CLMEM_API clmem_image clmem_image_from_int_ptr(cl_mem mem, bool retain, cl_int *errcode_ret) {
     static const char fn[] = "clmem_image_from_int_ptr";
     clmem_image img = clmem__image_empty();
+    const char *query = NULL;
     cl_int err;
     if (!mem) {
         clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_MEM_OBJECT, fn, "mem is NULL"));
         return img;
     }
     img.mem = mem;
-    err = clmem__image_fill_from_driver(&img);
+    err = clmem__image_fill_from_driver(&img, &query);
     if (err != CL_SUCCESS) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_MEM_OBJECT, fn,
-                                                "mem %p is not a valid image (%s; CL_MEM_TYPE 0x%x)", (void *)mem,
-                                                clmem_error_string(err), (unsigned)img.type));
+        if (err == CL_INVALID_MEM_OBJECT && !query)
+            err = clmem__fail(CL_INVALID_MEM_OBJECT, fn, "mem %p is not an image (CL_MEM_TYPE 0x%x)", (void *)mem,
+                              (unsigned)img.type);
+        else if (err == CL_INVALID_MEM_OBJECT)
+            err = clmem__fail(CL_INVALID_MEM_OBJECT, fn, "mem %p is not a valid memory object (%s failed)", (void *)mem,
+                              query);
+        else /* a failed query keeps its code */
+            err = clmem__fail(err, fn, "%s failed with %s (%d)", query, clmem_error_string(err), (int)err);
+        clmem__set_err(errcode_ret, err);
         return clmem__image_empty();
     }
     if (retain && (err = clRetainMemObject(mem)) != CL_SUCCESS) {
@@ -5207,7 +5392,7 @@ CLMEM_API cl_int clmem_enqueue_fill_image_opts(cl_command_queue queue, clmem_ima
                                kinds[(int)kind >= 1 && (int)kind <= 3 ? (int)kind : 0],
                                clmem_image_format_repr(img.format, text, sizeof text),
                                wants[c == 'f' ? 0 : c == 'i' ? 1 : 2]);
-        if ((err = clmem__check_same_context(fn, queue, img.context, "img")) != CL_SUCCESS) return err;
+        if ((err = clmem__same_context(fn, queue, img.context, "img")) != CL_SUCCESS) return err;
     }
     if ((err = clmem__image_region(fn, "fill", &img, origin, region, reg)) != CL_SUCCESS) return err;
     if (reg[0] == 0) return clmem__nothing_to_do(fn, queue, opts->wait_for, opts->num_wait_for, opts->event);
@@ -5244,18 +5429,22 @@ static const char *clmem__addressing_name(cl_addressing_mode m) {
 #if defined(CL_VERSION_2_0)
 /* clmem__context_platform_version(ctx): the OpenCL version of the context's platform as
    major*100+minor*10 (PyOpenCL decides the sampler call by it); 0 when unknown. */
-static int clmem__context_platform_version(cl_context ctx) {
+static cl_int clmem__context_platform_version(const char *fn, cl_context ctx, int *version) {
     cl_uint n = 0;
     cl_platform_id platform = NULL;
     char v[128] = {0};
     int major = 0, minor = 0;
-    cl_device_id *devs = clmem__context_devices(ctx, &n);
-    if (!devs) return 0;
-    clGetDeviceInfo(devs[0], CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL);
+    cl_int err = CL_SUCCESS;
+    cl_device_id *devs = clmem__devices_of(fn, ctx, &n, &err);
+    *version = 0;
+    if (!devs) return err;
+    err = clGetDeviceInfo(devs[0], CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL);
     CLMEM_FREE(devs);
-    if (!platform || clGetPlatformInfo(platform, CL_PLATFORM_VERSION, sizeof v - 1, v, NULL) != CL_SUCCESS) return 0;
-    if (sscanf(v, "OpenCL %d.%d", &major, &minor) != 2) return 0;
-    return major * 100 + minor * 10;
+    if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_PLATFORM");
+    if ((err = clGetPlatformInfo(platform, CL_PLATFORM_VERSION, sizeof v - 1, v, NULL)) != CL_SUCCESS)
+        return clmem__info_fail(fn, err, "clGetPlatformInfo", "CL_PLATFORM_VERSION");
+    if (sscanf(v, "OpenCL %d.%d", &major, &minor) == 2) *version = major * 100 + minor * 10; /* else unknown: 1.x call */
+    return CL_SUCCESS;
 }
 #endif
 
@@ -5263,10 +5452,13 @@ static int clmem__context_platform_version(cl_context ctx) {
 static cl_int clmem__context_has_images(const char *fn, cl_context ctx) {
     cl_uint n = 0, i;
     cl_bool any = CL_FALSE;
-    cl_device_id *devs = clmem__context_devices(ctx, &n);
-    if (!devs) return clmem__fail(CL_INVALID_CONTEXT, fn, "context %p is not a valid context", (void *)ctx);
-    for (i = 0; i < n && !any; ++i) clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE_SUPPORT, sizeof any, &any, NULL);
+    cl_int err = CL_SUCCESS;
+    cl_device_id *devs = clmem__devices_of(fn, ctx, &n, &err);
+    if (!devs) return err;
+    for (i = 0; i < n && !any && err == CL_SUCCESS; ++i)
+        err = clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE_SUPPORT, sizeof any, &any, NULL);
     CLMEM_FREE(devs);
+    if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_IMAGE_SUPPORT");
     if (!any) return clmem__fail(CL_INVALID_OPERATION, fn, "no device of the context supports images (CL_DEVICE_IMAGE_SUPPORT)");
     return CL_SUCCESS;
 }
@@ -5323,24 +5515,31 @@ static clmem_sampler clmem__sampler_make(const char *fn, cl_context context, cl_
         }
     }
 #if defined(CL_VERSION_2_0)
-    if (clmem__context_platform_version(context) >= 200) {
-        cl_sampler_properties props[7];
-        props[0] = CL_SAMPLER_NORMALIZED_COORDS;
-        props[1] = nc;
-        props[2] = CL_SAMPLER_ADDRESSING_MODE;
-        props[3] = am;
-        props[4] = CL_SAMPLER_FILTER_MODE;
-        props[5] = fm;
-        props[6] = 0;
-        s.sampler = clCreateSamplerWithProperties(context, props, &err);
-        if (err != CL_SUCCESS || !s.sampler) {
-            clmem__set_err(errcode_ret, clmem__cl_fail(err ? err : CL_OUT_OF_RESOURCES, fn, "clCreateSamplerWithProperties"));
-            memset(&s, 0, sizeof s);
+    {
+        int version = 0;
+        if ((err = clmem__context_platform_version(fn, context, &version)) != CL_SUCCESS) {
+            clmem__set_err(errcode_ret, err);
             return s;
         }
-    } else
+        if (version >= 200) {
+            cl_sampler_properties props[7];
+            props[0] = CL_SAMPLER_NORMALIZED_COORDS;
+            props[1] = nc;
+            props[2] = CL_SAMPLER_ADDRESSING_MODE;
+            props[3] = am;
+            props[4] = CL_SAMPLER_FILTER_MODE;
+            props[5] = fm;
+            props[6] = 0;
+            s.sampler = clCreateSamplerWithProperties(context, props, &err);
+            if (err != CL_SUCCESS || !s.sampler) {
+                clmem__set_err(errcode_ret, clmem__cl_fail(err ? err : CL_OUT_OF_RESOURCES, fn, "clCreateSamplerWithProperties"));
+                memset(&s, 0, sizeof s);
+                return s;
+            }
+        }
+    }
 #endif
-    {
+    if (!s.sampler) {
         s.sampler = clmem__create_sampler_12(context, nc, am, fm, &err);
         if (err != CL_SUCCESS || !s.sampler) {
             clmem__set_err(errcode_ret, clmem__cl_fail(err ? err : CL_OUT_OF_RESOURCES, fn, "clCreateSampler"));
@@ -5455,9 +5654,14 @@ CLMEM_API cl_int clmem_sampler_get_info(clmem_sampler s, clmem_sampler_info *inf
 #if defined(CL_VERSION_3_0)
     {
         size_t bytes = 0;
-        if (clGetSamplerInfo(s.sampler, CL_SAMPLER_PROPERTIES, 0, NULL, &bytes) == CL_SUCCESS && bytes > 0 &&
-            bytes <= sizeof info->properties &&
-            clGetSamplerInfo(s.sampler, CL_SAMPLER_PROPERTIES, bytes, info->properties, NULL) == CL_SUCCESS) {
+        /* a 3.0 query: CL_INVALID_VALUE (unknown to an older platform) means none */
+        err = clGetSamplerInfo(s.sampler, CL_SAMPLER_PROPERTIES, 0, NULL, &bytes);
+        if (err == CL_SUCCESS && bytes > 0 && bytes <= sizeof info->properties)
+            err = clGetSamplerInfo(s.sampler, CL_SAMPLER_PROPERTIES, bytes, info->properties, NULL);
+        else if (err == CL_INVALID_VALUE)
+            err = CL_SUCCESS, bytes = 0;
+        if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clGetSamplerInfo(CL_SAMPLER_PROPERTIES)");
+        if (bytes > 0 && bytes <= sizeof info->properties) {
             size_t n = bytes / sizeof(cl_bitfield);
             while (n > 0 && info->properties[n - 1] == 0) --n;
             info->num_properties = n;
@@ -5500,11 +5704,11 @@ CLMEM_API cl_int clmem__set_arg_sampler(cl_kernel k, cl_uint index, clmem_sample
    and takes packets of packet_size bytes. */
 static cl_int clmem__pipe_support(const char *fn, cl_context ctx, cl_uint packet_size) {
     cl_uint n = 0, i;
-    cl_device_id *devs = clmem__context_devices(ctx, &n);
-    cl_int result = CL_INVALID_OPERATION;
+    cl_int result = CL_INVALID_OPERATION, err = CL_SUCCESS;
+    cl_device_id *devs = clmem__devices_of(fn, ctx, &n, &err);
     char name[96] = {0};
     cl_uint largest = 0;
-    if (!devs) return clmem__fail(CL_INVALID_CONTEXT, fn, "context %p is not a valid context", (void *)ctx);
+    if (!devs) return err;
     for (i = 0; i < n; ++i) {
         cl_bool support = CL_FALSE;
         cl_uint max_packet = 0;
@@ -5842,16 +6046,24 @@ static cl_int clmem__svm_unsupported(const char *fn) {
 #endif
 
 #if CLMEM__HAVE_SVM
-static cl_bitfield clmem__svm_device_caps(cl_device_id dev) {
-    cl_bitfield caps = 0;
-    if (clmem__device_version(dev) < 200) return 0;
-    if (clGetDeviceInfo(dev, 0x1053 /* CL_DEVICE_SVM_CAPABILITIES */, sizeof caps, &caps, NULL) != CL_SUCCESS) return 0;
-    return caps;
+/* clmem__svm_device_caps(fn, dev, &caps): 0 for a device older than OpenCL 2.0; a
+   failed query keeps its code and is named. */
+static cl_int clmem__svm_device_caps(const char *fn, cl_device_id dev, cl_bitfield *caps) {
+    char v[128] = {0};
+    int major = 0, minor = 0;
+    cl_int err = clGetDeviceInfo(dev, CL_DEVICE_VERSION, sizeof v - 1, v, NULL);
+    *caps = 0;
+    if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_VERSION");
+    if (sscanf(v, "OpenCL %d.%d", &major, &minor) != 2 || major < 2) return CL_SUCCESS;
+    err = clGetDeviceInfo(dev, 0x1053 /* CL_DEVICE_SVM_CAPABILITIES */, sizeof *caps, caps, NULL);
+    if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_SVM_CAPABILITIES");
+    return CL_SUCCESS;
 }
 #endif
 
 static void clmem__svm_device_name(cl_device_id dev, char *buf, size_t size) {
     buf[0] = '\0';
+    /* the name only decorates messages: optional */
     if (clGetDeviceInfo(dev, CL_DEVICE_NAME, size - 1, buf, NULL) != CL_SUCCESS) snprintf(buf, size, "?");
     buf[size - 1] = '\0';
 }
@@ -5927,13 +6139,16 @@ static inline cl_int clmem__svm_free_after(cl_command_queue queue, cl_context co
 static cl_int clmem__svm_check_bind_queue(const char *fn, cl_command_queue queue, cl_context ctx) {
     cl_context qctx = NULL;
     cl_command_queue_properties props = 0;
-    if (clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof qctx, &qctx, NULL) != CL_SUCCESS || !qctx)
+    cl_int err = clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof qctx, &qctx, NULL);
+    if (err == CL_INVALID_COMMAND_QUEUE || (err == CL_SUCCESS && !qctx))
         return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p is not a valid command queue", (void *)queue);
+    if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetCommandQueueInfo", "CL_QUEUE_CONTEXT");
     if (qctx != ctx)
         return clmem__fail(CL_INVALID_CONTEXT, fn, "queue %p belongs to context %p, the allocation to context %p",
                            (void *)queue, (void *)qctx, (void *)ctx);
-    if (clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL) == CL_SUCCESS &&
-        (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE))
+    if ((err = clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL)) != CL_SUCCESS)
+        return clmem__info_fail(fn, err, "clGetCommandQueueInfo", "CL_QUEUE_PROPERTIES");
+    if (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
         return clmem__fail(CL_INVALID_VALUE, fn,
                            "queue %p is out-of-order: an SVM allocation's release is ordered by its queue, which "
                            "must be in-order",
@@ -5999,28 +6214,38 @@ static clmem_svm_allocation clmem__svm_alloc(const char *fn, cl_context ctx, siz
 #else
     if (CLMEM__CHECKS) {
         cl_uint n = 0, i;
-        cl_device_id *devs = clmem__context_devices(ctx, &n);
+        cl_device_id *devs = clmem__devices_of(fn, ctx, &n, &err);
         cl_bitfield any = 0;
         cl_ulong max_alloc = 0;
         cl_uint max_align = 0;
         char name[128] = "?";
         if (!devs) {
-            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_CONTEXT, fn, "context %p has no devices (or is not a valid context)", (void *)ctx));
+            clmem__set_err(errcode_ret, err);
             return a;
         }
-        for (i = 0; i < n; ++i) {
+        for (i = 0; i < n && err == CL_SUCCESS; ++i) {
             cl_ulong ma = 0;
             cl_uint al = 0;
-            any |= clmem__svm_device_caps(devs[i]);
-            if (clGetDeviceInfo(devs[i], CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof ma, &ma, NULL) == CL_SUCCESS &&
-                (max_alloc == 0 || ma < max_alloc))
-                max_alloc = ma;
-            if (clGetDeviceInfo(devs[i], CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE, sizeof al, &al, NULL) == CL_SUCCESS &&
-                (max_align == 0 || al < max_align))
-                max_align = al;
+            cl_bitfield caps = 0;
+            if ((err = clmem__svm_device_caps(fn, devs[i], &caps)) != CL_SUCCESS) break;
+            any |= caps;
+            if ((err = clGetDeviceInfo(devs[i], CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof ma, &ma, NULL)) != CL_SUCCESS) {
+                err = clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_MAX_MEM_ALLOC_SIZE");
+                break;
+            }
+            if (max_alloc == 0 || ma < max_alloc) max_alloc = ma;
+            if ((err = clGetDeviceInfo(devs[i], CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE, sizeof al, &al, NULL)) != CL_SUCCESS) {
+                err = clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE");
+                break;
+            }
+            if (max_align == 0 || al < max_align) max_align = al;
         }
-        clmem__svm_device_name(devs[0], name, sizeof name);
+        if (err == CL_SUCCESS) clmem__svm_device_name(devs[0], name, sizeof name);
         CLMEM_FREE(devs);
+        if (err != CL_SUCCESS) {
+            clmem__set_err(errcode_ret, err);
+            return a;
+        }
         if (!(any & (CLMEM__SVM_CAP_COARSE | CLMEM__SVM_CAP_FINE))) {
             clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_OPERATION, fn,
                                                     "no device of the context supports SVM (device '%s' reports no "
@@ -6270,7 +6495,7 @@ static cl_int clmem__svm_check_enqueue(const char *fn, cl_command_queue queue, c
     if ((err = clmem__check_wait_list(fn, wl, nw)) != CL_SUCCESS) return err;
     if (!CLMEM__CHECKS) return CL_SUCCESS;
     if ((err = clmem__svm_check_live(fn, what, svm, &ctx)) != CL_SUCCESS) return err;
-    return clmem__check_same_context(fn, queue, ctx, what);
+    return clmem__same_context(fn, queue, ctx, what);
 }
 
 CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm svm, cl_map_flags flags,
@@ -6702,12 +6927,15 @@ static cl_int clmem__map_reserve(const char *fn, clmem__map_record *rec) {
             if (r->root == rec->root && (CLMEM__MAP_WRITES(r->flags) || CLMEM__MAP_WRITES(rec->flags)) &&
                 clmem__map_boxes_meet(r, rec->lo, rec->hi)) {
                 char where[320];
+                /* everything the message needs is copied while the lock is held: once it is
+                   released another thread may remove records and shrink the table */
+                const char *use = CLMEM__MAP_WRITES(r->flags) ? "writing" : "reading";
                 clmem__map_where(r, where, sizeof where);
                 clmem__unlock(&clmem__map_lock);
                 return clmem__fail(CL_INVALID_OPERATION, fn,
                                    "the region overlaps a live map for %s (%s); overlapping maps are allowed only "
                                    "when all of them are for reading: release that map first",
-                                   CLMEM__MAP_WRITES(r->flags) ? "writing" : "reading", where);
+                                   use, where);
             }
         }
     }
@@ -7027,7 +7255,7 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
         return clmem__fail(CL_INVALID_VALUE, fn, "offset %zu + size %zu (shape of %zu-byte elements) is beyond the "
                            "buffer's %zu bytes", offset, m.size, itemsize, buf.size);
     if ((err = clmem__map_check_access(fn, "buffer", buf.flags, flags)) != CL_SUCCESS) return err;
-    if ((err = clmem__check_same_context(fn, queue, buf.context, "buf")) != CL_SUCCESS) return err;
+    if ((err = clmem__same_context(fn, queue, buf.context, "buf")) != CL_SUCCESS) return err;
 
     memset(&rec, 0, sizeof rec);
     rec.mem = buf.mem;
@@ -7040,6 +7268,10 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
     rec.line = opts->clmem__line;
     if ((err = clmem__map_reserve(fn, &rec)) != CL_SUCCESS) return err;
 
+    if (blocking && (err = clmem__wait_list_ok(fn, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) {
+        clmem__map_cancel(rec.serial);
+        return err;
+    }
     ptr = clEnqueueMapBuffer(queue, buf.mem, blocking ? CL_TRUE : CL_FALSE, flags, offset, m.size, opts->num_wait_for,
                              opts->wait_for, (!blocking || opts->event) ? &ev : NULL, &err);
     if (err != CL_SUCCESS || ptr == NULL) {
@@ -7138,7 +7370,7 @@ CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_imag
         return clmem__fail(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, fn, "img has an unknown format (order 0x%x, type 0x%x)",
                            (unsigned)img.format.image_channel_order, (unsigned)img.format.image_channel_data_type);
     if ((err = clmem__map_check_access(fn, "image", img.flags, flags)) != CL_SUCCESS) return err;
-    if ((err = clmem__check_same_context(fn, queue, img.context, "img")) != CL_SUCCESS) return err;
+    if ((err = clmem__same_context(fn, queue, img.context, "img")) != CL_SUCCESS) return err;
 
     memset(&rec, 0, sizeof rec);
     rec.mem = rec.root = img.mem;
@@ -7151,6 +7383,10 @@ CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_imag
     rec.line = opts->clmem__line;
     if ((err = clmem__map_reserve(fn, &rec)) != CL_SUCCESS) return err;
 
+    if (blocking && (err = clmem__wait_list_ok(fn, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) {
+        clmem__map_cancel(rec.serial);
+        return err;
+    }
     ptr = clEnqueueMapImage(queue, img.mem, blocking ? CL_TRUE : CL_FALSE, flags, o, r, &row_pitch, &slice_pitch,
                             opts->num_wait_for, opts->wait_for, (!blocking || opts->event) ? &ev : NULL, &err);
     if (err != CL_SUCCESS || ptr == NULL) {
@@ -7202,12 +7438,22 @@ static cl_int clmem__unmap_checks(const char *fn, cl_command_queue queue, bool s
     if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
     if ((err = clmem__check_wait_list(fn, wait_for, num_wait_for)) != CL_SUCCESS) return err;
     if (CLMEM__CHECKS && !same_queue && clGetMemObjectInfo(mem, CL_MEM_CONTEXT, sizeof mctx, &mctx, NULL) == CL_SUCCESS)
-        return clmem__check_same_context(fn, queue, mctx, "the mapped object");
+        return clmem__same_context(fn, queue, mctx, "the mapped object");
     return CL_SUCCESS;
 }
 
+/* clmem__map_release(fn, map, opts, final): final (clmem_release, CLMEM_WITH_MAP): the
+   handle goes out of scope after this call, so when the driver refuses the unmap the
+   record is dropped anyway (its references to the object, queue and event released:
+   nothing clmem holds leaks; the driver's mapping is the driver's) and the driver's
+   code returned. Not final: the map stays live and may be released again. */
+static cl_int clmem__map_release(const char *fn, clmem_memory_map *map, const clmem_unmap_options *opts, bool final);
+
 CLMEM_API cl_int clmem_memory_map_release_opts(clmem_memory_map *map, const clmem_unmap_options *opts) {
-    static const char fn[] = "clmem_memory_map_release";
+    return clmem__map_release("clmem_memory_map_release", map, opts, false);
+}
+
+static cl_int clmem__map_release(const char *fn, clmem_memory_map *map, const clmem_unmap_options *opts, bool final) {
     static const clmem_unmap_options none = CLMEM__ZERO;
     cl_command_queue queue;
     cl_mem mem;
@@ -7250,7 +7496,7 @@ CLMEM_API cl_int clmem_memory_map_release_opts(clmem_memory_map *map, const clme
         err = clEnqueueUnmapMemObject(queue, mem, map->ptr, opts->num_wait_for, opts->wait_for, opts->event);
         if (err != CL_SUCCESS) err = clmem__cl_fail(err, fn, "clEnqueueUnmapMemObject");
     }
-    if (err != CL_SUCCESS) {
+    if (err != CL_SUCCESS && !final) {
         clmem__map_unclaim(map->serial);
         return err;
     }
@@ -7259,11 +7505,11 @@ CLMEM_API cl_int clmem_memory_map_release_opts(clmem_memory_map *map, const clme
     map->mem = NULL;
     map->queue = NULL;
     map->event = NULL;
-    return CL_SUCCESS;
+    return err;
 }
 
 CLMEM_API cl_int clmem_memory_map_release_default(clmem_memory_map *map) {
-    return clmem_memory_map_release_opts(map, NULL);
+    return clmem__map_release("clmem_release", map, NULL, true);
 }
 
 CLMEM_API cl_int clmem_enqueue_unmap_mem_object_opts(cl_command_queue queue, cl_mem mem, void *ptr,
@@ -7411,21 +7657,77 @@ static cl_int clmem__rect_make(const char *fn, const char *what, const size_t or
     return CL_SUCCESS;
 }
 
-/* clmem__rect_overlap(a_start, b_start, region, row, slice): two rectangles of the same
-   shape and pitches, starting at linear byte offsets a_start and b_start of one
-   allocation, share a byte (the rule of the OpenCL spec's appendix on rectangular
-   copies, written for linear starts so sub-buffer origins fold in). */
-static bool clmem__rect_overlap(size_t a, size_t b, const size_t region[3], size_t row, size_t slice) {
-    size_t slice_size = (region[1] - 1) * row + region[0];
-    size_t block = (region[2] - 1) * slice + slice_size;
-    size_t adx = a % row, bdx = b % row, ady = a % slice, bdy = b % slice;
-    if (a + block <= b || b + block <= a) return false;
-    if ((bdx >= adx + region[0] && bdx + region[0] <= adx + row) || (adx >= bdx + region[0] && adx + region[0] <= bdx + row))
-        return false;
-    if ((bdy >= ady + slice_size && bdy + slice_size <= ady + slice) ||
-        (ady >= bdy + slice_size && ady + slice_size <= bdy + slice))
-        return false;
-    return true;
+/* clmem__rects_meet(a, ar, as, b, br, bs, region): do two rectangles of one region,
+   starting at linear byte offsets a and b of one allocation, with pitches (ar, as)
+   and (br, bs), share a byte? Exact, for equal and for different pitches (sibling
+   sub-buffers may be copied with different pitches): each row of the first that lies
+   within the second's byte span is tested against the second's rows in O(1) (a row of
+   region[0] bytes meets rows of at most 3 slices of the other, whose slice pitch is at
+   least its slice size), so the cost is at most one step per row of the copy, what the
+   driver spends anyway. Both rectangles are known to lie within the allocation (no
+   wrapping). The spec's Appendix D rule is the equal-pitch case of this. */
+static bool clmem__row_meets_rect(size_t p, size_t rx, size_t b, size_t br, size_t bs, const size_t region[3]) {
+    size_t lo = p + 1 >= rx ? p + 1 - rx : 0, hi = p + rx - 1; /* a row of b starting in [lo, hi] meets [p, p+rx) */
+    size_t last_row = (region[1] - 1) * br, zb, zb_lo, zb_hi;
+    if (hi < b) return false;
+    zb_lo = lo <= b + last_row ? 0 : (lo - b - last_row + bs - 1) / bs;
+    zb_hi = (hi - b) / bs;
+    if (zb_hi > region[2] - 1) zb_hi = region[2] - 1;
+    for (zb = zb_lo; zb <= zb_hi; ++zb) {
+        size_t base = b + zb * bs, y_lo, y_hi;
+        if (base > hi) break;
+        y_lo = lo <= base ? 0 : (lo - base + br - 1) / br;
+        y_hi = (hi - base) / br;
+        if (y_hi > region[1] - 1) y_hi = region[1] - 1;
+        if (y_lo <= y_hi) return true;
+    }
+    return false;
+}
+static bool clmem__rects_meet(size_t a, size_t ar, size_t as, size_t b, size_t br, size_t bs, const size_t region[3]) {
+    size_t rx = region[0], a_end = a + (region[2] - 1) * as + (region[1] - 1) * ar + rx;
+    size_t b_end = b + (region[2] - 1) * bs + (region[1] - 1) * br + rx, za;
+    if (a_end <= b || b_end <= a) return false;
+    for (za = 0; za < region[2]; ++za) {
+        size_t base = a + za * as, y, y_lo, y_hi;
+        if (base >= b_end) break;
+        if (base + (region[1] - 1) * ar + rx <= b) continue;
+        y_lo = base + rx > b ? 0 : (b - rx - base) / ar + 1;
+        y_hi = (b_end - 1 - base) / ar;
+        if (y_hi > region[1] - 1) y_hi = region[1] - 1;
+        for (y = y_lo; y <= y_hi; ++y)
+            if (clmem__row_meets_rect(base + y * ar, rx, b, br, bs, region)) return true;
+    }
+    return false;
+}
+
+/* clmem__copy_rect_check(dst, src, region, o, &dr, &sr): every check of a rectangular
+   buffer-to-buffer copy that needs no driver (pure: tests/fuzz/rect_copy.c compares it
+   with a byte-level model). Per the spec: pitch and bounds rules -> CL_INVALID_VALUE;
+   one buffer object as src and dst with different row or slice pitches ->
+   CL_INVALID_VALUE; src and dst in one allocation (the same object, a sub-buffer and
+   its parent, sibling sub-buffers) sharing a byte -> CL_MEM_COPY_OVERLAP. Sibling
+   sub-buffers with different pitches that do not overlap are valid. */
+static cl_int clmem__copy_rect_check(clmem_buffer dst, clmem_buffer src, const size_t region[3],
+                                     const clmem_copy_options *o, clmem__rect *dr, clmem__rect *sr) {
+    cl_int err;
+    if ((err = clmem__rect_make(CLMEM__COPY, "src", o->src_origin, o->src_pitches, region, src.size, sr)) != CL_SUCCESS ||
+        (err = clmem__rect_make(CLMEM__COPY, "dst", o->dst_origin, o->dst_pitches, region, dst.size, dr)) != CL_SUCCESS)
+        return err;
+    if (CLMEM__CHECKS && src.root == dst.root) {
+        if (src.mem == dst.mem && (sr->row != dr->row || sr->slice != dr->slice))
+            return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY,
+                               "a rectangular copy within one buffer object needs equal pitches (src %zu, %zu; dst %zu, "
+                               "%zu)", sr->row, sr->slice, dr->row, dr->slice);
+        if (clmem__rects_meet(src.origin + sr->start, sr->row, sr->slice, dst.origin + dr->start, dr->row, dr->slice,
+                              region))
+            return clmem__fail(CL_MEM_COPY_OVERLAP, CLMEM__COPY,
+                               "src origin {%zu, %zu, %zu} (pitches %zu, %zu) and dst origin {%zu, %zu, %zu} (pitches "
+                               "%zu, %zu) with region {%zu, %zu, %zu} share bytes of one buffer%s",
+                               o->src_origin[0], o->src_origin[1], o->src_origin[2], sr->row, sr->slice,
+                               o->dst_origin[0], o->dst_origin[1], o->dst_origin[2], dr->row, dr->slice, region[0],
+                               region[1], region[2], src.mem == dst.mem ? "" : " (sub-buffers of one parent)");
+    }
+    return CL_SUCCESS;
 }
 
 /* Checks every pair shares: queue, wait list, a live handle. */
@@ -7464,7 +7766,7 @@ static cl_int clmem__after_device_copy(const clmem_copy_options *o, cl_event *ow
 /* clmem__host_failed: a host transfer the driver refused; a context mismatch gets the
    same words as clmem's own checks. */
 static cl_int clmem__host_failed(cl_int err, cl_command_queue queue, clmem_buffer buf, const char *call) {
-    if (err == CL_INVALID_CONTEXT && clmem__check_same_context(CLMEM__COPY, queue, buf.context, "the buffer") != CL_SUCCESS)
+    if (err == CL_INVALID_CONTEXT && clmem__same_context(CLMEM__COPY, queue, buf.context, "the buffer") != CL_SUCCESS)
         return CL_INVALID_CONTEXT;
     return clmem__cl_fail(err, CLMEM__COPY, call);
 }
@@ -7532,6 +7834,9 @@ static cl_int clmem__host_transfer(cl_command_queue queue, clmem_buffer buf, voi
         if (!host)
             return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY, "the host pointer (%s) is NULL", write ? "src" : "dst");
         if ((err = clmem__check_host_access(what, buf, write)) != CL_SUCCESS) return err;
+        if (clmem__blocking(o) &&
+            (err = clmem__wait_list_ok(CLMEM__COPY, o->wait_for, o->num_wait_for)) != CL_SUCCESS)
+            return err;
         /* The queue's context is not asked here: every driver compares it on the call
            (the hottest path of clmem costs one driver query less), and a refusal gets
            its message in clmem__host_failed. */
@@ -7579,26 +7884,43 @@ CLMEM_API cl_int clmem__copy_host_from_buffer(cl_command_queue queue, void *dst,
 
 /* ---- buffer <- buffer ---- */
 
+/* clmem__copy_rect_rows: a rectangular copy between sub-buffers of one buffer with
+   different pitches (valid: they are different objects). Through the root, the path
+   PoCL 3.1 survives (see below), src and dst would be one object, where different
+   pitches are refused; so the rows go as linear copies within the root (they do not
+   overlap: checked before). One enqueue per row: the driver's own rect copy makes as
+   many row copies. Every row waits for the wait list; the event (or a blocking wait) is
+   a marker after the last row. A refused row leaves the rows before it enqueued. */
+static cl_int clmem__copy_rect_rows(cl_command_queue queue, clmem_buffer src, clmem_buffer dst, const clmem__rect *sr,
+                                    const clmem__rect *dr, const size_t region[3], const clmem_copy_options *o) {
+    size_t y, z;
+    cl_int err;
+    cl_event own = NULL;
+    clmem__map_note_use(src.mem, CLMEM__COPY);
+    clmem__map_note_use(dst.mem, CLMEM__COPY);
+    for (z = 0; z < region[2]; ++z)
+        for (y = 0; y < region[1]; ++y) {
+            size_t so = src.origin + sr->start + z * sr->slice + y * sr->row;
+            size_t d = dst.origin + dr->start + z * dr->slice + y * dr->row;
+            err = clEnqueueCopyBuffer(queue, src.root, dst.root, so, d, region[0], o->num_wait_for, o->wait_for, NULL);
+            if (err != CL_SUCCESS) return clmem__cl_fail(err, CLMEM__COPY, "clEnqueueCopyBuffer");
+        }
+    if (o->event || clmem__device_wait(o)) {
+        err = clEnqueueMarkerWithWaitList(queue, 0, NULL, o->event ? o->event : &own);
+        if (err != CL_SUCCESS) return clmem__cl_fail(err, CLMEM__COPY, "clEnqueueMarkerWithWaitList");
+    }
+    return clmem__after_device_copy(o, &own);
+}
+
 static cl_int clmem__copy_rect(cl_command_queue queue, clmem_buffer dst, clmem_buffer src, const size_t region[3],
                                const clmem_copy_options *o) {
     clmem__rect sr, dr;
     size_t so[3], dO[3];
     cl_int err;
     cl_event own = NULL;
-    if ((err = clmem__rect_make(CLMEM__COPY, "src", o->src_origin, o->src_pitches, region, src.size, &sr)) != CL_SUCCESS ||
-        (err = clmem__rect_make(CLMEM__COPY, "dst", o->dst_origin, o->dst_pitches, region, dst.size, &dr)) != CL_SUCCESS)
-        return err;
-    if (CLMEM__CHECKS && src.root == dst.root) {
-        if (sr.row != dr.row || sr.slice != dr.slice)
-            return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY,
-                               "a rectangular copy within one buffer needs equal pitches (src %zu, %zu; dst %zu, %zu)",
-                               sr.row, sr.slice, dr.row, dr.slice);
-        if (clmem__rect_overlap(src.origin + sr.start, dst.origin + dr.start, region, sr.row, sr.slice))
-            return clmem__fail(CL_MEM_COPY_OVERLAP, CLMEM__COPY,
-                               "src origin {%zu, %zu, %zu} and dst origin {%zu, %zu, %zu} with region {%zu, %zu, %zu} "
-                               "overlap in the same buffer", o->src_origin[0], o->src_origin[1], o->src_origin[2],
-                               o->dst_origin[0], o->dst_origin[1], o->dst_origin[2], region[0], region[1], region[2]);
-    }
+    if ((err = clmem__copy_rect_check(dst, src, region, o, &dr, &sr)) != CL_SUCCESS) return err;
+    if (src.root == dst.root && src.mem != dst.mem && (sr.row != dr.row || sr.slice != dr.slice))
+        return clmem__copy_rect_rows(queue, src, dst, &sr, &dr, region, o);
     /* PoCL 3.1 crashes on rectangular copies of sub-buffers: go through the root, whose
        linear offset formula takes the sub-buffer's origin in origin[0]. */
     memcpy(so, sr.origin, sizeof so);
@@ -7628,7 +7950,7 @@ CLMEM_API cl_int clmem__copy_buffer_from_buffer(cl_command_queue queue, clmem_bu
         if (src.context != dst.context)
             return clmem__fail(CL_INVALID_CONTEXT, CLMEM__COPY, "src (context %p) and dst (context %p) differ in context",
                                (void *)src.context, (void *)dst.context);
-        if ((err = clmem__check_same_context(CLMEM__COPY, queue, dst.context, "dst")) != CL_SUCCESS) return err;
+        if ((err = clmem__same_context(CLMEM__COPY, queue, dst.context, "dst")) != CL_SUCCESS) return err;
     }
     rect = clmem__region(CLMEM__COPY, (o->given & CLMEM_GIVEN_REGION) != 0, o->region, region, &err);
     if (err != CL_SUCCESS) return err;
@@ -7676,13 +7998,26 @@ typedef struct clmem__any {
     clmem_image image;
 } clmem__any;
 
+/* clmem__refail(err, what, mem): a wrapping helper failed; its message named itself:
+   say it again in the name of clmem_enqueue_copy, which the user called. */
+static cl_int clmem__refail(cl_int err, const char *what, cl_mem mem) {
+    char why[768];
+    const char *m = clmem_last_error_message(), *colon = strstr(m, ": ");
+    snprintf(why, sizeof why, "%s", colon ? colon + 2 : m);
+    return clmem__fail(err, CLMEM__COPY, "%s (cl_mem %p): %s", what, (void *)mem, why);
+}
+
 static cl_int clmem__any_of(cl_mem mem, const char *what, clmem__any *a) {
     cl_mem_object_type type = 0;
     cl_int err;
     memset(a, 0, sizeof *a);
     if (!mem) return clmem__fail(CL_INVALID_MEM_OBJECT, CLMEM__COPY, "%s is a NULL cl_mem", what);
-    if (clGetMemObjectInfo(mem, CL_MEM_TYPE, sizeof type, &type, NULL) != CL_SUCCESS)
+    err = clGetMemObjectInfo(mem, CL_MEM_TYPE, sizeof type, &type, NULL);
+    if (err == CL_INVALID_MEM_OBJECT)
         return clmem__fail(CL_INVALID_MEM_OBJECT, CLMEM__COPY, "%s (%p) is not a valid memory object", what, (void *)mem);
+    if (err != CL_SUCCESS)
+        return clmem__fail(err, CLMEM__COPY, "clGetMemObjectInfo(%s %p, CL_MEM_TYPE) failed with %s (%d)", what,
+                           (void *)mem, clmem_error_string(err), (int)err);
     if (type == CL_MEM_OBJECT_BUFFER) { /* the five facts a copy needs, not every mem_info */
         clmem_buffer *b = &a->buffer;
         cl_mem parent = NULL;
@@ -7692,7 +8027,8 @@ static cl_int clmem__any_of(cl_mem mem, const char *what, clmem__any *a) {
             (err = clGetMemObjectInfo(mem, CL_MEM_FLAGS, sizeof b->flags, &b->flags, NULL)) != CL_SUCCESS ||
             (err = clGetMemObjectInfo(mem, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent, NULL)) != CL_SUCCESS ||
             (parent && (err = clGetMemObjectInfo(mem, CL_MEM_OFFSET, sizeof offset, &offset, NULL)) != CL_SUCCESS))
-            return clmem__cl_fail(err, CLMEM__COPY, "clGetMemObjectInfo");
+            return clmem__fail(err, CLMEM__COPY, "clGetMemObjectInfo(%s %p) failed with %s (%d)", what, (void *)mem,
+                               clmem_error_string(err), (int)err);
         b->mem = mem;
         b->root = parent ? parent : mem;
         b->origin = parent ? offset : 0;
@@ -7702,9 +8038,12 @@ static cl_int clmem__any_of(cl_mem mem, const char *what, clmem__any *a) {
     if (type == CL_MEM_OBJECT_PIPE)
         return clmem__fail(CL_INVALID_MEM_OBJECT, CLMEM__COPY, "%s is a pipe; pipes cannot be copied", what);
 #endif
+    if (!clmem__is_image_type(type))
+        return clmem__fail(CL_INVALID_MEM_OBJECT, CLMEM__COPY, "%s (%p) has CL_MEM_TYPE 0x%x, neither a buffer nor an image",
+                           what, (void *)mem, (unsigned)type);
     a->is_image = true;
     a->image = clmem_image_from_int_ptr(mem, false, &err);
-    return err;
+    return err == CL_SUCCESS ? err : clmem__refail(err, what, mem);
 }
 
 CLMEM_API cl_int clmem__copy_mem_from_mem(cl_command_queue queue, cl_mem dst, cl_mem src, const clmem_copy_options *o) {
@@ -7774,7 +8113,11 @@ static cl_int clmem__fill_run(cl_command_queue queue, clmem__fill_target dst, co
     eo.wait_for = o->wait_for;
     eo.num_wait_for = o->num_wait_for;
     eo.event = o->event;
-    return clmem_enqueue_fill_buffer_opts(queue, dst.buffer, pattern, pattern_size, o->offset, size, &eo);
+    {
+        cl_int err = clmem_enqueue_fill_buffer_opts(queue, dst.buffer, pattern, pattern_size, o->offset, size, &eo);
+        /* the message names clmem_enqueue_fill, the function the user called */
+        return err == CL_SUCCESS ? err : clmem__refail_as("clmem_enqueue_fill", err);
+    }
 }
 
 #define CLMEM__FILL_DEF(T, name)                                                                          \
@@ -8004,7 +8347,7 @@ static cl_int clmem__image_common(const char *pair, cl_command_queue queue, cons
         return clmem__fail(CL_INVALID_MEM_OBJECT, clmem__copy_fn, "%s: %s is an empty or released image handle", pair, what);
     if ((err = clmem__check_wait_list(clmem__copy_fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
     if ((err = clmem__image_copy_unused(pair, o, allowed)) != CL_SUCCESS) return err;
-    return clmem__check_same_context(clmem__copy_fn, queue, img->context, what);
+    return clmem__same_context(clmem__copy_fn, queue, img->context, what);
 }
 
 /* clmem__via_buffer(img): a 1-D buffer image, copied through its buffer. */
@@ -8032,6 +8375,9 @@ CLMEM_API cl_int clmem__copy_host_from_image(cl_command_queue queue, void *dst, 
             CL_SUCCESS)
             return err;
         if (!dst) return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn, "%s: dst (host memory) is NULL", pair);
+        if (clmem__blocking(o) &&
+            (err = clmem__wait_list_ok(clmem__copy_fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS)
+            return err;
         if (src.flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS))
             return clmem__fail(CL_INVALID_OPERATION, clmem__copy_fn, "%s: src was created with %s: the host may not read it",
                                pair, (src.flags & CL_MEM_HOST_NO_ACCESS) ? "CL_MEM_HOST_NO_ACCESS" : "CL_MEM_HOST_WRITE_ONLY");
@@ -8067,6 +8413,9 @@ CLMEM_API cl_int clmem__copy_image_from_host(cl_command_queue queue, clmem_image
             CL_SUCCESS)
             return err;
         if (!src) return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn, "%s: src (host memory) is NULL", pair);
+        if (clmem__blocking(o) &&
+            (err = clmem__wait_list_ok(clmem__copy_fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS)
+            return err;
         if (dst.flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS))
             return clmem__fail(CL_INVALID_OPERATION, clmem__copy_fn, "%s: dst was created with %s: the host may not write it",
                                pair, (dst.flags & CL_MEM_HOST_NO_ACCESS) ? "CL_MEM_HOST_NO_ACCESS" : "CL_MEM_HOST_READ_ONLY");
@@ -11896,8 +12245,12 @@ static cl_int clmem__describe(const char *fn, cl_device_id dev, clmem_device_des
 #ifdef CL_DEVICE_SVM_CAPABILITIES
     {
         cl_device_svm_capabilities caps = 0;
-        if (clGetDeviceInfo(dev, CL_DEVICE_SVM_CAPABILITIES, sizeof caps, &caps, NULL) == CL_SUCCESS)
+        /* an OpenCL 1.x device does not know the query (CL_INVALID_VALUE): no SVM */
+        err = clGetDeviceInfo(dev, CL_DEVICE_SVM_CAPABILITIES, sizeof caps, &caps, NULL);
+        if (err == CL_SUCCESS)
             d->svm_capabilities = (cl_bitfield)caps;
+        else if (err != CL_INVALID_VALUE)
+            return clmem__cl_fail(err, fn, "clGetDeviceInfo(CL_DEVICE_SVM_CAPABILITIES)");
     }
 #endif
     /* NVIDIA's attributes: asked only of devices that list the extension; a failing

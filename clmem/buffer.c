@@ -52,14 +52,17 @@ static cl_int clmem__check_host_ptr(const char *fn, cl_mem_flags flags, const vo
 static cl_int clmem__check_alloc_size(const char *fn, cl_context ctx, size_t size) {
     cl_uint n = 0, i;
     cl_int result = CL_SUCCESS;
-    cl_device_id *devs = clmem__context_devices(ctx, &n);
-    if (!devs) return clmem__fail(CL_INVALID_CONTEXT, fn, "context %p is not a valid context", (void *)ctx);
+    cl_device_id *devs = clmem__devices_of(fn, ctx, &n, &result);
+    if (!devs) return result;
     for (i = 0; i < n && result == CL_SUCCESS; ++i) {
         cl_ulong max = 0;
-        if (clGetDeviceInfo(devs[i], CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max, &max, NULL) == CL_SUCCESS && max &&
-            (cl_ulong)size > max) {
+        cl_int err = clGetDeviceInfo(devs[i], CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max, &max, NULL);
+        if (err != CL_SUCCESS) {
+            result = clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_MAX_MEM_ALLOC_SIZE");
+        } else if (max && (cl_ulong)size > max) {
             char name[96] = {0};
-            clGetDeviceInfo(devs[i], CL_DEVICE_NAME, sizeof name - 1, name, NULL);
+            /* the name only decorates the message: optional */
+            if (clGetDeviceInfo(devs[i], CL_DEVICE_NAME, sizeof name - 1, name, NULL) != CL_SUCCESS) name[0] = '\0';
             result = clmem__fail(CL_INVALID_BUFFER_SIZE, fn,
                                  "size %zu is above CL_DEVICE_MAX_MEM_ALLOC_SIZE (%llu) of device '%s'", size,
                                  (unsigned long long)max, name);
@@ -134,7 +137,11 @@ CLMEM_API clmem_buffer clmem_buffer_from_int_ptr(cl_mem mem, bool retain, cl_int
         return b;
     }
     if ((err = clmem_mem_get_info(mem, &info)) != CL_SUCCESS) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_MEM_OBJECT, fn, "mem %p is not a valid memory object", (void *)mem));
+        if (err == CL_INVALID_MEM_OBJECT)
+            err = clmem__fail(CL_INVALID_MEM_OBJECT, fn, "mem %p is not a valid memory object", (void *)mem);
+        else /* a failed query keeps its code; clmem_mem_get_info named it */
+            err = clmem__refail_as(fn, err);
+        clmem__set_err(errcode_ret, err);
         return b;
     }
     if (info.type != CL_MEM_OBJECT_BUFFER) {
@@ -193,11 +200,15 @@ static cl_int clmem__check_sub_flags(const char *fn, cl_mem_flags parent, cl_mem
    (CL_MISALIGNED_SUB_BUFFER_OFFSET); refusing here names the device at once. */
 static cl_int clmem__check_sub_alignment(const char *fn, cl_context ctx, size_t origin) {
     cl_uint n = 0, i;
-    cl_device_id *devs = clmem__context_devices(ctx, &n);
-    if (!devs) return clmem__fail(CL_INVALID_CONTEXT, fn, "the buffer's context %p is not valid", (void *)ctx);
+    cl_int err = CL_SUCCESS;
+    cl_device_id *devs = clmem__devices_of(fn, ctx, &n, &err);
+    if (!devs) return err;
     for (i = 0; i < n; ++i) {
         cl_uint bits = 0, bytes;
-        clGetDeviceInfo(devs[i], CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof bits, &bits, NULL);
+        if ((err = clGetDeviceInfo(devs[i], CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof bits, &bits, NULL)) != CL_SUCCESS) {
+            CLMEM_FREE(devs);
+            return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_MEM_BASE_ADDR_ALIGN");
+        }
         bytes = bits / 8 ? bits / 8 : 1;
         if (origin % bytes != 0) {
             char name[128] = {0};
@@ -258,8 +269,12 @@ CLMEM_API clmem_buffer clmem_buffer_get_sub_region(clmem_buffer buf, size_t orig
     sub.size = size;
     sub.root = buf.root ? buf.root : buf.mem;
     sub.origin = root_origin;
-    if (clGetMemObjectInfo(sub.mem, CL_MEM_FLAGS, sizeof sub.flags, &sub.flags, NULL) != CL_SUCCESS)
-        sub.flags = flags ? flags : buf.flags;
+    /* the flags the sub-buffer inherited, as the driver resolved them */
+    if ((err = clGetMemObjectInfo(sub.mem, CL_MEM_FLAGS, sizeof sub.flags, &sub.flags, NULL)) != CL_SUCCESS) {
+        clReleaseMemObject(sub.mem);
+        clmem__set_err(errcode_ret, clmem__cl_fail(err, fn, "clGetMemObjectInfo(CL_MEM_FLAGS)"));
+        return clmem__buffer_empty();
+    }
     clmem__set_err(errcode_ret, CL_SUCCESS);
     return sub;
 }
@@ -312,7 +327,7 @@ CLMEM_API cl_int clmem_enqueue_fill_buffer_opts(cl_command_queue queue, clmem_bu
         if (!clmem__range_ok(offset, size, buf.size))
             return clmem__fail(CL_INVALID_VALUE, fn, "offset %zu + size %zu is beyond the buffer's %zu bytes", offset,
                                size, buf.size);
-        if ((err = clmem__check_same_context(fn, queue, buf.context, "buf")) != CL_SUCCESS) return err;
+        if ((err = clmem__same_context(fn, queue, buf.context, "buf")) != CL_SUCCESS) return err;
     }
     if (size == 0) return clmem__nothing_to_do(fn, queue, opts->wait_for, opts->num_wait_for, opts->event);
     err = clEnqueueFillBuffer(queue, buf.mem, pattern, pattern_size, offset, size, opts->num_wait_for, opts->wait_for,

@@ -158,8 +158,12 @@ static cl_int clmem__describe(const char *fn, cl_device_id dev, clmem_device_des
 #ifdef CL_DEVICE_SVM_CAPABILITIES
     {
         cl_device_svm_capabilities caps = 0;
-        if (clGetDeviceInfo(dev, CL_DEVICE_SVM_CAPABILITIES, sizeof caps, &caps, NULL) == CL_SUCCESS)
+        /* an OpenCL 1.x device does not know the query (CL_INVALID_VALUE): no SVM */
+        err = clGetDeviceInfo(dev, CL_DEVICE_SVM_CAPABILITIES, sizeof caps, &caps, NULL);
+        if (err == CL_SUCCESS)
             d->svm_capabilities = (cl_bitfield)caps;
+        else if (err != CL_INVALID_VALUE)
+            return clmem__cl_fail(err, fn, "clGetDeviceInfo(CL_DEVICE_SVM_CAPABILITIES)");
     }
 #endif
     /* NVIDIA's attributes: asked only of devices that list the extension; a failing

@@ -228,30 +228,47 @@ static cl_int clmem__format_supported(const char *fn, cl_context ctx, cl_mem_fla
 static cl_int clmem__check_image_limits(const char *fn, cl_context ctx, cl_mem_object_type type, size_t w, size_t h,
                                         size_t d, size_t n) {
     cl_uint count = 0, i;
-    cl_device_id *devs = clmem__context_devices(ctx, &count);
+    cl_int err = CL_SUCCESS;
+    cl_device_id *devs = clmem__devices_of(fn, ctx, &count, &err);
     bool any_images = false;
     cl_int result = CL_SUCCESS;
     char why[200] = {0};
-    if (!devs) return clmem__fail(CL_INVALID_CONTEXT, fn, "context %p is not a valid context", (void *)ctx);
-    for (i = 0; i < count; ++i) {
+    if (!devs) return err;
+    for (i = 0; i < count && err == CL_SUCCESS; ++i) {
         cl_bool images = CL_FALSE;
         size_t max_w = 0, max_h = 0, max_d = 0, max_n = 0, max_buf = 0;
         char name[96] = {0};
-        clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images, NULL);
+        const char *q = "CL_DEVICE_IMAGE_SUPPORT";
+        err = clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images, NULL);
+        if (err != CL_SUCCESS) break;
         if (!images) continue;
         any_images = true;
-        clGetDeviceInfo(devs[i], CL_DEVICE_NAME, sizeof name - 1, name, NULL);
+        /* the name is only for the message: optional */
+        if (clGetDeviceInfo(devs[i], CL_DEVICE_NAME, sizeof name - 1, name, NULL) != CL_SUCCESS) name[0] = '\0';
         if (type == CL_MEM_OBJECT_IMAGE3D) {
-            clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE3D_MAX_WIDTH, sizeof max_w, &max_w, NULL);
-            clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE3D_MAX_HEIGHT, sizeof max_h, &max_h, NULL);
-            clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE3D_MAX_DEPTH, sizeof max_d, &max_d, NULL);
+            if ((err = clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE3D_MAX_WIDTH, sizeof max_w, &max_w, NULL)) != CL_SUCCESS)
+                q = "CL_DEVICE_IMAGE3D_MAX_WIDTH";
+            else if ((err = clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE3D_MAX_HEIGHT, sizeof max_h, &max_h, NULL)) != CL_SUCCESS)
+                q = "CL_DEVICE_IMAGE3D_MAX_HEIGHT";
+            else if ((err = clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE3D_MAX_DEPTH, sizeof max_d, &max_d, NULL)) != CL_SUCCESS)
+                q = "CL_DEVICE_IMAGE3D_MAX_DEPTH";
         } else {
-            clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE2D_MAX_WIDTH, sizeof max_w, &max_w, NULL);
-            clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE2D_MAX_HEIGHT, sizeof max_h, &max_h, NULL);
+            if ((err = clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE2D_MAX_WIDTH, sizeof max_w, &max_w, NULL)) != CL_SUCCESS)
+                q = "CL_DEVICE_IMAGE2D_MAX_WIDTH";
+            else if ((err = clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE2D_MAX_HEIGHT, sizeof max_h, &max_h, NULL)) != CL_SUCCESS)
+                q = "CL_DEVICE_IMAGE2D_MAX_HEIGHT";
             max_d = 1;
         }
-        clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE_MAX_ARRAY_SIZE, sizeof max_n, &max_n, NULL);
-        clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE_MAX_BUFFER_SIZE, sizeof max_buf, &max_buf, NULL);
+        if (err == CL_SUCCESS &&
+            (err = clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE_MAX_ARRAY_SIZE, sizeof max_n, &max_n, NULL)) != CL_SUCCESS)
+            q = "CL_DEVICE_IMAGE_MAX_ARRAY_SIZE";
+        if (err == CL_SUCCESS &&
+            (err = clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE_MAX_BUFFER_SIZE, sizeof max_buf, &max_buf, NULL)) != CL_SUCCESS)
+            q = "CL_DEVICE_IMAGE_MAX_BUFFER_SIZE";
+        if (err != CL_SUCCESS) {
+            CLMEM_FREE(devs);
+            return clmem__info_fail(fn, err, "clGetDeviceInfo", q);
+        }
         if (type == CL_MEM_OBJECT_IMAGE1D_BUFFER) max_w = max_buf;
         if (w > max_w)
             snprintf(why, sizeof why, "width %zu is above %zu, the limit of device '%s'", w, max_w, name);
@@ -268,7 +285,9 @@ static cl_int clmem__check_image_limits(const char *fn, cl_context ctx, cl_mem_o
         }
     }
     CLMEM_FREE(devs);
-    if (!any_images)
+    if (err != CL_SUCCESS)
+        result = clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_IMAGE_SUPPORT");
+    else if (!any_images)
         result = clmem__fail(CL_INVALID_OPERATION, fn, "no device of the context supports images (CL_DEVICE_IMAGE_SUPPORT)");
     else if (why[0])
         result = clmem__fail(CL_INVALID_IMAGE_SIZE, fn, "%s image: %s", clmem__image_type_name(type), why);
@@ -281,25 +300,93 @@ static clmem_image clmem__image_empty(void) {
     return img;
 }
 
-/* clmem__image_fill_from_driver(img): read type, format, extents and element size. */
-static cl_int clmem__image_fill_from_driver(clmem_image *img) {
+/* clmem__image_fill_from_driver(img, &query): read type, format, extents and element
+   size; on failure *query names the query that failed (CL_INVALID_MEM_OBJECT without a
+   query: not an image). */
+static cl_int clmem__image_fill_from_driver(clmem_image *img, const char **query) {
     cl_int err;
     cl_mem buffer = NULL;
-    err = clGetMemObjectInfo(img->mem, CL_MEM_TYPE, sizeof img->type, &img->type, NULL);
-    if (err == CL_SUCCESS) err = clGetMemObjectInfo(img->mem, CL_MEM_CONTEXT, sizeof img->context, &img->context, NULL);
-    if (err == CL_SUCCESS) err = clGetMemObjectInfo(img->mem, CL_MEM_FLAGS, sizeof img->flags, &img->flags, NULL);
+#define CLMEM__IMGQ(call, param, field)                                                   \
+    if (err == CL_SUCCESS && (err = call(img->mem, param, sizeof img->field, &img->field, NULL)) != CL_SUCCESS) \
+        *query = #call "(" #param ")";
+    *query = NULL;
+    err = CL_SUCCESS;
+    CLMEM__IMGQ(clGetMemObjectInfo, CL_MEM_TYPE, type)
+    CLMEM__IMGQ(clGetMemObjectInfo, CL_MEM_CONTEXT, context)
+    CLMEM__IMGQ(clGetMemObjectInfo, CL_MEM_FLAGS, flags)
     if (err == CL_SUCCESS && !clmem__is_image_type(img->type)) return CL_INVALID_MEM_OBJECT;
-    if (err == CL_SUCCESS) err = clGetImageInfo(img->mem, CL_IMAGE_FORMAT, sizeof img->format, &img->format, NULL);
+    CLMEM__IMGQ(clGetImageInfo, CL_IMAGE_FORMAT, format)
+    CLMEM__IMGQ(clGetImageInfo, CL_IMAGE_ELEMENT_SIZE, element_size)
+    CLMEM__IMGQ(clGetImageInfo, CL_IMAGE_WIDTH, width)
+    CLMEM__IMGQ(clGetImageInfo, CL_IMAGE_HEIGHT, height)
+    CLMEM__IMGQ(clGetImageInfo, CL_IMAGE_DEPTH, depth)
+    CLMEM__IMGQ(clGetImageInfo, CL_IMAGE_ARRAY_SIZE, array_size)
+#undef CLMEM__IMGQ
+    if (err != CL_SUCCESS) return err;
+    /* CL_IMAGE_BUFFER is an OpenCL 1.2 query: an unknown query (CL_INVALID_VALUE) means
+       no buffer; any other failure is one */
+    err = clGetImageInfo(img->mem, CL_IMAGE_BUFFER, sizeof buffer, &buffer, NULL);
     if (err == CL_SUCCESS)
-        err = clGetImageInfo(img->mem, CL_IMAGE_ELEMENT_SIZE, sizeof img->element_size, &img->element_size, NULL);
-    if (err == CL_SUCCESS) err = clGetImageInfo(img->mem, CL_IMAGE_WIDTH, sizeof img->width, &img->width, NULL);
-    if (err == CL_SUCCESS) err = clGetImageInfo(img->mem, CL_IMAGE_HEIGHT, sizeof img->height, &img->height, NULL);
-    if (err == CL_SUCCESS) err = clGetImageInfo(img->mem, CL_IMAGE_DEPTH, sizeof img->depth, &img->depth, NULL);
-    if (err == CL_SUCCESS)
-        err = clGetImageInfo(img->mem, CL_IMAGE_ARRAY_SIZE, sizeof img->array_size, &img->array_size, NULL);
-    if (err == CL_SUCCESS && clGetImageInfo(img->mem, CL_IMAGE_BUFFER, sizeof buffer, &buffer, NULL) == CL_SUCCESS)
         img->buffer = buffer;
-    return err;
+    else if (err != CL_INVALID_VALUE) {
+        *query = "clGetImageInfo(CL_IMAGE_BUFFER)";
+        return err;
+    }
+    return CL_SUCCESS;
+}
+
+/* clmem__image_layout_check(fn, type, w, h, d, n, elem, row, slice, has_host, host_size):
+   the pure checks of clmem_create_image on extents and host pitches (no driver call;
+   tests/fuzz/image_layout.c fuzzes it). An element size of 0 (unknown format) is left
+   to the format check. Sizes that wrap size_t are CL_INVALID_IMAGE_SIZE (no device
+   holds them); pitch rules are CL_INVALID_IMAGE_DESCRIPTOR; a host_size too small for
+   what the driver reads is CL_INVALID_VALUE. */
+static cl_int clmem__image_layout_check(const char *fn, cl_mem_object_type type, size_t w, size_t h, size_t d, size_t n,
+                                        size_t elem, size_t row, size_t slice, bool has_host, size_t host_size) {
+    size_t row_min = 0, min_slice = 0, layers, total = 0;
+    bool arr1d = type == CL_MEM_OBJECT_IMAGE1D_ARRAY;
+    if (elem == 0) return CL_SUCCESS;
+    if (w == 0 || h == 0 || d == 0 || n == 0)
+        return clmem__fail(CL_INVALID_IMAGE_SIZE, fn, "%s image extents %zu x %zu x %zu (array size %zu) contain a 0",
+                           clmem__image_type_name(type), w, h, d, n);
+    layers = (type == CL_MEM_OBJECT_IMAGE3D) ? d : n;
+    if (!clmem__mul_ok(w, elem, &row_min) || !clmem__mul_ok(row_min, arr1d ? 1 : h, &total) ||
+        !clmem__mul_ok(total, layers, &total))
+        return clmem__fail(CL_INVALID_IMAGE_SIZE, fn,
+                           "%s image of %zu x %zu x %zu pixels (array size %zu) of %zu bytes is more than size_t holds",
+                           clmem__image_type_name(type), w, h, d, n, elem);
+    if ((row || slice) && !has_host)
+        return clmem__fail(CL_INVALID_IMAGE_DESCRIPTOR, fn,
+                           "pitches {%zu, %zu} are given without hostbuf (pitches describe host memory)", row, slice);
+    if (row != 0 && (row < row_min || row % elem != 0))
+        return clmem__fail(CL_INVALID_IMAGE_DESCRIPTOR, fn,
+                           "row pitch %zu must be at least width %zu x element size %zu = %zu and a multiple of %zu", row,
+                           w, elem, row_min, elem);
+    if (row == 0) row = row_min; /* > 0: w and elem are */
+    if (slice != 0) {
+        if (type == CL_MEM_OBJECT_IMAGE1D || type == CL_MEM_OBJECT_IMAGE1D_BUFFER || type == CL_MEM_OBJECT_IMAGE2D)
+            return clmem__fail(CL_INVALID_IMAGE_DESCRIPTOR, fn, "slice pitch %zu is given for a %s image, which has no slices",
+                               slice, clmem__image_type_name(type));
+        if (!clmem__mul_ok(row, arr1d ? 1 : h, &min_slice))
+            return clmem__fail(CL_INVALID_IMAGE_DESCRIPTOR, fn,
+                               "row pitch %zu x height %zu (the least slice pitch) is more than size_t holds", row, h);
+        if (slice < min_slice || slice % row != 0)
+            return clmem__fail(CL_INVALID_IMAGE_DESCRIPTOR, fn,
+                               "slice pitch %zu must be at least %zu (%s) and a multiple of the row pitch %zu", slice,
+                               min_slice, arr1d ? "the row pitch" : "row pitch x height", row);
+    }
+    if (has_host && host_size) {
+        /* bytes the driver reads: the last pixel's end */
+        size_t need = 0, t1 = 0, t2 = 0, slice_eff = slice;
+        bool ok = true;
+        if (!slice_eff) ok = clmem__mul_ok(row, arr1d ? 1 : h, &slice_eff);
+        ok = ok && clmem__mul_ok(layers - 1, slice_eff, &t1) && clmem__mul_ok(arr1d ? 0 : h - 1, row, &t2) &&
+             clmem__add_ok(t1, t2, &need) && clmem__add_ok(need, row_min, &need);
+        if (!ok || need > host_size)
+            return clmem__fail(CL_INVALID_VALUE, fn, "hostbuf holds .host_size %zu bytes but the image reads %s%zu",
+                               host_size, ok ? "" : "more than ", ok ? need : (size_t)SIZE_MAX);
+    }
+    return CL_SUCCESS;
 }
 
 CLMEM_API clmem_image clmem_create_image_opts(cl_context context, cl_mem_flags flags, clmem_image_format format,
@@ -310,7 +397,7 @@ CLMEM_API clmem_image clmem_create_image_opts(cl_context context, cl_mem_flags f
     cl_image_desc desc;
     cl_mem_object_type type;
     cl_uint ndim = 0, i;
-    size_t elem, w, h = 1, d = 1, n = 1, row, slice;
+    size_t elem, w, h = 1, d = 1, n = 1;
     cl_int err = CL_SUCCESS;
     if (!opts) opts = &none;
     for (i = 0; i < 3 && opts->shape[i] != 0; ++i) ndim = i + 1;
@@ -366,48 +453,9 @@ CLMEM_API clmem_image clmem_create_image_opts(cl_context context, cl_mem_flags f
             goto fail;
         }
         if ((err = clmem__check_format(fn, format)) != CL_SUCCESS) goto fail;
-        if ((opts->pitches[0] || opts->pitches[1]) && !opts->hostbuf) {
-            err = clmem__fail(CL_INVALID_IMAGE_DESCRIPTOR, fn,
-                              "pitches {%zu, %zu} are given without hostbuf (pitches describe host memory)",
-                              opts->pitches[0], opts->pitches[1]);
+        if ((err = clmem__image_layout_check(fn, type, w, h, d, n, elem, opts->pitches[0], opts->pitches[1],
+                                             opts->hostbuf != NULL, opts->host_size)) != CL_SUCCESS)
             goto fail;
-        }
-        row = opts->pitches[0];
-        slice = opts->pitches[1];
-        if (row != 0 && (row < w * elem || row % elem != 0)) {
-            err = clmem__fail(CL_INVALID_IMAGE_DESCRIPTOR, fn,
-                              "row pitch %zu must be at least width %zu x element size %zu = %zu and a multiple of %zu",
-                              row, w, elem, w * elem, elem);
-            goto fail;
-        }
-        if (row == 0) row = w * elem;
-        if (slice != 0) {
-            size_t min_slice = (type == CL_MEM_OBJECT_IMAGE1D_ARRAY) ? row : row * h;
-            if (type == CL_MEM_OBJECT_IMAGE1D || type == CL_MEM_OBJECT_IMAGE1D_BUFFER || type == CL_MEM_OBJECT_IMAGE2D) {
-                err = clmem__fail(CL_INVALID_IMAGE_DESCRIPTOR, fn, "slice pitch %zu is given for a %s image, which has no slices",
-                                  slice, clmem__image_type_name(type));
-                goto fail;
-            }
-            if (slice < min_slice || slice % row != 0) {
-                err = clmem__fail(CL_INVALID_IMAGE_DESCRIPTOR, fn,
-                                  "slice pitch %zu must be at least %zu (%s) and a multiple of the row pitch %zu", slice,
-                                  min_slice, type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? "the row pitch" : "row pitch x height",
-                                  row);
-                goto fail;
-            }
-        }
-        if (opts->hostbuf && opts->host_size) {
-            /* bytes the driver reads: the last pixel's end */
-            size_t layers = (type == CL_MEM_OBJECT_IMAGE3D) ? d : n, need = 0, t1 = 0, t2 = 0;
-            size_t slice_eff = slice ? slice : (type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? row : row * h);
-            bool ok = clmem__mul_ok(layers - 1, slice_eff, &t1) && clmem__mul_ok(h - 1, row, &t2) &&
-                      clmem__add_ok(t1, t2, &need) && clmem__add_ok(need, w * elem, &need);
-            if (!ok || need > opts->host_size) {
-                err = clmem__fail(CL_INVALID_VALUE, fn, "hostbuf holds .host_size %zu bytes but the image reads %zu",
-                                  opts->host_size, ok ? need : (size_t)SIZE_MAX);
-                goto fail;
-            }
-        }
         if (opts->buffer.mem) {
             size_t need = 0;
             if (!clmem__mul_ok(w, elem, &need) || need > opts->buffer.size) {
@@ -452,9 +500,17 @@ CLMEM_API clmem_image clmem_create_image_opts(cl_context context, cl_mem_flags f
     img.array_size = desc.image_array_size;
     img.flags = flags ? flags : CL_MEM_READ_WRITE;
     img.buffer = opts->buffer.mem;
-    if (clGetImageInfo(img.mem, CL_IMAGE_ELEMENT_SIZE, sizeof img.element_size, &img.element_size, NULL) != CL_SUCCESS ||
-        img.element_size == 0)
-        img.element_size = elem;
+    /* the element size follows from the (checked) format; the driver is asked only for a
+       format clmem does not know (CLMEM_NO_VALIDATION), and a failure of that query is
+       the image's failure */
+    img.element_size = elem;
+    if (elem == 0 &&
+        (err = clGetImageInfo(img.mem, CL_IMAGE_ELEMENT_SIZE, sizeof img.element_size, &img.element_size, NULL)) !=
+            CL_SUCCESS) {
+        clReleaseMemObject(img.mem);
+        err = clmem__cl_fail(err, fn, "clGetImageInfo(CL_IMAGE_ELEMENT_SIZE)");
+        goto fail;
+    }
     clmem__set_err(errcode_ret, CL_SUCCESS);
     return img;
 fail:
@@ -597,17 +653,24 @@ fail:
 CLMEM_API clmem_image clmem_image_from_int_ptr(cl_mem mem, bool retain, cl_int *errcode_ret) {
     static const char fn[] = "clmem_image_from_int_ptr";
     clmem_image img = clmem__image_empty();
+    const char *query = NULL;
     cl_int err;
     if (!mem) {
         clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_MEM_OBJECT, fn, "mem is NULL"));
         return img;
     }
     img.mem = mem;
-    err = clmem__image_fill_from_driver(&img);
+    err = clmem__image_fill_from_driver(&img, &query);
     if (err != CL_SUCCESS) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_MEM_OBJECT, fn,
-                                                "mem %p is not a valid image (%s; CL_MEM_TYPE 0x%x)", (void *)mem,
-                                                clmem_error_string(err), (unsigned)img.type));
+        if (err == CL_INVALID_MEM_OBJECT && !query)
+            err = clmem__fail(CL_INVALID_MEM_OBJECT, fn, "mem %p is not an image (CL_MEM_TYPE 0x%x)", (void *)mem,
+                              (unsigned)img.type);
+        else if (err == CL_INVALID_MEM_OBJECT)
+            err = clmem__fail(CL_INVALID_MEM_OBJECT, fn, "mem %p is not a valid memory object (%s failed)", (void *)mem,
+                              query);
+        else /* a failed query keeps its code */
+            err = clmem__fail(err, fn, "%s failed with %s (%d)", query, clmem_error_string(err), (int)err);
+        clmem__set_err(errcode_ret, err);
         return clmem__image_empty();
     }
     if (retain && (err = clRetainMemObject(mem)) != CL_SUCCESS) {
@@ -752,7 +815,7 @@ CLMEM_API cl_int clmem_enqueue_fill_image_opts(cl_command_queue queue, clmem_ima
                                kinds[(int)kind >= 1 && (int)kind <= 3 ? (int)kind : 0],
                                clmem_image_format_repr(img.format, text, sizeof text),
                                wants[c == 'f' ? 0 : c == 'i' ? 1 : 2]);
-        if ((err = clmem__check_same_context(fn, queue, img.context, "img")) != CL_SUCCESS) return err;
+        if ((err = clmem__same_context(fn, queue, img.context, "img")) != CL_SUCCESS) return err;
     }
     if ((err = clmem__image_region(fn, "fill", &img, origin, region, reg)) != CL_SUCCESS) return err;
     if (reg[0] == 0) return clmem__nothing_to_do(fn, queue, opts->wait_for, opts->num_wait_for, opts->event);

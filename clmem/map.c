@@ -67,12 +67,15 @@ static cl_int clmem__map_reserve(const char *fn, clmem__map_record *rec) {
             if (r->root == rec->root && (CLMEM__MAP_WRITES(r->flags) || CLMEM__MAP_WRITES(rec->flags)) &&
                 clmem__map_boxes_meet(r, rec->lo, rec->hi)) {
                 char where[320];
+                /* everything the message needs is copied while the lock is held: once it is
+                   released another thread may remove records and shrink the table */
+                const char *use = CLMEM__MAP_WRITES(r->flags) ? "writing" : "reading";
                 clmem__map_where(r, where, sizeof where);
                 clmem__unlock(&clmem__map_lock);
                 return clmem__fail(CL_INVALID_OPERATION, fn,
                                    "the region overlaps a live map for %s (%s); overlapping maps are allowed only "
                                    "when all of them are for reading: release that map first",
-                                   CLMEM__MAP_WRITES(r->flags) ? "writing" : "reading", where);
+                                   use, where);
             }
         }
     }
@@ -392,7 +395,7 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
         return clmem__fail(CL_INVALID_VALUE, fn, "offset %zu + size %zu (shape of %zu-byte elements) is beyond the "
                            "buffer's %zu bytes", offset, m.size, itemsize, buf.size);
     if ((err = clmem__map_check_access(fn, "buffer", buf.flags, flags)) != CL_SUCCESS) return err;
-    if ((err = clmem__check_same_context(fn, queue, buf.context, "buf")) != CL_SUCCESS) return err;
+    if ((err = clmem__same_context(fn, queue, buf.context, "buf")) != CL_SUCCESS) return err;
 
     memset(&rec, 0, sizeof rec);
     rec.mem = buf.mem;
@@ -405,6 +408,10 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
     rec.line = opts->clmem__line;
     if ((err = clmem__map_reserve(fn, &rec)) != CL_SUCCESS) return err;
 
+    if (blocking && (err = clmem__wait_list_ok(fn, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) {
+        clmem__map_cancel(rec.serial);
+        return err;
+    }
     ptr = clEnqueueMapBuffer(queue, buf.mem, blocking ? CL_TRUE : CL_FALSE, flags, offset, m.size, opts->num_wait_for,
                              opts->wait_for, (!blocking || opts->event) ? &ev : NULL, &err);
     if (err != CL_SUCCESS || ptr == NULL) {
@@ -503,7 +510,7 @@ CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_imag
         return clmem__fail(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, fn, "img has an unknown format (order 0x%x, type 0x%x)",
                            (unsigned)img.format.image_channel_order, (unsigned)img.format.image_channel_data_type);
     if ((err = clmem__map_check_access(fn, "image", img.flags, flags)) != CL_SUCCESS) return err;
-    if ((err = clmem__check_same_context(fn, queue, img.context, "img")) != CL_SUCCESS) return err;
+    if ((err = clmem__same_context(fn, queue, img.context, "img")) != CL_SUCCESS) return err;
 
     memset(&rec, 0, sizeof rec);
     rec.mem = rec.root = img.mem;
@@ -516,6 +523,10 @@ CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_imag
     rec.line = opts->clmem__line;
     if ((err = clmem__map_reserve(fn, &rec)) != CL_SUCCESS) return err;
 
+    if (blocking && (err = clmem__wait_list_ok(fn, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) {
+        clmem__map_cancel(rec.serial);
+        return err;
+    }
     ptr = clEnqueueMapImage(queue, img.mem, blocking ? CL_TRUE : CL_FALSE, flags, o, r, &row_pitch, &slice_pitch,
                             opts->num_wait_for, opts->wait_for, (!blocking || opts->event) ? &ev : NULL, &err);
     if (err != CL_SUCCESS || ptr == NULL) {
@@ -567,12 +578,22 @@ static cl_int clmem__unmap_checks(const char *fn, cl_command_queue queue, bool s
     if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
     if ((err = clmem__check_wait_list(fn, wait_for, num_wait_for)) != CL_SUCCESS) return err;
     if (CLMEM__CHECKS && !same_queue && clGetMemObjectInfo(mem, CL_MEM_CONTEXT, sizeof mctx, &mctx, NULL) == CL_SUCCESS)
-        return clmem__check_same_context(fn, queue, mctx, "the mapped object");
+        return clmem__same_context(fn, queue, mctx, "the mapped object");
     return CL_SUCCESS;
 }
 
+/* clmem__map_release(fn, map, opts, final): final (clmem_release, CLMEM_WITH_MAP): the
+   handle goes out of scope after this call, so when the driver refuses the unmap the
+   record is dropped anyway (its references to the object, queue and event released:
+   nothing clmem holds leaks; the driver's mapping is the driver's) and the driver's
+   code returned. Not final: the map stays live and may be released again. */
+static cl_int clmem__map_release(const char *fn, clmem_memory_map *map, const clmem_unmap_options *opts, bool final);
+
 CLMEM_API cl_int clmem_memory_map_release_opts(clmem_memory_map *map, const clmem_unmap_options *opts) {
-    static const char fn[] = "clmem_memory_map_release";
+    return clmem__map_release("clmem_memory_map_release", map, opts, false);
+}
+
+static cl_int clmem__map_release(const char *fn, clmem_memory_map *map, const clmem_unmap_options *opts, bool final) {
     static const clmem_unmap_options none = CLMEM__ZERO;
     cl_command_queue queue;
     cl_mem mem;
@@ -615,7 +636,7 @@ CLMEM_API cl_int clmem_memory_map_release_opts(clmem_memory_map *map, const clme
         err = clEnqueueUnmapMemObject(queue, mem, map->ptr, opts->num_wait_for, opts->wait_for, opts->event);
         if (err != CL_SUCCESS) err = clmem__cl_fail(err, fn, "clEnqueueUnmapMemObject");
     }
-    if (err != CL_SUCCESS) {
+    if (err != CL_SUCCESS && !final) {
         clmem__map_unclaim(map->serial);
         return err;
     }
@@ -624,11 +645,11 @@ CLMEM_API cl_int clmem_memory_map_release_opts(clmem_memory_map *map, const clme
     map->mem = NULL;
     map->queue = NULL;
     map->event = NULL;
-    return CL_SUCCESS;
+    return err;
 }
 
 CLMEM_API cl_int clmem_memory_map_release_default(clmem_memory_map *map) {
-    return clmem_memory_map_release_opts(map, NULL);
+    return clmem__map_release("clmem_release", map, NULL, true);
 }
 
 CLMEM_API cl_int clmem_enqueue_unmap_mem_object_opts(cl_command_queue queue, cl_mem mem, void *ptr,

@@ -137,10 +137,16 @@ typedef struct clmem_unmap_options {
     CLMEM_MAP_MAX_DIMS, order not 'C'/'F', strides reaching outside the map, size
     overflow), CL_INVALID_OPERATION (the host-access flags forbid the map; overlap with
     a live map where either is for writing), CL_INVALID_EVENT_WAIT_LIST,
-    CL_OUT_OF_HOST_MEMORY, or the driver's code.
+    CL_OUT_OF_HOST_MEMORY, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (a blocking map
+    whose wait list holds a failed event: checked first, as PoCL 3.1 would hang), or the
+    driver's code.
     With CL_MEM_USE_HOST_PTR the pointer is the host memory plus the buffer's origin
     plus offset on zero-copy devices (PoCL, CPUs); others may hand out a staging copy.
-    Thread safety: any thread; the live-map table is locked.
+    Thread safety: any thread; the live-map table is locked. LIMIT: PoCL 3.1 crashes
+    inside its device threads (pocl_driver_map_mem) when maps of one region of a buffer
+    run at the same time from several threads (reproduced with bare OpenCL calls);
+    clmem does not serialise them (that would make unmaps blocking). On PoCL, map one
+    buffer's overlapping regions from one thread at a time.
     Example: clmem_enqueue_map_buffer(q, b, CL_MAP_WRITE, 0, cl_uint2, &m, .shape = {1}); */
 #ifndef __cplusplus
 #define clmem_enqueue_map_buffer(...) clmem__map_buffer_(__VA_ARGS__, )
@@ -212,7 +218,10 @@ CLMEM_API cl_int clmem_memory_map_release_opts(clmem_memory_map *map, const clme
 
 /** clmem_memory_map_release_default(&map): clmem_memory_map_release with no options
     (on the map's own queue, no wait list, no event): what clmem_release(&map) and
-    CLMEM_WITH_MAP call. Same results as clmem_memory_map_release. */
+    CLMEM_WITH_MAP call. Same results as clmem_memory_map_release, except that the
+    handle is final: when the driver refuses the unmap, its code is returned and the
+    map is forgotten anyway (clmem's references to the object, queue and event are
+    released; nothing leaks), since CLMEM_WITH_MAP's handle goes out of scope. */
 CLMEM_API cl_int clmem_memory_map_release_default(clmem_memory_map *map);
 
 /** clmem_enqueue_unmap_mem_object(queue, mem, ptr, ...options): unmap one live map of

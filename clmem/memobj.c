@@ -10,8 +10,98 @@ static cl_int clmem__nothing_to_do(const char *fn, cl_command_queue queue, const
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueMarkerWithWaitList");
 }
 
+/* clmem__wait_list_ok(fn, wait_for, n): before a blocking call, no event of the wait
+   list has failed. A blocking read or map that waits on a failed user event hangs in
+   PoCL 3.1 (reproduced with bare OpenCL calls); the spec's answer is
+   CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST. A failure of the status query itself
+   keeps its own code and names clGetEventInfo. (An event that fails after this check
+   is the driver's to report.) */
+static cl_int clmem__wait_list_ok(const char *fn, const cl_event *wait_for, cl_uint n) {
+    cl_uint i;
+    if (!CLMEM__CHECKS) return CL_SUCCESS;
+    for (i = 0; i < n; ++i) {
+        cl_int status = CL_COMPLETE, err;
+        if (!wait_for || !wait_for[i]) continue; /* clmem__check_wait_list reports these */
+        err = clGetEventInfo(wait_for[i], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
+        if (err != CL_SUCCESS)
+            return clmem__fail(err, fn, "clGetEventInfo(wait_for[%u], CL_EVENT_COMMAND_EXECUTION_STATUS) failed with %s "
+                               "(%d)", i, clmem_error_string(err), (int)err);
+        if (status < 0)
+            return clmem__fail(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, fn,
+                               "wait_for[%u] (event %p) has failed with status %d (%s); the blocking call would "
+                               "never complete", i, (void *)wait_for[i], (int)status, clmem_error_string(status));
+    }
+    return CL_SUCCESS;
+}
+
+/* clmem__devices_of(fn, ctx, &n, &err): the devices of a context, CLMEM_MALLOC'd; NULL
+   with *err set and a message naming the failed call (clGetContextInfo keeps its own
+   code: CL_INVALID_CONTEXT only when the driver says so) or CLMEM_MALLOC. */
+static cl_device_id *clmem__devices_of(const char *fn, cl_context ctx, cl_uint *n, cl_int *err) {
+    cl_uint count = 0;
+    cl_device_id *devs;
+    *n = 0;
+    *err = clGetContextInfo(ctx, CL_CONTEXT_NUM_DEVICES, sizeof count, &count, NULL);
+    if (*err != CL_SUCCESS) {
+        *err = clmem__fail(*err, fn, "clGetContextInfo(context %p, CL_CONTEXT_NUM_DEVICES) failed with %s (%d)",
+                           (void *)ctx, clmem_error_string(*err), (int)*err);
+        return NULL;
+    }
+    if (count == 0) {
+        *err = clmem__fail(CL_INVALID_CONTEXT, fn, "context %p has no devices", (void *)ctx);
+        return NULL;
+    }
+    devs = CLMEM__CAST(cl_device_id *, CLMEM_MALLOC(sizeof(cl_device_id) * count));
+    if (!devs) {
+        *err = clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "CLMEM_MALLOC of %zu bytes for the %u devices of context %p failed",
+                           sizeof(cl_device_id) * count, count, (void *)ctx);
+        return NULL;
+    }
+    *err = clGetContextInfo(ctx, CL_CONTEXT_DEVICES, sizeof(cl_device_id) * count, devs, NULL);
+    if (*err != CL_SUCCESS) {
+        CLMEM_FREE(devs);
+        *err = clmem__fail(*err, fn, "clGetContextInfo(context %p, CL_CONTEXT_DEVICES) failed with %s (%d)", (void *)ctx,
+                           clmem_error_string(*err), (int)*err);
+        return NULL;
+    }
+    *n = count;
+    return devs;
+}
+
+/* clmem__info_fail(fn, err, call, what): a failed info query keeps its code and says
+   which query failed. */
+static cl_int clmem__info_fail(const char *fn, cl_int err, const char *call, const char *what) {
+    return clmem__fail(err, fn, "%s(%s) failed with %s (%d)", call, what, clmem_error_string(err), (int)err);
+}
+
+/* clmem__refail_as(fn, err): a helper failed with its own message ("helper: text");
+   say the text again in the name of fn, the function the user called. */
+static cl_int clmem__refail_as(const char *fn, cl_int err) {
+    char why[768];
+    const char *m = clmem_last_error_message(), *colon = strstr(m, ": ");
+    snprintf(why, sizeof why, "%s", colon ? colon + 2 : m);
+    return clmem__fail(err, fn, "%s", why);
+}
+
+/* clmem__same_context(fn, queue, ctx, what): clmem__check_same_context, but a failed
+   clGetCommandQueueInfo keeps its own code (CL_INVALID_COMMAND_QUEUE only when the
+   driver says so) and is named. */
+static cl_int clmem__same_context(const char *fn, cl_command_queue queue, cl_context ctx, const char *what) {
+    cl_context qctx = NULL;
+    cl_int err;
+    if (!CLMEM__CHECKS || ctx == NULL) return CL_SUCCESS;
+    err = clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof qctx, &qctx, NULL);
+    if (err == CL_INVALID_COMMAND_QUEUE)
+        return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p is not a valid command queue", (void *)queue);
+    if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetCommandQueueInfo", "CL_QUEUE_CONTEXT");
+    if (qctx != ctx)
+        return clmem__fail(CL_INVALID_CONTEXT, fn, "%s belongs to context %p but the queue to context %p", what,
+                           (void *)ctx, (void *)qctx);
+    return CL_SUCCESS;
+}
+
 CLMEM_API cl_int clmem_mem_get_info(cl_mem mem, clmem_mem_info *info) {
-    static const char fn[] = "clmem_memory_object_get_info";
+    static const char fn[] = "clmem_mem_get_info";
     cl_int err;
     size_t props_size = 0;
     if (!info) return clmem__fail(CL_INVALID_VALUE, fn, "info is NULL");
@@ -30,16 +120,20 @@ CLMEM_API cl_int clmem_mem_get_info(cl_mem mem, clmem_mem_info *info) {
     CLMEM__MEMQ(CL_MEM_ASSOCIATED_MEMOBJECT, associated_memobject)
     CLMEM__MEMQ(CL_MEM_OFFSET, offset)
 #undef CLMEM__MEMQ
-    /* 2.0 and 3.0 queries: absent on older platforms, which is not an error. */
+    /* 2.0 and 3.0 queries: absent on older platforms (CL_INVALID_VALUE: an unknown
+       query), which is not an error; any other failure is. */
 #ifdef CL_MEM_USES_SVM_POINTER
-    if (clGetMemObjectInfo(mem, CL_MEM_USES_SVM_POINTER, sizeof info->uses_svm_pointer, &info->uses_svm_pointer, NULL) !=
-        CL_SUCCESS)
-        info->uses_svm_pointer = CL_FALSE;
+    err = clGetMemObjectInfo(mem, CL_MEM_USES_SVM_POINTER, sizeof info->uses_svm_pointer, &info->uses_svm_pointer, NULL);
+    if (err == CL_INVALID_VALUE) info->uses_svm_pointer = CL_FALSE;
+    else if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clGetMemObjectInfo(CL_MEM_USES_SVM_POINTER)");
 #endif
 #ifdef CL_MEM_PROPERTIES
-    if (clGetMemObjectInfo(mem, CL_MEM_PROPERTIES, 0, NULL, &props_size) == CL_SUCCESS && props_size > 0 &&
-        props_size <= sizeof info->properties) {
-        if (clGetMemObjectInfo(mem, CL_MEM_PROPERTIES, props_size, info->properties, NULL) == CL_SUCCESS) {
+    err = clGetMemObjectInfo(mem, CL_MEM_PROPERTIES, 0, NULL, &props_size);
+    if (err != CL_SUCCESS && err != CL_INVALID_VALUE) return clmem__cl_fail(err, fn, "clGetMemObjectInfo(CL_MEM_PROPERTIES)");
+    if (err == CL_SUCCESS && props_size > 0 && props_size <= sizeof info->properties) {
+        err = clGetMemObjectInfo(mem, CL_MEM_PROPERTIES, props_size, info->properties, NULL);
+        if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clGetMemObjectInfo(CL_MEM_PROPERTIES)");
+        {
             size_t n = props_size / sizeof(cl_ulong);
             while (n > 0 && info->properties[n - 1] == 0) --n;
             info->num_properties = n;
@@ -111,7 +205,7 @@ CLMEM_API cl_int clmem_enqueue_migrate_mem_objects_opts(cl_command_queue queue, 
     cl_uint i;
     if (!opts) opts = &none;
     if (CLMEM__CHECKS) {
-        cl_context qctx;
+        cl_context qctx = NULL;
         if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
         if ((err = clmem__check_wait_list(fn, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) return err;
         if (n == 0 || objects == NULL)
@@ -119,13 +213,17 @@ CLMEM_API cl_int clmem_enqueue_migrate_mem_objects_opts(cl_command_queue queue, 
         if (flags & ~known)
             return clmem__fail(CL_INVALID_VALUE, fn, "flags 0x%llx has unknown bits 0x%llx", (unsigned long long)flags,
                                (unsigned long long)(flags & ~known));
-        qctx = clmem__queue_context(queue);
-        if (!qctx) return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p is not a valid command queue", (void *)queue);
+        err = clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof qctx, &qctx, NULL);
+        if (err == CL_INVALID_COMMAND_QUEUE)
+            return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p is not a valid command queue", (void *)queue);
+        if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetCommandQueueInfo", "CL_QUEUE_CONTEXT");
         for (i = 0; i < n; ++i) {
             cl_context c = NULL;
             if (!objects[i]) return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "objects[%u] is NULL", i);
-            if (clGetMemObjectInfo(objects[i], CL_MEM_CONTEXT, sizeof c, &c, NULL) != CL_SUCCESS)
+            err = clGetMemObjectInfo(objects[i], CL_MEM_CONTEXT, sizeof c, &c, NULL);
+            if (err == CL_INVALID_MEM_OBJECT)
                 return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "objects[%u] is not a valid memory object", i);
+            if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetMemObjectInfo", "CL_MEM_CONTEXT");
             if (c != qctx)
                 return clmem__fail(CL_INVALID_CONTEXT, fn, "objects[%u] belongs to context %p, the queue to %p", i,
                                    (void *)c, (void *)qctx);

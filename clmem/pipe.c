@@ -7,11 +7,11 @@
    and takes packets of packet_size bytes. */
 static cl_int clmem__pipe_support(const char *fn, cl_context ctx, cl_uint packet_size) {
     cl_uint n = 0, i;
-    cl_device_id *devs = clmem__context_devices(ctx, &n);
-    cl_int result = CL_INVALID_OPERATION;
+    cl_int result = CL_INVALID_OPERATION, err = CL_SUCCESS;
+    cl_device_id *devs = clmem__devices_of(fn, ctx, &n, &err);
     char name[96] = {0};
     cl_uint largest = 0;
-    if (!devs) return clmem__fail(CL_INVALID_CONTEXT, fn, "context %p is not a valid context", (void *)ctx);
+    if (!devs) return err;
     for (i = 0; i < n; ++i) {
         cl_bool support = CL_FALSE;
         cl_uint max_packet = 0;

@@ -14,18 +14,22 @@ static const char *clmem__addressing_name(cl_addressing_mode m) {
 #if defined(CL_VERSION_2_0)
 /* clmem__context_platform_version(ctx): the OpenCL version of the context's platform as
    major*100+minor*10 (PyOpenCL decides the sampler call by it); 0 when unknown. */
-static int clmem__context_platform_version(cl_context ctx) {
+static cl_int clmem__context_platform_version(const char *fn, cl_context ctx, int *version) {
     cl_uint n = 0;
     cl_platform_id platform = NULL;
     char v[128] = {0};
     int major = 0, minor = 0;
-    cl_device_id *devs = clmem__context_devices(ctx, &n);
-    if (!devs) return 0;
-    clGetDeviceInfo(devs[0], CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL);
+    cl_int err = CL_SUCCESS;
+    cl_device_id *devs = clmem__devices_of(fn, ctx, &n, &err);
+    *version = 0;
+    if (!devs) return err;
+    err = clGetDeviceInfo(devs[0], CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL);
     CLMEM_FREE(devs);
-    if (!platform || clGetPlatformInfo(platform, CL_PLATFORM_VERSION, sizeof v - 1, v, NULL) != CL_SUCCESS) return 0;
-    if (sscanf(v, "OpenCL %d.%d", &major, &minor) != 2) return 0;
-    return major * 100 + minor * 10;
+    if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_PLATFORM");
+    if ((err = clGetPlatformInfo(platform, CL_PLATFORM_VERSION, sizeof v - 1, v, NULL)) != CL_SUCCESS)
+        return clmem__info_fail(fn, err, "clGetPlatformInfo", "CL_PLATFORM_VERSION");
+    if (sscanf(v, "OpenCL %d.%d", &major, &minor) == 2) *version = major * 100 + minor * 10; /* else unknown: 1.x call */
+    return CL_SUCCESS;
 }
 #endif
 
@@ -33,10 +37,13 @@ static int clmem__context_platform_version(cl_context ctx) {
 static cl_int clmem__context_has_images(const char *fn, cl_context ctx) {
     cl_uint n = 0, i;
     cl_bool any = CL_FALSE;
-    cl_device_id *devs = clmem__context_devices(ctx, &n);
-    if (!devs) return clmem__fail(CL_INVALID_CONTEXT, fn, "context %p is not a valid context", (void *)ctx);
-    for (i = 0; i < n && !any; ++i) clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE_SUPPORT, sizeof any, &any, NULL);
+    cl_int err = CL_SUCCESS;
+    cl_device_id *devs = clmem__devices_of(fn, ctx, &n, &err);
+    if (!devs) return err;
+    for (i = 0; i < n && !any && err == CL_SUCCESS; ++i)
+        err = clGetDeviceInfo(devs[i], CL_DEVICE_IMAGE_SUPPORT, sizeof any, &any, NULL);
     CLMEM_FREE(devs);
+    if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_IMAGE_SUPPORT");
     if (!any) return clmem__fail(CL_INVALID_OPERATION, fn, "no device of the context supports images (CL_DEVICE_IMAGE_SUPPORT)");
     return CL_SUCCESS;
 }
@@ -93,24 +100,31 @@ static clmem_sampler clmem__sampler_make(const char *fn, cl_context context, cl_
         }
     }
 #if defined(CL_VERSION_2_0)
-    if (clmem__context_platform_version(context) >= 200) {
-        cl_sampler_properties props[7];
-        props[0] = CL_SAMPLER_NORMALIZED_COORDS;
-        props[1] = nc;
-        props[2] = CL_SAMPLER_ADDRESSING_MODE;
-        props[3] = am;
-        props[4] = CL_SAMPLER_FILTER_MODE;
-        props[5] = fm;
-        props[6] = 0;
-        s.sampler = clCreateSamplerWithProperties(context, props, &err);
-        if (err != CL_SUCCESS || !s.sampler) {
-            clmem__set_err(errcode_ret, clmem__cl_fail(err ? err : CL_OUT_OF_RESOURCES, fn, "clCreateSamplerWithProperties"));
-            memset(&s, 0, sizeof s);
+    {
+        int version = 0;
+        if ((err = clmem__context_platform_version(fn, context, &version)) != CL_SUCCESS) {
+            clmem__set_err(errcode_ret, err);
             return s;
         }
-    } else
+        if (version >= 200) {
+            cl_sampler_properties props[7];
+            props[0] = CL_SAMPLER_NORMALIZED_COORDS;
+            props[1] = nc;
+            props[2] = CL_SAMPLER_ADDRESSING_MODE;
+            props[3] = am;
+            props[4] = CL_SAMPLER_FILTER_MODE;
+            props[5] = fm;
+            props[6] = 0;
+            s.sampler = clCreateSamplerWithProperties(context, props, &err);
+            if (err != CL_SUCCESS || !s.sampler) {
+                clmem__set_err(errcode_ret, clmem__cl_fail(err ? err : CL_OUT_OF_RESOURCES, fn, "clCreateSamplerWithProperties"));
+                memset(&s, 0, sizeof s);
+                return s;
+            }
+        }
+    }
 #endif
-    {
+    if (!s.sampler) {
         s.sampler = clmem__create_sampler_12(context, nc, am, fm, &err);
         if (err != CL_SUCCESS || !s.sampler) {
             clmem__set_err(errcode_ret, clmem__cl_fail(err ? err : CL_OUT_OF_RESOURCES, fn, "clCreateSampler"));
@@ -225,9 +239,14 @@ CLMEM_API cl_int clmem_sampler_get_info(clmem_sampler s, clmem_sampler_info *inf
 #if defined(CL_VERSION_3_0)
     {
         size_t bytes = 0;
-        if (clGetSamplerInfo(s.sampler, CL_SAMPLER_PROPERTIES, 0, NULL, &bytes) == CL_SUCCESS && bytes > 0 &&
-            bytes <= sizeof info->properties &&
-            clGetSamplerInfo(s.sampler, CL_SAMPLER_PROPERTIES, bytes, info->properties, NULL) == CL_SUCCESS) {
+        /* a 3.0 query: CL_INVALID_VALUE (unknown to an older platform) means none */
+        err = clGetSamplerInfo(s.sampler, CL_SAMPLER_PROPERTIES, 0, NULL, &bytes);
+        if (err == CL_SUCCESS && bytes > 0 && bytes <= sizeof info->properties)
+            err = clGetSamplerInfo(s.sampler, CL_SAMPLER_PROPERTIES, bytes, info->properties, NULL);
+        else if (err == CL_INVALID_VALUE)
+            err = CL_SUCCESS, bytes = 0;
+        if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clGetSamplerInfo(CL_SAMPLER_PROPERTIES)");
+        if (bytes > 0 && bytes <= sizeof info->properties) {
             size_t n = bytes / sizeof(cl_bitfield);
             while (n > 0 && info->properties[n - 1] == 0) --n;
             info->num_properties = n;

@@ -156,16 +156,24 @@ static cl_int clmem__svm_unsupported(const char *fn) {
 #endif
 
 #if CLMEM__HAVE_SVM
-static cl_bitfield clmem__svm_device_caps(cl_device_id dev) {
-    cl_bitfield caps = 0;
-    if (clmem__device_version(dev) < 200) return 0;
-    if (clGetDeviceInfo(dev, 0x1053 /* CL_DEVICE_SVM_CAPABILITIES */, sizeof caps, &caps, NULL) != CL_SUCCESS) return 0;
-    return caps;
+/* clmem__svm_device_caps(fn, dev, &caps): 0 for a device older than OpenCL 2.0; a
+   failed query keeps its code and is named. */
+static cl_int clmem__svm_device_caps(const char *fn, cl_device_id dev, cl_bitfield *caps) {
+    char v[128] = {0};
+    int major = 0, minor = 0;
+    cl_int err = clGetDeviceInfo(dev, CL_DEVICE_VERSION, sizeof v - 1, v, NULL);
+    *caps = 0;
+    if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_VERSION");
+    if (sscanf(v, "OpenCL %d.%d", &major, &minor) != 2 || major < 2) return CL_SUCCESS;
+    err = clGetDeviceInfo(dev, 0x1053 /* CL_DEVICE_SVM_CAPABILITIES */, sizeof *caps, caps, NULL);
+    if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_SVM_CAPABILITIES");
+    return CL_SUCCESS;
 }
 #endif
 
 static void clmem__svm_device_name(cl_device_id dev, char *buf, size_t size) {
     buf[0] = '\0';
+    /* the name only decorates messages: optional */
     if (clGetDeviceInfo(dev, CL_DEVICE_NAME, size - 1, buf, NULL) != CL_SUCCESS) snprintf(buf, size, "?");
     buf[size - 1] = '\0';
 }
@@ -241,13 +249,16 @@ static inline cl_int clmem__svm_free_after(cl_command_queue queue, cl_context co
 static cl_int clmem__svm_check_bind_queue(const char *fn, cl_command_queue queue, cl_context ctx) {
     cl_context qctx = NULL;
     cl_command_queue_properties props = 0;
-    if (clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof qctx, &qctx, NULL) != CL_SUCCESS || !qctx)
+    cl_int err = clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof qctx, &qctx, NULL);
+    if (err == CL_INVALID_COMMAND_QUEUE || (err == CL_SUCCESS && !qctx))
         return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p is not a valid command queue", (void *)queue);
+    if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetCommandQueueInfo", "CL_QUEUE_CONTEXT");
     if (qctx != ctx)
         return clmem__fail(CL_INVALID_CONTEXT, fn, "queue %p belongs to context %p, the allocation to context %p",
                            (void *)queue, (void *)qctx, (void *)ctx);
-    if (clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL) == CL_SUCCESS &&
-        (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE))
+    if ((err = clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL)) != CL_SUCCESS)
+        return clmem__info_fail(fn, err, "clGetCommandQueueInfo", "CL_QUEUE_PROPERTIES");
+    if (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
         return clmem__fail(CL_INVALID_VALUE, fn,
                            "queue %p is out-of-order: an SVM allocation's release is ordered by its queue, which "
                            "must be in-order",
@@ -313,28 +324,38 @@ static clmem_svm_allocation clmem__svm_alloc(const char *fn, cl_context ctx, siz
 #else
     if (CLMEM__CHECKS) {
         cl_uint n = 0, i;
-        cl_device_id *devs = clmem__context_devices(ctx, &n);
+        cl_device_id *devs = clmem__devices_of(fn, ctx, &n, &err);
         cl_bitfield any = 0;
         cl_ulong max_alloc = 0;
         cl_uint max_align = 0;
         char name[128] = "?";
         if (!devs) {
-            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_CONTEXT, fn, "context %p has no devices (or is not a valid context)", (void *)ctx));
+            clmem__set_err(errcode_ret, err);
             return a;
         }
-        for (i = 0; i < n; ++i) {
+        for (i = 0; i < n && err == CL_SUCCESS; ++i) {
             cl_ulong ma = 0;
             cl_uint al = 0;
-            any |= clmem__svm_device_caps(devs[i]);
-            if (clGetDeviceInfo(devs[i], CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof ma, &ma, NULL) == CL_SUCCESS &&
-                (max_alloc == 0 || ma < max_alloc))
-                max_alloc = ma;
-            if (clGetDeviceInfo(devs[i], CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE, sizeof al, &al, NULL) == CL_SUCCESS &&
-                (max_align == 0 || al < max_align))
-                max_align = al;
+            cl_bitfield caps = 0;
+            if ((err = clmem__svm_device_caps(fn, devs[i], &caps)) != CL_SUCCESS) break;
+            any |= caps;
+            if ((err = clGetDeviceInfo(devs[i], CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof ma, &ma, NULL)) != CL_SUCCESS) {
+                err = clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_MAX_MEM_ALLOC_SIZE");
+                break;
+            }
+            if (max_alloc == 0 || ma < max_alloc) max_alloc = ma;
+            if ((err = clGetDeviceInfo(devs[i], CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE, sizeof al, &al, NULL)) != CL_SUCCESS) {
+                err = clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE");
+                break;
+            }
+            if (max_align == 0 || al < max_align) max_align = al;
         }
-        clmem__svm_device_name(devs[0], name, sizeof name);
+        if (err == CL_SUCCESS) clmem__svm_device_name(devs[0], name, sizeof name);
         CLMEM_FREE(devs);
+        if (err != CL_SUCCESS) {
+            clmem__set_err(errcode_ret, err);
+            return a;
+        }
         if (!(any & (CLMEM__SVM_CAP_COARSE | CLMEM__SVM_CAP_FINE))) {
             clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_OPERATION, fn,
                                                     "no device of the context supports SVM (device '%s' reports no "
@@ -584,7 +605,7 @@ static cl_int clmem__svm_check_enqueue(const char *fn, cl_command_queue queue, c
     if ((err = clmem__check_wait_list(fn, wl, nw)) != CL_SUCCESS) return err;
     if (!CLMEM__CHECKS) return CL_SUCCESS;
     if ((err = clmem__svm_check_live(fn, what, svm, &ctx)) != CL_SUCCESS) return err;
-    return clmem__check_same_context(fn, queue, ctx, what);
+    return clmem__same_context(fn, queue, ctx, what);
 }
 
 CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm svm, cl_map_flags flags,

@@ -76,21 +76,77 @@ static cl_int clmem__rect_make(const char *fn, const char *what, const size_t or
     return CL_SUCCESS;
 }
 
-/* clmem__rect_overlap(a_start, b_start, region, row, slice): two rectangles of the same
-   shape and pitches, starting at linear byte offsets a_start and b_start of one
-   allocation, share a byte (the rule of the OpenCL spec's appendix on rectangular
-   copies, written for linear starts so sub-buffer origins fold in). */
-static bool clmem__rect_overlap(size_t a, size_t b, const size_t region[3], size_t row, size_t slice) {
-    size_t slice_size = (region[1] - 1) * row + region[0];
-    size_t block = (region[2] - 1) * slice + slice_size;
-    size_t adx = a % row, bdx = b % row, ady = a % slice, bdy = b % slice;
-    if (a + block <= b || b + block <= a) return false;
-    if ((bdx >= adx + region[0] && bdx + region[0] <= adx + row) || (adx >= bdx + region[0] && adx + region[0] <= bdx + row))
-        return false;
-    if ((bdy >= ady + slice_size && bdy + slice_size <= ady + slice) ||
-        (ady >= bdy + slice_size && ady + slice_size <= bdy + slice))
-        return false;
-    return true;
+/* clmem__rects_meet(a, ar, as, b, br, bs, region): do two rectangles of one region,
+   starting at linear byte offsets a and b of one allocation, with pitches (ar, as)
+   and (br, bs), share a byte? Exact, for equal and for different pitches (sibling
+   sub-buffers may be copied with different pitches): each row of the first that lies
+   within the second's byte span is tested against the second's rows in O(1) (a row of
+   region[0] bytes meets rows of at most 3 slices of the other, whose slice pitch is at
+   least its slice size), so the cost is at most one step per row of the copy, what the
+   driver spends anyway. Both rectangles are known to lie within the allocation (no
+   wrapping). The spec's Appendix D rule is the equal-pitch case of this. */
+static bool clmem__row_meets_rect(size_t p, size_t rx, size_t b, size_t br, size_t bs, const size_t region[3]) {
+    size_t lo = p + 1 >= rx ? p + 1 - rx : 0, hi = p + rx - 1; /* a row of b starting in [lo, hi] meets [p, p+rx) */
+    size_t last_row = (region[1] - 1) * br, zb, zb_lo, zb_hi;
+    if (hi < b) return false;
+    zb_lo = lo <= b + last_row ? 0 : (lo - b - last_row + bs - 1) / bs;
+    zb_hi = (hi - b) / bs;
+    if (zb_hi > region[2] - 1) zb_hi = region[2] - 1;
+    for (zb = zb_lo; zb <= zb_hi; ++zb) {
+        size_t base = b + zb * bs, y_lo, y_hi;
+        if (base > hi) break;
+        y_lo = lo <= base ? 0 : (lo - base + br - 1) / br;
+        y_hi = (hi - base) / br;
+        if (y_hi > region[1] - 1) y_hi = region[1] - 1;
+        if (y_lo <= y_hi) return true;
+    }
+    return false;
+}
+static bool clmem__rects_meet(size_t a, size_t ar, size_t as, size_t b, size_t br, size_t bs, const size_t region[3]) {
+    size_t rx = region[0], a_end = a + (region[2] - 1) * as + (region[1] - 1) * ar + rx;
+    size_t b_end = b + (region[2] - 1) * bs + (region[1] - 1) * br + rx, za;
+    if (a_end <= b || b_end <= a) return false;
+    for (za = 0; za < region[2]; ++za) {
+        size_t base = a + za * as, y, y_lo, y_hi;
+        if (base >= b_end) break;
+        if (base + (region[1] - 1) * ar + rx <= b) continue;
+        y_lo = base + rx > b ? 0 : (b - rx - base) / ar + 1;
+        y_hi = (b_end - 1 - base) / ar;
+        if (y_hi > region[1] - 1) y_hi = region[1] - 1;
+        for (y = y_lo; y <= y_hi; ++y)
+            if (clmem__row_meets_rect(base + y * ar, rx, b, br, bs, region)) return true;
+    }
+    return false;
+}
+
+/* clmem__copy_rect_check(dst, src, region, o, &dr, &sr): every check of a rectangular
+   buffer-to-buffer copy that needs no driver (pure: tests/fuzz/rect_copy.c compares it
+   with a byte-level model). Per the spec: pitch and bounds rules -> CL_INVALID_VALUE;
+   one buffer object as src and dst with different row or slice pitches ->
+   CL_INVALID_VALUE; src and dst in one allocation (the same object, a sub-buffer and
+   its parent, sibling sub-buffers) sharing a byte -> CL_MEM_COPY_OVERLAP. Sibling
+   sub-buffers with different pitches that do not overlap are valid. */
+static cl_int clmem__copy_rect_check(clmem_buffer dst, clmem_buffer src, const size_t region[3],
+                                     const clmem_copy_options *o, clmem__rect *dr, clmem__rect *sr) {
+    cl_int err;
+    if ((err = clmem__rect_make(CLMEM__COPY, "src", o->src_origin, o->src_pitches, region, src.size, sr)) != CL_SUCCESS ||
+        (err = clmem__rect_make(CLMEM__COPY, "dst", o->dst_origin, o->dst_pitches, region, dst.size, dr)) != CL_SUCCESS)
+        return err;
+    if (CLMEM__CHECKS && src.root == dst.root) {
+        if (src.mem == dst.mem && (sr->row != dr->row || sr->slice != dr->slice))
+            return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY,
+                               "a rectangular copy within one buffer object needs equal pitches (src %zu, %zu; dst %zu, "
+                               "%zu)", sr->row, sr->slice, dr->row, dr->slice);
+        if (clmem__rects_meet(src.origin + sr->start, sr->row, sr->slice, dst.origin + dr->start, dr->row, dr->slice,
+                              region))
+            return clmem__fail(CL_MEM_COPY_OVERLAP, CLMEM__COPY,
+                               "src origin {%zu, %zu, %zu} (pitches %zu, %zu) and dst origin {%zu, %zu, %zu} (pitches "
+                               "%zu, %zu) with region {%zu, %zu, %zu} share bytes of one buffer%s",
+                               o->src_origin[0], o->src_origin[1], o->src_origin[2], sr->row, sr->slice,
+                               o->dst_origin[0], o->dst_origin[1], o->dst_origin[2], dr->row, dr->slice, region[0],
+                               region[1], region[2], src.mem == dst.mem ? "" : " (sub-buffers of one parent)");
+    }
+    return CL_SUCCESS;
 }
 
 /* Checks every pair shares: queue, wait list, a live handle. */
@@ -129,7 +185,7 @@ static cl_int clmem__after_device_copy(const clmem_copy_options *o, cl_event *ow
 /* clmem__host_failed: a host transfer the driver refused; a context mismatch gets the
    same words as clmem's own checks. */
 static cl_int clmem__host_failed(cl_int err, cl_command_queue queue, clmem_buffer buf, const char *call) {
-    if (err == CL_INVALID_CONTEXT && clmem__check_same_context(CLMEM__COPY, queue, buf.context, "the buffer") != CL_SUCCESS)
+    if (err == CL_INVALID_CONTEXT && clmem__same_context(CLMEM__COPY, queue, buf.context, "the buffer") != CL_SUCCESS)
         return CL_INVALID_CONTEXT;
     return clmem__cl_fail(err, CLMEM__COPY, call);
 }
@@ -197,6 +253,9 @@ static cl_int clmem__host_transfer(cl_command_queue queue, clmem_buffer buf, voi
         if (!host)
             return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY, "the host pointer (%s) is NULL", write ? "src" : "dst");
         if ((err = clmem__check_host_access(what, buf, write)) != CL_SUCCESS) return err;
+        if (clmem__blocking(o) &&
+            (err = clmem__wait_list_ok(CLMEM__COPY, o->wait_for, o->num_wait_for)) != CL_SUCCESS)
+            return err;
         /* The queue's context is not asked here: every driver compares it on the call
            (the hottest path of clmem costs one driver query less), and a refusal gets
            its message in clmem__host_failed. */
@@ -244,26 +303,43 @@ CLMEM_API cl_int clmem__copy_host_from_buffer(cl_command_queue queue, void *dst,
 
 /* ---- buffer <- buffer ---- */
 
+/* clmem__copy_rect_rows: a rectangular copy between sub-buffers of one buffer with
+   different pitches (valid: they are different objects). Through the root, the path
+   PoCL 3.1 survives (see below), src and dst would be one object, where different
+   pitches are refused; so the rows go as linear copies within the root (they do not
+   overlap: checked before). One enqueue per row: the driver's own rect copy makes as
+   many row copies. Every row waits for the wait list; the event (or a blocking wait) is
+   a marker after the last row. A refused row leaves the rows before it enqueued. */
+static cl_int clmem__copy_rect_rows(cl_command_queue queue, clmem_buffer src, clmem_buffer dst, const clmem__rect *sr,
+                                    const clmem__rect *dr, const size_t region[3], const clmem_copy_options *o) {
+    size_t y, z;
+    cl_int err;
+    cl_event own = NULL;
+    clmem__map_note_use(src.mem, CLMEM__COPY);
+    clmem__map_note_use(dst.mem, CLMEM__COPY);
+    for (z = 0; z < region[2]; ++z)
+        for (y = 0; y < region[1]; ++y) {
+            size_t so = src.origin + sr->start + z * sr->slice + y * sr->row;
+            size_t d = dst.origin + dr->start + z * dr->slice + y * dr->row;
+            err = clEnqueueCopyBuffer(queue, src.root, dst.root, so, d, region[0], o->num_wait_for, o->wait_for, NULL);
+            if (err != CL_SUCCESS) return clmem__cl_fail(err, CLMEM__COPY, "clEnqueueCopyBuffer");
+        }
+    if (o->event || clmem__device_wait(o)) {
+        err = clEnqueueMarkerWithWaitList(queue, 0, NULL, o->event ? o->event : &own);
+        if (err != CL_SUCCESS) return clmem__cl_fail(err, CLMEM__COPY, "clEnqueueMarkerWithWaitList");
+    }
+    return clmem__after_device_copy(o, &own);
+}
+
 static cl_int clmem__copy_rect(cl_command_queue queue, clmem_buffer dst, clmem_buffer src, const size_t region[3],
                                const clmem_copy_options *o) {
     clmem__rect sr, dr;
     size_t so[3], dO[3];
     cl_int err;
     cl_event own = NULL;
-    if ((err = clmem__rect_make(CLMEM__COPY, "src", o->src_origin, o->src_pitches, region, src.size, &sr)) != CL_SUCCESS ||
-        (err = clmem__rect_make(CLMEM__COPY, "dst", o->dst_origin, o->dst_pitches, region, dst.size, &dr)) != CL_SUCCESS)
-        return err;
-    if (CLMEM__CHECKS && src.root == dst.root) {
-        if (sr.row != dr.row || sr.slice != dr.slice)
-            return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY,
-                               "a rectangular copy within one buffer needs equal pitches (src %zu, %zu; dst %zu, %zu)",
-                               sr.row, sr.slice, dr.row, dr.slice);
-        if (clmem__rect_overlap(src.origin + sr.start, dst.origin + dr.start, region, sr.row, sr.slice))
-            return clmem__fail(CL_MEM_COPY_OVERLAP, CLMEM__COPY,
-                               "src origin {%zu, %zu, %zu} and dst origin {%zu, %zu, %zu} with region {%zu, %zu, %zu} "
-                               "overlap in the same buffer", o->src_origin[0], o->src_origin[1], o->src_origin[2],
-                               o->dst_origin[0], o->dst_origin[1], o->dst_origin[2], region[0], region[1], region[2]);
-    }
+    if ((err = clmem__copy_rect_check(dst, src, region, o, &dr, &sr)) != CL_SUCCESS) return err;
+    if (src.root == dst.root && src.mem != dst.mem && (sr.row != dr.row || sr.slice != dr.slice))
+        return clmem__copy_rect_rows(queue, src, dst, &sr, &dr, region, o);
     /* PoCL 3.1 crashes on rectangular copies of sub-buffers: go through the root, whose
        linear offset formula takes the sub-buffer's origin in origin[0]. */
     memcpy(so, sr.origin, sizeof so);
@@ -293,7 +369,7 @@ CLMEM_API cl_int clmem__copy_buffer_from_buffer(cl_command_queue queue, clmem_bu
         if (src.context != dst.context)
             return clmem__fail(CL_INVALID_CONTEXT, CLMEM__COPY, "src (context %p) and dst (context %p) differ in context",
                                (void *)src.context, (void *)dst.context);
-        if ((err = clmem__check_same_context(CLMEM__COPY, queue, dst.context, "dst")) != CL_SUCCESS) return err;
+        if ((err = clmem__same_context(CLMEM__COPY, queue, dst.context, "dst")) != CL_SUCCESS) return err;
     }
     rect = clmem__region(CLMEM__COPY, (o->given & CLMEM_GIVEN_REGION) != 0, o->region, region, &err);
     if (err != CL_SUCCESS) return err;
@@ -341,13 +417,26 @@ typedef struct clmem__any {
     clmem_image image;
 } clmem__any;
 
+/* clmem__refail(err, what, mem): a wrapping helper failed; its message named itself:
+   say it again in the name of clmem_enqueue_copy, which the user called. */
+static cl_int clmem__refail(cl_int err, const char *what, cl_mem mem) {
+    char why[768];
+    const char *m = clmem_last_error_message(), *colon = strstr(m, ": ");
+    snprintf(why, sizeof why, "%s", colon ? colon + 2 : m);
+    return clmem__fail(err, CLMEM__COPY, "%s (cl_mem %p): %s", what, (void *)mem, why);
+}
+
 static cl_int clmem__any_of(cl_mem mem, const char *what, clmem__any *a) {
     cl_mem_object_type type = 0;
     cl_int err;
     memset(a, 0, sizeof *a);
     if (!mem) return clmem__fail(CL_INVALID_MEM_OBJECT, CLMEM__COPY, "%s is a NULL cl_mem", what);
-    if (clGetMemObjectInfo(mem, CL_MEM_TYPE, sizeof type, &type, NULL) != CL_SUCCESS)
+    err = clGetMemObjectInfo(mem, CL_MEM_TYPE, sizeof type, &type, NULL);
+    if (err == CL_INVALID_MEM_OBJECT)
         return clmem__fail(CL_INVALID_MEM_OBJECT, CLMEM__COPY, "%s (%p) is not a valid memory object", what, (void *)mem);
+    if (err != CL_SUCCESS)
+        return clmem__fail(err, CLMEM__COPY, "clGetMemObjectInfo(%s %p, CL_MEM_TYPE) failed with %s (%d)", what,
+                           (void *)mem, clmem_error_string(err), (int)err);
     if (type == CL_MEM_OBJECT_BUFFER) { /* the five facts a copy needs, not every mem_info */
         clmem_buffer *b = &a->buffer;
         cl_mem parent = NULL;
@@ -357,7 +446,8 @@ static cl_int clmem__any_of(cl_mem mem, const char *what, clmem__any *a) {
             (err = clGetMemObjectInfo(mem, CL_MEM_FLAGS, sizeof b->flags, &b->flags, NULL)) != CL_SUCCESS ||
             (err = clGetMemObjectInfo(mem, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent, NULL)) != CL_SUCCESS ||
             (parent && (err = clGetMemObjectInfo(mem, CL_MEM_OFFSET, sizeof offset, &offset, NULL)) != CL_SUCCESS))
-            return clmem__cl_fail(err, CLMEM__COPY, "clGetMemObjectInfo");
+            return clmem__fail(err, CLMEM__COPY, "clGetMemObjectInfo(%s %p) failed with %s (%d)", what, (void *)mem,
+                               clmem_error_string(err), (int)err);
         b->mem = mem;
         b->root = parent ? parent : mem;
         b->origin = parent ? offset : 0;
@@ -367,9 +457,12 @@ static cl_int clmem__any_of(cl_mem mem, const char *what, clmem__any *a) {
     if (type == CL_MEM_OBJECT_PIPE)
         return clmem__fail(CL_INVALID_MEM_OBJECT, CLMEM__COPY, "%s is a pipe; pipes cannot be copied", what);
 #endif
+    if (!clmem__is_image_type(type))
+        return clmem__fail(CL_INVALID_MEM_OBJECT, CLMEM__COPY, "%s (%p) has CL_MEM_TYPE 0x%x, neither a buffer nor an image",
+                           what, (void *)mem, (unsigned)type);
     a->is_image = true;
     a->image = clmem_image_from_int_ptr(mem, false, &err);
-    return err;
+    return err == CL_SUCCESS ? err : clmem__refail(err, what, mem);
 }
 
 CLMEM_API cl_int clmem__copy_mem_from_mem(cl_command_queue queue, cl_mem dst, cl_mem src, const clmem_copy_options *o) {
@@ -439,7 +532,11 @@ static cl_int clmem__fill_run(cl_command_queue queue, clmem__fill_target dst, co
     eo.wait_for = o->wait_for;
     eo.num_wait_for = o->num_wait_for;
     eo.event = o->event;
-    return clmem_enqueue_fill_buffer_opts(queue, dst.buffer, pattern, pattern_size, o->offset, size, &eo);
+    {
+        cl_int err = clmem_enqueue_fill_buffer_opts(queue, dst.buffer, pattern, pattern_size, o->offset, size, &eo);
+        /* the message names clmem_enqueue_fill, the function the user called */
+        return err == CL_SUCCESS ? err : clmem__refail_as("clmem_enqueue_fill", err);
+    }
 }
 
 #define CLMEM__FILL_DEF(T, name)                                                                          \

@@ -1,0 +1,113 @@
+/* tests/fault/clshim_core.h - the bookkeeping of the fault-injection shim, included
+   by the generated clshim.c. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* RTLD_NEXT */
+#endif
+#include "clshim.h"
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static pthread_mutex_t clshim__lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned long clshim__calls_n, clshim__fail_at;
+static cl_int clshim__fail_code = CL_OUT_OF_HOST_MEMORY;
+static const char *clshim__hit;
+static unsigned clshim__hit_param;
+static long clshim__refs, clshim__map_n, clshim__svm_n;
+#define CLSHIM__MAX_FNS 160
+static struct {
+    const char *name;
+    long balance;
+} clshim__by_fn[CLSHIM__MAX_FNS];
+
+static void *clshim__sym(const char *name) {
+    void *p = dlsym(RTLD_NEXT, name);
+    if (!p) {
+        fprintf(stderr, "clshim: %s not found in the next library (is libOpenCL linked after the shim?)\n", name);
+        abort();
+    }
+    return p;
+}
+
+static cl_int clshim__should_fail(const char *name, unsigned param) {
+    cl_int code = CL_SUCCESS;
+    pthread_mutex_lock(&clshim__lock);
+    ++clshim__calls_n;
+    if (clshim__fail_at && clshim__calls_n == clshim__fail_at) {
+        code = clshim__fail_code;
+        clshim__hit = name;
+        clshim__hit_param = param;
+    }
+    pthread_mutex_unlock(&clshim__lock);
+    return code;
+}
+static cl_int clshim__count(const char *name) {
+    (void)name;
+    return CL_SUCCESS;
+}
+
+static void clshim__live(long delta, const char *name) {
+    unsigned i;
+    size_t len = strcspn(name, " ");
+    pthread_mutex_lock(&clshim__lock);
+    clshim__refs += delta;
+    for (i = 0; i < CLSHIM__MAX_FNS; ++i) {
+        if (!clshim__by_fn[i].name) clshim__by_fn[i].name = name;
+        if (strncmp(clshim__by_fn[i].name, name, len) == 0 && clshim__by_fn[i].name[len] == name[len]) {
+            clshim__by_fn[i].balance += delta;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&clshim__lock);
+}
+static void clshim__maps(long delta) {
+    pthread_mutex_lock(&clshim__lock);
+    clshim__map_n += delta;
+    pthread_mutex_unlock(&clshim__lock);
+}
+static void clshim__svm(long delta) {
+    pthread_mutex_lock(&clshim__lock);
+    clshim__svm_n += delta;
+    pthread_mutex_unlock(&clshim__lock);
+}
+
+void clshim_arm(unsigned long n, cl_int code) {
+    pthread_mutex_lock(&clshim__lock);
+    clshim__calls_n = 0;
+    clshim__fail_at = n;
+    clshim__fail_code = code;
+    clshim__hit = NULL;
+    clshim__hit_param = 0;
+    pthread_mutex_unlock(&clshim__lock);
+}
+unsigned clshim_injected_param(void) {
+    unsigned v;
+    pthread_mutex_lock(&clshim__lock);
+    v = clshim__hit_param;
+    pthread_mutex_unlock(&clshim__lock);
+    return v;
+}
+unsigned long clshim_calls(void) {
+    unsigned long n;
+    pthread_mutex_lock(&clshim__lock);
+    n = clshim__calls_n;
+    pthread_mutex_unlock(&clshim__lock);
+    return n;
+}
+const char *clshim_injected(void) {
+    const char *s;
+    pthread_mutex_lock(&clshim__lock);
+    s = clshim__hit;
+    pthread_mutex_unlock(&clshim__lock);
+    return s;
+}
+long clshim_live_refs(void) { return clshim__refs; }
+long clshim_live_maps(void) { return clshim__map_n; }
+long clshim_live_svm(void) { return clshim__svm_n; }
+void clshim_live_report(void) {
+    unsigned i;
+    for (i = 0; i < CLSHIM__MAX_FNS && clshim__by_fn[i].name; ++i)
+        if (clshim__by_fn[i].balance) fprintf(stderr, "clshim: %s %+ld\n", clshim__by_fn[i].name, clshim__by_fn[i].balance);
+}
