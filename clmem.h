@@ -7192,6 +7192,7 @@ CLMEM_API cl_int clmem__fill_ptr(cl_command_queue queue, clmem__fill_target dst,
    only on the way to a rejection. No cache: a cl_kernel's address is reused by the
    next kernel once it is released, and OpenCL tells nobody. CLMEM_NO_VALIDATION or
    CLMEM_NO_KERNEL_ARG_CHECK compiles it out. */
+#if defined(CL_VERSION_1_2) && !defined(CLMEM_NO_KERNEL_ARG_CHECK)
 enum {
     CLMEM__PARAM_UNKNOWN = 0, /* a struct, a typedef name, queue_t, ...: not checked */
     CLMEM__PARAM_SCALAR,      /* a scalar or vector of a built-in type */
@@ -7280,6 +7281,8 @@ static cl_int clmem__arg_reject(cl_int code, cl_kernel kernel, cl_uint index, co
     return clmem__fail(code, "clmem_set_kernel_arg", "argument %u ('%s', declared %s%s) is given %s: %s", index, name,
                        space, declared, given, why);
 }
+
+#endif
 
 CLMEM_API cl_int clmem__check_kernel_arg(cl_kernel kernel, cl_uint index, int kind, size_t size, const void *value,
                                          const char *value_type) {
