@@ -7278,7 +7278,7 @@ static cl_int clmem__arg_reject(cl_int code, cl_kernel kernel, cl_uint index, co
 #else
     (void)kernel;
 #endif
-    return clmem__fail(code, "clmem_set_kernel_arg", "argument %u ('%s', declared %s%s) is given %s: %s", index, name,
+    return clmem__fail(code, "clmem_set_kernel_arg", "argument at index %u ('%s', declared %s%s) is given %s: %s", index, name,
                        space, declared, given, why);
 }
 

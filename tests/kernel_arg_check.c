@@ -88,27 +88,27 @@ static void test_with_arg_info(clmem_test_context *t) {
 
     /* scalars: an int for a float is taken bit for bit by OpenCL (2 becomes 2.8e-45) */
     CLMEM_CHECK_ERR(t, clmem_set_kernel_arg(k, 3, 2), CL_INVALID_ARG_VALUE);
-    CHECK_MSG(t, "clmem_set_kernel_arg: argument 3 ('a', declared float) is given an int (4 bytes)");
+    CHECK_MSG(t, "clmem_set_kernel_arg: argument at index 3 ('a', declared float) is given an int (4 bytes)");
     CHECK_MSG(t, "floating-point");
     CLMEM_CHECK_ERR(t, clmem_set_kernel_arg(k, 3, 2.0), CL_INVALID_ARG_SIZE); /* a double for a float */
-    CHECK_MSG(t, "argument 3 ('a', declared float) is given a double (8 bytes): the parameter is 4 bytes");
+    CHECK_MSG(t, "argument at index 3 ('a', declared float) is given a double (8 bytes): the parameter is 4 bytes");
     CLMEM_CHECK_ERR(t, clmem_set_kernel_arg(k, 4, 1.5f), CL_INVALID_ARG_VALUE);
-    CHECK_MSG(t, "argument 4 ('n', declared int) is given a float (4 bytes)");
+    CHECK_MSG(t, "argument at index 4 ('n', declared int) is given a float (4 bytes)");
     CLMEM_CHECK_ERR(t, clmem_set_kernel_arg(k, 4, (cl_long)5), CL_INVALID_ARG_SIZE);
     CHECK_MSG(t, "declared int) is given a long (8 bytes)");
     CLMEM_CHECK_ERR(t, clmem_set_kernel_arg(k, 5, ((cl_float4){{1, 2, 3, 4}})), CL_INVALID_ARG_VALUE);
-    CHECK_MSG(t, "argument 5 ('v', declared uint4) is given a cl_float4 (16 bytes)");
+    CHECK_MSG(t, "argument at index 5 ('v', declared uint4) is given a cl_float4 (16 bytes)");
     CLMEM_CHECK_ERR(t, clmem_set_kernel_arg(k, 5, ((cl_uint2){{1, 2}})), CL_INVALID_ARG_SIZE);
     CHECK_MSG(t, "the parameter is 16 bytes");
     CLMEM_CHECK_ERR(t, clmem_set_kernel_arg(k, 6, 1), CL_INVALID_ARG_SIZE); /* an int for a long */
     /* a buffer for a scalar of the same size (PoCL 3.1 takes it) */
     CLMEM_CHECK_ERR(t, clmem_set_kernel_arg(k, 6, y), CL_INVALID_ARG_VALUE);
-    CHECK_MSG(t, "argument 6 ('w', declared long) is given a buffer");
+    CHECK_MSG(t, "argument at index 6 ('w', declared long) is given a buffer");
     CLMEM_CHECK_ERR(t, clmem_set_kernel_arg(k, 6, clmem_local_memory(8)), CL_INVALID_ARG_VALUE);
 
     /* pointers to __global / __constant: a buffer, a NULL cl_mem, an SVM pointer */
     CLMEM_CHECK_ERR(t, clmem_set_kernel_arg(k, 0, 1.5f), CL_INVALID_MEM_OBJECT);
-    CHECK_MSG(t, "argument 0 ('y', declared __global float*) is given a float (4 bytes)");
+    CHECK_MSG(t, "argument at index 0 ('y', declared __global float*) is given a float (4 bytes)");
     /* 8 bytes of a double taken as a cl_mem crash PoCL 3.1: clmem refuses them first */
     CLMEM_CHECK_ERR(t, clmem_set_kernel_arg(k, 0, 1.0), CL_INVALID_MEM_OBJECT);
     CLMEM_CHECK_ERR(t, clmem_set_kernel_arg(k, 2, (cl_ulong)42), CL_INVALID_MEM_OBJECT);
@@ -122,7 +122,7 @@ static void test_with_arg_info(clmem_test_context *t) {
 
     /* __local: only local memory */
     CLMEM_CHECK_ERR(t, clmem_set_kernel_arg(k, 1, x), CL_INVALID_ARG_VALUE);
-    CHECK_MSG(t, "argument 1 ('tmp', declared __local float*) is given a buffer");
+    CHECK_MSG(t, "argument at index 1 ('tmp', declared __local float*) is given a buffer");
     CHECK_MSG(t, "clmem_local_memory(bytes)");
     CLMEM_CHECK_ERR(t, clmem_set_kernel_arg(k, 1, 7), CL_INVALID_ARG_VALUE);
     CLMEM_CHECK_ERR(t, clmem_set_kernel_arg(k, 1, x.mem), CL_INVALID_ARG_VALUE);
@@ -134,7 +134,7 @@ static void test_with_arg_info(clmem_test_context *t) {
         if (err == CL_SUCCESS) {
             clmem_clear_error();
             err = clmem_set_kernel_arg(k, 4, a.svm) == CL_INVALID_ARG_VALUE ? CL_SUCCESS : -1;
-            if (err == CL_SUCCESS && !strstr(clmem_last_error_message(), "argument 4 ('n', declared int) is given an SVM pointer"))
+            if (err == CL_SUCCESS && !strstr(clmem_last_error_message(), "argument at index 4 ('n', declared int) is given an SVM pointer"))
                 err = -2;
         }
         if (err == CL_SUCCESS) err = clmem_set_kernel_arg(k, 1, a.svm) == CL_INVALID_ARG_VALUE ? CL_SUCCESS : -3;
@@ -190,14 +190,14 @@ static void test_image_and_sampler_params(clmem_test_context *t) {
     err = CL_SUCCESS;
     clmem_clear_error();
     if (clmem_set_kernel_arg(k, 0, b) != CL_INVALID_MEM_OBJECT ||
-        !strstr(clmem_last_error_message(), "argument 0 ('img', declared image2d_t) is given a buffer"))
+        !strstr(clmem_last_error_message(), "argument at index 0 ('img', declared image2d_t) is given a buffer"))
         err = -1;
     if (err == CL_SUCCESS && clmem_set_kernel_arg(k, 0, b.mem) != CL_INVALID_MEM_OBJECT) err = -2;
     if (err == CL_SUCCESS && clmem_set_kernel_arg(k, 0, 3) != CL_INVALID_MEM_OBJECT) err = -3;
     if (err == CL_SUCCESS && clmem_set_kernel_arg(k, 0, img) != CL_SUCCESS) err = -4; /* an image cl_mem */
     clmem_clear_error();
     if (err == CL_SUCCESS && (clmem_set_kernel_arg(k, 1, b) != CL_INVALID_SAMPLER ||
-                              !strstr(clmem_last_error_message(), "argument 1 ('s', declared sampler_t) is given a buffer")))
+                              !strstr(clmem_last_error_message(), "argument at index 1 ('s', declared sampler_t) is given a buffer")))
         err = -5;
     if (err == CL_SUCCESS && clmem_set_kernel_arg(k, 1, (cl_uint)0x10) != CL_INVALID_SAMPLER) err = -6;
     /* an image's cl_mem for a pointer */
