@@ -448,12 +448,14 @@ typedef struct clmem__param_type {
 static clmem__param_type clmem__param_classify(const char *t) {
     static const struct {
         const char *name;
-        unsigned char size, floating;
-    } scalars[] = {{"char", 1, 0},         {"uchar", 1, 0},         {"short", 2, 0},         {"ushort", 2, 0},
-                   {"int", 4, 0},          {"uint", 4, 0},          {"long", 8, 0},          {"ulong", 8, 0},
-                   {"half", 2, 2},         {"float", 4, 1},         {"double", 8, 1},        {"unsignedchar", 1, 0},
-                   {"unsignedshort", 2, 0}, {"unsignedint", 4, 0},  {"unsignedlong", 8, 0},  {"signedchar", 1, 0},
-                   {"size_t", 0, 0},       {"ptrdiff_t", 0, 0},     {"intptr_t", 0, 0},      {"uintptr_t", 0, 0}};
+        unsigned char len, size, floating;
+    } scalars[] = {{"char", 4, 1, 0},          {"uchar", 5, 1, 0},          {"short", 5, 2, 0},
+                   {"ushort", 6, 2, 0},        {"int", 3, 4, 0},            {"uint", 4, 4, 0},
+                   {"long", 4, 8, 0},          {"ulong", 5, 8, 0},          {"half", 4, 2, 2},
+                   {"float", 5, 4, 1},         {"double", 6, 8, 1},         {"unsignedchar", 12, 1, 0},
+                   {"unsignedshort", 13, 2, 0}, {"unsignedint", 11, 4, 0},  {"unsignedlong", 12, 8, 0},
+                   {"signedchar", 10, 1, 0},   {"size_t", 6, 0, 0},         {"ptrdiff_t", 9, 0, 0},
+                   {"intptr_t", 8, 0, 0},      {"uintptr_t", 9, 0, 0}};
     clmem__param_type p;
     size_t len = strlen(t), base = len, i;
     unsigned width = 1;
@@ -480,7 +482,7 @@ static clmem__param_type clmem__param_classify(const char *t) {
         if (width != 2 && width != 3 && width != 4 && width != 8 && width != 16) return p;
     }
     for (i = 0; i < sizeof scalars / sizeof scalars[0]; ++i)
-        if (strlen(scalars[i].name) == base && strncmp(t, scalars[i].name, base) == 0) {
+        if (scalars[i].len == base && memcmp(t, scalars[i].name, base) == 0) {
             if (width > 1 && scalars[i].size == 0) return p; /* no size_t4 */
             p.kind = CLMEM__PARAM_SCALAR;
             p.size = (size_t)scalars[i].size * (width == 3 ? 4 : width);
@@ -506,8 +508,13 @@ static const char *clmem__arg_kind_text(int kind) {
 /* Reject argument `index` with code: "argument 2 ('n', declared __global float*) is
    given <what>: <why>". */
 static cl_int clmem__arg_reject(cl_int code, cl_kernel kernel, cl_uint index, const char *declared, const char *space,
-                                const char *given, const char *why) {
-    char name[64] = "?";
+                                int kind, const char *value_type, size_t size, const char *why) {
+    char name[64] = "?", given[96];
+    if (kind == CLMEM__ARG_KIND_INT || kind == CLMEM__ARG_KIND_FLOAT)
+        snprintf(given, sizeof given, "%s %s (%zu byte%s)", strchr("aeiou", value_type[0]) ? "an" : "a", value_type, size,
+                 size == 1 ? "" : "s");
+    else
+        snprintf(given, sizeof given, "%s", clmem__arg_kind_text(kind));
 #if defined(CL_VERSION_1_2)
     if (clGetKernelArgInfo(kernel, index, CL_KERNEL_ARG_NAME, sizeof name - 1, name, NULL) != CL_SUCCESS)
         snprintf(name, sizeof name, "?");
@@ -531,7 +538,7 @@ CLMEM_API cl_int clmem__check_kernel_arg(cl_kernel kernel, cl_uint index, int ki
     cl_kernel_arg_address_qualifier aq = 0;
     cl_kernel_arg_type_qualifier tq = 0;
     clmem__param_type p;
-    char raw[128], type[128], given[96];
+    char raw[128], type[128];
     const char *space = "";
     size_t i, j;
     if (!CLMEM__CHECKS || !kernel) return CL_SUCCESS;
@@ -548,6 +555,11 @@ CLMEM_API cl_int clmem__check_kernel_arg(cl_kernel kernel, cl_uint index, int ki
     for (i = j = 0; raw[i]; ++i)
         if (raw[i] != ' ' && raw[i] != '\t') type[j++] = raw[i];
     type[j] = '\0';
+    /* the common case: a value of exactly the declared type (value_type is its OpenCL
+       name; C's long is not always OpenCL's) */
+    if ((kind == CLMEM__ARG_KIND_INT || kind == CLMEM__ARG_KIND_FLOAT) && strcmp(type, value_type) == 0 &&
+        ((type[0] != 'l' && type[0] != 'u') || (strcmp(type, "long") != 0 && strcmp(type, "ulong") != 0)))
+        return CL_SUCCESS;
     p = clmem__param_classify(type);
     if (p.kind == CLMEM__PARAM_POINTER && kind != CLMEM__ARG_KIND_LOCAL &&
         clGetKernelArgInfo(kernel, index, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof aq, &aq, NULL) != CL_SUCCESS)
@@ -557,11 +569,6 @@ CLMEM_API cl_int clmem__check_kernel_arg(cl_kernel kernel, cl_uint index, int ki
                 : aq == CL_KERNEL_ARG_ADDRESS_CONSTANT ? "__constant "
                 : aq == CL_KERNEL_ARG_ADDRESS_GLOBAL   ? "__global "
                                                        : "";
-    if (kind == CLMEM__ARG_KIND_INT || kind == CLMEM__ARG_KIND_FLOAT)
-        snprintf(given, sizeof given, "%s %s (%zu bytes)", strchr("aeiou", value_type[0]) ? "an" : "a", value_type, size);
-    else
-        snprintf(given, sizeof given, "%s", clmem__arg_kind_text(kind));
-
     /* a pipe is declared with its element type: "pipe int p" says "int" */
     if ((p.kind == CLMEM__PARAM_SCALAR || p.kind == CLMEM__PARAM_UNKNOWN) &&
         (kind == CLMEM__ARG_KIND_BUFFER || kind == CLMEM__ARG_KIND_MEM || kind == CLMEM__ARG_KIND_PIPE ||
@@ -575,14 +582,13 @@ CLMEM_API cl_int clmem__check_kernel_arg(cl_kernel kernel, cl_uint index, int ki
                 mt == 0x10F7 /* CL_MEM_OBJECT_PIPE */)
                 return CL_SUCCESS;
         }
-        return clmem__arg_reject(CL_INVALID_MEM_OBJECT, kernel, index, type, "pipe ", given, "a pipe parameter needs a pipe");
+        return clmem__arg_reject(CL_INVALID_MEM_OBJECT, kernel, index, type, "pipe ", kind, value_type, size, "a pipe parameter needs a pipe");
     }
 
     switch (p.kind) {
     case CLMEM__PARAM_POINTER:
         if (aq == CL_KERNEL_ARG_ADDRESS_LOCAL) {
-            if (kind == CLMEM__ARG_KIND_LOCAL) return CL_SUCCESS;
-            return clmem__arg_reject(CL_INVALID_ARG_VALUE, kernel, index, type, space, given,
+            return clmem__arg_reject(CL_INVALID_ARG_VALUE, kernel, index, type, space, kind, value_type, size,
                                      "a __local parameter takes local memory: clmem_local_memory(bytes)");
         }
         if (kind == CLMEM__ARG_KIND_BUFFER || kind == CLMEM__ARG_KIND_SVM) return CL_SUCCESS;
@@ -591,13 +597,13 @@ CLMEM_API cl_int clmem__check_kernel_arg(cl_kernel kernel, cl_uint index, int ki
             cl_mem_object_type mt = 0;
             if (!m) return CL_SUCCESS; /* a NULL buffer: OpenCL passes a NULL pointer */
             if (clGetMemObjectInfo(m, CL_MEM_TYPE, sizeof mt, &mt, NULL) != CL_SUCCESS)
-                return clmem__arg_reject(CL_INVALID_MEM_OBJECT, kernel, index, type, space, given,
+                return clmem__arg_reject(CL_INVALID_MEM_OBJECT, kernel, index, type, space, kind, value_type, size,
                                          "the cl_mem is not a valid memory object");
             if (mt == CL_MEM_OBJECT_BUFFER) return CL_SUCCESS;
-            return clmem__arg_reject(CL_INVALID_MEM_OBJECT, kernel, index, type, space, given,
+            return clmem__arg_reject(CL_INVALID_MEM_OBJECT, kernel, index, type, space, kind, value_type, size,
                                      "the cl_mem is an image or a pipe, a pointer parameter needs a buffer");
         }
-        return clmem__arg_reject(CL_INVALID_MEM_OBJECT, kernel, index, type, space, given,
+        return clmem__arg_reject(CL_INVALID_MEM_OBJECT, kernel, index, type, space, kind, value_type, size,
                                  kind == CLMEM__ARG_KIND_LOCAL
                                      ? "local memory fits only a __local pointer; this one needs a buffer or an SVM pointer"
                                      : "a pointer parameter needs a buffer or an SVM pointer (clmem_buffer, clmem_svm)");
@@ -606,27 +612,27 @@ CLMEM_API cl_int clmem__check_kernel_arg(cl_kernel kernel, cl_uint index, int ki
         if (kind == CLMEM__ARG_KIND_MEM && *(const cl_mem *)value) {
             cl_mem_object_type mt = 0;
             if (clGetMemObjectInfo(*(const cl_mem *)value, CL_MEM_TYPE, sizeof mt, &mt, NULL) != CL_SUCCESS)
-                return clmem__arg_reject(CL_INVALID_MEM_OBJECT, kernel, index, type, space, given,
+                return clmem__arg_reject(CL_INVALID_MEM_OBJECT, kernel, index, type, space, kind, value_type, size,
                                          "the cl_mem is not a valid memory object");
             if (mt != CL_MEM_OBJECT_BUFFER && mt != 0x10F7 /* pipe */) return CL_SUCCESS;
         }
-        return clmem__arg_reject(CL_INVALID_MEM_OBJECT, kernel, index, type, space, given,
+        return clmem__arg_reject(CL_INVALID_MEM_OBJECT, kernel, index, type, space, kind, value_type, size,
                                  "an image parameter needs an image (clmem_image)");
     case CLMEM__PARAM_SAMPLER:
         if (kind == CLMEM__ARG_KIND_SAMPLER) return CL_SUCCESS;
-        return clmem__arg_reject(CL_INVALID_SAMPLER, kernel, index, type, space, given,
+        return clmem__arg_reject(CL_INVALID_SAMPLER, kernel, index, type, space, kind, value_type, size,
                                  "a sampler_t parameter needs a sampler (clmem_sampler)");
     case CLMEM__PARAM_SCALAR:
         if (kind != CLMEM__ARG_KIND_INT && kind != CLMEM__ARG_KIND_FLOAT)
-            return clmem__arg_reject(CL_INVALID_ARG_VALUE, kernel, index, type, space, given,
+            return clmem__arg_reject(CL_INVALID_ARG_VALUE, kernel, index, type, space, kind, value_type, size,
                                      "a scalar or vector parameter needs a value of its type");
         if (p.size && p.size != size) {
             char why[64];
             snprintf(why, sizeof why, "the parameter is %zu bytes; pass a value of its type", p.size);
-            return clmem__arg_reject(CL_INVALID_ARG_SIZE, kernel, index, type, space, given, why);
+            return clmem__arg_reject(CL_INVALID_ARG_SIZE, kernel, index, type, space, kind, value_type, size, why);
         }
         if (p.floating != 2 && (p.floating == 1) != (kind == CLMEM__ARG_KIND_FLOAT))
-            return clmem__arg_reject(CL_INVALID_ARG_VALUE, kernel, index, type, space, given,
+            return clmem__arg_reject(CL_INVALID_ARG_VALUE, kernel, index, type, space, kind, value_type, size,
                                      p.floating ? "the parameter is floating-point and the value an integer (its bits "
                                                   "would be read as a floating-point number)"
                                                 : "the parameter is an integer and the value floating-point (its bits "
@@ -677,15 +683,21 @@ CLMEM_API cl_int clmem__set_arg_local(cl_kernel kernel, cl_uint index, clmem_loc
 }
 /* The kind of a scalar or vector value from its clmem__set_arg_ name. */
 static int clmem__arg_value_kind(const char *name) {
-    return (strncmp(name, "float", 5) == 0 || strncmp(name, "double", 6) == 0) ? CLMEM__ARG_KIND_FLOAT
-                                                                                : CLMEM__ARG_KIND_INT;
+    return (name[0] == 'f' || name[0] == 'd') ? CLMEM__ARG_KIND_FLOAT : CLMEM__ARG_KIND_INT; /* float*, double* */
+}
+/* ... and its name as OpenCL C spells it (for messages and the exact-type shortcut) */
+static const char *clmem__arg_value_name(const char *name) {
+    if (name[0] == 's' && name[1] == 'c') return "signed char";                          /* schar */
+    if (name[0] == 'l' && name[1] == 'l') return "long long";                            /* llong */
+    if (name[0] == 'u' && name[1] == 'l' && name[2] == 'l') return "unsigned long long"; /* ullong */
+    return name;
 }
 #define CLMEM__ARG_DEF(T, name)                                                                                 \
     CLMEM_API cl_int clmem__set_arg_##name(cl_kernel kernel, cl_uint index, T value) {                          \
         cl_int err;                                                                                             \
         if (CLMEM__CHECKS && kernel &&                                                                          \
-            (err = clmem__check_kernel_arg(kernel, index, clmem__arg_value_kind(#name), sizeof value, &value, #T)) != \
-                CL_SUCCESS)                                                                                     \
+            (err = clmem__check_kernel_arg(kernel, index, clmem__arg_value_kind(#name), sizeof value, &value,    \
+                                           clmem__arg_value_name(#name))) != CL_SUCCESS)                        \
             return err;                                                                                         \
         return clmem__set_arg(kernel, index, sizeof value, &value, "a " #T);                                    \
     }
