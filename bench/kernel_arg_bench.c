@@ -8,8 +8,8 @@
    Build: cc -std=c11 -O2 -I. bench/kernel_arg_bench.c -o kernel_arg_bench -lOpenCL -lpthread -lm
    Run:   ./kernel_arg_bench            both kernels
           ./kernel_arg_bench checked    only the one built with -cl-kernel-arg-info
-          ./kernel_arg_bench unchecked  only the one built without (for callgrind:
-          valgrind --tool=callgrind --toggle-collect=clmem_float ./kernel_arg_bench checked) */
+          ./kernel_arg_bench unchecked  only the one built without
+          ./kernel_arg_bench MODE N     one run of N calls (for callgrind: bench/kernel_arg_bench.sh) */
 #define _POSIX_C_SOURCE 199309L
 #define CLMEM_IMPLEMENTATION
 #include "clmem.h"
@@ -19,7 +19,8 @@
 #include <string.h>
 #include <time.h>
 
-enum { CALLS = 200000, RUNS = 7 };
+enum { RUNS_MAX = 7 };
+static int CALLS = 200000, RUNS = RUNS_MAX; /* ./kernel_arg_bench MODE CALLS: one run of CALLS */
 
 static double now(void) {
     struct timespec ts;
@@ -57,13 +58,13 @@ __attribute__((noinline)) static void clmem_local(cl_kernel k, clmem_buffer b) {
 }
 
 static double ns_per_call(loop_fn f, cl_kernel k, clmem_buffer b) {
-    double t[RUNS];
+    double t[RUNS_MAX];
     for (int r = 0; r < RUNS; ++r) {
         double t0 = now();
         f(k, b);
         t[r] = (now() - t0) / CALLS * 1e9;
     }
-    qsort(t, RUNS, sizeof(double), cmp_double);
+    qsort(t, (size_t)RUNS, sizeof(double), cmp_double);
     return t[RUNS / 2];
 }
 
@@ -84,6 +85,10 @@ int main(int argc, char **argv) {
     cl_context ctx;
     clmem_buffer b;
     char name[128] = "?";
+    if (argc > 2) {
+        CALLS = atoi(argv[2]);
+        RUNS = 1;
+    }
     if (clmem_get_test_platforms_and_devices(NULL, &d, 1, &count) != CL_SUCCESS || count == 0) {
         fprintf(stderr, "no device: %s\n", clmem_last_error_message());
         return 1;
