@@ -415,9 +415,9 @@ CLMEM_API cl_int clmem_svm_array_release(clmem_svm_array *arr);
     in SVM whose nodes point to each other, walked from a head passed as an argument:
     every node not passed as an argument must be named here (coarse- and fine-grain
     buffer SVM), or the device may not make it available to the kernel.
-    - svms, n: the n SVM pointers (CL_KERNEL_EXEC_INFO_SVM_PTRS gets svms[i].ptr;
-      a pointer into an allocation names the whole allocation). n 0 with svms NULL
-      leaves the kernel's list as it was (OpenCL has no empty list).
+    - svms, n: the n SVM pointers (CL_KERNEL_EXEC_INFO_SVM_PTRS gets each
+      svms[i].ptr; the list replaces the one set before). n 0 with svms NULL leaves
+      the kernel's list as it was (OpenCL has no empty list).
     - fine_grain_system: CL_TRUE when the kernel follows pointers to fine-grain
       system SVM (any host memory, e.g. from malloc; CL_KERNEL_EXEC_INFO_SVM_FINE_
       GRAIN_SYSTEM). CL_FALSE sets it back to CL_FALSE where a device of the context
