@@ -1488,6 +1488,94 @@ static inline clmem_svm_allocation clmem_svm_array_allocation(clmem_svm_array ar
     clmem_svm_allocation_release, same results) and empty arr.svm. */
 CLMEM_API cl_int clmem_svm_array_release(clmem_svm_array *arr);
 
+/* ---------------------------------------------------------------------------------
+   SVM POINTERS A KERNEL REACHES THROUGH MEMORY, AND FINDING AN ALLOCATION
+   --------------------------------------------------------------------------------- */
+
+/** clmem_kernel_set_exec_info(kernel, svms, n, fine_grain_system): tell a kernel which
+    SVM memory it reaches through pointers stored in memory rather than through its
+    arguments (clSetKernelExecInfo; PyOpenCL's Kernel.set_exec_info). A linked list
+    in SVM whose nodes point to each other, walked from a head passed as an argument:
+    every node not passed as an argument must be named here (coarse- and fine-grain
+    buffer SVM), or the device may not make it available to the kernel.
+    - svms, n: the n SVM pointers (CL_KERNEL_EXEC_INFO_SVM_PTRS gets each
+      svms[i].ptr; the list replaces the one set before). n 0 with svms NULL leaves
+      the kernel's list as it was (OpenCL has no empty list).
+    - fine_grain_system: CL_TRUE when the kernel follows pointers to fine-grain
+      system SVM (any host memory, e.g. from malloc; CL_KERNEL_EXEC_INFO_SVM_FINE_
+      GRAIN_SYSTEM). CL_FALSE sets it back to CL_FALSE where a device of the context
+      has fine-grain system SVM, and is a no-op where none has (it cannot be on).
+    The setting stays with the kernel for every later enqueue, as OpenCL's does.
+    Returns CL_SUCCESS, or:
+      CL_INVALID_KERNEL     kernel NULL (or not a valid kernel)
+      CL_INVALID_VALUE      svms NULL with n > 0, svms not NULL with n 0, an entry
+                            with a NULL ptr, an entry whose allocation was released
+      CL_INVALID_CONTEXT    an entry's allocation belongs to another context
+      CL_INVALID_OPERATION  no device of the kernel's context has SVM (or the OpenCL
+                            headers are older than 2.0); fine_grain_system CL_TRUE
+                            while no device has fine-grain system SVM
+      CL_OUT_OF_HOST_MEMORY, or the driver's code from clSetKernelExecInfo.
+    Unlike clSetKernelExecInfo, the pointers and the fine-grain system flag are
+    checked before the driver sees them (PoCL 3.1 accepts NULL entries and turns the
+    flag on for devices without system SVM).
+    Thread safety: as clSetKernelArg: not for one kernel from two threads at once.
+    Example: clmem_svm nodes[2] = {a.svm, b.svm};
+             clmem_kernel_set_exec_info(k, nodes, 2, CL_FALSE); */
+CLMEM_API cl_int clmem_kernel_set_exec_info(cl_kernel kernel, const clmem_svm *svms, cl_uint n,
+                                            cl_bool fine_grain_system);
+
+/** clmem_svm_allocation_lookup(ptr, &alloc): the live clmem SVM allocation whose
+    memory holds ptr: its first byte, any byte inside (an interior pointer such as
+    &array[17] or a list node's field) or its last byte; one past the end is not
+    inside. *alloc becomes a handle of that allocation (alloc->svm.ptr its start,
+    alloc->svm.size its size; ptr - alloc->svm.ptr is the offset), usable wherever an
+    allocation goes, also to release it: clmem_svm_allocation_release(alloc). Only
+    allocations made by clmem count (clmem_svm_allocation_create, the svm_empty family,
+    clmem_svm_allocator_allocate); pooled SVM blocks (clmem_svm_pool) and memory from a
+    raw clSVMAlloc are not allocations of their own and are not found.
+    Returns CL_SUCCESS, or with *alloc emptied (ptr NULL, size 0):
+      CL_INVALID_VALUE       ptr NULL, alloc NULL
+      CLMEM_ERROR_NOT_FOUND  ptr is not inside a live clmem SVM allocation (never from
+                             clmem, already released, or one past the end)
+    Cost: a scan of the live allocations and maps under one lock (no driver call).
+    Thread safety: any thread. An allocation released by another thread after the
+    lookup returned makes the handle stale, not dangerous: releasing it again reports
+    CLMEM_ERROR_DOUBLE_RELEASE, using it reports "was released".
+    Example: clmem_svm_allocation a;
+             if (clmem_svm_allocation_lookup(&node->value, &a) == CL_SUCCESS)
+                 clmem_svm_allocation_release(&a); */
+CLMEM_API cl_int clmem_svm_allocation_lookup(const void *ptr, clmem_svm_allocation *alloc);
+
+/** clmem_svm_allocator_allocate(allocator, size, &err): SVM memory from an SVM
+    allocator (PyOpenCL's SVMAllocator.__call__; the allocator, clmem_svm_allocator,
+    is in the pool section). Returns an allocation as clmem_svm_allocation_create
+    does, with the allocator's context, alignment, flags and queue; size 0 gives an
+    empty allocation. Release it with clmem_svm_allocation_release. Errors: those of
+    clmem_svm_allocation_create, and CL_INVALID_VALUE (allocator NULL).
+    Thread safety: any thread. */
+struct clmem_svm_allocator; /* opaque; typedef'd as clmem_svm_allocator in the pool section */
+CLMEM_API clmem_svm_allocation clmem_svm_allocator_allocate(struct clmem_svm_allocator *allocator, size_t size,
+                                                            cl_int *errcode_ret);
+
+/** clmem__check_kernel_arg(kernel, index, kind, size, value_type): private; used by
+    every clmem__set_arg_* (defined with them in the transfer module). Checks a value
+    for argument `index` against the parameter's declared type where the program was
+    built with -cl-kernel-arg-info; CL_SUCCESS where the type is not known. kind is
+    one of CLMEM__ARG_KIND_*; value_type names the value's C type for messages. */
+enum {
+    CLMEM__ARG_KIND_INT = 1,    /* an integer scalar or vector value */
+    CLMEM__ARG_KIND_FLOAT,      /* a floating-point scalar or vector value */
+    CLMEM__ARG_KIND_BUFFER,     /* a buffer (clmem_buffer) */
+    CLMEM__ARG_KIND_MEM,        /* a raw cl_mem: its CL_MEM_TYPE decides */
+    CLMEM__ARG_KIND_LOCAL,      /* clmem_local_memory */
+    CLMEM__ARG_KIND_SVM,        /* an SVM pointer */
+    CLMEM__ARG_KIND_IMAGE,      /* an image */
+    CLMEM__ARG_KIND_SAMPLER,    /* a sampler */
+    CLMEM__ARG_KIND_PIPE        /* a pipe */
+};
+CLMEM_API cl_int clmem__check_kernel_arg(cl_kernel kernel, cl_uint index, int kind, size_t size, const void *value,
+                                         const char *value_type);
+
 #ifdef __cplusplus
 }
 #endif
@@ -6034,6 +6122,7 @@ static const char *clmem__svm_flags_text(cl_svm_mem_flags flags, char *buf, size
 /* ---- thin wrappers around the OpenCL 2.0 entry points (absent from 1.2 headers) ---- */
 #define CLMEM__SVM_CAP_COARSE ((cl_bitfield)1 << 0)
 #define CLMEM__SVM_CAP_FINE ((cl_bitfield)1 << 1)
+#define CLMEM__SVM_CAP_SYSTEM ((cl_bitfield)1 << 2)
 #define CLMEM__SVM_CAP_ATOMICS ((cl_bitfield)1 << 3)
 #define CLMEM__SVM_FLAG_ATOMICS ((cl_svm_mem_flags)1 << 11)
 
@@ -6759,6 +6848,9 @@ CLMEM_API cl_int clmem__set_arg_svm(cl_kernel kernel, cl_uint index, clmem_svm s
     if (CLMEM__CHECKS) {
         if (!kernel) return clmem__fail(CL_INVALID_KERNEL, fn, "kernel is NULL");
         if ((err = clmem__svm_check_live(fn, "the SVM argument", svm, &ctx)) != CL_SUCCESS) return err;
+        if ((err = clmem__check_kernel_arg(kernel, index, CLMEM__ARG_KIND_SVM, sizeof svm.ptr, &svm.ptr, "clmem_svm")) !=
+            CL_SUCCESS)
+            return err;
     }
 #if CLMEM__HAVE_SVM
     err = clSetKernelArgSVMPointer(kernel, index, svm.ptr);
@@ -6769,6 +6861,127 @@ CLMEM_API cl_int clmem__set_arg_svm(cl_kernel kernel, cl_uint index, clmem_svm s
     (void)index; (void)ctx; (void)err;
     return clmem__svm_unsupported(fn);
 #endif
+}
+
+/* ---- SVM pointers reached through memory (clSetKernelExecInfo) ---- */
+CLMEM_API cl_int clmem_kernel_set_exec_info(cl_kernel kernel, const clmem_svm *svms, cl_uint n, cl_bool fine_grain_system) {
+    static const char fn[] = "clmem_kernel_set_exec_info";
+    cl_int err;
+    if (!kernel) return clmem__fail(CL_INVALID_KERNEL, fn, "kernel is NULL");
+    if (n > 0 && !svms) return clmem__fail(CL_INVALID_VALUE, fn, "svms is NULL but n is %u", n);
+    if (CLMEM__CHECKS && n == 0 && svms)
+        return clmem__fail(CL_INVALID_VALUE, fn, "n is 0 but svms is not NULL: say how many SVM pointers svms holds");
+#if !CLMEM__HAVE_SVM
+    (void)err; (void)fine_grain_system;
+    return clmem__svm_unsupported(fn);
+#else
+    {
+        cl_context kctx = NULL;
+        cl_device_id *devs;
+        cl_uint nd = 0, i;
+        cl_bitfield any = 0;
+        char name[128] = "?";
+        err = clGetKernelInfo(kernel, CL_KERNEL_CONTEXT, sizeof kctx, &kctx, NULL);
+        if (err != CL_SUCCESS || !kctx)
+            return clmem__fail(CL_INVALID_KERNEL, fn, "kernel %p is not a valid kernel (clGetKernelInfo: %s)", (void *)kernel,
+                               clmem_error_string(err));
+        devs = clmem__devices_of(fn, kctx, &nd, &err);
+        if (!devs) return err;
+        for (i = 0; i < nd; ++i) {
+            cl_bitfield caps = 0;
+            if ((err = clmem__svm_device_caps(fn, devs[i], &caps)) != CL_SUCCESS) {
+                CLMEM_FREE(devs);
+                return err;
+            }
+            any |= caps;
+        }
+        clmem__svm_device_name(devs[0], name, sizeof name);
+        CLMEM_FREE(devs);
+        if (CLMEM__CHECKS) {
+            if (!(any & (CLMEM__SVM_CAP_COARSE | CLMEM__SVM_CAP_FINE | CLMEM__SVM_CAP_SYSTEM)))
+                return clmem__fail(CL_INVALID_OPERATION, fn,
+                                   "no device of the kernel's context supports SVM (device '%s' reports no "
+                                   "CL_DEVICE_SVM_CAPABILITIES; SVM needs OpenCL 2.0)", name);
+            if (fine_grain_system && !(any & CLMEM__SVM_CAP_SYSTEM))
+                return clmem__fail(CL_INVALID_OPERATION, fn,
+                                   "fine_grain_system is CL_TRUE but no device of the kernel's context has fine-grain "
+                                   "system SVM (device '%s' has %s buffer SVM only)",
+                                   name, (any & CLMEM__SVM_CAP_FINE) ? "coarse- and fine-grain" : "coarse-grain");
+            for (i = 0; i < n; ++i) {
+                char what[32];
+                cl_context actx;
+                if (!svms[i].ptr) return clmem__fail(CL_INVALID_VALUE, fn, "svms[%u].ptr is NULL", i);
+                snprintf(what, sizeof what, "svms[%u]", i);
+                if ((err = clmem__svm_check_live(fn, what, svms[i], &actx)) != CL_SUCCESS) return err;
+                if (actx && actx != kctx)
+                    return clmem__fail(CL_INVALID_CONTEXT, fn,
+                                       "svms[%u] (SVM pointer %p) belongs to context %p, the kernel to context %p", i,
+                                       svms[i].ptr, (void *)actx, (void *)kctx);
+            }
+        }
+        if (n > 0) {
+            void **ptrs = CLMEM__CAST(void **, CLMEM_MALLOC(sizeof(void *) * n));
+            if (!ptrs) return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for %u pointers", n);
+            for (i = 0; i < n; ++i) ptrs[i] = svms[i].ptr;
+            err = clSetKernelExecInfo(kernel, CL_KERNEL_EXEC_INFO_SVM_PTRS, sizeof(void *) * n, ptrs);
+            CLMEM_FREE(ptrs);
+            if (err != CL_SUCCESS)
+                return clmem__fail(err, fn, "clSetKernelExecInfo(CL_KERNEL_EXEC_INFO_SVM_PTRS, %u pointers) failed with %s (%d)",
+                                   n, clmem_error_string(err), (int)err);
+        }
+        /* the flag can only be on where a device has system SVM: elsewhere CL_FALSE is
+           what it already is, and some drivers refuse the query outright */
+        if (fine_grain_system || (any & CLMEM__SVM_CAP_SYSTEM)) {
+            cl_bool v = fine_grain_system ? CL_TRUE : CL_FALSE;
+            err = clSetKernelExecInfo(kernel, CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM, sizeof v, &v);
+            if (err != CL_SUCCESS)
+                return clmem__fail(err, fn, "clSetKernelExecInfo(CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM, %s) failed with %s (%d)",
+                                   v ? "CL_TRUE" : "CL_FALSE", clmem_error_string(err), (int)err);
+        }
+        return CL_SUCCESS;
+    }
+#endif
+}
+
+/* ---- from any pointer into an allocation to the allocation ---- */
+CLMEM_API cl_int clmem_svm_allocation_lookup(const void *ptr, clmem_svm_allocation *alloc) {
+    static const char fn[] = "clmem_svm_allocation_lookup";
+    uintptr_t p = (uintptr_t)ptr;
+    void *end_of = NULL;
+    size_t end_size = 0;
+    bool found = false;
+    uint32_t i;
+    if (!alloc) return clmem__fail(CL_INVALID_VALUE, fn, "alloc (where to store the allocation) is NULL");
+    *alloc = clmem__svm_empty_allocation();
+    if (!ptr) return clmem__fail(CL_INVALID_VALUE, fn, "ptr is NULL");
+    clmem__lock(&clmem__svm_reg_mutex);
+    for (i = 0; i < clmem__svm_nslots; ++i) {
+        const clmem__svm_slot *s = &clmem__svm_slots[i];
+        const clmem__svm_rec *r = s->rec; /* NULL while a release is under way */
+        uintptr_t b;
+        if (!s->busy || !r || r->kind != CLMEM__SVM_ALLOCATION) continue;
+        b = (uintptr_t)r->ptr;
+        if (p >= b && p - b < r->size) {
+            alloc->svm.ptr = r->ptr;
+            alloc->svm.size = r->size;
+            alloc->svm.owner = ((uint64_t)s->gen << 32) | (uint64_t)(i + 1);
+            found = true;
+            break;
+        }
+        if (p >= b && p - b == r->size) {
+            end_of = r->ptr;
+            end_size = r->size;
+        }
+    }
+    clmem__unlock(&clmem__svm_reg_mutex);
+    if (found) return CL_SUCCESS;
+    if (end_of)
+        return clmem__fail(CLMEM_ERROR_NOT_FOUND, fn,
+                           "%p is one past the end of the SVM allocation at %p (%zu bytes), not inside it", ptr, end_of,
+                           end_size);
+    return clmem__fail(CLMEM_ERROR_NOT_FOUND, fn,
+                       "%p is not inside a live SVM allocation made by clmem (not from clmem, a pooled block, or "
+                       "already released)", ptr);
 }
 
 /* ---- C-shaped arrays ---- */
@@ -8142,6 +8355,229 @@ CLMEM_API cl_int clmem__fill_ptr(cl_command_queue queue, clmem__fill_target dst,
 
 /* ---- kernel arguments ---- */
 
+/* The check of a value against the kernel parameter's declared type
+   (clGetKernelArgInfo, available where the program was built with
+   -cl-kernel-arg-info; otherwise CL_KERNEL_ARG_INFO_NOT_AVAILABLE and nothing is
+   checked). One query for a scalar (the type name), two for a buffer or an SVM
+   pointer (type name and address space), one for local memory (address space); more
+   only on the way to a rejection. No cache: a cl_kernel's address is reused by the
+   next kernel once it is released, and OpenCL tells nobody. CLMEM_NO_VALIDATION or
+   CLMEM_NO_KERNEL_ARG_CHECK compiles it out. */
+#if defined(CL_VERSION_1_2) && !defined(CLMEM_NO_KERNEL_ARG_CHECK)
+enum {
+    CLMEM__PARAM_UNKNOWN = 0, /* a struct, a typedef name, queue_t, ...: not checked */
+    CLMEM__PARAM_SCALAR,      /* a scalar or vector of a built-in type */
+    CLMEM__PARAM_POINTER,     /* a pointer (to __global, __constant or __local) */
+    CLMEM__PARAM_IMAGE,
+    CLMEM__PARAM_SAMPLER
+};
+
+typedef struct clmem__param_type {
+    int kind;
+    size_t size;   /* scalars: bytes; 0 when device-dependent (size_t, ptrdiff_t, ...) */
+    int floating;  /* scalars: 1 float/double, 0 integer, 2 half (any 2-byte value) */
+} clmem__param_type;
+
+/* The parameter type from its CL_KERNEL_ARG_TYPE_NAME (whitespace removed). */
+static clmem__param_type clmem__param_classify(const char *t) {
+    static const struct {
+        const char *name;
+        unsigned char len, size, floating;
+    } scalars[] = {{"char", 4, 1, 0},          {"uchar", 5, 1, 0},          {"short", 5, 2, 0},
+                   {"ushort", 6, 2, 0},        {"int", 3, 4, 0},            {"uint", 4, 4, 0},
+                   {"long", 4, 8, 0},          {"ulong", 5, 8, 0},          {"half", 4, 2, 2},
+                   {"float", 5, 4, 1},         {"double", 6, 8, 1},         {"unsignedchar", 12, 1, 0},
+                   {"unsignedshort", 13, 2, 0}, {"unsignedint", 11, 4, 0},  {"unsignedlong", 12, 8, 0},
+                   {"signedchar", 10, 1, 0},   {"size_t", 6, 0, 0},         {"ptrdiff_t", 9, 0, 0},
+                   {"intptr_t", 8, 0, 0},      {"uintptr_t", 9, 0, 0}};
+    clmem__param_type p;
+    size_t len = strlen(t), base = len, i;
+    unsigned width = 1;
+    p.kind = CLMEM__PARAM_UNKNOWN;
+    p.size = 0;
+    p.floating = 0;
+    if (len == 0) return p;
+    if (t[len - 1] == '*') {
+        p.kind = CLMEM__PARAM_POINTER;
+        return p;
+    }
+    if (strcmp(t, "sampler_t") == 0) {
+        p.kind = CLMEM__PARAM_SAMPLER;
+        return p;
+    }
+    if (strncmp(t, "image", 5) == 0 && len > 7 && strcmp(t + len - 2, "_t") == 0) {
+        p.kind = CLMEM__PARAM_IMAGE;
+        return p;
+    }
+    while (base > 0 && t[base - 1] >= '0' && t[base - 1] <= '9') --base;
+    if (base < len) {
+        width = 0;
+        for (i = base; i < len && width < 100; ++i) width = width * 10 + (unsigned)(t[i] - '0');
+        if (width != 2 && width != 3 && width != 4 && width != 8 && width != 16) return p;
+    }
+    for (i = 0; i < sizeof scalars / sizeof scalars[0]; ++i)
+        if (scalars[i].len == base && memcmp(t, scalars[i].name, base) == 0) {
+            if (width > 1 && scalars[i].size == 0) return p; /* no size_t4 */
+            p.kind = CLMEM__PARAM_SCALAR;
+            p.size = (size_t)scalars[i].size * (width == 3 ? 4 : width);
+            p.floating = scalars[i].floating;
+            return p;
+        }
+    return p;
+}
+
+static const char *clmem__arg_kind_text(int kind) {
+    switch (kind) {
+    case CLMEM__ARG_KIND_BUFFER: return "a buffer";
+    case CLMEM__ARG_KIND_MEM: return "a cl_mem";
+    case CLMEM__ARG_KIND_LOCAL: return "local memory (a size, no value)";
+    case CLMEM__ARG_KIND_SVM: return "an SVM pointer";
+    case CLMEM__ARG_KIND_IMAGE: return "an image";
+    case CLMEM__ARG_KIND_SAMPLER: return "a sampler";
+    case CLMEM__ARG_KIND_PIPE: return "a pipe";
+    default: return "a value";
+    }
+}
+
+/* Reject argument `index` with code: "argument 2 ('n', declared __global float*) is
+   given <what>: <why>". */
+static cl_int clmem__arg_reject(cl_int code, cl_kernel kernel, cl_uint index, const char *declared, const char *space,
+                                int kind, const char *value_type, size_t size, const char *why) {
+    char name[64] = "?", given[96];
+    if (kind == CLMEM__ARG_KIND_INT || kind == CLMEM__ARG_KIND_FLOAT)
+        snprintf(given, sizeof given, "%s %s (%zu byte%s)", strchr("aeiou", value_type[0]) ? "an" : "a", value_type, size,
+                 size == 1 ? "" : "s");
+    else
+        snprintf(given, sizeof given, "%s", clmem__arg_kind_text(kind));
+#if defined(CL_VERSION_1_2)
+    if (clGetKernelArgInfo(kernel, index, CL_KERNEL_ARG_NAME, sizeof name - 1, name, NULL) != CL_SUCCESS)
+        snprintf(name, sizeof name, "?");
+    name[sizeof name - 1] = '\0';
+#else
+    (void)kernel;
+#endif
+    return clmem__fail(code, "clmem_set_kernel_arg", "argument at index %u ('%s', declared %s%s) is given %s: %s", index, name,
+                       space, declared, given, why);
+}
+
+#endif
+
+CLMEM_API cl_int clmem__check_kernel_arg(cl_kernel kernel, cl_uint index, int kind, size_t size, const void *value,
+                                         const char *value_type) {
+#if !defined(CL_VERSION_1_2) || defined(CLMEM_NO_KERNEL_ARG_CHECK)
+    (void)kernel; (void)index; (void)kind; (void)size; (void)value; (void)value_type;
+    return CL_SUCCESS;
+#else
+    const cl_kernel_arg_type_qualifier pipe_bit = (cl_kernel_arg_type_qualifier)1 << 3; /* CL_KERNEL_ARG_TYPE_PIPE */
+    cl_kernel_arg_address_qualifier aq = 0;
+    cl_kernel_arg_type_qualifier tq = 0;
+    clmem__param_type p;
+    char raw[128], type[128];
+    const char *space = "";
+    size_t i, j;
+    if (!CLMEM__CHECKS || !kernel) return CL_SUCCESS;
+    if (kind == CLMEM__ARG_KIND_LOCAL) { /* the common case in one query */
+        if (clGetKernelArgInfo(kernel, index, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof aq, &aq, NULL) != CL_SUCCESS)
+            return CL_SUCCESS;
+        if (aq == CL_KERNEL_ARG_ADDRESS_LOCAL) return CL_SUCCESS;
+    }
+    /* not available (no -cl-kernel-arg-info), a bad index or kernel (the driver says
+       so in clSetKernelArg), a name longer than the buffer: not checked */
+    if (clGetKernelArgInfo(kernel, index, CL_KERNEL_ARG_TYPE_NAME, sizeof raw - 1, raw, NULL) != CL_SUCCESS)
+        return CL_SUCCESS;
+    raw[sizeof raw - 1] = '\0';
+    for (i = j = 0; raw[i]; ++i)
+        if (raw[i] != ' ' && raw[i] != '\t') type[j++] = raw[i];
+    type[j] = '\0';
+    /* the common case: a value of exactly the declared type (value_type is its OpenCL
+       name; C's long is not always OpenCL's) */
+    if ((kind == CLMEM__ARG_KIND_INT || kind == CLMEM__ARG_KIND_FLOAT) && strcmp(type, value_type) == 0 &&
+        ((type[0] != 'l' && type[0] != 'u') || (strcmp(type, "long") != 0 && strcmp(type, "ulong") != 0)))
+        return CL_SUCCESS;
+    p = clmem__param_classify(type);
+    if (p.kind == CLMEM__PARAM_POINTER && kind != CLMEM__ARG_KIND_LOCAL &&
+        clGetKernelArgInfo(kernel, index, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof aq, &aq, NULL) != CL_SUCCESS)
+        return CL_SUCCESS;
+    if (p.kind == CLMEM__PARAM_POINTER)
+        space = aq == CL_KERNEL_ARG_ADDRESS_LOCAL      ? "__local "
+                : aq == CL_KERNEL_ARG_ADDRESS_CONSTANT ? "__constant "
+                : aq == CL_KERNEL_ARG_ADDRESS_GLOBAL   ? "__global "
+                                                       : "";
+    /* a pipe is declared with its element type: "pipe int p" says "int" */
+    if ((p.kind == CLMEM__PARAM_SCALAR || p.kind == CLMEM__PARAM_UNKNOWN) &&
+        (kind == CLMEM__ARG_KIND_BUFFER || kind == CLMEM__ARG_KIND_MEM || kind == CLMEM__ARG_KIND_PIPE ||
+         kind == CLMEM__ARG_KIND_IMAGE || kind == CLMEM__ARG_KIND_SVM) &&
+        clGetKernelArgInfo(kernel, index, CL_KERNEL_ARG_TYPE_QUALIFIER, sizeof tq, &tq, NULL) == CL_SUCCESS &&
+        (tq & pipe_bit)) {
+        if (kind == CLMEM__ARG_KIND_PIPE) return CL_SUCCESS;
+        if (kind == CLMEM__ARG_KIND_MEM && value && *(const cl_mem *)value) {
+            cl_mem_object_type mt = 0;
+            if (clGetMemObjectInfo(*(const cl_mem *)value, CL_MEM_TYPE, sizeof mt, &mt, NULL) == CL_SUCCESS &&
+                mt == 0x10F7 /* CL_MEM_OBJECT_PIPE */)
+                return CL_SUCCESS;
+        }
+        return clmem__arg_reject(CL_INVALID_MEM_OBJECT, kernel, index, type, "pipe ", kind, value_type, size, "a pipe parameter needs a pipe");
+    }
+
+    switch (p.kind) {
+    case CLMEM__PARAM_POINTER:
+        if (aq == CL_KERNEL_ARG_ADDRESS_LOCAL) {
+            return clmem__arg_reject(CL_INVALID_ARG_VALUE, kernel, index, type, space, kind, value_type, size,
+                                     "a __local parameter takes local memory: clmem_local_memory(bytes)");
+        }
+        if (kind == CLMEM__ARG_KIND_BUFFER || kind == CLMEM__ARG_KIND_SVM) return CL_SUCCESS;
+        if (kind == CLMEM__ARG_KIND_MEM) {
+            cl_mem m = *(const cl_mem *)value;
+            cl_mem_object_type mt = 0;
+            if (!m) return CL_SUCCESS; /* a NULL buffer: OpenCL passes a NULL pointer */
+            if (clGetMemObjectInfo(m, CL_MEM_TYPE, sizeof mt, &mt, NULL) != CL_SUCCESS)
+                return clmem__arg_reject(CL_INVALID_MEM_OBJECT, kernel, index, type, space, kind, value_type, size,
+                                         "the cl_mem is not a valid memory object");
+            if (mt == CL_MEM_OBJECT_BUFFER) return CL_SUCCESS;
+            return clmem__arg_reject(CL_INVALID_MEM_OBJECT, kernel, index, type, space, kind, value_type, size,
+                                     "the cl_mem is an image or a pipe, a pointer parameter needs a buffer");
+        }
+        return clmem__arg_reject(CL_INVALID_MEM_OBJECT, kernel, index, type, space, kind, value_type, size,
+                                 kind == CLMEM__ARG_KIND_LOCAL
+                                     ? "local memory fits only a __local pointer; this one needs a buffer or an SVM pointer"
+                                     : "a pointer parameter needs a buffer or an SVM pointer (clmem_buffer, clmem_svm)");
+    case CLMEM__PARAM_IMAGE:
+        if (kind == CLMEM__ARG_KIND_IMAGE) return CL_SUCCESS;
+        if (kind == CLMEM__ARG_KIND_MEM && *(const cl_mem *)value) {
+            cl_mem_object_type mt = 0;
+            if (clGetMemObjectInfo(*(const cl_mem *)value, CL_MEM_TYPE, sizeof mt, &mt, NULL) != CL_SUCCESS)
+                return clmem__arg_reject(CL_INVALID_MEM_OBJECT, kernel, index, type, space, kind, value_type, size,
+                                         "the cl_mem is not a valid memory object");
+            if (mt != CL_MEM_OBJECT_BUFFER && mt != 0x10F7 /* pipe */) return CL_SUCCESS;
+        }
+        return clmem__arg_reject(CL_INVALID_MEM_OBJECT, kernel, index, type, space, kind, value_type, size,
+                                 "an image parameter needs an image (clmem_image)");
+    case CLMEM__PARAM_SAMPLER:
+        if (kind == CLMEM__ARG_KIND_SAMPLER) return CL_SUCCESS;
+        return clmem__arg_reject(CL_INVALID_SAMPLER, kernel, index, type, space, kind, value_type, size,
+                                 "a sampler_t parameter needs a sampler (clmem_sampler)");
+    case CLMEM__PARAM_SCALAR:
+        if (kind != CLMEM__ARG_KIND_INT && kind != CLMEM__ARG_KIND_FLOAT)
+            return clmem__arg_reject(CL_INVALID_ARG_VALUE, kernel, index, type, space, kind, value_type, size,
+                                     "a scalar or vector parameter needs a value of its type");
+        if (p.size && p.size != size) {
+            char why[64];
+            snprintf(why, sizeof why, "the parameter is %zu bytes; pass a value of its type", p.size);
+            return clmem__arg_reject(CL_INVALID_ARG_SIZE, kernel, index, type, space, kind, value_type, size, why);
+        }
+        if (p.floating != 2 && (p.floating == 1) != (kind == CLMEM__ARG_KIND_FLOAT))
+            return clmem__arg_reject(CL_INVALID_ARG_VALUE, kernel, index, type, space, kind, value_type, size,
+                                     p.floating ? "the parameter is floating-point and the value an integer (its bits "
+                                                  "would be read as a floating-point number)"
+                                                : "the parameter is an integer and the value floating-point (its bits "
+                                                  "would be read as an integer)");
+        return CL_SUCCESS;
+    default:
+        return CL_SUCCESS;
+    }
+#endif
+}
+
 static cl_int clmem__set_arg(cl_kernel kernel, cl_uint index, size_t size, const void *value, const char *what) {
     cl_int err;
     if (CLMEM__CHECKS && !kernel) return clmem__fail(CL_INVALID_KERNEL, "clmem_set_kernel_arg", "kernel is NULL");
@@ -8153,24 +8589,54 @@ static cl_int clmem__set_arg(cl_kernel kernel, cl_uint index, size_t size, const
 }
 
 CLMEM_API cl_int clmem__set_arg_buffer(cl_kernel kernel, cl_uint index, clmem_buffer value) {
+    cl_int err;
     if (CLMEM__CHECKS && (!value.mem || clmem__buffer_stale(value))) {
         char what[32];
         snprintf(what, sizeof what, "argument %u", index);
         return clmem__buffer_invalid("clmem_set_kernel_arg", what, value);
     }
+    if (CLMEM__CHECKS && kernel &&
+        (err = clmem__check_kernel_arg(kernel, index, CLMEM__ARG_KIND_BUFFER, sizeof value.mem, &value.mem, "clmem_buffer")) !=
+            CL_SUCCESS)
+        return err;
     return clmem__set_arg(kernel, index, sizeof value.mem, &value.mem, "a buffer");
 }
 CLMEM_API cl_int clmem__set_arg_mem(cl_kernel kernel, cl_uint index, cl_mem value) {
+    cl_int err;
+    if (CLMEM__CHECKS && kernel &&
+        (err = clmem__check_kernel_arg(kernel, index, CLMEM__ARG_KIND_MEM, sizeof value, &value, "cl_mem")) != CL_SUCCESS)
+        return err;
     return clmem__set_arg(kernel, index, sizeof value, &value, "a cl_mem");
 }
 CLMEM_API cl_int clmem__set_arg_local(cl_kernel kernel, cl_uint index, clmem_local_memory value) {
+    cl_int err;
     if (CLMEM__CHECKS && value.size == 0)
         return clmem__fail(CL_INVALID_ARG_SIZE, "clmem_set_kernel_arg", "argument %u: local memory of 0 bytes", index);
+    if (CLMEM__CHECKS && kernel &&
+        (err = clmem__check_kernel_arg(kernel, index, CLMEM__ARG_KIND_LOCAL, value.size, NULL, "clmem_local_memory")) !=
+            CL_SUCCESS)
+        return err;
     return clmem__set_arg(kernel, index, value.size, NULL, "local memory");
 }
-#define CLMEM__ARG_DEF(T, name)                                                                \
-    CLMEM_API cl_int clmem__set_arg_##name(cl_kernel kernel, cl_uint index, T value) {         \
-        return clmem__set_arg(kernel, index, sizeof value, &value, "a " #T);                   \
+/* The kind of a scalar or vector value from its clmem__set_arg_ name. */
+static int clmem__arg_value_kind(const char *name) {
+    return (name[0] == 'f' || name[0] == 'd') ? CLMEM__ARG_KIND_FLOAT : CLMEM__ARG_KIND_INT; /* float*, double* */
+}
+/* ... and its name as OpenCL C spells it (for messages and the exact-type shortcut) */
+static const char *clmem__arg_value_name(const char *name) {
+    if (name[0] == 's' && name[1] == 'c') return "signed char";                          /* schar */
+    if (name[0] == 'l' && name[1] == 'l') return "long long";                            /* llong */
+    if (name[0] == 'u' && name[1] == 'l' && name[2] == 'l') return "unsigned long long"; /* ullong */
+    return name;
+}
+#define CLMEM__ARG_DEF(T, name)                                                                                 \
+    CLMEM_API cl_int clmem__set_arg_##name(cl_kernel kernel, cl_uint index, T value) {                          \
+        cl_int err;                                                                                             \
+        if (CLMEM__CHECKS && kernel &&                                                                          \
+            (err = clmem__check_kernel_arg(kernel, index, clmem__arg_value_kind(#name), sizeof value, &value,    \
+                                           clmem__arg_value_name(#name))) != CL_SUCCESS)                        \
+            return err;                                                                                         \
+        return clmem__set_arg(kernel, index, sizeof value, &value, "a " #T);                                    \
     }
 CLMEM__PATTERN_TYPES(CLMEM__ARG_DEF)
 #undef CLMEM__ARG_DEF

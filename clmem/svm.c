@@ -144,6 +144,7 @@ static const char *clmem__svm_flags_text(cl_svm_mem_flags flags, char *buf, size
 /* ---- thin wrappers around the OpenCL 2.0 entry points (absent from 1.2 headers) ---- */
 #define CLMEM__SVM_CAP_COARSE ((cl_bitfield)1 << 0)
 #define CLMEM__SVM_CAP_FINE ((cl_bitfield)1 << 1)
+#define CLMEM__SVM_CAP_SYSTEM ((cl_bitfield)1 << 2)
 #define CLMEM__SVM_CAP_ATOMICS ((cl_bitfield)1 << 3)
 #define CLMEM__SVM_FLAG_ATOMICS ((cl_svm_mem_flags)1 << 11)
 
@@ -869,6 +870,9 @@ CLMEM_API cl_int clmem__set_arg_svm(cl_kernel kernel, cl_uint index, clmem_svm s
     if (CLMEM__CHECKS) {
         if (!kernel) return clmem__fail(CL_INVALID_KERNEL, fn, "kernel is NULL");
         if ((err = clmem__svm_check_live(fn, "the SVM argument", svm, &ctx)) != CL_SUCCESS) return err;
+        if ((err = clmem__check_kernel_arg(kernel, index, CLMEM__ARG_KIND_SVM, sizeof svm.ptr, &svm.ptr, "clmem_svm")) !=
+            CL_SUCCESS)
+            return err;
     }
 #if CLMEM__HAVE_SVM
     err = clSetKernelArgSVMPointer(kernel, index, svm.ptr);
@@ -879,6 +883,127 @@ CLMEM_API cl_int clmem__set_arg_svm(cl_kernel kernel, cl_uint index, clmem_svm s
     (void)index; (void)ctx; (void)err;
     return clmem__svm_unsupported(fn);
 #endif
+}
+
+/* ---- SVM pointers reached through memory (clSetKernelExecInfo) ---- */
+CLMEM_API cl_int clmem_kernel_set_exec_info(cl_kernel kernel, const clmem_svm *svms, cl_uint n, cl_bool fine_grain_system) {
+    static const char fn[] = "clmem_kernel_set_exec_info";
+    cl_int err;
+    if (!kernel) return clmem__fail(CL_INVALID_KERNEL, fn, "kernel is NULL");
+    if (n > 0 && !svms) return clmem__fail(CL_INVALID_VALUE, fn, "svms is NULL but n is %u", n);
+    if (CLMEM__CHECKS && n == 0 && svms)
+        return clmem__fail(CL_INVALID_VALUE, fn, "n is 0 but svms is not NULL: say how many SVM pointers svms holds");
+#if !CLMEM__HAVE_SVM
+    (void)err; (void)fine_grain_system;
+    return clmem__svm_unsupported(fn);
+#else
+    {
+        cl_context kctx = NULL;
+        cl_device_id *devs;
+        cl_uint nd = 0, i;
+        cl_bitfield any = 0;
+        char name[128] = "?";
+        err = clGetKernelInfo(kernel, CL_KERNEL_CONTEXT, sizeof kctx, &kctx, NULL);
+        if (err != CL_SUCCESS || !kctx)
+            return clmem__fail(CL_INVALID_KERNEL, fn, "kernel %p is not a valid kernel (clGetKernelInfo: %s)", (void *)kernel,
+                               clmem_error_string(err));
+        devs = clmem__devices_of(fn, kctx, &nd, &err);
+        if (!devs) return err;
+        for (i = 0; i < nd; ++i) {
+            cl_bitfield caps = 0;
+            if ((err = clmem__svm_device_caps(fn, devs[i], &caps)) != CL_SUCCESS) {
+                CLMEM_FREE(devs);
+                return err;
+            }
+            any |= caps;
+        }
+        clmem__svm_device_name(devs[0], name, sizeof name);
+        CLMEM_FREE(devs);
+        if (CLMEM__CHECKS) {
+            if (!(any & (CLMEM__SVM_CAP_COARSE | CLMEM__SVM_CAP_FINE | CLMEM__SVM_CAP_SYSTEM)))
+                return clmem__fail(CL_INVALID_OPERATION, fn,
+                                   "no device of the kernel's context supports SVM (device '%s' reports no "
+                                   "CL_DEVICE_SVM_CAPABILITIES; SVM needs OpenCL 2.0)", name);
+            if (fine_grain_system && !(any & CLMEM__SVM_CAP_SYSTEM))
+                return clmem__fail(CL_INVALID_OPERATION, fn,
+                                   "fine_grain_system is CL_TRUE but no device of the kernel's context has fine-grain "
+                                   "system SVM (device '%s' has %s buffer SVM only)",
+                                   name, (any & CLMEM__SVM_CAP_FINE) ? "coarse- and fine-grain" : "coarse-grain");
+            for (i = 0; i < n; ++i) {
+                char what[32];
+                cl_context actx;
+                if (!svms[i].ptr) return clmem__fail(CL_INVALID_VALUE, fn, "svms[%u].ptr is NULL", i);
+                snprintf(what, sizeof what, "svms[%u]", i);
+                if ((err = clmem__svm_check_live(fn, what, svms[i], &actx)) != CL_SUCCESS) return err;
+                if (actx && actx != kctx)
+                    return clmem__fail(CL_INVALID_CONTEXT, fn,
+                                       "svms[%u] (SVM pointer %p) belongs to context %p, the kernel to context %p", i,
+                                       svms[i].ptr, (void *)actx, (void *)kctx);
+            }
+        }
+        if (n > 0) {
+            void **ptrs = CLMEM__CAST(void **, CLMEM_MALLOC(sizeof(void *) * n));
+            if (!ptrs) return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for %u pointers", n);
+            for (i = 0; i < n; ++i) ptrs[i] = svms[i].ptr;
+            err = clSetKernelExecInfo(kernel, CL_KERNEL_EXEC_INFO_SVM_PTRS, sizeof(void *) * n, ptrs);
+            CLMEM_FREE(ptrs);
+            if (err != CL_SUCCESS)
+                return clmem__fail(err, fn, "clSetKernelExecInfo(CL_KERNEL_EXEC_INFO_SVM_PTRS, %u pointers) failed with %s (%d)",
+                                   n, clmem_error_string(err), (int)err);
+        }
+        /* the flag can only be on where a device has system SVM: elsewhere CL_FALSE is
+           what it already is, and some drivers refuse the query outright */
+        if (fine_grain_system || (any & CLMEM__SVM_CAP_SYSTEM)) {
+            cl_bool v = fine_grain_system ? CL_TRUE : CL_FALSE;
+            err = clSetKernelExecInfo(kernel, CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM, sizeof v, &v);
+            if (err != CL_SUCCESS)
+                return clmem__fail(err, fn, "clSetKernelExecInfo(CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM, %s) failed with %s (%d)",
+                                   v ? "CL_TRUE" : "CL_FALSE", clmem_error_string(err), (int)err);
+        }
+        return CL_SUCCESS;
+    }
+#endif
+}
+
+/* ---- from any pointer into an allocation to the allocation ---- */
+CLMEM_API cl_int clmem_svm_allocation_lookup(const void *ptr, clmem_svm_allocation *alloc) {
+    static const char fn[] = "clmem_svm_allocation_lookup";
+    uintptr_t p = (uintptr_t)ptr;
+    void *end_of = NULL;
+    size_t end_size = 0;
+    bool found = false;
+    uint32_t i;
+    if (!alloc) return clmem__fail(CL_INVALID_VALUE, fn, "alloc (where to store the allocation) is NULL");
+    *alloc = clmem__svm_empty_allocation();
+    if (!ptr) return clmem__fail(CL_INVALID_VALUE, fn, "ptr is NULL");
+    clmem__lock(&clmem__svm_reg_mutex);
+    for (i = 0; i < clmem__svm_nslots; ++i) {
+        const clmem__svm_slot *s = &clmem__svm_slots[i];
+        const clmem__svm_rec *r = s->rec; /* NULL while a release is under way */
+        uintptr_t b;
+        if (!s->busy || !r || r->kind != CLMEM__SVM_ALLOCATION) continue;
+        b = (uintptr_t)r->ptr;
+        if (p >= b && p - b < r->size) {
+            alloc->svm.ptr = r->ptr;
+            alloc->svm.size = r->size;
+            alloc->svm.owner = ((uint64_t)s->gen << 32) | (uint64_t)(i + 1);
+            found = true;
+            break;
+        }
+        if (p >= b && p - b == r->size) {
+            end_of = r->ptr;
+            end_size = r->size;
+        }
+    }
+    clmem__unlock(&clmem__svm_reg_mutex);
+    if (found) return CL_SUCCESS;
+    if (end_of)
+        return clmem__fail(CLMEM_ERROR_NOT_FOUND, fn,
+                           "%p is one past the end of the SVM allocation at %p (%zu bytes), not inside it", ptr, end_of,
+                           end_size);
+    return clmem__fail(CLMEM_ERROR_NOT_FOUND, fn,
+                       "%p is not inside a live SVM allocation made by clmem (not from clmem, a pooled block, or "
+                       "already released)", ptr);
 }
 
 /* ---- C-shaped arrays ---- */

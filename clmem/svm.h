@@ -428,6 +428,94 @@ static inline clmem_svm_allocation clmem_svm_array_allocation(clmem_svm_array ar
     clmem_svm_allocation_release, same results) and empty arr.svm. */
 CLMEM_API cl_int clmem_svm_array_release(clmem_svm_array *arr);
 
+/* ---------------------------------------------------------------------------------
+   SVM POINTERS A KERNEL REACHES THROUGH MEMORY, AND FINDING AN ALLOCATION
+   --------------------------------------------------------------------------------- */
+
+/** clmem_kernel_set_exec_info(kernel, svms, n, fine_grain_system): tell a kernel which
+    SVM memory it reaches through pointers stored in memory rather than through its
+    arguments (clSetKernelExecInfo; PyOpenCL's Kernel.set_exec_info). A linked list
+    in SVM whose nodes point to each other, walked from a head passed as an argument:
+    every node not passed as an argument must be named here (coarse- and fine-grain
+    buffer SVM), or the device may not make it available to the kernel.
+    - svms, n: the n SVM pointers (CL_KERNEL_EXEC_INFO_SVM_PTRS gets each
+      svms[i].ptr; the list replaces the one set before). n 0 with svms NULL leaves
+      the kernel's list as it was (OpenCL has no empty list).
+    - fine_grain_system: CL_TRUE when the kernel follows pointers to fine-grain
+      system SVM (any host memory, e.g. from malloc; CL_KERNEL_EXEC_INFO_SVM_FINE_
+      GRAIN_SYSTEM). CL_FALSE sets it back to CL_FALSE where a device of the context
+      has fine-grain system SVM, and is a no-op where none has (it cannot be on).
+    The setting stays with the kernel for every later enqueue, as OpenCL's does.
+    Returns CL_SUCCESS, or:
+      CL_INVALID_KERNEL     kernel NULL (or not a valid kernel)
+      CL_INVALID_VALUE      svms NULL with n > 0, svms not NULL with n 0, an entry
+                            with a NULL ptr, an entry whose allocation was released
+      CL_INVALID_CONTEXT    an entry's allocation belongs to another context
+      CL_INVALID_OPERATION  no device of the kernel's context has SVM (or the OpenCL
+                            headers are older than 2.0); fine_grain_system CL_TRUE
+                            while no device has fine-grain system SVM
+      CL_OUT_OF_HOST_MEMORY, or the driver's code from clSetKernelExecInfo.
+    Unlike clSetKernelExecInfo, the pointers and the fine-grain system flag are
+    checked before the driver sees them (PoCL 3.1 accepts NULL entries and turns the
+    flag on for devices without system SVM).
+    Thread safety: as clSetKernelArg: not for one kernel from two threads at once.
+    Example: clmem_svm nodes[2] = {a.svm, b.svm};
+             clmem_kernel_set_exec_info(k, nodes, 2, CL_FALSE); */
+CLMEM_API cl_int clmem_kernel_set_exec_info(cl_kernel kernel, const clmem_svm *svms, cl_uint n,
+                                            cl_bool fine_grain_system);
+
+/** clmem_svm_allocation_lookup(ptr, &alloc): the live clmem SVM allocation whose
+    memory holds ptr: its first byte, any byte inside (an interior pointer such as
+    &array[17] or a list node's field) or its last byte; one past the end is not
+    inside. *alloc becomes a handle of that allocation (alloc->svm.ptr its start,
+    alloc->svm.size its size; ptr - alloc->svm.ptr is the offset), usable wherever an
+    allocation goes, also to release it: clmem_svm_allocation_release(alloc). Only
+    allocations made by clmem count (clmem_svm_allocation_create, the svm_empty family,
+    clmem_svm_allocator_allocate); pooled SVM blocks (clmem_svm_pool) and memory from a
+    raw clSVMAlloc are not allocations of their own and are not found.
+    Returns CL_SUCCESS, or with *alloc emptied (ptr NULL, size 0):
+      CL_INVALID_VALUE       ptr NULL, alloc NULL
+      CLMEM_ERROR_NOT_FOUND  ptr is not inside a live clmem SVM allocation (never from
+                             clmem, already released, or one past the end)
+    Cost: a scan of the live allocations and maps under one lock (no driver call).
+    Thread safety: any thread. An allocation released by another thread after the
+    lookup returned makes the handle stale, not dangerous: releasing it again reports
+    CLMEM_ERROR_DOUBLE_RELEASE, using it reports "was released".
+    Example: clmem_svm_allocation a;
+             if (clmem_svm_allocation_lookup(&node->value, &a) == CL_SUCCESS)
+                 clmem_svm_allocation_release(&a); */
+CLMEM_API cl_int clmem_svm_allocation_lookup(const void *ptr, clmem_svm_allocation *alloc);
+
+/** clmem_svm_allocator_allocate(allocator, size, &err): SVM memory from an SVM
+    allocator (PyOpenCL's SVMAllocator.__call__; the allocator, clmem_svm_allocator,
+    is in the pool section). Returns an allocation as clmem_svm_allocation_create
+    does, with the allocator's context, alignment, flags and queue; size 0 gives an
+    empty allocation. Release it with clmem_svm_allocation_release. Errors: those of
+    clmem_svm_allocation_create, and CL_INVALID_VALUE (allocator NULL).
+    Thread safety: any thread. */
+struct clmem_svm_allocator; /* opaque; typedef'd as clmem_svm_allocator in the pool section */
+CLMEM_API clmem_svm_allocation clmem_svm_allocator_allocate(struct clmem_svm_allocator *allocator, size_t size,
+                                                            cl_int *errcode_ret);
+
+/** clmem__check_kernel_arg(kernel, index, kind, size, value_type): private; used by
+    every clmem__set_arg_* (defined with them in the transfer module). Checks a value
+    for argument `index` against the parameter's declared type where the program was
+    built with -cl-kernel-arg-info; CL_SUCCESS where the type is not known. kind is
+    one of CLMEM__ARG_KIND_*; value_type names the value's C type for messages. */
+enum {
+    CLMEM__ARG_KIND_INT = 1,    /* an integer scalar or vector value */
+    CLMEM__ARG_KIND_FLOAT,      /* a floating-point scalar or vector value */
+    CLMEM__ARG_KIND_BUFFER,     /* a buffer (clmem_buffer) */
+    CLMEM__ARG_KIND_MEM,        /* a raw cl_mem: its CL_MEM_TYPE decides */
+    CLMEM__ARG_KIND_LOCAL,      /* clmem_local_memory */
+    CLMEM__ARG_KIND_SVM,        /* an SVM pointer */
+    CLMEM__ARG_KIND_IMAGE,      /* an image */
+    CLMEM__ARG_KIND_SAMPLER,    /* a sampler */
+    CLMEM__ARG_KIND_PIPE        /* a pipe */
+};
+CLMEM_API cl_int clmem__check_kernel_arg(cl_kernel kernel, cl_uint index, int kind, size_t size, const void *value,
+                                         const char *value_type);
+
 #ifdef __cplusplus
 }
 #endif

@@ -167,6 +167,18 @@ static void pinned_examples(cl_command_queue q, clmem_buffer buf, void *dst, con
     clmem_pinned_allocation_release(&h);
 }
 
+struct list_node {
+    int value;
+    struct list_node *next;
+};
+static void svm_porter_examples(cl_kernel k, clmem_svm_allocation a, clmem_svm_allocation b, struct list_node *node) {
+    {
+        clmem_svm nodes[2] = {a.svm, b.svm};
+        clmem_kernel_set_exec_info(k, nodes, 2, CL_FALSE);
+    }
+    if (clmem_svm_allocation_lookup(&node->value, &a) == CL_SUCCESS) clmem_svm_allocation_release(&a);
+}
+
 /* Referenced so that no example function is unused; never called. */
 int main(int argc, char **argv) {
     (void)argv;
@@ -183,6 +195,11 @@ int main(int argc, char **argv) {
         pipe_sampler_examples(NULL);
         (void)pool_examples(NULL, NULL);
         svm_examples(NULL, NULL);
+        {
+            clmem_svm_allocation none;
+            memset(&none, 0, sizeof none);
+            svm_porter_examples(NULL, none, none, NULL);
+        }
         pinned_examples(NULL, clmem_buffer_from_int_ptr(NULL, false, NULL), NULL,
                         NULL, 0);
         transfer_examples(NULL, clmem_buffer_from_int_ptr(NULL, false, NULL), clmem_buffer_from_int_ptr(NULL, false, NULL),
