@@ -135,17 +135,17 @@ static inline cl_mem clmem_image_int_ptr(clmem_image img) { return img.mem; }
 
 /** Options of clmem_create_image (PyOpenCL's create_image keywords). */
 typedef struct clmem_image_options {
-    unsigned given;        /* CLMEM_GIVEN_* bits: filled by the macros */
-    size_t shape[3];         /* image order: {width}, {width, height}, {width, height, depth},
+    unsigned given CLMEM__DEFAULT; /* CLMEM_GIVEN_* bits: filled by the macros */
+    size_t shape[3] CLMEM__DEFAULT; /* image order: {width}, {width, height}, {width, height, depth},
                                 with .is_array {width, array_size} or {width, height, array_size}.
                                 The dimension count is the number of leading non-zero
                                 entries: a computed 0 shortens the shape (see .ndim). */
-    cl_uint ndim;            /* optional: the dimension count you mean (1-3); checked against .shape */
-    size_t pitches[2];       /* row pitch, slice pitch in bytes (0: packed); only with .hostbuf */
-    void *hostbuf;           /* host data for CL_MEM_USE_HOST_PTR / CL_MEM_COPY_HOST_PTR */
-    size_t host_size;        /* optional: bytes behind hostbuf, checked against what the image reads */
-    bool is_array;           /* a 1-D array (2 dims) or 2-D array (3 dims) */
-    clmem_buffer buffer;     /* a 1-D buffer image over this buffer (1 dim) */
+    cl_uint ndim CLMEM__DEFAULT; /* optional: the dimension count you mean (1-3); checked against .shape */
+    size_t pitches[2] CLMEM__DEFAULT; /* row pitch, slice pitch in bytes (0: packed); only with .hostbuf */
+    void *hostbuf CLMEM__DEFAULT; /* host data for CL_MEM_USE_HOST_PTR / CL_MEM_COPY_HOST_PTR */
+    size_t host_size CLMEM__DEFAULT; /* optional: bytes behind hostbuf, checked against what the image reads */
+    bool is_array CLMEM__DEFAULT; /* a 1-D array (2 dims) or 2-D array (3 dims) */
+    clmem_buffer buffer CLMEM__DEFAULT; /* a 1-D buffer image over this buffer (1 dim) */
 } clmem_image_options;
 
 /** clmem_create_image(context, flags, format, &err, .shape = {...}, ...): a new image
@@ -195,14 +195,14 @@ CLMEM_API clmem_image clmem_create_image_opts(cl_context context, cl_mem_flags f
 
 /** Options of clmem_image_from_array. */
 typedef struct clmem_image_from_array_options {
-    unsigned given;                /* CLMEM_GIVEN_* bits: filled by the macros */
-    cl_uint num_channels;    /* 1, 2 or 4; 0: 1 for scalar element types, the vector
+    unsigned given CLMEM__DEFAULT; /* CLMEM_GIVEN_* bits: filled by the macros */
+    cl_uint num_channels CLMEM__DEFAULT; /* 1, 2 or 4; 0: 1 for scalar element types, the vector
                                 width for cl_float4 and the like. With more than 1 the
                                 last extent of the shape must equal it. 3 is rejected:
                                 OpenCL has no RGB format for 8/16/32-bit or float channels. */
-    char mode;               /* 'r' (default, 0): CL_MEM_READ_ONLY; 'w': CL_MEM_WRITE_ONLY */
-    bool norm_int;           /* integer data read as normalized floats (UNORM/SNORM 8 and 16 bit) */
-    bool half_float;         /* the 16-bit data are halfs (cl_half/uint16_t): CL_HALF_FLOAT */
+    char mode CLMEM__DEFAULT; /* 'r' (default, 0): CL_MEM_READ_ONLY; 'w': CL_MEM_WRITE_ONLY */
+    bool norm_int CLMEM__DEFAULT; /* integer data read as normalized floats (UNORM/SNORM 8 and 16 bit) */
+    bool half_float CLMEM__DEFAULT; /* the 16-bit data are halfs (cl_half/uint16_t): CL_HALF_FLOAT */
 } clmem_image_from_array_options;
 
 /** clmem_image_from_array(context, array, ndim, shape, &err, ...): an image holding a
@@ -232,6 +232,8 @@ typedef struct clmem_image_from_array_options {
     clmem_image_from_array_opts(context, array, CLMEM__ARRAY_CHANNEL_TYPE(array), CLMEM__ARRAY_VECTOR_WIDTH(array), \
                                 ndim, shape, &(clmem_image_from_array_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__},    \
                                 errcode_ret)
+#endif
+/* The element types of clmem_image_from_array (C: _Generic; C++: clmem/cxx.h). */
 #define CLMEM__ARRAY_TYPES(X)                                                                                  \
     X(float, CL_FLOAT, 1) X(int8_t, CL_SIGNED_INT8, 1) X(uint8_t, CL_UNSIGNED_INT8, 1)                          \
     X(int16_t, CL_SIGNED_INT16, 1) X(uint16_t, CL_UNSIGNED_INT16, 1) X(int32_t, CL_SIGNED_INT32, 1)              \
@@ -240,6 +242,7 @@ typedef struct clmem_image_from_array_options {
     X(cl_uchar4, CL_UNSIGNED_INT8, 4) X(cl_short2, CL_SIGNED_INT16, 2) X(cl_short4, CL_SIGNED_INT16, 4)         \
     X(cl_ushort2, CL_UNSIGNED_INT16, 2) X(cl_ushort4, CL_UNSIGNED_INT16, 4) X(cl_int2, CL_SIGNED_INT32, 2)       \
     X(cl_int4, CL_SIGNED_INT32, 4) X(cl_uint2, CL_UNSIGNED_INT32, 2) X(cl_uint4, CL_UNSIGNED_INT32, 4)
+#ifndef __cplusplus
 #define CLMEM__ARRAY_TYPE_CASE(T, ct, n) T *: (cl_channel_type)ct, const T *: (cl_channel_type)ct,
 #define CLMEM__ARRAY_WIDTH_CASE(T, ct, n) T *: (cl_uint)n, const T *: (cl_uint)n,
 #define CLMEM__ARRAY_CHANNEL_TYPE(a) _Generic((a), CLMEM__ARRAY_TYPES(CLMEM__ARRAY_TYPE_CASE) struct clmem__never *: (cl_channel_type)0)

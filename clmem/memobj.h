@@ -34,16 +34,18 @@ extern "C" {
 
 /** CLMEM_WAIT_FOR(e1, e2, ...): sets .wait_for and .num_wait_for together.
     clmem_enqueue_copy(q, host, buf, CLMEM_WAIT_FOR(write_done), .event = &ev) */
+#ifndef __cplusplus /* C++: clmem/cxx.h */
 #define CLMEM_WAIT_FOR(...)                                   \
     .wait_for = (const cl_event[]){__VA_ARGS__},              \
     .num_wait_for = (cl_uint)(sizeof((const cl_event[]){__VA_ARGS__}) / sizeof(cl_event))
+#endif
 
 /** The options every enqueue without options of its own takes. */
 typedef struct clmem_enqueue_options {
-    unsigned given;          /* CLMEM_GIVEN_* bits: filled by the macros */
-    const cl_event *wait_for;  /* events to wait for (NULL: none) */
-    cl_uint num_wait_for;      /* how many */
-    cl_event *event;           /* where to put the new event (NULL: none is made) */
+    unsigned given CLMEM__DEFAULT; /* CLMEM_GIVEN_* bits: filled by the macros */
+    const cl_event *wait_for CLMEM__DEFAULT; /* events to wait for (NULL: none) */
+    cl_uint num_wait_for CLMEM__DEFAULT; /* how many */
+    cl_event *event CLMEM__DEFAULT; /* where to put the new event (NULL: none is made) */
 } clmem_enqueue_options;
 
 /** Everything clGetMemObjectInfo knows about a memory object, in one struct
@@ -83,9 +85,11 @@ CLMEM_API void *clmem_mem_get_host_array(cl_mem mem, size_t nbytes, cl_int *errc
     Options: .wait_for, .num_wait_for, .event. Errors: CL_INVALID_VALUE (n == 0, NULL
     array or entry, unknown flag bits), CL_INVALID_EVENT_WAIT_LIST, CL_INVALID_CONTEXT
     (an object of another context), CL_INVALID_OPERATION (device older than 1.2). */
+#ifndef __cplusplus /* C++: clmem/cxx.h */
 #define clmem_enqueue_migrate_mem_objects(...) clmem__migrate_(__VA_ARGS__, )
 #define clmem__migrate_(queue, objects, n, flags, ...) \
     clmem_enqueue_migrate_mem_objects_opts(queue, objects, n, flags, &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
+#endif
 CLMEM_API cl_int clmem_enqueue_migrate_mem_objects_opts(cl_command_queue queue, const cl_mem *objects, cl_uint n,
                                                         cl_mem_migration_flags flags, const clmem_enqueue_options *opts);
 
