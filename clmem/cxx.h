@@ -40,8 +40,9 @@
           clmem_enqueue_copy(q, host, buf, CLMEM_WAIT_FOR(e1, e2), clmem::event = &ev);
       Every option field has a keyword of its name in namespace clmem (byte_count,
       is_blocking, region, shape, event, queue, ...): `clmem::name = value`, or
-      `clmem::name(value)`, or for the array options `clmem::name = {a, b}` (values of
-      one type) and `clmem::name(a, b, c)` (any integer types). Keywords may come in any
+      `clmem::name(value)`, or for the array options `clmem::name = {a, b}` (size_t
+      values: braces refuse narrowing, as with designators) and `clmem::name(a, b, c)`
+      (any integer types; the count is checked at compile time). Keywords may come in any
       order; a keyword the call does not know is a compile error naming the field
       ("no member named 'pattern_size' in 'clmem_copy_options'"). A whole options struct
       may stand among them (its fields and `given` bits are taken, later keywords
@@ -189,17 +190,27 @@ template <class D, std::size_t M, class E, std::size_t N> inline void assign(D (
     static_assert(N <= M, "clmem: more values than this option holds");
     for (std::size_t i = 0; i < M; i++) d[i] = i < N ? static_cast<D>(a.v[i]) : D();
 }
-template <class D, class E, std::size_t N> inline void assign(const D *&d, const kwarr<E, N> &a) { d = a.v; }
-template <class D, class E, std::size_t N> inline void assign(D *&d, const kwarr<E, N> &a) { d = a.v; }
+/* {a, b, c}: size_t values (braces refuse narrowing, as designators do); more values
+   than the field holds make every entry SIZE_MAX, which each call refuses as out of
+   range (the count of a brace list is not known at compile time; clmem::name(a, b) is
+   checked at compile time). */
+struct kwlist {
+    std::size_t n;
+    std::size_t v[8];
+};
+template <class D, std::size_t M> inline void assign(D (&d)[M], const kwlist &a) {
+    for (std::size_t i = 0; i < M; i++) d[i] = a.n > M ? static_cast<D>(-1) : i < a.n ? static_cast<D>(a.v[i]) : D();
+}
 
 template <class Tag> struct keyword {
     template <class V> kwval<Tag, typename std::decay<V>::type> operator=(const V &v) const {
         kwval<Tag, typename std::decay<V>::type> r = {v};
         return r;
     }
-    template <class E, std::size_t N> kwval<Tag, kwarr<E, N> > operator=(const E (&a)[N]) const {
-        kwval<Tag, kwarr<E, N> > r;
-        for (std::size_t i = 0; i < N; i++) r.v.v[i] = a[i];
+    kwval<Tag, kwlist> operator=(std::initializer_list<std::size_t> l) const {
+        kwval<Tag, kwlist> r;
+        r.v.n = l.size();
+        for (std::size_t i = 0; i < l.size() && i < 8; i++) r.v.v[i] = l.begin()[i];
         return r;
     }
     template <class V> kwval<Tag, typename std::decay<V>::type> operator()(const V &v) const { return *this = v; }
