@@ -3035,7 +3035,7 @@ CLMEM_API void clmem_test_fail(clmem_test_context *t, const char *file, int line
    OPTIONAL ADDITIONS (C++ only, never required):
      clmem::unique<H>      owns one handle (clmem_buffer, clmem_image, clmem_pipe,
                            clmem_sampler, clmem_svm_allocation, clmem_memory_map,
-                           clmem_svm_map, clmem_svm_array) and releases it with
+                           clmem_svm_map, clmem_svm_array, clmem_pooled_svm) and releases it with
                            clmem_release when it goes out of scope; move-only.
                                clmem::unique<clmem_buffer> b(clmem_buffer_create(ctx, 0, n, NULL, &err));
                                clmem_enqueue_copy(q, b, host);          // a unique<H> passes as H
@@ -3560,6 +3560,7 @@ inline bool live(const clmem_svm_allocation &h) { return h.svm.ptr != NULL; }
 inline bool live(const clmem_svm_array &h) { return h.svm.ptr != NULL; }
 inline bool live(const clmem_memory_map &h) { return h.ptr != NULL; }
 inline bool live(const clmem_svm_map &h) { return h.id != 0; }
+inline bool live(const clmem_pooled_svm &h) { return h.block != NULL; }
 inline cl_int release(clmem_buffer *h) { return clmem_buffer_release(h); }
 inline cl_int release(clmem_image *h) { return clmem_image_release(h); }
 inline cl_int release(clmem_pipe *h) { return clmem_pipe_release(h); }
@@ -3568,6 +3569,7 @@ inline cl_int release(clmem_svm_allocation *h) { return clmem_svm_allocation_rel
 inline cl_int release(clmem_memory_map *h) { return clmem_memory_map_release_default(h); }
 inline cl_int release(clmem_svm_map *h) { return clmem_svm_map_release_default(h); }
 inline cl_int release(clmem_svm_array *h) { return clmem_svm_array_release(h); }
+inline cl_int release(clmem_pooled_svm *h) { return clmem_pooled_svm_release(h); }
 } // namespace detail
 
 /** clmem::unique<H>: owns one clmem handle and releases it (clmem_release) when
