@@ -2983,17 +2983,29 @@ CLMEM_API void clmem_test_fail(clmem_test_context *t, const char *file, int line
           clmem_enqueue_copy(q, host, buf, .byte_count = 64, .src_offset = 128);
           clmem_enqueue_copy(q, host, buf, CLMEM_WAIT_FOR(e1, e2), .event = &ev);
       C++ adds two rules to C's: the designators must follow the order of the fields
-      in the options struct (each struct is listed in its module; e.g. for
-      clmem_copy_options: byte_count, src_offset, dst_offset, offset, host_size, region,
-      origin, pitches, buffer_origin, host_origin, buffer_pitches, host_pitches,
-      src_origin, dst_origin, dest_origin, src_pitches, dst_pitches, is_blocking,
-      wait_for, num_wait_for, event; CLMEM_WAIT_FOR stands where wait_for stands), and
-      braces refuse narrowing (.region = {w, h} with int w: write size_t values).
+      in the options struct, and braces refuse narrowing (.region = {w, h} with int w:
+      write size_t values). The orders (CLMEM_WAIT_FOR stands where wait_for stands):
+        clmem_copy_options       byte_count, src_offset, dst_offset, offset, host_size,
+                                 region, origin, pitches, buffer_origin, host_origin,
+                                 buffer_pitches, host_pitches, src_origin, dst_origin,
+                                 dest_origin, src_pitches, dst_pitches, is_blocking,
+                                 wait_for, num_wait_for, event
+        clmem_fill_options       offset, pattern_size, wait_for, num_wait_for, event
+        clmem_enqueue_options    wait_for, num_wait_for, event
+        clmem_map_options        shape, ndim, order, strides, origin, region,
+                                 is_blocking, wait_for, num_wait_for, event
+        clmem_unmap_options, clmem_svm_unmap_options   queue, wait_for, num_wait_for, event
+        clmem_image_options      shape, ndim, pitches, hostbuf, host_size, is_array, buffer
+        clmem_image_from_array_options   num_channels, mode, norm_int, half_float
+        clmem_svm_map_options    size, is_blocking, wait_for, num_wait_for, event
+        clmem_svm_memfill_options  byte_count, wait_for, num_wait_for, event
+        clmem_svm_empty_options  shape, ndim, order, alignment, queue
       In C++14 and later every options field carries a default member initializer
       (zero; the C layout is unchanged), so g++'s -Wmissing-field-initializers stays
       quiet about the fields left out.
 
-   2. Keywords, for C++11 and for every other C++ compiler before C++20
+   2. Keywords, for C++11 and for every other C++ compiler before C++20 (MSVC
+      without /Zc:__cplusplus reports C++98 and gets these too)
       (CLMEM_CXX_DESIGNATORS == 0; define it to 0 before including clmem.h to use this
       spelling in every standard, e.g. for code that must build as C++11 and as C++20):
           clmem_enqueue_copy(q, host, buf, clmem::byte_count = 64, clmem::src_offset = 128);
@@ -3048,7 +3060,8 @@ CLMEM_API void clmem_test_fail(clmem_test_context *t, const char *file, int line
                            which throws for any code but CL_SUCCESS. With it the calls
                            this C++ section defines (every named-option macro,
                            clmem_enqueue_copy/fill, clmem_set_kernel_arg, clmem_release,
-                           clmem_create_image, clmem_image_from_array) throw clmem::error
+                           clmem_memory_object_get_infos, clmem_create_image,
+                           clmem_image_from_array) throw clmem::error
                            instead of returning a failure; plain C functions still return
                            their codes (wrap them: clmem::check(clmem_buffer_release(&b))).
                            clmem::unique never throws from its destructor.
