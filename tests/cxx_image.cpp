@@ -111,10 +111,13 @@ static void test_from_array(clmem_test_context *t) {
     CLMEM_CHECK(t, px[3][7] == 37.0f);
     clmem_release(&img);
     // vector element types give their channel count; .mode = 'w'; .norm_int
-    const cl_uchar4 u4[2] = {{{1, 2, 3, 4}}, {{5, 6, 7, 8}}};
+    cl_uchar4 u4[2][4];   // the shape counts vector elements: a 4 x 2 image
+    memset(u4, 7, sizeof u4);
     const size_t s2[] = {2, 4};
-    img = clmem_image_from_array(t->context, u4, 2, s2, &err, OPT(num_channels, 4), OPT(mode, 'w'), OPT(norm_int, true));
+    img = clmem_image_from_array(t->context, &u4[0][0], 2, s2, &err, OPT(num_channels, 4), OPT(mode, 'w'),
+                                 OPT(norm_int, true));
     CLMEM_CHECK_CL(t, err);
+    CLMEM_CHECK(t, img.width == 4 && img.height == 2);
     CLMEM_CHECK_EQ(t, img.format.image_channel_order, CL_RGBA);
     CLMEM_CHECK_EQ(t, img.format.image_channel_data_type, CL_UNORM_INT8);
     CLMEM_CHECK_EQ(t, img.flags & CL_MEM_WRITE_ONLY, CL_MEM_WRITE_ONLY);
