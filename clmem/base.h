@@ -113,6 +113,27 @@ extern "C" {
 /* CLMEM__GIVEN(options...): the given mask of the designators written (see above). */
 #define CLMEM__GIVEN(...) CLMEM__GIVEN_S("," #__VA_ARGS__)
 
+/* Positional arguments that may be compound literals. The preprocessor splits a macro
+   argument at its commas, so `(const size_t[]){1024, 512}` would be two arguments.
+   A macro therefore names only the arguments it must see (those whose type picks the
+   function) and hands the rest, positional and named, to a brace initializer, which
+   puts every comma back: an "args" struct whose leading members are the positional
+   arguments, followed by the options' fields, overlaid on the options struct so that
+   the options pass on without a copy:
+       typedef struct { const size_t *shape; cl_int *errcode_ret;
+                        CLMEM__OPTIONS(clmem_x_options, CLMEM__X_FIELDS) } clmem__x_args;
+       #define clmem_x(ctx, ...) clmem__x_call(ctx, &(clmem__x_args){__VA_ARGS__, .given = CLMEM__GIVEN(__VA_ARGS__)})
+   C only (C++ has overloads). */
+#ifndef __cplusplus
+#define CLMEM__OPTIONS(T, FIELDS) \
+    union {                       \
+        T opts;                   \
+        struct {                  \
+            FIELDS                \
+        };                        \
+    };
+#endif
+
 /* ---------------------------------------------------------------------------------
    RESULTS
 

@@ -9,7 +9,10 @@
    (extern "C"). Each function-like macro of the C header (the named-option macros,
    clmem_enqueue_copy, clmem_enqueue_fill, clmem_set_kernel_arg, clmem_release, the
    clmem_memory_object_* family, CLMEM_WAIT_FOR) has a C++ definition here: macros that
-   expand to valid C++, and overloads and templates where C uses _Generic. The macros
+   expand to valid C++, and overloads and templates where C uses _Generic
+   (clmem_stager_copy included). CLMEM_WITH_MAP, CLMEM_WITH_SVM_MAP, CLMEM_SVM_TAG_ARRAY,
+   clmem_local_memory, the pool allocate macros and the cache and test macros are the
+   C macros: they are valid C++ as they are. The macros
    that take an element type T (clmem_enqueue_map_buffer, clmem_svm_empty and family)
    record sizeof(T) and the name "T" as written, and the map macros record the
    __FILE__ and __LINE__ of the call, exactly as in C.
@@ -39,6 +42,8 @@
         clmem_svm_map_options    size, is_blocking, wait_for, num_wait_for, event
         clmem_svm_memfill_options  byte_count, wait_for, num_wait_for, event
         clmem_svm_empty_options  shape, ndim, order, alignment, queue
+        clmem_stager_copy_options  byte_count, src_offset, dst_offset, host_size,
+                                 wait_for, num_wait_for, event
       In C++14 and later every options field carries a default member initializer
       (zero; the C layout is unchanged), so g++'s -Wmissing-field-initializers stays
       quiet about the fields left out.
@@ -86,7 +91,8 @@
    OPTIONAL ADDITIONS (C++ only, never required):
      clmem::unique<H>      owns one handle (clmem_buffer, clmem_image, clmem_pipe,
                            clmem_sampler, clmem_svm_allocation, clmem_memory_map,
-                           clmem_svm_map, clmem_svm_array, clmem_pooled_svm) and releases it with
+                           clmem_svm_map, clmem_svm_array, clmem_pooled_svm,
+                           clmem_pinned_allocation) and releases it with
                            clmem_release when it goes out of scope; move-only.
                                clmem::unique<clmem_buffer> b(clmem_buffer_create(ctx, 0, n, NULL, &err));
                                clmem_enqueue_copy(q, b, host);          // a unique<H> passes as H
@@ -99,7 +105,7 @@
                            which throws for any code but CL_SUCCESS. With it the calls
                            this C++ section defines (every named-option macro,
                            clmem_enqueue_copy/fill, clmem_set_kernel_arg, clmem_release,
-                           clmem_memory_object_get_infos, clmem_create_image,
+                           clmem_memory_object_get_info, clmem_create_image,
                            clmem_image_from_array) throw clmem::error
                            instead of returning a failure; plain C functions still return
                            their codes (wrap them: clmem::check(clmem_buffer_release(&b))).
@@ -377,27 +383,32 @@ CLMEM__CXX_KEYWORD(alignment, CLMEM_GIVEN_ALIGNMENT)
 #define clmem__cxx_svm_migratemem_(queue, svms, n, flags, ...) \
     CLMEM__CXX_RET(clmem_enqueue_svm_migratemem_opts(queue, svms, n, flags, CLMEM__CXX_O(clmem_enqueue_options, __VA_ARGS__)))
 #define clmem_svm_empty(...) clmem__cxx_svm_empty_(__VA_ARGS__, CLMEM__CXX_END)
-#define clmem__cxx_svm_empty_(ctx, flags, T, arr, ...) \
-    CLMEM__CXX_RET(clmem_svm_empty_opts(ctx, flags, sizeof(T), #T, arr, CLMEM__CXX_O(clmem_svm_empty_options, __VA_ARGS__)))
+#define clmem__cxx_svm_empty_(ctx, flags, T, errcode_ret, ...)                          \
+    clmem::detail::svm_empty(ctx, flags, sizeof(T), #T, errcode_ret, CLMEM__CXX_O(clmem_svm_empty_options, __VA_ARGS__))
 #define clmem_csvm_empty(...) clmem__cxx_csvm_empty_(__VA_ARGS__, CLMEM__CXX_END)
-#define clmem__cxx_csvm_empty_(ctx, T, arr, ...)                                            \
-    CLMEM__CXX_RET(clmem_svm_empty_opts(ctx, CL_MEM_READ_WRITE, sizeof(T), #T, arr,         \
-                                        CLMEM__CXX_O(clmem_svm_empty_options, __VA_ARGS__)))
+#define clmem__cxx_csvm_empty_(ctx, T, errcode_ret, ...)                                           \
+    clmem::detail::svm_empty(ctx, CL_MEM_READ_WRITE, sizeof(T), #T, errcode_ret,                   \
+                             CLMEM__CXX_O(clmem_svm_empty_options, __VA_ARGS__))
 #define clmem_fsvm_empty(...) clmem__cxx_fsvm_empty_(__VA_ARGS__, CLMEM__CXX_END)
-#define clmem__cxx_fsvm_empty_(ctx, T, arr, ...)                                                                  \
-    CLMEM__CXX_RET(clmem_svm_empty_opts(ctx, CL_MEM_READ_WRITE | CLMEM__SVM_FINE_GRAIN_BUFFER, sizeof(T), #T, arr, \
-                                        CLMEM__CXX_O(clmem_svm_empty_options, __VA_ARGS__)))
+#define clmem__cxx_fsvm_empty_(ctx, T, errcode_ret, ...)                                                           \
+    clmem::detail::svm_empty(ctx, CL_MEM_READ_WRITE | CLMEM__SVM_FINE_GRAIN_BUFFER, sizeof(T), #T, errcode_ret,     \
+                             CLMEM__CXX_O(clmem_svm_empty_options, __VA_ARGS__))
 #define clmem_svm_empty_like(...) clmem__cxx_svm_empty_like_(__VA_ARGS__, CLMEM__CXX_END)
-#define clmem__cxx_svm_empty_like_(ctx, flags, like, arr, ...) \
-    CLMEM__CXX_RET(clmem_svm_empty_like_opts(ctx, flags, like, arr, CLMEM__CXX_O(clmem_svm_empty_options, __VA_ARGS__)))
+#define clmem__cxx_svm_empty_like_(ctx, flags, like, errcode_ret, ...) \
+    clmem::detail::svm_empty_like(ctx, flags, like, errcode_ret, CLMEM__CXX_O(clmem_svm_empty_options, __VA_ARGS__))
 #define clmem_csvm_empty_like(...) clmem__cxx_csvm_empty_like_(__VA_ARGS__, CLMEM__CXX_END)
-#define clmem__cxx_csvm_empty_like_(ctx, like, arr, ...)                           \
-    CLMEM__CXX_RET(clmem_svm_empty_like_opts(ctx, CL_MEM_READ_WRITE, like, arr, \
-                                             CLMEM__CXX_O(clmem_svm_empty_options, __VA_ARGS__)))
+#define clmem__cxx_csvm_empty_like_(ctx, like, errcode_ret, ...)                     \
+    clmem::detail::svm_empty_like(ctx, CL_MEM_READ_WRITE, like, errcode_ret,       \
+                                  CLMEM__CXX_O(clmem_svm_empty_options, __VA_ARGS__))
 #define clmem_fsvm_empty_like(...) clmem__cxx_fsvm_empty_like_(__VA_ARGS__, CLMEM__CXX_END)
-#define clmem__cxx_fsvm_empty_like_(ctx, like, arr, ...)                                                  \
-    CLMEM__CXX_RET(clmem_svm_empty_like_opts(ctx, CL_MEM_READ_WRITE | CLMEM__SVM_FINE_GRAIN_BUFFER, like, arr, \
-                                             CLMEM__CXX_O(clmem_svm_empty_options, __VA_ARGS__)))
+#define clmem__cxx_fsvm_empty_like_(ctx, like, errcode_ret, ...)                                          \
+    clmem::detail::svm_empty_like(ctx, CL_MEM_READ_WRITE | CLMEM__SVM_FINE_GRAIN_BUFFER, like, errcode_ret, \
+                                  CLMEM__CXX_O(clmem_svm_empty_options, __VA_ARGS__))
+
+/* ---- pinned: clmem_stager_copy(st, dst, src, ...), buffer <- host and host <- buffer ---- */
+#define clmem_stager_copy(...) clmem__cxx_stager_copy_(__VA_ARGS__, CLMEM__CXX_END)
+#define clmem__cxx_stager_copy_(st, dst, src, ...) \
+    CLMEM__CXX_RET(clmem::detail::stager_copy(st, dst, src, CLMEM__CXX_O(clmem_stager_copy_options, __VA_ARGS__)))
 
 /* ---- map ---- */
 #define clmem_enqueue_map_buffer(...) clmem__cxx_map_buffer_(__VA_ARGS__, CLMEM__CXX_END)
@@ -585,7 +596,7 @@ CLMEM__ARRAY_TYPES(CLMEM__CXX_ARRAY)
 inline clmem_image create_image(cl_context c, cl_mem_flags f, clmem_image_format fmt, const clmem_image_options *o,
                                 cl_int *errcode_ret) {
     cl_int e = CL_SUCCESS;
-    clmem_image img = clmem_create_image_opts(c, f, fmt, o, &e);
+    clmem_image img = clmem_create_image_opts(c, f, fmt, &e, o);
     return ctor_ret(img, e, errcode_ret);
 }
 template <class T>
@@ -596,8 +607,46 @@ inline clmem_image image_from_array(cl_context c, T *array, size_t ndim, const s
                   "of them (cl_float4, cl_uchar4, ...)");
     cl_int e = CL_SUCCESS;
     clmem_image img = clmem_image_from_array_opts(c, array, array_traits<T>::type, array_traits<T>::width, ndim, shape,
-                                                  o, &e);
+                                                  &e, o);
     return ctor_ret(img, e, errcode_ret);
+}
+inline clmem_svm_array svm_empty(cl_context c, cl_svm_mem_flags f, size_t itemsize, const char *dtype,
+                                 cl_int *errcode_ret, const clmem_svm_empty_options *o) {
+    cl_int e = CL_SUCCESS;
+    clmem_svm_array a = clmem_svm_empty_opts(c, f, itemsize, dtype, &e, o);
+    return ctor_ret(a, e, errcode_ret);
+}
+inline clmem_svm_array svm_empty_like(cl_context c, cl_svm_mem_flags f, const clmem_svm_array *like,
+                                      cl_int *errcode_ret, const clmem_svm_empty_options *o) {
+    cl_int e = CL_SUCCESS;
+    clmem_svm_array a = clmem_svm_empty_like_opts(c, f, like, &e, o);
+    return ctor_ret(a, e, errcode_ret);
+}
+/* clmem_stager_copy: the two directions; anything else does not compile */
+inline cl_int stager_pair(clmem_stager *st, clmem_buffer d, const void *s, const clmem_stager_copy_options *o) {
+    return clmem__stager_write_fn(st, d, s, o);
+}
+inline cl_int stager_pair(clmem_stager *st, void *d, clmem_buffer s, const clmem_stager_copy_options *o) {
+    return clmem__stager_read_fn(st, d, s, o);
+}
+template <class D, class S>
+inline cl_int stager_dispatch(std::true_type, clmem_stager *st, const D &d, const S &s, const clmem_stager_copy_options *o) {
+    return stager_pair(st, d, s, o);
+}
+template <class D, class S>
+inline cl_int stager_dispatch(std::false_type, clmem_stager *, const D &, const S &, const clmem_stager_copy_options *) {
+    return CL_INVALID_VALUE; /* never runs: the static_assert stops the build */
+}
+template <class D0, class S0>
+inline cl_int stager_copy(clmem_stager *st, D0 &&dst, S0 &&src, const clmem_stager_copy_options *o) {
+    typedef typename unwrap<typename std::decay<D0>::type>::type D;
+    typedef typename unwrap<typename std::decay<S0>::type>::type S;
+    static const int kd = kind_of<D>::value, ks = kind_of<S>::value;
+    static const bool ok = (kd == k_buffer && (ks == k_host || ks == k_const_host)) || (kd == k_host && ks == k_buffer);
+    static_assert(ok, "clmem_stager_copy: a stager copies between a clmem_buffer and host memory only "
+                      "(host -> buffer or buffer -> host)");
+    return stager_dispatch(std::integral_constant<bool, ok>(), st, static_cast<D>(handle(dst)),
+                           static_cast<S>(handle(src)), o);
 }
 inline clmem_color_kind color_kind(const float *) { return CLMEM_COLOR_FLOAT; }
 inline clmem_color_kind color_kind(const cl_int *) { return CLMEM_COLOR_INT; }
@@ -613,6 +662,7 @@ inline bool live(const clmem_svm_array &h) { return h.svm.ptr != NULL; }
 inline bool live(const clmem_memory_map &h) { return h.ptr != NULL; }
 inline bool live(const clmem_svm_map &h) { return h.id != 0; }
 inline bool live(const clmem_pooled_svm &h) { return h.block != NULL; }
+inline bool live(const clmem_pinned_allocation &h) { return h.ptr != NULL; }
 inline cl_int release(clmem_buffer *h) { return clmem_buffer_release(h); }
 inline cl_int release(clmem_image *h) { return clmem_image_release(h); }
 inline cl_int release(clmem_pipe *h) { return clmem_pipe_release(h); }
@@ -622,6 +672,7 @@ inline cl_int release(clmem_memory_map *h) { return clmem_memory_map_release_def
 inline cl_int release(clmem_svm_map *h) { return clmem_svm_map_release_default(h); }
 inline cl_int release(clmem_svm_array *h) { return clmem_svm_array_release(h); }
 inline cl_int release(clmem_pooled_svm *h) { return clmem_pooled_svm_release(h); }
+inline cl_int release(clmem_pinned_allocation *h) { return clmem_pinned_allocation_release(h); }
 } // namespace detail
 
 /** clmem::unique<H>: owns one clmem handle and releases it (clmem_release) when
@@ -680,7 +731,7 @@ template <class T> inline T *data(const clmem_memory_map &m) {
 template <class T> inline T *data(const clmem_svm_array &a) {
     return a.svm.ptr && a.itemsize == sizeof(T) ? static_cast<T *>(a.svm.ptr) : NULL;
 }
-template <class T> inline T *data(const clmem_svm_map &m) { return static_cast<T *>(m.array); }
+template <class T> inline T *data(const clmem_svm_map &m) { return static_cast<T *>(m.ptr); }
 template <class T, class H> inline T *data(const unique<H> &u) { return data<T>(u.get()); }
 /** clmem::at<T>(m, {i, j, ...}): the element at that index of a memory map as T *
     (clmem_memory_map_at); NULL when the index is out of range, its length is not
@@ -711,7 +762,7 @@ CLMEM__CXX_RELEASE(clmem_svm_array)
 /** The generic memory-object functions (clmem/memobj.h) for clmem_buffer,
     clmem_image, clmem_pipe, cl_mem and clmem::unique of the first three. */
 template <class M> inline cl_mem clmem_memory_object_int_ptr(const M &obj) { return clmem::detail::mem_of(obj); }
-template <class M> inline cl_int clmem_memory_object_get_infos(const M &obj, clmem_mem_info *info) {
+template <class M> inline cl_int clmem_memory_object_get_info(const M &obj, clmem_mem_info *info) {
     return clmem::detail::ret(clmem_mem_get_info(clmem::detail::mem_of(obj), info));
 }
 template <class M> inline void *clmem_memory_object_get_host_array(const M &obj, size_t nbytes, cl_int *errcode_ret) {

@@ -303,9 +303,9 @@ static cl_int clmem__image_fill_from_driver(clmem_image *img) {
 }
 
 CLMEM_API clmem_image clmem_create_image_opts(cl_context context, cl_mem_flags flags, clmem_image_format format,
-                                             const clmem_image_options *opts, cl_int *errcode_ret) {
+                                             cl_int *errcode_ret, const clmem_image_options *opts) {
     static const char fn[] = "clmem_create_image";
-    static const clmem_image_options none = {0, {0, 0, 0}, 0, {0, 0}, NULL, 0, false, {NULL, NULL, 0, 0, NULL, 0, NULL}};
+    static const clmem_image_options none = CLMEM__ZERO;
     clmem_image img = clmem__image_empty();
     cl_image_desc desc;
     cl_mem_object_type type;
@@ -474,9 +474,9 @@ static cl_channel_type clmem__normalized_type(cl_channel_type t) {
 
 CLMEM_API clmem_image clmem_image_from_array_opts(cl_context context, const void *array, cl_channel_type element_type,
                                                  cl_uint vector_width, size_t ndim, const size_t *shape,
-                                                 const clmem_image_from_array_options *opts, cl_int *errcode_ret) {
+                                                 cl_int *errcode_ret, const clmem_image_from_array_options *opts) {
     static const char fn[] = "clmem_image_from_array";
-    static const clmem_image_from_array_options none = {0, 0, 0, false, false};
+    static const clmem_image_from_array_options none = CLMEM__ZERO;
     clmem_image_options io;
     clmem_image_format format;
     cl_channel_type ctype = element_type;
@@ -574,7 +574,7 @@ CLMEM_API clmem_image clmem_image_from_array_opts(cl_context context, const void
     io.host_size = bytes;
     flags = (opts->mode == 'w' ? CL_MEM_WRITE_ONLY : CL_MEM_READ_ONLY) | CL_MEM_COPY_HOST_PTR;
     {
-        clmem_image img = clmem_create_image_opts(context, flags, format, &io, &err);
+        clmem_image img = clmem_create_image_opts(context, flags, format, &err, &io);
         if (err != CL_SUCCESS) {
             /* rename the function in the message: the caller called image_from_array */
             char msg[768];

@@ -34,6 +34,10 @@ static size_t clmem__map_live;
 #endif
 static unsigned long long clmem__map_serial;
 
+/* For the inline hot path of clmem_enqueue_copy: 1 while any map is live (then the
+   full path runs, with its warning about copying mapped memory). */
+CLMEM_API int clmem__maps_live(void) { return CLMEM__MAP_ANY_LIVE(); }
+
 #define CLMEM__MAP_WRITES(flags) (((flags) & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) != 0)
 
 static bool clmem__map_boxes_meet(const clmem__map_record *a, const size_t *lo, const size_t *hi) {
@@ -371,6 +375,7 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
     memset(&m, 0, sizeof m);
     if (map) *map = m;
     if ((err = clmem__map_common_checks(fn, queue, buf.mem, "buf", flags, map, opts)) != CL_SUCCESS) return err;
+    if (CLMEM__CHECKS && (err = clmem__buffer_invalid(fn, "buf", buf)) != CL_SUCCESS) return err;
     blocking = !(opts->given & CLMEM_GIVEN_IS_BLOCKING) || opts->is_blocking;
     for (i = 0; i < 3; ++i)
         if (opts->origin[i] != 0 || opts->region[i] != 0 || (opts->given & CLMEM_GIVEN_REGION))

@@ -20,13 +20,14 @@ extern "C" {
            clmem_memory_map_release(&m);            // clEnqueueUnmapMemObject on the map's queue
        }
 
-   PyOpenCL's `with` block is CLMEM_WITH_MAP: it declares the map, runs the block when
-   the map succeeded and unmaps when the block is left by its end, `break` or
-   `continue`:
+   PyOpenCL's `with` block is CLMEM_WITH_MAP: it declares the map, stores the map's
+   result in an error variable, runs the block when the map succeeded and unmaps when
+   the block is left by its end, `break` or `continue`:
 
-       CLMEM_WITH_MAP(m, err = clmem_enqueue_map_buffer(q, buf, CL_MAP_WRITE_INVALIDATE_REGION, 0, char, &m)) {
+       CLMEM_WITH_MAP(m, err, clmem_enqueue_map_buffer(q, buf, CL_MAP_WRITE_INVALIDATE_REGION, 0, char, &m)) {
            memset(m.ptr, 0, m.size);
        }
+       if (err != CL_SUCCESS) puts(clmem_last_error_message());
 
    LIVE-MAP TABLE. clmem remembers every map it made until it is released (a multiset:
    PoCL returns the same pointer for two maps of one region, so each map is its own
@@ -82,7 +83,7 @@ typedef struct clmem_memory_map {
 } clmem_memory_map;
 
 /** Options of clmem_enqueue_map_buffer and clmem_enqueue_map_image (PyOpenCL's
-    keyword arguments). Zero means the default. */
+    keyword arguments). A written option means its value, one left out its default. */
 typedef struct clmem_map_options {
     unsigned given CLMEM__DEFAULT;      /* CLMEM_GIVEN_* bits: filled by the macros */
     size_t shape[CLMEM_MAP_MAX_DIMS] CLMEM__DEFAULT; /* buffers: elements per axis. Default: one axis holding
@@ -92,7 +93,7 @@ typedef struct clmem_map_options {
                                              map fails instead of covering the rest of the buffer) */
     char order CLMEM__DEFAULT;            /* buffers: 'C' (default; last index fastest) or 'F' */
     size_t strides[CLMEM_MAP_MAX_DIMS] CLMEM__DEFAULT; /* buffers: byte strides per axis, overriding .order. As in
-                                             PyOpenCL they do not change the mapped size; clmem
+                                             PyOpenCL they do not change the mapped size CLMEM__DEFAULT; clmem
                                              checks that every element they reach lies inside it */
     size_t origin[3] CLMEM__DEFAULT;      /* images: {x, y, z} of the box in pixels (default {0, 0, 0}) */
     size_t region[3] CLMEM__DEFAULT;      /* images: {w, h, d} in pixels; trailing zeros count as 1;
@@ -173,7 +174,7 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
     region component; CL_INVALID_MEM_OBJECT for a handle whose type is not an image.
     Thread safety: any thread.
     Example: clmem_enqueue_map_image(q, img, CL_MAP_READ, &m, .origin = {8, 8}, .region = {16, 16});
-             row y of the box starts at (char *)m.ptr + y * m.row_pitch. */
+             // row y of the box starts at (char *)m.ptr + y * m.row_pitch */
 #ifndef __cplusplus
 #define clmem_enqueue_map_image(...) clmem__map_image_(__VA_ARGS__, )
 #define clmem__map_image_(queue, img, flags, map, ...)                                                  \
@@ -243,18 +244,19 @@ CLMEM_API void *clmem_memory_map_at(const clmem_memory_map *map, const size_t *i
     live now. For tests and leak checks. Thread safety: any thread. */
 CLMEM_API size_t clmem_live_map_count(cl_mem mem);
 
-/** CLMEM_WITH_MAP(m, map_call) { ... }: PyOpenCL's `with map:`. Declares the
-    clmem_memory_map m (empty), evaluates map_call (which fills &m: write
-    `err = clmem_enqueue_map_buffer(..., &m)` to keep the code), runs the block only
-    when the map succeeded (m.ptr != NULL), and releases the map
-    (clmem_memory_map_release_default) when the block ends, also through `break` or
-    `continue`. `return` and `goto` out of the block skip the release, as they skip
-    any statement after a block: release by hand before them.
-    Example: CLMEM_WITH_MAP(m, clmem_enqueue_map_buffer(q, b, CL_MAP_READ, 0, float, &m)) { use(m.ptr); } */
-#define CLMEM_WITH_MAP(m, map_call)                                                                     \
-    for (clmem_memory_map m = CLMEM__ZERO, *clmem__with_##m = ((void)(map_call), &m);                \
-         clmem__with_##m != NULL; (void)clmem_memory_map_release_default(&m), clmem__with_##m = NULL)  \
-        for (int clmem__body_##m = (m.ptr != NULL); clmem__body_##m; clmem__body_##m = 0)
+/** CLMEM_WITH_MAP(m, err, map_call) { ... }: PyOpenCL's `with map:`. Declares the
+    clmem_memory_map m (empty), stores map_call's result (map_call fills &m) in the
+    cl_int lvalue err, runs the block only when it is CL_SUCCESS, and releases the
+    map (clmem_memory_map_release_default) when the block ends, also through `break`
+    or `continue`. A failed map skips the block and err says why: test it after the
+    block. `return` and `goto` out of the block skip the release, as they skip any
+    statement after a block: release by hand before them. CLMEM_WITH_SVM_MAP is the
+    same for SVM maps.
+    Example: CLMEM_WITH_MAP(m, err, clmem_enqueue_map_buffer(q, b, CL_MAP_READ, 0, float, &m)) { use(m.ptr); } */
+#define CLMEM_WITH_MAP(m, err, map_call)                                                                         \
+    for (clmem_memory_map m = CLMEM__ZERO, *clmem__with_##m = ((err) = (map_call), &m); clmem__with_##m != NULL; \
+         (void)clmem_memory_map_release_default(&m), clmem__with_##m = NULL)                                     \
+        for (int clmem__body_##m = ((err) == CL_SUCCESS); clmem__body_##m; clmem__body_##m = 0)
 
 #ifdef __cplusplus
 }

@@ -40,12 +40,16 @@ extern "C" {
     .num_wait_for = (cl_uint)(sizeof((const cl_event[]){__VA_ARGS__}) / sizeof(cl_event))
 #endif
 
-/** The options every enqueue without options of its own takes. */
+/** The options every enqueue without options of its own takes: given (CLMEM_GIVEN_*
+    bits, filled by the macros), wait_for (events to wait for; NULL: none),
+    num_wait_for (how many), event (where to put the new event; NULL: none is made). */
+#define CLMEM__ENQUEUE_FIELDS \
+    unsigned given CLMEM__DEFAULT;           \
+    const cl_event *wait_for CLMEM__DEFAULT; \
+    cl_uint num_wait_for CLMEM__DEFAULT;     \
+    cl_event *event CLMEM__DEFAULT;
 typedef struct clmem_enqueue_options {
-    unsigned given CLMEM__DEFAULT; /* CLMEM_GIVEN_* bits: filled by the macros */
-    const cl_event *wait_for CLMEM__DEFAULT; /* events to wait for (NULL: none) */
-    cl_uint num_wait_for CLMEM__DEFAULT; /* how many */
-    cl_event *event CLMEM__DEFAULT; /* where to put the new event (NULL: none is made) */
+    CLMEM__ENQUEUE_FIELDS
 } clmem_enqueue_options;
 
 /** Everything clGetMemObjectInfo knows about a memory object, in one struct
@@ -68,7 +72,7 @@ typedef struct clmem_mem_info {
 
 /** clmem_mem_get_info(mem, &info): fill info for a raw cl_mem. Returns CL_SUCCESS,
     CL_INVALID_MEM_OBJECT for NULL, or the driver's code. Thread safety: any thread.
-    The generic clmem_memory_object_get_infos(obj, &info) takes any clmem handle. */
+    The generic clmem_memory_object_get_info(obj, &info) takes any clmem handle. */
 CLMEM_API cl_int clmem_mem_get_info(cl_mem mem, clmem_mem_info *info);
 
 /** clmem_mem_get_host_array(mem, nbytes, &err): the host memory behind a
@@ -85,20 +89,28 @@ CLMEM_API void *clmem_mem_get_host_array(cl_mem mem, size_t nbytes, cl_int *errc
     Options: .wait_for, .num_wait_for, .event. Errors: CL_INVALID_VALUE (n == 0, NULL
     array or entry, unknown flag bits), CL_INVALID_EVENT_WAIT_LIST, CL_INVALID_CONTEXT
     (an object of another context), CL_INVALID_OPERATION (device older than 1.2). */
-#ifndef __cplusplus /* C++: clmem/cxx.h */
-#define clmem_enqueue_migrate_mem_objects(...) clmem__migrate_(__VA_ARGS__, )
-#define clmem__migrate_(queue, objects, n, flags, ...) \
-    clmem_enqueue_migrate_mem_objects_opts(queue, objects, n, flags, &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
-#endif
 CLMEM_API cl_int clmem_enqueue_migrate_mem_objects_opts(cl_command_queue queue, const cl_mem *objects, cl_uint n,
                                                         cl_mem_migration_flags flags, const clmem_enqueue_options *opts);
+#ifndef __cplusplus
+typedef struct clmem__migrate_args {
+    const cl_mem *objects;
+    cl_uint n;
+    cl_mem_migration_flags flags;
+    CLMEM__OPTIONS(clmem_enqueue_options, CLMEM__ENQUEUE_FIELDS)
+} clmem__migrate_args;
+static inline cl_int clmem__migrate_call(cl_command_queue queue, const clmem__migrate_args *a) {
+    return clmem_enqueue_migrate_mem_objects_opts(queue, a->objects, a->n, a->flags, &a->opts);
+}
+#define clmem_enqueue_migrate_mem_objects(queue, ...) \
+    clmem__migrate_call(queue, &(clmem__migrate_args){__VA_ARGS__, .given = CLMEM__GIVEN(__VA_ARGS__)})
+#endif
 
 /* ---------------------------------------------------------------------------------
    GENERIC MEMORY-OBJECT FUNCTIONS (C: _Generic; C++: overloads)
 
    Each takes any memory handle: clmem_buffer, clmem_image, clmem_pipe or a raw cl_mem.
      clmem_memory_object_int_ptr(obj)        the raw cl_mem (PyOpenCL's int_ptr)
-     clmem_memory_object_get_infos(obj, &i)  every mem_info (clmem_mem_info)
+     clmem_memory_object_get_info(obj, &i)  every mem_info (clmem_mem_info)
      clmem_memory_object_get_host_array(obj, nbytes, &err)
      clmem_memory_object_hostbuf(obj)        CL_MEM_HOST_PTR for USE_HOST_PTR objects, else NULL
      clmem_memory_object_equal(a, b)         same OpenCL object (pointer equality)
@@ -118,7 +130,7 @@ CLMEM_API size_t clmem_mem_hash(cl_mem mem);
     _Generic((obj), clmem_buffer: clmem_buffer_int_ptr, clmem_image: clmem_image_int_ptr, \
              clmem_pipe: clmem_pipe_int_ptr, cl_mem: clmem__mem_identity)(obj)
 #define clmem_memory_object_int_ptr(obj) CLMEM__MEM_OF(obj)
-#define clmem_memory_object_get_infos(obj, info) clmem_mem_get_info(CLMEM__MEM_OF(obj), (info))
+#define clmem_memory_object_get_info(obj, info) clmem_mem_get_info(CLMEM__MEM_OF(obj), (info))
 #define clmem_memory_object_get_host_array(obj, nbytes, err) clmem_mem_get_host_array(CLMEM__MEM_OF(obj), (nbytes), (err))
 #define clmem_memory_object_hostbuf(obj) clmem_mem_hostbuf(CLMEM__MEM_OF(obj))
 #define clmem_memory_object_equal(a, b) (CLMEM__MEM_OF(a) == CLMEM__MEM_OF(b))

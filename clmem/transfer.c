@@ -100,9 +100,7 @@ static cl_int clmem__check_common(cl_command_queue queue, const clmem_copy_optio
     return clmem__check_wait_list(CLMEM__COPY, o->wait_for, o->num_wait_for);
 }
 static cl_int clmem__check_buffer(const char *what, clmem_buffer b) {
-    if (CLMEM__CHECKS && !b.mem)
-        return clmem__fail(CL_INVALID_MEM_OBJECT, CLMEM__COPY, "%s is an empty or released buffer handle", what);
-    return CL_SUCCESS;
+    return CLMEM__CHECKS ? clmem__buffer_invalid(CLMEM__COPY, what, b) : CL_SUCCESS;
 }
 static cl_int clmem__check_host_access(const char *what, clmem_buffer b, bool write) {
     cl_mem_flags forbidden = write ? (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)
@@ -209,6 +207,28 @@ static cl_int clmem__host_transfer(cl_command_queue queue, clmem_buffer buf, voi
     if (err != CL_SUCCESS) return err;
     if (rect && region[0] == 0) return clmem__nothing_to_do(CLMEM__COPY, queue, o->wait_for, o->num_wait_for, o->event);
     return rect ? clmem__host_rect(queue, buf, host, write, region, o) : clmem__host_linear(queue, buf, host, write, o);
+}
+
+/* For the inline hot path in transfer.h: a simple linear copy its quick checks did
+   not pass goes the full way, which checks everything and words the refusal. */
+CLMEM_API cl_int clmem__copy_host_linear(cl_command_queue queue, clmem_buffer buf, void *host, int write, unsigned given,
+                                         size_t byte_count, size_t offset, int is_blocking, cl_event *event) {
+    clmem_copy_options o;
+    memset((void *)&o, 0, sizeof o); /* (void *): C++14 options have default member initializers */
+    o.given = given;
+    o.byte_count = byte_count;
+    if (write)
+        o.dst_offset = offset;
+    else
+        o.src_offset = offset;
+    o.is_blocking = is_blocking;
+    o.event = event;
+    return clmem__host_transfer(queue, buf, host, write != 0, &o);
+}
+
+/* For the inline hot path in transfer.h: a refusal by the driver, worded. */
+CLMEM_API cl_int clmem__copy_host_failed(cl_int err, cl_command_queue queue, clmem_buffer buf, int write) {
+    return clmem__host_failed(err, queue, buf, write ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer");
 }
 
 CLMEM_API cl_int clmem__copy_buffer_from_host(cl_command_queue queue, clmem_buffer dst, const void *src,
@@ -328,9 +348,20 @@ static cl_int clmem__any_of(cl_mem mem, const char *what, clmem__any *a) {
     if (!mem) return clmem__fail(CL_INVALID_MEM_OBJECT, CLMEM__COPY, "%s is a NULL cl_mem", what);
     if (clGetMemObjectInfo(mem, CL_MEM_TYPE, sizeof type, &type, NULL) != CL_SUCCESS)
         return clmem__fail(CL_INVALID_MEM_OBJECT, CLMEM__COPY, "%s (%p) is not a valid memory object", what, (void *)mem);
-    if (type == CL_MEM_OBJECT_BUFFER) {
-        a->buffer = clmem_buffer_from_int_ptr(mem, false, &err);
-        return err;
+    if (type == CL_MEM_OBJECT_BUFFER) { /* the five facts a copy needs, not every mem_info */
+        clmem_buffer *b = &a->buffer;
+        cl_mem parent = NULL;
+        size_t offset = 0;
+        if ((err = clGetMemObjectInfo(mem, CL_MEM_CONTEXT, sizeof b->context, &b->context, NULL)) != CL_SUCCESS ||
+            (err = clGetMemObjectInfo(mem, CL_MEM_SIZE, sizeof b->size, &b->size, NULL)) != CL_SUCCESS ||
+            (err = clGetMemObjectInfo(mem, CL_MEM_FLAGS, sizeof b->flags, &b->flags, NULL)) != CL_SUCCESS ||
+            (err = clGetMemObjectInfo(mem, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent, NULL)) != CL_SUCCESS ||
+            (parent && (err = clGetMemObjectInfo(mem, CL_MEM_OFFSET, sizeof offset, &offset, NULL)) != CL_SUCCESS))
+            return clmem__cl_fail(err, CLMEM__COPY, "clGetMemObjectInfo");
+        b->mem = mem;
+        b->root = parent ? parent : mem;
+        b->origin = parent ? offset : 0;
+        return CL_SUCCESS;
     }
 #ifdef CL_VERSION_2_0
     if (type == CL_MEM_OBJECT_PIPE)
@@ -444,8 +475,11 @@ static cl_int clmem__set_arg(cl_kernel kernel, cl_uint index, size_t size, const
 }
 
 CLMEM_API cl_int clmem__set_arg_buffer(cl_kernel kernel, cl_uint index, clmem_buffer value) {
-    if (CLMEM__CHECKS && !value.mem)
-        return clmem__fail(CL_INVALID_MEM_OBJECT, "clmem_set_kernel_arg", "argument %u: empty or released buffer handle", index);
+    if (CLMEM__CHECKS && (!value.mem || clmem__buffer_stale(value))) {
+        char what[32];
+        snprintf(what, sizeof what, "argument %u", index);
+        return clmem__buffer_invalid("clmem_set_kernel_arg", what, value);
+    }
     return clmem__set_arg(kernel, index, sizeof value.mem, &value.mem, "a buffer");
 }
 CLMEM_API cl_int clmem__set_arg_mem(cl_kernel kernel, cl_uint index, cl_mem value) {
@@ -483,7 +517,8 @@ CLMEM_API cl_int clmem_enqueue_copy_buffer_p2p_amd_opts(cl_platform_id platform,
     if (CLMEM__CHECKS) {
         if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
         if ((err = clmem__check_wait_list(fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
-        if (!src.mem || !dst.mem) return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "src or dst is an empty buffer handle");
+        if ((err = clmem__buffer_invalid(fn, "src", src)) != CL_SUCCESS) return err;
+        if ((err = clmem__buffer_invalid(fn, "dst", dst)) != CL_SUCCESS) return err;
         if (!platform) return clmem__fail(CL_INVALID_PLATFORM, fn, "platform is NULL");
         if (o->src_offset > src.size || o->dst_offset > dst.size)
             return clmem__fail(CL_INVALID_VALUE, fn, "src_offset %zu or dst_offset %zu is beyond its buffer", o->src_offset,

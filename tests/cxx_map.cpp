@@ -78,7 +78,7 @@ static void test_with_map(clmem_test_context *t) {
     clmem_buffer b = clmem_buffer_create(t->context, 0, 64, NULL, &err);
     CLMEM_CHECK_CL(t, err);
     int ran = 0;
-    CLMEM_WITH_MAP(m, err = clmem_enqueue_map_buffer(t->queue, b, CL_MAP_WRITE_INVALIDATE_REGION, 0, cl_uint, &m)) {
+    CLMEM_WITH_MAP(m, err, clmem_enqueue_map_buffer(t->queue, b, CL_MAP_WRITE_INVALIDATE_REGION, 0, cl_uint, &m)) {
         CLMEM_CHECK_EQ(t, clmem_live_map_count(b.mem), 1);
         CLMEM_CHECK(t, strstr(m.file, "cxx_map.cpp") != NULL);
         cl_uint *p = clmem::data<cl_uint>(m);
@@ -93,7 +93,7 @@ static void test_with_map(clmem_test_context *t) {
     CLMEM_CHECK_EQ(t, out[15], 45);
     // a failed map skips the block
     ran = 0;
-    CLMEM_WITH_MAP(m, err = clmem_enqueue_map_buffer(t->queue, b, CL_MAP_READ, 128, float, &m)) { ran = 1; }
+    CLMEM_WITH_MAP(m, err, clmem_enqueue_map_buffer(t->queue, b, CL_MAP_READ, 128, float, &m)) { ran = 1; }
     CLMEM_CHECK_EQ(t, err, CL_INVALID_VALUE);
     CLMEM_CHECK_EQ(t, ran, 0);
     // clmem::unique owns a map: out() for the call, the unmap at scope end

@@ -13,9 +13,9 @@ static void test_generic(clmem_test_context *t) {
     clmem_mem_info info;
     CLMEM_CHECK_CL(t, clmem_mem_get_info(b.mem, &info));
     CLMEM_CHECK(t, info.size == sizeof host && info.type == CL_MEM_OBJECT_BUFFER);
-    CLMEM_CHECK_CL(t, clmem_memory_object_get_infos(b, &info));
+    CLMEM_CHECK_CL(t, clmem_memory_object_get_info(b, &info));
     CLMEM_CHECK(t, info.host_ptr == host);
-    CLMEM_CHECK_CL(t, clmem_memory_object_get_infos(b.mem, &info));
+    CLMEM_CHECK_CL(t, clmem_memory_object_get_info(b.mem, &info));
     CLMEM_CHECK(t, clmem_mem_get_host_array(b.mem, sizeof host, &err) == host);
     CLMEM_CHECK(t, clmem_memory_object_get_host_array(b, 16, &err) == host);
     CLMEM_CHECK(t, clmem_memory_object_get_host_array(b, 4096, &err) == NULL && err == CL_INVALID_VALUE);
@@ -27,13 +27,13 @@ static void test_generic(clmem_test_context *t) {
     CLMEM_CHECK_CL(t, err);
     CLMEM_CHECK(t, !clmem_memory_object_equal(b, c) && clmem_memory_object_int_ptr(c) == c->mem);
     CLMEM_CHECK(t, clmem_memory_object_hostbuf(c) == NULL);
-    CLMEM_CHECK_ERR(t, clmem_memory_object_get_infos((cl_mem)NULL, &info), CL_INVALID_MEM_OBJECT);
+    CLMEM_CHECK_ERR(t, clmem_memory_object_get_info((cl_mem)NULL, &info), CL_INVALID_MEM_OBJECT);
     cl_bool img = CL_FALSE;
     clGetDeviceInfo(t->device, CL_DEVICE_IMAGE_SUPPORT, sizeof img, &img, NULL);
     if (img) {
         clmem_image i = clmem_create_image(t->context, 0, clmem_image_format_create(CL_R, CL_FLOAT), &err, OPT(shape, {4}));
         CLMEM_CHECK_CL(t, err);
-        CLMEM_CHECK_CL(t, clmem_memory_object_get_infos(i, &info));
+        CLMEM_CHECK_CL(t, clmem_memory_object_get_info(i, &info));
         CLMEM_CHECK(t, info.type == CL_MEM_OBJECT_IMAGE1D && clmem_memory_object_int_ptr(i) == i.mem);
         CLMEM_CHECK(t, clmem_memory_object_equal(i, i.mem) && clmem_memory_object_hash(i) == clmem_mem_hash(i.mem));
         CLMEM_CHECK_CL(t, clmem_release(&i));

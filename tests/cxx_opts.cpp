@@ -64,7 +64,7 @@ static void test_image_opts(clmem_test_context *t) {
     clmem_image_options io = clmem_image_options();
     io.shape[0] = 8;
     io.shape[1] = 2;
-    clmem_image img = clmem_create_image_opts(t->context, 0, clmem_image_format_create(CL_R, CL_FLOAT), &io, &err);
+    clmem_image img = clmem_create_image_opts(t->context, 0, clmem_image_format_create(CL_R, CL_FLOAT), &err, &io);
     CLMEM_CHECK_CL(t, err);
     const float c[4] = {3, 0, 0, 0};
     CLMEM_CHECK_CL(t, clmem_enqueue_fill_image_opts(t->queue, img, c, CLMEM_COLOR_FLOAT, NULL, NULL, NULL));
@@ -79,14 +79,14 @@ static void test_image_opts(clmem_test_context *t) {
     const size_t shape[1] = {4};
     clmem_image_from_array_options fo = clmem_image_from_array_options();
     fo.mode = 'w';
-    img = clmem_image_from_array_opts(t->context, a, CL_FLOAT, 1, 1, shape, &fo, &err);
+    img = clmem_image_from_array_opts(t->context, a, CL_FLOAT, 1, 1, shape, &err, &fo);
     CLMEM_CHECK_CL(t, err);
     CLMEM_CHECK_EQ(t, img.flags & CL_MEM_WRITE_ONLY, CL_MEM_WRITE_ONLY);
     clmem_release(&img);
     fo = clmem_image_from_array_options();
     fo.num_channels = 0;
     fo.given = CLMEM_GIVEN_NUM_CHANNELS;   // an explicit 0 is refused
-    img = clmem_image_from_array_opts(t->context, a, CL_FLOAT, 1, 1, shape, &fo, &err);
+    img = clmem_image_from_array_opts(t->context, a, CL_FLOAT, 1, 1, shape, &err, &fo);
     CLMEM_CHECK(t, img.mem == NULL && err == CL_INVALID_VALUE);
 }
 
@@ -106,7 +106,7 @@ static void test_svm_opts(clmem_test_context *t) {
     clmem_svm_map_options mo = clmem_svm_map_options();
     mo.size = 8;
     CLMEM_CHECK_CL(t, clmem_enqueue_svm_map_opts(t->queue, a.svm, CL_MAP_READ, &m, &mo));
-    CLMEM_CHECK(t, m.size == 8 && ((cl_uint *)m.array)[1] == 5);
+    CLMEM_CHECK(t, m.size == 8 && ((cl_uint *)m.ptr)[1] == 5);
     clmem_svm_unmap_options uo = clmem_svm_unmap_options();
     CLMEM_CHECK_CL(t, clmem_svm_map_release_opts(&m, &uo));
     const clmem_svm svms[1] = {a.svm};
@@ -117,9 +117,11 @@ static void test_svm_opts(clmem_test_context *t) {
     clmem_svm_empty_options eo = clmem_svm_empty_options();
     eo.shape[0] = 2;
     eo.shape[1] = 3;
-    CLMEM_CHECK_CL(t, clmem_svm_empty_opts(t->context, CL_MEM_READ_WRITE, sizeof(double), "double", &arr, &eo));
+    arr = clmem_svm_empty_opts(t->context, CL_MEM_READ_WRITE, sizeof(double), "double", &err, &eo);
+    CLMEM_CHECK_CL(t, err);
     CLMEM_CHECK(t, arr.ndim == 2 && arr.strides[0] == 24 && strcmp(arr.dtype, "double") == 0);
-    CLMEM_CHECK_CL(t, clmem_svm_empty_like_opts(t->context, CL_MEM_READ_WRITE, &arr, &like, NULL));
+    like = clmem_svm_empty_like_opts(t->context, CL_MEM_READ_WRITE, &arr, &err, NULL);
+    CLMEM_CHECK_CL(t, err);
     CLMEM_CHECK(t, like.shape[1] == 3);
     clmem_release(&like);
     clmem_release(&arr);

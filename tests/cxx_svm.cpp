@@ -65,21 +65,27 @@ static void test_maps(clmem_test_context *t) {
     CLMEM_CHECK_CL(t, clmem_svm_map_ro(t->queue, a.svm, &m, OPT(size, 16), OPT(is_blocking, false), OPT(event, &ev)));
     CLMEM_CHECK_EQ(t, m.size, 16);
     CLMEM_CHECK_CL(t, clWaitForEvents(1, &ev));
-    CLMEM_CHECK(t, ((float *)m.array)[3] == 3.0f);
+    CLMEM_CHECK(t, ((float *)m.ptr)[3] == 3.0f);
     CLMEM_CHECK_CL(t, clmem_svm_map_release(&m, OPT(queue, t->queue), CLMEM_WAIT_FOR(ev), OPT(event, &uev)));
     CLMEM_CHECK_CL(t, clWaitForEvents(1, &uev));
     clReleaseEvent(ev);
     clReleaseEvent(uev);
     CLMEM_CHECK_CL(t, clmem_enqueue_svm_map(t->queue, a.svm, CL_MAP_WRITE_INVALIDATE_REGION, &m));
-    ((float *)m.array)[0] = 42.0f;
+    ((float *)m.ptr)[0] = 42.0f;
     CLMEM_CHECK_CL(t, clmem_release(&m));
     CLMEM_CHECK_CL(t, clmem_enqueue_svm_map(t->queue, a.svm, CL_MAP_READ, &m));
-    CLMEM_CHECK(t, ((float *)m.array)[0] == 42.0f && ((float *)m.array)[15] == 15.0f);
+    CLMEM_CHECK(t, ((float *)m.ptr)[0] == 42.0f && ((float *)m.ptr)[15] == 15.0f);
     CLMEM_CHECK_CL(t, clmem_svm_map_release_default(&m));
     // .size = 0 written means 0 bytes: refused rather than mapping everything
     size_t zero = 0;
     CLMEM_CHECK(t, clmem_svm_map_ro(t->queue, a.svm, &m, OPT(size, zero)) != CL_SUCCESS);
     CLMEM_CHECK_ERR(t, clmem_svm_map_ro(t->queue, a.svm, &m, OPT(size, 128)), CL_INVALID_VALUE);
+    int ran = 0;
+    CLMEM_WITH_SVM_MAP(wm, err, clmem_svm_map_ro(t->queue, a.svm, &wm)) {
+        ran = ((float *)wm.ptr)[0] == 42.0f;
+    }
+    CLMEM_CHECK_CL(t, err);
+    CLMEM_CHECK_EQ(t, ran, 1);
     {
         clmem::unique<clmem_svm_map> um;
         CLMEM_CHECK_CL(t, clmem_svm_map_ro(t->queue, a.svm, um.out()));
@@ -124,9 +130,10 @@ static void test_memfill_migrate_buffer(clmem_test_context *t) {
 
 static void test_empty_family(clmem_test_context *t) {
     NEED_SVM(t);
-    clmem_svm_array a;
-    CLMEM_CHECK_CL(t, clmem_svm_empty(t->context, CL_MEM_READ_WRITE, cl_float2, &a, OPT(shape, {3, 5}), OPT(order, 'F'),
-                                      OPT(alignment, 64), OPT(queue, t->queue)));
+    cl_int err;
+    clmem_svm_array a = clmem_svm_empty(t->context, CL_MEM_READ_WRITE, cl_float2, &err, OPT(shape, {3, 5}), OPT(order, 'F'),
+                                        OPT(alignment, 64), OPT(queue, t->queue));
+    CLMEM_CHECK_CL(t, err);
     CLMEM_CHECK(t, strcmp(a.dtype, "cl_float2") == 0);
     CLMEM_CHECK_EQ(t, a.itemsize, 8);
     CLMEM_CHECK_EQ(t, a.ndim, 2);
@@ -137,27 +144,31 @@ static void test_empty_family(clmem_test_context *t) {
     CLMEM_CHECK(t, clmem_svm_array_allocation(a).svm.ptr == a.svm.ptr);
     CLMEM_CHECK(t, clmem::data<cl_float2>(a) == a.svm.ptr);
     CLMEM_CHECK(t, clmem::data<float>(a) == NULL);
-    clmem_svm_array b, c;
-    CLMEM_CHECK_CL(t, clmem_svm_empty_like(t->context, CL_MEM_READ_WRITE, &a, &b));
+    clmem_svm_array b = clmem_svm_empty_like(t->context, CL_MEM_READ_WRITE, &a, &err), c;
+    CLMEM_CHECK_CL(t, err);
     CLMEM_CHECK(t, strcmp(b.dtype, "cl_float2") == 0 && b.shape[1] == 5 && b.order == 'F');
-    CLMEM_CHECK_CL(t, clmem_csvm_empty_like(t->context, &a, &c, OPT(alignment, 16)));
+    c = clmem_csvm_empty_like(t->context, &a, &err, OPT(alignment, 16));
+    CLMEM_CHECK_CL(t, err);
     CLMEM_CHECK_EQ(t, c.alignment, 16);
     CLMEM_CHECK_EQ(t, c.strides[1], 24);
     CLMEM_CHECK_CL(t, clmem_release(&b));
     CLMEM_CHECK_CL(t, clmem_svm_array_release(&c));
-    CLMEM_CHECK_CL(t, clmem_csvm_empty(t->context, unsigned short, &b, OPT(shape, {7})));
+    b = clmem_csvm_empty(t->context, unsigned short, &err, OPT(shape, {7}));
+    CLMEM_CHECK_CL(t, err);
     CLMEM_CHECK(t, strcmp(b.dtype, "unsigned short") == 0 && b.svm.size == 14);
     clmem_release(&b);
     // a zero-length dimension given with .ndim
-    CLMEM_CHECK_CL(t, clmem_csvm_empty(t->context, float, &b, OPT(shape, {0}), OPT(ndim, 1)));
+    b = clmem_csvm_empty(t->context, float, &err, OPT(shape, {0}), OPT(ndim, 1));
+    CLMEM_CHECK_CL(t, err);
     CLMEM_CHECK_EQ(t, b.svm.size, 0);
     clmem_release(&b);
-    CLMEM_CHECK_ERR(t, clmem_csvm_empty(t->context, float, &b), CL_INVALID_VALUE);   // no shape
+    CLMEM_CHECK_ERR(t, (b = clmem_csvm_empty(t->context, float, &err), err), CL_INVALID_VALUE);   // no shape
     if (device_svm_caps(t, CL_DEVICE_SVM_FINE_GRAIN_BUFFER)) {
-        clmem::unique<clmem_svm_array> f;
-        CLMEM_CHECK_CL(t, clmem_fsvm_empty(t->context, int, f.out(), OPT(shape, {4})));
+        clmem::unique<clmem_svm_array> f(clmem_fsvm_empty(t->context, int, &err, OPT(shape, {4})));
+        CLMEM_CHECK_CL(t, err);
         clmem::data<int>(f)[3] = 9;   // fine grain: the host writes directly
-        CLMEM_CHECK_CL(t, clmem_fsvm_empty_like(t->context, &*f, &b));
+        b = clmem_fsvm_empty_like(t->context, &*f, &err);
+        CLMEM_CHECK_CL(t, err);
         CLMEM_CHECK(t, strcmp(b.dtype, "int") == 0);
         clmem_release(&b);
         CLMEM_CHECK_EQ(t, clmem::data<int>(f)[3], 9);
