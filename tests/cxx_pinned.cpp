@@ -1,6 +1,7 @@
 // The pinned module from C++: pinned allocations (also owned by clmem::unique), the
 // pinned pool and its queries, the stager (clmem_stager_copy in both directions with
 // named options, the _opts functions, threshold, stats).
+#define CLMEM_TRACK_ALLOCATIONS
 #define CLMEM_IMPLEMENTATION
 #include "clmem.h"
 #include "cxx_common.h"
@@ -15,6 +16,9 @@ static void test_pinned(clmem_test_context *t) {
     }
     clmem_pinned_pool *pp = clmem_pinned_pool_create(t->queue, 0, 4, &err);
     CLMEM_CHECK_CL(t, err);
+    clmem_pinned_allocation c = clmem_pinned_pool_allocate(pp, 16, &err);   // records this line
+    CLMEM_CHECK_CL(t, err);
+    CLMEM_CHECK_CL(t, clmem_pinned_allocation_release(&c));
     clmem_pinned_allocation b = clmem_pinned_pool_allocate_at(pp, 1000, &err, "x.cpp", 3);
     CLMEM_CHECK_CL(t, err);
     CLMEM_CHECK_EQ(t, clmem_pinned_pool_active_blocks(pp), 1);
@@ -25,7 +29,7 @@ static void test_pinned(clmem_test_context *t) {
     CLMEM_CHECK_CL(t, clmem_pinned_pool_active_blocks_info(pp, NULL, 0, &n));
     CLMEM_CHECK_EQ(t, n, 1);
     CLMEM_CHECK_CL(t, clmem_pinned_allocation_release(&b));
-    CLMEM_CHECK_EQ(t, clmem_pinned_pool_held_blocks(pp), 1);
+    CLMEM_CHECK_EQ(t, clmem_pinned_pool_held_blocks(pp), 2);
     CLMEM_CHECK(t, clmem_pinned_pool_managed_bytes(pp) >= 1000);
     clmem_pool_stats st;
     CLMEM_CHECK_CL(t, clmem_pinned_pool_get_stats(pp, &st));

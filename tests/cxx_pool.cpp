@@ -103,6 +103,15 @@ static void test_memory_pool(clmem_test_context *t) {
     CLMEM_CHECK_EQ(t, err, CLMEM_ERROR_LIMIT_EXCEEDED);
     CLMEM_CHECK(t, big.mem == NULL);
     CLMEM_CHECK_CL(t, clmem_memory_pool_set_limit(p, 0));
+    // queue-ordered hand-outs (the macro records this file and line under TRACK)
+    clmem_buffer q1 = clmem_memory_pool_allocate_on_queue(p, 100, t->queue, &err);
+    CLMEM_CHECK_CL(t, err);
+    CLMEM_CHECK(t, clmem_pooled_buffer_pool(q1) == p);
+    CLMEM_CHECK_CL(t, clmem_pooled_buffer_enqueue_release(&q1, t->queue));
+    clmem_buffer q2 = clmem_memory_pool_allocate_on_queue_at(p, 100, t->queue, &err, "q.cpp", 9);
+    CLMEM_CHECK_CL(t, err);
+    CLMEM_CHECK_CL(t, clmem_release(&q2));
+    CLMEM_CHECK_CL(t, clFinish(t->queue));
     CLMEM_CHECK_CL(t, clmem_memory_pool_stop_holding(p));
     CLMEM_CHECK_CL(t, clmem_release(&b2));
     CLMEM_CHECK_EQ(t, clmem_memory_pool_held_blocks(p), 0);
@@ -138,6 +147,13 @@ static void test_svm_pool(clmem_test_context *t) {
     CLMEM_CHECK_CL(t, clmem_enqueue_copy(t->queue, out, s.svm));
     CLMEM_CHECK_EQ(t, out[255], 9);
     CLMEM_CHECK(t, clmem_pooled_svm_queue(s) == t->queue);
+    CLMEM_CHECK(t, clmem_pooled_svm_pool(s) == p);
+    clmem_pooled_svm oq = clmem_svm_pool_allocate_on_queue(p, 32, t->queue, &err);
+    CLMEM_CHECK_CL(t, err);
+    CLMEM_CHECK_CL(t, clmem_pooled_svm_release(&oq));
+    oq = clmem_svm_pool_allocate_on_queue_at(p, 32, t->queue, &err, "q.cpp", 10);
+    CLMEM_CHECK_CL(t, err);
+    CLMEM_CHECK_CL(t, clmem_pooled_svm_release(&oq));
     CLMEM_CHECK_CL(t, clmem_pooled_svm_unbind_from_queue(s));
     CLMEM_CHECK(t, clmem_pooled_svm_queue(s) == NULL);
     CLMEM_CHECK_CL(t, clmem_pooled_svm_bind_to_queue(s, t->queue));

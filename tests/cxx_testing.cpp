@@ -17,6 +17,10 @@ static void test_spec(clmem_test_context *t) {
     CLMEM_CHECK_EQ(t, n, 3);
     CLMEM_CHECK_ERR(t, clmem_test_spec_resolve("0:1:2", plats, 2, out, 4, &n), CLMEM_ERROR_INVALID_TEST_SPEC);
     CLMEM_CHECK_ERR(t, clmem_test_spec_resolve("nothere", plats, 2, out, 4, &n), CLMEM_ERROR_NOT_FOUND);
+    size_t g[4][3];
+    CLMEM_CHECK_CL(t, clmem_test_spec_resolve_groups("0:0+1", plats, 2, g, 4, &n));
+    CLMEM_CHECK_EQ(t, n, 2);
+    CLMEM_CHECK(t, g[0][1] == 0 && g[1][1] == 1 && g[0][2] == g[1][2]);
 }
 
 static void test_devices(clmem_test_context *t) {
@@ -44,4 +48,12 @@ static void test_fail_and_skip(clmem_test_context *t) {
     CLMEM_CHECK(t, strcmp(inner.skip_reason, "reason 7") == 0);
 }
 
-CXX_CASES({"spec", test_spec, true}, {"devices", test_devices, false}, {"fail_and_skip", test_fail_and_skip, true})
+static const clmem_test_case cases[] = {
+    {"spec", test_spec, true}, {"devices", test_devices, false}, {"fail_and_skip", test_fail_and_skip, true}};
+// clmem_test_main_on with the devices CLMEM_TEST selects: the same runs as clmem_test_main.
+int main(int argc, char **argv) {
+    clmem_test_device d[16];
+    size_t n = 0;
+    if (clmem_get_test_platforms_and_devices(NULL, d, 16, &n) != CL_SUCCESS) return 1;
+    return clmem_test_main_on(cases, sizeof cases / sizeof cases[0], argc, argv, d, n < 16 ? n : 16);
+}
