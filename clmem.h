@@ -95,6 +95,17 @@
 #define CLMEM__ZERO {0}
 #endif
 
+/* CLMEM__DEFAULT: ends every field of an options struct. Nothing in C. In C++14 and
+   later a default member initializer `= {}` (zero, the layout is unchanged), so that a
+   designated initializer naming some fields leaves the others zero without g++'s
+   -Wmissing-field-initializers; in C++11 such a struct would stop being an aggregate,
+   so there it is nothing too (see the C++ section, clmem/cxx.h). */
+#if defined(__cplusplus) && __cplusplus >= 201402L
+#define CLMEM__DEFAULT = {}
+#else
+#define CLMEM__DEFAULT
+#endif
+
 #if defined(CLMEM_NO_VALIDATION)
 #define CLMEM__CHECKS 0
 #else
@@ -276,18 +287,20 @@ extern "C" {
 
 /** CLMEM_WAIT_FOR(e1, e2, ...): sets .wait_for and .num_wait_for together.
     clmem_enqueue_copy(q, host, buf, CLMEM_WAIT_FOR(write_done), .event = &ev) */
+#ifndef __cplusplus /* C++: clmem/cxx.h */
 #define CLMEM_WAIT_FOR(...)                                   \
     .wait_for = (const cl_event[]){__VA_ARGS__},              \
     .num_wait_for = (cl_uint)(sizeof((const cl_event[]){__VA_ARGS__}) / sizeof(cl_event))
+#endif
 
 /** The options every enqueue without options of its own takes: given (CLMEM_GIVEN_*
     bits, filled by the macros), wait_for (events to wait for; NULL: none),
     num_wait_for (how many), event (where to put the new event; NULL: none is made). */
 #define CLMEM__ENQUEUE_FIELDS \
-    unsigned given;           \
-    const cl_event *wait_for; \
-    cl_uint num_wait_for;     \
-    cl_event *event;
+    unsigned given CLMEM__DEFAULT;           \
+    const cl_event *wait_for CLMEM__DEFAULT; \
+    cl_uint num_wait_for CLMEM__DEFAULT;     \
+    cl_event *event CLMEM__DEFAULT;
 typedef struct clmem_enqueue_options {
     CLMEM__ENQUEUE_FIELDS
 } clmem_enqueue_options;
@@ -508,10 +521,12 @@ CLMEM_API void *clmem_buffer_hostbuf(clmem_buffer buf);
     CL_INVALID_COMMAND_QUEUE, CL_INVALID_CONTEXT, CL_INVALID_VALUE (NULL pattern, bad
     pattern size, misaligned or out-of-range offset/size), CL_INVALID_EVENT_WAIT_LIST.
     Example: float one = 1.0f; clmem_enqueue_fill_buffer(q, b, &one, 4, 0, 4096); */
+#ifndef __cplusplus /* C++: clmem/cxx.h */
 #define clmem_enqueue_fill_buffer(...) clmem__fill_buffer_(__VA_ARGS__, )
 #define clmem__fill_buffer_(queue, buf, pattern, pattern_size, offset, size, ...)                   \
     clmem_enqueue_fill_buffer_opts(queue, buf, pattern, pattern_size, offset, size,             \
                                    &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
+#endif
 CLMEM_API cl_int clmem_enqueue_fill_buffer_opts(cl_command_queue queue, clmem_buffer buf, const void *pattern,
                                                 size_t pattern_size, size_t offset, size_t size,
                                                 const clmem_enqueue_options *opts);
@@ -671,14 +686,14 @@ static inline cl_mem clmem_image_int_ptr(clmem_image img) { return img.mem; }
      is_array   a 1-D array (2 dims) or 2-D array (3 dims)
      buffer     a 1-D buffer image over this buffer (1 dim) */
 #define CLMEM__IMAGE_FIELDS \
-    unsigned given;         \
-    size_t shape[3];        \
-    cl_uint ndim;           \
-    size_t pitches[2];      \
-    void *hostbuf;          \
-    size_t host_size;       \
-    bool is_array;          \
-    clmem_buffer buffer;
+    unsigned given CLMEM__DEFAULT;         \
+    size_t shape[3] CLMEM__DEFAULT;        \
+    cl_uint ndim CLMEM__DEFAULT;           \
+    size_t pitches[2] CLMEM__DEFAULT;      \
+    void *hostbuf CLMEM__DEFAULT;          \
+    size_t host_size CLMEM__DEFAULT;       \
+    bool is_array CLMEM__DEFAULT;          \
+    clmem_buffer buffer CLMEM__DEFAULT;
 typedef struct clmem_image_options {
     CLMEM__IMAGE_FIELDS
 } clmem_image_options;
@@ -746,11 +761,11 @@ static inline clmem_image clmem__create_image_call(cl_context context, cl_mem_fl
      norm_int       integer data read as normalized floats (UNORM/SNORM 8 and 16 bit)
      half_float     the 16-bit data are halfs (cl_half/uint16_t): CL_HALF_FLOAT */
 #define CLMEM__IMAGE_FROM_ARRAY_FIELDS \
-    unsigned given;                    \
-    cl_uint num_channels;              \
-    char mode;                         \
-    bool norm_int;                     \
-    bool half_float;
+    unsigned given CLMEM__DEFAULT;                    \
+    cl_uint num_channels CLMEM__DEFAULT;              \
+    char mode CLMEM__DEFAULT;                         \
+    bool norm_int CLMEM__DEFAULT;                     \
+    bool half_float CLMEM__DEFAULT;
 typedef struct clmem_image_from_array_options {
     CLMEM__IMAGE_FROM_ARRAY_FIELDS
 } clmem_image_from_array_options;
@@ -786,6 +801,8 @@ typedef struct clmem__image_from_array_args {
 #define clmem_image_from_array(context, array, ...)                                                             \
     clmem__image_from_array_call(context, array, CLMEM__ARRAY_CHANNEL_TYPE(array), CLMEM__ARRAY_VECTOR_WIDTH(array), \
                                  &(clmem__image_from_array_args){__VA_ARGS__, .given = CLMEM__GIVEN(__VA_ARGS__)})
+#endif
+/* The element types of clmem_image_from_array (C: _Generic; C++: clmem/cxx.h). */
 #define CLMEM__ARRAY_TYPES(X)                                                                                  \
     X(float, CL_FLOAT, 1) X(int8_t, CL_SIGNED_INT8, 1) X(uint8_t, CL_UNSIGNED_INT8, 1)                          \
     X(int16_t, CL_SIGNED_INT16, 1) X(uint16_t, CL_UNSIGNED_INT16, 1) X(int32_t, CL_SIGNED_INT32, 1)              \
@@ -794,6 +811,7 @@ typedef struct clmem__image_from_array_args {
     X(cl_uchar4, CL_UNSIGNED_INT8, 4) X(cl_short2, CL_SIGNED_INT16, 2) X(cl_short4, CL_SIGNED_INT16, 4)         \
     X(cl_ushort2, CL_UNSIGNED_INT16, 2) X(cl_ushort4, CL_UNSIGNED_INT16, 4) X(cl_int2, CL_SIGNED_INT32, 2)       \
     X(cl_int4, CL_SIGNED_INT32, 4) X(cl_uint2, CL_UNSIGNED_INT32, 2) X(cl_uint4, CL_UNSIGNED_INT32, 4)
+#ifndef __cplusplus
 #define CLMEM__ARRAY_TYPE_CASE(T, ct, n) T *: (cl_channel_type)ct, const T *: (cl_channel_type)ct,
 #define CLMEM__ARRAY_WIDTH_CASE(T, ct, n) T *: (cl_uint)n, const T *: (cl_uint)n,
 #define CLMEM__ARRAY_CHANNEL_TYPE(a) _Generic((a), CLMEM__ARRAY_TYPES(CLMEM__ARRAY_TYPE_CASE) struct clmem__never *: (cl_channel_type)0)
@@ -1193,9 +1211,11 @@ CLMEM_API cl_int clmem_svm_allocation_release(clmem_svm_allocation *a);
     none bound: "no implicit queue"), CL_INVALID_CONTEXT (queue of another context),
     CL_INVALID_EVENT_WAIT_LIST, or the driver's code (the allocation then stays alive).
     Example: clmem_svm_allocation_enqueue_release(&a, q, .event = &freed); */
+#ifndef __cplusplus /* C++: clmem/cxx.h */
 #define clmem_svm_allocation_enqueue_release(...) clmem__svm_enqueue_release_(__VA_ARGS__, )
 #define clmem__svm_enqueue_release_(a, queue, ...) \
     clmem_svm_allocation_enqueue_release_opts(a, queue, &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
+#endif
 CLMEM_API cl_int clmem_svm_allocation_enqueue_release_opts(clmem_svm_allocation *a, cl_command_queue queue,
                                                            const clmem_enqueue_options *opts);
 
@@ -1249,12 +1269,12 @@ typedef struct clmem_svm_map {
     0 is refused), .is_blocking (left out: blocking; false: not), .wait_for/.num_wait_for,
     .event (a second reference to the map's event, yours to release). */
 typedef struct clmem_svm_map_options {
-    unsigned given;                /* CLMEM_GIVEN_* bits: filled by the macros */
-    size_t size;
-    int is_blocking;
-    const cl_event *wait_for;
-    cl_uint num_wait_for;
-    cl_event *event;
+    unsigned given CLMEM__DEFAULT; /* CLMEM_GIVEN_* bits: filled by the macros */
+    size_t size CLMEM__DEFAULT;
+    int is_blocking CLMEM__DEFAULT;
+    const cl_event *wait_for CLMEM__DEFAULT;
+    cl_uint num_wait_for CLMEM__DEFAULT;
+    cl_event *event CLMEM__DEFAULT;
 } clmem_svm_map_options;
 
 /** clmem_enqueue_svm_map(queue, svm, flags, &map, ...): map svm for the host
@@ -1270,6 +1290,7 @@ typedef struct clmem_svm_map_options {
     or the driver's code. Thread safety: any thread.
     Example: clmem_svm_map m; clmem_svm_map_rw(q, a.svm, &m); ((float *)m.ptr)[0] = 1;
              clmem_svm_map_release(&m); */
+#ifndef __cplusplus /* C++: clmem/cxx.h */
 #define clmem_enqueue_svm_map(...) clmem__svm_map_(__VA_ARGS__, )
 #define clmem__svm_map_(queue, svm, flags, map, ...) \
     clmem_enqueue_svm_map_opts(queue, svm, flags, map, &(clmem_svm_map_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
@@ -1280,17 +1301,18 @@ typedef struct clmem_svm_map_options {
 #define clmem__svm_map_rw_(queue, svm, map, ...)                                            \
     clmem_enqueue_svm_map_opts(queue, svm, CL_MAP_READ | CL_MAP_WRITE, map,                 \
                                &(clmem_svm_map_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
+#endif
 CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm svm, cl_map_flags flags,
                                             clmem_svm_map *map, const clmem_svm_map_options *opts);
 
 /** Options of clmem_svm_map_release: .queue (NULL: the map's queue), .wait_for,
     .num_wait_for, .event (the unmap's event, yours to release). */
 typedef struct clmem_svm_unmap_options {
-    unsigned given;                /* CLMEM_GIVEN_* bits: filled by the macros */
-    cl_command_queue queue;
-    const cl_event *wait_for;
-    cl_uint num_wait_for;
-    cl_event *event;
+    unsigned given CLMEM__DEFAULT; /* CLMEM_GIVEN_* bits: filled by the macros */
+    cl_command_queue queue CLMEM__DEFAULT;
+    const cl_event *wait_for CLMEM__DEFAULT;
+    cl_uint num_wait_for CLMEM__DEFAULT;
+    cl_event *event CLMEM__DEFAULT;
 } clmem_svm_unmap_options;
 
 /** clmem_svm_map_release(&map, ...): unmap (clEnqueueSVMUnmap) on .queue or the map's
@@ -1301,9 +1323,11 @@ typedef struct clmem_svm_unmap_options {
     another context), CL_INVALID_EVENT_WAIT_LIST, or the driver's code (the map then
     stays outstanding). Thread safety: as for allocations.
     clmem_svm_map_release_default(&map) is the same with no options (clmem_release). */
+#ifndef __cplusplus /* C++: clmem/cxx.h */
 #define clmem_svm_map_release(...) clmem__svm_map_release_(__VA_ARGS__, )
 #define clmem__svm_map_release_(map, ...) \
     clmem_svm_map_release_opts(map, &(clmem_svm_unmap_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
+#endif
 CLMEM_API cl_int clmem_svm_map_release_opts(clmem_svm_map *map, const clmem_svm_unmap_options *opts);
 CLMEM_API cl_int clmem_svm_map_release_default(clmem_svm_map *map);
 
@@ -1335,11 +1359,11 @@ CLMEM_API clmem_buffer clmem_svm_as_buffer(cl_context context, clmem_svm svm, cl
 /** Options of clmem_enqueue_svm_memfill: .byte_count (bytes to fill from dst.ptr;
     left out: all of dst.size; 0: nothing), .wait_for/.num_wait_for, .event. */
 typedef struct clmem_svm_memfill_options {
-    unsigned given;                /* CLMEM_GIVEN_* bits: filled by the macros */
-    size_t byte_count;
-    const cl_event *wait_for;
-    cl_uint num_wait_for;
-    cl_event *event;
+    unsigned given CLMEM__DEFAULT; /* CLMEM_GIVEN_* bits: filled by the macros */
+    size_t byte_count CLMEM__DEFAULT;
+    const cl_event *wait_for CLMEM__DEFAULT;
+    cl_uint num_wait_for CLMEM__DEFAULT;
+    cl_event *event CLMEM__DEFAULT;
 } clmem_svm_memfill_options;
 
 /** clmem_enqueue_svm_memfill(queue, dst, pattern, pattern_size, ...): fill SVM memory
@@ -1352,10 +1376,12 @@ typedef struct clmem_svm_memfill_options {
     released allocation), CLMEM_ERROR_SIZE_UNKNOWN (no .byte_count, dst.size 0),
     CL_INVALID_CONTEXT, CL_INVALID_EVENT_WAIT_LIST, CL_INVALID_OPERATION (no SVM).
     Example: float zero = 0; clmem_enqueue_svm_memfill(q, a.svm, &zero, sizeof zero); */
+#ifndef __cplusplus /* C++: clmem/cxx.h */
 #define clmem_enqueue_svm_memfill(...) clmem__svm_memfill_(__VA_ARGS__, )
 #define clmem__svm_memfill_(queue, dst, pattern, pattern_size, ...)                 \
     clmem_enqueue_svm_memfill_opts(queue, dst, pattern, pattern_size,               \
                                    &(clmem_svm_memfill_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
+#endif
 CLMEM_API cl_int clmem_enqueue_svm_memfill_opts(cl_command_queue queue, clmem_svm dst, const void *pattern,
                                                 size_t pattern_size, const clmem_svm_memfill_options *opts);
 
@@ -1426,12 +1452,12 @@ typedef struct clmem_svm_array {
     .queue                  bind the allocation to this queue (see
                             clmem_svm_allocation_create) */
 typedef struct clmem_svm_empty_options {
-    unsigned given;                /* CLMEM_GIVEN_* bits: filled by the macros */
-    size_t shape[CLMEM_SVM_MAX_DIMS];
-    unsigned ndim;
-    char order;
-    size_t alignment;
-    cl_command_queue queue;
+    unsigned given CLMEM__DEFAULT; /* CLMEM_GIVEN_* bits: filled by the macros */
+    size_t shape[CLMEM_SVM_MAX_DIMS] CLMEM__DEFAULT;
+    unsigned ndim CLMEM__DEFAULT;
+    char order CLMEM__DEFAULT;
+    size_t alignment CLMEM__DEFAULT;
+    cl_command_queue queue CLMEM__DEFAULT;
 } clmem_svm_empty_options;
 
 /** clmem_svm_empty(ctx, flags, T, &err, .shape = {...}, ...): a new uninitialised
@@ -1449,6 +1475,7 @@ typedef struct clmem_svm_empty_options {
     clmem_svm_allocation_create.
     Example: clmem_svm_array a = clmem_fsvm_empty(ctx, float, &err, .shape = {3000}, .alignment = 64);
              float *x = (float *)a.svm.ptr; */
+#ifndef __cplusplus /* C++: clmem/cxx.h */
 #define clmem_svm_empty(...) clmem__svm_empty_(__VA_ARGS__, )
 #define clmem__svm_empty_(ctx, flags, T, errcode_ret, ...)                 \
     clmem_svm_empty_opts(ctx, flags, sizeof(T), #T, errcode_ret,           \
@@ -1468,6 +1495,7 @@ typedef struct clmem_svm_empty_options {
 #define clmem_fsvm_empty_like(...) clmem__fsvm_empty_like_(__VA_ARGS__, )
 #define clmem__fsvm_empty_like_(ctx, like, errcode_ret, ...) \
     clmem__svm_empty_like_(ctx, CL_MEM_READ_WRITE | CLMEM__SVM_FINE_GRAIN_BUFFER, like, errcode_ret, __VA_ARGS__)
+#endif
 /* CL_MEM_SVM_FINE_GRAIN_BUFFER, also without 2.0 headers */
 #define CLMEM__SVM_FINE_GRAIN_BUFFER ((cl_svm_mem_flags)1 << 10)
 
@@ -1662,43 +1690,43 @@ typedef struct clmem_memory_map {
     cl_mem mem;                           /* the mapped object (kept alive until the unmap) */
     cl_command_queue queue;               /* the queue the map was made on (kept alive until the unmap) */
     unsigned long long serial;            /* clmem's number for this map (0: never mapped); kept after release */
-    const char *file;                     /* where the map was made (NULL when unknown, e.g. from C++) */
+    const char *file;                     /* where the map was made (NULL when unknown: the *_opts functions) */
     int line;
 } clmem_memory_map;
 
 /** Options of clmem_enqueue_map_buffer and clmem_enqueue_map_image (PyOpenCL's
     keyword arguments). A written option means its value, one left out its default. */
 typedef struct clmem_map_options {
-    unsigned given;                     /* CLMEM_GIVEN_* bits: filled by the macros */
-    size_t shape[CLMEM_MAP_MAX_DIMS];     /* buffers: elements per axis. Default: one axis holding
+    unsigned given CLMEM__DEFAULT;      /* CLMEM_GIVEN_* bits: filled by the macros */
+    size_t shape[CLMEM_MAP_MAX_DIMS] CLMEM__DEFAULT; /* buffers: elements per axis. Default: one axis holding
                                              everything from offset to the end of the buffer */
-    unsigned ndim;                        /* buffers: axes of .shape (0: its leading non-zero entries;
+    unsigned ndim CLMEM__DEFAULT;         /* buffers: axes of .shape (0: its leading non-zero entries;
                                              give it when a computed extent may be 0, so that the
                                              map fails instead of covering the rest of the buffer) */
-    char order;                           /* buffers: 'C' (default; last index fastest) or 'F' */
-    size_t strides[CLMEM_MAP_MAX_DIMS];   /* buffers: byte strides per axis, overriding .order. As in
-                                             PyOpenCL they do not change the mapped size; clmem
+    char order CLMEM__DEFAULT;            /* buffers: 'C' (default; last index fastest) or 'F' */
+    size_t strides[CLMEM_MAP_MAX_DIMS] CLMEM__DEFAULT; /* buffers: byte strides per axis, overriding .order. As in
+                                             PyOpenCL they do not change the mapped size CLMEM__DEFAULT; clmem
                                              checks that every element they reach lies inside it */
-    size_t origin[3];                     /* images: {x, y, z} of the box in pixels (default {0, 0, 0}) */
-    size_t region[3];                     /* images: {w, h, d} in pixels; trailing zeros count as 1;
+    size_t origin[3] CLMEM__DEFAULT;      /* images: {x, y, z} of the box in pixels (default {0, 0, 0}) */
+    size_t region[3] CLMEM__DEFAULT;      /* images: {w, h, d} in pixels; trailing zeros count as 1;
                                              all zero (default): from origin to the end of the image */
-    int is_blocking;                      /* 0 or CLMEM_BLOCKING: wait for the map; CLMEM_NON_BLOCKING:
+    int is_blocking CLMEM__DEFAULT;       /* 0 or CLMEM_BLOCKING: wait for the map; CLMEM_NON_BLOCKING:
                                              wait on map.event before touching map.ptr */
-    const cl_event *wait_for;             /* events to wait for (CLMEM_WAIT_FOR(...)) */
-    cl_uint num_wait_for;
-    cl_event *event;                      /* also give the map's event to the caller (a reference of
+    const cl_event *wait_for CLMEM__DEFAULT; /* events to wait for (CLMEM_WAIT_FOR(...)) */
+    cl_uint num_wait_for CLMEM__DEFAULT;
+    cl_event *event CLMEM__DEFAULT;       /* also give the map's event to the caller (a reference of
                                              the caller's own, to release) */
-    const char *clmem__file;              /* private: set by the macros */
-    int clmem__line;
+    const char *clmem__file CLMEM__DEFAULT; /* private: set by the macros */
+    int clmem__line CLMEM__DEFAULT;
 } clmem_map_options;
 
 /** Options of clmem_memory_map_release. */
 typedef struct clmem_unmap_options {
-    unsigned given;                     /* CLMEM_GIVEN_* bits: filled by the macros */
-    cl_command_queue queue;               /* queue for the unmap (default: the map's queue); same context */
-    const cl_event *wait_for;
-    cl_uint num_wait_for;
-    cl_event *event;                      /* where to put the unmap's event (NULL: none is made) */
+    unsigned given CLMEM__DEFAULT;      /* CLMEM_GIVEN_* bits: filled by the macros */
+    cl_command_queue queue CLMEM__DEFAULT; /* queue for the unmap (default: the map's queue); same context */
+    const cl_event *wait_for CLMEM__DEFAULT;
+    cl_uint num_wait_for CLMEM__DEFAULT;
+    cl_event *event CLMEM__DEFAULT;       /* where to put the unmap's event (NULL: none is made) */
 } clmem_unmap_options;
 
 /** clmem_enqueue_map_buffer(queue, buf, flags, offset, T, &map, ...options): map a
@@ -1911,38 +1939,38 @@ extern "C" {
 
 /** Options of clmem_enqueue_copy; see the DISPATCH TABLE for which apply where. */
 typedef struct clmem_copy_options {
-    unsigned given;             /* CLMEM_GIVEN_* bits: filled by the macros */
-    size_t byte_count;            /* linear copies: bytes (left out: the default extent; 0: nothing) */
-    size_t src_offset;            /* linear: byte offset in the source */
-    size_t dst_offset;            /* linear: byte offset in the destination */
-    size_t offset;                /* buffer <-> image: byte offset in the buffer */
-    size_t host_size;             /* bytes of host memory behind the host pointer (left out: unknown) */
-    size_t region[3];             /* rectangular and image copies: extent */
-    size_t origin[3];             /* image <-> host, buffer <-> image: image origin */
-    size_t pitches[2];            /* image <-> host: host row and slice pitch (0: packed) */
-    size_t buffer_origin[3];      /* buffer <-> host rect: origin in the buffer (x in bytes) */
-    size_t host_origin[3];        /* buffer <-> host rect: origin in host memory */
-    size_t buffer_pitches[2];     /* buffer <-> host rect: buffer row and slice pitch */
-    size_t host_pitches[2];       /* buffer <-> host rect: host row and slice pitch */
-    size_t src_origin[3];         /* buffer <- buffer rect, image <- image */
-    size_t dst_origin[3];         /* buffer <- buffer rect, image <- image */
-    size_t dest_origin[3];        /* image <- image (PyOpenCL's name; same as dst_origin) */
-    size_t src_pitches[2];        /* buffer <- buffer rect */
-    size_t dst_pitches[2];        /* buffer <- buffer rect */
-    int is_blocking;              /* host transfers: left out or true: block; false/CL_FALSE/0: do not */
-    const cl_event *wait_for;     /* events to wait for */
-    cl_uint num_wait_for;
-    cl_event *event;              /* where to put the new event (NULL: none) */
+    unsigned given CLMEM__DEFAULT;             /* CLMEM_GIVEN_* bits: filled by the macros */
+    size_t byte_count CLMEM__DEFAULT;            /* linear copies: bytes (left out: the default extent; 0: nothing) */
+    size_t src_offset CLMEM__DEFAULT;            /* linear: byte offset in the source */
+    size_t dst_offset CLMEM__DEFAULT;            /* linear: byte offset in the destination */
+    size_t offset CLMEM__DEFAULT;                /* buffer <-> image: byte offset in the buffer */
+    size_t host_size CLMEM__DEFAULT;             /* bytes of host memory behind the host pointer (left out: unknown) */
+    size_t region[3] CLMEM__DEFAULT;             /* rectangular and image copies: extent */
+    size_t origin[3] CLMEM__DEFAULT;             /* image <-> host, buffer <-> image: image origin */
+    size_t pitches[2] CLMEM__DEFAULT;            /* image <-> host: host row and slice pitch (0: packed) */
+    size_t buffer_origin[3] CLMEM__DEFAULT;      /* buffer <-> host rect: origin in the buffer (x in bytes) */
+    size_t host_origin[3] CLMEM__DEFAULT;        /* buffer <-> host rect: origin in host memory */
+    size_t buffer_pitches[2] CLMEM__DEFAULT;     /* buffer <-> host rect: buffer row and slice pitch */
+    size_t host_pitches[2] CLMEM__DEFAULT;       /* buffer <-> host rect: host row and slice pitch */
+    size_t src_origin[3] CLMEM__DEFAULT;         /* buffer <- buffer rect, image <- image */
+    size_t dst_origin[3] CLMEM__DEFAULT;         /* buffer <- buffer rect, image <- image */
+    size_t dest_origin[3] CLMEM__DEFAULT;        /* image <- image (PyOpenCL's name; same as dst_origin) */
+    size_t src_pitches[2] CLMEM__DEFAULT;        /* buffer <- buffer rect */
+    size_t dst_pitches[2] CLMEM__DEFAULT;        /* buffer <- buffer rect */
+    int is_blocking CLMEM__DEFAULT;              /* host transfers: left out or true: block; false/CL_FALSE/0: do not */
+    const cl_event *wait_for CLMEM__DEFAULT;     /* events to wait for */
+    cl_uint num_wait_for CLMEM__DEFAULT;
+    cl_event *event CLMEM__DEFAULT;              /* where to put the new event (NULL: none) */
 } clmem_copy_options;
 
 /** Options of clmem_enqueue_fill. */
 typedef struct clmem_fill_options {
-    unsigned given;                /* CLMEM_GIVEN_* bits: filled by the macros */
-    size_t offset;                /* byte offset of the filled range (buffers) */
-    size_t pattern_size;          /* required when the pattern is a pointer */
-    const cl_event *wait_for;
-    cl_uint num_wait_for;
-    cl_event *event;
+    unsigned given CLMEM__DEFAULT; /* CLMEM_GIVEN_* bits: filled by the macros */
+    size_t offset CLMEM__DEFAULT; /* byte offset of the filled range (buffers) */
+    size_t pattern_size CLMEM__DEFAULT; /* required when the pattern is a pointer */
+    const cl_event *wait_for CLMEM__DEFAULT;
+    cl_uint num_wait_for CLMEM__DEFAULT;
+    cl_event *event CLMEM__DEFAULT;
 } clmem_fill_options;
 
 /* The pair functions of the dispatch table. Public linkage because the macro expands
@@ -2017,7 +2045,7 @@ CLMEM__INLINE cl_int clmem__copy_host_from_buffer_inline(cl_command_queue queue,
 CLMEM_API cl_int clmem__fill_svm(cl_command_queue queue, clmem_svm dst, const void *pattern, size_t pattern_size,
                                  size_t size, const clmem_fill_options *opts);
 
-/* ---- enqueue_copy: the dispatch (C11 _Generic; C++ overloads below) ---- */
+/* ---- enqueue_copy: the dispatch (C11 _Generic; C++: clmem/cxx.h) ---- */
 
 /** clmem_enqueue_copy(queue, dst, src, ...): copy between any two kinds of memory the
     DISPATCH TABLE lists; the operation is chosen from the static types of dst and src.
@@ -2197,63 +2225,6 @@ CLMEM_API cl_int clmem__set_arg_unsupported(cl_kernel kernel, cl_uint index, ...
 CLMEM_API cl_int clmem_enqueue_copy_buffer_p2p_amd_opts(cl_platform_id platform, cl_command_queue queue, clmem_buffer src,
                                                         clmem_buffer dst, const clmem_copy_options *opts);
 
-#ifdef __cplusplus
-} /* extern "C" */
-
-/* C++: overloads stand in for _Generic. */
-#define CLMEM__CXX_COPY(D, S, fn)                                                                  \
-    inline cl_int clmem_enqueue_copy(cl_command_queue q, D dst, S src,                             \
-                                     const clmem_copy_options &o = clmem_copy_options()) {         \
-        return fn(q, dst, src, &o);                                                                \
-    }
-CLMEM__CXX_COPY(clmem_buffer, clmem_buffer, clmem__copy_buffer_from_buffer)
-CLMEM__CXX_COPY(clmem_buffer, const void *, clmem__copy_buffer_from_host)
-CLMEM__CXX_COPY(void *, clmem_buffer, clmem__copy_host_from_buffer)
-CLMEM__CXX_COPY(clmem_buffer, clmem_image, clmem__copy_buffer_from_image)
-CLMEM__CXX_COPY(clmem_image, clmem_buffer, clmem__copy_image_from_buffer)
-CLMEM__CXX_COPY(clmem_image, clmem_image, clmem__copy_image_from_image)
-CLMEM__CXX_COPY(clmem_image, const void *, clmem__copy_image_from_host)
-CLMEM__CXX_COPY(void *, clmem_image, clmem__copy_host_from_image)
-CLMEM__CXX_COPY(clmem_svm, clmem_svm, clmem__copy_svm_from_svm)
-CLMEM__CXX_COPY(clmem_svm, const void *, clmem__copy_svm_from_host)
-CLMEM__CXX_COPY(void *, clmem_svm, clmem__copy_host_from_svm)
-CLMEM__CXX_COPY(cl_mem, cl_mem, clmem__copy_mem_from_mem)
-CLMEM__CXX_COPY(cl_mem, const void *, clmem__copy_mem_from_host)
-CLMEM__CXX_COPY(void *, cl_mem, clmem__copy_host_from_mem)
-CLMEM__CXX_COPY(cl_mem, clmem_buffer, clmem__copy_mem_from_buffer)
-CLMEM__CXX_COPY(clmem_buffer, cl_mem, clmem__copy_buffer_from_mem)
-CLMEM__CXX_COPY(cl_mem, clmem_image, clmem__copy_mem_from_image)
-CLMEM__CXX_COPY(clmem_image, cl_mem, clmem__copy_image_from_mem)
-#undef CLMEM__CXX_COPY
-#define CLMEM__CXX_FILL(T, name)                                                                    \
-    inline cl_int clmem_enqueue_fill(cl_command_queue q, clmem_buffer dst, T pattern, size_t size,  \
-                                     const clmem_fill_options &o = clmem_fill_options()) {          \
-        return clmem__fill_##name(q, clmem__fill_target_buffer(dst), pattern, size, &o);            \
-    }                                                                                               \
-    inline cl_int clmem_enqueue_fill(cl_command_queue q, clmem_svm dst, T pattern, size_t size,     \
-                                     const clmem_fill_options &o = clmem_fill_options()) {          \
-        return clmem__fill_##name(q, clmem__fill_target_svm(dst), pattern, size, &o);               \
-    }                                                                                               \
-    inline cl_int clmem_set_kernel_arg(cl_kernel k, cl_uint i, T v) { return clmem__set_arg_##name(k, i, v); }
-CLMEM__PATTERN_TYPES(CLMEM__CXX_FILL)
-#undef CLMEM__CXX_FILL
-inline cl_int clmem_enqueue_fill(cl_command_queue q, clmem_buffer dst, const void *pattern, size_t size,
-                                 const clmem_fill_options &o = clmem_fill_options()) {
-    return clmem__fill_ptr(q, clmem__fill_target_buffer(dst), pattern, size, &o);
-}
-inline cl_int clmem_enqueue_fill(cl_command_queue q, clmem_svm dst, const void *pattern, size_t size,
-                                 const clmem_fill_options &o = clmem_fill_options()) {
-    return clmem__fill_ptr(q, clmem__fill_target_svm(dst), pattern, size, &o);
-}
-inline cl_int clmem_set_kernel_arg(cl_kernel k, cl_uint i, clmem_buffer v) { return clmem__set_arg_buffer(k, i, v); }
-inline cl_int clmem_set_kernel_arg(cl_kernel k, cl_uint i, cl_mem v) { return clmem__set_arg_mem(k, i, v); }
-inline cl_int clmem_set_kernel_arg(cl_kernel k, cl_uint i, clmem_local_memory v) { return clmem__set_arg_local(k, i, v); }
-inline cl_int clmem_set_kernel_arg(cl_kernel k, cl_uint i, clmem_image v) { return clmem__set_arg_image(k, i, v); }
-inline cl_int clmem_set_kernel_arg(cl_kernel k, cl_uint i, clmem_sampler v) { return clmem__set_arg_sampler(k, i, v); }
-inline cl_int clmem_set_kernel_arg(cl_kernel k, cl_uint i, clmem_pipe v) { return clmem__set_arg_pipe(k, i, v); }
-inline cl_int clmem_set_kernel_arg(cl_kernel k, cl_uint i, clmem_svm v) { return clmem__set_arg_svm(k, i, v); }
-extern "C" {
-#endif
 
 #ifdef __cplusplus
 }
@@ -3069,14 +3040,14 @@ CLMEM_API cl_int clmem_stager_get_stats(clmem_stager *st, clmem_stager_stats *st
     linear buffer <-> host copy: a written option means its value, one left out its
     default). */
 typedef struct clmem_stager_copy_options {
-    unsigned given;             /* CLMEM_GIVEN_* bits: filled by the macros */
-    size_t byte_count;          /* bytes (left out: everything the buffer holds after the offset; 0: nothing) */
-    size_t src_offset;          /* read: byte offset in the buffer */
-    size_t dst_offset;          /* write: byte offset in the buffer */
-    size_t host_size;           /* bytes of the host memory, checked when given (left out: unknown) */
-    const cl_event *wait_for;   /* events every enqueued piece waits for */
-    cl_uint num_wait_for;
-    cl_event *event;            /* where to put an event (complete when the call returns) */
+    unsigned given CLMEM__DEFAULT;             /* CLMEM_GIVEN_* bits: filled by the macros */
+    size_t byte_count CLMEM__DEFAULT;          /* bytes (left out: everything the buffer holds after the offset; 0: nothing) */
+    size_t src_offset CLMEM__DEFAULT;          /* read: byte offset in the buffer */
+    size_t dst_offset CLMEM__DEFAULT;          /* write: byte offset in the buffer */
+    size_t host_size CLMEM__DEFAULT;           /* bytes of the host memory, checked when given (left out: unknown) */
+    const cl_event *wait_for CLMEM__DEFAULT;   /* events every enqueued piece waits for */
+    cl_uint num_wait_for CLMEM__DEFAULT;
+    cl_event *event CLMEM__DEFAULT;            /* where to put an event (complete when the call returns) */
 } clmem_stager_copy_options;
 
 /** clmem_stager_copy(st, dst, src, ...): a blocking linear copy between a
@@ -3758,6 +3729,795 @@ CLMEM_API void clmem_test_fail(clmem_test_context *t, const char *file, int line
 }
 #endif
 /* ---- end clmem/testing.h ---- */
+
+/* ---- begin clmem/cxx.h ---- */
+/* >>cxx: the C++ face of clmem: the same calls as in C, plus optional RAII owners and
+   exceptions (nothing here is seen by a C compiler) */
+
+/* ---------------------------------------------------------------------------------
+   CLMEM FROM C++
+
+   Every public call of clmem is spelled the same in C++ as in C: the same names, the
+   same positional arguments, in the same order. Plain functions are the C functions
+   (extern "C"). Each function-like macro of the C header (the named-option macros,
+   clmem_enqueue_copy, clmem_enqueue_fill, clmem_set_kernel_arg, clmem_release, the
+   clmem_memory_object_* family, CLMEM_WAIT_FOR) has a C++ definition here: macros that
+   expand to valid C++, and overloads and templates where C uses _Generic
+   (clmem_stager_copy included). CLMEM_WITH_MAP, CLMEM_WITH_SVM_MAP, CLMEM_SVM_TAG_ARRAY,
+   clmem_local_memory, the pool allocate macros and the cache and test macros are the
+   C macros: they are valid C++ as they are. The macros
+   that take an element type T (clmem_enqueue_map_buffer, clmem_svm_empty and family)
+   record sizeof(T) and the name "T" as written, and the map macros record the
+   __FILE__ and __LINE__ of the call, exactly as in C.
+
+   NAMED OPTIONS. Two spellings, chosen when the header is included:
+
+   1. Designators, as in C (CLMEM_CXX_DESIGNATORS == 1, the default from C++20 with any
+      compiler and from C++14 with g++ and clang++, where clmem marks them __extension__
+      so that -Wpedantic stays quiet):
+          clmem_enqueue_copy(q, host, buf, .byte_count = 64, .src_offset = 128);
+          clmem_enqueue_copy(q, host, buf, CLMEM_WAIT_FOR(e1, e2), .event = &ev);
+      C++ adds two rules to C's: the designators must follow the order of the fields
+      in the options struct, and braces refuse narrowing (.region = {w, h} with int w:
+      write size_t values). The orders (CLMEM_WAIT_FOR stands where wait_for stands):
+        clmem_copy_options       byte_count, src_offset, dst_offset, offset, host_size,
+                                 region, origin, pitches, buffer_origin, host_origin,
+                                 buffer_pitches, host_pitches, src_origin, dst_origin,
+                                 dest_origin, src_pitches, dst_pitches, is_blocking,
+                                 wait_for, num_wait_for, event
+        clmem_fill_options       offset, pattern_size, wait_for, num_wait_for, event
+        clmem_enqueue_options    wait_for, num_wait_for, event
+        clmem_map_options        shape, ndim, order, strides, origin, region,
+                                 is_blocking, wait_for, num_wait_for, event
+        clmem_unmap_options, clmem_svm_unmap_options   queue, wait_for, num_wait_for, event
+        clmem_image_options      shape, ndim, pitches, hostbuf, host_size, is_array, buffer
+        clmem_image_from_array_options   num_channels, mode, norm_int, half_float
+        clmem_svm_map_options    size, is_blocking, wait_for, num_wait_for, event
+        clmem_svm_memfill_options  byte_count, wait_for, num_wait_for, event
+        clmem_svm_empty_options  shape, ndim, order, alignment, queue
+        clmem_stager_copy_options  byte_count, src_offset, dst_offset, host_size,
+                                 wait_for, num_wait_for, event
+      In C++14 and later every options field carries a default member initializer
+      (zero; the C layout is unchanged), so g++'s -Wmissing-field-initializers stays
+      quiet about the fields left out.
+
+   2. Keywords, for C++11 and for every other C++ compiler before C++20 (MSVC
+      without /Zc:__cplusplus reports C++98 and gets these too)
+      (CLMEM_CXX_DESIGNATORS == 0; define it to 0 before including clmem.h to use this
+      spelling in every standard, e.g. for code that must build as C++11 and as C++20):
+          clmem_enqueue_copy(q, host, buf, clmem::byte_count = 64, clmem::src_offset = 128);
+          clmem_enqueue_copy(q, dst, src, clmem::region(16, 4), clmem::src_pitches(64));
+          clmem_enqueue_copy(q, host, buf, CLMEM_WAIT_FOR(e1, e2), clmem::event = &ev);
+      Every option field has a keyword of its name in namespace clmem (byte_count,
+      is_blocking, region, shape, event, queue, ...): `clmem::name = value`, or
+      `clmem::name(value)`, or for the array options `clmem::name = {a, b}` (size_t
+      values: braces refuse narrowing, as with designators) and `clmem::name(a, b, c)`
+      (any integer types; the count is checked at compile time). Keywords may come in any
+      order; a keyword the call does not know is a compile error naming the field
+      ("no member named 'pattern_size' in 'clmem_copy_options'"). A whole options struct
+      may stand among them (its fields and `given` bits are taken, later keywords
+      override them). With 2, the given mask is set by each keyword, so
+      clmem::byte_count = 0 copies nothing, clmem::is_blocking = false does not block.
+
+   Both spellings keep C's rule: an option written means its value, one left out means
+   its default. The *_opts functions take the structs directly; a value-initialized
+   struct (clmem_copy_options()) means every default, and a zero (or false) you mean
+   needs its CLMEM_GIVEN_* bit in `given` (see NAMED OPTIONS in clmem/base.h).
+
+   WHAT IS C-ONLY, AND WHY. No operation is C-only. These C spellings are not C++:
+     - compound literals as arguments ((cl_float4){{1, 2, 3, 4}}, (const size_t[]){1, 2},
+       (cl_mem[]){a.mem}): C++ has none. Write cl_float4{{1, 2, 3, 4}} (inside a clmem
+       macro in parentheses, as in C: (cl_float4{{1, 2, 3, 4}})) or a named array;
+       clmem_memory_map_at(&m, {1, 2, 3}) has a C++ overload taking a brace list.
+     - designators out of declaration order, array and nested designators
+       (.region[1] = 4, .buffer.mem = m): C++20 forbids them; with the keywords
+       (spelling 2) any order works.
+     - designators in C++11 (and before C++20 outside g++ and clang++): the C++ grammar
+       lacks them; g++ in C++11 cannot take them without -Wmissing-field-initializers
+       (a struct with default member initializers is not a C++11 aggregate), so C++11
+       uses the keywords.
+   The compile errors of _Generic (a copy OpenCL cannot do, an unsupported fill pattern)
+   are static_assert messages with the same words in C++. Unlike C, passing a raw
+   pointer or an unsupported type to clmem_set_kernel_arg is a compile error in C++ (C
+   reports CL_INVALID_ARG_VALUE at run time).
+
+   OPTIONAL ADDITIONS (C++ only, never required):
+     clmem::unique<H>      owns one handle (clmem_buffer, clmem_image, clmem_pipe,
+                           clmem_sampler, clmem_svm_allocation, clmem_memory_map,
+                           clmem_svm_map, clmem_svm_array, clmem_pooled_svm,
+                           clmem_pinned_allocation) and releases it with
+                           clmem_release when it goes out of scope; move-only.
+                               clmem::unique<clmem_buffer> b(clmem_buffer_create(ctx, 0, n, NULL, &err));
+                               clmem_enqueue_copy(q, b, host);          // a unique<H> passes as H
+                               clmem::unique<clmem_memory_map> m;
+                               clmem_enqueue_map_buffer(q, b, CL_MAP_READ, 0, float, m.out());
+     clmem::data<T>(map_or_array)  the host pointer as T * (NULL when sizeof(T) is not
+                           the recorded item size); clmem::at<T>(map, {i, j}) one element.
+     CLMEM_CXX_EXCEPTIONS  define it before including clmem.h to get clmem::error (a
+                           std::runtime_error with .code()) and clmem::check(code),
+                           which throws for any code but CL_SUCCESS. With it the calls
+                           this C++ section defines (every named-option macro,
+                           clmem_enqueue_copy/fill, clmem_set_kernel_arg, clmem_release,
+                           clmem_memory_object_get_info, clmem_create_image,
+                           clmem_image_from_array) throw clmem::error
+                           instead of returning a failure; plain C functions still return
+                           their codes (wrap them: clmem::check(clmem_buffer_release(&b))).
+                           clmem::unique never throws from its destructor.
+   Thread safety: as the C calls they make.
+   --------------------------------------------------------------------------------- */
+#ifdef __cplusplus
+
+#include <cstddef>
+#include <initializer_list>
+#include <type_traits>
+#ifdef CLMEM_CXX_EXCEPTIONS
+#include <stdexcept>
+#include <string>
+#endif
+
+#ifndef CLMEM_CXX_DESIGNATORS
+#if __cplusplus >= 202002L || (__cplusplus >= 201402L && (defined(__GNUC__) || defined(__clang__)))
+#define CLMEM_CXX_DESIGNATORS 1
+#else
+#define CLMEM_CXX_DESIGNATORS 0
+#endif
+#endif
+#if CLMEM_CXX_DESIGNATORS && __cplusplus < 201402L
+#error "clmem: CLMEM_CXX_DESIGNATORS needs C++14 or later (C++20 outside g++ and clang++); use the keywords (clmem::byte_count = n)"
+#endif
+
+/* ---- exceptions (on request) ---- */
+#ifdef CLMEM_CXX_EXCEPTIONS
+namespace clmem {
+/** clmem::error: what the C++ calls throw with CLMEM_CXX_EXCEPTIONS. what() is
+    "CL_INVALID_VALUE (-30): clmem_enqueue_copy: ..." (the code's name, the code and
+    clmem_last_error_message()); code() is the code. */
+class error : public std::runtime_error {
+  public:
+    error(cl_int code, const char *message)
+        : std::runtime_error(std::string(clmem_error_string(code)) + " (" + std::to_string(code) + ")" +
+                             (message && message[0] ? std::string(": ") + message : std::string())),
+          code_(code) {}
+    cl_int code() const noexcept { return code_; }
+
+  private:
+    cl_int code_;
+};
+/** clmem::check(code): throws clmem::error unless code is CL_SUCCESS; returns it. */
+inline cl_int check(cl_int code) {
+    if (code != CL_SUCCESS) throw error(code, clmem_last_error_message());
+    return code;
+}
+} // namespace clmem
+#endif
+
+namespace clmem {
+template <class H> class unique;
+
+namespace detail {
+/* What the C++ forms return: the code, or with CLMEM_CXX_EXCEPTIONS a throw. */
+inline cl_int ret(cl_int code) {
+#ifdef CLMEM_CXX_EXCEPTIONS
+    return clmem::check(code);
+#else
+    return code;
+#endif
+}
+template <class H> inline H ctor_ret(const H &h, cl_int code, cl_int *errcode_ret) {
+    if (errcode_ret) *errcode_ret = code;
+#ifdef CLMEM_CXX_EXCEPTIONS
+    clmem::check(code);
+#endif
+    return h;
+}
+
+/* The address of a temporary options struct, valid to the end of the full expression
+   (the call it is an argument of). */
+template <class T> inline const T *ptr(const T &o) { return &o; }
+/* The call site of a map. */
+inline clmem_map_options site(clmem_map_options o, const char *file, int line) {
+    o.clmem__file = file;
+    o.clmem__line = line;
+    return o;
+}
+
+/* ---- keywords (spelling 2) ---- */
+template <class E, std::size_t N> struct kwarr {
+    E v[N];
+};
+template <class Tag, class V> struct kwval {
+    V v;
+};
+struct end_t {};
+template <std::size_t N> struct waitlist {
+    cl_event ev[N];
+};
+
+template <class D, class V> inline void assign(D &d, const V &v) { d = v; }
+template <class D, std::size_t M, class V> inline void assign(D (&d)[M], const V &v) {
+    for (std::size_t i = 0; i < M; i++) d[i] = D();
+    d[0] = static_cast<D>(v);
+}
+template <class D, std::size_t M, class E, std::size_t N> inline void assign(D (&d)[M], const kwarr<E, N> &a) {
+    static_assert(N <= M, "clmem: more values than this option holds");
+    for (std::size_t i = 0; i < M; i++) d[i] = i < N ? static_cast<D>(a.v[i]) : D();
+}
+/* {a, b, c}: size_t values (braces refuse narrowing, as designators do); more values
+   than the field holds make every entry SIZE_MAX, which each call refuses as out of
+   range (the count of a brace list is not known at compile time; clmem::name(a, b) is
+   checked at compile time). */
+struct kwlist {
+    std::size_t n;
+    std::size_t v[8];
+};
+template <class D, std::size_t M> inline void assign(D (&d)[M], const kwlist &a) {
+    for (std::size_t i = 0; i < M; i++) d[i] = a.n > M ? static_cast<D>(-1) : i < a.n ? static_cast<D>(a.v[i]) : D();
+}
+
+template <class Tag> struct keyword {
+    template <class V> kwval<Tag, typename std::decay<V>::type> operator=(const V &v) const {
+        kwval<Tag, typename std::decay<V>::type> r = {v};
+        return r;
+    }
+    kwval<Tag, kwlist> operator=(std::initializer_list<std::size_t> l) const {
+        kwval<Tag, kwlist> r;
+        r.v.n = l.size();
+        for (std::size_t i = 0; i < l.size() && i < 8; i++) r.v.v[i] = l.begin()[i];
+        return r;
+    }
+    template <class V> kwval<Tag, typename std::decay<V>::type> operator()(const V &v) const { return *this = v; }
+    template <class A, class B, class... R>
+    kwval<Tag, kwarr<std::size_t, 2 + sizeof...(R)> > operator()(const A &a, const B &b, const R &... r) const {
+        kwval<Tag, kwarr<std::size_t, 2 + sizeof...(R)> > k = {
+            {{static_cast<std::size_t>(a), static_cast<std::size_t>(b), static_cast<std::size_t>(r)...}}};
+        return k;
+    }
+};
+
+template <class O> inline void apply(O &, const end_t &) {}
+template <class O> inline void apply(O &o, const O &whole) { o = whole; }
+template <class O, class Tag, class V> inline void apply(O &o, const kwval<Tag, V> &k) { Tag::set(o, k.v); }
+template <class O, std::size_t N> inline void apply(O &o, const waitlist<N> &w) {
+    o.wait_for = w.ev;
+    o.num_wait_for = static_cast<cl_uint>(N);
+}
+template <class O, class... A> inline O make(const A &... a) {
+    O o = O();
+    int seq[] = {0, (apply(o, a), 0)...};
+    (void)seq;
+    return o;
+}
+template <class... E> inline waitlist<sizeof...(E)> wait_list(const E &... e) {
+    waitlist<sizeof...(E)> w = {{e...}};
+    return w;
+}
+} // namespace detail
+
+#define CLMEM__CXX_KEYWORD(name, bit)                                                       \
+    namespace detail {                                                                      \
+    struct kw_##name {                                                                      \
+        template <class O, class V> static void set(O &o, const V &v) {                     \
+            detail::assign(o.name, v);                                                      \
+            o.given |= (bit);                                                               \
+        }                                                                                   \
+    };                                                                                      \
+    }                                                                                       \
+    constexpr detail::keyword<detail::kw_##name> name = {};
+/** The keywords (spelling 2): one per option field, named as the field. */
+CLMEM__CXX_KEYWORD(byte_count, CLMEM_GIVEN_BYTE_COUNT)
+CLMEM__CXX_KEYWORD(src_offset, 0u)
+CLMEM__CXX_KEYWORD(dst_offset, 0u)
+CLMEM__CXX_KEYWORD(offset, 0u)
+CLMEM__CXX_KEYWORD(host_size, CLMEM_GIVEN_HOST_SIZE)
+CLMEM__CXX_KEYWORD(region, CLMEM_GIVEN_REGION)
+CLMEM__CXX_KEYWORD(origin, 0u)
+CLMEM__CXX_KEYWORD(pitches, 0u)
+CLMEM__CXX_KEYWORD(buffer_origin, 0u)
+CLMEM__CXX_KEYWORD(host_origin, 0u)
+CLMEM__CXX_KEYWORD(buffer_pitches, 0u)
+CLMEM__CXX_KEYWORD(host_pitches, 0u)
+CLMEM__CXX_KEYWORD(src_origin, 0u)
+CLMEM__CXX_KEYWORD(dst_origin, 0u)
+CLMEM__CXX_KEYWORD(dest_origin, 0u)
+CLMEM__CXX_KEYWORD(src_pitches, 0u)
+CLMEM__CXX_KEYWORD(dst_pitches, 0u)
+CLMEM__CXX_KEYWORD(is_blocking, CLMEM_GIVEN_IS_BLOCKING)
+CLMEM__CXX_KEYWORD(wait_for, 0u)
+CLMEM__CXX_KEYWORD(num_wait_for, 0u)
+CLMEM__CXX_KEYWORD(event, 0u)
+CLMEM__CXX_KEYWORD(pattern_size, 0u)
+CLMEM__CXX_KEYWORD(shape, CLMEM_GIVEN_SHAPE)
+CLMEM__CXX_KEYWORD(ndim, CLMEM_GIVEN_NDIM)
+CLMEM__CXX_KEYWORD(hostbuf, 0u)
+CLMEM__CXX_KEYWORD(is_array, 0u)
+CLMEM__CXX_KEYWORD(buffer, 0u)
+CLMEM__CXX_KEYWORD(num_channels, CLMEM_GIVEN_NUM_CHANNELS)
+CLMEM__CXX_KEYWORD(mode, CLMEM_GIVEN_MODE)
+CLMEM__CXX_KEYWORD(norm_int, 0u)
+CLMEM__CXX_KEYWORD(half_float, 0u)
+CLMEM__CXX_KEYWORD(strides, 0u)
+CLMEM__CXX_KEYWORD(order, CLMEM_GIVEN_ORDER)
+CLMEM__CXX_KEYWORD(queue, 0u)
+CLMEM__CXX_KEYWORD(size, CLMEM_GIVEN_SIZE)
+CLMEM__CXX_KEYWORD(alignment, CLMEM_GIVEN_ALIGNMENT)
+#undef CLMEM__CXX_KEYWORD
+} // namespace clmem
+
+/* ---- how the macros build their options ---- */
+#if defined(__GNUC__) || defined(__clang__)
+#define CLMEM__CXX_EXT __extension__
+#else
+#define CLMEM__CXX_EXT
+#endif
+#if CLMEM_CXX_DESIGNATORS
+#define CLMEM__CXX_END
+#define CLMEM__CXX_OV(T, ...) (CLMEM__CXX_EXT T{.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
+/** CLMEM_WAIT_FOR(e1, e2, ...): .wait_for and .num_wait_for together (the events live
+    until the end of the call's full expression). */
+#define CLMEM_WAIT_FOR(...)                                              \
+    .wait_for = std::initializer_list<cl_event>{__VA_ARGS__}.begin(), \
+    .num_wait_for = static_cast<cl_uint>(std::initializer_list<cl_event>{__VA_ARGS__}.size())
+#else
+#define CLMEM__CXX_END clmem::detail::end_t()
+#define CLMEM__CXX_OV(T, ...) clmem::detail::make<T>(__VA_ARGS__)
+#define CLMEM_WAIT_FOR(...) clmem::detail::wait_list(__VA_ARGS__)
+#endif
+#define CLMEM__CXX_O(T, ...) clmem::detail::ptr(CLMEM__CXX_OV(T, __VA_ARGS__))
+#define CLMEM__CXX_RET(e) clmem::detail::ret(e)
+
+/* ---- memobj ---- */
+#define clmem_enqueue_migrate_mem_objects(...) clmem__cxx_migrate_(__VA_ARGS__, CLMEM__CXX_END)
+#define clmem__cxx_migrate_(queue, objects, n, flags, ...) \
+    CLMEM__CXX_RET(clmem_enqueue_migrate_mem_objects_opts(queue, objects, n, flags, CLMEM__CXX_O(clmem_enqueue_options, __VA_ARGS__)))
+
+/* ---- buffer ---- */
+#define clmem_enqueue_fill_buffer(...) clmem__cxx_fill_buffer_(__VA_ARGS__, CLMEM__CXX_END)
+#define clmem__cxx_fill_buffer_(queue, buf, pattern, pattern_size, offset, size, ...)              \
+    CLMEM__CXX_RET(clmem_enqueue_fill_buffer_opts(queue, clmem::detail::handle(buf), pattern, pattern_size, \
+                                                  offset, size, CLMEM__CXX_O(clmem_enqueue_options, __VA_ARGS__)))
+
+/* ---- image ---- */
+#define clmem_create_image(...) clmem__cxx_create_image_(__VA_ARGS__, CLMEM__CXX_END)
+#define clmem_image_create(...) clmem__cxx_create_image_(__VA_ARGS__, CLMEM__CXX_END)
+#define clmem__cxx_create_image_(context, flags, format, errcode_ret, ...) \
+    clmem::detail::create_image(context, flags, format, CLMEM__CXX_O(clmem_image_options, __VA_ARGS__), errcode_ret)
+#define clmem_image_from_array(...) clmem__cxx_image_from_array_(__VA_ARGS__, CLMEM__CXX_END)
+#define clmem__cxx_image_from_array_(context, array, ndim, shape, errcode_ret, ...) \
+    clmem::detail::image_from_array(context, array, ndim, shape,                    \
+                                    CLMEM__CXX_O(clmem_image_from_array_options, __VA_ARGS__), errcode_ret)
+#define clmem_enqueue_fill_image(...) clmem__cxx_fill_image_(__VA_ARGS__, CLMEM__CXX_END)
+#define clmem__cxx_fill_image_(queue, img, color, origin, region, ...)                                          \
+    CLMEM__CXX_RET(clmem_enqueue_fill_image_opts(queue, clmem::detail::handle(img), color,                     \
+                                                 clmem::detail::color_kind(color), origin, region,             \
+                                                 CLMEM__CXX_O(clmem_enqueue_options, __VA_ARGS__)))
+
+/* ---- svm ---- */
+#define clmem_svm_allocation_enqueue_release(...) clmem__cxx_svm_enqueue_release_(__VA_ARGS__, CLMEM__CXX_END)
+#define clmem__cxx_svm_enqueue_release_(a, queue, ...) \
+    CLMEM__CXX_RET(clmem_svm_allocation_enqueue_release_opts(a, queue, CLMEM__CXX_O(clmem_enqueue_options, __VA_ARGS__)))
+#define clmem_enqueue_svm_map(...) clmem__cxx_svm_map_(__VA_ARGS__, CLMEM__CXX_END)
+#define clmem__cxx_svm_map_(queue, svm, flags, map, ...) \
+    CLMEM__CXX_RET(clmem_enqueue_svm_map_opts(queue, svm, flags, map, CLMEM__CXX_O(clmem_svm_map_options, __VA_ARGS__)))
+#define clmem_svm_map_ro(...) clmem__cxx_svm_map_ro_(__VA_ARGS__, CLMEM__CXX_END)
+#define clmem__cxx_svm_map_ro_(queue, svm, map, ...) \
+    CLMEM__CXX_RET(clmem_enqueue_svm_map_opts(queue, svm, CL_MAP_READ, map, CLMEM__CXX_O(clmem_svm_map_options, __VA_ARGS__)))
+#define clmem_svm_map_rw(...) clmem__cxx_svm_map_rw_(__VA_ARGS__, CLMEM__CXX_END)
+#define clmem__cxx_svm_map_rw_(queue, svm, map, ...)                                \
+    CLMEM__CXX_RET(clmem_enqueue_svm_map_opts(queue, svm, CL_MAP_READ | CL_MAP_WRITE, map, \
+                                              CLMEM__CXX_O(clmem_svm_map_options, __VA_ARGS__)))
+#define clmem_svm_map_release(...) clmem__cxx_svm_map_release_(__VA_ARGS__, CLMEM__CXX_END)
+#define clmem__cxx_svm_map_release_(map, ...) \
+    CLMEM__CXX_RET(clmem_svm_map_release_opts(map, CLMEM__CXX_O(clmem_svm_unmap_options, __VA_ARGS__)))
+#define clmem_enqueue_svm_memfill(...) clmem__cxx_svm_memfill_(__VA_ARGS__, CLMEM__CXX_END)
+#define clmem__cxx_svm_memfill_(queue, dst, pattern, pattern_size, ...)                 \
+    CLMEM__CXX_RET(clmem_enqueue_svm_memfill_opts(queue, dst, pattern, pattern_size, \
+                                                  CLMEM__CXX_O(clmem_svm_memfill_options, __VA_ARGS__)))
+#define clmem_enqueue_svm_migratemem(...) clmem__cxx_svm_migratemem_(__VA_ARGS__, CLMEM__CXX_END)
+#define clmem__cxx_svm_migratemem_(queue, svms, n, flags, ...) \
+    CLMEM__CXX_RET(clmem_enqueue_svm_migratemem_opts(queue, svms, n, flags, CLMEM__CXX_O(clmem_enqueue_options, __VA_ARGS__)))
+#define clmem_svm_empty(...) clmem__cxx_svm_empty_(__VA_ARGS__, CLMEM__CXX_END)
+#define clmem__cxx_svm_empty_(ctx, flags, T, errcode_ret, ...)                          \
+    clmem::detail::svm_empty(ctx, flags, sizeof(T), #T, errcode_ret, CLMEM__CXX_O(clmem_svm_empty_options, __VA_ARGS__))
+#define clmem_csvm_empty(...) clmem__cxx_csvm_empty_(__VA_ARGS__, CLMEM__CXX_END)
+#define clmem__cxx_csvm_empty_(ctx, T, errcode_ret, ...)                                           \
+    clmem::detail::svm_empty(ctx, CL_MEM_READ_WRITE, sizeof(T), #T, errcode_ret,                   \
+                             CLMEM__CXX_O(clmem_svm_empty_options, __VA_ARGS__))
+#define clmem_fsvm_empty(...) clmem__cxx_fsvm_empty_(__VA_ARGS__, CLMEM__CXX_END)
+#define clmem__cxx_fsvm_empty_(ctx, T, errcode_ret, ...)                                                           \
+    clmem::detail::svm_empty(ctx, CL_MEM_READ_WRITE | CLMEM__SVM_FINE_GRAIN_BUFFER, sizeof(T), #T, errcode_ret,     \
+                             CLMEM__CXX_O(clmem_svm_empty_options, __VA_ARGS__))
+#define clmem_svm_empty_like(...) clmem__cxx_svm_empty_like_(__VA_ARGS__, CLMEM__CXX_END)
+#define clmem__cxx_svm_empty_like_(ctx, flags, like, errcode_ret, ...) \
+    clmem::detail::svm_empty_like(ctx, flags, like, errcode_ret, CLMEM__CXX_O(clmem_svm_empty_options, __VA_ARGS__))
+#define clmem_csvm_empty_like(...) clmem__cxx_csvm_empty_like_(__VA_ARGS__, CLMEM__CXX_END)
+#define clmem__cxx_csvm_empty_like_(ctx, like, errcode_ret, ...)                     \
+    clmem::detail::svm_empty_like(ctx, CL_MEM_READ_WRITE, like, errcode_ret,       \
+                                  CLMEM__CXX_O(clmem_svm_empty_options, __VA_ARGS__))
+#define clmem_fsvm_empty_like(...) clmem__cxx_fsvm_empty_like_(__VA_ARGS__, CLMEM__CXX_END)
+#define clmem__cxx_fsvm_empty_like_(ctx, like, errcode_ret, ...)                                          \
+    clmem::detail::svm_empty_like(ctx, CL_MEM_READ_WRITE | CLMEM__SVM_FINE_GRAIN_BUFFER, like, errcode_ret, \
+                                  CLMEM__CXX_O(clmem_svm_empty_options, __VA_ARGS__))
+
+/* ---- pinned: clmem_stager_copy(st, dst, src, ...), buffer <- host and host <- buffer ---- */
+#define clmem_stager_copy(...) clmem__cxx_stager_copy_(__VA_ARGS__, CLMEM__CXX_END)
+#define clmem__cxx_stager_copy_(st, dst, src, ...) \
+    CLMEM__CXX_RET(clmem::detail::stager_copy(st, dst, src, CLMEM__CXX_O(clmem_stager_copy_options, __VA_ARGS__)))
+
+/* ---- map ---- */
+#define clmem_enqueue_map_buffer(...) clmem__cxx_map_buffer_(__VA_ARGS__, CLMEM__CXX_END)
+#define clmem__cxx_map_buffer_(queue, buf, flags, offset, T, map, ...)                                        \
+    CLMEM__CXX_RET(clmem_enqueue_map_buffer_opts(                                                             \
+        queue, clmem::detail::handle(buf), flags, offset, sizeof(T), #T, map,                                  \
+        clmem::detail::ptr(clmem::detail::site(CLMEM__CXX_OV(clmem_map_options, __VA_ARGS__), __FILE__, __LINE__))))
+#define clmem_enqueue_map_image(...) clmem__cxx_map_image_(__VA_ARGS__, CLMEM__CXX_END)
+#define clmem__cxx_map_image_(queue, img, flags, map, ...)                                                     \
+    CLMEM__CXX_RET(clmem_enqueue_map_image_opts(                                                               \
+        queue, clmem::detail::handle(img), flags, map,                                                         \
+        clmem::detail::ptr(clmem::detail::site(CLMEM__CXX_OV(clmem_map_options, __VA_ARGS__), __FILE__, __LINE__))))
+#define clmem_memory_map_release(...) clmem__cxx_map_release_(__VA_ARGS__, CLMEM__CXX_END)
+#define clmem__cxx_map_release_(map, ...) \
+    CLMEM__CXX_RET(clmem_memory_map_release_opts(map, CLMEM__CXX_O(clmem_unmap_options, __VA_ARGS__)))
+#define clmem_enqueue_unmap_mem_object(...) clmem__cxx_unmap_mem_(__VA_ARGS__, CLMEM__CXX_END)
+#define clmem__cxx_unmap_mem_(queue, mem, ptr, ...) \
+    CLMEM__CXX_RET(clmem_enqueue_unmap_mem_object_opts(queue, mem, ptr, CLMEM__CXX_O(clmem_enqueue_options, __VA_ARGS__)))
+
+/* ---- transfer ---- */
+#define clmem_enqueue_copy(...) clmem__cxx_copy_(__VA_ARGS__, CLMEM__CXX_END)
+#define clmem__cxx_copy_(queue, dst, src, ...) \
+    CLMEM__CXX_RET(clmem::detail::copy(queue, dst, src, CLMEM__CXX_O(clmem_copy_options, __VA_ARGS__)))
+#define clmem_enqueue_fill(...) clmem__cxx_fill_(__VA_ARGS__, CLMEM__CXX_END)
+#define clmem__cxx_fill_(queue, dst, pattern, size, ...) \
+    CLMEM__CXX_RET(clmem::detail::fill(queue, dst, pattern, size, CLMEM__CXX_O(clmem_fill_options, __VA_ARGS__)))
+#define clmem_enqueue_copy_buffer_p2p_amd(...) clmem__cxx_p2p_(__VA_ARGS__, CLMEM__CXX_END)
+#define clmem__cxx_p2p_(platform, queue, src, dst, ...)                                                           \
+    CLMEM__CXX_RET(clmem_enqueue_copy_buffer_p2p_amd_opts(platform, queue, clmem::detail::handle(src),           \
+                                                          clmem::detail::handle(dst),                            \
+                                                          CLMEM__CXX_O(clmem_copy_options, __VA_ARGS__)))
+
+namespace clmem {
+namespace detail {
+/* ---- handles: a clmem::unique<H> passes where H goes ---- */
+template <class T> inline T &handle(T &h) { return h; }
+template <class T> inline const T &handle(const T &h) { return h; }
+template <class H> inline const H &handle(const unique<H> &u) { return u.get(); }
+template <class H> inline const H &handle(unique<H> &u) { return u.get(); }
+template <class T> struct unwrap {
+    typedef T type;
+};
+template <class H> struct unwrap<unique<H> > {
+    typedef H type;
+};
+
+/* ---- memory objects ---- */
+inline cl_mem mem_of(clmem_buffer b) { return b.mem; }
+inline cl_mem mem_of(clmem_image i) { return i.mem; }
+inline cl_mem mem_of(clmem_pipe p) { return p.mem; }
+inline cl_mem mem_of(cl_mem m) { return m; }
+template <class H> inline cl_mem mem_of(const unique<H> &u) { return mem_of(u.get()); }
+
+/* ---- enqueue_copy: the DISPATCH TABLE as overloads ---- */
+enum { k_other, k_buffer, k_image, k_svm, k_mem, k_host, k_const_host };
+template <class T> struct kind_of {
+    static const int value = std::is_pointer<T>::value
+                                 ? (std::is_const<typename std::remove_pointer<T>::type>::value ? k_const_host : k_host)
+                                 : k_other;
+};
+template <> struct kind_of<clmem_buffer> {
+    static const int value = k_buffer;
+};
+template <> struct kind_of<clmem_image> {
+    static const int value = k_image;
+};
+template <> struct kind_of<clmem_svm> {
+    static const int value = k_svm;
+};
+template <> struct kind_of<cl_mem> {
+    static const int value = k_mem;
+};
+template <int D, int S> struct copy_ok {
+    static const bool host_src = S == k_host || S == k_const_host;
+    static const bool value =
+        (D == k_buffer || D == k_image || D == k_mem)
+            ? (S == k_buffer || S == k_image || S == k_mem || host_src)
+            : D == k_svm ? (S == k_svm || host_src)
+                         : D == k_host ? (S == k_buffer || S == k_image || S == k_svm || S == k_mem) : false;
+};
+#define CLMEM__CXX_COPY(D, S, fn) \
+    inline cl_int copy_pair(cl_command_queue q, D d, S s, const clmem_copy_options *o) { return fn(q, d, s, o); }
+CLMEM__CXX_COPY(clmem_buffer, clmem_buffer, clmem__copy_buffer_from_buffer)
+CLMEM__CXX_COPY(clmem_buffer, const void *, clmem__copy_buffer_from_host_inline) /* the inline hot path */
+CLMEM__CXX_COPY(void *, clmem_buffer, clmem__copy_host_from_buffer_inline)
+CLMEM__CXX_COPY(clmem_buffer, clmem_image, clmem__copy_buffer_from_image)
+CLMEM__CXX_COPY(clmem_image, clmem_buffer, clmem__copy_image_from_buffer)
+CLMEM__CXX_COPY(clmem_image, clmem_image, clmem__copy_image_from_image)
+CLMEM__CXX_COPY(clmem_image, const void *, clmem__copy_image_from_host)
+CLMEM__CXX_COPY(void *, clmem_image, clmem__copy_host_from_image)
+CLMEM__CXX_COPY(clmem_svm, clmem_svm, clmem__copy_svm_from_svm)
+CLMEM__CXX_COPY(clmem_svm, const void *, clmem__copy_svm_from_host)
+CLMEM__CXX_COPY(void *, clmem_svm, clmem__copy_host_from_svm)
+CLMEM__CXX_COPY(cl_mem, cl_mem, clmem__copy_mem_from_mem)
+CLMEM__CXX_COPY(cl_mem, const void *, clmem__copy_mem_from_host)
+CLMEM__CXX_COPY(void *, cl_mem, clmem__copy_host_from_mem)
+CLMEM__CXX_COPY(cl_mem, clmem_buffer, clmem__copy_mem_from_buffer)
+CLMEM__CXX_COPY(clmem_buffer, cl_mem, clmem__copy_buffer_from_mem)
+CLMEM__CXX_COPY(cl_mem, clmem_image, clmem__copy_mem_from_image)
+CLMEM__CXX_COPY(clmem_image, cl_mem, clmem__copy_image_from_mem)
+#undef CLMEM__CXX_COPY
+template <class D, class S>
+inline cl_int copy_dispatch(std::true_type, cl_command_queue q, const D &d, const S &s, const clmem_copy_options *o) {
+    return copy_pair(q, d, s, o);
+}
+template <class D, class S>
+inline cl_int copy_dispatch(std::false_type, cl_command_queue, const D &, const S &, const clmem_copy_options *) {
+    return CL_INVALID_VALUE; /* never runs: the static_asserts in copy() stop the build */
+}
+template <class D0, class S0>
+inline cl_int copy(cl_command_queue q, D0 &&dst, S0 &&src, const clmem_copy_options *o) {
+    typedef typename unwrap<typename std::decay<D0>::type>::type D;
+    typedef typename unwrap<typename std::decay<S0>::type>::type S;
+    static const int kd = kind_of<D>::value, ks = kind_of<S>::value;
+    static_assert(kd != k_other && ks != k_other,
+                  "clmem_enqueue_copy: dst and src must each be a clmem_buffer, clmem_image, clmem_svm, cl_mem or "
+                  "host pointer (see the DISPATCH TABLE in clmem.h)");
+    static_assert(kd != k_const_host, "clmem_enqueue_copy: the destination host pointer points to const");
+    static_assert(kd == k_other || ks == k_other || kd == k_const_host || copy_ok<kd, ks>::value,
+                  "clmem_enqueue_copy: OpenCL has no copy between these types (host to host, buffer or image to "
+                  "SVM): see the DISPATCH TABLE in clmem.h");
+    return copy_dispatch(std::integral_constant<bool, copy_ok<kd, ks>::value>(), q, static_cast<D>(handle(dst)),
+                         static_cast<S>(handle(src)), o);
+}
+
+/* ---- enqueue_fill ---- */
+inline clmem__fill_target fill_target(clmem_buffer b) { return clmem__fill_target_buffer(b); }
+inline clmem__fill_target fill_target(clmem_svm s) { return clmem__fill_target_svm(s); }
+template <class H> inline clmem__fill_target fill_target(const unique<H> &u) { return fill_target(u.get()); }
+#define CLMEM__CXX_FILL(T, name)                                                                                  \
+    inline cl_int fill_pattern(cl_command_queue q, clmem__fill_target t, T p, size_t n, const clmem_fill_options *o) { \
+        return clmem__fill_##name(q, t, p, n, o);                                                                  \
+    }                                                                                                              \
+    inline cl_int set_arg(cl_kernel k, cl_uint i, T v) { return clmem__set_arg_##name(k, i, v); }
+CLMEM__PATTERN_TYPES(CLMEM__CXX_FILL)
+#undef CLMEM__CXX_FILL
+template <class T>
+inline cl_int fill_pattern(cl_command_queue q, clmem__fill_target t, T *p, size_t n, const clmem_fill_options *o) {
+    return clmem__fill_ptr(q, t, p, n, o);
+}
+template <class T> struct always_false {
+    static const bool value = false;
+};
+template <class T>
+inline cl_int fill_pattern(cl_command_queue, clmem__fill_target, T, size_t, const clmem_fill_options *) {
+    static_assert(always_false<T>::value,
+                  "clmem_enqueue_fill: the pattern must be a scalar or OpenCL vector value (char ... double, "
+                  "cl_float4, ...) or a pointer with .pattern_size");
+    return CL_INVALID_VALUE;
+}
+template <class D, class P>
+inline cl_int fill(cl_command_queue q, const D &dst, P pattern, size_t size, const clmem_fill_options *o) {
+    return fill_pattern(q, fill_target(dst), pattern, size, o);
+}
+
+/* ---- kernel arguments ---- */
+inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_buffer v) { return clmem__set_arg_buffer(k, i, v); }
+inline cl_int set_arg(cl_kernel k, cl_uint i, cl_mem v) { return clmem__set_arg_mem(k, i, v); }
+inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_local_memory v) { return clmem__set_arg_local(k, i, v); }
+inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_image v) { return clmem__set_arg_image(k, i, v); }
+inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_sampler v) { return clmem__set_arg_sampler(k, i, v); }
+inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_pipe v) { return clmem__set_arg_pipe(k, i, v); }
+inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_svm v) { return clmem__set_arg_svm(k, i, v); }
+template <class H> inline cl_int set_arg(cl_kernel k, cl_uint i, const unique<H> &u) { return set_arg(k, i, u.get()); }
+template <class T> inline cl_int set_arg(cl_kernel, cl_uint, T) {
+    static_assert(always_false<T>::value,
+                  "clmem_set_kernel_arg: the value must be a clmem handle (buffer, image, sampler, pipe, svm), a "
+                  "cl_mem, clmem_local_memory(size) or a scalar/vector value whose type gives its size");
+    return CL_INVALID_ARG_VALUE;
+}
+
+/* ---- image_from_array and fill_image: the element and color types ---- */
+template <class T> struct array_traits {
+    static const cl_channel_type type = 0;
+    static const cl_uint width = 0;
+};
+#define CLMEM__CXX_ARRAY(T, ct, n)                         \
+    template <> struct array_traits<T> {                  \
+        static const cl_channel_type type = ct;           \
+        static const cl_uint width = n;                   \
+    };                                                     \
+    template <> struct array_traits<const T> : array_traits<T> {};
+CLMEM__ARRAY_TYPES(CLMEM__CXX_ARRAY)
+#undef CLMEM__CXX_ARRAY
+inline clmem_image create_image(cl_context c, cl_mem_flags f, clmem_image_format fmt, const clmem_image_options *o,
+                                cl_int *errcode_ret) {
+    cl_int e = CL_SUCCESS;
+    clmem_image img = clmem_create_image_opts(c, f, fmt, &e, o);
+    return ctor_ret(img, e, errcode_ret);
+}
+template <class T>
+inline clmem_image image_from_array(cl_context c, T *array, size_t ndim, const size_t *shape,
+                                    const clmem_image_from_array_options *o, cl_int *errcode_ret) {
+    static_assert(array_traits<T>::width != 0,
+                  "clmem_image_from_array: the element type must be float, int8_t ... uint32_t, or a 2- or 4-vector "
+                  "of them (cl_float4, cl_uchar4, ...)");
+    cl_int e = CL_SUCCESS;
+    clmem_image img = clmem_image_from_array_opts(c, array, array_traits<T>::type, array_traits<T>::width, ndim, shape,
+                                                  &e, o);
+    return ctor_ret(img, e, errcode_ret);
+}
+inline clmem_svm_array svm_empty(cl_context c, cl_svm_mem_flags f, size_t itemsize, const char *dtype,
+                                 cl_int *errcode_ret, const clmem_svm_empty_options *o) {
+    cl_int e = CL_SUCCESS;
+    clmem_svm_array a = clmem_svm_empty_opts(c, f, itemsize, dtype, &e, o);
+    return ctor_ret(a, e, errcode_ret);
+}
+inline clmem_svm_array svm_empty_like(cl_context c, cl_svm_mem_flags f, const clmem_svm_array *like,
+                                      cl_int *errcode_ret, const clmem_svm_empty_options *o) {
+    cl_int e = CL_SUCCESS;
+    clmem_svm_array a = clmem_svm_empty_like_opts(c, f, like, &e, o);
+    return ctor_ret(a, e, errcode_ret);
+}
+/* clmem_stager_copy: the two directions; anything else does not compile */
+inline cl_int stager_pair(clmem_stager *st, clmem_buffer d, const void *s, const clmem_stager_copy_options *o) {
+    return clmem__stager_write_fn(st, d, s, o);
+}
+inline cl_int stager_pair(clmem_stager *st, void *d, clmem_buffer s, const clmem_stager_copy_options *o) {
+    return clmem__stager_read_fn(st, d, s, o);
+}
+template <class D, class S>
+inline cl_int stager_dispatch(std::true_type, clmem_stager *st, const D &d, const S &s, const clmem_stager_copy_options *o) {
+    return stager_pair(st, d, s, o);
+}
+template <class D, class S>
+inline cl_int stager_dispatch(std::false_type, clmem_stager *, const D &, const S &, const clmem_stager_copy_options *) {
+    return CL_INVALID_VALUE; /* never runs: the static_assert stops the build */
+}
+template <class D0, class S0>
+inline cl_int stager_copy(clmem_stager *st, D0 &&dst, S0 &&src, const clmem_stager_copy_options *o) {
+    typedef typename unwrap<typename std::decay<D0>::type>::type D;
+    typedef typename unwrap<typename std::decay<S0>::type>::type S;
+    static const int kd = kind_of<D>::value, ks = kind_of<S>::value;
+    static const bool ok = (kd == k_buffer && (ks == k_host || ks == k_const_host)) || (kd == k_host && ks == k_buffer);
+    static_assert(ok, "clmem_stager_copy: a stager copies between a clmem_buffer and host memory only "
+                      "(host -> buffer or buffer -> host)");
+    return stager_dispatch(std::integral_constant<bool, ok>(), st, static_cast<D>(handle(dst)),
+                           static_cast<S>(handle(src)), o);
+}
+inline clmem_color_kind color_kind(const float *) { return CLMEM_COLOR_FLOAT; }
+inline clmem_color_kind color_kind(const cl_int *) { return CLMEM_COLOR_INT; }
+inline clmem_color_kind color_kind(const cl_uint *) { return CLMEM_COLOR_UINT; }
+
+/* ---- release ---- */
+inline bool live(const clmem_buffer &h) { return h.mem != NULL; }
+inline bool live(const clmem_image &h) { return h.mem != NULL; }
+inline bool live(const clmem_pipe &h) { return h.mem != NULL; }
+inline bool live(const clmem_sampler &h) { return h.sampler != NULL; }
+inline bool live(const clmem_svm_allocation &h) { return h.svm.ptr != NULL; }
+inline bool live(const clmem_svm_array &h) { return h.svm.ptr != NULL; }
+inline bool live(const clmem_memory_map &h) { return h.ptr != NULL; }
+inline bool live(const clmem_svm_map &h) { return h.id != 0; }
+inline bool live(const clmem_pooled_svm &h) { return h.block != NULL; }
+inline bool live(const clmem_pinned_allocation &h) { return h.ptr != NULL; }
+inline cl_int release(clmem_buffer *h) { return clmem_buffer_release(h); }
+inline cl_int release(clmem_image *h) { return clmem_image_release(h); }
+inline cl_int release(clmem_pipe *h) { return clmem_pipe_release(h); }
+inline cl_int release(clmem_sampler *h) { return clmem_sampler_release(h); }
+inline cl_int release(clmem_svm_allocation *h) { return clmem_svm_allocation_release(h); }
+inline cl_int release(clmem_memory_map *h) { return clmem_memory_map_release_default(h); }
+inline cl_int release(clmem_svm_map *h) { return clmem_svm_map_release_default(h); }
+inline cl_int release(clmem_svm_array *h) { return clmem_svm_array_release(h); }
+inline cl_int release(clmem_pooled_svm *h) { return clmem_pooled_svm_release(h); }
+inline cl_int release(clmem_pinned_allocation *h) { return clmem_pinned_allocation_release(h); }
+} // namespace detail
+
+/** clmem::unique<H>: owns one clmem handle and releases it (clmem_release) when
+    destroyed or reset; move-only; never throws. get()/operator* give the handle,
+    out() empties the owner and gives &handle for calls that fill one in (maps,
+    svm_empty), release() gives up ownership. clmem_enqueue_copy, clmem_enqueue_fill,
+    clmem_set_kernel_arg, clmem_memory_object_* and the buffer, image and map macros
+    accept a unique<H> where they accept H. */
+template <class H> class unique {
+  public:
+    unique() : h_() {}
+    explicit unique(const H &h) : h_(h) {}
+    unique(unique &&o) noexcept : h_(o.release()) {}
+    unique &operator=(unique &&o) noexcept {
+        if (this != &o) reset(o.release());
+        return *this;
+    }
+    unique(const unique &) = delete;
+    unique &operator=(const unique &) = delete;
+    ~unique() { reset(); }
+    const H &get() const noexcept { return h_; }
+    H &get() noexcept { return h_; }
+    const H &operator*() const noexcept { return h_; }
+    H &operator*() noexcept { return h_; }
+    const H *operator->() const noexcept { return &h_; }
+    H *operator->() noexcept { return &h_; }
+    /** out(): release what is held and give the address of the (empty) handle. */
+    H *out() noexcept {
+        reset();
+        return &h_;
+    }
+    /** release(): stop owning; returns the handle (yours to release). */
+    H release() noexcept {
+        H h = h_;
+        h_ = H();
+        return h;
+    }
+    /** reset(h): release what is held (its result is dropped) and own h instead. */
+    void reset(const H &h = H()) noexcept {
+        H old = h_;
+        h_ = h;
+        if (detail::live(old)) (void)detail::release(&old);
+    }
+    explicit operator bool() const noexcept { return detail::live(h_); }
+
+  private:
+    H h_;
+};
+
+/** clmem::data<T>(m): the host pointer of a memory map, SVM array or SVM map as T *;
+    NULL when the map or array is empty, or when sizeof(T) is not the item size it
+    recorded (maps and arrays; an SVM map records none). */
+template <class T> inline T *data(const clmem_memory_map &m) {
+    return m.ptr && m.itemsize == sizeof(T) ? static_cast<T *>(m.ptr) : NULL;
+}
+template <class T> inline T *data(const clmem_svm_array &a) {
+    return a.svm.ptr && a.itemsize == sizeof(T) ? static_cast<T *>(a.svm.ptr) : NULL;
+}
+template <class T> inline T *data(const clmem_svm_map &m) { return static_cast<T *>(m.ptr); }
+template <class T, class H> inline T *data(const unique<H> &u) { return data<T>(u.get()); }
+/** clmem::at<T>(m, {i, j, ...}): the element at that index of a memory map as T *
+    (clmem_memory_map_at); NULL when the index is out of range, its length is not
+    m.ndim, or sizeof(T) is not m.itemsize. */
+template <class T> inline T *at(const clmem_memory_map &m, std::initializer_list<size_t> index) {
+    if (index.size() != m.ndim || m.itemsize != sizeof(T)) return NULL;
+    return static_cast<T *>(clmem_memory_map_at(&m, index.begin()));
+}
+} // namespace clmem
+
+/* ---- the C names that C gives to _Generic: C++ overloads ---- */
+/** clmem_set_kernel_arg(kernel, index, value): see clmem/transfer.h. */
+template <class V> inline cl_int clmem_set_kernel_arg(cl_kernel kernel, cl_uint index, const V &value) {
+    return clmem::detail::ret(clmem::detail::set_arg(kernel, index, value));
+}
+/** clmem_release(&handle): see clmem/memobj.h. */
+#define CLMEM__CXX_RELEASE(H) \
+    inline cl_int clmem_release(H *h) { return clmem::detail::ret(clmem::detail::release(h)); }
+CLMEM__CXX_RELEASE(clmem_buffer)
+CLMEM__CXX_RELEASE(clmem_image)
+CLMEM__CXX_RELEASE(clmem_pipe)
+CLMEM__CXX_RELEASE(clmem_sampler)
+CLMEM__CXX_RELEASE(clmem_svm_allocation)
+CLMEM__CXX_RELEASE(clmem_memory_map)
+CLMEM__CXX_RELEASE(clmem_svm_map)
+CLMEM__CXX_RELEASE(clmem_svm_array)
+#undef CLMEM__CXX_RELEASE
+/** The generic memory-object functions (clmem/memobj.h) for clmem_buffer,
+    clmem_image, clmem_pipe, cl_mem and clmem::unique of the first three. */
+template <class M> inline cl_mem clmem_memory_object_int_ptr(const M &obj) { return clmem::detail::mem_of(obj); }
+template <class M> inline cl_int clmem_memory_object_get_info(const M &obj, clmem_mem_info *info) {
+    return clmem::detail::ret(clmem_mem_get_info(clmem::detail::mem_of(obj), info));
+}
+template <class M> inline void *clmem_memory_object_get_host_array(const M &obj, size_t nbytes, cl_int *errcode_ret) {
+    return clmem_mem_get_host_array(clmem::detail::mem_of(obj), nbytes, errcode_ret);
+}
+template <class M> inline void *clmem_memory_object_hostbuf(const M &obj) {
+    return clmem_mem_hostbuf(clmem::detail::mem_of(obj));
+}
+template <class A, class B> inline bool clmem_memory_object_equal(const A &a, const B &b) {
+    return clmem::detail::mem_of(a) == clmem::detail::mem_of(b);
+}
+template <class M> inline size_t clmem_memory_object_hash(const M &obj) {
+    return clmem_mem_hash(clmem::detail::mem_of(obj));
+}
+/** clmem_memory_map_at(&m, {i, j, ...}): the C function with a brace list for the
+    index (C writes a compound literal there). */
+inline void *clmem_memory_map_at(const clmem_memory_map *map, std::initializer_list<size_t> index) {
+    return clmem_memory_map_at(map, index.begin());
+}
+
+#endif /* __cplusplus */
+/* ---- end clmem/cxx.h ---- */
 
 #endif /* CLMEM_H_INCLUDED */
 
@@ -5206,7 +5966,7 @@ CLMEM_API clmem_image clmem_image_from_array_opts(cl_context context, const void
     cl_mem_flags flags;
     cl_int err = CL_SUCCESS;
     if (!opts) opts = &none;
-    memset(&io, 0, sizeof io);
+    memset((void *)&io, 0, sizeof io); /* (void *): C++14 options have default member initializers */
     if (vector_width == 0) vector_width = 1;
     nch = opts->num_channels || (opts->given & CLMEM_GIVEN_NUM_CHANNELS) ? opts->num_channels : vector_width;
     /* checks that are not validation but meaning: done even with CLMEM_NO_VALIDATION */
@@ -8067,7 +8827,7 @@ static cl_int clmem__host_transfer(cl_command_queue queue, clmem_buffer buf, voi
 CLMEM_API cl_int clmem__copy_host_linear(cl_command_queue queue, clmem_buffer buf, void *host, int write, unsigned given,
                                          size_t byte_count, size_t offset, int is_blocking, cl_event *event) {
     clmem_copy_options o;
-    memset(&o, 0, sizeof o);
+    memset((void *)&o, 0, sizeof o); /* (void *): C++14 options have default member initializers */
     o.given = given;
     o.byte_count = byte_count;
     if (write)
@@ -12132,7 +12892,7 @@ static cl_int clmem__stager_transfer(clmem_stager *st, clmem_buffer buf, void *h
     clmem__lock(&st->lock);
     if (count < st->threshold) {
         clmem_copy_options co;
-        memset(&co, 0, sizeof co);
+        memset((void *)&co, 0, sizeof co); /* (void *): C++14 options have default member initializers */
         co.given = CLMEM_GIVEN_BYTE_COUNT | (o->given & CLMEM_GIVEN_HOST_SIZE);
         co.byte_count = count;
         if (write) co.dst_offset = offset;

@@ -50,6 +50,17 @@
 #define CLMEM__ZERO {0}
 #endif
 
+/* CLMEM__DEFAULT: ends every field of an options struct. Nothing in C. In C++14 and
+   later a default member initializer `= {}` (zero, the layout is unchanged), so that a
+   designated initializer naming some fields leaves the others zero without g++'s
+   -Wmissing-field-initializers; in C++11 such a struct would stop being an aggregate,
+   so there it is nothing too (see the C++ section, clmem/cxx.h). */
+#if defined(__cplusplus) && __cplusplus >= 201402L
+#define CLMEM__DEFAULT = {}
+#else
+#define CLMEM__DEFAULT
+#endif
+
 #if defined(CLMEM_NO_VALIDATION)
 #define CLMEM__CHECKS 0
 #else

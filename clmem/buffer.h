@@ -112,10 +112,12 @@ CLMEM_API void *clmem_buffer_hostbuf(clmem_buffer buf);
     CL_INVALID_COMMAND_QUEUE, CL_INVALID_CONTEXT, CL_INVALID_VALUE (NULL pattern, bad
     pattern size, misaligned or out-of-range offset/size), CL_INVALID_EVENT_WAIT_LIST.
     Example: float one = 1.0f; clmem_enqueue_fill_buffer(q, b, &one, 4, 0, 4096); */
+#ifndef __cplusplus /* C++: clmem/cxx.h */
 #define clmem_enqueue_fill_buffer(...) clmem__fill_buffer_(__VA_ARGS__, )
 #define clmem__fill_buffer_(queue, buf, pattern, pattern_size, offset, size, ...)                   \
     clmem_enqueue_fill_buffer_opts(queue, buf, pattern, pattern_size, offset, size,             \
                                    &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
+#endif
 CLMEM_API cl_int clmem_enqueue_fill_buffer_opts(cl_command_queue queue, clmem_buffer buf, const void *pattern,
                                                 size_t pattern_size, size_t offset, size_t size,
                                                 const clmem_enqueue_options *opts);

@@ -541,7 +541,7 @@ CLMEM_API clmem_image clmem_image_from_array_opts(cl_context context, const void
     cl_mem_flags flags;
     cl_int err = CL_SUCCESS;
     if (!opts) opts = &none;
-    memset(&io, 0, sizeof io);
+    memset((void *)&io, 0, sizeof io); /* (void *): C++14 options have default member initializers */
     if (vector_width == 0) vector_width = 1;
     nch = opts->num_channels || (opts->given & CLMEM_GIVEN_NUM_CHANNELS) ? opts->num_channels : vector_width;
     /* checks that are not validation but meaning: done even with CLMEM_NO_VALIDATION */

@@ -147,14 +147,14 @@ static inline cl_mem clmem_image_int_ptr(clmem_image img) { return img.mem; }
      is_array   a 1-D array (2 dims) or 2-D array (3 dims)
      buffer     a 1-D buffer image over this buffer (1 dim) */
 #define CLMEM__IMAGE_FIELDS \
-    unsigned given;         \
-    size_t shape[3];        \
-    cl_uint ndim;           \
-    size_t pitches[2];      \
-    void *hostbuf;          \
-    size_t host_size;       \
-    bool is_array;          \
-    clmem_buffer buffer;
+    unsigned given CLMEM__DEFAULT;         \
+    size_t shape[3] CLMEM__DEFAULT;        \
+    cl_uint ndim CLMEM__DEFAULT;           \
+    size_t pitches[2] CLMEM__DEFAULT;      \
+    void *hostbuf CLMEM__DEFAULT;          \
+    size_t host_size CLMEM__DEFAULT;       \
+    bool is_array CLMEM__DEFAULT;          \
+    clmem_buffer buffer CLMEM__DEFAULT;
 typedef struct clmem_image_options {
     CLMEM__IMAGE_FIELDS
 } clmem_image_options;
@@ -222,11 +222,11 @@ static inline clmem_image clmem__create_image_call(cl_context context, cl_mem_fl
      norm_int       integer data read as normalized floats (UNORM/SNORM 8 and 16 bit)
      half_float     the 16-bit data are halfs (cl_half/uint16_t): CL_HALF_FLOAT */
 #define CLMEM__IMAGE_FROM_ARRAY_FIELDS \
-    unsigned given;                    \
-    cl_uint num_channels;              \
-    char mode;                         \
-    bool norm_int;                     \
-    bool half_float;
+    unsigned given CLMEM__DEFAULT;                    \
+    cl_uint num_channels CLMEM__DEFAULT;              \
+    char mode CLMEM__DEFAULT;                         \
+    bool norm_int CLMEM__DEFAULT;                     \
+    bool half_float CLMEM__DEFAULT;
 typedef struct clmem_image_from_array_options {
     CLMEM__IMAGE_FROM_ARRAY_FIELDS
 } clmem_image_from_array_options;
@@ -262,6 +262,8 @@ typedef struct clmem__image_from_array_args {
 #define clmem_image_from_array(context, array, ...)                                                             \
     clmem__image_from_array_call(context, array, CLMEM__ARRAY_CHANNEL_TYPE(array), CLMEM__ARRAY_VECTOR_WIDTH(array), \
                                  &(clmem__image_from_array_args){__VA_ARGS__, .given = CLMEM__GIVEN(__VA_ARGS__)})
+#endif
+/* The element types of clmem_image_from_array (C: _Generic; C++: clmem/cxx.h). */
 #define CLMEM__ARRAY_TYPES(X)                                                                                  \
     X(float, CL_FLOAT, 1) X(int8_t, CL_SIGNED_INT8, 1) X(uint8_t, CL_UNSIGNED_INT8, 1)                          \
     X(int16_t, CL_SIGNED_INT16, 1) X(uint16_t, CL_UNSIGNED_INT16, 1) X(int32_t, CL_SIGNED_INT32, 1)              \
@@ -270,6 +272,7 @@ typedef struct clmem__image_from_array_args {
     X(cl_uchar4, CL_UNSIGNED_INT8, 4) X(cl_short2, CL_SIGNED_INT16, 2) X(cl_short4, CL_SIGNED_INT16, 4)         \
     X(cl_ushort2, CL_UNSIGNED_INT16, 2) X(cl_ushort4, CL_UNSIGNED_INT16, 4) X(cl_int2, CL_SIGNED_INT32, 2)       \
     X(cl_int4, CL_SIGNED_INT32, 4) X(cl_uint2, CL_UNSIGNED_INT32, 2) X(cl_uint4, CL_UNSIGNED_INT32, 4)
+#ifndef __cplusplus
 #define CLMEM__ARRAY_TYPE_CASE(T, ct, n) T *: (cl_channel_type)ct, const T *: (cl_channel_type)ct,
 #define CLMEM__ARRAY_WIDTH_CASE(T, ct, n) T *: (cl_uint)n, const T *: (cl_uint)n,
 #define CLMEM__ARRAY_CHANNEL_TYPE(a) _Generic((a), CLMEM__ARRAY_TYPES(CLMEM__ARRAY_TYPE_CASE) struct clmem__never *: (cl_channel_type)0)

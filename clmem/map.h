@@ -78,43 +78,43 @@ typedef struct clmem_memory_map {
     cl_mem mem;                           /* the mapped object (kept alive until the unmap) */
     cl_command_queue queue;               /* the queue the map was made on (kept alive until the unmap) */
     unsigned long long serial;            /* clmem's number for this map (0: never mapped); kept after release */
-    const char *file;                     /* where the map was made (NULL when unknown, e.g. from C++) */
+    const char *file;                     /* where the map was made (NULL when unknown: the *_opts functions) */
     int line;
 } clmem_memory_map;
 
 /** Options of clmem_enqueue_map_buffer and clmem_enqueue_map_image (PyOpenCL's
     keyword arguments). A written option means its value, one left out its default. */
 typedef struct clmem_map_options {
-    unsigned given;                     /* CLMEM_GIVEN_* bits: filled by the macros */
-    size_t shape[CLMEM_MAP_MAX_DIMS];     /* buffers: elements per axis. Default: one axis holding
+    unsigned given CLMEM__DEFAULT;      /* CLMEM_GIVEN_* bits: filled by the macros */
+    size_t shape[CLMEM_MAP_MAX_DIMS] CLMEM__DEFAULT; /* buffers: elements per axis. Default: one axis holding
                                              everything from offset to the end of the buffer */
-    unsigned ndim;                        /* buffers: axes of .shape (0: its leading non-zero entries;
+    unsigned ndim CLMEM__DEFAULT;         /* buffers: axes of .shape (0: its leading non-zero entries;
                                              give it when a computed extent may be 0, so that the
                                              map fails instead of covering the rest of the buffer) */
-    char order;                           /* buffers: 'C' (default; last index fastest) or 'F' */
-    size_t strides[CLMEM_MAP_MAX_DIMS];   /* buffers: byte strides per axis, overriding .order. As in
-                                             PyOpenCL they do not change the mapped size; clmem
+    char order CLMEM__DEFAULT;            /* buffers: 'C' (default; last index fastest) or 'F' */
+    size_t strides[CLMEM_MAP_MAX_DIMS] CLMEM__DEFAULT; /* buffers: byte strides per axis, overriding .order. As in
+                                             PyOpenCL they do not change the mapped size CLMEM__DEFAULT; clmem
                                              checks that every element they reach lies inside it */
-    size_t origin[3];                     /* images: {x, y, z} of the box in pixels (default {0, 0, 0}) */
-    size_t region[3];                     /* images: {w, h, d} in pixels; trailing zeros count as 1;
+    size_t origin[3] CLMEM__DEFAULT;      /* images: {x, y, z} of the box in pixels (default {0, 0, 0}) */
+    size_t region[3] CLMEM__DEFAULT;      /* images: {w, h, d} in pixels; trailing zeros count as 1;
                                              all zero (default): from origin to the end of the image */
-    int is_blocking;                      /* 0 or CLMEM_BLOCKING: wait for the map; CLMEM_NON_BLOCKING:
+    int is_blocking CLMEM__DEFAULT;       /* 0 or CLMEM_BLOCKING: wait for the map; CLMEM_NON_BLOCKING:
                                              wait on map.event before touching map.ptr */
-    const cl_event *wait_for;             /* events to wait for (CLMEM_WAIT_FOR(...)) */
-    cl_uint num_wait_for;
-    cl_event *event;                      /* also give the map's event to the caller (a reference of
+    const cl_event *wait_for CLMEM__DEFAULT; /* events to wait for (CLMEM_WAIT_FOR(...)) */
+    cl_uint num_wait_for CLMEM__DEFAULT;
+    cl_event *event CLMEM__DEFAULT;       /* also give the map's event to the caller (a reference of
                                              the caller's own, to release) */
-    const char *clmem__file;              /* private: set by the macros */
-    int clmem__line;
+    const char *clmem__file CLMEM__DEFAULT; /* private: set by the macros */
+    int clmem__line CLMEM__DEFAULT;
 } clmem_map_options;
 
 /** Options of clmem_memory_map_release. */
 typedef struct clmem_unmap_options {
-    unsigned given;                     /* CLMEM_GIVEN_* bits: filled by the macros */
-    cl_command_queue queue;               /* queue for the unmap (default: the map's queue); same context */
-    const cl_event *wait_for;
-    cl_uint num_wait_for;
-    cl_event *event;                      /* where to put the unmap's event (NULL: none is made) */
+    unsigned given CLMEM__DEFAULT;      /* CLMEM_GIVEN_* bits: filled by the macros */
+    cl_command_queue queue CLMEM__DEFAULT; /* queue for the unmap (default: the map's queue); same context */
+    const cl_event *wait_for CLMEM__DEFAULT;
+    cl_uint num_wait_for CLMEM__DEFAULT;
+    cl_event *event CLMEM__DEFAULT;       /* where to put the unmap's event (NULL: none is made) */
 } clmem_unmap_options;
 
 /** clmem_enqueue_map_buffer(queue, buf, flags, offset, T, &map, ...options): map a

@@ -34,18 +34,20 @@ extern "C" {
 
 /** CLMEM_WAIT_FOR(e1, e2, ...): sets .wait_for and .num_wait_for together.
     clmem_enqueue_copy(q, host, buf, CLMEM_WAIT_FOR(write_done), .event = &ev) */
+#ifndef __cplusplus /* C++: clmem/cxx.h */
 #define CLMEM_WAIT_FOR(...)                                   \
     .wait_for = (const cl_event[]){__VA_ARGS__},              \
     .num_wait_for = (cl_uint)(sizeof((const cl_event[]){__VA_ARGS__}) / sizeof(cl_event))
+#endif
 
 /** The options every enqueue without options of its own takes: given (CLMEM_GIVEN_*
     bits, filled by the macros), wait_for (events to wait for; NULL: none),
     num_wait_for (how many), event (where to put the new event; NULL: none is made). */
 #define CLMEM__ENQUEUE_FIELDS \
-    unsigned given;           \
-    const cl_event *wait_for; \
-    cl_uint num_wait_for;     \
-    cl_event *event;
+    unsigned given CLMEM__DEFAULT;           \
+    const cl_event *wait_for CLMEM__DEFAULT; \
+    cl_uint num_wait_for CLMEM__DEFAULT;     \
+    cl_event *event CLMEM__DEFAULT;
 typedef struct clmem_enqueue_options {
     CLMEM__ENQUEUE_FIELDS
 } clmem_enqueue_options;

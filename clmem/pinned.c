@@ -1124,7 +1124,7 @@ static cl_int clmem__stager_transfer(clmem_stager *st, clmem_buffer buf, void *h
     clmem__lock(&st->lock);
     if (count < st->threshold) {
         clmem_copy_options co;
-        memset(&co, 0, sizeof co);
+        memset((void *)&co, 0, sizeof co); /* (void *): C++14 options have default member initializers */
         co.given = CLMEM_GIVEN_BYTE_COUNT | (o->given & CLMEM_GIVEN_HOST_SIZE);
         co.byte_count = count;
         if (write) co.dst_offset = offset;

@@ -282,14 +282,14 @@ CLMEM_API cl_int clmem_stager_get_stats(clmem_stager *st, clmem_stager_stats *st
     linear buffer <-> host copy: a written option means its value, one left out its
     default). */
 typedef struct clmem_stager_copy_options {
-    unsigned given;             /* CLMEM_GIVEN_* bits: filled by the macros */
-    size_t byte_count;          /* bytes (left out: everything the buffer holds after the offset; 0: nothing) */
-    size_t src_offset;          /* read: byte offset in the buffer */
-    size_t dst_offset;          /* write: byte offset in the buffer */
-    size_t host_size;           /* bytes of the host memory, checked when given (left out: unknown) */
-    const cl_event *wait_for;   /* events every enqueued piece waits for */
-    cl_uint num_wait_for;
-    cl_event *event;            /* where to put an event (complete when the call returns) */
+    unsigned given CLMEM__DEFAULT;             /* CLMEM_GIVEN_* bits: filled by the macros */
+    size_t byte_count CLMEM__DEFAULT;          /* bytes (left out: everything the buffer holds after the offset; 0: nothing) */
+    size_t src_offset CLMEM__DEFAULT;          /* read: byte offset in the buffer */
+    size_t dst_offset CLMEM__DEFAULT;          /* write: byte offset in the buffer */
+    size_t host_size CLMEM__DEFAULT;           /* bytes of the host memory, checked when given (left out: unknown) */
+    const cl_event *wait_for CLMEM__DEFAULT;   /* events every enqueued piece waits for */
+    cl_uint num_wait_for CLMEM__DEFAULT;
+    cl_event *event CLMEM__DEFAULT;            /* where to put an event (complete when the call returns) */
 } clmem_stager_copy_options;
 
 /** clmem_stager_copy(st, dst, src, ...): a blocking linear copy between a

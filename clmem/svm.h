@@ -133,9 +133,11 @@ CLMEM_API cl_int clmem_svm_allocation_release(clmem_svm_allocation *a);
     none bound: "no implicit queue"), CL_INVALID_CONTEXT (queue of another context),
     CL_INVALID_EVENT_WAIT_LIST, or the driver's code (the allocation then stays alive).
     Example: clmem_svm_allocation_enqueue_release(&a, q, .event = &freed); */
+#ifndef __cplusplus /* C++: clmem/cxx.h */
 #define clmem_svm_allocation_enqueue_release(...) clmem__svm_enqueue_release_(__VA_ARGS__, )
 #define clmem__svm_enqueue_release_(a, queue, ...) \
     clmem_svm_allocation_enqueue_release_opts(a, queue, &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
+#endif
 CLMEM_API cl_int clmem_svm_allocation_enqueue_release_opts(clmem_svm_allocation *a, cl_command_queue queue,
                                                            const clmem_enqueue_options *opts);
 
@@ -189,12 +191,12 @@ typedef struct clmem_svm_map {
     0 is refused), .is_blocking (left out: blocking; false: not), .wait_for/.num_wait_for,
     .event (a second reference to the map's event, yours to release). */
 typedef struct clmem_svm_map_options {
-    unsigned given;                /* CLMEM_GIVEN_* bits: filled by the macros */
-    size_t size;
-    int is_blocking;
-    const cl_event *wait_for;
-    cl_uint num_wait_for;
-    cl_event *event;
+    unsigned given CLMEM__DEFAULT; /* CLMEM_GIVEN_* bits: filled by the macros */
+    size_t size CLMEM__DEFAULT;
+    int is_blocking CLMEM__DEFAULT;
+    const cl_event *wait_for CLMEM__DEFAULT;
+    cl_uint num_wait_for CLMEM__DEFAULT;
+    cl_event *event CLMEM__DEFAULT;
 } clmem_svm_map_options;
 
 /** clmem_enqueue_svm_map(queue, svm, flags, &map, ...): map svm for the host
@@ -210,6 +212,7 @@ typedef struct clmem_svm_map_options {
     or the driver's code. Thread safety: any thread.
     Example: clmem_svm_map m; clmem_svm_map_rw(q, a.svm, &m); ((float *)m.ptr)[0] = 1;
              clmem_svm_map_release(&m); */
+#ifndef __cplusplus /* C++: clmem/cxx.h */
 #define clmem_enqueue_svm_map(...) clmem__svm_map_(__VA_ARGS__, )
 #define clmem__svm_map_(queue, svm, flags, map, ...) \
     clmem_enqueue_svm_map_opts(queue, svm, flags, map, &(clmem_svm_map_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
@@ -220,17 +223,18 @@ typedef struct clmem_svm_map_options {
 #define clmem__svm_map_rw_(queue, svm, map, ...)                                            \
     clmem_enqueue_svm_map_opts(queue, svm, CL_MAP_READ | CL_MAP_WRITE, map,                 \
                                &(clmem_svm_map_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
+#endif
 CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm svm, cl_map_flags flags,
                                             clmem_svm_map *map, const clmem_svm_map_options *opts);
 
 /** Options of clmem_svm_map_release: .queue (NULL: the map's queue), .wait_for,
     .num_wait_for, .event (the unmap's event, yours to release). */
 typedef struct clmem_svm_unmap_options {
-    unsigned given;                /* CLMEM_GIVEN_* bits: filled by the macros */
-    cl_command_queue queue;
-    const cl_event *wait_for;
-    cl_uint num_wait_for;
-    cl_event *event;
+    unsigned given CLMEM__DEFAULT; /* CLMEM_GIVEN_* bits: filled by the macros */
+    cl_command_queue queue CLMEM__DEFAULT;
+    const cl_event *wait_for CLMEM__DEFAULT;
+    cl_uint num_wait_for CLMEM__DEFAULT;
+    cl_event *event CLMEM__DEFAULT;
 } clmem_svm_unmap_options;
 
 /** clmem_svm_map_release(&map, ...): unmap (clEnqueueSVMUnmap) on .queue or the map's
@@ -241,9 +245,11 @@ typedef struct clmem_svm_unmap_options {
     another context), CL_INVALID_EVENT_WAIT_LIST, or the driver's code (the map then
     stays outstanding). Thread safety: as for allocations.
     clmem_svm_map_release_default(&map) is the same with no options (clmem_release). */
+#ifndef __cplusplus /* C++: clmem/cxx.h */
 #define clmem_svm_map_release(...) clmem__svm_map_release_(__VA_ARGS__, )
 #define clmem__svm_map_release_(map, ...) \
     clmem_svm_map_release_opts(map, &(clmem_svm_unmap_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
+#endif
 CLMEM_API cl_int clmem_svm_map_release_opts(clmem_svm_map *map, const clmem_svm_unmap_options *opts);
 CLMEM_API cl_int clmem_svm_map_release_default(clmem_svm_map *map);
 
@@ -275,11 +281,11 @@ CLMEM_API clmem_buffer clmem_svm_as_buffer(cl_context context, clmem_svm svm, cl
 /** Options of clmem_enqueue_svm_memfill: .byte_count (bytes to fill from dst.ptr;
     left out: all of dst.size; 0: nothing), .wait_for/.num_wait_for, .event. */
 typedef struct clmem_svm_memfill_options {
-    unsigned given;                /* CLMEM_GIVEN_* bits: filled by the macros */
-    size_t byte_count;
-    const cl_event *wait_for;
-    cl_uint num_wait_for;
-    cl_event *event;
+    unsigned given CLMEM__DEFAULT; /* CLMEM_GIVEN_* bits: filled by the macros */
+    size_t byte_count CLMEM__DEFAULT;
+    const cl_event *wait_for CLMEM__DEFAULT;
+    cl_uint num_wait_for CLMEM__DEFAULT;
+    cl_event *event CLMEM__DEFAULT;
 } clmem_svm_memfill_options;
 
 /** clmem_enqueue_svm_memfill(queue, dst, pattern, pattern_size, ...): fill SVM memory
@@ -292,10 +298,12 @@ typedef struct clmem_svm_memfill_options {
     released allocation), CLMEM_ERROR_SIZE_UNKNOWN (no .byte_count, dst.size 0),
     CL_INVALID_CONTEXT, CL_INVALID_EVENT_WAIT_LIST, CL_INVALID_OPERATION (no SVM).
     Example: float zero = 0; clmem_enqueue_svm_memfill(q, a.svm, &zero, sizeof zero); */
+#ifndef __cplusplus /* C++: clmem/cxx.h */
 #define clmem_enqueue_svm_memfill(...) clmem__svm_memfill_(__VA_ARGS__, )
 #define clmem__svm_memfill_(queue, dst, pattern, pattern_size, ...)                 \
     clmem_enqueue_svm_memfill_opts(queue, dst, pattern, pattern_size,               \
                                    &(clmem_svm_memfill_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
+#endif
 CLMEM_API cl_int clmem_enqueue_svm_memfill_opts(cl_command_queue queue, clmem_svm dst, const void *pattern,
                                                 size_t pattern_size, const clmem_svm_memfill_options *opts);
 
@@ -366,12 +374,12 @@ typedef struct clmem_svm_array {
     .queue                  bind the allocation to this queue (see
                             clmem_svm_allocation_create) */
 typedef struct clmem_svm_empty_options {
-    unsigned given;                /* CLMEM_GIVEN_* bits: filled by the macros */
-    size_t shape[CLMEM_SVM_MAX_DIMS];
-    unsigned ndim;
-    char order;
-    size_t alignment;
-    cl_command_queue queue;
+    unsigned given CLMEM__DEFAULT; /* CLMEM_GIVEN_* bits: filled by the macros */
+    size_t shape[CLMEM_SVM_MAX_DIMS] CLMEM__DEFAULT;
+    unsigned ndim CLMEM__DEFAULT;
+    char order CLMEM__DEFAULT;
+    size_t alignment CLMEM__DEFAULT;
+    cl_command_queue queue CLMEM__DEFAULT;
 } clmem_svm_empty_options;
 
 /** clmem_svm_empty(ctx, flags, T, &err, .shape = {...}, ...): a new uninitialised
@@ -389,6 +397,7 @@ typedef struct clmem_svm_empty_options {
     clmem_svm_allocation_create.
     Example: clmem_svm_array a = clmem_fsvm_empty(ctx, float, &err, .shape = {3000}, .alignment = 64);
              float *x = (float *)a.svm.ptr; */
+#ifndef __cplusplus /* C++: clmem/cxx.h */
 #define clmem_svm_empty(...) clmem__svm_empty_(__VA_ARGS__, )
 #define clmem__svm_empty_(ctx, flags, T, errcode_ret, ...)                 \
     clmem_svm_empty_opts(ctx, flags, sizeof(T), #T, errcode_ret,           \
@@ -408,6 +417,7 @@ typedef struct clmem_svm_empty_options {
 #define clmem_fsvm_empty_like(...) clmem__fsvm_empty_like_(__VA_ARGS__, )
 #define clmem__fsvm_empty_like_(ctx, like, errcode_ret, ...) \
     clmem__svm_empty_like_(ctx, CL_MEM_READ_WRITE | CLMEM__SVM_FINE_GRAIN_BUFFER, like, errcode_ret, __VA_ARGS__)
+#endif
 /* CL_MEM_SVM_FINE_GRAIN_BUFFER, also without 2.0 headers */
 #define CLMEM__SVM_FINE_GRAIN_BUFFER ((cl_svm_mem_flags)1 << 10)
 

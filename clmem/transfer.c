@@ -273,7 +273,7 @@ static cl_int clmem__host_transfer(cl_command_queue queue, clmem_buffer buf, voi
 CLMEM_API cl_int clmem__copy_host_linear(cl_command_queue queue, clmem_buffer buf, void *host, int write, unsigned given,
                                          size_t byte_count, size_t offset, int is_blocking, cl_event *event) {
     clmem_copy_options o;
-    memset(&o, 0, sizeof o);
+    memset((void *)&o, 0, sizeof o); /* (void *): C++14 options have default member initializers */
     o.given = given;
     o.byte_count = byte_count;
     if (write)

@@ -52,38 +52,38 @@ extern "C" {
 
 /** Options of clmem_enqueue_copy; see the DISPATCH TABLE for which apply where. */
 typedef struct clmem_copy_options {
-    unsigned given;             /* CLMEM_GIVEN_* bits: filled by the macros */
-    size_t byte_count;            /* linear copies: bytes (left out: the default extent; 0: nothing) */
-    size_t src_offset;            /* linear: byte offset in the source */
-    size_t dst_offset;            /* linear: byte offset in the destination */
-    size_t offset;                /* buffer <-> image: byte offset in the buffer */
-    size_t host_size;             /* bytes of host memory behind the host pointer (left out: unknown) */
-    size_t region[3];             /* rectangular and image copies: extent */
-    size_t origin[3];             /* image <-> host, buffer <-> image: image origin */
-    size_t pitches[2];            /* image <-> host: host row and slice pitch (0: packed) */
-    size_t buffer_origin[3];      /* buffer <-> host rect: origin in the buffer (x in bytes) */
-    size_t host_origin[3];        /* buffer <-> host rect: origin in host memory */
-    size_t buffer_pitches[2];     /* buffer <-> host rect: buffer row and slice pitch */
-    size_t host_pitches[2];       /* buffer <-> host rect: host row and slice pitch */
-    size_t src_origin[3];         /* buffer <- buffer rect, image <- image */
-    size_t dst_origin[3];         /* buffer <- buffer rect, image <- image */
-    size_t dest_origin[3];        /* image <- image (PyOpenCL's name; same as dst_origin) */
-    size_t src_pitches[2];        /* buffer <- buffer rect */
-    size_t dst_pitches[2];        /* buffer <- buffer rect */
-    int is_blocking;              /* host transfers: left out or true: block; false/CL_FALSE/0: do not */
-    const cl_event *wait_for;     /* events to wait for */
-    cl_uint num_wait_for;
-    cl_event *event;              /* where to put the new event (NULL: none) */
+    unsigned given CLMEM__DEFAULT;             /* CLMEM_GIVEN_* bits: filled by the macros */
+    size_t byte_count CLMEM__DEFAULT;            /* linear copies: bytes (left out: the default extent; 0: nothing) */
+    size_t src_offset CLMEM__DEFAULT;            /* linear: byte offset in the source */
+    size_t dst_offset CLMEM__DEFAULT;            /* linear: byte offset in the destination */
+    size_t offset CLMEM__DEFAULT;                /* buffer <-> image: byte offset in the buffer */
+    size_t host_size CLMEM__DEFAULT;             /* bytes of host memory behind the host pointer (left out: unknown) */
+    size_t region[3] CLMEM__DEFAULT;             /* rectangular and image copies: extent */
+    size_t origin[3] CLMEM__DEFAULT;             /* image <-> host, buffer <-> image: image origin */
+    size_t pitches[2] CLMEM__DEFAULT;            /* image <-> host: host row and slice pitch (0: packed) */
+    size_t buffer_origin[3] CLMEM__DEFAULT;      /* buffer <-> host rect: origin in the buffer (x in bytes) */
+    size_t host_origin[3] CLMEM__DEFAULT;        /* buffer <-> host rect: origin in host memory */
+    size_t buffer_pitches[2] CLMEM__DEFAULT;     /* buffer <-> host rect: buffer row and slice pitch */
+    size_t host_pitches[2] CLMEM__DEFAULT;       /* buffer <-> host rect: host row and slice pitch */
+    size_t src_origin[3] CLMEM__DEFAULT;         /* buffer <- buffer rect, image <- image */
+    size_t dst_origin[3] CLMEM__DEFAULT;         /* buffer <- buffer rect, image <- image */
+    size_t dest_origin[3] CLMEM__DEFAULT;        /* image <- image (PyOpenCL's name; same as dst_origin) */
+    size_t src_pitches[2] CLMEM__DEFAULT;        /* buffer <- buffer rect */
+    size_t dst_pitches[2] CLMEM__DEFAULT;        /* buffer <- buffer rect */
+    int is_blocking CLMEM__DEFAULT;              /* host transfers: left out or true: block; false/CL_FALSE/0: do not */
+    const cl_event *wait_for CLMEM__DEFAULT;     /* events to wait for */
+    cl_uint num_wait_for CLMEM__DEFAULT;
+    cl_event *event CLMEM__DEFAULT;              /* where to put the new event (NULL: none) */
 } clmem_copy_options;
 
 /** Options of clmem_enqueue_fill. */
 typedef struct clmem_fill_options {
-    unsigned given;                /* CLMEM_GIVEN_* bits: filled by the macros */
-    size_t offset;                /* byte offset of the filled range (buffers) */
-    size_t pattern_size;          /* required when the pattern is a pointer */
-    const cl_event *wait_for;
-    cl_uint num_wait_for;
-    cl_event *event;
+    unsigned given CLMEM__DEFAULT; /* CLMEM_GIVEN_* bits: filled by the macros */
+    size_t offset CLMEM__DEFAULT; /* byte offset of the filled range (buffers) */
+    size_t pattern_size CLMEM__DEFAULT; /* required when the pattern is a pointer */
+    const cl_event *wait_for CLMEM__DEFAULT;
+    cl_uint num_wait_for CLMEM__DEFAULT;
+    cl_event *event CLMEM__DEFAULT;
 } clmem_fill_options;
 
 /* The pair functions of the dispatch table. Public linkage because the macro expands
@@ -158,7 +158,7 @@ CLMEM__INLINE cl_int clmem__copy_host_from_buffer_inline(cl_command_queue queue,
 CLMEM_API cl_int clmem__fill_svm(cl_command_queue queue, clmem_svm dst, const void *pattern, size_t pattern_size,
                                  size_t size, const clmem_fill_options *opts);
 
-/* ---- enqueue_copy: the dispatch (C11 _Generic; C++ overloads below) ---- */
+/* ---- enqueue_copy: the dispatch (C11 _Generic; C++: clmem/cxx.h) ---- */
 
 /** clmem_enqueue_copy(queue, dst, src, ...): copy between any two kinds of memory the
     DISPATCH TABLE lists; the operation is chosen from the static types of dst and src.
@@ -338,63 +338,6 @@ CLMEM_API cl_int clmem__set_arg_unsupported(cl_kernel kernel, cl_uint index, ...
 CLMEM_API cl_int clmem_enqueue_copy_buffer_p2p_amd_opts(cl_platform_id platform, cl_command_queue queue, clmem_buffer src,
                                                         clmem_buffer dst, const clmem_copy_options *opts);
 
-#ifdef __cplusplus
-} /* extern "C" */
-
-/* C++: overloads stand in for _Generic. */
-#define CLMEM__CXX_COPY(D, S, fn)                                                                  \
-    inline cl_int clmem_enqueue_copy(cl_command_queue q, D dst, S src,                             \
-                                     const clmem_copy_options &o = clmem_copy_options()) {         \
-        return fn(q, dst, src, &o);                                                                \
-    }
-CLMEM__CXX_COPY(clmem_buffer, clmem_buffer, clmem__copy_buffer_from_buffer)
-CLMEM__CXX_COPY(clmem_buffer, const void *, clmem__copy_buffer_from_host)
-CLMEM__CXX_COPY(void *, clmem_buffer, clmem__copy_host_from_buffer)
-CLMEM__CXX_COPY(clmem_buffer, clmem_image, clmem__copy_buffer_from_image)
-CLMEM__CXX_COPY(clmem_image, clmem_buffer, clmem__copy_image_from_buffer)
-CLMEM__CXX_COPY(clmem_image, clmem_image, clmem__copy_image_from_image)
-CLMEM__CXX_COPY(clmem_image, const void *, clmem__copy_image_from_host)
-CLMEM__CXX_COPY(void *, clmem_image, clmem__copy_host_from_image)
-CLMEM__CXX_COPY(clmem_svm, clmem_svm, clmem__copy_svm_from_svm)
-CLMEM__CXX_COPY(clmem_svm, const void *, clmem__copy_svm_from_host)
-CLMEM__CXX_COPY(void *, clmem_svm, clmem__copy_host_from_svm)
-CLMEM__CXX_COPY(cl_mem, cl_mem, clmem__copy_mem_from_mem)
-CLMEM__CXX_COPY(cl_mem, const void *, clmem__copy_mem_from_host)
-CLMEM__CXX_COPY(void *, cl_mem, clmem__copy_host_from_mem)
-CLMEM__CXX_COPY(cl_mem, clmem_buffer, clmem__copy_mem_from_buffer)
-CLMEM__CXX_COPY(clmem_buffer, cl_mem, clmem__copy_buffer_from_mem)
-CLMEM__CXX_COPY(cl_mem, clmem_image, clmem__copy_mem_from_image)
-CLMEM__CXX_COPY(clmem_image, cl_mem, clmem__copy_image_from_mem)
-#undef CLMEM__CXX_COPY
-#define CLMEM__CXX_FILL(T, name)                                                                    \
-    inline cl_int clmem_enqueue_fill(cl_command_queue q, clmem_buffer dst, T pattern, size_t size,  \
-                                     const clmem_fill_options &o = clmem_fill_options()) {          \
-        return clmem__fill_##name(q, clmem__fill_target_buffer(dst), pattern, size, &o);            \
-    }                                                                                               \
-    inline cl_int clmem_enqueue_fill(cl_command_queue q, clmem_svm dst, T pattern, size_t size,     \
-                                     const clmem_fill_options &o = clmem_fill_options()) {          \
-        return clmem__fill_##name(q, clmem__fill_target_svm(dst), pattern, size, &o);               \
-    }                                                                                               \
-    inline cl_int clmem_set_kernel_arg(cl_kernel k, cl_uint i, T v) { return clmem__set_arg_##name(k, i, v); }
-CLMEM__PATTERN_TYPES(CLMEM__CXX_FILL)
-#undef CLMEM__CXX_FILL
-inline cl_int clmem_enqueue_fill(cl_command_queue q, clmem_buffer dst, const void *pattern, size_t size,
-                                 const clmem_fill_options &o = clmem_fill_options()) {
-    return clmem__fill_ptr(q, clmem__fill_target_buffer(dst), pattern, size, &o);
-}
-inline cl_int clmem_enqueue_fill(cl_command_queue q, clmem_svm dst, const void *pattern, size_t size,
-                                 const clmem_fill_options &o = clmem_fill_options()) {
-    return clmem__fill_ptr(q, clmem__fill_target_svm(dst), pattern, size, &o);
-}
-inline cl_int clmem_set_kernel_arg(cl_kernel k, cl_uint i, clmem_buffer v) { return clmem__set_arg_buffer(k, i, v); }
-inline cl_int clmem_set_kernel_arg(cl_kernel k, cl_uint i, cl_mem v) { return clmem__set_arg_mem(k, i, v); }
-inline cl_int clmem_set_kernel_arg(cl_kernel k, cl_uint i, clmem_local_memory v) { return clmem__set_arg_local(k, i, v); }
-inline cl_int clmem_set_kernel_arg(cl_kernel k, cl_uint i, clmem_image v) { return clmem__set_arg_image(k, i, v); }
-inline cl_int clmem_set_kernel_arg(cl_kernel k, cl_uint i, clmem_sampler v) { return clmem__set_arg_sampler(k, i, v); }
-inline cl_int clmem_set_kernel_arg(cl_kernel k, cl_uint i, clmem_pipe v) { return clmem__set_arg_pipe(k, i, v); }
-inline cl_int clmem_set_kernel_arg(cl_kernel k, cl_uint i, clmem_svm v) { return clmem__set_arg_svm(k, i, v); }
-extern "C" {
-#endif
 
 #ifdef __cplusplus
 }

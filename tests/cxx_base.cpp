@@ -1,0 +1,63 @@
+// The base module from C++: version, error strings, the last error message, clearing
+// it, the log callback (also clmem_log_stderr), the CLMEM_GIVEN_* mask of the macros.
+#define CLMEM_IMPLEMENTATION
+#include "clmem.h"
+#include "cxx_common.h"
+#include <string>
+
+static std::string logged;
+static int log_calls = 0;
+static void capture(clmem_log_level level, cl_int code, const char *message, void *user) {
+    (void)user;
+    log_calls++;
+    logged = std::string(level == CLMEM_LOG_ERROR ? "error " : "other ") + clmem_error_string(code) + " " + message;
+}
+
+static void test_errors(clmem_test_context *t) {
+    CLMEM_CHECK(t, std::string(CLMEM_VERSION_STRING) == std::to_string(CLMEM_VERSION_MAJOR) + "." +
+                                                          std::to_string(CLMEM_VERSION_MINOR) + "." +
+                                                          std::to_string(CLMEM_VERSION_PATCH));
+    CLMEM_CHECK(t, std::string(clmem_error_string(CL_INVALID_VALUE)) == "CL_INVALID_VALUE");
+    CLMEM_CHECK(t, std::string(clmem_error_string(CLMEM_ERROR_DOUBLE_RELEASE)) == "CLMEM_ERROR_DOUBLE_RELEASE");
+    CLMEM_CHECK(t, std::string(clmem_error_string(12345)) == "UNKNOWN_ERROR_CODE");
+    clmem_clear_error();
+    CLMEM_CHECK(t, clmem_last_error_message()[0] == 0);
+    clmem_set_log_callback(capture, NULL);
+    clmem_buffer b = clmem_buffer_create(NULL, 0, 16, NULL, NULL);
+    CLMEM_CHECK(t, b.mem == NULL);
+    CLMEM_CHECK(t, strstr(clmem_last_error_message(), "clmem_buffer_create") != NULL);
+    CLMEM_CHECK_EQ(t, log_calls, 1);
+    CLMEM_CHECK(t, logged.find("error CL_INVALID_CONTEXT clmem_buffer_create") == 0);
+    clmem_clear_error();
+    CLMEM_CHECK(t, clmem_last_error_message()[0] == 0);
+    clmem_set_log_callback(clmem_log_stderr, NULL);
+    clmem_log_stderr(CLMEM_LOG_INFO, CL_SUCCESS, "cxx_base: clmem_log_stderr from C++ (expected line)", NULL);
+    clmem_set_log_callback(NULL, NULL);
+    (void)clmem_buffer_create(NULL, 0, 16, NULL, NULL);
+    CLMEM_CHECK_EQ(t, log_calls, 1);
+}
+
+static void test_given(clmem_test_context *t) {
+    // the mask the designator form computes from the text of the options
+    CLMEM_CHECK_EQ(t, CLMEM__GIVEN(), 0u);
+    CLMEM_CHECK_EQ(t, CLMEM__GIVEN(.byte_count = 0, .is_blocking = false),
+                   CLMEM_GIVEN_BYTE_COUNT | CLMEM_GIVEN_IS_BLOCKING);
+    CLMEM_CHECK_EQ(t, CLMEM__GIVEN(.region = {1, 2}, .shape = {3}, .ndim = 1, .order = 'C', .mode = 'r'),
+                   CLMEM_GIVEN_REGION | CLMEM_GIVEN_SHAPE | CLMEM_GIVEN_NDIM | CLMEM_GIVEN_ORDER | CLMEM_GIVEN_MODE);
+    CLMEM_CHECK_EQ(t, CLMEM__GIVEN(.size = 1, .host_size = 2, .num_channels = 4, .alignment = 8),
+                   CLMEM_GIVEN_SIZE | CLMEM_GIVEN_HOST_SIZE | CLMEM_GIVEN_NUM_CHANNELS | CLMEM_GIVEN_ALIGNMENT);
+    // and the keywords set the same bits
+    clmem_svm_empty_options o = clmem::detail::make<clmem_svm_empty_options>(
+        clmem::shape(3, 4), clmem::ndim = 2, clmem::order = 'F', clmem::alignment = 0);
+    CLMEM_CHECK_EQ(t, o.given, CLMEM_GIVEN_SHAPE | CLMEM_GIVEN_NDIM | CLMEM_GIVEN_ORDER | CLMEM_GIVEN_ALIGNMENT);
+    CLMEM_CHECK(t, o.shape[0] == 3 && o.shape[1] == 4 && o.order == 'F');
+    clmem_image_from_array_options f = clmem::detail::make<clmem_image_from_array_options>(
+        clmem::num_channels = 0u, clmem::mode('w'), clmem::norm_int = true, clmem::half_float(false));
+    CLMEM_CHECK_EQ(t, f.given, CLMEM_GIVEN_NUM_CHANNELS | CLMEM_GIVEN_MODE);
+    CLMEM_CHECK(t, f.mode == 'w' && f.norm_int && !f.half_float);
+    // more values than the field holds poison it (every call refuses SIZE_MAX extents)
+    clmem_copy_options c = clmem::detail::make<clmem_copy_options>(clmem::region = {1, 2, 3, 4});
+    CLMEM_CHECK(t, c.region[0] == (size_t)-1 && c.region[2] == (size_t)-1);
+}
+
+CXX_CASES({"errors", test_errors, true}, {"given", test_given, true})

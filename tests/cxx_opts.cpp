@@ -1,0 +1,134 @@
+// Every public *_opts function called directly from C++ (as code that keeps function
+// pointers or builds its options at run time does): value-initialized structs mean every
+// default, a zero that is meant needs its CLMEM_GIVEN_* bit, NULL options are the defaults.
+#define CLMEM_IMPLEMENTATION
+#include "clmem.h"
+#include "cxx_common.h"
+
+static void test_buffer_opts(clmem_test_context *t) {
+    cl_int err;
+    clmem_buffer b = clmem_buffer_create(t->context, 0, 64, NULL, &err);
+    CLMEM_CHECK_CL(t, err);
+    cl_uint v = 7;
+    cl_event ev = NULL;
+    clmem_enqueue_options eo = clmem_enqueue_options();
+    eo.event = &ev;
+    CLMEM_CHECK_CL(t, clmem_enqueue_fill_buffer_opts(t->queue, b, &v, sizeof v, 0, 64, &eo));
+    CLMEM_CHECK(t, ev != NULL);
+    eo = clmem_enqueue_options();
+    eo.wait_for = &ev;
+    eo.num_wait_for = 1;
+    const cl_mem objs[1] = {b.mem};
+    cl_int r = clmem_enqueue_migrate_mem_objects_opts(t->queue, objs, 1, 0, &eo);
+    CLMEM_CHECK(t, r == CL_SUCCESS || r == CL_INVALID_OPERATION);
+    clReleaseEvent(ev);
+    // copy with .byte_count = 0 meant: the given bit
+    clmem_copy_options co = clmem_copy_options();
+    co.given = CLMEM_GIVEN_BYTE_COUNT;
+    cl_uint out[16];
+    memset(out, 0, sizeof out);
+    CLMEM_CHECK_CL(t, clmem::detail::copy(t->queue, out, b, &co));
+    CLMEM_CHECK_EQ(t, out[0], 0);
+    co.given = 0;   // 0 without the bit: the default, everything
+    CLMEM_CHECK_CL(t, clmem::detail::copy(t->queue, out, b, &co));
+    CLMEM_CHECK_EQ(t, out[15], 7);
+    clmem_buffer c = clmem_buffer_create(t->context, 0, 64, NULL, &err);
+    CLMEM_CHECK_CL(t, err);
+    r = clmem_enqueue_copy_buffer_p2p_amd_opts(t->platform, t->queue, b, c, &co);
+    CLMEM_CHECK(t, r == CL_SUCCESS || r == CL_INVALID_OPERATION);
+    // maps
+    clmem_memory_map m;
+    clmem_map_options mo = clmem_map_options();
+    mo.shape[0] = 4;
+    mo.shape[1] = 4;
+    CLMEM_CHECK_CL(t, clmem_enqueue_map_buffer_opts(t->queue, b, CL_MAP_READ, 0, sizeof(cl_uint), "cl_uint", &m, &mo));
+    CLMEM_CHECK(t, m.ndim == 2 && m.file == NULL && strcmp(m.dtype, "cl_uint") == 0);
+    CLMEM_CHECK_EQ(t, *(cl_uint *)clmem_memory_map_at(&m, {3, 3}), 7);
+    clmem_unmap_options uo = clmem_unmap_options();
+    uo.queue = t->queue;
+    CLMEM_CHECK_CL(t, clmem_memory_map_release_opts(&m, &uo));
+    CLMEM_CHECK_CL(t, clmem_enqueue_map_buffer_opts(t->queue, b, CL_MAP_READ, 0, 4, "int", &m, NULL));
+    CLMEM_CHECK_CL(t, clmem_enqueue_unmap_mem_object_opts(t->queue, b.mem, m.ptr, NULL));
+    clmem_release(&b);
+    clmem_release(&c);
+}
+
+static void test_image_opts(clmem_test_context *t) {
+    cl_bool has = CL_FALSE;
+    clGetDeviceInfo(t->device, CL_DEVICE_IMAGE_SUPPORT, sizeof has, &has, NULL);
+    if (!has) {
+        clmem_test_skip(t, "no image support");
+        return;
+    }
+    cl_int err;
+    clmem_image_options io = clmem_image_options();
+    io.shape[0] = 8;
+    io.shape[1] = 2;
+    clmem_image img = clmem_create_image_opts(t->context, 0, clmem_image_format_create(CL_R, CL_FLOAT), &err, &io);
+    CLMEM_CHECK_CL(t, err);
+    const float c[4] = {3, 0, 0, 0};
+    CLMEM_CHECK_CL(t, clmem_enqueue_fill_image_opts(t->queue, img, c, CLMEM_COLOR_FLOAT, NULL, NULL, NULL));
+    clmem_memory_map m;
+    clmem_map_options mo = clmem_map_options();
+    mo.region[0] = 2;
+    CLMEM_CHECK_CL(t, clmem_enqueue_map_image_opts(t->queue, img, CL_MAP_READ, &m, &mo));
+    CLMEM_CHECK(t, m.shape[0] == 1 && m.shape[1] == 2 && ((const float *)m.ptr)[1] == 3.0f);   // {2} is {2, 1, 1}
+    clmem_release(&m);
+    clmem_release(&img);
+    const float a[4] = {1, 2, 3, 4};
+    const size_t shape[1] = {4};
+    clmem_image_from_array_options fo = clmem_image_from_array_options();
+    fo.mode = 'w';
+    img = clmem_image_from_array_opts(t->context, a, CL_FLOAT, 1, 1, shape, &err, &fo);
+    CLMEM_CHECK_CL(t, err);
+    CLMEM_CHECK_EQ(t, img.flags & CL_MEM_WRITE_ONLY, CL_MEM_WRITE_ONLY);
+    clmem_release(&img);
+    fo = clmem_image_from_array_options();
+    fo.num_channels = 0;
+    fo.given = CLMEM_GIVEN_NUM_CHANNELS;   // an explicit 0 is refused
+    img = clmem_image_from_array_opts(t->context, a, CL_FLOAT, 1, 1, shape, &err, &fo);
+    CLMEM_CHECK(t, img.mem == NULL && err == CL_INVALID_VALUE);
+}
+
+static void test_svm_opts(clmem_test_context *t) {
+#ifdef CL_VERSION_2_0
+    if (!device_svm_caps(t, CL_DEVICE_SVM_COARSE_GRAIN_BUFFER)) {
+        clmem_test_skip(t, "device has no coarse-grain buffer SVM");
+        return;
+    }
+    cl_int err;
+    clmem_svm_allocation a = clmem_svm_allocation_create(t->context, 64, 0, 0, t->queue, &err);
+    CLMEM_CHECK_CL(t, err);
+    cl_uint v = 5;
+    clmem_svm_memfill_options fo = clmem_svm_memfill_options();
+    CLMEM_CHECK_CL(t, clmem_enqueue_svm_memfill_opts(t->queue, a.svm, &v, sizeof v, &fo));
+    clmem_svm_map m;
+    clmem_svm_map_options mo = clmem_svm_map_options();
+    mo.size = 8;
+    CLMEM_CHECK_CL(t, clmem_enqueue_svm_map_opts(t->queue, a.svm, CL_MAP_READ, &m, &mo));
+    CLMEM_CHECK(t, m.size == 8 && ((cl_uint *)m.ptr)[1] == 5);
+    clmem_svm_unmap_options uo = clmem_svm_unmap_options();
+    CLMEM_CHECK_CL(t, clmem_svm_map_release_opts(&m, &uo));
+    const clmem_svm svms[1] = {a.svm};
+    cl_int r = clmem_enqueue_svm_migratemem_opts(t->queue, svms, 1, 0, NULL);
+    CLMEM_CHECK(t, r == CL_SUCCESS || r == CL_INVALID_OPERATION);
+    CLMEM_CHECK_CL(t, clmem_svm_allocation_enqueue_release_opts(&a, NULL, NULL));
+    clmem_svm_array arr, like;
+    clmem_svm_empty_options eo = clmem_svm_empty_options();
+    eo.shape[0] = 2;
+    eo.shape[1] = 3;
+    arr = clmem_svm_empty_opts(t->context, CL_MEM_READ_WRITE, sizeof(double), "double", &err, &eo);
+    CLMEM_CHECK_CL(t, err);
+    CLMEM_CHECK(t, arr.ndim == 2 && arr.strides[0] == 24 && strcmp(arr.dtype, "double") == 0);
+    like = clmem_svm_empty_like_opts(t->context, CL_MEM_READ_WRITE, &arr, &err, NULL);
+    CLMEM_CHECK_CL(t, err);
+    CLMEM_CHECK(t, like.shape[1] == 3);
+    clmem_release(&like);
+    clmem_release(&arr);
+#else
+    clmem_test_skip(t, "OpenCL headers older than 2.0");
+#endif
+}
+
+CXX_CASES({"buffer_opts", test_buffer_opts, false}, {"image_opts", test_image_opts, false},
+          {"svm_opts", test_svm_opts, false})
