@@ -9321,7 +9321,7 @@ CLMEM_API cl_int clmem__check_kernel_arg(cl_kernel kernel, cl_uint index, int ki
             return clmem__arg_reject(CL_INVALID_ARG_VALUE, kernel, index, type, space, kind, value_type, size,
                                      "a scalar or vector parameter needs a value of its type");
         if (p.size && p.size != size) {
-            char why[64];
+            char why[96];
             snprintf(why, sizeof why, "the parameter is %zu bytes; pass a value of its type", p.size);
             return clmem__arg_reject(CL_INVALID_ARG_SIZE, kernel, index, type, space, kind, value_type, size, why);
         }
@@ -11942,7 +11942,7 @@ CLMEM_API clmem_pinned_allocation clmem_pinned_allocation_create(cl_command_queu
     static const char fn[] = "clmem_pinned_allocation_create";
     clmem_pinned_allocation a;
     clmem__pinned_block *blk;
-    cl_context ctx;
+    cl_context ctx = NULL;
     cl_device_id dev;
     cl_ulong max_alloc;
     cl_mem_flags f = 0;
@@ -12176,7 +12176,7 @@ CLMEM_API clmem_pinned_pool *clmem_pinned_pool_create(cl_command_queue queue, cl
                                                       unsigned leading_bits_in_bin_id, cl_int *errcode_ret) {
     static const char fn[] = "clmem_pinned_pool_create";
     clmem_pinned_pool *p;
-    cl_context ctx;
+    cl_context ctx = NULL;
     cl_device_id dev;
     cl_ulong max_alloc;
     cl_mem_flags f = 0;
@@ -12686,7 +12686,7 @@ CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_
                                             unsigned threads, cl_int *errcode_ret) {
     static const char fn[] = "clmem_stager_create";
     clmem_stager *st;
-    cl_context ctx;
+    cl_context ctx = NULL;
     cl_device_id dev;
     cl_ulong max_alloc;
     cl_device_type type = 0;

@@ -174,7 +174,7 @@ CLMEM_API clmem_pinned_allocation clmem_pinned_allocation_create(cl_command_queu
     static const char fn[] = "clmem_pinned_allocation_create";
     clmem_pinned_allocation a;
     clmem__pinned_block *blk;
-    cl_context ctx;
+    cl_context ctx = NULL;
     cl_device_id dev;
     cl_ulong max_alloc;
     cl_mem_flags f = 0;
@@ -408,7 +408,7 @@ CLMEM_API clmem_pinned_pool *clmem_pinned_pool_create(cl_command_queue queue, cl
                                                       unsigned leading_bits_in_bin_id, cl_int *errcode_ret) {
     static const char fn[] = "clmem_pinned_pool_create";
     clmem_pinned_pool *p;
-    cl_context ctx;
+    cl_context ctx = NULL;
     cl_device_id dev;
     cl_ulong max_alloc;
     cl_mem_flags f = 0;
@@ -918,7 +918,7 @@ CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_
                                             unsigned threads, cl_int *errcode_ret) {
     static const char fn[] = "clmem_stager_create";
     clmem_stager *st;
-    cl_context ctx;
+    cl_context ctx = NULL;
     cl_device_id dev;
     cl_ulong max_alloc;
     cl_device_type type = 0;

@@ -767,7 +767,7 @@ CLMEM_API cl_int clmem__check_kernel_arg(cl_kernel kernel, cl_uint index, int ki
             return clmem__arg_reject(CL_INVALID_ARG_VALUE, kernel, index, type, space, kind, value_type, size,
                                      "a scalar or vector parameter needs a value of its type");
         if (p.size && p.size != size) {
-            char why[64];
+            char why[96];
             snprintf(why, sizeof why, "the parameter is %zu bytes; pass a value of its type", p.size);
             return clmem__arg_reject(CL_INVALID_ARG_SIZE, kernel, index, type, space, kind, value_type, size, why);
         }
