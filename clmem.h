@@ -32,6 +32,8 @@
      CLMEM_IMPLEMENTATION   compile the implementation into this translation unit
      CLMEM_STATIC           make every function static (a private copy per unit)
      CLMEM_NO_VALIDATION    compile out clmem's argument checks (bare OpenCL calls)
+     CLMEM_NO_KERNEL_ARG_CHECK  compile out clmem_set_kernel_arg's check of the value
+                            against the kernel's parameter type (clGetKernelArgInfo)
      CLMEM_MALLOC(sz), CLMEM_REALLOC(p, sz), CLMEM_FREE(p)   all or none (default: libc)
      CLMEM_ASSERT(c)        internal invariants (default: assert)
      CLMEM_TRACK_ALLOCATIONS  pools remember where each active block was allocated
@@ -6257,6 +6259,8 @@ CLMEM_API cl_int clmem__set_arg_image(cl_kernel k, cl_uint index, clmem_image v)
     if (CLMEM__CHECKS) {
         if (!k) return clmem__fail(CL_INVALID_KERNEL, fn, "kernel is NULL");
         if (!v.mem) return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "argument %u: the image is an empty or released handle", index);
+        if ((err = clmem__check_kernel_arg(k, index, CLMEM__ARG_KIND_IMAGE, sizeof v.mem, &v.mem, "clmem_image")) != CL_SUCCESS)
+            return err;
     }
     err = clSetKernelArg(k, index, sizeof(cl_mem), &v.mem);
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clSetKernelArg");
@@ -6539,6 +6543,8 @@ CLMEM_API cl_int clmem__set_arg_sampler(cl_kernel k, cl_uint index, clmem_sample
         if (!k) return clmem__fail(CL_INVALID_KERNEL, fn, "kernel is NULL");
         if (!v.sampler)
             return clmem__fail(CL_INVALID_SAMPLER, fn, "argument %u: the sampler is an empty or released handle", index);
+        if ((err = clmem__check_kernel_arg(k, index, CLMEM__ARG_KIND_SAMPLER, sizeof v.sampler, &v.sampler, "clmem_sampler")) != CL_SUCCESS)
+            return err;
     }
     err = clSetKernelArg(k, index, sizeof(cl_sampler), &v.sampler);
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clSetKernelArg");
@@ -6732,6 +6738,8 @@ CLMEM_API cl_int clmem__set_arg_pipe(cl_kernel k, cl_uint index, clmem_pipe v) {
     if (CLMEM__CHECKS) {
         if (!k) return clmem__fail(CL_INVALID_KERNEL, fn, "kernel is NULL");
         if (!v.mem) return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "argument %u: the pipe is an empty or released handle", index);
+        if ((err = clmem__check_kernel_arg(k, index, CLMEM__ARG_KIND_PIPE, sizeof v.mem, &v.mem, "clmem_pipe")) != CL_SUCCESS)
+            return err;
     }
     err = clSetKernelArg(k, index, sizeof(cl_mem), &v.mem);
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clSetKernelArg");

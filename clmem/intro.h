@@ -32,6 +32,8 @@
      CLMEM_IMPLEMENTATION   compile the implementation into this translation unit
      CLMEM_STATIC           make every function static (a private copy per unit)
      CLMEM_NO_VALIDATION    compile out clmem's argument checks (bare OpenCL calls)
+     CLMEM_NO_KERNEL_ARG_CHECK  compile out clmem_set_kernel_arg's check of the value
+                            against the kernel's parameter type (clGetKernelArgInfo)
      CLMEM_MALLOC(sz), CLMEM_REALLOC(p, sz), CLMEM_FREE(p)   all or none (default: libc)
      CLMEM_ASSERT(c)        internal invariants (default: assert)
      CLMEM_TRACK_ALLOCATIONS  pools remember where each active block was allocated

@@ -207,6 +207,22 @@ static void test_image_and_sampler_params(clmem_test_context *t) {
                               !strstr(clmem_last_error_message(), "a pointer parameter needs a buffer")))
         err = -7;
     if (err == CL_SUCCESS && clmem_set_kernel_arg(k, 2, b) != CL_SUCCESS) err = -8;
+    /* clmem handles of images and samplers where the other, or a buffer, is due */
+    if (err == CL_SUCCESS) {
+        clmem_image wrapped = clmem_image_from_int_ptr(img, true, &err);
+        clmem_sampler s = clmem_sampler_create(t->context, false, CL_ADDRESS_CLAMP, CL_FILTER_NEAREST, &err);
+        if (err == CL_SUCCESS && clmem_set_kernel_arg(k, 0, wrapped) != CL_SUCCESS) err = -9;
+        if (err == CL_SUCCESS && clmem_set_kernel_arg(k, 1, s) != CL_SUCCESS) err = -10;
+        clmem_clear_error();
+        if (err == CL_SUCCESS && (clmem_set_kernel_arg(k, 2, wrapped) != CL_INVALID_MEM_OBJECT ||
+                                  !strstr(clmem_last_error_message(), "declared __global float4*) is given an image")))
+            err = -11;
+        if (err == CL_SUCCESS && clmem_set_kernel_arg(k, 1, wrapped) != CL_INVALID_SAMPLER) err = -12;
+        if (err == CL_SUCCESS && clmem_set_kernel_arg(k, 0, s) != CL_INVALID_MEM_OBJECT) err = -13;
+        if (err == CL_SUCCESS && clmem_set_kernel_arg(k, 2, s) != CL_INVALID_MEM_OBJECT) err = -14;
+        clmem_image_release(&wrapped);
+        clmem_sampler_release(&s);
+    }
     clReleaseMemObject(img);
     clmem_buffer_release(&b);
     clReleaseKernel(k);
