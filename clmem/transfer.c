@@ -190,9 +190,9 @@ static cl_int clmem__host_transfer(cl_command_queue queue, clmem_buffer buf, voi
         if (!host)
             return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY, "the host pointer (%s) is NULL", write ? "src" : "dst");
         if ((err = clmem__check_host_access(what, buf, write)) != CL_SUCCESS) return err;
-        /* The queue's context is not asked here: every driver compares it on the call
-           (the hottest path of clmem costs one driver query less), and a refusal gets
-           its message in clmem__host_failed. */
+        /* One driver query: not every driver compares the contexts (Oclgrind 21.10
+           reads another context's buffer), and CL_INVALID_CONTEXT is documented. */
+        if ((err = clmem__check_same_context(CLMEM__COPY, queue, buf.context, what)) != CL_SUCCESS) return err;
     }
     if (!(o->region[0] | o->region[1] | o->region[2])) return clmem__host_linear(queue, buf, host, write, o);
     rect = clmem__region(CLMEM__COPY, o->region, region, &err);
