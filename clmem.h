@@ -42,13 +42,25 @@
 /* ---- begin clmem/base.h ---- */
 /* >>base: version, configuration, linkage, results, error messages, logging */
 
-#if !defined(__cplusplus) && (!defined(__STDC_VERSION__) || __STDC_VERSION__ < 201112L)
+/* Language and header checks: each stops the compiler at one clear #error (the
+   missing #include after it is fatal, so no cascade of errors follows). */
+#if defined(__cplusplus)
+#if (defined(_MSVC_LANG) ? _MSVC_LANG : __cplusplus) < 201103L
+#error "clmem.h needs C++11 or later: compile with -std=c++11 (it uses thread_local)"
+#include "clmem: stopped at the #error above"
+#endif
+#elif !defined(__STDC_VERSION__) || __STDC_VERSION__ < 201112L
 #error "clmem.h needs C11 (or C++11): compile with -std=c11 or later; it dispatches with _Generic"
+#include "clmem: stopped at the #error above"
 #endif
 
 #define CLMEM_VERSION_MAJOR 0
 #define CLMEM_VERSION_MINOR 1
 #define CLMEM_VERSION_PATCH 0
+/** The version of this header as one number, MAJOR * 10000 + MINOR * 100 + PATCH
+    (0.1.0 is 100; 1.2.3 would be 10203), for #if comparisons:
+    #if CLMEM_VERSION >= 100 ... */
+#define CLMEM_VERSION (CLMEM_VERSION_MAJOR * 10000 + CLMEM_VERSION_MINOR * 100 + CLMEM_VERSION_PATCH)
 #define CLMEM__STR_(x) #x
 #define CLMEM__STR(x) CLMEM__STR_(x)
 /** "0.1.0": the version of this header, as a string. */
@@ -64,6 +76,10 @@
 #include <OpenCL/opencl.h>
 #else
 #include <CL/cl.h>
+#endif
+#if !defined(CL_VERSION_1_2)
+#error "clmem.h needs OpenCL 1.2 headers or later: CL_TARGET_OPENCL_VERSION is below 120 (define it as 120, 200 or 300)"
+#include "clmem: stopped at the #error above"
 #endif
 
 #include <stddef.h>
@@ -2269,6 +2285,13 @@ typedef struct clmem_svm_allocator clmem_svm_allocator;
 CLMEM_API clmem_svm_allocator *clmem_svm_allocator_create(cl_context context, cl_uint alignment,
                                                           cl_svm_mem_flags flags, cl_command_queue queue,
                                                           cl_int *errcode_ret);
+/** clmem_svm_allocator_allocate(alloc, size, &err): one SVM allocation of size bytes
+    from the allocator (PyOpenCL's SVMAllocator.__call__), released with
+    clmem_svm_allocation_release. size 0 gives an empty allocation and CL_SUCCESS.
+    Errors: CL_INVALID_VALUE (alloc is NULL), and those of clmem_svm_allocation_create
+    (CL_MEM_OBJECT_ALLOCATION_FAILURE when clSVMAlloc returns NULL). Any thread. */
+CLMEM_API clmem_svm_allocation clmem_svm_allocator_allocate(clmem_svm_allocator *alloc, size_t size,
+                                                            cl_int *errcode_ret);
 /** clmem_svm_allocator_retain / _release: reference counting as clmem_allocator's. */
 CLMEM_API void clmem_svm_allocator_retain(clmem_svm_allocator *alloc);
 CLMEM_API cl_int clmem_svm_allocator_release(clmem_svm_allocator *alloc);
@@ -2991,10 +3014,26 @@ static inline void *clmem__unconst(const void *p) {
 
 /* ---- mutexes (pools, caches, registries) ---- */
 #if defined(_WIN32)
+/* windows.h without its min/max macros and rarely used APIs; neither define is left
+   behind for the code that includes clmem.h. (A windows.h included later by that code
+   is this one: the include guard has seen it. Include windows.h first to get more.) */
 #ifndef WIN32_LEAN_AND_MEAN
 #define WIN32_LEAN_AND_MEAN
+#define CLMEM__UNDEF_LEAN_AND_MEAN
+#endif
+#ifndef NOMINMAX
+#define NOMINMAX
+#define CLMEM__UNDEF_NOMINMAX
 #endif
 #include <windows.h>
+#ifdef CLMEM__UNDEF_LEAN_AND_MEAN
+#undef WIN32_LEAN_AND_MEAN
+#undef CLMEM__UNDEF_LEAN_AND_MEAN
+#endif
+#ifdef CLMEM__UNDEF_NOMINMAX
+#undef NOMINMAX
+#undef CLMEM__UNDEF_NOMINMAX
+#endif
 typedef SRWLOCK clmem__mutex;
 #define CLMEM__MUTEX_INIT SRWLOCK_INIT
 static inline void clmem__mutex_init(clmem__mutex *m) { InitializeSRWLock(m); }

@@ -51,10 +51,26 @@ static inline void *clmem__unconst(const void *p) {
 
 /* ---- mutexes (pools, caches, registries) ---- */
 #if defined(_WIN32)
+/* windows.h without its min/max macros and rarely used APIs; neither define is left
+   behind for the code that includes clmem.h. (A windows.h included later by that code
+   is this one: the include guard has seen it. Include windows.h first to get more.) */
 #ifndef WIN32_LEAN_AND_MEAN
 #define WIN32_LEAN_AND_MEAN
+#define CLMEM__UNDEF_LEAN_AND_MEAN
+#endif
+#ifndef NOMINMAX
+#define NOMINMAX
+#define CLMEM__UNDEF_NOMINMAX
 #endif
 #include <windows.h>
+#ifdef CLMEM__UNDEF_LEAN_AND_MEAN
+#undef WIN32_LEAN_AND_MEAN
+#undef CLMEM__UNDEF_LEAN_AND_MEAN
+#endif
+#ifdef CLMEM__UNDEF_NOMINMAX
+#undef NOMINMAX
+#undef CLMEM__UNDEF_NOMINMAX
+#endif
 typedef SRWLOCK clmem__mutex;
 #define CLMEM__MUTEX_INIT SRWLOCK_INIT
 static inline void clmem__mutex_init(clmem__mutex *m) { InitializeSRWLock(m); }

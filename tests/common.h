@@ -34,10 +34,10 @@ static inline cl_kernel build_kernel(clmem_test_context *t, const char *source, 
     return k;
 }
 
-/* make_queue(t, ctx, &err): another in-order queue on t's device in ctx, made with the
+/* extra_queue(t, ctx, &err): another in-order queue on t's device in ctx, made with the
    call the device's version has (clCreateCommandQueueWithProperties is OpenCL 2.0; on
    a 1.2 device such as Oclgrind the ICD loader has no entry for it). */
-static inline cl_command_queue make_queue(clmem_test_context *t, cl_context ctx, cl_int *err) {
+static inline cl_command_queue extra_queue(clmem_test_context *t, cl_context ctx, cl_int *err) {
     char v[64] = {0};
     clGetDeviceInfo(t->device, CL_DEVICE_VERSION, sizeof v - 1, v, NULL);
 #ifdef CL_VERSION_2_0

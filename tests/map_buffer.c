@@ -510,11 +510,11 @@ static void test_release_queue(clmem_test_context *t) {
     clmem_memory_map m;
     clmem_buffer b = clmem_buffer_create(t->context, 0, 64, NULL, &err);
     CLMEM_CHECK_CL(t, err);
-    q2 = make_queue(t, t->context, &err);
+    q2 = extra_queue(t, t->context, &err);
     CLMEM_CHECK_CL(t, err);
     other = clCreateContext(NULL, 1, &t->device, NULL, NULL, &err);
     CLMEM_CHECK_CL(t, err);
-    oq = make_queue(t, other, &err);
+    oq = extra_queue(t, other, &err);
     CLMEM_CHECK_CL(t, err);
     CLMEM_CHECK_ERR(t, clmem_enqueue_map_buffer(oq, b, CL_MAP_READ, 0, char, &m), CL_INVALID_CONTEXT);
     CLMEM_CHECK_CL(t, clmem_enqueue_map_buffer(t->queue, b, CL_MAP_READ, 0, char, &m));
@@ -544,7 +544,7 @@ static void *map_worker(void *arg) {
     cl_int err;
     int round;
     clmem_memory_map m;
-    cl_command_queue q = make_queue(w->t, w->t->context, &err);
+    cl_command_queue q = extra_queue(w->t, w->t->context, &err);
     if (err != CL_SUCCESS) {
         ++w->failures;
         return NULL;

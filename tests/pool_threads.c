@@ -97,10 +97,10 @@ static void *work(void *arg) {
     shared *s = w->s;
     uint64_t x = 0x9E3779B97F4A7C15ull * (w->id + 1) + w->round;
     cl_int err;
-    cl_command_queue q = make_queue(s->t, s->t->context, &err);
+    cl_command_queue q = extra_queue(s->t, s->t->context, &err);
     int op;
     if (err != CL_SUCCESS) {
-        fail(s, "make_queue", err);
+        fail(s, "extra_queue", err);
         return NULL;
     }
     for (op = 0; op < OPS; ++op) {
