@@ -160,7 +160,14 @@ CLMEM_API cl_int clmem_get_test_platforms_and_devices(const char *spec, clmem_te
         cl_uint nd = 0;
         clGetPlatformInfo(plats[i], CL_PLATFORM_NAME, 127, nm->p[i][0], NULL);
         clGetPlatformInfo(plats[i], CL_PLATFORM_VENDOR, 127, nm->p[i][1], NULL);
-        if (clGetDeviceIDs(plats[i], CL_DEVICE_TYPE_ALL, MAXD, devs[i], &nd) != CL_SUCCESS) nd = 0;
+        err = clGetDeviceIDs(plats[i], CL_DEVICE_TYPE_ALL, MAXD, devs[i], &nd);
+        if (err == CL_DEVICE_NOT_FOUND) nd = 0; /* the one code that means "no devices" */
+        else if (err != CL_SUCCESS) {           /* a broken driver is a failure, not a skip */
+            err = clmem__fail(err, fn, "clGetDeviceIDs on platform %u ('%s') failed with %s (%d)", (unsigned)i,
+                              nm->p[i][0], clmem_error_string(err), (int)err);
+            CLMEM_FREE(nm);
+            return err;
+        }
         if (nd > MAXD) nd = MAXD;
         for (j = 0; j < nd; ++j) {
             clGetDeviceInfo(devs[i][j], CL_DEVICE_NAME, 127, nm->d[i][j][0], NULL);
@@ -239,7 +246,11 @@ CLMEM_API int clmem_test_main(const clmem_test_case *cases, size_t n, int argc, 
         return 1;
     }
     if (ndev > 64) ndev = 64;
-    setvbuf(stdout, NULL, _IOLBF, 0);
+    {   /* once: setvbuf may only come before other output (a test may run a runner inside) */
+        static bool buffered = false;
+        if (!buffered) setvbuf(stdout, NULL, _IOLBF, 0);
+        buffered = true;
+    }
     for (c = 0; c < n; ++c) {
         size_t runs = cases[c].no_device ? 1 : ndev;
         if (filter && !strstr(cases[c].name, filter)) continue;
