@@ -18,12 +18,15 @@
      >>transfer      clmem_enqueue_copy (its DISPATCH TABLE), clmem_enqueue_fill,
                      clmem_set_kernel_arg, clmem_local_memory
      >>pool          allocators, memory pools, SVM pools
+     >>pinned        pinned host memory, pinned pools, staged pageable copies (clmem_stager)
      >>cache         first-argument-dependent memoization   >>characterize
      >>testing       CLMEM_TEST device selection and the test runner
 
-   ERRORS: every call returns a cl_int (constructors: through a trailing cl_int *);
+   ERRORS: every call returns a cl_int (constructors: through cl_int *errcode_ret, their
+   last positional argument, before any named options);
    clmem_last_error_message() says in words which function, argument and values.
-   ZERO MEANS DEFAULT in the named options: see "NAMED OPTIONAL ARGUMENTS" (>>memobj).
+   Named options mean what they say, left-out ones take their default: see "NAMED
+   OPTIONAL ARGUMENTS" (>>memobj) and "NAMED OPTIONS" (>>base).
 
    OPTIONS (define before including):
      CLMEM_IMPLEMENTATION   compile the implementation into this translation unit
@@ -119,6 +122,69 @@ extern "C" {
 #endif
 
 /* ---------------------------------------------------------------------------------
+   NAMED OPTIONS: AN OPTION WRITTEN MEANS ITS VALUE, ONE LEFT OUT MEANS THE DEFAULT
+
+   Every options struct starts its named fields with `given`, a mask of the options
+   whose default is not zero (CLMEM_GIVEN_*). The macros fill it at compile time from
+   the designators the caller wrote: `#__VA_ARGS__` makes a string literal of the
+   options, and a designator counts when ".name" follows the start or a comma
+   (", .byte_count" but not "cfg.byte_count"). gcc folds the search at every -O level
+   and clang from -O1; clang at -O0 searches at run time (about 20 short strstr calls).
+   So `.is_blocking = false` does not block and `.byte_count = n` with n == 0 copies
+   nothing, while leaving them out blocks and copies everything.
+   Callers of a *_opts function (C++, function pointers) set `given` themselves for the
+   options they fill in: o.byte_count = n; o.given |= CLMEM_GIVEN_BYTE_COUNT;
+   --------------------------------------------------------------------------------- */
+#define CLMEM_GIVEN_BYTE_COUNT 0x001u   /* .byte_count */
+#define CLMEM_GIVEN_IS_BLOCKING 0x002u  /* .is_blocking */
+#define CLMEM_GIVEN_REGION 0x004u       /* .region */
+#define CLMEM_GIVEN_SIZE 0x008u         /* .size */
+#define CLMEM_GIVEN_HOST_SIZE 0x010u    /* .host_size */
+#define CLMEM_GIVEN_SHAPE 0x020u        /* .shape */
+#define CLMEM_GIVEN_NDIM 0x040u         /* .ndim */
+#define CLMEM_GIVEN_ORDER 0x080u        /* .order */
+#define CLMEM_GIVEN_MODE 0x100u         /* .mode */
+#define CLMEM_GIVEN_NUM_CHANNELS 0x200u /* .num_channels */
+#define CLMEM_GIVEN_ALIGNMENT 0x400u    /* .alignment */
+
+#if defined(__GNUC__) || defined(__clang__)
+#define CLMEM__STRSTR(s, t) __builtin_strstr(s, t)
+#else
+#define CLMEM__STRSTR(s, t) strstr(s, t)
+#endif
+#define CLMEM__HAS(s, name, bit) ((CLMEM__STRSTR(s, ",." name) || CLMEM__STRSTR(s, ", ." name)) ? (bit) : 0u)
+#define CLMEM__GIVEN_S(s)                                                                                    \
+    (CLMEM__HAS(s, "byte_count", CLMEM_GIVEN_BYTE_COUNT) | CLMEM__HAS(s, "is_blocking", CLMEM_GIVEN_IS_BLOCKING) | \
+     CLMEM__HAS(s, "region", CLMEM_GIVEN_REGION) | CLMEM__HAS(s, "size", CLMEM_GIVEN_SIZE) |                 \
+     CLMEM__HAS(s, "host_size", CLMEM_GIVEN_HOST_SIZE) | CLMEM__HAS(s, "shape", CLMEM_GIVEN_SHAPE) |           \
+     CLMEM__HAS(s, "ndim", CLMEM_GIVEN_NDIM) | CLMEM__HAS(s, "order", CLMEM_GIVEN_ORDER) |                    \
+     CLMEM__HAS(s, "mode", CLMEM_GIVEN_MODE) | CLMEM__HAS(s, "num_channels", CLMEM_GIVEN_NUM_CHANNELS) |      \
+     CLMEM__HAS(s, "alignment", CLMEM_GIVEN_ALIGNMENT))
+/* CLMEM__GIVEN(options...): the given mask of the designators written (see above). */
+#define CLMEM__GIVEN(...) CLMEM__GIVEN_S("," #__VA_ARGS__)
+
+/* Positional arguments that may be compound literals. The preprocessor splits a macro
+   argument at its commas, so `(const size_t[]){1024, 512}` would be two arguments.
+   A macro therefore names only the arguments it must see (those whose type picks the
+   function) and hands the rest, positional and named, to a brace initializer, which
+   puts every comma back: an "args" struct whose leading members are the positional
+   arguments, followed by the options' fields, overlaid on the options struct so that
+   the options pass on without a copy:
+       typedef struct { const size_t *shape; cl_int *errcode_ret;
+                        CLMEM__OPTIONS(clmem_x_options, CLMEM__X_FIELDS) } clmem__x_args;
+       #define clmem_x(ctx, ...) clmem__x_call(ctx, &(clmem__x_args){__VA_ARGS__, .given = CLMEM__GIVEN(__VA_ARGS__)})
+   C only (C++ has overloads). */
+#ifndef __cplusplus
+#define CLMEM__OPTIONS(T, FIELDS) \
+    union {                       \
+        T opts;                   \
+        struct {                  \
+            FIELDS                \
+        };                        \
+    };
+#endif
+
+/* ---------------------------------------------------------------------------------
    RESULTS
 
    Every operation returns a cl_int: CL_SUCCESS, the OpenCL error code the spec gives
@@ -201,20 +267,28 @@ extern "C" {
 
    PyOpenCL's keyword arguments are designated initializers here:
        clmem_enqueue_fill_buffer(q, buf, &v, sizeof v, 0, n, .event = &ev);
-   Every option left out is zero, and ZERO MEANS "THE DEFAULT". C cannot tell an
-   option left out from one set to 0, so the few options whose default is not zero
-   spell their other value with a constant:
-     .is_blocking   default: blocking. Ask for a non-blocking transfer with
-                    .is_blocking = CLMEM_NON_BLOCKING. Writing `.is_blocking = false`
-                    is the same as leaving it out: the call blocks (safe, but slower).
-     .byte_count    default: the whole extent (see clmem_enqueue_copy). A computed
-                    count that may be 0 must be tested before the call: `.byte_count
-                    = n` with n == 0 copies the default extent, not nothing.
+   An option you write means its value; an option you leave out takes its default
+   (see NAMED OPTIONS in base: the macros record which designators were written):
+     .is_blocking   left out: blocking (as in PyOpenCL). `.is_blocking = false`
+                    (CL_FALSE, 0, CLMEM_NON_BLOCKING) returns before the transfer is
+                    done: wait on .event (or clFinish) before touching the host memory.
+     .byte_count    left out: the whole extent (see clmem_enqueue_copy). `.byte_count
+                    = n` copies n bytes, also when n is 0 (then nothing, successfully).
+     .region        left out: linear copy, or the whole image; written as all zero:
+                    nothing is copied.
    Every enqueue takes .wait_for/.num_wait_for (set both with CLMEM_WAIT_FOR(e1, e2))
    and .event (where to store the new event; none is created when it is NULL).
+   A compound literal as a positional argument that picks the operation (the dst
+   and src of clmem_enqueue_copy, the pattern of clmem_enqueue_fill, the value of
+   clmem_set_kernel_arg) goes in parentheses, as for assert():
+       clmem_enqueue_fill(q, buf, ((cl_float4){{1, 2, 3, 4}}), 64);
+   the preprocessor would split it at its commas, and the macro must see it whole to
+   take its type. Other positional arguments (shapes, formats, colors, origins) may
+   be compound literals as they are.
    --------------------------------------------------------------------------------- */
+/** CLMEM_BLOCKING, CLMEM_NON_BLOCKING: readable values for .is_blocking. */
 #define CLMEM_BLOCKING 1
-#define CLMEM_NON_BLOCKING (-1)
+#define CLMEM_NON_BLOCKING 0
 
 /** CLMEM_WAIT_FOR(e1, e2, ...): sets .wait_for and .num_wait_for together.
     clmem_enqueue_copy(q, host, buf, CLMEM_WAIT_FOR(write_done), .event = &ev) */
@@ -222,12 +296,16 @@ extern "C" {
     .wait_for = (const cl_event[]){__VA_ARGS__},              \
     .num_wait_for = (cl_uint)(sizeof((const cl_event[]){__VA_ARGS__}) / sizeof(cl_event))
 
-/** The options every enqueue without options of its own takes. */
+/** The options every enqueue without options of its own takes: given (CLMEM_GIVEN_*
+    bits, filled by the macros), wait_for (events to wait for; NULL: none),
+    num_wait_for (how many), event (where to put the new event; NULL: none is made). */
+#define CLMEM__ENQUEUE_FIELDS \
+    unsigned given;           \
+    const cl_event *wait_for; \
+    cl_uint num_wait_for;     \
+    cl_event *event;
 typedef struct clmem_enqueue_options {
-    int clmem__start;          /* private: keeps the braces non-empty */
-    const cl_event *wait_for;  /* events to wait for (NULL: none) */
-    cl_uint num_wait_for;      /* how many */
-    cl_event *event;           /* where to put the new event (NULL: none is made) */
+    CLMEM__ENQUEUE_FIELDS
 } clmem_enqueue_options;
 
 /** Everything clGetMemObjectInfo knows about a memory object, in one struct
@@ -250,7 +328,7 @@ typedef struct clmem_mem_info {
 
 /** clmem_mem_get_info(mem, &info): fill info for a raw cl_mem. Returns CL_SUCCESS,
     CL_INVALID_MEM_OBJECT for NULL, or the driver's code. Thread safety: any thread.
-    The generic clmem_memory_object_get_infos(obj, &info) takes any clmem handle. */
+    The generic clmem_memory_object_get_info(obj, &info) takes any clmem handle. */
 CLMEM_API cl_int clmem_mem_get_info(cl_mem mem, clmem_mem_info *info);
 
 /** clmem_mem_get_host_array(mem, nbytes, &err): the host memory behind a
@@ -267,18 +345,28 @@ CLMEM_API void *clmem_mem_get_host_array(cl_mem mem, size_t nbytes, cl_int *errc
     Options: .wait_for, .num_wait_for, .event. Errors: CL_INVALID_VALUE (n == 0, NULL
     array or entry, unknown flag bits), CL_INVALID_EVENT_WAIT_LIST, CL_INVALID_CONTEXT
     (an object of another context), CL_INVALID_OPERATION (device older than 1.2). */
-#define clmem_enqueue_migrate_mem_objects(...) clmem__migrate_(__VA_ARGS__, )
-#define clmem__migrate_(queue, objects, n, flags, ...) \
-    clmem_enqueue_migrate_mem_objects_opts(queue, objects, n, flags, &(clmem_enqueue_options){.clmem__start = 0, __VA_ARGS__})
 CLMEM_API cl_int clmem_enqueue_migrate_mem_objects_opts(cl_command_queue queue, const cl_mem *objects, cl_uint n,
                                                         cl_mem_migration_flags flags, const clmem_enqueue_options *opts);
+#ifndef __cplusplus
+typedef struct clmem__migrate_args {
+    const cl_mem *objects;
+    cl_uint n;
+    cl_mem_migration_flags flags;
+    CLMEM__OPTIONS(clmem_enqueue_options, CLMEM__ENQUEUE_FIELDS)
+} clmem__migrate_args;
+static inline cl_int clmem__migrate_call(cl_command_queue queue, const clmem__migrate_args *a) {
+    return clmem_enqueue_migrate_mem_objects_opts(queue, a->objects, a->n, a->flags, &a->opts);
+}
+#define clmem_enqueue_migrate_mem_objects(queue, ...) \
+    clmem__migrate_call(queue, &(clmem__migrate_args){__VA_ARGS__, .given = CLMEM__GIVEN(__VA_ARGS__)})
+#endif
 
 /* ---------------------------------------------------------------------------------
    GENERIC MEMORY-OBJECT FUNCTIONS (C: _Generic; C++: overloads)
 
    Each takes any memory handle: clmem_buffer, clmem_image, clmem_pipe or a raw cl_mem.
      clmem_memory_object_int_ptr(obj)        the raw cl_mem (PyOpenCL's int_ptr)
-     clmem_memory_object_get_infos(obj, &i)  every mem_info (clmem_mem_info)
+     clmem_memory_object_get_info(obj, &i)  every mem_info (clmem_mem_info)
      clmem_memory_object_get_host_array(obj, nbytes, &err)
      clmem_memory_object_hostbuf(obj)        CL_MEM_HOST_PTR for USE_HOST_PTR objects, else NULL
      clmem_memory_object_equal(a, b)         same OpenCL object (pointer equality)
@@ -298,7 +386,7 @@ CLMEM_API size_t clmem_mem_hash(cl_mem mem);
     _Generic((obj), clmem_buffer: clmem_buffer_int_ptr, clmem_image: clmem_image_int_ptr, \
              clmem_pipe: clmem_pipe_int_ptr, cl_mem: clmem__mem_identity)(obj)
 #define clmem_memory_object_int_ptr(obj) CLMEM__MEM_OF(obj)
-#define clmem_memory_object_get_infos(obj, info) clmem_mem_get_info(CLMEM__MEM_OF(obj), (info))
+#define clmem_memory_object_get_info(obj, info) clmem_mem_get_info(CLMEM__MEM_OF(obj), (info))
 #define clmem_memory_object_get_host_array(obj, nbytes, err) clmem_mem_get_host_array(CLMEM__MEM_OF(obj), (nbytes), (err))
 #define clmem_memory_object_hostbuf(obj) clmem_mem_hostbuf(CLMEM__MEM_OF(obj))
 #define clmem_memory_object_equal(a, b) (CLMEM__MEM_OF(a) == CLMEM__MEM_OF(b))
@@ -344,13 +432,31 @@ typedef struct clmem_buffer {
     cl_mem root;            /* the root buffer of a sub-buffer; equal to mem otherwise */
     size_t origin;          /* byte offset of mem within root (0 unless a sub-buffer) */
     void *pool;             /* pooled buffers: their pool's block record; else NULL */
+    uint64_t generation;    /* pooled buffers: which hand-out of the block this is; else 0 */
 } clmem_buffer;
 
-/* What a pooled buffer's `pool` points to: a record whose first member returns the
-   block to its owner (private; see clmem/pool.c). */
+/* What a pooled buffer's `pool` points to: a record whose first members return the
+   block to its owner and count its hand-outs (private; see clmem/pool.c). Records are
+   never given back to the system, so a stale handle always points at a record. */
 typedef struct clmem__buffer_owner {
     cl_int (*release)(clmem_buffer *buf);
+    uint64_t gen;           /* odd while handed out: the current hand-out's generation */
 } clmem__buffer_owner;
+
+/* clmem__buffer_stale(b): true when b is a copy of a pooled buffer handle whose block
+   was released (back in its pool, freed, or handed out again since, also after the
+   pool itself was released). Every clmem call that takes a buffer should refuse such a
+   handle with CL_INVALID_MEM_OBJECT ("a stale pooled buffer handle: its block was
+   released"). Costs one load for a pooled handle, nothing for another. Private. */
+static inline bool clmem__buffer_stale(clmem_buffer b) {
+    const clmem__buffer_owner *o = (const clmem__buffer_owner *)b.pool;
+    if (!o) return false;
+#if defined(__GNUC__) || defined(__clang__)
+    return __atomic_load_n(&o->gen, __ATOMIC_ACQUIRE) != b.generation;
+#else
+    return *(const volatile uint64_t *)&o->gen != b.generation;
+#endif
+}
 
 /** clmem_buffer_create(context, flags, size, hostbuf, &err): a new buffer
     (PyOpenCL's Buffer(context, flags, size, hostbuf)).
@@ -421,7 +527,7 @@ CLMEM_API void *clmem_buffer_hostbuf(clmem_buffer buf);
 #define clmem_enqueue_fill_buffer(...) clmem__fill_buffer_(__VA_ARGS__, )
 #define clmem__fill_buffer_(queue, buf, pattern, pattern_size, offset, size, ...)                   \
     clmem_enqueue_fill_buffer_opts(queue, buf, pattern, pattern_size, offset, size,             \
-                                   &(clmem_enqueue_options){.clmem__start = 0, __VA_ARGS__})
+                                   &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 CLMEM_API cl_int clmem_enqueue_fill_buffer_opts(cl_command_queue queue, clmem_buffer buf, const void *pattern,
                                                 size_t pattern_size, size_t offset, size_t size,
                                                 const clmem_enqueue_options *opts);
@@ -446,9 +552,9 @@ extern "C" {
    passes to OpenCL unchanged. PyOpenCL's attribute names map to the fields:
      channel_order      ->  .image_channel_order      (CL_R, CL_RGBA, ...)
      channel_data_type  ->  .image_channel_data_type  (CL_FLOAT, CL_UNORM_INT8, ...)
-   Make one with clmem_image_format_create(CL_RGBA, CL_FLOAT) (a compound literal
-   such as (clmem_image_format){CL_RGBA, CL_FLOAT} works too, but not as an argument
-   of a clmem macro: the comma inside the braces splits the macro's arguments).
+   Make one with clmem_image_format_create(CL_RGBA, CL_FLOAT) or a compound literal
+   such as (clmem_image_format){CL_RGBA, CL_FLOAT}, also as an argument of
+   clmem_create_image.
    --------------------------------------------------------------------------------- */
 typedef cl_image_format clmem_image_format;
 
@@ -493,8 +599,8 @@ CLMEM_API const char *clmem_channel_type_name(cl_channel_type type);
 /** clmem_image_format_repr(f, buf, size): PyOpenCL's repr, "ImageFormat(RGBA, FLOAT)";
     unknown parts are written "<unknown channel order 0x10ff>" /
     "<unknown channel data type 0x10ff>". Writes at most size bytes (always
-    terminated when size > 0) and returns buf. Example:
-        char s[64]; puts(clmem_image_format_repr(img.format, s, sizeof s)); */
+    terminated when size > 0) and returns buf.
+    Example: char s[64]; puts(clmem_image_format_repr(img.format, s, sizeof s)); */
 CLMEM_API const char *clmem_image_format_repr(clmem_image_format f, char *buf, size_t size);
 
 /** clmem_image_format_equal(a, b): same order and type (PyOpenCL's ==). */
@@ -568,18 +674,29 @@ typedef struct clmem_image {
 static inline cl_mem clmem_image_int_ptr(clmem_image img) { return img.mem; }
 
 /** Options of clmem_create_image (PyOpenCL's create_image keywords). */
+/* Fields (see the names in the documentation of clmem_create_image):
+     given      CLMEM_GIVEN_* bits: filled by the macros
+     shape      image order: {width}, {width, height}, {width, height, depth}, with
+                .is_array {width, array_size} or {width, height, array_size}. The
+                dimension count is the number of leading non-zero entries: a computed
+                0 shortens the shape (give .ndim to have it refused instead)
+     ndim       optional: the dimension count you mean (1-3); checked against .shape
+     pitches    row pitch, slice pitch in bytes (0: packed); only with .hostbuf
+     hostbuf    host data for CL_MEM_USE_HOST_PTR / CL_MEM_COPY_HOST_PTR
+     host_size  optional: bytes behind hostbuf, checked against what the image reads
+     is_array   a 1-D array (2 dims) or 2-D array (3 dims)
+     buffer     a 1-D buffer image over this buffer (1 dim) */
+#define CLMEM__IMAGE_FIELDS \
+    unsigned given;         \
+    size_t shape[3];        \
+    cl_uint ndim;           \
+    size_t pitches[2];      \
+    void *hostbuf;          \
+    size_t host_size;       \
+    bool is_array;          \
+    clmem_buffer buffer;
 typedef struct clmem_image_options {
-    int clmem__start;        /* private: keeps the braces non-empty */
-    size_t shape[3];         /* image order: {width}, {width, height}, {width, height, depth},
-                                with .is_array {width, array_size} or {width, height, array_size}.
-                                The dimension count is the number of leading non-zero
-                                entries: a computed 0 shortens the shape (see .ndim). */
-    cl_uint ndim;            /* optional: the dimension count you mean (1-3); checked against .shape */
-    size_t pitches[2];       /* row pitch, slice pitch in bytes (0: packed); only with .hostbuf */
-    void *hostbuf;           /* host data for CL_MEM_USE_HOST_PTR / CL_MEM_COPY_HOST_PTR */
-    size_t host_size;        /* optional: bytes behind hostbuf, checked against what the image reads */
-    bool is_array;           /* a 1-D array (2 dims) or 2-D array (3 dims) */
-    clmem_buffer buffer;     /* a 1-D buffer image over this buffer (1 dim) */
+    CLMEM__IMAGE_FIELDS
 } clmem_image_options;
 
 /** clmem_create_image(context, flags, format, &err, .shape = {...}, ...): a new image
@@ -617,26 +734,41 @@ typedef struct clmem_image_options {
     Example:
       clmem_image img = clmem_create_image(ctx, CL_MEM_READ_ONLY,
           clmem_image_format_create(CL_RGBA, CL_FLOAT), &err, .shape = {640, 480}); */
-#ifndef __cplusplus
-#define clmem_create_image(...) clmem__create_image_(__VA_ARGS__, )
-#define clmem_image_create(...) clmem__create_image_(__VA_ARGS__, )
-#define clmem__create_image_(context, flags, format, errcode_ret, ...) \
-    clmem_create_image_opts(context, flags, format, &(clmem_image_options){.clmem__start = 0, __VA_ARGS__}, errcode_ret)
-#endif
 /** The function behind clmem_create_image (for C++ and function pointers); opts may be NULL. */
 CLMEM_API clmem_image clmem_create_image_opts(cl_context context, cl_mem_flags flags, clmem_image_format format,
-                                             const clmem_image_options *opts, cl_int *errcode_ret);
+                                             cl_int *errcode_ret, const clmem_image_options *opts);
+#ifndef __cplusplus
+typedef struct clmem__create_image_args {
+    clmem_image_format format;
+    cl_int *errcode_ret;
+    CLMEM__OPTIONS(clmem_image_options, CLMEM__IMAGE_FIELDS)
+} clmem__create_image_args;
+static inline clmem_image clmem__create_image_call(cl_context context, cl_mem_flags flags, const clmem__create_image_args *a) {
+    return clmem_create_image_opts(context, flags, a->format, a->errcode_ret, &a->opts);
+}
+#define clmem_create_image(context, flags, ...) \
+    clmem__create_image_call(context, flags, &(clmem__create_image_args){__VA_ARGS__, .given = CLMEM__GIVEN(__VA_ARGS__)})
+#define clmem_image_create clmem_create_image
+#endif
 
 /** Options of clmem_image_from_array. */
+/* Fields:
+     given          CLMEM_GIVEN_* bits: filled by the macros
+     num_channels   1, 2 or 4; left out: 1 for scalar element types, the vector width for
+                    cl_float4 and the like. With more than 1 the last extent of the shape
+                    must equal it. 3 is rejected: OpenCL has no RGB format for 8/16/32-bit
+                    or float channels.
+     mode           'r' (default): CL_MEM_READ_ONLY; 'w': CL_MEM_WRITE_ONLY
+     norm_int       integer data read as normalized floats (UNORM/SNORM 8 and 16 bit)
+     half_float     the 16-bit data are halfs (cl_half/uint16_t): CL_HALF_FLOAT */
+#define CLMEM__IMAGE_FROM_ARRAY_FIELDS \
+    unsigned given;                    \
+    cl_uint num_channels;              \
+    char mode;                         \
+    bool norm_int;                     \
+    bool half_float;
 typedef struct clmem_image_from_array_options {
-    int clmem__start;
-    cl_uint num_channels;    /* 1, 2 or 4; 0: 1 for scalar element types, the vector
-                                width for cl_float4 and the like. With more than 1 the
-                                last extent of the shape must equal it. 3 is rejected:
-                                OpenCL has no RGB format for 8/16/32-bit or float channels. */
-    char mode;               /* 'r' (default, 0): CL_MEM_READ_ONLY; 'w': CL_MEM_WRITE_ONLY */
-    bool norm_int;           /* integer data read as normalized floats (UNORM/SNORM 8 and 16 bit) */
-    bool half_float;         /* the 16-bit data are halfs (cl_half/uint16_t): CL_HALF_FLOAT */
+    CLMEM__IMAGE_FROM_ARRAY_FIELDS
 } clmem_image_from_array_options;
 
 /** clmem_image_from_array(context, array, ndim, shape, &err, ...): an image holding a
@@ -658,14 +790,18 @@ typedef struct clmem_image_from_array_options {
     .norm_int with float/32-bit/half data, .half_float with other than 16-bit data),
     CL_INVALID_IMAGE_FORMAT_DESCRIPTOR (num_channels 3, which would need CL_RGB: "use
     4 channels (RGBA) and pad the data, or 1 channel with a width 3 times larger").
-    Example: float a[512][1024]; const size_t shape[] = {512, 1024};
-             clmem_image img = clmem_image_from_array(ctx, &a[0][0], 2, shape, &err); */
+    Example: static float a[512][1024];
+             clmem_image img = clmem_image_from_array(ctx, &a[0][0], 2, (const size_t[]){512, 1024}, &err); */
 #ifndef __cplusplus
-#define clmem_image_from_array(...) clmem__image_from_array_(__VA_ARGS__, )
-#define clmem__image_from_array_(context, array, ndim, shape, errcode_ret, ...)                                   \
-    clmem_image_from_array_opts(context, array, CLMEM__ARRAY_CHANNEL_TYPE(array), CLMEM__ARRAY_VECTOR_WIDTH(array), \
-                                ndim, shape, &(clmem_image_from_array_options){.clmem__start = 0, __VA_ARGS__},    \
-                                errcode_ret)
+typedef struct clmem__image_from_array_args {
+    size_t ndim;
+    const size_t *shape;
+    cl_int *errcode_ret;
+    CLMEM__OPTIONS(clmem_image_from_array_options, CLMEM__IMAGE_FROM_ARRAY_FIELDS)
+} clmem__image_from_array_args;
+#define clmem_image_from_array(context, array, ...)                                                             \
+    clmem__image_from_array_call(context, array, CLMEM__ARRAY_CHANNEL_TYPE(array), CLMEM__ARRAY_VECTOR_WIDTH(array), \
+                                 &(clmem__image_from_array_args){__VA_ARGS__, .given = CLMEM__GIVEN(__VA_ARGS__)})
 #define CLMEM__ARRAY_TYPES(X)                                                                                  \
     X(float, CL_FLOAT, 1) X(int8_t, CL_SIGNED_INT8, 1) X(uint8_t, CL_UNSIGNED_INT8, 1)                          \
     X(int16_t, CL_SIGNED_INT16, 1) X(uint16_t, CL_UNSIGNED_INT16, 1) X(int32_t, CL_SIGNED_INT32, 1)              \
@@ -684,7 +820,14 @@ typedef struct clmem_image_from_array_options {
     vector_width the channels per element of the pointer type (1 for scalars). */
 CLMEM_API clmem_image clmem_image_from_array_opts(cl_context context, const void *array, cl_channel_type element_type,
                                                  cl_uint vector_width, size_t ndim, const size_t *shape,
-                                                 const clmem_image_from_array_options *opts, cl_int *errcode_ret);
+                                                 cl_int *errcode_ret, const clmem_image_from_array_options *opts);
+#ifndef __cplusplus
+static inline clmem_image clmem__image_from_array_call(cl_context context, const void *array, cl_channel_type element_type,
+                                                       cl_uint vector_width, const clmem__image_from_array_args *a) {
+    return clmem_image_from_array_opts(context, array, element_type, vector_width, a->ndim, a->shape, a->errcode_ret,
+                                       &a->opts);
+}
+#endif
 
 /** clmem_image_from_int_ptr(mem, retain, &err): wrap a raw image cl_mem, reading its
     type, format, extents, flags and context from the driver. retain: call
@@ -712,7 +855,7 @@ typedef struct clmem_image_info {
 
 /** clmem_image_get_info(img, &info): every image_info, from the driver. Errors:
     CL_INVALID_MEM_OBJECT (empty handle), CL_INVALID_VALUE (info NULL), or the
-    driver's code. The generic clmem_memory_object_get_infos gives the mem_info. */
+    driver's code. The generic clmem_memory_object_get_info gives the mem_info. */
 CLMEM_API cl_int clmem_image_get_info(clmem_image img, clmem_image_info *info);
 
 /** clmem_image_shape(img, shape): PyOpenCL's Image.shape, for every image type (PyOpenCL
@@ -751,7 +894,7 @@ typedef enum clmem_color_kind {
 #define clmem_enqueue_fill_image(...) clmem__fill_image_(__VA_ARGS__, )
 #define clmem__fill_image_(queue, img, color, origin, region, ...)                                           \
     clmem_enqueue_fill_image_opts(queue, img, color, CLMEM__COLOR_KIND(color), origin, region,             \
-                                  &(clmem_enqueue_options){.clmem__start = 0, __VA_ARGS__})
+                                  &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #define CLMEM__COLOR_KIND(c)                                                                                   \
     _Generic((c), float *: CLMEM_COLOR_FLOAT, const float *: CLMEM_COLOR_FLOAT, cl_int *: CLMEM_COLOR_INT,   \
              const cl_int *: CLMEM_COLOR_INT, cl_uint *: CLMEM_COLOR_UINT, const cl_uint *: CLMEM_COLOR_UINT)
@@ -1068,7 +1211,7 @@ CLMEM_API cl_int clmem_svm_allocation_release(clmem_svm_allocation *a);
     Example: clmem_svm_allocation_enqueue_release(&a, q, .event = &freed); */
 #define clmem_svm_allocation_enqueue_release(...) clmem__svm_enqueue_release_(__VA_ARGS__, )
 #define clmem__svm_enqueue_release_(a, queue, ...) \
-    clmem_svm_allocation_enqueue_release_opts(a, queue, &(clmem_enqueue_options){.clmem__start = 0, __VA_ARGS__})
+    clmem_svm_allocation_enqueue_release_opts(a, queue, &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 CLMEM_API cl_int clmem_svm_allocation_enqueue_release_opts(clmem_svm_allocation *a, cl_command_queue queue,
                                                            const clmem_enqueue_options *opts);
 
@@ -1102,14 +1245,15 @@ CLMEM_API cl_svm_mem_flags clmem_svm_allocation_flags(clmem_svm_allocation a);
    MAPS (coarse-grain SVM must be mapped before the host touches it)
    --------------------------------------------------------------------------------- */
 
-/** An outstanding SVM map (PyOpenCL's SVMMap). Fields: array (the host-usable
-    pointer, == svm.ptr), size (bytes mapped), svm (what was mapped), queue (where it
-    was mapped), event (the map's event: wait on it before touching array when the map
+/** An outstanding SVM map (PyOpenCL's SVMMap). Fields: ptr (the host-usable pointer,
+    == svm.ptr; PyOpenCL's SVMMap.array, named ptr as on buffer maps), size (bytes
+    mapped), svm (what was mapped), queue (where it was mapped), event (the map's
+    event: wait on it before touching ptr when the map
     was non-blocking; owned by the map, released with it). id is private. Release
     with clmem_svm_map_release or clmem_release(&map); until then the memory must
     not be used by the device. */
 typedef struct clmem_svm_map {
-    void *array;
+    void *ptr;
     size_t size;
     clmem_svm svm;
     cl_command_queue queue;
@@ -1117,11 +1261,11 @@ typedef struct clmem_svm_map {
     uint64_t id;
 } clmem_svm_map;
 
-/** Options of the SVM map functions: .size (bytes from svm.ptr; 0: svm.size),
-    .is_blocking (default blocking; CLMEM_NON_BLOCKING), .wait_for/.num_wait_for,
+/** Options of the SVM map functions: .size (bytes from svm.ptr; left out: svm.size;
+    0 is refused), .is_blocking (left out: blocking; false: not), .wait_for/.num_wait_for,
     .event (a second reference to the map's event, yours to release). */
 typedef struct clmem_svm_map_options {
-    int clmem__start;
+    unsigned given;                /* CLMEM_GIVEN_* bits: filled by the macros */
     size_t size;
     int is_blocking;
     const cl_event *wait_for;
@@ -1140,25 +1284,25 @@ typedef struct clmem_svm_map_options {
     released allocation), CLMEM_ERROR_SIZE_UNKNOWN (neither .size nor svm.size),
     CL_INVALID_CONTEXT, CL_INVALID_EVENT_WAIT_LIST, CL_INVALID_OPERATION (no SVM),
     or the driver's code. Thread safety: any thread.
-    Example: clmem_svm_map m; clmem_svm_map_rw(q, a.svm, &m); ((float *)m.array)[0] = 1;
+    Example: clmem_svm_map m; clmem_svm_map_rw(q, a.svm, &m); ((float *)m.ptr)[0] = 1;
              clmem_svm_map_release(&m); */
 #define clmem_enqueue_svm_map(...) clmem__svm_map_(__VA_ARGS__, )
 #define clmem__svm_map_(queue, svm, flags, map, ...) \
-    clmem_enqueue_svm_map_opts(queue, svm, flags, map, &(clmem_svm_map_options){.clmem__start = 0, __VA_ARGS__})
+    clmem_enqueue_svm_map_opts(queue, svm, flags, map, &(clmem_svm_map_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #define clmem_svm_map_ro(...) clmem__svm_map_ro_(__VA_ARGS__, )
 #define clmem__svm_map_ro_(queue, svm, map, ...) \
-    clmem_enqueue_svm_map_opts(queue, svm, CL_MAP_READ, map, &(clmem_svm_map_options){.clmem__start = 0, __VA_ARGS__})
+    clmem_enqueue_svm_map_opts(queue, svm, CL_MAP_READ, map, &(clmem_svm_map_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #define clmem_svm_map_rw(...) clmem__svm_map_rw_(__VA_ARGS__, )
 #define clmem__svm_map_rw_(queue, svm, map, ...)                                            \
     clmem_enqueue_svm_map_opts(queue, svm, CL_MAP_READ | CL_MAP_WRITE, map,                 \
-                               &(clmem_svm_map_options){.clmem__start = 0, __VA_ARGS__})
+                               &(clmem_svm_map_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm svm, cl_map_flags flags,
                                             clmem_svm_map *map, const clmem_svm_map_options *opts);
 
 /** Options of clmem_svm_map_release: .queue (NULL: the map's queue), .wait_for,
     .num_wait_for, .event (the unmap's event, yours to release). */
 typedef struct clmem_svm_unmap_options {
-    int clmem__start;
+    unsigned given;                /* CLMEM_GIVEN_* bits: filled by the macros */
     cl_command_queue queue;
     const cl_event *wait_for;
     cl_uint num_wait_for;
@@ -1175,9 +1319,20 @@ typedef struct clmem_svm_unmap_options {
     clmem_svm_map_release_default(&map) is the same with no options (clmem_release). */
 #define clmem_svm_map_release(...) clmem__svm_map_release_(__VA_ARGS__, )
 #define clmem__svm_map_release_(map, ...) \
-    clmem_svm_map_release_opts(map, &(clmem_svm_unmap_options){.clmem__start = 0, __VA_ARGS__})
+    clmem_svm_map_release_opts(map, &(clmem_svm_unmap_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 CLMEM_API cl_int clmem_svm_map_release_opts(clmem_svm_map *map, const clmem_svm_unmap_options *opts);
 CLMEM_API cl_int clmem_svm_map_release_default(clmem_svm_map *map);
+
+/** CLMEM_WITH_SVM_MAP(m, err, map_call) { ... }: the scoped SVM map, as
+    CLMEM_WITH_MAP: declares the clmem_svm_map m, stores map_call's result in the
+    cl_int lvalue err, runs the block only when it is CL_SUCCESS and releases the map
+    (clmem_svm_map_release_default) when the block ends, also through break or
+    continue. A failed map skips the block, and err says why.
+    Example: CLMEM_WITH_SVM_MAP(m, err, clmem_svm_map_rw(q, a.svm, &m)) { ((float *)m.ptr)[0] = 1; } */
+#define CLMEM_WITH_SVM_MAP(m, err, map_call)                                                                  \
+    for (clmem_svm_map m = CLMEM__ZERO, *clmem__with_##m = ((err) = (map_call), &m); clmem__with_##m != NULL; \
+         (void)clmem_svm_map_release_default(&m), clmem__with_##m = NULL)                                     \
+        for (int clmem__body_##m = ((err) == CL_SUCCESS); clmem__body_##m; clmem__body_##m = 0)
 
 /** clmem_svm_as_buffer(context, svm, flags, size, &err): a buffer over the SVM memory
     (PyOpenCL's SVMPointer.as_buffer). flags: cl_mem_flags, 0 for read-write;
@@ -1194,9 +1349,9 @@ CLMEM_API clmem_buffer clmem_svm_as_buffer(cl_context context, clmem_svm svm, cl
    --------------------------------------------------------------------------------- */
 
 /** Options of clmem_enqueue_svm_memfill: .byte_count (bytes to fill from dst.ptr;
-    0: all of dst.size), .wait_for/.num_wait_for, .event. */
+    left out: all of dst.size; 0: nothing), .wait_for/.num_wait_for, .event. */
 typedef struct clmem_svm_memfill_options {
-    int clmem__start;
+    unsigned given;                /* CLMEM_GIVEN_* bits: filled by the macros */
     size_t byte_count;
     const cl_event *wait_for;
     cl_uint num_wait_for;
@@ -1216,7 +1371,7 @@ typedef struct clmem_svm_memfill_options {
 #define clmem_enqueue_svm_memfill(...) clmem__svm_memfill_(__VA_ARGS__, )
 #define clmem__svm_memfill_(queue, dst, pattern, pattern_size, ...)                 \
     clmem_enqueue_svm_memfill_opts(queue, dst, pattern, pattern_size,               \
-                                   &(clmem_svm_memfill_options){.clmem__start = 0, __VA_ARGS__})
+                                   &(clmem_svm_memfill_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 CLMEM_API cl_int clmem_enqueue_svm_memfill_opts(cl_command_queue queue, clmem_svm dst, const void *pattern,
                                                 size_t pattern_size, const clmem_svm_memfill_options *opts);
 
@@ -1229,11 +1384,21 @@ CLMEM_API cl_int clmem_enqueue_svm_memfill_opts(cl_command_queue queue, clmem_sv
     Errors: CL_INVALID_VALUE (n 0, svms NULL, an entry with NULL ptr or released,
     unknown flag bits), CL_INVALID_OPERATION (device or headers older than 2.1),
     CL_INVALID_COMMAND_QUEUE, CL_INVALID_CONTEXT, CL_INVALID_EVENT_WAIT_LIST. */
-#define clmem_enqueue_svm_migratemem(...) clmem__svm_migratemem_(__VA_ARGS__, )
-#define clmem__svm_migratemem_(queue, svms, n, flags, ...) \
-    clmem_enqueue_svm_migratemem_opts(queue, svms, n, flags, &(clmem_enqueue_options){.clmem__start = 0, __VA_ARGS__})
 CLMEM_API cl_int clmem_enqueue_svm_migratemem_opts(cl_command_queue queue, const clmem_svm *svms, cl_uint n,
                                                    cl_mem_migration_flags flags, const clmem_enqueue_options *opts);
+#ifndef __cplusplus
+typedef struct clmem__svm_migratemem_args {
+    const clmem_svm *svms;
+    cl_uint n;
+    cl_mem_migration_flags flags;
+    CLMEM__OPTIONS(clmem_enqueue_options, CLMEM__ENQUEUE_FIELDS)
+} clmem__svm_migratemem_args;
+static inline cl_int clmem__svm_migratemem_call(cl_command_queue queue, const clmem__svm_migratemem_args *a) {
+    return clmem_enqueue_svm_migratemem_opts(queue, a->svms, a->n, a->flags, &a->opts);
+}
+#define clmem_enqueue_svm_migratemem(queue, ...) \
+    clmem__svm_migratemem_call(queue, &(clmem__svm_migratemem_args){__VA_ARGS__, .given = CLMEM__GIVEN(__VA_ARGS__)})
+#endif
 
 /** clmem__set_arg_svm(kernel, index, svm): clSetKernelArgSVMPointer(kernel, index,
     svm.ptr); used by clmem_set_kernel_arg. Errors: CL_INVALID_KERNEL (NULL),
@@ -1277,7 +1442,7 @@ typedef struct clmem_svm_array {
     .queue                  bind the allocation to this queue (see
                             clmem_svm_allocation_create) */
 typedef struct clmem_svm_empty_options {
-    int clmem__start;
+    unsigned given;                /* CLMEM_GIVEN_* bits: filled by the macros */
     size_t shape[CLMEM_SVM_MAX_DIMS];
     unsigned ndim;
     char order;
@@ -1285,47 +1450,48 @@ typedef struct clmem_svm_empty_options {
     cl_command_queue queue;
 } clmem_svm_empty_options;
 
-/** clmem_svm_empty(ctx, flags, T, &arr, .shape = {...}, ...): an uninitialised array
-    of element type T in SVM made with cl_svm_mem_flags `flags`. clmem_csvm_empty(ctx,
-    T, &arr, ...) uses CL_MEM_READ_WRITE (coarse grain), clmem_fsvm_empty(...)
-    CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER. The _like forms take the
-    dtype, itemsize, shape and order of an existing clmem_svm_array:
-    clmem_svm_empty_like(ctx, flags, &like, &arr, ...), clmem_csvm_empty_like(ctx,
-    &like, &arr, ...), clmem_fsvm_empty_like(ctx, &like, &arr, ...).
-    Returns CL_SUCCESS, or (with *arr emptied): CL_INVALID_VALUE (arr or like NULL,
-    no .shape, .ndim above CLMEM_SVM_MAX_DIMS, order not 'C'/'F'), CL_INVALID_BUFFER_SIZE
-    (the byte size overflows), and those of clmem_svm_allocation_create.
-    Example: clmem_svm_array a; clmem_fsvm_empty(ctx, float, &a, .shape = {3000}, .alignment = 64);
+/** clmem_svm_empty(ctx, flags, T, &err, .shape = {...}, ...): a new uninitialised
+    array of element type T in SVM made with cl_svm_mem_flags `flags` (PyOpenCL's
+    svm_empty). clmem_csvm_empty(ctx, T, &err, ...) uses CL_MEM_READ_WRITE (coarse
+    grain), clmem_fsvm_empty(...) CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER. The
+    _like forms take the dtype, itemsize, shape and order of an existing array:
+    clmem_svm_empty_like(ctx, flags, &like, &err, ...), clmem_csvm_empty_like(ctx,
+    &like, &err, ...), clmem_fsvm_empty_like(ctx, &like, &err, ...).
+    Like every constructor, it returns the new handle and takes errcode_ret (may be
+    NULL) as its last positional argument, before the named options.
+    Returns the array; on failure an empty one (svm.ptr NULL) and *errcode_ret:
+    CL_INVALID_VALUE (like NULL, no .shape, .ndim above CLMEM_SVM_MAX_DIMS, order not
+    'C'/'F'), CL_INVALID_BUFFER_SIZE (the byte size overflows), and those of
+    clmem_svm_allocation_create.
+    Example: clmem_svm_array a = clmem_fsvm_empty(ctx, float, &err, .shape = {3000}, .alignment = 64);
              float *x = (float *)a.svm.ptr; */
 #define clmem_svm_empty(...) clmem__svm_empty_(__VA_ARGS__, )
-#define clmem__svm_empty_(ctx, flags, T, arr, ...) \
-    clmem_svm_empty_opts(ctx, flags, sizeof(T), #T, arr, &(clmem_svm_empty_options){.clmem__start = 0, __VA_ARGS__})
+#define clmem__svm_empty_(ctx, flags, T, errcode_ret, ...)                 \
+    clmem_svm_empty_opts(ctx, flags, sizeof(T), #T, errcode_ret,           \
+                         &(clmem_svm_empty_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #define clmem_csvm_empty(...) clmem__csvm_empty_(__VA_ARGS__, )
-#define clmem__csvm_empty_(ctx, T, arr, ...)                      \
-    clmem_svm_empty_opts(ctx, CL_MEM_READ_WRITE, sizeof(T), #T, arr, \
-                         &(clmem_svm_empty_options){.clmem__start = 0, __VA_ARGS__})
+#define clmem__csvm_empty_(ctx, T, errcode_ret, ...) clmem__svm_empty_(ctx, CL_MEM_READ_WRITE, T, errcode_ret, __VA_ARGS__)
 #define clmem_fsvm_empty(...) clmem__fsvm_empty_(__VA_ARGS__, )
-#define clmem__fsvm_empty_(ctx, T, arr, ...)                                                         \
-    clmem_svm_empty_opts(ctx, CL_MEM_READ_WRITE | CLMEM__SVM_FINE_GRAIN_BUFFER, sizeof(T), #T, arr, \
-                         &(clmem_svm_empty_options){.clmem__start = 0, __VA_ARGS__})
+#define clmem__fsvm_empty_(ctx, T, errcode_ret, ...) \
+    clmem__svm_empty_(ctx, CL_MEM_READ_WRITE | CLMEM__SVM_FINE_GRAIN_BUFFER, T, errcode_ret, __VA_ARGS__)
 #define clmem_svm_empty_like(...) clmem__svm_empty_like_(__VA_ARGS__, )
-#define clmem__svm_empty_like_(ctx, flags, like, arr, ...) \
-    clmem_svm_empty_like_opts(ctx, flags, like, arr, &(clmem_svm_empty_options){.clmem__start = 0, __VA_ARGS__})
+#define clmem__svm_empty_like_(ctx, flags, like, errcode_ret, ...) \
+    clmem_svm_empty_like_opts(ctx, flags, like, errcode_ret,       \
+                              &(clmem_svm_empty_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #define clmem_csvm_empty_like(...) clmem__csvm_empty_like_(__VA_ARGS__, )
-#define clmem__csvm_empty_like_(ctx, like, arr, ...)             \
-    clmem_svm_empty_like_opts(ctx, CL_MEM_READ_WRITE, like, arr, \
-                              &(clmem_svm_empty_options){.clmem__start = 0, __VA_ARGS__})
+#define clmem__csvm_empty_like_(ctx, like, errcode_ret, ...) \
+    clmem__svm_empty_like_(ctx, CL_MEM_READ_WRITE, like, errcode_ret, __VA_ARGS__)
 #define clmem_fsvm_empty_like(...) clmem__fsvm_empty_like_(__VA_ARGS__, )
-#define clmem__fsvm_empty_like_(ctx, like, arr, ...)                                         \
-    clmem_svm_empty_like_opts(ctx, CL_MEM_READ_WRITE | CLMEM__SVM_FINE_GRAIN_BUFFER, like, arr, \
-                              &(clmem_svm_empty_options){.clmem__start = 0, __VA_ARGS__})
+#define clmem__fsvm_empty_like_(ctx, like, errcode_ret, ...) \
+    clmem__svm_empty_like_(ctx, CL_MEM_READ_WRITE | CLMEM__SVM_FINE_GRAIN_BUFFER, like, errcode_ret, __VA_ARGS__)
 /* CL_MEM_SVM_FINE_GRAIN_BUFFER, also without 2.0 headers */
 #define CLMEM__SVM_FINE_GRAIN_BUFFER ((cl_svm_mem_flags)1 << 10)
 
-CLMEM_API cl_int clmem_svm_empty_opts(cl_context ctx, cl_svm_mem_flags flags, size_t itemsize, const char *dtype,
-                                      clmem_svm_array *arr, const clmem_svm_empty_options *opts);
-CLMEM_API cl_int clmem_svm_empty_like_opts(cl_context ctx, cl_svm_mem_flags flags, const clmem_svm_array *like,
-                                           clmem_svm_array *arr, const clmem_svm_empty_options *opts);
+/** The functions behind the svm_empty macros (for C++ and function pointers); opts may be NULL for _like. */
+CLMEM_API clmem_svm_array clmem_svm_empty_opts(cl_context ctx, cl_svm_mem_flags flags, size_t itemsize, const char *dtype,
+                                               cl_int *errcode_ret, const clmem_svm_empty_options *opts);
+CLMEM_API clmem_svm_array clmem_svm_empty_like_opts(cl_context ctx, cl_svm_mem_flags flags, const clmem_svm_array *like,
+                                                    cl_int *errcode_ret, const clmem_svm_empty_options *opts);
 
 /** clmem_svm_array_allocation(arr): the allocation owning arr's memory. */
 static inline clmem_svm_allocation clmem_svm_array_allocation(clmem_svm_array arr) {
@@ -1366,13 +1532,14 @@ extern "C" {
            clmem_memory_map_release(&m);            // clEnqueueUnmapMemObject on the map's queue
        }
 
-   PyOpenCL's `with` block is CLMEM_WITH_MAP: it declares the map, runs the block when
-   the map succeeded and unmaps when the block is left by its end, `break` or
-   `continue`:
+   PyOpenCL's `with` block is CLMEM_WITH_MAP: it declares the map, stores the map's
+   result in an error variable, runs the block when the map succeeded and unmaps when
+   the block is left by its end, `break` or `continue`:
 
-       CLMEM_WITH_MAP(m, err = clmem_enqueue_map_buffer(q, buf, CL_MAP_WRITE_INVALIDATE_REGION, 0, char, &m)) {
+       CLMEM_WITH_MAP(m, err, clmem_enqueue_map_buffer(q, buf, CL_MAP_WRITE_INVALIDATE_REGION, 0, char, &m)) {
            memset(m.ptr, 0, m.size);
        }
+       if (err != CL_SUCCESS) puts(clmem_last_error_message());
 
    LIVE-MAP TABLE. clmem remembers every map it made until it is released (a multiset:
    PoCL returns the same pointer for two maps of one region, so each map is its own
@@ -1428,9 +1595,9 @@ typedef struct clmem_memory_map {
 } clmem_memory_map;
 
 /** Options of clmem_enqueue_map_buffer and clmem_enqueue_map_image (PyOpenCL's
-    keyword arguments). Zero means the default. */
+    keyword arguments). A written option means its value, one left out its default. */
 typedef struct clmem_map_options {
-    int clmem__start;                     /* private: keeps the braces non-empty */
+    unsigned given;                     /* CLMEM_GIVEN_* bits: filled by the macros */
     size_t shape[CLMEM_MAP_MAX_DIMS];     /* buffers: elements per axis. Default: one axis holding
                                              everything from offset to the end of the buffer */
     unsigned ndim;                        /* buffers: axes of .shape (0: its leading non-zero entries;
@@ -1455,7 +1622,7 @@ typedef struct clmem_map_options {
 
 /** Options of clmem_memory_map_release. */
 typedef struct clmem_unmap_options {
-    int clmem__start;                     /* private */
+    unsigned given;                     /* CLMEM_GIVEN_* bits: filled by the macros */
     cl_command_queue queue;               /* queue for the unmap (default: the map's queue); same context */
     const cl_event *wait_for;
     cl_uint num_wait_for;
@@ -1491,7 +1658,7 @@ typedef struct clmem_unmap_options {
 #define clmem_enqueue_map_buffer(...) clmem__map_buffer_(__VA_ARGS__, )
 #define clmem__map_buffer_(queue, buf, flags, offset, T, map, ...)                                     \
     clmem_enqueue_map_buffer_opts(queue, buf, flags, offset, sizeof(T), #T, map,                         \
-                                  &(clmem_map_options){.clmem__start = 0, .clmem__file = __FILE__,      \
+                                  &(clmem_map_options){.given = CLMEM__GIVEN(__VA_ARGS__), .clmem__file = __FILE__,      \
                                                        .clmem__line = __LINE__, __VA_ARGS__})
 #endif
 CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buffer buf, cl_map_flags flags,
@@ -1519,12 +1686,12 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
     region component; CL_INVALID_MEM_OBJECT for a handle whose type is not an image.
     Thread safety: any thread.
     Example: clmem_enqueue_map_image(q, img, CL_MAP_READ, &m, .origin = {8, 8}, .region = {16, 16});
-             row y of the box starts at (char *)m.ptr + y * m.row_pitch. */
+             // row y of the box starts at (char *)m.ptr + y * m.row_pitch */
 #ifndef __cplusplus
 #define clmem_enqueue_map_image(...) clmem__map_image_(__VA_ARGS__, )
 #define clmem__map_image_(queue, img, flags, map, ...)                                                  \
     clmem_enqueue_map_image_opts(queue, img, flags, map,                                                 \
-                                 &(clmem_map_options){.clmem__start = 0, .clmem__file = __FILE__,       \
+                                 &(clmem_map_options){.given = CLMEM__GIVEN(__VA_ARGS__), .clmem__file = __FILE__,       \
                                                       .clmem__line = __LINE__, __VA_ARGS__})
 #endif
 CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_image img, cl_map_flags flags,
@@ -1551,7 +1718,7 @@ CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_imag
 #ifndef __cplusplus
 #define clmem_memory_map_release(...) clmem__map_release_(__VA_ARGS__, )
 #define clmem__map_release_(map, ...) \
-    clmem_memory_map_release_opts(map, &(clmem_unmap_options){.clmem__start = 0, __VA_ARGS__})
+    clmem_memory_map_release_opts(map, &(clmem_unmap_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #endif
 CLMEM_API cl_int clmem_memory_map_release_opts(clmem_memory_map *map, const clmem_unmap_options *opts);
 
@@ -1573,7 +1740,7 @@ CLMEM_API cl_int clmem_memory_map_release_default(clmem_memory_map *map);
 #ifndef __cplusplus
 #define clmem_enqueue_unmap_mem_object(...) clmem__unmap_mem_(__VA_ARGS__, )
 #define clmem__unmap_mem_(queue, mem, ptr, ...) \
-    clmem_enqueue_unmap_mem_object_opts(queue, mem, ptr, &(clmem_enqueue_options){.clmem__start = 0, __VA_ARGS__})
+    clmem_enqueue_unmap_mem_object_opts(queue, mem, ptr, &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #endif
 CLMEM_API cl_int clmem_enqueue_unmap_mem_object_opts(cl_command_queue queue, cl_mem mem, void *ptr,
                                                      const clmem_enqueue_options *opts);
@@ -1589,18 +1756,19 @@ CLMEM_API void *clmem_memory_map_at(const clmem_memory_map *map, const size_t *i
     live now. For tests and leak checks. Thread safety: any thread. */
 CLMEM_API size_t clmem_live_map_count(cl_mem mem);
 
-/** CLMEM_WITH_MAP(m, map_call) { ... }: PyOpenCL's `with map:`. Declares the
-    clmem_memory_map m (empty), evaluates map_call (which fills &m: write
-    `err = clmem_enqueue_map_buffer(..., &m)` to keep the code), runs the block only
-    when the map succeeded (m.ptr != NULL), and releases the map
-    (clmem_memory_map_release_default) when the block ends, also through `break` or
-    `continue`. `return` and `goto` out of the block skip the release, as they skip
-    any statement after a block: release by hand before them.
-    Example: CLMEM_WITH_MAP(m, clmem_enqueue_map_buffer(q, b, CL_MAP_READ, 0, float, &m)) { use(m.ptr); } */
-#define CLMEM_WITH_MAP(m, map_call)                                                                     \
-    for (clmem_memory_map m = CLMEM__ZERO, *clmem__with_##m = ((void)(map_call), &m);                \
-         clmem__with_##m != NULL; (void)clmem_memory_map_release_default(&m), clmem__with_##m = NULL)  \
-        for (int clmem__body_##m = (m.ptr != NULL); clmem__body_##m; clmem__body_##m = 0)
+/** CLMEM_WITH_MAP(m, err, map_call) { ... }: PyOpenCL's `with map:`. Declares the
+    clmem_memory_map m (empty), stores map_call's result (map_call fills &m) in the
+    cl_int lvalue err, runs the block only when it is CL_SUCCESS, and releases the
+    map (clmem_memory_map_release_default) when the block ends, also through `break`
+    or `continue`. A failed map skips the block and err says why: test it after the
+    block. `return` and `goto` out of the block skip the release, as they skip any
+    statement after a block: release by hand before them. CLMEM_WITH_SVM_MAP is the
+    same for SVM maps.
+    Example: CLMEM_WITH_MAP(m, err, clmem_enqueue_map_buffer(q, b, CL_MAP_READ, 0, float, &m)) { use(m.ptr); } */
+#define CLMEM_WITH_MAP(m, err, map_call)                                                                         \
+    for (clmem_memory_map m = CLMEM__ZERO, *clmem__with_##m = ((err) = (map_call), &m); clmem__with_##m != NULL; \
+         (void)clmem_memory_map_release_default(&m), clmem__with_##m = NULL)                                     \
+        for (int clmem__body_##m = ((err) == CL_SUCCESS); clmem__body_##m; clmem__body_##m = 0)
 
 #ifdef __cplusplus
 }
@@ -1634,7 +1802,8 @@ extern "C" {
    types (see the DISPATCH TABLE in clmem.h)". Buffer<->SVM: wrap the SVM memory in a
    buffer (clmem_svm_as_buffer) or copy through the host.
 
-   Options (all optional, zero means default; PyOpenCL's keyword names):
+   Options (all optional; a written option means its value, one left out its default;
+   PyOpenCL's keyword names):
      buffer <- buffer   .byte_count, .src_offset, .dst_offset; rectangular when
                         .region is given: .src_origin, .dst_origin, .src_pitches,
                         .dst_pitches (region[0] and origin[0] in bytes)
@@ -1661,12 +1830,12 @@ extern "C" {
 
 /** Options of clmem_enqueue_copy; see the DISPATCH TABLE for which apply where. */
 typedef struct clmem_copy_options {
-    int clmem__start;             /* private: keeps the braces non-empty */
-    size_t byte_count;            /* linear copies: bytes (0: default extent) */
+    unsigned given;             /* CLMEM_GIVEN_* bits: filled by the macros */
+    size_t byte_count;            /* linear copies: bytes (left out: the default extent; 0: nothing) */
     size_t src_offset;            /* linear: byte offset in the source */
     size_t dst_offset;            /* linear: byte offset in the destination */
     size_t offset;                /* buffer <-> image: byte offset in the buffer */
-    size_t host_size;             /* bytes of host memory behind the host pointer (0: unknown) */
+    size_t host_size;             /* bytes of host memory behind the host pointer (left out: unknown) */
     size_t region[3];             /* rectangular and image copies: extent */
     size_t origin[3];             /* image <-> host, buffer <-> image: image origin */
     size_t pitches[2];            /* image <-> host: host row and slice pitch (0: packed) */
@@ -1679,7 +1848,7 @@ typedef struct clmem_copy_options {
     size_t dest_origin[3];        /* image <- image (PyOpenCL's name; same as dst_origin) */
     size_t src_pitches[2];        /* buffer <- buffer rect */
     size_t dst_pitches[2];        /* buffer <- buffer rect */
-    int is_blocking;              /* host transfers: 0 or CLMEM_BLOCKING: block; CLMEM_NON_BLOCKING */
+    int is_blocking;              /* host transfers: left out or true: block; false/CL_FALSE/0: do not */
     const cl_event *wait_for;     /* events to wait for */
     cl_uint num_wait_for;
     cl_event *event;              /* where to put the new event (NULL: none) */
@@ -1687,7 +1856,7 @@ typedef struct clmem_copy_options {
 
 /** Options of clmem_enqueue_fill. */
 typedef struct clmem_fill_options {
-    int clmem__start;
+    unsigned given;                /* CLMEM_GIVEN_* bits: filled by the macros */
     size_t offset;                /* byte offset of the filled range (buffers) */
     size_t pattern_size;          /* required when the pattern is a pointer */
     const cl_event *wait_for;
@@ -1719,6 +1888,50 @@ CLMEM__COPY_DECL(clmem__copy_buffer_from_mem, clmem_buffer, cl_mem)
 CLMEM__COPY_DECL(clmem__copy_mem_from_image, cl_mem, clmem_image)
 CLMEM__COPY_DECL(clmem__copy_image_from_mem, clmem_image, cl_mem)
 
+/* The hot path, inline: a linear buffer <-> host copy with no region, host size or
+   wait list (facts the compiler reads off the options literal at the call site and
+   folds away), of a live (not stale) buffer the host may access, while no map is
+   live, goes straight to clEnqueueWrite/ReadBuffer. Anything else, and every
+   refusal, takes the full path, which checks everything and words the error. */
+CLMEM_API int clmem__maps_live(void);
+CLMEM_API cl_int clmem__copy_host_failed(cl_int err, cl_command_queue queue, clmem_buffer buf, int write);
+CLMEM_API cl_int clmem__copy_host_linear(cl_command_queue queue, clmem_buffer buf, void *host, int write, unsigned given,
+                                         size_t byte_count, size_t offset, int is_blocking, cl_event *event);
+#if defined(__GNUC__) || defined(__clang__)
+#define CLMEM__INLINE static inline __attribute__((always_inline))
+#else
+#define CLMEM__INLINE static inline
+#endif
+/* Known at compile time for a literal: a linear copy with no region, host size or
+   wait list. Then only the scalars below are read, and the options literal is never
+   built in memory. */
+#define CLMEM__COPY_SIMPLE(o)                                                                                 \
+    (!((o)->given & (CLMEM_GIVEN_REGION | CLMEM_GIVEN_HOST_SIZE)) && !((o)->region[0] | (o)->region[1] | (o)->region[2]) && \
+     !(o)->host_size && !(o)->num_wait_for && !(o)->wait_for)
+CLMEM__INLINE cl_int clmem__copy_host_fast(cl_command_queue queue, const clmem_buffer *buf, void *host, int write,
+                                           size_t offset, const clmem_copy_options *o) {
+    cl_int err;
+    size_t count = (o->given & CLMEM_GIVEN_BYTE_COUNT) || o->byte_count ? o->byte_count : buf->size - offset;
+    cl_bool blocking = (o->given & CLMEM_GIVEN_IS_BLOCKING) && !o->is_blocking ? CL_FALSE : CL_TRUE;
+    if (!(queue && buf->mem && !clmem__buffer_stale(*buf) && host && offset < buf->size && count && count <= buf->size - offset &&
+          !(buf->flags & (CL_MEM_HOST_NO_ACCESS | (write ? CL_MEM_HOST_READ_ONLY : CL_MEM_HOST_WRITE_ONLY))) &&
+          !clmem__maps_live()))
+        return clmem__copy_host_linear(queue, *buf, host, write, o->given, o->byte_count, offset, o->is_blocking, o->event);
+    err = write ? clEnqueueWriteBuffer(queue, buf->mem, blocking, offset, count, host, 0, NULL, o->event)
+                : clEnqueueReadBuffer(queue, buf->mem, blocking, offset, count, host, 0, NULL, o->event);
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__copy_host_failed(err, queue, *buf, write);
+}
+CLMEM__INLINE cl_int clmem__copy_buffer_from_host_inline(cl_command_queue queue, clmem_buffer dst, const void *src,
+                                                         const clmem_copy_options *o) {
+    if (CLMEM__COPY_SIMPLE(o)) return clmem__copy_host_fast(queue, &dst, (void *)(uintptr_t)src, 1, o->dst_offset, o);
+    return clmem__copy_buffer_from_host(queue, dst, src, o);
+}
+CLMEM__INLINE cl_int clmem__copy_host_from_buffer_inline(cl_command_queue queue, void *dst, clmem_buffer src,
+                                                         const clmem_copy_options *o) {
+    if (CLMEM__COPY_SIMPLE(o)) return clmem__copy_host_fast(queue, &src, dst, 0, o->src_offset, o);
+    return clmem__copy_host_from_buffer(queue, dst, src, o);
+}
+
 /* SVM fill, defined with the SVM transfers. */
 CLMEM_API cl_int clmem__fill_svm(cl_command_queue queue, clmem_svm dst, const void *pattern, size_t pattern_size,
                                  size_t size, const clmem_fill_options *opts);
@@ -1737,21 +1950,22 @@ CLMEM_API cl_int clmem__fill_svm(cl_command_queue queue, clmem_svm dst, const vo
     queue from different contexts), CL_INVALID_EVENT_WAIT_LIST, or the driver's code.
     Thread safety: as the OpenCL calls it makes (any thread; one queue is safe).
     Examples:
-        clmem_enqueue_copy(q, buf, host);                          host -> buffer, all of buf
+        clmem_enqueue_copy(q, buf, host);                          // host -> buffer, all of buf
         clmem_enqueue_copy(q, host, buf, .byte_count = 64, .src_offset = 128);
+        clmem_enqueue_copy(q, host, buf, .is_blocking = false, .event = &ev);
         clmem_enqueue_copy(q, dst, src, .region = {16, 4}, .src_origin = {0, 2},
-                           .src_pitches = {64}, .dst_pitches = {16});  rectangular */
+                           .src_pitches = {64}, .dst_pitches = {16});  // rectangular */
 #ifndef __cplusplus
 #define clmem_enqueue_copy(...) clmem__copy_(__VA_ARGS__, )
 #define clmem__copy_(queue, dst, src, ...)                                              \
     (CLMEM__COPY_ASSERT(dst, src),                                                      \
-     CLMEM__COPY_FN(dst, src)(queue, dst, src, &(clmem_copy_options){.clmem__start = 0, __VA_ARGS__}))
+     CLMEM__COPY_FN(dst, src)(queue, dst, src, &(clmem_copy_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__}))
 
 #define CLMEM__COPY_FN(dst, src)                                                                         \
     _Generic((dst),                                                                                      \
         clmem_buffer: _Generic((src), clmem_buffer: clmem__copy_buffer_from_buffer,                      \
                                clmem_image: clmem__copy_buffer_from_image, cl_mem: clmem__copy_buffer_from_mem, \
-                               clmem_svm: clmem__copy_unsupported, default: clmem__copy_buffer_from_host), \
+                               clmem_svm: clmem__copy_unsupported, default: clmem__copy_buffer_from_host_inline), \
         clmem_image: _Generic((src), clmem_buffer: clmem__copy_image_from_buffer,                        \
                               clmem_image: clmem__copy_image_from_image, cl_mem: clmem__copy_image_from_mem, \
                               clmem_svm: clmem__copy_unsupported, default: clmem__copy_image_from_host), \
@@ -1761,7 +1975,7 @@ CLMEM_API cl_int clmem__fill_svm(cl_command_queue queue, clmem_svm dst, const vo
         cl_mem: _Generic((src), cl_mem: clmem__copy_mem_from_mem, clmem_buffer: clmem__copy_mem_from_buffer, \
                          clmem_image: clmem__copy_mem_from_image, clmem_svm: clmem__copy_unsupported,       \
                          default: clmem__copy_mem_from_host),                                             \
-        default: _Generic((src), clmem_buffer: clmem__copy_host_from_buffer,                              \
+        default: _Generic((src), clmem_buffer: clmem__copy_host_from_buffer_inline,                       \
                           clmem_image: clmem__copy_host_from_image, clmem_svm: clmem__copy_host_from_svm,  \
                           cl_mem: clmem__copy_host_from_mem, default: clmem__copy_unsupported))
 
@@ -1833,7 +2047,9 @@ CLMEM__FILL_DECL(const void *, ptr)
     Same rules and errors as clmem_enqueue_fill_buffer (and clmem_enqueue_svm_memfill
     for SVM); a pointer without .pattern_size is CL_INVALID_VALUE. Options: .offset,
     .pattern_size, .wait_for, .num_wait_for, .event.
+    A compound-literal pattern goes in parentheses (see NAMED OPTIONAL ARGUMENTS).
     Examples: clmem_enqueue_fill(q, buf, 1.5f, 4096);
+              clmem_enqueue_fill(q, buf, ((cl_float4){{1, 2, 3, 4}}), 64);
               clmem_enqueue_fill(q, buf, rgba, 64, .pattern_size = 16, .offset = 16); */
 #ifndef __cplusplus
 #define clmem_enqueue_fill(...) clmem__fill_(__VA_ARGS__, )
@@ -1841,7 +2057,7 @@ CLMEM__FILL_DECL(const void *, ptr)
     CLMEM__FILL_FN(pattern)(queue,                                                                    \
                             _Generic((dst), clmem_buffer: clmem__fill_target_buffer,                  \
                                      clmem_svm: clmem__fill_target_svm)(dst),                         \
-                            pattern, size, &(clmem_fill_options){.clmem__start = 0, __VA_ARGS__})
+                            pattern, size, &(clmem_fill_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #define CLMEM__FILL_ASSOC(T, name) T: clmem__fill_##name,
 #define CLMEM__FILL_FN(pattern) _Generic((pattern), CLMEM__PATTERN_TYPES(CLMEM__FILL_ASSOC) default: clmem__fill_ptr)
 #endif
@@ -1886,18 +2102,19 @@ CLMEM__PATTERN_TYPES(CLMEM__ARG_DECL)
 #endif
 CLMEM_API cl_int clmem__set_arg_unsupported(cl_kernel kernel, cl_uint index, ...);
 
-/** clmem_enqueue_copy_buffer_p2p_amd(platform, queue, src, dst, size, ...): copy
-    between buffers of two contexts through cl_amd_copy_buffer_p2p
-    (clEnqueueCopyBufferP2PAMD). size 0 means the smaller of both sizes after the
-    offsets. Options: .src_offset, .dst_offset, .wait_for, .num_wait_for, .event.
-    Where the platform lacks the extension: CL_INVALID_OPERATION with a message. */
+/** clmem_enqueue_copy_buffer_p2p_amd(platform, queue, src, dst, ...): copy between
+    buffers of two contexts through cl_amd_copy_buffer_p2p (clEnqueueCopyBufferP2PAMD;
+    PyOpenCL's enqueue_copy_buffer_p2p_amd). Options: .byte_count (left out: the
+    smaller of both sizes after the offsets; 0: nothing), .src_offset, .dst_offset,
+    .wait_for, .num_wait_for, .event. Where the platform lacks the extension:
+    CL_INVALID_OPERATION with a message; ranges beyond a buffer: CL_INVALID_VALUE. */
 #ifndef __cplusplus
 #define clmem_enqueue_copy_buffer_p2p_amd(...) clmem__p2p_(__VA_ARGS__, )
-#define clmem__p2p_(platform, queue, src, dst, size, ...) \
-    clmem_enqueue_copy_buffer_p2p_amd_opts(platform, queue, src, dst, size, &(clmem_copy_options){.clmem__start = 0, __VA_ARGS__})
+#define clmem__p2p_(platform, queue, src, dst, ...) \
+    clmem_enqueue_copy_buffer_p2p_amd_opts(platform, queue, src, dst, &(clmem_copy_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #endif
 CLMEM_API cl_int clmem_enqueue_copy_buffer_p2p_amd_opts(cl_platform_id platform, cl_command_queue queue, clmem_buffer src,
-                                                        clmem_buffer dst, size_t size, const clmem_copy_options *opts);
+                                                        clmem_buffer dst, const clmem_copy_options *opts);
 
 #ifdef __cplusplus
 } /* extern "C" */
@@ -1992,7 +2209,8 @@ extern "C" {
    leading_bits_in_bin_id (PyOpenCL's formula, exactly: 1024 -> 1087, 1000 -> 1023,
    32 -> 33; sizes below 2^L are exact; the waste is below 2^-L of the size, 6.25% at
    L = 4). All blocks of a bin are interchangeable; a released block is reused, last
-   in first out, by the next request of the same bin. A request of 0 bytes takes a
+   in first out, by the next request of the same bin (from the same thread first: see
+   THREADS). A request of 0 bytes takes a
    real 1-byte block (bin 0), as in PyOpenCL; its handle has size 0.
 
    ACCOUNTING (PyOpenCL's names): active blocks are handed out, held blocks wait in
@@ -2009,15 +2227,62 @@ extern "C" {
    CLMEM_ERROR_LIMIT_EXCEEDED (limit). Any other error of the allocator is returned
    at once, without retries.
 
-   THREADS. Allocators and pools may be used from any number of threads at once; a
-   block may be released on another thread than the one that allocated it. The
-   allocator's functions and the callbacks are called without the pool's lock held,
-   so they may release blocks into the same pool.
+   QUEUE ORDER (cudaMallocAsync / cudaFreeAsync, RMM's stream-ordered pools). A plain
+   release (clmem_buffer_release) means "nothing uses this block any more": the next
+   allocation of its bin may get it at once, on any queue or the host. A release on a
+   queue (clmem_pooled_buffer_enqueue_release(&b, q), like cudaFreeAsync(p, stream))
+   means "the block is free once q gets past this point": work already enqueued on q
+   may still use it. Such a block is reused
+     - at once by an allocation on the same in-order queue
+       (clmem_memory_pool_allocate_on_queue(pool, n, q, &err), like cudaMallocAsync):
+       q runs its commands in order;
+     - by an allocation on another queue (or on q when q is out of order) behind a
+       marker: clmem enqueues a marker on q and makes the new queue wait for it
+       (clEnqueueBarrierWithWaitList, like cudaStreamWaitEvent); the host does not wait;
+     - by an allocation for the host (clmem_memory_pool_allocate) only after that
+       marker completed: when the bin has no free block, the host waits for the
+       oldest pending one (RMM would allocate fresh; clmem keeps memory bounded).
+   Free blocks are preferred to blocks pending on another queue. The marker is
+   enqueued when a block changes queue, not at its release, so a release on a queue
+   costs no driver call. A pool keeps the queue a block was released on retained
+   until the block is reused elsewhere or freed. SVM pools work the same way: an SVM
+   block is bound to a queue (its allocator's, clmem_svm_pool_allocate_on_queue's, or
+   clmem_pooled_svm_bind_to_queue's) and its plain release is ordered on that queue.
 
-   RELEASE TWICE. Releasing a pooled handle empties it. Releasing a copy of a handle
-   whose block is back in the pool (or freed) returns CLMEM_ERROR_DOUBLE_RELEASE and
-   changes nothing. Limitation: a stale copy released after its block has been handed
-   out again to the same size cannot be told from the new owner's handle.
+   THREADS. Allocators and pools may be used from any number of threads at once; a
+   block may be released on another thread than the one that allocated it. A pool is
+   split into CLMEM_POOL_SHARDS shards (16; define it before including clmem.h in the
+   implementation file to change it) with their own locks and books; each
+   thread works in one (threads are numbered as they first use a pool), and a block
+   goes back to the shard that handed it out, so threads that allocate and release
+   their own blocks share no lock and no written cache line. A thread whose shard has
+   no block of a bin takes one from another shard before calling the allocator. The
+   counts (held, active, managed and active bytes, hits, misses) are exact whenever
+   no other thread is inside the pool, e.g. once the threads are joined. The peaks
+   are exact while a single thread uses the pool; with several threads, each thread
+   adds to its own active blocks the others' as they were at its last trip to the
+   shared pool (a miss, a block taken from another thread's shard, a peak reset), so
+   a peak may miss blocks other threads took since (the counts stay exact).
+   The allocator's functions and the callbacks are called without any pool lock
+   held, so they may release blocks into the same pool.
+
+   RELEASE TWICE, STALE HANDLES. Releasing a pooled handle empties it. Each hand-out
+   of a block has its own generation, carried in the handle (clmem_buffer.generation,
+   clmem_pooled_svm.generation), so releasing a copy of a handle whose block was
+   released returns CLMEM_ERROR_DOUBLE_RELEASE and changes nothing, whether the block
+   is held, freed, handed out again (to any size), or its pool is gone. Block records
+   are never given back to the system (a released pool passes them on to later
+   pools), so a stale handle never points at freed memory. Two threads releasing
+   copies of one handle at once: exactly one succeeds (unless the pool is being
+   released at that very moment and this is its last block: that double bug is not
+   caught).
+
+   RELEASING A POOL. clmem_memory_pool_release takes effect at once: held blocks are
+   freed, and blocks released later are freed, not held. Blocks still active make it
+   return CLMEM_ERROR_IN_USE (with their count); they stay valid, may be used and
+   released later from any thread, and the pool's memory goes with the last of them
+   (after every release running at that moment has finished). Do not use the pool
+   pointer after its release.
 
    LEAKS. Compile with CLMEM_TRACK_ALLOCATIONS defined (in every file that includes
    clmem.h) and each active block remembers the file and line that allocated it;
@@ -2203,6 +2468,39 @@ CLMEM_API clmem_buffer clmem_memory_pool_allocate(clmem_memory_pool *pool, size_
 CLMEM_API clmem_buffer clmem_memory_pool_allocate_at(clmem_memory_pool *pool, size_t size, cl_int *errcode_ret,
                                                      const char *file, int line);
 
+/** clmem_memory_pool_allocate_on_queue(pool, size, queue, &err): a pooled buffer for
+    use on `queue` (cudaMallocAsync): a block released on the same in-order queue is
+    reused at once, a block still pending on another queue is handed out behind a
+    marker that `queue` waits for (see QUEUE ORDER). Otherwise as
+    clmem_memory_pool_allocate. Errors: those of clmem_memory_pool_allocate,
+    CL_INVALID_COMMAND_QUEUE (queue NULL or invalid), CL_INVALID_CONTEXT (queue of
+    another context than the allocator's), or the driver's code from the marker.
+    Thread safety: any thread. With CLMEM_TRACK_ALLOCATIONS a macro, as allocate.
+    Example: clmem_buffer t = clmem_memory_pool_allocate_on_queue(pool, n, q, &err); */
+CLMEM_API clmem_buffer clmem_memory_pool_allocate_on_queue(clmem_memory_pool *pool, size_t size,
+                                                           cl_command_queue queue, cl_int *errcode_ret);
+/** clmem_memory_pool_allocate_on_queue_at(...): the same, recording file and line. */
+CLMEM_API clmem_buffer clmem_memory_pool_allocate_on_queue_at(clmem_memory_pool *pool, size_t size,
+                                                              cl_command_queue queue, cl_int *errcode_ret,
+                                                              const char *file, int line);
+
+/** clmem_pooled_buffer_enqueue_release(&buf, queue): return a pooled buffer to its
+    pool once `queue` gets past this point (cudaFreeAsync): commands already enqueued
+    on queue may still use it; the handle is emptied at once. See QUEUE ORDER for who
+    may reuse the block when. An empty handle: CL_SUCCESS. No driver call unless the
+    block last belonged to another queue (then the queue is checked once).
+    Errors: CL_INVALID_MEM_OBJECT (a buffer that is not pooled), CL_INVALID_COMMAND_QUEUE
+    (queue NULL or invalid), CL_INVALID_CONTEXT (queue of another context),
+    CLMEM_ERROR_DOUBLE_RELEASE (a stale copy). Thread safety: any thread.
+    Example: clmem_pooled_buffer_enqueue_release(&tmp, q); */
+CLMEM_API cl_int clmem_pooled_buffer_enqueue_release(clmem_buffer *buf, cl_command_queue queue);
+
+/** clmem_pooled_buffer_pool(buf): the pool a pooled buffer came from (PyOpenCL: the
+    pool behind an array's `allocator`), e.g. to allocate siblings from the same pool.
+    NULL for a buffer that is not pooled, a stale handle, or a block whose pool was
+    released. Not retained for you. Any thread. */
+CLMEM_API clmem_memory_pool *clmem_pooled_buffer_pool(clmem_buffer buf);
+
 /** Accounting (PyOpenCL's properties); 0 for a NULL pool. Any thread. */
 CLMEM_API size_t clmem_memory_pool_held_blocks(clmem_memory_pool *pool);
 CLMEM_API size_t clmem_memory_pool_active_blocks(clmem_memory_pool *pool);
@@ -2255,12 +2553,14 @@ CLMEM_API cl_int clmem_memory_pool_set_oom_callback(clmem_memory_pool *pool, clm
 CLMEM_API cl_int clmem_memory_pool_active_blocks_info(clmem_memory_pool *pool, clmem_pool_block_info *out,
                                                       size_t capacity, size_t *count);
 
-/** clmem_memory_pool_release(pool): drop the program's hold on the pool: held blocks
-    are freed, and the pool (with its allocator reference) goes as soon as no block is
-    active. Blocks still active are reported: a log warning names each (with file and
-    line under CLMEM_TRACK_ALLOCATIONS), and CLMEM_ERROR_IN_USE is returned; they may
-    still be released later, safely. NULL: CL_SUCCESS. Do not use the pool pointer
-    afterwards (its blocks' release is fine). */
+/** clmem_memory_pool_release(pool): release the pool (see RELEASING A POOL): held
+    blocks are freed now, active ones when they are released, and the pool with its
+    allocator reference goes with the last of them. Returns CL_SUCCESS (nothing was
+    active: the pool is gone) or CLMEM_ERROR_IN_USE (blocks are still active: the pool
+    is released all the same and goes when they come back; under
+    CLMEM_TRACK_ALLOCATIONS a log warning names each with file and line). NULL:
+    CL_SUCCESS. Do not use the pool pointer afterwards. Any thread; blocks may be
+    released on other threads at the same time. */
 CLMEM_API cl_int clmem_memory_pool_release(clmem_memory_pool *pool);
 
 /* ---- SVM allocators and pools (PyOpenCL's SVMAllocator, SVMPool, PooledSVM) ---- */
@@ -2325,6 +2625,18 @@ CLMEM_API clmem_pooled_svm clmem_svm_pool_allocate(clmem_svm_pool *pool, size_t 
 CLMEM_API clmem_pooled_svm clmem_svm_pool_allocate_at(clmem_svm_pool *pool, size_t size, cl_int *errcode_ret,
                                                       const char *file, int line);
 
+/** clmem_svm_pool_allocate_on_queue(pool, size, queue, &err): a pooled SVM block
+    bound to `queue` (an in-order queue of the pool's context) instead of the
+    allocator's queue: a block held on `queue` is reused at once, one bound to another
+    queue behind a marker `queue` waits for (see QUEUE ORDER). Errors: as
+    clmem_svm_pool_allocate, CL_INVALID_COMMAND_QUEUE (NULL, invalid or out-of-order),
+    CL_INVALID_CONTEXT (queue of another context). Any thread. */
+CLMEM_API clmem_pooled_svm clmem_svm_pool_allocate_on_queue(clmem_svm_pool *pool, size_t size, cl_command_queue queue,
+                                                            cl_int *errcode_ret);
+CLMEM_API clmem_pooled_svm clmem_svm_pool_allocate_on_queue_at(clmem_svm_pool *pool, size_t size,
+                                                               cl_command_queue queue, cl_int *errcode_ret,
+                                                               const char *file, int line);
+
 /** clmem_pooled_svm_release(&p): return the block to its pool and empty the handle
     (p->svm.ptr = NULL). An empty handle: CL_SUCCESS. A block already returned:
     CLMEM_ERROR_DOUBLE_RELEASE. Any thread. */
@@ -2350,6 +2662,10 @@ CLMEM_API cl_int clmem_pooled_svm_unbind_from_queue(clmem_pooled_svm p);
 /** clmem_pooled_svm_queue(p): the queue the block is bound to, or NULL (PyOpenCL's
     _queue, for debugging; not retained for you). */
 CLMEM_API cl_command_queue clmem_pooled_svm_queue(clmem_pooled_svm p);
+
+/** clmem_pooled_svm_pool(p): the pool a pooled SVM block came from; NULL for an empty
+    or stale handle or a released pool. Not retained for you. Any thread. */
+CLMEM_API clmem_svm_pool *clmem_pooled_svm_pool(clmem_pooled_svm p);
 
 /** clmem_pooled_svm_equal(a, b): same SVM pointer (PyOpenCL's __eq__);
     clmem_pooled_svm_hash(p): a hash consistent with it. */
@@ -2383,12 +2699,384 @@ CLMEM_API cl_int clmem_svm_pool_release(clmem_svm_pool *pool);
     clmem_memory_pool_allocate_at((pool), (size), (errcode_ret), __FILE__, __LINE__)
 #define clmem_svm_pool_allocate(pool, size, errcode_ret) \
     clmem_svm_pool_allocate_at((pool), (size), (errcode_ret), __FILE__, __LINE__)
+#define clmem_memory_pool_allocate_on_queue(pool, size, queue, errcode_ret) \
+    clmem_memory_pool_allocate_on_queue_at((pool), (size), (queue), (errcode_ret), __FILE__, __LINE__)
+#define clmem_svm_pool_allocate_on_queue(pool, size, queue, errcode_ret) \
+    clmem_svm_pool_allocate_on_queue_at((pool), (size), (queue), (errcode_ret), __FILE__, __LINE__)
 #endif
 
 #ifdef __cplusplus
 }
 #endif
 /* ---- end clmem/pool.h ---- */
+
+/* ---- begin clmem/pinned.h ---- */
+/* >>pinned: pinned (page-locked) host memory, a pinned host pool, staged transfers of
+   pageable host memory (beyond PyOpenCL, which has none of them; CUDA's cudaMallocHost
+   and its internal staging, Boost.Compute's pinned_allocator) */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------
+   PINNED HOST MEMORY
+
+   A GPU copies to and from page-locked ("pinned") host memory by DMA at full bus
+   speed; from ordinary (pageable) malloc memory the driver first copies through a
+   pinned bounce buffer of its own, at a fraction of that speed (measured on an H100
+   over PCIe: 10-12 GB/s pageable, 37-55 GB/s pinned). OpenCL has no call for pinned
+   memory; the portable way, the one NVIDIA's and AMD's guides give, is a buffer made
+   with CL_MEM_ALLOC_HOST_PTR and mapped: the mapped pointer is pinned host memory.
+
+   A clmem_pinned_allocation is such a buffer, mapped once when it is made and kept
+   mapped until it is released. Its `ptr` is a plain host pointer: read and write it
+   from the host, and pass it to clmem_enqueue_copy as the host side of a transfer:
+       clmem_pinned_allocation h = clmem_pinned_allocation_create(q, n, 0, &err);
+       memcpy(h.ptr, data, n);                     (or produce the data there)
+       clmem_enqueue_copy(q, buf, h.ptr, .byte_count = n);   (DMA at pinned speed)
+       clmem_pinned_allocation_release(&h);
+   That copy is exactly clEnqueueWriteBuffer with the pinned pointer, the raw pinned
+   path: clmem adds no cost for pinned memory and none for pageable memory.
+
+   Pinned memory is a scarce resource (it cannot be paged out): allocating it is slow
+   (clCreateBuffer plus a blocking map; milliseconds for large sizes) and too much of
+   it slows the whole system. Allocate it once and reuse it, or take it from a
+   clmem_pinned_pool, which keeps released blocks for reuse as the buffer pools do.
+
+   The queue an allocation is made with maps it (blocking: it waits for the work
+   already in an in-order queue) and unmaps it at release; the allocation keeps a
+   reference to it. Release an allocation only after the transfers that use its
+   memory are complete (as with any host memory given to a non-blocking transfer).
+   --------------------------------------------------------------------------------- */
+
+/** Pinned host memory (clmem_pinned_allocation_create, clmem_pinned_pool_allocate).
+    Fields (read them directly, treat them as read-only):
+      ptr         the host memory, mapped for the allocation's lifetime; NULL for an
+                  empty handle (size 0, or released). Aligned as the driver maps
+                  (at least 64 bytes on every implementation clmem knows; not promised).
+      size        the bytes asked for (a pooled block may have more behind it)
+      mem         the CL_MEM_ALLOC_HOST_PTR buffer whose mapping ptr is. It stays
+                  mapped: do not use it in kernels or copies (OpenCL leaves a mapped
+                  object's device use undefined); it is here for queries and for
+                  keeping it alive (clRetainMemObject) beyond the allocation.
+      id          private: which hand-out this is (a registry of live allocations),
+                  so that a released handle, or a copy of it, is recognised.
+    An all-zero handle is empty; releasing it is a no-op. */
+typedef struct clmem_pinned_allocation {
+    void *ptr;
+    size_t size;
+    cl_mem mem;
+    uint64_t id;
+} clmem_pinned_allocation;
+
+/** clmem_pinned_allocation_create(queue, size, flags, &err): `size` bytes of pinned
+    host memory: a buffer of flags | CL_MEM_ALLOC_HOST_PTR mapped for reading and
+    writing on `queue` (blocking) and kept mapped until released.
+    - queue: a command queue; it maps and (at release) unmaps the memory and is
+      retained until then. Its device decides the size limit.
+    - size: bytes; 0 gives an empty allocation (ptr NULL, nothing allocated, nothing
+      retained) whose release is a no-op. At most CL_DEVICE_MAX_MEM_ALLOC_SIZE.
+    - flags: the device's access, 0 (CL_MEM_READ_WRITE), CL_MEM_READ_WRITE,
+      CL_MEM_READ_ONLY or CL_MEM_WRITE_ONLY; CL_MEM_ALLOC_HOST_PTR may be given and is
+      always added. The host always reads and writes the memory, so the HOST_* flags
+      and USE_HOST_PTR/COPY_HOST_PTR are refused.
+    Returns the allocation; on failure an empty handle and *errcode_ret (may be NULL):
+    CL_INVALID_COMMAND_QUEUE (NULL or invalid queue), CL_INVALID_VALUE (flags above:
+    the message names them), CL_INVALID_BUFFER_SIZE (size above the device's
+    CL_DEVICE_MAX_MEM_ALLOC_SIZE), CL_OUT_OF_HOST_MEMORY, or the driver's code from
+    clCreateBuffer or clEnqueueMapBuffer (with the call named).
+    Thread safety: any thread.
+    Example: clmem_pinned_allocation h = clmem_pinned_allocation_create(q, 1 << 20, 0, &err); */
+CLMEM_API clmem_pinned_allocation clmem_pinned_allocation_create(cl_command_queue queue, size_t size,
+                                                                 cl_mem_flags flags, cl_int *errcode_ret);
+
+/** clmem_pinned_allocation_release(&a): give the memory back and empty the handle
+    (ptr, size, mem become 0; the identity is kept, so that a second release of the
+    same handle, or of any copy of it, is recognised). A pooled block goes back to its
+    pool (or, when the pool no longer holds blocks, is freed; the last block of a
+    released pool takes the pool with it); any other allocation is
+    unmapped on its queue (clEnqueueUnmapMemObject, flushed, not waited for) and its
+    buffer released. Returns CL_SUCCESS (also for a NULL pointer, an all-zero or a
+    zero-size handle), CLMEM_ERROR_DOUBLE_RELEASE (already released, through this handle
+    or a copy: nothing is done), or the driver's code from the unmap (the buffer is
+    released all the same). Thread safety: any thread; releasing one allocation from
+    two threads at once reports the second as a double release. */
+CLMEM_API cl_int clmem_pinned_allocation_release(clmem_pinned_allocation *a);
+
+/* ---------------------------------------------------------------------------------
+   PINNED HOST POOLS
+
+   A clmem_pinned_pool is to pinned host memory what a clmem_memory_pool is to
+   buffers, with the same bins, accounting, statistics, limit, out-of-memory policy,
+   thread safety and release rules (see ALLOCATORS AND MEMORY POOLS in >>pool), the
+   same leading_bits_in_bin_id and the same clmem_pool_stats, clmem_pool_bin_info and
+   clmem_pool_block_info:
+       clmem_pinned_pool *pp = clmem_pinned_pool_create(q, 0, CLMEM_POOL_DEFAULT_LEADING_BITS, &err);
+       clmem_pinned_allocation h = clmem_pinned_pool_allocate(pp, n, &err);
+       ... h.ptr is pinned host memory of n bytes ...
+       clmem_pinned_allocation_release(&h);        (back into the pool)
+       clmem_pinned_pool_release(pp);
+   Differences: the pool has no allocator object (it makes its blocks itself, as
+   clmem_pinned_allocation_create does, with the pool's queue and flags), so there is
+   no try_release_blocks hook; the out-of-memory policy is otherwise the same (free
+   held blocks from the highest bin down, then the callback, then
+   CL_MEM_OBJECT_ALLOCATION_FAILURE, or CLMEM_ERROR_LIMIT_EXCEEDED for the limit).
+   A request of 0 bytes takes a real 1-byte block (bin 0) whose handle has size 0,
+   as the buffer pools do. A hit costs a lock and no driver call; a miss costs a
+   clCreateBuffer and a blocking map on the pool's queue.
+   --------------------------------------------------------------------------------- */
+
+/** A pool of pinned host memory (opaque). */
+typedef struct clmem_pinned_pool clmem_pinned_pool;
+
+/** clmem_pinned_pool_create(queue, flags, leading_bits_in_bin_id, &err): an empty
+    pool whose blocks are made on `queue` (retained) with `flags` (as
+    clmem_pinned_allocation_create takes them). leading_bits_in_bin_id:
+    0..CLMEM_POOL_MAX_LEADING_BITS (CLMEM_POOL_DEFAULT_LEADING_BITS is PyOpenCL's 4).
+    Errors: CL_INVALID_COMMAND_QUEUE (NULL or invalid queue), CL_INVALID_VALUE (flags,
+    leading bits above the maximum), CL_OUT_OF_HOST_MEMORY. Any thread.
+    Example: clmem_pinned_pool *pp = clmem_pinned_pool_create(q, 0, 4, &err); */
+CLMEM_API clmem_pinned_pool *clmem_pinned_pool_create(cl_command_queue queue, cl_mem_flags flags,
+                                                      unsigned leading_bits_in_bin_id, cl_int *errcode_ret);
+
+/** clmem_pinned_pool_allocate(pool, size, &err): pinned host memory of `size` bytes
+    from the pool. The handle's size is `size`; its block has
+    clmem_alloc_size(L, clmem_bin_number(L, size)) bytes. Contents are whatever the
+    block last held. Release it with clmem_pinned_allocation_release. On failure an
+    empty handle and *errcode_ret: CL_INVALID_VALUE (pool NULL),
+    CL_INVALID_BUFFER_SIZE (the block would be above the device's
+    CL_DEVICE_MAX_MEM_ALLOC_SIZE), CL_MEM_OBJECT_ALLOCATION_FAILURE (out of memory after
+    the policy above), CLMEM_ERROR_LIMIT_EXCEEDED, or the driver's other code.
+    Any thread. With CLMEM_TRACK_ALLOCATIONS this is a macro recording __FILE__ and
+    __LINE__ ((clmem_pinned_pool_allocate)(...) or _allocate_at call the function). */
+CLMEM_API clmem_pinned_allocation clmem_pinned_pool_allocate(clmem_pinned_pool *pool, size_t size,
+                                                             cl_int *errcode_ret);
+/** clmem_pinned_pool_allocate_at(pool, size, &err, file, line): the same, recording
+    where the allocation was made (file must outlive the block). */
+CLMEM_API clmem_pinned_allocation clmem_pinned_pool_allocate_at(clmem_pinned_pool *pool, size_t size,
+                                                                cl_int *errcode_ret, const char *file, int line);
+
+/** Accounting, as the buffer pool's (0 for a NULL pool). Any thread. */
+CLMEM_API size_t clmem_pinned_pool_held_blocks(clmem_pinned_pool *pool);
+CLMEM_API size_t clmem_pinned_pool_active_blocks(clmem_pinned_pool *pool);
+CLMEM_API size_t clmem_pinned_pool_managed_bytes(clmem_pinned_pool *pool);
+CLMEM_API size_t clmem_pinned_pool_active_bytes(clmem_pinned_pool *pool);
+/** clmem_bin_number / clmem_alloc_size with the pool's leading bits (PyOpenCL's
+    defaults for a NULL pool). */
+CLMEM_API uint32_t clmem_pinned_pool_bin_number(clmem_pinned_pool *pool, size_t size);
+CLMEM_API size_t clmem_pinned_pool_alloc_size(clmem_pinned_pool *pool, uint32_t bin);
+/** clmem_pinned_pool_free_held(pool): unmap and release every held block, lowest bin
+    first. clmem_pinned_pool_stop_holding(pool): the same, and from now on released
+    blocks are freed at once. Errors: CL_INVALID_VALUE (NULL pool). Any thread. */
+CLMEM_API cl_int clmem_pinned_pool_free_held(clmem_pinned_pool *pool);
+CLMEM_API cl_int clmem_pinned_pool_stop_holding(clmem_pinned_pool *pool);
+/** Statistics, peaks, bins, limit, callback, leak list: as clmem_memory_pool_*.
+    Errors: CL_INVALID_VALUE (NULL pool, or NULL stats/count). */
+CLMEM_API cl_int clmem_pinned_pool_get_stats(clmem_pinned_pool *pool, clmem_pool_stats *stats);
+CLMEM_API cl_int clmem_pinned_pool_reset_peaks(clmem_pinned_pool *pool);
+CLMEM_API cl_int clmem_pinned_pool_bins(clmem_pinned_pool *pool, clmem_pool_bin_info *out, size_t capacity,
+                                        size_t *count);
+CLMEM_API cl_int clmem_pinned_pool_set_limit(clmem_pinned_pool *pool, size_t max_managed_bytes);
+CLMEM_API cl_int clmem_pinned_pool_set_oom_callback(clmem_pinned_pool *pool, clmem_pool_oom_fn fn, void *user);
+/** The active blocks, most recent first; `ptr` of each entry is the host pointer. */
+CLMEM_API cl_int clmem_pinned_pool_active_blocks_info(clmem_pinned_pool *pool, clmem_pool_block_info *out,
+                                                      size_t capacity, size_t *count);
+
+/** clmem_pinned_pool_release(pool): drop the program's hold on the pool: held blocks
+    are freed, and the pool (with its queue reference) goes as soon as no block is
+    active. Returns CL_SUCCESS (also for NULL), or CLMEM_ERROR_IN_USE with a message
+    when blocks are still active (each is logged as a warning, with file and line
+    under CLMEM_TRACK_ALLOCATIONS); they may still be released later, safely, and the
+    pool goes with the last. Do not use the pool pointer afterwards. Any thread. */
+CLMEM_API cl_int clmem_pinned_pool_release(clmem_pinned_pool *pool);
+
+#if defined(CLMEM_TRACK_ALLOCATIONS)
+#define clmem_pinned_pool_allocate(pool, size, errcode_ret) \
+    clmem_pinned_pool_allocate_at((pool), (size), (errcode_ret), __FILE__, __LINE__)
+#endif
+
+/* ---------------------------------------------------------------------------------
+   STAGED TRANSFERS OF PAGEABLE HOST MEMORY
+
+   Data that lives in ordinary (pageable) host memory reaches a discrete GPU faster
+   when it is copied into pinned memory first, by several host threads at once, while
+   the DMA engine moves the previous piece: the same work the driver does for a
+   pageable transfer, done with more memory bandwidth and overlapped. A
+   clmem_stager holds the pinned slots and the threads, made once:
+       clmem_stager *st = clmem_stager_create(q, 0, 0, 0, &err);   (defaults)
+       clmem_stager_copy(st, buf, host);                  host -> buffer, all of buf
+       clmem_stager_copy(st, host, buf, .byte_count = n, .src_offset = off);
+       clmem_stager_release(st);
+   A copy of at least the stager's threshold goes in pieces of slot_size bytes
+   through the slots: for a write, threads copy piece i into a slot while the DMA of
+   piece i-1 runs; for a read, the DMA of the next pieces runs while threads copy
+   piece i out. Smaller copies, and every copy on a device where staging does not pay
+   (a CPU device such as PoCL's, or a device whose memory is the host's,
+   CL_DEVICE_HOST_UNIFIED_MEMORY), go straight to clmem_enqueue_copy: the threshold is
+   then "never" unless set (clmem_stager_set_threshold).
+
+   How the default threshold was chosen: bench/pinned_bench measures raw pageable,
+   raw pinned, clmem pinned and clmem staged side by side for 4 KiB..256 MiB in both
+   directions; CLMEM_STAGER_DEFAULT_THRESHOLD is the smallest size from which staged
+   beats raw pageable in both directions (README: "Pinned memory and staged
+   transfers"). On an H100 (NVIDIA OpenCL 3.0, PCIe, 16-core host) staged writes
+   overtook pageable ones from 8 MiB (reads from 4 KiB); the slot size, slot count and
+   thread count are the best of a sweep there (16 MiB x 2 slots x 8 threads: 3.3x
+   pageable writes and 3.1x pageable reads at 64 MiB; 4 MiB x 2 x 4: 2.2x and 1.9x).
+
+   Memory that is already pinned (a clmem_pinned_allocation) needs no stager: give it
+   to clmem_enqueue_copy.
+
+   Threads: the stager starts threads - 1 worker threads (pthreads) at creation; the
+   calling thread is the last copier. On Windows there are no workers (threads is
+   taken as 1): staging still overlaps the copy with the DMA, on one thread.
+   --------------------------------------------------------------------------------- */
+
+/** Default slot size of a stager (bytes): one piece of a staged copy. */
+#define CLMEM_STAGER_DEFAULT_SLOT_SIZE ((size_t)16 << 20)
+/** Default number of slots: pieces in flight (2: one filled or drained by the threads
+    while the DMA works on the other). */
+#define CLMEM_STAGER_DEFAULT_SLOTS 2u
+/** Default number of copying threads (the calling thread included). */
+#define CLMEM_STAGER_DEFAULT_THREADS 8u
+/** Most slots and threads a stager takes. */
+#define CLMEM_STAGER_MAX_SLOTS 16u
+#define CLMEM_STAGER_MAX_THREADS 64u
+/** The smallest copy a stager stages on a discrete device by default (bytes); see
+    "How the default threshold was chosen" above. */
+#define CLMEM_STAGER_DEFAULT_THRESHOLD ((size_t)8 << 20)
+/** clmem_stager_set_threshold(st, CLMEM_STAGER_NEVER): never stage. */
+#define CLMEM_STAGER_NEVER SIZE_MAX
+
+/** A stager: pinned slots, copying threads and a queue (opaque). */
+typedef struct clmem_stager clmem_stager;
+
+/** clmem_stager_create(queue, slot_size, slots, threads, &err): a stager for copies
+    between pageable host memory and buffers on `queue` (retained; every copy of the
+    stager is enqueued there).
+    - slot_size: bytes of each pinned slot and of each piece of a staged copy; 0 means
+      CLMEM_STAGER_DEFAULT_SLOT_SIZE. At most CL_DEVICE_MAX_MEM_ALLOC_SIZE.
+    - slots: how many slots, 0 means CLMEM_STAGER_DEFAULT_SLOTS; 2..CLMEM_STAGER_MAX_SLOTS.
+    - threads: host threads copying into and out of the slots, the calling thread
+      included; 0 means CLMEM_STAGER_DEFAULT_THREADS; 1..CLMEM_STAGER_MAX_THREADS.
+    The threshold starts at CLMEM_STAGER_DEFAULT_THRESHOLD, or CLMEM_STAGER_NEVER on a
+    CPU device or one with CL_DEVICE_HOST_UNIFIED_MEMORY.
+    Errors: CL_INVALID_COMMAND_QUEUE (NULL or invalid), CL_INVALID_VALUE (slots or
+    threads out of range), CL_INVALID_BUFFER_SIZE (slot_size above the device's limit),
+    CL_OUT_OF_HOST_MEMORY (also: a thread could not be started), or the driver's code
+    from making the slots. Thread safety: any thread.
+    Example: clmem_stager *st = clmem_stager_create(q, 0, 0, 0, &err); */
+CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_size, unsigned slots,
+                                            unsigned threads, cl_int *errcode_ret);
+
+/** clmem_stager_set_threshold(st, min_bytes): stage copies of at least min_bytes
+    bytes (0: every copy, also on a CPU device, e.g. to test staging there;
+    CLMEM_STAGER_NEVER: none). clmem_stager_threshold(st): the current threshold
+    (0 for NULL). Errors: CL_INVALID_VALUE (NULL stager). Any thread. */
+CLMEM_API cl_int clmem_stager_set_threshold(clmem_stager *st, size_t min_bytes);
+CLMEM_API size_t clmem_stager_threshold(clmem_stager *st);
+
+/** What a stager has done (clmem_stager_get_stats). */
+typedef struct clmem_stager_stats {
+    unsigned long long staged_copies;  /* copies that went through the slots */
+    unsigned long long direct_copies;  /* copies passed to clmem_enqueue_copy */
+    unsigned long long staged_bytes;
+    unsigned long long direct_bytes;
+    unsigned long long pieces;         /* slot-sized pieces of the staged copies */
+    size_t slot_size, slots, threads;  /* as made (threads: 1 where there are no workers) */
+} clmem_stager_stats;
+
+/** clmem_stager_get_stats(st, &stats): the counters. Errors: CL_INVALID_VALUE (NULL
+    stager or stats). Any thread. */
+CLMEM_API cl_int clmem_stager_get_stats(clmem_stager *st, clmem_stager_stats *stats);
+
+/** Options of clmem_stager_copy (clmem_enqueue_copy's names and meanings for a
+    linear buffer <-> host copy: a written option means its value, one left out its
+    default). */
+typedef struct clmem_stager_copy_options {
+    unsigned given;             /* CLMEM_GIVEN_* bits: filled by the macros */
+    size_t byte_count;          /* bytes (left out: everything the buffer holds after the offset; 0: nothing) */
+    size_t src_offset;          /* read: byte offset in the buffer */
+    size_t dst_offset;          /* write: byte offset in the buffer */
+    size_t host_size;           /* bytes of the host memory, checked when given (left out: unknown) */
+    const cl_event *wait_for;   /* events every enqueued piece waits for */
+    cl_uint num_wait_for;
+    cl_event *event;            /* where to put an event (complete when the call returns) */
+} clmem_stager_copy_options;
+
+/** clmem_stager_copy(st, dst, src, ...): a blocking linear copy between a
+    clmem_buffer and pageable host memory, host -> buffer (dst a clmem_buffer) or
+    buffer -> host (src a clmem_buffer), staged when byte_count is at least the
+    threshold, otherwise clmem_enqueue_copy (blocking) on the stager's queue. The
+    host memory may be used again when the call returns. Other pairs are a compile
+    error. Options: clmem_stager_copy_options. The copy always blocks; .event, when
+    asked for, is a marker after the copy (already complete; yours to release).
+    Returns CL_SUCCESS or: CL_INVALID_VALUE (st NULL, host pointer NULL, offset or
+    offset + byte_count beyond the buffer, byte_count above .host_size),
+    CL_INVALID_MEM_OBJECT (empty or released buffer handle), CL_INVALID_CONTEXT (the
+    buffer belongs to another context than the stager's queue), CL_INVALID_OPERATION
+    (the buffer's HOST_* flags forbid the host access), CL_INVALID_EVENT_WAIT_LIST, or
+    the driver's code (the pieces already enqueued are waited for first; the
+    destination then holds a part of the data). A copy of zero bytes calls no copy.
+    Thread safety: any thread; copies on one stager run one at a time (a lock).
+    Examples:
+        clmem_stager_copy(st, buf, src);                            // all of buf
+        clmem_stager_copy(st, dst, buf, .byte_count = n, .src_offset = 4096); */
+#ifndef __cplusplus
+#define clmem_stager_copy(...) clmem__stager_copy_(__VA_ARGS__, )
+#define clmem__stager_copy_(st, dst, src, ...)                                                          \
+    (CLMEM__STAGER_ASSERT(dst, src),                                                                    \
+     _Generic((dst), clmem_buffer: clmem__stager_write_fn, default: clmem__stager_read_fn)(             \
+         st, dst, src, &(clmem_stager_copy_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__}))
+/* 1 for buffer <- host and host <- buffer, 0 for the rest (a compile error). */
+#define CLMEM__STAGER_OK(dst, src)                                                                      \
+    _Generic((dst), clmem_buffer: _Generic((src), clmem_buffer: 0, clmem_image: 0, clmem_svm: 0,         \
+                                           cl_mem: 0, default: 1),                                     \
+             clmem_image: 0, clmem_svm: 0, cl_mem: 0, default: _Generic((src), clmem_buffer: 1, default: 0))
+#define CLMEM__STAGER_ASSERT(dst, src)                                                                  \
+    ((void)sizeof(struct {                                                                              \
+        _Static_assert(CLMEM__STAGER_OK(dst, src),                                                      \
+                       "clmem_stager_copy: a stager copies between a clmem_buffer and host memory only " \
+                       "(host -> buffer or buffer -> host)");                                           \
+        char clmem__c;                                                                                  \
+    }))
+#endif
+/** clmem_stager_write_opts(st, dst, src, &opts) / clmem_stager_read_opts(st, dst, src,
+    &opts): the two directions of clmem_stager_copy as functions (for C++, function
+    pointers, and callers with an options struct; opts may be NULL). */
+CLMEM_API cl_int clmem_stager_write_opts(clmem_stager *st, clmem_buffer dst, const void *src,
+                                         const clmem_stager_copy_options *opts);
+CLMEM_API cl_int clmem_stager_read_opts(clmem_stager *st, void *dst, clmem_buffer src,
+                                        const clmem_stager_copy_options *opts);
+/* What the generic macro selects (public linkage because it expands in user code). */
+CLMEM_API cl_int clmem__stager_write_fn(clmem_stager *st, clmem_buffer dst, const void *src,
+                                        const clmem_stager_copy_options *opts);
+CLMEM_API cl_int clmem__stager_read_fn(clmem_stager *st, void *dst, clmem_buffer src,
+                                       const clmem_stager_copy_options *opts);
+
+/** clmem_stager_release(st): stop the threads, unmap and free the slots, release the
+    queue. A copy must not be running on it. NULL: CL_SUCCESS. Returns CL_SUCCESS or
+    the driver's code from unmapping (everything is freed all the same). */
+CLMEM_API cl_int clmem_stager_release(clmem_stager *st);
+
+#ifdef __cplusplus
+} /* extern "C" */
+inline cl_int clmem_stager_copy(clmem_stager *st, clmem_buffer dst, const void *src,
+                                const clmem_stager_copy_options &o = clmem_stager_copy_options()) {
+    return clmem_stager_write_opts(st, dst, src, &o);
+}
+inline cl_int clmem_stager_copy(clmem_stager *st, void *dst, clmem_buffer src,
+                                const clmem_stager_copy_options &o = clmem_stager_copy_options()) {
+    return clmem_stager_read_opts(st, dst, src, &o);
+}
+extern "C" {
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+/* ---- end clmem/pinned.h ---- */
 
 /* ---- begin clmem/cache.h ---- */
 /* >>cache: first-argument-dependent memoization (PyOpenCL's first_arg_dependent_memoize,
@@ -2810,35 +3498,53 @@ CLMEM_API cl_int clmem_has_fine_grain_system_svm_atomics_desc(const clmem_device
 extern "C" {
 #endif
 
-/** A (platform, device) pair selected for testing. */
+/** The most devices one test context holds (CLMEM_TEST's "0+1" and "*" forms). */
+#define CLMEM_TEST_MAX_DEVICES 16
+
+/** A (platform, device) pair selected for testing. `group` numbers the contexts:
+    consecutive entries with the same group share one context (CLMEM_TEST's
+    "PLATFORM:0+1"); a plain entry has a group of its own. */
 typedef struct clmem_test_device {
     cl_platform_id platform;
     cl_device_id device;
+    size_t group;
 } clmem_test_device;
 
 /** clmem_get_test_platforms_and_devices(spec, out, capacity, &count): the devices a
     test should run on.
 
     spec: NULL reads the environment: CLMEM_TEST, else PYOPENCL_TEST. Unset or empty
-    selects every device of every platform. The grammar (PyOpenCL's):
-        spec  := entry (';' entry)*
-        entry := platform                      all devices of that platform
-               | platform ':' device (',' device)*
+    selects every device of every platform. The grammar (PyOpenCL's, plus '+' and '*'):
+        spec   := entry (';' entry)*
+        entry  := platform                     all devices of that platform, each in a
+                                               context of its own
+                | platform ':' devset (',' devset)*
+        devset := device                       that device alone in a context
+                | device ('+' device)+         those devices together in one context
+                | '*'                          all devices of the platform in one context
     where platform and device are either an integer index (negative counts from the
     end) or text matched, case-insensitively, as a substring of "NAME VENDOR"; the
     first match wins. '=' is accepted in place of ':' (PyOpenCL's documentation
     shows it, its code never accepted it). An empty entry or device selects the first.
-    Example: CLMEM_TEST="portable:0;nvidia" or "0:0,1".
+    ',' keeps PyOpenCL's meaning (one run per device); '+' is clmem's addition: a
+    context holding several devices (PyOpenCL's tests never make one), with the
+    devices in the order given and each device at most once per context.
+    For example CLMEM_TEST="portable:0;nvidia", "0:0,1" (two runs), "nvidia:0+1" (one
+    run on a context of GPUs 0 and 1), "nvidia:*" (one run, every NVIDIA device),
+    "0:0+1,0" (a 2-device context, then device 0 alone). Devices with the same name
+    (PoCL with POCL_DEVICES="pthread pthread") are told apart by index only:
+    "portable:0+1", not "portable:pthread+pthread".
 
     out/capacity: where to store the pairs (out may be NULL with capacity 0 to count).
     count: set to the number of pairs selected (it may exceed capacity; only
-    capacity are stored). Returns CL_SUCCESS, CLMEM_ERROR_INVALID_TEST_SPEC (two ':'
-    in an entry, an index that is not a number), CLMEM_ERROR_NOT_FOUND (no platform or
-    device matches, index out of range), or a driver code; the message says which
-    entry and why. A platform whose clGetDeviceIDs answers CL_DEVICE_NOT_FOUND has no
-    devices; any other error of it is returned (with the platform named): a broken
-    driver fails the tests instead of skipping them.
-    Thread safety: any thread (it reads the environment). */
+    capacity are stored). The devices of one context are consecutive and share
+    out[i].group. Returns CL_SUCCESS, CLMEM_ERROR_INVALID_TEST_SPEC (two ':' in an
+    entry, '*' joined with other devices by '+', one device twice in a '+' set),
+    CLMEM_ERROR_NOT_FOUND (no platform or device matches, index out of range), or a
+    driver code; the message says which entry and why. A platform whose
+    clGetDeviceIDs answers CL_DEVICE_NOT_FOUND has no devices; any other error of it
+    is returned (with the platform named): a broken driver fails the tests instead of
+    skipping them. Thread safety: any thread (it reads the environment). */
 CLMEM_API cl_int clmem_get_test_platforms_and_devices(const char *spec, clmem_test_device *out, size_t capacity,
                                                        size_t *count);
 
@@ -2859,15 +3565,29 @@ typedef struct clmem_test_spec_platform {
 CLMEM_API cl_int clmem_test_spec_resolve(const char *spec, const clmem_test_spec_platform *platforms, size_t n,
                                          size_t (*out)[2], size_t capacity, size_t *count);
 
-/** What a test case receives: a fresh context and in-order queue on one device. */
+/** clmem_test_spec_resolve_groups(spec, platforms, n, out, capacity, &count): the
+    same with the context of each pair: out[i] = {platform, device, group}, where
+    consecutive triples with the same group belong in one context ("0:0+1").
+    clmem_test_spec_resolve gives the same pairs without the groups. Same errors. */
+CLMEM_API cl_int clmem_test_spec_resolve_groups(const char *spec, const clmem_test_spec_platform *platforms, size_t n,
+                                                size_t (*out)[3], size_t capacity, size_t *count);
+
+/** What a test case receives: a fresh context and one in-order queue per device.
+    Single-device cases use device, queue and context as before; in a context of
+    several devices (CLMEM_TEST="0:0+1") they are devices[0] and queues[0], and a case
+    that needs several devices reads num_devices, devices[] and queues[] (and skips
+    with a reason when num_devices is too small). */
 typedef struct clmem_test_context {
     cl_platform_id platform;
-    cl_device_id device;
+    cl_device_id device;          /* devices[0] */
     cl_context context;           /* NULL for cases that need no device */
-    cl_command_queue queue;
-    char device_name[160];        /* "DEVICE on PLATFORM" */
+    cl_command_queue queue;       /* queues[0] */
+    char device_name[160];        /* "DEVICE on PLATFORM", "2 x DEVICE on PLATFORM", "A + B on PLATFORM" */
     int failed;                   /* set by the CLMEM_CHECK macros */
     char skip_reason[256];        /* set by clmem_test_skip */
+    size_t num_devices;           /* devices in context: 1, or more for a '+' or '*' set; 0 without a device */
+    cl_device_id devices[CLMEM_TEST_MAX_DEVICES];     /* the context's devices, in CLMEM_TEST's order */
+    cl_command_queue queues[CLMEM_TEST_MAX_DEVICES];  /* an in-order queue on each of them */
 } clmem_test_context;
 
 typedef void (*clmem_test_fn)(clmem_test_context *t);
@@ -2879,13 +3599,22 @@ typedef struct clmem_test_case {
     bool no_device;
 } clmem_test_case;
 
-/** clmem_test_main(cases, n, argc, argv): run every case on every device that
-    CLMEM_TEST selects, each with a new context and queue, printing one line per case
-    and device ("ok", "FAIL" with the file, line and condition, or "skip" with the
+/** clmem_test_main(cases, n, argc, argv): run every case on every context that
+    CLMEM_TEST selects (a device alone, or a '+'/'*' set of devices together), each
+    time with a new context and one new in-order queue per device, printing one line
+    per case and context ("ok", "FAIL" with the file, line and condition, or "skip" with the
     reason). An optional argv[1] runs only the cases whose name contains it.
     Returns the process exit code: 0 when something passed and nothing failed, 1 on
     any failure, 77 when everything was skipped (CTest's SKIP_RETURN_CODE). */
 CLMEM_API int clmem_test_main(const clmem_test_case *cases, size_t n, int argc, char **argv);
+
+/** clmem_test_main_on(cases, n, argc, argv, devices, ndev): clmem_test_main on the
+    given devices instead of CLMEM_TEST's selection (sub-devices from
+    clCreateSubDevices, a selection made by the test itself). Consecutive entries with
+    the same .group share one context (at most CLMEM_TEST_MAX_DEVICES, all of one
+    platform). ndev 0 runs the no-device cases only. Same output and exit codes. */
+CLMEM_API int clmem_test_main_on(const clmem_test_case *cases, size_t n, int argc, char **argv,
+                                 const clmem_test_device *devices, size_t ndev);
 
 /** clmem_test_skip(t, fmt, ...): mark the running case skipped with a reason; the
     case should return right after. */
@@ -3311,7 +4040,7 @@ static cl_int clmem__nothing_to_do(const char *fn, cl_command_queue queue, const
 }
 
 CLMEM_API cl_int clmem_mem_get_info(cl_mem mem, clmem_mem_info *info) {
-    static const char fn[] = "clmem_memory_object_get_infos";
+    static const char fn[] = "clmem_memory_object_get_info";
     cl_int err;
     size_t props_size = 0;
     if (!info) return clmem__fail(CL_INVALID_VALUE, fn, "info is NULL");
@@ -3430,11 +4159,13 @@ CLMEM_API cl_int clmem_enqueue_migrate_mem_objects_opts(cl_command_queue queue, 
                 return clmem__fail(CL_INVALID_CONTEXT, fn, "objects[%u] belongs to context %p, the queue to %p", i,
                                    (void *)c, (void *)qctx);
         }
-        if (clmem__device_version(clmem__queue_device(queue)) < 120)
-            return clmem__fail(CL_INVALID_OPERATION, fn, "the queue's device is older than OpenCL 1.2 (no migration)");
     }
     err = clEnqueueMigrateMemObjects(queue, n, objects, flags, opts->num_wait_for, opts->wait_for, opts->event);
-    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueMigrateMemObjects");
+    if (err == CL_SUCCESS) return CL_SUCCESS;
+    /* asked only on failure (it cost a third of a call when asked every time) */
+    if (CLMEM__CHECKS && clmem__device_version(clmem__queue_device(queue)) < 120)
+        return clmem__fail(CL_INVALID_OPERATION, fn, "the queue's device is older than OpenCL 1.2 (no migration)");
+    return clmem__cl_fail(err, fn, "clEnqueueMigrateMemObjects");
 }
 /* ---- end clmem/memobj.c ---- */
 
@@ -3553,6 +4284,18 @@ CLMEM_API clmem_buffer clmem_buffer_create(cl_context context, cl_mem_flags flag
     return b;
 }
 
+/* clmem__buffer_invalid(fn, what, b): CL_INVALID_MEM_OBJECT, in words, for an empty or
+   released handle or a stale copy of a pooled one (its block was released since);
+   CL_SUCCESS otherwise. Every call that takes a clmem_buffer asks this first. */
+static cl_int clmem__buffer_invalid(const char *fn, const char *what, clmem_buffer b) {
+    if (!b.mem) return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "%s is an empty or released buffer handle", what);
+    if (clmem__buffer_stale(b))
+        return clmem__fail(CL_INVALID_MEM_OBJECT, fn,
+                           "%s is a stale pooled buffer handle: its block was released (it may belong to another owner "
+                           "now)", what);
+    return CL_SUCCESS;
+}
+
 CLMEM_API clmem_buffer clmem_buffer_from_int_ptr(cl_mem mem, bool retain, cl_int *errcode_ret) {
     static const char fn[] = "clmem_buffer_from_int_ptr";
     clmem_buffer b = clmem__buffer_empty();
@@ -3615,30 +4358,36 @@ static cl_int clmem__check_sub_flags(const char *fn, cl_mem_flags parent, cl_mem
     return CL_SUCCESS;
 }
 
-/* clmem__check_sub_alignment(fn, ctx, origin): origin (in the root) is aligned to
-   CL_DEVICE_MEM_BASE_ADDR_ALIGN (bits) for at least one device, as the spec requires;
-   a device for which it is not aligned gets a warning. */
+/* clmem__check_sub_alignment(fn, ctx, origin): origin (in the root) is a multiple of
+   CL_DEVICE_MEM_BASE_ADDR_ALIGN (bits) of every device of the context, as
+   clmem_buffer_get_sub_region documents. OpenCL itself refuses only when no device
+   has it aligned, and then fails the enqueues on the other devices' queues
+   (CL_MISALIGNED_SUB_BUFFER_OFFSET); refusing here names the device at once. */
 static cl_int clmem__check_sub_alignment(const char *fn, cl_context ctx, size_t origin) {
-    cl_uint n = 0, i, aligned = 0;
-    cl_uint worst = 0;
+    cl_uint n = 0, i;
     cl_device_id *devs = clmem__context_devices(ctx, &n);
     if (!devs) return clmem__fail(CL_INVALID_CONTEXT, fn, "the buffer's context %p is not valid", (void *)ctx);
     for (i = 0; i < n; ++i) {
         cl_uint bits = 0, bytes;
         clGetDeviceInfo(devs[i], CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof bits, &bits, NULL);
         bytes = bits / 8 ? bits / 8 : 1;
-        if (origin % bytes == 0)
-            ++aligned;
-        else if (bytes > worst)
-            worst = bytes;
+        if (origin % bytes != 0) {
+            char name[128] = {0};
+            clGetDeviceInfo(devs[i], CL_DEVICE_NAME, sizeof name - 1, name, NULL);
+            CLMEM_FREE(devs);
+            if (n == 1)
+                return clmem__fail(CL_MISALIGNED_SUB_BUFFER_OFFSET, fn,
+                                   "origin %zu (in the root buffer) is not a multiple of CL_DEVICE_MEM_BASE_ADDR_ALIGN "
+                                   "(%u bytes) of device '%s'",
+                                   origin, bytes, name);
+            return clmem__fail(CL_MISALIGNED_SUB_BUFFER_OFFSET, fn,
+                               "origin %zu (in the root buffer) is not a multiple of CL_DEVICE_MEM_BASE_ADDR_ALIGN (%u "
+                               "bytes) of device %u '%s' of the context's %u devices (a sub-buffer must be aligned for "
+                               "every device of its context)",
+                               origin, bytes, i, name, n);
+        }
     }
     CLMEM_FREE(devs);
-    if (aligned == 0)
-        return clmem__fail(CL_MISALIGNED_SUB_BUFFER_OFFSET, fn,
-                           "origin %zu (in the root buffer) is not a multiple of CL_DEVICE_MEM_BASE_ADDR_ALIGN (%u bytes)",
-                           origin, worst);
-    if (aligned < n)
-        clmem__warn(fn, "origin %zu is misaligned (%u bytes) for some devices of the context", origin, worst);
     return CL_SUCCESS;
 }
 
@@ -3650,8 +4399,8 @@ CLMEM_API clmem_buffer clmem_buffer_get_sub_region(clmem_buffer buf, size_t orig
     cl_int err;
     size_t root_origin = buf.origin + origin;
     if (CLMEM__CHECKS) {
-        if (!buf.mem) {
-            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_MEM_OBJECT, fn, "buf is an empty or released handle"));
+        if ((err = clmem__buffer_invalid(fn, "buf", buf)) != CL_SUCCESS) {
+            clmem__set_err(errcode_ret, err);
             return sub;
         }
         if (size == 0) {
@@ -3690,8 +4439,9 @@ CLMEM_API clmem_buffer clmem_buffer_get_sub_region(clmem_buffer buf, size_t orig
 CLMEM_API clmem_buffer clmem_buffer_slice(clmem_buffer buf, ptrdiff_t start, ptrdiff_t stop, cl_int *errcode_ret) {
     static const char fn[] = "clmem_buffer_slice";
     ptrdiff_t len = (ptrdiff_t)buf.size, a = start, b = stop;
-    if (!buf.mem) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_MEM_OBJECT, fn, "buf is an empty or released handle"));
+    cl_int err;
+    if ((err = clmem__buffer_invalid(fn, "buf", buf)) != CL_SUCCESS) {
+        clmem__set_err(errcode_ret, err);
         return clmem__buffer_empty();
     }
     /* Python's slice.indices(len) with step 1. */
@@ -3722,7 +4472,7 @@ CLMEM_API cl_int clmem_enqueue_fill_buffer_opts(cl_command_queue queue, clmem_bu
     if (!opts) opts = &none;
     if (CLMEM__CHECKS) {
         if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
-        if (!buf.mem) return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "buf is an empty or released handle");
+        if ((err = clmem__buffer_invalid(fn, "buf", buf)) != CL_SUCCESS) return err;
         if ((err = clmem__check_wait_list(fn, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) return err;
         if (!pattern) return clmem__fail(CL_INVALID_VALUE, fn, "pattern is NULL");
         if (!clmem__valid_pattern_size(pattern_size))
@@ -4049,9 +4799,9 @@ static cl_int clmem__image_fill_from_driver(clmem_image *img) {
 }
 
 CLMEM_API clmem_image clmem_create_image_opts(cl_context context, cl_mem_flags flags, clmem_image_format format,
-                                             const clmem_image_options *opts, cl_int *errcode_ret) {
+                                             cl_int *errcode_ret, const clmem_image_options *opts) {
     static const char fn[] = "clmem_create_image";
-    static const clmem_image_options none = {0, {0, 0, 0}, 0, {0, 0}, NULL, 0, false, {NULL, NULL, 0, 0, NULL, 0, NULL}};
+    static const clmem_image_options none = CLMEM__ZERO;
     clmem_image img = clmem__image_empty();
     cl_image_desc desc;
     cl_mem_object_type type;
@@ -4090,7 +4840,7 @@ CLMEM_API clmem_image clmem_create_image_opts(cl_context context, cl_mem_flags f
                               opts->shape[0], opts->shape[1], opts->shape[2]);
             goto fail;
         }
-        if (opts->ndim != 0 && opts->ndim != ndim) {
+        if ((opts->ndim != 0 || (opts->given & CLMEM_GIVEN_NDIM)) && opts->ndim != ndim) {
             err = clmem__fail(CL_INVALID_VALUE, fn, ".ndim is %u but shape {%zu, %zu, %zu} has %u non-zero extents",
                               opts->ndim, opts->shape[0], opts->shape[1], opts->shape[2], ndim);
             goto fail;
@@ -4220,9 +4970,9 @@ static cl_channel_type clmem__normalized_type(cl_channel_type t) {
 
 CLMEM_API clmem_image clmem_image_from_array_opts(cl_context context, const void *array, cl_channel_type element_type,
                                                  cl_uint vector_width, size_t ndim, const size_t *shape,
-                                                 const clmem_image_from_array_options *opts, cl_int *errcode_ret) {
+                                                 cl_int *errcode_ret, const clmem_image_from_array_options *opts) {
     static const char fn[] = "clmem_image_from_array";
-    static const clmem_image_from_array_options none = {0, 0, 0, false, false};
+    static const clmem_image_from_array_options none = CLMEM__ZERO;
     clmem_image_options io;
     clmem_image_format format;
     cl_channel_type ctype = element_type;
@@ -4233,13 +4983,13 @@ CLMEM_API clmem_image clmem_image_from_array_opts(cl_context context, const void
     if (!opts) opts = &none;
     memset(&io, 0, sizeof io);
     if (vector_width == 0) vector_width = 1;
-    nch = opts->num_channels ? opts->num_channels : vector_width;
+    nch = opts->num_channels || (opts->given & CLMEM_GIVEN_NUM_CHANNELS) ? opts->num_channels : vector_width;
     /* checks that are not validation but meaning: done even with CLMEM_NO_VALIDATION */
     if (!array || !shape) {
         err = clmem__fail(CL_INVALID_VALUE, fn, "%s is NULL", !array ? "array" : "shape");
         goto fail;
     }
-    if (opts->mode != 0 && opts->mode != 'r' && opts->mode != 'w') {
+    if ((opts->mode != 0 || (opts->given & CLMEM_GIVEN_MODE)) && opts->mode != 'r' && opts->mode != 'w') {
         err = clmem__fail(CL_INVALID_VALUE, fn, "invalid value '%c' (%d) for .mode: use 'r' or 'w'", opts->mode,
                           (int)opts->mode);
         goto fail;
@@ -4320,7 +5070,7 @@ CLMEM_API clmem_image clmem_image_from_array_opts(cl_context context, const void
     io.host_size = bytes;
     flags = (opts->mode == 'w' ? CL_MEM_WRITE_ONLY : CL_MEM_READ_ONLY) | CL_MEM_COPY_HOST_PTR;
     {
-        clmem_image img = clmem_create_image_opts(context, flags, format, &io, &err);
+        clmem_image img = clmem_create_image_opts(context, flags, format, &err, &io);
         if (err != CL_SUCCESS) {
             /* rename the function in the message: the caller called image_from_array */
             char msg[768];
@@ -4421,13 +5171,12 @@ CLMEM_API void clmem_image_extent(clmem_image img, size_t ext[3]) {
 }
 
 /* clmem__image_region(fn, what, img, origin, region_in, region): normalise a region
-   (trailing 0 -> 1; all 0 -> everything from origin) and check origin + region fits
-   the image's extent. CL_INVALID_VALUE otherwise. */
+   (NULL: everything from origin; trailing 0 -> 1; all 0: empty, region[0] == 0) and
+   check origin + region fits the image's extent. CL_INVALID_VALUE otherwise. */
 static cl_int clmem__image_region(const char *fn, const char *what, const clmem_image *img, const size_t origin[3],
                                   const size_t region_in[3], size_t region[3]) {
     size_t ext[3];
     int i;
-    bool all_zero = region_in[0] == 0 && region_in[1] == 0 && region_in[2] == 0;
     clmem_image_extent(*img, ext);
     for (i = 0; i < 3; ++i) {
         if (origin[i] >= ext[i])
@@ -4437,8 +5186,12 @@ static cl_int clmem__image_region(const char *fn, const char *what, const clmem_
                                ext[2],
                                (i > 0 && ext[i] == 1) ? " (an unused coordinate must be 0)" : "");
     }
-    if (all_zero) {
+    if (!region_in) {
         for (i = 0; i < 3; ++i) region[i] = ext[i] - origin[i];
+        return CL_SUCCESS;
+    }
+    if (region_in[0] == 0 && region_in[1] == 0 && region_in[2] == 0) { /* written as empty: nothing */
+        region[0] = region[1] = region[2] = 0;
         return CL_SUCCESS;
     }
     for (i = 0; i < 3; ++i) region[i] = region_in[i];
@@ -4481,7 +5234,6 @@ CLMEM_API cl_int clmem_enqueue_fill_image_opts(cl_command_queue queue, clmem_ima
     cl_int err;
     if (!opts) opts = &none;
     if (!origin) origin = zero;
-    if (!region) region = zero;
     if (CLMEM__CHECKS) {
         static const char *const kinds[] = {"?", "float", "cl_int", "cl_uint"};
         static const char *const wants[] = {"float", "cl_int", "cl_uint"};
@@ -4500,6 +5252,7 @@ CLMEM_API cl_int clmem_enqueue_fill_image_opts(cl_command_queue queue, clmem_ima
         if ((err = clmem__check_same_context(fn, queue, img.context, "img")) != CL_SUCCESS) return err;
     }
     if ((err = clmem__image_region(fn, "fill", &img, origin, region, reg)) != CL_SUCCESS) return err;
+    if (reg[0] == 0) return clmem__nothing_to_do(fn, queue, opts->wait_for, opts->num_wait_for, opts->event);
     if (color) { /* 8- and 16-bit integer channels saturate here: Oclgrind 21.10 truncates instead */
         cl_int lo = 0, hi = 0, i;
         switch (img.format.image_channel_data_type) {
@@ -5558,7 +6311,7 @@ CLMEM_API cl_svm_mem_flags clmem_svm_allocation_flags(clmem_svm_allocation a) {
 
 /* ---- maps ---- */
 static void clmem__svm_empty_map(clmem_svm_map *m) {
-    m->array = NULL;
+    m->ptr = NULL;
     m->size = 0;
     m->svm.ptr = NULL;
     m->svm.size = 0;
@@ -5605,7 +6358,9 @@ CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm sv
                                "flags 0x%llx combine CL_MAP_WRITE_INVALIDATE_REGION with CL_MAP_READ or CL_MAP_WRITE",
                                (unsigned long long)flags);
     }
-    size = opts->size ? opts->size : svm.size;
+    size = opts->size || (opts->given & CLMEM_GIVEN_SIZE) ? opts->size : svm.size;
+    if (CLMEM__CHECKS && size == 0 && (opts->given & CLMEM_GIVEN_SIZE))
+        return clmem__fail(CL_INVALID_VALUE, fn, ".size is 0: OpenCL cannot map 0 bytes");
     if (size == 0)
         return clmem__fail(CLMEM_ERROR_SIZE_UNKNOWN, fn, "the size of the map is unknown: svm.size is 0 and .size not given");
     if (CLMEM__CHECKS && svm.size && size > svm.size)
@@ -5623,7 +6378,7 @@ CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm sv
     rec->queue = queue;
     rec->flags = flags;
     rec->alignment = 0;
-    err = clEnqueueSVMMap(queue, opts->is_blocking == CLMEM_NON_BLOCKING ? CL_FALSE : CL_TRUE, flags, svm.ptr, size,
+    err = clEnqueueSVMMap(queue, (opts->given & CLMEM_GIVEN_IS_BLOCKING) && !opts->is_blocking ? CL_FALSE : CL_TRUE, flags, svm.ptr, size,
                           opts->num_wait_for, opts->wait_for, &map->event);
     if (err != CL_SUCCESS) {
         CLMEM_FREE(rec);
@@ -5639,7 +6394,7 @@ CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm sv
         return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the SVM registry");
     }
     clRetainCommandQueue(queue);
-    map->array = svm.ptr;
+    map->ptr = svm.ptr;
     map->size = size;
     map->svm = svm;
     map->queue = queue;
@@ -5690,7 +6445,7 @@ CLMEM_API cl_int clmem_svm_map_release_opts(clmem_svm_map *map, const clmem_svm_
     clReleaseCommandQueue(rec->queue);
     CLMEM_FREE(rec);
     if (map->event) clReleaseEvent(map->event);
-    map->array = NULL;
+    map->ptr = NULL;
     map->size = 0;
     map->svm.ptr = NULL;
     map->svm.size = 0;
@@ -5774,7 +6529,7 @@ CLMEM_API cl_int clmem_enqueue_svm_memfill_opts(cl_command_queue queue, clmem_sv
     static const clmem_svm_memfill_options none = {0, 0, NULL, 0, NULL};
     if (!opts) opts = &none;
     return clmem__svm_fill("clmem_enqueue_svm_memfill", queue, dst, 0, pattern, pattern_size, opts->byte_count,
-                           opts->byte_count != 0, opts->wait_for, opts->num_wait_for, opts->event);
+                           opts->byte_count != 0 || (opts->given & CLMEM_GIVEN_BYTE_COUNT), opts->wait_for, opts->num_wait_for, opts->event);
 }
 
 /* ---- migration ---- */
@@ -5890,29 +6645,41 @@ static cl_int clmem__svm_empty(const char *fn, cl_context ctx, cl_svm_mem_flags 
     return CL_SUCCESS;
 }
 
-CLMEM_API cl_int clmem_svm_empty_opts(cl_context ctx, cl_svm_mem_flags flags, size_t itemsize, const char *dtype,
-                                      clmem_svm_array *arr, const clmem_svm_empty_options *opts) {
+CLMEM_API clmem_svm_array clmem_svm_empty_opts(cl_context ctx, cl_svm_mem_flags flags, size_t itemsize, const char *dtype,
+                                               cl_int *errcode_ret, const clmem_svm_empty_options *opts) {
     static const char fn[] = "clmem_svm_empty";
+    clmem_svm_array arr;
     unsigned ndim = 0;
-    if (!arr) return clmem__fail(CL_INVALID_VALUE, fn, "arr (where to store the array) is NULL");
-    memset(arr, 0, sizeof *arr);
-    if (!opts) return clmem__fail(CL_INVALID_VALUE, fn, "no options: the shape is required");
-    ndim = opts->ndim;
-    if (ndim == 0)
-        while (ndim < CLMEM_SVM_MAX_DIMS && opts->shape[ndim] != 0) ++ndim;
-    return clmem__svm_empty(fn, ctx, flags, itemsize, dtype, opts->shape, ndim, opts->order, opts->alignment, opts->queue, arr);
+    cl_int err;
+    memset(&arr, 0, sizeof arr);
+    if (!opts) {
+        err = clmem__fail(CL_INVALID_VALUE, fn, "no options: the shape is required");
+    } else {
+        ndim = opts->ndim;
+        if (ndim == 0 && !(opts->given & CLMEM_GIVEN_NDIM))
+            while (ndim < CLMEM_SVM_MAX_DIMS && opts->shape[ndim] != 0) ++ndim;
+        err = clmem__svm_empty(fn, ctx, flags, itemsize, dtype, opts->shape, ndim, opts->order, opts->alignment, opts->queue,
+                               &arr);
+    }
+    clmem__set_err(errcode_ret, err);
+    return arr;
 }
 
-CLMEM_API cl_int clmem_svm_empty_like_opts(cl_context ctx, cl_svm_mem_flags flags, const clmem_svm_array *like,
-                                           clmem_svm_array *arr, const clmem_svm_empty_options *opts) {
+CLMEM_API clmem_svm_array clmem_svm_empty_like_opts(cl_context ctx, cl_svm_mem_flags flags, const clmem_svm_array *like,
+                                                    cl_int *errcode_ret, const clmem_svm_empty_options *opts) {
     static const char fn[] = "clmem_svm_empty_like";
-    static const clmem_svm_empty_options none = {0, {0}, 0, 0, 0, NULL};
+    static const clmem_svm_empty_options none = CLMEM__ZERO;
+    clmem_svm_array arr;
+    cl_int err;
     if (!opts) opts = &none;
-    if (!arr) return clmem__fail(CL_INVALID_VALUE, fn, "arr (where to store the array) is NULL");
-    memset(arr, 0, sizeof *arr);
-    if (!like) return clmem__fail(CL_INVALID_VALUE, fn, "like (the array to copy the shape of) is NULL");
-    return clmem__svm_empty(fn, ctx, flags, like->itemsize, like->dtype, like->shape, like->ndim, like->order,
-                            opts->alignment, opts->queue, arr);
+    memset(&arr, 0, sizeof arr);
+    if (!like)
+        err = clmem__fail(CL_INVALID_VALUE, fn, "like (the array to copy the shape of) is NULL");
+    else
+        err = clmem__svm_empty(fn, ctx, flags, like->itemsize, like->dtype, like->shape, like->ndim, like->order,
+                               opts->alignment, opts->queue, &arr);
+    clmem__set_err(errcode_ret, err);
+    return arr;
 }
 
 CLMEM_API cl_int clmem_svm_array_release(clmem_svm_array *arr) {
@@ -5962,6 +6729,10 @@ static size_t clmem__map_live;
 #define CLMEM__MAP_ANY_LIVE() 1
 #endif
 static unsigned long long clmem__map_serial;
+
+/* For the inline hot path of clmem_enqueue_copy: 1 while any map is live (then the
+   full path runs, with its warning about copying mapped memory). */
+CLMEM_API int clmem__maps_live(void) { return CLMEM__MAP_ANY_LIVE(); }
 
 #define CLMEM__MAP_WRITES(flags) (((flags) & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) != 0)
 
@@ -6174,13 +6945,18 @@ static cl_int clmem__map_buffer_layout(const char *fn, const clmem_map_options *
                                        clmem_memory_map *m) {
     size_t size, i, ndim = opts->ndim, extent;
     bool strided = false;
-    char order = opts->order ? opts->order : 'C';
+    char order = opts->order || (opts->given & CLMEM_GIVEN_ORDER) ? opts->order : 'C';
     if (itemsize == 0) return clmem__fail(CL_INVALID_VALUE, fn, "the element type has size 0");
     if (order != 'C' && order != 'F')
         return clmem__fail(CL_INVALID_VALUE, fn, "order '%c' (%d) is neither 'C' nor 'F'",
                            (order >= 32 && order < 127) ? order : '?', (int)order);
     if (ndim > CLMEM_MAP_MAX_DIMS)
         return clmem__fail(CL_INVALID_VALUE, fn, "ndim %zu is above CLMEM_MAP_MAX_DIMS (%d)", ndim, CLMEM_MAP_MAX_DIMS);
+    if (ndim == 0 && (opts->given & CLMEM_GIVEN_NDIM))
+        return clmem__fail(CL_INVALID_VALUE, fn, ".ndim is 0: a map has at least one axis");
+    if (ndim == 0 && (opts->given & CLMEM_GIVEN_SHAPE) && opts->shape[0] == 0)
+        return clmem__fail(CL_INVALID_VALUE, fn, ".shape is written but its first extent is 0: OpenCL cannot map 0 bytes "
+                           "(leave .shape out to map everything from offset on)");
     if (ndim == 0) {
         while (ndim < CLMEM_MAP_MAX_DIMS && opts->shape[ndim] != 0) ++ndim;
         for (i = ndim; i < CLMEM_MAP_MAX_DIMS; ++i)
@@ -6295,9 +7071,10 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
     memset(&m, 0, sizeof m);
     if (map) *map = m;
     if ((err = clmem__map_common_checks(fn, queue, buf.mem, "buf", flags, map, opts)) != CL_SUCCESS) return err;
-    blocking = opts->is_blocking != CLMEM_NON_BLOCKING;
+    if (CLMEM__CHECKS && (err = clmem__buffer_invalid(fn, "buf", buf)) != CL_SUCCESS) return err;
+    blocking = !(opts->given & CLMEM_GIVEN_IS_BLOCKING) || opts->is_blocking;
     for (i = 0; i < 3; ++i)
-        if (opts->origin[i] != 0 || opts->region[i] != 0)
+        if (opts->origin[i] != 0 || opts->region[i] != 0 || (opts->given & CLMEM_GIVEN_REGION))
             return clmem__fail(CL_INVALID_VALUE, fn, ".origin and .region are for image maps; a buffer map takes offset "
                                "and .shape");
     if (CLMEM__CHECKS && offset > buf.size)
@@ -6379,8 +7156,8 @@ CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_imag
     memset(&m, 0, sizeof m);
     if (map) *map = m;
     if ((err = clmem__map_common_checks(fn, queue, img.mem, "img", flags, map, opts)) != CL_SUCCESS) return err;
-    blocking = opts->is_blocking != CLMEM_NON_BLOCKING;
-    if (opts->ndim != 0 || opts->order != 0)
+    blocking = !(opts->given & CLMEM_GIVEN_IS_BLOCKING) || opts->is_blocking;
+    if (opts->ndim != 0 || opts->order != 0 || (opts->given & (CLMEM_GIVEN_NDIM | CLMEM_GIVEN_ORDER | CLMEM_GIVEN_SHAPE)))
         return clmem__fail(CL_INVALID_VALUE, fn, "an image map takes its shape from the region: leave .ndim and .order out");
     for (i = 0; i < CLMEM_MAP_MAX_DIMS; ++i)
         if (opts->shape[i] != 0 || opts->strides[i] != 0)
@@ -6399,7 +7176,7 @@ CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_imag
         return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "img has type 0x%x, which is not an image type", (unsigned)img.type);
     }
     for (i = 0; i < 3; ++i) o[i] = opts->origin[i];
-    if (opts->region[0] != 0 || opts->region[1] != 0 || opts->region[2] != 0) {
+    if (opts->region[0] != 0 || opts->region[1] != 0 || opts->region[2] != 0 || (opts->given & CLMEM_GIVEN_REGION)) {
         for (i = 0; i < 3; ++i) r[i] = opts->region[i];
         if (CLMEM__CHECKS && (r[0] == 0 || (r[1] == 0 && r[2] != 0)))
             return clmem__fail(CL_INVALID_VALUE, fn, "region {%zu, %zu, %zu} is empty along %s", r[0], r[1], r[2],
@@ -6623,21 +7400,29 @@ CLMEM_API void *clmem_memory_map_at(const clmem_memory_map *map, const size_t *i
 static const clmem_copy_options clmem__copy_defaults = CLMEM__ZERO;
 #define CLMEM__COPY "clmem_enqueue_copy"
 
+/* Host transfers block unless .is_blocking was written and is false. */
 static cl_bool clmem__blocking(const clmem_copy_options *o) {
-    return o->is_blocking == CLMEM_NON_BLOCKING ? CL_FALSE : CL_TRUE;
+    return (o->given & CLMEM_GIVEN_IS_BLOCKING) && !o->is_blocking ? CL_FALSE : CL_TRUE;
+}
+/* Device-side copies never block unless .is_blocking was written and is true. */
+static bool clmem__device_wait(const clmem_copy_options *o) {
+    return (o->given & CLMEM_GIVEN_IS_BLOCKING) && o->is_blocking;
 }
 
-/* clmem__region(fn, in, out): a region as given ({x, y} means {x, y, 1}); false (and
-   out all zero) when no region was given. Zero before a non-zero component, or a
-   region with zero width, is an error (*err set). */
-static bool clmem__region(const char *fn, const size_t in[3], size_t out[3], cl_int *err) {
+/* clmem__region(fn, given, in, out): a region as written ({x, y} means {x, y, 1});
+   false (and out all zero) when no region was written. A region written as all zero
+   is empty (out[0] == 0: nothing to copy). Zero before a non-zero component is an
+   error (*err set). */
+static bool clmem__region(const char *fn, bool given, const size_t in[3], size_t out[3], cl_int *err) {
     *err = CL_SUCCESS;
     out[0] = in[0];
     out[1] = in[1] ? in[1] : 1;
     out[2] = in[2] ? in[2] : 1;
-    if (!in[0] && !in[1] && !in[2]) {
-        out[0] = out[1] = out[2] = 0;
-        return false;
+    if (!given) given = in[0] || in[1] || in[2]; /* *_opts callers that left .given out */
+    if (!given || (!in[0] && !in[1] && !in[2])) {
+        out[0] = 0;
+        if (!given) out[1] = out[2] = 0;
+        return given;
     }
     if (CLMEM__CHECKS && (in[0] == 0 || (in[1] == 0 && in[2] != 0)))
         *err = clmem__fail(CL_INVALID_VALUE, fn, "region {%zu, %zu, %zu} has a zero component", in[0], in[1], in[2]);
@@ -6711,9 +7496,7 @@ static cl_int clmem__check_common(cl_command_queue queue, const clmem_copy_optio
     return clmem__check_wait_list(CLMEM__COPY, o->wait_for, o->num_wait_for);
 }
 static cl_int clmem__check_buffer(const char *what, clmem_buffer b) {
-    if (CLMEM__CHECKS && !b.mem)
-        return clmem__fail(CL_INVALID_MEM_OBJECT, CLMEM__COPY, "%s is an empty or released buffer handle", what);
-    return CL_SUCCESS;
+    return CLMEM__CHECKS ? clmem__buffer_invalid(CLMEM__COPY, what, b) : CL_SUCCESS;
 }
 static cl_int clmem__check_host_access(const char *what, clmem_buffer b, bool write) {
     cl_mem_flags forbidden = write ? (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)
@@ -6728,7 +7511,7 @@ static cl_int clmem__check_host_access(const char *what, clmem_buffer b, bool wr
 /* clmem__finish_device_copy: a device-to-device copy asked to block waits for it. */
 static cl_int clmem__after_device_copy(const clmem_copy_options *o, cl_event *own) {
     cl_int err = CL_SUCCESS;
-    if (o->is_blocking == CLMEM_BLOCKING) {
+    if (clmem__device_wait(o)) {
         cl_event ev = o->event ? *o->event : *own;
         err = clWaitForEvents(1, &ev);
         if (err != CL_SUCCESS) err = clmem__cl_fail(err, CLMEM__COPY, "clWaitForEvents");
@@ -6755,7 +7538,8 @@ static cl_int clmem__host_rect(cl_command_queue queue, clmem_buffer buf, void *h
         CL_SUCCESS)
         return err;
     if ((err = clmem__rect_make(CLMEM__COPY, "host", o->host_origin, o->host_pitches, region,
-                                o->host_size ? o->host_size : SIZE_MAX, &hr)) != CL_SUCCESS)
+                                (o->given & CLMEM_GIVEN_HOST_SIZE) || o->host_size ? o->host_size : SIZE_MAX, &hr)) !=
+        CL_SUCCESS)
         return err;
     clmem__map_note_use(buf.mem, CLMEM__COPY);
     if (write)
@@ -6775,12 +7559,12 @@ static cl_int clmem__host_linear(cl_command_queue queue, clmem_buffer buf, void 
     cl_int err;
     if (CLMEM__CHECKS && offset > buf.size)
         return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY, "%s %zu is beyond the buffer's %zu bytes", oname, offset, buf.size);
-    count = o->byte_count ? o->byte_count : buf.size - offset;
+    count = (o->given & CLMEM_GIVEN_BYTE_COUNT) || o->byte_count ? o->byte_count : buf.size - offset;
     if (CLMEM__CHECKS) {
         if (!clmem__range_ok(offset, count, buf.size))
             return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY, "%s %zu + byte_count %zu is beyond the buffer's %zu bytes",
                                oname, offset, count, buf.size);
-        if (o->host_size && count > o->host_size)
+        if (((o->given & CLMEM_GIVEN_HOST_SIZE) || o->host_size) && count > o->host_size)
             return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY, "byte_count %zu is more than host_size %zu", count,
                                o->host_size);
     }
@@ -6813,10 +7597,34 @@ static cl_int clmem__host_transfer(cl_command_queue queue, clmem_buffer buf, voi
            reads another context's buffer), and CL_INVALID_CONTEXT is documented. */
         if ((err = clmem__check_same_context(CLMEM__COPY, queue, buf.context, what)) != CL_SUCCESS) return err;
     }
-    if (!(o->region[0] | o->region[1] | o->region[2])) return clmem__host_linear(queue, buf, host, write, o);
-    rect = clmem__region(CLMEM__COPY, o->region, region, &err);
+    if (!(o->given & CLMEM_GIVEN_REGION) && !(o->region[0] | o->region[1] | o->region[2]))
+        return clmem__host_linear(queue, buf, host, write, o);
+    rect = clmem__region(CLMEM__COPY, (o->given & CLMEM_GIVEN_REGION) != 0, o->region, region, &err);
     if (err != CL_SUCCESS) return err;
+    if (rect && region[0] == 0) return clmem__nothing_to_do(CLMEM__COPY, queue, o->wait_for, o->num_wait_for, o->event);
     return rect ? clmem__host_rect(queue, buf, host, write, region, o) : clmem__host_linear(queue, buf, host, write, o);
+}
+
+/* For the inline hot path in transfer.h: a simple linear copy its quick checks did
+   not pass goes the full way, which checks everything and words the refusal. */
+CLMEM_API cl_int clmem__copy_host_linear(cl_command_queue queue, clmem_buffer buf, void *host, int write, unsigned given,
+                                         size_t byte_count, size_t offset, int is_blocking, cl_event *event) {
+    clmem_copy_options o;
+    memset(&o, 0, sizeof o);
+    o.given = given;
+    o.byte_count = byte_count;
+    if (write)
+        o.dst_offset = offset;
+    else
+        o.src_offset = offset;
+    o.is_blocking = is_blocking;
+    o.event = event;
+    return clmem__host_transfer(queue, buf, host, write != 0, &o);
+}
+
+/* For the inline hot path in transfer.h: a refusal by the driver, worded. */
+CLMEM_API cl_int clmem__copy_host_failed(cl_int err, cl_command_queue queue, clmem_buffer buf, int write) {
+    return clmem__host_failed(err, queue, buf, write ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer");
 }
 
 CLMEM_API cl_int clmem__copy_buffer_from_host(cl_command_queue queue, clmem_buffer dst, const void *src,
@@ -6862,7 +7670,7 @@ static cl_int clmem__copy_rect(cl_command_queue queue, clmem_buffer dst, clmem_b
     clmem__map_note_use(dst.mem, CLMEM__COPY);
     err = clEnqueueCopyBufferRect(queue, src.root, dst.root, so, dO, region, sr.row, sr.slice, dr.row, dr.slice,
                                   o->num_wait_for, o->wait_for,
-                                  o->event ? o->event : (o->is_blocking == CLMEM_BLOCKING ? &own : NULL));
+                                  o->event ? o->event : (clmem__device_wait(o) ? &own : NULL));
     if (err != CL_SUCCESS) return clmem__cl_fail(err, CLMEM__COPY, "clEnqueueCopyBufferRect");
     return clmem__after_device_copy(o, &own);
 }
@@ -6883,14 +7691,15 @@ CLMEM_API cl_int clmem__copy_buffer_from_buffer(cl_command_queue queue, clmem_bu
                                (void *)src.context, (void *)dst.context);
         if ((err = clmem__check_same_context(CLMEM__COPY, queue, dst.context, "dst")) != CL_SUCCESS) return err;
     }
-    rect = clmem__region(CLMEM__COPY, o->region, region, &err);
+    rect = clmem__region(CLMEM__COPY, (o->given & CLMEM_GIVEN_REGION) != 0, o->region, region, &err);
     if (err != CL_SUCCESS) return err;
+    if (rect && region[0] == 0) return clmem__nothing_to_do(CLMEM__COPY, queue, o->wait_for, o->num_wait_for, o->event);
     if (rect) return clmem__copy_rect(queue, dst, src, region, o);
     if (CLMEM__CHECKS && (o->src_offset > src.size || o->dst_offset > dst.size))
         return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY, "src_offset %zu or dst_offset %zu is beyond its buffer (%zu, %zu bytes)",
                            o->src_offset, o->dst_offset, src.size, dst.size);
     count = o->byte_count;
-    if (!count) {
+    if (!(o->given & CLMEM_GIVEN_BYTE_COUNT) && !count) {
         size_t a = src.size - o->src_offset, b = dst.size - o->dst_offset;
         count = a < b ? a : b;
     }
@@ -6915,7 +7724,7 @@ CLMEM_API cl_int clmem__copy_buffer_from_buffer(cl_command_queue queue, clmem_bu
     /* Through the roots as well: PoCL 3.1 checks a source sub-buffer against its parent. */
     err = clEnqueueCopyBuffer(queue, src.root, dst.root, src.origin + o->src_offset, dst.origin + o->dst_offset, count,
                               o->num_wait_for, o->wait_for,
-                              o->event ? o->event : (o->is_blocking == CLMEM_BLOCKING ? &own : NULL));
+                              o->event ? o->event : (clmem__device_wait(o) ? &own : NULL));
     if (err != CL_SUCCESS) return clmem__cl_fail(err, CLMEM__COPY, "clEnqueueCopyBuffer");
     return clmem__after_device_copy(o, &own);
 }
@@ -6935,9 +7744,20 @@ static cl_int clmem__any_of(cl_mem mem, const char *what, clmem__any *a) {
     if (!mem) return clmem__fail(CL_INVALID_MEM_OBJECT, CLMEM__COPY, "%s is a NULL cl_mem", what);
     if (clGetMemObjectInfo(mem, CL_MEM_TYPE, sizeof type, &type, NULL) != CL_SUCCESS)
         return clmem__fail(CL_INVALID_MEM_OBJECT, CLMEM__COPY, "%s (%p) is not a valid memory object", what, (void *)mem);
-    if (type == CL_MEM_OBJECT_BUFFER) {
-        a->buffer = clmem_buffer_from_int_ptr(mem, false, &err);
-        return err;
+    if (type == CL_MEM_OBJECT_BUFFER) { /* the five facts a copy needs, not every mem_info */
+        clmem_buffer *b = &a->buffer;
+        cl_mem parent = NULL;
+        size_t offset = 0;
+        if ((err = clGetMemObjectInfo(mem, CL_MEM_CONTEXT, sizeof b->context, &b->context, NULL)) != CL_SUCCESS ||
+            (err = clGetMemObjectInfo(mem, CL_MEM_SIZE, sizeof b->size, &b->size, NULL)) != CL_SUCCESS ||
+            (err = clGetMemObjectInfo(mem, CL_MEM_FLAGS, sizeof b->flags, &b->flags, NULL)) != CL_SUCCESS ||
+            (err = clGetMemObjectInfo(mem, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent, NULL)) != CL_SUCCESS ||
+            (parent && (err = clGetMemObjectInfo(mem, CL_MEM_OFFSET, sizeof offset, &offset, NULL)) != CL_SUCCESS))
+            return clmem__cl_fail(err, CLMEM__COPY, "clGetMemObjectInfo");
+        b->mem = mem;
+        b->root = parent ? parent : mem;
+        b->origin = parent ? offset : 0;
+        return CL_SUCCESS;
     }
 #ifdef CL_VERSION_2_0
     if (type == CL_MEM_OBJECT_PIPE)
@@ -7011,7 +7831,7 @@ static cl_int clmem__fill_run(cl_command_queue queue, clmem__fill_target dst, co
     if (!dst.buffer.mem && dst.svm.ptr) return clmem__fill_svm(queue, dst.svm, pattern, pattern_size, size, o);
     if (CLMEM__CHECKS && !dst.buffer.mem && !dst.svm.ptr)
         return clmem__fail(CL_INVALID_MEM_OBJECT, "clmem_enqueue_fill", "dst is an empty or released handle");
-    eo.clmem__start = 0;
+    eo.given = 0;
     eo.wait_for = o->wait_for;
     eo.num_wait_for = o->num_wait_for;
     eo.event = o->event;
@@ -7051,8 +7871,11 @@ static cl_int clmem__set_arg(cl_kernel kernel, cl_uint index, size_t size, const
 }
 
 CLMEM_API cl_int clmem__set_arg_buffer(cl_kernel kernel, cl_uint index, clmem_buffer value) {
-    if (CLMEM__CHECKS && !value.mem)
-        return clmem__fail(CL_INVALID_MEM_OBJECT, "clmem_set_kernel_arg", "argument %u: empty or released buffer handle", index);
+    if (CLMEM__CHECKS && (!value.mem || clmem__buffer_stale(value))) {
+        char what[32];
+        snprintf(what, sizeof what, "argument %u", index);
+        return clmem__buffer_invalid("clmem_set_kernel_arg", what, value);
+    }
     return clmem__set_arg(kernel, index, sizeof value.mem, &value.mem, "a buffer");
 }
 CLMEM_API cl_int clmem__set_arg_mem(cl_kernel kernel, cl_uint index, cl_mem value) {
@@ -7081,26 +7904,29 @@ typedef cl_int(CL_API_CALL *clmem__p2p_fn)(cl_command_queue, cl_mem, cl_mem, siz
                                             const cl_event *, cl_event *);
 
 CLMEM_API cl_int clmem_enqueue_copy_buffer_p2p_amd_opts(cl_platform_id platform, cl_command_queue queue, clmem_buffer src,
-                                                        clmem_buffer dst, size_t size, const clmem_copy_options *o) {
+                                                        clmem_buffer dst, const clmem_copy_options *o) {
     static const char fn[] = "clmem_enqueue_copy_buffer_p2p_amd";
     clmem__p2p_fn p2p;
     cl_int err;
+    size_t size;
     if (!o) o = &clmem__copy_defaults;
     if (CLMEM__CHECKS) {
         if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
         if ((err = clmem__check_wait_list(fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
-        if (!src.mem || !dst.mem) return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "src or dst is an empty buffer handle");
+        if ((err = clmem__buffer_invalid(fn, "src", src)) != CL_SUCCESS) return err;
+        if ((err = clmem__buffer_invalid(fn, "dst", dst)) != CL_SUCCESS) return err;
         if (!platform) return clmem__fail(CL_INVALID_PLATFORM, fn, "platform is NULL");
         if (o->src_offset > src.size || o->dst_offset > dst.size)
             return clmem__fail(CL_INVALID_VALUE, fn, "src_offset %zu or dst_offset %zu is beyond its buffer", o->src_offset,
                                o->dst_offset);
     }
-    if (!size) {
+    size = o->byte_count;
+    if (!(o->given & CLMEM_GIVEN_BYTE_COUNT) && !size) {
         size_t a = src.size - o->src_offset, b = dst.size - o->dst_offset;
         size = a < b ? a : b;
     }
     if (CLMEM__CHECKS && (!clmem__range_ok(o->src_offset, size, src.size) || !clmem__range_ok(o->dst_offset, size, dst.size)))
-        return clmem__fail(CL_INVALID_VALUE, fn, "size %zu at offsets %zu/%zu is beyond the buffers (%zu, %zu bytes)", size,
+        return clmem__fail(CL_INVALID_VALUE, fn, "byte_count %zu at offsets %zu/%zu is beyond the buffers (%zu, %zu bytes)", size,
                            o->src_offset, o->dst_offset, src.size, dst.size);
     {
         void *addr = clGetExtensionFunctionAddressForPlatform(platform, "clEnqueueCopyBufferP2PAMD");
@@ -7142,11 +7968,18 @@ enum {
 };
 
 static bool clmem__nonzero3(const size_t v[3]) { return v[0] || v[1] || v[2]; }
+/* The region as written (NULL: left out) and the host size (SIZE_MAX: unknown). */
+static const size_t *clmem__region_in(const clmem_copy_options *o) {
+    return (o->given & CLMEM_GIVEN_REGION) || clmem__nonzero3(o->region) ? o->region : NULL;
+}
+static size_t clmem__host_size(const clmem_copy_options *o) {
+    return (o->given & CLMEM_GIVEN_HOST_SIZE) || o->host_size ? o->host_size : SIZE_MAX;
+}
 
 /* clmem__image_copy_unused(pair, o, allowed): refuse options that do not apply. */
 static cl_int clmem__image_copy_unused(const char *pair, const clmem_copy_options *o, unsigned allowed) {
     const char *bad = NULL;
-    if (o->byte_count) bad = ".byte_count";
+    if (o->byte_count || (o->given & CLMEM_GIVEN_BYTE_COUNT)) bad = ".byte_count";
     else if (o->src_offset) bad = ".src_offset";
     else if (o->dst_offset) bad = ".dst_offset";
     else if (clmem__nonzero3(o->buffer_origin)) bad = ".buffer_origin";
@@ -7161,11 +7994,11 @@ static cl_int clmem__image_copy_unused(const char *pair, const clmem_copy_option
     else if (!(allowed & CLMEM__IO_SRCDST) && clmem__nonzero3(o->dst_origin)) bad = ".dst_origin";
     else if (!(allowed & CLMEM__IO_SRCDST) && clmem__nonzero3(o->dest_origin)) bad = ".dest_origin";
     else if (!(allowed & CLMEM__IO_OFFSET) && o->offset) bad = ".offset";
-    else if (!(allowed & CLMEM__IO_HOST) && o->host_size) bad = ".host_size";
+    else if (!(allowed & CLMEM__IO_HOST) && (o->host_size || (o->given & CLMEM_GIVEN_HOST_SIZE))) bad = ".host_size";
     if (bad) return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn, "%s: option %s does not apply to this copy", pair, bad);
-    if (!(allowed & CLMEM__IO_HOST) && o->is_blocking == CLMEM_BLOCKING)
+    if (!(allowed & CLMEM__IO_HOST) && o->is_blocking)
         return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn,
-                           "%s: .is_blocking = CLMEM_BLOCKING does not apply: device-side copies never block "
+                           "%s: .is_blocking = true does not apply: device-side copies never block "
                            "(wait on .event instead)",
                            pair);
     return CL_SUCCESS;
@@ -7212,7 +8045,7 @@ static cl_int clmem__image_host_layout(const char *pair, const clmem_image *img,
             !clmem__mul_ok(region[0], elem, &c) || !clmem__add_ok(a, b, &extent) || !clmem__add_ok(extent, c, &extent))
             return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn, "%s: the host extent overflows", pair);
     }
-    if (host_size && extent > host_size)
+    if (extent > host_size)
         return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn,
                            "%s: the region {%zu, %zu, %zu} spans %zu bytes of host memory but .host_size is %zu", pair,
                            region[0], region[1], region[2], extent, host_size);
@@ -7264,9 +8097,10 @@ CLMEM_API cl_int clmem__copy_host_from_image(cl_command_queue queue, void *dst, 
             return clmem__fail(CL_INVALID_OPERATION, clmem__copy_fn, "%s: src was created with %s: the host may not read it",
                                pair, (src.flags & CL_MEM_HOST_NO_ACCESS) ? "CL_MEM_HOST_NO_ACCESS" : "CL_MEM_HOST_WRITE_ONLY");
     }
-    if ((err = clmem__image_region(clmem__copy_fn, pair, &src, o->origin, o->region, region)) != CL_SUCCESS) return err;
+    if ((err = clmem__image_region(clmem__copy_fn, pair, &src, o->origin, clmem__region_in(o), region)) != CL_SUCCESS) return err;
+    if (region[0] == 0) return clmem__nothing_to_do(clmem__copy_fn, queue, o->wait_for, o->num_wait_for, o->event);
     if (CLMEM__CHECKS) {
-        if ((err = clmem__image_host_layout(pair, &src, region, o->pitches, o->host_size, &row, &slice)) != CL_SUCCESS)
+        if ((err = clmem__image_host_layout(pair, &src, region, o->pitches, clmem__host_size(o), &row, &slice)) != CL_SUCCESS)
             return err;
     } else {
         row = o->pitches[0];
@@ -7274,11 +8108,11 @@ CLMEM_API cl_int clmem__copy_host_from_image(cl_command_queue queue, void *dst, 
     }
     clmem__map_note_use(src.mem, clmem__copy_fn);
     if (clmem__via_buffer(&src))
-        return clmem__ret(clEnqueueReadBuffer(queue, src.buffer, o->is_blocking == CLMEM_NON_BLOCKING ? CL_FALSE : CL_TRUE,
+        return clmem__ret(clEnqueueReadBuffer(queue, src.buffer, clmem__blocking(o),
                                               o->origin[0] * src.element_size, region[0] * src.element_size, dst,
                                               o->num_wait_for, o->wait_for, o->event),
                           "clEnqueueReadBuffer");
-    err = clEnqueueReadImage(queue, src.mem, o->is_blocking == CLMEM_NON_BLOCKING ? CL_FALSE : CL_TRUE, o->origin, region,
+    err = clEnqueueReadImage(queue, src.mem, clmem__blocking(o), o->origin, region,
                              row, slice, dst, o->num_wait_for, o->wait_for, o->event);
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, clmem__copy_fn, "clEnqueueReadImage");
 }
@@ -7298,9 +8132,10 @@ CLMEM_API cl_int clmem__copy_image_from_host(cl_command_queue queue, clmem_image
             return clmem__fail(CL_INVALID_OPERATION, clmem__copy_fn, "%s: dst was created with %s: the host may not write it",
                                pair, (dst.flags & CL_MEM_HOST_NO_ACCESS) ? "CL_MEM_HOST_NO_ACCESS" : "CL_MEM_HOST_READ_ONLY");
     }
-    if ((err = clmem__image_region(clmem__copy_fn, pair, &dst, o->origin, o->region, region)) != CL_SUCCESS) return err;
+    if ((err = clmem__image_region(clmem__copy_fn, pair, &dst, o->origin, clmem__region_in(o), region)) != CL_SUCCESS) return err;
+    if (region[0] == 0) return clmem__nothing_to_do(clmem__copy_fn, queue, o->wait_for, o->num_wait_for, o->event);
     if (CLMEM__CHECKS) {
-        if ((err = clmem__image_host_layout(pair, &dst, region, o->pitches, o->host_size, &row, &slice)) != CL_SUCCESS)
+        if ((err = clmem__image_host_layout(pair, &dst, region, o->pitches, clmem__host_size(o), &row, &slice)) != CL_SUCCESS)
             return err;
     } else {
         row = o->pitches[0];
@@ -7308,11 +8143,11 @@ CLMEM_API cl_int clmem__copy_image_from_host(cl_command_queue queue, clmem_image
     }
     clmem__map_note_use(dst.mem, clmem__copy_fn);
     if (clmem__via_buffer(&dst))
-        return clmem__ret(clEnqueueWriteBuffer(queue, dst.buffer, o->is_blocking == CLMEM_NON_BLOCKING ? CL_FALSE : CL_TRUE,
+        return clmem__ret(clEnqueueWriteBuffer(queue, dst.buffer, clmem__blocking(o),
                                                o->origin[0] * dst.element_size, region[0] * dst.element_size, src,
                                                o->num_wait_for, o->wait_for, o->event),
                           "clEnqueueWriteBuffer");
-    err = clEnqueueWriteImage(queue, dst.mem, o->is_blocking == CLMEM_NON_BLOCKING ? CL_FALSE : CL_TRUE, o->origin, region,
+    err = clEnqueueWriteImage(queue, dst.mem, clmem__blocking(o), o->origin, region,
                               row, slice, src, o->num_wait_for, o->wait_for, o->event);
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, clmem__copy_fn, "clEnqueueWriteImage");
 }
@@ -7343,9 +8178,10 @@ CLMEM_API cl_int clmem__copy_image_from_image(cl_command_queue queue, clmem_imag
                                clmem_image_format_repr(src.format, a, sizeof a),
                                clmem_image_format_repr(dst.format, b, sizeof b));
     }
-    if ((err = clmem__image_region(clmem__copy_fn, "image <- image (src)", &src, o->src_origin, o->region, region)) !=
+    if ((err = clmem__image_region(clmem__copy_fn, "image <- image (src)", &src, o->src_origin, clmem__region_in(o), region)) !=
         CL_SUCCESS)
         return err;
+    if (region[0] == 0) return clmem__nothing_to_do(clmem__copy_fn, queue, o->wait_for, o->num_wait_for, o->event);
     if ((err = clmem__image_region(clmem__copy_fn, "image <- image (dst)", &dst, dst_origin, region, dummy)) != CL_SUCCESS)
         return err;
     if (CLMEM__CHECKS && src.mem == dst.mem) {
@@ -7401,9 +8237,7 @@ static cl_int clmem__image_buffer_common(const char *pair, cl_command_queue queu
     if ((err = clmem__image_common(pair, queue, img, bufwhat[0] == 'd' ? "src" : "dst", o,
                                    CLMEM__IO_ORIGIN | CLMEM__IO_OFFSET)) != CL_SUCCESS)
         return err;
-    if (!buf->mem)
-        return clmem__fail(CL_INVALID_MEM_OBJECT, clmem__copy_fn, "%s: %s is an empty or released buffer handle", pair,
-                           bufwhat);
+    if ((err = clmem__buffer_invalid(clmem__copy_fn, bufwhat, *buf)) != CL_SUCCESS) return err;
     if (buf->context != img->context)
         return clmem__fail(CL_INVALID_CONTEXT, clmem__copy_fn, "%s: the buffer belongs to context %p, the image to %p",
                            pair, (void *)buf->context, (void *)img->context);
@@ -7442,7 +8276,8 @@ CLMEM_API cl_int clmem__copy_buffer_from_image(cl_command_queue queue, clmem_buf
     cl_int err;
     const clmem_copy_options *o = clmem__copy_opts_or_none(opts);
     if (CLMEM__CHECKS && (err = clmem__image_buffer_common(pair, queue, &src, &dst, "dst", o)) != CL_SUCCESS) return err;
-    if ((err = clmem__image_region(clmem__copy_fn, pair, &src, o->origin, o->region, region)) != CL_SUCCESS) return err;
+    if ((err = clmem__image_region(clmem__copy_fn, pair, &src, o->origin, clmem__region_in(o), region)) != CL_SUCCESS) return err;
+    if (region[0] == 0) return clmem__nothing_to_do(clmem__copy_fn, queue, o->wait_for, o->num_wait_for, o->event);
     if (CLMEM__CHECKS && (err = clmem__image_buffer_bytes(pair, &src, region, &dst, o->offset)) != CL_SUCCESS) return err;
     clmem__map_note_use(src.mem, clmem__copy_fn);
     clmem__map_note_use(dst.mem, clmem__copy_fn);
@@ -7464,7 +8299,8 @@ CLMEM_API cl_int clmem__copy_image_from_buffer(cl_command_queue queue, clmem_ima
     cl_int err;
     const clmem_copy_options *o = clmem__copy_opts_or_none(opts);
     if (CLMEM__CHECKS && (err = clmem__image_buffer_common(pair, queue, &dst, &src, "src", o)) != CL_SUCCESS) return err;
-    if ((err = clmem__image_region(clmem__copy_fn, pair, &dst, o->origin, o->region, region)) != CL_SUCCESS) return err;
+    if ((err = clmem__image_region(clmem__copy_fn, pair, &dst, o->origin, clmem__region_in(o), region)) != CL_SUCCESS) return err;
+    if (region[0] == 0) return clmem__nothing_to_do(clmem__copy_fn, queue, o->wait_for, o->num_wait_for, o->event);
     if (CLMEM__CHECKS && (err = clmem__image_buffer_bytes(pair, &dst, region, &src, o->offset)) != CL_SUCCESS) return err;
     clmem__map_note_use(src.mem, clmem__copy_fn);
     clmem__map_note_use(dst.mem, clmem__copy_fn);
@@ -7511,7 +8347,7 @@ static cl_int clmem__svm_copy(const char *fn, cl_command_queue queue, clmem_svm 
                                src_what);
         src_size -= opts->src_offset;
     }
-    if (opts->byte_count) {
+    if (opts->byte_count || (opts->given & CLMEM_GIVEN_BYTE_COUNT)) {
         n = opts->byte_count;
         if (dst.size && n > dst_size)
             return clmem__fail(CL_INVALID_VALUE, fn, "byte_count %zu is larger than the %zu bytes of %s after dst_offset %zu",
@@ -7537,7 +8373,7 @@ static cl_int clmem__svm_copy(const char *fn, cl_command_queue queue, clmem_svm 
         return clmem__fail(CL_MEM_COPY_OVERLAP, fn, "%s [%p, +%zu) and %s [%p, +%zu) overlap", dst_what, (void *)d, n,
                            src_what, (const void *)s, n);
 #if CLMEM__HAVE_SVM
-    err = clEnqueueSVMMemcpy(queue, opts->is_blocking == CLMEM_NON_BLOCKING ? CL_FALSE : CL_TRUE, d, s, n,
+    err = clEnqueueSVMMemcpy(queue, clmem__blocking(opts), d, s, n,
                              opts->num_wait_for, opts->wait_for, opts->event);
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueSVMMemcpy");
 #else
@@ -7967,32 +8803,61 @@ CLMEM_API cl_int clmem_svm_allocator_release(clmem_svm_allocator *alloc) {
     return CL_SUCCESS;
 }
 
-/* ---- the pool core, shared by buffer and SVM pools ---- */
+/* ---- the pool core, shared by buffer and SVM pools ----
+
+   Layout. A pool is CLMEM_POOL_SHARDS shards plus a little shared state. Each thread
+   works in one shard (chosen by a per-thread number, round robin), which has its own
+   lock, its own bins and its own books (held, active, active bytes, hits, ...), so
+   threads that allocate and release in their own shard never write a cache line
+   another thread writes. A block goes back to the shard that handed it out. A shard
+   whose bin is empty takes a block from another shard's bin before the allocator is
+   asked. The shared state (managed bytes, the limit, allocator frees, flags, spare
+   records) changes only when the allocator is called, under the pool's own lock.
+   Totals are the sums over the shards, read with every lock held (exact).
+   Lock order: shards by index, then the pool's lock; no lock is held across a driver
+   call, an allocator call or a callback.
+
+   Records. A block's record is never given back to the system: when its memory is
+   freed the record goes to its pool's spare list, and when the pool goes, to a
+   process-wide free list. So a stale handle always points at a record, and its
+   generation (odd while handed out, bumped at each hand-out and each release, with a
+   compare-and-swap) tells whether it is still the current hand-out, without a lock
+   and without the pool.
+
+   Lifetime. A pool goes when it was released and no block is active and no release
+   is still running in it (`busy`); whoever sees that last, with every lock held,
+   destroys it. */
 
 enum { CLMEM__BLOCK_ACTIVE = 1, CLMEM__BLOCK_HELD = 2, CLMEM__BLOCK_FREED = 3 };
 
+#ifndef CLMEM_POOL_SHARDS
+#define CLMEM_POOL_SHARDS 16
+#endif
+
 typedef struct clmem__pool clmem__pool;
 
-/* One block record. Records live as long as the pool (a stale handle still points
-   at valid memory and is recognised); a record whose block was freed is reused. */
 typedef struct clmem__pool_block {
-    clmem__buffer_owner owner;            /* first: what clmem_buffer_release calls */
+    clmem__buffer_owner owner;            /* first: what clmem_buffer_release calls; the generation */
     clmem__pool *pool;
-    struct clmem__pool_block *next;       /* in its bin's held list, or the spare list */
+    struct clmem__pool_block *next;       /* in a held or pending list, or a spare list */
     struct clmem__pool_block *prev_active, *next_active;
     void *ptr;                            /* cl_mem or SVM pointer */
-    cl_command_queue queue;               /* SVM: the queue it is bound to (retained) */
+    cl_command_queue queue;               /* retained or NULL: SVM: its bound queue; held: the queue
+                                             it was released on; buffers keep it as a cache */
     size_t size;                          /* requested by the current holder */
-    uint64_t gen;                         /* hand-outs so far (SVM handles carry it) */
     const char *file;
     int line;
     uint32_t bin;
-    int state;
+    int state;                            /* read without a lock (messages): atomic */
+    unsigned shard;                       /* the shard whose books count it */
+    bool pending;                         /* held: released on `queue`; another queue or the host
+                                             must wait for that point */
+    bool ooo;                             /* `queue` is out of order */
 } clmem__pool_block;
 
-/* The pool's lock guards a few pointer and counter updates and is never held across
-   a driver call, an allocator call or a callback. Where the compiler has atomic
-   builtins it is a spinlock that yields the processor when it has to wait (an
+/* The locks guard a few pointer and counter updates and are never held across a
+   driver call, an allocator call or a callback. Where the compiler has atomic
+   builtins a lock is a spinlock that yields the processor when it has to wait (an
    uncontended pthread mutex pair costs as much as the rest of a pooled allocation);
    elsewhere it is a clmem__mutex. */
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(_WIN32) && !defined(CLMEM_POOL_USE_MUTEX)
@@ -8000,7 +8865,7 @@ typedef struct clmem__pool_block {
 typedef int clmem__pool_lock_t;
 static void clmem__pool_lock_init(clmem__pool_lock_t *l) { __atomic_store_n(l, 0, __ATOMIC_RELAXED); }
 static void clmem__pool_lock_destroy(clmem__pool_lock_t *l) { (void)l; }
-static void clmem__pool_lock(clmem__pool_lock_t *l) {
+static inline void clmem__pool_lock(clmem__pool_lock_t *l) {
     while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE)) {
         unsigned spins = 0;
         while (__atomic_load_n(l, __ATOMIC_RELAXED))
@@ -8010,7 +8875,7 @@ static void clmem__pool_lock(clmem__pool_lock_t *l) {
             }
     }
 }
-static void clmem__pool_unlock(clmem__pool_lock_t *l) { __atomic_store_n(l, 0, __ATOMIC_RELEASE); }
+static inline void clmem__pool_unlock(clmem__pool_lock_t *l) { __atomic_store_n(l, 0, __ATOMIC_RELEASE); }
 #else
 typedef clmem__mutex clmem__pool_lock_t;
 static void clmem__pool_lock_init(clmem__pool_lock_t *l) { clmem__mutex_init(l); }
@@ -8019,105 +8884,307 @@ static void clmem__pool_lock(clmem__pool_lock_t *l) { clmem__lock(l); }
 static void clmem__pool_unlock(clmem__pool_lock_t *l) { clmem__unlock(l); }
 #endif
 
+/* generations and states, read without a lock */
+#if defined(__GNUC__) || defined(__clang__)
+static inline uint64_t clmem__gen_load(const uint64_t *g) { return __atomic_load_n(g, __ATOMIC_ACQUIRE); }
+static inline void clmem__gen_store(uint64_t *g, uint64_t v) { __atomic_store_n(g, v, __ATOMIC_RELEASE); }
+static inline bool clmem__gen_cas(uint64_t *g, uint64_t expect, uint64_t v) {
+    return __atomic_compare_exchange_n(g, &expect, v, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+static inline int clmem__state_load(const int *s) { return __atomic_load_n(s, __ATOMIC_RELAXED); }
+static inline void clmem__state_store(int *s, int v) { __atomic_store_n(s, v, __ATOMIC_RELAXED); }
+static unsigned clmem__pool_next_tid;
+static unsigned clmem__pool_new_tid(void) { return __atomic_fetch_add(&clmem__pool_next_tid, 1, __ATOMIC_RELAXED); }
+#else
+static clmem__mutex clmem__gen_mutex = CLMEM__MUTEX_INIT;
+static inline uint64_t clmem__gen_load(const uint64_t *g) {
+    uint64_t v;
+    clmem__lock(&clmem__gen_mutex);
+    v = *g;
+    clmem__unlock(&clmem__gen_mutex);
+    return v;
+}
+static inline void clmem__gen_store(uint64_t *g, uint64_t v) {
+    clmem__lock(&clmem__gen_mutex);
+    *g = v;
+    clmem__unlock(&clmem__gen_mutex);
+}
+static inline bool clmem__gen_cas(uint64_t *g, uint64_t expect, uint64_t v) {
+    bool ok;
+    clmem__lock(&clmem__gen_mutex);
+    ok = *g == expect;
+    if (ok) *g = v;
+    clmem__unlock(&clmem__gen_mutex);
+    return ok;
+}
+static inline int clmem__state_load(const int *s) { return *(const volatile int *)s; }
+static inline void clmem__state_store(int *s, int v) { *(volatile int *)s = v; }
+static unsigned clmem__pool_next_tid;
+static unsigned clmem__pool_new_tid(void) {
+    unsigned t;
+    clmem__lock(&clmem__gen_mutex);
+    t = clmem__pool_next_tid++;
+    clmem__unlock(&clmem__gen_mutex);
+    return t;
+}
+#endif
+
+/* the calling thread's shard number: threads are numbered in the order they first
+   use a pool */
+static CLMEM__THREAD_LOCAL unsigned clmem__pool_tid_plus1;
+static inline unsigned clmem__pool_shard_of_thread(void) {
+    unsigned t = clmem__pool_tid_plus1;
+    if (t == 0) {
+        t = clmem__pool_new_tid() + 1;
+        clmem__pool_tid_plus1 = t;
+    }
+    return (t - 1) % CLMEM_POOL_SHARDS;
+}
+
 typedef struct clmem__pool_bin {
-    clmem__pool_block *held;
-    size_t nheld, nactive;
+    clmem__pool_block *held;              /* free blocks, most recent first */
+    clmem__pool_block *pending;           /* blocks released on a queue, most recent first */
+    size_t nheld, nactive;                /* nheld counts both lists */
 } clmem__pool_bin;
 
-struct clmem__pool {
+typedef struct clmem__pool_shard {
     clmem__pool_lock_t lock;
-    unsigned L;
-    bool is_svm;
-    bool stop_holding;
-    bool released;
-    uint32_t nbins;
-    clmem__pool_bin *bins;
-    clmem__pool_block *spare;
+    unsigned busy;                        /* releases running in this shard that need the pool */
+    clmem__pool_bin *bins;                /* nbins of them, made at the shard's first use */
     clmem__pool_block *active;            /* most recent first */
-    clmem_pool_stats st;
+    size_t held_blocks, active_blocks, active_bytes;
+    size_t peak_active_blocks, peak_active_bytes;
+    size_t base_blocks, base_bytes;       /* the other shards' active blocks and bytes, last seen */
+    unsigned long long allocations, hits, misses;
+} clmem__pool_shard;
+
+/* a shard padded to whole cache lines, so that shards never share one */
+typedef union clmem__pool_shard_slot {
+    clmem__pool_shard s;
+    char pad[128 * ((sizeof(clmem__pool_shard) + 127) / 128)];
+} clmem__pool_shard_slot;
+
+struct clmem__pool {
+    clmem__pool_shard_slot shards[CLMEM_POOL_SHARDS]; /* first: the struct is 128-aligned */
+    void *raw;                            /* what CLMEM_MALLOC returned */
+    clmem__pool_lock_t lock;              /* what follows, and the record lists */
+    unsigned L;
+    uint32_t nbins;
+    bool is_svm;
+    bool stop_holding;                    /* changed with every lock held */
+    bool released;                        /* likewise */
+    bool destroyed;
+    unsigned busy;                        /* a pool release in progress */
+    size_t managed_bytes, peak_managed_bytes, limit;
+    unsigned long long allocator_frees, oom_events;
+    clmem__pool_block *spare;             /* records whose block was freed */
     clmem_pool_oom_fn oom_fn;
     void *oom_user;
     clmem_allocator *alloc;
     clmem_svm_allocator *svm_alloc;
+    cl_context context;                   /* the pool's context, when known (queue checks) */
+    cl_command_queue checked_queue;       /* the last queue found to be of the pool's context (atomic) */
 };
 
 struct clmem_memory_pool { clmem__pool core; };
 struct clmem_svm_pool { clmem__pool core; };
 
+/* records nobody uses, kept for the life of the process (see "Records") */
+static clmem__mutex clmem__pool_records_lock = CLMEM__MUTEX_INIT;
+static clmem__pool_block *clmem__pool_records;
+
 static cl_int clmem__pool_release_buffer(clmem_buffer *buf);
 
-static void clmem__pool_peaks(clmem__pool *p) {
-    if (p->st.managed_bytes > p->st.peak_managed_bytes) p->st.peak_managed_bytes = p->st.managed_bytes;
-    if (p->st.active_bytes > p->st.peak_active_bytes) p->st.peak_active_bytes = p->st.active_bytes;
-    if (p->st.active_blocks > p->st.peak_active_blocks) p->st.peak_active_blocks = p->st.active_blocks;
+static void clmem__pool_lock_all(clmem__pool *p) {
+    unsigned i;
+    for (i = 0; i < CLMEM_POOL_SHARDS; ++i) clmem__pool_lock(&p->shards[i].s.lock);
+    clmem__pool_lock(&p->lock);
+}
+static void clmem__pool_unlock_all(clmem__pool *p) {
+    unsigned i;
+    clmem__pool_unlock(&p->lock);
+    for (i = CLMEM_POOL_SHARDS; i-- > 0;) clmem__pool_unlock(&p->shards[i].s.lock);
 }
 
-/* under the lock: a held block of `bin`, or NULL */
-static clmem__pool_block *clmem__pool_pop(clmem__pool *p, uint32_t bin) {
-    clmem__pool_bin *b = &p->bins[bin];
-    clmem__pool_block *blk = b->held;
-    if (!blk) return NULL;
-    b->held = blk->next;
-    --b->nheld;
-    --p->st.held_blocks;
-    blk->next = NULL;
-    return blk;
+/* with every lock held: the totals over the shards */
+static void clmem__pool_totals(clmem__pool *p, size_t *held, size_t *active, size_t *active_bytes) {
+    unsigned i;
+    size_t h = 0, a = 0, ab = 0;
+    for (i = 0; i < CLMEM_POOL_SHARDS; ++i) {
+        const clmem__pool_shard *sh = &p->shards[i].s;
+        h += sh->held_blocks;
+        a += sh->active_blocks;
+        ab += sh->active_bytes;
+    }
+    if (held) *held = h;
+    if (active) *active = a;
+    if (active_bytes) *active_bytes = ab;
 }
 
-/* under the lock: hand out blk for a request of `size` */
-static void clmem__pool_activate(clmem__pool *p, clmem__pool_block *blk, size_t size, const char *file, int line,
-                                 bool hit) {
-    blk->state = CLMEM__BLOCK_ACTIVE;
+/* with every lock held: tell a shard what the others hold now. Its peaks count from
+   there until it next comes to the shared pool (a miss, a block from another shard, a
+   peak reset), so they are exact while one thread at a time uses the pool. */
+static void clmem__pool_rebase(clmem__pool *p, clmem__pool_shard *sh) {
+    size_t a, ab;
+    clmem__pool_totals(p, NULL, &a, &ab);
+    sh->base_blocks = a - sh->active_blocks;
+    sh->base_bytes = ab - sh->active_bytes;
+}
+
+/* under the shard's lock: hand out blk for a request of `size` */
+static inline void clmem__pool_activate(clmem__pool_shard *sh, unsigned si, clmem__pool_block *blk, size_t size,
+                                        const char *file, int line, bool hit) {
+    size_t n;
+    clmem__state_store(&blk->state, CLMEM__BLOCK_ACTIVE);
+    clmem__gen_store(&blk->owner.gen, blk->owner.gen + 1); /* even -> odd: a new hand-out */
     blk->size = size;
-    ++blk->gen;
+    blk->shard = si;
     blk->file = file;
     blk->line = line;
     blk->prev_active = NULL;
-    blk->next_active = p->active;
-    if (p->active) p->active->prev_active = blk;
-    p->active = blk;
-    ++p->bins[blk->bin].nactive;
-    ++p->st.active_blocks;
-    p->st.active_bytes += size;
-    ++p->st.allocations;
-    if (hit) ++p->st.hits;
-    else ++p->st.misses;
-    clmem__pool_peaks(p);
+    blk->next_active = sh->active;
+    if (sh->active) sh->active->prev_active = blk;
+    sh->active = blk;
+    ++sh->bins[blk->bin].nactive;
+    n = ++sh->active_blocks;
+    sh->active_bytes += size;
+    ++sh->allocations;
+    if (hit) ++sh->hits;
+    else ++sh->misses;
+    if (n + sh->base_blocks > sh->peak_active_blocks) sh->peak_active_blocks = n + sh->base_blocks;
+    if (sh->active_bytes + sh->base_bytes > sh->peak_active_bytes)
+        sh->peak_active_bytes = sh->active_bytes + sh->base_bytes;
 }
 
-/* under the lock: take blk off the active list */
-static void clmem__pool_deactivate(clmem__pool *p, clmem__pool_block *blk) {
+/* under the shard's lock: take blk off the shard's active books */
+static inline void clmem__pool_deactivate(clmem__pool_shard *sh, clmem__pool_block *blk) {
     if (blk->prev_active) blk->prev_active->next_active = blk->next_active;
-    else p->active = blk->next_active;
+    else sh->active = blk->next_active;
     if (blk->next_active) blk->next_active->prev_active = blk->prev_active;
     blk->prev_active = blk->next_active = NULL;
-    --p->bins[blk->bin].nactive;
-    --p->st.active_blocks;
-    p->st.active_bytes -= blk->size;
+    --sh->bins[blk->bin].nactive;
+    --sh->active_blocks;
+    sh->active_bytes -= blk->size;
 }
 
-/* under the lock: the held block of the highest non-empty bin, taken out of the
-   accounting (managed bytes included); NULL when nothing is held */
-static clmem__pool_block *clmem__pool_take_highest(clmem__pool *p) {
-    uint32_t i;
-    if (p->st.held_blocks == 0) return NULL;
-    for (i = p->nbins; i-- > 0;) {
-        if (p->bins[i].held) {
-            clmem__pool_block *blk = clmem__pool_pop(p, i);
-            p->st.managed_bytes -= clmem_alloc_size(p->L, i);
-            ++p->st.allocator_frees;
-            blk->state = CLMEM__BLOCK_FREED;
-            return blk;
-        }
+/* under the shard's lock: a held block of `bin` for a request on `queue` (NULL: the
+   host), taken off the held books; NULL when the bin is empty. Preference: a block
+   released on this very (in-order) queue, then a free block, then one still pending
+   on another queue (the caller makes it safe: clmem__pool_settle); the host takes the
+   oldest pending block, the likeliest to be done. */
+static inline clmem__pool_block *clmem__pool_take(clmem__pool_shard *sh, uint32_t bin, cl_command_queue queue) {
+    clmem__pool_bin *b;
+    clmem__pool_block *blk, **link;
+    if (!sh->bins) return NULL;
+    b = &sh->bins[bin];
+    if (queue && (blk = b->pending) != NULL && blk->queue == queue && !blk->ooo) {
+        link = &b->pending;
+    } else if ((blk = b->held) != NULL) {
+        link = &b->held;
+    } else if ((blk = b->pending) != NULL) {
+        link = &b->pending;
+        if (!queue)
+            while (blk->next) { /* the oldest */
+                link = &blk->next;
+                blk = blk->next;
+            }
+    } else {
+        return NULL;
     }
-    return NULL;
+    *link = blk->next;
+    blk->next = NULL;
+    --b->nheld;
+    --sh->held_blocks;
+    return blk;
 }
 
+/* under the shard's lock: keep blk for reuse (on its pending list when it must wait) */
+static inline void clmem__pool_hold(clmem__pool_shard *sh, clmem__pool_block *blk) {
+    clmem__pool_bin *b = &sh->bins[blk->bin];
+    clmem__state_store(&blk->state, CLMEM__BLOCK_HELD);
+    if (blk->pending) {
+        blk->next = b->pending;
+        b->pending = blk;
+    } else {
+        blk->next = b->held;
+        b->held = blk;
+    }
+    ++b->nheld;
+    ++sh->held_blocks;
+}
 
-/* without the lock: give a block's memory back to the allocator */
+/* the shard's bins, made at its first use; false when out of host memory */
+static bool clmem__pool_shard_ready(clmem__pool *p, clmem__pool_shard *sh) {
+    clmem__pool_bin *bins;
+    bool ready;
+    clmem__pool_lock(&sh->lock);
+    ready = sh->bins != NULL;
+    clmem__pool_unlock(&sh->lock);
+    if (ready) return true;
+    bins = CLMEM__CAST(clmem__pool_bin *, CLMEM_MALLOC(sizeof(clmem__pool_bin) * p->nbins));
+    if (!bins) return false;
+    memset(bins, 0, sizeof(clmem__pool_bin) * p->nbins);
+    clmem__pool_lock(&sh->lock);
+    if (!sh->bins) {
+        sh->bins = bins;
+        bins = NULL;
+    }
+    clmem__pool_unlock(&sh->lock);
+    if (bins) CLMEM_FREE(bins);
+    return true;
+}
+
+/* a record for a new block: the pool's spare ones, then the process's, then new */
+static clmem__pool_block *clmem__pool_record(clmem__pool *p) {
+    clmem__pool_block *blk;
+    uint64_t gen;
+    clmem__pool_lock(&p->lock);
+    blk = p->spare;
+    if (blk) p->spare = blk->next;
+    clmem__pool_unlock(&p->lock);
+    if (!blk) {
+        clmem__lock(&clmem__pool_records_lock);
+        blk = clmem__pool_records;
+        if (blk) clmem__pool_records = blk->next;
+        clmem__unlock(&clmem__pool_records_lock);
+    }
+    if (!blk) {
+        blk = CLMEM__CAST(clmem__pool_block *, CLMEM_MALLOC(sizeof *blk));
+        if (!blk) return NULL;
+        memset(blk, 0, sizeof *blk);
+    }
+    gen = clmem__gen_load(&blk->owner.gen); /* a record keeps counting, so old handles stay stale */
+    memset(blk, 0, sizeof *blk);
+    blk->owner.gen = gen;
+    blk->owner.release = clmem__pool_release_buffer;
+    blk->pool = p;
+    return blk;
+}
+
+/* under the pool's lock: keep a record whose block was freed */
+static void clmem__pool_spare(clmem__pool *p, clmem__pool_block *blk) {
+    clmem__state_store(&blk->state, CLMEM__BLOCK_FREED);
+    blk->next = p->spare;
+    p->spare = blk;
+}
+
+/* without a lock: give a block's memory back (SVM: after the work on its queue) */
 static void clmem__pool_backend_free(clmem__pool *p, clmem__pool_block *blk) {
     if (!p->is_svm) {
+        if (blk->pending && p->alloc->ops.free != clmem__cl_free && blk->queue) {
+            /* clReleaseMemObject waits for the commands using the buffer by itself; a
+               custom free may not: wait for the point where the block was released */
+            cl_event ev = NULL;
+            if (clEnqueueMarkerWithWaitList(blk->queue, 0, NULL, &ev) == CL_SUCCESS) {
+                clWaitForEvents(1, &ev);
+                clReleaseEvent(ev);
+            } else {
+                clFinish(blk->queue);
+            }
+        }
         p->alloc->ops.free(p->alloc->user, CLMEM__CAST(cl_mem, blk->ptr));
+        if (blk->queue) clReleaseCommandQueue(blk->queue);
+        blk->queue = NULL;
     } else {
 #if CLMEM__POOL_SVM
         cl_context ctx = p->svm_alloc->context;
@@ -8139,68 +9206,82 @@ static void clmem__pool_backend_free(clmem__pool *p, clmem__pool_block *blk) {
 #endif
     }
     blk->ptr = NULL;
+    blk->pending = false;
 }
 
-/* under the lock: keep a record whose block was freed */
-static void clmem__pool_spare(clmem__pool *p, clmem__pool_block *blk) {
-    blk->state = CLMEM__BLOCK_FREED;
-    blk->next = p->spare;
-    p->spare = blk;
+/* with every lock held: whether the pool must go now (and, if so, it is marked) */
+static bool clmem__pool_last_one(clmem__pool *p) {
+    unsigned i;
+    if (!p->released || p->destroyed || p->busy) return false;
+    for (i = 0; i < CLMEM_POOL_SHARDS; ++i)
+        if (p->shards[i].s.active_blocks || p->shards[i].s.busy) return false;
+    p->destroyed = true;
+    return true;
 }
 
 static void clmem__pool_destroy(clmem__pool *p) {
-    clmem__pool_block *blk;
-    CLMEM_ASSERT(p->st.active_blocks == 0 && p->st.held_blocks == 0);
-    while ((blk = p->spare) != NULL) {
-        p->spare = blk->next;
-        CLMEM_FREE(blk);
+    clmem__pool_block *blk, *first = NULL, *last = NULL;
+    unsigned i;
+    for (i = 0; i < CLMEM_POOL_SHARDS; ++i) {
+        CLMEM_ASSERT(p->shards[i].s.active_blocks == 0 && p->shards[i].s.held_blocks == 0);
+        if (p->shards[i].s.bins) CLMEM_FREE(p->shards[i].s.bins);
+        clmem__pool_lock_destroy(&p->shards[i].s.lock);
     }
-    CLMEM_FREE(p->bins);
+    /* the records outlive the pool (stale handles point at them) */
+    for (blk = p->spare; blk; blk = blk->next) {
+        blk->pool = NULL;
+        if (!first) first = blk;
+        last = blk;
+    }
+    if (first) {
+        clmem__lock(&clmem__pool_records_lock);
+        last->next = clmem__pool_records;
+        clmem__pool_records = first;
+        clmem__unlock(&clmem__pool_records_lock);
+    }
     clmem__pool_lock_destroy(&p->lock);
     if (p->alloc) clmem_allocator_release(p->alloc);
     if (p->svm_alloc) clmem_svm_allocator_release(p->svm_alloc);
-    CLMEM_FREE(p);
+    CLMEM_FREE(p->raw);
 }
 
-static clmem__pool *clmem__pool_new(const char *fn, unsigned L, size_t struct_size, cl_int *errcode_ret) {
-    clmem__pool *p;
+static clmem__pool *clmem__pool_new(const char *fn, unsigned L, cl_int *errcode_ret) {
+    clmem__pool *p = NULL;
+    void *raw;
+    unsigned i;
     if (CLMEM__CHECKS && L > CLMEM_POOL_MAX_LEADING_BITS) {
         clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn,
                                                 "leading_bits_in_bin_id %u is above the maximum %d", L,
                                                 CLMEM_POOL_MAX_LEADING_BITS));
         return NULL;
     }
-    p = CLMEM__CAST(clmem__pool *, CLMEM_MALLOC(struct_size));
-    if (p) {
-        memset(p, 0, struct_size);
+    raw = CLMEM_MALLOC(sizeof(clmem__pool) + 128);
+    if (raw) {
+        p = CLMEM__CAST(clmem__pool *, (void *)((char *)raw + (128 - (uintptr_t)raw % 128)));
+        memset(p, 0, sizeof *p);
+        p->raw = raw;
         p->L = L;
         p->nbins = (uint32_t)(sizeof(size_t) * 8) << L; /* bin numbers are below 64 << L */
-        p->bins = CLMEM__CAST(clmem__pool_bin *, CLMEM_MALLOC(sizeof(clmem__pool_bin) * p->nbins));
-        if (!p->bins) {
-            CLMEM_FREE(p);
-            p = NULL;
-        } else {
-            memset(p->bins, 0, sizeof(clmem__pool_bin) * p->nbins);
-            clmem__pool_lock_init(&p->lock);
-        }
+        clmem__pool_lock_init(&p->lock);
+        for (i = 0; i < CLMEM_POOL_SHARDS; ++i) clmem__pool_lock_init(&p->shards[i].s.lock);
     }
     if (!p) clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the pool"));
     else clmem__set_err(errcode_ret, CL_SUCCESS);
     return p;
 }
 
-/* without the lock: a fresh block's memory of asz bytes, within the limit */
+/* without a lock: a fresh block's memory of asz bytes, within the limit */
 static cl_int clmem__pool_fresh(clmem__pool *p, size_t asz, void **ptr, bool *limited, bool *null_ret) {
     cl_int err = CL_SUCCESS;
     *limited = false;
     *null_ret = false;
     clmem__pool_lock(&p->lock);
-    if (p->st.limit && (asz > p->st.limit || p->st.managed_bytes > p->st.limit - asz)) {
+    if (p->limit && (asz > p->limit || p->managed_bytes > p->limit - asz)) {
         clmem__pool_unlock(&p->lock);
         *limited = true;
         return CLMEM_ERROR_LIMIT_EXCEEDED;
     }
-    p->st.managed_bytes += asz; /* reserved now, so that threads cannot pass the limit together */
+    p->managed_bytes += asz; /* reserved now, so that threads cannot pass the limit together */
     clmem__pool_unlock(&p->lock);
     *ptr = NULL;
     if (!p->is_svm) {
@@ -8219,105 +9300,162 @@ static cl_int clmem__pool_fresh(clmem__pool *p, size_t asz, void **ptr, bool *li
         err = CL_INVALID_OPERATION;
 #endif
     }
-    if (err != CL_SUCCESS) {
-        clmem__pool_lock(&p->lock);
-        p->st.managed_bytes -= asz;
-        clmem__pool_unlock(&p->lock);
-    }
+    clmem__pool_lock(&p->lock);
+    if (err != CL_SUCCESS) p->managed_bytes -= asz;
+    else if (p->managed_bytes > p->peak_managed_bytes) p->peak_managed_bytes = p->managed_bytes;
+    clmem__pool_unlock(&p->lock);
     return err;
 }
 
-/* without the lock: an SVM block taken from a bin is made safe for the allocator's
-   queue (PyOpenCL's hand_out_existing_block, with the marker event released) */
-static cl_int clmem__pool_svm_handout(clmem__pool *p, clmem__pool_block *blk, const char *fn) {
-#if CLMEM__POOL_SVM
-    cl_command_queue q = p->svm_alloc->queue;
-    cl_int err;
-    if (q) {
-        if (blk->queue && blk->queue != q) {
-            cl_event ev = NULL;
-            err = clEnqueueMarkerWithWaitList(blk->queue, 0, NULL, &ev);
-            if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clEnqueueMarkerWithWaitList");
-            err = clEnqueueMarkerWithWaitList(q, 1, &ev, NULL);
-            clReleaseEvent(ev);
-            if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clEnqueueMarkerWithWaitList");
-        }
-        if (blk->queue != q) {
-            clRetainCommandQueue(q);
-            if (blk->queue) clReleaseCommandQueue(blk->queue);
-            blk->queue = q;
-        }
-    } else if (blk->queue) {
-        err = clFinish(blk->queue);
-        if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clFinish");
-        clReleaseCommandQueue(blk->queue);
-        blk->queue = NULL;
-    }
+/* `queue` may carry blocks of the pool: valid, of the pool's context. Checked once
+   per queue change (the last queue found good is remembered). */
+static cl_int clmem__pool_check_queue(clmem__pool *p, cl_command_queue queue, const char *fn) {
+    cl_command_queue last;
+    cl_context qctx;
+    if (CLMEM__CHECKS && queue == NULL) return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue is NULL");
+    if (!CLMEM__CHECKS) return CL_SUCCESS;
+#if defined(__GNUC__) || defined(__clang__)
+    last = __atomic_load_n(&p->checked_queue, __ATOMIC_ACQUIRE);
 #else
-    (void)p; (void)blk; (void)fn;
+    clmem__pool_lock(&p->lock);
+    last = p->checked_queue;
+    clmem__pool_unlock(&p->lock);
+#endif
+    if (last == queue) return CL_SUCCESS;
+    qctx = clmem__queue_context(queue);
+    if (qctx == NULL) return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p is not a valid command queue",
+                                         (void *)queue);
+    if (p->context && qctx != p->context)
+        return clmem__fail(CL_INVALID_CONTEXT, fn, "queue %p belongs to context %p, the pool's blocks to context %p",
+                           (void *)queue, (void *)qctx, (void *)p->context);
+#if defined(__GNUC__) || defined(__clang__)
+    __atomic_store_n(&p->checked_queue, queue, __ATOMIC_RELEASE);
+#else
+    clmem__pool_lock(&p->lock);
+    p->checked_queue = queue;
+    clmem__pool_unlock(&p->lock);
 #endif
     return CL_SUCCESS;
 }
 
-/* return an active block to its pool (or to the allocator after stop_holding) */
-static cl_int clmem__pool_put(clmem__pool_block *blk, const void *ptr, size_t size, uint64_t gen, const char *fn) {
-    clmem__pool *p = blk->pool;
-    bool destroy = false;
-    clmem__pool_lock(&p->lock);
-    if (blk->state != CLMEM__BLOCK_ACTIVE || blk->ptr != ptr || blk->size != size || (gen && blk->gen != gen)) {
-        int state = blk->state;
-        clmem__pool_unlock(&p->lock);
-        return clmem__fail(CLMEM_ERROR_DOUBLE_RELEASE, fn,
-                           "pooled block %p (%zu bytes) was already released to its pool (%s); "
-                           "a copy of a released handle was released again",
-                           ptr, size, state == CLMEM__BLOCK_HELD ? "it is held for reuse"
-                                      : state == CLMEM__BLOCK_FREED ? "its memory was freed"
-                                                                    : "it now belongs to another allocation");
+static bool clmem__queue_is_ooo(cl_command_queue q) {
+    cl_command_queue_properties props = 0;
+    return clGetCommandQueueInfo(q, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL) == CL_SUCCESS &&
+           (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
+}
+
+/* without a lock, on a block just handed out: make it safe where it goes. A pending
+   block (released on its queue) goes to `queue` behind a marker of that queue (the
+   device waits, not the host), or to the host after that marker completed. An SVM
+   block is bound to `queue` (NULL: unbound). */
+static cl_int clmem__pool_settle(clmem__pool *p, clmem__pool_block *blk, cl_command_queue queue, const char *fn) {
+    cl_int err;
+    if (blk->pending) {
+        if (!(queue && blk->queue == queue && !blk->ooo)) {
+            cl_event ev = NULL;
+            err = clEnqueueMarkerWithWaitList(blk->queue, 0, NULL, &ev);
+            if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clEnqueueMarkerWithWaitList");
+            if (queue) {
+                err = clEnqueueBarrierWithWaitList(queue, 1, &ev, NULL);
+                clReleaseEvent(ev);
+                if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clEnqueueBarrierWithWaitList");
+            } else {
+                clFlush(blk->queue);
+                err = clWaitForEvents(1, &ev);
+                clReleaseEvent(ev);
+                if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clWaitForEvents");
+            }
+        }
+        blk->pending = false;
     }
-    clmem__pool_deactivate(p, blk);
-    if (!p->stop_holding) {
-        blk->state = CLMEM__BLOCK_HELD;
-        blk->next = p->bins[blk->bin].held;
-        p->bins[blk->bin].held = blk;
-        ++p->bins[blk->bin].nheld;
-        ++p->st.held_blocks;
-        clmem__pool_unlock(&p->lock);
-        return CL_SUCCESS;
+    if (p->is_svm && blk->queue != queue) {
+        if (queue) clRetainCommandQueue(queue);
+        if (blk->queue) clReleaseCommandQueue(blk->queue);
+        blk->queue = queue;
+        blk->ooo = false; /* SVM queues are checked to be in order */
     }
-    blk->state = CLMEM__BLOCK_FREED;
-    p->st.managed_bytes -= clmem_alloc_size(p->L, blk->bin);
-    ++p->st.allocator_frees;
-    clmem__pool_unlock(&p->lock);
-    clmem__pool_backend_free(p, blk);
-    clmem__pool_lock(&p->lock);
-    clmem__pool_spare(p, blk);
-    destroy = p->released && p->st.active_blocks == 0;
-    clmem__pool_unlock(&p->lock);
-    if (destroy) clmem__pool_destroy(p);
     return CL_SUCCESS;
 }
 
-/* the allocation algorithm of PyOpenCL's memory_pool::allocate, plus the limit and the
-   out-of-memory callback */
-static cl_int clmem__pool_get(clmem__pool *p, size_t size, const char *fn, const char *file, int line,
-                              clmem__pool_block **out) {
+static cl_int clmem__pool_put(clmem__pool_block *blk, uint64_t gen, cl_command_queue queue, const void *ptr,
+                              size_t size, const char *fn);
+static bool clmem__pool_free_one(clmem__pool *p);
+
+#if defined(__GNUC__) || defined(__clang__)
+#define CLMEM__NOINLINE __attribute__((noinline))
+#else
+#define CLMEM__NOINLINE
+#endif
+
+static CLMEM__NOINLINE cl_int clmem__pool_get_slow(clmem__pool *p, size_t size, cl_command_queue queue,
+                                                   const char *fn, const char *file, int line,
+                                                   clmem__pool_block **out, uint32_t bin, unsigned si);
+
+/* without a lock, on a block just handed out that must wait or change queue */
+static CLMEM__NOINLINE cl_int clmem__pool_handout(clmem__pool *p, clmem__pool_block *blk, cl_command_queue queue,
+                                                  size_t size, const char *fn, clmem__pool_block **out) {
+    cl_int err = clmem__pool_settle(p, blk, queue, fn);
+    if (err != CL_SUCCESS) {
+        clmem__pool_put(blk, blk->owner.gen, blk->pending ? blk->queue : NULL, blk->ptr, size, fn);
+        return err;
+    }
+    *out = blk;
+    return CL_SUCCESS;
+}
+
+/* the allocation algorithm of PyOpenCL's memory_pool::allocate, plus the limit, the
+   out-of-memory callback and queue order. `queue`: where the block will be used
+   (NULL: anywhere, after the host). The fast path: this thread's shard has a block
+   of the bin that needs no driver call. */
+static inline cl_int clmem__pool_get(clmem__pool *p, size_t size, cl_command_queue queue, const char *fn,
+                                     const char *file, int line, clmem__pool_block **out) {
     uint32_t bin = clmem_bin_number(p->L, size);
-    size_t asz = clmem_alloc_size(p->L, bin);
+    unsigned si = clmem__pool_shard_of_thread();
+    clmem__pool_shard *sh = &p->shards[si].s;
     clmem__pool_block *blk;
+    clmem__pool_lock(&sh->lock);
+    blk = clmem__pool_take(sh, bin, queue);
+    if (blk) {
+        clmem__pool_activate(sh, si, blk, size, file, line, true);
+        if (blk->pending && queue == blk->queue && !blk->ooo) blk->pending = false; /* same in-order queue */
+        clmem__pool_unlock(&sh->lock);
+        if (blk->pending || (p->is_svm && blk->queue != queue)) return clmem__pool_handout(p, blk, queue, size, fn, out);
+        *out = blk;
+        return CL_SUCCESS;
+    }
+    clmem__pool_unlock(&sh->lock);
+    return clmem__pool_get_slow(p, size, queue, fn, file, line, out, bin, si);
+}
+
+static CLMEM__NOINLINE cl_int clmem__pool_get_slow(clmem__pool *p, size_t size, cl_command_queue queue,
+                                                   const char *fn, const char *file, int line,
+                                                   clmem__pool_block **out, uint32_t bin, unsigned si) {
+    clmem__pool_shard *sh = &p->shards[si].s;
+    clmem__pool_block *blk;
+    size_t asz;
     void *ptr = NULL;
     cl_int err;
-    bool limited = false, hooked = false, counted = false, null_ret = false, reused;
-    unsigned attempt = 0;
+    bool limited = false, hooked = false, counted = false, null_ret = false;
+    unsigned attempt = 0, i;
 
-    clmem__pool_lock(&p->lock);
-    blk = clmem__pool_pop(p, bin);
-    if (blk) {
-        clmem__pool_activate(p, blk, size, file, line, true);
-        clmem__pool_unlock(&p->lock);
-        goto handout;
+    if (!clmem__pool_shard_ready(p, sh))
+        return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the pool's bins");
+    /* a block of the bin in another thread's shard */
+    for (i = 1; i < CLMEM_POOL_SHARDS; ++i) {
+        clmem__pool_shard *other = &p->shards[(si + i) % CLMEM_POOL_SHARDS].s;
+        clmem__pool_lock(&other->lock);
+        blk = clmem__pool_take(other, bin, queue);
+        clmem__pool_unlock(&other->lock);
+        if (blk) {
+            clmem__pool_lock_all(p);
+            clmem__pool_rebase(p, sh);
+            clmem__pool_activate(sh, si, blk, size, file, line, true);
+            clmem__pool_unlock_all(p);
+            goto handout;
+        }
     }
-    clmem__pool_unlock(&p->lock);
 
+    asz = clmem_alloc_size(p->L, bin);
     CLMEM_ASSERT(clmem_bin_number(p->L, asz) == bin && asz >= size);
     for (;;) {
         err = clmem__pool_fresh(p, asz, &ptr, &limited, &null_ret);
@@ -8329,35 +9467,32 @@ static cl_int clmem__pool_get(clmem__pool *p, size_t size, const char *fn, const
                                size, clmem_error_string(err), (int)err);
         }
         clmem__pool_lock(&p->lock);
-        if (!counted) ++p->st.oom_events;
+        if (!counted) ++p->oom_events;
         counted = true;
         clmem__pool_unlock(&p->lock);
         if (!hooked) { /* stage 1: the release hook (PyOpenCL: gc), then the bin again */
             hooked = true;
             if (!p->is_svm && p->alloc->ops.try_release_blocks) p->alloc->ops.try_release_blocks(p->alloc->user);
         }
-        clmem__pool_lock(&p->lock);
-        blk = clmem__pool_pop(p, bin);
-        if (blk) {
-            clmem__pool_activate(p, blk, size, file, line, true);
-            clmem__pool_unlock(&p->lock);
-            goto handout;
+        for (i = 0; i < CLMEM_POOL_SHARDS; ++i) {
+            clmem__pool_shard *other = &p->shards[(si + i) % CLMEM_POOL_SHARDS].s;
+            clmem__pool_lock(&other->lock);
+            blk = clmem__pool_take(other, bin, queue);
+            clmem__pool_unlock(&other->lock);
+            if (blk) {
+                clmem__pool_lock(&sh->lock);
+                clmem__pool_activate(sh, si, blk, size, file, line, true);
+                clmem__pool_unlock(&sh->lock);
+                goto handout;
+            }
         }
-        blk = clmem__pool_take_highest(p); /* stage 2: free one held block, largest bin first */
-        clmem__pool_unlock(&p->lock);
-        if (blk) {
-            clmem__pool_backend_free(p, blk);
-            clmem__pool_lock(&p->lock);
-            clmem__pool_spare(p, blk);
-            clmem__pool_unlock(&p->lock);
-            continue;
-        }
+        if (clmem__pool_free_one(p)) continue; /* stage 2: free one held block, largest bin first */
         if (p->oom_fn && p->oom_fn(asz, ++attempt, p->oom_user)) continue; /* stage 3: the callback */
         if (limited) {
             size_t managed, limit;
             clmem__pool_lock(&p->lock);
-            managed = p->st.managed_bytes;
-            limit = p->st.limit;
+            managed = p->managed_bytes;
+            limit = p->limit;
             clmem__pool_unlock(&p->lock);
             return clmem__fail(CLMEM_ERROR_LIMIT_EXCEEDED, fn,
                                "a block of %zu bytes (for %zu asked) would take managed bytes from %zu past the "
@@ -8370,109 +9505,284 @@ static cl_int clmem__pool_get(clmem__pool *p, size_t size, const char *fn, const
                            size, asz, clmem_error_string(err), (int)err);
     }
 
-    clmem__pool_lock(&p->lock);
-    blk = p->spare;
-    if (blk) p->spare = blk->next;
-    clmem__pool_unlock(&p->lock);
-    reused = blk != NULL;
-    if (!blk) blk = CLMEM__CAST(clmem__pool_block *, CLMEM_MALLOC(sizeof *blk));
+    blk = clmem__pool_record(p);
     if (!blk) {
         clmem__pool_block tmp;
         memset(&tmp, 0, sizeof tmp);
         tmp.ptr = ptr;
-#if CLMEM__POOL_SVM
-        if (p->is_svm && p->svm_alloc->queue) { /* a fresh block is not in use on any queue */
-            clSVMFree(p->svm_alloc->context, ptr);
-            tmp.ptr = NULL;
-        }
-#endif
-        if (tmp.ptr) clmem__pool_backend_free(p, &tmp);
+        clmem__pool_backend_free(p, &tmp);
         clmem__pool_lock(&p->lock);
-        p->st.managed_bytes -= asz;
+        p->managed_bytes -= asz;
         clmem__pool_unlock(&p->lock);
         return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for a block record");
     }
-    {
-        uint64_t gen = reused ? blk->gen : 0; /* a reused record keeps counting */
-        memset(blk, 0, sizeof *blk);
-        blk->gen = gen;
-    }
-    blk->owner.release = clmem__pool_release_buffer;
-    blk->pool = p;
     blk->ptr = ptr;
     blk->bin = bin;
 #if CLMEM__POOL_SVM
-    if (p->is_svm && p->svm_alloc->queue) {
-        clRetainCommandQueue(p->svm_alloc->queue);
-        blk->queue = p->svm_alloc->queue;
+    if (p->is_svm && queue) { /* a fresh block is in use on no queue: bind it */
+        clRetainCommandQueue(queue);
+        blk->queue = queue;
     }
 #endif
-    clmem__pool_lock(&p->lock);
-    clmem__pool_activate(p, blk, size, file, line, false);
-    clmem__pool_unlock(&p->lock);
+    clmem__pool_lock_all(p); /* a miss: also the moment to see what the other shards hold */
+    clmem__pool_rebase(p, sh);
+    clmem__pool_activate(sh, si, blk, size, file, line, false);
+    clmem__pool_unlock_all(p);
     *out = blk;
     return CL_SUCCESS;
 
 handout:
-    if (p->is_svm && (err = clmem__pool_svm_handout(p, blk, fn)) != CL_SUCCESS) {
-        clmem__pool_put(blk, blk->ptr, size, 0, fn);
-        return err;
-    }
+    if (blk->pending || (p->is_svm && blk->queue != queue)) return clmem__pool_handout(p, blk, queue, size, fn, out);
     *out = blk;
     return CL_SUCCESS;
 }
 
-static cl_int clmem__pool_free_held(clmem__pool *p) {
-    /* lowest bin first, as PyOpenCL; take the lot under the lock, free outside */
-    clmem__pool_block *list = NULL, *tail = NULL, *blk;
-    uint32_t i;
-    clmem__pool_lock(&p->lock);
-    for (i = 0; i < p->nbins && p->st.held_blocks; ++i) {
-        while ((blk = clmem__pool_pop(p, i)) != NULL) {
-            p->st.managed_bytes -= clmem_alloc_size(p->L, i);
-            ++p->st.allocator_frees;
-            blk->state = CLMEM__BLOCK_FREED;
-            if (tail) tail->next = blk;
-            else list = blk;
-            tail = blk;
-        }
+/* a release that lost: the handle is stale (its block released, maybe handed out
+   again, maybe freed with its pool): report it without touching the pool */
+static CLMEM__NOINLINE cl_int clmem__pool_put_stale(clmem__pool_block *blk, const void *ptr, size_t size,
+                                                    const char *fn) {
+    int state = clmem__state_load(&blk->state);
+    uint64_t now = clmem__gen_load(&blk->owner.gen);
+    return clmem__fail(CLMEM_ERROR_DOUBLE_RELEASE, fn,
+                       "pooled block %p (%zu bytes) was already released to its pool (%s); "
+                       "a copy of a released handle was released again",
+                       ptr, size, (now & 1) ? "it now belongs to another allocation"
+                                  : state == CLMEM__BLOCK_HELD ? "it is held for reuse"
+                                                               : "its memory was freed");
+}
+
+/* a release on a queue: remember the queue (the block is the caller's alone) */
+static CLMEM__NOINLINE void clmem__pool_put_queue(clmem__pool_block *blk, cl_command_queue queue) {
+    if (blk->queue != queue) {
+        bool ooo = clmem__queue_is_ooo(queue);
+        clRetainCommandQueue(queue);
+        if (blk->queue) clReleaseCommandQueue(blk->queue);
+        blk->queue = queue;
+        blk->ooo = ooo;
     }
+    blk->pending = true;
+}
+
+/* with the shard's lock held, the block off the books: the pool does not hold
+   (stop_holding or released): free the block, and end the pool if it was the last */
+static CLMEM__NOINLINE cl_int clmem__pool_put_free(clmem__pool *p, clmem__pool_shard *sh, clmem__pool_block *blk) {
+    bool destroy;
+    ++sh->busy; /* the pool must stay until this release is done */
+    clmem__state_store(&blk->state, CLMEM__BLOCK_FREED);
+    clmem__pool_unlock(&sh->lock);
+    clmem__pool_lock(&p->lock);
+    p->managed_bytes -= clmem_alloc_size(p->L, blk->bin);
+    ++p->allocator_frees;
     clmem__pool_unlock(&p->lock);
+    clmem__pool_backend_free(p, blk);
+    clmem__pool_lock_all(p);
+    clmem__pool_spare(p, blk);
+    --sh->busy;
+    destroy = clmem__pool_last_one(p);
+    clmem__pool_unlock_all(p);
+    if (destroy) clmem__pool_destroy(p);
+    return CL_SUCCESS;
+}
+
+/* return an active block to its pool (or to the allocator after stop_holding).
+   queue: NULL for a plain release (the caller guarantees nothing uses the block; an
+   SVM block bound to a queue stays ordered behind it), else the queue the release is
+   ordered on (cudaFreeAsync's stream). ptr and size are for the message.
+   The generation is checked twice: without a lock (a stale handle never touches its
+   pool, which may be gone), then under the lock of the block's shard, where it is
+   bumped: of two threads releasing copies of one handle at once, one wins. */
+static inline cl_int clmem__pool_put(clmem__pool_block *blk, uint64_t gen, cl_command_queue queue, const void *ptr,
+                                     size_t size, const char *fn) {
+    clmem__pool *p;
+    clmem__pool_shard *sh;
+    if (!(gen & 1) || clmem__gen_load(&blk->owner.gen) != gen) return clmem__pool_put_stale(blk, ptr, size, fn);
+    p = blk->pool;
+    sh = &p->shards[blk->shard].s;
+    clmem__pool_lock(&sh->lock);
+    if (clmem__gen_load(&blk->owner.gen) != gen) {
+        clmem__pool_unlock(&sh->lock);
+        return clmem__pool_put_stale(blk, ptr, size, fn);
+    }
+    clmem__gen_store(&blk->owner.gen, gen + 1);
+    clmem__pool_deactivate(sh, blk);
+    if (queue && queue == blk->queue) {
+        blk->pending = true; /* the queue it has: nothing to retain */
+    } else if (queue) { /* driver calls: outside the lock, with the pool kept */
+        ++sh->busy;
+        clmem__pool_unlock(&sh->lock);
+        clmem__pool_put_queue(blk, queue);
+        clmem__pool_lock(&sh->lock);
+        --sh->busy;
+    } else {
+        blk->pending = p->is_svm && blk->queue != NULL; /* SVM: still ordered behind its queue */
+    }
+    if (!p->stop_holding) {
+        clmem__pool_hold(sh, blk);
+        clmem__pool_unlock(&sh->lock);
+        return CL_SUCCESS;
+    }
+    return clmem__pool_put_free(p, sh, blk);
+}
+
+/* free the records in `list` (taken off the books, their bytes still managed) */
+static void clmem__pool_free_list(clmem__pool *p, clmem__pool_block *list) {
+    clmem__pool_block *blk;
     while ((blk = list) != NULL) {
         list = blk->next;
         clmem__pool_backend_free(p, blk);
         clmem__pool_lock(&p->lock);
+        p->managed_bytes -= clmem_alloc_size(p->L, blk->bin);
+        ++p->allocator_frees;
         clmem__pool_spare(p, blk);
         clmem__pool_unlock(&p->lock);
     }
+}
+
+/* out-of-memory stage 2: free one held block of the highest bin any shard holds */
+static bool clmem__pool_free_one(clmem__pool *p) {
+    unsigned i, best_shard = 0;
+    uint32_t b, best = 0;
+    bool found = false;
+    clmem__pool_block *blk = NULL;
+    for (i = 0; i < CLMEM_POOL_SHARDS; ++i) {
+        clmem__pool_shard *sh = &p->shards[i].s;
+        clmem__pool_lock(&sh->lock);
+        if (sh->bins && sh->held_blocks)
+            for (b = p->nbins; b-- > 0;)
+                if (sh->bins[b].nheld) {
+                    if (!found || b > best) {
+                        best = b;
+                        best_shard = i;
+                        found = true;
+                    }
+                    break;
+                }
+        clmem__pool_unlock(&sh->lock);
+    }
+    if (!found) return false;
+    {
+        clmem__pool_shard *sh = &p->shards[best_shard].s;
+        clmem__pool_lock(&sh->lock);
+        blk = clmem__pool_take(sh, best, NULL);
+        if (blk) clmem__state_store(&blk->state, CLMEM__BLOCK_FREED);
+        clmem__pool_unlock(&sh->lock);
+    }
+    if (!blk) return true; /* taken meanwhile: look again */
+    clmem__pool_free_list(p, blk);
+    return true;
+}
+
+/* two lists sorted by bin, merged (stable) */
+static clmem__pool_block *clmem__pool_merge(clmem__pool_block *a, clmem__pool_block *b) {
+    clmem__pool_block *head = NULL, **tail = &head;
+    while (a && b) {
+        if (b->bin < a->bin) {
+            *tail = b;
+            b = b->next;
+        } else {
+            *tail = a;
+            a = a->next;
+        }
+        tail = &(*tail)->next;
+    }
+    *tail = a ? a : b;
+    return head;
+}
+
+static cl_int clmem__pool_free_held(clmem__pool *p) {
+    /* lowest bin first, as PyOpenCL; take the lot under the locks, free outside */
+    clmem__pool_block *all = NULL;
+    unsigned i;
+    uint32_t b;
+    for (i = 0; i < CLMEM_POOL_SHARDS; ++i) {
+        clmem__pool_shard *sh = &p->shards[i].s;
+        clmem__pool_block *list = NULL, **tail = &list, *blk;
+        clmem__pool_lock(&sh->lock);
+        if (sh->bins && sh->held_blocks)
+            for (b = 0; b < p->nbins; ++b) {
+                while (sh->bins[b].nheld && (blk = clmem__pool_take(sh, b, NULL)) != NULL) {
+                    clmem__state_store(&blk->state, CLMEM__BLOCK_FREED);
+                    *tail = blk;
+                    tail = &blk->next;
+                }
+            }
+        clmem__pool_unlock(&sh->lock);
+        all = clmem__pool_merge(all, list);
+    }
+    clmem__pool_free_list(p, all);
     return CL_SUCCESS;
 }
 
 static void clmem__pool_stats(clmem__pool *p, clmem_pool_stats *s) {
-    uint32_t i;
-    clmem__pool_lock(&p->lock);
-    *s = p->st;
-    s->nonempty_bins = 0;
-    for (i = 0; i < p->nbins; ++i)
-        if (p->bins[i].nheld || p->bins[i].nactive) ++s->nonempty_bins;
-    clmem__pool_unlock(&p->lock);
+    unsigned i;
+    uint32_t b;
+    memset(s, 0, sizeof *s);
+    clmem__pool_lock_all(p);
+    for (i = 0; i < CLMEM_POOL_SHARDS; ++i) {
+        const clmem__pool_shard *sh = &p->shards[i].s;
+        s->held_blocks += sh->held_blocks;
+        s->active_blocks += sh->active_blocks;
+        s->active_bytes += sh->active_bytes;
+        s->allocations += sh->allocations;
+        s->hits += sh->hits;
+        s->misses += sh->misses;
+        if (sh->peak_active_blocks > s->peak_active_blocks) s->peak_active_blocks = sh->peak_active_blocks;
+        if (sh->peak_active_bytes > s->peak_active_bytes) s->peak_active_bytes = sh->peak_active_bytes;
+    }
+    for (b = 0; b < p->nbins; ++b)
+        for (i = 0; i < CLMEM_POOL_SHARDS; ++i) {
+            const clmem__pool_bin *bin = p->shards[i].s.bins ? &p->shards[i].s.bins[b] : NULL;
+            if (bin && (bin->nheld || bin->nactive)) {
+                ++s->nonempty_bins;
+                break;
+            }
+        }
+    if (s->active_blocks > s->peak_active_blocks) s->peak_active_blocks = s->active_blocks;
+    if (s->active_bytes > s->peak_active_bytes) s->peak_active_bytes = s->active_bytes;
+    s->managed_bytes = p->managed_bytes;
+    s->peak_managed_bytes = p->peak_managed_bytes;
+    s->allocator_frees = p->allocator_frees;
+    s->oom_events = p->oom_events;
+    s->limit = p->limit;
+    clmem__pool_unlock_all(p);
+}
+
+static void clmem__pool_reset_peaks(clmem__pool *p) {
+    unsigned i;
+    size_t a, ab;
+    clmem__pool_lock_all(p);
+    clmem__pool_totals(p, NULL, &a, &ab);
+    clmem__pool_rebase(p, &p->shards[clmem__pool_shard_of_thread()].s);
+    for (i = 0; i < CLMEM_POOL_SHARDS; ++i) {
+        p->shards[i].s.peak_active_blocks = a;
+        p->shards[i].s.peak_active_bytes = ab;
+    }
+    p->peak_managed_bytes = p->managed_bytes;
+    clmem__pool_unlock_all(p);
 }
 
 static cl_int clmem__pool_bins(clmem__pool *p, clmem_pool_bin_info *out, size_t capacity, size_t *count) {
-    uint32_t i;
+    uint32_t b;
+    unsigned i;
     size_t n = 0;
-    clmem__pool_lock(&p->lock);
-    for (i = 0; i < p->nbins; ++i) {
-        if (!p->bins[i].nheld && !p->bins[i].nactive) continue;
+    clmem__pool_lock_all(p);
+    for (b = 0; b < p->nbins; ++b) {
+        size_t held = 0, active = 0;
+        for (i = 0; i < CLMEM_POOL_SHARDS; ++i)
+            if (p->shards[i].s.bins) {
+                held += p->shards[i].s.bins[b].nheld;
+                active += p->shards[i].s.bins[b].nactive;
+            }
+        if (!held && !active) continue;
         if (out && n < capacity) {
-            out[n].bin = i;
-            out[n].alloc_size = clmem_alloc_size(p->L, i);
-            out[n].held = p->bins[i].nheld;
-            out[n].active = p->bins[i].nactive;
+            out[n].bin = b;
+            out[n].alloc_size = clmem_alloc_size(p->L, b);
+            out[n].held = held;
+            out[n].active = active;
         }
         ++n;
     }
-    clmem__pool_unlock(&p->lock);
+    clmem__pool_unlock_all(p);
     *count = n;
     return CL_SUCCESS;
 }
@@ -8480,46 +9790,83 @@ static cl_int clmem__pool_bins(clmem__pool *p, clmem_pool_bin_info *out, size_t 
 static cl_int clmem__pool_active_info(clmem__pool *p, clmem_pool_block_info *out, size_t capacity, size_t *count) {
     clmem__pool_block *blk;
     size_t n = 0;
-    clmem__pool_lock(&p->lock);
-    for (blk = p->active; blk; blk = blk->next_active, ++n) {
-        if (out && n < capacity) {
-            out[n].ptr = blk->ptr;
-            out[n].size = blk->size;
-            out[n].alloc_size = clmem_alloc_size(p->L, blk->bin);
-            out[n].file = blk->file;
-            out[n].line = blk->line;
+    unsigned i;
+    clmem__pool_lock_all(p);
+    for (i = 0; i < CLMEM_POOL_SHARDS; ++i)
+        for (blk = p->shards[i].s.active; blk; blk = blk->next_active, ++n) {
+            if (out && n < capacity) {
+                out[n].ptr = blk->ptr;
+                out[n].size = blk->size;
+                out[n].alloc_size = clmem_alloc_size(p->L, blk->bin);
+                out[n].file = blk->file;
+                out[n].line = blk->line;
+            }
         }
-    }
-    clmem__pool_unlock(&p->lock);
+    clmem__pool_unlock_all(p);
     *count = n;
     return CL_SUCCESS;
 }
 
+static size_t clmem__pool_count(clmem__pool *p, int what) {
+    size_t held, active, abytes, v;
+    clmem__pool_lock_all(p);
+    clmem__pool_totals(p, &held, &active, &abytes);
+    v = what == 0 ? held : what == 1 ? active : what == 2 ? p->managed_bytes : abytes;
+    clmem__pool_unlock_all(p);
+    return v;
+}
+
+/* The rule (issue 17): a pool's release takes effect at once (held blocks are freed,
+   released blocks are freed from then on) but the pool's memory stays until the last
+   active block is released, from any thread, and until every release running at that
+   moment is done. Blocks still active make the release return CLMEM_ERROR_IN_USE. */
 static cl_int clmem__pool_release(clmem__pool *p, const char *fn) {
-    size_t active;
-    clmem__pool_lock(&p->lock);
+    size_t active, abytes;
+    bool destroy;
+    clmem__pool_lock_all(p);
+    if (p->released) {
+        clmem__pool_unlock_all(p);
+        return clmem__fail(CLMEM_ERROR_DOUBLE_RELEASE, fn, "the pool was already released (and its blocks are "
+                                                           "still active, or this would be a use after free)");
+    }
     p->released = true;
     p->stop_holding = true;
-    clmem__pool_unlock(&p->lock);
+    ++p->busy;
+    clmem__pool_unlock_all(p);
     clmem__pool_free_held(p);
-    clmem__pool_lock(&p->lock);
-    active = p->st.active_blocks;
+    clmem__pool_lock_all(p);
+    --p->busy;
+    clmem__pool_totals(p, NULL, &active, &abytes);
 #if defined(CLMEM_TRACK_ALLOCATIONS)
     {
         clmem__pool_block *blk;
-        for (blk = p->active; blk; blk = blk->next_active)
-            clmem__warn(fn, "block %p of %zu bytes (%zu allocated) is still active; allocated at %s:%d", blk->ptr,
-                        blk->size, clmem_alloc_size(p->L, blk->bin), blk->file ? blk->file : "(unknown)", blk->line);
+        unsigned i;
+        for (i = 0; i < CLMEM_POOL_SHARDS; ++i)
+            for (blk = p->shards[i].s.active; blk; blk = blk->next_active)
+                clmem__warn(fn, "block %p of %zu bytes (%zu allocated) is still active; allocated at %s:%d",
+                            blk->ptr, blk->size, clmem_alloc_size(p->L, blk->bin),
+                            blk->file ? blk->file : "(unknown)", blk->line);
     }
-#else
-    (void)fn;
 #endif
-    clmem__pool_unlock(&p->lock);
-    if (active == 0) clmem__pool_destroy(p);
+    destroy = clmem__pool_last_one(p);
+    clmem__pool_unlock_all(p);
+    if (destroy) clmem__pool_destroy(p);
+    if (active)
+        return clmem__fail(CLMEM_ERROR_IN_USE, fn,
+                           "%zu block(s) of the pool (%zu bytes) are still active; the pool is released all the "
+                           "same and goes when the last of them is released",
+                           active, abytes);
     return CL_SUCCESS;
 }
 
 static cl_int clmem__pool_null(const char *fn) { return clmem__fail(CL_INVALID_VALUE, fn, "pool is NULL"); }
+
+/* the block of an active hand-out, or NULL when the handle is stale */
+static clmem__pool_block *clmem__pool_live(void *block, uint64_t gen) {
+    clmem__pool_block *blk = CLMEM__CAST(clmem__pool_block *, block);
+    if (!blk || !(gen & 1) || clmem__gen_load(&blk->owner.gen) != gen) return NULL;
+    return blk;
+}
 
 /* ---- buffer pools ---- */
 
@@ -8527,8 +9874,9 @@ static cl_int clmem__pool_release_buffer(clmem_buffer *buf) {
     clmem__pool_block *blk = CLMEM__CAST(clmem__pool_block *, buf->pool);
     const void *mem = buf->mem;
     size_t size = buf->size;
+    uint64_t gen = buf->generation;
     memset(buf, 0, sizeof *buf);
-    return clmem__pool_put(blk, mem, size, 0, "clmem_buffer_release");
+    return clmem__pool_put(blk, gen, NULL, mem, size, "clmem_buffer_release");
 }
 
 CLMEM_API clmem_memory_pool *clmem_memory_pool_create(clmem_allocator *allocator, unsigned leading_bits_in_bin_id,
@@ -8539,10 +9887,11 @@ CLMEM_API clmem_memory_pool *clmem_memory_pool_create(clmem_allocator *allocator
         clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "allocator is NULL"));
         return NULL;
     }
-    p = clmem__pool_new(fn, leading_bits_in_bin_id, sizeof(clmem_memory_pool), errcode_ret);
+    p = clmem__pool_new(fn, leading_bits_in_bin_id, errcode_ret);
     if (!p) return NULL;
     clmem_allocator_retain(allocator);
     p->alloc = allocator;
+    p->context = allocator->context;
     if (allocator->ops.is_deferred)
         clmem__warn(fn, "memory pools expect non-deferred allocators: a deferred allocator may report out-of-memory "
                         "only at first use, where the pool cannot free held blocks and retry "
@@ -8550,20 +9899,32 @@ CLMEM_API clmem_memory_pool *clmem_memory_pool_create(clmem_allocator *allocator
     return CLMEM__CAST(clmem_memory_pool *, (void *)p);
 }
 
-CLMEM_API clmem_buffer clmem_memory_pool_allocate_at(clmem_memory_pool *pool, size_t size, cl_int *errcode_ret,
-                                                     const char *file, int line) {
-    static const char fn[] = "clmem_memory_pool_allocate";
+static clmem_buffer clmem__memory_pool_allocate(clmem_memory_pool *pool, size_t size, cl_command_queue queue,
+                                                cl_int *errcode_ret, const char *fn, const char *file, int line) {
     clmem__pool *p;
     clmem__pool_block *blk = NULL;
     clmem_buffer b;
     cl_int err;
-    memset(&b, 0, sizeof b);
+    /* every field assigned once, no memset: the handle goes out in registers' worth of
+       plain stores (a memset then field stores costs a store-forwarding stall) */
+    b.mem = NULL;
+    b.context = NULL;
+    b.size = 0;
+    b.flags = 0;
+    b.root = NULL;
+    b.origin = 0;
+    b.pool = NULL;
+    b.generation = 0;
     if (CLMEM__CHECKS && pool == NULL) {
         clmem__set_err(errcode_ret, clmem__pool_null(fn));
         return b;
     }
     p = &pool->core;
-    err = clmem__pool_get(p, size, fn, file, line, &blk);
+    if (queue && (err = clmem__pool_check_queue(p, queue, fn)) != CL_SUCCESS) {
+        clmem__set_err(errcode_ret, err);
+        return b;
+    }
+    err = clmem__pool_get(p, size, queue, fn, file, line, &blk);
     clmem__set_err(errcode_ret, err);
     if (err != CL_SUCCESS) return b;
     b.mem = CLMEM__CAST(cl_mem, blk->ptr);
@@ -8571,32 +9932,96 @@ CLMEM_API clmem_buffer clmem_memory_pool_allocate_at(clmem_memory_pool *pool, si
     b.size = size;
     b.flags = p->alloc->flags;
     b.root = b.mem;
-    b.origin = 0;
     b.pool = blk;
+    b.generation = blk->owner.gen;
     return b;
 }
 
-CLMEM_API clmem_buffer(clmem_memory_pool_allocate)(clmem_memory_pool *pool, size_t size, cl_int *errcode_ret) {
-    return clmem_memory_pool_allocate_at(pool, size, errcode_ret, NULL, 0);
+CLMEM_API clmem_buffer clmem_memory_pool_allocate_at(clmem_memory_pool *pool, size_t size, cl_int *errcode_ret,
+                                                     const char *file, int line) {
+    return clmem__memory_pool_allocate(pool, size, NULL, errcode_ret, "clmem_memory_pool_allocate", file, line);
 }
 
-#define CLMEM__POOL_GETTER(kind, name, expr)                  \
-    CLMEM_API size_t clmem_##kind##_##name(clmem_##kind *pool) { \
-        size_t v;                                                \
-        if (!pool) return 0;                                     \
-        clmem__pool_lock(&pool->core.lock);                           \
-        v = (expr);                                              \
-        clmem__pool_unlock(&pool->core.lock);                         \
-        return v;                                                \
+CLMEM_API clmem_buffer(clmem_memory_pool_allocate)(clmem_memory_pool *pool, size_t size, cl_int *errcode_ret) {
+    return clmem__memory_pool_allocate(pool, size, NULL, errcode_ret, "clmem_memory_pool_allocate", NULL, 0);
+}
+
+CLMEM_API clmem_buffer clmem_memory_pool_allocate_on_queue_at(clmem_memory_pool *pool, size_t size,
+                                                              cl_command_queue queue, cl_int *errcode_ret,
+                                                              const char *file, int line) {
+    static const char fn[] = "clmem_memory_pool_allocate_on_queue";
+    if (CLMEM__CHECKS && pool && queue == NULL) {
+        clmem_buffer b;
+        memset(&b, 0, sizeof b);
+        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_COMMAND_QUEUE, fn,
+                                                "queue is NULL (use clmem_memory_pool_allocate for the host)"));
+        return b;
     }
-CLMEM__POOL_GETTER(memory_pool, held_blocks, pool->core.st.held_blocks)
-CLMEM__POOL_GETTER(memory_pool, active_blocks, pool->core.st.active_blocks)
-CLMEM__POOL_GETTER(memory_pool, managed_bytes, pool->core.st.managed_bytes)
-CLMEM__POOL_GETTER(memory_pool, active_bytes, pool->core.st.active_bytes)
-CLMEM__POOL_GETTER(svm_pool, held_blocks, pool->core.st.held_blocks)
-CLMEM__POOL_GETTER(svm_pool, active_blocks, pool->core.st.active_blocks)
-CLMEM__POOL_GETTER(svm_pool, managed_bytes, pool->core.st.managed_bytes)
-CLMEM__POOL_GETTER(svm_pool, active_bytes, pool->core.st.active_bytes)
+    return clmem__memory_pool_allocate(pool, size, queue, errcode_ret, fn, file, line);
+}
+
+CLMEM_API clmem_buffer(clmem_memory_pool_allocate_on_queue)(clmem_memory_pool *pool, size_t size,
+                                                            cl_command_queue queue, cl_int *errcode_ret) {
+    return clmem_memory_pool_allocate_on_queue_at(pool, size, queue, errcode_ret, NULL, 0);
+}
+
+CLMEM_API cl_int clmem_pooled_buffer_enqueue_release(clmem_buffer *buf, cl_command_queue queue) {
+    static const char fn[] = "clmem_pooled_buffer_enqueue_release";
+    clmem__pool_block *blk;
+    const void *mem;
+    size_t size;
+    uint64_t gen;
+    cl_int err;
+    if (!buf || !buf->mem) return CL_SUCCESS;
+    if (CLMEM__CHECKS && !buf->pool)
+        return clmem__fail(CL_INVALID_MEM_OBJECT, fn,
+                           "buffer %p is not a pooled buffer (release it with clmem_buffer_release)",
+                           (void *)buf->mem);
+    blk = CLMEM__CAST(clmem__pool_block *, buf->pool);
+    if (CLMEM__CHECKS && queue == NULL)
+        return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue is NULL (use clmem_buffer_release for a release "
+                                                         "that nothing on any queue still uses)");
+    if (!clmem__pool_live(blk, buf->generation)) {
+        mem = buf->mem;
+        size = buf->size;
+        gen = buf->generation;
+        memset(buf, 0, sizeof *buf);
+        return clmem__pool_put(blk, gen, NULL, mem, size, fn); /* reports the double release */
+    }
+    if (queue != blk->queue && (err = clmem__pool_check_queue(blk->pool, queue, fn)) != CL_SUCCESS) return err;
+    mem = buf->mem;
+    size = buf->size;
+    gen = buf->generation;
+    memset(buf, 0, sizeof *buf);
+    return clmem__pool_put(blk, gen, queue, mem, size, fn);
+}
+
+CLMEM_API clmem_memory_pool *clmem_pooled_buffer_pool(clmem_buffer buf) {
+    clmem__pool_block *blk = clmem__pool_live(buf.pool, buf.generation);
+    clmem__pool *p;
+    bool released;
+    if (!blk || !buf.mem) return NULL;
+    p = blk->pool;
+    if (p->is_svm) return NULL;
+    clmem__pool_lock(&p->lock);
+    released = p->released;
+    clmem__pool_unlock(&p->lock);
+    return released ? NULL : CLMEM__CAST(clmem_memory_pool *, (void *)p);
+}
+
+#define CLMEM__POOL_GETTER(kind, name, what)                     \
+    CLMEM_API size_t clmem_##kind##_##name(clmem_##kind *pool) { \
+        if (!pool) return 0;                                     \
+        return clmem__pool_count(&pool->core, what);             \
+    }
+CLMEM__POOL_GETTER(memory_pool, held_blocks, 0)
+CLMEM__POOL_GETTER(memory_pool, active_blocks, 1)
+CLMEM__POOL_GETTER(memory_pool, managed_bytes, 2)
+CLMEM__POOL_GETTER(memory_pool, active_bytes, 3)
+CLMEM__POOL_GETTER(svm_pool, held_blocks, 0)
+CLMEM__POOL_GETTER(svm_pool, active_blocks, 1)
+CLMEM__POOL_GETTER(svm_pool, managed_bytes, 2)
+CLMEM__POOL_GETTER(svm_pool, active_bytes, 3)
 
 /* the rest of each pool's API: the same core under two names */
 #define CLMEM__POOL_COMMON(kind)                                                                                   \
@@ -8612,9 +10037,9 @@ CLMEM__POOL_GETTER(svm_pool, active_bytes, pool->core.st.active_bytes)
     }                                                                                                              \
     CLMEM_API cl_int clmem_##kind##_stop_holding(clmem_##kind *pool) {                                             \
         if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_stop_holding");                      \
-        clmem__pool_lock(&pool->core.lock);                                                                             \
+        clmem__pool_lock_all(&pool->core);                                                                         \
         pool->core.stop_holding = true;                                                                            \
-        clmem__pool_unlock(&pool->core.lock);                                                                           \
+        clmem__pool_unlock_all(&pool->core);                                                                       \
         return clmem__pool_free_held(&pool->core);                                                                 \
     }                                                                                                              \
     CLMEM_API cl_int clmem_##kind##_get_stats(clmem_##kind *pool, clmem_pool_stats *stats) {                       \
@@ -8625,11 +10050,7 @@ CLMEM__POOL_GETTER(svm_pool, active_bytes, pool->core.st.active_bytes)
     }                                                                                                              \
     CLMEM_API cl_int clmem_##kind##_reset_peaks(clmem_##kind *pool) {                                              \
         if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_reset_peaks");                       \
-        clmem__pool_lock(&pool->core.lock);                                                                             \
-        pool->core.st.peak_managed_bytes = pool->core.st.managed_bytes;                                            \
-        pool->core.st.peak_active_bytes = pool->core.st.active_bytes;                                              \
-        pool->core.st.peak_active_blocks = pool->core.st.active_blocks;                                            \
-        clmem__pool_unlock(&pool->core.lock);                                                                           \
+        clmem__pool_reset_peaks(&pool->core);                                                                      \
         return CL_SUCCESS;                                                                                         \
     }                                                                                                              \
     CLMEM_API cl_int clmem_##kind##_bins(clmem_##kind *pool, clmem_pool_bin_info *out, size_t capacity,            \
@@ -8640,17 +10061,17 @@ CLMEM__POOL_GETTER(svm_pool, active_bytes, pool->core.st.active_bytes)
     }                                                                                                              \
     CLMEM_API cl_int clmem_##kind##_set_limit(clmem_##kind *pool, size_t max_managed_bytes) {                      \
         if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_set_limit");                         \
-        clmem__pool_lock(&pool->core.lock);                                                                             \
-        pool->core.st.limit = max_managed_bytes;                                                                   \
-        clmem__pool_unlock(&pool->core.lock);                                                                           \
+        clmem__pool_lock(&pool->core.lock);                                                                        \
+        pool->core.limit = max_managed_bytes;                                                                      \
+        clmem__pool_unlock(&pool->core.lock);                                                                      \
         return CL_SUCCESS;                                                                                         \
     }                                                                                                              \
     CLMEM_API cl_int clmem_##kind##_set_oom_callback(clmem_##kind *pool, clmem_pool_oom_fn fn, void *user) {       \
         if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_set_oom_callback");                  \
-        clmem__pool_lock(&pool->core.lock);                                                                             \
+        clmem__pool_lock(&pool->core.lock);                                                                        \
         pool->core.oom_fn = fn;                                                                                    \
         pool->core.oom_user = user;                                                                                \
-        clmem__pool_unlock(&pool->core.lock);                                                                           \
+        clmem__pool_unlock(&pool->core.lock);                                                                      \
         return CL_SUCCESS;                                                                                         \
     }                                                                                                              \
     CLMEM_API cl_int clmem_##kind##_active_blocks_info(clmem_##kind *pool, clmem_pool_block_info *out,             \
@@ -8677,17 +10098,18 @@ CLMEM_API clmem_svm_pool *clmem_svm_pool_create(clmem_svm_allocator *allocator, 
         clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "allocator is NULL"));
         return NULL;
     }
-    p = clmem__pool_new(fn, leading_bits_in_bin_id, sizeof(clmem_svm_pool), errcode_ret);
+    p = clmem__pool_new(fn, leading_bits_in_bin_id, errcode_ret);
     if (!p) return NULL;
     clmem_svm_allocator_retain(allocator);
     p->svm_alloc = allocator;
+    p->context = allocator->context;
     p->is_svm = true;
     return CLMEM__CAST(clmem_svm_pool *, (void *)p);
 }
 
-CLMEM_API clmem_pooled_svm clmem_svm_pool_allocate_at(clmem_svm_pool *pool, size_t size, cl_int *errcode_ret,
-                                                      const char *file, int line) {
-    static const char fn[] = "clmem_svm_pool_allocate";
+static clmem_pooled_svm clmem__svm_pool_allocate(clmem_svm_pool *pool, size_t size, cl_command_queue queue,
+                                                 bool explicit_queue, cl_int *errcode_ret, const char *fn,
+                                                 const char *file, int line) {
     clmem__pool_block *blk = NULL;
     clmem_pooled_svm r;
     cl_int err;
@@ -8696,18 +10118,49 @@ CLMEM_API clmem_pooled_svm clmem_svm_pool_allocate_at(clmem_svm_pool *pool, size
         clmem__set_err(errcode_ret, clmem__pool_null(fn));
         return r;
     }
-    err = clmem__pool_get(&pool->core, size, fn, file, line, &blk);
+    if (explicit_queue) {
+        if ((err = clmem__pool_check_queue(&pool->core, queue, fn)) != CL_SUCCESS) {
+            clmem__set_err(errcode_ret, err);
+            return r;
+        }
+        if (CLMEM__CHECKS && queue != pool->core.svm_alloc->queue && clmem__queue_is_ooo(queue)) {
+            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_COMMAND_QUEUE, fn,
+                                                    "queue %p is out-of-order; pooled SVM needs an in-order queue",
+                                                    (void *)queue));
+            return r;
+        }
+    } else {
+        queue = pool->core.svm_alloc->queue;
+    }
+    err = clmem__pool_get(&pool->core, size, queue, fn, file, line, &blk);
     clmem__set_err(errcode_ret, err);
     if (err != CL_SUCCESS) return r;
     r.svm.ptr = blk->ptr;
     r.svm.size = size;
     r.block = blk;
-    r.generation = blk->gen;
+    r.generation = blk->owner.gen;
     return r;
 }
 
+CLMEM_API clmem_pooled_svm clmem_svm_pool_allocate_at(clmem_svm_pool *pool, size_t size, cl_int *errcode_ret,
+                                                      const char *file, int line) {
+    return clmem__svm_pool_allocate(pool, size, NULL, false, errcode_ret, "clmem_svm_pool_allocate", file, line);
+}
+
 CLMEM_API clmem_pooled_svm(clmem_svm_pool_allocate)(clmem_svm_pool *pool, size_t size, cl_int *errcode_ret) {
-    return clmem_svm_pool_allocate_at(pool, size, errcode_ret, NULL, 0);
+    return clmem__svm_pool_allocate(pool, size, NULL, false, errcode_ret, "clmem_svm_pool_allocate", NULL, 0);
+}
+
+CLMEM_API clmem_pooled_svm clmem_svm_pool_allocate_on_queue_at(clmem_svm_pool *pool, size_t size,
+                                                               cl_command_queue queue, cl_int *errcode_ret,
+                                                               const char *file, int line) {
+    return clmem__svm_pool_allocate(pool, size, queue, true, errcode_ret, "clmem_svm_pool_allocate_on_queue", file,
+                                    line);
+}
+
+CLMEM_API clmem_pooled_svm(clmem_svm_pool_allocate_on_queue)(clmem_svm_pool *pool, size_t size,
+                                                             cl_command_queue queue, cl_int *errcode_ret) {
+    return clmem_svm_pool_allocate_on_queue_at(pool, size, queue, errcode_ret, NULL, 0);
 }
 
 CLMEM_API cl_int clmem_pooled_svm_release(clmem_pooled_svm *p) {
@@ -8721,19 +10174,14 @@ CLMEM_API cl_int clmem_pooled_svm_release(clmem_pooled_svm *p) {
     size = p->svm.size;
     gen = p->generation;
     memset(p, 0, sizeof *p);
-    return clmem__pool_put(blk, ptr, size, gen, "clmem_pooled_svm_release");
+    return clmem__pool_put(blk, gen, NULL, ptr, size, "clmem_pooled_svm_release");
 }
 
 /* the block of a handle that must still be active */
-static cl_int clmem__pooled_svm_check(clmem_pooled_svm p, const char *fn) {
-    clmem__pool_block *blk = CLMEM__CAST(clmem__pool_block *, p.block);
-    int state;
-    if (!blk) return clmem__fail(CL_INVALID_VALUE, fn, "the pooled SVM handle is empty");
-    clmem__pool_lock(&blk->pool->lock);
-    state = blk->state == CLMEM__BLOCK_ACTIVE && blk->ptr == p.svm.ptr && blk->size == p.svm.size &&
-            blk->gen == p.generation;
-    clmem__pool_unlock(&blk->pool->lock);
-    if (!state)
+static cl_int clmem__pooled_svm_check(clmem_pooled_svm p, const char *fn, clmem__pool_block **out) {
+    if (!p.block) return clmem__fail(CL_INVALID_VALUE, fn, "the pooled SVM handle is empty");
+    *out = clmem__pool_live(p.block, p.generation);
+    if (!*out)
         return clmem__fail(CLMEM_ERROR_DOUBLE_RELEASE, fn, "pooled SVM block %p (%zu bytes) was already released",
                            p.svm.ptr, p.svm.size);
     return CL_SUCCESS;
@@ -8741,17 +10189,15 @@ static cl_int clmem__pooled_svm_check(clmem_pooled_svm p, const char *fn) {
 
 CLMEM_API cl_int clmem_pooled_svm_bind_to_queue(clmem_pooled_svm p, cl_command_queue queue) {
     static const char fn[] = "clmem_pooled_svm_bind_to_queue";
-    clmem__pool_block *blk = CLMEM__CAST(clmem__pool_block *, p.block);
-    cl_command_queue_properties props = 0;
+    clmem__pool_block *blk = NULL;
     cl_int err;
-    if ((err = clmem__pooled_svm_check(p, fn)) != CL_SUCCESS) return err;
+    if ((err = clmem__pooled_svm_check(p, fn, &blk)) != CL_SUCCESS) return err;
     if (queue == NULL) return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue is NULL");
-    if (clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL) != CL_SUCCESS)
-        return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p is not a valid command queue", (void *)queue);
-    if (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
+    if (blk->queue == queue) return CL_SUCCESS;
+    if ((err = clmem__pool_check_queue(blk->pool, queue, fn)) != CL_SUCCESS) return err;
+    if (clmem__queue_is_ooo(queue))
         return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p is out-of-order; pooled SVM needs an in-order queue",
                            (void *)queue);
-    if (blk->queue == queue) return CL_SUCCESS;
     if (blk->queue) {
         cl_event ev = NULL;
         err = clEnqueueMarkerWithWaitList(blk->queue, 0, NULL, &ev);
@@ -8763,14 +10209,15 @@ CLMEM_API cl_int clmem_pooled_svm_bind_to_queue(clmem_pooled_svm p, cl_command_q
     }
     clRetainCommandQueue(queue);
     blk->queue = queue;
+    blk->ooo = false;
     return CL_SUCCESS;
 }
 
 CLMEM_API cl_int clmem_pooled_svm_unbind_from_queue(clmem_pooled_svm p) {
     static const char fn[] = "clmem_pooled_svm_unbind_from_queue";
-    clmem__pool_block *blk = CLMEM__CAST(clmem__pool_block *, p.block);
+    clmem__pool_block *blk = NULL;
     cl_int err;
-    if ((err = clmem__pooled_svm_check(p, fn)) != CL_SUCCESS) return err;
+    if ((err = clmem__pooled_svm_check(p, fn, &blk)) != CL_SUCCESS) return err;
     if (!blk->queue) return CL_SUCCESS;
     err = clFinish(blk->queue);
     if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clFinish");
@@ -8780,8 +10227,20 @@ CLMEM_API cl_int clmem_pooled_svm_unbind_from_queue(clmem_pooled_svm p) {
 }
 
 CLMEM_API cl_command_queue clmem_pooled_svm_queue(clmem_pooled_svm p) {
-    clmem__pool_block *blk = CLMEM__CAST(clmem__pool_block *, p.block);
+    clmem__pool_block *blk = clmem__pool_live(p.block, p.generation);
     return blk ? blk->queue : NULL;
+}
+
+CLMEM_API clmem_svm_pool *clmem_pooled_svm_pool(clmem_pooled_svm p) {
+    clmem__pool_block *blk = clmem__pool_live(p.block, p.generation);
+    clmem__pool *pool;
+    bool released;
+    if (!blk) return NULL;
+    pool = blk->pool;
+    clmem__pool_lock(&pool->lock);
+    released = pool->released;
+    clmem__pool_unlock(&pool->lock);
+    return released ? NULL : CLMEM__CAST(clmem_svm_pool *, (void *)pool);
 }
 
 CLMEM_API cl_int clmem_pooled_svm_enqueue_release(clmem_pooled_svm *p, cl_command_queue queue) {
@@ -8791,6 +10250,1245 @@ CLMEM_API cl_int clmem_pooled_svm_enqueue_release(clmem_pooled_svm *p, cl_comman
     return clmem_pooled_svm_release(p);
 }
 /* ---- end clmem/pool.c ---- */
+
+/* ---- begin clmem/pinned.c ---- */
+/* >>pinned (implementation) */
+
+#if !defined(_WIN32)
+#define CLMEM__STAGER_WORKERS 1 /* pthreads (pthread.h comes with >>base) */
+#else
+#define CLMEM__STAGER_WORKERS 0
+#endif
+/* Idle copying threads spin a while (with atomic builtins) before they sleep: waking a
+   sleeping thread can cost as much as copying a piece at GPU speeds. */
+#if CLMEM__STAGER_WORKERS && (defined(__GNUC__) || defined(__clang__))
+#define CLMEM__STAGER_SPIN 2000
+#if defined(__x86_64__) || defined(__i386__)
+#define CLMEM__CPU_RELAX() __builtin_ia32_pause()
+#elif defined(__aarch64__)
+#define CLMEM__CPU_RELAX() __asm__ __volatile__("yield")
+#else
+#define CLMEM__CPU_RELAX() ((void)0)
+#endif
+#else
+#define CLMEM__STAGER_SPIN 0
+#endif
+
+#define CLMEM__PINNED_ACCESS (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY)
+
+enum { CLMEM__PIN_ACTIVE = 1, CLMEM__PIN_HELD = 2, CLMEM__PIN_FREED = 3 };
+
+/* One piece of pinned memory: a plain allocation, or a block of a pinned pool (whose
+   record lives as long as the pool and is reused after its memory is freed). */
+typedef struct clmem__pinned_block {
+    cl_mem mem;
+    void *ptr;
+    size_t size;                      /* asked for by the current holder */
+    cl_command_queue queue;           /* plain allocations: retained; pool blocks: NULL */
+    clmem_pinned_pool *pool;          /* NULL for a plain allocation */
+    struct clmem__pinned_block *next; /* in a bin's held list, or the spare list */
+    struct clmem__pinned_block *prev_active, *next_active;
+    const char *file;
+    int line;
+    uint32_t bin;
+    int state;
+} clmem__pinned_block;
+
+/* ---- the registry of live hand-outs: id = generation << 32 | (slot index + 1) ---- */
+
+typedef struct clmem__pinned_slot {
+    clmem__pinned_block *blk; /* NULL: free */
+    uint32_t gen;
+    uint32_t next_free;       /* index + 1 of the next free slot; 0 ends the list */
+} clmem__pinned_slot;
+
+static clmem__mutex clmem__pinned_reg_lock = CLMEM__MUTEX_INIT;
+static clmem__pinned_slot *clmem__pinned_slots;
+static uint32_t clmem__pinned_nslots, clmem__pinned_cap, clmem__pinned_free_head;
+
+/* Register a hand-out; 0 when out of host memory. */
+static uint64_t clmem__pinned_reg_add(clmem__pinned_block *blk) {
+    uint32_t i;
+    uint64_t id = 0;
+    clmem__lock(&clmem__pinned_reg_lock);
+    if (clmem__pinned_free_head) {
+        i = clmem__pinned_free_head - 1;
+        clmem__pinned_free_head = clmem__pinned_slots[i].next_free;
+    } else {
+        if (clmem__pinned_nslots == clmem__pinned_cap) {
+            uint32_t cap = clmem__pinned_cap ? clmem__pinned_cap * 2 : 64;
+            clmem__pinned_slot *s;
+            if (cap > 0x7fffffffu) goto done;
+            s = CLMEM__CAST(clmem__pinned_slot *, CLMEM_REALLOC(clmem__pinned_slots, sizeof(clmem__pinned_slot) * cap));
+            if (!s) goto done;
+            clmem__pinned_slots = s;
+            clmem__pinned_cap = cap;
+        }
+        i = clmem__pinned_nslots++;
+        clmem__pinned_slots[i].gen = 1;
+    }
+    clmem__pinned_slots[i].blk = blk;
+    clmem__pinned_slots[i].next_free = 0;
+    id = ((uint64_t)clmem__pinned_slots[i].gen << 32) | (uint64_t)(i + 1);
+done:
+    clmem__unlock(&clmem__pinned_reg_lock);
+    return id;
+}
+
+/* Take a live hand-out out of the registry (its id is dead from now on); NULL when
+   the id is not live (released already, or never handed out). */
+static clmem__pinned_block *clmem__pinned_reg_take(uint64_t id) {
+    uint32_t i = (uint32_t)(id & 0xffffffffu);
+    clmem__pinned_block *blk = NULL;
+    clmem__lock(&clmem__pinned_reg_lock);
+    if (i >= 1 && i <= clmem__pinned_nslots) {
+        clmem__pinned_slot *s = &clmem__pinned_slots[i - 1];
+        if (s->blk && s->gen == (uint32_t)(id >> 32)) {
+            blk = s->blk;
+            s->blk = NULL;
+            if (++s->gen == 0) s->gen = 1;
+            s->next_free = clmem__pinned_free_head;
+            clmem__pinned_free_head = i;
+        }
+    }
+    clmem__unlock(&clmem__pinned_reg_lock);
+    return blk;
+}
+
+/* ---- making and freeing pinned memory ---- */
+
+static cl_int clmem__pinned_flags(const char *fn, cl_mem_flags flags, cl_mem_flags *out) {
+    cl_mem_flags access = flags & CLMEM__PINNED_ACCESS;
+    char text[200];
+    if (CLMEM__CHECKS && (flags & ~(cl_mem_flags)(CLMEM__PINNED_ACCESS | CL_MEM_ALLOC_HOST_PTR)))
+        return clmem__fail(CL_INVALID_VALUE, fn,
+                           "flags %s: pinned memory takes only the device's access (CL_MEM_READ_WRITE, "
+                           "CL_MEM_READ_ONLY or CL_MEM_WRITE_ONLY) and CL_MEM_ALLOC_HOST_PTR; the host always "
+                           "reads and writes it", clmem__mem_flags_text(flags, text, sizeof text));
+    if (CLMEM__CHECKS && (access & (access - 1)))
+        return clmem__fail(CL_INVALID_VALUE, fn, "flags %s combine more than one of READ_WRITE, READ_ONLY, WRITE_ONLY",
+                           clmem__mem_flags_text(flags, text, sizeof text));
+    *out = (access ? access : CL_MEM_READ_WRITE) | CL_MEM_ALLOC_HOST_PTR;
+    return CL_SUCCESS;
+}
+
+/* What a queue tells: its context, device and the device's allocation limit. */
+static cl_int clmem__pinned_queue_facts(const char *fn, cl_command_queue queue, cl_context *ctx, cl_device_id *dev,
+                                        cl_ulong *max_alloc) {
+    if (queue == NULL) return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue is NULL");
+    *ctx = clmem__queue_context(queue);
+    *dev = clmem__queue_device(queue);
+    if (*ctx == NULL || *dev == NULL)
+        return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p is not a valid command queue", (void *)queue);
+    *max_alloc = 0;
+    if (clGetDeviceInfo(*dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof *max_alloc, max_alloc, NULL) != CL_SUCCESS ||
+        *max_alloc == 0)
+        *max_alloc = (cl_ulong)SIZE_MAX;
+    return CL_SUCCESS;
+}
+
+/* A buffer of `flags` (ALLOC_HOST_PTR included) and `size` bytes, mapped for reading
+   and writing; on failure the error code and, in *call, the OpenCL call that failed. */
+static cl_int clmem__pinned_make(cl_command_queue queue, cl_context ctx, cl_mem_flags flags, size_t size, cl_mem *mem,
+                                 void **ptr, const char **call) {
+    cl_int err = CL_SUCCESS;
+    cl_mem m = clCreateBuffer(ctx, flags, size, NULL, &err);
+    void *p;
+    *call = "clCreateBuffer";
+    if (err != CL_SUCCESS) return err;
+    if (m == NULL) return CL_MEM_OBJECT_ALLOCATION_FAILURE;
+    p = clEnqueueMapBuffer(queue, m, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, size, 0, NULL, NULL, &err);
+    if (err == CL_SUCCESS && p == NULL) err = CL_MAP_FAILURE;
+    if (err != CL_SUCCESS) {
+        *call = "clEnqueueMapBuffer";
+        clReleaseMemObject(m);
+        return err;
+    }
+    *mem = m;
+    *ptr = p;
+    return CL_SUCCESS;
+}
+
+/* Unmap (flushed, not waited for) and release; the unmap's code. */
+static cl_int clmem__pinned_unmake(cl_command_queue queue, cl_mem mem, void *ptr) {
+    cl_int err = clEnqueueUnmapMemObject(queue, mem, ptr, 0, NULL, NULL);
+    if (err == CL_SUCCESS) clFlush(queue);
+    clReleaseMemObject(mem);
+    return err;
+}
+
+static bool clmem__pinned_is_oom(cl_int err) {
+    return err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_RESOURCES || err == CL_OUT_OF_HOST_MEMORY;
+}
+
+/* ---- plain allocations ---- */
+
+CLMEM_API clmem_pinned_allocation clmem_pinned_allocation_create(cl_command_queue queue, size_t size,
+                                                                 cl_mem_flags flags, cl_int *errcode_ret) {
+    static const char fn[] = "clmem_pinned_allocation_create";
+    clmem_pinned_allocation a;
+    clmem__pinned_block *blk;
+    cl_context ctx;
+    cl_device_id dev;
+    cl_ulong max_alloc;
+    cl_mem_flags f = 0;
+    const char *call = "";
+    cl_int err;
+    memset(&a, 0, sizeof a);
+    if ((err = clmem__pinned_queue_facts(fn, queue, &ctx, &dev, &max_alloc)) != CL_SUCCESS ||
+        (err = clmem__pinned_flags(fn, flags, &f)) != CL_SUCCESS) {
+        clmem__set_err(errcode_ret, err);
+        return a;
+    }
+    if (size == 0) {
+        clmem__set_err(errcode_ret, CL_SUCCESS);
+        return a;
+    }
+    if (CLMEM__CHECKS && (cl_ulong)size > max_alloc) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_BUFFER_SIZE, fn,
+                                                "size %zu is above CL_DEVICE_MAX_MEM_ALLOC_SIZE (%llu bytes) of the "
+                                                "queue's device", size, (unsigned long long)max_alloc));
+        return a;
+    }
+    blk = CLMEM__CAST(clmem__pinned_block *, CLMEM_MALLOC(sizeof *blk));
+    if (!blk) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for a record"));
+        return a;
+    }
+    memset(blk, 0, sizeof *blk);
+    err = clmem__pinned_make(queue, ctx, f, size, &blk->mem, &blk->ptr, &call);
+    if (err != CL_SUCCESS) {
+        CLMEM_FREE(blk);
+        clmem__set_err(errcode_ret, clmem__fail(err, fn, "%s of %zu pinned bytes failed with %s (%d)", call, size,
+                                                clmem_error_string(err), (int)err));
+        return a;
+    }
+    blk->size = size;
+    blk->state = CLMEM__PIN_ACTIVE;
+    a.id = clmem__pinned_reg_add(blk);
+    if (a.id == 0) {
+        clmem__pinned_unmake(queue, blk->mem, blk->ptr);
+        CLMEM_FREE(blk);
+        clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the registry"));
+        return a;
+    }
+    clRetainCommandQueue(queue);
+    blk->queue = queue;
+    a.ptr = blk->ptr;
+    a.size = size;
+    a.mem = blk->mem;
+    clmem__set_err(errcode_ret, CL_SUCCESS);
+    return a;
+}
+
+static cl_int clmem__pinned_pool_put(clmem__pinned_block *blk);
+
+CLMEM_API cl_int clmem_pinned_allocation_release(clmem_pinned_allocation *a) {
+    static const char fn[] = "clmem_pinned_allocation_release";
+    clmem__pinned_block *blk;
+    cl_int err;
+    if (!a || a->id == 0) {
+        if (a) memset(a, 0, sizeof *a);
+        return CL_SUCCESS;
+    }
+    blk = clmem__pinned_reg_take(a->id);
+    if (!blk)
+        return clmem__fail(CLMEM_ERROR_DOUBLE_RELEASE, fn,
+                           "pinned allocation (id 0x%llx, ptr %p) was already released, through this handle or a copy",
+                           (unsigned long long)a->id, a->ptr);
+    a->ptr = NULL;
+    a->size = 0;
+    a->mem = NULL; /* the id stays: a second release of this handle is recognised */
+    if (blk->pool) return clmem__pinned_pool_put(blk);
+    err = clmem__pinned_unmake(blk->queue, blk->mem, blk->ptr);
+    clReleaseCommandQueue(blk->queue);
+    CLMEM_FREE(blk);
+    if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clEnqueueUnmapMemObject");
+    return CL_SUCCESS;
+}
+
+/* ---- pinned pools ---- */
+
+typedef struct clmem__pinned_bin {
+    clmem__pinned_block *held;
+    size_t nheld, nactive;
+} clmem__pinned_bin;
+
+struct clmem_pinned_pool {
+    clmem__mutex lock; /* guards everything below but the constants; never held across a driver call */
+    unsigned L;
+    uint32_t nbins;
+    clmem__pinned_bin *bins;
+    clmem__pinned_block *spare;
+    clmem__pinned_block *active; /* most recent first */
+    clmem_pool_stats st;
+    clmem_pool_oom_fn oom_fn;
+    void *oom_user;
+    size_t busy; /* blocks taken out to be freed, not freed yet */
+    bool stop_holding, released, dying;
+    cl_command_queue queue; /* retained */
+    cl_context context;
+    cl_mem_flags flags;
+    cl_ulong max_alloc;
+};
+
+static void clmem__pinned_pool_peaks(clmem_pinned_pool *p) {
+    if (p->st.managed_bytes > p->st.peak_managed_bytes) p->st.peak_managed_bytes = p->st.managed_bytes;
+    if (p->st.active_bytes > p->st.peak_active_bytes) p->st.peak_active_bytes = p->st.active_bytes;
+    if (p->st.active_blocks > p->st.peak_active_blocks) p->st.peak_active_blocks = p->st.active_blocks;
+}
+
+/* under the lock: a held block of `bin`, or NULL */
+static clmem__pinned_block *clmem__pinned_pool_pop(clmem_pinned_pool *p, uint32_t bin) {
+    clmem__pinned_block *blk = p->bins[bin].held;
+    if (!blk) return NULL;
+    p->bins[bin].held = blk->next;
+    --p->bins[bin].nheld;
+    --p->st.held_blocks;
+    blk->next = NULL;
+    return blk;
+}
+
+/* under the lock */
+static void clmem__pinned_pool_activate(clmem_pinned_pool *p, clmem__pinned_block *blk, size_t size,
+                                        const char *file, int line, bool hit) {
+    blk->state = CLMEM__PIN_ACTIVE;
+    blk->size = size;
+    blk->file = file;
+    blk->line = line;
+    blk->prev_active = NULL;
+    blk->next_active = p->active;
+    if (p->active) p->active->prev_active = blk;
+    p->active = blk;
+    ++p->bins[blk->bin].nactive;
+    ++p->st.active_blocks;
+    p->st.active_bytes += size;
+    ++p->st.allocations;
+    if (hit) ++p->st.hits;
+    else ++p->st.misses;
+    clmem__pinned_pool_peaks(p);
+}
+
+/* under the lock */
+static void clmem__pinned_pool_deactivate(clmem_pinned_pool *p, clmem__pinned_block *blk) {
+    if (blk->prev_active) blk->prev_active->next_active = blk->next_active;
+    else p->active = blk->next_active;
+    if (blk->next_active) blk->next_active->prev_active = blk->prev_active;
+    blk->prev_active = blk->next_active = NULL;
+    --p->bins[blk->bin].nactive;
+    --p->st.active_blocks;
+    p->st.active_bytes -= blk->size;
+}
+
+/* under the lock: a held block, taken out of the accounting (highest bin first when
+   `highest`, else lowest), or NULL */
+static clmem__pinned_block *clmem__pinned_pool_take_held(clmem_pinned_pool *p, bool highest) {
+    uint32_t i;
+    if (p->st.held_blocks == 0) return NULL;
+    for (i = 0; i < p->nbins; ++i) {
+        uint32_t b = highest ? p->nbins - 1 - i : i;
+        if (p->bins[b].held) {
+            clmem__pinned_block *blk = clmem__pinned_pool_pop(p, b);
+            p->st.managed_bytes -= clmem_alloc_size(p->L, b);
+            ++p->st.allocator_frees;
+            blk->state = CLMEM__PIN_FREED;
+            ++p->busy;
+            return blk;
+        }
+    }
+    return NULL;
+}
+
+static void clmem__pinned_pool_destroy(clmem_pinned_pool *p) {
+    clmem__pinned_block *blk;
+    while ((blk = p->spare) != NULL) {
+        p->spare = blk->next;
+        CLMEM_FREE(blk);
+    }
+    CLMEM_FREE(p->bins);
+    clReleaseCommandQueue(p->queue);
+    clmem__mutex_destroy(&p->lock);
+    CLMEM_FREE(p);
+}
+
+/* without the lock: free a block's memory and keep its record as a spare; true when
+   the pool is to be destroyed now (released, and that was its last active block) */
+static bool clmem__pinned_pool_free_block(clmem_pinned_pool *p, clmem__pinned_block *blk) {
+    bool destroy;
+    cl_int err = clmem__pinned_unmake(p->queue, blk->mem, blk->ptr);
+    if (err != CL_SUCCESS)
+        clmem__warn("clmem_pinned_pool", "clEnqueueUnmapMemObject failed with %s (%d); the buffer was released",
+                    clmem_error_string(err), (int)err);
+    blk->mem = NULL;
+    blk->ptr = NULL;
+    clmem__lock(&p->lock);
+    blk->state = CLMEM__PIN_FREED;
+    blk->next = p->spare;
+    p->spare = blk;
+    --p->busy;
+    destroy = p->released && !p->dying && p->st.active_blocks == 0 && p->busy == 0;
+    if (destroy) p->dying = true;
+    clmem__unlock(&p->lock);
+    return destroy;
+}
+
+static cl_int clmem__pinned_pool_put(clmem__pinned_block *blk) {
+    clmem_pinned_pool *p = blk->pool;
+    bool destroy = false;
+    clmem__lock(&p->lock);
+    clmem__pinned_pool_deactivate(p, blk);
+    if (!p->stop_holding) {
+        blk->state = CLMEM__PIN_HELD;
+        blk->next = p->bins[blk->bin].held;
+        p->bins[blk->bin].held = blk;
+        ++p->bins[blk->bin].nheld;
+        ++p->st.held_blocks;
+        clmem__unlock(&p->lock);
+        return CL_SUCCESS;
+    }
+    blk->state = CLMEM__PIN_FREED;
+    p->st.managed_bytes -= clmem_alloc_size(p->L, blk->bin);
+    ++p->st.allocator_frees;
+    ++p->busy;
+    clmem__unlock(&p->lock);
+    destroy = clmem__pinned_pool_free_block(p, blk);
+    if (destroy) clmem__pinned_pool_destroy(p);
+    return CL_SUCCESS;
+}
+
+static cl_int clmem__pinned_pool_null(const char *fn) { return clmem__fail(CL_INVALID_VALUE, fn, "pool is NULL"); }
+
+CLMEM_API clmem_pinned_pool *clmem_pinned_pool_create(cl_command_queue queue, cl_mem_flags flags,
+                                                      unsigned leading_bits_in_bin_id, cl_int *errcode_ret) {
+    static const char fn[] = "clmem_pinned_pool_create";
+    clmem_pinned_pool *p;
+    cl_context ctx;
+    cl_device_id dev;
+    cl_ulong max_alloc;
+    cl_mem_flags f = 0;
+    cl_int err;
+    if ((err = clmem__pinned_queue_facts(fn, queue, &ctx, &dev, &max_alloc)) != CL_SUCCESS ||
+        (err = clmem__pinned_flags(fn, flags, &f)) != CL_SUCCESS) {
+        clmem__set_err(errcode_ret, err);
+        return NULL;
+    }
+    if (CLMEM__CHECKS && leading_bits_in_bin_id > CLMEM_POOL_MAX_LEADING_BITS) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "leading_bits_in_bin_id %u is above the maximum %d",
+                                                leading_bits_in_bin_id, CLMEM_POOL_MAX_LEADING_BITS));
+        return NULL;
+    }
+    p = CLMEM__CAST(clmem_pinned_pool *, CLMEM_MALLOC(sizeof *p));
+    if (p) {
+        memset(p, 0, sizeof *p);
+        p->L = leading_bits_in_bin_id;
+        p->nbins = (uint32_t)(sizeof(size_t) * 8) << p->L; /* bin numbers are below 64 << L */
+        p->bins = CLMEM__CAST(clmem__pinned_bin *, CLMEM_MALLOC(sizeof(clmem__pinned_bin) * p->nbins));
+        if (!p->bins) {
+            CLMEM_FREE(p);
+            p = NULL;
+        }
+    }
+    if (!p) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the pool"));
+        return NULL;
+    }
+    memset(p->bins, 0, sizeof(clmem__pinned_bin) * p->nbins);
+    clmem__mutex_init(&p->lock);
+    clRetainCommandQueue(queue);
+    p->queue = queue;
+    p->context = ctx;
+    p->flags = f;
+    p->max_alloc = max_alloc;
+    clmem__set_err(errcode_ret, CL_SUCCESS);
+    return p;
+}
+
+/* without the lock: fresh memory of asz bytes within the limit (reserved in managed
+   bytes before the driver is asked, so that threads cannot pass the limit together) */
+static cl_int clmem__pinned_pool_fresh(clmem_pinned_pool *p, size_t asz, cl_mem *mem, void **ptr, bool *limited,
+                                       const char **call) {
+    cl_int err;
+    *limited = false;
+    clmem__lock(&p->lock);
+    if (p->st.limit && (asz > p->st.limit || p->st.managed_bytes > p->st.limit - asz)) {
+        clmem__unlock(&p->lock);
+        *limited = true;
+        return CLMEM_ERROR_LIMIT_EXCEEDED;
+    }
+    p->st.managed_bytes += asz;
+    clmem__pinned_pool_peaks(p);
+    clmem__unlock(&p->lock);
+    err = clmem__pinned_make(p->queue, p->context, p->flags, asz, mem, ptr, call);
+    if (err != CL_SUCCESS) {
+        clmem__lock(&p->lock);
+        p->st.managed_bytes -= asz;
+        clmem__unlock(&p->lock);
+    }
+    return err;
+}
+
+CLMEM_API clmem_pinned_allocation clmem_pinned_pool_allocate_at(clmem_pinned_pool *p, size_t size,
+                                                                cl_int *errcode_ret, const char *file, int line) {
+    static const char fn[] = "clmem_pinned_pool_allocate";
+    clmem_pinned_allocation a;
+    clmem__pinned_block *blk;
+    uint32_t bin;
+    size_t asz;
+    cl_mem mem = NULL;
+    void *ptr = NULL;
+    const char *call = "";
+    bool limited = false, counted = false;
+    unsigned attempt = 0;
+    cl_int err = CL_SUCCESS;
+    memset(&a, 0, sizeof a);
+    if (CLMEM__CHECKS && p == NULL) {
+        clmem__set_err(errcode_ret, clmem__pinned_pool_null(fn));
+        return a;
+    }
+    bin = clmem_bin_number(p->L, size);
+    asz = clmem_alloc_size(p->L, bin);
+    if (CLMEM__CHECKS && (cl_ulong)asz > p->max_alloc) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_BUFFER_SIZE, fn,
+                                                "size %zu needs a block of %zu bytes, above CL_DEVICE_MAX_MEM_ALLOC_SIZE "
+                                                "(%llu bytes) of the pool's device", size, asz,
+                                                (unsigned long long)p->max_alloc));
+        return a;
+    }
+    clmem__lock(&p->lock);
+    blk = clmem__pinned_pool_pop(p, bin);
+    if (blk) {
+        clmem__pinned_pool_activate(p, blk, size, file, line, true);
+        clmem__unlock(&p->lock);
+        goto handout;
+    }
+    clmem__unlock(&p->lock);
+    for (;;) {
+        err = clmem__pinned_pool_fresh(p, asz, &mem, &ptr, &limited, &call);
+        if (err == CL_SUCCESS) break;
+        if (!limited && !clmem__pinned_is_oom(err)) {
+            clmem__set_err(errcode_ret, clmem__fail(err, fn, "%s of a block of %zu pinned bytes (for %zu asked) failed "
+                                                    "with %s (%d)", call, asz, size, clmem_error_string(err), (int)err));
+            return a;
+        }
+        clmem__lock(&p->lock);
+        if (!counted) ++p->st.oom_events;
+        counted = true;
+        blk = clmem__pinned_pool_pop(p, bin); /* another thread may have released one */
+        if (blk) {
+            clmem__pinned_pool_activate(p, blk, size, file, line, true);
+            clmem__unlock(&p->lock);
+            goto handout;
+        }
+        blk = clmem__pinned_pool_take_held(p, true); /* free one held block, largest bin first */
+        clmem__unlock(&p->lock);
+        if (blk) {
+            clmem__pinned_pool_free_block(p, blk); /* not released: never the last */
+            continue;
+        }
+        if (p->oom_fn && p->oom_fn(asz, ++attempt, p->oom_user)) continue;
+        if (limited) {
+            size_t managed, limit;
+            clmem__lock(&p->lock);
+            managed = p->st.managed_bytes;
+            limit = p->st.limit;
+            clmem__unlock(&p->lock);
+            clmem__set_err(errcode_ret, clmem__fail(CLMEM_ERROR_LIMIT_EXCEEDED, fn,
+                                                    "a block of %zu bytes (for %zu asked) would take managed bytes from "
+                                                    "%zu past the pool's limit of %zu bytes, and no held block is left "
+                                                    "to free", asz, size, managed, limit));
+            return a;
+        }
+        clmem__set_err(errcode_ret, clmem__fail(CL_MEM_OBJECT_ALLOCATION_FAILURE, fn,
+                                                "failed to free memory for an allocation of %zu bytes (block of %zu): "
+                                                "%s reported %s (%d) and no held block is left to free",
+                                                size, asz, call, clmem_error_string(err), (int)err));
+        return a;
+    }
+    clmem__lock(&p->lock);
+    blk = p->spare;
+    if (blk) p->spare = blk->next;
+    clmem__unlock(&p->lock);
+    if (!blk) blk = CLMEM__CAST(clmem__pinned_block *, CLMEM_MALLOC(sizeof *blk));
+    if (!blk) {
+        clmem__pinned_unmake(p->queue, mem, ptr);
+        clmem__lock(&p->lock);
+        p->st.managed_bytes -= asz;
+        clmem__unlock(&p->lock);
+        clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for a block record"));
+        return a;
+    }
+    memset(blk, 0, sizeof *blk);
+    blk->mem = mem;
+    blk->ptr = ptr;
+    blk->pool = p;
+    blk->bin = bin;
+    clmem__lock(&p->lock);
+    clmem__pinned_pool_activate(p, blk, size, file, line, false);
+    clmem__unlock(&p->lock);
+handout:
+    a.id = clmem__pinned_reg_add(blk);
+    if (a.id == 0) {
+        clmem__pinned_pool_put(blk);
+        clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the registry"));
+        return a;
+    }
+    a.ptr = blk->ptr;
+    a.size = size;
+    a.mem = blk->mem;
+    clmem__set_err(errcode_ret, CL_SUCCESS);
+    return a;
+}
+
+CLMEM_API clmem_pinned_allocation(clmem_pinned_pool_allocate)(clmem_pinned_pool *pool, size_t size,
+                                                              cl_int *errcode_ret) {
+    return clmem_pinned_pool_allocate_at(pool, size, errcode_ret, NULL, 0);
+}
+
+#define CLMEM__PINNED_GETTER(name, field)                              \
+    CLMEM_API size_t clmem_pinned_pool_##name(clmem_pinned_pool *pool) { \
+        size_t v;                                                      \
+        if (!pool) return 0;                                           \
+        clmem__lock(&pool->lock);                                      \
+        v = pool->st.field;                                            \
+        clmem__unlock(&pool->lock);                                    \
+        return v;                                                      \
+    }
+CLMEM__PINNED_GETTER(held_blocks, held_blocks)
+CLMEM__PINNED_GETTER(active_blocks, active_blocks)
+CLMEM__PINNED_GETTER(managed_bytes, managed_bytes)
+CLMEM__PINNED_GETTER(active_bytes, active_bytes)
+#undef CLMEM__PINNED_GETTER
+
+CLMEM_API uint32_t clmem_pinned_pool_bin_number(clmem_pinned_pool *pool, size_t size) {
+    return clmem_bin_number(pool ? pool->L : CLMEM_POOL_DEFAULT_LEADING_BITS, size);
+}
+
+CLMEM_API size_t clmem_pinned_pool_alloc_size(clmem_pinned_pool *pool, uint32_t bin) {
+    return clmem_alloc_size(pool ? pool->L : CLMEM_POOL_DEFAULT_LEADING_BITS, bin);
+}
+
+/* lowest bin first; take them one at a time under the lock, free outside it */
+static void clmem__pinned_pool_free_held(clmem_pinned_pool *p) {
+    for (;;) {
+        clmem__pinned_block *blk;
+        clmem__lock(&p->lock);
+        blk = clmem__pinned_pool_take_held(p, false);
+        clmem__unlock(&p->lock);
+        if (!blk) return;
+        clmem__pinned_pool_free_block(p, blk); /* called before `released` is decided on */
+    }
+}
+
+CLMEM_API cl_int clmem_pinned_pool_free_held(clmem_pinned_pool *pool) {
+    if (CLMEM__CHECKS && !pool) return clmem__pinned_pool_null("clmem_pinned_pool_free_held");
+    clmem__pinned_pool_free_held(pool);
+    return CL_SUCCESS;
+}
+
+CLMEM_API cl_int clmem_pinned_pool_stop_holding(clmem_pinned_pool *pool) {
+    if (CLMEM__CHECKS && !pool) return clmem__pinned_pool_null("clmem_pinned_pool_stop_holding");
+    clmem__lock(&pool->lock);
+    pool->stop_holding = true;
+    clmem__unlock(&pool->lock);
+    clmem__pinned_pool_free_held(pool);
+    return CL_SUCCESS;
+}
+
+CLMEM_API cl_int clmem_pinned_pool_get_stats(clmem_pinned_pool *pool, clmem_pool_stats *stats) {
+    uint32_t i;
+    if (CLMEM__CHECKS && (!pool || !stats))
+        return clmem__fail(CL_INVALID_VALUE, "clmem_pinned_pool_get_stats", "%s is NULL", pool ? "stats" : "pool");
+    clmem__lock(&pool->lock);
+    *stats = pool->st;
+    stats->nonempty_bins = 0;
+    for (i = 0; i < pool->nbins; ++i)
+        if (pool->bins[i].nheld || pool->bins[i].nactive) ++stats->nonempty_bins;
+    clmem__unlock(&pool->lock);
+    return CL_SUCCESS;
+}
+
+CLMEM_API cl_int clmem_pinned_pool_reset_peaks(clmem_pinned_pool *pool) {
+    if (CLMEM__CHECKS && !pool) return clmem__pinned_pool_null("clmem_pinned_pool_reset_peaks");
+    clmem__lock(&pool->lock);
+    pool->st.peak_managed_bytes = pool->st.managed_bytes;
+    pool->st.peak_active_bytes = pool->st.active_bytes;
+    pool->st.peak_active_blocks = pool->st.active_blocks;
+    clmem__unlock(&pool->lock);
+    return CL_SUCCESS;
+}
+
+CLMEM_API cl_int clmem_pinned_pool_bins(clmem_pinned_pool *pool, clmem_pool_bin_info *out, size_t capacity,
+                                        size_t *count) {
+    uint32_t i;
+    size_t n = 0;
+    if (CLMEM__CHECKS && (!pool || !count))
+        return clmem__fail(CL_INVALID_VALUE, "clmem_pinned_pool_bins", "%s is NULL", pool ? "count" : "pool");
+    clmem__lock(&pool->lock);
+    for (i = 0; i < pool->nbins; ++i) {
+        if (!pool->bins[i].nheld && !pool->bins[i].nactive) continue;
+        if (out && n < capacity) {
+            out[n].bin = i;
+            out[n].alloc_size = clmem_alloc_size(pool->L, i);
+            out[n].held = pool->bins[i].nheld;
+            out[n].active = pool->bins[i].nactive;
+        }
+        ++n;
+    }
+    clmem__unlock(&pool->lock);
+    *count = n;
+    return CL_SUCCESS;
+}
+
+CLMEM_API cl_int clmem_pinned_pool_set_limit(clmem_pinned_pool *pool, size_t max_managed_bytes) {
+    if (CLMEM__CHECKS && !pool) return clmem__pinned_pool_null("clmem_pinned_pool_set_limit");
+    clmem__lock(&pool->lock);
+    pool->st.limit = max_managed_bytes;
+    clmem__unlock(&pool->lock);
+    return CL_SUCCESS;
+}
+
+CLMEM_API cl_int clmem_pinned_pool_set_oom_callback(clmem_pinned_pool *pool, clmem_pool_oom_fn fn, void *user) {
+    if (CLMEM__CHECKS && !pool) return clmem__pinned_pool_null("clmem_pinned_pool_set_oom_callback");
+    clmem__lock(&pool->lock);
+    pool->oom_fn = fn;
+    pool->oom_user = user;
+    clmem__unlock(&pool->lock);
+    return CL_SUCCESS;
+}
+
+CLMEM_API cl_int clmem_pinned_pool_active_blocks_info(clmem_pinned_pool *pool, clmem_pool_block_info *out,
+                                                      size_t capacity, size_t *count) {
+    clmem__pinned_block *blk;
+    size_t n = 0;
+    if (CLMEM__CHECKS && (!pool || !count))
+        return clmem__fail(CL_INVALID_VALUE, "clmem_pinned_pool_active_blocks_info", "%s is NULL",
+                           pool ? "count" : "pool");
+    clmem__lock(&pool->lock);
+    for (blk = pool->active; blk; blk = blk->next_active, ++n) {
+        if (out && n < capacity) {
+            out[n].ptr = blk->ptr;
+            out[n].size = blk->size;
+            out[n].alloc_size = clmem_alloc_size(pool->L, blk->bin);
+            out[n].file = blk->file;
+            out[n].line = blk->line;
+        }
+    }
+    clmem__unlock(&pool->lock);
+    *count = n;
+    return CL_SUCCESS;
+}
+
+CLMEM_API cl_int clmem_pinned_pool_release(clmem_pinned_pool *pool) {
+    static const char fn[] = "clmem_pinned_pool_release";
+    size_t active, active_bytes;
+    bool destroy;
+    clmem__pinned_block *blk;
+    if (!pool) return CL_SUCCESS;
+    clmem__lock(&pool->lock);
+    pool->stop_holding = true;
+    clmem__unlock(&pool->lock);
+    clmem__pinned_pool_free_held(pool);
+    clmem__lock(&pool->lock);
+    pool->released = true;
+    active = pool->st.active_blocks;
+    active_bytes = pool->st.active_bytes;
+    for (blk = pool->active; blk; blk = blk->next_active)
+        clmem__warn(fn, "pinned block %p of %zu bytes (%zu allocated) is still active; allocated at %s:%d", blk->ptr,
+                    blk->size, clmem_alloc_size(pool->L, blk->bin), blk->file ? blk->file : "(unknown)", blk->line);
+    destroy = active == 0 && pool->busy == 0 && !pool->dying;
+    if (destroy) pool->dying = true;
+    clmem__unlock(&pool->lock);
+    if (destroy) clmem__pinned_pool_destroy(pool);
+    if (active == 0) return CL_SUCCESS; /* else the thread freeing the last block destroys it */
+    return clmem__fail(CLMEM_ERROR_IN_USE, fn,
+                       "%zu pinned blocks (%zu bytes) are still active; the pool goes when the last is released",
+                       active, active_bytes);
+}
+
+/* ---- stagers ---- */
+
+struct clmem_stager {
+    clmem__mutex lock; /* one copy at a time; guards the counters */
+    cl_command_queue queue; /* retained */
+    cl_context context;
+    size_t slot_size, threshold;
+    unsigned nslots, nthreads;
+    cl_mem slot_mem[CLMEM_STAGER_MAX_SLOTS];
+    void *slot_ptr[CLMEM_STAGER_MAX_SLOTS];
+    clmem_stager_stats st;
+#if CLMEM__STAGER_WORKERS
+    pthread_t *workers;
+    unsigned nworkers;
+    pthread_mutex_t jlock;
+    pthread_cond_t jstart, jdone;
+    bool quit;
+    unsigned char *jdst;
+    const unsigned char *jsrc;
+    size_t jn, jpart;
+    unsigned jnext, jparts;
+    unsigned jleft;   /* parts not finished (atomic where spinning reads it) */
+    unsigned jposted; /* jobs posted, and the stop (atomic where spinning reads it) */
+#endif
+};
+
+/* Parts of a parallel memcpy are at least this big: below it, waking threads costs
+   more than it saves. */
+#define CLMEM__STAGER_MIN_PART ((size_t)256 << 10)
+
+#if CLMEM__STAGER_WORKERS
+/* under jlock: copy parts until none is left; jlock is held again on return */
+static void clmem__stager_copy_parts(clmem_stager *st) {
+    while (st->jnext < st->jparts) {
+        unsigned k = st->jnext++;
+        size_t lo = (size_t)k * st->jpart, len = st->jn - lo < st->jpart ? st->jn - lo : st->jpart;
+        unsigned char *d = st->jdst + lo;
+        const unsigned char *s = st->jsrc + lo;
+        pthread_mutex_unlock(&st->jlock);
+        memcpy(d, s, len);
+        pthread_mutex_lock(&st->jlock);
+#if CLMEM__STAGER_SPIN
+        if (__atomic_sub_fetch(&st->jleft, 1u, __ATOMIC_RELEASE) == 0) pthread_cond_signal(&st->jdone);
+#else
+        if (--st->jleft == 0) pthread_cond_signal(&st->jdone);
+#endif
+    }
+}
+
+static void *clmem__stager_worker(void *arg) {
+    clmem_stager *st = CLMEM__CAST(clmem_stager *, arg);
+    pthread_mutex_lock(&st->jlock);
+    for (;;) {
+#if CLMEM__STAGER_SPIN
+        if (!st->quit && st->jnext >= st->jparts) {
+            unsigned seen = st->jposted, spins;
+            pthread_mutex_unlock(&st->jlock);
+            for (spins = 0; spins < CLMEM__STAGER_SPIN && __atomic_load_n(&st->jposted, __ATOMIC_ACQUIRE) == seen;
+                 ++spins)
+                CLMEM__CPU_RELAX();
+            pthread_mutex_lock(&st->jlock);
+        }
+#endif
+        while (!st->quit && st->jnext >= st->jparts) pthread_cond_wait(&st->jstart, &st->jlock);
+        if (st->quit) break;
+        clmem__stager_copy_parts(st);
+    }
+    pthread_mutex_unlock(&st->jlock);
+    return NULL;
+}
+#endif
+
+/* memcpy spread over the stager's threads, the calling thread included */
+static void clmem__stager_memcpy(clmem_stager *st, void *dst, const void *src, size_t n) {
+#if CLMEM__STAGER_WORKERS
+    size_t parts, part;
+    if (st->nworkers == 0 || n < 2 * CLMEM__STAGER_MIN_PART) {
+        memcpy(dst, src, n);
+        return;
+    }
+    parts = n / CLMEM__STAGER_MIN_PART;
+    if (parts > (size_t)st->nworkers + 1) parts = (size_t)st->nworkers + 1;
+    part = (n + parts - 1) / parts;
+    part = (part + 4095) & ~(size_t)4095; /* whole pages per thread */
+    parts = (n + part - 1) / part;
+    pthread_mutex_lock(&st->jlock);
+    st->jdst = CLMEM__CAST(unsigned char *, dst);
+    st->jsrc = CLMEM__CAST(const unsigned char *, src);
+    st->jn = n;
+    st->jpart = part;
+    st->jnext = 0;
+    st->jparts = (unsigned)parts;
+#if CLMEM__STAGER_SPIN
+    __atomic_store_n(&st->jleft, (unsigned)parts, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&st->jposted, 1u, __ATOMIC_RELEASE);
+#else
+    st->jleft = (unsigned)parts;
+#endif
+    pthread_cond_broadcast(&st->jstart);
+    clmem__stager_copy_parts(st);
+#if CLMEM__STAGER_SPIN
+    if (__atomic_load_n(&st->jleft, __ATOMIC_ACQUIRE)) {
+        unsigned spins;
+        pthread_mutex_unlock(&st->jlock);
+        for (spins = 0; spins < CLMEM__STAGER_SPIN && __atomic_load_n(&st->jleft, __ATOMIC_ACQUIRE); ++spins)
+            CLMEM__CPU_RELAX();
+        pthread_mutex_lock(&st->jlock);
+    }
+    while (__atomic_load_n(&st->jleft, __ATOMIC_ACQUIRE)) pthread_cond_wait(&st->jdone, &st->jlock);
+#else
+    while (st->jleft) pthread_cond_wait(&st->jdone, &st->jlock);
+#endif
+    st->jparts = 0;
+    st->jnext = 0;
+    pthread_mutex_unlock(&st->jlock);
+#else
+    (void)st;
+    memcpy(dst, src, n);
+#endif
+}
+
+static void clmem__stager_stop(clmem_stager *st) {
+#if CLMEM__STAGER_WORKERS
+    unsigned i;
+    if (!st->workers) return;
+    pthread_mutex_lock(&st->jlock);
+    st->quit = true;
+#if CLMEM__STAGER_SPIN
+    __atomic_add_fetch(&st->jposted, 1u, __ATOMIC_RELEASE);
+#endif
+    pthread_cond_broadcast(&st->jstart);
+    pthread_mutex_unlock(&st->jlock);
+    for (i = 0; i < st->nworkers; ++i) pthread_join(st->workers[i], NULL);
+    CLMEM_FREE(st->workers);
+    st->workers = NULL;
+    st->nworkers = 0;
+#else
+    (void)st;
+#endif
+}
+
+/* Free what a stager holds; the first unmap error. */
+static cl_int clmem__stager_free(clmem_stager *st) {
+    cl_int first = CL_SUCCESS;
+    unsigned i;
+    clmem__stager_stop(st);
+    for (i = 0; i < st->nslots; ++i) {
+        if (st->slot_mem[i]) {
+            cl_int err = clmem__pinned_unmake(st->queue, st->slot_mem[i], st->slot_ptr[i]);
+            if (err != CL_SUCCESS && first == CL_SUCCESS) first = err;
+        }
+    }
+#if CLMEM__STAGER_WORKERS
+    pthread_mutex_destroy(&st->jlock);
+    pthread_cond_destroy(&st->jstart);
+    pthread_cond_destroy(&st->jdone);
+#endif
+    clmem__mutex_destroy(&st->lock);
+    clReleaseCommandQueue(st->queue);
+    CLMEM_FREE(st);
+    return first;
+}
+
+CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_size, unsigned slots,
+                                            unsigned threads, cl_int *errcode_ret) {
+    static const char fn[] = "clmem_stager_create";
+    clmem_stager *st;
+    cl_context ctx;
+    cl_device_id dev;
+    cl_ulong max_alloc;
+    cl_device_type type = 0;
+    cl_bool unified = CL_FALSE;
+    cl_int err;
+    unsigned i;
+    if ((err = clmem__pinned_queue_facts(fn, queue, &ctx, &dev, &max_alloc)) != CL_SUCCESS) {
+        clmem__set_err(errcode_ret, err);
+        return NULL;
+    }
+    if (slot_size == 0) slot_size = CLMEM_STAGER_DEFAULT_SLOT_SIZE;
+    if (slots == 0) slots = CLMEM_STAGER_DEFAULT_SLOTS;
+    if (threads == 0) threads = CLMEM_STAGER_DEFAULT_THREADS;
+    if (CLMEM__CHECKS && (slots < 2 || slots > CLMEM_STAGER_MAX_SLOTS)) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "slots %u is not in 2..%u (0: the default %u)",
+                                                slots, CLMEM_STAGER_MAX_SLOTS, CLMEM_STAGER_DEFAULT_SLOTS));
+        return NULL;
+    }
+    if (CLMEM__CHECKS && threads > CLMEM_STAGER_MAX_THREADS) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "threads %u is not in 1..%u (0: the default %u)",
+                                                threads, CLMEM_STAGER_MAX_THREADS, CLMEM_STAGER_DEFAULT_THREADS));
+        return NULL;
+    }
+    if (CLMEM__CHECKS && (cl_ulong)slot_size > max_alloc) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_BUFFER_SIZE, fn,
+                                                "slot_size %zu is above CL_DEVICE_MAX_MEM_ALLOC_SIZE (%llu bytes) of "
+                                                "the queue's device", slot_size, (unsigned long long)max_alloc));
+        return NULL;
+    }
+    st = CLMEM__CAST(clmem_stager *, CLMEM_MALLOC(sizeof *st));
+    if (!st) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the stager"));
+        return NULL;
+    }
+    memset(st, 0, sizeof *st);
+    clmem__mutex_init(&st->lock);
+#if CLMEM__STAGER_WORKERS
+    pthread_mutex_init(&st->jlock, NULL);
+    pthread_cond_init(&st->jstart, NULL);
+    pthread_cond_init(&st->jdone, NULL);
+#else
+    threads = 1;
+#endif
+    clRetainCommandQueue(queue);
+    st->queue = queue;
+    st->context = ctx;
+    st->slot_size = slot_size;
+    st->nthreads = threads;
+    /* staging pays on a discrete device only: PoCL's CPU device, an integrated GPU
+       sharing the host's memory copy pageable memory as fast as pinned */
+    clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+    if (clGetDeviceInfo(dev, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof unified, &unified, NULL) != CL_SUCCESS)
+        unified = CL_FALSE;
+    st->threshold = ((type & CL_DEVICE_TYPE_CPU) || unified) ? CLMEM_STAGER_NEVER : CLMEM_STAGER_DEFAULT_THRESHOLD;
+    for (i = 0; i < slots; ++i) {
+        const char *call = "";
+        err = clmem__pinned_make(queue, ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, slot_size, &st->slot_mem[i],
+                                 &st->slot_ptr[i], &call);
+        if (err != CL_SUCCESS) {
+            clmem__stager_free(st);
+            clmem__set_err(errcode_ret, clmem__fail(err, fn, "%s of pinned slot %u (%zu bytes) failed with %s (%d)",
+                                                    call, i, slot_size, clmem_error_string(err), (int)err));
+            return NULL;
+        }
+        st->nslots = i + 1;
+    }
+#if CLMEM__STAGER_WORKERS
+    if (threads > 1) {
+        st->workers = CLMEM__CAST(pthread_t *, CLMEM_MALLOC(sizeof(pthread_t) * (threads - 1)));
+        if (!st->workers) {
+            clmem__stager_free(st);
+            clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for %u threads",
+                                                    threads - 1));
+            return NULL;
+        }
+        for (i = 0; i + 1 < threads; ++i) {
+            int rc = pthread_create(&st->workers[i], NULL, clmem__stager_worker, st);
+            if (rc != 0) {
+                clmem__stager_free(st);
+                clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn,
+                                                        "starting copying thread %u of %u failed (error %d)", i + 1,
+                                                        threads - 1, rc));
+                return NULL;
+            }
+            st->nworkers = i + 1;
+        }
+    }
+#endif
+    clmem__set_err(errcode_ret, CL_SUCCESS);
+    return st;
+}
+
+CLMEM_API cl_int clmem_stager_set_threshold(clmem_stager *st, size_t min_bytes) {
+    if (CLMEM__CHECKS && !st) return clmem__fail(CL_INVALID_VALUE, "clmem_stager_set_threshold", "st is NULL");
+    clmem__lock(&st->lock);
+    st->threshold = min_bytes;
+    clmem__unlock(&st->lock);
+    return CL_SUCCESS;
+}
+
+CLMEM_API size_t clmem_stager_threshold(clmem_stager *st) {
+    size_t t;
+    if (!st) return 0;
+    clmem__lock(&st->lock);
+    t = st->threshold;
+    clmem__unlock(&st->lock);
+    return t;
+}
+
+CLMEM_API cl_int clmem_stager_get_stats(clmem_stager *st, clmem_stager_stats *stats) {
+    if (CLMEM__CHECKS && (!st || !stats))
+        return clmem__fail(CL_INVALID_VALUE, "clmem_stager_get_stats", "%s is NULL", st ? "stats" : "st");
+    clmem__lock(&st->lock);
+    *stats = st->st;
+    clmem__unlock(&st->lock);
+    stats->slot_size = st->slot_size;
+    stats->slots = st->nslots;
+#if CLMEM__STAGER_WORKERS
+    stats->threads = (size_t)st->nworkers + 1;
+#else
+    stats->threads = 1;
+#endif
+    return CL_SUCCESS;
+}
+
+CLMEM_API cl_int clmem_stager_release(clmem_stager *st) {
+    cl_int err;
+    if (!st) return CL_SUCCESS;
+    err = clmem__stager_free(st);
+    if (err != CL_SUCCESS) return clmem__cl_fail(err, "clmem_stager_release", "clEnqueueUnmapMemObject");
+    return CL_SUCCESS;
+}
+
+/* Wait for and release the events of pieces in flight; the first failure. */
+static cl_int clmem__stager_drain(cl_event *ev, unsigned n) {
+    cl_int first = CL_SUCCESS;
+    unsigned i;
+    for (i = 0; i < n; ++i) {
+        if (ev[i]) {
+            cl_int err = clWaitForEvents(1, &ev[i]);
+            if (err != CL_SUCCESS && first == CL_SUCCESS) first = err;
+            clReleaseEvent(ev[i]);
+            ev[i] = NULL;
+        }
+    }
+    return first;
+}
+
+/* the checks both directions share; *offset and *count resolved */
+static cl_int clmem__stager_check(const char *fn, clmem_stager *st, clmem_buffer buf, const void *host, bool write,
+                                  const clmem_stager_copy_options *o, size_t *offset, size_t *count) {
+    const char *oname = write ? "dst_offset" : "src_offset";
+    *offset = write ? o->dst_offset : o->src_offset;
+    if (CLMEM__CHECKS) {
+        cl_mem_flags forbidden = write ? (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)
+                                       : (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS);
+        char text[200];
+        cl_int err;
+        if (!st) return clmem__fail(CL_INVALID_VALUE, fn, "st is NULL");
+        if ((err = clmem__check_wait_list(fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
+        if (!buf.mem)
+            return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "%s is an empty or released buffer handle",
+                               write ? "dst" : "src");
+        if (!host) return clmem__fail(CL_INVALID_VALUE, fn, "the host pointer (%s) is NULL", write ? "src" : "dst");
+        if (write ? o->src_offset != 0 : o->dst_offset != 0)
+            return clmem__fail(CL_INVALID_VALUE, fn,
+                               "%s %zu does not apply: the host side has no offset (offset the pointer); the buffer's "
+                               "offset is %s", write ? "src_offset" : "dst_offset", write ? o->src_offset : o->dst_offset,
+                               oname);
+        if (buf.context && buf.context != st->context)
+            return clmem__fail(CL_INVALID_CONTEXT, fn, "the buffer belongs to context %p but the stager's queue to %p",
+                               (void *)buf.context, (void *)st->context);
+        if (buf.flags & forbidden)
+            return clmem__fail(CL_INVALID_OPERATION, fn, "the host may not %s %s: its flags are %s",
+                               write ? "write" : "read", write ? "dst" : "src",
+                               clmem__mem_flags_text(buf.flags, text, sizeof text));
+        if (*offset > buf.size)
+            return clmem__fail(CL_INVALID_VALUE, fn, "%s %zu is beyond the buffer's %zu bytes", oname, *offset, buf.size);
+    }
+    *count = o->byte_count || (o->given & CLMEM_GIVEN_BYTE_COUNT) ? o->byte_count : buf.size - *offset;
+    if (CLMEM__CHECKS) {
+        if (!clmem__range_ok(*offset, *count, buf.size))
+            return clmem__fail(CL_INVALID_VALUE, fn, "%s %zu + byte_count %zu is beyond the buffer's %zu bytes", oname,
+                               *offset, *count, buf.size);
+        if ((o->host_size || (o->given & CLMEM_GIVEN_HOST_SIZE)) && *count > o->host_size)
+            return clmem__fail(CL_INVALID_VALUE, fn, "byte_count %zu is more than host_size %zu", *count, o->host_size);
+    }
+    return CL_SUCCESS;
+}
+
+static cl_int clmem__stager_transfer(clmem_stager *st, clmem_buffer buf, void *host, bool write,
+                                     const clmem_stager_copy_options *o) {
+    static const char fn[] = "clmem_stager_copy";
+    static const clmem_stager_copy_options defaults = CLMEM__ZERO;
+    cl_event ev[CLMEM_STAGER_MAX_SLOTS];
+    size_t offset = 0, count = 0, pieces, i, S;
+    unsigned K;
+    cl_int err;
+    const char *call = write ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer";
+    if (!o) o = &defaults;
+    if ((err = clmem__stager_check(fn, st, buf, host, write, o, &offset, &count)) != CL_SUCCESS) return err;
+    if (count == 0) return clmem__nothing_to_do(fn, st->queue, o->wait_for, o->num_wait_for, o->event);
+    clmem__lock(&st->lock);
+    if (count < st->threshold) {
+        clmem_copy_options co;
+        memset(&co, 0, sizeof co);
+        co.given = CLMEM_GIVEN_BYTE_COUNT | (o->given & CLMEM_GIVEN_HOST_SIZE);
+        co.byte_count = count;
+        if (write) co.dst_offset = offset;
+        else co.src_offset = offset;
+        co.host_size = o->host_size;
+        co.wait_for = o->wait_for;
+        co.num_wait_for = o->num_wait_for;
+        co.event = o->event;
+        ++st->st.direct_copies;
+        st->st.direct_bytes += count;
+        err = write ? clmem__copy_buffer_from_host(st->queue, buf, host, &co)
+                    : clmem__copy_host_from_buffer(st->queue, host, buf, &co);
+        clmem__unlock(&st->lock);
+        return err;
+    }
+    S = st->slot_size;
+    K = st->nslots;
+    pieces = (count + S - 1) / S;
+    memset(ev, 0, sizeof ev);
+    clmem__map_note_use(buf.mem, fn);
+    err = CL_SUCCESS;
+    if (write) {
+        const unsigned char *src = CLMEM__CAST(const unsigned char *, host);
+        for (i = 0; i < pieces && err == CL_SUCCESS; ++i) {
+            unsigned k = (unsigned)(i % K);
+            size_t pos = i * S, len = count - pos < S ? count - pos : S;
+            if (ev[k]) { /* the slot's previous piece must be on the device */
+                err = clWaitForEvents(1, &ev[k]);
+                clReleaseEvent(ev[k]);
+                ev[k] = NULL;
+                if (err != CL_SUCCESS) {
+                    call = "clWaitForEvents";
+                    break;
+                }
+            }
+            clmem__stager_memcpy(st, st->slot_ptr[k], src + pos, len);
+            err = clEnqueueWriteBuffer(st->queue, buf.mem, CL_FALSE, offset + pos, len, st->slot_ptr[k],
+                                       o->num_wait_for, o->wait_for, &ev[k]);
+            if (err == CL_SUCCESS) clFlush(st->queue);
+        }
+    } else {
+        unsigned char *dst = CLMEM__CAST(unsigned char *, host);
+        size_t next = 0; /* the next piece to enqueue */
+        for (; next < pieces && next < K && err == CL_SUCCESS; ++next) {
+            size_t pos = next * S, len = count - pos < S ? count - pos : S;
+            err = clEnqueueReadBuffer(st->queue, buf.mem, CL_FALSE, offset + pos, len, st->slot_ptr[next],
+                                      o->num_wait_for, o->wait_for, &ev[next]);
+        }
+        if (err == CL_SUCCESS) clFlush(st->queue);
+        for (i = 0; i < pieces && err == CL_SUCCESS; ++i) {
+            unsigned k = (unsigned)(i % K);
+            size_t pos = i * S, len = count - pos < S ? count - pos : S;
+            err = clWaitForEvents(1, &ev[k]);
+            clReleaseEvent(ev[k]);
+            ev[k] = NULL;
+            if (err != CL_SUCCESS) {
+                call = "clWaitForEvents";
+                break;
+            }
+            clmem__stager_memcpy(st, dst + pos, st->slot_ptr[k], len);
+            if (next < pieces) { /* the slot is free again: the next piece goes there */
+                size_t npos = next * S, nlen = count - npos < S ? count - npos : S;
+                err = clEnqueueReadBuffer(st->queue, buf.mem, CL_FALSE, offset + npos, nlen, st->slot_ptr[k],
+                                          o->num_wait_for, o->wait_for, &ev[k]);
+                if (err == CL_SUCCESS) clFlush(st->queue);
+                ++next;
+            }
+        }
+    }
+    {
+        cl_int derr = clmem__stager_drain(ev, K);
+        if (err == CL_SUCCESS && derr != CL_SUCCESS) {
+            err = derr;
+            call = "clWaitForEvents";
+        }
+    }
+    if (err == CL_SUCCESS) {
+        ++st->st.staged_copies;
+        st->st.staged_bytes += count;
+        st->st.pieces += pieces;
+    }
+    clmem__unlock(&st->lock);
+    if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, call);
+    if (o->event) {
+        err = clEnqueueMarkerWithWaitList(st->queue, 0, NULL, o->event);
+        if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clEnqueueMarkerWithWaitList");
+    }
+    return CL_SUCCESS;
+}
+
+CLMEM_API cl_int clmem_stager_write_opts(clmem_stager *st, clmem_buffer dst, const void *src,
+                                         const clmem_stager_copy_options *opts) {
+    return clmem__stager_transfer(st, dst, clmem__unconst(src), true, opts);
+}
+
+CLMEM_API cl_int clmem_stager_read_opts(clmem_stager *st, void *dst, clmem_buffer src,
+                                        const clmem_stager_copy_options *opts) {
+    return clmem__stager_transfer(st, src, dst, false, opts);
+}
+
+CLMEM_API cl_int clmem__stager_write_fn(clmem_stager *st, clmem_buffer dst, const void *src,
+                                        const clmem_stager_copy_options *opts) {
+    return clmem__stager_transfer(st, dst, clmem__unconst(src), true, opts);
+}
+
+CLMEM_API cl_int clmem__stager_read_fn(clmem_stager *st, void *dst, clmem_buffer src,
+                                       const clmem_stager_copy_options *opts) {
+    return clmem__stager_transfer(st, src, dst, false, opts);
+}
+/* ---- end clmem/pinned.c ---- */
 
 /* ---- begin clmem/cache.c ---- */
 /* >>cache (implementation) */
@@ -9979,20 +12677,65 @@ static cl_int clmem__spec_pick(const char *fn, const char *what, const char *ide
     return clmem__fail(CLMEM_ERROR_NOT_FOUND, fn, "%s '%.*s' not found", what, (int)len, ident);
 }
 
-static void clmem__spec_store(size_t (*out)[2], size_t capacity, size_t *count, size_t p, size_t d) {
+/* Triples (platform, device, group) go into out, `width` (2 or 3) numbers each. */
+static void clmem__spec_store(size_t *out, size_t width, size_t capacity, size_t *count, size_t p, size_t d, size_t g) {
     if (*count < capacity && out) {
-        out[*count][0] = p;
-        out[*count][1] = d;
+        out[*count * width] = p;
+        out[*count * width + 1] = d;
+        if (width > 2) out[*count * width + 2] = g;
     }
     ++*count;
 }
 
-CLMEM_API cl_int clmem_test_spec_resolve(const char *spec, const clmem_test_spec_platform *platforms, size_t n,
-                                         size_t (*out)[2], size_t capacity, size_t *count) {
+/* clmem__spec_set(...): one devset of an entry ("2", "0+1", "*") of platform pi,
+   stored as one group. */
+static cl_int clmem__spec_set(const char *fn, const char *spec, const char *set, const char *stop,
+                              const clmem_test_spec_platform *plat, size_t pi, size_t *out, size_t width,
+                              size_t capacity, size_t *total, size_t group) {
+    size_t seen[64], nseen = 0, i;
+    const char *d = set, *p;
+    for (p = set; p < stop && isspace((unsigned char)*p); ++p) {}
+    if (memchr(set, '*', (size_t)(stop - set))) {
+        const char *q = p + 1;
+        while (q < stop && isspace((unsigned char)*q)) ++q;
+        if (*p != '*' || q != stop)
+            return clmem__fail(CLMEM_ERROR_INVALID_TEST_SPEC, fn,
+                               "'%.*s' in \"%s\": '*' (every device in one context) stands alone", (int)(stop - set),
+                               set, spec);
+        for (i = 0; i < plat->num_devices; ++i) clmem__spec_store(out, width, capacity, total, pi, i, group);
+        return CL_SUCCESS;
+    }
+    for (;;) {
+        const char *plus = CLMEM__CAST(const char *, memchr(d, '+', (size_t)(stop - d)));
+        size_t dlen = plus ? (size_t)(plus - d) : (size_t)(stop - d), di = 0;
+        cl_int err = clmem__spec_pick(fn, "device", d, dlen, plat->device_names, plat->device_vendors,
+                                      plat->num_devices, &di);
+        if (err != CL_SUCCESS) return err;
+        /* one device twice in one context: typically a name that matched the first of
+           several devices of that name ("pthread+pthread") */
+        for (i = 0; i < nseen; ++i)
+            if (seen[i] == di)
+                return clmem__fail(CLMEM_ERROR_INVALID_TEST_SPEC, fn,
+                                   "'%.*s' in \"%s\" puts device %zu in one context twice (a name selects the first "
+                                   "device it matches; use indices, e.g. 0+1)",
+                                   (int)(stop - set), set, spec, di);
+        if (nseen == sizeof seen / sizeof seen[0])
+            return clmem__fail(CLMEM_ERROR_INVALID_TEST_SPEC, fn, "'%.*s' in \"%s\" joins more than %zu devices",
+                               (int)(stop - set), set, spec, sizeof seen / sizeof seen[0]);
+        seen[nseen++] = di;
+        clmem__spec_store(out, width, capacity, total, pi, di, group);
+        if (!plus) break;
+        d = plus + 1;
+    }
+    return CL_SUCCESS;
+}
+
+static cl_int clmem__spec_resolve(const char *spec, const clmem_test_spec_platform *platforms, size_t n, size_t *out,
+                                  size_t width, size_t capacity, size_t *count) {
     static const char fn[] = "clmem_get_test_platforms_and_devices";
     const char *pnames[64], *pvendors[64];
     const char *entry = spec;
-    size_t total = 0, i;
+    size_t total = 0, group = 0, i;
     cl_int err = CL_SUCCESS;
     if (!count) return clmem__fail(CL_INVALID_VALUE, fn, "count is NULL");
     *count = 0;
@@ -10005,7 +12748,7 @@ CLMEM_API cl_int clmem_test_spec_resolve(const char *spec, const clmem_test_spec
     if (*spec == '\0') {
         size_t j;
         for (i = 0; i < n; ++i)
-            for (j = 0; j < platforms[i].num_devices; ++j) clmem__spec_store(out, capacity, &total, i, j);
+            for (j = 0; j < platforms[i].num_devices; ++j) clmem__spec_store(out, width, capacity, &total, i, j, group++);
         *count = total;
         return CL_SUCCESS;
     }
@@ -10025,16 +12768,15 @@ CLMEM_API cl_int clmem_test_spec_resolve(const char *spec, const clmem_test_spec
         err = clmem__spec_pick(fn, "platform", entry, sep ? (size_t)(sep - entry) : len, pnames, pvendors, n, &pi);
         if (err != CL_SUCCESS) return err;
         if (!sep) {
-            for (i = 0; i < platforms[pi].num_devices; ++i) clmem__spec_store(out, capacity, &total, pi, i);
+            for (i = 0; i < platforms[pi].num_devices; ++i)
+                clmem__spec_store(out, width, capacity, &total, pi, i, group++);
         } else {
             const char *d = sep + 1, *stop = entry + len;
             for (;;) {
                 const char *comma = CLMEM__CAST(const char *, memchr(d, ',', (size_t)(stop - d)));
-                size_t dlen = comma ? (size_t)(comma - d) : (size_t)(stop - d), di = 0;
-                err = clmem__spec_pick(fn, "device", d, dlen, platforms[pi].device_names, platforms[pi].device_vendors,
-                                       platforms[pi].num_devices, &di);
+                err = clmem__spec_set(fn, spec, d, comma ? comma : stop, &platforms[pi], pi, out, width, capacity,
+                                      &total, group++);
                 if (err != CL_SUCCESS) return err;
-                clmem__spec_store(out, capacity, &total, pi, di);
                 if (!comma) break;
                 d = comma + 1;
             }
@@ -10046,6 +12788,16 @@ CLMEM_API cl_int clmem_test_spec_resolve(const char *spec, const clmem_test_spec
     return CL_SUCCESS;
 }
 
+CLMEM_API cl_int clmem_test_spec_resolve(const char *spec, const clmem_test_spec_platform *platforms, size_t n,
+                                         size_t (*out)[2], size_t capacity, size_t *count) {
+    return clmem__spec_resolve(spec, platforms, n, out ? out[0] : NULL, 2, capacity, count);
+}
+
+CLMEM_API cl_int clmem_test_spec_resolve_groups(const char *spec, const clmem_test_spec_platform *platforms, size_t n,
+                                                size_t (*out)[3], size_t capacity, size_t *count) {
+    return clmem__spec_resolve(spec, platforms, n, out ? out[0] : NULL, 3, capacity, count);
+}
+
 CLMEM_API cl_int clmem_get_test_platforms_and_devices(const char *spec, clmem_test_device *out, size_t capacity,
                                                        size_t *count) {
     static const char fn[] = "clmem_get_test_platforms_and_devices";
@@ -10055,7 +12807,7 @@ CLMEM_API cl_int clmem_get_test_platforms_and_devices(const char *spec, clmem_te
     cl_device_id devs[MAXP][MAXD];
     clmem_test_spec_platform desc[MAXP];
     struct names *nm;
-    size_t (*pairs)[2] = NULL;
+    size_t (*pairs)[3] = NULL;
     size_t total = 0, i, j;
     cl_uint np = 0;
     cl_int err;
@@ -10099,16 +12851,17 @@ CLMEM_API cl_int clmem_get_test_platforms_and_devices(const char *spec, clmem_te
         desc[i].device_names = nm->dn[i];
         desc[i].device_vendors = nm->dv[i];
     }
-    err = clmem_test_spec_resolve(spec, desc, np, NULL, 0, &total);
+    err = clmem_test_spec_resolve_groups(spec, desc, np, NULL, 0, &total);
     if (err == CL_SUCCESS && total > 0) {
-        pairs = CLMEM__CAST(size_t(*)[2], CLMEM_MALLOC(sizeof(size_t[2]) * total));
+        pairs = CLMEM__CAST(size_t(*)[3], CLMEM_MALLOC(sizeof(size_t[3]) * total));
         if (!pairs) err = clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory");
-        else err = clmem_test_spec_resolve(spec, desc, np, pairs, total, &total);
+        else err = clmem_test_spec_resolve_groups(spec, desc, np, pairs, total, &total);
     }
     if (err == CL_SUCCESS) {
         for (i = 0; i < total && i < capacity && out; ++i) {
             out[i].platform = plats[pairs[i][0]];
             out[i].device = devs[pairs[i][0]][pairs[i][1]];
+            out[i].group = pairs[i][2];
         }
         *count = total;
     }
@@ -10151,12 +12904,49 @@ static cl_command_queue clmem__test_queue(cl_context ctx, cl_device_id dev, cl_i
 #endif
 }
 
+/* clmem__test_group_name(t): "NAME on PLATFORM", "2 x NAME on PLATFORM" (devices of
+   one name; "sub-devices" when they have a parent) or "A + B on PLATFORM". */
+static void clmem__test_group_name(clmem_test_context *t) {
+    char dn[96] = {0}, other[96] = {0}, pn[56] = {0}, list[112] = {0};
+    size_t i, used = 0;
+    bool same = true;
+    clGetDeviceInfo(t->devices[0], CL_DEVICE_NAME, sizeof dn - 1, dn, NULL);
+    clGetPlatformInfo(t->platform, CL_PLATFORM_NAME, sizeof pn - 1, pn, NULL);
+    for (i = 1; i < t->num_devices; ++i) {
+        memset(other, 0, sizeof other);
+        clGetDeviceInfo(t->devices[i], CL_DEVICE_NAME, sizeof other - 1, other, NULL);
+        same = same && strcmp(other, dn) == 0;
+    }
+    if (t->num_devices == 1) {
+        snprintf(t->device_name, sizeof t->device_name, "%s on %s", dn, pn);
+        return;
+    }
+    if (same) {
+        cl_device_id parent = NULL;
+#ifdef CL_VERSION_1_2
+        clGetDeviceInfo(t->devices[0], CL_DEVICE_PARENT_DEVICE, sizeof parent, &parent, NULL);
+#endif
+        snprintf(t->device_name, sizeof t->device_name, "%u x %.80s%s on %s", (unsigned)t->num_devices, dn,
+                 parent ? " (sub-devices)" : "", pn);
+        return;
+    }
+    for (i = 0; i < t->num_devices && used + 1 < sizeof list; ++i) {
+        int w;
+        memset(other, 0, sizeof other);
+        clGetDeviceInfo(t->devices[i], CL_DEVICE_NAME, sizeof other - 1, other, NULL);
+        w = snprintf(list + used, sizeof list - used, "%s%.40s", i ? " + " : "", other);
+        if (w < 0) break;
+        used += (size_t)w;
+    }
+    snprintf(t->device_name, sizeof t->device_name, "%.110s on %.45s", list, pn);
+}
+
+/* Runners in progress: a case may run a runner of its own (tests/testing_device_errors.c). */
+static int clmem__test_nesting;
+
 CLMEM_API int clmem_test_main(const clmem_test_case *cases, size_t n, int argc, char **argv) {
-    static int nesting; /* a case may run a runner of its own (tests/testing_device_errors.c) */
     clmem_test_device devs[64];
-    size_t ndev = 0, c, d;
-    unsigned passed = 0, failed = 0, skipped = 0;
-    const char *filter = argc > 1 ? argv[1] : NULL;
+    size_t ndev = 0, c;
     cl_int err = clmem_get_test_platforms_and_devices(NULL, devs, 64, &ndev);
     bool need_devices = false;
     for (c = 0; c < n; ++c) need_devices = need_devices || !cases[c].no_device;
@@ -10164,37 +12954,76 @@ CLMEM_API int clmem_test_main(const clmem_test_case *cases, size_t n, int argc, 
         printf("clmem test: cannot select devices: %s\n", clmem_last_error_message());
         return 1;
     }
+    if (err != CL_SUCCESS) ndev = 0;
+    if (ndev > 64) {
+        printf("clmem test: CLMEM_TEST selects %zu devices; the runner takes the first 64\n", ndev);
+        ndev = 64;
+    }
+    return clmem_test_main_on(cases, n, argc, argv, devs, ndev);
+}
+
+CLMEM_API int clmem_test_main_on(const clmem_test_case *cases, size_t n, int argc, char **argv,
+                                 const clmem_test_device *devs, size_t ndev) {
+    size_t c, g, ngroups = 0, starts[65];
+    unsigned passed = 0, failed = 0, skipped = 0;
+    const char *filter = argc > 1 ? argv[1] : NULL;
+    cl_int err;
+    if (!devs) ndev = 0;
     if (ndev > 64) ndev = 64;
-    ++nesting;
+    /* the contexts: runs of consecutive entries with the same group */
+    for (g = 0; g < ndev; ++g)
+        if (g == 0 || devs[g].group != devs[g - 1].group) starts[ngroups++] = g;
+    starts[ngroups] = ndev;
+    ++clmem__test_nesting;
     {   /* once: setvbuf may only come before other output (a test may run a runner inside) */
         static bool buffered = false;
         if (!buffered) setvbuf(stdout, NULL, _IOLBF, 0);
         buffered = true;
     }
     for (c = 0; c < n; ++c) {
-        size_t runs = cases[c].no_device ? 1 : ndev;
+        size_t runs = cases[c].no_device ? 1 : ngroups;
         if (filter && !strstr(cases[c].name, filter)) continue;
-        for (d = 0; d < runs; ++d) {
+        for (g = 0; g < runs; ++g) {
             clmem_test_context t;
+            size_t q;
             memset(&t, 0, sizeof t);
             if (!cases[c].no_device) {
-                char dn[96] = {0}, pn[56] = {0};
                 cl_context_properties props[3];
-                t.platform = devs[d].platform;
-                t.device = devs[d].device;
-                clGetDeviceInfo(t.device, CL_DEVICE_NAME, sizeof dn - 1, dn, NULL);
-                clGetPlatformInfo(t.platform, CL_PLATFORM_NAME, sizeof pn - 1, pn, NULL);
-                snprintf(t.device_name, sizeof t.device_name, "%s on %s", dn, pn);
+                size_t first = starts[g], count = starts[g + 1] - starts[g];
+                err = CL_SUCCESS;
+                t.platform = devs[first].platform;
+                if (count > CLMEM_TEST_MAX_DEVICES) {
+                    printf("FAIL %s: a context of %zu devices (the runner takes at most %d)\n", cases[c].name, count,
+                           CLMEM_TEST_MAX_DEVICES);
+                    ++failed;
+                    continue;
+                }
+                for (q = 0; q < count; ++q) {
+                    t.devices[q] = devs[first + q].device;
+                    if (devs[first + q].platform != t.platform) err = CL_INVALID_PLATFORM;
+                }
+                t.num_devices = count;
+                t.device = t.devices[0];
+                clmem__test_group_name(&t);
+                if (err != CL_SUCCESS) {
+                    printf("FAIL %s [%s]: the devices of one context are of different platforms\n", cases[c].name,
+                           t.device_name);
+                    ++failed;
+                    continue;
+                }
                 props[0] = CL_CONTEXT_PLATFORM;
                 props[1] = (cl_context_properties)t.platform;
                 props[2] = 0;
                 clmem_clear_first_arg_caches(); /* as PyOpenCL's ctx_factory: a fresh start per case */
-                t.context = clCreateContext(props, 1, &t.device, NULL, NULL, &err);
-                if (err == CL_SUCCESS) t.queue = clmem__test_queue(t.context, t.device, &err);
+                t.context = clCreateContext(props, (cl_uint)count, t.devices, NULL, NULL, &err);
+                for (q = 0; q < count && err == CL_SUCCESS; ++q) t.queues[q] = clmem__test_queue(t.context, t.devices[q], &err);
+                t.queue = t.queues[0];
                 if (err != CL_SUCCESS) {
-                    printf("FAIL %s [%s]: cannot create a context and queue: %s\n", cases[c].name, t.device_name,
+                    printf("FAIL %s [%s]: cannot create a context and queues: %s\n", cases[c].name, t.device_name,
                            clmem_error_string(err));
                     ++failed;
+                    for (q = 0; q < count; ++q)
+                        if (t.queues[q]) clReleaseCommandQueue(t.queues[q]);
                     if (t.context) clReleaseContext(t.context);
                     continue;
                 }
@@ -10203,10 +13032,10 @@ CLMEM_API int clmem_test_main(const clmem_test_case *cases, size_t n, int argc, 
             }
             clmem_clear_error();
             cases[c].fn(&t);
-            if (t.queue) {
-                clFinish(t.queue);
-                clReleaseCommandQueue(t.queue);
-            }
+            for (q = 0; q < t.num_devices; ++q)
+                if (t.queues[q]) clFinish(t.queues[q]);
+            for (q = 0; q < t.num_devices; ++q)
+                if (t.queues[q]) clReleaseCommandQueue(t.queues[q]);
             if (t.context) clReleaseContext(t.context);
             if (t.failed) {
                 printf("FAIL %s [%s]\n", cases[c].name, t.device_name);
@@ -10221,7 +13050,7 @@ CLMEM_API int clmem_test_main(const clmem_test_case *cases, size_t n, int argc, 
         }
     }
     printf("%u passed, %u failed, %u skipped\n", passed, failed, skipped);
-    if (--nesting == 0) CLMEM__LEAK_CHECK(); /* the outermost runner only */
+    if (--clmem__test_nesting == 0) CLMEM__LEAK_CHECK(); /* the outermost runner only */
     if (failed) return 1;
     if (passed == 0) return 77;
     return 0;

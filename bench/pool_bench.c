@@ -1,24 +1,38 @@
-/* bench/pool_bench.c - what a pooled allocation costs, side by side with a raw
-   OpenCL buffer and with PyOpenCL's MemoryPool, in one run.
+/* bench/pool_bench.c - what a pooled allocation costs, in one run: one thread, N
+   threads sharing one pool, queue-ordered reuse, the SVM pool, a raw OpenCL buffer,
+   and PyOpenCL's MemoryPool (bench/pool_bench.py) on the same device.
 
    Build (from the repository root, no CMake needed):
        cc -std=c11 -O2 -I. bench/pool_bench.c -o pool_bench -lOpenCL -lpthread
    Run from the repository root (it runs bench/pool_bench.py for the PyOpenCL side):
-       ./pool_bench [--quick] [--size BYTES] [--py PATH|--no-py]
+       ./pool_bench [--quick] [--size BYTES] [--threads N,N,..] [--py PATH|--no-py]
    The device is the first one CLMEM_TEST (or PYOPENCL_TEST) selects; the PyOpenCL
-   side gets the same platform and device (by index), and runs under
-   $PYTHON (default /usr/bin/python3, where Debian's python3-pyopencl is).
+   side gets the same platform and device (by index), and runs under $PYTHON
+   (default /usr/bin/python3, where Debian's python3-pyopencl is).
 
-   Measured, per allocate+release pair (medians over batches):
-     pool     clmem_memory_pool_allocate + clmem_buffer_release of a held block
-     raw      clCreateBuffer + a 4-byte blocking write (first use) + clReleaseMemObject
-     pyopencl pool.allocate(size).release() on MemoryPool(ImmediateAllocator(queue))
-   Goals (issue 7): pool <= 30 ns; pyopencl/pool >= 10; raw/pool >= 1000 on PoCL.
+   Measured, per allocate+release pair: medians over short batches (10,000 pairs, a
+   fraction of a millisecond, so that the median is a batch no other process
+   interrupted on a shared machine); threads: over every batch of every thread, each
+   thread timing its own pairs:
+     pool        clmem_memory_pool_allocate + clmem_buffer_release of a held block
+     threads N   the same pair in N threads at once on one shared pool (default N =
+                 1, 2, 4, 8); ratio = N-thread cost / 1-thread cost
+     queue same  clmem_memory_pool_allocate_on_queue(q) + clmem_pooled_buffer_enqueue_release(q)
+     queue other the same, alternating two queues (a marker and a barrier each time)
+     svm pool    clmem_svm_pool_allocate + clmem_pooled_svm_release (allocator without
+                 a queue), where the device has SVM
+     raw         clCreateBuffer + a 4-byte blocking write (first use) + clReleaseMemObject
+     pyopencl    pool.allocate(size).release() on MemoryPool(ImmediateAllocator(queue)),
+                 one thread and N Python threads
+   Goals (issues 7 and 13): pool <= 30 ns; svm pool <= 50 ns; N-thread / 1-thread
+   <= 1.3 for N up to the number of cores; pyopencl/pool >= 10; raw/pool >= 1000.
    --quick finishes in a few seconds; the full run in well under a minute. */
 #define _POSIX_C_SOURCE 200809L
 #define CLMEM_IMPLEMENTATION
 #include "clmem.h"
 
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,25 +69,92 @@ static int device_indices(cl_platform_id plat, cl_device_id dev, int *pi, int *d
     return 0;
 }
 
+static int g_quick;
+static size_t g_size = 4096;
+
+/* ---- N threads on one pool ---- */
+
+#define MAX_BATCHES 128
+typedef struct runner {
+    clmem_memory_pool *pool;
+    int batches, per;
+    int *go;
+    double v[MAX_BATCHES];
+    int failed;
+} runner;
+
+static void *run_pairs(void *arg) {
+    runner *r = (runner *)arg;
+    cl_int err;
+    clmem_buffer b = clmem_memory_pool_allocate(r->pool, g_size, &err); /* this thread's held block */
+    int i, k;
+    if (err != CL_SUCCESS) r->failed = 1;
+    clmem_buffer_release(&b);
+    while (!__atomic_load_n(r->go, __ATOMIC_ACQUIRE)) sched_yield();
+    for (i = 0; i < r->batches; ++i) {
+        double t0 = now_ns();
+        for (k = 0; k < r->per; ++k) {
+            b = clmem_memory_pool_allocate(r->pool, g_size, &err);
+            clmem_buffer_release(&b);
+        }
+        r->v[i] = (now_ns() - t0) / r->per;
+    }
+    return NULL;
+}
+
+/* median ns per pair per thread, n threads sharing `pool` */
+static double threads_cost(clmem_memory_pool *pool, int n) {
+    pthread_t th[64];
+    runner r[64];
+    static double all[64 * MAX_BATCHES];
+    size_t m = 0;
+    int go = 0, i, j;
+    for (i = 0; i < n; ++i) {
+        memset(&r[i], 0, sizeof r[i]);
+        r[i].pool = pool;
+        r[i].batches = g_quick ? 41 : 101;
+        r[i].per = 10000;
+        r[i].go = &go;
+        if (pthread_create(&th[i], NULL, run_pairs, &r[i]) != 0) return -1;
+    }
+    __atomic_store_n(&go, 1, __ATOMIC_RELEASE);
+    for (i = 0; i < n; ++i) pthread_join(th[i], NULL);
+    for (i = 0; i < n; ++i) {
+        if (r[i].failed) return -1;
+        for (j = 0; j < r[i].batches; ++j) all[m++] = r[i].v[j];
+    }
+    return median(all, m);
+}
+
 int main(int argc, char **argv) {
-    int quick = 0, run_py = 1, i;
-    size_t size = 4096;
+    int run_py = 1, i, nthreads[8] = {1, 2, 4, 8}, nn = 4, cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
     const char *py = "bench/pool_bench.py";
     clmem_test_device td;
     size_t count = 0;
     cl_int err;
     cl_context ctx;
-    cl_command_queue q;
-    char name[256] = {0};
-    double pool_ns, raw_ns, py_ns = -1;
+    cl_command_queue q, q2;
+    char name[256] = {0}, tlist[64] = "";
+    double pool_ns, raw_ns, py_ns = -1, same_ns, other_ns, svm_ns = -1, tcost[8], py_t[8];
+    int py_tn[8], py_nt = 0;
+    bool goal_threads = true;
 
     for (i = 1; i < argc; ++i) {
-        if (!strcmp(argv[i], "--quick")) quick = 1;
+        if (!strcmp(argv[i], "--quick")) g_quick = 1;
         else if (!strcmp(argv[i], "--no-py")) run_py = 0;
         else if (!strcmp(argv[i], "--py") && i + 1 < argc) py = argv[++i];
-        else if (!strcmp(argv[i], "--size") && i + 1 < argc) size = (size_t)strtoull(argv[++i], NULL, 10);
-        else {
-            fprintf(stderr, "usage: %s [--quick] [--size BYTES] [--py PATH|--no-py]\n", argv[0]);
+        else if (!strcmp(argv[i], "--size") && i + 1 < argc) g_size = (size_t)strtoull(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
+            char *s = argv[++i], *end;
+            nn = 0;
+            while (*s && nn < 8) {
+                long v = strtol(s, &end, 10);
+                if (end == s || v < 1 || v > 64) break;
+                nthreads[nn++] = (int)v;
+                s = *end == ',' ? end + 1 : end;
+            }
+        } else {
+            fprintf(stderr, "usage: %s [--quick] [--size BYTES] [--threads N,N,..] [--py PATH|--no-py]\n", argv[0]);
             return 2;
         }
     }
@@ -87,48 +168,125 @@ int main(int argc, char **argv) {
     if (err != CL_SUCCESS) return 1;
     q = clCreateCommandQueueWithProperties(ctx, td.device, NULL, &err);
     if (err != CL_SUCCESS) return 1;
-    printf("pool_bench: device '%s', block of %zu bytes%s\n", name, size, quick ? " (--quick)" : "");
+    q2 = clCreateCommandQueueWithProperties(ctx, td.device, NULL, &err);
+    if (err != CL_SUCCESS) return 1;
+    printf("pool_bench: device '%s', block of %zu bytes, %d cores%s\n", name, g_size, cores,
+           g_quick ? " (--quick)" : "");
 
-    /* pool: allocate + release of a held block */
     {
         clmem_allocator *a = clmem_immediate_allocator_create(q, 0, &err);
         clmem_memory_pool *pool = clmem_memory_pool_create(a, CLMEM_POOL_DEFAULT_LEADING_BITS, &err);
-        const int batches = quick ? 15 : 41, per = quick ? 100000 : 400000;
-        double v[41];
+        const int batches = g_quick ? 41 : 101, per = 10000;
+        double v[101];
         int b, k;
         clmem_buffer buf;
+        clmem_pool_stats st;
         clmem_allocator_release(a);
-        buf = clmem_memory_pool_allocate(pool, size, &err); /* the held block */
+        /* pool: allocate + release of a held block, one thread */
+        buf = clmem_memory_pool_allocate(pool, g_size, &err); /* the held block */
         if (err != CL_SUCCESS) {
             fprintf(stderr, "pool_bench: %s\n", clmem_last_error_message());
             return 1;
         }
         clmem_buffer_release(&buf);
-        for (b = 0; b < batches; ++b) {
-            double t0 = now_ns();
-            for (k = 0; k < per; ++k) {
-                buf = clmem_memory_pool_allocate(pool, size, &err);
-                clmem_buffer_release(&buf);
+        for (i = 0; i < 2; ++i) /* a warm-up round, then the measured one */
+            for (b = 0; b < batches; ++b) {
+                double t0 = now_ns();
+                for (k = 0; k < per; ++k) {
+                    buf = clmem_memory_pool_allocate(pool, g_size, &err);
+                    clmem_buffer_release(&buf);
+                }
+                v[b] = (now_ns() - t0) / per;
             }
-            v[b] = (now_ns() - t0) / per;
-        }
         pool_ns = median(v, (size_t)batches);
         if (clmem_memory_pool_held_blocks(pool) != 1 || clmem_memory_pool_active_blocks(pool) != 0) {
             fprintf(stderr, "pool_bench: the pool's books are off\n");
             return 1;
         }
+        /* N threads on the same pool */
+        for (i = 0; i < nn; ++i) {
+            tcost[i] = threads_cost(pool, nthreads[i]);
+            if (tcost[i] < 0) {
+                fprintf(stderr, "pool_bench: a thread failed: %s\n", clmem_last_error_message());
+                return 1;
+            }
+        }
+        clmem_memory_pool_get_stats(pool, &st);
+        if (st.active_blocks != 0 || st.hits + st.misses != st.allocations) {
+            fprintf(stderr, "pool_bench: the pool's books are off after the threads\n");
+            return 1;
+        }
+        /* queue-ordered reuse: the same queue (no driver call), then two queues in turn */
+        buf = clmem_memory_pool_allocate_on_queue(pool, g_size, q, &err);
+        clmem_pooled_buffer_enqueue_release(&buf, q);
+        for (b = 0; b < batches; ++b) {
+            double t0 = now_ns();
+            for (k = 0; k < per; ++k) {
+                buf = clmem_memory_pool_allocate_on_queue(pool, g_size, q, &err);
+                clmem_pooled_buffer_enqueue_release(&buf, q);
+            }
+            v[b] = (now_ns() - t0) / per;
+        }
+        same_ns = median(v, (size_t)batches);
+        for (b = 0; b < batches; ++b) {
+            const int n = g_quick ? 20 : 50;
+            double t0 = now_ns();
+            for (k = 0; k < n; ++k) {
+                cl_command_queue qq = k % 2 ? q2 : q;
+                buf = clmem_memory_pool_allocate_on_queue(pool, g_size, qq, &err);
+                clmem_pooled_buffer_enqueue_release(&buf, qq);
+            }
+            v[b] = (now_ns() - t0) / n;
+            clFinish(q);
+            clFinish(q2);
+        }
+        other_ns = median(v, (size_t)batches);
+        if (err != CL_SUCCESS) {
+            fprintf(stderr, "pool_bench: queue-ordered path failed: %s\n", clmem_last_error_message());
+            return 1;
+        }
         clmem_memory_pool_release(pool);
     }
 
+#ifdef CL_VERSION_2_0
+    {
+        cl_device_svm_capabilities caps = 0;
+        clGetDeviceInfo(td.device, CL_DEVICE_SVM_CAPABILITIES, sizeof caps, &caps, NULL);
+        if (caps & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER) {
+            clmem_svm_allocator *sa = clmem_svm_allocator_create(ctx, 0, 0, NULL, &err);
+            clmem_svm_pool *sp = clmem_svm_pool_create(sa, CLMEM_POOL_DEFAULT_LEADING_BITS, &err);
+            const int batches = g_quick ? 41 : 101, per = 10000;
+            double v[101];
+            int b, k;
+            clmem_pooled_svm s;
+            clmem_svm_allocator_release(sa);
+            s = clmem_svm_pool_allocate(sp, g_size, &err);
+            if (err == CL_SUCCESS) {
+                clmem_pooled_svm_release(&s);
+                for (b = 0; b < batches; ++b) {
+                    double t0 = now_ns();
+                    for (k = 0; k < per; ++k) {
+                        s = clmem_svm_pool_allocate(sp, g_size, &err);
+                        clmem_pooled_svm_release(&s);
+                    }
+                    v[b] = (now_ns() - t0) / per;
+                }
+                svm_ns = median(v, (size_t)batches);
+            }
+            clmem_svm_pool_release(sp);
+        }
+    }
+#endif
+
     /* raw: create + first use + release */
     {
-        const int n = quick ? 200 : 1000;
+        const int n = g_quick ? 200 : 1000;
         double *v = (double *)malloc(sizeof(double) * (size_t)n);
         unsigned zero = 0;
         int k;
         for (k = 0; k < n; ++k) {
             double t0 = now_ns();
-            cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE, size, NULL, &err);
+            cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE, g_size, NULL, &err);
             if (err == CL_SUCCESS) err = clEnqueueWriteBuffer(q, m, CL_TRUE, 0, sizeof zero, &zero, 0, NULL, NULL);
             clReleaseMemObject(m);
             v[k] = now_ns() - t0;
@@ -143,7 +301,7 @@ int main(int argc, char **argv) {
 
     /* PyOpenCL: the same pair through MemoryPool, in a child process */
     if (run_py) {
-        int pi = 0, di = 0;
+        int pi = 0, di = 0, used = 0;
         char cmd[1024], line[256];
         FILE *f;
         /* Debian's python3-pyopencl lives with /usr/bin/python3 (a pyenv python3 on
@@ -151,26 +309,56 @@ int main(int argc, char **argv) {
         const char *python = getenv("PYTHON");
         if (!python) python = access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
         device_indices(td.platform, td.device, &pi, &di);
-        snprintf(cmd, sizeof cmd, "'%s' '%s' --platform %d --device %d --size %zu%s 2>&1", python, py, pi, di, size,
-                 quick ? " --quick" : "");
+        for (i = 0; i < nn; ++i)
+            used += snprintf(tlist + used, sizeof tlist - (size_t)used, "%s%d", i ? "," : "", nthreads[i]);
+        snprintf(cmd, sizeof cmd, "'%s' '%s' --platform %d --device %d --size %zu --threads %s%s 2>&1", python, py,
+                 pi, di, g_size, tlist, g_quick ? " --quick" : "");
         f = popen(cmd, "r");
         if (f) {
             while (fgets(line, sizeof line, f)) {
-                if (sscanf(line, "pyopencl_pool_ns %lf", &py_ns) != 1) fputs(line, stderr);
+                int tn;
+                double val;
+                if (sscanf(line, "pyopencl_pool_ns %lf", &py_ns) == 1) continue;
+                if (sscanf(line, "pyopencl_threads %d %lf", &tn, &val) == 2 && py_nt < 8) {
+                    py_tn[py_nt] = tn;
+                    py_t[py_nt++] = val;
+                    continue;
+                }
+                fputs(line, stderr);
             }
             pclose(f);
         }
         if (py_ns < 0) fprintf(stderr, "pool_bench: no PyOpenCL result (is python3-pyopencl installed?)\n");
     }
 
-    printf("%-10s %12s %14s\n", "path", "median ns", "x pool");
-    printf("%-10s %12.1f %14.1f\n", "pool", pool_ns, 1.0);
-    printf("%-10s %12.1f %14.1f\n", "raw", raw_ns, raw_ns / pool_ns);
-    if (py_ns >= 0) printf("%-10s %12.1f %14.1f\n", "pyopencl", py_ns, py_ns / pool_ns);
-    printf("goals: pool <= 30 ns: %s; pyopencl/pool >= 10: %s; raw/pool >= 1000: %s\n",
-           pool_ns <= 30 ? "met" : "MISSED",
-           py_ns < 0 ? "n/a" : py_ns / pool_ns >= 10 ? "met" : "MISSED",
+    printf("%-22s %12s %10s\n", "path", "median ns", "x pool");
+    printf("%-22s %12.1f %10.1f   the main thread\n", "pool", pool_ns, 1.0);
+    for (i = 0; i < nn; ++i) {
+        char label[64];
+        double ratio = tcost[i] / tcost[0];
+        snprintf(label, sizeof label, "pool, %d thread%s", nthreads[i], nthreads[i] > 1 ? "s" : "");
+        printf("%-22s %12.1f %10.1f   per pair per thread; %.2fx the 1-thread run%s\n", label, tcost[i],
+               tcost[i] / pool_ns, ratio, nthreads[i] > cores ? " (more threads than cores)" : "");
+        if (nthreads[i] <= cores && ratio > 1.3) goal_threads = false;
+    }
+    printf("%-22s %12.1f %10.1f   allocate_on_queue + enqueue_release, one queue\n", "queue, same queue",
+           same_ns, same_ns / pool_ns);
+    printf("%-22s %12.1f %10.1f   two queues in turn (marker + barrier)\n", "queue, other queue", other_ns,
+           other_ns / pool_ns);
+    if (svm_ns >= 0) printf("%-22s %12.1f %10.1f\n", "svm pool", svm_ns, svm_ns / pool_ns);
+    printf("%-22s %12.1f %10.1f\n", "raw", raw_ns, raw_ns / pool_ns);
+    if (py_ns >= 0) printf("%-22s %12.1f %10.1f\n", "pyopencl, 1 thread", py_ns, py_ns / pool_ns);
+    for (i = 0; i < py_nt; ++i) {
+        char label[64];
+        snprintf(label, sizeof label, "pyopencl, %d thread%s", py_tn[i], py_tn[i] > 1 ? "s" : "");
+        printf("%-22s %12.1f %10.1f   per pair per thread\n", label, py_t[i], py_t[i] / pool_ns);
+    }
+    printf("goals: pool <= 30 ns: %s; svm pool <= 50 ns: %s; N threads <= 1.3x for N <= %d cores: %s; "
+           "pyopencl/pool >= 10: %s; raw/pool >= 1000: %s\n",
+           pool_ns <= 30 ? "met" : "MISSED", svm_ns < 0 ? "n/a" : svm_ns <= 50 ? "met" : "MISSED", cores,
+           goal_threads ? "met" : "MISSED", py_ns < 0 ? "n/a" : py_ns / pool_ns >= 10 ? "met" : "MISSED",
            raw_ns / pool_ns >= 1000 ? "met" : "MISSED");
+    clReleaseCommandQueue(q2);
     clReleaseCommandQueue(q);
     clReleaseContext(ctx);
     return 0;

@@ -77,6 +77,69 @@ extern "C" {
 #endif
 
 /* ---------------------------------------------------------------------------------
+   NAMED OPTIONS: AN OPTION WRITTEN MEANS ITS VALUE, ONE LEFT OUT MEANS THE DEFAULT
+
+   Every options struct starts its named fields with `given`, a mask of the options
+   whose default is not zero (CLMEM_GIVEN_*). The macros fill it at compile time from
+   the designators the caller wrote: `#__VA_ARGS__` makes a string literal of the
+   options, and a designator counts when ".name" follows the start or a comma
+   (", .byte_count" but not "cfg.byte_count"). gcc folds the search at every -O level
+   and clang from -O1; clang at -O0 searches at run time (about 20 short strstr calls).
+   So `.is_blocking = false` does not block and `.byte_count = n` with n == 0 copies
+   nothing, while leaving them out blocks and copies everything.
+   Callers of a *_opts function (C++, function pointers) set `given` themselves for the
+   options they fill in: o.byte_count = n; o.given |= CLMEM_GIVEN_BYTE_COUNT;
+   --------------------------------------------------------------------------------- */
+#define CLMEM_GIVEN_BYTE_COUNT 0x001u   /* .byte_count */
+#define CLMEM_GIVEN_IS_BLOCKING 0x002u  /* .is_blocking */
+#define CLMEM_GIVEN_REGION 0x004u       /* .region */
+#define CLMEM_GIVEN_SIZE 0x008u         /* .size */
+#define CLMEM_GIVEN_HOST_SIZE 0x010u    /* .host_size */
+#define CLMEM_GIVEN_SHAPE 0x020u        /* .shape */
+#define CLMEM_GIVEN_NDIM 0x040u         /* .ndim */
+#define CLMEM_GIVEN_ORDER 0x080u        /* .order */
+#define CLMEM_GIVEN_MODE 0x100u         /* .mode */
+#define CLMEM_GIVEN_NUM_CHANNELS 0x200u /* .num_channels */
+#define CLMEM_GIVEN_ALIGNMENT 0x400u    /* .alignment */
+
+#if defined(__GNUC__) || defined(__clang__)
+#define CLMEM__STRSTR(s, t) __builtin_strstr(s, t)
+#else
+#define CLMEM__STRSTR(s, t) strstr(s, t)
+#endif
+#define CLMEM__HAS(s, name, bit) ((CLMEM__STRSTR(s, ",." name) || CLMEM__STRSTR(s, ", ." name)) ? (bit) : 0u)
+#define CLMEM__GIVEN_S(s)                                                                                    \
+    (CLMEM__HAS(s, "byte_count", CLMEM_GIVEN_BYTE_COUNT) | CLMEM__HAS(s, "is_blocking", CLMEM_GIVEN_IS_BLOCKING) | \
+     CLMEM__HAS(s, "region", CLMEM_GIVEN_REGION) | CLMEM__HAS(s, "size", CLMEM_GIVEN_SIZE) |                 \
+     CLMEM__HAS(s, "host_size", CLMEM_GIVEN_HOST_SIZE) | CLMEM__HAS(s, "shape", CLMEM_GIVEN_SHAPE) |           \
+     CLMEM__HAS(s, "ndim", CLMEM_GIVEN_NDIM) | CLMEM__HAS(s, "order", CLMEM_GIVEN_ORDER) |                    \
+     CLMEM__HAS(s, "mode", CLMEM_GIVEN_MODE) | CLMEM__HAS(s, "num_channels", CLMEM_GIVEN_NUM_CHANNELS) |      \
+     CLMEM__HAS(s, "alignment", CLMEM_GIVEN_ALIGNMENT))
+/* CLMEM__GIVEN(options...): the given mask of the designators written (see above). */
+#define CLMEM__GIVEN(...) CLMEM__GIVEN_S("," #__VA_ARGS__)
+
+/* Positional arguments that may be compound literals. The preprocessor splits a macro
+   argument at its commas, so `(const size_t[]){1024, 512}` would be two arguments.
+   A macro therefore names only the arguments it must see (those whose type picks the
+   function) and hands the rest, positional and named, to a brace initializer, which
+   puts every comma back: an "args" struct whose leading members are the positional
+   arguments, followed by the options' fields, overlaid on the options struct so that
+   the options pass on without a copy:
+       typedef struct { const size_t *shape; cl_int *errcode_ret;
+                        CLMEM__OPTIONS(clmem_x_options, CLMEM__X_FIELDS) } clmem__x_args;
+       #define clmem_x(ctx, ...) clmem__x_call(ctx, &(clmem__x_args){__VA_ARGS__, .given = CLMEM__GIVEN(__VA_ARGS__)})
+   C only (C++ has overloads). */
+#ifndef __cplusplus
+#define CLMEM__OPTIONS(T, FIELDS) \
+    union {                       \
+        T opts;                   \
+        struct {                  \
+            FIELDS                \
+        };                        \
+    };
+#endif
+
+/* ---------------------------------------------------------------------------------
    RESULTS
 
    Every operation returns a cl_int: CL_SUCCESS, the OpenCL error code the spec gives

@@ -20,13 +20,31 @@ typedef struct clmem_buffer {
     cl_mem root;            /* the root buffer of a sub-buffer; equal to mem otherwise */
     size_t origin;          /* byte offset of mem within root (0 unless a sub-buffer) */
     void *pool;             /* pooled buffers: their pool's block record; else NULL */
+    uint64_t generation;    /* pooled buffers: which hand-out of the block this is; else 0 */
 } clmem_buffer;
 
-/* What a pooled buffer's `pool` points to: a record whose first member returns the
-   block to its owner (private; see clmem/pool.c). */
+/* What a pooled buffer's `pool` points to: a record whose first members return the
+   block to its owner and count its hand-outs (private; see clmem/pool.c). Records are
+   never given back to the system, so a stale handle always points at a record. */
 typedef struct clmem__buffer_owner {
     cl_int (*release)(clmem_buffer *buf);
+    uint64_t gen;           /* odd while handed out: the current hand-out's generation */
 } clmem__buffer_owner;
+
+/* clmem__buffer_stale(b): true when b is a copy of a pooled buffer handle whose block
+   was released (back in its pool, freed, or handed out again since, also after the
+   pool itself was released). Every clmem call that takes a buffer should refuse such a
+   handle with CL_INVALID_MEM_OBJECT ("a stale pooled buffer handle: its block was
+   released"). Costs one load for a pooled handle, nothing for another. Private. */
+static inline bool clmem__buffer_stale(clmem_buffer b) {
+    const clmem__buffer_owner *o = (const clmem__buffer_owner *)b.pool;
+    if (!o) return false;
+#if defined(__GNUC__) || defined(__clang__)
+    return __atomic_load_n(&o->gen, __ATOMIC_ACQUIRE) != b.generation;
+#else
+    return *(const volatile uint64_t *)&o->gen != b.generation;
+#endif
+}
 
 /** clmem_buffer_create(context, flags, size, hostbuf, &err): a new buffer
     (PyOpenCL's Buffer(context, flags, size, hostbuf)).
@@ -97,7 +115,7 @@ CLMEM_API void *clmem_buffer_hostbuf(clmem_buffer buf);
 #define clmem_enqueue_fill_buffer(...) clmem__fill_buffer_(__VA_ARGS__, )
 #define clmem__fill_buffer_(queue, buf, pattern, pattern_size, offset, size, ...)                   \
     clmem_enqueue_fill_buffer_opts(queue, buf, pattern, pattern_size, offset, size,             \
-                                   &(clmem_enqueue_options){.clmem__start = 0, __VA_ARGS__})
+                                   &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 CLMEM_API cl_int clmem_enqueue_fill_buffer_opts(cl_command_queue queue, clmem_buffer buf, const void *pattern,
                                                 size_t pattern_size, size_t offset, size_t size,
                                                 const clmem_enqueue_options *opts);

@@ -303,9 +303,9 @@ static cl_int clmem__image_fill_from_driver(clmem_image *img) {
 }
 
 CLMEM_API clmem_image clmem_create_image_opts(cl_context context, cl_mem_flags flags, clmem_image_format format,
-                                             const clmem_image_options *opts, cl_int *errcode_ret) {
+                                             cl_int *errcode_ret, const clmem_image_options *opts) {
     static const char fn[] = "clmem_create_image";
-    static const clmem_image_options none = {0, {0, 0, 0}, 0, {0, 0}, NULL, 0, false, {NULL, NULL, 0, 0, NULL, 0, NULL}};
+    static const clmem_image_options none = CLMEM__ZERO;
     clmem_image img = clmem__image_empty();
     cl_image_desc desc;
     cl_mem_object_type type;
@@ -344,7 +344,7 @@ CLMEM_API clmem_image clmem_create_image_opts(cl_context context, cl_mem_flags f
                               opts->shape[0], opts->shape[1], opts->shape[2]);
             goto fail;
         }
-        if (opts->ndim != 0 && opts->ndim != ndim) {
+        if ((opts->ndim != 0 || (opts->given & CLMEM_GIVEN_NDIM)) && opts->ndim != ndim) {
             err = clmem__fail(CL_INVALID_VALUE, fn, ".ndim is %u but shape {%zu, %zu, %zu} has %u non-zero extents",
                               opts->ndim, opts->shape[0], opts->shape[1], opts->shape[2], ndim);
             goto fail;
@@ -474,9 +474,9 @@ static cl_channel_type clmem__normalized_type(cl_channel_type t) {
 
 CLMEM_API clmem_image clmem_image_from_array_opts(cl_context context, const void *array, cl_channel_type element_type,
                                                  cl_uint vector_width, size_t ndim, const size_t *shape,
-                                                 const clmem_image_from_array_options *opts, cl_int *errcode_ret) {
+                                                 cl_int *errcode_ret, const clmem_image_from_array_options *opts) {
     static const char fn[] = "clmem_image_from_array";
-    static const clmem_image_from_array_options none = {0, 0, 0, false, false};
+    static const clmem_image_from_array_options none = CLMEM__ZERO;
     clmem_image_options io;
     clmem_image_format format;
     cl_channel_type ctype = element_type;
@@ -487,13 +487,13 @@ CLMEM_API clmem_image clmem_image_from_array_opts(cl_context context, const void
     if (!opts) opts = &none;
     memset(&io, 0, sizeof io);
     if (vector_width == 0) vector_width = 1;
-    nch = opts->num_channels ? opts->num_channels : vector_width;
+    nch = opts->num_channels || (opts->given & CLMEM_GIVEN_NUM_CHANNELS) ? opts->num_channels : vector_width;
     /* checks that are not validation but meaning: done even with CLMEM_NO_VALIDATION */
     if (!array || !shape) {
         err = clmem__fail(CL_INVALID_VALUE, fn, "%s is NULL", !array ? "array" : "shape");
         goto fail;
     }
-    if (opts->mode != 0 && opts->mode != 'r' && opts->mode != 'w') {
+    if ((opts->mode != 0 || (opts->given & CLMEM_GIVEN_MODE)) && opts->mode != 'r' && opts->mode != 'w') {
         err = clmem__fail(CL_INVALID_VALUE, fn, "invalid value '%c' (%d) for .mode: use 'r' or 'w'", opts->mode,
                           (int)opts->mode);
         goto fail;
@@ -574,7 +574,7 @@ CLMEM_API clmem_image clmem_image_from_array_opts(cl_context context, const void
     io.host_size = bytes;
     flags = (opts->mode == 'w' ? CL_MEM_WRITE_ONLY : CL_MEM_READ_ONLY) | CL_MEM_COPY_HOST_PTR;
     {
-        clmem_image img = clmem_create_image_opts(context, flags, format, &io, &err);
+        clmem_image img = clmem_create_image_opts(context, flags, format, &err, &io);
         if (err != CL_SUCCESS) {
             /* rename the function in the message: the caller called image_from_array */
             char msg[768];
@@ -675,13 +675,12 @@ CLMEM_API void clmem_image_extent(clmem_image img, size_t ext[3]) {
 }
 
 /* clmem__image_region(fn, what, img, origin, region_in, region): normalise a region
-   (trailing 0 -> 1; all 0 -> everything from origin) and check origin + region fits
-   the image's extent. CL_INVALID_VALUE otherwise. */
+   (NULL: everything from origin; trailing 0 -> 1; all 0: empty, region[0] == 0) and
+   check origin + region fits the image's extent. CL_INVALID_VALUE otherwise. */
 static cl_int clmem__image_region(const char *fn, const char *what, const clmem_image *img, const size_t origin[3],
                                   const size_t region_in[3], size_t region[3]) {
     size_t ext[3];
     int i;
-    bool all_zero = region_in[0] == 0 && region_in[1] == 0 && region_in[2] == 0;
     clmem_image_extent(*img, ext);
     for (i = 0; i < 3; ++i) {
         if (origin[i] >= ext[i])
@@ -691,8 +690,12 @@ static cl_int clmem__image_region(const char *fn, const char *what, const clmem_
                                ext[2],
                                (i > 0 && ext[i] == 1) ? " (an unused coordinate must be 0)" : "");
     }
-    if (all_zero) {
+    if (!region_in) {
         for (i = 0; i < 3; ++i) region[i] = ext[i] - origin[i];
+        return CL_SUCCESS;
+    }
+    if (region_in[0] == 0 && region_in[1] == 0 && region_in[2] == 0) { /* written as empty: nothing */
+        region[0] = region[1] = region[2] = 0;
         return CL_SUCCESS;
     }
     for (i = 0; i < 3; ++i) region[i] = region_in[i];
@@ -735,7 +738,6 @@ CLMEM_API cl_int clmem_enqueue_fill_image_opts(cl_command_queue queue, clmem_ima
     cl_int err;
     if (!opts) opts = &none;
     if (!origin) origin = zero;
-    if (!region) region = zero;
     if (CLMEM__CHECKS) {
         static const char *const kinds[] = {"?", "float", "cl_int", "cl_uint"};
         static const char *const wants[] = {"float", "cl_int", "cl_uint"};
@@ -754,6 +756,7 @@ CLMEM_API cl_int clmem_enqueue_fill_image_opts(cl_command_queue queue, clmem_ima
         if ((err = clmem__check_same_context(fn, queue, img.context, "img")) != CL_SUCCESS) return err;
     }
     if ((err = clmem__image_region(fn, "fill", &img, origin, region, reg)) != CL_SUCCESS) return err;
+    if (reg[0] == 0) return clmem__nothing_to_do(fn, queue, opts->wait_for, opts->num_wait_for, opts->event);
     if (color) { /* 8- and 16-bit integer channels saturate here: Oclgrind 21.10 truncates instead */
         cl_int lo = 0, hi = 0, i;
         switch (img.format.image_channel_data_type) {

@@ -12,9 +12,9 @@ extern "C" {
    passes to OpenCL unchanged. PyOpenCL's attribute names map to the fields:
      channel_order      ->  .image_channel_order      (CL_R, CL_RGBA, ...)
      channel_data_type  ->  .image_channel_data_type  (CL_FLOAT, CL_UNORM_INT8, ...)
-   Make one with clmem_image_format_create(CL_RGBA, CL_FLOAT) (a compound literal
-   such as (clmem_image_format){CL_RGBA, CL_FLOAT} works too, but not as an argument
-   of a clmem macro: the comma inside the braces splits the macro's arguments).
+   Make one with clmem_image_format_create(CL_RGBA, CL_FLOAT) or a compound literal
+   such as (clmem_image_format){CL_RGBA, CL_FLOAT}, also as an argument of
+   clmem_create_image.
    --------------------------------------------------------------------------------- */
 typedef cl_image_format clmem_image_format;
 
@@ -59,8 +59,8 @@ CLMEM_API const char *clmem_channel_type_name(cl_channel_type type);
 /** clmem_image_format_repr(f, buf, size): PyOpenCL's repr, "ImageFormat(RGBA, FLOAT)";
     unknown parts are written "<unknown channel order 0x10ff>" /
     "<unknown channel data type 0x10ff>". Writes at most size bytes (always
-    terminated when size > 0) and returns buf. Example:
-        char s[64]; puts(clmem_image_format_repr(img.format, s, sizeof s)); */
+    terminated when size > 0) and returns buf.
+    Example: char s[64]; puts(clmem_image_format_repr(img.format, s, sizeof s)); */
 CLMEM_API const char *clmem_image_format_repr(clmem_image_format f, char *buf, size_t size);
 
 /** clmem_image_format_equal(a, b): same order and type (PyOpenCL's ==). */
@@ -134,18 +134,29 @@ typedef struct clmem_image {
 static inline cl_mem clmem_image_int_ptr(clmem_image img) { return img.mem; }
 
 /** Options of clmem_create_image (PyOpenCL's create_image keywords). */
+/* Fields (see the names in the documentation of clmem_create_image):
+     given      CLMEM_GIVEN_* bits: filled by the macros
+     shape      image order: {width}, {width, height}, {width, height, depth}, with
+                .is_array {width, array_size} or {width, height, array_size}. The
+                dimension count is the number of leading non-zero entries: a computed
+                0 shortens the shape (give .ndim to have it refused instead)
+     ndim       optional: the dimension count you mean (1-3); checked against .shape
+     pitches    row pitch, slice pitch in bytes (0: packed); only with .hostbuf
+     hostbuf    host data for CL_MEM_USE_HOST_PTR / CL_MEM_COPY_HOST_PTR
+     host_size  optional: bytes behind hostbuf, checked against what the image reads
+     is_array   a 1-D array (2 dims) or 2-D array (3 dims)
+     buffer     a 1-D buffer image over this buffer (1 dim) */
+#define CLMEM__IMAGE_FIELDS \
+    unsigned given;         \
+    size_t shape[3];        \
+    cl_uint ndim;           \
+    size_t pitches[2];      \
+    void *hostbuf;          \
+    size_t host_size;       \
+    bool is_array;          \
+    clmem_buffer buffer;
 typedef struct clmem_image_options {
-    int clmem__start;        /* private: keeps the braces non-empty */
-    size_t shape[3];         /* image order: {width}, {width, height}, {width, height, depth},
-                                with .is_array {width, array_size} or {width, height, array_size}.
-                                The dimension count is the number of leading non-zero
-                                entries: a computed 0 shortens the shape (see .ndim). */
-    cl_uint ndim;            /* optional: the dimension count you mean (1-3); checked against .shape */
-    size_t pitches[2];       /* row pitch, slice pitch in bytes (0: packed); only with .hostbuf */
-    void *hostbuf;           /* host data for CL_MEM_USE_HOST_PTR / CL_MEM_COPY_HOST_PTR */
-    size_t host_size;        /* optional: bytes behind hostbuf, checked against what the image reads */
-    bool is_array;           /* a 1-D array (2 dims) or 2-D array (3 dims) */
-    clmem_buffer buffer;     /* a 1-D buffer image over this buffer (1 dim) */
+    CLMEM__IMAGE_FIELDS
 } clmem_image_options;
 
 /** clmem_create_image(context, flags, format, &err, .shape = {...}, ...): a new image
@@ -183,26 +194,41 @@ typedef struct clmem_image_options {
     Example:
       clmem_image img = clmem_create_image(ctx, CL_MEM_READ_ONLY,
           clmem_image_format_create(CL_RGBA, CL_FLOAT), &err, .shape = {640, 480}); */
-#ifndef __cplusplus
-#define clmem_create_image(...) clmem__create_image_(__VA_ARGS__, )
-#define clmem_image_create(...) clmem__create_image_(__VA_ARGS__, )
-#define clmem__create_image_(context, flags, format, errcode_ret, ...) \
-    clmem_create_image_opts(context, flags, format, &(clmem_image_options){.clmem__start = 0, __VA_ARGS__}, errcode_ret)
-#endif
 /** The function behind clmem_create_image (for C++ and function pointers); opts may be NULL. */
 CLMEM_API clmem_image clmem_create_image_opts(cl_context context, cl_mem_flags flags, clmem_image_format format,
-                                             const clmem_image_options *opts, cl_int *errcode_ret);
+                                             cl_int *errcode_ret, const clmem_image_options *opts);
+#ifndef __cplusplus
+typedef struct clmem__create_image_args {
+    clmem_image_format format;
+    cl_int *errcode_ret;
+    CLMEM__OPTIONS(clmem_image_options, CLMEM__IMAGE_FIELDS)
+} clmem__create_image_args;
+static inline clmem_image clmem__create_image_call(cl_context context, cl_mem_flags flags, const clmem__create_image_args *a) {
+    return clmem_create_image_opts(context, flags, a->format, a->errcode_ret, &a->opts);
+}
+#define clmem_create_image(context, flags, ...) \
+    clmem__create_image_call(context, flags, &(clmem__create_image_args){__VA_ARGS__, .given = CLMEM__GIVEN(__VA_ARGS__)})
+#define clmem_image_create clmem_create_image
+#endif
 
 /** Options of clmem_image_from_array. */
+/* Fields:
+     given          CLMEM_GIVEN_* bits: filled by the macros
+     num_channels   1, 2 or 4; left out: 1 for scalar element types, the vector width for
+                    cl_float4 and the like. With more than 1 the last extent of the shape
+                    must equal it. 3 is rejected: OpenCL has no RGB format for 8/16/32-bit
+                    or float channels.
+     mode           'r' (default): CL_MEM_READ_ONLY; 'w': CL_MEM_WRITE_ONLY
+     norm_int       integer data read as normalized floats (UNORM/SNORM 8 and 16 bit)
+     half_float     the 16-bit data are halfs (cl_half/uint16_t): CL_HALF_FLOAT */
+#define CLMEM__IMAGE_FROM_ARRAY_FIELDS \
+    unsigned given;                    \
+    cl_uint num_channels;              \
+    char mode;                         \
+    bool norm_int;                     \
+    bool half_float;
 typedef struct clmem_image_from_array_options {
-    int clmem__start;
-    cl_uint num_channels;    /* 1, 2 or 4; 0: 1 for scalar element types, the vector
-                                width for cl_float4 and the like. With more than 1 the
-                                last extent of the shape must equal it. 3 is rejected:
-                                OpenCL has no RGB format for 8/16/32-bit or float channels. */
-    char mode;               /* 'r' (default, 0): CL_MEM_READ_ONLY; 'w': CL_MEM_WRITE_ONLY */
-    bool norm_int;           /* integer data read as normalized floats (UNORM/SNORM 8 and 16 bit) */
-    bool half_float;         /* the 16-bit data are halfs (cl_half/uint16_t): CL_HALF_FLOAT */
+    CLMEM__IMAGE_FROM_ARRAY_FIELDS
 } clmem_image_from_array_options;
 
 /** clmem_image_from_array(context, array, ndim, shape, &err, ...): an image holding a
@@ -224,14 +250,18 @@ typedef struct clmem_image_from_array_options {
     .norm_int with float/32-bit/half data, .half_float with other than 16-bit data),
     CL_INVALID_IMAGE_FORMAT_DESCRIPTOR (num_channels 3, which would need CL_RGB: "use
     4 channels (RGBA) and pad the data, or 1 channel with a width 3 times larger").
-    Example: float a[512][1024]; const size_t shape[] = {512, 1024};
-             clmem_image img = clmem_image_from_array(ctx, &a[0][0], 2, shape, &err); */
+    Example: static float a[512][1024];
+             clmem_image img = clmem_image_from_array(ctx, &a[0][0], 2, (const size_t[]){512, 1024}, &err); */
 #ifndef __cplusplus
-#define clmem_image_from_array(...) clmem__image_from_array_(__VA_ARGS__, )
-#define clmem__image_from_array_(context, array, ndim, shape, errcode_ret, ...)                                   \
-    clmem_image_from_array_opts(context, array, CLMEM__ARRAY_CHANNEL_TYPE(array), CLMEM__ARRAY_VECTOR_WIDTH(array), \
-                                ndim, shape, &(clmem_image_from_array_options){.clmem__start = 0, __VA_ARGS__},    \
-                                errcode_ret)
+typedef struct clmem__image_from_array_args {
+    size_t ndim;
+    const size_t *shape;
+    cl_int *errcode_ret;
+    CLMEM__OPTIONS(clmem_image_from_array_options, CLMEM__IMAGE_FROM_ARRAY_FIELDS)
+} clmem__image_from_array_args;
+#define clmem_image_from_array(context, array, ...)                                                             \
+    clmem__image_from_array_call(context, array, CLMEM__ARRAY_CHANNEL_TYPE(array), CLMEM__ARRAY_VECTOR_WIDTH(array), \
+                                 &(clmem__image_from_array_args){__VA_ARGS__, .given = CLMEM__GIVEN(__VA_ARGS__)})
 #define CLMEM__ARRAY_TYPES(X)                                                                                  \
     X(float, CL_FLOAT, 1) X(int8_t, CL_SIGNED_INT8, 1) X(uint8_t, CL_UNSIGNED_INT8, 1)                          \
     X(int16_t, CL_SIGNED_INT16, 1) X(uint16_t, CL_UNSIGNED_INT16, 1) X(int32_t, CL_SIGNED_INT32, 1)              \
@@ -250,7 +280,14 @@ typedef struct clmem_image_from_array_options {
     vector_width the channels per element of the pointer type (1 for scalars). */
 CLMEM_API clmem_image clmem_image_from_array_opts(cl_context context, const void *array, cl_channel_type element_type,
                                                  cl_uint vector_width, size_t ndim, const size_t *shape,
-                                                 const clmem_image_from_array_options *opts, cl_int *errcode_ret);
+                                                 cl_int *errcode_ret, const clmem_image_from_array_options *opts);
+#ifndef __cplusplus
+static inline clmem_image clmem__image_from_array_call(cl_context context, const void *array, cl_channel_type element_type,
+                                                       cl_uint vector_width, const clmem__image_from_array_args *a) {
+    return clmem_image_from_array_opts(context, array, element_type, vector_width, a->ndim, a->shape, a->errcode_ret,
+                                       &a->opts);
+}
+#endif
 
 /** clmem_image_from_int_ptr(mem, retain, &err): wrap a raw image cl_mem, reading its
     type, format, extents, flags and context from the driver. retain: call
@@ -278,7 +315,7 @@ typedef struct clmem_image_info {
 
 /** clmem_image_get_info(img, &info): every image_info, from the driver. Errors:
     CL_INVALID_MEM_OBJECT (empty handle), CL_INVALID_VALUE (info NULL), or the
-    driver's code. The generic clmem_memory_object_get_infos gives the mem_info. */
+    driver's code. The generic clmem_memory_object_get_info gives the mem_info. */
 CLMEM_API cl_int clmem_image_get_info(clmem_image img, clmem_image_info *info);
 
 /** clmem_image_shape(img, shape): PyOpenCL's Image.shape, for every image type (PyOpenCL
@@ -317,7 +354,7 @@ typedef enum clmem_color_kind {
 #define clmem_enqueue_fill_image(...) clmem__fill_image_(__VA_ARGS__, )
 #define clmem__fill_image_(queue, img, color, origin, region, ...)                                           \
     clmem_enqueue_fill_image_opts(queue, img, color, CLMEM__COLOR_KIND(color), origin, region,             \
-                                  &(clmem_enqueue_options){.clmem__start = 0, __VA_ARGS__})
+                                  &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #define CLMEM__COLOR_KIND(c)                                                                                   \
     _Generic((c), float *: CLMEM_COLOR_FLOAT, const float *: CLMEM_COLOR_FLOAT, cl_int *: CLMEM_COLOR_INT,   \
              const cl_int *: CLMEM_COLOR_INT, cl_uint *: CLMEM_COLOR_UINT, const cl_uint *: CLMEM_COLOR_UINT)

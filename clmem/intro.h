@@ -18,12 +18,15 @@
      >>transfer      clmem_enqueue_copy (its DISPATCH TABLE), clmem_enqueue_fill,
                      clmem_set_kernel_arg, clmem_local_memory
      >>pool          allocators, memory pools, SVM pools
+     >>pinned        pinned host memory, pinned pools, staged pageable copies (clmem_stager)
      >>cache         first-argument-dependent memoization   >>characterize
      >>testing       CLMEM_TEST device selection and the test runner
 
-   ERRORS: every call returns a cl_int (constructors: through a trailing cl_int *);
+   ERRORS: every call returns a cl_int (constructors: through cl_int *errcode_ret, their
+   last positional argument, before any named options);
    clmem_last_error_message() says in words which function, argument and values.
-   ZERO MEANS DEFAULT in the named options: see "NAMED OPTIONAL ARGUMENTS" (>>memobj).
+   Named options mean what they say, left-out ones take their default: see "NAMED
+   OPTIONAL ARGUMENTS" (>>memobj) and "NAMED OPTIONS" (>>base).
 
    OPTIONS (define before including):
      CLMEM_IMPLEMENTATION   compile the implementation into this translation unit

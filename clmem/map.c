@@ -34,6 +34,10 @@ static size_t clmem__map_live;
 #endif
 static unsigned long long clmem__map_serial;
 
+/* For the inline hot path of clmem_enqueue_copy: 1 while any map is live (then the
+   full path runs, with its warning about copying mapped memory). */
+CLMEM_API int clmem__maps_live(void) { return CLMEM__MAP_ANY_LIVE(); }
+
 #define CLMEM__MAP_WRITES(flags) (((flags) & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) != 0)
 
 static bool clmem__map_boxes_meet(const clmem__map_record *a, const size_t *lo, const size_t *hi) {
@@ -245,13 +249,18 @@ static cl_int clmem__map_buffer_layout(const char *fn, const clmem_map_options *
                                        clmem_memory_map *m) {
     size_t size, i, ndim = opts->ndim, extent;
     bool strided = false;
-    char order = opts->order ? opts->order : 'C';
+    char order = opts->order || (opts->given & CLMEM_GIVEN_ORDER) ? opts->order : 'C';
     if (itemsize == 0) return clmem__fail(CL_INVALID_VALUE, fn, "the element type has size 0");
     if (order != 'C' && order != 'F')
         return clmem__fail(CL_INVALID_VALUE, fn, "order '%c' (%d) is neither 'C' nor 'F'",
                            (order >= 32 && order < 127) ? order : '?', (int)order);
     if (ndim > CLMEM_MAP_MAX_DIMS)
         return clmem__fail(CL_INVALID_VALUE, fn, "ndim %zu is above CLMEM_MAP_MAX_DIMS (%d)", ndim, CLMEM_MAP_MAX_DIMS);
+    if (ndim == 0 && (opts->given & CLMEM_GIVEN_NDIM))
+        return clmem__fail(CL_INVALID_VALUE, fn, ".ndim is 0: a map has at least one axis");
+    if (ndim == 0 && (opts->given & CLMEM_GIVEN_SHAPE) && opts->shape[0] == 0)
+        return clmem__fail(CL_INVALID_VALUE, fn, ".shape is written but its first extent is 0: OpenCL cannot map 0 bytes "
+                           "(leave .shape out to map everything from offset on)");
     if (ndim == 0) {
         while (ndim < CLMEM_MAP_MAX_DIMS && opts->shape[ndim] != 0) ++ndim;
         for (i = ndim; i < CLMEM_MAP_MAX_DIMS; ++i)
@@ -366,9 +375,10 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
     memset(&m, 0, sizeof m);
     if (map) *map = m;
     if ((err = clmem__map_common_checks(fn, queue, buf.mem, "buf", flags, map, opts)) != CL_SUCCESS) return err;
-    blocking = opts->is_blocking != CLMEM_NON_BLOCKING;
+    if (CLMEM__CHECKS && (err = clmem__buffer_invalid(fn, "buf", buf)) != CL_SUCCESS) return err;
+    blocking = !(opts->given & CLMEM_GIVEN_IS_BLOCKING) || opts->is_blocking;
     for (i = 0; i < 3; ++i)
-        if (opts->origin[i] != 0 || opts->region[i] != 0)
+        if (opts->origin[i] != 0 || opts->region[i] != 0 || (opts->given & CLMEM_GIVEN_REGION))
             return clmem__fail(CL_INVALID_VALUE, fn, ".origin and .region are for image maps; a buffer map takes offset "
                                "and .shape");
     if (CLMEM__CHECKS && offset > buf.size)
@@ -450,8 +460,8 @@ CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_imag
     memset(&m, 0, sizeof m);
     if (map) *map = m;
     if ((err = clmem__map_common_checks(fn, queue, img.mem, "img", flags, map, opts)) != CL_SUCCESS) return err;
-    blocking = opts->is_blocking != CLMEM_NON_BLOCKING;
-    if (opts->ndim != 0 || opts->order != 0)
+    blocking = !(opts->given & CLMEM_GIVEN_IS_BLOCKING) || opts->is_blocking;
+    if (opts->ndim != 0 || opts->order != 0 || (opts->given & (CLMEM_GIVEN_NDIM | CLMEM_GIVEN_ORDER | CLMEM_GIVEN_SHAPE)))
         return clmem__fail(CL_INVALID_VALUE, fn, "an image map takes its shape from the region: leave .ndim and .order out");
     for (i = 0; i < CLMEM_MAP_MAX_DIMS; ++i)
         if (opts->shape[i] != 0 || opts->strides[i] != 0)
@@ -470,7 +480,7 @@ CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_imag
         return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "img has type 0x%x, which is not an image type", (unsigned)img.type);
     }
     for (i = 0; i < 3; ++i) o[i] = opts->origin[i];
-    if (opts->region[0] != 0 || opts->region[1] != 0 || opts->region[2] != 0) {
+    if (opts->region[0] != 0 || opts->region[1] != 0 || opts->region[2] != 0 || (opts->given & CLMEM_GIVEN_REGION)) {
         for (i = 0; i < 3; ++i) r[i] = opts->region[i];
         if (CLMEM__CHECKS && (r[0] == 0 || (r[1] == 0 && r[2] != 0)))
             return clmem__fail(CL_INVALID_VALUE, fn, "region {%zu, %zu, %zu} is empty along %s", r[0], r[1], r[2],

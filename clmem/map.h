@@ -20,13 +20,14 @@ extern "C" {
            clmem_memory_map_release(&m);            // clEnqueueUnmapMemObject on the map's queue
        }
 
-   PyOpenCL's `with` block is CLMEM_WITH_MAP: it declares the map, runs the block when
-   the map succeeded and unmaps when the block is left by its end, `break` or
-   `continue`:
+   PyOpenCL's `with` block is CLMEM_WITH_MAP: it declares the map, stores the map's
+   result in an error variable, runs the block when the map succeeded and unmaps when
+   the block is left by its end, `break` or `continue`:
 
-       CLMEM_WITH_MAP(m, err = clmem_enqueue_map_buffer(q, buf, CL_MAP_WRITE_INVALIDATE_REGION, 0, char, &m)) {
+       CLMEM_WITH_MAP(m, err, clmem_enqueue_map_buffer(q, buf, CL_MAP_WRITE_INVALIDATE_REGION, 0, char, &m)) {
            memset(m.ptr, 0, m.size);
        }
+       if (err != CL_SUCCESS) puts(clmem_last_error_message());
 
    LIVE-MAP TABLE. clmem remembers every map it made until it is released (a multiset:
    PoCL returns the same pointer for two maps of one region, so each map is its own
@@ -82,9 +83,9 @@ typedef struct clmem_memory_map {
 } clmem_memory_map;
 
 /** Options of clmem_enqueue_map_buffer and clmem_enqueue_map_image (PyOpenCL's
-    keyword arguments). Zero means the default. */
+    keyword arguments). A written option means its value, one left out its default. */
 typedef struct clmem_map_options {
-    int clmem__start;                     /* private: keeps the braces non-empty */
+    unsigned given;                     /* CLMEM_GIVEN_* bits: filled by the macros */
     size_t shape[CLMEM_MAP_MAX_DIMS];     /* buffers: elements per axis. Default: one axis holding
                                              everything from offset to the end of the buffer */
     unsigned ndim;                        /* buffers: axes of .shape (0: its leading non-zero entries;
@@ -109,7 +110,7 @@ typedef struct clmem_map_options {
 
 /** Options of clmem_memory_map_release. */
 typedef struct clmem_unmap_options {
-    int clmem__start;                     /* private */
+    unsigned given;                     /* CLMEM_GIVEN_* bits: filled by the macros */
     cl_command_queue queue;               /* queue for the unmap (default: the map's queue); same context */
     const cl_event *wait_for;
     cl_uint num_wait_for;
@@ -145,7 +146,7 @@ typedef struct clmem_unmap_options {
 #define clmem_enqueue_map_buffer(...) clmem__map_buffer_(__VA_ARGS__, )
 #define clmem__map_buffer_(queue, buf, flags, offset, T, map, ...)                                     \
     clmem_enqueue_map_buffer_opts(queue, buf, flags, offset, sizeof(T), #T, map,                         \
-                                  &(clmem_map_options){.clmem__start = 0, .clmem__file = __FILE__,      \
+                                  &(clmem_map_options){.given = CLMEM__GIVEN(__VA_ARGS__), .clmem__file = __FILE__,      \
                                                        .clmem__line = __LINE__, __VA_ARGS__})
 #endif
 CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buffer buf, cl_map_flags flags,
@@ -173,12 +174,12 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
     region component; CL_INVALID_MEM_OBJECT for a handle whose type is not an image.
     Thread safety: any thread.
     Example: clmem_enqueue_map_image(q, img, CL_MAP_READ, &m, .origin = {8, 8}, .region = {16, 16});
-             row y of the box starts at (char *)m.ptr + y * m.row_pitch. */
+             // row y of the box starts at (char *)m.ptr + y * m.row_pitch */
 #ifndef __cplusplus
 #define clmem_enqueue_map_image(...) clmem__map_image_(__VA_ARGS__, )
 #define clmem__map_image_(queue, img, flags, map, ...)                                                  \
     clmem_enqueue_map_image_opts(queue, img, flags, map,                                                 \
-                                 &(clmem_map_options){.clmem__start = 0, .clmem__file = __FILE__,       \
+                                 &(clmem_map_options){.given = CLMEM__GIVEN(__VA_ARGS__), .clmem__file = __FILE__,       \
                                                       .clmem__line = __LINE__, __VA_ARGS__})
 #endif
 CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_image img, cl_map_flags flags,
@@ -205,7 +206,7 @@ CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_imag
 #ifndef __cplusplus
 #define clmem_memory_map_release(...) clmem__map_release_(__VA_ARGS__, )
 #define clmem__map_release_(map, ...) \
-    clmem_memory_map_release_opts(map, &(clmem_unmap_options){.clmem__start = 0, __VA_ARGS__})
+    clmem_memory_map_release_opts(map, &(clmem_unmap_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #endif
 CLMEM_API cl_int clmem_memory_map_release_opts(clmem_memory_map *map, const clmem_unmap_options *opts);
 
@@ -227,7 +228,7 @@ CLMEM_API cl_int clmem_memory_map_release_default(clmem_memory_map *map);
 #ifndef __cplusplus
 #define clmem_enqueue_unmap_mem_object(...) clmem__unmap_mem_(__VA_ARGS__, )
 #define clmem__unmap_mem_(queue, mem, ptr, ...) \
-    clmem_enqueue_unmap_mem_object_opts(queue, mem, ptr, &(clmem_enqueue_options){.clmem__start = 0, __VA_ARGS__})
+    clmem_enqueue_unmap_mem_object_opts(queue, mem, ptr, &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #endif
 CLMEM_API cl_int clmem_enqueue_unmap_mem_object_opts(cl_command_queue queue, cl_mem mem, void *ptr,
                                                      const clmem_enqueue_options *opts);
@@ -243,18 +244,19 @@ CLMEM_API void *clmem_memory_map_at(const clmem_memory_map *map, const size_t *i
     live now. For tests and leak checks. Thread safety: any thread. */
 CLMEM_API size_t clmem_live_map_count(cl_mem mem);
 
-/** CLMEM_WITH_MAP(m, map_call) { ... }: PyOpenCL's `with map:`. Declares the
-    clmem_memory_map m (empty), evaluates map_call (which fills &m: write
-    `err = clmem_enqueue_map_buffer(..., &m)` to keep the code), runs the block only
-    when the map succeeded (m.ptr != NULL), and releases the map
-    (clmem_memory_map_release_default) when the block ends, also through `break` or
-    `continue`. `return` and `goto` out of the block skip the release, as they skip
-    any statement after a block: release by hand before them.
-    Example: CLMEM_WITH_MAP(m, clmem_enqueue_map_buffer(q, b, CL_MAP_READ, 0, float, &m)) { use(m.ptr); } */
-#define CLMEM_WITH_MAP(m, map_call)                                                                     \
-    for (clmem_memory_map m = CLMEM__ZERO, *clmem__with_##m = ((void)(map_call), &m);                \
-         clmem__with_##m != NULL; (void)clmem_memory_map_release_default(&m), clmem__with_##m = NULL)  \
-        for (int clmem__body_##m = (m.ptr != NULL); clmem__body_##m; clmem__body_##m = 0)
+/** CLMEM_WITH_MAP(m, err, map_call) { ... }: PyOpenCL's `with map:`. Declares the
+    clmem_memory_map m (empty), stores map_call's result (map_call fills &m) in the
+    cl_int lvalue err, runs the block only when it is CL_SUCCESS, and releases the
+    map (clmem_memory_map_release_default) when the block ends, also through `break`
+    or `continue`. A failed map skips the block and err says why: test it after the
+    block. `return` and `goto` out of the block skip the release, as they skip any
+    statement after a block: release by hand before them. CLMEM_WITH_SVM_MAP is the
+    same for SVM maps.
+    Example: CLMEM_WITH_MAP(m, err, clmem_enqueue_map_buffer(q, b, CL_MAP_READ, 0, float, &m)) { use(m.ptr); } */
+#define CLMEM_WITH_MAP(m, err, map_call)                                                                         \
+    for (clmem_memory_map m = CLMEM__ZERO, *clmem__with_##m = ((err) = (map_call), &m); clmem__with_##m != NULL; \
+         (void)clmem_memory_map_release_default(&m), clmem__with_##m = NULL)                                     \
+        for (int clmem__body_##m = ((err) == CL_SUCCESS); clmem__body_##m; clmem__body_##m = 0)
 
 #ifdef __cplusplus
 }

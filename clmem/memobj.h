@@ -9,20 +9,28 @@ extern "C" {
 
    PyOpenCL's keyword arguments are designated initializers here:
        clmem_enqueue_fill_buffer(q, buf, &v, sizeof v, 0, n, .event = &ev);
-   Every option left out is zero, and ZERO MEANS "THE DEFAULT". C cannot tell an
-   option left out from one set to 0, so the few options whose default is not zero
-   spell their other value with a constant:
-     .is_blocking   default: blocking. Ask for a non-blocking transfer with
-                    .is_blocking = CLMEM_NON_BLOCKING. Writing `.is_blocking = false`
-                    is the same as leaving it out: the call blocks (safe, but slower).
-     .byte_count    default: the whole extent (see clmem_enqueue_copy). A computed
-                    count that may be 0 must be tested before the call: `.byte_count
-                    = n` with n == 0 copies the default extent, not nothing.
+   An option you write means its value; an option you leave out takes its default
+   (see NAMED OPTIONS in base: the macros record which designators were written):
+     .is_blocking   left out: blocking (as in PyOpenCL). `.is_blocking = false`
+                    (CL_FALSE, 0, CLMEM_NON_BLOCKING) returns before the transfer is
+                    done: wait on .event (or clFinish) before touching the host memory.
+     .byte_count    left out: the whole extent (see clmem_enqueue_copy). `.byte_count
+                    = n` copies n bytes, also when n is 0 (then nothing, successfully).
+     .region        left out: linear copy, or the whole image; written as all zero:
+                    nothing is copied.
    Every enqueue takes .wait_for/.num_wait_for (set both with CLMEM_WAIT_FOR(e1, e2))
    and .event (where to store the new event; none is created when it is NULL).
+   A compound literal as a positional argument that picks the operation (the dst
+   and src of clmem_enqueue_copy, the pattern of clmem_enqueue_fill, the value of
+   clmem_set_kernel_arg) goes in parentheses, as for assert():
+       clmem_enqueue_fill(q, buf, ((cl_float4){{1, 2, 3, 4}}), 64);
+   the preprocessor would split it at its commas, and the macro must see it whole to
+   take its type. Other positional arguments (shapes, formats, colors, origins) may
+   be compound literals as they are.
    --------------------------------------------------------------------------------- */
+/** CLMEM_BLOCKING, CLMEM_NON_BLOCKING: readable values for .is_blocking. */
 #define CLMEM_BLOCKING 1
-#define CLMEM_NON_BLOCKING (-1)
+#define CLMEM_NON_BLOCKING 0
 
 /** CLMEM_WAIT_FOR(e1, e2, ...): sets .wait_for and .num_wait_for together.
     clmem_enqueue_copy(q, host, buf, CLMEM_WAIT_FOR(write_done), .event = &ev) */
@@ -30,12 +38,16 @@ extern "C" {
     .wait_for = (const cl_event[]){__VA_ARGS__},              \
     .num_wait_for = (cl_uint)(sizeof((const cl_event[]){__VA_ARGS__}) / sizeof(cl_event))
 
-/** The options every enqueue without options of its own takes. */
+/** The options every enqueue without options of its own takes: given (CLMEM_GIVEN_*
+    bits, filled by the macros), wait_for (events to wait for; NULL: none),
+    num_wait_for (how many), event (where to put the new event; NULL: none is made). */
+#define CLMEM__ENQUEUE_FIELDS \
+    unsigned given;           \
+    const cl_event *wait_for; \
+    cl_uint num_wait_for;     \
+    cl_event *event;
 typedef struct clmem_enqueue_options {
-    int clmem__start;          /* private: keeps the braces non-empty */
-    const cl_event *wait_for;  /* events to wait for (NULL: none) */
-    cl_uint num_wait_for;      /* how many */
-    cl_event *event;           /* where to put the new event (NULL: none is made) */
+    CLMEM__ENQUEUE_FIELDS
 } clmem_enqueue_options;
 
 /** Everything clGetMemObjectInfo knows about a memory object, in one struct
@@ -58,7 +70,7 @@ typedef struct clmem_mem_info {
 
 /** clmem_mem_get_info(mem, &info): fill info for a raw cl_mem. Returns CL_SUCCESS,
     CL_INVALID_MEM_OBJECT for NULL, or the driver's code. Thread safety: any thread.
-    The generic clmem_memory_object_get_infos(obj, &info) takes any clmem handle. */
+    The generic clmem_memory_object_get_info(obj, &info) takes any clmem handle. */
 CLMEM_API cl_int clmem_mem_get_info(cl_mem mem, clmem_mem_info *info);
 
 /** clmem_mem_get_host_array(mem, nbytes, &err): the host memory behind a
@@ -75,18 +87,28 @@ CLMEM_API void *clmem_mem_get_host_array(cl_mem mem, size_t nbytes, cl_int *errc
     Options: .wait_for, .num_wait_for, .event. Errors: CL_INVALID_VALUE (n == 0, NULL
     array or entry, unknown flag bits), CL_INVALID_EVENT_WAIT_LIST, CL_INVALID_CONTEXT
     (an object of another context), CL_INVALID_OPERATION (device older than 1.2). */
-#define clmem_enqueue_migrate_mem_objects(...) clmem__migrate_(__VA_ARGS__, )
-#define clmem__migrate_(queue, objects, n, flags, ...) \
-    clmem_enqueue_migrate_mem_objects_opts(queue, objects, n, flags, &(clmem_enqueue_options){.clmem__start = 0, __VA_ARGS__})
 CLMEM_API cl_int clmem_enqueue_migrate_mem_objects_opts(cl_command_queue queue, const cl_mem *objects, cl_uint n,
                                                         cl_mem_migration_flags flags, const clmem_enqueue_options *opts);
+#ifndef __cplusplus
+typedef struct clmem__migrate_args {
+    const cl_mem *objects;
+    cl_uint n;
+    cl_mem_migration_flags flags;
+    CLMEM__OPTIONS(clmem_enqueue_options, CLMEM__ENQUEUE_FIELDS)
+} clmem__migrate_args;
+static inline cl_int clmem__migrate_call(cl_command_queue queue, const clmem__migrate_args *a) {
+    return clmem_enqueue_migrate_mem_objects_opts(queue, a->objects, a->n, a->flags, &a->opts);
+}
+#define clmem_enqueue_migrate_mem_objects(queue, ...) \
+    clmem__migrate_call(queue, &(clmem__migrate_args){__VA_ARGS__, .given = CLMEM__GIVEN(__VA_ARGS__)})
+#endif
 
 /* ---------------------------------------------------------------------------------
    GENERIC MEMORY-OBJECT FUNCTIONS (C: _Generic; C++: overloads)
 
    Each takes any memory handle: clmem_buffer, clmem_image, clmem_pipe or a raw cl_mem.
      clmem_memory_object_int_ptr(obj)        the raw cl_mem (PyOpenCL's int_ptr)
-     clmem_memory_object_get_infos(obj, &i)  every mem_info (clmem_mem_info)
+     clmem_memory_object_get_info(obj, &i)  every mem_info (clmem_mem_info)
      clmem_memory_object_get_host_array(obj, nbytes, &err)
      clmem_memory_object_hostbuf(obj)        CL_MEM_HOST_PTR for USE_HOST_PTR objects, else NULL
      clmem_memory_object_equal(a, b)         same OpenCL object (pointer equality)
@@ -106,7 +128,7 @@ CLMEM_API size_t clmem_mem_hash(cl_mem mem);
     _Generic((obj), clmem_buffer: clmem_buffer_int_ptr, clmem_image: clmem_image_int_ptr, \
              clmem_pipe: clmem_pipe_int_ptr, cl_mem: clmem__mem_identity)(obj)
 #define clmem_memory_object_int_ptr(obj) CLMEM__MEM_OF(obj)
-#define clmem_memory_object_get_infos(obj, info) clmem_mem_get_info(CLMEM__MEM_OF(obj), (info))
+#define clmem_memory_object_get_info(obj, info) clmem_mem_get_info(CLMEM__MEM_OF(obj), (info))
 #define clmem_memory_object_get_host_array(obj, nbytes, err) clmem_mem_get_host_array(CLMEM__MEM_OF(obj), (nbytes), (err))
 #define clmem_memory_object_hostbuf(obj) clmem_mem_hostbuf(CLMEM__MEM_OF(obj))
 #define clmem_memory_object_equal(a, b) (CLMEM__MEM_OF(a) == CLMEM__MEM_OF(b))

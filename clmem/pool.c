@@ -393,32 +393,61 @@ CLMEM_API cl_int clmem_svm_allocator_release(clmem_svm_allocator *alloc) {
     return CL_SUCCESS;
 }
 
-/* ---- the pool core, shared by buffer and SVM pools ---- */
+/* ---- the pool core, shared by buffer and SVM pools ----
+
+   Layout. A pool is CLMEM_POOL_SHARDS shards plus a little shared state. Each thread
+   works in one shard (chosen by a per-thread number, round robin), which has its own
+   lock, its own bins and its own books (held, active, active bytes, hits, ...), so
+   threads that allocate and release in their own shard never write a cache line
+   another thread writes. A block goes back to the shard that handed it out. A shard
+   whose bin is empty takes a block from another shard's bin before the allocator is
+   asked. The shared state (managed bytes, the limit, allocator frees, flags, spare
+   records) changes only when the allocator is called, under the pool's own lock.
+   Totals are the sums over the shards, read with every lock held (exact).
+   Lock order: shards by index, then the pool's lock; no lock is held across a driver
+   call, an allocator call or a callback.
+
+   Records. A block's record is never given back to the system: when its memory is
+   freed the record goes to its pool's spare list, and when the pool goes, to a
+   process-wide free list. So a stale handle always points at a record, and its
+   generation (odd while handed out, bumped at each hand-out and each release, with a
+   compare-and-swap) tells whether it is still the current hand-out, without a lock
+   and without the pool.
+
+   Lifetime. A pool goes when it was released and no block is active and no release
+   is still running in it (`busy`); whoever sees that last, with every lock held,
+   destroys it. */
 
 enum { CLMEM__BLOCK_ACTIVE = 1, CLMEM__BLOCK_HELD = 2, CLMEM__BLOCK_FREED = 3 };
 
+#ifndef CLMEM_POOL_SHARDS
+#define CLMEM_POOL_SHARDS 16
+#endif
+
 typedef struct clmem__pool clmem__pool;
 
-/* One block record. Records live as long as the pool (a stale handle still points
-   at valid memory and is recognised); a record whose block was freed is reused. */
 typedef struct clmem__pool_block {
-    clmem__buffer_owner owner;            /* first: what clmem_buffer_release calls */
+    clmem__buffer_owner owner;            /* first: what clmem_buffer_release calls; the generation */
     clmem__pool *pool;
-    struct clmem__pool_block *next;       /* in its bin's held list, or the spare list */
+    struct clmem__pool_block *next;       /* in a held or pending list, or a spare list */
     struct clmem__pool_block *prev_active, *next_active;
     void *ptr;                            /* cl_mem or SVM pointer */
-    cl_command_queue queue;               /* SVM: the queue it is bound to (retained) */
+    cl_command_queue queue;               /* retained or NULL: SVM: its bound queue; held: the queue
+                                             it was released on; buffers keep it as a cache */
     size_t size;                          /* requested by the current holder */
-    uint64_t gen;                         /* hand-outs so far (SVM handles carry it) */
     const char *file;
     int line;
     uint32_t bin;
-    int state;
+    int state;                            /* read without a lock (messages): atomic */
+    unsigned shard;                       /* the shard whose books count it */
+    bool pending;                         /* held: released on `queue`; another queue or the host
+                                             must wait for that point */
+    bool ooo;                             /* `queue` is out of order */
 } clmem__pool_block;
 
-/* The pool's lock guards a few pointer and counter updates and is never held across
-   a driver call, an allocator call or a callback. Where the compiler has atomic
-   builtins it is a spinlock that yields the processor when it has to wait (an
+/* The locks guard a few pointer and counter updates and are never held across a
+   driver call, an allocator call or a callback. Where the compiler has atomic
+   builtins a lock is a spinlock that yields the processor when it has to wait (an
    uncontended pthread mutex pair costs as much as the rest of a pooled allocation);
    elsewhere it is a clmem__mutex. */
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(_WIN32) && !defined(CLMEM_POOL_USE_MUTEX)
@@ -426,7 +455,7 @@ typedef struct clmem__pool_block {
 typedef int clmem__pool_lock_t;
 static void clmem__pool_lock_init(clmem__pool_lock_t *l) { __atomic_store_n(l, 0, __ATOMIC_RELAXED); }
 static void clmem__pool_lock_destroy(clmem__pool_lock_t *l) { (void)l; }
-static void clmem__pool_lock(clmem__pool_lock_t *l) {
+static inline void clmem__pool_lock(clmem__pool_lock_t *l) {
     while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE)) {
         unsigned spins = 0;
         while (__atomic_load_n(l, __ATOMIC_RELAXED))
@@ -436,7 +465,7 @@ static void clmem__pool_lock(clmem__pool_lock_t *l) {
             }
     }
 }
-static void clmem__pool_unlock(clmem__pool_lock_t *l) { __atomic_store_n(l, 0, __ATOMIC_RELEASE); }
+static inline void clmem__pool_unlock(clmem__pool_lock_t *l) { __atomic_store_n(l, 0, __ATOMIC_RELEASE); }
 #else
 typedef clmem__mutex clmem__pool_lock_t;
 static void clmem__pool_lock_init(clmem__pool_lock_t *l) { clmem__mutex_init(l); }
@@ -445,105 +474,307 @@ static void clmem__pool_lock(clmem__pool_lock_t *l) { clmem__lock(l); }
 static void clmem__pool_unlock(clmem__pool_lock_t *l) { clmem__unlock(l); }
 #endif
 
+/* generations and states, read without a lock */
+#if defined(__GNUC__) || defined(__clang__)
+static inline uint64_t clmem__gen_load(const uint64_t *g) { return __atomic_load_n(g, __ATOMIC_ACQUIRE); }
+static inline void clmem__gen_store(uint64_t *g, uint64_t v) { __atomic_store_n(g, v, __ATOMIC_RELEASE); }
+static inline bool clmem__gen_cas(uint64_t *g, uint64_t expect, uint64_t v) {
+    return __atomic_compare_exchange_n(g, &expect, v, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+static inline int clmem__state_load(const int *s) { return __atomic_load_n(s, __ATOMIC_RELAXED); }
+static inline void clmem__state_store(int *s, int v) { __atomic_store_n(s, v, __ATOMIC_RELAXED); }
+static unsigned clmem__pool_next_tid;
+static unsigned clmem__pool_new_tid(void) { return __atomic_fetch_add(&clmem__pool_next_tid, 1, __ATOMIC_RELAXED); }
+#else
+static clmem__mutex clmem__gen_mutex = CLMEM__MUTEX_INIT;
+static inline uint64_t clmem__gen_load(const uint64_t *g) {
+    uint64_t v;
+    clmem__lock(&clmem__gen_mutex);
+    v = *g;
+    clmem__unlock(&clmem__gen_mutex);
+    return v;
+}
+static inline void clmem__gen_store(uint64_t *g, uint64_t v) {
+    clmem__lock(&clmem__gen_mutex);
+    *g = v;
+    clmem__unlock(&clmem__gen_mutex);
+}
+static inline bool clmem__gen_cas(uint64_t *g, uint64_t expect, uint64_t v) {
+    bool ok;
+    clmem__lock(&clmem__gen_mutex);
+    ok = *g == expect;
+    if (ok) *g = v;
+    clmem__unlock(&clmem__gen_mutex);
+    return ok;
+}
+static inline int clmem__state_load(const int *s) { return *(const volatile int *)s; }
+static inline void clmem__state_store(int *s, int v) { *(volatile int *)s = v; }
+static unsigned clmem__pool_next_tid;
+static unsigned clmem__pool_new_tid(void) {
+    unsigned t;
+    clmem__lock(&clmem__gen_mutex);
+    t = clmem__pool_next_tid++;
+    clmem__unlock(&clmem__gen_mutex);
+    return t;
+}
+#endif
+
+/* the calling thread's shard number: threads are numbered in the order they first
+   use a pool */
+static CLMEM__THREAD_LOCAL unsigned clmem__pool_tid_plus1;
+static inline unsigned clmem__pool_shard_of_thread(void) {
+    unsigned t = clmem__pool_tid_plus1;
+    if (t == 0) {
+        t = clmem__pool_new_tid() + 1;
+        clmem__pool_tid_plus1 = t;
+    }
+    return (t - 1) % CLMEM_POOL_SHARDS;
+}
+
 typedef struct clmem__pool_bin {
-    clmem__pool_block *held;
-    size_t nheld, nactive;
+    clmem__pool_block *held;              /* free blocks, most recent first */
+    clmem__pool_block *pending;           /* blocks released on a queue, most recent first */
+    size_t nheld, nactive;                /* nheld counts both lists */
 } clmem__pool_bin;
 
-struct clmem__pool {
+typedef struct clmem__pool_shard {
     clmem__pool_lock_t lock;
-    unsigned L;
-    bool is_svm;
-    bool stop_holding;
-    bool released;
-    uint32_t nbins;
-    clmem__pool_bin *bins;
-    clmem__pool_block *spare;
+    unsigned busy;                        /* releases running in this shard that need the pool */
+    clmem__pool_bin *bins;                /* nbins of them, made at the shard's first use */
     clmem__pool_block *active;            /* most recent first */
-    clmem_pool_stats st;
+    size_t held_blocks, active_blocks, active_bytes;
+    size_t peak_active_blocks, peak_active_bytes;
+    size_t base_blocks, base_bytes;       /* the other shards' active blocks and bytes, last seen */
+    unsigned long long allocations, hits, misses;
+} clmem__pool_shard;
+
+/* a shard padded to whole cache lines, so that shards never share one */
+typedef union clmem__pool_shard_slot {
+    clmem__pool_shard s;
+    char pad[128 * ((sizeof(clmem__pool_shard) + 127) / 128)];
+} clmem__pool_shard_slot;
+
+struct clmem__pool {
+    clmem__pool_shard_slot shards[CLMEM_POOL_SHARDS]; /* first: the struct is 128-aligned */
+    void *raw;                            /* what CLMEM_MALLOC returned */
+    clmem__pool_lock_t lock;              /* what follows, and the record lists */
+    unsigned L;
+    uint32_t nbins;
+    bool is_svm;
+    bool stop_holding;                    /* changed with every lock held */
+    bool released;                        /* likewise */
+    bool destroyed;
+    unsigned busy;                        /* a pool release in progress */
+    size_t managed_bytes, peak_managed_bytes, limit;
+    unsigned long long allocator_frees, oom_events;
+    clmem__pool_block *spare;             /* records whose block was freed */
     clmem_pool_oom_fn oom_fn;
     void *oom_user;
     clmem_allocator *alloc;
     clmem_svm_allocator *svm_alloc;
+    cl_context context;                   /* the pool's context, when known (queue checks) */
+    cl_command_queue checked_queue;       /* the last queue found to be of the pool's context (atomic) */
 };
 
 struct clmem_memory_pool { clmem__pool core; };
 struct clmem_svm_pool { clmem__pool core; };
 
+/* records nobody uses, kept for the life of the process (see "Records") */
+static clmem__mutex clmem__pool_records_lock = CLMEM__MUTEX_INIT;
+static clmem__pool_block *clmem__pool_records;
+
 static cl_int clmem__pool_release_buffer(clmem_buffer *buf);
 
-static void clmem__pool_peaks(clmem__pool *p) {
-    if (p->st.managed_bytes > p->st.peak_managed_bytes) p->st.peak_managed_bytes = p->st.managed_bytes;
-    if (p->st.active_bytes > p->st.peak_active_bytes) p->st.peak_active_bytes = p->st.active_bytes;
-    if (p->st.active_blocks > p->st.peak_active_blocks) p->st.peak_active_blocks = p->st.active_blocks;
+static void clmem__pool_lock_all(clmem__pool *p) {
+    unsigned i;
+    for (i = 0; i < CLMEM_POOL_SHARDS; ++i) clmem__pool_lock(&p->shards[i].s.lock);
+    clmem__pool_lock(&p->lock);
+}
+static void clmem__pool_unlock_all(clmem__pool *p) {
+    unsigned i;
+    clmem__pool_unlock(&p->lock);
+    for (i = CLMEM_POOL_SHARDS; i-- > 0;) clmem__pool_unlock(&p->shards[i].s.lock);
 }
 
-/* under the lock: a held block of `bin`, or NULL */
-static clmem__pool_block *clmem__pool_pop(clmem__pool *p, uint32_t bin) {
-    clmem__pool_bin *b = &p->bins[bin];
-    clmem__pool_block *blk = b->held;
-    if (!blk) return NULL;
-    b->held = blk->next;
-    --b->nheld;
-    --p->st.held_blocks;
-    blk->next = NULL;
-    return blk;
+/* with every lock held: the totals over the shards */
+static void clmem__pool_totals(clmem__pool *p, size_t *held, size_t *active, size_t *active_bytes) {
+    unsigned i;
+    size_t h = 0, a = 0, ab = 0;
+    for (i = 0; i < CLMEM_POOL_SHARDS; ++i) {
+        const clmem__pool_shard *sh = &p->shards[i].s;
+        h += sh->held_blocks;
+        a += sh->active_blocks;
+        ab += sh->active_bytes;
+    }
+    if (held) *held = h;
+    if (active) *active = a;
+    if (active_bytes) *active_bytes = ab;
 }
 
-/* under the lock: hand out blk for a request of `size` */
-static void clmem__pool_activate(clmem__pool *p, clmem__pool_block *blk, size_t size, const char *file, int line,
-                                 bool hit) {
-    blk->state = CLMEM__BLOCK_ACTIVE;
+/* with every lock held: tell a shard what the others hold now. Its peaks count from
+   there until it next comes to the shared pool (a miss, a block from another shard, a
+   peak reset), so they are exact while one thread at a time uses the pool. */
+static void clmem__pool_rebase(clmem__pool *p, clmem__pool_shard *sh) {
+    size_t a, ab;
+    clmem__pool_totals(p, NULL, &a, &ab);
+    sh->base_blocks = a - sh->active_blocks;
+    sh->base_bytes = ab - sh->active_bytes;
+}
+
+/* under the shard's lock: hand out blk for a request of `size` */
+static inline void clmem__pool_activate(clmem__pool_shard *sh, unsigned si, clmem__pool_block *blk, size_t size,
+                                        const char *file, int line, bool hit) {
+    size_t n;
+    clmem__state_store(&blk->state, CLMEM__BLOCK_ACTIVE);
+    clmem__gen_store(&blk->owner.gen, blk->owner.gen + 1); /* even -> odd: a new hand-out */
     blk->size = size;
-    ++blk->gen;
+    blk->shard = si;
     blk->file = file;
     blk->line = line;
     blk->prev_active = NULL;
-    blk->next_active = p->active;
-    if (p->active) p->active->prev_active = blk;
-    p->active = blk;
-    ++p->bins[blk->bin].nactive;
-    ++p->st.active_blocks;
-    p->st.active_bytes += size;
-    ++p->st.allocations;
-    if (hit) ++p->st.hits;
-    else ++p->st.misses;
-    clmem__pool_peaks(p);
+    blk->next_active = sh->active;
+    if (sh->active) sh->active->prev_active = blk;
+    sh->active = blk;
+    ++sh->bins[blk->bin].nactive;
+    n = ++sh->active_blocks;
+    sh->active_bytes += size;
+    ++sh->allocations;
+    if (hit) ++sh->hits;
+    else ++sh->misses;
+    if (n + sh->base_blocks > sh->peak_active_blocks) sh->peak_active_blocks = n + sh->base_blocks;
+    if (sh->active_bytes + sh->base_bytes > sh->peak_active_bytes)
+        sh->peak_active_bytes = sh->active_bytes + sh->base_bytes;
 }
 
-/* under the lock: take blk off the active list */
-static void clmem__pool_deactivate(clmem__pool *p, clmem__pool_block *blk) {
+/* under the shard's lock: take blk off the shard's active books */
+static inline void clmem__pool_deactivate(clmem__pool_shard *sh, clmem__pool_block *blk) {
     if (blk->prev_active) blk->prev_active->next_active = blk->next_active;
-    else p->active = blk->next_active;
+    else sh->active = blk->next_active;
     if (blk->next_active) blk->next_active->prev_active = blk->prev_active;
     blk->prev_active = blk->next_active = NULL;
-    --p->bins[blk->bin].nactive;
-    --p->st.active_blocks;
-    p->st.active_bytes -= blk->size;
+    --sh->bins[blk->bin].nactive;
+    --sh->active_blocks;
+    sh->active_bytes -= blk->size;
 }
 
-/* under the lock: the held block of the highest non-empty bin, taken out of the
-   accounting (managed bytes included); NULL when nothing is held */
-static clmem__pool_block *clmem__pool_take_highest(clmem__pool *p) {
-    uint32_t i;
-    if (p->st.held_blocks == 0) return NULL;
-    for (i = p->nbins; i-- > 0;) {
-        if (p->bins[i].held) {
-            clmem__pool_block *blk = clmem__pool_pop(p, i);
-            p->st.managed_bytes -= clmem_alloc_size(p->L, i);
-            ++p->st.allocator_frees;
-            blk->state = CLMEM__BLOCK_FREED;
-            return blk;
-        }
+/* under the shard's lock: a held block of `bin` for a request on `queue` (NULL: the
+   host), taken off the held books; NULL when the bin is empty. Preference: a block
+   released on this very (in-order) queue, then a free block, then one still pending
+   on another queue (the caller makes it safe: clmem__pool_settle); the host takes the
+   oldest pending block, the likeliest to be done. */
+static inline clmem__pool_block *clmem__pool_take(clmem__pool_shard *sh, uint32_t bin, cl_command_queue queue) {
+    clmem__pool_bin *b;
+    clmem__pool_block *blk, **link;
+    if (!sh->bins) return NULL;
+    b = &sh->bins[bin];
+    if (queue && (blk = b->pending) != NULL && blk->queue == queue && !blk->ooo) {
+        link = &b->pending;
+    } else if ((blk = b->held) != NULL) {
+        link = &b->held;
+    } else if ((blk = b->pending) != NULL) {
+        link = &b->pending;
+        if (!queue)
+            while (blk->next) { /* the oldest */
+                link = &blk->next;
+                blk = blk->next;
+            }
+    } else {
+        return NULL;
     }
-    return NULL;
+    *link = blk->next;
+    blk->next = NULL;
+    --b->nheld;
+    --sh->held_blocks;
+    return blk;
 }
 
+/* under the shard's lock: keep blk for reuse (on its pending list when it must wait) */
+static inline void clmem__pool_hold(clmem__pool_shard *sh, clmem__pool_block *blk) {
+    clmem__pool_bin *b = &sh->bins[blk->bin];
+    clmem__state_store(&blk->state, CLMEM__BLOCK_HELD);
+    if (blk->pending) {
+        blk->next = b->pending;
+        b->pending = blk;
+    } else {
+        blk->next = b->held;
+        b->held = blk;
+    }
+    ++b->nheld;
+    ++sh->held_blocks;
+}
 
-/* without the lock: give a block's memory back to the allocator */
+/* the shard's bins, made at its first use; false when out of host memory */
+static bool clmem__pool_shard_ready(clmem__pool *p, clmem__pool_shard *sh) {
+    clmem__pool_bin *bins;
+    bool ready;
+    clmem__pool_lock(&sh->lock);
+    ready = sh->bins != NULL;
+    clmem__pool_unlock(&sh->lock);
+    if (ready) return true;
+    bins = CLMEM__CAST(clmem__pool_bin *, CLMEM_MALLOC(sizeof(clmem__pool_bin) * p->nbins));
+    if (!bins) return false;
+    memset(bins, 0, sizeof(clmem__pool_bin) * p->nbins);
+    clmem__pool_lock(&sh->lock);
+    if (!sh->bins) {
+        sh->bins = bins;
+        bins = NULL;
+    }
+    clmem__pool_unlock(&sh->lock);
+    if (bins) CLMEM_FREE(bins);
+    return true;
+}
+
+/* a record for a new block: the pool's spare ones, then the process's, then new */
+static clmem__pool_block *clmem__pool_record(clmem__pool *p) {
+    clmem__pool_block *blk;
+    uint64_t gen;
+    clmem__pool_lock(&p->lock);
+    blk = p->spare;
+    if (blk) p->spare = blk->next;
+    clmem__pool_unlock(&p->lock);
+    if (!blk) {
+        clmem__lock(&clmem__pool_records_lock);
+        blk = clmem__pool_records;
+        if (blk) clmem__pool_records = blk->next;
+        clmem__unlock(&clmem__pool_records_lock);
+    }
+    if (!blk) {
+        blk = CLMEM__CAST(clmem__pool_block *, CLMEM_MALLOC(sizeof *blk));
+        if (!blk) return NULL;
+        memset(blk, 0, sizeof *blk);
+    }
+    gen = clmem__gen_load(&blk->owner.gen); /* a record keeps counting, so old handles stay stale */
+    memset(blk, 0, sizeof *blk);
+    blk->owner.gen = gen;
+    blk->owner.release = clmem__pool_release_buffer;
+    blk->pool = p;
+    return blk;
+}
+
+/* under the pool's lock: keep a record whose block was freed */
+static void clmem__pool_spare(clmem__pool *p, clmem__pool_block *blk) {
+    clmem__state_store(&blk->state, CLMEM__BLOCK_FREED);
+    blk->next = p->spare;
+    p->spare = blk;
+}
+
+/* without a lock: give a block's memory back (SVM: after the work on its queue) */
 static void clmem__pool_backend_free(clmem__pool *p, clmem__pool_block *blk) {
     if (!p->is_svm) {
+        if (blk->pending && p->alloc->ops.free != clmem__cl_free && blk->queue) {
+            /* clReleaseMemObject waits for the commands using the buffer by itself; a
+               custom free may not: wait for the point where the block was released */
+            cl_event ev = NULL;
+            if (clEnqueueMarkerWithWaitList(blk->queue, 0, NULL, &ev) == CL_SUCCESS) {
+                clWaitForEvents(1, &ev);
+                clReleaseEvent(ev);
+            } else {
+                clFinish(blk->queue);
+            }
+        }
         p->alloc->ops.free(p->alloc->user, CLMEM__CAST(cl_mem, blk->ptr));
+        if (blk->queue) clReleaseCommandQueue(blk->queue);
+        blk->queue = NULL;
     } else {
 #if CLMEM__POOL_SVM
         cl_context ctx = p->svm_alloc->context;
@@ -565,68 +796,82 @@ static void clmem__pool_backend_free(clmem__pool *p, clmem__pool_block *blk) {
 #endif
     }
     blk->ptr = NULL;
+    blk->pending = false;
 }
 
-/* under the lock: keep a record whose block was freed */
-static void clmem__pool_spare(clmem__pool *p, clmem__pool_block *blk) {
-    blk->state = CLMEM__BLOCK_FREED;
-    blk->next = p->spare;
-    p->spare = blk;
+/* with every lock held: whether the pool must go now (and, if so, it is marked) */
+static bool clmem__pool_last_one(clmem__pool *p) {
+    unsigned i;
+    if (!p->released || p->destroyed || p->busy) return false;
+    for (i = 0; i < CLMEM_POOL_SHARDS; ++i)
+        if (p->shards[i].s.active_blocks || p->shards[i].s.busy) return false;
+    p->destroyed = true;
+    return true;
 }
 
 static void clmem__pool_destroy(clmem__pool *p) {
-    clmem__pool_block *blk;
-    CLMEM_ASSERT(p->st.active_blocks == 0 && p->st.held_blocks == 0);
-    while ((blk = p->spare) != NULL) {
-        p->spare = blk->next;
-        CLMEM_FREE(blk);
+    clmem__pool_block *blk, *first = NULL, *last = NULL;
+    unsigned i;
+    for (i = 0; i < CLMEM_POOL_SHARDS; ++i) {
+        CLMEM_ASSERT(p->shards[i].s.active_blocks == 0 && p->shards[i].s.held_blocks == 0);
+        if (p->shards[i].s.bins) CLMEM_FREE(p->shards[i].s.bins);
+        clmem__pool_lock_destroy(&p->shards[i].s.lock);
     }
-    CLMEM_FREE(p->bins);
+    /* the records outlive the pool (stale handles point at them) */
+    for (blk = p->spare; blk; blk = blk->next) {
+        blk->pool = NULL;
+        if (!first) first = blk;
+        last = blk;
+    }
+    if (first) {
+        clmem__lock(&clmem__pool_records_lock);
+        last->next = clmem__pool_records;
+        clmem__pool_records = first;
+        clmem__unlock(&clmem__pool_records_lock);
+    }
     clmem__pool_lock_destroy(&p->lock);
     if (p->alloc) clmem_allocator_release(p->alloc);
     if (p->svm_alloc) clmem_svm_allocator_release(p->svm_alloc);
-    CLMEM_FREE(p);
+    CLMEM_FREE(p->raw);
 }
 
-static clmem__pool *clmem__pool_new(const char *fn, unsigned L, size_t struct_size, cl_int *errcode_ret) {
-    clmem__pool *p;
+static clmem__pool *clmem__pool_new(const char *fn, unsigned L, cl_int *errcode_ret) {
+    clmem__pool *p = NULL;
+    void *raw;
+    unsigned i;
     if (CLMEM__CHECKS && L > CLMEM_POOL_MAX_LEADING_BITS) {
         clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn,
                                                 "leading_bits_in_bin_id %u is above the maximum %d", L,
                                                 CLMEM_POOL_MAX_LEADING_BITS));
         return NULL;
     }
-    p = CLMEM__CAST(clmem__pool *, CLMEM_MALLOC(struct_size));
-    if (p) {
-        memset(p, 0, struct_size);
+    raw = CLMEM_MALLOC(sizeof(clmem__pool) + 128);
+    if (raw) {
+        p = CLMEM__CAST(clmem__pool *, (void *)((char *)raw + (128 - (uintptr_t)raw % 128)));
+        memset(p, 0, sizeof *p);
+        p->raw = raw;
         p->L = L;
         p->nbins = (uint32_t)(sizeof(size_t) * 8) << L; /* bin numbers are below 64 << L */
-        p->bins = CLMEM__CAST(clmem__pool_bin *, CLMEM_MALLOC(sizeof(clmem__pool_bin) * p->nbins));
-        if (!p->bins) {
-            CLMEM_FREE(p);
-            p = NULL;
-        } else {
-            memset(p->bins, 0, sizeof(clmem__pool_bin) * p->nbins);
-            clmem__pool_lock_init(&p->lock);
-        }
+        clmem__pool_lock_init(&p->lock);
+        for (i = 0; i < CLMEM_POOL_SHARDS; ++i) clmem__pool_lock_init(&p->shards[i].s.lock);
     }
     if (!p) clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the pool"));
     else clmem__set_err(errcode_ret, CL_SUCCESS);
     return p;
 }
 
-/* without the lock: a fresh block's memory of asz bytes, within the limit */
+/* without a lock: a fresh block's memory of asz bytes, within the limit */
 static cl_int clmem__pool_fresh(clmem__pool *p, size_t asz, void **ptr, bool *limited, bool *null_ret) {
     cl_int err = CL_SUCCESS;
     *limited = false;
     *null_ret = false;
     clmem__pool_lock(&p->lock);
-    if (p->st.limit && (asz > p->st.limit || p->st.managed_bytes > p->st.limit - asz)) {
+    if (p->limit && (asz > p->limit || p->managed_bytes > p->limit - asz)) {
         clmem__pool_unlock(&p->lock);
         *limited = true;
         return CLMEM_ERROR_LIMIT_EXCEEDED;
     }
-    p->st.managed_bytes += asz; /* reserved now, so that threads cannot pass the limit together */
+    p->managed_bytes += asz; /* reserved now, so that threads cannot pass the limit together */
     clmem__pool_unlock(&p->lock);
     *ptr = NULL;
     if (!p->is_svm) {
@@ -645,105 +890,162 @@ static cl_int clmem__pool_fresh(clmem__pool *p, size_t asz, void **ptr, bool *li
         err = CL_INVALID_OPERATION;
 #endif
     }
-    if (err != CL_SUCCESS) {
-        clmem__pool_lock(&p->lock);
-        p->st.managed_bytes -= asz;
-        clmem__pool_unlock(&p->lock);
-    }
+    clmem__pool_lock(&p->lock);
+    if (err != CL_SUCCESS) p->managed_bytes -= asz;
+    else if (p->managed_bytes > p->peak_managed_bytes) p->peak_managed_bytes = p->managed_bytes;
+    clmem__pool_unlock(&p->lock);
     return err;
 }
 
-/* without the lock: an SVM block taken from a bin is made safe for the allocator's
-   queue (PyOpenCL's hand_out_existing_block, with the marker event released) */
-static cl_int clmem__pool_svm_handout(clmem__pool *p, clmem__pool_block *blk, const char *fn) {
-#if CLMEM__POOL_SVM
-    cl_command_queue q = p->svm_alloc->queue;
-    cl_int err;
-    if (q) {
-        if (blk->queue && blk->queue != q) {
-            cl_event ev = NULL;
-            err = clEnqueueMarkerWithWaitList(blk->queue, 0, NULL, &ev);
-            if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clEnqueueMarkerWithWaitList");
-            err = clEnqueueMarkerWithWaitList(q, 1, &ev, NULL);
-            clReleaseEvent(ev);
-            if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clEnqueueMarkerWithWaitList");
-        }
-        if (blk->queue != q) {
-            clRetainCommandQueue(q);
-            if (blk->queue) clReleaseCommandQueue(blk->queue);
-            blk->queue = q;
-        }
-    } else if (blk->queue) {
-        err = clFinish(blk->queue);
-        if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clFinish");
-        clReleaseCommandQueue(blk->queue);
-        blk->queue = NULL;
-    }
+/* `queue` may carry blocks of the pool: valid, of the pool's context. Checked once
+   per queue change (the last queue found good is remembered). */
+static cl_int clmem__pool_check_queue(clmem__pool *p, cl_command_queue queue, const char *fn) {
+    cl_command_queue last;
+    cl_context qctx;
+    if (CLMEM__CHECKS && queue == NULL) return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue is NULL");
+    if (!CLMEM__CHECKS) return CL_SUCCESS;
+#if defined(__GNUC__) || defined(__clang__)
+    last = __atomic_load_n(&p->checked_queue, __ATOMIC_ACQUIRE);
 #else
-    (void)p; (void)blk; (void)fn;
+    clmem__pool_lock(&p->lock);
+    last = p->checked_queue;
+    clmem__pool_unlock(&p->lock);
+#endif
+    if (last == queue) return CL_SUCCESS;
+    qctx = clmem__queue_context(queue);
+    if (qctx == NULL) return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p is not a valid command queue",
+                                         (void *)queue);
+    if (p->context && qctx != p->context)
+        return clmem__fail(CL_INVALID_CONTEXT, fn, "queue %p belongs to context %p, the pool's blocks to context %p",
+                           (void *)queue, (void *)qctx, (void *)p->context);
+#if defined(__GNUC__) || defined(__clang__)
+    __atomic_store_n(&p->checked_queue, queue, __ATOMIC_RELEASE);
+#else
+    clmem__pool_lock(&p->lock);
+    p->checked_queue = queue;
+    clmem__pool_unlock(&p->lock);
 #endif
     return CL_SUCCESS;
 }
 
-/* return an active block to its pool (or to the allocator after stop_holding) */
-static cl_int clmem__pool_put(clmem__pool_block *blk, const void *ptr, size_t size, uint64_t gen, const char *fn) {
-    clmem__pool *p = blk->pool;
-    bool destroy = false;
-    clmem__pool_lock(&p->lock);
-    if (blk->state != CLMEM__BLOCK_ACTIVE || blk->ptr != ptr || blk->size != size || (gen && blk->gen != gen)) {
-        int state = blk->state;
-        clmem__pool_unlock(&p->lock);
-        return clmem__fail(CLMEM_ERROR_DOUBLE_RELEASE, fn,
-                           "pooled block %p (%zu bytes) was already released to its pool (%s); "
-                           "a copy of a released handle was released again",
-                           ptr, size, state == CLMEM__BLOCK_HELD ? "it is held for reuse"
-                                      : state == CLMEM__BLOCK_FREED ? "its memory was freed"
-                                                                    : "it now belongs to another allocation");
+static bool clmem__queue_is_ooo(cl_command_queue q) {
+    cl_command_queue_properties props = 0;
+    return clGetCommandQueueInfo(q, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL) == CL_SUCCESS &&
+           (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
+}
+
+/* without a lock, on a block just handed out: make it safe where it goes. A pending
+   block (released on its queue) goes to `queue` behind a marker of that queue (the
+   device waits, not the host), or to the host after that marker completed. An SVM
+   block is bound to `queue` (NULL: unbound). */
+static cl_int clmem__pool_settle(clmem__pool *p, clmem__pool_block *blk, cl_command_queue queue, const char *fn) {
+    cl_int err;
+    if (blk->pending) {
+        if (!(queue && blk->queue == queue && !blk->ooo)) {
+            cl_event ev = NULL;
+            err = clEnqueueMarkerWithWaitList(blk->queue, 0, NULL, &ev);
+            if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clEnqueueMarkerWithWaitList");
+            if (queue) {
+                err = clEnqueueBarrierWithWaitList(queue, 1, &ev, NULL);
+                clReleaseEvent(ev);
+                if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clEnqueueBarrierWithWaitList");
+            } else {
+                clFlush(blk->queue);
+                err = clWaitForEvents(1, &ev);
+                clReleaseEvent(ev);
+                if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clWaitForEvents");
+            }
+        }
+        blk->pending = false;
     }
-    clmem__pool_deactivate(p, blk);
-    if (!p->stop_holding) {
-        blk->state = CLMEM__BLOCK_HELD;
-        blk->next = p->bins[blk->bin].held;
-        p->bins[blk->bin].held = blk;
-        ++p->bins[blk->bin].nheld;
-        ++p->st.held_blocks;
-        clmem__pool_unlock(&p->lock);
-        return CL_SUCCESS;
+    if (p->is_svm && blk->queue != queue) {
+        if (queue) clRetainCommandQueue(queue);
+        if (blk->queue) clReleaseCommandQueue(blk->queue);
+        blk->queue = queue;
+        blk->ooo = false; /* SVM queues are checked to be in order */
     }
-    blk->state = CLMEM__BLOCK_FREED;
-    p->st.managed_bytes -= clmem_alloc_size(p->L, blk->bin);
-    ++p->st.allocator_frees;
-    clmem__pool_unlock(&p->lock);
-    clmem__pool_backend_free(p, blk);
-    clmem__pool_lock(&p->lock);
-    clmem__pool_spare(p, blk);
-    destroy = p->released && p->st.active_blocks == 0;
-    clmem__pool_unlock(&p->lock);
-    if (destroy) clmem__pool_destroy(p);
     return CL_SUCCESS;
 }
 
-/* the allocation algorithm of PyOpenCL's memory_pool::allocate, plus the limit and the
-   out-of-memory callback */
-static cl_int clmem__pool_get(clmem__pool *p, size_t size, const char *fn, const char *file, int line,
-                              clmem__pool_block **out) {
+static cl_int clmem__pool_put(clmem__pool_block *blk, uint64_t gen, cl_command_queue queue, const void *ptr,
+                              size_t size, const char *fn);
+static bool clmem__pool_free_one(clmem__pool *p);
+
+#if defined(__GNUC__) || defined(__clang__)
+#define CLMEM__NOINLINE __attribute__((noinline))
+#else
+#define CLMEM__NOINLINE
+#endif
+
+static CLMEM__NOINLINE cl_int clmem__pool_get_slow(clmem__pool *p, size_t size, cl_command_queue queue,
+                                                   const char *fn, const char *file, int line,
+                                                   clmem__pool_block **out, uint32_t bin, unsigned si);
+
+/* without a lock, on a block just handed out that must wait or change queue */
+static CLMEM__NOINLINE cl_int clmem__pool_handout(clmem__pool *p, clmem__pool_block *blk, cl_command_queue queue,
+                                                  size_t size, const char *fn, clmem__pool_block **out) {
+    cl_int err = clmem__pool_settle(p, blk, queue, fn);
+    if (err != CL_SUCCESS) {
+        clmem__pool_put(blk, blk->owner.gen, blk->pending ? blk->queue : NULL, blk->ptr, size, fn);
+        return err;
+    }
+    *out = blk;
+    return CL_SUCCESS;
+}
+
+/* the allocation algorithm of PyOpenCL's memory_pool::allocate, plus the limit, the
+   out-of-memory callback and queue order. `queue`: where the block will be used
+   (NULL: anywhere, after the host). The fast path: this thread's shard has a block
+   of the bin that needs no driver call. */
+static inline cl_int clmem__pool_get(clmem__pool *p, size_t size, cl_command_queue queue, const char *fn,
+                                     const char *file, int line, clmem__pool_block **out) {
     uint32_t bin = clmem_bin_number(p->L, size);
-    size_t asz = clmem_alloc_size(p->L, bin);
+    unsigned si = clmem__pool_shard_of_thread();
+    clmem__pool_shard *sh = &p->shards[si].s;
     clmem__pool_block *blk;
+    clmem__pool_lock(&sh->lock);
+    blk = clmem__pool_take(sh, bin, queue);
+    if (blk) {
+        clmem__pool_activate(sh, si, blk, size, file, line, true);
+        if (blk->pending && queue == blk->queue && !blk->ooo) blk->pending = false; /* same in-order queue */
+        clmem__pool_unlock(&sh->lock);
+        if (blk->pending || (p->is_svm && blk->queue != queue)) return clmem__pool_handout(p, blk, queue, size, fn, out);
+        *out = blk;
+        return CL_SUCCESS;
+    }
+    clmem__pool_unlock(&sh->lock);
+    return clmem__pool_get_slow(p, size, queue, fn, file, line, out, bin, si);
+}
+
+static CLMEM__NOINLINE cl_int clmem__pool_get_slow(clmem__pool *p, size_t size, cl_command_queue queue,
+                                                   const char *fn, const char *file, int line,
+                                                   clmem__pool_block **out, uint32_t bin, unsigned si) {
+    clmem__pool_shard *sh = &p->shards[si].s;
+    clmem__pool_block *blk;
+    size_t asz;
     void *ptr = NULL;
     cl_int err;
-    bool limited = false, hooked = false, counted = false, null_ret = false, reused;
-    unsigned attempt = 0;
+    bool limited = false, hooked = false, counted = false, null_ret = false;
+    unsigned attempt = 0, i;
 
-    clmem__pool_lock(&p->lock);
-    blk = clmem__pool_pop(p, bin);
-    if (blk) {
-        clmem__pool_activate(p, blk, size, file, line, true);
-        clmem__pool_unlock(&p->lock);
-        goto handout;
+    if (!clmem__pool_shard_ready(p, sh))
+        return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the pool's bins");
+    /* a block of the bin in another thread's shard */
+    for (i = 1; i < CLMEM_POOL_SHARDS; ++i) {
+        clmem__pool_shard *other = &p->shards[(si + i) % CLMEM_POOL_SHARDS].s;
+        clmem__pool_lock(&other->lock);
+        blk = clmem__pool_take(other, bin, queue);
+        clmem__pool_unlock(&other->lock);
+        if (blk) {
+            clmem__pool_lock_all(p);
+            clmem__pool_rebase(p, sh);
+            clmem__pool_activate(sh, si, blk, size, file, line, true);
+            clmem__pool_unlock_all(p);
+            goto handout;
+        }
     }
-    clmem__pool_unlock(&p->lock);
 
+    asz = clmem_alloc_size(p->L, bin);
     CLMEM_ASSERT(clmem_bin_number(p->L, asz) == bin && asz >= size);
     for (;;) {
         err = clmem__pool_fresh(p, asz, &ptr, &limited, &null_ret);
@@ -755,35 +1057,32 @@ static cl_int clmem__pool_get(clmem__pool *p, size_t size, const char *fn, const
                                size, clmem_error_string(err), (int)err);
         }
         clmem__pool_lock(&p->lock);
-        if (!counted) ++p->st.oom_events;
+        if (!counted) ++p->oom_events;
         counted = true;
         clmem__pool_unlock(&p->lock);
         if (!hooked) { /* stage 1: the release hook (PyOpenCL: gc), then the bin again */
             hooked = true;
             if (!p->is_svm && p->alloc->ops.try_release_blocks) p->alloc->ops.try_release_blocks(p->alloc->user);
         }
-        clmem__pool_lock(&p->lock);
-        blk = clmem__pool_pop(p, bin);
-        if (blk) {
-            clmem__pool_activate(p, blk, size, file, line, true);
-            clmem__pool_unlock(&p->lock);
-            goto handout;
+        for (i = 0; i < CLMEM_POOL_SHARDS; ++i) {
+            clmem__pool_shard *other = &p->shards[(si + i) % CLMEM_POOL_SHARDS].s;
+            clmem__pool_lock(&other->lock);
+            blk = clmem__pool_take(other, bin, queue);
+            clmem__pool_unlock(&other->lock);
+            if (blk) {
+                clmem__pool_lock(&sh->lock);
+                clmem__pool_activate(sh, si, blk, size, file, line, true);
+                clmem__pool_unlock(&sh->lock);
+                goto handout;
+            }
         }
-        blk = clmem__pool_take_highest(p); /* stage 2: free one held block, largest bin first */
-        clmem__pool_unlock(&p->lock);
-        if (blk) {
-            clmem__pool_backend_free(p, blk);
-            clmem__pool_lock(&p->lock);
-            clmem__pool_spare(p, blk);
-            clmem__pool_unlock(&p->lock);
-            continue;
-        }
+        if (clmem__pool_free_one(p)) continue; /* stage 2: free one held block, largest bin first */
         if (p->oom_fn && p->oom_fn(asz, ++attempt, p->oom_user)) continue; /* stage 3: the callback */
         if (limited) {
             size_t managed, limit;
             clmem__pool_lock(&p->lock);
-            managed = p->st.managed_bytes;
-            limit = p->st.limit;
+            managed = p->managed_bytes;
+            limit = p->limit;
             clmem__pool_unlock(&p->lock);
             return clmem__fail(CLMEM_ERROR_LIMIT_EXCEEDED, fn,
                                "a block of %zu bytes (for %zu asked) would take managed bytes from %zu past the "
@@ -796,109 +1095,284 @@ static cl_int clmem__pool_get(clmem__pool *p, size_t size, const char *fn, const
                            size, asz, clmem_error_string(err), (int)err);
     }
 
-    clmem__pool_lock(&p->lock);
-    blk = p->spare;
-    if (blk) p->spare = blk->next;
-    clmem__pool_unlock(&p->lock);
-    reused = blk != NULL;
-    if (!blk) blk = CLMEM__CAST(clmem__pool_block *, CLMEM_MALLOC(sizeof *blk));
+    blk = clmem__pool_record(p);
     if (!blk) {
         clmem__pool_block tmp;
         memset(&tmp, 0, sizeof tmp);
         tmp.ptr = ptr;
-#if CLMEM__POOL_SVM
-        if (p->is_svm && p->svm_alloc->queue) { /* a fresh block is not in use on any queue */
-            clSVMFree(p->svm_alloc->context, ptr);
-            tmp.ptr = NULL;
-        }
-#endif
-        if (tmp.ptr) clmem__pool_backend_free(p, &tmp);
+        clmem__pool_backend_free(p, &tmp);
         clmem__pool_lock(&p->lock);
-        p->st.managed_bytes -= asz;
+        p->managed_bytes -= asz;
         clmem__pool_unlock(&p->lock);
         return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for a block record");
     }
-    {
-        uint64_t gen = reused ? blk->gen : 0; /* a reused record keeps counting */
-        memset(blk, 0, sizeof *blk);
-        blk->gen = gen;
-    }
-    blk->owner.release = clmem__pool_release_buffer;
-    blk->pool = p;
     blk->ptr = ptr;
     blk->bin = bin;
 #if CLMEM__POOL_SVM
-    if (p->is_svm && p->svm_alloc->queue) {
-        clRetainCommandQueue(p->svm_alloc->queue);
-        blk->queue = p->svm_alloc->queue;
+    if (p->is_svm && queue) { /* a fresh block is in use on no queue: bind it */
+        clRetainCommandQueue(queue);
+        blk->queue = queue;
     }
 #endif
-    clmem__pool_lock(&p->lock);
-    clmem__pool_activate(p, blk, size, file, line, false);
-    clmem__pool_unlock(&p->lock);
+    clmem__pool_lock_all(p); /* a miss: also the moment to see what the other shards hold */
+    clmem__pool_rebase(p, sh);
+    clmem__pool_activate(sh, si, blk, size, file, line, false);
+    clmem__pool_unlock_all(p);
     *out = blk;
     return CL_SUCCESS;
 
 handout:
-    if (p->is_svm && (err = clmem__pool_svm_handout(p, blk, fn)) != CL_SUCCESS) {
-        clmem__pool_put(blk, blk->ptr, size, 0, fn);
-        return err;
-    }
+    if (blk->pending || (p->is_svm && blk->queue != queue)) return clmem__pool_handout(p, blk, queue, size, fn, out);
     *out = blk;
     return CL_SUCCESS;
 }
 
-static cl_int clmem__pool_free_held(clmem__pool *p) {
-    /* lowest bin first, as PyOpenCL; take the lot under the lock, free outside */
-    clmem__pool_block *list = NULL, *tail = NULL, *blk;
-    uint32_t i;
-    clmem__pool_lock(&p->lock);
-    for (i = 0; i < p->nbins && p->st.held_blocks; ++i) {
-        while ((blk = clmem__pool_pop(p, i)) != NULL) {
-            p->st.managed_bytes -= clmem_alloc_size(p->L, i);
-            ++p->st.allocator_frees;
-            blk->state = CLMEM__BLOCK_FREED;
-            if (tail) tail->next = blk;
-            else list = blk;
-            tail = blk;
-        }
+/* a release that lost: the handle is stale (its block released, maybe handed out
+   again, maybe freed with its pool): report it without touching the pool */
+static CLMEM__NOINLINE cl_int clmem__pool_put_stale(clmem__pool_block *blk, const void *ptr, size_t size,
+                                                    const char *fn) {
+    int state = clmem__state_load(&blk->state);
+    uint64_t now = clmem__gen_load(&blk->owner.gen);
+    return clmem__fail(CLMEM_ERROR_DOUBLE_RELEASE, fn,
+                       "pooled block %p (%zu bytes) was already released to its pool (%s); "
+                       "a copy of a released handle was released again",
+                       ptr, size, (now & 1) ? "it now belongs to another allocation"
+                                  : state == CLMEM__BLOCK_HELD ? "it is held for reuse"
+                                                               : "its memory was freed");
+}
+
+/* a release on a queue: remember the queue (the block is the caller's alone) */
+static CLMEM__NOINLINE void clmem__pool_put_queue(clmem__pool_block *blk, cl_command_queue queue) {
+    if (blk->queue != queue) {
+        bool ooo = clmem__queue_is_ooo(queue);
+        clRetainCommandQueue(queue);
+        if (blk->queue) clReleaseCommandQueue(blk->queue);
+        blk->queue = queue;
+        blk->ooo = ooo;
     }
+    blk->pending = true;
+}
+
+/* with the shard's lock held, the block off the books: the pool does not hold
+   (stop_holding or released): free the block, and end the pool if it was the last */
+static CLMEM__NOINLINE cl_int clmem__pool_put_free(clmem__pool *p, clmem__pool_shard *sh, clmem__pool_block *blk) {
+    bool destroy;
+    ++sh->busy; /* the pool must stay until this release is done */
+    clmem__state_store(&blk->state, CLMEM__BLOCK_FREED);
+    clmem__pool_unlock(&sh->lock);
+    clmem__pool_lock(&p->lock);
+    p->managed_bytes -= clmem_alloc_size(p->L, blk->bin);
+    ++p->allocator_frees;
     clmem__pool_unlock(&p->lock);
+    clmem__pool_backend_free(p, blk);
+    clmem__pool_lock_all(p);
+    clmem__pool_spare(p, blk);
+    --sh->busy;
+    destroy = clmem__pool_last_one(p);
+    clmem__pool_unlock_all(p);
+    if (destroy) clmem__pool_destroy(p);
+    return CL_SUCCESS;
+}
+
+/* return an active block to its pool (or to the allocator after stop_holding).
+   queue: NULL for a plain release (the caller guarantees nothing uses the block; an
+   SVM block bound to a queue stays ordered behind it), else the queue the release is
+   ordered on (cudaFreeAsync's stream). ptr and size are for the message.
+   The generation is checked twice: without a lock (a stale handle never touches its
+   pool, which may be gone), then under the lock of the block's shard, where it is
+   bumped: of two threads releasing copies of one handle at once, one wins. */
+static inline cl_int clmem__pool_put(clmem__pool_block *blk, uint64_t gen, cl_command_queue queue, const void *ptr,
+                                     size_t size, const char *fn) {
+    clmem__pool *p;
+    clmem__pool_shard *sh;
+    if (!(gen & 1) || clmem__gen_load(&blk->owner.gen) != gen) return clmem__pool_put_stale(blk, ptr, size, fn);
+    p = blk->pool;
+    sh = &p->shards[blk->shard].s;
+    clmem__pool_lock(&sh->lock);
+    if (clmem__gen_load(&blk->owner.gen) != gen) {
+        clmem__pool_unlock(&sh->lock);
+        return clmem__pool_put_stale(blk, ptr, size, fn);
+    }
+    clmem__gen_store(&blk->owner.gen, gen + 1);
+    clmem__pool_deactivate(sh, blk);
+    if (queue && queue == blk->queue) {
+        blk->pending = true; /* the queue it has: nothing to retain */
+    } else if (queue) { /* driver calls: outside the lock, with the pool kept */
+        ++sh->busy;
+        clmem__pool_unlock(&sh->lock);
+        clmem__pool_put_queue(blk, queue);
+        clmem__pool_lock(&sh->lock);
+        --sh->busy;
+    } else {
+        blk->pending = p->is_svm && blk->queue != NULL; /* SVM: still ordered behind its queue */
+    }
+    if (!p->stop_holding) {
+        clmem__pool_hold(sh, blk);
+        clmem__pool_unlock(&sh->lock);
+        return CL_SUCCESS;
+    }
+    return clmem__pool_put_free(p, sh, blk);
+}
+
+/* free the records in `list` (taken off the books, their bytes still managed) */
+static void clmem__pool_free_list(clmem__pool *p, clmem__pool_block *list) {
+    clmem__pool_block *blk;
     while ((blk = list) != NULL) {
         list = blk->next;
         clmem__pool_backend_free(p, blk);
         clmem__pool_lock(&p->lock);
+        p->managed_bytes -= clmem_alloc_size(p->L, blk->bin);
+        ++p->allocator_frees;
         clmem__pool_spare(p, blk);
         clmem__pool_unlock(&p->lock);
     }
+}
+
+/* out-of-memory stage 2: free one held block of the highest bin any shard holds */
+static bool clmem__pool_free_one(clmem__pool *p) {
+    unsigned i, best_shard = 0;
+    uint32_t b, best = 0;
+    bool found = false;
+    clmem__pool_block *blk = NULL;
+    for (i = 0; i < CLMEM_POOL_SHARDS; ++i) {
+        clmem__pool_shard *sh = &p->shards[i].s;
+        clmem__pool_lock(&sh->lock);
+        if (sh->bins && sh->held_blocks)
+            for (b = p->nbins; b-- > 0;)
+                if (sh->bins[b].nheld) {
+                    if (!found || b > best) {
+                        best = b;
+                        best_shard = i;
+                        found = true;
+                    }
+                    break;
+                }
+        clmem__pool_unlock(&sh->lock);
+    }
+    if (!found) return false;
+    {
+        clmem__pool_shard *sh = &p->shards[best_shard].s;
+        clmem__pool_lock(&sh->lock);
+        blk = clmem__pool_take(sh, best, NULL);
+        if (blk) clmem__state_store(&blk->state, CLMEM__BLOCK_FREED);
+        clmem__pool_unlock(&sh->lock);
+    }
+    if (!blk) return true; /* taken meanwhile: look again */
+    clmem__pool_free_list(p, blk);
+    return true;
+}
+
+/* two lists sorted by bin, merged (stable) */
+static clmem__pool_block *clmem__pool_merge(clmem__pool_block *a, clmem__pool_block *b) {
+    clmem__pool_block *head = NULL, **tail = &head;
+    while (a && b) {
+        if (b->bin < a->bin) {
+            *tail = b;
+            b = b->next;
+        } else {
+            *tail = a;
+            a = a->next;
+        }
+        tail = &(*tail)->next;
+    }
+    *tail = a ? a : b;
+    return head;
+}
+
+static cl_int clmem__pool_free_held(clmem__pool *p) {
+    /* lowest bin first, as PyOpenCL; take the lot under the locks, free outside */
+    clmem__pool_block *all = NULL;
+    unsigned i;
+    uint32_t b;
+    for (i = 0; i < CLMEM_POOL_SHARDS; ++i) {
+        clmem__pool_shard *sh = &p->shards[i].s;
+        clmem__pool_block *list = NULL, **tail = &list, *blk;
+        clmem__pool_lock(&sh->lock);
+        if (sh->bins && sh->held_blocks)
+            for (b = 0; b < p->nbins; ++b) {
+                while (sh->bins[b].nheld && (blk = clmem__pool_take(sh, b, NULL)) != NULL) {
+                    clmem__state_store(&blk->state, CLMEM__BLOCK_FREED);
+                    *tail = blk;
+                    tail = &blk->next;
+                }
+            }
+        clmem__pool_unlock(&sh->lock);
+        all = clmem__pool_merge(all, list);
+    }
+    clmem__pool_free_list(p, all);
     return CL_SUCCESS;
 }
 
 static void clmem__pool_stats(clmem__pool *p, clmem_pool_stats *s) {
-    uint32_t i;
-    clmem__pool_lock(&p->lock);
-    *s = p->st;
-    s->nonempty_bins = 0;
-    for (i = 0; i < p->nbins; ++i)
-        if (p->bins[i].nheld || p->bins[i].nactive) ++s->nonempty_bins;
-    clmem__pool_unlock(&p->lock);
+    unsigned i;
+    uint32_t b;
+    memset(s, 0, sizeof *s);
+    clmem__pool_lock_all(p);
+    for (i = 0; i < CLMEM_POOL_SHARDS; ++i) {
+        const clmem__pool_shard *sh = &p->shards[i].s;
+        s->held_blocks += sh->held_blocks;
+        s->active_blocks += sh->active_blocks;
+        s->active_bytes += sh->active_bytes;
+        s->allocations += sh->allocations;
+        s->hits += sh->hits;
+        s->misses += sh->misses;
+        if (sh->peak_active_blocks > s->peak_active_blocks) s->peak_active_blocks = sh->peak_active_blocks;
+        if (sh->peak_active_bytes > s->peak_active_bytes) s->peak_active_bytes = sh->peak_active_bytes;
+    }
+    for (b = 0; b < p->nbins; ++b)
+        for (i = 0; i < CLMEM_POOL_SHARDS; ++i) {
+            const clmem__pool_bin *bin = p->shards[i].s.bins ? &p->shards[i].s.bins[b] : NULL;
+            if (bin && (bin->nheld || bin->nactive)) {
+                ++s->nonempty_bins;
+                break;
+            }
+        }
+    if (s->active_blocks > s->peak_active_blocks) s->peak_active_blocks = s->active_blocks;
+    if (s->active_bytes > s->peak_active_bytes) s->peak_active_bytes = s->active_bytes;
+    s->managed_bytes = p->managed_bytes;
+    s->peak_managed_bytes = p->peak_managed_bytes;
+    s->allocator_frees = p->allocator_frees;
+    s->oom_events = p->oom_events;
+    s->limit = p->limit;
+    clmem__pool_unlock_all(p);
+}
+
+static void clmem__pool_reset_peaks(clmem__pool *p) {
+    unsigned i;
+    size_t a, ab;
+    clmem__pool_lock_all(p);
+    clmem__pool_totals(p, NULL, &a, &ab);
+    clmem__pool_rebase(p, &p->shards[clmem__pool_shard_of_thread()].s);
+    for (i = 0; i < CLMEM_POOL_SHARDS; ++i) {
+        p->shards[i].s.peak_active_blocks = a;
+        p->shards[i].s.peak_active_bytes = ab;
+    }
+    p->peak_managed_bytes = p->managed_bytes;
+    clmem__pool_unlock_all(p);
 }
 
 static cl_int clmem__pool_bins(clmem__pool *p, clmem_pool_bin_info *out, size_t capacity, size_t *count) {
-    uint32_t i;
+    uint32_t b;
+    unsigned i;
     size_t n = 0;
-    clmem__pool_lock(&p->lock);
-    for (i = 0; i < p->nbins; ++i) {
-        if (!p->bins[i].nheld && !p->bins[i].nactive) continue;
+    clmem__pool_lock_all(p);
+    for (b = 0; b < p->nbins; ++b) {
+        size_t held = 0, active = 0;
+        for (i = 0; i < CLMEM_POOL_SHARDS; ++i)
+            if (p->shards[i].s.bins) {
+                held += p->shards[i].s.bins[b].nheld;
+                active += p->shards[i].s.bins[b].nactive;
+            }
+        if (!held && !active) continue;
         if (out && n < capacity) {
-            out[n].bin = i;
-            out[n].alloc_size = clmem_alloc_size(p->L, i);
-            out[n].held = p->bins[i].nheld;
-            out[n].active = p->bins[i].nactive;
+            out[n].bin = b;
+            out[n].alloc_size = clmem_alloc_size(p->L, b);
+            out[n].held = held;
+            out[n].active = active;
         }
         ++n;
     }
-    clmem__pool_unlock(&p->lock);
+    clmem__pool_unlock_all(p);
     *count = n;
     return CL_SUCCESS;
 }
@@ -906,46 +1380,83 @@ static cl_int clmem__pool_bins(clmem__pool *p, clmem_pool_bin_info *out, size_t 
 static cl_int clmem__pool_active_info(clmem__pool *p, clmem_pool_block_info *out, size_t capacity, size_t *count) {
     clmem__pool_block *blk;
     size_t n = 0;
-    clmem__pool_lock(&p->lock);
-    for (blk = p->active; blk; blk = blk->next_active, ++n) {
-        if (out && n < capacity) {
-            out[n].ptr = blk->ptr;
-            out[n].size = blk->size;
-            out[n].alloc_size = clmem_alloc_size(p->L, blk->bin);
-            out[n].file = blk->file;
-            out[n].line = blk->line;
+    unsigned i;
+    clmem__pool_lock_all(p);
+    for (i = 0; i < CLMEM_POOL_SHARDS; ++i)
+        for (blk = p->shards[i].s.active; blk; blk = blk->next_active, ++n) {
+            if (out && n < capacity) {
+                out[n].ptr = blk->ptr;
+                out[n].size = blk->size;
+                out[n].alloc_size = clmem_alloc_size(p->L, blk->bin);
+                out[n].file = blk->file;
+                out[n].line = blk->line;
+            }
         }
-    }
-    clmem__pool_unlock(&p->lock);
+    clmem__pool_unlock_all(p);
     *count = n;
     return CL_SUCCESS;
 }
 
+static size_t clmem__pool_count(clmem__pool *p, int what) {
+    size_t held, active, abytes, v;
+    clmem__pool_lock_all(p);
+    clmem__pool_totals(p, &held, &active, &abytes);
+    v = what == 0 ? held : what == 1 ? active : what == 2 ? p->managed_bytes : abytes;
+    clmem__pool_unlock_all(p);
+    return v;
+}
+
+/* The rule (issue 17): a pool's release takes effect at once (held blocks are freed,
+   released blocks are freed from then on) but the pool's memory stays until the last
+   active block is released, from any thread, and until every release running at that
+   moment is done. Blocks still active make the release return CLMEM_ERROR_IN_USE. */
 static cl_int clmem__pool_release(clmem__pool *p, const char *fn) {
-    size_t active;
-    clmem__pool_lock(&p->lock);
+    size_t active, abytes;
+    bool destroy;
+    clmem__pool_lock_all(p);
+    if (p->released) {
+        clmem__pool_unlock_all(p);
+        return clmem__fail(CLMEM_ERROR_DOUBLE_RELEASE, fn, "the pool was already released (and its blocks are "
+                                                           "still active, or this would be a use after free)");
+    }
     p->released = true;
     p->stop_holding = true;
-    clmem__pool_unlock(&p->lock);
+    ++p->busy;
+    clmem__pool_unlock_all(p);
     clmem__pool_free_held(p);
-    clmem__pool_lock(&p->lock);
-    active = p->st.active_blocks;
+    clmem__pool_lock_all(p);
+    --p->busy;
+    clmem__pool_totals(p, NULL, &active, &abytes);
 #if defined(CLMEM_TRACK_ALLOCATIONS)
     {
         clmem__pool_block *blk;
-        for (blk = p->active; blk; blk = blk->next_active)
-            clmem__warn(fn, "block %p of %zu bytes (%zu allocated) is still active; allocated at %s:%d", blk->ptr,
-                        blk->size, clmem_alloc_size(p->L, blk->bin), blk->file ? blk->file : "(unknown)", blk->line);
+        unsigned i;
+        for (i = 0; i < CLMEM_POOL_SHARDS; ++i)
+            for (blk = p->shards[i].s.active; blk; blk = blk->next_active)
+                clmem__warn(fn, "block %p of %zu bytes (%zu allocated) is still active; allocated at %s:%d",
+                            blk->ptr, blk->size, clmem_alloc_size(p->L, blk->bin),
+                            blk->file ? blk->file : "(unknown)", blk->line);
     }
-#else
-    (void)fn;
 #endif
-    clmem__pool_unlock(&p->lock);
-    if (active == 0) clmem__pool_destroy(p);
+    destroy = clmem__pool_last_one(p);
+    clmem__pool_unlock_all(p);
+    if (destroy) clmem__pool_destroy(p);
+    if (active)
+        return clmem__fail(CLMEM_ERROR_IN_USE, fn,
+                           "%zu block(s) of the pool (%zu bytes) are still active; the pool is released all the "
+                           "same and goes when the last of them is released",
+                           active, abytes);
     return CL_SUCCESS;
 }
 
 static cl_int clmem__pool_null(const char *fn) { return clmem__fail(CL_INVALID_VALUE, fn, "pool is NULL"); }
+
+/* the block of an active hand-out, or NULL when the handle is stale */
+static clmem__pool_block *clmem__pool_live(void *block, uint64_t gen) {
+    clmem__pool_block *blk = CLMEM__CAST(clmem__pool_block *, block);
+    if (!blk || !(gen & 1) || clmem__gen_load(&blk->owner.gen) != gen) return NULL;
+    return blk;
+}
 
 /* ---- buffer pools ---- */
 
@@ -953,8 +1464,9 @@ static cl_int clmem__pool_release_buffer(clmem_buffer *buf) {
     clmem__pool_block *blk = CLMEM__CAST(clmem__pool_block *, buf->pool);
     const void *mem = buf->mem;
     size_t size = buf->size;
+    uint64_t gen = buf->generation;
     memset(buf, 0, sizeof *buf);
-    return clmem__pool_put(blk, mem, size, 0, "clmem_buffer_release");
+    return clmem__pool_put(blk, gen, NULL, mem, size, "clmem_buffer_release");
 }
 
 CLMEM_API clmem_memory_pool *clmem_memory_pool_create(clmem_allocator *allocator, unsigned leading_bits_in_bin_id,
@@ -965,10 +1477,11 @@ CLMEM_API clmem_memory_pool *clmem_memory_pool_create(clmem_allocator *allocator
         clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "allocator is NULL"));
         return NULL;
     }
-    p = clmem__pool_new(fn, leading_bits_in_bin_id, sizeof(clmem_memory_pool), errcode_ret);
+    p = clmem__pool_new(fn, leading_bits_in_bin_id, errcode_ret);
     if (!p) return NULL;
     clmem_allocator_retain(allocator);
     p->alloc = allocator;
+    p->context = allocator->context;
     if (allocator->ops.is_deferred)
         clmem__warn(fn, "memory pools expect non-deferred allocators: a deferred allocator may report out-of-memory "
                         "only at first use, where the pool cannot free held blocks and retry "
@@ -976,20 +1489,32 @@ CLMEM_API clmem_memory_pool *clmem_memory_pool_create(clmem_allocator *allocator
     return CLMEM__CAST(clmem_memory_pool *, (void *)p);
 }
 
-CLMEM_API clmem_buffer clmem_memory_pool_allocate_at(clmem_memory_pool *pool, size_t size, cl_int *errcode_ret,
-                                                     const char *file, int line) {
-    static const char fn[] = "clmem_memory_pool_allocate";
+static clmem_buffer clmem__memory_pool_allocate(clmem_memory_pool *pool, size_t size, cl_command_queue queue,
+                                                cl_int *errcode_ret, const char *fn, const char *file, int line) {
     clmem__pool *p;
     clmem__pool_block *blk = NULL;
     clmem_buffer b;
     cl_int err;
-    memset(&b, 0, sizeof b);
+    /* every field assigned once, no memset: the handle goes out in registers' worth of
+       plain stores (a memset then field stores costs a store-forwarding stall) */
+    b.mem = NULL;
+    b.context = NULL;
+    b.size = 0;
+    b.flags = 0;
+    b.root = NULL;
+    b.origin = 0;
+    b.pool = NULL;
+    b.generation = 0;
     if (CLMEM__CHECKS && pool == NULL) {
         clmem__set_err(errcode_ret, clmem__pool_null(fn));
         return b;
     }
     p = &pool->core;
-    err = clmem__pool_get(p, size, fn, file, line, &blk);
+    if (queue && (err = clmem__pool_check_queue(p, queue, fn)) != CL_SUCCESS) {
+        clmem__set_err(errcode_ret, err);
+        return b;
+    }
+    err = clmem__pool_get(p, size, queue, fn, file, line, &blk);
     clmem__set_err(errcode_ret, err);
     if (err != CL_SUCCESS) return b;
     b.mem = CLMEM__CAST(cl_mem, blk->ptr);
@@ -997,32 +1522,96 @@ CLMEM_API clmem_buffer clmem_memory_pool_allocate_at(clmem_memory_pool *pool, si
     b.size = size;
     b.flags = p->alloc->flags;
     b.root = b.mem;
-    b.origin = 0;
     b.pool = blk;
+    b.generation = blk->owner.gen;
     return b;
 }
 
-CLMEM_API clmem_buffer(clmem_memory_pool_allocate)(clmem_memory_pool *pool, size_t size, cl_int *errcode_ret) {
-    return clmem_memory_pool_allocate_at(pool, size, errcode_ret, NULL, 0);
+CLMEM_API clmem_buffer clmem_memory_pool_allocate_at(clmem_memory_pool *pool, size_t size, cl_int *errcode_ret,
+                                                     const char *file, int line) {
+    return clmem__memory_pool_allocate(pool, size, NULL, errcode_ret, "clmem_memory_pool_allocate", file, line);
 }
 
-#define CLMEM__POOL_GETTER(kind, name, expr)                  \
-    CLMEM_API size_t clmem_##kind##_##name(clmem_##kind *pool) { \
-        size_t v;                                                \
-        if (!pool) return 0;                                     \
-        clmem__pool_lock(&pool->core.lock);                           \
-        v = (expr);                                              \
-        clmem__pool_unlock(&pool->core.lock);                         \
-        return v;                                                \
+CLMEM_API clmem_buffer(clmem_memory_pool_allocate)(clmem_memory_pool *pool, size_t size, cl_int *errcode_ret) {
+    return clmem__memory_pool_allocate(pool, size, NULL, errcode_ret, "clmem_memory_pool_allocate", NULL, 0);
+}
+
+CLMEM_API clmem_buffer clmem_memory_pool_allocate_on_queue_at(clmem_memory_pool *pool, size_t size,
+                                                              cl_command_queue queue, cl_int *errcode_ret,
+                                                              const char *file, int line) {
+    static const char fn[] = "clmem_memory_pool_allocate_on_queue";
+    if (CLMEM__CHECKS && pool && queue == NULL) {
+        clmem_buffer b;
+        memset(&b, 0, sizeof b);
+        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_COMMAND_QUEUE, fn,
+                                                "queue is NULL (use clmem_memory_pool_allocate for the host)"));
+        return b;
     }
-CLMEM__POOL_GETTER(memory_pool, held_blocks, pool->core.st.held_blocks)
-CLMEM__POOL_GETTER(memory_pool, active_blocks, pool->core.st.active_blocks)
-CLMEM__POOL_GETTER(memory_pool, managed_bytes, pool->core.st.managed_bytes)
-CLMEM__POOL_GETTER(memory_pool, active_bytes, pool->core.st.active_bytes)
-CLMEM__POOL_GETTER(svm_pool, held_blocks, pool->core.st.held_blocks)
-CLMEM__POOL_GETTER(svm_pool, active_blocks, pool->core.st.active_blocks)
-CLMEM__POOL_GETTER(svm_pool, managed_bytes, pool->core.st.managed_bytes)
-CLMEM__POOL_GETTER(svm_pool, active_bytes, pool->core.st.active_bytes)
+    return clmem__memory_pool_allocate(pool, size, queue, errcode_ret, fn, file, line);
+}
+
+CLMEM_API clmem_buffer(clmem_memory_pool_allocate_on_queue)(clmem_memory_pool *pool, size_t size,
+                                                            cl_command_queue queue, cl_int *errcode_ret) {
+    return clmem_memory_pool_allocate_on_queue_at(pool, size, queue, errcode_ret, NULL, 0);
+}
+
+CLMEM_API cl_int clmem_pooled_buffer_enqueue_release(clmem_buffer *buf, cl_command_queue queue) {
+    static const char fn[] = "clmem_pooled_buffer_enqueue_release";
+    clmem__pool_block *blk;
+    const void *mem;
+    size_t size;
+    uint64_t gen;
+    cl_int err;
+    if (!buf || !buf->mem) return CL_SUCCESS;
+    if (CLMEM__CHECKS && !buf->pool)
+        return clmem__fail(CL_INVALID_MEM_OBJECT, fn,
+                           "buffer %p is not a pooled buffer (release it with clmem_buffer_release)",
+                           (void *)buf->mem);
+    blk = CLMEM__CAST(clmem__pool_block *, buf->pool);
+    if (CLMEM__CHECKS && queue == NULL)
+        return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue is NULL (use clmem_buffer_release for a release "
+                                                         "that nothing on any queue still uses)");
+    if (!clmem__pool_live(blk, buf->generation)) {
+        mem = buf->mem;
+        size = buf->size;
+        gen = buf->generation;
+        memset(buf, 0, sizeof *buf);
+        return clmem__pool_put(blk, gen, NULL, mem, size, fn); /* reports the double release */
+    }
+    if (queue != blk->queue && (err = clmem__pool_check_queue(blk->pool, queue, fn)) != CL_SUCCESS) return err;
+    mem = buf->mem;
+    size = buf->size;
+    gen = buf->generation;
+    memset(buf, 0, sizeof *buf);
+    return clmem__pool_put(blk, gen, queue, mem, size, fn);
+}
+
+CLMEM_API clmem_memory_pool *clmem_pooled_buffer_pool(clmem_buffer buf) {
+    clmem__pool_block *blk = clmem__pool_live(buf.pool, buf.generation);
+    clmem__pool *p;
+    bool released;
+    if (!blk || !buf.mem) return NULL;
+    p = blk->pool;
+    if (p->is_svm) return NULL;
+    clmem__pool_lock(&p->lock);
+    released = p->released;
+    clmem__pool_unlock(&p->lock);
+    return released ? NULL : CLMEM__CAST(clmem_memory_pool *, (void *)p);
+}
+
+#define CLMEM__POOL_GETTER(kind, name, what)                     \
+    CLMEM_API size_t clmem_##kind##_##name(clmem_##kind *pool) { \
+        if (!pool) return 0;                                     \
+        return clmem__pool_count(&pool->core, what);             \
+    }
+CLMEM__POOL_GETTER(memory_pool, held_blocks, 0)
+CLMEM__POOL_GETTER(memory_pool, active_blocks, 1)
+CLMEM__POOL_GETTER(memory_pool, managed_bytes, 2)
+CLMEM__POOL_GETTER(memory_pool, active_bytes, 3)
+CLMEM__POOL_GETTER(svm_pool, held_blocks, 0)
+CLMEM__POOL_GETTER(svm_pool, active_blocks, 1)
+CLMEM__POOL_GETTER(svm_pool, managed_bytes, 2)
+CLMEM__POOL_GETTER(svm_pool, active_bytes, 3)
 
 /* the rest of each pool's API: the same core under two names */
 #define CLMEM__POOL_COMMON(kind)                                                                                   \
@@ -1038,9 +1627,9 @@ CLMEM__POOL_GETTER(svm_pool, active_bytes, pool->core.st.active_bytes)
     }                                                                                                              \
     CLMEM_API cl_int clmem_##kind##_stop_holding(clmem_##kind *pool) {                                             \
         if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_stop_holding");                      \
-        clmem__pool_lock(&pool->core.lock);                                                                             \
+        clmem__pool_lock_all(&pool->core);                                                                         \
         pool->core.stop_holding = true;                                                                            \
-        clmem__pool_unlock(&pool->core.lock);                                                                           \
+        clmem__pool_unlock_all(&pool->core);                                                                       \
         return clmem__pool_free_held(&pool->core);                                                                 \
     }                                                                                                              \
     CLMEM_API cl_int clmem_##kind##_get_stats(clmem_##kind *pool, clmem_pool_stats *stats) {                       \
@@ -1051,11 +1640,7 @@ CLMEM__POOL_GETTER(svm_pool, active_bytes, pool->core.st.active_bytes)
     }                                                                                                              \
     CLMEM_API cl_int clmem_##kind##_reset_peaks(clmem_##kind *pool) {                                              \
         if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_reset_peaks");                       \
-        clmem__pool_lock(&pool->core.lock);                                                                             \
-        pool->core.st.peak_managed_bytes = pool->core.st.managed_bytes;                                            \
-        pool->core.st.peak_active_bytes = pool->core.st.active_bytes;                                              \
-        pool->core.st.peak_active_blocks = pool->core.st.active_blocks;                                            \
-        clmem__pool_unlock(&pool->core.lock);                                                                           \
+        clmem__pool_reset_peaks(&pool->core);                                                                      \
         return CL_SUCCESS;                                                                                         \
     }                                                                                                              \
     CLMEM_API cl_int clmem_##kind##_bins(clmem_##kind *pool, clmem_pool_bin_info *out, size_t capacity,            \
@@ -1066,17 +1651,17 @@ CLMEM__POOL_GETTER(svm_pool, active_bytes, pool->core.st.active_bytes)
     }                                                                                                              \
     CLMEM_API cl_int clmem_##kind##_set_limit(clmem_##kind *pool, size_t max_managed_bytes) {                      \
         if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_set_limit");                         \
-        clmem__pool_lock(&pool->core.lock);                                                                             \
-        pool->core.st.limit = max_managed_bytes;                                                                   \
-        clmem__pool_unlock(&pool->core.lock);                                                                           \
+        clmem__pool_lock(&pool->core.lock);                                                                        \
+        pool->core.limit = max_managed_bytes;                                                                      \
+        clmem__pool_unlock(&pool->core.lock);                                                                      \
         return CL_SUCCESS;                                                                                         \
     }                                                                                                              \
     CLMEM_API cl_int clmem_##kind##_set_oom_callback(clmem_##kind *pool, clmem_pool_oom_fn fn, void *user) {       \
         if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_set_oom_callback");                  \
-        clmem__pool_lock(&pool->core.lock);                                                                             \
+        clmem__pool_lock(&pool->core.lock);                                                                        \
         pool->core.oom_fn = fn;                                                                                    \
         pool->core.oom_user = user;                                                                                \
-        clmem__pool_unlock(&pool->core.lock);                                                                           \
+        clmem__pool_unlock(&pool->core.lock);                                                                      \
         return CL_SUCCESS;                                                                                         \
     }                                                                                                              \
     CLMEM_API cl_int clmem_##kind##_active_blocks_info(clmem_##kind *pool, clmem_pool_block_info *out,             \
@@ -1103,17 +1688,18 @@ CLMEM_API clmem_svm_pool *clmem_svm_pool_create(clmem_svm_allocator *allocator, 
         clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "allocator is NULL"));
         return NULL;
     }
-    p = clmem__pool_new(fn, leading_bits_in_bin_id, sizeof(clmem_svm_pool), errcode_ret);
+    p = clmem__pool_new(fn, leading_bits_in_bin_id, errcode_ret);
     if (!p) return NULL;
     clmem_svm_allocator_retain(allocator);
     p->svm_alloc = allocator;
+    p->context = allocator->context;
     p->is_svm = true;
     return CLMEM__CAST(clmem_svm_pool *, (void *)p);
 }
 
-CLMEM_API clmem_pooled_svm clmem_svm_pool_allocate_at(clmem_svm_pool *pool, size_t size, cl_int *errcode_ret,
-                                                      const char *file, int line) {
-    static const char fn[] = "clmem_svm_pool_allocate";
+static clmem_pooled_svm clmem__svm_pool_allocate(clmem_svm_pool *pool, size_t size, cl_command_queue queue,
+                                                 bool explicit_queue, cl_int *errcode_ret, const char *fn,
+                                                 const char *file, int line) {
     clmem__pool_block *blk = NULL;
     clmem_pooled_svm r;
     cl_int err;
@@ -1122,18 +1708,49 @@ CLMEM_API clmem_pooled_svm clmem_svm_pool_allocate_at(clmem_svm_pool *pool, size
         clmem__set_err(errcode_ret, clmem__pool_null(fn));
         return r;
     }
-    err = clmem__pool_get(&pool->core, size, fn, file, line, &blk);
+    if (explicit_queue) {
+        if ((err = clmem__pool_check_queue(&pool->core, queue, fn)) != CL_SUCCESS) {
+            clmem__set_err(errcode_ret, err);
+            return r;
+        }
+        if (CLMEM__CHECKS && queue != pool->core.svm_alloc->queue && clmem__queue_is_ooo(queue)) {
+            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_COMMAND_QUEUE, fn,
+                                                    "queue %p is out-of-order; pooled SVM needs an in-order queue",
+                                                    (void *)queue));
+            return r;
+        }
+    } else {
+        queue = pool->core.svm_alloc->queue;
+    }
+    err = clmem__pool_get(&pool->core, size, queue, fn, file, line, &blk);
     clmem__set_err(errcode_ret, err);
     if (err != CL_SUCCESS) return r;
     r.svm.ptr = blk->ptr;
     r.svm.size = size;
     r.block = blk;
-    r.generation = blk->gen;
+    r.generation = blk->owner.gen;
     return r;
 }
 
+CLMEM_API clmem_pooled_svm clmem_svm_pool_allocate_at(clmem_svm_pool *pool, size_t size, cl_int *errcode_ret,
+                                                      const char *file, int line) {
+    return clmem__svm_pool_allocate(pool, size, NULL, false, errcode_ret, "clmem_svm_pool_allocate", file, line);
+}
+
 CLMEM_API clmem_pooled_svm(clmem_svm_pool_allocate)(clmem_svm_pool *pool, size_t size, cl_int *errcode_ret) {
-    return clmem_svm_pool_allocate_at(pool, size, errcode_ret, NULL, 0);
+    return clmem__svm_pool_allocate(pool, size, NULL, false, errcode_ret, "clmem_svm_pool_allocate", NULL, 0);
+}
+
+CLMEM_API clmem_pooled_svm clmem_svm_pool_allocate_on_queue_at(clmem_svm_pool *pool, size_t size,
+                                                               cl_command_queue queue, cl_int *errcode_ret,
+                                                               const char *file, int line) {
+    return clmem__svm_pool_allocate(pool, size, queue, true, errcode_ret, "clmem_svm_pool_allocate_on_queue", file,
+                                    line);
+}
+
+CLMEM_API clmem_pooled_svm(clmem_svm_pool_allocate_on_queue)(clmem_svm_pool *pool, size_t size,
+                                                             cl_command_queue queue, cl_int *errcode_ret) {
+    return clmem_svm_pool_allocate_on_queue_at(pool, size, queue, errcode_ret, NULL, 0);
 }
 
 CLMEM_API cl_int clmem_pooled_svm_release(clmem_pooled_svm *p) {
@@ -1147,19 +1764,14 @@ CLMEM_API cl_int clmem_pooled_svm_release(clmem_pooled_svm *p) {
     size = p->svm.size;
     gen = p->generation;
     memset(p, 0, sizeof *p);
-    return clmem__pool_put(blk, ptr, size, gen, "clmem_pooled_svm_release");
+    return clmem__pool_put(blk, gen, NULL, ptr, size, "clmem_pooled_svm_release");
 }
 
 /* the block of a handle that must still be active */
-static cl_int clmem__pooled_svm_check(clmem_pooled_svm p, const char *fn) {
-    clmem__pool_block *blk = CLMEM__CAST(clmem__pool_block *, p.block);
-    int state;
-    if (!blk) return clmem__fail(CL_INVALID_VALUE, fn, "the pooled SVM handle is empty");
-    clmem__pool_lock(&blk->pool->lock);
-    state = blk->state == CLMEM__BLOCK_ACTIVE && blk->ptr == p.svm.ptr && blk->size == p.svm.size &&
-            blk->gen == p.generation;
-    clmem__pool_unlock(&blk->pool->lock);
-    if (!state)
+static cl_int clmem__pooled_svm_check(clmem_pooled_svm p, const char *fn, clmem__pool_block **out) {
+    if (!p.block) return clmem__fail(CL_INVALID_VALUE, fn, "the pooled SVM handle is empty");
+    *out = clmem__pool_live(p.block, p.generation);
+    if (!*out)
         return clmem__fail(CLMEM_ERROR_DOUBLE_RELEASE, fn, "pooled SVM block %p (%zu bytes) was already released",
                            p.svm.ptr, p.svm.size);
     return CL_SUCCESS;
@@ -1167,17 +1779,15 @@ static cl_int clmem__pooled_svm_check(clmem_pooled_svm p, const char *fn) {
 
 CLMEM_API cl_int clmem_pooled_svm_bind_to_queue(clmem_pooled_svm p, cl_command_queue queue) {
     static const char fn[] = "clmem_pooled_svm_bind_to_queue";
-    clmem__pool_block *blk = CLMEM__CAST(clmem__pool_block *, p.block);
-    cl_command_queue_properties props = 0;
+    clmem__pool_block *blk = NULL;
     cl_int err;
-    if ((err = clmem__pooled_svm_check(p, fn)) != CL_SUCCESS) return err;
+    if ((err = clmem__pooled_svm_check(p, fn, &blk)) != CL_SUCCESS) return err;
     if (queue == NULL) return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue is NULL");
-    if (clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL) != CL_SUCCESS)
-        return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p is not a valid command queue", (void *)queue);
-    if (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
+    if (blk->queue == queue) return CL_SUCCESS;
+    if ((err = clmem__pool_check_queue(blk->pool, queue, fn)) != CL_SUCCESS) return err;
+    if (clmem__queue_is_ooo(queue))
         return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p is out-of-order; pooled SVM needs an in-order queue",
                            (void *)queue);
-    if (blk->queue == queue) return CL_SUCCESS;
     if (blk->queue) {
         cl_event ev = NULL;
         err = clEnqueueMarkerWithWaitList(blk->queue, 0, NULL, &ev);
@@ -1189,14 +1799,15 @@ CLMEM_API cl_int clmem_pooled_svm_bind_to_queue(clmem_pooled_svm p, cl_command_q
     }
     clRetainCommandQueue(queue);
     blk->queue = queue;
+    blk->ooo = false;
     return CL_SUCCESS;
 }
 
 CLMEM_API cl_int clmem_pooled_svm_unbind_from_queue(clmem_pooled_svm p) {
     static const char fn[] = "clmem_pooled_svm_unbind_from_queue";
-    clmem__pool_block *blk = CLMEM__CAST(clmem__pool_block *, p.block);
+    clmem__pool_block *blk = NULL;
     cl_int err;
-    if ((err = clmem__pooled_svm_check(p, fn)) != CL_SUCCESS) return err;
+    if ((err = clmem__pooled_svm_check(p, fn, &blk)) != CL_SUCCESS) return err;
     if (!blk->queue) return CL_SUCCESS;
     err = clFinish(blk->queue);
     if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clFinish");
@@ -1206,8 +1817,20 @@ CLMEM_API cl_int clmem_pooled_svm_unbind_from_queue(clmem_pooled_svm p) {
 }
 
 CLMEM_API cl_command_queue clmem_pooled_svm_queue(clmem_pooled_svm p) {
-    clmem__pool_block *blk = CLMEM__CAST(clmem__pool_block *, p.block);
+    clmem__pool_block *blk = clmem__pool_live(p.block, p.generation);
     return blk ? blk->queue : NULL;
+}
+
+CLMEM_API clmem_svm_pool *clmem_pooled_svm_pool(clmem_pooled_svm p) {
+    clmem__pool_block *blk = clmem__pool_live(p.block, p.generation);
+    clmem__pool *pool;
+    bool released;
+    if (!blk) return NULL;
+    pool = blk->pool;
+    clmem__pool_lock(&pool->lock);
+    released = pool->released;
+    clmem__pool_unlock(&pool->lock);
+    return released ? NULL : CLMEM__CAST(clmem_svm_pool *, (void *)pool);
 }
 
 CLMEM_API cl_int clmem_pooled_svm_enqueue_release(clmem_pooled_svm *p, cl_command_queue queue) {

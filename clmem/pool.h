@@ -27,7 +27,8 @@ extern "C" {
    leading_bits_in_bin_id (PyOpenCL's formula, exactly: 1024 -> 1087, 1000 -> 1023,
    32 -> 33; sizes below 2^L are exact; the waste is below 2^-L of the size, 6.25% at
    L = 4). All blocks of a bin are interchangeable; a released block is reused, last
-   in first out, by the next request of the same bin. A request of 0 bytes takes a
+   in first out, by the next request of the same bin (from the same thread first: see
+   THREADS). A request of 0 bytes takes a
    real 1-byte block (bin 0), as in PyOpenCL; its handle has size 0.
 
    ACCOUNTING (PyOpenCL's names): active blocks are handed out, held blocks wait in
@@ -44,15 +45,62 @@ extern "C" {
    CLMEM_ERROR_LIMIT_EXCEEDED (limit). Any other error of the allocator is returned
    at once, without retries.
 
-   THREADS. Allocators and pools may be used from any number of threads at once; a
-   block may be released on another thread than the one that allocated it. The
-   allocator's functions and the callbacks are called without the pool's lock held,
-   so they may release blocks into the same pool.
+   QUEUE ORDER (cudaMallocAsync / cudaFreeAsync, RMM's stream-ordered pools). A plain
+   release (clmem_buffer_release) means "nothing uses this block any more": the next
+   allocation of its bin may get it at once, on any queue or the host. A release on a
+   queue (clmem_pooled_buffer_enqueue_release(&b, q), like cudaFreeAsync(p, stream))
+   means "the block is free once q gets past this point": work already enqueued on q
+   may still use it. Such a block is reused
+     - at once by an allocation on the same in-order queue
+       (clmem_memory_pool_allocate_on_queue(pool, n, q, &err), like cudaMallocAsync):
+       q runs its commands in order;
+     - by an allocation on another queue (or on q when q is out of order) behind a
+       marker: clmem enqueues a marker on q and makes the new queue wait for it
+       (clEnqueueBarrierWithWaitList, like cudaStreamWaitEvent); the host does not wait;
+     - by an allocation for the host (clmem_memory_pool_allocate) only after that
+       marker completed: when the bin has no free block, the host waits for the
+       oldest pending one (RMM would allocate fresh; clmem keeps memory bounded).
+   Free blocks are preferred to blocks pending on another queue. The marker is
+   enqueued when a block changes queue, not at its release, so a release on a queue
+   costs no driver call. A pool keeps the queue a block was released on retained
+   until the block is reused elsewhere or freed. SVM pools work the same way: an SVM
+   block is bound to a queue (its allocator's, clmem_svm_pool_allocate_on_queue's, or
+   clmem_pooled_svm_bind_to_queue's) and its plain release is ordered on that queue.
 
-   RELEASE TWICE. Releasing a pooled handle empties it. Releasing a copy of a handle
-   whose block is back in the pool (or freed) returns CLMEM_ERROR_DOUBLE_RELEASE and
-   changes nothing. Limitation: a stale copy released after its block has been handed
-   out again to the same size cannot be told from the new owner's handle.
+   THREADS. Allocators and pools may be used from any number of threads at once; a
+   block may be released on another thread than the one that allocated it. A pool is
+   split into CLMEM_POOL_SHARDS shards (16; define it before including clmem.h in the
+   implementation file to change it) with their own locks and books; each
+   thread works in one (threads are numbered as they first use a pool), and a block
+   goes back to the shard that handed it out, so threads that allocate and release
+   their own blocks share no lock and no written cache line. A thread whose shard has
+   no block of a bin takes one from another shard before calling the allocator. The
+   counts (held, active, managed and active bytes, hits, misses) are exact whenever
+   no other thread is inside the pool, e.g. once the threads are joined. The peaks
+   are exact while a single thread uses the pool; with several threads, each thread
+   adds to its own active blocks the others' as they were at its last trip to the
+   shared pool (a miss, a block taken from another thread's shard, a peak reset), so
+   a peak may miss blocks other threads took since (the counts stay exact).
+   The allocator's functions and the callbacks are called without any pool lock
+   held, so they may release blocks into the same pool.
+
+   RELEASE TWICE, STALE HANDLES. Releasing a pooled handle empties it. Each hand-out
+   of a block has its own generation, carried in the handle (clmem_buffer.generation,
+   clmem_pooled_svm.generation), so releasing a copy of a handle whose block was
+   released returns CLMEM_ERROR_DOUBLE_RELEASE and changes nothing, whether the block
+   is held, freed, handed out again (to any size), or its pool is gone. Block records
+   are never given back to the system (a released pool passes them on to later
+   pools), so a stale handle never points at freed memory. Two threads releasing
+   copies of one handle at once: exactly one succeeds (unless the pool is being
+   released at that very moment and this is its last block: that double bug is not
+   caught).
+
+   RELEASING A POOL. clmem_memory_pool_release takes effect at once: held blocks are
+   freed, and blocks released later are freed, not held. Blocks still active make it
+   return CLMEM_ERROR_IN_USE (with their count); they stay valid, may be used and
+   released later from any thread, and the pool's memory goes with the last of them
+   (after every release running at that moment has finished). Do not use the pool
+   pointer after its release.
 
    LEAKS. Compile with CLMEM_TRACK_ALLOCATIONS defined (in every file that includes
    clmem.h) and each active block remembers the file and line that allocated it;
@@ -238,6 +286,39 @@ CLMEM_API clmem_buffer clmem_memory_pool_allocate(clmem_memory_pool *pool, size_
 CLMEM_API clmem_buffer clmem_memory_pool_allocate_at(clmem_memory_pool *pool, size_t size, cl_int *errcode_ret,
                                                      const char *file, int line);
 
+/** clmem_memory_pool_allocate_on_queue(pool, size, queue, &err): a pooled buffer for
+    use on `queue` (cudaMallocAsync): a block released on the same in-order queue is
+    reused at once, a block still pending on another queue is handed out behind a
+    marker that `queue` waits for (see QUEUE ORDER). Otherwise as
+    clmem_memory_pool_allocate. Errors: those of clmem_memory_pool_allocate,
+    CL_INVALID_COMMAND_QUEUE (queue NULL or invalid), CL_INVALID_CONTEXT (queue of
+    another context than the allocator's), or the driver's code from the marker.
+    Thread safety: any thread. With CLMEM_TRACK_ALLOCATIONS a macro, as allocate.
+    Example: clmem_buffer t = clmem_memory_pool_allocate_on_queue(pool, n, q, &err); */
+CLMEM_API clmem_buffer clmem_memory_pool_allocate_on_queue(clmem_memory_pool *pool, size_t size,
+                                                           cl_command_queue queue, cl_int *errcode_ret);
+/** clmem_memory_pool_allocate_on_queue_at(...): the same, recording file and line. */
+CLMEM_API clmem_buffer clmem_memory_pool_allocate_on_queue_at(clmem_memory_pool *pool, size_t size,
+                                                              cl_command_queue queue, cl_int *errcode_ret,
+                                                              const char *file, int line);
+
+/** clmem_pooled_buffer_enqueue_release(&buf, queue): return a pooled buffer to its
+    pool once `queue` gets past this point (cudaFreeAsync): commands already enqueued
+    on queue may still use it; the handle is emptied at once. See QUEUE ORDER for who
+    may reuse the block when. An empty handle: CL_SUCCESS. No driver call unless the
+    block last belonged to another queue (then the queue is checked once).
+    Errors: CL_INVALID_MEM_OBJECT (a buffer that is not pooled), CL_INVALID_COMMAND_QUEUE
+    (queue NULL or invalid), CL_INVALID_CONTEXT (queue of another context),
+    CLMEM_ERROR_DOUBLE_RELEASE (a stale copy). Thread safety: any thread.
+    Example: clmem_pooled_buffer_enqueue_release(&tmp, q); */
+CLMEM_API cl_int clmem_pooled_buffer_enqueue_release(clmem_buffer *buf, cl_command_queue queue);
+
+/** clmem_pooled_buffer_pool(buf): the pool a pooled buffer came from (PyOpenCL: the
+    pool behind an array's `allocator`), e.g. to allocate siblings from the same pool.
+    NULL for a buffer that is not pooled, a stale handle, or a block whose pool was
+    released. Not retained for you. Any thread. */
+CLMEM_API clmem_memory_pool *clmem_pooled_buffer_pool(clmem_buffer buf);
+
 /** Accounting (PyOpenCL's properties); 0 for a NULL pool. Any thread. */
 CLMEM_API size_t clmem_memory_pool_held_blocks(clmem_memory_pool *pool);
 CLMEM_API size_t clmem_memory_pool_active_blocks(clmem_memory_pool *pool);
@@ -290,12 +371,14 @@ CLMEM_API cl_int clmem_memory_pool_set_oom_callback(clmem_memory_pool *pool, clm
 CLMEM_API cl_int clmem_memory_pool_active_blocks_info(clmem_memory_pool *pool, clmem_pool_block_info *out,
                                                       size_t capacity, size_t *count);
 
-/** clmem_memory_pool_release(pool): drop the program's hold on the pool: held blocks
-    are freed, and the pool (with its allocator reference) goes as soon as no block is
-    active. Blocks still active are reported: a log warning names each (with file and
-    line under CLMEM_TRACK_ALLOCATIONS), and CLMEM_ERROR_IN_USE is returned; they may
-    still be released later, safely. NULL: CL_SUCCESS. Do not use the pool pointer
-    afterwards (its blocks' release is fine). */
+/** clmem_memory_pool_release(pool): release the pool (see RELEASING A POOL): held
+    blocks are freed now, active ones when they are released, and the pool with its
+    allocator reference goes with the last of them. Returns CL_SUCCESS (nothing was
+    active: the pool is gone) or CLMEM_ERROR_IN_USE (blocks are still active: the pool
+    is released all the same and goes when they come back; under
+    CLMEM_TRACK_ALLOCATIONS a log warning names each with file and line). NULL:
+    CL_SUCCESS. Do not use the pool pointer afterwards. Any thread; blocks may be
+    released on other threads at the same time. */
 CLMEM_API cl_int clmem_memory_pool_release(clmem_memory_pool *pool);
 
 /* ---- SVM allocators and pools (PyOpenCL's SVMAllocator, SVMPool, PooledSVM) ---- */
@@ -360,6 +443,18 @@ CLMEM_API clmem_pooled_svm clmem_svm_pool_allocate(clmem_svm_pool *pool, size_t 
 CLMEM_API clmem_pooled_svm clmem_svm_pool_allocate_at(clmem_svm_pool *pool, size_t size, cl_int *errcode_ret,
                                                       const char *file, int line);
 
+/** clmem_svm_pool_allocate_on_queue(pool, size, queue, &err): a pooled SVM block
+    bound to `queue` (an in-order queue of the pool's context) instead of the
+    allocator's queue: a block held on `queue` is reused at once, one bound to another
+    queue behind a marker `queue` waits for (see QUEUE ORDER). Errors: as
+    clmem_svm_pool_allocate, CL_INVALID_COMMAND_QUEUE (NULL, invalid or out-of-order),
+    CL_INVALID_CONTEXT (queue of another context). Any thread. */
+CLMEM_API clmem_pooled_svm clmem_svm_pool_allocate_on_queue(clmem_svm_pool *pool, size_t size, cl_command_queue queue,
+                                                            cl_int *errcode_ret);
+CLMEM_API clmem_pooled_svm clmem_svm_pool_allocate_on_queue_at(clmem_svm_pool *pool, size_t size,
+                                                               cl_command_queue queue, cl_int *errcode_ret,
+                                                               const char *file, int line);
+
 /** clmem_pooled_svm_release(&p): return the block to its pool and empty the handle
     (p->svm.ptr = NULL). An empty handle: CL_SUCCESS. A block already returned:
     CLMEM_ERROR_DOUBLE_RELEASE. Any thread. */
@@ -385,6 +480,10 @@ CLMEM_API cl_int clmem_pooled_svm_unbind_from_queue(clmem_pooled_svm p);
 /** clmem_pooled_svm_queue(p): the queue the block is bound to, or NULL (PyOpenCL's
     _queue, for debugging; not retained for you). */
 CLMEM_API cl_command_queue clmem_pooled_svm_queue(clmem_pooled_svm p);
+
+/** clmem_pooled_svm_pool(p): the pool a pooled SVM block came from; NULL for an empty
+    or stale handle or a released pool. Not retained for you. Any thread. */
+CLMEM_API clmem_svm_pool *clmem_pooled_svm_pool(clmem_pooled_svm p);
 
 /** clmem_pooled_svm_equal(a, b): same SVM pointer (PyOpenCL's __eq__);
     clmem_pooled_svm_hash(p): a hash consistent with it. */
@@ -418,6 +517,10 @@ CLMEM_API cl_int clmem_svm_pool_release(clmem_svm_pool *pool);
     clmem_memory_pool_allocate_at((pool), (size), (errcode_ret), __FILE__, __LINE__)
 #define clmem_svm_pool_allocate(pool, size, errcode_ret) \
     clmem_svm_pool_allocate_at((pool), (size), (errcode_ret), __FILE__, __LINE__)
+#define clmem_memory_pool_allocate_on_queue(pool, size, queue, errcode_ret) \
+    clmem_memory_pool_allocate_on_queue_at((pool), (size), (queue), (errcode_ret), __FILE__, __LINE__)
+#define clmem_svm_pool_allocate_on_queue(pool, size, queue, errcode_ret) \
+    clmem_svm_pool_allocate_on_queue_at((pool), (size), (queue), (errcode_ret), __FILE__, __LINE__)
 #endif
 
 #ifdef __cplusplus

@@ -564,7 +564,7 @@ CLMEM_API cl_svm_mem_flags clmem_svm_allocation_flags(clmem_svm_allocation a) {
 
 /* ---- maps ---- */
 static void clmem__svm_empty_map(clmem_svm_map *m) {
-    m->array = NULL;
+    m->ptr = NULL;
     m->size = 0;
     m->svm.ptr = NULL;
     m->svm.size = 0;
@@ -611,7 +611,9 @@ CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm sv
                                "flags 0x%llx combine CL_MAP_WRITE_INVALIDATE_REGION with CL_MAP_READ or CL_MAP_WRITE",
                                (unsigned long long)flags);
     }
-    size = opts->size ? opts->size : svm.size;
+    size = opts->size || (opts->given & CLMEM_GIVEN_SIZE) ? opts->size : svm.size;
+    if (CLMEM__CHECKS && size == 0 && (opts->given & CLMEM_GIVEN_SIZE))
+        return clmem__fail(CL_INVALID_VALUE, fn, ".size is 0: OpenCL cannot map 0 bytes");
     if (size == 0)
         return clmem__fail(CLMEM_ERROR_SIZE_UNKNOWN, fn, "the size of the map is unknown: svm.size is 0 and .size not given");
     if (CLMEM__CHECKS && svm.size && size > svm.size)
@@ -629,7 +631,7 @@ CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm sv
     rec->queue = queue;
     rec->flags = flags;
     rec->alignment = 0;
-    err = clEnqueueSVMMap(queue, opts->is_blocking == CLMEM_NON_BLOCKING ? CL_FALSE : CL_TRUE, flags, svm.ptr, size,
+    err = clEnqueueSVMMap(queue, (opts->given & CLMEM_GIVEN_IS_BLOCKING) && !opts->is_blocking ? CL_FALSE : CL_TRUE, flags, svm.ptr, size,
                           opts->num_wait_for, opts->wait_for, &map->event);
     if (err != CL_SUCCESS) {
         CLMEM_FREE(rec);
@@ -645,7 +647,7 @@ CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm sv
         return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the SVM registry");
     }
     clRetainCommandQueue(queue);
-    map->array = svm.ptr;
+    map->ptr = svm.ptr;
     map->size = size;
     map->svm = svm;
     map->queue = queue;
@@ -696,7 +698,7 @@ CLMEM_API cl_int clmem_svm_map_release_opts(clmem_svm_map *map, const clmem_svm_
     clReleaseCommandQueue(rec->queue);
     CLMEM_FREE(rec);
     if (map->event) clReleaseEvent(map->event);
-    map->array = NULL;
+    map->ptr = NULL;
     map->size = 0;
     map->svm.ptr = NULL;
     map->svm.size = 0;
@@ -780,7 +782,7 @@ CLMEM_API cl_int clmem_enqueue_svm_memfill_opts(cl_command_queue queue, clmem_sv
     static const clmem_svm_memfill_options none = {0, 0, NULL, 0, NULL};
     if (!opts) opts = &none;
     return clmem__svm_fill("clmem_enqueue_svm_memfill", queue, dst, 0, pattern, pattern_size, opts->byte_count,
-                           opts->byte_count != 0, opts->wait_for, opts->num_wait_for, opts->event);
+                           opts->byte_count != 0 || (opts->given & CLMEM_GIVEN_BYTE_COUNT), opts->wait_for, opts->num_wait_for, opts->event);
 }
 
 /* ---- migration ---- */
@@ -896,29 +898,41 @@ static cl_int clmem__svm_empty(const char *fn, cl_context ctx, cl_svm_mem_flags 
     return CL_SUCCESS;
 }
 
-CLMEM_API cl_int clmem_svm_empty_opts(cl_context ctx, cl_svm_mem_flags flags, size_t itemsize, const char *dtype,
-                                      clmem_svm_array *arr, const clmem_svm_empty_options *opts) {
+CLMEM_API clmem_svm_array clmem_svm_empty_opts(cl_context ctx, cl_svm_mem_flags flags, size_t itemsize, const char *dtype,
+                                               cl_int *errcode_ret, const clmem_svm_empty_options *opts) {
     static const char fn[] = "clmem_svm_empty";
+    clmem_svm_array arr;
     unsigned ndim = 0;
-    if (!arr) return clmem__fail(CL_INVALID_VALUE, fn, "arr (where to store the array) is NULL");
-    memset(arr, 0, sizeof *arr);
-    if (!opts) return clmem__fail(CL_INVALID_VALUE, fn, "no options: the shape is required");
-    ndim = opts->ndim;
-    if (ndim == 0)
-        while (ndim < CLMEM_SVM_MAX_DIMS && opts->shape[ndim] != 0) ++ndim;
-    return clmem__svm_empty(fn, ctx, flags, itemsize, dtype, opts->shape, ndim, opts->order, opts->alignment, opts->queue, arr);
+    cl_int err;
+    memset(&arr, 0, sizeof arr);
+    if (!opts) {
+        err = clmem__fail(CL_INVALID_VALUE, fn, "no options: the shape is required");
+    } else {
+        ndim = opts->ndim;
+        if (ndim == 0 && !(opts->given & CLMEM_GIVEN_NDIM))
+            while (ndim < CLMEM_SVM_MAX_DIMS && opts->shape[ndim] != 0) ++ndim;
+        err = clmem__svm_empty(fn, ctx, flags, itemsize, dtype, opts->shape, ndim, opts->order, opts->alignment, opts->queue,
+                               &arr);
+    }
+    clmem__set_err(errcode_ret, err);
+    return arr;
 }
 
-CLMEM_API cl_int clmem_svm_empty_like_opts(cl_context ctx, cl_svm_mem_flags flags, const clmem_svm_array *like,
-                                           clmem_svm_array *arr, const clmem_svm_empty_options *opts) {
+CLMEM_API clmem_svm_array clmem_svm_empty_like_opts(cl_context ctx, cl_svm_mem_flags flags, const clmem_svm_array *like,
+                                                    cl_int *errcode_ret, const clmem_svm_empty_options *opts) {
     static const char fn[] = "clmem_svm_empty_like";
-    static const clmem_svm_empty_options none = {0, {0}, 0, 0, 0, NULL};
+    static const clmem_svm_empty_options none = CLMEM__ZERO;
+    clmem_svm_array arr;
+    cl_int err;
     if (!opts) opts = &none;
-    if (!arr) return clmem__fail(CL_INVALID_VALUE, fn, "arr (where to store the array) is NULL");
-    memset(arr, 0, sizeof *arr);
-    if (!like) return clmem__fail(CL_INVALID_VALUE, fn, "like (the array to copy the shape of) is NULL");
-    return clmem__svm_empty(fn, ctx, flags, like->itemsize, like->dtype, like->shape, like->ndim, like->order,
-                            opts->alignment, opts->queue, arr);
+    memset(&arr, 0, sizeof arr);
+    if (!like)
+        err = clmem__fail(CL_INVALID_VALUE, fn, "like (the array to copy the shape of) is NULL");
+    else
+        err = clmem__svm_empty(fn, ctx, flags, like->itemsize, like->dtype, like->shape, like->ndim, like->order,
+                               opts->alignment, opts->queue, &arr);
+    clmem__set_err(errcode_ret, err);
+    return arr;
 }
 
 CLMEM_API cl_int clmem_svm_array_release(clmem_svm_array *arr) {

@@ -135,7 +135,7 @@ CLMEM_API cl_int clmem_svm_allocation_release(clmem_svm_allocation *a);
     Example: clmem_svm_allocation_enqueue_release(&a, q, .event = &freed); */
 #define clmem_svm_allocation_enqueue_release(...) clmem__svm_enqueue_release_(__VA_ARGS__, )
 #define clmem__svm_enqueue_release_(a, queue, ...) \
-    clmem_svm_allocation_enqueue_release_opts(a, queue, &(clmem_enqueue_options){.clmem__start = 0, __VA_ARGS__})
+    clmem_svm_allocation_enqueue_release_opts(a, queue, &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 CLMEM_API cl_int clmem_svm_allocation_enqueue_release_opts(clmem_svm_allocation *a, cl_command_queue queue,
                                                            const clmem_enqueue_options *opts);
 
@@ -169,14 +169,15 @@ CLMEM_API cl_svm_mem_flags clmem_svm_allocation_flags(clmem_svm_allocation a);
    MAPS (coarse-grain SVM must be mapped before the host touches it)
    --------------------------------------------------------------------------------- */
 
-/** An outstanding SVM map (PyOpenCL's SVMMap). Fields: array (the host-usable
-    pointer, == svm.ptr), size (bytes mapped), svm (what was mapped), queue (where it
-    was mapped), event (the map's event: wait on it before touching array when the map
+/** An outstanding SVM map (PyOpenCL's SVMMap). Fields: ptr (the host-usable pointer,
+    == svm.ptr; PyOpenCL's SVMMap.array, named ptr as on buffer maps), size (bytes
+    mapped), svm (what was mapped), queue (where it was mapped), event (the map's
+    event: wait on it before touching ptr when the map
     was non-blocking; owned by the map, released with it). id is private. Release
     with clmem_svm_map_release or clmem_release(&map); until then the memory must
     not be used by the device. */
 typedef struct clmem_svm_map {
-    void *array;
+    void *ptr;
     size_t size;
     clmem_svm svm;
     cl_command_queue queue;
@@ -184,11 +185,11 @@ typedef struct clmem_svm_map {
     uint64_t id;
 } clmem_svm_map;
 
-/** Options of the SVM map functions: .size (bytes from svm.ptr; 0: svm.size),
-    .is_blocking (default blocking; CLMEM_NON_BLOCKING), .wait_for/.num_wait_for,
+/** Options of the SVM map functions: .size (bytes from svm.ptr; left out: svm.size;
+    0 is refused), .is_blocking (left out: blocking; false: not), .wait_for/.num_wait_for,
     .event (a second reference to the map's event, yours to release). */
 typedef struct clmem_svm_map_options {
-    int clmem__start;
+    unsigned given;                /* CLMEM_GIVEN_* bits: filled by the macros */
     size_t size;
     int is_blocking;
     const cl_event *wait_for;
@@ -207,25 +208,25 @@ typedef struct clmem_svm_map_options {
     released allocation), CLMEM_ERROR_SIZE_UNKNOWN (neither .size nor svm.size),
     CL_INVALID_CONTEXT, CL_INVALID_EVENT_WAIT_LIST, CL_INVALID_OPERATION (no SVM),
     or the driver's code. Thread safety: any thread.
-    Example: clmem_svm_map m; clmem_svm_map_rw(q, a.svm, &m); ((float *)m.array)[0] = 1;
+    Example: clmem_svm_map m; clmem_svm_map_rw(q, a.svm, &m); ((float *)m.ptr)[0] = 1;
              clmem_svm_map_release(&m); */
 #define clmem_enqueue_svm_map(...) clmem__svm_map_(__VA_ARGS__, )
 #define clmem__svm_map_(queue, svm, flags, map, ...) \
-    clmem_enqueue_svm_map_opts(queue, svm, flags, map, &(clmem_svm_map_options){.clmem__start = 0, __VA_ARGS__})
+    clmem_enqueue_svm_map_opts(queue, svm, flags, map, &(clmem_svm_map_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #define clmem_svm_map_ro(...) clmem__svm_map_ro_(__VA_ARGS__, )
 #define clmem__svm_map_ro_(queue, svm, map, ...) \
-    clmem_enqueue_svm_map_opts(queue, svm, CL_MAP_READ, map, &(clmem_svm_map_options){.clmem__start = 0, __VA_ARGS__})
+    clmem_enqueue_svm_map_opts(queue, svm, CL_MAP_READ, map, &(clmem_svm_map_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #define clmem_svm_map_rw(...) clmem__svm_map_rw_(__VA_ARGS__, )
 #define clmem__svm_map_rw_(queue, svm, map, ...)                                            \
     clmem_enqueue_svm_map_opts(queue, svm, CL_MAP_READ | CL_MAP_WRITE, map,                 \
-                               &(clmem_svm_map_options){.clmem__start = 0, __VA_ARGS__})
+                               &(clmem_svm_map_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm svm, cl_map_flags flags,
                                             clmem_svm_map *map, const clmem_svm_map_options *opts);
 
 /** Options of clmem_svm_map_release: .queue (NULL: the map's queue), .wait_for,
     .num_wait_for, .event (the unmap's event, yours to release). */
 typedef struct clmem_svm_unmap_options {
-    int clmem__start;
+    unsigned given;                /* CLMEM_GIVEN_* bits: filled by the macros */
     cl_command_queue queue;
     const cl_event *wait_for;
     cl_uint num_wait_for;
@@ -242,9 +243,20 @@ typedef struct clmem_svm_unmap_options {
     clmem_svm_map_release_default(&map) is the same with no options (clmem_release). */
 #define clmem_svm_map_release(...) clmem__svm_map_release_(__VA_ARGS__, )
 #define clmem__svm_map_release_(map, ...) \
-    clmem_svm_map_release_opts(map, &(clmem_svm_unmap_options){.clmem__start = 0, __VA_ARGS__})
+    clmem_svm_map_release_opts(map, &(clmem_svm_unmap_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 CLMEM_API cl_int clmem_svm_map_release_opts(clmem_svm_map *map, const clmem_svm_unmap_options *opts);
 CLMEM_API cl_int clmem_svm_map_release_default(clmem_svm_map *map);
+
+/** CLMEM_WITH_SVM_MAP(m, err, map_call) { ... }: the scoped SVM map, as
+    CLMEM_WITH_MAP: declares the clmem_svm_map m, stores map_call's result in the
+    cl_int lvalue err, runs the block only when it is CL_SUCCESS and releases the map
+    (clmem_svm_map_release_default) when the block ends, also through break or
+    continue. A failed map skips the block, and err says why.
+    Example: CLMEM_WITH_SVM_MAP(m, err, clmem_svm_map_rw(q, a.svm, &m)) { ((float *)m.ptr)[0] = 1; } */
+#define CLMEM_WITH_SVM_MAP(m, err, map_call)                                                                  \
+    for (clmem_svm_map m = CLMEM__ZERO, *clmem__with_##m = ((err) = (map_call), &m); clmem__with_##m != NULL; \
+         (void)clmem_svm_map_release_default(&m), clmem__with_##m = NULL)                                     \
+        for (int clmem__body_##m = ((err) == CL_SUCCESS); clmem__body_##m; clmem__body_##m = 0)
 
 /** clmem_svm_as_buffer(context, svm, flags, size, &err): a buffer over the SVM memory
     (PyOpenCL's SVMPointer.as_buffer). flags: cl_mem_flags, 0 for read-write;
@@ -261,9 +273,9 @@ CLMEM_API clmem_buffer clmem_svm_as_buffer(cl_context context, clmem_svm svm, cl
    --------------------------------------------------------------------------------- */
 
 /** Options of clmem_enqueue_svm_memfill: .byte_count (bytes to fill from dst.ptr;
-    0: all of dst.size), .wait_for/.num_wait_for, .event. */
+    left out: all of dst.size; 0: nothing), .wait_for/.num_wait_for, .event. */
 typedef struct clmem_svm_memfill_options {
-    int clmem__start;
+    unsigned given;                /* CLMEM_GIVEN_* bits: filled by the macros */
     size_t byte_count;
     const cl_event *wait_for;
     cl_uint num_wait_for;
@@ -283,7 +295,7 @@ typedef struct clmem_svm_memfill_options {
 #define clmem_enqueue_svm_memfill(...) clmem__svm_memfill_(__VA_ARGS__, )
 #define clmem__svm_memfill_(queue, dst, pattern, pattern_size, ...)                 \
     clmem_enqueue_svm_memfill_opts(queue, dst, pattern, pattern_size,               \
-                                   &(clmem_svm_memfill_options){.clmem__start = 0, __VA_ARGS__})
+                                   &(clmem_svm_memfill_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 CLMEM_API cl_int clmem_enqueue_svm_memfill_opts(cl_command_queue queue, clmem_svm dst, const void *pattern,
                                                 size_t pattern_size, const clmem_svm_memfill_options *opts);
 
@@ -296,11 +308,21 @@ CLMEM_API cl_int clmem_enqueue_svm_memfill_opts(cl_command_queue queue, clmem_sv
     Errors: CL_INVALID_VALUE (n 0, svms NULL, an entry with NULL ptr or released,
     unknown flag bits), CL_INVALID_OPERATION (device or headers older than 2.1),
     CL_INVALID_COMMAND_QUEUE, CL_INVALID_CONTEXT, CL_INVALID_EVENT_WAIT_LIST. */
-#define clmem_enqueue_svm_migratemem(...) clmem__svm_migratemem_(__VA_ARGS__, )
-#define clmem__svm_migratemem_(queue, svms, n, flags, ...) \
-    clmem_enqueue_svm_migratemem_opts(queue, svms, n, flags, &(clmem_enqueue_options){.clmem__start = 0, __VA_ARGS__})
 CLMEM_API cl_int clmem_enqueue_svm_migratemem_opts(cl_command_queue queue, const clmem_svm *svms, cl_uint n,
                                                    cl_mem_migration_flags flags, const clmem_enqueue_options *opts);
+#ifndef __cplusplus
+typedef struct clmem__svm_migratemem_args {
+    const clmem_svm *svms;
+    cl_uint n;
+    cl_mem_migration_flags flags;
+    CLMEM__OPTIONS(clmem_enqueue_options, CLMEM__ENQUEUE_FIELDS)
+} clmem__svm_migratemem_args;
+static inline cl_int clmem__svm_migratemem_call(cl_command_queue queue, const clmem__svm_migratemem_args *a) {
+    return clmem_enqueue_svm_migratemem_opts(queue, a->svms, a->n, a->flags, &a->opts);
+}
+#define clmem_enqueue_svm_migratemem(queue, ...) \
+    clmem__svm_migratemem_call(queue, &(clmem__svm_migratemem_args){__VA_ARGS__, .given = CLMEM__GIVEN(__VA_ARGS__)})
+#endif
 
 /** clmem__set_arg_svm(kernel, index, svm): clSetKernelArgSVMPointer(kernel, index,
     svm.ptr); used by clmem_set_kernel_arg. Errors: CL_INVALID_KERNEL (NULL),
@@ -344,7 +366,7 @@ typedef struct clmem_svm_array {
     .queue                  bind the allocation to this queue (see
                             clmem_svm_allocation_create) */
 typedef struct clmem_svm_empty_options {
-    int clmem__start;
+    unsigned given;                /* CLMEM_GIVEN_* bits: filled by the macros */
     size_t shape[CLMEM_SVM_MAX_DIMS];
     unsigned ndim;
     char order;
@@ -352,47 +374,48 @@ typedef struct clmem_svm_empty_options {
     cl_command_queue queue;
 } clmem_svm_empty_options;
 
-/** clmem_svm_empty(ctx, flags, T, &arr, .shape = {...}, ...): an uninitialised array
-    of element type T in SVM made with cl_svm_mem_flags `flags`. clmem_csvm_empty(ctx,
-    T, &arr, ...) uses CL_MEM_READ_WRITE (coarse grain), clmem_fsvm_empty(...)
-    CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER. The _like forms take the
-    dtype, itemsize, shape and order of an existing clmem_svm_array:
-    clmem_svm_empty_like(ctx, flags, &like, &arr, ...), clmem_csvm_empty_like(ctx,
-    &like, &arr, ...), clmem_fsvm_empty_like(ctx, &like, &arr, ...).
-    Returns CL_SUCCESS, or (with *arr emptied): CL_INVALID_VALUE (arr or like NULL,
-    no .shape, .ndim above CLMEM_SVM_MAX_DIMS, order not 'C'/'F'), CL_INVALID_BUFFER_SIZE
-    (the byte size overflows), and those of clmem_svm_allocation_create.
-    Example: clmem_svm_array a; clmem_fsvm_empty(ctx, float, &a, .shape = {3000}, .alignment = 64);
+/** clmem_svm_empty(ctx, flags, T, &err, .shape = {...}, ...): a new uninitialised
+    array of element type T in SVM made with cl_svm_mem_flags `flags` (PyOpenCL's
+    svm_empty). clmem_csvm_empty(ctx, T, &err, ...) uses CL_MEM_READ_WRITE (coarse
+    grain), clmem_fsvm_empty(...) CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER. The
+    _like forms take the dtype, itemsize, shape and order of an existing array:
+    clmem_svm_empty_like(ctx, flags, &like, &err, ...), clmem_csvm_empty_like(ctx,
+    &like, &err, ...), clmem_fsvm_empty_like(ctx, &like, &err, ...).
+    Like every constructor, it returns the new handle and takes errcode_ret (may be
+    NULL) as its last positional argument, before the named options.
+    Returns the array; on failure an empty one (svm.ptr NULL) and *errcode_ret:
+    CL_INVALID_VALUE (like NULL, no .shape, .ndim above CLMEM_SVM_MAX_DIMS, order not
+    'C'/'F'), CL_INVALID_BUFFER_SIZE (the byte size overflows), and those of
+    clmem_svm_allocation_create.
+    Example: clmem_svm_array a = clmem_fsvm_empty(ctx, float, &err, .shape = {3000}, .alignment = 64);
              float *x = (float *)a.svm.ptr; */
 #define clmem_svm_empty(...) clmem__svm_empty_(__VA_ARGS__, )
-#define clmem__svm_empty_(ctx, flags, T, arr, ...) \
-    clmem_svm_empty_opts(ctx, flags, sizeof(T), #T, arr, &(clmem_svm_empty_options){.clmem__start = 0, __VA_ARGS__})
+#define clmem__svm_empty_(ctx, flags, T, errcode_ret, ...)                 \
+    clmem_svm_empty_opts(ctx, flags, sizeof(T), #T, errcode_ret,           \
+                         &(clmem_svm_empty_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #define clmem_csvm_empty(...) clmem__csvm_empty_(__VA_ARGS__, )
-#define clmem__csvm_empty_(ctx, T, arr, ...)                      \
-    clmem_svm_empty_opts(ctx, CL_MEM_READ_WRITE, sizeof(T), #T, arr, \
-                         &(clmem_svm_empty_options){.clmem__start = 0, __VA_ARGS__})
+#define clmem__csvm_empty_(ctx, T, errcode_ret, ...) clmem__svm_empty_(ctx, CL_MEM_READ_WRITE, T, errcode_ret, __VA_ARGS__)
 #define clmem_fsvm_empty(...) clmem__fsvm_empty_(__VA_ARGS__, )
-#define clmem__fsvm_empty_(ctx, T, arr, ...)                                                         \
-    clmem_svm_empty_opts(ctx, CL_MEM_READ_WRITE | CLMEM__SVM_FINE_GRAIN_BUFFER, sizeof(T), #T, arr, \
-                         &(clmem_svm_empty_options){.clmem__start = 0, __VA_ARGS__})
+#define clmem__fsvm_empty_(ctx, T, errcode_ret, ...) \
+    clmem__svm_empty_(ctx, CL_MEM_READ_WRITE | CLMEM__SVM_FINE_GRAIN_BUFFER, T, errcode_ret, __VA_ARGS__)
 #define clmem_svm_empty_like(...) clmem__svm_empty_like_(__VA_ARGS__, )
-#define clmem__svm_empty_like_(ctx, flags, like, arr, ...) \
-    clmem_svm_empty_like_opts(ctx, flags, like, arr, &(clmem_svm_empty_options){.clmem__start = 0, __VA_ARGS__})
+#define clmem__svm_empty_like_(ctx, flags, like, errcode_ret, ...) \
+    clmem_svm_empty_like_opts(ctx, flags, like, errcode_ret,       \
+                              &(clmem_svm_empty_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #define clmem_csvm_empty_like(...) clmem__csvm_empty_like_(__VA_ARGS__, )
-#define clmem__csvm_empty_like_(ctx, like, arr, ...)             \
-    clmem_svm_empty_like_opts(ctx, CL_MEM_READ_WRITE, like, arr, \
-                              &(clmem_svm_empty_options){.clmem__start = 0, __VA_ARGS__})
+#define clmem__csvm_empty_like_(ctx, like, errcode_ret, ...) \
+    clmem__svm_empty_like_(ctx, CL_MEM_READ_WRITE, like, errcode_ret, __VA_ARGS__)
 #define clmem_fsvm_empty_like(...) clmem__fsvm_empty_like_(__VA_ARGS__, )
-#define clmem__fsvm_empty_like_(ctx, like, arr, ...)                                         \
-    clmem_svm_empty_like_opts(ctx, CL_MEM_READ_WRITE | CLMEM__SVM_FINE_GRAIN_BUFFER, like, arr, \
-                              &(clmem_svm_empty_options){.clmem__start = 0, __VA_ARGS__})
+#define clmem__fsvm_empty_like_(ctx, like, errcode_ret, ...) \
+    clmem__svm_empty_like_(ctx, CL_MEM_READ_WRITE | CLMEM__SVM_FINE_GRAIN_BUFFER, like, errcode_ret, __VA_ARGS__)
 /* CL_MEM_SVM_FINE_GRAIN_BUFFER, also without 2.0 headers */
 #define CLMEM__SVM_FINE_GRAIN_BUFFER ((cl_svm_mem_flags)1 << 10)
 
-CLMEM_API cl_int clmem_svm_empty_opts(cl_context ctx, cl_svm_mem_flags flags, size_t itemsize, const char *dtype,
-                                      clmem_svm_array *arr, const clmem_svm_empty_options *opts);
-CLMEM_API cl_int clmem_svm_empty_like_opts(cl_context ctx, cl_svm_mem_flags flags, const clmem_svm_array *like,
-                                           clmem_svm_array *arr, const clmem_svm_empty_options *opts);
+/** The functions behind the svm_empty macros (for C++ and function pointers); opts may be NULL for _like. */
+CLMEM_API clmem_svm_array clmem_svm_empty_opts(cl_context ctx, cl_svm_mem_flags flags, size_t itemsize, const char *dtype,
+                                               cl_int *errcode_ret, const clmem_svm_empty_options *opts);
+CLMEM_API clmem_svm_array clmem_svm_empty_like_opts(cl_context ctx, cl_svm_mem_flags flags, const clmem_svm_array *like,
+                                                    cl_int *errcode_ret, const clmem_svm_empty_options *opts);
 
 /** clmem_svm_array_allocation(arr): the allocation owning arr's memory. */
 static inline clmem_svm_allocation clmem_svm_array_allocation(clmem_svm_array arr) {

@@ -82,20 +82,65 @@ static cl_int clmem__spec_pick(const char *fn, const char *what, const char *ide
     return clmem__fail(CLMEM_ERROR_NOT_FOUND, fn, "%s '%.*s' not found", what, (int)len, ident);
 }
 
-static void clmem__spec_store(size_t (*out)[2], size_t capacity, size_t *count, size_t p, size_t d) {
+/* Triples (platform, device, group) go into out, `width` (2 or 3) numbers each. */
+static void clmem__spec_store(size_t *out, size_t width, size_t capacity, size_t *count, size_t p, size_t d, size_t g) {
     if (*count < capacity && out) {
-        out[*count][0] = p;
-        out[*count][1] = d;
+        out[*count * width] = p;
+        out[*count * width + 1] = d;
+        if (width > 2) out[*count * width + 2] = g;
     }
     ++*count;
 }
 
-CLMEM_API cl_int clmem_test_spec_resolve(const char *spec, const clmem_test_spec_platform *platforms, size_t n,
-                                         size_t (*out)[2], size_t capacity, size_t *count) {
+/* clmem__spec_set(...): one devset of an entry ("2", "0+1", "*") of platform pi,
+   stored as one group. */
+static cl_int clmem__spec_set(const char *fn, const char *spec, const char *set, const char *stop,
+                              const clmem_test_spec_platform *plat, size_t pi, size_t *out, size_t width,
+                              size_t capacity, size_t *total, size_t group) {
+    size_t seen[64], nseen = 0, i;
+    const char *d = set, *p;
+    for (p = set; p < stop && isspace((unsigned char)*p); ++p) {}
+    if (memchr(set, '*', (size_t)(stop - set))) {
+        const char *q = p + 1;
+        while (q < stop && isspace((unsigned char)*q)) ++q;
+        if (*p != '*' || q != stop)
+            return clmem__fail(CLMEM_ERROR_INVALID_TEST_SPEC, fn,
+                               "'%.*s' in \"%s\": '*' (every device in one context) stands alone", (int)(stop - set),
+                               set, spec);
+        for (i = 0; i < plat->num_devices; ++i) clmem__spec_store(out, width, capacity, total, pi, i, group);
+        return CL_SUCCESS;
+    }
+    for (;;) {
+        const char *plus = CLMEM__CAST(const char *, memchr(d, '+', (size_t)(stop - d)));
+        size_t dlen = plus ? (size_t)(plus - d) : (size_t)(stop - d), di = 0;
+        cl_int err = clmem__spec_pick(fn, "device", d, dlen, plat->device_names, plat->device_vendors,
+                                      plat->num_devices, &di);
+        if (err != CL_SUCCESS) return err;
+        /* one device twice in one context: typically a name that matched the first of
+           several devices of that name ("pthread+pthread") */
+        for (i = 0; i < nseen; ++i)
+            if (seen[i] == di)
+                return clmem__fail(CLMEM_ERROR_INVALID_TEST_SPEC, fn,
+                                   "'%.*s' in \"%s\" puts device %zu in one context twice (a name selects the first "
+                                   "device it matches; use indices, e.g. 0+1)",
+                                   (int)(stop - set), set, spec, di);
+        if (nseen == sizeof seen / sizeof seen[0])
+            return clmem__fail(CLMEM_ERROR_INVALID_TEST_SPEC, fn, "'%.*s' in \"%s\" joins more than %zu devices",
+                               (int)(stop - set), set, spec, sizeof seen / sizeof seen[0]);
+        seen[nseen++] = di;
+        clmem__spec_store(out, width, capacity, total, pi, di, group);
+        if (!plus) break;
+        d = plus + 1;
+    }
+    return CL_SUCCESS;
+}
+
+static cl_int clmem__spec_resolve(const char *spec, const clmem_test_spec_platform *platforms, size_t n, size_t *out,
+                                  size_t width, size_t capacity, size_t *count) {
     static const char fn[] = "clmem_get_test_platforms_and_devices";
     const char *pnames[64], *pvendors[64];
     const char *entry = spec;
-    size_t total = 0, i;
+    size_t total = 0, group = 0, i;
     cl_int err = CL_SUCCESS;
     if (!count) return clmem__fail(CL_INVALID_VALUE, fn, "count is NULL");
     *count = 0;
@@ -108,7 +153,7 @@ CLMEM_API cl_int clmem_test_spec_resolve(const char *spec, const clmem_test_spec
     if (*spec == '\0') {
         size_t j;
         for (i = 0; i < n; ++i)
-            for (j = 0; j < platforms[i].num_devices; ++j) clmem__spec_store(out, capacity, &total, i, j);
+            for (j = 0; j < platforms[i].num_devices; ++j) clmem__spec_store(out, width, capacity, &total, i, j, group++);
         *count = total;
         return CL_SUCCESS;
     }
@@ -128,16 +173,15 @@ CLMEM_API cl_int clmem_test_spec_resolve(const char *spec, const clmem_test_spec
         err = clmem__spec_pick(fn, "platform", entry, sep ? (size_t)(sep - entry) : len, pnames, pvendors, n, &pi);
         if (err != CL_SUCCESS) return err;
         if (!sep) {
-            for (i = 0; i < platforms[pi].num_devices; ++i) clmem__spec_store(out, capacity, &total, pi, i);
+            for (i = 0; i < platforms[pi].num_devices; ++i)
+                clmem__spec_store(out, width, capacity, &total, pi, i, group++);
         } else {
             const char *d = sep + 1, *stop = entry + len;
             for (;;) {
                 const char *comma = CLMEM__CAST(const char *, memchr(d, ',', (size_t)(stop - d)));
-                size_t dlen = comma ? (size_t)(comma - d) : (size_t)(stop - d), di = 0;
-                err = clmem__spec_pick(fn, "device", d, dlen, platforms[pi].device_names, platforms[pi].device_vendors,
-                                       platforms[pi].num_devices, &di);
+                err = clmem__spec_set(fn, spec, d, comma ? comma : stop, &platforms[pi], pi, out, width, capacity,
+                                      &total, group++);
                 if (err != CL_SUCCESS) return err;
-                clmem__spec_store(out, capacity, &total, pi, di);
                 if (!comma) break;
                 d = comma + 1;
             }
@@ -149,6 +193,16 @@ CLMEM_API cl_int clmem_test_spec_resolve(const char *spec, const clmem_test_spec
     return CL_SUCCESS;
 }
 
+CLMEM_API cl_int clmem_test_spec_resolve(const char *spec, const clmem_test_spec_platform *platforms, size_t n,
+                                         size_t (*out)[2], size_t capacity, size_t *count) {
+    return clmem__spec_resolve(spec, platforms, n, out ? out[0] : NULL, 2, capacity, count);
+}
+
+CLMEM_API cl_int clmem_test_spec_resolve_groups(const char *spec, const clmem_test_spec_platform *platforms, size_t n,
+                                                size_t (*out)[3], size_t capacity, size_t *count) {
+    return clmem__spec_resolve(spec, platforms, n, out ? out[0] : NULL, 3, capacity, count);
+}
+
 CLMEM_API cl_int clmem_get_test_platforms_and_devices(const char *spec, clmem_test_device *out, size_t capacity,
                                                        size_t *count) {
     static const char fn[] = "clmem_get_test_platforms_and_devices";
@@ -158,7 +212,7 @@ CLMEM_API cl_int clmem_get_test_platforms_and_devices(const char *spec, clmem_te
     cl_device_id devs[MAXP][MAXD];
     clmem_test_spec_platform desc[MAXP];
     struct names *nm;
-    size_t (*pairs)[2] = NULL;
+    size_t (*pairs)[3] = NULL;
     size_t total = 0, i, j;
     cl_uint np = 0;
     cl_int err;
@@ -202,16 +256,17 @@ CLMEM_API cl_int clmem_get_test_platforms_and_devices(const char *spec, clmem_te
         desc[i].device_names = nm->dn[i];
         desc[i].device_vendors = nm->dv[i];
     }
-    err = clmem_test_spec_resolve(spec, desc, np, NULL, 0, &total);
+    err = clmem_test_spec_resolve_groups(spec, desc, np, NULL, 0, &total);
     if (err == CL_SUCCESS && total > 0) {
-        pairs = CLMEM__CAST(size_t(*)[2], CLMEM_MALLOC(sizeof(size_t[2]) * total));
+        pairs = CLMEM__CAST(size_t(*)[3], CLMEM_MALLOC(sizeof(size_t[3]) * total));
         if (!pairs) err = clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory");
-        else err = clmem_test_spec_resolve(spec, desc, np, pairs, total, &total);
+        else err = clmem_test_spec_resolve_groups(spec, desc, np, pairs, total, &total);
     }
     if (err == CL_SUCCESS) {
         for (i = 0; i < total && i < capacity && out; ++i) {
             out[i].platform = plats[pairs[i][0]];
             out[i].device = devs[pairs[i][0]][pairs[i][1]];
+            out[i].group = pairs[i][2];
         }
         *count = total;
     }
@@ -254,12 +309,49 @@ static cl_command_queue clmem__test_queue(cl_context ctx, cl_device_id dev, cl_i
 #endif
 }
 
+/* clmem__test_group_name(t): "NAME on PLATFORM", "2 x NAME on PLATFORM" (devices of
+   one name; "sub-devices" when they have a parent) or "A + B on PLATFORM". */
+static void clmem__test_group_name(clmem_test_context *t) {
+    char dn[96] = {0}, other[96] = {0}, pn[56] = {0}, list[112] = {0};
+    size_t i, used = 0;
+    bool same = true;
+    clGetDeviceInfo(t->devices[0], CL_DEVICE_NAME, sizeof dn - 1, dn, NULL);
+    clGetPlatformInfo(t->platform, CL_PLATFORM_NAME, sizeof pn - 1, pn, NULL);
+    for (i = 1; i < t->num_devices; ++i) {
+        memset(other, 0, sizeof other);
+        clGetDeviceInfo(t->devices[i], CL_DEVICE_NAME, sizeof other - 1, other, NULL);
+        same = same && strcmp(other, dn) == 0;
+    }
+    if (t->num_devices == 1) {
+        snprintf(t->device_name, sizeof t->device_name, "%s on %s", dn, pn);
+        return;
+    }
+    if (same) {
+        cl_device_id parent = NULL;
+#ifdef CL_VERSION_1_2
+        clGetDeviceInfo(t->devices[0], CL_DEVICE_PARENT_DEVICE, sizeof parent, &parent, NULL);
+#endif
+        snprintf(t->device_name, sizeof t->device_name, "%u x %.80s%s on %s", (unsigned)t->num_devices, dn,
+                 parent ? " (sub-devices)" : "", pn);
+        return;
+    }
+    for (i = 0; i < t->num_devices && used + 1 < sizeof list; ++i) {
+        int w;
+        memset(other, 0, sizeof other);
+        clGetDeviceInfo(t->devices[i], CL_DEVICE_NAME, sizeof other - 1, other, NULL);
+        w = snprintf(list + used, sizeof list - used, "%s%.40s", i ? " + " : "", other);
+        if (w < 0) break;
+        used += (size_t)w;
+    }
+    snprintf(t->device_name, sizeof t->device_name, "%.110s on %.45s", list, pn);
+}
+
+/* Runners in progress: a case may run a runner of its own (tests/testing_device_errors.c). */
+static int clmem__test_nesting;
+
 CLMEM_API int clmem_test_main(const clmem_test_case *cases, size_t n, int argc, char **argv) {
-    static int nesting; /* a case may run a runner of its own (tests/testing_device_errors.c) */
     clmem_test_device devs[64];
-    size_t ndev = 0, c, d;
-    unsigned passed = 0, failed = 0, skipped = 0;
-    const char *filter = argc > 1 ? argv[1] : NULL;
+    size_t ndev = 0, c;
     cl_int err = clmem_get_test_platforms_and_devices(NULL, devs, 64, &ndev);
     bool need_devices = false;
     for (c = 0; c < n; ++c) need_devices = need_devices || !cases[c].no_device;
@@ -267,37 +359,76 @@ CLMEM_API int clmem_test_main(const clmem_test_case *cases, size_t n, int argc, 
         printf("clmem test: cannot select devices: %s\n", clmem_last_error_message());
         return 1;
     }
+    if (err != CL_SUCCESS) ndev = 0;
+    if (ndev > 64) {
+        printf("clmem test: CLMEM_TEST selects %zu devices; the runner takes the first 64\n", ndev);
+        ndev = 64;
+    }
+    return clmem_test_main_on(cases, n, argc, argv, devs, ndev);
+}
+
+CLMEM_API int clmem_test_main_on(const clmem_test_case *cases, size_t n, int argc, char **argv,
+                                 const clmem_test_device *devs, size_t ndev) {
+    size_t c, g, ngroups = 0, starts[65];
+    unsigned passed = 0, failed = 0, skipped = 0;
+    const char *filter = argc > 1 ? argv[1] : NULL;
+    cl_int err;
+    if (!devs) ndev = 0;
     if (ndev > 64) ndev = 64;
-    ++nesting;
+    /* the contexts: runs of consecutive entries with the same group */
+    for (g = 0; g < ndev; ++g)
+        if (g == 0 || devs[g].group != devs[g - 1].group) starts[ngroups++] = g;
+    starts[ngroups] = ndev;
+    ++clmem__test_nesting;
     {   /* once: setvbuf may only come before other output (a test may run a runner inside) */
         static bool buffered = false;
         if (!buffered) setvbuf(stdout, NULL, _IOLBF, 0);
         buffered = true;
     }
     for (c = 0; c < n; ++c) {
-        size_t runs = cases[c].no_device ? 1 : ndev;
+        size_t runs = cases[c].no_device ? 1 : ngroups;
         if (filter && !strstr(cases[c].name, filter)) continue;
-        for (d = 0; d < runs; ++d) {
+        for (g = 0; g < runs; ++g) {
             clmem_test_context t;
+            size_t q;
             memset(&t, 0, sizeof t);
             if (!cases[c].no_device) {
-                char dn[96] = {0}, pn[56] = {0};
                 cl_context_properties props[3];
-                t.platform = devs[d].platform;
-                t.device = devs[d].device;
-                clGetDeviceInfo(t.device, CL_DEVICE_NAME, sizeof dn - 1, dn, NULL);
-                clGetPlatformInfo(t.platform, CL_PLATFORM_NAME, sizeof pn - 1, pn, NULL);
-                snprintf(t.device_name, sizeof t.device_name, "%s on %s", dn, pn);
+                size_t first = starts[g], count = starts[g + 1] - starts[g];
+                err = CL_SUCCESS;
+                t.platform = devs[first].platform;
+                if (count > CLMEM_TEST_MAX_DEVICES) {
+                    printf("FAIL %s: a context of %zu devices (the runner takes at most %d)\n", cases[c].name, count,
+                           CLMEM_TEST_MAX_DEVICES);
+                    ++failed;
+                    continue;
+                }
+                for (q = 0; q < count; ++q) {
+                    t.devices[q] = devs[first + q].device;
+                    if (devs[first + q].platform != t.platform) err = CL_INVALID_PLATFORM;
+                }
+                t.num_devices = count;
+                t.device = t.devices[0];
+                clmem__test_group_name(&t);
+                if (err != CL_SUCCESS) {
+                    printf("FAIL %s [%s]: the devices of one context are of different platforms\n", cases[c].name,
+                           t.device_name);
+                    ++failed;
+                    continue;
+                }
                 props[0] = CL_CONTEXT_PLATFORM;
                 props[1] = (cl_context_properties)t.platform;
                 props[2] = 0;
                 clmem_clear_first_arg_caches(); /* as PyOpenCL's ctx_factory: a fresh start per case */
-                t.context = clCreateContext(props, 1, &t.device, NULL, NULL, &err);
-                if (err == CL_SUCCESS) t.queue = clmem__test_queue(t.context, t.device, &err);
+                t.context = clCreateContext(props, (cl_uint)count, t.devices, NULL, NULL, &err);
+                for (q = 0; q < count && err == CL_SUCCESS; ++q) t.queues[q] = clmem__test_queue(t.context, t.devices[q], &err);
+                t.queue = t.queues[0];
                 if (err != CL_SUCCESS) {
-                    printf("FAIL %s [%s]: cannot create a context and queue: %s\n", cases[c].name, t.device_name,
+                    printf("FAIL %s [%s]: cannot create a context and queues: %s\n", cases[c].name, t.device_name,
                            clmem_error_string(err));
                     ++failed;
+                    for (q = 0; q < count; ++q)
+                        if (t.queues[q]) clReleaseCommandQueue(t.queues[q]);
                     if (t.context) clReleaseContext(t.context);
                     continue;
                 }
@@ -306,10 +437,10 @@ CLMEM_API int clmem_test_main(const clmem_test_case *cases, size_t n, int argc, 
             }
             clmem_clear_error();
             cases[c].fn(&t);
-            if (t.queue) {
-                clFinish(t.queue);
-                clReleaseCommandQueue(t.queue);
-            }
+            for (q = 0; q < t.num_devices; ++q)
+                if (t.queues[q]) clFinish(t.queues[q]);
+            for (q = 0; q < t.num_devices; ++q)
+                if (t.queues[q]) clReleaseCommandQueue(t.queues[q]);
             if (t.context) clReleaseContext(t.context);
             if (t.failed) {
                 printf("FAIL %s [%s]\n", cases[c].name, t.device_name);
@@ -324,7 +455,7 @@ CLMEM_API int clmem_test_main(const clmem_test_case *cases, size_t n, int argc, 
         }
     }
     printf("%u passed, %u failed, %u skipped\n", passed, failed, skipped);
-    if (--nesting == 0) CLMEM__LEAK_CHECK(); /* the outermost runner only */
+    if (--clmem__test_nesting == 0) CLMEM__LEAK_CHECK(); /* the outermost runner only */
     if (failed) return 1;
     if (passed == 0) return 77;
     return 0;

@@ -5,35 +5,53 @@
 extern "C" {
 #endif
 
-/** A (platform, device) pair selected for testing. */
+/** The most devices one test context holds (CLMEM_TEST's "0+1" and "*" forms). */
+#define CLMEM_TEST_MAX_DEVICES 16
+
+/** A (platform, device) pair selected for testing. `group` numbers the contexts:
+    consecutive entries with the same group share one context (CLMEM_TEST's
+    "PLATFORM:0+1"); a plain entry has a group of its own. */
 typedef struct clmem_test_device {
     cl_platform_id platform;
     cl_device_id device;
+    size_t group;
 } clmem_test_device;
 
 /** clmem_get_test_platforms_and_devices(spec, out, capacity, &count): the devices a
     test should run on.
 
     spec: NULL reads the environment: CLMEM_TEST, else PYOPENCL_TEST. Unset or empty
-    selects every device of every platform. The grammar (PyOpenCL's):
-        spec  := entry (';' entry)*
-        entry := platform                      all devices of that platform
-               | platform ':' device (',' device)*
+    selects every device of every platform. The grammar (PyOpenCL's, plus '+' and '*'):
+        spec   := entry (';' entry)*
+        entry  := platform                     all devices of that platform, each in a
+                                               context of its own
+                | platform ':' devset (',' devset)*
+        devset := device                       that device alone in a context
+                | device ('+' device)+         those devices together in one context
+                | '*'                          all devices of the platform in one context
     where platform and device are either an integer index (negative counts from the
     end) or text matched, case-insensitively, as a substring of "NAME VENDOR"; the
     first match wins. '=' is accepted in place of ':' (PyOpenCL's documentation
     shows it, its code never accepted it). An empty entry or device selects the first.
-    Example: CLMEM_TEST="portable:0;nvidia" or "0:0,1".
+    ',' keeps PyOpenCL's meaning (one run per device); '+' is clmem's addition: a
+    context holding several devices (PyOpenCL's tests never make one), with the
+    devices in the order given and each device at most once per context.
+    For example CLMEM_TEST="portable:0;nvidia", "0:0,1" (two runs), "nvidia:0+1" (one
+    run on a context of GPUs 0 and 1), "nvidia:*" (one run, every NVIDIA device),
+    "0:0+1,0" (a 2-device context, then device 0 alone). Devices with the same name
+    (PoCL with POCL_DEVICES="pthread pthread") are told apart by index only:
+    "portable:0+1", not "portable:pthread+pthread".
 
     out/capacity: where to store the pairs (out may be NULL with capacity 0 to count).
     count: set to the number of pairs selected (it may exceed capacity; only
-    capacity are stored). Returns CL_SUCCESS, CLMEM_ERROR_INVALID_TEST_SPEC (two ':'
-    in an entry, an index that is not a number), CLMEM_ERROR_NOT_FOUND (no platform or
-    device matches, index out of range), or a driver code; the message says which
-    entry and why. A platform whose clGetDeviceIDs answers CL_DEVICE_NOT_FOUND has no
-    devices; any other error of it is returned (with the platform named): a broken
-    driver fails the tests instead of skipping them.
-    Thread safety: any thread (it reads the environment). */
+    capacity are stored). The devices of one context are consecutive and share
+    out[i].group. Returns CL_SUCCESS, CLMEM_ERROR_INVALID_TEST_SPEC (two ':' in an
+    entry, '*' joined with other devices by '+', one device twice in a '+' set),
+    CLMEM_ERROR_NOT_FOUND (no platform or device matches, index out of range), or a
+    driver code; the message says which entry and why. A platform whose
+    clGetDeviceIDs answers CL_DEVICE_NOT_FOUND has no devices; any other error of it
+    is returned (with the platform named): a broken driver fails the tests instead of
+    skipping them. Thread safety: any thread (it reads the environment). */
 CLMEM_API cl_int clmem_get_test_platforms_and_devices(const char *spec, clmem_test_device *out, size_t capacity,
                                                        size_t *count);
 
@@ -54,15 +72,29 @@ typedef struct clmem_test_spec_platform {
 CLMEM_API cl_int clmem_test_spec_resolve(const char *spec, const clmem_test_spec_platform *platforms, size_t n,
                                          size_t (*out)[2], size_t capacity, size_t *count);
 
-/** What a test case receives: a fresh context and in-order queue on one device. */
+/** clmem_test_spec_resolve_groups(spec, platforms, n, out, capacity, &count): the
+    same with the context of each pair: out[i] = {platform, device, group}, where
+    consecutive triples with the same group belong in one context ("0:0+1").
+    clmem_test_spec_resolve gives the same pairs without the groups. Same errors. */
+CLMEM_API cl_int clmem_test_spec_resolve_groups(const char *spec, const clmem_test_spec_platform *platforms, size_t n,
+                                                size_t (*out)[3], size_t capacity, size_t *count);
+
+/** What a test case receives: a fresh context and one in-order queue per device.
+    Single-device cases use device, queue and context as before; in a context of
+    several devices (CLMEM_TEST="0:0+1") they are devices[0] and queues[0], and a case
+    that needs several devices reads num_devices, devices[] and queues[] (and skips
+    with a reason when num_devices is too small). */
 typedef struct clmem_test_context {
     cl_platform_id platform;
-    cl_device_id device;
+    cl_device_id device;          /* devices[0] */
     cl_context context;           /* NULL for cases that need no device */
-    cl_command_queue queue;
-    char device_name[160];        /* "DEVICE on PLATFORM" */
+    cl_command_queue queue;       /* queues[0] */
+    char device_name[160];        /* "DEVICE on PLATFORM", "2 x DEVICE on PLATFORM", "A + B on PLATFORM" */
     int failed;                   /* set by the CLMEM_CHECK macros */
     char skip_reason[256];        /* set by clmem_test_skip */
+    size_t num_devices;           /* devices in context: 1, or more for a '+' or '*' set; 0 without a device */
+    cl_device_id devices[CLMEM_TEST_MAX_DEVICES];     /* the context's devices, in CLMEM_TEST's order */
+    cl_command_queue queues[CLMEM_TEST_MAX_DEVICES];  /* an in-order queue on each of them */
 } clmem_test_context;
 
 typedef void (*clmem_test_fn)(clmem_test_context *t);
@@ -74,13 +106,22 @@ typedef struct clmem_test_case {
     bool no_device;
 } clmem_test_case;
 
-/** clmem_test_main(cases, n, argc, argv): run every case on every device that
-    CLMEM_TEST selects, each with a new context and queue, printing one line per case
-    and device ("ok", "FAIL" with the file, line and condition, or "skip" with the
+/** clmem_test_main(cases, n, argc, argv): run every case on every context that
+    CLMEM_TEST selects (a device alone, or a '+'/'*' set of devices together), each
+    time with a new context and one new in-order queue per device, printing one line
+    per case and context ("ok", "FAIL" with the file, line and condition, or "skip" with the
     reason). An optional argv[1] runs only the cases whose name contains it.
     Returns the process exit code: 0 when something passed and nothing failed, 1 on
     any failure, 77 when everything was skipped (CTest's SKIP_RETURN_CODE). */
 CLMEM_API int clmem_test_main(const clmem_test_case *cases, size_t n, int argc, char **argv);
+
+/** clmem_test_main_on(cases, n, argc, argv, devices, ndev): clmem_test_main on the
+    given devices instead of CLMEM_TEST's selection (sub-devices from
+    clCreateSubDevices, a selection made by the test itself). Consecutive entries with
+    the same .group share one context (at most CLMEM_TEST_MAX_DEVICES, all of one
+    platform). ndev 0 runs the no-device cases only. Same output and exit codes. */
+CLMEM_API int clmem_test_main_on(const clmem_test_case *cases, size_t n, int argc, char **argv,
+                                 const clmem_test_device *devices, size_t ndev);
 
 /** clmem_test_skip(t, fmt, ...): mark the running case skipped with a reason; the
     case should return right after. */

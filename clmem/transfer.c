@@ -4,21 +4,29 @@
 static const clmem_copy_options clmem__copy_defaults = CLMEM__ZERO;
 #define CLMEM__COPY "clmem_enqueue_copy"
 
+/* Host transfers block unless .is_blocking was written and is false. */
 static cl_bool clmem__blocking(const clmem_copy_options *o) {
-    return o->is_blocking == CLMEM_NON_BLOCKING ? CL_FALSE : CL_TRUE;
+    return (o->given & CLMEM_GIVEN_IS_BLOCKING) && !o->is_blocking ? CL_FALSE : CL_TRUE;
+}
+/* Device-side copies never block unless .is_blocking was written and is true. */
+static bool clmem__device_wait(const clmem_copy_options *o) {
+    return (o->given & CLMEM_GIVEN_IS_BLOCKING) && o->is_blocking;
 }
 
-/* clmem__region(fn, in, out): a region as given ({x, y} means {x, y, 1}); false (and
-   out all zero) when no region was given. Zero before a non-zero component, or a
-   region with zero width, is an error (*err set). */
-static bool clmem__region(const char *fn, const size_t in[3], size_t out[3], cl_int *err) {
+/* clmem__region(fn, given, in, out): a region as written ({x, y} means {x, y, 1});
+   false (and out all zero) when no region was written. A region written as all zero
+   is empty (out[0] == 0: nothing to copy). Zero before a non-zero component is an
+   error (*err set). */
+static bool clmem__region(const char *fn, bool given, const size_t in[3], size_t out[3], cl_int *err) {
     *err = CL_SUCCESS;
     out[0] = in[0];
     out[1] = in[1] ? in[1] : 1;
     out[2] = in[2] ? in[2] : 1;
-    if (!in[0] && !in[1] && !in[2]) {
-        out[0] = out[1] = out[2] = 0;
-        return false;
+    if (!given) given = in[0] || in[1] || in[2]; /* *_opts callers that left .given out */
+    if (!given || (!in[0] && !in[1] && !in[2])) {
+        out[0] = 0;
+        if (!given) out[1] = out[2] = 0;
+        return given;
     }
     if (CLMEM__CHECKS && (in[0] == 0 || (in[1] == 0 && in[2] != 0)))
         *err = clmem__fail(CL_INVALID_VALUE, fn, "region {%zu, %zu, %zu} has a zero component", in[0], in[1], in[2]);
@@ -92,9 +100,7 @@ static cl_int clmem__check_common(cl_command_queue queue, const clmem_copy_optio
     return clmem__check_wait_list(CLMEM__COPY, o->wait_for, o->num_wait_for);
 }
 static cl_int clmem__check_buffer(const char *what, clmem_buffer b) {
-    if (CLMEM__CHECKS && !b.mem)
-        return clmem__fail(CL_INVALID_MEM_OBJECT, CLMEM__COPY, "%s is an empty or released buffer handle", what);
-    return CL_SUCCESS;
+    return CLMEM__CHECKS ? clmem__buffer_invalid(CLMEM__COPY, what, b) : CL_SUCCESS;
 }
 static cl_int clmem__check_host_access(const char *what, clmem_buffer b, bool write) {
     cl_mem_flags forbidden = write ? (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)
@@ -109,7 +115,7 @@ static cl_int clmem__check_host_access(const char *what, clmem_buffer b, bool wr
 /* clmem__finish_device_copy: a device-to-device copy asked to block waits for it. */
 static cl_int clmem__after_device_copy(const clmem_copy_options *o, cl_event *own) {
     cl_int err = CL_SUCCESS;
-    if (o->is_blocking == CLMEM_BLOCKING) {
+    if (clmem__device_wait(o)) {
         cl_event ev = o->event ? *o->event : *own;
         err = clWaitForEvents(1, &ev);
         if (err != CL_SUCCESS) err = clmem__cl_fail(err, CLMEM__COPY, "clWaitForEvents");
@@ -136,7 +142,8 @@ static cl_int clmem__host_rect(cl_command_queue queue, clmem_buffer buf, void *h
         CL_SUCCESS)
         return err;
     if ((err = clmem__rect_make(CLMEM__COPY, "host", o->host_origin, o->host_pitches, region,
-                                o->host_size ? o->host_size : SIZE_MAX, &hr)) != CL_SUCCESS)
+                                (o->given & CLMEM_GIVEN_HOST_SIZE) || o->host_size ? o->host_size : SIZE_MAX, &hr)) !=
+        CL_SUCCESS)
         return err;
     clmem__map_note_use(buf.mem, CLMEM__COPY);
     if (write)
@@ -156,12 +163,12 @@ static cl_int clmem__host_linear(cl_command_queue queue, clmem_buffer buf, void 
     cl_int err;
     if (CLMEM__CHECKS && offset > buf.size)
         return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY, "%s %zu is beyond the buffer's %zu bytes", oname, offset, buf.size);
-    count = o->byte_count ? o->byte_count : buf.size - offset;
+    count = (o->given & CLMEM_GIVEN_BYTE_COUNT) || o->byte_count ? o->byte_count : buf.size - offset;
     if (CLMEM__CHECKS) {
         if (!clmem__range_ok(offset, count, buf.size))
             return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY, "%s %zu + byte_count %zu is beyond the buffer's %zu bytes",
                                oname, offset, count, buf.size);
-        if (o->host_size && count > o->host_size)
+        if (((o->given & CLMEM_GIVEN_HOST_SIZE) || o->host_size) && count > o->host_size)
             return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY, "byte_count %zu is more than host_size %zu", count,
                                o->host_size);
     }
@@ -194,10 +201,34 @@ static cl_int clmem__host_transfer(cl_command_queue queue, clmem_buffer buf, voi
            reads another context's buffer), and CL_INVALID_CONTEXT is documented. */
         if ((err = clmem__check_same_context(CLMEM__COPY, queue, buf.context, what)) != CL_SUCCESS) return err;
     }
-    if (!(o->region[0] | o->region[1] | o->region[2])) return clmem__host_linear(queue, buf, host, write, o);
-    rect = clmem__region(CLMEM__COPY, o->region, region, &err);
+    if (!(o->given & CLMEM_GIVEN_REGION) && !(o->region[0] | o->region[1] | o->region[2]))
+        return clmem__host_linear(queue, buf, host, write, o);
+    rect = clmem__region(CLMEM__COPY, (o->given & CLMEM_GIVEN_REGION) != 0, o->region, region, &err);
     if (err != CL_SUCCESS) return err;
+    if (rect && region[0] == 0) return clmem__nothing_to_do(CLMEM__COPY, queue, o->wait_for, o->num_wait_for, o->event);
     return rect ? clmem__host_rect(queue, buf, host, write, region, o) : clmem__host_linear(queue, buf, host, write, o);
+}
+
+/* For the inline hot path in transfer.h: a simple linear copy its quick checks did
+   not pass goes the full way, which checks everything and words the refusal. */
+CLMEM_API cl_int clmem__copy_host_linear(cl_command_queue queue, clmem_buffer buf, void *host, int write, unsigned given,
+                                         size_t byte_count, size_t offset, int is_blocking, cl_event *event) {
+    clmem_copy_options o;
+    memset(&o, 0, sizeof o);
+    o.given = given;
+    o.byte_count = byte_count;
+    if (write)
+        o.dst_offset = offset;
+    else
+        o.src_offset = offset;
+    o.is_blocking = is_blocking;
+    o.event = event;
+    return clmem__host_transfer(queue, buf, host, write != 0, &o);
+}
+
+/* For the inline hot path in transfer.h: a refusal by the driver, worded. */
+CLMEM_API cl_int clmem__copy_host_failed(cl_int err, cl_command_queue queue, clmem_buffer buf, int write) {
+    return clmem__host_failed(err, queue, buf, write ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer");
 }
 
 CLMEM_API cl_int clmem__copy_buffer_from_host(cl_command_queue queue, clmem_buffer dst, const void *src,
@@ -243,7 +274,7 @@ static cl_int clmem__copy_rect(cl_command_queue queue, clmem_buffer dst, clmem_b
     clmem__map_note_use(dst.mem, CLMEM__COPY);
     err = clEnqueueCopyBufferRect(queue, src.root, dst.root, so, dO, region, sr.row, sr.slice, dr.row, dr.slice,
                                   o->num_wait_for, o->wait_for,
-                                  o->event ? o->event : (o->is_blocking == CLMEM_BLOCKING ? &own : NULL));
+                                  o->event ? o->event : (clmem__device_wait(o) ? &own : NULL));
     if (err != CL_SUCCESS) return clmem__cl_fail(err, CLMEM__COPY, "clEnqueueCopyBufferRect");
     return clmem__after_device_copy(o, &own);
 }
@@ -264,14 +295,15 @@ CLMEM_API cl_int clmem__copy_buffer_from_buffer(cl_command_queue queue, clmem_bu
                                (void *)src.context, (void *)dst.context);
         if ((err = clmem__check_same_context(CLMEM__COPY, queue, dst.context, "dst")) != CL_SUCCESS) return err;
     }
-    rect = clmem__region(CLMEM__COPY, o->region, region, &err);
+    rect = clmem__region(CLMEM__COPY, (o->given & CLMEM_GIVEN_REGION) != 0, o->region, region, &err);
     if (err != CL_SUCCESS) return err;
+    if (rect && region[0] == 0) return clmem__nothing_to_do(CLMEM__COPY, queue, o->wait_for, o->num_wait_for, o->event);
     if (rect) return clmem__copy_rect(queue, dst, src, region, o);
     if (CLMEM__CHECKS && (o->src_offset > src.size || o->dst_offset > dst.size))
         return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY, "src_offset %zu or dst_offset %zu is beyond its buffer (%zu, %zu bytes)",
                            o->src_offset, o->dst_offset, src.size, dst.size);
     count = o->byte_count;
-    if (!count) {
+    if (!(o->given & CLMEM_GIVEN_BYTE_COUNT) && !count) {
         size_t a = src.size - o->src_offset, b = dst.size - o->dst_offset;
         count = a < b ? a : b;
     }
@@ -296,7 +328,7 @@ CLMEM_API cl_int clmem__copy_buffer_from_buffer(cl_command_queue queue, clmem_bu
     /* Through the roots as well: PoCL 3.1 checks a source sub-buffer against its parent. */
     err = clEnqueueCopyBuffer(queue, src.root, dst.root, src.origin + o->src_offset, dst.origin + o->dst_offset, count,
                               o->num_wait_for, o->wait_for,
-                              o->event ? o->event : (o->is_blocking == CLMEM_BLOCKING ? &own : NULL));
+                              o->event ? o->event : (clmem__device_wait(o) ? &own : NULL));
     if (err != CL_SUCCESS) return clmem__cl_fail(err, CLMEM__COPY, "clEnqueueCopyBuffer");
     return clmem__after_device_copy(o, &own);
 }
@@ -316,9 +348,20 @@ static cl_int clmem__any_of(cl_mem mem, const char *what, clmem__any *a) {
     if (!mem) return clmem__fail(CL_INVALID_MEM_OBJECT, CLMEM__COPY, "%s is a NULL cl_mem", what);
     if (clGetMemObjectInfo(mem, CL_MEM_TYPE, sizeof type, &type, NULL) != CL_SUCCESS)
         return clmem__fail(CL_INVALID_MEM_OBJECT, CLMEM__COPY, "%s (%p) is not a valid memory object", what, (void *)mem);
-    if (type == CL_MEM_OBJECT_BUFFER) {
-        a->buffer = clmem_buffer_from_int_ptr(mem, false, &err);
-        return err;
+    if (type == CL_MEM_OBJECT_BUFFER) { /* the five facts a copy needs, not every mem_info */
+        clmem_buffer *b = &a->buffer;
+        cl_mem parent = NULL;
+        size_t offset = 0;
+        if ((err = clGetMemObjectInfo(mem, CL_MEM_CONTEXT, sizeof b->context, &b->context, NULL)) != CL_SUCCESS ||
+            (err = clGetMemObjectInfo(mem, CL_MEM_SIZE, sizeof b->size, &b->size, NULL)) != CL_SUCCESS ||
+            (err = clGetMemObjectInfo(mem, CL_MEM_FLAGS, sizeof b->flags, &b->flags, NULL)) != CL_SUCCESS ||
+            (err = clGetMemObjectInfo(mem, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent, NULL)) != CL_SUCCESS ||
+            (parent && (err = clGetMemObjectInfo(mem, CL_MEM_OFFSET, sizeof offset, &offset, NULL)) != CL_SUCCESS))
+            return clmem__cl_fail(err, CLMEM__COPY, "clGetMemObjectInfo");
+        b->mem = mem;
+        b->root = parent ? parent : mem;
+        b->origin = parent ? offset : 0;
+        return CL_SUCCESS;
     }
 #ifdef CL_VERSION_2_0
     if (type == CL_MEM_OBJECT_PIPE)
@@ -392,7 +435,7 @@ static cl_int clmem__fill_run(cl_command_queue queue, clmem__fill_target dst, co
     if (!dst.buffer.mem && dst.svm.ptr) return clmem__fill_svm(queue, dst.svm, pattern, pattern_size, size, o);
     if (CLMEM__CHECKS && !dst.buffer.mem && !dst.svm.ptr)
         return clmem__fail(CL_INVALID_MEM_OBJECT, "clmem_enqueue_fill", "dst is an empty or released handle");
-    eo.clmem__start = 0;
+    eo.given = 0;
     eo.wait_for = o->wait_for;
     eo.num_wait_for = o->num_wait_for;
     eo.event = o->event;
@@ -432,8 +475,11 @@ static cl_int clmem__set_arg(cl_kernel kernel, cl_uint index, size_t size, const
 }
 
 CLMEM_API cl_int clmem__set_arg_buffer(cl_kernel kernel, cl_uint index, clmem_buffer value) {
-    if (CLMEM__CHECKS && !value.mem)
-        return clmem__fail(CL_INVALID_MEM_OBJECT, "clmem_set_kernel_arg", "argument %u: empty or released buffer handle", index);
+    if (CLMEM__CHECKS && (!value.mem || clmem__buffer_stale(value))) {
+        char what[32];
+        snprintf(what, sizeof what, "argument %u", index);
+        return clmem__buffer_invalid("clmem_set_kernel_arg", what, value);
+    }
     return clmem__set_arg(kernel, index, sizeof value.mem, &value.mem, "a buffer");
 }
 CLMEM_API cl_int clmem__set_arg_mem(cl_kernel kernel, cl_uint index, cl_mem value) {
@@ -462,26 +508,29 @@ typedef cl_int(CL_API_CALL *clmem__p2p_fn)(cl_command_queue, cl_mem, cl_mem, siz
                                             const cl_event *, cl_event *);
 
 CLMEM_API cl_int clmem_enqueue_copy_buffer_p2p_amd_opts(cl_platform_id platform, cl_command_queue queue, clmem_buffer src,
-                                                        clmem_buffer dst, size_t size, const clmem_copy_options *o) {
+                                                        clmem_buffer dst, const clmem_copy_options *o) {
     static const char fn[] = "clmem_enqueue_copy_buffer_p2p_amd";
     clmem__p2p_fn p2p;
     cl_int err;
+    size_t size;
     if (!o) o = &clmem__copy_defaults;
     if (CLMEM__CHECKS) {
         if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
         if ((err = clmem__check_wait_list(fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
-        if (!src.mem || !dst.mem) return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "src or dst is an empty buffer handle");
+        if ((err = clmem__buffer_invalid(fn, "src", src)) != CL_SUCCESS) return err;
+        if ((err = clmem__buffer_invalid(fn, "dst", dst)) != CL_SUCCESS) return err;
         if (!platform) return clmem__fail(CL_INVALID_PLATFORM, fn, "platform is NULL");
         if (o->src_offset > src.size || o->dst_offset > dst.size)
             return clmem__fail(CL_INVALID_VALUE, fn, "src_offset %zu or dst_offset %zu is beyond its buffer", o->src_offset,
                                o->dst_offset);
     }
-    if (!size) {
+    size = o->byte_count;
+    if (!(o->given & CLMEM_GIVEN_BYTE_COUNT) && !size) {
         size_t a = src.size - o->src_offset, b = dst.size - o->dst_offset;
         size = a < b ? a : b;
     }
     if (CLMEM__CHECKS && (!clmem__range_ok(o->src_offset, size, src.size) || !clmem__range_ok(o->dst_offset, size, dst.size)))
-        return clmem__fail(CL_INVALID_VALUE, fn, "size %zu at offsets %zu/%zu is beyond the buffers (%zu, %zu bytes)", size,
+        return clmem__fail(CL_INVALID_VALUE, fn, "byte_count %zu at offsets %zu/%zu is beyond the buffers (%zu, %zu bytes)", size,
                            o->src_offset, o->dst_offset, src.size, dst.size);
     {
         void *addr = clGetExtensionFunctionAddressForPlatform(platform, "clEnqueueCopyBufferP2PAMD");

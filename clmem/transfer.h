@@ -24,7 +24,8 @@ extern "C" {
    types (see the DISPATCH TABLE in clmem.h)". Buffer<->SVM: wrap the SVM memory in a
    buffer (clmem_svm_as_buffer) or copy through the host.
 
-   Options (all optional, zero means default; PyOpenCL's keyword names):
+   Options (all optional; a written option means its value, one left out its default;
+   PyOpenCL's keyword names):
      buffer <- buffer   .byte_count, .src_offset, .dst_offset; rectangular when
                         .region is given: .src_origin, .dst_origin, .src_pitches,
                         .dst_pitches (region[0] and origin[0] in bytes)
@@ -51,12 +52,12 @@ extern "C" {
 
 /** Options of clmem_enqueue_copy; see the DISPATCH TABLE for which apply where. */
 typedef struct clmem_copy_options {
-    int clmem__start;             /* private: keeps the braces non-empty */
-    size_t byte_count;            /* linear copies: bytes (0: default extent) */
+    unsigned given;             /* CLMEM_GIVEN_* bits: filled by the macros */
+    size_t byte_count;            /* linear copies: bytes (left out: the default extent; 0: nothing) */
     size_t src_offset;            /* linear: byte offset in the source */
     size_t dst_offset;            /* linear: byte offset in the destination */
     size_t offset;                /* buffer <-> image: byte offset in the buffer */
-    size_t host_size;             /* bytes of host memory behind the host pointer (0: unknown) */
+    size_t host_size;             /* bytes of host memory behind the host pointer (left out: unknown) */
     size_t region[3];             /* rectangular and image copies: extent */
     size_t origin[3];             /* image <-> host, buffer <-> image: image origin */
     size_t pitches[2];            /* image <-> host: host row and slice pitch (0: packed) */
@@ -69,7 +70,7 @@ typedef struct clmem_copy_options {
     size_t dest_origin[3];        /* image <- image (PyOpenCL's name; same as dst_origin) */
     size_t src_pitches[2];        /* buffer <- buffer rect */
     size_t dst_pitches[2];        /* buffer <- buffer rect */
-    int is_blocking;              /* host transfers: 0 or CLMEM_BLOCKING: block; CLMEM_NON_BLOCKING */
+    int is_blocking;              /* host transfers: left out or true: block; false/CL_FALSE/0: do not */
     const cl_event *wait_for;     /* events to wait for */
     cl_uint num_wait_for;
     cl_event *event;              /* where to put the new event (NULL: none) */
@@ -77,7 +78,7 @@ typedef struct clmem_copy_options {
 
 /** Options of clmem_enqueue_fill. */
 typedef struct clmem_fill_options {
-    int clmem__start;
+    unsigned given;                /* CLMEM_GIVEN_* bits: filled by the macros */
     size_t offset;                /* byte offset of the filled range (buffers) */
     size_t pattern_size;          /* required when the pattern is a pointer */
     const cl_event *wait_for;
@@ -109,6 +110,50 @@ CLMEM__COPY_DECL(clmem__copy_buffer_from_mem, clmem_buffer, cl_mem)
 CLMEM__COPY_DECL(clmem__copy_mem_from_image, cl_mem, clmem_image)
 CLMEM__COPY_DECL(clmem__copy_image_from_mem, clmem_image, cl_mem)
 
+/* The hot path, inline: a linear buffer <-> host copy with no region, host size or
+   wait list (facts the compiler reads off the options literal at the call site and
+   folds away), of a live (not stale) buffer the host may access, while no map is
+   live, goes straight to clEnqueueWrite/ReadBuffer. Anything else, and every
+   refusal, takes the full path, which checks everything and words the error. */
+CLMEM_API int clmem__maps_live(void);
+CLMEM_API cl_int clmem__copy_host_failed(cl_int err, cl_command_queue queue, clmem_buffer buf, int write);
+CLMEM_API cl_int clmem__copy_host_linear(cl_command_queue queue, clmem_buffer buf, void *host, int write, unsigned given,
+                                         size_t byte_count, size_t offset, int is_blocking, cl_event *event);
+#if defined(__GNUC__) || defined(__clang__)
+#define CLMEM__INLINE static inline __attribute__((always_inline))
+#else
+#define CLMEM__INLINE static inline
+#endif
+/* Known at compile time for a literal: a linear copy with no region, host size or
+   wait list. Then only the scalars below are read, and the options literal is never
+   built in memory. */
+#define CLMEM__COPY_SIMPLE(o)                                                                                 \
+    (!((o)->given & (CLMEM_GIVEN_REGION | CLMEM_GIVEN_HOST_SIZE)) && !((o)->region[0] | (o)->region[1] | (o)->region[2]) && \
+     !(o)->host_size && !(o)->num_wait_for && !(o)->wait_for)
+CLMEM__INLINE cl_int clmem__copy_host_fast(cl_command_queue queue, const clmem_buffer *buf, void *host, int write,
+                                           size_t offset, const clmem_copy_options *o) {
+    cl_int err;
+    size_t count = (o->given & CLMEM_GIVEN_BYTE_COUNT) || o->byte_count ? o->byte_count : buf->size - offset;
+    cl_bool blocking = (o->given & CLMEM_GIVEN_IS_BLOCKING) && !o->is_blocking ? CL_FALSE : CL_TRUE;
+    if (!(queue && buf->mem && !clmem__buffer_stale(*buf) && host && offset < buf->size && count && count <= buf->size - offset &&
+          !(buf->flags & (CL_MEM_HOST_NO_ACCESS | (write ? CL_MEM_HOST_READ_ONLY : CL_MEM_HOST_WRITE_ONLY))) &&
+          !clmem__maps_live()))
+        return clmem__copy_host_linear(queue, *buf, host, write, o->given, o->byte_count, offset, o->is_blocking, o->event);
+    err = write ? clEnqueueWriteBuffer(queue, buf->mem, blocking, offset, count, host, 0, NULL, o->event)
+                : clEnqueueReadBuffer(queue, buf->mem, blocking, offset, count, host, 0, NULL, o->event);
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__copy_host_failed(err, queue, *buf, write);
+}
+CLMEM__INLINE cl_int clmem__copy_buffer_from_host_inline(cl_command_queue queue, clmem_buffer dst, const void *src,
+                                                         const clmem_copy_options *o) {
+    if (CLMEM__COPY_SIMPLE(o)) return clmem__copy_host_fast(queue, &dst, (void *)(uintptr_t)src, 1, o->dst_offset, o);
+    return clmem__copy_buffer_from_host(queue, dst, src, o);
+}
+CLMEM__INLINE cl_int clmem__copy_host_from_buffer_inline(cl_command_queue queue, void *dst, clmem_buffer src,
+                                                         const clmem_copy_options *o) {
+    if (CLMEM__COPY_SIMPLE(o)) return clmem__copy_host_fast(queue, &src, dst, 0, o->src_offset, o);
+    return clmem__copy_host_from_buffer(queue, dst, src, o);
+}
+
 /* SVM fill, defined with the SVM transfers. */
 CLMEM_API cl_int clmem__fill_svm(cl_command_queue queue, clmem_svm dst, const void *pattern, size_t pattern_size,
                                  size_t size, const clmem_fill_options *opts);
@@ -127,21 +172,22 @@ CLMEM_API cl_int clmem__fill_svm(cl_command_queue queue, clmem_svm dst, const vo
     queue from different contexts), CL_INVALID_EVENT_WAIT_LIST, or the driver's code.
     Thread safety: as the OpenCL calls it makes (any thread; one queue is safe).
     Examples:
-        clmem_enqueue_copy(q, buf, host);                          host -> buffer, all of buf
+        clmem_enqueue_copy(q, buf, host);                          // host -> buffer, all of buf
         clmem_enqueue_copy(q, host, buf, .byte_count = 64, .src_offset = 128);
+        clmem_enqueue_copy(q, host, buf, .is_blocking = false, .event = &ev);
         clmem_enqueue_copy(q, dst, src, .region = {16, 4}, .src_origin = {0, 2},
-                           .src_pitches = {64}, .dst_pitches = {16});  rectangular */
+                           .src_pitches = {64}, .dst_pitches = {16});  // rectangular */
 #ifndef __cplusplus
 #define clmem_enqueue_copy(...) clmem__copy_(__VA_ARGS__, )
 #define clmem__copy_(queue, dst, src, ...)                                              \
     (CLMEM__COPY_ASSERT(dst, src),                                                      \
-     CLMEM__COPY_FN(dst, src)(queue, dst, src, &(clmem_copy_options){.clmem__start = 0, __VA_ARGS__}))
+     CLMEM__COPY_FN(dst, src)(queue, dst, src, &(clmem_copy_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__}))
 
 #define CLMEM__COPY_FN(dst, src)                                                                         \
     _Generic((dst),                                                                                      \
         clmem_buffer: _Generic((src), clmem_buffer: clmem__copy_buffer_from_buffer,                      \
                                clmem_image: clmem__copy_buffer_from_image, cl_mem: clmem__copy_buffer_from_mem, \
-                               clmem_svm: clmem__copy_unsupported, default: clmem__copy_buffer_from_host), \
+                               clmem_svm: clmem__copy_unsupported, default: clmem__copy_buffer_from_host_inline), \
         clmem_image: _Generic((src), clmem_buffer: clmem__copy_image_from_buffer,                        \
                               clmem_image: clmem__copy_image_from_image, cl_mem: clmem__copy_image_from_mem, \
                               clmem_svm: clmem__copy_unsupported, default: clmem__copy_image_from_host), \
@@ -151,7 +197,7 @@ CLMEM_API cl_int clmem__fill_svm(cl_command_queue queue, clmem_svm dst, const vo
         cl_mem: _Generic((src), cl_mem: clmem__copy_mem_from_mem, clmem_buffer: clmem__copy_mem_from_buffer, \
                          clmem_image: clmem__copy_mem_from_image, clmem_svm: clmem__copy_unsupported,       \
                          default: clmem__copy_mem_from_host),                                             \
-        default: _Generic((src), clmem_buffer: clmem__copy_host_from_buffer,                              \
+        default: _Generic((src), clmem_buffer: clmem__copy_host_from_buffer_inline,                       \
                           clmem_image: clmem__copy_host_from_image, clmem_svm: clmem__copy_host_from_svm,  \
                           cl_mem: clmem__copy_host_from_mem, default: clmem__copy_unsupported))
 
@@ -223,7 +269,9 @@ CLMEM__FILL_DECL(const void *, ptr)
     Same rules and errors as clmem_enqueue_fill_buffer (and clmem_enqueue_svm_memfill
     for SVM); a pointer without .pattern_size is CL_INVALID_VALUE. Options: .offset,
     .pattern_size, .wait_for, .num_wait_for, .event.
+    A compound-literal pattern goes in parentheses (see NAMED OPTIONAL ARGUMENTS).
     Examples: clmem_enqueue_fill(q, buf, 1.5f, 4096);
+              clmem_enqueue_fill(q, buf, ((cl_float4){{1, 2, 3, 4}}), 64);
               clmem_enqueue_fill(q, buf, rgba, 64, .pattern_size = 16, .offset = 16); */
 #ifndef __cplusplus
 #define clmem_enqueue_fill(...) clmem__fill_(__VA_ARGS__, )
@@ -231,7 +279,7 @@ CLMEM__FILL_DECL(const void *, ptr)
     CLMEM__FILL_FN(pattern)(queue,                                                                    \
                             _Generic((dst), clmem_buffer: clmem__fill_target_buffer,                  \
                                      clmem_svm: clmem__fill_target_svm)(dst),                         \
-                            pattern, size, &(clmem_fill_options){.clmem__start = 0, __VA_ARGS__})
+                            pattern, size, &(clmem_fill_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #define CLMEM__FILL_ASSOC(T, name) T: clmem__fill_##name,
 #define CLMEM__FILL_FN(pattern) _Generic((pattern), CLMEM__PATTERN_TYPES(CLMEM__FILL_ASSOC) default: clmem__fill_ptr)
 #endif
@@ -276,18 +324,19 @@ CLMEM__PATTERN_TYPES(CLMEM__ARG_DECL)
 #endif
 CLMEM_API cl_int clmem__set_arg_unsupported(cl_kernel kernel, cl_uint index, ...);
 
-/** clmem_enqueue_copy_buffer_p2p_amd(platform, queue, src, dst, size, ...): copy
-    between buffers of two contexts through cl_amd_copy_buffer_p2p
-    (clEnqueueCopyBufferP2PAMD). size 0 means the smaller of both sizes after the
-    offsets. Options: .src_offset, .dst_offset, .wait_for, .num_wait_for, .event.
-    Where the platform lacks the extension: CL_INVALID_OPERATION with a message. */
+/** clmem_enqueue_copy_buffer_p2p_amd(platform, queue, src, dst, ...): copy between
+    buffers of two contexts through cl_amd_copy_buffer_p2p (clEnqueueCopyBufferP2PAMD;
+    PyOpenCL's enqueue_copy_buffer_p2p_amd). Options: .byte_count (left out: the
+    smaller of both sizes after the offsets; 0: nothing), .src_offset, .dst_offset,
+    .wait_for, .num_wait_for, .event. Where the platform lacks the extension:
+    CL_INVALID_OPERATION with a message; ranges beyond a buffer: CL_INVALID_VALUE. */
 #ifndef __cplusplus
 #define clmem_enqueue_copy_buffer_p2p_amd(...) clmem__p2p_(__VA_ARGS__, )
-#define clmem__p2p_(platform, queue, src, dst, size, ...) \
-    clmem_enqueue_copy_buffer_p2p_amd_opts(platform, queue, src, dst, size, &(clmem_copy_options){.clmem__start = 0, __VA_ARGS__})
+#define clmem__p2p_(platform, queue, src, dst, ...) \
+    clmem_enqueue_copy_buffer_p2p_amd_opts(platform, queue, src, dst, &(clmem_copy_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #endif
 CLMEM_API cl_int clmem_enqueue_copy_buffer_p2p_amd_opts(cl_platform_id platform, cl_command_queue queue, clmem_buffer src,
-                                                        clmem_buffer dst, size_t size, const clmem_copy_options *opts);
+                                                        clmem_buffer dst, const clmem_copy_options *opts);
 
 #ifdef __cplusplus
 } /* extern "C" */

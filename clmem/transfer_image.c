@@ -24,11 +24,18 @@ enum {
 };
 
 static bool clmem__nonzero3(const size_t v[3]) { return v[0] || v[1] || v[2]; }
+/* The region as written (NULL: left out) and the host size (SIZE_MAX: unknown). */
+static const size_t *clmem__region_in(const clmem_copy_options *o) {
+    return (o->given & CLMEM_GIVEN_REGION) || clmem__nonzero3(o->region) ? o->region : NULL;
+}
+static size_t clmem__host_size(const clmem_copy_options *o) {
+    return (o->given & CLMEM_GIVEN_HOST_SIZE) || o->host_size ? o->host_size : SIZE_MAX;
+}
 
 /* clmem__image_copy_unused(pair, o, allowed): refuse options that do not apply. */
 static cl_int clmem__image_copy_unused(const char *pair, const clmem_copy_options *o, unsigned allowed) {
     const char *bad = NULL;
-    if (o->byte_count) bad = ".byte_count";
+    if (o->byte_count || (o->given & CLMEM_GIVEN_BYTE_COUNT)) bad = ".byte_count";
     else if (o->src_offset) bad = ".src_offset";
     else if (o->dst_offset) bad = ".dst_offset";
     else if (clmem__nonzero3(o->buffer_origin)) bad = ".buffer_origin";
@@ -43,11 +50,11 @@ static cl_int clmem__image_copy_unused(const char *pair, const clmem_copy_option
     else if (!(allowed & CLMEM__IO_SRCDST) && clmem__nonzero3(o->dst_origin)) bad = ".dst_origin";
     else if (!(allowed & CLMEM__IO_SRCDST) && clmem__nonzero3(o->dest_origin)) bad = ".dest_origin";
     else if (!(allowed & CLMEM__IO_OFFSET) && o->offset) bad = ".offset";
-    else if (!(allowed & CLMEM__IO_HOST) && o->host_size) bad = ".host_size";
+    else if (!(allowed & CLMEM__IO_HOST) && (o->host_size || (o->given & CLMEM_GIVEN_HOST_SIZE))) bad = ".host_size";
     if (bad) return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn, "%s: option %s does not apply to this copy", pair, bad);
-    if (!(allowed & CLMEM__IO_HOST) && o->is_blocking == CLMEM_BLOCKING)
+    if (!(allowed & CLMEM__IO_HOST) && o->is_blocking)
         return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn,
-                           "%s: .is_blocking = CLMEM_BLOCKING does not apply: device-side copies never block "
+                           "%s: .is_blocking = true does not apply: device-side copies never block "
                            "(wait on .event instead)",
                            pair);
     return CL_SUCCESS;
@@ -94,7 +101,7 @@ static cl_int clmem__image_host_layout(const char *pair, const clmem_image *img,
             !clmem__mul_ok(region[0], elem, &c) || !clmem__add_ok(a, b, &extent) || !clmem__add_ok(extent, c, &extent))
             return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn, "%s: the host extent overflows", pair);
     }
-    if (host_size && extent > host_size)
+    if (extent > host_size)
         return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn,
                            "%s: the region {%zu, %zu, %zu} spans %zu bytes of host memory but .host_size is %zu", pair,
                            region[0], region[1], region[2], extent, host_size);
@@ -146,9 +153,10 @@ CLMEM_API cl_int clmem__copy_host_from_image(cl_command_queue queue, void *dst, 
             return clmem__fail(CL_INVALID_OPERATION, clmem__copy_fn, "%s: src was created with %s: the host may not read it",
                                pair, (src.flags & CL_MEM_HOST_NO_ACCESS) ? "CL_MEM_HOST_NO_ACCESS" : "CL_MEM_HOST_WRITE_ONLY");
     }
-    if ((err = clmem__image_region(clmem__copy_fn, pair, &src, o->origin, o->region, region)) != CL_SUCCESS) return err;
+    if ((err = clmem__image_region(clmem__copy_fn, pair, &src, o->origin, clmem__region_in(o), region)) != CL_SUCCESS) return err;
+    if (region[0] == 0) return clmem__nothing_to_do(clmem__copy_fn, queue, o->wait_for, o->num_wait_for, o->event);
     if (CLMEM__CHECKS) {
-        if ((err = clmem__image_host_layout(pair, &src, region, o->pitches, o->host_size, &row, &slice)) != CL_SUCCESS)
+        if ((err = clmem__image_host_layout(pair, &src, region, o->pitches, clmem__host_size(o), &row, &slice)) != CL_SUCCESS)
             return err;
     } else {
         row = o->pitches[0];
@@ -156,11 +164,11 @@ CLMEM_API cl_int clmem__copy_host_from_image(cl_command_queue queue, void *dst, 
     }
     clmem__map_note_use(src.mem, clmem__copy_fn);
     if (clmem__via_buffer(&src))
-        return clmem__ret(clEnqueueReadBuffer(queue, src.buffer, o->is_blocking == CLMEM_NON_BLOCKING ? CL_FALSE : CL_TRUE,
+        return clmem__ret(clEnqueueReadBuffer(queue, src.buffer, clmem__blocking(o),
                                               o->origin[0] * src.element_size, region[0] * src.element_size, dst,
                                               o->num_wait_for, o->wait_for, o->event),
                           "clEnqueueReadBuffer");
-    err = clEnqueueReadImage(queue, src.mem, o->is_blocking == CLMEM_NON_BLOCKING ? CL_FALSE : CL_TRUE, o->origin, region,
+    err = clEnqueueReadImage(queue, src.mem, clmem__blocking(o), o->origin, region,
                              row, slice, dst, o->num_wait_for, o->wait_for, o->event);
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, clmem__copy_fn, "clEnqueueReadImage");
 }
@@ -180,9 +188,10 @@ CLMEM_API cl_int clmem__copy_image_from_host(cl_command_queue queue, clmem_image
             return clmem__fail(CL_INVALID_OPERATION, clmem__copy_fn, "%s: dst was created with %s: the host may not write it",
                                pair, (dst.flags & CL_MEM_HOST_NO_ACCESS) ? "CL_MEM_HOST_NO_ACCESS" : "CL_MEM_HOST_READ_ONLY");
     }
-    if ((err = clmem__image_region(clmem__copy_fn, pair, &dst, o->origin, o->region, region)) != CL_SUCCESS) return err;
+    if ((err = clmem__image_region(clmem__copy_fn, pair, &dst, o->origin, clmem__region_in(o), region)) != CL_SUCCESS) return err;
+    if (region[0] == 0) return clmem__nothing_to_do(clmem__copy_fn, queue, o->wait_for, o->num_wait_for, o->event);
     if (CLMEM__CHECKS) {
-        if ((err = clmem__image_host_layout(pair, &dst, region, o->pitches, o->host_size, &row, &slice)) != CL_SUCCESS)
+        if ((err = clmem__image_host_layout(pair, &dst, region, o->pitches, clmem__host_size(o), &row, &slice)) != CL_SUCCESS)
             return err;
     } else {
         row = o->pitches[0];
@@ -190,11 +199,11 @@ CLMEM_API cl_int clmem__copy_image_from_host(cl_command_queue queue, clmem_image
     }
     clmem__map_note_use(dst.mem, clmem__copy_fn);
     if (clmem__via_buffer(&dst))
-        return clmem__ret(clEnqueueWriteBuffer(queue, dst.buffer, o->is_blocking == CLMEM_NON_BLOCKING ? CL_FALSE : CL_TRUE,
+        return clmem__ret(clEnqueueWriteBuffer(queue, dst.buffer, clmem__blocking(o),
                                                o->origin[0] * dst.element_size, region[0] * dst.element_size, src,
                                                o->num_wait_for, o->wait_for, o->event),
                           "clEnqueueWriteBuffer");
-    err = clEnqueueWriteImage(queue, dst.mem, o->is_blocking == CLMEM_NON_BLOCKING ? CL_FALSE : CL_TRUE, o->origin, region,
+    err = clEnqueueWriteImage(queue, dst.mem, clmem__blocking(o), o->origin, region,
                               row, slice, src, o->num_wait_for, o->wait_for, o->event);
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, clmem__copy_fn, "clEnqueueWriteImage");
 }
@@ -225,9 +234,10 @@ CLMEM_API cl_int clmem__copy_image_from_image(cl_command_queue queue, clmem_imag
                                clmem_image_format_repr(src.format, a, sizeof a),
                                clmem_image_format_repr(dst.format, b, sizeof b));
     }
-    if ((err = clmem__image_region(clmem__copy_fn, "image <- image (src)", &src, o->src_origin, o->region, region)) !=
+    if ((err = clmem__image_region(clmem__copy_fn, "image <- image (src)", &src, o->src_origin, clmem__region_in(o), region)) !=
         CL_SUCCESS)
         return err;
+    if (region[0] == 0) return clmem__nothing_to_do(clmem__copy_fn, queue, o->wait_for, o->num_wait_for, o->event);
     if ((err = clmem__image_region(clmem__copy_fn, "image <- image (dst)", &dst, dst_origin, region, dummy)) != CL_SUCCESS)
         return err;
     if (CLMEM__CHECKS && src.mem == dst.mem) {
@@ -283,9 +293,7 @@ static cl_int clmem__image_buffer_common(const char *pair, cl_command_queue queu
     if ((err = clmem__image_common(pair, queue, img, bufwhat[0] == 'd' ? "src" : "dst", o,
                                    CLMEM__IO_ORIGIN | CLMEM__IO_OFFSET)) != CL_SUCCESS)
         return err;
-    if (!buf->mem)
-        return clmem__fail(CL_INVALID_MEM_OBJECT, clmem__copy_fn, "%s: %s is an empty or released buffer handle", pair,
-                           bufwhat);
+    if ((err = clmem__buffer_invalid(clmem__copy_fn, bufwhat, *buf)) != CL_SUCCESS) return err;
     if (buf->context != img->context)
         return clmem__fail(CL_INVALID_CONTEXT, clmem__copy_fn, "%s: the buffer belongs to context %p, the image to %p",
                            pair, (void *)buf->context, (void *)img->context);
@@ -324,7 +332,8 @@ CLMEM_API cl_int clmem__copy_buffer_from_image(cl_command_queue queue, clmem_buf
     cl_int err;
     const clmem_copy_options *o = clmem__copy_opts_or_none(opts);
     if (CLMEM__CHECKS && (err = clmem__image_buffer_common(pair, queue, &src, &dst, "dst", o)) != CL_SUCCESS) return err;
-    if ((err = clmem__image_region(clmem__copy_fn, pair, &src, o->origin, o->region, region)) != CL_SUCCESS) return err;
+    if ((err = clmem__image_region(clmem__copy_fn, pair, &src, o->origin, clmem__region_in(o), region)) != CL_SUCCESS) return err;
+    if (region[0] == 0) return clmem__nothing_to_do(clmem__copy_fn, queue, o->wait_for, o->num_wait_for, o->event);
     if (CLMEM__CHECKS && (err = clmem__image_buffer_bytes(pair, &src, region, &dst, o->offset)) != CL_SUCCESS) return err;
     clmem__map_note_use(src.mem, clmem__copy_fn);
     clmem__map_note_use(dst.mem, clmem__copy_fn);
@@ -346,7 +355,8 @@ CLMEM_API cl_int clmem__copy_image_from_buffer(cl_command_queue queue, clmem_ima
     cl_int err;
     const clmem_copy_options *o = clmem__copy_opts_or_none(opts);
     if (CLMEM__CHECKS && (err = clmem__image_buffer_common(pair, queue, &dst, &src, "src", o)) != CL_SUCCESS) return err;
-    if ((err = clmem__image_region(clmem__copy_fn, pair, &dst, o->origin, o->region, region)) != CL_SUCCESS) return err;
+    if ((err = clmem__image_region(clmem__copy_fn, pair, &dst, o->origin, clmem__region_in(o), region)) != CL_SUCCESS) return err;
+    if (region[0] == 0) return clmem__nothing_to_do(clmem__copy_fn, queue, o->wait_for, o->num_wait_for, o->event);
     if (CLMEM__CHECKS && (err = clmem__image_buffer_bytes(pair, &dst, region, &src, o->offset)) != CL_SUCCESS) return err;
     clmem__map_note_use(src.mem, clmem__copy_fn);
     clmem__map_note_use(dst.mem, clmem__copy_fn);

@@ -28,7 +28,7 @@ static cl_int clmem__svm_copy(const char *fn, cl_command_queue queue, clmem_svm 
                                src_what);
         src_size -= opts->src_offset;
     }
-    if (opts->byte_count) {
+    if (opts->byte_count || (opts->given & CLMEM_GIVEN_BYTE_COUNT)) {
         n = opts->byte_count;
         if (dst.size && n > dst_size)
             return clmem__fail(CL_INVALID_VALUE, fn, "byte_count %zu is larger than the %zu bytes of %s after dst_offset %zu",
@@ -54,7 +54,7 @@ static cl_int clmem__svm_copy(const char *fn, cl_command_queue queue, clmem_svm 
         return clmem__fail(CL_MEM_COPY_OVERLAP, fn, "%s [%p, +%zu) and %s [%p, +%zu) overlap", dst_what, (void *)d, n,
                            src_what, (const void *)s, n);
 #if CLMEM__HAVE_SVM
-    err = clEnqueueSVMMemcpy(queue, opts->is_blocking == CLMEM_NON_BLOCKING ? CL_FALSE : CL_TRUE, d, s, n,
+    err = clEnqueueSVMMemcpy(queue, clmem__blocking(opts), d, s, n,
                              opts->num_wait_for, opts->wait_for, opts->event);
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueSVMMemcpy");
 #else

@@ -55,7 +55,7 @@ int main(void) {
     TRY(err); /* CL_INVALID_OPERATION here means: no SVM on this device */
     TRY(clmem_enqueue_svm_memfill(q, a.svm, &pattern, sizeof pattern));
     TRY(clmem_svm_map_rw(q, a.svm, &m, .size = 4 * sizeof(float)));   /* only what we touch */
-    ((float *)m.array)[3] = 10.0f;
+    ((float *)m.ptr)[3] = 10.0f;
     TRY(clmem_svm_map_release(&m));
     TRY(clmem_set_kernel_arg(k, 0, a.svm));
     TRY(clEnqueueNDRangeKernel(q, k, 1, NULL, &gsize, NULL, 0, NULL, NULL));
@@ -69,7 +69,7 @@ int main(void) {
     if (caps & CL_DEVICE_SVM_FINE_GRAIN_BUFFER) {
         clmem_svm_array arr;
         float *x;
-        TRY(clmem_fsvm_empty(ctx, float, &arr, .shape = {N}, .queue = q));
+        TRY((arr = clmem_fsvm_empty(ctx, float, &err, .shape = {N}, .queue = q), err));
         x = (float *)arr.svm.ptr;
         for (i = 0; i < N; ++i) x[i] = (float)i;          /* no map needed */
         TRY(clmem_set_kernel_arg(k, 0, arr.svm));

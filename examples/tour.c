@@ -101,7 +101,7 @@ static int tour_map(cl_context ctx, cl_device_id dev, cl_command_queue q) {
     printf("\n== mapping memory into the host's address space\n");
     TRY(err);
     /* scoped map (PyOpenCL's `with`): unmapped when the block ends, break included */
-    CLMEM_WITH_MAP(w, err = clmem_enqueue_map_buffer(q, b, CL_MAP_WRITE_INVALIDATE_REGION, 0, float, &w, .shape = {5, 6, 7})) {
+    CLMEM_WITH_MAP(w, err, clmem_enqueue_map_buffer(q, b, CL_MAP_WRITE_INVALIDATE_REGION, 0, float, &w, .shape = {5, 6, 7})) {
         for (i = 0; i < 5 * 6 * 7; ++i) ((float *)w.ptr)[i] = (float)i;
         printf("  wrote %zu floats through a scoped %zux%zux%zu map (strides %zu, %zu, %zu bytes)\n", w.size / sizeof(float),
                w.shape[0], w.shape[1], w.shape[2], w.strides[0], w.strides[1], w.strides[2]);
@@ -167,7 +167,7 @@ static int tour_svm(cl_context ctx, cl_device_id dev, cl_command_queue q) {
     TRY(err);
     TRY(clmem_enqueue_svm_memfill(q, a.svm, &pattern, sizeof pattern, .byte_count = 8 * sizeof(float)));
     TRY(clmem_svm_map_rw(q, a.svm, &m, .size = 16));              /* .size honoured: 16 bytes mapped */
-    ((float *)m.array)[3] = 7.0f;
+    ((float *)m.ptr)[3] = 7.0f;
     TRY(clmem_svm_map_release(&m));
     TRY(clmem_enqueue_copy(q, host, a.svm, .byte_count = 8 * sizeof(float)));
     printf("  %zu-byte allocation, memfill of 8 floats with 2.5, host write through a 16-byte map: "
@@ -176,7 +176,7 @@ static int tour_svm(cl_context ctx, cl_device_id dev, cl_command_queue q) {
     TRY(clmem_svm_allocation_release(&a));
     err = clmem_svm_allocation_release(&copy);
     printf("  releasing a copy of the handle again: %s\n  (%s)\n", clmem_error_string(err), clmem_last_error_message());
-    TRY(clmem_csvm_empty(ctx, double, &arr, .shape = {3, 4}, .queue = q));
+    TRY((arr = clmem_csvm_empty(ctx, double, &err, .shape = {3, 4}, .queue = q), err));
     printf("  csvm_empty(double, {3, 4}): %zu bytes, strides {%zu, %zu}, alignment %zu\n", arr.svm.size,
            arr.strides[0], arr.strides[1], arr.alignment);
     TRY(clmem_svm_array_release(&arr));

@@ -58,7 +58,7 @@ static void test_create_and_info(clmem_test_context *t) {
     CLMEM_CHECK(t, b.root == b.mem && b.origin == 0 && b.pool == NULL && b.context == t->context);
     CLMEM_CHECK_CL(t, read_all(t, b, back));
     CLMEM_CHECK(t, memcmp(src, back, sizeof src) == 0);
-    CLMEM_CHECK_CL(t, clmem_memory_object_get_infos(b, &info));
+    CLMEM_CHECK_CL(t, clmem_memory_object_get_info(b, &info));
     CLMEM_CHECK_EQ(t, info.type, CL_MEM_OBJECT_BUFFER);
     CLMEM_CHECK_EQ(t, info.flags, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR);
     CLMEM_CHECK_EQ(t, info.size, 256);
@@ -151,7 +151,7 @@ static void test_sub_buffers(clmem_test_context *t) {
     CLMEM_CHECK(t, s1.root == b.mem && s1.origin == 2 * a && s1.size == 4 * a);
     CLMEM_CHECK_CL(t, clEnqueueReadBuffer(t->queue, s1.mem, CL_TRUE, 0, s1.size, back, 0, NULL, NULL));
     CLMEM_CHECK(t, memcmp(back, src + 2 * a, 4 * a) == 0);
-    CLMEM_CHECK_CL(t, clmem_memory_object_get_infos(s1, &info));
+    CLMEM_CHECK_CL(t, clmem_memory_object_get_info(s1, &info));
     CLMEM_CHECK(t, info.associated_memobject == b.mem);
     CLMEM_CHECK_EQ(t, info.offset, 2 * a);
     /* a slice of a slice is relative to the slice, made on the root */

@@ -65,7 +65,7 @@ static void test_every_type(clmem_test_context *t) {
     CLMEM_CHECK_EQ(t, info.num_samples, 0);
     {
         clmem_mem_info mi; /* the generic memory-object functions take images */
-        CLMEM_CHECK_CL(t, clmem_memory_object_get_infos(img, &mi));
+        CLMEM_CHECK_CL(t, clmem_memory_object_get_info(img, &mi));
         CLMEM_CHECK_EQ(t, mi.type, CL_MEM_OBJECT_IMAGE2D);
         CLMEM_CHECK_EQ(t, mi.flags, CL_MEM_READ_ONLY);
         CLMEM_CHECK(t, mi.context == t->context);

@@ -45,7 +45,7 @@ static void test_map_dtype(clmem_test_context *t) {
     clmem_buffer b = clmem_buffer_create(t->context, CL_MEM_READ_ONLY, sizeof(cl_uint), NULL, &err);
     clmem_buffer b2;
     CLMEM_CHECK_CL(t, err);
-    CLMEM_WITH_MAP(m, err = clmem_enqueue_map_buffer(t->queue, b, CL_MAP_WRITE, 0, cl_uint, &m, .shape = {1})) {
+    CLMEM_WITH_MAP(m, err, clmem_enqueue_map_buffer(t->queue, b, CL_MAP_WRITE, 0, cl_uint, &m, .shape = {1})) {
         CLMEM_CHECK(t, strcmp(m.dtype, "cl_uint") == 0);
         CLMEM_CHECK_EQ(t, m.itemsize, 4);
         CLMEM_CHECK_EQ(t, m.ndim, 1);
@@ -57,7 +57,7 @@ static void test_map_dtype(clmem_test_context *t) {
     CLMEM_CHECK_EQ(t, clmem_live_map_count(b.mem), 0);
     b2 = clmem_buffer_create(t->context, CL_MEM_READ_ONLY, sizeof(cl_uint2), NULL, &err);
     CLMEM_CHECK_CL(t, err);
-    CLMEM_WITH_MAP(m, err = clmem_enqueue_map_buffer(t->queue, b2, CL_MAP_WRITE, 0, cl_uint2, &m, .shape = {1})) {
+    CLMEM_WITH_MAP(m, err, clmem_enqueue_map_buffer(t->queue, b2, CL_MAP_WRITE, 0, cl_uint2, &m, .shape = {1})) {
         CLMEM_CHECK(t, strcmp(m.dtype, "cl_uint2") == 0);
         CLMEM_CHECK_EQ(t, m.itemsize, 8);
         CLMEM_CHECK_EQ(t, m.size, 8);
@@ -144,7 +144,7 @@ static void test_write_kernel_read(clmem_test_context *t) {
     CLMEM_CHECK_CL(t, clmem_memory_map_release(&m));
     CLMEM_CHECK_CL(t, clSetKernelArg(k, 0, sizeof b.mem, &b.mem));
     CLMEM_CHECK_CL(t, clEnqueueNDRangeKernel(t->queue, k, 1, NULL, &global, NULL, 0, NULL, NULL));
-    CLMEM_WITH_MAP(r, err = clmem_enqueue_map_buffer(t->queue, b, CL_MAP_READ, 0, cl_int, &r)) {
+    CLMEM_WITH_MAP(r, err, clmem_enqueue_map_buffer(t->queue, b, CL_MAP_READ, 0, cl_int, &r)) {
         for (i = 0; i < N; ++i) CLMEM_CHECK_EQ(t, ((cl_int *)r.ptr)[i], 2 * (cl_int)i + 1);
     }
     CLMEM_CHECK_CL(t, err);
@@ -197,7 +197,7 @@ static void test_scoped(clmem_test_context *t) {
     int ran = 0, pass;
     clmem_buffer b = clmem_buffer_create(t->context, 0, 64, NULL, &err);
     CLMEM_CHECK_CL(t, err);
-    CLMEM_WITH_MAP(m, err = clmem_enqueue_map_buffer(t->queue, b, CL_MAP_WRITE, 0, char, &m)) {
+    CLMEM_WITH_MAP(m, err, clmem_enqueue_map_buffer(t->queue, b, CL_MAP_WRITE, 0, char, &m)) {
         memset(m.ptr, 'a', m.size);
         ran += clmem_live_map_count(b.mem) == 1;
     }
@@ -207,7 +207,7 @@ static void test_scoped(clmem_test_context *t) {
     CLMEM_CHECK_CL(t, clFinish(t->queue)); /* the unmap is enqueued, not waited for */
     CLMEM_CHECK_EQ(t, map_count(b.mem), 0);
     for (pass = 0; pass < 3; ++pass) { /* break leaves only the map's block, not this loop */
-        CLMEM_WITH_MAP(m, clmem_enqueue_map_buffer(t->queue, b, CL_MAP_READ, 0, char, &m)) {
+        CLMEM_WITH_MAP(m, err, clmem_enqueue_map_buffer(t->queue, b, CL_MAP_READ, 0, char, &m)) {
             ++ran;
             if (((char *)m.ptr)[0] == 'a') break;
             ran += 100; /* not reached */
@@ -215,14 +215,14 @@ static void test_scoped(clmem_test_context *t) {
         CLMEM_CHECK_EQ(t, clmem_live_map_count(b.mem), 0);
     }
     CLMEM_CHECK_EQ(t, ran, 4);
-    CLMEM_WITH_MAP(m, clmem_enqueue_map_buffer(t->queue, b, CL_MAP_READ, 0, char, &m)) {
+    CLMEM_WITH_MAP(m, err, clmem_enqueue_map_buffer(t->queue, b, CL_MAP_READ, 0, char, &m)) {
         ++ran;
         if (ran) continue;
         ran += 100; /* not reached */
     }
     CLMEM_CHECK_EQ(t, ran, 5);
     CLMEM_CHECK_EQ(t, clmem_live_map_count(b.mem), 0);
-    CLMEM_WITH_MAP(m, err = clmem_enqueue_map_buffer(t->queue, b, CL_MAP_READ, 65, char, &m)) { ran += 100; }
+    CLMEM_WITH_MAP(m, err, clmem_enqueue_map_buffer(t->queue, b, CL_MAP_READ, 65, char, &m)) { ran += 100; }
     CLMEM_CHECK_EQ(t, err, CL_INVALID_VALUE);
     CLMEM_CHECK_EQ(t, ran, 5);
     CLMEM_CHECK_CL(t, clFinish(t->queue));
@@ -436,7 +436,7 @@ static void test_pooled(clmem_test_context *t) {
     if (err != CL_SUCCESS) clmem_memory_pool_release(pool);
     CLMEM_CHECK_CL(t, err);
     CLMEM_CHECK(t, b.pool != NULL && b.size == 1000);
-    CLMEM_WITH_MAP(w, err = clmem_enqueue_map_buffer(t->queue, b, CL_MAP_WRITE_INVALIDATE_REGION, 0, cl_int, &w)) {
+    CLMEM_WITH_MAP(w, err, clmem_enqueue_map_buffer(t->queue, b, CL_MAP_WRITE_INVALIDATE_REGION, 0, cl_int, &w)) {
         CLMEM_CHECK_EQ(t, w.shape[0], 250); /* the size asked for, not the block's rounded size */
         for (i = 0; i < 250; ++i) ((cl_int *)w.ptr)[i] = (cl_int)(i * 3);
     }

@@ -169,7 +169,7 @@ static void test_map_image_non_blocking(clmem_test_context *t) {
     CLMEM_CHECK_CL(t, clWaitForEvents(1, &m.event));
     for (i = 0; i < H; ++i) CLMEM_CHECK(t, memcmp((char *)m.ptr + i * m.row_pitch, src[i], W * 4) == 0);
     CLMEM_CHECK_CL(t, clmem_memory_map_release(&m));
-    CLMEM_WITH_MAP(s, err = clmem_enqueue_map_image(t->queue, img, CL_MAP_WRITE, &s, .origin = {7, 7})) {
+    CLMEM_WITH_MAP(s, err, clmem_enqueue_map_image(t->queue, img, CL_MAP_WRITE, &s, .origin = {7, 7})) {
         CLMEM_CHECK(t, s.shape[0] == 1 && s.shape[1] == 1);
         *(float *)s.ptr = -1.0f;
     }

@@ -92,7 +92,7 @@ static void test_pipe_create_info(clmem_test_context *t) {
     CLMEM_CHECK_CL(t, clmem_pipe_get_info(p, &info));
     CLMEM_CHECK_EQ(t, info.packet_size, 16);
     CLMEM_CHECK_EQ(t, info.max_packets, 64);
-    CLMEM_CHECK_CL(t, clmem_memory_object_get_infos(p, &mi));
+    CLMEM_CHECK_CL(t, clmem_memory_object_get_info(p, &mi));
     CLMEM_CHECK_EQ(t, mi.type, CL_MEM_OBJECT_PIPE);
     again = clmem_pipe_from_int_ptr(clmem_pipe_int_ptr(p), true, &err);
     CLMEM_CHECK_CL(t, err);

@@ -17,6 +17,7 @@ typedef struct fake_alloc {
     bool always_fail;
     size_t hook_calls;                /* try_release_blocks calls */
     size_t last_size;                 /* size of the last allocate call */
+    unsigned yields_in_free;          /* sched_yield calls in each free (widens race windows) */
     size_t *sizes;                    /* size of each handle ever made, by index */
     size_t nsizes, capsizes;
 } fake_alloc;
@@ -56,6 +57,8 @@ static cl_int fake_allocate(void *user, size_t size, cl_mem *mem) {
 static void fake_free(void *user, cl_mem mem) {
     fake_alloc *f = (fake_alloc *)user;
     size_t i = (size_t)(((uintptr_t)(void *)mem - FAKE_BASE) / 64);
+    unsigned y;
+    for (y = 0; y < f->yields_in_free; ++y) sched_yield();
     clmem__lock(&f->lock);
     ++f->frees;
     --f->live_blocks;

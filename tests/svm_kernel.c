@@ -41,9 +41,9 @@ static void coarse_grain_body(clmem_test_context *t, clmem_svm svm) {
     CLMEM_CHECK_CL(t, clmem_enqueue_svm_memfill(t->queue, svm, &zero, sizeof zero));
     CLMEM_CHECK_CL(t, clmem_svm_map_rw(t->queue, svm, &m));
     CLMEM_CHECK_EQ(t, m.size, 12000);
-    CLMEM_CHECK(t, m.array == svm.ptr);
-    for (i = 0; i < N; ++i) CLMEM_CHECK(t, ((float *)m.array)[i] == 0.0f);
-    for (i = 0; i < N; ++i) orig[i] = ((float *)m.array)[i] = 17.0f + (float)(i % 5);
+    CLMEM_CHECK(t, m.ptr == svm.ptr);
+    for (i = 0; i < N; ++i) CLMEM_CHECK(t, ((float *)m.ptr)[i] == 0.0f);
+    for (i = 0; i < N; ++i) orig[i] = ((float *)m.ptr)[i] = 17.0f + (float)(i % 5);
     CLMEM_CHECK_CL(t, clmem_svm_map_release(&m));
     k = build_kernel(t, twice_src, "twice");
     if (!k) return;
@@ -71,7 +71,7 @@ static void coarse_grain_body(clmem_test_context *t, clmem_svm svm) {
     clReleaseKernel(k);
     CLMEM_CHECK_CL(t, err); /* the kernel on the buffer */
     CLMEM_CHECK_CL(t, clmem_svm_map_ro(t->queue, svm, &m));
-    for (i = 0; i < N; ++i) CLMEM_CHECK(t, ((float *)m.array)[i] == orig[i] * 4);
+    for (i = 0; i < N; ++i) CLMEM_CHECK(t, ((float *)m.ptr)[i] == orig[i] * 4);
     CLMEM_CHECK_CL(t, clmem_svm_map_release(&m));
     CLMEM_CHECK_CL(t, clmem_enqueue_copy(t->queue, out, svm));
     for (i = 0; i < N; ++i) CLMEM_CHECK(t, out[i] == orig[i] * 4);
@@ -91,7 +91,7 @@ static void test_coarse_grain_tagged(clmem_test_context *t) {
     cl_int err;
     clmem_svm_array arr;
     NEED_SVM(t);
-    err = clmem_csvm_empty(t->context, float, &arr, .shape = {N}, .alignment = 64, .queue = t->queue);
+    arr = clmem_csvm_empty(t->context, float, &err, .shape = {N}, .alignment = 64, .queue = t->queue);
     CLMEM_CHECK_CL(t, err);
     CLMEM_CHECK_EQ(t, arr.ndim, 1);
     CLMEM_CHECK_EQ(t, arr.shape[0], N);
@@ -113,14 +113,14 @@ static void test_read_only_input(clmem_test_context *t) {
     size_t gsize = 10, i;
     cl_int err;
     NEED_SVM(t);
-    CLMEM_CHECK_CL(t, clmem_svm_empty(t->context, CL_MEM_READ_ONLY, int, &in, .shape = {10}, .queue = t->queue));
-    err = clmem_svm_empty(t->context, CL_MEM_READ_WRITE, int, &out, .shape = {10}, .queue = t->queue);
+    CLMEM_CHECK_CL(t, (in = clmem_svm_empty(t->context, CL_MEM_READ_ONLY, int, &err, .shape = {10}, .queue = t->queue), err));
+    out = clmem_svm_empty(t->context, CL_MEM_READ_WRITE, int, &err, .shape = {10}, .queue = t->queue);
     if (err != CL_SUCCESS) clmem_svm_array_release(&in);
     CLMEM_CHECK_CL(t, err);
     CLMEM_CHECK_EQ(t, in.alignment, sizeof(int));
     err = clmem_svm_map_rw(t->queue, in.svm, &m);
     if (err == CL_SUCCESS) {
-        for (i = 0; i < 10; ++i) ((int *)m.array)[i] = 17;
+        for (i = 0; i < 10; ++i) ((int *)m.ptr)[i] = 17;
         err = clmem_svm_map_release(&m);
     }
     k = build_kernel(t, double_int_src, "dbl");
@@ -133,7 +133,7 @@ static void test_read_only_input(clmem_test_context *t) {
     if (err == CL_SUCCESS) err = clmem_svm_map_ro(t->queue, out.svm, &m);
     if (err == CL_SUCCESS) {
         for (i = 0; i < 10; ++i)
-            if (((int *)m.array)[i] != 34) err = -1;
+            if (((int *)m.ptr)[i] != 34) err = -1;
         clmem_svm_map_release(&m);
     }
     clmem_svm_array_release(&in);
@@ -152,7 +152,7 @@ static void test_fine_grain(clmem_test_context *t) {
         clmem_test_skip(t, "device has no fine-grain buffer SVM");
         return;
     }
-    CLMEM_CHECK_CL(t, clmem_fsvm_empty(t->context, float, &arr, .shape = {N}, .alignment = 64, .queue = t->queue));
+    CLMEM_CHECK_CL(t, (arr = clmem_fsvm_empty(t->context, float, &err, .shape = {N}, .alignment = 64, .queue = t->queue), err));
     CLMEM_CHECK(t, clmem_svm_allocation_flags(clmem_svm_array_allocation(arr)) & CL_MEM_SVM_FINE_GRAIN_BUFFER);
     x = (float *)arr.svm.ptr;
     for (i = 0; i < N; ++i) x[i] = 17.0f + (float)i; /* straight from the host, no map */
@@ -249,7 +249,7 @@ static void test_maps(clmem_test_context *t) {
     clReleaseEvent(ev);
     copy = m;
     CLMEM_CHECK_CL(t, clmem_release(&m));
-    CLMEM_CHECK(t, m.array == NULL && m.event == NULL);
+    CLMEM_CHECK(t, m.ptr == NULL && m.event == NULL);
     CLMEM_CHECK_ERR(t, clmem_svm_map_release(&m), CLMEM_ERROR_DOUBLE_RELEASE);
     CLMEM_CHECK_ERR(t, clmem_svm_map_release(&copy), CLMEM_ERROR_DOUBLE_RELEASE);
     CLMEM_CHECK(t, strstr(clmem_last_error_message(), "clmem_svm_map_release: the SVM map") != NULL);
@@ -274,7 +274,7 @@ static void test_maps(clmem_test_context *t) {
     CLMEM_CHECK_CL(t, err);
     /* rejections */
     CLMEM_CHECK_ERR(t, clmem_svm_map_rw(t->queue, a.svm, &m, .size = 65), CL_INVALID_VALUE);
-    CLMEM_CHECK(t, m.id == 0 && m.array == NULL);
+    CLMEM_CHECK(t, m.id == 0 && m.ptr == NULL);
     CLMEM_CHECK_CL(t, clmem_svm_map_release(&m)); /* an empty handle */
     CLMEM_CHECK_ERR(t, clmem_enqueue_svm_map(t->queue, a.svm, CL_MAP_READ | CL_MAP_WRITE_INVALIDATE_REGION, &m),
                     CL_INVALID_VALUE);
@@ -325,14 +325,14 @@ static void test_svm_empty_shapes(clmem_test_context *t) {
     clmem_svm_array c, f, like, z;
     cl_int err;
     NEED_SVM(t);
-    CLMEM_CHECK_CL(t, clmem_csvm_empty(t->context, double, &c, .shape = {3, 4}));
+    CLMEM_CHECK_CL(t, (c = clmem_csvm_empty(t->context, double, &err, .shape = {3, 4}), err));
     CLMEM_CHECK_EQ(t, c.svm.size, 96); /* PyOpenCL: (3,4) float64 -> .base.size == 96 */
     CLMEM_CHECK_EQ(t, c.ndim, 2);
     CLMEM_CHECK_EQ(t, c.order, 'C');
     CLMEM_CHECK_EQ(t, c.strides[0], 32);
     CLMEM_CHECK_EQ(t, c.strides[1], 8);
     CLMEM_CHECK_EQ(t, c.alignment, 8);
-    err = clmem_svm_empty(t->context, CL_MEM_READ_WRITE, cl_float4, &f, .shape = {3, 4, 5}, .order = 'F', .alignment = 128);
+    f = clmem_svm_empty(t->context, CL_MEM_READ_WRITE, cl_float4, &err, .shape = {3, 4, 5}, .order = 'F', .alignment = 128);
     if (err != CL_SUCCESS) clmem_svm_array_release(&c);
     CLMEM_CHECK_CL(t, err);
     CLMEM_CHECK_EQ(t, f.svm.size, 3 * 4 * 5 * 16);
@@ -341,7 +341,7 @@ static void test_svm_empty_shapes(clmem_test_context *t) {
     CLMEM_CHECK_EQ(t, f.strides[2], 192);
     CLMEM_CHECK_EQ(t, (uintptr_t)f.svm.ptr % 128, 0);
     /* _like copies dtype, shape and order, and forwards the alignment */
-    err = clmem_csvm_empty_like(t->context, &f, &like, .alignment = 64);
+    like = clmem_csvm_empty_like(t->context, &f, &err, .alignment = 64);
     if (err == CL_SUCCESS) {
         if (like.svm.size != f.svm.size || like.order != 'F' || like.strides[2] != 192 || like.alignment != 64 ||
             strcmp(like.dtype, "cl_float4") != 0 || (uintptr_t)like.svm.ptr % 64 != 0)
@@ -352,17 +352,17 @@ static void test_svm_empty_shapes(clmem_test_context *t) {
     clmem_svm_array_release(&c);
     CLMEM_CHECK_CL(t, err);
     /* zero-length arrays are empty allocations */
-    CLMEM_CHECK_CL(t, clmem_fsvm_empty(t->context, int, &z, .shape = {0}, .ndim = 1));
+    CLMEM_CHECK_CL(t, (z = clmem_fsvm_empty(t->context, int, &err, .shape = {0}, .ndim = 1), err));
     CLMEM_CHECK(t, z.svm.ptr == NULL);
     CLMEM_CHECK_EQ(t, z.svm.size, 0);
     CLMEM_CHECK_CL(t, clmem_svm_array_release(&z));
     /* rejections */
-    CLMEM_CHECK_ERR(t, clmem_csvm_empty(t->context, int, &z), CL_INVALID_VALUE);
+    CLMEM_CHECK_ERR(t, (z = clmem_csvm_empty(t->context, int, &err), err), CL_INVALID_VALUE);
     CLMEM_CHECK(t, strstr(clmem_last_error_message(), "no shape") != NULL);
-    CLMEM_CHECK_ERR(t, clmem_csvm_empty(t->context, int, &z, .shape = {4}, .order = 'X'), CL_INVALID_VALUE);
-    CLMEM_CHECK_ERR(t, clmem_csvm_empty(t->context, int, &z, .shape = {4}, .ndim = CLMEM_SVM_MAX_DIMS + 1), CL_INVALID_VALUE);
-    CLMEM_CHECK_ERR(t, clmem_csvm_empty(t->context, double, &z, .shape = {SIZE_MAX / 4, 4}), CL_INVALID_BUFFER_SIZE);
-    CLMEM_CHECK_ERR(t, clmem_csvm_empty_like(t->context, NULL, &z), CL_INVALID_VALUE);
+    CLMEM_CHECK_ERR(t, (z = clmem_csvm_empty(t->context, int, &err, .shape = {4}, .order = 'X'), err), CL_INVALID_VALUE);
+    CLMEM_CHECK_ERR(t, (z = clmem_csvm_empty(t->context, int, &err, .shape = {4}, .ndim = CLMEM_SVM_MAX_DIMS + 1), err), CL_INVALID_VALUE);
+    CLMEM_CHECK_ERR(t, (z = clmem_csvm_empty(t->context, double, &err, .shape = {SIZE_MAX / 4, 4}), err), CL_INVALID_BUFFER_SIZE);
+    CLMEM_CHECK_ERR(t, (z = clmem_csvm_empty_like(t->context, NULL, &err), err), CL_INVALID_VALUE);
     CLMEM_CHECK(t, z.svm.ptr == NULL);
 }
 

@@ -1,0 +1,319 @@
+/* multidev_bench.c - device 0 -> device 1 copy bandwidth in one context of two
+   devices, through clmem and through the raw OpenCL calls, in the same run.
+
+   Build: cc -std=c11 -O2 -I. bench/multidev_bench.c -o multidev_bench -lOpenCL
+   Run:   CLMEM_TEST=nvidia:0+1 ./multidev_bench [MiB ...]     (default 16 256)
+          Without CLMEM_TEST: the first platform with two devices, both in one context.
+          bench/multidev_bench.sh runs it (and the multidev tests) on prebuilt binaries.
+
+   What moves, per size (medians of 7 batches of round trips, each round trip two
+   moves of the whole buffer, one each way, ordered by events only; a batch has 2 to
+   64 round trips, as many as take about 50 ms):
+   - migrate: a one-work-item kernel writes byte 0 on the device that holds the
+     buffer (so that its copy is the only valid one), then the buffer migrates to
+     the other device (clEnqueueMigrateMemObjects / clmem_enqueue_migrate_mem_objects)
+     waiting for that kernel's event. Time per move includes the tiny kernel.
+   - copy: buffer a (last written on device 0) is copied into c on device 1's queue,
+     then c back into a on device 0's queue, each waiting for the other's event
+     (clEnqueueCopyBuffer / clmem_enqueue_copy). Each copy reads a buffer last
+     written by the other device.
+   - local copy on device 0 (raw only): the same copy with both buffers on one
+     device, for reference.
+   GB/s = bytes of the buffer / seconds per move (1 GB = 1e9 bytes). The clmem/raw
+   column is the ratio of the bandwidths (1.00: no difference). raw and clmem batches
+   alternate so that drift affects both alike. The contents are checked after each
+   variant; a mismatch is reported and the exit code is 1. */
+#define _POSIX_C_SOURCE 199309L
+#define CLMEM_IMPLEMENTATION
+#include "clmem.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum { REPS = 7, MAXSIZES = 8 };
+
+/* round trips per batch: set per size so that a batch takes about 50 ms (2..64) */
+static int PINGPONG = 2;
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n) {
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return v[n / 2];
+}
+
+static int rounds_for(double seconds_per_move) {
+    double r = seconds_per_move > 0 ? 0.05 / (2.0 * seconds_per_move) : 64;
+    return r < 2 ? 2 : r > 64 ? 64 : (int)r;
+}
+
+static const char touch_src[] = "__kernel void touch(__global uchar *b) { b[0] = (uchar)(b[0] + 1); }\n";
+
+typedef struct bench {
+    cl_context ctx;
+    cl_command_queue q[2];
+    cl_device_id dev[2];
+    cl_kernel touch[2]; /* one kernel object per queue, so args never race */
+    int failed;
+} bench;
+
+static void chain_release(cl_event *e) {
+    if (*e) clReleaseEvent(*e);
+    *e = NULL;
+}
+
+/* migrate round trips: touch on the holder, move to the other device; twice per trip */
+static double migrate_batch(bench *B, clmem_buffer b, int use_clmem) {
+    cl_event prev = NULL, touched = NULL, moved = NULL;
+    size_t one = 1;
+    double t0 = now();
+    int i, side;
+    for (i = 0; i < PINGPONG; ++i) {
+        for (side = 0; side < 2; ++side) {
+            int from = side, to = 1 - side;
+            cl_int e1, e2;
+            e1 = clEnqueueNDRangeKernel(B->q[from], B->touch[from], 1, NULL, &one, NULL, prev ? 1 : 0, prev ? &prev : NULL,
+                                        &touched);
+            if (use_clmem)
+                e2 = clmem_enqueue_migrate_mem_objects(B->q[to], &b.mem, 1, 0, CLMEM_WAIT_FOR(touched), .event = &moved);
+            else
+                e2 = clEnqueueMigrateMemObjects(B->q[to], 1, &b.mem, 0, 1, &touched, &moved);
+            if (e1 != CL_SUCCESS || e2 != CL_SUCCESS) {
+                fprintf(stderr, "migrate: %s / %s: %s\n", clmem_error_string(e1), clmem_error_string(e2),
+                        clmem_last_error_message());
+                B->failed = 1;
+            }
+            chain_release(&prev);
+            chain_release(&touched);
+            prev = moved;
+            moved = NULL;
+        }
+    }
+    if (prev) clWaitForEvents(1, &prev);
+    chain_release(&prev);
+    clFinish(B->q[0]);
+    clFinish(B->q[1]);
+    return (now() - t0) / (2.0 * PINGPONG);
+}
+
+/* copy round trips: a -> c on device 1's queue, c -> a on device 0's queue. With
+   same_device both run on device 0's queue (the local reference). */
+static double copy_batch(bench *B, clmem_buffer a, clmem_buffer c, int use_clmem, int same_device) {
+    cl_event prev = NULL, done = NULL;
+    double t0 = now();
+    int i, side;
+    for (i = 0; i < PINGPONG; ++i) {
+        for (side = 0; side < 2; ++side) {
+            cl_command_queue q = same_device ? B->q[0] : B->q[1 - side];
+            clmem_buffer dst = side == 0 ? c : a, src = side == 0 ? a : c;
+            cl_int e;
+            if (use_clmem)
+                e = prev ? clmem_enqueue_copy(q, dst, src, CLMEM_WAIT_FOR(prev), .event = &done)
+                         : clmem_enqueue_copy(q, dst, src, .event = &done);
+            else
+                e = clEnqueueCopyBuffer(q, src.mem, dst.mem, 0, 0, src.size, prev ? 1 : 0, prev ? &prev : NULL, &done);
+            if (e != CL_SUCCESS) {
+                fprintf(stderr, "copy: %s: %s\n", clmem_error_string(e), clmem_last_error_message());
+                B->failed = 1;
+            }
+            chain_release(&prev);
+            prev = done;
+            done = NULL;
+        }
+    }
+    if (prev) clWaitForEvents(1, &prev);
+    chain_release(&prev);
+    clFinish(B->q[0]);
+    clFinish(B->q[1]);
+    return (now() - t0) / (2.0 * PINGPONG);
+}
+
+static int check(bench *B, const char *what, clmem_buffer b, const unsigned char *want, size_t n, size_t skip_first) {
+    unsigned char *got = (unsigned char *)malloc(n);
+    size_t i;
+    int ok = 1;
+    if (!got || clmem_enqueue_copy(B->q[1], got, b, .byte_count = n) != CL_SUCCESS) {
+        fprintf(stderr, "%s: read back failed: %s\n", what, clmem_last_error_message());
+        ok = 0;
+    }
+    for (i = skip_first; ok && i < n; ++i)
+        if (got[i] != want[i]) {
+            fprintf(stderr, "%s: byte %zu is %u, expected %u\n", what, i, got[i], want[i]);
+            ok = 0;
+        }
+    free(got);
+    if (!ok) B->failed = 1;
+    return ok;
+}
+
+static void row(size_t mib, const char *what, double raw_s, double clmem_s, size_t n) {
+    double raw_gbs = (double)n / raw_s / 1e9;
+    if (clmem_s > 0) {
+        double clmem_gbs = (double)n / clmem_s / 1e9;
+        printf("%6zu MiB  %-34s %9.2f  %10.2f  %9.3f\n", mib, what, raw_gbs, clmem_gbs, clmem_gbs / raw_gbs);
+    } else {
+        printf("%6zu MiB  %-34s %9.2f  %10s  %9s\n", mib, what, raw_gbs, "-", "-");
+    }
+}
+
+/* the devices: the first group of 2+ devices CLMEM_TEST selects, or without
+   CLMEM_TEST the first platform with 2+ devices ("i:*") */
+static int pick(clmem_test_device out[2]) {
+    clmem_test_device d[64];
+    size_t n = 0, i;
+    char spec[256] = "";
+    cl_uint np = 0, p;
+    const char *env = getenv("CLMEM_TEST") ? getenv("CLMEM_TEST") : getenv("PYOPENCL_TEST");
+    if (!env) {
+        if (clGetPlatformIDs(0, NULL, &np) != CL_SUCCESS) np = 0;
+        for (p = 0; p < np && p < 16; ++p) {
+            size_t used = strlen(spec);
+            snprintf(spec + used, sizeof spec - used, "%s%u:*", p ? ";" : "", p);
+        }
+    }
+    if (clmem_get_test_platforms_and_devices(env ? NULL : spec, d, 64, &n) != CL_SUCCESS) {
+        fprintf(stderr, "multidev_bench: cannot select devices: %s\n", clmem_last_error_message());
+        return 0;
+    }
+    if (n > 64) n = 64;
+    for (i = 0; i + 1 < n; ++i)
+        if (d[i].group == d[i + 1].group) {
+            out[0] = d[i];
+            out[1] = d[i + 1];
+            return 1;
+        }
+    fprintf(stderr, "multidev_bench: no context of 2 devices selected (CLMEM_TEST=PLATFORM:0+1; PoCL: "
+                    "POCL_DEVICES=\"pthread pthread\")\n");
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    bench B;
+    clmem_test_device d[2];
+    size_t sizes[MAXSIZES] = {16, 256}, nsizes = 2, s;
+    char name[2][128], pname[128] = {0};
+    cl_int err;
+    cl_program prog = NULL;
+    const char *src = touch_src;
+    int i;
+    memset(&B, 0, sizeof B);
+    if (argc > 1) {
+        nsizes = 0;
+        for (i = 1; i < argc && nsizes < MAXSIZES; ++i) sizes[nsizes++] = (size_t)strtoul(argv[i], NULL, 10);
+    }
+    if (!pick(d)) return 1;
+    B.dev[0] = d[0].device;
+    B.dev[1] = d[1].device;
+    for (i = 0; i < 2; ++i) {
+        memset(name[i], 0, sizeof name[i]);
+        clGetDeviceInfo(B.dev[i], CL_DEVICE_NAME, sizeof name[i] - 1, name[i], NULL);
+    }
+    clGetPlatformInfo(d[0].platform, CL_PLATFORM_NAME, sizeof pname - 1, pname, NULL);
+    B.ctx = clCreateContext(NULL, 2, B.dev, NULL, NULL, &err);
+    if (err != CL_SUCCESS) {
+        fprintf(stderr, "clCreateContext: %s\n", clmem_error_string(err));
+        return 1;
+    }
+    for (i = 0; i < 2 && err == CL_SUCCESS; ++i) {
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#endif
+        B.q[i] = clCreateCommandQueue(B.ctx, B.dev[i], 0, &err);
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+    }
+    prog = err == CL_SUCCESS ? clCreateProgramWithSource(B.ctx, 1, &src, NULL, &err) : NULL;
+    if (err == CL_SUCCESS) err = clBuildProgram(prog, 2, B.dev, "", NULL, NULL);
+    for (i = 0; i < 2 && err == CL_SUCCESS; ++i) B.touch[i] = clCreateKernel(prog, "touch", &err);
+    if (prog) clReleaseProgram(prog);
+    if (err != CL_SUCCESS) {
+        fprintf(stderr, "setup: %s\n", clmem_error_string(err));
+        return 1;
+    }
+    printf("multidev_bench: one context of [0] %s and [1] %s on %s\n", name[0], name[1], pname);
+    printf("medians of %d batches of 2..64 round trips (2 moves each, ~50 ms a batch); GB/s per move, 1 GB = 1e9 bytes\n",
+           REPS);
+    printf("%10s  %-34s %9s  %10s  %9s\n", "size", "what", "raw GB/s", "clmem GB/s", "clmem/raw");
+
+    for (s = 0; s < nsizes; ++s) {
+        size_t n = sizes[s] << 20, k;
+        unsigned char *pattern = (unsigned char *)malloc(n);
+        clmem_buffer a = CLMEM__ZERO, b = CLMEM__ZERO, c = CLMEM__ZERO;
+        double raw[REPS], cl[REPS], loc[REPS], mraw, mcl;
+        int r;
+        unsigned x = 12345u;
+        if (!pattern || n == 0) {
+            fprintf(stderr, "size %zu MiB: skipped\n", sizes[s]);
+            free(pattern);
+            continue;
+        }
+        for (k = 0; k < n; ++k) {
+            x = x * 1103515245u + 12345u;
+            pattern[k] = (unsigned char)(x >> 16);
+        }
+        a = clmem_buffer_create(B.ctx, CL_MEM_READ_WRITE, n, NULL, &err);
+        if (err == CL_SUCCESS) b = clmem_buffer_create(B.ctx, CL_MEM_READ_WRITE, n, NULL, &err);
+        if (err == CL_SUCCESS) c = clmem_buffer_create(B.ctx, CL_MEM_READ_WRITE, n, NULL, &err);
+        if (err != CL_SUCCESS) {
+            fprintf(stderr, "size %zu MiB: %s\n", sizes[s], clmem_last_error_message());
+            free(pattern);
+            return 1;
+        }
+        /* migrate */
+        clmem_enqueue_copy(B.q[0], b, (const void *)pattern);
+        for (i = 0; i < 2; ++i) clSetKernelArg(B.touch[i], 0, sizeof b.mem, &b.mem);
+        PINGPONG = 2;
+        migrate_batch(&B, b, 0); /* warm-up: both devices have allocated it */
+        PINGPONG = rounds_for(migrate_batch(&B, b, 1));
+        for (r = 0; r < REPS; ++r) {
+            raw[r] = migrate_batch(&B, b, 0);
+            cl[r] = migrate_batch(&B, b, 1);
+        }
+        mraw = median(raw, REPS);
+        mcl = median(cl, REPS);
+        row(sizes[s], "migrate 0 <-> 1 (+1-item kernel)", mraw, mcl, n);
+        printf("%10s  (%d round trips a batch)\n", "", PINGPONG);
+        check(&B, "migrate", b, pattern, n, 1); /* byte 0 counts the kernels */
+
+        /* copy between the devices' queues */
+        clmem_enqueue_copy(B.q[0], a, (const void *)pattern);
+        PINGPONG = 2;
+        copy_batch(&B, a, c, 0, 0);
+        PINGPONG = rounds_for(copy_batch(&B, a, c, 1, 0));
+        for (r = 0; r < REPS; ++r) {
+            raw[r] = copy_batch(&B, a, c, 0, 0);
+            cl[r] = copy_batch(&B, a, c, 1, 0);
+            loc[r] = copy_batch(&B, a, c, 0, 1);
+        }
+        mraw = median(raw, REPS);
+        mcl = median(cl, REPS);
+        row(sizes[s], "copy, queue 1 <-> queue 0, events", mraw, mcl, n);
+        row(sizes[s], "copy on device 0 only (reference)", median(loc, REPS), 0, n);
+        check(&B, "copy", a, pattern, n, 0);
+        check(&B, "copy", c, pattern, n, 0);
+        clmem_buffer_release(&a);
+        clmem_buffer_release(&b);
+        clmem_buffer_release(&c);
+        free(pattern);
+    }
+    for (i = 0; i < 2; ++i) {
+        clReleaseKernel(B.touch[i]);
+        clReleaseCommandQueue(B.q[i]);
+    }
+    clReleaseContext(B.ctx);
+    if (B.failed) printf("multidev_bench: FAILED (see above)\n");
+    return B.failed ? 1 : 0;
+}

@@ -1,0 +1,53 @@
+#!/bin/sh
+# bench/multidev_bench.sh - the multi-device tests and bench/multidev_bench.c on a
+# machine with two GPUs, from prebuilt binaries (it builds nothing).
+#
+# usage: bench/multidev_bench.sh DIR [SPEC] [MiB ...]
+#   DIR   holds test_multidev_context, test_multidev_subdevices, test_testing_spec and
+#         multidev_bench (built on the build machine, see bench/multidev_build.sh), and
+#         optionally libOpenCL.so.1 (used when the machine has no ICD loader)
+#   SPEC  the CLMEM_TEST of the 2-device context (default nvidia:0+1)
+#   MiB   buffer sizes for the bench (default 16 256 1024)
+# Without /etc/OpenCL/vendors/nvidia.icd and OCL_ICD_VENDORS it makes a vendors folder
+# holding nvidia.icd (libnvidia-opencl.so.1) and a copy of pocl.icd (DESIGN.md).
+set -u
+dir=$(cd "${1:?usage: bench/multidev_bench.sh DIR [SPEC] [MiB ...]}" && pwd)
+spec=${2:-nvidia:0+1}
+[ $# -ge 2 ] && shift 2 || shift $#
+sizes=${*:-16 256 1024}
+
+if [ -z "${OCL_ICD_VENDORS:-}" ] && [ ! -e /etc/OpenCL/vendors/nvidia.icd ]; then
+    v=$(mktemp -d)
+    echo libnvidia-opencl.so.1 > "$v/nvidia.icd"
+    [ -e /etc/OpenCL/vendors/pocl.icd ] && cp /etc/OpenCL/vendors/pocl.icd "$v/"
+    export OCL_ICD_VENDORS="$v"
+fi
+if ! ldconfig -p 2>/dev/null | grep -q 'libOpenCL.so.1 ' && [ -e "$dir/libOpenCL.so.1" ]; then
+    export LD_LIBRARY_PATH="$dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+fi
+echo "== OCL_ICD_VENDORS=${OCL_ICD_VENDORS:-/etc/OpenCL/vendors} LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}"
+command -v nvidia-smi > /dev/null && nvidia-smi topo -m 2>/dev/null | head -n 4
+
+rc=0
+step() { # step NAME ENV... -- COMMAND...: run, report the exit code (77 = skipped)
+    name=$1; shift
+    echo "== $name"
+    env "$@"
+    r=$?
+    echo "-- $name: exit $r"
+    [ $r -ne 0 ] && [ $r -ne 77 ] && rc=1
+    return 0
+}
+step "runner: queues per device ($spec)" CLMEM_TEST="$spec" "$dir/test_testing_spec" runner
+step "multidev cases ($spec)" CLMEM_TEST="$spec" "$dir/test_multidev_context"
+step "multidev cases on sub-devices of $spec's platform" CLMEM_TEST="${spec%%:*}" "$dir/test_multidev_subdevices"
+# PoCL 3.x calls its CPU driver pthread; later PoCL also knows it as cpu
+saved=$rc
+step "multidev cases, PoCL pthread x2" POCL_DEVICES="pthread pthread" CLMEM_TEST="portable:0+1" "$dir/test_multidev_context"
+if [ "$r" -ne 0 ]; then
+    rc=$saved
+    step "multidev cases, PoCL cpu x2" POCL_DEVICES="cpu cpu" CLMEM_TEST="portable:0+1" "$dir/test_multidev_context"
+fi
+step "multidev cases, PoCL sub-devices" CLMEM_TEST="portable:0" "$dir/test_multidev_subdevices"
+step "bench: device 0 -> device 1 ($spec)" CLMEM_TEST="$spec" "$dir/multidev_bench" $sizes
+exit $rc

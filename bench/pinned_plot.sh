@@ -1,0 +1,43 @@
+#!/bin/sh
+# bench/pinned_plot.sh - bandwidth-vs-size plot (PNG) from pinned_bench's data file.
+#
+# usage: bench/pinned_plot.sh DATA PNG [TITLE]
+#   DATA   the file `pinned_bench --data DATA` wrote (bench/pinned_bench.sh writes
+#          OUTDIR/pinned_bench.dat); its first line names the device.
+#   PNG    the picture to write: two panels, host -> device and device -> host, GB/s
+#          against transfer size (log scale), one curve per kind (raw pageable, raw
+#          pinned, clmem pinned, clmem staged).
+#   TITLE  default: the device line of DATA.
+# Needs gnuplot (Debian: apt-get install gnuplot-nox).
+set -eu
+[ $# -ge 2 ] || { sed -n '2,12p' "$0"; exit 2; }
+data=$1
+png=$2
+command -v gnuplot > /dev/null 2>&1 || { echo "pinned_plot.sh: gnuplot is not installed (apt-get install gnuplot-nox)" >&2; exit 1; }
+title=${3:-$(sed -n '1s/^# pinned_bench: //p' "$data" | sed 's/"/\\"/g')}
+gnuplot <<GP
+set terminal pngcairo size 1400,560 font "sans,11" noenhanced
+set output "$png"
+set multiplot layout 1,2 title "$title"
+set logscale x 2
+set xtics ("4 KiB" 4096, "16 KiB" 16384, "64 KiB" 65536, "256 KiB" 262144, "1 MiB" 1048576, \\
+           "4 MiB" 4194304, "16 MiB" 16777216, "64 MiB" 67108864, "256 MiB" 268435456, "1 GiB" 1073741824)
+set xlabel "transfer size (log scale)"
+set ylabel "GB/s (1e9 bytes/s, median)"
+set grid
+set key top left
+set yrange [0:*]
+set offsets graph 0.02, graph 0.02, 0, 0
+set title "host -> device (write)"
+plot "$data" using 1:2 with linespoints lw 2 pt 7 title "raw pageable", \
+     "" using 1:3 with linespoints lw 2 pt 5 title "raw pinned", \
+     "" using 1:4 with linespoints lw 2 pt 4 dt 2 title "clmem pinned", \
+     "" using 1:5 with linespoints lw 2 pt 9 title "clmem staged"
+set title "device -> host (read)"
+plot "$data" using 1:6 with linespoints lw 2 pt 7 title "raw pageable", \
+     "" using 1:7 with linespoints lw 2 pt 5 title "raw pinned", \
+     "" using 1:8 with linespoints lw 2 pt 4 dt 2 title "clmem pinned", \
+     "" using 1:9 with linespoints lw 2 pt 9 title "clmem staged"
+unset multiplot
+GP
+echo "pinned_plot.sh: wrote $png"

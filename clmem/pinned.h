@@ -1,0 +1,365 @@
+/* >>pinned: pinned (page-locked) host memory, a pinned host pool, staged transfers of
+   pageable host memory (beyond PyOpenCL, which has none of them; CUDA's cudaMallocHost
+   and its internal staging, Boost.Compute's pinned_allocator) */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------
+   PINNED HOST MEMORY
+
+   A GPU copies to and from page-locked ("pinned") host memory by DMA at full bus
+   speed; from ordinary (pageable) malloc memory the driver first copies through a
+   pinned bounce buffer of its own, at a fraction of that speed (measured on an H100
+   over PCIe: 10-12 GB/s pageable, 37-55 GB/s pinned). OpenCL has no call for pinned
+   memory; the portable way, the one NVIDIA's and AMD's guides give, is a buffer made
+   with CL_MEM_ALLOC_HOST_PTR and mapped: the mapped pointer is pinned host memory.
+
+   A clmem_pinned_allocation is such a buffer, mapped once when it is made and kept
+   mapped until it is released. Its `ptr` is a plain host pointer: read and write it
+   from the host, and pass it to clmem_enqueue_copy as the host side of a transfer:
+       clmem_pinned_allocation h = clmem_pinned_allocation_create(q, n, 0, &err);
+       memcpy(h.ptr, data, n);                     (or produce the data there)
+       clmem_enqueue_copy(q, buf, h.ptr, .byte_count = n);   (DMA at pinned speed)
+       clmem_pinned_allocation_release(&h);
+   That copy is exactly clEnqueueWriteBuffer with the pinned pointer, the raw pinned
+   path: clmem adds no cost for pinned memory and none for pageable memory.
+
+   Pinned memory is a scarce resource (it cannot be paged out): allocating it is slow
+   (clCreateBuffer plus a blocking map; milliseconds for large sizes) and too much of
+   it slows the whole system. Allocate it once and reuse it, or take it from a
+   clmem_pinned_pool, which keeps released blocks for reuse as the buffer pools do.
+
+   The queue an allocation is made with maps it (blocking: it waits for the work
+   already in an in-order queue) and unmaps it at release; the allocation keeps a
+   reference to it. Release an allocation only after the transfers that use its
+   memory are complete (as with any host memory given to a non-blocking transfer).
+   --------------------------------------------------------------------------------- */
+
+/** Pinned host memory (clmem_pinned_allocation_create, clmem_pinned_pool_allocate).
+    Fields (read them directly, treat them as read-only):
+      ptr         the host memory, mapped for the allocation's lifetime; NULL for an
+                  empty handle (size 0, or released). Aligned as the driver maps
+                  (at least 64 bytes on every implementation clmem knows; not promised).
+      size        the bytes asked for (a pooled block may have more behind it)
+      mem         the CL_MEM_ALLOC_HOST_PTR buffer whose mapping ptr is. It stays
+                  mapped: do not use it in kernels or copies (OpenCL leaves a mapped
+                  object's device use undefined); it is here for queries and for
+                  keeping it alive (clRetainMemObject) beyond the allocation.
+      id          private: which hand-out this is (a registry of live allocations),
+                  so that a released handle, or a copy of it, is recognised.
+    An all-zero handle is empty; releasing it is a no-op. */
+typedef struct clmem_pinned_allocation {
+    void *ptr;
+    size_t size;
+    cl_mem mem;
+    uint64_t id;
+} clmem_pinned_allocation;
+
+/** clmem_pinned_allocation_create(queue, size, flags, &err): `size` bytes of pinned
+    host memory: a buffer of flags | CL_MEM_ALLOC_HOST_PTR mapped for reading and
+    writing on `queue` (blocking) and kept mapped until released.
+    - queue: a command queue; it maps and (at release) unmaps the memory and is
+      retained until then. Its device decides the size limit.
+    - size: bytes; 0 gives an empty allocation (ptr NULL, nothing allocated, nothing
+      retained) whose release is a no-op. At most CL_DEVICE_MAX_MEM_ALLOC_SIZE.
+    - flags: the device's access, 0 (CL_MEM_READ_WRITE), CL_MEM_READ_WRITE,
+      CL_MEM_READ_ONLY or CL_MEM_WRITE_ONLY; CL_MEM_ALLOC_HOST_PTR may be given and is
+      always added. The host always reads and writes the memory, so the HOST_* flags
+      and USE_HOST_PTR/COPY_HOST_PTR are refused.
+    Returns the allocation; on failure an empty handle and *errcode_ret (may be NULL):
+    CL_INVALID_COMMAND_QUEUE (NULL or invalid queue), CL_INVALID_VALUE (flags above:
+    the message names them), CL_INVALID_BUFFER_SIZE (size above the device's
+    CL_DEVICE_MAX_MEM_ALLOC_SIZE), CL_OUT_OF_HOST_MEMORY, or the driver's code from
+    clCreateBuffer or clEnqueueMapBuffer (with the call named).
+    Thread safety: any thread.
+    Example: clmem_pinned_allocation h = clmem_pinned_allocation_create(q, 1 << 20, 0, &err); */
+CLMEM_API clmem_pinned_allocation clmem_pinned_allocation_create(cl_command_queue queue, size_t size,
+                                                                 cl_mem_flags flags, cl_int *errcode_ret);
+
+/** clmem_pinned_allocation_release(&a): give the memory back and empty the handle
+    (ptr, size, mem become 0; the identity is kept, so that a second release of the
+    same handle, or of any copy of it, is recognised). A pooled block goes back to its
+    pool (or, when the pool no longer holds blocks, is freed; the last block of a
+    released pool takes the pool with it); any other allocation is
+    unmapped on its queue (clEnqueueUnmapMemObject, flushed, not waited for) and its
+    buffer released. Returns CL_SUCCESS (also for a NULL pointer, an all-zero or a
+    zero-size handle), CLMEM_ERROR_DOUBLE_RELEASE (already released, through this handle
+    or a copy: nothing is done), or the driver's code from the unmap (the buffer is
+    released all the same). Thread safety: any thread; releasing one allocation from
+    two threads at once reports the second as a double release. */
+CLMEM_API cl_int clmem_pinned_allocation_release(clmem_pinned_allocation *a);
+
+/* ---------------------------------------------------------------------------------
+   PINNED HOST POOLS
+
+   A clmem_pinned_pool is to pinned host memory what a clmem_memory_pool is to
+   buffers, with the same bins, accounting, statistics, limit, out-of-memory policy,
+   thread safety and release rules (see ALLOCATORS AND MEMORY POOLS in >>pool), the
+   same leading_bits_in_bin_id and the same clmem_pool_stats, clmem_pool_bin_info and
+   clmem_pool_block_info:
+       clmem_pinned_pool *pp = clmem_pinned_pool_create(q, 0, CLMEM_POOL_DEFAULT_LEADING_BITS, &err);
+       clmem_pinned_allocation h = clmem_pinned_pool_allocate(pp, n, &err);
+       ... h.ptr is pinned host memory of n bytes ...
+       clmem_pinned_allocation_release(&h);        (back into the pool)
+       clmem_pinned_pool_release(pp);
+   Differences: the pool has no allocator object (it makes its blocks itself, as
+   clmem_pinned_allocation_create does, with the pool's queue and flags), so there is
+   no try_release_blocks hook; the out-of-memory policy is otherwise the same (free
+   held blocks from the highest bin down, then the callback, then
+   CL_MEM_OBJECT_ALLOCATION_FAILURE, or CLMEM_ERROR_LIMIT_EXCEEDED for the limit).
+   A request of 0 bytes takes a real 1-byte block (bin 0) whose handle has size 0,
+   as the buffer pools do. A hit costs a lock and no driver call; a miss costs a
+   clCreateBuffer and a blocking map on the pool's queue.
+   --------------------------------------------------------------------------------- */
+
+/** A pool of pinned host memory (opaque). */
+typedef struct clmem_pinned_pool clmem_pinned_pool;
+
+/** clmem_pinned_pool_create(queue, flags, leading_bits_in_bin_id, &err): an empty
+    pool whose blocks are made on `queue` (retained) with `flags` (as
+    clmem_pinned_allocation_create takes them). leading_bits_in_bin_id:
+    0..CLMEM_POOL_MAX_LEADING_BITS (CLMEM_POOL_DEFAULT_LEADING_BITS is PyOpenCL's 4).
+    Errors: CL_INVALID_COMMAND_QUEUE (NULL or invalid queue), CL_INVALID_VALUE (flags,
+    leading bits above the maximum), CL_OUT_OF_HOST_MEMORY. Any thread.
+    Example: clmem_pinned_pool *pp = clmem_pinned_pool_create(q, 0, 4, &err); */
+CLMEM_API clmem_pinned_pool *clmem_pinned_pool_create(cl_command_queue queue, cl_mem_flags flags,
+                                                      unsigned leading_bits_in_bin_id, cl_int *errcode_ret);
+
+/** clmem_pinned_pool_allocate(pool, size, &err): pinned host memory of `size` bytes
+    from the pool. The handle's size is `size`; its block has
+    clmem_alloc_size(L, clmem_bin_number(L, size)) bytes. Contents are whatever the
+    block last held. Release it with clmem_pinned_allocation_release. On failure an
+    empty handle and *errcode_ret: CL_INVALID_VALUE (pool NULL),
+    CL_INVALID_BUFFER_SIZE (the block would be above the device's
+    CL_DEVICE_MAX_MEM_ALLOC_SIZE), CL_MEM_OBJECT_ALLOCATION_FAILURE (out of memory after
+    the policy above), CLMEM_ERROR_LIMIT_EXCEEDED, or the driver's other code.
+    Any thread. With CLMEM_TRACK_ALLOCATIONS this is a macro recording __FILE__ and
+    __LINE__ ((clmem_pinned_pool_allocate)(...) or _allocate_at call the function). */
+CLMEM_API clmem_pinned_allocation clmem_pinned_pool_allocate(clmem_pinned_pool *pool, size_t size,
+                                                             cl_int *errcode_ret);
+/** clmem_pinned_pool_allocate_at(pool, size, &err, file, line): the same, recording
+    where the allocation was made (file must outlive the block). */
+CLMEM_API clmem_pinned_allocation clmem_pinned_pool_allocate_at(clmem_pinned_pool *pool, size_t size,
+                                                                cl_int *errcode_ret, const char *file, int line);
+
+/** Accounting, as the buffer pool's (0 for a NULL pool). Any thread. */
+CLMEM_API size_t clmem_pinned_pool_held_blocks(clmem_pinned_pool *pool);
+CLMEM_API size_t clmem_pinned_pool_active_blocks(clmem_pinned_pool *pool);
+CLMEM_API size_t clmem_pinned_pool_managed_bytes(clmem_pinned_pool *pool);
+CLMEM_API size_t clmem_pinned_pool_active_bytes(clmem_pinned_pool *pool);
+/** clmem_bin_number / clmem_alloc_size with the pool's leading bits (PyOpenCL's
+    defaults for a NULL pool). */
+CLMEM_API uint32_t clmem_pinned_pool_bin_number(clmem_pinned_pool *pool, size_t size);
+CLMEM_API size_t clmem_pinned_pool_alloc_size(clmem_pinned_pool *pool, uint32_t bin);
+/** clmem_pinned_pool_free_held(pool): unmap and release every held block, lowest bin
+    first. clmem_pinned_pool_stop_holding(pool): the same, and from now on released
+    blocks are freed at once. Errors: CL_INVALID_VALUE (NULL pool). Any thread. */
+CLMEM_API cl_int clmem_pinned_pool_free_held(clmem_pinned_pool *pool);
+CLMEM_API cl_int clmem_pinned_pool_stop_holding(clmem_pinned_pool *pool);
+/** Statistics, peaks, bins, limit, callback, leak list: as clmem_memory_pool_*.
+    Errors: CL_INVALID_VALUE (NULL pool, or NULL stats/count). */
+CLMEM_API cl_int clmem_pinned_pool_get_stats(clmem_pinned_pool *pool, clmem_pool_stats *stats);
+CLMEM_API cl_int clmem_pinned_pool_reset_peaks(clmem_pinned_pool *pool);
+CLMEM_API cl_int clmem_pinned_pool_bins(clmem_pinned_pool *pool, clmem_pool_bin_info *out, size_t capacity,
+                                        size_t *count);
+CLMEM_API cl_int clmem_pinned_pool_set_limit(clmem_pinned_pool *pool, size_t max_managed_bytes);
+CLMEM_API cl_int clmem_pinned_pool_set_oom_callback(clmem_pinned_pool *pool, clmem_pool_oom_fn fn, void *user);
+/** The active blocks, most recent first; `ptr` of each entry is the host pointer. */
+CLMEM_API cl_int clmem_pinned_pool_active_blocks_info(clmem_pinned_pool *pool, clmem_pool_block_info *out,
+                                                      size_t capacity, size_t *count);
+
+/** clmem_pinned_pool_release(pool): drop the program's hold on the pool: held blocks
+    are freed, and the pool (with its queue reference) goes as soon as no block is
+    active. Returns CL_SUCCESS (also for NULL), or CLMEM_ERROR_IN_USE with a message
+    when blocks are still active (each is logged as a warning, with file and line
+    under CLMEM_TRACK_ALLOCATIONS); they may still be released later, safely, and the
+    pool goes with the last. Do not use the pool pointer afterwards. Any thread. */
+CLMEM_API cl_int clmem_pinned_pool_release(clmem_pinned_pool *pool);
+
+#if defined(CLMEM_TRACK_ALLOCATIONS)
+#define clmem_pinned_pool_allocate(pool, size, errcode_ret) \
+    clmem_pinned_pool_allocate_at((pool), (size), (errcode_ret), __FILE__, __LINE__)
+#endif
+
+/* ---------------------------------------------------------------------------------
+   STAGED TRANSFERS OF PAGEABLE HOST MEMORY
+
+   Data that lives in ordinary (pageable) host memory reaches a discrete GPU faster
+   when it is copied into pinned memory first, by several host threads at once, while
+   the DMA engine moves the previous piece: the same work the driver does for a
+   pageable transfer, done with more memory bandwidth and overlapped. A
+   clmem_stager holds the pinned slots and the threads, made once:
+       clmem_stager *st = clmem_stager_create(q, 0, 0, 0, &err);   (defaults)
+       clmem_stager_copy(st, buf, host);                  host -> buffer, all of buf
+       clmem_stager_copy(st, host, buf, .byte_count = n, .src_offset = off);
+       clmem_stager_release(st);
+   A copy of at least the stager's threshold goes in pieces of slot_size bytes
+   through the slots: for a write, threads copy piece i into a slot while the DMA of
+   piece i-1 runs; for a read, the DMA of the next pieces runs while threads copy
+   piece i out. Smaller copies, and every copy on a device where staging does not pay
+   (a CPU device such as PoCL's, or a device whose memory is the host's,
+   CL_DEVICE_HOST_UNIFIED_MEMORY), go straight to clmem_enqueue_copy: the threshold is
+   then "never" unless set (clmem_stager_set_threshold).
+
+   How the default threshold was chosen: bench/pinned_bench measures raw pageable,
+   raw pinned, clmem pinned and clmem staged side by side for 4 KiB..256 MiB in both
+   directions; CLMEM_STAGER_DEFAULT_THRESHOLD is the smallest size from which staged
+   beats raw pageable in both directions (README: "Pinned memory and staged
+   transfers"). On an H100 (NVIDIA OpenCL 3.0, PCIe, 16-core host) staged writes
+   overtook pageable ones from 8 MiB (reads from 4 KiB); the slot size, slot count and
+   thread count are the best of a sweep there (16 MiB x 2 slots x 8 threads: 3.3x
+   pageable writes and 3.1x pageable reads at 64 MiB; 4 MiB x 2 x 4: 2.2x and 1.9x).
+
+   Memory that is already pinned (a clmem_pinned_allocation) needs no stager: give it
+   to clmem_enqueue_copy.
+
+   Threads: the stager starts threads - 1 worker threads (pthreads) at creation; the
+   calling thread is the last copier. On Windows there are no workers (threads is
+   taken as 1): staging still overlaps the copy with the DMA, on one thread.
+   --------------------------------------------------------------------------------- */
+
+/** Default slot size of a stager (bytes): one piece of a staged copy. */
+#define CLMEM_STAGER_DEFAULT_SLOT_SIZE ((size_t)16 << 20)
+/** Default number of slots: pieces in flight (2: one filled or drained by the threads
+    while the DMA works on the other). */
+#define CLMEM_STAGER_DEFAULT_SLOTS 2u
+/** Default number of copying threads (the calling thread included). */
+#define CLMEM_STAGER_DEFAULT_THREADS 8u
+/** Most slots and threads a stager takes. */
+#define CLMEM_STAGER_MAX_SLOTS 16u
+#define CLMEM_STAGER_MAX_THREADS 64u
+/** The smallest copy a stager stages on a discrete device by default (bytes); see
+    "How the default threshold was chosen" above. */
+#define CLMEM_STAGER_DEFAULT_THRESHOLD ((size_t)8 << 20)
+/** clmem_stager_set_threshold(st, CLMEM_STAGER_NEVER): never stage. */
+#define CLMEM_STAGER_NEVER SIZE_MAX
+
+/** A stager: pinned slots, copying threads and a queue (opaque). */
+typedef struct clmem_stager clmem_stager;
+
+/** clmem_stager_create(queue, slot_size, slots, threads, &err): a stager for copies
+    between pageable host memory and buffers on `queue` (retained; every copy of the
+    stager is enqueued there).
+    - slot_size: bytes of each pinned slot and of each piece of a staged copy; 0 means
+      CLMEM_STAGER_DEFAULT_SLOT_SIZE. At most CL_DEVICE_MAX_MEM_ALLOC_SIZE.
+    - slots: how many slots, 0 means CLMEM_STAGER_DEFAULT_SLOTS; 2..CLMEM_STAGER_MAX_SLOTS.
+    - threads: host threads copying into and out of the slots, the calling thread
+      included; 0 means CLMEM_STAGER_DEFAULT_THREADS; 1..CLMEM_STAGER_MAX_THREADS.
+    The threshold starts at CLMEM_STAGER_DEFAULT_THRESHOLD, or CLMEM_STAGER_NEVER on a
+    CPU device or one with CL_DEVICE_HOST_UNIFIED_MEMORY.
+    Errors: CL_INVALID_COMMAND_QUEUE (NULL or invalid), CL_INVALID_VALUE (slots or
+    threads out of range), CL_INVALID_BUFFER_SIZE (slot_size above the device's limit),
+    CL_OUT_OF_HOST_MEMORY (also: a thread could not be started), or the driver's code
+    from making the slots. Thread safety: any thread.
+    Example: clmem_stager *st = clmem_stager_create(q, 0, 0, 0, &err); */
+CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_size, unsigned slots,
+                                            unsigned threads, cl_int *errcode_ret);
+
+/** clmem_stager_set_threshold(st, min_bytes): stage copies of at least min_bytes
+    bytes (0: every copy, also on a CPU device, e.g. to test staging there;
+    CLMEM_STAGER_NEVER: none). clmem_stager_threshold(st): the current threshold
+    (0 for NULL). Errors: CL_INVALID_VALUE (NULL stager). Any thread. */
+CLMEM_API cl_int clmem_stager_set_threshold(clmem_stager *st, size_t min_bytes);
+CLMEM_API size_t clmem_stager_threshold(clmem_stager *st);
+
+/** What a stager has done (clmem_stager_get_stats). */
+typedef struct clmem_stager_stats {
+    unsigned long long staged_copies;  /* copies that went through the slots */
+    unsigned long long direct_copies;  /* copies passed to clmem_enqueue_copy */
+    unsigned long long staged_bytes;
+    unsigned long long direct_bytes;
+    unsigned long long pieces;         /* slot-sized pieces of the staged copies */
+    size_t slot_size, slots, threads;  /* as made (threads: 1 where there are no workers) */
+} clmem_stager_stats;
+
+/** clmem_stager_get_stats(st, &stats): the counters. Errors: CL_INVALID_VALUE (NULL
+    stager or stats). Any thread. */
+CLMEM_API cl_int clmem_stager_get_stats(clmem_stager *st, clmem_stager_stats *stats);
+
+/** Options of clmem_stager_copy (clmem_enqueue_copy's names and meanings for a
+    linear buffer <-> host copy: a written option means its value, one left out its
+    default). */
+typedef struct clmem_stager_copy_options {
+    unsigned given;             /* CLMEM_GIVEN_* bits: filled by the macros */
+    size_t byte_count;          /* bytes (left out: everything the buffer holds after the offset; 0: nothing) */
+    size_t src_offset;          /* read: byte offset in the buffer */
+    size_t dst_offset;          /* write: byte offset in the buffer */
+    size_t host_size;           /* bytes of the host memory, checked when given (left out: unknown) */
+    const cl_event *wait_for;   /* events every enqueued piece waits for */
+    cl_uint num_wait_for;
+    cl_event *event;            /* where to put an event (complete when the call returns) */
+} clmem_stager_copy_options;
+
+/** clmem_stager_copy(st, dst, src, ...): a blocking linear copy between a
+    clmem_buffer and pageable host memory, host -> buffer (dst a clmem_buffer) or
+    buffer -> host (src a clmem_buffer), staged when byte_count is at least the
+    threshold, otherwise clmem_enqueue_copy (blocking) on the stager's queue. The
+    host memory may be used again when the call returns. Other pairs are a compile
+    error. Options: clmem_stager_copy_options. The copy always blocks; .event, when
+    asked for, is a marker after the copy (already complete; yours to release).
+    Returns CL_SUCCESS or: CL_INVALID_VALUE (st NULL, host pointer NULL, offset or
+    offset + byte_count beyond the buffer, byte_count above .host_size),
+    CL_INVALID_MEM_OBJECT (empty or released buffer handle), CL_INVALID_CONTEXT (the
+    buffer belongs to another context than the stager's queue), CL_INVALID_OPERATION
+    (the buffer's HOST_* flags forbid the host access), CL_INVALID_EVENT_WAIT_LIST, or
+    the driver's code (the pieces already enqueued are waited for first; the
+    destination then holds a part of the data). A copy of zero bytes calls no copy.
+    Thread safety: any thread; copies on one stager run one at a time (a lock).
+    Examples:
+        clmem_stager_copy(st, buf, src);                            // all of buf
+        clmem_stager_copy(st, dst, buf, .byte_count = n, .src_offset = 4096); */
+#ifndef __cplusplus
+#define clmem_stager_copy(...) clmem__stager_copy_(__VA_ARGS__, )
+#define clmem__stager_copy_(st, dst, src, ...)                                                          \
+    (CLMEM__STAGER_ASSERT(dst, src),                                                                    \
+     _Generic((dst), clmem_buffer: clmem__stager_write_fn, default: clmem__stager_read_fn)(             \
+         st, dst, src, &(clmem_stager_copy_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__}))
+/* 1 for buffer <- host and host <- buffer, 0 for the rest (a compile error). */
+#define CLMEM__STAGER_OK(dst, src)                                                                      \
+    _Generic((dst), clmem_buffer: _Generic((src), clmem_buffer: 0, clmem_image: 0, clmem_svm: 0,         \
+                                           cl_mem: 0, default: 1),                                     \
+             clmem_image: 0, clmem_svm: 0, cl_mem: 0, default: _Generic((src), clmem_buffer: 1, default: 0))
+#define CLMEM__STAGER_ASSERT(dst, src)                                                                  \
+    ((void)sizeof(struct {                                                                              \
+        _Static_assert(CLMEM__STAGER_OK(dst, src),                                                      \
+                       "clmem_stager_copy: a stager copies between a clmem_buffer and host memory only " \
+                       "(host -> buffer or buffer -> host)");                                           \
+        char clmem__c;                                                                                  \
+    }))
+#endif
+/** clmem_stager_write_opts(st, dst, src, &opts) / clmem_stager_read_opts(st, dst, src,
+    &opts): the two directions of clmem_stager_copy as functions (for C++, function
+    pointers, and callers with an options struct; opts may be NULL). */
+CLMEM_API cl_int clmem_stager_write_opts(clmem_stager *st, clmem_buffer dst, const void *src,
+                                         const clmem_stager_copy_options *opts);
+CLMEM_API cl_int clmem_stager_read_opts(clmem_stager *st, void *dst, clmem_buffer src,
+                                        const clmem_stager_copy_options *opts);
+/* What the generic macro selects (public linkage because it expands in user code). */
+CLMEM_API cl_int clmem__stager_write_fn(clmem_stager *st, clmem_buffer dst, const void *src,
+                                        const clmem_stager_copy_options *opts);
+CLMEM_API cl_int clmem__stager_read_fn(clmem_stager *st, void *dst, clmem_buffer src,
+                                       const clmem_stager_copy_options *opts);
+
+/** clmem_stager_release(st): stop the threads, unmap and free the slots, release the
+    queue. A copy must not be running on it. NULL: CL_SUCCESS. Returns CL_SUCCESS or
+    the driver's code from unmapping (everything is freed all the same). */
+CLMEM_API cl_int clmem_stager_release(clmem_stager *st);
+
+#ifdef __cplusplus
+} /* extern "C" */
+inline cl_int clmem_stager_copy(clmem_stager *st, clmem_buffer dst, const void *src,
+                                const clmem_stager_copy_options &o = clmem_stager_copy_options()) {
+    return clmem_stager_write_opts(st, dst, src, &o);
+}
+inline cl_int clmem_stager_copy(clmem_stager *st, void *dst, clmem_buffer src,
+                                const clmem_stager_copy_options &o = clmem_stager_copy_options()) {
+    return clmem_stager_read_opts(st, dst, src, &o);
+}
+extern "C" {
+#endif
+
+#ifdef __cplusplus
+}
+#endif
