@@ -3963,10 +3963,13 @@ static inline cl_device_id clmem__queue_device(cl_command_queue queue) {
 /* clmem__check_same_context(fn, queue, ctx, what): the object named `what` belongs to
    ctx; the queue must too. */
 static inline cl_int clmem__check_same_context(const char *fn, cl_command_queue queue, cl_context ctx, const char *what) {
-    cl_context qctx;
+    cl_context qctx = NULL;
+    cl_int err;
     if (!CLMEM__CHECKS || ctx == NULL) return CL_SUCCESS;
-    qctx = clmem__queue_context(queue);
-    if (qctx == NULL) return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p is not a valid command queue", (void *)queue);
+    err = clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof qctx, &qctx, NULL);
+    if (err == CL_INVALID_COMMAND_QUEUE || (err == CL_SUCCESS && qctx == NULL))
+        return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p is not a valid command queue", (void *)queue);
+    if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clGetCommandQueueInfo(CL_QUEUE_CONTEXT)"); /* keep its code */
     if (qctx != ctx)
         return clmem__fail(CL_INVALID_CONTEXT, fn, "%s belongs to context %p but the queue to context %p", what,
                            (void *)ctx, (void *)qctx);
