@@ -47,13 +47,25 @@
 /* ---- begin clmem/base.h ---- */
 /* >>base: version, configuration, linkage, results, error messages, logging */
 
-#if !defined(__cplusplus) && (!defined(__STDC_VERSION__) || __STDC_VERSION__ < 201112L)
+/* Language and header checks: each stops the compiler at one clear #error (the
+   missing #include after it is fatal, so no cascade of errors follows). */
+#if defined(__cplusplus)
+#if (defined(_MSVC_LANG) ? _MSVC_LANG : __cplusplus) < 201103L
+#error "clmem.h needs C++11 or later: compile with -std=c++11 (it uses thread_local)"
+#include "clmem: stopped at the #error above"
+#endif
+#elif !defined(__STDC_VERSION__) || __STDC_VERSION__ < 201112L
 #error "clmem.h needs C11 (or C++11): compile with -std=c11 or later; it dispatches with _Generic"
+#include "clmem: stopped at the #error above"
 #endif
 
 #define CLMEM_VERSION_MAJOR 0
 #define CLMEM_VERSION_MINOR 1
 #define CLMEM_VERSION_PATCH 0
+/** The version of this header as one number, MAJOR * 10000 + MINOR * 100 + PATCH
+    (0.1.0 is 100; 1.2.3 would be 10203), for #if comparisons:
+    #if CLMEM_VERSION >= 100 ... */
+#define CLMEM_VERSION (CLMEM_VERSION_MAJOR * 10000 + CLMEM_VERSION_MINOR * 100 + CLMEM_VERSION_PATCH)
 #define CLMEM__STR_(x) #x
 #define CLMEM__STR(x) CLMEM__STR_(x)
 /** "0.1.0": the version of this header, as a string. */
@@ -69,6 +81,10 @@
 #include <OpenCL/opencl.h>
 #else
 #include <CL/cl.h>
+#endif
+#if !defined(CL_VERSION_1_2)
+#error "clmem.h needs OpenCL 1.2 headers or later: CL_TARGET_OPENCL_VERSION is below 120 (define it as 120, 200 or 300)"
+#include "clmem: stopped at the #error above"
 #endif
 
 #include <stddef.h>
@@ -2642,6 +2658,13 @@ typedef struct clmem_svm_allocator clmem_svm_allocator;
 CLMEM_API clmem_svm_allocator *clmem_svm_allocator_create(cl_context context, cl_uint alignment,
                                                           cl_svm_mem_flags flags, cl_command_queue queue,
                                                           cl_int *errcode_ret);
+/** clmem_svm_allocator_allocate(alloc, size, &err): one SVM allocation of size bytes
+    from the allocator (PyOpenCL's SVMAllocator.__call__), released with
+    clmem_svm_allocation_release. size 0 gives an empty allocation and CL_SUCCESS.
+    Errors: CL_INVALID_VALUE (alloc is NULL), and those of clmem_svm_allocation_create
+    (CL_MEM_OBJECT_ALLOCATION_FAILURE when clSVMAlloc returns NULL). Any thread. */
+CLMEM_API clmem_svm_allocation clmem_svm_allocator_allocate(clmem_svm_allocator *alloc, size_t size,
+                                                            cl_int *errcode_ret);
 /** clmem_svm_allocator_retain / _release: reference counting as clmem_allocator's. */
 CLMEM_API void clmem_svm_allocator_retain(clmem_svm_allocator *alloc);
 CLMEM_API cl_int clmem_svm_allocator_release(clmem_svm_allocator *alloc);
@@ -3591,8 +3614,10 @@ typedef struct clmem_test_device {
     out[i].group. Returns CL_SUCCESS, CLMEM_ERROR_INVALID_TEST_SPEC (two ':' in an
     entry, '*' joined with other devices by '+', one device twice in a '+' set),
     CLMEM_ERROR_NOT_FOUND (no platform or device matches, index out of range), or a
-    driver code; the message says which entry and why. Thread safety: any thread
-    (it reads the environment). */
+    driver code; the message says which entry and why. A platform whose
+    clGetDeviceIDs answers CL_DEVICE_NOT_FOUND has no devices; any other error of it
+    is returned (with the platform named): a broken driver fails the tests instead of
+    skipping them. Thread safety: any thread (it reads the environment). */
 CLMEM_API cl_int clmem_get_test_platforms_and_devices(const char *spec, clmem_test_device *out, size_t capacity,
                                                        size_t *count);
 
@@ -4583,10 +4608,26 @@ static inline void *clmem__unconst(const void *p) {
 
 /* ---- mutexes (pools, caches, registries) ---- */
 #if defined(_WIN32)
+/* windows.h without its min/max macros and rarely used APIs; neither define is left
+   behind for the code that includes clmem.h. (A windows.h included later by that code
+   is this one: the include guard has seen it. Include windows.h first to get more.) */
 #ifndef WIN32_LEAN_AND_MEAN
 #define WIN32_LEAN_AND_MEAN
+#define CLMEM__UNDEF_LEAN_AND_MEAN
+#endif
+#ifndef NOMINMAX
+#define NOMINMAX
+#define CLMEM__UNDEF_NOMINMAX
 #endif
 #include <windows.h>
+#ifdef CLMEM__UNDEF_LEAN_AND_MEAN
+#undef WIN32_LEAN_AND_MEAN
+#undef CLMEM__UNDEF_LEAN_AND_MEAN
+#endif
+#ifdef CLMEM__UNDEF_NOMINMAX
+#undef NOMINMAX
+#undef CLMEM__UNDEF_NOMINMAX
+#endif
 typedef SRWLOCK clmem__mutex;
 #define CLMEM__MUTEX_INIT SRWLOCK_INIT
 static inline void clmem__mutex_init(clmem__mutex *m) { InitializeSRWLock(m); }
@@ -4784,10 +4825,13 @@ static inline cl_device_id clmem__queue_device(cl_command_queue queue) {
 /* clmem__check_same_context(fn, queue, ctx, what): the object named `what` belongs to
    ctx; the queue must too. */
 static inline cl_int clmem__check_same_context(const char *fn, cl_command_queue queue, cl_context ctx, const char *what) {
-    cl_context qctx;
+    cl_context qctx = NULL;
+    cl_int err;
     if (!CLMEM__CHECKS || ctx == NULL) return CL_SUCCESS;
-    qctx = clmem__queue_context(queue);
-    if (qctx == NULL) return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p is not a valid command queue", (void *)queue);
+    err = clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof qctx, &qctx, NULL);
+    if (err == CL_INVALID_COMMAND_QUEUE || (err == CL_SUCCESS && qctx == NULL))
+        return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p is not a valid command queue", (void *)queue);
+    if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clGetCommandQueueInfo(CL_QUEUE_CONTEXT)"); /* keep its code */
     if (qctx != ctx)
         return clmem__fail(CL_INVALID_CONTEXT, fn, "%s belongs to context %p but the queue to context %p", what,
                            (void *)ctx, (void *)qctx);
@@ -5662,7 +5706,7 @@ static cl_int clmem__check_image_limits(const char *fn, cl_context ctx, cl_mem_o
     cl_device_id *devs = clmem__devices_of(fn, ctx, &count, &err);
     bool any_images = false;
     cl_int result = CL_SUCCESS;
-    char why[200] = {0};
+    char why[256] = {0};
     if (!devs) return err;
     for (i = 0; i < count && err == CL_SUCCESS; ++i) {
         cl_bool images = CL_FALSE;
@@ -6227,6 +6271,7 @@ CLMEM_API cl_int clmem_enqueue_fill_image_opts(cl_command_queue queue, clmem_ima
     static const clmem_enqueue_options none = CLMEM__ZERO;
     static const size_t zero[3] = {0, 0, 0};
     size_t reg[3];
+    union { cl_int i[4]; cl_uint u[4]; } clamped;
     cl_int err;
     if (!opts) opts = &none;
     if (!origin) origin = zero;
@@ -6249,6 +6294,25 @@ CLMEM_API cl_int clmem_enqueue_fill_image_opts(cl_command_queue queue, clmem_ima
     }
     if ((err = clmem__image_region(fn, "fill", &img, origin, region, reg)) != CL_SUCCESS) return err;
     if (reg[0] == 0) return clmem__nothing_to_do(fn, queue, opts->wait_for, opts->num_wait_for, opts->event);
+    if (color) { /* 8- and 16-bit integer channels saturate here: Oclgrind 21.10 truncates instead */
+        cl_int lo = 0, hi = 0, i;
+        switch (img.format.image_channel_data_type) {
+        case CL_SIGNED_INT8: lo = -128, hi = 127; break;
+        case CL_SIGNED_INT16: lo = -32768, hi = 32767; break;
+        case CL_UNSIGNED_INT8: hi = 255; break;
+        case CL_UNSIGNED_INT16: hi = 65535; break;
+        default: break;
+        }
+        if (hi && lo) {
+            memcpy(clamped.i, color, sizeof clamped.i);
+            for (i = 0; i < 4; ++i) clamped.i[i] = clamped.i[i] < lo ? lo : clamped.i[i] > hi ? hi : clamped.i[i];
+            color = clamped.i;
+        } else if (hi) {
+            memcpy(clamped.u, color, sizeof clamped.u);
+            for (i = 0; i < 4; ++i) clamped.u[i] = clamped.u[i] > (cl_uint)hi ? (cl_uint)hi : clamped.u[i];
+            color = clamped.u;
+        }
+    }
     err = clEnqueueFillImage(queue, img.mem, color, origin, reg, opts->num_wait_for, opts->wait_for, opts->event);
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueFillImage");
 }
@@ -8821,9 +8885,10 @@ static cl_int clmem__host_transfer(cl_command_queue queue, clmem_buffer buf, voi
         if (clmem__blocking(o) &&
             (err = clmem__wait_list_ok(CLMEM__COPY, o->wait_for, o->num_wait_for)) != CL_SUCCESS)
             return err;
-        /* The queue's context is not asked here: every driver compares it on the call
-           (the hottest path of clmem costs one driver query less), and a refusal gets
-           its message in clmem__host_failed. */
+        /* One driver query on the full path: not every driver compares the contexts
+           (Oclgrind 21.10 reads another context's buffer), and CL_INVALID_CONTEXT is
+           documented. The inline hot path leaves it to the driver (see transfer.h). */
+        if ((err = clmem__check_same_context(CLMEM__COPY, queue, buf.context, what)) != CL_SUCCESS) return err;
     }
     if (!(o->given & CLMEM_GIVEN_REGION) && !(o->region[0] | o->region[1] | o->region[2]))
         return clmem__host_linear(queue, buf, host, write, o);
@@ -11885,7 +11950,7 @@ static clmem__pinned_block *clmem__pinned_reg_take(uint64_t id) {
 static cl_int clmem__pinned_flags(const char *fn, cl_mem_flags flags, cl_mem_flags *out) {
     cl_mem_flags access = flags & CLMEM__PINNED_ACCESS;
     char text[200];
-    if (CLMEM__CHECKS && (flags & ~(CLMEM__PINNED_ACCESS | CL_MEM_ALLOC_HOST_PTR)))
+    if (CLMEM__CHECKS && (flags & ~(cl_mem_flags)(CLMEM__PINNED_ACCESS | CL_MEM_ALLOC_HOST_PTR)))
         return clmem__fail(CL_INVALID_VALUE, fn,
                            "flags %s: pinned memory takes only the device's access (CL_MEM_READ_WRITE, "
                            "CL_MEM_READ_ONLY or CL_MEM_WRITE_ONLY) and CL_MEM_ALLOC_HOST_PTR; the host always "
@@ -14127,6 +14192,27 @@ CLMEM__SVM_FN(has_fine_grain_system_svm_atomics, CLMEM__CAP_SVM_FINE_SYSTEM | CL
 #include <ctype.h>
 #include <errno.h>
 
+/* Under LeakSanitizer (-fsanitize=address or leak) the runner checks for leaks itself,
+   once, when its cases are done and every object they made is released, instead of
+   leaving it to LSan's at-exit hook. At exit, LSan's stop-the-world tracer ran while
+   the process was in its exit handlers (LLVM's and PoCL's static destructors run
+   before LSan's hook) and crashed at random under load ("Tracer caught signal 11",
+   2 of 2 full sanitizer runs, 0 of 10 single runs). Checking before exit() gives one
+   fixed point with the driver idle; the at-exit check then does nothing. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_LEAK__)
+#define CLMEM__LSAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(leak_sanitizer)
+#define CLMEM__LSAN 1
+#endif
+#endif
+#ifdef CLMEM__LSAN
+#include <sanitizer/lsan_interface.h>
+#define CLMEM__LEAK_CHECK() __lsan_do_leak_check()
+#else
+#define CLMEM__LEAK_CHECK() ((void)0)
+#endif
+
 /* clmem__spec_int(text, len, &value): Python int() on a piece of the spec: optional
    surrounding spaces, an optional sign, decimal digits. */
 static bool clmem__spec_int(const char *s, size_t len, long *value) {
@@ -14338,7 +14424,14 @@ CLMEM_API cl_int clmem_get_test_platforms_and_devices(const char *spec, clmem_te
         cl_uint nd = 0;
         clGetPlatformInfo(plats[i], CL_PLATFORM_NAME, 127, nm->p[i][0], NULL);
         clGetPlatformInfo(plats[i], CL_PLATFORM_VENDOR, 127, nm->p[i][1], NULL);
-        if (clGetDeviceIDs(plats[i], CL_DEVICE_TYPE_ALL, MAXD, devs[i], &nd) != CL_SUCCESS) nd = 0;
+        err = clGetDeviceIDs(plats[i], CL_DEVICE_TYPE_ALL, MAXD, devs[i], &nd);
+        if (err == CL_DEVICE_NOT_FOUND) nd = 0; /* the one code that means "no devices" */
+        else if (err != CL_SUCCESS) {           /* a broken driver is a failure, not a skip */
+            err = clmem__fail(err, fn, "clGetDeviceIDs on platform %u ('%s') failed with %s (%d)", (unsigned)i,
+                              nm->p[i][0], clmem_error_string(err), (int)err);
+            CLMEM_FREE(nm);
+            return err;
+        }
         if (nd > MAXD) nd = MAXD;
         for (j = 0; j < nd; ++j) {
             clGetDeviceInfo(devs[i][j], CL_DEVICE_NAME, 127, nm->d[i][j][0], NULL);
@@ -14442,6 +14535,9 @@ static void clmem__test_group_name(clmem_test_context *t) {
     snprintf(t->device_name, sizeof t->device_name, "%.110s on %.45s", list, pn);
 }
 
+/* Runners in progress: a case may run a runner of its own (tests/testing_device_errors.c). */
+static int clmem__test_nesting;
+
 CLMEM_API int clmem_test_main(const clmem_test_case *cases, size_t n, int argc, char **argv) {
     clmem_test_device devs[64];
     size_t ndev = 0, c;
@@ -14472,7 +14568,12 @@ CLMEM_API int clmem_test_main_on(const clmem_test_case *cases, size_t n, int arg
     for (g = 0; g < ndev; ++g)
         if (g == 0 || devs[g].group != devs[g - 1].group) starts[ngroups++] = g;
     starts[ngroups] = ndev;
-    setvbuf(stdout, NULL, _IOLBF, 0);
+    ++clmem__test_nesting;
+    {   /* once: setvbuf may only come before other output (a test may run a runner inside) */
+        static bool buffered = false;
+        if (!buffered) setvbuf(stdout, NULL, _IOLBF, 0);
+        buffered = true;
+    }
     for (c = 0; c < n; ++c) {
         size_t runs = cases[c].no_device ? 1 : ngroups;
         if (filter && !strstr(cases[c].name, filter)) continue;
@@ -14543,6 +14644,7 @@ CLMEM_API int clmem_test_main_on(const clmem_test_case *cases, size_t n, int arg
         }
     }
     printf("%u passed, %u failed, %u skipped\n", passed, failed, skipped);
+    if (--clmem__test_nesting == 0) CLMEM__LEAK_CHECK(); /* the outermost runner only */
     if (failed) return 1;
     if (passed == 0) return 77;
     return 0;

@@ -51,10 +51,26 @@ static inline void *clmem__unconst(const void *p) {
 
 /* ---- mutexes (pools, caches, registries) ---- */
 #if defined(_WIN32)
+/* windows.h without its min/max macros and rarely used APIs; neither define is left
+   behind for the code that includes clmem.h. (A windows.h included later by that code
+   is this one: the include guard has seen it. Include windows.h first to get more.) */
 #ifndef WIN32_LEAN_AND_MEAN
 #define WIN32_LEAN_AND_MEAN
+#define CLMEM__UNDEF_LEAN_AND_MEAN
+#endif
+#ifndef NOMINMAX
+#define NOMINMAX
+#define CLMEM__UNDEF_NOMINMAX
 #endif
 #include <windows.h>
+#ifdef CLMEM__UNDEF_LEAN_AND_MEAN
+#undef WIN32_LEAN_AND_MEAN
+#undef CLMEM__UNDEF_LEAN_AND_MEAN
+#endif
+#ifdef CLMEM__UNDEF_NOMINMAX
+#undef NOMINMAX
+#undef CLMEM__UNDEF_NOMINMAX
+#endif
 typedef SRWLOCK clmem__mutex;
 #define CLMEM__MUTEX_INIT SRWLOCK_INIT
 static inline void clmem__mutex_init(clmem__mutex *m) { InitializeSRWLock(m); }
@@ -252,10 +268,13 @@ static inline cl_device_id clmem__queue_device(cl_command_queue queue) {
 /* clmem__check_same_context(fn, queue, ctx, what): the object named `what` belongs to
    ctx; the queue must too. */
 static inline cl_int clmem__check_same_context(const char *fn, cl_command_queue queue, cl_context ctx, const char *what) {
-    cl_context qctx;
+    cl_context qctx = NULL;
+    cl_int err;
     if (!CLMEM__CHECKS || ctx == NULL) return CL_SUCCESS;
-    qctx = clmem__queue_context(queue);
-    if (qctx == NULL) return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p is not a valid command queue", (void *)queue);
+    err = clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof qctx, &qctx, NULL);
+    if (err == CL_INVALID_COMMAND_QUEUE || (err == CL_SUCCESS && qctx == NULL))
+        return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p is not a valid command queue", (void *)queue);
+    if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clGetCommandQueueInfo(CL_QUEUE_CONTEXT)"); /* keep its code */
     if (qctx != ctx)
         return clmem__fail(CL_INVALID_CONTEXT, fn, "%s belongs to context %p but the queue to context %p", what,
                            (void *)ctx, (void *)qctx);

@@ -1,12 +1,24 @@
 /* >>base: version, configuration, linkage, results, error messages, logging */
 
-#if !defined(__cplusplus) && (!defined(__STDC_VERSION__) || __STDC_VERSION__ < 201112L)
+/* Language and header checks: each stops the compiler at one clear #error (the
+   missing #include after it is fatal, so no cascade of errors follows). */
+#if defined(__cplusplus)
+#if (defined(_MSVC_LANG) ? _MSVC_LANG : __cplusplus) < 201103L
+#error "clmem.h needs C++11 or later: compile with -std=c++11 (it uses thread_local)"
+#include "clmem: stopped at the #error above"
+#endif
+#elif !defined(__STDC_VERSION__) || __STDC_VERSION__ < 201112L
 #error "clmem.h needs C11 (or C++11): compile with -std=c11 or later; it dispatches with _Generic"
+#include "clmem: stopped at the #error above"
 #endif
 
 #define CLMEM_VERSION_MAJOR 0
 #define CLMEM_VERSION_MINOR 1
 #define CLMEM_VERSION_PATCH 0
+/** The version of this header as one number, MAJOR * 10000 + MINOR * 100 + PATCH
+    (0.1.0 is 100; 1.2.3 would be 10203), for #if comparisons:
+    #if CLMEM_VERSION >= 100 ... */
+#define CLMEM_VERSION (CLMEM_VERSION_MAJOR * 10000 + CLMEM_VERSION_MINOR * 100 + CLMEM_VERSION_PATCH)
 #define CLMEM__STR_(x) #x
 #define CLMEM__STR(x) CLMEM__STR_(x)
 /** "0.1.0": the version of this header, as a string. */
@@ -22,6 +34,10 @@
 #include <OpenCL/opencl.h>
 #else
 #include <CL/cl.h>
+#endif
+#if !defined(CL_VERSION_1_2)
+#error "clmem.h needs OpenCL 1.2 headers or later: CL_TARGET_OPENCL_VERSION is below 120 (define it as 120, 200 or 300)"
+#include "clmem: stopped at the #error above"
 #endif
 
 #include <stddef.h>

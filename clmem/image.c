@@ -232,7 +232,7 @@ static cl_int clmem__check_image_limits(const char *fn, cl_context ctx, cl_mem_o
     cl_device_id *devs = clmem__devices_of(fn, ctx, &count, &err);
     bool any_images = false;
     cl_int result = CL_SUCCESS;
-    char why[200] = {0};
+    char why[256] = {0};
     if (!devs) return err;
     for (i = 0; i < count && err == CL_SUCCESS; ++i) {
         cl_bool images = CL_FALSE;
@@ -797,6 +797,7 @@ CLMEM_API cl_int clmem_enqueue_fill_image_opts(cl_command_queue queue, clmem_ima
     static const clmem_enqueue_options none = CLMEM__ZERO;
     static const size_t zero[3] = {0, 0, 0};
     size_t reg[3];
+    union { cl_int i[4]; cl_uint u[4]; } clamped;
     cl_int err;
     if (!opts) opts = &none;
     if (!origin) origin = zero;
@@ -819,6 +820,25 @@ CLMEM_API cl_int clmem_enqueue_fill_image_opts(cl_command_queue queue, clmem_ima
     }
     if ((err = clmem__image_region(fn, "fill", &img, origin, region, reg)) != CL_SUCCESS) return err;
     if (reg[0] == 0) return clmem__nothing_to_do(fn, queue, opts->wait_for, opts->num_wait_for, opts->event);
+    if (color) { /* 8- and 16-bit integer channels saturate here: Oclgrind 21.10 truncates instead */
+        cl_int lo = 0, hi = 0, i;
+        switch (img.format.image_channel_data_type) {
+        case CL_SIGNED_INT8: lo = -128, hi = 127; break;
+        case CL_SIGNED_INT16: lo = -32768, hi = 32767; break;
+        case CL_UNSIGNED_INT8: hi = 255; break;
+        case CL_UNSIGNED_INT16: hi = 65535; break;
+        default: break;
+        }
+        if (hi && lo) {
+            memcpy(clamped.i, color, sizeof clamped.i);
+            for (i = 0; i < 4; ++i) clamped.i[i] = clamped.i[i] < lo ? lo : clamped.i[i] > hi ? hi : clamped.i[i];
+            color = clamped.i;
+        } else if (hi) {
+            memcpy(clamped.u, color, sizeof clamped.u);
+            for (i = 0; i < 4; ++i) clamped.u[i] = clamped.u[i] > (cl_uint)hi ? (cl_uint)hi : clamped.u[i];
+            color = clamped.u;
+        }
+    }
     err = clEnqueueFillImage(queue, img.mem, color, origin, reg, opts->num_wait_for, opts->wait_for, opts->event);
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueFillImage");
 }

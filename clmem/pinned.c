@@ -106,7 +106,7 @@ static clmem__pinned_block *clmem__pinned_reg_take(uint64_t id) {
 static cl_int clmem__pinned_flags(const char *fn, cl_mem_flags flags, cl_mem_flags *out) {
     cl_mem_flags access = flags & CLMEM__PINNED_ACCESS;
     char text[200];
-    if (CLMEM__CHECKS && (flags & ~(CLMEM__PINNED_ACCESS | CL_MEM_ALLOC_HOST_PTR)))
+    if (CLMEM__CHECKS && (flags & ~(cl_mem_flags)(CLMEM__PINNED_ACCESS | CL_MEM_ALLOC_HOST_PTR)))
         return clmem__fail(CL_INVALID_VALUE, fn,
                            "flags %s: pinned memory takes only the device's access (CL_MEM_READ_WRITE, "
                            "CL_MEM_READ_ONLY or CL_MEM_WRITE_ONLY) and CL_MEM_ALLOC_HOST_PTR; the host always "

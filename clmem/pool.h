@@ -403,6 +403,13 @@ typedef struct clmem_svm_allocator clmem_svm_allocator;
 CLMEM_API clmem_svm_allocator *clmem_svm_allocator_create(cl_context context, cl_uint alignment,
                                                           cl_svm_mem_flags flags, cl_command_queue queue,
                                                           cl_int *errcode_ret);
+/** clmem_svm_allocator_allocate(alloc, size, &err): one SVM allocation of size bytes
+    from the allocator (PyOpenCL's SVMAllocator.__call__), released with
+    clmem_svm_allocation_release. size 0 gives an empty allocation and CL_SUCCESS.
+    Errors: CL_INVALID_VALUE (alloc is NULL), and those of clmem_svm_allocation_create
+    (CL_MEM_OBJECT_ALLOCATION_FAILURE when clSVMAlloc returns NULL). Any thread. */
+CLMEM_API clmem_svm_allocation clmem_svm_allocator_allocate(clmem_svm_allocator *alloc, size_t size,
+                                                            cl_int *errcode_ret);
 /** clmem_svm_allocator_retain / _release: reference counting as clmem_allocator's. */
 CLMEM_API void clmem_svm_allocator_retain(clmem_svm_allocator *alloc);
 CLMEM_API cl_int clmem_svm_allocator_release(clmem_svm_allocator *alloc);

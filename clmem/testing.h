@@ -48,8 +48,10 @@ typedef struct clmem_test_device {
     out[i].group. Returns CL_SUCCESS, CLMEM_ERROR_INVALID_TEST_SPEC (two ':' in an
     entry, '*' joined with other devices by '+', one device twice in a '+' set),
     CLMEM_ERROR_NOT_FOUND (no platform or device matches, index out of range), or a
-    driver code; the message says which entry and why. Thread safety: any thread
-    (it reads the environment). */
+    driver code; the message says which entry and why. A platform whose
+    clGetDeviceIDs answers CL_DEVICE_NOT_FOUND has no devices; any other error of it
+    is returned (with the platform named): a broken driver fails the tests instead of
+    skipping them. Thread safety: any thread (it reads the environment). */
 CLMEM_API cl_int clmem_get_test_platforms_and_devices(const char *spec, clmem_test_device *out, size_t capacity,
                                                        size_t *count);
 

@@ -256,9 +256,10 @@ static cl_int clmem__host_transfer(cl_command_queue queue, clmem_buffer buf, voi
         if (clmem__blocking(o) &&
             (err = clmem__wait_list_ok(CLMEM__COPY, o->wait_for, o->num_wait_for)) != CL_SUCCESS)
             return err;
-        /* The queue's context is not asked here: every driver compares it on the call
-           (the hottest path of clmem costs one driver query less), and a refusal gets
-           its message in clmem__host_failed. */
+        /* One driver query on the full path: not every driver compares the contexts
+           (Oclgrind 21.10 reads another context's buffer), and CL_INVALID_CONTEXT is
+           documented. The inline hot path leaves it to the driver (see transfer.h). */
+        if ((err = clmem__check_same_context(CLMEM__COPY, queue, buf.context, what)) != CL_SUCCESS) return err;
     }
     if (!(o->given & CLMEM_GIVEN_REGION) && !(o->region[0] | o->region[1] | o->region[2]))
         return clmem__host_linear(queue, buf, host, write, o);

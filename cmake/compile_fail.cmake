@@ -1,9 +1,23 @@
-# cmake -DCC=<compiler> -DSRC=<file.c> -DINC=<dir> -P compile_fail.cmake
+# cmake -DCC=<compiler> -DSRC=<file> -DINC=<dir> -P compile_fail.cmake
 # Passes when the compiler refuses SRC and its output contains the text after
-# "expect: " on the first line of SRC.
-file(STRINGS "${SRC}" _first LIMIT_COUNT 1)
+# "expect: " on the first line of SRC. A second line "/* flags: ... */" replaces the
+# default flags (-std=c11, or -std=c++11 for a .cpp file).
+file(STRINGS "${SRC}" _lines LIMIT_COUNT 2)
+list(GET _lines 0 _first)
 string(REGEX REPLACE "^/\\* *expect: *(.*[^ ]) *\\*/$" "\\1" _expect "${_first}")
-execute_process(COMMAND ${CC} -std=c11 -Wall -Wextra -Wpedantic -I${INC} -c ${SRC} -o /dev/null
+if(SRC MATCHES "\\.cpp$")
+  set(_flags -std=c++11)
+else()
+  set(_flags -std=c11)
+endif()
+list(LENGTH _lines _n)
+if(_n GREATER 1)
+  list(GET _lines 1 _second)
+  if(_second MATCHES "^/\\* *flags: *(.*[^ ]) *\\*/$")
+    separate_arguments(_flags UNIX_COMMAND "${CMAKE_MATCH_1}")
+  endif()
+endif()
+execute_process(COMMAND ${CC} ${_flags} -Wall -Wextra -Wpedantic -I${INC} -c ${SRC} -o /dev/null
                 RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _err)
 if(_rc EQUAL 0)
   message(FATAL_ERROR "${SRC} compiled, but it must not")
@@ -11,5 +25,11 @@ endif()
 string(FIND "${_out}${_err}" "${_expect}" _pos)
 if(_pos EQUAL -1)
   message(FATAL_ERROR "${SRC} failed to compile, but without \"${_expect}\":\n${_err}")
+endif()
+# One clear message: the #error must stop the compiler before a cascade of others.
+string(REGEX MATCHALL "error:" _errors "${_out}${_err}")
+list(LENGTH _errors _nerr)
+if(_nerr GREATER 3)
+  message(FATAL_ERROR "${SRC} was refused with ${_nerr} errors; the expected one should stop the compiler:\n${_err}")
 endif()
 message(STATUS "refused as expected: ${_expect}")

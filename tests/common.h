@@ -34,6 +34,34 @@ static inline cl_kernel build_kernel(clmem_test_context *t, const char *source, 
     return k;
 }
 
+/* extra_queue_with(t, ctx, properties, &err): another queue on t's device in ctx
+   (properties: 0 or CL_QUEUE_* bits), made with the call the device's version has
+   (clCreateCommandQueueWithProperties is OpenCL 2.0; on a 1.2 device such as
+   Oclgrind the ICD loader has no entry for it and spins). extra_queue: in order. */
+static inline cl_command_queue extra_queue_with(clmem_test_context *t, cl_context ctx, cl_command_queue_properties bits,
+                                                cl_int *err) {
+    char v[64] = {0};
+    clGetDeviceInfo(t->device, CL_DEVICE_VERSION, sizeof v - 1, v, NULL);
+#ifdef CL_VERSION_2_0
+    if (strncmp(v, "OpenCL 1.", 9) != 0) {
+        cl_queue_properties props[3] = {CL_QUEUE_PROPERTIES, 0, 0};
+        props[1] = (cl_queue_properties)bits;
+        return clCreateCommandQueueWithProperties(ctx, t->device, bits ? props : NULL, err);
+    }
+#endif
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#endif
+    return clCreateCommandQueue(ctx, t->device, bits, err);
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+}
+static inline cl_command_queue extra_queue(clmem_test_context *t, cl_context ctx, cl_int *err) {
+    return extra_queue_with(t, ctx, 0, err);
+}
+
 /* fill_pattern(p, n, seed): deterministic bytes (a tiny LCG), so failures reproduce. */
 static inline void fill_pattern(void *p, size_t n, unsigned seed) {
     unsigned char *b = (unsigned char *)p;

@@ -14,6 +14,30 @@ static cl_uint map_count(cl_mem mem) {
     return n;
 }
 
+/* CL_MEM_MAP_COUNT is for debugging only (the spec: "immediately stale") and Oclgrind
+   21.10 always reports 0. It backs up clmem's own count (clmem_live_map_count) where
+   the driver keeps it, which bare calls on a scratch buffer tell. */
+static bool driver_counts_maps(clmem_test_context *t) {
+    cl_int err;
+    cl_uint n = 0;
+    void *p;
+    cl_mem scratch = clCreateBuffer(t->context, CL_MEM_READ_WRITE, 16, NULL, &err);
+    if (err != CL_SUCCESS) return false;
+    p = clEnqueueMapBuffer(t->queue, scratch, CL_TRUE, CL_MAP_READ, 0, 16, 0, NULL, NULL, &err);
+    if (err == CL_SUCCESS) {
+        n = map_count(scratch);
+        clEnqueueUnmapMemObject(t->queue, scratch, p, 0, NULL, NULL);
+        clFinish(t->queue);
+    }
+    clReleaseMemObject(scratch);
+    return n == 1;
+}
+/* CHECK_MAP_COUNT(t, mem, n): the driver's map count of mem is n, where it keeps one. */
+#define CHECK_MAP_COUNT(t, mem, n)                                        \
+    do {                                                                  \
+        if (driver_counts_maps(t)) CLMEM_CHECK_EQ(t, map_count(mem), n);  \
+    } while (0)
+
 /* PyOpenCL test_map_dtype: a READ_ONLY buffer of one element mapped for writing with
    dtype uint and uint2; the map's dtype is the one asked for. */
 static void test_map_dtype(clmem_test_context *t) {
@@ -73,7 +97,7 @@ static void test_map_to_host(clmem_test_context *t) {
     CLMEM_CHECK(t, clmem_memory_map_at(&m, (const size_t[]){3, 6, 1}) == NULL);
     CLMEM_CHECK(t, strstr(clmem_last_error_message(), "index[1] is 6 but the axis has 6 elements") != NULL);
     *(float *)clmem_memory_map_at(&m, (const size_t[]){1, 2, 3}) = 10.0f;
-    CLMEM_CHECK_EQ(t, map_count(b.mem), 1);
+    CHECK_MAP_COUNT(t, b.mem, 1);
     CLMEM_CHECK_CL(t, clmem_memory_map_release(&m));
     CLMEM_CHECK(t, m.ptr == NULL && m.mem == NULL && m.queue == NULL && m.serial != 0);
     CLMEM_CHECK_CL(t, clEnqueueReadBuffer(t->queue, b.mem, CL_TRUE, 0, sizeof back, back, 0, NULL, NULL));
@@ -262,7 +286,7 @@ static void test_foreign_pointer(clmem_test_context *t) {
     forged.serial = 0;
     forged.mem = a.mem;
     CLMEM_CHECK_ERR(t, clmem_memory_map_release(&forged), CL_INVALID_VALUE);
-    CLMEM_CHECK_EQ(t, map_count(a.mem), 1);
+    CHECK_MAP_COUNT(t, a.mem, 1);
     /* the pointer itself unmaps once; the handle is then stale */
     CLMEM_CHECK_CL(t, clmem_enqueue_unmap_mem_object(t->queue, a.mem, m.ptr));
     CLMEM_CHECK_ERR(t, clmem_enqueue_unmap_mem_object(t->queue, a.mem, m.ptr), CL_INVALID_VALUE);
@@ -287,7 +311,7 @@ static void test_two_maps_one_region(clmem_test_context *t) {
     CLMEM_CHECK_CL(t, clmem_enqueue_map_buffer(t->queue, b, CL_MAP_READ, 0, char, &m2));
     CLMEM_CHECK(t, m1.serial != m2.serial);
     CLMEM_CHECK_EQ(t, clmem_live_map_count(b.mem), 2);
-    CLMEM_CHECK_EQ(t, map_count(b.mem), 2);
+    CHECK_MAP_COUNT(t, b.mem, 2);
     /* a write map over a read map, and a read map over a write map, are refused */
     CLMEM_CHECK_ERR(t, clmem_enqueue_map_buffer(t->queue, b, CL_MAP_WRITE, 32, char, &w, .shape = {16}),
                     CL_INVALID_OPERATION);
@@ -441,13 +465,15 @@ static void capture(clmem_log_level level, cl_int code, const char *message, voi
 
 static void test_use_while_mapped(clmem_test_context *t) {
     cl_int err;
-    log_capture log = {0, ""};
+    static log_capture log; /* static: a failed check below returns with the callback still set */
     char back[64];
     clmem_memory_map m, r;
     clmem_buffer b = clmem_buffer_create(t->context, 0, 64, NULL, &err);
     clmem_buffer c = clmem_buffer_create(t->context, 0, 64, NULL, &err);
     cl_mem raw;
+    size_t live_before = clmem_live_map_count(NULL); /* maps another (failed) case left behind */
     CLMEM_CHECK_CL(t, err);
+    memset(&log, 0, sizeof log);
     clmem_set_log_callback(capture, &log);
     CLMEM_CHECK_CL(t, clmem_enqueue_map_buffer(t->queue, c, CL_MAP_READ, 0, char, &r));
     CLMEM_CHECK_CL(t, clmem_enqueue_copy(t->queue, back, c)); /* reading a buffer mapped for reading: fine */
@@ -463,11 +489,14 @@ static void test_use_while_mapped(clmem_test_context *t) {
     CLMEM_CHECK_EQ(t, log.warnings, 2);
     CLMEM_CHECK(t, strstr(log.last, "clmem_buffer_release") != NULL);
     clmem_set_log_callback(NULL, NULL);
-    CLMEM_CHECK_EQ(t, map_count(raw), 1); /* still alive: the map holds it */
+    CLMEM_CHECK_EQ(t, clmem_live_map_count(raw), 1); /* still alive: the map holds it */
+    CHECK_MAP_COUNT(t, raw, 1);
     CLMEM_CHECK_CL(t, clmem_memory_map_release(&m));
     CLMEM_CHECK_CL(t, clmem_memory_map_release(&r));
     CLMEM_CHECK_CL(t, clFinish(t->queue));
-    CLMEM_CHECK_EQ(t, clmem_live_map_count(NULL), 0);
+    CLMEM_CHECK_EQ(t, clmem_live_map_count(raw), 0);
+    CLMEM_CHECK_EQ(t, clmem_live_map_count(c.mem), 0);
+    CLMEM_CHECK_EQ(t, clmem_live_map_count(NULL), live_before);
     clmem_buffer_release(&c);
 }
 
@@ -481,11 +510,11 @@ static void test_release_queue(clmem_test_context *t) {
     clmem_memory_map m;
     clmem_buffer b = clmem_buffer_create(t->context, 0, 64, NULL, &err);
     CLMEM_CHECK_CL(t, err);
-    q2 = clCreateCommandQueueWithProperties(t->context, t->device, NULL, &err);
+    q2 = extra_queue(t, t->context, &err);
     CLMEM_CHECK_CL(t, err);
     other = clCreateContext(NULL, 1, &t->device, NULL, NULL, &err);
     CLMEM_CHECK_CL(t, err);
-    oq = clCreateCommandQueueWithProperties(other, t->device, NULL, &err);
+    oq = extra_queue(t, other, &err);
     CLMEM_CHECK_CL(t, err);
     CLMEM_CHECK_ERR(t, clmem_enqueue_map_buffer(oq, b, CL_MAP_READ, 0, char, &m), CL_INVALID_CONTEXT);
     CLMEM_CHECK_CL(t, clmem_enqueue_map_buffer(t->queue, b, CL_MAP_READ, 0, char, &m));
@@ -515,7 +544,7 @@ static void *map_worker(void *arg) {
     cl_int err;
     int round;
     clmem_memory_map m;
-    cl_command_queue q = clCreateCommandQueueWithProperties(w->t->context, w->t->device, NULL, &err);
+    cl_command_queue q = extra_queue(w->t, w->t->context, &err);
     if (err != CL_SUCCESS) {
         ++w->failures;
         return NULL;
@@ -548,7 +577,7 @@ static void test_threads(clmem_test_context *t) {
     }
     for (i = 0; i < T; ++i) pthread_join(threads[i], NULL);
     for (i = 0; i < T; ++i) CLMEM_CHECK_EQ(t, work[i].failures, 0);
-    CLMEM_CHECK_EQ(t, clmem_live_map_count(NULL), 0);
+    CLMEM_CHECK_EQ(t, clmem_live_map_count(b.mem), 0);
     CLMEM_CHECK_CL(t, clEnqueueReadBuffer(t->queue, b.mem, CL_TRUE, 0, sizeof back, back, 0, NULL, NULL));
     for (i = 0; i < sizeof back; ++i) CLMEM_CHECK_EQ(t, back[i], i / 64 + 1);
     /* CL_MEM_MAP_COUNT is not asked here: the spec calls it stale at once, and PoCL
@@ -604,7 +633,7 @@ static void test_rejections(clmem_test_context *t) {
     REJECT(clmem_enqueue_map_buffer(t->queue, b, CL_MAP_READ, 0, char, &m, .region = {4}), CL_INVALID_VALUE);
     CLMEM_CHECK_ERR(t, clmem_enqueue_map_buffer(t->queue, b, CL_MAP_READ, 0, char, NULL), CL_INVALID_VALUE);
     CLMEM_CHECK_EQ(t, map_count(b.mem), 0);
-    CLMEM_CHECK_EQ(t, clmem_live_map_count(NULL), 0);
+    CLMEM_CHECK_EQ(t, clmem_live_map_count(b.mem), 0);
 
     hro = clmem_buffer_create(t->context, CL_MEM_HOST_READ_ONLY, 64, NULL, &err);
     CLMEM_CHECK_CL(t, err);

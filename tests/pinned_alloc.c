@@ -168,7 +168,7 @@ static void test_double_release(clmem_test_context *t) {
 /* the allocation keeps its queue: releasing the program's queue reference first is fine */
 static void test_outlives_queue_reference(clmem_test_context *t) {
     cl_int err;
-    cl_command_queue q2 = clCreateCommandQueueWithProperties(t->context, t->device, NULL, &err);
+    cl_command_queue q2 = extra_queue(t, t->context, &err);
     clmem_pinned_allocation h;
     CLMEM_CHECK_CL(t, err);
     if (err != CL_SUCCESS) return;

@@ -87,7 +87,7 @@ static cl_uint measure_spin(clmem_test_context *t, cl_kernel k, cl_mem buf, doub
 static void test_spin_two_queues(clmem_test_context *t) {
     cl_int err;
     clmem_memory_pool *pool = make_pool(t);
-    cl_command_queue q2 = clCreateCommandQueueWithProperties(t->context, t->device, NULL, &err);
+    cl_command_queue q2 = extra_queue(t, t->context, &err);
     cl_kernel k = build_kernel(t, spin_src, "spin");
     clmem_buffer b, c, copy;
     cl_mem first;
@@ -150,10 +150,25 @@ done:
 
 /* a write on q1 waits for a user event; the block released on q1 and reused on q2 must
    not be read on q2 before the write ran */
+/* Oclgrind 21.10 runs a queue in the thread that flushes it (its clFlush is
+   clFinish), so a command gated by a user event that this thread sets afterwards never
+   runs: the cases that gate skip there. */
+static bool flush_runs_queue(clmem_test_context *t) {
+    char name[64] = {0};
+    clGetPlatformInfo(t->platform, CL_PLATFORM_NAME, sizeof name - 1, name, NULL);
+    if (!strstr(name, "Oclgrind")) return false;
+    clmem_test_skip(t, "Oclgrind's clFlush runs the queue in the calling thread: a command gated by a user event "
+                       "set later by this thread deadlocks");
+    return true;
+}
+
 static void test_gated_two_queues(clmem_test_context *t) {
     cl_int err;
-    clmem_memory_pool *pool = make_pool(t);
-    cl_command_queue q2 = clCreateCommandQueueWithProperties(t->context, t->device, NULL, &err);
+    clmem_memory_pool *pool;
+    cl_command_queue q2;
+    if (flush_runs_queue(t)) return;
+    pool = make_pool(t);
+    q2 = extra_queue(t, t->context, &err);
     cl_event gate = clCreateUserEvent(t->context, &err);
     cl_event wr = NULL, rd = NULL;
     clmem_buffer b, c;
@@ -208,9 +223,11 @@ static void test_gated_two_queues(clmem_test_context *t) {
    queue reuses its own releases only behind a barrier */
 static void test_preference_and_ooo(clmem_test_context *t) {
     cl_int err;
-    clmem_memory_pool *pool = make_pool(t);
-    cl_command_queue q2 = clCreateCommandQueueWithProperties(t->context, t->device, NULL, &err);
-    cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
+    clmem_memory_pool *pool;
+    cl_command_queue q2;
+    if (flush_runs_queue(t)) return;
+    pool = make_pool(t);
+    q2 = extra_queue(t, t->context, &err);
     cl_command_queue ooo;
     clmem_buffer a, b, c;
     cl_mem amem, bmem;
@@ -230,7 +247,7 @@ static void test_preference_and_ooo(clmem_test_context *t) {
     CLMEM_CHECK_CL(t, err);
     CLMEM_CHECK(t, c.mem == bmem);
     CLMEM_CHECK_CL(t, clmem_buffer_release(&c));
-    ooo = clCreateCommandQueueWithProperties(t->context, t->device, props, &err);
+    ooo = extra_queue_with(t, t->context, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
     if (err == CL_SUCCESS) {
         cl_event gate = clCreateUserEvent(t->context, &err), rd = NULL;
         cl_uint s = SENTINEL, got = 0;
@@ -281,7 +298,7 @@ static void test_svm_gated(clmem_test_context *t) {
         clmem_test_skip(t, "no coarse-grain buffer SVM on this device");
         return;
     }
-    q2 = clCreateCommandQueueWithProperties(t->context, t->device, NULL, &err);
+    q2 = extra_queue(t, t->context, &err);
     CLMEM_CHECK_CL(t, err);
     gate = clCreateUserEvent(t->context, &err);
     a = clmem_svm_allocator_create(t->context, 0, 0, t->queue, &err);
@@ -343,7 +360,7 @@ static void test_bad_args(clmem_test_context *t) {
     CLMEM_CHECK(t, b.mem != NULL);
     other = clCreateContext(NULL, 1, &t->device, NULL, NULL, &err);
     if (err == CL_SUCCESS) {
-        cl_command_queue oq = clCreateCommandQueueWithProperties(other, t->device, NULL, &err);
+        cl_command_queue oq = extra_queue(t, other, &err);
         CLMEM_CHECK_CL(t, err);
         CLMEM_CHECK_ERR(t, clmem_pooled_buffer_enqueue_release(&b, oq), CL_INVALID_CONTEXT);
         CLMEM_CHECK(t, strstr(clmem_last_error_message(), "belongs to context") != NULL);

@@ -50,7 +50,7 @@ typedef struct shared {
     pthread_mutex_t lock;
     item slots[SLOTS];        /* blocks in transit between threads */
     int failures;
-    char why[256];
+    char why[1024];
     long checked;
 } shared;
 
@@ -97,10 +97,10 @@ static void *work(void *arg) {
     shared *s = w->s;
     uint64_t x = 0x9E3779B97F4A7C15ull * (w->id + 1) + w->round;
     cl_int err;
-    cl_command_queue q = clCreateCommandQueueWithProperties(s->t->context, s->t->device, NULL, &err);
+    cl_command_queue q = extra_queue(s->t, s->t->context, &err);
     int op;
     if (err != CL_SUCCESS) {
-        fail(s, "clCreateCommandQueueWithProperties", err);
+        fail(s, "extra_queue", err);
         return NULL;
     }
     for (op = 0; op < OPS; ++op) {

@@ -1,12 +1,15 @@
 #!/bin/sh
 # Install clmem into a scratch prefix, then build a tiny separate project against the
-# installed tree twice: with find_package(clmem CONFIG) and with pkg-config.
+# installed tree twice: with find_package(clmem CONFIG) and with pkg-config. Then a
+# C-only parent project pulls clmem in with add_subdirectory: it builds, and its own
+# install holds its program only (clmem's CLMEM_INSTALL is off below top level).
 # usage: run.sh SOURCE_DIR BUILD_DIR C_COMPILER
 set -eu
 src=$1; build=$2; cc=$3
 work="$build/install-test"
 rm -rf "$work"; mkdir -p "$work"
-cmake --install "$build" --prefix "$work/prefix" > "$work/install.log"
+# cmake_install.cmake rather than `cmake --install` (CMake 3.15): any CMake installs it.
+cmake -DCMAKE_INSTALL_PREFIX="$work/prefix" -P "$build/cmake_install.cmake" > "$work/install.log"
 cmake -S "$src/tests/install/consumer" -B "$work/cmake" -DCMAKE_C_COMPILER="$cc" \
       -DCMAKE_PREFIX_PATH="$work/prefix" > "$work/configure.log"
 cmake --build "$work/cmake" > "$work/build.log"
@@ -15,3 +18,15 @@ PKG_CONFIG_PATH="$work/prefix/share/pkgconfig" \
     $cc -std=c11 -Wall -Wextra -Wpedantic -Werror "$src/tests/install/consumer/main.c" -o "$work/consumer-pc" \
     $(PKG_CONFIG_PATH="$work/prefix/share/pkgconfig" pkg-config --cflags --libs clmem)
 "$work/consumer-pc"
+
+cmake -S "$src/tests/install/subproject" -B "$work/sub" -DCMAKE_C_COMPILER="$cc" -DCLMEM_SOURCE_DIR="$src" \
+      > "$work/sub-configure.log" || { cat "$work/sub-configure.log"; exit 1; }
+cmake --build "$work/sub" > "$work/sub-build.log" || { cat "$work/sub-build.log"; exit 1; }
+"$work/sub/app"
+cmake -DCMAKE_INSTALL_PREFIX="$work/sub-prefix" -P "$work/sub/cmake_install.cmake" > "$work/sub-install.log"
+installed=$(cd "$work/sub-prefix" && find . -type f | sort | tr '\n' ' ')
+if [ "$installed" != "./bin/app " ]; then
+    echo "the parent project's install holds clmem's files too: $installed"
+    exit 1
+fi
+echo "ok: add_subdirectory from a C project: no C++, nothing of clmem installed"
