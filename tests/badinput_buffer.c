@@ -98,7 +98,7 @@ static void test_fill_buffer(clmem_test_context *t) {
     BAD(t, clmem_enqueue_fill_buffer(t->queue, b, &v, 4, 0, 16, .num_wait_for = 1), CL_INVALID_EVENT_WAIT_LIST,
         "clmem_enqueue_fill_buffer", "num_wait_for is 1");
     if (other) {
-        oq = clCreateCommandQueueWithProperties(other, t->device, NULL, &e);
+        oq = extra_queue(t, other, &e);
         if (oq)
             BAD(t, clmem_enqueue_fill_buffer(oq, b, &v, 4, 0, 16), CL_INVALID_CONTEXT, "clmem_enqueue_fill_buffer",
                 "context");

@@ -21,18 +21,18 @@ typedef struct {
     size_t index;
     int failures;
     int refused;
-    char why[256];
+    char why[1024]; /* room for any message (clmem's are below 768 bytes) */
 } worker;
 
 static void note(worker *w, const char *what) {
-    if (!w->failures++) snprintf(w->why, sizeof w->why, "%s: %s", what, clmem_last_error_message());
+    if (!w->failures++) snprintf(w->why, sizeof w->why, "%.200s: %.760s", what, clmem_last_error_message());
 }
 
 static void *same_region(void *arg) {
     worker *w = (worker *)arg;
     cl_int err;
     int round;
-    cl_command_queue q = clCreateCommandQueueWithProperties(w->t->context, w->t->device, NULL, &err);
+    cl_command_queue q = extra_queue(w->t, w->t->context, &err);
     if (err != CL_SUCCESS) {
         note(w, "clCreateCommandQueueWithProperties");
         return NULL;
@@ -90,7 +90,7 @@ static void *contend(void *arg) {
     worker *w = (worker *)arg;
     cl_int err;
     int round;
-    cl_command_queue q = clCreateCommandQueueWithProperties(w->t->context, w->t->device, NULL, &err);
+    cl_command_queue q = extra_queue(w->t, w->t->context, &err);
     if (err != CL_SUCCESS) {
         note(w, "clCreateCommandQueueWithProperties");
         return NULL;
@@ -157,7 +157,7 @@ static void *neighbours(void *arg) {
     worker *w = (worker *)arg;
     cl_int err;
     int round;
-    cl_command_queue q = clCreateCommandQueueWithProperties(w->t->context, w->t->device, NULL, &err);
+    cl_command_queue q = extra_queue(w->t, w->t->context, &err);
     if (err != CL_SUCCESS) {
         note(w, "clCreateCommandQueueWithProperties");
         return NULL;
