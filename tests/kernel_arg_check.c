@@ -150,7 +150,8 @@ static void test_with_arg_info(clmem_test_context *t) {
 #endif
 
     /* an index the kernel does not have: not checked here, the driver says so */
-    CLMEM_CHECK_ERR(t, clmem_set_kernel_arg(k, 99, 1.0f), CL_INVALID_ARG_INDEX);
+    if (!getenv("OCLGRIND_CHECK_API")) /* Oclgrind's API checker reports this refusal, provoked on purpose, as misuse */
+        CLMEM_CHECK_ERR(t, clmem_set_kernel_arg(k, 99, 1.0f), CL_INVALID_ARG_INDEX);
     clReleaseKernel(k);
     clmem_buffer_release(&x);
     clmem_buffer_release(&y);

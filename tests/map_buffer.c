@@ -563,6 +563,7 @@ static void *map_worker(void *arg) {
 }
 
 static void test_threads(clmem_test_context *t) {
+    if (skip_threads_on_oclgrind(t)) return;
     enum { T = 4 };
     cl_int err;
     pthread_t threads[T];

@@ -57,6 +57,7 @@ static void *same_region(void *arg) {
 }
 
 static void test_same_region(clmem_test_context *t) {
+    if (skip_threads_on_oclgrind(t)) return;
     cl_int err;
     pthread_t th[T];
     worker w[T];
@@ -120,6 +121,7 @@ static void *contend(void *arg) {
 }
 
 static void test_contended(clmem_test_context *t) {
+    if (skip_threads_on_oclgrind(t)) return;
     cl_int err;
     pthread_t th[T];
     worker w[T];
@@ -192,6 +194,7 @@ static void *neighbours(void *arg) {
 }
 
 static void test_neighbours(clmem_test_context *t) {
+    if (skip_threads_on_oclgrind(t)) return;
     cl_int err;
     pthread_t th[T];
     worker w[T];

@@ -346,6 +346,7 @@ static void *worker(void *p) {
 #endif
 
 static void test_threads(clmem_test_context *t) {
+    if (skip_threads_on_oclgrind(t)) return;
 #if defined(_WIN32)
     clmem_test_skip(t, "the thread test uses pthreads");
 #else

@@ -132,6 +132,7 @@ static void *work(void *arg) {
 }
 
 static void test_stress(clmem_test_context *t) {
+    if (skip_threads_on_oclgrind(t)) return;
     counting c;
     shared s;
     clmem_allocator_ops ops = {counting_allocate, counting_free, NULL, NULL, false};
