@@ -11046,10 +11046,17 @@ static CLMEM__NOINLINE cl_int clmem__pool_get_slow(clmem__pool *p, size_t size, 
     }
 
     asz = clmem_alloc_size(p->L, bin);
+    if (asz < size) /* SIZE_MAX and its neighbours: no block size holds them */
+        return clmem__fail(CL_MEM_OBJECT_ALLOCATION_FAILURE, fn, "%zu bytes round up to a block size beyond size_t",
+                           size);
     CLMEM_ASSERT(clmem_bin_number(p->L, asz) == bin && asz >= size);
     for (;;) {
         err = clmem__pool_fresh(p, asz, &ptr, &limited, &null_ret);
         if (err == CL_SUCCESS) break;
+        if (err == CL_INVALID_BUFFER_SIZE && !null_ret) /* 1 PiB: more than any device allocates */
+            return clmem__fail(CL_MEM_OBJECT_ALLOCATION_FAILURE, fn,
+                               "a block of %zu bytes (for %zu asked) is more than the device can allocate (the "
+                               "allocator reported CL_INVALID_BUFFER_SIZE)", asz, size);
         if (!limited && !clmem__is_oom(err)) {
             if (null_ret)
                 return clmem__fail(err, fn, "the allocator succeeded for %zu bytes but returned no memory", asz);

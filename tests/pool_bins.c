@@ -324,7 +324,26 @@ static void test_bad_args(clmem_test_context *t) {
     }
 }
 
+/* On a real device a 1 PiB block is more than the device allocates (clCreateBuffer says
+   CL_INVALID_BUFFER_SIZE): the pool reports an allocation failure, as PyOpenCL does */
+static void test_huge_device(clmem_test_context *t) {
+    cl_int err;
+    clmem_allocator *a = clmem_immediate_allocator_create(t->queue, 0, &err);
+    clmem_memory_pool *pool;
+    clmem_buffer b;
+    CLMEM_CHECK_CL(t, err);
+    pool = clmem_memory_pool_create(a, 4, &err);
+    clmem_allocator_release(a);
+    CLMEM_CHECK_CL(t, err);
+    CLMEM_CHECK_ERR(t, (b = clmem_memory_pool_allocate(pool, (size_t)1 << 50, &err), err),
+                    CL_MEM_OBJECT_ALLOCATION_FAILURE);
+    CLMEM_CHECK(t, b.mem == NULL);
+    CLMEM_CHECK_EQ(t, clmem_memory_pool_managed_bytes(pool), 0);
+    CLMEM_CHECK_CL(t, clmem_memory_pool_release(pool));
+}
+
 static const clmem_test_case cases[] = {
+    {"huge_device", test_huge_device, false},
     {"bin_table", test_bin_table, true},       {"bin_invariants", test_bin_invariants, true},
     {"32bit_sizes", test_32bit_sizes, true},   {"oom_fake_allocator", test_oom_fake, true},
     {"limit_and_callback", test_limit, true},  {"huge_requests", test_huge, true},
