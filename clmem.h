@@ -145,8 +145,9 @@ extern "C" {
    and clang from -O1; clang at -O0 searches at run time (about 20 short strstr calls).
    So `.is_blocking = false` does not block and `.byte_count = n` with n == 0 copies
    nothing, while leaving them out blocks and copies everything.
-   Callers of a *_opts function (C++, function pointers) set `given` themselves for the
-   options they fill in: o.byte_count = n; o.given |= CLMEM_GIVEN_BYTE_COUNT;
+   The C++ forms (clmem/cxx.h) fill it too. Callers of a *_opts function (function
+   pointers, a struct built by hand) set `given` themselves for the options they mean
+   as 0 (a non-zero value counts anyway): o.byte_count = 0; o.given |= CLMEM_GIVEN_BYTE_COUNT;
    --------------------------------------------------------------------------------- */
 #define CLMEM_GIVEN_BYTE_COUNT 0x001u   /* .byte_count */
 #define CLMEM_GIVEN_IS_BLOCKING 0x002u  /* .is_blocking */
