@@ -87,7 +87,8 @@ CLMEM_API void *clmem_mem_get_host_array(cl_mem mem, size_t nbytes, cl_int *errc
     is an array of raw cl_mem (buf.mem, img.mem, pooled buffers too). flags: 0 or
     CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED.
     Options: .wait_for, .num_wait_for, .event. Errors: CL_INVALID_VALUE (n == 0, NULL
-    array or entry, unknown flag bits), CL_INVALID_EVENT_WAIT_LIST, CL_INVALID_CONTEXT
+    array, unknown flag bits), CL_INVALID_MEM_OBJECT (a NULL or invalid entry),
+    CL_INVALID_EVENT_WAIT_LIST, CL_INVALID_CONTEXT
     (an object of another context), CL_INVALID_OPERATION (device older than 1.2). */
 CLMEM_API cl_int clmem_enqueue_migrate_mem_objects_opts(cl_command_queue queue, const cl_mem *objects, cl_uint n,
                                                         cl_mem_migration_flags flags, const clmem_enqueue_options *opts);
