@@ -44,6 +44,7 @@ struct clmem_allocator {
     cl_context context;      /* what handed-out handles report */
     cl_mem_flags flags;
     cl_command_queue queue;  /* immediate allocator: retained */
+    bool migrate;            /* immediate allocator: the queue's device has OpenCL 1.2 (asked once) */
     bool owns_context;       /* built-in allocators retain their context */
     clmem__mutex lock;
     unsigned long refs;
@@ -63,7 +64,7 @@ static cl_int clmem__immediate_allocate(void *user, size_t size, cl_mem *mem) {
     cl_mem m = clCreateBuffer(a->context, a->flags, size, NULL, &err);
     if (err != CL_SUCCESS) return err;
     /* make the memory resident now, so that a lack of it shows here */
-    if (clmem__device_version(clmem__queue_device(a->queue)) >= 120)
+    if (a->migrate)
         err = clEnqueueMigrateMemObjects(a->queue, 1, &m, CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED, 0, NULL, NULL);
     else
         err = clEnqueueWriteBuffer(a->queue, m, CL_TRUE, 0, size < sizeof zero ? size : sizeof zero, &zero, 0, NULL,
@@ -148,7 +149,10 @@ CLMEM_API clmem_allocator *clmem_immediate_allocator_create(cl_command_queue que
     static const char fn[] = "clmem_immediate_allocator_create";
     clmem_allocator_ops ops = {clmem__immediate_allocate, clmem__cl_free, NULL, NULL, false};
     clmem_allocator *a;
-    cl_context ctx;
+    cl_context ctx = NULL;
+    cl_device_id dev = NULL;
+    char ver[512] = {0}; /* "OpenCL 3.0 PoCL 3.1 Linux, ..." is long */
+    int major = 0, minor = 0;
     cl_int err;
     if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) {
         clmem__set_err(errcode_ret, err);
@@ -158,14 +162,21 @@ CLMEM_API clmem_allocator *clmem_immediate_allocator_create(cl_command_queue que
         clmem__set_err(errcode_ret, err);
         return NULL;
     }
-    ctx = clmem__queue_context(queue);
-    if (ctx == NULL) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p is not a valid command queue",
-                                                (void *)queue));
+    /* each query keeps the driver's code and names itself (CL_INVALID_COMMAND_QUEUE only
+       when the driver says so) */
+    if ((err = clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof ctx, &ctx, NULL)) != CL_SUCCESS)
+        err = clmem__info_fail(fn, err, "clGetCommandQueueInfo", "CL_QUEUE_CONTEXT");
+    else if ((err = clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof dev, &dev, NULL)) != CL_SUCCESS)
+        err = clmem__info_fail(fn, err, "clGetCommandQueueInfo", "CL_QUEUE_DEVICE");
+    else if ((err = clGetDeviceInfo(dev, CL_DEVICE_VERSION, sizeof ver - 1, ver, NULL)) != CL_SUCCESS)
+        err = clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_VERSION");
+    if (err != CL_SUCCESS) {
+        clmem__set_err(errcode_ret, err);
         return NULL;
     }
     a = clmem__allocator_new(&ops, NULL, ctx, flags ? flags : CL_MEM_READ_WRITE, errcode_ret, fn);
     if (a) {
+        a->migrate = sscanf(ver, "OpenCL %d.%d", &major, &minor) == 2 && major * 100 + minor * 10 >= 120;
         clRetainContext(ctx);
         clRetainCommandQueue(queue);
         a->owns_context = true;
