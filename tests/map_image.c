@@ -11,12 +11,9 @@ static bool has_images(clmem_test_context *t) {
     return images == CL_TRUE;
 }
 
-static cl_uint map_count(cl_mem mem) {
-    cl_uint n = 12345;
-    clGetMemObjectInfo(mem, CL_MEM_MAP_COUNT, sizeof n, &n, NULL);
-    return n;
-}
-
+/* Whether maps are gone is asked of clmem's own table: CL_MEM_MAP_COUNT is for
+   debugging only (the spec) and PoCL updates it after the unmap completes, so a check of
+   it right after a release failed now and then under load. */
 /* 2-D RGBA8 image: read the whole image through row_pitch, write a box through a
    second map, read back with clEnqueueReadImage. */
 static void test_map_image_2d(clmem_test_context *t) {
@@ -59,7 +56,7 @@ static void test_map_image_2d(clmem_test_context *t) {
     CLMEM_CHECK_CL(t, clmem_memory_map_release(&m));
     CLMEM_CHECK_CL(t, clEnqueueReadImage(t->queue, img.mem, CL_TRUE, origin, region, 0, 0, back, 0, NULL, NULL));
     CLMEM_CHECK(t, memcmp(src, back, sizeof src) == 0);
-    CLMEM_CHECK_EQ(t, map_count(img.mem), 0);
+    CLMEM_CHECK_EQ(t, clmem_live_map_count(img.mem), 0);
     clmem_image_release(&img);
 }
 
@@ -100,7 +97,7 @@ static void test_map_image_3d(clmem_test_context *t) {
             }
     CLMEM_CHECK_CL(t, clmem_memory_map_release(&m));
     CLMEM_CHECK_CL(t, clFinish(t->queue));
-    CLMEM_CHECK_EQ(t, map_count(img.mem), 0);
+    CLMEM_CHECK_EQ(t, clmem_live_map_count(img.mem), 0);
     clmem_image_release(&img);
 }
 
@@ -180,7 +177,7 @@ static void test_map_image_non_blocking(clmem_test_context *t) {
                                              (const size_t[]){1, 1, 1}, 0, 0, &v, 0, NULL, NULL));
         CLMEM_CHECK(t, v == -1.0f);
     }
-    CLMEM_CHECK_EQ(t, map_count(img.mem), 0);
+    CLMEM_CHECK_EQ(t, clmem_live_map_count(img.mem), 0);
     clmem_image_release(&img);
 }
 
@@ -227,7 +224,7 @@ static void test_map_image_rejections(clmem_test_context *t) {
     CLMEM_CHECK_CL(t, clmem_memory_map_release(&m));
     CLMEM_CHECK_CL(t, clmem_memory_map_release(&w));
     CLMEM_CHECK_CL(t, clFinish(t->queue));
-    CLMEM_CHECK_EQ(t, map_count(img.mem), 0);
+    CLMEM_CHECK_EQ(t, clmem_live_map_count(img.mem), 0);
     /* host-access flags of images */
     ro = clmem_create_image(t->context, CL_MEM_HOST_READ_ONLY, clmem_image_format_create(CL_RGBA, CL_UNORM_INT8), &err,
                             .shape = {16, 8});
