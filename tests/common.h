@@ -6,10 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* build_kernel(t, source, name): a kernel from OpenCL C source, or NULL after
-   recording a failure with the build log. Release with clReleaseKernel; the program
-   is released at once (the kernel keeps it alive). */
-static inline cl_kernel build_kernel(clmem_test_context *t, const char *source, const char *name) {
+/* build_with(t, source, name, options): a kernel from OpenCL C source built with the
+   given options, or NULL after recording a failure with the build log. Release with
+   clReleaseKernel; the program is released at once (the kernel keeps it alive).
+   build_kernel(t, source, name): the same with no options. */
+static inline cl_kernel build_with(clmem_test_context *t, const char *source, const char *name, const char *options) {
     cl_int err;
     cl_kernel k;
     cl_program p = clCreateProgramWithSource(t->context, 1, &source, NULL, &err);
@@ -17,7 +18,7 @@ static inline cl_kernel build_kernel(clmem_test_context *t, const char *source, 
         clmem_test_fail(t, __FILE__, __LINE__, "clCreateProgramWithSource: %s", clmem_error_string(err));
         return NULL;
     }
-    err = clBuildProgram(p, 1, &t->device, "", NULL, NULL);
+    err = clBuildProgram(p, 1, &t->device, options, NULL, NULL);
     if (err != CL_SUCCESS) {
         char log[4096] = {0};
         clGetProgramBuildInfo(p, t->device, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);
@@ -32,6 +33,9 @@ static inline cl_kernel build_kernel(clmem_test_context *t, const char *source, 
         return NULL;
     }
     return k;
+}
+static inline cl_kernel build_kernel(clmem_test_context *t, const char *source, const char *name) {
+    return build_with(t, source, name, "");
 }
 
 /* extra_queue_with(t, ctx, properties, &err): another queue on t's device in ctx

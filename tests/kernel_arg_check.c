@@ -9,32 +9,6 @@
 #include "clmem.h"
 #include "common.h"
 
-/* A kernel built with the given options, or NULL after recording a failure. */
-static cl_kernel build_with(clmem_test_context *t, const char *source, const char *name, const char *options) {
-    cl_int err;
-    cl_kernel k;
-    cl_program p = clCreateProgramWithSource(t->context, 1, &source, NULL, &err);
-    if (err != CL_SUCCESS) {
-        clmem_test_fail(t, __FILE__, __LINE__, "clCreateProgramWithSource: %s", clmem_error_string(err));
-        return NULL;
-    }
-    err = clBuildProgram(p, 1, &t->device, options, NULL, NULL);
-    if (err != CL_SUCCESS) {
-        char log[4096] = {0};
-        clGetProgramBuildInfo(p, t->device, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);
-        clmem_test_fail(t, __FILE__, __LINE__, "clBuildProgram: %s\n%s", clmem_error_string(err), log);
-        clReleaseProgram(p);
-        return NULL;
-    }
-    k = clCreateKernel(p, name, &err);
-    clReleaseProgram(p);
-    if (err != CL_SUCCESS) {
-        clmem_test_fail(t, __FILE__, __LINE__, "clCreateKernel(%s): %s", name, clmem_error_string(err));
-        return NULL;
-    }
-    return k;
-}
-
 /* y[i] = a * x[i] + n + v.s0 + w, staged through local memory (every kind of parameter
    a memory API touches, plus scalars and a vector). */
 static const char axpy_src[] =
