@@ -21,6 +21,14 @@
 #define CLMEM_VERSION (CLMEM_VERSION_MAJOR * 10000 + CLMEM_VERSION_MINOR * 100 + CLMEM_VERSION_PATCH)
 #define CLMEM__STR_(x) #x
 #define CLMEM__STR(x) CLMEM__STR_(x)
+/* hot paths inlined whole, rare paths kept out of them */
+#if defined(__GNUC__) || defined(__clang__)
+#define CLMEM__INLINE static inline __attribute__((always_inline))
+#define CLMEM__NOINLINE __attribute__((noinline))
+#else
+#define CLMEM__INLINE static inline
+#define CLMEM__NOINLINE
+#endif
 /** "0.1.0": the version of this header, as a string. */
 #define CLMEM_VERSION_STRING \
     CLMEM__STR(CLMEM_VERSION_MAJOR) "." CLMEM__STR(CLMEM_VERSION_MINOR) "." CLMEM__STR(CLMEM_VERSION_PATCH)

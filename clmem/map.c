@@ -178,13 +178,13 @@ CLMEM_API size_t clmem_live_map_count(cl_mem mem) {
 
 /* clmem__map_note_use(mem, fn): called by buffer release and copies; reports (log
    warning) when mem is mapped for writing through clmem: mem itself, its root buffer
-   (a sub-buffer of a mapped buffer, where the ranges meet) or a sub-buffer of it. */
-static void clmem__map_note_use(cl_mem mem, const char *fn) {
+   (a sub-buffer of a mapped buffer, where the ranges meet) or a sub-buffer of it.
+   With no live map it is one load, inlined (the search is out of line). */
+static CLMEM__NOINLINE void clmem__map_note_use_slow(cl_mem mem, const char *fn) {
     size_t i, sub_lo = 0, sub_hi = 0;
     cl_mem parent = NULL;
     bool parent_known = false;
     char where[320];
-    if (mem == NULL || !CLMEM__MAP_ANY_LIVE()) return;
     clmem__lock(&clmem__map_lock);
     for (i = 0; i < clmem__map_count; ++i) {
         const clmem__map_record *r = &clmem__maps[i];
@@ -212,6 +212,10 @@ static void clmem__map_note_use(cl_mem mem, const char *fn) {
         return;
     }
     clmem__unlock(&clmem__map_lock);
+}
+
+static void clmem__map_note_use(cl_mem mem, const char *fn) {
+    if (mem != NULL && CLMEM__MAP_ANY_LIVE()) clmem__map_note_use_slow(mem, fn);
 }
 
 /* ---- checks shared by buffer and image maps ---- */

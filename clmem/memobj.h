@@ -89,7 +89,12 @@ CLMEM_API void *clmem_mem_get_host_array(cl_mem mem, size_t nbytes, cl_int *errc
     Options: .wait_for, .num_wait_for, .event. Errors: CL_INVALID_VALUE (n == 0, NULL
     array, unknown flag bits), CL_INVALID_MEM_OBJECT (a NULL or invalid entry),
     CL_INVALID_EVENT_WAIT_LIST, CL_INVALID_CONTEXT
-    (an object of another context), CL_INVALID_OPERATION (device older than 1.2). */
+    (an object of another context), CL_INVALID_OPERATION (device older than 1.2).
+    Thread safety: any thread. clmem makes one migration call at a time in the process:
+    NVIDIA's driver 580 crashes when threads migrate onto one queue at once. It also
+    crashes when a migration onto a queue meets another thread's enqueue onto the same
+    queue (a write, say), which clmem cannot order: there, give each thread its own
+    queue, or do not migrate while other threads enqueue. */
 CLMEM_API cl_int clmem_enqueue_migrate_mem_objects_opts(cl_command_queue queue, const cl_mem *objects, cl_uint n,
                                                         cl_mem_migration_flags flags, const clmem_enqueue_options *opts);
 #ifndef __cplusplus

@@ -2,7 +2,7 @@
 
 /* ---- bins (PyOpenCL's bin_number / alloc_size, mempool.hpp) ---- */
 
-static unsigned clmem__bitlog2(size_t v) {
+static inline unsigned clmem__bitlog2(size_t v) {
     unsigned l = 0;
 #if defined(__GNUC__) || defined(__clang__)
     if (v) l = (unsigned)(sizeof(unsigned long long) * 8 - 1) - (unsigned)__builtin_clzll((unsigned long long)v);
@@ -12,15 +12,20 @@ static unsigned clmem__bitlog2(size_t v) {
     return l;
 }
 
-CLMEM_API uint32_t clmem_bin_number(unsigned leading_bits, size_t size) {
-    unsigned L = leading_bits > CLMEM_POOL_MAX_LEADING_BITS ? CLMEM_POOL_MAX_LEADING_BITS : leading_bits;
+/* the bin of `size` for L <= CLMEM_POOL_MAX_LEADING_BITS (a pool's L is checked at
+   its creation): inlined into the pools' fast path */
+static inline uint32_t clmem__bin_of(unsigned L, size_t size) {
     unsigned l;
     size_t shifted;
     if (size == 0) return 0;
     l = clmem__bitlog2(size);
     shifted = l >= L ? size >> (l - L) : size << (L - l); /* the top L+1 bits of size */
-    CLMEM_ASSERT(shifted & ((size_t)1 << L));
     return ((uint32_t)l << L) | (uint32_t)(shifted & (((size_t)1 << L) - 1));
+}
+
+CLMEM_API uint32_t clmem_bin_number(unsigned leading_bits, size_t size) {
+    return clmem__bin_of(leading_bits > CLMEM_POOL_MAX_LEADING_BITS ? CLMEM_POOL_MAX_LEADING_BITS : leading_bits,
+                         size);
 }
 
 CLMEM_API size_t clmem_alloc_size(unsigned leading_bits, uint32_t bin) {
@@ -44,7 +49,6 @@ struct clmem_allocator {
     cl_context context;      /* what handed-out handles report */
     cl_mem_flags flags;
     cl_command_queue queue;  /* immediate allocator: retained */
-    bool migrate;            /* immediate allocator: the queue's device has OpenCL 1.2 (asked once) */
     bool owns_context;       /* built-in allocators retain their context */
     clmem__mutex lock;
     unsigned long refs;
@@ -57,18 +61,19 @@ static cl_int clmem__deferred_allocate(void *user, size_t size, cl_mem *mem) {
     return err;
 }
 
+/* Resident now, so that a lack of memory shows here: a non-blocking write of up to 4
+   zero bytes (from static memory; PyOpenCL wrote from the stack), on every device. Not
+   PyOpenCL's clEnqueueMigrateMemObjects (1.2+): NVIDIA's driver 580 crashes when a
+   migration is enqueued onto a queue while another thread enqueues onto it (bare calls,
+   4 threads: every run), and a pool calls this from whichever threads miss at once;
+   concurrent writes are safe there. Either way the enqueue is not waited for. */
 static cl_int clmem__immediate_allocate(void *user, size_t size, cl_mem *mem) {
-    static const unsigned zero = 0; /* static: PyOpenCL wrote from the stack, non-blocking */
+    static const unsigned zero = 0;
     clmem_allocator *a = CLMEM__CAST(clmem_allocator *, user);
     cl_int err = CL_SUCCESS;
     cl_mem m = clCreateBuffer(a->context, a->flags, size, NULL, &err);
     if (err != CL_SUCCESS) return err;
-    /* make the memory resident now, so that a lack of it shows here */
-    if (a->migrate)
-        err = clEnqueueMigrateMemObjects(a->queue, 1, &m, CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED, 0, NULL, NULL);
-    else
-        err = clEnqueueWriteBuffer(a->queue, m, CL_TRUE, 0, size < sizeof zero ? size : sizeof zero, &zero, 0, NULL,
-                                   NULL);
+    err = clEnqueueWriteBuffer(a->queue, m, CL_FALSE, 0, size < sizeof zero ? size : sizeof zero, &zero, 0, NULL, NULL);
     if (err != CL_SUCCESS) {
         clReleaseMemObject(m); /* PyOpenCL leaked it */
         return err;
@@ -150,9 +155,6 @@ CLMEM_API clmem_allocator *clmem_immediate_allocator_create(cl_command_queue que
     clmem_allocator_ops ops = {clmem__immediate_allocate, clmem__cl_free, NULL, NULL, false};
     clmem_allocator *a;
     cl_context ctx = NULL;
-    cl_device_id dev = NULL;
-    char ver[512] = {0}; /* "OpenCL 3.0 PoCL 3.1 Linux, ..." is long */
-    int major = 0, minor = 0;
     cl_int err;
     if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) {
         clmem__set_err(errcode_ret, err);
@@ -162,21 +164,15 @@ CLMEM_API clmem_allocator *clmem_immediate_allocator_create(cl_command_queue que
         clmem__set_err(errcode_ret, err);
         return NULL;
     }
-    /* each query keeps the driver's code and names itself (CL_INVALID_COMMAND_QUEUE only
+    /* the query keeps the driver's code and names itself (CL_INVALID_COMMAND_QUEUE only
        when the driver says so) */
-    if ((err = clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof ctx, &ctx, NULL)) != CL_SUCCESS)
+    if ((err = clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof ctx, &ctx, NULL)) != CL_SUCCESS) {
         err = clmem__info_fail(fn, err, "clGetCommandQueueInfo", "CL_QUEUE_CONTEXT");
-    else if ((err = clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof dev, &dev, NULL)) != CL_SUCCESS)
-        err = clmem__info_fail(fn, err, "clGetCommandQueueInfo", "CL_QUEUE_DEVICE");
-    else if ((err = clGetDeviceInfo(dev, CL_DEVICE_VERSION, sizeof ver - 1, ver, NULL)) != CL_SUCCESS)
-        err = clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_VERSION");
-    if (err != CL_SUCCESS) {
         clmem__set_err(errcode_ret, err);
         return NULL;
     }
     a = clmem__allocator_new(&ops, NULL, ctx, flags ? flags : CL_MEM_READ_WRITE, errcode_ret, fn);
     if (a) {
-        a->migrate = sscanf(ver, "OpenCL %d.%d", &major, &minor) == 2 && major * 100 + minor * 10 >= 120;
         clRetainContext(ctx);
         clRetainCommandQueue(queue);
         a->owns_context = true;
@@ -429,7 +425,8 @@ CLMEM_API cl_int clmem_svm_allocator_release(clmem_svm_allocator *alloc) {
    is still running in it (`busy`); whoever sees that last, with every lock held,
    destroys it. */
 
-enum { CLMEM__BLOCK_ACTIVE = 1, CLMEM__BLOCK_HELD = 2, CLMEM__BLOCK_FREED = 3 };
+/* a record's state while its generation is even (not handed out) */
+enum { CLMEM__BLOCK_HELD = 2, CLMEM__BLOCK_FREED = 3 };
 
 #ifndef CLMEM_POOL_SHARDS
 #define CLMEM_POOL_SHARDS 16
@@ -466,15 +463,18 @@ typedef struct clmem__pool_block {
 typedef int clmem__pool_lock_t;
 static void clmem__pool_lock_init(clmem__pool_lock_t *l) { __atomic_store_n(l, 0, __ATOMIC_RELAXED); }
 static void clmem__pool_lock_destroy(clmem__pool_lock_t *l) { (void)l; }
-static inline void clmem__pool_lock(clmem__pool_lock_t *l) {
-    while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE)) {
+static CLMEM__NOINLINE void clmem__pool_lock_wait(clmem__pool_lock_t *l) {
+    do {
         unsigned spins = 0;
         while (__atomic_load_n(l, __ATOMIC_RELAXED))
             if (++spins == 64) {
                 spins = 0;
                 sched_yield();
             }
-    }
+    } while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE));
+}
+static inline void clmem__pool_lock(clmem__pool_lock_t *l) {
+    if (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE)) clmem__pool_lock_wait(l); /* the wait is out of line */
 }
 static inline void clmem__pool_unlock(clmem__pool_lock_t *l) { __atomic_store_n(l, 0, __ATOMIC_RELEASE); }
 #else
@@ -552,11 +552,12 @@ typedef struct clmem__pool_shard {
     clmem__pool_lock_t lock;
     unsigned busy;                        /* releases running in this shard that need the pool */
     clmem__pool_bin *bins;                /* nbins of them, made at the shard's first use */
+    void *bins_raw;                       /* what CLMEM_MALLOC returned for them */
     clmem__pool_block *active;            /* most recent first */
     size_t held_blocks, active_blocks, active_bytes;
     size_t peak_active_blocks, peak_active_bytes;
     size_t base_blocks, base_bytes;       /* the other shards' active blocks and bytes, last seen */
-    unsigned long long allocations, hits, misses;
+    unsigned long long hits, misses;     /* allocations = hits + misses */
 } clmem__pool_shard;
 
 /* a shard padded to whole cache lines, so that shards never share one */
@@ -593,6 +594,35 @@ struct clmem_svm_pool { clmem__pool core; };
 /* records nobody uses, kept for the life of the process (see "Records") */
 static clmem__mutex clmem__pool_records_lock = CLMEM__MUTEX_INIT;
 static clmem__pool_block *clmem__pool_records;
+
+/* New records come from slabs, each record on cache lines of its own: the threads of a
+   pool write the records of their blocks at every hand-out and release, and records
+   side by side in memory would make them share lines. Slabs are never freed (records
+   live as long as the process); each starts with a pointer to the previous one. */
+typedef union clmem__pool_record_slot {
+    clmem__pool_block b;
+    char pad[128 * ((sizeof(clmem__pool_block) + 127) / 128)];
+} clmem__pool_record_slot;
+enum { CLMEM__POOL_SLAB = 32 };
+static void *clmem__pool_slabs;
+static clmem__pool_record_slot *clmem__pool_slab_next, *clmem__pool_slab_end;
+
+/* under clmem__pool_records_lock: a zeroed record from the current slab (or a new one) */
+static clmem__pool_block *clmem__pool_record_new(void) {
+    if (clmem__pool_slab_next == clmem__pool_slab_end) {
+        char *raw = CLMEM__CAST(char *, CLMEM_MALLOC(sizeof(void *) + 127 + CLMEM__POOL_SLAB *
+                                                                                 sizeof(clmem__pool_record_slot)));
+        uintptr_t first;
+        if (!raw) return NULL;
+        memcpy(raw, &clmem__pool_slabs, sizeof(void *));
+        clmem__pool_slabs = raw;
+        first = ((uintptr_t)(raw + sizeof(void *)) + 127) & ~(uintptr_t)127;
+        clmem__pool_slab_next = CLMEM__CAST(clmem__pool_record_slot *, (void *)(raw + (first - (uintptr_t)raw)));
+        clmem__pool_slab_end = clmem__pool_slab_next + CLMEM__POOL_SLAB;
+        memset(clmem__pool_slab_next, 0, CLMEM__POOL_SLAB * sizeof(clmem__pool_record_slot));
+    }
+    return &(clmem__pool_slab_next++)->b;
+}
 
 static cl_int clmem__pool_release_buffer(clmem_buffer *buf);
 
@@ -636,8 +666,7 @@ static void clmem__pool_rebase(clmem__pool *p, clmem__pool_shard *sh) {
 static inline void clmem__pool_activate(clmem__pool_shard *sh, unsigned si, clmem__pool_block *blk, size_t size,
                                         const char *file, int line, bool hit) {
     size_t n;
-    clmem__state_store(&blk->state, CLMEM__BLOCK_ACTIVE);
-    clmem__gen_store(&blk->owner.gen, blk->owner.gen + 1); /* even -> odd: a new hand-out */
+    clmem__gen_store(&blk->owner.gen, blk->owner.gen + 1); /* even -> odd: a new hand-out (active) */
     blk->size = size;
     blk->shard = si;
     blk->file = file;
@@ -649,7 +678,6 @@ static inline void clmem__pool_activate(clmem__pool_shard *sh, unsigned si, clme
     ++sh->bins[blk->bin].nactive;
     n = ++sh->active_blocks;
     sh->active_bytes += size;
-    ++sh->allocations;
     if (hit) ++sh->hits;
     else ++sh->misses;
     if (n + sh->base_blocks > sh->peak_active_blocks) sh->peak_active_blocks = n + sh->base_blocks;
@@ -717,21 +745,26 @@ static inline void clmem__pool_hold(clmem__pool_shard *sh, clmem__pool_block *bl
 /* the shard's bins, made at its first use; false when out of host memory */
 static bool clmem__pool_shard_ready(clmem__pool *p, clmem__pool_shard *sh) {
     clmem__pool_bin *bins;
+    char *raw;
     bool ready;
     clmem__pool_lock(&sh->lock);
     ready = sh->bins != NULL;
     clmem__pool_unlock(&sh->lock);
     if (ready) return true;
-    bins = CLMEM__CAST(clmem__pool_bin *, CLMEM_MALLOC(sizeof(clmem__pool_bin) * p->nbins));
-    if (!bins) return false;
+    /* on cache lines of their own (128 bytes of slack each side): shards' bins are
+       written by different threads */
+    raw = CLMEM__CAST(char *, CLMEM_MALLOC(sizeof(clmem__pool_bin) * p->nbins + 256));
+    if (!raw) return false;
+    bins = CLMEM__CAST(clmem__pool_bin *, (void *)(raw + 128 - (uintptr_t)raw % 128));
     memset(bins, 0, sizeof(clmem__pool_bin) * p->nbins);
     clmem__pool_lock(&sh->lock);
     if (!sh->bins) {
         sh->bins = bins;
-        bins = NULL;
+        sh->bins_raw = raw;
+        raw = NULL;
     }
     clmem__pool_unlock(&sh->lock);
-    if (bins) CLMEM_FREE(bins);
+    if (raw) CLMEM_FREE(raw);
     return true;
 }
 
@@ -747,12 +780,9 @@ static clmem__pool_block *clmem__pool_record(clmem__pool *p) {
         clmem__lock(&clmem__pool_records_lock);
         blk = clmem__pool_records;
         if (blk) clmem__pool_records = blk->next;
+        else blk = clmem__pool_record_new();
         clmem__unlock(&clmem__pool_records_lock);
-    }
-    if (!blk) {
-        blk = CLMEM__CAST(clmem__pool_block *, CLMEM_MALLOC(sizeof *blk));
         if (!blk) return NULL;
-        memset(blk, 0, sizeof *blk);
     }
     gen = clmem__gen_load(&blk->owner.gen); /* a record keeps counting, so old handles stay stale */
     memset(blk, 0, sizeof *blk);
@@ -825,7 +855,7 @@ static void clmem__pool_destroy(clmem__pool *p) {
     unsigned i;
     for (i = 0; i < CLMEM_POOL_SHARDS; ++i) {
         CLMEM_ASSERT(p->shards[i].s.active_blocks == 0 && p->shards[i].s.held_blocks == 0);
-        if (p->shards[i].s.bins) CLMEM_FREE(p->shards[i].s.bins);
+        if (p->shards[i].s.bins_raw) CLMEM_FREE(p->shards[i].s.bins_raw);
         clmem__pool_lock_destroy(&p->shards[i].s.lock);
     }
     /* the records outlive the pool (stale handles point at them) */
@@ -982,11 +1012,6 @@ static cl_int clmem__pool_put(clmem__pool_block *blk, uint64_t gen, cl_command_q
                               size_t size, const char *fn);
 static bool clmem__pool_free_one(clmem__pool *p);
 
-#if defined(__GNUC__) || defined(__clang__)
-#define CLMEM__NOINLINE __attribute__((noinline))
-#else
-#define CLMEM__NOINLINE
-#endif
 
 static CLMEM__NOINLINE cl_int clmem__pool_get_slow(clmem__pool *p, size_t size, cl_command_queue queue,
                                                    const char *fn, const char *file, int line,
@@ -1010,7 +1035,7 @@ static CLMEM__NOINLINE cl_int clmem__pool_handout(clmem__pool *p, clmem__pool_bl
    of the bin that needs no driver call. */
 static inline cl_int clmem__pool_get(clmem__pool *p, size_t size, cl_command_queue queue, const char *fn,
                                      const char *file, int line, clmem__pool_block **out) {
-    uint32_t bin = clmem_bin_number(p->L, size);
+    uint32_t bin = clmem__bin_of(p->L, size);
     unsigned si = clmem__pool_shard_of_thread();
     clmem__pool_shard *sh = &p->shards[si].s;
     clmem__pool_block *blk;
@@ -1159,16 +1184,21 @@ static CLMEM__NOINLINE cl_int clmem__pool_put_stale(clmem__pool_block *blk, cons
                                                                : "its memory was freed");
 }
 
-/* a release on a queue: remember the queue (the block is the caller's alone) */
-static CLMEM__NOINLINE void clmem__pool_put_queue(clmem__pool_block *blk, cl_command_queue queue) {
-    if (blk->queue != queue) {
-        bool ooo = clmem__queue_is_ooo(queue);
-        clRetainCommandQueue(queue);
-        if (blk->queue) clReleaseCommandQueue(blk->queue);
-        blk->queue = queue;
-        blk->ooo = ooo;
-    }
+/* under the shard's lock, a release on a queue the block does not have: remember the
+   queue (driver calls: outside the lock, with the pool kept by `busy`) */
+static CLMEM__NOINLINE void clmem__pool_put_queue(clmem__pool_shard *sh, clmem__pool_block *blk,
+                                                  cl_command_queue queue) {
+    bool ooo;
+    ++sh->busy;
+    clmem__pool_unlock(&sh->lock);
+    ooo = clmem__queue_is_ooo(queue);
+    clRetainCommandQueue(queue);
+    if (blk->queue) clReleaseCommandQueue(blk->queue);
+    blk->queue = queue;
+    blk->ooo = ooo;
     blk->pending = true;
+    clmem__pool_lock(&sh->lock);
+    --sh->busy;
 }
 
 /* with the shard's lock held, the block off the books: the pool does not hold
@@ -1215,12 +1245,8 @@ static inline cl_int clmem__pool_put(clmem__pool_block *blk, uint64_t gen, cl_co
     clmem__pool_deactivate(sh, blk);
     if (queue && queue == blk->queue) {
         blk->pending = true; /* the queue it has: nothing to retain */
-    } else if (queue) { /* driver calls: outside the lock, with the pool kept */
-        ++sh->busy;
-        clmem__pool_unlock(&sh->lock);
-        clmem__pool_put_queue(blk, queue);
-        clmem__pool_lock(&sh->lock);
-        --sh->busy;
+    } else if (queue) {
+        clmem__pool_put_queue(sh, blk, queue);
     } else {
         blk->pending = p->is_svm && blk->queue != NULL; /* SVM: still ordered behind its queue */
     }
@@ -1331,7 +1357,6 @@ static void clmem__pool_stats(clmem__pool *p, clmem_pool_stats *s) {
         s->held_blocks += sh->held_blocks;
         s->active_blocks += sh->active_blocks;
         s->active_bytes += sh->active_bytes;
-        s->allocations += sh->allocations;
         s->hits += sh->hits;
         s->misses += sh->misses;
         if (sh->peak_active_blocks > s->peak_active_blocks) s->peak_active_blocks = sh->peak_active_blocks;
@@ -1345,6 +1370,7 @@ static void clmem__pool_stats(clmem__pool *p, clmem_pool_stats *s) {
                 break;
             }
         }
+    s->allocations = s->hits + s->misses;
     if (s->active_blocks > s->peak_active_blocks) s->peak_active_blocks = s->active_blocks;
     if (s->active_bytes > s->peak_active_bytes) s->peak_active_bytes = s->active_bytes;
     s->managed_bytes = p->managed_bytes;

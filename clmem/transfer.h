@@ -119,11 +119,6 @@ CLMEM_API int clmem__maps_live(void);
 CLMEM_API cl_int clmem__copy_host_failed(cl_int err, cl_command_queue queue, clmem_buffer buf, int write);
 CLMEM_API cl_int clmem__copy_host_linear(cl_command_queue queue, clmem_buffer buf, void *host, int write, unsigned given,
                                          size_t byte_count, size_t offset, int is_blocking, cl_event *event);
-#if defined(__GNUC__) || defined(__clang__)
-#define CLMEM__INLINE static inline __attribute__((always_inline))
-#else
-#define CLMEM__INLINE static inline
-#endif
 /* Known at compile time for a literal: a linear copy with no region, host size or
    wait list. Then only the scalars below are read, and the options literal is never
    built in memory. */

@@ -1,7 +1,12 @@
 /* Four threads share one pool: random sizes, blocks handed between threads and
    released on another thread than the one that allocated them, a cookie written at
    allocation and checked at release, threads recreated between rounds, and books
-   that end exact. Meant to run under -fsanitize=thread as well. */
+   that end exact. misses_at_once: eight threads miss at the same moment on a pool of
+   an immediate allocator, then migrate through clmem at the same moment, all onto one
+   queue (NVIDIA's driver 580 crashes on concurrent migrations onto one queue: the
+   allocator used to migrate, and clmem's migrations now go one at a time). Meant to
+   run under -fsanitize=thread as well. */
+#define _POSIX_C_SOURCE 200809L
 #define CLMEM_IMPLEMENTATION
 #include "clmem.h"
 #include "common.h"
@@ -208,5 +213,101 @@ static void test_stress(clmem_test_context *t) {
     pthread_mutex_destroy(&s.lock);
 }
 
-static const clmem_test_case cases[] = {{"four_threads_cross_free", test_stress, false}};
+/* ---- misses_at_once ---- */
+
+#define MISS_THREADS 8
+#define MISS_ROUNDS 40
+
+typedef struct misser {
+    clmem_memory_pool *pool;
+    cl_command_queue queue;
+    pthread_barrier_t *go;
+    unsigned id, round;
+    clmem_buffer buf;
+    cl_mem extra;
+    unsigned value;           /* what the thread writes (outlives the thread: non-blocking) */
+    cl_int err;
+    char why[1024];
+} misser;
+
+/* three moments, all threads at once (a barrier before each): one pool miss (a bin no
+   other thread asks for, in a pool emptied after each round: a clCreateBuffer and the
+   immediate allocator's enqueue), one clmem migration, one write of the thread's number
+   into its block; all onto the shared queue */
+static void *miss_once(void *arg) {
+    misser *m = (misser *)arg;
+    cl_int err;
+    pthread_barrier_wait(m->go);
+    m->buf = clmem_memory_pool_allocate(m->pool, 64 * (size_t)(m->id + 1), &err);
+    pthread_barrier_wait(m->go);
+    if (err == CL_SUCCESS) err = clmem_enqueue_migrate_mem_objects(m->queue, &m->extra, 1, 0);
+    pthread_barrier_wait(m->go);
+    if (err == CL_SUCCESS)
+        err = clEnqueueWriteBuffer(m->queue, m->buf.mem, CL_FALSE, 0, sizeof m->value, &m->value, 0, NULL, NULL);
+    m->err = err;
+    if (err != CL_SUCCESS) snprintf(m->why, sizeof m->why, "%s", clmem_last_error_message());
+    return NULL;
+}
+
+static void test_misses_at_once(clmem_test_context *t) {
+    if (skip_threads_on_oclgrind(t)) return;
+    cl_int err;
+    clmem_allocator *a = clmem_immediate_allocator_create(t->queue, 0, &err);
+    clmem_memory_pool *pool;
+    cl_mem extra[MISS_THREADS];
+    unsigned r, i;
+    clmem_pool_stats st;
+    CLMEM_CHECK_CL(t, err);
+    pool = clmem_memory_pool_create(a, 4, &err);
+    clmem_allocator_release(a);
+    CLMEM_CHECK_CL(t, err);
+    for (i = 0; i < MISS_THREADS; ++i) {
+        extra[i] = clCreateBuffer(t->context, CL_MEM_READ_WRITE, 4096, NULL, &err);
+        CLMEM_CHECK_CL(t, err);
+    }
+    for (r = 0; r < MISS_ROUNDS && !t->failed; ++r) {
+        pthread_t th[MISS_THREADS];
+        misser m[MISS_THREADS];
+        pthread_barrier_t go;
+        CLMEM_CHECK(t, pthread_barrier_init(&go, NULL, MISS_THREADS) == 0);
+        for (i = 0; i < MISS_THREADS; ++i) {
+            memset(&m[i], 0, sizeof m[i]);
+            m[i].pool = pool;
+            m[i].queue = t->queue;
+            m[i].go = &go;
+            m[i].id = i;
+            m[i].round = r;
+            m[i].extra = extra[i];
+            m[i].value = i * 1000u + r;
+            CLMEM_CHECK(t, pthread_create(&th[i], NULL, miss_once, &m[i]) == 0);
+        }
+        for (i = 0; i < MISS_THREADS; ++i) pthread_join(th[i], NULL);
+        pthread_barrier_destroy(&go);
+        CLMEM_CHECK_CL(t, clFinish(t->queue));
+        for (i = 0; i < MISS_THREADS; ++i) {
+            unsigned got = 0;
+            if (m[i].err != CL_SUCCESS)
+                clmem_test_fail(t, __FILE__, __LINE__, "round %u thread %u: %s (%s)", r, i,
+                                clmem_error_string(m[i].err), m[i].why);
+            if (m[i].buf.mem) {
+                CLMEM_CHECK_CL(t, clEnqueueReadBuffer(t->queue, m[i].buf.mem, CL_TRUE, 0, sizeof got, &got, 0, NULL,
+                                                      NULL));
+                CLMEM_CHECK_EQ(t, got, i * 1000u + r); /* every thread got a block of its own */
+            }
+            CLMEM_CHECK_CL(t, clmem_buffer_release(&m[i].buf));
+        }
+        CLMEM_CHECK_EQ(t, clmem_memory_pool_held_blocks(pool), MISS_THREADS);
+        CLMEM_CHECK_CL(t, clmem_memory_pool_free_held(pool)); /* the next round misses again */
+    }
+    CLMEM_CHECK_CL(t, clmem_memory_pool_get_stats(pool, &st));
+    CLMEM_CHECK_EQ(t, st.misses, (unsigned long long)(r * MISS_THREADS));
+    CLMEM_CHECK_EQ(t, st.hits, 0);
+    CLMEM_CHECK_EQ(t, st.allocator_frees, (unsigned long long)(r * MISS_THREADS));
+    CLMEM_CHECK_EQ(t, st.active_blocks, 0);
+    for (i = 0; i < MISS_THREADS; ++i) clReleaseMemObject(extra[i]);
+    CLMEM_CHECK_CL(t, clmem_memory_pool_release(pool));
+}
+
+static const clmem_test_case cases[] = {{"four_threads_cross_free", test_stress, false},
+                                        {"misses_at_once", test_misses_at_once, false}};
 int main(int argc, char **argv) { return clmem_test_main(cases, sizeof cases / sizeof cases[0], argc, argv); }
