@@ -101,7 +101,7 @@ CLMEM_API const char *clmem_image_format_repr(clmem_image_format f, char *buf, s
         snprintf(tb, sizeof tb, "<unknown channel data type 0x%x>", (unsigned)f.image_channel_data_type);
         t = tb;
     }
-    snprintf(buf, size, "ImageFormat(%s, %s)", o, t);
+    if (snprintf(buf, size, "ImageFormat(%s, %s)", o, t) < 0) buf[0] = '\0'; /* truncation is fine: the caller sized buf */
     return buf;
 }
 

@@ -175,7 +175,7 @@ CLMEM_API clmem_pinned_allocation clmem_pinned_allocation_create(cl_command_queu
     clmem_pinned_allocation a;
     clmem__pinned_block *blk;
     cl_context ctx = NULL;
-    cl_device_id dev;
+    cl_device_id dev = NULL;
     cl_ulong max_alloc;
     cl_mem_flags f = 0;
     const char *call = "";
@@ -409,7 +409,7 @@ CLMEM_API clmem_pinned_pool *clmem_pinned_pool_create(cl_command_queue queue, cl
     static const char fn[] = "clmem_pinned_pool_create";
     clmem_pinned_pool *p;
     cl_context ctx = NULL;
-    cl_device_id dev;
+    cl_device_id dev = NULL;
     cl_ulong max_alloc;
     cl_mem_flags f = 0;
     cl_int err;
@@ -919,7 +919,7 @@ CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_
     static const char fn[] = "clmem_stager_create";
     clmem_stager *st;
     cl_context ctx = NULL;
-    cl_device_id dev;
+    cl_device_id dev = NULL;
     cl_ulong max_alloc;
     cl_device_type type = 0;
     cl_bool unified = CL_FALSE;
