@@ -21,6 +21,12 @@
 #define CLMEM_VERSION (CLMEM_VERSION_MAJOR * 10000 + CLMEM_VERSION_MINOR * 100 + CLMEM_VERSION_PATCH)
 #define CLMEM__STR_(x) #x
 #define CLMEM__STR(x) CLMEM__STR_(x)
+#ifdef __cplusplus
+#define CLMEM__STATIC_ASSERT(cond, msg) static_assert(cond, msg)
+#else
+#define CLMEM__STATIC_ASSERT(cond, msg) _Static_assert(cond, msg)
+#endif
+
 /* hot paths inlined whole, rare paths kept out of them */
 #if defined(__GNUC__) || defined(__clang__)
 #define CLMEM__INLINE static inline __attribute__((always_inline))
