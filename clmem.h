@@ -4662,6 +4662,104 @@ static inline void clmem__lock(clmem__mutex *m) { pthread_mutex_lock(m); }
 static inline void clmem__unlock(clmem__mutex *m) { pthread_mutex_unlock(m); }
 #endif
 
+/* ---- registries of live handles (SVM allocations and maps, pinned memory) ----
+   A handle carries an id, generation << 32 | (slot + 1); the slot keeps the object, a
+   tag (what kind of object) and the generation, bumped when the id dies, so a copy of
+   a dead handle is recognised, never followed. A release detaches the object first
+   (nobody finds it any more, the id stays reserved), then removes it, or restores it
+   when the release fails. */
+typedef struct clmem__reg_slot {
+    void *obj;          /* NULL: free, or detached while a release is under way */
+    uint32_t gen;
+    uint32_t next_free; /* index + 1 of the next free slot, 0 ends the list */
+    int tag;
+    bool busy;          /* taken (live or detached) */
+} clmem__reg_slot;
+
+typedef struct clmem__registry {
+    clmem__mutex lock;
+    clmem__reg_slot *slots;
+    uint32_t n, cap, free_head;
+} clmem__registry;
+#define CLMEM__REGISTRY_INIT {CLMEM__MUTEX_INIT, NULL, 0, 0, 0}
+
+/* clmem__reg_add(r, obj, tag): a new live id for obj; 0 when out of host memory. */
+static uint64_t clmem__reg_add(clmem__registry *r, void *obj, int tag) {
+    uint32_t i;
+    uint64_t id = 0;
+    clmem__lock(&r->lock);
+    if (r->free_head) {
+        i = r->free_head - 1;
+        r->free_head = r->slots[i].next_free;
+    } else {
+        if (r->n == r->cap) {
+            uint32_t cap = r->cap ? r->cap * 2 : 64;
+            clmem__reg_slot *s;
+            if (cap > 0x7fffffffu) goto done;
+            s = CLMEM__CAST(clmem__reg_slot *, CLMEM_REALLOC(r->slots, sizeof(clmem__reg_slot) * cap));
+            if (!s) goto done;
+            r->slots = s;
+            r->cap = cap;
+        }
+        i = r->n++;
+        r->slots[i].gen = 1;
+    }
+    r->slots[i].obj = obj;
+    r->slots[i].tag = tag;
+    r->slots[i].busy = true;
+    r->slots[i].next_free = 0;
+    id = ((uint64_t)r->slots[i].gen << 32) | (uint64_t)(i + 1);
+done:
+    clmem__unlock(&r->lock);
+    return id;
+}
+
+/* locked: the slot of a live (not detached) id with this tag, or NULL */
+static clmem__reg_slot *clmem__reg_slot_of(clmem__registry *r, uint64_t id, int tag) {
+    uint32_t i = (uint32_t)(id & 0xffffffffu);
+    clmem__reg_slot *s;
+    if (i == 0 || i > r->n) return NULL;
+    s = &r->slots[i - 1];
+    if (!s->busy || s->obj == NULL || s->gen != (uint32_t)(id >> 32) || s->tag != tag) return NULL;
+    return s;
+}
+
+/* clmem__reg_find(r, id, tag): the object of a live id, or NULL. With detach = true
+   the object is taken out (nobody finds it from now on; the id stays reserved for
+   clmem__reg_restore or clmem__reg_remove). */
+static void *clmem__reg_find(clmem__registry *r, uint64_t id, int tag, bool detach) {
+    clmem__reg_slot *s;
+    void *obj = NULL;
+    if (id == 0) return NULL;
+    clmem__lock(&r->lock);
+    s = clmem__reg_slot_of(r, id, tag);
+    if (s) {
+        obj = s->obj;
+        if (detach) s->obj = NULL;
+    }
+    clmem__unlock(&r->lock);
+    return obj;
+}
+
+/* clmem__reg_restore(r, id, obj): put back what a failed release detached. */
+static void clmem__reg_restore(clmem__registry *r, uint64_t id, void *obj) {
+    clmem__lock(&r->lock);
+    r->slots[(id & 0xffffffffu) - 1].obj = obj;
+    clmem__unlock(&r->lock);
+}
+
+/* clmem__reg_remove(r, id): finish a detach: the id is dead for good, the slot free. */
+static void clmem__reg_remove(clmem__registry *r, uint64_t id) {
+    uint32_t i = (uint32_t)(id & 0xffffffffu) - 1;
+    clmem__lock(&r->lock);
+    r->slots[i].busy = false;
+    r->slots[i].obj = NULL;
+    if (++r->slots[i].gen == 0) r->slots[i].gen = 1;
+    r->slots[i].next_free = r->free_head;
+    r->free_head = i + 1;
+    clmem__unlock(&r->lock);
+}
+
 /* ---- error names ---- */
 #define CLMEM__ERROR_NAMES(X)                                                                  \
     X(0, CL_SUCCESS) X(-1, CL_DEVICE_NOT_FOUND) X(-2, CL_DEVICE_NOT_AVAILABLE)                   \
@@ -4828,49 +4926,92 @@ static inline cl_int clmem__check_queue(const char *fn, cl_command_queue queue) 
     return CL_SUCCESS;
 }
 
-static inline cl_context clmem__queue_context(cl_command_queue queue) {
-    cl_context ctx = NULL;
-    if (clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof ctx, &ctx, NULL) != CL_SUCCESS) return NULL;
-    return ctx;
-}
-
-static inline cl_device_id clmem__queue_device(cl_command_queue queue) {
-    cl_device_id dev = NULL;
-    if (clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof dev, &dev, NULL) != CL_SUCCESS) return NULL;
-    return dev;
-}
-
-/* clmem__check_same_context(fn, queue, ctx, what): the object named `what` belongs to
-   ctx; the queue must too. */
-static inline cl_int clmem__check_same_context(const char *fn, cl_command_queue queue, cl_context ctx, const char *what) {
-    cl_context qctx = NULL;
-    cl_int err;
-    if (!CLMEM__CHECKS || ctx == NULL) return CL_SUCCESS;
-    err = clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof qctx, &qctx, NULL);
-    if (err == CL_INVALID_COMMAND_QUEUE || (err == CL_SUCCESS && qctx == NULL))
-        return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p is not a valid command queue", (void *)queue);
-    if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clGetCommandQueueInfo(CL_QUEUE_CONTEXT)"); /* keep its code */
-    if (qctx != ctx)
-        return clmem__fail(CL_INVALID_CONTEXT, fn, "%s belongs to context %p but the queue to context %p", what,
-                           (void *)ctx, (void *)qctx);
-    return CL_SUCCESS;
-}
-
-/* clmem__context_devices(ctx, &n): the devices of a context, CLMEM_MALLOC'd (free with
-   CLMEM_FREE). NULL on failure. */
-static inline cl_device_id *clmem__context_devices(cl_context ctx, cl_uint *n) {
+/* clmem__devices_of(fn, ctx, &n, &err): the devices of a context, CLMEM_MALLOC'd; NULL
+   with *err set and a message naming the failed call (clGetContextInfo keeps its own
+   code: CL_INVALID_CONTEXT only when the driver says so) or CLMEM_MALLOC. */
+static cl_device_id *clmem__devices_of(const char *fn, cl_context ctx, cl_uint *n, cl_int *err) {
     cl_uint count = 0;
     cl_device_id *devs;
     *n = 0;
-    if (clGetContextInfo(ctx, CL_CONTEXT_NUM_DEVICES, sizeof count, &count, NULL) != CL_SUCCESS || count == 0) return NULL;
+    *err = clGetContextInfo(ctx, CL_CONTEXT_NUM_DEVICES, sizeof count, &count, NULL);
+    if (*err != CL_SUCCESS) {
+        *err = clmem__fail(*err, fn, "clGetContextInfo(context %p, CL_CONTEXT_NUM_DEVICES) failed with %s (%d)",
+                           (void *)ctx, clmem_error_string(*err), (int)*err);
+        return NULL;
+    }
+    if (count == 0) {
+        *err = clmem__fail(CL_INVALID_CONTEXT, fn, "context %p has no devices", (void *)ctx);
+        return NULL;
+    }
     devs = CLMEM__CAST(cl_device_id *, CLMEM_MALLOC(sizeof(cl_device_id) * count));
-    if (!devs) return NULL;
-    if (clGetContextInfo(ctx, CL_CONTEXT_DEVICES, sizeof(cl_device_id) * count, devs, NULL) != CL_SUCCESS) {
+    if (!devs) {
+        *err = clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "CLMEM_MALLOC of %zu bytes for the %u devices of context %p failed",
+                           sizeof(cl_device_id) * count, count, (void *)ctx);
+        return NULL;
+    }
+    *err = clGetContextInfo(ctx, CL_CONTEXT_DEVICES, sizeof(cl_device_id) * count, devs, NULL);
+    if (*err != CL_SUCCESS) {
         CLMEM_FREE(devs);
+        *err = clmem__fail(*err, fn, "clGetContextInfo(context %p, CL_CONTEXT_DEVICES) failed with %s (%d)", (void *)ctx,
+                           clmem_error_string(*err), (int)*err);
         return NULL;
     }
     *n = count;
     return devs;
+}
+
+/* clmem__info_fail(fn, err, call, what): a failed info query keeps its code and says
+   which query failed. */
+static cl_int clmem__info_fail(const char *fn, cl_int err, const char *call, const char *what) {
+    return clmem__fail(err, fn, "%s(%s) failed with %s (%d)", call, what, clmem_error_string(err), (int)err);
+}
+
+/* clmem__refail_as(fn, err): a helper failed with its own message ("helper: text");
+   say the text again in the name of fn, the function the user called. */
+static cl_int clmem__refail_as(const char *fn, cl_int err) {
+    char why[768];
+    const char *m = clmem_last_error_message(), *colon = strstr(m, ": ");
+    snprintf(why, sizeof why, "%s", colon ? colon + 2 : m);
+    return clmem__fail(err, fn, "%s", why);
+}
+
+/* What a queue answers (clGetCommandQueueInfo) for clmem__queue_context_of and
+   clmem__queue_device_of: CL_INVALID_COMMAND_QUEUE when the driver says so or answers
+   NULL, any other failure with its own code and the query named. */
+static cl_int clmem__queue_answer(const char *fn, cl_command_queue queue, cl_int err, bool got, const char *what) {
+    if (err == CL_INVALID_COMMAND_QUEUE || (err == CL_SUCCESS && !got))
+        return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p is not a valid command queue", (void *)queue);
+    if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetCommandQueueInfo", what);
+    return CL_SUCCESS;
+}
+
+/* clmem__queue_context_of(fn, queue, &ctx) / clmem__queue_device_of(fn, queue, &dev):
+   the queue's context or device; on failure the code and message of clmem__queue_answer. */
+static cl_int clmem__queue_context_of(const char *fn, cl_command_queue queue, cl_context *ctx) {
+    cl_int err;
+    *ctx = NULL;
+    err = clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof *ctx, ctx, NULL);
+    return clmem__queue_answer(fn, queue, err, *ctx != NULL, "CL_QUEUE_CONTEXT");
+}
+static cl_int clmem__queue_device_of(const char *fn, cl_command_queue queue, cl_device_id *dev) {
+    cl_int err;
+    *dev = NULL;
+    err = clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof *dev, dev, NULL);
+    return clmem__queue_answer(fn, queue, err, *dev != NULL, "CL_QUEUE_DEVICE");
+}
+
+/* clmem__same_context(fn, queue, ctx, what): the object named `what` belongs to ctx;
+   the queue must too. A failed clGetCommandQueueInfo keeps its own code
+   (CL_INVALID_COMMAND_QUEUE only when the driver says so) and is named. */
+static cl_int clmem__same_context(const char *fn, cl_command_queue queue, cl_context ctx, const char *what) {
+    cl_context qctx = NULL;
+    cl_int err;
+    if (!CLMEM__CHECKS || ctx == NULL) return CL_SUCCESS;
+    if ((err = clmem__queue_context_of(fn, queue, &qctx)) != CL_SUCCESS) return err;
+    if (qctx != ctx)
+        return clmem__fail(CL_INVALID_CONTEXT, fn, "%s belongs to context %p but the queue to context %p", what,
+                           (void *)ctx, (void *)qctx);
+    return CL_SUCCESS;
 }
 
 /* clmem__device_version(dev): the OpenCL version of a device as major*100+minor*10
@@ -4943,72 +5084,6 @@ static cl_int clmem__wait_list_ok(const char *fn, const cl_event *wait_for, cl_u
                                "wait_for[%u] (event %p) has failed with status %d (%s); the blocking call would "
                                "never complete", i, (void *)wait_for[i], (int)status, clmem_error_string(status));
     }
-    return CL_SUCCESS;
-}
-
-/* clmem__devices_of(fn, ctx, &n, &err): the devices of a context, CLMEM_MALLOC'd; NULL
-   with *err set and a message naming the failed call (clGetContextInfo keeps its own
-   code: CL_INVALID_CONTEXT only when the driver says so) or CLMEM_MALLOC. */
-static cl_device_id *clmem__devices_of(const char *fn, cl_context ctx, cl_uint *n, cl_int *err) {
-    cl_uint count = 0;
-    cl_device_id *devs;
-    *n = 0;
-    *err = clGetContextInfo(ctx, CL_CONTEXT_NUM_DEVICES, sizeof count, &count, NULL);
-    if (*err != CL_SUCCESS) {
-        *err = clmem__fail(*err, fn, "clGetContextInfo(context %p, CL_CONTEXT_NUM_DEVICES) failed with %s (%d)",
-                           (void *)ctx, clmem_error_string(*err), (int)*err);
-        return NULL;
-    }
-    if (count == 0) {
-        *err = clmem__fail(CL_INVALID_CONTEXT, fn, "context %p has no devices", (void *)ctx);
-        return NULL;
-    }
-    devs = CLMEM__CAST(cl_device_id *, CLMEM_MALLOC(sizeof(cl_device_id) * count));
-    if (!devs) {
-        *err = clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "CLMEM_MALLOC of %zu bytes for the %u devices of context %p failed",
-                           sizeof(cl_device_id) * count, count, (void *)ctx);
-        return NULL;
-    }
-    *err = clGetContextInfo(ctx, CL_CONTEXT_DEVICES, sizeof(cl_device_id) * count, devs, NULL);
-    if (*err != CL_SUCCESS) {
-        CLMEM_FREE(devs);
-        *err = clmem__fail(*err, fn, "clGetContextInfo(context %p, CL_CONTEXT_DEVICES) failed with %s (%d)", (void *)ctx,
-                           clmem_error_string(*err), (int)*err);
-        return NULL;
-    }
-    *n = count;
-    return devs;
-}
-
-/* clmem__info_fail(fn, err, call, what): a failed info query keeps its code and says
-   which query failed. */
-static cl_int clmem__info_fail(const char *fn, cl_int err, const char *call, const char *what) {
-    return clmem__fail(err, fn, "%s(%s) failed with %s (%d)", call, what, clmem_error_string(err), (int)err);
-}
-
-/* clmem__refail_as(fn, err): a helper failed with its own message ("helper: text");
-   say the text again in the name of fn, the function the user called. */
-static cl_int clmem__refail_as(const char *fn, cl_int err) {
-    char why[768];
-    const char *m = clmem_last_error_message(), *colon = strstr(m, ": ");
-    snprintf(why, sizeof why, "%s", colon ? colon + 2 : m);
-    return clmem__fail(err, fn, "%s", why);
-}
-
-/* clmem__same_context(fn, queue, ctx, what): clmem__check_same_context, but a failed
-   clGetCommandQueueInfo keeps its own code (CL_INVALID_COMMAND_QUEUE only when the
-   driver says so) and is named. */
-static cl_int clmem__same_context(const char *fn, cl_command_queue queue, cl_context ctx, const char *what) {
-    cl_context qctx = NULL;
-    cl_int err;
-    if (!CLMEM__CHECKS || ctx == NULL) return CL_SUCCESS;
-    err = clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof qctx, &qctx, NULL);
-    if (err == CL_INVALID_COMMAND_QUEUE)
-        return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p is not a valid command queue", (void *)queue);
-    if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetCommandQueueInfo", "CL_QUEUE_CONTEXT");
-    if (qctx != ctx)
-        return clmem__fail(CL_INVALID_CONTEXT, fn, "%s belongs to context %p but the queue to context %p", what,
-                           (void *)ctx, (void *)qctx);
     return CL_SUCCESS;
 }
 
@@ -5130,6 +5205,7 @@ CLMEM_API cl_int clmem_enqueue_migrate_mem_objects_opts(cl_command_queue queue, 
     static const char fn[] = "clmem_enqueue_migrate_mem_objects";
     static const clmem_enqueue_options none = CLMEM__ZERO;
     const cl_mem_migration_flags known = CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED;
+    cl_device_id dev = NULL;
     cl_int err;
     cl_uint i;
     if (!opts) opts = &none;
@@ -5161,7 +5237,7 @@ CLMEM_API cl_int clmem_enqueue_migrate_mem_objects_opts(cl_command_queue queue, 
     err = clmem__enqueue_migrate(queue, n, objects, flags, opts->num_wait_for, opts->wait_for, opts->event);
     if (err == CL_SUCCESS) return CL_SUCCESS;
     /* asked only on failure (it cost a third of a call when asked every time) */
-    if (CLMEM__CHECKS && clmem__device_version(clmem__queue_device(queue)) < 120)
+    if (CLMEM__CHECKS && clmem__device_version(clmem__queue_device_of(fn, queue, &dev) == CL_SUCCESS ? dev : NULL) < 120)
         return clmem__fail(CL_INVALID_OPERATION, fn, "the queue's device is older than OpenCL 1.2 (no migration)");
     return clmem__cl_fail(err, fn, "clEnqueueMigrateMemObjects");
 }
@@ -6870,104 +6946,30 @@ typedef struct clmem__svm_rec {
     size_t alignment;
 } clmem__svm_rec;
 
-typedef struct clmem__svm_slot {
-    clmem__svm_rec *rec; /* NULL: free, or detached while a release is under way */
-    uint32_t gen;
-    uint32_t next_free;  /* index + 1 of the next free slot, 0 ends the list */
-    bool busy;           /* taken (live or detached) */
-} clmem__svm_slot;
-
-static clmem__mutex clmem__svm_reg_mutex = CLMEM__MUTEX_INIT;
-static clmem__svm_slot *clmem__svm_slots;
-static uint32_t clmem__svm_nslots, clmem__svm_cap, clmem__svm_free_head;
+/* the registry of live allocations and maps (base.c); a record's kind is its tag */
+static clmem__registry clmem__svm_reg = CLMEM__REGISTRY_INIT;
 
 /* Register rec; 0 when out of memory. */
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((unused))
 #endif
-static uint64_t clmem__svm_reg_add(clmem__svm_rec *rec) {
-    uint32_t i;
-    uint64_t id = 0;
-    clmem__lock(&clmem__svm_reg_mutex);
-    if (clmem__svm_free_head) {
-        i = clmem__svm_free_head - 1;
-        clmem__svm_free_head = clmem__svm_slots[i].next_free;
-    } else {
-        if (clmem__svm_nslots == clmem__svm_cap) {
-            uint32_t cap = clmem__svm_cap ? clmem__svm_cap * 2 : 64;
-            clmem__svm_slot *s;
-            if (cap > 0x7fffffffu) goto done;
-            s = CLMEM__CAST(clmem__svm_slot *, CLMEM_REALLOC(clmem__svm_slots, sizeof(clmem__svm_slot) * cap));
-            if (!s) goto done;
-            clmem__svm_slots = s;
-            clmem__svm_cap = cap;
-        }
-        i = clmem__svm_nslots++;
-        clmem__svm_slots[i].gen = 1;
-    }
-    clmem__svm_slots[i].rec = rec;
-    clmem__svm_slots[i].busy = true;
-    clmem__svm_slots[i].next_free = 0;
-    id = ((uint64_t)clmem__svm_slots[i].gen << 32) | (uint64_t)(i + 1);
-done:
-    clmem__unlock(&clmem__svm_reg_mutex);
-    return id;
-}
-
-/* The slot of a live id (locked), or NULL. */
-static clmem__svm_slot *clmem__svm_slot_of(uint64_t id, int kind) {
-    uint32_t i = (uint32_t)(id & 0xffffffffu);
-    clmem__svm_slot *s;
-    if (i == 0 || i > clmem__svm_nslots) return NULL;
-    s = &clmem__svm_slots[i - 1];
-    if (!s->busy || s->rec == NULL || s->gen != (uint32_t)(id >> 32) || s->rec->kind != kind) return NULL;
-    return s;
-}
+static uint64_t clmem__svm_reg_add(clmem__svm_rec *rec) { return clmem__reg_add(&clmem__svm_reg, rec, rec->kind); }
 
 /* The record of a live id, or NULL. The record stays valid until its release. */
 static clmem__svm_rec *clmem__svm_reg_find(uint64_t id, int kind) {
-    clmem__svm_slot *s;
-    clmem__svm_rec *rec = NULL;
-    if (id == 0) return NULL;
-    clmem__lock(&clmem__svm_reg_mutex);
-    s = clmem__svm_slot_of(id, kind);
-    if (s) rec = s->rec;
-    clmem__unlock(&clmem__svm_reg_mutex);
-    return rec;
+    return CLMEM__CAST(clmem__svm_rec *, clmem__reg_find(&clmem__svm_reg, id, kind, false));
 }
 
 /* Take a live record out of the registry for a release: nobody else finds it from
-   now on, but the slot is kept so that clmem__svm_reg_restore can put it back. */
+   now on, but the id is kept so that clmem__svm_reg_restore can put it back. */
 static clmem__svm_rec *clmem__svm_reg_detach(uint64_t id, int kind) {
-    clmem__svm_slot *s;
-    clmem__svm_rec *rec = NULL;
-    clmem__lock(&clmem__svm_reg_mutex);
-    s = clmem__svm_slot_of(id, kind);
-    if (s) {
-        rec = s->rec;
-        s->rec = NULL;
-    }
-    clmem__unlock(&clmem__svm_reg_mutex);
-    return rec;
+    return CLMEM__CAST(clmem__svm_rec *, clmem__reg_find(&clmem__svm_reg, id, kind, true));
 }
 
-static void clmem__svm_reg_restore(uint64_t id, clmem__svm_rec *rec) {
-    clmem__lock(&clmem__svm_reg_mutex);
-    clmem__svm_slots[(id & 0xffffffffu) - 1].rec = rec;
-    clmem__unlock(&clmem__svm_reg_mutex);
-}
+static void clmem__svm_reg_restore(uint64_t id, clmem__svm_rec *rec) { clmem__reg_restore(&clmem__svm_reg, id, rec); }
 
 /* Finish a detach: the id is dead for good and the slot reusable. */
-static void clmem__svm_reg_remove(uint64_t id) {
-    uint32_t i = (uint32_t)(id & 0xffffffffu) - 1;
-    clmem__lock(&clmem__svm_reg_mutex);
-    clmem__svm_slots[i].busy = false;
-    clmem__svm_slots[i].rec = NULL;
-    if (++clmem__svm_slots[i].gen == 0) clmem__svm_slots[i].gen = 1;
-    clmem__svm_slots[i].next_free = clmem__svm_free_head;
-    clmem__svm_free_head = i + 1;
-    clmem__unlock(&clmem__svm_reg_mutex);
-}
+static void clmem__svm_reg_remove(uint64_t id) { clmem__reg_remove(&clmem__svm_reg, id); }
 
 /* clmem__svm_check_live(fn, what, svm, &ctx): an SVM pointer whose owner is known
    must still be allocated; its context is returned (NULL for tags). */
@@ -7348,10 +7350,11 @@ CLMEM_API cl_int clmem_svm_allocation_enqueue_release_opts(clmem_svm_allocation 
                            "no implicit queue available (the allocation is not bound to a queue), must be provided explicitly");
     }
     if (queue && CLMEM__CHECKS) {
-        cl_context qctx = clmem__queue_context(queue);
-        if (qctx != rec->context) {
+        cl_context qctx = NULL;
+        err = clmem__queue_context_of(fn, queue, &qctx);
+        if (err != CL_SUCCESS || qctx != rec->context) {
             clmem__svm_reg_restore(a->svm.owner, rec);
-            if (!qctx) return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p is not a valid command queue", (void *)queue);
+            if (err != CL_SUCCESS) return err;
             return clmem__fail(CL_INVALID_CONTEXT, fn, "queue %p belongs to context %p, the allocation to context %p",
                                (void *)queue, (void *)qctx, (void *)rec->context);
         }
@@ -7546,10 +7549,12 @@ CLMEM_API cl_int clmem_svm_map_release_opts(clmem_svm_map *map, const clmem_svm_
                            (unsigned long long)map->id);
     q = opts->queue ? opts->queue : rec->queue;
     if (opts->queue && CLMEM__CHECKS && opts->queue != rec->queue) {
-        cl_context want = clmem__queue_context(rec->queue), have = clmem__queue_context(opts->queue);
-        if (have != want) {
+        cl_context want = NULL, have = NULL;
+        err = clmem__queue_context_of(fn, opts->queue, &have);
+        if (err == CL_SUCCESS) err = clmem__queue_context_of(fn, rec->queue, &want);
+        if (err != CL_SUCCESS || have != want) {
             clmem__svm_reg_restore(map->id, rec);
-            if (!have) return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, ".queue %p is not a valid command queue", (void *)opts->queue);
+            if (err != CL_SUCCESS) return err;
             return clmem__fail(CL_INVALID_CONTEXT, fn, ".queue %p belongs to context %p, the map's queue to context %p",
                                (void *)opts->queue, (void *)have, (void *)want);
         }
@@ -7677,11 +7682,13 @@ CLMEM_API cl_int clmem_enqueue_svm_migratemem_opts(cl_command_queue queue, const
         if ((err = clmem__svm_check_enqueue(fn, queue, NULL, 0, svms[i], what)) != CL_SUCCESS) return err;
     }
     {
-        cl_device_id dev = clmem__queue_device(queue);
-        int v = dev ? clmem__device_version(dev) : 0;
+        cl_device_id dev = NULL;
+        int v;
+        if ((err = clmem__queue_device_of(fn, queue, &dev)) != CL_SUCCESS) return err;
+        v = clmem__device_version(dev);
         if (v < 210) {
             char name[128] = "?";
-            if (dev) clmem__svm_device_name(dev, name, sizeof name);
+            clmem__svm_device_name(dev, name, sizeof name);
             return clmem__fail(CL_INVALID_OPERATION, fn,
                                "clEnqueueSVMMigrateMem needs OpenCL 2.1; device '%s' is OpenCL %d.%d", name, v / 100,
                                (v / 10) % 10);
@@ -7824,12 +7831,12 @@ CLMEM_API cl_int clmem_svm_allocation_lookup(const void *ptr, clmem_svm_allocati
     if (!alloc) return clmem__fail(CL_INVALID_VALUE, fn, "alloc (where to store the allocation) is NULL");
     *alloc = clmem__svm_empty_allocation();
     if (!ptr) return clmem__fail(CL_INVALID_VALUE, fn, "ptr is NULL");
-    clmem__lock(&clmem__svm_reg_mutex);
-    for (i = 0; i < clmem__svm_nslots; ++i) {
-        const clmem__svm_slot *s = &clmem__svm_slots[i];
-        const clmem__svm_rec *r = s->rec; /* NULL while a release is under way */
+    clmem__lock(&clmem__svm_reg.lock);
+    for (i = 0; i < clmem__svm_reg.n; ++i) {
+        const clmem__reg_slot *s = &clmem__svm_reg.slots[i];
+        const clmem__svm_rec *r = CLMEM__CAST(const clmem__svm_rec *, s->obj); /* NULL while a release is under way */
         uintptr_t b;
-        if (!s->busy || !r || r->kind != CLMEM__SVM_ALLOCATION) continue;
+        if (!s->busy || !r || s->tag != CLMEM__SVM_ALLOCATION) continue;
         b = (uintptr_t)r->ptr;
         if (p >= b && p - b < r->size) {
             alloc->svm.ptr = r->ptr;
@@ -7843,7 +7850,7 @@ CLMEM_API cl_int clmem_svm_allocation_lookup(const void *ptr, clmem_svm_allocati
             end_size = r->size;
         }
     }
-    clmem__unlock(&clmem__svm_reg_mutex);
+    clmem__unlock(&clmem__svm_reg.lock);
     if (found) return CL_SUCCESS;
     if (end_of)
         return clmem__fail(CLMEM_ERROR_NOT_FOUND, fn,
@@ -8927,7 +8934,7 @@ static cl_int clmem__host_transfer(cl_command_queue queue, clmem_buffer buf, voi
         /* One driver query on the full path: not every driver compares the contexts
            (Oclgrind 21.10 reads another context's buffer), and CL_INVALID_CONTEXT is
            documented. The inline hot path leaves it to the driver (see transfer.h). */
-        if ((err = clmem__check_same_context(CLMEM__COPY, queue, buf.context, what)) != CL_SUCCESS) return err;
+        if ((err = clmem__same_context(CLMEM__COPY, queue, buf.context, what)) != CL_SUCCESS) return err;
     }
     if (!(o->given & CLMEM_GIVEN_REGION) && !(o->region[0] | o->region[1] | o->region[2]))
         return clmem__host_linear(queue, buf, host, write, o);
@@ -10333,11 +10340,13 @@ CLMEM_API clmem_svm_allocator *clmem_svm_allocator_create(cl_context context, cl
         }
         if (queue) {
             cl_command_queue_properties props = 0;
-            cl_context qctx = clmem__queue_context(queue);
-            if (qctx == NULL ||
-                clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL) != CL_SUCCESS) {
-                clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_COMMAND_QUEUE, fn,
-                                                        "queue %p is not a valid command queue", (void *)queue));
+            cl_context qctx = NULL;
+            cl_int err = clmem__queue_context_of(fn, queue, &qctx);
+            if (err == CL_SUCCESS &&
+                (err = clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL)) != CL_SUCCESS)
+                err = clmem__info_fail(fn, err, "clGetCommandQueueInfo", "CL_QUEUE_PROPERTIES");
+            if (err != CL_SUCCESS) {
+                clmem__set_err(errcode_ret, err);
                 return NULL;
             }
             if (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) {
@@ -10358,7 +10367,12 @@ CLMEM_API clmem_svm_allocator *clmem_svm_allocator_create(cl_context context, cl
         cl_uint max_align = 0;
         if (flags & CL_MEM_SVM_FINE_GRAIN_BUFFER) need = CL_DEVICE_SVM_FINE_GRAIN_BUFFER;
         if (flags & CL_MEM_SVM_ATOMICS) need |= CL_DEVICE_SVM_ATOMICS;
-        devs = clmem__context_devices(context, &ndev);
+        cl_int derr;
+        devs = clmem__devices_of(fn, context, &ndev, &derr);
+        if (!devs) {
+            clmem__set_err(errcode_ret, derr);
+            return NULL;
+        }
         for (i = 0; i < ndev; ++i) {
             cl_device_svm_capabilities caps = 0;
             cl_uint al = 0;
@@ -10982,6 +10996,7 @@ static cl_int clmem__pool_fresh(clmem__pool *p, size_t asz, void **ptr, bool *li
 static cl_int clmem__pool_check_queue(clmem__pool *p, cl_command_queue queue, const char *fn) {
     cl_command_queue last;
     cl_context qctx;
+    cl_int err;
     if (CLMEM__CHECKS && queue == NULL) return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue is NULL");
     if (!CLMEM__CHECKS) return CL_SUCCESS;
 #if defined(__GNUC__) || defined(__clang__)
@@ -10992,9 +11007,7 @@ static cl_int clmem__pool_check_queue(clmem__pool *p, cl_command_queue queue, co
     clmem__pool_unlock(&p->lock);
 #endif
     if (last == queue) return CL_SUCCESS;
-    qctx = clmem__queue_context(queue);
-    if (qctx == NULL) return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p is not a valid command queue",
-                                         (void *)queue);
+    if ((err = clmem__queue_context_of(fn, queue, &qctx)) != CL_SUCCESS) return err;
     if (p->context && qctx != p->context)
         return clmem__fail(CL_INVALID_CONTEXT, fn, "queue %p belongs to context %p, the pool's blocks to context %p",
                            (void *)queue, (void *)qctx, (void *)p->context);
@@ -11984,64 +11997,18 @@ typedef struct clmem__pinned_block {
     int state;
 } clmem__pinned_block;
 
-/* ---- the registry of live hand-outs: id = generation << 32 | (slot index + 1) ---- */
+/* ---- the registry of live hand-outs (base.c's registry: stale ids are recognised) ---- */
 
-typedef struct clmem__pinned_slot {
-    clmem__pinned_block *blk; /* NULL: free */
-    uint32_t gen;
-    uint32_t next_free;       /* index + 1 of the next free slot; 0 ends the list */
-} clmem__pinned_slot;
-
-static clmem__mutex clmem__pinned_reg_lock = CLMEM__MUTEX_INIT;
-static clmem__pinned_slot *clmem__pinned_slots;
-static uint32_t clmem__pinned_nslots, clmem__pinned_cap, clmem__pinned_free_head;
+static clmem__registry clmem__pinned_reg = CLMEM__REGISTRY_INIT;
 
 /* Register a hand-out; 0 when out of host memory. */
-static uint64_t clmem__pinned_reg_add(clmem__pinned_block *blk) {
-    uint32_t i;
-    uint64_t id = 0;
-    clmem__lock(&clmem__pinned_reg_lock);
-    if (clmem__pinned_free_head) {
-        i = clmem__pinned_free_head - 1;
-        clmem__pinned_free_head = clmem__pinned_slots[i].next_free;
-    } else {
-        if (clmem__pinned_nslots == clmem__pinned_cap) {
-            uint32_t cap = clmem__pinned_cap ? clmem__pinned_cap * 2 : 64;
-            clmem__pinned_slot *s;
-            if (cap > 0x7fffffffu) goto done;
-            s = CLMEM__CAST(clmem__pinned_slot *, CLMEM_REALLOC(clmem__pinned_slots, sizeof(clmem__pinned_slot) * cap));
-            if (!s) goto done;
-            clmem__pinned_slots = s;
-            clmem__pinned_cap = cap;
-        }
-        i = clmem__pinned_nslots++;
-        clmem__pinned_slots[i].gen = 1;
-    }
-    clmem__pinned_slots[i].blk = blk;
-    clmem__pinned_slots[i].next_free = 0;
-    id = ((uint64_t)clmem__pinned_slots[i].gen << 32) | (uint64_t)(i + 1);
-done:
-    clmem__unlock(&clmem__pinned_reg_lock);
-    return id;
-}
+static uint64_t clmem__pinned_reg_add(clmem__pinned_block *blk) { return clmem__reg_add(&clmem__pinned_reg, blk, 0); }
 
 /* Take a live hand-out out of the registry (its id is dead from now on); NULL when
    the id is not live (released already, or never handed out). */
 static clmem__pinned_block *clmem__pinned_reg_take(uint64_t id) {
-    uint32_t i = (uint32_t)(id & 0xffffffffu);
-    clmem__pinned_block *blk = NULL;
-    clmem__lock(&clmem__pinned_reg_lock);
-    if (i >= 1 && i <= clmem__pinned_nslots) {
-        clmem__pinned_slot *s = &clmem__pinned_slots[i - 1];
-        if (s->blk && s->gen == (uint32_t)(id >> 32)) {
-            blk = s->blk;
-            s->blk = NULL;
-            if (++s->gen == 0) s->gen = 1;
-            s->next_free = clmem__pinned_free_head;
-            clmem__pinned_free_head = i;
-        }
-    }
-    clmem__unlock(&clmem__pinned_reg_lock);
+    clmem__pinned_block *blk = CLMEM__CAST(clmem__pinned_block *, clmem__reg_find(&clmem__pinned_reg, id, 0, true));
+    if (blk) clmem__reg_remove(&clmem__pinned_reg, id);
     return blk;
 }
 
@@ -12065,11 +12032,11 @@ static cl_int clmem__pinned_flags(const char *fn, cl_mem_flags flags, cl_mem_fla
 /* What a queue tells: its context, device and the device's allocation limit. */
 static cl_int clmem__pinned_queue_facts(const char *fn, cl_command_queue queue, cl_context *ctx, cl_device_id *dev,
                                         cl_ulong *max_alloc) {
+    cl_int err;
     if (queue == NULL) return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue is NULL");
-    *ctx = clmem__queue_context(queue);
-    *dev = clmem__queue_device(queue);
-    if (*ctx == NULL || *dev == NULL)
-        return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p is not a valid command queue", (void *)queue);
+    if ((err = clmem__queue_context_of(fn, queue, ctx)) != CL_SUCCESS ||
+        (err = clmem__queue_device_of(fn, queue, dev)) != CL_SUCCESS)
+        return err;
     *max_alloc = 0;
     if (clGetDeviceInfo(*dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof *max_alloc, max_alloc, NULL) != CL_SUCCESS ||
         *max_alloc == 0)
@@ -13317,7 +13284,8 @@ static void clmem__cache_watch(cl_context ctx) {
     /* the platform must be 3.0: older ICDs have no slot for the call */
     {
         cl_uint n = 0;
-        cl_device_id *devs = clmem__context_devices(ctx, &n);
+        cl_int err;
+        cl_device_id *devs = clmem__devices_of("clmem_cache", ctx, &n, &err);
         if (!devs) return;
         dev = devs[0];
         CLMEM_FREE(devs);
@@ -13378,10 +13346,8 @@ CLMEM_API cl_int clmem_first_arg_dependent_memoize(clmem_first_arg_cache *cache,
     if (cache->key_kind == CLMEM_CACHE_KEY_CONTEXT) {
         owner = CLMEM__CAST(cl_context, cl_object);
     } else if (cache->key_kind == CLMEM_CACHE_KEY_QUEUE) {
-        owner = clmem__queue_context(CLMEM__CAST(cl_command_queue, cl_object));
-        if (owner == NULL)
-            return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p keying cache '%s' is not a valid command queue",
-                               cl_object, cache->name ? cache->name : "?");
+        if ((err = clmem__queue_context_of(fn, CLMEM__CAST(cl_command_queue, cl_object), &owner)) != CL_SUCCESS)
+            return err;
     }
     header = (sizeof(clmem__cache_entry) + sizeof(clmem__max_align) - 1) / sizeof(clmem__max_align) *
              sizeof(clmem__max_align);

@@ -87,6 +87,104 @@ static inline void clmem__lock(clmem__mutex *m) { pthread_mutex_lock(m); }
 static inline void clmem__unlock(clmem__mutex *m) { pthread_mutex_unlock(m); }
 #endif
 
+/* ---- registries of live handles (SVM allocations and maps, pinned memory) ----
+   A handle carries an id, generation << 32 | (slot + 1); the slot keeps the object, a
+   tag (what kind of object) and the generation, bumped when the id dies, so a copy of
+   a dead handle is recognised, never followed. A release detaches the object first
+   (nobody finds it any more, the id stays reserved), then removes it, or restores it
+   when the release fails. */
+typedef struct clmem__reg_slot {
+    void *obj;          /* NULL: free, or detached while a release is under way */
+    uint32_t gen;
+    uint32_t next_free; /* index + 1 of the next free slot, 0 ends the list */
+    int tag;
+    bool busy;          /* taken (live or detached) */
+} clmem__reg_slot;
+
+typedef struct clmem__registry {
+    clmem__mutex lock;
+    clmem__reg_slot *slots;
+    uint32_t n, cap, free_head;
+} clmem__registry;
+#define CLMEM__REGISTRY_INIT {CLMEM__MUTEX_INIT, NULL, 0, 0, 0}
+
+/* clmem__reg_add(r, obj, tag): a new live id for obj; 0 when out of host memory. */
+static uint64_t clmem__reg_add(clmem__registry *r, void *obj, int tag) {
+    uint32_t i;
+    uint64_t id = 0;
+    clmem__lock(&r->lock);
+    if (r->free_head) {
+        i = r->free_head - 1;
+        r->free_head = r->slots[i].next_free;
+    } else {
+        if (r->n == r->cap) {
+            uint32_t cap = r->cap ? r->cap * 2 : 64;
+            clmem__reg_slot *s;
+            if (cap > 0x7fffffffu) goto done;
+            s = CLMEM__CAST(clmem__reg_slot *, CLMEM_REALLOC(r->slots, sizeof(clmem__reg_slot) * cap));
+            if (!s) goto done;
+            r->slots = s;
+            r->cap = cap;
+        }
+        i = r->n++;
+        r->slots[i].gen = 1;
+    }
+    r->slots[i].obj = obj;
+    r->slots[i].tag = tag;
+    r->slots[i].busy = true;
+    r->slots[i].next_free = 0;
+    id = ((uint64_t)r->slots[i].gen << 32) | (uint64_t)(i + 1);
+done:
+    clmem__unlock(&r->lock);
+    return id;
+}
+
+/* locked: the slot of a live (not detached) id with this tag, or NULL */
+static clmem__reg_slot *clmem__reg_slot_of(clmem__registry *r, uint64_t id, int tag) {
+    uint32_t i = (uint32_t)(id & 0xffffffffu);
+    clmem__reg_slot *s;
+    if (i == 0 || i > r->n) return NULL;
+    s = &r->slots[i - 1];
+    if (!s->busy || s->obj == NULL || s->gen != (uint32_t)(id >> 32) || s->tag != tag) return NULL;
+    return s;
+}
+
+/* clmem__reg_find(r, id, tag): the object of a live id, or NULL. With detach = true
+   the object is taken out (nobody finds it from now on; the id stays reserved for
+   clmem__reg_restore or clmem__reg_remove). */
+static void *clmem__reg_find(clmem__registry *r, uint64_t id, int tag, bool detach) {
+    clmem__reg_slot *s;
+    void *obj = NULL;
+    if (id == 0) return NULL;
+    clmem__lock(&r->lock);
+    s = clmem__reg_slot_of(r, id, tag);
+    if (s) {
+        obj = s->obj;
+        if (detach) s->obj = NULL;
+    }
+    clmem__unlock(&r->lock);
+    return obj;
+}
+
+/* clmem__reg_restore(r, id, obj): put back what a failed release detached. */
+static void clmem__reg_restore(clmem__registry *r, uint64_t id, void *obj) {
+    clmem__lock(&r->lock);
+    r->slots[(id & 0xffffffffu) - 1].obj = obj;
+    clmem__unlock(&r->lock);
+}
+
+/* clmem__reg_remove(r, id): finish a detach: the id is dead for good, the slot free. */
+static void clmem__reg_remove(clmem__registry *r, uint64_t id) {
+    uint32_t i = (uint32_t)(id & 0xffffffffu) - 1;
+    clmem__lock(&r->lock);
+    r->slots[i].busy = false;
+    r->slots[i].obj = NULL;
+    if (++r->slots[i].gen == 0) r->slots[i].gen = 1;
+    r->slots[i].next_free = r->free_head;
+    r->free_head = i + 1;
+    clmem__unlock(&r->lock);
+}
+
 /* ---- error names ---- */
 #define CLMEM__ERROR_NAMES(X)                                                                  \
     X(0, CL_SUCCESS) X(-1, CL_DEVICE_NOT_FOUND) X(-2, CL_DEVICE_NOT_AVAILABLE)                   \
@@ -253,49 +351,92 @@ static inline cl_int clmem__check_queue(const char *fn, cl_command_queue queue) 
     return CL_SUCCESS;
 }
 
-static inline cl_context clmem__queue_context(cl_command_queue queue) {
-    cl_context ctx = NULL;
-    if (clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof ctx, &ctx, NULL) != CL_SUCCESS) return NULL;
-    return ctx;
-}
-
-static inline cl_device_id clmem__queue_device(cl_command_queue queue) {
-    cl_device_id dev = NULL;
-    if (clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof dev, &dev, NULL) != CL_SUCCESS) return NULL;
-    return dev;
-}
-
-/* clmem__check_same_context(fn, queue, ctx, what): the object named `what` belongs to
-   ctx; the queue must too. */
-static inline cl_int clmem__check_same_context(const char *fn, cl_command_queue queue, cl_context ctx, const char *what) {
-    cl_context qctx = NULL;
-    cl_int err;
-    if (!CLMEM__CHECKS || ctx == NULL) return CL_SUCCESS;
-    err = clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof qctx, &qctx, NULL);
-    if (err == CL_INVALID_COMMAND_QUEUE || (err == CL_SUCCESS && qctx == NULL))
-        return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p is not a valid command queue", (void *)queue);
-    if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clGetCommandQueueInfo(CL_QUEUE_CONTEXT)"); /* keep its code */
-    if (qctx != ctx)
-        return clmem__fail(CL_INVALID_CONTEXT, fn, "%s belongs to context %p but the queue to context %p", what,
-                           (void *)ctx, (void *)qctx);
-    return CL_SUCCESS;
-}
-
-/* clmem__context_devices(ctx, &n): the devices of a context, CLMEM_MALLOC'd (free with
-   CLMEM_FREE). NULL on failure. */
-static inline cl_device_id *clmem__context_devices(cl_context ctx, cl_uint *n) {
+/* clmem__devices_of(fn, ctx, &n, &err): the devices of a context, CLMEM_MALLOC'd; NULL
+   with *err set and a message naming the failed call (clGetContextInfo keeps its own
+   code: CL_INVALID_CONTEXT only when the driver says so) or CLMEM_MALLOC. */
+static cl_device_id *clmem__devices_of(const char *fn, cl_context ctx, cl_uint *n, cl_int *err) {
     cl_uint count = 0;
     cl_device_id *devs;
     *n = 0;
-    if (clGetContextInfo(ctx, CL_CONTEXT_NUM_DEVICES, sizeof count, &count, NULL) != CL_SUCCESS || count == 0) return NULL;
+    *err = clGetContextInfo(ctx, CL_CONTEXT_NUM_DEVICES, sizeof count, &count, NULL);
+    if (*err != CL_SUCCESS) {
+        *err = clmem__fail(*err, fn, "clGetContextInfo(context %p, CL_CONTEXT_NUM_DEVICES) failed with %s (%d)",
+                           (void *)ctx, clmem_error_string(*err), (int)*err);
+        return NULL;
+    }
+    if (count == 0) {
+        *err = clmem__fail(CL_INVALID_CONTEXT, fn, "context %p has no devices", (void *)ctx);
+        return NULL;
+    }
     devs = CLMEM__CAST(cl_device_id *, CLMEM_MALLOC(sizeof(cl_device_id) * count));
-    if (!devs) return NULL;
-    if (clGetContextInfo(ctx, CL_CONTEXT_DEVICES, sizeof(cl_device_id) * count, devs, NULL) != CL_SUCCESS) {
+    if (!devs) {
+        *err = clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "CLMEM_MALLOC of %zu bytes for the %u devices of context %p failed",
+                           sizeof(cl_device_id) * count, count, (void *)ctx);
+        return NULL;
+    }
+    *err = clGetContextInfo(ctx, CL_CONTEXT_DEVICES, sizeof(cl_device_id) * count, devs, NULL);
+    if (*err != CL_SUCCESS) {
         CLMEM_FREE(devs);
+        *err = clmem__fail(*err, fn, "clGetContextInfo(context %p, CL_CONTEXT_DEVICES) failed with %s (%d)", (void *)ctx,
+                           clmem_error_string(*err), (int)*err);
         return NULL;
     }
     *n = count;
     return devs;
+}
+
+/* clmem__info_fail(fn, err, call, what): a failed info query keeps its code and says
+   which query failed. */
+static cl_int clmem__info_fail(const char *fn, cl_int err, const char *call, const char *what) {
+    return clmem__fail(err, fn, "%s(%s) failed with %s (%d)", call, what, clmem_error_string(err), (int)err);
+}
+
+/* clmem__refail_as(fn, err): a helper failed with its own message ("helper: text");
+   say the text again in the name of fn, the function the user called. */
+static cl_int clmem__refail_as(const char *fn, cl_int err) {
+    char why[768];
+    const char *m = clmem_last_error_message(), *colon = strstr(m, ": ");
+    snprintf(why, sizeof why, "%s", colon ? colon + 2 : m);
+    return clmem__fail(err, fn, "%s", why);
+}
+
+/* What a queue answers (clGetCommandQueueInfo) for clmem__queue_context_of and
+   clmem__queue_device_of: CL_INVALID_COMMAND_QUEUE when the driver says so or answers
+   NULL, any other failure with its own code and the query named. */
+static cl_int clmem__queue_answer(const char *fn, cl_command_queue queue, cl_int err, bool got, const char *what) {
+    if (err == CL_INVALID_COMMAND_QUEUE || (err == CL_SUCCESS && !got))
+        return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p is not a valid command queue", (void *)queue);
+    if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetCommandQueueInfo", what);
+    return CL_SUCCESS;
+}
+
+/* clmem__queue_context_of(fn, queue, &ctx) / clmem__queue_device_of(fn, queue, &dev):
+   the queue's context or device; on failure the code and message of clmem__queue_answer. */
+static cl_int clmem__queue_context_of(const char *fn, cl_command_queue queue, cl_context *ctx) {
+    cl_int err;
+    *ctx = NULL;
+    err = clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof *ctx, ctx, NULL);
+    return clmem__queue_answer(fn, queue, err, *ctx != NULL, "CL_QUEUE_CONTEXT");
+}
+static cl_int clmem__queue_device_of(const char *fn, cl_command_queue queue, cl_device_id *dev) {
+    cl_int err;
+    *dev = NULL;
+    err = clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof *dev, dev, NULL);
+    return clmem__queue_answer(fn, queue, err, *dev != NULL, "CL_QUEUE_DEVICE");
+}
+
+/* clmem__same_context(fn, queue, ctx, what): the object named `what` belongs to ctx;
+   the queue must too. A failed clGetCommandQueueInfo keeps its own code
+   (CL_INVALID_COMMAND_QUEUE only when the driver says so) and is named. */
+static cl_int clmem__same_context(const char *fn, cl_command_queue queue, cl_context ctx, const char *what) {
+    cl_context qctx = NULL;
+    cl_int err;
+    if (!CLMEM__CHECKS || ctx == NULL) return CL_SUCCESS;
+    if ((err = clmem__queue_context_of(fn, queue, &qctx)) != CL_SUCCESS) return err;
+    if (qctx != ctx)
+        return clmem__fail(CL_INVALID_CONTEXT, fn, "%s belongs to context %p but the queue to context %p", what,
+                           (void *)ctx, (void *)qctx);
+    return CL_SUCCESS;
 }
 
 /* clmem__device_version(dev): the OpenCL version of a device as major*100+minor*10

@@ -134,7 +134,8 @@ static void clmem__cache_watch(cl_context ctx) {
     /* the platform must be 3.0: older ICDs have no slot for the call */
     {
         cl_uint n = 0;
-        cl_device_id *devs = clmem__context_devices(ctx, &n);
+        cl_int err;
+        cl_device_id *devs = clmem__devices_of("clmem_cache", ctx, &n, &err);
         if (!devs) return;
         dev = devs[0];
         CLMEM_FREE(devs);
@@ -195,10 +196,8 @@ CLMEM_API cl_int clmem_first_arg_dependent_memoize(clmem_first_arg_cache *cache,
     if (cache->key_kind == CLMEM_CACHE_KEY_CONTEXT) {
         owner = CLMEM__CAST(cl_context, cl_object);
     } else if (cache->key_kind == CLMEM_CACHE_KEY_QUEUE) {
-        owner = clmem__queue_context(CLMEM__CAST(cl_command_queue, cl_object));
-        if (owner == NULL)
-            return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p keying cache '%s' is not a valid command queue",
-                               cl_object, cache->name ? cache->name : "?");
+        if ((err = clmem__queue_context_of(fn, CLMEM__CAST(cl_command_queue, cl_object), &owner)) != CL_SUCCESS)
+            return err;
     }
     header = (sizeof(clmem__cache_entry) + sizeof(clmem__max_align) - 1) / sizeof(clmem__max_align) *
              sizeof(clmem__max_align);

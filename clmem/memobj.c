@@ -34,72 +34,6 @@ static cl_int clmem__wait_list_ok(const char *fn, const cl_event *wait_for, cl_u
     return CL_SUCCESS;
 }
 
-/* clmem__devices_of(fn, ctx, &n, &err): the devices of a context, CLMEM_MALLOC'd; NULL
-   with *err set and a message naming the failed call (clGetContextInfo keeps its own
-   code: CL_INVALID_CONTEXT only when the driver says so) or CLMEM_MALLOC. */
-static cl_device_id *clmem__devices_of(const char *fn, cl_context ctx, cl_uint *n, cl_int *err) {
-    cl_uint count = 0;
-    cl_device_id *devs;
-    *n = 0;
-    *err = clGetContextInfo(ctx, CL_CONTEXT_NUM_DEVICES, sizeof count, &count, NULL);
-    if (*err != CL_SUCCESS) {
-        *err = clmem__fail(*err, fn, "clGetContextInfo(context %p, CL_CONTEXT_NUM_DEVICES) failed with %s (%d)",
-                           (void *)ctx, clmem_error_string(*err), (int)*err);
-        return NULL;
-    }
-    if (count == 0) {
-        *err = clmem__fail(CL_INVALID_CONTEXT, fn, "context %p has no devices", (void *)ctx);
-        return NULL;
-    }
-    devs = CLMEM__CAST(cl_device_id *, CLMEM_MALLOC(sizeof(cl_device_id) * count));
-    if (!devs) {
-        *err = clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "CLMEM_MALLOC of %zu bytes for the %u devices of context %p failed",
-                           sizeof(cl_device_id) * count, count, (void *)ctx);
-        return NULL;
-    }
-    *err = clGetContextInfo(ctx, CL_CONTEXT_DEVICES, sizeof(cl_device_id) * count, devs, NULL);
-    if (*err != CL_SUCCESS) {
-        CLMEM_FREE(devs);
-        *err = clmem__fail(*err, fn, "clGetContextInfo(context %p, CL_CONTEXT_DEVICES) failed with %s (%d)", (void *)ctx,
-                           clmem_error_string(*err), (int)*err);
-        return NULL;
-    }
-    *n = count;
-    return devs;
-}
-
-/* clmem__info_fail(fn, err, call, what): a failed info query keeps its code and says
-   which query failed. */
-static cl_int clmem__info_fail(const char *fn, cl_int err, const char *call, const char *what) {
-    return clmem__fail(err, fn, "%s(%s) failed with %s (%d)", call, what, clmem_error_string(err), (int)err);
-}
-
-/* clmem__refail_as(fn, err): a helper failed with its own message ("helper: text");
-   say the text again in the name of fn, the function the user called. */
-static cl_int clmem__refail_as(const char *fn, cl_int err) {
-    char why[768];
-    const char *m = clmem_last_error_message(), *colon = strstr(m, ": ");
-    snprintf(why, sizeof why, "%s", colon ? colon + 2 : m);
-    return clmem__fail(err, fn, "%s", why);
-}
-
-/* clmem__same_context(fn, queue, ctx, what): clmem__check_same_context, but a failed
-   clGetCommandQueueInfo keeps its own code (CL_INVALID_COMMAND_QUEUE only when the
-   driver says so) and is named. */
-static cl_int clmem__same_context(const char *fn, cl_command_queue queue, cl_context ctx, const char *what) {
-    cl_context qctx = NULL;
-    cl_int err;
-    if (!CLMEM__CHECKS || ctx == NULL) return CL_SUCCESS;
-    err = clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof qctx, &qctx, NULL);
-    if (err == CL_INVALID_COMMAND_QUEUE)
-        return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p is not a valid command queue", (void *)queue);
-    if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetCommandQueueInfo", "CL_QUEUE_CONTEXT");
-    if (qctx != ctx)
-        return clmem__fail(CL_INVALID_CONTEXT, fn, "%s belongs to context %p but the queue to context %p", what,
-                           (void *)ctx, (void *)qctx);
-    return CL_SUCCESS;
-}
-
 CLMEM_API cl_int clmem_mem_get_info(cl_mem mem, clmem_mem_info *info) {
     static const char fn[] = "clmem_mem_get_info";
     cl_int err;
@@ -218,6 +152,7 @@ CLMEM_API cl_int clmem_enqueue_migrate_mem_objects_opts(cl_command_queue queue, 
     static const char fn[] = "clmem_enqueue_migrate_mem_objects";
     static const clmem_enqueue_options none = CLMEM__ZERO;
     const cl_mem_migration_flags known = CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED;
+    cl_device_id dev = NULL;
     cl_int err;
     cl_uint i;
     if (!opts) opts = &none;
@@ -249,7 +184,7 @@ CLMEM_API cl_int clmem_enqueue_migrate_mem_objects_opts(cl_command_queue queue, 
     err = clmem__enqueue_migrate(queue, n, objects, flags, opts->num_wait_for, opts->wait_for, opts->event);
     if (err == CL_SUCCESS) return CL_SUCCESS;
     /* asked only on failure (it cost a third of a call when asked every time) */
-    if (CLMEM__CHECKS && clmem__device_version(clmem__queue_device(queue)) < 120)
+    if (CLMEM__CHECKS && clmem__device_version(clmem__queue_device_of(fn, queue, &dev) == CL_SUCCESS ? dev : NULL) < 120)
         return clmem__fail(CL_INVALID_OPERATION, fn, "the queue's device is older than OpenCL 1.2 (no migration)");
     return clmem__cl_fail(err, fn, "clEnqueueMigrateMemObjects");
 }

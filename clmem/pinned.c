@@ -40,64 +40,18 @@ typedef struct clmem__pinned_block {
     int state;
 } clmem__pinned_block;
 
-/* ---- the registry of live hand-outs: id = generation << 32 | (slot index + 1) ---- */
+/* ---- the registry of live hand-outs (base.c's registry: stale ids are recognised) ---- */
 
-typedef struct clmem__pinned_slot {
-    clmem__pinned_block *blk; /* NULL: free */
-    uint32_t gen;
-    uint32_t next_free;       /* index + 1 of the next free slot; 0 ends the list */
-} clmem__pinned_slot;
-
-static clmem__mutex clmem__pinned_reg_lock = CLMEM__MUTEX_INIT;
-static clmem__pinned_slot *clmem__pinned_slots;
-static uint32_t clmem__pinned_nslots, clmem__pinned_cap, clmem__pinned_free_head;
+static clmem__registry clmem__pinned_reg = CLMEM__REGISTRY_INIT;
 
 /* Register a hand-out; 0 when out of host memory. */
-static uint64_t clmem__pinned_reg_add(clmem__pinned_block *blk) {
-    uint32_t i;
-    uint64_t id = 0;
-    clmem__lock(&clmem__pinned_reg_lock);
-    if (clmem__pinned_free_head) {
-        i = clmem__pinned_free_head - 1;
-        clmem__pinned_free_head = clmem__pinned_slots[i].next_free;
-    } else {
-        if (clmem__pinned_nslots == clmem__pinned_cap) {
-            uint32_t cap = clmem__pinned_cap ? clmem__pinned_cap * 2 : 64;
-            clmem__pinned_slot *s;
-            if (cap > 0x7fffffffu) goto done;
-            s = CLMEM__CAST(clmem__pinned_slot *, CLMEM_REALLOC(clmem__pinned_slots, sizeof(clmem__pinned_slot) * cap));
-            if (!s) goto done;
-            clmem__pinned_slots = s;
-            clmem__pinned_cap = cap;
-        }
-        i = clmem__pinned_nslots++;
-        clmem__pinned_slots[i].gen = 1;
-    }
-    clmem__pinned_slots[i].blk = blk;
-    clmem__pinned_slots[i].next_free = 0;
-    id = ((uint64_t)clmem__pinned_slots[i].gen << 32) | (uint64_t)(i + 1);
-done:
-    clmem__unlock(&clmem__pinned_reg_lock);
-    return id;
-}
+static uint64_t clmem__pinned_reg_add(clmem__pinned_block *blk) { return clmem__reg_add(&clmem__pinned_reg, blk, 0); }
 
 /* Take a live hand-out out of the registry (its id is dead from now on); NULL when
    the id is not live (released already, or never handed out). */
 static clmem__pinned_block *clmem__pinned_reg_take(uint64_t id) {
-    uint32_t i = (uint32_t)(id & 0xffffffffu);
-    clmem__pinned_block *blk = NULL;
-    clmem__lock(&clmem__pinned_reg_lock);
-    if (i >= 1 && i <= clmem__pinned_nslots) {
-        clmem__pinned_slot *s = &clmem__pinned_slots[i - 1];
-        if (s->blk && s->gen == (uint32_t)(id >> 32)) {
-            blk = s->blk;
-            s->blk = NULL;
-            if (++s->gen == 0) s->gen = 1;
-            s->next_free = clmem__pinned_free_head;
-            clmem__pinned_free_head = i;
-        }
-    }
-    clmem__unlock(&clmem__pinned_reg_lock);
+    clmem__pinned_block *blk = CLMEM__CAST(clmem__pinned_block *, clmem__reg_find(&clmem__pinned_reg, id, 0, true));
+    if (blk) clmem__reg_remove(&clmem__pinned_reg, id);
     return blk;
 }
 
@@ -121,11 +75,11 @@ static cl_int clmem__pinned_flags(const char *fn, cl_mem_flags flags, cl_mem_fla
 /* What a queue tells: its context, device and the device's allocation limit. */
 static cl_int clmem__pinned_queue_facts(const char *fn, cl_command_queue queue, cl_context *ctx, cl_device_id *dev,
                                         cl_ulong *max_alloc) {
+    cl_int err;
     if (queue == NULL) return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue is NULL");
-    *ctx = clmem__queue_context(queue);
-    *dev = clmem__queue_device(queue);
-    if (*ctx == NULL || *dev == NULL)
-        return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p is not a valid command queue", (void *)queue);
+    if ((err = clmem__queue_context_of(fn, queue, ctx)) != CL_SUCCESS ||
+        (err = clmem__queue_device_of(fn, queue, dev)) != CL_SUCCESS)
+        return err;
     *max_alloc = 0;
     if (clGetDeviceInfo(*dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof *max_alloc, max_alloc, NULL) != CL_SUCCESS ||
         *max_alloc == 0)

@@ -294,11 +294,13 @@ CLMEM_API clmem_svm_allocator *clmem_svm_allocator_create(cl_context context, cl
         }
         if (queue) {
             cl_command_queue_properties props = 0;
-            cl_context qctx = clmem__queue_context(queue);
-            if (qctx == NULL ||
-                clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL) != CL_SUCCESS) {
-                clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_COMMAND_QUEUE, fn,
-                                                        "queue %p is not a valid command queue", (void *)queue));
+            cl_context qctx = NULL;
+            cl_int err = clmem__queue_context_of(fn, queue, &qctx);
+            if (err == CL_SUCCESS &&
+                (err = clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL)) != CL_SUCCESS)
+                err = clmem__info_fail(fn, err, "clGetCommandQueueInfo", "CL_QUEUE_PROPERTIES");
+            if (err != CL_SUCCESS) {
+                clmem__set_err(errcode_ret, err);
                 return NULL;
             }
             if (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) {
@@ -319,7 +321,12 @@ CLMEM_API clmem_svm_allocator *clmem_svm_allocator_create(cl_context context, cl
         cl_uint max_align = 0;
         if (flags & CL_MEM_SVM_FINE_GRAIN_BUFFER) need = CL_DEVICE_SVM_FINE_GRAIN_BUFFER;
         if (flags & CL_MEM_SVM_ATOMICS) need |= CL_DEVICE_SVM_ATOMICS;
-        devs = clmem__context_devices(context, &ndev);
+        cl_int derr;
+        devs = clmem__devices_of(fn, context, &ndev, &derr);
+        if (!devs) {
+            clmem__set_err(errcode_ret, derr);
+            return NULL;
+        }
         for (i = 0; i < ndev; ++i) {
             cl_device_svm_capabilities caps = 0;
             cl_uint al = 0;
@@ -943,6 +950,7 @@ static cl_int clmem__pool_fresh(clmem__pool *p, size_t asz, void **ptr, bool *li
 static cl_int clmem__pool_check_queue(clmem__pool *p, cl_command_queue queue, const char *fn) {
     cl_command_queue last;
     cl_context qctx;
+    cl_int err;
     if (CLMEM__CHECKS && queue == NULL) return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue is NULL");
     if (!CLMEM__CHECKS) return CL_SUCCESS;
 #if defined(__GNUC__) || defined(__clang__)
@@ -953,9 +961,7 @@ static cl_int clmem__pool_check_queue(clmem__pool *p, cl_command_queue queue, co
     clmem__pool_unlock(&p->lock);
 #endif
     if (last == queue) return CL_SUCCESS;
-    qctx = clmem__queue_context(queue);
-    if (qctx == NULL) return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p is not a valid command queue",
-                                         (void *)queue);
+    if ((err = clmem__queue_context_of(fn, queue, &qctx)) != CL_SUCCESS) return err;
     if (p->context && qctx != p->context)
         return clmem__fail(CL_INVALID_CONTEXT, fn, "queue %p belongs to context %p, the pool's blocks to context %p",
                            (void *)queue, (void *)qctx, (void *)p->context);

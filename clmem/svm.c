@@ -22,104 +22,30 @@ typedef struct clmem__svm_rec {
     size_t alignment;
 } clmem__svm_rec;
 
-typedef struct clmem__svm_slot {
-    clmem__svm_rec *rec; /* NULL: free, or detached while a release is under way */
-    uint32_t gen;
-    uint32_t next_free;  /* index + 1 of the next free slot, 0 ends the list */
-    bool busy;           /* taken (live or detached) */
-} clmem__svm_slot;
-
-static clmem__mutex clmem__svm_reg_mutex = CLMEM__MUTEX_INIT;
-static clmem__svm_slot *clmem__svm_slots;
-static uint32_t clmem__svm_nslots, clmem__svm_cap, clmem__svm_free_head;
+/* the registry of live allocations and maps (base.c); a record's kind is its tag */
+static clmem__registry clmem__svm_reg = CLMEM__REGISTRY_INIT;
 
 /* Register rec; 0 when out of memory. */
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((unused))
 #endif
-static uint64_t clmem__svm_reg_add(clmem__svm_rec *rec) {
-    uint32_t i;
-    uint64_t id = 0;
-    clmem__lock(&clmem__svm_reg_mutex);
-    if (clmem__svm_free_head) {
-        i = clmem__svm_free_head - 1;
-        clmem__svm_free_head = clmem__svm_slots[i].next_free;
-    } else {
-        if (clmem__svm_nslots == clmem__svm_cap) {
-            uint32_t cap = clmem__svm_cap ? clmem__svm_cap * 2 : 64;
-            clmem__svm_slot *s;
-            if (cap > 0x7fffffffu) goto done;
-            s = CLMEM__CAST(clmem__svm_slot *, CLMEM_REALLOC(clmem__svm_slots, sizeof(clmem__svm_slot) * cap));
-            if (!s) goto done;
-            clmem__svm_slots = s;
-            clmem__svm_cap = cap;
-        }
-        i = clmem__svm_nslots++;
-        clmem__svm_slots[i].gen = 1;
-    }
-    clmem__svm_slots[i].rec = rec;
-    clmem__svm_slots[i].busy = true;
-    clmem__svm_slots[i].next_free = 0;
-    id = ((uint64_t)clmem__svm_slots[i].gen << 32) | (uint64_t)(i + 1);
-done:
-    clmem__unlock(&clmem__svm_reg_mutex);
-    return id;
-}
-
-/* The slot of a live id (locked), or NULL. */
-static clmem__svm_slot *clmem__svm_slot_of(uint64_t id, int kind) {
-    uint32_t i = (uint32_t)(id & 0xffffffffu);
-    clmem__svm_slot *s;
-    if (i == 0 || i > clmem__svm_nslots) return NULL;
-    s = &clmem__svm_slots[i - 1];
-    if (!s->busy || s->rec == NULL || s->gen != (uint32_t)(id >> 32) || s->rec->kind != kind) return NULL;
-    return s;
-}
+static uint64_t clmem__svm_reg_add(clmem__svm_rec *rec) { return clmem__reg_add(&clmem__svm_reg, rec, rec->kind); }
 
 /* The record of a live id, or NULL. The record stays valid until its release. */
 static clmem__svm_rec *clmem__svm_reg_find(uint64_t id, int kind) {
-    clmem__svm_slot *s;
-    clmem__svm_rec *rec = NULL;
-    if (id == 0) return NULL;
-    clmem__lock(&clmem__svm_reg_mutex);
-    s = clmem__svm_slot_of(id, kind);
-    if (s) rec = s->rec;
-    clmem__unlock(&clmem__svm_reg_mutex);
-    return rec;
+    return CLMEM__CAST(clmem__svm_rec *, clmem__reg_find(&clmem__svm_reg, id, kind, false));
 }
 
 /* Take a live record out of the registry for a release: nobody else finds it from
-   now on, but the slot is kept so that clmem__svm_reg_restore can put it back. */
+   now on, but the id is kept so that clmem__svm_reg_restore can put it back. */
 static clmem__svm_rec *clmem__svm_reg_detach(uint64_t id, int kind) {
-    clmem__svm_slot *s;
-    clmem__svm_rec *rec = NULL;
-    clmem__lock(&clmem__svm_reg_mutex);
-    s = clmem__svm_slot_of(id, kind);
-    if (s) {
-        rec = s->rec;
-        s->rec = NULL;
-    }
-    clmem__unlock(&clmem__svm_reg_mutex);
-    return rec;
+    return CLMEM__CAST(clmem__svm_rec *, clmem__reg_find(&clmem__svm_reg, id, kind, true));
 }
 
-static void clmem__svm_reg_restore(uint64_t id, clmem__svm_rec *rec) {
-    clmem__lock(&clmem__svm_reg_mutex);
-    clmem__svm_slots[(id & 0xffffffffu) - 1].rec = rec;
-    clmem__unlock(&clmem__svm_reg_mutex);
-}
+static void clmem__svm_reg_restore(uint64_t id, clmem__svm_rec *rec) { clmem__reg_restore(&clmem__svm_reg, id, rec); }
 
 /* Finish a detach: the id is dead for good and the slot reusable. */
-static void clmem__svm_reg_remove(uint64_t id) {
-    uint32_t i = (uint32_t)(id & 0xffffffffu) - 1;
-    clmem__lock(&clmem__svm_reg_mutex);
-    clmem__svm_slots[i].busy = false;
-    clmem__svm_slots[i].rec = NULL;
-    if (++clmem__svm_slots[i].gen == 0) clmem__svm_slots[i].gen = 1;
-    clmem__svm_slots[i].next_free = clmem__svm_free_head;
-    clmem__svm_free_head = i + 1;
-    clmem__unlock(&clmem__svm_reg_mutex);
-}
+static void clmem__svm_reg_remove(uint64_t id) { clmem__reg_remove(&clmem__svm_reg, id); }
 
 /* clmem__svm_check_live(fn, what, svm, &ctx): an SVM pointer whose owner is known
    must still be allocated; its context is returned (NULL for tags). */
@@ -500,10 +426,11 @@ CLMEM_API cl_int clmem_svm_allocation_enqueue_release_opts(clmem_svm_allocation 
                            "no implicit queue available (the allocation is not bound to a queue), must be provided explicitly");
     }
     if (queue && CLMEM__CHECKS) {
-        cl_context qctx = clmem__queue_context(queue);
-        if (qctx != rec->context) {
+        cl_context qctx = NULL;
+        err = clmem__queue_context_of(fn, queue, &qctx);
+        if (err != CL_SUCCESS || qctx != rec->context) {
             clmem__svm_reg_restore(a->svm.owner, rec);
-            if (!qctx) return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p is not a valid command queue", (void *)queue);
+            if (err != CL_SUCCESS) return err;
             return clmem__fail(CL_INVALID_CONTEXT, fn, "queue %p belongs to context %p, the allocation to context %p",
                                (void *)queue, (void *)qctx, (void *)rec->context);
         }
@@ -698,10 +625,12 @@ CLMEM_API cl_int clmem_svm_map_release_opts(clmem_svm_map *map, const clmem_svm_
                            (unsigned long long)map->id);
     q = opts->queue ? opts->queue : rec->queue;
     if (opts->queue && CLMEM__CHECKS && opts->queue != rec->queue) {
-        cl_context want = clmem__queue_context(rec->queue), have = clmem__queue_context(opts->queue);
-        if (have != want) {
+        cl_context want = NULL, have = NULL;
+        err = clmem__queue_context_of(fn, opts->queue, &have);
+        if (err == CL_SUCCESS) err = clmem__queue_context_of(fn, rec->queue, &want);
+        if (err != CL_SUCCESS || have != want) {
             clmem__svm_reg_restore(map->id, rec);
-            if (!have) return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, ".queue %p is not a valid command queue", (void *)opts->queue);
+            if (err != CL_SUCCESS) return err;
             return clmem__fail(CL_INVALID_CONTEXT, fn, ".queue %p belongs to context %p, the map's queue to context %p",
                                (void *)opts->queue, (void *)have, (void *)want);
         }
@@ -829,11 +758,13 @@ CLMEM_API cl_int clmem_enqueue_svm_migratemem_opts(cl_command_queue queue, const
         if ((err = clmem__svm_check_enqueue(fn, queue, NULL, 0, svms[i], what)) != CL_SUCCESS) return err;
     }
     {
-        cl_device_id dev = clmem__queue_device(queue);
-        int v = dev ? clmem__device_version(dev) : 0;
+        cl_device_id dev = NULL;
+        int v;
+        if ((err = clmem__queue_device_of(fn, queue, &dev)) != CL_SUCCESS) return err;
+        v = clmem__device_version(dev);
         if (v < 210) {
             char name[128] = "?";
-            if (dev) clmem__svm_device_name(dev, name, sizeof name);
+            clmem__svm_device_name(dev, name, sizeof name);
             return clmem__fail(CL_INVALID_OPERATION, fn,
                                "clEnqueueSVMMigrateMem needs OpenCL 2.1; device '%s' is OpenCL %d.%d", name, v / 100,
                                (v / 10) % 10);
@@ -976,12 +907,12 @@ CLMEM_API cl_int clmem_svm_allocation_lookup(const void *ptr, clmem_svm_allocati
     if (!alloc) return clmem__fail(CL_INVALID_VALUE, fn, "alloc (where to store the allocation) is NULL");
     *alloc = clmem__svm_empty_allocation();
     if (!ptr) return clmem__fail(CL_INVALID_VALUE, fn, "ptr is NULL");
-    clmem__lock(&clmem__svm_reg_mutex);
-    for (i = 0; i < clmem__svm_nslots; ++i) {
-        const clmem__svm_slot *s = &clmem__svm_slots[i];
-        const clmem__svm_rec *r = s->rec; /* NULL while a release is under way */
+    clmem__lock(&clmem__svm_reg.lock);
+    for (i = 0; i < clmem__svm_reg.n; ++i) {
+        const clmem__reg_slot *s = &clmem__svm_reg.slots[i];
+        const clmem__svm_rec *r = CLMEM__CAST(const clmem__svm_rec *, s->obj); /* NULL while a release is under way */
         uintptr_t b;
-        if (!s->busy || !r || r->kind != CLMEM__SVM_ALLOCATION) continue;
+        if (!s->busy || !r || s->tag != CLMEM__SVM_ALLOCATION) continue;
         b = (uintptr_t)r->ptr;
         if (p >= b && p - b < r->size) {
             alloc->svm.ptr = r->ptr;
@@ -995,7 +926,7 @@ CLMEM_API cl_int clmem_svm_allocation_lookup(const void *ptr, clmem_svm_allocati
             end_size = r->size;
         }
     }
-    clmem__unlock(&clmem__svm_reg_mutex);
+    clmem__unlock(&clmem__svm_reg.lock);
     if (found) return CL_SUCCESS;
     if (end_of)
         return clmem__fail(CLMEM_ERROR_NOT_FOUND, fn,

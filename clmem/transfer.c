@@ -259,7 +259,7 @@ static cl_int clmem__host_transfer(cl_command_queue queue, clmem_buffer buf, voi
         /* One driver query on the full path: not every driver compares the contexts
            (Oclgrind 21.10 reads another context's buffer), and CL_INVALID_CONTEXT is
            documented. The inline hot path leaves it to the driver (see transfer.h). */
-        if ((err = clmem__check_same_context(CLMEM__COPY, queue, buf.context, what)) != CL_SUCCESS) return err;
+        if ((err = clmem__same_context(CLMEM__COPY, queue, buf.context, what)) != CL_SUCCESS) return err;
     }
     if (!(o->given & CLMEM_GIVEN_REGION) && !(o->region[0] | o->region[1] | o->region[2]))
         return clmem__host_linear(queue, buf, host, write, o);
