@@ -1540,6 +1540,9 @@ CLMEM_API clmem_memory_pool *clmem_memory_pool_create(clmem_allocator *allocator
 }
 
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__SIZEOF_POINTER__) && __SIZEOF_POINTER__ == 8
+CLMEM__STATIC_ASSERT(sizeof(clmem_pooled_svm) == 40 && offsetof(clmem_pooled_svm, svm.owner) == 16 &&
+                         offsetof(clmem_pooled_svm, block) == 24 && offsetof(clmem_pooled_svm, generation) == 32,
+                     "clmem_pooled_svm: ptr, size, owner, block, generation (clmem__pooled_svm_handle writes them so)");
 CLMEM__STATIC_ASSERT(sizeof(clmem_buffer) == 64 && offsetof(clmem_buffer, context) == 8 &&
                          offsetof(clmem_buffer, flags) == 24 && offsetof(clmem_buffer, root) == 32 &&
                          offsetof(clmem_buffer, origin) == 40 && offsetof(clmem_buffer, pool) == 48,
@@ -1764,39 +1767,58 @@ CLMEM_API clmem_svm_pool *clmem_svm_pool_create(clmem_svm_allocator *allocator, 
     return CLMEM__CAST(clmem_svm_pool *, (void *)p);
 }
 
+static clmem_pooled_svm clmem__pooled_svm_empty(void) {
+    clmem_pooled_svm r;
+    memset(&r, 0, sizeof r);
+    return r;
+}
+
+/* the handle of an SVM block just handed out: as two 16-byte pairs and a word where
+   the layout allows (see clmem__pool_handle) */
+static inline clmem_pooled_svm clmem__pooled_svm_handle(const clmem__pool_block *blk, size_t size) {
+    clmem_pooled_svm r;
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__SIZEOF_POINTER__) && __SIZEOF_POINTER__ == 8
+    typedef uint64_t clmem__u64x2 __attribute__((vector_size(16)));
+    const clmem__u64x2 v[2] = {{(uint64_t)(uintptr_t)blk->ptr, (uint64_t)size}, {0, (uint64_t)(uintptr_t)blk}};
+    memcpy(&r, v, sizeof v);
+    r.generation = blk->owner.gen;
+#else
+    r.svm.ptr = blk->ptr;
+    r.svm.size = size;
+    r.svm.owner = 0;
+    r.block = CLMEM__CAST(void *, blk);
+    r.generation = blk->owner.gen;
+#endif
+    return r;
+}
+
 static clmem_pooled_svm clmem__svm_pool_allocate(clmem_svm_pool *pool, size_t size, cl_command_queue queue,
                                                  bool explicit_queue, cl_int *errcode_ret, const char *fn,
                                                  const char *file, int line) {
     clmem__pool_block *blk = NULL;
-    clmem_pooled_svm r;
     cl_int err;
-    memset(&r, 0, sizeof r);
     if (CLMEM__CHECKS && pool == NULL) {
         clmem__set_err(errcode_ret, clmem__pool_null(fn));
-        return r;
+        return clmem__pooled_svm_empty();
     }
     if (explicit_queue) {
         if ((err = clmem__pool_check_queue(&pool->core, queue, fn)) != CL_SUCCESS) {
             clmem__set_err(errcode_ret, err);
-            return r;
+            return clmem__pooled_svm_empty();
         }
         if (CLMEM__CHECKS && queue != pool->core.svm_alloc->queue && clmem__queue_is_ooo(queue)) {
             clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_COMMAND_QUEUE, fn,
                                                     "queue %p is out-of-order; pooled SVM needs an in-order queue",
                                                     (void *)queue));
-            return r;
+            return clmem__pooled_svm_empty();
         }
     } else {
         queue = pool->core.svm_alloc->queue;
     }
     err = clmem__pool_get(&pool->core, size, queue, fn, file, line, &blk);
     clmem__set_err(errcode_ret, err);
-    if (err != CL_SUCCESS) return r;
-    r.svm.ptr = blk->ptr;
-    r.svm.size = size;
-    r.block = blk;
-    r.generation = blk->owner.gen;
-    return r;
+    if (err != CL_SUCCESS) return clmem__pooled_svm_empty();
+    return clmem__pooled_svm_handle(blk, size);
 }
 
 CLMEM_API clmem_pooled_svm clmem_svm_pool_allocate_at(clmem_svm_pool *pool, size_t size, cl_int *errcode_ret,
