@@ -47,6 +47,9 @@ static void test_buffer(clmem_test_context *t) {
     CLMEM_CHECK_CL(t, clmem_enqueue_fill_buffer(t->queue, b, &v, 4, 0, 0));   // nothing to do
     clmem::unique<clmem_buffer> u(sub);
     CLMEM_CHECK_CL(t, clmem_enqueue_fill_buffer(t->queue, u, &v, 4, 0, 4));
+    // the fill writes into `host` (USE_HOST_PTR, on this stack frame): done before it goes
+    // (without this, PoCL 5's device thread wrote into a dead frame: a segfault on the H100 host)
+    CLMEM_CHECK_CL(t, clFinish(t->queue));
     clmem_release(&tail);
     clmem_release(&b);
 }
