@@ -367,9 +367,11 @@ CLMEM_API cl_int clmem_memory_pool_set_limit(clmem_memory_pool *pool, size_t max
 CLMEM_API cl_int clmem_memory_pool_set_oom_callback(clmem_memory_pool *pool, clmem_pool_oom_fn fn, void *user);
 
 /** clmem_memory_pool_active_blocks_info(pool, out, capacity, &count): the blocks now
-    handed out, with where they were allocated (CLMEM_TRACK_ALLOCATIONS; otherwise
-    file is NULL), most recent first. Without CLMEM_TRACK_ALLOCATIONS only the count
-    is known: *count is set and nothing is stored. Errors: CL_INVALID_VALUE. */
+    handed out: *count is how many, and the first `capacity` of them go to out (NULL
+    to count only), each with its memory, sizes and, with CLMEM_TRACK_ALLOCATIONS,
+    where it was allocated (otherwise file NULL, line 0). Most recent first within each
+    thread's shard (so exactly most recent first while one thread uses the pool).
+    Errors: CL_INVALID_VALUE. */
 CLMEM_API cl_int clmem_memory_pool_active_blocks_info(clmem_memory_pool *pool, clmem_pool_block_info *out,
                                                       size_t capacity, size_t *count);
 
