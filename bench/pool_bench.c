@@ -5,7 +5,8 @@
    Build (from the repository root, no CMake needed):
        cc -std=c11 -O2 -I. bench/pool_bench.c -o pool_bench -lOpenCL -lpthread
    Run from the repository root (it runs bench/pool_bench.py for the PyOpenCL side):
-       ./pool_bench [--quick] [--size BYTES] [--threads N,N,..] [--py PATH|--no-py]
+       ./pool_bench [--quick] [--pin] [--size BYTES] [--threads N,N,..] [--py PATH|--no-py]
+   --pin (Linux) keeps the main thread on CPU 0 and thread i on CPU i + 1 (mod cores).
    The device is the first one CLMEM_TEST (or PYOPENCL_TEST) selects; the PyOpenCL
    side gets the same platform and device (by index), and runs under $PYTHON
    (default /usr/bin/python3, where Debian's python3-pyopencl is).
@@ -29,7 +30,11 @@
    Goals (issues 7 and 13): pool <= 30 ns; svm pool <= 50 ns; N-thread / 1-thread
    <= 1.3 for N up to the number of cores; pyopencl/pool >= 10; raw/pool >= 1000.
    --quick finishes in a few seconds; the full run in well under a minute. */
+#if defined(__linux__)
+#define _GNU_SOURCE /* sched_setaffinity, for --pin */
+#else
 #define _POSIX_C_SOURCE 200809L
+#endif
 #define CLMEM_IMPLEMENTATION
 #include "clmem.h"
 
@@ -71,7 +76,23 @@ static int device_indices(cl_platform_id plat, cl_device_id dev, int *pi, int *d
     return 0;
 }
 
-static int g_quick;
+static int g_quick, g_pin;
+
+/* --pin: the calling thread on CPU `cpu`, or on every CPU again for cpu < 0 (Linux;
+   elsewhere nothing) */
+static void pin_to(int cpu) {
+#if defined(__linux__)
+    cpu_set_t set;
+    int i, n = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    if (!g_pin) return;
+    CPU_ZERO(&set);
+    for (i = 0; i < n && i < CPU_SETSIZE; ++i)
+        if (cpu < 0 || i == cpu) CPU_SET(i, &set);
+    sched_setaffinity(0, sizeof set, &set);
+#else
+    (void)cpu;
+#endif
+}
 #define ROUNDS 3 /* of the pool, thread and SVM figures (see main) */
 static size_t g_size = 4096;
 
@@ -80,7 +101,7 @@ static size_t g_size = 4096;
 #define MAX_BATCHES 128
 typedef struct runner {
     clmem_memory_pool *pool;
-    int batches, per;
+    int batches, per, cpu;
     int *go;
     double v[MAX_BATCHES];
     int failed;
@@ -89,6 +110,7 @@ typedef struct runner {
 static void *run_pairs(void *arg) {
     runner *r = (runner *)arg;
     cl_int err;
+    pin_to(r->cpu);
     clmem_buffer b = clmem_memory_pool_allocate(r->pool, g_size, &err); /* this thread's held block */
     int i, k;
     if (err != CL_SUCCESS) r->failed = 1;
@@ -118,6 +140,7 @@ static double threads_cost(clmem_memory_pool *pool, int n) {
         r[i].batches = g_quick ? 41 : 101;
         r[i].per = 10000;
         r[i].go = &go;
+        r[i].cpu = (i + 1) % (int)sysconf(_SC_NPROCESSORS_ONLN); /* the main thread has CPU 0 */
         if (pthread_create(&th[i], NULL, run_pairs, &r[i]) != 0) return -1;
     }
     __atomic_store_n(&go, 1, __ATOMIC_RELEASE);
@@ -144,6 +167,7 @@ int main(int argc, char **argv) {
 
     for (i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "--quick")) g_quick = 1;
+        else if (!strcmp(argv[i], "--pin")) g_pin = 1;
         else if (!strcmp(argv[i], "--no-py")) run_py = 0;
         else if (!strcmp(argv[i], "--py") && i + 1 < argc) py = argv[++i];
         else if (!strcmp(argv[i], "--size") && i + 1 < argc) g_size = (size_t)strtoull(argv[++i], NULL, 10);
@@ -157,7 +181,7 @@ int main(int argc, char **argv) {
                 s = *end == ',' ? end + 1 : end;
             }
         } else {
-            fprintf(stderr, "usage: %s [--quick] [--size BYTES] [--threads N,N,..] [--py PATH|--no-py]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--quick] [--pin] [--size BYTES] [--threads N,N,..] [--py PATH|--no-py]\n", argv[0]);
             return 2;
         }
     }
@@ -173,6 +197,7 @@ int main(int argc, char **argv) {
     if (err != CL_SUCCESS) return 1;
     q2 = clCreateCommandQueueWithProperties(ctx, td.device, NULL, &err);
     if (err != CL_SUCCESS) return 1;
+    pin_to(0); /* --pin: the main thread on CPU 0 while the pools are measured */
     printf("pool_bench: device '%s', block of %zu bytes, %d cores%s\n", name, g_size, cores,
            g_quick ? " (--quick)" : "");
 
@@ -292,6 +317,7 @@ int main(int argc, char **argv) {
     }
 #endif
 
+    pin_to(-1);
     /* raw: create + first use + release */
     {
         const int n = g_quick ? 200 : 1000;
