@@ -10212,10 +10212,7 @@ CLMEM_API clmem_allocator *clmem_immediate_allocator_create(cl_command_queue que
         clmem__set_err(errcode_ret, err);
         return NULL;
     }
-    /* the query keeps the driver's code and names itself (CL_INVALID_COMMAND_QUEUE only
-       when the driver says so) */
-    if ((err = clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof ctx, &ctx, NULL)) != CL_SUCCESS) {
-        err = clmem__info_fail(fn, err, "clGetCommandQueueInfo", "CL_QUEUE_CONTEXT");
+    if ((err = clmem__queue_context_of(fn, queue, &ctx)) != CL_SUCCESS) {
         clmem__set_err(errcode_ret, err);
         return NULL;
     }
@@ -11066,7 +11063,6 @@ static cl_int clmem__pool_put(clmem__pool_block *blk, uint64_t gen, cl_command_q
                               size_t size, const char *fn);
 static bool clmem__pool_free_one(clmem__pool *p);
 
-
 static CLMEM__NOINLINE cl_int clmem__pool_get_slow(clmem__pool *p, size_t size, cl_command_queue queue,
                                                    const char *fn, const char *file, int line,
                                                    clmem__pool_block **out, uint32_t bin, unsigned si);
@@ -11594,7 +11590,7 @@ CLMEM__STATIC_ASSERT(sizeof(clmem_pooled_svm) == 40 && offsetof(clmem_pooled_svm
 CLMEM__STATIC_ASSERT(sizeof(clmem_buffer) == 64 && offsetof(clmem_buffer, context) == 8 &&
                          offsetof(clmem_buffer, flags) == 24 && offsetof(clmem_buffer, root) == 32 &&
                          offsetof(clmem_buffer, origin) == 40 && offsetof(clmem_buffer, pool) == 48,
-                     "clmem_buffer: eight 64-bit words in this order (clmem__memory_pool_allocate writes them so)");
+                     "clmem_buffer: eight 64-bit words in this order (clmem__pool_handle writes them so)");
 #endif
 
 /* the handle of a block just handed out */
