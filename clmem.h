@@ -2446,11 +2446,12 @@ CLMEM_API clmem_allocator *clmem_deferred_allocator_create(cl_context context, c
 /** clmem_immediate_allocator_create(queue, flags, &err): buffers made resident on
     the queue's device at allocation time (PyOpenCL's ImmediateAllocator), so that a
     lack of memory is reported by the allocation itself: after clCreateBuffer it
-    enqueues a non-blocking write of up to 4 zero bytes on the queue; if that fails the
-    buffer is released and the error returned. The enqueue is not waited for (as in
-    PyOpenCL). PyOpenCL migrates instead (clEnqueueMigrateMemObjects, OpenCL 1.2+);
-    NVIDIA's driver 580 crashes when a migration is enqueued onto a queue while another
-    thread enqueues onto it, and a pool's threads miss at any moment. flags: 0 means
+    writes up to 4 zero bytes on the queue, blocking, so the buffer is ready for any
+    queue of the context when handed out; if that fails the buffer is released and the
+    error returned. PyOpenCL migrates instead (clEnqueueMigrateMemObjects, OpenCL 1.2+,
+    not waited for); NVIDIA's driver 580 crashes when a migration is enqueued onto a
+    queue while another thread enqueues onto it, and a pool's threads miss at any
+    moment. flags: 0 means
     CL_MEM_READ_WRITE. Errors: CL_INVALID_COMMAND_QUEUE (NULL or invalid queue),
     CL_INVALID_VALUE (USE_HOST_PTR or COPY_HOST_PTR in flags), CL_OUT_OF_HOST_MEMORY.
     The allocator retains the queue. Thread safety: any thread.
@@ -10109,19 +10110,22 @@ static cl_int clmem__deferred_allocate(void *user, size_t size, cl_mem *mem) {
     return err;
 }
 
-/* Resident now, so that a lack of memory shows here: a non-blocking write of up to 4
-   zero bytes (from static memory; PyOpenCL wrote from the stack), on every device. Not
-   PyOpenCL's clEnqueueMigrateMemObjects (1.2+): NVIDIA's driver 580 crashes when a
-   migration is enqueued onto a queue while another thread enqueues onto it (bare calls,
-   4 threads: every run), and a pool calls this from whichever threads miss at once;
-   concurrent writes are safe there. Either way the enqueue is not waited for. */
+/* Resident now, so that a lack of memory shows here: a blocking write of up to 4 zero
+   bytes, on every device. Not PyOpenCL's clEnqueueMigrateMemObjects (1.2+): NVIDIA's
+   driver 580 crashes when a migration is enqueued onto a queue while another thread
+   enqueues onto it (bare calls, 4 threads: every run), and a pool calls this from
+   whichever threads miss at once; concurrent writes are safe there. Blocking, because
+   the block may next be written on another queue (another device of the context): a
+   write still pending on the allocator's queue could land after that one and zero its
+   first bytes (multidev_subdevices:pool_both_devices caught it). A miss costs a
+   round trip more; a hit costs nothing. */
 static cl_int clmem__immediate_allocate(void *user, size_t size, cl_mem *mem) {
     static const unsigned zero = 0;
     clmem_allocator *a = CLMEM__CAST(clmem_allocator *, user);
     cl_int err = CL_SUCCESS;
     cl_mem m = clCreateBuffer(a->context, a->flags, size, NULL, &err);
     if (err != CL_SUCCESS) return err;
-    err = clEnqueueWriteBuffer(a->queue, m, CL_FALSE, 0, size < sizeof zero ? size : sizeof zero, &zero, 0, NULL, NULL);
+    err = clEnqueueWriteBuffer(a->queue, m, CL_TRUE, 0, size < sizeof zero ? size : sizeof zero, &zero, 0, NULL, NULL);
     if (err != CL_SUCCESS) {
         clReleaseMemObject(m); /* PyOpenCL leaked it */
         return err;

@@ -61,19 +61,22 @@ static cl_int clmem__deferred_allocate(void *user, size_t size, cl_mem *mem) {
     return err;
 }
 
-/* Resident now, so that a lack of memory shows here: a non-blocking write of up to 4
-   zero bytes (from static memory; PyOpenCL wrote from the stack), on every device. Not
-   PyOpenCL's clEnqueueMigrateMemObjects (1.2+): NVIDIA's driver 580 crashes when a
-   migration is enqueued onto a queue while another thread enqueues onto it (bare calls,
-   4 threads: every run), and a pool calls this from whichever threads miss at once;
-   concurrent writes are safe there. Either way the enqueue is not waited for. */
+/* Resident now, so that a lack of memory shows here: a blocking write of up to 4 zero
+   bytes, on every device. Not PyOpenCL's clEnqueueMigrateMemObjects (1.2+): NVIDIA's
+   driver 580 crashes when a migration is enqueued onto a queue while another thread
+   enqueues onto it (bare calls, 4 threads: every run), and a pool calls this from
+   whichever threads miss at once; concurrent writes are safe there. Blocking, because
+   the block may next be written on another queue (another device of the context): a
+   write still pending on the allocator's queue could land after that one and zero its
+   first bytes (multidev_subdevices:pool_both_devices caught it). A miss costs a
+   round trip more; a hit costs nothing. */
 static cl_int clmem__immediate_allocate(void *user, size_t size, cl_mem *mem) {
     static const unsigned zero = 0;
     clmem_allocator *a = CLMEM__CAST(clmem_allocator *, user);
     cl_int err = CL_SUCCESS;
     cl_mem m = clCreateBuffer(a->context, a->flags, size, NULL, &err);
     if (err != CL_SUCCESS) return err;
-    err = clEnqueueWriteBuffer(a->queue, m, CL_FALSE, 0, size < sizeof zero ? size : sizeof zero, &zero, 0, NULL, NULL);
+    err = clEnqueueWriteBuffer(a->queue, m, CL_TRUE, 0, size < sizeof zero ? size : sizeof zero, &zero, 0, NULL, NULL);
     if (err != CL_SUCCESS) {
         clReleaseMemObject(m); /* PyOpenCL leaked it */
         return err;

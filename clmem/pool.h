@@ -175,11 +175,12 @@ CLMEM_API clmem_allocator *clmem_deferred_allocator_create(cl_context context, c
 /** clmem_immediate_allocator_create(queue, flags, &err): buffers made resident on
     the queue's device at allocation time (PyOpenCL's ImmediateAllocator), so that a
     lack of memory is reported by the allocation itself: after clCreateBuffer it
-    enqueues a non-blocking write of up to 4 zero bytes on the queue; if that fails the
-    buffer is released and the error returned. The enqueue is not waited for (as in
-    PyOpenCL). PyOpenCL migrates instead (clEnqueueMigrateMemObjects, OpenCL 1.2+);
-    NVIDIA's driver 580 crashes when a migration is enqueued onto a queue while another
-    thread enqueues onto it, and a pool's threads miss at any moment. flags: 0 means
+    writes up to 4 zero bytes on the queue, blocking, so the buffer is ready for any
+    queue of the context when handed out; if that fails the buffer is released and the
+    error returned. PyOpenCL migrates instead (clEnqueueMigrateMemObjects, OpenCL 1.2+,
+    not waited for); NVIDIA's driver 580 crashes when a migration is enqueued onto a
+    queue while another thread enqueues onto it, and a pool's threads miss at any
+    moment. flags: 0 means
     CL_MEM_READ_WRITE. Errors: CL_INVALID_COMMAND_QUEUE (NULL or invalid queue),
     CL_INVALID_VALUE (USE_HOST_PTR or COPY_HOST_PTR in flags), CL_OUT_OF_HOST_MEMORY.
     The allocator retains the queue. Thread safety: any thread.
