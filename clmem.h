@@ -11107,6 +11107,29 @@ static inline cl_int clmem__pool_get(clmem__pool *p, size_t size, cl_command_que
     return clmem__pool_get_slow(p, size, queue, fn, file, line, out, bin, si);
 }
 
+/* a held block of `bin` from the other shards (si's own first when `self`), handed
+   out in si's shard; a trip to the shared pool, so si's books look at the others'
+   (rebase). NULL when no shard has one. */
+static clmem__pool_block *clmem__pool_steal(clmem__pool *p, unsigned si, bool self, uint32_t bin,
+                                            cl_command_queue queue, size_t size, const char *file, int line) {
+    clmem__pool_block *blk;
+    unsigned i;
+    for (i = self ? 0 : 1; i < CLMEM_POOL_SHARDS; ++i) {
+        clmem__pool_shard *other = &p->shards[(si + i) % CLMEM_POOL_SHARDS].s;
+        clmem__pool_lock(&other->lock);
+        blk = clmem__pool_take(other, bin, queue);
+        clmem__pool_unlock(&other->lock);
+        if (blk) {
+            clmem__pool_lock_all(p);
+            clmem__pool_rebase(p, &p->shards[si].s);
+            clmem__pool_activate(&p->shards[si].s, si, blk, size, file, line, true);
+            clmem__pool_unlock_all(p);
+            return blk;
+        }
+    }
+    return NULL;
+}
+
 static CLMEM__NOINLINE cl_int clmem__pool_get_slow(clmem__pool *p, size_t size, cl_command_queue queue,
                                                    const char *fn, const char *file, int line,
                                                    clmem__pool_block **out, uint32_t bin, unsigned si) {
@@ -11116,24 +11139,11 @@ static CLMEM__NOINLINE cl_int clmem__pool_get_slow(clmem__pool *p, size_t size, 
     void *ptr = NULL;
     cl_int err;
     bool limited = false, hooked = false, counted = false, null_ret = false;
-    unsigned attempt = 0, i;
+    unsigned attempt = 0;
 
     if (!clmem__pool_shard_ready(p, sh))
         return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the pool's bins");
-    /* a block of the bin in another thread's shard */
-    for (i = 1; i < CLMEM_POOL_SHARDS; ++i) {
-        clmem__pool_shard *other = &p->shards[(si + i) % CLMEM_POOL_SHARDS].s;
-        clmem__pool_lock(&other->lock);
-        blk = clmem__pool_take(other, bin, queue);
-        clmem__pool_unlock(&other->lock);
-        if (blk) {
-            clmem__pool_lock_all(p);
-            clmem__pool_rebase(p, sh);
-            clmem__pool_activate(sh, si, blk, size, file, line, true);
-            clmem__pool_unlock_all(p);
-            goto handout;
-        }
-    }
+    if ((blk = clmem__pool_steal(p, si, false, bin, queue, size, file, line)) != NULL) goto handout;
 
     asz = clmem_alloc_size(p->L, bin);
     if (asz < size) /* SIZE_MAX and its neighbours: no block size holds them */
@@ -11161,18 +11171,7 @@ static CLMEM__NOINLINE cl_int clmem__pool_get_slow(clmem__pool *p, size_t size, 
             hooked = true;
             if (!p->is_svm && p->alloc->ops.try_release_blocks) p->alloc->ops.try_release_blocks(p->alloc->user);
         }
-        for (i = 0; i < CLMEM_POOL_SHARDS; ++i) {
-            clmem__pool_shard *other = &p->shards[(si + i) % CLMEM_POOL_SHARDS].s;
-            clmem__pool_lock(&other->lock);
-            blk = clmem__pool_take(other, bin, queue);
-            clmem__pool_unlock(&other->lock);
-            if (blk) {
-                clmem__pool_lock(&sh->lock);
-                clmem__pool_activate(sh, si, blk, size, file, line, true);
-                clmem__pool_unlock(&sh->lock);
-                goto handout;
-            }
-        }
+        if ((blk = clmem__pool_steal(p, si, true, bin, queue, size, file, line)) != NULL) goto handout;
         if (clmem__pool_free_one(p)) continue; /* stage 2: free one held block, largest bin first */
         if (p->oom_fn && p->oom_fn(asz, ++attempt, p->oom_user)) continue; /* stage 3: the callback */
         if (limited) {
