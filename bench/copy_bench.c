@@ -13,16 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
+#include "bench.h"
 
 /* The loops callgrind measures: kept out of line so --toggle-collect can name them. */
 __attribute__((noinline)) void loop_raw_write(cl_command_queue q, clmem_buffer b, const void *h, size_t n, int iters) {
@@ -42,7 +33,7 @@ __attribute__((noinline)) void loop_clmem_read(cl_command_queue q, clmem_buffer 
 static double median_roundtrip(cl_command_queue q, clmem_buffer b, unsigned char *h, size_t n, int use_clmem, int reps) {
     double *t = (double *)malloc(sizeof(double) * (size_t)reps), m;
     for (int r = 0; r < reps; ++r) {
-        double t0 = now();
+        double t0 = bench_now();
         if (use_clmem) {
             clmem_enqueue_copy(q, b, h, .byte_count = n);
             clmem_enqueue_copy(q, h, b, .byte_count = n);
@@ -50,9 +41,9 @@ static double median_roundtrip(cl_command_queue q, clmem_buffer b, unsigned char
             clEnqueueWriteBuffer(q, b.mem, CL_TRUE, 0, n, h, 0, NULL, NULL);
             clEnqueueReadBuffer(q, b.mem, CL_TRUE, 0, n, h, 0, NULL, NULL);
         }
-        t[r] = now() - t0;
+        t[r] = bench_now() - t0;
     }
-    qsort(t, (size_t)reps, sizeof(double), cmp_double);
+    qsort(t, (size_t)reps, sizeof(double), bench_cmp_double);
     m = t[reps / 2];
     free(t);
     return m;

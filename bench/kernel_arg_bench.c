@@ -22,15 +22,7 @@
 enum { RUNS_MAX = 7 };
 static int CALLS = 200000, RUNS = RUNS_MAX; /* ./kernel_arg_bench MODE CALLS: one run of CALLS */
 
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
+#include "bench.h"
 
 typedef void (*loop_fn)(cl_kernel k, clmem_buffer b);
 __attribute__((noinline)) static void raw_buffer(cl_kernel k, clmem_buffer b) {
@@ -60,11 +52,11 @@ __attribute__((noinline)) static void clmem_local(cl_kernel k, clmem_buffer b) {
 static double ns_per_call(loop_fn f, cl_kernel k, clmem_buffer b) {
     double t[RUNS_MAX];
     for (int r = 0; r < RUNS; ++r) {
-        double t0 = now();
+        double t0 = bench_now();
         f(k, b);
-        t[r] = (now() - t0) / CALLS * 1e9;
+        t[r] = (bench_now() - t0) / CALLS * 1e9;
     }
-    qsort(t, (size_t)RUNS, sizeof(double), cmp_double);
+    qsort(t, (size_t)RUNS, sizeof(double), bench_cmp_double);
     return t[RUNS / 2];
 }
 

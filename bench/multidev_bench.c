@@ -37,21 +37,7 @@ enum { REPS = 7, MAXSIZES = 8 };
 /* round trips per batch: set per size so that a batch takes about 50 ms (2..64) */
 static int PINGPONG = 2;
 
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n) {
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return v[n / 2];
-}
+#include "bench.h"
 
 static int rounds_for(double seconds_per_move) {
     double r = seconds_per_move > 0 ? 0.05 / (2.0 * seconds_per_move) : 64;
@@ -77,7 +63,7 @@ static void chain_release(cl_event *e) {
 static double migrate_batch(bench *B, clmem_buffer b, int use_clmem) {
     cl_event prev = NULL, touched = NULL, moved = NULL;
     size_t one = 1;
-    double t0 = now();
+    double t0 = bench_now();
     int i, side;
     for (i = 0; i < PINGPONG; ++i) {
         for (side = 0; side < 2; ++side) {
@@ -104,14 +90,14 @@ static double migrate_batch(bench *B, clmem_buffer b, int use_clmem) {
     chain_release(&prev);
     clFinish(B->q[0]);
     clFinish(B->q[1]);
-    return (now() - t0) / (2.0 * PINGPONG);
+    return (bench_now() - t0) / (2.0 * PINGPONG);
 }
 
 /* copy round trips: a -> c on device 1's queue, c -> a on device 0's queue. With
    same_device both run on device 0's queue (the local reference). */
 static double copy_batch(bench *B, clmem_buffer a, clmem_buffer c, int use_clmem, int same_device) {
     cl_event prev = NULL, done = NULL;
-    double t0 = now();
+    double t0 = bench_now();
     int i, side;
     for (i = 0; i < PINGPONG; ++i) {
         for (side = 0; side < 2; ++side) {
@@ -136,7 +122,7 @@ static double copy_batch(bench *B, clmem_buffer a, clmem_buffer c, int use_clmem
     chain_release(&prev);
     clFinish(B->q[0]);
     clFinish(B->q[1]);
-    return (now() - t0) / (2.0 * PINGPONG);
+    return (bench_now() - t0) / (2.0 * PINGPONG);
 }
 
 static int check(bench *B, const char *what, clmem_buffer b, const unsigned char *want, size_t n, size_t skip_first) {
@@ -282,8 +268,8 @@ int main(int argc, char **argv) {
             raw[r] = migrate_batch(&B, b, 0);
             cl[r] = migrate_batch(&B, b, 1);
         }
-        mraw = median(raw, REPS);
-        mcl = median(cl, REPS);
+        mraw = bench_median(raw, (size_t)(REPS));
+        mcl = bench_median(cl, (size_t)(REPS));
         row(sizes[s], "migrate 0 <-> 1 (+1-item kernel)", mraw, mcl, n);
         printf("%10s  (%d round trips a batch)\n", "", PINGPONG);
         check(&B, "migrate", b, pattern, n, 1); /* byte 0 counts the kernels */
@@ -298,10 +284,10 @@ int main(int argc, char **argv) {
             cl[r] = copy_batch(&B, a, c, 1, 0);
             loc[r] = copy_batch(&B, a, c, 0, 1);
         }
-        mraw = median(raw, REPS);
-        mcl = median(cl, REPS);
+        mraw = bench_median(raw, (size_t)(REPS));
+        mcl = bench_median(cl, (size_t)(REPS));
         row(sizes[s], "copy, queue 1 <-> queue 0, events", mraw, mcl, n);
-        row(sizes[s], "copy on device 0 only (reference)", median(loc, REPS), 0, n);
+        row(sizes[s], "copy on device 0 only (reference)", bench_median(loc, (size_t)(REPS)), 0, n);
         check(&B, "copy", a, pattern, n, 0);
         check(&B, "copy", c, pattern, n, 0);
         clmem_buffer_release(&a);

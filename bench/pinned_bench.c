@@ -28,16 +28,7 @@
 #include <string.h>
 #include <time.h>
 
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
+#include "bench.h"
 
 enum { RAW_PAGEABLE, RAW_PINNED, CLMEM_PINNED, CLMEM_STAGED, KINDS };
 static const char *const kind_names[KINDS] = {"raw_pageable", "raw_pinned", "clmem_pinned", "clmem_staged"};
@@ -210,14 +201,14 @@ int main(int argc, char **argv) {
             char hb[32];
             for (dir = 0; dir < 2; ++dir) {
                 int write = dir == 0, kind, rounds = 0, cap = 4096;
-                double *t[KINDS], t0 = now();
+                double *t[KINDS], t0 = bench_now();
                 for (kind = 0; kind < KINDS; ++kind) t[kind] = (double *)malloc(sizeof(double) * (size_t)cap);
                 for (kind = 0; kind < KINDS; ++kind) run_one(&b, kind, write, n); /* warm up */
-                while (rounds < cap && (rounds < 5 || now() - t0 < budget)) {
+                while (rounds < cap && (rounds < 5 || bench_now() - t0 < budget)) {
                     for (kind = 0; kind < KINDS; ++kind) {
-                        double s = now();
+                        double s = bench_now();
                         err = run_one(&b, kind, write, n);
-                        t[kind][rounds] = now() - s;
+                        t[kind][rounds] = bench_now() - s;
                         if (err != CL_SUCCESS) {
                             fprintf(stderr, "pinned_bench: %s %s %zu: %s (%s)\n", kind_names[kind],
                                     write ? "write" : "read", n, clmem_error_string(err), clmem_last_error_message());
@@ -227,7 +218,7 @@ int main(int argc, char **argv) {
                     ++rounds;
                 }
                 for (kind = 0; kind < KINDS; ++kind) {
-                    qsort(t[kind], (size_t)rounds, sizeof(double), cmp_double);
+                    qsort(t[kind], (size_t)rounds, sizeof(double), bench_cmp_double);
                     gbs[dir][kind] = (double)n / t[kind][rounds / 2] / 1e9;
                     free(t[kind]);
                 }

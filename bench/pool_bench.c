@@ -46,21 +46,9 @@
 #include <time.h>
 #include <unistd.h>
 
-static double now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
+#include "bench.h"
 
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, size_t n) {
-    qsort(v, n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
+static double now_ns(void) { return 1e9 * bench_now(); }
 
 /* the platform index of dev, and its index among that platform's devices */
 static int device_indices(cl_platform_id plat, cl_device_id dev, int *pi, int *di) {
@@ -149,7 +137,7 @@ static double threads_cost(clmem_memory_pool *pool, int n) {
         if (r[i].failed) return -1;
         for (j = 0; j < r[i].batches; ++j) all[m++] = r[i].v[j];
     }
-    return median(all, m);
+    return bench_median(all, m);
 }
 
 int main(int argc, char **argv) {
@@ -232,7 +220,7 @@ int main(int argc, char **argv) {
                 }
                 v[b] = (now_ns() - t0) / per;
             }
-            if (r > 0 && median(v, (size_t)batches) < pool_ns) pool_ns = median(v, (size_t)batches);
+            if (r > 0 && bench_median(v, (size_t)batches) < pool_ns) pool_ns = bench_median(v, (size_t)batches);
             if ((r == 0 && clmem_memory_pool_held_blocks(pool) != 1) || clmem_memory_pool_active_blocks(pool) != 0) {
                 fprintf(stderr, "pool_bench: the pool's books are off\n");
                 return 1;
@@ -263,7 +251,7 @@ int main(int argc, char **argv) {
             }
             v[b] = (now_ns() - t0) / per;
         }
-        same_ns = median(v, (size_t)batches);
+        same_ns = bench_median(v, (size_t)batches);
         for (b = 0; b < batches; ++b) {
             const int n = g_quick ? 20 : 50;
             double t0 = now_ns();
@@ -276,7 +264,7 @@ int main(int argc, char **argv) {
             clFinish(q);
             clFinish(q2);
         }
-        other_ns = median(v, (size_t)batches);
+        other_ns = bench_median(v, (size_t)batches);
         if (err != CL_SUCCESS) {
             fprintf(stderr, "pool_bench: queue-ordered path failed: %s\n", clmem_last_error_message());
             return 1;
@@ -309,7 +297,7 @@ int main(int argc, char **argv) {
                         }
                         v[b] = (now_ns() - t0) / per;
                     }
-                    if (median(v, (size_t)batches) < svm_ns) svm_ns = median(v, (size_t)batches);
+                    if (bench_median(v, (size_t)batches) < svm_ns) svm_ns = bench_median(v, (size_t)batches);
                 }
             }
             clmem_svm_pool_release(sp);
@@ -335,7 +323,7 @@ int main(int argc, char **argv) {
                 return 1;
             }
         }
-        raw_ns = median(v, (size_t)n);
+        raw_ns = bench_median(v, (size_t)n);
         free(v);
     }
 
