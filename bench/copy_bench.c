@@ -15,7 +15,12 @@
 
 #include "bench.h"
 
-/* The loops callgrind measures: kept out of line so --toggle-collect can name them. */
+/* The loops callgrind measures: kept out of line (and extern) so --toggle-collect can
+   name them. */
+void loop_raw_write(cl_command_queue q, clmem_buffer b, const void *h, size_t n, int iters);
+void loop_clmem_write(cl_command_queue q, clmem_buffer b, const void *h, size_t n, int iters);
+void loop_raw_read(cl_command_queue q, clmem_buffer b, void *h, size_t n, int iters);
+void loop_clmem_read(cl_command_queue q, clmem_buffer b, void *h, size_t n, int iters);
 __attribute__((noinline)) void loop_raw_write(cl_command_queue q, clmem_buffer b, const void *h, size_t n, int iters) {
     for (int i = 0; i < iters; ++i) clEnqueueWriteBuffer(q, b.mem, CL_TRUE, 0, n, h, 0, NULL, NULL);
 }

@@ -75,7 +75,7 @@ static void pin_to(int cpu) {
     if (!g_pin) return;
     CPU_ZERO(&set);
     for (i = 0; i < n && i < CPU_SETSIZE; ++i)
-        if (cpu < 0 || i == cpu) CPU_SET(i, &set);
+        if (cpu < 0 || i == cpu) CPU_SET((size_t)i, &set);
     sched_setaffinity(0, sizeof set, &set);
 #else
     (void)cpu;
