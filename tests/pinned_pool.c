@@ -5,14 +5,7 @@
 #include "clmem.h"
 #include "common.h"
 
-static char g_log[8192];
-static int g_warnings;
-static void capture_log(clmem_log_level level, cl_int code, const char *message, void *user) {
-    size_t used = strlen(g_log);
-    (void)code; (void)user;
-    if (level == CLMEM_LOG_WARNING) ++g_warnings;
-    snprintf(g_log + used, sizeof g_log - used, "%s\n", message);
-}
+#include "capture_log.h"
 
 static size_t size_of(cl_mem m) {
     size_t s = 0;

@@ -88,4 +88,17 @@ static clmem_allocator *fake_allocator(fake_alloc *f, cl_int *err) {
     clmem_allocator_ops ops = {fake_allocate, fake_free, fake_hook, NULL, false};
     return clmem_allocator_create(&ops, f, NULL, CL_MEM_READ_WRITE, err);
 }
+
+/* a pool (L = 4) over a fresh fake allocator; NULL (the case failed) when it cannot */
+static inline clmem_memory_pool *fake_pool(clmem_test_context *t, fake_alloc *f) {
+    cl_int err;
+    clmem_allocator *a;
+    clmem_memory_pool *pool;
+    fake_init(f);
+    a = fake_allocator(f, &err);
+    pool = clmem_memory_pool_create(a, 4, &err);
+    clmem_allocator_release(a);
+    if (!pool) clmem_test_fail(t, __FILE__, __LINE__, "no pool: %s", clmem_last_error_message());
+    return pool;
+}
 #endif

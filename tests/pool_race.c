@@ -14,18 +14,6 @@
 
 #define NTHREADS 4
 
-static clmem_memory_pool *fake_pool(clmem_test_context *t, fake_alloc *f) {
-    cl_int err;
-    clmem_allocator *a;
-    clmem_memory_pool *pool;
-    fake_init(f);
-    a = fake_allocator(f, &err);
-    pool = clmem_memory_pool_create(a, 4, &err);
-    clmem_allocator_release(a);
-    if (!pool) clmem_test_fail(t, __FILE__, __LINE__, "no pool: %s", clmem_last_error_message());
-    return pool;
-}
-
 static int g_go;
 static void wait_go(void) {
     while (!__atomic_load_n(&g_go, __ATOMIC_ACQUIRE)) sched_yield();

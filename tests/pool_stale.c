@@ -9,18 +9,6 @@
 #include "common.h"
 #include "pool_fake.h"
 
-static clmem_memory_pool *fake_pool(clmem_test_context *t, fake_alloc *f) {
-    cl_int err;
-    clmem_allocator *a;
-    clmem_memory_pool *pool;
-    fake_init(f);
-    a = fake_allocator(f, &err);
-    pool = clmem_memory_pool_create(a, 4, &err);
-    clmem_allocator_release(a);
-    if (!pool) clmem_test_fail(t, __FILE__, __LINE__, "no pool: %s", clmem_last_error_message());
-    return pool;
-}
-
 /* the same block handed out again to the same size: only the generation tells */
 static void test_same_size_reuse(clmem_test_context *t) {
     fake_alloc f;
