@@ -2805,9 +2805,8 @@ CLMEM_API cl_int clmem_svm_pool_release(clmem_svm_pool *pool);
 /* ---- end clmem/pool.h ---- */
 
 /* ---- begin clmem/pinned.h ---- */
-/* >>pinned: pinned (page-locked) host memory, a pinned host pool, staged transfers of
-   pageable host memory (beyond PyOpenCL, which has none of them; CUDA's cudaMallocHost
-   and its internal staging, Boost.Compute's pinned_allocator) */
+/* >>pinned: pinned (page-locked) host memory and a pinned host pool (beyond PyOpenCL,
+   which has none; CUDA's cudaMallocHost, Boost.Compute's pinned_allocator) */
 
 #ifdef __cplusplus
 extern "C" {
@@ -2990,6 +2989,19 @@ CLMEM_API cl_int clmem_pinned_pool_release(clmem_pinned_pool *pool);
     clmem_pinned_pool_allocate_at((pool), (size), (errcode_ret), __FILE__, __LINE__)
 #endif
 
+#ifdef __cplusplus
+}
+#endif
+/* ---- end clmem/pinned.h ---- */
+
+/* ---- begin clmem/stager.h ---- */
+/* >>stager: staged transfers of pageable host memory through pinned slots (beyond
+   PyOpenCL; the work a driver does for a pageable transfer, done by several threads and
+   overlapped with the DMA) */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 /* ---------------------------------------------------------------------------------
    STAGED TRANSFERS OF PAGEABLE HOST MEMORY
 
@@ -3170,7 +3182,7 @@ extern "C" {
 #ifdef __cplusplus
 }
 #endif
-/* ---- end clmem/pinned.h ---- */
+/* ---- end clmem/stager.h ---- */
 
 /* ---- begin clmem/cache.h ---- */
 /* >>cache: first-argument-dependent memoization (PyOpenCL's first_arg_dependent_memoize,
@@ -11980,26 +11992,6 @@ CLMEM_API cl_int clmem_pooled_svm_enqueue_release(clmem_pooled_svm *p, cl_comman
 /* ---- begin clmem/pinned.c ---- */
 /* >>pinned (implementation) */
 
-#if !defined(_WIN32)
-#define CLMEM__STAGER_WORKERS 1 /* pthreads (pthread.h comes with >>base) */
-#else
-#define CLMEM__STAGER_WORKERS 0
-#endif
-/* Idle copying threads spin a while (with atomic builtins) before they sleep: waking a
-   sleeping thread can cost as much as copying a piece at GPU speeds. */
-#if CLMEM__STAGER_WORKERS && (defined(__GNUC__) || defined(__clang__))
-#define CLMEM__STAGER_SPIN 2000
-#if defined(__x86_64__) || defined(__i386__)
-#define CLMEM__CPU_RELAX() __builtin_ia32_pause()
-#elif defined(__aarch64__)
-#define CLMEM__CPU_RELAX() __asm__ __volatile__("yield")
-#else
-#define CLMEM__CPU_RELAX() ((void)0)
-#endif
-#else
-#define CLMEM__STAGER_SPIN 0
-#endif
-
 #define CLMEM__PINNED_ACCESS (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY)
 
 enum { CLMEM__PIN_ACTIVE = 1, CLMEM__PIN_HELD = 2, CLMEM__PIN_FREED = 3 };
@@ -12684,8 +12676,30 @@ CLMEM_API cl_int clmem_pinned_pool_release(clmem_pinned_pool *pool) {
                        "%zu pinned blocks (%zu bytes) are still active; the pool goes when the last is released",
                        active, active_bytes);
 }
+/* ---- end clmem/pinned.c ---- */
 
-/* ---- stagers ---- */
+/* ---- begin clmem/stager.c ---- */
+/* >>stager (implementation) */
+
+#if !defined(_WIN32)
+#define CLMEM__STAGER_WORKERS 1 /* pthreads (pthread.h comes with >>base) */
+#else
+#define CLMEM__STAGER_WORKERS 0
+#endif
+/* Idle copying threads spin a while (with atomic builtins) before they sleep: waking a
+   sleeping thread can cost as much as copying a piece at GPU speeds. */
+#if CLMEM__STAGER_WORKERS && (defined(__GNUC__) || defined(__clang__))
+#define CLMEM__STAGER_SPIN 2000
+#if defined(__x86_64__) || defined(__i386__)
+#define CLMEM__CPU_RELAX() __builtin_ia32_pause()
+#elif defined(__aarch64__)
+#define CLMEM__CPU_RELAX() __asm__ __volatile__("yield")
+#else
+#define CLMEM__CPU_RELAX() ((void)0)
+#endif
+#else
+#define CLMEM__STAGER_SPIN 0
+#endif
 
 struct clmem_stager {
     clmem__mutex lock; /* one copy at a time; guards the counters */
@@ -13168,7 +13182,7 @@ CLMEM_API cl_int clmem__stager_read_fn(clmem_stager *st, void *dst, clmem_buffer
                                        const clmem_stager_copy_options *opts) {
     return clmem__stager_transfer(st, src, dst, false, opts);
 }
-/* ---- end clmem/pinned.c ---- */
+/* ---- end clmem/stager.c ---- */
 
 /* ---- begin clmem/cache.c ---- */
 /* >>cache (implementation) */

@@ -1,0 +1,187 @@
+/* >>stager: staged transfers of pageable host memory through pinned slots (beyond
+   PyOpenCL; the work a driver does for a pageable transfer, done by several threads and
+   overlapped with the DMA) */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* ---------------------------------------------------------------------------------
+   STAGED TRANSFERS OF PAGEABLE HOST MEMORY
+
+   Data that lives in ordinary (pageable) host memory reaches a discrete GPU faster
+   when it is copied into pinned memory first, by several host threads at once, while
+   the DMA engine moves the previous piece: the same work the driver does for a
+   pageable transfer, done with more memory bandwidth and overlapped. A
+   clmem_stager holds the pinned slots and the threads, made once:
+       clmem_stager *st = clmem_stager_create(q, 0, 0, 0, &err);   (defaults)
+       clmem_stager_copy(st, buf, host);                  host -> buffer, all of buf
+       clmem_stager_copy(st, host, buf, .byte_count = n, .src_offset = off);
+       clmem_stager_release(st);
+   A copy of at least the stager's threshold goes in pieces of slot_size bytes
+   through the slots: for a write, threads copy piece i into a slot while the DMA of
+   piece i-1 runs; for a read, the DMA of the next pieces runs while threads copy
+   piece i out. Smaller copies, and every copy on a device where staging does not pay
+   (a CPU device such as PoCL's, or a device whose memory is the host's,
+   CL_DEVICE_HOST_UNIFIED_MEMORY), go straight to clmem_enqueue_copy: the threshold is
+   then "never" unless set (clmem_stager_set_threshold).
+
+   How the default threshold was chosen: bench/pinned_bench measures raw pageable,
+   raw pinned, clmem pinned and clmem staged side by side for 4 KiB..256 MiB in both
+   directions; CLMEM_STAGER_DEFAULT_THRESHOLD is the smallest size from which staged
+   beats raw pageable in both directions (README: "Pinned memory and staged
+   transfers"). On an H100 (NVIDIA OpenCL 3.0, PCIe, 16-core host) staged writes
+   overtook pageable ones from 8 MiB (reads from 4 KiB); the slot size, slot count and
+   thread count are the best of a sweep there (16 MiB x 2 slots x 8 threads: 3.3x
+   pageable writes and 3.1x pageable reads at 64 MiB; 4 MiB x 2 x 4: 2.2x and 1.9x).
+
+   Memory that is already pinned (a clmem_pinned_allocation) needs no stager: give it
+   to clmem_enqueue_copy.
+
+   Threads: the stager starts threads - 1 worker threads (pthreads) at creation; the
+   calling thread is the last copier. On Windows there are no workers (threads is
+   taken as 1): staging still overlaps the copy with the DMA, on one thread.
+   --------------------------------------------------------------------------------- */
+
+/** Default slot size of a stager (bytes): one piece of a staged copy. */
+#define CLMEM_STAGER_DEFAULT_SLOT_SIZE ((size_t)16 << 20)
+/** Default number of slots: pieces in flight (2: one filled or drained by the threads
+    while the DMA works on the other). */
+#define CLMEM_STAGER_DEFAULT_SLOTS 2u
+/** Default number of copying threads (the calling thread included). */
+#define CLMEM_STAGER_DEFAULT_THREADS 8u
+/** Most slots and threads a stager takes. */
+#define CLMEM_STAGER_MAX_SLOTS 16u
+#define CLMEM_STAGER_MAX_THREADS 64u
+/** The smallest copy a stager stages on a discrete device by default (bytes); see
+    "How the default threshold was chosen" above. */
+#define CLMEM_STAGER_DEFAULT_THRESHOLD ((size_t)8 << 20)
+/** clmem_stager_set_threshold(st, CLMEM_STAGER_NEVER): never stage. */
+#define CLMEM_STAGER_NEVER SIZE_MAX
+
+/** A stager: pinned slots, copying threads and a queue (opaque). */
+typedef struct clmem_stager clmem_stager;
+
+/** clmem_stager_create(queue, slot_size, slots, threads, &err): a stager for copies
+    between pageable host memory and buffers on `queue` (retained; every copy of the
+    stager is enqueued there).
+    - slot_size: bytes of each pinned slot and of each piece of a staged copy; 0 means
+      CLMEM_STAGER_DEFAULT_SLOT_SIZE. At most CL_DEVICE_MAX_MEM_ALLOC_SIZE.
+    - slots: how many slots, 0 means CLMEM_STAGER_DEFAULT_SLOTS; 2..CLMEM_STAGER_MAX_SLOTS.
+    - threads: host threads copying into and out of the slots, the calling thread
+      included; 0 means CLMEM_STAGER_DEFAULT_THREADS; 1..CLMEM_STAGER_MAX_THREADS.
+    The threshold starts at CLMEM_STAGER_DEFAULT_THRESHOLD, or CLMEM_STAGER_NEVER on a
+    CPU device or one with CL_DEVICE_HOST_UNIFIED_MEMORY.
+    Errors: CL_INVALID_COMMAND_QUEUE (NULL or invalid), CL_INVALID_VALUE (slots or
+    threads out of range), CL_INVALID_BUFFER_SIZE (slot_size above the device's limit),
+    CL_OUT_OF_HOST_MEMORY (also: a thread could not be started), or the driver's code
+    from making the slots. Thread safety: any thread.
+    Example: clmem_stager *st = clmem_stager_create(q, 0, 0, 0, &err); */
+CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_size, unsigned slots,
+                                            unsigned threads, cl_int *errcode_ret);
+
+/** clmem_stager_set_threshold(st, min_bytes): stage copies of at least min_bytes
+    bytes (0: every copy, also on a CPU device, e.g. to test staging there;
+    CLMEM_STAGER_NEVER: none). clmem_stager_threshold(st): the current threshold
+    (0 for NULL). Errors: CL_INVALID_VALUE (NULL stager). Any thread. */
+CLMEM_API cl_int clmem_stager_set_threshold(clmem_stager *st, size_t min_bytes);
+CLMEM_API size_t clmem_stager_threshold(clmem_stager *st);
+
+/** What a stager has done (clmem_stager_get_stats). */
+typedef struct clmem_stager_stats {
+    unsigned long long staged_copies;  /* copies that went through the slots */
+    unsigned long long direct_copies;  /* copies passed to clmem_enqueue_copy */
+    unsigned long long staged_bytes;
+    unsigned long long direct_bytes;
+    unsigned long long pieces;         /* slot-sized pieces of the staged copies */
+    size_t slot_size, slots, threads;  /* as made (threads: 1 where there are no workers) */
+} clmem_stager_stats;
+
+/** clmem_stager_get_stats(st, &stats): the counters. Errors: CL_INVALID_VALUE (NULL
+    stager or stats). Any thread. */
+CLMEM_API cl_int clmem_stager_get_stats(clmem_stager *st, clmem_stager_stats *stats);
+
+/** Options of clmem_stager_copy (clmem_enqueue_copy's names and meanings for a
+    linear buffer <-> host copy: a written option means its value, one left out its
+    default). */
+typedef struct clmem_stager_copy_options {
+    unsigned given CLMEM__DEFAULT;             /* CLMEM_GIVEN_* bits: filled by the macros */
+    size_t byte_count CLMEM__DEFAULT;          /* bytes (left out: everything the buffer holds after the offset; 0: nothing) */
+    size_t src_offset CLMEM__DEFAULT;          /* read: byte offset in the buffer */
+    size_t dst_offset CLMEM__DEFAULT;          /* write: byte offset in the buffer */
+    size_t host_size CLMEM__DEFAULT;           /* bytes of the host memory, checked when given (left out: unknown) */
+    const cl_event *wait_for CLMEM__DEFAULT;   /* events every enqueued piece waits for */
+    cl_uint num_wait_for CLMEM__DEFAULT;
+    cl_event *event CLMEM__DEFAULT;            /* where to put an event (complete when the call returns) */
+} clmem_stager_copy_options;
+
+/** clmem_stager_copy(st, dst, src, ...): a blocking linear copy between a
+    clmem_buffer and pageable host memory, host -> buffer (dst a clmem_buffer) or
+    buffer -> host (src a clmem_buffer), staged when byte_count is at least the
+    threshold, otherwise clmem_enqueue_copy (blocking) on the stager's queue. The
+    host memory may be used again when the call returns. Other pairs are a compile
+    error. Options: clmem_stager_copy_options. The copy always blocks; .event, when
+    asked for, is a marker after the copy (already complete; yours to release).
+    Returns CL_SUCCESS or: CL_INVALID_VALUE (st NULL, host pointer NULL, offset or
+    offset + byte_count beyond the buffer, byte_count above .host_size),
+    CL_INVALID_MEM_OBJECT (empty or released buffer handle), CL_INVALID_CONTEXT (the
+    buffer belongs to another context than the stager's queue), CL_INVALID_OPERATION
+    (the buffer's HOST_* flags forbid the host access), CL_INVALID_EVENT_WAIT_LIST, or
+    the driver's code (the pieces already enqueued are waited for first; the
+    destination then holds a part of the data). A copy of zero bytes calls no copy.
+    Thread safety: any thread; copies on one stager run one at a time (a lock).
+    Examples:
+        clmem_stager_copy(st, buf, src);                            // all of buf
+        clmem_stager_copy(st, dst, buf, .byte_count = n, .src_offset = 4096); */
+#ifndef __cplusplus
+#define clmem_stager_copy(...) clmem__stager_copy_(__VA_ARGS__, )
+#define clmem__stager_copy_(st, dst, src, ...)                                                          \
+    (CLMEM__STAGER_ASSERT(dst, src),                                                                    \
+     _Generic((dst), clmem_buffer: clmem__stager_write_fn, default: clmem__stager_read_fn)(             \
+         st, dst, src, &(clmem_stager_copy_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__}))
+/* 1 for buffer <- host and host <- buffer, 0 for the rest (a compile error). */
+#define CLMEM__STAGER_OK(dst, src)                                                                      \
+    _Generic((dst), clmem_buffer: _Generic((src), clmem_buffer: 0, clmem_image: 0, clmem_svm: 0,         \
+                                           cl_mem: 0, default: 1),                                     \
+             clmem_image: 0, clmem_svm: 0, cl_mem: 0, default: _Generic((src), clmem_buffer: 1, default: 0))
+#define CLMEM__STAGER_ASSERT(dst, src)                                                                  \
+    ((void)sizeof(struct {                                                                              \
+        _Static_assert(CLMEM__STAGER_OK(dst, src),                                                      \
+                       "clmem_stager_copy: a stager copies between a clmem_buffer and host memory only " \
+                       "(host -> buffer or buffer -> host)");                                           \
+        char clmem__c;                                                                                  \
+    }))
+#endif
+/** clmem_stager_write_opts(st, dst, src, &opts) / clmem_stager_read_opts(st, dst, src,
+    &opts): the two directions of clmem_stager_copy as functions (for C++, function
+    pointers, and callers with an options struct; opts may be NULL). */
+CLMEM_API cl_int clmem_stager_write_opts(clmem_stager *st, clmem_buffer dst, const void *src,
+                                         const clmem_stager_copy_options *opts);
+CLMEM_API cl_int clmem_stager_read_opts(clmem_stager *st, void *dst, clmem_buffer src,
+                                        const clmem_stager_copy_options *opts);
+/* What the generic macro selects (public linkage because it expands in user code). */
+CLMEM_API cl_int clmem__stager_write_fn(clmem_stager *st, clmem_buffer dst, const void *src,
+                                        const clmem_stager_copy_options *opts);
+CLMEM_API cl_int clmem__stager_read_fn(clmem_stager *st, void *dst, clmem_buffer src,
+                                       const clmem_stager_copy_options *opts);
+
+/** clmem_stager_release(st): stop the threads, unmap and free the slots, release the
+    queue. A copy must not be running on it. NULL: CL_SUCCESS. Returns CL_SUCCESS or
+    the driver's code from unmapping (everything is freed all the same). */
+CLMEM_API cl_int clmem_stager_release(clmem_stager *st);
+
+#ifdef __cplusplus
+} /* extern "C" */
+inline cl_int clmem_stager_copy(clmem_stager *st, clmem_buffer dst, const void *src,
+                                const clmem_stager_copy_options &o = clmem_stager_copy_options()) {
+    return clmem_stager_write_opts(st, dst, src, &o);
+}
+inline cl_int clmem_stager_copy(clmem_stager *st, void *dst, clmem_buffer src,
+                                const clmem_stager_copy_options &o = clmem_stager_copy_options()) {
+    return clmem_stager_read_opts(st, dst, src, &o);
+}
+extern "C" {
+#endif
+
+#ifdef __cplusplus
+}
+#endif
