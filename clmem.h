@@ -3184,6 +3184,153 @@ extern "C" {
 #endif
 /* ---- end clmem/stager.h ---- */
 
+/* ---- begin clmem/device_link.h ---- */
+/* >>device_link: copies between two devices of one context, pipelined through pinned
+   host memory (beyond PyOpenCL and every OpenCL library; what CUDA's cudaMemcpyPeer
+   does where the GPUs have no peer path) */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------
+   DEVICE LINKS
+
+   Some drivers move a buffer between two GPUs of one context far slower than either
+   GPU moves it to or from pinned host memory: NVIDIA's OpenCL copies GPU 0 -> GPU 1
+   (clEnqueueCopyBuffer, clEnqueueMigrateMemObjects) at 1-5 GB/s, while each GPU
+   reads and writes pinned host memory at 50 GB/s. A clmem_device_link holds a few
+   pinned slots and two queues, made once:
+       clmem_device_link *l = clmem_device_link_create(q0, q1, 0, 0, &err);
+       clmem_device_link_copy(l, b1, b0);                      all of b0 -> b1, enqueued
+       clmem_device_link_copy(l, b1, b0, .byte_count = n, .src_offset = off, .event = &done);
+       clmem_device_link_release(l);
+   A copy of at least the link's threshold goes in pieces of slot_size bytes: piece j
+   is read on the source queue into slot j mod slots (after the write that last used
+   that slot), then written on the destination queue from the slot after that read,
+   both queues flushed at every step, so the two DMA directions overlap and the copy
+   runs at the speed of the slower one. Smaller copies, and every copy between queues
+   of one device, take the driver's path: clEnqueueCopyBuffer on the destination
+   queue, exactly as clmem_enqueue_copy(dst_queue, dst, src, ...) does.
+
+   When staging pays: between discrete GPUs (the default threshold,
+   CLMEM_DEVICE_LINK_DEFAULT_THRESHOLD, is the size from which staging beat the driver
+   on two H100/H200 GPUs, docs/benchmarks.md). Between CPU devices and devices whose
+   memory is the host's (CL_DEVICE_HOST_UNIFIED_MEMORY), staging only adds a copy: the
+   threshold is then "never" unless set (clmem_device_link_set_threshold).
+   clmem_enqueue_copy and clmem_enqueue_migrate_mem_objects keep the driver's path:
+   they are given one queue and cannot know where the source's contents live.
+
+   Ordering: the copy waits for .wait_for and for everything enqueued before it on both
+   queues' in-order streams (the reads go to the source queue, the writes to the
+   destination queue). Its .event completes when every byte has arrived. A link
+   serves one copy at a time (a lock): copies from several threads are safe and run
+   one after the other.
+   --------------------------------------------------------------------------------- */
+
+/** Default slot size of a device link (bytes): one piece of a staged copy. */
+#define CLMEM_DEVICE_LINK_DEFAULT_SLOT_SIZE ((size_t)16 << 20)
+/** Default number of slots: pieces in flight. */
+#define CLMEM_DEVICE_LINK_DEFAULT_SLOTS 4u
+/** Most slots a link takes. */
+#define CLMEM_DEVICE_LINK_MAX_SLOTS 16u
+/** The smallest copy a link stages between two discrete devices by default (bytes). */
+#define CLMEM_DEVICE_LINK_DEFAULT_THRESHOLD ((size_t)4 << 20)
+/** clmem_device_link_set_threshold(l, CLMEM_DEVICE_LINK_NEVER): never stage. */
+#define CLMEM_DEVICE_LINK_NEVER SIZE_MAX
+
+/** A device link: two queues of one context and pinned slots (opaque). */
+typedef struct clmem_device_link clmem_device_link;
+
+/** clmem_device_link_create(src_queue, dst_queue, slot_size, slots, &err): a link that
+    copies from buffers used on src_queue's device to buffers used on dst_queue's.
+    - src_queue, dst_queue: in-order queues of one context (retained until release);
+      they may be one queue, or two queues of one device (then nothing is staged).
+    - slot_size: bytes of one slot, 0 for CLMEM_DEVICE_LINK_DEFAULT_SLOT_SIZE; at most
+      CL_DEVICE_MAX_MEM_ALLOC_SIZE of src_queue's device.
+    - slots: 0 for CLMEM_DEVICE_LINK_DEFAULT_SLOTS, else 2..CLMEM_DEVICE_LINK_MAX_SLOTS.
+    The slots are pinned allocations (clmem_pinned_allocation_create on src_queue),
+    made here, so a link costs slots * slot_size bytes of pinned host memory.
+    Returns the link; NULL on failure with *errcode_ret (may be NULL):
+      CL_INVALID_COMMAND_QUEUE  a queue NULL or invalid, or out of order
+      CL_INVALID_CONTEXT        the two queues belong to different contexts
+      CL_INVALID_VALUE          slots 1 or above CLMEM_DEVICE_LINK_MAX_SLOTS
+      CL_INVALID_BUFFER_SIZE    slot_size above the device's CL_DEVICE_MAX_MEM_ALLOC_SIZE
+      CL_OUT_OF_HOST_MEMORY, or the driver's code (with the call named).
+    Thread safety: any thread.
+    Example: clmem_device_link *l = clmem_device_link_create(t->queues[0], t->queues[1], 0, 0, &err); */
+CLMEM_API clmem_device_link *clmem_device_link_create(cl_command_queue src_queue, cl_command_queue dst_queue,
+                                                      size_t slot_size, unsigned slots, cl_int *errcode_ret);
+
+/** clmem_device_link_set_threshold(l, min_bytes): stage copies of at least min_bytes
+    (0: every copy; CLMEM_DEVICE_LINK_NEVER: none). The default is
+    CLMEM_DEVICE_LINK_DEFAULT_THRESHOLD between two different non-CPU devices without
+    host-unified memory, CLMEM_DEVICE_LINK_NEVER otherwise. Returns CL_SUCCESS, or
+    CL_INVALID_VALUE for a NULL link. clmem_device_link_threshold(l) returns it
+    (CLMEM_DEVICE_LINK_NEVER for NULL). Thread safety: any thread. */
+CLMEM_API cl_int clmem_device_link_set_threshold(clmem_device_link *l, size_t min_bytes);
+CLMEM_API size_t clmem_device_link_threshold(clmem_device_link *l);
+
+/** What a link has done (clmem_device_link_get_stats). */
+typedef struct clmem_device_link_stats {
+    size_t staged_copies;  /* copies that went through the slots */
+    size_t direct_copies;  /* copies that took the driver's path */
+    size_t staged_bytes;   /* bytes moved through the slots */
+    size_t pieces;         /* slot-sized pieces moved */
+} clmem_device_link_stats;
+
+/** clmem_device_link_get_stats(l, &stats): the counts so far. CL_INVALID_VALUE for a
+    NULL link or stats. Thread safety: any thread. */
+CLMEM_API cl_int clmem_device_link_get_stats(clmem_device_link *l, clmem_device_link_stats *stats);
+
+/** clmem_device_link_copy(l, dst, src, options...): copy bytes of buffer src (whose
+    contents live on the link's source device) into buffer dst (used next on its
+    destination device), with clmem_enqueue_copy's options for buffer <- buffer:
+    .byte_count (left out: the smaller of what both sides hold after their offsets;
+    0 copies nothing), .src_offset, .dst_offset, .wait_for/.num_wait_for, .event (an
+    event that completes when every byte has arrived), .is_blocking (as for every
+    device-side copy of clmem_enqueue_copy: left out or false, return once the pieces
+    are enqueued; true, return when the copy is done).
+    Returns CL_SUCCESS or:
+      CL_INVALID_VALUE           l NULL; offsets or byte_count beyond a buffer; a region
+                                 (device links copy linear ranges only)
+      CL_INVALID_MEM_OBJECT      an empty, released or stale (pooled) buffer
+      CL_INVALID_CONTEXT         a buffer of another context than the link's queues
+      CL_MEM_COPY_OVERLAP        src and dst ranges overlap within one buffer
+      CL_INVALID_EVENT_WAIT_LIST a bad wait list
+      CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST  a blocking copy whose wait list failed
+      or the driver's code (with the call named). On an error after pieces were
+      enqueued, the call waits for them before it returns.
+    Thread safety: any thread; one copy at a time per link.
+    C++: clmem_device_link_copy(l, dst, src, options) with a clmem_copy_options. */
+CLMEM_API cl_int clmem_device_link_copy_opts(clmem_device_link *l, clmem_buffer dst, clmem_buffer src,
+                                             const clmem_copy_options *opts);
+#ifndef __cplusplus
+#define clmem_device_link_copy(...) clmem__device_link_copy_(__VA_ARGS__, )
+#define clmem__device_link_copy_(l, dst, src, ...) \
+    clmem_device_link_copy_opts(l, dst, src, &(clmem_copy_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
+#endif
+
+/** clmem_device_link_release(l): wait for the link's copies, free the slots, release the
+    queues. NULL: CL_SUCCESS. Returns CL_SUCCESS or the first driver error met while
+    waiting or unmapping (everything is freed all the same). A copy must not be running
+    on the link from another thread. */
+CLMEM_API cl_int clmem_device_link_release(clmem_device_link *l);
+
+#ifdef __cplusplus
+} /* extern "C" */
+inline cl_int clmem_device_link_copy(clmem_device_link *l, clmem_buffer dst, clmem_buffer src,
+                                     const clmem_copy_options &o = clmem_copy_options()) {
+    return clmem_device_link_copy_opts(l, dst, src, &o);
+}
+extern "C" {
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+/* ---- end clmem/device_link.h ---- */
+
 /* ---- begin clmem/cache.h ---- */
 /* >>cache: first-argument-dependent memoization (PyOpenCL's first_arg_dependent_memoize,
    context_dependent_memoize, clear_first_arg_caches) */
@@ -9046,6 +9193,39 @@ static cl_int clmem__copy_rect(cl_command_queue queue, clmem_buffer dst, clmem_b
     return clmem__after_device_copy(o, &own);
 }
 
+/* The byte count of a linear buffer <- buffer copy (.byte_count, or the smaller of what
+   both sides hold after their offsets) and its checks: offsets, ranges, overlap within
+   one buffer. Shared by clmem_enqueue_copy and clmem_device_link_copy. */
+static cl_int clmem__buffer_pair_count(const char *fn, clmem_buffer dst, clmem_buffer src, const clmem_copy_options *o,
+                                       size_t *out) {
+    size_t count;
+    if (CLMEM__CHECKS && (o->src_offset > src.size || o->dst_offset > dst.size))
+        return clmem__fail(CL_INVALID_VALUE, fn, "src_offset %zu or dst_offset %zu is beyond its buffer (%zu, %zu bytes)",
+                           o->src_offset, o->dst_offset, src.size, dst.size);
+    count = o->byte_count;
+    if (!(o->given & CLMEM_GIVEN_BYTE_COUNT) && !count) {
+        size_t a = src.size - o->src_offset, b = dst.size - o->dst_offset;
+        count = a < b ? a : b;
+    }
+    if (CLMEM__CHECKS) {
+        if (!clmem__range_ok(o->src_offset, count, src.size))
+            return clmem__fail(CL_INVALID_VALUE, fn, "src_offset %zu + byte_count %zu is beyond src's %zu bytes",
+                               o->src_offset, count, src.size);
+        if (!clmem__range_ok(o->dst_offset, count, dst.size))
+            return clmem__fail(CL_INVALID_VALUE, fn, "dst_offset %zu + byte_count %zu is beyond dst's %zu bytes",
+                               o->dst_offset, count, dst.size);
+        if (src.root == dst.root && count) {
+            size_t s = src.origin + o->src_offset, d = dst.origin + o->dst_offset;
+            if (s < d + count && d < s + count)
+                return clmem__fail(CL_MEM_COPY_OVERLAP, fn,
+                                   "src bytes [%zu, %zu) and dst bytes [%zu, %zu) of the same buffer overlap", s, s + count,
+                                   d, d + count);
+        }
+    }
+    *out = count;
+    return CL_SUCCESS;
+}
+
 CLMEM_API cl_int clmem__copy_buffer_from_buffer(cl_command_queue queue, clmem_buffer dst, clmem_buffer src,
                                                 const clmem_copy_options *o) {
     size_t region[3], count;
@@ -9066,29 +9246,7 @@ CLMEM_API cl_int clmem__copy_buffer_from_buffer(cl_command_queue queue, clmem_bu
     if (err != CL_SUCCESS) return err;
     if (rect && region[0] == 0) return clmem__nothing_to_do(CLMEM__COPY, queue, o->wait_for, o->num_wait_for, o->event);
     if (rect) return clmem__copy_rect(queue, dst, src, region, o);
-    if (CLMEM__CHECKS && (o->src_offset > src.size || o->dst_offset > dst.size))
-        return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY, "src_offset %zu or dst_offset %zu is beyond its buffer (%zu, %zu bytes)",
-                           o->src_offset, o->dst_offset, src.size, dst.size);
-    count = o->byte_count;
-    if (!(o->given & CLMEM_GIVEN_BYTE_COUNT) && !count) {
-        size_t a = src.size - o->src_offset, b = dst.size - o->dst_offset;
-        count = a < b ? a : b;
-    }
-    if (CLMEM__CHECKS) {
-        if (!clmem__range_ok(o->src_offset, count, src.size))
-            return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY, "src_offset %zu + byte_count %zu is beyond src's %zu bytes",
-                               o->src_offset, count, src.size);
-        if (!clmem__range_ok(o->dst_offset, count, dst.size))
-            return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY, "dst_offset %zu + byte_count %zu is beyond dst's %zu bytes",
-                               o->dst_offset, count, dst.size);
-        if (src.root == dst.root && count) {
-            size_t s = src.origin + o->src_offset, d = dst.origin + o->dst_offset;
-            if (s < d + count && d < s + count)
-                return clmem__fail(CL_MEM_COPY_OVERLAP, CLMEM__COPY,
-                                   "src bytes [%zu, %zu) and dst bytes [%zu, %zu) of the same buffer overlap", s, s + count,
-                                   d, d + count);
-        }
-    }
+    if ((err = clmem__buffer_pair_count(CLMEM__COPY, dst, src, o, &count)) != CL_SUCCESS) return err;
     if (count == 0) return clmem__nothing_to_do(CLMEM__COPY, queue, o->wait_for, o->num_wait_for, o->event);
     clmem__map_note_use(src.mem, CLMEM__COPY);
     clmem__map_note_use(dst.mem, CLMEM__COPY);
@@ -13183,6 +13341,312 @@ CLMEM_API cl_int clmem__stager_read_fn(clmem_stager *st, void *dst, clmem_buffer
     return clmem__stager_transfer(st, src, dst, false, opts);
 }
 /* ---- end clmem/stager.c ---- */
+
+/* ---- begin clmem/device_link.c ---- */
+/* >>device_link (implementation) */
+
+struct clmem_device_link {
+    clmem__mutex lock;                  /* one copy at a time; guards everything below */
+    cl_command_queue src_queue, dst_queue; /* retained */
+    cl_context context;
+    size_t slot_size, threshold;
+    unsigned slots;
+    clmem_pinned_allocation slot[CLMEM_DEVICE_LINK_MAX_SLOTS];
+    cl_event last_write[CLMEM_DEVICE_LINK_MAX_SLOTS]; /* the write that last read the slot, or NULL */
+    clmem_device_link_stats stats;
+};
+
+static const char clmem__link_copy_fn[] = "clmem_device_link_copy";
+
+/* Staging pays between two different devices that are neither CPUs nor share the
+   host's memory; the answer of a failed query is the query's code. */
+static cl_int clmem__link_default_threshold(const char *fn, cl_device_id a, cl_device_id b, size_t *out) {
+    cl_device_id d[2];
+    int i;
+    d[0] = a;
+    d[1] = b;
+    *out = CLMEM_DEVICE_LINK_NEVER;
+    if (a == b) return CL_SUCCESS;
+    for (i = 0; i < 2; ++i) {
+        cl_device_type type = 0;
+        cl_bool unified = CL_FALSE;
+        cl_int err = clGetDeviceInfo(d[i], CL_DEVICE_TYPE, sizeof type, &type, NULL);
+        if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_TYPE");
+        /* CL_DEVICE_HOST_UNIFIED_MEMORY is deprecated from OpenCL 2.0 and may be refused
+           there: a refusal means "not known to be unified" */
+        if (clGetDeviceInfo(d[i], CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof unified, &unified, NULL) != CL_SUCCESS)
+            unified = CL_FALSE;
+        if ((type & CL_DEVICE_TYPE_CPU) || unified) return CL_SUCCESS;
+    }
+    *out = CLMEM_DEVICE_LINK_DEFAULT_THRESHOLD;
+    return CL_SUCCESS;
+}
+
+/* Wait for and drop the slots' last writes; the first error of the waits. */
+static cl_int clmem__link_drain(clmem_device_link *l) {
+    cl_int first = CL_SUCCESS;
+    unsigned i;
+    for (i = 0; i < l->slots; ++i) {
+        if (!l->last_write[i]) continue;
+        cl_int err = clWaitForEvents(1, &l->last_write[i]);
+        if (err != CL_SUCCESS && first == CL_SUCCESS) first = err;
+        clReleaseEvent(l->last_write[i]);
+        l->last_write[i] = NULL;
+    }
+    return first;
+}
+
+static void clmem__link_free(clmem_device_link *l) {
+    unsigned i;
+    for (i = 0; i < l->slots; ++i) clmem_pinned_allocation_release(&l->slot[i]);
+    if (l->src_queue) clReleaseCommandQueue(l->src_queue);
+    if (l->dst_queue) clReleaseCommandQueue(l->dst_queue);
+    clmem__mutex_destroy(&l->lock);
+    CLMEM_FREE(l);
+}
+
+/* The facts create needs of its queues: one context, their devices, the size limit. */
+static cl_int clmem__link_queues(const char *fn, cl_command_queue src_queue, cl_command_queue dst_queue, cl_context *ctx,
+                                 cl_device_id dev[2]) {
+    cl_context other = NULL;
+    cl_int err;
+    if ((err = clmem__check_queue(fn, src_queue)) != CL_SUCCESS || (err = clmem__check_queue(fn, dst_queue)) != CL_SUCCESS ||
+        (err = clmem__queue_context_of(fn, src_queue, ctx)) != CL_SUCCESS ||
+        (err = clmem__queue_context_of(fn, dst_queue, &other)) != CL_SUCCESS ||
+        (err = clmem__queue_device_of(fn, src_queue, &dev[0])) != CL_SUCCESS ||
+        (err = clmem__queue_device_of(fn, dst_queue, &dev[1])) != CL_SUCCESS)
+        return err;
+    if (*ctx != other)
+        return clmem__fail(CL_INVALID_CONTEXT, fn, "src_queue (context %p) and dst_queue (context %p) differ in context",
+                           (void *)*ctx, (void *)other);
+    return CL_SUCCESS;
+}
+
+CLMEM_API clmem_device_link *clmem_device_link_create(cl_command_queue src_queue, cl_command_queue dst_queue,
+                                                      size_t slot_size, unsigned slots, cl_int *errcode_ret) {
+    static const char fn[] = "clmem_device_link_create";
+    clmem_device_link *l;
+    cl_context ctx = NULL;
+    cl_device_id dev[2] = {NULL, NULL};
+    size_t threshold = CLMEM_DEVICE_LINK_NEVER;
+    unsigned i;
+    cl_int err;
+    if ((err = clmem__link_queues(fn, src_queue, dst_queue, &ctx, dev)) != CL_SUCCESS ||
+        (err = clmem__link_default_threshold(fn, dev[0], dev[1], &threshold)) != CL_SUCCESS) {
+        clmem__set_err(errcode_ret, err);
+        return NULL;
+    }
+    if (slots == 1 || slots > CLMEM_DEVICE_LINK_MAX_SLOTS) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "slots %u: a link takes 0 (the default, %u) or 2..%u",
+                                                slots, CLMEM_DEVICE_LINK_DEFAULT_SLOTS, CLMEM_DEVICE_LINK_MAX_SLOTS));
+        return NULL;
+    }
+    l = CLMEM__CAST(clmem_device_link *, CLMEM_MALLOC(sizeof *l));
+    if (!l) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the link"));
+        return NULL;
+    }
+    memset(l, 0, sizeof *l);
+    clmem__mutex_init(&l->lock);
+    l->slot_size = slot_size ? slot_size : CLMEM_DEVICE_LINK_DEFAULT_SLOT_SIZE;
+    l->slots = slots ? slots : CLMEM_DEVICE_LINK_DEFAULT_SLOTS;
+    l->context = ctx;
+    l->threshold = threshold;
+    clRetainCommandQueue(src_queue);
+    l->src_queue = src_queue;
+    clRetainCommandQueue(dst_queue);
+    l->dst_queue = dst_queue;
+    for (i = 0; i < l->slots; ++i) {
+        l->slot[i] = clmem_pinned_allocation_create(src_queue, l->slot_size, 0, &err);
+        if (err != CL_SUCCESS) { /* the pinned allocation's message stands, under its own name */
+            clmem__link_free(l);
+            clmem__set_err(errcode_ret, err);
+            return NULL;
+        }
+    }
+    clmem__set_err(errcode_ret, CL_SUCCESS);
+    return l;
+}
+
+CLMEM_API cl_int clmem_device_link_set_threshold(clmem_device_link *l, size_t min_bytes) {
+    if (!l) return clmem__fail(CL_INVALID_VALUE, "clmem_device_link_set_threshold", "l is NULL");
+    clmem__lock(&l->lock);
+    l->threshold = min_bytes;
+    clmem__unlock(&l->lock);
+    return CL_SUCCESS;
+}
+
+CLMEM_API size_t clmem_device_link_threshold(clmem_device_link *l) {
+    size_t t;
+    if (!l) return CLMEM_DEVICE_LINK_NEVER;
+    clmem__lock(&l->lock);
+    t = l->threshold;
+    clmem__unlock(&l->lock);
+    return t;
+}
+
+CLMEM_API cl_int clmem_device_link_get_stats(clmem_device_link *l, clmem_device_link_stats *stats) {
+    static const char fn[] = "clmem_device_link_get_stats";
+    if (!l || !stats) return clmem__fail(CL_INVALID_VALUE, fn, "%s is NULL", !l ? "l" : "stats");
+    clmem__lock(&l->lock);
+    *stats = l->stats;
+    clmem__unlock(&l->lock);
+    return CL_SUCCESS;
+}
+
+/* One piece: read src bytes [from, from + n) on the source queue into slot s once the
+   slot's last write is done (and, for every piece, once the caller's wait list is: the
+   queues may be out of order), then write them to dst at `to` on the destination
+   queue after that read. The write becomes the slot's last write. */
+static cl_int clmem__link_piece(clmem_device_link *l, unsigned s, cl_mem dst, size_t to, cl_mem src, size_t from, size_t n,
+                                const clmem_copy_options *o, cl_event *waits) {
+    cl_uint nw = o->num_wait_for;
+    cl_event read = NULL, write = NULL;
+    cl_int err;
+    if (nw) memcpy(waits, o->wait_for, nw * sizeof *waits);
+    if (l->last_write[s]) waits[nw++] = l->last_write[s];
+    err = clEnqueueReadBuffer(l->src_queue, src, CL_FALSE, from, n, l->slot[s].ptr, nw, nw ? waits : NULL, &read);
+    if (err != CL_SUCCESS) return clmem__cl_fail(err, clmem__link_copy_fn, "clEnqueueReadBuffer");
+    err = clEnqueueWriteBuffer(l->dst_queue, dst, CL_FALSE, to, n, l->slot[s].ptr, 1, &read, &write);
+    if (err != CL_SUCCESS) {
+        clWaitForEvents(1, &read); /* the read must be done with the slot before anyone reuses it */
+        clReleaseEvent(read);
+        return clmem__cl_fail(err, clmem__link_copy_fn, "clEnqueueWriteBuffer");
+    }
+    clReleaseEvent(read);
+    if (l->last_write[s]) clReleaseEvent(l->last_write[s]);
+    l->last_write[s] = write;
+    clFlush(l->src_queue);
+    clFlush(l->dst_queue);
+    return CL_SUCCESS;
+}
+
+/* The staged copy of count bytes (the lock held): pieces through the slots, then the
+   event or the wait the caller asked for. */
+static cl_int clmem__link_staged(clmem_device_link *l, clmem_buffer dst, clmem_buffer src, size_t count,
+                                 const clmem_copy_options *o) {
+    cl_event small[8], *waits = small;
+    cl_event last[CLMEM_DEVICE_LINK_MAX_SLOTS];
+    size_t done = 0, pieces = 0;
+    cl_uint n = 0;
+    unsigned s = 0, i;
+    cl_int err = CL_SUCCESS;
+    if (o->num_wait_for + 1 > sizeof small / sizeof small[0]) {
+        waits = CLMEM__CAST(cl_event *, CLMEM_MALLOC((o->num_wait_for + 1) * sizeof *waits));
+        if (!waits) return clmem__fail(CL_OUT_OF_HOST_MEMORY, clmem__link_copy_fn, "out of host memory for the wait list");
+    }
+    while (done < count && err == CL_SUCCESS) {
+        size_t piece = count - done < l->slot_size ? count - done : l->slot_size;
+        err = clmem__link_piece(l, s, dst.root, dst.origin + o->dst_offset + done, src.root,
+                                src.origin + o->src_offset + done, piece, o, waits);
+        done += piece;
+        ++pieces;
+        s = (s + 1) % l->slots;
+    }
+    if (waits != small) CLMEM_FREE(waits);
+    if (err != CL_SUCCESS) {
+        clmem__link_drain(l); /* nothing the failed copy enqueued outlives the call */
+        return err;
+    }
+    for (i = 0; i < l->slots; ++i)
+        if (l->last_write[i]) last[n++] = l->last_write[i];
+    l->stats.staged_copies++;
+    l->stats.staged_bytes += count;
+    l->stats.pieces += pieces;
+    if (o->event) {
+        err = clEnqueueMarkerWithWaitList(l->dst_queue, n, last, o->event);
+        if (err != CL_SUCCESS) return clmem__cl_fail(err, clmem__link_copy_fn, "clEnqueueMarkerWithWaitList");
+        clFlush(l->dst_queue);
+    }
+    if (clmem__device_wait(o) && (err = clWaitForEvents(n, last)) != CL_SUCCESS)
+        return clmem__cl_fail(err, clmem__link_copy_fn, "clWaitForEvents");
+    return CL_SUCCESS;
+}
+
+/* The driver's path: clEnqueueCopyBuffer on the destination queue, after the source
+   queue's work so far (a marker there, when the queues differ) and the wait list. */
+static cl_int clmem__link_direct(clmem_device_link *l, clmem_buffer dst, clmem_buffer src, size_t count,
+                                 const clmem_copy_options *o) {
+    const char *fn = clmem__link_copy_fn;
+    cl_event small[8], *waits = small, mark = NULL, own = NULL;
+    cl_uint nw = o->num_wait_for;
+    cl_int err;
+    if (l->src_queue != l->dst_queue) {
+        if (nw + 1 > sizeof small / sizeof small[0]) {
+            waits = CLMEM__CAST(cl_event *, CLMEM_MALLOC((nw + 1) * sizeof *waits));
+            if (!waits) return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the wait list");
+        }
+        err = clEnqueueMarkerWithWaitList(l->src_queue, 0, NULL, &mark);
+        if (err != CL_SUCCESS) {
+            if (waits != small) CLMEM_FREE(waits);
+            return clmem__cl_fail(err, fn, "clEnqueueMarkerWithWaitList");
+        }
+        clFlush(l->src_queue);
+        if (nw) memcpy(waits, o->wait_for, nw * sizeof *waits);
+        waits[nw++] = mark;
+    } else {
+        waits = CLMEM__CAST(cl_event *, clmem__unconst(o->wait_for));
+    }
+    err = clEnqueueCopyBuffer(l->dst_queue, src.root, dst.root, src.origin + o->src_offset, dst.origin + o->dst_offset,
+                              count, nw, nw ? waits : NULL, o->event ? o->event : &own);
+    if (mark) clReleaseEvent(mark);
+    if (waits != small && mark) CLMEM_FREE(waits);
+    if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clEnqueueCopyBuffer");
+    if (clmem__device_wait(o)) err = clWaitForEvents(1, o->event ? o->event : &own);
+    if (own) clReleaseEvent(own);
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clWaitForEvents");
+}
+
+static cl_int clmem__link_check(clmem_device_link *l, clmem_buffer dst, clmem_buffer src, const clmem_copy_options *o) {
+    const char *fn = clmem__link_copy_fn;
+    cl_int err;
+    if (!l) return clmem__fail(CL_INVALID_VALUE, fn, "l is NULL");
+    if ((err = clmem__check_wait_list(fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS ||
+        (err = clmem__buffer_invalid(fn, "dst", dst)) != CL_SUCCESS ||
+        (err = clmem__buffer_invalid(fn, "src", src)) != CL_SUCCESS)
+        return err;
+    if (src.context != l->context || dst.context != l->context)
+        return clmem__fail(CL_INVALID_CONTEXT, fn, "%s (context %p) is not of the link's context %p",
+                           src.context != l->context ? "src" : "dst",
+                           (void *)(src.context != l->context ? src.context : dst.context), (void *)l->context);
+    if (o->given & CLMEM_GIVEN_REGION)
+        return clmem__fail(CL_INVALID_VALUE, fn, "a region was given: a device link copies linear ranges only "
+                                                 "(.byte_count, .src_offset, .dst_offset)");
+    return CL_SUCCESS;
+}
+
+CLMEM_API cl_int clmem_device_link_copy_opts(clmem_device_link *l, clmem_buffer dst, clmem_buffer src,
+                                             const clmem_copy_options *opts) {
+    const clmem_copy_options *o = opts ? opts : &clmem__copy_defaults;
+    size_t count = 0;
+    cl_int err;
+    if (CLMEM__CHECKS && (err = clmem__link_check(l, dst, src, o)) != CL_SUCCESS) return err;
+    if ((err = clmem__buffer_pair_count(clmem__link_copy_fn, dst, src, o, &count)) != CL_SUCCESS) return err;
+    if (count == 0)
+        return clmem__nothing_to_do(clmem__link_copy_fn, l->dst_queue, o->wait_for, o->num_wait_for, o->event);
+    if (clmem__device_wait(o) && (err = clmem__wait_list_ok(clmem__link_copy_fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS)
+        return err;
+    clmem__lock(&l->lock);
+    if (count < l->threshold) {
+        l->stats.direct_copies++;
+        clmem__unlock(&l->lock);
+        return clmem__link_direct(l, dst, src, count, o);
+    }
+    err = clmem__link_staged(l, dst, src, count, o);
+    clmem__unlock(&l->lock);
+    return err;
+}
+
+CLMEM_API cl_int clmem_device_link_release(clmem_device_link *l) {
+    cl_int err;
+    if (!l) return CL_SUCCESS;
+    clmem__lock(&l->lock);
+    err = clmem__link_drain(l);
+    clmem__unlock(&l->lock);
+    clmem__link_free(l);
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, "clmem_device_link_release", "clWaitForEvents");
+}
+/* ---- end clmem/device_link.c ---- */
 
 /* ---- begin clmem/cache.c ---- */
 /* >>cache (implementation) */

@@ -19,6 +19,11 @@
      written by the other device.
    - local copy on device 0 (raw only): the same copy with both buffers on one
      device, for reference.
+   - device link: the copy round trips through two clmem_device_links (0 -> 1 and
+     1 -> 0), staged through pinned slots from the links' threshold on
+     (CLMEM_LINK_THRESHOLD_ZERO=1 stages every size), against the raw copy.
+   - pinned host -> device 1 and device 0 -> pinned host: blocking raw transfers from
+     and to one pinned allocation, the bound a staged copy can reach.
    GB/s = bytes of the buffer / seconds per move (1 GB = 1e9 bytes). The clmem/raw
    column is the ratio of the bandwidths (1.00: no difference). raw and clmem batches
    alternate so that drift affects both alike. The contents are checked after each
@@ -51,6 +56,7 @@ typedef struct bench {
     cl_command_queue q[2];
     cl_device_id dev[2];
     cl_kernel touch[2]; /* one kernel object per queue, so args never race */
+    clmem_device_link *link[2]; /* link[0]: queue 0 -> queue 1; link[1]: queue 1 -> queue 0 */
     int failed;
 } bench;
 
@@ -94,7 +100,8 @@ static double migrate_batch(bench *B, clmem_buffer b, int use_clmem) {
 }
 
 /* copy round trips: a -> c on device 1's queue, c -> a on device 0's queue. With
-   same_device both run on device 0's queue (the local reference). */
+   same_device both run on device 0's queue (the local reference). use_clmem: 0 raw
+   clEnqueueCopyBuffer, 1 clmem_enqueue_copy, 2 clmem_device_link_copy (staged). */
 static double copy_batch(bench *B, clmem_buffer a, clmem_buffer c, int use_clmem, int same_device) {
     cl_event prev = NULL, done = NULL;
     double t0 = bench_now();
@@ -104,7 +111,10 @@ static double copy_batch(bench *B, clmem_buffer a, clmem_buffer c, int use_clmem
             cl_command_queue q = same_device ? B->q[0] : B->q[1 - side];
             clmem_buffer dst = side == 0 ? c : a, src = side == 0 ? a : c;
             cl_int e;
-            if (use_clmem)
+            if (use_clmem == 2)
+                e = prev ? clmem_device_link_copy(B->link[side], dst, src, CLMEM_WAIT_FOR(prev), .event = &done)
+                         : clmem_device_link_copy(B->link[side], dst, src, .event = &done);
+            else if (use_clmem)
                 e = prev ? clmem_enqueue_copy(q, dst, src, CLMEM_WAIT_FOR(prev), .event = &done)
                          : clmem_enqueue_copy(q, dst, src, .event = &done);
             else
@@ -123,6 +133,22 @@ static double copy_batch(bench *B, clmem_buffer a, clmem_buffer c, int use_clmem
     clFinish(B->q[0]);
     clFinish(B->q[1]);
     return (bench_now() - t0) / (2.0 * PINGPONG);
+}
+
+/* pinned host memory <-> one device, blocking, seconds per transfer (the bound a
+   staged copy between the devices can reach: the slower of the two directions) */
+static double pinned_batch(bench *B, clmem_buffer buf, void *pinned, int dev, int write) {
+    double t0 = bench_now();
+    int i;
+    for (i = 0; i < PINGPONG; ++i) {
+        cl_int e = write ? clEnqueueWriteBuffer(B->q[dev], buf.mem, CL_TRUE, 0, buf.size, pinned, 0, NULL, NULL)
+                         : clEnqueueReadBuffer(B->q[dev], buf.mem, CL_TRUE, 0, buf.size, pinned, 0, NULL, NULL);
+        if (e != CL_SUCCESS) {
+            fprintf(stderr, "pinned: %s\n", clmem_error_string(e));
+            B->failed = 1;
+        }
+    }
+    return (bench_now() - t0) / PINGPONG;
 }
 
 static int check(bench *B, const char *what, clmem_buffer b, const unsigned char *want, size_t n, size_t skip_first) {
@@ -225,6 +251,10 @@ int main(int argc, char **argv) {
     if (err == CL_SUCCESS) err = clBuildProgram(prog, 2, B.dev, "", NULL, NULL);
     for (i = 0; i < 2 && err == CL_SUCCESS; ++i) B.touch[i] = clCreateKernel(prog, "touch", &err);
     if (prog) clReleaseProgram(prog);
+    for (i = 0; i < 2 && err == CL_SUCCESS; ++i) {
+        B.link[i] = clmem_device_link_create(B.q[i], B.q[1 - i], 0, 0, &err);
+        if (err == CL_SUCCESS && getenv("CLMEM_LINK_THRESHOLD_ZERO")) clmem_device_link_set_threshold(B.link[i], 0);
+    }
     if (err != CL_SUCCESS) {
         fprintf(stderr, "setup: %s\n", clmem_error_string(err));
         return 1;
@@ -290,12 +320,59 @@ int main(int argc, char **argv) {
         row(sizes[s], "copy on device 0 only (reference)", bench_median(loc, (size_t)(REPS)), 0, n);
         check(&B, "copy", a, pattern, n, 0);
         check(&B, "copy", c, pattern, n, 0);
+
+        /* the same round trips through device links (staged from their threshold on) */
+        clmem_enqueue_copy(B.q[0], a, (const void *)pattern);
+        clmem_enqueue_fill(B.q[1], c, (cl_uchar)0, n);
+        clFinish(B.q[1]);
+        PINGPONG = 2;
+        copy_batch(&B, a, c, 2, 0);
+        check(&B, "device link", c, pattern, n, 0);
+        PINGPONG = rounds_for(copy_batch(&B, a, c, 2, 0));
+        for (r = 0; r < REPS; ++r) {
+            raw[r] = copy_batch(&B, a, c, 0, 0);
+            cl[r] = copy_batch(&B, a, c, 2, 0);
+        }
+        mraw = bench_median(raw, (size_t)(REPS));
+        mcl = bench_median(cl, (size_t)(REPS));
+        row(sizes[s], "device link 0 <-> 1 (vs raw copy)", mraw, mcl, n);
+        {
+            clmem_device_link_stats ls = CLMEM__ZERO;
+            clmem_device_link_get_stats(B.link[0], &ls);
+            printf("%10s  (link 0->1 so far: %zu staged, %zu direct; threshold %zu bytes)\n", "", ls.staged_copies,
+                   ls.direct_copies, clmem_device_link_threshold(B.link[0]));
+        }
+        check(&B, "device link", a, pattern, n, 0);
+        check(&B, "device link", c, pattern, n, 0);
+
+        /* pinned host memory <-> each device: the bound of a staged copy */
+        {
+            clmem_pinned_allocation pin = clmem_pinned_allocation_create(B.q[0], n, 0, &err);
+            double w[REPS], rd[REPS], mw, mr;
+            if (err == CL_SUCCESS) {
+                memcpy(pin.ptr, pattern, n);
+                PINGPONG = rounds_for(pinned_batch(&B, c, pin.ptr, 1, 1));
+                for (r = 0; r < REPS; ++r) {
+                    w[r] = pinned_batch(&B, c, pin.ptr, 1, 1);
+                    rd[r] = pinned_batch(&B, a, pin.ptr, 0, 0);
+                }
+                mw = bench_median(w, (size_t)REPS);
+                mr = bench_median(rd, (size_t)REPS);
+                row(sizes[s], "pinned host -> device 1 (raw)", mw, 0, n);
+                row(sizes[s], "device 0 -> pinned host (raw)", mr, 0, n);
+                printf("%10s  device link / pinned host->device 1: %.3f\n", "", mw / mcl);
+                clmem_pinned_allocation_release(&pin);
+            } else {
+                fprintf(stderr, "size %zu MiB: pinned: %s\n", sizes[s], clmem_last_error_message());
+            }
+        }
         clmem_buffer_release(&a);
         clmem_buffer_release(&b);
         clmem_buffer_release(&c);
         free(pattern);
     }
     for (i = 0; i < 2; ++i) {
+        clmem_device_link_release(B.link[i]);
         clReleaseKernel(B.touch[i]);
         clReleaseCommandQueue(B.q[i]);
     }

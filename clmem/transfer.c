@@ -356,6 +356,39 @@ static cl_int clmem__copy_rect(cl_command_queue queue, clmem_buffer dst, clmem_b
     return clmem__after_device_copy(o, &own);
 }
 
+/* The byte count of a linear buffer <- buffer copy (.byte_count, or the smaller of what
+   both sides hold after their offsets) and its checks: offsets, ranges, overlap within
+   one buffer. Shared by clmem_enqueue_copy and clmem_device_link_copy. */
+static cl_int clmem__buffer_pair_count(const char *fn, clmem_buffer dst, clmem_buffer src, const clmem_copy_options *o,
+                                       size_t *out) {
+    size_t count;
+    if (CLMEM__CHECKS && (o->src_offset > src.size || o->dst_offset > dst.size))
+        return clmem__fail(CL_INVALID_VALUE, fn, "src_offset %zu or dst_offset %zu is beyond its buffer (%zu, %zu bytes)",
+                           o->src_offset, o->dst_offset, src.size, dst.size);
+    count = o->byte_count;
+    if (!(o->given & CLMEM_GIVEN_BYTE_COUNT) && !count) {
+        size_t a = src.size - o->src_offset, b = dst.size - o->dst_offset;
+        count = a < b ? a : b;
+    }
+    if (CLMEM__CHECKS) {
+        if (!clmem__range_ok(o->src_offset, count, src.size))
+            return clmem__fail(CL_INVALID_VALUE, fn, "src_offset %zu + byte_count %zu is beyond src's %zu bytes",
+                               o->src_offset, count, src.size);
+        if (!clmem__range_ok(o->dst_offset, count, dst.size))
+            return clmem__fail(CL_INVALID_VALUE, fn, "dst_offset %zu + byte_count %zu is beyond dst's %zu bytes",
+                               o->dst_offset, count, dst.size);
+        if (src.root == dst.root && count) {
+            size_t s = src.origin + o->src_offset, d = dst.origin + o->dst_offset;
+            if (s < d + count && d < s + count)
+                return clmem__fail(CL_MEM_COPY_OVERLAP, fn,
+                                   "src bytes [%zu, %zu) and dst bytes [%zu, %zu) of the same buffer overlap", s, s + count,
+                                   d, d + count);
+        }
+    }
+    *out = count;
+    return CL_SUCCESS;
+}
+
 CLMEM_API cl_int clmem__copy_buffer_from_buffer(cl_command_queue queue, clmem_buffer dst, clmem_buffer src,
                                                 const clmem_copy_options *o) {
     size_t region[3], count;
@@ -376,29 +409,7 @@ CLMEM_API cl_int clmem__copy_buffer_from_buffer(cl_command_queue queue, clmem_bu
     if (err != CL_SUCCESS) return err;
     if (rect && region[0] == 0) return clmem__nothing_to_do(CLMEM__COPY, queue, o->wait_for, o->num_wait_for, o->event);
     if (rect) return clmem__copy_rect(queue, dst, src, region, o);
-    if (CLMEM__CHECKS && (o->src_offset > src.size || o->dst_offset > dst.size))
-        return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY, "src_offset %zu or dst_offset %zu is beyond its buffer (%zu, %zu bytes)",
-                           o->src_offset, o->dst_offset, src.size, dst.size);
-    count = o->byte_count;
-    if (!(o->given & CLMEM_GIVEN_BYTE_COUNT) && !count) {
-        size_t a = src.size - o->src_offset, b = dst.size - o->dst_offset;
-        count = a < b ? a : b;
-    }
-    if (CLMEM__CHECKS) {
-        if (!clmem__range_ok(o->src_offset, count, src.size))
-            return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY, "src_offset %zu + byte_count %zu is beyond src's %zu bytes",
-                               o->src_offset, count, src.size);
-        if (!clmem__range_ok(o->dst_offset, count, dst.size))
-            return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY, "dst_offset %zu + byte_count %zu is beyond dst's %zu bytes",
-                               o->dst_offset, count, dst.size);
-        if (src.root == dst.root && count) {
-            size_t s = src.origin + o->src_offset, d = dst.origin + o->dst_offset;
-            if (s < d + count && d < s + count)
-                return clmem__fail(CL_MEM_COPY_OVERLAP, CLMEM__COPY,
-                                   "src bytes [%zu, %zu) and dst bytes [%zu, %zu) of the same buffer overlap", s, s + count,
-                                   d, d + count);
-        }
-    }
+    if ((err = clmem__buffer_pair_count(CLMEM__COPY, dst, src, o, &count)) != CL_SUCCESS) return err;
     if (count == 0) return clmem__nothing_to_do(CLMEM__COPY, queue, o->wait_for, o->num_wait_for, o->event);
     clmem__map_note_use(src.mem, CLMEM__COPY);
     clmem__map_note_use(dst.mem, CLMEM__COPY);

@@ -1,0 +1,293 @@
+/* Device links (clmem/device_link.h): copies between two queues of one context,
+   staged through pinned slots or on the driver's path. On one device the link runs
+   between t->queue and a second queue of the device (the threshold set to stage);
+   with two devices in the platform (PoCL: POCL_DEVICES="pthread pthread", which
+   CTest sets) the last case links the two. */
+#define CLMEM_IMPLEMENTATION
+#include "clmem.h"
+#include "common.h"
+
+enum { N = 100000, SLOT = 4096 };
+
+typedef struct fixture {
+    cl_command_queue q2;
+    clmem_device_link *link;
+    clmem_buffer src, dst;
+    unsigned char *want, *got;
+} fixture;
+
+static void fixture_free(fixture *f) {
+    if (f->link) clmem_device_link_release(f->link);
+    if (f->q2) clReleaseCommandQueue(f->q2);
+    clmem_buffer_release(&f->src);
+    clmem_buffer_release(&f->dst);
+    free(f->want);
+    free(f->got);
+}
+
+/* src holds a pattern, dst zeros; the link goes t->queue -> a second queue of the
+   device with 4-KiB slots, staging every copy (threshold 0) unless told otherwise. */
+static int fixture_make(clmem_test_context *t, fixture *f, size_t threshold) {
+    cl_int err;
+    memset(f, 0, sizeof *f);
+    f->want = (unsigned char *)malloc(N);
+    f->got = (unsigned char *)malloc(N);
+    f->q2 = extra_queue(t, t->context, &err);
+    if (!f->want || !f->got || err != CL_SUCCESS) {
+        clmem_test_fail(t, __FILE__, __LINE__, "setup: %s", clmem_error_string(err));
+        return 0;
+    }
+    fill_pattern(f->want, N, 7);
+    f->src = clmem_buffer_create(t->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, N, f->want, &err);
+    if (err == CL_SUCCESS) f->dst = clmem_buffer_create(t->context, CL_MEM_READ_WRITE, N, NULL, &err);
+    if (err == CL_SUCCESS) err = clmem_enqueue_fill(t->queue, f->dst, (cl_uchar)0, N);
+    if (err == CL_SUCCESS) err = clFinish(t->queue);
+    if (err == CL_SUCCESS) f->link = clmem_device_link_create(t->queue, f->q2, SLOT, 3, &err);
+    if (err == CL_SUCCESS) err = clmem_device_link_set_threshold(f->link, threshold);
+    if (err != CL_SUCCESS) {
+        clmem_test_fail(t, __FILE__, __LINE__, "setup: %s: %s", clmem_error_string(err), clmem_last_error_message());
+        return 0;
+    }
+    return 1;
+}
+
+/* dst read back on the destination queue: bytes [at, at + n) are src's from `from`,
+   every other byte still 0 */
+static int dst_is(clmem_test_context *t, fixture *f, size_t at, size_t from, size_t n) {
+    size_t i;
+    cl_int err = clmem_enqueue_copy(f->q2, (void *)f->got, f->dst);
+    if (err != CL_SUCCESS) {
+        clmem_test_fail(t, __FILE__, __LINE__, "read back: %s", clmem_last_error_message());
+        return 0;
+    }
+    for (i = 0; i < N; ++i) {
+        unsigned char w = i >= at && i < at + n ? f->want[from + i - at] : 0;
+        if (f->got[i] != w) {
+            clmem_test_fail(t, __FILE__, __LINE__, "dst byte %zu is %u, expected %u", i, f->got[i], w);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static void test_staged_bytes(clmem_test_context *t) {
+    fixture f;
+    clmem_device_link_stats st = CLMEM__ZERO;
+    if (fixture_make(t, &f, 0)) {
+        CLMEM_CHECK_CL(t, clmem_device_link_copy(f.link, f.dst, f.src, .byte_count = 70001, .src_offset = 3,
+                                                 .dst_offset = 5, .is_blocking = true));
+        if (dst_is(t, &f, 5, 3, 70001)) {
+            CLMEM_CHECK_CL(t, clmem_device_link_get_stats(f.link, &st));
+            CLMEM_CHECK_EQ(t, st.staged_copies, 1);
+            CLMEM_CHECK_EQ(t, st.direct_copies, 0);
+            CLMEM_CHECK_EQ(t, st.staged_bytes, 70001);
+            CLMEM_CHECK_EQ(t, st.pieces, (70001 + SLOT - 1) / SLOT);
+        }
+    }
+    fixture_free(&f);
+}
+
+/* left out, the count is the smaller of what both sides hold after their offsets;
+   a second copy reuses every slot (waits for the first copy's writes) */
+static void test_default_count_and_reuse(clmem_test_context *t) {
+    fixture f;
+    if (fixture_make(t, &f, 0)) {
+        CLMEM_CHECK_CL(t, clmem_device_link_copy(f.link, f.dst, f.src, .src_offset = 1000));
+        CLMEM_CHECK_CL(t, clmem_device_link_copy(f.link, f.dst, f.src, .byte_count = 10, .dst_offset = 20000,
+                                                 .src_offset = 50));
+        CLMEM_CHECK_CL(t, clmem_enqueue_copy(f.q2, (void *)f.got, f.dst));
+        CLMEM_CHECK(t, memcmp(f.got, f.want + 1000, 20000) == 0);
+        CLMEM_CHECK(t, memcmp(f.got + 20000, f.want + 50, 10) == 0); /* the second copy's 10 bytes */
+        CLMEM_CHECK(t, memcmp(f.got + 20010, f.want + 21010, N - 21010) == 0);
+        CLMEM_CHECK(t, f.got[N - 1000] == 0 && f.got[N - 1] == 0);
+    }
+    fixture_free(&f);
+}
+
+static void test_direct_path(clmem_test_context *t) {
+    fixture f;
+    clmem_device_link_stats st = CLMEM__ZERO;
+    if (fixture_make(t, &f, CLMEM_DEVICE_LINK_NEVER)) {
+        CLMEM_CHECK_EQ(t, clmem_device_link_threshold(f.link), CLMEM_DEVICE_LINK_NEVER);
+        CLMEM_CHECK_CL(t, clmem_device_link_copy(f.link, f.dst, f.src, .byte_count = 4097, .dst_offset = 1,
+                                                 .is_blocking = true));
+        if (dst_is(t, &f, 1, 0, 4097)) {
+            CLMEM_CHECK_CL(t, clmem_device_link_get_stats(f.link, &st));
+            CLMEM_CHECK_EQ(t, st.direct_copies, 1);
+            CLMEM_CHECK_EQ(t, st.staged_copies, 0);
+        }
+    }
+    fixture_free(&f);
+}
+
+/* non-blocking by default: the call returns while its wait list holds it back, and
+   its event completes once every byte has arrived */
+static void test_event_after_gate(clmem_test_context *t) {
+    fixture f;
+    cl_event gate = NULL, done = NULL;
+    cl_int err, status = CL_COMPLETE;
+    if (fixture_make(t, &f, 0)) {
+        gate = clCreateUserEvent(t->context, &err);
+        CLMEM_CHECK_CL(t, err);
+        CLMEM_CHECK_CL(t, clmem_device_link_copy(f.link, f.dst, f.src, .byte_count = 3 * SLOT + 7,
+                                                 .wait_for = &gate, .num_wait_for = 1, .event = &done));
+        CLMEM_CHECK(t, done != NULL);
+        CLMEM_CHECK_CL(t, clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL));
+        CLMEM_CHECK(t, status != CL_COMPLETE);
+        CLMEM_CHECK_CL(t, clSetUserEventStatus(gate, CL_COMPLETE));
+        CLMEM_CHECK_CL(t, clWaitForEvents(1, &done));
+        dst_is(t, &f, 0, 0, 3 * SLOT + 7);
+    }
+    if (gate) {
+        clSetUserEventStatus(gate, CL_COMPLETE); /* no-op when already set; frees a stuck copy */
+        clReleaseEvent(gate);
+    }
+    if (done) clReleaseEvent(done);
+    fixture_free(&f);
+}
+
+/* a blocking copy whose wait list failed is refused before anything is enqueued */
+static void test_failed_wait_list(clmem_test_context *t) {
+    fixture f;
+    cl_event gate = NULL;
+    cl_int err;
+    if (fixture_make(t, &f, 0)) {
+        gate = clCreateUserEvent(t->context, &err);
+        CLMEM_CHECK_CL(t, err);
+        CLMEM_CHECK_CL(t, clSetUserEventStatus(gate, -1));
+        CLMEM_CHECK_ERR(t, clmem_device_link_copy(f.link, f.dst, f.src, .wait_for = &gate, .num_wait_for = 1,
+                                                  .is_blocking = true),
+                        CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+        dst_is(t, &f, 0, 0, 0);
+    }
+    if (gate) clReleaseEvent(gate);
+    fixture_free(&f);
+}
+
+static void test_rejections(clmem_test_context *t) {
+    fixture f;
+    clmem_buffer empty = CLMEM__ZERO;
+    cl_event ev = NULL;
+    cl_int err;
+    if (fixture_make(t, &f, 0)) {
+        CLMEM_CHECK_ERR(t, clmem_device_link_copy(NULL, f.dst, f.src), CL_INVALID_VALUE);
+        CLMEM_CHECK_ERR(t, clmem_device_link_copy(f.link, empty, f.src), CL_INVALID_MEM_OBJECT);
+        CLMEM_CHECK_ERR(t, clmem_device_link_copy(f.link, f.dst, f.src, .byte_count = N, .dst_offset = 1),
+                        CL_INVALID_VALUE);
+        CLMEM_CHECK(t, strstr(clmem_last_error_message(), "clmem_device_link_copy: dst_offset 1 + byte_count 100000") != NULL);
+        CLMEM_CHECK_ERR(t, clmem_device_link_copy(f.link, f.src, f.src, .byte_count = 100, .dst_offset = 50),
+                        CL_MEM_COPY_OVERLAP);
+        CLMEM_CHECK_ERR(t, clmem_device_link_copy(f.link, f.dst, f.src, .region = {16, 2}), CL_INVALID_VALUE);
+        CLMEM_CHECK_ERR(t, clmem_device_link_create(NULL, f.q2, 0, 0, &err) == NULL ? err : CL_SUCCESS,
+                        CL_INVALID_COMMAND_QUEUE);
+        CLMEM_CHECK_ERR(t, clmem_device_link_create(t->queue, f.q2, 0, 1, &err) == NULL ? err : CL_SUCCESS,
+                        CL_INVALID_VALUE);
+        CLMEM_CHECK_ERR(t, clmem_device_link_set_threshold(NULL, 0), CL_INVALID_VALUE);
+        CLMEM_CHECK_EQ(t, clmem_device_link_threshold(NULL), CLMEM_DEVICE_LINK_NEVER);
+        /* zero bytes: nothing copied, the event asked for is still made */
+        CLMEM_CHECK_CL(t, clmem_device_link_copy(f.link, f.dst, f.src, .byte_count = 0, .event = &ev));
+        CLMEM_CHECK(t, ev != NULL);
+        if (ev) {
+            CLMEM_CHECK_CL(t, clWaitForEvents(1, &ev));
+            clReleaseEvent(ev);
+        }
+        dst_is(t, &f, 0, 0, 0);
+        CLMEM_CHECK_CL(t, clmem_device_link_release(NULL));
+    }
+    fixture_free(&f);
+}
+
+/* a stale copy of a pooled buffer handle is refused; the new owner's bytes stay */
+static void test_stale_pooled(clmem_test_context *t) {
+    fixture f;
+    clmem_allocator *a = NULL;
+    clmem_memory_pool *pool = NULL;
+    clmem_buffer b = CLMEM__ZERO, stale, owner = CLMEM__ZERO;
+    unsigned char back[64];
+    cl_int err;
+    if (fixture_make(t, &f, 0)) {
+        a = clmem_deferred_allocator_create(t->context, 0, &err);
+        CLMEM_CHECK_CL(t, err);
+        pool = clmem_memory_pool_create(a, CLMEM_POOL_DEFAULT_LEADING_BITS, &err);
+        CLMEM_CHECK_CL(t, err);
+        b = clmem_memory_pool_allocate(pool, 64, &err);
+        CLMEM_CHECK_CL(t, err);
+        stale = b;
+        CLMEM_CHECK_CL(t, clmem_buffer_release(&b));
+        owner = clmem_memory_pool_allocate(pool, 64, &err); /* the same block, a new owner */
+        CLMEM_CHECK_CL(t, err);
+        CLMEM_CHECK(t, owner.mem == stale.mem);
+        CLMEM_CHECK_CL(t, clmem_enqueue_fill(t->queue, owner, (cl_uchar)0xAB, 64));
+        CLMEM_CHECK_CL(t, clFinish(t->queue));
+        CLMEM_CHECK_ERR(t, clmem_device_link_copy(f.link, stale, f.src, .byte_count = 64, .is_blocking = true),
+                        CL_INVALID_MEM_OBJECT);
+        CLMEM_CHECK_CL(t, clmem_enqueue_copy(t->queue, (void *)back, owner));
+        CLMEM_CHECK(t, back[0] == 0xAB && back[63] == 0xAB);
+    }
+    clmem_buffer_release(&owner);
+    if (pool) clmem_memory_pool_release(pool);
+    if (a) clmem_allocator_release(a);
+    fixture_free(&f);
+}
+
+/* two devices of one platform in one context: device 0 -> device 1 */
+static void test_two_devices(clmem_test_context *t) {
+    cl_platform_id platform = NULL;
+    cl_device_id dev[2];
+    cl_uint n = 0;
+    cl_context ctx = NULL;
+    cl_command_queue q[2] = {NULL, NULL};
+    clmem_device_link *link = NULL;
+    clmem_buffer a = CLMEM__ZERO, b = CLMEM__ZERO;
+    unsigned char *want = (unsigned char *)malloc(N), *got = (unsigned char *)malloc(N);
+    cl_int err;
+    int i;
+    clGetDeviceInfo(t->device, CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL);
+    clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 2, dev, &n);
+    if (n < 2 || !want || !got) {
+        clmem_test_skip(t, "the platform has one device (PoCL: POCL_DEVICES=\"pthread pthread\" makes two)");
+        free(want);
+        free(got);
+        return;
+    }
+    ctx = clCreateContext(NULL, 2, dev, NULL, NULL, &err);
+    CLMEM_CHECK_CL(t, err);
+    for (i = 0; i < 2 && err == CL_SUCCESS; ++i) {
+        clmem_test_context sub = *t;
+        sub.device = dev[i];
+        q[i] = extra_queue(&sub, ctx, &err);
+    }
+    fill_pattern(want, N, 3);
+    if (err == CL_SUCCESS) a = clmem_buffer_create(ctx, CL_MEM_COPY_HOST_PTR, N, want, &err);
+    if (err == CL_SUCCESS) b = clmem_buffer_create(ctx, 0, N, NULL, &err);
+    if (err == CL_SUCCESS) link = clmem_device_link_create(q[0], q[1], SLOT, 2, &err);
+    CLMEM_CHECK_CL(t, err);
+    if (link) {
+        /* CPU devices: staging does not pay, so it is off unless asked for */
+        CLMEM_CHECK_EQ(t, clmem_device_link_threshold(link), CLMEM_DEVICE_LINK_NEVER);
+        CLMEM_CHECK_CL(t, clmem_device_link_set_threshold(link, 0));
+        CLMEM_CHECK_CL(t, clmem_device_link_copy(link, b, a, .is_blocking = true));
+        CLMEM_CHECK_CL(t, clmem_enqueue_copy(q[1], (void *)got, b));
+        CLMEM_CHECK(t, memcmp(got, want, N) == 0);
+    }
+    if (link) clmem_device_link_release(link);
+    clmem_buffer_release(&a);
+    clmem_buffer_release(&b);
+    for (i = 0; i < 2; ++i)
+        if (q[i]) clReleaseCommandQueue(q[i]);
+    if (ctx) clReleaseContext(ctx);
+    free(want);
+    free(got);
+}
+
+static const clmem_test_case cases[] = {
+    {"staged_bytes", test_staged_bytes, false},
+    {"default_count_and_reuse", test_default_count_and_reuse, false},
+    {"direct_path", test_direct_path, false},
+    {"event_after_gate", test_event_after_gate, false},
+    {"failed_wait_list", test_failed_wait_list, false},
+    {"rejections", test_rejections, false},
+    {"stale_pooled", test_stale_pooled, false},
+    {"two_devices", test_two_devices, false},
+};
+int main(int argc, char **argv) { return clmem_test_main(cases, sizeof cases / sizeof cases[0], argc, argv); }
