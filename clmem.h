@@ -3221,10 +3221,12 @@ extern "C" {
    clmem_enqueue_copy and clmem_enqueue_migrate_mem_objects keep the driver's path:
    they are given one queue and cannot know where the source's contents live.
 
-   Ordering: the copy waits for .wait_for and for everything enqueued before it on both
-   queues' in-order streams (the reads go to the source queue, the writes to the
-   destination queue). Its .event completes when every byte has arrived. A link
-   serves one copy at a time (a lock): copies from several threads are safe and run
+   Ordering: the copy runs after .wait_for and after the destination queue's earlier
+   work. Without a wait list it also runs after the source queue's earlier work (the
+   staged reads are on that queue; the driver's path waits for a marker there); with
+   one, the wait list stands for the source side, as for any enqueue on another
+   queue. Its .event completes when every byte has arrived. A link serves one copy at
+   a time (a lock): copies from several threads are safe and run
    one after the other.
    --------------------------------------------------------------------------------- */
 
@@ -13563,15 +13565,16 @@ static cl_int clmem__link_staged(clmem_device_link *l, clmem_buffer dst, clmem_b
     return CL_SUCCESS;
 }
 
-/* The driver's path: clEnqueueCopyBuffer on the destination queue, after the source
-   queue's work so far (a marker there, when the queues differ) and the wait list. */
+/* The driver's path: clEnqueueCopyBuffer on the destination queue after the wait list;
+   without one, after the source queue's work so far (a marker there, when the queues
+   differ). */
 static cl_int clmem__link_direct(clmem_device_link *l, clmem_buffer dst, clmem_buffer src, size_t count,
                                  const clmem_copy_options *o) {
     const char *fn = clmem__link_copy_fn;
     cl_event small[8], *waits = small, mark = NULL, own = NULL;
     cl_uint nw = o->num_wait_for;
     cl_int err;
-    if (l->src_queue != l->dst_queue) {
+    if (l->src_queue != l->dst_queue && nw == 0) {
         if (nw + 1 > sizeof small / sizeof small[0]) {
             waits = CLMEM__CAST(cl_event *, CLMEM_MALLOC((nw + 1) * sizeof *waits));
             if (!waits) return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the wait list");

@@ -2,7 +2,7 @@
    devices, through clmem and through the raw OpenCL calls, in the same run.
 
    Build: cc -std=c11 -O2 -I. bench/multidev_bench.c -o multidev_bench -lOpenCL
-   Run:   CLMEM_TEST=nvidia:0+1 ./multidev_bench [MiB ...]     (default 16 256)
+   Run:   CLMEM_TEST=nvidia:0+1 ./multidev_bench [SIZE ...]    (MiB, or KiB as 256K; default 16 256)
           Without CLMEM_TEST: the first platform with two devices, both in one context.
           bench/multidev_bench.sh runs it (and the multidev tests) on prebuilt binaries.
 
@@ -37,7 +37,7 @@
 #include <string.h>
 #include <time.h>
 
-enum { REPS = 7, MAXSIZES = 8 };
+enum { REPS = 7, MAXSIZES = 12 };
 
 /* round trips per batch: set per size so that a batch takes about 50 ms (2..64) */
 static int PINGPONG = 2;
@@ -169,13 +169,21 @@ static int check(bench *B, const char *what, clmem_buffer b, const unsigned char
     return ok;
 }
 
-static void row(size_t mib, const char *what, double raw_s, double clmem_s, size_t n) {
+/* a size as the rows print it: "256 KiB", "16 MiB" */
+static const char *size_text(size_t n) {
+    static char buf[32];
+    if (n % ((size_t)1 << 20)) snprintf(buf, sizeof buf, "%zu KiB", n >> 10);
+    else snprintf(buf, sizeof buf, "%zu MiB", n >> 20);
+    return buf;
+}
+
+static void row(const char *what, double raw_s, double clmem_s, size_t n) {
     double raw_gbs = (double)n / raw_s / 1e9;
     if (clmem_s > 0) {
         double clmem_gbs = (double)n / clmem_s / 1e9;
-        printf("%6zu MiB  %-34s %9.2f  %10.2f  %9.3f\n", mib, what, raw_gbs, clmem_gbs, clmem_gbs / raw_gbs);
+        printf("%10s  %-34s %9.2f  %10.2f  %9.3f\n", size_text(n), what, raw_gbs, clmem_gbs, clmem_gbs / raw_gbs);
     } else {
-        printf("%6zu MiB  %-34s %9.2f  %10s  %9s\n", mib, what, raw_gbs, "-", "-");
+        printf("%10s  %-34s %9.2f  %10s  %9s\n", size_text(n), what, raw_gbs, "-", "-");
     }
 }
 
@@ -213,7 +221,7 @@ static int pick(clmem_test_device out[2]) {
 int main(int argc, char **argv) {
     bench B;
     clmem_test_device d[2];
-    size_t sizes[MAXSIZES] = {16, 256}, nsizes = 2, s;
+    size_t sizes[MAXSIZES] = {(size_t)16 << 20, (size_t)256 << 20}, nsizes = 2, s;
     char name[2][128], pname[128] = {0};
     cl_int err;
     cl_program prog = NULL;
@@ -222,7 +230,11 @@ int main(int argc, char **argv) {
     memset(&B, 0, sizeof B);
     if (argc > 1) {
         nsizes = 0;
-        for (i = 1; i < argc && nsizes < MAXSIZES; ++i) sizes[nsizes++] = (size_t)strtoul(argv[i], NULL, 10);
+        for (i = 1; i < argc && nsizes < MAXSIZES; ++i) { /* MiB, or KiB with a K: 16, 256K */
+            char *end = NULL;
+            size_t v = (size_t)strtoul(argv[i], &end, 10);
+            sizes[nsizes++] = end && (*end == 'K' || *end == 'k') ? v << 10 : v << 20;
+        }
     }
     if (!pick(d)) return 1;
     B.dev[0] = d[0].device;
@@ -265,14 +277,14 @@ int main(int argc, char **argv) {
     printf("%10s  %-34s %9s  %10s  %9s\n", "size", "what", "raw GB/s", "clmem GB/s", "clmem/raw");
 
     for (s = 0; s < nsizes; ++s) {
-        size_t n = sizes[s] << 20, k;
+        size_t n = sizes[s], k;
         unsigned char *pattern = (unsigned char *)malloc(n);
         clmem_buffer a = CLMEM__ZERO, b = CLMEM__ZERO, c = CLMEM__ZERO;
         double raw[REPS], cl[REPS], loc[REPS], mraw, mcl;
         int r;
         unsigned x = 12345u;
         if (!pattern || n == 0) {
-            fprintf(stderr, "size %zu MiB: skipped\n", sizes[s]);
+            fprintf(stderr, "size %s: skipped\n", size_text(sizes[s]));
             free(pattern);
             continue;
         }
@@ -284,7 +296,7 @@ int main(int argc, char **argv) {
         if (err == CL_SUCCESS) b = clmem_buffer_create(B.ctx, CL_MEM_READ_WRITE, n, NULL, &err);
         if (err == CL_SUCCESS) c = clmem_buffer_create(B.ctx, CL_MEM_READ_WRITE, n, NULL, &err);
         if (err != CL_SUCCESS) {
-            fprintf(stderr, "size %zu MiB: %s\n", sizes[s], clmem_last_error_message());
+            fprintf(stderr, "size %s: %s\n", size_text(sizes[s]), clmem_last_error_message());
             free(pattern);
             return 1;
         }
@@ -300,7 +312,7 @@ int main(int argc, char **argv) {
         }
         mraw = bench_median(raw, (size_t)(REPS));
         mcl = bench_median(cl, (size_t)(REPS));
-        row(sizes[s], "migrate 0 <-> 1 (+1-item kernel)", mraw, mcl, n);
+        row("migrate 0 <-> 1 (+1-item kernel)", mraw, mcl, n);
         printf("%10s  (%d round trips a batch)\n", "", PINGPONG);
         check(&B, "migrate", b, pattern, n, 1); /* byte 0 counts the kernels */
 
@@ -316,8 +328,8 @@ int main(int argc, char **argv) {
         }
         mraw = bench_median(raw, (size_t)(REPS));
         mcl = bench_median(cl, (size_t)(REPS));
-        row(sizes[s], "copy, queue 1 <-> queue 0, events", mraw, mcl, n);
-        row(sizes[s], "copy on device 0 only (reference)", bench_median(loc, (size_t)(REPS)), 0, n);
+        row("copy, queue 1 <-> queue 0, events", mraw, mcl, n);
+        row("copy on device 0 only (reference)", bench_median(loc, (size_t)(REPS)), 0, n);
         check(&B, "copy", a, pattern, n, 0);
         check(&B, "copy", c, pattern, n, 0);
 
@@ -335,7 +347,7 @@ int main(int argc, char **argv) {
         }
         mraw = bench_median(raw, (size_t)(REPS));
         mcl = bench_median(cl, (size_t)(REPS));
-        row(sizes[s], "device link 0 <-> 1 (vs raw copy)", mraw, mcl, n);
+        row("device link 0 <-> 1 (vs raw copy)", mraw, mcl, n);
         {
             clmem_device_link_stats ls = CLMEM__ZERO;
             clmem_device_link_get_stats(B.link[0], &ls);
@@ -358,12 +370,12 @@ int main(int argc, char **argv) {
                 }
                 mw = bench_median(w, (size_t)REPS);
                 mr = bench_median(rd, (size_t)REPS);
-                row(sizes[s], "pinned host -> device 1 (raw)", mw, 0, n);
-                row(sizes[s], "device 0 -> pinned host (raw)", mr, 0, n);
+                row("pinned host -> device 1 (raw)", mw, 0, n);
+                row("device 0 -> pinned host (raw)", mr, 0, n);
                 printf("%10s  device link / pinned host->device 1: %.3f\n", "", mw / mcl);
                 clmem_pinned_allocation_release(&pin);
             } else {
-                fprintf(stderr, "size %zu MiB: pinned: %s\n", sizes[s], clmem_last_error_message());
+                fprintf(stderr, "size %s: pinned: %s\n", size_text(sizes[s]), clmem_last_error_message());
             }
         }
         clmem_buffer_release(&a);

@@ -2,16 +2,16 @@
 # bench/multidev_bench.sh - the multi-device tests and bench/multidev_bench.c on a
 # machine with two GPUs, from prebuilt binaries (it builds nothing).
 #
-# usage: bench/multidev_bench.sh DIR [SPEC] [MiB ...]
+# usage: bench/multidev_bench.sh DIR [SPEC] [SIZE ...]
 #   DIR   holds test_multidev_context, test_multidev_subdevices, test_testing_spec and
 #         multidev_bench (built on the build machine, see bench/multidev_build.sh), and
 #         optionally libOpenCL.so.1 (used when the machine has no ICD loader)
 #   SPEC  the CLMEM_TEST of the 2-device context (default nvidia:0+1)
-#   MiB   buffer sizes for the bench (default 16 256 1024)
+#   SIZE  buffer sizes for the bench, MiB or KiB as 256K (default 16 256 1024)
 # Without /etc/OpenCL/vendors/nvidia.icd and OCL_ICD_VENDORS it makes a vendors folder
 # holding nvidia.icd (libnvidia-opencl.so.1) and a copy of pocl.icd (DESIGN.md).
 set -u
-dir=$(cd "${1:?usage: bench/multidev_bench.sh DIR [SPEC] [MiB ...]}" && pwd)
+dir=$(cd "${1:?usage: bench/multidev_bench.sh DIR [SPEC] [SIZE ...]}" && pwd)
 spec=${2:-nvidia:0+1}
 [ $# -ge 2 ] && shift 2 || shift $#
 sizes=${*:-16 256 1024}
@@ -40,6 +40,8 @@ step() { # step NAME ENV... -- COMMAND...: run, report the exit code (77 = skipp
 }
 step "runner: queues per device ($spec)" CLMEM_TEST="$spec" "$dir/test_testing_spec" runner
 step "multidev cases ($spec)" CLMEM_TEST="$spec" "$dir/test_multidev_context"
+step "device links ($spec)" CLMEM_TEST="$spec" "$dir/test_device_link"
+step "coarse-grain SVM on two devices, bare calls" "$dir/svm_two_gpus"
 step "multidev cases on sub-devices of $spec's platform" CLMEM_TEST="${spec%%:*}" "$dir/test_multidev_subdevices"
 # PoCL 3.x calls its CPU driver pthread; later PoCL also knows it as cpu
 saved=$rc

@@ -218,15 +218,16 @@ static cl_int clmem__link_staged(clmem_device_link *l, clmem_buffer dst, clmem_b
     return CL_SUCCESS;
 }
 
-/* The driver's path: clEnqueueCopyBuffer on the destination queue, after the source
-   queue's work so far (a marker there, when the queues differ) and the wait list. */
+/* The driver's path: clEnqueueCopyBuffer on the destination queue after the wait list;
+   without one, after the source queue's work so far (a marker there, when the queues
+   differ). */
 static cl_int clmem__link_direct(clmem_device_link *l, clmem_buffer dst, clmem_buffer src, size_t count,
                                  const clmem_copy_options *o) {
     const char *fn = clmem__link_copy_fn;
     cl_event small[8], *waits = small, mark = NULL, own = NULL;
     cl_uint nw = o->num_wait_for;
     cl_int err;
-    if (l->src_queue != l->dst_queue) {
+    if (l->src_queue != l->dst_queue && nw == 0) {
         if (nw + 1 > sizeof small / sizeof small[0]) {
             waits = CLMEM__CAST(cl_event *, CLMEM_MALLOC((nw + 1) * sizeof *waits));
             if (!waits) return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the wait list");

@@ -34,10 +34,12 @@ extern "C" {
    clmem_enqueue_copy and clmem_enqueue_migrate_mem_objects keep the driver's path:
    they are given one queue and cannot know where the source's contents live.
 
-   Ordering: the copy waits for .wait_for and for everything enqueued before it on both
-   queues' in-order streams (the reads go to the source queue, the writes to the
-   destination queue). Its .event completes when every byte has arrived. A link
-   serves one copy at a time (a lock): copies from several threads are safe and run
+   Ordering: the copy runs after .wait_for and after the destination queue's earlier
+   work. Without a wait list it also runs after the source queue's earlier work (the
+   staged reads are on that queue; the driver's path waits for a marker there); with
+   one, the wait list stands for the source side, as for any enqueue on another
+   queue. Its .event completes when every byte has arrived. A link serves one copy at
+   a time (a lock): copies from several threads are safe and run
    one after the other.
    --------------------------------------------------------------------------------- */
 

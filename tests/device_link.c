@@ -120,6 +120,34 @@ static void test_direct_path(clmem_test_context *t) {
     fixture_free(&f);
 }
 
+/* without a wait list, the driver's path waits for the source queue's earlier work:
+   a fill held back on the source queue lands before the copy reads */
+static void test_direct_after_source_queue(clmem_test_context *t) {
+    fixture f;
+    cl_event gate = NULL, done = NULL;
+    cl_int err;
+    size_t i;
+    if (fixture_make(t, &f, CLMEM_DEVICE_LINK_NEVER)) {
+        gate = clCreateUserEvent(t->context, &err);
+        CLMEM_CHECK_CL(t, err);
+        CLMEM_CHECK_CL(t, clmem_enqueue_fill(t->queue, f.src, (cl_uchar)0x5A, N, .wait_for = &gate, .num_wait_for = 1));
+        CLMEM_CHECK_CL(t, clFlush(t->queue));
+        CLMEM_CHECK_CL(t, clmem_device_link_copy(f.link, f.dst, f.src, .event = &done));
+        CLMEM_CHECK_CL(t, clSetUserEventStatus(gate, CL_COMPLETE));
+        CLMEM_CHECK_CL(t, clWaitForEvents(1, &done));
+        CLMEM_CHECK_CL(t, clmem_enqueue_copy(f.q2, (void *)f.got, f.dst));
+        for (i = 0; i < N && f.got[i] == 0x5A; ++i) {
+        }
+        CLMEM_CHECK_EQ(t, i, N);
+    }
+    if (gate) {
+        clSetUserEventStatus(gate, CL_COMPLETE);
+        clReleaseEvent(gate);
+    }
+    if (done) clReleaseEvent(done);
+    fixture_free(&f);
+}
+
 /* non-blocking by default: the call returns while its wait list holds it back, and
    its event completes once every byte has arrived */
 static void test_event_after_gate(clmem_test_context *t) {
@@ -284,6 +312,7 @@ static const clmem_test_case cases[] = {
     {"staged_bytes", test_staged_bytes, false},
     {"default_count_and_reuse", test_default_count_and_reuse, false},
     {"direct_path", test_direct_path, false},
+    {"direct_after_source_queue", test_direct_after_source_queue, false},
     {"event_after_gate", test_event_after_gate, false},
     {"failed_wait_list", test_failed_wait_list, false},
     {"rejections", test_rejections, false},
