@@ -3205,7 +3205,9 @@ extern "C" {
        clmem_device_link_copy(l, b1, b0);                      all of b0 -> b1, enqueued
        clmem_device_link_copy(l, b1, b0, .byte_count = n, .src_offset = off, .event = &done);
        clmem_device_link_release(l);
-   A copy of at least the link's threshold goes in pieces of slot_size bytes: piece j
+   A copy of at least the link's threshold goes in pieces of up to slot_size bytes
+   (the first and last pieces smaller, 1 MiB and up, so that the pipeline fills and
+   drains quickly): piece j
    is read on the source queue into slot j mod slots (after the write that last used
    that slot), then written on the destination queue from the slot after that read,
    both queues flushed at every step, so the two DMA directions overlap and the copy
@@ -3231,13 +3233,13 @@ extern "C" {
    --------------------------------------------------------------------------------- */
 
 /** Default slot size of a device link (bytes): one piece of a staged copy. */
-#define CLMEM_DEVICE_LINK_DEFAULT_SLOT_SIZE ((size_t)16 << 20)
+#define CLMEM_DEVICE_LINK_DEFAULT_SLOT_SIZE ((size_t)8 << 20)
 /** Default number of slots: pieces in flight. */
 #define CLMEM_DEVICE_LINK_DEFAULT_SLOTS 4u
 /** Most slots a link takes. */
 #define CLMEM_DEVICE_LINK_MAX_SLOTS 16u
 /** The smallest copy a link stages between two discrete devices by default (bytes). */
-#define CLMEM_DEVICE_LINK_DEFAULT_THRESHOLD ((size_t)4 << 20)
+#define CLMEM_DEVICE_LINK_DEFAULT_THRESHOLD ((size_t)64 << 10)
 /** clmem_device_link_set_threshold(l, CLMEM_DEVICE_LINK_NEVER): never stage. */
 #define CLMEM_DEVICE_LINK_NEVER SIZE_MAX
 
@@ -13523,6 +13525,19 @@ static cl_int clmem__link_piece(clmem_device_link *l, unsigned s, cl_mem dst, si
     return CL_SUCCESS;
 }
 
+/* The size of piece j when `left` bytes remain: the pieces ramp up from
+   CLMEM__LINK_MIN_PIECE (1, 2, 4 MiB ... up to the slot size) and down again over the
+   last two slots' worth (half of what is left, down to the minimum), so that the
+   first read and the last write, which nothing overlaps, are short. */
+#define CLMEM__LINK_MIN_PIECE ((size_t)1 << 20)
+static size_t clmem__link_piece_size(size_t slot, size_t j, size_t left) {
+    size_t piece = slot, least = slot < CLMEM__LINK_MIN_PIECE ? slot : CLMEM__LINK_MIN_PIECE;
+    if (j < sizeof(size_t) * 8 - 21 && (CLMEM__LINK_MIN_PIECE << j) < piece) piece = CLMEM__LINK_MIN_PIECE << j;
+    if (left < 2 * slot && left / 2 < piece) piece = left / 2;
+    if (piece < least) piece = least;
+    return piece < left ? piece : left;
+}
+
 /* The staged copy of count bytes (the lock held): pieces through the slots, then the
    event or the wait the caller asked for. */
 static cl_int clmem__link_staged(clmem_device_link *l, clmem_buffer dst, clmem_buffer src, size_t count,
@@ -13538,7 +13553,7 @@ static cl_int clmem__link_staged(clmem_device_link *l, clmem_buffer dst, clmem_b
         if (!waits) return clmem__fail(CL_OUT_OF_HOST_MEMORY, clmem__link_copy_fn, "out of host memory for the wait list");
     }
     while (done < count && err == CL_SUCCESS) {
-        size_t piece = count - done < l->slot_size ? count - done : l->slot_size;
+        size_t piece = clmem__link_piece_size(l->slot_size, pieces, count - done);
         err = clmem__link_piece(l, s, dst.root, dst.origin + o->dst_offset + done, src.root,
                                 src.origin + o->src_offset + done, piece, o, waits);
         done += piece;

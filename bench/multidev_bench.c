@@ -226,7 +226,7 @@ int main(int argc, char **argv) {
     cl_int err;
     cl_program prog = NULL;
     const char *src = touch_src;
-    int i;
+    int i, link_only = getenv("CLMEM_BENCH_LINK_ONLY") != NULL; /* only the link's one-way and pinned rows */
     memset(&B, 0, sizeof B);
     if (argc > 1) {
         nsizes = 0;
@@ -264,7 +264,9 @@ int main(int argc, char **argv) {
     for (i = 0; i < 2 && err == CL_SUCCESS; ++i) B.touch[i] = clCreateKernel(prog, "touch", &err);
     if (prog) clReleaseProgram(prog);
     for (i = 0; i < 2 && err == CL_SUCCESS; ++i) {
-        B.link[i] = clmem_device_link_create(B.q[i], B.q[1 - i], 0, 0, &err);
+        const char *mib = getenv("CLMEM_LINK_SLOT_MIB"), *ns = getenv("CLMEM_LINK_SLOTS");
+        B.link[i] = clmem_device_link_create(B.q[i], B.q[1 - i], mib ? (size_t)atoi(mib) << 20 : 0,
+                                             ns ? (unsigned)atoi(ns) : 0, &err);
         if (err == CL_SUCCESS && getenv("CLMEM_LINK_THRESHOLD_ZERO")) clmem_device_link_set_threshold(B.link[i], 0);
     }
     if (err != CL_SUCCESS) {
@@ -279,8 +281,8 @@ int main(int argc, char **argv) {
     for (s = 0; s < nsizes; ++s) {
         size_t n = sizes[s], k;
         unsigned char *pattern = (unsigned char *)malloc(n);
-        clmem_buffer a = CLMEM__ZERO, b = CLMEM__ZERO, c = CLMEM__ZERO;
-        double raw[REPS], cl[REPS], loc[REPS], mraw, mcl;
+        clmem_buffer a = CLMEM__ZERO, b = CLMEM__ZERO, c = CLMEM__ZERO, d = CLMEM__ZERO, e = CLMEM__ZERO;
+        double raw[REPS], cl[REPS], loc[REPS], mraw, mcl = 0, mone = 0;
         int r;
         unsigned x = 12345u;
         if (!pattern || n == 0) {
@@ -295,67 +297,86 @@ int main(int argc, char **argv) {
         a = clmem_buffer_create(B.ctx, CL_MEM_READ_WRITE, n, NULL, &err);
         if (err == CL_SUCCESS) b = clmem_buffer_create(B.ctx, CL_MEM_READ_WRITE, n, NULL, &err);
         if (err == CL_SUCCESS) c = clmem_buffer_create(B.ctx, CL_MEM_READ_WRITE, n, NULL, &err);
+        if (err == CL_SUCCESS) d = clmem_buffer_create(B.ctx, CL_MEM_READ_WRITE, n, NULL, &err);
+        if (err == CL_SUCCESS) e = clmem_buffer_create(B.ctx, CL_MEM_READ_WRITE, n, NULL, &err);
         if (err != CL_SUCCESS) {
             fprintf(stderr, "size %s: %s\n", size_text(sizes[s]), clmem_last_error_message());
             free(pattern);
             return 1;
         }
-        /* migrate */
-        clmem_enqueue_copy(B.q[0], b, (const void *)pattern);
-        for (i = 0; i < 2; ++i) clSetKernelArg(B.touch[i], 0, sizeof b.mem, &b.mem);
-        PINGPONG = 2;
-        migrate_batch(&B, b, 0); /* warm-up: both devices have allocated it */
-        PINGPONG = rounds_for(migrate_batch(&B, b, 1));
-        for (r = 0; r < REPS; ++r) {
-            raw[r] = migrate_batch(&B, b, 0);
-            cl[r] = migrate_batch(&B, b, 1);
-        }
-        mraw = bench_median(raw, (size_t)(REPS));
-        mcl = bench_median(cl, (size_t)(REPS));
-        row("migrate 0 <-> 1 (+1-item kernel)", mraw, mcl, n);
-        printf("%10s  (%d round trips a batch)\n", "", PINGPONG);
-        check(&B, "migrate", b, pattern, n, 1); /* byte 0 counts the kernels */
+        if (!link_only) {
+            /* migrate */
+            clmem_enqueue_copy(B.q[0], b, (const void *)pattern);
+            for (i = 0; i < 2; ++i) clSetKernelArg(B.touch[i], 0, sizeof b.mem, &b.mem);
+            PINGPONG = 2;
+            migrate_batch(&B, b, 0); /* warm-up: both devices have allocated it */
+            PINGPONG = rounds_for(migrate_batch(&B, b, 1));
+            for (r = 0; r < REPS; ++r) {
+                raw[r] = migrate_batch(&B, b, 0);
+                cl[r] = migrate_batch(&B, b, 1);
+            }
+            mraw = bench_median(raw, (size_t)(REPS));
+            mcl = bench_median(cl, (size_t)(REPS));
+            row("migrate 0 <-> 1 (+1-item kernel)", mraw, mcl, n);
+            printf("%10s  (%d round trips a batch)\n", "", PINGPONG);
+            check(&B, "migrate", b, pattern, n, 1); /* byte 0 counts the kernels */
 
-        /* copy between the devices' queues */
-        clmem_enqueue_copy(B.q[0], a, (const void *)pattern);
-        PINGPONG = 2;
-        copy_batch(&B, a, c, 0, 0);
-        PINGPONG = rounds_for(copy_batch(&B, a, c, 1, 0));
-        for (r = 0; r < REPS; ++r) {
-            raw[r] = copy_batch(&B, a, c, 0, 0);
-            cl[r] = copy_batch(&B, a, c, 1, 0);
-            loc[r] = copy_batch(&B, a, c, 0, 1);
-        }
-        mraw = bench_median(raw, (size_t)(REPS));
-        mcl = bench_median(cl, (size_t)(REPS));
-        row("copy, queue 1 <-> queue 0, events", mraw, mcl, n);
-        row("copy on device 0 only (reference)", bench_median(loc, (size_t)(REPS)), 0, n);
-        check(&B, "copy", a, pattern, n, 0);
-        check(&B, "copy", c, pattern, n, 0);
+            /* copy between the devices' queues */
+            clmem_enqueue_copy(B.q[0], a, (const void *)pattern);
+            PINGPONG = 2;
+            copy_batch(&B, a, c, 0, 0);
+            PINGPONG = rounds_for(copy_batch(&B, a, c, 1, 0));
+            for (r = 0; r < REPS; ++r) {
+                raw[r] = copy_batch(&B, a, c, 0, 0);
+                cl[r] = copy_batch(&B, a, c, 1, 0);
+                loc[r] = copy_batch(&B, a, c, 0, 1);
+            }
+            mraw = bench_median(raw, (size_t)(REPS));
+            mcl = bench_median(cl, (size_t)(REPS));
+            row("copy, queue 1 <-> queue 0, events", mraw, mcl, n);
+            row("copy on device 0 only (reference)", bench_median(loc, (size_t)(REPS)), 0, n);
+            check(&B, "copy", a, pattern, n, 0);
+            check(&B, "copy", c, pattern, n, 0);
 
-        /* the same round trips through device links (staged from their threshold on) */
-        clmem_enqueue_copy(B.q[0], a, (const void *)pattern);
-        clmem_enqueue_fill(B.q[1], c, (cl_uchar)0, n);
-        clFinish(B.q[1]);
-        PINGPONG = 2;
-        copy_batch(&B, a, c, 2, 0);
-        check(&B, "device link", c, pattern, n, 0);
-        PINGPONG = rounds_for(copy_batch(&B, a, c, 2, 0));
-        for (r = 0; r < REPS; ++r) {
-            raw[r] = copy_batch(&B, a, c, 0, 0);
-            cl[r] = copy_batch(&B, a, c, 2, 0);
+            /* the same round trips through device links (staged from their threshold on),
+               on buffers e (device 0) and d (device 1) that no raw copy touches: NVIDIA's
+               clEnqueueCopyBuffer between the devices moves its source to the other
+               device, and the next access from the first device pays for moving it back */
+            clmem_enqueue_copy(B.q[0], e, (const void *)pattern);
+            clmem_enqueue_fill(B.q[1], d, (cl_uchar)0, n);
+            clFinish(B.q[0]);
+            clFinish(B.q[1]);
+            PINGPONG = 2;
+            copy_batch(&B, e, d, 2, 0);
+            check(&B, "device link", d, pattern, n, 0);
+            PINGPONG = rounds_for(copy_batch(&B, e, d, 2, 0));
+            for (r = 0; r < REPS; ++r) {
+                raw[r] = copy_batch(&B, a, c, 0, 0);
+                cl[r] = copy_batch(&B, e, d, 2, 0);
+            }
+            mraw = bench_median(raw, (size_t)(REPS));
+            mcl = bench_median(cl, (size_t)(REPS));
+            row("device link 0 <-> 1 (vs raw copy)", mraw, mcl, n);
+            {
+                clmem_device_link_stats ls = CLMEM__ZERO;
+                clmem_device_link_get_stats(B.link[0], &ls);
+                printf("%10s  (link 0->1 so far: %zu staged, %zu direct; threshold %zu bytes)\n", "", ls.staged_copies,
+                       ls.direct_copies, clmem_device_link_threshold(B.link[0]));
+            }
+            check(&B, "device link", e, pattern, n, 0);
+            check(&B, "device link", d, pattern, n, 0);
         }
-        mraw = bench_median(raw, (size_t)(REPS));
-        mcl = bench_median(cl, (size_t)(REPS));
-        row("device link 0 <-> 1 (vs raw copy)", mraw, mcl, n);
-        {
-            clmem_device_link_stats ls = CLMEM__ZERO;
-            clmem_device_link_get_stats(B.link[0], &ls);
-            printf("%10s  (link 0->1 so far: %zu staged, %zu direct; threshold %zu bytes)\n", "", ls.staged_copies,
-                   ls.direct_copies, clmem_device_link_threshold(B.link[0]));
+        {   /* one direction only: back-to-back link copies a -> c, each timed alone */
+            double one[REPS];
+            if (link_only) clmem_enqueue_copy(B.q[0], e, (const void *)pattern);
+            for (r = 0; r < REPS; ++r) {
+                double t0 = bench_now();
+                if (clmem_device_link_copy(B.link[0], d, e, .is_blocking = true) != CL_SUCCESS) B.failed = 1;
+                one[r] = bench_now() - t0;
+            }
+            mone = bench_median(one, (size_t)REPS);
+            row("device link 0 -> 1, one copy", mone, 0, n);
         }
-        check(&B, "device link", a, pattern, n, 0);
-        check(&B, "device link", c, pattern, n, 0);
 
         /* pinned host memory <-> each device: the bound of a staged copy */
         {
@@ -363,16 +384,17 @@ int main(int argc, char **argv) {
             double w[REPS], rd[REPS], mw, mr;
             if (err == CL_SUCCESS) {
                 memcpy(pin.ptr, pattern, n);
-                PINGPONG = rounds_for(pinned_batch(&B, c, pin.ptr, 1, 1));
+                PINGPONG = rounds_for(pinned_batch(&B, d, pin.ptr, 1, 1));
                 for (r = 0; r < REPS; ++r) {
-                    w[r] = pinned_batch(&B, c, pin.ptr, 1, 1);
-                    rd[r] = pinned_batch(&B, a, pin.ptr, 0, 0);
+                    w[r] = pinned_batch(&B, d, pin.ptr, 1, 1);
+                    rd[r] = pinned_batch(&B, e, pin.ptr, 0, 0);
                 }
                 mw = bench_median(w, (size_t)REPS);
                 mr = bench_median(rd, (size_t)REPS);
                 row("pinned host -> device 1 (raw)", mw, 0, n);
                 row("device 0 -> pinned host (raw)", mr, 0, n);
-                printf("%10s  device link / pinned host->device 1: %.3f\n", "", mw / mcl);
+                if (mcl > 0) printf("%10s  device link round trips / pinned host->device 1: %.3f\n", "", mw / mcl);
+                printf("%10s  device link one copy / pinned host->device 1: %.3f\n", "", mw / mone);
                 clmem_pinned_allocation_release(&pin);
             } else {
                 fprintf(stderr, "size %s: pinned: %s\n", size_text(sizes[s]), clmem_last_error_message());
@@ -381,6 +403,8 @@ int main(int argc, char **argv) {
         clmem_buffer_release(&a);
         clmem_buffer_release(&b);
         clmem_buffer_release(&c);
+        clmem_buffer_release(&d);
+        clmem_buffer_release(&e);
         free(pattern);
     }
     for (i = 0; i < 2; ++i) {

@@ -18,7 +18,9 @@ extern "C" {
        clmem_device_link_copy(l, b1, b0);                      all of b0 -> b1, enqueued
        clmem_device_link_copy(l, b1, b0, .byte_count = n, .src_offset = off, .event = &done);
        clmem_device_link_release(l);
-   A copy of at least the link's threshold goes in pieces of slot_size bytes: piece j
+   A copy of at least the link's threshold goes in pieces of up to slot_size bytes
+   (the first and last pieces smaller, 1 MiB and up, so that the pipeline fills and
+   drains quickly): piece j
    is read on the source queue into slot j mod slots (after the write that last used
    that slot), then written on the destination queue from the slot after that read,
    both queues flushed at every step, so the two DMA directions overlap and the copy
@@ -44,13 +46,13 @@ extern "C" {
    --------------------------------------------------------------------------------- */
 
 /** Default slot size of a device link (bytes): one piece of a staged copy. */
-#define CLMEM_DEVICE_LINK_DEFAULT_SLOT_SIZE ((size_t)16 << 20)
+#define CLMEM_DEVICE_LINK_DEFAULT_SLOT_SIZE ((size_t)8 << 20)
 /** Default number of slots: pieces in flight. */
 #define CLMEM_DEVICE_LINK_DEFAULT_SLOTS 4u
 /** Most slots a link takes. */
 #define CLMEM_DEVICE_LINK_MAX_SLOTS 16u
 /** The smallest copy a link stages between two discrete devices by default (bytes). */
-#define CLMEM_DEVICE_LINK_DEFAULT_THRESHOLD ((size_t)4 << 20)
+#define CLMEM_DEVICE_LINK_DEFAULT_THRESHOLD ((size_t)64 << 10)
 /** clmem_device_link_set_threshold(l, CLMEM_DEVICE_LINK_NEVER): never stage. */
 #define CLMEM_DEVICE_LINK_NEVER SIZE_MAX
 
