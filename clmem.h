@@ -1937,20 +1937,21 @@ extern "C" {
    The operation is chosen at compile time from the static types of dst and src.
    "host" is any other pointer (void *, float *, ...; const for a source).
 
-   dst \ src     | clmem_buffer          | clmem_image            | clmem_svm     | host
-   --------------+-----------------------+------------------------+---------------+------------------------
-   clmem_buffer  | CopyBuffer(Rect)      | CopyImageToBuffer      | -             | WriteBuffer(Rect)
-   clmem_image   | CopyBufferToImage     | CopyImage              | -             | WriteImage
-   clmem_svm     | -                     | -                      | SVMMemcpy     | SVMMemcpy
-   host          | ReadBuffer(Rect)      | ReadImage              | SVMMemcpy     | - (host to host)
-   cl_mem        | a raw cl_mem on either side (with cl_mem, buffer, image or host on the
-                 | other) is dispatched at run time by its CL_MEM_TYPE.
+   dst \ src     | clmem_buffer      | clmem_image       | clmem_svm | cl_mem         | host
+   --------------+-------------------+-------------------+-----------+----------------+------------------
+   clmem_buffer  | CopyBuffer(Rect)  | CopyImageToBuffer | -         | by CL_MEM_TYPE | WriteBuffer(Rect)
+   clmem_image   | CopyBufferToImage | CopyImage         | -         | by CL_MEM_TYPE | WriteImage
+   clmem_svm     | -                 | -                 | SVMMemcpy | -              | SVMMemcpy
+   cl_mem        | by CL_MEM_TYPE    | by CL_MEM_TYPE    | -         | by CL_MEM_TYPE | by CL_MEM_TYPE
+   host          | ReadBuffer(Rect)  | ReadImage         | SVMMemcpy | by CL_MEM_TYPE | - (host to host)
 
+   "by CL_MEM_TYPE": a raw cl_mem is a buffer or an image, told apart at run time.
    "-" is a compile error: "clmem_enqueue_copy: OpenCL has no copy between these
    types (see the DISPATCH TABLE in clmem.h)". Buffer<->SVM: wrap the SVM memory in a
    buffer (clmem_svm_as_buffer) or copy through the host.
 
    Options (all optional; a written option means its value, one left out its default;
+   PyOpenCL's keyword names):
    PyOpenCL's keyword names):
      buffer <- buffer   .byte_count, .src_offset, .dst_offset; rectangular when
                         .region is given: .src_origin, .dst_origin, .src_pitches,
@@ -2012,29 +2013,62 @@ typedef struct clmem_fill_options {
     cl_event *event CLMEM__DEFAULT;
 } clmem_fill_options;
 
-/* The pair functions of the dispatch table. Public linkage because the macro expands
-   in user code; not meant to be called by name. Adding a pair is adding one of these
-   and one entry in CLMEM__COPY_FN below. */
-#define CLMEM__COPY_DECL(name, D, S) \
-    CLMEM_API cl_int name(cl_command_queue queue, D dst, S src, const clmem_copy_options *opts);
-CLMEM__COPY_DECL(clmem__copy_buffer_from_buffer, clmem_buffer, clmem_buffer)
-CLMEM__COPY_DECL(clmem__copy_buffer_from_host, clmem_buffer, const void *)
-CLMEM__COPY_DECL(clmem__copy_host_from_buffer, void *, clmem_buffer)
-CLMEM__COPY_DECL(clmem__copy_buffer_from_image, clmem_buffer, clmem_image)
-CLMEM__COPY_DECL(clmem__copy_image_from_buffer, clmem_image, clmem_buffer)
-CLMEM__COPY_DECL(clmem__copy_image_from_image, clmem_image, clmem_image)
-CLMEM__COPY_DECL(clmem__copy_image_from_host, clmem_image, const void *)
-CLMEM__COPY_DECL(clmem__copy_host_from_image, void *, clmem_image)
-CLMEM__COPY_DECL(clmem__copy_svm_from_svm, clmem_svm, clmem_svm)
-CLMEM__COPY_DECL(clmem__copy_svm_from_host, clmem_svm, const void *)
-CLMEM__COPY_DECL(clmem__copy_host_from_svm, void *, clmem_svm)
-CLMEM__COPY_DECL(clmem__copy_mem_from_mem, cl_mem, cl_mem)
-CLMEM__COPY_DECL(clmem__copy_mem_from_host, cl_mem, const void *)
-CLMEM__COPY_DECL(clmem__copy_host_from_mem, void *, cl_mem)
-CLMEM__COPY_DECL(clmem__copy_mem_from_buffer, cl_mem, clmem_buffer)
-CLMEM__COPY_DECL(clmem__copy_buffer_from_mem, clmem_buffer, cl_mem)
-CLMEM__COPY_DECL(clmem__copy_mem_from_image, cl_mem, clmem_image)
-CLMEM__COPY_DECL(clmem__copy_image_from_mem, clmem_image, cl_mem)
+/* THE LIST OF COPY PAIRS. One row per pair the DISPATCH TABLE supports:
+       X(dst kind, src kind, function, inline, what it does)
+   It generates the pair functions' declarations (below), the _Generic dispatch and its
+   compile-time refusal of every other pair (CLMEM__COPY_FN, CLMEM__COPY_OK), and the
+   C++ overloads (clmem/cxx.h); tools/check-pairs (CTest: copy_pairs) checks the
+   DISPATCH TABLE above and the README's table against it ("what it does" is the
+   table's cell). A kind is a type of CLMEM__COPY_KINDS or host (a pointer: void * as
+   dst, const void * as src). inline 1: the dispatch calls function##_inline, the
+   inline hot path, which falls back to function. The functions have public linkage
+   because the macro expands in user code; they are not meant to be called by name.
+   Adding a pair is adding its row here and defining its function. */
+#define CLMEM__COPY_PAIRS(X)                                                                       \
+    X(clmem_buffer, clmem_buffer, clmem__copy_buffer_from_buffer, 0, "CopyBuffer(Rect)")           \
+    X(clmem_buffer, clmem_image, clmem__copy_buffer_from_image, 0, "CopyImageToBuffer")            \
+    X(clmem_buffer, cl_mem, clmem__copy_buffer_from_mem, 0, "by CL_MEM_TYPE")                      \
+    X(clmem_buffer, host, clmem__copy_buffer_from_host, 1, "WriteBuffer(Rect)")                    \
+    X(clmem_image, clmem_buffer, clmem__copy_image_from_buffer, 0, "CopyBufferToImage")            \
+    X(clmem_image, clmem_image, clmem__copy_image_from_image, 0, "CopyImage")                      \
+    X(clmem_image, cl_mem, clmem__copy_image_from_mem, 0, "by CL_MEM_TYPE")                        \
+    X(clmem_image, host, clmem__copy_image_from_host, 0, "WriteImage")                             \
+    X(clmem_svm, clmem_svm, clmem__copy_svm_from_svm, 0, "SVMMemcpy")                              \
+    X(clmem_svm, host, clmem__copy_svm_from_host, 0, "SVMMemcpy")                                  \
+    X(cl_mem, clmem_buffer, clmem__copy_mem_from_buffer, 0, "by CL_MEM_TYPE")                      \
+    X(cl_mem, clmem_image, clmem__copy_mem_from_image, 0, "by CL_MEM_TYPE")                        \
+    X(cl_mem, cl_mem, clmem__copy_mem_from_mem, 0, "by CL_MEM_TYPE")                               \
+    X(cl_mem, host, clmem__copy_mem_from_host, 0, "by CL_MEM_TYPE")                                \
+    X(host, clmem_buffer, clmem__copy_host_from_buffer, 1, "ReadBuffer(Rect)")                     \
+    X(host, clmem_image, clmem__copy_host_from_image, 0, "ReadImage")                              \
+    X(host, clmem_svm, clmem__copy_host_from_svm, 0, "SVMMemcpy")                                  \
+    X(host, cl_mem, clmem__copy_host_from_mem, 0, "by CL_MEM_TYPE")
+
+/* The kinds of memory the dispatch tells apart by type; every other type is host. */
+#define CLMEM__COPY_KINDS(X) X(clmem_buffer) X(clmem_image) X(clmem_svm) X(cl_mem)
+
+/* Each kind's number (host is 0), for the dispatch and the C++ traits. */
+#define CLMEM__COPY_KIND_ENUM(T) CLMEM__COPY_KIND_##T,
+enum { CLMEM__COPY_KIND_host, CLMEM__COPY_KINDS(CLMEM__COPY_KIND_ENUM) CLMEM__COPY_KIND_COUNT };
+#undef CLMEM__COPY_KIND_ENUM
+
+/* CLMEM__COPY_DST_T(kind), CLMEM__COPY_SRC_T(kind): a kind's parameter type, which is
+   the kind itself except for host (void *, const void *). CLMEM__COPY_IS_HOST_host
+   puts a comma in front, so the second element is the host type. */
+#define CLMEM__COPY_IS_HOST_host ~,
+#define CLMEM__COPY_SECOND(...) CLMEM__COPY_SECOND_(__VA_ARGS__)
+#define CLMEM__COPY_SECOND_(a, b, ...) b
+#define CLMEM__COPY_DST_T(k) CLMEM__COPY_SECOND(CLMEM__COPY_IS_HOST_##k void *, k, ~)
+#define CLMEM__COPY_SRC_T(k) CLMEM__COPY_SECOND(CLMEM__COPY_IS_HOST_##k const void *, k, ~)
+/* The function the dispatch calls for a row: fn, or fn##_inline for the hot path. */
+#define CLMEM__COPY_ENTRY(inline_, fn) CLMEM__COPY_ENTRY_##inline_(fn)
+#define CLMEM__COPY_ENTRY_0(fn) fn
+#define CLMEM__COPY_ENTRY_1(fn) fn##_inline
+
+#define CLMEM__COPY_DECL(d, s, fn, inline_, what) \
+    CLMEM_API cl_int fn(cl_command_queue queue, CLMEM__COPY_DST_T(d) dst, CLMEM__COPY_SRC_T(s) src, const clmem_copy_options *opts);
+CLMEM__COPY_PAIRS(CLMEM__COPY_DECL)
+#undef CLMEM__COPY_DECL
 
 /* The hot path, inline: a linear buffer <-> host copy with no region, host size or
    wait list (facts the compiler reads off the options literal at the call site and
@@ -2107,39 +2141,33 @@ CLMEM_API cl_int clmem__fill_svm(cl_command_queue queue, clmem_svm dst, const vo
     (CLMEM__COPY_ASSERT(dst, src),                                                      \
      CLMEM__COPY_FN(dst, src)(queue, dst, src, &(clmem_copy_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__}))
 
-#define CLMEM__COPY_FN(dst, src)                                                                         \
-    _Generic((dst),                                                                                      \
-        clmem_buffer: _Generic((src), clmem_buffer: clmem__copy_buffer_from_buffer,                      \
-                               clmem_image: clmem__copy_buffer_from_image, cl_mem: clmem__copy_buffer_from_mem, \
-                               clmem_svm: clmem__copy_unsupported, default: clmem__copy_buffer_from_host_inline), \
-        clmem_image: _Generic((src), clmem_buffer: clmem__copy_image_from_buffer,                        \
-                              clmem_image: clmem__copy_image_from_image, cl_mem: clmem__copy_image_from_mem, \
-                              clmem_svm: clmem__copy_unsupported, default: clmem__copy_image_from_host), \
-        clmem_svm: _Generic((src), clmem_svm: clmem__copy_svm_from_svm, clmem_buffer: clmem__copy_unsupported, \
-                            clmem_image: clmem__copy_unsupported, cl_mem: clmem__copy_unsupported,          \
-                            default: clmem__copy_svm_from_host),                                          \
-        cl_mem: _Generic((src), cl_mem: clmem__copy_mem_from_mem, clmem_buffer: clmem__copy_mem_from_buffer, \
-                         clmem_image: clmem__copy_mem_from_image, clmem_svm: clmem__copy_unsupported,       \
-                         default: clmem__copy_mem_from_host),                                             \
-        default: _Generic((src), clmem_buffer: clmem__copy_host_from_buffer_inline,                       \
-                          clmem_image: clmem__copy_host_from_image, clmem_svm: clmem__copy_host_from_svm,  \
-                          cl_mem: clmem__copy_host_from_mem, default: clmem__copy_unsupported))
-
+/* The dispatch: a pair's number d * CLMEM__COPY_KIND_COUNT + s, as the length of an
+   array type (char (*)[1 + n]), selects its row of CLMEM__COPY_PAIRS in one _Generic;
+   every other pair selects clmem__copy_unsupported, and CLMEM__COPY_ASSERT refuses it. */
+#define CLMEM__COPY_KIND_ASSOC(T) T: CLMEM__COPY_KIND_##T,
+#define CLMEM__COPY_KIND_OF(x) _Generic((x), CLMEM__COPY_KINDS(CLMEM__COPY_KIND_ASSOC) default: CLMEM__COPY_KIND_host)
+#define CLMEM__COPY_PAIR_T(n) char(*)[1 + (n)]
+#define CLMEM__COPY_PAIR_OF(dst, src) \
+    ((CLMEM__COPY_PAIR_T(CLMEM__COPY_KIND_OF(dst) * CLMEM__COPY_KIND_COUNT + CLMEM__COPY_KIND_OF(src)))0)
+/* (the kinds of a row are only pasted, never expanded: a user's macro named host is harmless) */
+#define CLMEM__COPY_FN_ASSOC(d, s, fn, inline_, what) \
+    CLMEM__COPY_PAIR_T(CLMEM__COPY_KIND_##d * CLMEM__COPY_KIND_COUNT + CLMEM__COPY_KIND_##s): CLMEM__COPY_ENTRY(inline_, fn),
+#define CLMEM__COPY_OK_ASSOC(d, s, fn, inline_, what) \
+    CLMEM__COPY_PAIR_T(CLMEM__COPY_KIND_##d * CLMEM__COPY_KIND_COUNT + CLMEM__COPY_KIND_##s): 1,
+#define CLMEM__COPY_FN(dst, src) \
+    _Generic(CLMEM__COPY_PAIR_OF(dst, src), CLMEM__COPY_PAIRS(CLMEM__COPY_FN_ASSOC) default: clmem__copy_unsupported)
 /* 1 for the pairs the table supports, 0 for the others (a compile error). */
-#define CLMEM__COPY_OK(dst, src)                                                                   \
-    _Generic((dst), clmem_buffer: _Generic((src), clmem_svm: 0, default: 1),                       \
-             clmem_image: _Generic((src), clmem_svm: 0, default: 1),                               \
-             clmem_svm: _Generic((src), clmem_buffer: 0, clmem_image: 0, cl_mem: 0, default: 1),    \
-             cl_mem: _Generic((src), clmem_svm: 0, default: 1),                                    \
-             default: _Generic((src), clmem_buffer: 1, clmem_image: 1, clmem_svm: 1, cl_mem: 1, default: 0))
+#define CLMEM__COPY_OK(dst, src) _Generic(CLMEM__COPY_PAIR_OF(dst, src), CLMEM__COPY_PAIRS(CLMEM__COPY_OK_ASSOC) default: 0)
 #define CLMEM__COPY_ASSERT(dst, src)                                                                      \
     ((void)sizeof(struct {                                                                                \
-        _Static_assert(CLMEM__COPY_OK(dst, src),                                                          \
-                       "clmem_enqueue_copy: OpenCL has no copy between these types (host to host, buffer " \
-                       "or image to SVM): see the DISPATCH TABLE in clmem.h");                             \
+        _Static_assert(CLMEM__COPY_OK(dst, src), CLMEM__COPY_REFUSAL);                                    \
         char clmem__c;                                                                                    \
     }))
 #endif
+/* The compile error of a pair the list lacks (C and C++). */
+#define CLMEM__COPY_REFUSAL                                                                                  \
+    "clmem_enqueue_copy: OpenCL has no copy between these types (host to host, buffer or image to SVM): see " \
+    "the DISPATCH TABLE in clmem.h"
 /* Selected only for the pairs CLMEM__COPY_ASSERT refuses. */
 CLMEM_API cl_int clmem__copy_unsupported(cl_command_queue queue, ...);
 
@@ -2162,6 +2190,9 @@ static inline clmem__fill_target clmem__fill_target_svm(clmem_svm s) {
     t.svm = s; /* keeps the owner, so a released allocation is refused */
     return t;
 }
+/* The kinds clmem_enqueue_fill fills: X(type, the function that makes its target).
+   It generates the C dispatch below and the C++ overloads (clmem/cxx.h). */
+#define CLMEM__FILL_TARGETS(X) X(clmem_buffer, clmem__fill_target_buffer) X(clmem_svm, clmem__fill_target_svm)
 
 /* The pattern types: a value of one of these gives its own size. One spelling per
    underlying type (cl_int is int, so only int is listed). 3-vectors are 4-vectors in
@@ -2201,9 +2232,9 @@ CLMEM__FILL_DECL(const void *, ptr)
 #define clmem_enqueue_fill(...) clmem__fill_(__VA_ARGS__, )
 #define clmem__fill_(queue, dst, pattern, size, ...)                                                  \
     CLMEM__FILL_FN(pattern)(queue,                                                                    \
-                            _Generic((dst), clmem_buffer: clmem__fill_target_buffer,                  \
-                                     clmem_svm: clmem__fill_target_svm)(dst),                         \
+                            _Generic((dst)CLMEM__FILL_TARGETS(CLMEM__FILL_TARGET_ASSOC))(dst),           \
                             pattern, size, &(clmem_fill_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
+#define CLMEM__FILL_TARGET_ASSOC(T, fn) , T: fn /* a leading comma: the list needs no default */
 #define CLMEM__FILL_ASSOC(T, name) T: clmem__fill_##name,
 #define CLMEM__FILL_FN(pattern) _Generic((pattern), CLMEM__PATTERN_TYPES(CLMEM__FILL_ASSOC) default: clmem__fill_ptr)
 #endif
@@ -4258,53 +4289,33 @@ inline cl_mem mem_of(clmem_pipe p) { return p.mem; }
 inline cl_mem mem_of(cl_mem m) { return m; }
 template <class H> inline cl_mem mem_of(const unique<H> &u) { return mem_of(u.get()); }
 
-/* ---- enqueue_copy: the DISPATCH TABLE as overloads ---- */
-enum { k_other, k_buffer, k_image, k_svm, k_mem, k_host, k_const_host };
+/* ---- enqueue_copy: the DISPATCH TABLE as overloads, from CLMEM__COPY_KINDS and CLMEM__COPY_PAIRS ---- */
+/* kind_of<T>: a kind's number (CLMEM__COPY_KIND_*: k_host for a pointer), k_const_host for a
+   pointer to const (a source only), k_other for what is no kind. */
+enum { k_host = CLMEM__COPY_KIND_host, k_buffer = CLMEM__COPY_KIND_clmem_buffer, k_other = CLMEM__COPY_KIND_COUNT, k_const_host };
 template <class T> struct kind_of {
     static const int value = std::is_pointer<T>::value
                                  ? (std::is_const<typename std::remove_pointer<T>::type>::value ? k_const_host : k_host)
                                  : k_other;
 };
-template <> struct kind_of<clmem_buffer> {
-    static const int value = k_buffer;
+#define CLMEM__CXX_KIND(T)                              \
+    template <> struct kind_of<T> {                     \
+        static const int value = CLMEM__COPY_KIND_##T; \
+    };
+CLMEM__COPY_KINDS(CLMEM__CXX_KIND)
+#undef CLMEM__CXX_KIND
+template <int D, int S> struct copy_ok { /* S: k_host also for a pointer to const */
+    static const bool value = false;
 };
-template <> struct kind_of<clmem_image> {
-    static const int value = k_image;
-};
-template <> struct kind_of<clmem_svm> {
-    static const int value = k_svm;
-};
-template <> struct kind_of<cl_mem> {
-    static const int value = k_mem;
-};
-template <int D, int S> struct copy_ok {
-    static const bool host_src = S == k_host || S == k_const_host;
-    static const bool value =
-        (D == k_buffer || D == k_image || D == k_mem)
-            ? (S == k_buffer || S == k_image || S == k_mem || host_src)
-            : D == k_svm ? (S == k_svm || host_src)
-                         : D == k_host ? (S == k_buffer || S == k_image || S == k_svm || S == k_mem) : false;
-};
-#define CLMEM__CXX_COPY(D, S, fn) \
-    inline cl_int copy_pair(cl_command_queue q, D d, S s, const clmem_copy_options *o) { return fn(q, d, s, o); }
-CLMEM__CXX_COPY(clmem_buffer, clmem_buffer, clmem__copy_buffer_from_buffer)
-CLMEM__CXX_COPY(clmem_buffer, const void *, clmem__copy_buffer_from_host_inline) /* the inline hot path */
-CLMEM__CXX_COPY(void *, clmem_buffer, clmem__copy_host_from_buffer_inline)
-CLMEM__CXX_COPY(clmem_buffer, clmem_image, clmem__copy_buffer_from_image)
-CLMEM__CXX_COPY(clmem_image, clmem_buffer, clmem__copy_image_from_buffer)
-CLMEM__CXX_COPY(clmem_image, clmem_image, clmem__copy_image_from_image)
-CLMEM__CXX_COPY(clmem_image, const void *, clmem__copy_image_from_host)
-CLMEM__CXX_COPY(void *, clmem_image, clmem__copy_host_from_image)
-CLMEM__CXX_COPY(clmem_svm, clmem_svm, clmem__copy_svm_from_svm)
-CLMEM__CXX_COPY(clmem_svm, const void *, clmem__copy_svm_from_host)
-CLMEM__CXX_COPY(void *, clmem_svm, clmem__copy_host_from_svm)
-CLMEM__CXX_COPY(cl_mem, cl_mem, clmem__copy_mem_from_mem)
-CLMEM__CXX_COPY(cl_mem, const void *, clmem__copy_mem_from_host)
-CLMEM__CXX_COPY(void *, cl_mem, clmem__copy_host_from_mem)
-CLMEM__CXX_COPY(cl_mem, clmem_buffer, clmem__copy_mem_from_buffer)
-CLMEM__CXX_COPY(clmem_buffer, cl_mem, clmem__copy_buffer_from_mem)
-CLMEM__CXX_COPY(cl_mem, clmem_image, clmem__copy_mem_from_image)
-CLMEM__CXX_COPY(clmem_image, cl_mem, clmem__copy_image_from_mem)
+#define CLMEM__CXX_COPY(d, s, fn, inline_, what)                                                                  \
+    template <> struct copy_ok<CLMEM__COPY_KIND_##d, CLMEM__COPY_KIND_##s> {                                      \
+        static const bool value = true;                                                                           \
+    };                                                                                                            \
+    inline cl_int copy_pair(cl_command_queue q, CLMEM__COPY_DST_T(d) dst, CLMEM__COPY_SRC_T(s) src,               \
+                            const clmem_copy_options *o) {                                                        \
+        return CLMEM__COPY_ENTRY(inline_, fn)(q, dst, src, o);                                                    \
+    }
+CLMEM__COPY_PAIRS(CLMEM__CXX_COPY)
 #undef CLMEM__CXX_COPY
 template <class D, class S>
 inline cl_int copy_dispatch(std::true_type, cl_command_queue q, const D &d, const S &s, const clmem_copy_options *o) {
@@ -4318,21 +4329,21 @@ template <class D0, class S0>
 inline cl_int copy(cl_command_queue q, D0 &&dst, S0 &&src, const clmem_copy_options *o) {
     typedef typename unwrap<typename std::decay<D0>::type>::type D;
     typedef typename unwrap<typename std::decay<S0>::type>::type S;
-    static const int kd = kind_of<D>::value, ks = kind_of<S>::value;
+    static const int kd = kind_of<D>::value, ks0 = kind_of<S>::value, ks = ks0 == k_const_host ? k_host : ks0;
     static_assert(kd != k_other && ks != k_other,
                   "clmem_enqueue_copy: dst and src must each be a clmem_buffer, clmem_image, clmem_svm, cl_mem or "
                   "host pointer (see the DISPATCH TABLE in clmem.h)");
     static_assert(kd != k_const_host, "clmem_enqueue_copy: the destination host pointer points to const");
-    static_assert(kd == k_other || ks == k_other || kd == k_const_host || copy_ok<kd, ks>::value,
-                  "clmem_enqueue_copy: OpenCL has no copy between these types (host to host, buffer or image to "
-                  "SVM): see the DISPATCH TABLE in clmem.h");
+    static_assert(kd == k_other || ks == k_other || kd == k_const_host || copy_ok<kd, ks>::value, CLMEM__COPY_REFUSAL);
     return copy_dispatch(std::integral_constant<bool, copy_ok<kd, ks>::value>(), q, static_cast<D>(handle(dst)),
                          static_cast<S>(handle(src)), o);
 }
 
 /* ---- enqueue_fill ---- */
-inline clmem__fill_target fill_target(clmem_buffer b) { return clmem__fill_target_buffer(b); }
-inline clmem__fill_target fill_target(clmem_svm s) { return clmem__fill_target_svm(s); }
+#define CLMEM__CXX_FILL_TARGET(T, fn) \
+    inline clmem__fill_target fill_target(T dst) { return fn(dst); }
+CLMEM__FILL_TARGETS(CLMEM__CXX_FILL_TARGET)
+#undef CLMEM__CXX_FILL_TARGET
 template <class H> inline clmem__fill_target fill_target(const unique<H> &u) { return fill_target(u.get()); }
 #define CLMEM__CXX_FILL(T, name)                                                                                  \
     inline cl_int fill_pattern(cl_command_queue q, clmem__fill_target t, T p, size_t n, const clmem_fill_options *o) { \
