@@ -220,20 +220,31 @@ extern "C" {
    [CLMEM_ERROR_LAST, CLMEM_ERROR_FIRST], far from OpenCL's core (-1..-72) and
    extension (-1000..-1999) codes.
    --------------------------------------------------------------------------------- */
-#define CLMEM_ERROR_FIRST (-8001)
-/** A handle or pointer was released twice (pool blocks, SVM allocations, maps). */
-#define CLMEM_ERROR_DOUBLE_RELEASE (-8001)
-/** A CLMEM_TEST / PYOPENCL_TEST specification could not be parsed. */
-#define CLMEM_ERROR_INVALID_TEST_SPEC (-8002)
-/** A CLMEM_TEST entry names a platform or device that does not exist. */
-#define CLMEM_ERROR_NOT_FOUND (-8003)
-/** The size of a transfer could not be determined (a host pointer has no size). */
-#define CLMEM_ERROR_SIZE_UNKNOWN (-8004)
-/** A pool's managed-byte limit (clmem_memory_pool_set_limit) refused an allocation. */
-#define CLMEM_ERROR_LIMIT_EXCEEDED (-8005)
-/** An object is still in use (a map outstanding, a block active) where that is an error. */
-#define CLMEM_ERROR_IN_USE (-8006)
-#define CLMEM_ERROR_LAST (-8006)
+/* THE LIST OF CLMEM'S RESULT CODES: X(name, value, what it means). It makes the
+   constants (an enum: usable in switch and static assertions, not in #if) and the
+   names clmem_error_string returns. A new code is one row with the next value down. */
+#define CLMEM__RESULT_CODES(X)                                                                                   \
+    X(CLMEM_ERROR_DOUBLE_RELEASE, -8001, "a handle or pointer was released twice (pool blocks, SVM allocations, maps)") \
+    X(CLMEM_ERROR_INVALID_TEST_SPEC, -8002, "a CLMEM_TEST / PYOPENCL_TEST specification could not be parsed")    \
+    X(CLMEM_ERROR_NOT_FOUND, -8003, "a CLMEM_TEST entry names a platform or device that does not exist; "       \
+                                    "clmem_svm_allocation_lookup: memory not from clmem")                        \
+    X(CLMEM_ERROR_SIZE_UNKNOWN, -8004, "the size of a transfer could not be determined (a host pointer has no size)") \
+    X(CLMEM_ERROR_LIMIT_EXCEEDED, -8005, "a pool's managed-byte limit (clmem_memory_pool_set_limit) refused an allocation") \
+    X(CLMEM_ERROR_IN_USE, -8006, "an object is still in use (a map outstanding, a block active) where that is an error")
+
+/** clmem's own result codes: CLMEM_ERROR_DOUBLE_RELEASE, CLMEM_ERROR_INVALID_TEST_SPEC,
+    CLMEM_ERROR_NOT_FOUND, CLMEM_ERROR_SIZE_UNKNOWN, CLMEM_ERROR_LIMIT_EXCEEDED,
+    CLMEM_ERROR_IN_USE (each one's meaning in the list above), all in
+    [CLMEM_ERROR_LAST, CLMEM_ERROR_FIRST]. */
+#define CLMEM__RESULT_ENUM(name, value, what) name = value,
+#define CLMEM__RESULT_ONE(name, value, what) +1
+enum {
+    CLMEM__RESULT_CODES(CLMEM__RESULT_ENUM)
+    CLMEM_ERROR_FIRST = -8001,
+    CLMEM_ERROR_LAST = CLMEM_ERROR_FIRST + 1 - (0 CLMEM__RESULT_CODES(CLMEM__RESULT_ONE))
+};
+#undef CLMEM__RESULT_ENUM
+#undef CLMEM__RESULT_ONE
 
 /** clmem_error_string(code): the name of any OpenCL 3.0 error code (core and the
     Khronos extension codes) or clmem code, e.g. "CL_INVALID_VALUE"; "CL_SUCCESS"
@@ -430,18 +441,25 @@ CLMEM_API size_t clmem_mem_hash(cl_mem mem);
 #endif
 static inline cl_mem clmem__mem_identity(cl_mem m) { return m; }
 
+/* THE LIST OF HANDLE KINDS: X(type, its release function), every handle a clmem call
+   hands out to be released. It makes clmem_release's _Generic (C) and overloads
+   (C++, clmem/cxx.h); a new kind of handle is a new row. */
+#define CLMEM__HANDLES(X)                                                                                   \
+    X(clmem_buffer, clmem_buffer_release) X(clmem_image, clmem_image_release)                              \
+    X(clmem_pipe, clmem_pipe_release) X(clmem_sampler, clmem_sampler_release)                              \
+    X(clmem_svm_allocation, clmem_svm_allocation_release) X(clmem_svm_array, clmem_svm_array_release)      \
+    X(clmem_memory_map, clmem_memory_map_release_default) X(clmem_svm_map, clmem_svm_map_release_default)  \
+    X(clmem_pooled_svm, clmem_pooled_svm_release) X(clmem_pinned_allocation, clmem_pinned_allocation_release)
+
 /** clmem_release(&handle): release any clmem handle through its kind's release
-    function (buffers, pooled buffers, images, pipes, samplers, SVM allocations,
-    memory maps, SVM maps, SVM arrays); see each kind's *_release for what that means. */
+    function and empty it: buffers (pooled ones go back to their pool), images,
+    pipes, samplers, SVM allocations, SVM arrays, memory maps, SVM maps (both with
+    no options), pooled SVM and pinned allocations; see each kind's *_release for
+    what that means and its errors. Another type is a compile error. Pools,
+    allocators and stagers are objects, not handles: their own *_release frees them. */
 #ifndef __cplusplus
-#define clmem_release(handle_ptr)                                                     \
-    _Generic((handle_ptr), clmem_buffer *: clmem_buffer_release,                     \
-             clmem_image *: clmem_image_release, clmem_pipe *: clmem_pipe_release,    \
-             clmem_sampler *: clmem_sampler_release,                                  \
-             clmem_svm_allocation *: clmem_svm_allocation_release,                    \
-             clmem_memory_map *: clmem_memory_map_release_default,                    \
-             clmem_svm_map *: clmem_svm_map_release_default,                          \
-             clmem_svm_array *: clmem_svm_array_release)(handle_ptr)
+#define CLMEM__RELEASE_ASSOC(T, fn) , T *: fn /* a leading comma: the list needs no default */
+#define clmem_release(handle_ptr) _Generic((handle_ptr)CLMEM__HANDLES(CLMEM__RELEASE_ASSOC))(handle_ptr)
 #endif
 /* ---- end clmem/memobj.h ---- */
 
@@ -4470,16 +4488,10 @@ inline bool live(const clmem_memory_map &h) { return h.ptr != NULL; }
 inline bool live(const clmem_svm_map &h) { return h.id != 0; }
 inline bool live(const clmem_pooled_svm &h) { return h.block != NULL; }
 inline bool live(const clmem_pinned_allocation &h) { return h.ptr != NULL; }
-inline cl_int release(clmem_buffer *h) { return clmem_buffer_release(h); }
-inline cl_int release(clmem_image *h) { return clmem_image_release(h); }
-inline cl_int release(clmem_pipe *h) { return clmem_pipe_release(h); }
-inline cl_int release(clmem_sampler *h) { return clmem_sampler_release(h); }
-inline cl_int release(clmem_svm_allocation *h) { return clmem_svm_allocation_release(h); }
-inline cl_int release(clmem_memory_map *h) { return clmem_memory_map_release_default(h); }
-inline cl_int release(clmem_svm_map *h) { return clmem_svm_map_release_default(h); }
-inline cl_int release(clmem_svm_array *h) { return clmem_svm_array_release(h); }
-inline cl_int release(clmem_pooled_svm *h) { return clmem_pooled_svm_release(h); }
-inline cl_int release(clmem_pinned_allocation *h) { return clmem_pinned_allocation_release(h); }
+#define CLMEM__CXX_RELEASE(T, fn) \
+    inline cl_int release(T *h) { return fn(h); }
+CLMEM__HANDLES(CLMEM__CXX_RELEASE)
+#undef CLMEM__CXX_RELEASE
 } // namespace detail
 
 /** clmem::unique<H>: owns one clmem handle and releases it (clmem_release) when
@@ -4555,16 +4567,9 @@ template <class V> inline cl_int clmem_set_kernel_arg(cl_kernel kernel, cl_uint 
     return clmem::detail::ret(clmem::detail::set_arg(kernel, index, value));
 }
 /** clmem_release(&handle): see clmem/memobj.h. */
-#define CLMEM__CXX_RELEASE(H) \
-    inline cl_int clmem_release(H *h) { return clmem::detail::ret(clmem::detail::release(h)); }
-CLMEM__CXX_RELEASE(clmem_buffer)
-CLMEM__CXX_RELEASE(clmem_image)
-CLMEM__CXX_RELEASE(clmem_pipe)
-CLMEM__CXX_RELEASE(clmem_sampler)
-CLMEM__CXX_RELEASE(clmem_svm_allocation)
-CLMEM__CXX_RELEASE(clmem_memory_map)
-CLMEM__CXX_RELEASE(clmem_svm_map)
-CLMEM__CXX_RELEASE(clmem_svm_array)
+#define CLMEM__CXX_RELEASE(T, fn) \
+    inline cl_int clmem_release(T *h) { return clmem::detail::ret(clmem::detail::release(h)); }
+CLMEM__HANDLES(CLMEM__CXX_RELEASE)
 #undef CLMEM__CXX_RELEASE
 /** The generic memory-object functions (clmem/memobj.h) for clmem_buffer,
     clmem_image, clmem_pipe, cl_mem and clmem::unique of the first three. */
@@ -4829,16 +4834,23 @@ static void clmem__reg_remove(clmem__registry *r, uint64_t id) {
     X(-1108, CL_COMMAND_TERMINATED_ITSELF_WITH_FAILURE_ARM) X(-1121, CL_CONTEXT_TERMINATED_KHR)   \
     X(-1138, CL_INVALID_COMMAND_BUFFER_KHR) X(-1139, CL_INVALID_SYNC_POINT_WAIT_LIST_KHR)         \
     X(-1140, CL_INCOMPATIBLE_COMMAND_QUEUE_KHR) X(-1141, CL_INVALID_MUTABLE_COMMAND_KHR)          \
-    X(-1142, CL_INVALID_SEMAPHORE_KHR)                                                            \
-    X(-8001, CLMEM_ERROR_DOUBLE_RELEASE) X(-8002, CLMEM_ERROR_INVALID_TEST_SPEC)                  \
-    X(-8003, CLMEM_ERROR_NOT_FOUND) X(-8004, CLMEM_ERROR_SIZE_UNKNOWN)                            \
-    X(-8005, CLMEM_ERROR_LIMIT_EXCEEDED) X(-8006, CLMEM_ERROR_IN_USE)
+    X(-1142, CL_INVALID_SEMAPHORE_KHR)
+
+/* Every clmem code lies in [CLMEM_ERROR_LAST, CLMEM_ERROR_FIRST]; with the switch below,
+   which refuses a value twice, the codes fill that range. */
+#define CLMEM__RESULT_IN_RANGE(name, value, what) \
+    CLMEM__STATIC_ASSERT(name <= CLMEM_ERROR_FIRST && name >= CLMEM_ERROR_LAST, #name " lies outside [CLMEM_ERROR_LAST, CLMEM_ERROR_FIRST]");
+CLMEM__RESULT_CODES(CLMEM__RESULT_IN_RANGE)
+#undef CLMEM__RESULT_IN_RANGE
 
 CLMEM_API const char *clmem_error_string(cl_int code) {
     switch (code) {
 #define CLMEM__ERROR_CASE(value, name) case value: return #name;
         CLMEM__ERROR_NAMES(CLMEM__ERROR_CASE)
 #undef CLMEM__ERROR_CASE
+#define CLMEM__RESULT_CASE(name, value, what) case name: return #name;
+        CLMEM__RESULT_CODES(CLMEM__RESULT_CASE)
+#undef CLMEM__RESULT_CASE
     default: return "UNKNOWN_ERROR_CODE";
     }
 }

@@ -643,16 +643,10 @@ inline bool live(const clmem_memory_map &h) { return h.ptr != NULL; }
 inline bool live(const clmem_svm_map &h) { return h.id != 0; }
 inline bool live(const clmem_pooled_svm &h) { return h.block != NULL; }
 inline bool live(const clmem_pinned_allocation &h) { return h.ptr != NULL; }
-inline cl_int release(clmem_buffer *h) { return clmem_buffer_release(h); }
-inline cl_int release(clmem_image *h) { return clmem_image_release(h); }
-inline cl_int release(clmem_pipe *h) { return clmem_pipe_release(h); }
-inline cl_int release(clmem_sampler *h) { return clmem_sampler_release(h); }
-inline cl_int release(clmem_svm_allocation *h) { return clmem_svm_allocation_release(h); }
-inline cl_int release(clmem_memory_map *h) { return clmem_memory_map_release_default(h); }
-inline cl_int release(clmem_svm_map *h) { return clmem_svm_map_release_default(h); }
-inline cl_int release(clmem_svm_array *h) { return clmem_svm_array_release(h); }
-inline cl_int release(clmem_pooled_svm *h) { return clmem_pooled_svm_release(h); }
-inline cl_int release(clmem_pinned_allocation *h) { return clmem_pinned_allocation_release(h); }
+#define CLMEM__CXX_RELEASE(T, fn) \
+    inline cl_int release(T *h) { return fn(h); }
+CLMEM__HANDLES(CLMEM__CXX_RELEASE)
+#undef CLMEM__CXX_RELEASE
 } // namespace detail
 
 /** clmem::unique<H>: owns one clmem handle and releases it (clmem_release) when
@@ -728,16 +722,9 @@ template <class V> inline cl_int clmem_set_kernel_arg(cl_kernel kernel, cl_uint 
     return clmem::detail::ret(clmem::detail::set_arg(kernel, index, value));
 }
 /** clmem_release(&handle): see clmem/memobj.h. */
-#define CLMEM__CXX_RELEASE(H) \
-    inline cl_int clmem_release(H *h) { return clmem::detail::ret(clmem::detail::release(h)); }
-CLMEM__CXX_RELEASE(clmem_buffer)
-CLMEM__CXX_RELEASE(clmem_image)
-CLMEM__CXX_RELEASE(clmem_pipe)
-CLMEM__CXX_RELEASE(clmem_sampler)
-CLMEM__CXX_RELEASE(clmem_svm_allocation)
-CLMEM__CXX_RELEASE(clmem_memory_map)
-CLMEM__CXX_RELEASE(clmem_svm_map)
-CLMEM__CXX_RELEASE(clmem_svm_array)
+#define CLMEM__CXX_RELEASE(T, fn) \
+    inline cl_int clmem_release(T *h) { return clmem::detail::ret(clmem::detail::release(h)); }
+CLMEM__HANDLES(CLMEM__CXX_RELEASE)
 #undef CLMEM__CXX_RELEASE
 /** The generic memory-object functions (clmem/memobj.h) for clmem_buffer,
     clmem_image, clmem_pipe, cl_mem and clmem::unique of the first three. */
