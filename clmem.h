@@ -223,19 +223,22 @@ extern "C" {
 /* THE LIST OF CLMEM'S RESULT CODES: X(name, value, what it means). It makes the
    constants (an enum: usable in switch and static assertions, not in #if) and the
    names clmem_error_string returns. A new code is one row with the next value down. */
-#define CLMEM__RESULT_CODES(X)                                                                                   \
-    X(CLMEM_ERROR_DOUBLE_RELEASE, -8001, "a handle or pointer was released twice (pool blocks, SVM allocations, maps)") \
-    X(CLMEM_ERROR_INVALID_TEST_SPEC, -8002, "a CLMEM_TEST / PYOPENCL_TEST specification could not be parsed")    \
-    X(CLMEM_ERROR_NOT_FOUND, -8003, "a CLMEM_TEST entry names a platform or device that does not exist; "       \
-                                    "clmem_svm_allocation_lookup: memory not from clmem")                        \
-    X(CLMEM_ERROR_SIZE_UNKNOWN, -8004, "the size of a transfer could not be determined (a host pointer has no size)") \
-    X(CLMEM_ERROR_LIMIT_EXCEEDED, -8005, "a pool's managed-byte limit (clmem_memory_pool_set_limit) refused an allocation") \
-    X(CLMEM_ERROR_IN_USE, -8006, "an object is still in use (a map outstanding, a block active) where that is an error")
+#define CLMEM__RESULT_CODES(X)                                                                       \
+    X(CLMEM_ERROR_DOUBLE_RELEASE, -8001,                                                             \
+      "a handle or pointer was released twice (pool blocks, SVM allocations, maps)")                 \
+    X(CLMEM_ERROR_INVALID_TEST_SPEC, -8002, "a CLMEM_TEST / PYOPENCL_TEST specification could not be parsed") \
+    X(CLMEM_ERROR_NOT_FOUND, -8003,                                                                  \
+      "a CLMEM_TEST entry names a platform or device that does not exist; clmem_svm_allocation_lookup: " \
+      "memory not from clmem")                                                                       \
+    X(CLMEM_ERROR_SIZE_UNKNOWN, -8004,                                                               \
+      "the size of a transfer could not be determined (a host pointer has no size)")                 \
+    X(CLMEM_ERROR_LIMIT_EXCEEDED, -8005,                                                             \
+      "a pool's managed-byte limit (clmem_memory_pool_set_limit) refused an allocation")             \
+    X(CLMEM_ERROR_IN_USE, -8006,                                                                     \
+      "an object is still in use (a map outstanding, a block active) where that is an error")
 
-/** clmem's own result codes: CLMEM_ERROR_DOUBLE_RELEASE, CLMEM_ERROR_INVALID_TEST_SPEC,
-    CLMEM_ERROR_NOT_FOUND, CLMEM_ERROR_SIZE_UNKNOWN, CLMEM_ERROR_LIMIT_EXCEEDED,
-    CLMEM_ERROR_IN_USE (each one's meaning in the list above), all in
-    [CLMEM_ERROR_LAST, CLMEM_ERROR_FIRST]. */
+/** clmem's own result codes: one constant per row of the list above (name, value and
+    meaning there), all in [CLMEM_ERROR_LAST, CLMEM_ERROR_FIRST]. */
 #define CLMEM__RESULT_ENUM(name, value, what) name = value,
 #define CLMEM__RESULT_ONE(name, value, what) +1
 enum {
@@ -1970,7 +1973,6 @@ extern "C" {
 
    Options (all optional; a written option means its value, one left out its default;
    PyOpenCL's keyword names):
-   PyOpenCL's keyword names):
      buffer <- buffer   .byte_count, .src_offset, .dst_offset; rectangular when
                         .region is given: .src_origin, .dst_origin, .src_pitches,
                         .dst_pitches (region[0] and origin[0] in bytes)
@@ -2083,8 +2085,9 @@ enum { CLMEM__COPY_KIND_host, CLMEM__COPY_KINDS(CLMEM__COPY_KIND_ENUM) CLMEM__CO
 #define CLMEM__COPY_ENTRY_0(fn) fn
 #define CLMEM__COPY_ENTRY_1(fn) fn##_inline
 
-#define CLMEM__COPY_DECL(d, s, fn, inline_, what) \
-    CLMEM_API cl_int fn(cl_command_queue queue, CLMEM__COPY_DST_T(d) dst, CLMEM__COPY_SRC_T(s) src, const clmem_copy_options *opts);
+#define CLMEM__COPY_DECL(d, s, fn, inline_, what)                                                 \
+    CLMEM_API cl_int fn(cl_command_queue queue, CLMEM__COPY_DST_T(d) dst, CLMEM__COPY_SRC_T(s) src, \
+                        const clmem_copy_options *opts);
 CLMEM__COPY_PAIRS(CLMEM__COPY_DECL)
 #undef CLMEM__COPY_DECL
 
@@ -4310,12 +4313,18 @@ template <class H> inline cl_mem mem_of(const unique<H> &u) { return mem_of(u.ge
 /* ---- enqueue_copy: the DISPATCH TABLE as overloads, from CLMEM__COPY_KINDS and CLMEM__COPY_PAIRS ---- */
 /* kind_of<T>: a kind's number (CLMEM__COPY_KIND_*: k_host for a pointer), k_const_host for a
    pointer to const (a source only), k_other for what is no kind. */
-enum { k_host = CLMEM__COPY_KIND_host, k_buffer = CLMEM__COPY_KIND_clmem_buffer, k_other = CLMEM__COPY_KIND_COUNT, k_const_host };
+enum {
+    k_host = CLMEM__COPY_KIND_host,
+    k_buffer = CLMEM__COPY_KIND_clmem_buffer,
+    k_other = CLMEM__COPY_KIND_COUNT,
+    k_const_host
+};
 template <class T> struct kind_of {
     static const int value = std::is_pointer<T>::value
                                  ? (std::is_const<typename std::remove_pointer<T>::type>::value ? k_const_host : k_host)
                                  : k_other;
 };
+#define CLMEM__CXX_KIND_NAME(T) #T ", "
 #define CLMEM__CXX_KIND(T)                              \
     template <> struct kind_of<T> {                     \
         static const int value = CLMEM__COPY_KIND_##T; \
@@ -4349,8 +4358,8 @@ inline cl_int copy(cl_command_queue q, D0 &&dst, S0 &&src, const clmem_copy_opti
     typedef typename unwrap<typename std::decay<S0>::type>::type S;
     static const int kd = kind_of<D>::value, ks0 = kind_of<S>::value, ks = ks0 == k_const_host ? k_host : ks0;
     static_assert(kd != k_other && ks != k_other,
-                  "clmem_enqueue_copy: dst and src must each be a clmem_buffer, clmem_image, clmem_svm, cl_mem or "
-                  "host pointer (see the DISPATCH TABLE in clmem.h)");
+                  "clmem_enqueue_copy: dst and src must each be one of " CLMEM__COPY_KINDS(CLMEM__CXX_KIND_NAME)
+                  "or a host pointer (see the DISPATCH TABLE in clmem.h)");
     static_assert(kd != k_const_host, "clmem_enqueue_copy: the destination host pointer points to const");
     static_assert(kd == k_other || ks == k_other || kd == k_const_host || copy_ok<kd, ks>::value, CLMEM__COPY_REFUSAL);
     return copy_dispatch(std::integral_constant<bool, copy_ok<kd, ks>::value>(), q, static_cast<D>(handle(dst)),
@@ -4838,8 +4847,9 @@ static void clmem__reg_remove(clmem__registry *r, uint64_t id) {
 
 /* Every clmem code lies in [CLMEM_ERROR_LAST, CLMEM_ERROR_FIRST]; with the switch below,
    which refuses a value twice, the codes fill that range. */
-#define CLMEM__RESULT_IN_RANGE(name, value, what) \
-    CLMEM__STATIC_ASSERT(name <= CLMEM_ERROR_FIRST && name >= CLMEM_ERROR_LAST, #name " lies outside [CLMEM_ERROR_LAST, CLMEM_ERROR_FIRST]");
+#define CLMEM__RESULT_IN_RANGE(name, value, what)                              \
+    CLMEM__STATIC_ASSERT(name <= CLMEM_ERROR_FIRST && name >= CLMEM_ERROR_LAST, \
+                         #name " lies outside [CLMEM_ERROR_LAST, CLMEM_ERROR_FIRST]");
 CLMEM__RESULT_CODES(CLMEM__RESULT_IN_RANGE)
 #undef CLMEM__RESULT_IN_RANGE
 

@@ -232,8 +232,9 @@ static void clmem__reg_remove(clmem__registry *r, uint64_t id) {
 
 /* Every clmem code lies in [CLMEM_ERROR_LAST, CLMEM_ERROR_FIRST]; with the switch below,
    which refuses a value twice, the codes fill that range. */
-#define CLMEM__RESULT_IN_RANGE(name, value, what) \
-    CLMEM__STATIC_ASSERT(name <= CLMEM_ERROR_FIRST && name >= CLMEM_ERROR_LAST, #name " lies outside [CLMEM_ERROR_LAST, CLMEM_ERROR_FIRST]");
+#define CLMEM__RESULT_IN_RANGE(name, value, what)                              \
+    CLMEM__STATIC_ASSERT(name <= CLMEM_ERROR_FIRST && name >= CLMEM_ERROR_LAST, \
+                         #name " lies outside [CLMEM_ERROR_LAST, CLMEM_ERROR_FIRST]");
 CLMEM__RESULT_CODES(CLMEM__RESULT_IN_RANGE)
 #undef CLMEM__RESULT_IN_RANGE
 

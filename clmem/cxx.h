@@ -465,12 +465,18 @@ template <class H> inline cl_mem mem_of(const unique<H> &u) { return mem_of(u.ge
 /* ---- enqueue_copy: the DISPATCH TABLE as overloads, from CLMEM__COPY_KINDS and CLMEM__COPY_PAIRS ---- */
 /* kind_of<T>: a kind's number (CLMEM__COPY_KIND_*: k_host for a pointer), k_const_host for a
    pointer to const (a source only), k_other for what is no kind. */
-enum { k_host = CLMEM__COPY_KIND_host, k_buffer = CLMEM__COPY_KIND_clmem_buffer, k_other = CLMEM__COPY_KIND_COUNT, k_const_host };
+enum {
+    k_host = CLMEM__COPY_KIND_host,
+    k_buffer = CLMEM__COPY_KIND_clmem_buffer,
+    k_other = CLMEM__COPY_KIND_COUNT,
+    k_const_host
+};
 template <class T> struct kind_of {
     static const int value = std::is_pointer<T>::value
                                  ? (std::is_const<typename std::remove_pointer<T>::type>::value ? k_const_host : k_host)
                                  : k_other;
 };
+#define CLMEM__CXX_KIND_NAME(T) #T ", "
 #define CLMEM__CXX_KIND(T)                              \
     template <> struct kind_of<T> {                     \
         static const int value = CLMEM__COPY_KIND_##T; \
@@ -504,8 +510,8 @@ inline cl_int copy(cl_command_queue q, D0 &&dst, S0 &&src, const clmem_copy_opti
     typedef typename unwrap<typename std::decay<S0>::type>::type S;
     static const int kd = kind_of<D>::value, ks0 = kind_of<S>::value, ks = ks0 == k_const_host ? k_host : ks0;
     static_assert(kd != k_other && ks != k_other,
-                  "clmem_enqueue_copy: dst and src must each be a clmem_buffer, clmem_image, clmem_svm, cl_mem or "
-                  "host pointer (see the DISPATCH TABLE in clmem.h)");
+                  "clmem_enqueue_copy: dst and src must each be one of " CLMEM__COPY_KINDS(CLMEM__CXX_KIND_NAME)
+                  "or a host pointer (see the DISPATCH TABLE in clmem.h)");
     static_assert(kd != k_const_host, "clmem_enqueue_copy: the destination host pointer points to const");
     static_assert(kd == k_other || ks == k_other || kd == k_const_host || copy_ok<kd, ks>::value, CLMEM__COPY_REFUSAL);
     return copy_dispatch(std::integral_constant<bool, copy_ok<kd, ks>::value>(), q, static_cast<D>(handle(dst)),

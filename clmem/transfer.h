@@ -26,7 +26,6 @@ extern "C" {
 
    Options (all optional; a written option means its value, one left out its default;
    PyOpenCL's keyword names):
-   PyOpenCL's keyword names):
      buffer <- buffer   .byte_count, .src_offset, .dst_offset; rectangular when
                         .region is given: .src_origin, .dst_origin, .src_pitches,
                         .dst_pitches (region[0] and origin[0] in bytes)
@@ -139,8 +138,9 @@ enum { CLMEM__COPY_KIND_host, CLMEM__COPY_KINDS(CLMEM__COPY_KIND_ENUM) CLMEM__CO
 #define CLMEM__COPY_ENTRY_0(fn) fn
 #define CLMEM__COPY_ENTRY_1(fn) fn##_inline
 
-#define CLMEM__COPY_DECL(d, s, fn, inline_, what) \
-    CLMEM_API cl_int fn(cl_command_queue queue, CLMEM__COPY_DST_T(d) dst, CLMEM__COPY_SRC_T(s) src, const clmem_copy_options *opts);
+#define CLMEM__COPY_DECL(d, s, fn, inline_, what)                                                 \
+    CLMEM_API cl_int fn(cl_command_queue queue, CLMEM__COPY_DST_T(d) dst, CLMEM__COPY_SRC_T(s) src, \
+                        const clmem_copy_options *opts);
 CLMEM__COPY_PAIRS(CLMEM__COPY_DECL)
 #undef CLMEM__COPY_DECL
 
