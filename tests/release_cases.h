@@ -28,21 +28,6 @@ static int has_images(clmem_test_context *t) {
     return img == CL_TRUE;
 }
 
-#ifdef CL_VERSION_2_0
-#define NEED_SVM(t)                                                                    \
-    do {                                                                               \
-        if (!device_svm_caps((t), CL_DEVICE_SVM_COARSE_GRAIN_BUFFER)) {                \
-            clmem_test_skip((t), "device has no coarse-grain buffer SVM");             \
-            return;                                                                    \
-        }                                                                              \
-    } while (0)
-#else
-#define NEED_SVM(t)                                                                    \
-    do {                                                                               \
-        clmem_test_skip((t), "OpenCL headers before 2.0 have no SVM");                 \
-        return;                                                                        \
-    } while (0)
-#endif
 
 static void test_release_buffer(clmem_test_context *t) {
     cl_int err;
