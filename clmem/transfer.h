@@ -223,7 +223,8 @@ CLMEM_API cl_int clmem__fill_svm(cl_command_queue queue, clmem_svm dst, const vo
 #define CLMEM__COPY_PAIR_T(n) char(*)[1 + (n)]
 #define CLMEM__COPY_PAIR_OF(dst, src) \
     ((CLMEM__COPY_PAIR_T(CLMEM__COPY_KIND_OF(dst) * CLMEM__COPY_KIND_COUNT + CLMEM__COPY_KIND_OF(src)))0)
-/* (the kinds of a row are only pasted, never expanded: a user's macro named host is harmless) */
+/* (a row's kinds are only pasted, never expanded: a macro named host that user code
+   defines after the include does not reach the dispatch) */
 #define CLMEM__COPY_FN_ASSOC(d, s, fn, inline_, what) \
     CLMEM__COPY_PAIR_T(CLMEM__COPY_KIND_##d * CLMEM__COPY_KIND_COUNT + CLMEM__COPY_KIND_##s): CLMEM__COPY_ENTRY(inline_, fn),
 #define CLMEM__COPY_OK_ASSOC(d, s, fn, inline_, what) \
