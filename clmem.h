@@ -220,20 +220,34 @@ extern "C" {
    [CLMEM_ERROR_LAST, CLMEM_ERROR_FIRST], far from OpenCL's core (-1..-72) and
    extension (-1000..-1999) codes.
    --------------------------------------------------------------------------------- */
-#define CLMEM_ERROR_FIRST (-8001)
-/** A handle or pointer was released twice (pool blocks, SVM allocations, maps). */
-#define CLMEM_ERROR_DOUBLE_RELEASE (-8001)
-/** A CLMEM_TEST / PYOPENCL_TEST specification could not be parsed. */
-#define CLMEM_ERROR_INVALID_TEST_SPEC (-8002)
-/** A CLMEM_TEST entry names a platform or device that does not exist. */
-#define CLMEM_ERROR_NOT_FOUND (-8003)
-/** The size of a transfer could not be determined (a host pointer has no size). */
-#define CLMEM_ERROR_SIZE_UNKNOWN (-8004)
-/** A pool's managed-byte limit (clmem_memory_pool_set_limit) refused an allocation. */
-#define CLMEM_ERROR_LIMIT_EXCEEDED (-8005)
-/** An object is still in use (a map outstanding, a block active) where that is an error. */
-#define CLMEM_ERROR_IN_USE (-8006)
-#define CLMEM_ERROR_LAST (-8006)
+/* THE LIST OF CLMEM'S RESULT CODES: X(name, value, what it means). It makes the
+   constants (an enum: usable in switch and static assertions, not in #if) and the
+   names clmem_error_string returns. A new code is one row with the next value down. */
+#define CLMEM__RESULT_CODES(X)                                                                       \
+    X(CLMEM_ERROR_DOUBLE_RELEASE, -8001,                                                             \
+      "a handle or pointer was released twice (pool blocks, SVM allocations, maps)")                 \
+    X(CLMEM_ERROR_INVALID_TEST_SPEC, -8002, "a CLMEM_TEST / PYOPENCL_TEST specification could not be parsed") \
+    X(CLMEM_ERROR_NOT_FOUND, -8003,                                                                  \
+      "a CLMEM_TEST entry names a platform or device that does not exist; clmem_svm_allocation_lookup: " \
+      "memory not from clmem")                                                                       \
+    X(CLMEM_ERROR_SIZE_UNKNOWN, -8004,                                                               \
+      "the size of a transfer could not be determined (a host pointer has no size)")                 \
+    X(CLMEM_ERROR_LIMIT_EXCEEDED, -8005,                                                             \
+      "a pool's managed-byte limit (clmem_memory_pool_set_limit) refused an allocation")             \
+    X(CLMEM_ERROR_IN_USE, -8006,                                                                     \
+      "an object is still in use (a map outstanding, a block active) where that is an error")
+
+/** clmem's own result codes: one constant per row of the list above (name, value and
+    meaning there), all in [CLMEM_ERROR_LAST, CLMEM_ERROR_FIRST]. */
+#define CLMEM__RESULT_ENUM(name, value, what) name = value,
+#define CLMEM__RESULT_ONE(name, value, what) +1
+enum {
+    CLMEM__RESULT_CODES(CLMEM__RESULT_ENUM)
+    CLMEM_ERROR_FIRST = -8001,
+    CLMEM_ERROR_LAST = CLMEM_ERROR_FIRST + 1 - (0 CLMEM__RESULT_CODES(CLMEM__RESULT_ONE))
+};
+#undef CLMEM__RESULT_ENUM
+#undef CLMEM__RESULT_ONE
 
 /** clmem_error_string(code): the name of any OpenCL 3.0 error code (core and the
     Khronos extension codes) or clmem code, e.g. "CL_INVALID_VALUE"; "CL_SUCCESS"
@@ -430,18 +444,25 @@ CLMEM_API size_t clmem_mem_hash(cl_mem mem);
 #endif
 static inline cl_mem clmem__mem_identity(cl_mem m) { return m; }
 
+/* THE LIST OF HANDLE KINDS: X(type, its release function), every handle a clmem call
+   hands out to be released. It makes clmem_release's _Generic (C) and overloads
+   (C++, clmem/cxx.h); a new kind of handle is a new row. */
+#define CLMEM__HANDLES(X)                                                                                   \
+    X(clmem_buffer, clmem_buffer_release) X(clmem_image, clmem_image_release)                              \
+    X(clmem_pipe, clmem_pipe_release) X(clmem_sampler, clmem_sampler_release)                              \
+    X(clmem_svm_allocation, clmem_svm_allocation_release) X(clmem_svm_array, clmem_svm_array_release)      \
+    X(clmem_memory_map, clmem_memory_map_release_default) X(clmem_svm_map, clmem_svm_map_release_default)  \
+    X(clmem_pooled_svm, clmem_pooled_svm_release) X(clmem_pinned_allocation, clmem_pinned_allocation_release)
+
 /** clmem_release(&handle): release any clmem handle through its kind's release
-    function (buffers, pooled buffers, images, pipes, samplers, SVM allocations,
-    memory maps, SVM maps, SVM arrays); see each kind's *_release for what that means. */
+    function and empty it: buffers (pooled ones go back to their pool), images,
+    pipes, samplers, SVM allocations, SVM arrays, memory maps, SVM maps (both with
+    no options), pooled SVM and pinned allocations; see each kind's *_release for
+    what that means and its errors. Another type is a compile error. Pools,
+    allocators and stagers are objects, not handles: their own *_release frees them. */
 #ifndef __cplusplus
-#define clmem_release(handle_ptr)                                                     \
-    _Generic((handle_ptr), clmem_buffer *: clmem_buffer_release,                     \
-             clmem_image *: clmem_image_release, clmem_pipe *: clmem_pipe_release,    \
-             clmem_sampler *: clmem_sampler_release,                                  \
-             clmem_svm_allocation *: clmem_svm_allocation_release,                    \
-             clmem_memory_map *: clmem_memory_map_release_default,                    \
-             clmem_svm_map *: clmem_svm_map_release_default,                          \
-             clmem_svm_array *: clmem_svm_array_release)(handle_ptr)
+#define CLMEM__RELEASE_ASSOC(T, fn) , T *: fn /* a leading comma: the list needs no default */
+#define clmem_release(handle_ptr) _Generic((handle_ptr)CLMEM__HANDLES(CLMEM__RELEASE_ASSOC))(handle_ptr)
 #endif
 /* ---- end clmem/memobj.h ---- */
 
@@ -1937,15 +1958,15 @@ extern "C" {
    The operation is chosen at compile time from the static types of dst and src.
    "host" is any other pointer (void *, float *, ...; const for a source).
 
-   dst \ src     | clmem_buffer          | clmem_image            | clmem_svm     | host
-   --------------+-----------------------+------------------------+---------------+------------------------
-   clmem_buffer  | CopyBuffer(Rect)      | CopyImageToBuffer      | -             | WriteBuffer(Rect)
-   clmem_image   | CopyBufferToImage     | CopyImage              | -             | WriteImage
-   clmem_svm     | -                     | -                      | SVMMemcpy     | SVMMemcpy
-   host          | ReadBuffer(Rect)      | ReadImage              | SVMMemcpy     | - (host to host)
-   cl_mem        | a raw cl_mem on either side (with cl_mem, buffer, image or host on the
-                 | other) is dispatched at run time by its CL_MEM_TYPE.
+   dst \ src     | clmem_buffer      | clmem_image       | clmem_svm | cl_mem         | host
+   --------------+-------------------+-------------------+-----------+----------------+------------------
+   clmem_buffer  | CopyBuffer(Rect)  | CopyImageToBuffer | -         | by CL_MEM_TYPE | WriteBuffer(Rect)
+   clmem_image   | CopyBufferToImage | CopyImage         | -         | by CL_MEM_TYPE | WriteImage
+   clmem_svm     | -                 | -                 | SVMMemcpy | -              | SVMMemcpy
+   cl_mem        | by CL_MEM_TYPE    | by CL_MEM_TYPE    | -         | by CL_MEM_TYPE | by CL_MEM_TYPE
+   host          | ReadBuffer(Rect)  | ReadImage         | SVMMemcpy | by CL_MEM_TYPE | - (host to host)
 
+   "by CL_MEM_TYPE": a raw cl_mem is a buffer or an image, told apart at run time.
    "-" is a compile error: "clmem_enqueue_copy: OpenCL has no copy between these
    types (see the DISPATCH TABLE in clmem.h)". Buffer<->SVM: wrap the SVM memory in a
    buffer (clmem_svm_as_buffer) or copy through the host.
@@ -2012,29 +2033,63 @@ typedef struct clmem_fill_options {
     cl_event *event CLMEM__DEFAULT;
 } clmem_fill_options;
 
-/* The pair functions of the dispatch table. Public linkage because the macro expands
-   in user code; not meant to be called by name. Adding a pair is adding one of these
-   and one entry in CLMEM__COPY_FN below. */
-#define CLMEM__COPY_DECL(name, D, S) \
-    CLMEM_API cl_int name(cl_command_queue queue, D dst, S src, const clmem_copy_options *opts);
-CLMEM__COPY_DECL(clmem__copy_buffer_from_buffer, clmem_buffer, clmem_buffer)
-CLMEM__COPY_DECL(clmem__copy_buffer_from_host, clmem_buffer, const void *)
-CLMEM__COPY_DECL(clmem__copy_host_from_buffer, void *, clmem_buffer)
-CLMEM__COPY_DECL(clmem__copy_buffer_from_image, clmem_buffer, clmem_image)
-CLMEM__COPY_DECL(clmem__copy_image_from_buffer, clmem_image, clmem_buffer)
-CLMEM__COPY_DECL(clmem__copy_image_from_image, clmem_image, clmem_image)
-CLMEM__COPY_DECL(clmem__copy_image_from_host, clmem_image, const void *)
-CLMEM__COPY_DECL(clmem__copy_host_from_image, void *, clmem_image)
-CLMEM__COPY_DECL(clmem__copy_svm_from_svm, clmem_svm, clmem_svm)
-CLMEM__COPY_DECL(clmem__copy_svm_from_host, clmem_svm, const void *)
-CLMEM__COPY_DECL(clmem__copy_host_from_svm, void *, clmem_svm)
-CLMEM__COPY_DECL(clmem__copy_mem_from_mem, cl_mem, cl_mem)
-CLMEM__COPY_DECL(clmem__copy_mem_from_host, cl_mem, const void *)
-CLMEM__COPY_DECL(clmem__copy_host_from_mem, void *, cl_mem)
-CLMEM__COPY_DECL(clmem__copy_mem_from_buffer, cl_mem, clmem_buffer)
-CLMEM__COPY_DECL(clmem__copy_buffer_from_mem, clmem_buffer, cl_mem)
-CLMEM__COPY_DECL(clmem__copy_mem_from_image, cl_mem, clmem_image)
-CLMEM__COPY_DECL(clmem__copy_image_from_mem, clmem_image, cl_mem)
+/* THE LIST OF COPY PAIRS. One row per pair the DISPATCH TABLE supports:
+       X(dst kind, src kind, function, inline, what it does)
+   It generates the pair functions' declarations (below), the _Generic dispatch and its
+   compile-time refusal of every other pair (CLMEM__COPY_FN, CLMEM__COPY_OK), and the
+   C++ overloads (clmem/cxx.h); tools/check-pairs (CTest: copy_pairs) checks the
+   DISPATCH TABLE above and the README's table against it ("what it does" is the
+   table's cell). A kind is a type of CLMEM__COPY_KINDS or host (a pointer: void * as
+   dst, const void * as src). inline 1: the dispatch calls function##_inline, the
+   inline hot path, which falls back to function. The functions have public linkage
+   because the macro expands in user code; they are not meant to be called by name.
+   Adding a pair is adding its row here and defining its function. */
+#define CLMEM__COPY_PAIRS(X)                                                                       \
+    X(clmem_buffer, clmem_buffer, clmem__copy_buffer_from_buffer, 0, "CopyBuffer(Rect)")           \
+    X(clmem_buffer, clmem_image, clmem__copy_buffer_from_image, 0, "CopyImageToBuffer")            \
+    X(clmem_buffer, cl_mem, clmem__copy_buffer_from_mem, 0, "by CL_MEM_TYPE")                      \
+    X(clmem_buffer, host, clmem__copy_buffer_from_host, 1, "WriteBuffer(Rect)")                    \
+    X(clmem_image, clmem_buffer, clmem__copy_image_from_buffer, 0, "CopyBufferToImage")            \
+    X(clmem_image, clmem_image, clmem__copy_image_from_image, 0, "CopyImage")                      \
+    X(clmem_image, cl_mem, clmem__copy_image_from_mem, 0, "by CL_MEM_TYPE")                        \
+    X(clmem_image, host, clmem__copy_image_from_host, 0, "WriteImage")                             \
+    X(clmem_svm, clmem_svm, clmem__copy_svm_from_svm, 0, "SVMMemcpy")                              \
+    X(clmem_svm, host, clmem__copy_svm_from_host, 0, "SVMMemcpy")                                  \
+    X(cl_mem, clmem_buffer, clmem__copy_mem_from_buffer, 0, "by CL_MEM_TYPE")                      \
+    X(cl_mem, clmem_image, clmem__copy_mem_from_image, 0, "by CL_MEM_TYPE")                        \
+    X(cl_mem, cl_mem, clmem__copy_mem_from_mem, 0, "by CL_MEM_TYPE")                               \
+    X(cl_mem, host, clmem__copy_mem_from_host, 0, "by CL_MEM_TYPE")                                \
+    X(host, clmem_buffer, clmem__copy_host_from_buffer, 1, "ReadBuffer(Rect)")                     \
+    X(host, clmem_image, clmem__copy_host_from_image, 0, "ReadImage")                              \
+    X(host, clmem_svm, clmem__copy_host_from_svm, 0, "SVMMemcpy")                                  \
+    X(host, cl_mem, clmem__copy_host_from_mem, 0, "by CL_MEM_TYPE")
+
+/* The kinds of memory the dispatch tells apart by type; every other type is host. */
+#define CLMEM__COPY_KINDS(X) X(clmem_buffer) X(clmem_image) X(clmem_svm) X(cl_mem)
+
+/* Each kind's number (host is 0), for the dispatch and the C++ traits. */
+#define CLMEM__COPY_KIND_ENUM(T) CLMEM__COPY_KIND_##T,
+enum { CLMEM__COPY_KIND_host, CLMEM__COPY_KINDS(CLMEM__COPY_KIND_ENUM) CLMEM__COPY_KIND_COUNT };
+#undef CLMEM__COPY_KIND_ENUM
+
+/* CLMEM__COPY_DST_T(kind), CLMEM__COPY_SRC_T(kind): a kind's parameter type, which is
+   the kind itself except for host (void *, const void *). CLMEM__COPY_IS_HOST_host
+   puts a comma in front, so the second element is the host type. */
+#define CLMEM__COPY_IS_HOST_host ~,
+#define CLMEM__COPY_SECOND(...) CLMEM__COPY_SECOND_(__VA_ARGS__)
+#define CLMEM__COPY_SECOND_(a, b, ...) b
+#define CLMEM__COPY_DST_T(k) CLMEM__COPY_SECOND(CLMEM__COPY_IS_HOST_##k void *, k, ~)
+#define CLMEM__COPY_SRC_T(k) CLMEM__COPY_SECOND(CLMEM__COPY_IS_HOST_##k const void *, k, ~)
+/* The function the dispatch calls for a row: fn, or fn##_inline for the hot path. */
+#define CLMEM__COPY_ENTRY(inline_, fn) CLMEM__COPY_ENTRY_##inline_(fn)
+#define CLMEM__COPY_ENTRY_0(fn) fn
+#define CLMEM__COPY_ENTRY_1(fn) fn##_inline
+
+#define CLMEM__COPY_DECL(d, s, fn, inline_, what)                                                 \
+    CLMEM_API cl_int fn(cl_command_queue queue, CLMEM__COPY_DST_T(d) dst, CLMEM__COPY_SRC_T(s) src, \
+                        const clmem_copy_options *opts);
+CLMEM__COPY_PAIRS(CLMEM__COPY_DECL)
+#undef CLMEM__COPY_DECL
 
 /* The hot path, inline: a linear buffer <-> host copy with no region, host size or
    wait list (facts the compiler reads off the options literal at the call site and
@@ -2107,39 +2162,34 @@ CLMEM_API cl_int clmem__fill_svm(cl_command_queue queue, clmem_svm dst, const vo
     (CLMEM__COPY_ASSERT(dst, src),                                                      \
      CLMEM__COPY_FN(dst, src)(queue, dst, src, &(clmem_copy_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__}))
 
-#define CLMEM__COPY_FN(dst, src)                                                                         \
-    _Generic((dst),                                                                                      \
-        clmem_buffer: _Generic((src), clmem_buffer: clmem__copy_buffer_from_buffer,                      \
-                               clmem_image: clmem__copy_buffer_from_image, cl_mem: clmem__copy_buffer_from_mem, \
-                               clmem_svm: clmem__copy_unsupported, default: clmem__copy_buffer_from_host_inline), \
-        clmem_image: _Generic((src), clmem_buffer: clmem__copy_image_from_buffer,                        \
-                              clmem_image: clmem__copy_image_from_image, cl_mem: clmem__copy_image_from_mem, \
-                              clmem_svm: clmem__copy_unsupported, default: clmem__copy_image_from_host), \
-        clmem_svm: _Generic((src), clmem_svm: clmem__copy_svm_from_svm, clmem_buffer: clmem__copy_unsupported, \
-                            clmem_image: clmem__copy_unsupported, cl_mem: clmem__copy_unsupported,          \
-                            default: clmem__copy_svm_from_host),                                          \
-        cl_mem: _Generic((src), cl_mem: clmem__copy_mem_from_mem, clmem_buffer: clmem__copy_mem_from_buffer, \
-                         clmem_image: clmem__copy_mem_from_image, clmem_svm: clmem__copy_unsupported,       \
-                         default: clmem__copy_mem_from_host),                                             \
-        default: _Generic((src), clmem_buffer: clmem__copy_host_from_buffer_inline,                       \
-                          clmem_image: clmem__copy_host_from_image, clmem_svm: clmem__copy_host_from_svm,  \
-                          cl_mem: clmem__copy_host_from_mem, default: clmem__copy_unsupported))
-
+/* The dispatch: a pair's number d * CLMEM__COPY_KIND_COUNT + s, as the length of an
+   array type (char (*)[1 + n]), selects its row of CLMEM__COPY_PAIRS in one _Generic;
+   every other pair selects clmem__copy_unsupported, and CLMEM__COPY_ASSERT refuses it. */
+#define CLMEM__COPY_KIND_ASSOC(T) T: CLMEM__COPY_KIND_##T,
+#define CLMEM__COPY_KIND_OF(x) _Generic((x), CLMEM__COPY_KINDS(CLMEM__COPY_KIND_ASSOC) default: CLMEM__COPY_KIND_host)
+#define CLMEM__COPY_PAIR_T(n) char(*)[1 + (n)]
+#define CLMEM__COPY_PAIR_OF(dst, src) \
+    ((CLMEM__COPY_PAIR_T(CLMEM__COPY_KIND_OF(dst) * CLMEM__COPY_KIND_COUNT + CLMEM__COPY_KIND_OF(src)))0)
+/* (a row's kinds are only pasted, never expanded: a macro named host that user code
+   defines after the include does not reach the dispatch) */
+#define CLMEM__COPY_FN_ASSOC(d, s, fn, inline_, what) \
+    CLMEM__COPY_PAIR_T(CLMEM__COPY_KIND_##d * CLMEM__COPY_KIND_COUNT + CLMEM__COPY_KIND_##s): CLMEM__COPY_ENTRY(inline_, fn),
+#define CLMEM__COPY_OK_ASSOC(d, s, fn, inline_, what) \
+    CLMEM__COPY_PAIR_T(CLMEM__COPY_KIND_##d * CLMEM__COPY_KIND_COUNT + CLMEM__COPY_KIND_##s): 1,
+#define CLMEM__COPY_FN(dst, src) \
+    _Generic(CLMEM__COPY_PAIR_OF(dst, src), CLMEM__COPY_PAIRS(CLMEM__COPY_FN_ASSOC) default: clmem__copy_unsupported)
 /* 1 for the pairs the table supports, 0 for the others (a compile error). */
-#define CLMEM__COPY_OK(dst, src)                                                                   \
-    _Generic((dst), clmem_buffer: _Generic((src), clmem_svm: 0, default: 1),                       \
-             clmem_image: _Generic((src), clmem_svm: 0, default: 1),                               \
-             clmem_svm: _Generic((src), clmem_buffer: 0, clmem_image: 0, cl_mem: 0, default: 1),    \
-             cl_mem: _Generic((src), clmem_svm: 0, default: 1),                                    \
-             default: _Generic((src), clmem_buffer: 1, clmem_image: 1, clmem_svm: 1, cl_mem: 1, default: 0))
+#define CLMEM__COPY_OK(dst, src) _Generic(CLMEM__COPY_PAIR_OF(dst, src), CLMEM__COPY_PAIRS(CLMEM__COPY_OK_ASSOC) default: 0)
 #define CLMEM__COPY_ASSERT(dst, src)                                                                      \
     ((void)sizeof(struct {                                                                                \
-        _Static_assert(CLMEM__COPY_OK(dst, src),                                                          \
-                       "clmem_enqueue_copy: OpenCL has no copy between these types (host to host, buffer " \
-                       "or image to SVM): see the DISPATCH TABLE in clmem.h");                             \
+        _Static_assert(CLMEM__COPY_OK(dst, src), CLMEM__COPY_REFUSAL);                                    \
         char clmem__c;                                                                                    \
     }))
 #endif
+/* The compile error of a pair the list lacks (C and C++). */
+#define CLMEM__COPY_REFUSAL                                                                                  \
+    "clmem_enqueue_copy: OpenCL has no copy between these types (host to host, buffer or image to SVM): see " \
+    "the DISPATCH TABLE in clmem.h"
 /* Selected only for the pairs CLMEM__COPY_ASSERT refuses. */
 CLMEM_API cl_int clmem__copy_unsupported(cl_command_queue queue, ...);
 
@@ -2162,6 +2212,9 @@ static inline clmem__fill_target clmem__fill_target_svm(clmem_svm s) {
     t.svm = s; /* keeps the owner, so a released allocation is refused */
     return t;
 }
+/* The kinds clmem_enqueue_fill fills: X(type, the function that makes its target).
+   It generates the C dispatch below and the C++ overloads (clmem/cxx.h). */
+#define CLMEM__FILL_TARGETS(X) X(clmem_buffer, clmem__fill_target_buffer) X(clmem_svm, clmem__fill_target_svm)
 
 /* The pattern types: a value of one of these gives its own size. One spelling per
    underlying type (cl_int is int, so only int is listed). 3-vectors are 4-vectors in
@@ -2201,9 +2254,9 @@ CLMEM__FILL_DECL(const void *, ptr)
 #define clmem_enqueue_fill(...) clmem__fill_(__VA_ARGS__, )
 #define clmem__fill_(queue, dst, pattern, size, ...)                                                  \
     CLMEM__FILL_FN(pattern)(queue,                                                                    \
-                            _Generic((dst), clmem_buffer: clmem__fill_target_buffer,                  \
-                                     clmem_svm: clmem__fill_target_svm)(dst),                         \
+                            _Generic((dst)CLMEM__FILL_TARGETS(CLMEM__FILL_TARGET_ASSOC))(dst),           \
                             pattern, size, &(clmem_fill_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
+#define CLMEM__FILL_TARGET_ASSOC(T, fn) , T: fn /* a leading comma: the list needs no default */
 #define CLMEM__FILL_ASSOC(T, name) T: clmem__fill_##name,
 #define CLMEM__FILL_FN(pattern) _Generic((pattern), CLMEM__PATTERN_TYPES(CLMEM__FILL_ASSOC) default: clmem__fill_ptr)
 #endif
@@ -4409,53 +4462,39 @@ inline cl_mem mem_of(clmem_pipe p) { return p.mem; }
 inline cl_mem mem_of(cl_mem m) { return m; }
 template <class H> inline cl_mem mem_of(const unique<H> &u) { return mem_of(u.get()); }
 
-/* ---- enqueue_copy: the DISPATCH TABLE as overloads ---- */
-enum { k_other, k_buffer, k_image, k_svm, k_mem, k_host, k_const_host };
+/* ---- enqueue_copy: the DISPATCH TABLE as overloads, from CLMEM__COPY_KINDS and CLMEM__COPY_PAIRS ---- */
+/* kind_of<T>: a kind's number (CLMEM__COPY_KIND_*: k_host for a pointer), k_const_host for a
+   pointer to const (a source only), k_other for what is no kind. */
+enum {
+    k_host = CLMEM__COPY_KIND_host,
+    k_buffer = CLMEM__COPY_KIND_clmem_buffer,
+    k_other = CLMEM__COPY_KIND_COUNT,
+    k_const_host
+};
 template <class T> struct kind_of {
     static const int value = std::is_pointer<T>::value
                                  ? (std::is_const<typename std::remove_pointer<T>::type>::value ? k_const_host : k_host)
                                  : k_other;
 };
-template <> struct kind_of<clmem_buffer> {
-    static const int value = k_buffer;
+#define CLMEM__CXX_KIND_NAME(T) #T ", "
+#define CLMEM__CXX_KIND(T)                              \
+    template <> struct kind_of<T> {                     \
+        static const int value = CLMEM__COPY_KIND_##T; \
+    };
+CLMEM__COPY_KINDS(CLMEM__CXX_KIND)
+#undef CLMEM__CXX_KIND
+template <int D, int S> struct copy_ok { /* S: k_host also for a pointer to const */
+    static const bool value = false;
 };
-template <> struct kind_of<clmem_image> {
-    static const int value = k_image;
-};
-template <> struct kind_of<clmem_svm> {
-    static const int value = k_svm;
-};
-template <> struct kind_of<cl_mem> {
-    static const int value = k_mem;
-};
-template <int D, int S> struct copy_ok {
-    static const bool host_src = S == k_host || S == k_const_host;
-    static const bool value =
-        (D == k_buffer || D == k_image || D == k_mem)
-            ? (S == k_buffer || S == k_image || S == k_mem || host_src)
-            : D == k_svm ? (S == k_svm || host_src)
-                         : D == k_host ? (S == k_buffer || S == k_image || S == k_svm || S == k_mem) : false;
-};
-#define CLMEM__CXX_COPY(D, S, fn) \
-    inline cl_int copy_pair(cl_command_queue q, D d, S s, const clmem_copy_options *o) { return fn(q, d, s, o); }
-CLMEM__CXX_COPY(clmem_buffer, clmem_buffer, clmem__copy_buffer_from_buffer)
-CLMEM__CXX_COPY(clmem_buffer, const void *, clmem__copy_buffer_from_host_inline) /* the inline hot path */
-CLMEM__CXX_COPY(void *, clmem_buffer, clmem__copy_host_from_buffer_inline)
-CLMEM__CXX_COPY(clmem_buffer, clmem_image, clmem__copy_buffer_from_image)
-CLMEM__CXX_COPY(clmem_image, clmem_buffer, clmem__copy_image_from_buffer)
-CLMEM__CXX_COPY(clmem_image, clmem_image, clmem__copy_image_from_image)
-CLMEM__CXX_COPY(clmem_image, const void *, clmem__copy_image_from_host)
-CLMEM__CXX_COPY(void *, clmem_image, clmem__copy_host_from_image)
-CLMEM__CXX_COPY(clmem_svm, clmem_svm, clmem__copy_svm_from_svm)
-CLMEM__CXX_COPY(clmem_svm, const void *, clmem__copy_svm_from_host)
-CLMEM__CXX_COPY(void *, clmem_svm, clmem__copy_host_from_svm)
-CLMEM__CXX_COPY(cl_mem, cl_mem, clmem__copy_mem_from_mem)
-CLMEM__CXX_COPY(cl_mem, const void *, clmem__copy_mem_from_host)
-CLMEM__CXX_COPY(void *, cl_mem, clmem__copy_host_from_mem)
-CLMEM__CXX_COPY(cl_mem, clmem_buffer, clmem__copy_mem_from_buffer)
-CLMEM__CXX_COPY(clmem_buffer, cl_mem, clmem__copy_buffer_from_mem)
-CLMEM__CXX_COPY(cl_mem, clmem_image, clmem__copy_mem_from_image)
-CLMEM__CXX_COPY(clmem_image, cl_mem, clmem__copy_image_from_mem)
+#define CLMEM__CXX_COPY(d, s, fn, inline_, what)                                                                  \
+    template <> struct copy_ok<CLMEM__COPY_KIND_##d, CLMEM__COPY_KIND_##s> {                                      \
+        static const bool value = true;                                                                           \
+    };                                                                                                            \
+    inline cl_int copy_pair(cl_command_queue q, CLMEM__COPY_DST_T(d) dst, CLMEM__COPY_SRC_T(s) src,               \
+                            const clmem_copy_options *o) {                                                        \
+        return CLMEM__COPY_ENTRY(inline_, fn)(q, dst, src, o);                                                    \
+    }
+CLMEM__COPY_PAIRS(CLMEM__CXX_COPY)
 #undef CLMEM__CXX_COPY
 template <class D, class S>
 inline cl_int copy_dispatch(std::true_type, cl_command_queue q, const D &d, const S &s, const clmem_copy_options *o) {
@@ -4469,21 +4508,21 @@ template <class D0, class S0>
 inline cl_int copy(cl_command_queue q, D0 &&dst, S0 &&src, const clmem_copy_options *o) {
     typedef typename unwrap<typename std::decay<D0>::type>::type D;
     typedef typename unwrap<typename std::decay<S0>::type>::type S;
-    static const int kd = kind_of<D>::value, ks = kind_of<S>::value;
+    static const int kd = kind_of<D>::value, ks0 = kind_of<S>::value, ks = ks0 == k_const_host ? k_host : ks0;
     static_assert(kd != k_other && ks != k_other,
-                  "clmem_enqueue_copy: dst and src must each be a clmem_buffer, clmem_image, clmem_svm, cl_mem or "
-                  "host pointer (see the DISPATCH TABLE in clmem.h)");
+                  "clmem_enqueue_copy: dst and src must each be one of " CLMEM__COPY_KINDS(CLMEM__CXX_KIND_NAME)
+                  "or a host pointer (see the DISPATCH TABLE in clmem.h)");
     static_assert(kd != k_const_host, "clmem_enqueue_copy: the destination host pointer points to const");
-    static_assert(kd == k_other || ks == k_other || kd == k_const_host || copy_ok<kd, ks>::value,
-                  "clmem_enqueue_copy: OpenCL has no copy between these types (host to host, buffer or image to "
-                  "SVM): see the DISPATCH TABLE in clmem.h");
+    static_assert(kd == k_other || ks == k_other || kd == k_const_host || copy_ok<kd, ks>::value, CLMEM__COPY_REFUSAL);
     return copy_dispatch(std::integral_constant<bool, copy_ok<kd, ks>::value>(), q, static_cast<D>(handle(dst)),
                          static_cast<S>(handle(src)), o);
 }
 
 /* ---- enqueue_fill ---- */
-inline clmem__fill_target fill_target(clmem_buffer b) { return clmem__fill_target_buffer(b); }
-inline clmem__fill_target fill_target(clmem_svm s) { return clmem__fill_target_svm(s); }
+#define CLMEM__CXX_FILL_TARGET(T, fn) \
+    inline clmem__fill_target fill_target(T dst) { return fn(dst); }
+CLMEM__FILL_TARGETS(CLMEM__CXX_FILL_TARGET)
+#undef CLMEM__CXX_FILL_TARGET
 template <class H> inline clmem__fill_target fill_target(const unique<H> &u) { return fill_target(u.get()); }
 #define CLMEM__CXX_FILL(T, name)                                                                                  \
     inline cl_int fill_pattern(cl_command_queue q, clmem__fill_target t, T p, size_t n, const clmem_fill_options *o) { \
@@ -4610,16 +4649,10 @@ inline bool live(const clmem_memory_map &h) { return h.ptr != NULL; }
 inline bool live(const clmem_svm_map &h) { return h.id != 0; }
 inline bool live(const clmem_pooled_svm &h) { return h.block != NULL; }
 inline bool live(const clmem_pinned_allocation &h) { return h.ptr != NULL; }
-inline cl_int release(clmem_buffer *h) { return clmem_buffer_release(h); }
-inline cl_int release(clmem_image *h) { return clmem_image_release(h); }
-inline cl_int release(clmem_pipe *h) { return clmem_pipe_release(h); }
-inline cl_int release(clmem_sampler *h) { return clmem_sampler_release(h); }
-inline cl_int release(clmem_svm_allocation *h) { return clmem_svm_allocation_release(h); }
-inline cl_int release(clmem_memory_map *h) { return clmem_memory_map_release_default(h); }
-inline cl_int release(clmem_svm_map *h) { return clmem_svm_map_release_default(h); }
-inline cl_int release(clmem_svm_array *h) { return clmem_svm_array_release(h); }
-inline cl_int release(clmem_pooled_svm *h) { return clmem_pooled_svm_release(h); }
-inline cl_int release(clmem_pinned_allocation *h) { return clmem_pinned_allocation_release(h); }
+#define CLMEM__CXX_RELEASE(T, fn) \
+    inline cl_int release(T *h) { return fn(h); }
+CLMEM__HANDLES(CLMEM__CXX_RELEASE)
+#undef CLMEM__CXX_RELEASE
 } // namespace detail
 
 /** clmem::unique<H>: owns one clmem handle and releases it (clmem_release) when
@@ -4695,16 +4728,9 @@ template <class V> inline cl_int clmem_set_kernel_arg(cl_kernel kernel, cl_uint 
     return clmem::detail::ret(clmem::detail::set_arg(kernel, index, value));
 }
 /** clmem_release(&handle): see clmem/memobj.h. */
-#define CLMEM__CXX_RELEASE(H) \
-    inline cl_int clmem_release(H *h) { return clmem::detail::ret(clmem::detail::release(h)); }
-CLMEM__CXX_RELEASE(clmem_buffer)
-CLMEM__CXX_RELEASE(clmem_image)
-CLMEM__CXX_RELEASE(clmem_pipe)
-CLMEM__CXX_RELEASE(clmem_sampler)
-CLMEM__CXX_RELEASE(clmem_svm_allocation)
-CLMEM__CXX_RELEASE(clmem_memory_map)
-CLMEM__CXX_RELEASE(clmem_svm_map)
-CLMEM__CXX_RELEASE(clmem_svm_array)
+#define CLMEM__CXX_RELEASE(T, fn) \
+    inline cl_int clmem_release(T *h) { return clmem::detail::ret(clmem::detail::release(h)); }
+CLMEM__HANDLES(CLMEM__CXX_RELEASE)
 #undef CLMEM__CXX_RELEASE
 /** The generic memory-object functions (clmem/memobj.h) for clmem_buffer,
     clmem_image, clmem_pipe, cl_mem and clmem::unique of the first three. */
@@ -4969,16 +4995,24 @@ static void clmem__reg_remove(clmem__registry *r, uint64_t id) {
     X(-1108, CL_COMMAND_TERMINATED_ITSELF_WITH_FAILURE_ARM) X(-1121, CL_CONTEXT_TERMINATED_KHR)   \
     X(-1138, CL_INVALID_COMMAND_BUFFER_KHR) X(-1139, CL_INVALID_SYNC_POINT_WAIT_LIST_KHR)         \
     X(-1140, CL_INCOMPATIBLE_COMMAND_QUEUE_KHR) X(-1141, CL_INVALID_MUTABLE_COMMAND_KHR)          \
-    X(-1142, CL_INVALID_SEMAPHORE_KHR)                                                            \
-    X(-8001, CLMEM_ERROR_DOUBLE_RELEASE) X(-8002, CLMEM_ERROR_INVALID_TEST_SPEC)                  \
-    X(-8003, CLMEM_ERROR_NOT_FOUND) X(-8004, CLMEM_ERROR_SIZE_UNKNOWN)                            \
-    X(-8005, CLMEM_ERROR_LIMIT_EXCEEDED) X(-8006, CLMEM_ERROR_IN_USE)
+    X(-1142, CL_INVALID_SEMAPHORE_KHR)
+
+/* Every clmem code lies in [CLMEM_ERROR_LAST, CLMEM_ERROR_FIRST]; with the switch below,
+   which refuses a value twice, the codes fill that range. */
+#define CLMEM__RESULT_IN_RANGE(name, value, what)                              \
+    CLMEM__STATIC_ASSERT(name <= CLMEM_ERROR_FIRST && name >= CLMEM_ERROR_LAST, \
+                         #name " lies outside [CLMEM_ERROR_LAST, CLMEM_ERROR_FIRST]");
+CLMEM__RESULT_CODES(CLMEM__RESULT_IN_RANGE)
+#undef CLMEM__RESULT_IN_RANGE
 
 CLMEM_API const char *clmem_error_string(cl_int code) {
     switch (code) {
 #define CLMEM__ERROR_CASE(value, name) case value: return #name;
         CLMEM__ERROR_NAMES(CLMEM__ERROR_CASE)
 #undef CLMEM__ERROR_CASE
+#define CLMEM__RESULT_CASE(name, value, what) case name: return #name;
+        CLMEM__RESULT_CODES(CLMEM__RESULT_CASE)
+#undef CLMEM__RESULT_CASE
     default: return "UNKNOWN_ERROR_CODE";
     }
 }

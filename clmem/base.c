@@ -228,16 +228,24 @@ static void clmem__reg_remove(clmem__registry *r, uint64_t id) {
     X(-1108, CL_COMMAND_TERMINATED_ITSELF_WITH_FAILURE_ARM) X(-1121, CL_CONTEXT_TERMINATED_KHR)   \
     X(-1138, CL_INVALID_COMMAND_BUFFER_KHR) X(-1139, CL_INVALID_SYNC_POINT_WAIT_LIST_KHR)         \
     X(-1140, CL_INCOMPATIBLE_COMMAND_QUEUE_KHR) X(-1141, CL_INVALID_MUTABLE_COMMAND_KHR)          \
-    X(-1142, CL_INVALID_SEMAPHORE_KHR)                                                            \
-    X(-8001, CLMEM_ERROR_DOUBLE_RELEASE) X(-8002, CLMEM_ERROR_INVALID_TEST_SPEC)                  \
-    X(-8003, CLMEM_ERROR_NOT_FOUND) X(-8004, CLMEM_ERROR_SIZE_UNKNOWN)                            \
-    X(-8005, CLMEM_ERROR_LIMIT_EXCEEDED) X(-8006, CLMEM_ERROR_IN_USE)
+    X(-1142, CL_INVALID_SEMAPHORE_KHR)
+
+/* Every clmem code lies in [CLMEM_ERROR_LAST, CLMEM_ERROR_FIRST]; with the switch below,
+   which refuses a value twice, the codes fill that range. */
+#define CLMEM__RESULT_IN_RANGE(name, value, what)                              \
+    CLMEM__STATIC_ASSERT(name <= CLMEM_ERROR_FIRST && name >= CLMEM_ERROR_LAST, \
+                         #name " lies outside [CLMEM_ERROR_LAST, CLMEM_ERROR_FIRST]");
+CLMEM__RESULT_CODES(CLMEM__RESULT_IN_RANGE)
+#undef CLMEM__RESULT_IN_RANGE
 
 CLMEM_API const char *clmem_error_string(cl_int code) {
     switch (code) {
 #define CLMEM__ERROR_CASE(value, name) case value: return #name;
         CLMEM__ERROR_NAMES(CLMEM__ERROR_CASE)
 #undef CLMEM__ERROR_CASE
+#define CLMEM__RESULT_CASE(name, value, what) case name: return #name;
+        CLMEM__RESULT_CODES(CLMEM__RESULT_CASE)
+#undef CLMEM__RESULT_CASE
     default: return "UNKNOWN_ERROR_CODE";
     }
 }

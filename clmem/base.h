@@ -173,20 +173,34 @@ extern "C" {
    [CLMEM_ERROR_LAST, CLMEM_ERROR_FIRST], far from OpenCL's core (-1..-72) and
    extension (-1000..-1999) codes.
    --------------------------------------------------------------------------------- */
-#define CLMEM_ERROR_FIRST (-8001)
-/** A handle or pointer was released twice (pool blocks, SVM allocations, maps). */
-#define CLMEM_ERROR_DOUBLE_RELEASE (-8001)
-/** A CLMEM_TEST / PYOPENCL_TEST specification could not be parsed. */
-#define CLMEM_ERROR_INVALID_TEST_SPEC (-8002)
-/** A CLMEM_TEST entry names a platform or device that does not exist. */
-#define CLMEM_ERROR_NOT_FOUND (-8003)
-/** The size of a transfer could not be determined (a host pointer has no size). */
-#define CLMEM_ERROR_SIZE_UNKNOWN (-8004)
-/** A pool's managed-byte limit (clmem_memory_pool_set_limit) refused an allocation. */
-#define CLMEM_ERROR_LIMIT_EXCEEDED (-8005)
-/** An object is still in use (a map outstanding, a block active) where that is an error. */
-#define CLMEM_ERROR_IN_USE (-8006)
-#define CLMEM_ERROR_LAST (-8006)
+/* THE LIST OF CLMEM'S RESULT CODES: X(name, value, what it means). It makes the
+   constants (an enum: usable in switch and static assertions, not in #if) and the
+   names clmem_error_string returns. A new code is one row with the next value down. */
+#define CLMEM__RESULT_CODES(X)                                                                       \
+    X(CLMEM_ERROR_DOUBLE_RELEASE, -8001,                                                             \
+      "a handle or pointer was released twice (pool blocks, SVM allocations, maps)")                 \
+    X(CLMEM_ERROR_INVALID_TEST_SPEC, -8002, "a CLMEM_TEST / PYOPENCL_TEST specification could not be parsed") \
+    X(CLMEM_ERROR_NOT_FOUND, -8003,                                                                  \
+      "a CLMEM_TEST entry names a platform or device that does not exist; clmem_svm_allocation_lookup: " \
+      "memory not from clmem")                                                                       \
+    X(CLMEM_ERROR_SIZE_UNKNOWN, -8004,                                                               \
+      "the size of a transfer could not be determined (a host pointer has no size)")                 \
+    X(CLMEM_ERROR_LIMIT_EXCEEDED, -8005,                                                             \
+      "a pool's managed-byte limit (clmem_memory_pool_set_limit) refused an allocation")             \
+    X(CLMEM_ERROR_IN_USE, -8006,                                                                     \
+      "an object is still in use (a map outstanding, a block active) where that is an error")
+
+/** clmem's own result codes: one constant per row of the list above (name, value and
+    meaning there), all in [CLMEM_ERROR_LAST, CLMEM_ERROR_FIRST]. */
+#define CLMEM__RESULT_ENUM(name, value, what) name = value,
+#define CLMEM__RESULT_ONE(name, value, what) +1
+enum {
+    CLMEM__RESULT_CODES(CLMEM__RESULT_ENUM)
+    CLMEM_ERROR_FIRST = -8001,
+    CLMEM_ERROR_LAST = CLMEM_ERROR_FIRST + 1 - (0 CLMEM__RESULT_CODES(CLMEM__RESULT_ONE))
+};
+#undef CLMEM__RESULT_ENUM
+#undef CLMEM__RESULT_ONE
 
 /** clmem_error_string(code): the name of any OpenCL 3.0 error code (core and the
     Khronos extension codes) or clmem code, e.g. "CL_INVALID_VALUE"; "CL_SUCCESS"

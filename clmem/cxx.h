@@ -462,53 +462,39 @@ inline cl_mem mem_of(clmem_pipe p) { return p.mem; }
 inline cl_mem mem_of(cl_mem m) { return m; }
 template <class H> inline cl_mem mem_of(const unique<H> &u) { return mem_of(u.get()); }
 
-/* ---- enqueue_copy: the DISPATCH TABLE as overloads ---- */
-enum { k_other, k_buffer, k_image, k_svm, k_mem, k_host, k_const_host };
+/* ---- enqueue_copy: the DISPATCH TABLE as overloads, from CLMEM__COPY_KINDS and CLMEM__COPY_PAIRS ---- */
+/* kind_of<T>: a kind's number (CLMEM__COPY_KIND_*: k_host for a pointer), k_const_host for a
+   pointer to const (a source only), k_other for what is no kind. */
+enum {
+    k_host = CLMEM__COPY_KIND_host,
+    k_buffer = CLMEM__COPY_KIND_clmem_buffer,
+    k_other = CLMEM__COPY_KIND_COUNT,
+    k_const_host
+};
 template <class T> struct kind_of {
     static const int value = std::is_pointer<T>::value
                                  ? (std::is_const<typename std::remove_pointer<T>::type>::value ? k_const_host : k_host)
                                  : k_other;
 };
-template <> struct kind_of<clmem_buffer> {
-    static const int value = k_buffer;
+#define CLMEM__CXX_KIND_NAME(T) #T ", "
+#define CLMEM__CXX_KIND(T)                              \
+    template <> struct kind_of<T> {                     \
+        static const int value = CLMEM__COPY_KIND_##T; \
+    };
+CLMEM__COPY_KINDS(CLMEM__CXX_KIND)
+#undef CLMEM__CXX_KIND
+template <int D, int S> struct copy_ok { /* S: k_host also for a pointer to const */
+    static const bool value = false;
 };
-template <> struct kind_of<clmem_image> {
-    static const int value = k_image;
-};
-template <> struct kind_of<clmem_svm> {
-    static const int value = k_svm;
-};
-template <> struct kind_of<cl_mem> {
-    static const int value = k_mem;
-};
-template <int D, int S> struct copy_ok {
-    static const bool host_src = S == k_host || S == k_const_host;
-    static const bool value =
-        (D == k_buffer || D == k_image || D == k_mem)
-            ? (S == k_buffer || S == k_image || S == k_mem || host_src)
-            : D == k_svm ? (S == k_svm || host_src)
-                         : D == k_host ? (S == k_buffer || S == k_image || S == k_svm || S == k_mem) : false;
-};
-#define CLMEM__CXX_COPY(D, S, fn) \
-    inline cl_int copy_pair(cl_command_queue q, D d, S s, const clmem_copy_options *o) { return fn(q, d, s, o); }
-CLMEM__CXX_COPY(clmem_buffer, clmem_buffer, clmem__copy_buffer_from_buffer)
-CLMEM__CXX_COPY(clmem_buffer, const void *, clmem__copy_buffer_from_host_inline) /* the inline hot path */
-CLMEM__CXX_COPY(void *, clmem_buffer, clmem__copy_host_from_buffer_inline)
-CLMEM__CXX_COPY(clmem_buffer, clmem_image, clmem__copy_buffer_from_image)
-CLMEM__CXX_COPY(clmem_image, clmem_buffer, clmem__copy_image_from_buffer)
-CLMEM__CXX_COPY(clmem_image, clmem_image, clmem__copy_image_from_image)
-CLMEM__CXX_COPY(clmem_image, const void *, clmem__copy_image_from_host)
-CLMEM__CXX_COPY(void *, clmem_image, clmem__copy_host_from_image)
-CLMEM__CXX_COPY(clmem_svm, clmem_svm, clmem__copy_svm_from_svm)
-CLMEM__CXX_COPY(clmem_svm, const void *, clmem__copy_svm_from_host)
-CLMEM__CXX_COPY(void *, clmem_svm, clmem__copy_host_from_svm)
-CLMEM__CXX_COPY(cl_mem, cl_mem, clmem__copy_mem_from_mem)
-CLMEM__CXX_COPY(cl_mem, const void *, clmem__copy_mem_from_host)
-CLMEM__CXX_COPY(void *, cl_mem, clmem__copy_host_from_mem)
-CLMEM__CXX_COPY(cl_mem, clmem_buffer, clmem__copy_mem_from_buffer)
-CLMEM__CXX_COPY(clmem_buffer, cl_mem, clmem__copy_buffer_from_mem)
-CLMEM__CXX_COPY(cl_mem, clmem_image, clmem__copy_mem_from_image)
-CLMEM__CXX_COPY(clmem_image, cl_mem, clmem__copy_image_from_mem)
+#define CLMEM__CXX_COPY(d, s, fn, inline_, what)                                                                  \
+    template <> struct copy_ok<CLMEM__COPY_KIND_##d, CLMEM__COPY_KIND_##s> {                                      \
+        static const bool value = true;                                                                           \
+    };                                                                                                            \
+    inline cl_int copy_pair(cl_command_queue q, CLMEM__COPY_DST_T(d) dst, CLMEM__COPY_SRC_T(s) src,               \
+                            const clmem_copy_options *o) {                                                        \
+        return CLMEM__COPY_ENTRY(inline_, fn)(q, dst, src, o);                                                    \
+    }
+CLMEM__COPY_PAIRS(CLMEM__CXX_COPY)
 #undef CLMEM__CXX_COPY
 template <class D, class S>
 inline cl_int copy_dispatch(std::true_type, cl_command_queue q, const D &d, const S &s, const clmem_copy_options *o) {
@@ -522,21 +508,21 @@ template <class D0, class S0>
 inline cl_int copy(cl_command_queue q, D0 &&dst, S0 &&src, const clmem_copy_options *o) {
     typedef typename unwrap<typename std::decay<D0>::type>::type D;
     typedef typename unwrap<typename std::decay<S0>::type>::type S;
-    static const int kd = kind_of<D>::value, ks = kind_of<S>::value;
+    static const int kd = kind_of<D>::value, ks0 = kind_of<S>::value, ks = ks0 == k_const_host ? k_host : ks0;
     static_assert(kd != k_other && ks != k_other,
-                  "clmem_enqueue_copy: dst and src must each be a clmem_buffer, clmem_image, clmem_svm, cl_mem or "
-                  "host pointer (see the DISPATCH TABLE in clmem.h)");
+                  "clmem_enqueue_copy: dst and src must each be one of " CLMEM__COPY_KINDS(CLMEM__CXX_KIND_NAME)
+                  "or a host pointer (see the DISPATCH TABLE in clmem.h)");
     static_assert(kd != k_const_host, "clmem_enqueue_copy: the destination host pointer points to const");
-    static_assert(kd == k_other || ks == k_other || kd == k_const_host || copy_ok<kd, ks>::value,
-                  "clmem_enqueue_copy: OpenCL has no copy between these types (host to host, buffer or image to "
-                  "SVM): see the DISPATCH TABLE in clmem.h");
+    static_assert(kd == k_other || ks == k_other || kd == k_const_host || copy_ok<kd, ks>::value, CLMEM__COPY_REFUSAL);
     return copy_dispatch(std::integral_constant<bool, copy_ok<kd, ks>::value>(), q, static_cast<D>(handle(dst)),
                          static_cast<S>(handle(src)), o);
 }
 
 /* ---- enqueue_fill ---- */
-inline clmem__fill_target fill_target(clmem_buffer b) { return clmem__fill_target_buffer(b); }
-inline clmem__fill_target fill_target(clmem_svm s) { return clmem__fill_target_svm(s); }
+#define CLMEM__CXX_FILL_TARGET(T, fn) \
+    inline clmem__fill_target fill_target(T dst) { return fn(dst); }
+CLMEM__FILL_TARGETS(CLMEM__CXX_FILL_TARGET)
+#undef CLMEM__CXX_FILL_TARGET
 template <class H> inline clmem__fill_target fill_target(const unique<H> &u) { return fill_target(u.get()); }
 #define CLMEM__CXX_FILL(T, name)                                                                                  \
     inline cl_int fill_pattern(cl_command_queue q, clmem__fill_target t, T p, size_t n, const clmem_fill_options *o) { \
@@ -663,16 +649,10 @@ inline bool live(const clmem_memory_map &h) { return h.ptr != NULL; }
 inline bool live(const clmem_svm_map &h) { return h.id != 0; }
 inline bool live(const clmem_pooled_svm &h) { return h.block != NULL; }
 inline bool live(const clmem_pinned_allocation &h) { return h.ptr != NULL; }
-inline cl_int release(clmem_buffer *h) { return clmem_buffer_release(h); }
-inline cl_int release(clmem_image *h) { return clmem_image_release(h); }
-inline cl_int release(clmem_pipe *h) { return clmem_pipe_release(h); }
-inline cl_int release(clmem_sampler *h) { return clmem_sampler_release(h); }
-inline cl_int release(clmem_svm_allocation *h) { return clmem_svm_allocation_release(h); }
-inline cl_int release(clmem_memory_map *h) { return clmem_memory_map_release_default(h); }
-inline cl_int release(clmem_svm_map *h) { return clmem_svm_map_release_default(h); }
-inline cl_int release(clmem_svm_array *h) { return clmem_svm_array_release(h); }
-inline cl_int release(clmem_pooled_svm *h) { return clmem_pooled_svm_release(h); }
-inline cl_int release(clmem_pinned_allocation *h) { return clmem_pinned_allocation_release(h); }
+#define CLMEM__CXX_RELEASE(T, fn) \
+    inline cl_int release(T *h) { return fn(h); }
+CLMEM__HANDLES(CLMEM__CXX_RELEASE)
+#undef CLMEM__CXX_RELEASE
 } // namespace detail
 
 /** clmem::unique<H>: owns one clmem handle and releases it (clmem_release) when
@@ -748,16 +728,9 @@ template <class V> inline cl_int clmem_set_kernel_arg(cl_kernel kernel, cl_uint 
     return clmem::detail::ret(clmem::detail::set_arg(kernel, index, value));
 }
 /** clmem_release(&handle): see clmem/memobj.h. */
-#define CLMEM__CXX_RELEASE(H) \
-    inline cl_int clmem_release(H *h) { return clmem::detail::ret(clmem::detail::release(h)); }
-CLMEM__CXX_RELEASE(clmem_buffer)
-CLMEM__CXX_RELEASE(clmem_image)
-CLMEM__CXX_RELEASE(clmem_pipe)
-CLMEM__CXX_RELEASE(clmem_sampler)
-CLMEM__CXX_RELEASE(clmem_svm_allocation)
-CLMEM__CXX_RELEASE(clmem_memory_map)
-CLMEM__CXX_RELEASE(clmem_svm_map)
-CLMEM__CXX_RELEASE(clmem_svm_array)
+#define CLMEM__CXX_RELEASE(T, fn) \
+    inline cl_int clmem_release(T *h) { return clmem::detail::ret(clmem::detail::release(h)); }
+CLMEM__HANDLES(CLMEM__CXX_RELEASE)
 #undef CLMEM__CXX_RELEASE
 /** The generic memory-object functions (clmem/memobj.h) for clmem_buffer,
     clmem_image, clmem_pipe, cl_mem and clmem::unique of the first three. */

@@ -144,16 +144,23 @@ CLMEM_API size_t clmem_mem_hash(cl_mem mem);
 #endif
 static inline cl_mem clmem__mem_identity(cl_mem m) { return m; }
 
+/* THE LIST OF HANDLE KINDS: X(type, its release function), every handle a clmem call
+   hands out to be released. It makes clmem_release's _Generic (C) and overloads
+   (C++, clmem/cxx.h); a new kind of handle is a new row. */
+#define CLMEM__HANDLES(X)                                                                                   \
+    X(clmem_buffer, clmem_buffer_release) X(clmem_image, clmem_image_release)                              \
+    X(clmem_pipe, clmem_pipe_release) X(clmem_sampler, clmem_sampler_release)                              \
+    X(clmem_svm_allocation, clmem_svm_allocation_release) X(clmem_svm_array, clmem_svm_array_release)      \
+    X(clmem_memory_map, clmem_memory_map_release_default) X(clmem_svm_map, clmem_svm_map_release_default)  \
+    X(clmem_pooled_svm, clmem_pooled_svm_release) X(clmem_pinned_allocation, clmem_pinned_allocation_release)
+
 /** clmem_release(&handle): release any clmem handle through its kind's release
-    function (buffers, pooled buffers, images, pipes, samplers, SVM allocations,
-    memory maps, SVM maps, SVM arrays); see each kind's *_release for what that means. */
+    function and empty it: buffers (pooled ones go back to their pool), images,
+    pipes, samplers, SVM allocations, SVM arrays, memory maps, SVM maps (both with
+    no options), pooled SVM and pinned allocations; see each kind's *_release for
+    what that means and its errors. Another type is a compile error. Pools,
+    allocators and stagers are objects, not handles: their own *_release frees them. */
 #ifndef __cplusplus
-#define clmem_release(handle_ptr)                                                     \
-    _Generic((handle_ptr), clmem_buffer *: clmem_buffer_release,                     \
-             clmem_image *: clmem_image_release, clmem_pipe *: clmem_pipe_release,    \
-             clmem_sampler *: clmem_sampler_release,                                  \
-             clmem_svm_allocation *: clmem_svm_allocation_release,                    \
-             clmem_memory_map *: clmem_memory_map_release_default,                    \
-             clmem_svm_map *: clmem_svm_map_release_default,                          \
-             clmem_svm_array *: clmem_svm_array_release)(handle_ptr)
+#define CLMEM__RELEASE_ASSOC(T, fn) , T *: fn /* a leading comma: the list needs no default */
+#define clmem_release(handle_ptr) _Generic((handle_ptr)CLMEM__HANDLES(CLMEM__RELEASE_ASSOC))(handle_ptr)
 #endif

@@ -11,15 +11,15 @@ extern "C" {
    The operation is chosen at compile time from the static types of dst and src.
    "host" is any other pointer (void *, float *, ...; const for a source).
 
-   dst \ src     | clmem_buffer          | clmem_image            | clmem_svm     | host
-   --------------+-----------------------+------------------------+---------------+------------------------
-   clmem_buffer  | CopyBuffer(Rect)      | CopyImageToBuffer      | -             | WriteBuffer(Rect)
-   clmem_image   | CopyBufferToImage     | CopyImage              | -             | WriteImage
-   clmem_svm     | -                     | -                      | SVMMemcpy     | SVMMemcpy
-   host          | ReadBuffer(Rect)      | ReadImage              | SVMMemcpy     | - (host to host)
-   cl_mem        | a raw cl_mem on either side (with cl_mem, buffer, image or host on the
-                 | other) is dispatched at run time by its CL_MEM_TYPE.
+   dst \ src     | clmem_buffer      | clmem_image       | clmem_svm | cl_mem         | host
+   --------------+-------------------+-------------------+-----------+----------------+------------------
+   clmem_buffer  | CopyBuffer(Rect)  | CopyImageToBuffer | -         | by CL_MEM_TYPE | WriteBuffer(Rect)
+   clmem_image   | CopyBufferToImage | CopyImage         | -         | by CL_MEM_TYPE | WriteImage
+   clmem_svm     | -                 | -                 | SVMMemcpy | -              | SVMMemcpy
+   cl_mem        | by CL_MEM_TYPE    | by CL_MEM_TYPE    | -         | by CL_MEM_TYPE | by CL_MEM_TYPE
+   host          | ReadBuffer(Rect)  | ReadImage         | SVMMemcpy | by CL_MEM_TYPE | - (host to host)
 
+   "by CL_MEM_TYPE": a raw cl_mem is a buffer or an image, told apart at run time.
    "-" is a compile error: "clmem_enqueue_copy: OpenCL has no copy between these
    types (see the DISPATCH TABLE in clmem.h)". Buffer<->SVM: wrap the SVM memory in a
    buffer (clmem_svm_as_buffer) or copy through the host.
@@ -86,29 +86,63 @@ typedef struct clmem_fill_options {
     cl_event *event CLMEM__DEFAULT;
 } clmem_fill_options;
 
-/* The pair functions of the dispatch table. Public linkage because the macro expands
-   in user code; not meant to be called by name. Adding a pair is adding one of these
-   and one entry in CLMEM__COPY_FN below. */
-#define CLMEM__COPY_DECL(name, D, S) \
-    CLMEM_API cl_int name(cl_command_queue queue, D dst, S src, const clmem_copy_options *opts);
-CLMEM__COPY_DECL(clmem__copy_buffer_from_buffer, clmem_buffer, clmem_buffer)
-CLMEM__COPY_DECL(clmem__copy_buffer_from_host, clmem_buffer, const void *)
-CLMEM__COPY_DECL(clmem__copy_host_from_buffer, void *, clmem_buffer)
-CLMEM__COPY_DECL(clmem__copy_buffer_from_image, clmem_buffer, clmem_image)
-CLMEM__COPY_DECL(clmem__copy_image_from_buffer, clmem_image, clmem_buffer)
-CLMEM__COPY_DECL(clmem__copy_image_from_image, clmem_image, clmem_image)
-CLMEM__COPY_DECL(clmem__copy_image_from_host, clmem_image, const void *)
-CLMEM__COPY_DECL(clmem__copy_host_from_image, void *, clmem_image)
-CLMEM__COPY_DECL(clmem__copy_svm_from_svm, clmem_svm, clmem_svm)
-CLMEM__COPY_DECL(clmem__copy_svm_from_host, clmem_svm, const void *)
-CLMEM__COPY_DECL(clmem__copy_host_from_svm, void *, clmem_svm)
-CLMEM__COPY_DECL(clmem__copy_mem_from_mem, cl_mem, cl_mem)
-CLMEM__COPY_DECL(clmem__copy_mem_from_host, cl_mem, const void *)
-CLMEM__COPY_DECL(clmem__copy_host_from_mem, void *, cl_mem)
-CLMEM__COPY_DECL(clmem__copy_mem_from_buffer, cl_mem, clmem_buffer)
-CLMEM__COPY_DECL(clmem__copy_buffer_from_mem, clmem_buffer, cl_mem)
-CLMEM__COPY_DECL(clmem__copy_mem_from_image, cl_mem, clmem_image)
-CLMEM__COPY_DECL(clmem__copy_image_from_mem, clmem_image, cl_mem)
+/* THE LIST OF COPY PAIRS. One row per pair the DISPATCH TABLE supports:
+       X(dst kind, src kind, function, inline, what it does)
+   It generates the pair functions' declarations (below), the _Generic dispatch and its
+   compile-time refusal of every other pair (CLMEM__COPY_FN, CLMEM__COPY_OK), and the
+   C++ overloads (clmem/cxx.h); tools/check-pairs (CTest: copy_pairs) checks the
+   DISPATCH TABLE above and the README's table against it ("what it does" is the
+   table's cell). A kind is a type of CLMEM__COPY_KINDS or host (a pointer: void * as
+   dst, const void * as src). inline 1: the dispatch calls function##_inline, the
+   inline hot path, which falls back to function. The functions have public linkage
+   because the macro expands in user code; they are not meant to be called by name.
+   Adding a pair is adding its row here and defining its function. */
+#define CLMEM__COPY_PAIRS(X)                                                                       \
+    X(clmem_buffer, clmem_buffer, clmem__copy_buffer_from_buffer, 0, "CopyBuffer(Rect)")           \
+    X(clmem_buffer, clmem_image, clmem__copy_buffer_from_image, 0, "CopyImageToBuffer")            \
+    X(clmem_buffer, cl_mem, clmem__copy_buffer_from_mem, 0, "by CL_MEM_TYPE")                      \
+    X(clmem_buffer, host, clmem__copy_buffer_from_host, 1, "WriteBuffer(Rect)")                    \
+    X(clmem_image, clmem_buffer, clmem__copy_image_from_buffer, 0, "CopyBufferToImage")            \
+    X(clmem_image, clmem_image, clmem__copy_image_from_image, 0, "CopyImage")                      \
+    X(clmem_image, cl_mem, clmem__copy_image_from_mem, 0, "by CL_MEM_TYPE")                        \
+    X(clmem_image, host, clmem__copy_image_from_host, 0, "WriteImage")                             \
+    X(clmem_svm, clmem_svm, clmem__copy_svm_from_svm, 0, "SVMMemcpy")                              \
+    X(clmem_svm, host, clmem__copy_svm_from_host, 0, "SVMMemcpy")                                  \
+    X(cl_mem, clmem_buffer, clmem__copy_mem_from_buffer, 0, "by CL_MEM_TYPE")                      \
+    X(cl_mem, clmem_image, clmem__copy_mem_from_image, 0, "by CL_MEM_TYPE")                        \
+    X(cl_mem, cl_mem, clmem__copy_mem_from_mem, 0, "by CL_MEM_TYPE")                               \
+    X(cl_mem, host, clmem__copy_mem_from_host, 0, "by CL_MEM_TYPE")                                \
+    X(host, clmem_buffer, clmem__copy_host_from_buffer, 1, "ReadBuffer(Rect)")                     \
+    X(host, clmem_image, clmem__copy_host_from_image, 0, "ReadImage")                              \
+    X(host, clmem_svm, clmem__copy_host_from_svm, 0, "SVMMemcpy")                                  \
+    X(host, cl_mem, clmem__copy_host_from_mem, 0, "by CL_MEM_TYPE")
+
+/* The kinds of memory the dispatch tells apart by type; every other type is host. */
+#define CLMEM__COPY_KINDS(X) X(clmem_buffer) X(clmem_image) X(clmem_svm) X(cl_mem)
+
+/* Each kind's number (host is 0), for the dispatch and the C++ traits. */
+#define CLMEM__COPY_KIND_ENUM(T) CLMEM__COPY_KIND_##T,
+enum { CLMEM__COPY_KIND_host, CLMEM__COPY_KINDS(CLMEM__COPY_KIND_ENUM) CLMEM__COPY_KIND_COUNT };
+#undef CLMEM__COPY_KIND_ENUM
+
+/* CLMEM__COPY_DST_T(kind), CLMEM__COPY_SRC_T(kind): a kind's parameter type, which is
+   the kind itself except for host (void *, const void *). CLMEM__COPY_IS_HOST_host
+   puts a comma in front, so the second element is the host type. */
+#define CLMEM__COPY_IS_HOST_host ~,
+#define CLMEM__COPY_SECOND(...) CLMEM__COPY_SECOND_(__VA_ARGS__)
+#define CLMEM__COPY_SECOND_(a, b, ...) b
+#define CLMEM__COPY_DST_T(k) CLMEM__COPY_SECOND(CLMEM__COPY_IS_HOST_##k void *, k, ~)
+#define CLMEM__COPY_SRC_T(k) CLMEM__COPY_SECOND(CLMEM__COPY_IS_HOST_##k const void *, k, ~)
+/* The function the dispatch calls for a row: fn, or fn##_inline for the hot path. */
+#define CLMEM__COPY_ENTRY(inline_, fn) CLMEM__COPY_ENTRY_##inline_(fn)
+#define CLMEM__COPY_ENTRY_0(fn) fn
+#define CLMEM__COPY_ENTRY_1(fn) fn##_inline
+
+#define CLMEM__COPY_DECL(d, s, fn, inline_, what)                                                 \
+    CLMEM_API cl_int fn(cl_command_queue queue, CLMEM__COPY_DST_T(d) dst, CLMEM__COPY_SRC_T(s) src, \
+                        const clmem_copy_options *opts);
+CLMEM__COPY_PAIRS(CLMEM__COPY_DECL)
+#undef CLMEM__COPY_DECL
 
 /* The hot path, inline: a linear buffer <-> host copy with no region, host size or
    wait list (facts the compiler reads off the options literal at the call site and
@@ -181,39 +215,34 @@ CLMEM_API cl_int clmem__fill_svm(cl_command_queue queue, clmem_svm dst, const vo
     (CLMEM__COPY_ASSERT(dst, src),                                                      \
      CLMEM__COPY_FN(dst, src)(queue, dst, src, &(clmem_copy_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__}))
 
-#define CLMEM__COPY_FN(dst, src)                                                                         \
-    _Generic((dst),                                                                                      \
-        clmem_buffer: _Generic((src), clmem_buffer: clmem__copy_buffer_from_buffer,                      \
-                               clmem_image: clmem__copy_buffer_from_image, cl_mem: clmem__copy_buffer_from_mem, \
-                               clmem_svm: clmem__copy_unsupported, default: clmem__copy_buffer_from_host_inline), \
-        clmem_image: _Generic((src), clmem_buffer: clmem__copy_image_from_buffer,                        \
-                              clmem_image: clmem__copy_image_from_image, cl_mem: clmem__copy_image_from_mem, \
-                              clmem_svm: clmem__copy_unsupported, default: clmem__copy_image_from_host), \
-        clmem_svm: _Generic((src), clmem_svm: clmem__copy_svm_from_svm, clmem_buffer: clmem__copy_unsupported, \
-                            clmem_image: clmem__copy_unsupported, cl_mem: clmem__copy_unsupported,          \
-                            default: clmem__copy_svm_from_host),                                          \
-        cl_mem: _Generic((src), cl_mem: clmem__copy_mem_from_mem, clmem_buffer: clmem__copy_mem_from_buffer, \
-                         clmem_image: clmem__copy_mem_from_image, clmem_svm: clmem__copy_unsupported,       \
-                         default: clmem__copy_mem_from_host),                                             \
-        default: _Generic((src), clmem_buffer: clmem__copy_host_from_buffer_inline,                       \
-                          clmem_image: clmem__copy_host_from_image, clmem_svm: clmem__copy_host_from_svm,  \
-                          cl_mem: clmem__copy_host_from_mem, default: clmem__copy_unsupported))
-
+/* The dispatch: a pair's number d * CLMEM__COPY_KIND_COUNT + s, as the length of an
+   array type (char (*)[1 + n]), selects its row of CLMEM__COPY_PAIRS in one _Generic;
+   every other pair selects clmem__copy_unsupported, and CLMEM__COPY_ASSERT refuses it. */
+#define CLMEM__COPY_KIND_ASSOC(T) T: CLMEM__COPY_KIND_##T,
+#define CLMEM__COPY_KIND_OF(x) _Generic((x), CLMEM__COPY_KINDS(CLMEM__COPY_KIND_ASSOC) default: CLMEM__COPY_KIND_host)
+#define CLMEM__COPY_PAIR_T(n) char(*)[1 + (n)]
+#define CLMEM__COPY_PAIR_OF(dst, src) \
+    ((CLMEM__COPY_PAIR_T(CLMEM__COPY_KIND_OF(dst) * CLMEM__COPY_KIND_COUNT + CLMEM__COPY_KIND_OF(src)))0)
+/* (a row's kinds are only pasted, never expanded: a macro named host that user code
+   defines after the include does not reach the dispatch) */
+#define CLMEM__COPY_FN_ASSOC(d, s, fn, inline_, what) \
+    CLMEM__COPY_PAIR_T(CLMEM__COPY_KIND_##d * CLMEM__COPY_KIND_COUNT + CLMEM__COPY_KIND_##s): CLMEM__COPY_ENTRY(inline_, fn),
+#define CLMEM__COPY_OK_ASSOC(d, s, fn, inline_, what) \
+    CLMEM__COPY_PAIR_T(CLMEM__COPY_KIND_##d * CLMEM__COPY_KIND_COUNT + CLMEM__COPY_KIND_##s): 1,
+#define CLMEM__COPY_FN(dst, src) \
+    _Generic(CLMEM__COPY_PAIR_OF(dst, src), CLMEM__COPY_PAIRS(CLMEM__COPY_FN_ASSOC) default: clmem__copy_unsupported)
 /* 1 for the pairs the table supports, 0 for the others (a compile error). */
-#define CLMEM__COPY_OK(dst, src)                                                                   \
-    _Generic((dst), clmem_buffer: _Generic((src), clmem_svm: 0, default: 1),                       \
-             clmem_image: _Generic((src), clmem_svm: 0, default: 1),                               \
-             clmem_svm: _Generic((src), clmem_buffer: 0, clmem_image: 0, cl_mem: 0, default: 1),    \
-             cl_mem: _Generic((src), clmem_svm: 0, default: 1),                                    \
-             default: _Generic((src), clmem_buffer: 1, clmem_image: 1, clmem_svm: 1, cl_mem: 1, default: 0))
+#define CLMEM__COPY_OK(dst, src) _Generic(CLMEM__COPY_PAIR_OF(dst, src), CLMEM__COPY_PAIRS(CLMEM__COPY_OK_ASSOC) default: 0)
 #define CLMEM__COPY_ASSERT(dst, src)                                                                      \
     ((void)sizeof(struct {                                                                                \
-        _Static_assert(CLMEM__COPY_OK(dst, src),                                                          \
-                       "clmem_enqueue_copy: OpenCL has no copy between these types (host to host, buffer " \
-                       "or image to SVM): see the DISPATCH TABLE in clmem.h");                             \
+        _Static_assert(CLMEM__COPY_OK(dst, src), CLMEM__COPY_REFUSAL);                                    \
         char clmem__c;                                                                                    \
     }))
 #endif
+/* The compile error of a pair the list lacks (C and C++). */
+#define CLMEM__COPY_REFUSAL                                                                                  \
+    "clmem_enqueue_copy: OpenCL has no copy between these types (host to host, buffer or image to SVM): see " \
+    "the DISPATCH TABLE in clmem.h"
 /* Selected only for the pairs CLMEM__COPY_ASSERT refuses. */
 CLMEM_API cl_int clmem__copy_unsupported(cl_command_queue queue, ...);
 
@@ -236,6 +265,9 @@ static inline clmem__fill_target clmem__fill_target_svm(clmem_svm s) {
     t.svm = s; /* keeps the owner, so a released allocation is refused */
     return t;
 }
+/* The kinds clmem_enqueue_fill fills: X(type, the function that makes its target).
+   It generates the C dispatch below and the C++ overloads (clmem/cxx.h). */
+#define CLMEM__FILL_TARGETS(X) X(clmem_buffer, clmem__fill_target_buffer) X(clmem_svm, clmem__fill_target_svm)
 
 /* The pattern types: a value of one of these gives its own size. One spelling per
    underlying type (cl_int is int, so only int is listed). 3-vectors are 4-vectors in
@@ -275,9 +307,9 @@ CLMEM__FILL_DECL(const void *, ptr)
 #define clmem_enqueue_fill(...) clmem__fill_(__VA_ARGS__, )
 #define clmem__fill_(queue, dst, pattern, size, ...)                                                  \
     CLMEM__FILL_FN(pattern)(queue,                                                                    \
-                            _Generic((dst), clmem_buffer: clmem__fill_target_buffer,                  \
-                                     clmem_svm: clmem__fill_target_svm)(dst),                         \
+                            _Generic((dst)CLMEM__FILL_TARGETS(CLMEM__FILL_TARGET_ASSOC))(dst),           \
                             pattern, size, &(clmem_fill_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
+#define CLMEM__FILL_TARGET_ASSOC(T, fn) , T: fn /* a leading comma: the list needs no default */
 #define CLMEM__FILL_ASSOC(T, name) T: clmem__fill_##name,
 #define CLMEM__FILL_FN(pattern) _Generic((pattern), CLMEM__PATTERN_TYPES(CLMEM__FILL_ASSOC) default: clmem__fill_ptr)
 #endif

@@ -101,5 +101,13 @@ static inline int device_svm_caps(clmem_test_context *t, cl_device_svm_capabilit
     if (clGetDeviceInfo(t->device, CL_DEVICE_SVM_CAPABILITIES, sizeof have, &have, NULL) != CL_SUCCESS) return 0;
     return (have & caps) == caps;
 }
+/* NEED_SVM(t): skip the case (and return) unless the device has coarse-grain buffer SVM. */
+#define NEED_SVM(t)                                                                    \
+    do {                                                                               \
+        if (!device_svm_caps((t), CL_DEVICE_SVM_COARSE_GRAIN_BUFFER)) {                \
+            clmem_test_skip((t), "device has no coarse-grain buffer SVM");             \
+            return;                                                                    \
+        }                                                                              \
+    } while (0)
 #endif
 #endif

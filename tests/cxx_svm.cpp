@@ -8,14 +8,6 @@
 #include "cxx_common.h"
 
 #ifdef CL_VERSION_2_0
-#define NEED_SVM(t)                                                                    \
-    do {                                                                               \
-        if (!device_svm_caps((t), CL_DEVICE_SVM_COARSE_GRAIN_BUFFER)) {                \
-            clmem_test_skip((t), "device has no coarse-grain buffer SVM");             \
-            return;                                                                    \
-        }                                                                              \
-    } while (0)
-
 static void test_allocation(clmem_test_context *t) {
     NEED_SVM(t);
     cl_int err;

@@ -4,14 +4,6 @@
 #include "clmem.h"
 #include "common.h"
 
-#define NEED_SVM(t)                                                                    \
-    do {                                                                               \
-        if (!device_svm_caps((t), CL_DEVICE_SVM_COARSE_GRAIN_BUFFER)) {                \
-            clmem_test_skip((t), "device has no coarse-grain buffer SVM");             \
-            return;                                                                    \
-        }                                                                              \
-    } while (0)
-
 /* try_create: the error code of a rejected creation; the handle must come back empty. */
 static cl_int try_create(cl_context ctx, size_t size, cl_uint alignment, cl_svm_mem_flags flags, cl_command_queue q) {
     cl_int err = 12345;

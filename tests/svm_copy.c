@@ -4,14 +4,6 @@
 #include "clmem.h"
 #include "common.h"
 
-#define NEED_SVM(t)                                                                    \
-    do {                                                                               \
-        if (!device_svm_caps((t), CL_DEVICE_SVM_COARSE_GRAIN_BUFFER)) {                \
-            clmem_test_skip((t), "device has no coarse-grain buffer SVM");             \
-            return;                                                                    \
-        }                                                                              \
-    } while (0)
-
 static clmem_svm_allocation alloc(clmem_test_context *t, size_t size, cl_int *err) {
     return clmem_svm_allocation_create(t->context, size, 0, CL_MEM_READ_WRITE, t->queue, err);
 }

@@ -5,14 +5,6 @@
 #include "clmem.h"
 #include "common.h"
 
-#define NEED_SVM(t)                                                                    \
-    do {                                                                               \
-        if (!device_svm_caps((t), CL_DEVICE_SVM_COARSE_GRAIN_BUFFER)) {                \
-            clmem_test_skip((t), "device has no coarse-grain buffer SVM");             \
-            return;                                                                    \
-        }                                                                              \
-    } while (0)
-
 static const char twice_src[] = "__kernel void twice(__global float *a) { a[get_global_id(0)] *= 2; }\n";
 
 /* slow_copy: out[i] = in[i] after some busy work, so the kernel is still reading `in`

@@ -9,14 +9,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#define NEED_SVM(t)                                                                    \
-    do {                                                                               \
-        if (!device_svm_caps((t), CL_DEVICE_SVM_COARSE_GRAIN_BUFFER)) {                \
-            clmem_test_skip((t), "device has no coarse-grain buffer SVM");             \
-            return;                                                                    \
-        }                                                                              \
-    } while (0)
-
 static int same_allocation(clmem_svm_allocation x, clmem_svm_allocation y) {
     return x.svm.ptr == y.svm.ptr && x.svm.size == y.svm.size && x.svm.owner == y.svm.owner;
 }
