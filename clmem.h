@@ -3315,7 +3315,7 @@ typedef struct clmem_device_link clmem_device_link;
       CL_INVALID_BUFFER_SIZE    slot_size above the device's CL_DEVICE_MAX_MEM_ALLOC_SIZE
       CL_OUT_OF_HOST_MEMORY, or the driver's code (with the call named).
     Thread safety: any thread.
-    Example: clmem_device_link *l = clmem_device_link_create(t->queues[0], t->queues[1], 0, 0, &err); */
+    Example: clmem_device_link *l = clmem_device_link_create(q0, q1, 0, 0, &err); */
 CLMEM_API clmem_device_link *clmem_device_link_create(cl_command_queue src_queue, cl_command_queue dst_queue,
                                                       size_t slot_size, unsigned slots, cl_int *errcode_ret);
 
@@ -9266,7 +9266,7 @@ static cl_int clmem__buffer_pair_count(const char *fn, clmem_buffer dst, clmem_b
 
 CLMEM_API cl_int clmem__copy_buffer_from_buffer(cl_command_queue queue, clmem_buffer dst, clmem_buffer src,
                                                 const clmem_copy_options *o) {
-    size_t region[3], count;
+    size_t region[3], count = 0;
     bool rect;
     cl_int err;
     cl_event own = NULL;

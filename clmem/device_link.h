@@ -75,7 +75,7 @@ typedef struct clmem_device_link clmem_device_link;
       CL_INVALID_BUFFER_SIZE    slot_size above the device's CL_DEVICE_MAX_MEM_ALLOC_SIZE
       CL_OUT_OF_HOST_MEMORY, or the driver's code (with the call named).
     Thread safety: any thread.
-    Example: clmem_device_link *l = clmem_device_link_create(t->queues[0], t->queues[1], 0, 0, &err); */
+    Example: clmem_device_link *l = clmem_device_link_create(q0, q1, 0, 0, &err); */
 CLMEM_API clmem_device_link *clmem_device_link_create(cl_command_queue src_queue, cl_command_queue dst_queue,
                                                       size_t slot_size, unsigned slots, cl_int *errcode_ret);
 

@@ -391,7 +391,7 @@ static cl_int clmem__buffer_pair_count(const char *fn, clmem_buffer dst, clmem_b
 
 CLMEM_API cl_int clmem__copy_buffer_from_buffer(cl_command_queue queue, clmem_buffer dst, clmem_buffer src,
                                                 const clmem_copy_options *o) {
-    size_t region[3], count;
+    size_t region[3], count = 0;
     bool rect;
     cl_int err;
     cl_event own = NULL;

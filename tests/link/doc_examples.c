@@ -167,6 +167,13 @@ static void pinned_examples(cl_command_queue q, clmem_buffer buf, void *dst, con
     clmem_pinned_allocation_release(&h);
 }
 
+static void device_link_examples(cl_command_queue q0, cl_command_queue q1, clmem_buffer b0, clmem_buffer b1) {
+    cl_int err;
+    clmem_device_link *l = clmem_device_link_create(q0, q1, 0, 0, &err);
+    clmem_device_link_copy(l, b1, b0);
+    clmem_device_link_release(l);
+}
+
 struct list_node {
     int value;
     struct list_node *next;
@@ -202,6 +209,8 @@ int main(int argc, char **argv) {
         }
         pinned_examples(NULL, clmem_buffer_from_int_ptr(NULL, false, NULL), NULL,
                         NULL, 0);
+        device_link_examples(NULL, NULL, clmem_buffer_from_int_ptr(NULL, false, NULL),
+                             clmem_buffer_from_int_ptr(NULL, false, NULL));
         transfer_examples(NULL, clmem_buffer_from_int_ptr(NULL, false, NULL), clmem_buffer_from_int_ptr(NULL, false, NULL),
                           clmem_buffer_from_int_ptr(NULL, false, NULL), NULL);
     }
