@@ -430,6 +430,14 @@ CLMEM_API size_t clmem_mem_hash(cl_mem mem);
 #endif
 static inline cl_mem clmem__mem_identity(cl_mem m) { return m; }
 
+/** clmem_live_map_count(mem): how many maps of mem (NULL: of any object) clmem holds
+    live now. For tests and leak checks. Thread safety: any thread. */
+CLMEM_API size_t clmem_live_map_count(cl_mem mem);
+
+/* clmem__maps_live(): 1 while any map made through clmem is live (the inline copy
+   path then takes the full path, which warns about copying mapped memory). */
+CLMEM_API int clmem__maps_live(void);
+
 /** clmem_release(&handle): release any clmem handle through its kind's release
     function (buffers, pooled buffers, images, pipes, samplers, SVM allocations,
     memory maps, SVM maps, SVM arrays); see each kind's *_release for what that means. */
@@ -945,11 +953,6 @@ CLMEM_API cl_int clmem_enqueue_fill_image_opts(cl_command_queue queue, clmem_ima
                                                clmem_color_kind kind, const size_t *origin, const size_t *region,
                                                const clmem_enqueue_options *opts);
 
-/** For clmem_set_kernel_arg (wired in by the transfer module): pass an image to a
-    kernel's image argument. Errors: CL_INVALID_KERNEL (NULL), CL_INVALID_MEM_OBJECT
-    (empty handle), or clSetKernelArg's code. */
-CLMEM_API cl_int clmem__set_arg_image(cl_kernel k, cl_uint index, clmem_image v);
-
 #ifdef __cplusplus
 }
 #endif
@@ -1035,10 +1038,6 @@ CLMEM_API cl_int clmem_sampler_get_info(clmem_sampler s, clmem_sampler_info *inf
     no-op. Returns CL_SUCCESS or the driver's code. */
 CLMEM_API cl_int clmem_sampler_release(clmem_sampler *s);
 
-/** For clmem_set_kernel_arg: pass a sampler to a kernel's sampler_t argument. Errors:
-    CL_INVALID_KERNEL (NULL), CL_INVALID_SAMPLER (empty handle), clSetKernelArg's code. */
-CLMEM_API cl_int clmem__set_arg_sampler(cl_kernel k, cl_uint index, clmem_sampler v);
-
 #ifdef __cplusplus
 }
 #endif
@@ -1104,10 +1103,6 @@ CLMEM_API cl_int clmem_pipe_get_info(clmem_pipe p, clmem_pipe_info *info);
 
 /** clmem_pipe_release(&p): release and empty the handle; a second release is a no-op. */
 CLMEM_API cl_int clmem_pipe_release(clmem_pipe *p);
-
-/** For clmem_set_kernel_arg: pass a pipe to a kernel's pipe argument. Errors:
-    CL_INVALID_KERNEL (NULL), CL_INVALID_MEM_OBJECT (empty handle), clSetKernelArg's code. */
-CLMEM_API cl_int clmem__set_arg_pipe(cl_kernel k, cl_uint index, clmem_pipe v);
 
 #ifdef __cplusplus
 }
@@ -1449,12 +1444,6 @@ static inline cl_int clmem__svm_migratemem_call(cl_command_queue queue, const cl
     clmem__svm_migratemem_call(queue, &(clmem__svm_migratemem_args){__VA_ARGS__, .given = CLMEM__GIVEN(__VA_ARGS__)})
 #endif
 
-/** clmem__set_arg_svm(kernel, index, svm): clSetKernelArgSVMPointer(kernel, index,
-    svm.ptr); used by clmem_set_kernel_arg. Errors: CL_INVALID_KERNEL (NULL),
-    CL_INVALID_VALUE (a released allocation), CL_INVALID_OPERATION (headers < 2.0),
-    or the driver's code. */
-CLMEM_API cl_int clmem__set_arg_svm(cl_kernel kernel, cl_uint index, clmem_svm svm);
-
 /* ---------------------------------------------------------------------------------
    C-SHAPED ARRAYS IN SVM (PyOpenCL's svm_empty, svm_empty_like, csvm_*, fsvm_*)
    --------------------------------------------------------------------------------- */
@@ -1623,25 +1612,6 @@ CLMEM_API cl_int clmem_svm_allocation_lookup(const void *ptr, clmem_svm_allocati
 struct clmem_svm_allocator; /* opaque; typedef'd as clmem_svm_allocator in the pool section */
 CLMEM_API clmem_svm_allocation clmem_svm_allocator_allocate(struct clmem_svm_allocator *allocator, size_t size,
                                                             cl_int *errcode_ret);
-
-/** clmem__check_kernel_arg(kernel, index, kind, size, value_type): private; used by
-    every clmem__set_arg_* (defined with them in the transfer module). Checks a value
-    for argument `index` against the parameter's declared type where the program was
-    built with -cl-kernel-arg-info; CL_SUCCESS where the type is not known. kind is
-    one of CLMEM__ARG_KIND_*; value_type names the value's C type for messages. */
-enum {
-    CLMEM__ARG_KIND_INT = 1,    /* an integer scalar or vector value */
-    CLMEM__ARG_KIND_FLOAT,      /* a floating-point scalar or vector value */
-    CLMEM__ARG_KIND_BUFFER,     /* a buffer (clmem_buffer) */
-    CLMEM__ARG_KIND_MEM,        /* a raw cl_mem: its CL_MEM_TYPE decides */
-    CLMEM__ARG_KIND_LOCAL,      /* clmem_local_memory */
-    CLMEM__ARG_KIND_SVM,        /* an SVM pointer */
-    CLMEM__ARG_KIND_IMAGE,      /* an image */
-    CLMEM__ARG_KIND_SAMPLER,    /* a sampler */
-    CLMEM__ARG_KIND_PIPE        /* a pipe */
-};
-CLMEM_API cl_int clmem__check_kernel_arg(cl_kernel kernel, cl_uint index, int kind, size_t size, const void *value,
-                                         const char *value_type);
 
 #ifdef __cplusplus
 }
@@ -1900,10 +1870,6 @@ CLMEM_API cl_int clmem_enqueue_unmap_mem_object_opts(cl_command_queue queue, cl_
     Example: *(float *)clmem_memory_map_at(&m, (const size_t[]){1, 2, 3}) = 10.0f; */
 CLMEM_API void *clmem_memory_map_at(const clmem_memory_map *map, const size_t *index);
 
-/** clmem_live_map_count(mem): how many maps of mem (NULL: of any object) clmem holds
-    live now. For tests and leak checks. Thread safety: any thread. */
-CLMEM_API size_t clmem_live_map_count(cl_mem mem);
-
 /** CLMEM_WITH_MAP(m, err, map_call) { ... }: PyOpenCL's `with map:`. Declares the
     clmem_memory_map m (empty), stores map_call's result (map_call fills &m) in the
     cl_int lvalue err, runs the block only when it is CL_SUCCESS, and releases the
@@ -1923,9 +1889,121 @@ CLMEM_API size_t clmem_live_map_count(cl_mem mem);
 #endif
 /* ---- end clmem/map.h ---- */
 
+/* ---- begin clmem/kernel_arg.h ---- */
+/* >>kernel_arg: clmem_set_kernel_arg, clmem_local_memory (PyOpenCL's Kernel.set_arg
+   and LocalMemory): one call for every kind of kernel argument, checked against the
+   parameter's declared type where the program has argument info */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The value types: a value of one of these gives its own size, as a kernel argument
+   (clmem_set_kernel_arg) and as a fill pattern (clmem_enqueue_fill); it is passed by
+   value. One spelling per underlying type (cl_int is int, so only int is listed). A
+   3-vector is a 4-vector in cl_platform.h; cl_half is cl_ushort (cl_halfN vectors are
+   not in every OpenCL header: a half vector goes as the cl_ushortN of its bits).
+   Vectors of 32 bytes and more are CLMEM__WIDE_VECTOR_TYPES, below. */
+#define CLMEM__PATTERN_TYPES(X)                                                                        \
+    X(char, char) X(signed char, schar) X(unsigned char, uchar) X(short, short)                        \
+    X(unsigned short, ushort) X(int, int) X(unsigned int, uint) X(long, long) X(unsigned long, ulong)   \
+    X(long long, llong) X(unsigned long long, ullong) X(float, float) X(double, double)                 \
+    X(cl_char2, char2) X(cl_char4, char4) X(cl_char8, char8) X(cl_char16, char16)                      \
+    X(cl_uchar2, uchar2) X(cl_uchar4, uchar4) X(cl_uchar8, uchar8) X(cl_uchar16, uchar16)              \
+    X(cl_short2, short2) X(cl_short4, short4) X(cl_short8, short8)                                     \
+    X(cl_ushort2, ushort2) X(cl_ushort4, ushort4) X(cl_ushort8, ushort8)                               \
+    X(cl_int2, int2) X(cl_int4, int4) X(cl_uint2, uint2) X(cl_uint4, uint4)                            \
+    X(cl_long2, long2) X(cl_ulong2, ulong2) X(cl_float2, float2) X(cl_float4, float4) X(cl_double2, double2)
+
+/* The wide vectors, 32 to 128 bytes. cl_platform.h aligns them to their size, and gcc
+   notes at every function that takes or passes such a value by value that its ABI
+   changed in gcc 4.6; so clmem takes them by address: clmem_set_kernel_arg passes
+   CLMEM__VECTOR_ELEMENTS(T, value), the address of the value's elements (an lvalue's
+   own, or a temporary's, which lives to the end of the call). Each X gets the type,
+   its OpenCL name and the three extra arguments (a, b, c). */
+#define CLMEM__WIDE_VECTOR_TYPES(X, a, b, c)                                                                \
+    X(cl_short16, short16, a, b, c) X(cl_ushort16, ushort16, a, b, c) X(cl_int8, int8, a, b, c)             \
+    X(cl_int16, int16, a, b, c) X(cl_uint8, uint8, a, b, c) X(cl_uint16, uint16, a, b, c)                   \
+    X(cl_long4, long4, a, b, c) X(cl_long8, long8, a, b, c) X(cl_long16, long16, a, b, c)                   \
+    X(cl_ulong4, ulong4, a, b, c) X(cl_ulong8, ulong8, a, b, c) X(cl_ulong16, ulong16, a, b, c)             \
+    X(cl_float8, float8, a, b, c) X(cl_float16, float16, a, b, c) X(cl_double4, double4, a, b, c)           \
+    X(cl_double8, double8, a, b, c) X(cl_double16, double16, a, b, c)
+/* The value's elements when it is of vector type T; (a zero T's otherwise, never
+   evaluated: it keeps the expression valid in _Generic's other associations). */
+#define CLMEM__VECTOR_ELEMENTS(T, value) (_Generic((value), T: (value), default: (T){{0}}).s)
+
+/** Local memory of a given size for a kernel argument (PyOpenCL's LocalMemory). */
+typedef struct clmem_local_memory {
+    size_t size;
+} clmem_local_memory;
+/** clmem_local_memory_create(size) / clmem_local_memory(size): a __local argument of size bytes. */
+static inline clmem_local_memory clmem_local_memory_create(size_t size) {
+    clmem_local_memory l;
+    l.size = size;
+    return l;
+}
+#define clmem_local_memory(size) clmem_local_memory_create(size)
+
+/* The setters behind clmem_set_kernel_arg, one per kind of value (private). */
+CLMEM_API cl_int clmem__set_arg_buffer(cl_kernel kernel, cl_uint index, clmem_buffer value);
+CLMEM_API cl_int clmem__set_arg_mem(cl_kernel kernel, cl_uint index, cl_mem value);
+CLMEM_API cl_int clmem__set_arg_local(cl_kernel kernel, cl_uint index, clmem_local_memory value);
+CLMEM_API cl_int clmem__set_arg_image(cl_kernel kernel, cl_uint index, clmem_image value);
+CLMEM_API cl_int clmem__set_arg_sampler(cl_kernel kernel, cl_uint index, clmem_sampler value);
+CLMEM_API cl_int clmem__set_arg_pipe(cl_kernel kernel, cl_uint index, clmem_pipe value);
+/* clSetKernelArgSVMPointer; CL_INVALID_VALUE for a released allocation,
+   CL_INVALID_OPERATION without OpenCL 2.0 headers. */
+CLMEM_API cl_int clmem__set_arg_svm(cl_kernel kernel, cl_uint index, clmem_svm value);
+#define CLMEM__ARG_DECL(T, name) CLMEM_API cl_int clmem__set_arg_##name(cl_kernel kernel, cl_uint index, T value);
+CLMEM__PATTERN_TYPES(CLMEM__ARG_DECL)
+#undef CLMEM__ARG_DECL
+/* A wide vector by address: size bytes at elements, name its OpenCL type ("float8"). */
+CLMEM_API cl_int clmem__set_arg_vector(cl_kernel kernel, cl_uint index, const void *elements, size_t size, const char *name);
+CLMEM_API cl_int clmem__set_arg_unsupported(cl_kernel kernel, cl_uint index, ...);
+
+/** clmem_set_kernel_arg(kernel, index, value): set one kernel argument from a clmem
+    handle or a value: clmem_buffer (also pooled and sub-buffers), clmem_image,
+    clmem_sampler, clmem_pipe, clmem_svm (clSetKernelArgSVMPointer), a raw cl_mem,
+    clmem_local_memory(size), or a scalar or vector value whose type gives its size
+    (every OpenCL scalar and cl_<type>N vector of 2, 3, 4, 8 and 16 components;
+    clmem_set_kernel_arg(k, 2, 1.5f), clmem_set_kernel_arg(k, 3, (cl_uint)n)).
+    Where the program was built with -cl-kernel-arg-info, the value is checked against
+    the parameter's declared type first (clGetKernelArgInfo): a value of the wrong size
+    (CL_INVALID_ARG_SIZE), an integer for a floating-point parameter or the reverse, a
+    handle for a value or local memory for a non-__local pointer (CL_INVALID_ARG_VALUE),
+    a non-memory value for a pointer, image or pipe (CL_INVALID_MEM_OBJECT), a
+    non-sampler for a sampler_t (CL_INVALID_SAMPLER), each message naming the argument
+    and both types. Without argument info nothing is checked beyond what the driver
+    checks: OpenCL promises the info only with -cl-kernel-arg-info, and PoCL, which
+    keeps it for every program, reports it only where the build options were NULL or
+    name -cl-kernel-arg-info (so "" turns the check off there). CLMEM_NO_VALIDATION or
+    CLMEM_NO_KERNEL_ARG_CHECK compiles the check out.
+    Returns CL_SUCCESS, one of the codes above, CL_INVALID_KERNEL (NULL kernel),
+    CL_INVALID_MEM_OBJECT (an empty or stale handle), CL_INVALID_SAMPLER (an empty
+    sampler), CL_INVALID_ARG_SIZE (local memory of size 0), CL_INVALID_ARG_VALUE (a
+    pointer or another type that is not a kernel argument), or the driver's code with a
+    message naming the argument index.
+    Thread safety: as clSetKernelArg (one thread per kernel at a time). */
+#ifndef __cplusplus
+#define CLMEM__ARG_ASSOC(T, name) T: clmem__set_arg_##name,
+#define CLMEM__ARG_WIDE(T, name, kernel, index, value) \
+    T: clmem__set_arg_vector(kernel, index, CLMEM__VECTOR_ELEMENTS(T, value), sizeof(T), #name),
+#define clmem_set_kernel_arg(kernel, index, value)                                                              \
+    _Generic((value), CLMEM__WIDE_VECTOR_TYPES(CLMEM__ARG_WIDE, kernel, index, value) default:                  \
+             _Generic((value), clmem_buffer: clmem__set_arg_buffer, clmem_image: clmem__set_arg_image,          \
+                      clmem_sampler: clmem__set_arg_sampler, clmem_pipe: clmem__set_arg_pipe,                   \
+                      clmem_svm: clmem__set_arg_svm, cl_mem: clmem__set_arg_mem,                                \
+                      clmem_local_memory: clmem__set_arg_local, CLMEM__PATTERN_TYPES(CLMEM__ARG_ASSOC)          \
+                      default: clmem__set_arg_unsupported)(kernel, index, value))
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+/* ---- end clmem/kernel_arg.h ---- */
+
 /* ---- begin clmem/transfer.h ---- */
-/* >>transfer: one enqueue_copy and one enqueue_fill for every kind of memory,
-   clmem_set_kernel_arg, clmem_local_memory */
+/* >>transfer: one enqueue_copy and one enqueue_fill for every kind of memory */
 
 #ifdef __cplusplus
 extern "C" {
@@ -2041,7 +2119,6 @@ CLMEM__COPY_DECL(clmem__copy_image_from_mem, clmem_image, cl_mem)
    folds away), of a live (not stale) buffer the host may access, while no map is
    live, goes straight to clEnqueueWrite/ReadBuffer. Anything else, and every
    refusal, takes the full path, which checks everything and words the error. */
-CLMEM_API int clmem__maps_live(void);
 CLMEM_API cl_int clmem__copy_host_failed(cl_int err, cl_command_queue queue, clmem_buffer buf, int write);
 CLMEM_API cl_int clmem__copy_host_linear(cl_command_queue queue, clmem_buffer buf, void *host, int write, unsigned given,
                                          size_t byte_count, size_t offset, int is_blocking, cl_event *event);
@@ -2163,22 +2240,6 @@ static inline clmem__fill_target clmem__fill_target_svm(clmem_svm s) {
     return t;
 }
 
-/* The pattern types: a value of one of these gives its own size. One spelling per
-   underlying type (cl_int is int, so only int is listed). 3-vectors are 4-vectors in
-   cl_platform.h and are left out, and so are vectors of 32 bytes or more: OpenCL's
-   headers align them to their size, and passing such values by value draws ABI notes
-   from gcc. Larger patterns go through a pointer with .pattern_size. */
-#define CLMEM__PATTERN_TYPES(X)                                                                        \
-    X(char, char) X(signed char, schar) X(unsigned char, uchar) X(short, short)                        \
-    X(unsigned short, ushort) X(int, int) X(unsigned int, uint) X(long, long) X(unsigned long, ulong)   \
-    X(long long, llong) X(unsigned long long, ullong) X(float, float) X(double, double)                 \
-    X(cl_char2, char2) X(cl_char4, char4) X(cl_char8, char8) X(cl_char16, char16)                      \
-    X(cl_uchar2, uchar2) X(cl_uchar4, uchar4) X(cl_uchar8, uchar8) X(cl_uchar16, uchar16)              \
-    X(cl_short2, short2) X(cl_short4, short4) X(cl_short8, short8)                                     \
-    X(cl_ushort2, ushort2) X(cl_ushort4, ushort4) X(cl_ushort8, ushort8)                               \
-    X(cl_int2, int2) X(cl_int4, int4) X(cl_uint2, uint2) X(cl_uint4, uint4)                            \
-    X(cl_long2, long2) X(cl_ulong2, ulong2) X(cl_float2, float2) X(cl_float4, float4) X(cl_double2, double2)
-
 #define CLMEM__FILL_DECL(T, name)                                                                   \
     CLMEM_API cl_int clmem__fill_##name(cl_command_queue queue, clmem__fill_target dst, T pattern, size_t size, \
                                         const clmem_fill_options *opts);
@@ -2207,46 +2268,6 @@ CLMEM__FILL_DECL(const void *, ptr)
 #define CLMEM__FILL_ASSOC(T, name) T: clmem__fill_##name,
 #define CLMEM__FILL_FN(pattern) _Generic((pattern), CLMEM__PATTERN_TYPES(CLMEM__FILL_ASSOC) default: clmem__fill_ptr)
 #endif
-
-/* ---- kernel arguments ---- */
-
-/** Local memory of a given size for a kernel argument (PyOpenCL's LocalMemory). */
-typedef struct clmem_local_memory {
-    size_t size;
-} clmem_local_memory;
-/** clmem_local_memory_create(size) / clmem_local_memory(size): a __local argument of size bytes. */
-static inline clmem_local_memory clmem_local_memory_create(size_t size) {
-    clmem_local_memory l;
-    l.size = size;
-    return l;
-}
-#define clmem_local_memory(size) clmem_local_memory_create(size)
-
-CLMEM_API cl_int clmem__set_arg_buffer(cl_kernel kernel, cl_uint index, clmem_buffer value);
-CLMEM_API cl_int clmem__set_arg_mem(cl_kernel kernel, cl_uint index, cl_mem value);
-CLMEM_API cl_int clmem__set_arg_local(cl_kernel kernel, cl_uint index, clmem_local_memory value);
-#define CLMEM__ARG_DECL(T, name) CLMEM_API cl_int clmem__set_arg_##name(cl_kernel kernel, cl_uint index, T value);
-CLMEM__PATTERN_TYPES(CLMEM__ARG_DECL)
-#undef CLMEM__ARG_DECL
-
-/** clmem_set_kernel_arg(kernel, index, value): set one kernel argument from a clmem
-    handle or a value: clmem_buffer (also pooled and sub-buffers), clmem_image,
-    clmem_sampler, clmem_pipe, clmem_svm (clSetKernelArgSVMPointer), a raw cl_mem,
-    clmem_local_memory(size), or a scalar/vector value whose type gives its size
-    (clmem_set_kernel_arg(k, 2, 1.5f), clmem_set_kernel_arg(k, 3, (cl_uint)n)).
-    Returns CL_SUCCESS, CL_INVALID_KERNEL (NULL kernel), CL_INVALID_MEM_OBJECT (an
-    empty handle), CL_INVALID_ARG_SIZE (local memory of size 0), or the driver's
-    code with a message naming the argument index. */
-#ifndef __cplusplus
-#define CLMEM__ARG_ASSOC(T, name) T: clmem__set_arg_##name,
-#define clmem_set_kernel_arg(kernel, index, value)                                                        \
-    _Generic((value), clmem_buffer: clmem__set_arg_buffer, clmem_image: clmem__set_arg_image,            \
-             clmem_sampler: clmem__set_arg_sampler, clmem_pipe: clmem__set_arg_pipe,                     \
-             clmem_svm: clmem__set_arg_svm, cl_mem: clmem__set_arg_mem,                                  \
-             clmem_local_memory: clmem__set_arg_local, CLMEM__PATTERN_TYPES(CLMEM__ARG_ASSOC)            \
-             default: clmem__set_arg_unsupported)(kernel, index, value)
-#endif
-CLMEM_API cl_int clmem__set_arg_unsupported(cl_kernel kernel, cl_uint index, ...);
 
 /** clmem_enqueue_copy_buffer_p2p_amd(platform, queue, src, dst, ...): copy between
     buffers of two contexts through cl_amd_copy_buffer_p2p (clEnqueueCopyBufferP2PAMD;
@@ -4368,6 +4389,10 @@ inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_image v) { return clmem__set
 inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_sampler v) { return clmem__set_arg_sampler(k, i, v); }
 inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_pipe v) { return clmem__set_arg_pipe(k, i, v); }
 inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_svm v) { return clmem__set_arg_svm(k, i, v); }
+#define CLMEM__CXX_WIDE_ARG(T, name, a, b, c) \
+    inline cl_int set_arg(cl_kernel k, cl_uint i, const T &v) { return clmem__set_arg_vector(k, i, v.s, sizeof v, #name); }
+CLMEM__WIDE_VECTOR_TYPES(CLMEM__CXX_WIDE_ARG, , , )
+#undef CLMEM__CXX_WIDE_ARG
 template <class H> inline cl_int set_arg(cl_kernel k, cl_uint i, const unique<H> &u) { return set_arg(k, i, u.get()); }
 template <class T> inline cl_int set_arg(cl_kernel, cl_uint, T) {
     static_assert(always_false<T>::value,
@@ -4539,7 +4564,7 @@ template <class T> inline T *at(const clmem_memory_map &m, std::initializer_list
 } // namespace clmem
 
 /* ---- the C names that C gives to _Generic: C++ overloads ---- */
-/** clmem_set_kernel_arg(kernel, index, value): see clmem/transfer.h. */
+/** clmem_set_kernel_arg(kernel, index, value): see clmem/kernel_arg.h. */
 template <class V> inline cl_int clmem_set_kernel_arg(cl_kernel kernel, cl_uint index, const V &value) {
     return clmem::detail::ret(clmem::detail::set_arg(kernel, index, value));
 }
@@ -5256,12 +5281,228 @@ CLMEM_API cl_int clmem_enqueue_migrate_mem_objects_opts(cl_command_queue queue, 
         return clmem__fail(CL_INVALID_OPERATION, fn, "the queue's device is older than OpenCL 1.2 (no migration)");
     return clmem__cl_fail(err, fn, "clEnqueueMigrateMemObjects");
 }
+
+/* ---- the live-map table ----
+   Maps are made and released in map.c; buffer and image releases and copies ask
+   here whether their memory is mapped. One record per map clmem made and has not released (a multiset: two maps of one
+   region may share a pointer). A record is entered, with ptr NULL, before the driver
+   is called, so that overlapping maps made at the same time from two threads cannot
+   both pass the overlap check; the lock is never held across a driver call. */
+typedef struct clmem__map_record {
+    unsigned long long serial;
+    cl_mem mem;          /* the mapped object */
+    cl_mem root;         /* buffers: the root buffer; images: mem */
+    void *ptr;           /* NULL while the driver call is in progress */
+    cl_command_queue queue; /* retained by the record while the map is live */
+    cl_event event;      /* the map's event (owned by the record), or NULL */
+    int busy;            /* an unmap of this map is being enqueued */
+    cl_map_flags flags;
+    size_t lo[3], hi[3]; /* buffers: [lo[0], hi[0]) bytes of root; images: the pixel box */
+    const char *file;
+    int line;
+} clmem__map_record;
+
+static clmem__mutex clmem__map_lock = CLMEM__MUTEX_INIT;
+static clmem__map_record *clmem__maps;
+static size_t clmem__map_count, clmem__map_capacity;
+/* clmem__map_live mirrors clmem__map_count for the lock-free fast path of
+   clmem__map_note_use: every copy asks, and with no live maps it must cost nothing. */
+#if defined(__GNUC__) || defined(__clang__)
+static size_t clmem__map_live;
+#define CLMEM__MAP_PUBLISH() __atomic_store_n(&clmem__map_live, clmem__map_count, __ATOMIC_RELAXED)
+#define CLMEM__MAP_ANY_LIVE() (__atomic_load_n(&clmem__map_live, __ATOMIC_RELAXED) != 0)
+#else
+#define CLMEM__MAP_PUBLISH() ((void)0)
+#define CLMEM__MAP_ANY_LIVE() 1
+#endif
+static unsigned long long clmem__map_serial;
+
+CLMEM_API int clmem__maps_live(void) { return CLMEM__MAP_ANY_LIVE(); }
+
+#define CLMEM__MAP_WRITES(flags) (((flags) & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) != 0)
+
+static bool clmem__map_boxes_meet(const clmem__map_record *a, const size_t *lo, const size_t *hi) {
+    int i;
+    for (i = 0; i < 3; ++i)
+        if (!(a->lo[i] < hi[i] && lo[i] < a->hi[i])) return false;
+    return true;
+}
+
+static void clmem__map_where(const clmem__map_record *r, char *buf, size_t size) {
+    if (r->file)
+        snprintf(buf, size, "map #%llu made at %s:%d", r->serial, r->file, r->line);
+    else
+        snprintf(buf, size, "map #%llu", r->serial);
+}
+
+/* clmem__map_reserve(fn, rec): enter rec (ptr NULL) unless it overlaps a live map of
+   the same memory where either is for writing. Returns CL_SUCCESS and sets the
+   record's serial. */
+static cl_int clmem__map_reserve(const char *fn, clmem__map_record *rec) {
+    size_t i;
+    cl_int result = CL_SUCCESS;
+    clmem__lock(&clmem__map_lock);
+    if (CLMEM__CHECKS) {
+        for (i = 0; i < clmem__map_count; ++i) {
+            const clmem__map_record *r = &clmem__maps[i];
+            if (r->root == rec->root && (CLMEM__MAP_WRITES(r->flags) || CLMEM__MAP_WRITES(rec->flags)) &&
+                clmem__map_boxes_meet(r, rec->lo, rec->hi)) {
+                char where[320];
+                /* everything the message needs is copied while the lock is held: once it is
+                   released another thread may remove records and shrink the table */
+                const char *use = CLMEM__MAP_WRITES(r->flags) ? "writing" : "reading";
+                clmem__map_where(r, where, sizeof where);
+                clmem__unlock(&clmem__map_lock);
+                return clmem__fail(CL_INVALID_OPERATION, fn,
+                                   "the region overlaps a live map for %s (%s); overlapping maps are allowed only "
+                                   "when all of them are for reading: release that map first",
+                                   use, where);
+            }
+        }
+    }
+    if (clmem__map_count == clmem__map_capacity) {
+        size_t cap = clmem__map_capacity ? clmem__map_capacity * 2 : 16;
+        clmem__map_record *grown =
+            CLMEM__CAST(clmem__map_record *, CLMEM_REALLOC(clmem__maps, cap * sizeof(clmem__map_record)));
+        if (!grown) {
+            result = clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "no memory for the live-map table (%zu entries)", cap);
+        } else {
+            clmem__maps = grown;
+            clmem__map_capacity = cap;
+        }
+    }
+    if (result == CL_SUCCESS) {
+        rec->serial = ++clmem__map_serial;
+        rec->ptr = NULL;
+        clmem__maps[clmem__map_count++] = *rec;
+        CLMEM__MAP_PUBLISH();
+    }
+    clmem__unlock(&clmem__map_lock);
+    return result;
+}
+
+/* Index of the record with this serial, or clmem__map_count. Lock held. */
+static size_t clmem__map_find(unsigned long long serial) {
+    size_t i;
+    for (i = 0; i < clmem__map_count; ++i)
+        if (clmem__maps[i].serial == serial) return i;
+    return clmem__map_count;
+}
+
+/* Remove record i (order kept, so "the most recent" stays meaningful). Lock held. */
+static void clmem__map_remove_at(size_t i) {
+    memmove(clmem__maps + i, clmem__maps + i + 1, (clmem__map_count - i - 1) * sizeof(clmem__map_record));
+    --clmem__map_count;
+    CLMEM__MAP_PUBLISH();
+    if (clmem__map_count == 0) {
+        CLMEM_FREE(clmem__maps);
+        clmem__maps = NULL;
+        clmem__map_capacity = 0;
+    }
+}
+
+static void clmem__map_cancel(unsigned long long serial) {
+    size_t i;
+    clmem__lock(&clmem__map_lock);
+    i = clmem__map_find(serial);
+    if (i < clmem__map_count) clmem__map_remove_at(i);
+    clmem__unlock(&clmem__map_lock);
+}
+
+static void clmem__map_publish(unsigned long long serial, void *ptr, cl_command_queue queue, cl_event event) {
+    size_t i;
+    clmem__lock(&clmem__map_lock);
+    i = clmem__map_find(serial);
+    if (i < clmem__map_count) {
+        clmem__maps[i].ptr = ptr;
+        clmem__maps[i].queue = queue;
+        clmem__maps[i].event = event;
+    }
+    clmem__unlock(&clmem__map_lock);
+}
+
+/* clmem__map_drop(serial): the map was unmapped: forget it and release what it held. */
+static void clmem__map_drop(unsigned long long serial) {
+    size_t i;
+    clmem__map_record rec;
+    clmem__lock(&clmem__map_lock);
+    i = clmem__map_find(serial);
+    if (i == clmem__map_count) {
+        clmem__unlock(&clmem__map_lock);
+        return;
+    }
+    rec = clmem__maps[i];
+    clmem__map_remove_at(i);
+    clmem__unlock(&clmem__map_lock);
+    clReleaseMemObject(rec.mem);
+    clReleaseCommandQueue(rec.queue);
+    if (rec.event) clReleaseEvent(rec.event);
+}
+
+/* clmem__map_unclaim(serial): the unmap failed; the map stays live and releasable. */
+static void clmem__map_unclaim(unsigned long long serial) {
+    size_t i;
+    clmem__lock(&clmem__map_lock);
+    i = clmem__map_find(serial);
+    if (i < clmem__map_count) clmem__maps[i].busy = 0;
+    clmem__unlock(&clmem__map_lock);
+}
+
+CLMEM_API size_t clmem_live_map_count(cl_mem mem) {
+    size_t i, n = 0;
+    clmem__lock(&clmem__map_lock);
+    for (i = 0; i < clmem__map_count; ++i)
+        if (clmem__maps[i].ptr && (mem == NULL || clmem__maps[i].mem == mem)) ++n;
+    clmem__unlock(&clmem__map_lock);
+    return n;
+}
+
+/* clmem__map_note_use(mem, fn): called by buffer release and copies; reports (log
+   warning) when mem is mapped for writing through clmem: mem itself, its root buffer
+   (a sub-buffer of a mapped buffer, where the ranges meet) or a sub-buffer of it.
+   With no live map it is one load, inlined (the search is out of line). */
+static CLMEM__NOINLINE void clmem__map_note_use_slow(cl_mem mem, const char *fn) {
+    size_t i, sub_lo = 0, sub_hi = 0;
+    cl_mem parent = NULL;
+    bool parent_known = false;
+    char where[320];
+    clmem__lock(&clmem__map_lock);
+    for (i = 0; i < clmem__map_count; ++i) {
+        const clmem__map_record *r = &clmem__maps[i];
+        if (!r->ptr || !CLMEM__MAP_WRITES(r->flags)) continue;
+        if (r->mem == mem || r->root == mem) break;
+        if (!parent_known) { /* is mem a sub-buffer of a mapped root? (asked once, only while maps exist) */
+            size_t off = 0, size = 0;
+            parent_known = true;
+            if (clGetMemObjectInfo(mem, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent, NULL) != CL_SUCCESS ||
+                clGetMemObjectInfo(mem, CL_MEM_OFFSET, sizeof off, &off, NULL) != CL_SUCCESS ||
+                clGetMemObjectInfo(mem, CL_MEM_SIZE, sizeof size, &size, NULL) != CL_SUCCESS)
+                parent = NULL;
+            sub_lo = off;
+            sub_hi = off + size;
+        }
+        if (parent != NULL && r->root == parent && r->lo[0] < sub_hi && sub_lo < r->hi[0]) break;
+    }
+    if (i < clmem__map_count) {
+        clmem__map_where(&clmem__maps[i], where, sizeof where);
+        clmem__unlock(&clmem__map_lock);
+        clmem__warn(fn,
+                    "memory object %p is mapped for writing (%s); the device may not see the host's writes "
+                    "until clmem_memory_map_release",
+                    (void *)mem, where);
+        return;
+    }
+    clmem__unlock(&clmem__map_lock);
+}
+
+static void clmem__map_note_use(cl_mem mem, const char *fn) {
+    if (mem != NULL && CLMEM__MAP_ANY_LIVE()) clmem__map_note_use_slow(mem, fn);
+}
 /* ---- end clmem/memobj.c ---- */
 
 /* ---- begin clmem/buffer.c ---- */
 /* >>buffer (implementation) */
 
-static void clmem__map_note_use(cl_mem mem, const char *fn); /* clmem/map.c */
 
 #define CLMEM__ACCESS_FLAGS (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)
 #define CLMEM__HOST_PTR_FLAGS (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)
@@ -6443,18 +6684,6 @@ CLMEM_API cl_int clmem_enqueue_fill_image_opts(cl_command_queue queue, clmem_ima
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueFillImage");
 }
 
-CLMEM_API cl_int clmem__set_arg_image(cl_kernel k, cl_uint index, clmem_image v) {
-    static const char fn[] = "clmem_set_kernel_arg";
-    cl_int err;
-    if (CLMEM__CHECKS) {
-        if (!k) return clmem__fail(CL_INVALID_KERNEL, fn, "kernel is NULL");
-        if (!v.mem) return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "argument %u: the image is an empty or released handle", index);
-        if ((err = clmem__check_kernel_arg(k, index, CLMEM__ARG_KIND_IMAGE, sizeof v.mem, &v.mem, "clmem_image")) != CL_SUCCESS)
-            return err;
-    }
-    err = clSetKernelArg(k, index, sizeof(cl_mem), &v.mem);
-    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clSetKernelArg");
-}
 /* ---- end clmem/image.c ---- */
 
 /* ---- begin clmem/sampler.c ---- */
@@ -6726,19 +6955,6 @@ CLMEM_API cl_int clmem_sampler_release(clmem_sampler *s) {
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, "clmem_sampler_release", "clReleaseSampler");
 }
 
-CLMEM_API cl_int clmem__set_arg_sampler(cl_kernel k, cl_uint index, clmem_sampler v) {
-    static const char fn[] = "clmem_set_kernel_arg";
-    cl_int err;
-    if (CLMEM__CHECKS) {
-        if (!k) return clmem__fail(CL_INVALID_KERNEL, fn, "kernel is NULL");
-        if (!v.sampler)
-            return clmem__fail(CL_INVALID_SAMPLER, fn, "argument %u: the sampler is an empty or released handle", index);
-        if ((err = clmem__check_kernel_arg(k, index, CLMEM__ARG_KIND_SAMPLER, sizeof v.sampler, &v.sampler, "clmem_sampler")) != CL_SUCCESS)
-            return err;
-    }
-    err = clSetKernelArg(k, index, sizeof(cl_sampler), &v.sampler);
-    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clSetKernelArg");
-}
 /* ---- end clmem/sampler.c ---- */
 
 /* ---- begin clmem/pipe.c ---- */
@@ -6922,18 +7138,6 @@ CLMEM_API cl_int clmem_pipe_release(clmem_pipe *p) {
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, "clmem_pipe_release", "clReleaseMemObject");
 }
 
-CLMEM_API cl_int clmem__set_arg_pipe(cl_kernel k, cl_uint index, clmem_pipe v) {
-    static const char fn[] = "clmem_set_kernel_arg";
-    cl_int err;
-    if (CLMEM__CHECKS) {
-        if (!k) return clmem__fail(CL_INVALID_KERNEL, fn, "kernel is NULL");
-        if (!v.mem) return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "argument %u: the pipe is an empty or released handle", index);
-        if ((err = clmem__check_kernel_arg(k, index, CLMEM__ARG_KIND_PIPE, sizeof v.mem, &v.mem, "clmem_pipe")) != CL_SUCCESS)
-            return err;
-    }
-    err = clSetKernelArg(k, index, sizeof(cl_mem), &v.mem);
-    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clSetKernelArg");
-}
 /* ---- end clmem/pipe.c ---- */
 
 /* ---- begin clmem/svm.c ---- */
@@ -7732,29 +7936,6 @@ CLMEM_API cl_int clmem_enqueue_svm_migratemem_opts(cl_command_queue queue, const
 #endif
 }
 
-/* ---- kernel arguments ---- */
-CLMEM_API cl_int clmem__set_arg_svm(cl_kernel kernel, cl_uint index, clmem_svm svm) {
-    static const char fn[] = "clmem_set_kernel_arg";
-    cl_context ctx;
-    cl_int err;
-    if (CLMEM__CHECKS) {
-        if (!kernel) return clmem__fail(CL_INVALID_KERNEL, fn, "kernel is NULL");
-        if ((err = clmem__svm_check_live(fn, "the SVM argument", svm, &ctx)) != CL_SUCCESS) return err;
-        if ((err = clmem__check_kernel_arg(kernel, index, CLMEM__ARG_KIND_SVM, sizeof svm.ptr, &svm.ptr, "clmem_svm")) !=
-            CL_SUCCESS)
-            return err;
-    }
-#if CLMEM__HAVE_SVM
-    err = clSetKernelArgSVMPointer(kernel, index, svm.ptr);
-    if (err != CL_SUCCESS) return clmem__fail(err, fn, "clSetKernelArgSVMPointer(index %u, %p) failed with %s (%d)", index, svm.ptr,
-                                              clmem_error_string(err), (int)err);
-    return CL_SUCCESS;
-#else
-    (void)index; (void)ctx; (void)err;
-    return clmem__svm_unsupported(fn);
-#endif
-}
-
 /* ---- SVM pointers reached through memory (clSetKernelExecInfo) ---- */
 CLMEM_API cl_int clmem_kernel_set_exec_info(cl_kernel kernel, const clmem_svm *svms, cl_uint n, cl_bool fine_grain_system) {
     static const char fn[] = "clmem_kernel_set_exec_info";
@@ -7964,224 +8145,6 @@ CLMEM_API cl_int clmem_svm_array_release(clmem_svm_array *arr) {
 
 /* ---- begin clmem/map.c ---- */
 /* >>map (implementation) */
-
-/* ---- the live-map table ----
-   One record per map clmem made and has not released (a multiset: two maps of one
-   region may share a pointer). A record is entered, with ptr NULL, before the driver
-   is called, so that overlapping maps made at the same time from two threads cannot
-   both pass the overlap check; the lock is never held across a driver call. */
-typedef struct clmem__map_record {
-    unsigned long long serial;
-    cl_mem mem;          /* the mapped object */
-    cl_mem root;         /* buffers: the root buffer; images: mem */
-    void *ptr;           /* NULL while the driver call is in progress */
-    cl_command_queue queue; /* retained by the record while the map is live */
-    cl_event event;      /* the map's event (owned by the record), or NULL */
-    int busy;            /* an unmap of this map is being enqueued */
-    cl_map_flags flags;
-    size_t lo[3], hi[3]; /* buffers: [lo[0], hi[0]) bytes of root; images: the pixel box */
-    const char *file;
-    int line;
-} clmem__map_record;
-
-static clmem__mutex clmem__map_lock = CLMEM__MUTEX_INIT;
-static clmem__map_record *clmem__maps;
-static size_t clmem__map_count, clmem__map_capacity;
-/* clmem__map_live mirrors clmem__map_count for the lock-free fast path of
-   clmem__map_note_use: every copy asks, and with no live maps it must cost nothing. */
-#if defined(__GNUC__) || defined(__clang__)
-static size_t clmem__map_live;
-#define CLMEM__MAP_PUBLISH() __atomic_store_n(&clmem__map_live, clmem__map_count, __ATOMIC_RELAXED)
-#define CLMEM__MAP_ANY_LIVE() (__atomic_load_n(&clmem__map_live, __ATOMIC_RELAXED) != 0)
-#else
-#define CLMEM__MAP_PUBLISH() ((void)0)
-#define CLMEM__MAP_ANY_LIVE() 1
-#endif
-static unsigned long long clmem__map_serial;
-
-/* For the inline hot path of clmem_enqueue_copy: 1 while any map is live (then the
-   full path runs, with its warning about copying mapped memory). */
-CLMEM_API int clmem__maps_live(void) { return CLMEM__MAP_ANY_LIVE(); }
-
-#define CLMEM__MAP_WRITES(flags) (((flags) & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) != 0)
-
-static bool clmem__map_boxes_meet(const clmem__map_record *a, const size_t *lo, const size_t *hi) {
-    int i;
-    for (i = 0; i < 3; ++i)
-        if (!(a->lo[i] < hi[i] && lo[i] < a->hi[i])) return false;
-    return true;
-}
-
-static void clmem__map_where(const clmem__map_record *r, char *buf, size_t size) {
-    if (r->file)
-        snprintf(buf, size, "map #%llu made at %s:%d", r->serial, r->file, r->line);
-    else
-        snprintf(buf, size, "map #%llu", r->serial);
-}
-
-/* clmem__map_reserve(fn, rec): enter rec (ptr NULL) unless it overlaps a live map of
-   the same memory where either is for writing. Returns CL_SUCCESS and sets the
-   record's serial. */
-static cl_int clmem__map_reserve(const char *fn, clmem__map_record *rec) {
-    size_t i;
-    cl_int result = CL_SUCCESS;
-    clmem__lock(&clmem__map_lock);
-    if (CLMEM__CHECKS) {
-        for (i = 0; i < clmem__map_count; ++i) {
-            const clmem__map_record *r = &clmem__maps[i];
-            if (r->root == rec->root && (CLMEM__MAP_WRITES(r->flags) || CLMEM__MAP_WRITES(rec->flags)) &&
-                clmem__map_boxes_meet(r, rec->lo, rec->hi)) {
-                char where[320];
-                /* everything the message needs is copied while the lock is held: once it is
-                   released another thread may remove records and shrink the table */
-                const char *use = CLMEM__MAP_WRITES(r->flags) ? "writing" : "reading";
-                clmem__map_where(r, where, sizeof where);
-                clmem__unlock(&clmem__map_lock);
-                return clmem__fail(CL_INVALID_OPERATION, fn,
-                                   "the region overlaps a live map for %s (%s); overlapping maps are allowed only "
-                                   "when all of them are for reading: release that map first",
-                                   use, where);
-            }
-        }
-    }
-    if (clmem__map_count == clmem__map_capacity) {
-        size_t cap = clmem__map_capacity ? clmem__map_capacity * 2 : 16;
-        clmem__map_record *grown =
-            CLMEM__CAST(clmem__map_record *, CLMEM_REALLOC(clmem__maps, cap * sizeof(clmem__map_record)));
-        if (!grown) {
-            result = clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "no memory for the live-map table (%zu entries)", cap);
-        } else {
-            clmem__maps = grown;
-            clmem__map_capacity = cap;
-        }
-    }
-    if (result == CL_SUCCESS) {
-        rec->serial = ++clmem__map_serial;
-        rec->ptr = NULL;
-        clmem__maps[clmem__map_count++] = *rec;
-        CLMEM__MAP_PUBLISH();
-    }
-    clmem__unlock(&clmem__map_lock);
-    return result;
-}
-
-/* Index of the record with this serial, or clmem__map_count. Lock held. */
-static size_t clmem__map_find(unsigned long long serial) {
-    size_t i;
-    for (i = 0; i < clmem__map_count; ++i)
-        if (clmem__maps[i].serial == serial) return i;
-    return clmem__map_count;
-}
-
-/* Remove record i (order kept, so "the most recent" stays meaningful). Lock held. */
-static void clmem__map_remove_at(size_t i) {
-    memmove(clmem__maps + i, clmem__maps + i + 1, (clmem__map_count - i - 1) * sizeof(clmem__map_record));
-    --clmem__map_count;
-    CLMEM__MAP_PUBLISH();
-    if (clmem__map_count == 0) {
-        CLMEM_FREE(clmem__maps);
-        clmem__maps = NULL;
-        clmem__map_capacity = 0;
-    }
-}
-
-static void clmem__map_cancel(unsigned long long serial) {
-    size_t i;
-    clmem__lock(&clmem__map_lock);
-    i = clmem__map_find(serial);
-    if (i < clmem__map_count) clmem__map_remove_at(i);
-    clmem__unlock(&clmem__map_lock);
-}
-
-static void clmem__map_publish(unsigned long long serial, void *ptr, cl_command_queue queue, cl_event event) {
-    size_t i;
-    clmem__lock(&clmem__map_lock);
-    i = clmem__map_find(serial);
-    if (i < clmem__map_count) {
-        clmem__maps[i].ptr = ptr;
-        clmem__maps[i].queue = queue;
-        clmem__maps[i].event = event;
-    }
-    clmem__unlock(&clmem__map_lock);
-}
-
-/* clmem__map_drop(serial): the map was unmapped: forget it and release what it held. */
-static void clmem__map_drop(unsigned long long serial) {
-    size_t i;
-    clmem__map_record rec;
-    clmem__lock(&clmem__map_lock);
-    i = clmem__map_find(serial);
-    if (i == clmem__map_count) {
-        clmem__unlock(&clmem__map_lock);
-        return;
-    }
-    rec = clmem__maps[i];
-    clmem__map_remove_at(i);
-    clmem__unlock(&clmem__map_lock);
-    clReleaseMemObject(rec.mem);
-    clReleaseCommandQueue(rec.queue);
-    if (rec.event) clReleaseEvent(rec.event);
-}
-
-/* clmem__map_unclaim(serial): the unmap failed; the map stays live and releasable. */
-static void clmem__map_unclaim(unsigned long long serial) {
-    size_t i;
-    clmem__lock(&clmem__map_lock);
-    i = clmem__map_find(serial);
-    if (i < clmem__map_count) clmem__maps[i].busy = 0;
-    clmem__unlock(&clmem__map_lock);
-}
-
-CLMEM_API size_t clmem_live_map_count(cl_mem mem) {
-    size_t i, n = 0;
-    clmem__lock(&clmem__map_lock);
-    for (i = 0; i < clmem__map_count; ++i)
-        if (clmem__maps[i].ptr && (mem == NULL || clmem__maps[i].mem == mem)) ++n;
-    clmem__unlock(&clmem__map_lock);
-    return n;
-}
-
-/* clmem__map_note_use(mem, fn): called by buffer release and copies; reports (log
-   warning) when mem is mapped for writing through clmem: mem itself, its root buffer
-   (a sub-buffer of a mapped buffer, where the ranges meet) or a sub-buffer of it.
-   With no live map it is one load, inlined (the search is out of line). */
-static CLMEM__NOINLINE void clmem__map_note_use_slow(cl_mem mem, const char *fn) {
-    size_t i, sub_lo = 0, sub_hi = 0;
-    cl_mem parent = NULL;
-    bool parent_known = false;
-    char where[320];
-    clmem__lock(&clmem__map_lock);
-    for (i = 0; i < clmem__map_count; ++i) {
-        const clmem__map_record *r = &clmem__maps[i];
-        if (!r->ptr || !CLMEM__MAP_WRITES(r->flags)) continue;
-        if (r->mem == mem || r->root == mem) break;
-        if (!parent_known) { /* is mem a sub-buffer of a mapped root? (asked once, only while maps exist) */
-            size_t off = 0, size = 0;
-            parent_known = true;
-            if (clGetMemObjectInfo(mem, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent, NULL) != CL_SUCCESS ||
-                clGetMemObjectInfo(mem, CL_MEM_OFFSET, sizeof off, &off, NULL) != CL_SUCCESS ||
-                clGetMemObjectInfo(mem, CL_MEM_SIZE, sizeof size, &size, NULL) != CL_SUCCESS)
-                parent = NULL;
-            sub_lo = off;
-            sub_hi = off + size;
-        }
-        if (parent != NULL && r->root == parent && r->lo[0] < sub_hi && sub_lo < r->hi[0]) break;
-    }
-    if (i < clmem__map_count) {
-        clmem__map_where(&clmem__maps[i], where, sizeof where);
-        clmem__unlock(&clmem__map_lock);
-        clmem__warn(fn,
-                    "memory object %p is mapped for writing (%s); the device may not see the host's writes "
-                    "until clmem_memory_map_release",
-                    (void *)mem, where);
-        return;
-    }
-    clmem__unlock(&clmem__map_lock);
-}
-
-static void clmem__map_note_use(cl_mem mem, const char *fn) {
-    if (mem != NULL && CLMEM__MAP_ANY_LIVE()) clmem__map_note_use_slow(mem, fn);
-}
 
 /* ---- checks shared by buffer and image maps ---- */
 static cl_int clmem__map_check_flags(const char *fn, cl_map_flags flags) {
@@ -8687,9 +8650,378 @@ CLMEM_API void *clmem_memory_map_at(const clmem_memory_map *map, const size_t *i
 }
 /* ---- end clmem/map.c ---- */
 
+/* ---- begin clmem/kernel_arg.c ---- */
+/* >>kernel_arg (implementation): the check of a value against the parameter's
+   declared type, and one setter per kind of value */
+
+/* The kinds of value a setter passes to clmem__check_kernel_arg. */
+enum {
+    CLMEM__ARG_KIND_INT = 1,    /* an integer scalar or vector value */
+    CLMEM__ARG_KIND_FLOAT,      /* a floating-point scalar or vector value */
+    CLMEM__ARG_KIND_BUFFER,     /* a buffer (clmem_buffer) */
+    CLMEM__ARG_KIND_MEM,        /* a raw cl_mem: its CL_MEM_TYPE decides */
+    CLMEM__ARG_KIND_LOCAL,      /* clmem_local_memory */
+    CLMEM__ARG_KIND_SVM,        /* an SVM pointer */
+    CLMEM__ARG_KIND_IMAGE,      /* an image */
+    CLMEM__ARG_KIND_SAMPLER,    /* a sampler */
+    CLMEM__ARG_KIND_PIPE        /* a pipe */
+};
+static const char *clmem__arg_kind_text(int kind) {
+    switch (kind) {
+    case CLMEM__ARG_KIND_BUFFER: return "a buffer";
+    case CLMEM__ARG_KIND_MEM: return "a cl_mem";
+    case CLMEM__ARG_KIND_LOCAL: return "local memory (a size, no value)";
+    case CLMEM__ARG_KIND_SVM: return "an SVM pointer";
+    case CLMEM__ARG_KIND_IMAGE: return "an image";
+    case CLMEM__ARG_KIND_SAMPLER: return "a sampler";
+    case CLMEM__ARG_KIND_PIPE: return "a pipe";
+    default: return "a value";
+    }
+}
+
+/* The check of a value against the kernel parameter's declared type
+   (clGetKernelArgInfo, available where the program was built with
+   -cl-kernel-arg-info; otherwise CL_KERNEL_ARG_INFO_NOT_AVAILABLE and nothing is
+   checked). One query for a scalar (the type name), two for a buffer or an SVM
+   pointer (type name and address space), one for local memory (address space); more
+   only on the way to a rejection. No cache: a cl_kernel's address is reused by the
+   next kernel once it is released, and OpenCL tells nobody. CLMEM_NO_VALIDATION or
+   CLMEM_NO_KERNEL_ARG_CHECK compiles it out. */
+#if !defined(CLMEM_NO_KERNEL_ARG_CHECK)
+enum {
+    CLMEM__PARAM_UNKNOWN = 0, /* a struct, a typedef name, queue_t, ...: not checked */
+    CLMEM__PARAM_SCALAR,      /* a scalar or vector of a built-in type */
+    CLMEM__PARAM_POINTER,     /* a pointer (to __global, __constant or __local) */
+    CLMEM__PARAM_IMAGE,
+    CLMEM__PARAM_SAMPLER
+};
+
+typedef struct clmem__param_type {
+    int kind;
+    size_t size;   /* scalars: bytes; 0 when device-dependent (size_t, ptrdiff_t, ...) */
+    int floating;  /* scalars: 1 float/double, 0 integer, 2 half (any 2-byte value) */
+} clmem__param_type;
+
+/* The parameter type from its CL_KERNEL_ARG_TYPE_NAME (whitespace removed). */
+static clmem__param_type clmem__param_classify(const char *t) {
+    static const struct {
+        const char *name;
+        unsigned char len, size, floating;
+    } scalars[] = {{"char", 4, 1, 0},          {"uchar", 5, 1, 0},          {"short", 5, 2, 0},
+                   {"ushort", 6, 2, 0},        {"int", 3, 4, 0},            {"uint", 4, 4, 0},
+                   {"long", 4, 8, 0},          {"ulong", 5, 8, 0},          {"half", 4, 2, 2},
+                   {"float", 5, 4, 1},         {"double", 6, 8, 1},         {"unsignedchar", 12, 1, 0},
+                   {"unsignedshort", 13, 2, 0}, {"unsignedint", 11, 4, 0},  {"unsignedlong", 12, 8, 0},
+                   {"signedchar", 10, 1, 0},   {"size_t", 6, 0, 0},         {"ptrdiff_t", 9, 0, 0},
+                   {"intptr_t", 8, 0, 0},      {"uintptr_t", 9, 0, 0}};
+    clmem__param_type p;
+    size_t len = strlen(t), base = len, i;
+    unsigned width = 1;
+    p.kind = CLMEM__PARAM_UNKNOWN;
+    p.size = 0;
+    p.floating = 0;
+    if (len == 0) return p;
+    if (t[len - 1] == '*') {
+        p.kind = CLMEM__PARAM_POINTER;
+        return p;
+    }
+    if (strcmp(t, "sampler_t") == 0) {
+        p.kind = CLMEM__PARAM_SAMPLER;
+        return p;
+    }
+    if (strncmp(t, "image", 5) == 0 && len > 7 && strcmp(t + len - 2, "_t") == 0) {
+        p.kind = CLMEM__PARAM_IMAGE;
+        return p;
+    }
+    while (base > 0 && t[base - 1] >= '0' && t[base - 1] <= '9') --base;
+    if (base < len) {
+        width = 0;
+        for (i = base; i < len && width < 100; ++i) width = width * 10 + (unsigned)(t[i] - '0');
+        if (width != 2 && width != 3 && width != 4 && width != 8 && width != 16) return p;
+    }
+    for (i = 0; i < sizeof scalars / sizeof scalars[0]; ++i)
+        if (scalars[i].len == base && memcmp(t, scalars[i].name, base) == 0) {
+            if (width > 1 && scalars[i].size == 0) return p; /* no size_t4 */
+            p.kind = CLMEM__PARAM_SCALAR;
+            p.size = (size_t)scalars[i].size * (width == 3 ? 4 : width);
+            p.floating = scalars[i].floating;
+            return p;
+        }
+    return p;
+}
+
+
+/* Reject argument `index` with code: "argument 2 ('n', declared __global float*) is
+   given <what>: <why>". */
+static cl_int clmem__arg_reject(cl_int code, cl_kernel kernel, cl_uint index, const char *declared, const char *space,
+                                int kind, const char *value_type, size_t size, const char *why) {
+    char name[64] = "?", given[96];
+    if (kind == CLMEM__ARG_KIND_INT || kind == CLMEM__ARG_KIND_FLOAT)
+        snprintf(given, sizeof given, "%s %s (%zu byte%s)", strchr("aeiou", value_type[0]) ? "an" : "a", value_type, size,
+                 size == 1 ? "" : "s");
+    else
+        snprintf(given, sizeof given, "%s", clmem__arg_kind_text(kind));
+#if defined(CL_VERSION_1_2)
+    if (clGetKernelArgInfo(kernel, index, CL_KERNEL_ARG_NAME, sizeof name - 1, name, NULL) != CL_SUCCESS)
+        snprintf(name, sizeof name, "?");
+    name[sizeof name - 1] = '\0';
+#else
+    (void)kernel;
+#endif
+    return clmem__fail(code, "clmem_set_kernel_arg", "argument at index %u ('%s', declared %s%s) is given %s: %s", index, name,
+                       space, declared, given, why);
+}
+
+#endif
+
+/* clmem__check_kernel_arg(kernel, index, kind, size, value, value_type): CL_SUCCESS
+   where the value (kind CLMEM__ARG_KIND_*, size bytes at value; value_type its name
+   for messages) fits parameter `index`, or where the parameter's type is not known;
+   else the rejection, worded. */
+static cl_int clmem__check_kernel_arg(cl_kernel kernel, cl_uint index, int kind, size_t size, const void *value,
+                                      const char *value_type) {
+#if defined(CLMEM_NO_KERNEL_ARG_CHECK)
+    (void)kernel; (void)index; (void)kind; (void)size; (void)value; (void)value_type;
+    return CL_SUCCESS;
+#else
+    const cl_kernel_arg_type_qualifier pipe_bit = (cl_kernel_arg_type_qualifier)1 << 3; /* CL_KERNEL_ARG_TYPE_PIPE */
+    cl_kernel_arg_address_qualifier aq = 0;
+    cl_kernel_arg_type_qualifier tq = 0;
+    clmem__param_type p;
+    char raw[128], type[128];
+    const char *space = "";
+    size_t i, j;
+    if (!CLMEM__CHECKS || !kernel) return CL_SUCCESS;
+    if (kind == CLMEM__ARG_KIND_LOCAL) { /* the common case in one query */
+        if (clGetKernelArgInfo(kernel, index, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof aq, &aq, NULL) != CL_SUCCESS)
+            return CL_SUCCESS;
+        if (aq == CL_KERNEL_ARG_ADDRESS_LOCAL) return CL_SUCCESS;
+    }
+    /* not available (no -cl-kernel-arg-info), a bad index or kernel (the driver says
+       so in clSetKernelArg), a name longer than the buffer: not checked */
+    if (clGetKernelArgInfo(kernel, index, CL_KERNEL_ARG_TYPE_NAME, sizeof raw - 1, raw, NULL) != CL_SUCCESS)
+        return CL_SUCCESS;
+    raw[sizeof raw - 1] = '\0';
+    for (i = j = 0; raw[i]; ++i)
+        if (raw[i] != ' ' && raw[i] != '\t') type[j++] = raw[i];
+    type[j] = '\0';
+    /* the common case: a value of exactly the declared type (value_type is its OpenCL
+       name; C's long is not always OpenCL's) */
+    if ((kind == CLMEM__ARG_KIND_INT || kind == CLMEM__ARG_KIND_FLOAT) && strcmp(type, value_type) == 0 &&
+        ((type[0] != 'l' && type[0] != 'u') || (strcmp(type, "long") != 0 && strcmp(type, "ulong") != 0)))
+        return CL_SUCCESS;
+    p = clmem__param_classify(type);
+    if (p.kind == CLMEM__PARAM_POINTER && kind != CLMEM__ARG_KIND_LOCAL &&
+        clGetKernelArgInfo(kernel, index, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof aq, &aq, NULL) != CL_SUCCESS)
+        return CL_SUCCESS;
+    if (p.kind == CLMEM__PARAM_POINTER)
+        space = aq == CL_KERNEL_ARG_ADDRESS_LOCAL      ? "__local "
+                : aq == CL_KERNEL_ARG_ADDRESS_CONSTANT ? "__constant "
+                : aq == CL_KERNEL_ARG_ADDRESS_GLOBAL   ? "__global "
+                                                       : "";
+    /* a pipe is declared with its element type: "pipe int p" says "int" */
+    if ((p.kind == CLMEM__PARAM_SCALAR || p.kind == CLMEM__PARAM_UNKNOWN) &&
+        (kind == CLMEM__ARG_KIND_BUFFER || kind == CLMEM__ARG_KIND_MEM || kind == CLMEM__ARG_KIND_PIPE ||
+         kind == CLMEM__ARG_KIND_IMAGE || kind == CLMEM__ARG_KIND_SVM) &&
+        clGetKernelArgInfo(kernel, index, CL_KERNEL_ARG_TYPE_QUALIFIER, sizeof tq, &tq, NULL) == CL_SUCCESS &&
+        (tq & pipe_bit)) {
+        if (kind == CLMEM__ARG_KIND_PIPE) return CL_SUCCESS;
+        if (kind == CLMEM__ARG_KIND_MEM && value && *(const cl_mem *)value) {
+            cl_mem_object_type mt = 0;
+            if (clGetMemObjectInfo(*(const cl_mem *)value, CL_MEM_TYPE, sizeof mt, &mt, NULL) == CL_SUCCESS &&
+                mt == 0x10F7 /* CL_MEM_OBJECT_PIPE */)
+                return CL_SUCCESS;
+        }
+        return clmem__arg_reject(CL_INVALID_MEM_OBJECT, kernel, index, type, "pipe ", kind, value_type, size, "a pipe parameter needs a pipe");
+    }
+
+    switch (p.kind) {
+    case CLMEM__PARAM_POINTER:
+        if (aq == CL_KERNEL_ARG_ADDRESS_LOCAL) {
+            return clmem__arg_reject(CL_INVALID_ARG_VALUE, kernel, index, type, space, kind, value_type, size,
+                                     "a __local parameter takes local memory: clmem_local_memory(bytes)");
+        }
+        if (kind == CLMEM__ARG_KIND_BUFFER || kind == CLMEM__ARG_KIND_SVM) return CL_SUCCESS;
+        if (kind == CLMEM__ARG_KIND_MEM) {
+            cl_mem m = *(const cl_mem *)value;
+            cl_mem_object_type mt = 0;
+            if (!m) return CL_SUCCESS; /* a NULL buffer: OpenCL passes a NULL pointer */
+            if (clGetMemObjectInfo(m, CL_MEM_TYPE, sizeof mt, &mt, NULL) != CL_SUCCESS)
+                return clmem__arg_reject(CL_INVALID_MEM_OBJECT, kernel, index, type, space, kind, value_type, size,
+                                         "the cl_mem is not a valid memory object");
+            if (mt == CL_MEM_OBJECT_BUFFER) return CL_SUCCESS;
+            return clmem__arg_reject(CL_INVALID_MEM_OBJECT, kernel, index, type, space, kind, value_type, size,
+                                     "the cl_mem is an image or a pipe, a pointer parameter needs a buffer");
+        }
+        return clmem__arg_reject(CL_INVALID_MEM_OBJECT, kernel, index, type, space, kind, value_type, size,
+                                 kind == CLMEM__ARG_KIND_LOCAL
+                                     ? "local memory fits only a __local pointer; this one needs a buffer or an SVM pointer"
+                                     : "a pointer parameter needs a buffer or an SVM pointer (clmem_buffer, clmem_svm)");
+    case CLMEM__PARAM_IMAGE:
+        if (kind == CLMEM__ARG_KIND_IMAGE) return CL_SUCCESS;
+        if (kind == CLMEM__ARG_KIND_MEM && *(const cl_mem *)value) {
+            cl_mem_object_type mt = 0;
+            if (clGetMemObjectInfo(*(const cl_mem *)value, CL_MEM_TYPE, sizeof mt, &mt, NULL) != CL_SUCCESS)
+                return clmem__arg_reject(CL_INVALID_MEM_OBJECT, kernel, index, type, space, kind, value_type, size,
+                                         "the cl_mem is not a valid memory object");
+            if (mt != CL_MEM_OBJECT_BUFFER && mt != 0x10F7 /* pipe */) return CL_SUCCESS;
+        }
+        return clmem__arg_reject(CL_INVALID_MEM_OBJECT, kernel, index, type, space, kind, value_type, size,
+                                 "an image parameter needs an image (clmem_image)");
+    case CLMEM__PARAM_SAMPLER:
+        if (kind == CLMEM__ARG_KIND_SAMPLER) return CL_SUCCESS;
+        return clmem__arg_reject(CL_INVALID_SAMPLER, kernel, index, type, space, kind, value_type, size,
+                                 "a sampler_t parameter needs a sampler (clmem_sampler)");
+    case CLMEM__PARAM_SCALAR:
+        if (kind != CLMEM__ARG_KIND_INT && kind != CLMEM__ARG_KIND_FLOAT)
+            return clmem__arg_reject(CL_INVALID_ARG_VALUE, kernel, index, type, space, kind, value_type, size,
+                                     "a scalar or vector parameter needs a value of its type");
+        if (p.size && p.size != size) {
+            char why[96];
+            snprintf(why, sizeof why, "the parameter is %zu bytes; pass a value of its type", p.size);
+            return clmem__arg_reject(CL_INVALID_ARG_SIZE, kernel, index, type, space, kind, value_type, size, why);
+        }
+        if (p.floating != 2 && (p.floating == 1) != (kind == CLMEM__ARG_KIND_FLOAT))
+            return clmem__arg_reject(CL_INVALID_ARG_VALUE, kernel, index, type, space, kind, value_type, size,
+                                     p.floating ? "the parameter is floating-point and the value an integer (its bits "
+                                                  "would be read as a floating-point number)"
+                                                : "the parameter is an integer and the value floating-point (its bits "
+                                                  "would be read as an integer)");
+        return CL_SUCCESS;
+    default:
+        return CL_SUCCESS;
+    }
+#endif
+}
+
+static cl_int clmem__set_arg(cl_kernel kernel, cl_uint index, size_t size, const void *value, const char *what) {
+    cl_int err;
+    if (CLMEM__CHECKS && !kernel) return clmem__fail(CL_INVALID_KERNEL, "clmem_set_kernel_arg", "kernel is NULL");
+    err = clSetKernelArg(kernel, index, size, value);
+    if (err != CL_SUCCESS)
+        return clmem__fail(err, "clmem_set_kernel_arg", "clSetKernelArg(index %u, %s of %zu bytes) failed with %s", index,
+                           what, size, clmem_error_string(err));
+    return CL_SUCCESS;
+}
+
+CLMEM_API cl_int clmem__set_arg_buffer(cl_kernel kernel, cl_uint index, clmem_buffer value) {
+    cl_int err;
+    if (CLMEM__CHECKS && (!value.mem || clmem__buffer_stale(value))) {
+        char what[32];
+        snprintf(what, sizeof what, "argument %u", index);
+        return clmem__buffer_invalid("clmem_set_kernel_arg", what, value);
+    }
+    if (CLMEM__CHECKS && kernel &&
+        (err = clmem__check_kernel_arg(kernel, index, CLMEM__ARG_KIND_BUFFER, sizeof value.mem, &value.mem, "clmem_buffer")) !=
+            CL_SUCCESS)
+        return err;
+    return clmem__set_arg(kernel, index, sizeof value.mem, &value.mem, "a buffer");
+}
+CLMEM_API cl_int clmem__set_arg_mem(cl_kernel kernel, cl_uint index, cl_mem value) {
+    cl_int err;
+    if (CLMEM__CHECKS && kernel &&
+        (err = clmem__check_kernel_arg(kernel, index, CLMEM__ARG_KIND_MEM, sizeof value, &value, "cl_mem")) != CL_SUCCESS)
+        return err;
+    return clmem__set_arg(kernel, index, sizeof value, &value, "a cl_mem");
+}
+CLMEM_API cl_int clmem__set_arg_local(cl_kernel kernel, cl_uint index, clmem_local_memory value) {
+    cl_int err;
+    if (CLMEM__CHECKS && value.size == 0)
+        return clmem__fail(CL_INVALID_ARG_SIZE, "clmem_set_kernel_arg", "argument %u: local memory of 0 bytes", index);
+    if (CLMEM__CHECKS && kernel &&
+        (err = clmem__check_kernel_arg(kernel, index, CLMEM__ARG_KIND_LOCAL, value.size, NULL, "clmem_local_memory")) !=
+            CL_SUCCESS)
+        return err;
+    return clmem__set_arg(kernel, index, value.size, NULL, "local memory");
+}
+/* An image, sampler or pipe: the handle's object, refused with empty_code when the
+   handle is empty. */
+static cl_int clmem__set_arg_object(cl_kernel kernel, cl_uint index, int kind, const void *object, size_t size, bool empty,
+                                    cl_int empty_code, const char *type, const char *noun) {
+    cl_int err;
+    if (CLMEM__CHECKS) {
+        if (!kernel) return clmem__fail(CL_INVALID_KERNEL, "clmem_set_kernel_arg", "kernel is NULL");
+        if (empty)
+            return clmem__fail(empty_code, "clmem_set_kernel_arg", "argument %u: the %s is an empty or released handle", index,
+                               noun);
+        if ((err = clmem__check_kernel_arg(kernel, index, kind, size, object, type)) != CL_SUCCESS) return err;
+    }
+    return clmem__set_arg(kernel, index, size, object, clmem__arg_kind_text(kind));
+}
+CLMEM_API cl_int clmem__set_arg_image(cl_kernel kernel, cl_uint index, clmem_image value) {
+    return clmem__set_arg_object(kernel, index, CLMEM__ARG_KIND_IMAGE, &value.mem, sizeof value.mem, !value.mem,
+                                 CL_INVALID_MEM_OBJECT, "clmem_image", "image");
+}
+CLMEM_API cl_int clmem__set_arg_sampler(cl_kernel kernel, cl_uint index, clmem_sampler value) {
+    return clmem__set_arg_object(kernel, index, CLMEM__ARG_KIND_SAMPLER, &value.sampler, sizeof value.sampler, !value.sampler,
+                                 CL_INVALID_SAMPLER, "clmem_sampler", "sampler");
+}
+CLMEM_API cl_int clmem__set_arg_pipe(cl_kernel kernel, cl_uint index, clmem_pipe value) {
+    return clmem__set_arg_object(kernel, index, CLMEM__ARG_KIND_PIPE, &value.mem, sizeof value.mem, !value.mem,
+                                 CL_INVALID_MEM_OBJECT, "clmem_pipe", "pipe");
+}
+/* An SVM pointer (clSetKernelArgSVMPointer); the pointer must be live. */
+CLMEM_API cl_int clmem__set_arg_svm(cl_kernel kernel, cl_uint index, clmem_svm value) {
+    static const char fn[] = "clmem_set_kernel_arg";
+    cl_context ctx;
+    cl_int err;
+    if (CLMEM__CHECKS) {
+        if (!kernel) return clmem__fail(CL_INVALID_KERNEL, fn, "kernel is NULL");
+        if ((err = clmem__svm_check_live(fn, "the SVM argument", value, &ctx)) != CL_SUCCESS) return err;
+        if ((err = clmem__check_kernel_arg(kernel, index, CLMEM__ARG_KIND_SVM, sizeof value.ptr, &value.ptr, "clmem_svm")) !=
+            CL_SUCCESS)
+            return err;
+    }
+#if CLMEM__HAVE_SVM
+    err = clSetKernelArgSVMPointer(kernel, index, value.ptr);
+    if (err != CL_SUCCESS) return clmem__fail(err, fn, "clSetKernelArgSVMPointer(index %u, %p) failed with %s (%d)", index, value.ptr,
+                                              clmem_error_string(err), (int)err);
+    return CL_SUCCESS;
+#else
+    (void)index; (void)ctx; (void)err;
+    return clmem__svm_unsupported(fn);
+#endif
+}
+/* The kind of a scalar or vector value from its clmem__set_arg_ name. */
+static int clmem__arg_value_kind(const char *name) {
+    return (name[0] == 'f' || name[0] == 'd') ? CLMEM__ARG_KIND_FLOAT : CLMEM__ARG_KIND_INT; /* float*, double* */
+}
+/* ... and its name as OpenCL C spells it (for messages and the exact-type shortcut) */
+static const char *clmem__arg_value_name(const char *name) {
+    if (name[0] == 's' && name[1] == 'c') return "signed char";                          /* schar */
+    if (name[0] == 'l' && name[1] == 'l') return "long long";                            /* llong */
+    if (name[0] == 'u' && name[1] == 'l' && name[2] == 'l') return "unsigned long long"; /* ullong */
+    return name;
+}
+#define CLMEM__ARG_DEF(T, name)                                                                                 \
+    CLMEM_API cl_int clmem__set_arg_##name(cl_kernel kernel, cl_uint index, T value) {                          \
+        cl_int err;                                                                                             \
+        if (CLMEM__CHECKS && kernel &&                                                                          \
+            (err = clmem__check_kernel_arg(kernel, index, clmem__arg_value_kind(#name), sizeof value, &value,    \
+                                           clmem__arg_value_name(#name))) != CL_SUCCESS)                        \
+            return err;                                                                                         \
+        return clmem__set_arg(kernel, index, sizeof value, &value, "a " #T);                                    \
+    }
+CLMEM__PATTERN_TYPES(CLMEM__ARG_DEF)
+#undef CLMEM__ARG_DEF
+CLMEM_API cl_int clmem__set_arg_vector(cl_kernel kernel, cl_uint index, const void *elements, size_t size, const char *name) {
+    cl_int err;
+    if (CLMEM__CHECKS && kernel &&
+        (err = clmem__check_kernel_arg(kernel, index, clmem__arg_value_kind(name), size, elements, name)) != CL_SUCCESS)
+        return err;
+    return clmem__set_arg(kernel, index, size, elements, name);
+}
+CLMEM_API cl_int clmem__set_arg_unsupported(cl_kernel kernel, cl_uint index, ...) {
+    (void)kernel;
+    return clmem__fail(CL_INVALID_ARG_VALUE, "clmem_set_kernel_arg",
+                       "argument %u: the value is a pointer or of a type that is no OpenCL scalar, vector or clmem "
+                       "handle (wrap a pointer: clmem_svm, clmem_buffer; a struct goes through clSetKernelArg)", index);
+}
+
+/* ---- end clmem/kernel_arg.c ---- */
+
 /* ---- begin clmem/transfer.c ---- */
-/* >>transfer (implementation): buffer and host pairs, raw cl_mem dispatch, fills,
-   kernel arguments. Image pairs are in transfer_image.c, SVM pairs in transfer_svm.c. */
+/* >>transfer (implementation): buffer and host pairs, raw cl_mem dispatch, fills. Image pairs are in transfer_image.c, SVM pairs in transfer_svm.c. */
 
 static const clmem_copy_options clmem__copy_defaults = CLMEM__ZERO;
 #define CLMEM__COPY "clmem_enqueue_copy"
@@ -9248,299 +9580,6 @@ CLMEM_API cl_int clmem__fill_ptr(cl_command_queue queue, clmem__fill_target dst,
         return clmem__fail(CL_INVALID_VALUE, "clmem_enqueue_fill",
                            "the pattern is a pointer, so .pattern_size must say how many bytes it has");
     return clmem__fill_run(queue, dst, pattern, opts->pattern_size, size, opts);
-}
-
-/* ---- kernel arguments ---- */
-
-/* The check of a value against the kernel parameter's declared type
-   (clGetKernelArgInfo, available where the program was built with
-   -cl-kernel-arg-info; otherwise CL_KERNEL_ARG_INFO_NOT_AVAILABLE and nothing is
-   checked). One query for a scalar (the type name), two for a buffer or an SVM
-   pointer (type name and address space), one for local memory (address space); more
-   only on the way to a rejection. No cache: a cl_kernel's address is reused by the
-   next kernel once it is released, and OpenCL tells nobody. CLMEM_NO_VALIDATION or
-   CLMEM_NO_KERNEL_ARG_CHECK compiles it out. */
-#if defined(CL_VERSION_1_2) && !defined(CLMEM_NO_KERNEL_ARG_CHECK)
-enum {
-    CLMEM__PARAM_UNKNOWN = 0, /* a struct, a typedef name, queue_t, ...: not checked */
-    CLMEM__PARAM_SCALAR,      /* a scalar or vector of a built-in type */
-    CLMEM__PARAM_POINTER,     /* a pointer (to __global, __constant or __local) */
-    CLMEM__PARAM_IMAGE,
-    CLMEM__PARAM_SAMPLER
-};
-
-typedef struct clmem__param_type {
-    int kind;
-    size_t size;   /* scalars: bytes; 0 when device-dependent (size_t, ptrdiff_t, ...) */
-    int floating;  /* scalars: 1 float/double, 0 integer, 2 half (any 2-byte value) */
-} clmem__param_type;
-
-/* The parameter type from its CL_KERNEL_ARG_TYPE_NAME (whitespace removed). */
-static clmem__param_type clmem__param_classify(const char *t) {
-    static const struct {
-        const char *name;
-        unsigned char len, size, floating;
-    } scalars[] = {{"char", 4, 1, 0},          {"uchar", 5, 1, 0},          {"short", 5, 2, 0},
-                   {"ushort", 6, 2, 0},        {"int", 3, 4, 0},            {"uint", 4, 4, 0},
-                   {"long", 4, 8, 0},          {"ulong", 5, 8, 0},          {"half", 4, 2, 2},
-                   {"float", 5, 4, 1},         {"double", 6, 8, 1},         {"unsignedchar", 12, 1, 0},
-                   {"unsignedshort", 13, 2, 0}, {"unsignedint", 11, 4, 0},  {"unsignedlong", 12, 8, 0},
-                   {"signedchar", 10, 1, 0},   {"size_t", 6, 0, 0},         {"ptrdiff_t", 9, 0, 0},
-                   {"intptr_t", 8, 0, 0},      {"uintptr_t", 9, 0, 0}};
-    clmem__param_type p;
-    size_t len = strlen(t), base = len, i;
-    unsigned width = 1;
-    p.kind = CLMEM__PARAM_UNKNOWN;
-    p.size = 0;
-    p.floating = 0;
-    if (len == 0) return p;
-    if (t[len - 1] == '*') {
-        p.kind = CLMEM__PARAM_POINTER;
-        return p;
-    }
-    if (strcmp(t, "sampler_t") == 0) {
-        p.kind = CLMEM__PARAM_SAMPLER;
-        return p;
-    }
-    if (strncmp(t, "image", 5) == 0 && len > 7 && strcmp(t + len - 2, "_t") == 0) {
-        p.kind = CLMEM__PARAM_IMAGE;
-        return p;
-    }
-    while (base > 0 && t[base - 1] >= '0' && t[base - 1] <= '9') --base;
-    if (base < len) {
-        width = 0;
-        for (i = base; i < len && width < 100; ++i) width = width * 10 + (unsigned)(t[i] - '0');
-        if (width != 2 && width != 3 && width != 4 && width != 8 && width != 16) return p;
-    }
-    for (i = 0; i < sizeof scalars / sizeof scalars[0]; ++i)
-        if (scalars[i].len == base && memcmp(t, scalars[i].name, base) == 0) {
-            if (width > 1 && scalars[i].size == 0) return p; /* no size_t4 */
-            p.kind = CLMEM__PARAM_SCALAR;
-            p.size = (size_t)scalars[i].size * (width == 3 ? 4 : width);
-            p.floating = scalars[i].floating;
-            return p;
-        }
-    return p;
-}
-
-static const char *clmem__arg_kind_text(int kind) {
-    switch (kind) {
-    case CLMEM__ARG_KIND_BUFFER: return "a buffer";
-    case CLMEM__ARG_KIND_MEM: return "a cl_mem";
-    case CLMEM__ARG_KIND_LOCAL: return "local memory (a size, no value)";
-    case CLMEM__ARG_KIND_SVM: return "an SVM pointer";
-    case CLMEM__ARG_KIND_IMAGE: return "an image";
-    case CLMEM__ARG_KIND_SAMPLER: return "a sampler";
-    case CLMEM__ARG_KIND_PIPE: return "a pipe";
-    default: return "a value";
-    }
-}
-
-/* Reject argument `index` with code: "argument 2 ('n', declared __global float*) is
-   given <what>: <why>". */
-static cl_int clmem__arg_reject(cl_int code, cl_kernel kernel, cl_uint index, const char *declared, const char *space,
-                                int kind, const char *value_type, size_t size, const char *why) {
-    char name[64] = "?", given[96];
-    if (kind == CLMEM__ARG_KIND_INT || kind == CLMEM__ARG_KIND_FLOAT)
-        snprintf(given, sizeof given, "%s %s (%zu byte%s)", strchr("aeiou", value_type[0]) ? "an" : "a", value_type, size,
-                 size == 1 ? "" : "s");
-    else
-        snprintf(given, sizeof given, "%s", clmem__arg_kind_text(kind));
-#if defined(CL_VERSION_1_2)
-    if (clGetKernelArgInfo(kernel, index, CL_KERNEL_ARG_NAME, sizeof name - 1, name, NULL) != CL_SUCCESS)
-        snprintf(name, sizeof name, "?");
-    name[sizeof name - 1] = '\0';
-#else
-    (void)kernel;
-#endif
-    return clmem__fail(code, "clmem_set_kernel_arg", "argument at index %u ('%s', declared %s%s) is given %s: %s", index, name,
-                       space, declared, given, why);
-}
-
-#endif
-
-CLMEM_API cl_int clmem__check_kernel_arg(cl_kernel kernel, cl_uint index, int kind, size_t size, const void *value,
-                                         const char *value_type) {
-#if !defined(CL_VERSION_1_2) || defined(CLMEM_NO_KERNEL_ARG_CHECK)
-    (void)kernel; (void)index; (void)kind; (void)size; (void)value; (void)value_type;
-    return CL_SUCCESS;
-#else
-    const cl_kernel_arg_type_qualifier pipe_bit = (cl_kernel_arg_type_qualifier)1 << 3; /* CL_KERNEL_ARG_TYPE_PIPE */
-    cl_kernel_arg_address_qualifier aq = 0;
-    cl_kernel_arg_type_qualifier tq = 0;
-    clmem__param_type p;
-    char raw[128], type[128];
-    const char *space = "";
-    size_t i, j;
-    if (!CLMEM__CHECKS || !kernel) return CL_SUCCESS;
-    if (kind == CLMEM__ARG_KIND_LOCAL) { /* the common case in one query */
-        if (clGetKernelArgInfo(kernel, index, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof aq, &aq, NULL) != CL_SUCCESS)
-            return CL_SUCCESS;
-        if (aq == CL_KERNEL_ARG_ADDRESS_LOCAL) return CL_SUCCESS;
-    }
-    /* not available (no -cl-kernel-arg-info), a bad index or kernel (the driver says
-       so in clSetKernelArg), a name longer than the buffer: not checked */
-    if (clGetKernelArgInfo(kernel, index, CL_KERNEL_ARG_TYPE_NAME, sizeof raw - 1, raw, NULL) != CL_SUCCESS)
-        return CL_SUCCESS;
-    raw[sizeof raw - 1] = '\0';
-    for (i = j = 0; raw[i]; ++i)
-        if (raw[i] != ' ' && raw[i] != '\t') type[j++] = raw[i];
-    type[j] = '\0';
-    /* the common case: a value of exactly the declared type (value_type is its OpenCL
-       name; C's long is not always OpenCL's) */
-    if ((kind == CLMEM__ARG_KIND_INT || kind == CLMEM__ARG_KIND_FLOAT) && strcmp(type, value_type) == 0 &&
-        ((type[0] != 'l' && type[0] != 'u') || (strcmp(type, "long") != 0 && strcmp(type, "ulong") != 0)))
-        return CL_SUCCESS;
-    p = clmem__param_classify(type);
-    if (p.kind == CLMEM__PARAM_POINTER && kind != CLMEM__ARG_KIND_LOCAL &&
-        clGetKernelArgInfo(kernel, index, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof aq, &aq, NULL) != CL_SUCCESS)
-        return CL_SUCCESS;
-    if (p.kind == CLMEM__PARAM_POINTER)
-        space = aq == CL_KERNEL_ARG_ADDRESS_LOCAL      ? "__local "
-                : aq == CL_KERNEL_ARG_ADDRESS_CONSTANT ? "__constant "
-                : aq == CL_KERNEL_ARG_ADDRESS_GLOBAL   ? "__global "
-                                                       : "";
-    /* a pipe is declared with its element type: "pipe int p" says "int" */
-    if ((p.kind == CLMEM__PARAM_SCALAR || p.kind == CLMEM__PARAM_UNKNOWN) &&
-        (kind == CLMEM__ARG_KIND_BUFFER || kind == CLMEM__ARG_KIND_MEM || kind == CLMEM__ARG_KIND_PIPE ||
-         kind == CLMEM__ARG_KIND_IMAGE || kind == CLMEM__ARG_KIND_SVM) &&
-        clGetKernelArgInfo(kernel, index, CL_KERNEL_ARG_TYPE_QUALIFIER, sizeof tq, &tq, NULL) == CL_SUCCESS &&
-        (tq & pipe_bit)) {
-        if (kind == CLMEM__ARG_KIND_PIPE) return CL_SUCCESS;
-        if (kind == CLMEM__ARG_KIND_MEM && value && *(const cl_mem *)value) {
-            cl_mem_object_type mt = 0;
-            if (clGetMemObjectInfo(*(const cl_mem *)value, CL_MEM_TYPE, sizeof mt, &mt, NULL) == CL_SUCCESS &&
-                mt == 0x10F7 /* CL_MEM_OBJECT_PIPE */)
-                return CL_SUCCESS;
-        }
-        return clmem__arg_reject(CL_INVALID_MEM_OBJECT, kernel, index, type, "pipe ", kind, value_type, size, "a pipe parameter needs a pipe");
-    }
-
-    switch (p.kind) {
-    case CLMEM__PARAM_POINTER:
-        if (aq == CL_KERNEL_ARG_ADDRESS_LOCAL) {
-            return clmem__arg_reject(CL_INVALID_ARG_VALUE, kernel, index, type, space, kind, value_type, size,
-                                     "a __local parameter takes local memory: clmem_local_memory(bytes)");
-        }
-        if (kind == CLMEM__ARG_KIND_BUFFER || kind == CLMEM__ARG_KIND_SVM) return CL_SUCCESS;
-        if (kind == CLMEM__ARG_KIND_MEM) {
-            cl_mem m = *(const cl_mem *)value;
-            cl_mem_object_type mt = 0;
-            if (!m) return CL_SUCCESS; /* a NULL buffer: OpenCL passes a NULL pointer */
-            if (clGetMemObjectInfo(m, CL_MEM_TYPE, sizeof mt, &mt, NULL) != CL_SUCCESS)
-                return clmem__arg_reject(CL_INVALID_MEM_OBJECT, kernel, index, type, space, kind, value_type, size,
-                                         "the cl_mem is not a valid memory object");
-            if (mt == CL_MEM_OBJECT_BUFFER) return CL_SUCCESS;
-            return clmem__arg_reject(CL_INVALID_MEM_OBJECT, kernel, index, type, space, kind, value_type, size,
-                                     "the cl_mem is an image or a pipe, a pointer parameter needs a buffer");
-        }
-        return clmem__arg_reject(CL_INVALID_MEM_OBJECT, kernel, index, type, space, kind, value_type, size,
-                                 kind == CLMEM__ARG_KIND_LOCAL
-                                     ? "local memory fits only a __local pointer; this one needs a buffer or an SVM pointer"
-                                     : "a pointer parameter needs a buffer or an SVM pointer (clmem_buffer, clmem_svm)");
-    case CLMEM__PARAM_IMAGE:
-        if (kind == CLMEM__ARG_KIND_IMAGE) return CL_SUCCESS;
-        if (kind == CLMEM__ARG_KIND_MEM && *(const cl_mem *)value) {
-            cl_mem_object_type mt = 0;
-            if (clGetMemObjectInfo(*(const cl_mem *)value, CL_MEM_TYPE, sizeof mt, &mt, NULL) != CL_SUCCESS)
-                return clmem__arg_reject(CL_INVALID_MEM_OBJECT, kernel, index, type, space, kind, value_type, size,
-                                         "the cl_mem is not a valid memory object");
-            if (mt != CL_MEM_OBJECT_BUFFER && mt != 0x10F7 /* pipe */) return CL_SUCCESS;
-        }
-        return clmem__arg_reject(CL_INVALID_MEM_OBJECT, kernel, index, type, space, kind, value_type, size,
-                                 "an image parameter needs an image (clmem_image)");
-    case CLMEM__PARAM_SAMPLER:
-        if (kind == CLMEM__ARG_KIND_SAMPLER) return CL_SUCCESS;
-        return clmem__arg_reject(CL_INVALID_SAMPLER, kernel, index, type, space, kind, value_type, size,
-                                 "a sampler_t parameter needs a sampler (clmem_sampler)");
-    case CLMEM__PARAM_SCALAR:
-        if (kind != CLMEM__ARG_KIND_INT && kind != CLMEM__ARG_KIND_FLOAT)
-            return clmem__arg_reject(CL_INVALID_ARG_VALUE, kernel, index, type, space, kind, value_type, size,
-                                     "a scalar or vector parameter needs a value of its type");
-        if (p.size && p.size != size) {
-            char why[96];
-            snprintf(why, sizeof why, "the parameter is %zu bytes; pass a value of its type", p.size);
-            return clmem__arg_reject(CL_INVALID_ARG_SIZE, kernel, index, type, space, kind, value_type, size, why);
-        }
-        if (p.floating != 2 && (p.floating == 1) != (kind == CLMEM__ARG_KIND_FLOAT))
-            return clmem__arg_reject(CL_INVALID_ARG_VALUE, kernel, index, type, space, kind, value_type, size,
-                                     p.floating ? "the parameter is floating-point and the value an integer (its bits "
-                                                  "would be read as a floating-point number)"
-                                                : "the parameter is an integer and the value floating-point (its bits "
-                                                  "would be read as an integer)");
-        return CL_SUCCESS;
-    default:
-        return CL_SUCCESS;
-    }
-#endif
-}
-
-static cl_int clmem__set_arg(cl_kernel kernel, cl_uint index, size_t size, const void *value, const char *what) {
-    cl_int err;
-    if (CLMEM__CHECKS && !kernel) return clmem__fail(CL_INVALID_KERNEL, "clmem_set_kernel_arg", "kernel is NULL");
-    err = clSetKernelArg(kernel, index, size, value);
-    if (err != CL_SUCCESS)
-        return clmem__fail(err, "clmem_set_kernel_arg", "clSetKernelArg(index %u, %s of %zu bytes) failed with %s", index,
-                           what, size, clmem_error_string(err));
-    return CL_SUCCESS;
-}
-
-CLMEM_API cl_int clmem__set_arg_buffer(cl_kernel kernel, cl_uint index, clmem_buffer value) {
-    cl_int err;
-    if (CLMEM__CHECKS && (!value.mem || clmem__buffer_stale(value))) {
-        char what[32];
-        snprintf(what, sizeof what, "argument %u", index);
-        return clmem__buffer_invalid("clmem_set_kernel_arg", what, value);
-    }
-    if (CLMEM__CHECKS && kernel &&
-        (err = clmem__check_kernel_arg(kernel, index, CLMEM__ARG_KIND_BUFFER, sizeof value.mem, &value.mem, "clmem_buffer")) !=
-            CL_SUCCESS)
-        return err;
-    return clmem__set_arg(kernel, index, sizeof value.mem, &value.mem, "a buffer");
-}
-CLMEM_API cl_int clmem__set_arg_mem(cl_kernel kernel, cl_uint index, cl_mem value) {
-    cl_int err;
-    if (CLMEM__CHECKS && kernel &&
-        (err = clmem__check_kernel_arg(kernel, index, CLMEM__ARG_KIND_MEM, sizeof value, &value, "cl_mem")) != CL_SUCCESS)
-        return err;
-    return clmem__set_arg(kernel, index, sizeof value, &value, "a cl_mem");
-}
-CLMEM_API cl_int clmem__set_arg_local(cl_kernel kernel, cl_uint index, clmem_local_memory value) {
-    cl_int err;
-    if (CLMEM__CHECKS && value.size == 0)
-        return clmem__fail(CL_INVALID_ARG_SIZE, "clmem_set_kernel_arg", "argument %u: local memory of 0 bytes", index);
-    if (CLMEM__CHECKS && kernel &&
-        (err = clmem__check_kernel_arg(kernel, index, CLMEM__ARG_KIND_LOCAL, value.size, NULL, "clmem_local_memory")) !=
-            CL_SUCCESS)
-        return err;
-    return clmem__set_arg(kernel, index, value.size, NULL, "local memory");
-}
-/* The kind of a scalar or vector value from its clmem__set_arg_ name. */
-static int clmem__arg_value_kind(const char *name) {
-    return (name[0] == 'f' || name[0] == 'd') ? CLMEM__ARG_KIND_FLOAT : CLMEM__ARG_KIND_INT; /* float*, double* */
-}
-/* ... and its name as OpenCL C spells it (for messages and the exact-type shortcut) */
-static const char *clmem__arg_value_name(const char *name) {
-    if (name[0] == 's' && name[1] == 'c') return "signed char";                          /* schar */
-    if (name[0] == 'l' && name[1] == 'l') return "long long";                            /* llong */
-    if (name[0] == 'u' && name[1] == 'l' && name[2] == 'l') return "unsigned long long"; /* ullong */
-    return name;
-}
-#define CLMEM__ARG_DEF(T, name)                                                                                 \
-    CLMEM_API cl_int clmem__set_arg_##name(cl_kernel kernel, cl_uint index, T value) {                          \
-        cl_int err;                                                                                             \
-        if (CLMEM__CHECKS && kernel &&                                                                          \
-            (err = clmem__check_kernel_arg(kernel, index, clmem__arg_value_kind(#name), sizeof value, &value,    \
-                                           clmem__arg_value_name(#name))) != CL_SUCCESS)                        \
-            return err;                                                                                         \
-        return clmem__set_arg(kernel, index, sizeof value, &value, "a " #T);                                    \
-    }
-CLMEM__PATTERN_TYPES(CLMEM__ARG_DEF)
-#undef CLMEM__ARG_DEF
-CLMEM_API cl_int clmem__set_arg_unsupported(cl_kernel kernel, cl_uint index, ...) {
-    (void)kernel;
-    return clmem__fail(CL_INVALID_ARG_VALUE, "clmem_set_kernel_arg",
-                       "argument %u: a pointer is not a kernel argument (wrap it: clmem_svm, clmem_buffer)", index);
 }
 
 /* ---- AMD peer-to-peer copies ---- */

@@ -367,11 +367,6 @@ CLMEM_API cl_int clmem_enqueue_fill_image_opts(cl_command_queue queue, clmem_ima
                                                clmem_color_kind kind, const size_t *origin, const size_t *region,
                                                const clmem_enqueue_options *opts);
 
-/** For clmem_set_kernel_arg (wired in by the transfer module): pass an image to a
-    kernel's image argument. Errors: CL_INVALID_KERNEL (NULL), CL_INVALID_MEM_OBJECT
-    (empty handle), or clSetKernelArg's code. */
-CLMEM_API cl_int clmem__set_arg_image(cl_kernel k, cl_uint index, clmem_image v);
-
 #ifdef __cplusplus
 }
 #endif

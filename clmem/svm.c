@@ -793,29 +793,6 @@ CLMEM_API cl_int clmem_enqueue_svm_migratemem_opts(cl_command_queue queue, const
 #endif
 }
 
-/* ---- kernel arguments ---- */
-CLMEM_API cl_int clmem__set_arg_svm(cl_kernel kernel, cl_uint index, clmem_svm svm) {
-    static const char fn[] = "clmem_set_kernel_arg";
-    cl_context ctx;
-    cl_int err;
-    if (CLMEM__CHECKS) {
-        if (!kernel) return clmem__fail(CL_INVALID_KERNEL, fn, "kernel is NULL");
-        if ((err = clmem__svm_check_live(fn, "the SVM argument", svm, &ctx)) != CL_SUCCESS) return err;
-        if ((err = clmem__check_kernel_arg(kernel, index, CLMEM__ARG_KIND_SVM, sizeof svm.ptr, &svm.ptr, "clmem_svm")) !=
-            CL_SUCCESS)
-            return err;
-    }
-#if CLMEM__HAVE_SVM
-    err = clSetKernelArgSVMPointer(kernel, index, svm.ptr);
-    if (err != CL_SUCCESS) return clmem__fail(err, fn, "clSetKernelArgSVMPointer(index %u, %p) failed with %s (%d)", index, svm.ptr,
-                                              clmem_error_string(err), (int)err);
-    return CL_SUCCESS;
-#else
-    (void)index; (void)ctx; (void)err;
-    return clmem__svm_unsupported(fn);
-#endif
-}
-
 /* ---- SVM pointers reached through memory (clSetKernelExecInfo) ---- */
 CLMEM_API cl_int clmem_kernel_set_exec_info(cl_kernel kernel, const clmem_svm *svms, cl_uint n, cl_bool fine_grain_system) {
     static const char fn[] = "clmem_kernel_set_exec_info";
