@@ -1,4 +1,5 @@
 /* >>buffer (implementation) */
+#include "buffer.h"
 
 
 #define CLMEM__ACCESS_FLAGS (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)

@@ -1,4 +1,5 @@
 /* >>cache (implementation) */
+#include "cache.h"
 
 /* Every cache shares one lock: it guards the entries of all caches, the registry of
    caches in use and the set of contexts whose destructor callback is registered.

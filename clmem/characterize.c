@@ -1,4 +1,6 @@
 /* >>characterize (implementation) */
+#include "characterize.h"
+#include "cache.h"
 
 #define CLMEM__NV_CC_MAJOR 0x4000 /* CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV */
 #define CLMEM__NV_CC_MINOR 0x4001 /* CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV */

@@ -1,5 +1,18 @@
 /* >>cxx: the C++ face of clmem: the same calls as in C, plus optional RAII owners and
    exceptions (nothing here is seen by a C compiler) */
+#include "base.h"
+#include "memobj.h"
+#include "buffer.h"
+#include "image.h"
+#include "sampler.h"
+#include "pipe.h"
+#include "svm.h"
+#include "map.h"
+#include "kernel_arg.h"
+#include "transfer.h"
+#include "pool.h"
+#include "pinned.h"
+#include "stager.h"
 
 /* ---------------------------------------------------------------------------------
    CLMEM FROM C++

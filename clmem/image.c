@@ -1,4 +1,5 @@
 /* >>image (implementation) */
+#include "image.h"
 
 /* ---- formats ---- */
 

@@ -1,5 +1,8 @@
 /* >>image: image formats, images, image_from_array, fill_image (PyOpenCL's ImageFormat,
    Image, create_image, image_from_array, enqueue_fill_image) */
+#include "base.h"
+#include "memobj.h"
+#include "buffer.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,4 +1,5 @@
 /* >>map (implementation) */
+#include "map.h"
 
 /* ---- checks shared by buffer and image maps ---- */
 static cl_int clmem__map_check_flags(const char *fn, cl_map_flags flags) {

@@ -1,5 +1,9 @@
 /* >>map: mapping memory into host address space (PyOpenCL's enqueue_map_buffer,
    enqueue_map_image, MemoryMap) */
+#include "base.h"
+#include "memobj.h"
+#include "buffer.h"
+#include "image.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,4 +1,5 @@
 /* >>memobj (implementation) */
+#include "memobj.h"
 
 /* clmem__marker(queue, opts...): an enqueue that has nothing to do still honours its
    wait list and produces the event that was asked for. */

@@ -1,4 +1,5 @@
 /* >>memobj: what every memory object shares (PyOpenCL's MemoryObject) */
+#include "base.h"
 
 #ifdef __cplusplus
 extern "C" {

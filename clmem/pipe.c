@@ -1,4 +1,5 @@
 /* >>pipe (implementation) */
+#include "pipe.h"
 
 /* CL_INVALID_PIPE_SIZE (-69) is named only by OpenCL 2.0+ headers. */
 #define CLMEM__INVALID_PIPE_SIZE (-69)

@@ -1,4 +1,5 @@
 /* >>pipe: pipes (PyOpenCL's Pipe) */
+#include "base.h"
 
 #ifdef __cplusplus
 extern "C" {

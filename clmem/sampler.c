@@ -1,4 +1,5 @@
 /* >>sampler (implementation) */
+#include "sampler.h"
 
 static const char *clmem__addressing_name(cl_addressing_mode m) {
     switch (m) {

@@ -1,4 +1,5 @@
 /* >>sampler: samplers (PyOpenCL's Sampler) */
+#include "base.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,4 +1,5 @@
 /* >>svm (implementation) */
+#include "svm.h"
 
 #if defined(CL_VERSION_2_0)
 #define CLMEM__HAVE_SVM 1

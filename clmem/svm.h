@@ -1,5 +1,8 @@
 /* >>svm: shared virtual memory (PyOpenCL's SVMPointer, SVM, SVMAllocation, SVMMap,
    svm_empty and friends, enqueue_svm_memfill, enqueue_svm_migratemem) */
+#include "base.h"
+#include "memobj.h"
+#include "buffer.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -489,17 +492,6 @@ CLMEM_API cl_int clmem_kernel_set_exec_info(cl_kernel kernel, const clmem_svm *s
              if (clmem_svm_allocation_lookup(&node->value, &a) == CL_SUCCESS)
                  clmem_svm_allocation_release(&a); */
 CLMEM_API cl_int clmem_svm_allocation_lookup(const void *ptr, clmem_svm_allocation *alloc);
-
-/** clmem_svm_allocator_allocate(allocator, size, &err): SVM memory from an SVM
-    allocator (PyOpenCL's SVMAllocator.__call__; the allocator, clmem_svm_allocator,
-    is in the pool section). Returns an allocation as clmem_svm_allocation_create
-    does, with the allocator's context, alignment, flags and queue; size 0 gives an
-    empty allocation. Release it with clmem_svm_allocation_release. Errors: those of
-    clmem_svm_allocation_create, and CL_INVALID_VALUE (allocator NULL).
-    Thread safety: any thread. */
-struct clmem_svm_allocator; /* opaque; typedef'd as clmem_svm_allocator in the pool section */
-CLMEM_API clmem_svm_allocation clmem_svm_allocator_allocate(struct clmem_svm_allocator *allocator, size_t size,
-                                                            cl_int *errcode_ret);
 
 #ifdef __cplusplus
 }

@@ -1,4 +1,10 @@
 /* >>transfer: one enqueue_copy and one enqueue_fill for every kind of memory */
+#include "base.h"
+#include "memobj.h"
+#include "buffer.h"
+#include "image.h"
+#include "svm.h"
+#include "kernel_arg.h"
 
 #ifdef __cplusplus
 extern "C" {

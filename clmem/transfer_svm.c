@@ -1,5 +1,6 @@
 /* >>transfer_svm (implementation): the SVM rows of clmem_enqueue_copy and
    clmem_enqueue_fill (clEnqueueSVMMemcpy, clEnqueueSVMMemFill) */
+#include "transfer.h"
 
 /* One side of an SVM memcpy: pointer, known size (0: unknown), owner, and its name
    for messages. Host sides are tags whose size is .host_size. */
