@@ -7132,12 +7132,6 @@ CLMEM_API cl_int clmem_pipe_release(clmem_pipe *p) {
 /* ---- begin clmem/svm.c ---- */
 /* >>svm (implementation) */
 
-#if defined(CL_VERSION_2_0)
-#define CLMEM__HAVE_SVM 1
-#else
-#define CLMEM__HAVE_SVM 0
-#endif
-
 /* ---- the registry of live allocations and maps ----
    A handle names its record by an id: (generation << 32) | (slot index + 1). A
    release bumps the slot's generation, so the same id never comes back, and a
@@ -7206,7 +7200,7 @@ static const char *clmem__svm_flags_text(cl_svm_mem_flags flags, char *buf, size
 #define CLMEM__SVM_CAP_ATOMICS ((cl_bitfield)1 << 3)
 #define CLMEM__SVM_FLAG_ATOMICS ((cl_svm_mem_flags)1 << 11)
 
-#if !CLMEM__HAVE_SVM
+#ifndef CL_VERSION_2_0
 static cl_int clmem__svm_unsupported(const char *fn) {
     return clmem__fail(CL_INVALID_OPERATION, fn,
                        "clmem was compiled with OpenCL headers older than 2.0 (CL_TARGET_OPENCL_VERSION %d): no SVM",
@@ -7214,7 +7208,7 @@ static cl_int clmem__svm_unsupported(const char *fn) {
 }
 #endif
 
-#if CLMEM__HAVE_SVM
+#ifdef CL_VERSION_2_0
 /* clmem__svm_device_caps(fn, dev, &caps): 0 for a device older than OpenCL 2.0; a
    failed query keeps its code and is named. */
 static cl_int clmem__svm_device_caps(const char *fn, cl_device_id dev, cl_bitfield *caps) {
@@ -7239,7 +7233,7 @@ static void clmem__svm_device_name(cl_device_id dev, char *buf, size_t size) {
 
 /* Free now: clSVMFree while still holding clmem's context reference, then drop it. */
 static void clmem__svm_free_now(clmem__svm_rec *rec) {
-#if CLMEM__HAVE_SVM
+#ifdef CL_VERSION_2_0
     clSVMFree(rec->context, rec->ptr);
 #endif
     clReleaseContext(rec->context);
@@ -7247,7 +7241,7 @@ static void clmem__svm_free_now(clmem__svm_rec *rec) {
     CLMEM_FREE(rec);
 }
 
-#if CLMEM__HAVE_SVM
+#ifdef CL_VERSION_2_0
 /* clEnqueueSVMFree's callback: runs when the free's turn comes in the queue. The
    queue (which holds its context) is alive while it runs, so dropping clmem's
    context reference here never destroys the context inside the driver's thread. */
@@ -7265,7 +7259,7 @@ static void CL_CALLBACK clmem__svm_allocation_free_cb(cl_command_queue queue, cl
    the callback (do not touch it again) and its bound queue reference is dropped. */
 static cl_int clmem__svm_enqueue_free(clmem__svm_rec *rec, cl_command_queue queue, cl_uint nw, const cl_event *wl,
                                       cl_event *event) {
-#if CLMEM__HAVE_SVM
+#ifdef CL_VERSION_2_0
     cl_command_queue bound = rec->queue;
     cl_int err;
     rec->queue = NULL;
@@ -7376,7 +7370,7 @@ static clmem_svm_allocation clmem__svm_alloc(const char *fn, cl_context ctx, siz
         return a;
     }
     if (size == 0) return a; /* PyOpenCL: nothing allocated; release is a no-op */
-#if !CLMEM__HAVE_SVM
+#ifndef CL_VERSION_2_0
     (void)rec;
     clmem__set_err(errcode_ret, clmem__svm_unsupported(fn));
     return a;
@@ -7699,7 +7693,7 @@ CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm sv
         return clmem__fail(CLMEM_ERROR_SIZE_UNKNOWN, fn, "the size of the map is unknown: svm.size is 0 and .size not given");
     if (CLMEM__CHECKS && svm.size && size > svm.size)
         return clmem__fail(CL_INVALID_VALUE, fn, ".size %zu is larger than the %zu bytes of svm", size, svm.size);
-#if !CLMEM__HAVE_SVM
+#ifndef CL_VERSION_2_0
     (void)rec;
     return clmem__svm_unsupported(fn);
 #else
@@ -7767,7 +7761,7 @@ CLMEM_API cl_int clmem_svm_map_release_opts(clmem_svm_map *map, const clmem_svm_
                                (void *)opts->queue, (void *)have, (void *)want);
         }
     }
-#if CLMEM__HAVE_SVM
+#ifdef CL_VERSION_2_0
     err = clEnqueueSVMUnmap(q, rec->ptr, opts->num_wait_for, opts->wait_for, opts->event);
 #else
     (void)q;
@@ -7852,7 +7846,7 @@ static cl_int clmem__svm_fill(const char *fn, cl_command_queue queue, clmem_svm 
                                offset, pattern_size);
     }
     if (n == 0) return clmem__nothing_to_do(fn, queue, wl, nw, event);
-#if CLMEM__HAVE_SVM
+#ifdef CL_VERSION_2_0
     err = clEnqueueSVMMemFill(queue, (char *)dst.ptr + offset, pattern, pattern_size, n, nw, wl, event);
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueSVMMemFill");
 #else
@@ -7933,7 +7927,7 @@ CLMEM_API cl_int clmem_kernel_set_exec_info(cl_kernel kernel, const clmem_svm *s
     if (n > 0 && !svms) return clmem__fail(CL_INVALID_VALUE, fn, "svms is NULL but n is %u", n);
     if (CLMEM__CHECKS && n == 0 && svms)
         return clmem__fail(CL_INVALID_VALUE, fn, "n is 0 but svms is not NULL: say how many SVM pointers svms holds");
-#if !CLMEM__HAVE_SVM
+#ifndef CL_VERSION_2_0
     (void)err; (void)fine_grain_system;
     return clmem__svm_unsupported(fn);
 #else
@@ -8961,7 +8955,7 @@ CLMEM_API cl_int clmem__set_arg_svm(cl_kernel kernel, cl_uint index, clmem_svm v
             CL_SUCCESS)
             return err;
     }
-#if CLMEM__HAVE_SVM
+#ifdef CL_VERSION_2_0
     err = clSetKernelArgSVMPointer(kernel, index, value.ptr);
     if (err != CL_SUCCESS) return clmem__fail(err, fn, "clSetKernelArgSVMPointer(index %u, %p) failed with %s (%d)", index, value.ptr,
                                               clmem_error_string(err), (int)err);
@@ -9903,7 +9897,7 @@ static cl_int clmem__svm_copy(const char *fn, cl_command_queue queue, clmem_svm 
     if (CLMEM__CHECKS && (uintptr_t)d < (uintptr_t)s + n && (uintptr_t)s < (uintptr_t)d + n)
         return clmem__fail(CL_MEM_COPY_OVERLAP, fn, "%s [%p, +%zu) and %s [%p, +%zu) overlap", dst_what, (void *)d, n,
                            src_what, (const void *)s, n);
-#if CLMEM__HAVE_SVM
+#ifdef CL_VERSION_2_0
     err = clEnqueueSVMMemcpy(queue, clmem__blocking(opts), d, s, n,
                              opts->num_wait_for, opts->wait_for, opts->event);
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueSVMMemcpy");
@@ -13324,7 +13318,7 @@ static size_t clmem__cache_detach_if(const void *obj, int match_object, int matc
     return n;
 }
 
-#if CL_TARGET_OPENCL_VERSION >= 300
+#ifdef CL_VERSION_3_0
 static void CL_CALLBACK clmem__cache_context_destroyed(cl_context ctx, void *user) {
     clmem__cache_entry *dead = NULL;
     size_t i;
@@ -13345,7 +13339,7 @@ static void CL_CALLBACK clmem__cache_context_destroyed(cl_context ctx, void *use
    Under the lock. Needs an OpenCL 3.0 platform (and 3.0 headers); elsewhere the entries
    stay until cleared or forgotten (documented in cache.h). */
 static void clmem__cache_watch(cl_context ctx) {
-#if CL_TARGET_OPENCL_VERSION >= 300
+#ifdef CL_VERSION_3_0
     size_t i;
     cl_device_id dev = NULL;
     cl_platform_id plat = NULL;
@@ -14293,7 +14287,9 @@ CLMEM_API cl_int clmem_why_not_local_access_conflict_free_desc(const clmem_devic
 /* PyOpenCL's _may_have_svm */
 static bool clmem__may_have_svm(const char *fn, const clmem_device_description *d) {
     int major = 0, minor = 0;
-    if (CL_TARGET_OPENCL_VERSION < 200) return false; /* header below 2.0 */
+#ifndef CL_VERSION_2_0
+    return false; /* OpenCL headers before 2.0 */
+#endif
     if (clmem__is_pocl(d)) {
         if (clmem__parse_pocl_version(d->platform_version, &major, &minor)) return major >= 1;
         clmem__warn(fn, "PoCL version number did not have expected format: '%s'; using the OpenCL version",

@@ -320,7 +320,7 @@ CLMEM_API cl_int clmem__set_arg_svm(cl_kernel kernel, cl_uint index, clmem_svm v
             CL_SUCCESS)
             return err;
     }
-#if CLMEM__HAVE_SVM
+#ifdef CL_VERSION_2_0
     err = clSetKernelArgSVMPointer(kernel, index, value.ptr);
     if (err != CL_SUCCESS) return clmem__fail(err, fn, "clSetKernelArgSVMPointer(index %u, %p) failed with %s (%d)", index, value.ptr,
                                               clmem_error_string(err), (int)err);
