@@ -127,6 +127,14 @@ static inline cl_int clmem__migrate_call(cl_command_queue queue, const clmem__mi
 CLMEM_API void *clmem_mem_hostbuf(cl_mem mem);
 CLMEM_API size_t clmem_mem_hash(cl_mem mem);
 
+/** clmem_live_map_count(mem): how many maps of mem (NULL: of any object) clmem holds
+    live now. For tests and leak checks. Thread safety: any thread. */
+CLMEM_API size_t clmem_live_map_count(cl_mem mem);
+
+/* clmem__maps_live(): 1 while any map made through clmem is live (the inline copy
+   path then takes the full path, which warns about copying mapped memory). */
+CLMEM_API int clmem__maps_live(void);
+
 #ifdef __cplusplus
 }
 #endif
@@ -144,14 +152,6 @@ CLMEM_API size_t clmem_mem_hash(cl_mem mem);
 #define clmem_memory_object_hash(obj) clmem_mem_hash(CLMEM__MEM_OF(obj))
 #endif
 static inline cl_mem clmem__mem_identity(cl_mem m) { return m; }
-
-/** clmem_live_map_count(mem): how many maps of mem (NULL: of any object) clmem holds
-    live now. For tests and leak checks. Thread safety: any thread. */
-CLMEM_API size_t clmem_live_map_count(cl_mem mem);
-
-/* clmem__maps_live(): 1 while any map made through clmem is live (the inline copy
-   path then takes the full path, which warns about copying mapped memory). */
-CLMEM_API int clmem__maps_live(void);
 
 /** clmem_release(&handle): release any clmem handle through its kind's release
     function (buffers, pooled buffers, images, pipes, samplers, SVM allocations,
