@@ -585,9 +585,9 @@ inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_image v) { return clmem__set
 inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_sampler v) { return clmem__set_arg_sampler(k, i, v); }
 inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_pipe v) { return clmem__set_arg_pipe(k, i, v); }
 inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_svm v) { return clmem__set_arg_svm(k, i, v); }
-#define CLMEM__CXX_WIDE_ARG(T, name, a, b, c) \
-    inline cl_int set_arg(cl_kernel k, cl_uint i, const T &v) { return clmem__set_arg_vector(k, i, v.s, sizeof v, #name); }
-CLMEM__WIDE_VECTOR_TYPES(CLMEM__CXX_WIDE_ARG, , , )
+#define CLMEM__CXX_WIDE_ARG(T, name, n) \
+    inline cl_int set_arg(cl_kernel k, cl_uint i, const T &v) { return clmem__set_arg_vector(k, i, v.s, sizeof v, n); }
+CLMEM__WIDE_VECTOR_TYPES(CLMEM__CXX_WIDE_ARG)
 #undef CLMEM__CXX_WIDE_ARG
 template <class H> inline cl_int set_arg(cl_kernel k, cl_uint i, const unique<H> &u) { return set_arg(k, i, u.get()); }
 template <class T> inline cl_int set_arg(cl_kernel, cl_uint, T) {

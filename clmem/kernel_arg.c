@@ -352,8 +352,16 @@ static const char *clmem__arg_value_name(const char *name) {
     }
 CLMEM__PATTERN_TYPES(CLMEM__ARG_DEF)
 #undef CLMEM__ARG_DEF
-CLMEM_API cl_int clmem__set_arg_vector(cl_kernel kernel, cl_uint index, const void *elements, size_t size, const char *name) {
+CLMEM_API cl_int clmem__set_arg_vector(cl_kernel kernel, cl_uint index, const void *elements, size_t size, int wide) {
+    const char *name = "a wide vector";
     cl_int err;
+    switch (wide) {
+#define CLMEM__WIDE_NAME(T, type, n) \
+    case n: name = #type; break;
+        CLMEM__WIDE_VECTOR_TYPES(CLMEM__WIDE_NAME)
+#undef CLMEM__WIDE_NAME
+    default: break;
+    }
     if (CLMEM__CHECKS && kernel &&
         (err = clmem__check_kernel_arg(kernel, index, clmem__arg_value_kind(name), size, elements, name)) != CL_SUCCESS)
         return err;

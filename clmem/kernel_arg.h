@@ -29,22 +29,21 @@ extern "C" {
     X(cl_int2, int2) X(cl_int4, int4) X(cl_uint2, uint2) X(cl_uint4, uint4)                            \
     X(cl_long2, long2) X(cl_ulong2, ulong2) X(cl_float2, float2) X(cl_float4, float4) X(cl_double2, double2)
 
-/* The wide vectors, 32 to 128 bytes. cl_platform.h aligns them to their size, and gcc
-   notes at every function that takes or passes such a value by value that its ABI
-   changed in gcc 4.6; so clmem takes them by address: clmem_set_kernel_arg passes
-   CLMEM__VECTOR_ELEMENTS(T, value), the address of the value's elements (an lvalue's
-   own, or a temporary's, which lives to the end of the call). Each X gets the type,
-   its OpenCL name and the three extra arguments (a, b, c). */
-#define CLMEM__WIDE_VECTOR_TYPES(X, a, b, c)                                                                \
-    X(cl_short16, short16, a, b, c) X(cl_ushort16, ushort16, a, b, c) X(cl_int8, int8, a, b, c)             \
-    X(cl_int16, int16, a, b, c) X(cl_uint8, uint8, a, b, c) X(cl_uint16, uint16, a, b, c)                   \
-    X(cl_long4, long4, a, b, c) X(cl_long8, long8, a, b, c) X(cl_long16, long16, a, b, c)                   \
-    X(cl_ulong4, ulong4, a, b, c) X(cl_ulong8, ulong8, a, b, c) X(cl_ulong16, ulong16, a, b, c)             \
-    X(cl_float8, float8, a, b, c) X(cl_float16, float16, a, b, c) X(cl_double4, double4, a, b, c)           \
-    X(cl_double8, double8, a, b, c) X(cl_double16, double16, a, b, c)
-/* The value's elements when it is of vector type T; (a zero T's otherwise, never
-   evaluated: it keeps the expression valid in _Generic's other associations). */
-#define CLMEM__VECTOR_ELEMENTS(T, value) (_Generic((value), T: (value), default: (T){{0}}).s)
+/* The wide vectors, 32 to 128 bytes, each with a number (1 ...). cl_platform.h aligns
+   them to their size, and gcc notes at every function that takes or passes such a
+   value by value that its ABI changed in gcc 4.6; so clmem takes them by address, the
+   address of the value's elements (an lvalue's own, or a temporary's, which lives to
+   the end of the call). CLMEM__WIDE(value) is the number of value's type as a char
+   (0, an int, for any other type); the expansion stays short because
+   clmem_set_kernel_arg names each type only in it. */
+#define CLMEM__WIDE_VECTOR_TYPES(X)                                                                          \
+    X(cl_short16, short16, 1) X(cl_ushort16, ushort16, 2) X(cl_int8, int8, 3) X(cl_int16, int16, 4)         \
+    X(cl_uint8, uint8, 5) X(cl_uint16, uint16, 6) X(cl_long4, long4, 7) X(cl_long8, long8, 8)               \
+    X(cl_long16, long16, 9) X(cl_ulong4, ulong4, 10) X(cl_ulong8, ulong8, 11) X(cl_ulong16, ulong16, 12)    \
+    X(cl_float8, float8, 13) X(cl_float16, float16, 14) X(cl_double4, double4, 15) X(cl_double8, double8, 16) \
+    X(cl_double16, double16, 17)
+#define CLMEM__WIDE_ASSOC(T, name, n) T:(char)n,
+#define CLMEM__WIDE(value) _Generic((value),CLMEM__WIDE_VECTOR_TYPES(CLMEM__WIDE_ASSOC)default:0)
 
 /** Local memory of a given size for a kernel argument (PyOpenCL's LocalMemory). */
 typedef struct clmem_local_memory {
@@ -71,8 +70,9 @@ CLMEM_API cl_int clmem__set_arg_svm(cl_kernel kernel, cl_uint index, clmem_svm v
 #define CLMEM__ARG_DECL(T, name) CLMEM_API cl_int clmem__set_arg_##name(cl_kernel kernel, cl_uint index, T value);
 CLMEM__PATTERN_TYPES(CLMEM__ARG_DECL)
 #undef CLMEM__ARG_DECL
-/* A wide vector by address: size bytes at elements, name its OpenCL type ("float8"). */
-CLMEM_API cl_int clmem__set_arg_vector(cl_kernel kernel, cl_uint index, const void *elements, size_t size, const char *name);
+/* A wide vector by address: size bytes at elements, wide its CLMEM__WIDE_VECTOR_TYPES
+   number. */
+CLMEM_API cl_int clmem__set_arg_vector(cl_kernel kernel, cl_uint index, const void *elements, size_t size, int wide);
 CLMEM_API cl_int clmem__set_arg_unsupported(cl_kernel kernel, cl_uint index, ...);
 
 /** clmem_set_kernel_arg(kernel, index, value): set one kernel argument from a clmem
@@ -100,15 +100,16 @@ CLMEM_API cl_int clmem__set_arg_unsupported(cl_kernel kernel, cl_uint index, ...
     Thread safety: as clSetKernelArg (one thread per kernel at a time). */
 #ifndef __cplusplus
 #define CLMEM__ARG_ASSOC(T, name) T: clmem__set_arg_##name,
-#define CLMEM__ARG_WIDE(T, name, kernel, index, value) \
-    T: clmem__set_arg_vector(kernel, index, CLMEM__VECTOR_ELEMENTS(T, value), sizeof(T), #name),
 #define clmem_set_kernel_arg(kernel, index, value)                                                              \
-    _Generic((value), CLMEM__WIDE_VECTOR_TYPES(CLMEM__ARG_WIDE, kernel, index, value) default:                  \
-             _Generic((value), clmem_buffer: clmem__set_arg_buffer, clmem_image: clmem__set_arg_image,          \
-                      clmem_sampler: clmem__set_arg_sampler, clmem_pipe: clmem__set_arg_pipe,                   \
-                      clmem_svm: clmem__set_arg_svm, cl_mem: clmem__set_arg_mem,                                \
-                      clmem_local_memory: clmem__set_arg_local, CLMEM__PATTERN_TYPES(CLMEM__ARG_ASSOC)          \
-                      default: clmem__set_arg_unsupported)(kernel, index, value))
+    _Generic(CLMEM__WIDE(value),                                                                                \
+             char: clmem__set_arg_vector(kernel, index,                                                         \
+                                         _Generic(CLMEM__WIDE(value), char: (value), default: (cl_char16){{0}}).s, \
+                                         sizeof(value), CLMEM__WIDE(value)),                                    \
+             default: _Generic((value), clmem_buffer: clmem__set_arg_buffer, clmem_image: clmem__set_arg_image, \
+                               clmem_sampler: clmem__set_arg_sampler, clmem_pipe: clmem__set_arg_pipe,          \
+                               clmem_svm: clmem__set_arg_svm, cl_mem: clmem__set_arg_mem,                       \
+                               clmem_local_memory: clmem__set_arg_local, CLMEM__PATTERN_TYPES(CLMEM__ARG_ASSOC) \
+                               default: clmem__set_arg_unsupported)(kernel, index, value))
 #endif
 
 #ifdef __cplusplus
