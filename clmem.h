@@ -15,8 +15,8 @@
      >>image         formats, images, image_from_array, fill_image   >>sampler  >>pipe
      >>svm           SVM pointers, allocations, maps, typed SVM arrays
      >>map           buffer and image maps, CLMEM_WITH_MAP
-     >>transfer      clmem_enqueue_copy (its DISPATCH TABLE), clmem_enqueue_fill,
-                     clmem_set_kernel_arg, clmem_local_memory
+     >>kernel_arg    clmem_set_kernel_arg, clmem_local_memory
+     >>transfer      clmem_enqueue_copy (its DISPATCH TABLE), clmem_enqueue_fill
      >>pool          allocators, memory pools, SVM pools
      >>pinned        pinned host memory, pinned pools, staged pageable copies (clmem_stager)
      >>cache         first-argument-dependent memoization   >>characterize
@@ -39,6 +39,334 @@
      CLMEM_TRACK_ALLOCATIONS  pools remember where each active block was allocated
      CLMEM_POOL_USE_MUTEX   pools lock with a mutex instead of their spinlock
      CL_TARGET_OPENCL_VERSION  default 300; clmem compiles against 1.2 to 3.0 headers
+*/
+
+/* API: every public name, one a line, under the >>tag of its module (made by
+   tools/api-list from the declarations; search for a name to read its documentation)
+
+   >>base
+     clmem_error_string                         the name of any OpenCL 3.0 error code (core and ...
+     clmem_last_error_message                   what went wrong in the last failed clmem call on ...
+     clmem_clear_error                          empty this thread's last error message.
+     clmem_log_level
+     clmem_set_log_callback                     route errors and warnings to fn (NULL: silence, ...
+     clmem_log_stderr                           a ready-made callback printing "clmem: error: ...
+   >>memobj
+     CLMEM_WAIT_FOR                             sets .wait_for and .num_wait_for together.
+     clmem_enqueue_options
+     clmem_mem_info
+     clmem_mem_get_info                         fill info for a raw cl_mem.
+     clmem_mem_get_host_array                   the host memory behind a CL_MEM_USE_HOST_PTR ...
+     clmem_enqueue_migrate_mem_objects_opts     clmem_enqueue_migrate_mem_objects(queue, ...
+     clmem_enqueue_migrate_mem_objects          move memory objects to the queue's device ...
+     clmem_mem_hostbuf
+     clmem_mem_hash
+     clmem_live_map_count                       how many maps of mem (NULL: of any object) clmem ...
+     clmem_memory_object_int_ptr
+     clmem_memory_object_get_info
+     clmem_memory_object_get_host_array
+     clmem_memory_object_hostbuf
+     clmem_memory_object_equal
+     clmem_memory_object_hash
+     clmem_release                              release any clmem handle through its kind's ...
+   >>buffer
+     clmem_buffer
+     clmem_buffer_create                        a new buffer (PyOpenCL's Buffer(context, flags, ...
+     clmem_buffer_from_int_ptr                  wrap a raw buffer cl_mem (or sub-buffer) in a ...
+     clmem_buffer_release                       release the buffer and empty the handle (mem = ...
+     clmem_buffer_get_sub_region                a sub-buffer of `size` bytes at byte `origin` of ...
+     clmem_buffer_slice                         buf[start:stop] with Python's slice rules: ...
+     clmem_buffer_hostbuf                       the host pointer of a USE_HOST_PTR buffer (for a ...
+     clmem_enqueue_fill_buffer                  fill `size` bytes at byte `offset` of buf with ...
+     clmem_enqueue_fill_buffer_opts             the function behind clmem_enqueue_fill_buffer ...
+   >>image
+     clmem_image_format
+     clmem_image_format_channel_count           channels of the order (PyOpenCL's ...
+     clmem_image_format_dtype_size              bytes of one channel (PyOpenCL's dtype_size): 1 ...
+     clmem_image_format_itemsize                bytes of one pixel (PyOpenCL's itemsize, fixed): ...
+     clmem_channel_order_name                   "RGBA", "R", "sRGBA", ...
+     clmem_channel_type_name                    clmem_channel_order_name(order): "RGBA", "R", ...
+     clmem_image_format_repr                    PyOpenCL's repr, "ImageFormat(RGBA, FLOAT)"; ...
+     clmem_get_supported_image_formats          the formats the context supports for images of ...
+     clmem_image
+     clmem_image_options
+     clmem_create_image_opts                    The function behind clmem_create_image (for C++ ...
+     clmem_create_image
+     clmem_image_from_array_options
+     clmem_image_from_array                     an image holding a copy of a C array (PyOpenCL's ...
+     clmem_image_from_array_opts                The function behind clmem_image_from_array: ...
+     clmem_image_from_int_ptr                   wrap a raw image cl_mem, reading its type, ...
+     clmem_image_release                        release the image and empty the handle (mem = ...
+     clmem_image_info
+     clmem_image_get_info                       every image_info, from the driver.
+     clmem_image_shape                          PyOpenCL's Image.shape, for every image type ...
+     clmem_image_extent                         extents in region coordinates, what a copy's ...
+     clmem_color_kind
+     clmem_enqueue_fill_image                   fill a region of an image with one color ...
+     clmem_enqueue_fill_image_opts              The function behind clmem_enqueue_fill_image; ...
+   >>sampler
+     clmem_sampler
+     clmem_sampler_create                       PyOpenCL's Sampler(context, normalized_coords, ...
+     clmem_sampler_create_with_properties       PyOpenCL's Sampler(context, properties): keys ...
+     clmem_sampler_from_int_ptr                 wrap a raw cl_sampler, reading its context and ...
+     clmem_sampler_info
+     clmem_sampler_get_info                     every sampler_info from the driver.
+     clmem_sampler_release                      release and empty the handle; a second release ...
+   >>pipe
+     clmem_pipe
+     clmem_pipe_create                          PyOpenCL's Pipe(context, flags, packet_size, ...
+     clmem_pipe_from_int_ptr                    wrap a raw pipe cl_mem.
+     clmem_pipe_info
+     clmem_pipe_get_info                        every pipe_info from the driver.
+     clmem_pipe_release                         release and empty the handle; a second release ...
+   >>svm
+     clmem_svm
+     CLMEM_SVM_TAG_ARRAY
+     clmem_svm_allocation
+     clmem_svm_allocation_create                SVM memory from clSVMAlloc (PyOpenCL's ...
+     clmem_svm_allocation_release               free the memory and empty the handle (ptr NULL, ...
+     clmem_svm_allocation_enqueue_release       enqueue the free (clEnqueueSVMFree) on `queue`, ...
+     clmem_svm_allocation_enqueue_release_opts  the function behind ...
+     clmem_svm_allocation_bind_to_queue         make `queue` (in-order, same context) the one ...
+     clmem_svm_allocation_unbind_from_queue     finish the bound queue (clFinish) and forget it: ...
+     clmem_svm_allocation_queue                 the bound queue (not retained for you), or NULL ...
+     clmem_svm_allocation_context               the allocation's context (not retained for you), ...
+     clmem_svm_allocation_flags                 the cl_svm_mem_flags it was made with (0 for ...
+     clmem_svm_map
+     clmem_svm_map_options
+     clmem_enqueue_svm_map                      map svm for the host (clEnqueueSVMMap; ...
+     clmem_svm_map_ro
+     clmem_svm_map_rw
+     clmem_enqueue_svm_map_opts                 the function behind clmem_enqueue_svm_map ...
+     clmem_svm_unmap_options
+     clmem_svm_map_release                      unmap (clEnqueueSVMUnmap) on .queue or the map's ...
+     clmem_svm_map_release_opts                 the function behind clmem_svm_map_release ...
+     clmem_svm_map_release_default
+     CLMEM_WITH_SVM_MAP                         the scoped SVM map, as CLMEM_WITH_MAP: declares ...
+     clmem_svm_as_buffer                        a buffer over the SVM memory (PyOpenCL's ...
+     clmem_svm_memfill_options
+     clmem_enqueue_svm_memfill                  fill SVM memory with copies of a pattern ...
+     clmem_enqueue_svm_memfill_opts             the function behind clmem_enqueue_svm_memfill ...
+     clmem_enqueue_svm_migratemem_opts          clmem_enqueue_svm_migratemem(queue, svms, n, ...
+     clmem_enqueue_svm_migratemem               migrate n SVM ranges to the queue's device, or ...
+     clmem_svm_array
+     clmem_svm_empty_options
+     clmem_svm_empty                            a new uninitialised array of element type T in ...
+     clmem_csvm_empty
+     clmem_fsvm_empty
+     clmem_svm_empty_like
+     clmem_csvm_empty_like
+     clmem_fsvm_empty_like
+     clmem_svm_empty_opts                       The functions behind the svm_empty macros (for ...
+     clmem_svm_empty_like_opts                  the function behind clmem_svm_empty_like ...
+     clmem_svm_array_release                    release the array's allocation (see ...
+     clmem_kernel_set_exec_info                 tell a kernel which SVM memory it reaches ...
+     clmem_svm_allocation_lookup                the live clmem SVM allocation whose memory holds ...
+   >>map
+     clmem_memory_map
+     clmem_map_options
+     clmem_unmap_options
+     clmem_enqueue_map_buffer                   map a buffer, sub-buffer or pooled buffer into ...
+     clmem_enqueue_map_buffer_opts              the function behind clmem_enqueue_map_buffer ...
+     clmem_enqueue_map_image                    map a box of an image into host memory ...
+     clmem_enqueue_map_image_opts               the function behind clmem_enqueue_map_image ...
+     clmem_memory_map_release                   unmap (clEnqueueUnmapMemObject; PyOpenCL's ...
+     clmem_memory_map_release_opts              the function behind clmem_memory_map_release ...
+     clmem_memory_map_release_default           clmem_memory_map_release with no options (on the ...
+     clmem_enqueue_unmap_mem_object             unmap one live map of the raw object mem ...
+     clmem_enqueue_unmap_mem_object_opts        the function behind ...
+     clmem_memory_map_at                        the address of the element at index (map->ndim ...
+     CLMEM_WITH_MAP                             PyOpenCL's `with map:`.
+   >>kernel_arg
+     clmem_local_memory
+     clmem_set_kernel_arg                       set one kernel argument from a clmem handle or a ...
+   >>transfer
+     clmem_copy_options
+     clmem_fill_options
+     clmem_enqueue_copy                         copy between any two kinds of memory the ...
+     clmem_enqueue_fill                         fill `size` bytes of a buffer (at .offset) or of ...
+     clmem_enqueue_copy_buffer_p2p_amd          copy between buffers of two contexts through ...
+     clmem_enqueue_copy_buffer_p2p_amd_opts     the function behind ...
+   >>pool
+     clmem_bin_number                           the bin of a request of `size` bytes (PyOpenCL's ...
+     clmem_alloc_size                           the bytes a block of `bin` really has ...
+     clmem_allocator_ops
+     clmem_allocator                            An allocator of buffers (opaque; PyOpenCL's ...
+     clmem_allocator_create                     an allocator that calls your functions (see ...
+     clmem_deferred_allocator_create            buffers made with clCreateBuffer(context, flags, ...
+     clmem_immediate_allocator_create           buffers made resident on the queue's device at ...
+     clmem_allocator_allocate                   a plain (not pooled) buffer of `size` bytes from ...
+     clmem_allocator_is_deferred                whether the allocator's allocations may fail ...
+     clmem_allocator_retain                     add a reference (NULL: no-op).
+     clmem_allocator_release                    drop a reference; the last one releases the ...
+     clmem_pool_stats
+     clmem_pool_bin_info
+     clmem_pool_block_info
+     clmem_memory_pool                          A pool of buffers (opaque; PyOpenCL's MemoryPool).
+     clmem_memory_pool_create                   an empty pool that gets its blocks from ...
+     clmem_memory_pool_allocate                 a pooled buffer of `size` bytes (PyOpenCL's ...
+     clmem_memory_pool_allocate_at              the same, recording where the allocation was ...
+     clmem_memory_pool_allocate_on_queue        a pooled buffer for use on `queue` ...
+     clmem_memory_pool_allocate_on_queue_at     the same, recording file and line.
+     clmem_pooled_buffer_enqueue_release        return a pooled buffer to its pool once `queue` ...
+     clmem_pooled_buffer_pool                   the pool a pooled buffer came from (PyOpenCL: ...
+     clmem_memory_pool_held_blocks              Accounting (PyOpenCL's properties); 0 for a NULL ...
+     clmem_memory_pool_active_blocks            Accounting (PyOpenCL's properties); 0 for a NULL ...
+     clmem_memory_pool_managed_bytes
+     clmem_memory_pool_active_bytes
+     clmem_memory_pool_bin_number               clmem_bin_number / clmem_alloc_size with the ...
+     clmem_memory_pool_alloc_size               clmem_bin_number / clmem_alloc_size with the ...
+     clmem_memory_pool_free_held                give every held block back to the allocator, ...
+     clmem_memory_pool_stop_holding             free the held blocks and, from now on, give ...
+     clmem_memory_pool_get_stats                all counters at once, consistent with each other.
+     clmem_memory_pool_reset_peaks              set the peak values to the current ones.
+     clmem_memory_pool_bins                     the bins that have held or active blocks, lowest ...
+     clmem_memory_pool_set_limit                refuse to let managed bytes pass the limit; a ...
+     clmem_memory_pool_set_oom_callback         call fn when a request still fails after the ...
+     clmem_memory_pool_active_blocks_info       the blocks now handed out: *count is how many, ...
+     clmem_memory_pool_release                  release the pool (see RELEASING A POOL): held ...
+     clmem_svm_allocator                        An allocator of SVM memory (opaque; PyOpenCL's ...
+     clmem_svm_allocator_create                 SVM from clSVMAlloc(context, flags, size, ...
+     clmem_svm_allocator_allocate               one SVM allocation of size bytes from the ...
+     clmem_svm_allocator_retain                 clmem_svm_allocator_retain / _release: reference ...
+     clmem_svm_allocator_release                clmem_svm_allocator_retain / _release: reference ...
+     clmem_pooled_svm
+     clmem_svm_pool                             A pool of SVM blocks (opaque; PyOpenCL's SVMPool).
+     clmem_svm_pool_create                      as clmem_memory_pool_create, for SVM.
+     clmem_svm_pool_allocate                    a pooled SVM block (PyOpenCL's SVMPool.__call__).
+     clmem_svm_pool_allocate_at                 clmem_svm_pool_allocate(pool, size, &err): a ...
+     clmem_svm_pool_allocate_on_queue           a pooled SVM block bound to `queue` (an in-order ...
+     clmem_svm_pool_allocate_on_queue_at
+     clmem_pooled_svm_release                   return the block to its pool and empty the ...
+     clmem_pooled_svm_enqueue_release           bind the block to `queue` (NULL: keep its queue) ...
+     clmem_pooled_svm_bind_to_queue             from now on the block belongs to `queue` (an ...
+     clmem_pooled_svm_unbind_from_queue         wait for the bound queue (clFinish) and unbind.
+     clmem_pooled_svm_queue                     the queue the block is bound to, or NULL ...
+     clmem_pooled_svm_pool                      the pool a pooled SVM block came from; NULL for ...
+     clmem_svm_pool_held_blocks                 The SVM pool's accounting, statistics, limits ...
+     clmem_svm_pool_active_blocks               The SVM pool's accounting, statistics, limits ...
+     clmem_svm_pool_managed_bytes
+     clmem_svm_pool_active_bytes
+     clmem_svm_pool_bin_number
+     clmem_svm_pool_alloc_size
+     clmem_svm_pool_free_held
+     clmem_svm_pool_stop_holding
+     clmem_svm_pool_get_stats
+     clmem_svm_pool_reset_peaks
+     clmem_svm_pool_bins
+     clmem_svm_pool_set_limit
+     clmem_svm_pool_set_oom_callback
+     clmem_svm_pool_active_blocks_info
+     clmem_svm_pool_release                     as clmem_memory_pool_release.
+   >>pinned
+     clmem_pinned_allocation
+     clmem_pinned_allocation_create             `size` bytes of pinned host memory: a buffer of ...
+     clmem_pinned_allocation_release            give the memory back and empty the handle (ptr, ...
+     clmem_pinned_pool                          A pool of pinned host memory (opaque).
+     clmem_pinned_pool_create                   an empty pool whose blocks are made on `queue` ...
+     clmem_pinned_pool_allocate                 pinned host memory of `size` bytes from the pool.
+     clmem_pinned_pool_allocate_at              the same, recording where the allocation was ...
+     clmem_pinned_pool_held_blocks              Accounting, as the buffer pool's (0 for a NULL ...
+     clmem_pinned_pool_active_blocks            Accounting, as the buffer pool's (0 for a NULL ...
+     clmem_pinned_pool_managed_bytes
+     clmem_pinned_pool_active_bytes
+     clmem_pinned_pool_bin_number               clmem_bin_number / clmem_alloc_size with the ...
+     clmem_pinned_pool_alloc_size               clmem_bin_number / clmem_alloc_size with the ...
+     clmem_pinned_pool_free_held                unmap and release every held block, lowest bin ...
+     clmem_pinned_pool_stop_holding             clmem_pinned_pool_free_held(pool): unmap and ...
+     clmem_pinned_pool_get_stats                Statistics, peaks, bins, limit, callback, leak ...
+     clmem_pinned_pool_reset_peaks              Statistics, peaks, bins, limit, callback, leak ...
+     clmem_pinned_pool_bins
+     clmem_pinned_pool_set_limit
+     clmem_pinned_pool_set_oom_callback
+     clmem_pinned_pool_active_blocks_info       The active blocks, most recent first; `ptr` of ...
+     clmem_pinned_pool_release                  drop the program's hold on the pool: held blocks ...
+   >>stager
+     clmem_stager                               A stager: pinned slots, copying threads and a ...
+     clmem_stager_create                        a stager for copies between pageable host memory ...
+     clmem_stager_set_threshold                 stage copies of at least min_bytes bytes (0: ...
+     clmem_stager_threshold                     clmem_stager_set_threshold(st, min_bytes): stage ...
+     clmem_stager_stats
+     clmem_stager_get_stats                     the counters.
+     clmem_stager_copy_options
+     clmem_stager_copy                          a blocking linear copy between a clmem_buffer ...
+     clmem_stager_write_opts                    the two directions of clmem_stager_copy as ...
+     clmem_stager_read_opts                     the two directions of clmem_stager_copy as ...
+     clmem_stager_release                       stop the threads, unmap and free the slots, ...
+   >>device_link
+     clmem_device_link                          A device link: two queues of one context and ...
+     clmem_device_link_create                   a link that copies from buffers used on ...
+     clmem_device_link_set_threshold            stage copies of at least min_bytes (0: every ...
+     clmem_device_link_threshold                clmem_device_link_set_threshold(l, min_bytes): ...
+     clmem_device_link_stats
+     clmem_device_link_get_stats                the counts so far.
+     clmem_device_link_copy_opts                clmem_device_link_copy(l, dst, src, options...): ...
+     clmem_device_link_copy                     copy bytes of buffer src (whose contents live on ...
+     clmem_device_link_release                  wait for the link's copies, free the slots, ...
+   >>cache
+     clmem_cache_key_kind
+     clmem_first_arg_cache
+     CLMEM_FIRST_ARG_CACHE_INIT                 the initializer of a clmem_first_arg_cache ...
+     clmem_first_arg_dependent_memoize          PyOpenCL's first_arg_dependent_memoize wrapper call.
+     clmem_clear_first_arg_caches               PyOpenCL's clear_first_arg_caches.
+     clmem_first_arg_caches_forget              drop, from every cache, the entries keyed by ...
+     clmem_first_arg_cache_size                 how many entries the cache holds now (0 for NULL ...
+     CLMEM_CONTEXT_DEPENDENT_MEMOIZE            define static cl_int name(cl_context ctx, T ...
+     CLMEM_FIRST_ARG_DEPENDENT_MEMOIZE          define static cl_int name(ObjT obj, const ArgT ...
+   >>characterize
+     clmem_device_description
+     clmem_device_describe                      fill *out from the device and its platform.
+     clmem_get_fast_inaccurate_build_options    the build options that enable fast but possibly ...
+     clmem_get_fast_inaccurate_build_options_desc
+     clmem_get_simd_group_size                  an estimate of how many work items run in ...
+     clmem_get_simd_group_size_desc             clmem_get_simd_group_size(dev, type_size, ...
+     clmem_has_amd_double_support               "cl_amd_fp64" is one of the device's extensions ...
+     clmem_has_amd_double_support_desc          clmem_has_amd_double_support(dev, &yes): ...
+     clmem_has_double_support                   "cl_khr_fp64" is one of the device's extensions ...
+     clmem_has_double_support_desc              clmem_has_double_support(dev, &yes): ...
+     clmem_struct_arg_count_bug
+     clmem_has_struct_arg_count_bug             whether the device is expected to count a struct ...
+     clmem_has_struct_arg_count_bug_desc        clmem_has_struct_arg_count_bug(dev, ctx, &bug): ...
+     clmem_local_memory_access_granularity      bytes per local-memory bank; always 4 (as PyOpenCL).
+     clmem_local_memory_access_granularity_desc clmem_local_memory_access_granularity(dev, ...
+     clmem_local_memory_bank_count              the number of local-memory banks.
+     clmem_local_memory_bank_count_desc         clmem_local_memory_bank_count(dev, &banks): the ...
+     clmem_nv_compute_capability                an NVIDIA device's compute capability; 0 and 0 ...
+     clmem_nv_compute_capability_desc           clmem_nv_compute_capability(dev, &major, ...
+     clmem_simultaneous_work_items_on_local_access how many work items access local memory at ...
+     clmem_simultaneous_work_items_on_local_access_desc ...
+     clmem_usable_local_mem_size                an estimate of the local memory a kernel can ...
+     clmem_usable_local_mem_size_desc           clmem_usable_local_mem_size(dev, nargs, &bytes): ...
+     clmem_why_not_local_access_conflict_free   how many work items of one simultaneous group ...
+     clmem_why_not_local_access_conflict_free_desc
+     clmem_has_coarse_grain_buffer_svm          the device may have SVM (the platform is OpenCL ...
+     clmem_has_fine_grain_buffer_svm            clmem_has_coarse_grain_buffer_svm(dev, &yes) and ...
+     clmem_has_fine_grain_system_svm
+     clmem_has_fine_grain_buffer_svm_atomics
+     clmem_has_fine_grain_system_svm_atomics
+     clmem_has_coarse_grain_buffer_svm_desc
+     clmem_has_fine_grain_buffer_svm_desc
+     clmem_has_fine_grain_system_svm_desc
+     clmem_has_fine_grain_buffer_svm_atomics_desc
+     clmem_has_fine_grain_system_svm_atomics_desc
+   >>testing
+     clmem_test_device
+     clmem_get_test_platforms_and_devices       the devices a test should run on.
+     clmem_test_spec_platform
+     clmem_test_spec_resolve                    the pure part of ...
+     clmem_test_spec_resolve_groups             the same with the context of each pair: out[i] = ...
+     clmem_test_context
+     clmem_test_case
+     clmem_test_main                            run every case on every context that CLMEM_TEST ...
+     clmem_test_main_on                         clmem_test_main on the given devices instead of ...
+     clmem_test_skip                            mark the running case skipped with a reason; the ...
+     clmem_test_fail                            record a failure (used by the macros).
+     CLMEM_CHECK                                on failure record it and return from the test ...
+     CLMEM_CHECK_EQ                             integers equal; the failure shows both values.
+     CLMEM_CHECK_CL                             expr returns CL_SUCCESS; the failure names the ...
+     CLMEM_CHECK_ERR                            expr returns exactly `code`, and clmem left a ...
+   >>cxx
+     clmem_image_create
 */
 
 #ifndef CLMEM_H_INCLUDED
@@ -425,6 +753,14 @@ static inline cl_int clmem__migrate_call(cl_command_queue queue, const clmem__mi
    --------------------------------------------------------------------------------- */
 CLMEM_API void *clmem_mem_hostbuf(cl_mem mem);
 CLMEM_API size_t clmem_mem_hash(cl_mem mem);
+
+/** clmem_live_map_count(mem): how many maps of mem (NULL: of any object) clmem holds
+    live now. For tests and leak checks. Thread safety: any thread. */
+CLMEM_API size_t clmem_live_map_count(cl_mem mem);
+
+/* clmem__maps_live(): 1 while any map made through clmem is live (the inline copy
+   path then takes the full path, which warns about copying mapped memory). */
+CLMEM_API int clmem__maps_live(void);
 
 #ifdef __cplusplus
 }
@@ -966,11 +1302,6 @@ CLMEM_API cl_int clmem_enqueue_fill_image_opts(cl_command_queue queue, clmem_ima
                                                clmem_color_kind kind, const size_t *origin, const size_t *region,
                                                const clmem_enqueue_options *opts);
 
-/** For clmem_set_kernel_arg (wired in by the transfer module): pass an image to a
-    kernel's image argument. Errors: CL_INVALID_KERNEL (NULL), CL_INVALID_MEM_OBJECT
-    (empty handle), or clSetKernelArg's code. */
-CLMEM_API cl_int clmem__set_arg_image(cl_kernel k, cl_uint index, clmem_image v);
-
 #ifdef __cplusplus
 }
 #endif
@@ -1056,10 +1387,6 @@ CLMEM_API cl_int clmem_sampler_get_info(clmem_sampler s, clmem_sampler_info *inf
     no-op. Returns CL_SUCCESS or the driver's code. */
 CLMEM_API cl_int clmem_sampler_release(clmem_sampler *s);
 
-/** For clmem_set_kernel_arg: pass a sampler to a kernel's sampler_t argument. Errors:
-    CL_INVALID_KERNEL (NULL), CL_INVALID_SAMPLER (empty handle), clSetKernelArg's code. */
-CLMEM_API cl_int clmem__set_arg_sampler(cl_kernel k, cl_uint index, clmem_sampler v);
-
 #ifdef __cplusplus
 }
 #endif
@@ -1125,10 +1452,6 @@ CLMEM_API cl_int clmem_pipe_get_info(clmem_pipe p, clmem_pipe_info *info);
 
 /** clmem_pipe_release(&p): release and empty the handle; a second release is a no-op. */
 CLMEM_API cl_int clmem_pipe_release(clmem_pipe *p);
-
-/** For clmem_set_kernel_arg: pass a pipe to a kernel's pipe argument. Errors:
-    CL_INVALID_KERNEL (NULL), CL_INVALID_MEM_OBJECT (empty handle), clSetKernelArg's code. */
-CLMEM_API cl_int clmem__set_arg_pipe(cl_kernel k, cl_uint index, clmem_pipe v);
 
 #ifdef __cplusplus
 }
@@ -1470,12 +1793,6 @@ static inline cl_int clmem__svm_migratemem_call(cl_command_queue queue, const cl
     clmem__svm_migratemem_call(queue, &(clmem__svm_migratemem_args){__VA_ARGS__, .given = CLMEM__GIVEN(__VA_ARGS__)})
 #endif
 
-/** clmem__set_arg_svm(kernel, index, svm): clSetKernelArgSVMPointer(kernel, index,
-    svm.ptr); used by clmem_set_kernel_arg. Errors: CL_INVALID_KERNEL (NULL),
-    CL_INVALID_VALUE (a released allocation), CL_INVALID_OPERATION (headers < 2.0),
-    or the driver's code. */
-CLMEM_API cl_int clmem__set_arg_svm(cl_kernel kernel, cl_uint index, clmem_svm svm);
-
 /* ---------------------------------------------------------------------------------
    C-SHAPED ARRAYS IN SVM (PyOpenCL's svm_empty, svm_empty_like, csvm_*, fsvm_*)
    --------------------------------------------------------------------------------- */
@@ -1633,36 +1950,6 @@ CLMEM_API cl_int clmem_kernel_set_exec_info(cl_kernel kernel, const clmem_svm *s
              if (clmem_svm_allocation_lookup(&node->value, &a) == CL_SUCCESS)
                  clmem_svm_allocation_release(&a); */
 CLMEM_API cl_int clmem_svm_allocation_lookup(const void *ptr, clmem_svm_allocation *alloc);
-
-/** clmem_svm_allocator_allocate(allocator, size, &err): SVM memory from an SVM
-    allocator (PyOpenCL's SVMAllocator.__call__; the allocator, clmem_svm_allocator,
-    is in the pool section). Returns an allocation as clmem_svm_allocation_create
-    does, with the allocator's context, alignment, flags and queue; size 0 gives an
-    empty allocation. Release it with clmem_svm_allocation_release. Errors: those of
-    clmem_svm_allocation_create, and CL_INVALID_VALUE (allocator NULL).
-    Thread safety: any thread. */
-struct clmem_svm_allocator; /* opaque; typedef'd as clmem_svm_allocator in the pool section */
-CLMEM_API clmem_svm_allocation clmem_svm_allocator_allocate(struct clmem_svm_allocator *allocator, size_t size,
-                                                            cl_int *errcode_ret);
-
-/** clmem__check_kernel_arg(kernel, index, kind, size, value_type): private; used by
-    every clmem__set_arg_* (defined with them in the transfer module). Checks a value
-    for argument `index` against the parameter's declared type where the program was
-    built with -cl-kernel-arg-info; CL_SUCCESS where the type is not known. kind is
-    one of CLMEM__ARG_KIND_*; value_type names the value's C type for messages. */
-enum {
-    CLMEM__ARG_KIND_INT = 1,    /* an integer scalar or vector value */
-    CLMEM__ARG_KIND_FLOAT,      /* a floating-point scalar or vector value */
-    CLMEM__ARG_KIND_BUFFER,     /* a buffer (clmem_buffer) */
-    CLMEM__ARG_KIND_MEM,        /* a raw cl_mem: its CL_MEM_TYPE decides */
-    CLMEM__ARG_KIND_LOCAL,      /* clmem_local_memory */
-    CLMEM__ARG_KIND_SVM,        /* an SVM pointer */
-    CLMEM__ARG_KIND_IMAGE,      /* an image */
-    CLMEM__ARG_KIND_SAMPLER,    /* a sampler */
-    CLMEM__ARG_KIND_PIPE        /* a pipe */
-};
-CLMEM_API cl_int clmem__check_kernel_arg(cl_kernel kernel, cl_uint index, int kind, size_t size, const void *value,
-                                         const char *value_type);
 
 #ifdef __cplusplus
 }
@@ -1921,10 +2208,6 @@ CLMEM_API cl_int clmem_enqueue_unmap_mem_object_opts(cl_command_queue queue, cl_
     Example: *(float *)clmem_memory_map_at(&m, (const size_t[]){1, 2, 3}) = 10.0f; */
 CLMEM_API void *clmem_memory_map_at(const clmem_memory_map *map, const size_t *index);
 
-/** clmem_live_map_count(mem): how many maps of mem (NULL: of any object) clmem holds
-    live now. For tests and leak checks. Thread safety: any thread. */
-CLMEM_API size_t clmem_live_map_count(cl_mem mem);
-
 /** CLMEM_WITH_MAP(m, err, map_call) { ... }: PyOpenCL's `with map:`. Declares the
     clmem_memory_map m (empty), stores map_call's result (map_call fills &m) in the
     cl_int lvalue err, runs the block only when it is CL_SUCCESS, and releases the
@@ -1944,9 +2227,122 @@ CLMEM_API size_t clmem_live_map_count(cl_mem mem);
 #endif
 /* ---- end clmem/map.h ---- */
 
+/* ---- begin clmem/kernel_arg.h ---- */
+/* >>kernel_arg: clmem_set_kernel_arg, clmem_local_memory (PyOpenCL's Kernel.set_arg
+   and LocalMemory): one call for every kind of kernel argument, checked against the
+   parameter's declared type where the program has argument info */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The value types: a value of one of these gives its own size, as a kernel argument
+   (clmem_set_kernel_arg) and as a fill pattern (clmem_enqueue_fill); it is passed by
+   value. One spelling per underlying type (cl_int is int, so only int is listed). A
+   3-vector is a 4-vector in cl_platform.h; cl_half is cl_ushort (cl_halfN vectors are
+   not in every OpenCL header: a half vector goes as the cl_ushortN of its bits).
+   Vectors of 32 bytes and more are CLMEM__WIDE_VECTOR_TYPES, below. */
+#define CLMEM__PATTERN_TYPES(X)                                                                        \
+    X(char, char) X(signed char, schar) X(unsigned char, uchar) X(short, short)                        \
+    X(unsigned short, ushort) X(int, int) X(unsigned int, uint) X(long, long) X(unsigned long, ulong)   \
+    X(long long, llong) X(unsigned long long, ullong) X(float, float) X(double, double)                 \
+    X(cl_char2, char2) X(cl_char4, char4) X(cl_char8, char8) X(cl_char16, char16)                      \
+    X(cl_uchar2, uchar2) X(cl_uchar4, uchar4) X(cl_uchar8, uchar8) X(cl_uchar16, uchar16)              \
+    X(cl_short2, short2) X(cl_short4, short4) X(cl_short8, short8)                                     \
+    X(cl_ushort2, ushort2) X(cl_ushort4, ushort4) X(cl_ushort8, ushort8)                               \
+    X(cl_int2, int2) X(cl_int4, int4) X(cl_uint2, uint2) X(cl_uint4, uint4)                            \
+    X(cl_long2, long2) X(cl_ulong2, ulong2) X(cl_float2, float2) X(cl_float4, float4) X(cl_double2, double2)
+
+/* The wide vectors, 32 to 128 bytes, each with a number (1 ...). cl_platform.h aligns
+   them to their size, and gcc notes at every function that takes or passes such a
+   value by value that its ABI changed in gcc 4.6; so clmem takes them by address, the
+   address of the value's elements (an lvalue's own, or a temporary's, which lives to
+   the end of the call). CLMEM__WIDE(value) is the number of value's type as a char
+   (0, an int, for any other type); the expansion stays short because
+   clmem_set_kernel_arg names each type only in it. */
+#define CLMEM__WIDE_VECTOR_TYPES(X)                                                                          \
+    X(cl_short16, short16, 1) X(cl_ushort16, ushort16, 2) X(cl_int8, int8, 3) X(cl_int16, int16, 4)         \
+    X(cl_uint8, uint8, 5) X(cl_uint16, uint16, 6) X(cl_long4, long4, 7) X(cl_long8, long8, 8)               \
+    X(cl_long16, long16, 9) X(cl_ulong4, ulong4, 10) X(cl_ulong8, ulong8, 11) X(cl_ulong16, ulong16, 12)    \
+    X(cl_float8, float8, 13) X(cl_float16, float16, 14) X(cl_double4, double4, 15) X(cl_double8, double8, 16) \
+    X(cl_double16, double16, 17)
+#define CLMEM__WIDE_ASSOC(T, name, n) T:(char)n,
+#define CLMEM__WIDE(value) _Generic((value),CLMEM__WIDE_VECTOR_TYPES(CLMEM__WIDE_ASSOC)default:0)
+
+/** Local memory of a given size for a kernel argument (PyOpenCL's LocalMemory). */
+typedef struct clmem_local_memory {
+    size_t size;
+} clmem_local_memory;
+/** clmem_local_memory_create(size) / clmem_local_memory(size): a __local argument of size bytes. */
+static inline clmem_local_memory clmem_local_memory_create(size_t size) {
+    clmem_local_memory l;
+    l.size = size;
+    return l;
+}
+#define clmem_local_memory(size) clmem_local_memory_create(size)
+
+/* The setters behind clmem_set_kernel_arg, one per kind of value (private). */
+CLMEM_API cl_int clmem__set_arg_buffer(cl_kernel kernel, cl_uint index, clmem_buffer value);
+CLMEM_API cl_int clmem__set_arg_mem(cl_kernel kernel, cl_uint index, cl_mem value);
+CLMEM_API cl_int clmem__set_arg_local(cl_kernel kernel, cl_uint index, clmem_local_memory value);
+CLMEM_API cl_int clmem__set_arg_image(cl_kernel kernel, cl_uint index, clmem_image value);
+CLMEM_API cl_int clmem__set_arg_sampler(cl_kernel kernel, cl_uint index, clmem_sampler value);
+CLMEM_API cl_int clmem__set_arg_pipe(cl_kernel kernel, cl_uint index, clmem_pipe value);
+/* clSetKernelArgSVMPointer; CL_INVALID_VALUE for a released allocation,
+   CL_INVALID_OPERATION without OpenCL 2.0 headers. */
+CLMEM_API cl_int clmem__set_arg_svm(cl_kernel kernel, cl_uint index, clmem_svm value);
+#define CLMEM__ARG_DECL(T, name) CLMEM_API cl_int clmem__set_arg_##name(cl_kernel kernel, cl_uint index, T value);
+CLMEM__PATTERN_TYPES(CLMEM__ARG_DECL)
+#undef CLMEM__ARG_DECL
+/* A wide vector by address: size bytes at elements, wide its CLMEM__WIDE_VECTOR_TYPES
+   number. */
+CLMEM_API cl_int clmem__set_arg_vector(cl_kernel kernel, cl_uint index, const void *elements, size_t size, int wide);
+CLMEM_API cl_int clmem__set_arg_unsupported(cl_kernel kernel, cl_uint index, ...);
+
+/** clmem_set_kernel_arg(kernel, index, value): set one kernel argument from a clmem
+    handle or a value: clmem_buffer (also pooled and sub-buffers), clmem_image,
+    clmem_sampler, clmem_pipe, clmem_svm (clSetKernelArgSVMPointer), a raw cl_mem,
+    clmem_local_memory(size), or a scalar or vector value whose type gives its size
+    (every OpenCL scalar and cl_<type>N vector of 2, 3, 4, 8 and 16 components;
+    clmem_set_kernel_arg(k, 2, 1.5f), clmem_set_kernel_arg(k, 3, (cl_uint)n)).
+    Where the program was built with -cl-kernel-arg-info, the value is checked against
+    the parameter's declared type first (clGetKernelArgInfo): a value of the wrong size
+    (CL_INVALID_ARG_SIZE), an integer for a floating-point parameter or the reverse, a
+    handle for a value or local memory for a non-__local pointer (CL_INVALID_ARG_VALUE),
+    a non-memory value for a pointer, image or pipe (CL_INVALID_MEM_OBJECT), a
+    non-sampler for a sampler_t (CL_INVALID_SAMPLER), each message naming the argument
+    and both types. Without argument info nothing is checked beyond what the driver
+    checks: OpenCL promises the info only with -cl-kernel-arg-info, and PoCL, which
+    keeps it for every program, reports it only where the build options were NULL or
+    name -cl-kernel-arg-info (so "" turns the check off there). CLMEM_NO_VALIDATION or
+    CLMEM_NO_KERNEL_ARG_CHECK compiles the check out.
+    Returns CL_SUCCESS, one of the codes above, CL_INVALID_KERNEL (NULL kernel),
+    CL_INVALID_MEM_OBJECT (an empty or stale handle), CL_INVALID_SAMPLER (an empty
+    sampler), CL_INVALID_ARG_SIZE (local memory of size 0), CL_INVALID_ARG_VALUE (a
+    pointer or another type that is not a kernel argument), or the driver's code with a
+    message naming the argument index.
+    Thread safety: as clSetKernelArg (one thread per kernel at a time). */
+#ifndef __cplusplus
+#define CLMEM__ARG_ASSOC(T, name) T: clmem__set_arg_##name,
+#define clmem_set_kernel_arg(kernel, index, value)                                                              \
+    _Generic(CLMEM__WIDE(value),                                                                                \
+             char: clmem__set_arg_vector(kernel, index,                                                         \
+                                         _Generic(CLMEM__WIDE(value), char: (value), default: (cl_char16){{0}}).s, \
+                                         sizeof(value), CLMEM__WIDE(value)),                                    \
+             default: _Generic((value), clmem_buffer: clmem__set_arg_buffer, clmem_image: clmem__set_arg_image, \
+                               clmem_sampler: clmem__set_arg_sampler, clmem_pipe: clmem__set_arg_pipe,          \
+                               clmem_svm: clmem__set_arg_svm, cl_mem: clmem__set_arg_mem,                       \
+                               clmem_local_memory: clmem__set_arg_local, CLMEM__PATTERN_TYPES(CLMEM__ARG_ASSOC) \
+                               default: clmem__set_arg_unsupported)(kernel, index, value))
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+/* ---- end clmem/kernel_arg.h ---- */
+
 /* ---- begin clmem/transfer.h ---- */
-/* >>transfer: one enqueue_copy and one enqueue_fill for every kind of memory,
-   clmem_set_kernel_arg, clmem_local_memory */
+/* >>transfer: one enqueue_copy and one enqueue_fill for every kind of memory */
 
 #ifdef __cplusplus
 extern "C" {
@@ -2096,7 +2492,6 @@ CLMEM__COPY_PAIRS(CLMEM__COPY_DECL)
    folds away), of a live (not stale) buffer the host may access, while no map is
    live, goes straight to clEnqueueWrite/ReadBuffer. Anything else, and every
    refusal, takes the full path, which checks everything and words the error. */
-CLMEM_API int clmem__maps_live(void);
 CLMEM_API cl_int clmem__copy_host_failed(cl_int err, cl_command_queue queue, clmem_buffer buf, int write);
 CLMEM_API cl_int clmem__copy_host_linear(cl_command_queue queue, clmem_buffer buf, void *host, int write, unsigned given,
                                          size_t byte_count, size_t offset, int is_blocking, cl_event *event);
@@ -2216,22 +2611,6 @@ static inline clmem__fill_target clmem__fill_target_svm(clmem_svm s) {
    It generates the C dispatch below and the C++ overloads (clmem/cxx.h). */
 #define CLMEM__FILL_TARGETS(X) X(clmem_buffer, clmem__fill_target_buffer) X(clmem_svm, clmem__fill_target_svm)
 
-/* The pattern types: a value of one of these gives its own size. One spelling per
-   underlying type (cl_int is int, so only int is listed). 3-vectors are 4-vectors in
-   cl_platform.h and are left out, and so are vectors of 32 bytes or more: OpenCL's
-   headers align them to their size, and passing such values by value draws ABI notes
-   from gcc. Larger patterns go through a pointer with .pattern_size. */
-#define CLMEM__PATTERN_TYPES(X)                                                                        \
-    X(char, char) X(signed char, schar) X(unsigned char, uchar) X(short, short)                        \
-    X(unsigned short, ushort) X(int, int) X(unsigned int, uint) X(long, long) X(unsigned long, ulong)   \
-    X(long long, llong) X(unsigned long long, ullong) X(float, float) X(double, double)                 \
-    X(cl_char2, char2) X(cl_char4, char4) X(cl_char8, char8) X(cl_char16, char16)                      \
-    X(cl_uchar2, uchar2) X(cl_uchar4, uchar4) X(cl_uchar8, uchar8) X(cl_uchar16, uchar16)              \
-    X(cl_short2, short2) X(cl_short4, short4) X(cl_short8, short8)                                     \
-    X(cl_ushort2, ushort2) X(cl_ushort4, ushort4) X(cl_ushort8, ushort8)                               \
-    X(cl_int2, int2) X(cl_int4, int4) X(cl_uint2, uint2) X(cl_uint4, uint4)                            \
-    X(cl_long2, long2) X(cl_ulong2, ulong2) X(cl_float2, float2) X(cl_float4, float4) X(cl_double2, double2)
-
 #define CLMEM__FILL_DECL(T, name)                                                                   \
     CLMEM_API cl_int clmem__fill_##name(cl_command_queue queue, clmem__fill_target dst, T pattern, size_t size, \
                                         const clmem_fill_options *opts);
@@ -2260,46 +2639,6 @@ CLMEM__FILL_DECL(const void *, ptr)
 #define CLMEM__FILL_ASSOC(T, name) T: clmem__fill_##name,
 #define CLMEM__FILL_FN(pattern) _Generic((pattern), CLMEM__PATTERN_TYPES(CLMEM__FILL_ASSOC) default: clmem__fill_ptr)
 #endif
-
-/* ---- kernel arguments ---- */
-
-/** Local memory of a given size for a kernel argument (PyOpenCL's LocalMemory). */
-typedef struct clmem_local_memory {
-    size_t size;
-} clmem_local_memory;
-/** clmem_local_memory_create(size) / clmem_local_memory(size): a __local argument of size bytes. */
-static inline clmem_local_memory clmem_local_memory_create(size_t size) {
-    clmem_local_memory l;
-    l.size = size;
-    return l;
-}
-#define clmem_local_memory(size) clmem_local_memory_create(size)
-
-CLMEM_API cl_int clmem__set_arg_buffer(cl_kernel kernel, cl_uint index, clmem_buffer value);
-CLMEM_API cl_int clmem__set_arg_mem(cl_kernel kernel, cl_uint index, cl_mem value);
-CLMEM_API cl_int clmem__set_arg_local(cl_kernel kernel, cl_uint index, clmem_local_memory value);
-#define CLMEM__ARG_DECL(T, name) CLMEM_API cl_int clmem__set_arg_##name(cl_kernel kernel, cl_uint index, T value);
-CLMEM__PATTERN_TYPES(CLMEM__ARG_DECL)
-#undef CLMEM__ARG_DECL
-
-/** clmem_set_kernel_arg(kernel, index, value): set one kernel argument from a clmem
-    handle or a value: clmem_buffer (also pooled and sub-buffers), clmem_image,
-    clmem_sampler, clmem_pipe, clmem_svm (clSetKernelArgSVMPointer), a raw cl_mem,
-    clmem_local_memory(size), or a scalar/vector value whose type gives its size
-    (clmem_set_kernel_arg(k, 2, 1.5f), clmem_set_kernel_arg(k, 3, (cl_uint)n)).
-    Returns CL_SUCCESS, CL_INVALID_KERNEL (NULL kernel), CL_INVALID_MEM_OBJECT (an
-    empty handle), CL_INVALID_ARG_SIZE (local memory of size 0), or the driver's
-    code with a message naming the argument index. */
-#ifndef __cplusplus
-#define CLMEM__ARG_ASSOC(T, name) T: clmem__set_arg_##name,
-#define clmem_set_kernel_arg(kernel, index, value)                                                        \
-    _Generic((value), clmem_buffer: clmem__set_arg_buffer, clmem_image: clmem__set_arg_image,            \
-             clmem_sampler: clmem__set_arg_sampler, clmem_pipe: clmem__set_arg_pipe,                     \
-             clmem_svm: clmem__set_arg_svm, cl_mem: clmem__set_arg_mem,                                  \
-             clmem_local_memory: clmem__set_arg_local, CLMEM__PATTERN_TYPES(CLMEM__ARG_ASSOC)            \
-             default: clmem__set_arg_unsupported)(kernel, index, value)
-#endif
-CLMEM_API cl_int clmem__set_arg_unsupported(cl_kernel kernel, cl_uint index, ...);
 
 /** clmem_enqueue_copy_buffer_p2p_amd(platform, queue, src, dst, ...): copy between
     buffers of two contexts through cl_amd_copy_buffer_p2p (clEnqueueCopyBufferP2PAMD;
@@ -4558,6 +4897,10 @@ inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_image v) { return clmem__set
 inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_sampler v) { return clmem__set_arg_sampler(k, i, v); }
 inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_pipe v) { return clmem__set_arg_pipe(k, i, v); }
 inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_svm v) { return clmem__set_arg_svm(k, i, v); }
+#define CLMEM__CXX_WIDE_ARG(T, name, n) \
+    inline cl_int set_arg(cl_kernel k, cl_uint i, const T &v) { return clmem__set_arg_vector(k, i, v.s, sizeof v, n); }
+CLMEM__WIDE_VECTOR_TYPES(CLMEM__CXX_WIDE_ARG)
+#undef CLMEM__CXX_WIDE_ARG
 template <class H> inline cl_int set_arg(cl_kernel k, cl_uint i, const unique<H> &u) { return set_arg(k, i, u.get()); }
 template <class T> inline cl_int set_arg(cl_kernel, cl_uint, T) {
     static_assert(always_false<T>::value,
@@ -4723,7 +5066,7 @@ template <class T> inline T *at(const clmem_memory_map &m, std::initializer_list
 } // namespace clmem
 
 /* ---- the C names that C gives to _Generic: C++ overloads ---- */
-/** clmem_set_kernel_arg(kernel, index, value): see clmem/transfer.h. */
+/** clmem_set_kernel_arg(kernel, index, value): see clmem/kernel_arg.h. */
 template <class V> inline cl_int clmem_set_kernel_arg(cl_kernel kernel, cl_uint index, const V &value) {
     return clmem::detail::ret(clmem::detail::set_arg(kernel, index, value));
 }
@@ -5441,12 +5784,228 @@ CLMEM_API cl_int clmem_enqueue_migrate_mem_objects_opts(cl_command_queue queue, 
         return clmem__fail(CL_INVALID_OPERATION, fn, "the queue's device is older than OpenCL 1.2 (no migration)");
     return clmem__cl_fail(err, fn, "clEnqueueMigrateMemObjects");
 }
+
+/* ---- the live-map table ----
+   Maps are made and released in map.c; buffer and image releases and copies ask
+   here whether their memory is mapped. One record per map clmem made and has not released (a multiset: two maps of one
+   region may share a pointer). A record is entered, with ptr NULL, before the driver
+   is called, so that overlapping maps made at the same time from two threads cannot
+   both pass the overlap check; the lock is never held across a driver call. */
+typedef struct clmem__map_record {
+    unsigned long long serial;
+    cl_mem mem;          /* the mapped object */
+    cl_mem root;         /* buffers: the root buffer; images: mem */
+    void *ptr;           /* NULL while the driver call is in progress */
+    cl_command_queue queue; /* retained by the record while the map is live */
+    cl_event event;      /* the map's event (owned by the record), or NULL */
+    int busy;            /* an unmap of this map is being enqueued */
+    cl_map_flags flags;
+    size_t lo[3], hi[3]; /* buffers: [lo[0], hi[0]) bytes of root; images: the pixel box */
+    const char *file;
+    int line;
+} clmem__map_record;
+
+static clmem__mutex clmem__map_lock = CLMEM__MUTEX_INIT;
+static clmem__map_record *clmem__maps;
+static size_t clmem__map_count, clmem__map_capacity;
+/* clmem__map_live mirrors clmem__map_count for the lock-free fast path of
+   clmem__map_note_use: every copy asks, and with no live maps it must cost nothing. */
+#if defined(__GNUC__) || defined(__clang__)
+static size_t clmem__map_live;
+#define CLMEM__MAP_PUBLISH() __atomic_store_n(&clmem__map_live, clmem__map_count, __ATOMIC_RELAXED)
+#define CLMEM__MAP_ANY_LIVE() (__atomic_load_n(&clmem__map_live, __ATOMIC_RELAXED) != 0)
+#else
+#define CLMEM__MAP_PUBLISH() ((void)0)
+#define CLMEM__MAP_ANY_LIVE() 1
+#endif
+static unsigned long long clmem__map_serial;
+
+CLMEM_API int clmem__maps_live(void) { return CLMEM__MAP_ANY_LIVE(); }
+
+#define CLMEM__MAP_WRITES(flags) (((flags) & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) != 0)
+
+static bool clmem__map_boxes_meet(const clmem__map_record *a, const size_t *lo, const size_t *hi) {
+    int i;
+    for (i = 0; i < 3; ++i)
+        if (!(a->lo[i] < hi[i] && lo[i] < a->hi[i])) return false;
+    return true;
+}
+
+static void clmem__map_where(const clmem__map_record *r, char *buf, size_t size) {
+    if (r->file)
+        snprintf(buf, size, "map #%llu made at %s:%d", r->serial, r->file, r->line);
+    else
+        snprintf(buf, size, "map #%llu", r->serial);
+}
+
+/* clmem__map_reserve(fn, rec): enter rec (ptr NULL) unless it overlaps a live map of
+   the same memory where either is for writing. Returns CL_SUCCESS and sets the
+   record's serial. */
+static cl_int clmem__map_reserve(const char *fn, clmem__map_record *rec) {
+    size_t i;
+    cl_int result = CL_SUCCESS;
+    clmem__lock(&clmem__map_lock);
+    if (CLMEM__CHECKS) {
+        for (i = 0; i < clmem__map_count; ++i) {
+            const clmem__map_record *r = &clmem__maps[i];
+            if (r->root == rec->root && (CLMEM__MAP_WRITES(r->flags) || CLMEM__MAP_WRITES(rec->flags)) &&
+                clmem__map_boxes_meet(r, rec->lo, rec->hi)) {
+                char where[320];
+                /* everything the message needs is copied while the lock is held: once it is
+                   released another thread may remove records and shrink the table */
+                const char *use = CLMEM__MAP_WRITES(r->flags) ? "writing" : "reading";
+                clmem__map_where(r, where, sizeof where);
+                clmem__unlock(&clmem__map_lock);
+                return clmem__fail(CL_INVALID_OPERATION, fn,
+                                   "the region overlaps a live map for %s (%s); overlapping maps are allowed only "
+                                   "when all of them are for reading: release that map first",
+                                   use, where);
+            }
+        }
+    }
+    if (clmem__map_count == clmem__map_capacity) {
+        size_t cap = clmem__map_capacity ? clmem__map_capacity * 2 : 16;
+        clmem__map_record *grown =
+            CLMEM__CAST(clmem__map_record *, CLMEM_REALLOC(clmem__maps, cap * sizeof(clmem__map_record)));
+        if (!grown) {
+            result = clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "no memory for the live-map table (%zu entries)", cap);
+        } else {
+            clmem__maps = grown;
+            clmem__map_capacity = cap;
+        }
+    }
+    if (result == CL_SUCCESS) {
+        rec->serial = ++clmem__map_serial;
+        rec->ptr = NULL;
+        clmem__maps[clmem__map_count++] = *rec;
+        CLMEM__MAP_PUBLISH();
+    }
+    clmem__unlock(&clmem__map_lock);
+    return result;
+}
+
+/* Index of the record with this serial, or clmem__map_count. Lock held. */
+static size_t clmem__map_find(unsigned long long serial) {
+    size_t i;
+    for (i = 0; i < clmem__map_count; ++i)
+        if (clmem__maps[i].serial == serial) return i;
+    return clmem__map_count;
+}
+
+/* Remove record i (order kept, so "the most recent" stays meaningful). Lock held. */
+static void clmem__map_remove_at(size_t i) {
+    memmove(clmem__maps + i, clmem__maps + i + 1, (clmem__map_count - i - 1) * sizeof(clmem__map_record));
+    --clmem__map_count;
+    CLMEM__MAP_PUBLISH();
+    if (clmem__map_count == 0) {
+        CLMEM_FREE(clmem__maps);
+        clmem__maps = NULL;
+        clmem__map_capacity = 0;
+    }
+}
+
+static void clmem__map_cancel(unsigned long long serial) {
+    size_t i;
+    clmem__lock(&clmem__map_lock);
+    i = clmem__map_find(serial);
+    if (i < clmem__map_count) clmem__map_remove_at(i);
+    clmem__unlock(&clmem__map_lock);
+}
+
+static void clmem__map_publish(unsigned long long serial, void *ptr, cl_command_queue queue, cl_event event) {
+    size_t i;
+    clmem__lock(&clmem__map_lock);
+    i = clmem__map_find(serial);
+    if (i < clmem__map_count) {
+        clmem__maps[i].ptr = ptr;
+        clmem__maps[i].queue = queue;
+        clmem__maps[i].event = event;
+    }
+    clmem__unlock(&clmem__map_lock);
+}
+
+/* clmem__map_drop(serial): the map was unmapped: forget it and release what it held. */
+static void clmem__map_drop(unsigned long long serial) {
+    size_t i;
+    clmem__map_record rec;
+    clmem__lock(&clmem__map_lock);
+    i = clmem__map_find(serial);
+    if (i == clmem__map_count) {
+        clmem__unlock(&clmem__map_lock);
+        return;
+    }
+    rec = clmem__maps[i];
+    clmem__map_remove_at(i);
+    clmem__unlock(&clmem__map_lock);
+    clReleaseMemObject(rec.mem);
+    clReleaseCommandQueue(rec.queue);
+    if (rec.event) clReleaseEvent(rec.event);
+}
+
+/* clmem__map_unclaim(serial): the unmap failed; the map stays live and releasable. */
+static void clmem__map_unclaim(unsigned long long serial) {
+    size_t i;
+    clmem__lock(&clmem__map_lock);
+    i = clmem__map_find(serial);
+    if (i < clmem__map_count) clmem__maps[i].busy = 0;
+    clmem__unlock(&clmem__map_lock);
+}
+
+CLMEM_API size_t clmem_live_map_count(cl_mem mem) {
+    size_t i, n = 0;
+    clmem__lock(&clmem__map_lock);
+    for (i = 0; i < clmem__map_count; ++i)
+        if (clmem__maps[i].ptr && (mem == NULL || clmem__maps[i].mem == mem)) ++n;
+    clmem__unlock(&clmem__map_lock);
+    return n;
+}
+
+/* clmem__map_note_use(mem, fn): called by buffer release and copies; reports (log
+   warning) when mem is mapped for writing through clmem: mem itself, its root buffer
+   (a sub-buffer of a mapped buffer, where the ranges meet) or a sub-buffer of it.
+   With no live map it is one load, inlined (the search is out of line). */
+static CLMEM__NOINLINE void clmem__map_note_use_slow(cl_mem mem, const char *fn) {
+    size_t i, sub_lo = 0, sub_hi = 0;
+    cl_mem parent = NULL;
+    bool parent_known = false;
+    char where[320];
+    clmem__lock(&clmem__map_lock);
+    for (i = 0; i < clmem__map_count; ++i) {
+        const clmem__map_record *r = &clmem__maps[i];
+        if (!r->ptr || !CLMEM__MAP_WRITES(r->flags)) continue;
+        if (r->mem == mem || r->root == mem) break;
+        if (!parent_known) { /* is mem a sub-buffer of a mapped root? (asked once, only while maps exist) */
+            size_t off = 0, size = 0;
+            parent_known = true;
+            if (clGetMemObjectInfo(mem, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent, NULL) != CL_SUCCESS ||
+                clGetMemObjectInfo(mem, CL_MEM_OFFSET, sizeof off, &off, NULL) != CL_SUCCESS ||
+                clGetMemObjectInfo(mem, CL_MEM_SIZE, sizeof size, &size, NULL) != CL_SUCCESS)
+                parent = NULL;
+            sub_lo = off;
+            sub_hi = off + size;
+        }
+        if (parent != NULL && r->root == parent && r->lo[0] < sub_hi && sub_lo < r->hi[0]) break;
+    }
+    if (i < clmem__map_count) {
+        clmem__map_where(&clmem__maps[i], where, sizeof where);
+        clmem__unlock(&clmem__map_lock);
+        clmem__warn(fn,
+                    "memory object %p is mapped for writing (%s); the device may not see the host's writes "
+                    "until clmem_memory_map_release",
+                    (void *)mem, where);
+        return;
+    }
+    clmem__unlock(&clmem__map_lock);
+}
+
+static void clmem__map_note_use(cl_mem mem, const char *fn) {
+    if (mem != NULL && CLMEM__MAP_ANY_LIVE()) clmem__map_note_use_slow(mem, fn);
+}
 /* ---- end clmem/memobj.c ---- */
 
 /* ---- begin clmem/buffer.c ---- */
 /* >>buffer (implementation) */
 
-static void clmem__map_note_use(cl_mem mem, const char *fn); /* clmem/map.c */
 
 #define CLMEM__ACCESS_FLAGS (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)
 #define CLMEM__HOST_PTR_FLAGS (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)
@@ -6628,18 +7187,6 @@ CLMEM_API cl_int clmem_enqueue_fill_image_opts(cl_command_queue queue, clmem_ima
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueFillImage");
 }
 
-CLMEM_API cl_int clmem__set_arg_image(cl_kernel k, cl_uint index, clmem_image v) {
-    static const char fn[] = "clmem_set_kernel_arg";
-    cl_int err;
-    if (CLMEM__CHECKS) {
-        if (!k) return clmem__fail(CL_INVALID_KERNEL, fn, "kernel is NULL");
-        if (!v.mem) return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "argument %u: the image is an empty or released handle", index);
-        if ((err = clmem__check_kernel_arg(k, index, CLMEM__ARG_KIND_IMAGE, sizeof v.mem, &v.mem, "clmem_image")) != CL_SUCCESS)
-            return err;
-    }
-    err = clSetKernelArg(k, index, sizeof(cl_mem), &v.mem);
-    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clSetKernelArg");
-}
 /* ---- end clmem/image.c ---- */
 
 /* ---- begin clmem/sampler.c ---- */
@@ -6911,19 +7458,6 @@ CLMEM_API cl_int clmem_sampler_release(clmem_sampler *s) {
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, "clmem_sampler_release", "clReleaseSampler");
 }
 
-CLMEM_API cl_int clmem__set_arg_sampler(cl_kernel k, cl_uint index, clmem_sampler v) {
-    static const char fn[] = "clmem_set_kernel_arg";
-    cl_int err;
-    if (CLMEM__CHECKS) {
-        if (!k) return clmem__fail(CL_INVALID_KERNEL, fn, "kernel is NULL");
-        if (!v.sampler)
-            return clmem__fail(CL_INVALID_SAMPLER, fn, "argument %u: the sampler is an empty or released handle", index);
-        if ((err = clmem__check_kernel_arg(k, index, CLMEM__ARG_KIND_SAMPLER, sizeof v.sampler, &v.sampler, "clmem_sampler")) != CL_SUCCESS)
-            return err;
-    }
-    err = clSetKernelArg(k, index, sizeof(cl_sampler), &v.sampler);
-    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clSetKernelArg");
-}
 /* ---- end clmem/sampler.c ---- */
 
 /* ---- begin clmem/pipe.c ---- */
@@ -7107,28 +7641,10 @@ CLMEM_API cl_int clmem_pipe_release(clmem_pipe *p) {
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, "clmem_pipe_release", "clReleaseMemObject");
 }
 
-CLMEM_API cl_int clmem__set_arg_pipe(cl_kernel k, cl_uint index, clmem_pipe v) {
-    static const char fn[] = "clmem_set_kernel_arg";
-    cl_int err;
-    if (CLMEM__CHECKS) {
-        if (!k) return clmem__fail(CL_INVALID_KERNEL, fn, "kernel is NULL");
-        if (!v.mem) return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "argument %u: the pipe is an empty or released handle", index);
-        if ((err = clmem__check_kernel_arg(k, index, CLMEM__ARG_KIND_PIPE, sizeof v.mem, &v.mem, "clmem_pipe")) != CL_SUCCESS)
-            return err;
-    }
-    err = clSetKernelArg(k, index, sizeof(cl_mem), &v.mem);
-    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clSetKernelArg");
-}
 /* ---- end clmem/pipe.c ---- */
 
 /* ---- begin clmem/svm.c ---- */
 /* >>svm (implementation) */
-
-#if defined(CL_VERSION_2_0)
-#define CLMEM__HAVE_SVM 1
-#else
-#define CLMEM__HAVE_SVM 0
-#endif
 
 /* ---- the registry of live allocations and maps ----
    A handle names its record by an id: (generation << 32) | (slot index + 1). A
@@ -7198,7 +7714,7 @@ static const char *clmem__svm_flags_text(cl_svm_mem_flags flags, char *buf, size
 #define CLMEM__SVM_CAP_ATOMICS ((cl_bitfield)1 << 3)
 #define CLMEM__SVM_FLAG_ATOMICS ((cl_svm_mem_flags)1 << 11)
 
-#if !CLMEM__HAVE_SVM
+#ifndef CL_VERSION_2_0
 static cl_int clmem__svm_unsupported(const char *fn) {
     return clmem__fail(CL_INVALID_OPERATION, fn,
                        "clmem was compiled with OpenCL headers older than 2.0 (CL_TARGET_OPENCL_VERSION %d): no SVM",
@@ -7206,7 +7722,7 @@ static cl_int clmem__svm_unsupported(const char *fn) {
 }
 #endif
 
-#if CLMEM__HAVE_SVM
+#ifdef CL_VERSION_2_0
 /* clmem__svm_device_caps(fn, dev, &caps): 0 for a device older than OpenCL 2.0; a
    failed query keeps its code and is named. */
 static cl_int clmem__svm_device_caps(const char *fn, cl_device_id dev, cl_bitfield *caps) {
@@ -7231,7 +7747,7 @@ static void clmem__svm_device_name(cl_device_id dev, char *buf, size_t size) {
 
 /* Free now: clSVMFree while still holding clmem's context reference, then drop it. */
 static void clmem__svm_free_now(clmem__svm_rec *rec) {
-#if CLMEM__HAVE_SVM
+#ifdef CL_VERSION_2_0
     clSVMFree(rec->context, rec->ptr);
 #endif
     clReleaseContext(rec->context);
@@ -7239,7 +7755,7 @@ static void clmem__svm_free_now(clmem__svm_rec *rec) {
     CLMEM_FREE(rec);
 }
 
-#if CLMEM__HAVE_SVM
+#ifdef CL_VERSION_2_0
 /* clEnqueueSVMFree's callback: runs when the free's turn comes in the queue. The
    queue (which holds its context) is alive while it runs, so dropping clmem's
    context reference here never destroys the context inside the driver's thread. */
@@ -7257,7 +7773,7 @@ static void CL_CALLBACK clmem__svm_allocation_free_cb(cl_command_queue queue, cl
    the callback (do not touch it again) and its bound queue reference is dropped. */
 static cl_int clmem__svm_enqueue_free(clmem__svm_rec *rec, cl_command_queue queue, cl_uint nw, const cl_event *wl,
                                       cl_event *event) {
-#if CLMEM__HAVE_SVM
+#ifdef CL_VERSION_2_0
     cl_command_queue bound = rec->queue;
     cl_int err;
     rec->queue = NULL;
@@ -7368,7 +7884,7 @@ static clmem_svm_allocation clmem__svm_alloc(const char *fn, cl_context ctx, siz
         return a;
     }
     if (size == 0) return a; /* PyOpenCL: nothing allocated; release is a no-op */
-#if !CLMEM__HAVE_SVM
+#ifndef CL_VERSION_2_0
     (void)rec;
     clmem__set_err(errcode_ret, clmem__svm_unsupported(fn));
     return a;
@@ -7691,7 +8207,7 @@ CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm sv
         return clmem__fail(CLMEM_ERROR_SIZE_UNKNOWN, fn, "the size of the map is unknown: svm.size is 0 and .size not given");
     if (CLMEM__CHECKS && svm.size && size > svm.size)
         return clmem__fail(CL_INVALID_VALUE, fn, ".size %zu is larger than the %zu bytes of svm", size, svm.size);
-#if !CLMEM__HAVE_SVM
+#ifndef CL_VERSION_2_0
     (void)rec;
     return clmem__svm_unsupported(fn);
 #else
@@ -7759,7 +8275,7 @@ CLMEM_API cl_int clmem_svm_map_release_opts(clmem_svm_map *map, const clmem_svm_
                                (void *)opts->queue, (void *)have, (void *)want);
         }
     }
-#if CLMEM__HAVE_SVM
+#ifdef CL_VERSION_2_0
     err = clEnqueueSVMUnmap(q, rec->ptr, opts->num_wait_for, opts->wait_for, opts->event);
 #else
     (void)q;
@@ -7844,7 +8360,7 @@ static cl_int clmem__svm_fill(const char *fn, cl_command_queue queue, clmem_svm 
                                offset, pattern_size);
     }
     if (n == 0) return clmem__nothing_to_do(fn, queue, wl, nw, event);
-#if CLMEM__HAVE_SVM
+#ifdef CL_VERSION_2_0
     err = clEnqueueSVMMemFill(queue, (char *)dst.ptr + offset, pattern, pattern_size, n, nw, wl, event);
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueSVMMemFill");
 #else
@@ -7917,29 +8433,6 @@ CLMEM_API cl_int clmem_enqueue_svm_migratemem_opts(cl_command_queue queue, const
 #endif
 }
 
-/* ---- kernel arguments ---- */
-CLMEM_API cl_int clmem__set_arg_svm(cl_kernel kernel, cl_uint index, clmem_svm svm) {
-    static const char fn[] = "clmem_set_kernel_arg";
-    cl_context ctx;
-    cl_int err;
-    if (CLMEM__CHECKS) {
-        if (!kernel) return clmem__fail(CL_INVALID_KERNEL, fn, "kernel is NULL");
-        if ((err = clmem__svm_check_live(fn, "the SVM argument", svm, &ctx)) != CL_SUCCESS) return err;
-        if ((err = clmem__check_kernel_arg(kernel, index, CLMEM__ARG_KIND_SVM, sizeof svm.ptr, &svm.ptr, "clmem_svm")) !=
-            CL_SUCCESS)
-            return err;
-    }
-#if CLMEM__HAVE_SVM
-    err = clSetKernelArgSVMPointer(kernel, index, svm.ptr);
-    if (err != CL_SUCCESS) return clmem__fail(err, fn, "clSetKernelArgSVMPointer(index %u, %p) failed with %s (%d)", index, svm.ptr,
-                                              clmem_error_string(err), (int)err);
-    return CL_SUCCESS;
-#else
-    (void)index; (void)ctx; (void)err;
-    return clmem__svm_unsupported(fn);
-#endif
-}
-
 /* ---- SVM pointers reached through memory (clSetKernelExecInfo) ---- */
 CLMEM_API cl_int clmem_kernel_set_exec_info(cl_kernel kernel, const clmem_svm *svms, cl_uint n, cl_bool fine_grain_system) {
     static const char fn[] = "clmem_kernel_set_exec_info";
@@ -7948,7 +8441,7 @@ CLMEM_API cl_int clmem_kernel_set_exec_info(cl_kernel kernel, const clmem_svm *s
     if (n > 0 && !svms) return clmem__fail(CL_INVALID_VALUE, fn, "svms is NULL but n is %u", n);
     if (CLMEM__CHECKS && n == 0 && svms)
         return clmem__fail(CL_INVALID_VALUE, fn, "n is 0 but svms is not NULL: say how many SVM pointers svms holds");
-#if !CLMEM__HAVE_SVM
+#ifndef CL_VERSION_2_0
     (void)err; (void)fine_grain_system;
     return clmem__svm_unsupported(fn);
 #else
@@ -8149,224 +8642,6 @@ CLMEM_API cl_int clmem_svm_array_release(clmem_svm_array *arr) {
 
 /* ---- begin clmem/map.c ---- */
 /* >>map (implementation) */
-
-/* ---- the live-map table ----
-   One record per map clmem made and has not released (a multiset: two maps of one
-   region may share a pointer). A record is entered, with ptr NULL, before the driver
-   is called, so that overlapping maps made at the same time from two threads cannot
-   both pass the overlap check; the lock is never held across a driver call. */
-typedef struct clmem__map_record {
-    unsigned long long serial;
-    cl_mem mem;          /* the mapped object */
-    cl_mem root;         /* buffers: the root buffer; images: mem */
-    void *ptr;           /* NULL while the driver call is in progress */
-    cl_command_queue queue; /* retained by the record while the map is live */
-    cl_event event;      /* the map's event (owned by the record), or NULL */
-    int busy;            /* an unmap of this map is being enqueued */
-    cl_map_flags flags;
-    size_t lo[3], hi[3]; /* buffers: [lo[0], hi[0]) bytes of root; images: the pixel box */
-    const char *file;
-    int line;
-} clmem__map_record;
-
-static clmem__mutex clmem__map_lock = CLMEM__MUTEX_INIT;
-static clmem__map_record *clmem__maps;
-static size_t clmem__map_count, clmem__map_capacity;
-/* clmem__map_live mirrors clmem__map_count for the lock-free fast path of
-   clmem__map_note_use: every copy asks, and with no live maps it must cost nothing. */
-#if defined(__GNUC__) || defined(__clang__)
-static size_t clmem__map_live;
-#define CLMEM__MAP_PUBLISH() __atomic_store_n(&clmem__map_live, clmem__map_count, __ATOMIC_RELAXED)
-#define CLMEM__MAP_ANY_LIVE() (__atomic_load_n(&clmem__map_live, __ATOMIC_RELAXED) != 0)
-#else
-#define CLMEM__MAP_PUBLISH() ((void)0)
-#define CLMEM__MAP_ANY_LIVE() 1
-#endif
-static unsigned long long clmem__map_serial;
-
-/* For the inline hot path of clmem_enqueue_copy: 1 while any map is live (then the
-   full path runs, with its warning about copying mapped memory). */
-CLMEM_API int clmem__maps_live(void) { return CLMEM__MAP_ANY_LIVE(); }
-
-#define CLMEM__MAP_WRITES(flags) (((flags) & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) != 0)
-
-static bool clmem__map_boxes_meet(const clmem__map_record *a, const size_t *lo, const size_t *hi) {
-    int i;
-    for (i = 0; i < 3; ++i)
-        if (!(a->lo[i] < hi[i] && lo[i] < a->hi[i])) return false;
-    return true;
-}
-
-static void clmem__map_where(const clmem__map_record *r, char *buf, size_t size) {
-    if (r->file)
-        snprintf(buf, size, "map #%llu made at %s:%d", r->serial, r->file, r->line);
-    else
-        snprintf(buf, size, "map #%llu", r->serial);
-}
-
-/* clmem__map_reserve(fn, rec): enter rec (ptr NULL) unless it overlaps a live map of
-   the same memory where either is for writing. Returns CL_SUCCESS and sets the
-   record's serial. */
-static cl_int clmem__map_reserve(const char *fn, clmem__map_record *rec) {
-    size_t i;
-    cl_int result = CL_SUCCESS;
-    clmem__lock(&clmem__map_lock);
-    if (CLMEM__CHECKS) {
-        for (i = 0; i < clmem__map_count; ++i) {
-            const clmem__map_record *r = &clmem__maps[i];
-            if (r->root == rec->root && (CLMEM__MAP_WRITES(r->flags) || CLMEM__MAP_WRITES(rec->flags)) &&
-                clmem__map_boxes_meet(r, rec->lo, rec->hi)) {
-                char where[320];
-                /* everything the message needs is copied while the lock is held: once it is
-                   released another thread may remove records and shrink the table */
-                const char *use = CLMEM__MAP_WRITES(r->flags) ? "writing" : "reading";
-                clmem__map_where(r, where, sizeof where);
-                clmem__unlock(&clmem__map_lock);
-                return clmem__fail(CL_INVALID_OPERATION, fn,
-                                   "the region overlaps a live map for %s (%s); overlapping maps are allowed only "
-                                   "when all of them are for reading: release that map first",
-                                   use, where);
-            }
-        }
-    }
-    if (clmem__map_count == clmem__map_capacity) {
-        size_t cap = clmem__map_capacity ? clmem__map_capacity * 2 : 16;
-        clmem__map_record *grown =
-            CLMEM__CAST(clmem__map_record *, CLMEM_REALLOC(clmem__maps, cap * sizeof(clmem__map_record)));
-        if (!grown) {
-            result = clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "no memory for the live-map table (%zu entries)", cap);
-        } else {
-            clmem__maps = grown;
-            clmem__map_capacity = cap;
-        }
-    }
-    if (result == CL_SUCCESS) {
-        rec->serial = ++clmem__map_serial;
-        rec->ptr = NULL;
-        clmem__maps[clmem__map_count++] = *rec;
-        CLMEM__MAP_PUBLISH();
-    }
-    clmem__unlock(&clmem__map_lock);
-    return result;
-}
-
-/* Index of the record with this serial, or clmem__map_count. Lock held. */
-static size_t clmem__map_find(unsigned long long serial) {
-    size_t i;
-    for (i = 0; i < clmem__map_count; ++i)
-        if (clmem__maps[i].serial == serial) return i;
-    return clmem__map_count;
-}
-
-/* Remove record i (order kept, so "the most recent" stays meaningful). Lock held. */
-static void clmem__map_remove_at(size_t i) {
-    memmove(clmem__maps + i, clmem__maps + i + 1, (clmem__map_count - i - 1) * sizeof(clmem__map_record));
-    --clmem__map_count;
-    CLMEM__MAP_PUBLISH();
-    if (clmem__map_count == 0) {
-        CLMEM_FREE(clmem__maps);
-        clmem__maps = NULL;
-        clmem__map_capacity = 0;
-    }
-}
-
-static void clmem__map_cancel(unsigned long long serial) {
-    size_t i;
-    clmem__lock(&clmem__map_lock);
-    i = clmem__map_find(serial);
-    if (i < clmem__map_count) clmem__map_remove_at(i);
-    clmem__unlock(&clmem__map_lock);
-}
-
-static void clmem__map_publish(unsigned long long serial, void *ptr, cl_command_queue queue, cl_event event) {
-    size_t i;
-    clmem__lock(&clmem__map_lock);
-    i = clmem__map_find(serial);
-    if (i < clmem__map_count) {
-        clmem__maps[i].ptr = ptr;
-        clmem__maps[i].queue = queue;
-        clmem__maps[i].event = event;
-    }
-    clmem__unlock(&clmem__map_lock);
-}
-
-/* clmem__map_drop(serial): the map was unmapped: forget it and release what it held. */
-static void clmem__map_drop(unsigned long long serial) {
-    size_t i;
-    clmem__map_record rec;
-    clmem__lock(&clmem__map_lock);
-    i = clmem__map_find(serial);
-    if (i == clmem__map_count) {
-        clmem__unlock(&clmem__map_lock);
-        return;
-    }
-    rec = clmem__maps[i];
-    clmem__map_remove_at(i);
-    clmem__unlock(&clmem__map_lock);
-    clReleaseMemObject(rec.mem);
-    clReleaseCommandQueue(rec.queue);
-    if (rec.event) clReleaseEvent(rec.event);
-}
-
-/* clmem__map_unclaim(serial): the unmap failed; the map stays live and releasable. */
-static void clmem__map_unclaim(unsigned long long serial) {
-    size_t i;
-    clmem__lock(&clmem__map_lock);
-    i = clmem__map_find(serial);
-    if (i < clmem__map_count) clmem__maps[i].busy = 0;
-    clmem__unlock(&clmem__map_lock);
-}
-
-CLMEM_API size_t clmem_live_map_count(cl_mem mem) {
-    size_t i, n = 0;
-    clmem__lock(&clmem__map_lock);
-    for (i = 0; i < clmem__map_count; ++i)
-        if (clmem__maps[i].ptr && (mem == NULL || clmem__maps[i].mem == mem)) ++n;
-    clmem__unlock(&clmem__map_lock);
-    return n;
-}
-
-/* clmem__map_note_use(mem, fn): called by buffer release and copies; reports (log
-   warning) when mem is mapped for writing through clmem: mem itself, its root buffer
-   (a sub-buffer of a mapped buffer, where the ranges meet) or a sub-buffer of it.
-   With no live map it is one load, inlined (the search is out of line). */
-static CLMEM__NOINLINE void clmem__map_note_use_slow(cl_mem mem, const char *fn) {
-    size_t i, sub_lo = 0, sub_hi = 0;
-    cl_mem parent = NULL;
-    bool parent_known = false;
-    char where[320];
-    clmem__lock(&clmem__map_lock);
-    for (i = 0; i < clmem__map_count; ++i) {
-        const clmem__map_record *r = &clmem__maps[i];
-        if (!r->ptr || !CLMEM__MAP_WRITES(r->flags)) continue;
-        if (r->mem == mem || r->root == mem) break;
-        if (!parent_known) { /* is mem a sub-buffer of a mapped root? (asked once, only while maps exist) */
-            size_t off = 0, size = 0;
-            parent_known = true;
-            if (clGetMemObjectInfo(mem, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent, NULL) != CL_SUCCESS ||
-                clGetMemObjectInfo(mem, CL_MEM_OFFSET, sizeof off, &off, NULL) != CL_SUCCESS ||
-                clGetMemObjectInfo(mem, CL_MEM_SIZE, sizeof size, &size, NULL) != CL_SUCCESS)
-                parent = NULL;
-            sub_lo = off;
-            sub_hi = off + size;
-        }
-        if (parent != NULL && r->root == parent && r->lo[0] < sub_hi && sub_lo < r->hi[0]) break;
-    }
-    if (i < clmem__map_count) {
-        clmem__map_where(&clmem__maps[i], where, sizeof where);
-        clmem__unlock(&clmem__map_lock);
-        clmem__warn(fn,
-                    "memory object %p is mapped for writing (%s); the device may not see the host's writes "
-                    "until clmem_memory_map_release",
-                    (void *)mem, where);
-        return;
-    }
-    clmem__unlock(&clmem__map_lock);
-}
-
-static void clmem__map_note_use(cl_mem mem, const char *fn) {
-    if (mem != NULL && CLMEM__MAP_ANY_LIVE()) clmem__map_note_use_slow(mem, fn);
-}
 
 /* ---- checks shared by buffer and image maps ---- */
 static cl_int clmem__map_check_flags(const char *fn, cl_map_flags flags) {
@@ -8872,9 +9147,388 @@ CLMEM_API void *clmem_memory_map_at(const clmem_memory_map *map, const size_t *i
 }
 /* ---- end clmem/map.c ---- */
 
+/* ---- begin clmem/kernel_arg.c ---- */
+/* >>kernel_arg (implementation): the check of a value against the parameter's
+   declared type, and one setter per kind of value */
+
+/* The kinds of value a setter passes to clmem__check_kernel_arg. */
+enum {
+    CLMEM__ARG_KIND_INT = 1,    /* an integer scalar or vector value */
+    CLMEM__ARG_KIND_FLOAT,      /* a floating-point scalar or vector value */
+    CLMEM__ARG_KIND_BUFFER,     /* a buffer (clmem_buffer) */
+    CLMEM__ARG_KIND_MEM,        /* a raw cl_mem: its CL_MEM_TYPE decides */
+    CLMEM__ARG_KIND_LOCAL,      /* clmem_local_memory */
+    CLMEM__ARG_KIND_SVM,        /* an SVM pointer */
+    CLMEM__ARG_KIND_IMAGE,      /* an image */
+    CLMEM__ARG_KIND_SAMPLER,    /* a sampler */
+    CLMEM__ARG_KIND_PIPE        /* a pipe */
+};
+static const char *clmem__arg_kind_text(int kind) {
+    switch (kind) {
+    case CLMEM__ARG_KIND_BUFFER: return "a buffer";
+    case CLMEM__ARG_KIND_MEM: return "a cl_mem";
+    case CLMEM__ARG_KIND_LOCAL: return "local memory (a size, no value)";
+    case CLMEM__ARG_KIND_SVM: return "an SVM pointer";
+    case CLMEM__ARG_KIND_IMAGE: return "an image";
+    case CLMEM__ARG_KIND_SAMPLER: return "a sampler";
+    case CLMEM__ARG_KIND_PIPE: return "a pipe";
+    default: return "a value";
+    }
+}
+
+/* The check of a value against the kernel parameter's declared type
+   (clGetKernelArgInfo, available where the program was built with
+   -cl-kernel-arg-info; otherwise CL_KERNEL_ARG_INFO_NOT_AVAILABLE and nothing is
+   checked). One query for a scalar (the type name), two for a buffer or an SVM
+   pointer (type name and address space), one for local memory (address space); more
+   only on the way to a rejection. No cache: a cl_kernel's address is reused by the
+   next kernel once it is released, and OpenCL tells nobody. CLMEM_NO_VALIDATION or
+   CLMEM_NO_KERNEL_ARG_CHECK compiles it out. */
+#if !defined(CLMEM_NO_KERNEL_ARG_CHECK)
+enum {
+    CLMEM__PARAM_UNKNOWN = 0, /* a struct, a typedef name, queue_t, ...: not checked */
+    CLMEM__PARAM_SCALAR,      /* a scalar or vector of a built-in type */
+    CLMEM__PARAM_POINTER,     /* a pointer (to __global, __constant or __local) */
+    CLMEM__PARAM_IMAGE,
+    CLMEM__PARAM_SAMPLER
+};
+
+typedef struct clmem__param_type {
+    int kind;
+    size_t size;   /* scalars: bytes; 0 when device-dependent (size_t, ptrdiff_t, ...) */
+    int floating;  /* scalars: 1 float/double, 0 integer, 2 half (any 2-byte value) */
+} clmem__param_type;
+
+/* The parameter type from its CL_KERNEL_ARG_TYPE_NAME (whitespace removed). */
+static clmem__param_type clmem__param_classify(const char *t) {
+    static const struct {
+        const char *name;
+        unsigned char len, size, floating;
+    } scalars[] = {{"char", 4, 1, 0},          {"uchar", 5, 1, 0},          {"short", 5, 2, 0},
+                   {"ushort", 6, 2, 0},        {"int", 3, 4, 0},            {"uint", 4, 4, 0},
+                   {"long", 4, 8, 0},          {"ulong", 5, 8, 0},          {"half", 4, 2, 2},
+                   {"float", 5, 4, 1},         {"double", 6, 8, 1},         {"unsignedchar", 12, 1, 0},
+                   {"unsignedshort", 13, 2, 0}, {"unsignedint", 11, 4, 0},  {"unsignedlong", 12, 8, 0},
+                   {"signedchar", 10, 1, 0},   {"size_t", 6, 0, 0},         {"ptrdiff_t", 9, 0, 0},
+                   {"intptr_t", 8, 0, 0},      {"uintptr_t", 9, 0, 0}};
+    clmem__param_type p;
+    size_t len = strlen(t), base = len, i;
+    unsigned width = 1;
+    p.kind = CLMEM__PARAM_UNKNOWN;
+    p.size = 0;
+    p.floating = 0;
+    if (len == 0) return p;
+    if (t[len - 1] == '*') {
+        p.kind = CLMEM__PARAM_POINTER;
+        return p;
+    }
+    if (strcmp(t, "sampler_t") == 0) {
+        p.kind = CLMEM__PARAM_SAMPLER;
+        return p;
+    }
+    if (strncmp(t, "image", 5) == 0 && len > 7 && strcmp(t + len - 2, "_t") == 0) {
+        p.kind = CLMEM__PARAM_IMAGE;
+        return p;
+    }
+    while (base > 0 && t[base - 1] >= '0' && t[base - 1] <= '9') --base;
+    if (base < len) {
+        width = 0;
+        for (i = base; i < len && width < 100; ++i) width = width * 10 + (unsigned)(t[i] - '0');
+        if (width != 2 && width != 3 && width != 4 && width != 8 && width != 16) return p;
+    }
+    for (i = 0; i < sizeof scalars / sizeof scalars[0]; ++i)
+        if (scalars[i].len == base && memcmp(t, scalars[i].name, base) == 0) {
+            if (width > 1 && scalars[i].size == 0) return p; /* no size_t4 */
+            p.kind = CLMEM__PARAM_SCALAR;
+            p.size = (size_t)scalars[i].size * (width == 3 ? 4 : width);
+            p.floating = scalars[i].floating;
+            return p;
+        }
+    return p;
+}
+
+
+/* Reject argument `index` with code: "argument 2 ('n', declared __global float*) is
+   given <what>: <why>". */
+static cl_int clmem__arg_reject(cl_int code, cl_kernel kernel, cl_uint index, const char *declared, const char *space,
+                                int kind, const char *value_type, size_t size, const char *why) {
+    char name[64] = "?", given[96];
+    if (kind == CLMEM__ARG_KIND_INT || kind == CLMEM__ARG_KIND_FLOAT)
+        snprintf(given, sizeof given, "%s %s (%zu byte%s)", strchr("aeiou", value_type[0]) ? "an" : "a", value_type, size,
+                 size == 1 ? "" : "s");
+    else
+        snprintf(given, sizeof given, "%s", clmem__arg_kind_text(kind));
+#if defined(CL_VERSION_1_2)
+    if (clGetKernelArgInfo(kernel, index, CL_KERNEL_ARG_NAME, sizeof name - 1, name, NULL) != CL_SUCCESS)
+        snprintf(name, sizeof name, "?");
+    name[sizeof name - 1] = '\0';
+#else
+    (void)kernel;
+#endif
+    return clmem__fail(code, "clmem_set_kernel_arg", "argument at index %u ('%s', declared %s%s) is given %s: %s", index, name,
+                       space, declared, given, why);
+}
+
+#endif
+
+/* clmem__check_kernel_arg(kernel, index, kind, size, value, value_type): CL_SUCCESS
+   where the value (kind CLMEM__ARG_KIND_*, size bytes at value; value_type its name
+   for messages) fits parameter `index`, or where the parameter's type is not known;
+   else the rejection, worded. */
+static cl_int clmem__check_kernel_arg(cl_kernel kernel, cl_uint index, int kind, size_t size, const void *value,
+                                      const char *value_type) {
+#if defined(CLMEM_NO_KERNEL_ARG_CHECK)
+    (void)kernel; (void)index; (void)kind; (void)size; (void)value; (void)value_type;
+    return CL_SUCCESS;
+#else
+    const cl_kernel_arg_type_qualifier pipe_bit = (cl_kernel_arg_type_qualifier)1 << 3; /* CL_KERNEL_ARG_TYPE_PIPE */
+    cl_kernel_arg_address_qualifier aq = 0;
+    cl_kernel_arg_type_qualifier tq = 0;
+    clmem__param_type p;
+    char raw[128], type[128];
+    const char *space = "";
+    size_t i, j;
+    if (!CLMEM__CHECKS || !kernel) return CL_SUCCESS;
+    if (kind == CLMEM__ARG_KIND_LOCAL) { /* the common case in one query */
+        if (clGetKernelArgInfo(kernel, index, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof aq, &aq, NULL) != CL_SUCCESS)
+            return CL_SUCCESS;
+        if (aq == CL_KERNEL_ARG_ADDRESS_LOCAL) return CL_SUCCESS;
+    }
+    /* not available (no -cl-kernel-arg-info), a bad index or kernel (the driver says
+       so in clSetKernelArg), a name longer than the buffer: not checked */
+    if (clGetKernelArgInfo(kernel, index, CL_KERNEL_ARG_TYPE_NAME, sizeof raw - 1, raw, NULL) != CL_SUCCESS)
+        return CL_SUCCESS;
+    raw[sizeof raw - 1] = '\0';
+    for (i = j = 0; raw[i]; ++i)
+        if (raw[i] != ' ' && raw[i] != '\t') type[j++] = raw[i];
+    type[j] = '\0';
+    /* the common case: a value of exactly the declared type (value_type is its OpenCL
+       name; C's long is not always OpenCL's) */
+    if ((kind == CLMEM__ARG_KIND_INT || kind == CLMEM__ARG_KIND_FLOAT) && strcmp(type, value_type) == 0 &&
+        ((type[0] != 'l' && type[0] != 'u') || (strcmp(type, "long") != 0 && strcmp(type, "ulong") != 0)))
+        return CL_SUCCESS;
+    p = clmem__param_classify(type);
+    if (p.kind == CLMEM__PARAM_POINTER && kind != CLMEM__ARG_KIND_LOCAL &&
+        clGetKernelArgInfo(kernel, index, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof aq, &aq, NULL) != CL_SUCCESS)
+        return CL_SUCCESS;
+    if (p.kind == CLMEM__PARAM_POINTER)
+        space = aq == CL_KERNEL_ARG_ADDRESS_LOCAL      ? "__local "
+                : aq == CL_KERNEL_ARG_ADDRESS_CONSTANT ? "__constant "
+                : aq == CL_KERNEL_ARG_ADDRESS_GLOBAL   ? "__global "
+                                                       : "";
+    /* a pipe is declared with its element type: "pipe int p" says "int" */
+    if ((p.kind == CLMEM__PARAM_SCALAR || p.kind == CLMEM__PARAM_UNKNOWN) &&
+        (kind == CLMEM__ARG_KIND_BUFFER || kind == CLMEM__ARG_KIND_MEM || kind == CLMEM__ARG_KIND_PIPE ||
+         kind == CLMEM__ARG_KIND_IMAGE || kind == CLMEM__ARG_KIND_SVM) &&
+        clGetKernelArgInfo(kernel, index, CL_KERNEL_ARG_TYPE_QUALIFIER, sizeof tq, &tq, NULL) == CL_SUCCESS &&
+        (tq & pipe_bit)) {
+        if (kind == CLMEM__ARG_KIND_PIPE) return CL_SUCCESS;
+        if (kind == CLMEM__ARG_KIND_MEM && value && *(const cl_mem *)value) {
+            cl_mem_object_type mt = 0;
+            if (clGetMemObjectInfo(*(const cl_mem *)value, CL_MEM_TYPE, sizeof mt, &mt, NULL) == CL_SUCCESS &&
+                mt == 0x10F7 /* CL_MEM_OBJECT_PIPE */)
+                return CL_SUCCESS;
+        }
+        return clmem__arg_reject(CL_INVALID_MEM_OBJECT, kernel, index, type, "pipe ", kind, value_type, size, "a pipe parameter needs a pipe");
+    }
+
+    switch (p.kind) {
+    case CLMEM__PARAM_POINTER:
+        if (aq == CL_KERNEL_ARG_ADDRESS_LOCAL) {
+            return clmem__arg_reject(CL_INVALID_ARG_VALUE, kernel, index, type, space, kind, value_type, size,
+                                     "a __local parameter takes local memory: clmem_local_memory(bytes)");
+        }
+        if (kind == CLMEM__ARG_KIND_BUFFER || kind == CLMEM__ARG_KIND_SVM) return CL_SUCCESS;
+        if (kind == CLMEM__ARG_KIND_MEM) {
+            cl_mem m = *(const cl_mem *)value;
+            cl_mem_object_type mt = 0;
+            if (!m) return CL_SUCCESS; /* a NULL buffer: OpenCL passes a NULL pointer */
+            if (clGetMemObjectInfo(m, CL_MEM_TYPE, sizeof mt, &mt, NULL) != CL_SUCCESS)
+                return clmem__arg_reject(CL_INVALID_MEM_OBJECT, kernel, index, type, space, kind, value_type, size,
+                                         "the cl_mem is not a valid memory object");
+            if (mt == CL_MEM_OBJECT_BUFFER) return CL_SUCCESS;
+            return clmem__arg_reject(CL_INVALID_MEM_OBJECT, kernel, index, type, space, kind, value_type, size,
+                                     "the cl_mem is an image or a pipe, a pointer parameter needs a buffer");
+        }
+        return clmem__arg_reject(CL_INVALID_MEM_OBJECT, kernel, index, type, space, kind, value_type, size,
+                                 kind == CLMEM__ARG_KIND_LOCAL
+                                     ? "local memory fits only a __local pointer; this one needs a buffer or an SVM pointer"
+                                     : "a pointer parameter needs a buffer or an SVM pointer (clmem_buffer, clmem_svm)");
+    case CLMEM__PARAM_IMAGE:
+        if (kind == CLMEM__ARG_KIND_IMAGE) return CL_SUCCESS;
+        if (kind == CLMEM__ARG_KIND_MEM && *(const cl_mem *)value) {
+            cl_mem_object_type mt = 0;
+            if (clGetMemObjectInfo(*(const cl_mem *)value, CL_MEM_TYPE, sizeof mt, &mt, NULL) != CL_SUCCESS)
+                return clmem__arg_reject(CL_INVALID_MEM_OBJECT, kernel, index, type, space, kind, value_type, size,
+                                         "the cl_mem is not a valid memory object");
+            if (mt != CL_MEM_OBJECT_BUFFER && mt != 0x10F7 /* pipe */) return CL_SUCCESS;
+        }
+        return clmem__arg_reject(CL_INVALID_MEM_OBJECT, kernel, index, type, space, kind, value_type, size,
+                                 "an image parameter needs an image (clmem_image)");
+    case CLMEM__PARAM_SAMPLER:
+        if (kind == CLMEM__ARG_KIND_SAMPLER) return CL_SUCCESS;
+        return clmem__arg_reject(CL_INVALID_SAMPLER, kernel, index, type, space, kind, value_type, size,
+                                 "a sampler_t parameter needs a sampler (clmem_sampler)");
+    case CLMEM__PARAM_SCALAR:
+        if (kind != CLMEM__ARG_KIND_INT && kind != CLMEM__ARG_KIND_FLOAT)
+            return clmem__arg_reject(CL_INVALID_ARG_VALUE, kernel, index, type, space, kind, value_type, size,
+                                     "a scalar or vector parameter needs a value of its type");
+        if (p.size && p.size != size) {
+            char why[96];
+            snprintf(why, sizeof why, "the parameter is %zu bytes; pass a value of its type", p.size);
+            return clmem__arg_reject(CL_INVALID_ARG_SIZE, kernel, index, type, space, kind, value_type, size, why);
+        }
+        if (p.floating != 2 && (p.floating == 1) != (kind == CLMEM__ARG_KIND_FLOAT))
+            return clmem__arg_reject(CL_INVALID_ARG_VALUE, kernel, index, type, space, kind, value_type, size,
+                                     p.floating ? "the parameter is floating-point and the value an integer (its bits "
+                                                  "would be read as a floating-point number)"
+                                                : "the parameter is an integer and the value floating-point (its bits "
+                                                  "would be read as an integer)");
+        return CL_SUCCESS;
+    default:
+        return CL_SUCCESS;
+    }
+#endif
+}
+
+static cl_int clmem__set_arg(cl_kernel kernel, cl_uint index, size_t size, const void *value, const char *what) {
+    cl_int err;
+    if (CLMEM__CHECKS && !kernel) return clmem__fail(CL_INVALID_KERNEL, "clmem_set_kernel_arg", "kernel is NULL");
+    err = clSetKernelArg(kernel, index, size, value);
+    if (err != CL_SUCCESS)
+        return clmem__fail(err, "clmem_set_kernel_arg", "clSetKernelArg(index %u, %s of %zu bytes) failed with %s", index,
+                           what, size, clmem_error_string(err));
+    return CL_SUCCESS;
+}
+
+CLMEM_API cl_int clmem__set_arg_buffer(cl_kernel kernel, cl_uint index, clmem_buffer value) {
+    cl_int err;
+    if (CLMEM__CHECKS && (!value.mem || clmem__buffer_stale(value))) {
+        char what[32];
+        snprintf(what, sizeof what, "argument %u", index);
+        return clmem__buffer_invalid("clmem_set_kernel_arg", what, value);
+    }
+    if (CLMEM__CHECKS && kernel &&
+        (err = clmem__check_kernel_arg(kernel, index, CLMEM__ARG_KIND_BUFFER, sizeof value.mem, &value.mem, "clmem_buffer")) !=
+            CL_SUCCESS)
+        return err;
+    return clmem__set_arg(kernel, index, sizeof value.mem, &value.mem, "a buffer");
+}
+CLMEM_API cl_int clmem__set_arg_mem(cl_kernel kernel, cl_uint index, cl_mem value) {
+    cl_int err;
+    if (CLMEM__CHECKS && kernel &&
+        (err = clmem__check_kernel_arg(kernel, index, CLMEM__ARG_KIND_MEM, sizeof value, &value, "cl_mem")) != CL_SUCCESS)
+        return err;
+    return clmem__set_arg(kernel, index, sizeof value, &value, "a cl_mem");
+}
+CLMEM_API cl_int clmem__set_arg_local(cl_kernel kernel, cl_uint index, clmem_local_memory value) {
+    cl_int err;
+    if (CLMEM__CHECKS && value.size == 0)
+        return clmem__fail(CL_INVALID_ARG_SIZE, "clmem_set_kernel_arg", "argument %u: local memory of 0 bytes", index);
+    if (CLMEM__CHECKS && kernel &&
+        (err = clmem__check_kernel_arg(kernel, index, CLMEM__ARG_KIND_LOCAL, value.size, NULL, "clmem_local_memory")) !=
+            CL_SUCCESS)
+        return err;
+    return clmem__set_arg(kernel, index, value.size, NULL, "local memory");
+}
+/* An image, sampler or pipe: the handle's object, refused with empty_code when the
+   handle is empty. */
+static cl_int clmem__set_arg_object(cl_kernel kernel, cl_uint index, int kind, const void *object, size_t size, bool empty,
+                                    cl_int empty_code, const char *type, const char *noun) {
+    cl_int err;
+    if (CLMEM__CHECKS) {
+        if (!kernel) return clmem__fail(CL_INVALID_KERNEL, "clmem_set_kernel_arg", "kernel is NULL");
+        if (empty)
+            return clmem__fail(empty_code, "clmem_set_kernel_arg", "argument %u: the %s is an empty or released handle", index,
+                               noun);
+        if ((err = clmem__check_kernel_arg(kernel, index, kind, size, object, type)) != CL_SUCCESS) return err;
+    }
+    return clmem__set_arg(kernel, index, size, object, clmem__arg_kind_text(kind));
+}
+CLMEM_API cl_int clmem__set_arg_image(cl_kernel kernel, cl_uint index, clmem_image value) {
+    return clmem__set_arg_object(kernel, index, CLMEM__ARG_KIND_IMAGE, &value.mem, sizeof value.mem, !value.mem,
+                                 CL_INVALID_MEM_OBJECT, "clmem_image", "image");
+}
+CLMEM_API cl_int clmem__set_arg_sampler(cl_kernel kernel, cl_uint index, clmem_sampler value) {
+    return clmem__set_arg_object(kernel, index, CLMEM__ARG_KIND_SAMPLER, &value.sampler, sizeof value.sampler, !value.sampler,
+                                 CL_INVALID_SAMPLER, "clmem_sampler", "sampler");
+}
+CLMEM_API cl_int clmem__set_arg_pipe(cl_kernel kernel, cl_uint index, clmem_pipe value) {
+    return clmem__set_arg_object(kernel, index, CLMEM__ARG_KIND_PIPE, &value.mem, sizeof value.mem, !value.mem,
+                                 CL_INVALID_MEM_OBJECT, "clmem_pipe", "pipe");
+}
+/* An SVM pointer (clSetKernelArgSVMPointer); the pointer must be live. */
+CLMEM_API cl_int clmem__set_arg_svm(cl_kernel kernel, cl_uint index, clmem_svm value) {
+    static const char fn[] = "clmem_set_kernel_arg";
+    cl_context ctx;
+    cl_int err;
+    if (CLMEM__CHECKS) {
+        if (!kernel) return clmem__fail(CL_INVALID_KERNEL, fn, "kernel is NULL");
+        if ((err = clmem__svm_check_live(fn, "the SVM argument", value, &ctx)) != CL_SUCCESS) return err;
+        if ((err = clmem__check_kernel_arg(kernel, index, CLMEM__ARG_KIND_SVM, sizeof value.ptr, &value.ptr, "clmem_svm")) !=
+            CL_SUCCESS)
+            return err;
+    }
+#ifdef CL_VERSION_2_0
+    err = clSetKernelArgSVMPointer(kernel, index, value.ptr);
+    if (err != CL_SUCCESS) return clmem__fail(err, fn, "clSetKernelArgSVMPointer(index %u, %p) failed with %s (%d)", index, value.ptr,
+                                              clmem_error_string(err), (int)err);
+    return CL_SUCCESS;
+#else
+    (void)index; (void)ctx; (void)err;
+    return clmem__svm_unsupported(fn);
+#endif
+}
+/* The kind of a scalar or vector value from its clmem__set_arg_ name. */
+static int clmem__arg_value_kind(const char *name) {
+    return (name[0] == 'f' || name[0] == 'd') ? CLMEM__ARG_KIND_FLOAT : CLMEM__ARG_KIND_INT; /* float*, double* */
+}
+/* ... and its name as OpenCL C spells it (for messages and the exact-type shortcut) */
+static const char *clmem__arg_value_name(const char *name) {
+    if (name[0] == 's' && name[1] == 'c') return "signed char";                          /* schar */
+    if (name[0] == 'l' && name[1] == 'l') return "long long";                            /* llong */
+    if (name[0] == 'u' && name[1] == 'l' && name[2] == 'l') return "unsigned long long"; /* ullong */
+    return name;
+}
+#define CLMEM__ARG_DEF(T, name)                                                                                 \
+    CLMEM_API cl_int clmem__set_arg_##name(cl_kernel kernel, cl_uint index, T value) {                          \
+        cl_int err;                                                                                             \
+        if (CLMEM__CHECKS && kernel &&                                                                          \
+            (err = clmem__check_kernel_arg(kernel, index, clmem__arg_value_kind(#name), sizeof value, &value,    \
+                                           clmem__arg_value_name(#name))) != CL_SUCCESS)                        \
+            return err;                                                                                         \
+        return clmem__set_arg(kernel, index, sizeof value, &value, "a " #T);                                    \
+    }
+CLMEM__PATTERN_TYPES(CLMEM__ARG_DEF)
+#undef CLMEM__ARG_DEF
+CLMEM_API cl_int clmem__set_arg_vector(cl_kernel kernel, cl_uint index, const void *elements, size_t size, int wide) {
+    const char *name = "a wide vector";
+    cl_int err;
+    switch (wide) {
+#define CLMEM__WIDE_NAME(T, type, n) \
+    case n: name = #type; break;
+        CLMEM__WIDE_VECTOR_TYPES(CLMEM__WIDE_NAME)
+#undef CLMEM__WIDE_NAME
+    default: break;
+    }
+    if (CLMEM__CHECKS && kernel &&
+        (err = clmem__check_kernel_arg(kernel, index, clmem__arg_value_kind(name), size, elements, name)) != CL_SUCCESS)
+        return err;
+    return clmem__set_arg(kernel, index, size, elements, name);
+}
+CLMEM_API cl_int clmem__set_arg_unsupported(cl_kernel kernel, cl_uint index, ...) {
+    (void)kernel;
+    return clmem__fail(CL_INVALID_ARG_VALUE, "clmem_set_kernel_arg",
+                       "argument %u: the value is a pointer or of a type that is no OpenCL scalar, vector or clmem "
+                       "handle (wrap a pointer: clmem_svm, clmem_buffer; a struct goes through clSetKernelArg)", index);
+}
+
+/* ---- end clmem/kernel_arg.c ---- */
+
 /* ---- begin clmem/transfer.c ---- */
-/* >>transfer (implementation): buffer and host pairs, raw cl_mem dispatch, fills,
-   kernel arguments. Image pairs are in transfer_image.c, SVM pairs in transfer_svm.c. */
+/* >>transfer (implementation): buffer and host pairs. Image pairs are in
+   transfer_image.c, SVM pairs in transfer_svm.c, raw cl_mem dispatch and fills in
+   transfer_dispatch.c. */
 
 static const clmem_copy_options clmem__copy_defaults = CLMEM__ZERO;
 #define CLMEM__COPY "clmem_enqueue_copy"
@@ -9294,449 +9948,6 @@ CLMEM_API cl_int clmem__copy_buffer_from_buffer(cl_command_queue queue, clmem_bu
                               o->event ? o->event : (clmem__device_wait(o) ? &own : NULL));
     if (err != CL_SUCCESS) return clmem__cl_fail(err, CLMEM__COPY, "clEnqueueCopyBuffer");
     return clmem__after_device_copy(o, &own);
-}
-
-/* ---- raw cl_mem: dispatched at run time by CL_MEM_TYPE ---- */
-
-typedef struct clmem__any {
-    bool is_image;
-    clmem_buffer buffer;
-    clmem_image image;
-} clmem__any;
-
-/* clmem__refail(err, what, mem): a wrapping helper failed; its message named itself:
-   say it again in the name of clmem_enqueue_copy, which the user called. */
-static cl_int clmem__refail(cl_int err, const char *what, cl_mem mem) {
-    char why[768];
-    const char *m = clmem_last_error_message(), *colon = strstr(m, ": ");
-    snprintf(why, sizeof why, "%s", colon ? colon + 2 : m);
-    return clmem__fail(err, CLMEM__COPY, "%s (cl_mem %p): %s", what, (void *)mem, why);
-}
-
-static cl_int clmem__any_of(cl_mem mem, const char *what, clmem__any *a) {
-    cl_mem_object_type type = 0;
-    cl_int err;
-    memset(a, 0, sizeof *a);
-    if (!mem) return clmem__fail(CL_INVALID_MEM_OBJECT, CLMEM__COPY, "%s is a NULL cl_mem", what);
-    err = clGetMemObjectInfo(mem, CL_MEM_TYPE, sizeof type, &type, NULL);
-    if (err == CL_INVALID_MEM_OBJECT)
-        return clmem__fail(CL_INVALID_MEM_OBJECT, CLMEM__COPY, "%s (%p) is not a valid memory object", what, (void *)mem);
-    if (err != CL_SUCCESS)
-        return clmem__fail(err, CLMEM__COPY, "clGetMemObjectInfo(%s %p, CL_MEM_TYPE) failed with %s (%d)", what,
-                           (void *)mem, clmem_error_string(err), (int)err);
-    if (type == CL_MEM_OBJECT_BUFFER) { /* the five facts a copy needs, not every mem_info */
-        clmem_buffer *b = &a->buffer;
-        cl_mem parent = NULL;
-        size_t offset = 0;
-        if ((err = clGetMemObjectInfo(mem, CL_MEM_CONTEXT, sizeof b->context, &b->context, NULL)) != CL_SUCCESS ||
-            (err = clGetMemObjectInfo(mem, CL_MEM_SIZE, sizeof b->size, &b->size, NULL)) != CL_SUCCESS ||
-            (err = clGetMemObjectInfo(mem, CL_MEM_FLAGS, sizeof b->flags, &b->flags, NULL)) != CL_SUCCESS ||
-            (err = clGetMemObjectInfo(mem, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent, NULL)) != CL_SUCCESS ||
-            (parent && (err = clGetMemObjectInfo(mem, CL_MEM_OFFSET, sizeof offset, &offset, NULL)) != CL_SUCCESS))
-            return clmem__fail(err, CLMEM__COPY, "clGetMemObjectInfo(%s %p) failed with %s (%d)", what, (void *)mem,
-                               clmem_error_string(err), (int)err);
-        b->mem = mem;
-        b->root = parent ? parent : mem;
-        b->origin = parent ? offset : 0;
-        return CL_SUCCESS;
-    }
-#ifdef CL_VERSION_2_0
-    if (type == CL_MEM_OBJECT_PIPE)
-        return clmem__fail(CL_INVALID_MEM_OBJECT, CLMEM__COPY, "%s is a pipe; pipes cannot be copied", what);
-#endif
-    if (!clmem__is_image_type(type))
-        return clmem__fail(CL_INVALID_MEM_OBJECT, CLMEM__COPY, "%s (%p) has CL_MEM_TYPE 0x%x, neither a buffer nor an image",
-                           what, (void *)mem, (unsigned)type);
-    a->is_image = true;
-    a->image = clmem_image_from_int_ptr(mem, false, &err);
-    return err == CL_SUCCESS ? err : clmem__refail(err, what, mem);
-}
-
-CLMEM_API cl_int clmem__copy_mem_from_mem(cl_command_queue queue, cl_mem dst, cl_mem src, const clmem_copy_options *o) {
-    clmem__any d, s;
-    cl_int err;
-    if ((err = clmem__any_of(dst, "dst", &d)) != CL_SUCCESS || (err = clmem__any_of(src, "src", &s)) != CL_SUCCESS)
-        return err;
-    if (d.is_image)
-        return s.is_image ? clmem__copy_image_from_image(queue, d.image, s.image, o)
-                          : clmem__copy_image_from_buffer(queue, d.image, s.buffer, o);
-    return s.is_image ? clmem__copy_buffer_from_image(queue, d.buffer, s.image, o)
-                      : clmem__copy_buffer_from_buffer(queue, d.buffer, s.buffer, o);
-}
-CLMEM_API cl_int clmem__copy_mem_from_host(cl_command_queue queue, cl_mem dst, const void *src, const clmem_copy_options *o) {
-    clmem__any d;
-    cl_int err = clmem__any_of(dst, "dst", &d);
-    if (err != CL_SUCCESS) return err;
-    return d.is_image ? clmem__copy_image_from_host(queue, d.image, src, o) : clmem__copy_buffer_from_host(queue, d.buffer, src, o);
-}
-CLMEM_API cl_int clmem__copy_host_from_mem(cl_command_queue queue, void *dst, cl_mem src, const clmem_copy_options *o) {
-    clmem__any s;
-    cl_int err = clmem__any_of(src, "src", &s);
-    if (err != CL_SUCCESS) return err;
-    return s.is_image ? clmem__copy_host_from_image(queue, dst, s.image, o) : clmem__copy_host_from_buffer(queue, dst, s.buffer, o);
-}
-CLMEM_API cl_int clmem__copy_mem_from_buffer(cl_command_queue queue, cl_mem dst, clmem_buffer src, const clmem_copy_options *o) {
-    clmem__any d;
-    cl_int err = clmem__any_of(dst, "dst", &d);
-    if (err != CL_SUCCESS) return err;
-    return d.is_image ? clmem__copy_image_from_buffer(queue, d.image, src, o) : clmem__copy_buffer_from_buffer(queue, d.buffer, src, o);
-}
-CLMEM_API cl_int clmem__copy_buffer_from_mem(cl_command_queue queue, clmem_buffer dst, cl_mem src, const clmem_copy_options *o) {
-    clmem__any s;
-    cl_int err = clmem__any_of(src, "src", &s);
-    if (err != CL_SUCCESS) return err;
-    return s.is_image ? clmem__copy_buffer_from_image(queue, dst, s.image, o) : clmem__copy_buffer_from_buffer(queue, dst, s.buffer, o);
-}
-CLMEM_API cl_int clmem__copy_mem_from_image(cl_command_queue queue, cl_mem dst, clmem_image src, const clmem_copy_options *o) {
-    clmem__any d;
-    cl_int err = clmem__any_of(dst, "dst", &d);
-    if (err != CL_SUCCESS) return err;
-    return d.is_image ? clmem__copy_image_from_image(queue, d.image, src, o) : clmem__copy_buffer_from_image(queue, d.buffer, src, o);
-}
-CLMEM_API cl_int clmem__copy_image_from_mem(cl_command_queue queue, clmem_image dst, cl_mem src, const clmem_copy_options *o) {
-    clmem__any s;
-    cl_int err = clmem__any_of(src, "src", &s);
-    if (err != CL_SUCCESS) return err;
-    return s.is_image ? clmem__copy_image_from_image(queue, dst, s.image, o) : clmem__copy_image_from_buffer(queue, dst, s.buffer, o);
-}
-
-CLMEM_API cl_int clmem__copy_unsupported(cl_command_queue queue, ...) {
-    (void)queue;
-    return clmem__fail(CL_INVALID_OPERATION, CLMEM__COPY, "OpenCL has no copy between these types");
-}
-
-/* ---- fills ---- */
-
-static cl_int clmem__fill_run(cl_command_queue queue, clmem__fill_target dst, const void *pattern, size_t pattern_size,
-                              size_t size, const clmem_fill_options *o) {
-    static const clmem_fill_options none = CLMEM__ZERO;
-    clmem_enqueue_options eo;
-    if (!o) o = &none;
-    if (!dst.buffer.mem && dst.svm.ptr) return clmem__fill_svm(queue, dst.svm, pattern, pattern_size, size, o);
-    if (CLMEM__CHECKS && !dst.buffer.mem && !dst.svm.ptr)
-        return clmem__fail(CL_INVALID_MEM_OBJECT, "clmem_enqueue_fill", "dst is an empty or released handle");
-    eo.given = 0;
-    eo.wait_for = o->wait_for;
-    eo.num_wait_for = o->num_wait_for;
-    eo.event = o->event;
-    {
-        cl_int err = clmem_enqueue_fill_buffer_opts(queue, dst.buffer, pattern, pattern_size, o->offset, size, &eo);
-        /* the message names clmem_enqueue_fill, the function the user called */
-        return err == CL_SUCCESS ? err : clmem__refail_as("clmem_enqueue_fill", err);
-    }
-}
-
-#define CLMEM__FILL_DEF(T, name)                                                                          \
-    CLMEM_API cl_int clmem__fill_##name(cl_command_queue queue, clmem__fill_target dst, T pattern, size_t size, \
-                                        const clmem_fill_options *opts) {                                 \
-        if (CLMEM__CHECKS && opts && opts->pattern_size && opts->pattern_size != sizeof pattern)          \
-            return clmem__fail(CL_INVALID_VALUE, "clmem_enqueue_fill",                                    \
-                               "pattern_size %zu contradicts the pattern's type " #T " (%zu bytes)",       \
-                               opts->pattern_size, sizeof pattern);                                       \
-        return clmem__fill_run(queue, dst, &pattern, sizeof pattern, size, opts);                         \
-    }
-CLMEM__PATTERN_TYPES(CLMEM__FILL_DEF)
-#undef CLMEM__FILL_DEF
-
-CLMEM_API cl_int clmem__fill_ptr(cl_command_queue queue, clmem__fill_target dst, const void *pattern, size_t size,
-                                 const clmem_fill_options *opts) {
-    if (CLMEM__CHECKS && (!opts || !opts->pattern_size))
-        return clmem__fail(CL_INVALID_VALUE, "clmem_enqueue_fill",
-                           "the pattern is a pointer, so .pattern_size must say how many bytes it has");
-    return clmem__fill_run(queue, dst, pattern, opts->pattern_size, size, opts);
-}
-
-/* ---- kernel arguments ---- */
-
-/* The check of a value against the kernel parameter's declared type
-   (clGetKernelArgInfo, available where the program was built with
-   -cl-kernel-arg-info; otherwise CL_KERNEL_ARG_INFO_NOT_AVAILABLE and nothing is
-   checked). One query for a scalar (the type name), two for a buffer or an SVM
-   pointer (type name and address space), one for local memory (address space); more
-   only on the way to a rejection. No cache: a cl_kernel's address is reused by the
-   next kernel once it is released, and OpenCL tells nobody. CLMEM_NO_VALIDATION or
-   CLMEM_NO_KERNEL_ARG_CHECK compiles it out. */
-#if defined(CL_VERSION_1_2) && !defined(CLMEM_NO_KERNEL_ARG_CHECK)
-enum {
-    CLMEM__PARAM_UNKNOWN = 0, /* a struct, a typedef name, queue_t, ...: not checked */
-    CLMEM__PARAM_SCALAR,      /* a scalar or vector of a built-in type */
-    CLMEM__PARAM_POINTER,     /* a pointer (to __global, __constant or __local) */
-    CLMEM__PARAM_IMAGE,
-    CLMEM__PARAM_SAMPLER
-};
-
-typedef struct clmem__param_type {
-    int kind;
-    size_t size;   /* scalars: bytes; 0 when device-dependent (size_t, ptrdiff_t, ...) */
-    int floating;  /* scalars: 1 float/double, 0 integer, 2 half (any 2-byte value) */
-} clmem__param_type;
-
-/* The parameter type from its CL_KERNEL_ARG_TYPE_NAME (whitespace removed). */
-static clmem__param_type clmem__param_classify(const char *t) {
-    static const struct {
-        const char *name;
-        unsigned char len, size, floating;
-    } scalars[] = {{"char", 4, 1, 0},          {"uchar", 5, 1, 0},          {"short", 5, 2, 0},
-                   {"ushort", 6, 2, 0},        {"int", 3, 4, 0},            {"uint", 4, 4, 0},
-                   {"long", 4, 8, 0},          {"ulong", 5, 8, 0},          {"half", 4, 2, 2},
-                   {"float", 5, 4, 1},         {"double", 6, 8, 1},         {"unsignedchar", 12, 1, 0},
-                   {"unsignedshort", 13, 2, 0}, {"unsignedint", 11, 4, 0},  {"unsignedlong", 12, 8, 0},
-                   {"signedchar", 10, 1, 0},   {"size_t", 6, 0, 0},         {"ptrdiff_t", 9, 0, 0},
-                   {"intptr_t", 8, 0, 0},      {"uintptr_t", 9, 0, 0}};
-    clmem__param_type p;
-    size_t len = strlen(t), base = len, i;
-    unsigned width = 1;
-    p.kind = CLMEM__PARAM_UNKNOWN;
-    p.size = 0;
-    p.floating = 0;
-    if (len == 0) return p;
-    if (t[len - 1] == '*') {
-        p.kind = CLMEM__PARAM_POINTER;
-        return p;
-    }
-    if (strcmp(t, "sampler_t") == 0) {
-        p.kind = CLMEM__PARAM_SAMPLER;
-        return p;
-    }
-    if (strncmp(t, "image", 5) == 0 && len > 7 && strcmp(t + len - 2, "_t") == 0) {
-        p.kind = CLMEM__PARAM_IMAGE;
-        return p;
-    }
-    while (base > 0 && t[base - 1] >= '0' && t[base - 1] <= '9') --base;
-    if (base < len) {
-        width = 0;
-        for (i = base; i < len && width < 100; ++i) width = width * 10 + (unsigned)(t[i] - '0');
-        if (width != 2 && width != 3 && width != 4 && width != 8 && width != 16) return p;
-    }
-    for (i = 0; i < sizeof scalars / sizeof scalars[0]; ++i)
-        if (scalars[i].len == base && memcmp(t, scalars[i].name, base) == 0) {
-            if (width > 1 && scalars[i].size == 0) return p; /* no size_t4 */
-            p.kind = CLMEM__PARAM_SCALAR;
-            p.size = (size_t)scalars[i].size * (width == 3 ? 4 : width);
-            p.floating = scalars[i].floating;
-            return p;
-        }
-    return p;
-}
-
-static const char *clmem__arg_kind_text(int kind) {
-    switch (kind) {
-    case CLMEM__ARG_KIND_BUFFER: return "a buffer";
-    case CLMEM__ARG_KIND_MEM: return "a cl_mem";
-    case CLMEM__ARG_KIND_LOCAL: return "local memory (a size, no value)";
-    case CLMEM__ARG_KIND_SVM: return "an SVM pointer";
-    case CLMEM__ARG_KIND_IMAGE: return "an image";
-    case CLMEM__ARG_KIND_SAMPLER: return "a sampler";
-    case CLMEM__ARG_KIND_PIPE: return "a pipe";
-    default: return "a value";
-    }
-}
-
-/* Reject argument `index` with code: "argument 2 ('n', declared __global float*) is
-   given <what>: <why>". */
-static cl_int clmem__arg_reject(cl_int code, cl_kernel kernel, cl_uint index, const char *declared, const char *space,
-                                int kind, const char *value_type, size_t size, const char *why) {
-    char name[64] = "?", given[96];
-    if (kind == CLMEM__ARG_KIND_INT || kind == CLMEM__ARG_KIND_FLOAT)
-        snprintf(given, sizeof given, "%s %s (%zu byte%s)", strchr("aeiou", value_type[0]) ? "an" : "a", value_type, size,
-                 size == 1 ? "" : "s");
-    else
-        snprintf(given, sizeof given, "%s", clmem__arg_kind_text(kind));
-#if defined(CL_VERSION_1_2)
-    if (clGetKernelArgInfo(kernel, index, CL_KERNEL_ARG_NAME, sizeof name - 1, name, NULL) != CL_SUCCESS)
-        snprintf(name, sizeof name, "?");
-    name[sizeof name - 1] = '\0';
-#else
-    (void)kernel;
-#endif
-    return clmem__fail(code, "clmem_set_kernel_arg", "argument at index %u ('%s', declared %s%s) is given %s: %s", index, name,
-                       space, declared, given, why);
-}
-
-#endif
-
-CLMEM_API cl_int clmem__check_kernel_arg(cl_kernel kernel, cl_uint index, int kind, size_t size, const void *value,
-                                         const char *value_type) {
-#if !defined(CL_VERSION_1_2) || defined(CLMEM_NO_KERNEL_ARG_CHECK)
-    (void)kernel; (void)index; (void)kind; (void)size; (void)value; (void)value_type;
-    return CL_SUCCESS;
-#else
-    const cl_kernel_arg_type_qualifier pipe_bit = (cl_kernel_arg_type_qualifier)1 << 3; /* CL_KERNEL_ARG_TYPE_PIPE */
-    cl_kernel_arg_address_qualifier aq = 0;
-    cl_kernel_arg_type_qualifier tq = 0;
-    clmem__param_type p;
-    char raw[128], type[128];
-    const char *space = "";
-    size_t i, j;
-    if (!CLMEM__CHECKS || !kernel) return CL_SUCCESS;
-    if (kind == CLMEM__ARG_KIND_LOCAL) { /* the common case in one query */
-        if (clGetKernelArgInfo(kernel, index, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof aq, &aq, NULL) != CL_SUCCESS)
-            return CL_SUCCESS;
-        if (aq == CL_KERNEL_ARG_ADDRESS_LOCAL) return CL_SUCCESS;
-    }
-    /* not available (no -cl-kernel-arg-info), a bad index or kernel (the driver says
-       so in clSetKernelArg), a name longer than the buffer: not checked */
-    if (clGetKernelArgInfo(kernel, index, CL_KERNEL_ARG_TYPE_NAME, sizeof raw - 1, raw, NULL) != CL_SUCCESS)
-        return CL_SUCCESS;
-    raw[sizeof raw - 1] = '\0';
-    for (i = j = 0; raw[i]; ++i)
-        if (raw[i] != ' ' && raw[i] != '\t') type[j++] = raw[i];
-    type[j] = '\0';
-    /* the common case: a value of exactly the declared type (value_type is its OpenCL
-       name; C's long is not always OpenCL's) */
-    if ((kind == CLMEM__ARG_KIND_INT || kind == CLMEM__ARG_KIND_FLOAT) && strcmp(type, value_type) == 0 &&
-        ((type[0] != 'l' && type[0] != 'u') || (strcmp(type, "long") != 0 && strcmp(type, "ulong") != 0)))
-        return CL_SUCCESS;
-    p = clmem__param_classify(type);
-    if (p.kind == CLMEM__PARAM_POINTER && kind != CLMEM__ARG_KIND_LOCAL &&
-        clGetKernelArgInfo(kernel, index, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof aq, &aq, NULL) != CL_SUCCESS)
-        return CL_SUCCESS;
-    if (p.kind == CLMEM__PARAM_POINTER)
-        space = aq == CL_KERNEL_ARG_ADDRESS_LOCAL      ? "__local "
-                : aq == CL_KERNEL_ARG_ADDRESS_CONSTANT ? "__constant "
-                : aq == CL_KERNEL_ARG_ADDRESS_GLOBAL   ? "__global "
-                                                       : "";
-    /* a pipe is declared with its element type: "pipe int p" says "int" */
-    if ((p.kind == CLMEM__PARAM_SCALAR || p.kind == CLMEM__PARAM_UNKNOWN) &&
-        (kind == CLMEM__ARG_KIND_BUFFER || kind == CLMEM__ARG_KIND_MEM || kind == CLMEM__ARG_KIND_PIPE ||
-         kind == CLMEM__ARG_KIND_IMAGE || kind == CLMEM__ARG_KIND_SVM) &&
-        clGetKernelArgInfo(kernel, index, CL_KERNEL_ARG_TYPE_QUALIFIER, sizeof tq, &tq, NULL) == CL_SUCCESS &&
-        (tq & pipe_bit)) {
-        if (kind == CLMEM__ARG_KIND_PIPE) return CL_SUCCESS;
-        if (kind == CLMEM__ARG_KIND_MEM && value && *(const cl_mem *)value) {
-            cl_mem_object_type mt = 0;
-            if (clGetMemObjectInfo(*(const cl_mem *)value, CL_MEM_TYPE, sizeof mt, &mt, NULL) == CL_SUCCESS &&
-                mt == 0x10F7 /* CL_MEM_OBJECT_PIPE */)
-                return CL_SUCCESS;
-        }
-        return clmem__arg_reject(CL_INVALID_MEM_OBJECT, kernel, index, type, "pipe ", kind, value_type, size, "a pipe parameter needs a pipe");
-    }
-
-    switch (p.kind) {
-    case CLMEM__PARAM_POINTER:
-        if (aq == CL_KERNEL_ARG_ADDRESS_LOCAL) {
-            return clmem__arg_reject(CL_INVALID_ARG_VALUE, kernel, index, type, space, kind, value_type, size,
-                                     "a __local parameter takes local memory: clmem_local_memory(bytes)");
-        }
-        if (kind == CLMEM__ARG_KIND_BUFFER || kind == CLMEM__ARG_KIND_SVM) return CL_SUCCESS;
-        if (kind == CLMEM__ARG_KIND_MEM) {
-            cl_mem m = *(const cl_mem *)value;
-            cl_mem_object_type mt = 0;
-            if (!m) return CL_SUCCESS; /* a NULL buffer: OpenCL passes a NULL pointer */
-            if (clGetMemObjectInfo(m, CL_MEM_TYPE, sizeof mt, &mt, NULL) != CL_SUCCESS)
-                return clmem__arg_reject(CL_INVALID_MEM_OBJECT, kernel, index, type, space, kind, value_type, size,
-                                         "the cl_mem is not a valid memory object");
-            if (mt == CL_MEM_OBJECT_BUFFER) return CL_SUCCESS;
-            return clmem__arg_reject(CL_INVALID_MEM_OBJECT, kernel, index, type, space, kind, value_type, size,
-                                     "the cl_mem is an image or a pipe, a pointer parameter needs a buffer");
-        }
-        return clmem__arg_reject(CL_INVALID_MEM_OBJECT, kernel, index, type, space, kind, value_type, size,
-                                 kind == CLMEM__ARG_KIND_LOCAL
-                                     ? "local memory fits only a __local pointer; this one needs a buffer or an SVM pointer"
-                                     : "a pointer parameter needs a buffer or an SVM pointer (clmem_buffer, clmem_svm)");
-    case CLMEM__PARAM_IMAGE:
-        if (kind == CLMEM__ARG_KIND_IMAGE) return CL_SUCCESS;
-        if (kind == CLMEM__ARG_KIND_MEM && *(const cl_mem *)value) {
-            cl_mem_object_type mt = 0;
-            if (clGetMemObjectInfo(*(const cl_mem *)value, CL_MEM_TYPE, sizeof mt, &mt, NULL) != CL_SUCCESS)
-                return clmem__arg_reject(CL_INVALID_MEM_OBJECT, kernel, index, type, space, kind, value_type, size,
-                                         "the cl_mem is not a valid memory object");
-            if (mt != CL_MEM_OBJECT_BUFFER && mt != 0x10F7 /* pipe */) return CL_SUCCESS;
-        }
-        return clmem__arg_reject(CL_INVALID_MEM_OBJECT, kernel, index, type, space, kind, value_type, size,
-                                 "an image parameter needs an image (clmem_image)");
-    case CLMEM__PARAM_SAMPLER:
-        if (kind == CLMEM__ARG_KIND_SAMPLER) return CL_SUCCESS;
-        return clmem__arg_reject(CL_INVALID_SAMPLER, kernel, index, type, space, kind, value_type, size,
-                                 "a sampler_t parameter needs a sampler (clmem_sampler)");
-    case CLMEM__PARAM_SCALAR:
-        if (kind != CLMEM__ARG_KIND_INT && kind != CLMEM__ARG_KIND_FLOAT)
-            return clmem__arg_reject(CL_INVALID_ARG_VALUE, kernel, index, type, space, kind, value_type, size,
-                                     "a scalar or vector parameter needs a value of its type");
-        if (p.size && p.size != size) {
-            char why[96];
-            snprintf(why, sizeof why, "the parameter is %zu bytes; pass a value of its type", p.size);
-            return clmem__arg_reject(CL_INVALID_ARG_SIZE, kernel, index, type, space, kind, value_type, size, why);
-        }
-        if (p.floating != 2 && (p.floating == 1) != (kind == CLMEM__ARG_KIND_FLOAT))
-            return clmem__arg_reject(CL_INVALID_ARG_VALUE, kernel, index, type, space, kind, value_type, size,
-                                     p.floating ? "the parameter is floating-point and the value an integer (its bits "
-                                                  "would be read as a floating-point number)"
-                                                : "the parameter is an integer and the value floating-point (its bits "
-                                                  "would be read as an integer)");
-        return CL_SUCCESS;
-    default:
-        return CL_SUCCESS;
-    }
-#endif
-}
-
-static cl_int clmem__set_arg(cl_kernel kernel, cl_uint index, size_t size, const void *value, const char *what) {
-    cl_int err;
-    if (CLMEM__CHECKS && !kernel) return clmem__fail(CL_INVALID_KERNEL, "clmem_set_kernel_arg", "kernel is NULL");
-    err = clSetKernelArg(kernel, index, size, value);
-    if (err != CL_SUCCESS)
-        return clmem__fail(err, "clmem_set_kernel_arg", "clSetKernelArg(index %u, %s of %zu bytes) failed with %s", index,
-                           what, size, clmem_error_string(err));
-    return CL_SUCCESS;
-}
-
-CLMEM_API cl_int clmem__set_arg_buffer(cl_kernel kernel, cl_uint index, clmem_buffer value) {
-    cl_int err;
-    if (CLMEM__CHECKS && (!value.mem || clmem__buffer_stale(value))) {
-        char what[32];
-        snprintf(what, sizeof what, "argument %u", index);
-        return clmem__buffer_invalid("clmem_set_kernel_arg", what, value);
-    }
-    if (CLMEM__CHECKS && kernel &&
-        (err = clmem__check_kernel_arg(kernel, index, CLMEM__ARG_KIND_BUFFER, sizeof value.mem, &value.mem, "clmem_buffer")) !=
-            CL_SUCCESS)
-        return err;
-    return clmem__set_arg(kernel, index, sizeof value.mem, &value.mem, "a buffer");
-}
-CLMEM_API cl_int clmem__set_arg_mem(cl_kernel kernel, cl_uint index, cl_mem value) {
-    cl_int err;
-    if (CLMEM__CHECKS && kernel &&
-        (err = clmem__check_kernel_arg(kernel, index, CLMEM__ARG_KIND_MEM, sizeof value, &value, "cl_mem")) != CL_SUCCESS)
-        return err;
-    return clmem__set_arg(kernel, index, sizeof value, &value, "a cl_mem");
-}
-CLMEM_API cl_int clmem__set_arg_local(cl_kernel kernel, cl_uint index, clmem_local_memory value) {
-    cl_int err;
-    if (CLMEM__CHECKS && value.size == 0)
-        return clmem__fail(CL_INVALID_ARG_SIZE, "clmem_set_kernel_arg", "argument %u: local memory of 0 bytes", index);
-    if (CLMEM__CHECKS && kernel &&
-        (err = clmem__check_kernel_arg(kernel, index, CLMEM__ARG_KIND_LOCAL, value.size, NULL, "clmem_local_memory")) !=
-            CL_SUCCESS)
-        return err;
-    return clmem__set_arg(kernel, index, value.size, NULL, "local memory");
-}
-/* The kind of a scalar or vector value from its clmem__set_arg_ name. */
-static int clmem__arg_value_kind(const char *name) {
-    return (name[0] == 'f' || name[0] == 'd') ? CLMEM__ARG_KIND_FLOAT : CLMEM__ARG_KIND_INT; /* float*, double* */
-}
-/* ... and its name as OpenCL C spells it (for messages and the exact-type shortcut) */
-static const char *clmem__arg_value_name(const char *name) {
-    if (name[0] == 's' && name[1] == 'c') return "signed char";                          /* schar */
-    if (name[0] == 'l' && name[1] == 'l') return "long long";                            /* llong */
-    if (name[0] == 'u' && name[1] == 'l' && name[2] == 'l') return "unsigned long long"; /* ullong */
-    return name;
-}
-#define CLMEM__ARG_DEF(T, name)                                                                                 \
-    CLMEM_API cl_int clmem__set_arg_##name(cl_kernel kernel, cl_uint index, T value) {                          \
-        cl_int err;                                                                                             \
-        if (CLMEM__CHECKS && kernel &&                                                                          \
-            (err = clmem__check_kernel_arg(kernel, index, clmem__arg_value_kind(#name), sizeof value, &value,    \
-                                           clmem__arg_value_name(#name))) != CL_SUCCESS)                        \
-            return err;                                                                                         \
-        return clmem__set_arg(kernel, index, sizeof value, &value, "a " #T);                                    \
-    }
-CLMEM__PATTERN_TYPES(CLMEM__ARG_DEF)
-#undef CLMEM__ARG_DEF
-CLMEM_API cl_int clmem__set_arg_unsupported(cl_kernel kernel, cl_uint index, ...) {
-    (void)kernel;
-    return clmem__fail(CL_INVALID_ARG_VALUE, "clmem_set_kernel_arg",
-                       "argument %u: a pointer is not a kernel argument (wrap it: clmem_svm, clmem_buffer)", index);
 }
 
 /* ---- AMD peer-to-peer copies ---- */
@@ -10219,7 +10430,7 @@ static cl_int clmem__svm_copy(const char *fn, cl_command_queue queue, clmem_svm 
     if (CLMEM__CHECKS && (uintptr_t)d < (uintptr_t)s + n && (uintptr_t)s < (uintptr_t)d + n)
         return clmem__fail(CL_MEM_COPY_OVERLAP, fn, "%s [%p, +%zu) and %s [%p, +%zu) overlap", dst_what, (void *)d, n,
                            src_what, (const void *)s, n);
-#if CLMEM__HAVE_SVM
+#ifdef CL_VERSION_2_0
     err = clEnqueueSVMMemcpy(queue, clmem__blocking(opts), d, s, n,
                              opts->num_wait_for, opts->wait_for, opts->event);
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueSVMMemcpy");
@@ -10253,6 +10464,161 @@ CLMEM_API cl_int clmem__fill_svm(cl_command_queue queue, clmem_svm dst, const vo
                            opts->wait_for, opts->num_wait_for, opts->event);
 }
 /* ---- end clmem/transfer_svm.c ---- */
+
+/* ---- begin clmem/transfer_dispatch.c ---- */
+/* >>transfer_dispatch (implementation): what reaches every pair of the transfer module:
+   raw cl_mem copies dispatched at run time by CL_MEM_TYPE, and fills (buffer or SVM) */
+
+/* ---- raw cl_mem: dispatched at run time by CL_MEM_TYPE ---- */
+
+typedef struct clmem__any {
+    bool is_image;
+    clmem_buffer buffer;
+    clmem_image image;
+} clmem__any;
+
+/* clmem__refail(err, what, mem): a wrapping helper failed; its message named itself:
+   say it again in the name of clmem_enqueue_copy, which the user called. */
+static cl_int clmem__refail(cl_int err, const char *what, cl_mem mem) {
+    char why[768];
+    const char *m = clmem_last_error_message(), *colon = strstr(m, ": ");
+    snprintf(why, sizeof why, "%s", colon ? colon + 2 : m);
+    return clmem__fail(err, CLMEM__COPY, "%s (cl_mem %p): %s", what, (void *)mem, why);
+}
+
+static cl_int clmem__any_of(cl_mem mem, const char *what, clmem__any *a) {
+    cl_mem_object_type type = 0;
+    cl_int err;
+    memset(a, 0, sizeof *a);
+    if (!mem) return clmem__fail(CL_INVALID_MEM_OBJECT, CLMEM__COPY, "%s is a NULL cl_mem", what);
+    err = clGetMemObjectInfo(mem, CL_MEM_TYPE, sizeof type, &type, NULL);
+    if (err == CL_INVALID_MEM_OBJECT)
+        return clmem__fail(CL_INVALID_MEM_OBJECT, CLMEM__COPY, "%s (%p) is not a valid memory object", what, (void *)mem);
+    if (err != CL_SUCCESS)
+        return clmem__fail(err, CLMEM__COPY, "clGetMemObjectInfo(%s %p, CL_MEM_TYPE) failed with %s (%d)", what,
+                           (void *)mem, clmem_error_string(err), (int)err);
+    if (type == CL_MEM_OBJECT_BUFFER) { /* the five facts a copy needs, not every mem_info */
+        clmem_buffer *b = &a->buffer;
+        cl_mem parent = NULL;
+        size_t offset = 0;
+        if ((err = clGetMemObjectInfo(mem, CL_MEM_CONTEXT, sizeof b->context, &b->context, NULL)) != CL_SUCCESS ||
+            (err = clGetMemObjectInfo(mem, CL_MEM_SIZE, sizeof b->size, &b->size, NULL)) != CL_SUCCESS ||
+            (err = clGetMemObjectInfo(mem, CL_MEM_FLAGS, sizeof b->flags, &b->flags, NULL)) != CL_SUCCESS ||
+            (err = clGetMemObjectInfo(mem, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent, NULL)) != CL_SUCCESS ||
+            (parent && (err = clGetMemObjectInfo(mem, CL_MEM_OFFSET, sizeof offset, &offset, NULL)) != CL_SUCCESS))
+            return clmem__fail(err, CLMEM__COPY, "clGetMemObjectInfo(%s %p) failed with %s (%d)", what, (void *)mem,
+                               clmem_error_string(err), (int)err);
+        b->mem = mem;
+        b->root = parent ? parent : mem;
+        b->origin = parent ? offset : 0;
+        return CL_SUCCESS;
+    }
+#ifdef CL_VERSION_2_0
+    if (type == CL_MEM_OBJECT_PIPE)
+        return clmem__fail(CL_INVALID_MEM_OBJECT, CLMEM__COPY, "%s is a pipe; pipes cannot be copied", what);
+#endif
+    if (!clmem__is_image_type(type))
+        return clmem__fail(CL_INVALID_MEM_OBJECT, CLMEM__COPY, "%s (%p) has CL_MEM_TYPE 0x%x, neither a buffer nor an image",
+                           what, (void *)mem, (unsigned)type);
+    a->is_image = true;
+    a->image = clmem_image_from_int_ptr(mem, false, &err);
+    return err == CL_SUCCESS ? err : clmem__refail(err, what, mem);
+}
+
+CLMEM_API cl_int clmem__copy_mem_from_mem(cl_command_queue queue, cl_mem dst, cl_mem src, const clmem_copy_options *o) {
+    clmem__any d, s;
+    cl_int err;
+    if ((err = clmem__any_of(dst, "dst", &d)) != CL_SUCCESS || (err = clmem__any_of(src, "src", &s)) != CL_SUCCESS)
+        return err;
+    if (d.is_image)
+        return s.is_image ? clmem__copy_image_from_image(queue, d.image, s.image, o)
+                          : clmem__copy_image_from_buffer(queue, d.image, s.buffer, o);
+    return s.is_image ? clmem__copy_buffer_from_image(queue, d.buffer, s.image, o)
+                      : clmem__copy_buffer_from_buffer(queue, d.buffer, s.buffer, o);
+}
+CLMEM_API cl_int clmem__copy_mem_from_host(cl_command_queue queue, cl_mem dst, const void *src, const clmem_copy_options *o) {
+    clmem__any d;
+    cl_int err = clmem__any_of(dst, "dst", &d);
+    if (err != CL_SUCCESS) return err;
+    return d.is_image ? clmem__copy_image_from_host(queue, d.image, src, o) : clmem__copy_buffer_from_host(queue, d.buffer, src, o);
+}
+CLMEM_API cl_int clmem__copy_host_from_mem(cl_command_queue queue, void *dst, cl_mem src, const clmem_copy_options *o) {
+    clmem__any s;
+    cl_int err = clmem__any_of(src, "src", &s);
+    if (err != CL_SUCCESS) return err;
+    return s.is_image ? clmem__copy_host_from_image(queue, dst, s.image, o) : clmem__copy_host_from_buffer(queue, dst, s.buffer, o);
+}
+CLMEM_API cl_int clmem__copy_mem_from_buffer(cl_command_queue queue, cl_mem dst, clmem_buffer src, const clmem_copy_options *o) {
+    clmem__any d;
+    cl_int err = clmem__any_of(dst, "dst", &d);
+    if (err != CL_SUCCESS) return err;
+    return d.is_image ? clmem__copy_image_from_buffer(queue, d.image, src, o) : clmem__copy_buffer_from_buffer(queue, d.buffer, src, o);
+}
+CLMEM_API cl_int clmem__copy_buffer_from_mem(cl_command_queue queue, clmem_buffer dst, cl_mem src, const clmem_copy_options *o) {
+    clmem__any s;
+    cl_int err = clmem__any_of(src, "src", &s);
+    if (err != CL_SUCCESS) return err;
+    return s.is_image ? clmem__copy_buffer_from_image(queue, dst, s.image, o) : clmem__copy_buffer_from_buffer(queue, dst, s.buffer, o);
+}
+CLMEM_API cl_int clmem__copy_mem_from_image(cl_command_queue queue, cl_mem dst, clmem_image src, const clmem_copy_options *o) {
+    clmem__any d;
+    cl_int err = clmem__any_of(dst, "dst", &d);
+    if (err != CL_SUCCESS) return err;
+    return d.is_image ? clmem__copy_image_from_image(queue, d.image, src, o) : clmem__copy_buffer_from_image(queue, d.buffer, src, o);
+}
+CLMEM_API cl_int clmem__copy_image_from_mem(cl_command_queue queue, clmem_image dst, cl_mem src, const clmem_copy_options *o) {
+    clmem__any s;
+    cl_int err = clmem__any_of(src, "src", &s);
+    if (err != CL_SUCCESS) return err;
+    return s.is_image ? clmem__copy_image_from_image(queue, dst, s.image, o) : clmem__copy_image_from_buffer(queue, dst, s.buffer, o);
+}
+
+CLMEM_API cl_int clmem__copy_unsupported(cl_command_queue queue, ...) {
+    (void)queue;
+    return clmem__fail(CL_INVALID_OPERATION, CLMEM__COPY, "OpenCL has no copy between these types");
+}
+
+/* ---- fills ---- */
+
+static cl_int clmem__fill_run(cl_command_queue queue, clmem__fill_target dst, const void *pattern, size_t pattern_size,
+                              size_t size, const clmem_fill_options *o) {
+    static const clmem_fill_options none = CLMEM__ZERO;
+    clmem_enqueue_options eo;
+    if (!o) o = &none;
+    if (!dst.buffer.mem && dst.svm.ptr) return clmem__fill_svm(queue, dst.svm, pattern, pattern_size, size, o);
+    if (CLMEM__CHECKS && !dst.buffer.mem && !dst.svm.ptr)
+        return clmem__fail(CL_INVALID_MEM_OBJECT, "clmem_enqueue_fill", "dst is an empty or released handle");
+    eo.given = 0;
+    eo.wait_for = o->wait_for;
+    eo.num_wait_for = o->num_wait_for;
+    eo.event = o->event;
+    {
+        cl_int err = clmem_enqueue_fill_buffer_opts(queue, dst.buffer, pattern, pattern_size, o->offset, size, &eo);
+        /* the message names clmem_enqueue_fill, the function the user called */
+        return err == CL_SUCCESS ? err : clmem__refail_as("clmem_enqueue_fill", err);
+    }
+}
+
+#define CLMEM__FILL_DEF(T, name)                                                                          \
+    CLMEM_API cl_int clmem__fill_##name(cl_command_queue queue, clmem__fill_target dst, T pattern, size_t size, \
+                                        const clmem_fill_options *opts) {                                 \
+        if (CLMEM__CHECKS && opts && opts->pattern_size && opts->pattern_size != sizeof pattern)          \
+            return clmem__fail(CL_INVALID_VALUE, "clmem_enqueue_fill",                                    \
+                               "pattern_size %zu contradicts the pattern's type " #T " (%zu bytes)",       \
+                               opts->pattern_size, sizeof pattern);                                       \
+        return clmem__fill_run(queue, dst, &pattern, sizeof pattern, size, opts);                         \
+    }
+CLMEM__PATTERN_TYPES(CLMEM__FILL_DEF)
+#undef CLMEM__FILL_DEF
+
+CLMEM_API cl_int clmem__fill_ptr(cl_command_queue queue, clmem__fill_target dst, const void *pattern, size_t size,
+                                 const clmem_fill_options *opts) {
+    if (CLMEM__CHECKS && (!opts || !opts->pattern_size))
+        return clmem__fail(CL_INVALID_VALUE, "clmem_enqueue_fill",
+                           "the pattern is a pointer, so .pattern_size must say how many bytes it has");
+    return clmem__fill_run(queue, dst, pattern, opts->pattern_size, size, opts);
+}
+/* ---- end clmem/transfer_dispatch.c ---- */
 
 /* ---- begin clmem/pool.c ---- */
 /* >>pool (implementation) */
@@ -13805,7 +14171,7 @@ static size_t clmem__cache_detach_if(const void *obj, int match_object, int matc
     return n;
 }
 
-#if CL_TARGET_OPENCL_VERSION >= 300
+#ifdef CL_VERSION_3_0
 static void CL_CALLBACK clmem__cache_context_destroyed(cl_context ctx, void *user) {
     clmem__cache_entry *dead = NULL;
     size_t i;
@@ -13826,7 +14192,7 @@ static void CL_CALLBACK clmem__cache_context_destroyed(cl_context ctx, void *use
    Under the lock. Needs an OpenCL 3.0 platform (and 3.0 headers); elsewhere the entries
    stay until cleared or forgotten (documented in cache.h). */
 static void clmem__cache_watch(cl_context ctx) {
-#if CL_TARGET_OPENCL_VERSION >= 300
+#ifdef CL_VERSION_3_0
     size_t i;
     cl_device_id dev = NULL;
     cl_platform_id plat = NULL;
@@ -14774,7 +15140,9 @@ CLMEM_API cl_int clmem_why_not_local_access_conflict_free_desc(const clmem_devic
 /* PyOpenCL's _may_have_svm */
 static bool clmem__may_have_svm(const char *fn, const clmem_device_description *d) {
     int major = 0, minor = 0;
-    if (CL_TARGET_OPENCL_VERSION < 200) return false; /* header below 2.0 */
+#ifndef CL_VERSION_2_0
+    return false; /* OpenCL headers before 2.0 */
+#endif
     if (clmem__is_pocl(d)) {
         if (clmem__parse_pocl_version(d->platform_version, &major, &minor)) return major >= 1;
         clmem__warn(fn, "PoCL version number did not have expected format: '%s'; using the OpenCL version",

@@ -1,4 +1,5 @@
 /* >>base (implementation) */
+#include "base.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* >>buffer (implementation) */
+#include "buffer.h"
 
-static void clmem__map_note_use(cl_mem mem, const char *fn); /* clmem/map.c */
 
 #define CLMEM__ACCESS_FLAGS (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)
 #define CLMEM__HOST_PTR_FLAGS (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)

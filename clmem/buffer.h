@@ -1,4 +1,6 @@
 /* >>buffer: buffers, sub-buffers, slices, fills (PyOpenCL's Buffer) */
+#include "base.h"
+#include "memobj.h"
 
 #ifdef __cplusplus
 extern "C" {

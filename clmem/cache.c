@@ -1,4 +1,5 @@
 /* >>cache (implementation) */
+#include "cache.h"
 
 /* Every cache shares one lock: it guards the entries of all caches, the registry of
    caches in use and the set of contexts whose destructor callback is registered.
@@ -102,7 +103,7 @@ static size_t clmem__cache_detach_if(const void *obj, int match_object, int matc
     return n;
 }
 
-#if CL_TARGET_OPENCL_VERSION >= 300
+#ifdef CL_VERSION_3_0
 static void CL_CALLBACK clmem__cache_context_destroyed(cl_context ctx, void *user) {
     clmem__cache_entry *dead = NULL;
     size_t i;
@@ -123,7 +124,7 @@ static void CL_CALLBACK clmem__cache_context_destroyed(cl_context ctx, void *use
    Under the lock. Needs an OpenCL 3.0 platform (and 3.0 headers); elsewhere the entries
    stay until cleared or forgotten (documented in cache.h). */
 static void clmem__cache_watch(cl_context ctx) {
-#if CL_TARGET_OPENCL_VERSION >= 300
+#ifdef CL_VERSION_3_0
     size_t i;
     cl_device_id dev = NULL;
     cl_platform_id plat = NULL;

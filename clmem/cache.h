@@ -1,5 +1,6 @@
 /* >>cache: first-argument-dependent memoization (PyOpenCL's first_arg_dependent_memoize,
    context_dependent_memoize, clear_first_arg_caches) */
+#include "base.h"
 
 #ifdef __cplusplus
 extern "C" {

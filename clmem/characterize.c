@@ -1,4 +1,6 @@
 /* >>characterize (implementation) */
+#include "characterize.h"
+#include "cache.h"
 
 #define CLMEM__NV_CC_MAJOR 0x4000 /* CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV */
 #define CLMEM__NV_CC_MINOR 0x4001 /* CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV */
@@ -766,7 +768,9 @@ CLMEM_API cl_int clmem_why_not_local_access_conflict_free_desc(const clmem_devic
 /* PyOpenCL's _may_have_svm */
 static bool clmem__may_have_svm(const char *fn, const clmem_device_description *d) {
     int major = 0, minor = 0;
-    if (CL_TARGET_OPENCL_VERSION < 200) return false; /* header below 2.0 */
+#ifndef CL_VERSION_2_0
+    return false; /* OpenCL headers before 2.0 */
+#endif
     if (clmem__is_pocl(d)) {
         if (clmem__parse_pocl_version(d->platform_version, &major, &minor)) return major >= 1;
         clmem__warn(fn, "PoCL version number did not have expected format: '%s'; using the OpenCL version",

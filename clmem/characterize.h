@@ -1,4 +1,5 @@
 /* >>characterize: device characterization (PyOpenCL's pyopencl.characterize) */
+#include "base.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,5 +1,18 @@
 /* >>cxx: the C++ face of clmem: the same calls as in C, plus optional RAII owners and
    exceptions (nothing here is seen by a C compiler) */
+#include "base.h"
+#include "memobj.h"
+#include "buffer.h"
+#include "image.h"
+#include "sampler.h"
+#include "pipe.h"
+#include "svm.h"
+#include "map.h"
+#include "kernel_arg.h"
+#include "transfer.h"
+#include "pool.h"
+#include "pinned.h"
+#include "stager.h"
 
 /* ---------------------------------------------------------------------------------
    CLMEM FROM C++
@@ -558,6 +571,10 @@ inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_image v) { return clmem__set
 inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_sampler v) { return clmem__set_arg_sampler(k, i, v); }
 inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_pipe v) { return clmem__set_arg_pipe(k, i, v); }
 inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_svm v) { return clmem__set_arg_svm(k, i, v); }
+#define CLMEM__CXX_WIDE_ARG(T, name, n) \
+    inline cl_int set_arg(cl_kernel k, cl_uint i, const T &v) { return clmem__set_arg_vector(k, i, v.s, sizeof v, n); }
+CLMEM__WIDE_VECTOR_TYPES(CLMEM__CXX_WIDE_ARG)
+#undef CLMEM__CXX_WIDE_ARG
 template <class H> inline cl_int set_arg(cl_kernel k, cl_uint i, const unique<H> &u) { return set_arg(k, i, u.get()); }
 template <class T> inline cl_int set_arg(cl_kernel, cl_uint, T) {
     static_assert(always_false<T>::value,
@@ -723,7 +740,7 @@ template <class T> inline T *at(const clmem_memory_map &m, std::initializer_list
 } // namespace clmem
 
 /* ---- the C names that C gives to _Generic: C++ overloads ---- */
-/** clmem_set_kernel_arg(kernel, index, value): see clmem/transfer.h. */
+/** clmem_set_kernel_arg(kernel, index, value): see clmem/kernel_arg.h. */
 template <class V> inline cl_int clmem_set_kernel_arg(cl_kernel kernel, cl_uint index, const V &value) {
     return clmem::detail::ret(clmem::detail::set_arg(kernel, index, value));
 }

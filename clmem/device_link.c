@@ -1,4 +1,7 @@
 /* >>device_link (implementation) */
+#include "device_link.h"
+#include "memobj.h"
+#include "pinned.h"
 
 struct clmem_device_link {
     clmem__mutex lock;                  /* one copy at a time; guards everything below */

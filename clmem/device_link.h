@@ -1,6 +1,9 @@
 /* >>device_link: copies between two devices of one context, pipelined through pinned
    host memory (beyond PyOpenCL and every OpenCL library; what CUDA's cudaMemcpyPeer
    does where the GPUs have no peer path) */
+#include "base.h"
+#include "buffer.h"
+#include "transfer.h"
 
 #ifdef __cplusplus
 extern "C" {

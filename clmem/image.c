@@ -1,4 +1,5 @@
 /* >>image (implementation) */
+#include "image.h"
 
 /* ---- formats ---- */
 
@@ -843,15 +844,3 @@ CLMEM_API cl_int clmem_enqueue_fill_image_opts(cl_command_queue queue, clmem_ima
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueFillImage");
 }
 
-CLMEM_API cl_int clmem__set_arg_image(cl_kernel k, cl_uint index, clmem_image v) {
-    static const char fn[] = "clmem_set_kernel_arg";
-    cl_int err;
-    if (CLMEM__CHECKS) {
-        if (!k) return clmem__fail(CL_INVALID_KERNEL, fn, "kernel is NULL");
-        if (!v.mem) return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "argument %u: the image is an empty or released handle", index);
-        if ((err = clmem__check_kernel_arg(k, index, CLMEM__ARG_KIND_IMAGE, sizeof v.mem, &v.mem, "clmem_image")) != CL_SUCCESS)
-            return err;
-    }
-    err = clSetKernelArg(k, index, sizeof(cl_mem), &v.mem);
-    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clSetKernelArg");
-}

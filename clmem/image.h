@@ -1,5 +1,8 @@
 /* >>image: image formats, images, image_from_array, fill_image (PyOpenCL's ImageFormat,
    Image, create_image, image_from_array, enqueue_fill_image) */
+#include "base.h"
+#include "memobj.h"
+#include "buffer.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -366,11 +369,6 @@ typedef enum clmem_color_kind {
 CLMEM_API cl_int clmem_enqueue_fill_image_opts(cl_command_queue queue, clmem_image img, const void *color,
                                                clmem_color_kind kind, const size_t *origin, const size_t *region,
                                                const clmem_enqueue_options *opts);
-
-/** For clmem_set_kernel_arg (wired in by the transfer module): pass an image to a
-    kernel's image argument. Errors: CL_INVALID_KERNEL (NULL), CL_INVALID_MEM_OBJECT
-    (empty handle), or clSetKernelArg's code. */
-CLMEM_API cl_int clmem__set_arg_image(cl_kernel k, cl_uint index, clmem_image v);
 
 #ifdef __cplusplus
 }

@@ -15,8 +15,8 @@
      >>image         formats, images, image_from_array, fill_image   >>sampler  >>pipe
      >>svm           SVM pointers, allocations, maps, typed SVM arrays
      >>map           buffer and image maps, CLMEM_WITH_MAP
-     >>transfer      clmem_enqueue_copy (its DISPATCH TABLE), clmem_enqueue_fill,
-                     clmem_set_kernel_arg, clmem_local_memory
+     >>kernel_arg    clmem_set_kernel_arg, clmem_local_memory
+     >>transfer      clmem_enqueue_copy (its DISPATCH TABLE), clmem_enqueue_fill
      >>pool          allocators, memory pools, SVM pools
      >>pinned        pinned host memory, pinned pools, staged pageable copies (clmem_stager)
      >>cache         first-argument-dependent memoization   >>characterize

@@ -1,5 +1,9 @@
 /* >>map: mapping memory into host address space (PyOpenCL's enqueue_map_buffer,
    enqueue_map_image, MemoryMap) */
+#include "base.h"
+#include "memobj.h"
+#include "buffer.h"
+#include "image.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -248,10 +252,6 @@ CLMEM_API cl_int clmem_enqueue_unmap_mem_object_opts(cl_command_queue queue, cl_
     Thread safety: any thread.
     Example: *(float *)clmem_memory_map_at(&m, (const size_t[]){1, 2, 3}) = 10.0f; */
 CLMEM_API void *clmem_memory_map_at(const clmem_memory_map *map, const size_t *index);
-
-/** clmem_live_map_count(mem): how many maps of mem (NULL: of any object) clmem holds
-    live now. For tests and leak checks. Thread safety: any thread. */
-CLMEM_API size_t clmem_live_map_count(cl_mem mem);
 
 /** CLMEM_WITH_MAP(m, err, map_call) { ... }: PyOpenCL's `with map:`. Declares the
     clmem_memory_map m (empty), stores map_call's result (map_call fills &m) in the

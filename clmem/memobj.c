@@ -1,4 +1,5 @@
 /* >>memobj (implementation) */
+#include "memobj.h"
 
 /* clmem__marker(queue, opts...): an enqueue that has nothing to do still honours its
    wait list and produces the event that was asked for. */
@@ -187,4 +188,221 @@ CLMEM_API cl_int clmem_enqueue_migrate_mem_objects_opts(cl_command_queue queue, 
     if (CLMEM__CHECKS && clmem__device_version(clmem__queue_device_of(fn, queue, &dev) == CL_SUCCESS ? dev : NULL) < 120)
         return clmem__fail(CL_INVALID_OPERATION, fn, "the queue's device is older than OpenCL 1.2 (no migration)");
     return clmem__cl_fail(err, fn, "clEnqueueMigrateMemObjects");
+}
+
+/* ---- the live-map table ----
+   Maps are made and released in map.c; buffer and image releases and copies ask
+   here whether their memory is mapped. One record per map clmem made and has not released (a multiset: two maps of one
+   region may share a pointer). A record is entered, with ptr NULL, before the driver
+   is called, so that overlapping maps made at the same time from two threads cannot
+   both pass the overlap check; the lock is never held across a driver call. */
+typedef struct clmem__map_record {
+    unsigned long long serial;
+    cl_mem mem;          /* the mapped object */
+    cl_mem root;         /* buffers: the root buffer; images: mem */
+    void *ptr;           /* NULL while the driver call is in progress */
+    cl_command_queue queue; /* retained by the record while the map is live */
+    cl_event event;      /* the map's event (owned by the record), or NULL */
+    int busy;            /* an unmap of this map is being enqueued */
+    cl_map_flags flags;
+    size_t lo[3], hi[3]; /* buffers: [lo[0], hi[0]) bytes of root; images: the pixel box */
+    const char *file;
+    int line;
+} clmem__map_record;
+
+static clmem__mutex clmem__map_lock = CLMEM__MUTEX_INIT;
+static clmem__map_record *clmem__maps;
+static size_t clmem__map_count, clmem__map_capacity;
+/* clmem__map_live mirrors clmem__map_count for the lock-free fast path of
+   clmem__map_note_use: every copy asks, and with no live maps it must cost nothing. */
+#if defined(__GNUC__) || defined(__clang__)
+static size_t clmem__map_live;
+#define CLMEM__MAP_PUBLISH() __atomic_store_n(&clmem__map_live, clmem__map_count, __ATOMIC_RELAXED)
+#define CLMEM__MAP_ANY_LIVE() (__atomic_load_n(&clmem__map_live, __ATOMIC_RELAXED) != 0)
+#else
+#define CLMEM__MAP_PUBLISH() ((void)0)
+#define CLMEM__MAP_ANY_LIVE() 1
+#endif
+static unsigned long long clmem__map_serial;
+
+CLMEM_API int clmem__maps_live(void) { return CLMEM__MAP_ANY_LIVE(); }
+
+#define CLMEM__MAP_WRITES(flags) (((flags) & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) != 0)
+
+static bool clmem__map_boxes_meet(const clmem__map_record *a, const size_t *lo, const size_t *hi) {
+    int i;
+    for (i = 0; i < 3; ++i)
+        if (!(a->lo[i] < hi[i] && lo[i] < a->hi[i])) return false;
+    return true;
+}
+
+static void clmem__map_where(const clmem__map_record *r, char *buf, size_t size) {
+    if (r->file)
+        snprintf(buf, size, "map #%llu made at %s:%d", r->serial, r->file, r->line);
+    else
+        snprintf(buf, size, "map #%llu", r->serial);
+}
+
+/* clmem__map_reserve(fn, rec): enter rec (ptr NULL) unless it overlaps a live map of
+   the same memory where either is for writing. Returns CL_SUCCESS and sets the
+   record's serial. */
+static cl_int clmem__map_reserve(const char *fn, clmem__map_record *rec) {
+    size_t i;
+    cl_int result = CL_SUCCESS;
+    clmem__lock(&clmem__map_lock);
+    if (CLMEM__CHECKS) {
+        for (i = 0; i < clmem__map_count; ++i) {
+            const clmem__map_record *r = &clmem__maps[i];
+            if (r->root == rec->root && (CLMEM__MAP_WRITES(r->flags) || CLMEM__MAP_WRITES(rec->flags)) &&
+                clmem__map_boxes_meet(r, rec->lo, rec->hi)) {
+                char where[320];
+                /* everything the message needs is copied while the lock is held: once it is
+                   released another thread may remove records and shrink the table */
+                const char *use = CLMEM__MAP_WRITES(r->flags) ? "writing" : "reading";
+                clmem__map_where(r, where, sizeof where);
+                clmem__unlock(&clmem__map_lock);
+                return clmem__fail(CL_INVALID_OPERATION, fn,
+                                   "the region overlaps a live map for %s (%s); overlapping maps are allowed only "
+                                   "when all of them are for reading: release that map first",
+                                   use, where);
+            }
+        }
+    }
+    if (clmem__map_count == clmem__map_capacity) {
+        size_t cap = clmem__map_capacity ? clmem__map_capacity * 2 : 16;
+        clmem__map_record *grown =
+            CLMEM__CAST(clmem__map_record *, CLMEM_REALLOC(clmem__maps, cap * sizeof(clmem__map_record)));
+        if (!grown) {
+            result = clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "no memory for the live-map table (%zu entries)", cap);
+        } else {
+            clmem__maps = grown;
+            clmem__map_capacity = cap;
+        }
+    }
+    if (result == CL_SUCCESS) {
+        rec->serial = ++clmem__map_serial;
+        rec->ptr = NULL;
+        clmem__maps[clmem__map_count++] = *rec;
+        CLMEM__MAP_PUBLISH();
+    }
+    clmem__unlock(&clmem__map_lock);
+    return result;
+}
+
+/* Index of the record with this serial, or clmem__map_count. Lock held. */
+static size_t clmem__map_find(unsigned long long serial) {
+    size_t i;
+    for (i = 0; i < clmem__map_count; ++i)
+        if (clmem__maps[i].serial == serial) return i;
+    return clmem__map_count;
+}
+
+/* Remove record i (order kept, so "the most recent" stays meaningful). Lock held. */
+static void clmem__map_remove_at(size_t i) {
+    memmove(clmem__maps + i, clmem__maps + i + 1, (clmem__map_count - i - 1) * sizeof(clmem__map_record));
+    --clmem__map_count;
+    CLMEM__MAP_PUBLISH();
+    if (clmem__map_count == 0) {
+        CLMEM_FREE(clmem__maps);
+        clmem__maps = NULL;
+        clmem__map_capacity = 0;
+    }
+}
+
+static void clmem__map_cancel(unsigned long long serial) {
+    size_t i;
+    clmem__lock(&clmem__map_lock);
+    i = clmem__map_find(serial);
+    if (i < clmem__map_count) clmem__map_remove_at(i);
+    clmem__unlock(&clmem__map_lock);
+}
+
+static void clmem__map_publish(unsigned long long serial, void *ptr, cl_command_queue queue, cl_event event) {
+    size_t i;
+    clmem__lock(&clmem__map_lock);
+    i = clmem__map_find(serial);
+    if (i < clmem__map_count) {
+        clmem__maps[i].ptr = ptr;
+        clmem__maps[i].queue = queue;
+        clmem__maps[i].event = event;
+    }
+    clmem__unlock(&clmem__map_lock);
+}
+
+/* clmem__map_drop(serial): the map was unmapped: forget it and release what it held. */
+static void clmem__map_drop(unsigned long long serial) {
+    size_t i;
+    clmem__map_record rec;
+    clmem__lock(&clmem__map_lock);
+    i = clmem__map_find(serial);
+    if (i == clmem__map_count) {
+        clmem__unlock(&clmem__map_lock);
+        return;
+    }
+    rec = clmem__maps[i];
+    clmem__map_remove_at(i);
+    clmem__unlock(&clmem__map_lock);
+    clReleaseMemObject(rec.mem);
+    clReleaseCommandQueue(rec.queue);
+    if (rec.event) clReleaseEvent(rec.event);
+}
+
+/* clmem__map_unclaim(serial): the unmap failed; the map stays live and releasable. */
+static void clmem__map_unclaim(unsigned long long serial) {
+    size_t i;
+    clmem__lock(&clmem__map_lock);
+    i = clmem__map_find(serial);
+    if (i < clmem__map_count) clmem__maps[i].busy = 0;
+    clmem__unlock(&clmem__map_lock);
+}
+
+CLMEM_API size_t clmem_live_map_count(cl_mem mem) {
+    size_t i, n = 0;
+    clmem__lock(&clmem__map_lock);
+    for (i = 0; i < clmem__map_count; ++i)
+        if (clmem__maps[i].ptr && (mem == NULL || clmem__maps[i].mem == mem)) ++n;
+    clmem__unlock(&clmem__map_lock);
+    return n;
+}
+
+/* clmem__map_note_use(mem, fn): called by buffer release and copies; reports (log
+   warning) when mem is mapped for writing through clmem: mem itself, its root buffer
+   (a sub-buffer of a mapped buffer, where the ranges meet) or a sub-buffer of it.
+   With no live map it is one load, inlined (the search is out of line). */
+static CLMEM__NOINLINE void clmem__map_note_use_slow(cl_mem mem, const char *fn) {
+    size_t i, sub_lo = 0, sub_hi = 0;
+    cl_mem parent = NULL;
+    bool parent_known = false;
+    char where[320];
+    clmem__lock(&clmem__map_lock);
+    for (i = 0; i < clmem__map_count; ++i) {
+        const clmem__map_record *r = &clmem__maps[i];
+        if (!r->ptr || !CLMEM__MAP_WRITES(r->flags)) continue;
+        if (r->mem == mem || r->root == mem) break;
+        if (!parent_known) { /* is mem a sub-buffer of a mapped root? (asked once, only while maps exist) */
+            size_t off = 0, size = 0;
+            parent_known = true;
+            if (clGetMemObjectInfo(mem, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent, NULL) != CL_SUCCESS ||
+                clGetMemObjectInfo(mem, CL_MEM_OFFSET, sizeof off, &off, NULL) != CL_SUCCESS ||
+                clGetMemObjectInfo(mem, CL_MEM_SIZE, sizeof size, &size, NULL) != CL_SUCCESS)
+                parent = NULL;
+            sub_lo = off;
+            sub_hi = off + size;
+        }
+        if (parent != NULL && r->root == parent && r->lo[0] < sub_hi && sub_lo < r->hi[0]) break;
+    }
+    if (i < clmem__map_count) {
+        clmem__map_where(&clmem__maps[i], where, sizeof where);
+        clmem__unlock(&clmem__map_lock);
+        clmem__warn(fn,
+                    "memory object %p is mapped for writing (%s); the device may not see the host's writes "
+                    "until clmem_memory_map_release",
+                    (void *)mem, where);
+        return;
+    }
+    clmem__unlock(&clmem__map_lock);
+}
+
+static void clmem__map_note_use(cl_mem mem, const char *fn) {
+    if (mem != NULL && CLMEM__MAP_ANY_LIVE()) clmem__map_note_use_slow(mem, fn);
 }

@@ -1,4 +1,5 @@
 /* >>memobj: what every memory object shares (PyOpenCL's MemoryObject) */
+#include "base.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -125,6 +126,14 @@ static inline cl_int clmem__migrate_call(cl_command_queue queue, const clmem__mi
    --------------------------------------------------------------------------------- */
 CLMEM_API void *clmem_mem_hostbuf(cl_mem mem);
 CLMEM_API size_t clmem_mem_hash(cl_mem mem);
+
+/** clmem_live_map_count(mem): how many maps of mem (NULL: of any object) clmem holds
+    live now. For tests and leak checks. Thread safety: any thread. */
+CLMEM_API size_t clmem_live_map_count(cl_mem mem);
+
+/* clmem__maps_live(): 1 while any map made through clmem is live (the inline copy
+   path then takes the full path, which warns about copying mapped memory). */
+CLMEM_API int clmem__maps_live(void);
 
 #ifdef __cplusplus
 }

@@ -1,4 +1,5 @@
 /* >>pinned (implementation) */
+#include "pinned.h"
 
 #define CLMEM__PINNED_ACCESS (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY)
 

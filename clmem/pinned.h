@@ -1,5 +1,7 @@
 /* >>pinned: pinned (page-locked) host memory and a pinned host pool (beyond PyOpenCL,
    which has none; CUDA's cudaMallocHost, Boost.Compute's pinned_allocator) */
+#include "base.h"
+#include "pool.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,4 +1,5 @@
 /* >>pipe (implementation) */
+#include "pipe.h"
 
 /* CL_INVALID_PIPE_SIZE (-69) is named only by OpenCL 2.0+ headers. */
 #define CLMEM__INVALID_PIPE_SIZE (-69)
@@ -178,15 +179,3 @@ CLMEM_API cl_int clmem_pipe_release(clmem_pipe *p) {
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, "clmem_pipe_release", "clReleaseMemObject");
 }
 
-CLMEM_API cl_int clmem__set_arg_pipe(cl_kernel k, cl_uint index, clmem_pipe v) {
-    static const char fn[] = "clmem_set_kernel_arg";
-    cl_int err;
-    if (CLMEM__CHECKS) {
-        if (!k) return clmem__fail(CL_INVALID_KERNEL, fn, "kernel is NULL");
-        if (!v.mem) return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "argument %u: the pipe is an empty or released handle", index);
-        if ((err = clmem__check_kernel_arg(k, index, CLMEM__ARG_KIND_PIPE, sizeof v.mem, &v.mem, "clmem_pipe")) != CL_SUCCESS)
-            return err;
-    }
-    err = clSetKernelArg(k, index, sizeof(cl_mem), &v.mem);
-    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clSetKernelArg");
-}

@@ -1,4 +1,5 @@
 /* >>pipe: pipes (PyOpenCL's Pipe) */
+#include "base.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -57,10 +58,6 @@ CLMEM_API cl_int clmem_pipe_get_info(clmem_pipe p, clmem_pipe_info *info);
 
 /** clmem_pipe_release(&p): release and empty the handle; a second release is a no-op. */
 CLMEM_API cl_int clmem_pipe_release(clmem_pipe *p);
-
-/** For clmem_set_kernel_arg: pass a pipe to a kernel's pipe argument. Errors:
-    CL_INVALID_KERNEL (NULL), CL_INVALID_MEM_OBJECT (empty handle), clSetKernelArg's code. */
-CLMEM_API cl_int clmem__set_arg_pipe(cl_kernel k, cl_uint index, clmem_pipe v);
 
 #ifdef __cplusplus
 }

@@ -1,4 +1,6 @@
 /* >>pool (implementation) */
+#include "pool.h"
+#include "buffer.h"
 
 /* ---- bins (PyOpenCL's bin_number / alloc_size, mempool.hpp) ---- */
 

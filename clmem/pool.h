@@ -1,6 +1,8 @@
 /* >>pool: allocators and memory pools for buffers and SVM (PyOpenCL's AllocatorBase,
    DeferredAllocator, ImmediateAllocator, MemoryPool, PooledBuffer, SVMAllocator,
    SVMPool, PooledSVM) */
+#include "base.h"
+#include "svm.h"
 
 #ifdef __cplusplus
 extern "C" {

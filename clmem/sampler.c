@@ -1,4 +1,5 @@
 /* >>sampler (implementation) */
+#include "sampler.h"
 
 static const char *clmem__addressing_name(cl_addressing_mode m) {
     switch (m) {
@@ -266,16 +267,3 @@ CLMEM_API cl_int clmem_sampler_release(clmem_sampler *s) {
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, "clmem_sampler_release", "clReleaseSampler");
 }
 
-CLMEM_API cl_int clmem__set_arg_sampler(cl_kernel k, cl_uint index, clmem_sampler v) {
-    static const char fn[] = "clmem_set_kernel_arg";
-    cl_int err;
-    if (CLMEM__CHECKS) {
-        if (!k) return clmem__fail(CL_INVALID_KERNEL, fn, "kernel is NULL");
-        if (!v.sampler)
-            return clmem__fail(CL_INVALID_SAMPLER, fn, "argument %u: the sampler is an empty or released handle", index);
-        if ((err = clmem__check_kernel_arg(k, index, CLMEM__ARG_KIND_SAMPLER, sizeof v.sampler, &v.sampler, "clmem_sampler")) != CL_SUCCESS)
-            return err;
-    }
-    err = clSetKernelArg(k, index, sizeof(cl_sampler), &v.sampler);
-    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clSetKernelArg");
-}

@@ -1,4 +1,5 @@
 /* >>sampler: samplers (PyOpenCL's Sampler) */
+#include "base.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -76,10 +77,6 @@ CLMEM_API cl_int clmem_sampler_get_info(clmem_sampler s, clmem_sampler_info *inf
 /** clmem_sampler_release(&s): release and empty the handle; a second release is a
     no-op. Returns CL_SUCCESS or the driver's code. */
 CLMEM_API cl_int clmem_sampler_release(clmem_sampler *s);
-
-/** For clmem_set_kernel_arg: pass a sampler to a kernel's sampler_t argument. Errors:
-    CL_INVALID_KERNEL (NULL), CL_INVALID_SAMPLER (empty handle), clSetKernelArg's code. */
-CLMEM_API cl_int clmem__set_arg_sampler(cl_kernel k, cl_uint index, clmem_sampler v);
 
 #ifdef __cplusplus
 }

@@ -1,4 +1,8 @@
 /* >>stager (implementation) */
+#include "stager.h"
+#include "memobj.h"
+#include "transfer.h"
+#include "pinned.h"
 
 #if !defined(_WIN32)
 #define CLMEM__STAGER_WORKERS 1 /* pthreads (pthread.h comes with >>base) */

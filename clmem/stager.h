@@ -1,6 +1,11 @@
 /* >>stager: staged transfers of pageable host memory through pinned slots (beyond
    PyOpenCL; the work a driver does for a pageable transfer, done by several threads and
    overlapped with the DMA) */
+#include "base.h"
+#include "buffer.h"
+#include "image.h"
+#include "svm.h"
+#include "pool.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,10 +1,5 @@
 /* >>svm (implementation) */
-
-#if defined(CL_VERSION_2_0)
-#define CLMEM__HAVE_SVM 1
-#else
-#define CLMEM__HAVE_SVM 0
-#endif
+#include "svm.h"
 
 /* ---- the registry of live allocations and maps ----
    A handle names its record by an id: (generation << 32) | (slot index + 1). A
@@ -74,7 +69,7 @@ static const char *clmem__svm_flags_text(cl_svm_mem_flags flags, char *buf, size
 #define CLMEM__SVM_CAP_ATOMICS ((cl_bitfield)1 << 3)
 #define CLMEM__SVM_FLAG_ATOMICS ((cl_svm_mem_flags)1 << 11)
 
-#if !CLMEM__HAVE_SVM
+#ifndef CL_VERSION_2_0
 static cl_int clmem__svm_unsupported(const char *fn) {
     return clmem__fail(CL_INVALID_OPERATION, fn,
                        "clmem was compiled with OpenCL headers older than 2.0 (CL_TARGET_OPENCL_VERSION %d): no SVM",
@@ -82,7 +77,7 @@ static cl_int clmem__svm_unsupported(const char *fn) {
 }
 #endif
 
-#if CLMEM__HAVE_SVM
+#ifdef CL_VERSION_2_0
 /* clmem__svm_device_caps(fn, dev, &caps): 0 for a device older than OpenCL 2.0; a
    failed query keeps its code and is named. */
 static cl_int clmem__svm_device_caps(const char *fn, cl_device_id dev, cl_bitfield *caps) {
@@ -107,7 +102,7 @@ static void clmem__svm_device_name(cl_device_id dev, char *buf, size_t size) {
 
 /* Free now: clSVMFree while still holding clmem's context reference, then drop it. */
 static void clmem__svm_free_now(clmem__svm_rec *rec) {
-#if CLMEM__HAVE_SVM
+#ifdef CL_VERSION_2_0
     clSVMFree(rec->context, rec->ptr);
 #endif
     clReleaseContext(rec->context);
@@ -115,7 +110,7 @@ static void clmem__svm_free_now(clmem__svm_rec *rec) {
     CLMEM_FREE(rec);
 }
 
-#if CLMEM__HAVE_SVM
+#ifdef CL_VERSION_2_0
 /* clEnqueueSVMFree's callback: runs when the free's turn comes in the queue. The
    queue (which holds its context) is alive while it runs, so dropping clmem's
    context reference here never destroys the context inside the driver's thread. */
@@ -133,7 +128,7 @@ static void CL_CALLBACK clmem__svm_allocation_free_cb(cl_command_queue queue, cl
    the callback (do not touch it again) and its bound queue reference is dropped. */
 static cl_int clmem__svm_enqueue_free(clmem__svm_rec *rec, cl_command_queue queue, cl_uint nw, const cl_event *wl,
                                       cl_event *event) {
-#if CLMEM__HAVE_SVM
+#ifdef CL_VERSION_2_0
     cl_command_queue bound = rec->queue;
     cl_int err;
     rec->queue = NULL;
@@ -244,7 +239,7 @@ static clmem_svm_allocation clmem__svm_alloc(const char *fn, cl_context ctx, siz
         return a;
     }
     if (size == 0) return a; /* PyOpenCL: nothing allocated; release is a no-op */
-#if !CLMEM__HAVE_SVM
+#ifndef CL_VERSION_2_0
     (void)rec;
     clmem__set_err(errcode_ret, clmem__svm_unsupported(fn));
     return a;
@@ -567,7 +562,7 @@ CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm sv
         return clmem__fail(CLMEM_ERROR_SIZE_UNKNOWN, fn, "the size of the map is unknown: svm.size is 0 and .size not given");
     if (CLMEM__CHECKS && svm.size && size > svm.size)
         return clmem__fail(CL_INVALID_VALUE, fn, ".size %zu is larger than the %zu bytes of svm", size, svm.size);
-#if !CLMEM__HAVE_SVM
+#ifndef CL_VERSION_2_0
     (void)rec;
     return clmem__svm_unsupported(fn);
 #else
@@ -635,7 +630,7 @@ CLMEM_API cl_int clmem_svm_map_release_opts(clmem_svm_map *map, const clmem_svm_
                                (void *)opts->queue, (void *)have, (void *)want);
         }
     }
-#if CLMEM__HAVE_SVM
+#ifdef CL_VERSION_2_0
     err = clEnqueueSVMUnmap(q, rec->ptr, opts->num_wait_for, opts->wait_for, opts->event);
 #else
     (void)q;
@@ -720,7 +715,7 @@ static cl_int clmem__svm_fill(const char *fn, cl_command_queue queue, clmem_svm 
                                offset, pattern_size);
     }
     if (n == 0) return clmem__nothing_to_do(fn, queue, wl, nw, event);
-#if CLMEM__HAVE_SVM
+#ifdef CL_VERSION_2_0
     err = clEnqueueSVMMemFill(queue, (char *)dst.ptr + offset, pattern, pattern_size, n, nw, wl, event);
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueSVMMemFill");
 #else
@@ -793,29 +788,6 @@ CLMEM_API cl_int clmem_enqueue_svm_migratemem_opts(cl_command_queue queue, const
 #endif
 }
 
-/* ---- kernel arguments ---- */
-CLMEM_API cl_int clmem__set_arg_svm(cl_kernel kernel, cl_uint index, clmem_svm svm) {
-    static const char fn[] = "clmem_set_kernel_arg";
-    cl_context ctx;
-    cl_int err;
-    if (CLMEM__CHECKS) {
-        if (!kernel) return clmem__fail(CL_INVALID_KERNEL, fn, "kernel is NULL");
-        if ((err = clmem__svm_check_live(fn, "the SVM argument", svm, &ctx)) != CL_SUCCESS) return err;
-        if ((err = clmem__check_kernel_arg(kernel, index, CLMEM__ARG_KIND_SVM, sizeof svm.ptr, &svm.ptr, "clmem_svm")) !=
-            CL_SUCCESS)
-            return err;
-    }
-#if CLMEM__HAVE_SVM
-    err = clSetKernelArgSVMPointer(kernel, index, svm.ptr);
-    if (err != CL_SUCCESS) return clmem__fail(err, fn, "clSetKernelArgSVMPointer(index %u, %p) failed with %s (%d)", index, svm.ptr,
-                                              clmem_error_string(err), (int)err);
-    return CL_SUCCESS;
-#else
-    (void)index; (void)ctx; (void)err;
-    return clmem__svm_unsupported(fn);
-#endif
-}
-
 /* ---- SVM pointers reached through memory (clSetKernelExecInfo) ---- */
 CLMEM_API cl_int clmem_kernel_set_exec_info(cl_kernel kernel, const clmem_svm *svms, cl_uint n, cl_bool fine_grain_system) {
     static const char fn[] = "clmem_kernel_set_exec_info";
@@ -824,7 +796,7 @@ CLMEM_API cl_int clmem_kernel_set_exec_info(cl_kernel kernel, const clmem_svm *s
     if (n > 0 && !svms) return clmem__fail(CL_INVALID_VALUE, fn, "svms is NULL but n is %u", n);
     if (CLMEM__CHECKS && n == 0 && svms)
         return clmem__fail(CL_INVALID_VALUE, fn, "n is 0 but svms is not NULL: say how many SVM pointers svms holds");
-#if !CLMEM__HAVE_SVM
+#ifndef CL_VERSION_2_0
     (void)err; (void)fine_grain_system;
     return clmem__svm_unsupported(fn);
 #else

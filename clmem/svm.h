@@ -1,5 +1,8 @@
 /* >>svm: shared virtual memory (PyOpenCL's SVMPointer, SVM, SVMAllocation, SVMMap,
    svm_empty and friends, enqueue_svm_memfill, enqueue_svm_migratemem) */
+#include "base.h"
+#include "memobj.h"
+#include "buffer.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -332,12 +335,6 @@ static inline cl_int clmem__svm_migratemem_call(cl_command_queue queue, const cl
     clmem__svm_migratemem_call(queue, &(clmem__svm_migratemem_args){__VA_ARGS__, .given = CLMEM__GIVEN(__VA_ARGS__)})
 #endif
 
-/** clmem__set_arg_svm(kernel, index, svm): clSetKernelArgSVMPointer(kernel, index,
-    svm.ptr); used by clmem_set_kernel_arg. Errors: CL_INVALID_KERNEL (NULL),
-    CL_INVALID_VALUE (a released allocation), CL_INVALID_OPERATION (headers < 2.0),
-    or the driver's code. */
-CLMEM_API cl_int clmem__set_arg_svm(cl_kernel kernel, cl_uint index, clmem_svm svm);
-
 /* ---------------------------------------------------------------------------------
    C-SHAPED ARRAYS IN SVM (PyOpenCL's svm_empty, svm_empty_like, csvm_*, fsvm_*)
    --------------------------------------------------------------------------------- */
@@ -495,36 +492,6 @@ CLMEM_API cl_int clmem_kernel_set_exec_info(cl_kernel kernel, const clmem_svm *s
              if (clmem_svm_allocation_lookup(&node->value, &a) == CL_SUCCESS)
                  clmem_svm_allocation_release(&a); */
 CLMEM_API cl_int clmem_svm_allocation_lookup(const void *ptr, clmem_svm_allocation *alloc);
-
-/** clmem_svm_allocator_allocate(allocator, size, &err): SVM memory from an SVM
-    allocator (PyOpenCL's SVMAllocator.__call__; the allocator, clmem_svm_allocator,
-    is in the pool section). Returns an allocation as clmem_svm_allocation_create
-    does, with the allocator's context, alignment, flags and queue; size 0 gives an
-    empty allocation. Release it with clmem_svm_allocation_release. Errors: those of
-    clmem_svm_allocation_create, and CL_INVALID_VALUE (allocator NULL).
-    Thread safety: any thread. */
-struct clmem_svm_allocator; /* opaque; typedef'd as clmem_svm_allocator in the pool section */
-CLMEM_API clmem_svm_allocation clmem_svm_allocator_allocate(struct clmem_svm_allocator *allocator, size_t size,
-                                                            cl_int *errcode_ret);
-
-/** clmem__check_kernel_arg(kernel, index, kind, size, value_type): private; used by
-    every clmem__set_arg_* (defined with them in the transfer module). Checks a value
-    for argument `index` against the parameter's declared type where the program was
-    built with -cl-kernel-arg-info; CL_SUCCESS where the type is not known. kind is
-    one of CLMEM__ARG_KIND_*; value_type names the value's C type for messages. */
-enum {
-    CLMEM__ARG_KIND_INT = 1,    /* an integer scalar or vector value */
-    CLMEM__ARG_KIND_FLOAT,      /* a floating-point scalar or vector value */
-    CLMEM__ARG_KIND_BUFFER,     /* a buffer (clmem_buffer) */
-    CLMEM__ARG_KIND_MEM,        /* a raw cl_mem: its CL_MEM_TYPE decides */
-    CLMEM__ARG_KIND_LOCAL,      /* clmem_local_memory */
-    CLMEM__ARG_KIND_SVM,        /* an SVM pointer */
-    CLMEM__ARG_KIND_IMAGE,      /* an image */
-    CLMEM__ARG_KIND_SAMPLER,    /* a sampler */
-    CLMEM__ARG_KIND_PIPE        /* a pipe */
-};
-CLMEM_API cl_int clmem__check_kernel_arg(cl_kernel kernel, cl_uint index, int kind, size_t size, const void *value,
-                                         const char *value_type);
 
 #ifdef __cplusplus
 }

@@ -1,4 +1,6 @@
 /* >>testing (implementation) */
+#include "testing.h"
+#include "cache.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -1,5 +1,6 @@
 /* >>testing: CLMEM_TEST device selection and a small test runner
    (PyOpenCL's get_test_platforms_and_devices and its pytest fixture) */
+#include "base.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,5 +1,10 @@
-/* >>transfer: one enqueue_copy and one enqueue_fill for every kind of memory,
-   clmem_set_kernel_arg, clmem_local_memory */
+/* >>transfer: one enqueue_copy and one enqueue_fill for every kind of memory */
+#include "base.h"
+#include "memobj.h"
+#include "buffer.h"
+#include "image.h"
+#include "svm.h"
+#include "kernel_arg.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -149,7 +154,6 @@ CLMEM__COPY_PAIRS(CLMEM__COPY_DECL)
    folds away), of a live (not stale) buffer the host may access, while no map is
    live, goes straight to clEnqueueWrite/ReadBuffer. Anything else, and every
    refusal, takes the full path, which checks everything and words the error. */
-CLMEM_API int clmem__maps_live(void);
 CLMEM_API cl_int clmem__copy_host_failed(cl_int err, cl_command_queue queue, clmem_buffer buf, int write);
 CLMEM_API cl_int clmem__copy_host_linear(cl_command_queue queue, clmem_buffer buf, void *host, int write, unsigned given,
                                          size_t byte_count, size_t offset, int is_blocking, cl_event *event);
@@ -269,22 +273,6 @@ static inline clmem__fill_target clmem__fill_target_svm(clmem_svm s) {
    It generates the C dispatch below and the C++ overloads (clmem/cxx.h). */
 #define CLMEM__FILL_TARGETS(X) X(clmem_buffer, clmem__fill_target_buffer) X(clmem_svm, clmem__fill_target_svm)
 
-/* The pattern types: a value of one of these gives its own size. One spelling per
-   underlying type (cl_int is int, so only int is listed). 3-vectors are 4-vectors in
-   cl_platform.h and are left out, and so are vectors of 32 bytes or more: OpenCL's
-   headers align them to their size, and passing such values by value draws ABI notes
-   from gcc. Larger patterns go through a pointer with .pattern_size. */
-#define CLMEM__PATTERN_TYPES(X)                                                                        \
-    X(char, char) X(signed char, schar) X(unsigned char, uchar) X(short, short)                        \
-    X(unsigned short, ushort) X(int, int) X(unsigned int, uint) X(long, long) X(unsigned long, ulong)   \
-    X(long long, llong) X(unsigned long long, ullong) X(float, float) X(double, double)                 \
-    X(cl_char2, char2) X(cl_char4, char4) X(cl_char8, char8) X(cl_char16, char16)                      \
-    X(cl_uchar2, uchar2) X(cl_uchar4, uchar4) X(cl_uchar8, uchar8) X(cl_uchar16, uchar16)              \
-    X(cl_short2, short2) X(cl_short4, short4) X(cl_short8, short8)                                     \
-    X(cl_ushort2, ushort2) X(cl_ushort4, ushort4) X(cl_ushort8, ushort8)                               \
-    X(cl_int2, int2) X(cl_int4, int4) X(cl_uint2, uint2) X(cl_uint4, uint4)                            \
-    X(cl_long2, long2) X(cl_ulong2, ulong2) X(cl_float2, float2) X(cl_float4, float4) X(cl_double2, double2)
-
 #define CLMEM__FILL_DECL(T, name)                                                                   \
     CLMEM_API cl_int clmem__fill_##name(cl_command_queue queue, clmem__fill_target dst, T pattern, size_t size, \
                                         const clmem_fill_options *opts);
@@ -313,46 +301,6 @@ CLMEM__FILL_DECL(const void *, ptr)
 #define CLMEM__FILL_ASSOC(T, name) T: clmem__fill_##name,
 #define CLMEM__FILL_FN(pattern) _Generic((pattern), CLMEM__PATTERN_TYPES(CLMEM__FILL_ASSOC) default: clmem__fill_ptr)
 #endif
-
-/* ---- kernel arguments ---- */
-
-/** Local memory of a given size for a kernel argument (PyOpenCL's LocalMemory). */
-typedef struct clmem_local_memory {
-    size_t size;
-} clmem_local_memory;
-/** clmem_local_memory_create(size) / clmem_local_memory(size): a __local argument of size bytes. */
-static inline clmem_local_memory clmem_local_memory_create(size_t size) {
-    clmem_local_memory l;
-    l.size = size;
-    return l;
-}
-#define clmem_local_memory(size) clmem_local_memory_create(size)
-
-CLMEM_API cl_int clmem__set_arg_buffer(cl_kernel kernel, cl_uint index, clmem_buffer value);
-CLMEM_API cl_int clmem__set_arg_mem(cl_kernel kernel, cl_uint index, cl_mem value);
-CLMEM_API cl_int clmem__set_arg_local(cl_kernel kernel, cl_uint index, clmem_local_memory value);
-#define CLMEM__ARG_DECL(T, name) CLMEM_API cl_int clmem__set_arg_##name(cl_kernel kernel, cl_uint index, T value);
-CLMEM__PATTERN_TYPES(CLMEM__ARG_DECL)
-#undef CLMEM__ARG_DECL
-
-/** clmem_set_kernel_arg(kernel, index, value): set one kernel argument from a clmem
-    handle or a value: clmem_buffer (also pooled and sub-buffers), clmem_image,
-    clmem_sampler, clmem_pipe, clmem_svm (clSetKernelArgSVMPointer), a raw cl_mem,
-    clmem_local_memory(size), or a scalar/vector value whose type gives its size
-    (clmem_set_kernel_arg(k, 2, 1.5f), clmem_set_kernel_arg(k, 3, (cl_uint)n)).
-    Returns CL_SUCCESS, CL_INVALID_KERNEL (NULL kernel), CL_INVALID_MEM_OBJECT (an
-    empty handle), CL_INVALID_ARG_SIZE (local memory of size 0), or the driver's
-    code with a message naming the argument index. */
-#ifndef __cplusplus
-#define CLMEM__ARG_ASSOC(T, name) T: clmem__set_arg_##name,
-#define clmem_set_kernel_arg(kernel, index, value)                                                        \
-    _Generic((value), clmem_buffer: clmem__set_arg_buffer, clmem_image: clmem__set_arg_image,            \
-             clmem_sampler: clmem__set_arg_sampler, clmem_pipe: clmem__set_arg_pipe,                     \
-             clmem_svm: clmem__set_arg_svm, cl_mem: clmem__set_arg_mem,                                  \
-             clmem_local_memory: clmem__set_arg_local, CLMEM__PATTERN_TYPES(CLMEM__ARG_ASSOC)            \
-             default: clmem__set_arg_unsupported)(kernel, index, value)
-#endif
-CLMEM_API cl_int clmem__set_arg_unsupported(cl_kernel kernel, cl_uint index, ...);
 
 /** clmem_enqueue_copy_buffer_p2p_amd(platform, queue, src, dst, ...): copy between
     buffers of two contexts through cl_amd_copy_buffer_p2p (clEnqueueCopyBufferP2PAMD;

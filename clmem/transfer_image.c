@@ -12,6 +12,7 @@
    1-D buffer images are copied through their buffer, whose bytes they are (pixel x
    at byte x * element size): the same result everywhere, and PoCL 3.1 crashes in
    clEnqueueCopyImageToBuffer on a 1-D buffer image. */
+#include "transfer.h"
 
 static const char clmem__copy_fn[] = "clmem_enqueue_copy";
 

@@ -1,5 +1,6 @@
 /* >>transfer_svm (implementation): the SVM rows of clmem_enqueue_copy and
    clmem_enqueue_fill (clEnqueueSVMMemcpy, clEnqueueSVMMemFill) */
+#include "transfer.h"
 
 /* One side of an SVM memcpy: pointer, known size (0: unknown), owner, and its name
    for messages. Host sides are tags whose size is .host_size. */
@@ -53,7 +54,7 @@ static cl_int clmem__svm_copy(const char *fn, cl_command_queue queue, clmem_svm 
     if (CLMEM__CHECKS && (uintptr_t)d < (uintptr_t)s + n && (uintptr_t)s < (uintptr_t)d + n)
         return clmem__fail(CL_MEM_COPY_OVERLAP, fn, "%s [%p, +%zu) and %s [%p, +%zu) overlap", dst_what, (void *)d, n,
                            src_what, (const void *)s, n);
-#if CLMEM__HAVE_SVM
+#ifdef CL_VERSION_2_0
     err = clEnqueueSVMMemcpy(queue, clmem__blocking(opts), d, s, n,
                              opts->num_wait_for, opts->wait_for, opts->event);
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueSVMMemcpy");

@@ -30,6 +30,14 @@ if [ -n "$undefined" ]; then
     status=1
 fi
 [ "$status" = 0 ] || exit 1
+# the API list at the top of clmem.h (tools/api-list) names every public function
+sed -n '/^\/\* API: every public name/,/^\*\//s/^     \(clmem_[a-z0-9_]*\).*/\1/p' "$src/clmem.h" | sort -u > "$work/listed.txt"
+unlisted=$(grep -v '^clmem__' "$work/declared.txt" | comm -23 - "$work/listed.txt")
+if [ -n "$unlisted" ]; then
+    echo "api_declared: declared in clmem.h but missing from its API list (tools/api-list cannot read the declaration):"
+    echo "$unlisted" | sed 's/^/  /'
+    exit 1
+fi
 n=$(wc -l < "$work/defined.txt")
 [ "$n" -gt 100 ] || { echo "api_declared: only $n functions found: tools/list-api is broken"; exit 1; }
 
