@@ -5029,14 +5029,26 @@ static cl_int clmem__same_context(const char *fn, cl_command_queue queue, cl_con
     return CL_SUCCESS;
 }
 
-/* clmem__device_version(dev): the OpenCL version of a device as major*100+minor*10
-   (e.g. 300), parsed from CL_DEVICE_VERSION "OpenCL M.m ..."; 0 when unknown. */
-static inline int clmem__device_version(cl_device_id dev) {
-    char v[128] = {0};
+/* clmem__parse_opencl_version(s): the version of a CL_DEVICE_VERSION or
+   CL_PLATFORM_VERSION string, "OpenCL M.m <vendor text>", as M*100+m*10 (e.g. 300);
+   0 when s does not have that form. The one parser of OpenCL version strings. */
+static inline int clmem__parse_opencl_version(const char *s) {
     int major = 0, minor = 0;
-    if (clGetDeviceInfo(dev, CL_DEVICE_VERSION, sizeof v - 1, v, NULL) != CL_SUCCESS) return 0;
-    if (sscanf(v, "OpenCL %d.%d", &major, &minor) != 2) return 0;
+    if (sscanf(s, "OpenCL %d.%d", &major, &minor) != 2 || major < 0 || minor < 0 || major > 999 || minor > 9) return 0;
     return major * 100 + minor * 10;
+}
+
+/* clmem__device_version(fn, dev, &version): the OpenCL version of a device as
+   clmem__parse_opencl_version gives it (0: the string has no version). A failed
+   CL_DEVICE_VERSION query keeps its code and is named in fn's message; *version is
+   then 0 and must not be used. */
+static cl_int clmem__device_version(const char *fn, cl_device_id dev, int *version) {
+    char v[128] = {0};
+    cl_int err = clGetDeviceInfo(dev, CL_DEVICE_VERSION, sizeof v - 1, v, NULL);
+    *version = 0;
+    if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_VERSION");
+    *version = clmem__parse_opencl_version(v);
+    return CL_SUCCESS;
 }
 
 /* clmem__mem_flags_text(flags, buf, size): the bits of a cl_mem_flags (or
@@ -5252,8 +5264,14 @@ CLMEM_API cl_int clmem_enqueue_migrate_mem_objects_opts(cl_command_queue queue, 
     err = clmem__enqueue_migrate(queue, n, objects, flags, opts->num_wait_for, opts->wait_for, opts->event);
     if (err == CL_SUCCESS) return CL_SUCCESS;
     /* asked only on failure (it cost a third of a call when asked every time) */
-    if (CLMEM__CHECKS && clmem__device_version(clmem__queue_device_of(fn, queue, &dev) == CL_SUCCESS ? dev : NULL) < 120)
-        return clmem__fail(CL_INVALID_OPERATION, fn, "the queue's device is older than OpenCL 1.2 (no migration)");
+    if (CLMEM__CHECKS) {
+        int version = 0;
+        cl_int qerr = clmem__queue_device_of(fn, queue, &dev);
+        if (qerr == CL_SUCCESS) qerr = clmem__device_version(fn, dev, &version);
+        if (qerr != CL_SUCCESS) return qerr;
+        if (version < 120)
+            return clmem__fail(CL_INVALID_OPERATION, fn, "the queue's device is older than OpenCL 1.2 (no migration)");
+    }
     return clmem__cl_fail(err, fn, "clEnqueueMigrateMemObjects");
 }
 /* ---- end clmem/memobj.c ---- */
@@ -6478,7 +6496,6 @@ static cl_int clmem__context_platform_version(const char *fn, cl_context ctx, in
     cl_uint n = 0;
     cl_platform_id platform = NULL;
     char v[128] = {0};
-    int major = 0, minor = 0;
     cl_int err = CL_SUCCESS;
     cl_device_id *devs = clmem__devices_of(fn, ctx, &n, &err);
     *version = 0;
@@ -6488,7 +6505,7 @@ static cl_int clmem__context_platform_version(const char *fn, cl_context ctx, in
     if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_PLATFORM");
     if ((err = clGetPlatformInfo(platform, CL_PLATFORM_VERSION, sizeof v - 1, v, NULL)) != CL_SUCCESS)
         return clmem__info_fail(fn, err, "clGetPlatformInfo", "CL_PLATFORM_VERSION");
-    if (sscanf(v, "OpenCL %d.%d", &major, &minor) == 2) *version = major * 100 + minor * 10; /* else unknown: 1.x call */
+    *version = clmem__parse_opencl_version(v); /* 0 (unknown): the 1.x call */
     return CL_SUCCESS;
 }
 #endif
@@ -6759,16 +6776,26 @@ static cl_int clmem__pipe_support(const char *fn, cl_context ctx, cl_uint packet
     for (i = 0; i < n; ++i) {
         cl_bool support = CL_FALSE;
         cl_uint max_packet = 0;
-        int version = clmem__device_version(devs[i]);
+        int version = 0;
+        if ((err = clmem__device_version(fn, devs[i], &version)) != CL_SUCCESS) break;
 #if defined(CL_VERSION_3_0)
-        if (version >= 300) clGetDeviceInfo(devs[i], CL_DEVICE_PIPE_SUPPORT, sizeof support, &support, NULL);
-        else
+        if (version >= 300 &&
+            (err = clGetDeviceInfo(devs[i], CL_DEVICE_PIPE_SUPPORT, sizeof support, &support, NULL)) != CL_SUCCESS) {
+            err = clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_PIPE_SUPPORT");
+            break;
+        }
+        if (version < 300)
 #endif
             support = version >= 200 ? CL_TRUE : CL_FALSE;
-        if (!name[0]) clGetDeviceInfo(devs[i], CL_DEVICE_NAME, sizeof name - 1, name, NULL);
+        /* the name only decorates the message: optional */
+        if (!name[0] && clGetDeviceInfo(devs[i], CL_DEVICE_NAME, sizeof name - 1, name, NULL) != CL_SUCCESS) name[0] = '\0';
         if (!support) continue;
 #if defined(CL_VERSION_2_0)
-        clGetDeviceInfo(devs[i], CL_DEVICE_PIPE_MAX_PACKET_SIZE, sizeof max_packet, &max_packet, NULL);
+        if ((err = clGetDeviceInfo(devs[i], CL_DEVICE_PIPE_MAX_PACKET_SIZE, sizeof max_packet, &max_packet, NULL)) !=
+            CL_SUCCESS) {
+            err = clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_PIPE_MAX_PACKET_SIZE");
+            break;
+        }
 #endif
         if (max_packet > largest) largest = max_packet;
         if (max_packet == 0 || packet_size <= max_packet) {
@@ -6778,6 +6805,7 @@ static cl_int clmem__pipe_support(const char *fn, cl_context ctx, cl_uint packet
         result = CLMEM__INVALID_PIPE_SIZE;
     }
     CLMEM_FREE(devs);
+    if (err != CL_SUCCESS) return err;
     if (result == CL_INVALID_OPERATION)
         return clmem__fail(CL_INVALID_OPERATION, fn,
                            "no device of the context supports pipes (CL_DEVICE_PIPE_SUPPORT is false on '%s'%s)", name,
@@ -7025,12 +7053,10 @@ static cl_int clmem__svm_unsupported(const char *fn) {
 /* clmem__svm_device_caps(fn, dev, &caps): 0 for a device older than OpenCL 2.0; a
    failed query keeps its code and is named. */
 static cl_int clmem__svm_device_caps(const char *fn, cl_device_id dev, cl_bitfield *caps) {
-    char v[128] = {0};
-    int major = 0, minor = 0;
-    cl_int err = clGetDeviceInfo(dev, CL_DEVICE_VERSION, sizeof v - 1, v, NULL);
+    int version = 0;
+    cl_int err = clmem__device_version(fn, dev, &version);
     *caps = 0;
-    if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_VERSION");
-    if (sscanf(v, "OpenCL %d.%d", &major, &minor) != 2 || major < 2) return CL_SUCCESS;
+    if (err != CL_SUCCESS || version < 200) return err;
     err = clGetDeviceInfo(dev, 0x1053 /* CL_DEVICE_SVM_CAPABILITIES */, sizeof *caps, caps, NULL);
     if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_SVM_CAPABILITIES");
     return CL_SUCCESS;
@@ -7700,7 +7726,7 @@ CLMEM_API cl_int clmem_enqueue_svm_migratemem_opts(cl_command_queue queue, const
         cl_device_id dev = NULL;
         int v;
         if ((err = clmem__queue_device_of(fn, queue, &dev)) != CL_SUCCESS) return err;
-        v = clmem__device_version(dev);
+        if ((err = clmem__device_version(fn, dev, &v)) != CL_SUCCESS) return err;
         if (v < 210) {
             char name[128] = "?";
             clmem__svm_device_name(dev, name, sizeof name);
@@ -7774,9 +7800,10 @@ CLMEM_API cl_int clmem_kernel_set_exec_info(cl_kernel kernel, const clmem_svm *s
         cl_bitfield any = 0;
         char name[128] = "?";
         err = clGetKernelInfo(kernel, CL_KERNEL_CONTEXT, sizeof kctx, &kctx, NULL);
-        if (err != CL_SUCCESS || !kctx)
+        if (err == CL_INVALID_KERNEL || (err == CL_SUCCESS && !kctx))
             return clmem__fail(CL_INVALID_KERNEL, fn, "kernel %p is not a valid kernel (clGetKernelInfo: %s)", (void *)kernel,
                                clmem_error_string(err));
+        if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetKernelInfo", "CL_KERNEL_CONTEXT");
         devs = clmem__devices_of(fn, kctx, &nd, &err);
         if (!devs) return err;
         for (i = 0; i < nd; ++i) {
@@ -13315,7 +13342,6 @@ static void clmem__cache_watch(cl_context ctx) {
     cl_device_id dev = NULL;
     cl_platform_id plat = NULL;
     char version[128] = {0};
-    int major = 0, minor = 0;
     for (i = 0; i < clmem__cache_num_watched; ++i)
         if (clmem__cache_watched[i] == ctx) return;
     /* the platform must be 3.0: older ICDs have no slot for the call */
@@ -13329,7 +13355,7 @@ static void clmem__cache_watch(cl_context ctx) {
     }
     if (clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof plat, &plat, NULL) != CL_SUCCESS) return;
     if (clGetPlatformInfo(plat, CL_PLATFORM_VERSION, sizeof version - 1, version, NULL) != CL_SUCCESS) return;
-    if (sscanf(version, "OpenCL %d.%d", &major, &minor) != 2 || major < 3) return;
+    if (clmem__parse_opencl_version(version) < 300) return;
     if (clmem__cache_num_watched == clmem__cache_cap_watched) {
         size_t cap = clmem__cache_cap_watched ? 2 * clmem__cache_cap_watched : 8;
         cl_context *grown = CLMEM__CAST(cl_context *, CLMEM_REALLOC(clmem__cache_watched, cap * sizeof(cl_context)));
@@ -14264,8 +14290,7 @@ static bool clmem__may_have_svm(const char *fn, const clmem_device_description *
         clmem__warn(fn, "PoCL version number did not have expected format: '%s'; using the OpenCL version",
                     d->platform_version);
     }
-    if (sscanf(d->platform_version, "OpenCL %d.%d", &major, &minor) != 2) return false;
-    return major >= 2;
+    return clmem__parse_opencl_version(d->platform_version) >= 200;
 }
 
 static cl_int clmem__svm(const char *fn, const clmem_device_description *d, cl_bitfield bits, bool *yes) {
@@ -14593,7 +14618,9 @@ static cl_command_queue clmem__test_queue(cl_context ctx, cl_device_id dev, cl_i
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 #endif
 #ifdef CL_VERSION_2_0
-    if (clmem__device_version(dev) >= 200) return clCreateCommandQueueWithProperties(ctx, dev, NULL, err);
+    int version = 0;
+    if ((*err = clmem__device_version("clmem_test_main", dev, &version)) != CL_SUCCESS) return NULL;
+    if (version >= 200) return clCreateCommandQueueWithProperties(ctx, dev, NULL, err);
 #endif
     return clCreateCommandQueue(ctx, dev, 0, err);
 #if defined(__GNUC__) || defined(__clang__)

@@ -439,14 +439,26 @@ static cl_int clmem__same_context(const char *fn, cl_command_queue queue, cl_con
     return CL_SUCCESS;
 }
 
-/* clmem__device_version(dev): the OpenCL version of a device as major*100+minor*10
-   (e.g. 300), parsed from CL_DEVICE_VERSION "OpenCL M.m ..."; 0 when unknown. */
-static inline int clmem__device_version(cl_device_id dev) {
-    char v[128] = {0};
+/* clmem__parse_opencl_version(s): the version of a CL_DEVICE_VERSION or
+   CL_PLATFORM_VERSION string, "OpenCL M.m <vendor text>", as M*100+m*10 (e.g. 300);
+   0 when s does not have that form. The one parser of OpenCL version strings. */
+static inline int clmem__parse_opencl_version(const char *s) {
     int major = 0, minor = 0;
-    if (clGetDeviceInfo(dev, CL_DEVICE_VERSION, sizeof v - 1, v, NULL) != CL_SUCCESS) return 0;
-    if (sscanf(v, "OpenCL %d.%d", &major, &minor) != 2) return 0;
+    if (sscanf(s, "OpenCL %d.%d", &major, &minor) != 2 || major < 0 || minor < 0 || major > 999 || minor > 9) return 0;
     return major * 100 + minor * 10;
+}
+
+/* clmem__device_version(fn, dev, &version): the OpenCL version of a device as
+   clmem__parse_opencl_version gives it (0: the string has no version). A failed
+   CL_DEVICE_VERSION query keeps its code and is named in fn's message; *version is
+   then 0 and must not be used. */
+static cl_int clmem__device_version(const char *fn, cl_device_id dev, int *version) {
+    char v[128] = {0};
+    cl_int err = clGetDeviceInfo(dev, CL_DEVICE_VERSION, sizeof v - 1, v, NULL);
+    *version = 0;
+    if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_VERSION");
+    *version = clmem__parse_opencl_version(v);
+    return CL_SUCCESS;
 }
 
 /* clmem__mem_flags_text(flags, buf, size): the bits of a cl_mem_flags (or

@@ -301,7 +301,9 @@ static cl_command_queue clmem__test_queue(cl_context ctx, cl_device_id dev, cl_i
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 #endif
 #ifdef CL_VERSION_2_0
-    if (clmem__device_version(dev) >= 200) return clCreateCommandQueueWithProperties(ctx, dev, NULL, err);
+    int version = 0;
+    if ((*err = clmem__device_version("clmem_test_main", dev, &version)) != CL_SUCCESS) return NULL;
+    if (version >= 200) return clCreateCommandQueueWithProperties(ctx, dev, NULL, err);
 #endif
     return clCreateCommandQueue(ctx, dev, 0, err);
 #if defined(__GNUC__) || defined(__clang__)

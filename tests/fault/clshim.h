@@ -14,8 +14,13 @@ extern "C" {
 #endif
 /* clshim_arm(n, code): the n-th injection point from now (1-based) returns code
    without reaching the driver (creators: NULL and *errcode_ret = code); 0 disarms.
-   Resets the call count and the injected name. */
+   Resets the call count, the injected name and the clshim_fail_call rules. */
 void clshim_arm(unsigned long n, cl_int code);
+/* clshim_fail_call(name, param, code): from now on every call of the OpenCL function
+   `name` (for a clGet*Info, only those asking for `param`; 0: any) returns code without
+   reaching the driver, until clshim_arm. Up to 8 such rules at once; returns 0 when
+   the table is full. For tests that fail one query by name, or two calls at once. */
+int clshim_fail_call(const char *name, unsigned param, cl_int code);
 /* clshim_calls(): injection points passed since the last clshim_arm. */
 unsigned long clshim_calls(void);
 /* clshim_injected(): the OpenCL function that was failed since clshim_arm, or NULL. */

@@ -31,12 +31,24 @@ static void *clshim__sym(const char *name) {
     return p;
 }
 
+#define CLSHIM__MAX_RULES 8
+static struct {
+    const char *name;
+    unsigned param;
+    cl_int code;
+} clshim__rules[CLSHIM__MAX_RULES];
+static unsigned clshim__rule_n;
+
 static cl_int clshim__should_fail(const char *name, unsigned param) {
     cl_int code = CL_SUCCESS;
+    unsigned i;
     pthread_mutex_lock(&clshim__lock);
     ++clshim__calls_n;
-    if (clshim__fail_at && clshim__calls_n == clshim__fail_at) {
-        code = clshim__fail_code;
+    if (clshim__fail_at && clshim__calls_n == clshim__fail_at) code = clshim__fail_code;
+    for (i = 0; i < clshim__rule_n && code == CL_SUCCESS; ++i)
+        if (strcmp(clshim__rules[i].name, name) == 0 && (!clshim__rules[i].param || clshim__rules[i].param == param))
+            code = clshim__rules[i].code;
+    if (code != CL_SUCCESS) {
         clshim__hit = name;
         clshim__hit_param = param;
     }
@@ -80,7 +92,21 @@ void clshim_arm(unsigned long n, cl_int code) {
     clshim__fail_code = code;
     clshim__hit = NULL;
     clshim__hit_param = 0;
+    clshim__rule_n = 0;
     pthread_mutex_unlock(&clshim__lock);
+}
+int clshim_fail_call(const char *name, unsigned param, cl_int code) {
+    int ok = 0;
+    pthread_mutex_lock(&clshim__lock);
+    if (clshim__rule_n < CLSHIM__MAX_RULES) {
+        clshim__rules[clshim__rule_n].name = name;
+        clshim__rules[clshim__rule_n].param = param;
+        clshim__rules[clshim__rule_n].code = code;
+        ++clshim__rule_n;
+        ok = 1;
+    }
+    pthread_mutex_unlock(&clshim__lock);
+    return ok;
 }
 unsigned clshim_injected_param(void) {
     unsigned v;
