@@ -903,12 +903,14 @@ CLMEM_API cl_int clmem_image_get_info(clmem_image img, clmem_image_info *info);
     refuses all but 2-D and 3-D): writes the extents in image order and returns how
     many: IMAGE1D/1D_BUFFER (w) 1, IMAGE1D_ARRAY (w, n) 2, IMAGE2D (w, h) 2,
     IMAGE2D_ARRAY (w, h, n) 3, IMAGE3D (w, h, d) 3; 0 for an empty handle. Unused
-    entries are set to 0. From the handle; no driver call. */
+    entries are set to 0. shape may be NULL: then only the count is returned. From the
+    handle; no driver call. */
 CLMEM_API cl_uint clmem_image_shape(clmem_image img, size_t shape[3]);
 
 /** clmem_image_extent(img, ext): extents in region coordinates, what a copy's
     origin + region must fit in: 1-D {w,1,1}, 1-D array {w,n,1}, 2-D {w,h,1},
-    2-D array {w,h,n}, 3-D {w,h,d}; {0,0,0} for an empty handle. */
+    2-D array {w,h,n}, 3-D {w,h,d}; {0,0,0} for an empty handle. ext NULL: nothing is
+    written and the last error message says so (CL_INVALID_VALUE, logged). */
 CLMEM_API void clmem_image_extent(clmem_image img, size_t ext[3]);
 
 /** How a fill color is to be read (chosen from the color pointer's type). */
@@ -3711,7 +3713,9 @@ typedef struct clmem_test_case {
     per case and context ("ok", "FAIL" with the file, line and condition, or "skip" with the
     reason). An optional argv[1] runs only the cases whose name contains it.
     Returns the process exit code: 0 when something passed and nothing failed, 1 on
-    any failure, 77 when everything was skipped (CTest's SKIP_RETURN_CODE). */
+    any failure, 77 when everything was skipped (CTest's SKIP_RETURN_CODE). cases NULL
+    with n > 0 returns 1; an entry without a name or a function (a zeroed table, n
+    too large) is printed as a failure of the run. */
 CLMEM_API int clmem_test_main(const clmem_test_case *cases, size_t n, int argc, char **argv);
 
 /** clmem_test_main_on(cases, n, argc, argv, devices, ndev): clmem_test_main on the
@@ -3723,14 +3727,17 @@ CLMEM_API int clmem_test_main_on(const clmem_test_case *cases, size_t n, int arg
                                  const clmem_test_device *devices, size_t ndev);
 
 /** clmem_test_skip(t, fmt, ...): mark the running case skipped with a reason; the
-    case should return right after. */
+    case should return right after. fmt NULL: the reason is "skipped". t NULL: nothing
+    is marked and the last error message says so (CL_INVALID_VALUE, logged). */
 CLMEM_API void clmem_test_skip(clmem_test_context *t, const char *fmt, ...)
 #if defined(__GNUC__) || defined(__clang__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
 
-/** clmem_test_fail(t, file, line, fmt, ...): record a failure (used by the macros). */
+/** clmem_test_fail(t, file, line, fmt, ...): record a failure (used by the macros).
+    file or fmt NULL print "?" and "failed (no message)"; t NULL prints the failure,
+    marks nothing and leaves a CL_INVALID_VALUE message (logged). */
 CLMEM_API void clmem_test_fail(clmem_test_context *t, const char *file, int line, const char *fmt, ...)
 #if defined(__GNUC__) || defined(__clang__)
     __attribute__((format(printf, 4, 5)))
@@ -6335,21 +6342,29 @@ CLMEM_API cl_int clmem_image_get_info(clmem_image img, clmem_image_info *info) {
 }
 
 CLMEM_API cl_uint clmem_image_shape(clmem_image img, size_t shape[3]) {
-    shape[0] = shape[1] = shape[2] = 0;
-    if (!img.mem) return 0;
-    shape[0] = img.width;
-    switch (img.type) {
-    case CL_MEM_OBJECT_IMAGE1D_ARRAY: shape[1] = img.array_size; return 2;
-    case CL_MEM_OBJECT_IMAGE2D: shape[1] = img.height; return 2;
-    case CL_MEM_OBJECT_IMAGE2D_ARRAY: shape[1] = img.height; shape[2] = img.array_size; return 3;
-    case CL_MEM_OBJECT_IMAGE3D: shape[1] = img.height; shape[2] = img.depth; return 3;
-    default: return 1;
+    size_t s[3] = {0, 0, 0};
+    cl_uint n = 0;
+    if (img.mem) {
+        s[0] = img.width;
+        switch (img.type) {
+        case CL_MEM_OBJECT_IMAGE1D_ARRAY: s[1] = img.array_size; n = 2; break;
+        case CL_MEM_OBJECT_IMAGE2D: s[1] = img.height; n = 2; break;
+        case CL_MEM_OBJECT_IMAGE2D_ARRAY: s[1] = img.height; s[2] = img.array_size; n = 3; break;
+        case CL_MEM_OBJECT_IMAGE3D: s[1] = img.height; s[2] = img.depth; n = 3; break;
+        default: n = 1; break;
+        }
     }
+    if (shape) memcpy(shape, s, sizeof s);
+    return n;
 }
 
 CLMEM_API void clmem_image_extent(clmem_image img, size_t ext[3]) {
     size_t s[3];
     cl_uint n = clmem_image_shape(img, s), i;
+    if (!ext) {
+        clmem__fail(CL_INVALID_VALUE, "clmem_image_extent", "ext (where to write the 3 extents) is NULL");
+        return;
+    }
     ext[0] = ext[1] = ext[2] = 0;
     if (n == 0) return;
     for (i = 0; i < 3; ++i) ext[i] = i < n ? s[i] : 1;
@@ -14596,20 +14611,34 @@ CLMEM_API cl_int clmem_get_test_platforms_and_devices(const char *spec, clmem_te
 
 CLMEM_API void clmem_test_skip(clmem_test_context *t, const char *fmt, ...) {
     va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(t->skip_reason, sizeof t->skip_reason, fmt, ap);
-    va_end(ap);
+    if (!t) {
+        clmem__fail(CL_INVALID_VALUE, "clmem_test_skip", "t (the running case's context) is NULL; nothing is skipped");
+        return;
+    }
+    t->skip_reason[0] = '\0';
+    if (fmt) {
+        va_start(ap, fmt);
+        vsnprintf(t->skip_reason, sizeof t->skip_reason, fmt, ap);
+        va_end(ap);
+    }
     if (!t->skip_reason[0]) snprintf(t->skip_reason, sizeof t->skip_reason, "skipped");
 }
 
 CLMEM_API void clmem_test_fail(clmem_test_context *t, const char *file, int line, const char *fmt, ...) {
     va_list ap;
-    fprintf(stdout, "    %s:%d: ", file, line);
-    va_start(ap, fmt);
-    vfprintf(stdout, fmt, ap);
-    va_end(ap);
+    fprintf(stdout, "    %s:%d: ", file ? file : "?", line);
+    if (fmt) {
+        va_start(ap, fmt);
+        vfprintf(stdout, fmt, ap);
+        va_end(ap);
+    } else {
+        fputs("failed (no message)", stdout);
+    }
     fputc('\n', stdout);
-    t->failed = 1;
+    if (t) t->failed = 1;
+    else
+        clmem__fail(CL_INVALID_VALUE, "clmem_test_fail", "t (the running case's context) is NULL; the failure above "
+                    "is printed but no case is marked failed");
 }
 
 static cl_command_queue clmem__test_queue(cl_context ctx, cl_device_id dev, cl_int *err) {
@@ -14668,11 +14697,27 @@ static void clmem__test_group_name(clmem_test_context *t) {
 /* Runners in progress: a case may run a runner of its own (tests/testing_device_errors.c). */
 static int clmem__test_nesting;
 
+/* clmem__test_bad_table(n): cases is NULL with n > 0: said, and the run fails. */
+static int clmem__test_bad_table(size_t n) {
+    printf("clmem test: cases is NULL but n is %zu\n", n);
+    return 1;
+}
+
+/* clmem__test_bad_case(cases, c): an entry without a name or a function (a zeroed
+   table, a miscounted n) is a failure of the run, said with its index. */
+static bool clmem__test_bad_case(const clmem_test_case *cases, size_t c) {
+    if (cases[c].name && cases[c].fn) return false;
+    printf("FAIL cases[%zu]: %s\n", c, !cases[c].name ? "no name (a zeroed entry, or n too large?)" : "no function");
+    return true;
+}
+
 CLMEM_API int clmem_test_main(const clmem_test_case *cases, size_t n, int argc, char **argv) {
     clmem_test_device devs[64];
     size_t ndev = 0, c;
-    cl_int err = clmem_get_test_platforms_and_devices(NULL, devs, 64, &ndev);
+    cl_int err;
     bool need_devices = false;
+    if (!cases && n > 0) return clmem__test_bad_table(n);
+    err = clmem_get_test_platforms_and_devices(NULL, devs, 64, &ndev);
     for (c = 0; c < n; ++c) need_devices = need_devices || !cases[c].no_device;
     if (need_devices && err != CL_SUCCESS) {
         printf("clmem test: cannot select devices: %s\n", clmem_last_error_message());
@@ -14690,8 +14735,9 @@ CLMEM_API int clmem_test_main_on(const clmem_test_case *cases, size_t n, int arg
                                  const clmem_test_device *devs, size_t ndev) {
     size_t c, g, ngroups = 0, starts[65];
     unsigned passed = 0, failed = 0, skipped = 0;
-    const char *filter = argc > 1 ? argv[1] : NULL;
+    const char *filter = argc > 1 && argv ? argv[1] : NULL;
     cl_int err;
+    if (!cases && n > 0) return clmem__test_bad_table(n);
     if (!devs) ndev = 0;
     if (ndev > 64) ndev = 64;
     /* the contexts: runs of consecutive entries with the same group */
@@ -14706,6 +14752,10 @@ CLMEM_API int clmem_test_main_on(const clmem_test_case *cases, size_t n, int arg
     }
     for (c = 0; c < n; ++c) {
         size_t runs = cases[c].no_device ? 1 : ngroups;
+        if (clmem__test_bad_case(cases, c)) {
+            ++failed;
+            continue;
+        }
         if (filter && !strstr(cases[c].name, filter)) continue;
         for (g = 0; g < runs; ++g) {
             clmem_test_context t;
