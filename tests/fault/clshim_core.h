@@ -85,6 +85,69 @@ static void clshim__svm(long delta) {
     pthread_mutex_unlock(&clshim__lock);
 }
 
+/* Unmaps failed by injection: the driver never saw them, so its mapping stays. The
+   shim keeps the queue and the buffer (real retains, not counted) until
+   clshim_undo_failed_unmaps makes the unmap, so that a release that went on (as clmem's
+   releases do) leaves no mapped buffer behind in the driver. */
+#define CLSHIM__MAX_UNDO 16
+static struct {
+    cl_command_queue queue;
+    cl_mem mem;
+    void *ptr;
+} clshim__undo[CLSHIM__MAX_UNDO];
+static unsigned clshim__undo_n;
+typedef cl_int(CL_API_CALL *clshim__retain_q_t)(cl_command_queue);
+typedef cl_int(CL_API_CALL *clshim__retain_m_t)(cl_mem);
+typedef cl_int(CL_API_CALL *clshim__unmap_t)(cl_command_queue, cl_mem, void *, cl_uint, const cl_event *, cl_event *);
+
+static void clshim__failed_unmap(cl_command_queue queue, cl_mem mem, void *ptr) {
+    clshim__retain_q_t retain_q;
+    clshim__retain_m_t retain_m;
+    void *p;
+    if (!queue || !mem) return;
+    p = clshim__sym("clRetainCommandQueue");
+    memcpy(&retain_q, &p, sizeof p);
+    p = clshim__sym("clRetainMemObject");
+    memcpy(&retain_m, &p, sizeof p);
+    pthread_mutex_lock(&clshim__lock);
+    if (clshim__undo_n < CLSHIM__MAX_UNDO && retain_q(queue) == CL_SUCCESS) {
+        retain_m(mem);
+        clshim__undo[clshim__undo_n].queue = queue;
+        clshim__undo[clshim__undo_n].mem = mem;
+        clshim__undo[clshim__undo_n].ptr = ptr;
+        ++clshim__undo_n;
+    }
+    pthread_mutex_unlock(&clshim__lock);
+}
+
+void clshim_undo_failed_unmaps(void) {
+    clshim__retain_q_t release_q, finish;
+    clshim__retain_m_t release_m;
+    clshim__unmap_t unmap;
+    void *p;
+    unsigned i, n;
+    p = clshim__sym("clReleaseCommandQueue");
+    memcpy(&release_q, &p, sizeof p);
+    p = clshim__sym("clFinish");
+    memcpy(&finish, &p, sizeof p);
+    p = clshim__sym("clReleaseMemObject");
+    memcpy(&release_m, &p, sizeof p);
+    p = clshim__sym("clEnqueueUnmapMemObject");
+    memcpy(&unmap, &p, sizeof p);
+    pthread_mutex_lock(&clshim__lock);
+    n = clshim__undo_n;
+    clshim__undo_n = 0;
+    pthread_mutex_unlock(&clshim__lock);
+    for (i = 0; i < n; ++i) {
+        /* already unmapped by the caller (the driver refuses): nothing to count */
+        if (unmap(clshim__undo[i].queue, clshim__undo[i].mem, clshim__undo[i].ptr, 0, NULL, NULL) == CL_SUCCESS)
+            clshim__maps(-1);
+        finish(clshim__undo[i].queue);
+        release_m(clshim__undo[i].mem);
+        release_q(clshim__undo[i].queue);
+    }
+}
+
 void clshim_arm(unsigned long n, cl_int code) {
     pthread_mutex_lock(&clshim__lock);
     clshim__calls_n = 0;

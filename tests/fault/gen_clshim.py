@@ -60,6 +60,8 @@ for name in used:
     if inject:
         param = '(unsigned)param_name' if 'param_name' in args else '0u'
         w('    if ((clshim__code = clshim__should_fail("%s", %s)) != CL_SUCCESS) {' % (name, param))
+        if name == 'clEnqueueUnmapMemObject':
+            w('        clshim__failed_unmap(command_queue, memobj, mapped_ptr);')
         if ret == 'cl_int':
             w('        return clshim__code;')
         else:

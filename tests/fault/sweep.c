@@ -159,13 +159,10 @@ static cl_int op_with_map(clmem_test_context *t) {
     cl_int err = CL_SUCCESS, e = CL_SUCCESS, map_err = CL_SUCCESS;
     clmem_buffer b = clmem_buffer_create(t->context, 0, 1024, NULL, &e);
     TRY(e);
-    void *mapped = NULL;
-    CLMEM_WITH_MAP(m, map_err, clmem_enqueue_map_buffer(t->queue, b, CL_MAP_READ, 0, char, &m)) { mapped = m.ptr; }
+    /* a refused unmap (injected): clmem drops its record (nothing of clmem's leaks); the
+       driver's mapping is undone by the sweep (clshim_undo_failed_unmaps) */
+    CLMEM_WITH_MAP(m, map_err, clmem_enqueue_map_buffer(t->queue, b, CL_MAP_READ, 0, char, &m)) { (void)m.ptr; }
     if (map_err == CL_SUCCESS) map_err = clmem_live_map_count(NULL) ? CL_OUT_OF_HOST_MEMORY : CL_SUCCESS;
-    /* the unmap was refused (injected): clmem dropped its record (nothing of clmem's
-       leaks); the driver's mapping is the caller's to undo, or PoCL keeps the buffer */
-    if (mapped && clshim_injected() && strcmp(clshim_injected(), "clEnqueueUnmapMemObject") == 0)
-        clEnqueueUnmapMemObject(t->queue, b.mem, mapped, 0, NULL, NULL);
     TRY(map_err);
 done:
     clmem_buffer_release(&b);
@@ -559,12 +556,10 @@ static const op ops[] = {
    Points are "op:call", call as printed ("clGetDeviceInfo(0x102b)": the param_name;
    "CLMEM_MALLOC": any allocation); op "*" is any operation. Kinds:
      OPTIONAL   the failure is swallowed and success is right (docs/robustness.md says why)
-     MAP_LEFT   the failed unmap is reported and the buffer released all the same: the
-                driver's mapping goes with the buffer, the shim still counts it
      OPEN       a defect in a file another area owns: printed, not failed here, and
                 listed in docs/robustness.md as "open: file:function, owner area"
    A verdict no run reaches is printed as stale (delete it once its point is fixed). */
-typedef enum verdict_kind { OPTIONAL, MAP_LEFT, OPEN } verdict_kind;
+typedef enum verdict_kind { OPTIONAL, OPEN } verdict_kind;
 typedef struct verdict {
     const char *point;
     verdict_kind kind;
@@ -592,8 +587,6 @@ static const verdict verdicts[] = {
        and frees at once (pool.c, the block's free): freed all the same, only later */
     {"svm_pool_queue:clEnqueueSVMFree", OPTIONAL, "falls back to clFinish + clSVMFree (warned)"},
     {"svm_pool_queue:CLMEM_MALLOC", OPTIONAL, "the free record's allocation: falls back to clFinish + clSVMFree (warned)"},
-    {"stager:clEnqueueUnmapMemObject", MAP_LEFT, "clmem_stager_release returns the unmap's code and frees the slots"},
-    {"pinned_alloc:clEnqueueUnmapMemObject", MAP_LEFT, "clmem_pinned_allocation_release returns the unmap's code"},
     /* open: defects in other areas' files */
     {"pool:clCreateBuffer", OPEN, "pool.c:clmem__pool_get_slow, owner pool core: the allocator's CL_OUT_OF_HOST_MEMORY "
                                   "comes back as CL_MEM_OBJECT_ALLOCATION_FAILURE"},
@@ -653,22 +646,24 @@ static bool svm_ok(clmem_test_context *t) {
            (caps & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER);
 }
 
-/* finish(t): the work of an operation is done (outside the counted calls): both queues */
+/* finish(t): the work of an operation is done (outside the counted calls): both
+   queues, and the driver's side of an unmap that was failed by injection (clmem
+   reported it and released the buffer; the driver still had it mapped) */
 static void finish(clmem_test_context *t) {
     clFinish(t->queue);
     if (q2) clFinish(q2);
+    clshim_undo_failed_unmaps();
 }
 
-static unsigned long total_points, total_cl, total_malloc, total_propagated, total_optional, total_map_left, total_open,
-    total_failures;
+static unsigned long total_points, total_cl, total_malloc, total_propagated, total_optional, total_open, total_failures;
 
 /* One failed point. outcome: r (the operation's code), why (its message), leaks (a
-   live count differs from before), maps_only (only the map count differs). A clean
-   point is counted in *prop; any other needs a verdict, else the sweep fails. */
+   live count differs from before). A clean point is counted in *prop; any other
+   needs a verdict, else the sweep fails. */
 typedef struct point {
     const char *op, *call, *hit;
     unsigned long k;
-    bool is_cl, leaks, maps_only;
+    bool is_cl, leaks;
     cl_int r;
 } point;
 static void judge(clmem_test_context *t, const point *pt, unsigned long *prop) {
@@ -691,12 +686,6 @@ static void judge(clmem_test_context *t, const point *pt, unsigned long *prop) {
     if (pt->r == CL_SUCCESS && v && v->kind == OPTIONAL && !pt->leaks) {
         printf("    optional: %s point %lu (%s) swallowed: %s\n", pt->op, pt->k, pt->call, v->why);
         ++total_optional;
-        return;
-    }
-    if (clean && pt->maps_only && v && v->kind == MAP_LEFT) {
-        printf("    map left: %s point %lu (%s) reported; %s\n", pt->op, pt->k, pt->call, v->why);
-        ++total_map_left;
-        ++*prop;
         return;
     }
     ++total_failures;
@@ -777,10 +766,10 @@ static void sweep_op(clmem_test_context *t, const op *o) {
             ++total_cl;
         else
             ++total_malloc;
-        pt.maps_only = clshim_live_refs() == refs0 && clshim_live_svm() == svm0 && fm_live == host0;
-        pt.leaks = !pt.maps_only || clshim_live_maps() != maps0;
+        pt.leaks = clshim_live_refs() != refs0 || clshim_live_maps() != maps0 || clshim_live_svm() != svm0 ||
+                   fm_live != host0;
         if (pt.leaks) {
-            if (!pt.maps_only) clshim_live_report();
+            clshim_live_report();
             printf("    %s point %lu (%s): refs %+ld maps %+ld svm %+ld host %+ld after it\n", o->name, k, call,
                    clshim_live_refs() - refs0, clshim_live_maps() - maps0, clshim_live_svm() - svm0, fm_live - host0);
         }
@@ -806,10 +795,9 @@ static void sweep(clmem_test_context *t) {
     for (i = 0; i < NVERDICTS; ++i)
         if (!verdict_hits[i]) printf("  stale verdict (no point reached it on this device): %s\n", verdicts[i].point);
     printf("fault sweep: %zu operations, %lu injection points (%lu OpenCL, %lu CLMEM_MALLOC): %lu propagated (code and "
-           "call named; %lu of them leave the driver's mapping of a released buffer), %lu optional (documented), %lu "
-           "open (other areas' files), %lu failures; %zu verdicts\n",
-           sizeof ops / sizeof ops[0], total_points, total_cl, total_malloc, total_propagated, total_map_left,
-           total_optional, total_open, total_failures, NVERDICTS);
+           "call named), %lu optional (documented), %lu open (other areas' files), %lu failures; %zu verdicts\n",
+           sizeof ops / sizeof ops[0], total_points, total_cl, total_malloc, total_propagated, total_optional, total_open,
+           total_failures, NVERDICTS);
     if (svm_kernel) clReleaseKernel(svm_kernel);
     svm_kernel = NULL;
     clReleaseCommandQueue(q2);
