@@ -275,7 +275,8 @@ typedef void (*clmem_log_fn)(clmem_log_level level, cl_int code, const char *mes
     use the previous callback. Example: clmem_set_log_callback(clmem_log_stderr, NULL). */
 CLMEM_API void clmem_set_log_callback(clmem_log_fn fn, void *user);
 
-/** clmem_log_stderr: a ready-made callback printing "clmem: error: ..." lines. */
+/** clmem_log_stderr: a ready-made callback printing "clmem: error: ..." lines (a NULL
+    message prints "(no message)"). */
 CLMEM_API void clmem_log_stderr(clmem_log_level level, cl_int code, const char *message, void *user);
 
 #ifdef __cplusplus
@@ -4858,6 +4859,7 @@ CLMEM_API void clmem_set_log_callback(clmem_log_fn fn, void *user) {
 CLMEM_API void clmem_log_stderr(clmem_log_level level, cl_int code, const char *message, void *user) {
     static const char *const names[] = {"?", "error", "warning", "info"};
     (void)user;
+    if (!message) message = "(no message)";
     if (code != CL_SUCCESS)
         fprintf(stderr, "clmem: %s: %s [%s]\n", names[level <= 3 ? level : 0], message, clmem_error_string(code));
     else

@@ -261,6 +261,7 @@ CLMEM_API void clmem_set_log_callback(clmem_log_fn fn, void *user) {
 CLMEM_API void clmem_log_stderr(clmem_log_level level, cl_int code, const char *message, void *user) {
     static const char *const names[] = {"?", "error", "warning", "info"};
     (void)user;
+    if (!message) message = "(no message)";
     if (code != CL_SUCCESS)
         fprintf(stderr, "clmem: %s: %s [%s]\n", names[level <= 3 ? level : 0], message, clmem_error_string(code));
     else
