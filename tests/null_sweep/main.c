@@ -34,6 +34,12 @@ typedef struct ns_fixture {
     clmem_pooled_svm pooled_svm; /* empty */
     cl_kernel kernel;
     cl_event event;
+    clmem_allocator *allocator;
+    clmem_memory_pool *pool;
+    clmem_svm_allocator *svm_allocator; /* NULL without SVM */
+    clmem_svm_pool *svm_pool;
+    clmem_pinned_pool *pinned_pool;
+    clmem_stager *stager;
 } ns_fixture;
 
 typedef struct ns_function {
@@ -99,6 +105,37 @@ static const struct {
     {"clmem__copy_image_from_buffer", H, "options NULL: the whole image, which the buffer holds"},
     {"clmem__copy_image_from_mem", H, "as clmem__copy_image_from_buffer, through the raw cl_mem"},
     {"clmem__copy_mem_from_image", H, "as clmem__copy_buffer_from_image, through the raw cl_mem"},
+    /* a real pool, allocator or stager with valid zero arguments */
+    {"clmem_allocator_allocate", H, "size 0: a real 1-byte block (pool.h)"},
+    {"clmem_memory_pool_allocate", H, "size 0: a real 1-byte block (pool.h)"},
+    {"clmem_memory_pool_allocate_at", H, "size 0; file NULL is \"(unknown)\""},
+    {"clmem_memory_pool_allocate_on_queue", H, "size 0 on the real queue"},
+    {"clmem_memory_pool_allocate_on_queue_at", H, "size 0 on the real queue; file NULL"},
+    {"clmem_svm_allocator_allocate", H, "size 0: an empty allocation (svm.h)"},
+    {"clmem_svm_pool_allocate", H, "size 0: a real block with svm.size 0 (pool.h)"},
+    {"clmem_svm_pool_allocate_at", H, "size 0; file NULL"},
+    {"clmem_svm_pool_allocate_on_queue", H, "size 0 on the real queue"},
+    {"clmem_svm_pool_allocate_on_queue_at", H, "size 0 on the real queue; file NULL"},
+    {"clmem_pinned_pool_allocate", H, "size 0: a real 1-byte block (pinned.h)"},
+    {"clmem_pinned_pool_allocate_at", H, "size 0; file NULL"},
+    {"clmem_memory_pool_create", H, "leading bits 0 over the real allocator"},
+    {"clmem_svm_pool_create", H, "leading bits 0 over the real SVM allocator"},
+    {"clmem_memory_pool_free_held", H, "nothing held: nothing to free"},
+    {"clmem_svm_pool_free_held", H, "nothing held: nothing to free"},
+    {"clmem_pinned_pool_free_held", H, "nothing held: nothing to free"},
+    {"clmem_memory_pool_stop_holding", H, "a real pool"},
+    {"clmem_svm_pool_stop_holding", H, "a real pool"},
+    {"clmem_pinned_pool_stop_holding", H, "a real pool"},
+    {"clmem_memory_pool_reset_peaks", H, "a real pool"},
+    {"clmem_svm_pool_reset_peaks", H, "a real pool"},
+    {"clmem_pinned_pool_reset_peaks", H, "a real pool"},
+    {"clmem_memory_pool_set_limit", H, "0: no limit"},
+    {"clmem_svm_pool_set_limit", H, "0: no limit"},
+    {"clmem_pinned_pool_set_limit", H, "0: no limit"},
+    {"clmem_memory_pool_set_oom_callback", H, "NULL: no callback"},
+    {"clmem_svm_pool_set_oom_callback", H, "NULL: no callback"},
+    {"clmem_pinned_pool_set_oom_callback", H, "NULL: no callback"},
+    {"clmem_stager_set_threshold", H, "0: stage every copy (stager.h)"},
     /* kernel arguments: the fixture's kernel takes `global int *`; an 8-byte zero value
        is a NULL buffer to OpenCL, and without -cl-kernel-arg-info the type is unknown
        (clmem__check_kernel_arg: CL_SUCCESS where the type is not known) */
@@ -166,12 +203,24 @@ static int ns_make_fixture(clmem_test_context *t, ns_fixture *f) {
     f->svm = f->svm_allocation.svm;
     f->kernel = build_kernel(t, "kernel void k(global int *p) { p[0] = 1; }", "k");
     if (!f->kernel) return 0;
-    err = clEnqueueMarkerWithWaitList(t->queue, 0, NULL, &f->event);
-    return err == CL_SUCCESS;
+    if (clEnqueueMarkerWithWaitList(t->queue, 0, NULL, &f->event) != CL_SUCCESS) return 0;
+    f->allocator = clmem_immediate_allocator_create(t->queue, 0, &err);
+    if (f->allocator) f->pool = clmem_memory_pool_create(f->allocator, CLMEM_POOL_DEFAULT_LEADING_BITS, &err);
+    if (f->svm.ptr) f->svm_allocator = clmem_svm_allocator_create(t->context, 0, 0, NULL, &err);
+    if (f->svm_allocator) f->svm_pool = clmem_svm_pool_create(f->svm_allocator, CLMEM_POOL_DEFAULT_LEADING_BITS, &err);
+    f->pinned_pool = clmem_pinned_pool_create(t->queue, 0, CLMEM_POOL_DEFAULT_LEADING_BITS, &err);
+    f->stager = clmem_stager_create(t->queue, 0, 0, 1, &err);
+    return f->allocator && f->pool && f->pinned_pool && f->stager && (!f->svm.ptr || f->svm_pool);
 }
 
 static void ns_free_fixture(ns_fixture *f) {
     clFinish(f->queue);
+    if (f->stager) clmem_stager_release(f->stager);
+    if (f->pinned_pool) clmem_pinned_pool_release(f->pinned_pool);
+    if (f->svm_pool) clmem_svm_pool_release(f->svm_pool);
+    if (f->svm_allocator) clmem_svm_allocator_release(f->svm_allocator);
+    if (f->pool) clmem_memory_pool_release(f->pool);
+    if (f->allocator) clmem_allocator_release(f->allocator);
     if (f->event) clReleaseEvent(f->event);
     if (f->kernel) clReleaseKernel(f->kernel);
     clmem_svm_allocation_release(&f->svm_allocation);
