@@ -633,6 +633,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue command
     (void)clshim__code;
     clshim__r = real(command_queue, memobj, mapped_ptr, num_events_in_wait_list, event_wait_list, event);
     if (clshim__r == CL_SUCCESS) clshim__maps(-1);
+    if (clshim__r == CL_SUCCESS) clshim__unmapped(memobj, mapped_ptr);
     if ((clshim__r == CL_SUCCESS) && event && *event) clshim__live(+1, "clEnqueueUnmapMemObject (event)");
     return clshim__r;
 }

@@ -94,6 +94,7 @@ static struct {
     cl_command_queue queue;
     cl_mem mem;
     void *ptr;
+    int done; /* unmapped since (a retry by the caller): only the references to drop */
 } clshim__undo[CLSHIM__MAX_UNDO];
 static unsigned clshim__undo_n;
 typedef cl_int(CL_API_CALL *clshim__retain_q_t)(cl_command_queue);
@@ -115,8 +116,22 @@ static void clshim__failed_unmap(cl_command_queue queue, cl_mem mem, void *ptr) 
         clshim__undo[clshim__undo_n].queue = queue;
         clshim__undo[clshim__undo_n].mem = mem;
         clshim__undo[clshim__undo_n].ptr = ptr;
+        clshim__undo[clshim__undo_n].done = 0;
         ++clshim__undo_n;
     }
+    pthread_mutex_unlock(&clshim__lock);
+}
+
+/* a real unmap went through: a pending undo of the same mapping is not to be made
+   (a driver that does not check, such as Oclgrind, would unmap twice) */
+static void clshim__unmapped(cl_mem mem, void *ptr) {
+    unsigned i;
+    pthread_mutex_lock(&clshim__lock);
+    for (i = 0; i < clshim__undo_n; ++i)
+        if (!clshim__undo[i].done && clshim__undo[i].mem == mem && clshim__undo[i].ptr == ptr) {
+            clshim__undo[i].done = 1;
+            break;
+        }
     pthread_mutex_unlock(&clshim__lock);
 }
 
@@ -139,8 +154,8 @@ void clshim_undo_failed_unmaps(void) {
     clshim__undo_n = 0;
     pthread_mutex_unlock(&clshim__lock);
     for (i = 0; i < n; ++i) {
-        /* already unmapped by the caller (the driver refuses): nothing to count */
-        if (unmap(clshim__undo[i].queue, clshim__undo[i].mem, clshim__undo[i].ptr, 0, NULL, NULL) == CL_SUCCESS)
+        if (!clshim__undo[i].done &&
+            unmap(clshim__undo[i].queue, clshim__undo[i].mem, clshim__undo[i].ptr, 0, NULL, NULL) == CL_SUCCESS)
             clshim__maps(-1);
         finish(clshim__undo[i].queue);
         release_m(clshim__undo[i].mem);
