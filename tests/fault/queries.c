@@ -92,14 +92,19 @@ static void test_pipe_support(clmem_test_context *t) {
     EXPECT_QUERY_FAILED(t, pipe_create_code(t), "CL_DEVICE_PIPE_SUPPORT");
 }
 
-static void test_exec_info_kernel_query(clmem_test_context *t) {
-    cl_kernel k = build_kernel(t, "kernel void k(global int *p) { p[0] = 1; }", "k");
-    if (!k) return;
+/* exec_info_kernel(t): a kernel for clmem_kernel_set_exec_info, or NULL (skipped on a
+   device older than 2.0: it refuses there before any query, or failed to build) */
+static cl_kernel exec_info_kernel(clmem_test_context *t) {
     if (version_of(t) < 200) {
-        clReleaseKernel(k);
-        clmem_test_skip(t, "no SVM before OpenCL 2.0: clmem_kernel_set_exec_info refuses before asking the kernel");
-        return;
+        clmem_test_skip(t, "no SVM before OpenCL 2.0: clmem_kernel_set_exec_info refuses before asking the driver");
+        return NULL;
     }
+    return build_kernel(t, "kernel void k(global int *p) { p[0] = 1; }", "k");
+}
+
+static void test_exec_info_kernel_query(clmem_test_context *t) {
+    cl_kernel k = exec_info_kernel(t);
+    if (!k) return;
     clshim_fail_call("clGetKernelInfo", CL_KERNEL_CONTEXT, CL_OUT_OF_HOST_MEMORY);
     EXPECT_QUERY_FAILED(t, clmem_kernel_set_exec_info(k, NULL, 0, CL_FALSE), "CL_KERNEL_CONTEXT");
     /* a kernel the driver does not know is still CL_INVALID_KERNEL */
@@ -110,13 +115,8 @@ static void test_exec_info_kernel_query(clmem_test_context *t) {
 }
 
 static void test_exec_info_version(clmem_test_context *t) {
-    cl_kernel k = build_kernel(t, "kernel void k(global int *p) { p[0] = 1; }", "k");
+    cl_kernel k = exec_info_kernel(t);
     if (!k) return;
-    if (version_of(t) < 200) {
-        clReleaseKernel(k);
-        clmem_test_skip(t, "no SVM before OpenCL 2.0");
-        return;
-    }
     clshim_fail_call("clGetDeviceInfo", CL_DEVICE_VERSION, CL_OUT_OF_HOST_MEMORY);
     EXPECT_QUERY_FAILED(t, clmem_kernel_set_exec_info(k, NULL, 0, CL_FALSE), "CL_DEVICE_VERSION");
     clReleaseKernel(k);
