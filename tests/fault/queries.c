@@ -26,17 +26,9 @@
                             clmem_last_error_message());                                                          \
     } while (0)
 
-static int version_of(clmem_test_context *t) {
-    char v[128] = {0};
-    int major = 0, minor = 0;
-    clGetDeviceInfo(t->device, CL_DEVICE_VERSION, sizeof v - 1, v, NULL);
-    if (sscanf(v, "OpenCL %d.%d", &major, &minor) != 2) return 0;
-    return major * 100 + minor * 10;
-}
-
 static bool has_svm(clmem_test_context *t) {
     cl_bitfield caps = 0;
-    return version_of(t) >= 200 && clGetDeviceInfo(t->device, 0x1053, sizeof caps, &caps, NULL) == CL_SUCCESS &&
+    return device_version(t->device) >= 200 && clGetDeviceInfo(t->device, 0x1053, sizeof caps, &caps, NULL) == CL_SUCCESS &&
            (caps & 1); /* CL_DEVICE_SVM_COARSE_GRAIN_BUFFER */
 }
 
@@ -84,7 +76,7 @@ static void test_pipe_version(clmem_test_context *t) {
 }
 
 static void test_pipe_support(clmem_test_context *t) {
-    if (version_of(t) < 300) {
+    if (device_version(t->device) < 300) {
         clmem_test_skip(t, "CL_DEVICE_PIPE_SUPPORT is an OpenCL 3.0 query; the device is older");
         return;
     }
@@ -95,7 +87,7 @@ static void test_pipe_support(clmem_test_context *t) {
 /* exec_info_kernel(t): a kernel for clmem_kernel_set_exec_info, or NULL (skipped on a
    device older than 2.0: it refuses there before any query, or failed to build) */
 static cl_kernel exec_info_kernel(clmem_test_context *t) {
-    if (version_of(t) < 200) {
+    if (device_version(t->device) < 200) {
         clmem_test_skip(t, "no SVM before OpenCL 2.0: clmem_kernel_set_exec_info refuses before asking the driver");
         return NULL;
     }

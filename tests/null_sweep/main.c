@@ -256,10 +256,7 @@ static void ns_free_fixture(ns_fixture *f) {
 static void test_sweep(clmem_test_context *t) {
     ns_fixture f;
     size_t i, n = sizeof ns_functions / sizeof ns_functions[0], calls = 0, codes = 0, allowed = 0, open = 0;
-    int v, old_device;
-    char version[64] = {0};
-    clGetDeviceInfo(t->device, CL_DEVICE_VERSION, sizeof version - 1, version, NULL);
-    old_device = strncmp(version, "OpenCL 1.", 9) == 0;
+    int v, old_device = device_version(t->device) < 200;
     if (!ns_make_fixture(t, &f)) {
         clmem_test_fail(t, __FILE__, __LINE__, "the fixture: %s", clmem_last_error_message());
         ns_free_fixture(&f);
