@@ -453,7 +453,7 @@ static inline int clmem__parse_opencl_version(const char *s) {
    clmem__parse_opencl_version gives it (0: the string has no version). A failed
    CL_DEVICE_VERSION query keeps its code and is named in fn's message; *version is
    then 0 and must not be used. */
-static cl_int clmem__device_version(const char *fn, cl_device_id dev, int *version) {
+static inline cl_int clmem__device_version(const char *fn, cl_device_id dev, int *version) {
     char v[128] = {0};
     cl_int err = clGetDeviceInfo(dev, CL_DEVICE_VERSION, sizeof v - 1, v, NULL);
     *version = 0;
