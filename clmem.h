@@ -617,7 +617,8 @@ typedef void (*clmem_log_fn)(clmem_log_level level, cl_int code, const char *mes
     use the previous callback. Example: clmem_set_log_callback(clmem_log_stderr, NULL). */
 CLMEM_API void clmem_set_log_callback(clmem_log_fn fn, void *user);
 
-/** clmem_log_stderr: a ready-made callback printing "clmem: error: ..." lines. */
+/** clmem_log_stderr: a ready-made callback printing "clmem: error: ..." lines (a NULL
+    message prints "(no message)"). */
 CLMEM_API void clmem_log_stderr(clmem_log_level level, cl_int code, const char *message, void *user);
 
 #ifdef __cplusplus
@@ -1260,12 +1261,14 @@ CLMEM_API cl_int clmem_image_get_info(clmem_image img, clmem_image_info *info);
     refuses all but 2-D and 3-D): writes the extents in image order and returns how
     many: IMAGE1D/1D_BUFFER (w) 1, IMAGE1D_ARRAY (w, n) 2, IMAGE2D (w, h) 2,
     IMAGE2D_ARRAY (w, h, n) 3, IMAGE3D (w, h, d) 3; 0 for an empty handle. Unused
-    entries are set to 0. From the handle; no driver call. */
+    entries are set to 0. shape may be NULL: then only the count is returned. From the
+    handle; no driver call. */
 CLMEM_API cl_uint clmem_image_shape(clmem_image img, size_t shape[3]);
 
 /** clmem_image_extent(img, ext): extents in region coordinates, what a copy's
     origin + region must fit in: 1-D {w,1,1}, 1-D array {w,n,1}, 2-D {w,h,1},
-    2-D array {w,h,n}, 3-D {w,h,d}; {0,0,0} for an empty handle. */
+    2-D array {w,h,n}, 3-D {w,h,d}; {0,0,0} for an empty handle. ext NULL: nothing is
+    written and the last error message says so (CL_INVALID_VALUE, logged). */
 CLMEM_API void clmem_image_extent(clmem_image img, size_t ext[3]);
 
 /** How a fill color is to be read (chosen from the color pointer's type). */
@@ -4254,7 +4257,9 @@ typedef struct clmem_test_case {
     per case and context ("ok", "FAIL" with the file, line and condition, or "skip" with the
     reason). An optional argv[1] runs only the cases whose name contains it.
     Returns the process exit code: 0 when something passed and nothing failed, 1 on
-    any failure, 77 when everything was skipped (CTest's SKIP_RETURN_CODE). */
+    any failure, 77 when everything was skipped (CTest's SKIP_RETURN_CODE). cases NULL
+    with n > 0 returns 1; an entry without a name or a function (a zeroed table, n
+    too large) is printed as a failure of the run. */
 CLMEM_API int clmem_test_main(const clmem_test_case *cases, size_t n, int argc, char **argv);
 
 /** clmem_test_main_on(cases, n, argc, argv, devices, ndev): clmem_test_main on the
@@ -4266,14 +4271,17 @@ CLMEM_API int clmem_test_main_on(const clmem_test_case *cases, size_t n, int arg
                                  const clmem_test_device *devices, size_t ndev);
 
 /** clmem_test_skip(t, fmt, ...): mark the running case skipped with a reason; the
-    case should return right after. */
+    case should return right after. fmt NULL: the reason is "skipped". t NULL: nothing
+    is marked and the last error message says so (CL_INVALID_VALUE, logged). */
 CLMEM_API void clmem_test_skip(clmem_test_context *t, const char *fmt, ...)
 #if defined(__GNUC__) || defined(__clang__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
 
-/** clmem_test_fail(t, file, line, fmt, ...): record a failure (used by the macros). */
+/** clmem_test_fail(t, file, line, fmt, ...): record a failure (used by the macros).
+    file or fmt NULL print "?" and "failed (no message)"; t NULL prints the failure,
+    marks nothing and leaves a CL_INVALID_VALUE message (logged). */
 CLMEM_API void clmem_test_fail(clmem_test_context *t, const char *file, int line, const char *fmt, ...)
 #if defined(__GNUC__) || defined(__clang__)
     __attribute__((format(printf, 4, 5)))
@@ -5379,6 +5387,7 @@ CLMEM_API void clmem_set_log_callback(clmem_log_fn fn, void *user) {
 CLMEM_API void clmem_log_stderr(clmem_log_level level, cl_int code, const char *message, void *user) {
     static const char *const names[] = {"?", "error", "warning", "info"};
     (void)user;
+    if (!message) message = "(no message)";
     if (code != CL_SUCCESS)
         fprintf(stderr, "clmem: %s: %s [%s]\n", names[level <= 3 ? level : 0], message, clmem_error_string(code));
     else
@@ -5557,14 +5566,26 @@ static cl_int clmem__same_context(const char *fn, cl_command_queue queue, cl_con
     return CL_SUCCESS;
 }
 
-/* clmem__device_version(dev): the OpenCL version of a device as major*100+minor*10
-   (e.g. 300), parsed from CL_DEVICE_VERSION "OpenCL M.m ..."; 0 when unknown. */
-static inline int clmem__device_version(cl_device_id dev) {
-    char v[128] = {0};
+/* clmem__parse_opencl_version(s): the version of a CL_DEVICE_VERSION or
+   CL_PLATFORM_VERSION string, "OpenCL M.m <vendor text>", as M*100+m*10 (e.g. 300);
+   0 when s does not have that form. The one parser of OpenCL version strings. */
+static inline int clmem__parse_opencl_version(const char *s) {
     int major = 0, minor = 0;
-    if (clGetDeviceInfo(dev, CL_DEVICE_VERSION, sizeof v - 1, v, NULL) != CL_SUCCESS) return 0;
-    if (sscanf(v, "OpenCL %d.%d", &major, &minor) != 2) return 0;
+    if (sscanf(s, "OpenCL %d.%d", &major, &minor) != 2 || major < 0 || minor < 0 || major > 999 || minor > 9) return 0;
     return major * 100 + minor * 10;
+}
+
+/* clmem__device_version(fn, dev, &version): the OpenCL version of a device as
+   clmem__parse_opencl_version gives it (0: the string has no version). A failed
+   CL_DEVICE_VERSION query keeps its code and is named in fn's message; *version is
+   then 0 and must not be used. */
+static inline cl_int clmem__device_version(const char *fn, cl_device_id dev, int *version) {
+    char v[128] = {0};
+    cl_int err = clGetDeviceInfo(dev, CL_DEVICE_VERSION, sizeof v - 1, v, NULL);
+    *version = 0;
+    if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_VERSION");
+    *version = clmem__parse_opencl_version(v);
+    return CL_SUCCESS;
 }
 
 /* clmem__mem_flags_text(flags, buf, size): the bits of a cl_mem_flags (or
@@ -5780,8 +5801,14 @@ CLMEM_API cl_int clmem_enqueue_migrate_mem_objects_opts(cl_command_queue queue, 
     err = clmem__enqueue_migrate(queue, n, objects, flags, opts->num_wait_for, opts->wait_for, opts->event);
     if (err == CL_SUCCESS) return CL_SUCCESS;
     /* asked only on failure (it cost a third of a call when asked every time) */
-    if (CLMEM__CHECKS && clmem__device_version(clmem__queue_device_of(fn, queue, &dev) == CL_SUCCESS ? dev : NULL) < 120)
-        return clmem__fail(CL_INVALID_OPERATION, fn, "the queue's device is older than OpenCL 1.2 (no migration)");
+    if (CLMEM__CHECKS) {
+        int version = 0;
+        cl_int qerr = clmem__queue_device_of(fn, queue, &dev);
+        if (qerr == CL_SUCCESS) qerr = clmem__device_version(fn, dev, &version);
+        if (qerr != CL_SUCCESS) return qerr;
+        if (version < 120)
+            return clmem__fail(CL_INVALID_OPERATION, fn, "the queue's device is older than OpenCL 1.2 (no migration)");
+    }
     return clmem__cl_fail(err, fn, "clEnqueueMigrateMemObjects");
 }
 
@@ -7061,21 +7088,29 @@ CLMEM_API cl_int clmem_image_get_info(clmem_image img, clmem_image_info *info) {
 }
 
 CLMEM_API cl_uint clmem_image_shape(clmem_image img, size_t shape[3]) {
-    shape[0] = shape[1] = shape[2] = 0;
-    if (!img.mem) return 0;
-    shape[0] = img.width;
-    switch (img.type) {
-    case CL_MEM_OBJECT_IMAGE1D_ARRAY: shape[1] = img.array_size; return 2;
-    case CL_MEM_OBJECT_IMAGE2D: shape[1] = img.height; return 2;
-    case CL_MEM_OBJECT_IMAGE2D_ARRAY: shape[1] = img.height; shape[2] = img.array_size; return 3;
-    case CL_MEM_OBJECT_IMAGE3D: shape[1] = img.height; shape[2] = img.depth; return 3;
-    default: return 1;
+    size_t s[3] = {0, 0, 0};
+    cl_uint n = 0;
+    if (img.mem) {
+        s[0] = img.width;
+        switch (img.type) {
+        case CL_MEM_OBJECT_IMAGE1D_ARRAY: s[1] = img.array_size; n = 2; break;
+        case CL_MEM_OBJECT_IMAGE2D: s[1] = img.height; n = 2; break;
+        case CL_MEM_OBJECT_IMAGE2D_ARRAY: s[1] = img.height; s[2] = img.array_size; n = 3; break;
+        case CL_MEM_OBJECT_IMAGE3D: s[1] = img.height; s[2] = img.depth; n = 3; break;
+        default: n = 1; break;
+        }
     }
+    if (shape) memcpy(shape, s, sizeof s);
+    return n;
 }
 
 CLMEM_API void clmem_image_extent(clmem_image img, size_t ext[3]) {
     size_t s[3];
     cl_uint n = clmem_image_shape(img, s), i;
+    if (!ext) {
+        clmem__fail(CL_INVALID_VALUE, "clmem_image_extent", "ext (where to write the 3 extents) is NULL");
+        return;
+    }
     ext[0] = ext[1] = ext[2] = 0;
     if (n == 0) return;
     for (i = 0; i < 3; ++i) ext[i] = i < n ? s[i] : 1;
@@ -7210,7 +7245,6 @@ static cl_int clmem__context_platform_version(const char *fn, cl_context ctx, in
     cl_uint n = 0;
     cl_platform_id platform = NULL;
     char v[128] = {0};
-    int major = 0, minor = 0;
     cl_int err = CL_SUCCESS;
     cl_device_id *devs = clmem__devices_of(fn, ctx, &n, &err);
     *version = 0;
@@ -7220,7 +7254,7 @@ static cl_int clmem__context_platform_version(const char *fn, cl_context ctx, in
     if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_PLATFORM");
     if ((err = clGetPlatformInfo(platform, CL_PLATFORM_VERSION, sizeof v - 1, v, NULL)) != CL_SUCCESS)
         return clmem__info_fail(fn, err, "clGetPlatformInfo", "CL_PLATFORM_VERSION");
-    if (sscanf(v, "OpenCL %d.%d", &major, &minor) == 2) *version = major * 100 + minor * 10; /* else unknown: 1.x call */
+    *version = clmem__parse_opencl_version(v); /* 0 (unknown): the 1.x call */
     return CL_SUCCESS;
 }
 #endif
@@ -7478,16 +7512,26 @@ static cl_int clmem__pipe_support(const char *fn, cl_context ctx, cl_uint packet
     for (i = 0; i < n; ++i) {
         cl_bool support = CL_FALSE;
         cl_uint max_packet = 0;
-        int version = clmem__device_version(devs[i]);
+        int version = 0;
+        if ((err = clmem__device_version(fn, devs[i], &version)) != CL_SUCCESS) break;
 #if defined(CL_VERSION_3_0)
-        if (version >= 300) clGetDeviceInfo(devs[i], CL_DEVICE_PIPE_SUPPORT, sizeof support, &support, NULL);
-        else
+        if (version >= 300 &&
+            (err = clGetDeviceInfo(devs[i], CL_DEVICE_PIPE_SUPPORT, sizeof support, &support, NULL)) != CL_SUCCESS) {
+            err = clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_PIPE_SUPPORT");
+            break;
+        }
+        if (version < 300)
 #endif
             support = version >= 200 ? CL_TRUE : CL_FALSE;
-        if (!name[0]) clGetDeviceInfo(devs[i], CL_DEVICE_NAME, sizeof name - 1, name, NULL);
+        /* the name only decorates the message: optional */
+        if (!name[0] && clGetDeviceInfo(devs[i], CL_DEVICE_NAME, sizeof name - 1, name, NULL) != CL_SUCCESS) name[0] = '\0';
         if (!support) continue;
 #if defined(CL_VERSION_2_0)
-        clGetDeviceInfo(devs[i], CL_DEVICE_PIPE_MAX_PACKET_SIZE, sizeof max_packet, &max_packet, NULL);
+        if ((err = clGetDeviceInfo(devs[i], CL_DEVICE_PIPE_MAX_PACKET_SIZE, sizeof max_packet, &max_packet, NULL)) !=
+            CL_SUCCESS) {
+            err = clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_PIPE_MAX_PACKET_SIZE");
+            break;
+        }
 #endif
         if (max_packet > largest) largest = max_packet;
         if (max_packet == 0 || packet_size <= max_packet) {
@@ -7497,6 +7541,7 @@ static cl_int clmem__pipe_support(const char *fn, cl_context ctx, cl_uint packet
         result = CLMEM__INVALID_PIPE_SIZE;
     }
     CLMEM_FREE(devs);
+    if (err != CL_SUCCESS) return err;
     if (result == CL_INVALID_OPERATION)
         return clmem__fail(CL_INVALID_OPERATION, fn,
                            "no device of the context supports pipes (CL_DEVICE_PIPE_SUPPORT is false on '%s'%s)", name,
@@ -7726,12 +7771,10 @@ static cl_int clmem__svm_unsupported(const char *fn) {
 /* clmem__svm_device_caps(fn, dev, &caps): 0 for a device older than OpenCL 2.0; a
    failed query keeps its code and is named. */
 static cl_int clmem__svm_device_caps(const char *fn, cl_device_id dev, cl_bitfield *caps) {
-    char v[128] = {0};
-    int major = 0, minor = 0;
-    cl_int err = clGetDeviceInfo(dev, CL_DEVICE_VERSION, sizeof v - 1, v, NULL);
+    int version = 0;
+    cl_int err = clmem__device_version(fn, dev, &version);
     *caps = 0;
-    if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_VERSION");
-    if (sscanf(v, "OpenCL %d.%d", &major, &minor) != 2 || major < 2) return CL_SUCCESS;
+    if (err != CL_SUCCESS || version < 200) return err;
     err = clGetDeviceInfo(dev, 0x1053 /* CL_DEVICE_SVM_CAPABILITIES */, sizeof *caps, caps, NULL);
     if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_SVM_CAPABILITIES");
     return CL_SUCCESS;
@@ -8401,7 +8444,7 @@ CLMEM_API cl_int clmem_enqueue_svm_migratemem_opts(cl_command_queue queue, const
         cl_device_id dev = NULL;
         int v;
         if ((err = clmem__queue_device_of(fn, queue, &dev)) != CL_SUCCESS) return err;
-        v = clmem__device_version(dev);
+        if ((err = clmem__device_version(fn, dev, &v)) != CL_SUCCESS) return err;
         if (v < 210) {
             char name[128] = "?";
             clmem__svm_device_name(dev, name, sizeof name);
@@ -8452,9 +8495,10 @@ CLMEM_API cl_int clmem_kernel_set_exec_info(cl_kernel kernel, const clmem_svm *s
         cl_bitfield any = 0;
         char name[128] = "?";
         err = clGetKernelInfo(kernel, CL_KERNEL_CONTEXT, sizeof kctx, &kctx, NULL);
-        if (err != CL_SUCCESS || !kctx)
+        if (err == CL_INVALID_KERNEL || (err == CL_SUCCESS && !kctx))
             return clmem__fail(CL_INVALID_KERNEL, fn, "kernel %p is not a valid kernel (clGetKernelInfo: %s)", (void *)kernel,
                                clmem_error_string(err));
+        if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetKernelInfo", "CL_KERNEL_CONTEXT");
         devs = clmem__devices_of(fn, kctx, &nd, &err);
         if (!devs) return err;
         for (i = 0; i < nd; ++i) {
@@ -14197,7 +14241,6 @@ static void clmem__cache_watch(cl_context ctx) {
     cl_device_id dev = NULL;
     cl_platform_id plat = NULL;
     char version[128] = {0};
-    int major = 0, minor = 0;
     for (i = 0; i < clmem__cache_num_watched; ++i)
         if (clmem__cache_watched[i] == ctx) return;
     /* the platform must be 3.0: older ICDs have no slot for the call */
@@ -14211,7 +14254,7 @@ static void clmem__cache_watch(cl_context ctx) {
     }
     if (clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof plat, &plat, NULL) != CL_SUCCESS) return;
     if (clGetPlatformInfo(plat, CL_PLATFORM_VERSION, sizeof version - 1, version, NULL) != CL_SUCCESS) return;
-    if (sscanf(version, "OpenCL %d.%d", &major, &minor) != 2 || major < 3) return;
+    if (clmem__parse_opencl_version(version) < 300) return;
     if (clmem__cache_num_watched == clmem__cache_cap_watched) {
         size_t cap = clmem__cache_cap_watched ? 2 * clmem__cache_cap_watched : 8;
         cl_context *grown = CLMEM__CAST(cl_context *, CLMEM_REALLOC(clmem__cache_watched, cap * sizeof(cl_context)));
@@ -15148,8 +15191,7 @@ static bool clmem__may_have_svm(const char *fn, const clmem_device_description *
         clmem__warn(fn, "PoCL version number did not have expected format: '%s'; using the OpenCL version",
                     d->platform_version);
     }
-    if (sscanf(d->platform_version, "OpenCL %d.%d", &major, &minor) != 2) return false;
-    return major >= 2;
+    return clmem__parse_opencl_version(d->platform_version) >= 200;
 }
 
 static cl_int clmem__svm(const char *fn, const clmem_device_description *d, cl_bitfield bits, bool *yes) {
@@ -15455,20 +15497,34 @@ CLMEM_API cl_int clmem_get_test_platforms_and_devices(const char *spec, clmem_te
 
 CLMEM_API void clmem_test_skip(clmem_test_context *t, const char *fmt, ...) {
     va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(t->skip_reason, sizeof t->skip_reason, fmt, ap);
-    va_end(ap);
+    if (!t) {
+        clmem__fail(CL_INVALID_VALUE, "clmem_test_skip", "t (the running case's context) is NULL; nothing is skipped");
+        return;
+    }
+    t->skip_reason[0] = '\0';
+    if (fmt) {
+        va_start(ap, fmt);
+        vsnprintf(t->skip_reason, sizeof t->skip_reason, fmt, ap);
+        va_end(ap);
+    }
     if (!t->skip_reason[0]) snprintf(t->skip_reason, sizeof t->skip_reason, "skipped");
 }
 
 CLMEM_API void clmem_test_fail(clmem_test_context *t, const char *file, int line, const char *fmt, ...) {
     va_list ap;
-    fprintf(stdout, "    %s:%d: ", file, line);
-    va_start(ap, fmt);
-    vfprintf(stdout, fmt, ap);
-    va_end(ap);
+    fprintf(stdout, "    %s:%d: ", file ? file : "?", line);
+    if (fmt) {
+        va_start(ap, fmt);
+        vfprintf(stdout, fmt, ap);
+        va_end(ap);
+    } else {
+        fputs("failed (no message)", stdout);
+    }
     fputc('\n', stdout);
-    t->failed = 1;
+    if (t) t->failed = 1;
+    else
+        clmem__fail(CL_INVALID_VALUE, "clmem_test_fail", "t (the running case's context) is NULL; the failure above "
+                    "is printed but no case is marked failed");
 }
 
 static cl_command_queue clmem__test_queue(cl_context ctx, cl_device_id dev, cl_int *err) {
@@ -15477,7 +15533,9 @@ static cl_command_queue clmem__test_queue(cl_context ctx, cl_device_id dev, cl_i
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 #endif
 #ifdef CL_VERSION_2_0
-    if (clmem__device_version(dev) >= 200) return clCreateCommandQueueWithProperties(ctx, dev, NULL, err);
+    int version = 0;
+    if ((*err = clmem__device_version("clmem_test_main", dev, &version)) != CL_SUCCESS) return NULL;
+    if (version >= 200) return clCreateCommandQueueWithProperties(ctx, dev, NULL, err);
 #endif
     return clCreateCommandQueue(ctx, dev, 0, err);
 #if defined(__GNUC__) || defined(__clang__)
@@ -15525,11 +15583,27 @@ static void clmem__test_group_name(clmem_test_context *t) {
 /* Runners in progress: a case may run a runner of its own (tests/testing_device_errors.c). */
 static int clmem__test_nesting;
 
+/* clmem__test_bad_table(n): cases is NULL with n > 0: said, and the run fails. */
+static int clmem__test_bad_table(size_t n) {
+    printf("clmem test: cases is NULL but n is %zu\n", n);
+    return 1;
+}
+
+/* clmem__test_bad_case(cases, c): an entry without a name or a function (a zeroed
+   table, a miscounted n) is a failure of the run, said with its index. */
+static bool clmem__test_bad_case(const clmem_test_case *cases, size_t c) {
+    if (cases[c].name && cases[c].fn) return false;
+    printf("FAIL cases[%zu]: %s\n", c, !cases[c].name ? "no name (a zeroed entry, or n too large?)" : "no function");
+    return true;
+}
+
 CLMEM_API int clmem_test_main(const clmem_test_case *cases, size_t n, int argc, char **argv) {
     clmem_test_device devs[64];
     size_t ndev = 0, c;
-    cl_int err = clmem_get_test_platforms_and_devices(NULL, devs, 64, &ndev);
+    cl_int err;
     bool need_devices = false;
+    if (!cases && n > 0) return clmem__test_bad_table(n);
+    err = clmem_get_test_platforms_and_devices(NULL, devs, 64, &ndev);
     for (c = 0; c < n; ++c) need_devices = need_devices || !cases[c].no_device;
     if (need_devices && err != CL_SUCCESS) {
         printf("clmem test: cannot select devices: %s\n", clmem_last_error_message());
@@ -15547,8 +15621,9 @@ CLMEM_API int clmem_test_main_on(const clmem_test_case *cases, size_t n, int arg
                                  const clmem_test_device *devs, size_t ndev) {
     size_t c, g, ngroups = 0, starts[65];
     unsigned passed = 0, failed = 0, skipped = 0;
-    const char *filter = argc > 1 ? argv[1] : NULL;
+    const char *filter = argc > 1 && argv ? argv[1] : NULL;
     cl_int err;
+    if (!cases && n > 0) return clmem__test_bad_table(n);
     if (!devs) ndev = 0;
     if (ndev > 64) ndev = 64;
     /* the contexts: runs of consecutive entries with the same group */
@@ -15563,6 +15638,10 @@ CLMEM_API int clmem_test_main_on(const clmem_test_case *cases, size_t n, int arg
     }
     for (c = 0; c < n; ++c) {
         size_t runs = cases[c].no_device ? 1 : ngroups;
+        if (clmem__test_bad_case(cases, c)) {
+            ++failed;
+            continue;
+        }
         if (filter && !strstr(cases[c].name, filter)) continue;
         for (g = 0; g < runs; ++g) {
             clmem_test_context t;

@@ -270,6 +270,7 @@ CLMEM_API void clmem_set_log_callback(clmem_log_fn fn, void *user) {
 CLMEM_API void clmem_log_stderr(clmem_log_level level, cl_int code, const char *message, void *user) {
     static const char *const names[] = {"?", "error", "warning", "info"};
     (void)user;
+    if (!message) message = "(no message)";
     if (code != CL_SUCCESS)
         fprintf(stderr, "clmem: %s: %s [%s]\n", names[level <= 3 ? level : 0], message, clmem_error_string(code));
     else
@@ -448,14 +449,26 @@ static cl_int clmem__same_context(const char *fn, cl_command_queue queue, cl_con
     return CL_SUCCESS;
 }
 
-/* clmem__device_version(dev): the OpenCL version of a device as major*100+minor*10
-   (e.g. 300), parsed from CL_DEVICE_VERSION "OpenCL M.m ..."; 0 when unknown. */
-static inline int clmem__device_version(cl_device_id dev) {
-    char v[128] = {0};
+/* clmem__parse_opencl_version(s): the version of a CL_DEVICE_VERSION or
+   CL_PLATFORM_VERSION string, "OpenCL M.m <vendor text>", as M*100+m*10 (e.g. 300);
+   0 when s does not have that form. The one parser of OpenCL version strings. */
+static inline int clmem__parse_opencl_version(const char *s) {
     int major = 0, minor = 0;
-    if (clGetDeviceInfo(dev, CL_DEVICE_VERSION, sizeof v - 1, v, NULL) != CL_SUCCESS) return 0;
-    if (sscanf(v, "OpenCL %d.%d", &major, &minor) != 2) return 0;
+    if (sscanf(s, "OpenCL %d.%d", &major, &minor) != 2 || major < 0 || minor < 0 || major > 999 || minor > 9) return 0;
     return major * 100 + minor * 10;
+}
+
+/* clmem__device_version(fn, dev, &version): the OpenCL version of a device as
+   clmem__parse_opencl_version gives it (0: the string has no version). A failed
+   CL_DEVICE_VERSION query keeps its code and is named in fn's message; *version is
+   then 0 and must not be used. */
+static inline cl_int clmem__device_version(const char *fn, cl_device_id dev, int *version) {
+    char v[128] = {0};
+    cl_int err = clGetDeviceInfo(dev, CL_DEVICE_VERSION, sizeof v - 1, v, NULL);
+    *version = 0;
+    if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_VERSION");
+    *version = clmem__parse_opencl_version(v);
+    return CL_SUCCESS;
 }
 
 /* clmem__mem_flags_text(flags, buf, size): the bits of a cl_mem_flags (or

@@ -242,7 +242,8 @@ typedef void (*clmem_log_fn)(clmem_log_level level, cl_int code, const char *mes
     use the previous callback. Example: clmem_set_log_callback(clmem_log_stderr, NULL). */
 CLMEM_API void clmem_set_log_callback(clmem_log_fn fn, void *user);
 
-/** clmem_log_stderr: a ready-made callback printing "clmem: error: ..." lines. */
+/** clmem_log_stderr: a ready-made callback printing "clmem: error: ..." lines (a NULL
+    message prints "(no message)"). */
 CLMEM_API void clmem_log_stderr(clmem_log_level level, cl_int code, const char *message, void *user);
 
 #ifdef __cplusplus

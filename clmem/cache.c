@@ -129,7 +129,6 @@ static void clmem__cache_watch(cl_context ctx) {
     cl_device_id dev = NULL;
     cl_platform_id plat = NULL;
     char version[128] = {0};
-    int major = 0, minor = 0;
     for (i = 0; i < clmem__cache_num_watched; ++i)
         if (clmem__cache_watched[i] == ctx) return;
     /* the platform must be 3.0: older ICDs have no slot for the call */
@@ -143,7 +142,7 @@ static void clmem__cache_watch(cl_context ctx) {
     }
     if (clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof plat, &plat, NULL) != CL_SUCCESS) return;
     if (clGetPlatformInfo(plat, CL_PLATFORM_VERSION, sizeof version - 1, version, NULL) != CL_SUCCESS) return;
-    if (sscanf(version, "OpenCL %d.%d", &major, &minor) != 2 || major < 3) return;
+    if (clmem__parse_opencl_version(version) < 300) return;
     if (clmem__cache_num_watched == clmem__cache_cap_watched) {
         size_t cap = clmem__cache_cap_watched ? 2 * clmem__cache_cap_watched : 8;
         cl_context *grown = CLMEM__CAST(cl_context *, CLMEM_REALLOC(clmem__cache_watched, cap * sizeof(cl_context)));

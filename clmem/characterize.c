@@ -776,8 +776,7 @@ static bool clmem__may_have_svm(const char *fn, const clmem_device_description *
         clmem__warn(fn, "PoCL version number did not have expected format: '%s'; using the OpenCL version",
                     d->platform_version);
     }
-    if (sscanf(d->platform_version, "OpenCL %d.%d", &major, &minor) != 2) return false;
-    return major >= 2;
+    return clmem__parse_opencl_version(d->platform_version) >= 200;
 }
 
 static cl_int clmem__svm(const char *fn, const clmem_device_description *d, cl_bitfield bits, bool *yes) {

@@ -718,21 +718,29 @@ CLMEM_API cl_int clmem_image_get_info(clmem_image img, clmem_image_info *info) {
 }
 
 CLMEM_API cl_uint clmem_image_shape(clmem_image img, size_t shape[3]) {
-    shape[0] = shape[1] = shape[2] = 0;
-    if (!img.mem) return 0;
-    shape[0] = img.width;
-    switch (img.type) {
-    case CL_MEM_OBJECT_IMAGE1D_ARRAY: shape[1] = img.array_size; return 2;
-    case CL_MEM_OBJECT_IMAGE2D: shape[1] = img.height; return 2;
-    case CL_MEM_OBJECT_IMAGE2D_ARRAY: shape[1] = img.height; shape[2] = img.array_size; return 3;
-    case CL_MEM_OBJECT_IMAGE3D: shape[1] = img.height; shape[2] = img.depth; return 3;
-    default: return 1;
+    size_t s[3] = {0, 0, 0};
+    cl_uint n = 0;
+    if (img.mem) {
+        s[0] = img.width;
+        switch (img.type) {
+        case CL_MEM_OBJECT_IMAGE1D_ARRAY: s[1] = img.array_size; n = 2; break;
+        case CL_MEM_OBJECT_IMAGE2D: s[1] = img.height; n = 2; break;
+        case CL_MEM_OBJECT_IMAGE2D_ARRAY: s[1] = img.height; s[2] = img.array_size; n = 3; break;
+        case CL_MEM_OBJECT_IMAGE3D: s[1] = img.height; s[2] = img.depth; n = 3; break;
+        default: n = 1; break;
+        }
     }
+    if (shape) memcpy(shape, s, sizeof s);
+    return n;
 }
 
 CLMEM_API void clmem_image_extent(clmem_image img, size_t ext[3]) {
     size_t s[3];
     cl_uint n = clmem_image_shape(img, s), i;
+    if (!ext) {
+        clmem__fail(CL_INVALID_VALUE, "clmem_image_extent", "ext (where to write the 3 extents) is NULL");
+        return;
+    }
     ext[0] = ext[1] = ext[2] = 0;
     if (n == 0) return;
     for (i = 0; i < 3; ++i) ext[i] = i < n ? s[i] : 1;

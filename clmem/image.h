@@ -328,12 +328,14 @@ CLMEM_API cl_int clmem_image_get_info(clmem_image img, clmem_image_info *info);
     refuses all but 2-D and 3-D): writes the extents in image order and returns how
     many: IMAGE1D/1D_BUFFER (w) 1, IMAGE1D_ARRAY (w, n) 2, IMAGE2D (w, h) 2,
     IMAGE2D_ARRAY (w, h, n) 3, IMAGE3D (w, h, d) 3; 0 for an empty handle. Unused
-    entries are set to 0. From the handle; no driver call. */
+    entries are set to 0. shape may be NULL: then only the count is returned. From the
+    handle; no driver call. */
 CLMEM_API cl_uint clmem_image_shape(clmem_image img, size_t shape[3]);
 
 /** clmem_image_extent(img, ext): extents in region coordinates, what a copy's
     origin + region must fit in: 1-D {w,1,1}, 1-D array {w,n,1}, 2-D {w,h,1},
-    2-D array {w,h,n}, 3-D {w,h,d}; {0,0,0} for an empty handle. */
+    2-D array {w,h,n}, 3-D {w,h,d}; {0,0,0} for an empty handle. ext NULL: nothing is
+    written and the last error message says so (CL_INVALID_VALUE, logged). */
 CLMEM_API void clmem_image_extent(clmem_image img, size_t ext[3]);
 
 /** How a fill color is to be read (chosen from the color pointer's type). */

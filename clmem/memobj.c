@@ -185,8 +185,14 @@ CLMEM_API cl_int clmem_enqueue_migrate_mem_objects_opts(cl_command_queue queue, 
     err = clmem__enqueue_migrate(queue, n, objects, flags, opts->num_wait_for, opts->wait_for, opts->event);
     if (err == CL_SUCCESS) return CL_SUCCESS;
     /* asked only on failure (it cost a third of a call when asked every time) */
-    if (CLMEM__CHECKS && clmem__device_version(clmem__queue_device_of(fn, queue, &dev) == CL_SUCCESS ? dev : NULL) < 120)
-        return clmem__fail(CL_INVALID_OPERATION, fn, "the queue's device is older than OpenCL 1.2 (no migration)");
+    if (CLMEM__CHECKS) {
+        int version = 0;
+        cl_int qerr = clmem__queue_device_of(fn, queue, &dev);
+        if (qerr == CL_SUCCESS) qerr = clmem__device_version(fn, dev, &version);
+        if (qerr != CL_SUCCESS) return qerr;
+        if (version < 120)
+            return clmem__fail(CL_INVALID_OPERATION, fn, "the queue's device is older than OpenCL 1.2 (no migration)");
+    }
     return clmem__cl_fail(err, fn, "clEnqueueMigrateMemObjects");
 }
 

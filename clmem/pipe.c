@@ -16,16 +16,26 @@ static cl_int clmem__pipe_support(const char *fn, cl_context ctx, cl_uint packet
     for (i = 0; i < n; ++i) {
         cl_bool support = CL_FALSE;
         cl_uint max_packet = 0;
-        int version = clmem__device_version(devs[i]);
+        int version = 0;
+        if ((err = clmem__device_version(fn, devs[i], &version)) != CL_SUCCESS) break;
 #if defined(CL_VERSION_3_0)
-        if (version >= 300) clGetDeviceInfo(devs[i], CL_DEVICE_PIPE_SUPPORT, sizeof support, &support, NULL);
-        else
+        if (version >= 300 &&
+            (err = clGetDeviceInfo(devs[i], CL_DEVICE_PIPE_SUPPORT, sizeof support, &support, NULL)) != CL_SUCCESS) {
+            err = clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_PIPE_SUPPORT");
+            break;
+        }
+        if (version < 300)
 #endif
             support = version >= 200 ? CL_TRUE : CL_FALSE;
-        if (!name[0]) clGetDeviceInfo(devs[i], CL_DEVICE_NAME, sizeof name - 1, name, NULL);
+        /* the name only decorates the message: optional */
+        if (!name[0] && clGetDeviceInfo(devs[i], CL_DEVICE_NAME, sizeof name - 1, name, NULL) != CL_SUCCESS) name[0] = '\0';
         if (!support) continue;
 #if defined(CL_VERSION_2_0)
-        clGetDeviceInfo(devs[i], CL_DEVICE_PIPE_MAX_PACKET_SIZE, sizeof max_packet, &max_packet, NULL);
+        if ((err = clGetDeviceInfo(devs[i], CL_DEVICE_PIPE_MAX_PACKET_SIZE, sizeof max_packet, &max_packet, NULL)) !=
+            CL_SUCCESS) {
+            err = clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_PIPE_MAX_PACKET_SIZE");
+            break;
+        }
 #endif
         if (max_packet > largest) largest = max_packet;
         if (max_packet == 0 || packet_size <= max_packet) {
@@ -35,6 +45,7 @@ static cl_int clmem__pipe_support(const char *fn, cl_context ctx, cl_uint packet
         result = CLMEM__INVALID_PIPE_SIZE;
     }
     CLMEM_FREE(devs);
+    if (err != CL_SUCCESS) return err;
     if (result == CL_INVALID_OPERATION)
         return clmem__fail(CL_INVALID_OPERATION, fn,
                            "no device of the context supports pipes (CL_DEVICE_PIPE_SUPPORT is false on '%s'%s)", name,

@@ -19,7 +19,6 @@ static cl_int clmem__context_platform_version(const char *fn, cl_context ctx, in
     cl_uint n = 0;
     cl_platform_id platform = NULL;
     char v[128] = {0};
-    int major = 0, minor = 0;
     cl_int err = CL_SUCCESS;
     cl_device_id *devs = clmem__devices_of(fn, ctx, &n, &err);
     *version = 0;
@@ -29,7 +28,7 @@ static cl_int clmem__context_platform_version(const char *fn, cl_context ctx, in
     if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_PLATFORM");
     if ((err = clGetPlatformInfo(platform, CL_PLATFORM_VERSION, sizeof v - 1, v, NULL)) != CL_SUCCESS)
         return clmem__info_fail(fn, err, "clGetPlatformInfo", "CL_PLATFORM_VERSION");
-    if (sscanf(v, "OpenCL %d.%d", &major, &minor) == 2) *version = major * 100 + minor * 10; /* else unknown: 1.x call */
+    *version = clmem__parse_opencl_version(v); /* 0 (unknown): the 1.x call */
     return CL_SUCCESS;
 }
 #endif

@@ -81,12 +81,10 @@ static cl_int clmem__svm_unsupported(const char *fn) {
 /* clmem__svm_device_caps(fn, dev, &caps): 0 for a device older than OpenCL 2.0; a
    failed query keeps its code and is named. */
 static cl_int clmem__svm_device_caps(const char *fn, cl_device_id dev, cl_bitfield *caps) {
-    char v[128] = {0};
-    int major = 0, minor = 0;
-    cl_int err = clGetDeviceInfo(dev, CL_DEVICE_VERSION, sizeof v - 1, v, NULL);
+    int version = 0;
+    cl_int err = clmem__device_version(fn, dev, &version);
     *caps = 0;
-    if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_VERSION");
-    if (sscanf(v, "OpenCL %d.%d", &major, &minor) != 2 || major < 2) return CL_SUCCESS;
+    if (err != CL_SUCCESS || version < 200) return err;
     err = clGetDeviceInfo(dev, 0x1053 /* CL_DEVICE_SVM_CAPABILITIES */, sizeof *caps, caps, NULL);
     if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_SVM_CAPABILITIES");
     return CL_SUCCESS;
@@ -756,7 +754,7 @@ CLMEM_API cl_int clmem_enqueue_svm_migratemem_opts(cl_command_queue queue, const
         cl_device_id dev = NULL;
         int v;
         if ((err = clmem__queue_device_of(fn, queue, &dev)) != CL_SUCCESS) return err;
-        v = clmem__device_version(dev);
+        if ((err = clmem__device_version(fn, dev, &v)) != CL_SUCCESS) return err;
         if (v < 210) {
             char name[128] = "?";
             clmem__svm_device_name(dev, name, sizeof name);
@@ -807,9 +805,10 @@ CLMEM_API cl_int clmem_kernel_set_exec_info(cl_kernel kernel, const clmem_svm *s
         cl_bitfield any = 0;
         char name[128] = "?";
         err = clGetKernelInfo(kernel, CL_KERNEL_CONTEXT, sizeof kctx, &kctx, NULL);
-        if (err != CL_SUCCESS || !kctx)
+        if (err == CL_INVALID_KERNEL || (err == CL_SUCCESS && !kctx))
             return clmem__fail(CL_INVALID_KERNEL, fn, "kernel %p is not a valid kernel (clGetKernelInfo: %s)", (void *)kernel,
                                clmem_error_string(err));
+        if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetKernelInfo", "CL_KERNEL_CONTEXT");
         devs = clmem__devices_of(fn, kctx, &nd, &err);
         if (!devs) return err;
         for (i = 0; i < nd; ++i) {

@@ -281,20 +281,34 @@ CLMEM_API cl_int clmem_get_test_platforms_and_devices(const char *spec, clmem_te
 
 CLMEM_API void clmem_test_skip(clmem_test_context *t, const char *fmt, ...) {
     va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(t->skip_reason, sizeof t->skip_reason, fmt, ap);
-    va_end(ap);
+    if (!t) {
+        clmem__fail(CL_INVALID_VALUE, "clmem_test_skip", "t (the running case's context) is NULL; nothing is skipped");
+        return;
+    }
+    t->skip_reason[0] = '\0';
+    if (fmt) {
+        va_start(ap, fmt);
+        vsnprintf(t->skip_reason, sizeof t->skip_reason, fmt, ap);
+        va_end(ap);
+    }
     if (!t->skip_reason[0]) snprintf(t->skip_reason, sizeof t->skip_reason, "skipped");
 }
 
 CLMEM_API void clmem_test_fail(clmem_test_context *t, const char *file, int line, const char *fmt, ...) {
     va_list ap;
-    fprintf(stdout, "    %s:%d: ", file, line);
-    va_start(ap, fmt);
-    vfprintf(stdout, fmt, ap);
-    va_end(ap);
+    fprintf(stdout, "    %s:%d: ", file ? file : "?", line);
+    if (fmt) {
+        va_start(ap, fmt);
+        vfprintf(stdout, fmt, ap);
+        va_end(ap);
+    } else {
+        fputs("failed (no message)", stdout);
+    }
     fputc('\n', stdout);
-    t->failed = 1;
+    if (t) t->failed = 1;
+    else
+        clmem__fail(CL_INVALID_VALUE, "clmem_test_fail", "t (the running case's context) is NULL; the failure above "
+                    "is printed but no case is marked failed");
 }
 
 static cl_command_queue clmem__test_queue(cl_context ctx, cl_device_id dev, cl_int *err) {
@@ -303,7 +317,9 @@ static cl_command_queue clmem__test_queue(cl_context ctx, cl_device_id dev, cl_i
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 #endif
 #ifdef CL_VERSION_2_0
-    if (clmem__device_version(dev) >= 200) return clCreateCommandQueueWithProperties(ctx, dev, NULL, err);
+    int version = 0;
+    if ((*err = clmem__device_version("clmem_test_main", dev, &version)) != CL_SUCCESS) return NULL;
+    if (version >= 200) return clCreateCommandQueueWithProperties(ctx, dev, NULL, err);
 #endif
     return clCreateCommandQueue(ctx, dev, 0, err);
 #if defined(__GNUC__) || defined(__clang__)
@@ -351,11 +367,27 @@ static void clmem__test_group_name(clmem_test_context *t) {
 /* Runners in progress: a case may run a runner of its own (tests/testing_device_errors.c). */
 static int clmem__test_nesting;
 
+/* clmem__test_bad_table(n): cases is NULL with n > 0: said, and the run fails. */
+static int clmem__test_bad_table(size_t n) {
+    printf("clmem test: cases is NULL but n is %zu\n", n);
+    return 1;
+}
+
+/* clmem__test_bad_case(cases, c): an entry without a name or a function (a zeroed
+   table, a miscounted n) is a failure of the run, said with its index. */
+static bool clmem__test_bad_case(const clmem_test_case *cases, size_t c) {
+    if (cases[c].name && cases[c].fn) return false;
+    printf("FAIL cases[%zu]: %s\n", c, !cases[c].name ? "no name (a zeroed entry, or n too large?)" : "no function");
+    return true;
+}
+
 CLMEM_API int clmem_test_main(const clmem_test_case *cases, size_t n, int argc, char **argv) {
     clmem_test_device devs[64];
     size_t ndev = 0, c;
-    cl_int err = clmem_get_test_platforms_and_devices(NULL, devs, 64, &ndev);
+    cl_int err;
     bool need_devices = false;
+    if (!cases && n > 0) return clmem__test_bad_table(n);
+    err = clmem_get_test_platforms_and_devices(NULL, devs, 64, &ndev);
     for (c = 0; c < n; ++c) need_devices = need_devices || !cases[c].no_device;
     if (need_devices && err != CL_SUCCESS) {
         printf("clmem test: cannot select devices: %s\n", clmem_last_error_message());
@@ -373,8 +405,9 @@ CLMEM_API int clmem_test_main_on(const clmem_test_case *cases, size_t n, int arg
                                  const clmem_test_device *devs, size_t ndev) {
     size_t c, g, ngroups = 0, starts[65];
     unsigned passed = 0, failed = 0, skipped = 0;
-    const char *filter = argc > 1 ? argv[1] : NULL;
+    const char *filter = argc > 1 && argv ? argv[1] : NULL;
     cl_int err;
+    if (!cases && n > 0) return clmem__test_bad_table(n);
     if (!devs) ndev = 0;
     if (ndev > 64) ndev = 64;
     /* the contexts: runs of consecutive entries with the same group */
@@ -389,6 +422,10 @@ CLMEM_API int clmem_test_main_on(const clmem_test_case *cases, size_t n, int arg
     }
     for (c = 0; c < n; ++c) {
         size_t runs = cases[c].no_device ? 1 : ngroups;
+        if (clmem__test_bad_case(cases, c)) {
+            ++failed;
+            continue;
+        }
         if (filter && !strstr(cases[c].name, filter)) continue;
         for (g = 0; g < runs; ++g) {
             clmem_test_context t;

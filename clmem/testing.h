@@ -113,7 +113,9 @@ typedef struct clmem_test_case {
     per case and context ("ok", "FAIL" with the file, line and condition, or "skip" with the
     reason). An optional argv[1] runs only the cases whose name contains it.
     Returns the process exit code: 0 when something passed and nothing failed, 1 on
-    any failure, 77 when everything was skipped (CTest's SKIP_RETURN_CODE). */
+    any failure, 77 when everything was skipped (CTest's SKIP_RETURN_CODE). cases NULL
+    with n > 0 returns 1; an entry without a name or a function (a zeroed table, n
+    too large) is printed as a failure of the run. */
 CLMEM_API int clmem_test_main(const clmem_test_case *cases, size_t n, int argc, char **argv);
 
 /** clmem_test_main_on(cases, n, argc, argv, devices, ndev): clmem_test_main on the
@@ -125,14 +127,17 @@ CLMEM_API int clmem_test_main_on(const clmem_test_case *cases, size_t n, int arg
                                  const clmem_test_device *devices, size_t ndev);
 
 /** clmem_test_skip(t, fmt, ...): mark the running case skipped with a reason; the
-    case should return right after. */
+    case should return right after. fmt NULL: the reason is "skipped". t NULL: nothing
+    is marked and the last error message says so (CL_INVALID_VALUE, logged). */
 CLMEM_API void clmem_test_skip(clmem_test_context *t, const char *fmt, ...)
 #if defined(__GNUC__) || defined(__clang__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
 
-/** clmem_test_fail(t, file, line, fmt, ...): record a failure (used by the macros). */
+/** clmem_test_fail(t, file, line, fmt, ...): record a failure (used by the macros).
+    file or fmt NULL print "?" and "failed (no message)"; t NULL prints the failure,
+    marks nothing and leaves a CL_INVALID_VALUE message (logged). */
 CLMEM_API void clmem_test_fail(clmem_test_context *t, const char *file, int line, const char *fmt, ...)
 #if defined(__GNUC__) || defined(__clang__)
     __attribute__((format(printf, 4, 5)))

@@ -44,9 +44,8 @@ static cl_int square(clmem_first_arg_cache *c, void *obj, int a, int *out) {
 /* the platform of the test device is OpenCL 3.0 (clSetContextDestructorCallback) */
 static int platform_is_3(clmem_test_context *t) {
     char v[128] = {0};
-    int major = 0, minor = 0;
     if (clGetPlatformInfo(t->platform, CL_PLATFORM_VERSION, sizeof v - 1, v, NULL) != CL_SUCCESS) return 0;
-    return sscanf(v, "OpenCL %d.%d", &major, &minor) == 2 && major >= 3;
+    return clmem__parse_opencl_version(v) >= 300;
 }
 
 static void test_once_per_key(clmem_test_context *t) {

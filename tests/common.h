@@ -38,16 +38,21 @@ static inline cl_kernel build_kernel(clmem_test_context *t, const char *source, 
     return build_with(t, source, name, "");
 }
 
+/* device_version(dev): the device's OpenCL version as clmem reads it (major*100 +
+   minor*10, e.g. 300); 0 when the query fails or the string has no version. */
+static inline int device_version(cl_device_id dev) {
+    int v = 0;
+    return clmem__device_version("device_version", dev, &v) == CL_SUCCESS ? v : 0;
+}
+
 /* extra_queue_with(t, ctx, properties, &err): another queue on t's device in ctx
    (properties: 0 or CL_QUEUE_* bits), made with the call the device's version has
    (clCreateCommandQueueWithProperties is OpenCL 2.0; on a 1.2 device such as
    Oclgrind the ICD loader has no entry for it and spins). extra_queue: in order. */
 static inline cl_command_queue extra_queue_with(clmem_test_context *t, cl_context ctx, cl_command_queue_properties bits,
                                                 cl_int *err) {
-    char v[64] = {0};
-    clGetDeviceInfo(t->device, CL_DEVICE_VERSION, sizeof v - 1, v, NULL);
 #ifdef CL_VERSION_2_0
-    if (strncmp(v, "OpenCL 1.", 9) != 0) {
+    if (device_version(t->device) >= 200) {
         cl_queue_properties props[3] = {CL_QUEUE_PROPERTIES, 0, 0};
         props[1] = (cl_queue_properties)bits;
         return clCreateCommandQueueWithProperties(ctx, t->device, bits ? props : NULL, err);

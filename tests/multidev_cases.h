@@ -321,7 +321,7 @@ static void test_migrate_then_copy(clmem_test_context *t) {
         NEED_TWO_DEVICES(t);
     }
     MD_CHECK(t, in && out && want);
-    if (clmem__device_version(t->devices[0]) < 120 || clmem__device_version(t->devices[1]) < 120) {
+    if (device_version(t->devices[0]) < 120 || device_version(t->devices[1]) < 120) {
         clmem_test_skip(t, "clEnqueueMigrateMemObjects needs OpenCL 1.2 on both devices");
         goto done;
     }
@@ -488,7 +488,7 @@ done:
 #ifdef CL_VERSION_2_0
 static cl_device_svm_capabilities svm_caps(cl_device_id d) {
     cl_device_svm_capabilities c = 0;
-    if (clmem__device_version(d) < 200) return 0;
+    if (device_version(d) < 200) return 0;
     if (clGetDeviceInfo(d, CL_DEVICE_SVM_CAPABILITIES, sizeof c, &c, NULL) != CL_SUCCESS) return 0;
     return c;
 }
@@ -542,7 +542,7 @@ static void test_svm_both_devices(clmem_test_context *t) {
     release_event(&copied), release_event(&ran);
 
     /* migration of the SVM range to device 1 (OpenCL 2.1), then device 1 reads it */
-    if (clmem__device_version(t->devices[0]) >= 210 && clmem__device_version(t->devices[1]) >= 210) {
+    if (device_version(t->devices[0]) >= 210 && device_version(t->devices[1]) >= 210) {
         MD_CL(t, clmem_enqueue_svm_migratemem(q1, &a.svm, 1, 0));
         memset(out, 0, N);
         MD_CL(t, clmem_enqueue_copy(q1, out, a.svm));

@@ -17,7 +17,7 @@ static bool partition_in_two(cl_device_id dev, cl_device_id sub[2], char *why, s
     size_t size = 0, k;
     bool equally = false;
     cl_int err;
-    if (clmem__device_version(dev) < 120) {
+    if (device_version(dev) < 120) {
         snprintf(why, whysize, "OpenCL before 1.2 has no sub-devices");
         return false;
     }

@@ -231,6 +231,24 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags fl
     return clshim__r;
 }
 
+typedef cl_int (CL_API_CALL *clshim__clEnqueueBarrierWithWaitList_t)(cl_command_queue command_queue, cl_uint num_events_in_wait_list, const cl_event * event_wait_list, cl_event * event);
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueBarrierWithWaitList(cl_command_queue command_queue, cl_uint num_events_in_wait_list, const cl_event * event_wait_list, cl_event * event) {
+    static clshim__clEnqueueBarrierWithWaitList_t real;
+    cl_int clshim__code;
+    cl_int clshim__r;
+    if (!real) {
+        void *clshim__p = clshim__sym("clEnqueueBarrierWithWaitList");
+        memcpy(&real, &clshim__p, sizeof real);
+    }
+    if ((clshim__code = clshim__should_fail("clEnqueueBarrierWithWaitList", 0u)) != CL_SUCCESS) {
+        return clshim__code;
+    }
+    (void)clshim__code;
+    clshim__r = real(command_queue, num_events_in_wait_list, event_wait_list, event);
+    if ((clshim__r == CL_SUCCESS) && event && *event) clshim__live(+1, "clEnqueueBarrierWithWaitList (event)");
+    return clshim__r;
+}
+
 typedef cl_int (CL_API_CALL *clshim__clEnqueueCopyBuffer_t)(cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_buffer, size_t src_offset, size_t dst_offset, size_t size, cl_uint num_events_in_wait_list, const cl_event * event_wait_list, cl_event * event);
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_buffer, size_t src_offset, size_t dst_offset, size_t size, cl_uint num_events_in_wait_list, const cl_event * event_wait_list, cl_event * event) {
     static clshim__clEnqueueCopyBuffer_t real;
@@ -609,11 +627,13 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue command
         memcpy(&real, &clshim__p, sizeof real);
     }
     if ((clshim__code = clshim__should_fail("clEnqueueUnmapMemObject", 0u)) != CL_SUCCESS) {
+        clshim__failed_unmap(command_queue, memobj, mapped_ptr);
         return clshim__code;
     }
     (void)clshim__code;
     clshim__r = real(command_queue, memobj, mapped_ptr, num_events_in_wait_list, event_wait_list, event);
     if (clshim__r == CL_SUCCESS) clshim__maps(-1);
+    if (clshim__r == CL_SUCCESS) clshim__unmapped(memobj, mapped_ptr);
     if ((clshim__r == CL_SUCCESS) && event && *event) clshim__live(+1, "clEnqueueUnmapMemObject (event)");
     return clshim__r;
 }
@@ -820,6 +840,23 @@ CL_API_ENTRY cl_int CL_API_CALL clGetImageInfo(cl_mem image, cl_image_info param
     }
     (void)clshim__code;
     clshim__r = real(image, param_name, param_value_size, param_value, param_value_size_ret);
+    return clshim__r;
+}
+
+typedef cl_int (CL_API_CALL *clshim__clGetKernelArgInfo_t)(cl_kernel kernel, cl_uint arg_indx, cl_kernel_arg_info param_name, size_t param_value_size, void * param_value, size_t * param_value_size_ret);
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_indx, cl_kernel_arg_info param_name, size_t param_value_size, void * param_value, size_t * param_value_size_ret) {
+    static clshim__clGetKernelArgInfo_t real;
+    cl_int clshim__code;
+    cl_int clshim__r;
+    if (!real) {
+        void *clshim__p = clshim__sym("clGetKernelArgInfo");
+        memcpy(&real, &clshim__p, sizeof real);
+    }
+    if ((clshim__code = clshim__should_fail("clGetKernelArgInfo", (unsigned)param_name)) != CL_SUCCESS) {
+        return clshim__code;
+    }
+    (void)clshim__code;
+    clshim__r = real(kernel, arg_indx, param_name, param_value_size, param_value, param_value_size_ret);
     return clshim__r;
 }
 
@@ -1234,6 +1271,23 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel, cl_ui
     return clshim__r;
 }
 
+typedef cl_int (CL_API_CALL *clshim__clSetKernelExecInfo_t)(cl_kernel kernel, cl_kernel_exec_info param_name, size_t param_value_size, const void * param_value);
+CL_API_ENTRY cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name, size_t param_value_size, const void * param_value) {
+    static clshim__clSetKernelExecInfo_t real;
+    cl_int clshim__code;
+    cl_int clshim__r;
+    if (!real) {
+        void *clshim__p = clshim__sym("clSetKernelExecInfo");
+        memcpy(&real, &clshim__p, sizeof real);
+    }
+    if ((clshim__code = clshim__should_fail("clSetKernelExecInfo", (unsigned)param_name)) != CL_SUCCESS) {
+        return clshim__code;
+    }
+    (void)clshim__code;
+    clshim__r = real(kernel, param_name, param_value_size, param_value);
+    return clshim__r;
+}
+
 typedef cl_int (CL_API_CALL *clshim__clWaitForEvents_t)(cl_uint num_events, const cl_event * event_list);
 CL_API_ENTRY cl_int CL_API_CALL clWaitForEvents(cl_uint num_events, const cl_event * event_list) {
     static clshim__clWaitForEvents_t real;
@@ -1251,5 +1305,5 @@ CL_API_ENTRY cl_int CL_API_CALL clWaitForEvents(cl_uint num_events, const cl_eve
     return clshim__r;
 }
 
-const char *const clshim__names[] = {"clBuildProgram", "clCreateBuffer", "clCreateCommandQueue", "clCreateCommandQueueWithProperties", "clCreateContext", "clCreateImage", "clCreateKernel", "clCreatePipe", "clCreateProgramWithSource", "clCreateSampler", "clCreateSamplerWithProperties", "clCreateSubBuffer", "clEnqueueCopyBuffer", "clEnqueueCopyBufferRect", "clEnqueueCopyBufferToImage", "clEnqueueCopyImage", "clEnqueueCopyImageToBuffer", "clEnqueueFillBuffer", "clEnqueueFillImage", "clEnqueueMapBuffer", "clEnqueueMapImage", "clEnqueueMarkerWithWaitList", "clEnqueueMigrateMemObjects", "clEnqueueReadBuffer", "clEnqueueReadBufferRect", "clEnqueueReadImage", "clEnqueueSVMFree", "clEnqueueSVMMap", "clEnqueueSVMMemFill", "clEnqueueSVMMemcpy", "clEnqueueSVMMigrateMem", "clEnqueueSVMUnmap", "clEnqueueUnmapMemObject", "clEnqueueWriteBuffer", "clEnqueueWriteBufferRect", "clEnqueueWriteImage", "clFinish", "clFlush", "clGetCommandQueueInfo", "clGetContextInfo", "clGetDeviceIDs", "clGetDeviceInfo", "clGetEventInfo", "clGetExtensionFunctionAddressForPlatform", "clGetImageInfo", "clGetKernelInfo", "clGetKernelWorkGroupInfo", "clGetMemObjectInfo", "clGetPipeInfo", "clGetPlatformIDs", "clGetPlatformInfo", "clGetSamplerInfo", "clGetSupportedImageFormats", "clReleaseCommandQueue", "clReleaseContext", "clReleaseEvent", "clReleaseKernel", "clReleaseMemObject", "clReleaseProgram", "clReleaseSampler", "clRetainCommandQueue", "clRetainContext", "clRetainEvent", "clRetainMemObject", "clRetainSampler", "clSVMAlloc", "clSVMFree", "clSetContextDestructorCallback", "clSetKernelArg", "clSetKernelArgSVMPointer", "clWaitForEvents"};
-const unsigned clshim__name_count = 71;
+const char *const clshim__names[] = {"clBuildProgram", "clCreateBuffer", "clCreateCommandQueue", "clCreateCommandQueueWithProperties", "clCreateContext", "clCreateImage", "clCreateKernel", "clCreatePipe", "clCreateProgramWithSource", "clCreateSampler", "clCreateSamplerWithProperties", "clCreateSubBuffer", "clEnqueueBarrierWithWaitList", "clEnqueueCopyBuffer", "clEnqueueCopyBufferRect", "clEnqueueCopyBufferToImage", "clEnqueueCopyImage", "clEnqueueCopyImageToBuffer", "clEnqueueFillBuffer", "clEnqueueFillImage", "clEnqueueMapBuffer", "clEnqueueMapImage", "clEnqueueMarkerWithWaitList", "clEnqueueMigrateMemObjects", "clEnqueueReadBuffer", "clEnqueueReadBufferRect", "clEnqueueReadImage", "clEnqueueSVMFree", "clEnqueueSVMMap", "clEnqueueSVMMemFill", "clEnqueueSVMMemcpy", "clEnqueueSVMMigrateMem", "clEnqueueSVMUnmap", "clEnqueueUnmapMemObject", "clEnqueueWriteBuffer", "clEnqueueWriteBufferRect", "clEnqueueWriteImage", "clFinish", "clFlush", "clGetCommandQueueInfo", "clGetContextInfo", "clGetDeviceIDs", "clGetDeviceInfo", "clGetEventInfo", "clGetExtensionFunctionAddressForPlatform", "clGetImageInfo", "clGetKernelArgInfo", "clGetKernelInfo", "clGetKernelWorkGroupInfo", "clGetMemObjectInfo", "clGetPipeInfo", "clGetPlatformIDs", "clGetPlatformInfo", "clGetSamplerInfo", "clGetSupportedImageFormats", "clReleaseCommandQueue", "clReleaseContext", "clReleaseEvent", "clReleaseKernel", "clReleaseMemObject", "clReleaseProgram", "clReleaseSampler", "clRetainCommandQueue", "clRetainContext", "clRetainEvent", "clRetainMemObject", "clRetainSampler", "clSVMAlloc", "clSVMFree", "clSetContextDestructorCallback", "clSetKernelArg", "clSetKernelArgSVMPointer", "clSetKernelExecInfo", "clWaitForEvents"};
+const unsigned clshim__name_count = 74;

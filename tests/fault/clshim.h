@@ -14,8 +14,18 @@ extern "C" {
 #endif
 /* clshim_arm(n, code): the n-th injection point from now (1-based) returns code
    without reaching the driver (creators: NULL and *errcode_ret = code); 0 disarms.
-   Resets the call count and the injected name. */
+   Resets the call count, the injected name and the clshim_fail_call rules. */
 void clshim_arm(unsigned long n, cl_int code);
+/* clshim_fail_call(name, param, code): from now on every call of the OpenCL function
+   `name` (for a clGet*Info, only those asking for `param`; 0: any) returns code without
+   reaching the driver, until clshim_arm. Up to 8 such rules at once; returns 0 when
+   the table is full. For tests that fail one query by name, or two calls at once. */
+int clshim_fail_call(const char *name, unsigned param, cl_int code);
+/* clshim_undo_failed_unmaps(): make the real unmaps of the clEnqueueUnmapMemObject
+   calls that were failed by injection (the shim keeps their queue and buffer until
+   then), so a release that went on after a failed unmap leaves no mapped buffer in the
+   driver, and the live map count is as before. Call after the operation. */
+void clshim_undo_failed_unmaps(void);
 /* clshim_calls(): injection points passed since the last clshim_arm. */
 unsigned long clshim_calls(void);
 /* clshim_injected(): the OpenCL function that was failed since clshim_arm, or NULL. */

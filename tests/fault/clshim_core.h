@@ -31,12 +31,24 @@ static void *clshim__sym(const char *name) {
     return p;
 }
 
+#define CLSHIM__MAX_RULES 8
+static struct {
+    const char *name;
+    unsigned param;
+    cl_int code;
+} clshim__rules[CLSHIM__MAX_RULES];
+static unsigned clshim__rule_n;
+
 static cl_int clshim__should_fail(const char *name, unsigned param) {
     cl_int code = CL_SUCCESS;
+    unsigned i;
     pthread_mutex_lock(&clshim__lock);
     ++clshim__calls_n;
-    if (clshim__fail_at && clshim__calls_n == clshim__fail_at) {
-        code = clshim__fail_code;
+    if (clshim__fail_at && clshim__calls_n == clshim__fail_at) code = clshim__fail_code;
+    for (i = 0; i < clshim__rule_n && code == CL_SUCCESS; ++i)
+        if (strcmp(clshim__rules[i].name, name) == 0 && (!clshim__rules[i].param || clshim__rules[i].param == param))
+            code = clshim__rules[i].code;
+    if (code != CL_SUCCESS) {
         clshim__hit = name;
         clshim__hit_param = param;
     }
@@ -73,6 +85,84 @@ static void clshim__svm(long delta) {
     pthread_mutex_unlock(&clshim__lock);
 }
 
+/* Unmaps failed by injection: the driver never saw them, so its mapping stays. The
+   shim keeps the queue and the buffer (real retains, not counted) until
+   clshim_undo_failed_unmaps makes the unmap, so that a release that went on (as clmem's
+   releases do) leaves no mapped buffer behind in the driver. */
+#define CLSHIM__MAX_UNDO 16
+static struct {
+    cl_command_queue queue;
+    cl_mem mem;
+    void *ptr;
+    int done; /* unmapped since (a retry by the caller): only the references to drop */
+} clshim__undo[CLSHIM__MAX_UNDO];
+static unsigned clshim__undo_n;
+typedef cl_int(CL_API_CALL *clshim__retain_q_t)(cl_command_queue);
+typedef cl_int(CL_API_CALL *clshim__retain_m_t)(cl_mem);
+typedef cl_int(CL_API_CALL *clshim__unmap_t)(cl_command_queue, cl_mem, void *, cl_uint, const cl_event *, cl_event *);
+
+static void clshim__failed_unmap(cl_command_queue queue, cl_mem mem, void *ptr) {
+    clshim__retain_q_t retain_q;
+    clshim__retain_m_t retain_m;
+    void *p;
+    if (!queue || !mem) return;
+    p = clshim__sym("clRetainCommandQueue");
+    memcpy(&retain_q, &p, sizeof p);
+    p = clshim__sym("clRetainMemObject");
+    memcpy(&retain_m, &p, sizeof p);
+    pthread_mutex_lock(&clshim__lock);
+    if (clshim__undo_n < CLSHIM__MAX_UNDO && retain_q(queue) == CL_SUCCESS) {
+        retain_m(mem);
+        clshim__undo[clshim__undo_n].queue = queue;
+        clshim__undo[clshim__undo_n].mem = mem;
+        clshim__undo[clshim__undo_n].ptr = ptr;
+        clshim__undo[clshim__undo_n].done = 0;
+        ++clshim__undo_n;
+    }
+    pthread_mutex_unlock(&clshim__lock);
+}
+
+/* a real unmap went through: a pending undo of the same mapping is not to be made
+   (a driver that does not check, such as Oclgrind, would unmap twice) */
+static void clshim__unmapped(cl_mem mem, void *ptr) {
+    unsigned i;
+    pthread_mutex_lock(&clshim__lock);
+    for (i = 0; i < clshim__undo_n; ++i)
+        if (!clshim__undo[i].done && clshim__undo[i].mem == mem && clshim__undo[i].ptr == ptr) {
+            clshim__undo[i].done = 1;
+            break;
+        }
+    pthread_mutex_unlock(&clshim__lock);
+}
+
+void clshim_undo_failed_unmaps(void) {
+    clshim__retain_q_t release_q, finish;
+    clshim__retain_m_t release_m;
+    clshim__unmap_t unmap;
+    void *p;
+    unsigned i, n;
+    p = clshim__sym("clReleaseCommandQueue");
+    memcpy(&release_q, &p, sizeof p);
+    p = clshim__sym("clFinish");
+    memcpy(&finish, &p, sizeof p);
+    p = clshim__sym("clReleaseMemObject");
+    memcpy(&release_m, &p, sizeof p);
+    p = clshim__sym("clEnqueueUnmapMemObject");
+    memcpy(&unmap, &p, sizeof p);
+    pthread_mutex_lock(&clshim__lock);
+    n = clshim__undo_n;
+    clshim__undo_n = 0;
+    pthread_mutex_unlock(&clshim__lock);
+    for (i = 0; i < n; ++i) {
+        if (!clshim__undo[i].done &&
+            unmap(clshim__undo[i].queue, clshim__undo[i].mem, clshim__undo[i].ptr, 0, NULL, NULL) == CL_SUCCESS)
+            clshim__maps(-1);
+        finish(clshim__undo[i].queue);
+        release_m(clshim__undo[i].mem);
+        release_q(clshim__undo[i].queue);
+    }
+}
+
 void clshim_arm(unsigned long n, cl_int code) {
     pthread_mutex_lock(&clshim__lock);
     clshim__calls_n = 0;
@@ -80,7 +170,21 @@ void clshim_arm(unsigned long n, cl_int code) {
     clshim__fail_code = code;
     clshim__hit = NULL;
     clshim__hit_param = 0;
+    clshim__rule_n = 0;
     pthread_mutex_unlock(&clshim__lock);
+}
+int clshim_fail_call(const char *name, unsigned param, cl_int code) {
+    int ok = 0;
+    pthread_mutex_lock(&clshim__lock);
+    if (clshim__rule_n < CLSHIM__MAX_RULES) {
+        clshim__rules[clshim__rule_n].name = name;
+        clshim__rules[clshim__rule_n].param = param;
+        clshim__rules[clshim__rule_n].code = code;
+        ++clshim__rule_n;
+        ok = 1;
+    }
+    pthread_mutex_unlock(&clshim__lock);
+    return ok;
 }
 unsigned clshim_injected_param(void) {
     unsigned v;

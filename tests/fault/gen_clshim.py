@@ -60,6 +60,8 @@ for name in used:
     if inject:
         param = '(unsigned)param_name' if 'param_name' in args else '0u'
         w('    if ((clshim__code = clshim__should_fail("%s", %s)) != CL_SUCCESS) {' % (name, param))
+        if name == 'clEnqueueUnmapMemObject':
+            w('        clshim__failed_unmap(command_queue, memobj, mapped_ptr);')
         if ret == 'cl_int':
             w('        return clshim__code;')
         else:
@@ -94,6 +96,8 @@ for name in used:
         w('    if (clshim__r == CL_SUCCESS) clshim__maps(+1);')
     if name in ('clEnqueueUnmapMemObject', 'clEnqueueSVMUnmap'):
         w('    if (clshim__r == CL_SUCCESS) clshim__maps(-1);')
+    if name == 'clEnqueueUnmapMemObject':
+        w('    if (clshim__r == CL_SUCCESS) clshim__unmapped(memobj, mapped_ptr);')
     if 'event' in args and ret != 'void' and name.startswith('clEnqueue'):
         ok = 'clshim__r == CL_SUCCESS' if ret == 'cl_int' else 'clshim__r'
         w('    if ((%s) && event && *event) clshim__live(+1, "%s (event)");' % (ok, name))
