@@ -236,17 +236,16 @@ static cl_int clmem__map_check_flags(const char *fn, cl_map_flags flags) {
     return CL_SUCCESS;
 }
 
+/* clmem__map_check_access(fn, what, mem_flags, flags): the host-access rule of every
+   host transfer (clmem__host_access_check), for each direction the map flags ask. */
 static cl_int clmem__map_check_access(const char *fn, const char *what, cl_mem_flags mem_flags, cl_map_flags flags) {
-    char text[160];
-    if (!CLMEM__CHECKS) return CL_SUCCESS;
-    if ((flags & CL_MAP_READ) && (mem_flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS)))
-        return clmem__fail(CL_INVALID_OPERATION, fn, "CL_MAP_READ of a %s created with %s: the host may not read it",
-                           what, clmem__mem_flags_text(mem_flags, text, sizeof text));
-    if ((flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) &&
-        (mem_flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)))
-        return clmem__fail(CL_INVALID_OPERATION, fn, "%s of a %s created with %s: the host may not write it",
-                           (flags & CL_MAP_WRITE) ? "CL_MAP_WRITE" : "CL_MAP_WRITE_INVALIDATE_REGION", what,
-                           clmem__mem_flags_text(mem_flags, text, sizeof text));
+    cl_int err;
+    if ((flags & CL_MAP_READ) &&
+        (err = clmem__host_access_check(fn, what, mem_flags, 0, "CL_MAP_READ: ")) != CL_SUCCESS)
+        return err;
+    if (flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION))
+        return clmem__host_access_check(fn, what, mem_flags, 1,
+                                        (flags & CL_MAP_WRITE) ? "CL_MAP_WRITE: " : "CL_MAP_WRITE_INVALIDATE_REGION: ");
     return CL_SUCCESS;
 }
 
@@ -383,7 +382,7 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
     if (map) *map = m;
     if ((err = clmem__map_common_checks(fn, queue, buf.mem, "buf", flags, map, opts)) != CL_SUCCESS) return err;
     if (CLMEM__CHECKS && (err = clmem__buffer_invalid(fn, "buf", buf)) != CL_SUCCESS) return err;
-    blocking = !(opts->given & CLMEM_GIVEN_IS_BLOCKING) || opts->is_blocking;
+    blocking = clmem__host_blocking(opts->given, opts->is_blocking) != CL_FALSE;
     for (i = 0; i < 3; ++i)
         if (opts->origin[i] != 0 || opts->region[i] != 0 || (opts->given & CLMEM_GIVEN_REGION))
             return clmem__fail(CL_INVALID_VALUE, fn, ".origin and .region are for image maps; a buffer map takes offset "
@@ -398,7 +397,7 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
     if (CLMEM__CHECKS && !clmem__range_ok(offset, m.size, buf.size))
         return clmem__fail(CL_INVALID_VALUE, fn, "offset %zu + size %zu (shape of %zu-byte elements) is beyond the "
                            "buffer's %zu bytes", offset, m.size, itemsize, buf.size);
-    if ((err = clmem__map_check_access(fn, "buffer", buf.flags, flags)) != CL_SUCCESS) return err;
+    if ((err = clmem__map_check_access(fn, "buf", buf.flags, flags)) != CL_SUCCESS) return err;
     if ((err = clmem__same_context(fn, queue, buf.context, "buf")) != CL_SUCCESS) return err;
 
     memset(&rec, 0, sizeof rec);
@@ -412,7 +411,7 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
     rec.line = opts->clmem__line;
     if ((err = clmem__map_reserve(fn, &rec)) != CL_SUCCESS) return err;
 
-    if (blocking && (err = clmem__wait_list_ok(fn, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) {
+    if ((err = clmem__host_wait_check(fn, blocking, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) {
         clmem__map_cancel(rec.serial);
         return err;
     }
@@ -471,7 +470,7 @@ CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_imag
     memset(&m, 0, sizeof m);
     if (map) *map = m;
     if ((err = clmem__map_common_checks(fn, queue, img.mem, "img", flags, map, opts)) != CL_SUCCESS) return err;
-    blocking = !(opts->given & CLMEM_GIVEN_IS_BLOCKING) || opts->is_blocking;
+    blocking = clmem__host_blocking(opts->given, opts->is_blocking) != CL_FALSE;
     if (opts->ndim != 0 || opts->order != 0 || (opts->given & (CLMEM_GIVEN_NDIM | CLMEM_GIVEN_ORDER | CLMEM_GIVEN_SHAPE)))
         return clmem__fail(CL_INVALID_VALUE, fn, "an image map takes its shape from the region: leave .ndim and .order out");
     for (i = 0; i < CLMEM_MAP_MAX_DIMS; ++i)
@@ -513,7 +512,7 @@ CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_imag
     if (pixel == 0)
         return clmem__fail(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, fn, "img has an unknown format (order 0x%x, type 0x%x)",
                            (unsigned)img.format.image_channel_order, (unsigned)img.format.image_channel_data_type);
-    if ((err = clmem__map_check_access(fn, "image", img.flags, flags)) != CL_SUCCESS) return err;
+    if ((err = clmem__map_check_access(fn, "img", img.flags, flags)) != CL_SUCCESS) return err;
     if ((err = clmem__same_context(fn, queue, img.context, "img")) != CL_SUCCESS) return err;
 
     memset(&rec, 0, sizeof rec);
@@ -527,7 +526,7 @@ CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_imag
     rec.line = opts->clmem__line;
     if ((err = clmem__map_reserve(fn, &rec)) != CL_SUCCESS) return err;
 
-    if (blocking && (err = clmem__wait_list_ok(fn, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) {
+    if ((err = clmem__host_wait_check(fn, blocking, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) {
         clmem__map_cancel(rec.serial);
         return err;
     }

@@ -142,20 +142,18 @@ CLMEM_API cl_int clmem__copy_host_from_image(cl_command_queue queue, void *dst, 
                                              const clmem_copy_options *opts) {
     static const char pair[] = "host <- image";
     size_t region[3], row = 0, slice = 0;
+    cl_bool blocking;
     cl_int err;
     const clmem_copy_options *o = clmem__copy_opts_or_none(opts);
     if (CLMEM__CHECKS) {
         if ((err = clmem__image_common(pair, queue, &src, "src", o, CLMEM__IO_ORIGIN | CLMEM__IO_PITCHES | CLMEM__IO_HOST)) !=
             CL_SUCCESS)
             return err;
-        if (!dst) return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn, "%s: dst (host memory) is NULL", pair);
-        if (clmem__blocking(o) &&
-            (err = clmem__wait_list_ok(clmem__copy_fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS)
-            return err;
-        if (src.flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS))
-            return clmem__fail(CL_INVALID_OPERATION, clmem__copy_fn, "%s: src was created with %s: the host may not read it",
-                               pair, (src.flags & CL_MEM_HOST_NO_ACCESS) ? "CL_MEM_HOST_NO_ACCESS" : "CL_MEM_HOST_WRITE_ONLY");
     }
+    /* the host-transfer plan's rules (transfer.c); the context was checked above */
+    if ((err = clmem__host_plan_side(clmem__copy_fn, queue, NULL, "src", NULL, src.flags, dst, false, o, &blocking)) !=
+        CL_SUCCESS)
+        return err;
     if ((err = clmem__image_region(clmem__copy_fn, pair, &src, o->origin, clmem__region_in(o), region)) != CL_SUCCESS) return err;
     if (region[0] == 0) return clmem__nothing_to_do(clmem__copy_fn, queue, o->wait_for, o->num_wait_for, o->event);
     if (CLMEM__CHECKS) {
@@ -167,11 +165,11 @@ CLMEM_API cl_int clmem__copy_host_from_image(cl_command_queue queue, void *dst, 
     }
     clmem__map_note_use(src.mem, clmem__copy_fn);
     if (clmem__via_buffer(&src))
-        return clmem__ret(clEnqueueReadBuffer(queue, src.buffer, clmem__blocking(o),
+        return clmem__ret(clEnqueueReadBuffer(queue, src.buffer, blocking,
                                               o->origin[0] * src.element_size, region[0] * src.element_size, dst,
                                               o->num_wait_for, o->wait_for, o->event),
                           "clEnqueueReadBuffer");
-    err = clEnqueueReadImage(queue, src.mem, clmem__blocking(o), o->origin, region,
+    err = clEnqueueReadImage(queue, src.mem, blocking, o->origin, region,
                              row, slice, dst, o->num_wait_for, o->wait_for, o->event);
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, clmem__copy_fn, "clEnqueueReadImage");
 }
@@ -180,20 +178,17 @@ CLMEM_API cl_int clmem__copy_image_from_host(cl_command_queue queue, clmem_image
                                              const clmem_copy_options *opts) {
     static const char pair[] = "image <- host";
     size_t region[3], row = 0, slice = 0;
+    cl_bool blocking;
     cl_int err;
     const clmem_copy_options *o = clmem__copy_opts_or_none(opts);
     if (CLMEM__CHECKS) {
         if ((err = clmem__image_common(pair, queue, &dst, "dst", o, CLMEM__IO_ORIGIN | CLMEM__IO_PITCHES | CLMEM__IO_HOST)) !=
             CL_SUCCESS)
             return err;
-        if (!src) return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn, "%s: src (host memory) is NULL", pair);
-        if (clmem__blocking(o) &&
-            (err = clmem__wait_list_ok(clmem__copy_fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS)
-            return err;
-        if (dst.flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS))
-            return clmem__fail(CL_INVALID_OPERATION, clmem__copy_fn, "%s: dst was created with %s: the host may not write it",
-                               pair, (dst.flags & CL_MEM_HOST_NO_ACCESS) ? "CL_MEM_HOST_NO_ACCESS" : "CL_MEM_HOST_READ_ONLY");
     }
+    if ((err = clmem__host_plan_side(clmem__copy_fn, queue, NULL, "dst", NULL, dst.flags, src, true, o, &blocking)) !=
+        CL_SUCCESS)
+        return err;
     if ((err = clmem__image_region(clmem__copy_fn, pair, &dst, o->origin, clmem__region_in(o), region)) != CL_SUCCESS) return err;
     if (region[0] == 0) return clmem__nothing_to_do(clmem__copy_fn, queue, o->wait_for, o->num_wait_for, o->event);
     if (CLMEM__CHECKS) {
@@ -205,11 +200,11 @@ CLMEM_API cl_int clmem__copy_image_from_host(cl_command_queue queue, clmem_image
     }
     clmem__map_note_use(dst.mem, clmem__copy_fn);
     if (clmem__via_buffer(&dst))
-        return clmem__ret(clEnqueueWriteBuffer(queue, dst.buffer, clmem__blocking(o),
+        return clmem__ret(clEnqueueWriteBuffer(queue, dst.buffer, blocking,
                                                o->origin[0] * dst.element_size, region[0] * dst.element_size, src,
                                                o->num_wait_for, o->wait_for, o->event),
                           "clEnqueueWriteBuffer");
-    err = clEnqueueWriteImage(queue, dst.mem, clmem__blocking(o), o->origin, region,
+    err = clEnqueueWriteImage(queue, dst.mem, blocking, o->origin, region,
                               row, slice, src, o->num_wait_for, o->wait_for, o->event);
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, clmem__copy_fn, "clEnqueueWriteImage");
 }
