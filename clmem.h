@@ -4607,6 +4607,10 @@ template <class M> inline cl_mem clmem_memory_object_int_ptr(const M &obj) { ret
 template <class M> inline cl_int clmem_memory_object_get_info(const M &obj, clmem_mem_info *info) {
     return clmem::detail::ret(clmem_mem_get_info(clmem::detail::mem_of(obj), info));
 }
+/* a stale copy of a pooled buffer handle is refused (CL_INVALID_MEM_OBJECT), as in C */
+inline cl_int clmem_memory_object_get_info(const clmem_buffer &obj, clmem_mem_info *info) {
+    return clmem::detail::ret(clmem__object_get_info(obj.mem, clmem__buffer_stale(obj), info));
+}
 template <class M> inline void *clmem_memory_object_get_host_array(const M &obj, size_t nbytes, cl_int *errcode_ret) {
     return clmem_mem_get_host_array(clmem::detail::mem_of(obj), nbytes, errcode_ret);
 }
@@ -8345,7 +8349,8 @@ static cl_int clmem__map_buffer_layout(const char *fn, const clmem_map_options *
         for (i = 0; i < ndim; ++i) {
             size_t reach;
             if (!clmem__mul_ok(m->shape[i] - 1, opts->strides[i], &reach) || !clmem__add_ok(extent, reach, &extent))
-                return clmem__fail(CL_INVALID_VALUE, fn, "strides overflow size_t");
+                return clmem__fail(CL_INVALID_VALUE, fn, "shape[%zu] %zu x strides[%zu] %zu overflows size_t", i,
+                                   m->shape[i], i, opts->strides[i]);
             m->strides[i] = opts->strides[i];
         }
         if (extent > size)
@@ -8426,8 +8431,9 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
     blocking = clmem__host_blocking(opts->given, opts->is_blocking) != CL_FALSE;
     for (i = 0; i < 3; ++i)
         if (opts->origin[i] != 0 || opts->region[i] != 0 || (opts->given & CLMEM_GIVEN_REGION))
-            return clmem__fail(CL_INVALID_VALUE, fn, ".origin and .region are for image maps; a buffer map takes offset "
-                               "and .shape");
+            return clmem__fail(CL_INVALID_VALUE, fn, ".origin {%zu, %zu, %zu} and .region {%zu, %zu, %zu} are for image "
+                               "maps; a buffer map takes offset and .shape", opts->origin[0], opts->origin[1],
+                               opts->origin[2], opts->region[0], opts->region[1], opts->region[2]);
     if (CLMEM__CHECKS && offset > buf.size)
         return clmem__fail(CL_INVALID_VALUE, fn, "offset %zu is beyond the buffer's %zu bytes", offset, buf.size);
     if ((err = clmem__map_buffer_layout(fn, opts, itemsize, offset < buf.size ? buf.size - offset : 0, &m)) != CL_SUCCESS)
@@ -8513,11 +8519,13 @@ CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_imag
     if ((err = clmem__map_common_checks(fn, queue, img.mem, "img", flags, map, opts)) != CL_SUCCESS) return err;
     blocking = clmem__host_blocking(opts->given, opts->is_blocking) != CL_FALSE;
     if (opts->ndim != 0 || opts->order != 0 || (opts->given & (CLMEM_GIVEN_NDIM | CLMEM_GIVEN_ORDER | CLMEM_GIVEN_SHAPE)))
-        return clmem__fail(CL_INVALID_VALUE, fn, "an image map takes its shape from the region: leave .ndim and .order out");
+        return clmem__fail(CL_INVALID_VALUE, fn, "an image map takes its shape from the region: leave .ndim (%zu), .order "
+                           "(%d) and .shape out", (size_t)opts->ndim, (int)opts->order);
     for (i = 0; i < CLMEM_MAP_MAX_DIMS; ++i)
         if (opts->shape[i] != 0 || opts->strides[i] != 0)
             return clmem__fail(CL_INVALID_VALUE, fn, "an image map takes its shape and strides from the region and the "
-                               "pitches the driver returns: leave .shape and .strides out");
+                               "pitches the driver returns: leave .shape and .strides out (shape[%zu] %zu, strides[%zu] %zu)",
+                               i, opts->shape[i], i, opts->strides[i]);
     /* the image's extent along x, y, z for its type (unused axes have extent 1) */
     dims[0] = img.width;
     dims[1] = dims[2] = 1;

@@ -765,6 +765,10 @@ template <class M> inline cl_mem clmem_memory_object_int_ptr(const M &obj) { ret
 template <class M> inline cl_int clmem_memory_object_get_info(const M &obj, clmem_mem_info *info) {
     return clmem::detail::ret(clmem_mem_get_info(clmem::detail::mem_of(obj), info));
 }
+/* a stale copy of a pooled buffer handle is refused (CL_INVALID_MEM_OBJECT), as in C */
+inline cl_int clmem_memory_object_get_info(const clmem_buffer &obj, clmem_mem_info *info) {
+    return clmem::detail::ret(clmem__object_get_info(obj.mem, clmem__buffer_stale(obj), info));
+}
 template <class M> inline void *clmem_memory_object_get_host_array(const M &obj, size_t nbytes, cl_int *errcode_ret) {
     return clmem_mem_get_host_array(clmem::detail::mem_of(obj), nbytes, errcode_ret);
 }
