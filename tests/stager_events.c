@@ -191,6 +191,81 @@ static void release_while_copying(clmem_test_context *t, size_t threshold) {
 static void test_release_while_staged(clmem_test_context *t) { release_while_copying(t, 0); }
 static void test_release_while_direct(clmem_test_context *t) { release_while_copying(t, CLMEM_STAGER_NEVER); }
 
+/* ---- non-blocking staged copies ---- */
+/* The call returns while its wait list holds it back (the gate is closed): the
+   buffer and the host memory are untouched; opening the gate completes the event
+   once every byte has arrived. A release meanwhile is refused. */
+static void test_nonblocking(clmem_test_context *t) {
+    static unsigned char host[N], old[N], back[N];
+    cl_int err;
+    cl_event gate, e = NULL;
+    clmem_stager *st;
+    clmem_buffer b;
+    clmem_stager_stats s;
+    if (skip_threads_on_oclgrind(t)) return;
+    st = stager(t, 0);
+    b = clmem_buffer_create(t->context, 0, N, NULL, &err);
+    CLMEM_CHECK_CL(t, err);
+    gate = clCreateUserEvent(t->context, &err);
+    CLMEM_CHECK_CL(t, err);
+    if (!st) return;
+    fill_pattern(old, N, 6);
+    fill_pattern(host, N, 7);
+    CLMEM_CHECK_CL(t, clEnqueueWriteBuffer(t->queue, b.mem, CL_TRUE, 0, N, old, 0, NULL, NULL));
+    alarm(30);
+    /* host -> buffer */
+    CLMEM_CHECK_CL(t, clmem_stager_copy(st, b, (const void *)host, .is_blocking = false, .wait_for = &gate,
+                                        .num_wait_for = 1, .event = &e));
+    CLMEM_CHECK(t, e != NULL);
+    CLMEM_CHECK(t, event_status(e) > CL_COMPLETE); /* returned before the transfer */
+    CLMEM_CHECK_CL(t, clmem_stager_get_stats(st, &s));
+    CLMEM_CHECK_EQ(t, s.running, 1);
+    CLMEM_CHECK_ERR(t, clmem_stager_release(st), CL_INVALID_OPERATION);
+    CLMEM_CHECK_CL(t, clEnqueueReadBuffer(t->queue, b.mem, CL_TRUE, 0, N, back, 0, NULL, NULL));
+    CLMEM_CHECK(t, memcmp(back, old, N) == 0); /* nothing arrived yet */
+    CLMEM_CHECK_CL(t, clSetUserEventStatus(gate, CL_COMPLETE));
+    CLMEM_CHECK_CL(t, clWaitForEvents(1, &e));
+    CLMEM_CHECK_EQ(t, event_status(e), CL_COMPLETE);
+    clReleaseEvent(e);
+    e = NULL;
+    CLMEM_CHECK_CL(t, clEnqueueReadBuffer(t->queue, b.mem, CL_TRUE, 0, N, back, 0, NULL, NULL));
+    CLMEM_CHECK(t, memcmp(back, host, N) == 0);
+    /* buffer -> host, gated again */
+    clReleaseEvent(gate);
+    gate = clCreateUserEvent(t->context, &err);
+    CLMEM_CHECK_CL(t, err);
+    memset(back, 0x5C, N);
+    CLMEM_CHECK_CL(t, clmem_stager_copy(st, (void *)back, b, .is_blocking = false, .wait_for = &gate,
+                                        .num_wait_for = 1, .event = &e));
+    CLMEM_CHECK(t, event_status(e) > CL_COMPLETE);
+    CLMEM_CHECK_EQ(t, back[0], 0x5C);
+    CLMEM_CHECK_EQ(t, back[N - 1], 0x5C);
+    CLMEM_CHECK_CL(t, clSetUserEventStatus(gate, CL_COMPLETE));
+    CLMEM_CHECK_CL(t, clWaitForEvents(1, &e));
+    CLMEM_CHECK(t, memcmp(back, host, N) == 0);
+    clReleaseEvent(e);
+    e = NULL;
+    /* the gate fails: the copy's event fails, nothing is written */
+    clReleaseEvent(gate);
+    gate = clCreateUserEvent(t->context, &err);
+    CLMEM_CHECK_CL(t, err);
+    CLMEM_CHECK_CL(t, clmem_stager_copy(st, b, (const void *)old, .is_blocking = false, .wait_for = &gate,
+                                        .num_wait_for = 1, .event = &e));
+    CLMEM_CHECK_CL(t, clSetUserEventStatus(gate, -9));
+    CLMEM_CHECK(t, clWaitForEvents(1, &e) != CL_SUCCESS);
+    CLMEM_CHECK(t, event_status(e) < 0);
+    clReleaseEvent(e);
+    CLMEM_CHECK_CL(t, clEnqueueReadBuffer(t->queue, b.mem, CL_TRUE, 0, N, back, 0, NULL, NULL));
+    CLMEM_CHECK(t, memcmp(back, host, N) == 0);
+    alarm(0);
+    CLMEM_CHECK_CL(t, clmem_stager_get_stats(st, &s));
+    CLMEM_CHECK_EQ(t, s.running, 0);
+    CLMEM_CHECK_EQ(t, s.staged_copies, 2);
+    clReleaseEvent(gate);
+    CLMEM_CHECK_CL(t, clmem_stager_release(st));
+    clmem_buffer_release(&b);
+}
+
 static const clmem_test_case cases[] = {
     {"failed_wait_staged", test_failed_wait_staged, false},
     {"failed_wait_direct", test_failed_wait_direct, false},
@@ -199,5 +274,6 @@ static const clmem_test_case cases[] = {
     {"event_staged_ooo", test_event_staged_ooo, false},
     {"release_while_staged", test_release_while_staged, false},
     {"release_while_direct", test_release_while_direct, false},
+    {"nonblocking", test_nonblocking, false},
 };
 int main(int argc, char **argv) { return clmem_test_main(cases, sizeof cases / sizeof cases[0], argc, argv); }
