@@ -162,8 +162,10 @@ CLMEM_API cl_int clmem__fill_svm(cl_command_queue queue, clmem_svm dst, const vo
 /** clmem_enqueue_copy(queue, dst, src, ...): copy between any two kinds of memory the
     DISPATCH TABLE lists; the operation is chosen from the static types of dst and src.
     Returns CL_SUCCESS or the error code with a message: CL_INVALID_COMMAND_QUEUE,
-    CL_INVALID_MEM_OBJECT (empty or released handle), CL_INVALID_VALUE (NULL host
-    pointer, offsets or regions out of range or wrapping, zero region components
+    CL_INVALID_MEM_OBJECT (empty or released handle, or a stale copy of a pooled one),
+    CL_INVALID_VALUE (NULL host pointer, offsets or regions out of range or wrapping,
+    the host side's offset of a linear buffer <-> host copy (.src_offset of a write,
+    .dst_offset of a read: offset the pointer), zero region components
     before non-zero ones, pitches too small or not multiples, a host extent above
     .host_size), CL_INVALID_OPERATION (host access the object's HOST_* flags forbid),
     CL_MEM_COPY_OVERLAP (overlapping ranges of one buffer, also through sibling
@@ -171,7 +173,8 @@ CLMEM_API cl_int clmem__fill_svm(cl_command_queue queue, clmem_svm dst, const vo
     queue from different contexts; for a plain linear buffer <-> host copy, the hot
     path, this one is the driver's: asking the queue's context would cost 2% of the
     call; NVIDIA and PoCL report it, Oclgrind 21.10 does not), CL_INVALID_EVENT_WAIT_LIST,
-    or the driver's code.
+    CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (a blocking host transfer waiting for a
+    failed event), or the driver's code.
     Thread safety: as the OpenCL calls it makes (any thread; one queue is safe).
     Examples:
         clmem_enqueue_copy(q, buf, host);                          // host -> buffer, all of buf
