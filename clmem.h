@@ -8403,6 +8403,19 @@ static void clmem__map_finish(clmem_memory_map *m, const clmem__map_record *rec,
     clmem__map_publish(rec->serial, ptr, queue, ev);
 }
 
+/* clmem__map_enter(fn, rec, blocking, opts): enter the record (clmem__map_reserve, with
+   the call site) and check the wait list as every host transfer does (a blocking map
+   waits for no failed event); the record is withdrawn on failure. */
+static cl_int clmem__map_enter(const char *fn, clmem__map_record *rec, bool blocking, const clmem_map_options *opts) {
+    cl_int err;
+    rec->file = opts->clmem__file;
+    rec->line = opts->clmem__line;
+    if ((err = clmem__map_reserve(fn, rec)) != CL_SUCCESS) return err;
+    if ((err = clmem__host_wait_check(fn, blocking, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS)
+        clmem__map_cancel(rec->serial);
+    return err;
+}
+
 /* Everything a map function checks alike, before the object-specific checks. */
 static cl_int clmem__map_common_checks(const char *fn, cl_command_queue queue, cl_mem mem, const char *what,
                                        cl_map_flags flags, clmem_memory_map *map, const clmem_map_options *opts) {
@@ -8457,14 +8470,7 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
     rec.lo[0] = buf.origin + offset;
     rec.hi[0] = rec.lo[0] + m.size;
     rec.hi[1] = rec.hi[2] = 1;
-    rec.file = opts->clmem__file;
-    rec.line = opts->clmem__line;
-    if ((err = clmem__map_reserve(fn, &rec)) != CL_SUCCESS) return err;
-
-    if ((err = clmem__host_wait_check(fn, blocking, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) {
-        clmem__map_cancel(rec.serial);
-        return err;
-    }
+    if ((err = clmem__map_enter(fn, &rec, blocking, opts)) != CL_SUCCESS) return err;
     ptr = clEnqueueMapBuffer(queue, buf.mem, blocking ? CL_TRUE : CL_FALSE, flags, offset, m.size, opts->num_wait_for,
                              opts->wait_for, (!blocking || opts->event) ? &ev : NULL, &err);
     if (err != CL_SUCCESS || ptr == NULL) {
@@ -8574,14 +8580,7 @@ CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_imag
         rec.lo[i] = o[i];
         rec.hi[i] = o[i] + r[i];
     }
-    rec.file = opts->clmem__file;
-    rec.line = opts->clmem__line;
-    if ((err = clmem__map_reserve(fn, &rec)) != CL_SUCCESS) return err;
-
-    if ((err = clmem__host_wait_check(fn, blocking, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) {
-        clmem__map_cancel(rec.serial);
-        return err;
-    }
+    if ((err = clmem__map_enter(fn, &rec, blocking, opts)) != CL_SUCCESS) return err;
     ptr = clEnqueueMapImage(queue, img.mem, blocking ? CL_TRUE : CL_FALSE, flags, o, r, &row_pitch, &slice_pitch,
                             opts->num_wait_for, opts->wait_for, (!blocking || opts->event) ? &ev : NULL, &err);
     if (err != CL_SUCCESS || ptr == NULL) {
@@ -9856,75 +9855,56 @@ static const clmem_copy_options *clmem__copy_opts_or_none(const clmem_copy_optio
     return opts ? opts : &none;
 }
 
-CLMEM_API cl_int clmem__copy_host_from_image(cl_command_queue queue, void *dst, clmem_image src,
-                                             const clmem_copy_options *opts) {
-    static const char pair[] = "host <- image";
-    size_t region[3], row = 0, slice = 0;
+/* clmem__image_host(queue, img, host, write, o): image <-> host, both directions: the
+   image's own checks, then the host-transfer plan's rules (transfer.c; the context was
+   checked with the image), then the region and the host layout. */
+static cl_int clmem__image_host(cl_command_queue queue, clmem_image img, void *host, bool write,
+                                const clmem_copy_options *opts) {
+    const char *pair = write ? "image <- host" : "host <- image", *what = write ? "dst" : "src";
+    size_t region[3], row = 0, slice = 0, off, n;
     cl_bool blocking;
     cl_int err;
     const clmem_copy_options *o = clmem__copy_opts_or_none(opts);
-    if (CLMEM__CHECKS) {
-        if ((err = clmem__image_common(pair, queue, &src, "src", o, CLMEM__IO_ORIGIN | CLMEM__IO_PITCHES | CLMEM__IO_HOST)) !=
+    if (CLMEM__CHECKS &&
+        (err = clmem__image_common(pair, queue, &img, what, o, CLMEM__IO_ORIGIN | CLMEM__IO_PITCHES | CLMEM__IO_HOST)) !=
             CL_SUCCESS)
-            return err;
-    }
-    /* the host-transfer plan's rules (transfer.c); the context was checked above */
-    if ((err = clmem__host_plan_side(clmem__copy_fn, queue, NULL, "src", NULL, src.flags, dst, false, o, &blocking)) !=
+        return err;
+    if ((err = clmem__host_plan_side(clmem__copy_fn, queue, NULL, what, NULL, img.flags, host, write, o, &blocking)) !=
         CL_SUCCESS)
         return err;
-    if ((err = clmem__image_region(clmem__copy_fn, pair, &src, o->origin, clmem__region_in(o), region)) != CL_SUCCESS) return err;
+    if ((err = clmem__image_region(clmem__copy_fn, pair, &img, o->origin, clmem__region_in(o), region)) != CL_SUCCESS)
+        return err;
     if (region[0] == 0) return clmem__nothing_to_do(clmem__copy_fn, queue, o->wait_for, o->num_wait_for, o->event);
     if (CLMEM__CHECKS) {
-        if ((err = clmem__image_host_layout(pair, &src, region, o->pitches, clmem__host_size(o), &row, &slice)) != CL_SUCCESS)
+        if ((err = clmem__image_host_layout(pair, &img, region, o->pitches, clmem__host_size(o), &row, &slice)) != CL_SUCCESS)
             return err;
     } else {
         row = o->pitches[0];
         slice = o->pitches[1];
     }
-    clmem__map_note_use(src.mem, clmem__copy_fn);
-    if (clmem__via_buffer(&src))
-        return clmem__ret(clEnqueueReadBuffer(queue, src.buffer, blocking,
-                                              o->origin[0] * src.element_size, region[0] * src.element_size, dst,
-                                              o->num_wait_for, o->wait_for, o->event),
-                          "clEnqueueReadBuffer");
-    err = clEnqueueReadImage(queue, src.mem, blocking, o->origin, region,
-                             row, slice, dst, o->num_wait_for, o->wait_for, o->event);
-    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, clmem__copy_fn, "clEnqueueReadImage");
+    clmem__map_note_use(img.mem, clmem__copy_fn);
+    if (clmem__via_buffer(&img)) {
+        off = o->origin[0] * img.element_size;
+        n = region[0] * img.element_size;
+        return write ? clmem__ret(clEnqueueWriteBuffer(queue, img.buffer, blocking, off, n, host, o->num_wait_for,
+                                                       o->wait_for, o->event), "clEnqueueWriteBuffer")
+                     : clmem__ret(clEnqueueReadBuffer(queue, img.buffer, blocking, off, n, host, o->num_wait_for,
+                                                      o->wait_for, o->event), "clEnqueueReadBuffer");
+    }
+    return write ? clmem__ret(clEnqueueWriteImage(queue, img.mem, blocking, o->origin, region, row, slice, host,
+                                                  o->num_wait_for, o->wait_for, o->event), "clEnqueueWriteImage")
+                 : clmem__ret(clEnqueueReadImage(queue, img.mem, blocking, o->origin, region, row, slice, host,
+                                                 o->num_wait_for, o->wait_for, o->event), "clEnqueueReadImage");
+}
+
+CLMEM_API cl_int clmem__copy_host_from_image(cl_command_queue queue, void *dst, clmem_image src,
+                                             const clmem_copy_options *opts) {
+    return clmem__image_host(queue, src, dst, false, opts);
 }
 
 CLMEM_API cl_int clmem__copy_image_from_host(cl_command_queue queue, clmem_image dst, const void *src,
                                              const clmem_copy_options *opts) {
-    static const char pair[] = "image <- host";
-    size_t region[3], row = 0, slice = 0;
-    cl_bool blocking;
-    cl_int err;
-    const clmem_copy_options *o = clmem__copy_opts_or_none(opts);
-    if (CLMEM__CHECKS) {
-        if ((err = clmem__image_common(pair, queue, &dst, "dst", o, CLMEM__IO_ORIGIN | CLMEM__IO_PITCHES | CLMEM__IO_HOST)) !=
-            CL_SUCCESS)
-            return err;
-    }
-    if ((err = clmem__host_plan_side(clmem__copy_fn, queue, NULL, "dst", NULL, dst.flags, src, true, o, &blocking)) !=
-        CL_SUCCESS)
-        return err;
-    if ((err = clmem__image_region(clmem__copy_fn, pair, &dst, o->origin, clmem__region_in(o), region)) != CL_SUCCESS) return err;
-    if (region[0] == 0) return clmem__nothing_to_do(clmem__copy_fn, queue, o->wait_for, o->num_wait_for, o->event);
-    if (CLMEM__CHECKS) {
-        if ((err = clmem__image_host_layout(pair, &dst, region, o->pitches, clmem__host_size(o), &row, &slice)) != CL_SUCCESS)
-            return err;
-    } else {
-        row = o->pitches[0];
-        slice = o->pitches[1];
-    }
-    clmem__map_note_use(dst.mem, clmem__copy_fn);
-    if (clmem__via_buffer(&dst))
-        return clmem__ret(clEnqueueWriteBuffer(queue, dst.buffer, blocking,
-                                               o->origin[0] * dst.element_size, region[0] * dst.element_size, src,
-                                               o->num_wait_for, o->wait_for, o->event),
-                          "clEnqueueWriteBuffer");
-    err = clEnqueueWriteImage(queue, dst.mem, blocking, o->origin, region,
-                              row, slice, src, o->num_wait_for, o->wait_for, o->event);
-    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, clmem__copy_fn, "clEnqueueWriteImage");
+    return clmem__image_host(queue, dst, clmem__unconst(src), true, opts);
 }
 
 CLMEM_API cl_int clmem__copy_image_from_image(cl_command_queue queue, clmem_image dst, clmem_image src,

@@ -355,6 +355,19 @@ static void clmem__map_finish(clmem_memory_map *m, const clmem__map_record *rec,
     clmem__map_publish(rec->serial, ptr, queue, ev);
 }
 
+/* clmem__map_enter(fn, rec, blocking, opts): enter the record (clmem__map_reserve, with
+   the call site) and check the wait list as every host transfer does (a blocking map
+   waits for no failed event); the record is withdrawn on failure. */
+static cl_int clmem__map_enter(const char *fn, clmem__map_record *rec, bool blocking, const clmem_map_options *opts) {
+    cl_int err;
+    rec->file = opts->clmem__file;
+    rec->line = opts->clmem__line;
+    if ((err = clmem__map_reserve(fn, rec)) != CL_SUCCESS) return err;
+    if ((err = clmem__host_wait_check(fn, blocking, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS)
+        clmem__map_cancel(rec->serial);
+    return err;
+}
+
 /* Everything a map function checks alike, before the object-specific checks. */
 static cl_int clmem__map_common_checks(const char *fn, cl_command_queue queue, cl_mem mem, const char *what,
                                        cl_map_flags flags, clmem_memory_map *map, const clmem_map_options *opts) {
@@ -409,14 +422,7 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
     rec.lo[0] = buf.origin + offset;
     rec.hi[0] = rec.lo[0] + m.size;
     rec.hi[1] = rec.hi[2] = 1;
-    rec.file = opts->clmem__file;
-    rec.line = opts->clmem__line;
-    if ((err = clmem__map_reserve(fn, &rec)) != CL_SUCCESS) return err;
-
-    if ((err = clmem__host_wait_check(fn, blocking, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) {
-        clmem__map_cancel(rec.serial);
-        return err;
-    }
+    if ((err = clmem__map_enter(fn, &rec, blocking, opts)) != CL_SUCCESS) return err;
     ptr = clEnqueueMapBuffer(queue, buf.mem, blocking ? CL_TRUE : CL_FALSE, flags, offset, m.size, opts->num_wait_for,
                              opts->wait_for, (!blocking || opts->event) ? &ev : NULL, &err);
     if (err != CL_SUCCESS || ptr == NULL) {
@@ -526,14 +532,7 @@ CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_imag
         rec.lo[i] = o[i];
         rec.hi[i] = o[i] + r[i];
     }
-    rec.file = opts->clmem__file;
-    rec.line = opts->clmem__line;
-    if ((err = clmem__map_reserve(fn, &rec)) != CL_SUCCESS) return err;
-
-    if ((err = clmem__host_wait_check(fn, blocking, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) {
-        clmem__map_cancel(rec.serial);
-        return err;
-    }
+    if ((err = clmem__map_enter(fn, &rec, blocking, opts)) != CL_SUCCESS) return err;
     ptr = clEnqueueMapImage(queue, img.mem, blocking ? CL_TRUE : CL_FALSE, flags, o, r, &row_pitch, &slice_pitch,
                             opts->num_wait_for, opts->wait_for, (!blocking || opts->event) ? &ev : NULL, &err);
     if (err != CL_SUCCESS || ptr == NULL) {
