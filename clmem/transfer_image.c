@@ -307,48 +307,47 @@ static cl_int clmem__image_buffer_staged(cl_command_queue queue, const clmem_ima
     return clmem__nothing_to_do(clmem__copy_fn, queue, NULL, 0, o->event);
 }
 
-CLMEM_API cl_int clmem__copy_buffer_from_image(cl_command_queue queue, clmem_buffer dst, clmem_image src,
-                                               const clmem_copy_options *opts) {
-    static const char pair[] = "buffer <- image";
-    size_t region[3];
+/* clmem__image_buffer(queue, img, buf, to_buffer, o): buffer <- image (to_buffer) and
+   image <- buffer, both directions in one place. */
+static cl_int clmem__image_buffer(cl_command_queue queue, clmem_image img, clmem_buffer buf, bool to_buffer,
+                                  const clmem_copy_options *opts) {
+    const char *pair = to_buffer ? "buffer <- image" : "image <- buffer";
+    size_t region[3], img_off, n;
     cl_int err;
     const clmem_copy_options *o = clmem__copy_opts_or_none(opts);
-    if (CLMEM__CHECKS && (err = clmem__image_buffer_common(pair, queue, &src, &dst, "dst", o)) != CL_SUCCESS) return err;
-    if ((err = clmem__image_region(clmem__copy_fn, pair, &src, o->origin, clmem__region_in(o), region)) != CL_SUCCESS) return err;
+    if (CLMEM__CHECKS &&
+        (err = clmem__image_buffer_common(pair, queue, &img, &buf, to_buffer ? "dst" : "src", o)) != CL_SUCCESS)
+        return err;
+    if ((err = clmem__image_region(clmem__copy_fn, pair, &img, o->origin, clmem__region_in(o), region)) != CL_SUCCESS)
+        return err;
     if (region[0] == 0) return clmem__nothing_to_do(clmem__copy_fn, queue, o->wait_for, o->num_wait_for, o->event);
-    if (CLMEM__CHECKS && (err = clmem__image_buffer_bytes(pair, &src, region, &dst, o->offset)) != CL_SUCCESS) return err;
-    clmem__map_note_use(src.mem, clmem__copy_fn);
-    clmem__map_note_use(dst.mem, clmem__copy_fn);
-    if (clmem__via_buffer(&src))
-        return clmem__ret(clEnqueueCopyBuffer(queue, src.buffer, dst.mem, o->origin[0] * src.element_size, o->offset,
-                                              region[0] * src.element_size, o->num_wait_for, o->wait_for, o->event),
+    if (CLMEM__CHECKS && (err = clmem__image_buffer_bytes(pair, &img, region, &buf, o->offset)) != CL_SUCCESS) return err;
+    clmem__map_note_use(buf.mem, clmem__copy_fn);
+    clmem__map_note_use(img.mem, clmem__copy_fn);
+    if (clmem__via_buffer(&img)) {
+        img_off = o->origin[0] * img.element_size;
+        n = region[0] * img.element_size;
+        return clmem__ret(to_buffer ? clEnqueueCopyBuffer(queue, img.buffer, buf.mem, img_off, o->offset, n,
+                                                          o->num_wait_for, o->wait_for, o->event)
+                                    : clEnqueueCopyBuffer(queue, buf.mem, img.buffer, o->offset, img_off, n,
+                                                          o->num_wait_for, o->wait_for, o->event),
                           "clEnqueueCopyBuffer");
-    err = clEnqueueCopyImageToBuffer(queue, src.mem, dst.mem, o->origin, region, o->offset, o->num_wait_for, o->wait_for,
-                                     o->event);
-    if (err == CL_INVALID_VALUE && src.type == CL_MEM_OBJECT_IMAGE1D_ARRAY)
-        return clmem__image_buffer_staged(queue, &src, dst.mem, true, o->origin, region, o->offset, o);
-    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, clmem__copy_fn, "clEnqueueCopyImageToBuffer");
+    }
+    err = to_buffer ? clEnqueueCopyImageToBuffer(queue, img.mem, buf.mem, o->origin, region, o->offset, o->num_wait_for,
+                                                 o->wait_for, o->event)
+                    : clEnqueueCopyBufferToImage(queue, buf.mem, img.mem, o->offset, o->origin, region, o->num_wait_for,
+                                                 o->wait_for, o->event);
+    if (err == CL_INVALID_VALUE && img.type == CL_MEM_OBJECT_IMAGE1D_ARRAY)
+        return clmem__image_buffer_staged(queue, &img, buf.mem, to_buffer, o->origin, region, o->offset, o);
+    return clmem__ret(err, to_buffer ? "clEnqueueCopyImageToBuffer" : "clEnqueueCopyBufferToImage");
+}
+
+CLMEM_API cl_int clmem__copy_buffer_from_image(cl_command_queue queue, clmem_buffer dst, clmem_image src,
+                                               const clmem_copy_options *opts) {
+    return clmem__image_buffer(queue, src, dst, true, opts);
 }
 
 CLMEM_API cl_int clmem__copy_image_from_buffer(cl_command_queue queue, clmem_image dst, clmem_buffer src,
                                                const clmem_copy_options *opts) {
-    static const char pair[] = "image <- buffer";
-    size_t region[3];
-    cl_int err;
-    const clmem_copy_options *o = clmem__copy_opts_or_none(opts);
-    if (CLMEM__CHECKS && (err = clmem__image_buffer_common(pair, queue, &dst, &src, "src", o)) != CL_SUCCESS) return err;
-    if ((err = clmem__image_region(clmem__copy_fn, pair, &dst, o->origin, clmem__region_in(o), region)) != CL_SUCCESS) return err;
-    if (region[0] == 0) return clmem__nothing_to_do(clmem__copy_fn, queue, o->wait_for, o->num_wait_for, o->event);
-    if (CLMEM__CHECKS && (err = clmem__image_buffer_bytes(pair, &dst, region, &src, o->offset)) != CL_SUCCESS) return err;
-    clmem__map_note_use(src.mem, clmem__copy_fn);
-    clmem__map_note_use(dst.mem, clmem__copy_fn);
-    if (clmem__via_buffer(&dst))
-        return clmem__ret(clEnqueueCopyBuffer(queue, src.mem, dst.buffer, o->offset, o->origin[0] * dst.element_size,
-                                              region[0] * dst.element_size, o->num_wait_for, o->wait_for, o->event),
-                          "clEnqueueCopyBuffer");
-    err = clEnqueueCopyBufferToImage(queue, src.mem, dst.mem, o->offset, o->origin, region, o->num_wait_for, o->wait_for,
-                                     o->event);
-    if (err == CL_INVALID_VALUE && dst.type == CL_MEM_OBJECT_IMAGE1D_ARRAY)
-        return clmem__image_buffer_staged(queue, &dst, src.mem, false, o->origin, region, o->offset, o);
-    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, clmem__copy_fn, "clEnqueueCopyBufferToImage");
+    return clmem__image_buffer(queue, dst, src, false, opts);
 }
