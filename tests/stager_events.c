@@ -98,7 +98,12 @@ static void test_event_staged_ooo(clmem_test_context *t) {
     cl_event e = NULL, gate;
     clmem_stager *st;
     clmem_buffer b;
-    cl_command_queue q = extra_queue_with(t, t->context, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
+    cl_command_queue q;
+    if (on_oclgrind(t)) { /* it takes the flag but runs the queue in order: the copy would wait for the gate */
+        clmem_test_skip(t, "Oclgrind 21.10 runs out-of-order queues in order");
+        return;
+    }
+    q = extra_queue_with(t, t->context, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
     if (err != CL_SUCCESS || !q) {
         clmem_test_skip(t, "the device has no out-of-order queues");
         return;
