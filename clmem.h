@@ -3887,8 +3887,8 @@ CLMEM_API void clmem_test_fail(clmem_test_context *t, const char *file, int line
         clmem_svm_map_options    size, is_blocking, wait_for, num_wait_for, event
         clmem_svm_memfill_options  byte_count, wait_for, num_wait_for, event
         clmem_svm_empty_options  shape, ndim, order, alignment, queue
-        clmem_stager_copy_options  byte_count, src_offset, dst_offset, host_size,
-                                 wait_for, num_wait_for, event
+        clmem_stager_copy_options (= clmem_copy_options)  byte_count, src_offset,
+                                 dst_offset, host_size, is_blocking, wait_for, num_wait_for, event
       In C++14 and later every options field carries a default member initializer
       (zero; the C layout is unchanged), so g++'s -Wmissing-field-initializers stays
       quiet about the fields left out.
