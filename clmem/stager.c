@@ -583,9 +583,12 @@ static cl_int clmem__stager_transfer(clmem_stager *st, clmem_buffer buf, void *h
 #endif
     clmem__stager_count(st, +1);
     clmem__lock(&st->lock);
-    if (p.count < threshold)
+    if (p.count < threshold) {
         err = clmem__host_plan_run(st->queue, buf, host, &p, o->wait_for, o->num_wait_for, o->event);
-    else if ((err = clmem__stager_pieces(st, buf, host, &p, o->wait_for, o->num_wait_for, &call)) != CL_SUCCESS)
+        /* a blocking call's event is complete at return (not every driver marks it so) */
+        if (err == CL_SUCCESS && p.blocking && o->event && (err = clWaitForEvents(1, o->event)) != CL_SUCCESS)
+            err = clmem__cl_fail(err, fn, "clWaitForEvents");
+    } else if ((err = clmem__stager_pieces(st, buf, host, &p, o->wait_for, o->num_wait_for, &call)) != CL_SUCCESS)
         err = clmem__stager_failed(fn, err, call);
     else if (o->event) /* every byte has arrived: the event is complete */
         err = clmem__stager_user_event(st, CL_COMPLETE, o->event);
