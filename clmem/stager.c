@@ -21,9 +21,10 @@
 #endif
 
 struct clmem_stager {
-    clmem__mutex lock;  /* one copy at a time */
-    clmem__mutex books; /* guards st, running and threshold (never held across a driver call) */
+    clmem__mutex lock;  /* one copy at a time (where there are no worker threads; else the tickets) */
+    clmem__mutex books; /* guards st, running, threshold and the tickets (never held across a driver call) */
     unsigned running;   /* copies in progress, a non-blocking one until its event completes */
+    unsigned long long tnext, tserving; /* copies run in call order: the next ticket, the one running */
     cl_command_queue queue; /* retained */
     cl_context context;
     size_t slot_size, threshold;
@@ -36,6 +37,7 @@ struct clmem_stager {
     unsigned nworkers;
     pthread_mutex_t jlock;
     pthread_cond_t jstart, jdone;
+    pthread_cond_t turn; /* with books: tserving moved on */
     bool quit;
     unsigned char *jdst;
     const unsigned char *jsrc;
@@ -176,6 +178,7 @@ static cl_int clmem__stager_free(clmem_stager *st) {
     pthread_mutex_destroy(&st->jlock);
     pthread_cond_destroy(&st->jstart);
     pthread_cond_destroy(&st->jdone);
+    pthread_cond_destroy(&st->turn);
 #endif
     clmem__mutex_destroy(&st->lock);
     clmem__mutex_destroy(&st->books);
@@ -230,6 +233,7 @@ CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_
     pthread_mutex_init(&st->jlock, NULL);
     pthread_cond_init(&st->jstart, NULL);
     pthread_cond_init(&st->jdone, NULL);
+    pthread_cond_init(&st->turn, NULL);
 #else
     threads = 1;
 #endif
@@ -349,15 +353,46 @@ static cl_int clmem__stager_drain(cl_event *ev, unsigned n) {
     return first;
 }
 
-/* clmem__stager_count(st, delta): a copy starts (+1) or ends (-1). */
-static void clmem__stager_count(clmem_stager *st, int delta) {
+/* ---- the order of copies: each takes a ticket when it is called; they run in that
+   order, so a copy called after a non-blocking one sees its bytes ---- */
+/* clmem__stager_enter(st): a copy is called: it counts as running; its ticket. */
+static unsigned long long clmem__stager_enter(clmem_stager *st) {
+    unsigned long long ticket;
     clmem__lock(&st->books);
-    st->running = delta > 0 ? st->running + 1 : st->running - 1;
+    ++st->running;
+    ticket = st->tnext++;
+    clmem__unlock(&st->books);
+    return ticket;
+}
+/* clmem__stager_turn(st, ticket): wait until the copies called before this one are
+   done (a non-blocking one: its bytes have arrived). */
+static void clmem__stager_turn(clmem_stager *st, unsigned long long ticket) {
+#if CLMEM__STAGER_WORKERS
+    clmem__lock(&st->books);
+    while (st->tserving != ticket) pthread_cond_wait(&st->turn, &st->books);
+    clmem__unlock(&st->books);
+#else
+    (void)ticket;
+    clmem__lock(&st->lock);
+#endif
+}
+/* clmem__stager_leave(st): the copy is done: the next one's turn; the stager may be
+   released from here on. */
+static void clmem__stager_leave(clmem_stager *st) {
+#if !CLMEM__STAGER_WORKERS
+    clmem__unlock(&st->lock);
+#endif
+    clmem__lock(&st->books);
+    ++st->tserving;
+    --st->running;
+#if CLMEM__STAGER_WORKERS
+    pthread_cond_broadcast(&st->turn);
+#endif
     clmem__unlock(&st->books);
 }
 
 /* clmem__stager_pieces(st, buf, host, p, wait_for, n, &call): the staged copy of a
-   plan, under st->lock: the wait list is waited for on the host first (a failed event
+   plan, in its turn: the wait list is waited for on the host first (a failed event
    is reported, where PoCL would leave the pieces queued for ever); then, for a write,
    threads copy piece i into a slot while the DMA of piece i-1 runs; for a read, the
    DMA of the next pieces runs while threads copy piece i out. Every piece is on the
@@ -475,6 +510,7 @@ typedef struct clmem__stager_job {
     cl_event *wait_for; /* a retained copy of the caller's list */
     cl_uint n;
     cl_event done; /* the caller's event (this job holds a reference) */
+    unsigned long long ticket;
 } clmem__stager_job;
 
 static void *clmem__stager_job_run(void *arg) {
@@ -482,11 +518,10 @@ static void *clmem__stager_job_run(void *arg) {
     const char *call = "";
     cl_int err;
     cl_uint i;
-    clmem__lock(&j->st->lock);
+    clmem__stager_turn(j->st, j->ticket);
     err = clmem__stager_pieces(j->st, j->buf, j->host, &j->plan, j->wait_for, j->n, &call);
-    clmem__unlock(&j->st->lock);
     for (i = 0; i < j->n; ++i) clReleaseEvent(j->wait_for[i]);
-    clmem__stager_count(j->st, -1); /* the stager may be released from here on */
+    clmem__stager_leave(j->st); /* the stager may be released from here on */
     clSetUserEventStatus(j->done, err == CL_SUCCESS ? CL_COMPLETE : (err < 0 ? err : CL_OUT_OF_RESOURCES));
     clReleaseEvent(j->done);
     CLMEM_FREE(j->wait_for);
@@ -530,13 +565,14 @@ static cl_int clmem__stager_async(clmem_stager *st, clmem_buffer buf, void *host
         clRetainEvent(j->done);
         *o->event = j->done;
     }
-    clmem__stager_count(st, +1);
+    j->ticket = clmem__stager_enter(st);
     pthread_attr_init(&attr);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
     rc = pthread_create(&th, &attr, clmem__stager_job_run, j);
     pthread_attr_destroy(&attr);
     if (rc != 0) {
-        clmem__stager_count(st, -1);
+        clmem__stager_turn(st, j->ticket); /* give the turn on, in order */
+        clmem__stager_leave(st);
         for (i = 0; i < j->n; ++i) clReleaseEvent(j->wait_for[i]);
         if (o->event) {
             clReleaseEvent(*o->event);
@@ -559,6 +595,7 @@ static cl_int clmem__stager_transfer(clmem_stager *st, clmem_buffer buf, void *h
     static const char fn[] = "clmem_stager_copy";
     clmem__host_plan p;
     size_t threshold;
+    unsigned long long ticket;
     const char *call = "";
     cl_int err;
     if (!o) o = &clmem__copy_defaults;
@@ -581,8 +618,8 @@ static cl_int clmem__stager_transfer(clmem_stager *st, clmem_buffer buf, void *h
 #if CLMEM__STAGER_WORKERS
     if (p.count >= threshold && !p.blocking) return clmem__stager_async(st, buf, host, &p, o);
 #endif
-    clmem__stager_count(st, +1);
-    clmem__lock(&st->lock);
+    ticket = clmem__stager_enter(st);
+    clmem__stager_turn(st, ticket);
     if (p.count < threshold) {
         err = clmem__host_plan_run(st->queue, buf, host, &p, o->wait_for, o->num_wait_for, o->event);
         /* a blocking call's event is complete at return (not every driver marks it so) */
@@ -592,8 +629,7 @@ static cl_int clmem__stager_transfer(clmem_stager *st, clmem_buffer buf, void *h
         err = clmem__stager_failed(fn, err, call);
     else if (o->event) /* every byte has arrived: the event is complete */
         err = clmem__stager_user_event(st, CL_COMPLETE, o->event);
-    clmem__unlock(&st->lock);
-    clmem__stager_count(st, -1);
+    clmem__stager_leave(st);
     return err;
 }
 

@@ -137,7 +137,9 @@ typedef clmem_copy_options clmem_stager_copy_options;
     pieces already enqueued are waited for first; the destination then holds a part of
     the data). Every message names clmem_stager_copy. A copy of zero bytes calls no copy
     (.event: a marker after the wait list).
-    Thread safety: any thread; copies on one stager run one at a time (a lock).
+    Thread safety: any thread; copies on one stager run one at a time, in the order they
+    were called: a copy called after a non-blocking one waits for it (a blocking one in
+    the call, a non-blocking one in its thread), as commands of one in-order queue do.
     Examples:
         clmem_stager_copy(st, buf, src);                            // all of buf
         clmem_stager_copy(st, dst, buf, .byte_count = n, .src_offset = 4096);

@@ -235,6 +235,30 @@ static void test_nonblocking(clmem_test_context *t) {
     e = NULL;
     CLMEM_CHECK_CL(t, clEnqueueReadBuffer(t->queue, b.mem, CL_TRUE, 0, N, back, 0, NULL, NULL));
     CLMEM_CHECK(t, memcmp(back, host, N) == 0);
+    /* in call order: an ungated read called after a gated write waits for it */
+    clReleaseEvent(gate);
+    gate = clCreateUserEvent(t->context, &err);
+    CLMEM_CHECK_CL(t, err);
+    {
+        static unsigned char host2[N];
+        cl_event e2 = NULL;
+        fill_pattern(host2, N, 8);
+        CLMEM_CHECK_CL(t, clmem_stager_copy(st, b, (const void *)host2, .is_blocking = false, .wait_for = &gate,
+                                            .num_wait_for = 1, .event = &e));
+        memset(back, 0, N);
+        CLMEM_CHECK_CL(t, clmem_stager_copy(st, (void *)back, b, .is_blocking = false, .event = &e2));
+        CLMEM_CHECK(t, event_status(e2) > CL_COMPLETE);
+        CLMEM_CHECK_CL(t, clmem_stager_get_stats(st, &s));
+        CLMEM_CHECK_EQ(t, s.running, 2);
+        CLMEM_CHECK_CL(t, clSetUserEventStatus(gate, CL_COMPLETE));
+        CLMEM_CHECK_CL(t, clWaitForEvents(1, &e2));
+        CLMEM_CHECK_EQ(t, event_status(e), CL_COMPLETE);
+        CLMEM_CHECK(t, memcmp(back, host2, N) == 0); /* the read saw the write */
+        clReleaseEvent(e);
+        clReleaseEvent(e2);
+        e = NULL;
+        memcpy(host, host2, N);
+    }
     /* buffer -> host, gated again */
     clReleaseEvent(gate);
     gate = clCreateUserEvent(t->context, &err);
@@ -265,7 +289,7 @@ static void test_nonblocking(clmem_test_context *t) {
     alarm(0);
     CLMEM_CHECK_CL(t, clmem_stager_get_stats(st, &s));
     CLMEM_CHECK_EQ(t, s.running, 0);
-    CLMEM_CHECK_EQ(t, s.staged_copies, 2);
+    CLMEM_CHECK_EQ(t, s.staged_copies, 4);
     clReleaseEvent(gate);
     CLMEM_CHECK_CL(t, clmem_stager_release(st));
     clmem_buffer_release(&b);
