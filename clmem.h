@@ -8513,6 +8513,38 @@ static const char *clmem__map_pixel_dtype(cl_image_format f, size_t pixel_size) 
     return n == 1 ? names[t][0] : n == 2 ? names[t][1] : n == 4 ? names[t][2] : "bytes";
 }
 
+/* clmem__map_image_shape(m, type, r, pixel, row_pitch, slice_pitch): an image map's
+   axes (slowest first), strides and size from the region and the driver's pitches. */
+static void clmem__map_image_shape(clmem_memory_map *m, cl_mem_object_type type, const size_t r[3], size_t pixel,
+                                   size_t row_pitch, size_t slice_pitch) {
+    switch (type) {
+    case CL_MEM_OBJECT_IMAGE1D_ARRAY: /* layers are slice_pitch apart */
+        m->ndim = 2;
+        m->shape[0] = r[1], m->shape[1] = r[0];
+        m->strides[0] = slice_pitch, m->strides[1] = pixel;
+        m->size = (r[1] - 1) * slice_pitch + r[0] * pixel;
+        break;
+    case CL_MEM_OBJECT_IMAGE2D:
+        m->ndim = 2;
+        m->shape[0] = r[1], m->shape[1] = r[0];
+        m->strides[0] = row_pitch, m->strides[1] = pixel;
+        m->size = (r[1] - 1) * row_pitch + r[0] * pixel;
+        break;
+    case CL_MEM_OBJECT_IMAGE2D_ARRAY: case CL_MEM_OBJECT_IMAGE3D:
+        m->ndim = 3;
+        m->shape[0] = r[2], m->shape[1] = r[1], m->shape[2] = r[0];
+        m->strides[0] = slice_pitch, m->strides[1] = row_pitch, m->strides[2] = pixel;
+        m->size = (r[2] - 1) * slice_pitch + (r[1] - 1) * row_pitch + r[0] * pixel;
+        break;
+    default: /* 1-D */
+        m->ndim = 1;
+        m->shape[0] = r[0];
+        m->strides[0] = pixel;
+        m->size = r[0] * pixel;
+        break;
+    }
+}
+
 CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_image img, cl_map_flags flags,
                                               clmem_memory_map *map, const clmem_map_options *opts) {
     static const char fn[] = "clmem_enqueue_map_image";
@@ -8594,32 +8626,7 @@ CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_imag
     m.itemsize = pixel;
     m.row_pitch = row_pitch;
     m.slice_pitch = slice_pitch;
-    switch (img.type) {
-    case CL_MEM_OBJECT_IMAGE1D_ARRAY: /* layers are slice_pitch apart */
-        m.ndim = 2;
-        m.shape[0] = r[1], m.shape[1] = r[0];
-        m.strides[0] = slice_pitch, m.strides[1] = pixel;
-        m.size = (r[1] - 1) * slice_pitch + r[0] * pixel;
-        break;
-    case CL_MEM_OBJECT_IMAGE2D:
-        m.ndim = 2;
-        m.shape[0] = r[1], m.shape[1] = r[0];
-        m.strides[0] = row_pitch, m.strides[1] = pixel;
-        m.size = (r[1] - 1) * row_pitch + r[0] * pixel;
-        break;
-    case CL_MEM_OBJECT_IMAGE2D_ARRAY: case CL_MEM_OBJECT_IMAGE3D:
-        m.ndim = 3;
-        m.shape[0] = r[2], m.shape[1] = r[1], m.shape[2] = r[0];
-        m.strides[0] = slice_pitch, m.strides[1] = row_pitch, m.strides[2] = pixel;
-        m.size = (r[2] - 1) * slice_pitch + (r[1] - 1) * row_pitch + r[0] * pixel;
-        break;
-    default: /* 1-D */
-        m.ndim = 1;
-        m.shape[0] = r[0];
-        m.strides[0] = pixel;
-        m.size = r[0] * pixel;
-        break;
-    }
+    clmem__map_image_shape(&m, img.type, r, pixel, row_pitch, slice_pitch);
     clmem__map_finish(&m, &rec, queue, ev, opts, ptr);
     *map = m;
     return CL_SUCCESS;
