@@ -288,8 +288,8 @@
      clmem_stager_threshold                     clmem_stager_set_threshold(st, min_bytes): stage ...
      clmem_stager_stats
      clmem_stager_get_stats                     the counters.
-     clmem_stager_copy_options
-     clmem_stager_copy                          a blocking linear copy between a clmem_buffer ...
+     clmem_stager_copy_options                  the options of clmem_stager_copy are ...
+     clmem_stager_copy                          a linear copy between a clmem_buffer and ...
      clmem_stager_write_opts                    the two directions of clmem_stager_copy as ...
      clmem_stager_read_opts                     the two directions of clmem_stager_copy as ...
      clmem_stager_release                       stop the threads, unmap and free the slots, ...
@@ -669,6 +669,28 @@ extern "C" {
     .num_wait_for = (cl_uint)(sizeof((const cl_event[]){__VA_ARGS__}) / sizeof(cl_event))
 #endif
 
+/* ---- THE HOST-TRANSFER RULES (private) ----
+   What every host transfer (clmem_enqueue_copy's host pairs, inline and full, the
+   stager, maps) decides alike, in one place. The worded checks are in memobj.c
+   (clmem__host_access_check, clmem__host_wait_check); the host-transfer plan in
+   transfer.c composes them with the extents. */
+/* clmem__host_forbidden(flags, write): the HOST_* bits of an object's flags that
+   forbid the host to write it (write != 0) or to read it; 0 when allowed. */
+static inline cl_mem_flags clmem__host_forbidden(cl_mem_flags flags, int write) {
+    return flags & (CL_MEM_HOST_NO_ACCESS | (write ? CL_MEM_HOST_READ_ONLY : CL_MEM_HOST_WRITE_ONLY));
+}
+/* clmem__host_blocking(given, is_blocking): host transfers and maps block unless
+   .is_blocking was written and is false. */
+static inline cl_bool clmem__host_blocking(unsigned given, int is_blocking) {
+    return (given & CLMEM_GIVEN_IS_BLOCKING) && !is_blocking ? CL_FALSE : CL_TRUE;
+}
+/* clmem__host_count(given, byte_count, size, offset): a linear host transfer's byte
+   count: .byte_count when written (also 0), else everything after offset (offset <=
+   size is checked by the caller). */
+static inline size_t clmem__host_count(unsigned given, size_t byte_count, size_t size, size_t offset) {
+    return (given & CLMEM_GIVEN_BYTE_COUNT) || byte_count ? byte_count : size - offset;
+}
+
 /** The options every enqueue without options of its own takes: given (CLMEM_GIVEN_*
     bits, filled by the macros), wait_for (events to wait for; NULL: none),
     num_wait_for (how many), event (where to put the new event; NULL: none is made). */
@@ -753,6 +775,9 @@ static inline cl_int clmem__migrate_call(cl_command_queue queue, const clmem__mi
      clmem_release(&obj)                     release any clmem handle (see clmem_buffer_release)
    --------------------------------------------------------------------------------- */
 CLMEM_API void *clmem_mem_hostbuf(cl_mem mem);
+/* What clmem_memory_object_get_info calls: clmem_mem_get_info, refusing a stale
+   pooled handle (stale != 0) with CL_INVALID_MEM_OBJECT. */
+CLMEM_API cl_int clmem__object_get_info(cl_mem mem, int stale, clmem_mem_info *info);
 CLMEM_API size_t clmem_mem_hash(cl_mem mem);
 
 /** clmem_live_map_count(mem): how many maps of mem (NULL: of any object) clmem holds
@@ -773,7 +798,11 @@ CLMEM_API int clmem__maps_live(void);
     _Generic((obj), clmem_buffer: clmem_buffer_int_ptr, clmem_image: clmem_image_int_ptr, \
              clmem_pipe: clmem_pipe_int_ptr, cl_mem: clmem__mem_identity)(obj)
 #define clmem_memory_object_int_ptr(obj) CLMEM__MEM_OF(obj)
-#define clmem_memory_object_get_info(obj, info) clmem_mem_get_info(CLMEM__MEM_OF(obj), (info))
+/* get_info refuses a stale copy of a pooled buffer handle (its block may belong to
+   another owner now); a clmem_buffer argument is evaluated twice. */
+#define clmem_memory_object_get_info(obj, info) \
+    clmem__object_get_info(CLMEM__MEM_OF(obj), clmem__buffer_stale(CLMEM__AS_BUFFER(obj)), (info))
+#define CLMEM__AS_BUFFER(obj) _Generic((obj), clmem_buffer: (obj), default: (clmem_buffer){0})
 #define clmem_memory_object_get_host_array(obj, nbytes, err) clmem_mem_get_host_array(CLMEM__MEM_OF(obj), (nbytes), (err))
 #define clmem_memory_object_hostbuf(obj) clmem_mem_hostbuf(CLMEM__MEM_OF(obj))
 #define clmem_memory_object_equal(a, b) (CLMEM__MEM_OF(a) == CLMEM__MEM_OF(b))
@@ -2493,11 +2522,14 @@ CLMEM__COPY_PAIRS(CLMEM__COPY_DECL)
 /* The hot path, inline: a linear buffer <-> host copy with no region, host size or
    wait list (facts the compiler reads off the options literal at the call site and
    folds away), of a live (not stale) buffer the host may access, while no map is
-   live, goes straight to clEnqueueWrite/ReadBuffer. Anything else, and every
-   refusal, takes the full path, which checks everything and words the error. */
+   live, goes straight to clEnqueueWrite/ReadBuffer. It decides with the predicates of
+   the host-transfer plan (clmem__host_forbidden, clmem__host_blocking,
+   clmem__host_count in memobj.h); anything else, and every refusal, takes the plan
+   (transfer.c), which checks everything and words the error. */
 CLMEM_API cl_int clmem__copy_host_failed(cl_int err, cl_command_queue queue, clmem_buffer buf, int write);
 CLMEM_API cl_int clmem__copy_host_linear(cl_command_queue queue, clmem_buffer buf, void *host, int write, unsigned given,
-                                         size_t byte_count, size_t offset, int is_blocking, cl_event *event);
+                                         size_t byte_count, size_t offset, size_t host_offset, int is_blocking,
+                                         cl_event *event);
 /* Known at compile time for a literal: a linear copy with no region, host size or
    wait list. Then only the scalars below are read, and the options literal is never
    built in memory. */
@@ -2505,26 +2537,27 @@ CLMEM_API cl_int clmem__copy_host_linear(cl_command_queue queue, clmem_buffer bu
     (!((o)->given & (CLMEM_GIVEN_REGION | CLMEM_GIVEN_HOST_SIZE)) && !((o)->region[0] | (o)->region[1] | (o)->region[2]) && \
      !(o)->host_size && !(o)->num_wait_for && !(o)->wait_for)
 CLMEM__INLINE cl_int clmem__copy_host_fast(cl_command_queue queue, const clmem_buffer *buf, void *host, int write,
-                                           size_t offset, const clmem_copy_options *o) {
+                                           size_t offset, size_t host_offset, const clmem_copy_options *o) {
     cl_int err;
-    size_t count = (o->given & CLMEM_GIVEN_BYTE_COUNT) || o->byte_count ? o->byte_count : buf->size - offset;
-    cl_bool blocking = (o->given & CLMEM_GIVEN_IS_BLOCKING) && !o->is_blocking ? CL_FALSE : CL_TRUE;
-    if (!(queue && buf->mem && !clmem__buffer_stale(*buf) && host && offset < buf->size && count && count <= buf->size - offset &&
-          !(buf->flags & (CL_MEM_HOST_NO_ACCESS | (write ? CL_MEM_HOST_READ_ONLY : CL_MEM_HOST_WRITE_ONLY))) &&
-          !clmem__maps_live()))
-        return clmem__copy_host_linear(queue, *buf, host, write, o->given, o->byte_count, offset, o->is_blocking, o->event);
+    size_t count = clmem__host_count(o->given, o->byte_count, buf->size, offset);
+    cl_bool blocking = clmem__host_blocking(o->given, o->is_blocking);
+    if (!(queue && buf->mem && !clmem__buffer_stale(*buf) && host && !host_offset && offset < buf->size && count &&
+          count <= buf->size - offset && !clmem__host_forbidden(buf->flags, write) && !clmem__maps_live()))
+        return clmem__copy_host_linear(queue, *buf, host, write, o->given, o->byte_count, offset, host_offset,
+                                       o->is_blocking, o->event);
     err = write ? clEnqueueWriteBuffer(queue, buf->mem, blocking, offset, count, host, 0, NULL, o->event)
                 : clEnqueueReadBuffer(queue, buf->mem, blocking, offset, count, host, 0, NULL, o->event);
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__copy_host_failed(err, queue, *buf, write);
 }
 CLMEM__INLINE cl_int clmem__copy_buffer_from_host_inline(cl_command_queue queue, clmem_buffer dst, const void *src,
                                                          const clmem_copy_options *o) {
-    if (CLMEM__COPY_SIMPLE(o)) return clmem__copy_host_fast(queue, &dst, (void *)(uintptr_t)src, 1, o->dst_offset, o);
+    if (CLMEM__COPY_SIMPLE(o))
+        return clmem__copy_host_fast(queue, &dst, (void *)(uintptr_t)src, 1, o->dst_offset, o->src_offset, o);
     return clmem__copy_buffer_from_host(queue, dst, src, o);
 }
 CLMEM__INLINE cl_int clmem__copy_host_from_buffer_inline(cl_command_queue queue, void *dst, clmem_buffer src,
                                                          const clmem_copy_options *o) {
-    if (CLMEM__COPY_SIMPLE(o)) return clmem__copy_host_fast(queue, &src, dst, 0, o->src_offset, o);
+    if (CLMEM__COPY_SIMPLE(o)) return clmem__copy_host_fast(queue, &src, dst, 0, o->src_offset, o->dst_offset, o);
     return clmem__copy_host_from_buffer(queue, dst, src, o);
 }
 
@@ -2537,8 +2570,10 @@ CLMEM_API cl_int clmem__fill_svm(cl_command_queue queue, clmem_svm dst, const vo
 /** clmem_enqueue_copy(queue, dst, src, ...): copy between any two kinds of memory the
     DISPATCH TABLE lists; the operation is chosen from the static types of dst and src.
     Returns CL_SUCCESS or the error code with a message: CL_INVALID_COMMAND_QUEUE,
-    CL_INVALID_MEM_OBJECT (empty or released handle), CL_INVALID_VALUE (NULL host
-    pointer, offsets or regions out of range or wrapping, zero region components
+    CL_INVALID_MEM_OBJECT (empty or released handle, or a stale copy of a pooled one),
+    CL_INVALID_VALUE (NULL host pointer, offsets or regions out of range or wrapping,
+    the host side's offset of a linear buffer <-> host copy (.src_offset of a write,
+    .dst_offset of a read: offset the pointer), zero region components
     before non-zero ones, pitches too small or not multiples, a host extent above
     .host_size), CL_INVALID_OPERATION (host access the object's HOST_* flags forbid),
     CL_MEM_COPY_OVERLAP (overlapping ranges of one buffer, also through sibling
@@ -2546,7 +2581,8 @@ CLMEM_API cl_int clmem__fill_svm(cl_command_queue queue, clmem_svm dst, const vo
     queue from different contexts; for a plain linear buffer <-> host copy, the hot
     path, this one is the driver's: asking the queue's context would cost 2% of the
     call; NVIDIA and PoCL report it, Oclgrind 21.10 does not), CL_INVALID_EVENT_WAIT_LIST,
-    or the driver's code.
+    CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (a blocking host transfer waiting for a
+    failed event), or the driver's code.
     Thread safety: as the OpenCL calls it makes (any thread; one queue is safe).
     Examples:
         clmem_enqueue_copy(q, buf, host);                          // host -> buffer, all of buf
@@ -3414,7 +3450,7 @@ extern "C" {
    piece i-1 runs; for a read, the DMA of the next pieces runs while threads copy
    piece i out. Smaller copies, and every copy on a device where staging does not pay
    (a CPU device such as PoCL's, or a device whose memory is the host's,
-   CL_DEVICE_HOST_UNIFIED_MEMORY), go straight to clmem_enqueue_copy: the threshold is
+   CL_DEVICE_HOST_UNIFIED_MEMORY), are enqueued directly on the queue: the threshold is
    then "never" unless set (clmem_stager_set_threshold).
 
    How the default threshold was chosen: bench/pinned_bench measures raw pageable,
@@ -3481,10 +3517,11 @@ CLMEM_API size_t clmem_stager_threshold(clmem_stager *st);
 /** What a stager has done (clmem_stager_get_stats). */
 typedef struct clmem_stager_stats {
     unsigned long long staged_copies;  /* copies that went through the slots */
-    unsigned long long direct_copies;  /* copies passed to clmem_enqueue_copy */
+    unsigned long long direct_copies;  /* copies enqueued directly (below the threshold) */
     unsigned long long staged_bytes;
     unsigned long long direct_bytes;
     unsigned long long pieces;         /* slot-sized pieces of the staged copies */
+    unsigned long long running;        /* copies in progress now (non-blocking ones until their event completes) */
     size_t slot_size, slots, threads;  /* as made (threads: 1 where there are no workers) */
 } clmem_stager_stats;
 
@@ -3492,44 +3529,55 @@ typedef struct clmem_stager_stats {
     stager or stats). Any thread. */
 CLMEM_API cl_int clmem_stager_get_stats(clmem_stager *st, clmem_stager_stats *stats);
 
-/** Options of clmem_stager_copy (clmem_enqueue_copy's names and meanings for a
-    linear buffer <-> host copy: a written option means its value, one left out its
-    default). */
-typedef struct clmem_stager_copy_options {
-    unsigned given CLMEM__DEFAULT;             /* CLMEM_GIVEN_* bits: filled by the macros */
-    size_t byte_count CLMEM__DEFAULT;          /* bytes (left out: everything the buffer holds after the offset; 0: nothing) */
-    size_t src_offset CLMEM__DEFAULT;          /* read: byte offset in the buffer */
-    size_t dst_offset CLMEM__DEFAULT;          /* write: byte offset in the buffer */
-    size_t host_size CLMEM__DEFAULT;           /* bytes of the host memory, checked when given (left out: unknown) */
-    const cl_event *wait_for CLMEM__DEFAULT;   /* events every enqueued piece waits for */
-    cl_uint num_wait_for CLMEM__DEFAULT;
-    cl_event *event CLMEM__DEFAULT;            /* where to put an event (complete when the call returns) */
-} clmem_stager_copy_options;
+/** clmem_stager_copy_options: the options of clmem_stager_copy are clmem_enqueue_copy's
+    (clmem_copy_options); this older name stays as an alias of that type. */
+typedef clmem_copy_options clmem_stager_copy_options;
 
-/** clmem_stager_copy(st, dst, src, ...): a blocking linear copy between a
-    clmem_buffer and pageable host memory, host -> buffer (dst a clmem_buffer) or
-    buffer -> host (src a clmem_buffer), staged when byte_count is at least the
-    threshold, otherwise clmem_enqueue_copy (blocking) on the stager's queue. The
-    host memory may be used again when the call returns. Other pairs are a compile
-    error. Options: clmem_stager_copy_options. The copy always blocks; .event, when
-    asked for, is a marker after the copy (already complete; yours to release).
+/** clmem_stager_copy(st, dst, src, ...): a linear copy between a clmem_buffer and
+    pageable host memory, host -> buffer (dst a clmem_buffer) or buffer -> host (src a
+    clmem_buffer), staged through the pinned slots when byte_count is at least the
+    threshold, otherwise enqueued directly on the stager's queue. Other pairs are a
+    compile error. It is checked and resolved as clmem_enqueue_copy's buffer <-> host
+    pairs are (the one host-transfer plan), and takes their options (clmem_copy_options):
+      .byte_count   left out: everything the buffer holds after the offset; 0: nothing
+      .dst_offset   (write) / .src_offset (read): byte offset in the buffer; the other
+                    one does not apply (offset the host pointer) and is refused
+      .host_size    bytes of the host memory, checked when given
+      .wait_for, .num_wait_for, .event
+      .is_blocking  left out or true: the call returns when every byte has arrived (the
+                    host memory may be used again) and .event, when asked for, is
+                    complete (CL_COMPLETE). false: the call returns at once; the host
+                    memory must stay untouched (and alive) until .event completes, which
+                    it does when every byte has arrived: a staged copy runs on a thread
+                    of its own and its event is a user event the stager completes (set to
+                    a negative code if the copy fails); a direct copy is the driver's
+                    non-blocking call. (Where the stager has no worker threads, Windows,
+                    a staged copy blocks.)
+    .region and the rectangle options do not apply (CL_INVALID_VALUE).
     Returns CL_SUCCESS or: CL_INVALID_VALUE (st NULL, host pointer NULL, offset or
-    offset + byte_count beyond the buffer, byte_count above .host_size),
-    CL_INVALID_MEM_OBJECT (empty or released buffer handle), CL_INVALID_CONTEXT (the
-    buffer belongs to another context than the stager's queue), CL_INVALID_OPERATION
-    (the buffer's HOST_* flags forbid the host access), CL_INVALID_EVENT_WAIT_LIST, or
-    the driver's code (the pieces already enqueued are waited for first; the
-    destination then holds a part of the data). A copy of zero bytes calls no copy.
-    Thread safety: any thread; copies on one stager run one at a time (a lock).
+    offset + byte_count beyond the buffer, byte_count above .host_size, the host side's
+    offset, .region), CL_INVALID_COMMAND_QUEUE, CL_INVALID_MEM_OBJECT (empty or released
+    buffer handle, or a stale copy of a pooled one: its block may be another owner's
+    now; nothing is read or written), CL_INVALID_CONTEXT (the buffer belongs to another
+    context than the stager's queue), CL_INVALID_OPERATION (the buffer's HOST_* flags
+    forbid the host access), CL_INVALID_EVENT_WAIT_LIST, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
+    (an event of the wait list has failed: nothing is copied), or the driver's code (the
+    pieces already enqueued are waited for first; the destination then holds a part of
+    the data). Every message names clmem_stager_copy. A copy of zero bytes calls no copy
+    (.event: a marker after the wait list).
+    Thread safety: any thread; copies on one stager run one at a time, in the order they
+    were called: a copy called after a non-blocking one waits for it (a blocking one in
+    the call, a non-blocking one in its thread), as commands of one in-order queue do.
     Examples:
         clmem_stager_copy(st, buf, src);                            // all of buf
-        clmem_stager_copy(st, dst, buf, .byte_count = n, .src_offset = 4096); */
+        clmem_stager_copy(st, dst, buf, .byte_count = n, .src_offset = 4096);
+        clmem_stager_copy(st, buf, src, .is_blocking = false, .event = &e); // returns at once */
 #ifndef __cplusplus
 #define clmem_stager_copy(...) clmem__stager_copy_(__VA_ARGS__, )
 #define clmem__stager_copy_(st, dst, src, ...)                                                          \
     (CLMEM__STAGER_ASSERT(dst, src),                                                                    \
      _Generic((dst), clmem_buffer: clmem__stager_write_fn, default: clmem__stager_read_fn)(             \
-         st, dst, src, &(clmem_stager_copy_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__}))
+         st, dst, src, &(clmem_copy_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__}))
 /* 1 for buffer <- host and host <- buffer, 0 for the rest (a compile error). */
 #define CLMEM__STAGER_OK(dst, src)                                                                      \
     _Generic((dst), clmem_buffer: _Generic((src), clmem_buffer: 0, clmem_image: 0, clmem_svm: 0,         \
@@ -3547,18 +3595,21 @@ typedef struct clmem_stager_copy_options {
     &opts): the two directions of clmem_stager_copy as functions (for C++, function
     pointers, and callers with an options struct; opts may be NULL). */
 CLMEM_API cl_int clmem_stager_write_opts(clmem_stager *st, clmem_buffer dst, const void *src,
-                                         const clmem_stager_copy_options *opts);
-CLMEM_API cl_int clmem_stager_read_opts(clmem_stager *st, void *dst, clmem_buffer src,
-                                        const clmem_stager_copy_options *opts);
+                                         const clmem_copy_options *opts);
+CLMEM_API cl_int clmem_stager_read_opts(clmem_stager *st, void *dst, clmem_buffer src, const clmem_copy_options *opts);
 /* What the generic macro selects (public linkage because it expands in user code). */
 CLMEM_API cl_int clmem__stager_write_fn(clmem_stager *st, clmem_buffer dst, const void *src,
-                                        const clmem_stager_copy_options *opts);
-CLMEM_API cl_int clmem__stager_read_fn(clmem_stager *st, void *dst, clmem_buffer src,
-                                       const clmem_stager_copy_options *opts);
+                                        const clmem_copy_options *opts);
+CLMEM_API cl_int clmem__stager_read_fn(clmem_stager *st, void *dst, clmem_buffer src, const clmem_copy_options *opts);
 
 /** clmem_stager_release(st): stop the threads, unmap and free the slots, release the
-    queue. A copy must not be running on it. NULL: CL_SUCCESS. Returns CL_SUCCESS or
-    the driver's code from unmapping (everything is freed all the same). */
+    queue. NULL: CL_SUCCESS. While a copy runs through the stager (a blocking one in
+    another thread, or a non-blocking one whose event has not completed) the release is
+    refused with CL_INVALID_OPERATION and words, and nothing is released: release it
+    after the copies return (wait for a non-blocking copy's event). A copy that starts
+    while the release runs, or after it, uses freed memory: the caller orders them.
+    Returns CL_SUCCESS, CL_INVALID_OPERATION, or the driver's code from unmapping
+    (everything is freed all the same). Example: clmem_stager_release(st); */
 CLMEM_API cl_int clmem_stager_release(clmem_stager *st);
 
 #ifdef __cplusplus
@@ -4389,8 +4440,8 @@ CLMEM_API void clmem_test_fail(clmem_test_context *t, const char *file, int line
         clmem_svm_map_options    size, is_blocking, wait_for, num_wait_for, event
         clmem_svm_memfill_options  byte_count, wait_for, num_wait_for, event
         clmem_svm_empty_options  shape, ndim, order, alignment, queue
-        clmem_stager_copy_options  byte_count, src_offset, dst_offset, host_size,
-                                 wait_for, num_wait_for, event
+        clmem_stager_copy_options (= clmem_copy_options)  byte_count, src_offset,
+                                 dst_offset, host_size, is_blocking, wait_for, num_wait_for, event
       In C++14 and later every options field carries a default member initializer
       (zero; the C layout is unchanged), so g++'s -Wmissing-field-initializers stays
       quiet about the fields left out.
@@ -5089,6 +5140,10 @@ template <class M> inline cl_mem clmem_memory_object_int_ptr(const M &obj) { ret
 template <class M> inline cl_int clmem_memory_object_get_info(const M &obj, clmem_mem_info *info) {
     return clmem::detail::ret(clmem_mem_get_info(clmem::detail::mem_of(obj), info));
 }
+/* a stale copy of a pooled buffer handle is refused (CL_INVALID_MEM_OBJECT), as in C */
+inline cl_int clmem_memory_object_get_info(const clmem_buffer &obj, clmem_mem_info *info) {
+    return clmem::detail::ret(clmem__object_get_info(obj.mem, clmem__buffer_stale(obj), info));
+}
 template <class M> inline void *clmem_memory_object_get_host_array(const M &obj, size_t nbytes, cl_int *errcode_ret) {
     return clmem_mem_get_host_array(clmem::detail::mem_of(obj), nbytes, errcode_ret);
 }
@@ -5651,6 +5706,24 @@ static cl_int clmem__wait_list_ok(const char *fn, const cl_event *wait_for, cl_u
     return CL_SUCCESS;
 }
 
+/* clmem__host_access_check(fn, what, flags, write, how): CL_INVALID_OPERATION, in
+   words, when the object's HOST_* flags forbid the host access (how: "" for a copy,
+   "CL_MAP_READ " or the like for a map, written before the sentence). */
+static cl_int clmem__host_access_check(const char *fn, const char *what, cl_mem_flags flags, int write, const char *how) {
+    char text[200];
+    if (!CLMEM__CHECKS || !clmem__host_forbidden(flags, write)) return CL_SUCCESS;
+    return clmem__fail(CL_INVALID_OPERATION, fn, "%sthe host may not %s %s: its flags are %s", how,
+                       write ? "write" : "read", what, clmem__mem_flags_text(flags, text, sizeof text));
+}
+
+/* clmem__host_wait_check(fn, blocking, wait_for, n): the wait list is well formed,
+   and a blocking call waits for no failed event (clmem__wait_list_ok). */
+static cl_int clmem__host_wait_check(const char *fn, cl_bool blocking, const cl_event *wait_for, cl_uint n) {
+    cl_int err;
+    if ((err = clmem__check_wait_list(fn, wait_for, n)) != CL_SUCCESS) return err;
+    return blocking ? clmem__wait_list_ok(fn, wait_for, n) : CL_SUCCESS;
+}
+
 CLMEM_API cl_int clmem_mem_get_info(cl_mem mem, clmem_mem_info *info) {
     static const char fn[] = "clmem_mem_get_info";
     cl_int err;
@@ -5727,6 +5800,16 @@ CLMEM_API void *clmem_mem_get_host_array(cl_mem mem, size_t nbytes, cl_int *errc
         return NULL;
     }
     return host;
+}
+
+CLMEM_API cl_int clmem__object_get_info(cl_mem mem, int stale, clmem_mem_info *info) {
+    if (CLMEM__CHECKS && stale) {
+        if (info) memset(info, 0, sizeof *info);
+        return clmem__fail(CL_INVALID_MEM_OBJECT, "clmem_memory_object_get_info",
+                           "obj is a stale pooled buffer handle: its block was released (it may belong to another "
+                           "owner now)");
+    }
+    return clmem_mem_get_info(mem, info);
 }
 
 CLMEM_API void *clmem_mem_hostbuf(cl_mem mem) {
@@ -6829,6 +6912,8 @@ CLMEM_API clmem_image clmem_create_image_opts(cl_context context, cl_mem_flags f
             goto fail;
         if (opts->buffer.mem) {
             size_t need = 0;
+            /* a stale copy of a pooled handle: its block may be another owner's now */
+            if ((err = clmem__buffer_invalid(fn, ".buffer", opts->buffer)) != CL_SUCCESS) goto fail;
             if (!clmem__mul_ok(w, elem, &need) || need > opts->buffer.size) {
                 err = clmem__fail(CL_INVALID_IMAGE_SIZE, fn,
                                   "width %zu x element size %zu is more than the %zu bytes of .buffer", w, elem,
@@ -8705,17 +8790,16 @@ static cl_int clmem__map_check_flags(const char *fn, cl_map_flags flags) {
     return CL_SUCCESS;
 }
 
+/* clmem__map_check_access(fn, what, mem_flags, flags): the host-access rule of every
+   host transfer (clmem__host_access_check), for each direction the map flags ask. */
 static cl_int clmem__map_check_access(const char *fn, const char *what, cl_mem_flags mem_flags, cl_map_flags flags) {
-    char text[160];
-    if (!CLMEM__CHECKS) return CL_SUCCESS;
-    if ((flags & CL_MAP_READ) && (mem_flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS)))
-        return clmem__fail(CL_INVALID_OPERATION, fn, "CL_MAP_READ of a %s created with %s: the host may not read it",
-                           what, clmem__mem_flags_text(mem_flags, text, sizeof text));
-    if ((flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) &&
-        (mem_flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)))
-        return clmem__fail(CL_INVALID_OPERATION, fn, "%s of a %s created with %s: the host may not write it",
-                           (flags & CL_MAP_WRITE) ? "CL_MAP_WRITE" : "CL_MAP_WRITE_INVALIDATE_REGION", what,
-                           clmem__mem_flags_text(mem_flags, text, sizeof text));
+    cl_int err;
+    if ((flags & CL_MAP_READ) &&
+        (err = clmem__host_access_check(fn, what, mem_flags, 0, "CL_MAP_READ: ")) != CL_SUCCESS)
+        return err;
+    if (flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION))
+        return clmem__host_access_check(fn, what, mem_flags, 1,
+                                        (flags & CL_MAP_WRITE) ? "CL_MAP_WRITE: " : "CL_MAP_WRITE_INVALIDATE_REGION: ");
     return CL_SUCCESS;
 }
 
@@ -8774,7 +8858,8 @@ static cl_int clmem__map_buffer_layout(const char *fn, const clmem_map_options *
         for (i = 0; i < ndim; ++i) {
             size_t reach;
             if (!clmem__mul_ok(m->shape[i] - 1, opts->strides[i], &reach) || !clmem__add_ok(extent, reach, &extent))
-                return clmem__fail(CL_INVALID_VALUE, fn, "strides overflow size_t");
+                return clmem__fail(CL_INVALID_VALUE, fn, "shape[%zu] %zu x strides[%zu] %zu overflows size_t", i,
+                                   m->shape[i], i, opts->strides[i]);
             m->strides[i] = opts->strides[i];
         }
         if (extent > size)
@@ -8824,6 +8909,19 @@ static void clmem__map_finish(clmem_memory_map *m, const clmem__map_record *rec,
     clmem__map_publish(rec->serial, ptr, queue, ev);
 }
 
+/* clmem__map_enter(fn, rec, blocking, opts): enter the record (clmem__map_reserve, with
+   the call site) and check the wait list as every host transfer does (a blocking map
+   waits for no failed event); the record is withdrawn on failure. */
+static cl_int clmem__map_enter(const char *fn, clmem__map_record *rec, bool blocking, const clmem_map_options *opts) {
+    cl_int err;
+    rec->file = opts->clmem__file;
+    rec->line = opts->clmem__line;
+    if ((err = clmem__map_reserve(fn, rec)) != CL_SUCCESS) return err;
+    if ((err = clmem__host_wait_check(fn, blocking, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS)
+        clmem__map_cancel(rec->serial);
+    return err;
+}
+
 /* Everything a map function checks alike, before the object-specific checks. */
 static cl_int clmem__map_common_checks(const char *fn, cl_command_queue queue, cl_mem mem, const char *what,
                                        cl_map_flags flags, clmem_memory_map *map, const clmem_map_options *opts) {
@@ -8852,11 +8950,12 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
     if (map) *map = m;
     if ((err = clmem__map_common_checks(fn, queue, buf.mem, "buf", flags, map, opts)) != CL_SUCCESS) return err;
     if (CLMEM__CHECKS && (err = clmem__buffer_invalid(fn, "buf", buf)) != CL_SUCCESS) return err;
-    blocking = !(opts->given & CLMEM_GIVEN_IS_BLOCKING) || opts->is_blocking;
+    blocking = clmem__host_blocking(opts->given, opts->is_blocking) != CL_FALSE;
     for (i = 0; i < 3; ++i)
         if (opts->origin[i] != 0 || opts->region[i] != 0 || (opts->given & CLMEM_GIVEN_REGION))
-            return clmem__fail(CL_INVALID_VALUE, fn, ".origin and .region are for image maps; a buffer map takes offset "
-                               "and .shape");
+            return clmem__fail(CL_INVALID_VALUE, fn, ".origin {%zu, %zu, %zu} and .region {%zu, %zu, %zu} are for image "
+                               "maps; a buffer map takes offset and .shape", opts->origin[0], opts->origin[1],
+                               opts->origin[2], opts->region[0], opts->region[1], opts->region[2]);
     if (CLMEM__CHECKS && offset > buf.size)
         return clmem__fail(CL_INVALID_VALUE, fn, "offset %zu is beyond the buffer's %zu bytes", offset, buf.size);
     if ((err = clmem__map_buffer_layout(fn, opts, itemsize, offset < buf.size ? buf.size - offset : 0, &m)) != CL_SUCCESS)
@@ -8867,7 +8966,7 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
     if (CLMEM__CHECKS && !clmem__range_ok(offset, m.size, buf.size))
         return clmem__fail(CL_INVALID_VALUE, fn, "offset %zu + size %zu (shape of %zu-byte elements) is beyond the "
                            "buffer's %zu bytes", offset, m.size, itemsize, buf.size);
-    if ((err = clmem__map_check_access(fn, "buffer", buf.flags, flags)) != CL_SUCCESS) return err;
+    if ((err = clmem__map_check_access(fn, "buf", buf.flags, flags)) != CL_SUCCESS) return err;
     if ((err = clmem__same_context(fn, queue, buf.context, "buf")) != CL_SUCCESS) return err;
 
     memset(&rec, 0, sizeof rec);
@@ -8877,14 +8976,7 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
     rec.lo[0] = buf.origin + offset;
     rec.hi[0] = rec.lo[0] + m.size;
     rec.hi[1] = rec.hi[2] = 1;
-    rec.file = opts->clmem__file;
-    rec.line = opts->clmem__line;
-    if ((err = clmem__map_reserve(fn, &rec)) != CL_SUCCESS) return err;
-
-    if (blocking && (err = clmem__wait_list_ok(fn, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) {
-        clmem__map_cancel(rec.serial);
-        return err;
-    }
+    if ((err = clmem__map_enter(fn, &rec, blocking, opts)) != CL_SUCCESS) return err;
     ptr = clEnqueueMapBuffer(queue, buf.mem, blocking ? CL_TRUE : CL_FALSE, flags, offset, m.size, opts->num_wait_for,
                              opts->wait_for, (!blocking || opts->event) ? &ev : NULL, &err);
     if (err != CL_SUCCESS || ptr == NULL) {
@@ -8925,6 +9017,38 @@ static const char *clmem__map_pixel_dtype(cl_image_format f, size_t pixel_size) 
     return n == 1 ? names[t][0] : n == 2 ? names[t][1] : n == 4 ? names[t][2] : "bytes";
 }
 
+/* clmem__map_image_shape(m, type, r, pixel, row_pitch, slice_pitch): an image map's
+   axes (slowest first), strides and size from the region and the driver's pitches. */
+static void clmem__map_image_shape(clmem_memory_map *m, cl_mem_object_type type, const size_t r[3], size_t pixel,
+                                   size_t row_pitch, size_t slice_pitch) {
+    switch (type) {
+    case CL_MEM_OBJECT_IMAGE1D_ARRAY: /* layers are slice_pitch apart */
+        m->ndim = 2;
+        m->shape[0] = r[1], m->shape[1] = r[0];
+        m->strides[0] = slice_pitch, m->strides[1] = pixel;
+        m->size = (r[1] - 1) * slice_pitch + r[0] * pixel;
+        break;
+    case CL_MEM_OBJECT_IMAGE2D:
+        m->ndim = 2;
+        m->shape[0] = r[1], m->shape[1] = r[0];
+        m->strides[0] = row_pitch, m->strides[1] = pixel;
+        m->size = (r[1] - 1) * row_pitch + r[0] * pixel;
+        break;
+    case CL_MEM_OBJECT_IMAGE2D_ARRAY: case CL_MEM_OBJECT_IMAGE3D:
+        m->ndim = 3;
+        m->shape[0] = r[2], m->shape[1] = r[1], m->shape[2] = r[0];
+        m->strides[0] = slice_pitch, m->strides[1] = row_pitch, m->strides[2] = pixel;
+        m->size = (r[2] - 1) * slice_pitch + (r[1] - 1) * row_pitch + r[0] * pixel;
+        break;
+    default: /* 1-D */
+        m->ndim = 1;
+        m->shape[0] = r[0];
+        m->strides[0] = pixel;
+        m->size = r[0] * pixel;
+        break;
+    }
+}
+
 CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_image img, cl_map_flags flags,
                                               clmem_memory_map *map, const clmem_map_options *opts) {
     static const char fn[] = "clmem_enqueue_map_image";
@@ -8940,13 +9064,15 @@ CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_imag
     memset(&m, 0, sizeof m);
     if (map) *map = m;
     if ((err = clmem__map_common_checks(fn, queue, img.mem, "img", flags, map, opts)) != CL_SUCCESS) return err;
-    blocking = !(opts->given & CLMEM_GIVEN_IS_BLOCKING) || opts->is_blocking;
+    blocking = clmem__host_blocking(opts->given, opts->is_blocking) != CL_FALSE;
     if (opts->ndim != 0 || opts->order != 0 || (opts->given & (CLMEM_GIVEN_NDIM | CLMEM_GIVEN_ORDER | CLMEM_GIVEN_SHAPE)))
-        return clmem__fail(CL_INVALID_VALUE, fn, "an image map takes its shape from the region: leave .ndim and .order out");
+        return clmem__fail(CL_INVALID_VALUE, fn, "an image map takes its shape from the region: leave .ndim (%zu), .order "
+                           "(%d) and .shape out", (size_t)opts->ndim, (int)opts->order);
     for (i = 0; i < CLMEM_MAP_MAX_DIMS; ++i)
         if (opts->shape[i] != 0 || opts->strides[i] != 0)
             return clmem__fail(CL_INVALID_VALUE, fn, "an image map takes its shape and strides from the region and the "
-                               "pitches the driver returns: leave .shape and .strides out");
+                               "pitches the driver returns: leave .shape and .strides out (shape[%zu] %zu, strides[%zu] %zu)",
+                               i, opts->shape[i], i, opts->strides[i]);
     /* the image's extent along x, y, z for its type (unused axes have extent 1) */
     dims[0] = img.width;
     dims[1] = dims[2] = 1;
@@ -8982,7 +9108,7 @@ CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_imag
     if (pixel == 0)
         return clmem__fail(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, fn, "img has an unknown format (order 0x%x, type 0x%x)",
                            (unsigned)img.format.image_channel_order, (unsigned)img.format.image_channel_data_type);
-    if ((err = clmem__map_check_access(fn, "image", img.flags, flags)) != CL_SUCCESS) return err;
+    if ((err = clmem__map_check_access(fn, "img", img.flags, flags)) != CL_SUCCESS) return err;
     if ((err = clmem__same_context(fn, queue, img.context, "img")) != CL_SUCCESS) return err;
 
     memset(&rec, 0, sizeof rec);
@@ -8992,14 +9118,7 @@ CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_imag
         rec.lo[i] = o[i];
         rec.hi[i] = o[i] + r[i];
     }
-    rec.file = opts->clmem__file;
-    rec.line = opts->clmem__line;
-    if ((err = clmem__map_reserve(fn, &rec)) != CL_SUCCESS) return err;
-
-    if (blocking && (err = clmem__wait_list_ok(fn, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) {
-        clmem__map_cancel(rec.serial);
-        return err;
-    }
+    if ((err = clmem__map_enter(fn, &rec, blocking, opts)) != CL_SUCCESS) return err;
     ptr = clEnqueueMapImage(queue, img.mem, blocking ? CL_TRUE : CL_FALSE, flags, o, r, &row_pitch, &slice_pitch,
                             opts->num_wait_for, opts->wait_for, (!blocking || opts->event) ? &ev : NULL, &err);
     if (err != CL_SUCCESS || ptr == NULL) {
@@ -9011,32 +9130,7 @@ CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_imag
     m.itemsize = pixel;
     m.row_pitch = row_pitch;
     m.slice_pitch = slice_pitch;
-    switch (img.type) {
-    case CL_MEM_OBJECT_IMAGE1D_ARRAY: /* layers are slice_pitch apart */
-        m.ndim = 2;
-        m.shape[0] = r[1], m.shape[1] = r[0];
-        m.strides[0] = slice_pitch, m.strides[1] = pixel;
-        m.size = (r[1] - 1) * slice_pitch + r[0] * pixel;
-        break;
-    case CL_MEM_OBJECT_IMAGE2D:
-        m.ndim = 2;
-        m.shape[0] = r[1], m.shape[1] = r[0];
-        m.strides[0] = row_pitch, m.strides[1] = pixel;
-        m.size = (r[1] - 1) * row_pitch + r[0] * pixel;
-        break;
-    case CL_MEM_OBJECT_IMAGE2D_ARRAY: case CL_MEM_OBJECT_IMAGE3D:
-        m.ndim = 3;
-        m.shape[0] = r[2], m.shape[1] = r[1], m.shape[2] = r[0];
-        m.strides[0] = slice_pitch, m.strides[1] = row_pitch, m.strides[2] = pixel;
-        m.size = (r[2] - 1) * slice_pitch + (r[1] - 1) * row_pitch + r[0] * pixel;
-        break;
-    default: /* 1-D */
-        m.ndim = 1;
-        m.shape[0] = r[0];
-        m.strides[0] = pixel;
-        m.size = r[0] * pixel;
-        break;
-    }
+    clmem__map_image_shape(&m, img.type, r, pixel, row_pitch, slice_pitch);
     clmem__map_finish(&m, &rec, queue, ev, opts, ptr);
     *map = m;
     return CL_SUCCESS;
@@ -9577,10 +9671,8 @@ CLMEM_API cl_int clmem__set_arg_unsupported(cl_kernel kernel, cl_uint index, ...
 static const clmem_copy_options clmem__copy_defaults = CLMEM__ZERO;
 #define CLMEM__COPY "clmem_enqueue_copy"
 
-/* Host transfers block unless .is_blocking was written and is false. */
-static cl_bool clmem__blocking(const clmem_copy_options *o) {
-    return (o->given & CLMEM_GIVEN_IS_BLOCKING) && !o->is_blocking ? CL_FALSE : CL_TRUE;
-}
+/* Host transfers block unless .is_blocking was written and is false (memobj.h). */
+static cl_bool clmem__blocking(const clmem_copy_options *o) { return clmem__host_blocking(o->given, o->is_blocking); }
 /* Device-side copies never block unless .is_blocking was written and is true. */
 static bool clmem__device_wait(const clmem_copy_options *o) {
     return (o->given & CLMEM_GIVEN_IS_BLOCKING) && o->is_blocking;
@@ -9731,16 +9823,6 @@ static cl_int clmem__check_common(cl_command_queue queue, const clmem_copy_optio
 static cl_int clmem__check_buffer(const char *what, clmem_buffer b) {
     return CLMEM__CHECKS ? clmem__buffer_invalid(CLMEM__COPY, what, b) : CL_SUCCESS;
 }
-static cl_int clmem__check_host_access(const char *what, clmem_buffer b, bool write) {
-    cl_mem_flags forbidden = write ? (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)
-                                   : (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS);
-    char text[200];
-    if (CLMEM__CHECKS && (b.flags & forbidden))
-        return clmem__fail(CL_INVALID_OPERATION, CLMEM__COPY, "the host may not %s %s: its flags are %s",
-                           write ? "write" : "read", what, clmem__mem_flags_text(b.flags, text, sizeof text));
-    return CL_SUCCESS;
-}
-
 /* clmem__finish_device_copy: a device-to-device copy asked to block waits for it. */
 static cl_int clmem__after_device_copy(const clmem_copy_options *o, cl_event *own) {
     cl_int err = CL_SUCCESS;
@@ -9753,107 +9835,162 @@ static cl_int clmem__after_device_copy(const clmem_copy_options *o, cl_event *ow
     return err;
 }
 
-/* ---- buffer <- host, host <- buffer ---- */
+/* ---- buffer <- host, host <- buffer: the host-transfer plan ----
+
+   Every host transfer resolves and checks its arguments here, once, and every
+   refusal is worded here, in the name of the public function the caller called
+   (plan.fn): clmem_enqueue_copy's buffer <-> host pairs (the inline hot path in
+   transfer.h uses the same predicates, from memobj.h, and hands everything it does
+   not pass to this path), clmem_stager_copy (stager.c: both its direct and its staged
+   path), and the image <-> host pairs (transfer_image.c, through
+   clmem__host_plan_side). Maps share the worded checks (clmem__host_access_check,
+   clmem__host_wait_check in memobj.c). The rules:
+   - queue: not NULL; the object: a live handle (not empty, released or a stale copy
+     of a pooled handle); the host pointer: not NULL;
+   - host access: the object's HOST_* flags allow it (CL_INVALID_OPERATION);
+   - wait list: well formed; a blocking transfer waits for no failed event
+     (CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, as PoCL would hang);
+   - context: the object's is the queue's;
+   - linear (no .region): the offset is the buffer side's (.dst_offset of a write,
+     .src_offset of a read; the host side's is refused: offset the pointer), within the
+     buffer; .byte_count written means its value (0: nothing), left out everything
+     after the offset; within the buffer and .host_size when given;
+   - rectangular (.region): origins and pitches within the buffer and .host_size;
+   - blocking: unless .is_blocking was written and is false;
+   - live maps: a buffer mapped for writing draws a warning (clmem__map_note_use). */
+typedef struct clmem__host_plan {
+    const char *fn;        /* the public name every message carries */
+    const char *what;      /* the buffer's argument name: "dst" (write) or "src" (read) */
+    bool write;            /* host -> device */
+    cl_bool blocking;
+    bool rect;             /* rectangular: region, br, hr */
+    size_t offset, count;  /* linear: the range in the buffer; count 0: nothing to copy */
+    size_t region[3];
+    clmem__rect br, hr;    /* rectangular: the buffer's and the host's rectangles */
+} clmem__host_plan;
+
+/* clmem__host_plan_side(fn, queue, queue_ctx, what, ctx, flags, host, write, o,
+   &blocking): the rules of every host transfer that do not depend on the kind of
+   object: the host pointer, host access, wait list and blocking, context (ctx NULL:
+   checked by the caller; queue_ctx: the queue's context when the caller knows it,
+   else asked). */
+static cl_int clmem__host_plan_side(const char *fn, cl_command_queue queue, cl_context queue_ctx, const char *what,
+                                    cl_context ctx, cl_mem_flags flags, const void *host, bool write,
+                                    const clmem_copy_options *o, cl_bool *blocking) {
+    cl_int err;
+    *blocking = clmem__blocking(o);
+    if (!CLMEM__CHECKS) return CL_SUCCESS;
+    if (!host) return clmem__fail(CL_INVALID_VALUE, fn, "the host pointer (%s) is NULL", write ? "src" : "dst");
+    if ((err = clmem__host_access_check(fn, what, flags, write, "")) != CL_SUCCESS) return err;
+    if ((err = clmem__host_wait_check(fn, *blocking, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
+    if (!ctx || ctx == queue_ctx) return CL_SUCCESS;
+    if (queue_ctx)
+        return clmem__fail(CL_INVALID_CONTEXT, fn, "%s belongs to context %p but the queue to %p", what, (void *)ctx,
+                           (void *)queue_ctx);
+    /* One driver query on the full path: not every driver compares the contexts
+       (Oclgrind 21.10 reads another context's buffer), and CL_INVALID_CONTEXT is
+       documented. The inline hot path leaves it to the driver (see transfer.h). */
+    return clmem__same_context(fn, queue, ctx, what);
+}
+
+/* clmem__host_plan_make(fn, queue, queue_ctx, buf, host, write, o, &p): resolve and
+   check a buffer <-> host transfer (the rules above). */
+static cl_int clmem__host_plan_make(const char *fn, cl_command_queue queue, cl_context queue_ctx, clmem_buffer buf,
+                                    const void *host, bool write, const clmem_copy_options *o, clmem__host_plan *p) {
+    const char *oname = write ? "dst_offset" : "src_offset";
+    size_t host_offset = write ? o->src_offset : o->dst_offset;
+    cl_int err;
+    memset(p, 0, sizeof *p);
+    p->fn = fn;
+    p->what = write ? "dst" : "src";
+    p->write = write;
+    if (CLMEM__CHECKS) {
+        if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
+        if ((err = clmem__buffer_invalid(fn, p->what, buf)) != CL_SUCCESS) return err;
+    }
+    if ((err = clmem__host_plan_side(fn, queue, queue_ctx, p->what, buf.context, buf.flags, host, write, o,
+                                     &p->blocking)) != CL_SUCCESS)
+        return err;
+    if ((o->given & CLMEM_GIVEN_REGION) || (o->region[0] | o->region[1] | o->region[2])) {
+        p->rect = clmem__region(fn, (o->given & CLMEM_GIVEN_REGION) != 0, o->region, p->region, &err);
+        if (err != CL_SUCCESS || p->region[0] == 0) return err; /* all zero: nothing to copy */
+        if ((err = clmem__rect_make(fn, "buffer", o->buffer_origin, o->buffer_pitches, p->region, buf.size, &p->br)) !=
+            CL_SUCCESS)
+            return err;
+        p->count = 1; /* something to copy */
+        return clmem__rect_make(fn, "host", o->host_origin, o->host_pitches, p->region,
+                                (o->given & CLMEM_GIVEN_HOST_SIZE) || o->host_size ? o->host_size : SIZE_MAX, &p->hr);
+    }
+    p->offset = write ? o->dst_offset : o->src_offset;
+    if (CLMEM__CHECKS) {
+        if (host_offset != 0)
+            return clmem__fail(CL_INVALID_VALUE, fn,
+                               "%s %zu does not apply: the host side has no offset (offset the pointer); the buffer's "
+                               "offset is %s", write ? "src_offset" : "dst_offset", host_offset, oname);
+        if (p->offset > buf.size)
+            return clmem__fail(CL_INVALID_VALUE, fn, "%s %zu is beyond the buffer's %zu bytes", oname, p->offset, buf.size);
+    }
+    p->count = clmem__host_count(o->given, o->byte_count, buf.size, p->offset);
+    if (CLMEM__CHECKS) {
+        if (!clmem__range_ok(p->offset, p->count, buf.size))
+            return clmem__fail(CL_INVALID_VALUE, fn, "%s %zu + byte_count %zu is beyond the buffer's %zu bytes", oname,
+                               p->offset, p->count, buf.size);
+        if (((o->given & CLMEM_GIVEN_HOST_SIZE) || o->host_size) && p->count > o->host_size)
+            return clmem__fail(CL_INVALID_VALUE, fn, "byte_count %zu is more than host_size %zu", p->count, o->host_size);
+    }
+    return CL_SUCCESS;
+}
 
 /* clmem__host_failed: a host transfer the driver refused; a context mismatch gets the
    same words as clmem's own checks. */
-static cl_int clmem__host_failed(cl_int err, cl_command_queue queue, clmem_buffer buf, const char *call) {
-    if (err == CL_INVALID_CONTEXT && clmem__same_context(CLMEM__COPY, queue, buf.context, "the buffer") != CL_SUCCESS)
+static cl_int clmem__host_failed(const char *fn, cl_int err, cl_command_queue queue, clmem_buffer buf, const char *call) {
+    if (err == CL_INVALID_CONTEXT && clmem__same_context(fn, queue, buf.context, "the buffer") != CL_SUCCESS)
         return CL_INVALID_CONTEXT;
-    return clmem__cl_fail(err, CLMEM__COPY, call);
+    return clmem__cl_fail(err, fn, call);
 }
 
-static cl_int clmem__host_rect(cl_command_queue queue, clmem_buffer buf, void *host, bool write, const size_t region[3],
-                               const clmem_copy_options *o) {
-    clmem__rect br, hr;
+/* clmem__host_plan_run(queue, buf, host, &p, wait_for, n, event): enqueue a planned
+   transfer (count 0: only the event, a marker, when one is asked for). */
+static cl_int clmem__host_plan_run(cl_command_queue queue, clmem_buffer buf, void *host, const clmem__host_plan *p,
+                                   const cl_event *wait_for, cl_uint n, cl_event *event) {
+    const char *call;
     cl_int err;
-    if ((err = clmem__rect_make(CLMEM__COPY, "buffer", o->buffer_origin, o->buffer_pitches, region, buf.size, &br)) !=
-        CL_SUCCESS)
-        return err;
-    if ((err = clmem__rect_make(CLMEM__COPY, "host", o->host_origin, o->host_pitches, region,
-                                (o->given & CLMEM_GIVEN_HOST_SIZE) || o->host_size ? o->host_size : SIZE_MAX, &hr)) !=
-        CL_SUCCESS)
-        return err;
-    clmem__map_note_use(buf.mem, CLMEM__COPY);
-    if (write)
-        err = clEnqueueWriteBufferRect(queue, buf.mem, clmem__blocking(o), br.origin, hr.origin, region, br.row, br.slice,
-                                       hr.row, hr.slice, host, o->num_wait_for, o->wait_for, o->event);
-    else
-        err = clEnqueueReadBufferRect(queue, buf.mem, clmem__blocking(o), br.origin, hr.origin, region, br.row, br.slice,
-                                      hr.row, hr.slice, host, o->num_wait_for, o->wait_for, o->event);
-    return err == CL_SUCCESS ? CL_SUCCESS
-                             : clmem__host_failed(err, queue, buf, write ? "clEnqueueWriteBufferRect" : "clEnqueueReadBufferRect");
-}
-
-static cl_int clmem__host_linear(cl_command_queue queue, clmem_buffer buf, void *host, bool write,
-                                 const clmem_copy_options *o) {
-    size_t offset = write ? o->dst_offset : o->src_offset, count;
-    const char *oname = write ? "dst_offset" : "src_offset";
-    cl_int err;
-    if (CLMEM__CHECKS && offset > buf.size)
-        return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY, "%s %zu is beyond the buffer's %zu bytes", oname, offset, buf.size);
-    count = (o->given & CLMEM_GIVEN_BYTE_COUNT) || o->byte_count ? o->byte_count : buf.size - offset;
-    if (CLMEM__CHECKS) {
-        if (!clmem__range_ok(offset, count, buf.size))
-            return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY, "%s %zu + byte_count %zu is beyond the buffer's %zu bytes",
-                               oname, offset, count, buf.size);
-        if (((o->given & CLMEM_GIVEN_HOST_SIZE) || o->host_size) && count > o->host_size)
-            return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY, "byte_count %zu is more than host_size %zu", count,
-                               o->host_size);
+    if (p->count == 0) return clmem__nothing_to_do(p->fn, queue, wait_for, n, event);
+    clmem__map_note_use(buf.mem, p->fn);
+    if (p->rect) {
+        call = p->write ? "clEnqueueWriteBufferRect" : "clEnqueueReadBufferRect";
+        err = p->write ? clEnqueueWriteBufferRect(queue, buf.mem, p->blocking, p->br.origin, p->hr.origin, p->region,
+                                                  p->br.row, p->br.slice, p->hr.row, p->hr.slice, host, n, wait_for, event)
+                       : clEnqueueReadBufferRect(queue, buf.mem, p->blocking, p->br.origin, p->hr.origin, p->region,
+                                                 p->br.row, p->br.slice, p->hr.row, p->hr.slice, host, n, wait_for, event);
+    } else {
+        call = p->write ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer";
+        err = p->write ? clEnqueueWriteBuffer(queue, buf.mem, p->blocking, p->offset, p->count, host, n, wait_for, event)
+                       : clEnqueueReadBuffer(queue, buf.mem, p->blocking, p->offset, p->count, host, n, wait_for, event);
     }
-    if (count == 0) return clmem__nothing_to_do(CLMEM__COPY, queue, o->wait_for, o->num_wait_for, o->event);
-    clmem__map_note_use(buf.mem, CLMEM__COPY);
-    if (write)
-        err = clEnqueueWriteBuffer(queue, buf.mem, clmem__blocking(o), offset, count, host, o->num_wait_for, o->wait_for,
-                                   o->event);
-    else
-        err = clEnqueueReadBuffer(queue, buf.mem, clmem__blocking(o), offset, count, host, o->num_wait_for, o->wait_for,
-                                  o->event);
-    return err == CL_SUCCESS ? CL_SUCCESS
-                             : clmem__host_failed(err, queue, buf, write ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer");
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__host_failed(p->fn, err, queue, buf, call);
 }
 
 static cl_int clmem__host_transfer(cl_command_queue queue, clmem_buffer buf, void *host, bool write,
                                    const clmem_copy_options *o) {
-    const char *what = write ? "dst" : "src";
-    size_t region[3];
-    bool rect;
+    clmem__host_plan p;
     cl_int err;
     if (!o) o = &clmem__copy_defaults;
-    if (CLMEM__CHECKS) {
-        if ((err = clmem__check_common(queue, o)) != CL_SUCCESS) return err;
-        if ((err = clmem__check_buffer(what, buf)) != CL_SUCCESS) return err;
-        if (!host)
-            return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY, "the host pointer (%s) is NULL", write ? "src" : "dst");
-        if ((err = clmem__check_host_access(what, buf, write)) != CL_SUCCESS) return err;
-        if (clmem__blocking(o) &&
-            (err = clmem__wait_list_ok(CLMEM__COPY, o->wait_for, o->num_wait_for)) != CL_SUCCESS)
-            return err;
-        /* One driver query on the full path: not every driver compares the contexts
-           (Oclgrind 21.10 reads another context's buffer), and CL_INVALID_CONTEXT is
-           documented. The inline hot path leaves it to the driver (see transfer.h). */
-        if ((err = clmem__same_context(CLMEM__COPY, queue, buf.context, what)) != CL_SUCCESS) return err;
-    }
-    if (!(o->given & CLMEM_GIVEN_REGION) && !(o->region[0] | o->region[1] | o->region[2]))
-        return clmem__host_linear(queue, buf, host, write, o);
-    rect = clmem__region(CLMEM__COPY, (o->given & CLMEM_GIVEN_REGION) != 0, o->region, region, &err);
-    if (err != CL_SUCCESS) return err;
-    if (rect && region[0] == 0) return clmem__nothing_to_do(CLMEM__COPY, queue, o->wait_for, o->num_wait_for, o->event);
-    return rect ? clmem__host_rect(queue, buf, host, write, region, o) : clmem__host_linear(queue, buf, host, write, o);
+    if ((err = clmem__host_plan_make(CLMEM__COPY, queue, NULL, buf, host, write, o, &p)) != CL_SUCCESS) return err;
+    return clmem__host_plan_run(queue, buf, host, &p, o->wait_for, o->num_wait_for, o->event);
 }
 
 /* For the inline hot path in transfer.h: a simple linear copy its quick checks did
    not pass goes the full way, which checks everything and words the refusal. */
 CLMEM_API cl_int clmem__copy_host_linear(cl_command_queue queue, clmem_buffer buf, void *host, int write, unsigned given,
-                                         size_t byte_count, size_t offset, int is_blocking, cl_event *event) {
+                                         size_t byte_count, size_t offset, size_t host_offset, int is_blocking,
+                                         cl_event *event) {
     clmem_copy_options o;
     memset((void *)&o, 0, sizeof o); /* (void *): C++14 options have default member initializers */
     o.given = given;
     o.byte_count = byte_count;
-    if (write)
-        o.dst_offset = offset;
-    else
-        o.src_offset = offset;
+    o.dst_offset = write ? offset : host_offset;
+    o.src_offset = write ? host_offset : offset;
     o.is_blocking = is_blocking;
     o.event = event;
     return clmem__host_transfer(queue, buf, host, write != 0, &o);
@@ -9861,7 +9998,7 @@ CLMEM_API cl_int clmem__copy_host_linear(cl_command_queue queue, clmem_buffer bu
 
 /* For the inline hot path in transfer.h: a refusal by the driver, worded. */
 CLMEM_API cl_int clmem__copy_host_failed(cl_int err, cl_command_queue queue, clmem_buffer buf, int write) {
-    return clmem__host_failed(err, queue, buf, write ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer");
+    return clmem__host_failed(CLMEM__COPY, err, queue, buf, write ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer");
 }
 
 CLMEM_API cl_int clmem__copy_buffer_from_host(cl_command_queue queue, clmem_buffer dst, const void *src,
@@ -10178,80 +10315,56 @@ static const clmem_copy_options *clmem__copy_opts_or_none(const clmem_copy_optio
     return opts ? opts : &none;
 }
 
-CLMEM_API cl_int clmem__copy_host_from_image(cl_command_queue queue, void *dst, clmem_image src,
-                                             const clmem_copy_options *opts) {
-    static const char pair[] = "host <- image";
-    size_t region[3], row = 0, slice = 0;
+/* clmem__image_host(queue, img, host, write, o): image <-> host, both directions: the
+   image's own checks, then the host-transfer plan's rules (transfer.c; the context was
+   checked with the image), then the region and the host layout. */
+static cl_int clmem__image_host(cl_command_queue queue, clmem_image img, void *host, bool write,
+                                const clmem_copy_options *opts) {
+    const char *pair = write ? "image <- host" : "host <- image", *what = write ? "dst" : "src";
+    size_t region[3], row = 0, slice = 0, off, n;
+    cl_bool blocking;
     cl_int err;
     const clmem_copy_options *o = clmem__copy_opts_or_none(opts);
-    if (CLMEM__CHECKS) {
-        if ((err = clmem__image_common(pair, queue, &src, "src", o, CLMEM__IO_ORIGIN | CLMEM__IO_PITCHES | CLMEM__IO_HOST)) !=
+    if (CLMEM__CHECKS &&
+        (err = clmem__image_common(pair, queue, &img, what, o, CLMEM__IO_ORIGIN | CLMEM__IO_PITCHES | CLMEM__IO_HOST)) !=
             CL_SUCCESS)
-            return err;
-        if (!dst) return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn, "%s: dst (host memory) is NULL", pair);
-        if (clmem__blocking(o) &&
-            (err = clmem__wait_list_ok(clmem__copy_fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS)
-            return err;
-        if (src.flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS))
-            return clmem__fail(CL_INVALID_OPERATION, clmem__copy_fn, "%s: src was created with %s: the host may not read it",
-                               pair, (src.flags & CL_MEM_HOST_NO_ACCESS) ? "CL_MEM_HOST_NO_ACCESS" : "CL_MEM_HOST_WRITE_ONLY");
-    }
-    if ((err = clmem__image_region(clmem__copy_fn, pair, &src, o->origin, clmem__region_in(o), region)) != CL_SUCCESS) return err;
+        return err;
+    if ((err = clmem__host_plan_side(clmem__copy_fn, queue, NULL, what, NULL, img.flags, host, write, o, &blocking)) !=
+        CL_SUCCESS)
+        return err;
+    if ((err = clmem__image_region(clmem__copy_fn, pair, &img, o->origin, clmem__region_in(o), region)) != CL_SUCCESS)
+        return err;
     if (region[0] == 0) return clmem__nothing_to_do(clmem__copy_fn, queue, o->wait_for, o->num_wait_for, o->event);
     if (CLMEM__CHECKS) {
-        if ((err = clmem__image_host_layout(pair, &src, region, o->pitches, clmem__host_size(o), &row, &slice)) != CL_SUCCESS)
+        if ((err = clmem__image_host_layout(pair, &img, region, o->pitches, clmem__host_size(o), &row, &slice)) != CL_SUCCESS)
             return err;
     } else {
         row = o->pitches[0];
         slice = o->pitches[1];
     }
-    clmem__map_note_use(src.mem, clmem__copy_fn);
-    if (clmem__via_buffer(&src))
-        return clmem__ret(clEnqueueReadBuffer(queue, src.buffer, clmem__blocking(o),
-                                              o->origin[0] * src.element_size, region[0] * src.element_size, dst,
-                                              o->num_wait_for, o->wait_for, o->event),
-                          "clEnqueueReadBuffer");
-    err = clEnqueueReadImage(queue, src.mem, clmem__blocking(o), o->origin, region,
-                             row, slice, dst, o->num_wait_for, o->wait_for, o->event);
-    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, clmem__copy_fn, "clEnqueueReadImage");
+    clmem__map_note_use(img.mem, clmem__copy_fn);
+    if (clmem__via_buffer(&img)) {
+        off = o->origin[0] * img.element_size;
+        n = region[0] * img.element_size;
+        return write ? clmem__ret(clEnqueueWriteBuffer(queue, img.buffer, blocking, off, n, host, o->num_wait_for,
+                                                       o->wait_for, o->event), "clEnqueueWriteBuffer")
+                     : clmem__ret(clEnqueueReadBuffer(queue, img.buffer, blocking, off, n, host, o->num_wait_for,
+                                                      o->wait_for, o->event), "clEnqueueReadBuffer");
+    }
+    return write ? clmem__ret(clEnqueueWriteImage(queue, img.mem, blocking, o->origin, region, row, slice, host,
+                                                  o->num_wait_for, o->wait_for, o->event), "clEnqueueWriteImage")
+                 : clmem__ret(clEnqueueReadImage(queue, img.mem, blocking, o->origin, region, row, slice, host,
+                                                 o->num_wait_for, o->wait_for, o->event), "clEnqueueReadImage");
+}
+
+CLMEM_API cl_int clmem__copy_host_from_image(cl_command_queue queue, void *dst, clmem_image src,
+                                             const clmem_copy_options *opts) {
+    return clmem__image_host(queue, src, dst, false, opts);
 }
 
 CLMEM_API cl_int clmem__copy_image_from_host(cl_command_queue queue, clmem_image dst, const void *src,
                                              const clmem_copy_options *opts) {
-    static const char pair[] = "image <- host";
-    size_t region[3], row = 0, slice = 0;
-    cl_int err;
-    const clmem_copy_options *o = clmem__copy_opts_or_none(opts);
-    if (CLMEM__CHECKS) {
-        if ((err = clmem__image_common(pair, queue, &dst, "dst", o, CLMEM__IO_ORIGIN | CLMEM__IO_PITCHES | CLMEM__IO_HOST)) !=
-            CL_SUCCESS)
-            return err;
-        if (!src) return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn, "%s: src (host memory) is NULL", pair);
-        if (clmem__blocking(o) &&
-            (err = clmem__wait_list_ok(clmem__copy_fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS)
-            return err;
-        if (dst.flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS))
-            return clmem__fail(CL_INVALID_OPERATION, clmem__copy_fn, "%s: dst was created with %s: the host may not write it",
-                               pair, (dst.flags & CL_MEM_HOST_NO_ACCESS) ? "CL_MEM_HOST_NO_ACCESS" : "CL_MEM_HOST_READ_ONLY");
-    }
-    if ((err = clmem__image_region(clmem__copy_fn, pair, &dst, o->origin, clmem__region_in(o), region)) != CL_SUCCESS) return err;
-    if (region[0] == 0) return clmem__nothing_to_do(clmem__copy_fn, queue, o->wait_for, o->num_wait_for, o->event);
-    if (CLMEM__CHECKS) {
-        if ((err = clmem__image_host_layout(pair, &dst, region, o->pitches, clmem__host_size(o), &row, &slice)) != CL_SUCCESS)
-            return err;
-    } else {
-        row = o->pitches[0];
-        slice = o->pitches[1];
-    }
-    clmem__map_note_use(dst.mem, clmem__copy_fn);
-    if (clmem__via_buffer(&dst))
-        return clmem__ret(clEnqueueWriteBuffer(queue, dst.buffer, clmem__blocking(o),
-                                               o->origin[0] * dst.element_size, region[0] * dst.element_size, src,
-                                               o->num_wait_for, o->wait_for, o->event),
-                          "clEnqueueWriteBuffer");
-    err = clEnqueueWriteImage(queue, dst.mem, clmem__blocking(o), o->origin, region,
-                              row, slice, src, o->num_wait_for, o->wait_for, o->event);
-    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, clmem__copy_fn, "clEnqueueWriteImage");
+    return clmem__image_host(queue, dst, clmem__unconst(src), true, opts);
 }
 
 CLMEM_API cl_int clmem__copy_image_from_image(cl_command_queue queue, clmem_image dst, clmem_image src,
@@ -10371,50 +10484,49 @@ static cl_int clmem__image_buffer_staged(cl_command_queue queue, const clmem_ima
     return clmem__nothing_to_do(clmem__copy_fn, queue, NULL, 0, o->event);
 }
 
-CLMEM_API cl_int clmem__copy_buffer_from_image(cl_command_queue queue, clmem_buffer dst, clmem_image src,
-                                               const clmem_copy_options *opts) {
-    static const char pair[] = "buffer <- image";
-    size_t region[3];
+/* clmem__image_buffer(queue, img, buf, to_buffer, o): buffer <- image (to_buffer) and
+   image <- buffer, both directions in one place. */
+static cl_int clmem__image_buffer(cl_command_queue queue, clmem_image img, clmem_buffer buf, bool to_buffer,
+                                  const clmem_copy_options *opts) {
+    const char *pair = to_buffer ? "buffer <- image" : "image <- buffer";
+    size_t region[3], img_off, n;
     cl_int err;
     const clmem_copy_options *o = clmem__copy_opts_or_none(opts);
-    if (CLMEM__CHECKS && (err = clmem__image_buffer_common(pair, queue, &src, &dst, "dst", o)) != CL_SUCCESS) return err;
-    if ((err = clmem__image_region(clmem__copy_fn, pair, &src, o->origin, clmem__region_in(o), region)) != CL_SUCCESS) return err;
+    if (CLMEM__CHECKS &&
+        (err = clmem__image_buffer_common(pair, queue, &img, &buf, to_buffer ? "dst" : "src", o)) != CL_SUCCESS)
+        return err;
+    if ((err = clmem__image_region(clmem__copy_fn, pair, &img, o->origin, clmem__region_in(o), region)) != CL_SUCCESS)
+        return err;
     if (region[0] == 0) return clmem__nothing_to_do(clmem__copy_fn, queue, o->wait_for, o->num_wait_for, o->event);
-    if (CLMEM__CHECKS && (err = clmem__image_buffer_bytes(pair, &src, region, &dst, o->offset)) != CL_SUCCESS) return err;
-    clmem__map_note_use(src.mem, clmem__copy_fn);
-    clmem__map_note_use(dst.mem, clmem__copy_fn);
-    if (clmem__via_buffer(&src))
-        return clmem__ret(clEnqueueCopyBuffer(queue, src.buffer, dst.mem, o->origin[0] * src.element_size, o->offset,
-                                              region[0] * src.element_size, o->num_wait_for, o->wait_for, o->event),
+    if (CLMEM__CHECKS && (err = clmem__image_buffer_bytes(pair, &img, region, &buf, o->offset)) != CL_SUCCESS) return err;
+    clmem__map_note_use(buf.mem, clmem__copy_fn);
+    clmem__map_note_use(img.mem, clmem__copy_fn);
+    if (clmem__via_buffer(&img)) {
+        img_off = o->origin[0] * img.element_size;
+        n = region[0] * img.element_size;
+        return clmem__ret(to_buffer ? clEnqueueCopyBuffer(queue, img.buffer, buf.mem, img_off, o->offset, n,
+                                                          o->num_wait_for, o->wait_for, o->event)
+                                    : clEnqueueCopyBuffer(queue, buf.mem, img.buffer, o->offset, img_off, n,
+                                                          o->num_wait_for, o->wait_for, o->event),
                           "clEnqueueCopyBuffer");
-    err = clEnqueueCopyImageToBuffer(queue, src.mem, dst.mem, o->origin, region, o->offset, o->num_wait_for, o->wait_for,
-                                     o->event);
-    if (err == CL_INVALID_VALUE && src.type == CL_MEM_OBJECT_IMAGE1D_ARRAY)
-        return clmem__image_buffer_staged(queue, &src, dst.mem, true, o->origin, region, o->offset, o);
-    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, clmem__copy_fn, "clEnqueueCopyImageToBuffer");
+    }
+    err = to_buffer ? clEnqueueCopyImageToBuffer(queue, img.mem, buf.mem, o->origin, region, o->offset, o->num_wait_for,
+                                                 o->wait_for, o->event)
+                    : clEnqueueCopyBufferToImage(queue, buf.mem, img.mem, o->offset, o->origin, region, o->num_wait_for,
+                                                 o->wait_for, o->event);
+    if (err == CL_INVALID_VALUE && img.type == CL_MEM_OBJECT_IMAGE1D_ARRAY)
+        return clmem__image_buffer_staged(queue, &img, buf.mem, to_buffer, o->origin, region, o->offset, o);
+    return clmem__ret(err, to_buffer ? "clEnqueueCopyImageToBuffer" : "clEnqueueCopyBufferToImage");
+}
+
+CLMEM_API cl_int clmem__copy_buffer_from_image(cl_command_queue queue, clmem_buffer dst, clmem_image src,
+                                               const clmem_copy_options *opts) {
+    return clmem__image_buffer(queue, src, dst, true, opts);
 }
 
 CLMEM_API cl_int clmem__copy_image_from_buffer(cl_command_queue queue, clmem_image dst, clmem_buffer src,
                                                const clmem_copy_options *opts) {
-    static const char pair[] = "image <- buffer";
-    size_t region[3];
-    cl_int err;
-    const clmem_copy_options *o = clmem__copy_opts_or_none(opts);
-    if (CLMEM__CHECKS && (err = clmem__image_buffer_common(pair, queue, &dst, &src, "src", o)) != CL_SUCCESS) return err;
-    if ((err = clmem__image_region(clmem__copy_fn, pair, &dst, o->origin, clmem__region_in(o), region)) != CL_SUCCESS) return err;
-    if (region[0] == 0) return clmem__nothing_to_do(clmem__copy_fn, queue, o->wait_for, o->num_wait_for, o->event);
-    if (CLMEM__CHECKS && (err = clmem__image_buffer_bytes(pair, &dst, region, &src, o->offset)) != CL_SUCCESS) return err;
-    clmem__map_note_use(src.mem, clmem__copy_fn);
-    clmem__map_note_use(dst.mem, clmem__copy_fn);
-    if (clmem__via_buffer(&dst))
-        return clmem__ret(clEnqueueCopyBuffer(queue, src.mem, dst.buffer, o->offset, o->origin[0] * dst.element_size,
-                                              region[0] * dst.element_size, o->num_wait_for, o->wait_for, o->event),
-                          "clEnqueueCopyBuffer");
-    err = clEnqueueCopyBufferToImage(queue, src.mem, dst.mem, o->offset, o->origin, region, o->num_wait_for, o->wait_for,
-                                     o->event);
-    if (err == CL_INVALID_VALUE && dst.type == CL_MEM_OBJECT_IMAGE1D_ARRAY)
-        return clmem__image_buffer_staged(queue, &dst, src.mem, false, o->origin, region, o->offset, o);
-    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, clmem__copy_fn, "clEnqueueCopyBufferToImage");
+    return clmem__image_buffer(queue, dst, src, false, opts);
 }
 /* ---- end clmem/transfer_image.c ---- */
 
@@ -13308,7 +13420,10 @@ CLMEM_API cl_int clmem_pinned_pool_release(clmem_pinned_pool *pool) {
 #endif
 
 struct clmem_stager {
-    clmem__mutex lock; /* one copy at a time; guards the counters */
+    clmem__mutex lock;  /* one copy at a time (where there are no worker threads; else the tickets) */
+    clmem__mutex books; /* guards st, running, threshold and the tickets (never held across a driver call) */
+    unsigned running;   /* copies in progress, a non-blocking one until its event completes */
+    unsigned long long tnext, tserving; /* copies run in call order: the next ticket, the one running */
     cl_command_queue queue; /* retained */
     cl_context context;
     size_t slot_size, threshold;
@@ -13321,6 +13436,7 @@ struct clmem_stager {
     unsigned nworkers;
     pthread_mutex_t jlock;
     pthread_cond_t jstart, jdone;
+    pthread_cond_t turn; /* with books: tserving moved on */
     bool quit;
     unsigned char *jdst;
     const unsigned char *jsrc;
@@ -13461,8 +13577,10 @@ static cl_int clmem__stager_free(clmem_stager *st) {
     pthread_mutex_destroy(&st->jlock);
     pthread_cond_destroy(&st->jstart);
     pthread_cond_destroy(&st->jdone);
+    pthread_cond_destroy(&st->turn);
 #endif
     clmem__mutex_destroy(&st->lock);
+    clmem__mutex_destroy(&st->books);
     clReleaseCommandQueue(st->queue);
     CLMEM_FREE(st);
     return first;
@@ -13509,10 +13627,12 @@ CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_
     }
     memset(st, 0, sizeof *st);
     clmem__mutex_init(&st->lock);
+    clmem__mutex_init(&st->books);
 #if CLMEM__STAGER_WORKERS
     pthread_mutex_init(&st->jlock, NULL);
     pthread_cond_init(&st->jstart, NULL);
     pthread_cond_init(&st->jdone, NULL);
+    pthread_cond_init(&st->turn, NULL);
 #else
     threads = 1;
 #endif
@@ -13567,27 +13687,28 @@ CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_
 
 CLMEM_API cl_int clmem_stager_set_threshold(clmem_stager *st, size_t min_bytes) {
     if (CLMEM__CHECKS && !st) return clmem__fail(CL_INVALID_VALUE, "clmem_stager_set_threshold", "st is NULL");
-    clmem__lock(&st->lock);
+    clmem__lock(&st->books);
     st->threshold = min_bytes;
-    clmem__unlock(&st->lock);
+    clmem__unlock(&st->books);
     return CL_SUCCESS;
 }
 
 CLMEM_API size_t clmem_stager_threshold(clmem_stager *st) {
     size_t t;
     if (!st) return 0;
-    clmem__lock(&st->lock);
+    clmem__lock(&st->books);
     t = st->threshold;
-    clmem__unlock(&st->lock);
+    clmem__unlock(&st->books);
     return t;
 }
 
 CLMEM_API cl_int clmem_stager_get_stats(clmem_stager *st, clmem_stager_stats *stats) {
     if (CLMEM__CHECKS && (!st || !stats))
         return clmem__fail(CL_INVALID_VALUE, "clmem_stager_get_stats", "%s is NULL", st ? "stats" : "st");
-    clmem__lock(&st->lock);
+    clmem__lock(&st->books);
     *stats = st->st;
-    clmem__unlock(&st->lock);
+    stats->running = st->running;
+    clmem__unlock(&st->books);
     stats->slot_size = st->slot_size;
     stats->slots = st->nslots;
 #if CLMEM__STAGER_WORKERS
@@ -13599,10 +13720,20 @@ CLMEM_API cl_int clmem_stager_get_stats(clmem_stager *st, clmem_stager_stats *st
 }
 
 CLMEM_API cl_int clmem_stager_release(clmem_stager *st) {
+    static const char fn[] = "clmem_stager_release";
+    unsigned running;
     cl_int err;
     if (!st) return CL_SUCCESS;
+    clmem__lock(&st->books);
+    running = st->running;
+    clmem__unlock(&st->books);
+    if (CLMEM__CHECKS && running)
+        return clmem__fail(CL_INVALID_OPERATION, fn,
+                           "%u copy%s running through the stager (in another thread, or non-blocking and its event not "
+                           "yet complete); nothing was released: release it after %s", running,
+                           running == 1 ? " is" : "ies are", running == 1 ? "that copy returns" : "those copies return");
     err = clmem__stager_free(st);
-    if (err != CL_SUCCESS) return clmem__cl_fail(err, "clmem_stager_release", "clEnqueueUnmapMemObject");
+    if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clEnqueueUnmapMemObject");
     return CL_SUCCESS;
 }
 
@@ -13621,86 +13752,64 @@ static cl_int clmem__stager_drain(cl_event *ev, unsigned n) {
     return first;
 }
 
-/* the checks both directions share; *offset and *count resolved */
-static cl_int clmem__stager_check(const char *fn, clmem_stager *st, clmem_buffer buf, const void *host, bool write,
-                                  const clmem_stager_copy_options *o, size_t *offset, size_t *count) {
-    const char *oname = write ? "dst_offset" : "src_offset";
-    *offset = write ? o->dst_offset : o->src_offset;
-    if (CLMEM__CHECKS) {
-        cl_mem_flags forbidden = write ? (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)
-                                       : (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS);
-        char text[200];
-        cl_int err;
-        if (!st) return clmem__fail(CL_INVALID_VALUE, fn, "st is NULL");
-        if ((err = clmem__check_wait_list(fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
-        if (!buf.mem)
-            return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "%s is an empty or released buffer handle",
-                               write ? "dst" : "src");
-        if (!host) return clmem__fail(CL_INVALID_VALUE, fn, "the host pointer (%s) is NULL", write ? "src" : "dst");
-        if (write ? o->src_offset != 0 : o->dst_offset != 0)
-            return clmem__fail(CL_INVALID_VALUE, fn,
-                               "%s %zu does not apply: the host side has no offset (offset the pointer); the buffer's "
-                               "offset is %s", write ? "src_offset" : "dst_offset", write ? o->src_offset : o->dst_offset,
-                               oname);
-        if (buf.context && buf.context != st->context)
-            return clmem__fail(CL_INVALID_CONTEXT, fn, "the buffer belongs to context %p but the stager's queue to %p",
-                               (void *)buf.context, (void *)st->context);
-        if (buf.flags & forbidden)
-            return clmem__fail(CL_INVALID_OPERATION, fn, "the host may not %s %s: its flags are %s",
-                               write ? "write" : "read", write ? "dst" : "src",
-                               clmem__mem_flags_text(buf.flags, text, sizeof text));
-        if (*offset > buf.size)
-            return clmem__fail(CL_INVALID_VALUE, fn, "%s %zu is beyond the buffer's %zu bytes", oname, *offset, buf.size);
-    }
-    *count = o->byte_count || (o->given & CLMEM_GIVEN_BYTE_COUNT) ? o->byte_count : buf.size - *offset;
-    if (CLMEM__CHECKS) {
-        if (!clmem__range_ok(*offset, *count, buf.size))
-            return clmem__fail(CL_INVALID_VALUE, fn, "%s %zu + byte_count %zu is beyond the buffer's %zu bytes", oname,
-                               *offset, *count, buf.size);
-        if ((o->host_size || (o->given & CLMEM_GIVEN_HOST_SIZE)) && *count > o->host_size)
-            return clmem__fail(CL_INVALID_VALUE, fn, "byte_count %zu is more than host_size %zu", *count, o->host_size);
-    }
-    return CL_SUCCESS;
+/* ---- the order of copies: each takes a ticket when it is called; they run in that
+   order, so a copy called after a non-blocking one sees its bytes ---- */
+/* clmem__stager_enter(st): a copy is called: it counts as running; its ticket. */
+static unsigned long long clmem__stager_enter(clmem_stager *st) {
+    unsigned long long ticket;
+    clmem__lock(&st->books);
+    ++st->running;
+    ticket = st->tnext++;
+    clmem__unlock(&st->books);
+    return ticket;
+}
+/* clmem__stager_turn(st, ticket): wait until the copies called before this one are
+   done (a non-blocking one: its bytes have arrived). */
+static void clmem__stager_turn(clmem_stager *st, unsigned long long ticket) {
+#if CLMEM__STAGER_WORKERS
+    clmem__lock(&st->books);
+    while (st->tserving != ticket) pthread_cond_wait(&st->turn, &st->books);
+    clmem__unlock(&st->books);
+#else
+    (void)ticket;
+    clmem__lock(&st->lock);
+#endif
+}
+/* clmem__stager_leave(st): the copy is done: the next one's turn; the stager may be
+   released from here on. */
+static void clmem__stager_leave(clmem_stager *st) {
+#if !CLMEM__STAGER_WORKERS
+    clmem__unlock(&st->lock);
+#endif
+    clmem__lock(&st->books);
+    ++st->tserving;
+    --st->running;
+#if CLMEM__STAGER_WORKERS
+    pthread_cond_broadcast(&st->turn);
+#endif
+    clmem__unlock(&st->books);
 }
 
-static cl_int clmem__stager_transfer(clmem_stager *st, clmem_buffer buf, void *host, bool write,
-                                     const clmem_stager_copy_options *o) {
-    static const char fn[] = "clmem_stager_copy";
-    static const clmem_stager_copy_options defaults = CLMEM__ZERO;
+/* clmem__stager_pieces(st, buf, host, p, wait_for, n, &call): the staged copy of a
+   plan, in its turn: the wait list is waited for on the host first (a failed event
+   is reported, where PoCL would leave the pieces queued for ever); then, for a write,
+   threads copy piece i into a slot while the DMA of piece i-1 runs; for a read, the
+   DMA of the next pieces runs while threads copy piece i out. Every piece is on the
+   device or in host memory when it returns. */
+static cl_int clmem__stager_pieces(clmem_stager *st, clmem_buffer buf, void *host, const clmem__host_plan *p,
+                                   const cl_event *wait_for, cl_uint n, const char **call) {
     cl_event ev[CLMEM_STAGER_MAX_SLOTS];
-    size_t offset = 0, count = 0, pieces, i, S;
-    unsigned K;
-    cl_int err;
-    const char *call = write ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer";
-    if (!o) o = &defaults;
-    if ((err = clmem__stager_check(fn, st, buf, host, write, o, &offset, &count)) != CL_SUCCESS) return err;
-    if (count == 0) return clmem__nothing_to_do(fn, st->queue, o->wait_for, o->num_wait_for, o->event);
-    clmem__lock(&st->lock);
-    if (count < st->threshold) {
-        clmem_copy_options co;
-        memset((void *)&co, 0, sizeof co); /* (void *): C++14 options have default member initializers */
-        co.given = CLMEM_GIVEN_BYTE_COUNT | (o->given & CLMEM_GIVEN_HOST_SIZE);
-        co.byte_count = count;
-        if (write) co.dst_offset = offset;
-        else co.src_offset = offset;
-        co.host_size = o->host_size;
-        co.wait_for = o->wait_for;
-        co.num_wait_for = o->num_wait_for;
-        co.event = o->event;
-        ++st->st.direct_copies;
-        st->st.direct_bytes += count;
-        err = write ? clmem__copy_buffer_from_host(st->queue, buf, host, &co)
-                    : clmem__copy_host_from_buffer(st->queue, host, buf, &co);
-        clmem__unlock(&st->lock);
+    size_t i, S = st->slot_size, count = p->count, offset = p->offset, pieces = (count + S - 1) / S;
+    unsigned K = st->nslots;
+    cl_int err = CL_SUCCESS;
+    *call = p->write ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer";
+    if (n && (err = clWaitForEvents(n, wait_for)) != CL_SUCCESS) {
+        *call = "clWaitForEvents(wait_for)";
         return err;
     }
-    S = st->slot_size;
-    K = st->nslots;
-    pieces = (count + S - 1) / S;
     memset(ev, 0, sizeof ev);
-    clmem__map_note_use(buf.mem, fn);
-    err = CL_SUCCESS;
-    if (write) {
+    clmem__map_note_use(buf.mem, p->fn);
+    if (p->write) {
         const unsigned char *src = CLMEM__CAST(const unsigned char *, host);
         for (i = 0; i < pieces && err == CL_SUCCESS; ++i) {
             unsigned k = (unsigned)(i % K);
@@ -13710,13 +13819,12 @@ static cl_int clmem__stager_transfer(clmem_stager *st, clmem_buffer buf, void *h
                 clReleaseEvent(ev[k]);
                 ev[k] = NULL;
                 if (err != CL_SUCCESS) {
-                    call = "clWaitForEvents";
+                    *call = "clWaitForEvents";
                     break;
                 }
             }
             clmem__stager_memcpy(st, st->slot_ptr[k], src + pos, len);
-            err = clEnqueueWriteBuffer(st->queue, buf.mem, CL_FALSE, offset + pos, len, st->slot_ptr[k],
-                                       o->num_wait_for, o->wait_for, &ev[k]);
+            err = clEnqueueWriteBuffer(st->queue, buf.mem, CL_FALSE, offset + pos, len, st->slot_ptr[k], 0, NULL, &ev[k]);
             if (err == CL_SUCCESS) clFlush(st->queue);
         }
     } else {
@@ -13724,8 +13832,8 @@ static cl_int clmem__stager_transfer(clmem_stager *st, clmem_buffer buf, void *h
         size_t next = 0; /* the next piece to enqueue */
         for (; next < pieces && next < K && err == CL_SUCCESS; ++next) {
             size_t pos = next * S, len = count - pos < S ? count - pos : S;
-            err = clEnqueueReadBuffer(st->queue, buf.mem, CL_FALSE, offset + pos, len, st->slot_ptr[next],
-                                      o->num_wait_for, o->wait_for, &ev[next]);
+            err = clEnqueueReadBuffer(st->queue, buf.mem, CL_FALSE, offset + pos, len, st->slot_ptr[next], 0, NULL,
+                                      &ev[next]);
         }
         if (err == CL_SUCCESS) clFlush(st->queue);
         for (i = 0; i < pieces && err == CL_SUCCESS; ++i) {
@@ -13735,14 +13843,14 @@ static cl_int clmem__stager_transfer(clmem_stager *st, clmem_buffer buf, void *h
             clReleaseEvent(ev[k]);
             ev[k] = NULL;
             if (err != CL_SUCCESS) {
-                call = "clWaitForEvents";
+                *call = "clWaitForEvents";
                 break;
             }
             clmem__stager_memcpy(st, dst + pos, st->slot_ptr[k], len);
             if (next < pieces) { /* the slot is free again: the next piece goes there */
                 size_t npos = next * S, nlen = count - npos < S ? count - npos : S;
-                err = clEnqueueReadBuffer(st->queue, buf.mem, CL_FALSE, offset + npos, nlen, st->slot_ptr[k],
-                                          o->num_wait_for, o->wait_for, &ev[k]);
+                err = clEnqueueReadBuffer(st->queue, buf.mem, CL_FALSE, offset + npos, nlen, st->slot_ptr[k], 0, NULL,
+                                          &ev[k]);
                 if (err == CL_SUCCESS) clFlush(st->queue);
                 ++next;
             }
@@ -13752,40 +13860,193 @@ static cl_int clmem__stager_transfer(clmem_stager *st, clmem_buffer buf, void *h
         cl_int derr = clmem__stager_drain(ev, K);
         if (err == CL_SUCCESS && derr != CL_SUCCESS) {
             err = derr;
-            call = "clWaitForEvents";
+            *call = "clWaitForEvents";
         }
     }
     if (err == CL_SUCCESS) {
+        clmem__lock(&st->books);
         ++st->st.staged_copies;
         st->st.staged_bytes += count;
         st->st.pieces += pieces;
+        clmem__unlock(&st->books);
     }
-    clmem__unlock(&st->lock);
-    if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, call);
-    if (o->event) {
-        err = clEnqueueMarkerWithWaitList(st->queue, 0, NULL, o->event);
-        if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clEnqueueMarkerWithWaitList");
+    return err;
+}
+
+/* clmem__stager_failed(fn, err, call): a staged copy's failure in words; a failed
+   event of the wait list is CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, as the
+   direct path and clmem_enqueue_copy report it. */
+static cl_int clmem__stager_failed(const char *fn, cl_int err, const char *call) {
+    if (err == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST || (err < 0 && strcmp(call, "clWaitForEvents(wait_for)") == 0))
+        return clmem__fail(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, fn,
+                           "an event of wait_for has failed (%s returned %s); nothing was copied", call,
+                           clmem_error_string(err));
+    return clmem__cl_fail(err, fn, call);
+}
+
+/* clmem__stager_user_event(st, status, &event): a user event of the stager's context,
+   set to status unless it is 1 (left pending). */
+static cl_int clmem__stager_user_event(clmem_stager *st, cl_int status, cl_event *event) {
+    cl_int err;
+    *event = clCreateUserEvent(st->context, &err);
+    if (err != CL_SUCCESS) return clmem__cl_fail(err, "clmem_stager_copy", "clCreateUserEvent");
+    if (status != 1 && (err = clSetUserEventStatus(*event, status)) != CL_SUCCESS) {
+        clReleaseEvent(*event);
+        *event = NULL;
+        return clmem__cl_fail(err, "clmem_stager_copy", "clSetUserEventStatus");
     }
     return CL_SUCCESS;
 }
 
+#if CLMEM__STAGER_WORKERS
+/* A non-blocking staged copy: its own thread takes the copy lock, copies, then
+   completes the user event (CL_COMPLETE, or the failure's code). */
+typedef struct clmem__stager_job {
+    clmem_stager *st;
+    clmem_buffer buf;
+    void *host;
+    clmem__host_plan plan;
+    cl_event *wait_for; /* a retained copy of the caller's list */
+    cl_uint n;
+    cl_event done; /* the caller's event (this job holds a reference) */
+    unsigned long long ticket;
+} clmem__stager_job;
+
+static void *clmem__stager_job_run(void *arg) {
+    clmem__stager_job *j = CLMEM__CAST(clmem__stager_job *, arg);
+    const char *call = "";
+    cl_int err;
+    cl_uint i;
+    clmem__stager_turn(j->st, j->ticket);
+    err = clmem__stager_pieces(j->st, j->buf, j->host, &j->plan, j->wait_for, j->n, &call);
+    for (i = 0; i < j->n; ++i) clReleaseEvent(j->wait_for[i]);
+    clmem__stager_leave(j->st); /* the stager may be released from here on */
+    clSetUserEventStatus(j->done, err == CL_SUCCESS ? CL_COMPLETE : (err < 0 ? err : CL_OUT_OF_RESOURCES));
+    clReleaseEvent(j->done);
+    CLMEM_FREE(j->wait_for);
+    CLMEM_FREE(j);
+    return NULL;
+}
+
+/* clmem__stager_async(st, buf, host, p, o): start a non-blocking staged copy; *o->event
+   is its user event. */
+static cl_int clmem__stager_async(clmem_stager *st, clmem_buffer buf, void *host, const clmem__host_plan *p,
+                                  const clmem_copy_options *o) {
+    static const char fn[] = "clmem_stager_copy";
+    clmem__stager_job *j = CLMEM__CAST(clmem__stager_job *, CLMEM_MALLOC(sizeof *j));
+    pthread_t th;
+    pthread_attr_t attr;
+    cl_uint i;
+    cl_int err;
+    int rc;
+    if (!j) return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for a non-blocking copy");
+    memset(j, 0, sizeof *j);
+    j->wait_for = CLMEM__CAST(cl_event *, CLMEM_MALLOC(sizeof(cl_event) * (o->num_wait_for + 1u)));
+    if (!j->wait_for) {
+        CLMEM_FREE(j);
+        return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for a non-blocking copy");
+    }
+    if ((err = clmem__stager_user_event(st, 1, &j->done)) != CL_SUCCESS) {
+        CLMEM_FREE(j->wait_for);
+        CLMEM_FREE(j);
+        return err;
+    }
+    j->st = st;
+    j->buf = buf;
+    j->host = host;
+    j->plan = *p;
+    j->n = o->num_wait_for;
+    for (i = 0; i < j->n; ++i) {
+        j->wait_for[i] = o->wait_for[i];
+        clRetainEvent(j->wait_for[i]);
+    }
+    if (o->event) {
+        clRetainEvent(j->done);
+        *o->event = j->done;
+    }
+    j->ticket = clmem__stager_enter(st);
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    rc = pthread_create(&th, &attr, clmem__stager_job_run, j);
+    pthread_attr_destroy(&attr);
+    if (rc != 0) {
+        clmem__stager_turn(st, j->ticket); /* give the turn on, in order */
+        clmem__stager_leave(st);
+        for (i = 0; i < j->n; ++i) clReleaseEvent(j->wait_for[i]);
+        if (o->event) {
+            clReleaseEvent(*o->event);
+            *o->event = NULL;
+        }
+        clReleaseEvent(j->done);
+        CLMEM_FREE(j->wait_for);
+        CLMEM_FREE(j);
+        return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "starting the thread of a non-blocking copy failed (error %d)", rc);
+    }
+    return CL_SUCCESS;
+}
+#endif
+
+/* clmem__stager_transfer: the host-transfer plan (transfer.c) checks and resolves the
+   copy in clmem_stager_copy's name; below the threshold it runs as planned on the
+   stager's queue (the direct path), from it in pieces through the slots. */
+static cl_int clmem__stager_transfer(clmem_stager *st, clmem_buffer buf, void *host, bool write,
+                                     const clmem_copy_options *o) {
+    static const char fn[] = "clmem_stager_copy";
+    clmem__host_plan p;
+    size_t threshold;
+    unsigned long long ticket;
+    const char *call = "";
+    cl_int err;
+    if (!o) o = &clmem__copy_defaults;
+    if (CLMEM__CHECKS) {
+        if (!st) return clmem__fail(CL_INVALID_VALUE, fn, "st is NULL");
+        if ((o->given & CLMEM_GIVEN_REGION) || (o->region[0] | o->region[1] | o->region[2]))
+            return clmem__fail(CL_INVALID_VALUE, fn,
+                               ".region {%zu, %zu, %zu} does not apply: a stager copies linear ranges (rectangles: "
+                               "clmem_enqueue_copy)", o->region[0], o->region[1], o->region[2]);
+    }
+    if ((err = clmem__host_plan_make(fn, st->queue, st->context, buf, host, write, o, &p)) != CL_SUCCESS) return err;
+    if (p.count == 0) return clmem__host_plan_run(st->queue, buf, host, &p, o->wait_for, o->num_wait_for, o->event);
+    clmem__lock(&st->books);
+    threshold = st->threshold;
+    if (p.count < threshold) {
+        ++st->st.direct_copies;
+        st->st.direct_bytes += p.count;
+    }
+    clmem__unlock(&st->books);
+#if CLMEM__STAGER_WORKERS
+    if (p.count >= threshold && !p.blocking) return clmem__stager_async(st, buf, host, &p, o);
+#endif
+    ticket = clmem__stager_enter(st);
+    clmem__stager_turn(st, ticket);
+    if (p.count < threshold) {
+        err = clmem__host_plan_run(st->queue, buf, host, &p, o->wait_for, o->num_wait_for, o->event);
+        /* a blocking call's event is complete at return (not every driver marks it so) */
+        if (err == CL_SUCCESS && p.blocking && o->event && (err = clWaitForEvents(1, o->event)) != CL_SUCCESS)
+            err = clmem__cl_fail(err, fn, "clWaitForEvents");
+    } else if ((err = clmem__stager_pieces(st, buf, host, &p, o->wait_for, o->num_wait_for, &call)) != CL_SUCCESS)
+        err = clmem__stager_failed(fn, err, call);
+    else if (o->event) /* every byte has arrived: the event is complete */
+        err = clmem__stager_user_event(st, CL_COMPLETE, o->event);
+    clmem__stager_leave(st);
+    return err;
+}
+
 CLMEM_API cl_int clmem_stager_write_opts(clmem_stager *st, clmem_buffer dst, const void *src,
-                                         const clmem_stager_copy_options *opts) {
+                                         const clmem_copy_options *opts) {
     return clmem__stager_transfer(st, dst, clmem__unconst(src), true, opts);
 }
 
-CLMEM_API cl_int clmem_stager_read_opts(clmem_stager *st, void *dst, clmem_buffer src,
-                                        const clmem_stager_copy_options *opts) {
+CLMEM_API cl_int clmem_stager_read_opts(clmem_stager *st, void *dst, clmem_buffer src, const clmem_copy_options *opts) {
     return clmem__stager_transfer(st, src, dst, false, opts);
 }
 
 CLMEM_API cl_int clmem__stager_write_fn(clmem_stager *st, clmem_buffer dst, const void *src,
-                                        const clmem_stager_copy_options *opts) {
+                                        const clmem_copy_options *opts) {
     return clmem__stager_transfer(st, dst, clmem__unconst(src), true, opts);
 }
 
-CLMEM_API cl_int clmem__stager_read_fn(clmem_stager *st, void *dst, clmem_buffer src,
-                                       const clmem_stager_copy_options *opts) {
+CLMEM_API cl_int clmem__stager_read_fn(clmem_stager *st, void *dst, clmem_buffer src, const clmem_copy_options *opts) {
     return clmem__stager_transfer(st, src, dst, false, opts);
 }
 /* ---- end clmem/stager.c ---- */

@@ -55,8 +55,8 @@
         clmem_svm_map_options    size, is_blocking, wait_for, num_wait_for, event
         clmem_svm_memfill_options  byte_count, wait_for, num_wait_for, event
         clmem_svm_empty_options  shape, ndim, order, alignment, queue
-        clmem_stager_copy_options  byte_count, src_offset, dst_offset, host_size,
-                                 wait_for, num_wait_for, event
+        clmem_stager_copy_options (= clmem_copy_options)  byte_count, src_offset,
+                                 dst_offset, host_size, is_blocking, wait_for, num_wait_for, event
       In C++14 and later every options field carries a default member initializer
       (zero; the C layout is unchanged), so g++'s -Wmissing-field-initializers stays
       quiet about the fields left out.
@@ -754,6 +754,10 @@ CLMEM__HANDLES(CLMEM__CXX_RELEASE)
 template <class M> inline cl_mem clmem_memory_object_int_ptr(const M &obj) { return clmem::detail::mem_of(obj); }
 template <class M> inline cl_int clmem_memory_object_get_info(const M &obj, clmem_mem_info *info) {
     return clmem::detail::ret(clmem_mem_get_info(clmem::detail::mem_of(obj), info));
+}
+/* a stale copy of a pooled buffer handle is refused (CL_INVALID_MEM_OBJECT), as in C */
+inline cl_int clmem_memory_object_get_info(const clmem_buffer &obj, clmem_mem_info *info) {
+    return clmem::detail::ret(clmem__object_get_info(obj.mem, clmem__buffer_stale(obj), info));
 }
 template <class M> inline void *clmem_memory_object_get_host_array(const M &obj, size_t nbytes, cl_int *errcode_ret) {
     return clmem_mem_get_host_array(clmem::detail::mem_of(obj), nbytes, errcode_ret);

@@ -459,6 +459,8 @@ CLMEM_API clmem_image clmem_create_image_opts(cl_context context, cl_mem_flags f
             goto fail;
         if (opts->buffer.mem) {
             size_t need = 0;
+            /* a stale copy of a pooled handle: its block may be another owner's now */
+            if ((err = clmem__buffer_invalid(fn, ".buffer", opts->buffer)) != CL_SUCCESS) goto fail;
             if (!clmem__mul_ok(w, elem, &need) || need > opts->buffer.size) {
                 err = clmem__fail(CL_INVALID_IMAGE_SIZE, fn,
                                   "width %zu x element size %zu is more than the %zu bytes of .buffer", w, elem,

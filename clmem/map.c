@@ -19,17 +19,16 @@ static cl_int clmem__map_check_flags(const char *fn, cl_map_flags flags) {
     return CL_SUCCESS;
 }
 
+/* clmem__map_check_access(fn, what, mem_flags, flags): the host-access rule of every
+   host transfer (clmem__host_access_check), for each direction the map flags ask. */
 static cl_int clmem__map_check_access(const char *fn, const char *what, cl_mem_flags mem_flags, cl_map_flags flags) {
-    char text[160];
-    if (!CLMEM__CHECKS) return CL_SUCCESS;
-    if ((flags & CL_MAP_READ) && (mem_flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS)))
-        return clmem__fail(CL_INVALID_OPERATION, fn, "CL_MAP_READ of a %s created with %s: the host may not read it",
-                           what, clmem__mem_flags_text(mem_flags, text, sizeof text));
-    if ((flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) &&
-        (mem_flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)))
-        return clmem__fail(CL_INVALID_OPERATION, fn, "%s of a %s created with %s: the host may not write it",
-                           (flags & CL_MAP_WRITE) ? "CL_MAP_WRITE" : "CL_MAP_WRITE_INVALIDATE_REGION", what,
-                           clmem__mem_flags_text(mem_flags, text, sizeof text));
+    cl_int err;
+    if ((flags & CL_MAP_READ) &&
+        (err = clmem__host_access_check(fn, what, mem_flags, 0, "CL_MAP_READ: ")) != CL_SUCCESS)
+        return err;
+    if (flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION))
+        return clmem__host_access_check(fn, what, mem_flags, 1,
+                                        (flags & CL_MAP_WRITE) ? "CL_MAP_WRITE: " : "CL_MAP_WRITE_INVALIDATE_REGION: ");
     return CL_SUCCESS;
 }
 
@@ -88,7 +87,8 @@ static cl_int clmem__map_buffer_layout(const char *fn, const clmem_map_options *
         for (i = 0; i < ndim; ++i) {
             size_t reach;
             if (!clmem__mul_ok(m->shape[i] - 1, opts->strides[i], &reach) || !clmem__add_ok(extent, reach, &extent))
-                return clmem__fail(CL_INVALID_VALUE, fn, "strides overflow size_t");
+                return clmem__fail(CL_INVALID_VALUE, fn, "shape[%zu] %zu x strides[%zu] %zu overflows size_t", i,
+                                   m->shape[i], i, opts->strides[i]);
             m->strides[i] = opts->strides[i];
         }
         if (extent > size)
@@ -138,6 +138,19 @@ static void clmem__map_finish(clmem_memory_map *m, const clmem__map_record *rec,
     clmem__map_publish(rec->serial, ptr, queue, ev);
 }
 
+/* clmem__map_enter(fn, rec, blocking, opts): enter the record (clmem__map_reserve, with
+   the call site) and check the wait list as every host transfer does (a blocking map
+   waits for no failed event); the record is withdrawn on failure. */
+static cl_int clmem__map_enter(const char *fn, clmem__map_record *rec, bool blocking, const clmem_map_options *opts) {
+    cl_int err;
+    rec->file = opts->clmem__file;
+    rec->line = opts->clmem__line;
+    if ((err = clmem__map_reserve(fn, rec)) != CL_SUCCESS) return err;
+    if ((err = clmem__host_wait_check(fn, blocking, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS)
+        clmem__map_cancel(rec->serial);
+    return err;
+}
+
 /* Everything a map function checks alike, before the object-specific checks. */
 static cl_int clmem__map_common_checks(const char *fn, cl_command_queue queue, cl_mem mem, const char *what,
                                        cl_map_flags flags, clmem_memory_map *map, const clmem_map_options *opts) {
@@ -166,11 +179,12 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
     if (map) *map = m;
     if ((err = clmem__map_common_checks(fn, queue, buf.mem, "buf", flags, map, opts)) != CL_SUCCESS) return err;
     if (CLMEM__CHECKS && (err = clmem__buffer_invalid(fn, "buf", buf)) != CL_SUCCESS) return err;
-    blocking = !(opts->given & CLMEM_GIVEN_IS_BLOCKING) || opts->is_blocking;
+    blocking = clmem__host_blocking(opts->given, opts->is_blocking) != CL_FALSE;
     for (i = 0; i < 3; ++i)
         if (opts->origin[i] != 0 || opts->region[i] != 0 || (opts->given & CLMEM_GIVEN_REGION))
-            return clmem__fail(CL_INVALID_VALUE, fn, ".origin and .region are for image maps; a buffer map takes offset "
-                               "and .shape");
+            return clmem__fail(CL_INVALID_VALUE, fn, ".origin {%zu, %zu, %zu} and .region {%zu, %zu, %zu} are for image "
+                               "maps; a buffer map takes offset and .shape", opts->origin[0], opts->origin[1],
+                               opts->origin[2], opts->region[0], opts->region[1], opts->region[2]);
     if (CLMEM__CHECKS && offset > buf.size)
         return clmem__fail(CL_INVALID_VALUE, fn, "offset %zu is beyond the buffer's %zu bytes", offset, buf.size);
     if ((err = clmem__map_buffer_layout(fn, opts, itemsize, offset < buf.size ? buf.size - offset : 0, &m)) != CL_SUCCESS)
@@ -181,7 +195,7 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
     if (CLMEM__CHECKS && !clmem__range_ok(offset, m.size, buf.size))
         return clmem__fail(CL_INVALID_VALUE, fn, "offset %zu + size %zu (shape of %zu-byte elements) is beyond the "
                            "buffer's %zu bytes", offset, m.size, itemsize, buf.size);
-    if ((err = clmem__map_check_access(fn, "buffer", buf.flags, flags)) != CL_SUCCESS) return err;
+    if ((err = clmem__map_check_access(fn, "buf", buf.flags, flags)) != CL_SUCCESS) return err;
     if ((err = clmem__same_context(fn, queue, buf.context, "buf")) != CL_SUCCESS) return err;
 
     memset(&rec, 0, sizeof rec);
@@ -191,14 +205,7 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
     rec.lo[0] = buf.origin + offset;
     rec.hi[0] = rec.lo[0] + m.size;
     rec.hi[1] = rec.hi[2] = 1;
-    rec.file = opts->clmem__file;
-    rec.line = opts->clmem__line;
-    if ((err = clmem__map_reserve(fn, &rec)) != CL_SUCCESS) return err;
-
-    if (blocking && (err = clmem__wait_list_ok(fn, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) {
-        clmem__map_cancel(rec.serial);
-        return err;
-    }
+    if ((err = clmem__map_enter(fn, &rec, blocking, opts)) != CL_SUCCESS) return err;
     ptr = clEnqueueMapBuffer(queue, buf.mem, blocking ? CL_TRUE : CL_FALSE, flags, offset, m.size, opts->num_wait_for,
                              opts->wait_for, (!blocking || opts->event) ? &ev : NULL, &err);
     if (err != CL_SUCCESS || ptr == NULL) {
@@ -239,6 +246,38 @@ static const char *clmem__map_pixel_dtype(cl_image_format f, size_t pixel_size) 
     return n == 1 ? names[t][0] : n == 2 ? names[t][1] : n == 4 ? names[t][2] : "bytes";
 }
 
+/* clmem__map_image_shape(m, type, r, pixel, row_pitch, slice_pitch): an image map's
+   axes (slowest first), strides and size from the region and the driver's pitches. */
+static void clmem__map_image_shape(clmem_memory_map *m, cl_mem_object_type type, const size_t r[3], size_t pixel,
+                                   size_t row_pitch, size_t slice_pitch) {
+    switch (type) {
+    case CL_MEM_OBJECT_IMAGE1D_ARRAY: /* layers are slice_pitch apart */
+        m->ndim = 2;
+        m->shape[0] = r[1], m->shape[1] = r[0];
+        m->strides[0] = slice_pitch, m->strides[1] = pixel;
+        m->size = (r[1] - 1) * slice_pitch + r[0] * pixel;
+        break;
+    case CL_MEM_OBJECT_IMAGE2D:
+        m->ndim = 2;
+        m->shape[0] = r[1], m->shape[1] = r[0];
+        m->strides[0] = row_pitch, m->strides[1] = pixel;
+        m->size = (r[1] - 1) * row_pitch + r[0] * pixel;
+        break;
+    case CL_MEM_OBJECT_IMAGE2D_ARRAY: case CL_MEM_OBJECT_IMAGE3D:
+        m->ndim = 3;
+        m->shape[0] = r[2], m->shape[1] = r[1], m->shape[2] = r[0];
+        m->strides[0] = slice_pitch, m->strides[1] = row_pitch, m->strides[2] = pixel;
+        m->size = (r[2] - 1) * slice_pitch + (r[1] - 1) * row_pitch + r[0] * pixel;
+        break;
+    default: /* 1-D */
+        m->ndim = 1;
+        m->shape[0] = r[0];
+        m->strides[0] = pixel;
+        m->size = r[0] * pixel;
+        break;
+    }
+}
+
 CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_image img, cl_map_flags flags,
                                               clmem_memory_map *map, const clmem_map_options *opts) {
     static const char fn[] = "clmem_enqueue_map_image";
@@ -254,13 +293,15 @@ CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_imag
     memset(&m, 0, sizeof m);
     if (map) *map = m;
     if ((err = clmem__map_common_checks(fn, queue, img.mem, "img", flags, map, opts)) != CL_SUCCESS) return err;
-    blocking = !(opts->given & CLMEM_GIVEN_IS_BLOCKING) || opts->is_blocking;
+    blocking = clmem__host_blocking(opts->given, opts->is_blocking) != CL_FALSE;
     if (opts->ndim != 0 || opts->order != 0 || (opts->given & (CLMEM_GIVEN_NDIM | CLMEM_GIVEN_ORDER | CLMEM_GIVEN_SHAPE)))
-        return clmem__fail(CL_INVALID_VALUE, fn, "an image map takes its shape from the region: leave .ndim and .order out");
+        return clmem__fail(CL_INVALID_VALUE, fn, "an image map takes its shape from the region: leave .ndim (%zu), .order "
+                           "(%d) and .shape out", (size_t)opts->ndim, (int)opts->order);
     for (i = 0; i < CLMEM_MAP_MAX_DIMS; ++i)
         if (opts->shape[i] != 0 || opts->strides[i] != 0)
             return clmem__fail(CL_INVALID_VALUE, fn, "an image map takes its shape and strides from the region and the "
-                               "pitches the driver returns: leave .shape and .strides out");
+                               "pitches the driver returns: leave .shape and .strides out (shape[%zu] %zu, strides[%zu] %zu)",
+                               i, opts->shape[i], i, opts->strides[i]);
     /* the image's extent along x, y, z for its type (unused axes have extent 1) */
     dims[0] = img.width;
     dims[1] = dims[2] = 1;
@@ -296,7 +337,7 @@ CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_imag
     if (pixel == 0)
         return clmem__fail(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, fn, "img has an unknown format (order 0x%x, type 0x%x)",
                            (unsigned)img.format.image_channel_order, (unsigned)img.format.image_channel_data_type);
-    if ((err = clmem__map_check_access(fn, "image", img.flags, flags)) != CL_SUCCESS) return err;
+    if ((err = clmem__map_check_access(fn, "img", img.flags, flags)) != CL_SUCCESS) return err;
     if ((err = clmem__same_context(fn, queue, img.context, "img")) != CL_SUCCESS) return err;
 
     memset(&rec, 0, sizeof rec);
@@ -306,14 +347,7 @@ CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_imag
         rec.lo[i] = o[i];
         rec.hi[i] = o[i] + r[i];
     }
-    rec.file = opts->clmem__file;
-    rec.line = opts->clmem__line;
-    if ((err = clmem__map_reserve(fn, &rec)) != CL_SUCCESS) return err;
-
-    if (blocking && (err = clmem__wait_list_ok(fn, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) {
-        clmem__map_cancel(rec.serial);
-        return err;
-    }
+    if ((err = clmem__map_enter(fn, &rec, blocking, opts)) != CL_SUCCESS) return err;
     ptr = clEnqueueMapImage(queue, img.mem, blocking ? CL_TRUE : CL_FALSE, flags, o, r, &row_pitch, &slice_pitch,
                             opts->num_wait_for, opts->wait_for, (!blocking || opts->event) ? &ev : NULL, &err);
     if (err != CL_SUCCESS || ptr == NULL) {
@@ -325,32 +359,7 @@ CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_imag
     m.itemsize = pixel;
     m.row_pitch = row_pitch;
     m.slice_pitch = slice_pitch;
-    switch (img.type) {
-    case CL_MEM_OBJECT_IMAGE1D_ARRAY: /* layers are slice_pitch apart */
-        m.ndim = 2;
-        m.shape[0] = r[1], m.shape[1] = r[0];
-        m.strides[0] = slice_pitch, m.strides[1] = pixel;
-        m.size = (r[1] - 1) * slice_pitch + r[0] * pixel;
-        break;
-    case CL_MEM_OBJECT_IMAGE2D:
-        m.ndim = 2;
-        m.shape[0] = r[1], m.shape[1] = r[0];
-        m.strides[0] = row_pitch, m.strides[1] = pixel;
-        m.size = (r[1] - 1) * row_pitch + r[0] * pixel;
-        break;
-    case CL_MEM_OBJECT_IMAGE2D_ARRAY: case CL_MEM_OBJECT_IMAGE3D:
-        m.ndim = 3;
-        m.shape[0] = r[2], m.shape[1] = r[1], m.shape[2] = r[0];
-        m.strides[0] = slice_pitch, m.strides[1] = row_pitch, m.strides[2] = pixel;
-        m.size = (r[2] - 1) * slice_pitch + (r[1] - 1) * row_pitch + r[0] * pixel;
-        break;
-    default: /* 1-D */
-        m.ndim = 1;
-        m.shape[0] = r[0];
-        m.strides[0] = pixel;
-        m.size = r[0] * pixel;
-        break;
-    }
+    clmem__map_image_shape(&m, img.type, r, pixel, row_pitch, slice_pitch);
     clmem__map_finish(&m, &rec, queue, ev, opts, ptr);
     *map = m;
     return CL_SUCCESS;

@@ -35,6 +35,24 @@ static cl_int clmem__wait_list_ok(const char *fn, const cl_event *wait_for, cl_u
     return CL_SUCCESS;
 }
 
+/* clmem__host_access_check(fn, what, flags, write, how): CL_INVALID_OPERATION, in
+   words, when the object's HOST_* flags forbid the host access (how: "" for a copy,
+   "CL_MAP_READ " or the like for a map, written before the sentence). */
+static cl_int clmem__host_access_check(const char *fn, const char *what, cl_mem_flags flags, int write, const char *how) {
+    char text[200];
+    if (!CLMEM__CHECKS || !clmem__host_forbidden(flags, write)) return CL_SUCCESS;
+    return clmem__fail(CL_INVALID_OPERATION, fn, "%sthe host may not %s %s: its flags are %s", how,
+                       write ? "write" : "read", what, clmem__mem_flags_text(flags, text, sizeof text));
+}
+
+/* clmem__host_wait_check(fn, blocking, wait_for, n): the wait list is well formed,
+   and a blocking call waits for no failed event (clmem__wait_list_ok). */
+static cl_int clmem__host_wait_check(const char *fn, cl_bool blocking, const cl_event *wait_for, cl_uint n) {
+    cl_int err;
+    if ((err = clmem__check_wait_list(fn, wait_for, n)) != CL_SUCCESS) return err;
+    return blocking ? clmem__wait_list_ok(fn, wait_for, n) : CL_SUCCESS;
+}
+
 CLMEM_API cl_int clmem_mem_get_info(cl_mem mem, clmem_mem_info *info) {
     static const char fn[] = "clmem_mem_get_info";
     cl_int err;
@@ -111,6 +129,16 @@ CLMEM_API void *clmem_mem_get_host_array(cl_mem mem, size_t nbytes, cl_int *errc
         return NULL;
     }
     return host;
+}
+
+CLMEM_API cl_int clmem__object_get_info(cl_mem mem, int stale, clmem_mem_info *info) {
+    if (CLMEM__CHECKS && stale) {
+        if (info) memset(info, 0, sizeof *info);
+        return clmem__fail(CL_INVALID_MEM_OBJECT, "clmem_memory_object_get_info",
+                           "obj is a stale pooled buffer handle: its block was released (it may belong to another "
+                           "owner now)");
+    }
+    return clmem_mem_get_info(mem, info);
 }
 
 CLMEM_API void *clmem_mem_hostbuf(cl_mem mem) {

@@ -41,6 +41,28 @@ extern "C" {
     .num_wait_for = (cl_uint)(sizeof((const cl_event[]){__VA_ARGS__}) / sizeof(cl_event))
 #endif
 
+/* ---- THE HOST-TRANSFER RULES (private) ----
+   What every host transfer (clmem_enqueue_copy's host pairs, inline and full, the
+   stager, maps) decides alike, in one place. The worded checks are in memobj.c
+   (clmem__host_access_check, clmem__host_wait_check); the host-transfer plan in
+   transfer.c composes them with the extents. */
+/* clmem__host_forbidden(flags, write): the HOST_* bits of an object's flags that
+   forbid the host to write it (write != 0) or to read it; 0 when allowed. */
+static inline cl_mem_flags clmem__host_forbidden(cl_mem_flags flags, int write) {
+    return flags & (CL_MEM_HOST_NO_ACCESS | (write ? CL_MEM_HOST_READ_ONLY : CL_MEM_HOST_WRITE_ONLY));
+}
+/* clmem__host_blocking(given, is_blocking): host transfers and maps block unless
+   .is_blocking was written and is false. */
+static inline cl_bool clmem__host_blocking(unsigned given, int is_blocking) {
+    return (given & CLMEM_GIVEN_IS_BLOCKING) && !is_blocking ? CL_FALSE : CL_TRUE;
+}
+/* clmem__host_count(given, byte_count, size, offset): a linear host transfer's byte
+   count: .byte_count when written (also 0), else everything after offset (offset <=
+   size is checked by the caller). */
+static inline size_t clmem__host_count(unsigned given, size_t byte_count, size_t size, size_t offset) {
+    return (given & CLMEM_GIVEN_BYTE_COUNT) || byte_count ? byte_count : size - offset;
+}
+
 /** The options every enqueue without options of its own takes: given (CLMEM_GIVEN_*
     bits, filled by the macros), wait_for (events to wait for; NULL: none),
     num_wait_for (how many), event (where to put the new event; NULL: none is made). */
@@ -125,6 +147,9 @@ static inline cl_int clmem__migrate_call(cl_command_queue queue, const clmem__mi
      clmem_release(&obj)                     release any clmem handle (see clmem_buffer_release)
    --------------------------------------------------------------------------------- */
 CLMEM_API void *clmem_mem_hostbuf(cl_mem mem);
+/* What clmem_memory_object_get_info calls: clmem_mem_get_info, refusing a stale
+   pooled handle (stale != 0) with CL_INVALID_MEM_OBJECT. */
+CLMEM_API cl_int clmem__object_get_info(cl_mem mem, int stale, clmem_mem_info *info);
 CLMEM_API size_t clmem_mem_hash(cl_mem mem);
 
 /** clmem_live_map_count(mem): how many maps of mem (NULL: of any object) clmem holds
@@ -145,7 +170,11 @@ CLMEM_API int clmem__maps_live(void);
     _Generic((obj), clmem_buffer: clmem_buffer_int_ptr, clmem_image: clmem_image_int_ptr, \
              clmem_pipe: clmem_pipe_int_ptr, cl_mem: clmem__mem_identity)(obj)
 #define clmem_memory_object_int_ptr(obj) CLMEM__MEM_OF(obj)
-#define clmem_memory_object_get_info(obj, info) clmem_mem_get_info(CLMEM__MEM_OF(obj), (info))
+/* get_info refuses a stale copy of a pooled buffer handle (its block may belong to
+   another owner now); a clmem_buffer argument is evaluated twice. */
+#define clmem_memory_object_get_info(obj, info) \
+    clmem__object_get_info(CLMEM__MEM_OF(obj), clmem__buffer_stale(CLMEM__AS_BUFFER(obj)), (info))
+#define CLMEM__AS_BUFFER(obj) _Generic((obj), clmem_buffer: (obj), default: (clmem_buffer){0})
 #define clmem_memory_object_get_host_array(obj, nbytes, err) clmem_mem_get_host_array(CLMEM__MEM_OF(obj), (nbytes), (err))
 #define clmem_memory_object_hostbuf(obj) clmem_mem_hostbuf(CLMEM__MEM_OF(obj))
 #define clmem_memory_object_equal(a, b) (CLMEM__MEM_OF(a) == CLMEM__MEM_OF(b))

@@ -25,7 +25,10 @@
 #endif
 
 struct clmem_stager {
-    clmem__mutex lock; /* one copy at a time; guards the counters */
+    clmem__mutex lock;  /* one copy at a time (where there are no worker threads; else the tickets) */
+    clmem__mutex books; /* guards st, running, threshold and the tickets (never held across a driver call) */
+    unsigned running;   /* copies in progress, a non-blocking one until its event completes */
+    unsigned long long tnext, tserving; /* copies run in call order: the next ticket, the one running */
     cl_command_queue queue; /* retained */
     cl_context context;
     size_t slot_size, threshold;
@@ -38,6 +41,7 @@ struct clmem_stager {
     unsigned nworkers;
     pthread_mutex_t jlock;
     pthread_cond_t jstart, jdone;
+    pthread_cond_t turn; /* with books: tserving moved on */
     bool quit;
     unsigned char *jdst;
     const unsigned char *jsrc;
@@ -178,8 +182,10 @@ static cl_int clmem__stager_free(clmem_stager *st) {
     pthread_mutex_destroy(&st->jlock);
     pthread_cond_destroy(&st->jstart);
     pthread_cond_destroy(&st->jdone);
+    pthread_cond_destroy(&st->turn);
 #endif
     clmem__mutex_destroy(&st->lock);
+    clmem__mutex_destroy(&st->books);
     clReleaseCommandQueue(st->queue);
     CLMEM_FREE(st);
     return first;
@@ -226,10 +232,12 @@ CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_
     }
     memset(st, 0, sizeof *st);
     clmem__mutex_init(&st->lock);
+    clmem__mutex_init(&st->books);
 #if CLMEM__STAGER_WORKERS
     pthread_mutex_init(&st->jlock, NULL);
     pthread_cond_init(&st->jstart, NULL);
     pthread_cond_init(&st->jdone, NULL);
+    pthread_cond_init(&st->turn, NULL);
 #else
     threads = 1;
 #endif
@@ -284,27 +292,28 @@ CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_
 
 CLMEM_API cl_int clmem_stager_set_threshold(clmem_stager *st, size_t min_bytes) {
     if (CLMEM__CHECKS && !st) return clmem__fail(CL_INVALID_VALUE, "clmem_stager_set_threshold", "st is NULL");
-    clmem__lock(&st->lock);
+    clmem__lock(&st->books);
     st->threshold = min_bytes;
-    clmem__unlock(&st->lock);
+    clmem__unlock(&st->books);
     return CL_SUCCESS;
 }
 
 CLMEM_API size_t clmem_stager_threshold(clmem_stager *st) {
     size_t t;
     if (!st) return 0;
-    clmem__lock(&st->lock);
+    clmem__lock(&st->books);
     t = st->threshold;
-    clmem__unlock(&st->lock);
+    clmem__unlock(&st->books);
     return t;
 }
 
 CLMEM_API cl_int clmem_stager_get_stats(clmem_stager *st, clmem_stager_stats *stats) {
     if (CLMEM__CHECKS && (!st || !stats))
         return clmem__fail(CL_INVALID_VALUE, "clmem_stager_get_stats", "%s is NULL", st ? "stats" : "st");
-    clmem__lock(&st->lock);
+    clmem__lock(&st->books);
     *stats = st->st;
-    clmem__unlock(&st->lock);
+    stats->running = st->running;
+    clmem__unlock(&st->books);
     stats->slot_size = st->slot_size;
     stats->slots = st->nslots;
 #if CLMEM__STAGER_WORKERS
@@ -316,10 +325,20 @@ CLMEM_API cl_int clmem_stager_get_stats(clmem_stager *st, clmem_stager_stats *st
 }
 
 CLMEM_API cl_int clmem_stager_release(clmem_stager *st) {
+    static const char fn[] = "clmem_stager_release";
+    unsigned running;
     cl_int err;
     if (!st) return CL_SUCCESS;
+    clmem__lock(&st->books);
+    running = st->running;
+    clmem__unlock(&st->books);
+    if (CLMEM__CHECKS && running)
+        return clmem__fail(CL_INVALID_OPERATION, fn,
+                           "%u copy%s running through the stager (in another thread, or non-blocking and its event not "
+                           "yet complete); nothing was released: release it after %s", running,
+                           running == 1 ? " is" : "ies are", running == 1 ? "that copy returns" : "those copies return");
     err = clmem__stager_free(st);
-    if (err != CL_SUCCESS) return clmem__cl_fail(err, "clmem_stager_release", "clEnqueueUnmapMemObject");
+    if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clEnqueueUnmapMemObject");
     return CL_SUCCESS;
 }
 
@@ -338,86 +357,64 @@ static cl_int clmem__stager_drain(cl_event *ev, unsigned n) {
     return first;
 }
 
-/* the checks both directions share; *offset and *count resolved */
-static cl_int clmem__stager_check(const char *fn, clmem_stager *st, clmem_buffer buf, const void *host, bool write,
-                                  const clmem_stager_copy_options *o, size_t *offset, size_t *count) {
-    const char *oname = write ? "dst_offset" : "src_offset";
-    *offset = write ? o->dst_offset : o->src_offset;
-    if (CLMEM__CHECKS) {
-        cl_mem_flags forbidden = write ? (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)
-                                       : (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS);
-        char text[200];
-        cl_int err;
-        if (!st) return clmem__fail(CL_INVALID_VALUE, fn, "st is NULL");
-        if ((err = clmem__check_wait_list(fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
-        if (!buf.mem)
-            return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "%s is an empty or released buffer handle",
-                               write ? "dst" : "src");
-        if (!host) return clmem__fail(CL_INVALID_VALUE, fn, "the host pointer (%s) is NULL", write ? "src" : "dst");
-        if (write ? o->src_offset != 0 : o->dst_offset != 0)
-            return clmem__fail(CL_INVALID_VALUE, fn,
-                               "%s %zu does not apply: the host side has no offset (offset the pointer); the buffer's "
-                               "offset is %s", write ? "src_offset" : "dst_offset", write ? o->src_offset : o->dst_offset,
-                               oname);
-        if (buf.context && buf.context != st->context)
-            return clmem__fail(CL_INVALID_CONTEXT, fn, "the buffer belongs to context %p but the stager's queue to %p",
-                               (void *)buf.context, (void *)st->context);
-        if (buf.flags & forbidden)
-            return clmem__fail(CL_INVALID_OPERATION, fn, "the host may not %s %s: its flags are %s",
-                               write ? "write" : "read", write ? "dst" : "src",
-                               clmem__mem_flags_text(buf.flags, text, sizeof text));
-        if (*offset > buf.size)
-            return clmem__fail(CL_INVALID_VALUE, fn, "%s %zu is beyond the buffer's %zu bytes", oname, *offset, buf.size);
-    }
-    *count = o->byte_count || (o->given & CLMEM_GIVEN_BYTE_COUNT) ? o->byte_count : buf.size - *offset;
-    if (CLMEM__CHECKS) {
-        if (!clmem__range_ok(*offset, *count, buf.size))
-            return clmem__fail(CL_INVALID_VALUE, fn, "%s %zu + byte_count %zu is beyond the buffer's %zu bytes", oname,
-                               *offset, *count, buf.size);
-        if ((o->host_size || (o->given & CLMEM_GIVEN_HOST_SIZE)) && *count > o->host_size)
-            return clmem__fail(CL_INVALID_VALUE, fn, "byte_count %zu is more than host_size %zu", *count, o->host_size);
-    }
-    return CL_SUCCESS;
+/* ---- the order of copies: each takes a ticket when it is called; they run in that
+   order, so a copy called after a non-blocking one sees its bytes ---- */
+/* clmem__stager_enter(st): a copy is called: it counts as running; its ticket. */
+static unsigned long long clmem__stager_enter(clmem_stager *st) {
+    unsigned long long ticket;
+    clmem__lock(&st->books);
+    ++st->running;
+    ticket = st->tnext++;
+    clmem__unlock(&st->books);
+    return ticket;
+}
+/* clmem__stager_turn(st, ticket): wait until the copies called before this one are
+   done (a non-blocking one: its bytes have arrived). */
+static void clmem__stager_turn(clmem_stager *st, unsigned long long ticket) {
+#if CLMEM__STAGER_WORKERS
+    clmem__lock(&st->books);
+    while (st->tserving != ticket) pthread_cond_wait(&st->turn, &st->books);
+    clmem__unlock(&st->books);
+#else
+    (void)ticket;
+    clmem__lock(&st->lock);
+#endif
+}
+/* clmem__stager_leave(st): the copy is done: the next one's turn; the stager may be
+   released from here on. */
+static void clmem__stager_leave(clmem_stager *st) {
+#if !CLMEM__STAGER_WORKERS
+    clmem__unlock(&st->lock);
+#endif
+    clmem__lock(&st->books);
+    ++st->tserving;
+    --st->running;
+#if CLMEM__STAGER_WORKERS
+    pthread_cond_broadcast(&st->turn);
+#endif
+    clmem__unlock(&st->books);
 }
 
-static cl_int clmem__stager_transfer(clmem_stager *st, clmem_buffer buf, void *host, bool write,
-                                     const clmem_stager_copy_options *o) {
-    static const char fn[] = "clmem_stager_copy";
-    static const clmem_stager_copy_options defaults = CLMEM__ZERO;
+/* clmem__stager_pieces(st, buf, host, p, wait_for, n, &call): the staged copy of a
+   plan, in its turn: the wait list is waited for on the host first (a failed event
+   is reported, where PoCL would leave the pieces queued for ever); then, for a write,
+   threads copy piece i into a slot while the DMA of piece i-1 runs; for a read, the
+   DMA of the next pieces runs while threads copy piece i out. Every piece is on the
+   device or in host memory when it returns. */
+static cl_int clmem__stager_pieces(clmem_stager *st, clmem_buffer buf, void *host, const clmem__host_plan *p,
+                                   const cl_event *wait_for, cl_uint n, const char **call) {
     cl_event ev[CLMEM_STAGER_MAX_SLOTS];
-    size_t offset = 0, count = 0, pieces, i, S;
-    unsigned K;
-    cl_int err;
-    const char *call = write ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer";
-    if (!o) o = &defaults;
-    if ((err = clmem__stager_check(fn, st, buf, host, write, o, &offset, &count)) != CL_SUCCESS) return err;
-    if (count == 0) return clmem__nothing_to_do(fn, st->queue, o->wait_for, o->num_wait_for, o->event);
-    clmem__lock(&st->lock);
-    if (count < st->threshold) {
-        clmem_copy_options co;
-        memset((void *)&co, 0, sizeof co); /* (void *): C++14 options have default member initializers */
-        co.given = CLMEM_GIVEN_BYTE_COUNT | (o->given & CLMEM_GIVEN_HOST_SIZE);
-        co.byte_count = count;
-        if (write) co.dst_offset = offset;
-        else co.src_offset = offset;
-        co.host_size = o->host_size;
-        co.wait_for = o->wait_for;
-        co.num_wait_for = o->num_wait_for;
-        co.event = o->event;
-        ++st->st.direct_copies;
-        st->st.direct_bytes += count;
-        err = write ? clmem__copy_buffer_from_host(st->queue, buf, host, &co)
-                    : clmem__copy_host_from_buffer(st->queue, host, buf, &co);
-        clmem__unlock(&st->lock);
+    size_t i, S = st->slot_size, count = p->count, offset = p->offset, pieces = (count + S - 1) / S;
+    unsigned K = st->nslots;
+    cl_int err = CL_SUCCESS;
+    *call = p->write ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer";
+    if (n && (err = clWaitForEvents(n, wait_for)) != CL_SUCCESS) {
+        *call = "clWaitForEvents(wait_for)";
         return err;
     }
-    S = st->slot_size;
-    K = st->nslots;
-    pieces = (count + S - 1) / S;
     memset(ev, 0, sizeof ev);
-    clmem__map_note_use(buf.mem, fn);
-    err = CL_SUCCESS;
-    if (write) {
+    clmem__map_note_use(buf.mem, p->fn);
+    if (p->write) {
         const unsigned char *src = CLMEM__CAST(const unsigned char *, host);
         for (i = 0; i < pieces && err == CL_SUCCESS; ++i) {
             unsigned k = (unsigned)(i % K);
@@ -427,13 +424,12 @@ static cl_int clmem__stager_transfer(clmem_stager *st, clmem_buffer buf, void *h
                 clReleaseEvent(ev[k]);
                 ev[k] = NULL;
                 if (err != CL_SUCCESS) {
-                    call = "clWaitForEvents";
+                    *call = "clWaitForEvents";
                     break;
                 }
             }
             clmem__stager_memcpy(st, st->slot_ptr[k], src + pos, len);
-            err = clEnqueueWriteBuffer(st->queue, buf.mem, CL_FALSE, offset + pos, len, st->slot_ptr[k],
-                                       o->num_wait_for, o->wait_for, &ev[k]);
+            err = clEnqueueWriteBuffer(st->queue, buf.mem, CL_FALSE, offset + pos, len, st->slot_ptr[k], 0, NULL, &ev[k]);
             if (err == CL_SUCCESS) clFlush(st->queue);
         }
     } else {
@@ -441,8 +437,8 @@ static cl_int clmem__stager_transfer(clmem_stager *st, clmem_buffer buf, void *h
         size_t next = 0; /* the next piece to enqueue */
         for (; next < pieces && next < K && err == CL_SUCCESS; ++next) {
             size_t pos = next * S, len = count - pos < S ? count - pos : S;
-            err = clEnqueueReadBuffer(st->queue, buf.mem, CL_FALSE, offset + pos, len, st->slot_ptr[next],
-                                      o->num_wait_for, o->wait_for, &ev[next]);
+            err = clEnqueueReadBuffer(st->queue, buf.mem, CL_FALSE, offset + pos, len, st->slot_ptr[next], 0, NULL,
+                                      &ev[next]);
         }
         if (err == CL_SUCCESS) clFlush(st->queue);
         for (i = 0; i < pieces && err == CL_SUCCESS; ++i) {
@@ -452,14 +448,14 @@ static cl_int clmem__stager_transfer(clmem_stager *st, clmem_buffer buf, void *h
             clReleaseEvent(ev[k]);
             ev[k] = NULL;
             if (err != CL_SUCCESS) {
-                call = "clWaitForEvents";
+                *call = "clWaitForEvents";
                 break;
             }
             clmem__stager_memcpy(st, dst + pos, st->slot_ptr[k], len);
             if (next < pieces) { /* the slot is free again: the next piece goes there */
                 size_t npos = next * S, nlen = count - npos < S ? count - npos : S;
-                err = clEnqueueReadBuffer(st->queue, buf.mem, CL_FALSE, offset + npos, nlen, st->slot_ptr[k],
-                                          o->num_wait_for, o->wait_for, &ev[k]);
+                err = clEnqueueReadBuffer(st->queue, buf.mem, CL_FALSE, offset + npos, nlen, st->slot_ptr[k], 0, NULL,
+                                          &ev[k]);
                 if (err == CL_SUCCESS) clFlush(st->queue);
                 ++next;
             }
@@ -469,39 +465,192 @@ static cl_int clmem__stager_transfer(clmem_stager *st, clmem_buffer buf, void *h
         cl_int derr = clmem__stager_drain(ev, K);
         if (err == CL_SUCCESS && derr != CL_SUCCESS) {
             err = derr;
-            call = "clWaitForEvents";
+            *call = "clWaitForEvents";
         }
     }
     if (err == CL_SUCCESS) {
+        clmem__lock(&st->books);
         ++st->st.staged_copies;
         st->st.staged_bytes += count;
         st->st.pieces += pieces;
+        clmem__unlock(&st->books);
     }
-    clmem__unlock(&st->lock);
-    if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, call);
-    if (o->event) {
-        err = clEnqueueMarkerWithWaitList(st->queue, 0, NULL, o->event);
-        if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clEnqueueMarkerWithWaitList");
+    return err;
+}
+
+/* clmem__stager_failed(fn, err, call): a staged copy's failure in words; a failed
+   event of the wait list is CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, as the
+   direct path and clmem_enqueue_copy report it. */
+static cl_int clmem__stager_failed(const char *fn, cl_int err, const char *call) {
+    if (err == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST || (err < 0 && strcmp(call, "clWaitForEvents(wait_for)") == 0))
+        return clmem__fail(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, fn,
+                           "an event of wait_for has failed (%s returned %s); nothing was copied", call,
+                           clmem_error_string(err));
+    return clmem__cl_fail(err, fn, call);
+}
+
+/* clmem__stager_user_event(st, status, &event): a user event of the stager's context,
+   set to status unless it is 1 (left pending). */
+static cl_int clmem__stager_user_event(clmem_stager *st, cl_int status, cl_event *event) {
+    cl_int err;
+    *event = clCreateUserEvent(st->context, &err);
+    if (err != CL_SUCCESS) return clmem__cl_fail(err, "clmem_stager_copy", "clCreateUserEvent");
+    if (status != 1 && (err = clSetUserEventStatus(*event, status)) != CL_SUCCESS) {
+        clReleaseEvent(*event);
+        *event = NULL;
+        return clmem__cl_fail(err, "clmem_stager_copy", "clSetUserEventStatus");
     }
     return CL_SUCCESS;
 }
 
+#if CLMEM__STAGER_WORKERS
+/* A non-blocking staged copy: its own thread takes the copy lock, copies, then
+   completes the user event (CL_COMPLETE, or the failure's code). */
+typedef struct clmem__stager_job {
+    clmem_stager *st;
+    clmem_buffer buf;
+    void *host;
+    clmem__host_plan plan;
+    cl_event *wait_for; /* a retained copy of the caller's list */
+    cl_uint n;
+    cl_event done; /* the caller's event (this job holds a reference) */
+    unsigned long long ticket;
+} clmem__stager_job;
+
+static void *clmem__stager_job_run(void *arg) {
+    clmem__stager_job *j = CLMEM__CAST(clmem__stager_job *, arg);
+    const char *call = "";
+    cl_int err;
+    cl_uint i;
+    clmem__stager_turn(j->st, j->ticket);
+    err = clmem__stager_pieces(j->st, j->buf, j->host, &j->plan, j->wait_for, j->n, &call);
+    for (i = 0; i < j->n; ++i) clReleaseEvent(j->wait_for[i]);
+    clmem__stager_leave(j->st); /* the stager may be released from here on */
+    clSetUserEventStatus(j->done, err == CL_SUCCESS ? CL_COMPLETE : (err < 0 ? err : CL_OUT_OF_RESOURCES));
+    clReleaseEvent(j->done);
+    CLMEM_FREE(j->wait_for);
+    CLMEM_FREE(j);
+    return NULL;
+}
+
+/* clmem__stager_async(st, buf, host, p, o): start a non-blocking staged copy; *o->event
+   is its user event. */
+static cl_int clmem__stager_async(clmem_stager *st, clmem_buffer buf, void *host, const clmem__host_plan *p,
+                                  const clmem_copy_options *o) {
+    static const char fn[] = "clmem_stager_copy";
+    clmem__stager_job *j = CLMEM__CAST(clmem__stager_job *, CLMEM_MALLOC(sizeof *j));
+    pthread_t th;
+    pthread_attr_t attr;
+    cl_uint i;
+    cl_int err;
+    int rc;
+    if (!j) return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for a non-blocking copy");
+    memset(j, 0, sizeof *j);
+    j->wait_for = CLMEM__CAST(cl_event *, CLMEM_MALLOC(sizeof(cl_event) * (o->num_wait_for + 1u)));
+    if (!j->wait_for) {
+        CLMEM_FREE(j);
+        return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for a non-blocking copy");
+    }
+    if ((err = clmem__stager_user_event(st, 1, &j->done)) != CL_SUCCESS) {
+        CLMEM_FREE(j->wait_for);
+        CLMEM_FREE(j);
+        return err;
+    }
+    j->st = st;
+    j->buf = buf;
+    j->host = host;
+    j->plan = *p;
+    j->n = o->num_wait_for;
+    for (i = 0; i < j->n; ++i) {
+        j->wait_for[i] = o->wait_for[i];
+        clRetainEvent(j->wait_for[i]);
+    }
+    if (o->event) {
+        clRetainEvent(j->done);
+        *o->event = j->done;
+    }
+    j->ticket = clmem__stager_enter(st);
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    rc = pthread_create(&th, &attr, clmem__stager_job_run, j);
+    pthread_attr_destroy(&attr);
+    if (rc != 0) {
+        clmem__stager_turn(st, j->ticket); /* give the turn on, in order */
+        clmem__stager_leave(st);
+        for (i = 0; i < j->n; ++i) clReleaseEvent(j->wait_for[i]);
+        if (o->event) {
+            clReleaseEvent(*o->event);
+            *o->event = NULL;
+        }
+        clReleaseEvent(j->done);
+        CLMEM_FREE(j->wait_for);
+        CLMEM_FREE(j);
+        return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "starting the thread of a non-blocking copy failed (error %d)", rc);
+    }
+    return CL_SUCCESS;
+}
+#endif
+
+/* clmem__stager_transfer: the host-transfer plan (transfer.c) checks and resolves the
+   copy in clmem_stager_copy's name; below the threshold it runs as planned on the
+   stager's queue (the direct path), from it in pieces through the slots. */
+static cl_int clmem__stager_transfer(clmem_stager *st, clmem_buffer buf, void *host, bool write,
+                                     const clmem_copy_options *o) {
+    static const char fn[] = "clmem_stager_copy";
+    clmem__host_plan p;
+    size_t threshold;
+    unsigned long long ticket;
+    const char *call = "";
+    cl_int err;
+    if (!o) o = &clmem__copy_defaults;
+    if (CLMEM__CHECKS) {
+        if (!st) return clmem__fail(CL_INVALID_VALUE, fn, "st is NULL");
+        if ((o->given & CLMEM_GIVEN_REGION) || (o->region[0] | o->region[1] | o->region[2]))
+            return clmem__fail(CL_INVALID_VALUE, fn,
+                               ".region {%zu, %zu, %zu} does not apply: a stager copies linear ranges (rectangles: "
+                               "clmem_enqueue_copy)", o->region[0], o->region[1], o->region[2]);
+    }
+    if ((err = clmem__host_plan_make(fn, st->queue, st->context, buf, host, write, o, &p)) != CL_SUCCESS) return err;
+    if (p.count == 0) return clmem__host_plan_run(st->queue, buf, host, &p, o->wait_for, o->num_wait_for, o->event);
+    clmem__lock(&st->books);
+    threshold = st->threshold;
+    if (p.count < threshold) {
+        ++st->st.direct_copies;
+        st->st.direct_bytes += p.count;
+    }
+    clmem__unlock(&st->books);
+#if CLMEM__STAGER_WORKERS
+    if (p.count >= threshold && !p.blocking) return clmem__stager_async(st, buf, host, &p, o);
+#endif
+    ticket = clmem__stager_enter(st);
+    clmem__stager_turn(st, ticket);
+    if (p.count < threshold) {
+        err = clmem__host_plan_run(st->queue, buf, host, &p, o->wait_for, o->num_wait_for, o->event);
+        /* a blocking call's event is complete at return (not every driver marks it so) */
+        if (err == CL_SUCCESS && p.blocking && o->event && (err = clWaitForEvents(1, o->event)) != CL_SUCCESS)
+            err = clmem__cl_fail(err, fn, "clWaitForEvents");
+    } else if ((err = clmem__stager_pieces(st, buf, host, &p, o->wait_for, o->num_wait_for, &call)) != CL_SUCCESS)
+        err = clmem__stager_failed(fn, err, call);
+    else if (o->event) /* every byte has arrived: the event is complete */
+        err = clmem__stager_user_event(st, CL_COMPLETE, o->event);
+    clmem__stager_leave(st);
+    return err;
+}
+
 CLMEM_API cl_int clmem_stager_write_opts(clmem_stager *st, clmem_buffer dst, const void *src,
-                                         const clmem_stager_copy_options *opts) {
+                                         const clmem_copy_options *opts) {
     return clmem__stager_transfer(st, dst, clmem__unconst(src), true, opts);
 }
 
-CLMEM_API cl_int clmem_stager_read_opts(clmem_stager *st, void *dst, clmem_buffer src,
-                                        const clmem_stager_copy_options *opts) {
+CLMEM_API cl_int clmem_stager_read_opts(clmem_stager *st, void *dst, clmem_buffer src, const clmem_copy_options *opts) {
     return clmem__stager_transfer(st, src, dst, false, opts);
 }
 
 CLMEM_API cl_int clmem__stager_write_fn(clmem_stager *st, clmem_buffer dst, const void *src,
-                                        const clmem_stager_copy_options *opts) {
+                                        const clmem_copy_options *opts) {
     return clmem__stager_transfer(st, dst, clmem__unconst(src), true, opts);
 }
 
-CLMEM_API cl_int clmem__stager_read_fn(clmem_stager *st, void *dst, clmem_buffer src,
-                                       const clmem_stager_copy_options *opts) {
+CLMEM_API cl_int clmem__stager_read_fn(clmem_stager *st, void *dst, clmem_buffer src, const clmem_copy_options *opts) {
     return clmem__stager_transfer(st, src, dst, false, opts);
 }

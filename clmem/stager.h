@@ -27,7 +27,7 @@ extern "C" {
    piece i-1 runs; for a read, the DMA of the next pieces runs while threads copy
    piece i out. Smaller copies, and every copy on a device where staging does not pay
    (a CPU device such as PoCL's, or a device whose memory is the host's,
-   CL_DEVICE_HOST_UNIFIED_MEMORY), go straight to clmem_enqueue_copy: the threshold is
+   CL_DEVICE_HOST_UNIFIED_MEMORY), are enqueued directly on the queue: the threshold is
    then "never" unless set (clmem_stager_set_threshold).
 
    How the default threshold was chosen: bench/pinned_bench measures raw pageable,
@@ -94,10 +94,11 @@ CLMEM_API size_t clmem_stager_threshold(clmem_stager *st);
 /** What a stager has done (clmem_stager_get_stats). */
 typedef struct clmem_stager_stats {
     unsigned long long staged_copies;  /* copies that went through the slots */
-    unsigned long long direct_copies;  /* copies passed to clmem_enqueue_copy */
+    unsigned long long direct_copies;  /* copies enqueued directly (below the threshold) */
     unsigned long long staged_bytes;
     unsigned long long direct_bytes;
     unsigned long long pieces;         /* slot-sized pieces of the staged copies */
+    unsigned long long running;        /* copies in progress now (non-blocking ones until their event completes) */
     size_t slot_size, slots, threads;  /* as made (threads: 1 where there are no workers) */
 } clmem_stager_stats;
 
@@ -105,44 +106,55 @@ typedef struct clmem_stager_stats {
     stager or stats). Any thread. */
 CLMEM_API cl_int clmem_stager_get_stats(clmem_stager *st, clmem_stager_stats *stats);
 
-/** Options of clmem_stager_copy (clmem_enqueue_copy's names and meanings for a
-    linear buffer <-> host copy: a written option means its value, one left out its
-    default). */
-typedef struct clmem_stager_copy_options {
-    unsigned given CLMEM__DEFAULT;             /* CLMEM_GIVEN_* bits: filled by the macros */
-    size_t byte_count CLMEM__DEFAULT;          /* bytes (left out: everything the buffer holds after the offset; 0: nothing) */
-    size_t src_offset CLMEM__DEFAULT;          /* read: byte offset in the buffer */
-    size_t dst_offset CLMEM__DEFAULT;          /* write: byte offset in the buffer */
-    size_t host_size CLMEM__DEFAULT;           /* bytes of the host memory, checked when given (left out: unknown) */
-    const cl_event *wait_for CLMEM__DEFAULT;   /* events every enqueued piece waits for */
-    cl_uint num_wait_for CLMEM__DEFAULT;
-    cl_event *event CLMEM__DEFAULT;            /* where to put an event (complete when the call returns) */
-} clmem_stager_copy_options;
+/** clmem_stager_copy_options: the options of clmem_stager_copy are clmem_enqueue_copy's
+    (clmem_copy_options); this older name stays as an alias of that type. */
+typedef clmem_copy_options clmem_stager_copy_options;
 
-/** clmem_stager_copy(st, dst, src, ...): a blocking linear copy between a
-    clmem_buffer and pageable host memory, host -> buffer (dst a clmem_buffer) or
-    buffer -> host (src a clmem_buffer), staged when byte_count is at least the
-    threshold, otherwise clmem_enqueue_copy (blocking) on the stager's queue. The
-    host memory may be used again when the call returns. Other pairs are a compile
-    error. Options: clmem_stager_copy_options. The copy always blocks; .event, when
-    asked for, is a marker after the copy (already complete; yours to release).
+/** clmem_stager_copy(st, dst, src, ...): a linear copy between a clmem_buffer and
+    pageable host memory, host -> buffer (dst a clmem_buffer) or buffer -> host (src a
+    clmem_buffer), staged through the pinned slots when byte_count is at least the
+    threshold, otherwise enqueued directly on the stager's queue. Other pairs are a
+    compile error. It is checked and resolved as clmem_enqueue_copy's buffer <-> host
+    pairs are (the one host-transfer plan), and takes their options (clmem_copy_options):
+      .byte_count   left out: everything the buffer holds after the offset; 0: nothing
+      .dst_offset   (write) / .src_offset (read): byte offset in the buffer; the other
+                    one does not apply (offset the host pointer) and is refused
+      .host_size    bytes of the host memory, checked when given
+      .wait_for, .num_wait_for, .event
+      .is_blocking  left out or true: the call returns when every byte has arrived (the
+                    host memory may be used again) and .event, when asked for, is
+                    complete (CL_COMPLETE). false: the call returns at once; the host
+                    memory must stay untouched (and alive) until .event completes, which
+                    it does when every byte has arrived: a staged copy runs on a thread
+                    of its own and its event is a user event the stager completes (set to
+                    a negative code if the copy fails); a direct copy is the driver's
+                    non-blocking call. (Where the stager has no worker threads, Windows,
+                    a staged copy blocks.)
+    .region and the rectangle options do not apply (CL_INVALID_VALUE).
     Returns CL_SUCCESS or: CL_INVALID_VALUE (st NULL, host pointer NULL, offset or
-    offset + byte_count beyond the buffer, byte_count above .host_size),
-    CL_INVALID_MEM_OBJECT (empty or released buffer handle), CL_INVALID_CONTEXT (the
-    buffer belongs to another context than the stager's queue), CL_INVALID_OPERATION
-    (the buffer's HOST_* flags forbid the host access), CL_INVALID_EVENT_WAIT_LIST, or
-    the driver's code (the pieces already enqueued are waited for first; the
-    destination then holds a part of the data). A copy of zero bytes calls no copy.
-    Thread safety: any thread; copies on one stager run one at a time (a lock).
+    offset + byte_count beyond the buffer, byte_count above .host_size, the host side's
+    offset, .region), CL_INVALID_COMMAND_QUEUE, CL_INVALID_MEM_OBJECT (empty or released
+    buffer handle, or a stale copy of a pooled one: its block may be another owner's
+    now; nothing is read or written), CL_INVALID_CONTEXT (the buffer belongs to another
+    context than the stager's queue), CL_INVALID_OPERATION (the buffer's HOST_* flags
+    forbid the host access), CL_INVALID_EVENT_WAIT_LIST, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
+    (an event of the wait list has failed: nothing is copied), or the driver's code (the
+    pieces already enqueued are waited for first; the destination then holds a part of
+    the data). Every message names clmem_stager_copy. A copy of zero bytes calls no copy
+    (.event: a marker after the wait list).
+    Thread safety: any thread; copies on one stager run one at a time, in the order they
+    were called: a copy called after a non-blocking one waits for it (a blocking one in
+    the call, a non-blocking one in its thread), as commands of one in-order queue do.
     Examples:
         clmem_stager_copy(st, buf, src);                            // all of buf
-        clmem_stager_copy(st, dst, buf, .byte_count = n, .src_offset = 4096); */
+        clmem_stager_copy(st, dst, buf, .byte_count = n, .src_offset = 4096);
+        clmem_stager_copy(st, buf, src, .is_blocking = false, .event = &e); // returns at once */
 #ifndef __cplusplus
 #define clmem_stager_copy(...) clmem__stager_copy_(__VA_ARGS__, )
 #define clmem__stager_copy_(st, dst, src, ...)                                                          \
     (CLMEM__STAGER_ASSERT(dst, src),                                                                    \
      _Generic((dst), clmem_buffer: clmem__stager_write_fn, default: clmem__stager_read_fn)(             \
-         st, dst, src, &(clmem_stager_copy_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__}))
+         st, dst, src, &(clmem_copy_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__}))
 /* 1 for buffer <- host and host <- buffer, 0 for the rest (a compile error). */
 #define CLMEM__STAGER_OK(dst, src)                                                                      \
     _Generic((dst), clmem_buffer: _Generic((src), clmem_buffer: 0, clmem_image: 0, clmem_svm: 0,         \
@@ -160,18 +172,21 @@ typedef struct clmem_stager_copy_options {
     &opts): the two directions of clmem_stager_copy as functions (for C++, function
     pointers, and callers with an options struct; opts may be NULL). */
 CLMEM_API cl_int clmem_stager_write_opts(clmem_stager *st, clmem_buffer dst, const void *src,
-                                         const clmem_stager_copy_options *opts);
-CLMEM_API cl_int clmem_stager_read_opts(clmem_stager *st, void *dst, clmem_buffer src,
-                                        const clmem_stager_copy_options *opts);
+                                         const clmem_copy_options *opts);
+CLMEM_API cl_int clmem_stager_read_opts(clmem_stager *st, void *dst, clmem_buffer src, const clmem_copy_options *opts);
 /* What the generic macro selects (public linkage because it expands in user code). */
 CLMEM_API cl_int clmem__stager_write_fn(clmem_stager *st, clmem_buffer dst, const void *src,
-                                        const clmem_stager_copy_options *opts);
-CLMEM_API cl_int clmem__stager_read_fn(clmem_stager *st, void *dst, clmem_buffer src,
-                                       const clmem_stager_copy_options *opts);
+                                        const clmem_copy_options *opts);
+CLMEM_API cl_int clmem__stager_read_fn(clmem_stager *st, void *dst, clmem_buffer src, const clmem_copy_options *opts);
 
 /** clmem_stager_release(st): stop the threads, unmap and free the slots, release the
-    queue. A copy must not be running on it. NULL: CL_SUCCESS. Returns CL_SUCCESS or
-    the driver's code from unmapping (everything is freed all the same). */
+    queue. NULL: CL_SUCCESS. While a copy runs through the stager (a blocking one in
+    another thread, or a non-blocking one whose event has not completed) the release is
+    refused with CL_INVALID_OPERATION and words, and nothing is released: release it
+    after the copies return (wait for a non-blocking copy's event). A copy that starts
+    while the release runs, or after it, uses freed memory: the caller orders them.
+    Returns CL_SUCCESS, CL_INVALID_OPERATION, or the driver's code from unmapping
+    (everything is freed all the same). Example: clmem_stager_release(st); */
 CLMEM_API cl_int clmem_stager_release(clmem_stager *st);
 
 #ifdef __cplusplus

@@ -6,10 +6,8 @@
 static const clmem_copy_options clmem__copy_defaults = CLMEM__ZERO;
 #define CLMEM__COPY "clmem_enqueue_copy"
 
-/* Host transfers block unless .is_blocking was written and is false. */
-static cl_bool clmem__blocking(const clmem_copy_options *o) {
-    return (o->given & CLMEM_GIVEN_IS_BLOCKING) && !o->is_blocking ? CL_FALSE : CL_TRUE;
-}
+/* Host transfers block unless .is_blocking was written and is false (memobj.h). */
+static cl_bool clmem__blocking(const clmem_copy_options *o) { return clmem__host_blocking(o->given, o->is_blocking); }
 /* Device-side copies never block unless .is_blocking was written and is true. */
 static bool clmem__device_wait(const clmem_copy_options *o) {
     return (o->given & CLMEM_GIVEN_IS_BLOCKING) && o->is_blocking;
@@ -160,16 +158,6 @@ static cl_int clmem__check_common(cl_command_queue queue, const clmem_copy_optio
 static cl_int clmem__check_buffer(const char *what, clmem_buffer b) {
     return CLMEM__CHECKS ? clmem__buffer_invalid(CLMEM__COPY, what, b) : CL_SUCCESS;
 }
-static cl_int clmem__check_host_access(const char *what, clmem_buffer b, bool write) {
-    cl_mem_flags forbidden = write ? (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)
-                                   : (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS);
-    char text[200];
-    if (CLMEM__CHECKS && (b.flags & forbidden))
-        return clmem__fail(CL_INVALID_OPERATION, CLMEM__COPY, "the host may not %s %s: its flags are %s",
-                           write ? "write" : "read", what, clmem__mem_flags_text(b.flags, text, sizeof text));
-    return CL_SUCCESS;
-}
-
 /* clmem__finish_device_copy: a device-to-device copy asked to block waits for it. */
 static cl_int clmem__after_device_copy(const clmem_copy_options *o, cl_event *own) {
     cl_int err = CL_SUCCESS;
@@ -182,107 +170,162 @@ static cl_int clmem__after_device_copy(const clmem_copy_options *o, cl_event *ow
     return err;
 }
 
-/* ---- buffer <- host, host <- buffer ---- */
+/* ---- buffer <- host, host <- buffer: the host-transfer plan ----
+
+   Every host transfer resolves and checks its arguments here, once, and every
+   refusal is worded here, in the name of the public function the caller called
+   (plan.fn): clmem_enqueue_copy's buffer <-> host pairs (the inline hot path in
+   transfer.h uses the same predicates, from memobj.h, and hands everything it does
+   not pass to this path), clmem_stager_copy (stager.c: both its direct and its staged
+   path), and the image <-> host pairs (transfer_image.c, through
+   clmem__host_plan_side). Maps share the worded checks (clmem__host_access_check,
+   clmem__host_wait_check in memobj.c). The rules:
+   - queue: not NULL; the object: a live handle (not empty, released or a stale copy
+     of a pooled handle); the host pointer: not NULL;
+   - host access: the object's HOST_* flags allow it (CL_INVALID_OPERATION);
+   - wait list: well formed; a blocking transfer waits for no failed event
+     (CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, as PoCL would hang);
+   - context: the object's is the queue's;
+   - linear (no .region): the offset is the buffer side's (.dst_offset of a write,
+     .src_offset of a read; the host side's is refused: offset the pointer), within the
+     buffer; .byte_count written means its value (0: nothing), left out everything
+     after the offset; within the buffer and .host_size when given;
+   - rectangular (.region): origins and pitches within the buffer and .host_size;
+   - blocking: unless .is_blocking was written and is false;
+   - live maps: a buffer mapped for writing draws a warning (clmem__map_note_use). */
+typedef struct clmem__host_plan {
+    const char *fn;        /* the public name every message carries */
+    const char *what;      /* the buffer's argument name: "dst" (write) or "src" (read) */
+    bool write;            /* host -> device */
+    cl_bool blocking;
+    bool rect;             /* rectangular: region, br, hr */
+    size_t offset, count;  /* linear: the range in the buffer; count 0: nothing to copy */
+    size_t region[3];
+    clmem__rect br, hr;    /* rectangular: the buffer's and the host's rectangles */
+} clmem__host_plan;
+
+/* clmem__host_plan_side(fn, queue, queue_ctx, what, ctx, flags, host, write, o,
+   &blocking): the rules of every host transfer that do not depend on the kind of
+   object: the host pointer, host access, wait list and blocking, context (ctx NULL:
+   checked by the caller; queue_ctx: the queue's context when the caller knows it,
+   else asked). */
+static cl_int clmem__host_plan_side(const char *fn, cl_command_queue queue, cl_context queue_ctx, const char *what,
+                                    cl_context ctx, cl_mem_flags flags, const void *host, bool write,
+                                    const clmem_copy_options *o, cl_bool *blocking) {
+    cl_int err;
+    *blocking = clmem__blocking(o);
+    if (!CLMEM__CHECKS) return CL_SUCCESS;
+    if (!host) return clmem__fail(CL_INVALID_VALUE, fn, "the host pointer (%s) is NULL", write ? "src" : "dst");
+    if ((err = clmem__host_access_check(fn, what, flags, write, "")) != CL_SUCCESS) return err;
+    if ((err = clmem__host_wait_check(fn, *blocking, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
+    if (!ctx || ctx == queue_ctx) return CL_SUCCESS;
+    if (queue_ctx)
+        return clmem__fail(CL_INVALID_CONTEXT, fn, "%s belongs to context %p but the queue to %p", what, (void *)ctx,
+                           (void *)queue_ctx);
+    /* One driver query on the full path: not every driver compares the contexts
+       (Oclgrind 21.10 reads another context's buffer), and CL_INVALID_CONTEXT is
+       documented. The inline hot path leaves it to the driver (see transfer.h). */
+    return clmem__same_context(fn, queue, ctx, what);
+}
+
+/* clmem__host_plan_make(fn, queue, queue_ctx, buf, host, write, o, &p): resolve and
+   check a buffer <-> host transfer (the rules above). */
+static cl_int clmem__host_plan_make(const char *fn, cl_command_queue queue, cl_context queue_ctx, clmem_buffer buf,
+                                    const void *host, bool write, const clmem_copy_options *o, clmem__host_plan *p) {
+    const char *oname = write ? "dst_offset" : "src_offset";
+    size_t host_offset = write ? o->src_offset : o->dst_offset;
+    cl_int err;
+    memset(p, 0, sizeof *p);
+    p->fn = fn;
+    p->what = write ? "dst" : "src";
+    p->write = write;
+    if (CLMEM__CHECKS) {
+        if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
+        if ((err = clmem__buffer_invalid(fn, p->what, buf)) != CL_SUCCESS) return err;
+    }
+    if ((err = clmem__host_plan_side(fn, queue, queue_ctx, p->what, buf.context, buf.flags, host, write, o,
+                                     &p->blocking)) != CL_SUCCESS)
+        return err;
+    if ((o->given & CLMEM_GIVEN_REGION) || (o->region[0] | o->region[1] | o->region[2])) {
+        p->rect = clmem__region(fn, (o->given & CLMEM_GIVEN_REGION) != 0, o->region, p->region, &err);
+        if (err != CL_SUCCESS || p->region[0] == 0) return err; /* all zero: nothing to copy */
+        if ((err = clmem__rect_make(fn, "buffer", o->buffer_origin, o->buffer_pitches, p->region, buf.size, &p->br)) !=
+            CL_SUCCESS)
+            return err;
+        p->count = 1; /* something to copy */
+        return clmem__rect_make(fn, "host", o->host_origin, o->host_pitches, p->region,
+                                (o->given & CLMEM_GIVEN_HOST_SIZE) || o->host_size ? o->host_size : SIZE_MAX, &p->hr);
+    }
+    p->offset = write ? o->dst_offset : o->src_offset;
+    if (CLMEM__CHECKS) {
+        if (host_offset != 0)
+            return clmem__fail(CL_INVALID_VALUE, fn,
+                               "%s %zu does not apply: the host side has no offset (offset the pointer); the buffer's "
+                               "offset is %s", write ? "src_offset" : "dst_offset", host_offset, oname);
+        if (p->offset > buf.size)
+            return clmem__fail(CL_INVALID_VALUE, fn, "%s %zu is beyond the buffer's %zu bytes", oname, p->offset, buf.size);
+    }
+    p->count = clmem__host_count(o->given, o->byte_count, buf.size, p->offset);
+    if (CLMEM__CHECKS) {
+        if (!clmem__range_ok(p->offset, p->count, buf.size))
+            return clmem__fail(CL_INVALID_VALUE, fn, "%s %zu + byte_count %zu is beyond the buffer's %zu bytes", oname,
+                               p->offset, p->count, buf.size);
+        if (((o->given & CLMEM_GIVEN_HOST_SIZE) || o->host_size) && p->count > o->host_size)
+            return clmem__fail(CL_INVALID_VALUE, fn, "byte_count %zu is more than host_size %zu", p->count, o->host_size);
+    }
+    return CL_SUCCESS;
+}
 
 /* clmem__host_failed: a host transfer the driver refused; a context mismatch gets the
    same words as clmem's own checks. */
-static cl_int clmem__host_failed(cl_int err, cl_command_queue queue, clmem_buffer buf, const char *call) {
-    if (err == CL_INVALID_CONTEXT && clmem__same_context(CLMEM__COPY, queue, buf.context, "the buffer") != CL_SUCCESS)
+static cl_int clmem__host_failed(const char *fn, cl_int err, cl_command_queue queue, clmem_buffer buf, const char *call) {
+    if (err == CL_INVALID_CONTEXT && clmem__same_context(fn, queue, buf.context, "the buffer") != CL_SUCCESS)
         return CL_INVALID_CONTEXT;
-    return clmem__cl_fail(err, CLMEM__COPY, call);
+    return clmem__cl_fail(err, fn, call);
 }
 
-static cl_int clmem__host_rect(cl_command_queue queue, clmem_buffer buf, void *host, bool write, const size_t region[3],
-                               const clmem_copy_options *o) {
-    clmem__rect br, hr;
+/* clmem__host_plan_run(queue, buf, host, &p, wait_for, n, event): enqueue a planned
+   transfer (count 0: only the event, a marker, when one is asked for). */
+static cl_int clmem__host_plan_run(cl_command_queue queue, clmem_buffer buf, void *host, const clmem__host_plan *p,
+                                   const cl_event *wait_for, cl_uint n, cl_event *event) {
+    const char *call;
     cl_int err;
-    if ((err = clmem__rect_make(CLMEM__COPY, "buffer", o->buffer_origin, o->buffer_pitches, region, buf.size, &br)) !=
-        CL_SUCCESS)
-        return err;
-    if ((err = clmem__rect_make(CLMEM__COPY, "host", o->host_origin, o->host_pitches, region,
-                                (o->given & CLMEM_GIVEN_HOST_SIZE) || o->host_size ? o->host_size : SIZE_MAX, &hr)) !=
-        CL_SUCCESS)
-        return err;
-    clmem__map_note_use(buf.mem, CLMEM__COPY);
-    if (write)
-        err = clEnqueueWriteBufferRect(queue, buf.mem, clmem__blocking(o), br.origin, hr.origin, region, br.row, br.slice,
-                                       hr.row, hr.slice, host, o->num_wait_for, o->wait_for, o->event);
-    else
-        err = clEnqueueReadBufferRect(queue, buf.mem, clmem__blocking(o), br.origin, hr.origin, region, br.row, br.slice,
-                                      hr.row, hr.slice, host, o->num_wait_for, o->wait_for, o->event);
-    return err == CL_SUCCESS ? CL_SUCCESS
-                             : clmem__host_failed(err, queue, buf, write ? "clEnqueueWriteBufferRect" : "clEnqueueReadBufferRect");
-}
-
-static cl_int clmem__host_linear(cl_command_queue queue, clmem_buffer buf, void *host, bool write,
-                                 const clmem_copy_options *o) {
-    size_t offset = write ? o->dst_offset : o->src_offset, count;
-    const char *oname = write ? "dst_offset" : "src_offset";
-    cl_int err;
-    if (CLMEM__CHECKS && offset > buf.size)
-        return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY, "%s %zu is beyond the buffer's %zu bytes", oname, offset, buf.size);
-    count = (o->given & CLMEM_GIVEN_BYTE_COUNT) || o->byte_count ? o->byte_count : buf.size - offset;
-    if (CLMEM__CHECKS) {
-        if (!clmem__range_ok(offset, count, buf.size))
-            return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY, "%s %zu + byte_count %zu is beyond the buffer's %zu bytes",
-                               oname, offset, count, buf.size);
-        if (((o->given & CLMEM_GIVEN_HOST_SIZE) || o->host_size) && count > o->host_size)
-            return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY, "byte_count %zu is more than host_size %zu", count,
-                               o->host_size);
+    if (p->count == 0) return clmem__nothing_to_do(p->fn, queue, wait_for, n, event);
+    clmem__map_note_use(buf.mem, p->fn);
+    if (p->rect) {
+        call = p->write ? "clEnqueueWriteBufferRect" : "clEnqueueReadBufferRect";
+        err = p->write ? clEnqueueWriteBufferRect(queue, buf.mem, p->blocking, p->br.origin, p->hr.origin, p->region,
+                                                  p->br.row, p->br.slice, p->hr.row, p->hr.slice, host, n, wait_for, event)
+                       : clEnqueueReadBufferRect(queue, buf.mem, p->blocking, p->br.origin, p->hr.origin, p->region,
+                                                 p->br.row, p->br.slice, p->hr.row, p->hr.slice, host, n, wait_for, event);
+    } else {
+        call = p->write ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer";
+        err = p->write ? clEnqueueWriteBuffer(queue, buf.mem, p->blocking, p->offset, p->count, host, n, wait_for, event)
+                       : clEnqueueReadBuffer(queue, buf.mem, p->blocking, p->offset, p->count, host, n, wait_for, event);
     }
-    if (count == 0) return clmem__nothing_to_do(CLMEM__COPY, queue, o->wait_for, o->num_wait_for, o->event);
-    clmem__map_note_use(buf.mem, CLMEM__COPY);
-    if (write)
-        err = clEnqueueWriteBuffer(queue, buf.mem, clmem__blocking(o), offset, count, host, o->num_wait_for, o->wait_for,
-                                   o->event);
-    else
-        err = clEnqueueReadBuffer(queue, buf.mem, clmem__blocking(o), offset, count, host, o->num_wait_for, o->wait_for,
-                                  o->event);
-    return err == CL_SUCCESS ? CL_SUCCESS
-                             : clmem__host_failed(err, queue, buf, write ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer");
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__host_failed(p->fn, err, queue, buf, call);
 }
 
 static cl_int clmem__host_transfer(cl_command_queue queue, clmem_buffer buf, void *host, bool write,
                                    const clmem_copy_options *o) {
-    const char *what = write ? "dst" : "src";
-    size_t region[3];
-    bool rect;
+    clmem__host_plan p;
     cl_int err;
     if (!o) o = &clmem__copy_defaults;
-    if (CLMEM__CHECKS) {
-        if ((err = clmem__check_common(queue, o)) != CL_SUCCESS) return err;
-        if ((err = clmem__check_buffer(what, buf)) != CL_SUCCESS) return err;
-        if (!host)
-            return clmem__fail(CL_INVALID_VALUE, CLMEM__COPY, "the host pointer (%s) is NULL", write ? "src" : "dst");
-        if ((err = clmem__check_host_access(what, buf, write)) != CL_SUCCESS) return err;
-        if (clmem__blocking(o) &&
-            (err = clmem__wait_list_ok(CLMEM__COPY, o->wait_for, o->num_wait_for)) != CL_SUCCESS)
-            return err;
-        /* One driver query on the full path: not every driver compares the contexts
-           (Oclgrind 21.10 reads another context's buffer), and CL_INVALID_CONTEXT is
-           documented. The inline hot path leaves it to the driver (see transfer.h). */
-        if ((err = clmem__same_context(CLMEM__COPY, queue, buf.context, what)) != CL_SUCCESS) return err;
-    }
-    if (!(o->given & CLMEM_GIVEN_REGION) && !(o->region[0] | o->region[1] | o->region[2]))
-        return clmem__host_linear(queue, buf, host, write, o);
-    rect = clmem__region(CLMEM__COPY, (o->given & CLMEM_GIVEN_REGION) != 0, o->region, region, &err);
-    if (err != CL_SUCCESS) return err;
-    if (rect && region[0] == 0) return clmem__nothing_to_do(CLMEM__COPY, queue, o->wait_for, o->num_wait_for, o->event);
-    return rect ? clmem__host_rect(queue, buf, host, write, region, o) : clmem__host_linear(queue, buf, host, write, o);
+    if ((err = clmem__host_plan_make(CLMEM__COPY, queue, NULL, buf, host, write, o, &p)) != CL_SUCCESS) return err;
+    return clmem__host_plan_run(queue, buf, host, &p, o->wait_for, o->num_wait_for, o->event);
 }
 
 /* For the inline hot path in transfer.h: a simple linear copy its quick checks did
    not pass goes the full way, which checks everything and words the refusal. */
 CLMEM_API cl_int clmem__copy_host_linear(cl_command_queue queue, clmem_buffer buf, void *host, int write, unsigned given,
-                                         size_t byte_count, size_t offset, int is_blocking, cl_event *event) {
+                                         size_t byte_count, size_t offset, size_t host_offset, int is_blocking,
+                                         cl_event *event) {
     clmem_copy_options o;
     memset((void *)&o, 0, sizeof o); /* (void *): C++14 options have default member initializers */
     o.given = given;
     o.byte_count = byte_count;
-    if (write)
-        o.dst_offset = offset;
-    else
-        o.src_offset = offset;
+    o.dst_offset = write ? offset : host_offset;
+    o.src_offset = write ? host_offset : offset;
     o.is_blocking = is_blocking;
     o.event = event;
     return clmem__host_transfer(queue, buf, host, write != 0, &o);
@@ -290,7 +333,7 @@ CLMEM_API cl_int clmem__copy_host_linear(cl_command_queue queue, clmem_buffer bu
 
 /* For the inline hot path in transfer.h: a refusal by the driver, worded. */
 CLMEM_API cl_int clmem__copy_host_failed(cl_int err, cl_command_queue queue, clmem_buffer buf, int write) {
-    return clmem__host_failed(err, queue, buf, write ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer");
+    return clmem__host_failed(CLMEM__COPY, err, queue, buf, write ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer");
 }
 
 CLMEM_API cl_int clmem__copy_buffer_from_host(cl_command_queue queue, clmem_buffer dst, const void *src,

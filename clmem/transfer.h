@@ -152,11 +152,14 @@ CLMEM__COPY_PAIRS(CLMEM__COPY_DECL)
 /* The hot path, inline: a linear buffer <-> host copy with no region, host size or
    wait list (facts the compiler reads off the options literal at the call site and
    folds away), of a live (not stale) buffer the host may access, while no map is
-   live, goes straight to clEnqueueWrite/ReadBuffer. Anything else, and every
-   refusal, takes the full path, which checks everything and words the error. */
+   live, goes straight to clEnqueueWrite/ReadBuffer. It decides with the predicates of
+   the host-transfer plan (clmem__host_forbidden, clmem__host_blocking,
+   clmem__host_count in memobj.h); anything else, and every refusal, takes the plan
+   (transfer.c), which checks everything and words the error. */
 CLMEM_API cl_int clmem__copy_host_failed(cl_int err, cl_command_queue queue, clmem_buffer buf, int write);
 CLMEM_API cl_int clmem__copy_host_linear(cl_command_queue queue, clmem_buffer buf, void *host, int write, unsigned given,
-                                         size_t byte_count, size_t offset, int is_blocking, cl_event *event);
+                                         size_t byte_count, size_t offset, size_t host_offset, int is_blocking,
+                                         cl_event *event);
 /* Known at compile time for a literal: a linear copy with no region, host size or
    wait list. Then only the scalars below are read, and the options literal is never
    built in memory. */
@@ -164,26 +167,27 @@ CLMEM_API cl_int clmem__copy_host_linear(cl_command_queue queue, clmem_buffer bu
     (!((o)->given & (CLMEM_GIVEN_REGION | CLMEM_GIVEN_HOST_SIZE)) && !((o)->region[0] | (o)->region[1] | (o)->region[2]) && \
      !(o)->host_size && !(o)->num_wait_for && !(o)->wait_for)
 CLMEM__INLINE cl_int clmem__copy_host_fast(cl_command_queue queue, const clmem_buffer *buf, void *host, int write,
-                                           size_t offset, const clmem_copy_options *o) {
+                                           size_t offset, size_t host_offset, const clmem_copy_options *o) {
     cl_int err;
-    size_t count = (o->given & CLMEM_GIVEN_BYTE_COUNT) || o->byte_count ? o->byte_count : buf->size - offset;
-    cl_bool blocking = (o->given & CLMEM_GIVEN_IS_BLOCKING) && !o->is_blocking ? CL_FALSE : CL_TRUE;
-    if (!(queue && buf->mem && !clmem__buffer_stale(*buf) && host && offset < buf->size && count && count <= buf->size - offset &&
-          !(buf->flags & (CL_MEM_HOST_NO_ACCESS | (write ? CL_MEM_HOST_READ_ONLY : CL_MEM_HOST_WRITE_ONLY))) &&
-          !clmem__maps_live()))
-        return clmem__copy_host_linear(queue, *buf, host, write, o->given, o->byte_count, offset, o->is_blocking, o->event);
+    size_t count = clmem__host_count(o->given, o->byte_count, buf->size, offset);
+    cl_bool blocking = clmem__host_blocking(o->given, o->is_blocking);
+    if (!(queue && buf->mem && !clmem__buffer_stale(*buf) && host && !host_offset && offset < buf->size && count &&
+          count <= buf->size - offset && !clmem__host_forbidden(buf->flags, write) && !clmem__maps_live()))
+        return clmem__copy_host_linear(queue, *buf, host, write, o->given, o->byte_count, offset, host_offset,
+                                       o->is_blocking, o->event);
     err = write ? clEnqueueWriteBuffer(queue, buf->mem, blocking, offset, count, host, 0, NULL, o->event)
                 : clEnqueueReadBuffer(queue, buf->mem, blocking, offset, count, host, 0, NULL, o->event);
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__copy_host_failed(err, queue, *buf, write);
 }
 CLMEM__INLINE cl_int clmem__copy_buffer_from_host_inline(cl_command_queue queue, clmem_buffer dst, const void *src,
                                                          const clmem_copy_options *o) {
-    if (CLMEM__COPY_SIMPLE(o)) return clmem__copy_host_fast(queue, &dst, (void *)(uintptr_t)src, 1, o->dst_offset, o);
+    if (CLMEM__COPY_SIMPLE(o))
+        return clmem__copy_host_fast(queue, &dst, (void *)(uintptr_t)src, 1, o->dst_offset, o->src_offset, o);
     return clmem__copy_buffer_from_host(queue, dst, src, o);
 }
 CLMEM__INLINE cl_int clmem__copy_host_from_buffer_inline(cl_command_queue queue, void *dst, clmem_buffer src,
                                                          const clmem_copy_options *o) {
-    if (CLMEM__COPY_SIMPLE(o)) return clmem__copy_host_fast(queue, &src, dst, 0, o->src_offset, o);
+    if (CLMEM__COPY_SIMPLE(o)) return clmem__copy_host_fast(queue, &src, dst, 0, o->src_offset, o->dst_offset, o);
     return clmem__copy_host_from_buffer(queue, dst, src, o);
 }
 
@@ -196,8 +200,10 @@ CLMEM_API cl_int clmem__fill_svm(cl_command_queue queue, clmem_svm dst, const vo
 /** clmem_enqueue_copy(queue, dst, src, ...): copy between any two kinds of memory the
     DISPATCH TABLE lists; the operation is chosen from the static types of dst and src.
     Returns CL_SUCCESS or the error code with a message: CL_INVALID_COMMAND_QUEUE,
-    CL_INVALID_MEM_OBJECT (empty or released handle), CL_INVALID_VALUE (NULL host
-    pointer, offsets or regions out of range or wrapping, zero region components
+    CL_INVALID_MEM_OBJECT (empty or released handle, or a stale copy of a pooled one),
+    CL_INVALID_VALUE (NULL host pointer, offsets or regions out of range or wrapping,
+    the host side's offset of a linear buffer <-> host copy (.src_offset of a write,
+    .dst_offset of a read: offset the pointer), zero region components
     before non-zero ones, pitches too small or not multiples, a host extent above
     .host_size), CL_INVALID_OPERATION (host access the object's HOST_* flags forbid),
     CL_MEM_COPY_OVERLAP (overlapping ranges of one buffer, also through sibling
@@ -205,7 +211,8 @@ CLMEM_API cl_int clmem__fill_svm(cl_command_queue queue, clmem_svm dst, const vo
     queue from different contexts; for a plain linear buffer <-> host copy, the hot
     path, this one is the driver's: asking the queue's context would cost 2% of the
     call; NVIDIA and PoCL report it, Oclgrind 21.10 does not), CL_INVALID_EVENT_WAIT_LIST,
-    or the driver's code.
+    CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (a blocking host transfer waiting for a
+    failed event), or the driver's code.
     Thread safety: as the OpenCL calls it makes (any thread; one queue is safe).
     Examples:
         clmem_enqueue_copy(q, buf, host);                          // host -> buffer, all of buf

@@ -139,80 +139,56 @@ static const clmem_copy_options *clmem__copy_opts_or_none(const clmem_copy_optio
     return opts ? opts : &none;
 }
 
-CLMEM_API cl_int clmem__copy_host_from_image(cl_command_queue queue, void *dst, clmem_image src,
-                                             const clmem_copy_options *opts) {
-    static const char pair[] = "host <- image";
-    size_t region[3], row = 0, slice = 0;
+/* clmem__image_host(queue, img, host, write, o): image <-> host, both directions: the
+   image's own checks, then the host-transfer plan's rules (transfer.c; the context was
+   checked with the image), then the region and the host layout. */
+static cl_int clmem__image_host(cl_command_queue queue, clmem_image img, void *host, bool write,
+                                const clmem_copy_options *opts) {
+    const char *pair = write ? "image <- host" : "host <- image", *what = write ? "dst" : "src";
+    size_t region[3], row = 0, slice = 0, off, n;
+    cl_bool blocking;
     cl_int err;
     const clmem_copy_options *o = clmem__copy_opts_or_none(opts);
-    if (CLMEM__CHECKS) {
-        if ((err = clmem__image_common(pair, queue, &src, "src", o, CLMEM__IO_ORIGIN | CLMEM__IO_PITCHES | CLMEM__IO_HOST)) !=
+    if (CLMEM__CHECKS &&
+        (err = clmem__image_common(pair, queue, &img, what, o, CLMEM__IO_ORIGIN | CLMEM__IO_PITCHES | CLMEM__IO_HOST)) !=
             CL_SUCCESS)
-            return err;
-        if (!dst) return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn, "%s: dst (host memory) is NULL", pair);
-        if (clmem__blocking(o) &&
-            (err = clmem__wait_list_ok(clmem__copy_fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS)
-            return err;
-        if (src.flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS))
-            return clmem__fail(CL_INVALID_OPERATION, clmem__copy_fn, "%s: src was created with %s: the host may not read it",
-                               pair, (src.flags & CL_MEM_HOST_NO_ACCESS) ? "CL_MEM_HOST_NO_ACCESS" : "CL_MEM_HOST_WRITE_ONLY");
-    }
-    if ((err = clmem__image_region(clmem__copy_fn, pair, &src, o->origin, clmem__region_in(o), region)) != CL_SUCCESS) return err;
+        return err;
+    if ((err = clmem__host_plan_side(clmem__copy_fn, queue, NULL, what, NULL, img.flags, host, write, o, &blocking)) !=
+        CL_SUCCESS)
+        return err;
+    if ((err = clmem__image_region(clmem__copy_fn, pair, &img, o->origin, clmem__region_in(o), region)) != CL_SUCCESS)
+        return err;
     if (region[0] == 0) return clmem__nothing_to_do(clmem__copy_fn, queue, o->wait_for, o->num_wait_for, o->event);
     if (CLMEM__CHECKS) {
-        if ((err = clmem__image_host_layout(pair, &src, region, o->pitches, clmem__host_size(o), &row, &slice)) != CL_SUCCESS)
+        if ((err = clmem__image_host_layout(pair, &img, region, o->pitches, clmem__host_size(o), &row, &slice)) != CL_SUCCESS)
             return err;
     } else {
         row = o->pitches[0];
         slice = o->pitches[1];
     }
-    clmem__map_note_use(src.mem, clmem__copy_fn);
-    if (clmem__via_buffer(&src))
-        return clmem__ret(clEnqueueReadBuffer(queue, src.buffer, clmem__blocking(o),
-                                              o->origin[0] * src.element_size, region[0] * src.element_size, dst,
-                                              o->num_wait_for, o->wait_for, o->event),
-                          "clEnqueueReadBuffer");
-    err = clEnqueueReadImage(queue, src.mem, clmem__blocking(o), o->origin, region,
-                             row, slice, dst, o->num_wait_for, o->wait_for, o->event);
-    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, clmem__copy_fn, "clEnqueueReadImage");
+    clmem__map_note_use(img.mem, clmem__copy_fn);
+    if (clmem__via_buffer(&img)) {
+        off = o->origin[0] * img.element_size;
+        n = region[0] * img.element_size;
+        return write ? clmem__ret(clEnqueueWriteBuffer(queue, img.buffer, blocking, off, n, host, o->num_wait_for,
+                                                       o->wait_for, o->event), "clEnqueueWriteBuffer")
+                     : clmem__ret(clEnqueueReadBuffer(queue, img.buffer, blocking, off, n, host, o->num_wait_for,
+                                                      o->wait_for, o->event), "clEnqueueReadBuffer");
+    }
+    return write ? clmem__ret(clEnqueueWriteImage(queue, img.mem, blocking, o->origin, region, row, slice, host,
+                                                  o->num_wait_for, o->wait_for, o->event), "clEnqueueWriteImage")
+                 : clmem__ret(clEnqueueReadImage(queue, img.mem, blocking, o->origin, region, row, slice, host,
+                                                 o->num_wait_for, o->wait_for, o->event), "clEnqueueReadImage");
+}
+
+CLMEM_API cl_int clmem__copy_host_from_image(cl_command_queue queue, void *dst, clmem_image src,
+                                             const clmem_copy_options *opts) {
+    return clmem__image_host(queue, src, dst, false, opts);
 }
 
 CLMEM_API cl_int clmem__copy_image_from_host(cl_command_queue queue, clmem_image dst, const void *src,
                                              const clmem_copy_options *opts) {
-    static const char pair[] = "image <- host";
-    size_t region[3], row = 0, slice = 0;
-    cl_int err;
-    const clmem_copy_options *o = clmem__copy_opts_or_none(opts);
-    if (CLMEM__CHECKS) {
-        if ((err = clmem__image_common(pair, queue, &dst, "dst", o, CLMEM__IO_ORIGIN | CLMEM__IO_PITCHES | CLMEM__IO_HOST)) !=
-            CL_SUCCESS)
-            return err;
-        if (!src) return clmem__fail(CL_INVALID_VALUE, clmem__copy_fn, "%s: src (host memory) is NULL", pair);
-        if (clmem__blocking(o) &&
-            (err = clmem__wait_list_ok(clmem__copy_fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS)
-            return err;
-        if (dst.flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS))
-            return clmem__fail(CL_INVALID_OPERATION, clmem__copy_fn, "%s: dst was created with %s: the host may not write it",
-                               pair, (dst.flags & CL_MEM_HOST_NO_ACCESS) ? "CL_MEM_HOST_NO_ACCESS" : "CL_MEM_HOST_READ_ONLY");
-    }
-    if ((err = clmem__image_region(clmem__copy_fn, pair, &dst, o->origin, clmem__region_in(o), region)) != CL_SUCCESS) return err;
-    if (region[0] == 0) return clmem__nothing_to_do(clmem__copy_fn, queue, o->wait_for, o->num_wait_for, o->event);
-    if (CLMEM__CHECKS) {
-        if ((err = clmem__image_host_layout(pair, &dst, region, o->pitches, clmem__host_size(o), &row, &slice)) != CL_SUCCESS)
-            return err;
-    } else {
-        row = o->pitches[0];
-        slice = o->pitches[1];
-    }
-    clmem__map_note_use(dst.mem, clmem__copy_fn);
-    if (clmem__via_buffer(&dst))
-        return clmem__ret(clEnqueueWriteBuffer(queue, dst.buffer, clmem__blocking(o),
-                                               o->origin[0] * dst.element_size, region[0] * dst.element_size, src,
-                                               o->num_wait_for, o->wait_for, o->event),
-                          "clEnqueueWriteBuffer");
-    err = clEnqueueWriteImage(queue, dst.mem, clmem__blocking(o), o->origin, region,
-                              row, slice, src, o->num_wait_for, o->wait_for, o->event);
-    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, clmem__copy_fn, "clEnqueueWriteImage");
+    return clmem__image_host(queue, dst, clmem__unconst(src), true, opts);
 }
 
 CLMEM_API cl_int clmem__copy_image_from_image(cl_command_queue queue, clmem_image dst, clmem_image src,
@@ -332,48 +308,47 @@ static cl_int clmem__image_buffer_staged(cl_command_queue queue, const clmem_ima
     return clmem__nothing_to_do(clmem__copy_fn, queue, NULL, 0, o->event);
 }
 
-CLMEM_API cl_int clmem__copy_buffer_from_image(cl_command_queue queue, clmem_buffer dst, clmem_image src,
-                                               const clmem_copy_options *opts) {
-    static const char pair[] = "buffer <- image";
-    size_t region[3];
+/* clmem__image_buffer(queue, img, buf, to_buffer, o): buffer <- image (to_buffer) and
+   image <- buffer, both directions in one place. */
+static cl_int clmem__image_buffer(cl_command_queue queue, clmem_image img, clmem_buffer buf, bool to_buffer,
+                                  const clmem_copy_options *opts) {
+    const char *pair = to_buffer ? "buffer <- image" : "image <- buffer";
+    size_t region[3], img_off, n;
     cl_int err;
     const clmem_copy_options *o = clmem__copy_opts_or_none(opts);
-    if (CLMEM__CHECKS && (err = clmem__image_buffer_common(pair, queue, &src, &dst, "dst", o)) != CL_SUCCESS) return err;
-    if ((err = clmem__image_region(clmem__copy_fn, pair, &src, o->origin, clmem__region_in(o), region)) != CL_SUCCESS) return err;
+    if (CLMEM__CHECKS &&
+        (err = clmem__image_buffer_common(pair, queue, &img, &buf, to_buffer ? "dst" : "src", o)) != CL_SUCCESS)
+        return err;
+    if ((err = clmem__image_region(clmem__copy_fn, pair, &img, o->origin, clmem__region_in(o), region)) != CL_SUCCESS)
+        return err;
     if (region[0] == 0) return clmem__nothing_to_do(clmem__copy_fn, queue, o->wait_for, o->num_wait_for, o->event);
-    if (CLMEM__CHECKS && (err = clmem__image_buffer_bytes(pair, &src, region, &dst, o->offset)) != CL_SUCCESS) return err;
-    clmem__map_note_use(src.mem, clmem__copy_fn);
-    clmem__map_note_use(dst.mem, clmem__copy_fn);
-    if (clmem__via_buffer(&src))
-        return clmem__ret(clEnqueueCopyBuffer(queue, src.buffer, dst.mem, o->origin[0] * src.element_size, o->offset,
-                                              region[0] * src.element_size, o->num_wait_for, o->wait_for, o->event),
+    if (CLMEM__CHECKS && (err = clmem__image_buffer_bytes(pair, &img, region, &buf, o->offset)) != CL_SUCCESS) return err;
+    clmem__map_note_use(buf.mem, clmem__copy_fn);
+    clmem__map_note_use(img.mem, clmem__copy_fn);
+    if (clmem__via_buffer(&img)) {
+        img_off = o->origin[0] * img.element_size;
+        n = region[0] * img.element_size;
+        return clmem__ret(to_buffer ? clEnqueueCopyBuffer(queue, img.buffer, buf.mem, img_off, o->offset, n,
+                                                          o->num_wait_for, o->wait_for, o->event)
+                                    : clEnqueueCopyBuffer(queue, buf.mem, img.buffer, o->offset, img_off, n,
+                                                          o->num_wait_for, o->wait_for, o->event),
                           "clEnqueueCopyBuffer");
-    err = clEnqueueCopyImageToBuffer(queue, src.mem, dst.mem, o->origin, region, o->offset, o->num_wait_for, o->wait_for,
-                                     o->event);
-    if (err == CL_INVALID_VALUE && src.type == CL_MEM_OBJECT_IMAGE1D_ARRAY)
-        return clmem__image_buffer_staged(queue, &src, dst.mem, true, o->origin, region, o->offset, o);
-    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, clmem__copy_fn, "clEnqueueCopyImageToBuffer");
+    }
+    err = to_buffer ? clEnqueueCopyImageToBuffer(queue, img.mem, buf.mem, o->origin, region, o->offset, o->num_wait_for,
+                                                 o->wait_for, o->event)
+                    : clEnqueueCopyBufferToImage(queue, buf.mem, img.mem, o->offset, o->origin, region, o->num_wait_for,
+                                                 o->wait_for, o->event);
+    if (err == CL_INVALID_VALUE && img.type == CL_MEM_OBJECT_IMAGE1D_ARRAY)
+        return clmem__image_buffer_staged(queue, &img, buf.mem, to_buffer, o->origin, region, o->offset, o);
+    return clmem__ret(err, to_buffer ? "clEnqueueCopyImageToBuffer" : "clEnqueueCopyBufferToImage");
+}
+
+CLMEM_API cl_int clmem__copy_buffer_from_image(cl_command_queue queue, clmem_buffer dst, clmem_image src,
+                                               const clmem_copy_options *opts) {
+    return clmem__image_buffer(queue, src, dst, true, opts);
 }
 
 CLMEM_API cl_int clmem__copy_image_from_buffer(cl_command_queue queue, clmem_image dst, clmem_buffer src,
                                                const clmem_copy_options *opts) {
-    static const char pair[] = "image <- buffer";
-    size_t region[3];
-    cl_int err;
-    const clmem_copy_options *o = clmem__copy_opts_or_none(opts);
-    if (CLMEM__CHECKS && (err = clmem__image_buffer_common(pair, queue, &dst, &src, "src", o)) != CL_SUCCESS) return err;
-    if ((err = clmem__image_region(clmem__copy_fn, pair, &dst, o->origin, clmem__region_in(o), region)) != CL_SUCCESS) return err;
-    if (region[0] == 0) return clmem__nothing_to_do(clmem__copy_fn, queue, o->wait_for, o->num_wait_for, o->event);
-    if (CLMEM__CHECKS && (err = clmem__image_buffer_bytes(pair, &dst, region, &src, o->offset)) != CL_SUCCESS) return err;
-    clmem__map_note_use(src.mem, clmem__copy_fn);
-    clmem__map_note_use(dst.mem, clmem__copy_fn);
-    if (clmem__via_buffer(&dst))
-        return clmem__ret(clEnqueueCopyBuffer(queue, src.mem, dst.buffer, o->offset, o->origin[0] * dst.element_size,
-                                              region[0] * dst.element_size, o->num_wait_for, o->wait_for, o->event),
-                          "clEnqueueCopyBuffer");
-    err = clEnqueueCopyBufferToImage(queue, src.mem, dst.mem, o->offset, o->origin, region, o->num_wait_for, o->wait_for,
-                                     o->event);
-    if (err == CL_INVALID_VALUE && dst.type == CL_MEM_OBJECT_IMAGE1D_ARRAY)
-        return clmem__image_buffer_staged(queue, &dst, src.mem, false, o->origin, region, o->offset, o);
-    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, clmem__copy_fn, "clEnqueueCopyBufferToImage");
+    return clmem__image_buffer(queue, dst, src, false, opts);
 }

@@ -1,6 +1,6 @@
 // The pinned module from C++: pinned allocations (also owned by clmem::unique), the
 // pinned pool and its queries, the stager (clmem_stager_copy in both directions with
-// named options, the _opts functions, threshold, stats).
+// named options, non-blocking, the _opts functions, threshold, stats).
 #define CLMEM_TRACK_ALLOCATIONS
 #define CLMEM_IMPLEMENTATION
 #include "clmem.h"
@@ -66,6 +66,17 @@ static void test_stager(clmem_test_context *t) {
     CLMEM_CHECK_CL(t, clmem_stager_read_opts(st, out, *b, &o));
     CLMEM_CHECK(t, memcmp(out, in, sizeof in) == 0);
     CLMEM_CHECK_CL(t, clmem_stager_write_opts(st, *b, in, &o));
+    clmem_copy_options co = clmem_copy_options(); // the same type: clmem_enqueue_copy's options
+    CLMEM_CHECK_CL(t, clmem_stager_read_opts(st, out, *b, &co));
+    if (!on_oclgrind(t)) { // a non-blocking staged copy calls OpenCL from a thread of its own
+        cl_event e = NULL;
+        memset(out, 0, sizeof out);
+        CLMEM_CHECK_CL(t, clmem_stager_copy(st, out, b, OPT(is_blocking, false), OPT(event, &e)));
+        CLMEM_CHECK(t, e != NULL);
+        CLMEM_CHECK_CL(t, clWaitForEvents(1, &e));
+        CLMEM_CHECK(t, memcmp(out, in, sizeof in) == 0);
+        clReleaseEvent(e);
+    }
     clmem_stager_stats s;
     CLMEM_CHECK_CL(t, clmem_stager_get_stats(st, &s));
     CLMEM_CHECK_CL(t, clmem_stager_release(st));

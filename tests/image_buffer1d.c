@@ -91,5 +91,47 @@ static void test_buffer_image(clmem_test_context *t) {
     clmem_buffer_release(&plain);
 }
 
-static const clmem_test_case cases[] = {{"buffer_image", test_buffer_image, false}};
+/* .buffer = a stale copy of a pooled handle (its block handed to a new owner): no
+   image over the new owner's block */
+static void test_stale_buffer(clmem_test_context *t) {
+    enum { W = 64 };
+    cl_int err;
+    cl_bool images = CL_FALSE;
+    clmem_allocator *a;
+    clmem_memory_pool *pool;
+    clmem_buffer b, stale, owner;
+    clmem_image img;
+    clGetDeviceInfo(t->device, CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images, NULL);
+    if (!images) {
+        clmem_test_skip(t, "device has no image support");
+        return;
+    }
+    a = clmem_immediate_allocator_create(t->queue, 0, &err);
+    pool = clmem_memory_pool_create(a, 4, &err);
+    clmem_allocator_release(a);
+    CLMEM_CHECK_CL(t, err);
+    b = clmem_memory_pool_allocate(pool, W * 4, &err);
+    CLMEM_CHECK_CL(t, err);
+    stale = b;
+    CLMEM_CHECK_CL(t, clmem_buffer_release(&b));
+    owner = clmem_memory_pool_allocate(pool, W * 4, &err); /* the same block, a new owner */
+    CLMEM_CHECK_CL(t, err);
+    CLMEM_CHECK(t, owner.mem == stale.mem);
+    img = clmem_create_image(t->context, 0, RGBA_U8, &err, .shape = {W}, .buffer = stale);
+    CLMEM_CHECK_EQ(t, err, CL_INVALID_MEM_OBJECT);
+    CLMEM_CHECK(t, img.mem == NULL);
+    CLMEM_CHECK(t, strstr(clmem_last_error_message(), "clmem_create_image: .buffer is a stale pooled buffer handle") !=
+                       NULL);
+    img = clmem_create_image(t->context, 0, RGBA_U8, &err, .shape = {W}, .buffer = owner); /* the owner may */
+    CLMEM_CHECK_CL(t, err);
+    CLMEM_CHECK(t, img.buffer == owner.mem);
+    clmem_image_release(&img);
+    CLMEM_CHECK_CL(t, clmem_buffer_release(&owner));
+    CLMEM_CHECK_CL(t, clmem_memory_pool_release(pool));
+}
+
+static const clmem_test_case cases[] = {
+    {"buffer_image", test_buffer_image, false},
+    {"stale_buffer", test_stale_buffer, false},
+};
 int main(int argc, char **argv) { return clmem_test_main(cases, sizeof cases / sizeof cases[0], argc, argv); }

@@ -253,6 +253,8 @@ static void test_bad_input(clmem_test_context *t) {
     CLMEM_CHECK_ERR(t, clmem_stager_copy(st, b, (const void *)host, .src_offset = 8), CL_INVALID_VALUE);
     CLMEM_CHECK(t, strstr(clmem_last_error_message(), "src_offset 8 does not apply") != NULL);
     CLMEM_CHECK_ERR(t, clmem_stager_copy(st, (void *)host, b, .dst_offset = 8), CL_INVALID_VALUE);
+    CLMEM_CHECK_ERR(t, clmem_stager_copy(st, (void *)host, b, .region = {16, 2}), CL_INVALID_VALUE);
+    CLMEM_CHECK(t, strstr(clmem_last_error_message(), ".region {16, 2, 0} does not apply") != NULL);
     CLMEM_CHECK_ERR(t, clmem_stager_copy(st, ro, (const void *)host), CL_INVALID_OPERATION);
     CLMEM_CHECK(t, strstr(clmem_last_error_message(), "the host may not write dst") != NULL);
     CLMEM_CHECK_ERR(t, clmem_stager_copy(st, (void *)host, wo), CL_INVALID_OPERATION);
@@ -270,7 +272,7 @@ static void test_bad_input(clmem_test_context *t) {
             clmem_buffer ob = clmem_buffer_create(other, 0, 4096, NULL, &err);
             CLMEM_CHECK_CL(t, err);
             CLMEM_CHECK_ERR(t, clmem_stager_copy(st, ob, (const void *)host), CL_INVALID_CONTEXT);
-            CLMEM_CHECK(t, strstr(clmem_last_error_message(), "the buffer belongs to context") != NULL);
+            CLMEM_CHECK(t, strstr(clmem_last_error_message(), "clmem_stager_copy: dst belongs to context") != NULL);
             clmem_buffer_release(&ob);
             clReleaseContext(other);
         }

@@ -231,6 +231,25 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags fl
     return clshim__r;
 }
 
+typedef cl_event (CL_API_CALL *clshim__clCreateUserEvent_t)(cl_context context, cl_int * errcode_ret);
+CL_API_ENTRY cl_event CL_API_CALL clCreateUserEvent(cl_context context, cl_int * errcode_ret) {
+    static clshim__clCreateUserEvent_t real;
+    cl_int clshim__code;
+    cl_event clshim__r;
+    if (!real) {
+        void *clshim__p = clshim__sym("clCreateUserEvent");
+        memcpy(&real, &clshim__p, sizeof real);
+    }
+    if ((clshim__code = clshim__should_fail("clCreateUserEvent", 0u)) != CL_SUCCESS) {
+        if (errcode_ret) *errcode_ret = clshim__code;
+        return NULL;
+    }
+    (void)clshim__code;
+    clshim__r = real(context, errcode_ret);
+    if (clshim__r) clshim__live(+1, "clCreateUserEvent");
+    return clshim__r;
+}
+
 typedef cl_int (CL_API_CALL *clshim__clEnqueueBarrierWithWaitList_t)(cl_command_queue command_queue, cl_uint num_events_in_wait_list, const cl_event * event_wait_list, cl_event * event);
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueBarrierWithWaitList(cl_command_queue command_queue, cl_uint num_events_in_wait_list, const cl_event * event_wait_list, cl_event * event) {
     static clshim__clEnqueueBarrierWithWaitList_t real;
@@ -1288,6 +1307,23 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel, cl_kernel_
     return clshim__r;
 }
 
+typedef cl_int (CL_API_CALL *clshim__clSetUserEventStatus_t)(cl_event event, cl_int execution_status);
+CL_API_ENTRY cl_int CL_API_CALL clSetUserEventStatus(cl_event event, cl_int execution_status) {
+    static clshim__clSetUserEventStatus_t real;
+    cl_int clshim__code;
+    cl_int clshim__r;
+    if (!real) {
+        void *clshim__p = clshim__sym("clSetUserEventStatus");
+        memcpy(&real, &clshim__p, sizeof real);
+    }
+    if ((clshim__code = clshim__should_fail("clSetUserEventStatus", 0u)) != CL_SUCCESS) {
+        return clshim__code;
+    }
+    (void)clshim__code;
+    clshim__r = real(event, execution_status);
+    return clshim__r;
+}
+
 typedef cl_int (CL_API_CALL *clshim__clWaitForEvents_t)(cl_uint num_events, const cl_event * event_list);
 CL_API_ENTRY cl_int CL_API_CALL clWaitForEvents(cl_uint num_events, const cl_event * event_list) {
     static clshim__clWaitForEvents_t real;
@@ -1305,5 +1341,5 @@ CL_API_ENTRY cl_int CL_API_CALL clWaitForEvents(cl_uint num_events, const cl_eve
     return clshim__r;
 }
 
-const char *const clshim__names[] = {"clBuildProgram", "clCreateBuffer", "clCreateCommandQueue", "clCreateCommandQueueWithProperties", "clCreateContext", "clCreateImage", "clCreateKernel", "clCreatePipe", "clCreateProgramWithSource", "clCreateSampler", "clCreateSamplerWithProperties", "clCreateSubBuffer", "clEnqueueBarrierWithWaitList", "clEnqueueCopyBuffer", "clEnqueueCopyBufferRect", "clEnqueueCopyBufferToImage", "clEnqueueCopyImage", "clEnqueueCopyImageToBuffer", "clEnqueueFillBuffer", "clEnqueueFillImage", "clEnqueueMapBuffer", "clEnqueueMapImage", "clEnqueueMarkerWithWaitList", "clEnqueueMigrateMemObjects", "clEnqueueReadBuffer", "clEnqueueReadBufferRect", "clEnqueueReadImage", "clEnqueueSVMFree", "clEnqueueSVMMap", "clEnqueueSVMMemFill", "clEnqueueSVMMemcpy", "clEnqueueSVMMigrateMem", "clEnqueueSVMUnmap", "clEnqueueUnmapMemObject", "clEnqueueWriteBuffer", "clEnqueueWriteBufferRect", "clEnqueueWriteImage", "clFinish", "clFlush", "clGetCommandQueueInfo", "clGetContextInfo", "clGetDeviceIDs", "clGetDeviceInfo", "clGetEventInfo", "clGetExtensionFunctionAddressForPlatform", "clGetImageInfo", "clGetKernelArgInfo", "clGetKernelInfo", "clGetKernelWorkGroupInfo", "clGetMemObjectInfo", "clGetPipeInfo", "clGetPlatformIDs", "clGetPlatformInfo", "clGetSamplerInfo", "clGetSupportedImageFormats", "clReleaseCommandQueue", "clReleaseContext", "clReleaseEvent", "clReleaseKernel", "clReleaseMemObject", "clReleaseProgram", "clReleaseSampler", "clRetainCommandQueue", "clRetainContext", "clRetainEvent", "clRetainMemObject", "clRetainSampler", "clSVMAlloc", "clSVMFree", "clSetContextDestructorCallback", "clSetKernelArg", "clSetKernelArgSVMPointer", "clSetKernelExecInfo", "clWaitForEvents"};
-const unsigned clshim__name_count = 74;
+const char *const clshim__names[] = {"clBuildProgram", "clCreateBuffer", "clCreateCommandQueue", "clCreateCommandQueueWithProperties", "clCreateContext", "clCreateImage", "clCreateKernel", "clCreatePipe", "clCreateProgramWithSource", "clCreateSampler", "clCreateSamplerWithProperties", "clCreateSubBuffer", "clCreateUserEvent", "clEnqueueBarrierWithWaitList", "clEnqueueCopyBuffer", "clEnqueueCopyBufferRect", "clEnqueueCopyBufferToImage", "clEnqueueCopyImage", "clEnqueueCopyImageToBuffer", "clEnqueueFillBuffer", "clEnqueueFillImage", "clEnqueueMapBuffer", "clEnqueueMapImage", "clEnqueueMarkerWithWaitList", "clEnqueueMigrateMemObjects", "clEnqueueReadBuffer", "clEnqueueReadBufferRect", "clEnqueueReadImage", "clEnqueueSVMFree", "clEnqueueSVMMap", "clEnqueueSVMMemFill", "clEnqueueSVMMemcpy", "clEnqueueSVMMigrateMem", "clEnqueueSVMUnmap", "clEnqueueUnmapMemObject", "clEnqueueWriteBuffer", "clEnqueueWriteBufferRect", "clEnqueueWriteImage", "clFinish", "clFlush", "clGetCommandQueueInfo", "clGetContextInfo", "clGetDeviceIDs", "clGetDeviceInfo", "clGetEventInfo", "clGetExtensionFunctionAddressForPlatform", "clGetImageInfo", "clGetKernelArgInfo", "clGetKernelInfo", "clGetKernelWorkGroupInfo", "clGetMemObjectInfo", "clGetPipeInfo", "clGetPlatformIDs", "clGetPlatformInfo", "clGetSamplerInfo", "clGetSupportedImageFormats", "clReleaseCommandQueue", "clReleaseContext", "clReleaseEvent", "clReleaseKernel", "clReleaseMemObject", "clReleaseProgram", "clReleaseSampler", "clRetainCommandQueue", "clRetainContext", "clRetainEvent", "clRetainMemObject", "clRetainSampler", "clSVMAlloc", "clSVMFree", "clSetContextDestructorCallback", "clSetKernelArg", "clSetKernelArgSVMPointer", "clSetKernelExecInfo", "clSetUserEventStatus", "clWaitForEvents"};
+const unsigned clshim__name_count = 76;

@@ -162,6 +162,14 @@ static void pinned_examples(cl_command_queue q, clmem_buffer buf, void *dst, con
     clmem_stager *st = clmem_stager_create(q, 0, 0, 0, &err);
     clmem_stager_copy(st, buf, src);
     clmem_stager_copy(st, dst, buf, .byte_count = n, .src_offset = 4096);
+    {
+        cl_event e = NULL;
+        clmem_stager_copy(st, buf, src, .is_blocking = false, .event = &e); // returns at once
+        if (e) {
+            clWaitForEvents(1, &e);
+            clReleaseEvent(e);
+        }
+    }
     clmem_stager_release(st);
     clmem_pinned_pool_release(pp);
     clmem_pinned_allocation_release(&h);
