@@ -661,7 +661,7 @@ inline bool live(const clmem_svm_allocation &h) { return h.svm.ptr != NULL; }
 inline bool live(const clmem_svm_array &h) { return h.svm.ptr != NULL; }
 inline bool live(const clmem_memory_map &h) { return h.ptr != NULL; }
 inline bool live(const clmem_svm_map &h) { return h.id != 0; }
-inline bool live(const clmem_pooled_svm &h) { return h.block != NULL; }
+inline bool live(const clmem_pooled_svm &h) { return h.svm.pool != NULL; }
 inline bool live(const clmem_pinned_allocation &h) { return h.ptr != NULL; }
 inline cl_int release(clmem_buffer *h) { return clmem_buffer_release(h); }
 inline cl_int release(clmem_image *h) { return clmem_image_release(h); }
