@@ -11110,8 +11110,8 @@ static cl_int clmem__pool_settle(clmem__pool *p, clmem__pool_block *blk, cl_comm
     return CL_SUCCESS;
 }
 
-static cl_int clmem__pool_put(clmem__pool_block *blk, uint64_t gen, cl_command_queue queue, bool ooo,
-                              const void *ptr, size_t size, const char *fn);
+CLMEM__INLINE cl_int clmem__pool_put(clmem__pool_block *blk, uint64_t gen, cl_command_queue queue, bool ooo,
+                                     const void *ptr, size_t size, const char *fn);
 static bool clmem__pool_free_one(clmem__pool *p);
 
 static CLMEM__NOINLINE cl_int clmem__pool_get_slow(clmem__pool *p, size_t size, cl_command_queue queue,
@@ -11329,8 +11329,10 @@ static CLMEM__NOINLINE cl_int clmem__pool_put_free(clmem__pool *p, clmem__pool_s
    message.
    The generation is checked twice: without a lock (a stale handle never touches its
    pool, which may be gone), then under the lock of the block's shard, where it is
-   bumped: of two threads releasing copies of one handle at once, one wins. */
-static inline cl_int clmem__pool_put(clmem__pool_block *blk, uint64_t gen, cl_command_queue queue, bool ooo,
+   bumped: of two threads releasing copies of one handle at once, one wins. Always
+   inlined: a plain release (queue NULL) then loses the queue paths (the pair's
+   instruction count, bench/pool_bench.c). */
+CLMEM__INLINE cl_int clmem__pool_put(clmem__pool_block *blk, uint64_t gen, cl_command_queue queue, bool ooo,
                                      const void *ptr, size_t size, const char *fn) {
     clmem__pool *p;
     clmem__pool_shard *sh;
