@@ -273,7 +273,8 @@ CLMEM_API clmem_pinned_pool *clmem_pinned_pool_create(cl_command_queue queue, cl
     return CLMEM__CAST(clmem_pinned_pool *, (void *)p);
 }
 
-static clmem_pinned_allocation clmem__pinned_pool_allocate(clmem_pinned_pool *pool, size_t size,
+/* queue: the queue the memory is for (on_queue), or NULL for the host */
+static clmem_pinned_allocation clmem__pinned_pool_allocate(clmem_pinned_pool *pool, size_t size, bool on_queue,
                                                            cl_command_queue queue, cl_int *errcode_ret,
                                                            const char *fn, const char *file, int line) {
     clmem_pinned_allocation a;
@@ -295,7 +296,7 @@ static clmem_pinned_allocation clmem__pinned_pool_allocate(clmem_pinned_pool *po
                                                 (unsigned long long)f->max_alloc));
         return a;
     }
-    if (queue && (err = clmem__pool_check_queue(&pool->core, queue, fn)) != CL_SUCCESS) {
+    if (on_queue && (err = clmem__pool_check_queue(&pool->core, queue, fn)) != CL_SUCCESS) {
         clmem__set_err(errcode_ret, err);
         return a;
     }
@@ -305,35 +306,5 @@ static clmem_pinned_allocation clmem__pinned_pool_allocate(clmem_pinned_pool *po
     return clmem__pinned_handle(blk, size);
 }
 
-CLMEM_API clmem_pinned_allocation clmem_pinned_pool_allocate_at(clmem_pinned_pool *pool, size_t size,
-                                                                cl_int *errcode_ret, const char *file, int line) {
-    return clmem__pinned_pool_allocate(pool, size, NULL, errcode_ret, "clmem_pinned_pool_allocate", file, line);
-}
-
-CLMEM_API clmem_pinned_allocation(clmem_pinned_pool_allocate)(clmem_pinned_pool *pool, size_t size,
-                                                              cl_int *errcode_ret) {
-    return clmem__pinned_pool_allocate(pool, size, NULL, errcode_ret, "clmem_pinned_pool_allocate", NULL, 0);
-}
-
-CLMEM_API clmem_pinned_allocation clmem_pinned_pool_allocate_on_queue_at(clmem_pinned_pool *pool, size_t size,
-                                                                         cl_command_queue queue,
-                                                                         cl_int *errcode_ret, const char *file,
-                                                                         int line) {
-    static const char fn[] = "clmem_pinned_pool_allocate_on_queue";
-    if (CLMEM__CHECKS && pool && queue == NULL) {
-        clmem_pinned_allocation a;
-        memset(&a, 0, sizeof a);
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_COMMAND_QUEUE, fn,
-                                                "queue is NULL (use clmem_pinned_pool_allocate for the host)"));
-        return a;
-    }
-    return clmem__pinned_pool_allocate(pool, size, queue, errcode_ret, fn, file, line);
-}
-
-CLMEM_API clmem_pinned_allocation(clmem_pinned_pool_allocate_on_queue)(clmem_pinned_pool *pool, size_t size,
-                                                                       cl_command_queue queue,
-                                                                       cl_int *errcode_ret) {
-    return clmem_pinned_pool_allocate_on_queue_at(pool, size, queue, errcode_ret, NULL, 0);
-}
-
+CLMEM__POOL_ALLOCATE(pinned_pool, clmem_pinned_allocation, clmem__pinned_pool_allocate)
 CLMEM__POOL_COMMON(pinned_pool)

@@ -41,6 +41,33 @@ static bool clmem__is_oom(cl_int err) {
     return err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_RESOURCES || err == CL_OUT_OF_HOST_MEMORY;
 }
 
+/* ---- reference counts (both kinds of allocator) ---- */
+
+typedef struct clmem__refs {
+    clmem__mutex lock;
+    unsigned long n;
+} clmem__refs;
+
+static void clmem__refs_init(clmem__refs *r) {
+    clmem__mutex_init(&r->lock);
+    r->n = 1;
+}
+static void clmem__refs_add(clmem__refs *r) {
+    clmem__lock(&r->lock);
+    ++r->n;
+    clmem__unlock(&r->lock);
+}
+/* drop one; true when it was the last (the lock is then destroyed) */
+static bool clmem__refs_drop(clmem__refs *r) {
+    unsigned long left;
+    clmem__lock(&r->lock);
+    left = --r->n;
+    clmem__unlock(&r->lock);
+    if (left) return false;
+    clmem__mutex_destroy(&r->lock);
+    return true;
+}
+
 /* ---- buffer allocators ---- */
 
 struct clmem_allocator {
@@ -50,8 +77,7 @@ struct clmem_allocator {
     cl_mem_flags flags;
     cl_command_queue queue;  /* immediate allocator: retained */
     bool owns_context;       /* built-in allocators retain their context */
-    clmem__mutex lock;
-    unsigned long refs;
+    clmem__refs refs;
 };
 
 static cl_int clmem__deferred_allocate(void *user, size_t size, cl_mem *mem) {
@@ -102,8 +128,7 @@ static clmem_allocator *clmem__allocator_new(const clmem_allocator_ops *ops, voi
     a->user = user ? user : a;
     a->context = context;
     a->flags = flags;
-    a->refs = 1;
-    clmem__mutex_init(&a->lock);
+    clmem__refs_init(&a->refs);
     clmem__set_err(errcode_ret, CL_SUCCESS);
     return a;
 }
@@ -223,23 +248,14 @@ CLMEM_API clmem_buffer clmem_allocator_allocate(clmem_allocator *alloc, size_t s
 CLMEM_API bool clmem_allocator_is_deferred(const clmem_allocator *alloc) { return alloc && alloc->ops.is_deferred; }
 
 CLMEM_API void clmem_allocator_retain(clmem_allocator *alloc) {
-    if (!alloc) return;
-    clmem__lock(&alloc->lock);
-    ++alloc->refs;
-    clmem__unlock(&alloc->lock);
+    if (alloc) clmem__refs_add(&alloc->refs);
 }
 
 CLMEM_API cl_int clmem_allocator_release(clmem_allocator *alloc) {
-    unsigned long left;
-    if (!alloc) return CL_SUCCESS;
-    clmem__lock(&alloc->lock);
-    left = --alloc->refs;
-    clmem__unlock(&alloc->lock);
-    if (left) return CL_SUCCESS;
+    if (!alloc || !clmem__refs_drop(&alloc->refs)) return CL_SUCCESS;
     if (alloc->ops.destroy) alloc->ops.destroy(alloc->user);
     if (alloc->queue) clReleaseCommandQueue(alloc->queue);
     if (alloc->owns_context) clReleaseContext(alloc->context);
-    clmem__mutex_destroy(&alloc->lock);
     CLMEM_FREE(alloc);
     return CL_SUCCESS;
 }
@@ -251,8 +267,7 @@ struct clmem_svm_allocator {
     cl_uint alignment;
     cl_svm_mem_flags flags;
     cl_command_queue queue;  /* retained, or NULL */
-    clmem__mutex lock;
-    unsigned long refs;
+    clmem__refs refs;
 };
 
 CLMEM_API clmem_svm_allocator *clmem_svm_allocator_create(cl_context context, cl_uint alignment, cl_svm_mem_flags flags,
@@ -288,8 +303,7 @@ CLMEM_API clmem_svm_allocator *clmem_svm_allocator_create(cl_context context, cl
     a->alignment = alignment;
     a->flags = flags ? flags : CL_MEM_READ_WRITE;
     a->queue = queue;
-    a->refs = 1;
-    clmem__mutex_init(&a->lock);
+    clmem__refs_init(&a->refs);
     clRetainContext(context);
     if (queue) clRetainCommandQueue(queue);
     clmem__set_err(errcode_ret, CL_SUCCESS);
@@ -314,22 +328,13 @@ CLMEM_API clmem_svm_allocation clmem_svm_allocator_allocate(clmem_svm_allocator 
 }
 
 CLMEM_API void clmem_svm_allocator_retain(clmem_svm_allocator *alloc) {
-    if (!alloc) return;
-    clmem__lock(&alloc->lock);
-    ++alloc->refs;
-    clmem__unlock(&alloc->lock);
+    if (alloc) clmem__refs_add(&alloc->refs);
 }
 
 CLMEM_API cl_int clmem_svm_allocator_release(clmem_svm_allocator *alloc) {
-    unsigned long left;
-    if (!alloc) return CL_SUCCESS;
-    clmem__lock(&alloc->lock);
-    left = --alloc->refs;
-    clmem__unlock(&alloc->lock);
-    if (left) return CL_SUCCESS;
+    if (!alloc || !clmem__refs_drop(&alloc->refs)) return CL_SUCCESS;
     if (alloc->queue) clReleaseCommandQueue(alloc->queue);
     clReleaseContext(alloc->context);
-    clmem__mutex_destroy(&alloc->lock);
     CLMEM_FREE(alloc);
     return CL_SUCCESS;
 }
@@ -869,6 +874,17 @@ static clmem__pool *clmem__pool_new(const char *fn, unsigned L, const clmem__poo
     return p;
 }
 
+/* a pool over an allocator (the buffer and SVM pools): the allocator must not be
+   NULL; the caller takes the pool's reference to it on success */
+static clmem__pool *clmem__pool_over(const char *fn, const void *allocator, void *user, cl_context context, unsigned L,
+                                     const clmem__pool_backend *be, cl_int *errcode_ret) {
+    if (CLMEM__CHECKS && allocator == NULL) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "allocator is NULL"));
+        return NULL;
+    }
+    return clmem__pool_new(fn, L, be, user, context, errcode_ret);
+}
+
 /* without a lock: a fresh block's memory of asz bytes, within the limit */
 static cl_int clmem__pool_fresh(clmem__pool *p, size_t asz, void **ptr, void **mem, bool *limited, bool *null_ret) {
     cl_int err = CL_SUCCESS;
@@ -902,7 +918,8 @@ static cl_int clmem__pool_check_queue(clmem__pool *p, cl_command_queue queue, co
     cl_command_queue last;
     cl_context qctx;
     cl_int err;
-    if (CLMEM__CHECKS && queue == NULL) return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue is NULL");
+    if (CLMEM__CHECKS && queue == NULL)
+        return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue is NULL (the host's allocations need none)");
     if (!CLMEM__CHECKS) return CL_SUCCESS;
 #if defined(__GNUC__) || defined(__clang__)
     last = __atomic_load_n(&p->checked_queue, __ATOMIC_ACQUIRE);
@@ -1470,6 +1487,27 @@ static cl_int clmem__pool_check_release_queue(clmem__pool_block *blk, uint64_t g
     return clmem__queue_out_of_order(fn, queue, ooo);
 }
 
+/* A pool kind's four allocate entry points (clmem_<kind>_allocate, _allocate_at,
+   _allocate_on_queue, _allocate_on_queue_at) over its own allocate, impl(pool, size,
+   on_queue, queue, errcode_ret, fn, file, line), which checks, calls the core and
+   makes the kind's handle. */
+#define CLMEM__POOL_ALLOCATE(kind, handle, impl)                                                                   \
+    CLMEM_API handle clmem_##kind##_allocate_at(clmem_##kind *pool, size_t size, cl_int *errcode_ret,              \
+                                                const char *file, int line) {                                      \
+        return impl(pool, size, false, NULL, errcode_ret, "clmem_" #kind "_allocate", file, line);               \
+    }                                                                                                              \
+    CLMEM_API handle(clmem_##kind##_allocate)(clmem_##kind *pool, size_t size, cl_int *errcode_ret) {              \
+        return impl(pool, size, false, NULL, errcode_ret, "clmem_" #kind "_allocate", NULL, 0);                  \
+    }                                                                                                              \
+    CLMEM_API handle clmem_##kind##_allocate_on_queue_at(clmem_##kind *pool, size_t size, cl_command_queue queue,  \
+                                                         cl_int *errcode_ret, const char *file, int line) {        \
+        return impl(pool, size, true, queue, errcode_ret, "clmem_" #kind "_allocate_on_queue", file, line);      \
+    }                                                                                                              \
+    CLMEM_API handle(clmem_##kind##_allocate_on_queue)(clmem_##kind *pool, size_t size, cl_command_queue queue,    \
+                                                       cl_int *errcode_ret) {                                      \
+        return clmem_##kind##_allocate_on_queue_at(pool, size, queue, errcode_ret, NULL, 0);                     \
+    }
+
 /* ---- buffer pools ---- */
 
 static cl_int clmem__pool_release_buffer(clmem_buffer *buf) {
@@ -1513,13 +1551,8 @@ static const clmem__pool_backend clmem__pool_buffer_backend = {clmem__pool_buffe
 CLMEM_API clmem_memory_pool *clmem_memory_pool_create(clmem_allocator *allocator, unsigned leading_bits_in_bin_id,
                                                       cl_int *errcode_ret) {
     static const char fn[] = "clmem_memory_pool_create";
-    clmem__pool *p;
-    if (CLMEM__CHECKS && allocator == NULL) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "allocator is NULL"));
-        return NULL;
-    }
-    p = clmem__pool_new(fn, leading_bits_in_bin_id, &clmem__pool_buffer_backend, allocator, allocator->context,
-                        errcode_ret);
+    clmem__pool *p = clmem__pool_over(fn, allocator, allocator, allocator ? allocator->context : NULL,
+                                      leading_bits_in_bin_id, &clmem__pool_buffer_backend, errcode_ret);
     if (!p) return NULL;
     clmem_allocator_retain(allocator);
     p->flags = allocator->flags;
@@ -1568,8 +1601,11 @@ static inline clmem_buffer clmem__pool_handle(const clmem__pool *p, const clmem_
     return b;
 }
 
-static clmem_buffer clmem__memory_pool_allocate(clmem_memory_pool *pool, size_t size, cl_command_queue queue,
-                                                cl_int *errcode_ret, const char *fn, const char *file, int line) {
+/* queue: the queue the block is for (on_queue), or NULL for the host. Always inlined:
+   the plain allocate is then the fast path alone (bench/pool_bench.c) */
+CLMEM__INLINE clmem_buffer clmem__memory_pool_allocate(clmem_memory_pool *pool, size_t size, bool on_queue,
+                                                       cl_command_queue queue, cl_int *errcode_ret, const char *fn,
+                                                       const char *file, int line) {
     clmem__pool *p;
     clmem__pool_block *blk = NULL;
     cl_int err;
@@ -1578,7 +1614,7 @@ static clmem_buffer clmem__memory_pool_allocate(clmem_memory_pool *pool, size_t 
         return clmem__buffer_empty();
     }
     p = &pool->core;
-    if (queue && (err = clmem__pool_check_queue(p, queue, fn)) != CL_SUCCESS) {
+    if (on_queue && (err = clmem__pool_check_queue(p, queue, fn)) != CL_SUCCESS) {
         clmem__set_err(errcode_ret, err);
         return clmem__buffer_empty();
     }
@@ -1588,33 +1624,7 @@ static clmem_buffer clmem__memory_pool_allocate(clmem_memory_pool *pool, size_t 
     return clmem__pool_handle(p, blk, size);
 }
 
-CLMEM_API clmem_buffer clmem_memory_pool_allocate_at(clmem_memory_pool *pool, size_t size, cl_int *errcode_ret,
-                                                     const char *file, int line) {
-    return clmem__memory_pool_allocate(pool, size, NULL, errcode_ret, "clmem_memory_pool_allocate", file, line);
-}
-
-CLMEM_API clmem_buffer(clmem_memory_pool_allocate)(clmem_memory_pool *pool, size_t size, cl_int *errcode_ret) {
-    return clmem__memory_pool_allocate(pool, size, NULL, errcode_ret, "clmem_memory_pool_allocate", NULL, 0);
-}
-
-CLMEM_API clmem_buffer clmem_memory_pool_allocate_on_queue_at(clmem_memory_pool *pool, size_t size,
-                                                              cl_command_queue queue, cl_int *errcode_ret,
-                                                              const char *file, int line) {
-    static const char fn[] = "clmem_memory_pool_allocate_on_queue";
-    if (CLMEM__CHECKS && pool && queue == NULL) {
-        clmem_buffer b;
-        memset(&b, 0, sizeof b);
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_COMMAND_QUEUE, fn,
-                                                "queue is NULL (use clmem_memory_pool_allocate for the host)"));
-        return b;
-    }
-    return clmem__memory_pool_allocate(pool, size, queue, errcode_ret, fn, file, line);
-}
-
-CLMEM_API clmem_buffer(clmem_memory_pool_allocate_on_queue)(clmem_memory_pool *pool, size_t size,
-                                                            cl_command_queue queue, cl_int *errcode_ret) {
-    return clmem_memory_pool_allocate_on_queue_at(pool, size, queue, errcode_ret, NULL, 0);
-}
+CLMEM__POOL_ALLOCATE(memory_pool, clmem_buffer, clmem__memory_pool_allocate)
 
 CLMEM_API cl_int clmem_pooled_buffer_enqueue_release(clmem_buffer *buf, cl_command_queue queue) {
     static const char fn[] = "clmem_pooled_buffer_enqueue_release";
@@ -1777,14 +1787,9 @@ static clmem_svm_allocator *clmem__svm_pool_allocator(clmem_svm_pool *pool) {
 
 CLMEM_API clmem_svm_pool *clmem_svm_pool_create(clmem_svm_allocator *allocator, unsigned leading_bits_in_bin_id,
                                                 cl_int *errcode_ret) {
-    static const char fn[] = "clmem_svm_pool_create";
-    clmem__pool *p;
-    if (CLMEM__CHECKS && allocator == NULL) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "allocator is NULL"));
-        return NULL;
-    }
-    p = clmem__pool_new(fn, leading_bits_in_bin_id, &clmem__pool_svm_backend, allocator, allocator->context,
-                        errcode_ret);
+    clmem__pool *p = clmem__pool_over("clmem_svm_pool_create", allocator, allocator,
+                                      allocator ? allocator->context : NULL, leading_bits_in_bin_id,
+                                      &clmem__pool_svm_backend, errcode_ret);
     if (!p) return NULL;
     clmem_svm_allocator_retain(allocator);
     return CLMEM__CAST(clmem_svm_pool *, (void *)p);
@@ -1814,8 +1819,8 @@ static inline clmem_pooled_svm clmem__pooled_svm_handle(const clmem__pool_block 
     return r;
 }
 
-static clmem_pooled_svm clmem__svm_pool_allocate(clmem_svm_pool *pool, size_t size, cl_command_queue queue,
-                                                 bool explicit_queue, cl_int *errcode_ret, const char *fn,
+static clmem_pooled_svm clmem__svm_pool_allocate(clmem_svm_pool *pool, size_t size, bool on_queue,
+                                                 cl_command_queue queue, cl_int *errcode_ret, const char *fn,
                                                  const char *file, int line) {
     clmem__pool_block *blk = NULL;
     cl_int err;
@@ -1823,7 +1828,7 @@ static clmem_pooled_svm clmem__svm_pool_allocate(clmem_svm_pool *pool, size_t si
         clmem__set_err(errcode_ret, clmem__pool_null(fn));
         return clmem__pooled_svm_empty();
     }
-    if (explicit_queue) {
+    if (on_queue) {
         if ((err = clmem__pool_check_queue(&pool->core, queue, fn)) != CL_SUCCESS ||
             (CLMEM__CHECKS && queue != clmem__svm_pool_allocator(pool)->queue &&
              (err = clmem__check_in_order(fn, queue, "pooled SVM is ordered by its queue")) != CL_SUCCESS)) {
@@ -1839,26 +1844,7 @@ static clmem_pooled_svm clmem__svm_pool_allocate(clmem_svm_pool *pool, size_t si
     return clmem__pooled_svm_handle(blk, size);
 }
 
-CLMEM_API clmem_pooled_svm clmem_svm_pool_allocate_at(clmem_svm_pool *pool, size_t size, cl_int *errcode_ret,
-                                                      const char *file, int line) {
-    return clmem__svm_pool_allocate(pool, size, NULL, false, errcode_ret, "clmem_svm_pool_allocate", file, line);
-}
-
-CLMEM_API clmem_pooled_svm(clmem_svm_pool_allocate)(clmem_svm_pool *pool, size_t size, cl_int *errcode_ret) {
-    return clmem__svm_pool_allocate(pool, size, NULL, false, errcode_ret, "clmem_svm_pool_allocate", NULL, 0);
-}
-
-CLMEM_API clmem_pooled_svm clmem_svm_pool_allocate_on_queue_at(clmem_svm_pool *pool, size_t size,
-                                                               cl_command_queue queue, cl_int *errcode_ret,
-                                                               const char *file, int line) {
-    return clmem__svm_pool_allocate(pool, size, queue, true, errcode_ret, "clmem_svm_pool_allocate_on_queue", file,
-                                    line);
-}
-
-CLMEM_API clmem_pooled_svm(clmem_svm_pool_allocate_on_queue)(clmem_svm_pool *pool, size_t size,
-                                                             cl_command_queue queue, cl_int *errcode_ret) {
-    return clmem_svm_pool_allocate_on_queue_at(pool, size, queue, errcode_ret, NULL, 0);
-}
+CLMEM__POOL_ALLOCATE(svm_pool, clmem_pooled_svm, clmem__svm_pool_allocate)
 
 static cl_int clmem__pooled_svm_release(clmem_pooled_svm *p, const char *fn) {
     clmem__pool_block *blk;
