@@ -2283,7 +2283,8 @@ CLMEM_API cl_int clmem_enqueue_copy_buffer_p2p_amd_opts(cl_platform_id platform,
 /* ---- begin clmem/pool.h ---- */
 /* >>pool: allocators and memory pools for buffers and SVM (PyOpenCL's AllocatorBase,
    DeferredAllocator, ImmediateAllocator, MemoryPool, PooledBuffer, SVMAllocator,
-   SVMPool, PooledSVM) */
+   SVMPool, PooledSVM), and the pool core every pool kind shares (buffer, SVM and the
+   pinned host pool of >>pinned are backends of it) */
 
 #ifdef __cplusplus
 extern "C" {
@@ -2597,10 +2598,12 @@ CLMEM_API clmem_buffer clmem_memory_pool_allocate_on_queue_at(clmem_memory_pool 
     pool once `queue` gets past this point (cudaFreeAsync): commands already enqueued
     on queue may still use it; the handle is emptied at once. See QUEUE ORDER for who
     may reuse the block when. An empty handle: CL_SUCCESS. No driver call unless the
-    block last belonged to another queue (then the queue is checked once).
+    block last belonged to another queue (then the queue is checked: its context and
+    whether it runs out of order).
     Errors: CL_INVALID_MEM_OBJECT (a buffer that is not pooled), CL_INVALID_COMMAND_QUEUE
     (queue NULL or invalid), CL_INVALID_CONTEXT (queue of another context),
-    CLMEM_ERROR_DOUBLE_RELEASE (a stale copy). Thread safety: any thread.
+    CLMEM_ERROR_DOUBLE_RELEASE (a stale copy), the code of a failed queue query (named;
+    the handle is then kept). Thread safety: any thread.
     Example: clmem_pooled_buffer_enqueue_release(&tmp, q); */
 CLMEM_API cl_int clmem_pooled_buffer_enqueue_release(clmem_buffer *buf, cl_command_queue queue);
 
