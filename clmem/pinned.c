@@ -288,7 +288,8 @@ static clmem_pinned_allocation clmem__pinned_pool_allocate(clmem_pinned_pool *po
         return a;
     }
     f = CLMEM__CAST(const clmem__pinned_facts *, pool->core.user);
-    asz = clmem_alloc_size(pool->core.L, clmem__bin_of(pool->core.L, size));
+    /* a block is below twice its request: only a large request can pass the limit */
+    asz = (cl_ulong)size > f->max_alloc / 2 ? clmem_alloc_size(pool->core.L, clmem__bin_of(pool->core.L, size)) : size;
     if (CLMEM__CHECKS && (cl_ulong)asz > f->max_alloc) {
         clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_BUFFER_SIZE, fn,
                                                 "size %zu needs a block of %zu bytes, above CL_DEVICE_MAX_MEM_ALLOC_SIZE "
