@@ -262,10 +262,13 @@
      clmem_pinned_allocation
      clmem_pinned_allocation_create             `size` bytes of pinned host memory: a buffer of ...
      clmem_pinned_allocation_release            give the memory back and empty the handle (ptr, ...
+     clmem_pinned_allocation_enqueue_release    release the memory once `queue` gets past this ...
      clmem_pinned_pool                          A pool of pinned host memory (opaque).
      clmem_pinned_pool_create                   an empty pool whose blocks are made on `queue` ...
      clmem_pinned_pool_allocate                 pinned host memory of `size` bytes from the pool.
      clmem_pinned_pool_allocate_at              the same, recording where the allocation was ...
+     clmem_pinned_pool_allocate_on_queue        pinned memory for transfers on `queue` ...
+     clmem_pinned_pool_allocate_on_queue_at     the same, recording file and line.
      clmem_pinned_pool_held_blocks              Accounting, as the buffer pool's (0 for a NULL ...
      clmem_pinned_pool_active_blocks            Accounting, as the buffer pool's (0 for a NULL ...
      clmem_pinned_pool_managed_bytes
@@ -866,20 +869,25 @@ typedef struct clmem__buffer_owner {
     uint64_t gen;           /* odd while handed out: the current hand-out's generation */
 } clmem__buffer_owner;
 
+/* clmem__handout_stale(record, generation): true when a handle's (pool, generation)
+   pair names a pooled block that was released since (any kind: buffer, SVM, pinned);
+   false for NULL record (not pooled). One load. Private. */
+static inline bool clmem__handout_stale(const void *record, uint64_t generation) {
+    const clmem__buffer_owner *o = (const clmem__buffer_owner *)record;
+    if (!o) return false;
+#if defined(__GNUC__) || defined(__clang__)
+    return __atomic_load_n(&o->gen, __ATOMIC_ACQUIRE) != generation;
+#else
+    return *(const volatile uint64_t *)&o->gen != generation;
+#endif
+}
+
 /* clmem__buffer_stale(b): true when b is a copy of a pooled buffer handle whose block
    was released (back in its pool, freed, or handed out again since, also after the
    pool itself was released). Every clmem call that takes a buffer should refuse such a
    handle with CL_INVALID_MEM_OBJECT ("a stale pooled buffer handle: its block was
    released"). Costs one load for a pooled handle, nothing for another. Private. */
-static inline bool clmem__buffer_stale(clmem_buffer b) {
-    const clmem__buffer_owner *o = (const clmem__buffer_owner *)b.pool;
-    if (!o) return false;
-#if defined(__GNUC__) || defined(__clang__)
-    return __atomic_load_n(&o->gen, __ATOMIC_ACQUIRE) != b.generation;
-#else
-    return *(const volatile uint64_t *)&o->gen != b.generation;
-#endif
-}
+static inline bool clmem__buffer_stale(clmem_buffer b) { return clmem__handout_stale(b.pool, b.generation); }
 
 /** clmem_buffer_create(context, flags, size, hostbuf, &err): a new buffer
     (PyOpenCL's Buffer(context, flags, size, hostbuf)).
@@ -1544,12 +1552,17 @@ typedef cl_bitfield cl_svm_mem_flags;
       ptr    the SVM (or, with fine-grain system SVM, host) pointer
       size   bytes reachable from ptr; 0 when unknown (transfers then take their size
              from the other side or .byte_count)
-      owner  private: the owning clmem_svm_allocation's identity, 0 for a tag
+      pool, generation
+             private: the identity of the owner (0 and NULL for a tag): an
+             allocation's registry id in `generation`, or a pooled block's record in
+             `pool` and its hand-out in `generation`, so that memory released since,
+             through this handle or a copy, is refused.
     Make one with clmem_svm_tag(ptr, size) or take `.svm` of an allocation. */
 typedef struct clmem_svm {
     void *ptr;
     size_t size;
-    uint64_t owner;
+    void *pool;
+    uint64_t generation;
 } clmem_svm;
 
 /** clmem_svm_tag(ptr, size): tag memory as SVM (PyOpenCL's SVM(ary)), e.g. memory
@@ -1560,7 +1573,8 @@ static inline clmem_svm clmem_svm_tag(void *ptr, size_t size) {
     clmem_svm s;
     s.ptr = ptr;
     s.size = size;
-    s.owner = 0;
+    s.pool = NULL;
+    s.generation = 0;
     return s;
 }
 #define CLMEM_SVM_TAG_ARRAY(a) clmem_svm_tag((void *)(a), sizeof(a))
@@ -1591,11 +1605,11 @@ typedef struct clmem_svm_allocation {
       recommended; without it release frees at once (clSVMFree).
     Returns the allocation; on failure an empty one and *errcode_ret (may be NULL):
       CL_INVALID_CONTEXT        context NULL, or queue of another context
-      CL_INVALID_COMMAND_QUEUE  queue not a valid queue
+      CL_INVALID_COMMAND_QUEUE  queue not a valid queue, or out of order
       CL_INVALID_VALUE          unknown flag bits (checked here: PoCL ignores them),
                                 two of READ_WRITE/READ_ONLY/WRITE_ONLY, ATOMICS without
                                 FINE_GRAIN_BUFFER, alignment not a power of two or above
-                                the device's, an out-of-order queue
+                                the device's
       CL_INVALID_OPERATION      no device of the context has SVM, or none has the
                                 fine grain / atomics asked for (or headers < 2.0)
       CL_INVALID_BUFFER_SIZE    size above CL_DEVICE_MAX_MEM_ALLOC_SIZE of a device
@@ -1638,9 +1652,10 @@ CLMEM_API cl_int clmem_svm_allocation_enqueue_release_opts(clmem_svm_allocation 
     context) the one the release is enqueued on. When already bound to another
     queue, a marker in the old queue is made a dependency of the new one (the
     marker's event is released), so the free waits for both. Zero-size: no-op.
-    Errors: CL_INVALID_VALUE (out-of-order queue, or `a` released:
-    CLMEM_ERROR_DOUBLE_RELEASE is not used here), CL_INVALID_COMMAND_QUEUE (NULL),
-    CL_INVALID_CONTEXT, or the driver's code. Not thread-safe for one allocation. */
+    Errors: CL_INVALID_VALUE (`a` released: CLMEM_ERROR_DOUBLE_RELEASE is not used
+    here), CL_INVALID_COMMAND_QUEUE (NULL or out-of-order queue), CL_INVALID_CONTEXT,
+    a failed queue query's code, or the driver's code. Not thread-safe for one
+    allocation. */
 CLMEM_API cl_int clmem_svm_allocation_bind_to_queue(clmem_svm_allocation a, cl_command_queue queue);
 
 /** clmem_svm_allocation_unbind_from_queue(a): finish the bound queue (clFinish) and
@@ -2702,7 +2717,8 @@ CLMEM_API cl_int clmem_enqueue_copy_buffer_p2p_amd_opts(cl_platform_id platform,
 /* ---- begin clmem/pool.h ---- */
 /* >>pool: allocators and memory pools for buffers and SVM (PyOpenCL's AllocatorBase,
    DeferredAllocator, ImmediateAllocator, MemoryPool, PooledBuffer, SVMAllocator,
-   SVMPool, PooledSVM) */
+   SVMPool, PooledSVM), and the pool core every pool kind shares (buffer, SVM and the
+   pinned host pool of >>pinned are backends of it) */
 
 #ifdef __cplusplus
 extern "C" {
@@ -2768,6 +2784,10 @@ extern "C" {
    until the block is reused elsewhere or freed. SVM pools work the same way: an SVM
    block is bound to a queue (its allocator's, clmem_svm_pool_allocate_on_queue's, or
    clmem_pooled_svm_bind_to_queue's) and its plain release is ordered on that queue.
+   Pinned host pools work as buffer pools (clmem_pinned_pool_allocate_on_queue,
+   clmem_pinned_allocation_enqueue_release). A queue that orders SVM (an SVM
+   allocator's, a pooled SVM block's) must be in order: an out-of-order one is
+   CL_INVALID_COMMAND_QUEUE. A failed CL_QUEUE_PROPERTIES query returns its code.
 
    THREADS. Allocators and pools may be used from any number of threads at once; a
    block may be released on another thread than the one that allocated it. A pool is
@@ -2787,8 +2807,9 @@ extern "C" {
    held, so they may release blocks into the same pool.
 
    RELEASE TWICE, STALE HANDLES. Releasing a pooled handle empties it. Each hand-out
-   of a block has its own generation, carried in the handle (clmem_buffer.generation,
-   clmem_pooled_svm.generation), so releasing a copy of a handle whose block was
+   of a block has its own generation, carried in the handle with the block's record
+   (clmem_buffer's, clmem_svm's and clmem_pinned_allocation's private `pool` and
+   `generation`), so releasing a copy of a handle whose block was
    released returns CLMEM_ERROR_DOUBLE_RELEASE and changes nothing, whether the block
    is held, freed, handed out again (to any size), or its pool is gone. Block records
    are never given back to the system (a released pool passes them on to later
@@ -3011,10 +3032,12 @@ CLMEM_API clmem_buffer clmem_memory_pool_allocate_on_queue_at(clmem_memory_pool 
     pool once `queue` gets past this point (cudaFreeAsync): commands already enqueued
     on queue may still use it; the handle is emptied at once. See QUEUE ORDER for who
     may reuse the block when. An empty handle: CL_SUCCESS. No driver call unless the
-    block last belonged to another queue (then the queue is checked once).
+    block last belonged to another queue (then the queue is checked: its context and
+    whether it runs out of order).
     Errors: CL_INVALID_MEM_OBJECT (a buffer that is not pooled), CL_INVALID_COMMAND_QUEUE
     (queue NULL or invalid), CL_INVALID_CONTEXT (queue of another context),
-    CLMEM_ERROR_DOUBLE_RELEASE (a stale copy). Thread safety: any thread.
+    CLMEM_ERROR_DOUBLE_RELEASE (a stale copy), the code of a failed queue query (named;
+    the handle is then kept). Thread safety: any thread.
     Example: clmem_pooled_buffer_enqueue_release(&tmp, q); */
 CLMEM_API cl_int clmem_pooled_buffer_enqueue_release(clmem_buffer *buf, cl_command_queue queue);
 
@@ -3101,12 +3124,15 @@ typedef struct clmem_svm_allocator clmem_svm_allocator;
     is then freed with clEnqueueSVMFree on it, after the work enqueued before, and a
     pooled block reused on this queue waits for the queue it was last used on.
     Unlike PyOpenCL, a clSVMAlloc that returns NULL is reported (out-of-memory).
-    Errors: CL_INVALID_CONTEXT (NULL), CL_INVALID_VALUE (alignment not a power of
-    two or too large, unknown flag bits), CL_INVALID_COMMAND_QUEUE (an invalid or
-    out-of-order queue), CL_INVALID_CONTEXT (queue of another context),
+    The flags, alignment and queue are checked as clmem_svm_allocation_create checks
+    them (the same function), so every allocation from an allocator that was made is
+    possible. Errors: CL_INVALID_CONTEXT (NULL), CL_INVALID_VALUE (alignment not a
+    power of two or too large; unknown flag bits, two of READ_WRITE/READ_ONLY/
+    WRITE_ONLY, SVM_ATOMICS without SVM_FINE_GRAIN_BUFFER), CL_INVALID_COMMAND_QUEUE
+    (an invalid or out-of-order queue), CL_INVALID_CONTEXT (queue of another context),
     CL_INVALID_OPERATION (no device of the context supports SVM, or the fine grain
-    or atomics asked for; OpenCL headers before 2.0), CL_OUT_OF_HOST_MEMORY.
-    Any thread. */
+    or atomics asked for; OpenCL headers before 2.0), the code of a failed device or
+    queue query (named in the message), CL_OUT_OF_HOST_MEMORY. Any thread. */
 CLMEM_API clmem_svm_allocator *clmem_svm_allocator_create(cl_context context, cl_uint alignment,
                                                           cl_svm_mem_flags flags, cl_command_queue queue,
                                                           cl_int *errcode_ret);
@@ -3122,14 +3148,13 @@ CLMEM_API void clmem_svm_allocator_retain(clmem_svm_allocator *alloc);
 CLMEM_API cl_int clmem_svm_allocator_release(clmem_svm_allocator *alloc);
 
 /** A pooled SVM block (PyOpenCL's PooledSVM): `svm` is the pointer with the size
-    asked for (pass it wherever a clmem_svm goes); `block` and `generation` are
-    private (the generation tells this hand-out of the block from later ones, so a
-    stale copy is always caught). Treat as read-only; release with
-    clmem_pooled_svm_release. */
+    asked for (pass it wherever a clmem_svm goes); its private `pool` and
+    `generation` name the block and this hand-out of it, so a stale copy is always
+    caught: released twice it is CLMEM_ERROR_DOUBLE_RELEASE, and its `.svm` given to
+    a copy, fill, map or kernel argument is CL_INVALID_VALUE ("a stale pooled SVM
+    handle"). Treat as read-only; release with clmem_pooled_svm_release. */
 typedef struct clmem_pooled_svm {
     clmem_svm svm;
-    void *block;
-    uint64_t generation;
 } clmem_pooled_svm;
 
 /** A pool of SVM blocks (opaque; PyOpenCL's SVMPool). */
@@ -3170,7 +3195,8 @@ CLMEM_API cl_int clmem_pooled_svm_release(clmem_pooled_svm *p);
 /** clmem_pooled_svm_enqueue_release(&p, queue): bind the block to `queue` (NULL:
     keep its queue) and return it to the pool: its later reuse on another queue, or
     its freeing, waits for what was enqueued on `queue` before. PyOpenCL's version
-    takes no queue. Errors as clmem_pooled_svm_bind_to_queue and _release. */
+    takes no queue. Errors as clmem_pooled_svm_bind_to_queue and _release (the
+    message names clmem_pooled_svm_enqueue_release). */
 CLMEM_API cl_int clmem_pooled_svm_enqueue_release(clmem_pooled_svm *p, cl_command_queue queue);
 
 /** clmem_pooled_svm_bind_to_queue(p, queue): from now on the block belongs to
@@ -3284,14 +3310,17 @@ extern "C" {
                   mapped: do not use it in kernels or copies (OpenCL leaves a mapped
                   object's device use undefined); it is here for queries and for
                   keeping it alive (clRetainMemObject) beyond the allocation.
-      id          private: which hand-out this is (a registry of live allocations),
-                  so that a released handle, or a copy of it, is recognised.
+      pool, generation
+                  private: the memory's record and which hand-out of it this is (as
+                  in pooled buffers), so that a released handle, or a copy of it, is
+                  recognised, also after the memory was handed out again.
     An all-zero handle is empty; releasing it is a no-op. */
 typedef struct clmem_pinned_allocation {
     void *ptr;
     size_t size;
     cl_mem mem;
-    uint64_t id;
+    void *pool;
+    uint64_t generation;
 } clmem_pinned_allocation;
 
 /** clmem_pinned_allocation_create(queue, size, flags, &err): `size` bytes of pinned
@@ -3328,11 +3357,29 @@ CLMEM_API clmem_pinned_allocation clmem_pinned_allocation_create(cl_command_queu
     two threads at once reports the second as a double release. */
 CLMEM_API cl_int clmem_pinned_allocation_release(clmem_pinned_allocation *a);
 
+/** clmem_pinned_allocation_enqueue_release(&a, queue): release the memory once
+    `queue` gets past this point (cudaFreeAsync; as clmem_pooled_buffer_enqueue_release):
+    transfers already enqueued on queue may still read or write it; the handle is
+    emptied at once (its identity kept, as by clmem_pinned_allocation_release). A
+    pooled block goes back to its pool, reused at once by an allocation on the same
+    in-order queue (clmem_pinned_pool_allocate_on_queue), behind a marker on another
+    queue, and by the host (clmem_pinned_pool_allocate) only after the queue's work
+    up to here is done (see QUEUE ORDER in >>pool). Any other allocation is unmapped
+    after that work (a marker on queue, the unmap waiting for it; not waited for).
+    An empty handle: CL_SUCCESS. Errors: CL_INVALID_COMMAND_QUEUE (queue NULL or
+    invalid), CL_INVALID_CONTEXT (queue of another context than the pool's),
+    CLMEM_ERROR_DOUBLE_RELEASE (already released, through this handle or a copy), a
+    failed queue query's code, or the driver's code from the unmap. Any thread.
+    Example: clmem_pinned_allocation_enqueue_release(&h, q); */
+CLMEM_API cl_int clmem_pinned_allocation_enqueue_release(clmem_pinned_allocation *a, cl_command_queue queue);
+
 /* ---------------------------------------------------------------------------------
    PINNED HOST POOLS
 
    A clmem_pinned_pool is to pinned host memory what a clmem_memory_pool is to
-   buffers, with the same bins, accounting, statistics, limit, out-of-memory policy,
+   buffers: the same pool (the pool core of >>pool with a backend that makes a mapped
+   CL_MEM_ALLOC_HOST_PTR buffer per block), so the same bins, shards, accounting,
+   statistics, limit, out-of-memory policy, stale-handle generations, queue order,
    thread safety and release rules (see ALLOCATORS AND MEMORY POOLS in >>pool), the
    same leading_bits_in_bin_id and the same clmem_pool_stats, clmem_pool_bin_info and
    clmem_pool_block_info:
@@ -3348,7 +3395,14 @@ CLMEM_API cl_int clmem_pinned_allocation_release(clmem_pinned_allocation *a);
    CL_MEM_OBJECT_ALLOCATION_FAILURE, or CLMEM_ERROR_LIMIT_EXCEEDED for the limit).
    A request of 0 bytes takes a real 1-byte block (bin 0) whose handle has size 0,
    as the buffer pools do. A hit costs a lock and no driver call; a miss costs a
-   clCreateBuffer and a blocking map on the pool's queue.
+   clCreateBuffer and a blocking map on the pool's queue. QUEUE ORDER: memory a
+   transfer on queue q still uses is released with
+   clmem_pinned_allocation_enqueue_release(&h, q); the host gets that block again only
+   after q's work up to the release is done, q itself at once
+   (clmem_pinned_pool_allocate_on_queue(pool, n, q, &err)):
+       clmem_pinned_allocation h = clmem_pinned_pool_allocate_on_queue(pp, n, q, &err);
+       clmem_enqueue_copy(q, buf, h.ptr, .byte_count = n, .is_blocking = false);
+       clmem_pinned_allocation_enqueue_release(&h, q);   (no wait)
    --------------------------------------------------------------------------------- */
 
 /** A pool of pinned host memory (opaque). */
@@ -3381,6 +3435,24 @@ CLMEM_API clmem_pinned_allocation clmem_pinned_pool_allocate(clmem_pinned_pool *
 CLMEM_API clmem_pinned_allocation clmem_pinned_pool_allocate_at(clmem_pinned_pool *pool, size_t size,
                                                                 cl_int *errcode_ret, const char *file, int line);
 
+/** clmem_pinned_pool_allocate_on_queue(pool, size, queue, &err): pinned memory for
+    transfers on `queue` (cudaMallocAsync; as clmem_memory_pool_allocate_on_queue): a
+    block released on the same in-order queue is reused at once, one still pending on
+    another queue is handed out behind a marker `queue` waits for. The host must not
+    touch such memory before `queue` got there (use it as the host side of transfers
+    enqueued on `queue`). Errors: those of clmem_pinned_pool_allocate,
+    CL_INVALID_COMMAND_QUEUE (queue NULL or invalid), CL_INVALID_CONTEXT (queue of
+    another context than the pool's), or the driver's code from the marker. Any
+    thread. With CLMEM_TRACK_ALLOCATIONS a macro, as allocate.
+    Example: clmem_pinned_allocation h = clmem_pinned_pool_allocate_on_queue(pp, n, q, &err); */
+CLMEM_API clmem_pinned_allocation clmem_pinned_pool_allocate_on_queue(clmem_pinned_pool *pool, size_t size,
+                                                                      cl_command_queue queue, cl_int *errcode_ret);
+/** clmem_pinned_pool_allocate_on_queue_at(...): the same, recording file and line. */
+CLMEM_API clmem_pinned_allocation clmem_pinned_pool_allocate_on_queue_at(clmem_pinned_pool *pool, size_t size,
+                                                                         cl_command_queue queue,
+                                                                         cl_int *errcode_ret, const char *file,
+                                                                         int line);
+
 /** Accounting, as the buffer pool's (0 for a NULL pool). Any thread. */
 CLMEM_API size_t clmem_pinned_pool_held_blocks(clmem_pinned_pool *pool);
 CLMEM_API size_t clmem_pinned_pool_active_blocks(clmem_pinned_pool *pool);
@@ -3410,14 +3482,17 @@ CLMEM_API cl_int clmem_pinned_pool_active_blocks_info(clmem_pinned_pool *pool, c
 /** clmem_pinned_pool_release(pool): drop the program's hold on the pool: held blocks
     are freed, and the pool (with its queue reference) goes as soon as no block is
     active. Returns CL_SUCCESS (also for NULL), or CLMEM_ERROR_IN_USE with a message
-    when blocks are still active (each is logged as a warning, with file and line
-    under CLMEM_TRACK_ALLOCATIONS); they may still be released later, safely, and the
-    pool goes with the last. Do not use the pool pointer afterwards. Any thread. */
+    when blocks are still active (under CLMEM_TRACK_ALLOCATIONS each is logged as a
+    warning, with file and line, as clmem_memory_pool_release does); they may still
+    be released later, safely, and the pool goes with the last. A second release:
+    CLMEM_ERROR_DOUBLE_RELEASE. Do not use the pool pointer afterwards. Any thread. */
 CLMEM_API cl_int clmem_pinned_pool_release(clmem_pinned_pool *pool);
 
 #if defined(CLMEM_TRACK_ALLOCATIONS)
 #define clmem_pinned_pool_allocate(pool, size, errcode_ret) \
     clmem_pinned_pool_allocate_at((pool), (size), (errcode_ret), __FILE__, __LINE__)
+#define clmem_pinned_pool_allocate_on_queue(pool, size, queue, errcode_ret) \
+    clmem_pinned_pool_allocate_on_queue_at((pool), (size), (queue), (errcode_ret), __FILE__, __LINE__)
 #endif
 
 #ifdef __cplusplus
@@ -5049,7 +5124,7 @@ inline bool live(const clmem_svm_allocation &h) { return h.svm.ptr != NULL; }
 inline bool live(const clmem_svm_array &h) { return h.svm.ptr != NULL; }
 inline bool live(const clmem_memory_map &h) { return h.ptr != NULL; }
 inline bool live(const clmem_svm_map &h) { return h.id != 0; }
-inline bool live(const clmem_pooled_svm &h) { return h.block != NULL; }
+inline bool live(const clmem_pooled_svm &h) { return h.svm.pool != NULL; }
 inline bool live(const clmem_pinned_allocation &h) { return h.ptr != NULL; }
 #define CLMEM__CXX_RELEASE(T, fn) \
     inline cl_int release(T *h) { return fn(h); }
@@ -7818,12 +7893,20 @@ static void clmem__svm_reg_restore(uint64_t id, clmem__svm_rec *rec) { clmem__re
 static void clmem__svm_reg_remove(uint64_t id) { clmem__reg_remove(&clmem__svm_reg, id); }
 
 /* clmem__svm_check_live(fn, what, svm, &ctx): an SVM pointer whose owner is known
-   must still be allocated; its context is returned (NULL for tags). */
+   (an allocation, a pooled block) must still be allocated (handed out); an
+   allocation's context is returned (NULL for tags and pooled blocks). */
 static cl_int clmem__svm_check_live(const char *fn, const char *what, clmem_svm svm, cl_context *ctx) {
     clmem__svm_rec *rec;
     *ctx = NULL;
-    if (svm.owner == 0) return CL_SUCCESS;
-    rec = clmem__svm_reg_find(svm.owner, CLMEM__SVM_ALLOCATION);
+    if (svm.pool) {
+        if (clmem__handout_stale(svm.pool, svm.generation))
+            return clmem__fail(CL_INVALID_VALUE, fn,
+                               "%s (SVM pointer %p) is a stale pooled SVM handle: its block was released to its pool "
+                               "(it may belong to another owner now)", what, svm.ptr);
+        return CL_SUCCESS;
+    }
+    if (svm.generation == 0) return CL_SUCCESS;
+    rec = clmem__svm_reg_find(svm.generation, CLMEM__SVM_ALLOCATION);
     if (!rec)
         return clmem__fail(CL_INVALID_VALUE, fn, "%s (SVM pointer %p) belongs to an allocation that was released", what,
                            svm.ptr);
@@ -7940,25 +8023,42 @@ static inline cl_int clmem__svm_free_after(cl_command_queue queue, cl_context co
     return err;
 }
 
+/* clmem__queue_out_of_order(fn, queue, &ooo): whether `queue` runs its commands out
+   of order. A failed CL_QUEUE_PROPERTIES query is its code, named (never taken for
+   in-order: a block released on an out-of-order queue must not be reused unordered). */
+static cl_int clmem__queue_out_of_order(const char *fn, cl_command_queue queue, bool *ooo) {
+    cl_command_queue_properties props = 0;
+    cl_int err = clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL);
+    *ooo = false;
+    if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetCommandQueueInfo", "CL_QUEUE_PROPERTIES");
+    *ooo = (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
+    return CL_SUCCESS;
+}
+
+/* clmem__check_in_order(fn, queue, why): the rule for queues that order frees and
+   reuse (SVM allocations, SVM allocators, pooled SVM): an out-of-order queue is
+   CL_INVALID_COMMAND_QUEUE, `why` says what needs the order. */
+static cl_int clmem__check_in_order(const char *fn, cl_command_queue queue, const char *why) {
+    bool ooo = false;
+    cl_int err = clmem__queue_out_of_order(fn, queue, &ooo);
+    if (err != CL_SUCCESS) return err;
+    if (ooo)
+        return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p is out-of-order; %s, which must be in-order",
+                           (void *)queue, why);
+    return CL_SUCCESS;
+}
+
 /* The queue an allocation may be bound to: valid, of ctx, in order. */
 static cl_int clmem__svm_check_bind_queue(const char *fn, cl_command_queue queue, cl_context ctx) {
     cl_context qctx = NULL;
-    cl_command_queue_properties props = 0;
     cl_int err = clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof qctx, &qctx, NULL);
     if (err == CL_INVALID_COMMAND_QUEUE || (err == CL_SUCCESS && !qctx))
         return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p is not a valid command queue", (void *)queue);
     if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetCommandQueueInfo", "CL_QUEUE_CONTEXT");
     if (qctx != ctx)
-        return clmem__fail(CL_INVALID_CONTEXT, fn, "queue %p belongs to context %p, the allocation to context %p",
+        return clmem__fail(CL_INVALID_CONTEXT, fn, "queue %p belongs to context %p, the SVM memory to context %p",
                            (void *)queue, (void *)qctx, (void *)ctx);
-    if ((err = clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL)) != CL_SUCCESS)
-        return clmem__info_fail(fn, err, "clGetCommandQueueInfo", "CL_QUEUE_PROPERTIES");
-    if (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
-        return clmem__fail(CL_INVALID_VALUE, fn,
-                           "queue %p is out-of-order: an SVM allocation's release is ordered by its queue, which "
-                           "must be in-order",
-                           (void *)queue);
-    return CL_SUCCESS;
+    return clmem__check_in_order(fn, queue, "an SVM allocation's release is ordered by its queue");
 }
 
 /* ---- allocations ---- */
@@ -7966,14 +8066,94 @@ static clmem_svm_allocation clmem__svm_empty_allocation(void) {
     clmem_svm_allocation a;
     a.svm.ptr = NULL;
     a.svm.size = 0;
-    a.svm.owner = 0;
+    a.svm.pool = NULL;
+    a.svm.generation = 0;
     return a;
 }
 
-static clmem_svm_allocation clmem__svm_alloc(const char *fn, cl_context ctx, size_t size, cl_uint alignment,
-                                             cl_svm_mem_flags flags, cl_command_queue queue, cl_int *errcode_ret) {
+/* The arguments every SVM allocation takes, checked alike for an allocation and an
+   allocator: flags (SVM bits only, one access, ATOMICS with FINE_GRAIN_BUFFER),
+   alignment (0 or a power of two), queue (NULL, or valid, of ctx, in order). */
+static cl_int clmem__svm_check_args(const char *fn, cl_context ctx, cl_uint alignment, cl_svm_mem_flags flags,
+                                    cl_command_queue queue) {
     const cl_svm_mem_flags access = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
     const cl_svm_mem_flags known = access | CLMEM__SVM_FINE_GRAIN_BUFFER | CLMEM__SVM_FLAG_ATOMICS;
+    const cl_svm_mem_flags acc = flags & access;
+    char text[160];
+    if (CLMEM__CHECKS && (flags & ~known))
+        return clmem__fail(CL_INVALID_VALUE, fn, "flags %s contain bits that are not SVM flags",
+                           clmem__svm_flags_text(flags, text, sizeof text));
+    if (CLMEM__CHECKS && (acc & (acc - 1)))
+        return clmem__fail(CL_INVALID_VALUE, fn, "flags %s combine more than one of READ_WRITE, READ_ONLY and WRITE_ONLY",
+                           clmem__svm_flags_text(flags, text, sizeof text));
+    if (CLMEM__CHECKS && (flags & CLMEM__SVM_FLAG_ATOMICS) && !(flags & CLMEM__SVM_FINE_GRAIN_BUFFER))
+        return clmem__fail(CL_INVALID_VALUE, fn, "flags %s ask for SVM_ATOMICS without SVM_FINE_GRAIN_BUFFER",
+                           clmem__svm_flags_text(flags, text, sizeof text));
+    if (CLMEM__CHECKS && (alignment & (alignment - 1)))
+        return clmem__fail(CL_INVALID_VALUE, fn, "alignment %u is not a power of two", alignment);
+    return queue ? clmem__svm_check_bind_queue(fn, queue, ctx) : CL_SUCCESS;
+}
+
+#ifdef CL_VERSION_2_0
+/* What the context's devices must offer for SVM of `flags`, `alignment` and `size`
+   bytes (0: no size yet, as for an allocator): SVM at all, the fine grain and atomics
+   asked for, the alignment and the size within their limits. A failed query is its
+   code, named. */
+static cl_int clmem__svm_check_devices(const char *fn, cl_context ctx, size_t size, cl_uint alignment,
+                                       cl_svm_mem_flags flags) {
+    cl_uint n = 0, i;
+    cl_int err = CL_SUCCESS;
+    cl_device_id *devs = clmem__devices_of(fn, ctx, &n, &err);
+    cl_bitfield any = 0;
+    cl_ulong max_alloc = 0;
+    cl_uint max_align = 0;
+    char name[128] = "?";
+    if (!devs) return err;
+    for (i = 0; i < n && err == CL_SUCCESS; ++i) {
+        cl_ulong ma = 0;
+        cl_uint al = 0;
+        cl_bitfield caps = 0;
+        if ((err = clmem__svm_device_caps(fn, devs[i], &caps)) != CL_SUCCESS) break;
+        any |= caps;
+        if ((err = clGetDeviceInfo(devs[i], CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof ma, &ma, NULL)) != CL_SUCCESS) {
+            err = clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_MAX_MEM_ALLOC_SIZE");
+            break;
+        }
+        if (max_alloc == 0 || ma < max_alloc) max_alloc = ma;
+        if ((err = clGetDeviceInfo(devs[i], CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE, sizeof al, &al, NULL)) != CL_SUCCESS) {
+            err = clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE");
+            break;
+        }
+        if (max_align == 0 || al < max_align) max_align = al;
+    }
+    if (err == CL_SUCCESS) clmem__svm_device_name(devs[0], name, sizeof name);
+    CLMEM_FREE(devs);
+    if (err != CL_SUCCESS) return err;
+    if (!(any & (CLMEM__SVM_CAP_COARSE | CLMEM__SVM_CAP_FINE)))
+        return clmem__fail(CL_INVALID_OPERATION, fn,
+                           "no device of the context supports SVM (device '%s' reports no CL_DEVICE_SVM_CAPABILITIES; "
+                           "SVM needs OpenCL 2.0)", name);
+    if ((flags & CLMEM__SVM_FINE_GRAIN_BUFFER) && !(any & CLMEM__SVM_CAP_FINE))
+        return clmem__fail(CL_INVALID_OPERATION, fn,
+                           "flags ask for SVM_FINE_GRAIN_BUFFER but no device of the context has fine-grain buffer SVM "
+                           "(device '%s' has coarse grain only)", name);
+    if ((flags & CLMEM__SVM_FLAG_ATOMICS) && !(any & CLMEM__SVM_CAP_ATOMICS))
+        return clmem__fail(CL_INVALID_OPERATION, fn,
+                           "flags ask for SVM_ATOMICS but no device of the context has SVM atomics (device '%s')", name);
+    if (max_align && alignment > max_align)
+        return clmem__fail(CL_INVALID_VALUE, fn,
+                           "alignment %u is above CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE (%u bytes) of device '%s', the "
+                           "largest clSVMAlloc accepts", alignment, max_align, name);
+    if (size && max_alloc && (cl_ulong)size > max_alloc)
+        return clmem__fail(CL_INVALID_BUFFER_SIZE, fn,
+                           "size %zu is above CL_DEVICE_MAX_MEM_ALLOC_SIZE (%llu bytes) of device '%s'", size,
+                           (unsigned long long)max_alloc, name);
+    return CL_SUCCESS;
+}
+#endif
+
+static clmem_svm_allocation clmem__svm_alloc(const char *fn, cl_context ctx, size_t size, cl_uint alignment,
+                                             cl_svm_mem_flags flags, cl_command_queue queue, cl_int *errcode_ret) {
     clmem_svm_allocation a = clmem__svm_empty_allocation();
     clmem__svm_rec *rec;
     char text[160];
@@ -7983,104 +8163,20 @@ static clmem_svm_allocation clmem__svm_alloc(const char *fn, cl_context ctx, siz
         clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL"));
         return a;
     }
-    if (CLMEM__CHECKS) {
-        cl_svm_mem_flags acc = flags & access;
-        if (flags & ~known) {
-            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "flags %s contain bits that are not SVM flags",
-                                                    clmem__svm_flags_text(flags, text, sizeof text)));
-            return a;
-        }
-        if (acc & (acc - 1)) {
-            clmem__set_err(errcode_ret,
-                           clmem__fail(CL_INVALID_VALUE, fn, "flags %s combine more than one of READ_WRITE, READ_ONLY and WRITE_ONLY",
-                                       clmem__svm_flags_text(flags, text, sizeof text)));
-            return a;
-        }
-        if ((flags & CLMEM__SVM_FLAG_ATOMICS) && !(flags & CLMEM__SVM_FINE_GRAIN_BUFFER)) {
-            clmem__set_err(errcode_ret,
-                           clmem__fail(CL_INVALID_VALUE, fn, "flags %s ask for SVM_ATOMICS without SVM_FINE_GRAIN_BUFFER",
-                                       clmem__svm_flags_text(flags, text, sizeof text)));
-            return a;
-        }
-        if (alignment & (alignment - 1)) {
-            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "alignment %u is not a power of two", alignment));
-            return a;
-        }
-    }
-    if (queue && (err = clmem__svm_check_bind_queue(fn, queue, ctx)) != CL_SUCCESS) {
+    if ((err = clmem__svm_check_args(fn, ctx, alignment, flags, queue)) != CL_SUCCESS) {
         clmem__set_err(errcode_ret, err);
         return a;
     }
     if (size == 0) return a; /* PyOpenCL: nothing allocated; release is a no-op */
 #ifndef CL_VERSION_2_0
     (void)rec;
+    (void)text;
     clmem__set_err(errcode_ret, clmem__svm_unsupported(fn));
     return a;
 #else
-    if (CLMEM__CHECKS) {
-        cl_uint n = 0, i;
-        cl_device_id *devs = clmem__devices_of(fn, ctx, &n, &err);
-        cl_bitfield any = 0;
-        cl_ulong max_alloc = 0;
-        cl_uint max_align = 0;
-        char name[128] = "?";
-        if (!devs) {
-            clmem__set_err(errcode_ret, err);
-            return a;
-        }
-        for (i = 0; i < n && err == CL_SUCCESS; ++i) {
-            cl_ulong ma = 0;
-            cl_uint al = 0;
-            cl_bitfield caps = 0;
-            if ((err = clmem__svm_device_caps(fn, devs[i], &caps)) != CL_SUCCESS) break;
-            any |= caps;
-            if ((err = clGetDeviceInfo(devs[i], CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof ma, &ma, NULL)) != CL_SUCCESS) {
-                err = clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_MAX_MEM_ALLOC_SIZE");
-                break;
-            }
-            if (max_alloc == 0 || ma < max_alloc) max_alloc = ma;
-            if ((err = clGetDeviceInfo(devs[i], CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE, sizeof al, &al, NULL)) != CL_SUCCESS) {
-                err = clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE");
-                break;
-            }
-            if (max_align == 0 || al < max_align) max_align = al;
-        }
-        if (err == CL_SUCCESS) clmem__svm_device_name(devs[0], name, sizeof name);
-        CLMEM_FREE(devs);
-        if (err != CL_SUCCESS) {
-            clmem__set_err(errcode_ret, err);
-            return a;
-        }
-        if (!(any & (CLMEM__SVM_CAP_COARSE | CLMEM__SVM_CAP_FINE))) {
-            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_OPERATION, fn,
-                                                    "no device of the context supports SVM (device '%s' reports no "
-                                                    "CL_DEVICE_SVM_CAPABILITIES; SVM needs OpenCL 2.0)", name));
-            return a;
-        }
-        if ((flags & CLMEM__SVM_FINE_GRAIN_BUFFER) && !(any & CLMEM__SVM_CAP_FINE)) {
-            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_OPERATION, fn,
-                                                    "flags ask for SVM_FINE_GRAIN_BUFFER but no device of the context "
-                                                    "has fine-grain buffer SVM (device '%s' has coarse grain only)", name));
-            return a;
-        }
-        if ((flags & CLMEM__SVM_FLAG_ATOMICS) && !(any & CLMEM__SVM_CAP_ATOMICS)) {
-            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_OPERATION, fn,
-                                                    "flags ask for SVM_ATOMICS but no device of the context has SVM "
-                                                    "atomics (device '%s')", name));
-            return a;
-        }
-        if (max_align && alignment > max_align) {
-            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn,
-                                                    "alignment %u is above CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE (%u bytes) "
-                                                    "of device '%s', the largest clSVMAlloc accepts", alignment, max_align, name));
-            return a;
-        }
-        if (max_alloc && (cl_ulong)size > max_alloc) {
-            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_BUFFER_SIZE, fn,
-                                                    "size %zu is above CL_DEVICE_MAX_MEM_ALLOC_SIZE (%llu bytes) of device '%s'",
-                                                    size, (unsigned long long)max_alloc, name));
-            return a;
-        }
+    if (CLMEM__CHECKS && (err = clmem__svm_check_devices(fn, ctx, size, alignment, flags)) != CL_SUCCESS) {
+        clmem__set_err(errcode_ret, err);
+        return a;
     }
     rec = CLMEM__CAST(clmem__svm_rec *, CLMEM_MALLOC(sizeof *rec));
     if (!rec) {
@@ -8103,8 +8199,8 @@ static clmem_svm_allocation clmem__svm_alloc(const char *fn, cl_context ctx, siz
     }
     clRetainContext(ctx);
     if (queue) clRetainCommandQueue(queue);
-    a.svm.owner = clmem__svm_reg_add(rec);
-    if (a.svm.owner == 0) {
+    a.svm.generation = clmem__svm_reg_add(rec);
+    if (a.svm.generation == 0) {
         clmem__svm_free_now(rec);
         clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the SVM registry"));
         return clmem__svm_empty_allocation();
@@ -8126,17 +8222,17 @@ CLMEM_API clmem_svm_allocation clmem_svm_allocation_create(cl_context context, s
 static clmem__svm_rec *clmem__svm_detach_allocation(const char *fn, const clmem_svm_allocation *a, cl_int *err) {
     clmem__svm_rec *rec;
     *err = CL_SUCCESS;
-    if (a->svm.owner == 0) {
+    if (a->svm.generation == 0) {
         if (a->svm.ptr != NULL)
             *err = clmem__fail(CL_INVALID_VALUE, fn,
                                "%p is not a clmem SVM allocation (a tag or a hand-made handle owns nothing)", a->svm.ptr);
         return NULL;
     }
-    rec = clmem__svm_reg_detach(a->svm.owner, CLMEM__SVM_ALLOCATION);
+    rec = clmem__svm_reg_detach(a->svm.generation, CLMEM__SVM_ALLOCATION);
     if (!rec)
         *err = clmem__fail(CLMEM_ERROR_DOUBLE_RELEASE, fn,
                            "the SVM allocation (id 0x%llx) was already released, through this handle or a copy of it",
-                           (unsigned long long)a->svm.owner);
+                           (unsigned long long)a->svm.generation);
     return rec;
 }
 
@@ -8158,7 +8254,7 @@ static cl_int clmem__svm_alloc_release(const char *fn, clmem_svm_allocation *a) 
     } else {
         clmem__svm_free_now(rec);
     }
-    clmem__svm_reg_remove(a->svm.owner);
+    clmem__svm_reg_remove(a->svm.generation);
     a->svm.ptr = NULL;
     a->svm.size = 0;
     return err;
@@ -8178,7 +8274,7 @@ CLMEM_API cl_int clmem_svm_allocation_enqueue_release_opts(clmem_svm_allocation 
     if (!opts) opts = &none;
     if (!a) return clmem__fail(CL_INVALID_VALUE, fn, "the allocation pointer is NULL");
     if ((err = clmem__check_wait_list(fn, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) return err;
-    if (a->svm.owner == 0 && a->svm.ptr == NULL) {
+    if (a->svm.generation == 0 && a->svm.ptr == NULL) {
         /* zero-size: nothing to free, but the event asked for still comes */
         if (!queue)
             return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn,
@@ -8189,7 +8285,7 @@ CLMEM_API cl_int clmem_svm_allocation_enqueue_release_opts(clmem_svm_allocation 
     if (!rec) return err;
     q = queue ? queue : rec->queue;
     if (!q) {
-        clmem__svm_reg_restore(a->svm.owner, rec);
+        clmem__svm_reg_restore(a->svm.generation, rec);
         return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn,
                            "no implicit queue available (the allocation is not bound to a queue), must be provided explicitly");
     }
@@ -8197,7 +8293,7 @@ CLMEM_API cl_int clmem_svm_allocation_enqueue_release_opts(clmem_svm_allocation 
         cl_context qctx = NULL;
         err = clmem__queue_context_of(fn, queue, &qctx);
         if (err != CL_SUCCESS || qctx != rec->context) {
-            clmem__svm_reg_restore(a->svm.owner, rec);
+            clmem__svm_reg_restore(a->svm.generation, rec);
             if (err != CL_SUCCESS) return err;
             return clmem__fail(CL_INVALID_CONTEXT, fn, "queue %p belongs to context %p, the allocation to context %p",
                                (void *)queue, (void *)qctx, (void *)rec->context);
@@ -8205,10 +8301,10 @@ CLMEM_API cl_int clmem_svm_allocation_enqueue_release_opts(clmem_svm_allocation 
     }
     err = clmem__svm_enqueue_free(rec, q, opts->num_wait_for, opts->wait_for, opts->event);
     if (err != CL_SUCCESS) {
-        clmem__svm_reg_restore(a->svm.owner, rec);
+        clmem__svm_reg_restore(a->svm.generation, rec);
         return clmem__cl_fail(err, fn, "clEnqueueSVMFree");
     }
-    clmem__svm_reg_remove(a->svm.owner);
+    clmem__svm_reg_remove(a->svm.generation);
     a->svm.ptr = NULL;
     a->svm.size = 0;
     return CL_SUCCESS;
@@ -8218,12 +8314,12 @@ CLMEM_API cl_int clmem_svm_allocation_enqueue_release_opts(clmem_svm_allocation 
 static clmem__svm_rec *clmem__svm_live_allocation(const char *fn, clmem_svm_allocation a, cl_int *err) {
     clmem__svm_rec *rec;
     *err = CL_SUCCESS;
-    if (a.svm.owner == 0) {
+    if (a.svm.generation == 0) {
         if (a.svm.ptr != NULL) *err = clmem__fail(CL_INVALID_VALUE, fn, "%p is not a clmem SVM allocation", a.svm.ptr);
         return NULL;
     }
-    rec = clmem__svm_reg_find(a.svm.owner, CLMEM__SVM_ALLOCATION);
-    if (!rec) *err = clmem__fail(CL_INVALID_VALUE, fn, "the SVM allocation (id 0x%llx) was released", (unsigned long long)a.svm.owner);
+    rec = clmem__svm_reg_find(a.svm.generation, CLMEM__SVM_ALLOCATION);
+    if (!rec) *err = clmem__fail(CL_INVALID_VALUE, fn, "the SVM allocation (id 0x%llx) was released", (unsigned long long)a.svm.generation);
     return rec;
 }
 
@@ -8265,17 +8361,17 @@ CLMEM_API cl_int clmem_svm_allocation_unbind_from_queue(clmem_svm_allocation a) 
 }
 
 CLMEM_API cl_command_queue clmem_svm_allocation_queue(clmem_svm_allocation a) {
-    clmem__svm_rec *rec = clmem__svm_reg_find(a.svm.owner, CLMEM__SVM_ALLOCATION);
+    clmem__svm_rec *rec = clmem__svm_reg_find(a.svm.generation, CLMEM__SVM_ALLOCATION);
     return rec ? rec->queue : NULL;
 }
 
 CLMEM_API cl_context clmem_svm_allocation_context(clmem_svm_allocation a) {
-    clmem__svm_rec *rec = clmem__svm_reg_find(a.svm.owner, CLMEM__SVM_ALLOCATION);
+    clmem__svm_rec *rec = clmem__svm_reg_find(a.svm.generation, CLMEM__SVM_ALLOCATION);
     return rec ? rec->context : NULL;
 }
 
 CLMEM_API cl_svm_mem_flags clmem_svm_allocation_flags(clmem_svm_allocation a) {
-    clmem__svm_rec *rec = clmem__svm_reg_find(a.svm.owner, CLMEM__SVM_ALLOCATION);
+    clmem__svm_rec *rec = clmem__svm_reg_find(a.svm.generation, CLMEM__SVM_ALLOCATION);
     return rec ? rec->flags : 0;
 }
 
@@ -8285,7 +8381,8 @@ static void clmem__svm_empty_map(clmem_svm_map *m) {
     m->size = 0;
     m->svm.ptr = NULL;
     m->svm.size = 0;
-    m->svm.owner = 0;
+    m->svm.pool = NULL;
+    m->svm.generation = 0;
     m->queue = NULL;
     m->event = NULL;
     m->id = 0;
@@ -8663,7 +8760,7 @@ CLMEM_API cl_int clmem_svm_allocation_lookup(const void *ptr, clmem_svm_allocati
         if (p >= b && p - b < r->size) {
             alloc->svm.ptr = r->ptr;
             alloc->svm.size = r->size;
-            alloc->svm.owner = ((uint64_t)s->gen << 32) | (uint64_t)(i + 1);
+            alloc->svm.generation = ((uint64_t)s->gen << 32) | (uint64_t)(i + 1);
             found = true;
             break;
         }
@@ -10820,6 +10917,33 @@ static bool clmem__is_oom(cl_int err) {
     return err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_RESOURCES || err == CL_OUT_OF_HOST_MEMORY;
 }
 
+/* ---- reference counts (both kinds of allocator) ---- */
+
+typedef struct clmem__refs {
+    clmem__mutex lock;
+    unsigned long n;
+} clmem__refs;
+
+static void clmem__refs_init(clmem__refs *r) {
+    clmem__mutex_init(&r->lock);
+    r->n = 1;
+}
+static void clmem__refs_add(clmem__refs *r) {
+    clmem__lock(&r->lock);
+    ++r->n;
+    clmem__unlock(&r->lock);
+}
+/* drop one; true when it was the last (the lock is then destroyed) */
+static bool clmem__refs_drop(clmem__refs *r) {
+    unsigned long left;
+    clmem__lock(&r->lock);
+    left = --r->n;
+    clmem__unlock(&r->lock);
+    if (left) return false;
+    clmem__mutex_destroy(&r->lock);
+    return true;
+}
+
 /* ---- buffer allocators ---- */
 
 struct clmem_allocator {
@@ -10829,8 +10953,7 @@ struct clmem_allocator {
     cl_mem_flags flags;
     cl_command_queue queue;  /* immediate allocator: retained */
     bool owns_context;       /* built-in allocators retain their context */
-    clmem__mutex lock;
-    unsigned long refs;
+    clmem__refs refs;
 };
 
 static cl_int clmem__deferred_allocate(void *user, size_t size, cl_mem *mem) {
@@ -10881,8 +11004,7 @@ static clmem_allocator *clmem__allocator_new(const clmem_allocator_ops *ops, voi
     a->user = user ? user : a;
     a->context = context;
     a->flags = flags;
-    a->refs = 1;
-    clmem__mutex_init(&a->lock);
+    clmem__refs_init(&a->refs);
     clmem__set_err(errcode_ret, CL_SUCCESS);
     return a;
 }
@@ -11002,23 +11124,14 @@ CLMEM_API clmem_buffer clmem_allocator_allocate(clmem_allocator *alloc, size_t s
 CLMEM_API bool clmem_allocator_is_deferred(const clmem_allocator *alloc) { return alloc && alloc->ops.is_deferred; }
 
 CLMEM_API void clmem_allocator_retain(clmem_allocator *alloc) {
-    if (!alloc) return;
-    clmem__lock(&alloc->lock);
-    ++alloc->refs;
-    clmem__unlock(&alloc->lock);
+    if (alloc) clmem__refs_add(&alloc->refs);
 }
 
 CLMEM_API cl_int clmem_allocator_release(clmem_allocator *alloc) {
-    unsigned long left;
-    if (!alloc) return CL_SUCCESS;
-    clmem__lock(&alloc->lock);
-    left = --alloc->refs;
-    clmem__unlock(&alloc->lock);
-    if (left) return CL_SUCCESS;
+    if (!alloc || !clmem__refs_drop(&alloc->refs)) return CL_SUCCESS;
     if (alloc->ops.destroy) alloc->ops.destroy(alloc->user);
     if (alloc->queue) clReleaseCommandQueue(alloc->queue);
     if (alloc->owns_context) clReleaseContext(alloc->context);
-    clmem__mutex_destroy(&alloc->lock);
     CLMEM_FREE(alloc);
     return CL_SUCCESS;
 }
@@ -11030,15 +11143,8 @@ struct clmem_svm_allocator {
     cl_uint alignment;
     cl_svm_mem_flags flags;
     cl_command_queue queue;  /* retained, or NULL */
-    clmem__mutex lock;
-    unsigned long refs;
+    clmem__refs refs;
 };
-
-#if defined(CL_VERSION_2_0)
-#define CLMEM__POOL_SVM 1
-#else
-#define CLMEM__POOL_SVM 0
-#endif
 
 CLMEM_API clmem_svm_allocator *clmem_svm_allocator_create(cl_context context, cl_uint alignment, cl_svm_mem_flags flags,
                                                           cl_command_queue queue, cl_int *errcode_ret) {
@@ -11048,86 +11154,19 @@ CLMEM_API clmem_svm_allocator *clmem_svm_allocator_create(cl_context context, cl
         clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL"));
         return NULL;
     }
-#if !CLMEM__POOL_SVM
+#ifndef CL_VERSION_2_0
     (void)alignment; (void)flags; (void)queue; (void)a;
     clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_OPERATION, fn,
                                             "SVM needs OpenCL 2.0 headers (CL_TARGET_OPENCL_VERSION >= 200)"));
     return NULL;
 #else
-    if (CLMEM__CHECKS) {
-        const cl_mem_flags known = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY |
-                                   CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS;
-        cl_uint i, ndev = 0;
-        cl_device_id *devs;
-        bool svm = false;
-        if (alignment & (alignment - 1)) {
-            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "alignment %u is not 0 or a power of two",
-                                                    alignment));
-            return NULL;
-        }
-        if (flags & ~known) {
-            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn,
-                                                    "flags 0x%llx has bits no cl_svm_mem_flags has (0x%llx)",
-                                                    (unsigned long long)flags, (unsigned long long)(flags & ~known)));
-            return NULL;
-        }
-        if (queue) {
-            cl_command_queue_properties props = 0;
-            cl_context qctx = NULL;
-            cl_int err = clmem__queue_context_of(fn, queue, &qctx);
-            if (err == CL_SUCCESS &&
-                (err = clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL)) != CL_SUCCESS)
-                err = clmem__info_fail(fn, err, "clGetCommandQueueInfo", "CL_QUEUE_PROPERTIES");
-            if (err != CL_SUCCESS) {
-                clmem__set_err(errcode_ret, err);
-                return NULL;
-            }
-            if (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) {
-                clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_COMMAND_QUEUE, fn,
-                                                        "queue %p is out-of-order; an SVM allocator needs an "
-                                                        "in-order queue to order frees and reuse",
-                                                        (void *)queue));
-                return NULL;
-            }
-            if (qctx != context) {
-                clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_CONTEXT, fn,
-                                                        "queue belongs to context %p, not to context %p",
-                                                        (void *)qctx, (void *)context));
-                return NULL;
-            }
-        }
-        cl_device_svm_capabilities need = CL_DEVICE_SVM_COARSE_GRAIN_BUFFER;
-        cl_uint max_align = 0;
-        if (flags & CL_MEM_SVM_FINE_GRAIN_BUFFER) need = CL_DEVICE_SVM_FINE_GRAIN_BUFFER;
-        if (flags & CL_MEM_SVM_ATOMICS) need |= CL_DEVICE_SVM_ATOMICS;
-        cl_int derr;
-        devs = clmem__devices_of(fn, context, &ndev, &derr);
-        if (!devs) {
-            clmem__set_err(errcode_ret, derr);
-            return NULL;
-        }
-        for (i = 0; i < ndev; ++i) {
-            cl_device_svm_capabilities caps = 0;
-            cl_uint al = 0;
-            if (clGetDeviceInfo(devs[i], CL_DEVICE_SVM_CAPABILITIES, sizeof caps, &caps, NULL) == CL_SUCCESS &&
-                (caps & need) == need)
-                svm = true;
-            if (clGetDeviceInfo(devs[i], CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE, sizeof al, &al, NULL) == CL_SUCCESS &&
-                (max_align == 0 || al < max_align))
-                max_align = al;
-        }
-        CLMEM_FREE(devs);
-        if (!svm) {
-            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_OPERATION, fn,
-                                                    "no device of context %p has the SVM capabilities 0x%llx that "
-                                                    "flags 0x%llx need", (void *)context,
-                                                    (unsigned long long)need, (unsigned long long)flags));
-            return NULL;
-        }
-        if (max_align && alignment > max_align) {
-            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn,
-                                                    "alignment %u is above CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE "
-                                                    "(%u bytes) of the context's devices", alignment, max_align));
+    {
+        /* the SVM allocation's own checks, so that what an allocator accepts, every
+           allocation from it accepts too */
+        cl_int err = clmem__svm_check_args(fn, context, alignment, flags, queue);
+        if (err == CL_SUCCESS && CLMEM__CHECKS) err = clmem__svm_check_devices(fn, context, 0, alignment, flags);
+        if (err != CL_SUCCESS) {
+            clmem__set_err(errcode_ret, err);
             return NULL;
         }
     }
@@ -11140,8 +11179,7 @@ CLMEM_API clmem_svm_allocator *clmem_svm_allocator_create(cl_context context, cl
     a->alignment = alignment;
     a->flags = flags ? flags : CL_MEM_READ_WRITE;
     a->queue = queue;
-    a->refs = 1;
-    clmem__mutex_init(&a->lock);
+    clmem__refs_init(&a->refs);
     clRetainContext(context);
     if (queue) clRetainCommandQueue(queue);
     clmem__set_err(errcode_ret, CL_SUCCESS);
@@ -11166,22 +11204,13 @@ CLMEM_API clmem_svm_allocation clmem_svm_allocator_allocate(clmem_svm_allocator 
 }
 
 CLMEM_API void clmem_svm_allocator_retain(clmem_svm_allocator *alloc) {
-    if (!alloc) return;
-    clmem__lock(&alloc->lock);
-    ++alloc->refs;
-    clmem__unlock(&alloc->lock);
+    if (alloc) clmem__refs_add(&alloc->refs);
 }
 
 CLMEM_API cl_int clmem_svm_allocator_release(clmem_svm_allocator *alloc) {
-    unsigned long left;
-    if (!alloc) return CL_SUCCESS;
-    clmem__lock(&alloc->lock);
-    left = --alloc->refs;
-    clmem__unlock(&alloc->lock);
-    if (left) return CL_SUCCESS;
+    if (!alloc || !clmem__refs_drop(&alloc->refs)) return CL_SUCCESS;
     if (alloc->queue) clReleaseCommandQueue(alloc->queue);
     clReleaseContext(alloc->context);
-    clmem__mutex_destroy(&alloc->lock);
     CLMEM_FREE(alloc);
     return CL_SUCCESS;
 }
@@ -11219,13 +11248,36 @@ enum { CLMEM__BLOCK_HELD = 2, CLMEM__BLOCK_FREED = 3 };
 #endif
 
 typedef struct clmem__pool clmem__pool;
+typedef struct clmem__pool_block clmem__pool_block;
 
-typedef struct clmem__pool_block {
+/* A backend: how a kind of memory makes and frees a pool's blocks. Everything else
+   (bins, shards, generations, statistics, the limit, out-of-memory stages, queue
+   order, release) is the core's. A new kind of memory is one more of these.
+   - make(user, size, &ptr, &mem): a block of `size` (> 0) bytes; ptr is what its
+     handle points at (non-NULL on success), mem a second word the kind may need. The
+     out-of-memory codes (clmem__is_oom) make the pool free memory and retry.
+   - free(user, blk): give blk->ptr (and blk->mem) back. blk->queue (retained by the
+     core, released after this) is where the block was last used; blk->pending says
+     work enqueued there may still use it (clmem__pool_wait_queue waits for that).
+   - try_release(user): the allocator's hook on out-of-memory (optional).
+   - destroy(user): the pool goes (drop the allocator reference, ...).
+   - binds_queue: a block belongs to the queue it is used on, and a plain release
+     stays ordered behind that queue (SVM: its free is enqueued there). */
+typedef struct clmem__pool_backend {
+    cl_int (*make)(void *user, size_t size, void **ptr, void **mem);
+    void (*free)(void *user, clmem__pool_block *blk);
+    void (*try_release)(void *user);
+    void (*destroy)(void *user);
+    bool binds_queue;
+} clmem__pool_backend;
+
+struct clmem__pool_block {
     clmem__buffer_owner owner;            /* first: what clmem_buffer_release calls; the generation */
     clmem__pool *pool;
     struct clmem__pool_block *next;       /* in a held or pending list, or a spare list */
     struct clmem__pool_block *prev_active, *next_active;
-    void *ptr;                            /* cl_mem or SVM pointer */
+    void *ptr;                            /* what the handle points at: cl_mem, SVM or host pointer */
+    void *mem;                            /* the backend's second word (pinned: the mapped cl_mem) */
     cl_command_queue queue;               /* retained or NULL: SVM: its bound queue; held: the queue
                                              it was released on; buffers keep it as a cache */
     size_t size;                          /* requested by the current holder */
@@ -11237,7 +11289,7 @@ typedef struct clmem__pool_block {
     bool pending;                         /* held: released on `queue`; another queue or the host
                                              must wait for that point */
     bool ooo;                             /* `queue` is out of order */
-} clmem__pool_block;
+};
 
 /* The locks guard a few pointer and counter updates and are never held across a
    driver call, an allocator call or a callback. Where the compiler has atomic
@@ -11358,7 +11410,7 @@ struct clmem__pool {
     clmem__pool_lock_t lock;              /* what follows, and the record lists */
     unsigned L;
     uint32_t nbins;
-    bool is_svm;
+    bool binds_queue;                     /* be->binds_queue, where the fast path reads it */
     bool stop_holding;                    /* changed with every lock held */
     bool released;                        /* likewise */
     bool destroyed;
@@ -11368,14 +11420,16 @@ struct clmem__pool {
     clmem__pool_block *spare;             /* records whose block was freed */
     clmem_pool_oom_fn oom_fn;
     void *oom_user;
-    clmem_allocator *alloc;
-    clmem_svm_allocator *svm_alloc;
+    const clmem__pool_backend *be;        /* how blocks are made and freed */
+    void *user;                           /* the backend's state: its allocator, ... */
+    cl_mem_flags flags;                   /* what handed-out buffer handles report */
     cl_context context;                   /* the pool's context, when known (queue checks) */
     cl_command_queue checked_queue;       /* the last queue found to be of the pool's context (atomic) */
 };
 
 struct clmem_memory_pool { clmem__pool core; };
 struct clmem_svm_pool { clmem__pool core; };
+struct clmem_pinned_pool { clmem__pool core; };
 
 /* records nobody uses, kept for the life of the process (see "Records") */
 static clmem__mutex clmem__pool_records_lock = CLMEM__MUTEX_INIT;
@@ -11554,6 +11608,34 @@ static bool clmem__pool_shard_ready(clmem__pool *p, clmem__pool_shard *sh) {
     return true;
 }
 
+/* a cleared record (of no pool) from the process's spare ones, or a new one; NULL when
+   out of host memory. Also what memory outside any pool (a plain pinned allocation)
+   takes, so that its handles carry a generation as pooled ones do. */
+static clmem__pool_block *clmem__pool_record_global(void) {
+    clmem__pool_block *blk;
+    uint64_t gen;
+    clmem__lock(&clmem__pool_records_lock);
+    blk = clmem__pool_records;
+    if (blk) clmem__pool_records = blk->next;
+    else blk = clmem__pool_record_new();
+    clmem__unlock(&clmem__pool_records_lock);
+    if (!blk) return NULL;
+    gen = clmem__gen_load(&blk->owner.gen); /* a record keeps counting, so old handles stay stale */
+    memset(blk, 0, sizeof *blk);
+    blk->owner.gen = gen;
+    blk->owner.release = clmem__pool_release_buffer;
+    return blk;
+}
+
+/* a record of no pool, its memory gone, back to the process's spare ones */
+static void clmem__pool_record_unused(clmem__pool_block *blk) {
+    clmem__state_store(&blk->state, CLMEM__BLOCK_FREED);
+    clmem__lock(&clmem__pool_records_lock);
+    blk->next = clmem__pool_records;
+    clmem__pool_records = blk;
+    clmem__unlock(&clmem__pool_records_lock);
+}
+
 /* a record for a new block: the pool's spare ones, then the process's, then new */
 static clmem__pool_block *clmem__pool_record(clmem__pool *p) {
     clmem__pool_block *blk;
@@ -11562,15 +11644,9 @@ static clmem__pool_block *clmem__pool_record(clmem__pool *p) {
     blk = p->spare;
     if (blk) p->spare = blk->next;
     clmem__pool_unlock(&p->lock);
-    if (!blk) {
-        clmem__lock(&clmem__pool_records_lock);
-        blk = clmem__pool_records;
-        if (blk) clmem__pool_records = blk->next;
-        else blk = clmem__pool_record_new();
-        clmem__unlock(&clmem__pool_records_lock);
-        if (!blk) return NULL;
-    }
-    gen = clmem__gen_load(&blk->owner.gen); /* a record keeps counting, so old handles stay stale */
+    if (!blk) blk = clmem__pool_record_global();
+    if (!blk) return NULL;
+    gen = clmem__gen_load(&blk->owner.gen);
     memset(blk, 0, sizeof *blk);
     blk->owner.gen = gen;
     blk->owner.release = clmem__pool_release_buffer;
@@ -11585,44 +11661,25 @@ static void clmem__pool_spare(clmem__pool *p, clmem__pool_block *blk) {
     p->spare = blk;
 }
 
-/* without a lock: give a block's memory back (SVM: after the work on its queue) */
-static void clmem__pool_backend_free(clmem__pool *p, clmem__pool_block *blk) {
-    if (!p->is_svm) {
-        if (blk->pending && p->alloc->ops.free != clmem__cl_free && blk->queue) {
-            /* clReleaseMemObject waits for the commands using the buffer by itself; a
-               custom free may not: wait for the point where the block was released */
-            cl_event ev = NULL;
-            if (clEnqueueMarkerWithWaitList(blk->queue, 0, NULL, &ev) == CL_SUCCESS) {
-                clWaitForEvents(1, &ev);
-                clReleaseEvent(ev);
-            } else {
-                clFinish(blk->queue);
-            }
-        }
-        p->alloc->ops.free(p->alloc->user, CLMEM__CAST(cl_mem, blk->ptr));
-        if (blk->queue) clReleaseCommandQueue(blk->queue);
-        blk->queue = NULL;
+/* wait until the work enqueued on `queue` so far is done (a marker, or clFinish when
+   the marker cannot be had): for a backend whose free does not wait by itself */
+static void clmem__pool_wait_queue(cl_command_queue queue) {
+    cl_event ev = NULL;
+    if (clEnqueueMarkerWithWaitList(queue, 0, NULL, &ev) == CL_SUCCESS) {
+        clWaitForEvents(1, &ev);
+        clReleaseEvent(ev);
     } else {
-#if CLMEM__POOL_SVM
-        cl_context ctx = p->svm_alloc->context;
-        if (blk->queue) {
-            /* after the work enqueued on its queue, the way SVM allocations are freed */
-            cl_int err = clmem__svm_free_after(blk->queue, ctx, blk->ptr);
-            if (err == CL_SUCCESS) clFlush(blk->queue);
-            if (err != CL_SUCCESS) {
-                clmem__warn("clmem_svm_pool", "clEnqueueSVMFree failed with %s (%d); waiting for the queue instead",
-                            clmem_error_string(err), (int)err);
-                clFinish(blk->queue);
-                clSVMFree(ctx, blk->ptr);
-            }
-            clReleaseCommandQueue(blk->queue);
-            blk->queue = NULL;
-        } else {
-            clSVMFree(ctx, blk->ptr);
-        }
-#endif
+        clFinish(queue);
     }
+}
+
+/* without a lock: give a block's memory back through the backend */
+static void clmem__pool_backend_free(clmem__pool *p, clmem__pool_block *blk) {
+    p->be->free(p->user, blk);
+    if (blk->queue) clReleaseCommandQueue(blk->queue);
+    blk->queue = NULL;
     blk->ptr = NULL;
+    blk->mem = NULL;
     blk->pending = false;
 }
 
@@ -11657,12 +11714,14 @@ static void clmem__pool_destroy(clmem__pool *p) {
         clmem__unlock(&clmem__pool_records_lock);
     }
     clmem__pool_lock_destroy(&p->lock);
-    if (p->alloc) clmem_allocator_release(p->alloc);
-    if (p->svm_alloc) clmem_svm_allocator_release(p->svm_alloc);
+    if (p->be->destroy) p->be->destroy(p->user);
     CLMEM_FREE(p->raw);
 }
 
-static clmem__pool *clmem__pool_new(const char *fn, unsigned L, cl_int *errcode_ret) {
+/* a pool of `be` blocks over `user` (the caller hands its reference to the pool on
+   success), L checked */
+static clmem__pool *clmem__pool_new(const char *fn, unsigned L, const clmem__pool_backend *be, void *user,
+                                    cl_context context, cl_int *errcode_ret) {
     clmem__pool *p = NULL;
     void *raw;
     unsigned i;
@@ -11677,6 +11736,10 @@ static clmem__pool *clmem__pool_new(const char *fn, unsigned L, cl_int *errcode_
         p = CLMEM__CAST(clmem__pool *, (void *)((char *)raw + (128 - (uintptr_t)raw % 128)));
         memset(p, 0, sizeof *p);
         p->raw = raw;
+        p->be = be;
+        p->user = user;
+        p->binds_queue = be->binds_queue;
+        p->context = context;
         p->L = L;
         p->nbins = (uint32_t)(sizeof(size_t) * 8) << L; /* bin numbers are below 64 << L */
         clmem__pool_lock_init(&p->lock);
@@ -11687,8 +11750,19 @@ static clmem__pool *clmem__pool_new(const char *fn, unsigned L, cl_int *errcode_
     return p;
 }
 
+/* a pool over an allocator (the buffer and SVM pools): the allocator must not be
+   NULL; the caller takes the pool's reference to it on success */
+static clmem__pool *clmem__pool_over(const char *fn, const void *allocator, void *user, cl_context context, unsigned L,
+                                     const clmem__pool_backend *be, cl_int *errcode_ret) {
+    if (CLMEM__CHECKS && allocator == NULL) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "allocator is NULL"));
+        return NULL;
+    }
+    return clmem__pool_new(fn, L, be, user, context, errcode_ret);
+}
+
 /* without a lock: a fresh block's memory of asz bytes, within the limit */
-static cl_int clmem__pool_fresh(clmem__pool *p, size_t asz, void **ptr, bool *limited, bool *null_ret) {
+static cl_int clmem__pool_fresh(clmem__pool *p, size_t asz, void **ptr, void **mem, bool *limited, bool *null_ret) {
     cl_int err = CL_SUCCESS;
     *limited = false;
     *null_ret = false;
@@ -11701,21 +11775,11 @@ static cl_int clmem__pool_fresh(clmem__pool *p, size_t asz, void **ptr, bool *li
     p->managed_bytes += asz; /* reserved now, so that threads cannot pass the limit together */
     clmem__pool_unlock(&p->lock);
     *ptr = NULL;
-    if (!p->is_svm) {
-        cl_mem m = NULL;
-        err = p->alloc->ops.allocate(p->alloc->user, asz, &m);
-        if (err == CL_SUCCESS && m == NULL) {
-            err = CL_INVALID_VALUE;
-            *null_ret = true;
-        }
-        *ptr = m;
-    } else {
-#if CLMEM__POOL_SVM
-        *ptr = clSVMAlloc(p->svm_alloc->context, p->svm_alloc->flags, asz, p->svm_alloc->alignment);
-        if (*ptr == NULL) err = CL_MEM_OBJECT_ALLOCATION_FAILURE; /* PyOpenCL ignored this */
-#else
-        err = CL_INVALID_OPERATION;
-#endif
+    *mem = NULL;
+    err = p->be->make(p->user, asz, ptr, mem);
+    if (err == CL_SUCCESS && *ptr == NULL) {
+        err = CL_INVALID_VALUE;
+        *null_ret = true;
     }
     clmem__pool_lock(&p->lock);
     if (err != CL_SUCCESS) p->managed_bytes -= asz;
@@ -11730,7 +11794,8 @@ static cl_int clmem__pool_check_queue(clmem__pool *p, cl_command_queue queue, co
     cl_command_queue last;
     cl_context qctx;
     cl_int err;
-    if (CLMEM__CHECKS && queue == NULL) return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue is NULL");
+    if (CLMEM__CHECKS && queue == NULL)
+        return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue is NULL (the host's allocations need none)");
     if (!CLMEM__CHECKS) return CL_SUCCESS;
 #if defined(__GNUC__) || defined(__clang__)
     last = __atomic_load_n(&p->checked_queue, __ATOMIC_ACQUIRE);
@@ -11752,12 +11817,6 @@ static cl_int clmem__pool_check_queue(clmem__pool *p, cl_command_queue queue, co
     clmem__pool_unlock(&p->lock);
 #endif
     return CL_SUCCESS;
-}
-
-static bool clmem__queue_is_ooo(cl_command_queue q) {
-    cl_command_queue_properties props = 0;
-    return clGetCommandQueueInfo(q, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL) == CL_SUCCESS &&
-           (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
 }
 
 /* without a lock, on a block just handed out: make it safe where it goes. A pending
@@ -11784,7 +11843,7 @@ static cl_int clmem__pool_settle(clmem__pool *p, clmem__pool_block *blk, cl_comm
         }
         blk->pending = false;
     }
-    if (p->is_svm && blk->queue != queue) {
+    if (p->binds_queue && blk->queue != queue) {
         if (queue) clRetainCommandQueue(queue);
         if (blk->queue) clReleaseCommandQueue(blk->queue);
         blk->queue = queue;
@@ -11793,8 +11852,8 @@ static cl_int clmem__pool_settle(clmem__pool *p, clmem__pool_block *blk, cl_comm
     return CL_SUCCESS;
 }
 
-static cl_int clmem__pool_put(clmem__pool_block *blk, uint64_t gen, cl_command_queue queue, const void *ptr,
-                              size_t size, const char *fn);
+CLMEM__INLINE cl_int clmem__pool_put(clmem__pool_block *blk, uint64_t gen, cl_command_queue queue, bool ooo,
+                                     const void *ptr, size_t size, const char *fn);
 static bool clmem__pool_free_one(clmem__pool *p);
 
 static CLMEM__NOINLINE cl_int clmem__pool_get_slow(clmem__pool *p, size_t size, cl_command_queue queue,
@@ -11806,7 +11865,7 @@ static CLMEM__NOINLINE cl_int clmem__pool_handout(clmem__pool *p, clmem__pool_bl
                                                   size_t size, const char *fn, clmem__pool_block **out) {
     cl_int err = clmem__pool_settle(p, blk, queue, fn);
     if (err != CL_SUCCESS) {
-        clmem__pool_put(blk, blk->owner.gen, blk->pending ? blk->queue : NULL, blk->ptr, size, fn);
+        clmem__pool_put(blk, blk->owner.gen, blk->pending ? blk->queue : NULL, blk->ooo, blk->ptr, size, fn);
         return err;
     }
     *out = blk;
@@ -11829,7 +11888,8 @@ static inline cl_int clmem__pool_get(clmem__pool *p, size_t size, cl_command_que
         clmem__pool_activate(sh, si, blk, size, file, line, true);
         if (blk->pending && queue == blk->queue && !blk->ooo) blk->pending = false; /* same in-order queue */
         clmem__pool_unlock(&sh->lock);
-        if (blk->pending || (p->is_svm && blk->queue != queue)) return clmem__pool_handout(p, blk, queue, size, fn, out);
+        if (blk->pending || (p->binds_queue && blk->queue != queue))
+            return clmem__pool_handout(p, blk, queue, size, fn, out);
         *out = blk;
         return CL_SUCCESS;
     }
@@ -11866,7 +11926,7 @@ static CLMEM__NOINLINE cl_int clmem__pool_get_slow(clmem__pool *p, size_t size, 
     clmem__pool_shard *sh = &p->shards[si].s;
     clmem__pool_block *blk;
     size_t asz;
-    void *ptr = NULL;
+    void *ptr = NULL, *mem = NULL;
     cl_int err;
     bool limited = false, hooked = false, counted = false, null_ret = false;
     unsigned attempt = 0;
@@ -11881,7 +11941,7 @@ static CLMEM__NOINLINE cl_int clmem__pool_get_slow(clmem__pool *p, size_t size, 
                            size);
     CLMEM_ASSERT(clmem_bin_number(p->L, asz) == bin && asz >= size);
     for (;;) {
-        err = clmem__pool_fresh(p, asz, &ptr, &limited, &null_ret);
+        err = clmem__pool_fresh(p, asz, &ptr, &mem, &limited, &null_ret);
         if (err == CL_SUCCESS) break;
         if (err == CL_INVALID_BUFFER_SIZE && !null_ret) /* 1 PiB: more than any device allocates */
             return clmem__fail(CL_MEM_OBJECT_ALLOCATION_FAILURE, fn,
@@ -11899,7 +11959,7 @@ static CLMEM__NOINLINE cl_int clmem__pool_get_slow(clmem__pool *p, size_t size, 
         clmem__pool_unlock(&p->lock);
         if (!hooked) { /* stage 1: the release hook (PyOpenCL: gc), then the bin again */
             hooked = true;
-            if (!p->is_svm && p->alloc->ops.try_release_blocks) p->alloc->ops.try_release_blocks(p->alloc->user);
+            if (p->be->try_release) p->be->try_release(p->user);
         }
         if ((blk = clmem__pool_steal(p, si, true, bin, queue, size, file, line)) != NULL) goto handout;
         if (clmem__pool_free_one(p)) continue; /* stage 2: free one held block, largest bin first */
@@ -11926,6 +11986,7 @@ static CLMEM__NOINLINE cl_int clmem__pool_get_slow(clmem__pool *p, size_t size, 
         clmem__pool_block tmp;
         memset(&tmp, 0, sizeof tmp);
         tmp.ptr = ptr;
+        tmp.mem = mem;
         clmem__pool_backend_free(p, &tmp);
         clmem__pool_lock(&p->lock);
         p->managed_bytes -= asz;
@@ -11933,13 +11994,12 @@ static CLMEM__NOINLINE cl_int clmem__pool_get_slow(clmem__pool *p, size_t size, 
         return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for a block record");
     }
     blk->ptr = ptr;
+    blk->mem = mem;
     blk->bin = bin;
-#if CLMEM__POOL_SVM
-    if (p->is_svm && queue) { /* a fresh block is in use on no queue: bind it */
+    if (p->binds_queue && queue) { /* a fresh block is in use on no queue: bind it */
         clRetainCommandQueue(queue);
         blk->queue = queue;
     }
-#endif
     clmem__pool_lock_all(p); /* a miss: also the moment to see what the other shards hold */
     clmem__pool_rebase(p, sh);
     clmem__pool_activate(sh, si, blk, size, file, line, false);
@@ -11948,7 +12008,7 @@ static CLMEM__NOINLINE cl_int clmem__pool_get_slow(clmem__pool *p, size_t size, 
     return CL_SUCCESS;
 
 handout:
-    if (blk->pending || (p->is_svm && blk->queue != queue)) return clmem__pool_handout(p, blk, queue, size, fn, out);
+    if (blk->pending || (p->binds_queue && blk->queue != queue)) return clmem__pool_handout(p, blk, queue, size, fn, out);
     *out = blk;
     return CL_SUCCESS;
 }
@@ -11970,11 +12030,9 @@ static CLMEM__NOINLINE cl_int clmem__pool_put_stale(clmem__pool_block *blk, cons
 /* under the shard's lock, a release on a queue the block does not have: remember the
    queue (driver calls: outside the lock, with the pool kept by `busy`) */
 static CLMEM__NOINLINE void clmem__pool_put_queue(clmem__pool_shard *sh, clmem__pool_block *blk,
-                                                  cl_command_queue queue) {
-    bool ooo;
+                                                  cl_command_queue queue, bool ooo) {
     ++sh->busy;
     clmem__pool_unlock(&sh->lock);
-    ooo = clmem__queue_is_ooo(queue);
     clRetainCommandQueue(queue);
     if (blk->queue) clReleaseCommandQueue(blk->queue);
     blk->queue = queue;
@@ -12008,12 +12066,16 @@ static CLMEM__NOINLINE cl_int clmem__pool_put_free(clmem__pool *p, clmem__pool_s
 /* return an active block to its pool (or to the allocator after stop_holding).
    queue: NULL for a plain release (the caller guarantees nothing uses the block; an
    SVM block bound to a queue stays ordered behind it), else the queue the release is
-   ordered on (cudaFreeAsync's stream). ptr and size are for the message.
+   ordered on (cudaFreeAsync's stream); ooo: whether that queue is out of order (read
+   by the caller where queue is not the block's queue). ptr and size are for the
+   message.
    The generation is checked twice: without a lock (a stale handle never touches its
    pool, which may be gone), then under the lock of the block's shard, where it is
-   bumped: of two threads releasing copies of one handle at once, one wins. */
-static inline cl_int clmem__pool_put(clmem__pool_block *blk, uint64_t gen, cl_command_queue queue, const void *ptr,
-                                     size_t size, const char *fn) {
+   bumped: of two threads releasing copies of one handle at once, one wins. Always
+   inlined: a plain release (queue NULL) then loses the queue paths (the pair's
+   instruction count, bench/pool_bench.c). */
+CLMEM__INLINE cl_int clmem__pool_put(clmem__pool_block *blk, uint64_t gen, cl_command_queue queue, bool ooo,
+                                     const void *ptr, size_t size, const char *fn) {
     clmem__pool *p;
     clmem__pool_shard *sh;
     if (!(gen & 1) || clmem__gen_load(&blk->owner.gen) != gen) return clmem__pool_put_stale(blk, ptr, size, fn);
@@ -12029,9 +12091,9 @@ static inline cl_int clmem__pool_put(clmem__pool_block *blk, uint64_t gen, cl_co
     if (queue && queue == blk->queue) {
         blk->pending = true; /* the queue it has: nothing to retain */
     } else if (queue) {
-        clmem__pool_put_queue(sh, blk, queue);
+        clmem__pool_put_queue(sh, blk, queue, ooo);
     } else {
-        blk->pending = p->is_svm && blk->queue != NULL; /* SVM: still ordered behind its queue */
+        blk->pending = p->binds_queue && blk->queue != NULL; /* SVM: still ordered behind its queue */
     }
     if (!p->stop_holding) {
         clmem__pool_hold(sh, blk);
@@ -12285,6 +12347,43 @@ static clmem__pool_block *clmem__pool_live(void *block, uint64_t gen) {
     return blk;
 }
 
+/* before a release on `queue` (clmem_*_enqueue_release): the queue must be valid and
+   of the pool's context, and whether it runs out of order is read here (a failed
+   query is its code). Nothing to check for a stale handle (the release reports it)
+   or the queue the block already has. */
+static cl_int clmem__pool_check_release_queue(clmem__pool_block *blk, uint64_t gen, cl_command_queue queue,
+                                              const char *fn, bool *ooo) {
+    cl_int err;
+    *ooo = false;
+    if (CLMEM__CHECKS && queue == NULL)
+        return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue is NULL (a plain release is for a block that "
+                                                         "nothing on any queue still uses)");
+    if (!clmem__pool_live(blk, gen) || queue == blk->queue) return CL_SUCCESS;
+    if ((err = clmem__pool_check_queue(blk->pool, queue, fn)) != CL_SUCCESS) return err;
+    return clmem__queue_out_of_order(fn, queue, ooo);
+}
+
+/* A pool kind's four allocate entry points (clmem_<kind>_allocate, _allocate_at,
+   _allocate_on_queue, _allocate_on_queue_at) over its own allocate, impl(pool, size,
+   on_queue, queue, errcode_ret, fn, file, line), which checks, calls the core and
+   makes the kind's handle. */
+#define CLMEM__POOL_ALLOCATE(kind, handle, impl)                                                                   \
+    CLMEM_API handle clmem_##kind##_allocate_at(clmem_##kind *pool, size_t size, cl_int *errcode_ret,              \
+                                                const char *file, int line) {                                      \
+        return impl(pool, size, false, NULL, errcode_ret, "clmem_" #kind "_allocate", file, line);               \
+    }                                                                                                              \
+    CLMEM_API handle(clmem_##kind##_allocate)(clmem_##kind *pool, size_t size, cl_int *errcode_ret) {              \
+        return impl(pool, size, false, NULL, errcode_ret, "clmem_" #kind "_allocate", NULL, 0);                  \
+    }                                                                                                              \
+    CLMEM_API handle clmem_##kind##_allocate_on_queue_at(clmem_##kind *pool, size_t size, cl_command_queue queue,  \
+                                                         cl_int *errcode_ret, const char *file, int line) {        \
+        return impl(pool, size, true, queue, errcode_ret, "clmem_" #kind "_allocate_on_queue", file, line);      \
+    }                                                                                                              \
+    CLMEM_API handle(clmem_##kind##_allocate_on_queue)(clmem_##kind *pool, size_t size, cl_command_queue queue,    \
+                                                       cl_int *errcode_ret) {                                      \
+        return clmem_##kind##_allocate_on_queue_at(pool, size, queue, errcode_ret, NULL, 0);                     \
+    }
+
 /* ---- buffer pools ---- */
 
 static cl_int clmem__pool_release_buffer(clmem_buffer *buf) {
@@ -12293,22 +12392,46 @@ static cl_int clmem__pool_release_buffer(clmem_buffer *buf) {
     size_t size = buf->size;
     uint64_t gen = buf->generation;
     memset(buf, 0, sizeof *buf);
-    return clmem__pool_put(blk, gen, NULL, mem, size, "clmem_buffer_release");
+    return clmem__pool_put(blk, gen, NULL, false, mem, size, "clmem_buffer_release");
 }
+
+/* the buffer backend: blocks from a clmem_allocator */
+static cl_int clmem__pool_buffer_make(void *user, size_t size, void **ptr, void **mem) {
+    clmem_allocator *a = CLMEM__CAST(clmem_allocator *, user);
+    cl_mem m = NULL;
+    cl_int err = a->ops.allocate(a->user, size, &m);
+    (void)mem;
+    *ptr = m;
+    return err;
+}
+
+static void clmem__pool_buffer_free(void *user, clmem__pool_block *blk) {
+    clmem_allocator *a = CLMEM__CAST(clmem_allocator *, user);
+    /* clReleaseMemObject waits for the commands using the buffer by itself; a custom
+       free may not: wait for the point where the block was released */
+    if (blk->pending && blk->queue && a->ops.free != clmem__cl_free) clmem__pool_wait_queue(blk->queue);
+    a->ops.free(a->user, CLMEM__CAST(cl_mem, blk->ptr));
+}
+
+static void clmem__pool_buffer_try_release(void *user) {
+    clmem_allocator *a = CLMEM__CAST(clmem_allocator *, user);
+    if (a->ops.try_release_blocks) a->ops.try_release_blocks(a->user);
+}
+
+static void clmem__pool_buffer_destroy(void *user) { clmem_allocator_release(CLMEM__CAST(clmem_allocator *, user)); }
+
+static const clmem__pool_backend clmem__pool_buffer_backend = {clmem__pool_buffer_make, clmem__pool_buffer_free,
+                                                               clmem__pool_buffer_try_release,
+                                                               clmem__pool_buffer_destroy, false};
 
 CLMEM_API clmem_memory_pool *clmem_memory_pool_create(clmem_allocator *allocator, unsigned leading_bits_in_bin_id,
                                                       cl_int *errcode_ret) {
     static const char fn[] = "clmem_memory_pool_create";
-    clmem__pool *p;
-    if (CLMEM__CHECKS && allocator == NULL) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "allocator is NULL"));
-        return NULL;
-    }
-    p = clmem__pool_new(fn, leading_bits_in_bin_id, errcode_ret);
+    clmem__pool *p = clmem__pool_over(fn, allocator, allocator, allocator ? allocator->context : NULL,
+                                      leading_bits_in_bin_id, &clmem__pool_buffer_backend, errcode_ret);
     if (!p) return NULL;
     clmem_allocator_retain(allocator);
-    p->alloc = allocator;
-    p->context = allocator->context;
+    p->flags = allocator->flags;
     if (allocator->ops.is_deferred)
         clmem__warn(fn, "memory pools expect non-deferred allocators: a deferred allocator may report out-of-memory "
                         "only at first use, where the pool cannot free held blocks and retry "
@@ -12317,9 +12440,9 @@ CLMEM_API clmem_memory_pool *clmem_memory_pool_create(clmem_allocator *allocator
 }
 
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__SIZEOF_POINTER__) && __SIZEOF_POINTER__ == 8
-CLMEM__STATIC_ASSERT(sizeof(clmem_pooled_svm) == 40 && offsetof(clmem_pooled_svm, svm.owner) == 16 &&
-                         offsetof(clmem_pooled_svm, block) == 24 && offsetof(clmem_pooled_svm, generation) == 32,
-                     "clmem_pooled_svm: ptr, size, owner, block, generation (clmem__pooled_svm_handle writes them so)");
+CLMEM__STATIC_ASSERT(sizeof(clmem_pooled_svm) == 32 && offsetof(clmem_pooled_svm, svm.pool) == 16 &&
+                         offsetof(clmem_pooled_svm, svm.generation) == 24,
+                     "clmem_pooled_svm: ptr, size, pool, generation (clmem__pooled_svm_handle writes them so)");
 CLMEM__STATIC_ASSERT(sizeof(clmem_buffer) == 64 && offsetof(clmem_buffer, context) == 8 &&
                          offsetof(clmem_buffer, flags) == 24 && offsetof(clmem_buffer, root) == 32 &&
                          offsetof(clmem_buffer, origin) == 40 && offsetof(clmem_buffer, pool) == 48,
@@ -12337,7 +12460,7 @@ static inline clmem_buffer clmem__pool_handle(const clmem__pool *p, const clmem_
        21 ns a pair in bench/pool_bench's main loop. */
     typedef uint64_t clmem__u64x2 __attribute__((vector_size(16)));
     const clmem__u64x2 v[4] = {{(uint64_t)(uintptr_t)blk->ptr, (uint64_t)(uintptr_t)p->context},
-                               {(uint64_t)size, (uint64_t)p->alloc->flags},
+                               {(uint64_t)size, (uint64_t)p->flags},
                                {(uint64_t)(uintptr_t)blk->ptr, 0},
                                {(uint64_t)(uintptr_t)blk, blk->owner.gen}};
     memcpy(&b, v, sizeof b);
@@ -12345,7 +12468,7 @@ static inline clmem_buffer clmem__pool_handle(const clmem__pool *p, const clmem_
     b.mem = CLMEM__CAST(cl_mem, blk->ptr);
     b.context = p->context;
     b.size = size;
-    b.flags = p->alloc->flags;
+    b.flags = p->flags;
     b.root = b.mem;
     b.origin = 0;
     b.pool = CLMEM__CAST(void *, blk);
@@ -12354,8 +12477,11 @@ static inline clmem_buffer clmem__pool_handle(const clmem__pool *p, const clmem_
     return b;
 }
 
-static clmem_buffer clmem__memory_pool_allocate(clmem_memory_pool *pool, size_t size, cl_command_queue queue,
-                                                cl_int *errcode_ret, const char *fn, const char *file, int line) {
+/* queue: the queue the block is for (on_queue), or NULL for the host. Always inlined:
+   the plain allocate is then the fast path alone (bench/pool_bench.c) */
+CLMEM__INLINE clmem_buffer clmem__memory_pool_allocate(clmem_memory_pool *pool, size_t size, bool on_queue,
+                                                       cl_command_queue queue, cl_int *errcode_ret, const char *fn,
+                                                       const char *file, int line) {
     clmem__pool *p;
     clmem__pool_block *blk = NULL;
     cl_int err;
@@ -12364,7 +12490,7 @@ static clmem_buffer clmem__memory_pool_allocate(clmem_memory_pool *pool, size_t 
         return clmem__buffer_empty();
     }
     p = &pool->core;
-    if (queue && (err = clmem__pool_check_queue(p, queue, fn)) != CL_SUCCESS) {
+    if (on_queue && (err = clmem__pool_check_queue(p, queue, fn)) != CL_SUCCESS) {
         clmem__set_err(errcode_ret, err);
         return clmem__buffer_empty();
     }
@@ -12374,33 +12500,7 @@ static clmem_buffer clmem__memory_pool_allocate(clmem_memory_pool *pool, size_t 
     return clmem__pool_handle(p, blk, size);
 }
 
-CLMEM_API clmem_buffer clmem_memory_pool_allocate_at(clmem_memory_pool *pool, size_t size, cl_int *errcode_ret,
-                                                     const char *file, int line) {
-    return clmem__memory_pool_allocate(pool, size, NULL, errcode_ret, "clmem_memory_pool_allocate", file, line);
-}
-
-CLMEM_API clmem_buffer(clmem_memory_pool_allocate)(clmem_memory_pool *pool, size_t size, cl_int *errcode_ret) {
-    return clmem__memory_pool_allocate(pool, size, NULL, errcode_ret, "clmem_memory_pool_allocate", NULL, 0);
-}
-
-CLMEM_API clmem_buffer clmem_memory_pool_allocate_on_queue_at(clmem_memory_pool *pool, size_t size,
-                                                              cl_command_queue queue, cl_int *errcode_ret,
-                                                              const char *file, int line) {
-    static const char fn[] = "clmem_memory_pool_allocate_on_queue";
-    if (CLMEM__CHECKS && pool && queue == NULL) {
-        clmem_buffer b;
-        memset(&b, 0, sizeof b);
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_COMMAND_QUEUE, fn,
-                                                "queue is NULL (use clmem_memory_pool_allocate for the host)"));
-        return b;
-    }
-    return clmem__memory_pool_allocate(pool, size, queue, errcode_ret, fn, file, line);
-}
-
-CLMEM_API clmem_buffer(clmem_memory_pool_allocate_on_queue)(clmem_memory_pool *pool, size_t size,
-                                                            cl_command_queue queue, cl_int *errcode_ret) {
-    return clmem_memory_pool_allocate_on_queue_at(pool, size, queue, errcode_ret, NULL, 0);
-}
+CLMEM__POOL_ALLOCATE(memory_pool, clmem_buffer, clmem__memory_pool_allocate)
 
 CLMEM_API cl_int clmem_pooled_buffer_enqueue_release(clmem_buffer *buf, cl_command_queue queue) {
     static const char fn[] = "clmem_pooled_buffer_enqueue_release";
@@ -12409,28 +12509,19 @@ CLMEM_API cl_int clmem_pooled_buffer_enqueue_release(clmem_buffer *buf, cl_comma
     size_t size;
     uint64_t gen;
     cl_int err;
+    bool ooo = false;
     if (!buf || !buf->mem) return CL_SUCCESS;
     if (CLMEM__CHECKS && !buf->pool)
         return clmem__fail(CL_INVALID_MEM_OBJECT, fn,
                            "buffer %p is not a pooled buffer (release it with clmem_buffer_release)",
                            (void *)buf->mem);
     blk = CLMEM__CAST(clmem__pool_block *, buf->pool);
-    if (CLMEM__CHECKS && queue == NULL)
-        return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue is NULL (use clmem_buffer_release for a release "
-                                                         "that nothing on any queue still uses)");
-    if (!clmem__pool_live(blk, buf->generation)) {
-        mem = buf->mem;
-        size = buf->size;
-        gen = buf->generation;
-        memset(buf, 0, sizeof *buf);
-        return clmem__pool_put(blk, gen, NULL, mem, size, fn); /* reports the double release */
-    }
-    if (queue != blk->queue && (err = clmem__pool_check_queue(blk->pool, queue, fn)) != CL_SUCCESS) return err;
+    if ((err = clmem__pool_check_release_queue(blk, buf->generation, queue, fn, &ooo)) != CL_SUCCESS) return err;
     mem = buf->mem;
     size = buf->size;
     gen = buf->generation;
     memset(buf, 0, sizeof *buf);
-    return clmem__pool_put(blk, gen, queue, mem, size, fn);
+    return clmem__pool_put(blk, gen, queue, ooo, mem, size, fn);
 }
 
 CLMEM_API clmem_memory_pool *clmem_pooled_buffer_pool(clmem_buffer buf) {
@@ -12439,7 +12530,7 @@ CLMEM_API clmem_memory_pool *clmem_pooled_buffer_pool(clmem_buffer buf) {
     bool released;
     if (!blk || !buf.mem) return NULL;
     p = blk->pool;
-    if (p->is_svm) return NULL;
+    if (p->be != &clmem__pool_buffer_backend) return NULL;
     clmem__pool_lock(&p->lock);
     released = p->released;
     clmem__pool_unlock(&p->lock);
@@ -12451,17 +12542,14 @@ CLMEM_API clmem_memory_pool *clmem_pooled_buffer_pool(clmem_buffer buf) {
         if (!pool) return 0;                                     \
         return clmem__pool_count(&pool->core, what);             \
     }
-CLMEM__POOL_GETTER(memory_pool, held_blocks, 0)
-CLMEM__POOL_GETTER(memory_pool, active_blocks, 1)
-CLMEM__POOL_GETTER(memory_pool, managed_bytes, 2)
-CLMEM__POOL_GETTER(memory_pool, active_bytes, 3)
-CLMEM__POOL_GETTER(svm_pool, held_blocks, 0)
-CLMEM__POOL_GETTER(svm_pool, active_blocks, 1)
-CLMEM__POOL_GETTER(svm_pool, managed_bytes, 2)
-CLMEM__POOL_GETTER(svm_pool, active_bytes, 3)
 
-/* the rest of each pool's API: the same core under two names */
+/* the rest of each pool's API: the same core under each kind's names (the pinned
+   pool's are made in pinned.c) */
 #define CLMEM__POOL_COMMON(kind)                                                                                   \
+    CLMEM__POOL_GETTER(kind, held_blocks, 0)                                                                       \
+    CLMEM__POOL_GETTER(kind, active_blocks, 1)                                                                     \
+    CLMEM__POOL_GETTER(kind, managed_bytes, 2)                                                                     \
+    CLMEM__POOL_GETTER(kind, active_bytes, 3)                                                                      \
     CLMEM_API uint32_t clmem_##kind##_bin_number(clmem_##kind *pool, size_t size) {                                \
         return clmem_bin_number(pool ? pool->core.L : CLMEM_POOL_DEFAULT_LEADING_BITS, size);                    \
     }                                                                                                              \
@@ -12527,20 +12615,59 @@ CLMEM__POOL_COMMON(svm_pool)
 
 /* ---- SVM pools ---- */
 
+/* the SVM backend: blocks from clSVMAlloc with the allocator's flags and alignment;
+   a block's free is enqueued behind the work on its queue */
+static cl_int clmem__pool_svm_make(void *user, size_t size, void **ptr, void **mem) {
+    (void)mem;
+#ifdef CL_VERSION_2_0
+    {
+        clmem_svm_allocator *a = CLMEM__CAST(clmem_svm_allocator *, user);
+        *ptr = clSVMAlloc(a->context, a->flags, size, a->alignment);
+        return *ptr ? CL_SUCCESS : CL_MEM_OBJECT_ALLOCATION_FAILURE; /* PyOpenCL ignored a NULL */
+    }
+#else
+    (void)user; (void)size; (void)ptr;
+    return CL_INVALID_OPERATION;
+#endif
+}
+
+static void clmem__pool_svm_free(void *user, clmem__pool_block *blk) {
+#ifdef CL_VERSION_2_0
+    cl_context ctx = CLMEM__CAST(clmem_svm_allocator *, user)->context;
+    if (blk->queue) {
+        /* after the work enqueued on its queue, the way SVM allocations are freed */
+        cl_int err = clmem__svm_free_after(blk->queue, ctx, blk->ptr);
+        if (err == CL_SUCCESS) {
+            clFlush(blk->queue);
+            return;
+        }
+        clmem__warn("clmem_svm_pool", "clEnqueueSVMFree failed with %s (%d); waiting for the queue instead",
+                    clmem_error_string(err), (int)err);
+        clFinish(blk->queue);
+    }
+    clSVMFree(ctx, blk->ptr);
+#else
+    (void)user; (void)blk;
+#endif
+}
+
+static void clmem__pool_svm_destroy(void *user) { clmem_svm_allocator_release(CLMEM__CAST(clmem_svm_allocator *, user)); }
+
+static const clmem__pool_backend clmem__pool_svm_backend = {clmem__pool_svm_make, clmem__pool_svm_free, NULL,
+                                                            clmem__pool_svm_destroy, true};
+
+/* the SVM allocator behind an SVM pool */
+static clmem_svm_allocator *clmem__svm_pool_allocator(clmem_svm_pool *pool) {
+    return CLMEM__CAST(clmem_svm_allocator *, pool->core.user);
+}
+
 CLMEM_API clmem_svm_pool *clmem_svm_pool_create(clmem_svm_allocator *allocator, unsigned leading_bits_in_bin_id,
                                                 cl_int *errcode_ret) {
-    static const char fn[] = "clmem_svm_pool_create";
-    clmem__pool *p;
-    if (CLMEM__CHECKS && allocator == NULL) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "allocator is NULL"));
-        return NULL;
-    }
-    p = clmem__pool_new(fn, leading_bits_in_bin_id, errcode_ret);
+    clmem__pool *p = clmem__pool_over("clmem_svm_pool_create", allocator, allocator,
+                                      allocator ? allocator->context : NULL, leading_bits_in_bin_id,
+                                      &clmem__pool_svm_backend, errcode_ret);
     if (!p) return NULL;
     clmem_svm_allocator_retain(allocator);
-    p->svm_alloc = allocator;
-    p->context = allocator->context;
-    p->is_svm = true;
     return CLMEM__CAST(clmem_svm_pool *, (void *)p);
 }
 
@@ -12550,27 +12677,26 @@ static clmem_pooled_svm clmem__pooled_svm_empty(void) {
     return r;
 }
 
-/* the handle of an SVM block just handed out: as two 16-byte pairs and a word where
-   the layout allows (see clmem__pool_handle) */
+/* the handle of an SVM block just handed out: two 16-byte pairs where the layout
+   allows (see clmem__pool_handle) */
 static inline clmem_pooled_svm clmem__pooled_svm_handle(const clmem__pool_block *blk, size_t size) {
     clmem_pooled_svm r;
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__SIZEOF_POINTER__) && __SIZEOF_POINTER__ == 8
     typedef uint64_t clmem__u64x2 __attribute__((vector_size(16)));
-    const clmem__u64x2 v[2] = {{(uint64_t)(uintptr_t)blk->ptr, (uint64_t)size}, {0, (uint64_t)(uintptr_t)blk}};
+    const clmem__u64x2 v[2] = {{(uint64_t)(uintptr_t)blk->ptr, (uint64_t)size},
+                               {(uint64_t)(uintptr_t)blk, blk->owner.gen}};
     memcpy(&r, v, sizeof v);
-    r.generation = blk->owner.gen;
 #else
     r.svm.ptr = blk->ptr;
     r.svm.size = size;
-    r.svm.owner = 0;
-    r.block = CLMEM__CAST(void *, blk);
-    r.generation = blk->owner.gen;
+    r.svm.pool = clmem__unconst(blk);
+    r.svm.generation = blk->owner.gen;
 #endif
     return r;
 }
 
-static clmem_pooled_svm clmem__svm_pool_allocate(clmem_svm_pool *pool, size_t size, cl_command_queue queue,
-                                                 bool explicit_queue, cl_int *errcode_ret, const char *fn,
+static clmem_pooled_svm clmem__svm_pool_allocate(clmem_svm_pool *pool, size_t size, bool on_queue,
+                                                 cl_command_queue queue, cl_int *errcode_ret, const char *fn,
                                                  const char *file, int line) {
     clmem__pool_block *blk = NULL;
     cl_int err;
@@ -12578,19 +12704,15 @@ static clmem_pooled_svm clmem__svm_pool_allocate(clmem_svm_pool *pool, size_t si
         clmem__set_err(errcode_ret, clmem__pool_null(fn));
         return clmem__pooled_svm_empty();
     }
-    if (explicit_queue) {
-        if ((err = clmem__pool_check_queue(&pool->core, queue, fn)) != CL_SUCCESS) {
+    if (on_queue) {
+        if ((err = clmem__pool_check_queue(&pool->core, queue, fn)) != CL_SUCCESS ||
+            (CLMEM__CHECKS && queue != clmem__svm_pool_allocator(pool)->queue &&
+             (err = clmem__check_in_order(fn, queue, "pooled SVM is ordered by its queue")) != CL_SUCCESS)) {
             clmem__set_err(errcode_ret, err);
             return clmem__pooled_svm_empty();
         }
-        if (CLMEM__CHECKS && queue != pool->core.svm_alloc->queue && clmem__queue_is_ooo(queue)) {
-            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_COMMAND_QUEUE, fn,
-                                                    "queue %p is out-of-order; pooled SVM needs an in-order queue",
-                                                    (void *)queue));
-            return clmem__pooled_svm_empty();
-        }
     } else {
-        queue = pool->core.svm_alloc->queue;
+        queue = clmem__svm_pool_allocator(pool)->queue;
     }
     err = clmem__pool_get(&pool->core, size, queue, fn, file, line, &blk);
     clmem__set_err(errcode_ret, err);
@@ -12598,62 +12720,45 @@ static clmem_pooled_svm clmem__svm_pool_allocate(clmem_svm_pool *pool, size_t si
     return clmem__pooled_svm_handle(blk, size);
 }
 
-CLMEM_API clmem_pooled_svm clmem_svm_pool_allocate_at(clmem_svm_pool *pool, size_t size, cl_int *errcode_ret,
-                                                      const char *file, int line) {
-    return clmem__svm_pool_allocate(pool, size, NULL, false, errcode_ret, "clmem_svm_pool_allocate", file, line);
-}
+CLMEM__POOL_ALLOCATE(svm_pool, clmem_pooled_svm, clmem__svm_pool_allocate)
 
-CLMEM_API clmem_pooled_svm(clmem_svm_pool_allocate)(clmem_svm_pool *pool, size_t size, cl_int *errcode_ret) {
-    return clmem__svm_pool_allocate(pool, size, NULL, false, errcode_ret, "clmem_svm_pool_allocate", NULL, 0);
-}
-
-CLMEM_API clmem_pooled_svm clmem_svm_pool_allocate_on_queue_at(clmem_svm_pool *pool, size_t size,
-                                                               cl_command_queue queue, cl_int *errcode_ret,
-                                                               const char *file, int line) {
-    return clmem__svm_pool_allocate(pool, size, queue, true, errcode_ret, "clmem_svm_pool_allocate_on_queue", file,
-                                    line);
-}
-
-CLMEM_API clmem_pooled_svm(clmem_svm_pool_allocate_on_queue)(clmem_svm_pool *pool, size_t size,
-                                                             cl_command_queue queue, cl_int *errcode_ret) {
-    return clmem_svm_pool_allocate_on_queue_at(pool, size, queue, errcode_ret, NULL, 0);
-}
-
-CLMEM_API cl_int clmem_pooled_svm_release(clmem_pooled_svm *p) {
+static cl_int clmem__pooled_svm_release(clmem_pooled_svm *p, const char *fn) {
     clmem__pool_block *blk;
     void *ptr;
     size_t size;
     uint64_t gen;
-    if (!p || !p->block) return CL_SUCCESS;
-    blk = CLMEM__CAST(clmem__pool_block *, p->block);
+    if (!p || !p->svm.pool) return CL_SUCCESS;
+    blk = CLMEM__CAST(clmem__pool_block *, p->svm.pool);
     ptr = p->svm.ptr;
     size = p->svm.size;
-    gen = p->generation;
+    gen = p->svm.generation;
     memset(p, 0, sizeof *p);
-    return clmem__pool_put(blk, gen, NULL, ptr, size, "clmem_pooled_svm_release");
+    return clmem__pool_put(blk, gen, NULL, false, ptr, size, fn);
+}
+
+CLMEM_API cl_int clmem_pooled_svm_release(clmem_pooled_svm *p) {
+    return clmem__pooled_svm_release(p, "clmem_pooled_svm_release");
 }
 
 /* the block of a handle that must still be active */
 static cl_int clmem__pooled_svm_check(clmem_pooled_svm p, const char *fn, clmem__pool_block **out) {
-    if (!p.block) return clmem__fail(CL_INVALID_VALUE, fn, "the pooled SVM handle is empty");
-    *out = clmem__pool_live(p.block, p.generation);
+    if (!p.svm.pool) return clmem__fail(CL_INVALID_VALUE, fn, "the pooled SVM handle is empty");
+    *out = clmem__pool_live(p.svm.pool, p.svm.generation);
     if (!*out)
         return clmem__fail(CLMEM_ERROR_DOUBLE_RELEASE, fn, "pooled SVM block %p (%zu bytes) was already released",
                            p.svm.ptr, p.svm.size);
     return CL_SUCCESS;
 }
 
-CLMEM_API cl_int clmem_pooled_svm_bind_to_queue(clmem_pooled_svm p, cl_command_queue queue) {
-    static const char fn[] = "clmem_pooled_svm_bind_to_queue";
+static cl_int clmem__pooled_svm_bind(clmem_pooled_svm p, cl_command_queue queue, const char *fn) {
     clmem__pool_block *blk = NULL;
     cl_int err;
     if ((err = clmem__pooled_svm_check(p, fn, &blk)) != CL_SUCCESS) return err;
     if (queue == NULL) return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue is NULL");
     if (blk->queue == queue) return CL_SUCCESS;
-    if ((err = clmem__pool_check_queue(blk->pool, queue, fn)) != CL_SUCCESS) return err;
-    if (clmem__queue_is_ooo(queue))
-        return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p is out-of-order; pooled SVM needs an in-order queue",
-                           (void *)queue);
+    if ((err = clmem__pool_check_queue(blk->pool, queue, fn)) != CL_SUCCESS ||
+        (err = clmem__check_in_order(fn, queue, "pooled SVM is ordered by its queue")) != CL_SUCCESS)
+        return err;
     if (blk->queue) {
         cl_event ev = NULL;
         err = clEnqueueMarkerWithWaitList(blk->queue, 0, NULL, &ev);
@@ -12667,6 +12772,10 @@ CLMEM_API cl_int clmem_pooled_svm_bind_to_queue(clmem_pooled_svm p, cl_command_q
     blk->queue = queue;
     blk->ooo = false;
     return CL_SUCCESS;
+}
+
+CLMEM_API cl_int clmem_pooled_svm_bind_to_queue(clmem_pooled_svm p, cl_command_queue queue) {
+    return clmem__pooled_svm_bind(p, queue, "clmem_pooled_svm_bind_to_queue");
 }
 
 CLMEM_API cl_int clmem_pooled_svm_unbind_from_queue(clmem_pooled_svm p) {
@@ -12683,16 +12792,17 @@ CLMEM_API cl_int clmem_pooled_svm_unbind_from_queue(clmem_pooled_svm p) {
 }
 
 CLMEM_API cl_command_queue clmem_pooled_svm_queue(clmem_pooled_svm p) {
-    clmem__pool_block *blk = clmem__pool_live(p.block, p.generation);
+    clmem__pool_block *blk = clmem__pool_live(p.svm.pool, p.svm.generation);
     return blk ? blk->queue : NULL;
 }
 
 CLMEM_API clmem_svm_pool *clmem_pooled_svm_pool(clmem_pooled_svm p) {
-    clmem__pool_block *blk = clmem__pool_live(p.block, p.generation);
+    clmem__pool_block *blk = clmem__pool_live(p.svm.pool, p.svm.generation);
     clmem__pool *pool;
     bool released;
     if (!blk) return NULL;
     pool = blk->pool;
+    if (pool->be != &clmem__pool_svm_backend) return NULL;
     clmem__pool_lock(&pool->lock);
     released = pool->released;
     clmem__pool_unlock(&pool->lock);
@@ -12700,10 +12810,11 @@ CLMEM_API clmem_svm_pool *clmem_pooled_svm_pool(clmem_pooled_svm p) {
 }
 
 CLMEM_API cl_int clmem_pooled_svm_enqueue_release(clmem_pooled_svm *p, cl_command_queue queue) {
+    static const char fn[] = "clmem_pooled_svm_enqueue_release";
     cl_int err;
-    if (!p || !p->block) return CL_SUCCESS;
-    if (queue && (err = clmem_pooled_svm_bind_to_queue(*p, queue)) != CL_SUCCESS) return err;
-    return clmem_pooled_svm_release(p);
+    if (!p || !p->svm.pool) return CL_SUCCESS;
+    if (queue && (err = clmem__pooled_svm_bind(*p, queue, fn)) != CL_SUCCESS) return err;
+    return clmem__pooled_svm_release(p, fn);
 }
 /* ---- end clmem/pool.c ---- */
 
@@ -12711,39 +12822,6 @@ CLMEM_API cl_int clmem_pooled_svm_enqueue_release(clmem_pooled_svm *p, cl_comman
 /* >>pinned (implementation) */
 
 #define CLMEM__PINNED_ACCESS (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY)
-
-enum { CLMEM__PIN_ACTIVE = 1, CLMEM__PIN_HELD = 2, CLMEM__PIN_FREED = 3 };
-
-/* One piece of pinned memory: a plain allocation, or a block of a pinned pool (whose
-   record lives as long as the pool and is reused after its memory is freed). */
-typedef struct clmem__pinned_block {
-    cl_mem mem;
-    void *ptr;
-    size_t size;                      /* asked for by the current holder */
-    cl_command_queue queue;           /* plain allocations: retained; pool blocks: NULL */
-    clmem_pinned_pool *pool;          /* NULL for a plain allocation */
-    struct clmem__pinned_block *next; /* in a bin's held list, or the spare list */
-    struct clmem__pinned_block *prev_active, *next_active;
-    const char *file;
-    int line;
-    uint32_t bin;
-    int state;
-} clmem__pinned_block;
-
-/* ---- the registry of live hand-outs (base.c's registry: stale ids are recognised) ---- */
-
-static clmem__registry clmem__pinned_reg = CLMEM__REGISTRY_INIT;
-
-/* Register a hand-out; 0 when out of host memory. */
-static uint64_t clmem__pinned_reg_add(clmem__pinned_block *blk) { return clmem__reg_add(&clmem__pinned_reg, blk, 0); }
-
-/* Take a live hand-out out of the registry (its id is dead from now on); NULL when
-   the id is not live (released already, or never handed out). */
-static clmem__pinned_block *clmem__pinned_reg_take(uint64_t id) {
-    clmem__pinned_block *blk = CLMEM__CAST(clmem__pinned_block *, clmem__reg_find(&clmem__pinned_reg, id, 0, true));
-    if (blk) clmem__reg_remove(&clmem__pinned_reg, id);
-    return blk;
-}
 
 /* ---- making and freeing pinned memory ---- */
 
@@ -12799,29 +12877,52 @@ static cl_int clmem__pinned_make(cl_command_queue queue, cl_context ctx, cl_mem_
     return CL_SUCCESS;
 }
 
-/* Unmap (flushed, not waited for) and release; the unmap's code. */
-static cl_int clmem__pinned_unmake(cl_command_queue queue, cl_mem mem, void *ptr) {
-    cl_int err = clEnqueueUnmapMemObject(queue, mem, ptr, 0, NULL, NULL);
+/* Unmap on `queue` after `after` (a queue whose work may still use the memory, or
+   NULL), flushed, not waited for, and release; the unmap's code. */
+static cl_int clmem__pinned_unmake_after(cl_command_queue queue, cl_mem mem, void *ptr, cl_command_queue after) {
+    cl_event ev = NULL;
+    cl_int err;
+    if (after && after != queue && clEnqueueMarkerWithWaitList(after, 0, NULL, &ev) == CL_SUCCESS) clFlush(after);
+    else if (after && after != queue) clFinish(after); /* no marker: wait here */
+    err = clEnqueueUnmapMemObject(queue, mem, ptr, ev ? 1 : 0, ev ? &ev : NULL, NULL);
+    if (ev) clReleaseEvent(ev);
     if (err == CL_SUCCESS) clFlush(queue);
     clReleaseMemObject(mem);
     return err;
 }
 
-static bool clmem__pinned_is_oom(cl_int err) {
-    return err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_RESOURCES || err == CL_OUT_OF_HOST_MEMORY;
+/* Unmap (flushed, not waited for) and release; the unmap's code. */
+static cl_int clmem__pinned_unmake(cl_command_queue queue, cl_mem mem, void *ptr) {
+    return clmem__pinned_unmake_after(queue, mem, ptr, NULL);
 }
 
-/* ---- plain allocations ---- */
+/* ---- plain allocations ----
+   A plain allocation's record is a pool record of no pool (clmem__pool_record_global):
+   its handle carries the record and the hand-out's generation, as pooled handles do,
+   so a release of a copy is recognised the same way. */
+
+/* the handle of a record handed out (pooled or not) */
+static clmem_pinned_allocation clmem__pinned_handle(const clmem__pool_block *blk, size_t size) {
+    clmem_pinned_allocation a;
+    a.ptr = blk->ptr;
+    a.size = size;
+    a.mem = CLMEM__CAST(cl_mem, blk->mem);
+    a.pool = clmem__unconst(blk);
+    a.generation = blk->owner.gen;
+    return a;
+}
 
 CLMEM_API clmem_pinned_allocation clmem_pinned_allocation_create(cl_command_queue queue, size_t size,
                                                                  cl_mem_flags flags, cl_int *errcode_ret) {
     static const char fn[] = "clmem_pinned_allocation_create";
     clmem_pinned_allocation a;
-    clmem__pinned_block *blk;
+    clmem__pool_block *blk;
     cl_context ctx = NULL;
     cl_device_id dev = NULL;
     cl_ulong max_alloc;
     cl_mem_flags f = 0;
+    cl_mem mem = NULL;
+    void *ptr = NULL;
     const char *call = "";
     cl_int err;
     memset(&a, 0, sizeof a);
@@ -12840,560 +12941,195 @@ CLMEM_API clmem_pinned_allocation clmem_pinned_allocation_create(cl_command_queu
                                                 "queue's device", size, (unsigned long long)max_alloc));
         return a;
     }
-    blk = CLMEM__CAST(clmem__pinned_block *, CLMEM_MALLOC(sizeof *blk));
+    blk = clmem__pool_record_global();
     if (!blk) {
         clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for a record"));
         return a;
     }
-    memset(blk, 0, sizeof *blk);
-    err = clmem__pinned_make(queue, ctx, f, size, &blk->mem, &blk->ptr, &call);
+    err = clmem__pinned_make(queue, ctx, f, size, &mem, &ptr, &call);
     if (err != CL_SUCCESS) {
-        CLMEM_FREE(blk);
+        clmem__pool_record_unused(blk);
         clmem__set_err(errcode_ret, clmem__fail(err, fn, "%s of %zu pinned bytes failed with %s (%d)", call, size,
                                                 clmem_error_string(err), (int)err));
         return a;
     }
-    blk->size = size;
-    blk->state = CLMEM__PIN_ACTIVE;
-    a.id = clmem__pinned_reg_add(blk);
-    if (a.id == 0) {
-        clmem__pinned_unmake(queue, blk->mem, blk->ptr);
-        CLMEM_FREE(blk);
-        clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the registry"));
-        return a;
-    }
     clRetainCommandQueue(queue);
     blk->queue = queue;
-    a.ptr = blk->ptr;
-    a.size = size;
-    a.mem = blk->mem;
+    blk->ptr = ptr;
+    blk->mem = mem;
+    blk->size = size;
+    clmem__gen_store(&blk->owner.gen, blk->owner.gen + 1); /* odd: handed out */
     clmem__set_err(errcode_ret, CL_SUCCESS);
-    return a;
+    return clmem__pinned_handle(blk, size);
 }
 
-static cl_int clmem__pinned_pool_put(clmem__pinned_block *blk);
-
-CLMEM_API cl_int clmem_pinned_allocation_release(clmem_pinned_allocation *a) {
-    static const char fn[] = "clmem_pinned_allocation_release";
-    clmem__pinned_block *blk;
+/* a plain allocation's release, ordered after the work on `after` (NULL: none) */
+static cl_int clmem__pinned_plain_release(clmem__pool_block *blk, uint64_t gen, cl_command_queue after,
+                                          const void *ptr, const char *fn) {
     cl_int err;
-    if (!a || a->id == 0) {
-        if (a) memset(a, 0, sizeof *a);
-        return CL_SUCCESS;
-    }
-    blk = clmem__pinned_reg_take(a->id);
-    if (!blk)
+    if (!(gen & 1) || !clmem__gen_cas(&blk->owner.gen, gen, gen + 1))
         return clmem__fail(CLMEM_ERROR_DOUBLE_RELEASE, fn,
-                           "pinned allocation (id 0x%llx, ptr %p) was already released, through this handle or a copy",
-                           (unsigned long long)a->id, a->ptr);
-    a->ptr = NULL;
-    a->size = 0;
-    a->mem = NULL; /* the id stays: a second release of this handle is recognised */
-    if (blk->pool) return clmem__pinned_pool_put(blk);
-    err = clmem__pinned_unmake(blk->queue, blk->mem, blk->ptr);
+                           "pinned allocation %p was already released, through this handle or a copy", ptr);
+    err = clmem__pinned_unmake_after(blk->queue, CLMEM__CAST(cl_mem, blk->mem), blk->ptr, after);
     clReleaseCommandQueue(blk->queue);
-    CLMEM_FREE(blk);
+    clmem__pool_record_unused(blk);
     if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clEnqueueUnmapMemObject");
     return CL_SUCCESS;
 }
 
-/* ---- pinned pools ---- */
+/* release a (pooled or plain) allocation, ordered on `queue` (NULL: plain release) */
+static cl_int clmem__pinned_release(clmem_pinned_allocation *a, cl_command_queue queue, const char *fn) {
+    clmem__pool_block *blk;
+    uint64_t gen;
+    void *ptr;
+    size_t size;
+    bool ooo = false;
+    cl_int err;
+    if (!a || !a->pool) {
+        if (a) memset(a, 0, sizeof *a);
+        return CL_SUCCESS;
+    }
+    blk = CLMEM__CAST(clmem__pool_block *, a->pool);
+    gen = a->generation;
+    if (!clmem__pool_live(blk, gen)) /* nothing is done, the handle is left as it is */
+        return clmem__fail(CLMEM_ERROR_DOUBLE_RELEASE, fn,
+                           "pinned allocation %p (%zu bytes) was already released, through this handle or a copy",
+                           a->ptr, a->size);
+    if (queue) {
+        cl_context qctx = NULL;
+        err = blk->pool ? clmem__pool_check_release_queue(blk, gen, queue, fn, &ooo)
+                        : clmem__queue_context_of(fn, queue, &qctx);
+        if (err != CL_SUCCESS) return err;
+    }
+    ptr = a->ptr;
+    size = a->size;
+    a->ptr = NULL;
+    a->size = 0;
+    a->mem = NULL; /* the identity stays: a second release of this handle is recognised */
+    if (!blk->pool) return clmem__pinned_plain_release(blk, gen, queue, ptr, fn);
+    return clmem__pool_put(blk, gen, queue, ooo, ptr, size, fn);
+}
 
-typedef struct clmem__pinned_bin {
-    clmem__pinned_block *held;
-    size_t nheld, nactive;
-} clmem__pinned_bin;
+CLMEM_API cl_int clmem_pinned_allocation_release(clmem_pinned_allocation *a) {
+    return clmem__pinned_release(a, NULL, "clmem_pinned_allocation_release");
+}
 
-struct clmem_pinned_pool {
-    clmem__mutex lock; /* guards everything below but the constants; never held across a driver call */
-    unsigned L;
-    uint32_t nbins;
-    clmem__pinned_bin *bins;
-    clmem__pinned_block *spare;
-    clmem__pinned_block *active; /* most recent first */
-    clmem_pool_stats st;
-    clmem_pool_oom_fn oom_fn;
-    void *oom_user;
-    size_t busy; /* blocks taken out to be freed, not freed yet */
-    bool stop_holding, released, dying;
-    cl_command_queue queue; /* retained */
+CLMEM_API cl_int clmem_pinned_allocation_enqueue_release(clmem_pinned_allocation *a, cl_command_queue queue) {
+    static const char fn[] = "clmem_pinned_allocation_enqueue_release";
+    if (CLMEM__CHECKS && a && a->pool && queue == NULL)
+        return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue is NULL (a plain release is "
+                                                         "clmem_pinned_allocation_release)");
+    return clmem__pinned_release(a, queue, fn);
+}
+
+/* ---- pinned pools: the pool core with the pinned backend ---- */
+
+/* the pinned backend's state: where and how blocks are made */
+typedef struct clmem__pinned_facts {
+    cl_command_queue queue; /* retained: maps and unmaps the blocks */
     cl_context context;
     cl_mem_flags flags;
     cl_ulong max_alloc;
-};
+} clmem__pinned_facts;
 
-static void clmem__pinned_pool_peaks(clmem_pinned_pool *p) {
-    if (p->st.managed_bytes > p->st.peak_managed_bytes) p->st.peak_managed_bytes = p->st.managed_bytes;
-    if (p->st.active_bytes > p->st.peak_active_bytes) p->st.peak_active_bytes = p->st.active_bytes;
-    if (p->st.active_blocks > p->st.peak_active_blocks) p->st.peak_active_blocks = p->st.active_blocks;
+static cl_int clmem__pool_pinned_make(void *user, size_t size, void **ptr, void **mem) {
+    const clmem__pinned_facts *f = CLMEM__CAST(const clmem__pinned_facts *, user);
+    cl_mem m = NULL;
+    const char *call = "";
+    cl_int err = clmem__pinned_make(f->queue, f->context, f->flags, size, &m, ptr, &call);
+    *mem = m;
+    return err;
 }
 
-/* under the lock: a held block of `bin`, or NULL */
-static clmem__pinned_block *clmem__pinned_pool_pop(clmem_pinned_pool *p, uint32_t bin) {
-    clmem__pinned_block *blk = p->bins[bin].held;
-    if (!blk) return NULL;
-    p->bins[bin].held = blk->next;
-    --p->bins[bin].nheld;
-    --p->st.held_blocks;
-    blk->next = NULL;
-    return blk;
-}
-
-/* under the lock */
-static void clmem__pinned_pool_activate(clmem_pinned_pool *p, clmem__pinned_block *blk, size_t size,
-                                        const char *file, int line, bool hit) {
-    blk->state = CLMEM__PIN_ACTIVE;
-    blk->size = size;
-    blk->file = file;
-    blk->line = line;
-    blk->prev_active = NULL;
-    blk->next_active = p->active;
-    if (p->active) p->active->prev_active = blk;
-    p->active = blk;
-    ++p->bins[blk->bin].nactive;
-    ++p->st.active_blocks;
-    p->st.active_bytes += size;
-    ++p->st.allocations;
-    if (hit) ++p->st.hits;
-    else ++p->st.misses;
-    clmem__pinned_pool_peaks(p);
-}
-
-/* under the lock */
-static void clmem__pinned_pool_deactivate(clmem_pinned_pool *p, clmem__pinned_block *blk) {
-    if (blk->prev_active) blk->prev_active->next_active = blk->next_active;
-    else p->active = blk->next_active;
-    if (blk->next_active) blk->next_active->prev_active = blk->prev_active;
-    blk->prev_active = blk->next_active = NULL;
-    --p->bins[blk->bin].nactive;
-    --p->st.active_blocks;
-    p->st.active_bytes -= blk->size;
-}
-
-/* under the lock: a held block, taken out of the accounting (highest bin first when
-   `highest`, else lowest), or NULL */
-static clmem__pinned_block *clmem__pinned_pool_take_held(clmem_pinned_pool *p, bool highest) {
-    uint32_t i;
-    if (p->st.held_blocks == 0) return NULL;
-    for (i = 0; i < p->nbins; ++i) {
-        uint32_t b = highest ? p->nbins - 1 - i : i;
-        if (p->bins[b].held) {
-            clmem__pinned_block *blk = clmem__pinned_pool_pop(p, b);
-            p->st.managed_bytes -= clmem_alloc_size(p->L, b);
-            ++p->st.allocator_frees;
-            blk->state = CLMEM__PIN_FREED;
-            ++p->busy;
-            return blk;
-        }
-    }
-    return NULL;
-}
-
-static void clmem__pinned_pool_destroy(clmem_pinned_pool *p) {
-    clmem__pinned_block *blk;
-    while ((blk = p->spare) != NULL) {
-        p->spare = blk->next;
-        CLMEM_FREE(blk);
-    }
-    CLMEM_FREE(p->bins);
-    clReleaseCommandQueue(p->queue);
-    clmem__mutex_destroy(&p->lock);
-    CLMEM_FREE(p);
-}
-
-/* without the lock: free a block's memory and keep its record as a spare; true when
-   the pool is to be destroyed now (released, and that was its last active block) */
-static bool clmem__pinned_pool_free_block(clmem_pinned_pool *p, clmem__pinned_block *blk) {
-    bool destroy;
-    cl_int err = clmem__pinned_unmake(p->queue, blk->mem, blk->ptr);
+/* unmapped on the pool's queue, after the work on the queue it was released on */
+static void clmem__pool_pinned_free(void *user, clmem__pool_block *blk) {
+    const clmem__pinned_facts *f = CLMEM__CAST(const clmem__pinned_facts *, user);
+    cl_int err = clmem__pinned_unmake_after(f->queue, CLMEM__CAST(cl_mem, blk->mem), blk->ptr,
+                                            blk->pending ? blk->queue : NULL);
     if (err != CL_SUCCESS)
         clmem__warn("clmem_pinned_pool", "clEnqueueUnmapMemObject failed with %s (%d); the buffer was released",
                     clmem_error_string(err), (int)err);
-    blk->mem = NULL;
-    blk->ptr = NULL;
-    clmem__lock(&p->lock);
-    blk->state = CLMEM__PIN_FREED;
-    blk->next = p->spare;
-    p->spare = blk;
-    --p->busy;
-    destroy = p->released && !p->dying && p->st.active_blocks == 0 && p->busy == 0;
-    if (destroy) p->dying = true;
-    clmem__unlock(&p->lock);
-    return destroy;
 }
 
-static cl_int clmem__pinned_pool_put(clmem__pinned_block *blk) {
-    clmem_pinned_pool *p = blk->pool;
-    bool destroy = false;
-    clmem__lock(&p->lock);
-    clmem__pinned_pool_deactivate(p, blk);
-    if (!p->stop_holding) {
-        blk->state = CLMEM__PIN_HELD;
-        blk->next = p->bins[blk->bin].held;
-        p->bins[blk->bin].held = blk;
-        ++p->bins[blk->bin].nheld;
-        ++p->st.held_blocks;
-        clmem__unlock(&p->lock);
-        return CL_SUCCESS;
-    }
-    blk->state = CLMEM__PIN_FREED;
-    p->st.managed_bytes -= clmem_alloc_size(p->L, blk->bin);
-    ++p->st.allocator_frees;
-    ++p->busy;
-    clmem__unlock(&p->lock);
-    destroy = clmem__pinned_pool_free_block(p, blk);
-    if (destroy) clmem__pinned_pool_destroy(p);
-    return CL_SUCCESS;
+static void clmem__pool_pinned_destroy(void *user) {
+    clmem__pinned_facts *f = CLMEM__CAST(clmem__pinned_facts *, user);
+    clReleaseCommandQueue(f->queue);
+    CLMEM_FREE(f);
 }
 
-static cl_int clmem__pinned_pool_null(const char *fn) { return clmem__fail(CL_INVALID_VALUE, fn, "pool is NULL"); }
+static const clmem__pool_backend clmem__pool_pinned_backend = {clmem__pool_pinned_make, clmem__pool_pinned_free,
+                                                               NULL, clmem__pool_pinned_destroy, false};
 
 CLMEM_API clmem_pinned_pool *clmem_pinned_pool_create(cl_command_queue queue, cl_mem_flags flags,
                                                       unsigned leading_bits_in_bin_id, cl_int *errcode_ret) {
     static const char fn[] = "clmem_pinned_pool_create";
-    clmem_pinned_pool *p;
+    clmem__pinned_facts *f;
+    clmem__pool *p;
     cl_context ctx = NULL;
     cl_device_id dev = NULL;
     cl_ulong max_alloc;
-    cl_mem_flags f = 0;
+    cl_mem_flags fl = 0;
     cl_int err;
     if ((err = clmem__pinned_queue_facts(fn, queue, &ctx, &dev, &max_alloc)) != CL_SUCCESS ||
-        (err = clmem__pinned_flags(fn, flags, &f)) != CL_SUCCESS) {
+        (err = clmem__pinned_flags(fn, flags, &fl)) != CL_SUCCESS) {
         clmem__set_err(errcode_ret, err);
         return NULL;
     }
-    if (CLMEM__CHECKS && leading_bits_in_bin_id > CLMEM_POOL_MAX_LEADING_BITS) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "leading_bits_in_bin_id %u is above the maximum %d",
-                                                leading_bits_in_bin_id, CLMEM_POOL_MAX_LEADING_BITS));
-        return NULL;
-    }
-    p = CLMEM__CAST(clmem_pinned_pool *, CLMEM_MALLOC(sizeof *p));
-    if (p) {
-        memset(p, 0, sizeof *p);
-        p->L = leading_bits_in_bin_id;
-        p->nbins = (uint32_t)(sizeof(size_t) * 8) << p->L; /* bin numbers are below 64 << L */
-        p->bins = CLMEM__CAST(clmem__pinned_bin *, CLMEM_MALLOC(sizeof(clmem__pinned_bin) * p->nbins));
-        if (!p->bins) {
-            CLMEM_FREE(p);
-            p = NULL;
-        }
-    }
-    if (!p) {
+    f = CLMEM__CAST(clmem__pinned_facts *, CLMEM_MALLOC(sizeof *f));
+    if (!f) {
         clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the pool"));
         return NULL;
     }
-    memset(p->bins, 0, sizeof(clmem__pinned_bin) * p->nbins);
-    clmem__mutex_init(&p->lock);
+    f->queue = queue;
+    f->context = ctx;
+    f->flags = fl;
+    f->max_alloc = max_alloc;
+    p = clmem__pool_new(fn, leading_bits_in_bin_id, &clmem__pool_pinned_backend, f, ctx, errcode_ret);
+    if (!p) {
+        CLMEM_FREE(f);
+        return NULL;
+    }
     clRetainCommandQueue(queue);
-    p->queue = queue;
-    p->context = ctx;
-    p->flags = f;
-    p->max_alloc = max_alloc;
-    clmem__set_err(errcode_ret, CL_SUCCESS);
-    return p;
+    p->flags = fl;
+    return CLMEM__CAST(clmem_pinned_pool *, (void *)p);
 }
 
-/* without the lock: fresh memory of asz bytes within the limit (reserved in managed
-   bytes before the driver is asked, so that threads cannot pass the limit together) */
-static cl_int clmem__pinned_pool_fresh(clmem_pinned_pool *p, size_t asz, cl_mem *mem, void **ptr, bool *limited,
-                                       const char **call) {
-    cl_int err;
-    *limited = false;
-    clmem__lock(&p->lock);
-    if (p->st.limit && (asz > p->st.limit || p->st.managed_bytes > p->st.limit - asz)) {
-        clmem__unlock(&p->lock);
-        *limited = true;
-        return CLMEM_ERROR_LIMIT_EXCEEDED;
-    }
-    p->st.managed_bytes += asz;
-    clmem__pinned_pool_peaks(p);
-    clmem__unlock(&p->lock);
-    err = clmem__pinned_make(p->queue, p->context, p->flags, asz, mem, ptr, call);
-    if (err != CL_SUCCESS) {
-        clmem__lock(&p->lock);
-        p->st.managed_bytes -= asz;
-        clmem__unlock(&p->lock);
-    }
-    return err;
-}
-
-CLMEM_API clmem_pinned_allocation clmem_pinned_pool_allocate_at(clmem_pinned_pool *p, size_t size,
-                                                                cl_int *errcode_ret, const char *file, int line) {
-    static const char fn[] = "clmem_pinned_pool_allocate";
+/* queue: the queue the memory is for (on_queue), or NULL for the host */
+static clmem_pinned_allocation clmem__pinned_pool_allocate(clmem_pinned_pool *pool, size_t size, bool on_queue,
+                                                           cl_command_queue queue, cl_int *errcode_ret,
+                                                           const char *fn, const char *file, int line) {
     clmem_pinned_allocation a;
-    clmem__pinned_block *blk;
-    uint32_t bin;
+    clmem__pool_block *blk = NULL;
+    const clmem__pinned_facts *f;
     size_t asz;
-    cl_mem mem = NULL;
-    void *ptr = NULL;
-    const char *call = "";
-    bool limited = false, counted = false;
-    unsigned attempt = 0;
-    cl_int err = CL_SUCCESS;
+    cl_int err;
     memset(&a, 0, sizeof a);
-    if (CLMEM__CHECKS && p == NULL) {
-        clmem__set_err(errcode_ret, clmem__pinned_pool_null(fn));
+    if (CLMEM__CHECKS && pool == NULL) {
+        clmem__set_err(errcode_ret, clmem__pool_null(fn));
         return a;
     }
-    bin = clmem_bin_number(p->L, size);
-    asz = clmem_alloc_size(p->L, bin);
-    if (CLMEM__CHECKS && (cl_ulong)asz > p->max_alloc) {
+    f = CLMEM__CAST(const clmem__pinned_facts *, pool->core.user);
+    /* a block is below twice its request: only a large request can pass the limit */
+    asz = (cl_ulong)size > f->max_alloc / 2 ? clmem_alloc_size(pool->core.L, clmem__bin_of(pool->core.L, size)) : size;
+    if (CLMEM__CHECKS && (cl_ulong)asz > f->max_alloc) {
         clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_BUFFER_SIZE, fn,
                                                 "size %zu needs a block of %zu bytes, above CL_DEVICE_MAX_MEM_ALLOC_SIZE "
                                                 "(%llu bytes) of the pool's device", size, asz,
-                                                (unsigned long long)p->max_alloc));
+                                                (unsigned long long)f->max_alloc));
         return a;
     }
-    clmem__lock(&p->lock);
-    blk = clmem__pinned_pool_pop(p, bin);
-    if (blk) {
-        clmem__pinned_pool_activate(p, blk, size, file, line, true);
-        clmem__unlock(&p->lock);
-        goto handout;
-    }
-    clmem__unlock(&p->lock);
-    for (;;) {
-        err = clmem__pinned_pool_fresh(p, asz, &mem, &ptr, &limited, &call);
-        if (err == CL_SUCCESS) break;
-        if (!limited && !clmem__pinned_is_oom(err)) {
-            clmem__set_err(errcode_ret, clmem__fail(err, fn, "%s of a block of %zu pinned bytes (for %zu asked) failed "
-                                                    "with %s (%d)", call, asz, size, clmem_error_string(err), (int)err));
-            return a;
-        }
-        clmem__lock(&p->lock);
-        if (!counted) ++p->st.oom_events;
-        counted = true;
-        blk = clmem__pinned_pool_pop(p, bin); /* another thread may have released one */
-        if (blk) {
-            clmem__pinned_pool_activate(p, blk, size, file, line, true);
-            clmem__unlock(&p->lock);
-            goto handout;
-        }
-        blk = clmem__pinned_pool_take_held(p, true); /* free one held block, largest bin first */
-        clmem__unlock(&p->lock);
-        if (blk) {
-            clmem__pinned_pool_free_block(p, blk); /* not released: never the last */
-            continue;
-        }
-        if (p->oom_fn && p->oom_fn(asz, ++attempt, p->oom_user)) continue;
-        if (limited) {
-            size_t managed, limit;
-            clmem__lock(&p->lock);
-            managed = p->st.managed_bytes;
-            limit = p->st.limit;
-            clmem__unlock(&p->lock);
-            clmem__set_err(errcode_ret, clmem__fail(CLMEM_ERROR_LIMIT_EXCEEDED, fn,
-                                                    "a block of %zu bytes (for %zu asked) would take managed bytes from "
-                                                    "%zu past the pool's limit of %zu bytes, and no held block is left "
-                                                    "to free", asz, size, managed, limit));
-            return a;
-        }
-        clmem__set_err(errcode_ret, clmem__fail(CL_MEM_OBJECT_ALLOCATION_FAILURE, fn,
-                                                "failed to free memory for an allocation of %zu bytes (block of %zu): "
-                                                "%s reported %s (%d) and no held block is left to free",
-                                                size, asz, call, clmem_error_string(err), (int)err));
+    if (on_queue && (err = clmem__pool_check_queue(&pool->core, queue, fn)) != CL_SUCCESS) {
+        clmem__set_err(errcode_ret, err);
         return a;
     }
-    clmem__lock(&p->lock);
-    blk = p->spare;
-    if (blk) p->spare = blk->next;
-    clmem__unlock(&p->lock);
-    if (!blk) blk = CLMEM__CAST(clmem__pinned_block *, CLMEM_MALLOC(sizeof *blk));
-    if (!blk) {
-        clmem__pinned_unmake(p->queue, mem, ptr);
-        clmem__lock(&p->lock);
-        p->st.managed_bytes -= asz;
-        clmem__unlock(&p->lock);
-        clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for a block record"));
-        return a;
-    }
-    memset(blk, 0, sizeof *blk);
-    blk->mem = mem;
-    blk->ptr = ptr;
-    blk->pool = p;
-    blk->bin = bin;
-    clmem__lock(&p->lock);
-    clmem__pinned_pool_activate(p, blk, size, file, line, false);
-    clmem__unlock(&p->lock);
-handout:
-    a.id = clmem__pinned_reg_add(blk);
-    if (a.id == 0) {
-        clmem__pinned_pool_put(blk);
-        clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the registry"));
-        return a;
-    }
-    a.ptr = blk->ptr;
-    a.size = size;
-    a.mem = blk->mem;
-    clmem__set_err(errcode_ret, CL_SUCCESS);
-    return a;
+    err = clmem__pool_get(&pool->core, size, queue, fn, file, line, &blk);
+    clmem__set_err(errcode_ret, err);
+    if (err != CL_SUCCESS) return a;
+    return clmem__pinned_handle(blk, size);
 }
 
-CLMEM_API clmem_pinned_allocation(clmem_pinned_pool_allocate)(clmem_pinned_pool *pool, size_t size,
-                                                              cl_int *errcode_ret) {
-    return clmem_pinned_pool_allocate_at(pool, size, errcode_ret, NULL, 0);
-}
-
-#define CLMEM__PINNED_GETTER(name, field)                              \
-    CLMEM_API size_t clmem_pinned_pool_##name(clmem_pinned_pool *pool) { \
-        size_t v;                                                      \
-        if (!pool) return 0;                                           \
-        clmem__lock(&pool->lock);                                      \
-        v = pool->st.field;                                            \
-        clmem__unlock(&pool->lock);                                    \
-        return v;                                                      \
-    }
-CLMEM__PINNED_GETTER(held_blocks, held_blocks)
-CLMEM__PINNED_GETTER(active_blocks, active_blocks)
-CLMEM__PINNED_GETTER(managed_bytes, managed_bytes)
-CLMEM__PINNED_GETTER(active_bytes, active_bytes)
-#undef CLMEM__PINNED_GETTER
-
-CLMEM_API uint32_t clmem_pinned_pool_bin_number(clmem_pinned_pool *pool, size_t size) {
-    return clmem_bin_number(pool ? pool->L : CLMEM_POOL_DEFAULT_LEADING_BITS, size);
-}
-
-CLMEM_API size_t clmem_pinned_pool_alloc_size(clmem_pinned_pool *pool, uint32_t bin) {
-    return clmem_alloc_size(pool ? pool->L : CLMEM_POOL_DEFAULT_LEADING_BITS, bin);
-}
-
-/* lowest bin first; take them one at a time under the lock, free outside it */
-static void clmem__pinned_pool_free_held(clmem_pinned_pool *p) {
-    for (;;) {
-        clmem__pinned_block *blk;
-        clmem__lock(&p->lock);
-        blk = clmem__pinned_pool_take_held(p, false);
-        clmem__unlock(&p->lock);
-        if (!blk) return;
-        clmem__pinned_pool_free_block(p, blk); /* called before `released` is decided on */
-    }
-}
-
-CLMEM_API cl_int clmem_pinned_pool_free_held(clmem_pinned_pool *pool) {
-    if (CLMEM__CHECKS && !pool) return clmem__pinned_pool_null("clmem_pinned_pool_free_held");
-    clmem__pinned_pool_free_held(pool);
-    return CL_SUCCESS;
-}
-
-CLMEM_API cl_int clmem_pinned_pool_stop_holding(clmem_pinned_pool *pool) {
-    if (CLMEM__CHECKS && !pool) return clmem__pinned_pool_null("clmem_pinned_pool_stop_holding");
-    clmem__lock(&pool->lock);
-    pool->stop_holding = true;
-    clmem__unlock(&pool->lock);
-    clmem__pinned_pool_free_held(pool);
-    return CL_SUCCESS;
-}
-
-CLMEM_API cl_int clmem_pinned_pool_get_stats(clmem_pinned_pool *pool, clmem_pool_stats *stats) {
-    uint32_t i;
-    if (CLMEM__CHECKS && (!pool || !stats))
-        return clmem__fail(CL_INVALID_VALUE, "clmem_pinned_pool_get_stats", "%s is NULL", pool ? "stats" : "pool");
-    clmem__lock(&pool->lock);
-    *stats = pool->st;
-    stats->nonempty_bins = 0;
-    for (i = 0; i < pool->nbins; ++i)
-        if (pool->bins[i].nheld || pool->bins[i].nactive) ++stats->nonempty_bins;
-    clmem__unlock(&pool->lock);
-    return CL_SUCCESS;
-}
-
-CLMEM_API cl_int clmem_pinned_pool_reset_peaks(clmem_pinned_pool *pool) {
-    if (CLMEM__CHECKS && !pool) return clmem__pinned_pool_null("clmem_pinned_pool_reset_peaks");
-    clmem__lock(&pool->lock);
-    pool->st.peak_managed_bytes = pool->st.managed_bytes;
-    pool->st.peak_active_bytes = pool->st.active_bytes;
-    pool->st.peak_active_blocks = pool->st.active_blocks;
-    clmem__unlock(&pool->lock);
-    return CL_SUCCESS;
-}
-
-CLMEM_API cl_int clmem_pinned_pool_bins(clmem_pinned_pool *pool, clmem_pool_bin_info *out, size_t capacity,
-                                        size_t *count) {
-    uint32_t i;
-    size_t n = 0;
-    if (CLMEM__CHECKS && (!pool || !count))
-        return clmem__fail(CL_INVALID_VALUE, "clmem_pinned_pool_bins", "%s is NULL", pool ? "count" : "pool");
-    clmem__lock(&pool->lock);
-    for (i = 0; i < pool->nbins; ++i) {
-        if (!pool->bins[i].nheld && !pool->bins[i].nactive) continue;
-        if (out && n < capacity) {
-            out[n].bin = i;
-            out[n].alloc_size = clmem_alloc_size(pool->L, i);
-            out[n].held = pool->bins[i].nheld;
-            out[n].active = pool->bins[i].nactive;
-        }
-        ++n;
-    }
-    clmem__unlock(&pool->lock);
-    *count = n;
-    return CL_SUCCESS;
-}
-
-CLMEM_API cl_int clmem_pinned_pool_set_limit(clmem_pinned_pool *pool, size_t max_managed_bytes) {
-    if (CLMEM__CHECKS && !pool) return clmem__pinned_pool_null("clmem_pinned_pool_set_limit");
-    clmem__lock(&pool->lock);
-    pool->st.limit = max_managed_bytes;
-    clmem__unlock(&pool->lock);
-    return CL_SUCCESS;
-}
-
-CLMEM_API cl_int clmem_pinned_pool_set_oom_callback(clmem_pinned_pool *pool, clmem_pool_oom_fn fn, void *user) {
-    if (CLMEM__CHECKS && !pool) return clmem__pinned_pool_null("clmem_pinned_pool_set_oom_callback");
-    clmem__lock(&pool->lock);
-    pool->oom_fn = fn;
-    pool->oom_user = user;
-    clmem__unlock(&pool->lock);
-    return CL_SUCCESS;
-}
-
-CLMEM_API cl_int clmem_pinned_pool_active_blocks_info(clmem_pinned_pool *pool, clmem_pool_block_info *out,
-                                                      size_t capacity, size_t *count) {
-    clmem__pinned_block *blk;
-    size_t n = 0;
-    if (CLMEM__CHECKS && (!pool || !count))
-        return clmem__fail(CL_INVALID_VALUE, "clmem_pinned_pool_active_blocks_info", "%s is NULL",
-                           pool ? "count" : "pool");
-    clmem__lock(&pool->lock);
-    for (blk = pool->active; blk; blk = blk->next_active, ++n) {
-        if (out && n < capacity) {
-            out[n].ptr = blk->ptr;
-            out[n].size = blk->size;
-            out[n].alloc_size = clmem_alloc_size(pool->L, blk->bin);
-            out[n].file = blk->file;
-            out[n].line = blk->line;
-        }
-    }
-    clmem__unlock(&pool->lock);
-    *count = n;
-    return CL_SUCCESS;
-}
-
-CLMEM_API cl_int clmem_pinned_pool_release(clmem_pinned_pool *pool) {
-    static const char fn[] = "clmem_pinned_pool_release";
-    size_t active, active_bytes;
-    bool destroy;
-    clmem__pinned_block *blk;
-    if (!pool) return CL_SUCCESS;
-    clmem__lock(&pool->lock);
-    pool->stop_holding = true;
-    clmem__unlock(&pool->lock);
-    clmem__pinned_pool_free_held(pool);
-    clmem__lock(&pool->lock);
-    pool->released = true;
-    active = pool->st.active_blocks;
-    active_bytes = pool->st.active_bytes;
-    for (blk = pool->active; blk; blk = blk->next_active)
-        clmem__warn(fn, "pinned block %p of %zu bytes (%zu allocated) is still active; allocated at %s:%d", blk->ptr,
-                    blk->size, clmem_alloc_size(pool->L, blk->bin), blk->file ? blk->file : "(unknown)", blk->line);
-    destroy = active == 0 && pool->busy == 0 && !pool->dying;
-    if (destroy) pool->dying = true;
-    clmem__unlock(&pool->lock);
-    if (destroy) clmem__pinned_pool_destroy(pool);
-    if (active == 0) return CL_SUCCESS; /* else the thread freeing the last block destroys it */
-    return clmem__fail(CLMEM_ERROR_IN_USE, fn,
-                       "%zu pinned blocks (%zu bytes) are still active; the pool goes when the last is released",
-                       active, active_bytes);
-}
+CLMEM__POOL_ALLOCATE(pinned_pool, clmem_pinned_allocation, clmem__pinned_pool_allocate)
+CLMEM__POOL_COMMON(pinned_pool)
 /* ---- end clmem/pinned.c ---- */
 
 /* ---- begin clmem/stager.c ---- */

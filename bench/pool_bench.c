@@ -6,6 +6,8 @@
        cc -std=c11 -O2 -I. bench/pool_bench.c -o pool_bench -lOpenCL -lpthread
    Run from the repository root (it runs bench/pool_bench.py for the PyOpenCL side):
        ./pool_bench [--quick] [--pin] [--size BYTES] [--threads N,N,..] [--py PATH|--no-py]
+       ./pool_bench loop KIND N      N pairs of one pool kind (buffer, svm, pinned), for
+                                     callgrind: sh bench/pool_count.sh counts instructions
    --pin (Linux) keeps the main thread on CPU 0 and thread i on CPU i + 1 (mod cores).
    The device is the first one CLMEM_TEST (or PYOPENCL_TEST) selects; the PyOpenCL
    side gets the same platform and device (by index), and runs under $PYTHON
@@ -50,20 +52,6 @@
 
 static double now_ns(void) { return 1e9 * bench_now(); }
 
-/* the platform index of dev, and its index among that platform's devices */
-static int device_indices(cl_platform_id plat, cl_device_id dev, int *pi, int *di) {
-    cl_platform_id plats[32];
-    cl_device_id devs[64];
-    cl_uint np = 0, nd = 0, i;
-    if (clGetPlatformIDs(32, plats, &np) != CL_SUCCESS) return -1;
-    for (i = 0; i < np && i < 32; ++i)
-        if (plats[i] == plat) *pi = (int)i;
-    if (clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 64, devs, &nd) != CL_SUCCESS) return -1;
-    for (i = 0; i < nd && i < 64; ++i)
-        if (devs[i] == dev) *di = (int)i;
-    return 0;
-}
-
 static int g_quick, g_pin;
 
 /* --pin: the calling thread on CPU `cpu`, or on every CPU again for cpu < 0 (Linux;
@@ -83,6 +71,80 @@ static void pin_to(int cpu) {
 }
 #define ROUNDS 3 /* of the pool, thread and SVM figures (see main) */
 static size_t g_size = 4096;
+
+/* The loops callgrind measures (bench/pool_count.sh): out of line and extern, so that
+   --toggle-collect can name them; each pair allocates and releases a held block. */
+void loop_buffer_pairs(clmem_memory_pool *pool, size_t size, int n);
+void loop_svm_pairs(clmem_svm_pool *pool, size_t size, int n);
+void loop_pinned_pairs(clmem_pinned_pool *pool, size_t size, int n);
+__attribute__((noinline)) void loop_buffer_pairs(clmem_memory_pool *pool, size_t size, int n) {
+    cl_int err;
+    for (int i = 0; i < n; ++i) {
+        clmem_buffer b = clmem_memory_pool_allocate(pool, size, &err);
+        clmem_buffer_release(&b);
+    }
+}
+__attribute__((noinline)) void loop_svm_pairs(clmem_svm_pool *pool, size_t size, int n) {
+    cl_int err;
+    for (int i = 0; i < n; ++i) {
+        clmem_pooled_svm p = clmem_svm_pool_allocate(pool, size, &err);
+        clmem_pooled_svm_release(&p);
+    }
+}
+__attribute__((noinline)) void loop_pinned_pairs(clmem_pinned_pool *pool, size_t size, int n) {
+    cl_int err;
+    for (int i = 0; i < n; ++i) {
+        clmem_pinned_allocation h = clmem_pinned_pool_allocate(pool, size, &err);
+        clmem_pinned_allocation_release(&h);
+    }
+}
+
+/* ./pool_bench loop KIND N: a pool of KIND on q with one held block, then N pairs */
+static int loop_mode(cl_context ctx, cl_command_queue q, const char *kind, int n) {
+    cl_int err = CL_SUCCESS;
+    if (!strcmp(kind, "buffer")) {
+        clmem_allocator *a = clmem_immediate_allocator_create(q, 0, &err);
+        clmem_memory_pool *pool = clmem_memory_pool_create(a, CLMEM_POOL_DEFAULT_LEADING_BITS, &err);
+        clmem_buffer b = clmem_memory_pool_allocate(pool, g_size, &err); /* the held block (a miss) */
+        clmem_allocator_release(a);
+        clmem_buffer_release(&b);
+        loop_buffer_pairs(pool, g_size, n);
+        clmem_memory_pool_release(pool);
+    } else if (!strcmp(kind, "svm")) {
+        clmem_svm_allocator *a = clmem_svm_allocator_create(ctx, 0, 0, NULL, &err);
+        clmem_svm_pool *pool = a ? clmem_svm_pool_create(a, CLMEM_POOL_DEFAULT_LEADING_BITS, &err) : NULL;
+        clmem_svm_allocator_release(a);
+        if (!pool) return 1;
+        clmem_pooled_svm p = clmem_svm_pool_allocate(pool, g_size, &err);
+        clmem_pooled_svm_release(&p);
+        loop_svm_pairs(pool, g_size, n);
+        clmem_svm_pool_release(pool);
+    } else if (!strcmp(kind, "pinned")) {
+        clmem_pinned_pool *pool = clmem_pinned_pool_create(q, 0, CLMEM_POOL_DEFAULT_LEADING_BITS, &err);
+        clmem_pinned_allocation h = clmem_pinned_pool_allocate(pool, g_size, &err);
+        clmem_pinned_allocation_release(&h);
+        loop_pinned_pairs(pool, g_size, n);
+        clmem_pinned_pool_release(pool);
+    } else {
+        fprintf(stderr, "pool_bench loop: KIND is buffer, svm or pinned\n");
+        return 2;
+    }
+    return err == CL_SUCCESS ? 0 : 1;
+}
+
+/* the platform index of dev, and its index among that platform's devices */
+static int device_indices(cl_platform_id plat, cl_device_id dev, int *pi, int *di) {
+    cl_platform_id plats[32];
+    cl_device_id devs[64];
+    cl_uint np = 0, nd = 0, i;
+    if (clGetPlatformIDs(32, plats, &np) != CL_SUCCESS) return -1;
+    for (i = 0; i < np && i < 32; ++i)
+        if (plats[i] == plat) *pi = (int)i;
+    if (clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 64, devs, &nd) != CL_SUCCESS) return -1;
+    for (i = 0; i < nd && i < 64; ++i)
+        if (devs[i] == dev) *di = (int)i;
+    return 0;
+}
 
 /* ---- N threads on one pool ---- */
 
@@ -150,11 +212,16 @@ int main(int argc, char **argv) {
     cl_command_queue q, q2;
     char name[256] = {0}, tlist[64] = "";
     double pool_ns, raw_ns, py_ns = -1, same_ns, other_ns, svm_ns = -1, tcost[8], py_t[8];
-    int py_tn[8], py_nt = 0;
+    int py_tn[8], py_nt = 0, loop_n = 0;
     bool goal_threads = true;
+    const char *loop_kind = NULL;
 
     for (i = 1; i < argc; ++i) {
-        if (!strcmp(argv[i], "--quick")) g_quick = 1;
+        if (!strcmp(argv[i], "loop") && i + 2 < argc) {
+            loop_kind = argv[i + 1];
+            loop_n = atoi(argv[i + 2]);
+            i += 2;
+        } else if (!strcmp(argv[i], "--quick")) g_quick = 1;
         else if (!strcmp(argv[i], "--pin")) g_pin = 1;
         else if (!strcmp(argv[i], "--no-py")) run_py = 0;
         else if (!strcmp(argv[i], "--py") && i + 1 < argc) py = argv[++i];
@@ -185,6 +252,7 @@ int main(int argc, char **argv) {
     if (err != CL_SUCCESS) return 1;
     q2 = clCreateCommandQueueWithProperties(ctx, td.device, NULL, &err);
     if (err != CL_SUCCESS) return 1;
+    if (loop_kind) return loop_mode(ctx, q, loop_kind, loop_n);
     pin_to(0); /* --pin: the main thread on CPU 0 while the pools are measured */
     printf("pool_bench: device '%s', block of %zu bytes, %d cores%s\n", name, g_size, cores,
            g_quick ? " (--quick)" : "");

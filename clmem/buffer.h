@@ -33,20 +33,25 @@ typedef struct clmem__buffer_owner {
     uint64_t gen;           /* odd while handed out: the current hand-out's generation */
 } clmem__buffer_owner;
 
+/* clmem__handout_stale(record, generation): true when a handle's (pool, generation)
+   pair names a pooled block that was released since (any kind: buffer, SVM, pinned);
+   false for NULL record (not pooled). One load. Private. */
+static inline bool clmem__handout_stale(const void *record, uint64_t generation) {
+    const clmem__buffer_owner *o = (const clmem__buffer_owner *)record;
+    if (!o) return false;
+#if defined(__GNUC__) || defined(__clang__)
+    return __atomic_load_n(&o->gen, __ATOMIC_ACQUIRE) != generation;
+#else
+    return *(const volatile uint64_t *)&o->gen != generation;
+#endif
+}
+
 /* clmem__buffer_stale(b): true when b is a copy of a pooled buffer handle whose block
    was released (back in its pool, freed, or handed out again since, also after the
    pool itself was released). Every clmem call that takes a buffer should refuse such a
    handle with CL_INVALID_MEM_OBJECT ("a stale pooled buffer handle: its block was
    released"). Costs one load for a pooled handle, nothing for another. Private. */
-static inline bool clmem__buffer_stale(clmem_buffer b) {
-    const clmem__buffer_owner *o = (const clmem__buffer_owner *)b.pool;
-    if (!o) return false;
-#if defined(__GNUC__) || defined(__clang__)
-    return __atomic_load_n(&o->gen, __ATOMIC_ACQUIRE) != b.generation;
-#else
-    return *(const volatile uint64_t *)&o->gen != b.generation;
-#endif
-}
+static inline bool clmem__buffer_stale(clmem_buffer b) { return clmem__handout_stale(b.pool, b.generation); }
 
 /** clmem_buffer_create(context, flags, size, hostbuf, &err): a new buffer
     (PyOpenCL's Buffer(context, flags, size, hostbuf)).

@@ -664,7 +664,7 @@ inline bool live(const clmem_svm_allocation &h) { return h.svm.ptr != NULL; }
 inline bool live(const clmem_svm_array &h) { return h.svm.ptr != NULL; }
 inline bool live(const clmem_memory_map &h) { return h.ptr != NULL; }
 inline bool live(const clmem_svm_map &h) { return h.id != 0; }
-inline bool live(const clmem_pooled_svm &h) { return h.block != NULL; }
+inline bool live(const clmem_pooled_svm &h) { return h.svm.pool != NULL; }
 inline bool live(const clmem_pinned_allocation &h) { return h.ptr != NULL; }
 #define CLMEM__CXX_RELEASE(T, fn) \
     inline cl_int release(T *h) { return fn(h); }

@@ -48,14 +48,17 @@ extern "C" {
                   mapped: do not use it in kernels or copies (OpenCL leaves a mapped
                   object's device use undefined); it is here for queries and for
                   keeping it alive (clRetainMemObject) beyond the allocation.
-      id          private: which hand-out this is (a registry of live allocations),
-                  so that a released handle, or a copy of it, is recognised.
+      pool, generation
+                  private: the memory's record and which hand-out of it this is (as
+                  in pooled buffers), so that a released handle, or a copy of it, is
+                  recognised, also after the memory was handed out again.
     An all-zero handle is empty; releasing it is a no-op. */
 typedef struct clmem_pinned_allocation {
     void *ptr;
     size_t size;
     cl_mem mem;
-    uint64_t id;
+    void *pool;
+    uint64_t generation;
 } clmem_pinned_allocation;
 
 /** clmem_pinned_allocation_create(queue, size, flags, &err): `size` bytes of pinned
@@ -92,11 +95,29 @@ CLMEM_API clmem_pinned_allocation clmem_pinned_allocation_create(cl_command_queu
     two threads at once reports the second as a double release. */
 CLMEM_API cl_int clmem_pinned_allocation_release(clmem_pinned_allocation *a);
 
+/** clmem_pinned_allocation_enqueue_release(&a, queue): release the memory once
+    `queue` gets past this point (cudaFreeAsync; as clmem_pooled_buffer_enqueue_release):
+    transfers already enqueued on queue may still read or write it; the handle is
+    emptied at once (its identity kept, as by clmem_pinned_allocation_release). A
+    pooled block goes back to its pool, reused at once by an allocation on the same
+    in-order queue (clmem_pinned_pool_allocate_on_queue), behind a marker on another
+    queue, and by the host (clmem_pinned_pool_allocate) only after the queue's work
+    up to here is done (see QUEUE ORDER in >>pool). Any other allocation is unmapped
+    after that work (a marker on queue, the unmap waiting for it; not waited for).
+    An empty handle: CL_SUCCESS. Errors: CL_INVALID_COMMAND_QUEUE (queue NULL or
+    invalid), CL_INVALID_CONTEXT (queue of another context than the pool's),
+    CLMEM_ERROR_DOUBLE_RELEASE (already released, through this handle or a copy), a
+    failed queue query's code, or the driver's code from the unmap. Any thread.
+    Example: clmem_pinned_allocation_enqueue_release(&h, q); */
+CLMEM_API cl_int clmem_pinned_allocation_enqueue_release(clmem_pinned_allocation *a, cl_command_queue queue);
+
 /* ---------------------------------------------------------------------------------
    PINNED HOST POOLS
 
    A clmem_pinned_pool is to pinned host memory what a clmem_memory_pool is to
-   buffers, with the same bins, accounting, statistics, limit, out-of-memory policy,
+   buffers: the same pool (the pool core of >>pool with a backend that makes a mapped
+   CL_MEM_ALLOC_HOST_PTR buffer per block), so the same bins, shards, accounting,
+   statistics, limit, out-of-memory policy, stale-handle generations, queue order,
    thread safety and release rules (see ALLOCATORS AND MEMORY POOLS in >>pool), the
    same leading_bits_in_bin_id and the same clmem_pool_stats, clmem_pool_bin_info and
    clmem_pool_block_info:
@@ -112,7 +133,14 @@ CLMEM_API cl_int clmem_pinned_allocation_release(clmem_pinned_allocation *a);
    CL_MEM_OBJECT_ALLOCATION_FAILURE, or CLMEM_ERROR_LIMIT_EXCEEDED for the limit).
    A request of 0 bytes takes a real 1-byte block (bin 0) whose handle has size 0,
    as the buffer pools do. A hit costs a lock and no driver call; a miss costs a
-   clCreateBuffer and a blocking map on the pool's queue.
+   clCreateBuffer and a blocking map on the pool's queue. QUEUE ORDER: memory a
+   transfer on queue q still uses is released with
+   clmem_pinned_allocation_enqueue_release(&h, q); the host gets that block again only
+   after q's work up to the release is done, q itself at once
+   (clmem_pinned_pool_allocate_on_queue(pool, n, q, &err)):
+       clmem_pinned_allocation h = clmem_pinned_pool_allocate_on_queue(pp, n, q, &err);
+       clmem_enqueue_copy(q, buf, h.ptr, .byte_count = n, .is_blocking = false);
+       clmem_pinned_allocation_enqueue_release(&h, q);   (no wait)
    --------------------------------------------------------------------------------- */
 
 /** A pool of pinned host memory (opaque). */
@@ -145,6 +173,24 @@ CLMEM_API clmem_pinned_allocation clmem_pinned_pool_allocate(clmem_pinned_pool *
 CLMEM_API clmem_pinned_allocation clmem_pinned_pool_allocate_at(clmem_pinned_pool *pool, size_t size,
                                                                 cl_int *errcode_ret, const char *file, int line);
 
+/** clmem_pinned_pool_allocate_on_queue(pool, size, queue, &err): pinned memory for
+    transfers on `queue` (cudaMallocAsync; as clmem_memory_pool_allocate_on_queue): a
+    block released on the same in-order queue is reused at once, one still pending on
+    another queue is handed out behind a marker `queue` waits for. The host must not
+    touch such memory before `queue` got there (use it as the host side of transfers
+    enqueued on `queue`). Errors: those of clmem_pinned_pool_allocate,
+    CL_INVALID_COMMAND_QUEUE (queue NULL or invalid), CL_INVALID_CONTEXT (queue of
+    another context than the pool's), or the driver's code from the marker. Any
+    thread. With CLMEM_TRACK_ALLOCATIONS a macro, as allocate.
+    Example: clmem_pinned_allocation h = clmem_pinned_pool_allocate_on_queue(pp, n, q, &err); */
+CLMEM_API clmem_pinned_allocation clmem_pinned_pool_allocate_on_queue(clmem_pinned_pool *pool, size_t size,
+                                                                      cl_command_queue queue, cl_int *errcode_ret);
+/** clmem_pinned_pool_allocate_on_queue_at(...): the same, recording file and line. */
+CLMEM_API clmem_pinned_allocation clmem_pinned_pool_allocate_on_queue_at(clmem_pinned_pool *pool, size_t size,
+                                                                         cl_command_queue queue,
+                                                                         cl_int *errcode_ret, const char *file,
+                                                                         int line);
+
 /** Accounting, as the buffer pool's (0 for a NULL pool). Any thread. */
 CLMEM_API size_t clmem_pinned_pool_held_blocks(clmem_pinned_pool *pool);
 CLMEM_API size_t clmem_pinned_pool_active_blocks(clmem_pinned_pool *pool);
@@ -174,14 +220,17 @@ CLMEM_API cl_int clmem_pinned_pool_active_blocks_info(clmem_pinned_pool *pool, c
 /** clmem_pinned_pool_release(pool): drop the program's hold on the pool: held blocks
     are freed, and the pool (with its queue reference) goes as soon as no block is
     active. Returns CL_SUCCESS (also for NULL), or CLMEM_ERROR_IN_USE with a message
-    when blocks are still active (each is logged as a warning, with file and line
-    under CLMEM_TRACK_ALLOCATIONS); they may still be released later, safely, and the
-    pool goes with the last. Do not use the pool pointer afterwards. Any thread. */
+    when blocks are still active (under CLMEM_TRACK_ALLOCATIONS each is logged as a
+    warning, with file and line, as clmem_memory_pool_release does); they may still
+    be released later, safely, and the pool goes with the last. A second release:
+    CLMEM_ERROR_DOUBLE_RELEASE. Do not use the pool pointer afterwards. Any thread. */
 CLMEM_API cl_int clmem_pinned_pool_release(clmem_pinned_pool *pool);
 
 #if defined(CLMEM_TRACK_ALLOCATIONS)
 #define clmem_pinned_pool_allocate(pool, size, errcode_ret) \
     clmem_pinned_pool_allocate_at((pool), (size), (errcode_ret), __FILE__, __LINE__)
+#define clmem_pinned_pool_allocate_on_queue(pool, size, queue, errcode_ret) \
+    clmem_pinned_pool_allocate_on_queue_at((pool), (size), (queue), (errcode_ret), __FILE__, __LINE__)
 #endif
 
 #ifdef __cplusplus

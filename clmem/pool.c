@@ -43,6 +43,33 @@ static bool clmem__is_oom(cl_int err) {
     return err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_RESOURCES || err == CL_OUT_OF_HOST_MEMORY;
 }
 
+/* ---- reference counts (both kinds of allocator) ---- */
+
+typedef struct clmem__refs {
+    clmem__mutex lock;
+    unsigned long n;
+} clmem__refs;
+
+static void clmem__refs_init(clmem__refs *r) {
+    clmem__mutex_init(&r->lock);
+    r->n = 1;
+}
+static void clmem__refs_add(clmem__refs *r) {
+    clmem__lock(&r->lock);
+    ++r->n;
+    clmem__unlock(&r->lock);
+}
+/* drop one; true when it was the last (the lock is then destroyed) */
+static bool clmem__refs_drop(clmem__refs *r) {
+    unsigned long left;
+    clmem__lock(&r->lock);
+    left = --r->n;
+    clmem__unlock(&r->lock);
+    if (left) return false;
+    clmem__mutex_destroy(&r->lock);
+    return true;
+}
+
 /* ---- buffer allocators ---- */
 
 struct clmem_allocator {
@@ -52,8 +79,7 @@ struct clmem_allocator {
     cl_mem_flags flags;
     cl_command_queue queue;  /* immediate allocator: retained */
     bool owns_context;       /* built-in allocators retain their context */
-    clmem__mutex lock;
-    unsigned long refs;
+    clmem__refs refs;
 };
 
 static cl_int clmem__deferred_allocate(void *user, size_t size, cl_mem *mem) {
@@ -104,8 +130,7 @@ static clmem_allocator *clmem__allocator_new(const clmem_allocator_ops *ops, voi
     a->user = user ? user : a;
     a->context = context;
     a->flags = flags;
-    a->refs = 1;
-    clmem__mutex_init(&a->lock);
+    clmem__refs_init(&a->refs);
     clmem__set_err(errcode_ret, CL_SUCCESS);
     return a;
 }
@@ -225,23 +250,14 @@ CLMEM_API clmem_buffer clmem_allocator_allocate(clmem_allocator *alloc, size_t s
 CLMEM_API bool clmem_allocator_is_deferred(const clmem_allocator *alloc) { return alloc && alloc->ops.is_deferred; }
 
 CLMEM_API void clmem_allocator_retain(clmem_allocator *alloc) {
-    if (!alloc) return;
-    clmem__lock(&alloc->lock);
-    ++alloc->refs;
-    clmem__unlock(&alloc->lock);
+    if (alloc) clmem__refs_add(&alloc->refs);
 }
 
 CLMEM_API cl_int clmem_allocator_release(clmem_allocator *alloc) {
-    unsigned long left;
-    if (!alloc) return CL_SUCCESS;
-    clmem__lock(&alloc->lock);
-    left = --alloc->refs;
-    clmem__unlock(&alloc->lock);
-    if (left) return CL_SUCCESS;
+    if (!alloc || !clmem__refs_drop(&alloc->refs)) return CL_SUCCESS;
     if (alloc->ops.destroy) alloc->ops.destroy(alloc->user);
     if (alloc->queue) clReleaseCommandQueue(alloc->queue);
     if (alloc->owns_context) clReleaseContext(alloc->context);
-    clmem__mutex_destroy(&alloc->lock);
     CLMEM_FREE(alloc);
     return CL_SUCCESS;
 }
@@ -253,15 +269,8 @@ struct clmem_svm_allocator {
     cl_uint alignment;
     cl_svm_mem_flags flags;
     cl_command_queue queue;  /* retained, or NULL */
-    clmem__mutex lock;
-    unsigned long refs;
+    clmem__refs refs;
 };
-
-#if defined(CL_VERSION_2_0)
-#define CLMEM__POOL_SVM 1
-#else
-#define CLMEM__POOL_SVM 0
-#endif
 
 CLMEM_API clmem_svm_allocator *clmem_svm_allocator_create(cl_context context, cl_uint alignment, cl_svm_mem_flags flags,
                                                           cl_command_queue queue, cl_int *errcode_ret) {
@@ -271,86 +280,19 @@ CLMEM_API clmem_svm_allocator *clmem_svm_allocator_create(cl_context context, cl
         clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL"));
         return NULL;
     }
-#if !CLMEM__POOL_SVM
+#ifndef CL_VERSION_2_0
     (void)alignment; (void)flags; (void)queue; (void)a;
     clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_OPERATION, fn,
                                             "SVM needs OpenCL 2.0 headers (CL_TARGET_OPENCL_VERSION >= 200)"));
     return NULL;
 #else
-    if (CLMEM__CHECKS) {
-        const cl_mem_flags known = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY |
-                                   CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS;
-        cl_uint i, ndev = 0;
-        cl_device_id *devs;
-        bool svm = false;
-        if (alignment & (alignment - 1)) {
-            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "alignment %u is not 0 or a power of two",
-                                                    alignment));
-            return NULL;
-        }
-        if (flags & ~known) {
-            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn,
-                                                    "flags 0x%llx has bits no cl_svm_mem_flags has (0x%llx)",
-                                                    (unsigned long long)flags, (unsigned long long)(flags & ~known)));
-            return NULL;
-        }
-        if (queue) {
-            cl_command_queue_properties props = 0;
-            cl_context qctx = NULL;
-            cl_int err = clmem__queue_context_of(fn, queue, &qctx);
-            if (err == CL_SUCCESS &&
-                (err = clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL)) != CL_SUCCESS)
-                err = clmem__info_fail(fn, err, "clGetCommandQueueInfo", "CL_QUEUE_PROPERTIES");
-            if (err != CL_SUCCESS) {
-                clmem__set_err(errcode_ret, err);
-                return NULL;
-            }
-            if (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) {
-                clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_COMMAND_QUEUE, fn,
-                                                        "queue %p is out-of-order; an SVM allocator needs an "
-                                                        "in-order queue to order frees and reuse",
-                                                        (void *)queue));
-                return NULL;
-            }
-            if (qctx != context) {
-                clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_CONTEXT, fn,
-                                                        "queue belongs to context %p, not to context %p",
-                                                        (void *)qctx, (void *)context));
-                return NULL;
-            }
-        }
-        cl_device_svm_capabilities need = CL_DEVICE_SVM_COARSE_GRAIN_BUFFER;
-        cl_uint max_align = 0;
-        if (flags & CL_MEM_SVM_FINE_GRAIN_BUFFER) need = CL_DEVICE_SVM_FINE_GRAIN_BUFFER;
-        if (flags & CL_MEM_SVM_ATOMICS) need |= CL_DEVICE_SVM_ATOMICS;
-        cl_int derr;
-        devs = clmem__devices_of(fn, context, &ndev, &derr);
-        if (!devs) {
-            clmem__set_err(errcode_ret, derr);
-            return NULL;
-        }
-        for (i = 0; i < ndev; ++i) {
-            cl_device_svm_capabilities caps = 0;
-            cl_uint al = 0;
-            if (clGetDeviceInfo(devs[i], CL_DEVICE_SVM_CAPABILITIES, sizeof caps, &caps, NULL) == CL_SUCCESS &&
-                (caps & need) == need)
-                svm = true;
-            if (clGetDeviceInfo(devs[i], CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE, sizeof al, &al, NULL) == CL_SUCCESS &&
-                (max_align == 0 || al < max_align))
-                max_align = al;
-        }
-        CLMEM_FREE(devs);
-        if (!svm) {
-            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_OPERATION, fn,
-                                                    "no device of context %p has the SVM capabilities 0x%llx that "
-                                                    "flags 0x%llx need", (void *)context,
-                                                    (unsigned long long)need, (unsigned long long)flags));
-            return NULL;
-        }
-        if (max_align && alignment > max_align) {
-            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn,
-                                                    "alignment %u is above CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE "
-                                                    "(%u bytes) of the context's devices", alignment, max_align));
+    {
+        /* the SVM allocation's own checks, so that what an allocator accepts, every
+           allocation from it accepts too */
+        cl_int err = clmem__svm_check_args(fn, context, alignment, flags, queue);
+        if (err == CL_SUCCESS && CLMEM__CHECKS) err = clmem__svm_check_devices(fn, context, 0, alignment, flags);
+        if (err != CL_SUCCESS) {
+            clmem__set_err(errcode_ret, err);
             return NULL;
         }
     }
@@ -363,8 +305,7 @@ CLMEM_API clmem_svm_allocator *clmem_svm_allocator_create(cl_context context, cl
     a->alignment = alignment;
     a->flags = flags ? flags : CL_MEM_READ_WRITE;
     a->queue = queue;
-    a->refs = 1;
-    clmem__mutex_init(&a->lock);
+    clmem__refs_init(&a->refs);
     clRetainContext(context);
     if (queue) clRetainCommandQueue(queue);
     clmem__set_err(errcode_ret, CL_SUCCESS);
@@ -389,22 +330,13 @@ CLMEM_API clmem_svm_allocation clmem_svm_allocator_allocate(clmem_svm_allocator 
 }
 
 CLMEM_API void clmem_svm_allocator_retain(clmem_svm_allocator *alloc) {
-    if (!alloc) return;
-    clmem__lock(&alloc->lock);
-    ++alloc->refs;
-    clmem__unlock(&alloc->lock);
+    if (alloc) clmem__refs_add(&alloc->refs);
 }
 
 CLMEM_API cl_int clmem_svm_allocator_release(clmem_svm_allocator *alloc) {
-    unsigned long left;
-    if (!alloc) return CL_SUCCESS;
-    clmem__lock(&alloc->lock);
-    left = --alloc->refs;
-    clmem__unlock(&alloc->lock);
-    if (left) return CL_SUCCESS;
+    if (!alloc || !clmem__refs_drop(&alloc->refs)) return CL_SUCCESS;
     if (alloc->queue) clReleaseCommandQueue(alloc->queue);
     clReleaseContext(alloc->context);
-    clmem__mutex_destroy(&alloc->lock);
     CLMEM_FREE(alloc);
     return CL_SUCCESS;
 }
@@ -442,13 +374,36 @@ enum { CLMEM__BLOCK_HELD = 2, CLMEM__BLOCK_FREED = 3 };
 #endif
 
 typedef struct clmem__pool clmem__pool;
+typedef struct clmem__pool_block clmem__pool_block;
 
-typedef struct clmem__pool_block {
+/* A backend: how a kind of memory makes and frees a pool's blocks. Everything else
+   (bins, shards, generations, statistics, the limit, out-of-memory stages, queue
+   order, release) is the core's. A new kind of memory is one more of these.
+   - make(user, size, &ptr, &mem): a block of `size` (> 0) bytes; ptr is what its
+     handle points at (non-NULL on success), mem a second word the kind may need. The
+     out-of-memory codes (clmem__is_oom) make the pool free memory and retry.
+   - free(user, blk): give blk->ptr (and blk->mem) back. blk->queue (retained by the
+     core, released after this) is where the block was last used; blk->pending says
+     work enqueued there may still use it (clmem__pool_wait_queue waits for that).
+   - try_release(user): the allocator's hook on out-of-memory (optional).
+   - destroy(user): the pool goes (drop the allocator reference, ...).
+   - binds_queue: a block belongs to the queue it is used on, and a plain release
+     stays ordered behind that queue (SVM: its free is enqueued there). */
+typedef struct clmem__pool_backend {
+    cl_int (*make)(void *user, size_t size, void **ptr, void **mem);
+    void (*free)(void *user, clmem__pool_block *blk);
+    void (*try_release)(void *user);
+    void (*destroy)(void *user);
+    bool binds_queue;
+} clmem__pool_backend;
+
+struct clmem__pool_block {
     clmem__buffer_owner owner;            /* first: what clmem_buffer_release calls; the generation */
     clmem__pool *pool;
     struct clmem__pool_block *next;       /* in a held or pending list, or a spare list */
     struct clmem__pool_block *prev_active, *next_active;
-    void *ptr;                            /* cl_mem or SVM pointer */
+    void *ptr;                            /* what the handle points at: cl_mem, SVM or host pointer */
+    void *mem;                            /* the backend's second word (pinned: the mapped cl_mem) */
     cl_command_queue queue;               /* retained or NULL: SVM: its bound queue; held: the queue
                                              it was released on; buffers keep it as a cache */
     size_t size;                          /* requested by the current holder */
@@ -460,7 +415,7 @@ typedef struct clmem__pool_block {
     bool pending;                         /* held: released on `queue`; another queue or the host
                                              must wait for that point */
     bool ooo;                             /* `queue` is out of order */
-} clmem__pool_block;
+};
 
 /* The locks guard a few pointer and counter updates and are never held across a
    driver call, an allocator call or a callback. Where the compiler has atomic
@@ -581,7 +536,7 @@ struct clmem__pool {
     clmem__pool_lock_t lock;              /* what follows, and the record lists */
     unsigned L;
     uint32_t nbins;
-    bool is_svm;
+    bool binds_queue;                     /* be->binds_queue, where the fast path reads it */
     bool stop_holding;                    /* changed with every lock held */
     bool released;                        /* likewise */
     bool destroyed;
@@ -591,14 +546,16 @@ struct clmem__pool {
     clmem__pool_block *spare;             /* records whose block was freed */
     clmem_pool_oom_fn oom_fn;
     void *oom_user;
-    clmem_allocator *alloc;
-    clmem_svm_allocator *svm_alloc;
+    const clmem__pool_backend *be;        /* how blocks are made and freed */
+    void *user;                           /* the backend's state: its allocator, ... */
+    cl_mem_flags flags;                   /* what handed-out buffer handles report */
     cl_context context;                   /* the pool's context, when known (queue checks) */
     cl_command_queue checked_queue;       /* the last queue found to be of the pool's context (atomic) */
 };
 
 struct clmem_memory_pool { clmem__pool core; };
 struct clmem_svm_pool { clmem__pool core; };
+struct clmem_pinned_pool { clmem__pool core; };
 
 /* records nobody uses, kept for the life of the process (see "Records") */
 static clmem__mutex clmem__pool_records_lock = CLMEM__MUTEX_INIT;
@@ -777,6 +734,34 @@ static bool clmem__pool_shard_ready(clmem__pool *p, clmem__pool_shard *sh) {
     return true;
 }
 
+/* a cleared record (of no pool) from the process's spare ones, or a new one; NULL when
+   out of host memory. Also what memory outside any pool (a plain pinned allocation)
+   takes, so that its handles carry a generation as pooled ones do. */
+static clmem__pool_block *clmem__pool_record_global(void) {
+    clmem__pool_block *blk;
+    uint64_t gen;
+    clmem__lock(&clmem__pool_records_lock);
+    blk = clmem__pool_records;
+    if (blk) clmem__pool_records = blk->next;
+    else blk = clmem__pool_record_new();
+    clmem__unlock(&clmem__pool_records_lock);
+    if (!blk) return NULL;
+    gen = clmem__gen_load(&blk->owner.gen); /* a record keeps counting, so old handles stay stale */
+    memset(blk, 0, sizeof *blk);
+    blk->owner.gen = gen;
+    blk->owner.release = clmem__pool_release_buffer;
+    return blk;
+}
+
+/* a record of no pool, its memory gone, back to the process's spare ones */
+static void clmem__pool_record_unused(clmem__pool_block *blk) {
+    clmem__state_store(&blk->state, CLMEM__BLOCK_FREED);
+    clmem__lock(&clmem__pool_records_lock);
+    blk->next = clmem__pool_records;
+    clmem__pool_records = blk;
+    clmem__unlock(&clmem__pool_records_lock);
+}
+
 /* a record for a new block: the pool's spare ones, then the process's, then new */
 static clmem__pool_block *clmem__pool_record(clmem__pool *p) {
     clmem__pool_block *blk;
@@ -785,15 +770,9 @@ static clmem__pool_block *clmem__pool_record(clmem__pool *p) {
     blk = p->spare;
     if (blk) p->spare = blk->next;
     clmem__pool_unlock(&p->lock);
-    if (!blk) {
-        clmem__lock(&clmem__pool_records_lock);
-        blk = clmem__pool_records;
-        if (blk) clmem__pool_records = blk->next;
-        else blk = clmem__pool_record_new();
-        clmem__unlock(&clmem__pool_records_lock);
-        if (!blk) return NULL;
-    }
-    gen = clmem__gen_load(&blk->owner.gen); /* a record keeps counting, so old handles stay stale */
+    if (!blk) blk = clmem__pool_record_global();
+    if (!blk) return NULL;
+    gen = clmem__gen_load(&blk->owner.gen);
     memset(blk, 0, sizeof *blk);
     blk->owner.gen = gen;
     blk->owner.release = clmem__pool_release_buffer;
@@ -808,44 +787,25 @@ static void clmem__pool_spare(clmem__pool *p, clmem__pool_block *blk) {
     p->spare = blk;
 }
 
-/* without a lock: give a block's memory back (SVM: after the work on its queue) */
-static void clmem__pool_backend_free(clmem__pool *p, clmem__pool_block *blk) {
-    if (!p->is_svm) {
-        if (blk->pending && p->alloc->ops.free != clmem__cl_free && blk->queue) {
-            /* clReleaseMemObject waits for the commands using the buffer by itself; a
-               custom free may not: wait for the point where the block was released */
-            cl_event ev = NULL;
-            if (clEnqueueMarkerWithWaitList(blk->queue, 0, NULL, &ev) == CL_SUCCESS) {
-                clWaitForEvents(1, &ev);
-                clReleaseEvent(ev);
-            } else {
-                clFinish(blk->queue);
-            }
-        }
-        p->alloc->ops.free(p->alloc->user, CLMEM__CAST(cl_mem, blk->ptr));
-        if (blk->queue) clReleaseCommandQueue(blk->queue);
-        blk->queue = NULL;
+/* wait until the work enqueued on `queue` so far is done (a marker, or clFinish when
+   the marker cannot be had): for a backend whose free does not wait by itself */
+static void clmem__pool_wait_queue(cl_command_queue queue) {
+    cl_event ev = NULL;
+    if (clEnqueueMarkerWithWaitList(queue, 0, NULL, &ev) == CL_SUCCESS) {
+        clWaitForEvents(1, &ev);
+        clReleaseEvent(ev);
     } else {
-#if CLMEM__POOL_SVM
-        cl_context ctx = p->svm_alloc->context;
-        if (blk->queue) {
-            /* after the work enqueued on its queue, the way SVM allocations are freed */
-            cl_int err = clmem__svm_free_after(blk->queue, ctx, blk->ptr);
-            if (err == CL_SUCCESS) clFlush(blk->queue);
-            if (err != CL_SUCCESS) {
-                clmem__warn("clmem_svm_pool", "clEnqueueSVMFree failed with %s (%d); waiting for the queue instead",
-                            clmem_error_string(err), (int)err);
-                clFinish(blk->queue);
-                clSVMFree(ctx, blk->ptr);
-            }
-            clReleaseCommandQueue(blk->queue);
-            blk->queue = NULL;
-        } else {
-            clSVMFree(ctx, blk->ptr);
-        }
-#endif
+        clFinish(queue);
     }
+}
+
+/* without a lock: give a block's memory back through the backend */
+static void clmem__pool_backend_free(clmem__pool *p, clmem__pool_block *blk) {
+    p->be->free(p->user, blk);
+    if (blk->queue) clReleaseCommandQueue(blk->queue);
+    blk->queue = NULL;
     blk->ptr = NULL;
+    blk->mem = NULL;
     blk->pending = false;
 }
 
@@ -880,12 +840,14 @@ static void clmem__pool_destroy(clmem__pool *p) {
         clmem__unlock(&clmem__pool_records_lock);
     }
     clmem__pool_lock_destroy(&p->lock);
-    if (p->alloc) clmem_allocator_release(p->alloc);
-    if (p->svm_alloc) clmem_svm_allocator_release(p->svm_alloc);
+    if (p->be->destroy) p->be->destroy(p->user);
     CLMEM_FREE(p->raw);
 }
 
-static clmem__pool *clmem__pool_new(const char *fn, unsigned L, cl_int *errcode_ret) {
+/* a pool of `be` blocks over `user` (the caller hands its reference to the pool on
+   success), L checked */
+static clmem__pool *clmem__pool_new(const char *fn, unsigned L, const clmem__pool_backend *be, void *user,
+                                    cl_context context, cl_int *errcode_ret) {
     clmem__pool *p = NULL;
     void *raw;
     unsigned i;
@@ -900,6 +862,10 @@ static clmem__pool *clmem__pool_new(const char *fn, unsigned L, cl_int *errcode_
         p = CLMEM__CAST(clmem__pool *, (void *)((char *)raw + (128 - (uintptr_t)raw % 128)));
         memset(p, 0, sizeof *p);
         p->raw = raw;
+        p->be = be;
+        p->user = user;
+        p->binds_queue = be->binds_queue;
+        p->context = context;
         p->L = L;
         p->nbins = (uint32_t)(sizeof(size_t) * 8) << L; /* bin numbers are below 64 << L */
         clmem__pool_lock_init(&p->lock);
@@ -910,8 +876,19 @@ static clmem__pool *clmem__pool_new(const char *fn, unsigned L, cl_int *errcode_
     return p;
 }
 
+/* a pool over an allocator (the buffer and SVM pools): the allocator must not be
+   NULL; the caller takes the pool's reference to it on success */
+static clmem__pool *clmem__pool_over(const char *fn, const void *allocator, void *user, cl_context context, unsigned L,
+                                     const clmem__pool_backend *be, cl_int *errcode_ret) {
+    if (CLMEM__CHECKS && allocator == NULL) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "allocator is NULL"));
+        return NULL;
+    }
+    return clmem__pool_new(fn, L, be, user, context, errcode_ret);
+}
+
 /* without a lock: a fresh block's memory of asz bytes, within the limit */
-static cl_int clmem__pool_fresh(clmem__pool *p, size_t asz, void **ptr, bool *limited, bool *null_ret) {
+static cl_int clmem__pool_fresh(clmem__pool *p, size_t asz, void **ptr, void **mem, bool *limited, bool *null_ret) {
     cl_int err = CL_SUCCESS;
     *limited = false;
     *null_ret = false;
@@ -924,21 +901,11 @@ static cl_int clmem__pool_fresh(clmem__pool *p, size_t asz, void **ptr, bool *li
     p->managed_bytes += asz; /* reserved now, so that threads cannot pass the limit together */
     clmem__pool_unlock(&p->lock);
     *ptr = NULL;
-    if (!p->is_svm) {
-        cl_mem m = NULL;
-        err = p->alloc->ops.allocate(p->alloc->user, asz, &m);
-        if (err == CL_SUCCESS && m == NULL) {
-            err = CL_INVALID_VALUE;
-            *null_ret = true;
-        }
-        *ptr = m;
-    } else {
-#if CLMEM__POOL_SVM
-        *ptr = clSVMAlloc(p->svm_alloc->context, p->svm_alloc->flags, asz, p->svm_alloc->alignment);
-        if (*ptr == NULL) err = CL_MEM_OBJECT_ALLOCATION_FAILURE; /* PyOpenCL ignored this */
-#else
-        err = CL_INVALID_OPERATION;
-#endif
+    *mem = NULL;
+    err = p->be->make(p->user, asz, ptr, mem);
+    if (err == CL_SUCCESS && *ptr == NULL) {
+        err = CL_INVALID_VALUE;
+        *null_ret = true;
     }
     clmem__pool_lock(&p->lock);
     if (err != CL_SUCCESS) p->managed_bytes -= asz;
@@ -953,7 +920,8 @@ static cl_int clmem__pool_check_queue(clmem__pool *p, cl_command_queue queue, co
     cl_command_queue last;
     cl_context qctx;
     cl_int err;
-    if (CLMEM__CHECKS && queue == NULL) return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue is NULL");
+    if (CLMEM__CHECKS && queue == NULL)
+        return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue is NULL (the host's allocations need none)");
     if (!CLMEM__CHECKS) return CL_SUCCESS;
 #if defined(__GNUC__) || defined(__clang__)
     last = __atomic_load_n(&p->checked_queue, __ATOMIC_ACQUIRE);
@@ -975,12 +943,6 @@ static cl_int clmem__pool_check_queue(clmem__pool *p, cl_command_queue queue, co
     clmem__pool_unlock(&p->lock);
 #endif
     return CL_SUCCESS;
-}
-
-static bool clmem__queue_is_ooo(cl_command_queue q) {
-    cl_command_queue_properties props = 0;
-    return clGetCommandQueueInfo(q, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL) == CL_SUCCESS &&
-           (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
 }
 
 /* without a lock, on a block just handed out: make it safe where it goes. A pending
@@ -1007,7 +969,7 @@ static cl_int clmem__pool_settle(clmem__pool *p, clmem__pool_block *blk, cl_comm
         }
         blk->pending = false;
     }
-    if (p->is_svm && blk->queue != queue) {
+    if (p->binds_queue && blk->queue != queue) {
         if (queue) clRetainCommandQueue(queue);
         if (blk->queue) clReleaseCommandQueue(blk->queue);
         blk->queue = queue;
@@ -1016,8 +978,8 @@ static cl_int clmem__pool_settle(clmem__pool *p, clmem__pool_block *blk, cl_comm
     return CL_SUCCESS;
 }
 
-static cl_int clmem__pool_put(clmem__pool_block *blk, uint64_t gen, cl_command_queue queue, const void *ptr,
-                              size_t size, const char *fn);
+CLMEM__INLINE cl_int clmem__pool_put(clmem__pool_block *blk, uint64_t gen, cl_command_queue queue, bool ooo,
+                                     const void *ptr, size_t size, const char *fn);
 static bool clmem__pool_free_one(clmem__pool *p);
 
 static CLMEM__NOINLINE cl_int clmem__pool_get_slow(clmem__pool *p, size_t size, cl_command_queue queue,
@@ -1029,7 +991,7 @@ static CLMEM__NOINLINE cl_int clmem__pool_handout(clmem__pool *p, clmem__pool_bl
                                                   size_t size, const char *fn, clmem__pool_block **out) {
     cl_int err = clmem__pool_settle(p, blk, queue, fn);
     if (err != CL_SUCCESS) {
-        clmem__pool_put(blk, blk->owner.gen, blk->pending ? blk->queue : NULL, blk->ptr, size, fn);
+        clmem__pool_put(blk, blk->owner.gen, blk->pending ? blk->queue : NULL, blk->ooo, blk->ptr, size, fn);
         return err;
     }
     *out = blk;
@@ -1052,7 +1014,8 @@ static inline cl_int clmem__pool_get(clmem__pool *p, size_t size, cl_command_que
         clmem__pool_activate(sh, si, blk, size, file, line, true);
         if (blk->pending && queue == blk->queue && !blk->ooo) blk->pending = false; /* same in-order queue */
         clmem__pool_unlock(&sh->lock);
-        if (blk->pending || (p->is_svm && blk->queue != queue)) return clmem__pool_handout(p, blk, queue, size, fn, out);
+        if (blk->pending || (p->binds_queue && blk->queue != queue))
+            return clmem__pool_handout(p, blk, queue, size, fn, out);
         *out = blk;
         return CL_SUCCESS;
     }
@@ -1089,7 +1052,7 @@ static CLMEM__NOINLINE cl_int clmem__pool_get_slow(clmem__pool *p, size_t size, 
     clmem__pool_shard *sh = &p->shards[si].s;
     clmem__pool_block *blk;
     size_t asz;
-    void *ptr = NULL;
+    void *ptr = NULL, *mem = NULL;
     cl_int err;
     bool limited = false, hooked = false, counted = false, null_ret = false;
     unsigned attempt = 0;
@@ -1104,7 +1067,7 @@ static CLMEM__NOINLINE cl_int clmem__pool_get_slow(clmem__pool *p, size_t size, 
                            size);
     CLMEM_ASSERT(clmem_bin_number(p->L, asz) == bin && asz >= size);
     for (;;) {
-        err = clmem__pool_fresh(p, asz, &ptr, &limited, &null_ret);
+        err = clmem__pool_fresh(p, asz, &ptr, &mem, &limited, &null_ret);
         if (err == CL_SUCCESS) break;
         if (err == CL_INVALID_BUFFER_SIZE && !null_ret) /* 1 PiB: more than any device allocates */
             return clmem__fail(CL_MEM_OBJECT_ALLOCATION_FAILURE, fn,
@@ -1122,7 +1085,7 @@ static CLMEM__NOINLINE cl_int clmem__pool_get_slow(clmem__pool *p, size_t size, 
         clmem__pool_unlock(&p->lock);
         if (!hooked) { /* stage 1: the release hook (PyOpenCL: gc), then the bin again */
             hooked = true;
-            if (!p->is_svm && p->alloc->ops.try_release_blocks) p->alloc->ops.try_release_blocks(p->alloc->user);
+            if (p->be->try_release) p->be->try_release(p->user);
         }
         if ((blk = clmem__pool_steal(p, si, true, bin, queue, size, file, line)) != NULL) goto handout;
         if (clmem__pool_free_one(p)) continue; /* stage 2: free one held block, largest bin first */
@@ -1149,6 +1112,7 @@ static CLMEM__NOINLINE cl_int clmem__pool_get_slow(clmem__pool *p, size_t size, 
         clmem__pool_block tmp;
         memset(&tmp, 0, sizeof tmp);
         tmp.ptr = ptr;
+        tmp.mem = mem;
         clmem__pool_backend_free(p, &tmp);
         clmem__pool_lock(&p->lock);
         p->managed_bytes -= asz;
@@ -1156,13 +1120,12 @@ static CLMEM__NOINLINE cl_int clmem__pool_get_slow(clmem__pool *p, size_t size, 
         return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for a block record");
     }
     blk->ptr = ptr;
+    blk->mem = mem;
     blk->bin = bin;
-#if CLMEM__POOL_SVM
-    if (p->is_svm && queue) { /* a fresh block is in use on no queue: bind it */
+    if (p->binds_queue && queue) { /* a fresh block is in use on no queue: bind it */
         clRetainCommandQueue(queue);
         blk->queue = queue;
     }
-#endif
     clmem__pool_lock_all(p); /* a miss: also the moment to see what the other shards hold */
     clmem__pool_rebase(p, sh);
     clmem__pool_activate(sh, si, blk, size, file, line, false);
@@ -1171,7 +1134,7 @@ static CLMEM__NOINLINE cl_int clmem__pool_get_slow(clmem__pool *p, size_t size, 
     return CL_SUCCESS;
 
 handout:
-    if (blk->pending || (p->is_svm && blk->queue != queue)) return clmem__pool_handout(p, blk, queue, size, fn, out);
+    if (blk->pending || (p->binds_queue && blk->queue != queue)) return clmem__pool_handout(p, blk, queue, size, fn, out);
     *out = blk;
     return CL_SUCCESS;
 }
@@ -1193,11 +1156,9 @@ static CLMEM__NOINLINE cl_int clmem__pool_put_stale(clmem__pool_block *blk, cons
 /* under the shard's lock, a release on a queue the block does not have: remember the
    queue (driver calls: outside the lock, with the pool kept by `busy`) */
 static CLMEM__NOINLINE void clmem__pool_put_queue(clmem__pool_shard *sh, clmem__pool_block *blk,
-                                                  cl_command_queue queue) {
-    bool ooo;
+                                                  cl_command_queue queue, bool ooo) {
     ++sh->busy;
     clmem__pool_unlock(&sh->lock);
-    ooo = clmem__queue_is_ooo(queue);
     clRetainCommandQueue(queue);
     if (blk->queue) clReleaseCommandQueue(blk->queue);
     blk->queue = queue;
@@ -1231,12 +1192,16 @@ static CLMEM__NOINLINE cl_int clmem__pool_put_free(clmem__pool *p, clmem__pool_s
 /* return an active block to its pool (or to the allocator after stop_holding).
    queue: NULL for a plain release (the caller guarantees nothing uses the block; an
    SVM block bound to a queue stays ordered behind it), else the queue the release is
-   ordered on (cudaFreeAsync's stream). ptr and size are for the message.
+   ordered on (cudaFreeAsync's stream); ooo: whether that queue is out of order (read
+   by the caller where queue is not the block's queue). ptr and size are for the
+   message.
    The generation is checked twice: without a lock (a stale handle never touches its
    pool, which may be gone), then under the lock of the block's shard, where it is
-   bumped: of two threads releasing copies of one handle at once, one wins. */
-static inline cl_int clmem__pool_put(clmem__pool_block *blk, uint64_t gen, cl_command_queue queue, const void *ptr,
-                                     size_t size, const char *fn) {
+   bumped: of two threads releasing copies of one handle at once, one wins. Always
+   inlined: a plain release (queue NULL) then loses the queue paths (the pair's
+   instruction count, bench/pool_bench.c). */
+CLMEM__INLINE cl_int clmem__pool_put(clmem__pool_block *blk, uint64_t gen, cl_command_queue queue, bool ooo,
+                                     const void *ptr, size_t size, const char *fn) {
     clmem__pool *p;
     clmem__pool_shard *sh;
     if (!(gen & 1) || clmem__gen_load(&blk->owner.gen) != gen) return clmem__pool_put_stale(blk, ptr, size, fn);
@@ -1252,9 +1217,9 @@ static inline cl_int clmem__pool_put(clmem__pool_block *blk, uint64_t gen, cl_co
     if (queue && queue == blk->queue) {
         blk->pending = true; /* the queue it has: nothing to retain */
     } else if (queue) {
-        clmem__pool_put_queue(sh, blk, queue);
+        clmem__pool_put_queue(sh, blk, queue, ooo);
     } else {
-        blk->pending = p->is_svm && blk->queue != NULL; /* SVM: still ordered behind its queue */
+        blk->pending = p->binds_queue && blk->queue != NULL; /* SVM: still ordered behind its queue */
     }
     if (!p->stop_holding) {
         clmem__pool_hold(sh, blk);
@@ -1508,6 +1473,43 @@ static clmem__pool_block *clmem__pool_live(void *block, uint64_t gen) {
     return blk;
 }
 
+/* before a release on `queue` (clmem_*_enqueue_release): the queue must be valid and
+   of the pool's context, and whether it runs out of order is read here (a failed
+   query is its code). Nothing to check for a stale handle (the release reports it)
+   or the queue the block already has. */
+static cl_int clmem__pool_check_release_queue(clmem__pool_block *blk, uint64_t gen, cl_command_queue queue,
+                                              const char *fn, bool *ooo) {
+    cl_int err;
+    *ooo = false;
+    if (CLMEM__CHECKS && queue == NULL)
+        return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue is NULL (a plain release is for a block that "
+                                                         "nothing on any queue still uses)");
+    if (!clmem__pool_live(blk, gen) || queue == blk->queue) return CL_SUCCESS;
+    if ((err = clmem__pool_check_queue(blk->pool, queue, fn)) != CL_SUCCESS) return err;
+    return clmem__queue_out_of_order(fn, queue, ooo);
+}
+
+/* A pool kind's four allocate entry points (clmem_<kind>_allocate, _allocate_at,
+   _allocate_on_queue, _allocate_on_queue_at) over its own allocate, impl(pool, size,
+   on_queue, queue, errcode_ret, fn, file, line), which checks, calls the core and
+   makes the kind's handle. */
+#define CLMEM__POOL_ALLOCATE(kind, handle, impl)                                                                   \
+    CLMEM_API handle clmem_##kind##_allocate_at(clmem_##kind *pool, size_t size, cl_int *errcode_ret,              \
+                                                const char *file, int line) {                                      \
+        return impl(pool, size, false, NULL, errcode_ret, "clmem_" #kind "_allocate", file, line);               \
+    }                                                                                                              \
+    CLMEM_API handle(clmem_##kind##_allocate)(clmem_##kind *pool, size_t size, cl_int *errcode_ret) {              \
+        return impl(pool, size, false, NULL, errcode_ret, "clmem_" #kind "_allocate", NULL, 0);                  \
+    }                                                                                                              \
+    CLMEM_API handle clmem_##kind##_allocate_on_queue_at(clmem_##kind *pool, size_t size, cl_command_queue queue,  \
+                                                         cl_int *errcode_ret, const char *file, int line) {        \
+        return impl(pool, size, true, queue, errcode_ret, "clmem_" #kind "_allocate_on_queue", file, line);      \
+    }                                                                                                              \
+    CLMEM_API handle(clmem_##kind##_allocate_on_queue)(clmem_##kind *pool, size_t size, cl_command_queue queue,    \
+                                                       cl_int *errcode_ret) {                                      \
+        return clmem_##kind##_allocate_on_queue_at(pool, size, queue, errcode_ret, NULL, 0);                     \
+    }
+
 /* ---- buffer pools ---- */
 
 static cl_int clmem__pool_release_buffer(clmem_buffer *buf) {
@@ -1516,22 +1518,46 @@ static cl_int clmem__pool_release_buffer(clmem_buffer *buf) {
     size_t size = buf->size;
     uint64_t gen = buf->generation;
     memset(buf, 0, sizeof *buf);
-    return clmem__pool_put(blk, gen, NULL, mem, size, "clmem_buffer_release");
+    return clmem__pool_put(blk, gen, NULL, false, mem, size, "clmem_buffer_release");
 }
+
+/* the buffer backend: blocks from a clmem_allocator */
+static cl_int clmem__pool_buffer_make(void *user, size_t size, void **ptr, void **mem) {
+    clmem_allocator *a = CLMEM__CAST(clmem_allocator *, user);
+    cl_mem m = NULL;
+    cl_int err = a->ops.allocate(a->user, size, &m);
+    (void)mem;
+    *ptr = m;
+    return err;
+}
+
+static void clmem__pool_buffer_free(void *user, clmem__pool_block *blk) {
+    clmem_allocator *a = CLMEM__CAST(clmem_allocator *, user);
+    /* clReleaseMemObject waits for the commands using the buffer by itself; a custom
+       free may not: wait for the point where the block was released */
+    if (blk->pending && blk->queue && a->ops.free != clmem__cl_free) clmem__pool_wait_queue(blk->queue);
+    a->ops.free(a->user, CLMEM__CAST(cl_mem, blk->ptr));
+}
+
+static void clmem__pool_buffer_try_release(void *user) {
+    clmem_allocator *a = CLMEM__CAST(clmem_allocator *, user);
+    if (a->ops.try_release_blocks) a->ops.try_release_blocks(a->user);
+}
+
+static void clmem__pool_buffer_destroy(void *user) { clmem_allocator_release(CLMEM__CAST(clmem_allocator *, user)); }
+
+static const clmem__pool_backend clmem__pool_buffer_backend = {clmem__pool_buffer_make, clmem__pool_buffer_free,
+                                                               clmem__pool_buffer_try_release,
+                                                               clmem__pool_buffer_destroy, false};
 
 CLMEM_API clmem_memory_pool *clmem_memory_pool_create(clmem_allocator *allocator, unsigned leading_bits_in_bin_id,
                                                       cl_int *errcode_ret) {
     static const char fn[] = "clmem_memory_pool_create";
-    clmem__pool *p;
-    if (CLMEM__CHECKS && allocator == NULL) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "allocator is NULL"));
-        return NULL;
-    }
-    p = clmem__pool_new(fn, leading_bits_in_bin_id, errcode_ret);
+    clmem__pool *p = clmem__pool_over(fn, allocator, allocator, allocator ? allocator->context : NULL,
+                                      leading_bits_in_bin_id, &clmem__pool_buffer_backend, errcode_ret);
     if (!p) return NULL;
     clmem_allocator_retain(allocator);
-    p->alloc = allocator;
-    p->context = allocator->context;
+    p->flags = allocator->flags;
     if (allocator->ops.is_deferred)
         clmem__warn(fn, "memory pools expect non-deferred allocators: a deferred allocator may report out-of-memory "
                         "only at first use, where the pool cannot free held blocks and retry "
@@ -1540,9 +1566,9 @@ CLMEM_API clmem_memory_pool *clmem_memory_pool_create(clmem_allocator *allocator
 }
 
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__SIZEOF_POINTER__) && __SIZEOF_POINTER__ == 8
-CLMEM__STATIC_ASSERT(sizeof(clmem_pooled_svm) == 40 && offsetof(clmem_pooled_svm, svm.owner) == 16 &&
-                         offsetof(clmem_pooled_svm, block) == 24 && offsetof(clmem_pooled_svm, generation) == 32,
-                     "clmem_pooled_svm: ptr, size, owner, block, generation (clmem__pooled_svm_handle writes them so)");
+CLMEM__STATIC_ASSERT(sizeof(clmem_pooled_svm) == 32 && offsetof(clmem_pooled_svm, svm.pool) == 16 &&
+                         offsetof(clmem_pooled_svm, svm.generation) == 24,
+                     "clmem_pooled_svm: ptr, size, pool, generation (clmem__pooled_svm_handle writes them so)");
 CLMEM__STATIC_ASSERT(sizeof(clmem_buffer) == 64 && offsetof(clmem_buffer, context) == 8 &&
                          offsetof(clmem_buffer, flags) == 24 && offsetof(clmem_buffer, root) == 32 &&
                          offsetof(clmem_buffer, origin) == 40 && offsetof(clmem_buffer, pool) == 48,
@@ -1560,7 +1586,7 @@ static inline clmem_buffer clmem__pool_handle(const clmem__pool *p, const clmem_
        21 ns a pair in bench/pool_bench's main loop. */
     typedef uint64_t clmem__u64x2 __attribute__((vector_size(16)));
     const clmem__u64x2 v[4] = {{(uint64_t)(uintptr_t)blk->ptr, (uint64_t)(uintptr_t)p->context},
-                               {(uint64_t)size, (uint64_t)p->alloc->flags},
+                               {(uint64_t)size, (uint64_t)p->flags},
                                {(uint64_t)(uintptr_t)blk->ptr, 0},
                                {(uint64_t)(uintptr_t)blk, blk->owner.gen}};
     memcpy(&b, v, sizeof b);
@@ -1568,7 +1594,7 @@ static inline clmem_buffer clmem__pool_handle(const clmem__pool *p, const clmem_
     b.mem = CLMEM__CAST(cl_mem, blk->ptr);
     b.context = p->context;
     b.size = size;
-    b.flags = p->alloc->flags;
+    b.flags = p->flags;
     b.root = b.mem;
     b.origin = 0;
     b.pool = CLMEM__CAST(void *, blk);
@@ -1577,8 +1603,11 @@ static inline clmem_buffer clmem__pool_handle(const clmem__pool *p, const clmem_
     return b;
 }
 
-static clmem_buffer clmem__memory_pool_allocate(clmem_memory_pool *pool, size_t size, cl_command_queue queue,
-                                                cl_int *errcode_ret, const char *fn, const char *file, int line) {
+/* queue: the queue the block is for (on_queue), or NULL for the host. Always inlined:
+   the plain allocate is then the fast path alone (bench/pool_bench.c) */
+CLMEM__INLINE clmem_buffer clmem__memory_pool_allocate(clmem_memory_pool *pool, size_t size, bool on_queue,
+                                                       cl_command_queue queue, cl_int *errcode_ret, const char *fn,
+                                                       const char *file, int line) {
     clmem__pool *p;
     clmem__pool_block *blk = NULL;
     cl_int err;
@@ -1587,7 +1616,7 @@ static clmem_buffer clmem__memory_pool_allocate(clmem_memory_pool *pool, size_t 
         return clmem__buffer_empty();
     }
     p = &pool->core;
-    if (queue && (err = clmem__pool_check_queue(p, queue, fn)) != CL_SUCCESS) {
+    if (on_queue && (err = clmem__pool_check_queue(p, queue, fn)) != CL_SUCCESS) {
         clmem__set_err(errcode_ret, err);
         return clmem__buffer_empty();
     }
@@ -1597,33 +1626,7 @@ static clmem_buffer clmem__memory_pool_allocate(clmem_memory_pool *pool, size_t 
     return clmem__pool_handle(p, blk, size);
 }
 
-CLMEM_API clmem_buffer clmem_memory_pool_allocate_at(clmem_memory_pool *pool, size_t size, cl_int *errcode_ret,
-                                                     const char *file, int line) {
-    return clmem__memory_pool_allocate(pool, size, NULL, errcode_ret, "clmem_memory_pool_allocate", file, line);
-}
-
-CLMEM_API clmem_buffer(clmem_memory_pool_allocate)(clmem_memory_pool *pool, size_t size, cl_int *errcode_ret) {
-    return clmem__memory_pool_allocate(pool, size, NULL, errcode_ret, "clmem_memory_pool_allocate", NULL, 0);
-}
-
-CLMEM_API clmem_buffer clmem_memory_pool_allocate_on_queue_at(clmem_memory_pool *pool, size_t size,
-                                                              cl_command_queue queue, cl_int *errcode_ret,
-                                                              const char *file, int line) {
-    static const char fn[] = "clmem_memory_pool_allocate_on_queue";
-    if (CLMEM__CHECKS && pool && queue == NULL) {
-        clmem_buffer b;
-        memset(&b, 0, sizeof b);
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_COMMAND_QUEUE, fn,
-                                                "queue is NULL (use clmem_memory_pool_allocate for the host)"));
-        return b;
-    }
-    return clmem__memory_pool_allocate(pool, size, queue, errcode_ret, fn, file, line);
-}
-
-CLMEM_API clmem_buffer(clmem_memory_pool_allocate_on_queue)(clmem_memory_pool *pool, size_t size,
-                                                            cl_command_queue queue, cl_int *errcode_ret) {
-    return clmem_memory_pool_allocate_on_queue_at(pool, size, queue, errcode_ret, NULL, 0);
-}
+CLMEM__POOL_ALLOCATE(memory_pool, clmem_buffer, clmem__memory_pool_allocate)
 
 CLMEM_API cl_int clmem_pooled_buffer_enqueue_release(clmem_buffer *buf, cl_command_queue queue) {
     static const char fn[] = "clmem_pooled_buffer_enqueue_release";
@@ -1632,28 +1635,19 @@ CLMEM_API cl_int clmem_pooled_buffer_enqueue_release(clmem_buffer *buf, cl_comma
     size_t size;
     uint64_t gen;
     cl_int err;
+    bool ooo = false;
     if (!buf || !buf->mem) return CL_SUCCESS;
     if (CLMEM__CHECKS && !buf->pool)
         return clmem__fail(CL_INVALID_MEM_OBJECT, fn,
                            "buffer %p is not a pooled buffer (release it with clmem_buffer_release)",
                            (void *)buf->mem);
     blk = CLMEM__CAST(clmem__pool_block *, buf->pool);
-    if (CLMEM__CHECKS && queue == NULL)
-        return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue is NULL (use clmem_buffer_release for a release "
-                                                         "that nothing on any queue still uses)");
-    if (!clmem__pool_live(blk, buf->generation)) {
-        mem = buf->mem;
-        size = buf->size;
-        gen = buf->generation;
-        memset(buf, 0, sizeof *buf);
-        return clmem__pool_put(blk, gen, NULL, mem, size, fn); /* reports the double release */
-    }
-    if (queue != blk->queue && (err = clmem__pool_check_queue(blk->pool, queue, fn)) != CL_SUCCESS) return err;
+    if ((err = clmem__pool_check_release_queue(blk, buf->generation, queue, fn, &ooo)) != CL_SUCCESS) return err;
     mem = buf->mem;
     size = buf->size;
     gen = buf->generation;
     memset(buf, 0, sizeof *buf);
-    return clmem__pool_put(blk, gen, queue, mem, size, fn);
+    return clmem__pool_put(blk, gen, queue, ooo, mem, size, fn);
 }
 
 CLMEM_API clmem_memory_pool *clmem_pooled_buffer_pool(clmem_buffer buf) {
@@ -1662,7 +1656,7 @@ CLMEM_API clmem_memory_pool *clmem_pooled_buffer_pool(clmem_buffer buf) {
     bool released;
     if (!blk || !buf.mem) return NULL;
     p = blk->pool;
-    if (p->is_svm) return NULL;
+    if (p->be != &clmem__pool_buffer_backend) return NULL;
     clmem__pool_lock(&p->lock);
     released = p->released;
     clmem__pool_unlock(&p->lock);
@@ -1674,17 +1668,14 @@ CLMEM_API clmem_memory_pool *clmem_pooled_buffer_pool(clmem_buffer buf) {
         if (!pool) return 0;                                     \
         return clmem__pool_count(&pool->core, what);             \
     }
-CLMEM__POOL_GETTER(memory_pool, held_blocks, 0)
-CLMEM__POOL_GETTER(memory_pool, active_blocks, 1)
-CLMEM__POOL_GETTER(memory_pool, managed_bytes, 2)
-CLMEM__POOL_GETTER(memory_pool, active_bytes, 3)
-CLMEM__POOL_GETTER(svm_pool, held_blocks, 0)
-CLMEM__POOL_GETTER(svm_pool, active_blocks, 1)
-CLMEM__POOL_GETTER(svm_pool, managed_bytes, 2)
-CLMEM__POOL_GETTER(svm_pool, active_bytes, 3)
 
-/* the rest of each pool's API: the same core under two names */
+/* the rest of each pool's API: the same core under each kind's names (the pinned
+   pool's are made in pinned.c) */
 #define CLMEM__POOL_COMMON(kind)                                                                                   \
+    CLMEM__POOL_GETTER(kind, held_blocks, 0)                                                                       \
+    CLMEM__POOL_GETTER(kind, active_blocks, 1)                                                                     \
+    CLMEM__POOL_GETTER(kind, managed_bytes, 2)                                                                     \
+    CLMEM__POOL_GETTER(kind, active_bytes, 3)                                                                      \
     CLMEM_API uint32_t clmem_##kind##_bin_number(clmem_##kind *pool, size_t size) {                                \
         return clmem_bin_number(pool ? pool->core.L : CLMEM_POOL_DEFAULT_LEADING_BITS, size);                    \
     }                                                                                                              \
@@ -1750,20 +1741,59 @@ CLMEM__POOL_COMMON(svm_pool)
 
 /* ---- SVM pools ---- */
 
+/* the SVM backend: blocks from clSVMAlloc with the allocator's flags and alignment;
+   a block's free is enqueued behind the work on its queue */
+static cl_int clmem__pool_svm_make(void *user, size_t size, void **ptr, void **mem) {
+    (void)mem;
+#ifdef CL_VERSION_2_0
+    {
+        clmem_svm_allocator *a = CLMEM__CAST(clmem_svm_allocator *, user);
+        *ptr = clSVMAlloc(a->context, a->flags, size, a->alignment);
+        return *ptr ? CL_SUCCESS : CL_MEM_OBJECT_ALLOCATION_FAILURE; /* PyOpenCL ignored a NULL */
+    }
+#else
+    (void)user; (void)size; (void)ptr;
+    return CL_INVALID_OPERATION;
+#endif
+}
+
+static void clmem__pool_svm_free(void *user, clmem__pool_block *blk) {
+#ifdef CL_VERSION_2_0
+    cl_context ctx = CLMEM__CAST(clmem_svm_allocator *, user)->context;
+    if (blk->queue) {
+        /* after the work enqueued on its queue, the way SVM allocations are freed */
+        cl_int err = clmem__svm_free_after(blk->queue, ctx, blk->ptr);
+        if (err == CL_SUCCESS) {
+            clFlush(blk->queue);
+            return;
+        }
+        clmem__warn("clmem_svm_pool", "clEnqueueSVMFree failed with %s (%d); waiting for the queue instead",
+                    clmem_error_string(err), (int)err);
+        clFinish(blk->queue);
+    }
+    clSVMFree(ctx, blk->ptr);
+#else
+    (void)user; (void)blk;
+#endif
+}
+
+static void clmem__pool_svm_destroy(void *user) { clmem_svm_allocator_release(CLMEM__CAST(clmem_svm_allocator *, user)); }
+
+static const clmem__pool_backend clmem__pool_svm_backend = {clmem__pool_svm_make, clmem__pool_svm_free, NULL,
+                                                            clmem__pool_svm_destroy, true};
+
+/* the SVM allocator behind an SVM pool */
+static clmem_svm_allocator *clmem__svm_pool_allocator(clmem_svm_pool *pool) {
+    return CLMEM__CAST(clmem_svm_allocator *, pool->core.user);
+}
+
 CLMEM_API clmem_svm_pool *clmem_svm_pool_create(clmem_svm_allocator *allocator, unsigned leading_bits_in_bin_id,
                                                 cl_int *errcode_ret) {
-    static const char fn[] = "clmem_svm_pool_create";
-    clmem__pool *p;
-    if (CLMEM__CHECKS && allocator == NULL) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "allocator is NULL"));
-        return NULL;
-    }
-    p = clmem__pool_new(fn, leading_bits_in_bin_id, errcode_ret);
+    clmem__pool *p = clmem__pool_over("clmem_svm_pool_create", allocator, allocator,
+                                      allocator ? allocator->context : NULL, leading_bits_in_bin_id,
+                                      &clmem__pool_svm_backend, errcode_ret);
     if (!p) return NULL;
     clmem_svm_allocator_retain(allocator);
-    p->svm_alloc = allocator;
-    p->context = allocator->context;
-    p->is_svm = true;
     return CLMEM__CAST(clmem_svm_pool *, (void *)p);
 }
 
@@ -1773,27 +1803,26 @@ static clmem_pooled_svm clmem__pooled_svm_empty(void) {
     return r;
 }
 
-/* the handle of an SVM block just handed out: as two 16-byte pairs and a word where
-   the layout allows (see clmem__pool_handle) */
+/* the handle of an SVM block just handed out: two 16-byte pairs where the layout
+   allows (see clmem__pool_handle) */
 static inline clmem_pooled_svm clmem__pooled_svm_handle(const clmem__pool_block *blk, size_t size) {
     clmem_pooled_svm r;
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__SIZEOF_POINTER__) && __SIZEOF_POINTER__ == 8
     typedef uint64_t clmem__u64x2 __attribute__((vector_size(16)));
-    const clmem__u64x2 v[2] = {{(uint64_t)(uintptr_t)blk->ptr, (uint64_t)size}, {0, (uint64_t)(uintptr_t)blk}};
+    const clmem__u64x2 v[2] = {{(uint64_t)(uintptr_t)blk->ptr, (uint64_t)size},
+                               {(uint64_t)(uintptr_t)blk, blk->owner.gen}};
     memcpy(&r, v, sizeof v);
-    r.generation = blk->owner.gen;
 #else
     r.svm.ptr = blk->ptr;
     r.svm.size = size;
-    r.svm.owner = 0;
-    r.block = CLMEM__CAST(void *, blk);
-    r.generation = blk->owner.gen;
+    r.svm.pool = clmem__unconst(blk);
+    r.svm.generation = blk->owner.gen;
 #endif
     return r;
 }
 
-static clmem_pooled_svm clmem__svm_pool_allocate(clmem_svm_pool *pool, size_t size, cl_command_queue queue,
-                                                 bool explicit_queue, cl_int *errcode_ret, const char *fn,
+static clmem_pooled_svm clmem__svm_pool_allocate(clmem_svm_pool *pool, size_t size, bool on_queue,
+                                                 cl_command_queue queue, cl_int *errcode_ret, const char *fn,
                                                  const char *file, int line) {
     clmem__pool_block *blk = NULL;
     cl_int err;
@@ -1801,19 +1830,15 @@ static clmem_pooled_svm clmem__svm_pool_allocate(clmem_svm_pool *pool, size_t si
         clmem__set_err(errcode_ret, clmem__pool_null(fn));
         return clmem__pooled_svm_empty();
     }
-    if (explicit_queue) {
-        if ((err = clmem__pool_check_queue(&pool->core, queue, fn)) != CL_SUCCESS) {
+    if (on_queue) {
+        if ((err = clmem__pool_check_queue(&pool->core, queue, fn)) != CL_SUCCESS ||
+            (CLMEM__CHECKS && queue != clmem__svm_pool_allocator(pool)->queue &&
+             (err = clmem__check_in_order(fn, queue, "pooled SVM is ordered by its queue")) != CL_SUCCESS)) {
             clmem__set_err(errcode_ret, err);
             return clmem__pooled_svm_empty();
         }
-        if (CLMEM__CHECKS && queue != pool->core.svm_alloc->queue && clmem__queue_is_ooo(queue)) {
-            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_COMMAND_QUEUE, fn,
-                                                    "queue %p is out-of-order; pooled SVM needs an in-order queue",
-                                                    (void *)queue));
-            return clmem__pooled_svm_empty();
-        }
     } else {
-        queue = pool->core.svm_alloc->queue;
+        queue = clmem__svm_pool_allocator(pool)->queue;
     }
     err = clmem__pool_get(&pool->core, size, queue, fn, file, line, &blk);
     clmem__set_err(errcode_ret, err);
@@ -1821,62 +1846,45 @@ static clmem_pooled_svm clmem__svm_pool_allocate(clmem_svm_pool *pool, size_t si
     return clmem__pooled_svm_handle(blk, size);
 }
 
-CLMEM_API clmem_pooled_svm clmem_svm_pool_allocate_at(clmem_svm_pool *pool, size_t size, cl_int *errcode_ret,
-                                                      const char *file, int line) {
-    return clmem__svm_pool_allocate(pool, size, NULL, false, errcode_ret, "clmem_svm_pool_allocate", file, line);
-}
+CLMEM__POOL_ALLOCATE(svm_pool, clmem_pooled_svm, clmem__svm_pool_allocate)
 
-CLMEM_API clmem_pooled_svm(clmem_svm_pool_allocate)(clmem_svm_pool *pool, size_t size, cl_int *errcode_ret) {
-    return clmem__svm_pool_allocate(pool, size, NULL, false, errcode_ret, "clmem_svm_pool_allocate", NULL, 0);
-}
-
-CLMEM_API clmem_pooled_svm clmem_svm_pool_allocate_on_queue_at(clmem_svm_pool *pool, size_t size,
-                                                               cl_command_queue queue, cl_int *errcode_ret,
-                                                               const char *file, int line) {
-    return clmem__svm_pool_allocate(pool, size, queue, true, errcode_ret, "clmem_svm_pool_allocate_on_queue", file,
-                                    line);
-}
-
-CLMEM_API clmem_pooled_svm(clmem_svm_pool_allocate_on_queue)(clmem_svm_pool *pool, size_t size,
-                                                             cl_command_queue queue, cl_int *errcode_ret) {
-    return clmem_svm_pool_allocate_on_queue_at(pool, size, queue, errcode_ret, NULL, 0);
-}
-
-CLMEM_API cl_int clmem_pooled_svm_release(clmem_pooled_svm *p) {
+static cl_int clmem__pooled_svm_release(clmem_pooled_svm *p, const char *fn) {
     clmem__pool_block *blk;
     void *ptr;
     size_t size;
     uint64_t gen;
-    if (!p || !p->block) return CL_SUCCESS;
-    blk = CLMEM__CAST(clmem__pool_block *, p->block);
+    if (!p || !p->svm.pool) return CL_SUCCESS;
+    blk = CLMEM__CAST(clmem__pool_block *, p->svm.pool);
     ptr = p->svm.ptr;
     size = p->svm.size;
-    gen = p->generation;
+    gen = p->svm.generation;
     memset(p, 0, sizeof *p);
-    return clmem__pool_put(blk, gen, NULL, ptr, size, "clmem_pooled_svm_release");
+    return clmem__pool_put(blk, gen, NULL, false, ptr, size, fn);
+}
+
+CLMEM_API cl_int clmem_pooled_svm_release(clmem_pooled_svm *p) {
+    return clmem__pooled_svm_release(p, "clmem_pooled_svm_release");
 }
 
 /* the block of a handle that must still be active */
 static cl_int clmem__pooled_svm_check(clmem_pooled_svm p, const char *fn, clmem__pool_block **out) {
-    if (!p.block) return clmem__fail(CL_INVALID_VALUE, fn, "the pooled SVM handle is empty");
-    *out = clmem__pool_live(p.block, p.generation);
+    if (!p.svm.pool) return clmem__fail(CL_INVALID_VALUE, fn, "the pooled SVM handle is empty");
+    *out = clmem__pool_live(p.svm.pool, p.svm.generation);
     if (!*out)
         return clmem__fail(CLMEM_ERROR_DOUBLE_RELEASE, fn, "pooled SVM block %p (%zu bytes) was already released",
                            p.svm.ptr, p.svm.size);
     return CL_SUCCESS;
 }
 
-CLMEM_API cl_int clmem_pooled_svm_bind_to_queue(clmem_pooled_svm p, cl_command_queue queue) {
-    static const char fn[] = "clmem_pooled_svm_bind_to_queue";
+static cl_int clmem__pooled_svm_bind(clmem_pooled_svm p, cl_command_queue queue, const char *fn) {
     clmem__pool_block *blk = NULL;
     cl_int err;
     if ((err = clmem__pooled_svm_check(p, fn, &blk)) != CL_SUCCESS) return err;
     if (queue == NULL) return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue is NULL");
     if (blk->queue == queue) return CL_SUCCESS;
-    if ((err = clmem__pool_check_queue(blk->pool, queue, fn)) != CL_SUCCESS) return err;
-    if (clmem__queue_is_ooo(queue))
-        return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p is out-of-order; pooled SVM needs an in-order queue",
-                           (void *)queue);
+    if ((err = clmem__pool_check_queue(blk->pool, queue, fn)) != CL_SUCCESS ||
+        (err = clmem__check_in_order(fn, queue, "pooled SVM is ordered by its queue")) != CL_SUCCESS)
+        return err;
     if (blk->queue) {
         cl_event ev = NULL;
         err = clEnqueueMarkerWithWaitList(blk->queue, 0, NULL, &ev);
@@ -1890,6 +1898,10 @@ CLMEM_API cl_int clmem_pooled_svm_bind_to_queue(clmem_pooled_svm p, cl_command_q
     blk->queue = queue;
     blk->ooo = false;
     return CL_SUCCESS;
+}
+
+CLMEM_API cl_int clmem_pooled_svm_bind_to_queue(clmem_pooled_svm p, cl_command_queue queue) {
+    return clmem__pooled_svm_bind(p, queue, "clmem_pooled_svm_bind_to_queue");
 }
 
 CLMEM_API cl_int clmem_pooled_svm_unbind_from_queue(clmem_pooled_svm p) {
@@ -1906,16 +1918,17 @@ CLMEM_API cl_int clmem_pooled_svm_unbind_from_queue(clmem_pooled_svm p) {
 }
 
 CLMEM_API cl_command_queue clmem_pooled_svm_queue(clmem_pooled_svm p) {
-    clmem__pool_block *blk = clmem__pool_live(p.block, p.generation);
+    clmem__pool_block *blk = clmem__pool_live(p.svm.pool, p.svm.generation);
     return blk ? blk->queue : NULL;
 }
 
 CLMEM_API clmem_svm_pool *clmem_pooled_svm_pool(clmem_pooled_svm p) {
-    clmem__pool_block *blk = clmem__pool_live(p.block, p.generation);
+    clmem__pool_block *blk = clmem__pool_live(p.svm.pool, p.svm.generation);
     clmem__pool *pool;
     bool released;
     if (!blk) return NULL;
     pool = blk->pool;
+    if (pool->be != &clmem__pool_svm_backend) return NULL;
     clmem__pool_lock(&pool->lock);
     released = pool->released;
     clmem__pool_unlock(&pool->lock);
@@ -1923,8 +1936,9 @@ CLMEM_API clmem_svm_pool *clmem_pooled_svm_pool(clmem_pooled_svm p) {
 }
 
 CLMEM_API cl_int clmem_pooled_svm_enqueue_release(clmem_pooled_svm *p, cl_command_queue queue) {
+    static const char fn[] = "clmem_pooled_svm_enqueue_release";
     cl_int err;
-    if (!p || !p->block) return CL_SUCCESS;
-    if (queue && (err = clmem_pooled_svm_bind_to_queue(*p, queue)) != CL_SUCCESS) return err;
-    return clmem_pooled_svm_release(p);
+    if (!p || !p->svm.pool) return CL_SUCCESS;
+    if (queue && (err = clmem__pooled_svm_bind(*p, queue, fn)) != CL_SUCCESS) return err;
+    return clmem__pooled_svm_release(p, fn);
 }

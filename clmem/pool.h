@@ -1,6 +1,7 @@
 /* >>pool: allocators and memory pools for buffers and SVM (PyOpenCL's AllocatorBase,
    DeferredAllocator, ImmediateAllocator, MemoryPool, PooledBuffer, SVMAllocator,
-   SVMPool, PooledSVM) */
+   SVMPool, PooledSVM), and the pool core every pool kind shares (buffer, SVM and the
+   pinned host pool of >>pinned are backends of it) */
 #include "base.h"
 #include "svm.h"
 
@@ -68,6 +69,10 @@ extern "C" {
    until the block is reused elsewhere or freed. SVM pools work the same way: an SVM
    block is bound to a queue (its allocator's, clmem_svm_pool_allocate_on_queue's, or
    clmem_pooled_svm_bind_to_queue's) and its plain release is ordered on that queue.
+   Pinned host pools work as buffer pools (clmem_pinned_pool_allocate_on_queue,
+   clmem_pinned_allocation_enqueue_release). A queue that orders SVM (an SVM
+   allocator's, a pooled SVM block's) must be in order: an out-of-order one is
+   CL_INVALID_COMMAND_QUEUE. A failed CL_QUEUE_PROPERTIES query returns its code.
 
    THREADS. Allocators and pools may be used from any number of threads at once; a
    block may be released on another thread than the one that allocated it. A pool is
@@ -87,8 +92,9 @@ extern "C" {
    held, so they may release blocks into the same pool.
 
    RELEASE TWICE, STALE HANDLES. Releasing a pooled handle empties it. Each hand-out
-   of a block has its own generation, carried in the handle (clmem_buffer.generation,
-   clmem_pooled_svm.generation), so releasing a copy of a handle whose block was
+   of a block has its own generation, carried in the handle with the block's record
+   (clmem_buffer's, clmem_svm's and clmem_pinned_allocation's private `pool` and
+   `generation`), so releasing a copy of a handle whose block was
    released returns CLMEM_ERROR_DOUBLE_RELEASE and changes nothing, whether the block
    is held, freed, handed out again (to any size), or its pool is gone. Block records
    are never given back to the system (a released pool passes them on to later
@@ -311,10 +317,12 @@ CLMEM_API clmem_buffer clmem_memory_pool_allocate_on_queue_at(clmem_memory_pool 
     pool once `queue` gets past this point (cudaFreeAsync): commands already enqueued
     on queue may still use it; the handle is emptied at once. See QUEUE ORDER for who
     may reuse the block when. An empty handle: CL_SUCCESS. No driver call unless the
-    block last belonged to another queue (then the queue is checked once).
+    block last belonged to another queue (then the queue is checked: its context and
+    whether it runs out of order).
     Errors: CL_INVALID_MEM_OBJECT (a buffer that is not pooled), CL_INVALID_COMMAND_QUEUE
     (queue NULL or invalid), CL_INVALID_CONTEXT (queue of another context),
-    CLMEM_ERROR_DOUBLE_RELEASE (a stale copy). Thread safety: any thread.
+    CLMEM_ERROR_DOUBLE_RELEASE (a stale copy), the code of a failed queue query (named;
+    the handle is then kept). Thread safety: any thread.
     Example: clmem_pooled_buffer_enqueue_release(&tmp, q); */
 CLMEM_API cl_int clmem_pooled_buffer_enqueue_release(clmem_buffer *buf, cl_command_queue queue);
 
@@ -401,12 +409,15 @@ typedef struct clmem_svm_allocator clmem_svm_allocator;
     is then freed with clEnqueueSVMFree on it, after the work enqueued before, and a
     pooled block reused on this queue waits for the queue it was last used on.
     Unlike PyOpenCL, a clSVMAlloc that returns NULL is reported (out-of-memory).
-    Errors: CL_INVALID_CONTEXT (NULL), CL_INVALID_VALUE (alignment not a power of
-    two or too large, unknown flag bits), CL_INVALID_COMMAND_QUEUE (an invalid or
-    out-of-order queue), CL_INVALID_CONTEXT (queue of another context),
+    The flags, alignment and queue are checked as clmem_svm_allocation_create checks
+    them (the same function), so every allocation from an allocator that was made is
+    possible. Errors: CL_INVALID_CONTEXT (NULL), CL_INVALID_VALUE (alignment not a
+    power of two or too large; unknown flag bits, two of READ_WRITE/READ_ONLY/
+    WRITE_ONLY, SVM_ATOMICS without SVM_FINE_GRAIN_BUFFER), CL_INVALID_COMMAND_QUEUE
+    (an invalid or out-of-order queue), CL_INVALID_CONTEXT (queue of another context),
     CL_INVALID_OPERATION (no device of the context supports SVM, or the fine grain
-    or atomics asked for; OpenCL headers before 2.0), CL_OUT_OF_HOST_MEMORY.
-    Any thread. */
+    or atomics asked for; OpenCL headers before 2.0), the code of a failed device or
+    queue query (named in the message), CL_OUT_OF_HOST_MEMORY. Any thread. */
 CLMEM_API clmem_svm_allocator *clmem_svm_allocator_create(cl_context context, cl_uint alignment,
                                                           cl_svm_mem_flags flags, cl_command_queue queue,
                                                           cl_int *errcode_ret);
@@ -422,14 +433,13 @@ CLMEM_API void clmem_svm_allocator_retain(clmem_svm_allocator *alloc);
 CLMEM_API cl_int clmem_svm_allocator_release(clmem_svm_allocator *alloc);
 
 /** A pooled SVM block (PyOpenCL's PooledSVM): `svm` is the pointer with the size
-    asked for (pass it wherever a clmem_svm goes); `block` and `generation` are
-    private (the generation tells this hand-out of the block from later ones, so a
-    stale copy is always caught). Treat as read-only; release with
-    clmem_pooled_svm_release. */
+    asked for (pass it wherever a clmem_svm goes); its private `pool` and
+    `generation` name the block and this hand-out of it, so a stale copy is always
+    caught: released twice it is CLMEM_ERROR_DOUBLE_RELEASE, and its `.svm` given to
+    a copy, fill, map or kernel argument is CL_INVALID_VALUE ("a stale pooled SVM
+    handle"). Treat as read-only; release with clmem_pooled_svm_release. */
 typedef struct clmem_pooled_svm {
     clmem_svm svm;
-    void *block;
-    uint64_t generation;
 } clmem_pooled_svm;
 
 /** A pool of SVM blocks (opaque; PyOpenCL's SVMPool). */
@@ -470,7 +480,8 @@ CLMEM_API cl_int clmem_pooled_svm_release(clmem_pooled_svm *p);
 /** clmem_pooled_svm_enqueue_release(&p, queue): bind the block to `queue` (NULL:
     keep its queue) and return it to the pool: its later reuse on another queue, or
     its freeing, waits for what was enqueued on `queue` before. PyOpenCL's version
-    takes no queue. Errors as clmem_pooled_svm_bind_to_queue and _release. */
+    takes no queue. Errors as clmem_pooled_svm_bind_to_queue and _release (the
+    message names clmem_pooled_svm_enqueue_release). */
 CLMEM_API cl_int clmem_pooled_svm_enqueue_release(clmem_pooled_svm *p, cl_command_queue queue);
 
 /** clmem_pooled_svm_bind_to_queue(p, queue): from now on the block belongs to

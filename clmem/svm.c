@@ -43,12 +43,20 @@ static void clmem__svm_reg_restore(uint64_t id, clmem__svm_rec *rec) { clmem__re
 static void clmem__svm_reg_remove(uint64_t id) { clmem__reg_remove(&clmem__svm_reg, id); }
 
 /* clmem__svm_check_live(fn, what, svm, &ctx): an SVM pointer whose owner is known
-   must still be allocated; its context is returned (NULL for tags). */
+   (an allocation, a pooled block) must still be allocated (handed out); an
+   allocation's context is returned (NULL for tags and pooled blocks). */
 static cl_int clmem__svm_check_live(const char *fn, const char *what, clmem_svm svm, cl_context *ctx) {
     clmem__svm_rec *rec;
     *ctx = NULL;
-    if (svm.owner == 0) return CL_SUCCESS;
-    rec = clmem__svm_reg_find(svm.owner, CLMEM__SVM_ALLOCATION);
+    if (svm.pool) {
+        if (clmem__handout_stale(svm.pool, svm.generation))
+            return clmem__fail(CL_INVALID_VALUE, fn,
+                               "%s (SVM pointer %p) is a stale pooled SVM handle: its block was released to its pool "
+                               "(it may belong to another owner now)", what, svm.ptr);
+        return CL_SUCCESS;
+    }
+    if (svm.generation == 0) return CL_SUCCESS;
+    rec = clmem__svm_reg_find(svm.generation, CLMEM__SVM_ALLOCATION);
     if (!rec)
         return clmem__fail(CL_INVALID_VALUE, fn, "%s (SVM pointer %p) belongs to an allocation that was released", what,
                            svm.ptr);
@@ -165,25 +173,42 @@ static inline cl_int clmem__svm_free_after(cl_command_queue queue, cl_context co
     return err;
 }
 
+/* clmem__queue_out_of_order(fn, queue, &ooo): whether `queue` runs its commands out
+   of order. A failed CL_QUEUE_PROPERTIES query is its code, named (never taken for
+   in-order: a block released on an out-of-order queue must not be reused unordered). */
+static cl_int clmem__queue_out_of_order(const char *fn, cl_command_queue queue, bool *ooo) {
+    cl_command_queue_properties props = 0;
+    cl_int err = clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL);
+    *ooo = false;
+    if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetCommandQueueInfo", "CL_QUEUE_PROPERTIES");
+    *ooo = (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
+    return CL_SUCCESS;
+}
+
+/* clmem__check_in_order(fn, queue, why): the rule for queues that order frees and
+   reuse (SVM allocations, SVM allocators, pooled SVM): an out-of-order queue is
+   CL_INVALID_COMMAND_QUEUE, `why` says what needs the order. */
+static cl_int clmem__check_in_order(const char *fn, cl_command_queue queue, const char *why) {
+    bool ooo = false;
+    cl_int err = clmem__queue_out_of_order(fn, queue, &ooo);
+    if (err != CL_SUCCESS) return err;
+    if (ooo)
+        return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p is out-of-order; %s, which must be in-order",
+                           (void *)queue, why);
+    return CL_SUCCESS;
+}
+
 /* The queue an allocation may be bound to: valid, of ctx, in order. */
 static cl_int clmem__svm_check_bind_queue(const char *fn, cl_command_queue queue, cl_context ctx) {
     cl_context qctx = NULL;
-    cl_command_queue_properties props = 0;
     cl_int err = clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof qctx, &qctx, NULL);
     if (err == CL_INVALID_COMMAND_QUEUE || (err == CL_SUCCESS && !qctx))
         return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue %p is not a valid command queue", (void *)queue);
     if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetCommandQueueInfo", "CL_QUEUE_CONTEXT");
     if (qctx != ctx)
-        return clmem__fail(CL_INVALID_CONTEXT, fn, "queue %p belongs to context %p, the allocation to context %p",
+        return clmem__fail(CL_INVALID_CONTEXT, fn, "queue %p belongs to context %p, the SVM memory to context %p",
                            (void *)queue, (void *)qctx, (void *)ctx);
-    if ((err = clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL)) != CL_SUCCESS)
-        return clmem__info_fail(fn, err, "clGetCommandQueueInfo", "CL_QUEUE_PROPERTIES");
-    if (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
-        return clmem__fail(CL_INVALID_VALUE, fn,
-                           "queue %p is out-of-order: an SVM allocation's release is ordered by its queue, which "
-                           "must be in-order",
-                           (void *)queue);
-    return CL_SUCCESS;
+    return clmem__check_in_order(fn, queue, "an SVM allocation's release is ordered by its queue");
 }
 
 /* ---- allocations ---- */
@@ -191,14 +216,94 @@ static clmem_svm_allocation clmem__svm_empty_allocation(void) {
     clmem_svm_allocation a;
     a.svm.ptr = NULL;
     a.svm.size = 0;
-    a.svm.owner = 0;
+    a.svm.pool = NULL;
+    a.svm.generation = 0;
     return a;
 }
 
-static clmem_svm_allocation clmem__svm_alloc(const char *fn, cl_context ctx, size_t size, cl_uint alignment,
-                                             cl_svm_mem_flags flags, cl_command_queue queue, cl_int *errcode_ret) {
+/* The arguments every SVM allocation takes, checked alike for an allocation and an
+   allocator: flags (SVM bits only, one access, ATOMICS with FINE_GRAIN_BUFFER),
+   alignment (0 or a power of two), queue (NULL, or valid, of ctx, in order). */
+static cl_int clmem__svm_check_args(const char *fn, cl_context ctx, cl_uint alignment, cl_svm_mem_flags flags,
+                                    cl_command_queue queue) {
     const cl_svm_mem_flags access = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
     const cl_svm_mem_flags known = access | CLMEM__SVM_FINE_GRAIN_BUFFER | CLMEM__SVM_FLAG_ATOMICS;
+    const cl_svm_mem_flags acc = flags & access;
+    char text[160];
+    if (CLMEM__CHECKS && (flags & ~known))
+        return clmem__fail(CL_INVALID_VALUE, fn, "flags %s contain bits that are not SVM flags",
+                           clmem__svm_flags_text(flags, text, sizeof text));
+    if (CLMEM__CHECKS && (acc & (acc - 1)))
+        return clmem__fail(CL_INVALID_VALUE, fn, "flags %s combine more than one of READ_WRITE, READ_ONLY and WRITE_ONLY",
+                           clmem__svm_flags_text(flags, text, sizeof text));
+    if (CLMEM__CHECKS && (flags & CLMEM__SVM_FLAG_ATOMICS) && !(flags & CLMEM__SVM_FINE_GRAIN_BUFFER))
+        return clmem__fail(CL_INVALID_VALUE, fn, "flags %s ask for SVM_ATOMICS without SVM_FINE_GRAIN_BUFFER",
+                           clmem__svm_flags_text(flags, text, sizeof text));
+    if (CLMEM__CHECKS && (alignment & (alignment - 1)))
+        return clmem__fail(CL_INVALID_VALUE, fn, "alignment %u is not a power of two", alignment);
+    return queue ? clmem__svm_check_bind_queue(fn, queue, ctx) : CL_SUCCESS;
+}
+
+#ifdef CL_VERSION_2_0
+/* What the context's devices must offer for SVM of `flags`, `alignment` and `size`
+   bytes (0: no size yet, as for an allocator): SVM at all, the fine grain and atomics
+   asked for, the alignment and the size within their limits. A failed query is its
+   code, named. */
+static cl_int clmem__svm_check_devices(const char *fn, cl_context ctx, size_t size, cl_uint alignment,
+                                       cl_svm_mem_flags flags) {
+    cl_uint n = 0, i;
+    cl_int err = CL_SUCCESS;
+    cl_device_id *devs = clmem__devices_of(fn, ctx, &n, &err);
+    cl_bitfield any = 0;
+    cl_ulong max_alloc = 0;
+    cl_uint max_align = 0;
+    char name[128] = "?";
+    if (!devs) return err;
+    for (i = 0; i < n && err == CL_SUCCESS; ++i) {
+        cl_ulong ma = 0;
+        cl_uint al = 0;
+        cl_bitfield caps = 0;
+        if ((err = clmem__svm_device_caps(fn, devs[i], &caps)) != CL_SUCCESS) break;
+        any |= caps;
+        if ((err = clGetDeviceInfo(devs[i], CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof ma, &ma, NULL)) != CL_SUCCESS) {
+            err = clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_MAX_MEM_ALLOC_SIZE");
+            break;
+        }
+        if (max_alloc == 0 || ma < max_alloc) max_alloc = ma;
+        if ((err = clGetDeviceInfo(devs[i], CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE, sizeof al, &al, NULL)) != CL_SUCCESS) {
+            err = clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE");
+            break;
+        }
+        if (max_align == 0 || al < max_align) max_align = al;
+    }
+    if (err == CL_SUCCESS) clmem__svm_device_name(devs[0], name, sizeof name);
+    CLMEM_FREE(devs);
+    if (err != CL_SUCCESS) return err;
+    if (!(any & (CLMEM__SVM_CAP_COARSE | CLMEM__SVM_CAP_FINE)))
+        return clmem__fail(CL_INVALID_OPERATION, fn,
+                           "no device of the context supports SVM (device '%s' reports no CL_DEVICE_SVM_CAPABILITIES; "
+                           "SVM needs OpenCL 2.0)", name);
+    if ((flags & CLMEM__SVM_FINE_GRAIN_BUFFER) && !(any & CLMEM__SVM_CAP_FINE))
+        return clmem__fail(CL_INVALID_OPERATION, fn,
+                           "flags ask for SVM_FINE_GRAIN_BUFFER but no device of the context has fine-grain buffer SVM "
+                           "(device '%s' has coarse grain only)", name);
+    if ((flags & CLMEM__SVM_FLAG_ATOMICS) && !(any & CLMEM__SVM_CAP_ATOMICS))
+        return clmem__fail(CL_INVALID_OPERATION, fn,
+                           "flags ask for SVM_ATOMICS but no device of the context has SVM atomics (device '%s')", name);
+    if (max_align && alignment > max_align)
+        return clmem__fail(CL_INVALID_VALUE, fn,
+                           "alignment %u is above CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE (%u bytes) of device '%s', the "
+                           "largest clSVMAlloc accepts", alignment, max_align, name);
+    if (size && max_alloc && (cl_ulong)size > max_alloc)
+        return clmem__fail(CL_INVALID_BUFFER_SIZE, fn,
+                           "size %zu is above CL_DEVICE_MAX_MEM_ALLOC_SIZE (%llu bytes) of device '%s'", size,
+                           (unsigned long long)max_alloc, name);
+    return CL_SUCCESS;
+}
+#endif
+
+static clmem_svm_allocation clmem__svm_alloc(const char *fn, cl_context ctx, size_t size, cl_uint alignment,
+                                             cl_svm_mem_flags flags, cl_command_queue queue, cl_int *errcode_ret) {
     clmem_svm_allocation a = clmem__svm_empty_allocation();
     clmem__svm_rec *rec;
     char text[160];
@@ -208,104 +313,20 @@ static clmem_svm_allocation clmem__svm_alloc(const char *fn, cl_context ctx, siz
         clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL"));
         return a;
     }
-    if (CLMEM__CHECKS) {
-        cl_svm_mem_flags acc = flags & access;
-        if (flags & ~known) {
-            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "flags %s contain bits that are not SVM flags",
-                                                    clmem__svm_flags_text(flags, text, sizeof text)));
-            return a;
-        }
-        if (acc & (acc - 1)) {
-            clmem__set_err(errcode_ret,
-                           clmem__fail(CL_INVALID_VALUE, fn, "flags %s combine more than one of READ_WRITE, READ_ONLY and WRITE_ONLY",
-                                       clmem__svm_flags_text(flags, text, sizeof text)));
-            return a;
-        }
-        if ((flags & CLMEM__SVM_FLAG_ATOMICS) && !(flags & CLMEM__SVM_FINE_GRAIN_BUFFER)) {
-            clmem__set_err(errcode_ret,
-                           clmem__fail(CL_INVALID_VALUE, fn, "flags %s ask for SVM_ATOMICS without SVM_FINE_GRAIN_BUFFER",
-                                       clmem__svm_flags_text(flags, text, sizeof text)));
-            return a;
-        }
-        if (alignment & (alignment - 1)) {
-            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "alignment %u is not a power of two", alignment));
-            return a;
-        }
-    }
-    if (queue && (err = clmem__svm_check_bind_queue(fn, queue, ctx)) != CL_SUCCESS) {
+    if ((err = clmem__svm_check_args(fn, ctx, alignment, flags, queue)) != CL_SUCCESS) {
         clmem__set_err(errcode_ret, err);
         return a;
     }
     if (size == 0) return a; /* PyOpenCL: nothing allocated; release is a no-op */
 #ifndef CL_VERSION_2_0
     (void)rec;
+    (void)text;
     clmem__set_err(errcode_ret, clmem__svm_unsupported(fn));
     return a;
 #else
-    if (CLMEM__CHECKS) {
-        cl_uint n = 0, i;
-        cl_device_id *devs = clmem__devices_of(fn, ctx, &n, &err);
-        cl_bitfield any = 0;
-        cl_ulong max_alloc = 0;
-        cl_uint max_align = 0;
-        char name[128] = "?";
-        if (!devs) {
-            clmem__set_err(errcode_ret, err);
-            return a;
-        }
-        for (i = 0; i < n && err == CL_SUCCESS; ++i) {
-            cl_ulong ma = 0;
-            cl_uint al = 0;
-            cl_bitfield caps = 0;
-            if ((err = clmem__svm_device_caps(fn, devs[i], &caps)) != CL_SUCCESS) break;
-            any |= caps;
-            if ((err = clGetDeviceInfo(devs[i], CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof ma, &ma, NULL)) != CL_SUCCESS) {
-                err = clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_MAX_MEM_ALLOC_SIZE");
-                break;
-            }
-            if (max_alloc == 0 || ma < max_alloc) max_alloc = ma;
-            if ((err = clGetDeviceInfo(devs[i], CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE, sizeof al, &al, NULL)) != CL_SUCCESS) {
-                err = clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE");
-                break;
-            }
-            if (max_align == 0 || al < max_align) max_align = al;
-        }
-        if (err == CL_SUCCESS) clmem__svm_device_name(devs[0], name, sizeof name);
-        CLMEM_FREE(devs);
-        if (err != CL_SUCCESS) {
-            clmem__set_err(errcode_ret, err);
-            return a;
-        }
-        if (!(any & (CLMEM__SVM_CAP_COARSE | CLMEM__SVM_CAP_FINE))) {
-            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_OPERATION, fn,
-                                                    "no device of the context supports SVM (device '%s' reports no "
-                                                    "CL_DEVICE_SVM_CAPABILITIES; SVM needs OpenCL 2.0)", name));
-            return a;
-        }
-        if ((flags & CLMEM__SVM_FINE_GRAIN_BUFFER) && !(any & CLMEM__SVM_CAP_FINE)) {
-            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_OPERATION, fn,
-                                                    "flags ask for SVM_FINE_GRAIN_BUFFER but no device of the context "
-                                                    "has fine-grain buffer SVM (device '%s' has coarse grain only)", name));
-            return a;
-        }
-        if ((flags & CLMEM__SVM_FLAG_ATOMICS) && !(any & CLMEM__SVM_CAP_ATOMICS)) {
-            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_OPERATION, fn,
-                                                    "flags ask for SVM_ATOMICS but no device of the context has SVM "
-                                                    "atomics (device '%s')", name));
-            return a;
-        }
-        if (max_align && alignment > max_align) {
-            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn,
-                                                    "alignment %u is above CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE (%u bytes) "
-                                                    "of device '%s', the largest clSVMAlloc accepts", alignment, max_align, name));
-            return a;
-        }
-        if (max_alloc && (cl_ulong)size > max_alloc) {
-            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_BUFFER_SIZE, fn,
-                                                    "size %zu is above CL_DEVICE_MAX_MEM_ALLOC_SIZE (%llu bytes) of device '%s'",
-                                                    size, (unsigned long long)max_alloc, name));
-            return a;
-        }
+    if (CLMEM__CHECKS && (err = clmem__svm_check_devices(fn, ctx, size, alignment, flags)) != CL_SUCCESS) {
+        clmem__set_err(errcode_ret, err);
+        return a;
     }
     rec = CLMEM__CAST(clmem__svm_rec *, CLMEM_MALLOC(sizeof *rec));
     if (!rec) {
@@ -328,8 +349,8 @@ static clmem_svm_allocation clmem__svm_alloc(const char *fn, cl_context ctx, siz
     }
     clRetainContext(ctx);
     if (queue) clRetainCommandQueue(queue);
-    a.svm.owner = clmem__svm_reg_add(rec);
-    if (a.svm.owner == 0) {
+    a.svm.generation = clmem__svm_reg_add(rec);
+    if (a.svm.generation == 0) {
         clmem__svm_free_now(rec);
         clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the SVM registry"));
         return clmem__svm_empty_allocation();
@@ -351,17 +372,17 @@ CLMEM_API clmem_svm_allocation clmem_svm_allocation_create(cl_context context, s
 static clmem__svm_rec *clmem__svm_detach_allocation(const char *fn, const clmem_svm_allocation *a, cl_int *err) {
     clmem__svm_rec *rec;
     *err = CL_SUCCESS;
-    if (a->svm.owner == 0) {
+    if (a->svm.generation == 0) {
         if (a->svm.ptr != NULL)
             *err = clmem__fail(CL_INVALID_VALUE, fn,
                                "%p is not a clmem SVM allocation (a tag or a hand-made handle owns nothing)", a->svm.ptr);
         return NULL;
     }
-    rec = clmem__svm_reg_detach(a->svm.owner, CLMEM__SVM_ALLOCATION);
+    rec = clmem__svm_reg_detach(a->svm.generation, CLMEM__SVM_ALLOCATION);
     if (!rec)
         *err = clmem__fail(CLMEM_ERROR_DOUBLE_RELEASE, fn,
                            "the SVM allocation (id 0x%llx) was already released, through this handle or a copy of it",
-                           (unsigned long long)a->svm.owner);
+                           (unsigned long long)a->svm.generation);
     return rec;
 }
 
@@ -383,7 +404,7 @@ static cl_int clmem__svm_alloc_release(const char *fn, clmem_svm_allocation *a) 
     } else {
         clmem__svm_free_now(rec);
     }
-    clmem__svm_reg_remove(a->svm.owner);
+    clmem__svm_reg_remove(a->svm.generation);
     a->svm.ptr = NULL;
     a->svm.size = 0;
     return err;
@@ -403,7 +424,7 @@ CLMEM_API cl_int clmem_svm_allocation_enqueue_release_opts(clmem_svm_allocation 
     if (!opts) opts = &none;
     if (!a) return clmem__fail(CL_INVALID_VALUE, fn, "the allocation pointer is NULL");
     if ((err = clmem__check_wait_list(fn, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) return err;
-    if (a->svm.owner == 0 && a->svm.ptr == NULL) {
+    if (a->svm.generation == 0 && a->svm.ptr == NULL) {
         /* zero-size: nothing to free, but the event asked for still comes */
         if (!queue)
             return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn,
@@ -414,7 +435,7 @@ CLMEM_API cl_int clmem_svm_allocation_enqueue_release_opts(clmem_svm_allocation 
     if (!rec) return err;
     q = queue ? queue : rec->queue;
     if (!q) {
-        clmem__svm_reg_restore(a->svm.owner, rec);
+        clmem__svm_reg_restore(a->svm.generation, rec);
         return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn,
                            "no implicit queue available (the allocation is not bound to a queue), must be provided explicitly");
     }
@@ -422,7 +443,7 @@ CLMEM_API cl_int clmem_svm_allocation_enqueue_release_opts(clmem_svm_allocation 
         cl_context qctx = NULL;
         err = clmem__queue_context_of(fn, queue, &qctx);
         if (err != CL_SUCCESS || qctx != rec->context) {
-            clmem__svm_reg_restore(a->svm.owner, rec);
+            clmem__svm_reg_restore(a->svm.generation, rec);
             if (err != CL_SUCCESS) return err;
             return clmem__fail(CL_INVALID_CONTEXT, fn, "queue %p belongs to context %p, the allocation to context %p",
                                (void *)queue, (void *)qctx, (void *)rec->context);
@@ -430,10 +451,10 @@ CLMEM_API cl_int clmem_svm_allocation_enqueue_release_opts(clmem_svm_allocation 
     }
     err = clmem__svm_enqueue_free(rec, q, opts->num_wait_for, opts->wait_for, opts->event);
     if (err != CL_SUCCESS) {
-        clmem__svm_reg_restore(a->svm.owner, rec);
+        clmem__svm_reg_restore(a->svm.generation, rec);
         return clmem__cl_fail(err, fn, "clEnqueueSVMFree");
     }
-    clmem__svm_reg_remove(a->svm.owner);
+    clmem__svm_reg_remove(a->svm.generation);
     a->svm.ptr = NULL;
     a->svm.size = 0;
     return CL_SUCCESS;
@@ -443,12 +464,12 @@ CLMEM_API cl_int clmem_svm_allocation_enqueue_release_opts(clmem_svm_allocation 
 static clmem__svm_rec *clmem__svm_live_allocation(const char *fn, clmem_svm_allocation a, cl_int *err) {
     clmem__svm_rec *rec;
     *err = CL_SUCCESS;
-    if (a.svm.owner == 0) {
+    if (a.svm.generation == 0) {
         if (a.svm.ptr != NULL) *err = clmem__fail(CL_INVALID_VALUE, fn, "%p is not a clmem SVM allocation", a.svm.ptr);
         return NULL;
     }
-    rec = clmem__svm_reg_find(a.svm.owner, CLMEM__SVM_ALLOCATION);
-    if (!rec) *err = clmem__fail(CL_INVALID_VALUE, fn, "the SVM allocation (id 0x%llx) was released", (unsigned long long)a.svm.owner);
+    rec = clmem__svm_reg_find(a.svm.generation, CLMEM__SVM_ALLOCATION);
+    if (!rec) *err = clmem__fail(CL_INVALID_VALUE, fn, "the SVM allocation (id 0x%llx) was released", (unsigned long long)a.svm.generation);
     return rec;
 }
 
@@ -490,17 +511,17 @@ CLMEM_API cl_int clmem_svm_allocation_unbind_from_queue(clmem_svm_allocation a) 
 }
 
 CLMEM_API cl_command_queue clmem_svm_allocation_queue(clmem_svm_allocation a) {
-    clmem__svm_rec *rec = clmem__svm_reg_find(a.svm.owner, CLMEM__SVM_ALLOCATION);
+    clmem__svm_rec *rec = clmem__svm_reg_find(a.svm.generation, CLMEM__SVM_ALLOCATION);
     return rec ? rec->queue : NULL;
 }
 
 CLMEM_API cl_context clmem_svm_allocation_context(clmem_svm_allocation a) {
-    clmem__svm_rec *rec = clmem__svm_reg_find(a.svm.owner, CLMEM__SVM_ALLOCATION);
+    clmem__svm_rec *rec = clmem__svm_reg_find(a.svm.generation, CLMEM__SVM_ALLOCATION);
     return rec ? rec->context : NULL;
 }
 
 CLMEM_API cl_svm_mem_flags clmem_svm_allocation_flags(clmem_svm_allocation a) {
-    clmem__svm_rec *rec = clmem__svm_reg_find(a.svm.owner, CLMEM__SVM_ALLOCATION);
+    clmem__svm_rec *rec = clmem__svm_reg_find(a.svm.generation, CLMEM__SVM_ALLOCATION);
     return rec ? rec->flags : 0;
 }
 
@@ -510,7 +531,8 @@ static void clmem__svm_empty_map(clmem_svm_map *m) {
     m->size = 0;
     m->svm.ptr = NULL;
     m->svm.size = 0;
-    m->svm.owner = 0;
+    m->svm.pool = NULL;
+    m->svm.generation = 0;
     m->queue = NULL;
     m->event = NULL;
     m->id = 0;
@@ -888,7 +910,7 @@ CLMEM_API cl_int clmem_svm_allocation_lookup(const void *ptr, clmem_svm_allocati
         if (p >= b && p - b < r->size) {
             alloc->svm.ptr = r->ptr;
             alloc->svm.size = r->size;
-            alloc->svm.owner = ((uint64_t)s->gen << 32) | (uint64_t)(i + 1);
+            alloc->svm.generation = ((uint64_t)s->gen << 32) | (uint64_t)(i + 1);
             found = true;
             break;
         }

@@ -54,12 +54,17 @@ typedef cl_bitfield cl_svm_mem_flags;
       ptr    the SVM (or, with fine-grain system SVM, host) pointer
       size   bytes reachable from ptr; 0 when unknown (transfers then take their size
              from the other side or .byte_count)
-      owner  private: the owning clmem_svm_allocation's identity, 0 for a tag
+      pool, generation
+             private: the identity of the owner (0 and NULL for a tag): an
+             allocation's registry id in `generation`, or a pooled block's record in
+             `pool` and its hand-out in `generation`, so that memory released since,
+             through this handle or a copy, is refused.
     Make one with clmem_svm_tag(ptr, size) or take `.svm` of an allocation. */
 typedef struct clmem_svm {
     void *ptr;
     size_t size;
-    uint64_t owner;
+    void *pool;
+    uint64_t generation;
 } clmem_svm;
 
 /** clmem_svm_tag(ptr, size): tag memory as SVM (PyOpenCL's SVM(ary)), e.g. memory
@@ -70,7 +75,8 @@ static inline clmem_svm clmem_svm_tag(void *ptr, size_t size) {
     clmem_svm s;
     s.ptr = ptr;
     s.size = size;
-    s.owner = 0;
+    s.pool = NULL;
+    s.generation = 0;
     return s;
 }
 #define CLMEM_SVM_TAG_ARRAY(a) clmem_svm_tag((void *)(a), sizeof(a))
@@ -101,11 +107,11 @@ typedef struct clmem_svm_allocation {
       recommended; without it release frees at once (clSVMFree).
     Returns the allocation; on failure an empty one and *errcode_ret (may be NULL):
       CL_INVALID_CONTEXT        context NULL, or queue of another context
-      CL_INVALID_COMMAND_QUEUE  queue not a valid queue
+      CL_INVALID_COMMAND_QUEUE  queue not a valid queue, or out of order
       CL_INVALID_VALUE          unknown flag bits (checked here: PoCL ignores them),
                                 two of READ_WRITE/READ_ONLY/WRITE_ONLY, ATOMICS without
                                 FINE_GRAIN_BUFFER, alignment not a power of two or above
-                                the device's, an out-of-order queue
+                                the device's
       CL_INVALID_OPERATION      no device of the context has SVM, or none has the
                                 fine grain / atomics asked for (or headers < 2.0)
       CL_INVALID_BUFFER_SIZE    size above CL_DEVICE_MAX_MEM_ALLOC_SIZE of a device
@@ -148,9 +154,10 @@ CLMEM_API cl_int clmem_svm_allocation_enqueue_release_opts(clmem_svm_allocation 
     context) the one the release is enqueued on. When already bound to another
     queue, a marker in the old queue is made a dependency of the new one (the
     marker's event is released), so the free waits for both. Zero-size: no-op.
-    Errors: CL_INVALID_VALUE (out-of-order queue, or `a` released:
-    CLMEM_ERROR_DOUBLE_RELEASE is not used here), CL_INVALID_COMMAND_QUEUE (NULL),
-    CL_INVALID_CONTEXT, or the driver's code. Not thread-safe for one allocation. */
+    Errors: CL_INVALID_VALUE (`a` released: CLMEM_ERROR_DOUBLE_RELEASE is not used
+    here), CL_INVALID_COMMAND_QUEUE (NULL or out-of-order queue), CL_INVALID_CONTEXT,
+    a failed queue query's code, or the driver's code. Not thread-safe for one
+    allocation. */
 CLMEM_API cl_int clmem_svm_allocation_bind_to_queue(clmem_svm_allocation a, cl_command_queue queue);
 
 /** clmem_svm_allocation_unbind_from_queue(a): finish the bound queue (clFinish) and

@@ -25,7 +25,7 @@ static void test_copy_both_directions(clmem_test_context *t) {
     clmem_buffer b = clmem_buffer_create(t->context, 0, n, NULL, &err);
     unsigned char *expect = (unsigned char *)malloc(n), *back = (unsigned char *)malloc(n);
     CLMEM_CHECK_CL(t, err);
-    CLMEM_CHECK(t, h.ptr != NULL && h.mem != NULL && h.id != 0);
+    CLMEM_CHECK(t, h.ptr != NULL && h.mem != NULL && h.pool != NULL && (h.generation & 1) == 1);
     CLMEM_CHECK_EQ(t, h.size, n);
     CLMEM_CHECK_EQ(t, size_of(h.mem), n);
     CLMEM_CHECK_EQ(t, flags_of(h.mem), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR);
@@ -85,7 +85,7 @@ static void test_flags_and_sizes(clmem_test_context *t) {
 
     CLMEM_CHECK_ERR(t, (h = clmem_pinned_allocation_create(t->queue, 64, CL_MEM_HOST_READ_ONLY, &err), err),
                     CL_INVALID_VALUE);
-    CLMEM_CHECK(t, h.ptr == NULL && h.id == 0);
+    CLMEM_CHECK(t, h.ptr == NULL && h.pool == NULL && h.generation == 0);
     CLMEM_CHECK(t, strstr(clmem_last_error_message(), "clmem_pinned_allocation_create") != NULL);
     CLMEM_CHECK(t, strstr(clmem_last_error_message(), "HOST_READ_ONLY") != NULL);
     CLMEM_CHECK_ERR(t, (h = clmem_pinned_allocation_create(t->queue, 64, CL_MEM_USE_HOST_PTR, &err), err),
@@ -111,7 +111,7 @@ static void test_flags_and_sizes(clmem_test_context *t) {
     /* size 0: an empty allocation, releasable any number of times */
     h = clmem_pinned_allocation_create(t->queue, 0, 0, &err);
     CLMEM_CHECK_CL(t, err);
-    CLMEM_CHECK(t, h.ptr == NULL && h.mem == NULL && h.size == 0 && h.id == 0);
+    CLMEM_CHECK(t, h.ptr == NULL && h.mem == NULL && h.size == 0 && h.pool == NULL && h.generation == 0);
     CLMEM_CHECK_CL(t, clmem_pinned_allocation_release(&h));
     CLMEM_CHECK_CL(t, clmem_pinned_allocation_release(&h));
     /* size 0 still checks its arguments */
@@ -143,7 +143,7 @@ static void test_double_release(clmem_test_context *t) {
     }
     for (i = 0; i < N; ++i) { /* distinct memory and identities */
         CLMEM_CHECK_EQ(t, ((unsigned char *)a[i].ptr)[i * 7], i & 0xff);
-        if (i) CLMEM_CHECK(t, a[i].id != a[i - 1].id && a[i].ptr != a[i - 1].ptr);
+        if (i) CLMEM_CHECK(t, a[i].pool != a[i - 1].pool && a[i].ptr != a[i - 1].ptr);
     }
     for (i = N - 1; i >= 0; i -= 2) CLMEM_CHECK_CL(t, clmem_pinned_allocation_release(&a[i]));
     for (i = N - 2; i >= 0; i -= 2) CLMEM_CHECK_CL(t, clmem_pinned_allocation_release(&copy[i]));
@@ -153,11 +153,11 @@ static void test_double_release(clmem_test_context *t) {
     }
     CLMEM_CHECK(t, strstr(clmem_last_error_message(), "clmem_pinned_allocation_release") != NULL);
     CLMEM_CHECK(t, strstr(clmem_last_error_message(), "already released") != NULL);
-    /* new allocations reuse registry slots under new identities; stale copies stay stale */
+    /* new allocations reuse records under new generations; stale copies stay stale */
     {
         clmem_pinned_allocation n2 = clmem_pinned_allocation_create(t->queue, 16, 0, &err);
         CLMEM_CHECK_CL(t, err);
-        for (i = 0; i < N; ++i) CLMEM_CHECK(t, copy[i].id != n2.id);
+        for (i = 0; i < N; ++i) CLMEM_CHECK(t, copy[i].pool != n2.pool || copy[i].generation != n2.generation);
         CLMEM_CHECK_ERR(t, clmem_pinned_allocation_release(&copy[0]), CLMEM_ERROR_DOUBLE_RELEASE);
         CLMEM_CHECK_CL(t, clmem_pinned_allocation_release(&n2));
     }

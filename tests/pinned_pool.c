@@ -29,7 +29,7 @@ static void test_bins_and_stats(clmem_test_context *t) {
     CLMEM_CHECK_EQ(t, clmem_pinned_pool_alloc_size(p, clmem_bin_number(4, 1000)), 1023);
     a = clmem_pinned_pool_allocate(p, 1000, &err);
     CLMEM_CHECK_CL(t, err);
-    CLMEM_CHECK(t, a.ptr != NULL && a.mem != NULL && a.id != 0);
+    CLMEM_CHECK(t, a.ptr != NULL && a.mem != NULL && a.generation != 0);
     CLMEM_CHECK_EQ(t, a.size, 1000);
     CLMEM_CHECK_EQ(t, size_of(a.mem), 1023);
     memset(a.ptr, 0x5A, 1023); /* the whole block is host memory */
@@ -151,7 +151,7 @@ static void test_double_release(clmem_test_context *t) {
     CLMEM_CHECK_EQ(t, clmem_pinned_pool_held_blocks(p), 1);
     b = clmem_pinned_pool_allocate(p, 300, &err); /* the same block, a new identity */
     CLMEM_CHECK_CL(t, err);
-    CLMEM_CHECK(t, b.ptr == copy.ptr && b.id != copy.id);
+    CLMEM_CHECK(t, b.ptr == copy.ptr && b.generation != copy.generation);
     CLMEM_CHECK_ERR(t, clmem_pinned_allocation_release(&copy), CLMEM_ERROR_DOUBLE_RELEASE);
     CLMEM_CHECK_EQ(t, clmem_pinned_pool_active_blocks(p), 1); /* the new owner keeps it */
     CLMEM_CHECK_CL(t, clmem_pinned_allocation_release(&b));
@@ -194,7 +194,7 @@ static void test_limit_and_oom(clmem_test_context *t) {
     CLMEM_CHECK_EQ(t, s.limit, 3500);
     /* nothing held, no callback: the limit error */
     CLMEM_CHECK_ERR(t, (c = clmem_pinned_pool_allocate(p, 1000, &err), err), CLMEM_ERROR_LIMIT_EXCEEDED);
-    CLMEM_CHECK(t, c.ptr == NULL && c.id == 0);
+    CLMEM_CHECK(t, c.ptr == NULL && c.generation == 0);
     CLMEM_CHECK(t, strstr(clmem_last_error_message(), "clmem_pinned_pool_allocate") != NULL);
     CLMEM_CHECK(t, strstr(clmem_last_error_message(), "limit of 3500") != NULL);
     /* the callback frees b (into the pool), the pool frees it and retries */
@@ -242,9 +242,8 @@ static void test_release_with_active_blocks(clmem_test_context *t) {
     clmem_set_log_callback(capture_log, NULL);
     CLMEM_CHECK_ERR(t, clmem_pinned_pool_release(p), CLMEM_ERROR_IN_USE);
     clmem_set_log_callback(NULL, NULL);
-    CLMEM_CHECK(t, strstr(clmem_last_error_message(), "2 pinned blocks (300 bytes) are still active") != NULL);
-    CLMEM_CHECK_EQ(t, g_warnings, 2);
-    CLMEM_CHECK(t, strstr(g_log, "allocated at app.c:42") != NULL);
+    CLMEM_CHECK(t, strstr(clmem_last_error_message(), "2 block(s) of the pool (300 bytes) are still active") != NULL);
+    CLMEM_CHECK_EQ(t, g_warnings, 0); /* per-block warnings come with CLMEM_TRACK_ALLOCATIONS (tests/pool_track.c) */
     /* the blocks still work, and go back (freed) later; the last takes the pool */
     memset(a.ptr, 7, 100);
     CLMEM_CHECK_CL(t, clmem_pinned_allocation_release(&a));

@@ -89,7 +89,7 @@ static void test_svm_pool_two_queues(clmem_test_context *t) {
     CLMEM_CHECK_CL(t, clEnqueueSVMMemFill(q2, p.svm.ptr, &five, sizeof five, 4096, 0, NULL, NULL));
     copy = p;
     CLMEM_CHECK_CL(t, clmem_pooled_svm_enqueue_release(&p, NULL));
-    CLMEM_CHECK(t, p.svm.ptr == NULL && p.block == NULL);
+    CLMEM_CHECK(t, p.svm.ptr == NULL && p.svm.pool == NULL);
     CLMEM_CHECK_EQ(t, clmem_svm_pool_held_blocks(pool), 1);
     p2 = clmem_svm_pool_allocate(pool, 4100, &err); /* bin 192 as 4096: 4351 bytes */
     CLMEM_CHECK_CL(t, err);
@@ -183,7 +183,7 @@ static void test_svm_pool_limit(clmem_test_context *t) {
     p = clmem_svm_pool_allocate(pool, 4096, &err);
     CLMEM_CHECK_CL(t, err);
     CLMEM_CHECK_ERR(t, (q = clmem_svm_pool_allocate(pool, 4096, &err), err), CLMEM_ERROR_LIMIT_EXCEEDED);
-    CLMEM_CHECK(t, q.svm.ptr == NULL && q.block == NULL);
+    CLMEM_CHECK(t, q.svm.ptr == NULL && q.svm.pool == NULL);
     CLMEM_CHECK_CL(t, clmem_pooled_svm_release(&p));
     q = clmem_svm_pool_allocate(pool, 4096, &err);
     CLMEM_CHECK_CL(t, err);

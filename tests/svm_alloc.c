@@ -101,7 +101,7 @@ static void test_rejections(clmem_test_context *t) {
     CLMEM_CHECK(t, ooo != NULL);
     err = try_create(t->context, 64, 0, 0, ooo);
     clReleaseCommandQueue(ooo);
-    CLMEM_CHECK_EQ(t, err, CL_INVALID_VALUE);
+    CLMEM_CHECK_EQ(t, err, CL_INVALID_COMMAND_QUEUE); /* the one code of the in-order rule */
     CLMEM_CHECK(t, strstr(clmem_last_error_message(), "out-of-order") != NULL);
     /* a queue of another context */
     other = clCreateContext(NULL, 1, &t->device, NULL, NULL, &err);
@@ -187,7 +187,7 @@ static void test_bind_unbind(clmem_test_context *t) {
     CLMEM_CHECK(t, q2 && ooo);
     CLMEM_CHECK(t, clmem_svm_allocation_queue(a) == NULL);
     CLMEM_CHECK_ERR(t, clmem_svm_allocation_bind_to_queue(a, NULL), CL_INVALID_COMMAND_QUEUE);
-    CLMEM_CHECK_ERR(t, clmem_svm_allocation_bind_to_queue(a, ooo), CL_INVALID_VALUE);
+    CLMEM_CHECK_ERR(t, clmem_svm_allocation_bind_to_queue(a, ooo), CL_INVALID_COMMAND_QUEUE);
     CLMEM_CHECK_CL(t, clmem_svm_allocation_bind_to_queue(a, t->queue));
     CLMEM_CHECK(t, clmem_svm_allocation_queue(a) == t->queue);
     CLMEM_CHECK_CL(t, clmem_svm_allocation_bind_to_queue(a, q2));

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 
 static int same_allocation(clmem_svm_allocation x, clmem_svm_allocation y) {
-    return x.svm.ptr == y.svm.ptr && x.svm.size == y.svm.size && x.svm.owner == y.svm.owner;
+    return x.svm.ptr == y.svm.ptr && x.svm.size == y.svm.size && x.svm.pool == y.svm.pool && x.svm.generation == y.svm.generation;
 }
 
 static void test_interior_pointers(clmem_test_context *t) {
@@ -38,7 +38,7 @@ static void test_interior_pointers(clmem_test_context *t) {
     } else if (err != CLMEM_ERROR_NOT_FOUND ||
                !strstr(clmem_last_error_message(), "is one past the end of the SVM allocation at")) {
         err = -5;
-    } else if (found.svm.ptr != NULL || found.svm.size != 0 || found.svm.owner != 0) {
+    } else if (found.svm.ptr != NULL || found.svm.size != 0 || found.svm.generation != 0) {
         err = -6; /* emptied on failure */
     } else {
         err = CL_SUCCESS;
@@ -79,7 +79,7 @@ static void test_not_from_clmem(clmem_test_context *t) {
     memset(heap, 0, 64); /* gcc -O2 reads the lookup's const void * as a read of the bytes */
     found.svm.ptr = heap;
     found.svm.size = 1;
-    found.svm.owner = 7;
+    found.svm.generation = 7;
     clmem_clear_error();
     if (clmem_svm_allocation_lookup(heap, &found) != CLMEM_ERROR_NOT_FOUND) {
         free(heap);
@@ -89,7 +89,7 @@ static void test_not_from_clmem(clmem_test_context *t) {
     CLMEM_CHECK(t, strstr(clmem_last_error_message(),
                           "clmem_svm_allocation_lookup: ") != NULL &&
                        strstr(clmem_last_error_message(), "is not inside a live SVM allocation made by clmem") != NULL);
-    CLMEM_CHECK(t, found.svm.ptr == NULL && found.svm.size == 0 && found.svm.owner == 0);
+    CLMEM_CHECK(t, found.svm.ptr == NULL && found.svm.size == 0 && found.svm.generation == 0);
     CLMEM_CHECK_ERR(t, clmem_svm_allocation_lookup(&on_stack, &found), CLMEM_ERROR_NOT_FOUND);
     CLMEM_CHECK_ERR(t, clmem_svm_allocation_lookup(NULL, &found), CL_INVALID_VALUE);
     CLMEM_CHECK(t, strstr(clmem_last_error_message(), "ptr is NULL") != NULL);

@@ -155,6 +155,12 @@ static void transfer_examples(cl_command_queue q, clmem_buffer buf, clmem_buffer
     clmem_enqueue_fill(q, buf, rgba, 64, .pattern_size = 16, .offset = 16);
 }
 
+static void pinned_queue_examples(cl_command_queue q, clmem_pinned_pool *pp, size_t n) {
+    cl_int err;
+    clmem_pinned_allocation h = clmem_pinned_pool_allocate_on_queue(pp, n, q, &err);
+    clmem_pinned_allocation_enqueue_release(&h, q);
+}
+
 static void pinned_examples(cl_command_queue q, clmem_buffer buf, void *dst, const void *src, size_t n) {
     cl_int err;
     clmem_pinned_allocation h = clmem_pinned_allocation_create(q, 1 << 20, 0, &err);
@@ -171,6 +177,7 @@ static void pinned_examples(cl_command_queue q, clmem_buffer buf, void *dst, con
         }
     }
     clmem_stager_release(st);
+    pinned_queue_examples(q, pp, n);
     clmem_pinned_pool_release(pp);
     clmem_pinned_allocation_release(&h);
 }

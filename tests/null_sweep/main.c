@@ -82,6 +82,7 @@ static const struct {
     {"clmem_svm_allocator_release", Z, "NULL: nothing to release"},
     {"clmem_svm_pool_release", Z, "NULL: nothing to release"},
     {"clmem_pooled_buffer_enqueue_release", Z | L, "NULL: nothing to release (the queue is not needed)"},
+    {"clmem_pinned_allocation_enqueue_release", Z | L, "NULL: nothing to release (the queue is not needed)"},
     {"clmem_pooled_svm_enqueue_release", Z | L, "NULL: nothing to release (the queue is not needed)"},
     /* an empty (zero-size) SVM allocation: binding and unbinding are documented no-ops */
     {"clmem_svm_allocation_bind_to_queue", L, "zero-size allocation: no-op (svm.h)"},
@@ -113,6 +114,8 @@ static const struct {
     {"clmem_memory_pool_allocate_at", H, "size 0; file NULL is \"(unknown)\""},
     {"clmem_memory_pool_allocate_on_queue", H, "size 0 on the real queue"},
     {"clmem_memory_pool_allocate_on_queue_at", H, "size 0 on the real queue; file NULL"},
+    {"clmem_pinned_pool_allocate_on_queue", H, "size 0 on the real queue"},
+    {"clmem_pinned_pool_allocate_on_queue_at", H, "size 0 on the real queue; file NULL"},
     {"clmem_svm_allocator_allocate", H, "size 0: an empty allocation (svm.h)"},
     {"clmem_svm_pool_allocate", H, "size 0: a real block with svm.size 0 (pool.h)"},
     {"clmem_svm_pool_allocate_at", H, "size 0; file NULL"},
