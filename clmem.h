@@ -1295,9 +1295,16 @@ CLMEM_API cl_svm_mem_flags clmem_svm_allocation_flags(clmem_svm_allocation a);
     event: wait on it before touching ptr when the map
     was non-blocking; owned by the map, released with it). id is private. Release
     with clmem_svm_map_release or clmem_release(&map); until then the memory must
-    not be used by the device. */
+    not be used by the device. The member array (0.1.0's name of ptr) is there only
+    so that code using it is refused with the new name in the message. */
+typedef struct clmem_svm_map_array_is_now_ptr {
+    void *clmem__ptr;
+} clmem_svm_map_array_is_now_ptr;
 typedef struct clmem_svm_map {
-    void *ptr;
+    union {
+        void *ptr;
+        clmem_svm_map_array_is_now_ptr array; /* 0.1.0's name: use ptr */
+    };
     size_t size;
     clmem_svm svm;
     cl_command_queue queue;
@@ -1914,7 +1921,9 @@ CLMEM_API size_t clmem_live_map_count(cl_mem mem);
     statement after a block: release by hand before them. CLMEM_WITH_SVM_MAP is the
     same for SVM maps.
     Example: CLMEM_WITH_MAP(m, err, clmem_enqueue_map_buffer(q, b, CL_MAP_READ, 0, float, &m)) { use(m.ptr); } */
-#define CLMEM_WITH_MAP(m, err, map_call)                                                                         \
+#define CLMEM_WITH_MAP(m, ...) CLMEM__ARG3_(__VA_ARGS__, CLMEM__WITH_MAP, CLMEM__WITH_MAP_0_1, )(m, __VA_ARGS__)
+#define CLMEM__ARG3_(a, b, c, ...) c /* 0.1.0's CLMEM_WITH_MAP(m, map_call) is refused: clmem/compat.h */
+#define CLMEM__WITH_MAP(m, err, map_call)                                                                        \
     for (clmem_memory_map m = CLMEM__ZERO, *clmem__with_##m = ((err) = (map_call), &m); clmem__with_##m != NULL; \
          (void)clmem_memory_map_release_default(&m), clmem__with_##m = NULL)                                     \
         for (int clmem__body_##m = ((err) == CL_SUCCESS); clmem__body_##m; clmem__body_##m = 0)
@@ -3794,6 +3803,134 @@ CLMEM_API void clmem_test_fail(clmem_test_context *t, const char *file, int line
 #endif
 /* ---- end clmem/testing.h ---- */
 
+/* ---- begin clmem/compat.h ---- */
+/* >>compat: the names and forms of an earlier release that changed, still defined for
+   one release so that code written for it stops at a compile error naming the new
+   spelling (in C and in C++) instead of compiling to something else */
+
+/* ---------------------------------------------------------------------------------
+   OLD SPELLINGS FAIL LOUDLY
+
+   Every public name removed or renamed since 0.1.0 is still defined here, and using
+   it is a compile error whose message names what to write instead:
+       clmem_memory_object_get_infos(b, &info)
+       error: static assertion failed: "clmem 0.2.0: clmem_memory_object_get_infos was
+              renamed: write clmem_memory_object_get_info"
+   Calls whose form changed without a change of name are refused the same way where
+   the old form can be told from the new one:
+     clmem_svm_empty(ctx, flags, T, &arr, ...) and its family (csvm, fsvm, _like)
+         return the array and take `cl_int *errcode_ret` where they took the array:
+         clmem_svm_array arr = clmem_fsvm_empty(ctx, float, &err, .shape = {n});
+     clmem_create_image_opts, clmem_image_from_array_opts, clmem_svm_empty_opts,
+     clmem_svm_empty_like_opts take `cl_int *errcode_ret` before the options
+         (a macro of the function's own name checks the two arguments' types, in C
+         with gcc or clang and in C++; the function is still there for pointers)
+     CLMEM_WITH_MAP(m, map_call) takes the error variable: CLMEM_WITH_MAP(m, err, map_call)
+     clmem_svm_map's field .array is .ptr (.array is still a member, of a struct type
+         named clmem_svm_map_array_is_now_ptr, so that any use of it is refused with
+         that name in the message)
+   What no compiler can catch: CLMEM_NON_BLOCKING was -1 and is 0, and an options
+   struct filled by hand meant "default" for every zero field. Such a struct (one not
+   made by a macro, a C++ form or CLMEM_OPTIONS_INIT) is refused at run time with
+   CL_INVALID_VALUE where a zero could mean either (see NAMED OPTIONS in clmem/base.h).
+   Gone in the release after 0.2.0.
+
+   Adding a renamed function or macro is one line in the list below:
+       #define old_name(...) CLMEM__RENAMED(old_name, new_name)
+   (an object-like name, such as a constant: #define OLD_NAME CLMEM__RENAMED(OLD_NAME, NEW_NAME)).
+   A name removed without a successor: #define old_name(...) CLMEM__REMOVED("old_name was removed: <what to do>").
+   --------------------------------------------------------------------------------- */
+
+/* CLMEM__REMOVED("text"): an int expression that stops the compiler with "clmem 0.2.0:
+   text" (C: a _Static_assert in a struct inside sizeof; C++: a static_assert in a
+   lambda). */
+#ifdef __cplusplus
+#define CLMEM__REMOVED(text) ([]() -> int { static_assert(sizeof(int) == 0, "clmem 0.2.0: " text); return 0; }())
+#else
+#define CLMEM__REMOVED(text) ((void)sizeof(struct { _Static_assert(0, "clmem 0.2.0: " text); int clmem__x; }), 0)
+#endif
+#define CLMEM__RENAMED(old_name, new_name) CLMEM__REMOVED(#old_name " was renamed: write " #new_name)
+
+/* ---- renamed and removed names, one line each ---- */
+#define clmem_memory_object_get_infos(...) CLMEM__RENAMED(clmem_memory_object_get_infos, clmem_memory_object_get_info)
+
+/* ---- CLMEM_WITH_MAP(m, map_call): the error variable is an argument now ---- */
+#define CLMEM__WITH_MAP_0_1(m, map_call)                                                                        \
+    for (clmem_memory_map m = CLMEM__ZERO;                                                                      \
+         CLMEM__REMOVED("CLMEM_WITH_MAP takes the error variable: write CLMEM_WITH_MAP(m, err, map_call) with " \
+                        "cl_int err, and map_call without 'err ='");)
+
+/* ---- errcode_ret before the options; svm_empty returns the array ---- */
+#if !defined(__cplusplus) && (defined(__GNUC__) || defined(__clang__))
+/* In C a macro of each function's name picks the function, or, when errcode_ret is not
+   a cl_int * (or NULL) or the options are a cl_int *, a function that exists only to
+   stop the compiler with its error attribute (gcc, clang) naming the new order. The
+   options are the trailing arguments, so that a compound literal's commas pass. */
+clmem_image clmem__old_order_image(cl_context, ...) __attribute__((error(
+    "clmem 0.2.0: clmem_create_image_opts and clmem_image_from_array_opts take cl_int *errcode_ret before the "
+    "options: clmem_create_image_opts(ctx, flags, format, &err, &opts)")));
+clmem_svm_array clmem__old_order_svm(cl_context, ...) __attribute__((error(
+    "clmem 0.2.0: the svm_empty family returns the array and takes cl_int *errcode_ret where it took the array, "
+    "before the options: clmem_svm_array a = clmem_fsvm_empty(ctx, float, &err, .shape = {n}); "
+    "a = clmem_svm_empty_opts(ctx, flags, itemsize, dtype, &err, &opts)")));
+#define CLMEM__ERRCODE_FIRST(fn, old, e, ...)                                                              \
+    _Generic((e), cl_int *: _Generic((__VA_ARGS__), cl_int *: old, default: fn),                          \
+                  void *: _Generic((__VA_ARGS__), cl_int *: old, default: fn), int: fn, default: old)
+#define clmem_create_image_opts(context, flags, format, errcode_ret, ...)                                    \
+    CLMEM__ERRCODE_FIRST(clmem_create_image_opts, clmem__old_order_image, errcode_ret, __VA_ARGS__)(          \
+        context, flags, format, errcode_ret, __VA_ARGS__)
+#define clmem_image_from_array_opts(context, array, element_type, vector_width, ndim, shape, errcode_ret, ...) \
+    CLMEM__ERRCODE_FIRST(clmem_image_from_array_opts, clmem__old_order_image, errcode_ret, __VA_ARGS__)(      \
+        context, array, element_type, vector_width, ndim, shape, errcode_ret, __VA_ARGS__)
+#define clmem_svm_empty_opts(ctx, flags, itemsize, dtype, errcode_ret, ...)                               \
+    CLMEM__ERRCODE_FIRST(clmem_svm_empty_opts, clmem__old_order_svm, errcode_ret, __VA_ARGS__)(            \
+        ctx, flags, itemsize, dtype, errcode_ret, __VA_ARGS__)
+#define clmem_svm_empty_like_opts(ctx, flags, like, errcode_ret, ...)                                     \
+    CLMEM__ERRCODE_FIRST(clmem_svm_empty_like_opts, clmem__old_order_svm, errcode_ret, __VA_ARGS__)(       \
+        ctx, flags, like, errcode_ret, __VA_ARGS__)
+#elif defined(__cplusplus)
+/* In C++ the same macros check the two arguments' types with a static_assert (the
+   function itself stays one function, so &clmem_create_image_opts still works). */
+#include <cstddef>
+#include <type_traits>
+namespace clmem {
+namespace detail {
+template <class E, class O> struct errcode_first {
+    typedef typename std::remove_cv<typename std::remove_reference<E>::type>::type e;
+    typedef typename std::remove_cv<typename std::remove_reference<O>::type>::type o;
+    static const bool value = (std::is_same<e, cl_int *>::value || std::is_integral<e>::value ||
+                               std::is_same<e, std::nullptr_t>::value) &&
+                              !std::is_same<o, cl_int *>::value;
+};
+template <class E, class O> inline void old_order_image() {
+    static_assert(errcode_first<E, O>::value,
+                  "clmem 0.2.0: clmem_create_image_opts and clmem_image_from_array_opts take cl_int *errcode_ret "
+                  "before the options: clmem_create_image_opts(ctx, flags, format, &err, &opts)");
+}
+template <class E, class O> inline void old_order_svm() {
+    static_assert(errcode_first<E, O>::value,
+                  "clmem 0.2.0: the svm_empty family returns the array and takes cl_int *errcode_ret where it took "
+                  "the array, before the options: clmem_svm_array a = clmem_svm_empty_opts(ctx, flags, itemsize, "
+                  "dtype, &err, &opts)");
+}
+} // namespace detail
+} // namespace clmem
+#define CLMEM__ERRCODE_FIRST(kind, e, ...) clmem::detail::old_order_##kind<decltype((e)), decltype((__VA_ARGS__))>()
+#define clmem_create_image_opts(context, flags, format, errcode_ret, ...)     \
+    (CLMEM__ERRCODE_FIRST(image, errcode_ret, __VA_ARGS__),                  \
+     clmem_create_image_opts(context, flags, format, errcode_ret, __VA_ARGS__))
+#define clmem_image_from_array_opts(context, array, element_type, vector_width, ndim, shape, errcode_ret, ...) \
+    (CLMEM__ERRCODE_FIRST(image, errcode_ret, __VA_ARGS__),                                                    \
+     clmem_image_from_array_opts(context, array, element_type, vector_width, ndim, shape, errcode_ret, __VA_ARGS__))
+#define clmem_svm_empty_opts(ctx, flags, itemsize, dtype, errcode_ret, ...) \
+    (CLMEM__ERRCODE_FIRST(svm, errcode_ret, __VA_ARGS__),                  \
+     clmem_svm_empty_opts(ctx, flags, itemsize, dtype, errcode_ret, __VA_ARGS__))
+#define clmem_svm_empty_like_opts(ctx, flags, like, errcode_ret, ...) \
+    (CLMEM__ERRCODE_FIRST(svm, errcode_ret, __VA_ARGS__),            \
+     clmem_svm_empty_like_opts(ctx, flags, like, errcode_ret, __VA_ARGS__))
+#endif
+/* ---- end clmem/compat.h ---- */
+
 /* ---- begin clmem/cxx.h ---- */
 /* >>cxx: the C++ face of clmem: the same calls as in C, plus optional RAII owners and
    exceptions (nothing here is seen by a C compiler) */
@@ -4418,6 +4555,23 @@ inline clmem_svm_array svm_empty_like(cl_context c, cl_svm_mem_flags f, const cl
     cl_int e = CL_SUCCESS;
     clmem_svm_array a = clmem_svm_empty_like_opts(c, f, like, &e, o);
     return ctor_ret(a, e, errcode_ret);
+}
+/* 0.1.0's svm_empty(ctx, flags, T, &arr, ...) filled arr: refused with the new form */
+template <class D = void>
+inline clmem_svm_array svm_empty(cl_context, cl_svm_mem_flags, size_t, const char *, clmem_svm_array *,
+                                 const clmem_svm_empty_options *) {
+    static_assert(std::is_same<D, clmem_svm_array>::value, "clmem 0.2.0: the svm_empty family returns the array and takes cl_int "
+                                      "*errcode_ret where it took the array: clmem_svm_array a = "
+                                      "clmem_fsvm_empty(ctx, float, &err, ...)");
+    return clmem_svm_array();
+}
+template <class D = void>
+inline clmem_svm_array svm_empty_like(cl_context, cl_svm_mem_flags, const clmem_svm_array *, clmem_svm_array *,
+                                      const clmem_svm_empty_options *) {
+    static_assert(std::is_same<D, clmem_svm_array>::value, "clmem 0.2.0: the svm_empty family returns the array and takes cl_int "
+                                      "*errcode_ret where it took the array: clmem_svm_array a = "
+                                      "clmem_fsvm_empty_like(ctx, &like, &err, ...)");
+    return clmem_svm_array();
 }
 /* clmem_stager_copy: the two directions; anything else does not compile */
 inline cl_int stager_pair(clmem_stager *st, clmem_buffer d, const void *s, const clmem_stager_copy_options *o) {
@@ -5990,7 +6144,8 @@ static cl_int clmem__image_layout_check(const char *fn, cl_mem_object_type type,
     return CL_SUCCESS;
 }
 
-CLMEM_API clmem_image clmem_create_image_opts(cl_context context, cl_mem_flags flags, clmem_image_format format,
+/* the name in parentheses: in C a macro of the same name checks the arguments (clmem/compat.h) */
+CLMEM_API clmem_image (clmem_create_image_opts)(cl_context context, cl_mem_flags flags, clmem_image_format format,
                                              cl_int *errcode_ret, const clmem_image_options *opts) {
     static const char fn[] = "clmem_create_image";
     static const clmem_image_options none = CLMEM__ZERO;
@@ -6129,7 +6284,8 @@ static cl_channel_type clmem__normalized_type(cl_channel_type t) {
     }
 }
 
-CLMEM_API clmem_image clmem_image_from_array_opts(cl_context context, const void *array, cl_channel_type element_type,
+/* the name in parentheses: in C a macro of the same name checks the arguments (clmem/compat.h) */
+CLMEM_API clmem_image (clmem_image_from_array_opts)(cl_context context, const void *array, cl_channel_type element_type,
                                                  cl_uint vector_width, size_t ndim, const size_t *shape,
                                                  cl_int *errcode_ret, const clmem_image_from_array_options *opts) {
     static const char fn[] = "clmem_image_from_array";
@@ -7915,7 +8071,8 @@ static cl_int clmem__svm_empty(const char *fn, cl_context ctx, cl_svm_mem_flags 
     return CL_SUCCESS;
 }
 
-CLMEM_API clmem_svm_array clmem_svm_empty_opts(cl_context ctx, cl_svm_mem_flags flags, size_t itemsize, const char *dtype,
+/* the name in parentheses: in C a macro of the same name checks the arguments (clmem/compat.h) */
+CLMEM_API clmem_svm_array (clmem_svm_empty_opts)(cl_context ctx, cl_svm_mem_flags flags, size_t itemsize, const char *dtype,
                                                cl_int *errcode_ret, const clmem_svm_empty_options *opts) {
     static const char fn[] = "clmem_svm_empty";
     clmem_svm_array arr;
@@ -7935,7 +8092,8 @@ CLMEM_API clmem_svm_array clmem_svm_empty_opts(cl_context ctx, cl_svm_mem_flags 
     return arr;
 }
 
-CLMEM_API clmem_svm_array clmem_svm_empty_like_opts(cl_context ctx, cl_svm_mem_flags flags, const clmem_svm_array *like,
+/* the name in parentheses: in C a macro of the same name checks the arguments (clmem/compat.h) */
+CLMEM_API clmem_svm_array (clmem_svm_empty_like_opts)(cl_context ctx, cl_svm_mem_flags flags, const clmem_svm_array *like,
                                                     cl_int *errcode_ret, const clmem_svm_empty_options *opts) {
     static const char fn[] = "clmem_svm_empty_like";
     static const clmem_svm_empty_options none = CLMEM__ZERO;

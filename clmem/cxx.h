@@ -622,6 +622,23 @@ inline clmem_svm_array svm_empty_like(cl_context c, cl_svm_mem_flags f, const cl
     clmem_svm_array a = clmem_svm_empty_like_opts(c, f, like, &e, o);
     return ctor_ret(a, e, errcode_ret);
 }
+/* 0.1.0's svm_empty(ctx, flags, T, &arr, ...) filled arr: refused with the new form */
+template <class D = void>
+inline clmem_svm_array svm_empty(cl_context, cl_svm_mem_flags, size_t, const char *, clmem_svm_array *,
+                                 const clmem_svm_empty_options *) {
+    static_assert(std::is_same<D, clmem_svm_array>::value, "clmem 0.2.0: the svm_empty family returns the array and takes cl_int "
+                                      "*errcode_ret where it took the array: clmem_svm_array a = "
+                                      "clmem_fsvm_empty(ctx, float, &err, ...)");
+    return clmem_svm_array();
+}
+template <class D = void>
+inline clmem_svm_array svm_empty_like(cl_context, cl_svm_mem_flags, const clmem_svm_array *, clmem_svm_array *,
+                                      const clmem_svm_empty_options *) {
+    static_assert(std::is_same<D, clmem_svm_array>::value, "clmem 0.2.0: the svm_empty family returns the array and takes cl_int "
+                                      "*errcode_ret where it took the array: clmem_svm_array a = "
+                                      "clmem_fsvm_empty_like(ctx, &like, &err, ...)");
+    return clmem_svm_array();
+}
 /* clmem_stager_copy: the two directions; anything else does not compile */
 inline cl_int stager_pair(clmem_stager *st, clmem_buffer d, const void *s, const clmem_stager_copy_options *o) {
     return clmem__stager_write_fn(st, d, s, o);

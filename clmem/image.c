@@ -389,7 +389,8 @@ static cl_int clmem__image_layout_check(const char *fn, cl_mem_object_type type,
     return CL_SUCCESS;
 }
 
-CLMEM_API clmem_image clmem_create_image_opts(cl_context context, cl_mem_flags flags, clmem_image_format format,
+/* the name in parentheses: in C a macro of the same name checks the arguments (clmem/compat.h) */
+CLMEM_API clmem_image (clmem_create_image_opts)(cl_context context, cl_mem_flags flags, clmem_image_format format,
                                              cl_int *errcode_ret, const clmem_image_options *opts) {
     static const char fn[] = "clmem_create_image";
     static const clmem_image_options none = CLMEM__ZERO;
@@ -528,7 +529,8 @@ static cl_channel_type clmem__normalized_type(cl_channel_type t) {
     }
 }
 
-CLMEM_API clmem_image clmem_image_from_array_opts(cl_context context, const void *array, cl_channel_type element_type,
+/* the name in parentheses: in C a macro of the same name checks the arguments (clmem/compat.h) */
+CLMEM_API clmem_image (clmem_image_from_array_opts)(cl_context context, const void *array, cl_channel_type element_type,
                                                  cl_uint vector_width, size_t ndim, const size_t *shape,
                                                  cl_int *errcode_ret, const clmem_image_from_array_options *opts) {
     static const char fn[] = "clmem_image_from_array";

@@ -975,7 +975,8 @@ static cl_int clmem__svm_empty(const char *fn, cl_context ctx, cl_svm_mem_flags 
     return CL_SUCCESS;
 }
 
-CLMEM_API clmem_svm_array clmem_svm_empty_opts(cl_context ctx, cl_svm_mem_flags flags, size_t itemsize, const char *dtype,
+/* the name in parentheses: in C a macro of the same name checks the arguments (clmem/compat.h) */
+CLMEM_API clmem_svm_array (clmem_svm_empty_opts)(cl_context ctx, cl_svm_mem_flags flags, size_t itemsize, const char *dtype,
                                                cl_int *errcode_ret, const clmem_svm_empty_options *opts) {
     static const char fn[] = "clmem_svm_empty";
     clmem_svm_array arr;
@@ -995,7 +996,8 @@ CLMEM_API clmem_svm_array clmem_svm_empty_opts(cl_context ctx, cl_svm_mem_flags 
     return arr;
 }
 
-CLMEM_API clmem_svm_array clmem_svm_empty_like_opts(cl_context ctx, cl_svm_mem_flags flags, const clmem_svm_array *like,
+/* the name in parentheses: in C a macro of the same name checks the arguments (clmem/compat.h) */
+CLMEM_API clmem_svm_array (clmem_svm_empty_like_opts)(cl_context ctx, cl_svm_mem_flags flags, const clmem_svm_array *like,
                                                     cl_int *errcode_ret, const clmem_svm_empty_options *opts) {
     static const char fn[] = "clmem_svm_empty_like";
     static const clmem_svm_empty_options none = CLMEM__ZERO;
