@@ -160,10 +160,31 @@ extern "C" {
    and clang from -O1; clang at -O0 searches at run time (about 20 short strstr calls).
    So `.is_blocking = false` does not block and `.byte_count = n` with n == 0 copies
    nothing, while leaving them out blocks and copies everything.
-   The C++ forms (clmem/cxx.h) fill it too. Callers of a *_opts function (function
-   pointers, a struct built by hand) set `given` themselves for the options they mean
-   as 0 (a non-zero value counts anyway): o.byte_count = 0; o.given |= CLMEM_GIVEN_BYTE_COUNT;
+   The C++ forms (clmem/cxx.h) fill it too.
+
+   A STRUCT BUILT BY HAND. Every way clmem makes an options struct (the macros, the
+   C++ forms, CLMEM_OPTIONS_INIT) also sets CLMEM_OPTIONS_MARK in `given`: "the bits
+   are complete". A struct without it (`= {0}`, memset, `clmem_copy_options()` in
+   C++, or code written for 0.1.0, where CLMEM_NON_BLOCKING was -1) cannot say whether
+   a zero field means 0 or the default, so the functions whose options have a default
+   that is not zero (those with a CLMEM_GIVEN_* field: copies, maps, SVM maps, fills
+   and arrays, images, the stager) refuse it with CL_INVALID_VALUE and a message
+   saying how to build it; they never guess. NULL options still mean every default.
+   Start from CLMEM_OPTIONS_INIT, and set the CLMEM_GIVEN_* bit of each option you
+   mean as 0 (a non-zero value counts anyway):
+       clmem_copy_options o = CLMEM_OPTIONS_INIT;  // C and C++
+       o.is_blocking = CLMEM_NON_BLOCKING;          // 0: needs its bit
+       o.given |= CLMEM_GIVEN_IS_BLOCKING;
+   (CLMEM_NO_VALIDATION drops the refusal with the other checks: a struct without the
+   mark then takes the default for every zero field.)
    --------------------------------------------------------------------------------- */
+/** CLMEM_OPTIONS_MARK: set in `given` by everything in clmem that makes options. */
+#define CLMEM_OPTIONS_MARK 0x80000000u
+/** CLMEM_OPTIONS_INIT: the initializer of an options struct of any type meaning every
+    default, with CLMEM_OPTIONS_MARK set (C: a designated initializer; C++: clmem/cxx.h). */
+#ifndef __cplusplus
+#define CLMEM_OPTIONS_INIT {.given = CLMEM_OPTIONS_MARK}
+#endif
 #define CLMEM_GIVEN_BYTE_COUNT 0x001u   /* .byte_count */
 #define CLMEM_GIVEN_IS_BLOCKING 0x002u  /* .is_blocking */
 #define CLMEM_GIVEN_REGION 0x004u       /* .region */
@@ -189,8 +210,9 @@ extern "C" {
      CLMEM__HAS(s, "ndim", CLMEM_GIVEN_NDIM) | CLMEM__HAS(s, "order", CLMEM_GIVEN_ORDER) |                    \
      CLMEM__HAS(s, "mode", CLMEM_GIVEN_MODE) | CLMEM__HAS(s, "num_channels", CLMEM_GIVEN_NUM_CHANNELS) |      \
      CLMEM__HAS(s, "alignment", CLMEM_GIVEN_ALIGNMENT))
-/* CLMEM__GIVEN(options...): the given mask of the designators written (see above). */
-#define CLMEM__GIVEN(...) CLMEM__GIVEN_S("," #__VA_ARGS__)
+/* CLMEM__GIVEN(options...): the given mask of the designators written (see above),
+   with CLMEM_OPTIONS_MARK. */
+#define CLMEM__GIVEN(...) (CLMEM__GIVEN_S("," #__VA_ARGS__) | CLMEM_OPTIONS_MARK)
 
 /* Positional arguments that may be compound literals. The preprocessor splits a macro
    argument at its commas, so `(const size_t[]){1024, 512}` would be two arguments.
@@ -2055,11 +2077,13 @@ CLMEM_API int clmem__maps_live(void);
 CLMEM_API cl_int clmem__copy_host_failed(cl_int err, cl_command_queue queue, clmem_buffer buf, int write);
 CLMEM_API cl_int clmem__copy_host_linear(cl_command_queue queue, clmem_buffer buf, void *host, int write, unsigned given,
                                          size_t byte_count, size_t offset, int is_blocking, cl_event *event);
-/* Known at compile time for a literal: a linear copy with no region, host size or
-   wait list. Then only the scalars below are read, and the options literal is never
+/* Known at compile time for a literal: options made by clmem (CLMEM_OPTIONS_MARK; a
+   struct without it goes the full way, which refuses it), a linear copy with no
+   region, host size or wait list. Then only the scalars below are read, and the options literal is never
    built in memory. */
 #define CLMEM__COPY_SIMPLE(o)                                                                                 \
-    (!((o)->given & (CLMEM_GIVEN_REGION | CLMEM_GIVEN_HOST_SIZE)) && !((o)->region[0] | (o)->region[1] | (o)->region[2]) && \
+    (((o)->given & (CLMEM_OPTIONS_MARK | CLMEM_GIVEN_REGION | CLMEM_GIVEN_HOST_SIZE)) == CLMEM_OPTIONS_MARK &&   \
+     !((o)->region[0] | (o)->region[1] | (o)->region[2]) &&                                                   \
      !(o)->host_size && !(o)->num_wait_for && !(o)->wait_for)
 CLMEM__INLINE cl_int clmem__copy_host_fast(cl_command_queue queue, const clmem_buffer *buf, void *host, int write,
                                            size_t offset, const clmem_copy_options *o) {
@@ -4001,9 +4025,11 @@ template <class E, class O> inline void old_order_svm() {
       clmem::byte_count = 0 copies nothing, clmem::is_blocking = false does not block.
 
    Both spellings keep C's rule: an option written means its value, one left out means
-   its default. The *_opts functions take the structs directly; a value-initialized
-   struct (clmem_copy_options()) means every default, and a zero (or false) you mean
-   needs its CLMEM_GIVEN_* bit in `given` (see NAMED OPTIONS in clmem/base.h).
+   its default. The *_opts functions take the structs directly: start one from
+   CLMEM_OPTIONS_INIT (clmem_copy_options o = CLMEM_OPTIONS_INIT;), which means every
+   default, and set the CLMEM_GIVEN_* bit of a zero (or false) you mean; a struct not
+   made so (clmem_copy_options(), = {}) is refused where a zero could mean either (see
+   NAMED OPTIONS in clmem/base.h).
 
    WHAT IS C-ONLY, AND WHY. No operation is C-only. These C spellings are not C++:
      - compound literals as arguments ((cl_float4){{1, 2, 3, 4}}, (const size_t[]){1, 2},
@@ -4112,6 +4138,15 @@ template <class H> inline H ctor_ret(const H &h, cl_int code, cl_int *errcode_re
     return h;
 }
 
+/* CLMEM_OPTIONS_INIT in C++: converts to any options struct, every default, marked. */
+struct options_init {
+    template <class O> operator O() const {
+        O o = O();
+        o.given = CLMEM_OPTIONS_MARK;
+        return o;
+    }
+};
+
 /* The address of a temporary options struct, valid to the end of the full expression
    (the call it is an argument of). */
 template <class T> inline const T *ptr(const T &o) { return &o; }
@@ -4184,6 +4219,7 @@ template <class O, std::size_t N> inline void apply(O &o, const waitlist<N> &w) 
 }
 template <class O, class... A> inline O make(const A &... a) {
     O o = O();
+    o.given = CLMEM_OPTIONS_MARK;
     int seq[] = {0, (apply(o, a), 0)...};
     (void)seq;
     return o;
@@ -4264,6 +4300,8 @@ CLMEM__CXX_KEYWORD(alignment, CLMEM_GIVEN_ALIGNMENT)
 #define CLMEM_WAIT_FOR(...) clmem::detail::wait_list(__VA_ARGS__)
 #endif
 #define CLMEM__CXX_O(T, ...) clmem::detail::ptr(CLMEM__CXX_OV(T, __VA_ARGS__))
+/** CLMEM_OPTIONS_INIT (see NAMED OPTIONS in clmem/base.h): clmem_copy_options o = CLMEM_OPTIONS_INIT; */
+#define CLMEM_OPTIONS_INIT clmem::detail::options_init()
 #define CLMEM__CXX_RET(e) clmem::detail::ret(e)
 
 /* ---- memobj ---- */
@@ -5088,6 +5126,20 @@ static inline cl_int clmem__check_wait_list(const char *fn, const cl_event *wait
     for (i = 0; i < num_wait_for; ++i)
         if (wait_for[i] == NULL)
             return clmem__fail(CL_INVALID_EVENT_WAIT_LIST, fn, "wait_for[%u] is NULL", i);
+    return CL_SUCCESS;
+}
+
+/* clmem__check_made(fn, given): options whose type has a CLMEM_GIVEN_* field must carry
+   CLMEM_OPTIONS_MARK (NAMED OPTIONS in base.h): one without it cannot tell a zero it
+   means from a default, and is refused rather than guessed at. */
+static inline cl_int clmem__check_made(const char *fn, unsigned given) {
+    if (CLMEM__CHECKS && !(given & CLMEM_OPTIONS_MARK))
+        return clmem__fail(CL_INVALID_VALUE, fn,
+                           "the options struct was not made by clmem (given 0x%x has no CLMEM_OPTIONS_MARK), so a zero "
+                           "field could mean 0 or the default: start it from CLMEM_OPTIONS_INIT and set the "
+                           "CLMEM_GIVEN_* bit of each option meant as 0 (o.given |= CLMEM_GIVEN_IS_BLOCKING), or pass "
+                           "NULL for every default",
+                           given);
     return CL_SUCCESS;
 }
 
@@ -6148,7 +6200,7 @@ static cl_int clmem__image_layout_check(const char *fn, cl_mem_object_type type,
 CLMEM_API clmem_image (clmem_create_image_opts)(cl_context context, cl_mem_flags flags, clmem_image_format format,
                                              cl_int *errcode_ret, const clmem_image_options *opts) {
     static const char fn[] = "clmem_create_image";
-    static const clmem_image_options none = CLMEM__ZERO;
+    static const clmem_image_options none = CLMEM_OPTIONS_INIT;
     clmem_image img = clmem__image_empty();
     cl_image_desc desc;
     cl_mem_object_type type;
@@ -6176,6 +6228,7 @@ CLMEM_API clmem_image (clmem_create_image_opts)(cl_context context, cl_mem_flags
             err = clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL");
             goto fail;
         }
+        if ((err = clmem__check_made(fn, opts->given)) != CL_SUCCESS) goto fail;
         if ((err = clmem__check_mem_flags(fn, flags, CLMEM__IMAGE_FLAGS)) != CL_SUCCESS) goto fail;
         if ((err = clmem__check_host_ptr(fn, flags, opts->hostbuf)) != CL_SUCCESS) goto fail;
         if (ndim == 0) {
@@ -6289,7 +6342,7 @@ CLMEM_API clmem_image (clmem_image_from_array_opts)(cl_context context, const vo
                                                  cl_uint vector_width, size_t ndim, const size_t *shape,
                                                  cl_int *errcode_ret, const clmem_image_from_array_options *opts) {
     static const char fn[] = "clmem_image_from_array";
-    static const clmem_image_from_array_options none = CLMEM__ZERO;
+    static const clmem_image_from_array_options none = CLMEM_OPTIONS_INIT;
     clmem_image_options io;
     clmem_image_format format;
     cl_channel_type ctype = element_type;
@@ -6299,6 +6352,7 @@ CLMEM_API clmem_image (clmem_image_from_array_opts)(cl_context context, const vo
     cl_int err = CL_SUCCESS;
     if (!opts) opts = &none;
     memset((void *)&io, 0, sizeof io); /* (void *): C++14 options have default member initializers */
+    io.given = CLMEM_OPTIONS_MARK;
     if (vector_width == 0) vector_width = 1;
     nch = opts->num_channels || (opts->given & CLMEM_GIVEN_NUM_CHANNELS) ? opts->num_channels : vector_width;
     /* checks that are not validation but meaning: done even with CLMEM_NO_VALIDATION */
@@ -6306,6 +6360,7 @@ CLMEM_API clmem_image (clmem_image_from_array_opts)(cl_context context, const vo
         err = clmem__fail(CL_INVALID_VALUE, fn, "%s is NULL", !array ? "array" : "shape");
         goto fail;
     }
+    if ((err = clmem__check_made(fn, opts->given)) != CL_SUCCESS) goto fail;
     if ((opts->mode != 0 || (opts->given & CLMEM_GIVEN_MODE)) && opts->mode != 'r' && opts->mode != 'w') {
         err = clmem__fail(CL_INVALID_VALUE, fn, "invalid value '%c' (%d) for .mode: use 'r' or 'w'", opts->mode,
                           (int)opts->mode);
@@ -7635,7 +7690,7 @@ static cl_int clmem__svm_check_enqueue(const char *fn, cl_command_queue queue, c
 CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm svm, cl_map_flags flags,
                                             clmem_svm_map *map, const clmem_svm_map_options *opts) {
     static const char fn[] = "clmem_enqueue_svm_map";
-    static const clmem_svm_map_options none = {0, 0, 0, NULL, 0, NULL};
+    static const clmem_svm_map_options none = CLMEM_OPTIONS_INIT;
     const cl_map_flags known = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
     clmem__svm_rec *rec;
     size_t size;
@@ -7643,6 +7698,7 @@ CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm sv
     if (!opts) opts = &none;
     if (!map) return clmem__fail(CL_INVALID_VALUE, fn, "map (where to store the map) is NULL");
     clmem__svm_empty_map(map);
+    if ((err = clmem__check_made(fn, opts->given)) != CL_SUCCESS) return err;
     if ((err = clmem__svm_check_enqueue(fn, queue, opts->wait_for, opts->num_wait_for, svm, "svm")) != CL_SUCCESS)
         return err;
     if (CLMEM__CHECKS) {
@@ -7826,8 +7882,10 @@ static cl_int clmem__svm_fill(const char *fn, cl_command_queue queue, clmem_svm 
 
 CLMEM_API cl_int clmem_enqueue_svm_memfill_opts(cl_command_queue queue, clmem_svm dst, const void *pattern,
                                                 size_t pattern_size, const clmem_svm_memfill_options *opts) {
-    static const clmem_svm_memfill_options none = {0, 0, NULL, 0, NULL};
+    static const clmem_svm_memfill_options none = CLMEM_OPTIONS_INIT;
+    cl_int err;
     if (!opts) opts = &none;
+    if ((err = clmem__check_made("clmem_enqueue_svm_memfill", opts->given)) != CL_SUCCESS) return err;
     return clmem__svm_fill("clmem_enqueue_svm_memfill", queue, dst, 0, pattern, pattern_size, opts->byte_count,
                            opts->byte_count != 0 || (opts->given & CLMEM_GIVEN_BYTE_COUNT), opts->wait_for, opts->num_wait_for, opts->event);
 }
@@ -8081,7 +8139,7 @@ CLMEM_API clmem_svm_array (clmem_svm_empty_opts)(cl_context ctx, cl_svm_mem_flag
     memset(&arr, 0, sizeof arr);
     if (!opts) {
         err = clmem__fail(CL_INVALID_VALUE, fn, "no options: the shape is required");
-    } else {
+    } else if ((err = clmem__check_made(fn, opts->given)) == CL_SUCCESS) {
         ndim = opts->ndim;
         if (ndim == 0 && !(opts->given & CLMEM_GIVEN_NDIM))
             while (ndim < CLMEM_SVM_MAX_DIMS && opts->shape[ndim] != 0) ++ndim;
@@ -8096,7 +8154,7 @@ CLMEM_API clmem_svm_array (clmem_svm_empty_opts)(cl_context ctx, cl_svm_mem_flag
 CLMEM_API clmem_svm_array (clmem_svm_empty_like_opts)(cl_context ctx, cl_svm_mem_flags flags, const clmem_svm_array *like,
                                                     cl_int *errcode_ret, const clmem_svm_empty_options *opts) {
     static const char fn[] = "clmem_svm_empty_like";
-    static const clmem_svm_empty_options none = CLMEM__ZERO;
+    static const clmem_svm_empty_options none = CLMEM_OPTIONS_INIT;
     clmem_svm_array arr;
     cl_int err;
     if (!opts) opts = &none;
@@ -8454,7 +8512,7 @@ static cl_int clmem__map_buffer_layout(const char *fn, const clmem_map_options *
 }
 
 static const clmem_map_options *clmem__map_defaults(const clmem_map_options *opts) {
-    static clmem_map_options none; /* all zero: every default */
+    static const clmem_map_options none = CLMEM_OPTIONS_INIT; /* every default */
     return opts ? opts : &none;
 }
 
@@ -8488,6 +8546,7 @@ static cl_int clmem__map_common_checks(const char *fn, cl_command_queue queue, c
     if (CLMEM__CHECKS && mem == NULL)
         return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "%s is an empty handle (mem NULL: never created or released)", what);
     if ((err = clmem__map_check_flags(fn, flags)) != CL_SUCCESS) return err;
+    if ((err = clmem__check_made(fn, opts->given)) != CL_SUCCESS) return err;
     return clmem__check_wait_list(fn, opts->wait_for, opts->num_wait_for);
 }
 
@@ -8850,7 +8909,7 @@ CLMEM_API void *clmem_memory_map_at(const clmem_memory_map *map, const size_t *i
 /* >>transfer (implementation): buffer and host pairs, raw cl_mem dispatch, fills,
    kernel arguments. Image pairs are in transfer_image.c, SVM pairs in transfer_svm.c. */
 
-static const clmem_copy_options clmem__copy_defaults = CLMEM__ZERO;
+static const clmem_copy_options clmem__copy_defaults = CLMEM_OPTIONS_INIT;
 #define CLMEM__COPY "clmem_enqueue_copy"
 
 /* Host transfers block unless .is_blocking was written and is false. */
@@ -9002,6 +9061,7 @@ static cl_int clmem__copy_rect_check(clmem_buffer dst, clmem_buffer src, const s
 static cl_int clmem__check_common(cl_command_queue queue, const clmem_copy_options *o) {
     cl_int err;
     if ((err = clmem__check_queue(CLMEM__COPY, queue)) != CL_SUCCESS) return err;
+    if ((err = clmem__check_made(CLMEM__COPY, o->given)) != CL_SUCCESS) return err;
     return clmem__check_wait_list(CLMEM__COPY, o->wait_for, o->num_wait_for);
 }
 static cl_int clmem__check_buffer(const char *what, clmem_buffer b) {
@@ -9716,6 +9776,7 @@ CLMEM_API cl_int clmem_enqueue_copy_buffer_p2p_amd_opts(cl_platform_id platform,
     if (!o) o = &clmem__copy_defaults;
     if (CLMEM__CHECKS) {
         if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
+        if ((err = clmem__check_made(fn, o->given)) != CL_SUCCESS) return err;
         if ((err = clmem__check_wait_list(fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
         if ((err = clmem__buffer_invalid(fn, "src", src)) != CL_SUCCESS) return err;
         if ((err = clmem__buffer_invalid(fn, "dst", dst)) != CL_SUCCESS) return err;
@@ -9867,6 +9928,7 @@ static cl_int clmem__image_common(const char *pair, cl_command_queue queue, cons
     if ((err = clmem__check_queue(clmem__copy_fn, queue)) != CL_SUCCESS) return err;
     if (!img->mem)
         return clmem__fail(CL_INVALID_MEM_OBJECT, clmem__copy_fn, "%s: %s is an empty or released image handle", pair, what);
+    if ((err = clmem__check_made(clmem__copy_fn, o->given)) != CL_SUCCESS) return err;
     if ((err = clmem__check_wait_list(clmem__copy_fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
     if ((err = clmem__image_copy_unused(pair, o, allowed)) != CL_SUCCESS) return err;
     return clmem__same_context(clmem__copy_fn, queue, img->context, what);
@@ -9882,7 +9944,7 @@ static cl_int clmem__ret(cl_int err, const char *call) {
 }
 
 static const clmem_copy_options *clmem__copy_opts_or_none(const clmem_copy_options *opts) {
-    static clmem_copy_options none;
+    static const clmem_copy_options none = CLMEM_OPTIONS_INIT;
     return opts ? opts : &none;
 }
 
@@ -10134,12 +10196,13 @@ CLMEM_API cl_int clmem__copy_image_from_buffer(cl_command_queue queue, clmem_ima
    for messages. Host sides are tags whose size is .host_size. */
 static cl_int clmem__svm_copy(const char *fn, cl_command_queue queue, clmem_svm dst, const char *dst_what, clmem_svm src,
                               const char *src_what, const clmem_copy_options *opts) {
-    static const clmem_copy_options none = CLMEM__ZERO;
+    static const clmem_copy_options none = CLMEM_OPTIONS_INIT;
     size_t n, dst_size = dst.size, src_size = src.size;
     char *d;
     const char *s;
     cl_int err;
     if (!opts) opts = &none;
+    if ((err = clmem__check_made(fn, opts->given)) != CL_SUCCESS) return err;
     if ((err = clmem__svm_check_enqueue(fn, queue, opts->wait_for, opts->num_wait_for, dst, dst_what)) != CL_SUCCESS)
         return err;
     if ((err = clmem__svm_check_enqueue(fn, queue, NULL, 0, src, src_what)) != CL_SUCCESS) return err;
@@ -13185,6 +13248,7 @@ static cl_int clmem__stager_check(const char *fn, clmem_stager *st, clmem_buffer
         char text[200];
         cl_int err;
         if (!st) return clmem__fail(CL_INVALID_VALUE, fn, "st is NULL");
+        if ((err = clmem__check_made(fn, o->given)) != CL_SUCCESS) return err;
         if ((err = clmem__check_wait_list(fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
         if (!buf.mem)
             return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "%s is an empty or released buffer handle",
@@ -13219,7 +13283,7 @@ static cl_int clmem__stager_check(const char *fn, clmem_stager *st, clmem_buffer
 static cl_int clmem__stager_transfer(clmem_stager *st, clmem_buffer buf, void *host, bool write,
                                      const clmem_stager_copy_options *o) {
     static const char fn[] = "clmem_stager_copy";
-    static const clmem_stager_copy_options defaults = CLMEM__ZERO;
+    static const clmem_stager_copy_options defaults = CLMEM_OPTIONS_INIT;
     cl_event ev[CLMEM_STAGER_MAX_SLOTS];
     size_t offset = 0, count = 0, pieces, i, S;
     unsigned K;
@@ -13232,7 +13296,7 @@ static cl_int clmem__stager_transfer(clmem_stager *st, clmem_buffer buf, void *h
     if (count < st->threshold) {
         clmem_copy_options co;
         memset((void *)&co, 0, sizeof co); /* (void *): C++14 options have default member initializers */
-        co.given = CLMEM_GIVEN_BYTE_COUNT | (o->given & CLMEM_GIVEN_HOST_SIZE);
+        co.given = CLMEM_OPTIONS_MARK | CLMEM_GIVEN_BYTE_COUNT | (o->given & CLMEM_GIVEN_HOST_SIZE);
         co.byte_count = count;
         if (write) co.dst_offset = offset;
         else co.src_offset = offset;

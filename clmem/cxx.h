@@ -67,9 +67,11 @@
       clmem::byte_count = 0 copies nothing, clmem::is_blocking = false does not block.
 
    Both spellings keep C's rule: an option written means its value, one left out means
-   its default. The *_opts functions take the structs directly; a value-initialized
-   struct (clmem_copy_options()) means every default, and a zero (or false) you mean
-   needs its CLMEM_GIVEN_* bit in `given` (see NAMED OPTIONS in clmem/base.h).
+   its default. The *_opts functions take the structs directly: start one from
+   CLMEM_OPTIONS_INIT (clmem_copy_options o = CLMEM_OPTIONS_INIT;), which means every
+   default, and set the CLMEM_GIVEN_* bit of a zero (or false) you mean; a struct not
+   made so (clmem_copy_options(), = {}) is refused where a zero could mean either (see
+   NAMED OPTIONS in clmem/base.h).
 
    WHAT IS C-ONLY, AND WHY. No operation is C-only. These C spellings are not C++:
      - compound literals as arguments ((cl_float4){{1, 2, 3, 4}}, (const size_t[]){1, 2},
@@ -178,6 +180,15 @@ template <class H> inline H ctor_ret(const H &h, cl_int code, cl_int *errcode_re
     return h;
 }
 
+/* CLMEM_OPTIONS_INIT in C++: converts to any options struct, every default, marked. */
+struct options_init {
+    template <class O> operator O() const {
+        O o = O();
+        o.given = CLMEM_OPTIONS_MARK;
+        return o;
+    }
+};
+
 /* The address of a temporary options struct, valid to the end of the full expression
    (the call it is an argument of). */
 template <class T> inline const T *ptr(const T &o) { return &o; }
@@ -250,6 +261,7 @@ template <class O, std::size_t N> inline void apply(O &o, const waitlist<N> &w) 
 }
 template <class O, class... A> inline O make(const A &... a) {
     O o = O();
+    o.given = CLMEM_OPTIONS_MARK;
     int seq[] = {0, (apply(o, a), 0)...};
     (void)seq;
     return o;
@@ -330,6 +342,8 @@ CLMEM__CXX_KEYWORD(alignment, CLMEM_GIVEN_ALIGNMENT)
 #define CLMEM_WAIT_FOR(...) clmem::detail::wait_list(__VA_ARGS__)
 #endif
 #define CLMEM__CXX_O(T, ...) clmem::detail::ptr(CLMEM__CXX_OV(T, __VA_ARGS__))
+/** CLMEM_OPTIONS_INIT (see NAMED OPTIONS in clmem/base.h): clmem_copy_options o = CLMEM_OPTIONS_INIT; */
+#define CLMEM_OPTIONS_INIT clmem::detail::options_init()
 #define CLMEM__CXX_RET(e) clmem::detail::ret(e)
 
 /* ---- memobj ---- */

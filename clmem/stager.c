@@ -345,6 +345,7 @@ static cl_int clmem__stager_check(const char *fn, clmem_stager *st, clmem_buffer
         char text[200];
         cl_int err;
         if (!st) return clmem__fail(CL_INVALID_VALUE, fn, "st is NULL");
+        if ((err = clmem__check_made(fn, o->given)) != CL_SUCCESS) return err;
         if ((err = clmem__check_wait_list(fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
         if (!buf.mem)
             return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "%s is an empty or released buffer handle",
@@ -379,7 +380,7 @@ static cl_int clmem__stager_check(const char *fn, clmem_stager *st, clmem_buffer
 static cl_int clmem__stager_transfer(clmem_stager *st, clmem_buffer buf, void *host, bool write,
                                      const clmem_stager_copy_options *o) {
     static const char fn[] = "clmem_stager_copy";
-    static const clmem_stager_copy_options defaults = CLMEM__ZERO;
+    static const clmem_stager_copy_options defaults = CLMEM_OPTIONS_INIT;
     cl_event ev[CLMEM_STAGER_MAX_SLOTS];
     size_t offset = 0, count = 0, pieces, i, S;
     unsigned K;
@@ -392,7 +393,7 @@ static cl_int clmem__stager_transfer(clmem_stager *st, clmem_buffer buf, void *h
     if (count < st->threshold) {
         clmem_copy_options co;
         memset((void *)&co, 0, sizeof co); /* (void *): C++14 options have default member initializers */
-        co.given = CLMEM_GIVEN_BYTE_COUNT | (o->given & CLMEM_GIVEN_HOST_SIZE);
+        co.given = CLMEM_OPTIONS_MARK | CLMEM_GIVEN_BYTE_COUNT | (o->given & CLMEM_GIVEN_HOST_SIZE);
         co.byte_count = count;
         if (write) co.dst_offset = offset;
         else co.src_offset = offset;

@@ -1,7 +1,7 @@
 /* >>transfer (implementation): buffer and host pairs, raw cl_mem dispatch, fills,
    kernel arguments. Image pairs are in transfer_image.c, SVM pairs in transfer_svm.c. */
 
-static const clmem_copy_options clmem__copy_defaults = CLMEM__ZERO;
+static const clmem_copy_options clmem__copy_defaults = CLMEM_OPTIONS_INIT;
 #define CLMEM__COPY "clmem_enqueue_copy"
 
 /* Host transfers block unless .is_blocking was written and is false. */
@@ -153,6 +153,7 @@ static cl_int clmem__copy_rect_check(clmem_buffer dst, clmem_buffer src, const s
 static cl_int clmem__check_common(cl_command_queue queue, const clmem_copy_options *o) {
     cl_int err;
     if ((err = clmem__check_queue(CLMEM__COPY, queue)) != CL_SUCCESS) return err;
+    if ((err = clmem__check_made(CLMEM__COPY, o->given)) != CL_SUCCESS) return err;
     return clmem__check_wait_list(CLMEM__COPY, o->wait_for, o->num_wait_for);
 }
 static cl_int clmem__check_buffer(const char *what, clmem_buffer b) {
@@ -867,6 +868,7 @@ CLMEM_API cl_int clmem_enqueue_copy_buffer_p2p_amd_opts(cl_platform_id platform,
     if (!o) o = &clmem__copy_defaults;
     if (CLMEM__CHECKS) {
         if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
+        if ((err = clmem__check_made(fn, o->given)) != CL_SUCCESS) return err;
         if ((err = clmem__check_wait_list(fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
         if ((err = clmem__buffer_invalid(fn, "src", src)) != CL_SUCCESS) return err;
         if ((err = clmem__buffer_invalid(fn, "dst", dst)) != CL_SUCCESS) return err;
