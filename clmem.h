@@ -3975,11 +3975,15 @@ template <class E, class O> inline void old_order_svm() {
    record sizeof(T) and the name "T" as written, and the map macros record the
    __FILE__ and __LINE__ of the call, exactly as in C.
 
-   NAMED OPTIONS. Two spellings, chosen when the header is included:
+   NAMED OPTIONS. Two spellings. The keywords (2) work in every standard, C++11 to
+   C++20, with every compiler; where designators exist (C++20, and C++14/17 with g++ and
+   clang++) a call may use either, and clmem builds each call in the spelling its text
+   is written in (one call cannot mix the two). A whole options struct may be passed
+   in both (clmem_enqueue_copy(q, host, buf, opts)).
 
-   1. Designators, as in C (CLMEM_CXX_DESIGNATORS == 1, the default from C++20 with any
-      compiler and from C++14 with g++ and clang++, where clmem marks them __extension__
-      so that -Wpedantic stays quiet):
+   1. Designators, as in C (available where CLMEM_CXX_DESIGNATORS == 1, the default from
+      C++20 with any compiler and from C++14 with g++ and clang++, where clmem marks them
+      __extension__ so that -Wpedantic stays quiet):
           clmem_enqueue_copy(q, host, buf, .byte_count = 64, .src_offset = 128);
           clmem_enqueue_copy(q, host, buf, CLMEM_WAIT_FOR(e1, e2), .event = &ev);
       C++ adds two rules to C's: the designators must follow the order of the fields
@@ -4006,13 +4010,16 @@ template <class E, class O> inline void old_order_svm() {
       (zero; the C layout is unchanged), so g++'s -Wmissing-field-initializers stays
       quiet about the fields left out.
 
-   2. Keywords, for C++11 and for every other C++ compiler before C++20 (MSVC
-      without /Zc:__cplusplus reports C++98 and gets these too)
-      (CLMEM_CXX_DESIGNATORS == 0; define it to 0 before including clmem.h to use this
-      spelling in every standard, e.g. for code that must build as C++11 and as C++20):
+   2. Keywords, in every standard and with every compiler (the only spelling in C++11
+      and where CLMEM_CXX_DESIGNATORS == 0, which may be defined before including
+      clmem.h to turn designators off):
           clmem_enqueue_copy(q, host, buf, clmem::byte_count = 64, clmem::src_offset = 128);
           clmem_enqueue_copy(q, dst, src, clmem::region(16, 4), clmem::src_pitches(64));
-          clmem_enqueue_copy(q, host, buf, CLMEM_WAIT_FOR(e1, e2), clmem::event = &ev);
+          clmem_enqueue_copy(q, host, buf, clmem::wait_for(e1, e2), clmem::event = &ev);
+      clmem::wait_for(e1, e2, ...) sets wait_for and num_wait_for from the events in
+      every standard. CLMEM_WAIT_FOR(e1, e2) is the designator spelling of the same
+      where designators exist (there it expands to designators, so a keyword call must
+      use clmem::wait_for), and the keyword spelling where they do not.
       Every option field has a keyword of its name in namespace clmem (byte_count,
       is_blocking, region, shape, event, queue, ...): `clmem::name = value`, or
       `clmem::name(value)`, or for the array options `clmem::name = {a, b}` (size_t
@@ -4259,7 +4266,6 @@ CLMEM__CXX_KEYWORD(dest_origin, 0u)
 CLMEM__CXX_KEYWORD(src_pitches, 0u)
 CLMEM__CXX_KEYWORD(dst_pitches, 0u)
 CLMEM__CXX_KEYWORD(is_blocking, CLMEM_GIVEN_IS_BLOCKING)
-CLMEM__CXX_KEYWORD(wait_for, 0u)
 CLMEM__CXX_KEYWORD(num_wait_for, 0u)
 CLMEM__CXX_KEYWORD(event, 0u)
 CLMEM__CXX_KEYWORD(pattern_size, 0u)
@@ -4278,6 +4284,25 @@ CLMEM__CXX_KEYWORD(queue, 0u)
 CLMEM__CXX_KEYWORD(size, CLMEM_GIVEN_SIZE)
 CLMEM__CXX_KEYWORD(alignment, CLMEM_GIVEN_ALIGNMENT)
 #undef CLMEM__CXX_KEYWORD
+namespace detail {
+/* clmem::wait_for = events_ptr (with clmem::num_wait_for = n), or clmem::wait_for(e1, e2,
+   ...): both fields from the events, the keyword spelling of CLMEM_WAIT_FOR(e1, e2) that
+   works in every standard. */
+struct kw_wait_for {
+    template <class O, class V> static void set(O &o, const V &v) { detail::assign(o.wait_for, v); }
+};
+struct wait_for_keyword : keyword<kw_wait_for> {
+    kwval<kw_wait_for, const cl_event *> operator=(const cl_event *p) const {
+        kwval<kw_wait_for, const cl_event *> r = {p};
+        return r;
+    }
+    kwval<kw_wait_for, const cl_event *> operator()(const cl_event *p) const { return *this = p; }
+    template <class... E> waitlist<1 + sizeof...(E)> operator()(cl_event e, E... rest) const {
+        return wait_list(e, rest...);
+    }
+};
+} // namespace detail
+constexpr detail::wait_for_keyword wait_for = detail::wait_for_keyword();
 } // namespace clmem
 
 /* ---- how the macros build their options ---- */
@@ -4287,8 +4312,61 @@ CLMEM__CXX_KEYWORD(alignment, CLMEM_GIVEN_ALIGNMENT)
 #define CLMEM__CXX_EXT
 #endif
 #if CLMEM_CXX_DESIGNATORS
+/* Each call is built in the spelling it is written in: designators give T{...} (its
+   given mask from the text, as in C), keywords or a whole struct give
+   detail::keywords<T>{...}, which applies them in order. The type is picked at compile
+   time from the text of the options (detail::designated), so only the spelling written
+   is checked; one call cannot mix the two. */
+namespace clmem {
+namespace detail {
+/* designated("text"): a clause of the options text starts with '.' (a designator) */
+constexpr bool designated(const char *s) {
+    int depth = 0;
+    bool start = true;
+    for (; *s; ++s) {
+        char c = *s;
+        if (c == '"' || c == '\'') { /* skip a string or character literal */
+            for (++s; *s && *s != c; ++s)
+                if (*s == '\\' && s[1]) ++s;
+            if (!*s) break;
+            start = false;
+        } else if (c == '(' || c == '{' || c == '[') {
+            ++depth, start = false;
+        } else if (c == ')' || c == '}' || c == ']') {
+            --depth, start = false;
+        } else if (c == ',') {
+            start = depth == 0;
+        } else if (c != ' ' && c != '\t' && c != '\n') {
+            if (start && c == '.') return true;
+            start = false;
+        }
+    }
+    return false;
+}
+template <class O> struct keywords {
+    O o;
+    keywords() : o(make<O>()) {}
+    template <class A0, class... A> keywords(const A0 &a0, const A &... a) : o(make<O>(a0, a...)) {}
+};
+template <bool D, class O> struct spelled {
+    typedef keywords<O> type;
+};
+template <class O> struct spelled<true, O> {
+    typedef O type;
+};
+template <class O> inline O built(O o, unsigned given) {
+    o.given = given;
+    return o;
+}
+template <class O> inline O built(const keywords<O> &k, unsigned) { return k.o; }
+} // namespace detail
+} // namespace clmem
+#define CLMEM__CXX_STR(...) #__VA_ARGS__
 #define CLMEM__CXX_END
-#define CLMEM__CXX_OV(T, ...) (CLMEM__CXX_EXT T{.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
+#define CLMEM__CXX_OV(T, ...)                                                                                  \
+    clmem::detail::built<T>(CLMEM__CXX_EXT clmem::detail::spelled<clmem::detail::designated(CLMEM__CXX_STR(__VA_ARGS__)), \
+                                                                  T>::type{__VA_ARGS__},                        \
+                            CLMEM__GIVEN(__VA_ARGS__))
 /** CLMEM_WAIT_FOR(e1, e2, ...): .wait_for and .num_wait_for together (the events live
     until the end of the call's full expression). */
 #define CLMEM_WAIT_FOR(...)                                              \
@@ -4665,7 +4743,7 @@ inline cl_int release(clmem_pinned_allocation *h) { return clmem_pinned_allocati
 } // namespace detail
 
 /** clmem::unique<H>: owns one clmem handle and releases it (clmem_release) when
-    destroyed or reset; move-only; never throws. get()/operator* give the handle,
+    destroyed, reset or assigned another handle (u = handle); move-only; never throws. get()/operator* give the handle,
     out() empties the owner and gives &handle for calls that fill one in (maps,
     svm_empty), release() gives up ownership. clmem_enqueue_copy, clmem_enqueue_fill,
     clmem_set_kernel_arg, clmem_memory_object_* and the buffer, image and map macros
@@ -4681,6 +4759,11 @@ template <class H> class unique {
     }
     unique(const unique &) = delete;
     unique &operator=(const unique &) = delete;
+    /** u = h: release what is held and own h (as reset(h)); u = u.get() keeps it. */
+    unique &operator=(const H &h) noexcept {
+        if (&h != &h_) reset(h);
+        return *this;
+    }
     ~unique() { reset(); }
     const H &get() const noexcept { return h_; }
     H &get() noexcept { return h_; }
