@@ -3897,9 +3897,11 @@ clmem_svm_array clmem__old_order_svm(cl_context, ...) __attribute__((error(
     "clmem 0.2.0: the svm_empty family returns the array and takes cl_int *errcode_ret where it took the array, "
     "before the options: clmem_svm_array a = clmem_fsvm_empty(ctx, float, &err, .shape = {n}); "
     "a = clmem_svm_empty_opts(ctx, flags, itemsize, dtype, &err, &opts)")));
-#define CLMEM__ERRCODE_FIRST(fn, old, e, ...)                                                              \
-    _Generic((e), cl_int *: _Generic((__VA_ARGS__), cl_int *: old, default: fn),                          \
-                  void *: _Generic((__VA_ARGS__), cl_int *: old, default: fn), int: fn, default: old)
+#define CLMEM__ERRCODE_FIRST(fn, old, e, ...)                                                        \
+    _Generic((e), cl_int *: CLMEM__OPTS_NOT_ERRCODE(fn, old, __VA_ARGS__),                          \
+                  void *: CLMEM__OPTS_NOT_ERRCODE(fn, old, __VA_ARGS__),                            \
+                  int: CLMEM__OPTS_NOT_ERRCODE(fn, old, __VA_ARGS__), default: old)
+#define CLMEM__OPTS_NOT_ERRCODE(fn, old, ...) _Generic((__VA_ARGS__), cl_int *: old, default: fn)
 #define clmem_create_image_opts(context, flags, format, errcode_ret, ...)                                    \
     CLMEM__ERRCODE_FIRST(clmem_create_image_opts, clmem__old_order_image, errcode_ret, __VA_ARGS__)(          \
         context, flags, format, errcode_ret, __VA_ARGS__)
