@@ -3980,8 +3980,8 @@ template <class E, class O> inline void old_order_svm() {
    NAMED OPTIONS. Two spellings. The keywords (2) work in every standard, C++11 to
    C++20, with every compiler; where designators exist (C++20, and C++14/17 with g++ and
    clang++) a call may use either, and clmem builds each call in the spelling its text
-   is written in (one call cannot mix the two). A whole options struct may be passed
-   in both (clmem_enqueue_copy(q, host, buf, opts)).
+   is written in (one call cannot mix the two: a static_assert says so). A whole
+   options struct may be passed in both (clmem_enqueue_copy(q, host, buf, opts)).
 
    1. Designators, as in C (available where CLMEM_CXX_DESIGNATORS == 1, the default from
       C++20 with any compiler and from C++14 with g++ and clang++, where clmem marks them
@@ -4317,13 +4317,14 @@ constexpr detail::wait_for_keyword wait_for = detail::wait_for_keyword();
 /* Each call is built in the spelling it is written in: designators give T{...} (its
    given mask from the text, as in C), keywords or a whole struct give
    detail::keywords<T>{...}, which applies them in order. The type is picked at compile
-   time from the text of the options (detail::designated), so only the spelling written
+   time from the text of the options (detail::spelling), so only the spelling written
    is checked; one call cannot mix the two. */
 namespace clmem {
 namespace detail {
-/* designated("text"): a clause of the options text starts with '.' (a designator) */
-constexpr bool designated(const char *s) {
-    int depth = 0;
+/* spelling("text"): 1 when a clause of the options text starts with '.' (a
+   designator), | 2 when one starts otherwise (a keyword, a whole struct) */
+constexpr int spelling(const char *s) {
+    int depth = 0, kinds = 0;
     bool start = true;
     for (; *s; ++s) {
         char c = *s;
@@ -4331,6 +4332,7 @@ constexpr bool designated(const char *s) {
             for (++s; *s && *s != c; ++s)
                 if (*s == '\\' && s[1]) ++s;
             if (!*s) break;
+            if (start) kinds |= 2;
             start = false;
         } else if (c == '(' || c == '{' || c == '[') {
             ++depth, start = false;
@@ -4339,21 +4341,27 @@ constexpr bool designated(const char *s) {
         } else if (c == ',') {
             start = depth == 0;
         } else if (c != ' ' && c != '\t' && c != '\n') {
-            if (start && c == '.') return true;
+            if (start) kinds |= c == '.' ? 1 : 2;
             start = false;
         }
     }
-    return false;
+    return kinds;
 }
 template <class O> struct keywords {
     O o;
     keywords() : o(make<O>()) {}
     template <class A0, class... A> keywords(const A0 &a0, const A &... a) : o(make<O>(a0, a...)) {}
 };
-template <bool D, class O> struct spelled {
+template <int K, class O> struct spelled { /* 0, 2: keywords, a whole struct or nothing */
     typedef keywords<O> type;
 };
-template <class O> struct spelled<true, O> {
+template <class O> struct spelled<1, O> { /* designators */
+    typedef O type;
+};
+template <class O> struct spelled<3, O> {
+    static_assert(sizeof(O) == 0, "clmem: one call mixes designators and keywords (or a whole struct); "
+                                  "CLMEM_WAIT_FOR(e1, e2) is designators where they exist: with keywords write "
+                                  "clmem::wait_for(e1, e2)");
     typedef O type;
 };
 template <class O> inline O built(O o, unsigned given) {
@@ -4366,7 +4374,7 @@ template <class O> inline O built(const keywords<O> &k, unsigned) { return k.o; 
 #define CLMEM__CXX_STR(...) #__VA_ARGS__
 #define CLMEM__CXX_END
 #define CLMEM__CXX_OV(T, ...)                                                                                  \
-    clmem::detail::built<T>(CLMEM__CXX_EXT clmem::detail::spelled<clmem::detail::designated(CLMEM__CXX_STR(__VA_ARGS__)), \
+    clmem::detail::built<T>(CLMEM__CXX_EXT clmem::detail::spelled<clmem::detail::spelling(CLMEM__CXX_STR(__VA_ARGS__)), \
                                                                   T>::type{__VA_ARGS__},                        \
                             CLMEM__GIVEN(__VA_ARGS__))
 /** CLMEM_WAIT_FOR(e1, e2, ...): .wait_for and .num_wait_for together (the events live
