@@ -356,6 +356,20 @@ static inline cl_int clmem__check_wait_list(const char *fn, const cl_event *wait
     return CL_SUCCESS;
 }
 
+/* clmem__check_made(fn, given): options whose type has a CLMEM_GIVEN_* field must carry
+   CLMEM_OPTIONS_MARK (NAMED OPTIONS in base.h): one without it cannot tell a zero it
+   means from a default, and is refused rather than guessed at. */
+static inline cl_int clmem__check_made(const char *fn, unsigned given) {
+    if (CLMEM__CHECKS && !(given & CLMEM_OPTIONS_MARK))
+        return clmem__fail(CL_INVALID_VALUE, fn,
+                           "the options struct was not made by clmem (given 0x%x has no CLMEM_OPTIONS_MARK), so a zero "
+                           "field could mean 0 or the default: start it from CLMEM_OPTIONS_INIT and set the "
+                           "CLMEM_GIVEN_* bit of each option meant as 0 (o.given |= CLMEM_GIVEN_IS_BLOCKING), or pass "
+                           "NULL for every default",
+                           given);
+    return CL_SUCCESS;
+}
+
 static inline cl_int clmem__check_queue(const char *fn, cl_command_queue queue) {
     if (CLMEM__CHECKS && queue == NULL) return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue is NULL");
     return CL_SUCCESS;

@@ -13,11 +13,12 @@
 #endif
 
 #define CLMEM_VERSION_MAJOR 0
-#define CLMEM_VERSION_MINOR 1
+#define CLMEM_VERSION_MINOR 2
 #define CLMEM_VERSION_PATCH 0
 /** The version of this header as one number, MAJOR * 10000 + MINOR * 100 + PATCH
-    (0.1.0 is 100; 1.2.3 would be 10203), for #if comparisons:
-    #if CLMEM_VERSION >= 100 ... */
+    (0.2.0 is 200; 1.2.3 would be 10203), for #if comparisons. 0.1.0 (100) had
+    another API (CHANGELOG.md lists the changes), so code for both writes:
+    #if CLMEM_VERSION >= 200 ... #else ... #endif */
 #define CLMEM_VERSION (CLMEM_VERSION_MAJOR * 10000 + CLMEM_VERSION_MINOR * 100 + CLMEM_VERSION_PATCH)
 #define CLMEM__STR_(x) #x
 #define CLMEM__STR(x) CLMEM__STR_(x)
@@ -35,7 +36,7 @@
 #define CLMEM__INLINE static inline
 #define CLMEM__NOINLINE
 #endif
-/** "0.1.0": the version of this header, as a string. */
+/** "0.2.0": the version of this header, as a string. */
 #define CLMEM_VERSION_STRING \
     CLMEM__STR(CLMEM_VERSION_MAJOR) "." CLMEM__STR(CLMEM_VERSION_MINOR) "." CLMEM__STR(CLMEM_VERSION_PATCH)
 
@@ -112,10 +113,31 @@ extern "C" {
    and clang from -O1; clang at -O0 searches at run time (about 20 short strstr calls).
    So `.is_blocking = false` does not block and `.byte_count = n` with n == 0 copies
    nothing, while leaving them out blocks and copies everything.
-   The C++ forms (clmem/cxx.h) fill it too. Callers of a *_opts function (function
-   pointers, a struct built by hand) set `given` themselves for the options they mean
-   as 0 (a non-zero value counts anyway): o.byte_count = 0; o.given |= CLMEM_GIVEN_BYTE_COUNT;
+   The C++ forms (clmem/cxx.h) fill it too.
+
+   A STRUCT BUILT BY HAND. Every way clmem makes an options struct (the macros, the
+   C++ forms, CLMEM_OPTIONS_INIT) also sets CLMEM_OPTIONS_MARK in `given`: "the bits
+   are complete". A struct without it (`= {0}`, memset, `clmem_copy_options()` in
+   C++, or code written for 0.1.0, where CLMEM_NON_BLOCKING was -1) cannot say whether
+   a zero field means 0 or the default, so the functions whose options have a default
+   that is not zero (those with a CLMEM_GIVEN_* field: copies, maps, SVM maps, fills
+   and arrays, images, the stager) refuse it with CL_INVALID_VALUE and a message
+   saying how to build it; they never guess. NULL options still mean every default.
+   Start from CLMEM_OPTIONS_INIT, and set the CLMEM_GIVEN_* bit of each option you
+   mean as 0 (a non-zero value counts anyway):
+       clmem_copy_options o = CLMEM_OPTIONS_INIT;  // C and C++
+       o.is_blocking = CLMEM_NON_BLOCKING;          // 0: needs its bit
+       o.given |= CLMEM_GIVEN_IS_BLOCKING;
+   (CLMEM_NO_VALIDATION drops the refusal with the other checks: a struct without the
+   mark then takes the default for every zero field.)
    --------------------------------------------------------------------------------- */
+/** CLMEM_OPTIONS_MARK: set in `given` by everything in clmem that makes options. */
+#define CLMEM_OPTIONS_MARK 0x80000000u
+/** CLMEM_OPTIONS_INIT: the initializer of an options struct of any type meaning every
+    default, with CLMEM_OPTIONS_MARK set (C: a designated initializer; C++: clmem/cxx.h). */
+#ifndef __cplusplus
+#define CLMEM_OPTIONS_INIT {.given = CLMEM_OPTIONS_MARK}
+#endif
 #define CLMEM_GIVEN_BYTE_COUNT 0x001u   /* .byte_count */
 #define CLMEM_GIVEN_IS_BLOCKING 0x002u  /* .is_blocking */
 #define CLMEM_GIVEN_REGION 0x004u       /* .region */
@@ -141,8 +163,9 @@ extern "C" {
      CLMEM__HAS(s, "ndim", CLMEM_GIVEN_NDIM) | CLMEM__HAS(s, "order", CLMEM_GIVEN_ORDER) |                    \
      CLMEM__HAS(s, "mode", CLMEM_GIVEN_MODE) | CLMEM__HAS(s, "num_channels", CLMEM_GIVEN_NUM_CHANNELS) |      \
      CLMEM__HAS(s, "alignment", CLMEM_GIVEN_ALIGNMENT))
-/* CLMEM__GIVEN(options...): the given mask of the designators written (see above). */
-#define CLMEM__GIVEN(...) CLMEM__GIVEN_S("," #__VA_ARGS__)
+/* CLMEM__GIVEN(options...): the given mask of the designators written (see above),
+   with CLMEM_OPTIONS_MARK. */
+#define CLMEM__GIVEN(...) (CLMEM__GIVEN_S("," #__VA_ARGS__) | CLMEM_OPTIONS_MARK)
 
 /* Positional arguments that may be compound literals. The preprocessor splits a macro
    argument at its commas, so `(const size_t[]){1024, 512}` would be two arguments.

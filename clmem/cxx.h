@@ -30,11 +30,15 @@
    record sizeof(T) and the name "T" as written, and the map macros record the
    __FILE__ and __LINE__ of the call, exactly as in C.
 
-   NAMED OPTIONS. Two spellings, chosen when the header is included:
+   NAMED OPTIONS. Two spellings. The keywords (2) work in every standard, C++11 to
+   C++20, with every compiler; where designators exist (C++20, and C++14/17 with g++ and
+   clang++) a call may use either, and clmem builds each call in the spelling its text
+   is written in (one call cannot mix the two: a static_assert says so). A whole
+   options struct may be passed in both (clmem_enqueue_copy(q, host, buf, opts)).
 
-   1. Designators, as in C (CLMEM_CXX_DESIGNATORS == 1, the default from C++20 with any
-      compiler and from C++14 with g++ and clang++, where clmem marks them __extension__
-      so that -Wpedantic stays quiet):
+   1. Designators, as in C (available where CLMEM_CXX_DESIGNATORS == 1, the default from
+      C++20 with any compiler and from C++14 with g++ and clang++, where clmem marks them
+      __extension__ so that -Wpedantic stays quiet):
           clmem_enqueue_copy(q, host, buf, .byte_count = 64, .src_offset = 128);
           clmem_enqueue_copy(q, host, buf, CLMEM_WAIT_FOR(e1, e2), .event = &ev);
       C++ adds two rules to C's: the designators must follow the order of the fields
@@ -61,13 +65,16 @@
       (zero; the C layout is unchanged), so g++'s -Wmissing-field-initializers stays
       quiet about the fields left out.
 
-   2. Keywords, for C++11 and for every other C++ compiler before C++20 (MSVC
-      without /Zc:__cplusplus reports C++98 and gets these too)
-      (CLMEM_CXX_DESIGNATORS == 0; define it to 0 before including clmem.h to use this
-      spelling in every standard, e.g. for code that must build as C++11 and as C++20):
+   2. Keywords, in every standard and with every compiler (the only spelling in C++11
+      and where CLMEM_CXX_DESIGNATORS == 0, which may be defined before including
+      clmem.h to turn designators off):
           clmem_enqueue_copy(q, host, buf, clmem::byte_count = 64, clmem::src_offset = 128);
           clmem_enqueue_copy(q, dst, src, clmem::region(16, 4), clmem::src_pitches(64));
-          clmem_enqueue_copy(q, host, buf, CLMEM_WAIT_FOR(e1, e2), clmem::event = &ev);
+          clmem_enqueue_copy(q, host, buf, clmem::wait_for(e1, e2), clmem::event = &ev);
+      clmem::wait_for(e1, e2, ...) sets wait_for and num_wait_for from the events in
+      every standard. CLMEM_WAIT_FOR(e1, e2) is the designator spelling of the same
+      where designators exist (there it expands to designators, so a keyword call must
+      use clmem::wait_for), and the keyword spelling where they do not.
       Every option field has a keyword of its name in namespace clmem (byte_count,
       is_blocking, region, shape, event, queue, ...): `clmem::name = value`, or
       `clmem::name(value)`, or for the array options `clmem::name = {a, b}` (size_t
@@ -80,9 +87,11 @@
       clmem::byte_count = 0 copies nothing, clmem::is_blocking = false does not block.
 
    Both spellings keep C's rule: an option written means its value, one left out means
-   its default. The *_opts functions take the structs directly; a value-initialized
-   struct (clmem_copy_options()) means every default, and a zero (or false) you mean
-   needs its CLMEM_GIVEN_* bit in `given` (see NAMED OPTIONS in clmem/base.h).
+   its default. The *_opts functions take the structs directly: start one from
+   CLMEM_OPTIONS_INIT (clmem_copy_options o = CLMEM_OPTIONS_INIT;), which means every
+   default, and set the CLMEM_GIVEN_* bit of a zero (or false) you mean; a struct not
+   made so (clmem_copy_options(), = {}) is refused where a zero could mean either (see
+   NAMED OPTIONS in clmem/base.h).
 
    WHAT IS C-ONLY, AND WHY. No operation is C-only. These C spellings are not C++:
      - compound literals as arguments ((cl_float4){{1, 2, 3, 4}}, (const size_t[]){1, 2},
@@ -191,6 +200,15 @@ template <class H> inline H ctor_ret(const H &h, cl_int code, cl_int *errcode_re
     return h;
 }
 
+/* CLMEM_OPTIONS_INIT in C++: converts to any options struct, every default, marked. */
+struct options_init {
+    template <class O> operator O() const {
+        O o = O();
+        o.given = CLMEM_OPTIONS_MARK;
+        return o;
+    }
+};
+
 /* The address of a temporary options struct, valid to the end of the full expression
    (the call it is an argument of). */
 template <class T> inline const T *ptr(const T &o) { return &o; }
@@ -263,6 +281,7 @@ template <class O, std::size_t N> inline void apply(O &o, const waitlist<N> &w) 
 }
 template <class O, class... A> inline O make(const A &... a) {
     O o = O();
+    o.given = CLMEM_OPTIONS_MARK;
     int seq[] = {0, (apply(o, a), 0)...};
     (void)seq;
     return o;
@@ -302,7 +321,6 @@ CLMEM__CXX_KEYWORD(dest_origin, 0u)
 CLMEM__CXX_KEYWORD(src_pitches, 0u)
 CLMEM__CXX_KEYWORD(dst_pitches, 0u)
 CLMEM__CXX_KEYWORD(is_blocking, CLMEM_GIVEN_IS_BLOCKING)
-CLMEM__CXX_KEYWORD(wait_for, 0u)
 CLMEM__CXX_KEYWORD(num_wait_for, 0u)
 CLMEM__CXX_KEYWORD(event, 0u)
 CLMEM__CXX_KEYWORD(pattern_size, 0u)
@@ -321,6 +339,25 @@ CLMEM__CXX_KEYWORD(queue, 0u)
 CLMEM__CXX_KEYWORD(size, CLMEM_GIVEN_SIZE)
 CLMEM__CXX_KEYWORD(alignment, CLMEM_GIVEN_ALIGNMENT)
 #undef CLMEM__CXX_KEYWORD
+namespace detail {
+/* clmem::wait_for = events_ptr (with clmem::num_wait_for = n), or clmem::wait_for(e1, e2,
+   ...): both fields from the events, the keyword spelling of CLMEM_WAIT_FOR(e1, e2) that
+   works in every standard. */
+struct kw_wait_for {
+    template <class O, class V> static void set(O &o, const V &v) { detail::assign(o.wait_for, v); }
+};
+struct wait_for_keyword : keyword<kw_wait_for> {
+    kwval<kw_wait_for, const cl_event *> operator=(const cl_event *p) const {
+        kwval<kw_wait_for, const cl_event *> r = {p};
+        return r;
+    }
+    kwval<kw_wait_for, const cl_event *> operator()(const cl_event *p) const { return *this = p; }
+    template <class... E> waitlist<1 + sizeof...(E)> operator()(cl_event e, E... rest) const {
+        return wait_list(e, rest...);
+    }
+};
+} // namespace detail
+constexpr detail::wait_for_keyword wait_for = detail::wait_for_keyword();
 } // namespace clmem
 
 /* ---- how the macros build their options ---- */
@@ -330,8 +367,69 @@ CLMEM__CXX_KEYWORD(alignment, CLMEM_GIVEN_ALIGNMENT)
 #define CLMEM__CXX_EXT
 #endif
 #if CLMEM_CXX_DESIGNATORS
+/* Each call is built in the spelling it is written in: designators give T{...} (its
+   given mask from the text, as in C), keywords or a whole struct give
+   detail::keywords<T>{...}, which applies them in order. The type is picked at compile
+   time from the text of the options (detail::spelling), so only the spelling written
+   is checked; one call cannot mix the two. */
+namespace clmem {
+namespace detail {
+/* spelling("text"): 1 when a clause of the options text starts with '.' (a
+   designator), | 2 when one starts otherwise (a keyword, a whole struct) */
+constexpr int spelling(const char *s) {
+    int depth = 0, kinds = 0;
+    bool start = true;
+    for (; *s; ++s) {
+        char c = *s;
+        if (c == '"' || c == '\'') { /* skip a string or character literal */
+            for (++s; *s && *s != c; ++s)
+                if (*s == '\\' && s[1]) ++s;
+            if (!*s) break;
+            if (start) kinds |= 2;
+            start = false;
+        } else if (c == '(' || c == '{' || c == '[') {
+            ++depth, start = false;
+        } else if (c == ')' || c == '}' || c == ']') {
+            --depth, start = false;
+        } else if (c == ',') {
+            start = depth == 0;
+        } else if (c != ' ' && c != '\t' && c != '\n') {
+            if (start) kinds |= c == '.' ? 1 : 2;
+            start = false;
+        }
+    }
+    return kinds;
+}
+template <class O> struct keywords {
+    O o;
+    keywords() : o(make<O>()) {}
+    template <class A0, class... A> keywords(const A0 &a0, const A &... a) : o(make<O>(a0, a...)) {}
+};
+template <int K, class O> struct spelled { /* 0, 2: keywords, a whole struct or nothing */
+    typedef keywords<O> type;
+};
+template <class O> struct spelled<1, O> { /* designators */
+    typedef O type;
+};
+template <class O> struct spelled<3, O> {
+    static_assert(sizeof(O) == 0, "clmem: one call mixes designators and keywords (or a whole struct); "
+                                  "CLMEM_WAIT_FOR(e1, e2) is designators where they exist: with keywords write "
+                                  "clmem::wait_for(e1, e2)");
+    typedef O type;
+};
+template <class O> inline O built(O o, unsigned given) {
+    o.given = given;
+    return o;
+}
+template <class O> inline O built(const keywords<O> &k, unsigned) { return k.o; }
+} // namespace detail
+} // namespace clmem
+#define CLMEM__CXX_STR(...) #__VA_ARGS__
 #define CLMEM__CXX_END
-#define CLMEM__CXX_OV(T, ...) (CLMEM__CXX_EXT T{.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
+#define CLMEM__CXX_OV(T, ...)                                                                                  \
+    clmem::detail::built<T>(CLMEM__CXX_EXT clmem::detail::spelled<clmem::detail::spelling(CLMEM__CXX_STR(__VA_ARGS__)), \
+                                                                  T>::type{__VA_ARGS__},                        \
+                            CLMEM__GIVEN(__VA_ARGS__))
 /** CLMEM_WAIT_FOR(e1, e2, ...): .wait_for and .num_wait_for together (the events live
     until the end of the call's full expression). */
 #define CLMEM_WAIT_FOR(...)                                              \
@@ -343,6 +441,8 @@ CLMEM__CXX_KEYWORD(alignment, CLMEM_GIVEN_ALIGNMENT)
 #define CLMEM_WAIT_FOR(...) clmem::detail::wait_list(__VA_ARGS__)
 #endif
 #define CLMEM__CXX_O(T, ...) clmem::detail::ptr(CLMEM__CXX_OV(T, __VA_ARGS__))
+/** CLMEM_OPTIONS_INIT (see NAMED OPTIONS in clmem/base.h): clmem_copy_options o = CLMEM_OPTIONS_INIT; */
+#define CLMEM_OPTIONS_INIT clmem::detail::options_init()
 #define CLMEM__CXX_RET(e) clmem::detail::ret(e)
 
 /* ---- memobj ---- */
@@ -625,6 +725,23 @@ inline clmem_svm_array svm_empty_like(cl_context c, cl_svm_mem_flags f, const cl
     clmem_svm_array a = clmem_svm_empty_like_opts(c, f, like, &e, o);
     return ctor_ret(a, e, errcode_ret);
 }
+/* 0.1.0's svm_empty(ctx, flags, T, &arr, ...) filled arr: refused with the new form */
+template <class D = void>
+inline clmem_svm_array svm_empty(cl_context, cl_svm_mem_flags, size_t, const char *, clmem_svm_array *,
+                                 const clmem_svm_empty_options *) {
+    static_assert(std::is_same<D, clmem_svm_array>::value, "clmem 0.2.0: the svm_empty family returns the array and takes cl_int "
+                                      "*errcode_ret where it took the array: clmem_svm_array a = "
+                                      "clmem_fsvm_empty(ctx, float, &err, ...)");
+    return clmem_svm_array();
+}
+template <class D = void>
+inline clmem_svm_array svm_empty_like(cl_context, cl_svm_mem_flags, const clmem_svm_array *, clmem_svm_array *,
+                                      const clmem_svm_empty_options *) {
+    static_assert(std::is_same<D, clmem_svm_array>::value, "clmem 0.2.0: the svm_empty family returns the array and takes cl_int "
+                                      "*errcode_ret where it took the array: clmem_svm_array a = "
+                                      "clmem_fsvm_empty_like(ctx, &like, &err, ...)");
+    return clmem_svm_array();
+}
 /* clmem_stager_copy: the two directions; anything else does not compile */
 inline cl_int stager_pair(clmem_stager *st, clmem_buffer d, const void *s, const clmem_stager_copy_options *o) {
     return clmem__stager_write_fn(st, d, s, o);
@@ -673,7 +790,7 @@ CLMEM__HANDLES(CLMEM__CXX_RELEASE)
 } // namespace detail
 
 /** clmem::unique<H>: owns one clmem handle and releases it (clmem_release) when
-    destroyed or reset; move-only; never throws. get()/operator* give the handle,
+    destroyed, reset or assigned another handle (u = handle); move-only; never throws. get()/operator* give the handle,
     out() empties the owner and gives &handle for calls that fill one in (maps,
     svm_empty), release() gives up ownership. clmem_enqueue_copy, clmem_enqueue_fill,
     clmem_set_kernel_arg, clmem_memory_object_* and the buffer, image and map macros
@@ -689,6 +806,11 @@ template <class H> class unique {
     }
     unique(const unique &) = delete;
     unique &operator=(const unique &) = delete;
+    /** u = h: release what is held and own h (as reset(h)); u = u.get() keeps it. */
+    unique &operator=(const H &h) noexcept {
+        if (&h != &h_) reset(h);
+        return *this;
+    }
     ~unique() { reset(); }
     const H &get() const noexcept { return h_; }
     H &get() noexcept { return h_; }

@@ -273,7 +273,8 @@ static cl_int clmem__link_check(clmem_device_link *l, clmem_buffer dst, clmem_bu
     const char *fn = clmem__link_copy_fn;
     cl_int err;
     if (!l) return clmem__fail(CL_INVALID_VALUE, fn, "l is NULL");
-    if ((err = clmem__check_wait_list(fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS ||
+    if ((err = clmem__check_made(fn, o->given)) != CL_SUCCESS ||
+        (err = clmem__check_wait_list(fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS ||
         (err = clmem__buffer_invalid(fn, "dst", dst)) != CL_SUCCESS ||
         (err = clmem__buffer_invalid(fn, "src", src)) != CL_SUCCESS)
         return err;

@@ -139,8 +139,11 @@ CLMEM_API cl_int clmem_device_link_release(clmem_device_link *l);
 
 #ifdef __cplusplus
 } /* extern "C" */
+inline cl_int clmem_device_link_copy(clmem_device_link *l, clmem_buffer dst, clmem_buffer src) {
+    return clmem_device_link_copy_opts(l, dst, src, NULL); /* every default */
+}
 inline cl_int clmem_device_link_copy(clmem_device_link *l, clmem_buffer dst, clmem_buffer src,
-                                     const clmem_copy_options &o = clmem_copy_options()) {
+                                     const clmem_copy_options &o) {
     return clmem_device_link_copy_opts(l, dst, src, &o);
 }
 extern "C" {

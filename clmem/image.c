@@ -390,10 +390,11 @@ static cl_int clmem__image_layout_check(const char *fn, cl_mem_object_type type,
     return CL_SUCCESS;
 }
 
-CLMEM_API clmem_image clmem_create_image_opts(cl_context context, cl_mem_flags flags, clmem_image_format format,
+/* the name in parentheses: in C a macro of the same name checks the arguments (clmem/compat.h) */
+CLMEM_API clmem_image (clmem_create_image_opts)(cl_context context, cl_mem_flags flags, clmem_image_format format,
                                              cl_int *errcode_ret, const clmem_image_options *opts) {
     static const char fn[] = "clmem_create_image";
-    static const clmem_image_options none = CLMEM__ZERO;
+    static const clmem_image_options none = CLMEM_OPTIONS_INIT;
     clmem_image img = clmem__image_empty();
     cl_image_desc desc;
     cl_mem_object_type type;
@@ -421,6 +422,7 @@ CLMEM_API clmem_image clmem_create_image_opts(cl_context context, cl_mem_flags f
             err = clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL");
             goto fail;
         }
+        if ((err = clmem__check_made(fn, opts->given)) != CL_SUCCESS) goto fail;
         if ((err = clmem__check_mem_flags(fn, flags, CLMEM__IMAGE_FLAGS)) != CL_SUCCESS) goto fail;
         if ((err = clmem__check_host_ptr(fn, flags, opts->hostbuf)) != CL_SUCCESS) goto fail;
         if (ndim == 0) {
@@ -531,11 +533,12 @@ static cl_channel_type clmem__normalized_type(cl_channel_type t) {
     }
 }
 
-CLMEM_API clmem_image clmem_image_from_array_opts(cl_context context, const void *array, cl_channel_type element_type,
+/* the name in parentheses: in C a macro of the same name checks the arguments (clmem/compat.h) */
+CLMEM_API clmem_image (clmem_image_from_array_opts)(cl_context context, const void *array, cl_channel_type element_type,
                                                  cl_uint vector_width, size_t ndim, const size_t *shape,
                                                  cl_int *errcode_ret, const clmem_image_from_array_options *opts) {
     static const char fn[] = "clmem_image_from_array";
-    static const clmem_image_from_array_options none = CLMEM__ZERO;
+    static const clmem_image_from_array_options none = CLMEM_OPTIONS_INIT;
     clmem_image_options io;
     clmem_image_format format;
     cl_channel_type ctype = element_type;
@@ -545,6 +548,7 @@ CLMEM_API clmem_image clmem_image_from_array_opts(cl_context context, const void
     cl_int err = CL_SUCCESS;
     if (!opts) opts = &none;
     memset((void *)&io, 0, sizeof io); /* (void *): C++14 options have default member initializers */
+    io.given = CLMEM_OPTIONS_MARK;
     if (vector_width == 0) vector_width = 1;
     nch = opts->num_channels || (opts->given & CLMEM_GIVEN_NUM_CHANNELS) ? opts->num_channels : vector_width;
     /* checks that are not validation but meaning: done even with CLMEM_NO_VALIDATION */
@@ -552,6 +556,7 @@ CLMEM_API clmem_image clmem_image_from_array_opts(cl_context context, const void
         err = clmem__fail(CL_INVALID_VALUE, fn, "%s is NULL", !array ? "array" : "shape");
         goto fail;
     }
+    if ((err = clmem__check_made(fn, opts->given)) != CL_SUCCESS) goto fail;
     if ((opts->mode != 0 || (opts->given & CLMEM_GIVEN_MODE)) && opts->mode != 'r' && opts->mode != 'w') {
         err = clmem__fail(CL_INVALID_VALUE, fn, "invalid value '%c' (%d) for .mode: use 'r' or 'w'", opts->mode,
                           (int)opts->mode);

@@ -113,7 +113,7 @@ static cl_int clmem__map_buffer_layout(const char *fn, const clmem_map_options *
 }
 
 static const clmem_map_options *clmem__map_defaults(const clmem_map_options *opts) {
-    static clmem_map_options none; /* all zero: every default */
+    static const clmem_map_options none = CLMEM_OPTIONS_INIT; /* every default */
     return opts ? opts : &none;
 }
 
@@ -160,6 +160,7 @@ static cl_int clmem__map_common_checks(const char *fn, cl_command_queue queue, c
     if (CLMEM__CHECKS && mem == NULL)
         return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "%s is an empty handle (mem NULL: never created or released)", what);
     if ((err = clmem__map_check_flags(fn, flags)) != CL_SUCCESS) return err;
+    if ((err = clmem__check_made(fn, opts->given)) != CL_SUCCESS) return err;
     return clmem__check_wait_list(fn, opts->wait_for, opts->num_wait_for);
 }
 

@@ -262,7 +262,9 @@ CLMEM_API void *clmem_memory_map_at(const clmem_memory_map *map, const size_t *i
     statement after a block: release by hand before them. CLMEM_WITH_SVM_MAP is the
     same for SVM maps.
     Example: CLMEM_WITH_MAP(m, err, clmem_enqueue_map_buffer(q, b, CL_MAP_READ, 0, float, &m)) { use(m.ptr); } */
-#define CLMEM_WITH_MAP(m, err, map_call)                                                                         \
+#define CLMEM_WITH_MAP(m, ...) CLMEM__ARG3_(__VA_ARGS__, CLMEM__WITH_MAP, CLMEM__WITH_MAP_0_1, )(m, __VA_ARGS__)
+#define CLMEM__ARG3_(a, b, c, ...) c /* 0.1.0's CLMEM_WITH_MAP(m, map_call) is refused: clmem/compat.h */
+#define CLMEM__WITH_MAP(m, err, map_call)                                                                        \
     for (clmem_memory_map m = CLMEM__ZERO, *clmem__with_##m = ((err) = (map_call), &m); clmem__with_##m != NULL; \
          (void)clmem_memory_map_release_default(&m), clmem__with_##m = NULL)                                     \
         for (int clmem__body_##m = ((err) == CL_SUCCESS); clmem__body_##m; clmem__body_##m = 0)

@@ -554,7 +554,7 @@ static cl_int clmem__svm_check_enqueue(const char *fn, cl_command_queue queue, c
 CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm svm, cl_map_flags flags,
                                             clmem_svm_map *map, const clmem_svm_map_options *opts) {
     static const char fn[] = "clmem_enqueue_svm_map";
-    static const clmem_svm_map_options none = {0, 0, 0, NULL, 0, NULL};
+    static const clmem_svm_map_options none = CLMEM_OPTIONS_INIT;
     const cl_map_flags known = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
     clmem__svm_rec *rec;
     size_t size;
@@ -562,6 +562,7 @@ CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm sv
     if (!opts) opts = &none;
     if (!map) return clmem__fail(CL_INVALID_VALUE, fn, "map (where to store the map) is NULL");
     clmem__svm_empty_map(map);
+    if ((err = clmem__check_made(fn, opts->given)) != CL_SUCCESS) return err;
     if ((err = clmem__svm_check_enqueue(fn, queue, opts->wait_for, opts->num_wait_for, svm, "svm")) != CL_SUCCESS)
         return err;
     if (CLMEM__CHECKS) {
@@ -745,8 +746,10 @@ static cl_int clmem__svm_fill(const char *fn, cl_command_queue queue, clmem_svm 
 
 CLMEM_API cl_int clmem_enqueue_svm_memfill_opts(cl_command_queue queue, clmem_svm dst, const void *pattern,
                                                 size_t pattern_size, const clmem_svm_memfill_options *opts) {
-    static const clmem_svm_memfill_options none = {0, 0, NULL, 0, NULL};
+    static const clmem_svm_memfill_options none = CLMEM_OPTIONS_INIT;
+    cl_int err;
     if (!opts) opts = &none;
+    if ((err = clmem__check_made("clmem_enqueue_svm_memfill", opts->given)) != CL_SUCCESS) return err;
     return clmem__svm_fill("clmem_enqueue_svm_memfill", queue, dst, 0, pattern, pattern_size, opts->byte_count,
                            opts->byte_count != 0 || (opts->given & CLMEM_GIVEN_BYTE_COUNT), opts->wait_for, opts->num_wait_for, opts->event);
 }
@@ -968,7 +971,8 @@ static cl_int clmem__svm_empty(const char *fn, cl_context ctx, cl_svm_mem_flags 
     return CL_SUCCESS;
 }
 
-CLMEM_API clmem_svm_array clmem_svm_empty_opts(cl_context ctx, cl_svm_mem_flags flags, size_t itemsize, const char *dtype,
+/* the name in parentheses: in C a macro of the same name checks the arguments (clmem/compat.h) */
+CLMEM_API clmem_svm_array (clmem_svm_empty_opts)(cl_context ctx, cl_svm_mem_flags flags, size_t itemsize, const char *dtype,
                                                cl_int *errcode_ret, const clmem_svm_empty_options *opts) {
     static const char fn[] = "clmem_svm_empty";
     clmem_svm_array arr;
@@ -977,7 +981,7 @@ CLMEM_API clmem_svm_array clmem_svm_empty_opts(cl_context ctx, cl_svm_mem_flags 
     memset(&arr, 0, sizeof arr);
     if (!opts) {
         err = clmem__fail(CL_INVALID_VALUE, fn, "no options: the shape is required");
-    } else {
+    } else if ((err = clmem__check_made(fn, opts->given)) == CL_SUCCESS) {
         ndim = opts->ndim;
         if (ndim == 0 && !(opts->given & CLMEM_GIVEN_NDIM))
             while (ndim < CLMEM_SVM_MAX_DIMS && opts->shape[ndim] != 0) ++ndim;
@@ -988,10 +992,11 @@ CLMEM_API clmem_svm_array clmem_svm_empty_opts(cl_context ctx, cl_svm_mem_flags 
     return arr;
 }
 
-CLMEM_API clmem_svm_array clmem_svm_empty_like_opts(cl_context ctx, cl_svm_mem_flags flags, const clmem_svm_array *like,
+/* the name in parentheses: in C a macro of the same name checks the arguments (clmem/compat.h) */
+CLMEM_API clmem_svm_array (clmem_svm_empty_like_opts)(cl_context ctx, cl_svm_mem_flags flags, const clmem_svm_array *like,
                                                     cl_int *errcode_ret, const clmem_svm_empty_options *opts) {
     static const char fn[] = "clmem_svm_empty_like";
-    static const clmem_svm_empty_options none = CLMEM__ZERO;
+    static const clmem_svm_empty_options none = CLMEM_OPTIONS_INIT;
     clmem_svm_array arr;
     cl_int err;
     if (!opts) opts = &none;

@@ -187,9 +187,16 @@ CLMEM_API cl_svm_mem_flags clmem_svm_allocation_flags(clmem_svm_allocation a);
     event: wait on it before touching ptr when the map
     was non-blocking; owned by the map, released with it). id is private. Release
     with clmem_svm_map_release or clmem_release(&map); until then the memory must
-    not be used by the device. */
+    not be used by the device. The member array (0.1.0's name of ptr) is there only
+    so that code using it is refused with the new name in the message. */
+typedef struct clmem_svm_map_array_is_now_ptr {
+    void *clmem__ptr;
+} clmem_svm_map_array_is_now_ptr;
 typedef struct clmem_svm_map {
-    void *ptr;
+    union {
+        void *ptr;
+        clmem_svm_map_array_is_now_ptr array; /* 0.1.0's name: use ptr */
+    };
     size_t size;
     clmem_svm svm;
     cl_command_queue queue;

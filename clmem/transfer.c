@@ -3,7 +3,7 @@
    transfer_dispatch.c. */
 #include "transfer.h"
 
-static const clmem_copy_options clmem__copy_defaults = CLMEM__ZERO;
+static const clmem_copy_options clmem__copy_defaults = CLMEM_OPTIONS_INIT;
 #define CLMEM__COPY "clmem_enqueue_copy"
 
 /* Host transfers block unless .is_blocking was written and is false (memobj.h). */
@@ -153,6 +153,7 @@ static cl_int clmem__copy_rect_check(clmem_buffer dst, clmem_buffer src, const s
 static cl_int clmem__check_common(cl_command_queue queue, const clmem_copy_options *o) {
     cl_int err;
     if ((err = clmem__check_queue(CLMEM__COPY, queue)) != CL_SUCCESS) return err;
+    if ((err = clmem__check_made(CLMEM__COPY, o->given)) != CL_SUCCESS) return err;
     return clmem__check_wait_list(CLMEM__COPY, o->wait_for, o->num_wait_for);
 }
 static cl_int clmem__check_buffer(const char *what, clmem_buffer b) {
@@ -241,6 +242,7 @@ static cl_int clmem__host_plan_make(const char *fn, cl_command_queue queue, cl_c
     p->write = write;
     if (CLMEM__CHECKS) {
         if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
+        if ((err = clmem__check_made(fn, o->given)) != CL_SUCCESS) return err;
         if ((err = clmem__buffer_invalid(fn, p->what, buf)) != CL_SUCCESS) return err;
     }
     if ((err = clmem__host_plan_side(fn, queue, queue_ctx, p->what, buf.context, buf.flags, host, write, o,
@@ -480,6 +482,7 @@ CLMEM_API cl_int clmem_enqueue_copy_buffer_p2p_amd_opts(cl_platform_id platform,
     if (!o) o = &clmem__copy_defaults;
     if (CLMEM__CHECKS) {
         if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
+        if ((err = clmem__check_made(fn, o->given)) != CL_SUCCESS) return err;
         if ((err = clmem__check_wait_list(fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
         if ((err = clmem__buffer_invalid(fn, "src", src)) != CL_SUCCESS) return err;
         if ((err = clmem__buffer_invalid(fn, "dst", dst)) != CL_SUCCESS) return err;

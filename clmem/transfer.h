@@ -160,11 +160,13 @@ CLMEM_API cl_int clmem__copy_host_failed(cl_int err, cl_command_queue queue, clm
 CLMEM_API cl_int clmem__copy_host_linear(cl_command_queue queue, clmem_buffer buf, void *host, int write, unsigned given,
                                          size_t byte_count, size_t offset, size_t host_offset, int is_blocking,
                                          cl_event *event);
-/* Known at compile time for a literal: a linear copy with no region, host size or
-   wait list. Then only the scalars below are read, and the options literal is never
+/* Known at compile time for a literal: options made by clmem (CLMEM_OPTIONS_MARK; a
+   struct without it goes the full way, which refuses it), a linear copy with no
+   region, host size or wait list. Then only the scalars below are read, and the options literal is never
    built in memory. */
 #define CLMEM__COPY_SIMPLE(o)                                                                                 \
-    (!((o)->given & (CLMEM_GIVEN_REGION | CLMEM_GIVEN_HOST_SIZE)) && !((o)->region[0] | (o)->region[1] | (o)->region[2]) && \
+    (((o)->given & (CLMEM_OPTIONS_MARK | CLMEM_GIVEN_REGION | CLMEM_GIVEN_HOST_SIZE)) == CLMEM_OPTIONS_MARK &&   \
+     !((o)->region[0] | (o)->region[1] | (o)->region[2]) &&                                                   \
      !(o)->host_size && !(o)->num_wait_for && !(o)->wait_for)
 CLMEM__INLINE cl_int clmem__copy_host_fast(cl_command_queue queue, const clmem_buffer *buf, void *host, int write,
                                            size_t offset, size_t host_offset, const clmem_copy_options *o) {

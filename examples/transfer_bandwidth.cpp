@@ -16,10 +16,9 @@
 // (clmem::unique<clmem_buffer>) and, with CLMEM_CXX_EXCEPTIONS, no error checks in
 // the code: any failure throws clmem::error naming the call, the argument and the values.
 //
-// CLMEM_CXX_DESIGNATORS 0 makes the options keywords in every C++ standard, so this
-// file builds as C++11 and as C++20 alike; a C++20-only program could write
-// `.is_blocking = false` as in C.
-#define CLMEM_CXX_DESIGNATORS 0
+// The options are keywords, which compile in every C++ standard, so this file builds as
+// C++11 and as C++20 alike; a C++20-only program could write `.is_blocking = false` as
+// in C.
 #define CLMEM_CXX_EXCEPTIONS
 #define CLMEM_IMPLEMENTATION
 #include "clmem.h"

@@ -38,22 +38,26 @@ static void test_errors(clmem_test_context *t) {
 }
 
 static void test_given(clmem_test_context *t) {
-    // the mask the designator form computes from the text of the options
-    CLMEM_CHECK_EQ(t, CLMEM__GIVEN(), 0u);
+    // the mask the designator form computes from the text of the options (with the mark
+    // every way clmem makes options sets)
+    const unsigned M = CLMEM_OPTIONS_MARK;
+    CLMEM_CHECK_EQ(t, CLMEM__GIVEN(), M);
     CLMEM_CHECK_EQ(t, CLMEM__GIVEN(.byte_count = 0, .is_blocking = false),
-                   CLMEM_GIVEN_BYTE_COUNT | CLMEM_GIVEN_IS_BLOCKING);
+                   M | CLMEM_GIVEN_BYTE_COUNT | CLMEM_GIVEN_IS_BLOCKING);
     CLMEM_CHECK_EQ(t, CLMEM__GIVEN(.region = {1, 2}, .shape = {3}, .ndim = 1, .order = 'C', .mode = 'r'),
-                   CLMEM_GIVEN_REGION | CLMEM_GIVEN_SHAPE | CLMEM_GIVEN_NDIM | CLMEM_GIVEN_ORDER | CLMEM_GIVEN_MODE);
+                   M | CLMEM_GIVEN_REGION | CLMEM_GIVEN_SHAPE | CLMEM_GIVEN_NDIM | CLMEM_GIVEN_ORDER | CLMEM_GIVEN_MODE);
     CLMEM_CHECK_EQ(t, CLMEM__GIVEN(.size = 1, .host_size = 2, .num_channels = 4, .alignment = 8),
-                   CLMEM_GIVEN_SIZE | CLMEM_GIVEN_HOST_SIZE | CLMEM_GIVEN_NUM_CHANNELS | CLMEM_GIVEN_ALIGNMENT);
+                   M | CLMEM_GIVEN_SIZE | CLMEM_GIVEN_HOST_SIZE | CLMEM_GIVEN_NUM_CHANNELS | CLMEM_GIVEN_ALIGNMENT);
     // and the keywords set the same bits
     clmem_svm_empty_options o = clmem::detail::make<clmem_svm_empty_options>(
         clmem::shape(3, 4), clmem::ndim = 2, clmem::order = 'F', clmem::alignment = 0);
-    CLMEM_CHECK_EQ(t, o.given, CLMEM_GIVEN_SHAPE | CLMEM_GIVEN_NDIM | CLMEM_GIVEN_ORDER | CLMEM_GIVEN_ALIGNMENT);
+    CLMEM_CHECK_EQ(t, o.given, M | CLMEM_GIVEN_SHAPE | CLMEM_GIVEN_NDIM | CLMEM_GIVEN_ORDER | CLMEM_GIVEN_ALIGNMENT);
     CLMEM_CHECK(t, o.shape[0] == 3 && o.shape[1] == 4 && o.order == 'F');
     clmem_image_from_array_options f = clmem::detail::make<clmem_image_from_array_options>(
         clmem::num_channels = 0u, clmem::mode('w'), clmem::norm_int = true, clmem::half_float(false));
-    CLMEM_CHECK_EQ(t, f.given, CLMEM_GIVEN_NUM_CHANNELS | CLMEM_GIVEN_MODE);
+    CLMEM_CHECK_EQ(t, f.given, M | CLMEM_GIVEN_NUM_CHANNELS | CLMEM_GIVEN_MODE);
+    clmem_copy_options i = CLMEM_OPTIONS_INIT; // C++ spelling of the initializer: every default, marked
+    CLMEM_CHECK(t, i.given == M && i.byte_count == 0 && i.event == NULL);
     CLMEM_CHECK(t, f.mode == 'w' && f.norm_int && !f.half_float);
     // more values than the field holds poison it (every call refuses SIZE_MAX extents)
     clmem_copy_options c = clmem::detail::make<clmem_copy_options>(clmem::region = {1, 2, 3, 4});

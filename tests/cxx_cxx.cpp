@@ -1,5 +1,7 @@
-// The C++-only additions: clmem::unique (ownership, moves, reset, release, out) and
-// CLMEM_CXX_EXCEPTIONS (clmem::error, clmem::check, the C++ forms throwing).
+// The C++-only additions: clmem::unique (ownership, moves, reset, release, out,
+// assignment from a handle), CLMEM_CXX_EXCEPTIONS (clmem::error, clmem::check, the C++
+// forms throwing), and the keyword spelling of the options, which compiles in every
+// standard (built as C++11, 14, 17 and 20) next to designators where they exist.
 #define CLMEM_CXX_EXCEPTIONS
 #define CLMEM_IMPLEMENTATION
 #include "clmem.h"
@@ -57,6 +59,91 @@ static void test_unique(clmem_test_context *t) {
     CLMEM_CHECK(t, !i && !p && !s && !a && !arr && !sm);
 }
 
+// u = handle: the old handle is released, the new one owned; u = u.get() keeps it.
+static void test_unique_assign(clmem_test_context *t) {
+    cl_int err;
+    clmem_buffer first = clmem_buffer_create(t->context, 0, 64, NULL, &err);
+    CLMEM_CHECK_CL(t, err);
+    clmem_buffer second = clmem_buffer_create(t->context, 0, 32, NULL, &err);
+    CLMEM_CHECK_CL(t, err);
+    clRetainMemObject(first.mem);   // our own references, to watch the owner's
+    clRetainMemObject(second.mem);
+    {
+        clmem::unique<clmem_buffer> u;
+        u = first;
+        CLMEM_CHECK(t, bool(u) && u->mem == first.mem);
+        CLMEM_CHECK_EQ(t, refcount(first.mem), 2);
+        u = second;   // first released
+        CLMEM_CHECK_EQ(t, refcount(first.mem), 1);
+        CLMEM_CHECK(t, u->mem == second.mem && u->size == 32);
+        u = u.get();   // itself: kept
+        CLMEM_CHECK_EQ(t, refcount(second.mem), 2);
+    }
+    CLMEM_CHECK_EQ(t, refcount(second.mem), 1);   // released once at scope end
+    clReleaseMemObject(first.mem);
+    clReleaseMemObject(second.mem);
+}
+
+// The keyword spelling in every standard, also where designators exist, and a whole
+// options struct in both spellings.
+static void test_keywords(clmem_test_context *t) {
+    cl_int err;
+    unsigned char want[64], back[64];
+    fill_pattern(want, sizeof want, 3);
+    clmem::unique<clmem_buffer> b(clmem_buffer_create(t->context, CL_MEM_COPY_HOST_PTR, sizeof want, want, &err));
+    CLMEM_CHECK_CL(t, err);
+    memset(back, 0, sizeof back);
+    CLMEM_CHECK_CL(t, clmem_enqueue_copy(t->queue, back, b, clmem::byte_count = 8, clmem::src_offset(4)));
+    CLMEM_CHECK(t, memcmp(back, want + 4, 8) == 0 && back[8] == 0);
+    size_t zero = 0;
+    memset(back, 0, sizeof back);
+    CLMEM_CHECK_CL(t, clmem_enqueue_copy(t->queue, back, b, clmem::byte_count = zero));   // given: nothing
+    CLMEM_CHECK_EQ(t, back[0], 0);
+    // the example: clmem::shape(w, h)
+    int w = 4, h = 2;
+    clmem::unique<clmem_memory_map> m;
+    clmem_enqueue_map_buffer(t->queue, b, CL_MAP_READ, 0, cl_uint, m.out(), clmem::shape(h, w));
+    CLMEM_CHECK(t, m->ndim == 2 && m->shape[0] == 2 && m->shape[1] == 4 && m->size == 32);
+    m.reset();
+    // a wait list from the events, non-blocking, an event out
+    cl_event ev = NULL, done = NULL;
+    CLMEM_CHECK_CL(t, clmem_enqueue_copy(t->queue, back, b, clmem::is_blocking = false, clmem::event = &ev));
+    CLMEM_CHECK_CL(t, clmem_enqueue_copy(t->queue, back + 32, b, clmem::byte_count = 32, clmem::wait_for(ev, ev),
+                                         clmem::event = &done));
+    CLMEM_CHECK_CL(t, clWaitForEvents(1, &done));
+    CLMEM_CHECK(t, memcmp(back, want, 32) == 0 && memcmp(back + 32, want, 32) == 0);
+    clReleaseEvent(ev);
+    clReleaseEvent(done);
+    // a whole struct, alone and followed by keywords (the later keyword wins)
+    clmem_copy_options o = CLMEM_OPTIONS_INIT;
+    o.byte_count = 16;
+    o.src_offset = 8;
+    memset(back, 0, sizeof back);
+    CLMEM_CHECK_CL(t, clmem_enqueue_copy(t->queue, back, b, o));
+    CLMEM_CHECK(t, memcmp(back, want + 8, 16) == 0 && back[16] == 0);
+    memset(back, 0, sizeof back);
+    CLMEM_CHECK_CL(t, clmem_enqueue_copy(t->queue, back, b, o, clmem::byte_count = 4));
+    CLMEM_CHECK(t, memcmp(back, want + 8, 4) == 0 && back[4] == 0);
+    // a struct not made by clmem is refused, also passed whole
+    clmem_copy_options bare = clmem_copy_options();
+    bool thrown = false;
+    try {
+        clmem_enqueue_copy(t->queue, back, b, bare);
+    } catch (const clmem::error &e) {
+        thrown = e.code() == CL_INVALID_VALUE && strstr(e.what(), "CLMEM_OPTIONS_INIT") != NULL;
+    }
+    CLMEM_CHECK(t, thrown);
+#if CLMEM_CXX_DESIGNATORS
+    // designators in the same unit, call by call
+    memset(back, 0, sizeof back);
+    CLMEM_CHECK_CL(t, clmem_enqueue_copy(t->queue, back, b, .byte_count = 8, .src_offset = 4));
+    CLMEM_CHECK(t, memcmp(back, want + 4, 8) == 0 && back[8] == 0);
+    memset(back, 0, sizeof back);
+    CLMEM_CHECK_CL(t, clmem_enqueue_copy(t->queue, back, b, .byte_count = zero));
+    CLMEM_CHECK_EQ(t, back[0], 0);
+#endif
+}
+
 static void test_exceptions(clmem_test_context *t) {
     cl_int err;
     CLMEM_CHECK_EQ(t, clmem::check(CL_SUCCESS), CL_SUCCESS);
@@ -111,4 +198,5 @@ static void test_exceptions(clmem_test_context *t) {
     CLMEM_CHECK(t, none.mem == NULL && err == CL_INVALID_CONTEXT);
 }
 
-CXX_CASES({"unique", test_unique, false}, {"exceptions", test_exceptions, false})
+CXX_CASES({"unique", test_unique, false}, {"unique_assign", test_unique_assign, false},
+          {"keywords", test_keywords, false}, {"exceptions", test_exceptions, false})

@@ -1,9 +1,15 @@
 // Every public *_opts function called directly from C++ (as code that keeps function
-// pointers or builds its options at run time does): value-initialized structs mean every
-// default, a zero that is meant needs its CLMEM_GIVEN_* bit, NULL options are the defaults.
+// pointers or builds its options at run time does): structs started from
+// CLMEM_OPTIONS_INIT mean every default, a zero that is meant needs its CLMEM_GIVEN_* bit,
+// a struct not made by clmem (clmem_copy_options(), = {}) is refused where a zero could
+// mean either, NULL options are the defaults.
 #define CLMEM_IMPLEMENTATION
 #include "clmem.h"
 #include "cxx_common.h"
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
 
 static void test_buffer_opts(clmem_test_context *t) {
     cl_int err;
@@ -23,13 +29,13 @@ static void test_buffer_opts(clmem_test_context *t) {
     CLMEM_CHECK(t, r == CL_SUCCESS || r == CL_INVALID_OPERATION);
     clReleaseEvent(ev);
     // copy with .byte_count = 0 meant: the given bit
-    clmem_copy_options co = clmem_copy_options();
-    co.given = CLMEM_GIVEN_BYTE_COUNT;
+    clmem_copy_options co = CLMEM_OPTIONS_INIT;
+    co.given |= CLMEM_GIVEN_BYTE_COUNT;
     cl_uint out[16];
     memset(out, 0, sizeof out);
     CLMEM_CHECK_CL(t, clmem::detail::copy(t->queue, out, b, &co));
     CLMEM_CHECK_EQ(t, out[0], 0);
-    co.given = 0;   // 0 without the bit: the default, everything
+    co.given = CLMEM_OPTIONS_MARK;   // 0 without the bit: the default, everything
     CLMEM_CHECK_CL(t, clmem::detail::copy(t->queue, out, b, &co));
     CLMEM_CHECK_EQ(t, out[15], 7);
     clmem_buffer c = clmem_buffer_create(t->context, 0, 64, NULL, &err);
@@ -38,7 +44,7 @@ static void test_buffer_opts(clmem_test_context *t) {
     CLMEM_CHECK(t, r == CL_SUCCESS || r == CL_INVALID_OPERATION);
     // maps
     clmem_memory_map m;
-    clmem_map_options mo = clmem_map_options();
+    clmem_map_options mo = CLMEM_OPTIONS_INIT;
     mo.shape[0] = 4;
     mo.shape[1] = 4;
     CLMEM_CHECK_CL(t, clmem_enqueue_map_buffer_opts(t->queue, b, CL_MAP_READ, 0, sizeof(cl_uint), "cl_uint", &m, &mo));
@@ -61,7 +67,7 @@ static void test_image_opts(clmem_test_context *t) {
         return;
     }
     cl_int err;
-    clmem_image_options io = clmem_image_options();
+    clmem_image_options io = CLMEM_OPTIONS_INIT;
     io.shape[0] = 8;
     io.shape[1] = 2;
     clmem_image img = clmem_create_image_opts(t->context, 0, clmem_image_format_create(CL_R, CL_FLOAT), &err, &io);
@@ -69,7 +75,7 @@ static void test_image_opts(clmem_test_context *t) {
     const float c[4] = {3, 0, 0, 0};
     CLMEM_CHECK_CL(t, clmem_enqueue_fill_image_opts(t->queue, img, c, CLMEM_COLOR_FLOAT, NULL, NULL, NULL));
     clmem_memory_map m;
-    clmem_map_options mo = clmem_map_options();
+    clmem_map_options mo = CLMEM_OPTIONS_INIT;
     mo.region[0] = 2;
     CLMEM_CHECK_CL(t, clmem_enqueue_map_image_opts(t->queue, img, CL_MAP_READ, &m, &mo));
     CLMEM_CHECK(t, m.shape[0] == 1 && m.shape[1] == 2 && ((const float *)m.ptr)[1] == 3.0f);   // {2} is {2, 1, 1}
@@ -77,15 +83,15 @@ static void test_image_opts(clmem_test_context *t) {
     clmem_release(&img);
     const float a[4] = {1, 2, 3, 4};
     const size_t shape[1] = {4};
-    clmem_image_from_array_options fo = clmem_image_from_array_options();
+    clmem_image_from_array_options fo = CLMEM_OPTIONS_INIT;
     fo.mode = 'w';
     img = clmem_image_from_array_opts(t->context, a, CL_FLOAT, 1, 1, shape, &err, &fo);
     CLMEM_CHECK_CL(t, err);
     CLMEM_CHECK_EQ(t, img.flags & CL_MEM_WRITE_ONLY, CL_MEM_WRITE_ONLY);
     clmem_release(&img);
-    fo = clmem_image_from_array_options();
+    fo = CLMEM_OPTIONS_INIT;
     fo.num_channels = 0;
-    fo.given = CLMEM_GIVEN_NUM_CHANNELS;   // an explicit 0 is refused
+    fo.given |= CLMEM_GIVEN_NUM_CHANNELS;   // an explicit 0 is refused
     img = clmem_image_from_array_opts(t->context, a, CL_FLOAT, 1, 1, shape, &err, &fo);
     CLMEM_CHECK(t, img.mem == NULL && err == CL_INVALID_VALUE);
 }
@@ -100,10 +106,10 @@ static void test_svm_opts(clmem_test_context *t) {
     clmem_svm_allocation a = clmem_svm_allocation_create(t->context, 64, 0, 0, t->queue, &err);
     CLMEM_CHECK_CL(t, err);
     cl_uint v = 5;
-    clmem_svm_memfill_options fo = clmem_svm_memfill_options();
+    clmem_svm_memfill_options fo = CLMEM_OPTIONS_INIT;
     CLMEM_CHECK_CL(t, clmem_enqueue_svm_memfill_opts(t->queue, a.svm, &v, sizeof v, &fo));
     clmem_svm_map m;
-    clmem_svm_map_options mo = clmem_svm_map_options();
+    clmem_svm_map_options mo = CLMEM_OPTIONS_INIT;
     mo.size = 8;
     CLMEM_CHECK_CL(t, clmem_enqueue_svm_map_opts(t->queue, a.svm, CL_MAP_READ, &m, &mo));
     CLMEM_CHECK(t, m.size == 8 && ((cl_uint *)m.ptr)[1] == 5);
@@ -114,7 +120,7 @@ static void test_svm_opts(clmem_test_context *t) {
     CLMEM_CHECK(t, r == CL_SUCCESS || r == CL_INVALID_OPERATION);
     CLMEM_CHECK_CL(t, clmem_svm_allocation_enqueue_release_opts(&a, NULL, NULL));
     clmem_svm_array arr, like;
-    clmem_svm_empty_options eo = clmem_svm_empty_options();
+    clmem_svm_empty_options eo = CLMEM_OPTIONS_INIT;
     eo.shape[0] = 2;
     eo.shape[1] = 3;
     arr = clmem_svm_empty_opts(t->context, CL_MEM_READ_WRITE, sizeof(double), "double", &err, &eo);
@@ -130,5 +136,80 @@ static void test_svm_opts(clmem_test_context *t) {
 #endif
 }
 
+// A struct not made by clmem cannot say whether a zero means 0 or the default: refused
+// by every function whose options have a CLMEM_GIVEN_* field, never a silent guess.
+static void test_not_made_refused(clmem_test_context *t) {
+    cl_int err;
+    clmem_buffer b = clmem_buffer_create(t->context, 0, 64, NULL, &err);
+    CLMEM_CHECK_CL(t, err);
+    cl_uint out[16];
+    clmem_copy_options co = clmem_copy_options();
+    co.is_blocking = CLMEM_NON_BLOCKING;
+    CLMEM_CHECK_ERR(t, clmem::detail::copy(t->queue, out, b, &co), CL_INVALID_VALUE);
+    CLMEM_CHECK(t, strstr(clmem_last_error_message(), "CLMEM_OPTIONS_INIT") != NULL);
+    CLMEM_CHECK_ERR(t, clmem::detail::copy(t->queue, b, static_cast<const void *>(out), &co), CL_INVALID_VALUE);
+    clmem_buffer c = clmem_buffer_create(t->context, 0, 64, NULL, &err);
+    CLMEM_CHECK_CL(t, err);
+    CLMEM_CHECK_ERR(t, clmem::detail::copy(t->queue, c, b, &co), CL_INVALID_VALUE);
+    clmem_memory_map m;
+    clmem_map_options mo = clmem_map_options();
+    CLMEM_CHECK_ERR(t, clmem_enqueue_map_buffer_opts(t->queue, b, CL_MAP_READ, 0, 4, "int", &m, &mo), CL_INVALID_VALUE);
+    clmem_image_options io = clmem_image_options();
+    io.shape[0] = 8;
+    clmem_image img = clmem_create_image_opts(t->context, 0, clmem_image_format_create(CL_R, CL_FLOAT), &err, &io);
+    CLMEM_CHECK(t, img.mem == NULL && err == CL_INVALID_VALUE);
+    clmem_enqueue_options eo = clmem_enqueue_options(); // no option with a default other than 0: taken as it is
+    CLMEM_CHECK_CL(t, clmem_enqueue_migrate_mem_objects_opts(t->queue, &b.mem, 1, 0, &eo));
+    CLMEM_CHECK_CL(t, clFinish(t->queue));
+    clmem_release(&b);
+    clmem_release(&c);
+}
+
+// A ported program's copy: its options struct built by hand from CLMEM_OPTIONS_INIT with
+// is_blocking = CLMEM_NON_BLOCKING and the bit returns before the copy is done. The copy
+// waits for a gate only this thread opens after the call returned (a watchdog opens it
+// after 10 s, should the call block; the test then sees a complete copy).
+static void test_non_blocking_built_by_hand(clmem_test_context *t) {
+    cl_int err;
+    unsigned char want[256], back[256];
+    fill_pattern(want, sizeof want, 5);
+    memset(back, 0, sizeof back);
+    clmem_buffer b = clmem_buffer_create(t->context, CL_MEM_COPY_HOST_PTR, sizeof want, want, &err);
+    CLMEM_CHECK_CL(t, err);
+    cl_event gate = clCreateUserEvent(t->context, &err), ev = NULL;
+    CLMEM_CHECK_CL(t, err);
+    std::mutex lock;
+    std::condition_variable cv;
+    bool done = false;
+    std::thread watchdog([&] {
+        std::unique_lock<std::mutex> l(lock);
+        if (!cv.wait_for(l, std::chrono::seconds(10), [&] { return done; })) clSetUserEventStatus(gate, CL_COMPLETE);
+    });
+    clmem_copy_options o = CLMEM_OPTIONS_INIT;
+    o.is_blocking = CLMEM_NON_BLOCKING;
+    o.given |= CLMEM_GIVEN_IS_BLOCKING;
+    o.wait_for = &gate;
+    o.num_wait_for = 1;
+    o.event = &ev;
+    err = clmem::detail::copy(t->queue, back, b, &o);
+    cl_int status = -1;
+    if (err == CL_SUCCESS) clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
+    {
+        std::lock_guard<std::mutex> l(lock);
+        done = true;
+    }
+    cv.notify_one();
+    watchdog.join();
+    clSetUserEventStatus(gate, CL_COMPLETE);
+    if (ev) clWaitForEvents(1, &ev);
+    CLMEM_CHECK_CL(t, err);
+    CLMEM_CHECK(t, status != CL_COMPLETE); // returned before the copy was done
+    CLMEM_CHECK(t, memcmp(back, want, sizeof want) == 0);
+    if (ev) clReleaseEvent(ev);
+    clReleaseEvent(gate);
+    clmem_release(&b);
+}
+
 CXX_CASES({"buffer_opts", test_buffer_opts, false}, {"image_opts", test_image_opts, false},
-          {"svm_opts", test_svm_opts, false})
+          {"svm_opts", test_svm_opts, false}, {"not_made_refused", test_not_made_refused, false},
+          {"non_blocking_built_by_hand", test_non_blocking_built_by_hand, false})

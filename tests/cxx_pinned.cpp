@@ -62,11 +62,11 @@ static void test_stager(clmem_test_context *t) {
     CLMEM_CHECK_CL(t, clmem_stager_copy(st, out, b, OPT(byte_count, zero)));
     CLMEM_CHECK_EQ(t, out[0], 0xEE);
     CLMEM_CHECK_ERR(t, clmem_stager_copy(st, out, b, OPT(byte_count, 8192)), CL_INVALID_VALUE);
-    clmem_stager_copy_options o = clmem_stager_copy_options();
+    clmem_stager_copy_options o = CLMEM_OPTIONS_INIT;
     CLMEM_CHECK_CL(t, clmem_stager_read_opts(st, out, *b, &o));
     CLMEM_CHECK(t, memcmp(out, in, sizeof in) == 0);
     CLMEM_CHECK_CL(t, clmem_stager_write_opts(st, *b, in, &o));
-    clmem_copy_options co = clmem_copy_options(); // the same type: clmem_enqueue_copy's options
+    clmem_copy_options co = CLMEM_OPTIONS_INIT; // the same type: clmem_enqueue_copy's options
     CLMEM_CHECK_CL(t, clmem_stager_read_opts(st, out, *b, &co));
     if (!on_oclgrind(t)) { // a non-blocking staged copy calls OpenCL from a thread of its own
         cl_event e = NULL;

@@ -304,7 +304,7 @@ static void test_options_values(clmem_test_context *t) {
     clmem_copy_options k = clmem::detail::make<clmem_copy_options>(
         clmem::byte_count = 0, clmem::is_blocking = false, clmem::region(16, 4), clmem::src_pitches = {64},
         clmem::dst_origin(1, 2, 3), clmem::detail::end_t());
-    CLMEM_CHECK_EQ(t, k.given, CLMEM_GIVEN_BYTE_COUNT | CLMEM_GIVEN_IS_BLOCKING | CLMEM_GIVEN_REGION);
+    CLMEM_CHECK_EQ(t, k.given, CLMEM_OPTIONS_MARK | CLMEM_GIVEN_BYTE_COUNT | CLMEM_GIVEN_IS_BLOCKING | CLMEM_GIVEN_REGION);
     CLMEM_CHECK_EQ(t, k.region[0], 16);
     CLMEM_CHECK_EQ(t, k.region[1], 4);
     CLMEM_CHECK_EQ(t, k.region[2], 0);
@@ -316,7 +316,7 @@ static void test_options_values(clmem_test_context *t) {
     CLMEM_CHECK_EQ(t, w.region[1], 4);
 #if CLMEM_CXX_DESIGNATORS
     clmem_copy_options d = CLMEM__CXX_OV(clmem_copy_options, .byte_count = 0, .region = {16, 4}, .is_blocking = false, );
-    CLMEM_CHECK_EQ(t, d.given, CLMEM_GIVEN_BYTE_COUNT | CLMEM_GIVEN_IS_BLOCKING | CLMEM_GIVEN_REGION);
+    CLMEM_CHECK_EQ(t, d.given, CLMEM_OPTIONS_MARK | CLMEM_GIVEN_BYTE_COUNT | CLMEM_GIVEN_IS_BLOCKING | CLMEM_GIVEN_REGION);
     CLMEM_CHECK_EQ(t, d.region[1], 4);
 #endif
 }

@@ -1,7 +1,9 @@
 /* Named options: an option written means its value, one left out means its default.
    .is_blocking = false / CL_FALSE / 0 / CLMEM_NON_BLOCKING returns before the transfer
    is done; .byte_count = 0 copies nothing; a region written as zero copies nothing;
-   a designator is recognised only as a designator, not inside an expression. */
+   a designator is recognised only as a designator, not inside an expression. An
+   options struct built by hand from CLMEM_OPTIONS_INIT means its fields; one built
+   otherwise is refused where a zero could mean 0 or the default; NULL means defaults. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, pthread_cond_timedwait */
 #define CLMEM_IMPLEMENTATION
 #include "clmem.h"
@@ -16,25 +18,30 @@ struct cfg {
     int is_blocking;
 };
 
+/* the option bits, without the mark every macro adds */
+#define BITS(...) (CLMEM__GIVEN(__VA_ARGS__) & ~CLMEM_OPTIONS_MARK)
+
 static void test_given_mask(clmem_test_context *t) {
     struct cfg c = {3, 4, 0};
     size_t n = 0;
     (void)c;
     (void)n;
-    CLMEM_CHECK_EQ(t, CLMEM__GIVEN(), 0);
-    CLMEM_CHECK_EQ(t, CLMEM__GIVEN(.byte_count = 0), CLMEM_GIVEN_BYTE_COUNT);
-    CLMEM_CHECK_EQ(t, CLMEM__GIVEN(.src_offset = 1,.byte_count=n), CLMEM_GIVEN_BYTE_COUNT);
-    CLMEM_CHECK_EQ(t, CLMEM__GIVEN(.is_blocking = false, .region = {1, 2}),
+    CLMEM_CHECK_EQ(t, CLMEM__GIVEN(), CLMEM_OPTIONS_MARK);
+    CLMEM_CHECK_EQ(t, CLMEM__GIVEN(.is_blocking = 0), CLMEM_OPTIONS_MARK | CLMEM_GIVEN_IS_BLOCKING);
+    CLMEM_CHECK_EQ(t, BITS(), 0);
+    CLMEM_CHECK_EQ(t, BITS(.byte_count = 0), CLMEM_GIVEN_BYTE_COUNT);
+    CLMEM_CHECK_EQ(t, BITS(.src_offset = 1,.byte_count=n), CLMEM_GIVEN_BYTE_COUNT);
+    CLMEM_CHECK_EQ(t, BITS(.is_blocking = false, .region = {1, 2}),
                    CLMEM_GIVEN_IS_BLOCKING | CLMEM_GIVEN_REGION);
-    CLMEM_CHECK_EQ(t, CLMEM__GIVEN(.region[1] = 4), CLMEM_GIVEN_REGION);
+    CLMEM_CHECK_EQ(t, BITS(.region[1] = 4), CLMEM_GIVEN_REGION);
     /* inside expressions the names do not count */
-    CLMEM_CHECK_EQ(t, CLMEM__GIVEN(.src_offset = c.byte_count, .dst_offset = c.size), 0);
-    CLMEM_CHECK_EQ(t, CLMEM__GIVEN(.src_offset = c.is_blocking ? 1 : 0), 0);
+    CLMEM_CHECK_EQ(t, BITS(.src_offset = c.byte_count, .dst_offset = c.size), 0);
+    CLMEM_CHECK_EQ(t, BITS(.src_offset = c.is_blocking ? 1 : 0), 0);
     /* a name is not found inside a longer one */
-    CLMEM_CHECK_EQ(t, CLMEM__GIVEN(.host_size = 8, .pattern_size = 4, .num_wait_for = 0), CLMEM_GIVEN_HOST_SIZE);
-    CLMEM_CHECK_EQ(t, CLMEM__GIVEN(.size = 8), CLMEM_GIVEN_SIZE);
+    CLMEM_CHECK_EQ(t, BITS(.host_size = 8, .pattern_size = 4, .num_wait_for = 0), CLMEM_GIVEN_HOST_SIZE);
+    CLMEM_CHECK_EQ(t, BITS(.size = 8), CLMEM_GIVEN_SIZE);
     /* options set through a macro count: CLMEM_WAIT_FOR expands before the search */
-    CLMEM_CHECK_EQ(t, CLMEM__GIVEN(.shape = {2, 3}, .ndim = 2, .order = 'F'),
+    CLMEM_CHECK_EQ(t, BITS(.shape = {2, 3}, .ndim = 2, .order = 'F'),
                    CLMEM_GIVEN_SHAPE | CLMEM_GIVEN_NDIM | CLMEM_GIVEN_ORDER);
 }
 
@@ -148,11 +155,15 @@ static void watchdog_stop(watchdog *w, pthread_t th) {
     pthread_join(th, NULL);
 }
 
-/* how: 0 `.is_blocking = false`, 1 `CL_FALSE`, 2 `0`, 3 `CLMEM_NON_BLOCKING` */
+/* how: 0 `.is_blocking = false`, 1 `CL_FALSE`, 2 `0`, 3 `CLMEM_NON_BLOCKING`; 4 a map
+   whose options struct is built by hand from CLMEM_OPTIONS_INIT with .is_blocking =
+   CLMEM_NON_BLOCKING and its given bit (a ported program's way) */
 static void non_blocking_read(clmem_test_context *t, int how) {
     cl_int err = 0, status = -1;
     unsigned char want[256], back[256];
     cl_event ev = NULL;
+    clmem_map_options mo = CLMEM_OPTIONS_INIT;
+    clmem_memory_map m;
     watchdog w;
     pthread_t th;
     clmem_buffer a = clmem_buffer_create(t->context, 0, sizeof want, NULL, &err);
@@ -170,6 +181,14 @@ static void non_blocking_read(clmem_test_context *t, int how) {
     case 0: err = clmem_enqueue_copy(t->queue, back, a, .is_blocking = false, CLMEM_WAIT_FOR(w.gate), .event = &ev); break;
     case 1: err = clmem_enqueue_copy(t->queue, back, a, .is_blocking = CL_FALSE, CLMEM_WAIT_FOR(w.gate), .event = &ev); break;
     case 2: err = clmem_enqueue_copy(t->queue, back, a, .event = &ev, CLMEM_WAIT_FOR(w.gate), .is_blocking = 0); break;
+    case 4:
+        mo.is_blocking = CLMEM_NON_BLOCKING;
+        mo.given |= CLMEM_GIVEN_IS_BLOCKING;
+        mo.wait_for = &w.gate;
+        mo.num_wait_for = 1;
+        mo.event = &ev;
+        err = clmem_enqueue_map_buffer_opts(t->queue, a, CL_MAP_READ, 0, 1, "unsigned char", &m, &mo);
+        break;
     default:
         err = clmem_enqueue_copy(t->queue, back, a, .is_blocking = CLMEM_NON_BLOCKING, CLMEM_WAIT_FOR(w.gate), .event = &ev);
     }
@@ -178,6 +197,11 @@ static void non_blocking_read(clmem_test_context *t, int how) {
     watchdog_stop(&w, th);
     clSetUserEventStatus(w.gate, CL_COMPLETE); /* open the gate (an error if the watchdog did) */
     if (ev) clWaitForEvents(1, &ev);
+    if (how == 4 && err == CL_SUCCESS) {
+        memcpy(back, m.ptr, sizeof back);
+        CLMEM_CHECK_CL(t, clmem_memory_map_release(&m));
+        CLMEM_CHECK_CL(t, clFinish(t->queue));
+    }
     CLMEM_CHECK_CL(t, err);
     CLMEM_CHECK(t, status != CL_COMPLETE); /* returned before the read was done */
     CLMEM_CHECK(t, memcmp(back, want, sizeof want) == 0);
@@ -192,6 +216,32 @@ static void test_non_blocking_false(clmem_test_context *t) { non_blocking_read(t
 static void test_non_blocking_cl_false(clmem_test_context *t) { non_blocking_read(t, 1); }
 static void test_non_blocking_zero(clmem_test_context *t) { non_blocking_read(t, 2); }
 static void test_non_blocking_constant(clmem_test_context *t) { non_blocking_read(t, 3); }
+static void test_non_blocking_built_by_hand(clmem_test_context *t) { non_blocking_read(t, 4); }
+
+/* A struct not made by clmem (memset, = {0}: no CLMEM_OPTIONS_MARK) cannot say whether
+   its zero .is_blocking means CLMEM_NON_BLOCKING or the default: refused, never a
+   silent block. NULL options are every default. */
+static void test_built_without_init(clmem_test_context *t) {
+    cl_int err = 0;
+    clmem_memory_map m;
+    clmem_map_options mo;
+    clmem_buffer a = clmem_buffer_create(t->context, 0, 64, NULL, &err);
+    CLMEM_CHECK_CL(t, err);
+    memset(&mo, 0, sizeof mo);
+    mo.is_blocking = CLMEM_NON_BLOCKING;
+    CLMEM_CHECK_ERR(t, clmem_enqueue_map_buffer_opts(t->queue, a, CL_MAP_READ, 0, 1, "char", &m, &mo), CL_INVALID_VALUE);
+    CLMEM_CHECK(t, strstr(clmem_last_error_message(), "clmem_enqueue_map_buffer: the options struct was not made by "
+                                                      "clmem") != NULL &&
+                       strstr(clmem_last_error_message(), "CLMEM_OPTIONS_INIT") != NULL);
+    CLMEM_CHECK(t, m.ptr == NULL);
+    mo.given = CLMEM_GIVEN_IS_BLOCKING; /* bits without the mark: still not known to be complete */
+    CLMEM_CHECK_ERR(t, clmem_enqueue_map_buffer_opts(t->queue, a, CL_MAP_READ, 0, 1, "char", &m, &mo), CL_INVALID_VALUE);
+    CLMEM_CHECK_CL(t, clmem_enqueue_map_buffer_opts(t->queue, a, CL_MAP_READ, 0, 1, "char", &m, NULL));
+    CLMEM_CHECK_EQ(t, m.size, 64);
+    CLMEM_CHECK_CL(t, clmem_memory_map_release(&m));
+    CLMEM_CHECK_CL(t, clFinish(t->queue));
+    clmem_buffer_release(&a);
+}
 
 /* Left out, .is_blocking blocks: the bytes are there when the call returns, with no
    wait of the caller's. Written true, the same. */
@@ -268,6 +318,8 @@ static const clmem_test_case cases[] = {
     {"non_blocking_false", test_non_blocking_false, false},
     {"non_blocking_cl_false", test_non_blocking_cl_false, false},
     {"non_blocking_zero", test_non_blocking_zero, false},
+    {"non_blocking_built_by_hand", test_non_blocking_built_by_hand, false},
+    {"built_without_init", test_built_without_init, false},
     {"non_blocking_constant", test_non_blocking_constant, false},
     {"blocking_default", test_blocking_default, false},
     {"map_zero", test_map_zero, false},

@@ -1,0 +1,7 @@
+// expect: clmem 0.2.0: clmem_create_image_opts and clmem_image_from_array_opts take cl_int *errcode_ret before the options
+#include "clmem.h"
+clmem_image f(cl_context ctx) {
+    cl_int err;
+    clmem_image_options o = clmem_image_options();
+    return clmem_create_image_opts(ctx, 0, clmem_image_format_create(CL_R, CL_FLOAT), &o, &err);
+}

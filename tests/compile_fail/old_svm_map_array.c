@@ -1,0 +1,7 @@
+/* expect: clmem_svm_map_array_is_now_ptr */
+#include "clmem.h"
+float f(const clmem_svm_map *m);
+float f(const clmem_svm_map *m) {
+    const float *x = m->array; /* 0.1.0's name of .ptr */
+    return x[0];
+}
