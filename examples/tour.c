@@ -4,6 +4,7 @@
    (or: sh tools/demo). It creates buffers and sub-buffers, copies and fills them with
    the one clmem_enqueue_copy / clmem_enqueue_fill, shows an error explained in words,
    then visits every other part of clmem, printing what it does. */
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS /* clCreateCommandQueue, for OpenCL 1.x devices */
 #define CLMEM_IMPLEMENTATION
 #include "clmem.h"
 
@@ -218,6 +219,68 @@ static int tour_characterize(cl_context ctx, cl_device_id dev, cl_command_queue 
     return 0;
 }
 
+static int tour_queue_order(cl_context ctx, cl_device_id dev, cl_command_queue q) {
+    cl_int err;
+    clmem_pool_stats st;
+    int i;
+    clmem_allocator *alloc = clmem_immediate_allocator_create(q, CL_MEM_READ_WRITE, &err);
+    clmem_memory_pool *pool;
+    (void)ctx; (void)dev;
+    printf("\n== queue-ordered release (cudaMallocAsync / cudaFreeAsync)\n");
+    TRY(err);
+    pool = clmem_memory_pool_create(alloc, CLMEM_POOL_DEFAULT_LEADING_BITS, &err);
+    clmem_allocator_release(alloc);
+    TRY(err);
+    for (i = 0; i < 100; ++i) { /* a temporary per step, freed once the queue gets past its use */
+        clmem_buffer tmp = clmem_memory_pool_allocate_on_queue(pool, 4096, q, &err);
+        TRY(err);
+        TRY(clmem_enqueue_fill(q, tmp, (float)i, 4096)); /* the step's work (enqueued, not waited for) */
+        TRY(clmem_pooled_buffer_enqueue_release(&tmp, q));
+    }
+    clmem_memory_pool_get_stats(pool, &st);
+    printf("  100 steps on one queue, nothing waited for: %llu from OpenCL, %llu reused at once\n", st.misses, st.hits);
+    TRY(clFinish(q));
+    clmem_memory_pool_release(pool);
+    return 0;
+}
+
+static int tour_pinned(cl_context ctx, cl_device_id dev, cl_command_queue q) {
+    enum { N = 1 << 20 };
+    static unsigned char pageable[N], back[N];
+    cl_int err;
+    clmem_stager_stats stats;
+    clmem_pinned_allocation h;
+    clmem_stager *st;
+    size_t i;
+    clmem_buffer buf = clmem_buffer_create(ctx, CL_MEM_READ_WRITE, N, NULL, &err);
+    (void)dev;
+    printf("\n== pinned host memory and the stager\n");
+    TRY(err);
+    h = clmem_pinned_allocation_create(q, N, 0, &err); /* a mapped CL_MEM_ALLOC_HOST_PTR buffer */
+    TRY(err);
+    memset(h.ptr, 7, h.size);
+    TRY(clmem_enqueue_copy(q, buf, h.ptr, .byte_count = h.size)); /* exactly clEnqueueWriteBuffer from pinned memory */
+    printf("  1 MiB written from pinned memory at %p\n", h.ptr);
+    TRY(clmem_pinned_allocation_release(&h));
+
+    for (i = 0; i < N; ++i) pageable[i] = (unsigned char)(i * 31u);
+    st = clmem_stager_create(q, 256 << 10, 2, 2, &err); /* 2 pinned slots of 256 KiB, 2 copying threads */
+    TRY(err);
+    if (clmem_stager_threshold(st) == CLMEM_STAGER_NEVER)
+        printf("  this device uses host memory: the stager copies directly unless told otherwise\n");
+    else
+        printf("  the stager stages copies of %zu bytes and more on this device\n", clmem_stager_threshold(st));
+    TRY(clmem_stager_set_threshold(st, 0)); /* stage every copy, to show it here */
+    TRY(clmem_stager_copy(st, buf, pageable));
+    TRY(clmem_stager_copy(st, back, buf));
+    TRY(clmem_stager_get_stats(st, &stats));
+    printf("  1 MiB there and back through the slots: %llu staged copies in %llu pieces, bytes %s\n",
+           stats.staged_copies, stats.pieces, memcmp(pageable, back, N) == 0 ? "equal" : "DIFFERENT");
+    TRY(clmem_stager_release(st));
+    clmem_release(&buf);
+    return 0;
+}
+
 int main(void) {
     clmem_test_device dev;
     size_t n = 0;
@@ -238,7 +301,9 @@ int main(void) {
     printf("clmem %s tour on '%s' (%s)\n", CLMEM_VERSION_STRING, name, version);
     ctx = clCreateContext(NULL, 1, &dev.device, NULL, NULL, &err);
     if (err != CL_SUCCESS) return 1;
-    q = clCreateCommandQueueWithProperties(ctx, dev.device, NULL, &err);
+    /* OpenCL 1.x devices (Oclgrind) have no clCreateCommandQueueWithProperties */
+    q = strncmp(version, "OpenCL 1.", 9) == 0 ? clCreateCommandQueue(ctx, dev.device, 0, &err)
+                                               : clCreateCommandQueueWithProperties(ctx, dev.device, NULL, &err);
     if (err != CL_SUCCESS) return 1;
 
     failed |= tour_buffers(ctx, dev.device, q);
@@ -246,6 +311,8 @@ int main(void) {
     failed |= tour_map(ctx, dev.device, q);
     failed |= tour_svm(ctx, dev.device, q);
     failed |= tour_pool(ctx, dev.device, q);
+    failed |= tour_queue_order(ctx, dev.device, q);
+    failed |= tour_pinned(ctx, dev.device, q);
     failed |= tour_characterize(ctx, dev.device, q);
 
     clFinish(q);
