@@ -600,6 +600,7 @@ static void test_image_other_device(clmem_test_context *t) {
     const size_t origin[3] = {10, 5, 0}, region[3] = {20, 7, 1};
     const cl_uint color[4] = {1, 2, 250, 255};
     NEED_TWO_DEVICES(t);
+    if (skip_on_pocl_remote(t, "image_two_devices")) return;
     clGetDeviceInfo(t->devices[0], CL_DEVICE_IMAGE_SUPPORT, sizeof i0, &i0, NULL);
     clGetDeviceInfo(t->devices[1], CL_DEVICE_IMAGE_SUPPORT, sizeof i1, &i1, NULL);
     if (!i0 || !i1) {
