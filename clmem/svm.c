@@ -244,11 +244,16 @@ static cl_int clmem__svm_check_args(const char *fn, cl_context ctx, cl_uint alig
     return queue ? clmem__svm_check_bind_queue(fn, queue, ctx) : CL_SUCCESS;
 }
 
+/* PCI vendor id of NVIDIA (CL_DEVICE_VENDOR_ID) */
+#define CLMEM__VENDOR_NVIDIA 0x10DEu
+
 #ifdef CL_VERSION_2_0
 /* What the context's devices must offer for SVM of `flags`, `alignment` and `size`
    bytes (0: no size yet, as for an allocator): SVM at all, the fine grain and atomics
-   asked for, the alignment and the size within their limits. A failed query is its
-   code, named. */
+   asked for, the alignment and the size within their limits, and no context of
+   several NVIDIA GPUs with coarse grain only (the driver returns old bytes there;
+   bench/svm_two_gpus.c shows it with bare calls). A failed query is its code, named. */
+
 static cl_int clmem__svm_check_devices(const char *fn, cl_context ctx, size_t size, cl_uint alignment,
                                        cl_svm_mem_flags flags) {
     cl_uint n = 0, i;
@@ -256,15 +261,20 @@ static cl_int clmem__svm_check_devices(const char *fn, cl_context ctx, size_t si
     cl_device_id *devs = clmem__devices_of(fn, ctx, &n, &err);
     cl_bitfield any = 0;
     cl_ulong max_alloc = 0;
-    cl_uint max_align = 0;
+    cl_uint max_align = 0, nvidia = 0;
     char name[128] = "?";
     if (!devs) return err;
     for (i = 0; i < n && err == CL_SUCCESS; ++i) {
         cl_ulong ma = 0;
-        cl_uint al = 0;
+        cl_uint al = 0, vendor = 0;
         cl_bitfield caps = 0;
         if ((err = clmem__svm_device_caps(fn, devs[i], &caps)) != CL_SUCCESS) break;
         any |= caps;
+        if ((err = clGetDeviceInfo(devs[i], CL_DEVICE_VENDOR_ID, sizeof vendor, &vendor, NULL)) != CL_SUCCESS) {
+            err = clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_VENDOR_ID");
+            break;
+        }
+        nvidia += vendor == CLMEM__VENDOR_NVIDIA;
         if ((err = clGetDeviceInfo(devs[i], CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof ma, &ma, NULL)) != CL_SUCCESS) {
             err = clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_MAX_MEM_ALLOC_SIZE");
             break;
@@ -283,6 +293,13 @@ static cl_int clmem__svm_check_devices(const char *fn, cl_context ctx, size_t si
         return clmem__fail(CL_INVALID_OPERATION, fn,
                            "no device of the context supports SVM (device '%s' reports no CL_DEVICE_SVM_CAPABILITIES; "
                            "SVM needs OpenCL 2.0)", name);
+    if (n > 1 && nvidia == n && !(any & CLMEM__SVM_CAP_FINE))
+        return clmem__fail(CL_INVALID_OPERATION, fn,
+                           "the context holds %u NVIDIA GPUs ('%s'), and NVIDIA's OpenCL driver does not keep "
+                           "coarse-grain SVM coherent between the GPUs of one context (a kernel on one GPU and a copy "
+                           "on another see different bytes; clEnqueueSVMMap can crash: bench/svm_two_gpus.c, "
+                           "docs/robustness.md): use SVM in a context of one GPU, or buffers (clmem_device_link) "
+                           "across GPUs", n, name);
     if ((flags & CLMEM__SVM_FINE_GRAIN_BUFFER) && !(any & CLMEM__SVM_CAP_FINE))
         return clmem__fail(CL_INVALID_OPERATION, fn,
                            "flags ask for SVM_FINE_GRAIN_BUFFER but no device of the context has fine-grain buffer SVM "

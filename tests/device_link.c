@@ -291,8 +291,18 @@ static void test_two_devices(clmem_test_context *t) {
     if (err == CL_SUCCESS) link = clmem_device_link_create(q[0], q[1], SLOT, 2, &err);
     CLMEM_CHECK_CL(t, err);
     if (link) {
-        /* CPU devices: staging does not pay, so it is off unless asked for */
-        CLMEM_CHECK_EQ(t, clmem_device_link_threshold(link), CLMEM_DEVICE_LINK_NEVER);
+        /* CPU devices, or memory shared with the host: staging does not pay, so it is off
+           unless asked for; between discrete devices it starts at the default threshold */
+        cl_device_type type[2] = {0, 0};
+        cl_bool unified[2] = {CL_FALSE, CL_FALSE};
+        for (i = 0; i < 2; ++i) {
+            clGetDeviceInfo(dev[i], CL_DEVICE_TYPE, sizeof type[i], &type[i], NULL);
+            clGetDeviceInfo(dev[i], CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof unified[i], &unified[i], NULL);
+        }
+        CLMEM_CHECK_EQ(t, clmem_device_link_threshold(link),
+                       ((type[0] | type[1]) & CL_DEVICE_TYPE_CPU) || unified[0] || unified[1]
+                           ? CLMEM_DEVICE_LINK_NEVER
+                           : CLMEM_DEVICE_LINK_DEFAULT_THRESHOLD);
         CLMEM_CHECK_CL(t, clmem_device_link_set_threshold(link, 0));
         CLMEM_CHECK_CL(t, clmem_device_link_copy(link, b, a, .is_blocking = true));
         CLMEM_CHECK_CL(t, clmem_enqueue_copy(q[1], (void *)got, b));

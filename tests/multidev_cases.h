@@ -494,6 +494,17 @@ static cl_device_svm_capabilities svm_caps(cl_device_id d) {
 }
 #endif
 
+/* every device of the context is NVIDIA's (CL_DEVICE_VENDOR_ID 0x10DE) */
+static int all_nvidia(clmem_test_context *t) {
+    cl_uint i, vendor;
+    for (i = 0; i < t->num_devices; ++i) {
+        vendor = 0;
+        clGetDeviceInfo(t->devices[i], CL_DEVICE_VENDOR_ID, sizeof vendor, &vendor, NULL);
+        if (vendor != 0x10DEu) return 0;
+    }
+    return 1;
+}
+
 static void test_svm_both_devices(clmem_test_context *t) {
 #ifndef CL_VERSION_2_0
     NEED_TWO_DEVICES(t);
@@ -526,6 +537,13 @@ static void test_svm_both_devices(clmem_test_context *t) {
     /* coarse grain: device 0 copies in, device 1's kernel works on it after that
        copy's event, device 0 copies out after the kernel's event */
     a = clmem_svm_allocation_create(t->context, N, 0, CL_MEM_READ_WRITE, q0, &err);
+    if (all_nvidia(t) && !((c0 | c1) & CL_DEVICE_SVM_FINE_GRAIN_BUFFER)) {
+        /* NVIDIA's driver returns old bytes here (bench/svm_two_gpus.c): clmem refuses */
+        MD_CHECK(t, err == CL_INVALID_OPERATION && strstr(clmem_last_error_message(), "NVIDIA") != NULL);
+        clmem_test_skip(t, "SVM across NVIDIA GPUs of one context is refused (the driver keeps no coherence; "
+                           "bench/svm_two_gpus.c): the refusal was checked");
+        goto done;
+    }
     MD_CL(t, err);
     MD_CL(t, clmem_enqueue_copy(q0, a.svm, (const void *)in, .is_blocking = CLMEM_NON_BLOCKING, .event = &copied));
     MD_CL(t, clmem_set_kernel_arg(k, 0, a.svm));
