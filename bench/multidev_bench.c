@@ -220,7 +220,7 @@ static int pick(clmem_test_device out[2]) {
 
 int main(int argc, char **argv) {
     bench B;
-    clmem_test_device d[2];
+    clmem_test_device picked[2];
     size_t sizes[MAXSIZES] = {(size_t)16 << 20, (size_t)256 << 20}, nsizes = 2, s;
     char name[2][128], pname[128] = {0};
     cl_int err;
@@ -236,14 +236,14 @@ int main(int argc, char **argv) {
             sizes[nsizes++] = end && (*end == 'K' || *end == 'k') ? v << 10 : v << 20;
         }
     }
-    if (!pick(d)) return 1;
-    B.dev[0] = d[0].device;
-    B.dev[1] = d[1].device;
+    if (!pick(picked)) return 1;
+    B.dev[0] = picked[0].device;
+    B.dev[1] = picked[1].device;
     for (i = 0; i < 2; ++i) {
         memset(name[i], 0, sizeof name[i]);
         clGetDeviceInfo(B.dev[i], CL_DEVICE_NAME, sizeof name[i] - 1, name[i], NULL);
     }
-    clGetPlatformInfo(d[0].platform, CL_PLATFORM_NAME, sizeof pname - 1, pname, NULL);
+    clGetPlatformInfo(picked[0].platform, CL_PLATFORM_NAME, sizeof pname - 1, pname, NULL);
     B.ctx = clCreateContext(NULL, 2, B.dev, NULL, NULL, &err);
     if (err != CL_SUCCESS) {
         fprintf(stderr, "clCreateContext: %s\n", clmem_error_string(err));
