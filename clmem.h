@@ -2401,7 +2401,8 @@ CLMEM_API cl_int clmem__set_arg_unsupported(cl_kernel kernel, cl_uint index, ...
     Returns CL_SUCCESS, one of the codes above, CL_INVALID_KERNEL (NULL kernel),
     CL_INVALID_MEM_OBJECT (an empty or stale handle), CL_INVALID_SAMPLER (an empty
     sampler), CL_INVALID_ARG_SIZE (local memory of size 0), CL_INVALID_ARG_VALUE (a
-    pointer or another type that is not a kernel argument), or the driver's code with a
+    pointer or another type that is not a kernel argument, an empty clmem_svm),
+    CL_INVALID_VALUE (a released or stale clmem_svm), or the driver's code with a
     message naming the argument index.
     Thread safety: as clSetKernelArg (one thread per kernel at a time). */
 #ifndef __cplusplus
@@ -6029,6 +6030,34 @@ static inline cl_int clmem__device_version(const char *fn, cl_device_id dev, int
     return CL_SUCCESS;
 }
 
+/* clmem__device_name(dev, buf, size): the device's CL_DEVICE_NAME for a message, "?"
+   when the query fails (the name only decorates the message: optional). */
+static void clmem__device_name(cl_device_id dev, char *buf, size_t size) {
+    buf[0] = '\0';
+    if (clGetDeviceInfo(dev, CL_DEVICE_NAME, size - 1, buf, NULL) != CL_SUCCESS) snprintf(buf, size, "?");
+    buf[size - 1] = '\0';
+}
+
+/* clmem__device_max_alloc(fn, dev, &max): CL_DEVICE_MAX_MEM_ALLOC_SIZE of dev (0: the
+   driver states no limit). A failed query keeps its code and is named; *max is then 0. */
+static cl_int clmem__device_max_alloc(const char *fn, cl_device_id dev, cl_ulong *max) {
+    cl_int err = clGetDeviceInfo(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof *max, max, NULL);
+    if (err == CL_SUCCESS) return CL_SUCCESS;
+    *max = 0;
+    return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_MAX_MEM_ALLOC_SIZE");
+}
+
+/* clmem__check_max_alloc(fn, dev, what, size, max): CL_INVALID_BUFFER_SIZE, worded,
+   when the argument `what` (size bytes) is above max, the CL_DEVICE_MAX_MEM_ALLOC_SIZE
+   of dev (0: no limit). The one wording of that refusal. */
+static cl_int clmem__check_max_alloc(const char *fn, cl_device_id dev, const char *what, size_t size, cl_ulong max) {
+    char name[128];
+    if (max == 0 || (cl_ulong)size <= max) return CL_SUCCESS;
+    clmem__device_name(dev, name, sizeof name);
+    return clmem__fail(CL_INVALID_BUFFER_SIZE, fn, "%s %zu is above CL_DEVICE_MAX_MEM_ALLOC_SIZE (%llu bytes) of device '%s'",
+                       what, size, (unsigned long long)max, name);
+}
+
 /* clmem__mem_flags_text(flags, buf, size): the bits of a cl_mem_flags (or
    cl_svm_mem_flags) value in words, for messages. Not thread-safe across calls on the same thread within one message. */
 static inline const char *clmem__mem_flags_text(cl_mem_flags flags, char *buf, size_t size) {
@@ -6557,17 +6586,8 @@ static cl_int clmem__check_alloc_size(const char *fn, cl_context ctx, size_t siz
     if (!devs) return result;
     for (i = 0; i < n && result == CL_SUCCESS; ++i) {
         cl_ulong max = 0;
-        cl_int err = clGetDeviceInfo(devs[i], CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max, &max, NULL);
-        if (err != CL_SUCCESS) {
-            result = clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_MAX_MEM_ALLOC_SIZE");
-        } else if (max && (cl_ulong)size > max) {
-            char name[96] = {0};
-            /* the name only decorates the message: optional */
-            if (clGetDeviceInfo(devs[i], CL_DEVICE_NAME, sizeof name - 1, name, NULL) != CL_SUCCESS) name[0] = '\0';
-            result = clmem__fail(CL_INVALID_BUFFER_SIZE, fn,
-                                 "size %zu is above CL_DEVICE_MAX_MEM_ALLOC_SIZE (%llu) of device '%s'", size,
-                                 (unsigned long long)max, name);
-        }
+        if ((result = clmem__device_max_alloc(fn, devs[i], &max)) == CL_SUCCESS)
+            result = clmem__check_max_alloc(fn, devs[i], "size", size, max);
     }
     CLMEM_FREE(devs);
     return result;
@@ -8265,13 +8285,6 @@ static cl_int clmem__svm_device_caps(const char *fn, cl_device_id dev, cl_bitfie
 }
 #endif
 
-static void clmem__svm_device_name(cl_device_id dev, char *buf, size_t size) {
-    buf[0] = '\0';
-    /* the name only decorates messages: optional */
-    if (clGetDeviceInfo(dev, CL_DEVICE_NAME, size - 1, buf, NULL) != CL_SUCCESS) snprintf(buf, size, "?");
-    buf[size - 1] = '\0';
-}
-
 /* Free now: clSVMFree while still holding clmem's context reference, then drop it. */
 static void clmem__svm_free_now(clmem__svm_rec *rec) {
 #ifdef CL_VERSION_2_0
@@ -8423,6 +8436,7 @@ static cl_int clmem__svm_check_devices(const char *fn, cl_context ctx, size_t si
     cl_bitfield any = 0;
     cl_ulong max_alloc = 0;
     cl_uint max_align = 0;
+    cl_device_id dev0;
     char name[128] = "?";
     if (!devs) return err;
     for (i = 0; i < n && err == CL_SUCCESS; ++i) {
@@ -8431,10 +8445,7 @@ static cl_int clmem__svm_check_devices(const char *fn, cl_context ctx, size_t si
         cl_bitfield caps = 0;
         if ((err = clmem__svm_device_caps(fn, devs[i], &caps)) != CL_SUCCESS) break;
         any |= caps;
-        if ((err = clGetDeviceInfo(devs[i], CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof ma, &ma, NULL)) != CL_SUCCESS) {
-            err = clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_MAX_MEM_ALLOC_SIZE");
-            break;
-        }
+        if ((err = clmem__device_max_alloc(fn, devs[i], &ma)) != CL_SUCCESS) break;
         if (max_alloc == 0 || ma < max_alloc) max_alloc = ma;
         if ((err = clGetDeviceInfo(devs[i], CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE, sizeof al, &al, NULL)) != CL_SUCCESS) {
             err = clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE");
@@ -8442,7 +8453,8 @@ static cl_int clmem__svm_check_devices(const char *fn, cl_context ctx, size_t si
         }
         if (max_align == 0 || al < max_align) max_align = al;
     }
-    if (err == CL_SUCCESS) clmem__svm_device_name(devs[0], name, sizeof name);
+    if (err == CL_SUCCESS) clmem__device_name(devs[0], name, sizeof name);
+    dev0 = devs[0];
     CLMEM_FREE(devs);
     if (err != CL_SUCCESS) return err;
     if (!(any & (CLMEM__SVM_CAP_COARSE | CLMEM__SVM_CAP_FINE)))
@@ -8460,11 +8472,7 @@ static cl_int clmem__svm_check_devices(const char *fn, cl_context ctx, size_t si
         return clmem__fail(CL_INVALID_VALUE, fn,
                            "alignment %u is above CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE (%u bytes) of device '%s', the "
                            "largest clSVMAlloc accepts", alignment, max_align, name);
-    if (size && max_alloc && (cl_ulong)size > max_alloc)
-        return clmem__fail(CL_INVALID_BUFFER_SIZE, fn,
-                           "size %zu is above CL_DEVICE_MAX_MEM_ALLOC_SIZE (%llu bytes) of device '%s'", size,
-                           (unsigned long long)max_alloc, name);
-    return CL_SUCCESS;
+    return clmem__check_max_alloc(fn, dev0, "size", size, max_alloc);
 }
 #endif
 
@@ -8948,7 +8956,7 @@ CLMEM_API cl_int clmem_enqueue_svm_migratemem_opts(cl_command_queue queue, const
         if ((err = clmem__device_version(fn, dev, &v)) != CL_SUCCESS) return err;
         if (v < 210) {
             char name[128] = "?";
-            clmem__svm_device_name(dev, name, sizeof name);
+            clmem__device_name(dev, name, sizeof name);
             return clmem__fail(CL_INVALID_OPERATION, fn,
                                "clEnqueueSVMMigrateMem needs OpenCL 2.1; device '%s' is OpenCL %d.%d", name, v / 100,
                                (v / 10) % 10);
@@ -9010,7 +9018,7 @@ CLMEM_API cl_int clmem_kernel_set_exec_info(cl_kernel kernel, const clmem_svm *s
             }
             any |= caps;
         }
-        clmem__svm_device_name(devs[0], name, sizeof name);
+        clmem__device_name(devs[0], name, sizeof name);
         CLMEM_FREE(devs);
         if (CLMEM__CHECKS) {
             if (!(any & (CLMEM__SVM_CAP_COARSE | CLMEM__SVM_CAP_FINE | CLMEM__SVM_CAP_SYSTEM)))
@@ -10021,6 +10029,11 @@ CLMEM_API cl_int clmem__set_arg_svm(cl_kernel kernel, cl_uint index, clmem_svm v
     cl_int err;
     if (CLMEM__CHECKS) {
         if (!kernel) return clmem__fail(CL_INVALID_KERNEL, fn, "kernel is NULL");
+        /* as for every other handle kind; it also keeps an empty handle from reaching
+           clSetKernelArgSVMPointer on a device without SVM */
+        if (!value.ptr)
+            return clmem__fail(CL_INVALID_ARG_VALUE, fn, "argument %u: the SVM pointer is an empty or released handle",
+                               index);
         if ((err = clmem__svm_check_live(fn, "the SVM argument", value, &ctx)) != CL_SUCCESS) return err;
         if ((err = clmem__check_kernel_arg(kernel, index, CLMEM__ARG_KIND_SVM, sizeof value.ptr, &value.ptr, "clmem_svm")) !=
             CL_SUCCESS)
@@ -13175,10 +13188,28 @@ static cl_int clmem__pinned_queue_facts(const char *fn, cl_command_queue queue, 
     if ((err = clmem__queue_context_of(fn, queue, ctx)) != CL_SUCCESS ||
         (err = clmem__queue_device_of(fn, queue, dev)) != CL_SUCCESS)
         return err;
-    *max_alloc = 0;
-    if (clGetDeviceInfo(*dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof *max_alloc, max_alloc, NULL) != CL_SUCCESS ||
-        *max_alloc == 0)
-        *max_alloc = (cl_ulong)SIZE_MAX;
+    if ((err = clmem__device_max_alloc(fn, *dev, max_alloc)) != CL_SUCCESS) return err;
+    if (*max_alloc == 0) *max_alloc = (cl_ulong)SIZE_MAX; /* the driver states no limit */
+    return CL_SUCCESS;
+}
+
+/* clmem__staging_pays(fn, dev, &pays): whether copies through pinned memory pay on
+   dev: not on a CPU device nor on one that shares the host's memory (both copy
+   pageable memory as fast as pinned). A failed query is its code, named; but
+   CL_DEVICE_HOST_UNIFIED_MEMORY is deprecated from OpenCL 2.0, and a driver that no
+   longer knows it (CL_INVALID_VALUE) has said "not known to be unified". The one rule
+   of the stager's and the device link's default thresholds. */
+static cl_int clmem__staging_pays(const char *fn, cl_device_id dev, bool *pays) {
+    cl_device_type type = 0;
+    cl_bool unified = CL_FALSE;
+    cl_int err = clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+    *pays = false;
+    if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_TYPE");
+    if (type & CL_DEVICE_TYPE_CPU) return CL_SUCCESS;
+    err = clGetDeviceInfo(dev, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof unified, &unified, NULL);
+    if (err != CL_SUCCESS && err != CL_INVALID_VALUE)
+        return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_HOST_UNIFIED_MEMORY");
+    *pays = err != CL_SUCCESS || !unified;
     return CL_SUCCESS;
 }
 
@@ -13262,10 +13293,8 @@ CLMEM_API clmem_pinned_allocation clmem_pinned_allocation_create(cl_command_queu
         clmem__set_err(errcode_ret, CL_SUCCESS);
         return a;
     }
-    if (CLMEM__CHECKS && (cl_ulong)size > max_alloc) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_BUFFER_SIZE, fn,
-                                                "size %zu is above CL_DEVICE_MAX_MEM_ALLOC_SIZE (%llu bytes) of the "
-                                                "queue's device", size, (unsigned long long)max_alloc));
+    if (CLMEM__CHECKS && (err = clmem__check_max_alloc(fn, dev, "size", size, max_alloc)) != CL_SUCCESS) {
+        clmem__set_err(errcode_ret, err);
         return a;
     }
     blk = clmem__pool_record_global();
@@ -13656,11 +13685,11 @@ CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_
     cl_context ctx = NULL;
     cl_device_id dev = NULL;
     cl_ulong max_alloc;
-    cl_device_type type = 0;
-    cl_bool unified = CL_FALSE;
+    bool pays = false;
     cl_int err;
     unsigned i;
-    if ((err = clmem__pinned_queue_facts(fn, queue, &ctx, &dev, &max_alloc)) != CL_SUCCESS) {
+    if ((err = clmem__pinned_queue_facts(fn, queue, &ctx, &dev, &max_alloc)) != CL_SUCCESS ||
+        (err = clmem__staging_pays(fn, dev, &pays)) != CL_SUCCESS) {
         clmem__set_err(errcode_ret, err);
         return NULL;
     }
@@ -13677,10 +13706,8 @@ CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_
                                                 threads, CLMEM_STAGER_MAX_THREADS, CLMEM_STAGER_DEFAULT_THREADS));
         return NULL;
     }
-    if (CLMEM__CHECKS && (cl_ulong)slot_size > max_alloc) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_BUFFER_SIZE, fn,
-                                                "slot_size %zu is above CL_DEVICE_MAX_MEM_ALLOC_SIZE (%llu bytes) of "
-                                                "the queue's device", slot_size, (unsigned long long)max_alloc));
+    if (CLMEM__CHECKS && (err = clmem__check_max_alloc(fn, dev, "slot_size", slot_size, max_alloc)) != CL_SUCCESS) {
+        clmem__set_err(errcode_ret, err);
         return NULL;
     }
     st = CLMEM__CAST(clmem_stager *, CLMEM_MALLOC(sizeof *st));
@@ -13704,12 +13731,7 @@ CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_
     st->context = ctx;
     st->slot_size = slot_size;
     st->nthreads = threads;
-    /* staging pays on a discrete device only: PoCL's CPU device, an integrated GPU
-       sharing the host's memory copy pageable memory as fast as pinned */
-    clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof type, &type, NULL);
-    if (clGetDeviceInfo(dev, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof unified, &unified, NULL) != CL_SUCCESS)
-        unified = CL_FALSE;
-    st->threshold = ((type & CL_DEVICE_TYPE_CPU) || unified) ? CLMEM_STAGER_NEVER : CLMEM_STAGER_DEFAULT_THRESHOLD;
+    st->threshold = pays ? CLMEM_STAGER_DEFAULT_THRESHOLD : CLMEM_STAGER_NEVER;
     for (i = 0; i < slots; ++i) {
         const char *call = "";
         err = clmem__pinned_make(queue, ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, slot_size, &st->slot_mem[i],
@@ -14140,15 +14162,9 @@ static cl_int clmem__link_default_threshold(const char *fn, cl_device_id a, cl_d
     *out = CLMEM_DEVICE_LINK_NEVER;
     if (a == b) return CL_SUCCESS;
     for (i = 0; i < 2; ++i) {
-        cl_device_type type = 0;
-        cl_bool unified = CL_FALSE;
-        cl_int err = clGetDeviceInfo(d[i], CL_DEVICE_TYPE, sizeof type, &type, NULL);
-        if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_TYPE");
-        /* CL_DEVICE_HOST_UNIFIED_MEMORY is deprecated from OpenCL 2.0 and may be refused
-           there: a refusal means "not known to be unified" */
-        if (clGetDeviceInfo(d[i], CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof unified, &unified, NULL) != CL_SUCCESS)
-            unified = CL_FALSE;
-        if ((type & CL_DEVICE_TYPE_CPU) || unified) return CL_SUCCESS;
+        bool pays = false;
+        cl_int err = clmem__staging_pays(fn, d[i], &pays);
+        if (err != CL_SUCCESS || !pays) return err;
     }
     *out = CLMEM_DEVICE_LINK_DEFAULT_THRESHOLD;
     return CL_SUCCESS;
@@ -14168,13 +14184,19 @@ static cl_int clmem__link_drain(clmem_device_link *l) {
     return first;
 }
 
-static void clmem__link_free(clmem_device_link *l) {
+/* Free the link; the first failure of the slots' releases (their messages stand). */
+static cl_int clmem__link_free(clmem_device_link *l) {
+    cl_int first = CL_SUCCESS;
     unsigned i;
-    for (i = 0; i < l->slots; ++i) clmem_pinned_allocation_release(&l->slot[i]);
+    for (i = 0; i < l->slots; ++i) {
+        cl_int err = clmem_pinned_allocation_release(&l->slot[i]);
+        if (err != CL_SUCCESS && first == CL_SUCCESS) first = err;
+    }
     if (l->src_queue) clReleaseCommandQueue(l->src_queue);
     if (l->dst_queue) clReleaseCommandQueue(l->dst_queue);
     clmem__mutex_destroy(&l->lock);
     CLMEM_FREE(l);
+    return first;
 }
 
 /* The facts create needs of its queues: one context, their devices, the size limit. */
@@ -14288,8 +14310,9 @@ static cl_int clmem__link_piece(clmem_device_link *l, unsigned s, cl_mem dst, si
     clReleaseEvent(read);
     if (l->last_write[s]) clReleaseEvent(l->last_write[s]);
     l->last_write[s] = write;
-    clFlush(l->src_queue);
-    clFlush(l->dst_queue);
+    /* the write waits for a read of another queue: that queue must be flushed */
+    if ((err = clFlush(l->src_queue)) != CL_SUCCESS || (err = clFlush(l->dst_queue)) != CL_SUCCESS)
+        return clmem__cl_fail(err, clmem__link_copy_fn, "clFlush");
     return CL_SUCCESS;
 }
 
@@ -14341,7 +14364,7 @@ static cl_int clmem__link_staged(clmem_device_link *l, clmem_buffer dst, clmem_b
     if (o->event) {
         err = clEnqueueMarkerWithWaitList(l->dst_queue, n, last, o->event);
         if (err != CL_SUCCESS) return clmem__cl_fail(err, clmem__link_copy_fn, "clEnqueueMarkerWithWaitList");
-        clFlush(l->dst_queue);
+        if ((err = clFlush(l->dst_queue)) != CL_SUCCESS) return clmem__cl_fail(err, clmem__link_copy_fn, "clFlush");
     }
     if (clmem__device_wait(o) && (err = clWaitForEvents(n, last)) != CL_SUCCESS)
         return clmem__cl_fail(err, clmem__link_copy_fn, "clWaitForEvents");
@@ -14363,11 +14386,11 @@ static cl_int clmem__link_direct(clmem_device_link *l, clmem_buffer dst, clmem_b
             if (!waits) return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the wait list");
         }
         err = clEnqueueMarkerWithWaitList(l->src_queue, 0, NULL, &mark);
-        if (err != CL_SUCCESS) {
+        if (err != CL_SUCCESS || (err = clFlush(l->src_queue)) != CL_SUCCESS) {
+            if (mark) clReleaseEvent(mark);
             if (waits != small) CLMEM_FREE(waits);
-            return clmem__cl_fail(err, fn, "clEnqueueMarkerWithWaitList");
+            return clmem__cl_fail(err, fn, mark ? "clFlush" : "clEnqueueMarkerWithWaitList");
         }
-        clFlush(l->src_queue);
         if (nw) memcpy(waits, o->wait_for, nw * sizeof *waits);
         waits[nw++] = mark;
     } else {
@@ -14430,8 +14453,11 @@ CLMEM_API cl_int clmem_device_link_release(clmem_device_link *l) {
     clmem__lock(&l->lock);
     err = clmem__link_drain(l);
     clmem__unlock(&l->lock);
-    clmem__link_free(l);
-    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, "clmem_device_link_release", "clWaitForEvents");
+    if (err != CL_SUCCESS) {
+        clmem__link_free(l);
+        return clmem__cl_fail(err, "clmem_device_link_release", "clWaitForEvents");
+    }
+    return clmem__link_free(l);
 }
 /* ---- end clmem/device_link.c ---- */
 

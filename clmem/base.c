@@ -485,6 +485,34 @@ static inline cl_int clmem__device_version(const char *fn, cl_device_id dev, int
     return CL_SUCCESS;
 }
 
+/* clmem__device_name(dev, buf, size): the device's CL_DEVICE_NAME for a message, "?"
+   when the query fails (the name only decorates the message: optional). */
+static void clmem__device_name(cl_device_id dev, char *buf, size_t size) {
+    buf[0] = '\0';
+    if (clGetDeviceInfo(dev, CL_DEVICE_NAME, size - 1, buf, NULL) != CL_SUCCESS) snprintf(buf, size, "?");
+    buf[size - 1] = '\0';
+}
+
+/* clmem__device_max_alloc(fn, dev, &max): CL_DEVICE_MAX_MEM_ALLOC_SIZE of dev (0: the
+   driver states no limit). A failed query keeps its code and is named; *max is then 0. */
+static cl_int clmem__device_max_alloc(const char *fn, cl_device_id dev, cl_ulong *max) {
+    cl_int err = clGetDeviceInfo(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof *max, max, NULL);
+    if (err == CL_SUCCESS) return CL_SUCCESS;
+    *max = 0;
+    return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_MAX_MEM_ALLOC_SIZE");
+}
+
+/* clmem__check_max_alloc(fn, dev, what, size, max): CL_INVALID_BUFFER_SIZE, worded,
+   when the argument `what` (size bytes) is above max, the CL_DEVICE_MAX_MEM_ALLOC_SIZE
+   of dev (0: no limit). The one wording of that refusal. */
+static cl_int clmem__check_max_alloc(const char *fn, cl_device_id dev, const char *what, size_t size, cl_ulong max) {
+    char name[128];
+    if (max == 0 || (cl_ulong)size <= max) return CL_SUCCESS;
+    clmem__device_name(dev, name, sizeof name);
+    return clmem__fail(CL_INVALID_BUFFER_SIZE, fn, "%s %zu is above CL_DEVICE_MAX_MEM_ALLOC_SIZE (%llu bytes) of device '%s'",
+                       what, size, (unsigned long long)max, name);
+}
+
 /* clmem__mem_flags_text(flags, buf, size): the bits of a cl_mem_flags (or
    cl_svm_mem_flags) value in words, for messages. Not thread-safe across calls on the same thread within one message. */
 static inline const char *clmem__mem_flags_text(cl_mem_flags flags, char *buf, size_t size) {

@@ -315,6 +315,11 @@ CLMEM_API cl_int clmem__set_arg_svm(cl_kernel kernel, cl_uint index, clmem_svm v
     cl_int err;
     if (CLMEM__CHECKS) {
         if (!kernel) return clmem__fail(CL_INVALID_KERNEL, fn, "kernel is NULL");
+        /* as for every other handle kind; it also keeps an empty handle from reaching
+           clSetKernelArgSVMPointer on a device without SVM */
+        if (!value.ptr)
+            return clmem__fail(CL_INVALID_ARG_VALUE, fn, "argument %u: the SVM pointer is an empty or released handle",
+                               index);
         if ((err = clmem__svm_check_live(fn, "the SVM argument", value, &ctx)) != CL_SUCCESS) return err;
         if ((err = clmem__check_kernel_arg(kernel, index, CLMEM__ARG_KIND_SVM, sizeof value.ptr, &value.ptr, "clmem_svm")) !=
             CL_SUCCESS)
