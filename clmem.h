@@ -4037,6 +4037,16 @@ CLMEM_API size_t clmem_first_arg_caches_forget(void *cl_object);
     NULL or an unused cache). Thread safety: any thread; stale as soon as it returns. */
 CLMEM_API size_t clmem_first_arg_cache_size(const clmem_first_arg_cache *cache);
 
+/* The destroy adapter and the cache of a memoized name (both macros below; the
+   compute adapter name##_clmem__compute comes first). */
+#define CLMEM__MEMOIZE_CACHE(name, key_kind, T, destroy)                                             \
+    static void name##_clmem__destroy(void *v_) {                                                    \
+        void (*d_)(T *) = destroy;                                                                   \
+        if (d_) d_((T *)v_);                                                                         \
+    }                                                                                                \
+    static clmem_first_arg_cache name##_clmem__cache = CLMEM_FIRST_ARG_CACHE_INIT(                   \
+        #name, key_kind, sizeof(T), name##_clmem__compute, name##_clmem__destroy);
+
 /** CLMEM_CONTEXT_DEPENDENT_MEMOIZE(name, T, compute, destroy): define
         static cl_int name(cl_context ctx, T *out);
     which returns compute's value for ctx, computing it once per context (PyOpenCL's
@@ -4052,12 +4062,7 @@ CLMEM_API size_t clmem_first_arg_cache_size(const clmem_first_arg_cache *cache);
         (void)a_; (void)n_; (void)u_;                                                                \
         return compute((cl_context)o_, (T *)v_);                                                     \
     }                                                                                                \
-    static void name##_clmem__destroy(void *v_) {                                                    \
-        void (*d_)(T *) = destroy;                                                                   \
-        if (d_) d_((T *)v_);                                                                         \
-    }                                                                                                \
-    static clmem_first_arg_cache name##_clmem__cache = CLMEM_FIRST_ARG_CACHE_INIT(                   \
-        #name, CLMEM_CACHE_KEY_CONTEXT, sizeof(T), name##_clmem__compute, name##_clmem__destroy);    \
+    CLMEM__MEMOIZE_CACHE(name, CLMEM_CACHE_KEY_CONTEXT, T, destroy)                                  \
     static cl_int name(cl_context ctx_, T *out_) {                                                   \
         return clmem_first_arg_dependent_memoize(&name##_clmem__cache, (void *)ctx_, 0, 0, out_, 0); \
     }
@@ -4076,12 +4081,7 @@ CLMEM_API size_t clmem_first_arg_cache_size(const clmem_first_arg_cache *cache);
         (void)n_; (void)u_;                                                                          \
         return compute((ObjT)o_, (const ArgT *)a_, (T *)v_);                                         \
     }                                                                                                \
-    static void name##_clmem__destroy(void *v_) {                                                    \
-        void (*d_)(T *) = destroy;                                                                   \
-        if (d_) d_((T *)v_);                                                                         \
-    }                                                                                                \
-    static clmem_first_arg_cache name##_clmem__cache = CLMEM_FIRST_ARG_CACHE_INIT(                   \
-        #name, key_kind, sizeof(T), name##_clmem__compute, name##_clmem__destroy);                   \
+    CLMEM__MEMOIZE_CACHE(name, key_kind, T, destroy)                                                 \
     static cl_int name(ObjT obj_, const ArgT *args_, T *out_) {                                      \
         return clmem_first_arg_dependent_memoize(&name##_clmem__cache, (void *)obj_, args_,          \
                                                  sizeof(ArgT), out_, 0);                             \
@@ -5832,17 +5832,20 @@ static inline void clmem__log(clmem_log_level level, cl_int code, const char *me
     if (fn) fn(level, code, message, user);
 }
 
+/* clmem__format(buf, size, fn, fmt, ap): "fn: <formatted>" into buf, cut to size. */
+static inline void clmem__format(char *buf, size_t size, const char *fn, const char *fmt, va_list ap) {
+    int n = snprintf(buf, size, "%s: ", fn);
+    if (n < 0) n = 0;
+    if ((size_t)n < size) vsnprintf(buf + n, size - (size_t)n, fmt, ap);
+}
+
 /* clmem__fail(code, fn, fmt, ...): record "fn: <formatted>" as this thread's message,
    log it, and return code. Every rejection in clmem goes through here. */
 static inline CLMEM__PRINTF(3, 4) cl_int clmem__fail(cl_int code, const char *fn, const char *fmt, ...) {
     va_list ap;
-    int n = snprintf(clmem__message, sizeof clmem__message, "%s: ", fn);
-    if (n < 0) n = 0;
-    if ((size_t)n < sizeof clmem__message) {
-        va_start(ap, fmt);
-        vsnprintf(clmem__message + n, sizeof clmem__message - (size_t)n, fmt, ap);
-        va_end(ap);
-    }
+    va_start(ap, fmt);
+    clmem__format(clmem__message, sizeof clmem__message, fn, fmt, ap);
+    va_end(ap);
     clmem__log(CLMEM_LOG_ERROR, code, clmem__message);
     return code;
 }
@@ -5852,17 +5855,20 @@ static inline cl_int clmem__cl_fail(cl_int code, const char *fn, const char *cal
     return clmem__fail(code, fn, "%s failed with %s (%d)", call, clmem_error_string(code), (int)code);
 }
 
+/* clmem__release_mem(fn, mem): the release of a handle's cl_mem (the handle already
+   emptied), its failure named in fn's message. */
+static cl_int clmem__release_mem(const char *fn, cl_mem mem) {
+    cl_int err = clReleaseMemObject(mem);
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clReleaseMemObject");
+}
+
 /* clmem__warn(fn, fmt, ...): a warning, to the log only (the error message is kept). */
 static inline CLMEM__PRINTF(2, 3) void clmem__warn(const char *fn, const char *fmt, ...) {
     char buf[768];
     va_list ap;
-    int n = snprintf(buf, sizeof buf, "%s: ", fn);
-    if (n < 0) n = 0;
-    if ((size_t)n < sizeof buf) {
-        va_start(ap, fmt);
-        vsnprintf(buf + n, sizeof buf - (size_t)n, fmt, ap);
-        va_end(ap);
-    }
+    va_start(ap, fmt);
+    clmem__format(buf, sizeof buf, fn, fmt, ap);
+    va_end(ap);
     clmem__log(CLMEM_LOG_WARNING, CL_SUCCESS, buf);
 }
 
@@ -6685,15 +6691,13 @@ CLMEM_API clmem_buffer clmem_buffer_from_int_ptr(cl_mem mem, bool retain, cl_int
 }
 
 CLMEM_API cl_int clmem_buffer_release(clmem_buffer *buf) {
-    cl_int err;
     cl_mem mem;
     if (!buf || !buf->mem) return CL_SUCCESS;
     clmem__map_note_use(buf->mem, "clmem_buffer_release");
     if (buf->pool) return CLMEM__CAST(const clmem__buffer_owner *, buf->pool)->release(buf);
     mem = buf->mem;
     *buf = clmem__buffer_empty();
-    err = clReleaseMemObject(mem);
-    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, "clmem_buffer_release", "clReleaseMemObject");
+    return clmem__release_mem("clmem_buffer_release", mem);
 }
 
 /* clmem__check_sub_flags(fn, parent, flags): what a sub-buffer may ask of its parent. */
@@ -7550,13 +7554,11 @@ CLMEM_API clmem_image clmem_image_from_int_ptr(cl_mem mem, bool retain, cl_int *
 
 CLMEM_API cl_int clmem_image_release(clmem_image *img) {
     cl_mem mem;
-    cl_int err;
     if (!img || !img->mem) return CL_SUCCESS;
     clmem__map_note_use(img->mem, "clmem_image_release");
     mem = img->mem;
     *img = clmem__image_empty();
-    err = clReleaseMemObject(mem);
-    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, "clmem_image_release", "clReleaseMemObject");
+    return clmem__release_mem("clmem_image_release", mem);
 }
 
 CLMEM_API cl_int clmem_image_get_info(clmem_image img, clmem_image_info *info) {
@@ -8174,12 +8176,10 @@ CLMEM_API cl_int clmem_pipe_get_info(clmem_pipe p, clmem_pipe_info *info) {
 
 CLMEM_API cl_int clmem_pipe_release(clmem_pipe *p) {
     cl_mem mem;
-    cl_int err;
     if (!p || !p->mem) return CL_SUCCESS;
     mem = p->mem;
     memset(p, 0, sizeof *p);
-    err = clReleaseMemObject(mem);
-    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, "clmem_pipe_release", "clReleaseMemObject");
+    return clmem__release_mem("clmem_pipe_release", mem);
 }
 
 /* ---- end clmem/pipe.c ---- */
@@ -11129,42 +11129,33 @@ CLMEM_API cl_int clmem__copy_mem_from_mem(cl_command_queue queue, cl_mem dst, cl
     return s.is_image ? clmem__copy_buffer_from_image(queue, d.buffer, s.image, o)
                       : clmem__copy_buffer_from_buffer(queue, d.buffer, s.buffer, o);
 }
-CLMEM_API cl_int clmem__copy_mem_from_host(cl_command_queue queue, cl_mem dst, const void *src, const clmem_copy_options *o) {
-    clmem__any d;
-    cl_int err = clmem__any_of(dst, "dst", &d);
-    if (err != CL_SUCCESS) return err;
-    return d.is_image ? clmem__copy_image_from_host(queue, d.image, src, o) : clmem__copy_buffer_from_host(queue, d.buffer, src, o);
-}
-CLMEM_API cl_int clmem__copy_host_from_mem(cl_command_queue queue, void *dst, cl_mem src, const clmem_copy_options *o) {
-    clmem__any s;
-    cl_int err = clmem__any_of(src, "src", &s);
-    if (err != CL_SUCCESS) return err;
-    return s.is_image ? clmem__copy_host_from_image(queue, dst, s.image, o) : clmem__copy_host_from_buffer(queue, dst, s.buffer, o);
-}
-CLMEM_API cl_int clmem__copy_mem_from_buffer(cl_command_queue queue, cl_mem dst, clmem_buffer src, const clmem_copy_options *o) {
-    clmem__any d;
-    cl_int err = clmem__any_of(dst, "dst", &d);
-    if (err != CL_SUCCESS) return err;
-    return d.is_image ? clmem__copy_image_from_buffer(queue, d.image, src, o) : clmem__copy_buffer_from_buffer(queue, d.buffer, src, o);
-}
-CLMEM_API cl_int clmem__copy_buffer_from_mem(cl_command_queue queue, clmem_buffer dst, cl_mem src, const clmem_copy_options *o) {
-    clmem__any s;
-    cl_int err = clmem__any_of(src, "src", &s);
-    if (err != CL_SUCCESS) return err;
-    return s.is_image ? clmem__copy_buffer_from_image(queue, dst, s.image, o) : clmem__copy_buffer_from_buffer(queue, dst, s.buffer, o);
-}
-CLMEM_API cl_int clmem__copy_mem_from_image(cl_command_queue queue, cl_mem dst, clmem_image src, const clmem_copy_options *o) {
-    clmem__any d;
-    cl_int err = clmem__any_of(dst, "dst", &d);
-    if (err != CL_SUCCESS) return err;
-    return d.is_image ? clmem__copy_image_from_image(queue, d.image, src, o) : clmem__copy_buffer_from_image(queue, d.buffer, src, o);
-}
-CLMEM_API cl_int clmem__copy_image_from_mem(cl_command_queue queue, clmem_image dst, cl_mem src, const clmem_copy_options *o) {
-    clmem__any s;
-    cl_int err = clmem__any_of(src, "src", &s);
-    if (err != CL_SUCCESS) return err;
-    return s.is_image ? clmem__copy_image_from_image(queue, dst, s.image, o) : clmem__copy_image_from_buffer(queue, dst, s.buffer, o);
-}
+/* The pairs with one raw side: the raw side is looked up (clmem__any_of), then the
+   image's or the buffer's pair copies. CLMEM__RAW_DST(kind, T): dst a cl_mem, src a
+   `kind` of type T; CLMEM__RAW_SRC(kind, T): the reverse. */
+#define CLMEM__RAW_DST(kind, T)                                                                                   \
+    CLMEM_API cl_int clmem__copy_mem_from_##kind(cl_command_queue queue, cl_mem dst, T src, const clmem_copy_options *o) { \
+        clmem__any d;                                                                                             \
+        cl_int err = clmem__any_of(dst, "dst", &d);                                                               \
+        if (err != CL_SUCCESS) return err;                                                                        \
+        return d.is_image ? clmem__copy_image_from_##kind(queue, d.image, src, o)                                 \
+                          : clmem__copy_buffer_from_##kind(queue, d.buffer, src, o);                              \
+    }
+#define CLMEM__RAW_SRC(kind, T)                                                                                   \
+    CLMEM_API cl_int clmem__copy_##kind##_from_mem(cl_command_queue queue, T dst, cl_mem src, const clmem_copy_options *o) { \
+        clmem__any s;                                                                                             \
+        cl_int err = clmem__any_of(src, "src", &s);                                                               \
+        if (err != CL_SUCCESS) return err;                                                                        \
+        return s.is_image ? clmem__copy_##kind##_from_image(queue, dst, s.image, o)                               \
+                          : clmem__copy_##kind##_from_buffer(queue, dst, s.buffer, o);                            \
+    }
+CLMEM__RAW_DST(host, const void *)
+CLMEM__RAW_DST(buffer, clmem_buffer)
+CLMEM__RAW_DST(image, clmem_image)
+CLMEM__RAW_SRC(host, void *)
+CLMEM__RAW_SRC(buffer, clmem_buffer)
+CLMEM__RAW_SRC(image, clmem_image)
+#undef CLMEM__RAW_DST
+#undef CLMEM__RAW_SRC
 
 CLMEM_API cl_int clmem__copy_unsupported(cl_command_queue queue, ...) {
     (void)queue;

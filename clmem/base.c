@@ -287,17 +287,20 @@ static inline void clmem__log(clmem_log_level level, cl_int code, const char *me
     if (fn) fn(level, code, message, user);
 }
 
+/* clmem__format(buf, size, fn, fmt, ap): "fn: <formatted>" into buf, cut to size. */
+static inline void clmem__format(char *buf, size_t size, const char *fn, const char *fmt, va_list ap) {
+    int n = snprintf(buf, size, "%s: ", fn);
+    if (n < 0) n = 0;
+    if ((size_t)n < size) vsnprintf(buf + n, size - (size_t)n, fmt, ap);
+}
+
 /* clmem__fail(code, fn, fmt, ...): record "fn: <formatted>" as this thread's message,
    log it, and return code. Every rejection in clmem goes through here. */
 static inline CLMEM__PRINTF(3, 4) cl_int clmem__fail(cl_int code, const char *fn, const char *fmt, ...) {
     va_list ap;
-    int n = snprintf(clmem__message, sizeof clmem__message, "%s: ", fn);
-    if (n < 0) n = 0;
-    if ((size_t)n < sizeof clmem__message) {
-        va_start(ap, fmt);
-        vsnprintf(clmem__message + n, sizeof clmem__message - (size_t)n, fmt, ap);
-        va_end(ap);
-    }
+    va_start(ap, fmt);
+    clmem__format(clmem__message, sizeof clmem__message, fn, fmt, ap);
+    va_end(ap);
     clmem__log(CLMEM_LOG_ERROR, code, clmem__message);
     return code;
 }
@@ -307,17 +310,20 @@ static inline cl_int clmem__cl_fail(cl_int code, const char *fn, const char *cal
     return clmem__fail(code, fn, "%s failed with %s (%d)", call, clmem_error_string(code), (int)code);
 }
 
+/* clmem__release_mem(fn, mem): the release of a handle's cl_mem (the handle already
+   emptied), its failure named in fn's message. */
+static cl_int clmem__release_mem(const char *fn, cl_mem mem) {
+    cl_int err = clReleaseMemObject(mem);
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clReleaseMemObject");
+}
+
 /* clmem__warn(fn, fmt, ...): a warning, to the log only (the error message is kept). */
 static inline CLMEM__PRINTF(2, 3) void clmem__warn(const char *fn, const char *fmt, ...) {
     char buf[768];
     va_list ap;
-    int n = snprintf(buf, sizeof buf, "%s: ", fn);
-    if (n < 0) n = 0;
-    if ((size_t)n < sizeof buf) {
-        va_start(ap, fmt);
-        vsnprintf(buf + n, sizeof buf - (size_t)n, fmt, ap);
-        va_end(ap);
-    }
+    va_start(ap, fmt);
+    clmem__format(buf, sizeof buf, fn, fmt, ap);
+    va_end(ap);
     clmem__log(CLMEM_LOG_WARNING, CL_SUCCESS, buf);
 }
 

@@ -155,15 +155,13 @@ CLMEM_API clmem_buffer clmem_buffer_from_int_ptr(cl_mem mem, bool retain, cl_int
 }
 
 CLMEM_API cl_int clmem_buffer_release(clmem_buffer *buf) {
-    cl_int err;
     cl_mem mem;
     if (!buf || !buf->mem) return CL_SUCCESS;
     clmem__map_note_use(buf->mem, "clmem_buffer_release");
     if (buf->pool) return CLMEM__CAST(const clmem__buffer_owner *, buf->pool)->release(buf);
     mem = buf->mem;
     *buf = clmem__buffer_empty();
-    err = clReleaseMemObject(mem);
-    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, "clmem_buffer_release", "clReleaseMemObject");
+    return clmem__release_mem("clmem_buffer_release", mem);
 }
 
 /* clmem__check_sub_flags(fn, parent, flags): what a sub-buffer may ask of its parent. */

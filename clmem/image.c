@@ -691,13 +691,11 @@ CLMEM_API clmem_image clmem_image_from_int_ptr(cl_mem mem, bool retain, cl_int *
 
 CLMEM_API cl_int clmem_image_release(clmem_image *img) {
     cl_mem mem;
-    cl_int err;
     if (!img || !img->mem) return CL_SUCCESS;
     clmem__map_note_use(img->mem, "clmem_image_release");
     mem = img->mem;
     *img = clmem__image_empty();
-    err = clReleaseMemObject(mem);
-    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, "clmem_image_release", "clReleaseMemObject");
+    return clmem__release_mem("clmem_image_release", mem);
 }
 
 CLMEM_API cl_int clmem_image_get_info(clmem_image img, clmem_image_info *info) {
