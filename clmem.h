@@ -7254,93 +7254,119 @@ static cl_int clmem__image_layout_check(const char *fn, cl_mem_object_type type,
 }
 
 /* the name in parentheses: in C a macro of the same name checks the arguments (clmem/compat.h) */
+/* The shape of clmem_create_image's options: the image type (from the number of
+   non-zero extents, .is_array and .buffer), its extents and the element size. */
+typedef struct clmem__image_geom {
+    cl_mem_object_type type;
+    cl_uint ndim;
+    size_t w, h, d, n, elem;
+} clmem__image_geom;
+static clmem__image_geom clmem__image_geom_of(const clmem_image_options *opts, clmem_image_format format) {
+    clmem__image_geom g;
+    cl_uint i;
+    memset(&g, 0, sizeof g);
+    for (i = 0; i < 3 && opts->shape[i] != 0; ++i) g.ndim = i + 1;
+    g.w = opts->shape[0];
+    g.h = g.d = g.n = 1;
+    if (g.ndim == 1)
+        g.type = opts->buffer.mem ? CL_MEM_OBJECT_IMAGE1D_BUFFER : CL_MEM_OBJECT_IMAGE1D;
+    else if (g.ndim == 2)
+        g.type = opts->is_array ? CL_MEM_OBJECT_IMAGE1D_ARRAY : CL_MEM_OBJECT_IMAGE2D;
+    else
+        g.type = opts->is_array ? CL_MEM_OBJECT_IMAGE2D_ARRAY : CL_MEM_OBJECT_IMAGE3D;
+    if (g.type == CL_MEM_OBJECT_IMAGE1D_ARRAY) g.n = opts->shape[1];
+    if (g.type == CL_MEM_OBJECT_IMAGE2D || g.type == CL_MEM_OBJECT_IMAGE2D_ARRAY || g.type == CL_MEM_OBJECT_IMAGE3D)
+        g.h = opts->shape[1];
+    if (g.type == CL_MEM_OBJECT_IMAGE3D) g.d = opts->shape[2];
+    if (g.type == CL_MEM_OBJECT_IMAGE2D_ARRAY) g.n = opts->shape[2];
+    g.elem = clmem_image_format_itemsize(format);
+    return g;
+}
+
+/* The checks of clmem_create_image before the driver (CLMEM__CHECKS). */
+static cl_int clmem__create_image_check(const char *fn, cl_context context, cl_mem_flags flags, clmem_image_format format,
+                                        const clmem_image_options *opts, const clmem__image_geom *g) {
+    const cl_mem_object_type type = g->type;
+    const cl_uint ndim = g->ndim;
+    const size_t w = g->w, h = g->h, d = g->d, n = g->n, elem = g->elem;
+    cl_int err;
+    if (!context) {
+        err = clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL");
+        return err;
+    }
+    if ((err = clmem__check_made(fn, opts->given)) != CL_SUCCESS) return err;
+    if ((err = clmem__check_mem_flags(fn, flags, CLMEM__IMAGE_FLAGS)) != CL_SUCCESS) return err;
+    if ((err = clmem__check_host_ptr(fn, flags, opts->hostbuf)) != CL_SUCCESS) return err;
+    if (ndim == 0) {
+        err = clmem__fail(CL_INVALID_IMAGE_SIZE, fn, "shape is missing or starts with 0: give .shape = {width, ...}");
+        return err;
+    }
+    if (ndim < 3 && opts->shape[ndim] == 0 && ndim + 1 < 3 && opts->shape[ndim + 1] != 0) {
+        err = clmem__fail(CL_INVALID_IMAGE_SIZE, fn, "shape {%zu, %zu, %zu} has a 0 extent before a non-zero one",
+                          opts->shape[0], opts->shape[1], opts->shape[2]);
+        return err;
+    }
+    if ((opts->ndim != 0 || (opts->given & CLMEM_GIVEN_NDIM)) && opts->ndim != ndim) {
+        err = clmem__fail(CL_INVALID_VALUE, fn, ".ndim is %u but shape {%zu, %zu, %zu} has %u non-zero extents",
+                          opts->ndim, opts->shape[0], opts->shape[1], opts->shape[2], ndim);
+        return err;
+    }
+    if (opts->is_array && (ndim == 1 || opts->buffer.mem)) {
+        err = clmem__fail(CL_INVALID_VALUE, fn,
+                          ".is_array needs a shape of 2 ({width, array_size}) or 3 ({width, height, array_size}) "
+                          "dimensions and no .buffer; shape has %u%s",
+                          ndim, opts->buffer.mem ? " and .buffer is given" : "");
+        return err;
+    }
+    if (opts->buffer.mem && ndim != 1) {
+        err = clmem__fail(CL_INVALID_VALUE, fn, ".buffer makes a 1-D buffer image and needs a 1-dimensional shape; "
+                          "shape has %u dimensions", ndim);
+        return err;
+    }
+    if (opts->buffer.mem && opts->hostbuf) {
+        err = clmem__fail(CL_INVALID_HOST_PTR, fn, "a 1-D buffer image takes its data from .buffer; .hostbuf must be NULL");
+        return err;
+    }
+    if ((err = clmem__check_format(fn, format)) != CL_SUCCESS) return err;
+    if ((err = clmem__image_layout_check(fn, type, w, h, d, n, elem, opts->pitches[0], opts->pitches[1],
+                                         opts->hostbuf != NULL, opts->host_size)) != CL_SUCCESS)
+        return err;
+    if (opts->buffer.mem) {
+        size_t need = 0;
+        /* a stale copy of a pooled handle: its block may be another owner's now */
+        if ((err = clmem__buffer_invalid(fn, ".buffer", opts->buffer)) != CL_SUCCESS) return err;
+        if (!clmem__mul_ok(w, elem, &need) || need > opts->buffer.size) {
+            err = clmem__fail(CL_INVALID_IMAGE_SIZE, fn,
+                              "width %zu x element size %zu is more than the %zu bytes of .buffer", w, elem,
+                              opts->buffer.size);
+            return err;
+        }
+        if (opts->buffer.context != context) {
+            err = clmem__fail(CL_INVALID_CONTEXT, fn, ".buffer belongs to context %p, not %p",
+                              (void *)opts->buffer.context, (void *)context);
+            return err;
+        }
+    }
+    if ((err = clmem__check_image_limits(fn, context, type, w, h, d, n)) != CL_SUCCESS) return err;
+    if ((err = clmem__format_supported(fn, context, flags, type, format)) != CL_SUCCESS) return err;
+    return CL_SUCCESS;
+}
+
 CLMEM_API clmem_image (clmem_create_image_opts)(cl_context context, cl_mem_flags flags, clmem_image_format format,
                                              cl_int *errcode_ret, const clmem_image_options *opts) {
     static const char fn[] = "clmem_create_image";
     static const clmem_image_options none = CLMEM_OPTIONS_INIT;
     clmem_image img = clmem__image_empty();
     cl_image_desc desc;
+    clmem__image_geom g;
     cl_mem_object_type type;
-    cl_uint ndim = 0, i;
-    size_t elem, w, h = 1, d = 1, n = 1;
+    size_t elem, w, h, d, n;
     cl_int err = CL_SUCCESS;
     if (!opts) opts = &none;
-    for (i = 0; i < 3 && opts->shape[i] != 0; ++i) ndim = i + 1;
-    w = opts->shape[0];
-    /* the type, from the dimension count and is_array / buffer */
-    if (ndim == 1)
-        type = opts->buffer.mem ? CL_MEM_OBJECT_IMAGE1D_BUFFER : CL_MEM_OBJECT_IMAGE1D;
-    else if (ndim == 2)
-        type = opts->is_array ? CL_MEM_OBJECT_IMAGE1D_ARRAY : CL_MEM_OBJECT_IMAGE2D;
-    else
-        type = opts->is_array ? CL_MEM_OBJECT_IMAGE2D_ARRAY : CL_MEM_OBJECT_IMAGE3D;
-    if (type == CL_MEM_OBJECT_IMAGE1D_ARRAY) n = opts->shape[1];
-    if (type == CL_MEM_OBJECT_IMAGE2D || type == CL_MEM_OBJECT_IMAGE2D_ARRAY || type == CL_MEM_OBJECT_IMAGE3D)
-        h = opts->shape[1];
-    if (type == CL_MEM_OBJECT_IMAGE3D) d = opts->shape[2];
-    if (type == CL_MEM_OBJECT_IMAGE2D_ARRAY) n = opts->shape[2];
-    elem = clmem_image_format_itemsize(format);
-    if (CLMEM__CHECKS) {
-        if (!context) {
-            err = clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL");
-            goto fail;
-        }
-        if ((err = clmem__check_made(fn, opts->given)) != CL_SUCCESS) goto fail;
-        if ((err = clmem__check_mem_flags(fn, flags, CLMEM__IMAGE_FLAGS)) != CL_SUCCESS) goto fail;
-        if ((err = clmem__check_host_ptr(fn, flags, opts->hostbuf)) != CL_SUCCESS) goto fail;
-        if (ndim == 0) {
-            err = clmem__fail(CL_INVALID_IMAGE_SIZE, fn, "shape is missing or starts with 0: give .shape = {width, ...}");
-            goto fail;
-        }
-        if (ndim < 3 && opts->shape[ndim] == 0 && ndim + 1 < 3 && opts->shape[ndim + 1] != 0) {
-            err = clmem__fail(CL_INVALID_IMAGE_SIZE, fn, "shape {%zu, %zu, %zu} has a 0 extent before a non-zero one",
-                              opts->shape[0], opts->shape[1], opts->shape[2]);
-            goto fail;
-        }
-        if ((opts->ndim != 0 || (opts->given & CLMEM_GIVEN_NDIM)) && opts->ndim != ndim) {
-            err = clmem__fail(CL_INVALID_VALUE, fn, ".ndim is %u but shape {%zu, %zu, %zu} has %u non-zero extents",
-                              opts->ndim, opts->shape[0], opts->shape[1], opts->shape[2], ndim);
-            goto fail;
-        }
-        if (opts->is_array && (ndim == 1 || opts->buffer.mem)) {
-            err = clmem__fail(CL_INVALID_VALUE, fn,
-                              ".is_array needs a shape of 2 ({width, array_size}) or 3 ({width, height, array_size}) "
-                              "dimensions and no .buffer; shape has %u%s",
-                              ndim, opts->buffer.mem ? " and .buffer is given" : "");
-            goto fail;
-        }
-        if (opts->buffer.mem && ndim != 1) {
-            err = clmem__fail(CL_INVALID_VALUE, fn, ".buffer makes a 1-D buffer image and needs a 1-dimensional shape; "
-                              "shape has %u dimensions", ndim);
-            goto fail;
-        }
-        if (opts->buffer.mem && opts->hostbuf) {
-            err = clmem__fail(CL_INVALID_HOST_PTR, fn, "a 1-D buffer image takes its data from .buffer; .hostbuf must be NULL");
-            goto fail;
-        }
-        if ((err = clmem__check_format(fn, format)) != CL_SUCCESS) goto fail;
-        if ((err = clmem__image_layout_check(fn, type, w, h, d, n, elem, opts->pitches[0], opts->pitches[1],
-                                             opts->hostbuf != NULL, opts->host_size)) != CL_SUCCESS)
-            goto fail;
-        if (opts->buffer.mem) {
-            size_t need = 0;
-            /* a stale copy of a pooled handle: its block may be another owner's now */
-            if ((err = clmem__buffer_invalid(fn, ".buffer", opts->buffer)) != CL_SUCCESS) goto fail;
-            if (!clmem__mul_ok(w, elem, &need) || need > opts->buffer.size) {
-                err = clmem__fail(CL_INVALID_IMAGE_SIZE, fn,
-                                  "width %zu x element size %zu is more than the %zu bytes of .buffer", w, elem,
-                                  opts->buffer.size);
-                goto fail;
-            }
-            if (opts->buffer.context != context) {
-                err = clmem__fail(CL_INVALID_CONTEXT, fn, ".buffer belongs to context %p, not %p",
-                                  (void *)opts->buffer.context, (void *)context);
-                goto fail;
-            }
-        }
-        if ((err = clmem__check_image_limits(fn, context, type, w, h, d, n)) != CL_SUCCESS) goto fail;
-        if ((err = clmem__format_supported(fn, context, flags, type, format)) != CL_SUCCESS) goto fail;
-    }
+    g = clmem__image_geom_of(opts, format);
+    type = g.type, elem = g.elem, w = g.w, h = g.h, d = g.d, n = g.n;
+    if (CLMEM__CHECKS && (err = clmem__create_image_check(fn, context, flags, format, opts, &g)) != CL_SUCCESS)
+        goto fail;
     memset(&desc, 0, sizeof desc);
     desc.image_type = type;
     desc.image_width = w;
@@ -7394,6 +7420,35 @@ static cl_channel_type clmem__normalized_type(cl_channel_type t) {
     case CL_UNSIGNED_INT16: return CL_UNORM_INT16;
     default: return 0;
     }
+}
+
+/* The channel type of clmem_image_from_array's data: the element type, or with
+   .half_float CL_HALF_FLOAT, with .norm_int its normalized type. */
+static cl_int clmem__array_channel_type(const char *fn, cl_channel_type element_type,
+                                        const clmem_image_from_array_options *opts, cl_channel_type *out) {
+    cl_channel_type ctype = element_type;
+    cl_int err;
+    if (opts->half_float) {
+        if (element_type != CL_UNSIGNED_INT16 && element_type != CL_SIGNED_INT16) {
+            err = clmem__fail(CL_INVALID_VALUE, fn, ".half_float needs 16-bit data (cl_half/uint16_t), not %s",
+                              clmem_channel_type_name(element_type) ? clmem_channel_type_name(element_type) : "this type");
+            return err;
+        }
+        ctype = CL_HALF_FLOAT;
+    }
+    if (opts->norm_int) {
+        ctype = opts->half_float ? 0 : clmem__normalized_type(ctype);
+        if (ctype == 0) {
+            err = clmem__fail(CL_INVALID_VALUE, fn,
+                              ".norm_int needs 8- or 16-bit integer data; %s has no normalized channel type",
+                              opts->half_float ? "HALF_FLOAT"
+                                               : (clmem_channel_type_name(element_type) ? clmem_channel_type_name(element_type)
+                                                                                       : "this type"));
+            return err;
+        }
+    }
+    *out = ctype;
+    return CL_SUCCESS;
 }
 
 /* the name in parentheses: in C a macro of the same name checks the arguments (clmem/compat.h) */
@@ -7464,25 +7519,7 @@ CLMEM_API clmem_image (clmem_image_from_array_opts)(cl_context context, const vo
                           img_dims, ndim);
         goto fail;
     }
-    if (opts->half_float) {
-        if (element_type != CL_UNSIGNED_INT16 && element_type != CL_SIGNED_INT16) {
-            err = clmem__fail(CL_INVALID_VALUE, fn, ".half_float needs 16-bit data (cl_half/uint16_t), not %s",
-                              clmem_channel_type_name(element_type) ? clmem_channel_type_name(element_type) : "this type");
-            goto fail;
-        }
-        ctype = CL_HALF_FLOAT;
-    }
-    if (opts->norm_int) {
-        ctype = opts->half_float ? 0 : clmem__normalized_type(ctype);
-        if (ctype == 0) {
-            err = clmem__fail(CL_INVALID_VALUE, fn,
-                              ".norm_int needs 8- or 16-bit integer data; %s has no normalized channel type",
-                              opts->half_float ? "HALF_FLOAT"
-                                               : (clmem_channel_type_name(element_type) ? clmem_channel_type_name(element_type)
-                                                                                       : "this type"));
-            goto fail;
-        }
-    }
+    if ((err = clmem__array_channel_type(fn, element_type, opts, &ctype)) != CL_SUCCESS) goto fail;
     order = nch == 1 ? CL_R : nch == 2 ? CL_RG : CL_RGBA;
     format = clmem_image_format_create(order, ctype);
     elem = clmem_image_format_itemsize(format);
@@ -7503,14 +7540,7 @@ CLMEM_API clmem_image (clmem_image_from_array_opts)(cl_context context, const vo
     {
         clmem_image img = clmem_create_image_opts(context, flags, format, &err, &io);
         if (err != CL_SUCCESS) {
-            /* rename the function in the message: the caller called image_from_array */
-            char msg[768];
-            const char *m = clmem_last_error_message();
-            size_t skip = strlen("clmem_create_image: ");
-            if (strncmp(m, "clmem_create_image: ", skip) == 0) {
-                snprintf(msg, sizeof msg, "%s", m + skip);
-                clmem__fail(err, fn, "%s", msg);
-            }
+            clmem__refail_as(fn, err); /* the caller called image_from_array */
             goto fail;
         }
         clmem__set_err(errcode_ret, CL_SUCCESS);
@@ -9836,6 +9866,8 @@ static cl_int clmem__arg_reject(cl_int code, cl_kernel kernel, cl_uint index, co
 
 #endif
 
+/* Over 100 lines on purpose: one switch over the parameter kinds (pointer, image,
+   sampler, scalar/vector), each case the rule of that kind, after the two fast paths. */
 /* clmem__check_kernel_arg(kernel, index, kind, size, value, value_type): CL_SUCCESS
    where the value (kind CLMEM__ARG_KIND_*, size bytes at value; value_type its name
    for messages) fits parameter `index`, or where the parameter's type is not known;
@@ -10029,12 +10061,10 @@ CLMEM_API cl_int clmem__set_arg_svm(cl_kernel kernel, cl_uint index, clmem_svm v
     cl_int err;
     if (CLMEM__CHECKS) {
         if (!kernel) return clmem__fail(CL_INVALID_KERNEL, fn, "kernel is NULL");
+        if ((err = clmem__svm_check_live(fn, "the SVM argument", value, &ctx)) != CL_SUCCESS) return err;
         /* as for every other handle kind; it also keeps an empty handle from reaching
            clSetKernelArgSVMPointer on a device without SVM */
-        if (!value.ptr)
-            return clmem__fail(CL_INVALID_ARG_VALUE, fn, "argument %u: the SVM pointer is an empty or released handle",
-                               index);
-        if ((err = clmem__svm_check_live(fn, "the SVM argument", value, &ctx)) != CL_SUCCESS) return err;
+        if (!value.ptr) return clmem__fail(CL_INVALID_ARG_VALUE, fn, "argument %u: the SVM pointer is an empty handle", index);
         if ((err = clmem__check_kernel_arg(kernel, index, CLMEM__ARG_KIND_SVM, sizeof value.ptr, &value.ptr, "clmem_svm")) !=
             CL_SUCCESS)
             return err;
@@ -14611,6 +14641,10 @@ static void clmem__cache_watch(cl_context ctx) {
 #endif
 }
 
+/* Over 100 lines on purpose: one lock protocol read top to bottom (look up under the
+   lock, compute outside it, then insert or take the entry another thread inserted
+   meanwhile, with the eviction); split, its hand-offs of the lock would be harder to
+   check than its length. */
 CLMEM_API cl_int clmem_first_arg_dependent_memoize(clmem_first_arg_cache *cache, void *cl_object, const void *args,
                                                    size_t args_size, void *value_out, void *user) {
     static const char *const fn = "clmem_first_arg_dependent_memoize";
@@ -15007,36 +15041,49 @@ CLMEM_API cl_int clmem_get_fast_inaccurate_build_options_desc(const clmem_device
 
 /* ---- SIMD group size ---- */
 
+/* clmem__probe_kernel(fn, dev, src, name, &ctx, &prg, &knl): kernel `name` of src
+   built for dev in *ctx (the caller's, retained, or, when *ctx is NULL, a context of
+   its own). On failure the failed call is named and *prg and *knl are what was made
+   (NULL or to release); the caller releases them and *ctx on every path, and *ctx is
+   NULL only when no context could be made. */
+static cl_int clmem__probe_kernel(const char *fn, cl_device_id dev, const char *src, const char *name, cl_context *ctx,
+                                  cl_program *prg, cl_kernel *knl) {
+    cl_int err = CL_SUCCESS;
+    *prg = NULL;
+    *knl = NULL;
+    if (*ctx) {
+        clRetainContext(*ctx);
+    } else {
+        *ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+        if (err != CL_SUCCESS) {
+            *ctx = NULL;
+            return clmem__cl_fail(err, fn, "clCreateContext (for the probe kernel)");
+        }
+    }
+    *prg = clCreateProgramWithSource(*ctx, 1, &src, NULL, &err);
+    if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clCreateProgramWithSource (probe kernel)");
+    if ((err = clBuildProgram(*prg, 1, &dev, "", NULL, NULL)) != CL_SUCCESS)
+        return clmem__cl_fail(err, fn, "clBuildProgram (probe kernel)");
+    *knl = clCreateKernel(*prg, name, &err);
+    if (err != CL_SUCCESS) return clmem__fail(err, fn, "clCreateKernel(%s) failed with %s (%d)", name, clmem_error_string(err), (int)err);
+    return CL_SUCCESS;
+}
+
 /* clmem__preferred_multiple: CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE of a trivial
    kernel (PyOpenCL's reasonable_work_group_size_multiple), built once per device. */
 static cl_int clmem__multiple_compute(void *obj, const void *args, size_t n, void *value, void *user) {
     static const char *const fn = "clmem_get_simd_group_size";
     static const char *src = "__kernel void knl(__global float *a) { a[get_global_id(0)] = 0; }";
     cl_device_id dev = CLMEM__CAST(cl_device_id, obj);
-    cl_context ctx;
-    cl_program prg = NULL;
-    cl_kernel knl = NULL;
+    cl_context ctx = NULL;
+    cl_program prg;
+    cl_kernel knl;
     size_t multiple = 0;
     cl_int err;
     (void)args;
     (void)n;
     (void)user;
-    ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
-    if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clCreateContext");
-    prg = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
-    if (err != CL_SUCCESS) {
-        clmem__cl_fail(err, fn, "clCreateProgramWithSource");
-        goto done;
-    }
-    if ((err = clBuildProgram(prg, 1, &dev, "", NULL, NULL)) != CL_SUCCESS) {
-        clmem__cl_fail(err, fn, "clBuildProgram");
-        goto done;
-    }
-    knl = clCreateKernel(prg, "knl", &err);
-    if (err != CL_SUCCESS) {
-        clmem__cl_fail(err, fn, "clCreateKernel");
-        goto done;
-    }
+    if ((err = clmem__probe_kernel(fn, dev, src, "knl", &ctx, &prg, &knl)) != CL_SUCCESS) goto done;
     err = clGetKernelWorkGroupInfo(knl, dev, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, sizeof multiple, &multiple,
                                    NULL);
     if (err != CL_SUCCESS) clmem__cl_fail(err, fn, "clGetKernelWorkGroupInfo(CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE)");
@@ -15044,7 +15091,7 @@ static cl_int clmem__multiple_compute(void *obj, const void *args, size_t n, voi
 done:
     if (knl) clReleaseKernel(knl);
     if (prg) clReleaseProgram(prg);
-    clReleaseContext(ctx);
+    if (ctx) clReleaseContext(ctx);
     return err;
 }
 static clmem_first_arg_cache clmem__multiple_cache = CLMEM_FIRST_ARG_CACHE_INIT(
@@ -15140,32 +15187,13 @@ static cl_int clmem__struct_probe_compute(void *obj, const void *args, size_t n,
                              "__kernel void test_knl(struct two_things x) { }\n";
     cl_device_id dev = CLMEM__CAST(cl_device_id, obj);
     cl_context ctx = CLMEM__CAST(cl_context, user);
-    cl_program prg = NULL;
-    cl_kernel knl = NULL;
+    cl_program prg;
+    cl_kernel knl;
     cl_uint num_args = 0;
-    cl_int err = CL_SUCCESS;
+    cl_int err;
     (void)args;
     (void)n;
-    if (ctx) {
-        clRetainContext(ctx);
-    } else {
-        ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
-        if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clCreateContext (for the probe kernel)");
-    }
-    prg = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
-    if (err != CL_SUCCESS) {
-        clmem__cl_fail(err, fn, "clCreateProgramWithSource (probe kernel)");
-        goto done;
-    }
-    if ((err = clBuildProgram(prg, 1, &dev, "", NULL, NULL)) != CL_SUCCESS) {
-        clmem__cl_fail(err, fn, "clBuildProgram (probe kernel)");
-        goto done;
-    }
-    knl = clCreateKernel(prg, "test_knl", &err);
-    if (err != CL_SUCCESS) {
-        clmem__cl_fail(err, fn, "clCreateKernel(test_knl)");
-        goto done;
-    }
+    if ((err = clmem__probe_kernel(fn, dev, src, "test_knl", &ctx, &prg, &knl)) != CL_SUCCESS) goto done;
     if ((err = clGetKernelInfo(knl, CL_KERNEL_NUM_ARGS, sizeof num_args, &num_args, NULL)) != CL_SUCCESS) {
         clmem__cl_fail(err, fn, "clGetKernelInfo(CL_KERNEL_NUM_ARGS)");
         goto done;
@@ -15175,7 +15203,7 @@ static cl_int clmem__struct_probe_compute(void *obj, const void *args, size_t n,
 done:
     if (knl) clReleaseKernel(knl);
     if (prg) clReleaseProgram(prg);
-    clReleaseContext(ctx);
+    if (ctx) clReleaseContext(ctx);
     return err;
 }
 static clmem_first_arg_cache clmem__struct_probe_cache = CLMEM_FIRST_ARG_CACHE_INIT(
@@ -15384,6 +15412,10 @@ static CLMEM__PRINTF(2, 3) void clmem__sb_printf(clmem__strbuf *b, const char *f
     }
 }
 
+/* clmem__conflicts: PyOpenCL's characterize.why_not_local_access_conflict_free, one
+   loop over the work items of a simulated access with the explanation written as it
+   goes. Over 100 lines on purpose: it stays line for line comparable with PyOpenCL's
+   function, which is one function too. */
 static cl_int clmem__conflicts(const char *fn, const clmem_device_description *d, size_t itemsize, size_t rank,
                                const size_t *shape, const size_t *stored_shape, cl_uint *multiplicity,
                                char *explanation, size_t size, size_t *size_ret) {
