@@ -3870,7 +3870,8 @@ CLMEM_API cl_int clmem_device_link_get_stats(clmem_device_link *l, clmem_device_
       or the driver's code (with the call named). On an error after pieces were
       enqueued, the call waits for them before it returns.
     Thread safety: any thread; one copy at a time per link.
-    C++: clmem_device_link_copy(l, dst, src, options) with a clmem_copy_options. */
+    C++: the same named options as keywords (clmem::byte_count = n), designators (C++20)
+    or one clmem_copy_options. */
 CLMEM_API cl_int clmem_device_link_copy_opts(clmem_device_link *l, clmem_buffer dst, clmem_buffer src,
                                              const clmem_copy_options *opts);
 #ifndef __cplusplus
@@ -3884,18 +3885,6 @@ CLMEM_API cl_int clmem_device_link_copy_opts(clmem_device_link *l, clmem_buffer 
     waiting or unmapping (everything is freed all the same). A copy must not be running
     on the link from another thread. */
 CLMEM_API cl_int clmem_device_link_release(clmem_device_link *l);
-
-#ifdef __cplusplus
-} /* extern "C" */
-inline cl_int clmem_device_link_copy(clmem_device_link *l, clmem_buffer dst, clmem_buffer src) {
-    return clmem_device_link_copy_opts(l, dst, src, NULL); /* every default */
-}
-inline cl_int clmem_device_link_copy(clmem_device_link *l, clmem_buffer dst, clmem_buffer src,
-                                     const clmem_copy_options &o) {
-    return clmem_device_link_copy_opts(l, dst, src, &o);
-}
-extern "C" {
-#endif
 
 #ifdef __cplusplus
 }
@@ -5158,6 +5147,12 @@ template <class O> inline O built(const keywords<O> &k, unsigned) { return k.o; 
 #define clmem_stager_copy(...) clmem__cxx_stager_copy_(__VA_ARGS__, CLMEM__CXX_END)
 #define clmem__cxx_stager_copy_(st, dst, src, ...) \
     CLMEM__CXX_RET(clmem::detail::stager_copy(st, dst, src, CLMEM__CXX_O(clmem_stager_copy_options, __VA_ARGS__)))
+
+/* ---- device link: clmem_device_link_copy(l, dst, src, ...), buffer <- buffer ---- */
+#define clmem_device_link_copy(...) clmem__cxx_device_link_copy_(__VA_ARGS__, CLMEM__CXX_END)
+#define clmem__cxx_device_link_copy_(l, dst, src, ...)                                                        \
+    CLMEM__CXX_RET(clmem_device_link_copy_opts(l, clmem::detail::handle(dst), clmem::detail::handle(src), \
+                                               CLMEM__CXX_O(clmem_copy_options, __VA_ARGS__)))
 
 /* ---- map ---- */
 #define clmem_enqueue_map_buffer(...) clmem__cxx_map_buffer_(__VA_ARGS__, CLMEM__CXX_END)
