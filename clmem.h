@@ -2401,7 +2401,8 @@ CLMEM_API cl_int clmem__set_arg_unsupported(cl_kernel kernel, cl_uint index, ...
     Returns CL_SUCCESS, one of the codes above, CL_INVALID_KERNEL (NULL kernel),
     CL_INVALID_MEM_OBJECT (an empty or stale handle), CL_INVALID_SAMPLER (an empty
     sampler), CL_INVALID_ARG_SIZE (local memory of size 0), CL_INVALID_ARG_VALUE (a
-    pointer or another type that is not a kernel argument), or the driver's code with a
+    pointer or another type that is not a kernel argument, an empty clmem_svm),
+    CL_INVALID_VALUE (a released or stale clmem_svm), or the driver's code with a
     message naming the argument index.
     Thread safety: as clSetKernelArg (one thread per kernel at a time). */
 #ifndef __cplusplus
@@ -3869,7 +3870,8 @@ CLMEM_API cl_int clmem_device_link_get_stats(clmem_device_link *l, clmem_device_
       or the driver's code (with the call named). On an error after pieces were
       enqueued, the call waits for them before it returns.
     Thread safety: any thread; one copy at a time per link.
-    C++: clmem_device_link_copy(l, dst, src, options) with a clmem_copy_options. */
+    C++: the same named options as keywords (clmem::byte_count = n), designators (C++20)
+    or one clmem_copy_options. */
 CLMEM_API cl_int clmem_device_link_copy_opts(clmem_device_link *l, clmem_buffer dst, clmem_buffer src,
                                              const clmem_copy_options *opts);
 #ifndef __cplusplus
@@ -3883,18 +3885,6 @@ CLMEM_API cl_int clmem_device_link_copy_opts(clmem_device_link *l, clmem_buffer 
     waiting or unmapping (everything is freed all the same). A copy must not be running
     on the link from another thread. */
 CLMEM_API cl_int clmem_device_link_release(clmem_device_link *l);
-
-#ifdef __cplusplus
-} /* extern "C" */
-inline cl_int clmem_device_link_copy(clmem_device_link *l, clmem_buffer dst, clmem_buffer src) {
-    return clmem_device_link_copy_opts(l, dst, src, NULL); /* every default */
-}
-inline cl_int clmem_device_link_copy(clmem_device_link *l, clmem_buffer dst, clmem_buffer src,
-                                     const clmem_copy_options &o) {
-    return clmem_device_link_copy_opts(l, dst, src, &o);
-}
-extern "C" {
-#endif
 
 #ifdef __cplusplus
 }
@@ -4036,6 +4026,16 @@ CLMEM_API size_t clmem_first_arg_caches_forget(void *cl_object);
     NULL or an unused cache). Thread safety: any thread; stale as soon as it returns. */
 CLMEM_API size_t clmem_first_arg_cache_size(const clmem_first_arg_cache *cache);
 
+/* The destroy adapter and the cache of a memoized name (both macros below; the
+   compute adapter name##_clmem__compute comes first). */
+#define CLMEM__MEMOIZE_CACHE(name, key_kind, T, destroy)                                             \
+    static void name##_clmem__destroy(void *v_) {                                                    \
+        void (*d_)(T *) = destroy;                                                                   \
+        if (d_) d_((T *)v_);                                                                         \
+    }                                                                                                \
+    static clmem_first_arg_cache name##_clmem__cache = CLMEM_FIRST_ARG_CACHE_INIT(                   \
+        #name, key_kind, sizeof(T), name##_clmem__compute, name##_clmem__destroy);
+
 /** CLMEM_CONTEXT_DEPENDENT_MEMOIZE(name, T, compute, destroy): define
         static cl_int name(cl_context ctx, T *out);
     which returns compute's value for ctx, computing it once per context (PyOpenCL's
@@ -4051,12 +4051,7 @@ CLMEM_API size_t clmem_first_arg_cache_size(const clmem_first_arg_cache *cache);
         (void)a_; (void)n_; (void)u_;                                                                \
         return compute((cl_context)o_, (T *)v_);                                                     \
     }                                                                                                \
-    static void name##_clmem__destroy(void *v_) {                                                    \
-        void (*d_)(T *) = destroy;                                                                   \
-        if (d_) d_((T *)v_);                                                                         \
-    }                                                                                                \
-    static clmem_first_arg_cache name##_clmem__cache = CLMEM_FIRST_ARG_CACHE_INIT(                   \
-        #name, CLMEM_CACHE_KEY_CONTEXT, sizeof(T), name##_clmem__compute, name##_clmem__destroy);    \
+    CLMEM__MEMOIZE_CACHE(name, CLMEM_CACHE_KEY_CONTEXT, T, destroy)                                  \
     static cl_int name(cl_context ctx_, T *out_) {                                                   \
         return clmem_first_arg_dependent_memoize(&name##_clmem__cache, (void *)ctx_, 0, 0, out_, 0); \
     }
@@ -4075,12 +4070,7 @@ CLMEM_API size_t clmem_first_arg_cache_size(const clmem_first_arg_cache *cache);
         (void)n_; (void)u_;                                                                          \
         return compute((ObjT)o_, (const ArgT *)a_, (T *)v_);                                         \
     }                                                                                                \
-    static void name##_clmem__destroy(void *v_) {                                                    \
-        void (*d_)(T *) = destroy;                                                                   \
-        if (d_) d_((T *)v_);                                                                         \
-    }                                                                                                \
-    static clmem_first_arg_cache name##_clmem__cache = CLMEM_FIRST_ARG_CACHE_INIT(                   \
-        #name, key_kind, sizeof(T), name##_clmem__compute, name##_clmem__destroy);                   \
+    CLMEM__MEMOIZE_CACHE(name, key_kind, T, destroy)                                                 \
     static cl_int name(ObjT obj_, const ArgT *args_, T *out_) {                                      \
         return clmem_first_arg_dependent_memoize(&name##_clmem__cache, (void *)obj_, args_,          \
                                                  sizeof(ArgT), out_, 0);                             \
@@ -5158,6 +5148,12 @@ template <class O> inline O built(const keywords<O> &k, unsigned) { return k.o; 
 #define clmem__cxx_stager_copy_(st, dst, src, ...) \
     CLMEM__CXX_RET(clmem::detail::stager_copy(st, dst, src, CLMEM__CXX_O(clmem_stager_copy_options, __VA_ARGS__)))
 
+/* ---- device link: clmem_device_link_copy(l, dst, src, ...), buffer <- buffer ---- */
+#define clmem_device_link_copy(...) clmem__cxx_device_link_copy_(__VA_ARGS__, CLMEM__CXX_END)
+#define clmem__cxx_device_link_copy_(l, dst, src, ...)                                                        \
+    CLMEM__CXX_RET(clmem_device_link_copy_opts(l, clmem::detail::handle(dst), clmem::detail::handle(src), \
+                                               CLMEM__CXX_O(clmem_copy_options, __VA_ARGS__)))
+
 /* ---- map ---- */
 #define clmem_enqueue_map_buffer(...) clmem__cxx_map_buffer_(__VA_ARGS__, CLMEM__CXX_END)
 #define clmem__cxx_map_buffer_(queue, buf, flags, offset, T, map, ...)                                        \
@@ -5831,17 +5827,20 @@ static inline void clmem__log(clmem_log_level level, cl_int code, const char *me
     if (fn) fn(level, code, message, user);
 }
 
+/* clmem__format(buf, size, fn, fmt, ap): "fn: <formatted>" into buf, cut to size. */
+static inline void clmem__format(char *buf, size_t size, const char *fn, const char *fmt, va_list ap) {
+    int n = snprintf(buf, size, "%s: ", fn);
+    if (n < 0) n = 0;
+    if ((size_t)n < size) vsnprintf(buf + n, size - (size_t)n, fmt, ap);
+}
+
 /* clmem__fail(code, fn, fmt, ...): record "fn: <formatted>" as this thread's message,
    log it, and return code. Every rejection in clmem goes through here. */
 static inline CLMEM__PRINTF(3, 4) cl_int clmem__fail(cl_int code, const char *fn, const char *fmt, ...) {
     va_list ap;
-    int n = snprintf(clmem__message, sizeof clmem__message, "%s: ", fn);
-    if (n < 0) n = 0;
-    if ((size_t)n < sizeof clmem__message) {
-        va_start(ap, fmt);
-        vsnprintf(clmem__message + n, sizeof clmem__message - (size_t)n, fmt, ap);
-        va_end(ap);
-    }
+    va_start(ap, fmt);
+    clmem__format(clmem__message, sizeof clmem__message, fn, fmt, ap);
+    va_end(ap);
     clmem__log(CLMEM_LOG_ERROR, code, clmem__message);
     return code;
 }
@@ -5851,17 +5850,20 @@ static inline cl_int clmem__cl_fail(cl_int code, const char *fn, const char *cal
     return clmem__fail(code, fn, "%s failed with %s (%d)", call, clmem_error_string(code), (int)code);
 }
 
+/* clmem__release_mem(fn, mem): the release of a handle's cl_mem (the handle already
+   emptied), its failure named in fn's message. */
+static cl_int clmem__release_mem(const char *fn, cl_mem mem) {
+    cl_int err = clReleaseMemObject(mem);
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clReleaseMemObject");
+}
+
 /* clmem__warn(fn, fmt, ...): a warning, to the log only (the error message is kept). */
 static inline CLMEM__PRINTF(2, 3) void clmem__warn(const char *fn, const char *fmt, ...) {
     char buf[768];
     va_list ap;
-    int n = snprintf(buf, sizeof buf, "%s: ", fn);
-    if (n < 0) n = 0;
-    if ((size_t)n < sizeof buf) {
-        va_start(ap, fmt);
-        vsnprintf(buf + n, sizeof buf - (size_t)n, fmt, ap);
-        va_end(ap);
-    }
+    va_start(ap, fmt);
+    clmem__format(buf, sizeof buf, fn, fmt, ap);
+    va_end(ap);
     clmem__log(CLMEM_LOG_WARNING, CL_SUCCESS, buf);
 }
 
@@ -6027,6 +6029,34 @@ static inline cl_int clmem__device_version(const char *fn, cl_device_id dev, int
     if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_VERSION");
     *version = clmem__parse_opencl_version(v);
     return CL_SUCCESS;
+}
+
+/* clmem__device_name(dev, buf, size): the device's CL_DEVICE_NAME for a message, "?"
+   when the query fails (the name only decorates the message: optional). */
+static void clmem__device_name(cl_device_id dev, char *buf, size_t size) {
+    buf[0] = '\0';
+    if (clGetDeviceInfo(dev, CL_DEVICE_NAME, size - 1, buf, NULL) != CL_SUCCESS) snprintf(buf, size, "?");
+    buf[size - 1] = '\0';
+}
+
+/* clmem__device_max_alloc(fn, dev, &max): CL_DEVICE_MAX_MEM_ALLOC_SIZE of dev (0: the
+   driver states no limit). A failed query keeps its code and is named; *max is then 0. */
+static cl_int clmem__device_max_alloc(const char *fn, cl_device_id dev, cl_ulong *max) {
+    cl_int err = clGetDeviceInfo(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof *max, max, NULL);
+    if (err == CL_SUCCESS) return CL_SUCCESS;
+    *max = 0;
+    return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_MAX_MEM_ALLOC_SIZE");
+}
+
+/* clmem__check_max_alloc(fn, dev, what, size, max): CL_INVALID_BUFFER_SIZE, worded,
+   when the argument `what` (size bytes) is above max, the CL_DEVICE_MAX_MEM_ALLOC_SIZE
+   of dev (0: no limit). The one wording of that refusal. */
+static cl_int clmem__check_max_alloc(const char *fn, cl_device_id dev, const char *what, size_t size, cl_ulong max) {
+    char name[128];
+    if (max == 0 || (cl_ulong)size <= max) return CL_SUCCESS;
+    clmem__device_name(dev, name, sizeof name);
+    return clmem__fail(CL_INVALID_BUFFER_SIZE, fn, "%s %zu is above CL_DEVICE_MAX_MEM_ALLOC_SIZE (%llu bytes) of device '%s'",
+                       what, size, (unsigned long long)max, name);
 }
 
 /* clmem__mem_flags_text(flags, buf, size): the bits of a cl_mem_flags (or
@@ -6557,17 +6587,8 @@ static cl_int clmem__check_alloc_size(const char *fn, cl_context ctx, size_t siz
     if (!devs) return result;
     for (i = 0; i < n && result == CL_SUCCESS; ++i) {
         cl_ulong max = 0;
-        cl_int err = clGetDeviceInfo(devs[i], CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max, &max, NULL);
-        if (err != CL_SUCCESS) {
-            result = clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_MAX_MEM_ALLOC_SIZE");
-        } else if (max && (cl_ulong)size > max) {
-            char name[96] = {0};
-            /* the name only decorates the message: optional */
-            if (clGetDeviceInfo(devs[i], CL_DEVICE_NAME, sizeof name - 1, name, NULL) != CL_SUCCESS) name[0] = '\0';
-            result = clmem__fail(CL_INVALID_BUFFER_SIZE, fn,
-                                 "size %zu is above CL_DEVICE_MAX_MEM_ALLOC_SIZE (%llu) of device '%s'", size,
-                                 (unsigned long long)max, name);
-        }
+        if ((result = clmem__device_max_alloc(fn, devs[i], &max)) == CL_SUCCESS)
+            result = clmem__check_max_alloc(fn, devs[i], "size", size, max);
     }
     CLMEM_FREE(devs);
     return result;
@@ -6665,15 +6686,13 @@ CLMEM_API clmem_buffer clmem_buffer_from_int_ptr(cl_mem mem, bool retain, cl_int
 }
 
 CLMEM_API cl_int clmem_buffer_release(clmem_buffer *buf) {
-    cl_int err;
     cl_mem mem;
     if (!buf || !buf->mem) return CL_SUCCESS;
     clmem__map_note_use(buf->mem, "clmem_buffer_release");
     if (buf->pool) return CLMEM__CAST(const clmem__buffer_owner *, buf->pool)->release(buf);
     mem = buf->mem;
     *buf = clmem__buffer_empty();
-    err = clReleaseMemObject(mem);
-    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, "clmem_buffer_release", "clReleaseMemObject");
+    return clmem__release_mem("clmem_buffer_release", mem);
 }
 
 /* clmem__check_sub_flags(fn, parent, flags): what a sub-buffer may ask of its parent. */
@@ -7230,93 +7249,119 @@ static cl_int clmem__image_layout_check(const char *fn, cl_mem_object_type type,
 }
 
 /* the name in parentheses: in C a macro of the same name checks the arguments (clmem/compat.h) */
+/* The shape of clmem_create_image's options: the image type (from the number of
+   non-zero extents, .is_array and .buffer), its extents and the element size. */
+typedef struct clmem__image_geom {
+    cl_mem_object_type type;
+    cl_uint ndim;
+    size_t w, h, d, n, elem;
+} clmem__image_geom;
+static clmem__image_geom clmem__image_geom_of(const clmem_image_options *opts, clmem_image_format format) {
+    clmem__image_geom g;
+    cl_uint i;
+    memset(&g, 0, sizeof g);
+    for (i = 0; i < 3 && opts->shape[i] != 0; ++i) g.ndim = i + 1;
+    g.w = opts->shape[0];
+    g.h = g.d = g.n = 1;
+    if (g.ndim == 1)
+        g.type = opts->buffer.mem ? CL_MEM_OBJECT_IMAGE1D_BUFFER : CL_MEM_OBJECT_IMAGE1D;
+    else if (g.ndim == 2)
+        g.type = opts->is_array ? CL_MEM_OBJECT_IMAGE1D_ARRAY : CL_MEM_OBJECT_IMAGE2D;
+    else
+        g.type = opts->is_array ? CL_MEM_OBJECT_IMAGE2D_ARRAY : CL_MEM_OBJECT_IMAGE3D;
+    if (g.type == CL_MEM_OBJECT_IMAGE1D_ARRAY) g.n = opts->shape[1];
+    if (g.type == CL_MEM_OBJECT_IMAGE2D || g.type == CL_MEM_OBJECT_IMAGE2D_ARRAY || g.type == CL_MEM_OBJECT_IMAGE3D)
+        g.h = opts->shape[1];
+    if (g.type == CL_MEM_OBJECT_IMAGE3D) g.d = opts->shape[2];
+    if (g.type == CL_MEM_OBJECT_IMAGE2D_ARRAY) g.n = opts->shape[2];
+    g.elem = clmem_image_format_itemsize(format);
+    return g;
+}
+
+/* The checks of clmem_create_image before the driver (CLMEM__CHECKS). */
+static cl_int clmem__create_image_check(const char *fn, cl_context context, cl_mem_flags flags, clmem_image_format format,
+                                        const clmem_image_options *opts, const clmem__image_geom *g) {
+    const cl_mem_object_type type = g->type;
+    const cl_uint ndim = g->ndim;
+    const size_t w = g->w, h = g->h, d = g->d, n = g->n, elem = g->elem;
+    cl_int err;
+    if (!context) {
+        err = clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL");
+        return err;
+    }
+    if ((err = clmem__check_made(fn, opts->given)) != CL_SUCCESS) return err;
+    if ((err = clmem__check_mem_flags(fn, flags, CLMEM__IMAGE_FLAGS)) != CL_SUCCESS) return err;
+    if ((err = clmem__check_host_ptr(fn, flags, opts->hostbuf)) != CL_SUCCESS) return err;
+    if (ndim == 0) {
+        err = clmem__fail(CL_INVALID_IMAGE_SIZE, fn, "shape is missing or starts with 0: give .shape = {width, ...}");
+        return err;
+    }
+    if (ndim < 3 && opts->shape[ndim] == 0 && ndim + 1 < 3 && opts->shape[ndim + 1] != 0) {
+        err = clmem__fail(CL_INVALID_IMAGE_SIZE, fn, "shape {%zu, %zu, %zu} has a 0 extent before a non-zero one",
+                          opts->shape[0], opts->shape[1], opts->shape[2]);
+        return err;
+    }
+    if ((opts->ndim != 0 || (opts->given & CLMEM_GIVEN_NDIM)) && opts->ndim != ndim) {
+        err = clmem__fail(CL_INVALID_VALUE, fn, ".ndim is %u but shape {%zu, %zu, %zu} has %u non-zero extents",
+                          opts->ndim, opts->shape[0], opts->shape[1], opts->shape[2], ndim);
+        return err;
+    }
+    if (opts->is_array && (ndim == 1 || opts->buffer.mem)) {
+        err = clmem__fail(CL_INVALID_VALUE, fn,
+                          ".is_array needs a shape of 2 ({width, array_size}) or 3 ({width, height, array_size}) "
+                          "dimensions and no .buffer; shape has %u%s",
+                          ndim, opts->buffer.mem ? " and .buffer is given" : "");
+        return err;
+    }
+    if (opts->buffer.mem && ndim != 1) {
+        err = clmem__fail(CL_INVALID_VALUE, fn, ".buffer makes a 1-D buffer image and needs a 1-dimensional shape; "
+                          "shape has %u dimensions", ndim);
+        return err;
+    }
+    if (opts->buffer.mem && opts->hostbuf) {
+        err = clmem__fail(CL_INVALID_HOST_PTR, fn, "a 1-D buffer image takes its data from .buffer; .hostbuf must be NULL");
+        return err;
+    }
+    if ((err = clmem__check_format(fn, format)) != CL_SUCCESS) return err;
+    if ((err = clmem__image_layout_check(fn, type, w, h, d, n, elem, opts->pitches[0], opts->pitches[1],
+                                         opts->hostbuf != NULL, opts->host_size)) != CL_SUCCESS)
+        return err;
+    if (opts->buffer.mem) {
+        size_t need = 0;
+        /* a stale copy of a pooled handle: its block may be another owner's now */
+        if ((err = clmem__buffer_invalid(fn, ".buffer", opts->buffer)) != CL_SUCCESS) return err;
+        if (!clmem__mul_ok(w, elem, &need) || need > opts->buffer.size) {
+            err = clmem__fail(CL_INVALID_IMAGE_SIZE, fn,
+                              "width %zu x element size %zu is more than the %zu bytes of .buffer", w, elem,
+                              opts->buffer.size);
+            return err;
+        }
+        if (opts->buffer.context != context) {
+            err = clmem__fail(CL_INVALID_CONTEXT, fn, ".buffer belongs to context %p, not %p",
+                              (void *)opts->buffer.context, (void *)context);
+            return err;
+        }
+    }
+    if ((err = clmem__check_image_limits(fn, context, type, w, h, d, n)) != CL_SUCCESS) return err;
+    if ((err = clmem__format_supported(fn, context, flags, type, format)) != CL_SUCCESS) return err;
+    return CL_SUCCESS;
+}
+
 CLMEM_API clmem_image (clmem_create_image_opts)(cl_context context, cl_mem_flags flags, clmem_image_format format,
                                              cl_int *errcode_ret, const clmem_image_options *opts) {
     static const char fn[] = "clmem_create_image";
     static const clmem_image_options none = CLMEM_OPTIONS_INIT;
     clmem_image img = clmem__image_empty();
     cl_image_desc desc;
+    clmem__image_geom g;
     cl_mem_object_type type;
-    cl_uint ndim = 0, i;
-    size_t elem, w, h = 1, d = 1, n = 1;
+    size_t elem, w, h, d, n;
     cl_int err = CL_SUCCESS;
     if (!opts) opts = &none;
-    for (i = 0; i < 3 && opts->shape[i] != 0; ++i) ndim = i + 1;
-    w = opts->shape[0];
-    /* the type, from the dimension count and is_array / buffer */
-    if (ndim == 1)
-        type = opts->buffer.mem ? CL_MEM_OBJECT_IMAGE1D_BUFFER : CL_MEM_OBJECT_IMAGE1D;
-    else if (ndim == 2)
-        type = opts->is_array ? CL_MEM_OBJECT_IMAGE1D_ARRAY : CL_MEM_OBJECT_IMAGE2D;
-    else
-        type = opts->is_array ? CL_MEM_OBJECT_IMAGE2D_ARRAY : CL_MEM_OBJECT_IMAGE3D;
-    if (type == CL_MEM_OBJECT_IMAGE1D_ARRAY) n = opts->shape[1];
-    if (type == CL_MEM_OBJECT_IMAGE2D || type == CL_MEM_OBJECT_IMAGE2D_ARRAY || type == CL_MEM_OBJECT_IMAGE3D)
-        h = opts->shape[1];
-    if (type == CL_MEM_OBJECT_IMAGE3D) d = opts->shape[2];
-    if (type == CL_MEM_OBJECT_IMAGE2D_ARRAY) n = opts->shape[2];
-    elem = clmem_image_format_itemsize(format);
-    if (CLMEM__CHECKS) {
-        if (!context) {
-            err = clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL");
-            goto fail;
-        }
-        if ((err = clmem__check_made(fn, opts->given)) != CL_SUCCESS) goto fail;
-        if ((err = clmem__check_mem_flags(fn, flags, CLMEM__IMAGE_FLAGS)) != CL_SUCCESS) goto fail;
-        if ((err = clmem__check_host_ptr(fn, flags, opts->hostbuf)) != CL_SUCCESS) goto fail;
-        if (ndim == 0) {
-            err = clmem__fail(CL_INVALID_IMAGE_SIZE, fn, "shape is missing or starts with 0: give .shape = {width, ...}");
-            goto fail;
-        }
-        if (ndim < 3 && opts->shape[ndim] == 0 && ndim + 1 < 3 && opts->shape[ndim + 1] != 0) {
-            err = clmem__fail(CL_INVALID_IMAGE_SIZE, fn, "shape {%zu, %zu, %zu} has a 0 extent before a non-zero one",
-                              opts->shape[0], opts->shape[1], opts->shape[2]);
-            goto fail;
-        }
-        if ((opts->ndim != 0 || (opts->given & CLMEM_GIVEN_NDIM)) && opts->ndim != ndim) {
-            err = clmem__fail(CL_INVALID_VALUE, fn, ".ndim is %u but shape {%zu, %zu, %zu} has %u non-zero extents",
-                              opts->ndim, opts->shape[0], opts->shape[1], opts->shape[2], ndim);
-            goto fail;
-        }
-        if (opts->is_array && (ndim == 1 || opts->buffer.mem)) {
-            err = clmem__fail(CL_INVALID_VALUE, fn,
-                              ".is_array needs a shape of 2 ({width, array_size}) or 3 ({width, height, array_size}) "
-                              "dimensions and no .buffer; shape has %u%s",
-                              ndim, opts->buffer.mem ? " and .buffer is given" : "");
-            goto fail;
-        }
-        if (opts->buffer.mem && ndim != 1) {
-            err = clmem__fail(CL_INVALID_VALUE, fn, ".buffer makes a 1-D buffer image and needs a 1-dimensional shape; "
-                              "shape has %u dimensions", ndim);
-            goto fail;
-        }
-        if (opts->buffer.mem && opts->hostbuf) {
-            err = clmem__fail(CL_INVALID_HOST_PTR, fn, "a 1-D buffer image takes its data from .buffer; .hostbuf must be NULL");
-            goto fail;
-        }
-        if ((err = clmem__check_format(fn, format)) != CL_SUCCESS) goto fail;
-        if ((err = clmem__image_layout_check(fn, type, w, h, d, n, elem, opts->pitches[0], opts->pitches[1],
-                                             opts->hostbuf != NULL, opts->host_size)) != CL_SUCCESS)
-            goto fail;
-        if (opts->buffer.mem) {
-            size_t need = 0;
-            /* a stale copy of a pooled handle: its block may be another owner's now */
-            if ((err = clmem__buffer_invalid(fn, ".buffer", opts->buffer)) != CL_SUCCESS) goto fail;
-            if (!clmem__mul_ok(w, elem, &need) || need > opts->buffer.size) {
-                err = clmem__fail(CL_INVALID_IMAGE_SIZE, fn,
-                                  "width %zu x element size %zu is more than the %zu bytes of .buffer", w, elem,
-                                  opts->buffer.size);
-                goto fail;
-            }
-            if (opts->buffer.context != context) {
-                err = clmem__fail(CL_INVALID_CONTEXT, fn, ".buffer belongs to context %p, not %p",
-                                  (void *)opts->buffer.context, (void *)context);
-                goto fail;
-            }
-        }
-        if ((err = clmem__check_image_limits(fn, context, type, w, h, d, n)) != CL_SUCCESS) goto fail;
-        if ((err = clmem__format_supported(fn, context, flags, type, format)) != CL_SUCCESS) goto fail;
-    }
+    g = clmem__image_geom_of(opts, format);
+    type = g.type, elem = g.elem, w = g.w, h = g.h, d = g.d, n = g.n;
+    if (CLMEM__CHECKS && (err = clmem__create_image_check(fn, context, flags, format, opts, &g)) != CL_SUCCESS)
+        goto fail;
     memset(&desc, 0, sizeof desc);
     desc.image_type = type;
     desc.image_width = w;
@@ -7370,6 +7415,35 @@ static cl_channel_type clmem__normalized_type(cl_channel_type t) {
     case CL_UNSIGNED_INT16: return CL_UNORM_INT16;
     default: return 0;
     }
+}
+
+/* The channel type of clmem_image_from_array's data: the element type, or with
+   .half_float CL_HALF_FLOAT, with .norm_int its normalized type. */
+static cl_int clmem__array_channel_type(const char *fn, cl_channel_type element_type,
+                                        const clmem_image_from_array_options *opts, cl_channel_type *out) {
+    cl_channel_type ctype = element_type;
+    cl_int err;
+    if (opts->half_float) {
+        if (element_type != CL_UNSIGNED_INT16 && element_type != CL_SIGNED_INT16) {
+            err = clmem__fail(CL_INVALID_VALUE, fn, ".half_float needs 16-bit data (cl_half/uint16_t), not %s",
+                              clmem_channel_type_name(element_type) ? clmem_channel_type_name(element_type) : "this type");
+            return err;
+        }
+        ctype = CL_HALF_FLOAT;
+    }
+    if (opts->norm_int) {
+        ctype = opts->half_float ? 0 : clmem__normalized_type(ctype);
+        if (ctype == 0) {
+            err = clmem__fail(CL_INVALID_VALUE, fn,
+                              ".norm_int needs 8- or 16-bit integer data; %s has no normalized channel type",
+                              opts->half_float ? "HALF_FLOAT"
+                                               : (clmem_channel_type_name(element_type) ? clmem_channel_type_name(element_type)
+                                                                                       : "this type"));
+            return err;
+        }
+    }
+    *out = ctype;
+    return CL_SUCCESS;
 }
 
 /* the name in parentheses: in C a macro of the same name checks the arguments (clmem/compat.h) */
@@ -7440,25 +7514,7 @@ CLMEM_API clmem_image (clmem_image_from_array_opts)(cl_context context, const vo
                           img_dims, ndim);
         goto fail;
     }
-    if (opts->half_float) {
-        if (element_type != CL_UNSIGNED_INT16 && element_type != CL_SIGNED_INT16) {
-            err = clmem__fail(CL_INVALID_VALUE, fn, ".half_float needs 16-bit data (cl_half/uint16_t), not %s",
-                              clmem_channel_type_name(element_type) ? clmem_channel_type_name(element_type) : "this type");
-            goto fail;
-        }
-        ctype = CL_HALF_FLOAT;
-    }
-    if (opts->norm_int) {
-        ctype = opts->half_float ? 0 : clmem__normalized_type(ctype);
-        if (ctype == 0) {
-            err = clmem__fail(CL_INVALID_VALUE, fn,
-                              ".norm_int needs 8- or 16-bit integer data; %s has no normalized channel type",
-                              opts->half_float ? "HALF_FLOAT"
-                                               : (clmem_channel_type_name(element_type) ? clmem_channel_type_name(element_type)
-                                                                                       : "this type"));
-            goto fail;
-        }
-    }
+    if ((err = clmem__array_channel_type(fn, element_type, opts, &ctype)) != CL_SUCCESS) goto fail;
     order = nch == 1 ? CL_R : nch == 2 ? CL_RG : CL_RGBA;
     format = clmem_image_format_create(order, ctype);
     elem = clmem_image_format_itemsize(format);
@@ -7479,14 +7535,7 @@ CLMEM_API clmem_image (clmem_image_from_array_opts)(cl_context context, const vo
     {
         clmem_image img = clmem_create_image_opts(context, flags, format, &err, &io);
         if (err != CL_SUCCESS) {
-            /* rename the function in the message: the caller called image_from_array */
-            char msg[768];
-            const char *m = clmem_last_error_message();
-            size_t skip = strlen("clmem_create_image: ");
-            if (strncmp(m, "clmem_create_image: ", skip) == 0) {
-                snprintf(msg, sizeof msg, "%s", m + skip);
-                clmem__fail(err, fn, "%s", msg);
-            }
+            clmem__refail_as(fn, err); /* the caller called image_from_array */
             goto fail;
         }
         clmem__set_err(errcode_ret, CL_SUCCESS);
@@ -7530,13 +7579,11 @@ CLMEM_API clmem_image clmem_image_from_int_ptr(cl_mem mem, bool retain, cl_int *
 
 CLMEM_API cl_int clmem_image_release(clmem_image *img) {
     cl_mem mem;
-    cl_int err;
     if (!img || !img->mem) return CL_SUCCESS;
     clmem__map_note_use(img->mem, "clmem_image_release");
     mem = img->mem;
     *img = clmem__image_empty();
-    err = clReleaseMemObject(mem);
-    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, "clmem_image_release", "clReleaseMemObject");
+    return clmem__release_mem("clmem_image_release", mem);
 }
 
 CLMEM_API cl_int clmem_image_get_info(clmem_image img, clmem_image_info *info) {
@@ -8154,12 +8201,10 @@ CLMEM_API cl_int clmem_pipe_get_info(clmem_pipe p, clmem_pipe_info *info) {
 
 CLMEM_API cl_int clmem_pipe_release(clmem_pipe *p) {
     cl_mem mem;
-    cl_int err;
     if (!p || !p->mem) return CL_SUCCESS;
     mem = p->mem;
     memset(p, 0, sizeof *p);
-    err = clReleaseMemObject(mem);
-    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, "clmem_pipe_release", "clReleaseMemObject");
+    return clmem__release_mem("clmem_pipe_release", mem);
 }
 
 /* ---- end clmem/pipe.c ---- */
@@ -8264,13 +8309,6 @@ static cl_int clmem__svm_device_caps(const char *fn, cl_device_id dev, cl_bitfie
     return CL_SUCCESS;
 }
 #endif
-
-static void clmem__svm_device_name(cl_device_id dev, char *buf, size_t size) {
-    buf[0] = '\0';
-    /* the name only decorates messages: optional */
-    if (clGetDeviceInfo(dev, CL_DEVICE_NAME, size - 1, buf, NULL) != CL_SUCCESS) snprintf(buf, size, "?");
-    buf[size - 1] = '\0';
-}
 
 /* Free now: clSVMFree while still holding clmem's context reference, then drop it. */
 static void clmem__svm_free_now(clmem__svm_rec *rec) {
@@ -8428,6 +8466,7 @@ static cl_int clmem__svm_check_devices(const char *fn, cl_context ctx, size_t si
     cl_bitfield any = 0;
     cl_ulong max_alloc = 0;
     cl_uint max_align = 0, nvidia = 0;
+    cl_device_id dev0;
     char name[128] = "?";
     if (!devs) return err;
     for (i = 0; i < n && err == CL_SUCCESS; ++i) {
@@ -8441,10 +8480,7 @@ static cl_int clmem__svm_check_devices(const char *fn, cl_context ctx, size_t si
             break;
         }
         nvidia += vendor == CLMEM__VENDOR_NVIDIA;
-        if ((err = clGetDeviceInfo(devs[i], CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof ma, &ma, NULL)) != CL_SUCCESS) {
-            err = clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_MAX_MEM_ALLOC_SIZE");
-            break;
-        }
+        if ((err = clmem__device_max_alloc(fn, devs[i], &ma)) != CL_SUCCESS) break;
         if (max_alloc == 0 || ma < max_alloc) max_alloc = ma;
         if ((err = clGetDeviceInfo(devs[i], CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE, sizeof al, &al, NULL)) != CL_SUCCESS) {
             err = clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE");
@@ -8452,7 +8488,8 @@ static cl_int clmem__svm_check_devices(const char *fn, cl_context ctx, size_t si
         }
         if (max_align == 0 || al < max_align) max_align = al;
     }
-    if (err == CL_SUCCESS) clmem__svm_device_name(devs[0], name, sizeof name);
+    if (err == CL_SUCCESS) clmem__device_name(devs[0], name, sizeof name);
+    dev0 = devs[0];
     CLMEM_FREE(devs);
     if (err != CL_SUCCESS) return err;
     if (!(any & (CLMEM__SVM_CAP_COARSE | CLMEM__SVM_CAP_FINE)))
@@ -8477,11 +8514,7 @@ static cl_int clmem__svm_check_devices(const char *fn, cl_context ctx, size_t si
         return clmem__fail(CL_INVALID_VALUE, fn,
                            "alignment %u is above CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE (%u bytes) of device '%s', the "
                            "largest clSVMAlloc accepts", alignment, max_align, name);
-    if (size && max_alloc && (cl_ulong)size > max_alloc)
-        return clmem__fail(CL_INVALID_BUFFER_SIZE, fn,
-                           "size %zu is above CL_DEVICE_MAX_MEM_ALLOC_SIZE (%llu bytes) of device '%s'", size,
-                           (unsigned long long)max_alloc, name);
-    return CL_SUCCESS;
+    return clmem__check_max_alloc(fn, dev0, "size", size, max_alloc);
 }
 #endif
 
@@ -8965,7 +8998,7 @@ CLMEM_API cl_int clmem_enqueue_svm_migratemem_opts(cl_command_queue queue, const
         if ((err = clmem__device_version(fn, dev, &v)) != CL_SUCCESS) return err;
         if (v < 210) {
             char name[128] = "?";
-            clmem__svm_device_name(dev, name, sizeof name);
+            clmem__device_name(dev, name, sizeof name);
             return clmem__fail(CL_INVALID_OPERATION, fn,
                                "clEnqueueSVMMigrateMem needs OpenCL 2.1; device '%s' is OpenCL %d.%d", name, v / 100,
                                (v / 10) % 10);
@@ -9027,7 +9060,7 @@ CLMEM_API cl_int clmem_kernel_set_exec_info(cl_kernel kernel, const clmem_svm *s
             }
             any |= caps;
         }
-        clmem__svm_device_name(devs[0], name, sizeof name);
+        clmem__device_name(devs[0], name, sizeof name);
         CLMEM_FREE(devs);
         if (CLMEM__CHECKS) {
             if (!(any & (CLMEM__SVM_CAP_COARSE | CLMEM__SVM_CAP_FINE | CLMEM__SVM_CAP_SYSTEM)))
@@ -9845,6 +9878,8 @@ static cl_int clmem__arg_reject(cl_int code, cl_kernel kernel, cl_uint index, co
 
 #endif
 
+/* Over 100 lines on purpose: one switch over the parameter kinds (pointer, image,
+   sampler, scalar/vector), each case the rule of that kind, after the two fast paths. */
 /* clmem__check_kernel_arg(kernel, index, kind, size, value, value_type): CL_SUCCESS
    where the value (kind CLMEM__ARG_KIND_*, size bytes at value; value_type its name
    for messages) fits parameter `index`, or where the parameter's type is not known;
@@ -10039,6 +10074,9 @@ CLMEM_API cl_int clmem__set_arg_svm(cl_kernel kernel, cl_uint index, clmem_svm v
     if (CLMEM__CHECKS) {
         if (!kernel) return clmem__fail(CL_INVALID_KERNEL, fn, "kernel is NULL");
         if ((err = clmem__svm_check_live(fn, "the SVM argument", value, &ctx)) != CL_SUCCESS) return err;
+        /* as for every other handle kind; it also keeps an empty handle from reaching
+           clSetKernelArgSVMPointer on a device without SVM */
+        if (!value.ptr) return clmem__fail(CL_INVALID_ARG_VALUE, fn, "argument %u: the SVM pointer is an empty handle", index);
         if ((err = clmem__check_kernel_arg(kernel, index, CLMEM__ARG_KIND_SVM, sizeof value.ptr, &value.ptr, "clmem_svm")) !=
             CL_SUCCESS)
             return err;
@@ -11133,42 +11171,33 @@ CLMEM_API cl_int clmem__copy_mem_from_mem(cl_command_queue queue, cl_mem dst, cl
     return s.is_image ? clmem__copy_buffer_from_image(queue, d.buffer, s.image, o)
                       : clmem__copy_buffer_from_buffer(queue, d.buffer, s.buffer, o);
 }
-CLMEM_API cl_int clmem__copy_mem_from_host(cl_command_queue queue, cl_mem dst, const void *src, const clmem_copy_options *o) {
-    clmem__any d;
-    cl_int err = clmem__any_of(dst, "dst", &d);
-    if (err != CL_SUCCESS) return err;
-    return d.is_image ? clmem__copy_image_from_host(queue, d.image, src, o) : clmem__copy_buffer_from_host(queue, d.buffer, src, o);
-}
-CLMEM_API cl_int clmem__copy_host_from_mem(cl_command_queue queue, void *dst, cl_mem src, const clmem_copy_options *o) {
-    clmem__any s;
-    cl_int err = clmem__any_of(src, "src", &s);
-    if (err != CL_SUCCESS) return err;
-    return s.is_image ? clmem__copy_host_from_image(queue, dst, s.image, o) : clmem__copy_host_from_buffer(queue, dst, s.buffer, o);
-}
-CLMEM_API cl_int clmem__copy_mem_from_buffer(cl_command_queue queue, cl_mem dst, clmem_buffer src, const clmem_copy_options *o) {
-    clmem__any d;
-    cl_int err = clmem__any_of(dst, "dst", &d);
-    if (err != CL_SUCCESS) return err;
-    return d.is_image ? clmem__copy_image_from_buffer(queue, d.image, src, o) : clmem__copy_buffer_from_buffer(queue, d.buffer, src, o);
-}
-CLMEM_API cl_int clmem__copy_buffer_from_mem(cl_command_queue queue, clmem_buffer dst, cl_mem src, const clmem_copy_options *o) {
-    clmem__any s;
-    cl_int err = clmem__any_of(src, "src", &s);
-    if (err != CL_SUCCESS) return err;
-    return s.is_image ? clmem__copy_buffer_from_image(queue, dst, s.image, o) : clmem__copy_buffer_from_buffer(queue, dst, s.buffer, o);
-}
-CLMEM_API cl_int clmem__copy_mem_from_image(cl_command_queue queue, cl_mem dst, clmem_image src, const clmem_copy_options *o) {
-    clmem__any d;
-    cl_int err = clmem__any_of(dst, "dst", &d);
-    if (err != CL_SUCCESS) return err;
-    return d.is_image ? clmem__copy_image_from_image(queue, d.image, src, o) : clmem__copy_buffer_from_image(queue, d.buffer, src, o);
-}
-CLMEM_API cl_int clmem__copy_image_from_mem(cl_command_queue queue, clmem_image dst, cl_mem src, const clmem_copy_options *o) {
-    clmem__any s;
-    cl_int err = clmem__any_of(src, "src", &s);
-    if (err != CL_SUCCESS) return err;
-    return s.is_image ? clmem__copy_image_from_image(queue, dst, s.image, o) : clmem__copy_image_from_buffer(queue, dst, s.buffer, o);
-}
+/* The pairs with one raw side: the raw side is looked up (clmem__any_of), then the
+   image's or the buffer's pair copies. CLMEM__RAW_DST(kind, T): dst a cl_mem, src a
+   `kind` of type T; CLMEM__RAW_SRC(kind, T): the reverse. */
+#define CLMEM__RAW_DST(kind, T)                                                                                   \
+    CLMEM_API cl_int clmem__copy_mem_from_##kind(cl_command_queue queue, cl_mem dst, T src, const clmem_copy_options *o) { \
+        clmem__any d;                                                                                             \
+        cl_int err = clmem__any_of(dst, "dst", &d);                                                               \
+        if (err != CL_SUCCESS) return err;                                                                        \
+        return d.is_image ? clmem__copy_image_from_##kind(queue, d.image, src, o)                                 \
+                          : clmem__copy_buffer_from_##kind(queue, d.buffer, src, o);                              \
+    }
+#define CLMEM__RAW_SRC(kind, T)                                                                                   \
+    CLMEM_API cl_int clmem__copy_##kind##_from_mem(cl_command_queue queue, T dst, cl_mem src, const clmem_copy_options *o) { \
+        clmem__any s;                                                                                             \
+        cl_int err = clmem__any_of(src, "src", &s);                                                               \
+        if (err != CL_SUCCESS) return err;                                                                        \
+        return s.is_image ? clmem__copy_##kind##_from_image(queue, dst, s.image, o)                               \
+                          : clmem__copy_##kind##_from_buffer(queue, dst, s.buffer, o);                            \
+    }
+CLMEM__RAW_DST(host, const void *)
+CLMEM__RAW_DST(buffer, clmem_buffer)
+CLMEM__RAW_DST(image, clmem_image)
+CLMEM__RAW_SRC(host, void *)
+CLMEM__RAW_SRC(buffer, clmem_buffer)
+CLMEM__RAW_SRC(image, clmem_image)
+#undef CLMEM__RAW_DST
+#undef CLMEM__RAW_SRC
 
 CLMEM_API cl_int clmem__copy_unsupported(cl_command_queue queue, ...) {
     (void)queue;
@@ -13192,10 +13221,28 @@ static cl_int clmem__pinned_queue_facts(const char *fn, cl_command_queue queue, 
     if ((err = clmem__queue_context_of(fn, queue, ctx)) != CL_SUCCESS ||
         (err = clmem__queue_device_of(fn, queue, dev)) != CL_SUCCESS)
         return err;
-    *max_alloc = 0;
-    if (clGetDeviceInfo(*dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof *max_alloc, max_alloc, NULL) != CL_SUCCESS ||
-        *max_alloc == 0)
-        *max_alloc = (cl_ulong)SIZE_MAX;
+    if ((err = clmem__device_max_alloc(fn, *dev, max_alloc)) != CL_SUCCESS) return err;
+    if (*max_alloc == 0) *max_alloc = (cl_ulong)SIZE_MAX; /* the driver states no limit */
+    return CL_SUCCESS;
+}
+
+/* clmem__staging_pays(fn, dev, &pays): whether copies through pinned memory pay on
+   dev: not on a CPU device nor on one that shares the host's memory (both copy
+   pageable memory as fast as pinned). A failed query is its code, named; but
+   CL_DEVICE_HOST_UNIFIED_MEMORY is deprecated from OpenCL 2.0, and a driver that no
+   longer knows it (CL_INVALID_VALUE) has said "not known to be unified". The one rule
+   of the stager's and the device link's default thresholds. */
+static cl_int clmem__staging_pays(const char *fn, cl_device_id dev, bool *pays) {
+    cl_device_type type = 0;
+    cl_bool unified = CL_FALSE;
+    cl_int err = clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+    *pays = false;
+    if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_TYPE");
+    if (type & CL_DEVICE_TYPE_CPU) return CL_SUCCESS;
+    err = clGetDeviceInfo(dev, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof unified, &unified, NULL);
+    if (err != CL_SUCCESS && err != CL_INVALID_VALUE)
+        return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_HOST_UNIFIED_MEMORY");
+    *pays = err != CL_SUCCESS || !unified;
     return CL_SUCCESS;
 }
 
@@ -13279,10 +13326,8 @@ CLMEM_API clmem_pinned_allocation clmem_pinned_allocation_create(cl_command_queu
         clmem__set_err(errcode_ret, CL_SUCCESS);
         return a;
     }
-    if (CLMEM__CHECKS && (cl_ulong)size > max_alloc) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_BUFFER_SIZE, fn,
-                                                "size %zu is above CL_DEVICE_MAX_MEM_ALLOC_SIZE (%llu bytes) of the "
-                                                "queue's device", size, (unsigned long long)max_alloc));
+    if (CLMEM__CHECKS && (err = clmem__check_max_alloc(fn, dev, "size", size, max_alloc)) != CL_SUCCESS) {
+        clmem__set_err(errcode_ret, err);
         return a;
     }
     blk = clmem__pool_record_global();
@@ -13673,11 +13718,11 @@ CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_
     cl_context ctx = NULL;
     cl_device_id dev = NULL;
     cl_ulong max_alloc;
-    cl_device_type type = 0;
-    cl_bool unified = CL_FALSE;
+    bool pays = false;
     cl_int err;
     unsigned i;
-    if ((err = clmem__pinned_queue_facts(fn, queue, &ctx, &dev, &max_alloc)) != CL_SUCCESS) {
+    if ((err = clmem__pinned_queue_facts(fn, queue, &ctx, &dev, &max_alloc)) != CL_SUCCESS ||
+        (err = clmem__staging_pays(fn, dev, &pays)) != CL_SUCCESS) {
         clmem__set_err(errcode_ret, err);
         return NULL;
     }
@@ -13694,10 +13739,8 @@ CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_
                                                 threads, CLMEM_STAGER_MAX_THREADS, CLMEM_STAGER_DEFAULT_THREADS));
         return NULL;
     }
-    if (CLMEM__CHECKS && (cl_ulong)slot_size > max_alloc) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_BUFFER_SIZE, fn,
-                                                "slot_size %zu is above CL_DEVICE_MAX_MEM_ALLOC_SIZE (%llu bytes) of "
-                                                "the queue's device", slot_size, (unsigned long long)max_alloc));
+    if (CLMEM__CHECKS && (err = clmem__check_max_alloc(fn, dev, "slot_size", slot_size, max_alloc)) != CL_SUCCESS) {
+        clmem__set_err(errcode_ret, err);
         return NULL;
     }
     st = CLMEM__CAST(clmem_stager *, CLMEM_MALLOC(sizeof *st));
@@ -13721,12 +13764,7 @@ CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_
     st->context = ctx;
     st->slot_size = slot_size;
     st->nthreads = threads;
-    /* staging pays on a discrete device only: PoCL's CPU device, an integrated GPU
-       sharing the host's memory copy pageable memory as fast as pinned */
-    clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof type, &type, NULL);
-    if (clGetDeviceInfo(dev, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof unified, &unified, NULL) != CL_SUCCESS)
-        unified = CL_FALSE;
-    st->threshold = ((type & CL_DEVICE_TYPE_CPU) || unified) ? CLMEM_STAGER_NEVER : CLMEM_STAGER_DEFAULT_THRESHOLD;
+    st->threshold = pays ? CLMEM_STAGER_DEFAULT_THRESHOLD : CLMEM_STAGER_NEVER;
     for (i = 0; i < slots; ++i) {
         const char *call = "";
         err = clmem__pinned_make(queue, ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, slot_size, &st->slot_mem[i],
@@ -14157,15 +14195,9 @@ static cl_int clmem__link_default_threshold(const char *fn, cl_device_id a, cl_d
     *out = CLMEM_DEVICE_LINK_NEVER;
     if (a == b) return CL_SUCCESS;
     for (i = 0; i < 2; ++i) {
-        cl_device_type type = 0;
-        cl_bool unified = CL_FALSE;
-        cl_int err = clGetDeviceInfo(d[i], CL_DEVICE_TYPE, sizeof type, &type, NULL);
-        if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_TYPE");
-        /* CL_DEVICE_HOST_UNIFIED_MEMORY is deprecated from OpenCL 2.0 and may be refused
-           there: a refusal means "not known to be unified" */
-        if (clGetDeviceInfo(d[i], CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof unified, &unified, NULL) != CL_SUCCESS)
-            unified = CL_FALSE;
-        if ((type & CL_DEVICE_TYPE_CPU) || unified) return CL_SUCCESS;
+        bool pays = false;
+        cl_int err = clmem__staging_pays(fn, d[i], &pays);
+        if (err != CL_SUCCESS || !pays) return err;
     }
     *out = CLMEM_DEVICE_LINK_DEFAULT_THRESHOLD;
     return CL_SUCCESS;
@@ -14185,13 +14217,19 @@ static cl_int clmem__link_drain(clmem_device_link *l) {
     return first;
 }
 
-static void clmem__link_free(clmem_device_link *l) {
+/* Free the link; the first failure of the slots' releases (their messages stand). */
+static cl_int clmem__link_free(clmem_device_link *l) {
+    cl_int first = CL_SUCCESS;
     unsigned i;
-    for (i = 0; i < l->slots; ++i) clmem_pinned_allocation_release(&l->slot[i]);
+    for (i = 0; i < l->slots; ++i) {
+        cl_int err = clmem_pinned_allocation_release(&l->slot[i]);
+        if (err != CL_SUCCESS && first == CL_SUCCESS) first = err;
+    }
     if (l->src_queue) clReleaseCommandQueue(l->src_queue);
     if (l->dst_queue) clReleaseCommandQueue(l->dst_queue);
     clmem__mutex_destroy(&l->lock);
     CLMEM_FREE(l);
+    return first;
 }
 
 /* The facts create needs of its queues: one context, their devices, the size limit. */
@@ -14305,8 +14343,9 @@ static cl_int clmem__link_piece(clmem_device_link *l, unsigned s, cl_mem dst, si
     clReleaseEvent(read);
     if (l->last_write[s]) clReleaseEvent(l->last_write[s]);
     l->last_write[s] = write;
-    clFlush(l->src_queue);
-    clFlush(l->dst_queue);
+    /* the write waits for a read of another queue: that queue must be flushed */
+    if ((err = clFlush(l->src_queue)) != CL_SUCCESS || (err = clFlush(l->dst_queue)) != CL_SUCCESS)
+        return clmem__cl_fail(err, clmem__link_copy_fn, "clFlush");
     return CL_SUCCESS;
 }
 
@@ -14358,7 +14397,7 @@ static cl_int clmem__link_staged(clmem_device_link *l, clmem_buffer dst, clmem_b
     if (o->event) {
         err = clEnqueueMarkerWithWaitList(l->dst_queue, n, last, o->event);
         if (err != CL_SUCCESS) return clmem__cl_fail(err, clmem__link_copy_fn, "clEnqueueMarkerWithWaitList");
-        clFlush(l->dst_queue);
+        if ((err = clFlush(l->dst_queue)) != CL_SUCCESS) return clmem__cl_fail(err, clmem__link_copy_fn, "clFlush");
     }
     if (clmem__device_wait(o) && (err = clWaitForEvents(n, last)) != CL_SUCCESS)
         return clmem__cl_fail(err, clmem__link_copy_fn, "clWaitForEvents");
@@ -14380,11 +14419,11 @@ static cl_int clmem__link_direct(clmem_device_link *l, clmem_buffer dst, clmem_b
             if (!waits) return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the wait list");
         }
         err = clEnqueueMarkerWithWaitList(l->src_queue, 0, NULL, &mark);
-        if (err != CL_SUCCESS) {
+        if (err != CL_SUCCESS || (err = clFlush(l->src_queue)) != CL_SUCCESS) {
+            if (mark) clReleaseEvent(mark);
             if (waits != small) CLMEM_FREE(waits);
-            return clmem__cl_fail(err, fn, "clEnqueueMarkerWithWaitList");
+            return clmem__cl_fail(err, fn, mark ? "clFlush" : "clEnqueueMarkerWithWaitList");
         }
-        clFlush(l->src_queue);
         if (nw) memcpy(waits, o->wait_for, nw * sizeof *waits);
         waits[nw++] = mark;
     } else {
@@ -14447,8 +14486,11 @@ CLMEM_API cl_int clmem_device_link_release(clmem_device_link *l) {
     clmem__lock(&l->lock);
     err = clmem__link_drain(l);
     clmem__unlock(&l->lock);
-    clmem__link_free(l);
-    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, "clmem_device_link_release", "clWaitForEvents");
+    if (err != CL_SUCCESS) {
+        clmem__link_free(l);
+        return clmem__cl_fail(err, "clmem_device_link_release", "clWaitForEvents");
+    }
+    return clmem__link_free(l);
 }
 /* ---- end clmem/device_link.c ---- */
 
@@ -14611,6 +14653,10 @@ static void clmem__cache_watch(cl_context ctx) {
 #endif
 }
 
+/* Over 100 lines on purpose: one lock protocol read top to bottom (look up under the
+   lock, compute outside it, then insert or take the entry another thread inserted
+   meanwhile, with the eviction); split, its hand-offs of the lock would be harder to
+   check than its length. */
 CLMEM_API cl_int clmem_first_arg_dependent_memoize(clmem_first_arg_cache *cache, void *cl_object, const void *args,
                                                    size_t args_size, void *value_out, void *user) {
     static const char *const fn = "clmem_first_arg_dependent_memoize";
@@ -15007,36 +15053,49 @@ CLMEM_API cl_int clmem_get_fast_inaccurate_build_options_desc(const clmem_device
 
 /* ---- SIMD group size ---- */
 
+/* clmem__probe_kernel(fn, dev, src, name, &ctx, &prg, &knl): kernel `name` of src
+   built for dev in *ctx (the caller's, retained, or, when *ctx is NULL, a context of
+   its own). On failure the failed call is named and *prg and *knl are what was made
+   (NULL or to release); the caller releases them and *ctx on every path, and *ctx is
+   NULL only when no context could be made. */
+static cl_int clmem__probe_kernel(const char *fn, cl_device_id dev, const char *src, const char *name, cl_context *ctx,
+                                  cl_program *prg, cl_kernel *knl) {
+    cl_int err = CL_SUCCESS;
+    *prg = NULL;
+    *knl = NULL;
+    if (*ctx) {
+        clRetainContext(*ctx);
+    } else {
+        *ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+        if (err != CL_SUCCESS) {
+            *ctx = NULL;
+            return clmem__cl_fail(err, fn, "clCreateContext (for the probe kernel)");
+        }
+    }
+    *prg = clCreateProgramWithSource(*ctx, 1, &src, NULL, &err);
+    if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clCreateProgramWithSource (probe kernel)");
+    if ((err = clBuildProgram(*prg, 1, &dev, "", NULL, NULL)) != CL_SUCCESS)
+        return clmem__cl_fail(err, fn, "clBuildProgram (probe kernel)");
+    *knl = clCreateKernel(*prg, name, &err);
+    if (err != CL_SUCCESS) return clmem__fail(err, fn, "clCreateKernel(%s) failed with %s (%d)", name, clmem_error_string(err), (int)err);
+    return CL_SUCCESS;
+}
+
 /* clmem__preferred_multiple: CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE of a trivial
    kernel (PyOpenCL's reasonable_work_group_size_multiple), built once per device. */
 static cl_int clmem__multiple_compute(void *obj, const void *args, size_t n, void *value, void *user) {
     static const char *const fn = "clmem_get_simd_group_size";
     static const char *src = "__kernel void knl(__global float *a) { a[get_global_id(0)] = 0; }";
     cl_device_id dev = CLMEM__CAST(cl_device_id, obj);
-    cl_context ctx;
-    cl_program prg = NULL;
-    cl_kernel knl = NULL;
+    cl_context ctx = NULL;
+    cl_program prg;
+    cl_kernel knl;
     size_t multiple = 0;
     cl_int err;
     (void)args;
     (void)n;
     (void)user;
-    ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
-    if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clCreateContext");
-    prg = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
-    if (err != CL_SUCCESS) {
-        clmem__cl_fail(err, fn, "clCreateProgramWithSource");
-        goto done;
-    }
-    if ((err = clBuildProgram(prg, 1, &dev, "", NULL, NULL)) != CL_SUCCESS) {
-        clmem__cl_fail(err, fn, "clBuildProgram");
-        goto done;
-    }
-    knl = clCreateKernel(prg, "knl", &err);
-    if (err != CL_SUCCESS) {
-        clmem__cl_fail(err, fn, "clCreateKernel");
-        goto done;
-    }
+    if ((err = clmem__probe_kernel(fn, dev, src, "knl", &ctx, &prg, &knl)) != CL_SUCCESS) goto done;
     err = clGetKernelWorkGroupInfo(knl, dev, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, sizeof multiple, &multiple,
                                    NULL);
     if (err != CL_SUCCESS) clmem__cl_fail(err, fn, "clGetKernelWorkGroupInfo(CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE)");
@@ -15044,7 +15103,7 @@ static cl_int clmem__multiple_compute(void *obj, const void *args, size_t n, voi
 done:
     if (knl) clReleaseKernel(knl);
     if (prg) clReleaseProgram(prg);
-    clReleaseContext(ctx);
+    if (ctx) clReleaseContext(ctx);
     return err;
 }
 static clmem_first_arg_cache clmem__multiple_cache = CLMEM_FIRST_ARG_CACHE_INIT(
@@ -15140,32 +15199,13 @@ static cl_int clmem__struct_probe_compute(void *obj, const void *args, size_t n,
                              "__kernel void test_knl(struct two_things x) { }\n";
     cl_device_id dev = CLMEM__CAST(cl_device_id, obj);
     cl_context ctx = CLMEM__CAST(cl_context, user);
-    cl_program prg = NULL;
-    cl_kernel knl = NULL;
+    cl_program prg;
+    cl_kernel knl;
     cl_uint num_args = 0;
-    cl_int err = CL_SUCCESS;
+    cl_int err;
     (void)args;
     (void)n;
-    if (ctx) {
-        clRetainContext(ctx);
-    } else {
-        ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
-        if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clCreateContext (for the probe kernel)");
-    }
-    prg = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
-    if (err != CL_SUCCESS) {
-        clmem__cl_fail(err, fn, "clCreateProgramWithSource (probe kernel)");
-        goto done;
-    }
-    if ((err = clBuildProgram(prg, 1, &dev, "", NULL, NULL)) != CL_SUCCESS) {
-        clmem__cl_fail(err, fn, "clBuildProgram (probe kernel)");
-        goto done;
-    }
-    knl = clCreateKernel(prg, "test_knl", &err);
-    if (err != CL_SUCCESS) {
-        clmem__cl_fail(err, fn, "clCreateKernel(test_knl)");
-        goto done;
-    }
+    if ((err = clmem__probe_kernel(fn, dev, src, "test_knl", &ctx, &prg, &knl)) != CL_SUCCESS) goto done;
     if ((err = clGetKernelInfo(knl, CL_KERNEL_NUM_ARGS, sizeof num_args, &num_args, NULL)) != CL_SUCCESS) {
         clmem__cl_fail(err, fn, "clGetKernelInfo(CL_KERNEL_NUM_ARGS)");
         goto done;
@@ -15175,7 +15215,7 @@ static cl_int clmem__struct_probe_compute(void *obj, const void *args, size_t n,
 done:
     if (knl) clReleaseKernel(knl);
     if (prg) clReleaseProgram(prg);
-    clReleaseContext(ctx);
+    if (ctx) clReleaseContext(ctx);
     return err;
 }
 static clmem_first_arg_cache clmem__struct_probe_cache = CLMEM_FIRST_ARG_CACHE_INIT(
@@ -15384,6 +15424,10 @@ static CLMEM__PRINTF(2, 3) void clmem__sb_printf(clmem__strbuf *b, const char *f
     }
 }
 
+/* clmem__conflicts: PyOpenCL's characterize.why_not_local_access_conflict_free, one
+   loop over the work items of a simulated access with the explanation written as it
+   goes. Over 100 lines on purpose: it stays line for line comparable with PyOpenCL's
+   function, which is one function too. */
 static cl_int clmem__conflicts(const char *fn, const clmem_device_description *d, size_t itemsize, size_t rank,
                                const size_t *shape, const size_t *stored_shape, cl_uint *multiplicity,
                                char *explanation, size_t size, size_t *size_ret) {

@@ -287,17 +287,20 @@ static inline void clmem__log(clmem_log_level level, cl_int code, const char *me
     if (fn) fn(level, code, message, user);
 }
 
+/* clmem__format(buf, size, fn, fmt, ap): "fn: <formatted>" into buf, cut to size. */
+static inline void clmem__format(char *buf, size_t size, const char *fn, const char *fmt, va_list ap) {
+    int n = snprintf(buf, size, "%s: ", fn);
+    if (n < 0) n = 0;
+    if ((size_t)n < size) vsnprintf(buf + n, size - (size_t)n, fmt, ap);
+}
+
 /* clmem__fail(code, fn, fmt, ...): record "fn: <formatted>" as this thread's message,
    log it, and return code. Every rejection in clmem goes through here. */
 static inline CLMEM__PRINTF(3, 4) cl_int clmem__fail(cl_int code, const char *fn, const char *fmt, ...) {
     va_list ap;
-    int n = snprintf(clmem__message, sizeof clmem__message, "%s: ", fn);
-    if (n < 0) n = 0;
-    if ((size_t)n < sizeof clmem__message) {
-        va_start(ap, fmt);
-        vsnprintf(clmem__message + n, sizeof clmem__message - (size_t)n, fmt, ap);
-        va_end(ap);
-    }
+    va_start(ap, fmt);
+    clmem__format(clmem__message, sizeof clmem__message, fn, fmt, ap);
+    va_end(ap);
     clmem__log(CLMEM_LOG_ERROR, code, clmem__message);
     return code;
 }
@@ -307,17 +310,20 @@ static inline cl_int clmem__cl_fail(cl_int code, const char *fn, const char *cal
     return clmem__fail(code, fn, "%s failed with %s (%d)", call, clmem_error_string(code), (int)code);
 }
 
+/* clmem__release_mem(fn, mem): the release of a handle's cl_mem (the handle already
+   emptied), its failure named in fn's message. */
+static cl_int clmem__release_mem(const char *fn, cl_mem mem) {
+    cl_int err = clReleaseMemObject(mem);
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clReleaseMemObject");
+}
+
 /* clmem__warn(fn, fmt, ...): a warning, to the log only (the error message is kept). */
 static inline CLMEM__PRINTF(2, 3) void clmem__warn(const char *fn, const char *fmt, ...) {
     char buf[768];
     va_list ap;
-    int n = snprintf(buf, sizeof buf, "%s: ", fn);
-    if (n < 0) n = 0;
-    if ((size_t)n < sizeof buf) {
-        va_start(ap, fmt);
-        vsnprintf(buf + n, sizeof buf - (size_t)n, fmt, ap);
-        va_end(ap);
-    }
+    va_start(ap, fmt);
+    clmem__format(buf, sizeof buf, fn, fmt, ap);
+    va_end(ap);
     clmem__log(CLMEM_LOG_WARNING, CL_SUCCESS, buf);
 }
 
@@ -483,6 +489,34 @@ static inline cl_int clmem__device_version(const char *fn, cl_device_id dev, int
     if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_VERSION");
     *version = clmem__parse_opencl_version(v);
     return CL_SUCCESS;
+}
+
+/* clmem__device_name(dev, buf, size): the device's CL_DEVICE_NAME for a message, "?"
+   when the query fails (the name only decorates the message: optional). */
+static void clmem__device_name(cl_device_id dev, char *buf, size_t size) {
+    buf[0] = '\0';
+    if (clGetDeviceInfo(dev, CL_DEVICE_NAME, size - 1, buf, NULL) != CL_SUCCESS) snprintf(buf, size, "?");
+    buf[size - 1] = '\0';
+}
+
+/* clmem__device_max_alloc(fn, dev, &max): CL_DEVICE_MAX_MEM_ALLOC_SIZE of dev (0: the
+   driver states no limit). A failed query keeps its code and is named; *max is then 0. */
+static cl_int clmem__device_max_alloc(const char *fn, cl_device_id dev, cl_ulong *max) {
+    cl_int err = clGetDeviceInfo(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof *max, max, NULL);
+    if (err == CL_SUCCESS) return CL_SUCCESS;
+    *max = 0;
+    return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_MAX_MEM_ALLOC_SIZE");
+}
+
+/* clmem__check_max_alloc(fn, dev, what, size, max): CL_INVALID_BUFFER_SIZE, worded,
+   when the argument `what` (size bytes) is above max, the CL_DEVICE_MAX_MEM_ALLOC_SIZE
+   of dev (0: no limit). The one wording of that refusal. */
+static cl_int clmem__check_max_alloc(const char *fn, cl_device_id dev, const char *what, size_t size, cl_ulong max) {
+    char name[128];
+    if (max == 0 || (cl_ulong)size <= max) return CL_SUCCESS;
+    clmem__device_name(dev, name, sizeof name);
+    return clmem__fail(CL_INVALID_BUFFER_SIZE, fn, "%s %zu is above CL_DEVICE_MAX_MEM_ALLOC_SIZE (%llu bytes) of device '%s'",
+                       what, size, (unsigned long long)max, name);
 }
 
 /* clmem__mem_flags_text(flags, buf, size): the bits of a cl_mem_flags (or

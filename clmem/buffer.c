@@ -56,17 +56,8 @@ static cl_int clmem__check_alloc_size(const char *fn, cl_context ctx, size_t siz
     if (!devs) return result;
     for (i = 0; i < n && result == CL_SUCCESS; ++i) {
         cl_ulong max = 0;
-        cl_int err = clGetDeviceInfo(devs[i], CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max, &max, NULL);
-        if (err != CL_SUCCESS) {
-            result = clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_MAX_MEM_ALLOC_SIZE");
-        } else if (max && (cl_ulong)size > max) {
-            char name[96] = {0};
-            /* the name only decorates the message: optional */
-            if (clGetDeviceInfo(devs[i], CL_DEVICE_NAME, sizeof name - 1, name, NULL) != CL_SUCCESS) name[0] = '\0';
-            result = clmem__fail(CL_INVALID_BUFFER_SIZE, fn,
-                                 "size %zu is above CL_DEVICE_MAX_MEM_ALLOC_SIZE (%llu) of device '%s'", size,
-                                 (unsigned long long)max, name);
-        }
+        if ((result = clmem__device_max_alloc(fn, devs[i], &max)) == CL_SUCCESS)
+            result = clmem__check_max_alloc(fn, devs[i], "size", size, max);
     }
     CLMEM_FREE(devs);
     return result;
@@ -164,15 +155,13 @@ CLMEM_API clmem_buffer clmem_buffer_from_int_ptr(cl_mem mem, bool retain, cl_int
 }
 
 CLMEM_API cl_int clmem_buffer_release(clmem_buffer *buf) {
-    cl_int err;
     cl_mem mem;
     if (!buf || !buf->mem) return CL_SUCCESS;
     clmem__map_note_use(buf->mem, "clmem_buffer_release");
     if (buf->pool) return CLMEM__CAST(const clmem__buffer_owner *, buf->pool)->release(buf);
     mem = buf->mem;
     *buf = clmem__buffer_empty();
-    err = clReleaseMemObject(mem);
-    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, "clmem_buffer_release", "clReleaseMemObject");
+    return clmem__release_mem("clmem_buffer_release", mem);
 }
 
 /* clmem__check_sub_flags(fn, parent, flags): what a sub-buffer may ask of its parent. */

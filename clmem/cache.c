@@ -157,6 +157,10 @@ static void clmem__cache_watch(cl_context ctx) {
 #endif
 }
 
+/* Over 100 lines on purpose: one lock protocol read top to bottom (look up under the
+   lock, compute outside it, then insert or take the entry another thread inserted
+   meanwhile, with the eviction); split, its hand-offs of the lock would be harder to
+   check than its length. */
 CLMEM_API cl_int clmem_first_arg_dependent_memoize(clmem_first_arg_cache *cache, void *cl_object, const void *args,
                                                    size_t args_size, void *value_out, void *user) {
     static const char *const fn = "clmem_first_arg_dependent_memoize";

@@ -133,6 +133,16 @@ CLMEM_API size_t clmem_first_arg_caches_forget(void *cl_object);
     NULL or an unused cache). Thread safety: any thread; stale as soon as it returns. */
 CLMEM_API size_t clmem_first_arg_cache_size(const clmem_first_arg_cache *cache);
 
+/* The destroy adapter and the cache of a memoized name (both macros below; the
+   compute adapter name##_clmem__compute comes first). */
+#define CLMEM__MEMOIZE_CACHE(name, key_kind, T, destroy)                                             \
+    static void name##_clmem__destroy(void *v_) {                                                    \
+        void (*d_)(T *) = destroy;                                                                   \
+        if (d_) d_((T *)v_);                                                                         \
+    }                                                                                                \
+    static clmem_first_arg_cache name##_clmem__cache = CLMEM_FIRST_ARG_CACHE_INIT(                   \
+        #name, key_kind, sizeof(T), name##_clmem__compute, name##_clmem__destroy);
+
 /** CLMEM_CONTEXT_DEPENDENT_MEMOIZE(name, T, compute, destroy): define
         static cl_int name(cl_context ctx, T *out);
     which returns compute's value for ctx, computing it once per context (PyOpenCL's
@@ -148,12 +158,7 @@ CLMEM_API size_t clmem_first_arg_cache_size(const clmem_first_arg_cache *cache);
         (void)a_; (void)n_; (void)u_;                                                                \
         return compute((cl_context)o_, (T *)v_);                                                     \
     }                                                                                                \
-    static void name##_clmem__destroy(void *v_) {                                                    \
-        void (*d_)(T *) = destroy;                                                                   \
-        if (d_) d_((T *)v_);                                                                         \
-    }                                                                                                \
-    static clmem_first_arg_cache name##_clmem__cache = CLMEM_FIRST_ARG_CACHE_INIT(                   \
-        #name, CLMEM_CACHE_KEY_CONTEXT, sizeof(T), name##_clmem__compute, name##_clmem__destroy);    \
+    CLMEM__MEMOIZE_CACHE(name, CLMEM_CACHE_KEY_CONTEXT, T, destroy)                                  \
     static cl_int name(cl_context ctx_, T *out_) {                                                   \
         return clmem_first_arg_dependent_memoize(&name##_clmem__cache, (void *)ctx_, 0, 0, out_, 0); \
     }
@@ -172,12 +177,7 @@ CLMEM_API size_t clmem_first_arg_cache_size(const clmem_first_arg_cache *cache);
         (void)n_; (void)u_;                                                                          \
         return compute((ObjT)o_, (const ArgT *)a_, (T *)v_);                                         \
     }                                                                                                \
-    static void name##_clmem__destroy(void *v_) {                                                    \
-        void (*d_)(T *) = destroy;                                                                   \
-        if (d_) d_((T *)v_);                                                                         \
-    }                                                                                                \
-    static clmem_first_arg_cache name##_clmem__cache = CLMEM_FIRST_ARG_CACHE_INIT(                   \
-        #name, key_kind, sizeof(T), name##_clmem__compute, name##_clmem__destroy);                   \
+    CLMEM__MEMOIZE_CACHE(name, key_kind, T, destroy)                                                 \
     static cl_int name(ObjT obj_, const ArgT *args_, T *out_) {                                      \
         return clmem_first_arg_dependent_memoize(&name##_clmem__cache, (void *)obj_, args_,          \
                                                  sizeof(ArgT), out_, 0);                             \

@@ -250,36 +250,49 @@ CLMEM_API cl_int clmem_get_fast_inaccurate_build_options_desc(const clmem_device
 
 /* ---- SIMD group size ---- */
 
+/* clmem__probe_kernel(fn, dev, src, name, &ctx, &prg, &knl): kernel `name` of src
+   built for dev in *ctx (the caller's, retained, or, when *ctx is NULL, a context of
+   its own). On failure the failed call is named and *prg and *knl are what was made
+   (NULL or to release); the caller releases them and *ctx on every path, and *ctx is
+   NULL only when no context could be made. */
+static cl_int clmem__probe_kernel(const char *fn, cl_device_id dev, const char *src, const char *name, cl_context *ctx,
+                                  cl_program *prg, cl_kernel *knl) {
+    cl_int err = CL_SUCCESS;
+    *prg = NULL;
+    *knl = NULL;
+    if (*ctx) {
+        clRetainContext(*ctx);
+    } else {
+        *ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+        if (err != CL_SUCCESS) {
+            *ctx = NULL;
+            return clmem__cl_fail(err, fn, "clCreateContext (for the probe kernel)");
+        }
+    }
+    *prg = clCreateProgramWithSource(*ctx, 1, &src, NULL, &err);
+    if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clCreateProgramWithSource (probe kernel)");
+    if ((err = clBuildProgram(*prg, 1, &dev, "", NULL, NULL)) != CL_SUCCESS)
+        return clmem__cl_fail(err, fn, "clBuildProgram (probe kernel)");
+    *knl = clCreateKernel(*prg, name, &err);
+    if (err != CL_SUCCESS) return clmem__fail(err, fn, "clCreateKernel(%s) failed with %s (%d)", name, clmem_error_string(err), (int)err);
+    return CL_SUCCESS;
+}
+
 /* clmem__preferred_multiple: CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE of a trivial
    kernel (PyOpenCL's reasonable_work_group_size_multiple), built once per device. */
 static cl_int clmem__multiple_compute(void *obj, const void *args, size_t n, void *value, void *user) {
     static const char *const fn = "clmem_get_simd_group_size";
     static const char *src = "__kernel void knl(__global float *a) { a[get_global_id(0)] = 0; }";
     cl_device_id dev = CLMEM__CAST(cl_device_id, obj);
-    cl_context ctx;
-    cl_program prg = NULL;
-    cl_kernel knl = NULL;
+    cl_context ctx = NULL;
+    cl_program prg;
+    cl_kernel knl;
     size_t multiple = 0;
     cl_int err;
     (void)args;
     (void)n;
     (void)user;
-    ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
-    if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clCreateContext");
-    prg = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
-    if (err != CL_SUCCESS) {
-        clmem__cl_fail(err, fn, "clCreateProgramWithSource");
-        goto done;
-    }
-    if ((err = clBuildProgram(prg, 1, &dev, "", NULL, NULL)) != CL_SUCCESS) {
-        clmem__cl_fail(err, fn, "clBuildProgram");
-        goto done;
-    }
-    knl = clCreateKernel(prg, "knl", &err);
-    if (err != CL_SUCCESS) {
-        clmem__cl_fail(err, fn, "clCreateKernel");
-        goto done;
-    }
+    if ((err = clmem__probe_kernel(fn, dev, src, "knl", &ctx, &prg, &knl)) != CL_SUCCESS) goto done;
     err = clGetKernelWorkGroupInfo(knl, dev, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, sizeof multiple, &multiple,
                                    NULL);
     if (err != CL_SUCCESS) clmem__cl_fail(err, fn, "clGetKernelWorkGroupInfo(CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE)");
@@ -287,7 +300,7 @@ static cl_int clmem__multiple_compute(void *obj, const void *args, size_t n, voi
 done:
     if (knl) clReleaseKernel(knl);
     if (prg) clReleaseProgram(prg);
-    clReleaseContext(ctx);
+    if (ctx) clReleaseContext(ctx);
     return err;
 }
 static clmem_first_arg_cache clmem__multiple_cache = CLMEM_FIRST_ARG_CACHE_INIT(
@@ -383,32 +396,13 @@ static cl_int clmem__struct_probe_compute(void *obj, const void *args, size_t n,
                              "__kernel void test_knl(struct two_things x) { }\n";
     cl_device_id dev = CLMEM__CAST(cl_device_id, obj);
     cl_context ctx = CLMEM__CAST(cl_context, user);
-    cl_program prg = NULL;
-    cl_kernel knl = NULL;
+    cl_program prg;
+    cl_kernel knl;
     cl_uint num_args = 0;
-    cl_int err = CL_SUCCESS;
+    cl_int err;
     (void)args;
     (void)n;
-    if (ctx) {
-        clRetainContext(ctx);
-    } else {
-        ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
-        if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clCreateContext (for the probe kernel)");
-    }
-    prg = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
-    if (err != CL_SUCCESS) {
-        clmem__cl_fail(err, fn, "clCreateProgramWithSource (probe kernel)");
-        goto done;
-    }
-    if ((err = clBuildProgram(prg, 1, &dev, "", NULL, NULL)) != CL_SUCCESS) {
-        clmem__cl_fail(err, fn, "clBuildProgram (probe kernel)");
-        goto done;
-    }
-    knl = clCreateKernel(prg, "test_knl", &err);
-    if (err != CL_SUCCESS) {
-        clmem__cl_fail(err, fn, "clCreateKernel(test_knl)");
-        goto done;
-    }
+    if ((err = clmem__probe_kernel(fn, dev, src, "test_knl", &ctx, &prg, &knl)) != CL_SUCCESS) goto done;
     if ((err = clGetKernelInfo(knl, CL_KERNEL_NUM_ARGS, sizeof num_args, &num_args, NULL)) != CL_SUCCESS) {
         clmem__cl_fail(err, fn, "clGetKernelInfo(CL_KERNEL_NUM_ARGS)");
         goto done;
@@ -418,7 +412,7 @@ static cl_int clmem__struct_probe_compute(void *obj, const void *args, size_t n,
 done:
     if (knl) clReleaseKernel(knl);
     if (prg) clReleaseProgram(prg);
-    clReleaseContext(ctx);
+    if (ctx) clReleaseContext(ctx);
     return err;
 }
 static clmem_first_arg_cache clmem__struct_probe_cache = CLMEM_FIRST_ARG_CACHE_INIT(
@@ -627,6 +621,10 @@ static CLMEM__PRINTF(2, 3) void clmem__sb_printf(clmem__strbuf *b, const char *f
     }
 }
 
+/* clmem__conflicts: PyOpenCL's characterize.why_not_local_access_conflict_free, one
+   loop over the work items of a simulated access with the explanation written as it
+   goes. Over 100 lines on purpose: it stays line for line comparable with PyOpenCL's
+   function, which is one function too. */
 static cl_int clmem__conflicts(const char *fn, const clmem_device_description *d, size_t itemsize, size_t rank,
                                const size_t *shape, const size_t *stored_shape, cl_uint *multiplicity,
                                char *explanation, size_t size, size_t *size_ret) {

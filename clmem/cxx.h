@@ -13,6 +13,7 @@
 #include "pool.h"
 #include "pinned.h"
 #include "stager.h"
+#include "device_link.h"
 
 /* ---------------------------------------------------------------------------------
    CLMEM FROM C++
@@ -522,6 +523,12 @@ template <class O> inline O built(const keywords<O> &k, unsigned) { return k.o; 
 #define clmem_stager_copy(...) clmem__cxx_stager_copy_(__VA_ARGS__, CLMEM__CXX_END)
 #define clmem__cxx_stager_copy_(st, dst, src, ...) \
     CLMEM__CXX_RET(clmem::detail::stager_copy(st, dst, src, CLMEM__CXX_O(clmem_stager_copy_options, __VA_ARGS__)))
+
+/* ---- device link: clmem_device_link_copy(l, dst, src, ...), buffer <- buffer ---- */
+#define clmem_device_link_copy(...) clmem__cxx_device_link_copy_(__VA_ARGS__, CLMEM__CXX_END)
+#define clmem__cxx_device_link_copy_(l, dst, src, ...)                                                        \
+    CLMEM__CXX_RET(clmem_device_link_copy_opts(l, clmem::detail::handle(dst), clmem::detail::handle(src), \
+                                               CLMEM__CXX_O(clmem_copy_options, __VA_ARGS__)))
 
 /* ---- map ---- */
 #define clmem_enqueue_map_buffer(...) clmem__cxx_map_buffer_(__VA_ARGS__, CLMEM__CXX_END)

@@ -26,15 +26,9 @@ static cl_int clmem__link_default_threshold(const char *fn, cl_device_id a, cl_d
     *out = CLMEM_DEVICE_LINK_NEVER;
     if (a == b) return CL_SUCCESS;
     for (i = 0; i < 2; ++i) {
-        cl_device_type type = 0;
-        cl_bool unified = CL_FALSE;
-        cl_int err = clGetDeviceInfo(d[i], CL_DEVICE_TYPE, sizeof type, &type, NULL);
-        if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_TYPE");
-        /* CL_DEVICE_HOST_UNIFIED_MEMORY is deprecated from OpenCL 2.0 and may be refused
-           there: a refusal means "not known to be unified" */
-        if (clGetDeviceInfo(d[i], CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof unified, &unified, NULL) != CL_SUCCESS)
-            unified = CL_FALSE;
-        if ((type & CL_DEVICE_TYPE_CPU) || unified) return CL_SUCCESS;
+        bool pays = false;
+        cl_int err = clmem__staging_pays(fn, d[i], &pays);
+        if (err != CL_SUCCESS || !pays) return err;
     }
     *out = CLMEM_DEVICE_LINK_DEFAULT_THRESHOLD;
     return CL_SUCCESS;
@@ -54,13 +48,19 @@ static cl_int clmem__link_drain(clmem_device_link *l) {
     return first;
 }
 
-static void clmem__link_free(clmem_device_link *l) {
+/* Free the link; the first failure of the slots' releases (their messages stand). */
+static cl_int clmem__link_free(clmem_device_link *l) {
+    cl_int first = CL_SUCCESS;
     unsigned i;
-    for (i = 0; i < l->slots; ++i) clmem_pinned_allocation_release(&l->slot[i]);
+    for (i = 0; i < l->slots; ++i) {
+        cl_int err = clmem_pinned_allocation_release(&l->slot[i]);
+        if (err != CL_SUCCESS && first == CL_SUCCESS) first = err;
+    }
     if (l->src_queue) clReleaseCommandQueue(l->src_queue);
     if (l->dst_queue) clReleaseCommandQueue(l->dst_queue);
     clmem__mutex_destroy(&l->lock);
     CLMEM_FREE(l);
+    return first;
 }
 
 /* The facts create needs of its queues: one context, their devices, the size limit. */
@@ -174,8 +174,9 @@ static cl_int clmem__link_piece(clmem_device_link *l, unsigned s, cl_mem dst, si
     clReleaseEvent(read);
     if (l->last_write[s]) clReleaseEvent(l->last_write[s]);
     l->last_write[s] = write;
-    clFlush(l->src_queue);
-    clFlush(l->dst_queue);
+    /* the write waits for a read of another queue: that queue must be flushed */
+    if ((err = clFlush(l->src_queue)) != CL_SUCCESS || (err = clFlush(l->dst_queue)) != CL_SUCCESS)
+        return clmem__cl_fail(err, clmem__link_copy_fn, "clFlush");
     return CL_SUCCESS;
 }
 
@@ -227,7 +228,7 @@ static cl_int clmem__link_staged(clmem_device_link *l, clmem_buffer dst, clmem_b
     if (o->event) {
         err = clEnqueueMarkerWithWaitList(l->dst_queue, n, last, o->event);
         if (err != CL_SUCCESS) return clmem__cl_fail(err, clmem__link_copy_fn, "clEnqueueMarkerWithWaitList");
-        clFlush(l->dst_queue);
+        if ((err = clFlush(l->dst_queue)) != CL_SUCCESS) return clmem__cl_fail(err, clmem__link_copy_fn, "clFlush");
     }
     if (clmem__device_wait(o) && (err = clWaitForEvents(n, last)) != CL_SUCCESS)
         return clmem__cl_fail(err, clmem__link_copy_fn, "clWaitForEvents");
@@ -249,11 +250,11 @@ static cl_int clmem__link_direct(clmem_device_link *l, clmem_buffer dst, clmem_b
             if (!waits) return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the wait list");
         }
         err = clEnqueueMarkerWithWaitList(l->src_queue, 0, NULL, &mark);
-        if (err != CL_SUCCESS) {
+        if (err != CL_SUCCESS || (err = clFlush(l->src_queue)) != CL_SUCCESS) {
+            if (mark) clReleaseEvent(mark);
             if (waits != small) CLMEM_FREE(waits);
-            return clmem__cl_fail(err, fn, "clEnqueueMarkerWithWaitList");
+            return clmem__cl_fail(err, fn, mark ? "clFlush" : "clEnqueueMarkerWithWaitList");
         }
-        clFlush(l->src_queue);
         if (nw) memcpy(waits, o->wait_for, nw * sizeof *waits);
         waits[nw++] = mark;
     } else {
@@ -316,6 +317,9 @@ CLMEM_API cl_int clmem_device_link_release(clmem_device_link *l) {
     clmem__lock(&l->lock);
     err = clmem__link_drain(l);
     clmem__unlock(&l->lock);
-    clmem__link_free(l);
-    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, "clmem_device_link_release", "clWaitForEvents");
+    if (err != CL_SUCCESS) {
+        clmem__link_free(l);
+        return clmem__cl_fail(err, "clmem_device_link_release", "clWaitForEvents");
+    }
+    return clmem__link_free(l);
 }

@@ -122,7 +122,8 @@ CLMEM_API cl_int clmem_device_link_get_stats(clmem_device_link *l, clmem_device_
       or the driver's code (with the call named). On an error after pieces were
       enqueued, the call waits for them before it returns.
     Thread safety: any thread; one copy at a time per link.
-    C++: clmem_device_link_copy(l, dst, src, options) with a clmem_copy_options. */
+    C++: the same named options as keywords (clmem::byte_count = n), designators (C++20)
+    or one clmem_copy_options. */
 CLMEM_API cl_int clmem_device_link_copy_opts(clmem_device_link *l, clmem_buffer dst, clmem_buffer src,
                                              const clmem_copy_options *opts);
 #ifndef __cplusplus
@@ -136,18 +137,6 @@ CLMEM_API cl_int clmem_device_link_copy_opts(clmem_device_link *l, clmem_buffer 
     waiting or unmapping (everything is freed all the same). A copy must not be running
     on the link from another thread. */
 CLMEM_API cl_int clmem_device_link_release(clmem_device_link *l);
-
-#ifdef __cplusplus
-} /* extern "C" */
-inline cl_int clmem_device_link_copy(clmem_device_link *l, clmem_buffer dst, clmem_buffer src) {
-    return clmem_device_link_copy_opts(l, dst, src, NULL); /* every default */
-}
-inline cl_int clmem_device_link_copy(clmem_device_link *l, clmem_buffer dst, clmem_buffer src,
-                                     const clmem_copy_options &o) {
-    return clmem_device_link_copy_opts(l, dst, src, &o);
-}
-extern "C" {
-#endif
 
 #ifdef __cplusplus
 }

@@ -391,93 +391,119 @@ static cl_int clmem__image_layout_check(const char *fn, cl_mem_object_type type,
 }
 
 /* the name in parentheses: in C a macro of the same name checks the arguments (clmem/compat.h) */
+/* The shape of clmem_create_image's options: the image type (from the number of
+   non-zero extents, .is_array and .buffer), its extents and the element size. */
+typedef struct clmem__image_geom {
+    cl_mem_object_type type;
+    cl_uint ndim;
+    size_t w, h, d, n, elem;
+} clmem__image_geom;
+static clmem__image_geom clmem__image_geom_of(const clmem_image_options *opts, clmem_image_format format) {
+    clmem__image_geom g;
+    cl_uint i;
+    memset(&g, 0, sizeof g);
+    for (i = 0; i < 3 && opts->shape[i] != 0; ++i) g.ndim = i + 1;
+    g.w = opts->shape[0];
+    g.h = g.d = g.n = 1;
+    if (g.ndim == 1)
+        g.type = opts->buffer.mem ? CL_MEM_OBJECT_IMAGE1D_BUFFER : CL_MEM_OBJECT_IMAGE1D;
+    else if (g.ndim == 2)
+        g.type = opts->is_array ? CL_MEM_OBJECT_IMAGE1D_ARRAY : CL_MEM_OBJECT_IMAGE2D;
+    else
+        g.type = opts->is_array ? CL_MEM_OBJECT_IMAGE2D_ARRAY : CL_MEM_OBJECT_IMAGE3D;
+    if (g.type == CL_MEM_OBJECT_IMAGE1D_ARRAY) g.n = opts->shape[1];
+    if (g.type == CL_MEM_OBJECT_IMAGE2D || g.type == CL_MEM_OBJECT_IMAGE2D_ARRAY || g.type == CL_MEM_OBJECT_IMAGE3D)
+        g.h = opts->shape[1];
+    if (g.type == CL_MEM_OBJECT_IMAGE3D) g.d = opts->shape[2];
+    if (g.type == CL_MEM_OBJECT_IMAGE2D_ARRAY) g.n = opts->shape[2];
+    g.elem = clmem_image_format_itemsize(format);
+    return g;
+}
+
+/* The checks of clmem_create_image before the driver (CLMEM__CHECKS). */
+static cl_int clmem__create_image_check(const char *fn, cl_context context, cl_mem_flags flags, clmem_image_format format,
+                                        const clmem_image_options *opts, const clmem__image_geom *g) {
+    const cl_mem_object_type type = g->type;
+    const cl_uint ndim = g->ndim;
+    const size_t w = g->w, h = g->h, d = g->d, n = g->n, elem = g->elem;
+    cl_int err;
+    if (!context) {
+        err = clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL");
+        return err;
+    }
+    if ((err = clmem__check_made(fn, opts->given)) != CL_SUCCESS) return err;
+    if ((err = clmem__check_mem_flags(fn, flags, CLMEM__IMAGE_FLAGS)) != CL_SUCCESS) return err;
+    if ((err = clmem__check_host_ptr(fn, flags, opts->hostbuf)) != CL_SUCCESS) return err;
+    if (ndim == 0) {
+        err = clmem__fail(CL_INVALID_IMAGE_SIZE, fn, "shape is missing or starts with 0: give .shape = {width, ...}");
+        return err;
+    }
+    if (ndim < 3 && opts->shape[ndim] == 0 && ndim + 1 < 3 && opts->shape[ndim + 1] != 0) {
+        err = clmem__fail(CL_INVALID_IMAGE_SIZE, fn, "shape {%zu, %zu, %zu} has a 0 extent before a non-zero one",
+                          opts->shape[0], opts->shape[1], opts->shape[2]);
+        return err;
+    }
+    if ((opts->ndim != 0 || (opts->given & CLMEM_GIVEN_NDIM)) && opts->ndim != ndim) {
+        err = clmem__fail(CL_INVALID_VALUE, fn, ".ndim is %u but shape {%zu, %zu, %zu} has %u non-zero extents",
+                          opts->ndim, opts->shape[0], opts->shape[1], opts->shape[2], ndim);
+        return err;
+    }
+    if (opts->is_array && (ndim == 1 || opts->buffer.mem)) {
+        err = clmem__fail(CL_INVALID_VALUE, fn,
+                          ".is_array needs a shape of 2 ({width, array_size}) or 3 ({width, height, array_size}) "
+                          "dimensions and no .buffer; shape has %u%s",
+                          ndim, opts->buffer.mem ? " and .buffer is given" : "");
+        return err;
+    }
+    if (opts->buffer.mem && ndim != 1) {
+        err = clmem__fail(CL_INVALID_VALUE, fn, ".buffer makes a 1-D buffer image and needs a 1-dimensional shape; "
+                          "shape has %u dimensions", ndim);
+        return err;
+    }
+    if (opts->buffer.mem && opts->hostbuf) {
+        err = clmem__fail(CL_INVALID_HOST_PTR, fn, "a 1-D buffer image takes its data from .buffer; .hostbuf must be NULL");
+        return err;
+    }
+    if ((err = clmem__check_format(fn, format)) != CL_SUCCESS) return err;
+    if ((err = clmem__image_layout_check(fn, type, w, h, d, n, elem, opts->pitches[0], opts->pitches[1],
+                                         opts->hostbuf != NULL, opts->host_size)) != CL_SUCCESS)
+        return err;
+    if (opts->buffer.mem) {
+        size_t need = 0;
+        /* a stale copy of a pooled handle: its block may be another owner's now */
+        if ((err = clmem__buffer_invalid(fn, ".buffer", opts->buffer)) != CL_SUCCESS) return err;
+        if (!clmem__mul_ok(w, elem, &need) || need > opts->buffer.size) {
+            err = clmem__fail(CL_INVALID_IMAGE_SIZE, fn,
+                              "width %zu x element size %zu is more than the %zu bytes of .buffer", w, elem,
+                              opts->buffer.size);
+            return err;
+        }
+        if (opts->buffer.context != context) {
+            err = clmem__fail(CL_INVALID_CONTEXT, fn, ".buffer belongs to context %p, not %p",
+                              (void *)opts->buffer.context, (void *)context);
+            return err;
+        }
+    }
+    if ((err = clmem__check_image_limits(fn, context, type, w, h, d, n)) != CL_SUCCESS) return err;
+    if ((err = clmem__format_supported(fn, context, flags, type, format)) != CL_SUCCESS) return err;
+    return CL_SUCCESS;
+}
+
 CLMEM_API clmem_image (clmem_create_image_opts)(cl_context context, cl_mem_flags flags, clmem_image_format format,
                                              cl_int *errcode_ret, const clmem_image_options *opts) {
     static const char fn[] = "clmem_create_image";
     static const clmem_image_options none = CLMEM_OPTIONS_INIT;
     clmem_image img = clmem__image_empty();
     cl_image_desc desc;
+    clmem__image_geom g;
     cl_mem_object_type type;
-    cl_uint ndim = 0, i;
-    size_t elem, w, h = 1, d = 1, n = 1;
+    size_t elem, w, h, d, n;
     cl_int err = CL_SUCCESS;
     if (!opts) opts = &none;
-    for (i = 0; i < 3 && opts->shape[i] != 0; ++i) ndim = i + 1;
-    w = opts->shape[0];
-    /* the type, from the dimension count and is_array / buffer */
-    if (ndim == 1)
-        type = opts->buffer.mem ? CL_MEM_OBJECT_IMAGE1D_BUFFER : CL_MEM_OBJECT_IMAGE1D;
-    else if (ndim == 2)
-        type = opts->is_array ? CL_MEM_OBJECT_IMAGE1D_ARRAY : CL_MEM_OBJECT_IMAGE2D;
-    else
-        type = opts->is_array ? CL_MEM_OBJECT_IMAGE2D_ARRAY : CL_MEM_OBJECT_IMAGE3D;
-    if (type == CL_MEM_OBJECT_IMAGE1D_ARRAY) n = opts->shape[1];
-    if (type == CL_MEM_OBJECT_IMAGE2D || type == CL_MEM_OBJECT_IMAGE2D_ARRAY || type == CL_MEM_OBJECT_IMAGE3D)
-        h = opts->shape[1];
-    if (type == CL_MEM_OBJECT_IMAGE3D) d = opts->shape[2];
-    if (type == CL_MEM_OBJECT_IMAGE2D_ARRAY) n = opts->shape[2];
-    elem = clmem_image_format_itemsize(format);
-    if (CLMEM__CHECKS) {
-        if (!context) {
-            err = clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL");
-            goto fail;
-        }
-        if ((err = clmem__check_made(fn, opts->given)) != CL_SUCCESS) goto fail;
-        if ((err = clmem__check_mem_flags(fn, flags, CLMEM__IMAGE_FLAGS)) != CL_SUCCESS) goto fail;
-        if ((err = clmem__check_host_ptr(fn, flags, opts->hostbuf)) != CL_SUCCESS) goto fail;
-        if (ndim == 0) {
-            err = clmem__fail(CL_INVALID_IMAGE_SIZE, fn, "shape is missing or starts with 0: give .shape = {width, ...}");
-            goto fail;
-        }
-        if (ndim < 3 && opts->shape[ndim] == 0 && ndim + 1 < 3 && opts->shape[ndim + 1] != 0) {
-            err = clmem__fail(CL_INVALID_IMAGE_SIZE, fn, "shape {%zu, %zu, %zu} has a 0 extent before a non-zero one",
-                              opts->shape[0], opts->shape[1], opts->shape[2]);
-            goto fail;
-        }
-        if ((opts->ndim != 0 || (opts->given & CLMEM_GIVEN_NDIM)) && opts->ndim != ndim) {
-            err = clmem__fail(CL_INVALID_VALUE, fn, ".ndim is %u but shape {%zu, %zu, %zu} has %u non-zero extents",
-                              opts->ndim, opts->shape[0], opts->shape[1], opts->shape[2], ndim);
-            goto fail;
-        }
-        if (opts->is_array && (ndim == 1 || opts->buffer.mem)) {
-            err = clmem__fail(CL_INVALID_VALUE, fn,
-                              ".is_array needs a shape of 2 ({width, array_size}) or 3 ({width, height, array_size}) "
-                              "dimensions and no .buffer; shape has %u%s",
-                              ndim, opts->buffer.mem ? " and .buffer is given" : "");
-            goto fail;
-        }
-        if (opts->buffer.mem && ndim != 1) {
-            err = clmem__fail(CL_INVALID_VALUE, fn, ".buffer makes a 1-D buffer image and needs a 1-dimensional shape; "
-                              "shape has %u dimensions", ndim);
-            goto fail;
-        }
-        if (opts->buffer.mem && opts->hostbuf) {
-            err = clmem__fail(CL_INVALID_HOST_PTR, fn, "a 1-D buffer image takes its data from .buffer; .hostbuf must be NULL");
-            goto fail;
-        }
-        if ((err = clmem__check_format(fn, format)) != CL_SUCCESS) goto fail;
-        if ((err = clmem__image_layout_check(fn, type, w, h, d, n, elem, opts->pitches[0], opts->pitches[1],
-                                             opts->hostbuf != NULL, opts->host_size)) != CL_SUCCESS)
-            goto fail;
-        if (opts->buffer.mem) {
-            size_t need = 0;
-            /* a stale copy of a pooled handle: its block may be another owner's now */
-            if ((err = clmem__buffer_invalid(fn, ".buffer", opts->buffer)) != CL_SUCCESS) goto fail;
-            if (!clmem__mul_ok(w, elem, &need) || need > opts->buffer.size) {
-                err = clmem__fail(CL_INVALID_IMAGE_SIZE, fn,
-                                  "width %zu x element size %zu is more than the %zu bytes of .buffer", w, elem,
-                                  opts->buffer.size);
-                goto fail;
-            }
-            if (opts->buffer.context != context) {
-                err = clmem__fail(CL_INVALID_CONTEXT, fn, ".buffer belongs to context %p, not %p",
-                                  (void *)opts->buffer.context, (void *)context);
-                goto fail;
-            }
-        }
-        if ((err = clmem__check_image_limits(fn, context, type, w, h, d, n)) != CL_SUCCESS) goto fail;
-        if ((err = clmem__format_supported(fn, context, flags, type, format)) != CL_SUCCESS) goto fail;
-    }
+    g = clmem__image_geom_of(opts, format);
+    type = g.type, elem = g.elem, w = g.w, h = g.h, d = g.d, n = g.n;
+    if (CLMEM__CHECKS && (err = clmem__create_image_check(fn, context, flags, format, opts, &g)) != CL_SUCCESS)
+        goto fail;
     memset(&desc, 0, sizeof desc);
     desc.image_type = type;
     desc.image_width = w;
@@ -531,6 +557,35 @@ static cl_channel_type clmem__normalized_type(cl_channel_type t) {
     case CL_UNSIGNED_INT16: return CL_UNORM_INT16;
     default: return 0;
     }
+}
+
+/* The channel type of clmem_image_from_array's data: the element type, or with
+   .half_float CL_HALF_FLOAT, with .norm_int its normalized type. */
+static cl_int clmem__array_channel_type(const char *fn, cl_channel_type element_type,
+                                        const clmem_image_from_array_options *opts, cl_channel_type *out) {
+    cl_channel_type ctype = element_type;
+    cl_int err;
+    if (opts->half_float) {
+        if (element_type != CL_UNSIGNED_INT16 && element_type != CL_SIGNED_INT16) {
+            err = clmem__fail(CL_INVALID_VALUE, fn, ".half_float needs 16-bit data (cl_half/uint16_t), not %s",
+                              clmem_channel_type_name(element_type) ? clmem_channel_type_name(element_type) : "this type");
+            return err;
+        }
+        ctype = CL_HALF_FLOAT;
+    }
+    if (opts->norm_int) {
+        ctype = opts->half_float ? 0 : clmem__normalized_type(ctype);
+        if (ctype == 0) {
+            err = clmem__fail(CL_INVALID_VALUE, fn,
+                              ".norm_int needs 8- or 16-bit integer data; %s has no normalized channel type",
+                              opts->half_float ? "HALF_FLOAT"
+                                               : (clmem_channel_type_name(element_type) ? clmem_channel_type_name(element_type)
+                                                                                       : "this type"));
+            return err;
+        }
+    }
+    *out = ctype;
+    return CL_SUCCESS;
 }
 
 /* the name in parentheses: in C a macro of the same name checks the arguments (clmem/compat.h) */
@@ -601,25 +656,7 @@ CLMEM_API clmem_image (clmem_image_from_array_opts)(cl_context context, const vo
                           img_dims, ndim);
         goto fail;
     }
-    if (opts->half_float) {
-        if (element_type != CL_UNSIGNED_INT16 && element_type != CL_SIGNED_INT16) {
-            err = clmem__fail(CL_INVALID_VALUE, fn, ".half_float needs 16-bit data (cl_half/uint16_t), not %s",
-                              clmem_channel_type_name(element_type) ? clmem_channel_type_name(element_type) : "this type");
-            goto fail;
-        }
-        ctype = CL_HALF_FLOAT;
-    }
-    if (opts->norm_int) {
-        ctype = opts->half_float ? 0 : clmem__normalized_type(ctype);
-        if (ctype == 0) {
-            err = clmem__fail(CL_INVALID_VALUE, fn,
-                              ".norm_int needs 8- or 16-bit integer data; %s has no normalized channel type",
-                              opts->half_float ? "HALF_FLOAT"
-                                               : (clmem_channel_type_name(element_type) ? clmem_channel_type_name(element_type)
-                                                                                       : "this type"));
-            goto fail;
-        }
-    }
+    if ((err = clmem__array_channel_type(fn, element_type, opts, &ctype)) != CL_SUCCESS) goto fail;
     order = nch == 1 ? CL_R : nch == 2 ? CL_RG : CL_RGBA;
     format = clmem_image_format_create(order, ctype);
     elem = clmem_image_format_itemsize(format);
@@ -640,14 +677,7 @@ CLMEM_API clmem_image (clmem_image_from_array_opts)(cl_context context, const vo
     {
         clmem_image img = clmem_create_image_opts(context, flags, format, &err, &io);
         if (err != CL_SUCCESS) {
-            /* rename the function in the message: the caller called image_from_array */
-            char msg[768];
-            const char *m = clmem_last_error_message();
-            size_t skip = strlen("clmem_create_image: ");
-            if (strncmp(m, "clmem_create_image: ", skip) == 0) {
-                snprintf(msg, sizeof msg, "%s", m + skip);
-                clmem__fail(err, fn, "%s", msg);
-            }
+            clmem__refail_as(fn, err); /* the caller called image_from_array */
             goto fail;
         }
         clmem__set_err(errcode_ret, CL_SUCCESS);
@@ -691,13 +721,11 @@ CLMEM_API clmem_image clmem_image_from_int_ptr(cl_mem mem, bool retain, cl_int *
 
 CLMEM_API cl_int clmem_image_release(clmem_image *img) {
     cl_mem mem;
-    cl_int err;
     if (!img || !img->mem) return CL_SUCCESS;
     clmem__map_note_use(img->mem, "clmem_image_release");
     mem = img->mem;
     *img = clmem__image_empty();
-    err = clReleaseMemObject(mem);
-    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, "clmem_image_release", "clReleaseMemObject");
+    return clmem__release_mem("clmem_image_release", mem);
 }
 
 CLMEM_API cl_int clmem_image_get_info(clmem_image img, clmem_image_info *info) {

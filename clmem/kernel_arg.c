@@ -122,6 +122,8 @@ static cl_int clmem__arg_reject(cl_int code, cl_kernel kernel, cl_uint index, co
 
 #endif
 
+/* Over 100 lines on purpose: one switch over the parameter kinds (pointer, image,
+   sampler, scalar/vector), each case the rule of that kind, after the two fast paths. */
 /* clmem__check_kernel_arg(kernel, index, kind, size, value, value_type): CL_SUCCESS
    where the value (kind CLMEM__ARG_KIND_*, size bytes at value; value_type its name
    for messages) fits parameter `index`, or where the parameter's type is not known;
@@ -316,6 +318,9 @@ CLMEM_API cl_int clmem__set_arg_svm(cl_kernel kernel, cl_uint index, clmem_svm v
     if (CLMEM__CHECKS) {
         if (!kernel) return clmem__fail(CL_INVALID_KERNEL, fn, "kernel is NULL");
         if ((err = clmem__svm_check_live(fn, "the SVM argument", value, &ctx)) != CL_SUCCESS) return err;
+        /* as for every other handle kind; it also keeps an empty handle from reaching
+           clSetKernelArgSVMPointer on a device without SVM */
+        if (!value.ptr) return clmem__fail(CL_INVALID_ARG_VALUE, fn, "argument %u: the SVM pointer is an empty handle", index);
         if ((err = clmem__check_kernel_arg(kernel, index, CLMEM__ARG_KIND_SVM, sizeof value.ptr, &value.ptr, "clmem_svm")) !=
             CL_SUCCESS)
             return err;

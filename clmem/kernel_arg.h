@@ -95,7 +95,8 @@ CLMEM_API cl_int clmem__set_arg_unsupported(cl_kernel kernel, cl_uint index, ...
     Returns CL_SUCCESS, one of the codes above, CL_INVALID_KERNEL (NULL kernel),
     CL_INVALID_MEM_OBJECT (an empty or stale handle), CL_INVALID_SAMPLER (an empty
     sampler), CL_INVALID_ARG_SIZE (local memory of size 0), CL_INVALID_ARG_VALUE (a
-    pointer or another type that is not a kernel argument), or the driver's code with a
+    pointer or another type that is not a kernel argument, an empty clmem_svm),
+    CL_INVALID_VALUE (a released or stale clmem_svm), or the driver's code with a
     message naming the argument index.
     Thread safety: as clSetKernelArg (one thread per kernel at a time). */
 #ifndef __cplusplus

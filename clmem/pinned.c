@@ -28,10 +28,28 @@ static cl_int clmem__pinned_queue_facts(const char *fn, cl_command_queue queue, 
     if ((err = clmem__queue_context_of(fn, queue, ctx)) != CL_SUCCESS ||
         (err = clmem__queue_device_of(fn, queue, dev)) != CL_SUCCESS)
         return err;
-    *max_alloc = 0;
-    if (clGetDeviceInfo(*dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof *max_alloc, max_alloc, NULL) != CL_SUCCESS ||
-        *max_alloc == 0)
-        *max_alloc = (cl_ulong)SIZE_MAX;
+    if ((err = clmem__device_max_alloc(fn, *dev, max_alloc)) != CL_SUCCESS) return err;
+    if (*max_alloc == 0) *max_alloc = (cl_ulong)SIZE_MAX; /* the driver states no limit */
+    return CL_SUCCESS;
+}
+
+/* clmem__staging_pays(fn, dev, &pays): whether copies through pinned memory pay on
+   dev: not on a CPU device nor on one that shares the host's memory (both copy
+   pageable memory as fast as pinned). A failed query is its code, named; but
+   CL_DEVICE_HOST_UNIFIED_MEMORY is deprecated from OpenCL 2.0, and a driver that no
+   longer knows it (CL_INVALID_VALUE) has said "not known to be unified". The one rule
+   of the stager's and the device link's default thresholds. */
+static cl_int clmem__staging_pays(const char *fn, cl_device_id dev, bool *pays) {
+    cl_device_type type = 0;
+    cl_bool unified = CL_FALSE;
+    cl_int err = clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+    *pays = false;
+    if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_TYPE");
+    if (type & CL_DEVICE_TYPE_CPU) return CL_SUCCESS;
+    err = clGetDeviceInfo(dev, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof unified, &unified, NULL);
+    if (err != CL_SUCCESS && err != CL_INVALID_VALUE)
+        return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_HOST_UNIFIED_MEMORY");
+    *pays = err != CL_SUCCESS || !unified;
     return CL_SUCCESS;
 }
 
@@ -115,10 +133,8 @@ CLMEM_API clmem_pinned_allocation clmem_pinned_allocation_create(cl_command_queu
         clmem__set_err(errcode_ret, CL_SUCCESS);
         return a;
     }
-    if (CLMEM__CHECKS && (cl_ulong)size > max_alloc) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_BUFFER_SIZE, fn,
-                                                "size %zu is above CL_DEVICE_MAX_MEM_ALLOC_SIZE (%llu bytes) of the "
-                                                "queue's device", size, (unsigned long long)max_alloc));
+    if (CLMEM__CHECKS && (err = clmem__check_max_alloc(fn, dev, "size", size, max_alloc)) != CL_SUCCESS) {
+        clmem__set_err(errcode_ret, err);
         return a;
     }
     blk = clmem__pool_record_global();

@@ -182,11 +182,9 @@ CLMEM_API cl_int clmem_pipe_get_info(clmem_pipe p, clmem_pipe_info *info) {
 
 CLMEM_API cl_int clmem_pipe_release(clmem_pipe *p) {
     cl_mem mem;
-    cl_int err;
     if (!p || !p->mem) return CL_SUCCESS;
     mem = p->mem;
     memset(p, 0, sizeof *p);
-    err = clReleaseMemObject(mem);
-    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, "clmem_pipe_release", "clReleaseMemObject");
+    return clmem__release_mem("clmem_pipe_release", mem);
 }
 

@@ -198,11 +198,11 @@ CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_
     cl_context ctx = NULL;
     cl_device_id dev = NULL;
     cl_ulong max_alloc;
-    cl_device_type type = 0;
-    cl_bool unified = CL_FALSE;
+    bool pays = false;
     cl_int err;
     unsigned i;
-    if ((err = clmem__pinned_queue_facts(fn, queue, &ctx, &dev, &max_alloc)) != CL_SUCCESS) {
+    if ((err = clmem__pinned_queue_facts(fn, queue, &ctx, &dev, &max_alloc)) != CL_SUCCESS ||
+        (err = clmem__staging_pays(fn, dev, &pays)) != CL_SUCCESS) {
         clmem__set_err(errcode_ret, err);
         return NULL;
     }
@@ -219,10 +219,8 @@ CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_
                                                 threads, CLMEM_STAGER_MAX_THREADS, CLMEM_STAGER_DEFAULT_THREADS));
         return NULL;
     }
-    if (CLMEM__CHECKS && (cl_ulong)slot_size > max_alloc) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_BUFFER_SIZE, fn,
-                                                "slot_size %zu is above CL_DEVICE_MAX_MEM_ALLOC_SIZE (%llu bytes) of "
-                                                "the queue's device", slot_size, (unsigned long long)max_alloc));
+    if (CLMEM__CHECKS && (err = clmem__check_max_alloc(fn, dev, "slot_size", slot_size, max_alloc)) != CL_SUCCESS) {
+        clmem__set_err(errcode_ret, err);
         return NULL;
     }
     st = CLMEM__CAST(clmem_stager *, CLMEM_MALLOC(sizeof *st));
@@ -246,12 +244,7 @@ CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_
     st->context = ctx;
     st->slot_size = slot_size;
     st->nthreads = threads;
-    /* staging pays on a discrete device only: PoCL's CPU device, an integrated GPU
-       sharing the host's memory copy pageable memory as fast as pinned */
-    clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof type, &type, NULL);
-    if (clGetDeviceInfo(dev, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof unified, &unified, NULL) != CL_SUCCESS)
-        unified = CL_FALSE;
-    st->threshold = ((type & CL_DEVICE_TYPE_CPU) || unified) ? CLMEM_STAGER_NEVER : CLMEM_STAGER_DEFAULT_THRESHOLD;
+    st->threshold = pays ? CLMEM_STAGER_DEFAULT_THRESHOLD : CLMEM_STAGER_NEVER;
     for (i = 0; i < slots; ++i) {
         const char *call = "";
         err = clmem__pinned_make(queue, ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, slot_size, &st->slot_mem[i],

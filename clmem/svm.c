@@ -99,13 +99,6 @@ static cl_int clmem__svm_device_caps(const char *fn, cl_device_id dev, cl_bitfie
 }
 #endif
 
-static void clmem__svm_device_name(cl_device_id dev, char *buf, size_t size) {
-    buf[0] = '\0';
-    /* the name only decorates messages: optional */
-    if (clGetDeviceInfo(dev, CL_DEVICE_NAME, size - 1, buf, NULL) != CL_SUCCESS) snprintf(buf, size, "?");
-    buf[size - 1] = '\0';
-}
-
 /* Free now: clSVMFree while still holding clmem's context reference, then drop it. */
 static void clmem__svm_free_now(clmem__svm_rec *rec) {
 #ifdef CL_VERSION_2_0
@@ -262,6 +255,7 @@ static cl_int clmem__svm_check_devices(const char *fn, cl_context ctx, size_t si
     cl_bitfield any = 0;
     cl_ulong max_alloc = 0;
     cl_uint max_align = 0, nvidia = 0;
+    cl_device_id dev0;
     char name[128] = "?";
     if (!devs) return err;
     for (i = 0; i < n && err == CL_SUCCESS; ++i) {
@@ -275,10 +269,7 @@ static cl_int clmem__svm_check_devices(const char *fn, cl_context ctx, size_t si
             break;
         }
         nvidia += vendor == CLMEM__VENDOR_NVIDIA;
-        if ((err = clGetDeviceInfo(devs[i], CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof ma, &ma, NULL)) != CL_SUCCESS) {
-            err = clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_MAX_MEM_ALLOC_SIZE");
-            break;
-        }
+        if ((err = clmem__device_max_alloc(fn, devs[i], &ma)) != CL_SUCCESS) break;
         if (max_alloc == 0 || ma < max_alloc) max_alloc = ma;
         if ((err = clGetDeviceInfo(devs[i], CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE, sizeof al, &al, NULL)) != CL_SUCCESS) {
             err = clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE");
@@ -286,7 +277,8 @@ static cl_int clmem__svm_check_devices(const char *fn, cl_context ctx, size_t si
         }
         if (max_align == 0 || al < max_align) max_align = al;
     }
-    if (err == CL_SUCCESS) clmem__svm_device_name(devs[0], name, sizeof name);
+    if (err == CL_SUCCESS) clmem__device_name(devs[0], name, sizeof name);
+    dev0 = devs[0];
     CLMEM_FREE(devs);
     if (err != CL_SUCCESS) return err;
     if (!(any & (CLMEM__SVM_CAP_COARSE | CLMEM__SVM_CAP_FINE)))
@@ -311,11 +303,7 @@ static cl_int clmem__svm_check_devices(const char *fn, cl_context ctx, size_t si
         return clmem__fail(CL_INVALID_VALUE, fn,
                            "alignment %u is above CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE (%u bytes) of device '%s', the "
                            "largest clSVMAlloc accepts", alignment, max_align, name);
-    if (size && max_alloc && (cl_ulong)size > max_alloc)
-        return clmem__fail(CL_INVALID_BUFFER_SIZE, fn,
-                           "size %zu is above CL_DEVICE_MAX_MEM_ALLOC_SIZE (%llu bytes) of device '%s'", size,
-                           (unsigned long long)max_alloc, name);
-    return CL_SUCCESS;
+    return clmem__check_max_alloc(fn, dev0, "size", size, max_alloc);
 }
 #endif
 
@@ -799,7 +787,7 @@ CLMEM_API cl_int clmem_enqueue_svm_migratemem_opts(cl_command_queue queue, const
         if ((err = clmem__device_version(fn, dev, &v)) != CL_SUCCESS) return err;
         if (v < 210) {
             char name[128] = "?";
-            clmem__svm_device_name(dev, name, sizeof name);
+            clmem__device_name(dev, name, sizeof name);
             return clmem__fail(CL_INVALID_OPERATION, fn,
                                "clEnqueueSVMMigrateMem needs OpenCL 2.1; device '%s' is OpenCL %d.%d", name, v / 100,
                                (v / 10) % 10);
@@ -861,7 +849,7 @@ CLMEM_API cl_int clmem_kernel_set_exec_info(cl_kernel kernel, const clmem_svm *s
             }
             any |= caps;
         }
-        clmem__svm_device_name(devs[0], name, sizeof name);
+        clmem__device_name(devs[0], name, sizeof name);
         CLMEM_FREE(devs);
         if (CLMEM__CHECKS) {
             if (!(any & (CLMEM__SVM_CAP_COARSE | CLMEM__SVM_CAP_FINE | CLMEM__SVM_CAP_SYSTEM)))

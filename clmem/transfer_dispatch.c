@@ -69,42 +69,33 @@ CLMEM_API cl_int clmem__copy_mem_from_mem(cl_command_queue queue, cl_mem dst, cl
     return s.is_image ? clmem__copy_buffer_from_image(queue, d.buffer, s.image, o)
                       : clmem__copy_buffer_from_buffer(queue, d.buffer, s.buffer, o);
 }
-CLMEM_API cl_int clmem__copy_mem_from_host(cl_command_queue queue, cl_mem dst, const void *src, const clmem_copy_options *o) {
-    clmem__any d;
-    cl_int err = clmem__any_of(dst, "dst", &d);
-    if (err != CL_SUCCESS) return err;
-    return d.is_image ? clmem__copy_image_from_host(queue, d.image, src, o) : clmem__copy_buffer_from_host(queue, d.buffer, src, o);
-}
-CLMEM_API cl_int clmem__copy_host_from_mem(cl_command_queue queue, void *dst, cl_mem src, const clmem_copy_options *o) {
-    clmem__any s;
-    cl_int err = clmem__any_of(src, "src", &s);
-    if (err != CL_SUCCESS) return err;
-    return s.is_image ? clmem__copy_host_from_image(queue, dst, s.image, o) : clmem__copy_host_from_buffer(queue, dst, s.buffer, o);
-}
-CLMEM_API cl_int clmem__copy_mem_from_buffer(cl_command_queue queue, cl_mem dst, clmem_buffer src, const clmem_copy_options *o) {
-    clmem__any d;
-    cl_int err = clmem__any_of(dst, "dst", &d);
-    if (err != CL_SUCCESS) return err;
-    return d.is_image ? clmem__copy_image_from_buffer(queue, d.image, src, o) : clmem__copy_buffer_from_buffer(queue, d.buffer, src, o);
-}
-CLMEM_API cl_int clmem__copy_buffer_from_mem(cl_command_queue queue, clmem_buffer dst, cl_mem src, const clmem_copy_options *o) {
-    clmem__any s;
-    cl_int err = clmem__any_of(src, "src", &s);
-    if (err != CL_SUCCESS) return err;
-    return s.is_image ? clmem__copy_buffer_from_image(queue, dst, s.image, o) : clmem__copy_buffer_from_buffer(queue, dst, s.buffer, o);
-}
-CLMEM_API cl_int clmem__copy_mem_from_image(cl_command_queue queue, cl_mem dst, clmem_image src, const clmem_copy_options *o) {
-    clmem__any d;
-    cl_int err = clmem__any_of(dst, "dst", &d);
-    if (err != CL_SUCCESS) return err;
-    return d.is_image ? clmem__copy_image_from_image(queue, d.image, src, o) : clmem__copy_buffer_from_image(queue, d.buffer, src, o);
-}
-CLMEM_API cl_int clmem__copy_image_from_mem(cl_command_queue queue, clmem_image dst, cl_mem src, const clmem_copy_options *o) {
-    clmem__any s;
-    cl_int err = clmem__any_of(src, "src", &s);
-    if (err != CL_SUCCESS) return err;
-    return s.is_image ? clmem__copy_image_from_image(queue, dst, s.image, o) : clmem__copy_image_from_buffer(queue, dst, s.buffer, o);
-}
+/* The pairs with one raw side: the raw side is looked up (clmem__any_of), then the
+   image's or the buffer's pair copies. CLMEM__RAW_DST(kind, T): dst a cl_mem, src a
+   `kind` of type T; CLMEM__RAW_SRC(kind, T): the reverse. */
+#define CLMEM__RAW_DST(kind, T)                                                                                   \
+    CLMEM_API cl_int clmem__copy_mem_from_##kind(cl_command_queue queue, cl_mem dst, T src, const clmem_copy_options *o) { \
+        clmem__any d;                                                                                             \
+        cl_int err = clmem__any_of(dst, "dst", &d);                                                               \
+        if (err != CL_SUCCESS) return err;                                                                        \
+        return d.is_image ? clmem__copy_image_from_##kind(queue, d.image, src, o)                                 \
+                          : clmem__copy_buffer_from_##kind(queue, d.buffer, src, o);                              \
+    }
+#define CLMEM__RAW_SRC(kind, T)                                                                                   \
+    CLMEM_API cl_int clmem__copy_##kind##_from_mem(cl_command_queue queue, T dst, cl_mem src, const clmem_copy_options *o) { \
+        clmem__any s;                                                                                             \
+        cl_int err = clmem__any_of(src, "src", &s);                                                               \
+        if (err != CL_SUCCESS) return err;                                                                        \
+        return s.is_image ? clmem__copy_##kind##_from_image(queue, dst, s.image, o)                               \
+                          : clmem__copy_##kind##_from_buffer(queue, dst, s.buffer, o);                            \
+    }
+CLMEM__RAW_DST(host, const void *)
+CLMEM__RAW_DST(buffer, clmem_buffer)
+CLMEM__RAW_DST(image, clmem_image)
+CLMEM__RAW_SRC(host, void *)
+CLMEM__RAW_SRC(buffer, clmem_buffer)
+CLMEM__RAW_SRC(image, clmem_image)
+#undef CLMEM__RAW_DST
+#undef CLMEM__RAW_SRC
 
 CLMEM_API cl_int clmem__copy_unsupported(cl_command_queue queue, ...) {
     (void)queue;

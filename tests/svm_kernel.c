@@ -303,6 +303,11 @@ static void test_as_buffer_and_args(clmem_test_context *t) {
         return;
     }
     err = clmem_set_kernel_arg(k, 0, a.svm);
+    if (err == CL_SUCCESS) { /* an empty handle is refused, as every kind's is */
+        clmem_svm empty;
+        memset(&empty, 0, sizeof empty);
+        CLMEM_CHECK_ERR(t, clmem_set_kernel_arg(k, 0, empty), CL_INVALID_ARG_VALUE);
+    }
     clmem_svm_allocation_release(&a);
     if (err == CL_SUCCESS) {
         clmem_clear_error();

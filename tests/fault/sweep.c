@@ -525,6 +525,31 @@ done:
     return err;
 }
 
+static cl_int op_device_link(clmem_test_context *t) {
+    cl_int err = CL_SUCCESS, e = CL_SUCCESS;
+    clmem_device_link_stats stats;
+    clmem_buffer a = clmem_buffer_create(t->context, 0, 8192, NULL, &e), b = {0};
+    clmem_device_link *l = NULL;
+    cl_event ev = NULL;
+    TRY(e);
+    b = clmem_buffer_create(t->context, 0, 8192, NULL, &e);
+    TRY(e);
+    l = clmem_device_link_create(t->queue, q2, 4096, 2, &e); /* two queues of one device */
+    TRY(e);
+    TRY(clmem_device_link_set_threshold(l, 0)); /* staged */
+    TRY(clmem_device_link_copy(l, b, a));
+    TRY(clmem_device_link_copy(l, b, a, .byte_count = 4096, .src_offset = 1024, .event = &ev));
+    TRY(clmem_device_link_set_threshold(l, CLMEM_DEVICE_LINK_NEVER)); /* direct */
+    TRY(clmem_device_link_copy(l, b, a, .byte_count = 1024));
+    TRY(clmem_device_link_get_stats(l, &stats));
+done:
+    if (ev) clReleaseEvent(ev);
+    if (l) KEEP(clmem_device_link_release(l));
+    clmem_buffer_release(&b);
+    clmem_buffer_release(&a);
+    return err;
+}
+
 typedef struct op {
     const char *name;
     cl_int (*fn)(clmem_test_context *t);
@@ -546,7 +571,7 @@ static const op ops[] = {
     {"stager", op_stager, false},                 {"pinned_alloc", op_pinned_alloc, false},
     {"pinned_pool", op_pinned_pool, false},
     {"svm_lookup", op_svm_lookup, true},          {"exec_info", op_exec_info, true},
-    {"svm_migrate", op_svm_migrate, true},
+    {"svm_migrate", op_svm_migrate, true},        {"device_link", op_device_link, false},
 };
 
 /* ---- the verdicts ----
@@ -581,6 +606,7 @@ static const verdict verdicts[] = {
     {"stager:clFlush", OPTIONAL, "a flush before a wait for the same pieces: the wait flushes and reports"},
     {"pinned_alloc:clFlush", OPTIONAL, "the flush after a release's unmap: the queue's next wait or release submits it"},
     {"pinned_pool:clFlush", OPTIONAL, "the flush after a freed block's unmap, as pinned_alloc"},
+    {"device_link:clFlush", OPTIONAL, "the flush after a slot's unmap when the link is released, as pinned_alloc"},
     {"svm_pool_queue:clFlush", OPTIONAL, "the flush after a pool block's enqueued clEnqueueSVMFree"},
     /* a pool block freed after its queue: when the enqueued free cannot be made (its
        record's CLMEM_MALLOC or clEnqueueSVMFree fails), clmem warns, waits for the queue
@@ -593,28 +619,13 @@ static const verdict verdicts[] = {
     {"pool:clEnqueueWriteBuffer", OPEN, "pool.c:clmem__pool_get_slow, owner pool core: as clCreateBuffer"},
     {"pool_queue:clCreateBuffer", OPEN, "pool.c:clmem__pool_get_slow, owner pool core: as pool"},
     {"pool_queue:clEnqueueWriteBuffer", OPEN, "pool.c:clmem__pool_get_slow, owner pool core: as pool"},
-    {"pool_queue:clGetCommandQueueInfo(0x1093)", OPEN,
-     "pool.c:clmem__queue_is_ooo, owner pool core: a failed CL_QUEUE_PROPERTIES is taken for in-order (issue 22.3)"},
-    {"svm_pool_queue:clGetCommandQueueInfo(0x1093)", OPEN, "pool.c:clmem__queue_is_ooo, owner pool core: as pool_queue"},
-    {"svm_pool_queue:clGetDeviceInfo(0x1053)", OPEN, "pool.c:clmem_svm_allocator_create, owner pool core: a failed "
-                                                     "CL_DEVICE_SVM_CAPABILITIES is \"no SVM\" (issue 22.3)"},
-    {"svm_pool_queue:clGetDeviceInfo(0x101a)", OPEN, "pool.c:clmem_svm_allocator_create, owner pool core: a failed "
-                                                     "CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE is ignored"},
     {"svm_pool_queue:clSVMAlloc", OPEN, "pool.c:clmem__pool_get_slow, owner pool core: the message names the allocator, "
                                         "not clSVMAlloc"},
-    {"stager:clGetDeviceInfo(0x1010)", OPEN, "pinned.c:clmem__pinned_queue_facts, owner pool core (pinned): a failed "
-                                             "CL_DEVICE_MAX_MEM_ALLOC_SIZE is \"no limit\""},
-    {"pinned_alloc:clGetDeviceInfo(0x1010)", OPEN, "pinned.c:clmem__pinned_queue_facts, owner pool core: as stager"},
-    {"pinned_pool:clGetDeviceInfo(0x1010)", OPEN, "pinned.c:clmem__pinned_queue_facts, owner pool core: as stager"},
     {"pinned_pool:clCreateBuffer", OPEN, "pinned.c:clmem_pinned_pool_allocate_at, owner pool core: CL_OUT_OF_HOST_MEMORY "
                                          "comes back as CL_MEM_OBJECT_ALLOCATION_FAILURE"},
     {"pinned_pool:clEnqueueMapBuffer", OPEN, "pinned.c:clmem_pinned_pool_allocate_at, owner pool core: as clCreateBuffer"},
     {"pinned_pool:clEnqueueUnmapMemObject", OPEN, "pinned.c:clmem__pinned_pool_free_block, owner pool core: the unmap's "
                                                   "failure is only warned; clmem_pinned_pool_release returns CL_SUCCESS"},
-    {"stager:clGetDeviceInfo(0x1000)", OPEN, "stager.c:clmem_stager_create, owner host transfer (stager): a failed "
-                                             "CL_DEVICE_TYPE picks the default threshold"},
-    {"stager:clGetDeviceInfo(0x1035)", OPEN, "stager.c:clmem_stager_create, owner host transfer (stager): a failed "
-                                             "CL_DEVICE_HOST_UNIFIED_MEMORY is \"not unified\""},
 };
 #define NVERDICTS (sizeof verdicts / sizeof verdicts[0])
 static unsigned long verdict_hits[NVERDICTS];

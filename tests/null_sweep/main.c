@@ -169,29 +169,6 @@ static const struct {
 #undef L
 #undef H
 
-/* Calls not made, each a defect in another area's file (docs/robustness.md lists them
-   as open): the call would hang or crash. old_device: only on devices older than
-   OpenCL 2.0. */
-static const struct {
-    const char *name;
-    unsigned variants;
-    int old_device;
-    const char *why;
-} ns_open[] = {
-    {"clmem__set_arg_svm", 1u << NS_HANDLES, 1,
-     "open: svm.c:clmem__set_arg_svm, owner kernel arguments: an empty clmem_svm reaches clSetKernelArgSVMPointer on "
-     "an OpenCL 1.2 device, where the ICD loader has no entry for it and spins (Oclgrind)"},
-};
-
-static const char *ns_open_why(const char *name, int variant, int old_device) {
-    size_t i;
-    for (i = 0; i < sizeof ns_open / sizeof ns_open[0]; ++i)
-        if (strcmp(ns_open[i].name, name) == 0 && (ns_open[i].variants & (1u << variant)) &&
-            (!ns_open[i].old_device || old_device))
-            return ns_open[i].why;
-    return NULL;
-}
-
 static unsigned ns_success_ok(const char *name, int variant) {
     size_t i;
     for (i = 0; i < sizeof ns_successes / sizeof ns_successes[0]; ++i)
@@ -260,8 +237,8 @@ static void ns_free_fixture(ns_fixture *f) {
 
 static void test_sweep(clmem_test_context *t) {
     ns_fixture f;
-    size_t i, n = sizeof ns_functions / sizeof ns_functions[0], calls = 0, codes = 0, allowed = 0, open = 0;
-    int v, old_device = device_version(t->device) < 200;
+    size_t i, n = sizeof ns_functions / sizeof ns_functions[0], calls = 0, codes = 0, allowed = 0;
+    int v;
     if (!ns_make_fixture(t, &f)) {
         clmem_test_fail(t, __FILE__, __LINE__, "the fixture: %s", clmem_last_error_message());
         ns_free_fixture(&f);
@@ -275,14 +252,8 @@ static void test_sweep(clmem_test_context *t) {
         const ns_function *fn = &ns_functions[i];
         for (v = 0; v < NS_VARIANTS; ++v) {
             cl_int code;
-            const char *why_not;
             if (v == NS_LIVE && !fn->takes_live) continue;
             if (v == NS_HANDLES && !fn->takes_handle) continue;
-            if ((why_not = ns_open_why(fn->name, v, old_device)) != NULL) {
-                printf("  not called: %s (%s): %s\n", fn->name, ns_variant_names[v], why_not);
-                ++open;
-                continue;
-            }
             snprintf(ns_now, sizeof ns_now, "%s (%s)", fn->name, ns_variant_names[v]);
             clmem_clear_error();
             code = fn->call(&f, v);
@@ -308,8 +279,8 @@ static void test_sweep(clmem_test_context *t) {
     clmem_set_log_callback(NULL, NULL); /* the sweep set it to zero too; as at the start */
     ns_free_fixture(&f);
     printf("null sweep: %zu functions, %zu calls (zero, live, handles), %zu with a code: %zu refused with a message, "
-           "%zu documented successes; %zu not called (open, in other areas' files)\n",
-           n, calls, codes, codes - allowed, allowed, open);
+           "%zu documented successes\n",
+           n, calls, codes, codes - allowed, allowed);
 }
 
 static const clmem_test_case cases[] = {{"sweep", test_sweep, false}};
