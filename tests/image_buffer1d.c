@@ -10,25 +10,32 @@
 
 #define RGBA_U8 clmem_image_format_create(CL_RGBA, CL_UNSIGNED_INT8)
 
+/* 1-D buffer images on this device, or the case skips with the reason */
+static int buffer_images(clmem_test_context *t) {
+    cl_bool images = CL_FALSE;
+    cl_uint nformats = 0;
+    clGetDeviceInfo(t->device, CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images, NULL);
+    if (!images) {
+        clmem_test_skip(t, "device has no image support");
+        return 0;
+    }
+    if (clmem_get_supported_image_formats(t->context, 0, CL_MEM_OBJECT_IMAGE1D_BUFFER, NULL, 0, &nformats) !=
+            CL_SUCCESS ||
+        nformats == 0) { /* PoCL-Remote 6.0 (tools/remote-repro/image1d_buffer.c) */
+        clmem_test_skip(t, "the context lists no image format for 1-D buffer images");
+        return 0;
+    }
+    return 1;
+}
+
 static void test_buffer_image(clmem_test_context *t) {
     enum { W = 37 };
     cl_int err;
-    cl_bool images = CL_FALSE;
-    cl_uint nformats = 0;
     unsigned char src[W * 4], back[W * 4], patch[3 * 4];
     clmem_buffer b1, b2, plain;
     clmem_image i1, i2, i2d;
     clmem_image_info info;
-    clGetDeviceInfo(t->device, CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images, NULL);
-    if (!images) {
-        clmem_test_skip(t, "device has no image support");
-        return;
-    }
-    CLMEM_CHECK_CL(t, clmem_get_supported_image_formats(t->context, 0, CL_MEM_OBJECT_IMAGE1D_BUFFER, NULL, 0, &nformats));
-    if (nformats == 0) { /* PoCL-Remote 6.0 (tools/remote-repro/image1d_buffer.c) */
-        clmem_test_skip(t, "the context lists no image format for 1-D buffer images");
-        return;
-    }
+    if (!buffer_images(t)) return;
     b1 = clmem_buffer_create(t->context, 0, W * 4, NULL, &err);
     CLMEM_CHECK_CL(t, err);
     b2 = clmem_buffer_create(t->context, 0, W * 4, NULL, &err);
@@ -102,16 +109,11 @@ static void test_buffer_image(clmem_test_context *t) {
 static void test_stale_buffer(clmem_test_context *t) {
     enum { W = 64 };
     cl_int err;
-    cl_bool images = CL_FALSE;
     clmem_allocator *a;
     clmem_memory_pool *pool;
     clmem_buffer b, stale, owner;
     clmem_image img;
-    clGetDeviceInfo(t->device, CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images, NULL);
-    if (!images) {
-        clmem_test_skip(t, "device has no image support");
-        return;
-    }
+    if (!buffer_images(t)) return;
     a = clmem_immediate_allocator_create(t->queue, 0, &err);
     pool = clmem_memory_pool_create(a, 4, &err);
     clmem_allocator_release(a);
