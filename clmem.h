@@ -2287,7 +2287,7 @@ CLMEM_API cl_int clmem_usm_get_alloc_info(cl_context context, const void *ptr, c
     released allocation or stale pooled block, unknown flag bits), CL_INVALID_CONTEXT
     (usm of another context than the queue), CL_INVALID_EVENT_WAIT_LIST,
     CL_INVALID_OPERATION (no cl_intel_unified_shared_memory), or the driver's code.
-    Example: clmem_enqueue_usm_migrate(q, s.usm, 0, .event = &ev); */
+    Example: clmem_enqueue_usm_migrate(q, s.usm, CL_MIGRATE_MEM_OBJECT_HOST, .event = &ev); */
 #ifndef __cplusplus /* C++: clmem/cxx.h */
 #define clmem_enqueue_usm_migrate(...) clmem__usm_migrate_(__VA_ARGS__, )
 #define clmem__usm_migrate_(queue, usm, flags, ...) \
