@@ -227,7 +227,7 @@ enum { CLMEM__USM_ALLOCATION = 1 };
 /* clmem__usm_check_live(fn, what, usm): a handle that names memory (ptr not NULL) and,
    where its owner is known (an allocation, a pooled block), memory still allocated. */
 static cl_int clmem__usm_check_live(const char *fn, const char *what, clmem_usm usm) {
-    if (!usm.ptr) return clmem__fail(CL_INVALID_VALUE, fn, "%s is an empty USM handle (ptr NULL)", what);
+    if (!usm.ptr) return clmem__fail(CL_INVALID_VALUE, fn, "%s is NULL (an empty USM handle or a NULL pointer)", what);
     if (usm.pool) {
         if (clmem__handout_stale(usm.pool, usm.generation))
             return clmem__fail(CL_INVALID_VALUE, fn,
