@@ -2269,8 +2269,10 @@ typedef struct clmem_usm_alloc_info {
 
 /** clmem_usm_get_alloc_info(context, ptr, &info): the allocation holding ptr (its first
     byte or any byte inside): type, base, size and device (clGetMemAllocInfoINTEL). A
-    pointer USM does not know gives CL_SUCCESS with type CL_MEM_TYPE_UNKNOWN_INTEL, base
-    NULL, size 0 (also where a driver answers 0 for the type). Combine with clmem_usm_tag:
+    pointer USM does not know (NULL included) gives CL_SUCCESS with type
+    CL_MEM_TYPE_UNKNOWN_INTEL, base NULL, size 0, device NULL, also where a driver
+    answers 0 for the type or CL_INVALID_MEM_OBJECT. Host memory reports device NULL
+    (PoCL 5 names a device). Combine with clmem_usm_tag:
     clmem_usm_tag(ctx, info.base, info.size, info.type).
     Errors: CL_INVALID_CONTEXT (context NULL), CL_INVALID_VALUE (info NULL),
     CL_INVALID_OPERATION (no cl_intel_unified_shared_memory), or the driver's code.
@@ -10053,8 +10055,10 @@ CLMEM_API cl_int clmem_usm_get_alloc_info(cl_context context, const void *ptr, c
     if (!info) return clmem__fail(CL_INVALID_VALUE, fn, "info is NULL");
     info->type = CL_MEM_TYPE_UNKNOWN_INTEL;
     if ((err = clmem__usm_fns_of_context(fn, context, &fns)) != CL_SUCCESS) return err;
-    if ((err = fns->get_info(context, ptr, CL_MEM_ALLOC_TYPE_INTEL, sizeof type, &type, NULL)) != CL_SUCCESS)
-        return clmem__info_fail(fn, err, "clGetMemAllocInfoINTEL", "CL_MEM_ALLOC_TYPE_INTEL");
+    if (!ptr) return CL_SUCCESS; /* no allocation holds NULL (PoCL answers CL_INVALID_MEM_OBJECT) */
+    err = fns->get_info(context, ptr, CL_MEM_ALLOC_TYPE_INTEL, sizeof type, &type, NULL);
+    if (err == CL_INVALID_MEM_OBJECT) return CL_SUCCESS; /* some runtimes' "not USM" */
+    if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetMemAllocInfoINTEL", "CL_MEM_ALLOC_TYPE_INTEL");
     if (!clmem__usm_caps_param(type)) return CL_SUCCESS; /* not USM (also a driver's 0) */
     if ((err = fns->get_info(context, ptr, CL_MEM_ALLOC_BASE_PTR_INTEL, sizeof info->base, &info->base, NULL)) !=
             CL_SUCCESS ||
@@ -10066,6 +10070,7 @@ CLMEM_API cl_int clmem_usm_get_alloc_info(cl_context context, const void *ptr, c
         return clmem__info_fail(fn, err, "clGetMemAllocInfoINTEL", "BASE_PTR/SIZE/DEVICE");
     }
     info->type = type;
+    if (type == CL_MEM_TYPE_HOST_INTEL) info->device = NULL; /* PoCL 5 names its device: host memory has none */
     return CL_SUCCESS;
 }
 

@@ -195,8 +195,10 @@ typedef struct clmem_usm_alloc_info {
 
 /** clmem_usm_get_alloc_info(context, ptr, &info): the allocation holding ptr (its first
     byte or any byte inside): type, base, size and device (clGetMemAllocInfoINTEL). A
-    pointer USM does not know gives CL_SUCCESS with type CL_MEM_TYPE_UNKNOWN_INTEL, base
-    NULL, size 0 (also where a driver answers 0 for the type). Combine with clmem_usm_tag:
+    pointer USM does not know (NULL included) gives CL_SUCCESS with type
+    CL_MEM_TYPE_UNKNOWN_INTEL, base NULL, size 0, device NULL, also where a driver
+    answers 0 for the type or CL_INVALID_MEM_OBJECT. Host memory reports device NULL
+    (PoCL 5 names a device). Combine with clmem_usm_tag:
     clmem_usm_tag(ctx, info.base, info.size, info.type).
     Errors: CL_INVALID_CONTEXT (context NULL), CL_INVALID_VALUE (info NULL),
     CL_INVALID_OPERATION (no cl_intel_unified_shared_memory), or the driver's code.
