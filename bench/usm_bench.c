@@ -52,15 +52,6 @@ static cl_int run_one(const bench *b, int k, int write, size_t n, double *second
     return err;
 }
 
-static size_t parse_size(const char *s) {
-    char *end = NULL;
-    double v = strtod(s, &end);
-    if (end && (*end == 'K' || *end == 'k')) v *= 1024;
-    if (end && (*end == 'M' || *end == 'm')) v *= 1024 * 1024;
-    if (end && (*end == 'G' || *end == 'g')) v *= 1024.0 * 1024 * 1024;
-    return v > 0 ? (size_t)v : 0;
-}
-
 int main(int argc, char **argv) {
     size_t min = 4096, max = (size_t)64 << 20, ndev = 0, n;
     double budget = 0.2;
@@ -72,8 +63,8 @@ int main(int argc, char **argv) {
     char name[256] = "?";
     int i, kinds;
     for (i = 1; i < argc; ++i) {
-        if (!strcmp(argv[i], "--min") && i + 1 < argc) min = parse_size(argv[++i]);
-        else if (!strcmp(argv[i], "--max") && i + 1 < argc) max = parse_size(argv[++i]);
+        if (!strcmp(argv[i], "--min") && i + 1 < argc) min = bench_parse_size(argv[++i]);
+        else if (!strcmp(argv[i], "--max") && i + 1 < argc) max = bench_parse_size(argv[++i]);
         else if (!strcmp(argv[i], "--time") && i + 1 < argc) budget = strtod(argv[++i], NULL);
         else {
             fprintf(stderr, "usage: %s [--min B] [--max B] [--time S]   (sizes take K, M, G suffixes)\n", argv[0]);
