@@ -9765,18 +9765,42 @@ static cl_int clmem__usm_plat_get(void *o, cl_uint param, size_t n, void *v, siz
     return clGetPlatformInfo(CLMEM__CAST(cl_platform_id, o), param, n, v, r);
 }
 
+/* Devices found to have USM, so that an enqueue does not read extension strings: a
+   device keeps its extensions (a released sub-device's address reused by another
+   sub-device of the same device has the same). Full: devices are checked each time. */
+enum { CLMEM__USM_DEVICES = 64 };
+static struct {
+    cl_device_id device;
+    const clmem__usm_fns *fns;
+} clmem__usm_devices[CLMEM__USM_DEVICES];
+static unsigned clmem__usm_ndevices;
+
 /* clmem__usm_device_ok(fn, dev, &fns): dev may use USM: its platform has the entry
    points and the device or the platform lists the extension (some runtimes list it on
-   one of the two only). */
+   one of the two only; PoCL-Remote has the entry points but not the extension). */
 static cl_int clmem__usm_device_ok(const char *fn, cl_device_id dev, const clmem__usm_fns **fns) {
     cl_platform_id p = NULL;
     char name[128];
-    cl_int err = clmem__usm_fns_of_device(fn, dev, fns);
-    if (err != CL_SUCCESS) return err;
-    if (clmem__usm_listed(clmem__usm_dev_get, (void *)dev, CL_DEVICE_EXTENSIONS)) return CL_SUCCESS;
-    if (clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof p, &p, NULL) == CL_SUCCESS &&
-        clmem__usm_listed(clmem__usm_plat_get, (void *)p, CL_PLATFORM_EXTENSIONS))
+    unsigned i;
+    cl_int err;
+    *fns = NULL;
+    clmem__lock(&clmem__usm_lock);
+    for (i = 0; i < clmem__usm_ndevices && !*fns; ++i)
+        if (clmem__usm_devices[i].device == dev) *fns = clmem__usm_devices[i].fns;
+    clmem__unlock(&clmem__usm_lock);
+    if (*fns) return CL_SUCCESS;
+    if ((err = clmem__usm_fns_of_device(fn, dev, fns)) != CL_SUCCESS) return err;
+    if (clmem__usm_listed(clmem__usm_dev_get, (void *)dev, CL_DEVICE_EXTENSIONS) ||
+        (clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof p, &p, NULL) == CL_SUCCESS &&
+         clmem__usm_listed(clmem__usm_plat_get, (void *)p, CL_PLATFORM_EXTENSIONS))) {
+        clmem__lock(&clmem__usm_lock);
+        if (clmem__usm_ndevices < CLMEM__USM_DEVICES) {
+            clmem__usm_devices[clmem__usm_ndevices].device = dev;
+            clmem__usm_devices[clmem__usm_ndevices++].fns = *fns;
+        }
+        clmem__unlock(&clmem__usm_lock);
         return CL_SUCCESS;
+    }
     *fns = NULL;
     clmem__svm_device_name(dev, name, sizeof name);
     return clmem__fail(CL_INVALID_OPERATION, fn,
@@ -9784,12 +9808,13 @@ static cl_int clmem__usm_device_ok(const char *fn, cl_device_id dev, const clmem
                        "platform's CL_PLATFORM_EXTENSIONS lists it)", name);
 }
 
-/* the entry points for work on a queue, a context (its first device: one platform) */
+/* the entry points for work on a queue (its device must have USM), a context (its
+   first device: one platform) */
 static cl_int clmem__usm_fns_of_queue(const char *fn, cl_command_queue queue, const clmem__usm_fns **fns) {
     cl_device_id dev = NULL;
     cl_int err = clmem__queue_device_of(fn, queue, &dev);
     *fns = NULL;
-    return err != CL_SUCCESS ? err : clmem__usm_fns_of_device(fn, dev, fns);
+    return err != CL_SUCCESS ? err : clmem__usm_device_ok(fn, dev, fns);
 }
 static cl_int clmem__usm_fns_of_context(const char *fn, cl_context ctx, const clmem__usm_fns **fns) {
     cl_uint n = 0;
@@ -9797,7 +9822,7 @@ static cl_int clmem__usm_fns_of_context(const char *fn, cl_context ctx, const cl
     cl_device_id *devs = clmem__devices_of(fn, ctx, &n, &err);
     *fns = NULL;
     if (!devs) return err;
-    err = clmem__usm_fns_of_device(fn, devs[0], fns);
+    err = clmem__usm_device_ok(fn, devs[0], fns);
     CLMEM_FREE(devs);
     return err;
 }
