@@ -14,10 +14,11 @@
      >>buffer        clmem_buffer: create, sub-regions, slices, fill
      >>image         formats, images, image_from_array, fill_image   >>sampler  >>pipe
      >>svm           SVM pointers, allocations, maps, typed SVM arrays
+     >>usm           Intel unified shared memory: allocations, lookup, migrate, advise
      >>map           buffer and image maps, CLMEM_WITH_MAP
      >>kernel_arg    clmem_set_kernel_arg, clmem_local_memory
      >>transfer      clmem_enqueue_copy (its DISPATCH TABLE), clmem_enqueue_fill
-     >>pool          allocators, memory pools, SVM pools
+     >>pool          allocators, memory pools, SVM pools   >>usm_pool  USM pools
      >>pinned        pinned host memory, pinned pools, staged pageable copies (clmem_stager)
      >>cache         first-argument-dependent memoization   >>characterize
      >>testing       CLMEM_TEST device selection and the test runner
@@ -163,6 +164,18 @@
      clmem_svm_array_release                    release the array's allocation (see ...
      clmem_kernel_set_exec_info                 tell a kernel which SVM memory it reaches ...
      clmem_svm_allocation_lookup                the live clmem SVM allocation whose memory holds ...
+   >>usm
+     clmem_usm
+     clmem_usm_allocation
+     clmem_usm_capabilities                     what `device` offers for USM of `type` ...
+     clmem_usm_allocation_create                USM memory of `type` (one constructor for the ...
+     clmem_usm_allocation_release               free the memory (clMemBlockingFreeINTEL: waits ...
+     clmem_usm_alloc_info
+     clmem_usm_get_alloc_info                   the allocation holding ptr (its first byte or ...
+     clmem_enqueue_usm_migrate                  migrate usm.size bytes from usm.ptr to the ...
+     clmem_enqueue_usm_migrate_opts             the function behind clmem_enqueue_usm_migrate ...
+     clmem_enqueue_usm_advise                   give the driver advice on usm.size bytes from ...
+     clmem_enqueue_usm_advise_opts              the function behind clmem_enqueue_usm_advise ...
    >>map
      clmem_memory_map
      clmem_map_options
@@ -185,7 +198,7 @@
      clmem_copy_options
      clmem_fill_options
      clmem_enqueue_copy                         copy between any two kinds of memory the ...
-     clmem_enqueue_fill                         fill `size` bytes of a buffer (at .offset) or of ...
+     clmem_enqueue_fill                         fill `size` bytes of a buffer, of SVM or of USM ...
      clmem_enqueue_copy_buffer_p2p_amd          copy between buffers of two contexts through ...
      clmem_enqueue_copy_buffer_p2p_amd_opts     the function behind ...
    >>pool
@@ -259,6 +272,31 @@
      clmem_svm_pool_set_oom_callback
      clmem_svm_pool_active_blocks_info
      clmem_svm_pool_release                     as clmem_memory_pool_release.
+   >>usm_pool
+     clmem_pooled_usm
+     clmem_usm_pool                             A pool of USM blocks (opaque).
+     clmem_usm_pool_create                      an empty pool whose blocks come from ...
+     clmem_usm_pool_allocate                    a block of at least `size` bytes (its handle ...
+     clmem_usm_pool_allocate_at                 clmem_usm_pool_allocate(pool, size, &err): a ...
+     clmem_usm_pool_allocate_on_queue           a block for work on `queue` (a block released on ...
+     clmem_usm_pool_allocate_on_queue_at
+     clmem_pooled_usm_release                   give the block back to its pool (nothing on any ...
+     clmem_pooled_usm_enqueue_release           give the block back once `queue` gets past the ...
+     clmem_usm_pool_held_blocks                 The USM pool's accounting, statistics, limits ...
+     clmem_usm_pool_active_blocks               The USM pool's accounting, statistics, limits ...
+     clmem_usm_pool_managed_bytes
+     clmem_usm_pool_active_bytes
+     clmem_usm_pool_bin_number
+     clmem_usm_pool_alloc_size
+     clmem_usm_pool_free_held
+     clmem_usm_pool_stop_holding
+     clmem_usm_pool_get_stats
+     clmem_usm_pool_reset_peaks
+     clmem_usm_pool_bins
+     clmem_usm_pool_set_limit
+     clmem_usm_pool_set_oom_callback
+     clmem_usm_pool_active_blocks_info
+     clmem_usm_pool_release                     as clmem_memory_pool_release (held blocks are ...
    >>pinned
      clmem_pinned_allocation
      clmem_pinned_allocation_create             `size` bytes of pinned host memory: a buffer of ...
@@ -847,12 +885,14 @@ static inline cl_mem clmem__mem_identity(cl_mem m) { return m; }
     X(clmem_pipe, clmem_pipe_release) X(clmem_sampler, clmem_sampler_release)                              \
     X(clmem_svm_allocation, clmem_svm_allocation_release) X(clmem_svm_array, clmem_svm_array_release)      \
     X(clmem_memory_map, clmem_memory_map_release_default) X(clmem_svm_map, clmem_svm_map_release_default)  \
-    X(clmem_pooled_svm, clmem_pooled_svm_release) X(clmem_pinned_allocation, clmem_pinned_allocation_release)
+    X(clmem_pooled_svm, clmem_pooled_svm_release) X(clmem_pinned_allocation, clmem_pinned_allocation_release) \
+    X(clmem_usm_allocation, clmem_usm_allocation_release) X(clmem_pooled_usm, clmem_pooled_usm_release)
 
 /** clmem_release(&handle): release any clmem handle through its kind's release
     function and empty it: buffers (pooled ones go back to their pool), images,
     pipes, samplers, SVM allocations, SVM arrays, memory maps, SVM maps (both with
-    no options), pooled SVM and pinned allocations; see each kind's *_release for
+    no options), pooled SVM, pinned allocations, USM allocations and pooled USM;
+    see each kind's *_release for
     what that means and its errors. Another type is a compile error. Pools,
     allocators and stagers are objects, not handles: their own *_release frees them. */
 #ifndef __cplusplus
@@ -2036,6 +2076,248 @@ CLMEM_API cl_int clmem_svm_allocation_lookup(const void *ptr, clmem_svm_allocati
 #endif
 /* ---- end clmem/svm.h ---- */
 
+/* ---- begin clmem/usm.h ---- */
+/* >>usm: Intel's unified shared memory (cl_intel_unified_shared_memory): host, device
+   and shared allocations, pointer lookup, migration and advice */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------
+   UNIFIED SHARED MEMORY (cl_intel_unified_shared_memory; PyOpenCL has no USM, so
+   every name here is clmem's own)
+
+   USM is memory that host and device address with plain pointers, allocated with
+   the extension's calls instead of clSVMAlloc (SYCL's and Intel GPUs' memory model;
+   PoCL 4 and later on the CPU). Three types:
+     CL_MEM_TYPE_HOST_INTEL    host memory the devices may access
+     CL_MEM_TYPE_DEVICE_INTEL  memory of one device; the host must not touch it (copy
+                               it with clmem_enqueue_copy)
+     CL_MEM_TYPE_SHARED_INTEL  memory that migrates between the host and one device
+                               (or all devices of the context: device NULL)
+
+   Handles, passed by value:
+     clmem_usm             a USM pointer with its size, type and context, and where
+                           known its owner (an allocation or a pooled block). This is
+                           what clmem_enqueue_copy, clmem_enqueue_fill,
+                           clmem_set_kernel_arg and the functions below take.
+     clmem_usm_allocation  owns memory from clHost/Device/SharedMemAllocINTEL;
+                           `.usm` is its clmem_usm.
+     clmem_pooled_usm      a block of a USM pool (>>usm_pool).
+
+   The entry points are looked up per platform (clGetExtensionFunctionAddressForPlatform)
+   once and kept. On a platform or device without the extension (Debian 12's PoCL 3.1,
+   NVIDIA) every function returns CL_INVALID_OPERATION with a message naming
+   cl_intel_unified_shared_memory.
+
+   Releasing an allocation frees with clMemBlockingFreeINTEL, which waits for the
+   commands already enqueued that use the memory. A released allocation's handle, or
+   any copy of it, is refused (CL_INVALID_VALUE, "was released"); releasing it again
+   is CLMEM_ERROR_DOUBLE_RELEASE. Every allocation keeps its own reference to its
+   context until the memory is freed.
+   --------------------------------------------------------------------------------- */
+
+/* The extension's types and constants where the OpenCL headers lack them. */
+#ifndef cl_intel_unified_shared_memory
+typedef cl_bitfield cl_device_unified_shared_memory_capabilities_intel;
+typedef cl_ulong cl_mem_properties_intel;
+typedef cl_bitfield cl_mem_alloc_flags_intel;
+typedef cl_uint cl_mem_info_intel;
+typedef cl_uint cl_unified_shared_memory_type_intel;
+typedef cl_uint cl_mem_advice_intel;
+#endif
+#ifndef CL_DEVICE_HOST_MEM_CAPABILITIES_INTEL
+#define CL_DEVICE_HOST_MEM_CAPABILITIES_INTEL 0x4190
+#define CL_DEVICE_DEVICE_MEM_CAPABILITIES_INTEL 0x4191
+#define CL_DEVICE_SINGLE_DEVICE_SHARED_MEM_CAPABILITIES_INTEL 0x4192
+#define CL_DEVICE_CROSS_DEVICE_SHARED_MEM_CAPABILITIES_INTEL 0x4193
+#define CL_DEVICE_SHARED_SYSTEM_MEM_CAPABILITIES_INTEL 0x4194
+#define CL_UNIFIED_SHARED_MEMORY_ACCESS_INTEL (1 << 0)
+#define CL_UNIFIED_SHARED_MEMORY_ATOMIC_ACCESS_INTEL (1 << 1)
+#define CL_UNIFIED_SHARED_MEMORY_CONCURRENT_ACCESS_INTEL (1 << 2)
+#define CL_UNIFIED_SHARED_MEMORY_CONCURRENT_ATOMIC_ACCESS_INTEL (1 << 3)
+#define CL_MEM_ALLOC_FLAGS_INTEL 0x4195
+#define CL_MEM_ALLOC_WRITE_COMBINED_INTEL (1 << 0)
+#define CL_MEM_ALLOC_INITIAL_PLACEMENT_DEVICE_INTEL (1 << 1)
+#define CL_MEM_ALLOC_INITIAL_PLACEMENT_HOST_INTEL (1 << 2)
+#define CL_MEM_ALLOC_TYPE_INTEL 0x419A
+#define CL_MEM_ALLOC_BASE_PTR_INTEL 0x419B
+#define CL_MEM_ALLOC_SIZE_INTEL 0x419C
+#define CL_MEM_ALLOC_DEVICE_INTEL 0x419D
+#define CL_MEM_TYPE_UNKNOWN_INTEL 0x4196
+#define CL_MEM_TYPE_HOST_INTEL 0x4197
+#define CL_MEM_TYPE_DEVICE_INTEL 0x4198
+#define CL_MEM_TYPE_SHARED_INTEL 0x4199
+#define CL_KERNEL_EXEC_INFO_INDIRECT_HOST_ACCESS_INTEL 0x4200
+#define CL_KERNEL_EXEC_INFO_INDIRECT_DEVICE_ACCESS_INTEL 0x4201
+#define CL_KERNEL_EXEC_INFO_INDIRECT_SHARED_ACCESS_INTEL 0x4202
+#define CL_KERNEL_EXEC_INFO_USM_PTRS_INTEL 0x4203
+#define CL_COMMAND_MEMFILL_INTEL 0x4204
+#define CL_COMMAND_MEMCPY_INTEL 0x4205
+#define CL_COMMAND_MIGRATEMEM_INTEL 0x4206
+#define CL_COMMAND_MEMADVISE_INTEL 0x4207
+#endif
+
+/** A USM pointer with what validation needs (read the fields directly):
+      ptr      the USM pointer (host, device or shared memory)
+      size     bytes reachable from ptr; 0 when unknown (transfers then take their size
+               from the other side or .byte_count)
+      type     CL_MEM_TYPE_HOST_INTEL, _DEVICE_INTEL or _SHARED_INTEL (0 when unknown)
+      context  the context the memory belongs to (NULL when unknown: then the
+               queue's context is not compared)
+      pool, generation
+               private: the identity of the owner (0 and NULL for a tag): an
+               allocation's registry id in `generation`, or a pooled block's record in
+               `pool` and its hand-out in `generation`, so that memory released since,
+               through this handle or a copy, is refused.
+    Take `.usm` of an allocation or a pooled block, or make one with clmem_usm_tag. */
+typedef struct clmem_usm {
+    void *ptr;
+    size_t size;
+    cl_unified_shared_memory_type_intel type;
+    cl_context context;
+    void *pool;
+    uint64_t generation;
+} clmem_usm;
+
+/** clmem_usm_tag(context, ptr, size, type): a handle of USM memory made elsewhere
+    (e.g. a raw clDeviceMemAllocINTEL; clmem_usm_get_alloc_info tells size and type).
+    It owns nothing; size 0 means unknown, context NULL means not compared. */
+static inline clmem_usm clmem_usm_tag(cl_context context, void *ptr, size_t size, cl_unified_shared_memory_type_intel type) {
+    clmem_usm u;
+    u.ptr = ptr;
+    u.size = size;
+    u.type = type;
+    u.context = context;
+    u.pool = NULL;
+    u.generation = 0;
+    return u;
+}
+
+/** An owning USM allocation. `.usm` is its pointer, size, type, context and identity:
+    pass a.usm wherever a USM pointer goes. */
+typedef struct clmem_usm_allocation {
+    clmem_usm usm;
+} clmem_usm_allocation;
+
+/** clmem_usm_capabilities(device, type, &caps): what `device` offers for USM of
+    `type` (CL_DEVICE_HOST_MEM_CAPABILITIES_INTEL and its siblings: a mask of
+    CL_UNIFIED_SHARED_MEMORY_ACCESS_INTEL, _ATOMIC_ACCESS_, _CONCURRENT_ACCESS_,
+    _CONCURRENT_ATOMIC_ACCESS_INTEL; 0: the device cannot use that type).
+    type: CL_MEM_TYPE_HOST_INTEL, CL_MEM_TYPE_DEVICE_INTEL, CL_MEM_TYPE_SHARED_INTEL
+    (single-device shared), or 0 for cross-device shared memory.
+    Returns CL_SUCCESS with *caps, or (with *caps 0 where caps is not NULL):
+      CL_INVALID_DEVICE     device NULL
+      CL_INVALID_VALUE      caps NULL, an unknown type
+      CL_INVALID_OPERATION  the device or its platform lacks
+                            cl_intel_unified_shared_memory (the message names which
+                            and why: no entry points, or not in the extension strings)
+      a failed query's code.
+    Thread safety: any thread.
+    Example: cl_device_unified_shared_memory_capabilities_intel caps;
+             if (clmem_usm_capabilities(dev, CL_MEM_TYPE_DEVICE_INTEL, &caps) == CL_SUCCESS && caps) ... */
+CLMEM_API cl_int clmem_usm_capabilities(cl_device_id device, cl_unified_shared_memory_type_intel type,
+                                        cl_device_unified_shared_memory_capabilities_intel *caps);
+
+/** clmem_usm_allocation_create(context, device, type, size, alignment, properties, &err):
+    USM memory of `type` (one constructor for the extension's three allocation calls):
+      CL_MEM_TYPE_HOST_INTEL    clHostMemAllocINTEL; device must be NULL
+      CL_MEM_TYPE_DEVICE_INTEL  clDeviceMemAllocINTEL; device required, of the context
+      CL_MEM_TYPE_SHARED_INTEL  clSharedMemAllocINTEL; device of the context, or NULL
+                                for memory shared by all devices of the context
+    - size: bytes, > 0 (0 is CL_INVALID_BUFFER_SIZE, as the extension says).
+    - alignment: bytes, 0 for the implementation's default, else a power of two (the
+      driver refuses one above its largest data type).
+    - properties: NULL, or a 0-terminated list of (name, value) pairs, e.g.
+      {CL_MEM_ALLOC_FLAGS_INTEL, CL_MEM_ALLOC_WRITE_COMBINED_INTEL, 0}; passed on.
+    Returns the allocation; on failure an empty one (usm.ptr NULL) and *errcode_ret
+    (may be NULL):
+      CL_INVALID_CONTEXT        context NULL
+      CL_INVALID_DEVICE         device given for host memory, missing for device
+                                memory, or not a device of the context
+      CL_INVALID_VALUE          an unknown type, alignment not a power of two
+      CL_INVALID_BUFFER_SIZE    size 0
+      CL_INVALID_OPERATION      no cl_intel_unified_shared_memory, or the device(s)
+                                report no capability for this type (message names
+                                the device and the query)
+      or the driver's code (CL_OUT_OF_RESOURCES, ...).
+    Release with clmem_usm_allocation_release or clmem_release(&a).
+    Thread safety: any thread.
+    Example: clmem_usm_allocation d = clmem_usm_allocation_create(ctx, dev, CL_MEM_TYPE_DEVICE_INTEL, 4096, 0,
+                                                                  NULL, &err); */
+CLMEM_API clmem_usm_allocation clmem_usm_allocation_create(cl_context context, cl_device_id device,
+                                                           cl_unified_shared_memory_type_intel type, size_t size,
+                                                           cl_uint alignment, const cl_mem_properties_intel *properties,
+                                                           cl_int *errcode_ret);
+
+/** clmem_usm_allocation_release(&a): free the memory (clMemBlockingFreeINTEL: waits
+    for the commands enqueued before that use it) and empty the handle. Returns
+    CL_SUCCESS (also for an all-zero handle), CL_INVALID_VALUE (a NULL pointer, a tag
+    or hand-made handle that owns nothing), CLMEM_ERROR_DOUBLE_RELEASE (already
+    released, through this handle or a copy), or the driver's code (the handle is
+    emptied and the record dropped all the same). Thread safety: any thread; releasing
+    one allocation from two threads at once reports the second as a double release. */
+CLMEM_API cl_int clmem_usm_allocation_release(clmem_usm_allocation *a);
+
+/** What clGetMemAllocInfoINTEL tells of a pointer (clmem_usm_get_alloc_info). */
+typedef struct clmem_usm_alloc_info {
+    cl_unified_shared_memory_type_intel type; /* CL_MEM_TYPE_*_INTEL; CL_MEM_TYPE_UNKNOWN_INTEL: not USM */
+    void *base;                               /* the allocation's first byte (NULL when not USM) */
+    size_t size;                              /* the allocation's bytes (0 when not USM) */
+    cl_device_id device;                      /* its device (NULL for host memory) */
+} clmem_usm_alloc_info;
+
+/** clmem_usm_get_alloc_info(context, ptr, &info): the allocation holding ptr (its first
+    byte or any byte inside): type, base, size and device (clGetMemAllocInfoINTEL). A
+    pointer USM does not know (NULL included) gives CL_SUCCESS with type
+    CL_MEM_TYPE_UNKNOWN_INTEL, base NULL, size 0, device NULL, also where a driver
+    answers 0 for the type or CL_INVALID_MEM_OBJECT. Host memory reports device NULL
+    (PoCL 5 names a device). Combine with clmem_usm_tag:
+    clmem_usm_tag(ctx, info.base, info.size, info.type).
+    Errors: CL_INVALID_CONTEXT (context NULL), CL_INVALID_VALUE (info NULL),
+    CL_INVALID_OPERATION (no cl_intel_unified_shared_memory), or the driver's code.
+    Thread safety: any thread.
+    Example: clmem_usm_alloc_info info; clmem_usm_get_alloc_info(ctx, p + 17, &info); */
+CLMEM_API cl_int clmem_usm_get_alloc_info(cl_context context, const void *ptr, clmem_usm_alloc_info *info);
+
+/** clmem_enqueue_usm_migrate(queue, usm, flags, ...): migrate usm.size bytes from
+    usm.ptr to the queue's device, or with CL_MIGRATE_MEM_OBJECT_HOST to the host
+    (clEnqueueMigrateMemINTEL; a hint for shared memory). flags: 0 or
+    CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED (extension
+    1.1 drivers may refuse 0). Options: .wait_for, .num_wait_for, .event.
+    Errors: CL_INVALID_COMMAND_QUEUE, CL_INVALID_VALUE (usm.ptr NULL, usm.size 0,
+    released allocation or stale pooled block, unknown flag bits), CL_INVALID_CONTEXT
+    (usm of another context than the queue), CL_INVALID_EVENT_WAIT_LIST,
+    CL_INVALID_OPERATION (no cl_intel_unified_shared_memory), or the driver's code.
+    Example: clmem_enqueue_usm_migrate(q, s.usm, CL_MIGRATE_MEM_OBJECT_HOST, .event = &ev); */
+#ifndef __cplusplus /* C++: clmem/cxx.h */
+#define clmem_enqueue_usm_migrate(...) clmem__usm_migrate_(__VA_ARGS__, )
+#define clmem__usm_migrate_(queue, usm, flags, ...) \
+    clmem_enqueue_usm_migrate_opts(queue, usm, flags, &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
+#endif
+CLMEM_API cl_int clmem_enqueue_usm_migrate_opts(cl_command_queue queue, clmem_usm usm, cl_mem_migration_flags flags,
+                                                const clmem_enqueue_options *opts);
+
+/** clmem_enqueue_usm_advise(queue, usm, advice, ...): give the driver advice on
+    usm.size bytes from usm.ptr (clEnqueueMemAdviseINTEL). The advice values are the
+    implementation's (the extension reserves cl_mem_advice_intel and defines none);
+    0 is passed on too. Options: .wait_for, .num_wait_for, .event.
+    Errors: those of clmem_enqueue_usm_migrate but for the flags, and the driver's
+    code for advice it does not know. */
+#ifndef __cplusplus /* C++: clmem/cxx.h */
+#define clmem_enqueue_usm_advise(...) clmem__usm_advise_(__VA_ARGS__, )
+#define clmem__usm_advise_(queue, usm, advice, ...) \
+    clmem_enqueue_usm_advise_opts(queue, usm, advice, &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
+#endif
+CLMEM_API cl_int clmem_enqueue_usm_advise_opts(cl_command_queue queue, clmem_usm usm, cl_mem_advice_intel advice,
+                                               const clmem_enqueue_options *opts);
+
+#ifdef __cplusplus
+}
+#endif
+/* ---- end clmem/usm.h ---- */
+
 /* ---- begin clmem/map.h ---- */
 /* >>map: mapping memory into host address space (PyOpenCL's enqueue_map_buffer,
    enqueue_map_image, MemoryMap) */
@@ -2373,6 +2655,9 @@ CLMEM_API cl_int clmem__set_arg_pipe(cl_kernel kernel, cl_uint index, clmem_pipe
 /* clSetKernelArgSVMPointer; CL_INVALID_VALUE for a released allocation,
    CL_INVALID_OPERATION without OpenCL 2.0 headers. */
 CLMEM_API cl_int clmem__set_arg_svm(cl_kernel kernel, cl_uint index, clmem_svm value);
+/* clSetKernelArgMemPointerINTEL; CL_INVALID_VALUE for a released allocation or stale
+   pooled block, CL_INVALID_OPERATION without cl_intel_unified_shared_memory. */
+CLMEM_API cl_int clmem__set_arg_usm(cl_kernel kernel, cl_uint index, clmem_usm value);
 #define CLMEM__ARG_DECL(T, name) CLMEM_API cl_int clmem__set_arg_##name(cl_kernel kernel, cl_uint index, T value);
 CLMEM__PATTERN_TYPES(CLMEM__ARG_DECL)
 #undef CLMEM__ARG_DECL
@@ -2383,7 +2668,8 @@ CLMEM_API cl_int clmem__set_arg_unsupported(cl_kernel kernel, cl_uint index, ...
 
 /** clmem_set_kernel_arg(kernel, index, value): set one kernel argument from a clmem
     handle or a value: clmem_buffer (also pooled and sub-buffers), clmem_image,
-    clmem_sampler, clmem_pipe, clmem_svm (clSetKernelArgSVMPointer), a raw cl_mem,
+    clmem_sampler, clmem_pipe, clmem_svm (clSetKernelArgSVMPointer), clmem_usm
+    (clSetKernelArgMemPointerINTEL; also .usm of a pooled USM block), a raw cl_mem,
     clmem_local_memory(size), or a scalar or vector value whose type gives its size
     (every OpenCL scalar and cl_<type>N vector of 2, 3, 4, 8 and 16 components;
     clmem_set_kernel_arg(k, 2, 1.5f), clmem_set_kernel_arg(k, 3, (cl_uint)n)).
@@ -2414,7 +2700,8 @@ CLMEM_API cl_int clmem__set_arg_unsupported(cl_kernel kernel, cl_uint index, ...
                                          sizeof(value), CLMEM__WIDE(value)),                                    \
              default: _Generic((value), clmem_buffer: clmem__set_arg_buffer, clmem_image: clmem__set_arg_image, \
                                clmem_sampler: clmem__set_arg_sampler, clmem_pipe: clmem__set_arg_pipe,          \
-                               clmem_svm: clmem__set_arg_svm, cl_mem: clmem__set_arg_mem,                       \
+                               clmem_svm: clmem__set_arg_svm, clmem_usm: clmem__set_arg_usm,                    \
+                               cl_mem: clmem__set_arg_mem,                                                      \
                                clmem_local_memory: clmem__set_arg_local, CLMEM__PATTERN_TYPES(CLMEM__ARG_ASSOC) \
                                default: clmem__set_arg_unsupported)(kernel, index, value))
 #endif
@@ -2437,18 +2724,21 @@ extern "C" {
    The operation is chosen at compile time from the static types of dst and src.
    "host" is any other pointer (void *, float *, ...; const for a source).
 
-   dst \ src     | clmem_buffer      | clmem_image       | clmem_svm | cl_mem         | host
-   --------------+-------------------+-------------------+-----------+----------------+------------------
-   clmem_buffer  | CopyBuffer(Rect)  | CopyImageToBuffer | -         | by CL_MEM_TYPE | WriteBuffer(Rect)
-   clmem_image   | CopyBufferToImage | CopyImage         | -         | by CL_MEM_TYPE | WriteImage
-   clmem_svm     | -                 | -                 | SVMMemcpy | -              | SVMMemcpy
-   cl_mem        | by CL_MEM_TYPE    | by CL_MEM_TYPE    | -         | by CL_MEM_TYPE | by CL_MEM_TYPE
-   host          | ReadBuffer(Rect)  | ReadImage         | SVMMemcpy | by CL_MEM_TYPE | - (host to host)
+   dst \ src     | clmem_buffer      | clmem_image       | clmem_svm | clmem_usm   | cl_mem         | host
+   --------------+-------------------+-------------------+-----------+-------------+----------------+------------------
+   clmem_buffer  | CopyBuffer(Rect)  | CopyImageToBuffer | -         | -           | by CL_MEM_TYPE | WriteBuffer(Rect)
+   clmem_image   | CopyBufferToImage | CopyImage         | -         | -           | by CL_MEM_TYPE | WriteImage
+   clmem_svm     | -                 | -                 | SVMMemcpy | -           | -              | SVMMemcpy
+   clmem_usm     | -                 | -                 | -         | MemcpyINTEL | -              | MemcpyINTEL
+   cl_mem        | by CL_MEM_TYPE    | by CL_MEM_TYPE    | -         | -           | by CL_MEM_TYPE | by CL_MEM_TYPE
+   host          | ReadBuffer(Rect)  | ReadImage         | SVMMemcpy | MemcpyINTEL | by CL_MEM_TYPE | - (host to host)
 
    "by CL_MEM_TYPE": a raw cl_mem is a buffer or an image, told apart at run time.
    "-" is a compile error: "clmem_enqueue_copy: OpenCL has no copy between these
    types (see the DISPATCH TABLE in clmem.h)". Buffer<->SVM: wrap the SVM memory in a
-   buffer (clmem_svm_as_buffer) or copy through the host.
+   buffer (clmem_svm_as_buffer) or copy through the host. USM (clmem_usm, Intel's
+   cl_intel_unified_shared_memory) copies to and from USM and host memory only: the
+   extension defines no copy with buffers, and SVM is not USM.
 
    Options (all optional; a written option means its value, one left out its default;
    PyOpenCL's keyword names):
@@ -2463,7 +2753,8 @@ extern "C" {
                         .origin on; options that do not apply to a pair are refused
      image <- image     .src_origin, .dest_origin (or .dst_origin), .region
      buffer <-> image   .offset (bytes in the buffer), .origin, .region
-     svm <-> svm/host   .byte_count
+     svm <-> svm/host   .byte_count, .src_offset, .dst_offset
+     usm <-> usm/host   .byte_count, .src_offset, .dst_offset (as svm)
      any                .wait_for, .num_wait_for (CLMEM_WAIT_FOR), .event,
                         .host_size (bytes of the host memory, checked when given)
      host transfers     .is_blocking (default blocking; CLMEM_NON_BLOCKING)
@@ -2534,6 +2825,8 @@ typedef struct clmem_fill_options {
     X(clmem_image, host, clmem__copy_image_from_host, 0, "WriteImage")                             \
     X(clmem_svm, clmem_svm, clmem__copy_svm_from_svm, 0, "SVMMemcpy")                              \
     X(clmem_svm, host, clmem__copy_svm_from_host, 0, "SVMMemcpy")                                  \
+    X(clmem_usm, clmem_usm, clmem__copy_usm_from_usm, 0, "MemcpyINTEL")                            \
+    X(clmem_usm, host, clmem__copy_usm_from_host, 0, "MemcpyINTEL")                                \
     X(cl_mem, clmem_buffer, clmem__copy_mem_from_buffer, 0, "by CL_MEM_TYPE")                      \
     X(cl_mem, clmem_image, clmem__copy_mem_from_image, 0, "by CL_MEM_TYPE")                        \
     X(cl_mem, cl_mem, clmem__copy_mem_from_mem, 0, "by CL_MEM_TYPE")                               \
@@ -2541,10 +2834,11 @@ typedef struct clmem_fill_options {
     X(host, clmem_buffer, clmem__copy_host_from_buffer, 1, "ReadBuffer(Rect)")                     \
     X(host, clmem_image, clmem__copy_host_from_image, 0, "ReadImage")                              \
     X(host, clmem_svm, clmem__copy_host_from_svm, 0, "SVMMemcpy")                                  \
+    X(host, clmem_usm, clmem__copy_host_from_usm, 0, "MemcpyINTEL")                                \
     X(host, cl_mem, clmem__copy_host_from_mem, 0, "by CL_MEM_TYPE")
 
 /* The kinds of memory the dispatch tells apart by type; every other type is host. */
-#define CLMEM__COPY_KINDS(X) X(clmem_buffer) X(clmem_image) X(clmem_svm) X(cl_mem)
+#define CLMEM__COPY_KINDS(X) X(clmem_buffer) X(clmem_image) X(clmem_svm) X(clmem_usm) X(cl_mem)
 
 /* Each kind's number (host is 0), for the dispatch and the C++ traits. */
 #define CLMEM__COPY_KIND_ENUM(T) CLMEM__COPY_KIND_##T,
@@ -2614,8 +2908,10 @@ CLMEM__INLINE cl_int clmem__copy_host_from_buffer_inline(cl_command_queue queue,
     return clmem__copy_host_from_buffer(queue, dst, src, o);
 }
 
-/* SVM fill, defined with the SVM transfers. */
+/* SVM and USM fills, defined with the SVM and USM transfers. */
 CLMEM_API cl_int clmem__fill_svm(cl_command_queue queue, clmem_svm dst, const void *pattern, size_t pattern_size,
+                                 size_t size, const clmem_fill_options *opts);
+CLMEM_API cl_int clmem__fill_usm(cl_command_queue queue, clmem_usm dst, const void *pattern, size_t pattern_size,
                                  size_t size, const clmem_fill_options *opts);
 
 /* ---- enqueue_copy: the dispatch (C11 _Generic; C++: clmem/cxx.h) ---- */
@@ -2675,17 +2971,18 @@ CLMEM_API cl_int clmem__fill_svm(cl_command_queue queue, clmem_svm dst, const vo
 #endif
 /* The compile error of a pair the list lacks (C and C++). */
 #define CLMEM__COPY_REFUSAL                                                                                  \
-    "clmem_enqueue_copy: OpenCL has no copy between these types (host to host, buffer or image to SVM): see " \
+    "clmem_enqueue_copy: OpenCL has no copy between these types (host to host, buffer or image to SVM or USM): see " \
     "the DISPATCH TABLE in clmem.h"
 /* Selected only for the pairs CLMEM__COPY_ASSERT refuses. */
 CLMEM_API cl_int clmem__copy_unsupported(cl_command_queue queue, ...);
 
 /* ---- enqueue_fill ---- */
 
-/* What clmem_enqueue_fill fills: a buffer or SVM memory. */
+/* What clmem_enqueue_fill fills: a buffer, SVM or USM memory. */
 typedef struct clmem__fill_target {
-    clmem_buffer buffer;   /* mem == NULL: SVM */
+    clmem_buffer buffer;   /* mem == NULL: SVM, or USM when usm.ptr is set */
     clmem_svm svm;
+    clmem_usm usm;
 } clmem__fill_target;
 static inline clmem__fill_target clmem__fill_target_buffer(clmem_buffer b) {
     clmem__fill_target t;
@@ -2699,9 +2996,16 @@ static inline clmem__fill_target clmem__fill_target_svm(clmem_svm s) {
     t.svm = s; /* keeps the owner, so a released allocation is refused */
     return t;
 }
+static inline clmem__fill_target clmem__fill_target_usm(clmem_usm u) {
+    clmem__fill_target t;
+    memset(&t, 0, sizeof t);
+    t.usm = u; /* keeps the owner, so a released allocation is refused */
+    return t;
+}
 /* The kinds clmem_enqueue_fill fills: X(type, the function that makes its target).
    It generates the C dispatch below and the C++ overloads (clmem/cxx.h). */
-#define CLMEM__FILL_TARGETS(X) X(clmem_buffer, clmem__fill_target_buffer) X(clmem_svm, clmem__fill_target_svm)
+#define CLMEM__FILL_TARGETS(X) \
+    X(clmem_buffer, clmem__fill_target_buffer) X(clmem_svm, clmem__fill_target_svm) X(clmem_usm, clmem__fill_target_usm)
 
 #define CLMEM__FILL_DECL(T, name)                                                                   \
     CLMEM_API cl_int clmem__fill_##name(cl_command_queue queue, clmem__fill_target dst, T pattern, size_t size, \
@@ -2710,12 +3014,13 @@ CLMEM__PATTERN_TYPES(CLMEM__FILL_DECL)
 CLMEM__FILL_DECL(const void *, ptr)
 #undef CLMEM__FILL_DECL
 
-/** clmem_enqueue_fill(queue, dst, pattern, size, ...): fill `size` bytes of a buffer
-    (at .offset) or of SVM memory with copies of a pattern. The pattern is a value
+/** clmem_enqueue_fill(queue, dst, pattern, size, ...): fill `size` bytes of a buffer,
+    of SVM or of USM memory (at .offset) with copies of a pattern. The pattern is a value
     whose type gives its size (a scalar such as 1.5f or (unsigned char)7, or an
     OpenCL vector such as (cl_float4){{1, 2, 3, 4}}), or a pointer with .pattern_size.
     Same rules and errors as clmem_enqueue_fill_buffer (and clmem_enqueue_svm_memfill
-    for SVM); a pointer without .pattern_size is CL_INVALID_VALUE. Options: .offset,
+    for SVM and USM: clEnqueueMemFillINTEL, CL_INVALID_OPERATION without
+    cl_intel_unified_shared_memory); a pointer without .pattern_size is CL_INVALID_VALUE. Options: .offset,
     .pattern_size, .wait_for, .num_wait_for, .event.
     A compound-literal pattern goes in parentheses (see NAMED OPTIONAL ARGUMENTS).
     Examples: clmem_enqueue_fill(q, buf, 1.5f, 4096);
@@ -3298,6 +3603,124 @@ CLMEM_API cl_int clmem_svm_pool_release(clmem_svm_pool *pool);
 }
 #endif
 /* ---- end clmem/pool.h ---- */
+
+/* ---- begin clmem/usm_pool.h ---- */
+/* >>usm_pool: pools of USM memory (clmem_usm_pool), the pool core with a USM backend */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------
+   USM POOLS
+
+   A clmem_usm_pool is to USM what a clmem_memory_pool is to buffers: released blocks
+   are kept in bins and handed out again, with the same bins, accounting, limits,
+   out-of-memory stages, threads and stale-handle rules (see ALLOCATORS AND MEMORY
+   POOLS in >>pool), and the same queue order: a block released with
+   clmem_pooled_usm_enqueue_release(&p, q) is reused at once by
+   clmem_usm_pool_allocate_on_queue(pool, n, q, &err) on that in-order queue, behind a
+   marker by another queue, and by the host (clmem_usm_pool_allocate) once q got
+   there. A plain release (clmem_pooled_usm_release) means nothing uses the block any
+   more. Blocks are freed with clMemBlockingFreeINTEL.
+
+       clmem_usm_pool *up = clmem_usm_pool_create(ctx, dev, CL_MEM_TYPE_DEVICE_INTEL, 0,
+                                                  CLMEM_POOL_DEFAULT_LEADING_BITS, &err);
+       clmem_pooled_usm p = clmem_usm_pool_allocate_on_queue(up, 4096, q, &err);
+       clmem_set_kernel_arg(k, 0, p.usm);  ... enqueue k on q ...
+       clmem_pooled_usm_enqueue_release(&p, q);
+       clmem_usm_pool_release(up);
+   --------------------------------------------------------------------------------- */
+
+/** A block of a USM pool. `.usm` is its pointer, the size asked for, its type and
+    context; its private `pool` and `generation` name the block and this hand-out, so a
+    stale copy is caught: released twice it is CLMEM_ERROR_DOUBLE_RELEASE, its `.usm`
+    given to a copy, fill, migration or kernel argument is CL_INVALID_VALUE ("a stale
+    pooled USM handle"). Release with clmem_pooled_usm_release or clmem_release(&p). */
+typedef struct clmem_pooled_usm {
+    clmem_usm usm;
+} clmem_pooled_usm;
+
+/** A pool of USM blocks (opaque). */
+typedef struct clmem_usm_pool clmem_usm_pool;
+
+/** clmem_usm_pool_create(context, device, type, alignment, leading_bits_in_bin_id, &err):
+    an empty pool whose blocks come from clmem_usm_allocation_create's call for `type`
+    with `device`, `alignment` and no properties (same rules: host memory takes no
+    device, device memory needs one). leading_bits_in_bin_id: as for
+    clmem_memory_pool_create (CLMEM_POOL_DEFAULT_LEADING_BITS). The pool retains the
+    context. Returns NULL on failure with *errcode_ret: those of
+    clmem_usm_allocation_create but for the size, CL_INVALID_VALUE (leading bits above
+    CLMEM_POOL_MAX_LEADING_BITS), CL_OUT_OF_HOST_MEMORY. Thread safety: any thread.
+    Example: clmem_usm_pool *up = clmem_usm_pool_create(ctx, NULL, CL_MEM_TYPE_HOST_INTEL, 0, 4, &err); */
+CLMEM_API clmem_usm_pool *clmem_usm_pool_create(cl_context context, cl_device_id device,
+                                                cl_unified_shared_memory_type_intel type, cl_uint alignment,
+                                                unsigned leading_bits_in_bin_id, cl_int *errcode_ret);
+
+/** clmem_usm_pool_allocate(pool, size, &err): a block of at least `size` bytes (its
+    handle says `size`); 0 takes a 1-byte block as the buffer pools do. Returns an
+    empty handle on failure with *errcode_ret: CL_INVALID_VALUE (pool NULL),
+    CL_MEM_OBJECT_ALLOCATION_FAILURE (the driver's out-of-memory after the pool's
+    stages), CLMEM_ERROR_LIMIT_EXCEEDED, or the driver's code.
+    clmem_usm_pool_allocate_at(pool, size, &err, file, line) records where (see
+    CLMEM_TRACK_ALLOCATIONS). */
+CLMEM_API clmem_pooled_usm clmem_usm_pool_allocate(clmem_usm_pool *pool, size_t size, cl_int *errcode_ret);
+CLMEM_API clmem_pooled_usm clmem_usm_pool_allocate_at(clmem_usm_pool *pool, size_t size, cl_int *errcode_ret,
+                                                      const char *file, int line);
+
+/** clmem_usm_pool_allocate_on_queue(pool, size, queue, &err): a block for work on
+    `queue` (a block released on that in-order queue is reused at once). Errors: those
+    of clmem_usm_pool_allocate, CL_INVALID_COMMAND_QUEUE (NULL or invalid queue),
+    CL_INVALID_CONTEXT (queue of another context). _at: records file and line. */
+CLMEM_API clmem_pooled_usm clmem_usm_pool_allocate_on_queue(clmem_usm_pool *pool, size_t size, cl_command_queue queue,
+                                                            cl_int *errcode_ret);
+CLMEM_API clmem_pooled_usm clmem_usm_pool_allocate_on_queue_at(clmem_usm_pool *pool, size_t size,
+                                                               cl_command_queue queue, cl_int *errcode_ret,
+                                                               const char *file, int line);
+
+/** clmem_pooled_usm_release(&p): give the block back to its pool (nothing on any
+    queue uses it any more) and empty the handle. CL_SUCCESS also for an empty
+    handle; CLMEM_ERROR_DOUBLE_RELEASE for a copy of a handle already released. */
+CLMEM_API cl_int clmem_pooled_usm_release(clmem_pooled_usm *p);
+
+/** clmem_pooled_usm_enqueue_release(&p, queue): give the block back once `queue` gets
+    past the work enqueued so far (like cudaFreeAsync), and empty the handle.
+    Errors: CL_INVALID_COMMAND_QUEUE (queue NULL or invalid), CL_INVALID_CONTEXT (queue
+    of another context), CLMEM_ERROR_DOUBLE_RELEASE, a failed CL_QUEUE_PROPERTIES
+    query's code. Example: clmem_pooled_usm_enqueue_release(&p, q); */
+CLMEM_API cl_int clmem_pooled_usm_enqueue_release(clmem_pooled_usm *p, cl_command_queue queue);
+
+/** The USM pool's accounting, statistics, limits and leak list: as the buffer pool's. */
+CLMEM_API size_t clmem_usm_pool_held_blocks(clmem_usm_pool *pool);
+CLMEM_API size_t clmem_usm_pool_active_blocks(clmem_usm_pool *pool);
+CLMEM_API size_t clmem_usm_pool_managed_bytes(clmem_usm_pool *pool);
+CLMEM_API size_t clmem_usm_pool_active_bytes(clmem_usm_pool *pool);
+CLMEM_API uint32_t clmem_usm_pool_bin_number(clmem_usm_pool *pool, size_t size);
+CLMEM_API size_t clmem_usm_pool_alloc_size(clmem_usm_pool *pool, uint32_t bin);
+CLMEM_API cl_int clmem_usm_pool_free_held(clmem_usm_pool *pool);
+CLMEM_API cl_int clmem_usm_pool_stop_holding(clmem_usm_pool *pool);
+CLMEM_API cl_int clmem_usm_pool_get_stats(clmem_usm_pool *pool, clmem_pool_stats *stats);
+CLMEM_API cl_int clmem_usm_pool_reset_peaks(clmem_usm_pool *pool);
+CLMEM_API cl_int clmem_usm_pool_bins(clmem_usm_pool *pool, clmem_pool_bin_info *out, size_t capacity, size_t *count);
+CLMEM_API cl_int clmem_usm_pool_set_limit(clmem_usm_pool *pool, size_t max_managed_bytes);
+CLMEM_API cl_int clmem_usm_pool_set_oom_callback(clmem_usm_pool *pool, clmem_pool_oom_fn fn, void *user);
+CLMEM_API cl_int clmem_usm_pool_active_blocks_info(clmem_usm_pool *pool, clmem_pool_block_info *out, size_t capacity,
+                                                   size_t *count);
+/** clmem_usm_pool_release(pool): as clmem_memory_pool_release (held blocks are freed,
+    CLMEM_ERROR_IN_USE while blocks are active). */
+CLMEM_API cl_int clmem_usm_pool_release(clmem_usm_pool *pool);
+
+#if defined(CLMEM_TRACK_ALLOCATIONS)
+#define clmem_usm_pool_allocate(pool, size, errcode_ret) \
+    clmem_usm_pool_allocate_at((pool), (size), (errcode_ret), __FILE__, __LINE__)
+#define clmem_usm_pool_allocate_on_queue(pool, size, queue, errcode_ret) \
+    clmem_usm_pool_allocate_on_queue_at((pool), (size), (queue), (errcode_ret), __FILE__, __LINE__)
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+/* ---- end clmem/usm_pool.h ---- */
 
 /* ---- begin clmem/pinned.h ---- */
 /* >>pinned: pinned (page-locked) host memory and a pinned host pool (beyond PyOpenCL,
@@ -4739,7 +5162,8 @@ template <class E, class O> inline void old_order_svm() {
      clmem::unique<H>      owns one handle (clmem_buffer, clmem_image, clmem_pipe,
                            clmem_sampler, clmem_svm_allocation, clmem_memory_map,
                            clmem_svm_map, clmem_svm_array, clmem_pooled_svm,
-                           clmem_pinned_allocation) and releases it with
+                           clmem_pinned_allocation, clmem_usm_allocation,
+                           clmem_pooled_usm) and releases it with
                            clmem_release when it goes out of scope; move-only.
                                clmem::unique<clmem_buffer> b(clmem_buffer_create(ctx, 0, n, NULL, &err));
                                clmem_enqueue_copy(q, b, host);          // a unique<H> passes as H
@@ -5143,6 +5567,14 @@ template <class O> inline O built(const keywords<O> &k, unsigned) { return k.o; 
     clmem::detail::svm_empty_like(ctx, CL_MEM_READ_WRITE | CLMEM__SVM_FINE_GRAIN_BUFFER, like, errcode_ret, \
                                   CLMEM__CXX_O(clmem_svm_empty_options, __VA_ARGS__))
 
+/* ---- usm ---- */
+#define clmem_enqueue_usm_migrate(...) clmem__cxx_usm_migrate_(__VA_ARGS__, CLMEM__CXX_END)
+#define clmem__cxx_usm_migrate_(queue, usm, flags, ...) \
+    CLMEM__CXX_RET(clmem_enqueue_usm_migrate_opts(queue, usm, flags, CLMEM__CXX_O(clmem_enqueue_options, __VA_ARGS__)))
+#define clmem_enqueue_usm_advise(...) clmem__cxx_usm_advise_(__VA_ARGS__, CLMEM__CXX_END)
+#define clmem__cxx_usm_advise_(queue, usm, advice, ...) \
+    CLMEM__CXX_RET(clmem_enqueue_usm_advise_opts(queue, usm, advice, CLMEM__CXX_O(clmem_enqueue_options, __VA_ARGS__)))
+
 /* ---- pinned: clmem_stager_copy(st, dst, src, ...), buffer <- host and host <- buffer ---- */
 #define clmem_stager_copy(...) clmem__cxx_stager_copy_(__VA_ARGS__, CLMEM__CXX_END)
 #define clmem__cxx_stager_copy_(st, dst, src, ...) \
@@ -5302,6 +5734,7 @@ inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_image v) { return clmem__set
 inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_sampler v) { return clmem__set_arg_sampler(k, i, v); }
 inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_pipe v) { return clmem__set_arg_pipe(k, i, v); }
 inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_svm v) { return clmem__set_arg_svm(k, i, v); }
+inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_usm v) { return clmem__set_arg_usm(k, i, v); }
 #define CLMEM__CXX_WIDE_ARG(T, name, n) \
     inline cl_int set_arg(cl_kernel k, cl_uint i, const T &v) { return clmem__set_arg_vector(k, i, v.s, sizeof v, n); }
 CLMEM__WIDE_VECTOR_TYPES(CLMEM__CXX_WIDE_ARG)
@@ -5309,7 +5742,7 @@ CLMEM__WIDE_VECTOR_TYPES(CLMEM__CXX_WIDE_ARG)
 template <class H> inline cl_int set_arg(cl_kernel k, cl_uint i, const unique<H> &u) { return set_arg(k, i, u.get()); }
 template <class T> inline cl_int set_arg(cl_kernel, cl_uint, T) {
     static_assert(always_false<T>::value,
-                  "clmem_set_kernel_arg: the value must be a clmem handle (buffer, image, sampler, pipe, svm), a "
+                  "clmem_set_kernel_arg: the value must be a clmem handle (buffer, image, sampler, pipe, svm, usm), a "
                   "cl_mem, clmem_local_memory(size) or a scalar/vector value whose type gives its size");
     return CL_INVALID_ARG_VALUE;
 }
@@ -5414,6 +5847,8 @@ inline bool live(const clmem_memory_map &h) { return h.ptr != NULL; }
 inline bool live(const clmem_svm_map &h) { return h.id != 0; }
 inline bool live(const clmem_pooled_svm &h) { return h.svm.pool != NULL; }
 inline bool live(const clmem_pinned_allocation &h) { return h.ptr != NULL; }
+inline bool live(const clmem_usm_allocation &h) { return h.usm.ptr != NULL; }
+inline bool live(const clmem_pooled_usm &h) { return h.usm.pool != NULL; }
 #define CLMEM__CXX_RELEASE(T, fn) \
     inline cl_int release(T *h) { return fn(h); }
 CLMEM__HANDLES(CLMEM__CXX_RELEASE)
@@ -8924,33 +9359,48 @@ CLMEM_API clmem_buffer clmem_svm_as_buffer(cl_context context, clmem_svm svm, cl
 }
 
 /* ---- fill (shared by clmem_enqueue_svm_memfill and clmem_enqueue_fill) ---- */
+
+/* clmem__ptr_fill_extent(fn, ptr, size, offset, pattern, pattern_size, n, n_given, &count):
+   the rules of a fill of pointer memory (SVM, USM; size 0: unknown): ptr and pattern
+   not NULL, pattern_size a power of two up to 128, offset within size, the count
+   (given, or all of size after offset) within size and a multiple of pattern_size,
+   ptr + offset aligned to pattern_size. */
+static cl_int clmem__ptr_fill_extent(const char *fn, void *ptr, size_t size, size_t offset, const void *pattern,
+                                     size_t pattern_size, size_t n, bool n_given, size_t *count) {
+    *count = 0;
+    if (CLMEM__CHECKS) {
+        if (!ptr) return clmem__fail(CL_INVALID_VALUE, fn, "dst.ptr is NULL");
+        if (!pattern) return clmem__fail(CL_INVALID_VALUE, fn, "pattern is NULL");
+        if (pattern_size == 0 || pattern_size > 128 || (pattern_size & (pattern_size - 1)))
+            return clmem__fail(CL_INVALID_VALUE, fn, "pattern_size %zu is not one of 1, 2, 4, 8, 16, 32, 64, 128", pattern_size);
+        if (size && offset > size)
+            return clmem__fail(CL_INVALID_VALUE, fn, "offset %zu is beyond the %zu bytes of dst", offset, size);
+    }
+    if (!n_given) {
+        if (size == 0)
+            return clmem__fail(CLMEM_ERROR_SIZE_UNKNOWN, fn, "the size to fill is unknown: dst.size is 0 and no byte count was given");
+        n = size - offset;
+    }
+    if (CLMEM__CHECKS) {
+        if (size && n > size - offset)
+            return clmem__fail(CL_INVALID_VALUE, fn, "%zu bytes at offset %zu do not fit in the %zu bytes of dst", n, offset,
+                               size);
+        if (n % pattern_size)
+            return clmem__fail(CL_INVALID_VALUE, fn, "byte count %zu is not a multiple of pattern_size %zu", n, pattern_size);
+        if (((uintptr_t)ptr + offset) % pattern_size)
+            return clmem__fail(CL_INVALID_VALUE, fn, "dst.ptr %p + offset %zu is not aligned to pattern_size %zu", ptr,
+                               offset, pattern_size);
+    }
+    *count = n;
+    return CL_SUCCESS;
+}
+
 static cl_int clmem__svm_fill(const char *fn, cl_command_queue queue, clmem_svm dst, size_t offset, const void *pattern,
                               size_t pattern_size, size_t n, bool n_given, const cl_event *wl, cl_uint nw, cl_event *event) {
     cl_int err;
     if ((err = clmem__svm_check_enqueue(fn, queue, wl, nw, dst, "dst")) != CL_SUCCESS) return err;
-    if (CLMEM__CHECKS) {
-        if (!dst.ptr) return clmem__fail(CL_INVALID_VALUE, fn, "dst.ptr is NULL");
-        if (!pattern) return clmem__fail(CL_INVALID_VALUE, fn, "pattern is NULL");
-        if (pattern_size == 0 || pattern_size > 128 || (pattern_size & (pattern_size - 1)))
-            return clmem__fail(CL_INVALID_VALUE, fn, "pattern_size %zu is not one of 1, 2, 4, 8, 16, 32, 64, 128", pattern_size);
-        if (dst.size && offset > dst.size)
-            return clmem__fail(CL_INVALID_VALUE, fn, "offset %zu is beyond the %zu bytes of dst", offset, dst.size);
-    }
-    if (!n_given) {
-        if (dst.size == 0)
-            return clmem__fail(CLMEM_ERROR_SIZE_UNKNOWN, fn, "the size to fill is unknown: dst.size is 0 and no byte count was given");
-        n = dst.size - offset;
-    }
-    if (CLMEM__CHECKS) {
-        if (dst.size && n > dst.size - offset)
-            return clmem__fail(CL_INVALID_VALUE, fn, "%zu bytes at offset %zu do not fit in the %zu bytes of dst", n, offset,
-                               dst.size);
-        if (n % pattern_size)
-            return clmem__fail(CL_INVALID_VALUE, fn, "byte count %zu is not a multiple of pattern_size %zu", n, pattern_size);
-        if (((uintptr_t)dst.ptr + offset) % pattern_size)
-            return clmem__fail(CL_INVALID_VALUE, fn, "dst.ptr %p + offset %zu is not aligned to pattern_size %zu", dst.ptr,
-                               offset, pattern_size);
-    }
+    if ((err = clmem__ptr_fill_extent(fn, dst.ptr, dst.size, offset, pattern, pattern_size, n, n_given, &n)) != CL_SUCCESS)
+        return err;
     if (n == 0) return clmem__nothing_to_do(fn, queue, wl, nw, event);
 #ifdef CL_VERSION_2_0
     err = clEnqueueSVMMemFill(queue, (char *)dst.ptr + offset, pattern, pattern_size, n, nw, wl, event);
@@ -9236,6 +9686,513 @@ CLMEM_API cl_int clmem_svm_array_release(clmem_svm_array *arr) {
     return err;
 }
 /* ---- end clmem/svm.c ---- */
+
+/* ---- begin clmem/usm.c ---- */
+/* >>usm (implementation) */
+
+/* ---- the extension's entry points, per platform ---- */
+typedef void *(CL_API_CALL *clmem__usm_host_alloc_fn)(cl_context, const cl_mem_properties_intel *, size_t, cl_uint,
+                                                      cl_int *);
+typedef void *(CL_API_CALL *clmem__usm_dev_alloc_fn)(cl_context, cl_device_id, const cl_mem_properties_intel *, size_t,
+                                                     cl_uint, cl_int *);
+typedef cl_int(CL_API_CALL *clmem__usm_free_fn)(cl_context, void *);
+typedef cl_int(CL_API_CALL *clmem__usm_info_fn)(cl_context, const void *, cl_mem_info_intel, size_t, void *, size_t *);
+typedef cl_int(CL_API_CALL *clmem__usm_arg_fn)(cl_kernel, cl_uint, const void *);
+typedef cl_int(CL_API_CALL *clmem__usm_fill_fn)(cl_command_queue, void *, const void *, size_t, size_t, cl_uint,
+                                                const cl_event *, cl_event *);
+typedef cl_int(CL_API_CALL *clmem__usm_memcpy_fn)(cl_command_queue, cl_bool, void *, const void *, size_t, cl_uint,
+                                                  const cl_event *, cl_event *);
+typedef cl_int(CL_API_CALL *clmem__usm_migrate_fn)(cl_command_queue, const void *, size_t, cl_mem_migration_flags,
+                                                   cl_uint, const cl_event *, cl_event *);
+typedef cl_int(CL_API_CALL *clmem__usm_advise_fn)(cl_command_queue, const void *, size_t, cl_mem_advice_intel, cl_uint,
+                                                  const cl_event *, cl_event *);
+
+typedef struct clmem__usm_fns {
+    clmem__usm_host_alloc_fn host_alloc;
+    clmem__usm_dev_alloc_fn device_alloc, shared_alloc;
+    clmem__usm_free_fn mem_free, blocking_free;
+    clmem__usm_info_fn get_info;
+    clmem__usm_arg_fn set_arg;
+    clmem__usm_fill_fn fill;
+    clmem__usm_memcpy_fn memcpy;
+    clmem__usm_migrate_fn migrate; /* may be NULL (checked where used) */
+    clmem__usm_advise_fn advise;   /* may be NULL (checked where used) */
+    const char *missing;           /* the first required entry point the platform lacks, or NULL */
+} clmem__usm_fns;
+
+/* Platforms live as long as the process, so each one's entry points are looked up
+   once, under the lock, and kept; a found entry never changes again. */
+enum { CLMEM__USM_PLATFORMS = 16 };
+static struct {
+    cl_platform_id platform;
+    clmem__usm_fns fns;
+} clmem__usm_table[CLMEM__USM_PLATFORMS];
+static unsigned clmem__usm_count;
+static clmem__mutex clmem__usm_lock = CLMEM__MUTEX_INIT;
+
+/* ISO C has no object-to-function pointer cast: copy the bytes */
+#define CLMEM__USM_LOOKUP(p, f, field, name, required)                           \
+    do {                                                                          \
+        void *addr_ = clGetExtensionFunctionAddressForPlatform(p, name);          \
+        if (addr_) memcpy(&(f)->field, &addr_, sizeof(f)->field);                 \
+        if (!addr_ && (required) && !(f)->missing) (f)->missing = name;           \
+    } while (0)
+
+static void clmem__usm_lookup(cl_platform_id p, clmem__usm_fns *f) {
+    memset(f, 0, sizeof *f);
+    CLMEM__USM_LOOKUP(p, f, host_alloc, "clHostMemAllocINTEL", 1);
+    CLMEM__USM_LOOKUP(p, f, device_alloc, "clDeviceMemAllocINTEL", 1);
+    CLMEM__USM_LOOKUP(p, f, shared_alloc, "clSharedMemAllocINTEL", 1);
+    CLMEM__USM_LOOKUP(p, f, mem_free, "clMemFreeINTEL", 1);
+    CLMEM__USM_LOOKUP(p, f, blocking_free, "clMemBlockingFreeINTEL", 1);
+    CLMEM__USM_LOOKUP(p, f, get_info, "clGetMemAllocInfoINTEL", 1);
+    CLMEM__USM_LOOKUP(p, f, set_arg, "clSetKernelArgMemPointerINTEL", 1);
+    CLMEM__USM_LOOKUP(p, f, fill, "clEnqueueMemFillINTEL", 1);
+    CLMEM__USM_LOOKUP(p, f, memcpy, "clEnqueueMemcpyINTEL", 1);
+    CLMEM__USM_LOOKUP(p, f, migrate, "clEnqueueMigrateMemINTEL", 0);
+    CLMEM__USM_LOOKUP(p, f, advise, "clEnqueueMemAdviseINTEL", 0);
+}
+#undef CLMEM__USM_LOOKUP
+
+static void clmem__usm_platform_name(cl_platform_id p, char *buf, size_t size) {
+    buf[0] = '\0';
+    /* the name only decorates messages: optional */
+    if (clGetPlatformInfo(p, CL_PLATFORM_NAME, size - 1, buf, NULL) != CL_SUCCESS) snprintf(buf, size, "?");
+    buf[size - 1] = '\0';
+}
+
+/* clmem__usm_fns_of_device(fn, dev, &fns): the entry points of dev's platform; every
+   required one must exist, else CL_INVALID_OPERATION naming the one missing. */
+static cl_int clmem__usm_fns_of_device(const char *fn, cl_device_id dev, const clmem__usm_fns **fns) {
+    cl_platform_id p = NULL;
+    const clmem__usm_fns *f = NULL;
+    unsigned i;
+    char name[128];
+    cl_int err = clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof p, &p, NULL);
+    *fns = NULL;
+    if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_PLATFORM");
+    clmem__lock(&clmem__usm_lock);
+    for (i = 0; i < clmem__usm_count && !f; ++i)
+        if (clmem__usm_table[i].platform == p) f = &clmem__usm_table[i].fns;
+    if (!f && clmem__usm_count < CLMEM__USM_PLATFORMS) {
+        clmem__usm_lookup(p, &clmem__usm_table[clmem__usm_count].fns);
+        clmem__usm_table[clmem__usm_count].platform = p;
+        f = &clmem__usm_table[clmem__usm_count++].fns;
+    }
+    clmem__unlock(&clmem__usm_lock);
+    if (!f)
+        return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "more than %d OpenCL platforms: no room for their USM entry points",
+                           (int)CLMEM__USM_PLATFORMS);
+    if (f->missing) {
+        clmem__usm_platform_name(p, name, sizeof name);
+        return clmem__fail(CL_INVALID_OPERATION, fn,
+                           "platform '%s' has no cl_intel_unified_shared_memory (clGetExtensionFunctionAddressForPlatform "
+                           "found no %s)", name, f->missing);
+    }
+    *fns = f;
+    return CL_SUCCESS;
+}
+
+/* whether an extension string (of a device or a platform) names USM */
+static bool clmem__usm_listed(cl_int (*get)(void *, cl_uint, size_t, void *, size_t *), void *obj, cl_uint param) {
+    size_t n = 0;
+    char *s;
+    bool found = false;
+    if (get(obj, param, 0, NULL, &n) != CL_SUCCESS || n == 0) return false;
+    s = CLMEM__CAST(char *, CLMEM_MALLOC(n + 1));
+    if (!s) return false;
+    if (get(obj, param, n, s, NULL) == CL_SUCCESS) {
+        s[n] = '\0';
+        found = strstr(s, "cl_intel_unified_shared_memory") != NULL;
+    }
+    CLMEM_FREE(s);
+    return found;
+}
+static cl_int clmem__usm_dev_get(void *o, cl_uint param, size_t n, void *v, size_t *r) {
+    return clGetDeviceInfo(CLMEM__CAST(cl_device_id, o), param, n, v, r);
+}
+static cl_int clmem__usm_plat_get(void *o, cl_uint param, size_t n, void *v, size_t *r) {
+    return clGetPlatformInfo(CLMEM__CAST(cl_platform_id, o), param, n, v, r);
+}
+
+/* Devices found to have USM, so that an enqueue does not read extension strings: a
+   device keeps its extensions (a released sub-device's address reused by another
+   sub-device of the same device has the same). Full: devices are checked each time. */
+enum { CLMEM__USM_DEVICES = 64 };
+static struct {
+    cl_device_id device;
+    const clmem__usm_fns *fns;
+} clmem__usm_devices[CLMEM__USM_DEVICES];
+static unsigned clmem__usm_ndevices;
+
+/* clmem__usm_device_ok(fn, dev, &fns): dev may use USM: its platform has the entry
+   points and the device or the platform lists the extension (some runtimes list it on
+   one of the two only; PoCL-Remote has the entry points but not the extension). */
+static cl_int clmem__usm_device_ok(const char *fn, cl_device_id dev, const clmem__usm_fns **fns) {
+    cl_platform_id p = NULL;
+    char name[128];
+    unsigned i;
+    cl_int err;
+    *fns = NULL;
+    clmem__lock(&clmem__usm_lock);
+    for (i = 0; i < clmem__usm_ndevices && !*fns; ++i)
+        if (clmem__usm_devices[i].device == dev) *fns = clmem__usm_devices[i].fns;
+    clmem__unlock(&clmem__usm_lock);
+    if (*fns) return CL_SUCCESS;
+    if ((err = clmem__usm_fns_of_device(fn, dev, fns)) != CL_SUCCESS) return err;
+    if (clmem__usm_listed(clmem__usm_dev_get, (void *)dev, CL_DEVICE_EXTENSIONS) ||
+        (clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof p, &p, NULL) == CL_SUCCESS &&
+         clmem__usm_listed(clmem__usm_plat_get, (void *)p, CL_PLATFORM_EXTENSIONS))) {
+        clmem__lock(&clmem__usm_lock);
+        if (clmem__usm_ndevices < CLMEM__USM_DEVICES) {
+            clmem__usm_devices[clmem__usm_ndevices].device = dev;
+            clmem__usm_devices[clmem__usm_ndevices++].fns = *fns;
+        }
+        clmem__unlock(&clmem__usm_lock);
+        return CL_SUCCESS;
+    }
+    *fns = NULL;
+    clmem__svm_device_name(dev, name, sizeof name);
+    return clmem__fail(CL_INVALID_OPERATION, fn,
+                       "device '%s' has no cl_intel_unified_shared_memory (neither CL_DEVICE_EXTENSIONS nor its "
+                       "platform's CL_PLATFORM_EXTENSIONS lists it)", name);
+}
+
+/* the entry points for work on a queue (its device must have USM), a context (its
+   first device: one platform) */
+static cl_int clmem__usm_fns_of_queue(const char *fn, cl_command_queue queue, const clmem__usm_fns **fns) {
+    cl_device_id dev = NULL;
+    cl_int err = clmem__queue_device_of(fn, queue, &dev);
+    *fns = NULL;
+    return err != CL_SUCCESS ? err : clmem__usm_device_ok(fn, dev, fns);
+}
+static cl_int clmem__usm_fns_of_context(const char *fn, cl_context ctx, const clmem__usm_fns **fns) {
+    cl_uint n = 0;
+    cl_int err = CL_SUCCESS;
+    cl_device_id *devs = clmem__devices_of(fn, ctx, &n, &err);
+    *fns = NULL;
+    if (!devs) return err;
+    err = clmem__usm_device_ok(fn, devs[0], fns);
+    CLMEM_FREE(devs);
+    return err;
+}
+
+static const char *clmem__usm_type_name(cl_unified_shared_memory_type_intel type) {
+    switch (type) {
+    case CL_MEM_TYPE_HOST_INTEL: return "host";
+    case CL_MEM_TYPE_DEVICE_INTEL: return "device";
+    case CL_MEM_TYPE_SHARED_INTEL: return "shared";
+    default: return "unknown";
+    }
+}
+
+/* the capability query of a type (0: cross-device shared) */
+static cl_uint clmem__usm_caps_param(cl_unified_shared_memory_type_intel type) {
+    switch (type) {
+    case CL_MEM_TYPE_HOST_INTEL: return CL_DEVICE_HOST_MEM_CAPABILITIES_INTEL;
+    case CL_MEM_TYPE_DEVICE_INTEL: return CL_DEVICE_DEVICE_MEM_CAPABILITIES_INTEL;
+    case CL_MEM_TYPE_SHARED_INTEL: return CL_DEVICE_SINGLE_DEVICE_SHARED_MEM_CAPABILITIES_INTEL;
+    case 0: return CL_DEVICE_CROSS_DEVICE_SHARED_MEM_CAPABILITIES_INTEL;
+    default: return 0;
+    }
+}
+
+static cl_int clmem__usm_caps(const char *fn, cl_device_id dev, cl_unified_shared_memory_type_intel type,
+                              cl_device_unified_shared_memory_capabilities_intel *caps) {
+    const clmem__usm_fns *fns = NULL;
+    cl_int err;
+    *caps = 0;
+    if ((err = clmem__usm_device_ok(fn, dev, &fns)) != CL_SUCCESS) return err;
+    err = clGetDeviceInfo(dev, clmem__usm_caps_param(type), sizeof *caps, caps, NULL);
+    if (err != CL_SUCCESS) {
+        *caps = 0;
+        return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_*_MEM_CAPABILITIES_INTEL");
+    }
+    return CL_SUCCESS;
+}
+
+CLMEM_API cl_int clmem_usm_capabilities(cl_device_id device, cl_unified_shared_memory_type_intel type,
+                                        cl_device_unified_shared_memory_capabilities_intel *caps) {
+    static const char fn[] = "clmem_usm_capabilities";
+    cl_device_unified_shared_memory_capabilities_intel c = 0;
+    cl_int err;
+    if (caps) *caps = 0;
+    if (!device) return clmem__fail(CL_INVALID_DEVICE, fn, "device is NULL");
+    if (!caps) return clmem__fail(CL_INVALID_VALUE, fn, "caps is NULL");
+    if (type != 0 && !clmem__usm_caps_param(type))
+        return clmem__fail(CL_INVALID_VALUE, fn, "type 0x%x is not CL_MEM_TYPE_HOST_INTEL, _DEVICE_INTEL, _SHARED_INTEL or 0",
+                           (unsigned)type);
+    err = clmem__usm_caps(fn, device, type, &c);
+    *caps = c;
+    return err;
+}
+
+/* ---- the registry of live allocations ---- */
+typedef struct clmem__usm_rec {
+    void *ptr;
+    size_t size;
+    cl_context context; /* retained until the memory is freed */
+    const clmem__usm_fns *fns;
+} clmem__usm_rec;
+
+static clmem__registry clmem__usm_reg = CLMEM__REGISTRY_INIT;
+enum { CLMEM__USM_ALLOCATION = 1 };
+
+/* clmem__usm_check_live(fn, what, usm): a handle that names memory (ptr not NULL) and,
+   where its owner is known (an allocation, a pooled block), memory still allocated. */
+static cl_int clmem__usm_check_live(const char *fn, const char *what, clmem_usm usm) {
+    if (!usm.ptr) return clmem__fail(CL_INVALID_VALUE, fn, "%s is NULL (an empty USM handle or a NULL pointer)", what);
+    if (usm.pool) {
+        if (clmem__handout_stale(usm.pool, usm.generation))
+            return clmem__fail(CL_INVALID_VALUE, fn,
+                               "%s (USM pointer %p) is a stale pooled USM handle: its block was released to its pool "
+                               "(it may belong to another owner now)", what, usm.ptr);
+        return CL_SUCCESS;
+    }
+    if (usm.generation && !clmem__reg_find(&clmem__usm_reg, usm.generation, CLMEM__USM_ALLOCATION, false))
+        return clmem__fail(CL_INVALID_VALUE, fn, "%s (USM pointer %p) belongs to an allocation that was released", what,
+                           usm.ptr);
+    return CL_SUCCESS;
+}
+
+/* Checks shared by the USM enqueues: queue, wait list, a live handle of the queue's
+   context. */
+static cl_int clmem__usm_check_enqueue(const char *fn, cl_command_queue queue, const cl_event *wl, cl_uint nw,
+                                       clmem_usm usm, const char *what) {
+    cl_int err;
+    if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
+    if ((err = clmem__check_wait_list(fn, wl, nw)) != CL_SUCCESS) return err;
+    if (!CLMEM__CHECKS) return CL_SUCCESS;
+    if ((err = clmem__usm_check_live(fn, what, usm)) != CL_SUCCESS) return err;
+    return clmem__same_context(fn, queue, usm.context, what);
+}
+
+/* ---- allocation ---- */
+
+/* The arguments every USM allocation takes (an allocation, a pool): context, type,
+   device (none for host memory, required for device memory, of the context), the
+   alignment (0 or a power of two), the extension and the capability of the device(s)
+   for the type. *fns: the entry points. */
+static cl_int clmem__usm_check_alloc(const char *fn, cl_context ctx, cl_device_id device,
+                                     cl_unified_shared_memory_type_intel type, cl_uint alignment,
+                                     const clmem__usm_fns **fns) {
+    cl_uint n = 0, i;
+    cl_int err = CL_SUCCESS;
+    cl_device_id *devs;
+    cl_device_unified_shared_memory_capabilities_intel caps = 0;
+    bool in = false;
+    char name[128] = "?";
+    *fns = NULL;
+    if (!ctx) return clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL");
+    if (!clmem__usm_caps_param(type) || type == 0)
+        return clmem__fail(CL_INVALID_VALUE, fn,
+                           "type 0x%x is not CL_MEM_TYPE_HOST_INTEL, CL_MEM_TYPE_DEVICE_INTEL or CL_MEM_TYPE_SHARED_INTEL",
+                           (unsigned)type);
+    if (type == CL_MEM_TYPE_HOST_INTEL && device)
+        return clmem__fail(CL_INVALID_DEVICE, fn, "host memory belongs to no device: device must be NULL");
+    if (type == CL_MEM_TYPE_DEVICE_INTEL && !device)
+        return clmem__fail(CL_INVALID_DEVICE, fn, "device memory needs a device (device is NULL)");
+    if (alignment & (alignment - 1))
+        return clmem__fail(CL_INVALID_VALUE, fn, "alignment %u is not a power of two", alignment);
+    if (!(devs = clmem__devices_of(fn, ctx, &n, &err))) return err;
+    for (i = 0; i < n; ++i) in = in || devs[i] == device;
+    if (device && !in) {
+        CLMEM_FREE(devs);
+        return clmem__fail(CL_INVALID_DEVICE, fn, "device %p is not a device of context %p", (void *)device, (void *)ctx);
+    }
+    /* host memory: any device may access it; shared memory of no device: cross-device */
+    for (i = 0; i < n && err == CL_SUCCESS && !caps; ++i) {
+        cl_device_id d = device ? device : devs[i];
+        err = clmem__usm_caps(fn, d, type == CL_MEM_TYPE_SHARED_INTEL && !device ? 0 : type, &caps);
+        if (err == CL_SUCCESS && !caps) clmem__svm_device_name(d, name, sizeof name);
+        if (device) break;
+    }
+    CLMEM_FREE(devs);
+    if (err != CL_SUCCESS) return err;
+    if (!caps)
+        return clmem__fail(CL_INVALID_OPERATION, fn,
+                           "%s%s USM is not supported: device '%s'%s reports no capability for it "
+                           "(CL_DEVICE_%s_MEM_CAPABILITIES_INTEL is 0)",
+                           type == CL_MEM_TYPE_SHARED_INTEL && !device ? "cross-device " : "", clmem__usm_type_name(type),
+                           name, device ? "" : " (and every other device of the context)",
+                           type == CL_MEM_TYPE_HOST_INTEL     ? "HOST"
+                           : type == CL_MEM_TYPE_DEVICE_INTEL ? "DEVICE"
+                           : device                           ? "SINGLE_DEVICE_SHARED"
+                                                              : "CROSS_DEVICE_SHARED");
+    return clmem__usm_fns_of_context(fn, ctx, fns);
+}
+
+/* clmem__usm_make(fns, ctx, device, type, props, size, alignment, &err): the memory */
+static void *clmem__usm_make(const clmem__usm_fns *fns, cl_context ctx, cl_device_id device,
+                             cl_unified_shared_memory_type_intel type, const cl_mem_properties_intel *props, size_t size,
+                             cl_uint alignment, cl_int *err) {
+    void *p;
+    *err = CL_SUCCESS;
+    if (type == CL_MEM_TYPE_HOST_INTEL) p = fns->host_alloc(ctx, props, size, alignment, err);
+    else if (type == CL_MEM_TYPE_DEVICE_INTEL) p = fns->device_alloc(ctx, device, props, size, alignment, err);
+    else p = fns->shared_alloc(ctx, device, props, size, alignment, err);
+    if (!p && *err == CL_SUCCESS) *err = CL_OUT_OF_RESOURCES;
+    if (p && *err != CL_SUCCESS) p = NULL; /* a driver that returns both: trust the code */
+    return p;
+}
+
+static clmem_usm_allocation clmem__usm_empty(void) {
+    clmem_usm_allocation a;
+    memset(&a, 0, sizeof a);
+    return a;
+}
+
+CLMEM_API clmem_usm_allocation clmem_usm_allocation_create(cl_context context, cl_device_id device,
+                                                           cl_unified_shared_memory_type_intel type, size_t size,
+                                                           cl_uint alignment, const cl_mem_properties_intel *properties,
+                                                           cl_int *errcode_ret) {
+    static const char fn[] = "clmem_usm_allocation_create";
+    clmem_usm_allocation a = clmem__usm_empty();
+    const clmem__usm_fns *fns = NULL;
+    clmem__usm_rec *rec;
+    cl_int err;
+    clmem__set_err(errcode_ret, CL_SUCCESS);
+    if ((err = clmem__usm_check_alloc(fn, context, device, type, alignment, &fns)) != CL_SUCCESS) {
+        clmem__set_err(errcode_ret, err);
+        return a;
+    }
+    if (size == 0) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_BUFFER_SIZE, fn, "size is 0"));
+        return a;
+    }
+    rec = CLMEM__CAST(clmem__usm_rec *, CLMEM_MALLOC(sizeof *rec));
+    if (!rec) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the allocation record"));
+        return a;
+    }
+    rec->ptr = clmem__usm_make(fns, context, device, type, properties, size, alignment, &err);
+    if (!rec->ptr) {
+        CLMEM_FREE(rec);
+        clmem__set_err(errcode_ret, clmem__fail(err, fn, "cl%sMemAllocINTEL(size %zu, alignment %u) failed with %s (%d)",
+                                                type == CL_MEM_TYPE_HOST_INTEL     ? "Host"
+                                                : type == CL_MEM_TYPE_DEVICE_INTEL ? "Device"
+                                                                                   : "Shared",
+                                                size, alignment, clmem_error_string(err), (int)err));
+        return a;
+    }
+    rec->size = size;
+    rec->context = context;
+    rec->fns = fns;
+    clRetainContext(context);
+    a.usm.generation = clmem__reg_add(&clmem__usm_reg, rec, CLMEM__USM_ALLOCATION);
+    if (a.usm.generation == 0) {
+        fns->mem_free(context, rec->ptr);
+        clReleaseContext(context);
+        CLMEM_FREE(rec);
+        clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the USM registry"));
+        return clmem__usm_empty();
+    }
+    a.usm.ptr = rec->ptr;
+    a.usm.size = size;
+    a.usm.type = type;
+    a.usm.context = context;
+    return a;
+}
+
+CLMEM_API cl_int clmem_usm_allocation_release(clmem_usm_allocation *a) {
+    static const char fn[] = "clmem_usm_allocation_release";
+    clmem__usm_rec *rec;
+    uint64_t id;
+    cl_int err;
+    if (!a) return clmem__fail(CL_INVALID_VALUE, fn, "the allocation pointer is NULL");
+    if (a->usm.generation == 0) {
+        if (a->usm.ptr)
+            return clmem__fail(CL_INVALID_VALUE, fn, "%p is not a clmem USM allocation (a tag or a pooled block owns "
+                               "nothing here)", a->usm.ptr);
+        return CL_SUCCESS;
+    }
+    id = a->usm.generation;
+    rec = CLMEM__CAST(clmem__usm_rec *, clmem__reg_find(&clmem__usm_reg, id, CLMEM__USM_ALLOCATION, true));
+    if (!rec)
+        return clmem__fail(CLMEM_ERROR_DOUBLE_RELEASE, fn,
+                           "the USM allocation (id 0x%llx) was already released, through this handle or a copy of it",
+                           (unsigned long long)id);
+    clmem__reg_remove(&clmem__usm_reg, id);
+    memset(a, 0, sizeof *a);
+    err = rec->fns->blocking_free(rec->context, rec->ptr);
+    clReleaseContext(rec->context);
+    CLMEM_FREE(rec);
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clMemBlockingFreeINTEL");
+}
+
+/* ---- pointer lookup ---- */
+CLMEM_API cl_int clmem_usm_get_alloc_info(cl_context context, const void *ptr, clmem_usm_alloc_info *info) {
+    static const char fn[] = "clmem_usm_get_alloc_info";
+    const clmem__usm_fns *fns = NULL;
+    cl_unified_shared_memory_type_intel type = 0;
+    cl_int err;
+    if (info) memset(info, 0, sizeof *info);
+    if (!context) return clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL");
+    if (!info) return clmem__fail(CL_INVALID_VALUE, fn, "info is NULL");
+    info->type = CL_MEM_TYPE_UNKNOWN_INTEL;
+    if ((err = clmem__usm_fns_of_context(fn, context, &fns)) != CL_SUCCESS) return err;
+    if (!ptr) return CL_SUCCESS; /* no allocation holds NULL (PoCL answers CL_INVALID_MEM_OBJECT) */
+    err = fns->get_info(context, ptr, CL_MEM_ALLOC_TYPE_INTEL, sizeof type, &type, NULL);
+    if (err == CL_INVALID_MEM_OBJECT) return CL_SUCCESS; /* some runtimes' "not USM" */
+    if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetMemAllocInfoINTEL", "CL_MEM_ALLOC_TYPE_INTEL");
+    if (!clmem__usm_caps_param(type)) return CL_SUCCESS; /* not USM (also a driver's 0) */
+    if ((err = fns->get_info(context, ptr, CL_MEM_ALLOC_BASE_PTR_INTEL, sizeof info->base, &info->base, NULL)) !=
+            CL_SUCCESS ||
+        (err = fns->get_info(context, ptr, CL_MEM_ALLOC_SIZE_INTEL, sizeof info->size, &info->size, NULL)) != CL_SUCCESS ||
+        (err = fns->get_info(context, ptr, CL_MEM_ALLOC_DEVICE_INTEL, sizeof info->device, &info->device, NULL)) !=
+            CL_SUCCESS) {
+        memset(info, 0, sizeof *info);
+        info->type = CL_MEM_TYPE_UNKNOWN_INTEL;
+        return clmem__info_fail(fn, err, "clGetMemAllocInfoINTEL", "BASE_PTR/SIZE/DEVICE");
+    }
+    info->type = type;
+    if (type == CL_MEM_TYPE_HOST_INTEL) info->device = NULL; /* PoCL 5 names its device: host memory has none */
+    return CL_SUCCESS;
+}
+
+/* ---- migrate and advise ---- */
+
+/* The checks of an enqueue over a whole handle's range, and the entry points. */
+static cl_int clmem__usm_range_enqueue(const char *fn, cl_command_queue queue, clmem_usm usm,
+                                       const clmem_enqueue_options *o, const clmem__usm_fns **fns) {
+    cl_int err;
+    if ((err = clmem__usm_check_enqueue(fn, queue, o->wait_for, o->num_wait_for, usm, "usm")) != CL_SUCCESS) return err;
+    if (CLMEM__CHECKS && usm.size == 0)
+        return clmem__fail(CL_INVALID_VALUE, fn, "usm.size is 0: the range is unknown (tag it with its size)");
+    return clmem__usm_fns_of_queue(fn, queue, fns);
+}
+
+CLMEM_API cl_int clmem_enqueue_usm_migrate_opts(cl_command_queue queue, clmem_usm usm, cl_mem_migration_flags flags,
+                                                const clmem_enqueue_options *opts) {
+    static const char fn[] = "clmem_enqueue_usm_migrate";
+    static const clmem_enqueue_options none = CLMEM__ZERO;
+    const cl_mem_migration_flags known = CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED;
+    const clmem__usm_fns *fns = NULL;
+    cl_int err;
+    if (!opts) opts = &none;
+    if ((err = clmem__usm_range_enqueue(fn, queue, usm, opts, &fns)) != CL_SUCCESS) return err;
+    if (CLMEM__CHECKS && (flags & ~known))
+        return clmem__fail(CL_INVALID_VALUE, fn, "flags 0x%llx contain bits other than CL_MIGRATE_MEM_OBJECT_HOST and "
+                           "CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED", (unsigned long long)flags);
+    if (!fns->migrate)
+        return clmem__fail(CL_INVALID_OPERATION, fn, "the platform has no clEnqueueMigrateMemINTEL");
+    err = fns->migrate(queue, usm.ptr, usm.size, flags, opts->num_wait_for, opts->wait_for, opts->event);
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueMigrateMemINTEL");
+}
+
+CLMEM_API cl_int clmem_enqueue_usm_advise_opts(cl_command_queue queue, clmem_usm usm, cl_mem_advice_intel advice,
+                                               const clmem_enqueue_options *opts) {
+    static const char fn[] = "clmem_enqueue_usm_advise";
+    static const clmem_enqueue_options none = CLMEM__ZERO;
+    const clmem__usm_fns *fns = NULL;
+    cl_int err;
+    if (!opts) opts = &none;
+    if ((err = clmem__usm_range_enqueue(fn, queue, usm, opts, &fns)) != CL_SUCCESS) return err;
+    if (!fns->advise) return clmem__fail(CL_INVALID_OPERATION, fn, "the platform has no clEnqueueMemAdviseINTEL");
+    err = fns->advise(queue, usm.ptr, usm.size, advice, opts->num_wait_for, opts->wait_for, opts->event);
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueMemAdviseINTEL");
+}
+/* ---- end clmem/usm.c ---- */
 
 /* ---- begin clmem/map.c ---- */
 /* >>map (implementation) */
@@ -9766,6 +10723,7 @@ enum {
     CLMEM__ARG_KIND_MEM,        /* a raw cl_mem: its CL_MEM_TYPE decides */
     CLMEM__ARG_KIND_LOCAL,      /* clmem_local_memory */
     CLMEM__ARG_KIND_SVM,        /* an SVM pointer */
+    CLMEM__ARG_KIND_USM,        /* a USM pointer */
     CLMEM__ARG_KIND_IMAGE,      /* an image */
     CLMEM__ARG_KIND_SAMPLER,    /* a sampler */
     CLMEM__ARG_KIND_PIPE        /* a pipe */
@@ -9776,6 +10734,7 @@ static const char *clmem__arg_kind_text(int kind) {
     case CLMEM__ARG_KIND_MEM: return "a cl_mem";
     case CLMEM__ARG_KIND_LOCAL: return "local memory (a size, no value)";
     case CLMEM__ARG_KIND_SVM: return "an SVM pointer";
+    case CLMEM__ARG_KIND_USM: return "a USM pointer";
     case CLMEM__ARG_KIND_IMAGE: return "an image";
     case CLMEM__ARG_KIND_SAMPLER: return "a sampler";
     case CLMEM__ARG_KIND_PIPE: return "a pipe";
@@ -9928,7 +10887,7 @@ static cl_int clmem__check_kernel_arg(cl_kernel kernel, cl_uint index, int kind,
     /* a pipe is declared with its element type: "pipe int p" says "int" */
     if ((p.kind == CLMEM__PARAM_SCALAR || p.kind == CLMEM__PARAM_UNKNOWN) &&
         (kind == CLMEM__ARG_KIND_BUFFER || kind == CLMEM__ARG_KIND_MEM || kind == CLMEM__ARG_KIND_PIPE ||
-         kind == CLMEM__ARG_KIND_IMAGE || kind == CLMEM__ARG_KIND_SVM) &&
+         kind == CLMEM__ARG_KIND_IMAGE || kind == CLMEM__ARG_KIND_SVM || kind == CLMEM__ARG_KIND_USM) &&
         clGetKernelArgInfo(kernel, index, CL_KERNEL_ARG_TYPE_QUALIFIER, sizeof tq, &tq, NULL) == CL_SUCCESS &&
         (tq & pipe_bit)) {
         if (kind == CLMEM__ARG_KIND_PIPE) return CL_SUCCESS;
@@ -9947,7 +10906,7 @@ static cl_int clmem__check_kernel_arg(cl_kernel kernel, cl_uint index, int kind,
             return clmem__arg_reject(CL_INVALID_ARG_VALUE, kernel, index, type, space, kind, value_type, size,
                                      "a __local parameter takes local memory: clmem_local_memory(bytes)");
         }
-        if (kind == CLMEM__ARG_KIND_BUFFER || kind == CLMEM__ARG_KIND_SVM) return CL_SUCCESS;
+        if (kind == CLMEM__ARG_KIND_BUFFER || kind == CLMEM__ARG_KIND_SVM || kind == CLMEM__ARG_KIND_USM) return CL_SUCCESS;
         if (kind == CLMEM__ARG_KIND_MEM) {
             cl_mem m = *(const cl_mem *)value;
             cl_mem_object_type mt = 0;
@@ -9962,7 +10921,7 @@ static cl_int clmem__check_kernel_arg(cl_kernel kernel, cl_uint index, int kind,
         return clmem__arg_reject(CL_INVALID_MEM_OBJECT, kernel, index, type, space, kind, value_type, size,
                                  kind == CLMEM__ARG_KIND_LOCAL
                                      ? "local memory fits only a __local pointer; this one needs a buffer or an SVM pointer"
-                                     : "a pointer parameter needs a buffer or an SVM pointer (clmem_buffer, clmem_svm)");
+                                     : "a pointer parameter needs a buffer, an SVM or a USM pointer (clmem_buffer, clmem_svm, clmem_usm)");
     case CLMEM__PARAM_IMAGE:
         if (kind == CLMEM__ARG_KIND_IMAGE) return CL_SUCCESS;
         if (kind == CLMEM__ARG_KIND_MEM && *(const cl_mem *)value) {
@@ -10090,6 +11049,31 @@ CLMEM_API cl_int clmem__set_arg_svm(cl_kernel kernel, cl_uint index, clmem_svm v
     (void)index; (void)ctx; (void)err;
     return clmem__svm_unsupported(fn);
 #endif
+}
+/* A USM pointer (clSetKernelArgMemPointerINTEL); the memory must be live. */
+CLMEM_API cl_int clmem__set_arg_usm(cl_kernel kernel, cl_uint index, clmem_usm value) {
+    static const char fn[] = "clmem_set_kernel_arg";
+    const clmem__usm_fns *fns = NULL;
+    cl_context ctx = NULL;
+    cl_int err;
+    if (CLMEM__CHECKS) {
+        if (!kernel) return clmem__fail(CL_INVALID_KERNEL, fn, "kernel is NULL");
+        if ((err = clmem__usm_check_live(fn, "the USM argument", value)) != CL_SUCCESS) return err;
+        if ((err = clmem__check_kernel_arg(kernel, index, CLMEM__ARG_KIND_USM, sizeof value.ptr, &value.ptr, "clmem_usm")) !=
+            CL_SUCCESS)
+            return err;
+    }
+    if ((err = clGetKernelInfo(kernel, CL_KERNEL_CONTEXT, sizeof ctx, &ctx, NULL)) != CL_SUCCESS)
+        return clmem__info_fail(fn, err, "clGetKernelInfo", "CL_KERNEL_CONTEXT");
+    if (CLMEM__CHECKS && value.context && value.context != ctx)
+        return clmem__fail(CL_INVALID_CONTEXT, fn, "the USM argument (index %u) belongs to context %p, the kernel to %p",
+                           index, (void *)value.context, (void *)ctx);
+    if ((err = clmem__usm_fns_of_context(fn, ctx, &fns)) != CL_SUCCESS) return err;
+    err = fns->set_arg(kernel, index, value.ptr);
+    if (err != CL_SUCCESS)
+        return clmem__fail(err, fn, "clSetKernelArgMemPointerINTEL(index %u, %p) failed with %s (%d)", index, value.ptr,
+                           clmem_error_string(err), (int)err);
+    return CL_SUCCESS;
 }
 /* The kind of a scalar or vector value from its clmem__set_arg_ name. */
 static int clmem__arg_value_kind(const char *name) {
@@ -11012,22 +11996,19 @@ CLMEM_API cl_int clmem__copy_image_from_buffer(cl_command_queue queue, clmem_ima
 /* >>transfer_svm (implementation): the SVM rows of clmem_enqueue_copy and
    clmem_enqueue_fill (clEnqueueSVMMemcpy, clEnqueueSVMMemFill) */
 
-/* One side of an SVM memcpy: pointer, known size (0: unknown), owner, and its name
-   for messages. Host sides are tags whose size is .host_size. */
-static cl_int clmem__svm_copy(const char *fn, cl_command_queue queue, clmem_svm dst, const char *dst_what, clmem_svm src,
-                              const char *src_what, const clmem_copy_options *opts) {
-    static const clmem_copy_options none = CLMEM_OPTIONS_INIT;
-    size_t n, dst_size = dst.size, src_size = src.size;
-    char *d;
-    const char *s;
-    cl_int err;
-    if (!opts) opts = &none;
-    if ((err = clmem__check_made(fn, opts->given)) != CL_SUCCESS) return err;
-    if ((err = clmem__svm_check_enqueue(fn, queue, opts->wait_for, opts->num_wait_for, dst, dst_what)) != CL_SUCCESS)
-        return err;
-    if ((err = clmem__svm_check_enqueue(fn, queue, NULL, 0, src, src_what)) != CL_SUCCESS) return err;
-    if (!dst.ptr) return clmem__fail(CL_INVALID_VALUE, fn, "%s is NULL", dst_what);
-    if (!src.ptr) return clmem__fail(CL_INVALID_VALUE, fn, "%s is NULL", src_what);
+/* clmem__ptr_copy_extent(fn, dst, dst_size, dst_what, src, src_size, src_what, opts,
+   &d, &s, &n): the rules of a linear copy between pointers (SVM, USM, host), shared by
+   the SVM and USM pairs: non-NULL sides, offsets within the known sizes (0: unknown),
+   .byte_count (given: exactly that, within both sides) or else what both sides hold
+   after their offsets, and no overlap. *d, *s: the pointers after the offsets. */
+static cl_int clmem__ptr_copy_extent(const char *fn, void *dst, size_t dst_size, const char *dst_what, const void *src,
+                                     size_t src_size, const char *src_what, const clmem_copy_options *opts, char **d,
+                                     const char **s, size_t *count) {
+    const size_t dst_known = dst_size, src_known = src_size;
+    size_t n;
+    *count = 0;
+    if (!dst) return clmem__fail(CL_INVALID_VALUE, fn, "%s is NULL", dst_what);
+    if (!src) return clmem__fail(CL_INVALID_VALUE, fn, "%s is NULL", src_what);
     if (dst_size) {
         if (opts->dst_offset > dst_size)
             return clmem__fail(CL_INVALID_VALUE, fn, "dst_offset %zu is beyond the %zu bytes of %s", opts->dst_offset, dst_size,
@@ -11042,29 +12023,50 @@ static cl_int clmem__svm_copy(const char *fn, cl_command_queue queue, clmem_svm 
     }
     if (opts->byte_count || (opts->given & CLMEM_GIVEN_BYTE_COUNT)) {
         n = opts->byte_count;
-        if (dst.size && n > dst_size)
+        if (dst_known && n > dst_size)
             return clmem__fail(CL_INVALID_VALUE, fn, "byte_count %zu is larger than the %zu bytes of %s after dst_offset %zu",
                                n, dst_size, dst_what, opts->dst_offset);
-        if (src.size && n > src_size)
+        if (src_known && n > src_size)
             return clmem__fail(CL_INVALID_VALUE, fn, "byte_count %zu is larger than the %zu bytes of %s after src_offset %zu",
                                n, src_size, src_what, opts->src_offset);
-    } else if (dst.size && src.size) {
+    } else if (dst_known && src_known) {
         n = dst_size < src_size ? dst_size : src_size;
-    } else if (dst.size) {
+    } else if (dst_known) {
         n = dst_size;
-    } else if (src.size) {
+    } else if (src_known) {
         n = src_size;
     } else {
         return clmem__fail(CLMEM_ERROR_SIZE_UNKNOWN, fn,
                            "the size of the copy is unknown: neither %s nor %s has a size and .byte_count is not given",
                            dst_what, src_what);
     }
+    *d = (char *)dst + opts->dst_offset;
+    *s = (const char *)src + opts->src_offset;
+    if (CLMEM__CHECKS && n && (uintptr_t)*d < (uintptr_t)*s + n && (uintptr_t)*s < (uintptr_t)*d + n)
+        return clmem__fail(CL_MEM_COPY_OVERLAP, fn, "%s [%p, +%zu) and %s [%p, +%zu) overlap", dst_what, (void *)*d, n,
+                           src_what, (const void *)*s, n);
+    *count = n;
+    return CL_SUCCESS;
+}
+
+/* One side of an SVM memcpy: pointer, known size (0: unknown), owner, and its name
+   for messages. Host sides are tags whose size is .host_size. */
+static cl_int clmem__svm_copy(const char *fn, cl_command_queue queue, clmem_svm dst, const char *dst_what, clmem_svm src,
+                              const char *src_what, const clmem_copy_options *opts) {
+    static const clmem_copy_options none = CLMEM_OPTIONS_INIT;
+    size_t n = 0;
+    char *d = NULL;
+    const char *s = NULL;
+    cl_int err;
+    if (!opts) opts = &none;
+    if ((err = clmem__check_made(fn, opts->given)) != CL_SUCCESS) return err;
+    if ((err = clmem__svm_check_enqueue(fn, queue, opts->wait_for, opts->num_wait_for, dst, dst_what)) != CL_SUCCESS)
+        return err;
+    if ((err = clmem__svm_check_enqueue(fn, queue, NULL, 0, src, src_what)) != CL_SUCCESS) return err;
+    if ((err = clmem__ptr_copy_extent(fn, dst.ptr, dst.size, dst_what, src.ptr, src.size, src_what, opts, &d, &s, &n)) !=
+        CL_SUCCESS)
+        return err;
     if (n == 0) return clmem__nothing_to_do(fn, queue, opts->wait_for, opts->num_wait_for, opts->event);
-    d = (char *)dst.ptr + opts->dst_offset;
-    s = (const char *)src.ptr + opts->src_offset;
-    if (CLMEM__CHECKS && (uintptr_t)d < (uintptr_t)s + n && (uintptr_t)s < (uintptr_t)d + n)
-        return clmem__fail(CL_MEM_COPY_OVERLAP, fn, "%s [%p, +%zu) and %s [%p, +%zu) overlap", dst_what, (void *)d, n,
-                           src_what, (const void *)s, n);
 #ifdef CL_VERSION_2_0
     err = clEnqueueSVMMemcpy(queue, clmem__blocking(opts), d, s, n,
                              opts->num_wait_for, opts->wait_for, opts->event);
@@ -11100,9 +12102,74 @@ CLMEM_API cl_int clmem__fill_svm(cl_command_queue queue, clmem_svm dst, const vo
 }
 /* ---- end clmem/transfer_svm.c ---- */
 
+/* ---- begin clmem/transfer_usm.c ---- */
+/* >>transfer_usm (implementation): the USM rows of clmem_enqueue_copy and
+   clmem_enqueue_fill (clEnqueueMemcpyINTEL, clEnqueueMemFillINTEL) */
+
+/* A USM memcpy between two sides; host sides are tags (no owner, no context) whose
+   size is .host_size. The extent rules are the SVM copies' (clmem__ptr_copy_extent). */
+static cl_int clmem__usm_copy(cl_command_queue queue, clmem_usm dst, const char *dst_what, clmem_usm src,
+                              const char *src_what, const clmem_copy_options *opts) {
+    static const char fn[] = "clmem_enqueue_copy";
+    static const clmem_copy_options none = CLMEM_OPTIONS_INIT;
+    const clmem__usm_fns *fns = NULL;
+    size_t n = 0;
+    char *d = NULL;
+    const char *s = NULL;
+    cl_int err;
+    if (!opts) opts = &none;
+    if ((err = clmem__check_made(fn, opts->given)) != CL_SUCCESS) return err;
+    if ((err = clmem__usm_check_enqueue(fn, queue, opts->wait_for, opts->num_wait_for, dst, dst_what)) != CL_SUCCESS ||
+        (err = clmem__usm_check_enqueue(fn, queue, NULL, 0, src, src_what)) != CL_SUCCESS ||
+        (err = clmem__ptr_copy_extent(fn, dst.ptr, dst.size, dst_what, src.ptr, src.size, src_what, opts, &d, &s, &n)) !=
+            CL_SUCCESS)
+        return err;
+    if ((err = clmem__usm_fns_of_queue(fn, queue, &fns)) != CL_SUCCESS) return err;
+    if (n == 0) return clmem__nothing_to_do(fn, queue, opts->wait_for, opts->num_wait_for, opts->event);
+    err = fns->memcpy(queue, clmem__blocking(opts), d, s, n, opts->num_wait_for, opts->wait_for, opts->event);
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueMemcpyINTEL");
+}
+
+CLMEM_API cl_int clmem__copy_usm_from_usm(cl_command_queue queue, clmem_usm dst, clmem_usm src,
+                                          const clmem_copy_options *opts) {
+    return clmem__usm_copy(queue, dst, "dst (USM)", src, "src (USM)", opts);
+}
+
+CLMEM_API cl_int clmem__copy_usm_from_host(cl_command_queue queue, clmem_usm dst, const void *src,
+                                           const clmem_copy_options *opts) {
+    clmem_usm host = clmem_usm_tag(NULL, clmem__unconst(src), opts ? opts->host_size : 0, 0);
+    return clmem__usm_copy(queue, dst, "dst (USM)", host, "src (host)", opts);
+}
+
+CLMEM_API cl_int clmem__copy_host_from_usm(cl_command_queue queue, void *dst, clmem_usm src,
+                                           const clmem_copy_options *opts) {
+    clmem_usm host = clmem_usm_tag(NULL, dst, opts ? opts->host_size : 0, 0);
+    return clmem__usm_copy(queue, host, "dst (host)", src, "src (USM)", opts);
+}
+
+CLMEM_API cl_int clmem__fill_usm(cl_command_queue queue, clmem_usm dst, const void *pattern, size_t pattern_size,
+                                 size_t size, const clmem_fill_options *opts) {
+    static const char fn[] = "clmem_enqueue_fill";
+    static const clmem_fill_options none = CLMEM__ZERO;
+    const clmem__usm_fns *fns = NULL;
+    size_t n = 0;
+    cl_int err;
+    if (!opts) opts = &none;
+    if ((err = clmem__usm_check_enqueue(fn, queue, opts->wait_for, opts->num_wait_for, dst, "dst")) != CL_SUCCESS ||
+        (err = clmem__ptr_fill_extent(fn, dst.ptr, dst.size, opts->offset, pattern, pattern_size, size, true, &n)) !=
+            CL_SUCCESS ||
+        (err = clmem__usm_fns_of_queue(fn, queue, &fns)) != CL_SUCCESS)
+        return err;
+    if (n == 0) return clmem__nothing_to_do(fn, queue, opts->wait_for, opts->num_wait_for, opts->event);
+    err = fns->fill(queue, (char *)dst.ptr + opts->offset, pattern, pattern_size, n, opts->num_wait_for, opts->wait_for,
+                    opts->event);
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueMemFillINTEL");
+}
+/* ---- end clmem/transfer_usm.c ---- */
+
 /* ---- begin clmem/transfer_dispatch.c ---- */
 /* >>transfer_dispatch (implementation): what reaches every pair of the transfer module:
-   raw cl_mem copies dispatched at run time by CL_MEM_TYPE, and fills (buffer or SVM) */
+   raw cl_mem copies dispatched at run time by CL_MEM_TYPE, and fills (buffer, SVM or USM) */
 
 /* ---- raw cl_mem: dispatched at run time by CL_MEM_TYPE ---- */
 
@@ -11212,6 +12279,7 @@ static cl_int clmem__fill_run(cl_command_queue queue, clmem__fill_target dst, co
     clmem_enqueue_options eo;
     if (!o) o = &none;
     if (!dst.buffer.mem && dst.svm.ptr) return clmem__fill_svm(queue, dst.svm, pattern, pattern_size, size, o);
+    if (!dst.buffer.mem && dst.usm.ptr) return clmem__fill_usm(queue, dst.usm, pattern, pattern_size, size, o);
     if (CLMEM__CHECKS && !dst.buffer.mem && !dst.svm.ptr)
         return clmem__fail(CL_INVALID_MEM_OBJECT, "clmem_enqueue_fill", "dst is an empty or released handle");
     eo.given = 0;
@@ -13190,6 +14258,140 @@ CLMEM_API cl_int clmem_pooled_svm_enqueue_release(clmem_pooled_svm *p, cl_comman
     return clmem__pooled_svm_release(p, fn);
 }
 /* ---- end clmem/pool.c ---- */
+
+/* ---- begin clmem/usm_pool.c ---- */
+/* >>usm_pool (implementation): the USM backend of the pool core */
+
+struct clmem_usm_pool { clmem__pool core; };
+
+/* the USM backend's state: how blocks are made */
+typedef struct clmem__usm_facts {
+    cl_context context; /* retained */
+    cl_device_id device;
+    cl_unified_shared_memory_type_intel type;
+    cl_uint alignment;
+    const clmem__usm_fns *fns;
+} clmem__usm_facts;
+
+static cl_int clmem__pool_usm_make(void *user, size_t size, void **ptr, void **mem) {
+    const clmem__usm_facts *f = CLMEM__CAST(const clmem__usm_facts *, user);
+    cl_int err = CL_SUCCESS;
+    (void)mem;
+    *ptr = clmem__usm_make(f->fns, f->context, f->device, f->type, NULL, size, f->alignment, &err);
+    return err;
+}
+
+/* clMemBlockingFreeINTEL waits for the commands that use the block */
+static void clmem__pool_usm_free(void *user, clmem__pool_block *blk) {
+    const clmem__usm_facts *f = CLMEM__CAST(const clmem__usm_facts *, user);
+    cl_int err = f->fns->blocking_free(f->context, blk->ptr);
+    if (err != CL_SUCCESS)
+        clmem__warn("clmem_usm_pool", "clMemBlockingFreeINTEL failed with %s (%d)", clmem_error_string(err), (int)err);
+}
+
+static void clmem__pool_usm_destroy(void *user) {
+    clmem__usm_facts *f = CLMEM__CAST(clmem__usm_facts *, user);
+    clReleaseContext(f->context);
+    CLMEM_FREE(f);
+}
+
+static const clmem__pool_backend clmem__pool_usm_backend = {clmem__pool_usm_make, clmem__pool_usm_free, NULL,
+                                                            clmem__pool_usm_destroy, false};
+
+CLMEM_API clmem_usm_pool *clmem_usm_pool_create(cl_context context, cl_device_id device,
+                                                cl_unified_shared_memory_type_intel type, cl_uint alignment,
+                                                unsigned leading_bits_in_bin_id, cl_int *errcode_ret) {
+    static const char fn[] = "clmem_usm_pool_create";
+    const clmem__usm_fns *fns = NULL;
+    clmem__usm_facts *f;
+    clmem__pool *p;
+    cl_int err;
+    if ((err = clmem__usm_check_alloc(fn, context, device, type, alignment, &fns)) != CL_SUCCESS) {
+        clmem__set_err(errcode_ret, err);
+        return NULL;
+    }
+    f = CLMEM__CAST(clmem__usm_facts *, CLMEM_MALLOC(sizeof *f));
+    if (!f) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the pool"));
+        return NULL;
+    }
+    f->context = context;
+    f->device = device;
+    f->type = type;
+    f->alignment = alignment;
+    f->fns = fns;
+    p = clmem__pool_new(fn, leading_bits_in_bin_id, &clmem__pool_usm_backend, f, context, errcode_ret);
+    if (!p) {
+        CLMEM_FREE(f);
+        return NULL;
+    }
+    clRetainContext(context);
+    return CLMEM__CAST(clmem_usm_pool *, (void *)p);
+}
+
+static clmem_pooled_usm clmem__pooled_usm_empty(void) {
+    clmem_pooled_usm r;
+    memset(&r, 0, sizeof r);
+    return r;
+}
+
+/* queue: the queue the block is for (on_queue), or NULL for the host */
+static clmem_pooled_usm clmem__usm_pool_allocate(clmem_usm_pool *pool, size_t size, bool on_queue,
+                                                 cl_command_queue queue, cl_int *errcode_ret, const char *fn,
+                                                 const char *file, int line) {
+    clmem_pooled_usm r = clmem__pooled_usm_empty();
+    clmem__pool_block *blk = NULL;
+    cl_int err;
+    if (CLMEM__CHECKS && pool == NULL) {
+        clmem__set_err(errcode_ret, clmem__pool_null(fn));
+        return r;
+    }
+    if (on_queue && (err = clmem__pool_check_queue(&pool->core, queue, fn)) != CL_SUCCESS) {
+        clmem__set_err(errcode_ret, err);
+        return r;
+    }
+    err = clmem__pool_get(&pool->core, size, queue, fn, file, line, &blk);
+    clmem__set_err(errcode_ret, err);
+    if (err != CL_SUCCESS) return r;
+    r.usm.ptr = blk->ptr;
+    r.usm.size = size;
+    r.usm.type = CLMEM__CAST(const clmem__usm_facts *, pool->core.user)->type;
+    r.usm.context = pool->core.context;
+    r.usm.pool = CLMEM__CAST(void *, blk);
+    r.usm.generation = blk->owner.gen;
+    return r;
+}
+
+CLMEM__POOL_ALLOCATE(usm_pool, clmem_pooled_usm, clmem__usm_pool_allocate)
+CLMEM__POOL_COMMON(usm_pool)
+
+/* the release of a block, plain or on a queue (on_queue) */
+static cl_int clmem__pooled_usm_put(clmem_pooled_usm *p, bool on_queue, cl_command_queue queue, const char *fn) {
+    clmem__pool_block *blk;
+    void *ptr;
+    size_t size;
+    uint64_t gen;
+    cl_int err;
+    bool ooo = false;
+    if (!p || !p->usm.pool) return CL_SUCCESS;
+    blk = CLMEM__CAST(clmem__pool_block *, p->usm.pool);
+    if (on_queue && (err = clmem__pool_check_release_queue(blk, p->usm.generation, queue, fn, &ooo)) != CL_SUCCESS)
+        return err;
+    ptr = p->usm.ptr;
+    size = p->usm.size;
+    gen = p->usm.generation;
+    memset(p, 0, sizeof *p);
+    return clmem__pool_put(blk, gen, queue, ooo, ptr, size, fn);
+}
+
+CLMEM_API cl_int clmem_pooled_usm_release(clmem_pooled_usm *p) {
+    return clmem__pooled_usm_put(p, false, NULL, "clmem_pooled_usm_release");
+}
+
+CLMEM_API cl_int clmem_pooled_usm_enqueue_release(clmem_pooled_usm *p, cl_command_queue queue) {
+    return clmem__pooled_usm_put(p, true, queue, "clmem_pooled_usm_enqueue_release");
+}
+/* ---- end clmem/usm_pool.c ---- */
 
 /* ---- begin clmem/pinned.c ---- */
 /* >>pinned (implementation) */

@@ -22,4 +22,14 @@ static inline double bench_median(double *v, size_t n) {
     qsort(v, n, sizeof *v, bench_cmp_double);
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
+
+/* bench_parse_size("64M"): bytes of a size argument with an optional K, M or G suffix */
+static inline size_t bench_parse_size(const char *s) {
+    char *end;
+    double v = strtod(s, &end);
+    if (*end == 'K' || *end == 'k') v *= 1024.0;
+    else if (*end == 'M' || *end == 'm') v *= 1024.0 * 1024.0;
+    else if (*end == 'G' || *end == 'g') v *= 1024.0 * 1024.0 * 1024.0;
+    return v > 0 ? (size_t)v : 0;
+}
 #endif

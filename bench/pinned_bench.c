@@ -61,15 +61,6 @@ static cl_int run_one(bench *b, int kind, int write, size_t n) {
     }
 }
 
-static size_t parse_size(const char *s) {
-    char *end;
-    double v = strtod(s, &end);
-    if (*end == 'K' || *end == 'k') v *= 1024.0;
-    else if (*end == 'M' || *end == 'm') v *= 1024.0 * 1024.0;
-    else if (*end == 'G' || *end == 'g') v *= 1024.0 * 1024.0 * 1024.0;
-    return (size_t)v;
-}
-
 static const char *human(size_t n, char *buf, size_t cap) {
     if (n >= ((size_t)1 << 20)) snprintf(buf, cap, "%zu MiB", n >> 20);
     else snprintf(buf, cap, "%zu KiB", n >> 10);
@@ -94,9 +85,9 @@ int main(int argc, char **argv) {
     clmem_stager_stats sst;
 
     for (i = 1; i < argc; ++i) {
-        if (!strcmp(argv[i], "--min") && i + 1 < argc) min = parse_size(argv[++i]);
-        else if (!strcmp(argv[i], "--max") && i + 1 < argc) max = parse_size(argv[++i]);
-        else if (!strcmp(argv[i], "--slot") && i + 1 < argc) slot = parse_size(argv[++i]);
+        if (!strcmp(argv[i], "--min") && i + 1 < argc) min = bench_parse_size(argv[++i]);
+        else if (!strcmp(argv[i], "--max") && i + 1 < argc) max = bench_parse_size(argv[++i]);
+        else if (!strcmp(argv[i], "--slot") && i + 1 < argc) slot = bench_parse_size(argv[++i]);
         else if (!strcmp(argv[i], "--slots") && i + 1 < argc) slots = (unsigned)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--threads") && i + 1 < argc) threads = (unsigned)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--data") && i + 1 < argc) data_path = argv[++i];

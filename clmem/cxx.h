@@ -7,10 +7,12 @@
 #include "sampler.h"
 #include "pipe.h"
 #include "svm.h"
+#include "usm.h"
 #include "map.h"
 #include "kernel_arg.h"
 #include "transfer.h"
 #include "pool.h"
+#include "usm_pool.h"
 #include "pinned.h"
 #include "stager.h"
 #include "device_link.h"
@@ -115,7 +117,8 @@
      clmem::unique<H>      owns one handle (clmem_buffer, clmem_image, clmem_pipe,
                            clmem_sampler, clmem_svm_allocation, clmem_memory_map,
                            clmem_svm_map, clmem_svm_array, clmem_pooled_svm,
-                           clmem_pinned_allocation) and releases it with
+                           clmem_pinned_allocation, clmem_usm_allocation,
+                           clmem_pooled_usm) and releases it with
                            clmem_release when it goes out of scope; move-only.
                                clmem::unique<clmem_buffer> b(clmem_buffer_create(ctx, 0, n, NULL, &err));
                                clmem_enqueue_copy(q, b, host);          // a unique<H> passes as H
@@ -519,6 +522,14 @@ template <class O> inline O built(const keywords<O> &k, unsigned) { return k.o; 
     clmem::detail::svm_empty_like(ctx, CL_MEM_READ_WRITE | CLMEM__SVM_FINE_GRAIN_BUFFER, like, errcode_ret, \
                                   CLMEM__CXX_O(clmem_svm_empty_options, __VA_ARGS__))
 
+/* ---- usm ---- */
+#define clmem_enqueue_usm_migrate(...) clmem__cxx_usm_migrate_(__VA_ARGS__, CLMEM__CXX_END)
+#define clmem__cxx_usm_migrate_(queue, usm, flags, ...) \
+    CLMEM__CXX_RET(clmem_enqueue_usm_migrate_opts(queue, usm, flags, CLMEM__CXX_O(clmem_enqueue_options, __VA_ARGS__)))
+#define clmem_enqueue_usm_advise(...) clmem__cxx_usm_advise_(__VA_ARGS__, CLMEM__CXX_END)
+#define clmem__cxx_usm_advise_(queue, usm, advice, ...) \
+    CLMEM__CXX_RET(clmem_enqueue_usm_advise_opts(queue, usm, advice, CLMEM__CXX_O(clmem_enqueue_options, __VA_ARGS__)))
+
 /* ---- pinned: clmem_stager_copy(st, dst, src, ...), buffer <- host and host <- buffer ---- */
 #define clmem_stager_copy(...) clmem__cxx_stager_copy_(__VA_ARGS__, CLMEM__CXX_END)
 #define clmem__cxx_stager_copy_(st, dst, src, ...) \
@@ -678,6 +689,7 @@ inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_image v) { return clmem__set
 inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_sampler v) { return clmem__set_arg_sampler(k, i, v); }
 inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_pipe v) { return clmem__set_arg_pipe(k, i, v); }
 inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_svm v) { return clmem__set_arg_svm(k, i, v); }
+inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_usm v) { return clmem__set_arg_usm(k, i, v); }
 #define CLMEM__CXX_WIDE_ARG(T, name, n) \
     inline cl_int set_arg(cl_kernel k, cl_uint i, const T &v) { return clmem__set_arg_vector(k, i, v.s, sizeof v, n); }
 CLMEM__WIDE_VECTOR_TYPES(CLMEM__CXX_WIDE_ARG)
@@ -685,7 +697,7 @@ CLMEM__WIDE_VECTOR_TYPES(CLMEM__CXX_WIDE_ARG)
 template <class H> inline cl_int set_arg(cl_kernel k, cl_uint i, const unique<H> &u) { return set_arg(k, i, u.get()); }
 template <class T> inline cl_int set_arg(cl_kernel, cl_uint, T) {
     static_assert(always_false<T>::value,
-                  "clmem_set_kernel_arg: the value must be a clmem handle (buffer, image, sampler, pipe, svm), a "
+                  "clmem_set_kernel_arg: the value must be a clmem handle (buffer, image, sampler, pipe, svm, usm), a "
                   "cl_mem, clmem_local_memory(size) or a scalar/vector value whose type gives its size");
     return CL_INVALID_ARG_VALUE;
 }
@@ -790,6 +802,8 @@ inline bool live(const clmem_memory_map &h) { return h.ptr != NULL; }
 inline bool live(const clmem_svm_map &h) { return h.id != 0; }
 inline bool live(const clmem_pooled_svm &h) { return h.svm.pool != NULL; }
 inline bool live(const clmem_pinned_allocation &h) { return h.ptr != NULL; }
+inline bool live(const clmem_usm_allocation &h) { return h.usm.ptr != NULL; }
+inline bool live(const clmem_pooled_usm &h) { return h.usm.pool != NULL; }
 #define CLMEM__CXX_RELEASE(T, fn) \
     inline cl_int release(T *h) { return fn(h); }
 CLMEM__HANDLES(CLMEM__CXX_RELEASE)

@@ -10,6 +10,7 @@ enum {
     CLMEM__ARG_KIND_MEM,        /* a raw cl_mem: its CL_MEM_TYPE decides */
     CLMEM__ARG_KIND_LOCAL,      /* clmem_local_memory */
     CLMEM__ARG_KIND_SVM,        /* an SVM pointer */
+    CLMEM__ARG_KIND_USM,        /* a USM pointer */
     CLMEM__ARG_KIND_IMAGE,      /* an image */
     CLMEM__ARG_KIND_SAMPLER,    /* a sampler */
     CLMEM__ARG_KIND_PIPE        /* a pipe */
@@ -20,6 +21,7 @@ static const char *clmem__arg_kind_text(int kind) {
     case CLMEM__ARG_KIND_MEM: return "a cl_mem";
     case CLMEM__ARG_KIND_LOCAL: return "local memory (a size, no value)";
     case CLMEM__ARG_KIND_SVM: return "an SVM pointer";
+    case CLMEM__ARG_KIND_USM: return "a USM pointer";
     case CLMEM__ARG_KIND_IMAGE: return "an image";
     case CLMEM__ARG_KIND_SAMPLER: return "a sampler";
     case CLMEM__ARG_KIND_PIPE: return "a pipe";
@@ -172,7 +174,7 @@ static cl_int clmem__check_kernel_arg(cl_kernel kernel, cl_uint index, int kind,
     /* a pipe is declared with its element type: "pipe int p" says "int" */
     if ((p.kind == CLMEM__PARAM_SCALAR || p.kind == CLMEM__PARAM_UNKNOWN) &&
         (kind == CLMEM__ARG_KIND_BUFFER || kind == CLMEM__ARG_KIND_MEM || kind == CLMEM__ARG_KIND_PIPE ||
-         kind == CLMEM__ARG_KIND_IMAGE || kind == CLMEM__ARG_KIND_SVM) &&
+         kind == CLMEM__ARG_KIND_IMAGE || kind == CLMEM__ARG_KIND_SVM || kind == CLMEM__ARG_KIND_USM) &&
         clGetKernelArgInfo(kernel, index, CL_KERNEL_ARG_TYPE_QUALIFIER, sizeof tq, &tq, NULL) == CL_SUCCESS &&
         (tq & pipe_bit)) {
         if (kind == CLMEM__ARG_KIND_PIPE) return CL_SUCCESS;
@@ -191,7 +193,7 @@ static cl_int clmem__check_kernel_arg(cl_kernel kernel, cl_uint index, int kind,
             return clmem__arg_reject(CL_INVALID_ARG_VALUE, kernel, index, type, space, kind, value_type, size,
                                      "a __local parameter takes local memory: clmem_local_memory(bytes)");
         }
-        if (kind == CLMEM__ARG_KIND_BUFFER || kind == CLMEM__ARG_KIND_SVM) return CL_SUCCESS;
+        if (kind == CLMEM__ARG_KIND_BUFFER || kind == CLMEM__ARG_KIND_SVM || kind == CLMEM__ARG_KIND_USM) return CL_SUCCESS;
         if (kind == CLMEM__ARG_KIND_MEM) {
             cl_mem m = *(const cl_mem *)value;
             cl_mem_object_type mt = 0;
@@ -206,7 +208,7 @@ static cl_int clmem__check_kernel_arg(cl_kernel kernel, cl_uint index, int kind,
         return clmem__arg_reject(CL_INVALID_MEM_OBJECT, kernel, index, type, space, kind, value_type, size,
                                  kind == CLMEM__ARG_KIND_LOCAL
                                      ? "local memory fits only a __local pointer; this one needs a buffer or an SVM pointer"
-                                     : "a pointer parameter needs a buffer or an SVM pointer (clmem_buffer, clmem_svm)");
+                                     : "a pointer parameter needs a buffer, an SVM or a USM pointer (clmem_buffer, clmem_svm, clmem_usm)");
     case CLMEM__PARAM_IMAGE:
         if (kind == CLMEM__ARG_KIND_IMAGE) return CL_SUCCESS;
         if (kind == CLMEM__ARG_KIND_MEM && *(const cl_mem *)value) {
@@ -334,6 +336,31 @@ CLMEM_API cl_int clmem__set_arg_svm(cl_kernel kernel, cl_uint index, clmem_svm v
     (void)index; (void)ctx; (void)err;
     return clmem__svm_unsupported(fn);
 #endif
+}
+/* A USM pointer (clSetKernelArgMemPointerINTEL); the memory must be live. */
+CLMEM_API cl_int clmem__set_arg_usm(cl_kernel kernel, cl_uint index, clmem_usm value) {
+    static const char fn[] = "clmem_set_kernel_arg";
+    const clmem__usm_fns *fns = NULL;
+    cl_context ctx = NULL;
+    cl_int err;
+    if (CLMEM__CHECKS) {
+        if (!kernel) return clmem__fail(CL_INVALID_KERNEL, fn, "kernel is NULL");
+        if ((err = clmem__usm_check_live(fn, "the USM argument", value)) != CL_SUCCESS) return err;
+        if ((err = clmem__check_kernel_arg(kernel, index, CLMEM__ARG_KIND_USM, sizeof value.ptr, &value.ptr, "clmem_usm")) !=
+            CL_SUCCESS)
+            return err;
+    }
+    if ((err = clGetKernelInfo(kernel, CL_KERNEL_CONTEXT, sizeof ctx, &ctx, NULL)) != CL_SUCCESS)
+        return clmem__info_fail(fn, err, "clGetKernelInfo", "CL_KERNEL_CONTEXT");
+    if (CLMEM__CHECKS && value.context && value.context != ctx)
+        return clmem__fail(CL_INVALID_CONTEXT, fn, "the USM argument (index %u) belongs to context %p, the kernel to %p",
+                           index, (void *)value.context, (void *)ctx);
+    if ((err = clmem__usm_fns_of_context(fn, ctx, &fns)) != CL_SUCCESS) return err;
+    err = fns->set_arg(kernel, index, value.ptr);
+    if (err != CL_SUCCESS)
+        return clmem__fail(err, fn, "clSetKernelArgMemPointerINTEL(index %u, %p) failed with %s (%d)", index, value.ptr,
+                           clmem_error_string(err), (int)err);
+    return CL_SUCCESS;
 }
 /* The kind of a scalar or vector value from its clmem__set_arg_ name. */
 static int clmem__arg_value_kind(const char *name) {

@@ -7,6 +7,7 @@
 #include "sampler.h"
 #include "pipe.h"
 #include "svm.h"
+#include "usm.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -67,6 +68,9 @@ CLMEM_API cl_int clmem__set_arg_pipe(cl_kernel kernel, cl_uint index, clmem_pipe
 /* clSetKernelArgSVMPointer; CL_INVALID_VALUE for a released allocation,
    CL_INVALID_OPERATION without OpenCL 2.0 headers. */
 CLMEM_API cl_int clmem__set_arg_svm(cl_kernel kernel, cl_uint index, clmem_svm value);
+/* clSetKernelArgMemPointerINTEL; CL_INVALID_VALUE for a released allocation or stale
+   pooled block, CL_INVALID_OPERATION without cl_intel_unified_shared_memory. */
+CLMEM_API cl_int clmem__set_arg_usm(cl_kernel kernel, cl_uint index, clmem_usm value);
 #define CLMEM__ARG_DECL(T, name) CLMEM_API cl_int clmem__set_arg_##name(cl_kernel kernel, cl_uint index, T value);
 CLMEM__PATTERN_TYPES(CLMEM__ARG_DECL)
 #undef CLMEM__ARG_DECL
@@ -77,7 +81,8 @@ CLMEM_API cl_int clmem__set_arg_unsupported(cl_kernel kernel, cl_uint index, ...
 
 /** clmem_set_kernel_arg(kernel, index, value): set one kernel argument from a clmem
     handle or a value: clmem_buffer (also pooled and sub-buffers), clmem_image,
-    clmem_sampler, clmem_pipe, clmem_svm (clSetKernelArgSVMPointer), a raw cl_mem,
+    clmem_sampler, clmem_pipe, clmem_svm (clSetKernelArgSVMPointer), clmem_usm
+    (clSetKernelArgMemPointerINTEL; also .usm of a pooled USM block), a raw cl_mem,
     clmem_local_memory(size), or a scalar or vector value whose type gives its size
     (every OpenCL scalar and cl_<type>N vector of 2, 3, 4, 8 and 16 components;
     clmem_set_kernel_arg(k, 2, 1.5f), clmem_set_kernel_arg(k, 3, (cl_uint)n)).
@@ -108,7 +113,8 @@ CLMEM_API cl_int clmem__set_arg_unsupported(cl_kernel kernel, cl_uint index, ...
                                          sizeof(value), CLMEM__WIDE(value)),                                    \
              default: _Generic((value), clmem_buffer: clmem__set_arg_buffer, clmem_image: clmem__set_arg_image, \
                                clmem_sampler: clmem__set_arg_sampler, clmem_pipe: clmem__set_arg_pipe,          \
-                               clmem_svm: clmem__set_arg_svm, cl_mem: clmem__set_arg_mem,                       \
+                               clmem_svm: clmem__set_arg_svm, clmem_usm: clmem__set_arg_usm,                    \
+                               cl_mem: clmem__set_arg_mem,                                                      \
                                clmem_local_memory: clmem__set_arg_local, CLMEM__PATTERN_TYPES(CLMEM__ARG_ASSOC) \
                                default: clmem__set_arg_unsupported)(kernel, index, value))
 #endif

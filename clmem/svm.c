@@ -713,33 +713,48 @@ CLMEM_API clmem_buffer clmem_svm_as_buffer(cl_context context, clmem_svm svm, cl
 }
 
 /* ---- fill (shared by clmem_enqueue_svm_memfill and clmem_enqueue_fill) ---- */
+
+/* clmem__ptr_fill_extent(fn, ptr, size, offset, pattern, pattern_size, n, n_given, &count):
+   the rules of a fill of pointer memory (SVM, USM; size 0: unknown): ptr and pattern
+   not NULL, pattern_size a power of two up to 128, offset within size, the count
+   (given, or all of size after offset) within size and a multiple of pattern_size,
+   ptr + offset aligned to pattern_size. */
+static cl_int clmem__ptr_fill_extent(const char *fn, void *ptr, size_t size, size_t offset, const void *pattern,
+                                     size_t pattern_size, size_t n, bool n_given, size_t *count) {
+    *count = 0;
+    if (CLMEM__CHECKS) {
+        if (!ptr) return clmem__fail(CL_INVALID_VALUE, fn, "dst.ptr is NULL");
+        if (!pattern) return clmem__fail(CL_INVALID_VALUE, fn, "pattern is NULL");
+        if (pattern_size == 0 || pattern_size > 128 || (pattern_size & (pattern_size - 1)))
+            return clmem__fail(CL_INVALID_VALUE, fn, "pattern_size %zu is not one of 1, 2, 4, 8, 16, 32, 64, 128", pattern_size);
+        if (size && offset > size)
+            return clmem__fail(CL_INVALID_VALUE, fn, "offset %zu is beyond the %zu bytes of dst", offset, size);
+    }
+    if (!n_given) {
+        if (size == 0)
+            return clmem__fail(CLMEM_ERROR_SIZE_UNKNOWN, fn, "the size to fill is unknown: dst.size is 0 and no byte count was given");
+        n = size - offset;
+    }
+    if (CLMEM__CHECKS) {
+        if (size && n > size - offset)
+            return clmem__fail(CL_INVALID_VALUE, fn, "%zu bytes at offset %zu do not fit in the %zu bytes of dst", n, offset,
+                               size);
+        if (n % pattern_size)
+            return clmem__fail(CL_INVALID_VALUE, fn, "byte count %zu is not a multiple of pattern_size %zu", n, pattern_size);
+        if (((uintptr_t)ptr + offset) % pattern_size)
+            return clmem__fail(CL_INVALID_VALUE, fn, "dst.ptr %p + offset %zu is not aligned to pattern_size %zu", ptr,
+                               offset, pattern_size);
+    }
+    *count = n;
+    return CL_SUCCESS;
+}
+
 static cl_int clmem__svm_fill(const char *fn, cl_command_queue queue, clmem_svm dst, size_t offset, const void *pattern,
                               size_t pattern_size, size_t n, bool n_given, const cl_event *wl, cl_uint nw, cl_event *event) {
     cl_int err;
     if ((err = clmem__svm_check_enqueue(fn, queue, wl, nw, dst, "dst")) != CL_SUCCESS) return err;
-    if (CLMEM__CHECKS) {
-        if (!dst.ptr) return clmem__fail(CL_INVALID_VALUE, fn, "dst.ptr is NULL");
-        if (!pattern) return clmem__fail(CL_INVALID_VALUE, fn, "pattern is NULL");
-        if (pattern_size == 0 || pattern_size > 128 || (pattern_size & (pattern_size - 1)))
-            return clmem__fail(CL_INVALID_VALUE, fn, "pattern_size %zu is not one of 1, 2, 4, 8, 16, 32, 64, 128", pattern_size);
-        if (dst.size && offset > dst.size)
-            return clmem__fail(CL_INVALID_VALUE, fn, "offset %zu is beyond the %zu bytes of dst", offset, dst.size);
-    }
-    if (!n_given) {
-        if (dst.size == 0)
-            return clmem__fail(CLMEM_ERROR_SIZE_UNKNOWN, fn, "the size to fill is unknown: dst.size is 0 and no byte count was given");
-        n = dst.size - offset;
-    }
-    if (CLMEM__CHECKS) {
-        if (dst.size && n > dst.size - offset)
-            return clmem__fail(CL_INVALID_VALUE, fn, "%zu bytes at offset %zu do not fit in the %zu bytes of dst", n, offset,
-                               dst.size);
-        if (n % pattern_size)
-            return clmem__fail(CL_INVALID_VALUE, fn, "byte count %zu is not a multiple of pattern_size %zu", n, pattern_size);
-        if (((uintptr_t)dst.ptr + offset) % pattern_size)
-            return clmem__fail(CL_INVALID_VALUE, fn, "dst.ptr %p + offset %zu is not aligned to pattern_size %zu", dst.ptr,
-                               offset, pattern_size);
-    }
+    if ((err = clmem__ptr_fill_extent(fn, dst.ptr, dst.size, offset, pattern, pattern_size, n, n_given, &n)) != CL_SUCCESS)
+        return err;
     if (n == 0) return clmem__nothing_to_do(fn, queue, wl, nw, event);
 #ifdef CL_VERSION_2_0
     err = clEnqueueSVMMemFill(queue, (char *)dst.ptr + offset, pattern, pattern_size, n, nw, wl, event);

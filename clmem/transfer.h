@@ -4,6 +4,7 @@
 #include "buffer.h"
 #include "image.h"
 #include "svm.h"
+#include "usm.h"
 #include "kernel_arg.h"
 
 #ifdef __cplusplus
@@ -16,18 +17,21 @@ extern "C" {
    The operation is chosen at compile time from the static types of dst and src.
    "host" is any other pointer (void *, float *, ...; const for a source).
 
-   dst \ src     | clmem_buffer      | clmem_image       | clmem_svm | cl_mem         | host
-   --------------+-------------------+-------------------+-----------+----------------+------------------
-   clmem_buffer  | CopyBuffer(Rect)  | CopyImageToBuffer | -         | by CL_MEM_TYPE | WriteBuffer(Rect)
-   clmem_image   | CopyBufferToImage | CopyImage         | -         | by CL_MEM_TYPE | WriteImage
-   clmem_svm     | -                 | -                 | SVMMemcpy | -              | SVMMemcpy
-   cl_mem        | by CL_MEM_TYPE    | by CL_MEM_TYPE    | -         | by CL_MEM_TYPE | by CL_MEM_TYPE
-   host          | ReadBuffer(Rect)  | ReadImage         | SVMMemcpy | by CL_MEM_TYPE | - (host to host)
+   dst \ src     | clmem_buffer      | clmem_image       | clmem_svm | clmem_usm   | cl_mem         | host
+   --------------+-------------------+-------------------+-----------+-------------+----------------+------------------
+   clmem_buffer  | CopyBuffer(Rect)  | CopyImageToBuffer | -         | -           | by CL_MEM_TYPE | WriteBuffer(Rect)
+   clmem_image   | CopyBufferToImage | CopyImage         | -         | -           | by CL_MEM_TYPE | WriteImage
+   clmem_svm     | -                 | -                 | SVMMemcpy | -           | -              | SVMMemcpy
+   clmem_usm     | -                 | -                 | -         | MemcpyINTEL | -              | MemcpyINTEL
+   cl_mem        | by CL_MEM_TYPE    | by CL_MEM_TYPE    | -         | -           | by CL_MEM_TYPE | by CL_MEM_TYPE
+   host          | ReadBuffer(Rect)  | ReadImage         | SVMMemcpy | MemcpyINTEL | by CL_MEM_TYPE | - (host to host)
 
    "by CL_MEM_TYPE": a raw cl_mem is a buffer or an image, told apart at run time.
    "-" is a compile error: "clmem_enqueue_copy: OpenCL has no copy between these
    types (see the DISPATCH TABLE in clmem.h)". Buffer<->SVM: wrap the SVM memory in a
-   buffer (clmem_svm_as_buffer) or copy through the host.
+   buffer (clmem_svm_as_buffer) or copy through the host. USM (clmem_usm, Intel's
+   cl_intel_unified_shared_memory) copies to and from USM and host memory only: the
+   extension defines no copy with buffers, and SVM is not USM.
 
    Options (all optional; a written option means its value, one left out its default;
    PyOpenCL's keyword names):
@@ -42,7 +46,8 @@ extern "C" {
                         .origin on; options that do not apply to a pair are refused
      image <- image     .src_origin, .dest_origin (or .dst_origin), .region
      buffer <-> image   .offset (bytes in the buffer), .origin, .region
-     svm <-> svm/host   .byte_count
+     svm <-> svm/host   .byte_count, .src_offset, .dst_offset
+     usm <-> usm/host   .byte_count, .src_offset, .dst_offset (as svm)
      any                .wait_for, .num_wait_for (CLMEM_WAIT_FOR), .event,
                         .host_size (bytes of the host memory, checked when given)
      host transfers     .is_blocking (default blocking; CLMEM_NON_BLOCKING)
@@ -113,6 +118,8 @@ typedef struct clmem_fill_options {
     X(clmem_image, host, clmem__copy_image_from_host, 0, "WriteImage")                             \
     X(clmem_svm, clmem_svm, clmem__copy_svm_from_svm, 0, "SVMMemcpy")                              \
     X(clmem_svm, host, clmem__copy_svm_from_host, 0, "SVMMemcpy")                                  \
+    X(clmem_usm, clmem_usm, clmem__copy_usm_from_usm, 0, "MemcpyINTEL")                            \
+    X(clmem_usm, host, clmem__copy_usm_from_host, 0, "MemcpyINTEL")                                \
     X(cl_mem, clmem_buffer, clmem__copy_mem_from_buffer, 0, "by CL_MEM_TYPE")                      \
     X(cl_mem, clmem_image, clmem__copy_mem_from_image, 0, "by CL_MEM_TYPE")                        \
     X(cl_mem, cl_mem, clmem__copy_mem_from_mem, 0, "by CL_MEM_TYPE")                               \
@@ -120,10 +127,11 @@ typedef struct clmem_fill_options {
     X(host, clmem_buffer, clmem__copy_host_from_buffer, 1, "ReadBuffer(Rect)")                     \
     X(host, clmem_image, clmem__copy_host_from_image, 0, "ReadImage")                              \
     X(host, clmem_svm, clmem__copy_host_from_svm, 0, "SVMMemcpy")                                  \
+    X(host, clmem_usm, clmem__copy_host_from_usm, 0, "MemcpyINTEL")                                \
     X(host, cl_mem, clmem__copy_host_from_mem, 0, "by CL_MEM_TYPE")
 
 /* The kinds of memory the dispatch tells apart by type; every other type is host. */
-#define CLMEM__COPY_KINDS(X) X(clmem_buffer) X(clmem_image) X(clmem_svm) X(cl_mem)
+#define CLMEM__COPY_KINDS(X) X(clmem_buffer) X(clmem_image) X(clmem_svm) X(clmem_usm) X(cl_mem)
 
 /* Each kind's number (host is 0), for the dispatch and the C++ traits. */
 #define CLMEM__COPY_KIND_ENUM(T) CLMEM__COPY_KIND_##T,
@@ -193,8 +201,10 @@ CLMEM__INLINE cl_int clmem__copy_host_from_buffer_inline(cl_command_queue queue,
     return clmem__copy_host_from_buffer(queue, dst, src, o);
 }
 
-/* SVM fill, defined with the SVM transfers. */
+/* SVM and USM fills, defined with the SVM and USM transfers. */
 CLMEM_API cl_int clmem__fill_svm(cl_command_queue queue, clmem_svm dst, const void *pattern, size_t pattern_size,
+                                 size_t size, const clmem_fill_options *opts);
+CLMEM_API cl_int clmem__fill_usm(cl_command_queue queue, clmem_usm dst, const void *pattern, size_t pattern_size,
                                  size_t size, const clmem_fill_options *opts);
 
 /* ---- enqueue_copy: the dispatch (C11 _Generic; C++: clmem/cxx.h) ---- */
@@ -254,17 +264,18 @@ CLMEM_API cl_int clmem__fill_svm(cl_command_queue queue, clmem_svm dst, const vo
 #endif
 /* The compile error of a pair the list lacks (C and C++). */
 #define CLMEM__COPY_REFUSAL                                                                                  \
-    "clmem_enqueue_copy: OpenCL has no copy between these types (host to host, buffer or image to SVM): see " \
+    "clmem_enqueue_copy: OpenCL has no copy between these types (host to host, buffer or image to SVM or USM): see " \
     "the DISPATCH TABLE in clmem.h"
 /* Selected only for the pairs CLMEM__COPY_ASSERT refuses. */
 CLMEM_API cl_int clmem__copy_unsupported(cl_command_queue queue, ...);
 
 /* ---- enqueue_fill ---- */
 
-/* What clmem_enqueue_fill fills: a buffer or SVM memory. */
+/* What clmem_enqueue_fill fills: a buffer, SVM or USM memory. */
 typedef struct clmem__fill_target {
-    clmem_buffer buffer;   /* mem == NULL: SVM */
+    clmem_buffer buffer;   /* mem == NULL: SVM, or USM when usm.ptr is set */
     clmem_svm svm;
+    clmem_usm usm;
 } clmem__fill_target;
 static inline clmem__fill_target clmem__fill_target_buffer(clmem_buffer b) {
     clmem__fill_target t;
@@ -278,9 +289,16 @@ static inline clmem__fill_target clmem__fill_target_svm(clmem_svm s) {
     t.svm = s; /* keeps the owner, so a released allocation is refused */
     return t;
 }
+static inline clmem__fill_target clmem__fill_target_usm(clmem_usm u) {
+    clmem__fill_target t;
+    memset(&t, 0, sizeof t);
+    t.usm = u; /* keeps the owner, so a released allocation is refused */
+    return t;
+}
 /* The kinds clmem_enqueue_fill fills: X(type, the function that makes its target).
    It generates the C dispatch below and the C++ overloads (clmem/cxx.h). */
-#define CLMEM__FILL_TARGETS(X) X(clmem_buffer, clmem__fill_target_buffer) X(clmem_svm, clmem__fill_target_svm)
+#define CLMEM__FILL_TARGETS(X) \
+    X(clmem_buffer, clmem__fill_target_buffer) X(clmem_svm, clmem__fill_target_svm) X(clmem_usm, clmem__fill_target_usm)
 
 #define CLMEM__FILL_DECL(T, name)                                                                   \
     CLMEM_API cl_int clmem__fill_##name(cl_command_queue queue, clmem__fill_target dst, T pattern, size_t size, \
@@ -289,12 +307,13 @@ CLMEM__PATTERN_TYPES(CLMEM__FILL_DECL)
 CLMEM__FILL_DECL(const void *, ptr)
 #undef CLMEM__FILL_DECL
 
-/** clmem_enqueue_fill(queue, dst, pattern, size, ...): fill `size` bytes of a buffer
-    (at .offset) or of SVM memory with copies of a pattern. The pattern is a value
+/** clmem_enqueue_fill(queue, dst, pattern, size, ...): fill `size` bytes of a buffer,
+    of SVM or of USM memory (at .offset) with copies of a pattern. The pattern is a value
     whose type gives its size (a scalar such as 1.5f or (unsigned char)7, or an
     OpenCL vector such as (cl_float4){{1, 2, 3, 4}}), or a pointer with .pattern_size.
     Same rules and errors as clmem_enqueue_fill_buffer (and clmem_enqueue_svm_memfill
-    for SVM); a pointer without .pattern_size is CL_INVALID_VALUE. Options: .offset,
+    for SVM and USM: clEnqueueMemFillINTEL, CL_INVALID_OPERATION without
+    cl_intel_unified_shared_memory); a pointer without .pattern_size is CL_INVALID_VALUE. Options: .offset,
     .pattern_size, .wait_for, .num_wait_for, .event.
     A compound-literal pattern goes in parentheses (see NAMED OPTIONAL ARGUMENTS).
     Examples: clmem_enqueue_fill(q, buf, 1.5f, 4096);

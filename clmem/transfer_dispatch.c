@@ -1,5 +1,5 @@
 /* >>transfer_dispatch (implementation): what reaches every pair of the transfer module:
-   raw cl_mem copies dispatched at run time by CL_MEM_TYPE, and fills (buffer or SVM) */
+   raw cl_mem copies dispatched at run time by CL_MEM_TYPE, and fills (buffer, SVM or USM) */
 #include "transfer.h"
 
 /* ---- raw cl_mem: dispatched at run time by CL_MEM_TYPE ---- */
@@ -110,6 +110,7 @@ static cl_int clmem__fill_run(cl_command_queue queue, clmem__fill_target dst, co
     clmem_enqueue_options eo;
     if (!o) o = &none;
     if (!dst.buffer.mem && dst.svm.ptr) return clmem__fill_svm(queue, dst.svm, pattern, pattern_size, size, o);
+    if (!dst.buffer.mem && dst.usm.ptr) return clmem__fill_usm(queue, dst.usm, pattern, pattern_size, size, o);
     if (CLMEM__CHECKS && !dst.buffer.mem && !dst.svm.ptr)
         return clmem__fail(CL_INVALID_MEM_OBJECT, "clmem_enqueue_fill", "dst is an empty or released handle");
     eo.given = 0;

@@ -2,22 +2,19 @@
    clmem_enqueue_fill (clEnqueueSVMMemcpy, clEnqueueSVMMemFill) */
 #include "transfer.h"
 
-/* One side of an SVM memcpy: pointer, known size (0: unknown), owner, and its name
-   for messages. Host sides are tags whose size is .host_size. */
-static cl_int clmem__svm_copy(const char *fn, cl_command_queue queue, clmem_svm dst, const char *dst_what, clmem_svm src,
-                              const char *src_what, const clmem_copy_options *opts) {
-    static const clmem_copy_options none = CLMEM_OPTIONS_INIT;
-    size_t n, dst_size = dst.size, src_size = src.size;
-    char *d;
-    const char *s;
-    cl_int err;
-    if (!opts) opts = &none;
-    if ((err = clmem__check_made(fn, opts->given)) != CL_SUCCESS) return err;
-    if ((err = clmem__svm_check_enqueue(fn, queue, opts->wait_for, opts->num_wait_for, dst, dst_what)) != CL_SUCCESS)
-        return err;
-    if ((err = clmem__svm_check_enqueue(fn, queue, NULL, 0, src, src_what)) != CL_SUCCESS) return err;
-    if (!dst.ptr) return clmem__fail(CL_INVALID_VALUE, fn, "%s is NULL", dst_what);
-    if (!src.ptr) return clmem__fail(CL_INVALID_VALUE, fn, "%s is NULL", src_what);
+/* clmem__ptr_copy_extent(fn, dst, dst_size, dst_what, src, src_size, src_what, opts,
+   &d, &s, &n): the rules of a linear copy between pointers (SVM, USM, host), shared by
+   the SVM and USM pairs: non-NULL sides, offsets within the known sizes (0: unknown),
+   .byte_count (given: exactly that, within both sides) or else what both sides hold
+   after their offsets, and no overlap. *d, *s: the pointers after the offsets. */
+static cl_int clmem__ptr_copy_extent(const char *fn, void *dst, size_t dst_size, const char *dst_what, const void *src,
+                                     size_t src_size, const char *src_what, const clmem_copy_options *opts, char **d,
+                                     const char **s, size_t *count) {
+    const size_t dst_known = dst_size, src_known = src_size;
+    size_t n;
+    *count = 0;
+    if (!dst) return clmem__fail(CL_INVALID_VALUE, fn, "%s is NULL", dst_what);
+    if (!src) return clmem__fail(CL_INVALID_VALUE, fn, "%s is NULL", src_what);
     if (dst_size) {
         if (opts->dst_offset > dst_size)
             return clmem__fail(CL_INVALID_VALUE, fn, "dst_offset %zu is beyond the %zu bytes of %s", opts->dst_offset, dst_size,
@@ -32,29 +29,50 @@ static cl_int clmem__svm_copy(const char *fn, cl_command_queue queue, clmem_svm 
     }
     if (opts->byte_count || (opts->given & CLMEM_GIVEN_BYTE_COUNT)) {
         n = opts->byte_count;
-        if (dst.size && n > dst_size)
+        if (dst_known && n > dst_size)
             return clmem__fail(CL_INVALID_VALUE, fn, "byte_count %zu is larger than the %zu bytes of %s after dst_offset %zu",
                                n, dst_size, dst_what, opts->dst_offset);
-        if (src.size && n > src_size)
+        if (src_known && n > src_size)
             return clmem__fail(CL_INVALID_VALUE, fn, "byte_count %zu is larger than the %zu bytes of %s after src_offset %zu",
                                n, src_size, src_what, opts->src_offset);
-    } else if (dst.size && src.size) {
+    } else if (dst_known && src_known) {
         n = dst_size < src_size ? dst_size : src_size;
-    } else if (dst.size) {
+    } else if (dst_known) {
         n = dst_size;
-    } else if (src.size) {
+    } else if (src_known) {
         n = src_size;
     } else {
         return clmem__fail(CLMEM_ERROR_SIZE_UNKNOWN, fn,
                            "the size of the copy is unknown: neither %s nor %s has a size and .byte_count is not given",
                            dst_what, src_what);
     }
+    *d = (char *)dst + opts->dst_offset;
+    *s = (const char *)src + opts->src_offset;
+    if (CLMEM__CHECKS && n && (uintptr_t)*d < (uintptr_t)*s + n && (uintptr_t)*s < (uintptr_t)*d + n)
+        return clmem__fail(CL_MEM_COPY_OVERLAP, fn, "%s [%p, +%zu) and %s [%p, +%zu) overlap", dst_what, (void *)*d, n,
+                           src_what, (const void *)*s, n);
+    *count = n;
+    return CL_SUCCESS;
+}
+
+/* One side of an SVM memcpy: pointer, known size (0: unknown), owner, and its name
+   for messages. Host sides are tags whose size is .host_size. */
+static cl_int clmem__svm_copy(const char *fn, cl_command_queue queue, clmem_svm dst, const char *dst_what, clmem_svm src,
+                              const char *src_what, const clmem_copy_options *opts) {
+    static const clmem_copy_options none = CLMEM_OPTIONS_INIT;
+    size_t n = 0;
+    char *d = NULL;
+    const char *s = NULL;
+    cl_int err;
+    if (!opts) opts = &none;
+    if ((err = clmem__check_made(fn, opts->given)) != CL_SUCCESS) return err;
+    if ((err = clmem__svm_check_enqueue(fn, queue, opts->wait_for, opts->num_wait_for, dst, dst_what)) != CL_SUCCESS)
+        return err;
+    if ((err = clmem__svm_check_enqueue(fn, queue, NULL, 0, src, src_what)) != CL_SUCCESS) return err;
+    if ((err = clmem__ptr_copy_extent(fn, dst.ptr, dst.size, dst_what, src.ptr, src.size, src_what, opts, &d, &s, &n)) !=
+        CL_SUCCESS)
+        return err;
     if (n == 0) return clmem__nothing_to_do(fn, queue, opts->wait_for, opts->num_wait_for, opts->event);
-    d = (char *)dst.ptr + opts->dst_offset;
-    s = (const char *)src.ptr + opts->src_offset;
-    if (CLMEM__CHECKS && (uintptr_t)d < (uintptr_t)s + n && (uintptr_t)s < (uintptr_t)d + n)
-        return clmem__fail(CL_MEM_COPY_OVERLAP, fn, "%s [%p, +%zu) and %s [%p, +%zu) overlap", dst_what, (void *)d, n,
-                           src_what, (const void *)s, n);
 #ifdef CL_VERSION_2_0
     err = clEnqueueSVMMemcpy(queue, clmem__blocking(opts), d, s, n,
                              opts->num_wait_for, opts->wait_for, opts->event);

@@ -1273,6 +1273,7 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_ind
     return clshim__r;
 }
 
+/* clSetKernelArgMemPointerINTEL: not in this cl.h */
 typedef cl_int (CL_API_CALL *clshim__clSetKernelArgSVMPointer_t)(cl_kernel kernel, cl_uint arg_index, const void * arg_value);
 CL_API_ENTRY cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index, const void * arg_value) {
     static clshim__clSetKernelArgSVMPointer_t real;

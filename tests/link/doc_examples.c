@@ -155,6 +155,34 @@ static void transfer_examples(cl_command_queue q, clmem_buffer buf, clmem_buffer
     clmem_enqueue_fill(q, buf, rgba, 64, .pattern_size = 16, .offset = 16);
 }
 
+static void usm_examples(cl_context ctx, cl_device_id dev, cl_command_queue q, const char *bytes) {
+    cl_int err;
+    cl_event ev = NULL;
+    cl_device_unified_shared_memory_capabilities_intel caps;
+    if (clmem_usm_capabilities(dev, CL_MEM_TYPE_DEVICE_INTEL, &caps) == CL_SUCCESS && caps) {
+        clmem_usm_allocation d = clmem_usm_allocation_create(ctx, dev, CL_MEM_TYPE_DEVICE_INTEL, 4096, 0,
+                                                              NULL, &err);
+        clmem_usm_allocation_release(&d);
+    }
+    {
+        clmem_usm_alloc_info info;
+        const char *p = bytes;
+        clmem_usm_get_alloc_info(ctx, p + 17, &info);
+    }
+    {
+        clmem_usm_allocation s = clmem_usm_allocation_create(ctx, dev, CL_MEM_TYPE_SHARED_INTEL, 64, 0, NULL, &err);
+        clmem_enqueue_usm_migrate(q, s.usm, CL_MIGRATE_MEM_OBJECT_HOST, .event = &ev);
+        clmem_release(&s);
+    }
+    {
+        clmem_usm_pool *up = clmem_usm_pool_create(ctx, NULL, CL_MEM_TYPE_HOST_INTEL, 0, 4, &err);
+        clmem_pooled_usm p = clmem_usm_pool_allocate_on_queue(up, 4096, q, &err);
+        clmem_pooled_usm_enqueue_release(&p, q);
+        clmem_usm_pool_release(up);
+    }
+    if (ev) clReleaseEvent(ev);
+}
+
 static void pinned_queue_examples(cl_command_queue q, clmem_pinned_pool *pp, size_t n) {
     cl_int err;
     clmem_pinned_allocation h = clmem_pinned_pool_allocate_on_queue(pp, n, q, &err);
@@ -217,6 +245,7 @@ int main(int argc, char **argv) {
         pipe_sampler_examples(NULL);
         (void)pool_examples(NULL, NULL);
         svm_examples(NULL, NULL);
+        usm_examples(NULL, NULL, NULL, NULL);
         {
             clmem_svm_allocation none;
             memset(&none, 0, sizeof none);

@@ -81,9 +81,12 @@ static const struct {
     {"clmem_device_link_release", Z, "NULL: nothing to release"},
     {"clmem_svm_allocator_release", Z, "NULL: nothing to release"},
     {"clmem_svm_pool_release", Z, "NULL: nothing to release"},
+    {"clmem_usm_pool_release", Z, "NULL: nothing to release"},
+    {"clmem_pooled_usm_release", Z, "NULL: nothing to release"},
     {"clmem_pooled_buffer_enqueue_release", Z | L, "NULL: nothing to release (the queue is not needed)"},
     {"clmem_pinned_allocation_enqueue_release", Z | L, "NULL: nothing to release (the queue is not needed)"},
     {"clmem_pooled_svm_enqueue_release", Z | L, "NULL: nothing to release (the queue is not needed)"},
+    {"clmem_pooled_usm_enqueue_release", Z | L, "NULL: nothing to release (the queue is not needed)"},
     /* an empty (zero-size) SVM allocation: binding and unbinding are documented no-ops */
     {"clmem_svm_allocation_bind_to_queue", L, "zero-size allocation: no-op (svm.h)"},
     {"clmem_svm_allocation_unbind_from_queue", Z, "zero-size allocation: no-op (svm.h)"},

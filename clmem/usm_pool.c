@@ -1,0 +1,132 @@
+/* >>usm_pool (implementation): the USM backend of the pool core */
+#include "usm_pool.h"
+
+struct clmem_usm_pool { clmem__pool core; };
+
+/* the USM backend's state: how blocks are made */
+typedef struct clmem__usm_facts {
+    cl_context context; /* retained */
+    cl_device_id device;
+    cl_unified_shared_memory_type_intel type;
+    cl_uint alignment;
+    const clmem__usm_fns *fns;
+} clmem__usm_facts;
+
+static cl_int clmem__pool_usm_make(void *user, size_t size, void **ptr, void **mem) {
+    const clmem__usm_facts *f = CLMEM__CAST(const clmem__usm_facts *, user);
+    cl_int err = CL_SUCCESS;
+    (void)mem;
+    *ptr = clmem__usm_make(f->fns, f->context, f->device, f->type, NULL, size, f->alignment, &err);
+    return err;
+}
+
+/* clMemBlockingFreeINTEL waits for the commands that use the block */
+static void clmem__pool_usm_free(void *user, clmem__pool_block *blk) {
+    const clmem__usm_facts *f = CLMEM__CAST(const clmem__usm_facts *, user);
+    cl_int err = f->fns->blocking_free(f->context, blk->ptr);
+    if (err != CL_SUCCESS)
+        clmem__warn("clmem_usm_pool", "clMemBlockingFreeINTEL failed with %s (%d)", clmem_error_string(err), (int)err);
+}
+
+static void clmem__pool_usm_destroy(void *user) {
+    clmem__usm_facts *f = CLMEM__CAST(clmem__usm_facts *, user);
+    clReleaseContext(f->context);
+    CLMEM_FREE(f);
+}
+
+static const clmem__pool_backend clmem__pool_usm_backend = {clmem__pool_usm_make, clmem__pool_usm_free, NULL,
+                                                            clmem__pool_usm_destroy, false};
+
+CLMEM_API clmem_usm_pool *clmem_usm_pool_create(cl_context context, cl_device_id device,
+                                                cl_unified_shared_memory_type_intel type, cl_uint alignment,
+                                                unsigned leading_bits_in_bin_id, cl_int *errcode_ret) {
+    static const char fn[] = "clmem_usm_pool_create";
+    const clmem__usm_fns *fns = NULL;
+    clmem__usm_facts *f;
+    clmem__pool *p;
+    cl_int err;
+    if ((err = clmem__usm_check_alloc(fn, context, device, type, alignment, &fns)) != CL_SUCCESS) {
+        clmem__set_err(errcode_ret, err);
+        return NULL;
+    }
+    f = CLMEM__CAST(clmem__usm_facts *, CLMEM_MALLOC(sizeof *f));
+    if (!f) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the pool"));
+        return NULL;
+    }
+    f->context = context;
+    f->device = device;
+    f->type = type;
+    f->alignment = alignment;
+    f->fns = fns;
+    p = clmem__pool_new(fn, leading_bits_in_bin_id, &clmem__pool_usm_backend, f, context, errcode_ret);
+    if (!p) {
+        CLMEM_FREE(f);
+        return NULL;
+    }
+    clRetainContext(context);
+    return CLMEM__CAST(clmem_usm_pool *, (void *)p);
+}
+
+static clmem_pooled_usm clmem__pooled_usm_empty(void) {
+    clmem_pooled_usm r;
+    memset(&r, 0, sizeof r);
+    return r;
+}
+
+/* queue: the queue the block is for (on_queue), or NULL for the host */
+static clmem_pooled_usm clmem__usm_pool_allocate(clmem_usm_pool *pool, size_t size, bool on_queue,
+                                                 cl_command_queue queue, cl_int *errcode_ret, const char *fn,
+                                                 const char *file, int line) {
+    clmem_pooled_usm r = clmem__pooled_usm_empty();
+    clmem__pool_block *blk = NULL;
+    cl_int err;
+    if (CLMEM__CHECKS && pool == NULL) {
+        clmem__set_err(errcode_ret, clmem__pool_null(fn));
+        return r;
+    }
+    if (on_queue && (err = clmem__pool_check_queue(&pool->core, queue, fn)) != CL_SUCCESS) {
+        clmem__set_err(errcode_ret, err);
+        return r;
+    }
+    err = clmem__pool_get(&pool->core, size, queue, fn, file, line, &blk);
+    clmem__set_err(errcode_ret, err);
+    if (err != CL_SUCCESS) return r;
+    r.usm.ptr = blk->ptr;
+    r.usm.size = size;
+    r.usm.type = CLMEM__CAST(const clmem__usm_facts *, pool->core.user)->type;
+    r.usm.context = pool->core.context;
+    r.usm.pool = CLMEM__CAST(void *, blk);
+    r.usm.generation = blk->owner.gen;
+    return r;
+}
+
+CLMEM__POOL_ALLOCATE(usm_pool, clmem_pooled_usm, clmem__usm_pool_allocate)
+CLMEM__POOL_COMMON(usm_pool)
+
+/* the release of a block, plain or on a queue (on_queue) */
+static cl_int clmem__pooled_usm_put(clmem_pooled_usm *p, bool on_queue, cl_command_queue queue, const char *fn) {
+    clmem__pool_block *blk;
+    void *ptr;
+    size_t size;
+    uint64_t gen;
+    cl_int err;
+    bool ooo = false;
+    if (!p || !p->usm.pool) return CL_SUCCESS;
+    blk = CLMEM__CAST(clmem__pool_block *, p->usm.pool);
+    if (on_queue && (err = clmem__pool_check_release_queue(blk, p->usm.generation, queue, fn, &ooo)) != CL_SUCCESS)
+        return err;
+    ptr = p->usm.ptr;
+    size = p->usm.size;
+    gen = p->usm.generation;
+    memset(p, 0, sizeof *p);
+    return clmem__pool_put(blk, gen, queue, ooo, ptr, size, fn);
+}
+
+CLMEM_API cl_int clmem_pooled_usm_release(clmem_pooled_usm *p) {
+    return clmem__pooled_usm_put(p, false, NULL, "clmem_pooled_usm_release");
+}
+
+CLMEM_API cl_int clmem_pooled_usm_enqueue_release(clmem_pooled_usm *p, cl_command_queue queue) {
+    return clmem__pooled_usm_put(p, true, queue, "clmem_pooled_usm_enqueue_release");
+}
