@@ -163,7 +163,7 @@ static cl_int clmem__usm_device_ok(const char *fn, cl_device_id dev, const clmem
         return CL_SUCCESS;
     }
     *fns = NULL;
-    clmem__svm_device_name(dev, name, sizeof name);
+    clmem__device_name(dev, name, sizeof name);
     return clmem__fail(CL_INVALID_OPERATION, fn,
                        "device '%s' has no cl_intel_unified_shared_memory (neither CL_DEVICE_EXTENSIONS nor its "
                        "platform's CL_PLATFORM_EXTENSIONS lists it)", name);
@@ -315,7 +315,7 @@ static cl_int clmem__usm_check_alloc(const char *fn, cl_context ctx, cl_device_i
     for (i = 0; i < n && err == CL_SUCCESS && !caps; ++i) {
         cl_device_id d = device ? device : devs[i];
         err = clmem__usm_caps(fn, d, type == CL_MEM_TYPE_SHARED_INTEL && !device ? 0 : type, &caps);
-        if (err == CL_SUCCESS && !caps) clmem__svm_device_name(d, name, sizeof name);
+        if (err == CL_SUCCESS && !caps) clmem__device_name(d, name, sizeof name);
         if (device) break;
     }
     CLMEM_FREE(devs);
