@@ -1393,6 +1393,7 @@ static void clmem__pool_stats(clmem__pool *p, clmem_pool_stats *s) {
             }
         }
     s->allocations = s->hits + s->misses;
+    s->shards = p->nshards;
     if (s->active_blocks > s->peak_active_blocks) s->peak_active_blocks = s->active_blocks;
     if (s->active_bytes > s->peak_active_bytes) s->peak_active_bytes = s->active_bytes;
     s->managed_bytes = p->managed_bytes;
