@@ -13081,9 +13081,10 @@ static inline clmem_pooled_svm clmem__pooled_svm_handle(const clmem__pool_block 
     return r;
 }
 
-static clmem_pooled_svm clmem__svm_pool_allocate(clmem_svm_pool *pool, size_t size, bool on_queue,
-                                                 cl_command_queue queue, cl_int *errcode_ret, const char *fn,
-                                                 const char *file, int line) {
+/* always inlined, as the buffer pool's: the plain allocate is the fast path alone */
+CLMEM__INLINE clmem_pooled_svm clmem__svm_pool_allocate(clmem_svm_pool *pool, size_t size, bool on_queue,
+                                                        cl_command_queue queue, cl_int *errcode_ret, const char *fn,
+                                                        const char *file, int line) {
     clmem__pool_block *blk = NULL;
     cl_int err;
     if (CLMEM__CHECKS && pool == NULL) {
@@ -13480,10 +13481,11 @@ CLMEM_API clmem_pinned_pool *clmem_pinned_pool_create(cl_command_queue queue, cl
     return CLMEM__CAST(clmem_pinned_pool *, (void *)p);
 }
 
-/* queue: the queue the memory is for (on_queue), or NULL for the host */
-static clmem_pinned_allocation clmem__pinned_pool_allocate(clmem_pinned_pool *pool, size_t size, bool on_queue,
-                                                           cl_command_queue queue, cl_int *errcode_ret,
-                                                           const char *fn, const char *file, int line) {
+/* queue: the queue the memory is for (on_queue), or NULL for the host. Always inlined,
+   as the buffer pool's: the plain allocate is the fast path alone */
+CLMEM__INLINE clmem_pinned_allocation clmem__pinned_pool_allocate(clmem_pinned_pool *pool, size_t size, bool on_queue,
+                                                                  cl_command_queue queue, cl_int *errcode_ret,
+                                                                  const char *fn, const char *file, int line) {
     clmem_pinned_allocation a;
     clmem__pool_block *blk = NULL;
     const clmem__pinned_facts *f;

@@ -1873,9 +1873,10 @@ static inline clmem_pooled_svm clmem__pooled_svm_handle(const clmem__pool_block 
     return r;
 }
 
-static clmem_pooled_svm clmem__svm_pool_allocate(clmem_svm_pool *pool, size_t size, bool on_queue,
-                                                 cl_command_queue queue, cl_int *errcode_ret, const char *fn,
-                                                 const char *file, int line) {
+/* always inlined, as the buffer pool's: the plain allocate is the fast path alone */
+CLMEM__INLINE clmem_pooled_svm clmem__svm_pool_allocate(clmem_svm_pool *pool, size_t size, bool on_queue,
+                                                        cl_command_queue queue, cl_int *errcode_ret, const char *fn,
+                                                        const char *file, int line) {
     clmem__pool_block *blk = NULL;
     cl_int err;
     if (CLMEM__CHECKS && pool == NULL) {
