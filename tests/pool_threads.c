@@ -5,8 +5,8 @@
    an immediate allocator, then migrate through clmem at the same moment, all onto one
    queue (NVIDIA's driver 580 crashes on concurrent migrations onto one queue: the
    allocator used to migrate, and clmem's migrations now go one at a time).
-   shards_per_processor: a pool has a power of two of shards, at least 16 and at least
-   the processors online; more threads than shards work at once, and once they have
+   shards_per_processor: a pool has a power of two of shards, at least
+   CLMEM_POOL_SHARDS and at least the processors online; more threads than shards work at once, and once they have
    joined the books (held, active, per bin, hits, misses, managed bytes, the limit) are
    exact, and blocks the threads left in their shards are taken by the main thread
    without the allocator. Meant to run under -fsanitize=thread as well. */
@@ -381,7 +381,7 @@ static void test_shards_per_processor(clmem_test_context *t) {
     CLMEM_CHECK_CL(t, err);
     CLMEM_CHECK_CL(t, clmem_memory_pool_set_limit(pool, limit));
     CLMEM_CHECK_CL(t, clmem_memory_pool_get_stats(pool, &st));
-    CLMEM_CHECK(t, st.shards >= 16 && (st.shards & (st.shards - 1)) == 0);
+    CLMEM_CHECK(t, st.shards >= CLMEM_POOL_SHARDS && (st.shards & (st.shards - 1)) == 0);
     CLMEM_CHECK(t, cpus < 1 || st.shards >= (size_t)cpus);
     /* more threads than shards, at most 67: some share a shard, some take a block from
        another shard's bin */
