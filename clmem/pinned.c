@@ -290,10 +290,11 @@ CLMEM_API clmem_pinned_pool *clmem_pinned_pool_create(cl_command_queue queue, cl
     return CLMEM__CAST(clmem_pinned_pool *, (void *)p);
 }
 
-/* queue: the queue the memory is for (on_queue), or NULL for the host */
-static clmem_pinned_allocation clmem__pinned_pool_allocate(clmem_pinned_pool *pool, size_t size, bool on_queue,
-                                                           cl_command_queue queue, cl_int *errcode_ret,
-                                                           const char *fn, const char *file, int line) {
+/* queue: the queue the memory is for (on_queue), or NULL for the host. Always inlined,
+   as the buffer pool's: the plain allocate is the fast path alone */
+CLMEM__INLINE clmem_pinned_allocation clmem__pinned_pool_allocate(clmem_pinned_pool *pool, size_t size, bool on_queue,
+                                                                  cl_command_queue queue, cl_int *errcode_ret,
+                                                                  const char *fn, const char *file, int line) {
     clmem_pinned_allocation a;
     clmem__pool_block *blk = NULL;
     const clmem__pinned_facts *f;

@@ -2,6 +2,10 @@
 #include "pool.h"
 #include "buffer.h"
 
+#if !defined(_WIN32)
+#include <unistd.h> /* sysconf: a new pool's shards */
+#endif
+
 /* ---- bins (PyOpenCL's bin_number / alloc_size, mempool.hpp) ---- */
 
 static inline unsigned clmem__bitlog2(size_t v) {
@@ -343,7 +347,9 @@ CLMEM_API cl_int clmem_svm_allocator_release(clmem_svm_allocator *alloc) {
 
 /* ---- the pool core, shared by buffer and SVM pools ----
 
-   Layout. A pool is CLMEM_POOL_SHARDS shards plus a little shared state. Each thread
+   Layout. A pool is a power of two of shards, at least CLMEM_POOL_SHARDS and at
+   least the processors online when it is made (clmem__pool_shard_count), plus a
+   little shared state. Each thread
    works in one shard (chosen by a per-thread number, round robin), which has its own
    lock, its own bins and its own books (held, active, active bytes, hits, ...), so
    threads that allocate and release in their own shard never write a cache line
@@ -372,6 +378,8 @@ enum { CLMEM__BLOCK_HELD = 2, CLMEM__BLOCK_FREED = 3 };
 #ifndef CLMEM_POOL_SHARDS
 #define CLMEM_POOL_SHARDS 16
 #endif
+/* the most shards a pool has, whatever the processor count */
+#define CLMEM__POOL_MAX_SHARDS 4096
 
 typedef struct clmem__pool clmem__pool;
 typedef struct clmem__pool_block clmem__pool_block;
@@ -411,7 +419,7 @@ struct clmem__pool_block {
     int line;
     uint32_t bin;
     int state;                            /* read without a lock (messages): atomic */
-    unsigned shard;                       /* the shard whose books count it */
+    struct clmem__pool_shard *sh;         /* the shard whose books count it */
     bool pending;                         /* held: released on `queue`; another queue or the host
                                              must wait for that point */
     bool ooo;                             /* `queue` is out of order */
@@ -497,19 +505,22 @@ static unsigned clmem__pool_new_tid(void) {
 /* the calling thread's shard number: threads are numbered in the order they first
    use a pool */
 static CLMEM__THREAD_LOCAL unsigned clmem__pool_tid_plus1;
-static inline unsigned clmem__pool_shard_of_thread(void) {
+static inline unsigned clmem__pool_thread_number(void) {
     unsigned t = clmem__pool_tid_plus1;
     if (t == 0) {
         t = clmem__pool_new_tid() + 1;
         clmem__pool_tid_plus1 = t;
     }
-    return (t - 1) % CLMEM_POOL_SHARDS;
+    return t - 1;
 }
 
 typedef struct clmem__pool_bin {
     clmem__pool_block *held;              /* free blocks, most recent first */
     clmem__pool_block *pending;           /* blocks released on a queue, most recent first */
-    size_t nheld, nactive;                /* nheld counts both lists */
+    size_t nheld;                         /* both lists */
+    size_t nblocks;                       /* the bin's blocks in the shard's books, held or
+                                             active (changes only off the fast path: a miss,
+                                             a block taken by or from another shard, a free) */
 } clmem__pool_bin;
 
 typedef struct clmem__pool_shard {
@@ -531,7 +542,9 @@ typedef union clmem__pool_shard_slot {
 } clmem__pool_shard_slot;
 
 struct clmem__pool {
-    clmem__pool_shard_slot shards[CLMEM_POOL_SHARDS]; /* first: the struct is 128-aligned */
+    clmem__pool_shard_slot *shards;       /* nshards, on the cache lines after the pool's */
+    unsigned shard_mask;                  /* nshards - 1: nshards is a power of two */
+    unsigned nshards;
     void *raw;                            /* what CLMEM_MALLOC returned */
     clmem__pool_lock_t lock;              /* what follows, and the record lists */
     unsigned L;
@@ -594,20 +607,20 @@ static cl_int clmem__pool_release_buffer(clmem_buffer *buf);
 
 static void clmem__pool_lock_all(clmem__pool *p) {
     unsigned i;
-    for (i = 0; i < CLMEM_POOL_SHARDS; ++i) clmem__pool_lock(&p->shards[i].s.lock);
+    for (i = 0; i < p->nshards; ++i) clmem__pool_lock(&p->shards[i].s.lock);
     clmem__pool_lock(&p->lock);
 }
 static void clmem__pool_unlock_all(clmem__pool *p) {
     unsigned i;
     clmem__pool_unlock(&p->lock);
-    for (i = CLMEM_POOL_SHARDS; i-- > 0;) clmem__pool_unlock(&p->shards[i].s.lock);
+    for (i = p->nshards; i-- > 0;) clmem__pool_unlock(&p->shards[i].s.lock);
 }
 
 /* with every lock held: the totals over the shards */
 static void clmem__pool_totals(clmem__pool *p, size_t *held, size_t *active, size_t *active_bytes) {
     unsigned i;
     size_t h = 0, a = 0, ab = 0;
-    for (i = 0; i < CLMEM_POOL_SHARDS; ++i) {
+    for (i = 0; i < p->nshards; ++i) {
         const clmem__pool_shard *sh = &p->shards[i].s;
         h += sh->held_blocks;
         a += sh->active_blocks;
@@ -629,26 +642,25 @@ static void clmem__pool_rebase(clmem__pool *p, clmem__pool_shard *sh) {
 }
 
 /* under the shard's lock: hand out blk for a request of `size` */
-static inline void clmem__pool_activate(clmem__pool_shard *sh, unsigned si, clmem__pool_block *blk, size_t size,
+static inline void clmem__pool_activate(clmem__pool_shard *sh, clmem__pool_block *blk, size_t size,
                                         const char *file, int line, bool hit) {
-    size_t n;
+    size_t n, bytes;
+    clmem__pool_block *first = sh->active;
     clmem__gen_store(&blk->owner.gen, blk->owner.gen + 1); /* even -> odd: a new hand-out (active) */
     blk->size = size;
-    blk->shard = si;
+    blk->sh = sh;
     blk->file = file;
     blk->line = line;
     blk->prev_active = NULL;
-    blk->next_active = sh->active;
-    if (sh->active) sh->active->prev_active = blk;
+    blk->next_active = first;
+    if (first) first->prev_active = blk;
     sh->active = blk;
-    ++sh->bins[blk->bin].nactive;
-    n = ++sh->active_blocks;
-    sh->active_bytes += size;
+    n = ++sh->active_blocks + sh->base_blocks;
+    bytes = (sh->active_bytes += size) + sh->base_bytes;
     if (hit) ++sh->hits;
     else ++sh->misses;
-    if (n + sh->base_blocks > sh->peak_active_blocks) sh->peak_active_blocks = n + sh->base_blocks;
-    if (sh->active_bytes + sh->base_bytes > sh->peak_active_bytes)
-        sh->peak_active_bytes = sh->active_bytes + sh->base_bytes;
+    if (n > sh->peak_active_blocks) sh->peak_active_blocks = n;
+    if (bytes > sh->peak_active_bytes) sh->peak_active_bytes = bytes;
 }
 
 /* under the shard's lock: take blk off the shard's active books */
@@ -656,8 +668,6 @@ static inline void clmem__pool_deactivate(clmem__pool_shard *sh, clmem__pool_blo
     if (blk->prev_active) blk->prev_active->next_active = blk->next_active;
     else sh->active = blk->next_active;
     if (blk->next_active) blk->next_active->prev_active = blk->prev_active;
-    blk->prev_active = blk->next_active = NULL;
-    --sh->bins[blk->bin].nactive;
     --sh->active_blocks;
     sh->active_bytes -= blk->size;
 }
@@ -813,7 +823,7 @@ static void clmem__pool_backend_free(clmem__pool *p, clmem__pool_block *blk) {
 static bool clmem__pool_last_one(clmem__pool *p) {
     unsigned i;
     if (!p->released || p->destroyed || p->busy) return false;
-    for (i = 0; i < CLMEM_POOL_SHARDS; ++i)
+    for (i = 0; i < p->nshards; ++i)
         if (p->shards[i].s.active_blocks || p->shards[i].s.busy) return false;
     p->destroyed = true;
     return true;
@@ -822,7 +832,7 @@ static bool clmem__pool_last_one(clmem__pool *p) {
 static void clmem__pool_destroy(clmem__pool *p) {
     clmem__pool_block *blk, *first = NULL, *last = NULL;
     unsigned i;
-    for (i = 0; i < CLMEM_POOL_SHARDS; ++i) {
+    for (i = 0; i < p->nshards; ++i) {
         CLMEM_ASSERT(p->shards[i].s.active_blocks == 0 && p->shards[i].s.held_blocks == 0);
         if (p->shards[i].s.bins_raw) CLMEM_FREE(p->shards[i].s.bins_raw);
         clmem__pool_lock_destroy(&p->shards[i].s.lock);
@@ -844,24 +854,55 @@ static void clmem__pool_destroy(clmem__pool *p) {
     CLMEM_FREE(p->raw);
 }
 
+/* the processors online (1 where that cannot be asked) */
+static unsigned clmem__cpu_count(void) {
+#if defined(_WIN32)
+    SYSTEM_INFO si;
+    GetSystemInfo(&si);
+    return si.dwNumberOfProcessors ? (unsigned)si.dwNumberOfProcessors : 1u;
+#elif defined(_SC_NPROCESSORS_ONLN)
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (unsigned)n : 1u;
+#else
+    return 1;
+#endif
+}
+
+/* a new pool's shards: the least power of two that is at least CLMEM_POOL_SHARDS and
+   the processors online (each of as many threads at once as there are processors has
+   a shard of its own, where threads are numbered in the order they first use a pool),
+   at most CLMEM__POOL_MAX_SHARDS */
+static unsigned clmem__pool_shard_count(void) {
+    unsigned want = clmem__cpu_count(), n = 1;
+    if (want < CLMEM_POOL_SHARDS) want = CLMEM_POOL_SHARDS;
+    while (n < want && n < CLMEM__POOL_MAX_SHARDS) n <<= 1;
+    return n;
+}
+
+/* the pool's own fields on whole cache lines; its shards follow */
+#define CLMEM__POOL_HEAD (128 * ((sizeof(clmem__pool) + 127) / 128))
+
 /* a pool of `be` blocks over `user` (the caller hands its reference to the pool on
    success), L checked */
 static clmem__pool *clmem__pool_new(const char *fn, unsigned L, const clmem__pool_backend *be, void *user,
                                     cl_context context, cl_int *errcode_ret) {
     clmem__pool *p = NULL;
     void *raw;
-    unsigned i;
+    unsigned i, nshards = clmem__pool_shard_count();
     if (CLMEM__CHECKS && L > CLMEM_POOL_MAX_LEADING_BITS) {
         clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn,
                                                 "leading_bits_in_bin_id %u is above the maximum %d", L,
                                                 CLMEM_POOL_MAX_LEADING_BITS));
         return NULL;
     }
-    raw = CLMEM_MALLOC(sizeof(clmem__pool) + 128);
+    raw = CLMEM_MALLOC(128 + CLMEM__POOL_HEAD + nshards * sizeof(clmem__pool_shard_slot));
     if (raw) {
         p = CLMEM__CAST(clmem__pool *, (void *)((char *)raw + (128 - (uintptr_t)raw % 128)));
-        memset(p, 0, sizeof *p);
+        memset(p, 0, CLMEM__POOL_HEAD + nshards * sizeof(clmem__pool_shard_slot));
         p->raw = raw;
+        p->shards = CLMEM__CAST(clmem__pool_shard_slot *, (void *)((char *)p + CLMEM__POOL_HEAD));
+        p->nshards = nshards;
+        p->shard_mask = nshards - 1;
         p->be = be;
         p->user = user;
         p->binds_queue = be->binds_queue;
@@ -869,7 +910,7 @@ static clmem__pool *clmem__pool_new(const char *fn, unsigned L, const clmem__poo
         p->L = L;
         p->nbins = (uint32_t)(sizeof(size_t) * 8) << L; /* bin numbers are below 64 << L */
         clmem__pool_lock_init(&p->lock);
-        for (i = 0; i < CLMEM_POOL_SHARDS; ++i) clmem__pool_lock_init(&p->shards[i].s.lock);
+        for (i = 0; i < p->nshards; ++i) clmem__pool_lock_init(&p->shards[i].s.lock);
     }
     if (!p) clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the pool"));
     else clmem__set_err(errcode_ret, CL_SUCCESS);
@@ -1001,21 +1042,23 @@ static CLMEM__NOINLINE cl_int clmem__pool_handout(clmem__pool *p, clmem__pool_bl
 /* the allocation algorithm of PyOpenCL's memory_pool::allocate, plus the limit, the
    out-of-memory callback and queue order. `queue`: where the block will be used
    (NULL: anywhere, after the host). The fast path: this thread's shard has a block
-   of the bin that needs no driver call. */
-static inline cl_int clmem__pool_get(clmem__pool *p, size_t size, cl_command_queue queue, const char *fn,
+   of the bin that needs no driver call. Always inlined: a plain allocate (queue
+   NULL) then loses the queue tests (the pair's instruction count, bench/pool_count.sh). */
+CLMEM__INLINE cl_int clmem__pool_get(clmem__pool *p, size_t size, cl_command_queue queue, const char *fn,
                                      const char *file, int line, clmem__pool_block **out) {
     uint32_t bin = clmem__bin_of(p->L, size);
-    unsigned si = clmem__pool_shard_of_thread();
+    unsigned si = clmem__pool_thread_number() & p->shard_mask;
     clmem__pool_shard *sh = &p->shards[si].s;
     clmem__pool_block *blk;
     clmem__pool_lock(&sh->lock);
     blk = clmem__pool_take(sh, bin, queue);
     if (blk) {
-        clmem__pool_activate(sh, si, blk, size, file, line, true);
+        bool settle;
+        clmem__pool_activate(sh, blk, size, file, line, true);
         if (blk->pending && queue == blk->queue && !blk->ooo) blk->pending = false; /* same in-order queue */
+        settle = blk->pending || (p->binds_queue && blk->queue != queue);
         clmem__pool_unlock(&sh->lock);
-        if (blk->pending || (p->binds_queue && blk->queue != queue))
-            return clmem__pool_handout(p, blk, queue, size, fn, out);
+        if (settle) return clmem__pool_handout(p, blk, queue, size, fn, out);
         *out = blk;
         return CL_SUCCESS;
     }
@@ -1030,15 +1073,17 @@ static clmem__pool_block *clmem__pool_steal(clmem__pool *p, unsigned si, bool se
                                             cl_command_queue queue, size_t size, const char *file, int line) {
     clmem__pool_block *blk;
     unsigned i;
-    for (i = self ? 0 : 1; i < CLMEM_POOL_SHARDS; ++i) {
-        clmem__pool_shard *other = &p->shards[(si + i) % CLMEM_POOL_SHARDS].s;
+    for (i = self ? 0 : 1; i < p->nshards; ++i) {
+        clmem__pool_shard *other = &p->shards[(si + i) & p->shard_mask].s;
         clmem__pool_lock(&other->lock);
         blk = clmem__pool_take(other, bin, queue);
+        if (blk) --other->bins[bin].nblocks;
         clmem__pool_unlock(&other->lock);
         if (blk) {
             clmem__pool_lock_all(p);
+            ++p->shards[si].s.bins[bin].nblocks;
             clmem__pool_rebase(p, &p->shards[si].s);
-            clmem__pool_activate(&p->shards[si].s, si, blk, size, file, line, true);
+            clmem__pool_activate(&p->shards[si].s, blk, size, file, line, true);
             clmem__pool_unlock_all(p);
             return blk;
         }
@@ -1128,7 +1173,8 @@ static CLMEM__NOINLINE cl_int clmem__pool_get_slow(clmem__pool *p, size_t size, 
     }
     clmem__pool_lock_all(p); /* a miss: also the moment to see what the other shards hold */
     clmem__pool_rebase(p, sh);
-    clmem__pool_activate(sh, si, blk, size, file, line, false);
+    ++sh->bins[bin].nblocks;
+    clmem__pool_activate(sh, blk, size, file, line, false);
     clmem__pool_unlock_all(p);
     *out = blk;
     return CL_SUCCESS;
@@ -1173,6 +1219,7 @@ static CLMEM__NOINLINE void clmem__pool_put_queue(clmem__pool_shard *sh, clmem__
 static CLMEM__NOINLINE cl_int clmem__pool_put_free(clmem__pool *p, clmem__pool_shard *sh, clmem__pool_block *blk) {
     bool destroy;
     ++sh->busy; /* the pool must stay until this release is done */
+    --sh->bins[blk->bin].nblocks;
     clmem__state_store(&blk->state, CLMEM__BLOCK_FREED);
     clmem__pool_unlock(&sh->lock);
     clmem__pool_lock(&p->lock);
@@ -1206,7 +1253,7 @@ CLMEM__INLINE cl_int clmem__pool_put(clmem__pool_block *blk, uint64_t gen, cl_co
     clmem__pool_shard *sh;
     if (!(gen & 1) || clmem__gen_load(&blk->owner.gen) != gen) return clmem__pool_put_stale(blk, ptr, size, fn);
     p = blk->pool;
-    sh = &p->shards[blk->shard].s;
+    sh = blk->sh;
     clmem__pool_lock(&sh->lock);
     if (clmem__gen_load(&blk->owner.gen) != gen) {
         clmem__pool_unlock(&sh->lock);
@@ -1249,7 +1296,7 @@ static bool clmem__pool_free_one(clmem__pool *p) {
     uint32_t b, best = 0;
     bool found = false;
     clmem__pool_block *blk = NULL;
-    for (i = 0; i < CLMEM_POOL_SHARDS; ++i) {
+    for (i = 0; i < p->nshards; ++i) {
         clmem__pool_shard *sh = &p->shards[i].s;
         clmem__pool_lock(&sh->lock);
         if (sh->bins && sh->held_blocks)
@@ -1269,7 +1316,10 @@ static bool clmem__pool_free_one(clmem__pool *p) {
         clmem__pool_shard *sh = &p->shards[best_shard].s;
         clmem__pool_lock(&sh->lock);
         blk = clmem__pool_take(sh, best, NULL);
-        if (blk) clmem__state_store(&blk->state, CLMEM__BLOCK_FREED);
+        if (blk) {
+            --sh->bins[best].nblocks;
+            clmem__state_store(&blk->state, CLMEM__BLOCK_FREED);
+        }
         clmem__pool_unlock(&sh->lock);
     }
     if (!blk) return true; /* taken meanwhile: look again */
@@ -1299,13 +1349,14 @@ static cl_int clmem__pool_free_held(clmem__pool *p) {
     clmem__pool_block *all = NULL;
     unsigned i;
     uint32_t b;
-    for (i = 0; i < CLMEM_POOL_SHARDS; ++i) {
+    for (i = 0; i < p->nshards; ++i) {
         clmem__pool_shard *sh = &p->shards[i].s;
         clmem__pool_block *list = NULL, **tail = &list, *blk;
         clmem__pool_lock(&sh->lock);
         if (sh->bins && sh->held_blocks)
             for (b = 0; b < p->nbins; ++b) {
                 while (sh->bins[b].nheld && (blk = clmem__pool_take(sh, b, NULL)) != NULL) {
+                    --sh->bins[b].nblocks;
                     clmem__state_store(&blk->state, CLMEM__BLOCK_FREED);
                     *tail = blk;
                     tail = &blk->next;
@@ -1323,7 +1374,7 @@ static void clmem__pool_stats(clmem__pool *p, clmem_pool_stats *s) {
     uint32_t b;
     memset(s, 0, sizeof *s);
     clmem__pool_lock_all(p);
-    for (i = 0; i < CLMEM_POOL_SHARDS; ++i) {
+    for (i = 0; i < p->nshards; ++i) {
         const clmem__pool_shard *sh = &p->shards[i].s;
         s->held_blocks += sh->held_blocks;
         s->active_blocks += sh->active_blocks;
@@ -1334,14 +1385,15 @@ static void clmem__pool_stats(clmem__pool *p, clmem_pool_stats *s) {
         if (sh->peak_active_bytes > s->peak_active_bytes) s->peak_active_bytes = sh->peak_active_bytes;
     }
     for (b = 0; b < p->nbins; ++b)
-        for (i = 0; i < CLMEM_POOL_SHARDS; ++i) {
+        for (i = 0; i < p->nshards; ++i) {
             const clmem__pool_bin *bin = p->shards[i].s.bins ? &p->shards[i].s.bins[b] : NULL;
-            if (bin && (bin->nheld || bin->nactive)) {
+            if (bin && bin->nblocks) {
                 ++s->nonempty_bins;
                 break;
             }
         }
     s->allocations = s->hits + s->misses;
+    s->shards = p->nshards;
     if (s->active_blocks > s->peak_active_blocks) s->peak_active_blocks = s->active_blocks;
     if (s->active_bytes > s->peak_active_bytes) s->peak_active_bytes = s->active_bytes;
     s->managed_bytes = p->managed_bytes;
@@ -1357,8 +1409,8 @@ static void clmem__pool_reset_peaks(clmem__pool *p) {
     size_t a, ab;
     clmem__pool_lock_all(p);
     clmem__pool_totals(p, NULL, &a, &ab);
-    clmem__pool_rebase(p, &p->shards[clmem__pool_shard_of_thread()].s);
-    for (i = 0; i < CLMEM_POOL_SHARDS; ++i) {
+    clmem__pool_rebase(p, &p->shards[clmem__pool_thread_number() & p->shard_mask].s);
+    for (i = 0; i < p->nshards; ++i) {
         p->shards[i].s.peak_active_blocks = a;
         p->shards[i].s.peak_active_bytes = ab;
     }
@@ -1373,10 +1425,10 @@ static cl_int clmem__pool_bins(clmem__pool *p, clmem_pool_bin_info *out, size_t 
     clmem__pool_lock_all(p);
     for (b = 0; b < p->nbins; ++b) {
         size_t held = 0, active = 0;
-        for (i = 0; i < CLMEM_POOL_SHARDS; ++i)
+        for (i = 0; i < p->nshards; ++i)
             if (p->shards[i].s.bins) {
                 held += p->shards[i].s.bins[b].nheld;
-                active += p->shards[i].s.bins[b].nactive;
+                active += p->shards[i].s.bins[b].nblocks - p->shards[i].s.bins[b].nheld;
             }
         if (!held && !active) continue;
         if (out && n < capacity) {
@@ -1397,7 +1449,7 @@ static cl_int clmem__pool_active_info(clmem__pool *p, clmem_pool_block_info *out
     size_t n = 0;
     unsigned i;
     clmem__pool_lock_all(p);
-    for (i = 0; i < CLMEM_POOL_SHARDS; ++i)
+    for (i = 0; i < p->nshards; ++i)
         for (blk = p->shards[i].s.active; blk; blk = blk->next_active, ++n) {
             if (out && n < capacity) {
                 out[n].ptr = blk->ptr;
@@ -1446,7 +1498,7 @@ static cl_int clmem__pool_release(clmem__pool *p, const char *fn) {
     {
         clmem__pool_block *blk;
         unsigned i;
-        for (i = 0; i < CLMEM_POOL_SHARDS; ++i)
+        for (i = 0; i < p->nshards; ++i)
             for (blk = p->shards[i].s.active; blk; blk = blk->next_active)
                 clmem__warn(fn, "block %p of %zu bytes (%zu allocated) is still active; allocated at %s:%d",
                             blk->ptr, blk->size, clmem_alloc_size(p->L, blk->bin),
@@ -1821,9 +1873,10 @@ static inline clmem_pooled_svm clmem__pooled_svm_handle(const clmem__pool_block 
     return r;
 }
 
-static clmem_pooled_svm clmem__svm_pool_allocate(clmem_svm_pool *pool, size_t size, bool on_queue,
-                                                 cl_command_queue queue, cl_int *errcode_ret, const char *fn,
-                                                 const char *file, int line) {
+/* always inlined, as the buffer pool's: the plain allocate is the fast path alone */
+CLMEM__INLINE clmem_pooled_svm clmem__svm_pool_allocate(clmem_svm_pool *pool, size_t size, bool on_queue,
+                                                        cl_command_queue queue, cl_int *errcode_ret, const char *fn,
+                                                        const char *file, int line) {
     clmem__pool_block *blk = NULL;
     cl_int err;
     if (CLMEM__CHECKS && pool == NULL) {

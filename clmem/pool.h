@@ -76,9 +76,13 @@ extern "C" {
 
    THREADS. Allocators and pools may be used from any number of threads at once; a
    block may be released on another thread than the one that allocated it. A pool is
-   split into CLMEM_POOL_SHARDS shards (16; define it before including clmem.h in the
-   implementation file to change it) with their own locks and books; each
-   thread works in one (threads are numbered as they first use a pool), and a block
+   split into shards with their own locks and books: a power of two, at least
+   CLMEM_POOL_SHARDS (16; define it before including clmem.h in the implementation
+   file to change it) and at least the processors online when the pool is made
+   (sysconf(_SC_NPROCESSORS_ONLN), GetSystemInfo; clmem_pool_stats.shards says how
+   many). Each thread works in one: threads are numbered as they first use any pool,
+   and thread k works in shard k mod shards, so up to one thread per processor, started
+   together, share no shard. A block
    goes back to the shard that handed it out, so threads that allocate and release
    their own blocks share no lock and no written cache line. A thread whose shard has
    no block of a bin takes one from another shard before calling the allocator. The
@@ -238,6 +242,9 @@ typedef struct clmem_pool_stats {
     unsigned long long oom_events;     /* requests that met out-of-memory (or the limit) */
     size_t limit;                      /* managed-byte limit, 0 when none */
     size_t nonempty_bins;              /* bins with held or active blocks */
+    size_t shards;                     /* per-thread parts (THREADS): a power of two, at least
+                                          CLMEM_POOL_SHARDS and the processors online when the
+                                          pool was made */
 } clmem_pool_stats;
 
 /** One bin of a pool (clmem_memory_pool_bins). */

@@ -173,12 +173,18 @@ static bool release_victim(size_t bytes, unsigned attempt, void *user) {
     return false;
 }
 
-/* the limit: held blocks are freed first, then the callback, then the error */
+/* the limit: held blocks are freed first, then the callback, then the error. The
+   callback's counters start from zero in each run of the case: the runner runs every
+   case once per selected device in one process (two GPUs: twice), and a count left
+   from the first run read 2 in the second. */
 static void test_limit_and_oom(clmem_test_context *t) {
     cl_int err;
     clmem_pinned_pool *p = clmem_pinned_pool_create(t->queue, 0, 4, &err);
     clmem_pinned_allocation a, b, c;
     clmem_pool_stats s;
+    g_oom_calls = 0;
+    g_oom_bytes = 0;
+    g_victim = NULL;
     CLMEM_CHECK_CL(t, err);
     CLMEM_CHECK_CL(t, clmem_pinned_pool_set_limit(p, 3500));
     a = clmem_pinned_pool_allocate(p, 1000, &err); /* 1023 */

@@ -4,13 +4,18 @@
    that end exact. misses_at_once: eight threads miss at the same moment on a pool of
    an immediate allocator, then migrate through clmem at the same moment, all onto one
    queue (NVIDIA's driver 580 crashes on concurrent migrations onto one queue: the
-   allocator used to migrate, and clmem's migrations now go one at a time). Meant to
-   run under -fsanitize=thread as well. */
+   allocator used to migrate, and clmem's migrations now go one at a time).
+   shards_per_processor: a pool has a power of two of shards, at least
+   CLMEM_POOL_SHARDS and at least the processors online; more threads than shards work at once, and once they have
+   joined the books (held, active, per bin, hits, misses, managed bytes, the limit) are
+   exact, and blocks the threads left in their shards are taken by the main thread
+   without the allocator. Meant to run under -fsanitize=thread as well. */
 #define _POSIX_C_SOURCE 200809L
 #define CLMEM_IMPLEMENTATION
 #include "clmem.h"
 #include "common.h"
 #include <pthread.h>
+#include <unistd.h>
 
 #define NTHREADS 4
 #define ROUNDS 2
@@ -308,6 +313,146 @@ static void test_misses_at_once(clmem_test_context *t) {
     CLMEM_CHECK_CL(t, clmem_memory_pool_release(pool));
 }
 
+/* ---- shards_per_processor ---- */
+
+#define SHARD_PAIRS 50
+
+typedef struct sharder {
+    clmem_memory_pool *pool;
+    pthread_barrier_t *go;
+    unsigned id;
+    clmem_buffer kept;        /* left active for the main thread to release */
+    cl_int err;
+    char why[1024];
+} sharder;
+
+/* all at once: one block kept (64-256 bytes by id), pairs of a 4-KiB block, and one
+   block of 1-4 KiB by id allocated and released (held in the thread's shard) */
+static void *shard_work(void *arg) {
+    sharder *w = (sharder *)arg;
+    cl_int err = CL_SUCCESS;
+    int k;
+    pthread_barrier_wait(w->go);
+    w->kept = clmem_memory_pool_allocate(w->pool, 64 * (size_t)(w->id % 4 + 1), &err);
+    for (k = 0; k < SHARD_PAIRS && err == CL_SUCCESS; ++k) {
+        clmem_buffer b = clmem_memory_pool_allocate(w->pool, 4096, &err);
+        if (err == CL_SUCCESS) err = clmem_buffer_release(&b);
+    }
+    if (err == CL_SUCCESS) {
+        clmem_buffer b = clmem_memory_pool_allocate(w->pool, (size_t)1024 << (w->id % 3), &err);
+        if (err == CL_SUCCESS) err = clmem_buffer_release(&b);
+    }
+    w->err = err;
+    if (err != CL_SUCCESS) snprintf(w->why, sizeof w->why, "%s", clmem_last_error_message());
+    return NULL;
+}
+
+/* the held and active blocks of the pool's bin of `size` (bins info) */
+static void bin_counts(clmem_test_context *t, clmem_memory_pool *pool, size_t size, size_t *held, size_t *active) {
+    clmem_pool_bin_info bins[64];
+    size_t n = 0, i;
+    *held = *active = 0;
+    CLMEM_CHECK_CL(t, clmem_memory_pool_bins(pool, bins, 64, &n));
+    CLMEM_CHECK(t, n <= 64);
+    for (i = 0; i < n && i < 64; ++i)
+        if (bins[i].bin == clmem_bin_number(4, size)) {
+            *held = bins[i].held;
+            *active = bins[i].active;
+        }
+}
+
+static void test_shards_per_processor(clmem_test_context *t) {
+    if (skip_threads_on_oclgrind(t)) return;
+    cl_int err;
+    clmem_allocator *a = clmem_immediate_allocator_create(t->queue, 0, &err);
+    clmem_memory_pool *pool;
+    clmem_pool_stats st;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    unsigned n, i;
+    size_t held, active, size, kept_bytes = 0, managed;
+    const size_t limit = (size_t)64 << 20;
+    sharder *w;
+    pthread_t *th;
+    pthread_barrier_t go;
+    clmem_buffer mine[64 + 3];
+    CLMEM_CHECK_CL(t, err);
+    pool = clmem_memory_pool_create(a, 4, &err);
+    clmem_allocator_release(a);
+    CLMEM_CHECK_CL(t, err);
+    CLMEM_CHECK_CL(t, clmem_memory_pool_set_limit(pool, limit));
+    CLMEM_CHECK_CL(t, clmem_memory_pool_get_stats(pool, &st));
+    CLMEM_CHECK(t, st.shards >= CLMEM_POOL_SHARDS && (st.shards & (st.shards - 1)) == 0);
+    CLMEM_CHECK(t, cpus < 1 || st.shards >= (size_t)cpus);
+    /* more threads than shards, at most 67: some share a shard, some take a block from
+       another shard's bin */
+    n = st.shards < 64 ? (unsigned)st.shards + 3 : 67;
+    w = (sharder *)calloc(n, sizeof *w);
+    th = (pthread_t *)calloc(n, sizeof *th);
+    CLMEM_CHECK(t, w && th && pthread_barrier_init(&go, NULL, n) == 0);
+    for (i = 0; i < n; ++i) {
+        w[i].pool = pool;
+        w[i].go = &go;
+        w[i].id = i;
+        CLMEM_CHECK(t, pthread_create(&th[i], NULL, shard_work, &w[i]) == 0);
+    }
+    for (i = 0; i < n; ++i) pthread_join(th[i], NULL);
+    pthread_barrier_destroy(&go);
+    for (i = 0; i < n; ++i) {
+        if (w[i].err != CL_SUCCESS)
+            clmem_test_fail(t, __FILE__, __LINE__, "thread %u: %s (%s)", i, clmem_error_string(w[i].err), w[i].why);
+        kept_bytes += w[i].kept.size;
+    }
+    /* the books once the threads have joined */
+    CLMEM_CHECK_CL(t, clmem_memory_pool_get_stats(pool, &st));
+    CLMEM_CHECK_EQ(t, st.active_blocks, n);
+    CLMEM_CHECK_EQ(t, st.active_bytes, kept_bytes);
+    CLMEM_CHECK_EQ(t, st.allocations, (unsigned long long)n * (SHARD_PAIRS + 2));
+    CLMEM_CHECK_EQ(t, st.hits + st.misses, st.allocations);
+    CLMEM_CHECK_EQ(t, st.misses, (unsigned long long)(st.held_blocks + st.active_blocks));
+    CLMEM_CHECK_EQ(t, st.limit, limit);
+    CLMEM_CHECK(t, st.managed_bytes <= limit);
+    for (size = 64; size <= 256; size += 64) { /* the kept blocks, bin by bin */
+        bin_counts(t, pool, size, &held, &active);
+        CLMEM_CHECK_EQ(t, active, (size_t)(n / 4 + (size / 64 - 1 < n % 4)));
+        CLMEM_CHECK_EQ(t, held, 0);
+    }
+    bin_counts(t, pool, 4096, &held, &active);
+    CLMEM_CHECK_EQ(t, active, 0);
+    CLMEM_CHECK(t, held >= 1 && held <= n);
+    /* the main thread releases the kept blocks (each into its thread's shard), then
+       takes every held 4-KiB block, most of them from other shards: hits only */
+    for (i = 0; i < n; ++i) CLMEM_CHECK_CL(t, clmem_buffer_release(&w[i].kept));
+    managed = clmem_memory_pool_managed_bytes(pool);
+    {
+        unsigned long long misses = st.misses;
+        size_t want = held;
+        for (i = 0; i < want; ++i) {
+            mine[i] = clmem_memory_pool_allocate(pool, 4096, &err);
+            CLMEM_CHECK_CL(t, err);
+        }
+        bin_counts(t, pool, 4096, &held, &active);
+        CLMEM_CHECK_EQ(t, active, want);
+        CLMEM_CHECK_EQ(t, held, 0);
+        CLMEM_CHECK_CL(t, clmem_memory_pool_get_stats(pool, &st));
+        CLMEM_CHECK_EQ(t, st.misses, misses);
+        CLMEM_CHECK_EQ(t, st.active_blocks, want);
+        CLMEM_CHECK_EQ(t, st.managed_bytes, managed);
+        for (i = 0; i < want; ++i) CLMEM_CHECK_CL(t, clmem_buffer_release(&mine[i]));
+    }
+    CLMEM_CHECK_CL(t, clmem_memory_pool_get_stats(pool, &st));
+    CLMEM_CHECK_EQ(t, st.active_blocks, 0);
+    CLMEM_CHECK_EQ(t, st.active_bytes, 0);
+    CLMEM_CHECK_EQ(t, st.held_blocks + st.allocator_frees, (size_t)st.misses);
+    CLMEM_CHECK_CL(t, clmem_memory_pool_free_held(pool));
+    CLMEM_CHECK_EQ(t, clmem_memory_pool_managed_bytes(pool), 0);
+    CLMEM_CHECK_CL(t, clmem_memory_pool_get_stats(pool, &st));
+    CLMEM_CHECK_EQ(t, st.nonempty_bins, 0);
+    free(w);
+    free(th);
+    CLMEM_CHECK_CL(t, clmem_memory_pool_release(pool));
+}
+
 static const clmem_test_case cases[] = {{"four_threads_cross_free", test_stress, false},
-                                        {"misses_at_once", test_misses_at_once, false}};
+                                        {"misses_at_once", test_misses_at_once, false},
+                                        {"shards_per_processor", test_shards_per_processor, false}};
 int main(int argc, char **argv) { return clmem_test_main(cases, sizeof cases / sizeof cases[0], argc, argv); }
