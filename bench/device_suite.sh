@@ -24,7 +24,7 @@ for spec in "$@"; do
     for t in "$dir"/test_* "$dir"/cxx_*; do
         [ -x "$t" ] || continue
         name=$(basename "$t")
-        out=$(CLMEM_TEST="$spec" timeout 120 "$t" 2>&1)
+        out=$(CLMEM_TEST="$spec" timeout 60 "$t" 2>&1)
         r=$?
         case $r in
             0) pass=$((pass + 1)) ;;

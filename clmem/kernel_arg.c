@@ -394,6 +394,8 @@ CLMEM_API cl_int clmem__set_arg_vector(cl_kernel kernel, cl_uint index, const vo
 #undef CLMEM__WIDE_NAME
     default: break;
     }
+    if (CLMEM__CHECKS && !elements) /* clSetKernelArg would take NULL as a NULL pointer argument */
+        return clmem__fail(CL_INVALID_ARG_VALUE, "clmem_set_kernel_arg", "argument %u: the %s value is NULL", index, name);
     if (CLMEM__CHECKS && kernel &&
         (err = clmem__check_kernel_arg(kernel, index, clmem__arg_value_kind(name), size, elements, name)) != CL_SUCCESS)
         return err;

@@ -90,6 +90,33 @@ static void event_done(clmem_test_context *t, size_t threshold) {
 static void test_event_staged(clmem_test_context *t) { event_done(t, 0); }
 static void test_event_direct(clmem_test_context *t) { event_done(t, CLMEM_STAGER_NEVER); }
 
+/* runs_out_of_order(q): with a gated command pending on q, does a command without
+   dependencies complete (within a second)? Drivers may take
+   CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE and still run the queue in order. */
+static int runs_out_of_order(cl_command_queue q) {
+    static const cl_uint zero = 0;
+    cl_context ctx = NULL;
+    cl_mem scratch;
+    cl_event w = NULL;
+    struct timespec ms = {0, 10 * 1000 * 1000};
+    int i, done = 0;
+    cl_int err;
+    if (clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof ctx, &ctx, NULL) != CL_SUCCESS) return 0;
+    scratch = clCreateBuffer(ctx, CL_MEM_READ_WRITE, sizeof zero, NULL, &err);
+    if (err != CL_SUCCESS) return 0;
+    /* (not a marker: a marker without a wait list waits for every command before it) */
+    if (clEnqueueWriteBuffer(q, scratch, CL_FALSE, 0, sizeof zero, &zero, 0, NULL, &w) == CL_SUCCESS) {
+        clFlush(q);
+        for (i = 0; i < 100 && !done; ++i) {
+            done = event_status(w) == CL_COMPLETE;
+            if (!done) nanosleep(&ms, NULL);
+        }
+        clReleaseEvent(w);
+    }
+    clReleaseMemObject(scratch); /* deferred by the driver until the write is done */
+    return done;
+}
+
 /* the same on an out-of-order queue that holds an unrelated command waiting for a
    gate: the copy does not wait for it, and neither may its event */
 static void test_event_staged_ooo(clmem_test_context *t) {
@@ -116,6 +143,16 @@ static void test_event_staged_ooo(clmem_test_context *t) {
     gate = clCreateUserEvent(t->context, &err);
     CLMEM_CHECK_CL(t, err);
     CLMEM_CHECK_CL(t, clEnqueueMarkerWithWaitList(q, 1, &gate, NULL)); /* pending until the gate opens */
+    if (!runs_out_of_order(q)) { /* NVIDIA 580 takes the flag and runs the queue in order */
+        clSetUserEventStatus(gate, CL_COMPLETE);
+        clReleaseEvent(gate);
+        clmem_buffer_release(&b);
+        clmem_stager_release(st);
+        clReleaseCommandQueue(q);
+        clmem_test_skip(t, "the driver runs this out-of-order queue in order: a command without dependencies waits "
+                           "behind a gated one");
+        return;
+    }
     fill_pattern(host, N, 5);
     alarm(30);
     CLMEM_CHECK_CL(t, clmem_stager_copy(st, b, (const void *)host, .event = &e));
@@ -281,7 +318,7 @@ static void test_nonblocking(clmem_test_context *t) {
     CLMEM_CHECK_CL(t, clmem_stager_copy(st, b, (const void *)old, .is_blocking = false, .wait_for = &gate,
                                         .num_wait_for = 1, .event = &e));
     CLMEM_CHECK_CL(t, clSetUserEventStatus(gate, -9));
-    CLMEM_CHECK(t, clWaitForEvents(1, &e) != CL_SUCCESS);
+    clWaitForEvents(1, &e); /* its code is the driver's: NVIDIA 580 answers CL_SUCCESS for a failed user event */
     CLMEM_CHECK(t, event_status(e) < 0);
     clReleaseEvent(e);
     CLMEM_CHECK_CL(t, clEnqueueReadBuffer(t->queue, b.mem, CL_TRUE, 0, N, back, 0, NULL, NULL));
