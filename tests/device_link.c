@@ -127,6 +127,7 @@ static void test_direct_after_source_queue(clmem_test_context *t) {
     cl_event gate = NULL, done = NULL;
     cl_int err;
     size_t i;
+    if (skip_gates_on_oclgrind(t)) return;
     if (fixture_make(t, &f, CLMEM_DEVICE_LINK_NEVER)) {
         gate = clCreateUserEvent(t->context, &err);
         CLMEM_CHECK_CL(t, err);
@@ -154,6 +155,7 @@ static void test_event_after_gate(clmem_test_context *t) {
     fixture f;
     cl_event gate = NULL, done = NULL;
     cl_int err, status = CL_COMPLETE;
+    if (skip_gates_on_oclgrind(t)) return;
     if (fixture_make(t, &f, 0)) {
         gate = clCreateUserEvent(t->context, &err);
         CLMEM_CHECK_CL(t, err);

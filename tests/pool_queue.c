@@ -150,23 +150,11 @@ done:
 
 /* a write on q1 waits for a user event; the block released on q1 and reused on q2 must
    not be read on q2 before the write ran */
-/* Oclgrind 21.10 runs a queue in the thread that flushes it (its clFlush is
-   clFinish), so a command gated by a user event that this thread sets afterwards never
-   runs: the cases that gate skip there. */
-static bool flush_runs_queue(clmem_test_context *t) {
-    char name[64] = {0};
-    clGetPlatformInfo(t->platform, CL_PLATFORM_NAME, sizeof name - 1, name, NULL);
-    if (!strstr(name, "Oclgrind")) return false;
-    clmem_test_skip(t, "Oclgrind's clFlush runs the queue in the calling thread: a command gated by a user event "
-                       "set later by this thread deadlocks");
-    return true;
-}
-
 static void test_gated_two_queues(clmem_test_context *t) {
     cl_int err;
     clmem_memory_pool *pool;
     cl_command_queue q2;
-    if (flush_runs_queue(t)) return;
+    if (skip_gates_on_oclgrind(t)) return;
     pool = make_pool(t);
     q2 = extra_queue(t, t->context, &err);
     cl_event gate = clCreateUserEvent(t->context, &err);
@@ -225,7 +213,7 @@ static void test_preference_and_ooo(clmem_test_context *t) {
     cl_int err;
     clmem_memory_pool *pool;
     cl_command_queue q2;
-    if (flush_runs_queue(t)) return;
+    if (skip_gates_on_oclgrind(t)) return;
     pool = make_pool(t);
     q2 = extra_queue(t, t->context, &err);
     cl_command_queue ooo;
