@@ -6313,6 +6313,22 @@ static inline void clmem__set_err(cl_int *errcode_ret, cl_int code) {
     if (errcode_ret) *errcode_ret = code;
 }
 
+/* clmem__null_with(errcode_ret, err): a constructor's failure exit: *errcode_ret = err
+   (where given), and NULL to return. */
+static inline void *clmem__null_with(cl_int *errcode_ret, cl_int err) {
+    clmem__set_err(errcode_ret, err);
+    return NULL;
+}
+
+/* clmem__alloc_for(size, fn, what, errcode_ret): size bytes of host memory, or NULL with
+   *errcode_ret (where given) = CL_OUT_OF_HOST_MEMORY and the message
+   "fn: out of host memory for <what>". */
+static inline void *clmem__alloc_for(size_t size, const char *fn, const char *what, cl_int *errcode_ret) {
+    void *p = CLMEM_MALLOC(size);
+    if (!p) clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for %s", what));
+    return p;
+}
+
 /* ---- arithmetic that cannot wrap ---- */
 static inline bool clmem__add_ok(size_t a, size_t b, size_t *out) {
     if (a > SIZE_MAX - b) return false;
@@ -7601,6 +7617,12 @@ static clmem_image clmem__image_empty(void) {
     return img;
 }
 
+/* an image constructor's failure exit: *errcode_ret = err (where given), the empty handle */
+static clmem_image clmem__image_failed(cl_int *errcode_ret, cl_int err) {
+    clmem__set_err(errcode_ret, err);
+    return clmem__image_empty();
+}
+
 /* clmem__image_fill_from_driver(img, &query): read type, format, extents and element
    size; on failure *query names the query that failed (CL_INVALID_MEM_OBJECT without a
    query: not an image). */
@@ -7845,8 +7867,7 @@ CLMEM_API clmem_image (clmem_create_image_opts)(cl_context context, cl_mem_flags
     clmem__set_err(errcode_ret, CL_SUCCESS);
     return img;
 fail:
-    clmem__set_err(errcode_ret, err);
-    return clmem__image_empty();
+    return clmem__image_failed(errcode_ret, err);
 }
 
 static cl_channel_type clmem__normalized_type(cl_channel_type t) {
@@ -7984,8 +8005,7 @@ CLMEM_API clmem_image (clmem_image_from_array_opts)(cl_context context, const vo
         return img;
     }
 fail:
-    clmem__set_err(errcode_ret, err);
-    return clmem__image_empty();
+    return clmem__image_failed(errcode_ret, err);
 }
 
 CLMEM_API clmem_image clmem_image_from_int_ptr(cl_mem mem, bool retain, cl_int *errcode_ret) {
@@ -8008,13 +8028,10 @@ CLMEM_API clmem_image clmem_image_from_int_ptr(cl_mem mem, bool retain, cl_int *
                               query);
         else /* a failed query keeps its code */
             err = clmem__fail(err, fn, "%s failed with %s (%d)", query, clmem_error_string(err), (int)err);
-        clmem__set_err(errcode_ret, err);
-        return clmem__image_empty();
+        return clmem__image_failed(errcode_ret, err);
     }
-    if (retain && (err = clRetainMemObject(mem)) != CL_SUCCESS) {
-        clmem__set_err(errcode_ret, clmem__cl_fail(err, fn, "clRetainMemObject"));
-        return clmem__image_empty();
-    }
+    if (retain && (err = clRetainMemObject(mem)) != CL_SUCCESS)
+        return clmem__image_failed(errcode_ret, clmem__cl_fail(err, fn, "clRetainMemObject"));
     clmem__set_err(errcode_ret, CL_SUCCESS);
     return img;
 }
@@ -8986,11 +9003,8 @@ static clmem_svm_allocation clmem__svm_alloc(const char *fn, cl_context ctx, siz
         clmem__set_err(errcode_ret, err);
         return a;
     }
-    rec = CLMEM__CAST(clmem__svm_rec *, CLMEM_MALLOC(sizeof *rec));
-    if (!rec) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the allocation record"));
-        return a;
-    }
+    rec = CLMEM__CAST(clmem__svm_rec *, clmem__alloc_for(sizeof *rec, fn, "the allocation record", errcode_ret));
+    if (!rec) return a;
     rec->kind = CLMEM__SVM_ALLOCATION;
     rec->size = size;
     rec->flags = flags;
@@ -10067,11 +10081,8 @@ CLMEM_API clmem_usm_allocation clmem_usm_allocation_create(cl_context context, c
         clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_BUFFER_SIZE, fn, "size is 0"));
         return a;
     }
-    rec = CLMEM__CAST(clmem__usm_rec *, CLMEM_MALLOC(sizeof *rec));
-    if (!rec) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the allocation record"));
-        return a;
-    }
+    rec = CLMEM__CAST(clmem__usm_rec *, clmem__alloc_for(sizeof *rec, fn, "the allocation record", errcode_ret));
+    if (!rec) return a;
     rec->ptr = clmem__usm_make(fns, context, device, type, properties, size, alignment, &err);
     if (!rec->ptr) {
         CLMEM_FREE(rec);
@@ -11136,6 +11147,16 @@ CLMEM_API cl_int clmem__set_arg_unsupported(cl_kernel kernel, cl_uint index, ...
    transfer_dispatch.c. */
 
 static const clmem_copy_options clmem__copy_defaults = CLMEM_OPTIONS_INIT;
+/* the options a copy runs with: the caller's, or the defaults for NULL */
+static const clmem_copy_options *clmem__copy_opts_or_none(const clmem_copy_options *opts) {
+    return opts ? opts : &clmem__copy_defaults;
+}
+/* clmem__copy_opts_made(fn, &opts): *opts defaulted (clmem__copy_opts_or_none), then
+   clmem__check_made on it */
+static cl_int clmem__copy_opts_made(const char *fn, const clmem_copy_options **opts) {
+    *opts = clmem__copy_opts_or_none(*opts);
+    return clmem__check_made(fn, (*opts)->given);
+}
 #define CLMEM__COPY "clmem_enqueue_copy"
 
 /* Host transfers block unless .is_blocking was written and is false (memobj.h). */
@@ -11444,7 +11465,7 @@ static cl_int clmem__host_transfer(cl_command_queue queue, clmem_buffer buf, voi
                                    const clmem_copy_options *o) {
     clmem__host_plan p;
     cl_int err;
-    if (!o) o = &clmem__copy_defaults;
+    o = clmem__copy_opts_or_none(o);
     if ((err = clmem__host_plan_make(CLMEM__COPY, queue, NULL, buf, host, write, o, &p)) != CL_SUCCESS) return err;
     return clmem__host_plan_run(queue, buf, host, &p, o->wait_for, o->num_wait_for, o->event);
 }
@@ -11574,7 +11595,7 @@ CLMEM_API cl_int clmem__copy_buffer_from_buffer(cl_command_queue queue, clmem_bu
     bool rect;
     cl_int err;
     cl_event own = NULL;
-    if (!o) o = &clmem__copy_defaults;
+    o = clmem__copy_opts_or_none(o);
     if (CLMEM__CHECKS) {
         if ((err = clmem__check_common(queue, o)) != CL_SUCCESS) return err;
         if ((err = clmem__check_buffer("dst", dst)) != CL_SUCCESS || (err = clmem__check_buffer("src", src)) != CL_SUCCESS)
@@ -11611,7 +11632,7 @@ CLMEM_API cl_int clmem_enqueue_copy_buffer_p2p_amd_opts(cl_platform_id platform,
     clmem__p2p_fn p2p;
     cl_int err;
     size_t size;
-    if (!o) o = &clmem__copy_defaults;
+    o = clmem__copy_opts_or_none(o);
     if (CLMEM__CHECKS) {
         if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
         if ((err = clmem__check_made(fn, o->given)) != CL_SUCCESS) return err;
@@ -11779,11 +11800,6 @@ static bool clmem__via_buffer(const clmem_image *img) {
 
 static cl_int clmem__ret(cl_int err, const char *call) {
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, clmem__copy_fn, call);
-}
-
-static const clmem_copy_options *clmem__copy_opts_or_none(const clmem_copy_options *opts) {
-    static const clmem_copy_options none = CLMEM_OPTIONS_INIT;
-    return opts ? opts : &none;
 }
 
 /* clmem__image_host(queue, img, host, write, o): image <-> host, both directions: the
@@ -12062,13 +12078,11 @@ static cl_int clmem__ptr_copy_extent(const char *fn, void *dst, size_t dst_size,
    for messages. Host sides are tags whose size is .host_size. */
 static cl_int clmem__svm_copy(const char *fn, cl_command_queue queue, clmem_svm dst, const char *dst_what, clmem_svm src,
                               const char *src_what, const clmem_copy_options *opts) {
-    static const clmem_copy_options none = CLMEM_OPTIONS_INIT;
     size_t n = 0;
     char *d = NULL;
     const char *s = NULL;
     cl_int err;
-    if (!opts) opts = &none;
-    if ((err = clmem__check_made(fn, opts->given)) != CL_SUCCESS) return err;
+    if ((err = clmem__copy_opts_made(fn, &opts)) != CL_SUCCESS) return err;
     if ((err = clmem__svm_check_enqueue(fn, queue, opts->wait_for, opts->num_wait_for, dst, dst_what)) != CL_SUCCESS)
         return err;
     if ((err = clmem__svm_check_enqueue(fn, queue, NULL, 0, src, src_what)) != CL_SUCCESS) return err;
@@ -12120,14 +12134,12 @@ CLMEM_API cl_int clmem__fill_svm(cl_command_queue queue, clmem_svm dst, const vo
 static cl_int clmem__usm_copy(cl_command_queue queue, clmem_usm dst, const char *dst_what, clmem_usm src,
                               const char *src_what, const clmem_copy_options *opts) {
     static const char fn[] = "clmem_enqueue_copy";
-    static const clmem_copy_options none = CLMEM_OPTIONS_INIT;
     const clmem__usm_fns *fns = NULL;
     size_t n = 0;
     char *d = NULL;
     const char *s = NULL;
     cl_int err;
-    if (!opts) opts = &none;
-    if ((err = clmem__check_made(fn, opts->given)) != CL_SUCCESS) return err;
+    if ((err = clmem__copy_opts_made(fn, &opts)) != CL_SUCCESS) return err;
     if ((err = clmem__usm_check_enqueue(fn, queue, opts->wait_for, opts->num_wait_for, dst, dst_what)) != CL_SUCCESS ||
         (err = clmem__usm_check_enqueue(fn, queue, NULL, 0, src, src_what)) != CL_SUCCESS ||
         (err = clmem__ptr_copy_extent(fn, dst.ptr, dst.size, dst_what, src.ptr, src.size, src_what, opts, &d, &s, &n)) !=
@@ -12448,11 +12460,8 @@ static void clmem__cl_free(void *user, cl_mem mem) {
 
 static clmem_allocator *clmem__allocator_new(const clmem_allocator_ops *ops, void *user, cl_context context,
                                              cl_mem_flags flags, cl_int *errcode_ret, const char *fn) {
-    clmem_allocator *a = CLMEM__CAST(clmem_allocator *, CLMEM_MALLOC(sizeof *a));
-    if (!a) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the allocator"));
-        return NULL;
-    }
+    clmem_allocator *a = CLMEM__CAST(clmem_allocator *, clmem__alloc_for(sizeof *a, fn, "the allocator", errcode_ret));
+    if (!a) return NULL;
     memset(a, 0, sizeof *a);
     a->ops = *ops;
     a->user = user ? user : a;
@@ -12495,10 +12504,8 @@ CLMEM_API clmem_allocator *clmem_deferred_allocator_create(cl_context context, c
         clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL"));
         return NULL;
     }
-    if ((err = clmem__check_allocator_flags(fn, flags)) != CL_SUCCESS) {
-        clmem__set_err(errcode_ret, err);
-        return NULL;
-    }
+    if ((err = clmem__check_allocator_flags(fn, flags)) != CL_SUCCESS)
+        return CLMEM__CAST(clmem_allocator *, clmem__null_with(errcode_ret, err));
     a = clmem__allocator_new(&ops, NULL, context, flags ? flags : CL_MEM_READ_WRITE, errcode_ret, fn);
     if (a) {
         clRetainContext(context);
@@ -12514,18 +12521,12 @@ CLMEM_API clmem_allocator *clmem_immediate_allocator_create(cl_command_queue que
     clmem_allocator *a;
     cl_context ctx = NULL;
     cl_int err;
-    if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) {
-        clmem__set_err(errcode_ret, err);
-        return NULL;
-    }
-    if ((err = clmem__check_allocator_flags(fn, flags)) != CL_SUCCESS) {
-        clmem__set_err(errcode_ret, err);
-        return NULL;
-    }
-    if ((err = clmem__queue_context_of(fn, queue, &ctx)) != CL_SUCCESS) {
-        clmem__set_err(errcode_ret, err);
-        return NULL;
-    }
+    if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS)
+        return CLMEM__CAST(clmem_allocator *, clmem__null_with(errcode_ret, err));
+    if ((err = clmem__check_allocator_flags(fn, flags)) != CL_SUCCESS)
+        return CLMEM__CAST(clmem_allocator *, clmem__null_with(errcode_ret, err));
+    if ((err = clmem__queue_context_of(fn, queue, &ctx)) != CL_SUCCESS)
+        return CLMEM__CAST(clmem_allocator *, clmem__null_with(errcode_ret, err));
     a = clmem__allocator_new(&ops, NULL, ctx, flags ? flags : CL_MEM_READ_WRITE, errcode_ret, fn);
     if (a) {
         clRetainContext(ctx);
@@ -12619,16 +12620,10 @@ CLMEM_API clmem_svm_allocator *clmem_svm_allocator_create(cl_context context, cl
            allocation from it accepts too */
         cl_int err = clmem__svm_check_args(fn, context, alignment, flags, queue);
         if (err == CL_SUCCESS && CLMEM__CHECKS) err = clmem__svm_check_devices(fn, context, 0, alignment, flags);
-        if (err != CL_SUCCESS) {
-            clmem__set_err(errcode_ret, err);
-            return NULL;
-        }
+        if (err != CL_SUCCESS) return CLMEM__CAST(clmem_svm_allocator *, clmem__null_with(errcode_ret, err));
     }
-    a = CLMEM__CAST(clmem_svm_allocator *, CLMEM_MALLOC(sizeof *a));
-    if (!a) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the allocator"));
-        return NULL;
-    }
+    a = CLMEM__CAST(clmem_svm_allocator *, clmem__alloc_for(sizeof *a, fn, "the allocator", errcode_ret));
+    if (!a) return NULL;
     a->context = context;
     a->alignment = alignment;
     a->flags = flags ? flags : CL_MEM_READ_WRITE;
@@ -13250,6 +13245,19 @@ static clmem__pool *clmem__pool_over(const char *fn, const void *allocator, void
         return NULL;
     }
     return clmem__pool_new(fn, L, be, user, context, errcode_ret);
+}
+
+/* a pool over a copy of its backend's facts (size bytes at facts; the pinned and USM
+   pools): the pool owns the copy, which the backend's destroy frees */
+static clmem__pool *clmem__pool_with_facts(const char *fn, unsigned L, const clmem__pool_backend *be, const void *facts,
+                                           size_t size, cl_context context, cl_int *errcode_ret) {
+    clmem__pool *p;
+    void *copy = clmem__alloc_for(size, fn, "the pool", errcode_ret);
+    if (!copy) return NULL;
+    memcpy(copy, facts, size);
+    p = clmem__pool_new(fn, L, be, copy, context, errcode_ret);
+    if (!p) CLMEM_FREE(copy);
+    return p;
 }
 
 /* without a lock: a fresh block's memory of asz bytes, within the limit */
@@ -13979,27 +13987,31 @@ static inline clmem_buffer clmem__pool_handle(const clmem__pool *p, const clmem_
     return b;
 }
 
+/* clmem__pool_get_checked(p, size, on_queue, queue, ..., errcode_ret, &blk): a kind's allocate
+   up to its handle: for a block on a queue (on_queue) the queue's checks, then
+   clmem__pool_get; the code is also set in *errcode_ret. Always inlined (the fast path). */
+CLMEM__INLINE cl_int clmem__pool_get_checked(clmem__pool *p, size_t size, bool on_queue, cl_command_queue queue,
+                                             const char *fn, const char *file, int line, cl_int *errcode_ret,
+                                             clmem__pool_block **blk) {
+    cl_int err = on_queue ? clmem__pool_check_queue(p, queue, fn) : CL_SUCCESS;
+    if (err == CL_SUCCESS) err = clmem__pool_get(p, size, queue, fn, file, line, blk);
+    clmem__set_err(errcode_ret, err);
+    return err;
+}
+
 /* queue: the queue the block is for (on_queue), or NULL for the host. Always inlined:
    the plain allocate is then the fast path alone (bench/pool_bench.c) */
 CLMEM__INLINE clmem_buffer clmem__memory_pool_allocate(clmem_memory_pool *pool, size_t size, bool on_queue,
                                                        cl_command_queue queue, cl_int *errcode_ret, const char *fn,
                                                        const char *file, int line) {
-    clmem__pool *p;
     clmem__pool_block *blk = NULL;
-    cl_int err;
     if (CLMEM__CHECKS && pool == NULL) {
         clmem__set_err(errcode_ret, clmem__pool_null(fn));
         return clmem__buffer_empty();
     }
-    p = &pool->core;
-    if (on_queue && (err = clmem__pool_check_queue(p, queue, fn)) != CL_SUCCESS) {
-        clmem__set_err(errcode_ret, err);
+    if (clmem__pool_get_checked(&pool->core, size, on_queue, queue, fn, file, line, errcode_ret, &blk) != CL_SUCCESS)
         return clmem__buffer_empty();
-    }
-    err = clmem__pool_get(p, size, queue, fn, file, line, &blk);
-    clmem__set_err(errcode_ret, err);
-    if (err != CL_SUCCESS) return clmem__buffer_empty();
-    return clmem__pool_handle(p, blk, size);
+    return clmem__pool_handle(&pool->core, blk, size);
 }
 
 CLMEM__POOL_ALLOCATE(memory_pool, clmem_buffer, clmem__memory_pool_allocate)
@@ -14365,28 +14377,18 @@ CLMEM_API clmem_usm_pool *clmem_usm_pool_create(cl_context context, cl_device_id
                                                 unsigned leading_bits_in_bin_id, cl_int *errcode_ret) {
     static const char fn[] = "clmem_usm_pool_create";
     const clmem__usm_fns *fns = NULL;
-    clmem__usm_facts *f;
+    clmem__usm_facts f;
     clmem__pool *p;
     cl_int err;
-    if ((err = clmem__usm_check_alloc(fn, context, device, type, alignment, &fns)) != CL_SUCCESS) {
-        clmem__set_err(errcode_ret, err);
-        return NULL;
-    }
-    f = CLMEM__CAST(clmem__usm_facts *, CLMEM_MALLOC(sizeof *f));
-    if (!f) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the pool"));
-        return NULL;
-    }
-    f->context = context;
-    f->device = device;
-    f->type = type;
-    f->alignment = alignment;
-    f->fns = fns;
-    p = clmem__pool_new(fn, leading_bits_in_bin_id, &clmem__pool_usm_backend, f, context, errcode_ret);
-    if (!p) {
-        CLMEM_FREE(f);
-        return NULL;
-    }
+    if ((err = clmem__usm_check_alloc(fn, context, device, type, alignment, &fns)) != CL_SUCCESS)
+        return CLMEM__CAST(clmem_usm_pool *, clmem__null_with(errcode_ret, err));
+    f.context = context;
+    f.device = device;
+    f.type = type;
+    f.alignment = alignment;
+    f.fns = fns;
+    p = clmem__pool_with_facts(fn, leading_bits_in_bin_id, &clmem__pool_usm_backend, &f, sizeof f, context, errcode_ret);
+    if (!p) return NULL;
     clRetainContext(context);
     return CLMEM__CAST(clmem_usm_pool *, (void *)p);
 }
@@ -14403,18 +14405,12 @@ static clmem_pooled_usm clmem__usm_pool_allocate(clmem_usm_pool *pool, size_t si
                                                  const char *file, int line) {
     clmem_pooled_usm r = clmem__pooled_usm_empty();
     clmem__pool_block *blk = NULL;
-    cl_int err;
     if (CLMEM__CHECKS && pool == NULL) {
         clmem__set_err(errcode_ret, clmem__pool_null(fn));
         return r;
     }
-    if (on_queue && (err = clmem__pool_check_queue(&pool->core, queue, fn)) != CL_SUCCESS) {
-        clmem__set_err(errcode_ret, err);
+    if (clmem__pool_get_checked(&pool->core, size, on_queue, queue, fn, file, line, errcode_ret, &blk) != CL_SUCCESS)
         return r;
-    }
-    err = clmem__pool_get(&pool->core, size, queue, fn, file, line, &blk);
-    clmem__set_err(errcode_ret, err);
-    if (err != CL_SUCCESS) return r;
     r.usm.ptr = blk->ptr;
     r.usm.size = size;
     r.usm.type = CLMEM__CAST(const clmem__usm_facts *, pool->core.user)->type;
@@ -14716,7 +14712,7 @@ static const clmem__pool_backend clmem__pool_pinned_backend = {clmem__pool_pinne
 CLMEM_API clmem_pinned_pool *clmem_pinned_pool_create(cl_command_queue queue, cl_mem_flags flags,
                                                       unsigned leading_bits_in_bin_id, cl_int *errcode_ret) {
     static const char fn[] = "clmem_pinned_pool_create";
-    clmem__pinned_facts *f;
+    clmem__pinned_facts f;
     clmem__pool *p;
     cl_context ctx = NULL;
     cl_device_id dev = NULL;
@@ -14724,24 +14720,14 @@ CLMEM_API clmem_pinned_pool *clmem_pinned_pool_create(cl_command_queue queue, cl
     cl_mem_flags fl = 0;
     cl_int err;
     if ((err = clmem__pinned_queue_facts(fn, queue, &ctx, &dev, &max_alloc)) != CL_SUCCESS ||
-        (err = clmem__pinned_flags(fn, flags, &fl)) != CL_SUCCESS) {
-        clmem__set_err(errcode_ret, err);
-        return NULL;
-    }
-    f = CLMEM__CAST(clmem__pinned_facts *, CLMEM_MALLOC(sizeof *f));
-    if (!f) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the pool"));
-        return NULL;
-    }
-    f->queue = queue;
-    f->context = ctx;
-    f->flags = fl;
-    f->max_alloc = max_alloc;
-    p = clmem__pool_new(fn, leading_bits_in_bin_id, &clmem__pool_pinned_backend, f, ctx, errcode_ret);
-    if (!p) {
-        CLMEM_FREE(f);
-        return NULL;
-    }
+        (err = clmem__pinned_flags(fn, flags, &fl)) != CL_SUCCESS)
+        return CLMEM__CAST(clmem_pinned_pool *, clmem__null_with(errcode_ret, err));
+    f.queue = queue;
+    f.context = ctx;
+    f.flags = fl;
+    f.max_alloc = max_alloc;
+    p = clmem__pool_with_facts(fn, leading_bits_in_bin_id, &clmem__pool_pinned_backend, &f, sizeof f, ctx, errcode_ret);
+    if (!p) return NULL;
     clRetainCommandQueue(queue);
     p->flags = fl;
     return CLMEM__CAST(clmem_pinned_pool *, (void *)p);
@@ -14756,7 +14742,6 @@ CLMEM__INLINE clmem_pinned_allocation clmem__pinned_pool_allocate(clmem_pinned_p
     clmem__pool_block *blk = NULL;
     const clmem__pinned_facts *f;
     size_t asz;
-    cl_int err;
     memset(&a, 0, sizeof a);
     if (CLMEM__CHECKS && pool == NULL) {
         clmem__set_err(errcode_ret, clmem__pool_null(fn));
@@ -14772,13 +14757,8 @@ CLMEM__INLINE clmem_pinned_allocation clmem__pinned_pool_allocate(clmem_pinned_p
                                                 (unsigned long long)f->max_alloc));
         return a;
     }
-    if (on_queue && (err = clmem__pool_check_queue(&pool->core, queue, fn)) != CL_SUCCESS) {
-        clmem__set_err(errcode_ret, err);
+    if (clmem__pool_get_checked(&pool->core, size, on_queue, queue, fn, file, line, errcode_ret, &blk) != CL_SUCCESS)
         return a;
-    }
-    err = clmem__pool_get(&pool->core, size, queue, fn, file, line, &blk);
-    clmem__set_err(errcode_ret, err);
-    if (err != CL_SUCCESS) return a;
     return clmem__pinned_handle(blk, size);
 }
 
@@ -14987,10 +14967,8 @@ CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_
     cl_int err;
     unsigned i;
     if ((err = clmem__pinned_queue_facts(fn, queue, &ctx, &dev, &max_alloc)) != CL_SUCCESS ||
-        (err = clmem__staging_pays(fn, dev, &pays)) != CL_SUCCESS) {
-        clmem__set_err(errcode_ret, err);
-        return NULL;
-    }
+        (err = clmem__staging_pays(fn, dev, &pays)) != CL_SUCCESS)
+        return CLMEM__CAST(clmem_stager *, clmem__null_with(errcode_ret, err));
     if (slot_size == 0) slot_size = CLMEM_STAGER_DEFAULT_SLOT_SIZE;
     if (slots == 0) slots = CLMEM_STAGER_DEFAULT_SLOTS;
     if (threads == 0) threads = CLMEM_STAGER_DEFAULT_THREADS;
@@ -15004,15 +14982,10 @@ CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_
                                                 threads, CLMEM_STAGER_MAX_THREADS, CLMEM_STAGER_DEFAULT_THREADS));
         return NULL;
     }
-    if (CLMEM__CHECKS && (err = clmem__check_max_alloc(fn, dev, "slot_size", slot_size, max_alloc)) != CL_SUCCESS) {
-        clmem__set_err(errcode_ret, err);
-        return NULL;
-    }
-    st = CLMEM__CAST(clmem_stager *, CLMEM_MALLOC(sizeof *st));
-    if (!st) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the stager"));
-        return NULL;
-    }
+    if (CLMEM__CHECKS && (err = clmem__check_max_alloc(fn, dev, "slot_size", slot_size, max_alloc)) != CL_SUCCESS)
+        return CLMEM__CAST(clmem_stager *, clmem__null_with(errcode_ret, err));
+    st = CLMEM__CAST(clmem_stager *, clmem__alloc_for(sizeof *st, fn, "the stager", errcode_ret));
+    if (!st) return NULL;
     memset(st, 0, sizeof *st);
     clmem__mutex_init(&st->lock);
     clmem__mutex_init(&st->books);
@@ -15380,7 +15353,7 @@ static cl_int clmem__stager_transfer(clmem_stager *st, clmem_buffer buf, void *h
     unsigned long long ticket;
     const char *call = "";
     cl_int err;
-    if (!o) o = &clmem__copy_defaults;
+    o = clmem__copy_opts_or_none(o);
     if (CLMEM__CHECKS) {
         if (!st) return clmem__fail(CL_INVALID_VALUE, fn, "st is NULL");
         if ((o->given & CLMEM_GIVEN_REGION) || (o->region[0] | o->region[1] | o->region[2]))
@@ -15524,20 +15497,15 @@ CLMEM_API clmem_device_link *clmem_device_link_create(cl_command_queue src_queue
     unsigned i;
     cl_int err;
     if ((err = clmem__link_queues(fn, src_queue, dst_queue, &ctx, dev)) != CL_SUCCESS ||
-        (err = clmem__link_default_threshold(fn, dev[0], dev[1], &threshold)) != CL_SUCCESS) {
-        clmem__set_err(errcode_ret, err);
-        return NULL;
-    }
+        (err = clmem__link_default_threshold(fn, dev[0], dev[1], &threshold)) != CL_SUCCESS)
+        return CLMEM__CAST(clmem_device_link *, clmem__null_with(errcode_ret, err));
     if (slots == 1 || slots > CLMEM_DEVICE_LINK_MAX_SLOTS) {
         clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "slots %u: a link takes 0 (the default, %u) or 2..%u",
                                                 slots, CLMEM_DEVICE_LINK_DEFAULT_SLOTS, CLMEM_DEVICE_LINK_MAX_SLOTS));
         return NULL;
     }
-    l = CLMEM__CAST(clmem_device_link *, CLMEM_MALLOC(sizeof *l));
-    if (!l) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the link"));
-        return NULL;
-    }
+    l = CLMEM__CAST(clmem_device_link *, clmem__alloc_for(sizeof *l, fn, "the link", errcode_ret));
+    if (!l) return NULL;
     memset(l, 0, sizeof *l);
     clmem__mutex_init(&l->lock);
     l->slot_size = slot_size ? slot_size : CLMEM_DEVICE_LINK_DEFAULT_SLOT_SIZE;
@@ -15725,7 +15693,7 @@ static cl_int clmem__link_check(clmem_device_link *l, clmem_buffer dst, clmem_bu
 
 CLMEM_API cl_int clmem_device_link_copy_opts(clmem_device_link *l, clmem_buffer dst, clmem_buffer src,
                                              const clmem_copy_options *opts) {
-    const clmem_copy_options *o = opts ? opts : &clmem__copy_defaults;
+    const clmem_copy_options *o = clmem__copy_opts_or_none(opts);
     size_t count = 0;
     cl_int err;
     if (CLMEM__CHECKS && (err = clmem__link_check(l, dst, src, o)) != CL_SUCCESS) return err;

@@ -331,6 +331,22 @@ static inline void clmem__set_err(cl_int *errcode_ret, cl_int code) {
     if (errcode_ret) *errcode_ret = code;
 }
 
+/* clmem__null_with(errcode_ret, err): a constructor's failure exit: *errcode_ret = err
+   (where given), and NULL to return. */
+static inline void *clmem__null_with(cl_int *errcode_ret, cl_int err) {
+    clmem__set_err(errcode_ret, err);
+    return NULL;
+}
+
+/* clmem__alloc_for(size, fn, what, errcode_ret): size bytes of host memory, or NULL with
+   *errcode_ret (where given) = CL_OUT_OF_HOST_MEMORY and the message
+   "fn: out of host memory for <what>". */
+static inline void *clmem__alloc_for(size_t size, const char *fn, const char *what, cl_int *errcode_ret) {
+    void *p = CLMEM_MALLOC(size);
+    if (!p) clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for %s", what));
+    return p;
+}
+
 /* ---- arithmetic that cannot wrap ---- */
 static inline bool clmem__add_ok(size_t a, size_t b, size_t *out) {
     if (a > SIZE_MAX - b) return false;

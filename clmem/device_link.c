@@ -90,20 +90,15 @@ CLMEM_API clmem_device_link *clmem_device_link_create(cl_command_queue src_queue
     unsigned i;
     cl_int err;
     if ((err = clmem__link_queues(fn, src_queue, dst_queue, &ctx, dev)) != CL_SUCCESS ||
-        (err = clmem__link_default_threshold(fn, dev[0], dev[1], &threshold)) != CL_SUCCESS) {
-        clmem__set_err(errcode_ret, err);
-        return NULL;
-    }
+        (err = clmem__link_default_threshold(fn, dev[0], dev[1], &threshold)) != CL_SUCCESS)
+        return CLMEM__CAST(clmem_device_link *, clmem__null_with(errcode_ret, err));
     if (slots == 1 || slots > CLMEM_DEVICE_LINK_MAX_SLOTS) {
         clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "slots %u: a link takes 0 (the default, %u) or 2..%u",
                                                 slots, CLMEM_DEVICE_LINK_DEFAULT_SLOTS, CLMEM_DEVICE_LINK_MAX_SLOTS));
         return NULL;
     }
-    l = CLMEM__CAST(clmem_device_link *, CLMEM_MALLOC(sizeof *l));
-    if (!l) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the link"));
-        return NULL;
-    }
+    l = CLMEM__CAST(clmem_device_link *, clmem__alloc_for(sizeof *l, fn, "the link", errcode_ret));
+    if (!l) return NULL;
     memset(l, 0, sizeof *l);
     clmem__mutex_init(&l->lock);
     l->slot_size = slot_size ? slot_size : CLMEM_DEVICE_LINK_DEFAULT_SLOT_SIZE;
@@ -291,7 +286,7 @@ static cl_int clmem__link_check(clmem_device_link *l, clmem_buffer dst, clmem_bu
 
 CLMEM_API cl_int clmem_device_link_copy_opts(clmem_device_link *l, clmem_buffer dst, clmem_buffer src,
                                              const clmem_copy_options *opts) {
-    const clmem_copy_options *o = opts ? opts : &clmem__copy_defaults;
+    const clmem_copy_options *o = clmem__copy_opts_or_none(opts);
     size_t count = 0;
     cl_int err;
     if (CLMEM__CHECKS && (err = clmem__link_check(l, dst, src, o)) != CL_SUCCESS) return err;

@@ -301,6 +301,12 @@ static clmem_image clmem__image_empty(void) {
     return img;
 }
 
+/* an image constructor's failure exit: *errcode_ret = err (where given), the empty handle */
+static clmem_image clmem__image_failed(cl_int *errcode_ret, cl_int err) {
+    clmem__set_err(errcode_ret, err);
+    return clmem__image_empty();
+}
+
 /* clmem__image_fill_from_driver(img, &query): read type, format, extents and element
    size; on failure *query names the query that failed (CL_INVALID_MEM_OBJECT without a
    query: not an image). */
@@ -545,8 +551,7 @@ CLMEM_API clmem_image (clmem_create_image_opts)(cl_context context, cl_mem_flags
     clmem__set_err(errcode_ret, CL_SUCCESS);
     return img;
 fail:
-    clmem__set_err(errcode_ret, err);
-    return clmem__image_empty();
+    return clmem__image_failed(errcode_ret, err);
 }
 
 static cl_channel_type clmem__normalized_type(cl_channel_type t) {
@@ -684,8 +689,7 @@ CLMEM_API clmem_image (clmem_image_from_array_opts)(cl_context context, const vo
         return img;
     }
 fail:
-    clmem__set_err(errcode_ret, err);
-    return clmem__image_empty();
+    return clmem__image_failed(errcode_ret, err);
 }
 
 CLMEM_API clmem_image clmem_image_from_int_ptr(cl_mem mem, bool retain, cl_int *errcode_ret) {
@@ -708,13 +712,10 @@ CLMEM_API clmem_image clmem_image_from_int_ptr(cl_mem mem, bool retain, cl_int *
                               query);
         else /* a failed query keeps its code */
             err = clmem__fail(err, fn, "%s failed with %s (%d)", query, clmem_error_string(err), (int)err);
-        clmem__set_err(errcode_ret, err);
-        return clmem__image_empty();
+        return clmem__image_failed(errcode_ret, err);
     }
-    if (retain && (err = clRetainMemObject(mem)) != CL_SUCCESS) {
-        clmem__set_err(errcode_ret, clmem__cl_fail(err, fn, "clRetainMemObject"));
-        return clmem__image_empty();
-    }
+    if (retain && (err = clRetainMemObject(mem)) != CL_SUCCESS)
+        return clmem__image_failed(errcode_ret, clmem__cl_fail(err, fn, "clRetainMemObject"));
     clmem__set_err(errcode_ret, CL_SUCCESS);
     return img;
 }

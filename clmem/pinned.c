@@ -259,7 +259,7 @@ static const clmem__pool_backend clmem__pool_pinned_backend = {clmem__pool_pinne
 CLMEM_API clmem_pinned_pool *clmem_pinned_pool_create(cl_command_queue queue, cl_mem_flags flags,
                                                       unsigned leading_bits_in_bin_id, cl_int *errcode_ret) {
     static const char fn[] = "clmem_pinned_pool_create";
-    clmem__pinned_facts *f;
+    clmem__pinned_facts f;
     clmem__pool *p;
     cl_context ctx = NULL;
     cl_device_id dev = NULL;
@@ -267,24 +267,14 @@ CLMEM_API clmem_pinned_pool *clmem_pinned_pool_create(cl_command_queue queue, cl
     cl_mem_flags fl = 0;
     cl_int err;
     if ((err = clmem__pinned_queue_facts(fn, queue, &ctx, &dev, &max_alloc)) != CL_SUCCESS ||
-        (err = clmem__pinned_flags(fn, flags, &fl)) != CL_SUCCESS) {
-        clmem__set_err(errcode_ret, err);
-        return NULL;
-    }
-    f = CLMEM__CAST(clmem__pinned_facts *, CLMEM_MALLOC(sizeof *f));
-    if (!f) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the pool"));
-        return NULL;
-    }
-    f->queue = queue;
-    f->context = ctx;
-    f->flags = fl;
-    f->max_alloc = max_alloc;
-    p = clmem__pool_new(fn, leading_bits_in_bin_id, &clmem__pool_pinned_backend, f, ctx, errcode_ret);
-    if (!p) {
-        CLMEM_FREE(f);
-        return NULL;
-    }
+        (err = clmem__pinned_flags(fn, flags, &fl)) != CL_SUCCESS)
+        return CLMEM__CAST(clmem_pinned_pool *, clmem__null_with(errcode_ret, err));
+    f.queue = queue;
+    f.context = ctx;
+    f.flags = fl;
+    f.max_alloc = max_alloc;
+    p = clmem__pool_with_facts(fn, leading_bits_in_bin_id, &clmem__pool_pinned_backend, &f, sizeof f, ctx, errcode_ret);
+    if (!p) return NULL;
     clRetainCommandQueue(queue);
     p->flags = fl;
     return CLMEM__CAST(clmem_pinned_pool *, (void *)p);
@@ -299,7 +289,6 @@ CLMEM__INLINE clmem_pinned_allocation clmem__pinned_pool_allocate(clmem_pinned_p
     clmem__pool_block *blk = NULL;
     const clmem__pinned_facts *f;
     size_t asz;
-    cl_int err;
     memset(&a, 0, sizeof a);
     if (CLMEM__CHECKS && pool == NULL) {
         clmem__set_err(errcode_ret, clmem__pool_null(fn));
@@ -315,13 +304,8 @@ CLMEM__INLINE clmem_pinned_allocation clmem__pinned_pool_allocate(clmem_pinned_p
                                                 (unsigned long long)f->max_alloc));
         return a;
     }
-    if (on_queue && (err = clmem__pool_check_queue(&pool->core, queue, fn)) != CL_SUCCESS) {
-        clmem__set_err(errcode_ret, err);
+    if (clmem__pool_get_checked(&pool->core, size, on_queue, queue, fn, file, line, errcode_ret, &blk) != CL_SUCCESS)
         return a;
-    }
-    err = clmem__pool_get(&pool->core, size, queue, fn, file, line, &blk);
-    clmem__set_err(errcode_ret, err);
-    if (err != CL_SUCCESS) return a;
     return clmem__pinned_handle(blk, size);
 }
 

@@ -124,11 +124,8 @@ static void clmem__cl_free(void *user, cl_mem mem) {
 
 static clmem_allocator *clmem__allocator_new(const clmem_allocator_ops *ops, void *user, cl_context context,
                                              cl_mem_flags flags, cl_int *errcode_ret, const char *fn) {
-    clmem_allocator *a = CLMEM__CAST(clmem_allocator *, CLMEM_MALLOC(sizeof *a));
-    if (!a) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the allocator"));
-        return NULL;
-    }
+    clmem_allocator *a = CLMEM__CAST(clmem_allocator *, clmem__alloc_for(sizeof *a, fn, "the allocator", errcode_ret));
+    if (!a) return NULL;
     memset(a, 0, sizeof *a);
     a->ops = *ops;
     a->user = user ? user : a;
@@ -171,10 +168,8 @@ CLMEM_API clmem_allocator *clmem_deferred_allocator_create(cl_context context, c
         clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL"));
         return NULL;
     }
-    if ((err = clmem__check_allocator_flags(fn, flags)) != CL_SUCCESS) {
-        clmem__set_err(errcode_ret, err);
-        return NULL;
-    }
+    if ((err = clmem__check_allocator_flags(fn, flags)) != CL_SUCCESS)
+        return CLMEM__CAST(clmem_allocator *, clmem__null_with(errcode_ret, err));
     a = clmem__allocator_new(&ops, NULL, context, flags ? flags : CL_MEM_READ_WRITE, errcode_ret, fn);
     if (a) {
         clRetainContext(context);
@@ -190,18 +185,12 @@ CLMEM_API clmem_allocator *clmem_immediate_allocator_create(cl_command_queue que
     clmem_allocator *a;
     cl_context ctx = NULL;
     cl_int err;
-    if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) {
-        clmem__set_err(errcode_ret, err);
-        return NULL;
-    }
-    if ((err = clmem__check_allocator_flags(fn, flags)) != CL_SUCCESS) {
-        clmem__set_err(errcode_ret, err);
-        return NULL;
-    }
-    if ((err = clmem__queue_context_of(fn, queue, &ctx)) != CL_SUCCESS) {
-        clmem__set_err(errcode_ret, err);
-        return NULL;
-    }
+    if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS)
+        return CLMEM__CAST(clmem_allocator *, clmem__null_with(errcode_ret, err));
+    if ((err = clmem__check_allocator_flags(fn, flags)) != CL_SUCCESS)
+        return CLMEM__CAST(clmem_allocator *, clmem__null_with(errcode_ret, err));
+    if ((err = clmem__queue_context_of(fn, queue, &ctx)) != CL_SUCCESS)
+        return CLMEM__CAST(clmem_allocator *, clmem__null_with(errcode_ret, err));
     a = clmem__allocator_new(&ops, NULL, ctx, flags ? flags : CL_MEM_READ_WRITE, errcode_ret, fn);
     if (a) {
         clRetainContext(ctx);
@@ -295,16 +284,10 @@ CLMEM_API clmem_svm_allocator *clmem_svm_allocator_create(cl_context context, cl
            allocation from it accepts too */
         cl_int err = clmem__svm_check_args(fn, context, alignment, flags, queue);
         if (err == CL_SUCCESS && CLMEM__CHECKS) err = clmem__svm_check_devices(fn, context, 0, alignment, flags);
-        if (err != CL_SUCCESS) {
-            clmem__set_err(errcode_ret, err);
-            return NULL;
-        }
+        if (err != CL_SUCCESS) return CLMEM__CAST(clmem_svm_allocator *, clmem__null_with(errcode_ret, err));
     }
-    a = CLMEM__CAST(clmem_svm_allocator *, CLMEM_MALLOC(sizeof *a));
-    if (!a) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the allocator"));
-        return NULL;
-    }
+    a = CLMEM__CAST(clmem_svm_allocator *, clmem__alloc_for(sizeof *a, fn, "the allocator", errcode_ret));
+    if (!a) return NULL;
     a->context = context;
     a->alignment = alignment;
     a->flags = flags ? flags : CL_MEM_READ_WRITE;
@@ -926,6 +909,19 @@ static clmem__pool *clmem__pool_over(const char *fn, const void *allocator, void
         return NULL;
     }
     return clmem__pool_new(fn, L, be, user, context, errcode_ret);
+}
+
+/* a pool over a copy of its backend's facts (size bytes at facts; the pinned and USM
+   pools): the pool owns the copy, which the backend's destroy frees */
+static clmem__pool *clmem__pool_with_facts(const char *fn, unsigned L, const clmem__pool_backend *be, const void *facts,
+                                           size_t size, cl_context context, cl_int *errcode_ret) {
+    clmem__pool *p;
+    void *copy = clmem__alloc_for(size, fn, "the pool", errcode_ret);
+    if (!copy) return NULL;
+    memcpy(copy, facts, size);
+    p = clmem__pool_new(fn, L, be, copy, context, errcode_ret);
+    if (!p) CLMEM_FREE(copy);
+    return p;
 }
 
 /* without a lock: a fresh block's memory of asz bytes, within the limit */
@@ -1655,27 +1651,31 @@ static inline clmem_buffer clmem__pool_handle(const clmem__pool *p, const clmem_
     return b;
 }
 
+/* clmem__pool_get_checked(p, size, on_queue, queue, ..., errcode_ret, &blk): a kind's allocate
+   up to its handle: for a block on a queue (on_queue) the queue's checks, then
+   clmem__pool_get; the code is also set in *errcode_ret. Always inlined (the fast path). */
+CLMEM__INLINE cl_int clmem__pool_get_checked(clmem__pool *p, size_t size, bool on_queue, cl_command_queue queue,
+                                             const char *fn, const char *file, int line, cl_int *errcode_ret,
+                                             clmem__pool_block **blk) {
+    cl_int err = on_queue ? clmem__pool_check_queue(p, queue, fn) : CL_SUCCESS;
+    if (err == CL_SUCCESS) err = clmem__pool_get(p, size, queue, fn, file, line, blk);
+    clmem__set_err(errcode_ret, err);
+    return err;
+}
+
 /* queue: the queue the block is for (on_queue), or NULL for the host. Always inlined:
    the plain allocate is then the fast path alone (bench/pool_bench.c) */
 CLMEM__INLINE clmem_buffer clmem__memory_pool_allocate(clmem_memory_pool *pool, size_t size, bool on_queue,
                                                        cl_command_queue queue, cl_int *errcode_ret, const char *fn,
                                                        const char *file, int line) {
-    clmem__pool *p;
     clmem__pool_block *blk = NULL;
-    cl_int err;
     if (CLMEM__CHECKS && pool == NULL) {
         clmem__set_err(errcode_ret, clmem__pool_null(fn));
         return clmem__buffer_empty();
     }
-    p = &pool->core;
-    if (on_queue && (err = clmem__pool_check_queue(p, queue, fn)) != CL_SUCCESS) {
-        clmem__set_err(errcode_ret, err);
+    if (clmem__pool_get_checked(&pool->core, size, on_queue, queue, fn, file, line, errcode_ret, &blk) != CL_SUCCESS)
         return clmem__buffer_empty();
-    }
-    err = clmem__pool_get(p, size, queue, fn, file, line, &blk);
-    clmem__set_err(errcode_ret, err);
-    if (err != CL_SUCCESS) return clmem__buffer_empty();
-    return clmem__pool_handle(p, blk, size);
+    return clmem__pool_handle(&pool->core, blk, size);
 }
 
 CLMEM__POOL_ALLOCATE(memory_pool, clmem_buffer, clmem__memory_pool_allocate)

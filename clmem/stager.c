@@ -202,10 +202,8 @@ CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_
     cl_int err;
     unsigned i;
     if ((err = clmem__pinned_queue_facts(fn, queue, &ctx, &dev, &max_alloc)) != CL_SUCCESS ||
-        (err = clmem__staging_pays(fn, dev, &pays)) != CL_SUCCESS) {
-        clmem__set_err(errcode_ret, err);
-        return NULL;
-    }
+        (err = clmem__staging_pays(fn, dev, &pays)) != CL_SUCCESS)
+        return CLMEM__CAST(clmem_stager *, clmem__null_with(errcode_ret, err));
     if (slot_size == 0) slot_size = CLMEM_STAGER_DEFAULT_SLOT_SIZE;
     if (slots == 0) slots = CLMEM_STAGER_DEFAULT_SLOTS;
     if (threads == 0) threads = CLMEM_STAGER_DEFAULT_THREADS;
@@ -219,15 +217,10 @@ CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_
                                                 threads, CLMEM_STAGER_MAX_THREADS, CLMEM_STAGER_DEFAULT_THREADS));
         return NULL;
     }
-    if (CLMEM__CHECKS && (err = clmem__check_max_alloc(fn, dev, "slot_size", slot_size, max_alloc)) != CL_SUCCESS) {
-        clmem__set_err(errcode_ret, err);
-        return NULL;
-    }
-    st = CLMEM__CAST(clmem_stager *, CLMEM_MALLOC(sizeof *st));
-    if (!st) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the stager"));
-        return NULL;
-    }
+    if (CLMEM__CHECKS && (err = clmem__check_max_alloc(fn, dev, "slot_size", slot_size, max_alloc)) != CL_SUCCESS)
+        return CLMEM__CAST(clmem_stager *, clmem__null_with(errcode_ret, err));
+    st = CLMEM__CAST(clmem_stager *, clmem__alloc_for(sizeof *st, fn, "the stager", errcode_ret));
+    if (!st) return NULL;
     memset(st, 0, sizeof *st);
     clmem__mutex_init(&st->lock);
     clmem__mutex_init(&st->books);
@@ -595,7 +588,7 @@ static cl_int clmem__stager_transfer(clmem_stager *st, clmem_buffer buf, void *h
     unsigned long long ticket;
     const char *call = "";
     cl_int err;
-    if (!o) o = &clmem__copy_defaults;
+    o = clmem__copy_opts_or_none(o);
     if (CLMEM__CHECKS) {
         if (!st) return clmem__fail(CL_INVALID_VALUE, fn, "st is NULL");
         if ((o->given & CLMEM_GIVEN_REGION) || (o->region[0] | o->region[1] | o->region[2]))

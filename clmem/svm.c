@@ -333,11 +333,8 @@ static clmem_svm_allocation clmem__svm_alloc(const char *fn, cl_context ctx, siz
         clmem__set_err(errcode_ret, err);
         return a;
     }
-    rec = CLMEM__CAST(clmem__svm_rec *, CLMEM_MALLOC(sizeof *rec));
-    if (!rec) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the allocation record"));
-        return a;
-    }
+    rec = CLMEM__CAST(clmem__svm_rec *, clmem__alloc_for(sizeof *rec, fn, "the allocation record", errcode_ret));
+    if (!rec) return a;
     rec->kind = CLMEM__SVM_ALLOCATION;
     rec->size = size;
     rec->flags = flags;

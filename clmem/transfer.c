@@ -4,6 +4,16 @@
 #include "transfer.h"
 
 static const clmem_copy_options clmem__copy_defaults = CLMEM_OPTIONS_INIT;
+/* the options a copy runs with: the caller's, or the defaults for NULL */
+static const clmem_copy_options *clmem__copy_opts_or_none(const clmem_copy_options *opts) {
+    return opts ? opts : &clmem__copy_defaults;
+}
+/* clmem__copy_opts_made(fn, &opts): *opts defaulted (clmem__copy_opts_or_none), then
+   clmem__check_made on it */
+static cl_int clmem__copy_opts_made(const char *fn, const clmem_copy_options **opts) {
+    *opts = clmem__copy_opts_or_none(*opts);
+    return clmem__check_made(fn, (*opts)->given);
+}
 #define CLMEM__COPY "clmem_enqueue_copy"
 
 /* Host transfers block unless .is_blocking was written and is false (memobj.h). */
@@ -312,7 +322,7 @@ static cl_int clmem__host_transfer(cl_command_queue queue, clmem_buffer buf, voi
                                    const clmem_copy_options *o) {
     clmem__host_plan p;
     cl_int err;
-    if (!o) o = &clmem__copy_defaults;
+    o = clmem__copy_opts_or_none(o);
     if ((err = clmem__host_plan_make(CLMEM__COPY, queue, NULL, buf, host, write, o, &p)) != CL_SUCCESS) return err;
     return clmem__host_plan_run(queue, buf, host, &p, o->wait_for, o->num_wait_for, o->event);
 }
@@ -442,7 +452,7 @@ CLMEM_API cl_int clmem__copy_buffer_from_buffer(cl_command_queue queue, clmem_bu
     bool rect;
     cl_int err;
     cl_event own = NULL;
-    if (!o) o = &clmem__copy_defaults;
+    o = clmem__copy_opts_or_none(o);
     if (CLMEM__CHECKS) {
         if ((err = clmem__check_common(queue, o)) != CL_SUCCESS) return err;
         if ((err = clmem__check_buffer("dst", dst)) != CL_SUCCESS || (err = clmem__check_buffer("src", src)) != CL_SUCCESS)
@@ -479,7 +489,7 @@ CLMEM_API cl_int clmem_enqueue_copy_buffer_p2p_amd_opts(cl_platform_id platform,
     clmem__p2p_fn p2p;
     cl_int err;
     size_t size;
-    if (!o) o = &clmem__copy_defaults;
+    o = clmem__copy_opts_or_none(o);
     if (CLMEM__CHECKS) {
         if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
         if ((err = clmem__check_made(fn, o->given)) != CL_SUCCESS) return err;

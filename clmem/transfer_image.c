@@ -135,11 +135,6 @@ static cl_int clmem__ret(cl_int err, const char *call) {
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, clmem__copy_fn, call);
 }
 
-static const clmem_copy_options *clmem__copy_opts_or_none(const clmem_copy_options *opts) {
-    static const clmem_copy_options none = CLMEM_OPTIONS_INIT;
-    return opts ? opts : &none;
-}
-
 /* clmem__image_host(queue, img, host, write, o): image <-> host, both directions: the
    image's own checks, then the host-transfer plan's rules (transfer.c; the context was
    checked with the image), then the region and the host layout. */

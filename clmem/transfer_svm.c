@@ -59,13 +59,11 @@ static cl_int clmem__ptr_copy_extent(const char *fn, void *dst, size_t dst_size,
    for messages. Host sides are tags whose size is .host_size. */
 static cl_int clmem__svm_copy(const char *fn, cl_command_queue queue, clmem_svm dst, const char *dst_what, clmem_svm src,
                               const char *src_what, const clmem_copy_options *opts) {
-    static const clmem_copy_options none = CLMEM_OPTIONS_INIT;
     size_t n = 0;
     char *d = NULL;
     const char *s = NULL;
     cl_int err;
-    if (!opts) opts = &none;
-    if ((err = clmem__check_made(fn, opts->given)) != CL_SUCCESS) return err;
+    if ((err = clmem__copy_opts_made(fn, &opts)) != CL_SUCCESS) return err;
     if ((err = clmem__svm_check_enqueue(fn, queue, opts->wait_for, opts->num_wait_for, dst, dst_what)) != CL_SUCCESS)
         return err;
     if ((err = clmem__svm_check_enqueue(fn, queue, NULL, 0, src, src_what)) != CL_SUCCESS) return err;

@@ -7,14 +7,12 @@
 static cl_int clmem__usm_copy(cl_command_queue queue, clmem_usm dst, const char *dst_what, clmem_usm src,
                               const char *src_what, const clmem_copy_options *opts) {
     static const char fn[] = "clmem_enqueue_copy";
-    static const clmem_copy_options none = CLMEM_OPTIONS_INIT;
     const clmem__usm_fns *fns = NULL;
     size_t n = 0;
     char *d = NULL;
     const char *s = NULL;
     cl_int err;
-    if (!opts) opts = &none;
-    if ((err = clmem__check_made(fn, opts->given)) != CL_SUCCESS) return err;
+    if ((err = clmem__copy_opts_made(fn, &opts)) != CL_SUCCESS) return err;
     if ((err = clmem__usm_check_enqueue(fn, queue, opts->wait_for, opts->num_wait_for, dst, dst_what)) != CL_SUCCESS ||
         (err = clmem__usm_check_enqueue(fn, queue, NULL, 0, src, src_what)) != CL_SUCCESS ||
         (err = clmem__ptr_copy_extent(fn, dst.ptr, dst.size, dst_what, src.ptr, src.size, src_what, opts, &d, &s, &n)) !=

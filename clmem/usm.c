@@ -371,11 +371,8 @@ CLMEM_API clmem_usm_allocation clmem_usm_allocation_create(cl_context context, c
         clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_BUFFER_SIZE, fn, "size is 0"));
         return a;
     }
-    rec = CLMEM__CAST(clmem__usm_rec *, CLMEM_MALLOC(sizeof *rec));
-    if (!rec) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the allocation record"));
-        return a;
-    }
+    rec = CLMEM__CAST(clmem__usm_rec *, clmem__alloc_for(sizeof *rec, fn, "the allocation record", errcode_ret));
+    if (!rec) return a;
     rec->ptr = clmem__usm_make(fns, context, device, type, properties, size, alignment, &err);
     if (!rec->ptr) {
         CLMEM_FREE(rec);

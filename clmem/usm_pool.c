@@ -42,28 +42,18 @@ CLMEM_API clmem_usm_pool *clmem_usm_pool_create(cl_context context, cl_device_id
                                                 unsigned leading_bits_in_bin_id, cl_int *errcode_ret) {
     static const char fn[] = "clmem_usm_pool_create";
     const clmem__usm_fns *fns = NULL;
-    clmem__usm_facts *f;
+    clmem__usm_facts f;
     clmem__pool *p;
     cl_int err;
-    if ((err = clmem__usm_check_alloc(fn, context, device, type, alignment, &fns)) != CL_SUCCESS) {
-        clmem__set_err(errcode_ret, err);
-        return NULL;
-    }
-    f = CLMEM__CAST(clmem__usm_facts *, CLMEM_MALLOC(sizeof *f));
-    if (!f) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the pool"));
-        return NULL;
-    }
-    f->context = context;
-    f->device = device;
-    f->type = type;
-    f->alignment = alignment;
-    f->fns = fns;
-    p = clmem__pool_new(fn, leading_bits_in_bin_id, &clmem__pool_usm_backend, f, context, errcode_ret);
-    if (!p) {
-        CLMEM_FREE(f);
-        return NULL;
-    }
+    if ((err = clmem__usm_check_alloc(fn, context, device, type, alignment, &fns)) != CL_SUCCESS)
+        return CLMEM__CAST(clmem_usm_pool *, clmem__null_with(errcode_ret, err));
+    f.context = context;
+    f.device = device;
+    f.type = type;
+    f.alignment = alignment;
+    f.fns = fns;
+    p = clmem__pool_with_facts(fn, leading_bits_in_bin_id, &clmem__pool_usm_backend, &f, sizeof f, context, errcode_ret);
+    if (!p) return NULL;
     clRetainContext(context);
     return CLMEM__CAST(clmem_usm_pool *, (void *)p);
 }
@@ -80,18 +70,12 @@ static clmem_pooled_usm clmem__usm_pool_allocate(clmem_usm_pool *pool, size_t si
                                                  const char *file, int line) {
     clmem_pooled_usm r = clmem__pooled_usm_empty();
     clmem__pool_block *blk = NULL;
-    cl_int err;
     if (CLMEM__CHECKS && pool == NULL) {
         clmem__set_err(errcode_ret, clmem__pool_null(fn));
         return r;
     }
-    if (on_queue && (err = clmem__pool_check_queue(&pool->core, queue, fn)) != CL_SUCCESS) {
-        clmem__set_err(errcode_ret, err);
+    if (clmem__pool_get_checked(&pool->core, size, on_queue, queue, fn, file, line, errcode_ret, &blk) != CL_SUCCESS)
         return r;
-    }
-    err = clmem__pool_get(&pool->core, size, queue, fn, file, line, &blk);
-    clmem__set_err(errcode_ret, err);
-    if (err != CL_SUCCESS) return r;
     r.usm.ptr = blk->ptr;
     r.usm.size = size;
     r.usm.type = CLMEM__CAST(const clmem__usm_facts *, pool->core.user)->type;
