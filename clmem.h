@@ -6320,6 +6320,38 @@ static inline void *clmem__null_with(cl_int *errcode_ret, cl_int err) {
     return NULL;
 }
 
+/* clmem__queue_follow(fn, &held, queue, old_call, new_call): memory bound to *held
+   moves to queue: queue waits (a marker) for everything enqueued in *held so far, then
+   holds a reference in its place (old_call, new_call: how a failed marker in each
+   queue is named). Returns CL_SUCCESS, or the failed marker's code with a message. */
+static inline cl_int clmem__queue_follow(const char *fn, cl_command_queue *held, cl_command_queue queue,
+                                         const char *old_call, const char *new_call) {
+    if (*held) {
+        cl_event ev = NULL;
+        cl_int err = clEnqueueMarkerWithWaitList(*held, 0, NULL, &ev);
+        if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, old_call);
+        err = clEnqueueMarkerWithWaitList(queue, 1, &ev, NULL);
+        clReleaseEvent(ev);
+        if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, new_call);
+        clReleaseCommandQueue(*held);
+    }
+    clRetainCommandQueue(queue);
+    *held = queue;
+    return CL_SUCCESS;
+}
+
+/* clmem__queue_unbind(fn, &held): memory bound to *held is bound to no queue: what
+   *held has enqueued completes (clFinish), then its reference goes. Returns
+   CL_SUCCESS (also when *held is NULL), or clFinish's code with a message. */
+static inline cl_int clmem__queue_unbind(const char *fn, cl_command_queue *held) {
+    cl_int err;
+    if (!*held) return CL_SUCCESS;
+    if ((err = clFinish(*held)) != CL_SUCCESS) return clmem__cl_fail(err, fn, "clFinish");
+    clReleaseCommandQueue(*held);
+    *held = NULL;
+    return CL_SUCCESS;
+}
+
 /* clmem__alloc_for(size, fn, what, errcode_ret): size bytes of host memory, or NULL with
    *errcode_ret (where given) = CL_OUT_OF_HOST_MEMORY and the message
    "fn: out of host memory for <what>". */
@@ -7050,6 +7082,17 @@ static cl_int clmem__check_alloc_size(const char *fn, cl_context ctx, size_t siz
     }
     CLMEM_FREE(devs);
     return result;
+}
+
+/* clmem__check_pooled_ptr(fn, what, kind, record, generation, ptr): a pooled pointer
+   handle (kind "SVM" or "USM") must still be handed out: CL_SUCCESS, or
+   CL_INVALID_VALUE with a message when it is a stale copy (clmem__handout_stale). */
+static cl_int clmem__check_pooled_ptr(const char *fn, const char *what, const char *kind, const void *record,
+                                      uint64_t generation, const void *ptr) {
+    if (!clmem__handout_stale(record, generation)) return CL_SUCCESS;
+    return clmem__fail(CL_INVALID_VALUE, fn,
+                       "%s (%s pointer %p) is a stale pooled %s handle: its block was released to its pool "
+                       "(it may belong to another owner now)", what, kind, clmem__unconst(ptr), kind);
 }
 
 static clmem_buffer clmem__buffer_empty(void) {
@@ -8718,13 +8761,7 @@ static void clmem__svm_reg_remove(uint64_t id) { clmem__reg_remove(&clmem__svm_r
 static cl_int clmem__svm_check_live(const char *fn, const char *what, clmem_svm svm, cl_context *ctx) {
     clmem__svm_rec *rec;
     *ctx = NULL;
-    if (svm.pool) {
-        if (clmem__handout_stale(svm.pool, svm.generation))
-            return clmem__fail(CL_INVALID_VALUE, fn,
-                               "%s (SVM pointer %p) is a stale pooled SVM handle: its block was released to its pool "
-                               "(it may belong to another owner now)", what, svm.ptr);
-        return CL_SUCCESS;
-    }
+    if (svm.pool) return clmem__check_pooled_ptr(fn, what, "SVM", svm.pool, svm.generation, svm.ptr);
     if (svm.generation == 0) return CL_SUCCESS;
     rec = clmem__svm_reg_find(svm.generation, CLMEM__SVM_ALLOCATION);
     if (!rec)
@@ -9154,19 +9191,8 @@ CLMEM_API cl_int clmem_svm_allocation_bind_to_queue(clmem_svm_allocation a, cl_c
     if (!rec) return err;
     if ((err = clmem__svm_check_bind_queue(fn, queue, rec->context)) != CL_SUCCESS) return err;
     if (rec->queue == queue) return CL_SUCCESS;
-    if (rec->queue) {
-        /* the new queue waits for everything already enqueued in the old one */
-        cl_event ev = NULL;
-        err = clEnqueueMarkerWithWaitList(rec->queue, 0, NULL, &ev);
-        if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clEnqueueMarkerWithWaitList (old queue)");
-        err = clEnqueueMarkerWithWaitList(queue, 1, &ev, NULL);
-        clReleaseEvent(ev);
-        if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clEnqueueMarkerWithWaitList (new queue)");
-        clReleaseCommandQueue(rec->queue);
-    }
-    clRetainCommandQueue(queue);
-    rec->queue = queue;
-    return CL_SUCCESS;
+    return clmem__queue_follow(fn, &rec->queue, queue, "clEnqueueMarkerWithWaitList (old queue)",
+                               "clEnqueueMarkerWithWaitList (new queue)");
 }
 
 CLMEM_API cl_int clmem_svm_allocation_unbind_from_queue(clmem_svm_allocation a) {
@@ -9174,12 +9200,8 @@ CLMEM_API cl_int clmem_svm_allocation_unbind_from_queue(clmem_svm_allocation a) 
     clmem__svm_rec *rec;
     cl_int err;
     rec = clmem__svm_live_allocation(fn, a, &err);
-    if (!rec || !rec->queue) return err;
-    err = clFinish(rec->queue);
-    if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clFinish");
-    clReleaseCommandQueue(rec->queue);
-    rec->queue = NULL;
-    return CL_SUCCESS;
+    if (!rec) return err;
+    return clmem__queue_unbind(fn, &rec->queue);
 }
 
 CLMEM_API cl_command_queue clmem_svm_allocation_queue(clmem_svm_allocation a) {
@@ -9963,13 +9985,7 @@ enum { CLMEM__USM_ALLOCATION = 1 };
    where its owner is known (an allocation, a pooled block), memory still allocated. */
 static cl_int clmem__usm_check_live(const char *fn, const char *what, clmem_usm usm) {
     if (!usm.ptr) return clmem__fail(CL_INVALID_VALUE, fn, "%s is NULL (an empty USM handle or a NULL pointer)", what);
-    if (usm.pool) {
-        if (clmem__handout_stale(usm.pool, usm.generation))
-            return clmem__fail(CL_INVALID_VALUE, fn,
-                               "%s (USM pointer %p) is a stale pooled USM handle: its block was released to its pool "
-                               "(it may belong to another owner now)", what, usm.ptr);
-        return CL_SUCCESS;
-    }
+    if (usm.pool) return clmem__check_pooled_ptr(fn, what, "USM", usm.pool, usm.generation, usm.ptr);
     if (usm.generation && !clmem__reg_find(&clmem__usm_reg, usm.generation, CLMEM__USM_ALLOCATION, false))
         return clmem__fail(CL_INVALID_VALUE, fn, "%s (USM pointer %p) belongs to an allocation that was released", what,
                            usm.ptr);
@@ -12494,47 +12510,45 @@ static cl_int clmem__check_allocator_flags(const char *fn, cl_mem_flags flags) {
     return CL_SUCCESS;
 }
 
+/* clmem's own allocators over a context (deferred: queue NULL) or a queue's context
+   (immediate), the context or queue already checked: flags checked, then (immediate)
+   the queue's context; the allocator holds the context and the queue. */
+static clmem_allocator *clmem__own_allocator_new(const char *fn, const clmem_allocator_ops *ops, cl_context context,
+                                                 cl_command_queue queue, cl_mem_flags flags, cl_int *errcode_ret) {
+    clmem_allocator *a;
+    cl_int err;
+    if ((err = clmem__check_allocator_flags(fn, flags)) != CL_SUCCESS ||
+        (queue && (err = clmem__queue_context_of(fn, queue, &context)) != CL_SUCCESS))
+        return CLMEM__CAST(clmem_allocator *, clmem__null_with(errcode_ret, err));
+    a = clmem__allocator_new(ops, NULL, context, flags ? flags : CL_MEM_READ_WRITE, errcode_ret, fn);
+    if (a) {
+        clRetainContext(context);
+        if (queue) clRetainCommandQueue(queue);
+        a->owns_context = true;
+        a->queue = queue;
+    }
+    return a;
+}
+
 CLMEM_API clmem_allocator *clmem_deferred_allocator_create(cl_context context, cl_mem_flags flags,
                                                            cl_int *errcode_ret) {
     static const char fn[] = "clmem_deferred_allocator_create";
-    clmem_allocator_ops ops = {clmem__deferred_allocate, clmem__cl_free, NULL, NULL, true};
-    clmem_allocator *a;
-    cl_int err;
+    static const clmem_allocator_ops ops = {clmem__deferred_allocate, clmem__cl_free, NULL, NULL, true};
     if (CLMEM__CHECKS && context == NULL) {
         clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL"));
         return NULL;
     }
-    if ((err = clmem__check_allocator_flags(fn, flags)) != CL_SUCCESS)
-        return CLMEM__CAST(clmem_allocator *, clmem__null_with(errcode_ret, err));
-    a = clmem__allocator_new(&ops, NULL, context, flags ? flags : CL_MEM_READ_WRITE, errcode_ret, fn);
-    if (a) {
-        clRetainContext(context);
-        a->owns_context = true;
-    }
-    return a;
+    return clmem__own_allocator_new(fn, &ops, context, NULL, flags, errcode_ret);
 }
 
 CLMEM_API clmem_allocator *clmem_immediate_allocator_create(cl_command_queue queue, cl_mem_flags flags,
                                                             cl_int *errcode_ret) {
     static const char fn[] = "clmem_immediate_allocator_create";
-    clmem_allocator_ops ops = {clmem__immediate_allocate, clmem__cl_free, NULL, NULL, false};
-    clmem_allocator *a;
-    cl_context ctx = NULL;
+    static const clmem_allocator_ops ops = {clmem__immediate_allocate, clmem__cl_free, NULL, NULL, false};
     cl_int err;
     if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS)
         return CLMEM__CAST(clmem_allocator *, clmem__null_with(errcode_ret, err));
-    if ((err = clmem__check_allocator_flags(fn, flags)) != CL_SUCCESS)
-        return CLMEM__CAST(clmem_allocator *, clmem__null_with(errcode_ret, err));
-    if ((err = clmem__queue_context_of(fn, queue, &ctx)) != CL_SUCCESS)
-        return CLMEM__CAST(clmem_allocator *, clmem__null_with(errcode_ret, err));
-    a = clmem__allocator_new(&ops, NULL, ctx, flags ? flags : CL_MEM_READ_WRITE, errcode_ret, fn);
-    if (a) {
-        clRetainContext(ctx);
-        clRetainCommandQueue(queue);
-        a->owns_context = true;
-        a->queue = queue;
-    }
-    return a;
+    return clmem__own_allocator_new(fn, &ops, NULL, queue, flags, errcode_ret);
 }
 
 CLMEM_API clmem_buffer clmem_allocator_allocate(clmem_allocator *alloc, size_t size, cl_int *errcode_ret) {
@@ -13857,6 +13871,21 @@ static clmem__pool_block *clmem__pool_live(void *block, uint64_t gen) {
     return blk;
 }
 
+/* clmem__pool_of_live(block, gen, be): the pool of a handle's block while the handle is
+   live, the pool is of backend be and not released; NULL otherwise */
+static clmem__pool *clmem__pool_of_live(void *block, uint64_t gen, const clmem__pool_backend *be) {
+    clmem__pool_block *blk = clmem__pool_live(block, gen);
+    clmem__pool *p;
+    bool released;
+    if (!blk) return NULL;
+    p = blk->pool;
+    if (p->be != be) return NULL;
+    clmem__pool_lock(&p->lock);
+    released = p->released;
+    clmem__pool_unlock(&p->lock);
+    return released ? NULL : p;
+}
+
 /* before a release on `queue` (clmem_*_enqueue_release): the queue must be valid and
    of the pool's context, and whether it runs out of order is read here (a failed
    query is its code). Nothing to check for a stale handle (the release reports it)
@@ -14039,16 +14068,9 @@ CLMEM_API cl_int clmem_pooled_buffer_enqueue_release(clmem_buffer *buf, cl_comma
 }
 
 CLMEM_API clmem_memory_pool *clmem_pooled_buffer_pool(clmem_buffer buf) {
-    clmem__pool_block *blk = clmem__pool_live(buf.pool, buf.generation);
-    clmem__pool *p;
-    bool released;
-    if (!blk || !buf.mem) return NULL;
-    p = blk->pool;
-    if (p->be != &clmem__pool_buffer_backend) return NULL;
-    clmem__pool_lock(&p->lock);
-    released = p->released;
-    clmem__pool_unlock(&p->lock);
-    return released ? NULL : CLMEM__CAST(clmem_memory_pool *, (void *)p);
+    if (!buf.mem) return NULL;
+    return CLMEM__CAST(clmem_memory_pool *,
+                       (void *)clmem__pool_of_live(buf.pool, buf.generation, &clmem__pool_buffer_backend));
 }
 
 #define CLMEM__POOL_GETTER(kind, name, what)                     \
@@ -14274,17 +14296,9 @@ static cl_int clmem__pooled_svm_bind(clmem_pooled_svm p, cl_command_queue queue,
     if ((err = clmem__pool_check_queue(blk->pool, queue, fn)) != CL_SUCCESS ||
         (err = clmem__check_in_order(fn, queue, "pooled SVM is ordered by its queue")) != CL_SUCCESS)
         return err;
-    if (blk->queue) {
-        cl_event ev = NULL;
-        err = clEnqueueMarkerWithWaitList(blk->queue, 0, NULL, &ev);
-        if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clEnqueueMarkerWithWaitList");
-        err = clEnqueueMarkerWithWaitList(queue, 1, &ev, NULL);
-        clReleaseEvent(ev);
-        if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clEnqueueMarkerWithWaitList");
-        clReleaseCommandQueue(blk->queue);
-    }
-    clRetainCommandQueue(queue);
-    blk->queue = queue;
+    if ((err = clmem__queue_follow(fn, &blk->queue, queue, "clEnqueueMarkerWithWaitList",
+                                   "clEnqueueMarkerWithWaitList")) != CL_SUCCESS)
+        return err;
     blk->ooo = false;
     return CL_SUCCESS;
 }
@@ -14298,12 +14312,7 @@ CLMEM_API cl_int clmem_pooled_svm_unbind_from_queue(clmem_pooled_svm p) {
     clmem__pool_block *blk = NULL;
     cl_int err;
     if ((err = clmem__pooled_svm_check(p, fn, &blk)) != CL_SUCCESS) return err;
-    if (!blk->queue) return CL_SUCCESS;
-    err = clFinish(blk->queue);
-    if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clFinish");
-    clReleaseCommandQueue(blk->queue);
-    blk->queue = NULL;
-    return CL_SUCCESS;
+    return clmem__queue_unbind(fn, &blk->queue);
 }
 
 CLMEM_API cl_command_queue clmem_pooled_svm_queue(clmem_pooled_svm p) {
@@ -14312,16 +14321,7 @@ CLMEM_API cl_command_queue clmem_pooled_svm_queue(clmem_pooled_svm p) {
 }
 
 CLMEM_API clmem_svm_pool *clmem_pooled_svm_pool(clmem_pooled_svm p) {
-    clmem__pool_block *blk = clmem__pool_live(p.svm.pool, p.svm.generation);
-    clmem__pool *pool;
-    bool released;
-    if (!blk) return NULL;
-    pool = blk->pool;
-    if (pool->be != &clmem__pool_svm_backend) return NULL;
-    clmem__pool_lock(&pool->lock);
-    released = pool->released;
-    clmem__pool_unlock(&pool->lock);
-    return released ? NULL : CLMEM__CAST(clmem_svm_pool *, (void *)pool);
+    return CLMEM__CAST(clmem_svm_pool *, (void *)clmem__pool_of_live(p.svm.pool, p.svm.generation, &clmem__pool_svm_backend));
 }
 
 CLMEM_API cl_int clmem_pooled_svm_enqueue_release(clmem_pooled_svm *p, cl_command_queue queue) {
@@ -14486,6 +14486,26 @@ static cl_int clmem__pinned_queue_facts(const char *fn, cl_command_queue queue, 
     return CL_SUCCESS;
 }
 
+/* where and how pinned memory is made (a pinned pool's backend state) */
+typedef struct clmem__pinned_facts {
+    cl_command_queue queue; /* a pool's is retained: maps and unmaps the blocks */
+    cl_context context;
+    cl_mem_flags flags;
+    cl_ulong max_alloc;
+} clmem__pinned_facts;
+
+/* clmem__pinned_facts_of(fn, queue, flags, &f, &dev): the facts of pinned memory on
+   queue: the queue's (clmem__pinned_queue_facts), then the flags (clmem__pinned_flags) */
+static cl_int clmem__pinned_facts_of(const char *fn, cl_command_queue queue, cl_mem_flags flags, clmem__pinned_facts *f,
+                                     cl_device_id *dev) {
+    cl_int err;
+    f->queue = queue;
+    f->context = NULL;
+    f->flags = 0;
+    if ((err = clmem__pinned_queue_facts(fn, queue, &f->context, dev, &f->max_alloc)) != CL_SUCCESS) return err;
+    return clmem__pinned_flags(fn, flags, &f->flags);
+}
+
 /* clmem__staging_pays(fn, dev, &pays): whether copies through pinned memory pay on
    dev: not on a CPU device nor on one that shares the host's memory (both copy
    pageable memory as fast as pinned). A failed query is its code, named; but
@@ -14568,25 +14588,18 @@ CLMEM_API clmem_pinned_allocation clmem_pinned_allocation_create(cl_command_queu
     static const char fn[] = "clmem_pinned_allocation_create";
     clmem_pinned_allocation a;
     clmem__pool_block *blk;
-    cl_context ctx = NULL;
+    clmem__pinned_facts pf;
     cl_device_id dev = NULL;
-    cl_ulong max_alloc;
-    cl_mem_flags f = 0;
     cl_mem mem = NULL;
     void *ptr = NULL;
     const char *call = "";
     cl_int err;
     memset(&a, 0, sizeof a);
-    if ((err = clmem__pinned_queue_facts(fn, queue, &ctx, &dev, &max_alloc)) != CL_SUCCESS ||
-        (err = clmem__pinned_flags(fn, flags, &f)) != CL_SUCCESS) {
+    if ((err = clmem__pinned_facts_of(fn, queue, flags, &pf, &dev)) != CL_SUCCESS || size == 0) {
         clmem__set_err(errcode_ret, err);
         return a;
     }
-    if (size == 0) {
-        clmem__set_err(errcode_ret, CL_SUCCESS);
-        return a;
-    }
-    if (CLMEM__CHECKS && (err = clmem__check_max_alloc(fn, dev, "size", size, max_alloc)) != CL_SUCCESS) {
+    if (CLMEM__CHECKS && (err = clmem__check_max_alloc(fn, dev, "size", size, pf.max_alloc)) != CL_SUCCESS) {
         clmem__set_err(errcode_ret, err);
         return a;
     }
@@ -14595,7 +14608,7 @@ CLMEM_API clmem_pinned_allocation clmem_pinned_allocation_create(cl_command_queu
         clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for a record"));
         return a;
     }
-    err = clmem__pinned_make(queue, ctx, f, size, &mem, &ptr, &call);
+    err = clmem__pinned_make(queue, pf.context, pf.flags, size, &mem, &ptr, &call);
     if (err != CL_SUCCESS) {
         clmem__pool_record_unused(blk);
         clmem__set_err(errcode_ret, clmem__fail(err, fn, "%s of %zu pinned bytes failed with %s (%d)", call, size,
@@ -14673,14 +14686,6 @@ CLMEM_API cl_int clmem_pinned_allocation_enqueue_release(clmem_pinned_allocation
 
 /* ---- pinned pools: the pool core with the pinned backend ---- */
 
-/* the pinned backend's state: where and how blocks are made */
-typedef struct clmem__pinned_facts {
-    cl_command_queue queue; /* retained: maps and unmaps the blocks */
-    cl_context context;
-    cl_mem_flags flags;
-    cl_ulong max_alloc;
-} clmem__pinned_facts;
-
 static cl_int clmem__pool_pinned_make(void *user, size_t size, void **ptr, void **mem) {
     const clmem__pinned_facts *f = CLMEM__CAST(const clmem__pinned_facts *, user);
     cl_mem m = NULL;
@@ -14714,22 +14719,15 @@ CLMEM_API clmem_pinned_pool *clmem_pinned_pool_create(cl_command_queue queue, cl
     static const char fn[] = "clmem_pinned_pool_create";
     clmem__pinned_facts f;
     clmem__pool *p;
-    cl_context ctx = NULL;
     cl_device_id dev = NULL;
-    cl_ulong max_alloc;
-    cl_mem_flags fl = 0;
     cl_int err;
-    if ((err = clmem__pinned_queue_facts(fn, queue, &ctx, &dev, &max_alloc)) != CL_SUCCESS ||
-        (err = clmem__pinned_flags(fn, flags, &fl)) != CL_SUCCESS)
+    if ((err = clmem__pinned_facts_of(fn, queue, flags, &f, &dev)) != CL_SUCCESS)
         return CLMEM__CAST(clmem_pinned_pool *, clmem__null_with(errcode_ret, err));
-    f.queue = queue;
-    f.context = ctx;
-    f.flags = fl;
-    f.max_alloc = max_alloc;
-    p = clmem__pool_with_facts(fn, leading_bits_in_bin_id, &clmem__pool_pinned_backend, &f, sizeof f, ctx, errcode_ret);
+    p = clmem__pool_with_facts(fn, leading_bits_in_bin_id, &clmem__pool_pinned_backend, &f, sizeof f, f.context,
+                               errcode_ret);
     if (!p) return NULL;
     clRetainCommandQueue(queue);
-    p->flags = fl;
+    p->flags = f.flags;
     return CLMEM__CAST(clmem_pinned_pool *, (void *)p);
 }
 

@@ -338,6 +338,38 @@ static inline void *clmem__null_with(cl_int *errcode_ret, cl_int err) {
     return NULL;
 }
 
+/* clmem__queue_follow(fn, &held, queue, old_call, new_call): memory bound to *held
+   moves to queue: queue waits (a marker) for everything enqueued in *held so far, then
+   holds a reference in its place (old_call, new_call: how a failed marker in each
+   queue is named). Returns CL_SUCCESS, or the failed marker's code with a message. */
+static inline cl_int clmem__queue_follow(const char *fn, cl_command_queue *held, cl_command_queue queue,
+                                         const char *old_call, const char *new_call) {
+    if (*held) {
+        cl_event ev = NULL;
+        cl_int err = clEnqueueMarkerWithWaitList(*held, 0, NULL, &ev);
+        if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, old_call);
+        err = clEnqueueMarkerWithWaitList(queue, 1, &ev, NULL);
+        clReleaseEvent(ev);
+        if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, new_call);
+        clReleaseCommandQueue(*held);
+    }
+    clRetainCommandQueue(queue);
+    *held = queue;
+    return CL_SUCCESS;
+}
+
+/* clmem__queue_unbind(fn, &held): memory bound to *held is bound to no queue: what
+   *held has enqueued completes (clFinish), then its reference goes. Returns
+   CL_SUCCESS (also when *held is NULL), or clFinish's code with a message. */
+static inline cl_int clmem__queue_unbind(const char *fn, cl_command_queue *held) {
+    cl_int err;
+    if (!*held) return CL_SUCCESS;
+    if ((err = clFinish(*held)) != CL_SUCCESS) return clmem__cl_fail(err, fn, "clFinish");
+    clReleaseCommandQueue(*held);
+    *held = NULL;
+    return CL_SUCCESS;
+}
+
 /* clmem__alloc_for(size, fn, what, errcode_ret): size bytes of host memory, or NULL with
    *errcode_ret (where given) = CL_OUT_OF_HOST_MEMORY and the message
    "fn: out of host memory for <what>". */

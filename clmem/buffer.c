@@ -63,6 +63,17 @@ static cl_int clmem__check_alloc_size(const char *fn, cl_context ctx, size_t siz
     return result;
 }
 
+/* clmem__check_pooled_ptr(fn, what, kind, record, generation, ptr): a pooled pointer
+   handle (kind "SVM" or "USM") must still be handed out: CL_SUCCESS, or
+   CL_INVALID_VALUE with a message when it is a stale copy (clmem__handout_stale). */
+static cl_int clmem__check_pooled_ptr(const char *fn, const char *what, const char *kind, const void *record,
+                                      uint64_t generation, const void *ptr) {
+    if (!clmem__handout_stale(record, generation)) return CL_SUCCESS;
+    return clmem__fail(CL_INVALID_VALUE, fn,
+                       "%s (%s pointer %p) is a stale pooled %s handle: its block was released to its pool "
+                       "(it may belong to another owner now)", what, kind, clmem__unconst(ptr), kind);
+}
+
 static clmem_buffer clmem__buffer_empty(void) {
     clmem_buffer b;
     memset(&b, 0, sizeof b);

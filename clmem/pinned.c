@@ -33,6 +33,26 @@ static cl_int clmem__pinned_queue_facts(const char *fn, cl_command_queue queue, 
     return CL_SUCCESS;
 }
 
+/* where and how pinned memory is made (a pinned pool's backend state) */
+typedef struct clmem__pinned_facts {
+    cl_command_queue queue; /* a pool's is retained: maps and unmaps the blocks */
+    cl_context context;
+    cl_mem_flags flags;
+    cl_ulong max_alloc;
+} clmem__pinned_facts;
+
+/* clmem__pinned_facts_of(fn, queue, flags, &f, &dev): the facts of pinned memory on
+   queue: the queue's (clmem__pinned_queue_facts), then the flags (clmem__pinned_flags) */
+static cl_int clmem__pinned_facts_of(const char *fn, cl_command_queue queue, cl_mem_flags flags, clmem__pinned_facts *f,
+                                     cl_device_id *dev) {
+    cl_int err;
+    f->queue = queue;
+    f->context = NULL;
+    f->flags = 0;
+    if ((err = clmem__pinned_queue_facts(fn, queue, &f->context, dev, &f->max_alloc)) != CL_SUCCESS) return err;
+    return clmem__pinned_flags(fn, flags, &f->flags);
+}
+
 /* clmem__staging_pays(fn, dev, &pays): whether copies through pinned memory pay on
    dev: not on a CPU device nor on one that shares the host's memory (both copy
    pageable memory as fast as pinned). A failed query is its code, named; but
@@ -115,25 +135,18 @@ CLMEM_API clmem_pinned_allocation clmem_pinned_allocation_create(cl_command_queu
     static const char fn[] = "clmem_pinned_allocation_create";
     clmem_pinned_allocation a;
     clmem__pool_block *blk;
-    cl_context ctx = NULL;
+    clmem__pinned_facts pf;
     cl_device_id dev = NULL;
-    cl_ulong max_alloc;
-    cl_mem_flags f = 0;
     cl_mem mem = NULL;
     void *ptr = NULL;
     const char *call = "";
     cl_int err;
     memset(&a, 0, sizeof a);
-    if ((err = clmem__pinned_queue_facts(fn, queue, &ctx, &dev, &max_alloc)) != CL_SUCCESS ||
-        (err = clmem__pinned_flags(fn, flags, &f)) != CL_SUCCESS) {
+    if ((err = clmem__pinned_facts_of(fn, queue, flags, &pf, &dev)) != CL_SUCCESS || size == 0) {
         clmem__set_err(errcode_ret, err);
         return a;
     }
-    if (size == 0) {
-        clmem__set_err(errcode_ret, CL_SUCCESS);
-        return a;
-    }
-    if (CLMEM__CHECKS && (err = clmem__check_max_alloc(fn, dev, "size", size, max_alloc)) != CL_SUCCESS) {
+    if (CLMEM__CHECKS && (err = clmem__check_max_alloc(fn, dev, "size", size, pf.max_alloc)) != CL_SUCCESS) {
         clmem__set_err(errcode_ret, err);
         return a;
     }
@@ -142,7 +155,7 @@ CLMEM_API clmem_pinned_allocation clmem_pinned_allocation_create(cl_command_queu
         clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for a record"));
         return a;
     }
-    err = clmem__pinned_make(queue, ctx, f, size, &mem, &ptr, &call);
+    err = clmem__pinned_make(queue, pf.context, pf.flags, size, &mem, &ptr, &call);
     if (err != CL_SUCCESS) {
         clmem__pool_record_unused(blk);
         clmem__set_err(errcode_ret, clmem__fail(err, fn, "%s of %zu pinned bytes failed with %s (%d)", call, size,
@@ -220,14 +233,6 @@ CLMEM_API cl_int clmem_pinned_allocation_enqueue_release(clmem_pinned_allocation
 
 /* ---- pinned pools: the pool core with the pinned backend ---- */
 
-/* the pinned backend's state: where and how blocks are made */
-typedef struct clmem__pinned_facts {
-    cl_command_queue queue; /* retained: maps and unmaps the blocks */
-    cl_context context;
-    cl_mem_flags flags;
-    cl_ulong max_alloc;
-} clmem__pinned_facts;
-
 static cl_int clmem__pool_pinned_make(void *user, size_t size, void **ptr, void **mem) {
     const clmem__pinned_facts *f = CLMEM__CAST(const clmem__pinned_facts *, user);
     cl_mem m = NULL;
@@ -261,22 +266,15 @@ CLMEM_API clmem_pinned_pool *clmem_pinned_pool_create(cl_command_queue queue, cl
     static const char fn[] = "clmem_pinned_pool_create";
     clmem__pinned_facts f;
     clmem__pool *p;
-    cl_context ctx = NULL;
     cl_device_id dev = NULL;
-    cl_ulong max_alloc;
-    cl_mem_flags fl = 0;
     cl_int err;
-    if ((err = clmem__pinned_queue_facts(fn, queue, &ctx, &dev, &max_alloc)) != CL_SUCCESS ||
-        (err = clmem__pinned_flags(fn, flags, &fl)) != CL_SUCCESS)
+    if ((err = clmem__pinned_facts_of(fn, queue, flags, &f, &dev)) != CL_SUCCESS)
         return CLMEM__CAST(clmem_pinned_pool *, clmem__null_with(errcode_ret, err));
-    f.queue = queue;
-    f.context = ctx;
-    f.flags = fl;
-    f.max_alloc = max_alloc;
-    p = clmem__pool_with_facts(fn, leading_bits_in_bin_id, &clmem__pool_pinned_backend, &f, sizeof f, ctx, errcode_ret);
+    p = clmem__pool_with_facts(fn, leading_bits_in_bin_id, &clmem__pool_pinned_backend, &f, sizeof f, f.context,
+                               errcode_ret);
     if (!p) return NULL;
     clRetainCommandQueue(queue);
-    p->flags = fl;
+    p->flags = f.flags;
     return CLMEM__CAST(clmem_pinned_pool *, (void *)p);
 }
 

@@ -158,47 +158,45 @@ static cl_int clmem__check_allocator_flags(const char *fn, cl_mem_flags flags) {
     return CL_SUCCESS;
 }
 
+/* clmem's own allocators over a context (deferred: queue NULL) or a queue's context
+   (immediate), the context or queue already checked: flags checked, then (immediate)
+   the queue's context; the allocator holds the context and the queue. */
+static clmem_allocator *clmem__own_allocator_new(const char *fn, const clmem_allocator_ops *ops, cl_context context,
+                                                 cl_command_queue queue, cl_mem_flags flags, cl_int *errcode_ret) {
+    clmem_allocator *a;
+    cl_int err;
+    if ((err = clmem__check_allocator_flags(fn, flags)) != CL_SUCCESS ||
+        (queue && (err = clmem__queue_context_of(fn, queue, &context)) != CL_SUCCESS))
+        return CLMEM__CAST(clmem_allocator *, clmem__null_with(errcode_ret, err));
+    a = clmem__allocator_new(ops, NULL, context, flags ? flags : CL_MEM_READ_WRITE, errcode_ret, fn);
+    if (a) {
+        clRetainContext(context);
+        if (queue) clRetainCommandQueue(queue);
+        a->owns_context = true;
+        a->queue = queue;
+    }
+    return a;
+}
+
 CLMEM_API clmem_allocator *clmem_deferred_allocator_create(cl_context context, cl_mem_flags flags,
                                                            cl_int *errcode_ret) {
     static const char fn[] = "clmem_deferred_allocator_create";
-    clmem_allocator_ops ops = {clmem__deferred_allocate, clmem__cl_free, NULL, NULL, true};
-    clmem_allocator *a;
-    cl_int err;
+    static const clmem_allocator_ops ops = {clmem__deferred_allocate, clmem__cl_free, NULL, NULL, true};
     if (CLMEM__CHECKS && context == NULL) {
         clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL"));
         return NULL;
     }
-    if ((err = clmem__check_allocator_flags(fn, flags)) != CL_SUCCESS)
-        return CLMEM__CAST(clmem_allocator *, clmem__null_with(errcode_ret, err));
-    a = clmem__allocator_new(&ops, NULL, context, flags ? flags : CL_MEM_READ_WRITE, errcode_ret, fn);
-    if (a) {
-        clRetainContext(context);
-        a->owns_context = true;
-    }
-    return a;
+    return clmem__own_allocator_new(fn, &ops, context, NULL, flags, errcode_ret);
 }
 
 CLMEM_API clmem_allocator *clmem_immediate_allocator_create(cl_command_queue queue, cl_mem_flags flags,
                                                             cl_int *errcode_ret) {
     static const char fn[] = "clmem_immediate_allocator_create";
-    clmem_allocator_ops ops = {clmem__immediate_allocate, clmem__cl_free, NULL, NULL, false};
-    clmem_allocator *a;
-    cl_context ctx = NULL;
+    static const clmem_allocator_ops ops = {clmem__immediate_allocate, clmem__cl_free, NULL, NULL, false};
     cl_int err;
     if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS)
         return CLMEM__CAST(clmem_allocator *, clmem__null_with(errcode_ret, err));
-    if ((err = clmem__check_allocator_flags(fn, flags)) != CL_SUCCESS)
-        return CLMEM__CAST(clmem_allocator *, clmem__null_with(errcode_ret, err));
-    if ((err = clmem__queue_context_of(fn, queue, &ctx)) != CL_SUCCESS)
-        return CLMEM__CAST(clmem_allocator *, clmem__null_with(errcode_ret, err));
-    a = clmem__allocator_new(&ops, NULL, ctx, flags ? flags : CL_MEM_READ_WRITE, errcode_ret, fn);
-    if (a) {
-        clRetainContext(ctx);
-        clRetainCommandQueue(queue);
-        a->owns_context = true;
-        a->queue = queue;
-    }
-    return a;
+    return clmem__own_allocator_new(fn, &ops, NULL, queue, flags, errcode_ret);
 }
 
 CLMEM_API clmem_buffer clmem_allocator_allocate(clmem_allocator *alloc, size_t size, cl_int *errcode_ret) {
@@ -1521,6 +1519,21 @@ static clmem__pool_block *clmem__pool_live(void *block, uint64_t gen) {
     return blk;
 }
 
+/* clmem__pool_of_live(block, gen, be): the pool of a handle's block while the handle is
+   live, the pool is of backend be and not released; NULL otherwise */
+static clmem__pool *clmem__pool_of_live(void *block, uint64_t gen, const clmem__pool_backend *be) {
+    clmem__pool_block *blk = clmem__pool_live(block, gen);
+    clmem__pool *p;
+    bool released;
+    if (!blk) return NULL;
+    p = blk->pool;
+    if (p->be != be) return NULL;
+    clmem__pool_lock(&p->lock);
+    released = p->released;
+    clmem__pool_unlock(&p->lock);
+    return released ? NULL : p;
+}
+
 /* before a release on `queue` (clmem_*_enqueue_release): the queue must be valid and
    of the pool's context, and whether it runs out of order is read here (a failed
    query is its code). Nothing to check for a stale handle (the release reports it)
@@ -1703,16 +1716,9 @@ CLMEM_API cl_int clmem_pooled_buffer_enqueue_release(clmem_buffer *buf, cl_comma
 }
 
 CLMEM_API clmem_memory_pool *clmem_pooled_buffer_pool(clmem_buffer buf) {
-    clmem__pool_block *blk = clmem__pool_live(buf.pool, buf.generation);
-    clmem__pool *p;
-    bool released;
-    if (!blk || !buf.mem) return NULL;
-    p = blk->pool;
-    if (p->be != &clmem__pool_buffer_backend) return NULL;
-    clmem__pool_lock(&p->lock);
-    released = p->released;
-    clmem__pool_unlock(&p->lock);
-    return released ? NULL : CLMEM__CAST(clmem_memory_pool *, (void *)p);
+    if (!buf.mem) return NULL;
+    return CLMEM__CAST(clmem_memory_pool *,
+                       (void *)clmem__pool_of_live(buf.pool, buf.generation, &clmem__pool_buffer_backend));
 }
 
 #define CLMEM__POOL_GETTER(kind, name, what)                     \
@@ -1938,17 +1944,9 @@ static cl_int clmem__pooled_svm_bind(clmem_pooled_svm p, cl_command_queue queue,
     if ((err = clmem__pool_check_queue(blk->pool, queue, fn)) != CL_SUCCESS ||
         (err = clmem__check_in_order(fn, queue, "pooled SVM is ordered by its queue")) != CL_SUCCESS)
         return err;
-    if (blk->queue) {
-        cl_event ev = NULL;
-        err = clEnqueueMarkerWithWaitList(blk->queue, 0, NULL, &ev);
-        if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clEnqueueMarkerWithWaitList");
-        err = clEnqueueMarkerWithWaitList(queue, 1, &ev, NULL);
-        clReleaseEvent(ev);
-        if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clEnqueueMarkerWithWaitList");
-        clReleaseCommandQueue(blk->queue);
-    }
-    clRetainCommandQueue(queue);
-    blk->queue = queue;
+    if ((err = clmem__queue_follow(fn, &blk->queue, queue, "clEnqueueMarkerWithWaitList",
+                                   "clEnqueueMarkerWithWaitList")) != CL_SUCCESS)
+        return err;
     blk->ooo = false;
     return CL_SUCCESS;
 }
@@ -1962,12 +1960,7 @@ CLMEM_API cl_int clmem_pooled_svm_unbind_from_queue(clmem_pooled_svm p) {
     clmem__pool_block *blk = NULL;
     cl_int err;
     if ((err = clmem__pooled_svm_check(p, fn, &blk)) != CL_SUCCESS) return err;
-    if (!blk->queue) return CL_SUCCESS;
-    err = clFinish(blk->queue);
-    if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clFinish");
-    clReleaseCommandQueue(blk->queue);
-    blk->queue = NULL;
-    return CL_SUCCESS;
+    return clmem__queue_unbind(fn, &blk->queue);
 }
 
 CLMEM_API cl_command_queue clmem_pooled_svm_queue(clmem_pooled_svm p) {
@@ -1976,16 +1969,7 @@ CLMEM_API cl_command_queue clmem_pooled_svm_queue(clmem_pooled_svm p) {
 }
 
 CLMEM_API clmem_svm_pool *clmem_pooled_svm_pool(clmem_pooled_svm p) {
-    clmem__pool_block *blk = clmem__pool_live(p.svm.pool, p.svm.generation);
-    clmem__pool *pool;
-    bool released;
-    if (!blk) return NULL;
-    pool = blk->pool;
-    if (pool->be != &clmem__pool_svm_backend) return NULL;
-    clmem__pool_lock(&pool->lock);
-    released = pool->released;
-    clmem__pool_unlock(&pool->lock);
-    return released ? NULL : CLMEM__CAST(clmem_svm_pool *, (void *)pool);
+    return CLMEM__CAST(clmem_svm_pool *, (void *)clmem__pool_of_live(p.svm.pool, p.svm.generation, &clmem__pool_svm_backend));
 }
 
 CLMEM_API cl_int clmem_pooled_svm_enqueue_release(clmem_pooled_svm *p, cl_command_queue queue) {

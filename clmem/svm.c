@@ -48,13 +48,7 @@ static void clmem__svm_reg_remove(uint64_t id) { clmem__reg_remove(&clmem__svm_r
 static cl_int clmem__svm_check_live(const char *fn, const char *what, clmem_svm svm, cl_context *ctx) {
     clmem__svm_rec *rec;
     *ctx = NULL;
-    if (svm.pool) {
-        if (clmem__handout_stale(svm.pool, svm.generation))
-            return clmem__fail(CL_INVALID_VALUE, fn,
-                               "%s (SVM pointer %p) is a stale pooled SVM handle: its block was released to its pool "
-                               "(it may belong to another owner now)", what, svm.ptr);
-        return CL_SUCCESS;
-    }
+    if (svm.pool) return clmem__check_pooled_ptr(fn, what, "SVM", svm.pool, svm.generation, svm.ptr);
     if (svm.generation == 0) return CL_SUCCESS;
     rec = clmem__svm_reg_find(svm.generation, CLMEM__SVM_ALLOCATION);
     if (!rec)
@@ -484,19 +478,8 @@ CLMEM_API cl_int clmem_svm_allocation_bind_to_queue(clmem_svm_allocation a, cl_c
     if (!rec) return err;
     if ((err = clmem__svm_check_bind_queue(fn, queue, rec->context)) != CL_SUCCESS) return err;
     if (rec->queue == queue) return CL_SUCCESS;
-    if (rec->queue) {
-        /* the new queue waits for everything already enqueued in the old one */
-        cl_event ev = NULL;
-        err = clEnqueueMarkerWithWaitList(rec->queue, 0, NULL, &ev);
-        if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clEnqueueMarkerWithWaitList (old queue)");
-        err = clEnqueueMarkerWithWaitList(queue, 1, &ev, NULL);
-        clReleaseEvent(ev);
-        if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clEnqueueMarkerWithWaitList (new queue)");
-        clReleaseCommandQueue(rec->queue);
-    }
-    clRetainCommandQueue(queue);
-    rec->queue = queue;
-    return CL_SUCCESS;
+    return clmem__queue_follow(fn, &rec->queue, queue, "clEnqueueMarkerWithWaitList (old queue)",
+                               "clEnqueueMarkerWithWaitList (new queue)");
 }
 
 CLMEM_API cl_int clmem_svm_allocation_unbind_from_queue(clmem_svm_allocation a) {
@@ -504,12 +487,8 @@ CLMEM_API cl_int clmem_svm_allocation_unbind_from_queue(clmem_svm_allocation a) 
     clmem__svm_rec *rec;
     cl_int err;
     rec = clmem__svm_live_allocation(fn, a, &err);
-    if (!rec || !rec->queue) return err;
-    err = clFinish(rec->queue);
-    if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clFinish");
-    clReleaseCommandQueue(rec->queue);
-    rec->queue = NULL;
-    return CL_SUCCESS;
+    if (!rec) return err;
+    return clmem__queue_unbind(fn, &rec->queue);
 }
 
 CLMEM_API cl_command_queue clmem_svm_allocation_queue(clmem_svm_allocation a) {

@@ -253,13 +253,7 @@ enum { CLMEM__USM_ALLOCATION = 1 };
    where its owner is known (an allocation, a pooled block), memory still allocated. */
 static cl_int clmem__usm_check_live(const char *fn, const char *what, clmem_usm usm) {
     if (!usm.ptr) return clmem__fail(CL_INVALID_VALUE, fn, "%s is NULL (an empty USM handle or a NULL pointer)", what);
-    if (usm.pool) {
-        if (clmem__handout_stale(usm.pool, usm.generation))
-            return clmem__fail(CL_INVALID_VALUE, fn,
-                               "%s (USM pointer %p) is a stale pooled USM handle: its block was released to its pool "
-                               "(it may belong to another owner now)", what, usm.ptr);
-        return CL_SUCCESS;
-    }
+    if (usm.pool) return clmem__check_pooled_ptr(fn, what, "USM", usm.pool, usm.generation, usm.ptr);
     if (usm.generation && !clmem__reg_find(&clmem__usm_reg, usm.generation, CLMEM__USM_ALLOCATION, false))
         return clmem__fail(CL_INVALID_VALUE, fn, "%s (USM pointer %p) belongs to an allocation that was released", what,
                            usm.ptr);
