@@ -35,6 +35,21 @@ static cl_int clmem__wait_list_ok(const char *fn, const cl_event *wait_for, cl_u
     return CL_SUCCESS;
 }
 
+/* clmem__wait_events(w, n): clWaitForEvents, and CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
+   when an event of the list has failed even where the driver's wait says CL_SUCCESS
+   (NVIDIA 580 does for a user event set to a negative status). A failed status query
+   is its own code. */
+static cl_int clmem__wait_events(const cl_event *w, cl_uint n) {
+    cl_uint i;
+    cl_int err = n ? clWaitForEvents(n, w) : CL_SUCCESS;
+    for (i = 0; i < n && err == CL_SUCCESS; ++i) {
+        cl_int status = CL_COMPLETE;
+        err = clGetEventInfo(w[i], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
+        if (err == CL_SUCCESS && status < 0) err = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+    }
+    return err;
+}
+
 /* clmem__host_access_check(fn, what, flags, write, how): CL_INVALID_OPERATION, in
    words, when the object's HOST_* flags forbid the host access (how: "" for a copy,
    "CL_MAP_READ " or the like for a map, written before the sentence). */

@@ -394,7 +394,7 @@ static cl_int clmem__stager_pieces(clmem_stager *st, clmem_buffer buf, void *hos
     unsigned K = st->nslots;
     cl_int err = CL_SUCCESS;
     *call = p->write ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer";
-    if (n && (err = clWaitForEvents(n, wait_for)) != CL_SUCCESS) {
+    if (n && (err = clmem__wait_events(wait_for, n)) != CL_SUCCESS) {
         *call = "clWaitForEvents(wait_for)";
         return err;
     }
