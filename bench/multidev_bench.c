@@ -22,8 +22,12 @@
    - device link: the copy round trips through two clmem_device_links (0 -> 1 and
      1 -> 0), staged through pinned slots from the links' threshold on
      (CLMEM_LINK_THRESHOLD_ZERO=1 stages every size), against the raw copy.
+   - device link streamed: STREAM (8) link copies 0 -> 1 enqueued back to back, then
+     waited for: time per copy, where one copy's first read overlaps the last writes of
+     the copy before it (a program that moves buffer after buffer).
    - pinned host -> device 1 and device 0 -> pinned host: blocking raw transfers from
-     and to one pinned allocation, the bound a staged copy can reach.
+     and to one pinned allocation, the bound a staged copy can reach; and 8 writes to
+     device 1 enqueued back to back, then waited for, the bound of the streamed link.
    GB/s = bytes of the buffer / seconds per move (1 GB = 1e9 bytes). The clmem/raw
    column is the ratio of the bandwidths (1.00: no difference). raw and clmem batches
    alternate so that drift affects both alike. The contents are checked after each
@@ -37,7 +41,7 @@
 #include <string.h>
 #include <time.h>
 
-enum { REPS = 7, MAXSIZES = 12 };
+enum { REPS = 7, MAXSIZES = 12, STREAM = 8 };
 
 /* round trips per batch: set per size so that a batch takes about 50 ms (2..64) */
 static int PINGPONG = 2;
@@ -282,7 +286,7 @@ int main(int argc, char **argv) {
         size_t n = sizes[s], k;
         unsigned char *pattern = (unsigned char *)malloc(n);
         clmem_buffer a = CLMEM__ZERO, b = CLMEM__ZERO, c = CLMEM__ZERO, d = CLMEM__ZERO, e = CLMEM__ZERO;
-        double raw[REPS], cl[REPS], loc[REPS], mraw, mcl = 0, mone = 0;
+        double raw[REPS], cl[REPS], loc[REPS], mraw, mcl = 0, mone = 0, mstream = 0;
         int r;
         unsigned x = 12345u;
         if (!pattern || n == 0) {
@@ -376,12 +380,22 @@ int main(int argc, char **argv) {
             }
             mone = bench_median(one, (size_t)REPS);
             row("device link 0 -> 1, one copy", mone, 0, n);
+            for (r = 0; r < REPS; ++r) { /* STREAM copies enqueued back to back, then waited for */
+                double t0 = bench_now();
+                for (k = 0; k < STREAM; ++k)
+                    if (clmem_device_link_copy(B.link[0], d, e) != CL_SUCCESS) B.failed = 1;
+                clFinish(B.q[1]);
+                one[r] = (bench_now() - t0) / STREAM;
+            }
+            mstream = bench_median(one, (size_t)REPS);
+            row("device link 0 -> 1, streamed", mstream, 0, n);
+            check(&B, "device link, streamed", d, pattern, n, 0);
         }
 
         /* pinned host memory <-> each device: the bound of a staged copy */
         {
             clmem_pinned_allocation pin = clmem_pinned_allocation_create(B.q[0], n, 0, &err);
-            double w[REPS], rd[REPS], mw, mr;
+            double w[REPS], rd[REPS], mw, mr, mws;
             if (err == CL_SUCCESS) {
                 memcpy(pin.ptr, pattern, n);
                 PINGPONG = rounds_for(pinned_batch(&B, d, pin.ptr, 1, 1));
@@ -391,10 +405,21 @@ int main(int argc, char **argv) {
                 }
                 mw = bench_median(w, (size_t)REPS);
                 mr = bench_median(rd, (size_t)REPS);
+                for (r = 0; r < REPS; ++r) { /* STREAM writes enqueued back to back, then waited for */
+                    double t0 = bench_now();
+                    for (k = 0; k < STREAM; ++k)
+                        if (clEnqueueWriteBuffer(B.q[1], d.mem, CL_FALSE, 0, n, pin.ptr, 0, NULL, NULL) != CL_SUCCESS)
+                            B.failed = 1;
+                    clFinish(B.q[1]);
+                    w[r] = (bench_now() - t0) / STREAM;
+                }
+                mws = bench_median(w, (size_t)REPS);
                 row("pinned host -> device 1 (raw)", mw, 0, n);
+                row("pinned host -> device 1, streamed", mws, 0, n);
                 row("device 0 -> pinned host (raw)", mr, 0, n);
                 if (mcl > 0) printf("%10s  device link round trips / pinned host->device 1: %.3f\n", "", mw / mcl);
                 printf("%10s  device link one copy / pinned host->device 1: %.3f\n", "", mw / mone);
+                printf("%10s  device link streamed / pinned host->device 1 streamed: %.3f\n", "", mws / mstream);
                 clmem_pinned_allocation_release(&pin);
             } else {
                 fprintf(stderr, "size %s: pinned: %s\n", size_text(sizes[s]), clmem_last_error_message());

@@ -33,6 +33,9 @@
                  matches `pool`)
      threads N   the same pair in N threads at once on one shared pool (default N =
                  1, 2, 4, 8); ratio = N-thread cost / 1-thread cost
+     own pools N the control: N threads, each on a pool of its own (nothing shared),
+                 in the same round; its ratio is what N threads cost the processor
+                 itself (SMT siblings, clock, caches), shared/own what sharing adds
      queue same  clmem_memory_pool_allocate_on_queue(q) + clmem_pooled_buffer_enqueue_release(q)
      queue other the same, alternating two queues (a marker and a barrier each time)
      svm pool    clmem_svm_pool_allocate + clmem_pooled_svm_release (allocator without
@@ -199,16 +202,26 @@ static void *run_pairs(void *arg) {
     return NULL;
 }
 
-/* median ns per pair per thread, n threads sharing `pool` */
-static double threads_cost(clmem_memory_pool *pool, int n) {
+/* median ns per pair per thread, n threads sharing `pool`; with `own` (the control),
+   each thread on a pool of its own made on queue q: what n threads cost where they
+   share nothing (the processor's own scaling: SMT siblings, clock, memory) */
+static double threads_cost(clmem_memory_pool *pool, int n, cl_command_queue own) {
     pthread_t th[64];
     runner r[64];
+    clmem_memory_pool *pools[64] = {NULL};
     static double all[64 * MAX_BATCHES];
     size_t m = 0;
     int go = 0, i, j;
+    cl_int err = CL_SUCCESS;
+    for (i = 0; own && i < n && err == CL_SUCCESS; ++i) {
+        clmem_allocator *a = clmem_immediate_allocator_create(own, 0, &err);
+        if (err == CL_SUCCESS) pools[i] = clmem_memory_pool_create(a, CLMEM_POOL_DEFAULT_LEADING_BITS, &err);
+        clmem_allocator_release(a);
+    }
+    if (err != CL_SUCCESS) return -1;
     for (i = 0; i < n; ++i) {
         memset(&r[i], 0, sizeof r[i]);
-        r[i].pool = pool;
+        r[i].pool = own ? pools[i] : pool;
         r[i].batches = g_quick ? 41 : 101;
         r[i].per = 10000;
         r[i].go = &go;
@@ -217,6 +230,7 @@ static double threads_cost(clmem_memory_pool *pool, int n) {
     }
     __atomic_store_n(&go, 1, __ATOMIC_RELEASE);
     for (i = 0; i < n; ++i) pthread_join(th[i], NULL);
+    for (i = 0; own && i < n; ++i) clmem_memory_pool_release(pools[i]);
     for (i = 0; i < n; ++i) {
         if (r[i].failed) return -1;
         for (j = 0; j < r[i].batches; ++j) all[m++] = r[i].v[j];
@@ -235,7 +249,7 @@ int main(int argc, char **argv) {
     cl_context ctx;
     cl_command_queue q, q2;
     char name[256] = {0}, tlist[64] = "";
-    double pool_ns, raw_ns, py_ns = -1, same_ns, other_ns, svm_ns = -1, tcost[8], py_t[8];
+    double pool_ns, raw_ns, py_ns = -1, same_ns, other_ns, svm_ns = -1, tcost[8], ocost[8], py_t[8];
     int py_tn[8], py_nt = 0, loop_n = 0;
     bool goal_threads = true;
     const char *loop_kind = NULL;
@@ -303,7 +317,7 @@ int main(int argc, char **argv) {
            adds), and the rounds interleave so that a slow phase of the machine does
            not fall on one figure alone. The first round before them warms up. */
         pool_ns = 1e300;
-        for (i = 0; i < nn; ++i) tcost[i] = 1e300;
+        for (i = 0; i < nn; ++i) tcost[i] = ocost[i] = 1e300;
         for (r = 0; r <= ROUNDS; ++r) {
             for (b = 0; b < batches; ++b) {
                 double t0 = now_ns();
@@ -334,12 +348,13 @@ int main(int argc, char **argv) {
             }
             /* N threads on the same pool */
             for (i = 0; r > 0 && i < nn; ++i) {
-                double c = threads_cost(pool, nthreads[i]);
-                if (c < 0) {
+                double c = threads_cost(pool, nthreads[i], NULL), o = threads_cost(NULL, nthreads[i], q);
+                if (c < 0 || o < 0) {
                     fprintf(stderr, "pool_bench: a thread failed: %s\n", clmem_last_error_message());
                     return 1;
                 }
                 if (c < tcost[i]) tcost[i] = c;
+                if (o < ocost[i]) ocost[i] = o;
             }
         }
         clmem_memory_pool_get_stats(pool, &st);
@@ -479,6 +494,9 @@ int main(int argc, char **argv) {
         snprintf(label, sizeof label, "pool, %d thread%s", nthreads[i], nthreads[i] > 1 ? "s" : "");
         printf("%-22s %12.1f %10.1f   per pair per thread; %.2fx the 1-thread run%s\n", label, tcost[i],
                tcost[i] / pool_ns, ratio, nthreads[i] > cores ? " (more threads than cores)" : "");
+        snprintf(label, sizeof label, "own pools, %d thread%s", nthreads[i], nthreads[i] > 1 ? "s" : "");
+        printf("%-22s %12.1f %10.1f   control: a pool per thread; %.2fx its 1-thread run; shared/own %.2f\n", label,
+               ocost[i], ocost[i] / pool_ns, ocost[i] / ocost[0], tcost[i] / ocost[i]);
         if (nthreads[i] <= cores && ratio > 1.3) goal_threads = false;
     }
     printf("%-22s %12.1f %10.1f   allocate_on_queue + enqueue_release, one queue\n", "queue, same queue",

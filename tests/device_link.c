@@ -120,32 +120,73 @@ static void test_direct_path(clmem_test_context *t) {
     fixture_free(&f);
 }
 
-/* without a wait list, the driver's path waits for the source queue's earlier work:
-   a fill held back on the source queue lands before the copy reads */
-static void test_direct_after_source_queue(clmem_test_context *t) {
+/* without a wait list, a copy waits for the source queue's earlier work, on the
+   driver's path (a marker there) and staged (the link's second lane too): a fill held
+   back on the source queue lands before the copy reads */
+static void test_after_source_queue(clmem_test_context *t) {
+    size_t thresholds[2] = {CLMEM_DEVICE_LINK_NEVER, 0}, k;
+    if (skip_gates_on_oclgrind(t)) return;
+    for (k = 0; k < 2; ++k) {
+        fixture f;
+        cl_event gate = NULL, done = NULL;
+        cl_int err;
+        size_t i;
+        if (fixture_make(t, &f, thresholds[k])) {
+            gate = clCreateUserEvent(t->context, &err);
+            CLMEM_CHECK_CL(t, err);
+            CLMEM_CHECK_CL(t, clmem_enqueue_fill(t->queue, f.src, (cl_uchar)0x5A, N, .wait_for = &gate, .num_wait_for = 1));
+            CLMEM_CHECK_CL(t, clFlush(t->queue));
+            CLMEM_CHECK_CL(t, clmem_device_link_copy(f.link, f.dst, f.src, .event = &done));
+            CLMEM_CHECK_CL(t, clSetUserEventStatus(gate, CL_COMPLETE));
+            CLMEM_CHECK_CL(t, clWaitForEvents(1, &done));
+            CLMEM_CHECK_CL(t, clmem_enqueue_copy(f.q2, (void *)f.got, f.dst));
+            for (i = 0; i < N && f.got[i] == 0x5A; ++i) {
+            }
+            CLMEM_CHECK_EQ(t, i, N);
+        }
+        if (gate) {
+            clSetUserEventStatus(gate, CL_COMPLETE);
+            clReleaseEvent(gate);
+        }
+        if (done) clReleaseEvent(done);
+        fixture_free(&f);
+    }
+}
+
+/* the queues' later work comes after a staged copy, whichever of the link's queues
+   moved a piece: a fill of src enqueued on the source queue after the copy does not
+   reach dst, and a fill of dst bytes of the last piece (24 pieces: an even count, so
+   the last is the second lane's) on the destination queue lands last */
+static void test_before_later_work(clmem_test_context *t) {
+    enum { PIECES = 24, AT = (PIECES - 1) * SLOT };
     fixture f;
-    cl_event gate = NULL, done = NULL;
+    cl_event gate = NULL;
     cl_int err;
     size_t i;
     if (skip_gates_on_oclgrind(t)) return;
-    if (fixture_make(t, &f, CLMEM_DEVICE_LINK_NEVER)) {
+    if (fixture_make(t, &f, 0)) {
         gate = clCreateUserEvent(t->context, &err);
         CLMEM_CHECK_CL(t, err);
-        CLMEM_CHECK_CL(t, clmem_enqueue_fill(t->queue, f.src, (cl_uchar)0x5A, N, .wait_for = &gate, .num_wait_for = 1));
+        CLMEM_CHECK_CL(t, clmem_device_link_copy(f.link, f.dst, f.src, .byte_count = PIECES * SLOT, .wait_for = &gate,
+                                                 .num_wait_for = 1));
+        CLMEM_CHECK_CL(t, clmem_enqueue_fill(t->queue, f.src, (cl_uchar)0xEE, N));
+        CLMEM_CHECK_CL(t, clmem_enqueue_fill(f.q2, f.dst, (cl_uchar)0x11, 16, .offset = AT));
         CLMEM_CHECK_CL(t, clFlush(t->queue));
-        CLMEM_CHECK_CL(t, clmem_device_link_copy(f.link, f.dst, f.src, .event = &done));
+        CLMEM_CHECK_CL(t, clFlush(f.q2));
         CLMEM_CHECK_CL(t, clSetUserEventStatus(gate, CL_COMPLETE));
-        CLMEM_CHECK_CL(t, clWaitForEvents(1, &done));
         CLMEM_CHECK_CL(t, clmem_enqueue_copy(f.q2, (void *)f.got, f.dst));
-        for (i = 0; i < N && f.got[i] == 0x5A; ++i) {
+        CLMEM_CHECK(t, memcmp(f.got, f.want, AT) == 0);
+        for (i = AT; i < AT + 16 && f.got[i] == 0x11; ++i) {
         }
-        CLMEM_CHECK_EQ(t, i, N);
+        CLMEM_CHECK_EQ(t, i, AT + 16);
+        CLMEM_CHECK(t, memcmp(f.got + AT + 16, f.want + AT + 16, SLOT - 16) == 0);
+        CLMEM_CHECK(t, f.got[PIECES * SLOT] == 0 && f.got[N - 1] == 0);
+        CLMEM_CHECK_CL(t, clFinish(t->queue));
     }
     if (gate) {
         clSetUserEventStatus(gate, CL_COMPLETE);
         clReleaseEvent(gate);
     }
-    if (done) clReleaseEvent(done);
     fixture_free(&f);
 }
 
@@ -324,7 +365,8 @@ static const clmem_test_case cases[] = {
     {"staged_bytes", test_staged_bytes, false},
     {"default_count_and_reuse", test_default_count_and_reuse, false},
     {"direct_path", test_direct_path, false},
-    {"direct_after_source_queue", test_direct_after_source_queue, false},
+    {"after_source_queue", test_after_source_queue, false},
+    {"before_later_work", test_before_later_work, false},
     {"event_after_gate", test_event_after_gate, false},
     {"failed_wait_list", test_failed_wait_list, false},
     {"rejections", test_rejections, false},
