@@ -4199,13 +4199,15 @@ extern "C" {
        clmem_device_link_copy(l, b1, b0);                      all of b0 -> b1, enqueued
        clmem_device_link_copy(l, b1, b0, .byte_count = n, .src_offset = off, .event = &done);
        clmem_device_link_release(l);
-   A copy of at least the link's threshold goes in pieces of up to slot_size bytes
-   (the first and last pieces smaller, 1 MiB and up, so that the pipeline fills and
-   drains quickly): piece j
-   is read on the source queue into slot j mod slots (after the write that last used
-   that slot), then written on the destination queue from the slot after that read,
-   both queues flushed at every step, so the two DMA directions overlap and the copy
-   runs at the speed of the slower one. Smaller copies, and every copy between queues
+   A copy of at least the link's threshold goes in pieces of one size, up to
+   slot_size bytes: piece j is read on the source queue into slot j mod slots (after
+   the write that last used that slot), then written on the destination queue from
+   the slot after that read, both queues flushed at every step, so the two DMA
+   directions overlap and the copy runs at the speed of the slower one, plus one piece
+   (the first read and the last write overlap nothing) and a small cost per piece. The
+   piece size balances the two: about sqrt(n * 256 KiB) for n bytes, a power of two
+   from 64 KiB to slot_size (2 MiB for 16 MiB, 4 MiB for 64 MiB, 8 MiB from 256 MiB
+   with the default slots). Smaller copies, and every copy between queues
    of one device, take the driver's path: clEnqueueCopyBuffer on the destination
    queue, exactly as clmem_enqueue_copy(dst_queue, dst, src, ...) does.
 
@@ -4226,7 +4228,7 @@ extern "C" {
    one after the other.
    --------------------------------------------------------------------------------- */
 
-/** Default slot size of a device link (bytes): one piece of a staged copy. */
+/** Default slot size of a device link (bytes): the largest piece of a staged copy. */
 #define CLMEM_DEVICE_LINK_DEFAULT_SLOT_SIZE ((size_t)8 << 20)
 /** Default number of slots: pieces in flight. */
 #define CLMEM_DEVICE_LINK_DEFAULT_SLOTS 4u
@@ -6519,33 +6521,6 @@ static inline cl_int clmem__device_version(const char *fn, cl_device_id dev, int
     if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_VERSION");
     *version = clmem__parse_opencl_version(v);
     return CL_SUCCESS;
-}
-
-/* clmem__queue_create(fn, ctx, dev, &err): a new in-order queue without properties on
-   dev, by the call the device's version has (clCreateCommandQueueWithProperties from
-   OpenCL 2.0 on). NULL on failure, with the failed call's code in *err and named in
-   fn's message. */
-static cl_command_queue clmem__queue_create(const char *fn, cl_context ctx, cl_device_id dev, cl_int *err) {
-    cl_command_queue q;
-#if defined(__GNUC__) || defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-#endif
-#ifdef CL_VERSION_2_0
-    int version = 0;
-    if ((*err = clmem__device_version(fn, dev, &version)) != CL_SUCCESS) return NULL;
-    if (version >= 200) {
-        q = clCreateCommandQueueWithProperties(ctx, dev, NULL, err);
-        if (!q) clmem__cl_fail(*err, fn, "clCreateCommandQueueWithProperties");
-        return q;
-    }
-#endif
-    q = clCreateCommandQueue(ctx, dev, 0, err);
-#if defined(__GNUC__) || defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
-    if (!q) clmem__cl_fail(*err, fn, "clCreateCommandQueue");
-    return q;
 }
 
 /* clmem__device_name(dev, buf, size): the device's CL_DEVICE_NAME for a message, "?"
@@ -15450,18 +15425,9 @@ CLMEM_API cl_int clmem__stager_read_fn(clmem_stager *st, void *dst, clmem_buffer
 /* ---- begin clmem/device_link.c ---- */
 /* >>device_link (implementation) */
 
-/* The lanes a staged copy spreads its pieces over: lane 0 is the caller's two queues,
-   lane 1 a queue of the link's own on each device (with 2), so that the gap one lane
-   leaves between two pieces (a command's start, an event crossing devices) is filled
-   by the other lane's transfer. */
-#ifndef CLMEM__LINK_LANES
-#define CLMEM__LINK_LANES 2
-#endif
-
 struct clmem_device_link {
     clmem__mutex lock;                  /* one copy at a time; guards everything below */
     cl_command_queue src_queue, dst_queue; /* retained */
-    cl_command_queue lane_src, lane_dst;  /* the second lane's queues, the link's own (NULL: one lane) */
     cl_context context;
     size_t slot_size, threshold;
     unsigned slots;
@@ -15514,8 +15480,6 @@ static cl_int clmem__link_free(clmem_device_link *l) {
     }
     if (l->src_queue) clReleaseCommandQueue(l->src_queue);
     if (l->dst_queue) clReleaseCommandQueue(l->dst_queue);
-    if (l->lane_src) clReleaseCommandQueue(l->lane_src);
-    if (l->lane_dst) clReleaseCommandQueue(l->lane_dst);
     clmem__mutex_destroy(&l->lock);
     CLMEM_FREE(l);
     return first;
@@ -15567,15 +15531,6 @@ CLMEM_API clmem_device_link *clmem_device_link_create(cl_command_queue src_queue
     l->src_queue = src_queue;
     clRetainCommandQueue(dst_queue);
     l->dst_queue = dst_queue;
-#if CLMEM__LINK_LANES > 1
-    l->lane_src = clmem__queue_create(fn, ctx, dev[0], &err);
-    if (err == CL_SUCCESS) l->lane_dst = clmem__queue_create(fn, ctx, dev[1], &err);
-    if (err != CL_SUCCESS) { /* worded by clmem__queue_create */
-        clmem__link_free(l);
-        clmem__set_err(errcode_ret, err);
-        return NULL;
-    }
-#endif
     for (i = 0; i < l->slots; ++i) {
         l->slot[i] = clmem_pinned_allocation_create(src_queue, l->slot_size, 0, &err);
         if (err != CL_SUCCESS) { /* the pinned allocation's message stands, under its own name */
@@ -15618,68 +15573,41 @@ CLMEM_API cl_int clmem_device_link_get_stats(clmem_device_link *l, clmem_device_
    slot's last write is done (and, for every piece, once the caller's wait list is: the
    queues may be out of order), then write them to dst at `to` on the destination
    queue after that read. The write becomes the slot's last write. */
-static cl_int clmem__link_piece(clmem_device_link *l, unsigned lane, unsigned s, cl_mem dst, size_t to, cl_mem src,
-                                size_t from, size_t n, const clmem_copy_options *o, cl_event *waits, cl_event *read_out) {
-    cl_command_queue qs = lane ? l->lane_src : l->src_queue, qd = lane ? l->lane_dst : l->dst_queue;
+static cl_int clmem__link_piece(clmem_device_link *l, unsigned s, cl_mem dst, size_t to, cl_mem src, size_t from, size_t n,
+                                const clmem_copy_options *o, cl_event *waits) {
     cl_uint nw = o->num_wait_for;
     cl_event read = NULL, write = NULL;
     cl_int err;
     if (nw) memcpy(waits, o->wait_for, nw * sizeof *waits);
     if (l->last_write[s]) waits[nw++] = l->last_write[s];
-    err = clEnqueueReadBuffer(qs, src, CL_FALSE, from, n, l->slot[s].ptr, nw, nw ? waits : NULL, &read);
+    err = clEnqueueReadBuffer(l->src_queue, src, CL_FALSE, from, n, l->slot[s].ptr, nw, nw ? waits : NULL, &read);
     if (err != CL_SUCCESS) return clmem__cl_fail(err, clmem__link_copy_fn, "clEnqueueReadBuffer");
-    err = clEnqueueWriteBuffer(qd, dst, CL_FALSE, to, n, l->slot[s].ptr, 1, &read, &write);
+    err = clEnqueueWriteBuffer(l->dst_queue, dst, CL_FALSE, to, n, l->slot[s].ptr, 1, &read, &write);
     if (err != CL_SUCCESS) {
         clWaitForEvents(1, &read); /* the read must be done with the slot before anyone reuses it */
         clReleaseEvent(read);
         return clmem__cl_fail(err, clmem__link_copy_fn, "clEnqueueWriteBuffer");
     }
-    if (*read_out) clReleaseEvent(*read_out);
-    *read_out = read;
+    clReleaseEvent(read);
     if (l->last_write[s]) clReleaseEvent(l->last_write[s]);
     l->last_write[s] = write;
     /* the write waits for a read of another queue: that queue must be flushed */
-    if ((err = clFlush(qs)) != CL_SUCCESS || (err = clFlush(qd)) != CL_SUCCESS)
+    if ((err = clFlush(l->src_queue)) != CL_SUCCESS || (err = clFlush(l->dst_queue)) != CL_SUCCESS)
         return clmem__cl_fail(err, clmem__link_copy_fn, "clFlush");
     return CL_SUCCESS;
 }
 
-/* The second lane of a copy starts after the caller's queues' earlier work (a marker
-   on each, a barrier on the lane's queue waiting for it; the caller's wait list is in
-   every read's own). */
-static cl_int clmem__link_lane_start(clmem_device_link *l) {
-    cl_command_queue user[2], lane[2];
-    unsigned i;
-    cl_int err;
-    user[0] = l->src_queue;
-    user[1] = l->dst_queue;
-    lane[0] = l->lane_src;
-    lane[1] = l->lane_dst;
-    for (i = 0; i < 2; ++i) {
-        const char *call = "clEnqueueMarkerWithWaitList";
-        cl_event m = NULL;
-        if ((err = clEnqueueMarkerWithWaitList(user[i], 0, NULL, &m)) == CL_SUCCESS) {
-            if ((err = clFlush(user[i])) != CL_SUCCESS) call = "clFlush";
-            else if ((err = clEnqueueBarrierWithWaitList(lane[i], 1, &m, NULL)) != CL_SUCCESS)
-                call = "clEnqueueBarrierWithWaitList";
-            clReleaseEvent(m);
-        }
-        if (err != CL_SUCCESS) return clmem__cl_fail(err, clmem__link_copy_fn, call);
-    }
-    return CL_SUCCESS;
-}
-
-/* The size of piece j when `left` bytes remain: the pieces ramp up from
-   CLMEM__LINK_MIN_PIECE (1, 2, 4 MiB ... up to the slot size) and down again over the
-   last two slots' worth (half of what is left, down to the minimum), so that the
-   first read and the last write, which nothing overlaps, are short. */
-#define CLMEM__LINK_MIN_PIECE ((size_t)1 << 20)
-static size_t clmem__link_piece_size(size_t slot, size_t j, size_t left) {
-    size_t piece = slot, least = slot < CLMEM__LINK_MIN_PIECE ? slot : CLMEM__LINK_MIN_PIECE;
-    if (j < sizeof(size_t) * 8 - 21 && (CLMEM__LINK_MIN_PIECE << j) < piece) piece = CLMEM__LINK_MIN_PIECE << j;
-    if (left < 2 * slot && left / 2 < piece) piece = left / 2;
-    if (piece < least) piece = least;
-    return piece < left ? piece : left;
+/* The piece size of a staged copy of `count` bytes: the power of two nearest below
+   sqrt(count * CLMEM__LINK_PIECE_COST), at least 64 KiB, at most the slot size. A
+   copy costs about one piece more than its bytes (the first read and the last write
+   overlap nothing) plus a fixed cost per piece (a command, an event between the
+   devices): about 256 KiB's worth on H100/H200, the cost this rule balances
+   (docs/benchmarks.md: 2 MiB pieces for 16 MiB, 4 for 64, 8 from 256 MiB). */
+#define CLMEM__LINK_PIECE_COST ((double)(256 << 10))
+static size_t clmem__link_piece_size(size_t slot, size_t count) {
+    size_t piece = slot < ((size_t)64 << 10) ? slot : (size_t)64 << 10;
+    while (piece <= slot / 2 && 4.0 * (double)piece * (double)piece <= (double)count * CLMEM__LINK_PIECE_COST) piece *= 2;
+    return piece;
 }
 
 /* The staged copy of count bytes (the lock held): pieces through the slots, then the
@@ -15687,31 +15615,24 @@ static size_t clmem__link_piece_size(size_t slot, size_t j, size_t left) {
 static cl_int clmem__link_staged(clmem_device_link *l, clmem_buffer dst, clmem_buffer src, size_t count,
                                  const clmem_copy_options *o) {
     cl_event small[8], *waits = small;
-    cl_event last[CLMEM_DEVICE_LINK_MAX_SLOTS], read[2] = {NULL, NULL};
-    size_t done = 0, pieces = 0;
+    cl_event last[CLMEM_DEVICE_LINK_MAX_SLOTS];
+    size_t done = 0, pieces = 0, each = clmem__link_piece_size(l->slot_size, count);
     cl_uint n = 0;
-    unsigned s = 0, i, lanes = l->lane_src && count > clmem__link_piece_size(l->slot_size, 0, count) ? 2 : 1;
+    unsigned s = 0, i;
     cl_int err = CL_SUCCESS;
     if (o->num_wait_for + 1 > sizeof small / sizeof small[0]) {
         waits = CLMEM__CAST(cl_event *, CLMEM_MALLOC((o->num_wait_for + 1) * sizeof *waits));
         if (!waits) return clmem__fail(CL_OUT_OF_HOST_MEMORY, clmem__link_copy_fn, "out of host memory for the wait list");
     }
-    if (lanes > 1) err = clmem__link_lane_start(l);
     while (done < count && err == CL_SUCCESS) {
-        size_t piece = clmem__link_piece_size(l->slot_size, pieces, count - done);
-        err = clmem__link_piece(l, (unsigned)(pieces % lanes), s, dst.root, dst.origin + o->dst_offset + done, src.root,
-                                src.origin + o->src_offset + done, piece, o, waits, &read[pieces % lanes]);
+        size_t piece = count - done < each ? count - done : each;
+        err = clmem__link_piece(l, s, dst.root, dst.origin + o->dst_offset + done, src.root,
+                                src.origin + o->src_offset + done, piece, o, waits);
         done += piece;
         ++pieces;
         s = (s + 1) % l->slots;
     }
     if (waits != small) CLMEM_FREE(waits);
-    if (err == CL_SUCCESS && lanes > 1) { /* the caller's source queue: its later work after the second lane's reads */
-        err = clEnqueueBarrierWithWaitList(l->src_queue, 1, &read[1], NULL);
-        if (err != CL_SUCCESS) clmem__cl_fail(err, clmem__link_copy_fn, "clEnqueueBarrierWithWaitList");
-    }
-    for (i = 0; i < 2; ++i)
-        if (read[i]) clReleaseEvent(read[i]);
     if (err != CL_SUCCESS) {
         clmem__link_drain(l); /* nothing the failed copy enqueued outlives the call */
         return err;
@@ -15721,14 +15642,9 @@ static cl_int clmem__link_staged(clmem_device_link *l, clmem_buffer dst, clmem_b
     l->stats.staged_copies++;
     l->stats.staged_bytes += count;
     l->stats.pieces += pieces;
-    /* the event; with two lanes also the caller's destination queue: its later work
-       after every write (a barrier, where one lane's in-order queue orders it already) */
-    if (o->event || lanes > 1) {
-        err = lanes > 1 ? clEnqueueBarrierWithWaitList(l->dst_queue, n, last, o->event)
-                        : clEnqueueMarkerWithWaitList(l->dst_queue, n, last, o->event);
-        if (err != CL_SUCCESS)
-            return clmem__cl_fail(err, clmem__link_copy_fn,
-                                  lanes > 1 ? "clEnqueueBarrierWithWaitList" : "clEnqueueMarkerWithWaitList");
+    if (o->event) {
+        err = clEnqueueMarkerWithWaitList(l->dst_queue, n, last, o->event);
+        if (err != CL_SUCCESS) return clmem__cl_fail(err, clmem__link_copy_fn, "clEnqueueMarkerWithWaitList");
         if ((err = clFlush(l->dst_queue)) != CL_SUCCESS) return clmem__cl_fail(err, clmem__link_copy_fn, "clFlush");
     }
     if (clmem__device_wait(o) && (err = clWaitForEvents(n, last)) != CL_SUCCESS)
@@ -17245,6 +17161,22 @@ CLMEM_API void clmem_test_fail(clmem_test_context *t, const char *file, int line
                     "is printed but no case is marked failed");
 }
 
+static cl_command_queue clmem__test_queue(cl_context ctx, cl_device_id dev, cl_int *err) {
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#endif
+#ifdef CL_VERSION_2_0
+    int version = 0;
+    if ((*err = clmem__device_version("clmem_test_main", dev, &version)) != CL_SUCCESS) return NULL;
+    if (version >= 200) return clCreateCommandQueueWithProperties(ctx, dev, NULL, err);
+#endif
+    return clCreateCommandQueue(ctx, dev, 0, err);
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+}
+
 /* clmem__test_group_name(t): "NAME on PLATFORM", "2 x NAME on PLATFORM" (devices of
    one name; "sub-devices" when they have a parent) or "A + B on PLATFORM". */
 static void clmem__test_group_name(clmem_test_context *t) {
@@ -17378,8 +17310,7 @@ CLMEM_API int clmem_test_main_on(const clmem_test_case *cases, size_t n, int arg
                 props[2] = 0;
                 clmem_clear_first_arg_caches(); /* as PyOpenCL's ctx_factory: a fresh start per case */
                 t.context = clCreateContext(props, (cl_uint)count, t.devices, NULL, NULL, &err);
-                for (q = 0; q < count && err == CL_SUCCESS; ++q)
-                    t.queues[q] = clmem__queue_create("clmem_test_main", t.context, t.devices[q], &err);
+                for (q = 0; q < count && err == CL_SUCCESS; ++q) t.queues[q] = clmem__test_queue(t.context, t.devices[q], &err);
                 t.queue = t.queues[0];
                 if (err != CL_SUCCESS) {
                     printf("FAIL %s [%s]: cannot create a context and queues: %s\n", cases[c].name, t.device_name,

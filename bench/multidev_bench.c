@@ -2,7 +2,10 @@
    devices, through clmem and through the raw OpenCL calls, in the same run.
 
    Build: cc -std=c11 -O2 -I. bench/multidev_bench.c -o multidev_bench -lOpenCL
-   Run:   CLMEM_TEST=nvidia:0+1 ./multidev_bench [SIZE ...]    (MiB, or KiB as 256K; default 16 256)
+   Run:   CLMEM_TEST=nvidia:0+1 ./multidev_bench [--data FILE] [SIZE ...]    (MiB, or KiB as 256K; default 16 256)
+          --data FILE: per size, GB/s of the driver's copy, the link's round trips, one
+          link copy, streamed link copies and pinned host -> device 1, as columns for
+          bench/pinned_plot.sh's device -> device panel.
           Without CLMEM_TEST: the first platform with two devices, both in one context.
           bench/multidev_bench.sh runs it (and the multidev tests) on prebuilt binaries.
 
@@ -39,6 +42,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 #include <time.h>
 
 enum { REPS = 7, MAXSIZES = 12, STREAM = 8 };
@@ -139,6 +143,76 @@ static double copy_batch(bench *B, clmem_buffer a, clmem_buffer c, int use_clmem
     return (bench_now() - t0) / (2.0 * PINGPONG);
 }
 
+/* Bare-call pipelines device 0 -> device 1 through `slots` pinned slots of `piece`
+   bytes, for the link's design (CLMEM_BENCH_RAW_PIPELINES=1): seconds for one blocking
+   copy of n bytes. chained: read j waits for the write that last used its slot, write
+   j for read j, all on the devices' queues (what a link does). paced: the calling thread
+   waits for read j, then enqueues write j without a wait list, and waits for write j-1
+   before reading into its slot: no command waits for an event of the other device. */
+enum { RAW_MAX_SLOTS = 8 };
+static double raw_pipeline(bench *B, cl_mem dst, cl_mem src, size_t n, void *const *slot, unsigned slots, size_t piece,
+                           int paced) {
+    cl_event rd[RAW_MAX_SLOTS] = {NULL}, wr[RAW_MAX_SLOTS] = {NULL};
+    size_t np = (n + piece - 1) / piece, j, k;
+    double t0 = bench_now();
+    cl_int e = CL_SUCCESS;
+#define RAW_LEN(i) ((i) + 1 < np ? piece : n - (i) * piece)
+    if (!paced) {
+        for (j = 0; j < np; ++j) {
+            unsigned s = (unsigned)(j % slots);
+            cl_event r = NULL, w = NULL;
+            e |= clEnqueueReadBuffer(B->q[0], src, CL_FALSE, j * piece, RAW_LEN(j), slot[s], wr[s] ? 1 : 0,
+                                     wr[s] ? &wr[s] : NULL, &r);
+            e |= clEnqueueWriteBuffer(B->q[1], dst, CL_FALSE, j * piece, RAW_LEN(j), slot[s], 1, &r, &w);
+            clReleaseEvent(r);
+            chain_release(&wr[s]);
+            wr[s] = w;
+            clFlush(B->q[0]);
+            clFlush(B->q[1]);
+        }
+    } else {
+        for (j = 0; j < np && j < slots; ++j)
+            e |= clEnqueueReadBuffer(B->q[0], src, CL_FALSE, j * piece, RAW_LEN(j), slot[j], 0, NULL, &rd[j]);
+        clFlush(B->q[0]);
+        for (k = 0; k < np; ++k) {
+            unsigned s = (unsigned)(k % slots), ps = (unsigned)((k + slots - 1) % slots);
+            clWaitForEvents(1, &rd[s]);
+            chain_release(&rd[s]);
+            e |= clEnqueueWriteBuffer(B->q[1], dst, CL_FALSE, k * piece, RAW_LEN(k), slot[s], 0, NULL, &wr[s]);
+            clFlush(B->q[1]);
+            if (k == 0) continue;
+            clWaitForEvents(1, &wr[ps]);
+            chain_release(&wr[ps]);
+            if ((j = k - 1 + slots) < np) {
+                e |= clEnqueueReadBuffer(B->q[0], src, CL_FALSE, j * piece, RAW_LEN(j), slot[ps], 0, NULL, &rd[ps]);
+                clFlush(B->q[0]);
+            }
+        }
+    }
+#undef RAW_LEN
+    for (j = 0; j < slots; ++j) {
+        if (wr[j]) clWaitForEvents(1, &wr[j]);
+        chain_release(&wr[j]);
+        chain_release(&rd[j]);
+    }
+    if (e != CL_SUCCESS) B->failed = 1;
+    return bench_now() - t0;
+}
+
+/* both DMA directions at once, bare calls: device 0 -> pinned a while pinned b ->
+   device 1, n bytes each; seconds until both are done (the bound of any staged copy) */
+static double raw_both_ways(bench *B, cl_mem dst, cl_mem src, size_t n, void *a, void *b) {
+    double t0 = bench_now();
+    cl_int e = clEnqueueReadBuffer(B->q[0], src, CL_FALSE, 0, n, a, 0, NULL, NULL);
+    e |= clEnqueueWriteBuffer(B->q[1], dst, CL_FALSE, 0, n, b, 0, NULL, NULL);
+    clFlush(B->q[0]);
+    clFlush(B->q[1]);
+    clFinish(B->q[0]);
+    clFinish(B->q[1]);
+    if (e != CL_SUCCESS) B->failed = 1;
+    return bench_now() - t0;
+}
+
 /* pinned host memory <-> one device, blocking, seconds per transfer (the bound a
    staged copy between the devices can reach: the slower of the two directions) */
 static double pinned_batch(bench *B, clmem_buffer buf, void *pinned, int dev, int write) {
@@ -191,6 +265,9 @@ static void row(const char *what, double raw_s, double clmem_s, size_t n) {
     }
 }
 
+/* GB/s of a move of n bytes taking s seconds; NaN for a figure not measured */
+static double gbps(double s, size_t n) { return s > 0 ? (double)n / s / 1e9 : NAN; }
+
 /* the devices: the first group of 2+ devices CLMEM_TEST selects, or without
    CLMEM_TEST the first platform with 2+ devices ("i:*") */
 static int pick(clmem_test_device out[2]) {
@@ -224,6 +301,7 @@ static int pick(clmem_test_device out[2]) {
 
 int main(int argc, char **argv) {
     bench B;
+    FILE *data = NULL;
     clmem_test_device picked[2];
     size_t sizes[MAXSIZES] = {(size_t)16 << 20, (size_t)256 << 20}, nsizes = 2, s;
     char name[2][128], pname[128] = {0};
@@ -232,6 +310,15 @@ int main(int argc, char **argv) {
     const char *src = touch_src;
     int i, link_only = getenv("CLMEM_BENCH_LINK_ONLY") != NULL; /* only the link's one-way and pinned rows */
     memset(&B, 0, sizeof B);
+    if (argc > 2 && !strcmp(argv[1], "--data")) {
+        data = fopen(argv[2], "w");
+        if (!data) {
+            fprintf(stderr, "multidev_bench: cannot write %s\n", argv[2]);
+            return 1;
+        }
+        argv += 2;
+        argc -= 2;
+    }
     if (argc > 1) {
         nsizes = 0;
         for (i = 1; i < argc && nsizes < MAXSIZES; ++i) { /* MiB, or KiB with a K: 16, 256K */
@@ -278,6 +365,9 @@ int main(int argc, char **argv) {
         return 1;
     }
     printf("multidev_bench: one context of [0] %s and [1] %s on %s\n", name[0], name[1], pname);
+    if (data)
+        fprintf(data, "# multidev_bench: [0] %s -> [1] %s on %s\n# bytes driver_copy link_round_trip link_one_copy "
+                      "link_streamed pinned_host_to_dev1 (GB/s)\n", name[0], name[1], pname);
     printf("medians of %d batches of 2..64 round trips (2 moves each, ~50 ms a batch); GB/s per move, 1 GB = 1e9 bytes\n",
            REPS);
     printf("%10s  %-34s %9s  %10s  %9s\n", "size", "what", "raw GB/s", "clmem GB/s", "clmem/raw");
@@ -286,7 +376,7 @@ int main(int argc, char **argv) {
         size_t n = sizes[s], k;
         unsigned char *pattern = (unsigned char *)malloc(n);
         clmem_buffer a = CLMEM__ZERO, b = CLMEM__ZERO, c = CLMEM__ZERO, d = CLMEM__ZERO, e = CLMEM__ZERO;
-        double raw[REPS], cl[REPS], loc[REPS], mraw, mcl = 0, mone = 0, mstream = 0;
+        double raw[REPS], cl[REPS], loc[REPS], mraw, mcl = 0, mone = 0, mstream = 0, mdriver = 0, mw = 0;
         int r;
         unsigned x = 12345u;
         if (!pattern || n == 0) {
@@ -337,6 +427,7 @@ int main(int argc, char **argv) {
             }
             mraw = bench_median(raw, (size_t)(REPS));
             mcl = bench_median(cl, (size_t)(REPS));
+            mdriver = mraw;
             row("copy, queue 1 <-> queue 0, events", mraw, mcl, n);
             row("copy on device 0 only (reference)", bench_median(loc, (size_t)(REPS)), 0, n);
             check(&B, "copy", a, pattern, n, 0);
@@ -395,7 +486,7 @@ int main(int argc, char **argv) {
         /* pinned host memory <-> each device: the bound of a staged copy */
         {
             clmem_pinned_allocation pin = clmem_pinned_allocation_create(B.q[0], n, 0, &err);
-            double w[REPS], rd[REPS], mw, mr, mws;
+            double w[REPS], rd[REPS], mr, mws;
             if (err == CL_SUCCESS) {
                 memcpy(pin.ptr, pattern, n);
                 PINGPONG = rounds_for(pinned_batch(&B, d, pin.ptr, 1, 1));
@@ -420,11 +511,48 @@ int main(int argc, char **argv) {
                 if (mcl > 0) printf("%10s  device link round trips / pinned host->device 1: %.3f\n", "", mw / mcl);
                 printf("%10s  device link one copy / pinned host->device 1: %.3f\n", "", mw / mone);
                 printf("%10s  device link streamed / pinned host->device 1 streamed: %.3f\n", "", mws / mstream);
+                if (getenv("CLMEM_BENCH_RAW_PIPELINES")) {
+                    static const size_t mib[] = {2, 4, 8, 16};
+                    clmem_pinned_allocation sl[RAW_MAX_SLOTS], other;
+                    void *ptrs[RAW_MAX_SLOTS];
+                    unsigned ns = 4, u, m2, paced;
+                    cl_int perr = CL_SUCCESS;
+                    other = clmem_pinned_allocation_create(B.q[1], n, 0, &perr);
+                    for (u = 0; u < ns && perr == CL_SUCCESS; ++u) {
+                        sl[u] = clmem_pinned_allocation_create(B.q[0], (size_t)16 << 20, 0, &perr);
+                        ptrs[u] = sl[u].ptr;
+                    }
+                    if (perr == CL_SUCCESS) {
+                        double both;
+                        for (r = 0; r < REPS; ++r) w[r] = raw_both_ways(&B, d.mem, e.mem, n, pin.ptr, other.ptr);
+                        both = bench_median(w, (size_t)REPS);
+                        row("both ways at once (raw, per way)", both, 0, n);
+                        printf("%10s  both ways at once / pinned host->device 1: %.3f\n", "", mw / both);
+                        for (paced = 0; paced < 2; ++paced)
+                            for (m2 = 0; m2 < sizeof mib / sizeof mib[0]; ++m2) {
+                                char label[64];
+                                double mp;
+                                for (r = 0; r < REPS; ++r)
+                                    w[r] = raw_pipeline(&B, d.mem, e.mem, n, ptrs, ns, mib[m2] << 20, (int)paced);
+                                mp = bench_median(w, (size_t)REPS);
+                                snprintf(label, sizeof label, "raw %s, %u x %zu MiB", paced ? "paced" : "chained", ns,
+                                         mib[m2]);
+                                row(label, mp, 0, n);
+                                printf("%10s  %s / pinned host->device 1: %.3f\n", "", label, mw / mp);
+                            }
+                        check(&B, "raw pipelines", d, pattern, n, 0);
+                    }
+                    for (u = 0; u < ns; ++u) clmem_pinned_allocation_release(&sl[u]);
+                    clmem_pinned_allocation_release(&other);
+                }
                 clmem_pinned_allocation_release(&pin);
             } else {
                 fprintf(stderr, "size %s: pinned: %s\n", size_text(sizes[s]), clmem_last_error_message());
             }
         }
+        if (data) /* GB/s; NaN where the run did not measure it (gnuplot leaves it out) */
+            fprintf(data, "%zu %.3f %.3f %.3f %.3f %.3f\n", n, gbps(mdriver, n), gbps(mcl, n), gbps(mone, n),
+                    gbps(mstream, n), gbps(mw, n));
         clmem_buffer_release(&a);
         clmem_buffer_release(&b);
         clmem_buffer_release(&c);
@@ -438,6 +566,7 @@ int main(int argc, char **argv) {
         clReleaseCommandQueue(B.q[i]);
     }
     clReleaseContext(B.ctx);
+    if (data) fclose(data);
     if (B.failed) printf("multidev_bench: FAILED (see above)\n");
     return B.failed ? 1 : 0;
 }

@@ -539,33 +539,6 @@ static inline cl_int clmem__device_version(const char *fn, cl_device_id dev, int
     return CL_SUCCESS;
 }
 
-/* clmem__queue_create(fn, ctx, dev, &err): a new in-order queue without properties on
-   dev, by the call the device's version has (clCreateCommandQueueWithProperties from
-   OpenCL 2.0 on). NULL on failure, with the failed call's code in *err and named in
-   fn's message. */
-static cl_command_queue clmem__queue_create(const char *fn, cl_context ctx, cl_device_id dev, cl_int *err) {
-    cl_command_queue q;
-#if defined(__GNUC__) || defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-#endif
-#ifdef CL_VERSION_2_0
-    int version = 0;
-    if ((*err = clmem__device_version(fn, dev, &version)) != CL_SUCCESS) return NULL;
-    if (version >= 200) {
-        q = clCreateCommandQueueWithProperties(ctx, dev, NULL, err);
-        if (!q) clmem__cl_fail(*err, fn, "clCreateCommandQueueWithProperties");
-        return q;
-    }
-#endif
-    q = clCreateCommandQueue(ctx, dev, 0, err);
-#if defined(__GNUC__) || defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
-    if (!q) clmem__cl_fail(*err, fn, "clCreateCommandQueue");
-    return q;
-}
-
 /* clmem__device_name(dev, buf, size): the device's CL_DEVICE_NAME for a message, "?"
    when the query fails (the name only decorates the message: optional). */
 static void clmem__device_name(cl_device_id dev, char *buf, size_t size) {

@@ -21,13 +21,15 @@ extern "C" {
        clmem_device_link_copy(l, b1, b0);                      all of b0 -> b1, enqueued
        clmem_device_link_copy(l, b1, b0, .byte_count = n, .src_offset = off, .event = &done);
        clmem_device_link_release(l);
-   A copy of at least the link's threshold goes in pieces of up to slot_size bytes
-   (the first and last pieces smaller, 1 MiB and up, so that the pipeline fills and
-   drains quickly): piece j
-   is read on the source queue into slot j mod slots (after the write that last used
-   that slot), then written on the destination queue from the slot after that read,
-   both queues flushed at every step, so the two DMA directions overlap and the copy
-   runs at the speed of the slower one. Smaller copies, and every copy between queues
+   A copy of at least the link's threshold goes in pieces of one size, up to
+   slot_size bytes: piece j is read on the source queue into slot j mod slots (after
+   the write that last used that slot), then written on the destination queue from
+   the slot after that read, both queues flushed at every step, so the two DMA
+   directions overlap and the copy runs at the speed of the slower one, plus one piece
+   (the first read and the last write overlap nothing) and a small cost per piece. The
+   piece size balances the two: about sqrt(n * 256 KiB) for n bytes, a power of two
+   from 64 KiB to slot_size (2 MiB for 16 MiB, 4 MiB for 64 MiB, 8 MiB from 256 MiB
+   with the default slots). Smaller copies, and every copy between queues
    of one device, take the driver's path: clEnqueueCopyBuffer on the destination
    queue, exactly as clmem_enqueue_copy(dst_queue, dst, src, ...) does.
 
@@ -48,7 +50,7 @@ extern "C" {
    one after the other.
    --------------------------------------------------------------------------------- */
 
-/** Default slot size of a device link (bytes): one piece of a staged copy. */
+/** Default slot size of a device link (bytes): the largest piece of a staged copy. */
 #define CLMEM_DEVICE_LINK_DEFAULT_SLOT_SIZE ((size_t)8 << 20)
 /** Default number of slots: pieces in flight. */
 #define CLMEM_DEVICE_LINK_DEFAULT_SLOTS 4u

@@ -311,6 +311,22 @@ CLMEM_API void clmem_test_fail(clmem_test_context *t, const char *file, int line
                     "is printed but no case is marked failed");
 }
 
+static cl_command_queue clmem__test_queue(cl_context ctx, cl_device_id dev, cl_int *err) {
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#endif
+#ifdef CL_VERSION_2_0
+    int version = 0;
+    if ((*err = clmem__device_version("clmem_test_main", dev, &version)) != CL_SUCCESS) return NULL;
+    if (version >= 200) return clCreateCommandQueueWithProperties(ctx, dev, NULL, err);
+#endif
+    return clCreateCommandQueue(ctx, dev, 0, err);
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+}
+
 /* clmem__test_group_name(t): "NAME on PLATFORM", "2 x NAME on PLATFORM" (devices of
    one name; "sub-devices" when they have a parent) or "A + B on PLATFORM". */
 static void clmem__test_group_name(clmem_test_context *t) {
@@ -444,8 +460,7 @@ CLMEM_API int clmem_test_main_on(const clmem_test_case *cases, size_t n, int arg
                 props[2] = 0;
                 clmem_clear_first_arg_caches(); /* as PyOpenCL's ctx_factory: a fresh start per case */
                 t.context = clCreateContext(props, (cl_uint)count, t.devices, NULL, NULL, &err);
-                for (q = 0; q < count && err == CL_SUCCESS; ++q)
-                    t.queues[q] = clmem__queue_create("clmem_test_main", t.context, t.devices[q], &err);
+                for (q = 0; q < count && err == CL_SUCCESS; ++q) t.queues[q] = clmem__test_queue(t.context, t.devices[q], &err);
                 t.queue = t.queues[0];
                 if (err != CL_SUCCESS) {
                     printf("FAIL %s [%s]: cannot create a context and queues: %s\n", cases[c].name, t.device_name,

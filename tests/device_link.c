@@ -302,6 +302,37 @@ static void test_stale_pooled(clmem_test_context *t) {
 }
 
 /* two devices of one platform in one context: device 0 -> device 1 */
+/* with the default slots, a staged copy of n bytes goes in pieces of about
+   sqrt(n * 256 KiB), a power of two from 64 KiB to the slot size (device_link.h) */
+static void test_piece_sizes(clmem_test_context *t) {
+    static const size_t sizes[] = {(size_t)100 << 10, (size_t)1 << 20, (size_t)16 << 20, ((size_t)16 << 20) + 1};
+    static const size_t pieces[] = {1, 2, 8, 9}; /* 128 KiB, 512 KiB, 2 MiB, 2 MiB and one byte */
+    const size_t big = (size_t)16 << 20;
+    cl_int err;
+    cl_command_queue q2 = extra_queue(t, t->context, &err);
+    clmem_buffer a = clmem_buffer_create(t->context, CL_MEM_READ_WRITE, big + 1, NULL, &err);
+    clmem_buffer b = clmem_buffer_create(t->context, CL_MEM_READ_WRITE, big + 1, NULL, &err);
+    clmem_device_link *l = NULL;
+    size_t k, before = 0;
+    CLMEM_CHECK_CL(t, err);
+    if (q2 && a.mem && b.mem) l = clmem_device_link_create(t->queue, q2, 0, 0, &err);
+    CLMEM_CHECK_CL(t, err);
+    if (l) {
+        CLMEM_CHECK_CL(t, clmem_device_link_set_threshold(l, 0));
+        for (k = 0; k < sizeof sizes / sizeof sizes[0]; ++k) {
+            clmem_device_link_stats st = CLMEM__ZERO;
+            CLMEM_CHECK_CL(t, clmem_device_link_copy(l, b, a, .byte_count = sizes[k], .is_blocking = true));
+            CLMEM_CHECK_CL(t, clmem_device_link_get_stats(l, &st));
+            CLMEM_CHECK_EQ(t, st.pieces - before, pieces[k]);
+            before = st.pieces;
+        }
+        CLMEM_CHECK_CL(t, clmem_device_link_release(l));
+    }
+    clmem_buffer_release(&a);
+    clmem_buffer_release(&b);
+    if (q2) clReleaseCommandQueue(q2);
+}
+
 static void test_two_devices(clmem_test_context *t) {
     cl_platform_id platform = NULL;
     cl_device_id dev[2];
@@ -371,6 +402,7 @@ static const clmem_test_case cases[] = {
     {"failed_wait_list", test_failed_wait_list, false},
     {"rejections", test_rejections, false},
     {"stale_pooled", test_stale_pooled, false},
+    {"piece_sizes", test_piece_sizes, false},
     {"two_devices", test_two_devices, false},
 };
 int main(int argc, char **argv) { return clmem_test_main(cases, sizeof cases / sizeof cases[0], argc, argv); }
