@@ -175,16 +175,26 @@ static cl_int clmem__link_piece(clmem_device_link *l, unsigned s, cl_mem dst, si
     return CL_SUCCESS;
 }
 
-/* The piece size of a staged copy of `count` bytes: the power of two nearest below
-   sqrt(count * CLMEM__LINK_PIECE_COST), at least 64 KiB, at most the slot size. A
-   copy costs about one piece more than its bytes (the first read and the last write
-   overlap nothing) plus a fixed cost per piece (a command, an event between the
-   devices): about 256 KiB's worth on H100/H200, the cost this rule balances
-   (docs/benchmarks.md: 2 MiB pieces for 16 MiB, 4 for 64, 8 from 256 MiB). */
+/* The piece size of a staged copy of `count` bytes on an idle link: the power of two
+   nearest below sqrt(count * CLMEM__LINK_PIECE_COST), at least 64 KiB, at most the
+   slot size. Such a copy costs about one piece more than its bytes (its first read
+   and last write overlap nothing) plus a fixed cost per piece (a command, an event
+   between the devices): about 256 KiB's worth on H100/H200, the cost this rule
+   balances (docs/benchmarks.md). On a busy link (a copy before it still writing) the
+   first read overlaps those writes, so the slot size is best. */
 #define CLMEM__LINK_PIECE_COST ((double)(256 << 10))
-static size_t clmem__link_piece_size(size_t slot, size_t count) {
-    size_t piece = slot < ((size_t)64 << 10) ? slot : (size_t)64 << 10;
-    while (piece <= slot / 2 && 4.0 * (double)piece * (double)piece <= (double)count * CLMEM__LINK_PIECE_COST) piece *= 2;
+static size_t clmem__link_piece_size(const clmem_device_link *l, size_t count) {
+    size_t piece = l->slot_size < ((size_t)64 << 10) ? l->slot_size : (size_t)64 << 10;
+    unsigned i;
+    for (i = 0; i < l->slots; ++i) {
+        cl_int status = CL_COMPLETE;
+        if (l->last_write[i] && clGetEventInfo(l->last_write[i], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status,
+                                               &status, NULL) == CL_SUCCESS && status > CL_COMPLETE)
+            return l->slot_size;
+    }
+    while (piece <= l->slot_size / 2 &&
+           4.0 * (double)piece * (double)piece <= (double)count * CLMEM__LINK_PIECE_COST)
+        piece *= 2;
     return piece;
 }
 
@@ -194,7 +204,7 @@ static cl_int clmem__link_staged(clmem_device_link *l, clmem_buffer dst, clmem_b
                                  const clmem_copy_options *o) {
     cl_event small[8], *waits = small;
     cl_event last[CLMEM_DEVICE_LINK_MAX_SLOTS];
-    size_t done = 0, pieces = 0, each = clmem__link_piece_size(l->slot_size, count);
+    size_t done = 0, pieces = 0, each = clmem__link_piece_size(l, count);
     cl_uint n = 0;
     unsigned s = 0, i;
     cl_int err = CL_SUCCESS;

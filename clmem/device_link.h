@@ -29,7 +29,9 @@ extern "C" {
    (the first read and the last write overlap nothing) and a small cost per piece. The
    piece size balances the two: about sqrt(n * 256 KiB) for n bytes, a power of two
    from 64 KiB to slot_size (2 MiB for 16 MiB, 4 MiB for 64 MiB, 8 MiB from 256 MiB
-   with the default slots). Smaller copies, and every copy between queues
+   with the default slots). A copy that starts while the link's previous copy is still
+   writing goes in slot-sized pieces: its first read overlaps those writes, so copies
+   enqueued back to back run at the slower DMA direction's speed. Smaller copies, and every copy between queues
    of one device, take the driver's path: clEnqueueCopyBuffer on the destination
    queue, exactly as clmem_enqueue_copy(dst_queue, dst, src, ...) does.
 

@@ -303,7 +303,8 @@ static void test_stale_pooled(clmem_test_context *t) {
 
 /* two devices of one platform in one context: device 0 -> device 1 */
 /* with the default slots, a staged copy of n bytes goes in pieces of about
-   sqrt(n * 256 KiB), a power of two from 64 KiB to the slot size (device_link.h) */
+   sqrt(n * 256 KiB), a power of two from 64 KiB to the slot size, and in slot-sized
+   pieces while the copy before it is still running (device_link.h) */
 static void test_piece_sizes(clmem_test_context *t) {
     static const size_t sizes[] = {(size_t)100 << 10, (size_t)1 << 20, (size_t)16 << 20, ((size_t)16 << 20) + 1};
     static const size_t pieces[] = {1, 2, 8, 9}; /* 128 KiB, 512 KiB, 2 MiB, 2 MiB and one byte */
@@ -325,6 +326,19 @@ static void test_piece_sizes(clmem_test_context *t) {
             CLMEM_CHECK_CL(t, clmem_device_link_get_stats(l, &st));
             CLMEM_CHECK_EQ(t, st.pieces - before, pieces[k]);
             before = st.pieces;
+        }
+        if (!skip_gates_on_oclgrind(t)) { /* a copy behind a running one: slot-sized pieces */
+            clmem_device_link_stats st = CLMEM__ZERO;
+            cl_event gate = clCreateUserEvent(t->context, &err);
+            CLMEM_CHECK_CL(t, err);
+            CLMEM_CHECK_CL(t, clmem_device_link_copy(l, b, a, .byte_count = (size_t)1 << 20, .wait_for = &gate,
+                                                     .num_wait_for = 1)); /* idle: 2 pieces of 512 KiB */
+            CLMEM_CHECK_CL(t, clmem_device_link_copy(l, b, a, .byte_count = big)); /* busy: 2 of 8 MiB */
+            CLMEM_CHECK_CL(t, clSetUserEventStatus(gate, CL_COMPLETE));
+            CLMEM_CHECK_CL(t, clFinish(q2));
+            CLMEM_CHECK_CL(t, clmem_device_link_get_stats(l, &st));
+            CLMEM_CHECK_EQ(t, st.pieces - before, 4);
+            clReleaseEvent(gate);
         }
         CLMEM_CHECK_CL(t, clmem_device_link_release(l));
     }

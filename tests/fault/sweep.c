@@ -607,6 +607,8 @@ static const verdict verdicts[] = {
     {"pinned_alloc:clFlush", OPTIONAL, "the flush after a release's unmap: the queue's next wait or release submits it"},
     {"pinned_pool:clFlush", OPTIONAL, "the flush after a freed block's unmap, as pinned_alloc"},
     {"device_link:clFlush", OPTIONAL, "the flush after a slot's unmap when the link is released, as pinned_alloc"},
+    {"device_link:clGetEventInfo(0x11d3)", OPTIONAL,
+     "whether the copy before is still writing only picks the piece size (a failed query: the idle link's size)"},
     {"svm_pool_queue:clFlush", OPTIONAL, "the flush after a pool block's enqueued clEnqueueSVMFree"},
     /* a pool block freed after its queue: when the enqueued free cannot be made (its
        record's CLMEM_MALLOC or clEnqueueSVMFree fails), clmem warns, waits for the queue
