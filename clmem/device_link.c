@@ -9,6 +9,7 @@ struct clmem_device_link {
     cl_context context;
     size_t slot_size, threshold;
     unsigned slots;
+    unsigned next;                      /* the slot the next piece takes: the least recently used */
     clmem_pinned_allocation slot[CLMEM_DEVICE_LINK_MAX_SLOTS];
     cl_event last_write[CLMEM_DEVICE_LINK_MAX_SLOTS]; /* the write that last read the slot, or NULL */
     clmem_device_link_stats stats;
@@ -206,7 +207,7 @@ static cl_int clmem__link_staged(clmem_device_link *l, clmem_buffer dst, clmem_b
     cl_event last[CLMEM_DEVICE_LINK_MAX_SLOTS];
     size_t done = 0, pieces = 0, each = clmem__link_piece_size(l, count);
     cl_uint n = 0;
-    unsigned s = 0, i;
+    unsigned s = l->next, i;
     cl_int err = CL_SUCCESS;
     if (o->num_wait_for + 1 > sizeof small / sizeof small[0]) {
         waits = CLMEM__CAST(cl_event *, CLMEM_MALLOC((o->num_wait_for + 1) * sizeof *waits));
@@ -220,6 +221,7 @@ static cl_int clmem__link_staged(clmem_device_link *l, clmem_buffer dst, clmem_b
         ++pieces;
         s = (s + 1) % l->slots;
     }
+    l->next = s;
     if (waits != small) CLMEM_FREE(waits);
     if (err != CL_SUCCESS) {
         clmem__link_drain(l); /* nothing the failed copy enqueued outlives the call */
