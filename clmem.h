@@ -257,21 +257,21 @@
      clmem_pooled_svm_unbind_from_queue         wait for the bound queue (clFinish) and unbind.
      clmem_pooled_svm_queue                     the queue the block is bound to, or NULL ...
      clmem_pooled_svm_pool                      the pool a pooled SVM block came from; NULL for ...
-     clmem_svm_pool_held_blocks                 The SVM pool's accounting, statistics, limits ...
-     clmem_svm_pool_active_blocks               The SVM pool's accounting, statistics, limits ...
-     clmem_svm_pool_managed_bytes
-     clmem_svm_pool_active_bytes
-     clmem_svm_pool_bin_number
-     clmem_svm_pool_alloc_size
-     clmem_svm_pool_free_held
-     clmem_svm_pool_stop_holding
-     clmem_svm_pool_get_stats
-     clmem_svm_pool_reset_peaks
-     clmem_svm_pool_bins
-     clmem_svm_pool_set_limit
-     clmem_svm_pool_set_oom_callback
-     clmem_svm_pool_active_blocks_info
-     clmem_svm_pool_release                     as clmem_memory_pool_release.
+     clmem_svm_pool_held_blocks                 as clmem_memory_pool_held_blocks
+     clmem_svm_pool_active_blocks               as clmem_memory_pool_active_blocks
+     clmem_svm_pool_managed_bytes               as clmem_memory_pool_managed_bytes
+     clmem_svm_pool_active_bytes                as clmem_memory_pool_active_bytes
+     clmem_svm_pool_bin_number                  as clmem_memory_pool_bin_number
+     clmem_svm_pool_alloc_size                  as clmem_memory_pool_alloc_size
+     clmem_svm_pool_free_held                   as clmem_memory_pool_free_held
+     clmem_svm_pool_stop_holding                as clmem_memory_pool_stop_holding
+     clmem_svm_pool_get_stats                   as clmem_memory_pool_get_stats
+     clmem_svm_pool_reset_peaks                 as clmem_memory_pool_reset_peaks
+     clmem_svm_pool_bins                        as clmem_memory_pool_bins
+     clmem_svm_pool_set_limit                   as clmem_memory_pool_set_limit
+     clmem_svm_pool_set_oom_callback            as clmem_memory_pool_set_oom_callback
+     clmem_svm_pool_active_blocks_info          as clmem_memory_pool_active_blocks_info
+     clmem_svm_pool_release                     as clmem_memory_pool_release
    >>usm_pool
      clmem_pooled_usm
      clmem_usm_pool                             A pool of USM blocks (opaque).
@@ -282,21 +282,21 @@
      clmem_usm_pool_allocate_on_queue_at
      clmem_pooled_usm_release                   give the block back to its pool (nothing on any ...
      clmem_pooled_usm_enqueue_release           give the block back once `queue` gets past the ...
-     clmem_usm_pool_held_blocks                 The USM pool's accounting, statistics, limits ...
-     clmem_usm_pool_active_blocks               The USM pool's accounting, statistics, limits ...
-     clmem_usm_pool_managed_bytes
-     clmem_usm_pool_active_bytes
-     clmem_usm_pool_bin_number
-     clmem_usm_pool_alloc_size
-     clmem_usm_pool_free_held
-     clmem_usm_pool_stop_holding
-     clmem_usm_pool_get_stats
-     clmem_usm_pool_reset_peaks
-     clmem_usm_pool_bins
-     clmem_usm_pool_set_limit
-     clmem_usm_pool_set_oom_callback
-     clmem_usm_pool_active_blocks_info
-     clmem_usm_pool_release                     as clmem_memory_pool_release (held blocks are ...
+     clmem_usm_pool_held_blocks                 as clmem_memory_pool_held_blocks
+     clmem_usm_pool_active_blocks               as clmem_memory_pool_active_blocks
+     clmem_usm_pool_managed_bytes               as clmem_memory_pool_managed_bytes
+     clmem_usm_pool_active_bytes                as clmem_memory_pool_active_bytes
+     clmem_usm_pool_bin_number                  as clmem_memory_pool_bin_number
+     clmem_usm_pool_alloc_size                  as clmem_memory_pool_alloc_size
+     clmem_usm_pool_free_held                   as clmem_memory_pool_free_held
+     clmem_usm_pool_stop_holding                as clmem_memory_pool_stop_holding
+     clmem_usm_pool_get_stats                   as clmem_memory_pool_get_stats
+     clmem_usm_pool_reset_peaks                 as clmem_memory_pool_reset_peaks
+     clmem_usm_pool_bins                        as clmem_memory_pool_bins
+     clmem_usm_pool_set_limit                   as clmem_memory_pool_set_limit
+     clmem_usm_pool_set_oom_callback            as clmem_memory_pool_set_oom_callback
+     clmem_usm_pool_active_blocks_info          as clmem_memory_pool_active_blocks_info
+     clmem_usm_pool_release                     as clmem_memory_pool_release
    >>pinned
      clmem_pinned_allocation
      clmem_pinned_allocation_create             `size` bytes of pinned host memory: a buffer of ...
@@ -308,21 +308,21 @@
      clmem_pinned_pool_allocate_at              the same, recording where the allocation was ...
      clmem_pinned_pool_allocate_on_queue        pinned memory for transfers on `queue` ...
      clmem_pinned_pool_allocate_on_queue_at     the same, recording file and line.
-     clmem_pinned_pool_held_blocks              Accounting, as the buffer pool's (0 for a NULL ...
-     clmem_pinned_pool_active_blocks            Accounting, as the buffer pool's (0 for a NULL ...
-     clmem_pinned_pool_managed_bytes
-     clmem_pinned_pool_active_bytes
-     clmem_pinned_pool_bin_number               clmem_bin_number / clmem_alloc_size with the ...
-     clmem_pinned_pool_alloc_size               clmem_bin_number / clmem_alloc_size with the ...
-     clmem_pinned_pool_free_held                unmap and release every held block, lowest bin ...
-     clmem_pinned_pool_stop_holding             clmem_pinned_pool_free_held(pool): unmap and ...
-     clmem_pinned_pool_get_stats                Statistics, peaks, bins, limit, callback, leak ...
-     clmem_pinned_pool_reset_peaks              Statistics, peaks, bins, limit, callback, leak ...
-     clmem_pinned_pool_bins
-     clmem_pinned_pool_set_limit
-     clmem_pinned_pool_set_oom_callback
-     clmem_pinned_pool_active_blocks_info       The active blocks, most recent first; `ptr` of ...
-     clmem_pinned_pool_release                  drop the program's hold on the pool: held blocks ...
+     clmem_pinned_pool_held_blocks              as clmem_memory_pool_held_blocks
+     clmem_pinned_pool_active_blocks            as clmem_memory_pool_active_blocks
+     clmem_pinned_pool_managed_bytes            as clmem_memory_pool_managed_bytes
+     clmem_pinned_pool_active_bytes             as clmem_memory_pool_active_bytes
+     clmem_pinned_pool_bin_number               as clmem_memory_pool_bin_number
+     clmem_pinned_pool_alloc_size               as clmem_memory_pool_alloc_size
+     clmem_pinned_pool_free_held                as clmem_memory_pool_free_held
+     clmem_pinned_pool_stop_holding             as clmem_memory_pool_stop_holding
+     clmem_pinned_pool_get_stats                as clmem_memory_pool_get_stats
+     clmem_pinned_pool_reset_peaks              as clmem_memory_pool_reset_peaks
+     clmem_pinned_pool_bins                     as clmem_memory_pool_bins
+     clmem_pinned_pool_set_limit                as clmem_memory_pool_set_limit
+     clmem_pinned_pool_set_oom_callback         as clmem_memory_pool_set_oom_callback
+     clmem_pinned_pool_active_blocks_info       as clmem_memory_pool_active_blocks_info
+     clmem_pinned_pool_release                  as clmem_memory_pool_release
    >>stager
      clmem_stager                               A stager: pinned slots, copying threads and a ...
      clmem_stager_create                        a stager for copies between pageable host memory ...
@@ -3461,6 +3461,29 @@ CLMEM_API cl_int clmem_memory_pool_active_blocks_info(clmem_memory_pool *pool, c
     released on other threads at the same time. */
 CLMEM_API cl_int clmem_memory_pool_release(clmem_memory_pool *pool);
 
+/* CLMEM__POOL_DECLS(kind): the declarations of another pool kind's accounting,
+   statistics, limits, leak list and release: clmem_<kind>_held_blocks ... _release,
+   each as the buffer pool's clmem_memory_pool_<name> above (the definitions are
+   CLMEM__POOL_COMMON's, pool.c). tools/api-list expands it for the API list. */
+#define CLMEM__POOL_DECLS(kind)                                                                            \
+    CLMEM_API size_t clmem_##kind##_held_blocks(clmem_##kind *pool);                                            \
+    CLMEM_API size_t clmem_##kind##_active_blocks(clmem_##kind *pool);                                          \
+    CLMEM_API size_t clmem_##kind##_managed_bytes(clmem_##kind *pool);                                          \
+    CLMEM_API size_t clmem_##kind##_active_bytes(clmem_##kind *pool);                                           \
+    CLMEM_API uint32_t clmem_##kind##_bin_number(clmem_##kind *pool, size_t size);                              \
+    CLMEM_API size_t clmem_##kind##_alloc_size(clmem_##kind *pool, uint32_t bin);                               \
+    CLMEM_API cl_int clmem_##kind##_free_held(clmem_##kind *pool);                                              \
+    CLMEM_API cl_int clmem_##kind##_stop_holding(clmem_##kind *pool);                                           \
+    CLMEM_API cl_int clmem_##kind##_get_stats(clmem_##kind *pool, clmem_pool_stats *stats);                     \
+    CLMEM_API cl_int clmem_##kind##_reset_peaks(clmem_##kind *pool);                                            \
+    CLMEM_API cl_int clmem_##kind##_bins(clmem_##kind *pool, clmem_pool_bin_info *out, size_t capacity,         \
+                                         size_t *count);                                                        \
+    CLMEM_API cl_int clmem_##kind##_set_limit(clmem_##kind *pool, size_t max_managed_bytes);                    \
+    CLMEM_API cl_int clmem_##kind##_set_oom_callback(clmem_##kind *pool, clmem_pool_oom_fn fn, void *user);     \
+    CLMEM_API cl_int clmem_##kind##_active_blocks_info(clmem_##kind *pool, clmem_pool_block_info *out,          \
+                                                       size_t capacity, size_t *count);                         \
+    CLMEM_API cl_int clmem_##kind##_release(clmem_##kind *pool);
+
 /* ---- SVM allocators and pools (PyOpenCL's SVMAllocator, SVMPool, PooledSVM) ---- */
 
 /** An allocator of SVM memory (opaque; PyOpenCL's SVMAllocator). */
@@ -3575,25 +3598,10 @@ static inline size_t clmem_pooled_svm_hash(clmem_pooled_svm p) {
     return (size_t)((uintptr_t)p.svm.ptr >> 4) * (size_t)0x9E3779B97F4A7C15ull;
 }
 
-/** The SVM pool's accounting, statistics, limits and leak list: as the buffer pool's. */
-CLMEM_API size_t clmem_svm_pool_held_blocks(clmem_svm_pool *pool);
-CLMEM_API size_t clmem_svm_pool_active_blocks(clmem_svm_pool *pool);
-CLMEM_API size_t clmem_svm_pool_managed_bytes(clmem_svm_pool *pool);
-CLMEM_API size_t clmem_svm_pool_active_bytes(clmem_svm_pool *pool);
-CLMEM_API uint32_t clmem_svm_pool_bin_number(clmem_svm_pool *pool, size_t size);
-CLMEM_API size_t clmem_svm_pool_alloc_size(clmem_svm_pool *pool, uint32_t bin);
-CLMEM_API cl_int clmem_svm_pool_free_held(clmem_svm_pool *pool);
-CLMEM_API cl_int clmem_svm_pool_stop_holding(clmem_svm_pool *pool);
-CLMEM_API cl_int clmem_svm_pool_get_stats(clmem_svm_pool *pool, clmem_pool_stats *stats);
-CLMEM_API cl_int clmem_svm_pool_reset_peaks(clmem_svm_pool *pool);
-CLMEM_API cl_int clmem_svm_pool_bins(clmem_svm_pool *pool, clmem_pool_bin_info *out, size_t capacity, size_t *count);
-CLMEM_API cl_int clmem_svm_pool_set_limit(clmem_svm_pool *pool, size_t max_managed_bytes);
-CLMEM_API cl_int clmem_svm_pool_set_oom_callback(clmem_svm_pool *pool, clmem_pool_oom_fn fn, void *user);
-CLMEM_API cl_int clmem_svm_pool_active_blocks_info(clmem_svm_pool *pool, clmem_pool_block_info *out, size_t capacity,
-                                                   size_t *count);
-/** clmem_svm_pool_release(pool): as clmem_memory_pool_release. Held blocks bound to a
+/** The SVM pool's accounting, statistics, limits, leak list and release: as the
+    buffer pool's (clmem_memory_pool_held_blocks ... _release). Held blocks bound to a
     queue are freed with clEnqueueSVMFree on it. */
-CLMEM_API cl_int clmem_svm_pool_release(clmem_svm_pool *pool);
+CLMEM__POOL_DECLS(svm_pool)
 
 #if defined(CLMEM_TRACK_ALLOCATIONS)
 #define clmem_memory_pool_allocate(pool, size, errcode_ret) \
@@ -3697,25 +3705,10 @@ CLMEM_API cl_int clmem_pooled_usm_release(clmem_pooled_usm *p);
     query's code. Example: clmem_pooled_usm_enqueue_release(&p, q); */
 CLMEM_API cl_int clmem_pooled_usm_enqueue_release(clmem_pooled_usm *p, cl_command_queue queue);
 
-/** The USM pool's accounting, statistics, limits and leak list: as the buffer pool's. */
-CLMEM_API size_t clmem_usm_pool_held_blocks(clmem_usm_pool *pool);
-CLMEM_API size_t clmem_usm_pool_active_blocks(clmem_usm_pool *pool);
-CLMEM_API size_t clmem_usm_pool_managed_bytes(clmem_usm_pool *pool);
-CLMEM_API size_t clmem_usm_pool_active_bytes(clmem_usm_pool *pool);
-CLMEM_API uint32_t clmem_usm_pool_bin_number(clmem_usm_pool *pool, size_t size);
-CLMEM_API size_t clmem_usm_pool_alloc_size(clmem_usm_pool *pool, uint32_t bin);
-CLMEM_API cl_int clmem_usm_pool_free_held(clmem_usm_pool *pool);
-CLMEM_API cl_int clmem_usm_pool_stop_holding(clmem_usm_pool *pool);
-CLMEM_API cl_int clmem_usm_pool_get_stats(clmem_usm_pool *pool, clmem_pool_stats *stats);
-CLMEM_API cl_int clmem_usm_pool_reset_peaks(clmem_usm_pool *pool);
-CLMEM_API cl_int clmem_usm_pool_bins(clmem_usm_pool *pool, clmem_pool_bin_info *out, size_t capacity, size_t *count);
-CLMEM_API cl_int clmem_usm_pool_set_limit(clmem_usm_pool *pool, size_t max_managed_bytes);
-CLMEM_API cl_int clmem_usm_pool_set_oom_callback(clmem_usm_pool *pool, clmem_pool_oom_fn fn, void *user);
-CLMEM_API cl_int clmem_usm_pool_active_blocks_info(clmem_usm_pool *pool, clmem_pool_block_info *out, size_t capacity,
-                                                   size_t *count);
-/** clmem_usm_pool_release(pool): as clmem_memory_pool_release (held blocks are freed,
+/** The USM pool's accounting, statistics, limits, leak list and release: as the
+    buffer pool's (clmem_memory_pool_held_blocks ... _release: held blocks are freed,
     CLMEM_ERROR_IN_USE while blocks are active). */
-CLMEM_API cl_int clmem_usm_pool_release(clmem_usm_pool *pool);
+CLMEM__POOL_DECLS(usm_pool)
 
 #if defined(CLMEM_TRACK_ALLOCATIONS)
 #define clmem_usm_pool_allocate(pool, size, errcode_ret) \
@@ -3921,40 +3914,15 @@ CLMEM_API clmem_pinned_allocation clmem_pinned_pool_allocate_on_queue_at(clmem_p
                                                                          cl_int *errcode_ret, const char *file,
                                                                          int line);
 
-/** Accounting, as the buffer pool's (0 for a NULL pool). Any thread. */
-CLMEM_API size_t clmem_pinned_pool_held_blocks(clmem_pinned_pool *pool);
-CLMEM_API size_t clmem_pinned_pool_active_blocks(clmem_pinned_pool *pool);
-CLMEM_API size_t clmem_pinned_pool_managed_bytes(clmem_pinned_pool *pool);
-CLMEM_API size_t clmem_pinned_pool_active_bytes(clmem_pinned_pool *pool);
-/** clmem_bin_number / clmem_alloc_size with the pool's leading bits (PyOpenCL's
-    defaults for a NULL pool). */
-CLMEM_API uint32_t clmem_pinned_pool_bin_number(clmem_pinned_pool *pool, size_t size);
-CLMEM_API size_t clmem_pinned_pool_alloc_size(clmem_pinned_pool *pool, uint32_t bin);
-/** clmem_pinned_pool_free_held(pool): unmap and release every held block, lowest bin
-    first. clmem_pinned_pool_stop_holding(pool): the same, and from now on released
-    blocks are freed at once. Errors: CL_INVALID_VALUE (NULL pool). Any thread. */
-CLMEM_API cl_int clmem_pinned_pool_free_held(clmem_pinned_pool *pool);
-CLMEM_API cl_int clmem_pinned_pool_stop_holding(clmem_pinned_pool *pool);
-/** Statistics, peaks, bins, limit, callback, leak list: as clmem_memory_pool_*.
-    Errors: CL_INVALID_VALUE (NULL pool, or NULL stats/count). */
-CLMEM_API cl_int clmem_pinned_pool_get_stats(clmem_pinned_pool *pool, clmem_pool_stats *stats);
-CLMEM_API cl_int clmem_pinned_pool_reset_peaks(clmem_pinned_pool *pool);
-CLMEM_API cl_int clmem_pinned_pool_bins(clmem_pinned_pool *pool, clmem_pool_bin_info *out, size_t capacity,
-                                        size_t *count);
-CLMEM_API cl_int clmem_pinned_pool_set_limit(clmem_pinned_pool *pool, size_t max_managed_bytes);
-CLMEM_API cl_int clmem_pinned_pool_set_oom_callback(clmem_pinned_pool *pool, clmem_pool_oom_fn fn, void *user);
-/** The active blocks, most recent first; `ptr` of each entry is the host pointer. */
-CLMEM_API cl_int clmem_pinned_pool_active_blocks_info(clmem_pinned_pool *pool, clmem_pool_block_info *out,
-                                                      size_t capacity, size_t *count);
-
-/** clmem_pinned_pool_release(pool): drop the program's hold on the pool: held blocks
-    are freed, and the pool (with its queue reference) goes as soon as no block is
-    active. Returns CL_SUCCESS (also for NULL), or CLMEM_ERROR_IN_USE with a message
-    when blocks are still active (under CLMEM_TRACK_ALLOCATIONS each is logged as a
-    warning, with file and line, as clmem_memory_pool_release does); they may still
-    be released later, safely, and the pool goes with the last. A second release:
-    CLMEM_ERROR_DOUBLE_RELEASE. Do not use the pool pointer afterwards. Any thread. */
-CLMEM_API cl_int clmem_pinned_pool_release(clmem_pinned_pool *pool);
+/** The pinned pool's accounting, statistics, limits, leak list and release: as the
+    buffer pool's (clmem_memory_pool_held_blocks ... _release; 0 or CL_INVALID_VALUE
+    for a NULL pool). Freeing a held block unmaps and releases it; `ptr` of each
+    clmem_pool_block_info entry is the host pointer. clmem_pinned_pool_release drops
+    the program's hold on the pool: held blocks are freed, and the pool (with its
+    queue reference) goes as soon as no block is active; CLMEM_ERROR_IN_USE while
+    blocks are active (they may still be released later, safely, and the pool goes
+    with the last), CLMEM_ERROR_DOUBLE_RELEASE for a second release. Any thread. */
+CLMEM__POOL_DECLS(pinned_pool)
 
 #if defined(CLMEM_TRACK_ALLOCATIONS)
 #define clmem_pinned_pool_allocate(pool, size, errcode_ret) \
