@@ -758,14 +758,21 @@ static inline size_t clmem__host_count(unsigned given, size_t byte_count, size_t
     return (given & CLMEM_GIVEN_BYTE_COUNT) || byte_count ? byte_count : size - offset;
 }
 
-/** The options every enqueue without options of its own takes: given (CLMEM_GIVEN_*
-    bits, filled by the macros), wait_for (events to wait for; NULL: none),
-    num_wait_for (how many), event (where to put the new event; NULL: none is made). */
-#define CLMEM__ENQUEUE_FIELDS \
-    unsigned given CLMEM__DEFAULT;           \
+/* CLMEM__WAIT_FIELDS: the fields every enqueue's options struct has, in this order
+   (the last ones, but for clmem_map_options' private call site): wait_for (events to
+   wait for; NULL: none), num_wait_for (how many; CLMEM_WAIT_FOR(e1, e2) sets both),
+   event (where to put the new event; NULL: none is made). */
+#define CLMEM__WAIT_FIELDS                   \
     const cl_event *wait_for CLMEM__DEFAULT; \
     cl_uint num_wait_for CLMEM__DEFAULT;     \
     cl_event *event CLMEM__DEFAULT;
+
+/** The options every enqueue without options of its own takes: given (CLMEM_GIVEN_*
+    bits, filled by the macros), wait_for (events to wait for; NULL: none),
+    num_wait_for (how many), event (where to put the new event; NULL: none is made). */
+#define CLMEM__ENQUEUE_FIELDS      \
+    unsigned given CLMEM__DEFAULT; \
+    CLMEM__WAIT_FIELDS
 typedef struct clmem_enqueue_options {
     CLMEM__ENQUEUE_FIELDS
 } clmem_enqueue_options;
@@ -1775,9 +1782,7 @@ typedef struct clmem_svm_map_options {
     unsigned given CLMEM__DEFAULT; /* CLMEM_GIVEN_* bits: filled by the macros */
     size_t size CLMEM__DEFAULT;
     int is_blocking CLMEM__DEFAULT;
-    const cl_event *wait_for CLMEM__DEFAULT;
-    cl_uint num_wait_for CLMEM__DEFAULT;
-    cl_event *event CLMEM__DEFAULT;
+    CLMEM__WAIT_FIELDS /* .wait_for, .num_wait_for, .event */
 } clmem_svm_map_options;
 
 /** clmem_enqueue_svm_map(queue, svm, flags, &map, ...): map svm for the host
@@ -1813,9 +1818,7 @@ CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm sv
 typedef struct clmem_svm_unmap_options {
     unsigned given CLMEM__DEFAULT; /* CLMEM_GIVEN_* bits: filled by the macros */
     cl_command_queue queue CLMEM__DEFAULT;
-    const cl_event *wait_for CLMEM__DEFAULT;
-    cl_uint num_wait_for CLMEM__DEFAULT;
-    cl_event *event CLMEM__DEFAULT;
+    CLMEM__WAIT_FIELDS /* .wait_for, .num_wait_for, .event */
 } clmem_svm_unmap_options;
 
 /** clmem_svm_map_release(&map, ...): unmap (clEnqueueSVMUnmap) on .queue or the map's
@@ -1864,9 +1867,7 @@ CLMEM_API clmem_buffer clmem_svm_as_buffer(cl_context context, clmem_svm svm, cl
 typedef struct clmem_svm_memfill_options {
     unsigned given CLMEM__DEFAULT; /* CLMEM_GIVEN_* bits: filled by the macros */
     size_t byte_count CLMEM__DEFAULT;
-    const cl_event *wait_for CLMEM__DEFAULT;
-    cl_uint num_wait_for CLMEM__DEFAULT;
-    cl_event *event CLMEM__DEFAULT;
+    CLMEM__WAIT_FIELDS /* .wait_for, .num_wait_for, .event */
 } clmem_svm_memfill_options;
 
 /** clmem_enqueue_svm_memfill(queue, dst, pattern, pattern_size, ...): fill SVM memory
@@ -2414,17 +2415,16 @@ typedef struct clmem_map_options {
                                              map fails instead of covering the rest of the buffer) */
     char order CLMEM__DEFAULT;            /* buffers: 'C' (default; last index fastest) or 'F' */
     size_t strides[CLMEM_MAP_MAX_DIMS] CLMEM__DEFAULT; /* buffers: byte strides per axis, overriding .order. As in
-                                             PyOpenCL they do not change the mapped size CLMEM__DEFAULT; clmem
+                                             PyOpenCL they do not change the mapped size; clmem
                                              checks that every element they reach lies inside it */
     size_t origin[3] CLMEM__DEFAULT;      /* images: {x, y, z} of the box in pixels (default {0, 0, 0}) */
     size_t region[3] CLMEM__DEFAULT;      /* images: {w, h, d} in pixels; trailing zeros count as 1;
                                              all zero (default): from origin to the end of the image */
     int is_blocking CLMEM__DEFAULT;       /* 0 or CLMEM_BLOCKING: wait for the map; CLMEM_NON_BLOCKING:
                                              wait on map.event before touching map.ptr */
-    const cl_event *wait_for CLMEM__DEFAULT; /* events to wait for (CLMEM_WAIT_FOR(...)) */
-    cl_uint num_wait_for CLMEM__DEFAULT;
-    cl_event *event CLMEM__DEFAULT;       /* also give the map's event to the caller (a reference of
-                                             the caller's own, to release) */
+    CLMEM__WAIT_FIELDS                    /* .wait_for, .num_wait_for: events to wait for
+                                             (CLMEM_WAIT_FOR(...)); .event: also give the map's event
+                                             to the caller (a reference of the caller's own, to release) */
     const char *clmem__file CLMEM__DEFAULT; /* private: set by the macros */
     int clmem__line CLMEM__DEFAULT;
 } clmem_map_options;
@@ -2433,9 +2433,8 @@ typedef struct clmem_map_options {
 typedef struct clmem_unmap_options {
     unsigned given CLMEM__DEFAULT;      /* CLMEM_GIVEN_* bits: filled by the macros */
     cl_command_queue queue CLMEM__DEFAULT; /* queue for the unmap (default: the map's queue); same context */
-    const cl_event *wait_for CLMEM__DEFAULT;
-    cl_uint num_wait_for CLMEM__DEFAULT;
-    cl_event *event CLMEM__DEFAULT;       /* where to put the unmap's event (NULL: none is made) */
+    CLMEM__WAIT_FIELDS                    /* .wait_for, .num_wait_for; .event: where to put the unmap's
+                                             event (NULL: none is made) */
 } clmem_unmap_options;
 
 /** clmem_enqueue_map_buffer(queue, buf, flags, offset, T, &map, ...options): map a
@@ -2788,9 +2787,8 @@ typedef struct clmem_copy_options {
     size_t src_pitches[2] CLMEM__DEFAULT;        /* buffer <- buffer rect */
     size_t dst_pitches[2] CLMEM__DEFAULT;        /* buffer <- buffer rect */
     int is_blocking CLMEM__DEFAULT;              /* host transfers: left out or true: block; false/CL_FALSE/0: do not */
-    const cl_event *wait_for CLMEM__DEFAULT;     /* events to wait for */
-    cl_uint num_wait_for CLMEM__DEFAULT;
-    cl_event *event CLMEM__DEFAULT;              /* where to put the new event (NULL: none) */
+    CLMEM__WAIT_FIELDS                           /* .wait_for, .num_wait_for: events to wait for; .event:
+                                                    where to put the new event (NULL: none) */
 } clmem_copy_options;
 
 /** Options of clmem_enqueue_fill. */
@@ -2798,9 +2796,7 @@ typedef struct clmem_fill_options {
     unsigned given CLMEM__DEFAULT; /* CLMEM_GIVEN_* bits: filled by the macros */
     size_t offset CLMEM__DEFAULT; /* byte offset of the filled range (buffers) */
     size_t pattern_size CLMEM__DEFAULT; /* required when the pattern is a pointer */
-    const cl_event *wait_for CLMEM__DEFAULT;
-    cl_uint num_wait_for CLMEM__DEFAULT;
-    cl_event *event CLMEM__DEFAULT;
+    CLMEM__WAIT_FIELDS                  /* .wait_for, .num_wait_for, .event */
 } clmem_fill_options;
 
 /* THE LIST OF COPY PAIRS. One row per pair the DISPATCH TABLE supports:

@@ -63,14 +63,21 @@ static inline size_t clmem__host_count(unsigned given, size_t byte_count, size_t
     return (given & CLMEM_GIVEN_BYTE_COUNT) || byte_count ? byte_count : size - offset;
 }
 
-/** The options every enqueue without options of its own takes: given (CLMEM_GIVEN_*
-    bits, filled by the macros), wait_for (events to wait for; NULL: none),
-    num_wait_for (how many), event (where to put the new event; NULL: none is made). */
-#define CLMEM__ENQUEUE_FIELDS \
-    unsigned given CLMEM__DEFAULT;           \
+/* CLMEM__WAIT_FIELDS: the fields every enqueue's options struct has, in this order
+   (the last ones, but for clmem_map_options' private call site): wait_for (events to
+   wait for; NULL: none), num_wait_for (how many; CLMEM_WAIT_FOR(e1, e2) sets both),
+   event (where to put the new event; NULL: none is made). */
+#define CLMEM__WAIT_FIELDS                   \
     const cl_event *wait_for CLMEM__DEFAULT; \
     cl_uint num_wait_for CLMEM__DEFAULT;     \
     cl_event *event CLMEM__DEFAULT;
+
+/** The options every enqueue without options of its own takes: given (CLMEM_GIVEN_*
+    bits, filled by the macros), wait_for (events to wait for; NULL: none),
+    num_wait_for (how many), event (where to put the new event; NULL: none is made). */
+#define CLMEM__ENQUEUE_FIELDS      \
+    unsigned given CLMEM__DEFAULT; \
+    CLMEM__WAIT_FIELDS
 typedef struct clmem_enqueue_options {
     CLMEM__ENQUEUE_FIELDS
 } clmem_enqueue_options;

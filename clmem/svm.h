@@ -211,9 +211,7 @@ typedef struct clmem_svm_map_options {
     unsigned given CLMEM__DEFAULT; /* CLMEM_GIVEN_* bits: filled by the macros */
     size_t size CLMEM__DEFAULT;
     int is_blocking CLMEM__DEFAULT;
-    const cl_event *wait_for CLMEM__DEFAULT;
-    cl_uint num_wait_for CLMEM__DEFAULT;
-    cl_event *event CLMEM__DEFAULT;
+    CLMEM__WAIT_FIELDS /* .wait_for, .num_wait_for, .event */
 } clmem_svm_map_options;
 
 /** clmem_enqueue_svm_map(queue, svm, flags, &map, ...): map svm for the host
@@ -249,9 +247,7 @@ CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm sv
 typedef struct clmem_svm_unmap_options {
     unsigned given CLMEM__DEFAULT; /* CLMEM_GIVEN_* bits: filled by the macros */
     cl_command_queue queue CLMEM__DEFAULT;
-    const cl_event *wait_for CLMEM__DEFAULT;
-    cl_uint num_wait_for CLMEM__DEFAULT;
-    cl_event *event CLMEM__DEFAULT;
+    CLMEM__WAIT_FIELDS /* .wait_for, .num_wait_for, .event */
 } clmem_svm_unmap_options;
 
 /** clmem_svm_map_release(&map, ...): unmap (clEnqueueSVMUnmap) on .queue or the map's
@@ -300,9 +296,7 @@ CLMEM_API clmem_buffer clmem_svm_as_buffer(cl_context context, clmem_svm svm, cl
 typedef struct clmem_svm_memfill_options {
     unsigned given CLMEM__DEFAULT; /* CLMEM_GIVEN_* bits: filled by the macros */
     size_t byte_count CLMEM__DEFAULT;
-    const cl_event *wait_for CLMEM__DEFAULT;
-    cl_uint num_wait_for CLMEM__DEFAULT;
-    cl_event *event CLMEM__DEFAULT;
+    CLMEM__WAIT_FIELDS /* .wait_for, .num_wait_for, .event */
 } clmem_svm_memfill_options;
 
 /** clmem_enqueue_svm_memfill(queue, dst, pattern, pattern_size, ...): fill SVM memory
