@@ -6256,13 +6256,6 @@ static inline cl_int clmem__cl_fail(cl_int code, const char *fn, const char *cal
     return clmem__fail(code, fn, "%s failed with %s (%d)", call, clmem_error_string(code), (int)code);
 }
 
-/* clmem__release_mem(fn, mem): the release of a handle's cl_mem (the handle already
-   emptied), its failure named in fn's message. */
-static cl_int clmem__release_mem(const char *fn, cl_mem mem) {
-    cl_int err = clReleaseMemObject(mem);
-    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clReleaseMemObject");
-}
-
 /* clmem__warn(fn, fmt, ...): a warning, to the log only (the error message is kept). */
 static inline CLMEM__PRINTF(2, 3) void clmem__warn(const char *fn, const char *fmt, ...) {
     char buf[768];
@@ -6955,7 +6948,7 @@ CLMEM_API size_t clmem_live_map_count(cl_mem mem) {
     return n;
 }
 
-/* clmem__map_note_use(mem, fn): called by buffer release and copies; reports (log
+/* clmem__map_note_use(mem, fn): called by releases and copies; reports (log
    warning) when mem is mapped for writing through clmem: mem itself, its root buffer
    (a sub-buffer of a mapped buffer, where the ranges meet) or a sub-buffer of it.
    With no live map it is one load, inlined (the search is out of line). */
@@ -6995,6 +6988,16 @@ static CLMEM__NOINLINE void clmem__map_note_use_slow(cl_mem mem, const char *fn)
 
 static void clmem__map_note_use(cl_mem mem, const char *fn) {
     if (mem != NULL && CLMEM__MAP_ANY_LIVE()) clmem__map_note_use_slow(mem, fn);
+}
+
+/* clmem__release_mem(fn, mem): the release of a handle's cl_mem (the handle already
+   emptied): a warning while it is mapped for writing (clmem__map_note_use), then
+   clReleaseMemObject, its failure named in fn's message. */
+static cl_int clmem__release_mem(const char *fn, cl_mem mem) {
+    cl_int err;
+    clmem__map_note_use(mem, fn);
+    err = clReleaseMemObject(mem);
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clReleaseMemObject");
 }
 /* ---- end clmem/memobj.c ---- */
 
@@ -7168,8 +7171,10 @@ CLMEM_API clmem_buffer clmem_buffer_from_int_ptr(cl_mem mem, bool retain, cl_int
 CLMEM_API cl_int clmem_buffer_release(clmem_buffer *buf) {
     cl_mem mem;
     if (!buf || !buf->mem) return CL_SUCCESS;
-    clmem__map_note_use(buf->mem, "clmem_buffer_release");
-    if (buf->pool) return CLMEM__CAST(const clmem__buffer_owner *, buf->pool)->release(buf);
+    if (buf->pool) {
+        clmem__map_note_use(buf->mem, "clmem_buffer_release");
+        return CLMEM__CAST(const clmem__buffer_owner *, buf->pool)->release(buf);
+    }
     mem = buf->mem;
     *buf = clmem__buffer_empty();
     return clmem__release_mem("clmem_buffer_release", mem);
@@ -8061,7 +8066,6 @@ CLMEM_API clmem_image clmem_image_from_int_ptr(cl_mem mem, bool retain, cl_int *
 CLMEM_API cl_int clmem_image_release(clmem_image *img) {
     cl_mem mem;
     if (!img || !img->mem) return CL_SUCCESS;
-    clmem__map_note_use(img->mem, "clmem_image_release");
     mem = img->mem;
     *img = clmem__image_empty();
     return clmem__release_mem("clmem_image_release", mem);

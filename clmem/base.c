@@ -310,13 +310,6 @@ static inline cl_int clmem__cl_fail(cl_int code, const char *fn, const char *cal
     return clmem__fail(code, fn, "%s failed with %s (%d)", call, clmem_error_string(code), (int)code);
 }
 
-/* clmem__release_mem(fn, mem): the release of a handle's cl_mem (the handle already
-   emptied), its failure named in fn's message. */
-static cl_int clmem__release_mem(const char *fn, cl_mem mem) {
-    cl_int err = clReleaseMemObject(mem);
-    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clReleaseMemObject");
-}
-
 /* clmem__warn(fn, fmt, ...): a warning, to the log only (the error message is kept). */
 static inline CLMEM__PRINTF(2, 3) void clmem__warn(const char *fn, const char *fmt, ...) {
     char buf[768];

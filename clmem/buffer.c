@@ -168,8 +168,10 @@ CLMEM_API clmem_buffer clmem_buffer_from_int_ptr(cl_mem mem, bool retain, cl_int
 CLMEM_API cl_int clmem_buffer_release(clmem_buffer *buf) {
     cl_mem mem;
     if (!buf || !buf->mem) return CL_SUCCESS;
-    clmem__map_note_use(buf->mem, "clmem_buffer_release");
-    if (buf->pool) return CLMEM__CAST(const clmem__buffer_owner *, buf->pool)->release(buf);
+    if (buf->pool) {
+        clmem__map_note_use(buf->mem, "clmem_buffer_release");
+        return CLMEM__CAST(const clmem__buffer_owner *, buf->pool)->release(buf);
+    }
     mem = buf->mem;
     *buf = clmem__buffer_empty();
     return clmem__release_mem("clmem_buffer_release", mem);

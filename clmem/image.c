@@ -723,7 +723,6 @@ CLMEM_API clmem_image clmem_image_from_int_ptr(cl_mem mem, bool retain, cl_int *
 CLMEM_API cl_int clmem_image_release(clmem_image *img) {
     cl_mem mem;
     if (!img || !img->mem) return CL_SUCCESS;
-    clmem__map_note_use(img->mem, "clmem_image_release");
     mem = img->mem;
     *img = clmem__image_empty();
     return clmem__release_mem("clmem_image_release", mem);

@@ -414,7 +414,7 @@ CLMEM_API size_t clmem_live_map_count(cl_mem mem) {
     return n;
 }
 
-/* clmem__map_note_use(mem, fn): called by buffer release and copies; reports (log
+/* clmem__map_note_use(mem, fn): called by releases and copies; reports (log
    warning) when mem is mapped for writing through clmem: mem itself, its root buffer
    (a sub-buffer of a mapped buffer, where the ranges meet) or a sub-buffer of it.
    With no live map it is one load, inlined (the search is out of line). */
@@ -454,4 +454,14 @@ static CLMEM__NOINLINE void clmem__map_note_use_slow(cl_mem mem, const char *fn)
 
 static void clmem__map_note_use(cl_mem mem, const char *fn) {
     if (mem != NULL && CLMEM__MAP_ANY_LIVE()) clmem__map_note_use_slow(mem, fn);
+}
+
+/* clmem__release_mem(fn, mem): the release of a handle's cl_mem (the handle already
+   emptied): a warning while it is mapped for writing (clmem__map_note_use), then
+   clReleaseMemObject, its failure named in fn's message. */
+static cl_int clmem__release_mem(const char *fn, cl_mem mem) {
+    cl_int err;
+    clmem__map_note_use(mem, fn);
+    err = clReleaseMemObject(mem);
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clReleaseMemObject");
 }

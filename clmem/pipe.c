@@ -1,5 +1,6 @@
 /* >>pipe (implementation) */
 #include "pipe.h"
+#include "memobj.h"
 
 /* CL_INVALID_PIPE_SIZE (-69) is named only by OpenCL 2.0+ headers. */
 #define CLMEM__INVALID_PIPE_SIZE (-69)
