@@ -6034,6 +6034,21 @@ static inline void clmem__lock(clmem__mutex *m) { pthread_mutex_lock(m); }
 static inline void clmem__unlock(clmem__mutex *m) { pthread_mutex_unlock(m); }
 #endif
 
+/* clmem__locked_size(m, v) / clmem__locked_set_size(m, v, value): read or write a
+   size_t setting that m guards (a stager's or a device link's threshold). */
+static size_t clmem__locked_size(clmem__mutex *m, const size_t *v) {
+    size_t r;
+    clmem__lock(m);
+    r = *v;
+    clmem__unlock(m);
+    return r;
+}
+static void clmem__locked_set_size(clmem__mutex *m, size_t *v, size_t value) {
+    clmem__lock(m);
+    *v = value;
+    clmem__unlock(m);
+}
+
 /* ---- registries of live handles (SVM allocations and maps, pinned memory) ----
    A handle carries an id, generation << 32 | (slot + 1); the slot keeps the object, a
    tag (what kind of object) and the generation, bumped when the id dies, so a copy of
@@ -15024,19 +15039,12 @@ CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_
 
 CLMEM_API cl_int clmem_stager_set_threshold(clmem_stager *st, size_t min_bytes) {
     if (CLMEM__CHECKS && !st) return clmem__fail(CL_INVALID_VALUE, "clmem_stager_set_threshold", "st is NULL");
-    clmem__lock(&st->books);
-    st->threshold = min_bytes;
-    clmem__unlock(&st->books);
+    clmem__locked_set_size(&st->books, &st->threshold, min_bytes);
     return CL_SUCCESS;
 }
 
 CLMEM_API size_t clmem_stager_threshold(clmem_stager *st) {
-    size_t t;
-    if (!st) return 0;
-    clmem__lock(&st->books);
-    t = st->threshold;
-    clmem__unlock(&st->books);
-    return t;
+    return st ? clmem__locked_size(&st->books, &st->threshold) : 0;
 }
 
 CLMEM_API cl_int clmem_stager_get_stats(clmem_stager *st, clmem_stager_stats *stats) {
@@ -15511,19 +15519,12 @@ CLMEM_API clmem_device_link *clmem_device_link_create(cl_command_queue src_queue
 
 CLMEM_API cl_int clmem_device_link_set_threshold(clmem_device_link *l, size_t min_bytes) {
     if (!l) return clmem__fail(CL_INVALID_VALUE, "clmem_device_link_set_threshold", "l is NULL");
-    clmem__lock(&l->lock);
-    l->threshold = min_bytes;
-    clmem__unlock(&l->lock);
+    clmem__locked_set_size(&l->lock, &l->threshold, min_bytes);
     return CL_SUCCESS;
 }
 
 CLMEM_API size_t clmem_device_link_threshold(clmem_device_link *l) {
-    size_t t;
-    if (!l) return CLMEM_DEVICE_LINK_NEVER;
-    clmem__lock(&l->lock);
-    t = l->threshold;
-    clmem__unlock(&l->lock);
-    return t;
+    return l ? clmem__locked_size(&l->lock, &l->threshold) : CLMEM_DEVICE_LINK_NEVER;
 }
 
 CLMEM_API cl_int clmem_device_link_get_stats(clmem_device_link *l, clmem_device_link_stats *stats) {
