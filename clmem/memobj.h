@@ -128,15 +128,20 @@ CLMEM_API void *clmem_mem_get_host_array(cl_mem mem, size_t nbytes, cl_int *errc
 CLMEM_API cl_int clmem_enqueue_migrate_mem_objects_opts(cl_command_queue queue, const cl_mem *objects, cl_uint n,
                                                         cl_mem_migration_flags flags, const clmem_enqueue_options *opts);
 #ifndef __cplusplus
-typedef struct clmem__migrate_args {
-    const cl_mem *objects;
-    cl_uint n;
-    cl_mem_migration_flags flags;
-    CLMEM__OPTIONS(clmem_enqueue_options, CLMEM__ENQUEUE_FIELDS)
-} clmem__migrate_args;
-static inline cl_int clmem__migrate_call(cl_command_queue queue, const clmem__migrate_args *a) {
-    return clmem_enqueue_migrate_mem_objects_opts(queue, a->objects, a->n, a->flags, &a->opts);
-}
+/* CLMEM__MIGRATE_ARGS(kind, T, fn): what a C migrate macro expands to: the args struct
+   clmem__<kind>_args (T objects[n], flags, then the enqueue options; see CLMEM__OPTIONS)
+   and clmem__<kind>_call(queue, &args), which calls fn(queue, objects, n, flags, &opts). */
+#define CLMEM__MIGRATE_ARGS(kind, T, fn)                                                         \
+    typedef struct clmem__##kind##_args {                                                        \
+        const T *objects;                                                                        \
+        cl_uint n;                                                                               \
+        cl_mem_migration_flags flags;                                                            \
+        CLMEM__OPTIONS(clmem_enqueue_options, CLMEM__ENQUEUE_FIELDS)                             \
+    } clmem__##kind##_args;                                                                      \
+    static inline cl_int clmem__##kind##_call(cl_command_queue queue, const clmem__##kind##_args *a) { \
+        return fn(queue, a->objects, a->n, a->flags, &a->opts);                                  \
+    }
+CLMEM__MIGRATE_ARGS(migrate, cl_mem, clmem_enqueue_migrate_mem_objects_opts)
 #define clmem_enqueue_migrate_mem_objects(queue, ...) \
     clmem__migrate_call(queue, &(clmem__migrate_args){__VA_ARGS__, .given = CLMEM__GIVEN(__VA_ARGS__)})
 #endif

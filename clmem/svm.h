@@ -330,15 +330,7 @@ CLMEM_API cl_int clmem_enqueue_svm_memfill_opts(cl_command_queue queue, clmem_sv
 CLMEM_API cl_int clmem_enqueue_svm_migratemem_opts(cl_command_queue queue, const clmem_svm *svms, cl_uint n,
                                                    cl_mem_migration_flags flags, const clmem_enqueue_options *opts);
 #ifndef __cplusplus
-typedef struct clmem__svm_migratemem_args {
-    const clmem_svm *svms;
-    cl_uint n;
-    cl_mem_migration_flags flags;
-    CLMEM__OPTIONS(clmem_enqueue_options, CLMEM__ENQUEUE_FIELDS)
-} clmem__svm_migratemem_args;
-static inline cl_int clmem__svm_migratemem_call(cl_command_queue queue, const clmem__svm_migratemem_args *a) {
-    return clmem_enqueue_svm_migratemem_opts(queue, a->svms, a->n, a->flags, &a->opts);
-}
+CLMEM__MIGRATE_ARGS(svm_migratemem, clmem_svm, clmem_enqueue_svm_migratemem_opts)
 #define clmem_enqueue_svm_migratemem(queue, ...) \
     clmem__svm_migratemem_call(queue, &(clmem__svm_migratemem_args){__VA_ARGS__, .given = CLMEM__GIVEN(__VA_ARGS__)})
 #endif
