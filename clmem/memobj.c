@@ -1,6 +1,13 @@
 /* >>memobj (implementation) */
 #include "memobj.h"
 
+/* clmem__enqueue_opts_or_none(opts): opts, or for NULL the defaults (none of the
+   enqueue options given). */
+static const clmem_enqueue_options *clmem__enqueue_opts_or_none(const clmem_enqueue_options *opts) {
+    static const clmem_enqueue_options none = CLMEM__ZERO;
+    return opts ? opts : &none;
+}
+
 /* clmem__marker(queue, opts...): an enqueue that has nothing to do still honours its
    wait list and produces the event that was asked for. */
 static cl_int clmem__nothing_to_do(const char *fn, cl_command_queue queue, const cl_event *wait_for, cl_uint num_wait_for,
@@ -194,12 +201,11 @@ static cl_int clmem__enqueue_migrate(cl_command_queue queue, cl_uint n, const cl
 CLMEM_API cl_int clmem_enqueue_migrate_mem_objects_opts(cl_command_queue queue, const cl_mem *objects, cl_uint n,
                                                         cl_mem_migration_flags flags, const clmem_enqueue_options *opts) {
     static const char fn[] = "clmem_enqueue_migrate_mem_objects";
-    static const clmem_enqueue_options none = CLMEM__ZERO;
     const cl_mem_migration_flags known = CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED;
     cl_device_id dev = NULL;
     cl_int err;
     cl_uint i;
-    if (!opts) opts = &none;
+    opts = clmem__enqueue_opts_or_none(opts);
     if (CLMEM__CHECKS) {
         cl_context qctx = NULL;
         if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
