@@ -257,21 +257,21 @@
      clmem_pooled_svm_unbind_from_queue         wait for the bound queue (clFinish) and unbind.
      clmem_pooled_svm_queue                     the queue the block is bound to, or NULL ...
      clmem_pooled_svm_pool                      the pool a pooled SVM block came from; NULL for ...
-     clmem_svm_pool_held_blocks                 The SVM pool's accounting, statistics, limits ...
-     clmem_svm_pool_active_blocks               The SVM pool's accounting, statistics, limits ...
-     clmem_svm_pool_managed_bytes
-     clmem_svm_pool_active_bytes
-     clmem_svm_pool_bin_number
-     clmem_svm_pool_alloc_size
-     clmem_svm_pool_free_held
-     clmem_svm_pool_stop_holding
-     clmem_svm_pool_get_stats
-     clmem_svm_pool_reset_peaks
-     clmem_svm_pool_bins
-     clmem_svm_pool_set_limit
-     clmem_svm_pool_set_oom_callback
-     clmem_svm_pool_active_blocks_info
-     clmem_svm_pool_release                     as clmem_memory_pool_release.
+     clmem_svm_pool_held_blocks                 as clmem_memory_pool_held_blocks
+     clmem_svm_pool_active_blocks               as clmem_memory_pool_active_blocks
+     clmem_svm_pool_managed_bytes               as clmem_memory_pool_managed_bytes
+     clmem_svm_pool_active_bytes                as clmem_memory_pool_active_bytes
+     clmem_svm_pool_bin_number                  as clmem_memory_pool_bin_number
+     clmem_svm_pool_alloc_size                  as clmem_memory_pool_alloc_size
+     clmem_svm_pool_free_held                   as clmem_memory_pool_free_held
+     clmem_svm_pool_stop_holding                as clmem_memory_pool_stop_holding
+     clmem_svm_pool_get_stats                   as clmem_memory_pool_get_stats
+     clmem_svm_pool_reset_peaks                 as clmem_memory_pool_reset_peaks
+     clmem_svm_pool_bins                        as clmem_memory_pool_bins
+     clmem_svm_pool_set_limit                   as clmem_memory_pool_set_limit
+     clmem_svm_pool_set_oom_callback            as clmem_memory_pool_set_oom_callback
+     clmem_svm_pool_active_blocks_info          as clmem_memory_pool_active_blocks_info
+     clmem_svm_pool_release                     as clmem_memory_pool_release
    >>usm_pool
      clmem_pooled_usm
      clmem_usm_pool                             A pool of USM blocks (opaque).
@@ -282,21 +282,21 @@
      clmem_usm_pool_allocate_on_queue_at
      clmem_pooled_usm_release                   give the block back to its pool (nothing on any ...
      clmem_pooled_usm_enqueue_release           give the block back once `queue` gets past the ...
-     clmem_usm_pool_held_blocks                 The USM pool's accounting, statistics, limits ...
-     clmem_usm_pool_active_blocks               The USM pool's accounting, statistics, limits ...
-     clmem_usm_pool_managed_bytes
-     clmem_usm_pool_active_bytes
-     clmem_usm_pool_bin_number
-     clmem_usm_pool_alloc_size
-     clmem_usm_pool_free_held
-     clmem_usm_pool_stop_holding
-     clmem_usm_pool_get_stats
-     clmem_usm_pool_reset_peaks
-     clmem_usm_pool_bins
-     clmem_usm_pool_set_limit
-     clmem_usm_pool_set_oom_callback
-     clmem_usm_pool_active_blocks_info
-     clmem_usm_pool_release                     as clmem_memory_pool_release (held blocks are ...
+     clmem_usm_pool_held_blocks                 as clmem_memory_pool_held_blocks
+     clmem_usm_pool_active_blocks               as clmem_memory_pool_active_blocks
+     clmem_usm_pool_managed_bytes               as clmem_memory_pool_managed_bytes
+     clmem_usm_pool_active_bytes                as clmem_memory_pool_active_bytes
+     clmem_usm_pool_bin_number                  as clmem_memory_pool_bin_number
+     clmem_usm_pool_alloc_size                  as clmem_memory_pool_alloc_size
+     clmem_usm_pool_free_held                   as clmem_memory_pool_free_held
+     clmem_usm_pool_stop_holding                as clmem_memory_pool_stop_holding
+     clmem_usm_pool_get_stats                   as clmem_memory_pool_get_stats
+     clmem_usm_pool_reset_peaks                 as clmem_memory_pool_reset_peaks
+     clmem_usm_pool_bins                        as clmem_memory_pool_bins
+     clmem_usm_pool_set_limit                   as clmem_memory_pool_set_limit
+     clmem_usm_pool_set_oom_callback            as clmem_memory_pool_set_oom_callback
+     clmem_usm_pool_active_blocks_info          as clmem_memory_pool_active_blocks_info
+     clmem_usm_pool_release                     as clmem_memory_pool_release
    >>pinned
      clmem_pinned_allocation
      clmem_pinned_allocation_create             `size` bytes of pinned host memory: a buffer of ...
@@ -308,21 +308,21 @@
      clmem_pinned_pool_allocate_at              the same, recording where the allocation was ...
      clmem_pinned_pool_allocate_on_queue        pinned memory for transfers on `queue` ...
      clmem_pinned_pool_allocate_on_queue_at     the same, recording file and line.
-     clmem_pinned_pool_held_blocks              Accounting, as the buffer pool's (0 for a NULL ...
-     clmem_pinned_pool_active_blocks            Accounting, as the buffer pool's (0 for a NULL ...
-     clmem_pinned_pool_managed_bytes
-     clmem_pinned_pool_active_bytes
-     clmem_pinned_pool_bin_number               clmem_bin_number / clmem_alloc_size with the ...
-     clmem_pinned_pool_alloc_size               clmem_bin_number / clmem_alloc_size with the ...
-     clmem_pinned_pool_free_held                unmap and release every held block, lowest bin ...
-     clmem_pinned_pool_stop_holding             clmem_pinned_pool_free_held(pool): unmap and ...
-     clmem_pinned_pool_get_stats                Statistics, peaks, bins, limit, callback, leak ...
-     clmem_pinned_pool_reset_peaks              Statistics, peaks, bins, limit, callback, leak ...
-     clmem_pinned_pool_bins
-     clmem_pinned_pool_set_limit
-     clmem_pinned_pool_set_oom_callback
-     clmem_pinned_pool_active_blocks_info       The active blocks, most recent first; `ptr` of ...
-     clmem_pinned_pool_release                  drop the program's hold on the pool: held blocks ...
+     clmem_pinned_pool_held_blocks              as clmem_memory_pool_held_blocks
+     clmem_pinned_pool_active_blocks            as clmem_memory_pool_active_blocks
+     clmem_pinned_pool_managed_bytes            as clmem_memory_pool_managed_bytes
+     clmem_pinned_pool_active_bytes             as clmem_memory_pool_active_bytes
+     clmem_pinned_pool_bin_number               as clmem_memory_pool_bin_number
+     clmem_pinned_pool_alloc_size               as clmem_memory_pool_alloc_size
+     clmem_pinned_pool_free_held                as clmem_memory_pool_free_held
+     clmem_pinned_pool_stop_holding             as clmem_memory_pool_stop_holding
+     clmem_pinned_pool_get_stats                as clmem_memory_pool_get_stats
+     clmem_pinned_pool_reset_peaks              as clmem_memory_pool_reset_peaks
+     clmem_pinned_pool_bins                     as clmem_memory_pool_bins
+     clmem_pinned_pool_set_limit                as clmem_memory_pool_set_limit
+     clmem_pinned_pool_set_oom_callback         as clmem_memory_pool_set_oom_callback
+     clmem_pinned_pool_active_blocks_info       as clmem_memory_pool_active_blocks_info
+     clmem_pinned_pool_release                  as clmem_memory_pool_release
    >>stager
      clmem_stager                               A stager: pinned slots, copying threads and a ...
      clmem_stager_create                        a stager for copies between pageable host memory ...
@@ -758,14 +758,21 @@ static inline size_t clmem__host_count(unsigned given, size_t byte_count, size_t
     return (given & CLMEM_GIVEN_BYTE_COUNT) || byte_count ? byte_count : size - offset;
 }
 
-/** The options every enqueue without options of its own takes: given (CLMEM_GIVEN_*
-    bits, filled by the macros), wait_for (events to wait for; NULL: none),
-    num_wait_for (how many), event (where to put the new event; NULL: none is made). */
-#define CLMEM__ENQUEUE_FIELDS \
-    unsigned given CLMEM__DEFAULT;           \
+/* CLMEM__WAIT_FIELDS: the fields every enqueue's options struct has, in this order
+   (the last ones, but for clmem_map_options' private call site): wait_for (events to
+   wait for; NULL: none), num_wait_for (how many; CLMEM_WAIT_FOR(e1, e2) sets both),
+   event (where to put the new event; NULL: none is made). */
+#define CLMEM__WAIT_FIELDS                   \
     const cl_event *wait_for CLMEM__DEFAULT; \
     cl_uint num_wait_for CLMEM__DEFAULT;     \
     cl_event *event CLMEM__DEFAULT;
+
+/** The options every enqueue without options of its own takes: given (CLMEM_GIVEN_*
+    bits, filled by the macros), wait_for (events to wait for; NULL: none),
+    num_wait_for (how many), event (where to put the new event; NULL: none is made). */
+#define CLMEM__ENQUEUE_FIELDS      \
+    unsigned given CLMEM__DEFAULT; \
+    CLMEM__WAIT_FIELDS
 typedef struct clmem_enqueue_options {
     CLMEM__ENQUEUE_FIELDS
 } clmem_enqueue_options;
@@ -816,15 +823,20 @@ CLMEM_API void *clmem_mem_get_host_array(cl_mem mem, size_t nbytes, cl_int *errc
 CLMEM_API cl_int clmem_enqueue_migrate_mem_objects_opts(cl_command_queue queue, const cl_mem *objects, cl_uint n,
                                                         cl_mem_migration_flags flags, const clmem_enqueue_options *opts);
 #ifndef __cplusplus
-typedef struct clmem__migrate_args {
-    const cl_mem *objects;
-    cl_uint n;
-    cl_mem_migration_flags flags;
-    CLMEM__OPTIONS(clmem_enqueue_options, CLMEM__ENQUEUE_FIELDS)
-} clmem__migrate_args;
-static inline cl_int clmem__migrate_call(cl_command_queue queue, const clmem__migrate_args *a) {
-    return clmem_enqueue_migrate_mem_objects_opts(queue, a->objects, a->n, a->flags, &a->opts);
-}
+/* CLMEM__MIGRATE_ARGS(kind, T, fn): what a C migrate macro expands to: the args struct
+   clmem__<kind>_args (T objects[n], flags, then the enqueue options; see CLMEM__OPTIONS)
+   and clmem__<kind>_call(queue, &args), which calls fn(queue, objects, n, flags, &opts). */
+#define CLMEM__MIGRATE_ARGS(kind, T, fn)                                                         \
+    typedef struct clmem__##kind##_args {                                                        \
+        const T *objects;                                                                        \
+        cl_uint n;                                                                               \
+        cl_mem_migration_flags flags;                                                            \
+        CLMEM__OPTIONS(clmem_enqueue_options, CLMEM__ENQUEUE_FIELDS)                             \
+    } clmem__##kind##_args;                                                                      \
+    static inline cl_int clmem__##kind##_call(cl_command_queue queue, const clmem__##kind##_args *a) { \
+        return fn(queue, a->objects, a->n, a->flags, &a->opts);                                  \
+    }
+CLMEM__MIGRATE_ARGS(migrate, cl_mem, clmem_enqueue_migrate_mem_objects_opts)
 #define clmem_enqueue_migrate_mem_objects(queue, ...) \
     clmem__migrate_call(queue, &(clmem__migrate_args){__VA_ARGS__, .given = CLMEM__GIVEN(__VA_ARGS__)})
 #endif
@@ -1775,9 +1787,7 @@ typedef struct clmem_svm_map_options {
     unsigned given CLMEM__DEFAULT; /* CLMEM_GIVEN_* bits: filled by the macros */
     size_t size CLMEM__DEFAULT;
     int is_blocking CLMEM__DEFAULT;
-    const cl_event *wait_for CLMEM__DEFAULT;
-    cl_uint num_wait_for CLMEM__DEFAULT;
-    cl_event *event CLMEM__DEFAULT;
+    CLMEM__WAIT_FIELDS /* .wait_for, .num_wait_for, .event */
 } clmem_svm_map_options;
 
 /** clmem_enqueue_svm_map(queue, svm, flags, &map, ...): map svm for the host
@@ -1813,9 +1823,7 @@ CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm sv
 typedef struct clmem_svm_unmap_options {
     unsigned given CLMEM__DEFAULT; /* CLMEM_GIVEN_* bits: filled by the macros */
     cl_command_queue queue CLMEM__DEFAULT;
-    const cl_event *wait_for CLMEM__DEFAULT;
-    cl_uint num_wait_for CLMEM__DEFAULT;
-    cl_event *event CLMEM__DEFAULT;
+    CLMEM__WAIT_FIELDS /* .wait_for, .num_wait_for, .event */
 } clmem_svm_unmap_options;
 
 /** clmem_svm_map_release(&map, ...): unmap (clEnqueueSVMUnmap) on .queue or the map's
@@ -1864,9 +1872,7 @@ CLMEM_API clmem_buffer clmem_svm_as_buffer(cl_context context, clmem_svm svm, cl
 typedef struct clmem_svm_memfill_options {
     unsigned given CLMEM__DEFAULT; /* CLMEM_GIVEN_* bits: filled by the macros */
     size_t byte_count CLMEM__DEFAULT;
-    const cl_event *wait_for CLMEM__DEFAULT;
-    cl_uint num_wait_for CLMEM__DEFAULT;
-    cl_event *event CLMEM__DEFAULT;
+    CLMEM__WAIT_FIELDS /* .wait_for, .num_wait_for, .event */
 } clmem_svm_memfill_options;
 
 /** clmem_enqueue_svm_memfill(queue, dst, pattern, pattern_size, ...): fill SVM memory
@@ -1900,15 +1906,7 @@ CLMEM_API cl_int clmem_enqueue_svm_memfill_opts(cl_command_queue queue, clmem_sv
 CLMEM_API cl_int clmem_enqueue_svm_migratemem_opts(cl_command_queue queue, const clmem_svm *svms, cl_uint n,
                                                    cl_mem_migration_flags flags, const clmem_enqueue_options *opts);
 #ifndef __cplusplus
-typedef struct clmem__svm_migratemem_args {
-    const clmem_svm *svms;
-    cl_uint n;
-    cl_mem_migration_flags flags;
-    CLMEM__OPTIONS(clmem_enqueue_options, CLMEM__ENQUEUE_FIELDS)
-} clmem__svm_migratemem_args;
-static inline cl_int clmem__svm_migratemem_call(cl_command_queue queue, const clmem__svm_migratemem_args *a) {
-    return clmem_enqueue_svm_migratemem_opts(queue, a->svms, a->n, a->flags, &a->opts);
-}
+CLMEM__MIGRATE_ARGS(svm_migratemem, clmem_svm, clmem_enqueue_svm_migratemem_opts)
 #define clmem_enqueue_svm_migratemem(queue, ...) \
     clmem__svm_migratemem_call(queue, &(clmem__svm_migratemem_args){__VA_ARGS__, .given = CLMEM__GIVEN(__VA_ARGS__)})
 #endif
@@ -2414,17 +2412,16 @@ typedef struct clmem_map_options {
                                              map fails instead of covering the rest of the buffer) */
     char order CLMEM__DEFAULT;            /* buffers: 'C' (default; last index fastest) or 'F' */
     size_t strides[CLMEM_MAP_MAX_DIMS] CLMEM__DEFAULT; /* buffers: byte strides per axis, overriding .order. As in
-                                             PyOpenCL they do not change the mapped size CLMEM__DEFAULT; clmem
+                                             PyOpenCL they do not change the mapped size; clmem
                                              checks that every element they reach lies inside it */
     size_t origin[3] CLMEM__DEFAULT;      /* images: {x, y, z} of the box in pixels (default {0, 0, 0}) */
     size_t region[3] CLMEM__DEFAULT;      /* images: {w, h, d} in pixels; trailing zeros count as 1;
                                              all zero (default): from origin to the end of the image */
     int is_blocking CLMEM__DEFAULT;       /* 0 or CLMEM_BLOCKING: wait for the map; CLMEM_NON_BLOCKING:
                                              wait on map.event before touching map.ptr */
-    const cl_event *wait_for CLMEM__DEFAULT; /* events to wait for (CLMEM_WAIT_FOR(...)) */
-    cl_uint num_wait_for CLMEM__DEFAULT;
-    cl_event *event CLMEM__DEFAULT;       /* also give the map's event to the caller (a reference of
-                                             the caller's own, to release) */
+    CLMEM__WAIT_FIELDS                    /* .wait_for, .num_wait_for: events to wait for
+                                             (CLMEM_WAIT_FOR(...)); .event: also give the map's event
+                                             to the caller (a reference of the caller's own, to release) */
     const char *clmem__file CLMEM__DEFAULT; /* private: set by the macros */
     int clmem__line CLMEM__DEFAULT;
 } clmem_map_options;
@@ -2433,9 +2430,8 @@ typedef struct clmem_map_options {
 typedef struct clmem_unmap_options {
     unsigned given CLMEM__DEFAULT;      /* CLMEM_GIVEN_* bits: filled by the macros */
     cl_command_queue queue CLMEM__DEFAULT; /* queue for the unmap (default: the map's queue); same context */
-    const cl_event *wait_for CLMEM__DEFAULT;
-    cl_uint num_wait_for CLMEM__DEFAULT;
-    cl_event *event CLMEM__DEFAULT;       /* where to put the unmap's event (NULL: none is made) */
+    CLMEM__WAIT_FIELDS                    /* .wait_for, .num_wait_for; .event: where to put the unmap's
+                                             event (NULL: none is made) */
 } clmem_unmap_options;
 
 /** clmem_enqueue_map_buffer(queue, buf, flags, offset, T, &map, ...options): map a
@@ -2788,9 +2784,8 @@ typedef struct clmem_copy_options {
     size_t src_pitches[2] CLMEM__DEFAULT;        /* buffer <- buffer rect */
     size_t dst_pitches[2] CLMEM__DEFAULT;        /* buffer <- buffer rect */
     int is_blocking CLMEM__DEFAULT;              /* host transfers: left out or true: block; false/CL_FALSE/0: do not */
-    const cl_event *wait_for CLMEM__DEFAULT;     /* events to wait for */
-    cl_uint num_wait_for CLMEM__DEFAULT;
-    cl_event *event CLMEM__DEFAULT;              /* where to put the new event (NULL: none) */
+    CLMEM__WAIT_FIELDS                           /* .wait_for, .num_wait_for: events to wait for; .event:
+                                                    where to put the new event (NULL: none) */
 } clmem_copy_options;
 
 /** Options of clmem_enqueue_fill. */
@@ -2798,9 +2793,7 @@ typedef struct clmem_fill_options {
     unsigned given CLMEM__DEFAULT; /* CLMEM_GIVEN_* bits: filled by the macros */
     size_t offset CLMEM__DEFAULT; /* byte offset of the filled range (buffers) */
     size_t pattern_size CLMEM__DEFAULT; /* required when the pattern is a pointer */
-    const cl_event *wait_for CLMEM__DEFAULT;
-    cl_uint num_wait_for CLMEM__DEFAULT;
-    cl_event *event CLMEM__DEFAULT;
+    CLMEM__WAIT_FIELDS                  /* .wait_for, .num_wait_for, .event */
 } clmem_fill_options;
 
 /* THE LIST OF COPY PAIRS. One row per pair the DISPATCH TABLE supports:
@@ -3461,6 +3454,29 @@ CLMEM_API cl_int clmem_memory_pool_active_blocks_info(clmem_memory_pool *pool, c
     released on other threads at the same time. */
 CLMEM_API cl_int clmem_memory_pool_release(clmem_memory_pool *pool);
 
+/* CLMEM__POOL_DECLS(kind): the declarations of another pool kind's accounting,
+   statistics, limits, leak list and release: clmem_<kind>_held_blocks ... _release,
+   each as the buffer pool's clmem_memory_pool_<name> above (the definitions are
+   CLMEM__POOL_COMMON's, pool.c). tools/api-list expands it for the API list. */
+#define CLMEM__POOL_DECLS(kind)                                                                            \
+    CLMEM_API size_t clmem_##kind##_held_blocks(clmem_##kind *pool);                                            \
+    CLMEM_API size_t clmem_##kind##_active_blocks(clmem_##kind *pool);                                          \
+    CLMEM_API size_t clmem_##kind##_managed_bytes(clmem_##kind *pool);                                          \
+    CLMEM_API size_t clmem_##kind##_active_bytes(clmem_##kind *pool);                                           \
+    CLMEM_API uint32_t clmem_##kind##_bin_number(clmem_##kind *pool, size_t size);                              \
+    CLMEM_API size_t clmem_##kind##_alloc_size(clmem_##kind *pool, uint32_t bin);                               \
+    CLMEM_API cl_int clmem_##kind##_free_held(clmem_##kind *pool);                                              \
+    CLMEM_API cl_int clmem_##kind##_stop_holding(clmem_##kind *pool);                                           \
+    CLMEM_API cl_int clmem_##kind##_get_stats(clmem_##kind *pool, clmem_pool_stats *stats);                     \
+    CLMEM_API cl_int clmem_##kind##_reset_peaks(clmem_##kind *pool);                                            \
+    CLMEM_API cl_int clmem_##kind##_bins(clmem_##kind *pool, clmem_pool_bin_info *out, size_t capacity,         \
+                                         size_t *count);                                                        \
+    CLMEM_API cl_int clmem_##kind##_set_limit(clmem_##kind *pool, size_t max_managed_bytes);                    \
+    CLMEM_API cl_int clmem_##kind##_set_oom_callback(clmem_##kind *pool, clmem_pool_oom_fn fn, void *user);     \
+    CLMEM_API cl_int clmem_##kind##_active_blocks_info(clmem_##kind *pool, clmem_pool_block_info *out,          \
+                                                       size_t capacity, size_t *count);                         \
+    CLMEM_API cl_int clmem_##kind##_release(clmem_##kind *pool);
+
 /* ---- SVM allocators and pools (PyOpenCL's SVMAllocator, SVMPool, PooledSVM) ---- */
 
 /** An allocator of SVM memory (opaque; PyOpenCL's SVMAllocator). */
@@ -3575,25 +3591,10 @@ static inline size_t clmem_pooled_svm_hash(clmem_pooled_svm p) {
     return (size_t)((uintptr_t)p.svm.ptr >> 4) * (size_t)0x9E3779B97F4A7C15ull;
 }
 
-/** The SVM pool's accounting, statistics, limits and leak list: as the buffer pool's. */
-CLMEM_API size_t clmem_svm_pool_held_blocks(clmem_svm_pool *pool);
-CLMEM_API size_t clmem_svm_pool_active_blocks(clmem_svm_pool *pool);
-CLMEM_API size_t clmem_svm_pool_managed_bytes(clmem_svm_pool *pool);
-CLMEM_API size_t clmem_svm_pool_active_bytes(clmem_svm_pool *pool);
-CLMEM_API uint32_t clmem_svm_pool_bin_number(clmem_svm_pool *pool, size_t size);
-CLMEM_API size_t clmem_svm_pool_alloc_size(clmem_svm_pool *pool, uint32_t bin);
-CLMEM_API cl_int clmem_svm_pool_free_held(clmem_svm_pool *pool);
-CLMEM_API cl_int clmem_svm_pool_stop_holding(clmem_svm_pool *pool);
-CLMEM_API cl_int clmem_svm_pool_get_stats(clmem_svm_pool *pool, clmem_pool_stats *stats);
-CLMEM_API cl_int clmem_svm_pool_reset_peaks(clmem_svm_pool *pool);
-CLMEM_API cl_int clmem_svm_pool_bins(clmem_svm_pool *pool, clmem_pool_bin_info *out, size_t capacity, size_t *count);
-CLMEM_API cl_int clmem_svm_pool_set_limit(clmem_svm_pool *pool, size_t max_managed_bytes);
-CLMEM_API cl_int clmem_svm_pool_set_oom_callback(clmem_svm_pool *pool, clmem_pool_oom_fn fn, void *user);
-CLMEM_API cl_int clmem_svm_pool_active_blocks_info(clmem_svm_pool *pool, clmem_pool_block_info *out, size_t capacity,
-                                                   size_t *count);
-/** clmem_svm_pool_release(pool): as clmem_memory_pool_release. Held blocks bound to a
+/** The SVM pool's accounting, statistics, limits, leak list and release: as the
+    buffer pool's (clmem_memory_pool_held_blocks ... _release). Held blocks bound to a
     queue are freed with clEnqueueSVMFree on it. */
-CLMEM_API cl_int clmem_svm_pool_release(clmem_svm_pool *pool);
+CLMEM__POOL_DECLS(svm_pool)
 
 #if defined(CLMEM_TRACK_ALLOCATIONS)
 #define clmem_memory_pool_allocate(pool, size, errcode_ret) \
@@ -3697,25 +3698,10 @@ CLMEM_API cl_int clmem_pooled_usm_release(clmem_pooled_usm *p);
     query's code. Example: clmem_pooled_usm_enqueue_release(&p, q); */
 CLMEM_API cl_int clmem_pooled_usm_enqueue_release(clmem_pooled_usm *p, cl_command_queue queue);
 
-/** The USM pool's accounting, statistics, limits and leak list: as the buffer pool's. */
-CLMEM_API size_t clmem_usm_pool_held_blocks(clmem_usm_pool *pool);
-CLMEM_API size_t clmem_usm_pool_active_blocks(clmem_usm_pool *pool);
-CLMEM_API size_t clmem_usm_pool_managed_bytes(clmem_usm_pool *pool);
-CLMEM_API size_t clmem_usm_pool_active_bytes(clmem_usm_pool *pool);
-CLMEM_API uint32_t clmem_usm_pool_bin_number(clmem_usm_pool *pool, size_t size);
-CLMEM_API size_t clmem_usm_pool_alloc_size(clmem_usm_pool *pool, uint32_t bin);
-CLMEM_API cl_int clmem_usm_pool_free_held(clmem_usm_pool *pool);
-CLMEM_API cl_int clmem_usm_pool_stop_holding(clmem_usm_pool *pool);
-CLMEM_API cl_int clmem_usm_pool_get_stats(clmem_usm_pool *pool, clmem_pool_stats *stats);
-CLMEM_API cl_int clmem_usm_pool_reset_peaks(clmem_usm_pool *pool);
-CLMEM_API cl_int clmem_usm_pool_bins(clmem_usm_pool *pool, clmem_pool_bin_info *out, size_t capacity, size_t *count);
-CLMEM_API cl_int clmem_usm_pool_set_limit(clmem_usm_pool *pool, size_t max_managed_bytes);
-CLMEM_API cl_int clmem_usm_pool_set_oom_callback(clmem_usm_pool *pool, clmem_pool_oom_fn fn, void *user);
-CLMEM_API cl_int clmem_usm_pool_active_blocks_info(clmem_usm_pool *pool, clmem_pool_block_info *out, size_t capacity,
-                                                   size_t *count);
-/** clmem_usm_pool_release(pool): as clmem_memory_pool_release (held blocks are freed,
+/** The USM pool's accounting, statistics, limits, leak list and release: as the
+    buffer pool's (clmem_memory_pool_held_blocks ... _release: held blocks are freed,
     CLMEM_ERROR_IN_USE while blocks are active). */
-CLMEM_API cl_int clmem_usm_pool_release(clmem_usm_pool *pool);
+CLMEM__POOL_DECLS(usm_pool)
 
 #if defined(CLMEM_TRACK_ALLOCATIONS)
 #define clmem_usm_pool_allocate(pool, size, errcode_ret) \
@@ -3921,40 +3907,15 @@ CLMEM_API clmem_pinned_allocation clmem_pinned_pool_allocate_on_queue_at(clmem_p
                                                                          cl_int *errcode_ret, const char *file,
                                                                          int line);
 
-/** Accounting, as the buffer pool's (0 for a NULL pool). Any thread. */
-CLMEM_API size_t clmem_pinned_pool_held_blocks(clmem_pinned_pool *pool);
-CLMEM_API size_t clmem_pinned_pool_active_blocks(clmem_pinned_pool *pool);
-CLMEM_API size_t clmem_pinned_pool_managed_bytes(clmem_pinned_pool *pool);
-CLMEM_API size_t clmem_pinned_pool_active_bytes(clmem_pinned_pool *pool);
-/** clmem_bin_number / clmem_alloc_size with the pool's leading bits (PyOpenCL's
-    defaults for a NULL pool). */
-CLMEM_API uint32_t clmem_pinned_pool_bin_number(clmem_pinned_pool *pool, size_t size);
-CLMEM_API size_t clmem_pinned_pool_alloc_size(clmem_pinned_pool *pool, uint32_t bin);
-/** clmem_pinned_pool_free_held(pool): unmap and release every held block, lowest bin
-    first. clmem_pinned_pool_stop_holding(pool): the same, and from now on released
-    blocks are freed at once. Errors: CL_INVALID_VALUE (NULL pool). Any thread. */
-CLMEM_API cl_int clmem_pinned_pool_free_held(clmem_pinned_pool *pool);
-CLMEM_API cl_int clmem_pinned_pool_stop_holding(clmem_pinned_pool *pool);
-/** Statistics, peaks, bins, limit, callback, leak list: as clmem_memory_pool_*.
-    Errors: CL_INVALID_VALUE (NULL pool, or NULL stats/count). */
-CLMEM_API cl_int clmem_pinned_pool_get_stats(clmem_pinned_pool *pool, clmem_pool_stats *stats);
-CLMEM_API cl_int clmem_pinned_pool_reset_peaks(clmem_pinned_pool *pool);
-CLMEM_API cl_int clmem_pinned_pool_bins(clmem_pinned_pool *pool, clmem_pool_bin_info *out, size_t capacity,
-                                        size_t *count);
-CLMEM_API cl_int clmem_pinned_pool_set_limit(clmem_pinned_pool *pool, size_t max_managed_bytes);
-CLMEM_API cl_int clmem_pinned_pool_set_oom_callback(clmem_pinned_pool *pool, clmem_pool_oom_fn fn, void *user);
-/** The active blocks, most recent first; `ptr` of each entry is the host pointer. */
-CLMEM_API cl_int clmem_pinned_pool_active_blocks_info(clmem_pinned_pool *pool, clmem_pool_block_info *out,
-                                                      size_t capacity, size_t *count);
-
-/** clmem_pinned_pool_release(pool): drop the program's hold on the pool: held blocks
-    are freed, and the pool (with its queue reference) goes as soon as no block is
-    active. Returns CL_SUCCESS (also for NULL), or CLMEM_ERROR_IN_USE with a message
-    when blocks are still active (under CLMEM_TRACK_ALLOCATIONS each is logged as a
-    warning, with file and line, as clmem_memory_pool_release does); they may still
-    be released later, safely, and the pool goes with the last. A second release:
-    CLMEM_ERROR_DOUBLE_RELEASE. Do not use the pool pointer afterwards. Any thread. */
-CLMEM_API cl_int clmem_pinned_pool_release(clmem_pinned_pool *pool);
+/** The pinned pool's accounting, statistics, limits, leak list and release: as the
+    buffer pool's (clmem_memory_pool_held_blocks ... _release; 0 or CL_INVALID_VALUE
+    for a NULL pool). Freeing a held block unmaps and releases it; `ptr` of each
+    clmem_pool_block_info entry is the host pointer. clmem_pinned_pool_release drops
+    the program's hold on the pool: held blocks are freed, and the pool (with its
+    queue reference) goes as soon as no block is active; CLMEM_ERROR_IN_USE while
+    blocks are active (they may still be released later, safely, and the pool goes
+    with the last), CLMEM_ERROR_DOUBLE_RELEASE for a second release. Any thread. */
+CLMEM__POOL_DECLS(pinned_pool)
 
 #if defined(CLMEM_TRACK_ALLOCATIONS)
 #define clmem_pinned_pool_allocate(pool, size, errcode_ret) \
@@ -6074,6 +6035,21 @@ static inline void clmem__lock(clmem__mutex *m) { pthread_mutex_lock(m); }
 static inline void clmem__unlock(clmem__mutex *m) { pthread_mutex_unlock(m); }
 #endif
 
+/* clmem__locked_size(m, v) / clmem__locked_set_size(m, v, value): read or write a
+   size_t setting that m guards (a stager's or a device link's threshold). */
+static size_t clmem__locked_size(clmem__mutex *m, const size_t *v) {
+    size_t r;
+    clmem__lock(m);
+    r = *v;
+    clmem__unlock(m);
+    return r;
+}
+static void clmem__locked_set_size(clmem__mutex *m, size_t *v, size_t value) {
+    clmem__lock(m);
+    *v = value;
+    clmem__unlock(m);
+}
+
 /* ---- registries of live handles (SVM allocations and maps, pinned memory) ----
    A handle carries an id, generation << 32 | (slot + 1); the slot keeps the object, a
    tag (what kind of object) and the generation, bumped when the id dies, so a copy of
@@ -6294,13 +6270,6 @@ static inline CLMEM__PRINTF(3, 4) cl_int clmem__fail(cl_int code, const char *fn
 /* clmem__cl_fail(code, fn, call): an OpenCL call failed; say which and with what. */
 static inline cl_int clmem__cl_fail(cl_int code, const char *fn, const char *call) {
     return clmem__fail(code, fn, "%s failed with %s (%d)", call, clmem_error_string(code), (int)code);
-}
-
-/* clmem__release_mem(fn, mem): the release of a handle's cl_mem (the handle already
-   emptied), its failure named in fn's message. */
-static cl_int clmem__release_mem(const char *fn, cl_mem mem) {
-    cl_int err = clReleaseMemObject(mem);
-    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clReleaseMemObject");
 }
 
 /* clmem__warn(fn, fmt, ...): a warning, to the log only (the error message is kept). */
@@ -6582,6 +6551,13 @@ static inline const char *clmem__mem_flags_text(cl_mem_flags flags, char *buf, s
 /* ---- begin clmem/memobj.c ---- */
 /* >>memobj (implementation) */
 
+/* clmem__enqueue_opts_or_none(opts): opts, or for NULL the defaults (none of the
+   enqueue options given). */
+static const clmem_enqueue_options *clmem__enqueue_opts_or_none(const clmem_enqueue_options *opts) {
+    static const clmem_enqueue_options none = CLMEM__ZERO;
+    return opts ? opts : &none;
+}
+
 /* clmem__marker(queue, opts...): an enqueue that has nothing to do still honours its
    wait list and produces the event that was asked for. */
 static cl_int clmem__nothing_to_do(const char *fn, cl_command_queue queue, const cl_event *wait_for, cl_uint num_wait_for,
@@ -6775,12 +6751,11 @@ static cl_int clmem__enqueue_migrate(cl_command_queue queue, cl_uint n, const cl
 CLMEM_API cl_int clmem_enqueue_migrate_mem_objects_opts(cl_command_queue queue, const cl_mem *objects, cl_uint n,
                                                         cl_mem_migration_flags flags, const clmem_enqueue_options *opts) {
     static const char fn[] = "clmem_enqueue_migrate_mem_objects";
-    static const clmem_enqueue_options none = CLMEM__ZERO;
     const cl_mem_migration_flags known = CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED;
     cl_device_id dev = NULL;
     cl_int err;
     cl_uint i;
-    if (!opts) opts = &none;
+    opts = clmem__enqueue_opts_or_none(opts);
     if (CLMEM__CHECKS) {
         cl_context qctx = NULL;
         if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
@@ -6995,7 +6970,7 @@ CLMEM_API size_t clmem_live_map_count(cl_mem mem) {
     return n;
 }
 
-/* clmem__map_note_use(mem, fn): called by buffer release and copies; reports (log
+/* clmem__map_note_use(mem, fn): called by releases and copies; reports (log
    warning) when mem is mapped for writing through clmem: mem itself, its root buffer
    (a sub-buffer of a mapped buffer, where the ranges meet) or a sub-buffer of it.
    With no live map it is one load, inlined (the search is out of line). */
@@ -7035,6 +7010,16 @@ static CLMEM__NOINLINE void clmem__map_note_use_slow(cl_mem mem, const char *fn)
 
 static void clmem__map_note_use(cl_mem mem, const char *fn) {
     if (mem != NULL && CLMEM__MAP_ANY_LIVE()) clmem__map_note_use_slow(mem, fn);
+}
+
+/* clmem__release_mem(fn, mem): the release of a handle's cl_mem (the handle already
+   emptied): a warning while it is mapped for writing (clmem__map_note_use), then
+   clReleaseMemObject, its failure named in fn's message. */
+static cl_int clmem__release_mem(const char *fn, cl_mem mem) {
+    cl_int err;
+    clmem__map_note_use(mem, fn);
+    err = clReleaseMemObject(mem);
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clReleaseMemObject");
 }
 /* ---- end clmem/memobj.c ---- */
 
@@ -7120,35 +7105,36 @@ static clmem_buffer clmem__buffer_empty(void) {
     return b;
 }
 
+/* clmem__buffer_failed(errcode_ret, err): a buffer constructor's failure exit: the
+   code, and an empty handle. */
+static clmem_buffer clmem__buffer_failed(cl_int *errcode_ret, cl_int err) {
+    clmem__set_err(errcode_ret, err);
+    return clmem__buffer_empty();
+}
+
+/* what clmem_buffer_create checks before the driver */
+static cl_int clmem__buffer_create_check(const char *fn, cl_context context, cl_mem_flags flags, size_t size,
+                                         const void *hostbuf) {
+    cl_int err;
+    if (!context) return clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL");
+    if ((err = clmem__check_mem_flags(fn, flags, CLMEM__BUFFER_FLAGS)) != CL_SUCCESS ||
+        (err = clmem__check_host_ptr(fn, flags, hostbuf)) != CL_SUCCESS)
+        return err;
+    if (size == 0) return clmem__fail(CL_INVALID_BUFFER_SIZE, fn, "size is 0");
+    return clmem__check_alloc_size(fn, context, size);
+}
+
 CLMEM_API clmem_buffer clmem_buffer_create(cl_context context, cl_mem_flags flags, size_t size, void *hostbuf,
                                            cl_int *errcode_ret) {
     static const char fn[] = "clmem_buffer_create";
     clmem_buffer b = clmem__buffer_empty();
     cl_int err;
-    if (CLMEM__CHECKS) {
-        if (!context) {
-            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL"));
-            return b;
-        }
-        if ((err = clmem__check_mem_flags(fn, flags, CLMEM__BUFFER_FLAGS)) != CL_SUCCESS ||
-            (err = clmem__check_host_ptr(fn, flags, hostbuf)) != CL_SUCCESS) {
-            clmem__set_err(errcode_ret, err);
-            return b;
-        }
-        if (size == 0) {
-            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_BUFFER_SIZE, fn, "size is 0"));
-            return b;
-        }
-        if ((err = clmem__check_alloc_size(fn, context, size)) != CL_SUCCESS) {
-            clmem__set_err(errcode_ret, err);
-            return b;
-        }
-    }
+    if (CLMEM__CHECKS && (err = clmem__buffer_create_check(fn, context, flags, size, hostbuf)) != CL_SUCCESS)
+        return clmem__buffer_failed(errcode_ret, err);
     b.mem = clCreateBuffer(context, flags, size, hostbuf, &err);
-    if (err != CL_SUCCESS || !b.mem) {
-        clmem__set_err(errcode_ret, clmem__cl_fail(err != CL_SUCCESS ? err : CL_OUT_OF_RESOURCES, fn, "clCreateBuffer"));
-        return clmem__buffer_empty();
-    }
+    if (err != CL_SUCCESS || !b.mem)
+        return clmem__buffer_failed(errcode_ret,
+                                    clmem__cl_fail(err != CL_SUCCESS ? err : CL_OUT_OF_RESOURCES, fn, "clCreateBuffer"));
     b.context = context;
     b.size = size;
     b.flags = flags ? flags : CL_MEM_READ_WRITE;
@@ -7174,27 +7160,19 @@ CLMEM_API clmem_buffer clmem_buffer_from_int_ptr(cl_mem mem, bool retain, cl_int
     clmem_buffer b = clmem__buffer_empty();
     clmem_mem_info info;
     cl_int err;
-    if (!mem) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_MEM_OBJECT, fn, "mem is NULL"));
-        return b;
-    }
+    if (!mem) return clmem__buffer_failed(errcode_ret, clmem__fail(CL_INVALID_MEM_OBJECT, fn, "mem is NULL"));
     if ((err = clmem_mem_get_info(mem, &info)) != CL_SUCCESS) {
         if (err == CL_INVALID_MEM_OBJECT)
             err = clmem__fail(CL_INVALID_MEM_OBJECT, fn, "mem %p is not a valid memory object", (void *)mem);
         else /* a failed query keeps its code; clmem_mem_get_info named it */
             err = clmem__refail_as(fn, err);
-        clmem__set_err(errcode_ret, err);
-        return b;
+        return clmem__buffer_failed(errcode_ret, err);
     }
-    if (info.type != CL_MEM_OBJECT_BUFFER) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_MEM_OBJECT, fn,
-                                                "mem %p is not a buffer (CL_MEM_TYPE 0x%x)", (void *)mem, (unsigned)info.type));
-        return b;
-    }
-    if (retain && (err = clRetainMemObject(mem)) != CL_SUCCESS) {
-        clmem__set_err(errcode_ret, clmem__cl_fail(err, fn, "clRetainMemObject"));
-        return b;
-    }
+    if (info.type != CL_MEM_OBJECT_BUFFER)
+        return clmem__buffer_failed(errcode_ret, clmem__fail(CL_INVALID_MEM_OBJECT, fn, "mem %p is not a buffer (CL_MEM_TYPE 0x%x)",
+                                                             (void *)mem, (unsigned)info.type));
+    if (retain && (err = clRetainMemObject(mem)) != CL_SUCCESS)
+        return clmem__buffer_failed(errcode_ret, clmem__cl_fail(err, fn, "clRetainMemObject"));
     b.mem = mem;
     b.context = info.context;
     b.size = info.size;
@@ -7208,8 +7186,10 @@ CLMEM_API clmem_buffer clmem_buffer_from_int_ptr(cl_mem mem, bool retain, cl_int
 CLMEM_API cl_int clmem_buffer_release(clmem_buffer *buf) {
     cl_mem mem;
     if (!buf || !buf->mem) return CL_SUCCESS;
-    clmem__map_note_use(buf->mem, "clmem_buffer_release");
-    if (buf->pool) return CLMEM__CAST(const clmem__buffer_owner *, buf->pool)->release(buf);
+    if (buf->pool) {
+        clmem__map_note_use(buf->mem, "clmem_buffer_release");
+        return CLMEM__CAST(const clmem__buffer_owner *, buf->pool)->release(buf);
+    }
     mem = buf->mem;
     *buf = clmem__buffer_empty();
     return clmem__release_mem("clmem_buffer_release", mem);
@@ -7350,9 +7330,8 @@ CLMEM_API cl_int clmem_enqueue_fill_buffer_opts(cl_command_queue queue, clmem_bu
                                                 size_t pattern_size, size_t offset, size_t size,
                                                 const clmem_enqueue_options *opts) {
     static const char fn[] = "clmem_enqueue_fill_buffer";
-    static const clmem_enqueue_options none = CLMEM__ZERO;
     cl_int err;
-    if (!opts) opts = &none;
+    opts = clmem__enqueue_opts_or_none(opts);
     if (CLMEM__CHECKS) {
         if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
         if ((err = clmem__buffer_invalid(fn, "buf", buf)) != CL_SUCCESS) return err;
@@ -8101,7 +8080,6 @@ CLMEM_API clmem_image clmem_image_from_int_ptr(cl_mem mem, bool retain, cl_int *
 CLMEM_API cl_int clmem_image_release(clmem_image *img) {
     cl_mem mem;
     if (!img || !img->mem) return CL_SUCCESS;
-    clmem__map_note_use(img->mem, "clmem_image_release");
     mem = img->mem;
     *img = clmem__image_empty();
     return clmem__release_mem("clmem_image_release", mem);
@@ -8217,12 +8195,11 @@ CLMEM_API cl_int clmem_enqueue_fill_image_opts(cl_command_queue queue, clmem_ima
                                                clmem_color_kind kind, const size_t *origin, const size_t *region,
                                                const clmem_enqueue_options *opts) {
     static const char fn[] = "clmem_enqueue_fill_image";
-    static const clmem_enqueue_options none = CLMEM__ZERO;
     static const size_t zero[3] = {0, 0, 0};
     size_t reg[3];
     union { cl_int i[4]; cl_uint u[4]; } clamped;
     cl_int err;
-    if (!opts) opts = &none;
+    opts = clmem__enqueue_opts_or_none(opts);
     if (!origin) origin = zero;
     if (CLMEM__CHECKS) {
         static const char *const kinds[] = {"?", "float", "cl_int", "cl_uint"};
@@ -8596,51 +8573,44 @@ static cl_int clmem__pipe_support(const char *fn, cl_context ctx, cl_uint packet
     return CL_SUCCESS;
 }
 
+/* clmem__pipe_failed(errcode_ret, err): a pipe constructor's failure exit: the code,
+   and an empty handle. */
+static clmem_pipe clmem__pipe_failed(cl_int *errcode_ret, cl_int err) {
+    clmem_pipe p;
+    memset(&p, 0, sizeof p);
+    clmem__set_err(errcode_ret, err);
+    return p;
+}
+
+/* what clmem_pipe_create checks before the driver */
+static cl_int clmem__pipe_create_check(const char *fn, cl_context context, cl_mem_flags flags, cl_uint packet_size,
+                                       cl_uint max_packets, const intptr_t *properties) {
+    char text[200];
+    if (!context) return clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL");
+    if (flags & ~(cl_mem_flags)(CL_MEM_READ_WRITE | CL_MEM_HOST_NO_ACCESS))
+        return clmem__fail(CL_INVALID_VALUE, fn, "flags %s: a pipe takes only CL_MEM_READ_WRITE and CL_MEM_HOST_NO_ACCESS",
+                           clmem__mem_flags_text(flags, text, sizeof text));
+    if (properties && properties[0] != 0)
+        return clmem__fail(CL_INVALID_VALUE, fn,
+                           "properties[0] is 0x%llx: OpenCL defines no pipe property, so the list must be NULL or empty",
+                           (unsigned long long)properties[0]);
+    if (packet_size == 0) return clmem__fail(CLMEM__INVALID_PIPE_SIZE, fn, "packet_size is 0");
+    if (max_packets == 0) return clmem__fail(CLMEM__INVALID_PIPE_SIZE, fn, "max_packets is 0");
+    return clmem__pipe_support(fn, context, packet_size);
+}
+
 CLMEM_API clmem_pipe clmem_pipe_create(cl_context context, cl_mem_flags flags, cl_uint packet_size, cl_uint max_packets,
                                        const intptr_t *properties, cl_int *errcode_ret) {
     static const char fn[] = "clmem_pipe_create";
     clmem_pipe p;
     cl_int err = CL_SUCCESS;
     memset(&p, 0, sizeof p);
-    if (CLMEM__CHECKS) {
-        char text[200];
-        if (!context) {
-            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL"));
-            return p;
-        }
-        if (flags & ~(cl_mem_flags)(CL_MEM_READ_WRITE | CL_MEM_HOST_NO_ACCESS)) {
-            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn,
-                                                    "flags %s: a pipe takes only CL_MEM_READ_WRITE and CL_MEM_HOST_NO_ACCESS",
-                                                    clmem__mem_flags_text(flags, text, sizeof text)));
-            return p;
-        }
-        if (properties && properties[0] != 0) {
-            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn,
-                                                    "properties[0] is 0x%llx: OpenCL defines no pipe property, so the "
-                                                    "list must be NULL or empty",
-                                                    (unsigned long long)properties[0]));
-            return p;
-        }
-        if (packet_size == 0) {
-            clmem__set_err(errcode_ret, clmem__fail(CLMEM__INVALID_PIPE_SIZE, fn, "packet_size is 0"));
-            return p;
-        }
-        if (max_packets == 0) {
-            clmem__set_err(errcode_ret, clmem__fail(CLMEM__INVALID_PIPE_SIZE, fn, "max_packets is 0"));
-            return p;
-        }
-        if ((err = clmem__pipe_support(fn, context, packet_size)) != CL_SUCCESS) {
-            clmem__set_err(errcode_ret, err);
-            return p;
-        }
-    }
+    if (CLMEM__CHECKS && (err = clmem__pipe_create_check(fn, context, flags, packet_size, max_packets, properties)) != CL_SUCCESS)
+        return clmem__pipe_failed(errcode_ret, err);
 #if defined(CL_VERSION_2_0)
     p.mem = clCreatePipe(context, flags, packet_size, max_packets, NULL, &err);
-    if (err != CL_SUCCESS || !p.mem) {
-        clmem__set_err(errcode_ret, clmem__cl_fail(err ? err : CL_OUT_OF_RESOURCES, fn, "clCreatePipe"));
-        memset(&p, 0, sizeof p);
-        return p;
-    }
+    if (err != CL_SUCCESS || !p.mem)
+        return clmem__pipe_failed(errcode_ret, clmem__cl_fail(err ? err : CL_OUT_OF_RESOURCES, fn, "clCreatePipe"));
     p.context = context;
     p.flags = flags ? flags : CL_MEM_READ_WRITE;
     p.packet_size = packet_size;
@@ -8648,10 +8618,8 @@ CLMEM_API clmem_pipe clmem_pipe_create(cl_context context, cl_mem_flags flags, c
     clmem__set_err(errcode_ret, CL_SUCCESS);
     return p;
 #else
-    (void)err;
-    clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_OPERATION, fn,
-                                            "clmem was compiled against OpenCL headers older than 2.0, which have no pipes"));
-    return p;
+    return clmem__pipe_failed(errcode_ret, clmem__fail(CL_INVALID_OPERATION, fn, "clmem was compiled against OpenCL "
+                                                       "headers older than 2.0, which have no pipes"));
 #endif
 }
 
@@ -8661,10 +8629,7 @@ CLMEM_API clmem_pipe clmem_pipe_from_int_ptr(cl_mem mem, bool retain, cl_int *er
     cl_mem_object_type type = 0;
     cl_int err;
     memset(&p, 0, sizeof p);
-    if (!mem) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_MEM_OBJECT, fn, "mem is NULL"));
-        return p;
-    }
+    if (!mem) return clmem__pipe_failed(errcode_ret, clmem__fail(CL_INVALID_MEM_OBJECT, fn, "mem is NULL"));
     err = clGetMemObjectInfo(mem, CL_MEM_TYPE, sizeof type, &type, NULL);
 #if defined(CL_VERSION_2_0)
     if (err == CL_SUCCESS && type == CL_MEM_OBJECT_PIPE) {
@@ -8685,10 +8650,9 @@ CLMEM_API clmem_pipe clmem_pipe_from_int_ptr(cl_mem mem, bool retain, cl_int *er
     (void)retain;
     if (err == CL_SUCCESS) err = CL_INVALID_MEM_OBJECT;
 #endif
-    memset(&p, 0, sizeof p);
-    clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_MEM_OBJECT, fn, "mem %p is not a valid pipe (%s, CL_MEM_TYPE 0x%x)",
-                                            (void *)mem, clmem_error_string(err), (unsigned)type));
-    return p;
+    return clmem__pipe_failed(errcode_ret, clmem__fail(CL_INVALID_MEM_OBJECT, fn,
+                                                       "mem %p is not a valid pipe (%s, CL_MEM_TYPE 0x%x)", (void *)mem,
+                                                       clmem_error_string(err), (unsigned)type));
 }
 
 CLMEM_API cl_int clmem_pipe_get_info(clmem_pipe p, clmem_pipe_info *info) {
@@ -9145,11 +9109,10 @@ CLMEM_API cl_int clmem_svm_allocation_release(clmem_svm_allocation *a) {
 CLMEM_API cl_int clmem_svm_allocation_enqueue_release_opts(clmem_svm_allocation *a, cl_command_queue queue,
                                                            const clmem_enqueue_options *opts) {
     static const char fn[] = "clmem_svm_allocation_enqueue_release";
-    static const clmem_enqueue_options none = CLMEM__ZERO;
     clmem__svm_rec *rec;
     cl_command_queue q;
     cl_int err;
-    if (!opts) opts = &none;
+    opts = clmem__enqueue_opts_or_none(opts);
     if (!a) return clmem__fail(CL_INVALID_VALUE, fn, "the allocation pointer is NULL");
     if ((err = clmem__check_wait_list(fn, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) return err;
     if (a->svm.generation == 0 && a->svm.ptr == NULL) {
@@ -9339,7 +9302,7 @@ CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm sv
 
 CLMEM_API cl_int clmem_svm_map_release_opts(clmem_svm_map *map, const clmem_svm_unmap_options *opts) {
     static const char fn[] = "clmem_svm_map_release";
-    static const clmem_svm_unmap_options none = {0, NULL, NULL, 0, NULL};
+    static const clmem_svm_unmap_options none = CLMEM__ZERO;
     clmem__svm_rec *rec;
     cl_command_queue q;
     cl_int err;
@@ -9486,11 +9449,10 @@ CLMEM_API cl_int clmem_enqueue_svm_memfill_opts(cl_command_queue queue, clmem_sv
 CLMEM_API cl_int clmem_enqueue_svm_migratemem_opts(cl_command_queue queue, const clmem_svm *svms, cl_uint n,
                                                    cl_mem_migration_flags flags, const clmem_enqueue_options *opts) {
     static const char fn[] = "clmem_enqueue_svm_migratemem";
-    static const clmem_enqueue_options none = CLMEM__ZERO;
     const cl_mem_migration_flags known = CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED;
     cl_uint i;
     cl_int err;
-    if (!opts) opts = &none;
+    opts = clmem__enqueue_opts_or_none(opts);
     if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
     if ((err = clmem__check_wait_list(fn, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) return err;
     if (n == 0 || !svms) return clmem__fail(CL_INVALID_VALUE, fn, "no SVM pointers given (n %u, svms %p)", n, (const void *)svms);
@@ -10218,11 +10180,10 @@ static cl_int clmem__usm_range_enqueue(const char *fn, cl_command_queue queue, c
 CLMEM_API cl_int clmem_enqueue_usm_migrate_opts(cl_command_queue queue, clmem_usm usm, cl_mem_migration_flags flags,
                                                 const clmem_enqueue_options *opts) {
     static const char fn[] = "clmem_enqueue_usm_migrate";
-    static const clmem_enqueue_options none = CLMEM__ZERO;
     const cl_mem_migration_flags known = CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED;
     const clmem__usm_fns *fns = NULL;
     cl_int err;
-    if (!opts) opts = &none;
+    opts = clmem__enqueue_opts_or_none(opts);
     if ((err = clmem__usm_range_enqueue(fn, queue, usm, opts, &fns)) != CL_SUCCESS) return err;
     if (CLMEM__CHECKS && (flags & ~known))
         return clmem__fail(CL_INVALID_VALUE, fn, "flags 0x%llx contain bits other than CL_MIGRATE_MEM_OBJECT_HOST and "
@@ -10236,10 +10197,9 @@ CLMEM_API cl_int clmem_enqueue_usm_migrate_opts(cl_command_queue queue, clmem_us
 CLMEM_API cl_int clmem_enqueue_usm_advise_opts(cl_command_queue queue, clmem_usm usm, cl_mem_advice_intel advice,
                                                const clmem_enqueue_options *opts) {
     static const char fn[] = "clmem_enqueue_usm_advise";
-    static const clmem_enqueue_options none = CLMEM__ZERO;
     const clmem__usm_fns *fns = NULL;
     cl_int err;
-    if (!opts) opts = &none;
+    opts = clmem__enqueue_opts_or_none(opts);
     if ((err = clmem__usm_range_enqueue(fn, queue, usm, opts, &fns)) != CL_SUCCESS) return err;
     if (!fns->advise) return clmem__fail(CL_INVALID_OPERATION, fn, "the platform has no clEnqueueMemAdviseINTEL");
     err = fns->advise(queue, usm.ptr, usm.size, advice, opts->num_wait_for, opts->wait_for, opts->event);
@@ -10361,10 +10321,6 @@ static cl_int clmem__map_buffer_layout(const char *fn, const clmem_map_options *
     return CL_SUCCESS;
 }
 
-static const clmem_map_options *clmem__map_defaults(const clmem_map_options *opts) {
-    static const clmem_map_options none = CLMEM_OPTIONS_INIT; /* every default */
-    return opts ? opts : &none;
-}
 
 /* clmem__map_finish(...): the driver call succeeded; the record keeps the object and
    the queue alive until the unmap; publish the map. */
@@ -10400,11 +10356,18 @@ static cl_int clmem__map_enter(const char *fn, clmem__map_record *rec, bool bloc
     return err;
 }
 
-/* Everything a map function checks alike, before the object-specific checks. */
-static cl_int clmem__map_common_checks(const char *fn, cl_command_queue queue, cl_mem mem, const char *what,
-                                       cl_map_flags flags, clmem_memory_map *map, const clmem_map_options *opts) {
+/* clmem__map_start(fn, queue, mem, what, flags, map, &opts): what every map function
+   does first: NULL options mean every default, *map starts empty (a failed map leaves
+   an empty handle), then the checks every map makes alike, before the object-specific
+   ones. */
+static cl_int clmem__map_start(const char *fn, cl_command_queue queue, cl_mem mem, const char *what,
+                               cl_map_flags flags, clmem_memory_map *map, const clmem_map_options **optsp) {
+    static const clmem_map_options none = CLMEM_OPTIONS_INIT; /* every default */
+    const clmem_map_options *opts = *optsp ? *optsp : &none;
     cl_int err;
+    *optsp = opts;
     if (map == NULL) return clmem__fail(CL_INVALID_VALUE, fn, "map (where to put the map) is NULL");
+    memset(map, 0, sizeof *map);
     if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
     if (CLMEM__CHECKS && mem == NULL)
         return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "%s is an empty handle (mem NULL: never created or released)", what);
@@ -10424,10 +10387,8 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
     cl_int err;
     size_t i;
     void *ptr;
-    opts = clmem__map_defaults(opts);
     memset(&m, 0, sizeof m);
-    if (map) *map = m;
-    if ((err = clmem__map_common_checks(fn, queue, buf.mem, "buf", flags, map, opts)) != CL_SUCCESS) return err;
+    if ((err = clmem__map_start(fn, queue, buf.mem, "buf", flags, map, &opts)) != CL_SUCCESS) return err;
     if (CLMEM__CHECKS && (err = clmem__buffer_invalid(fn, "buf", buf)) != CL_SUCCESS) return err;
     blocking = clmem__host_blocking(opts->given, opts->is_blocking) != CL_FALSE;
     for (i = 0; i < 3; ++i)
@@ -10539,10 +10500,8 @@ CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_imag
     cl_event ev = NULL;
     cl_int err;
     void *ptr;
-    opts = clmem__map_defaults(opts);
     memset(&m, 0, sizeof m);
-    if (map) *map = m;
-    if ((err = clmem__map_common_checks(fn, queue, img.mem, "img", flags, map, opts)) != CL_SUCCESS) return err;
+    if ((err = clmem__map_start(fn, queue, img.mem, "img", flags, map, &opts)) != CL_SUCCESS) return err;
     blocking = clmem__host_blocking(opts->given, opts->is_blocking) != CL_FALSE;
     if (opts->ndim != 0 || opts->order != 0 || (opts->given & (CLMEM_GIVEN_NDIM | CLMEM_GIVEN_ORDER | CLMEM_GIVEN_SHAPE)))
         return clmem__fail(CL_INVALID_VALUE, fn, "an image map takes its shape from the region: leave .ndim (%zu), .order "
@@ -10701,12 +10660,11 @@ CLMEM_API cl_int clmem_memory_map_release_default(clmem_memory_map *map) {
 CLMEM_API cl_int clmem_enqueue_unmap_mem_object_opts(cl_command_queue queue, cl_mem mem, void *ptr,
                                                      const clmem_enqueue_options *opts) {
     static const char fn[] = "clmem_enqueue_unmap_mem_object";
-    static const clmem_enqueue_options none = CLMEM__ZERO;
     size_t i, k, other = 0;
     unsigned long long serial = 0;
     bool same_queue = false;
     cl_int err;
-    if (!opts) opts = &none;
+    opts = clmem__enqueue_opts_or_none(opts);
     if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
     if (mem == NULL) return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "mem is NULL");
     if (ptr == NULL) return clmem__fail(CL_INVALID_VALUE, fn, "ptr is NULL");
@@ -13944,13 +13902,19 @@ static cl_int clmem__pool_check_release_queue(clmem__pool_block *blk, uint64_t g
 
 /* ---- buffer pools ---- */
 
+/* clmem__pool_give_back(handle, handle_size, block, gen, ptr, size, queue, ooo, fn): the
+   release of a pooled handle: empty the caller's handle, then give its block back
+   (clmem__pool_put; the arguments were read from the handle before). Inlined. */
+CLMEM__INLINE cl_int clmem__pool_give_back(void *handle, size_t handle_size, void *block, uint64_t gen,
+                                          const void *ptr, size_t size, cl_command_queue queue, bool ooo,
+                                          const char *fn) {
+    memset(handle, 0, handle_size);
+    return clmem__pool_put(CLMEM__CAST(clmem__pool_block *, block), gen, queue, ooo, ptr, size, fn);
+}
+
 static cl_int clmem__pool_release_buffer(clmem_buffer *buf) {
-    clmem__pool_block *blk = CLMEM__CAST(clmem__pool_block *, buf->pool);
-    const void *mem = buf->mem;
-    size_t size = buf->size;
-    uint64_t gen = buf->generation;
-    memset(buf, 0, sizeof *buf);
-    return clmem__pool_put(blk, gen, NULL, false, mem, size, "clmem_buffer_release");
+    return clmem__pool_give_back(buf, sizeof *buf, buf->pool, buf->generation, buf->mem, buf->size, NULL, false,
+                                 "clmem_buffer_release");
 }
 
 /* the buffer backend: blocks from a clmem_allocator */
@@ -14066,10 +14030,6 @@ CLMEM__POOL_ALLOCATE(memory_pool, clmem_buffer, clmem__memory_pool_allocate)
 
 CLMEM_API cl_int clmem_pooled_buffer_enqueue_release(clmem_buffer *buf, cl_command_queue queue) {
     static const char fn[] = "clmem_pooled_buffer_enqueue_release";
-    clmem__pool_block *blk;
-    const void *mem;
-    size_t size;
-    uint64_t gen;
     cl_int err;
     bool ooo = false;
     if (!buf || !buf->mem) return CL_SUCCESS;
@@ -14077,13 +14037,9 @@ CLMEM_API cl_int clmem_pooled_buffer_enqueue_release(clmem_buffer *buf, cl_comma
         return clmem__fail(CL_INVALID_MEM_OBJECT, fn,
                            "buffer %p is not a pooled buffer (release it with clmem_buffer_release)",
                            (void *)buf->mem);
-    blk = CLMEM__CAST(clmem__pool_block *, buf->pool);
-    if ((err = clmem__pool_check_release_queue(blk, buf->generation, queue, fn, &ooo)) != CL_SUCCESS) return err;
-    mem = buf->mem;
-    size = buf->size;
-    gen = buf->generation;
-    memset(buf, 0, sizeof *buf);
-    return clmem__pool_put(blk, gen, queue, ooo, mem, size, fn);
+    err = clmem__pool_check_release_queue(CLMEM__CAST(clmem__pool_block *, buf->pool), buf->generation, queue, fn, &ooo);
+    if (err != CL_SUCCESS) return err;
+    return clmem__pool_give_back(buf, sizeof *buf, buf->pool, buf->generation, buf->mem, buf->size, queue, ooo, fn);
 }
 
 CLMEM_API clmem_memory_pool *clmem_pooled_buffer_pool(clmem_buffer buf) {
@@ -14279,17 +14235,8 @@ CLMEM__INLINE clmem_pooled_svm clmem__svm_pool_allocate(clmem_svm_pool *pool, si
 CLMEM__POOL_ALLOCATE(svm_pool, clmem_pooled_svm, clmem__svm_pool_allocate)
 
 static cl_int clmem__pooled_svm_release(clmem_pooled_svm *p, const char *fn) {
-    clmem__pool_block *blk;
-    void *ptr;
-    size_t size;
-    uint64_t gen;
     if (!p || !p->svm.pool) return CL_SUCCESS;
-    blk = CLMEM__CAST(clmem__pool_block *, p->svm.pool);
-    ptr = p->svm.ptr;
-    size = p->svm.size;
-    gen = p->svm.generation;
-    memset(p, 0, sizeof *p);
-    return clmem__pool_put(blk, gen, NULL, false, ptr, size, fn);
+    return clmem__pool_give_back(p, sizeof *p, p->svm.pool, p->svm.generation, p->svm.ptr, p->svm.size, NULL, false, fn);
 }
 
 CLMEM_API cl_int clmem_pooled_svm_release(clmem_pooled_svm *p) {
@@ -14412,17 +14359,11 @@ CLMEM_API clmem_usm_pool *clmem_usm_pool_create(cl_context context, cl_device_id
     return CLMEM__CAST(clmem_usm_pool *, (void *)p);
 }
 
-static clmem_pooled_usm clmem__pooled_usm_empty(void) {
-    clmem_pooled_usm r;
-    memset(&r, 0, sizeof r);
-    return r;
-}
-
 /* queue: the queue the block is for (on_queue), or NULL for the host */
 static clmem_pooled_usm clmem__usm_pool_allocate(clmem_usm_pool *pool, size_t size, bool on_queue,
                                                  cl_command_queue queue, cl_int *errcode_ret, const char *fn,
                                                  const char *file, int line) {
-    clmem_pooled_usm r = clmem__pooled_usm_empty();
+    clmem_pooled_usm r = CLMEM__ZERO;
     clmem__pool_block *blk = NULL;
     if (CLMEM__CHECKS && pool == NULL) {
         clmem__set_err(errcode_ret, clmem__pool_null(fn));
@@ -14444,21 +14385,13 @@ CLMEM__POOL_COMMON(usm_pool)
 
 /* the release of a block, plain or on a queue (on_queue) */
 static cl_int clmem__pooled_usm_put(clmem_pooled_usm *p, bool on_queue, cl_command_queue queue, const char *fn) {
-    clmem__pool_block *blk;
-    void *ptr;
-    size_t size;
-    uint64_t gen;
     cl_int err;
     bool ooo = false;
     if (!p || !p->usm.pool) return CL_SUCCESS;
-    blk = CLMEM__CAST(clmem__pool_block *, p->usm.pool);
-    if (on_queue && (err = clmem__pool_check_release_queue(blk, p->usm.generation, queue, fn, &ooo)) != CL_SUCCESS)
+    if (on_queue && (err = clmem__pool_check_release_queue(CLMEM__CAST(clmem__pool_block *, p->usm.pool),
+                                                           p->usm.generation, queue, fn, &ooo)) != CL_SUCCESS)
         return err;
-    ptr = p->usm.ptr;
-    size = p->usm.size;
-    gen = p->usm.generation;
-    memset(p, 0, sizeof *p);
-    return clmem__pool_put(blk, gen, queue, ooo, ptr, size, fn);
+    return clmem__pool_give_back(p, sizeof *p, p->usm.pool, p->usm.generation, p->usm.ptr, p->usm.size, queue, ooo, fn);
 }
 
 CLMEM_API cl_int clmem_pooled_usm_release(clmem_pooled_usm *p) {
@@ -15060,19 +14993,12 @@ CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_
 
 CLMEM_API cl_int clmem_stager_set_threshold(clmem_stager *st, size_t min_bytes) {
     if (CLMEM__CHECKS && !st) return clmem__fail(CL_INVALID_VALUE, "clmem_stager_set_threshold", "st is NULL");
-    clmem__lock(&st->books);
-    st->threshold = min_bytes;
-    clmem__unlock(&st->books);
+    clmem__locked_set_size(&st->books, &st->threshold, min_bytes);
     return CL_SUCCESS;
 }
 
 CLMEM_API size_t clmem_stager_threshold(clmem_stager *st) {
-    size_t t;
-    if (!st) return 0;
-    clmem__lock(&st->books);
-    t = st->threshold;
-    clmem__unlock(&st->books);
-    return t;
+    return st ? clmem__locked_size(&st->books, &st->threshold) : 0;
 }
 
 CLMEM_API cl_int clmem_stager_get_stats(clmem_stager *st, clmem_stager_stats *stats) {
@@ -15548,19 +15474,12 @@ CLMEM_API clmem_device_link *clmem_device_link_create(cl_command_queue src_queue
 
 CLMEM_API cl_int clmem_device_link_set_threshold(clmem_device_link *l, size_t min_bytes) {
     if (!l) return clmem__fail(CL_INVALID_VALUE, "clmem_device_link_set_threshold", "l is NULL");
-    clmem__lock(&l->lock);
-    l->threshold = min_bytes;
-    clmem__unlock(&l->lock);
+    clmem__locked_set_size(&l->lock, &l->threshold, min_bytes);
     return CL_SUCCESS;
 }
 
 CLMEM_API size_t clmem_device_link_threshold(clmem_device_link *l) {
-    size_t t;
-    if (!l) return CLMEM_DEVICE_LINK_NEVER;
-    clmem__lock(&l->lock);
-    t = l->threshold;
-    clmem__unlock(&l->lock);
-    return t;
+    return l ? clmem__locked_size(&l->lock, &l->threshold) : CLMEM_DEVICE_LINK_NEVER;
 }
 
 CLMEM_API cl_int clmem_device_link_get_stats(clmem_device_link *l, clmem_device_link_stats *stats) {
@@ -16281,6 +16200,17 @@ CLMEM_API cl_int clmem_device_describe(cl_device_id dev, clmem_device_descriptio
 /* a result that may be NULL */
 #define CLMEM__ANY ((const void *)1)
 
+/* CLMEM__DEVICE_FORMS(name, T, result, impl): clmem_<name>(dev, T *result) and
+   clmem_<name>_desc(d, T *result), both answered by impl(fn, description, result). */
+#define CLMEM__DEVICE_FORMS(name, T, result, impl)                                       \
+    CLMEM_API cl_int clmem_##name(cl_device_id dev, T *result) {                         \
+        CLMEM__DEVICE_FORM("clmem_" #name, result, impl("clmem_" #name, d_, result));    \
+    }                                                                                    \
+    CLMEM_API cl_int clmem_##name##_desc(const clmem_device_description *d, T *result) { \
+        CLMEM__DESC_CHECK("clmem_" #name "_desc", d, result);                            \
+        return impl("clmem_" #name "_desc", d, result);                                  \
+    }
+
 /* ---- build options ---- */
 
 static cl_int clmem__fast_options(const char *fn, const clmem_device_description *d, char *options, size_t size,
@@ -16315,58 +16245,57 @@ CLMEM_API cl_int clmem_get_fast_inaccurate_build_options_desc(const clmem_device
 
 /* ---- SIMD group size ---- */
 
-/* clmem__probe_kernel(fn, dev, src, name, &ctx, &prg, &knl): kernel `name` of src
-   built for dev in *ctx (the caller's, retained, or, when *ctx is NULL, a context of
-   its own). On failure the failed call is named and *prg and *knl are what was made
-   (NULL or to release); the caller releases them and *ctx on every path, and *ctx is
-   NULL only when no context could be made. */
-static cl_int clmem__probe_kernel(const char *fn, cl_device_id dev, const char *src, const char *name, cl_context *ctx,
-                                  cl_program *prg, cl_kernel *knl) {
+/* clmem__probe_ask: what a probe asks of its built kernel; stores the answer in value */
+typedef cl_int (*clmem__probe_ask)(const char *fn, cl_device_id dev, cl_kernel knl, void *value);
+
+/* clmem__probe_kernel(fn, dev, ctx, src, name, ask, value): build kernel `name` of src
+   for dev in ctx (the caller's, or, when NULL, a context of its own), ask it, release
+   what was made. A failed call is named. */
+static cl_int clmem__probe_kernel(const char *fn, cl_device_id dev, cl_context ctx, const char *src, const char *name,
+                                  clmem__probe_ask ask, void *value) {
+    cl_program prg = NULL;
+    cl_kernel knl = NULL;
     cl_int err = CL_SUCCESS;
-    *prg = NULL;
-    *knl = NULL;
-    if (*ctx) {
-        clRetainContext(*ctx);
+    if (ctx) {
+        clRetainContext(ctx);
     } else {
-        *ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
-        if (err != CL_SUCCESS) {
-            *ctx = NULL;
-            return clmem__cl_fail(err, fn, "clCreateContext (for the probe kernel)");
-        }
+        ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+        if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clCreateContext (for the probe kernel)");
     }
-    *prg = clCreateProgramWithSource(*ctx, 1, &src, NULL, &err);
-    if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clCreateProgramWithSource (probe kernel)");
-    if ((err = clBuildProgram(*prg, 1, &dev, "", NULL, NULL)) != CL_SUCCESS)
-        return clmem__cl_fail(err, fn, "clBuildProgram (probe kernel)");
-    *knl = clCreateKernel(*prg, name, &err);
-    if (err != CL_SUCCESS) return clmem__fail(err, fn, "clCreateKernel(%s) failed with %s (%d)", name, clmem_error_string(err), (int)err);
-    return CL_SUCCESS;
+    prg = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+    if (err != CL_SUCCESS) {
+        err = clmem__cl_fail(err, fn, "clCreateProgramWithSource (probe kernel)");
+    } else if ((err = clBuildProgram(prg, 1, &dev, "", NULL, NULL)) != CL_SUCCESS) {
+        err = clmem__cl_fail(err, fn, "clBuildProgram (probe kernel)");
+    } else {
+        knl = clCreateKernel(prg, name, &err);
+        err = err != CL_SUCCESS ? clmem__fail(err, fn, "clCreateKernel(%s) failed with %s (%d)", name,
+                                              clmem_error_string(err), (int)err)
+                                : ask(fn, dev, knl, value);
+    }
+    if (knl) clReleaseKernel(knl);
+    if (prg) clReleaseProgram(prg);
+    clReleaseContext(ctx);
+    return err;
 }
 
 /* clmem__preferred_multiple: CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE of a trivial
    kernel (PyOpenCL's reasonable_work_group_size_multiple), built once per device. */
-static cl_int clmem__multiple_compute(void *obj, const void *args, size_t n, void *value, void *user) {
-    static const char *const fn = "clmem_get_simd_group_size";
-    static const char *src = "__kernel void knl(__global float *a) { a[get_global_id(0)] = 0; }";
-    cl_device_id dev = CLMEM__CAST(cl_device_id, obj);
-    cl_context ctx = NULL;
-    cl_program prg;
-    cl_kernel knl;
+static cl_int clmem__multiple_ask(const char *fn, cl_device_id dev, cl_kernel knl, void *value) {
     size_t multiple = 0;
-    cl_int err;
+    cl_int err = clGetKernelWorkGroupInfo(knl, dev, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, sizeof multiple,
+                                          &multiple, NULL);
+    if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clGetKernelWorkGroupInfo(CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE)");
+    *CLMEM__CAST(cl_uint *, value) = (cl_uint)multiple;
+    return CL_SUCCESS;
+}
+static cl_int clmem__multiple_compute(void *obj, const void *args, size_t n, void *value, void *user) {
     (void)args;
     (void)n;
     (void)user;
-    if ((err = clmem__probe_kernel(fn, dev, src, "knl", &ctx, &prg, &knl)) != CL_SUCCESS) goto done;
-    err = clGetKernelWorkGroupInfo(knl, dev, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, sizeof multiple, &multiple,
-                                   NULL);
-    if (err != CL_SUCCESS) clmem__cl_fail(err, fn, "clGetKernelWorkGroupInfo(CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE)");
-    *CLMEM__CAST(cl_uint *, value) = (cl_uint)multiple;
-done:
-    if (knl) clReleaseKernel(knl);
-    if (prg) clReleaseProgram(prg);
-    if (ctx) clReleaseContext(ctx);
-    return err;
+    return clmem__probe_kernel("clmem_get_simd_group_size", CLMEM__CAST(cl_device_id, obj), NULL,
+                               "__kernel void knl(__global float *a) { a[get_global_id(0)] = 0; }", "knl",
+                               clmem__multiple_ask, value);
 }
 static clmem_first_arg_cache clmem__multiple_cache = CLMEM_FIRST_ARG_CACHE_INIT(
     "clmem: preferred work-group size multiple", CLMEM_CACHE_KEY_DEVICE, sizeof(cl_uint), clmem__multiple_compute, NULL);
@@ -16434,20 +16363,8 @@ static cl_int clmem__khr_fp64(const char *fn, const clmem_device_description *d,
     *yes = clmem__has_token(d->extensions, "cl_khr_fp64");
     return CL_SUCCESS;
 }
-CLMEM_API cl_int clmem_has_amd_double_support(cl_device_id dev, bool *yes) {
-    CLMEM__DEVICE_FORM("clmem_has_amd_double_support", yes, clmem__amd_fp64("", d_, yes));
-}
-CLMEM_API cl_int clmem_has_amd_double_support_desc(const clmem_device_description *d, bool *yes) {
-    CLMEM__DESC_CHECK("clmem_has_amd_double_support_desc", d, yes);
-    return clmem__amd_fp64("", d, yes);
-}
-CLMEM_API cl_int clmem_has_double_support(cl_device_id dev, bool *yes) {
-    CLMEM__DEVICE_FORM("clmem_has_double_support", yes, clmem__khr_fp64("", d_, yes));
-}
-CLMEM_API cl_int clmem_has_double_support_desc(const clmem_device_description *d, bool *yes) {
-    CLMEM__DESC_CHECK("clmem_has_double_support_desc", d, yes);
-    return clmem__khr_fp64("", d, yes);
-}
+CLMEM__DEVICE_FORMS(has_amd_double_support, bool, yes, clmem__amd_fp64)
+CLMEM__DEVICE_FORMS(has_double_support, bool, yes, clmem__khr_fp64)
 
 /* ---- struct argument count bug ---- */
 
@@ -16455,30 +16372,23 @@ static int clmem__struct_probe_runs; /* how often the probe kernel was built (te
 
 /* The probe: does `struct two_things {long a; long b;}` count as 2 kernel arguments?
    Cached per device; user is the context to build in (or NULL: one of its own). */
-static cl_int clmem__struct_probe_compute(void *obj, const void *args, size_t n, void *value, void *user) {
-    static const char *const fn = "clmem_has_struct_arg_count_bug";
-    static const char *src = "struct two_things { long a; long b; };\n"
-                             "__kernel void test_knl(struct two_things x) { }\n";
-    cl_device_id dev = CLMEM__CAST(cl_device_id, obj);
-    cl_context ctx = CLMEM__CAST(cl_context, user);
-    cl_program prg;
-    cl_kernel knl;
+static cl_int clmem__struct_probe_ask(const char *fn, cl_device_id dev, cl_kernel knl, void *value) {
     cl_uint num_args = 0;
-    cl_int err;
-    (void)args;
-    (void)n;
-    if ((err = clmem__probe_kernel(fn, dev, src, "test_knl", &ctx, &prg, &knl)) != CL_SUCCESS) goto done;
-    if ((err = clGetKernelInfo(knl, CL_KERNEL_NUM_ARGS, sizeof num_args, &num_args, NULL)) != CL_SUCCESS) {
-        clmem__cl_fail(err, fn, "clGetKernelInfo(CL_KERNEL_NUM_ARGS)");
-        goto done;
-    }
+    cl_int err = clGetKernelInfo(knl, CL_KERNEL_NUM_ARGS, sizeof num_args, &num_args, NULL);
+    (void)dev;
+    if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clGetKernelInfo(CL_KERNEL_NUM_ARGS)");
     ++clmem__struct_probe_runs;
     *CLMEM__CAST(int *, value) = num_args == 2;
-done:
-    if (knl) clReleaseKernel(knl);
-    if (prg) clReleaseProgram(prg);
-    if (ctx) clReleaseContext(ctx);
-    return err;
+    return CL_SUCCESS;
+}
+static cl_int clmem__struct_probe_compute(void *obj, const void *args, size_t n, void *value, void *user) {
+    (void)args;
+    (void)n;
+    return clmem__probe_kernel("clmem_has_struct_arg_count_bug", CLMEM__CAST(cl_device_id, obj),
+                               CLMEM__CAST(cl_context, user),
+                               "struct two_things { long a; long b; };\n"
+                               "__kernel void test_knl(struct two_things x) { }\n",
+                               "test_knl", clmem__struct_probe_ask, value);
 }
 static clmem_first_arg_cache clmem__struct_probe_cache = CLMEM_FIRST_ARG_CACHE_INIT(
     "clmem: struct argument count probe", CLMEM_CACHE_KEY_DEVICE, sizeof(int), clmem__struct_probe_compute, NULL);
@@ -16548,70 +16458,37 @@ static int clmem__cc_cmp(const clmem_device_description *d, cl_uint major, cl_ui
     return 0;
 }
 
-static cl_int clmem__sim_items(const char *fn, const clmem_device_description *d, cl_uint *n) {
-    if (d->has_nv_compute_capability) {
-        if (clmem__cc_cmp(d, 2, 0) < 0) {
-            *n = 16;
-        } else {
-            if (clmem__cc_cmp(d, 3, 0) >= 0)
-                clmem__warn(fn, "wildly guessing conflicting local access size on '%s'", clmem__dev_name(d));
-            *n = 32;
-        }
-    } else if (d->type & CL_DEVICE_TYPE_GPU) {
-        clmem__warn(fn, "wildly guessing conflicting local access size on '%s'", clmem__dev_name(d));
-        *n = 16;
-    } else if (d->type & CL_DEVICE_TYPE_CPU) {
-        *n = 1;
-    } else {
-        clmem__warn(fn, "wildly guessing conflicting local access size on '%s'", clmem__dev_name(d));
-        *n = 16;
-    }
-    return CL_SUCCESS;
-}
-CLMEM_API cl_int clmem_simultaneous_work_items_on_local_access(cl_device_id dev, cl_uint *n) {
-    static const char *const fn = "clmem_simultaneous_work_items_on_local_access";
-    CLMEM__DEVICE_FORM(fn, n, clmem__sim_items(fn, d_, n));
-}
-CLMEM_API cl_int clmem_simultaneous_work_items_on_local_access_desc(const clmem_device_description *d, cl_uint *n) {
-    static const char *const fn = "clmem_simultaneous_work_items_on_local_access_desc";
-    CLMEM__DESC_CHECK(fn, d, n);
-    return clmem__sim_items(fn, d, n);
+/* clmem__bank_guess(fn, d, what): PyOpenCL's answer to both bank questions where the
+   device is not a plain CPU: 16 below NVIDIA compute capability 2.0, 32 from it; a
+   warning that `what` is a wild guess from 3.0 and on every device that is not NVIDIA
+   (16 there). */
+static cl_uint clmem__bank_guess(const char *fn, const clmem_device_description *d, const char *what) {
+    if (!d->has_nv_compute_capability || clmem__cc_cmp(d, 3, 0) >= 0)
+        clmem__warn(fn, "wildly guessing %s on '%s'", what, clmem__dev_name(d));
+    return d->has_nv_compute_capability && clmem__cc_cmp(d, 2, 0) >= 0 ? 32 : 16;
 }
 
+/* a CPU that is neither NVIDIA's nor a GPU */
+static bool clmem__plain_cpu(const clmem_device_description *d) {
+    return !d->has_nv_compute_capability && !(d->type & CL_DEVICE_TYPE_GPU) && (d->type & CL_DEVICE_TYPE_CPU);
+}
+
+static cl_int clmem__sim_items(const char *fn, const clmem_device_description *d, cl_uint *n) {
+    *n = clmem__plain_cpu(d) ? 1 : clmem__bank_guess(fn, d, "conflicting local access size");
+    return CL_SUCCESS;
+}
+CLMEM__DEVICE_FORMS(simultaneous_work_items_on_local_access, cl_uint, n, clmem__sim_items)
+
 static cl_int clmem__banks(const char *fn, const clmem_device_description *d, cl_uint *banks) {
-    if (d->has_nv_compute_capability) {
-        if (clmem__cc_cmp(d, 2, 0) < 0) {
-            *banks = 16;
-        } else {
-            if (clmem__cc_cmp(d, 3, 0) >= 0)
-                clmem__warn(fn, "wildly guessing local memory bank count on '%s'", clmem__dev_name(d));
-            *banks = 32;
-        }
-        return CL_SUCCESS;
-    }
-    if (d->type & CL_DEVICE_TYPE_GPU) {
-        clmem__warn(fn, "wildly guessing local memory bank count on '%s'", clmem__dev_name(d));
-        *banks = 16;
-        return CL_SUCCESS;
-    }
-    if ((d->type & CL_DEVICE_TYPE_CPU) && d->local_mem_type == CL_GLOBAL)
+    if (clmem__plain_cpu(d) && d->local_mem_type == CL_GLOBAL)
         return clmem__fail(CL_INVALID_OPERATION, fn,
                            "asking for a bank count is meaningless for cache-based local memory: '%s' is a CPU whose "
                            "CL_DEVICE_LOCAL_MEM_TYPE is CL_GLOBAL",
                            clmem__dev_name(d));
-    clmem__warn(fn, "wildly guessing local memory bank count on '%s'", clmem__dev_name(d));
-    *banks = 16;
+    *banks = clmem__bank_guess(fn, d, "local memory bank count");
     return CL_SUCCESS;
 }
-CLMEM_API cl_int clmem_local_memory_bank_count(cl_device_id dev, cl_uint *banks) {
-    static const char *const fn = "clmem_local_memory_bank_count";
-    CLMEM__DEVICE_FORM(fn, banks, clmem__banks(fn, d_, banks));
-}
-CLMEM_API cl_int clmem_local_memory_bank_count_desc(const clmem_device_description *d, cl_uint *banks) {
-    static const char *const fn = "clmem_local_memory_bank_count_desc";
-    CLMEM__DESC_CHECK(fn, d, banks);
-    return clmem__banks(fn, d, banks);
-}
+CLMEM__DEVICE_FORMS(local_memory_bank_count, cl_uint, banks, clmem__banks)
 
 static cl_int clmem__nv_cc(const char *fn, const clmem_device_description *d, cl_uint *major, cl_uint *minor) {
     if (minor == NULL) return clmem__fail(CL_INVALID_VALUE, fn, "minor is NULL");
@@ -16848,13 +16725,10 @@ static cl_int clmem__svm(const char *fn, const clmem_device_description *d, cl_b
 }
 
 #define CLMEM__SVM_FN(name, bits)                                                                  \
-    CLMEM_API cl_int clmem_##name(cl_device_id dev, bool *yes) {                                   \
-        CLMEM__DEVICE_FORM("clmem_" #name, yes, clmem__svm("clmem_" #name, d_, bits, yes));        \
+    static cl_int clmem__##name(const char *fn, const clmem_device_description *d, bool *yes) {    \
+        return clmem__svm(fn, d, bits, yes);                                                       \
     }                                                                                              \
-    CLMEM_API cl_int clmem_##name##_desc(const clmem_device_description *d, bool *yes) {           \
-        CLMEM__DESC_CHECK("clmem_" #name "_desc", d, yes);                                         \
-        return clmem__svm("clmem_" #name "_desc", d, bits, yes);                                   \
-    }
+    CLMEM__DEVICE_FORMS(name, bool, yes, clmem__##name)
 CLMEM__SVM_FN(has_coarse_grain_buffer_svm, CLMEM__CAP_SVM_COARSE)
 CLMEM__SVM_FN(has_fine_grain_buffer_svm, CLMEM__CAP_SVM_FINE_BUFFER)
 CLMEM__SVM_FN(has_fine_grain_system_svm, CLMEM__CAP_SVM_FINE_SYSTEM)

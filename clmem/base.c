@@ -88,6 +88,21 @@ static inline void clmem__lock(clmem__mutex *m) { pthread_mutex_lock(m); }
 static inline void clmem__unlock(clmem__mutex *m) { pthread_mutex_unlock(m); }
 #endif
 
+/* clmem__locked_size(m, v) / clmem__locked_set_size(m, v, value): read or write a
+   size_t setting that m guards (a stager's or a device link's threshold). */
+static size_t clmem__locked_size(clmem__mutex *m, const size_t *v) {
+    size_t r;
+    clmem__lock(m);
+    r = *v;
+    clmem__unlock(m);
+    return r;
+}
+static void clmem__locked_set_size(clmem__mutex *m, size_t *v, size_t value) {
+    clmem__lock(m);
+    *v = value;
+    clmem__unlock(m);
+}
+
 /* ---- registries of live handles (SVM allocations and maps, pinned memory) ----
    A handle carries an id, generation << 32 | (slot + 1); the slot keeps the object, a
    tag (what kind of object) and the generation, bumped when the id dies, so a copy of
@@ -308,13 +323,6 @@ static inline CLMEM__PRINTF(3, 4) cl_int clmem__fail(cl_int code, const char *fn
 /* clmem__cl_fail(code, fn, call): an OpenCL call failed; say which and with what. */
 static inline cl_int clmem__cl_fail(cl_int code, const char *fn, const char *call) {
     return clmem__fail(code, fn, "%s failed with %s (%d)", call, clmem_error_string(code), (int)code);
-}
-
-/* clmem__release_mem(fn, mem): the release of a handle's cl_mem (the handle already
-   emptied), its failure named in fn's message. */
-static cl_int clmem__release_mem(const char *fn, cl_mem mem) {
-    cl_int err = clReleaseMemObject(mem);
-    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clReleaseMemObject");
 }
 
 /* clmem__warn(fn, fmt, ...): a warning, to the log only (the error message is kept). */

@@ -80,35 +80,36 @@ static clmem_buffer clmem__buffer_empty(void) {
     return b;
 }
 
+/* clmem__buffer_failed(errcode_ret, err): a buffer constructor's failure exit: the
+   code, and an empty handle. */
+static clmem_buffer clmem__buffer_failed(cl_int *errcode_ret, cl_int err) {
+    clmem__set_err(errcode_ret, err);
+    return clmem__buffer_empty();
+}
+
+/* what clmem_buffer_create checks before the driver */
+static cl_int clmem__buffer_create_check(const char *fn, cl_context context, cl_mem_flags flags, size_t size,
+                                         const void *hostbuf) {
+    cl_int err;
+    if (!context) return clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL");
+    if ((err = clmem__check_mem_flags(fn, flags, CLMEM__BUFFER_FLAGS)) != CL_SUCCESS ||
+        (err = clmem__check_host_ptr(fn, flags, hostbuf)) != CL_SUCCESS)
+        return err;
+    if (size == 0) return clmem__fail(CL_INVALID_BUFFER_SIZE, fn, "size is 0");
+    return clmem__check_alloc_size(fn, context, size);
+}
+
 CLMEM_API clmem_buffer clmem_buffer_create(cl_context context, cl_mem_flags flags, size_t size, void *hostbuf,
                                            cl_int *errcode_ret) {
     static const char fn[] = "clmem_buffer_create";
     clmem_buffer b = clmem__buffer_empty();
     cl_int err;
-    if (CLMEM__CHECKS) {
-        if (!context) {
-            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL"));
-            return b;
-        }
-        if ((err = clmem__check_mem_flags(fn, flags, CLMEM__BUFFER_FLAGS)) != CL_SUCCESS ||
-            (err = clmem__check_host_ptr(fn, flags, hostbuf)) != CL_SUCCESS) {
-            clmem__set_err(errcode_ret, err);
-            return b;
-        }
-        if (size == 0) {
-            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_BUFFER_SIZE, fn, "size is 0"));
-            return b;
-        }
-        if ((err = clmem__check_alloc_size(fn, context, size)) != CL_SUCCESS) {
-            clmem__set_err(errcode_ret, err);
-            return b;
-        }
-    }
+    if (CLMEM__CHECKS && (err = clmem__buffer_create_check(fn, context, flags, size, hostbuf)) != CL_SUCCESS)
+        return clmem__buffer_failed(errcode_ret, err);
     b.mem = clCreateBuffer(context, flags, size, hostbuf, &err);
-    if (err != CL_SUCCESS || !b.mem) {
-        clmem__set_err(errcode_ret, clmem__cl_fail(err != CL_SUCCESS ? err : CL_OUT_OF_RESOURCES, fn, "clCreateBuffer"));
-        return clmem__buffer_empty();
-    }
+    if (err != CL_SUCCESS || !b.mem)
+        return clmem__buffer_failed(errcode_ret,
+                                    clmem__cl_fail(err != CL_SUCCESS ? err : CL_OUT_OF_RESOURCES, fn, "clCreateBuffer"));
     b.context = context;
     b.size = size;
     b.flags = flags ? flags : CL_MEM_READ_WRITE;
@@ -134,27 +135,19 @@ CLMEM_API clmem_buffer clmem_buffer_from_int_ptr(cl_mem mem, bool retain, cl_int
     clmem_buffer b = clmem__buffer_empty();
     clmem_mem_info info;
     cl_int err;
-    if (!mem) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_MEM_OBJECT, fn, "mem is NULL"));
-        return b;
-    }
+    if (!mem) return clmem__buffer_failed(errcode_ret, clmem__fail(CL_INVALID_MEM_OBJECT, fn, "mem is NULL"));
     if ((err = clmem_mem_get_info(mem, &info)) != CL_SUCCESS) {
         if (err == CL_INVALID_MEM_OBJECT)
             err = clmem__fail(CL_INVALID_MEM_OBJECT, fn, "mem %p is not a valid memory object", (void *)mem);
         else /* a failed query keeps its code; clmem_mem_get_info named it */
             err = clmem__refail_as(fn, err);
-        clmem__set_err(errcode_ret, err);
-        return b;
+        return clmem__buffer_failed(errcode_ret, err);
     }
-    if (info.type != CL_MEM_OBJECT_BUFFER) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_MEM_OBJECT, fn,
-                                                "mem %p is not a buffer (CL_MEM_TYPE 0x%x)", (void *)mem, (unsigned)info.type));
-        return b;
-    }
-    if (retain && (err = clRetainMemObject(mem)) != CL_SUCCESS) {
-        clmem__set_err(errcode_ret, clmem__cl_fail(err, fn, "clRetainMemObject"));
-        return b;
-    }
+    if (info.type != CL_MEM_OBJECT_BUFFER)
+        return clmem__buffer_failed(errcode_ret, clmem__fail(CL_INVALID_MEM_OBJECT, fn, "mem %p is not a buffer (CL_MEM_TYPE 0x%x)",
+                                                             (void *)mem, (unsigned)info.type));
+    if (retain && (err = clRetainMemObject(mem)) != CL_SUCCESS)
+        return clmem__buffer_failed(errcode_ret, clmem__cl_fail(err, fn, "clRetainMemObject"));
     b.mem = mem;
     b.context = info.context;
     b.size = info.size;
@@ -168,8 +161,10 @@ CLMEM_API clmem_buffer clmem_buffer_from_int_ptr(cl_mem mem, bool retain, cl_int
 CLMEM_API cl_int clmem_buffer_release(clmem_buffer *buf) {
     cl_mem mem;
     if (!buf || !buf->mem) return CL_SUCCESS;
-    clmem__map_note_use(buf->mem, "clmem_buffer_release");
-    if (buf->pool) return CLMEM__CAST(const clmem__buffer_owner *, buf->pool)->release(buf);
+    if (buf->pool) {
+        clmem__map_note_use(buf->mem, "clmem_buffer_release");
+        return CLMEM__CAST(const clmem__buffer_owner *, buf->pool)->release(buf);
+    }
     mem = buf->mem;
     *buf = clmem__buffer_empty();
     return clmem__release_mem("clmem_buffer_release", mem);
@@ -310,9 +305,8 @@ CLMEM_API cl_int clmem_enqueue_fill_buffer_opts(cl_command_queue queue, clmem_bu
                                                 size_t pattern_size, size_t offset, size_t size,
                                                 const clmem_enqueue_options *opts) {
     static const char fn[] = "clmem_enqueue_fill_buffer";
-    static const clmem_enqueue_options none = CLMEM__ZERO;
     cl_int err;
-    if (!opts) opts = &none;
+    opts = clmem__enqueue_opts_or_none(opts);
     if (CLMEM__CHECKS) {
         if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
         if ((err = clmem__buffer_invalid(fn, "buf", buf)) != CL_SUCCESS) return err;

@@ -216,6 +216,17 @@ CLMEM_API cl_int clmem_device_describe(cl_device_id dev, clmem_device_descriptio
 /* a result that may be NULL */
 #define CLMEM__ANY ((const void *)1)
 
+/* CLMEM__DEVICE_FORMS(name, T, result, impl): clmem_<name>(dev, T *result) and
+   clmem_<name>_desc(d, T *result), both answered by impl(fn, description, result). */
+#define CLMEM__DEVICE_FORMS(name, T, result, impl)                                       \
+    CLMEM_API cl_int clmem_##name(cl_device_id dev, T *result) {                         \
+        CLMEM__DEVICE_FORM("clmem_" #name, result, impl("clmem_" #name, d_, result));    \
+    }                                                                                    \
+    CLMEM_API cl_int clmem_##name##_desc(const clmem_device_description *d, T *result) { \
+        CLMEM__DESC_CHECK("clmem_" #name "_desc", d, result);                            \
+        return impl("clmem_" #name "_desc", d, result);                                  \
+    }
+
 /* ---- build options ---- */
 
 static cl_int clmem__fast_options(const char *fn, const clmem_device_description *d, char *options, size_t size,
@@ -250,58 +261,57 @@ CLMEM_API cl_int clmem_get_fast_inaccurate_build_options_desc(const clmem_device
 
 /* ---- SIMD group size ---- */
 
-/* clmem__probe_kernel(fn, dev, src, name, &ctx, &prg, &knl): kernel `name` of src
-   built for dev in *ctx (the caller's, retained, or, when *ctx is NULL, a context of
-   its own). On failure the failed call is named and *prg and *knl are what was made
-   (NULL or to release); the caller releases them and *ctx on every path, and *ctx is
-   NULL only when no context could be made. */
-static cl_int clmem__probe_kernel(const char *fn, cl_device_id dev, const char *src, const char *name, cl_context *ctx,
-                                  cl_program *prg, cl_kernel *knl) {
+/* clmem__probe_ask: what a probe asks of its built kernel; stores the answer in value */
+typedef cl_int (*clmem__probe_ask)(const char *fn, cl_device_id dev, cl_kernel knl, void *value);
+
+/* clmem__probe_kernel(fn, dev, ctx, src, name, ask, value): build kernel `name` of src
+   for dev in ctx (the caller's, or, when NULL, a context of its own), ask it, release
+   what was made. A failed call is named. */
+static cl_int clmem__probe_kernel(const char *fn, cl_device_id dev, cl_context ctx, const char *src, const char *name,
+                                  clmem__probe_ask ask, void *value) {
+    cl_program prg = NULL;
+    cl_kernel knl = NULL;
     cl_int err = CL_SUCCESS;
-    *prg = NULL;
-    *knl = NULL;
-    if (*ctx) {
-        clRetainContext(*ctx);
+    if (ctx) {
+        clRetainContext(ctx);
     } else {
-        *ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
-        if (err != CL_SUCCESS) {
-            *ctx = NULL;
-            return clmem__cl_fail(err, fn, "clCreateContext (for the probe kernel)");
-        }
+        ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+        if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clCreateContext (for the probe kernel)");
     }
-    *prg = clCreateProgramWithSource(*ctx, 1, &src, NULL, &err);
-    if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clCreateProgramWithSource (probe kernel)");
-    if ((err = clBuildProgram(*prg, 1, &dev, "", NULL, NULL)) != CL_SUCCESS)
-        return clmem__cl_fail(err, fn, "clBuildProgram (probe kernel)");
-    *knl = clCreateKernel(*prg, name, &err);
-    if (err != CL_SUCCESS) return clmem__fail(err, fn, "clCreateKernel(%s) failed with %s (%d)", name, clmem_error_string(err), (int)err);
-    return CL_SUCCESS;
+    prg = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+    if (err != CL_SUCCESS) {
+        err = clmem__cl_fail(err, fn, "clCreateProgramWithSource (probe kernel)");
+    } else if ((err = clBuildProgram(prg, 1, &dev, "", NULL, NULL)) != CL_SUCCESS) {
+        err = clmem__cl_fail(err, fn, "clBuildProgram (probe kernel)");
+    } else {
+        knl = clCreateKernel(prg, name, &err);
+        err = err != CL_SUCCESS ? clmem__fail(err, fn, "clCreateKernel(%s) failed with %s (%d)", name,
+                                              clmem_error_string(err), (int)err)
+                                : ask(fn, dev, knl, value);
+    }
+    if (knl) clReleaseKernel(knl);
+    if (prg) clReleaseProgram(prg);
+    clReleaseContext(ctx);
+    return err;
 }
 
 /* clmem__preferred_multiple: CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE of a trivial
    kernel (PyOpenCL's reasonable_work_group_size_multiple), built once per device. */
-static cl_int clmem__multiple_compute(void *obj, const void *args, size_t n, void *value, void *user) {
-    static const char *const fn = "clmem_get_simd_group_size";
-    static const char *src = "__kernel void knl(__global float *a) { a[get_global_id(0)] = 0; }";
-    cl_device_id dev = CLMEM__CAST(cl_device_id, obj);
-    cl_context ctx = NULL;
-    cl_program prg;
-    cl_kernel knl;
+static cl_int clmem__multiple_ask(const char *fn, cl_device_id dev, cl_kernel knl, void *value) {
     size_t multiple = 0;
-    cl_int err;
+    cl_int err = clGetKernelWorkGroupInfo(knl, dev, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, sizeof multiple,
+                                          &multiple, NULL);
+    if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clGetKernelWorkGroupInfo(CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE)");
+    *CLMEM__CAST(cl_uint *, value) = (cl_uint)multiple;
+    return CL_SUCCESS;
+}
+static cl_int clmem__multiple_compute(void *obj, const void *args, size_t n, void *value, void *user) {
     (void)args;
     (void)n;
     (void)user;
-    if ((err = clmem__probe_kernel(fn, dev, src, "knl", &ctx, &prg, &knl)) != CL_SUCCESS) goto done;
-    err = clGetKernelWorkGroupInfo(knl, dev, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, sizeof multiple, &multiple,
-                                   NULL);
-    if (err != CL_SUCCESS) clmem__cl_fail(err, fn, "clGetKernelWorkGroupInfo(CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE)");
-    *CLMEM__CAST(cl_uint *, value) = (cl_uint)multiple;
-done:
-    if (knl) clReleaseKernel(knl);
-    if (prg) clReleaseProgram(prg);
-    if (ctx) clReleaseContext(ctx);
-    return err;
+    return clmem__probe_kernel("clmem_get_simd_group_size", CLMEM__CAST(cl_device_id, obj), NULL,
+                               "__kernel void knl(__global float *a) { a[get_global_id(0)] = 0; }", "knl",
+                               clmem__multiple_ask, value);
 }
 static clmem_first_arg_cache clmem__multiple_cache = CLMEM_FIRST_ARG_CACHE_INIT(
     "clmem: preferred work-group size multiple", CLMEM_CACHE_KEY_DEVICE, sizeof(cl_uint), clmem__multiple_compute, NULL);
@@ -369,20 +379,8 @@ static cl_int clmem__khr_fp64(const char *fn, const clmem_device_description *d,
     *yes = clmem__has_token(d->extensions, "cl_khr_fp64");
     return CL_SUCCESS;
 }
-CLMEM_API cl_int clmem_has_amd_double_support(cl_device_id dev, bool *yes) {
-    CLMEM__DEVICE_FORM("clmem_has_amd_double_support", yes, clmem__amd_fp64("", d_, yes));
-}
-CLMEM_API cl_int clmem_has_amd_double_support_desc(const clmem_device_description *d, bool *yes) {
-    CLMEM__DESC_CHECK("clmem_has_amd_double_support_desc", d, yes);
-    return clmem__amd_fp64("", d, yes);
-}
-CLMEM_API cl_int clmem_has_double_support(cl_device_id dev, bool *yes) {
-    CLMEM__DEVICE_FORM("clmem_has_double_support", yes, clmem__khr_fp64("", d_, yes));
-}
-CLMEM_API cl_int clmem_has_double_support_desc(const clmem_device_description *d, bool *yes) {
-    CLMEM__DESC_CHECK("clmem_has_double_support_desc", d, yes);
-    return clmem__khr_fp64("", d, yes);
-}
+CLMEM__DEVICE_FORMS(has_amd_double_support, bool, yes, clmem__amd_fp64)
+CLMEM__DEVICE_FORMS(has_double_support, bool, yes, clmem__khr_fp64)
 
 /* ---- struct argument count bug ---- */
 
@@ -390,30 +388,23 @@ static int clmem__struct_probe_runs; /* how often the probe kernel was built (te
 
 /* The probe: does `struct two_things {long a; long b;}` count as 2 kernel arguments?
    Cached per device; user is the context to build in (or NULL: one of its own). */
-static cl_int clmem__struct_probe_compute(void *obj, const void *args, size_t n, void *value, void *user) {
-    static const char *const fn = "clmem_has_struct_arg_count_bug";
-    static const char *src = "struct two_things { long a; long b; };\n"
-                             "__kernel void test_knl(struct two_things x) { }\n";
-    cl_device_id dev = CLMEM__CAST(cl_device_id, obj);
-    cl_context ctx = CLMEM__CAST(cl_context, user);
-    cl_program prg;
-    cl_kernel knl;
+static cl_int clmem__struct_probe_ask(const char *fn, cl_device_id dev, cl_kernel knl, void *value) {
     cl_uint num_args = 0;
-    cl_int err;
-    (void)args;
-    (void)n;
-    if ((err = clmem__probe_kernel(fn, dev, src, "test_knl", &ctx, &prg, &knl)) != CL_SUCCESS) goto done;
-    if ((err = clGetKernelInfo(knl, CL_KERNEL_NUM_ARGS, sizeof num_args, &num_args, NULL)) != CL_SUCCESS) {
-        clmem__cl_fail(err, fn, "clGetKernelInfo(CL_KERNEL_NUM_ARGS)");
-        goto done;
-    }
+    cl_int err = clGetKernelInfo(knl, CL_KERNEL_NUM_ARGS, sizeof num_args, &num_args, NULL);
+    (void)dev;
+    if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clGetKernelInfo(CL_KERNEL_NUM_ARGS)");
     ++clmem__struct_probe_runs;
     *CLMEM__CAST(int *, value) = num_args == 2;
-done:
-    if (knl) clReleaseKernel(knl);
-    if (prg) clReleaseProgram(prg);
-    if (ctx) clReleaseContext(ctx);
-    return err;
+    return CL_SUCCESS;
+}
+static cl_int clmem__struct_probe_compute(void *obj, const void *args, size_t n, void *value, void *user) {
+    (void)args;
+    (void)n;
+    return clmem__probe_kernel("clmem_has_struct_arg_count_bug", CLMEM__CAST(cl_device_id, obj),
+                               CLMEM__CAST(cl_context, user),
+                               "struct two_things { long a; long b; };\n"
+                               "__kernel void test_knl(struct two_things x) { }\n",
+                               "test_knl", clmem__struct_probe_ask, value);
 }
 static clmem_first_arg_cache clmem__struct_probe_cache = CLMEM_FIRST_ARG_CACHE_INIT(
     "clmem: struct argument count probe", CLMEM_CACHE_KEY_DEVICE, sizeof(int), clmem__struct_probe_compute, NULL);
@@ -483,70 +474,37 @@ static int clmem__cc_cmp(const clmem_device_description *d, cl_uint major, cl_ui
     return 0;
 }
 
-static cl_int clmem__sim_items(const char *fn, const clmem_device_description *d, cl_uint *n) {
-    if (d->has_nv_compute_capability) {
-        if (clmem__cc_cmp(d, 2, 0) < 0) {
-            *n = 16;
-        } else {
-            if (clmem__cc_cmp(d, 3, 0) >= 0)
-                clmem__warn(fn, "wildly guessing conflicting local access size on '%s'", clmem__dev_name(d));
-            *n = 32;
-        }
-    } else if (d->type & CL_DEVICE_TYPE_GPU) {
-        clmem__warn(fn, "wildly guessing conflicting local access size on '%s'", clmem__dev_name(d));
-        *n = 16;
-    } else if (d->type & CL_DEVICE_TYPE_CPU) {
-        *n = 1;
-    } else {
-        clmem__warn(fn, "wildly guessing conflicting local access size on '%s'", clmem__dev_name(d));
-        *n = 16;
-    }
-    return CL_SUCCESS;
-}
-CLMEM_API cl_int clmem_simultaneous_work_items_on_local_access(cl_device_id dev, cl_uint *n) {
-    static const char *const fn = "clmem_simultaneous_work_items_on_local_access";
-    CLMEM__DEVICE_FORM(fn, n, clmem__sim_items(fn, d_, n));
-}
-CLMEM_API cl_int clmem_simultaneous_work_items_on_local_access_desc(const clmem_device_description *d, cl_uint *n) {
-    static const char *const fn = "clmem_simultaneous_work_items_on_local_access_desc";
-    CLMEM__DESC_CHECK(fn, d, n);
-    return clmem__sim_items(fn, d, n);
+/* clmem__bank_guess(fn, d, what): PyOpenCL's answer to both bank questions where the
+   device is not a plain CPU: 16 below NVIDIA compute capability 2.0, 32 from it; a
+   warning that `what` is a wild guess from 3.0 and on every device that is not NVIDIA
+   (16 there). */
+static cl_uint clmem__bank_guess(const char *fn, const clmem_device_description *d, const char *what) {
+    if (!d->has_nv_compute_capability || clmem__cc_cmp(d, 3, 0) >= 0)
+        clmem__warn(fn, "wildly guessing %s on '%s'", what, clmem__dev_name(d));
+    return d->has_nv_compute_capability && clmem__cc_cmp(d, 2, 0) >= 0 ? 32 : 16;
 }
 
+/* a CPU that is neither NVIDIA's nor a GPU */
+static bool clmem__plain_cpu(const clmem_device_description *d) {
+    return !d->has_nv_compute_capability && !(d->type & CL_DEVICE_TYPE_GPU) && (d->type & CL_DEVICE_TYPE_CPU);
+}
+
+static cl_int clmem__sim_items(const char *fn, const clmem_device_description *d, cl_uint *n) {
+    *n = clmem__plain_cpu(d) ? 1 : clmem__bank_guess(fn, d, "conflicting local access size");
+    return CL_SUCCESS;
+}
+CLMEM__DEVICE_FORMS(simultaneous_work_items_on_local_access, cl_uint, n, clmem__sim_items)
+
 static cl_int clmem__banks(const char *fn, const clmem_device_description *d, cl_uint *banks) {
-    if (d->has_nv_compute_capability) {
-        if (clmem__cc_cmp(d, 2, 0) < 0) {
-            *banks = 16;
-        } else {
-            if (clmem__cc_cmp(d, 3, 0) >= 0)
-                clmem__warn(fn, "wildly guessing local memory bank count on '%s'", clmem__dev_name(d));
-            *banks = 32;
-        }
-        return CL_SUCCESS;
-    }
-    if (d->type & CL_DEVICE_TYPE_GPU) {
-        clmem__warn(fn, "wildly guessing local memory bank count on '%s'", clmem__dev_name(d));
-        *banks = 16;
-        return CL_SUCCESS;
-    }
-    if ((d->type & CL_DEVICE_TYPE_CPU) && d->local_mem_type == CL_GLOBAL)
+    if (clmem__plain_cpu(d) && d->local_mem_type == CL_GLOBAL)
         return clmem__fail(CL_INVALID_OPERATION, fn,
                            "asking for a bank count is meaningless for cache-based local memory: '%s' is a CPU whose "
                            "CL_DEVICE_LOCAL_MEM_TYPE is CL_GLOBAL",
                            clmem__dev_name(d));
-    clmem__warn(fn, "wildly guessing local memory bank count on '%s'", clmem__dev_name(d));
-    *banks = 16;
+    *banks = clmem__bank_guess(fn, d, "local memory bank count");
     return CL_SUCCESS;
 }
-CLMEM_API cl_int clmem_local_memory_bank_count(cl_device_id dev, cl_uint *banks) {
-    static const char *const fn = "clmem_local_memory_bank_count";
-    CLMEM__DEVICE_FORM(fn, banks, clmem__banks(fn, d_, banks));
-}
-CLMEM_API cl_int clmem_local_memory_bank_count_desc(const clmem_device_description *d, cl_uint *banks) {
-    static const char *const fn = "clmem_local_memory_bank_count_desc";
-    CLMEM__DESC_CHECK(fn, d, banks);
-    return clmem__banks(fn, d, banks);
-}
+CLMEM__DEVICE_FORMS(local_memory_bank_count, cl_uint, banks, clmem__banks)
 
 static cl_int clmem__nv_cc(const char *fn, const clmem_device_description *d, cl_uint *major, cl_uint *minor) {
     if (minor == NULL) return clmem__fail(CL_INVALID_VALUE, fn, "minor is NULL");
@@ -783,13 +741,10 @@ static cl_int clmem__svm(const char *fn, const clmem_device_description *d, cl_b
 }
 
 #define CLMEM__SVM_FN(name, bits)                                                                  \
-    CLMEM_API cl_int clmem_##name(cl_device_id dev, bool *yes) {                                   \
-        CLMEM__DEVICE_FORM("clmem_" #name, yes, clmem__svm("clmem_" #name, d_, bits, yes));        \
+    static cl_int clmem__##name(const char *fn, const clmem_device_description *d, bool *yes) {    \
+        return clmem__svm(fn, d, bits, yes);                                                       \
     }                                                                                              \
-    CLMEM_API cl_int clmem_##name##_desc(const clmem_device_description *d, bool *yes) {           \
-        CLMEM__DESC_CHECK("clmem_" #name "_desc", d, yes);                                         \
-        return clmem__svm("clmem_" #name "_desc", d, bits, yes);                                   \
-    }
+    CLMEM__DEVICE_FORMS(name, bool, yes, clmem__##name)
 CLMEM__SVM_FN(has_coarse_grain_buffer_svm, CLMEM__CAP_SVM_COARSE)
 CLMEM__SVM_FN(has_fine_grain_buffer_svm, CLMEM__CAP_SVM_FINE_BUFFER)
 CLMEM__SVM_FN(has_fine_grain_system_svm, CLMEM__CAP_SVM_FINE_SYSTEM)

@@ -124,19 +124,12 @@ CLMEM_API clmem_device_link *clmem_device_link_create(cl_command_queue src_queue
 
 CLMEM_API cl_int clmem_device_link_set_threshold(clmem_device_link *l, size_t min_bytes) {
     if (!l) return clmem__fail(CL_INVALID_VALUE, "clmem_device_link_set_threshold", "l is NULL");
-    clmem__lock(&l->lock);
-    l->threshold = min_bytes;
-    clmem__unlock(&l->lock);
+    clmem__locked_set_size(&l->lock, &l->threshold, min_bytes);
     return CL_SUCCESS;
 }
 
 CLMEM_API size_t clmem_device_link_threshold(clmem_device_link *l) {
-    size_t t;
-    if (!l) return CLMEM_DEVICE_LINK_NEVER;
-    clmem__lock(&l->lock);
-    t = l->threshold;
-    clmem__unlock(&l->lock);
-    return t;
+    return l ? clmem__locked_size(&l->lock, &l->threshold) : CLMEM_DEVICE_LINK_NEVER;
 }
 
 CLMEM_API cl_int clmem_device_link_get_stats(clmem_device_link *l, clmem_device_link_stats *stats) {

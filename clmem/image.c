@@ -723,7 +723,6 @@ CLMEM_API clmem_image clmem_image_from_int_ptr(cl_mem mem, bool retain, cl_int *
 CLMEM_API cl_int clmem_image_release(clmem_image *img) {
     cl_mem mem;
     if (!img || !img->mem) return CL_SUCCESS;
-    clmem__map_note_use(img->mem, "clmem_image_release");
     mem = img->mem;
     *img = clmem__image_empty();
     return clmem__release_mem("clmem_image_release", mem);
@@ -839,12 +838,11 @@ CLMEM_API cl_int clmem_enqueue_fill_image_opts(cl_command_queue queue, clmem_ima
                                                clmem_color_kind kind, const size_t *origin, const size_t *region,
                                                const clmem_enqueue_options *opts) {
     static const char fn[] = "clmem_enqueue_fill_image";
-    static const clmem_enqueue_options none = CLMEM__ZERO;
     static const size_t zero[3] = {0, 0, 0};
     size_t reg[3];
     union { cl_int i[4]; cl_uint u[4]; } clamped;
     cl_int err;
-    if (!opts) opts = &none;
+    opts = clmem__enqueue_opts_or_none(opts);
     if (!origin) origin = zero;
     if (CLMEM__CHECKS) {
         static const char *const kinds[] = {"?", "float", "cl_int", "cl_uint"};

@@ -112,10 +112,6 @@ static cl_int clmem__map_buffer_layout(const char *fn, const clmem_map_options *
     return CL_SUCCESS;
 }
 
-static const clmem_map_options *clmem__map_defaults(const clmem_map_options *opts) {
-    static const clmem_map_options none = CLMEM_OPTIONS_INIT; /* every default */
-    return opts ? opts : &none;
-}
 
 /* clmem__map_finish(...): the driver call succeeded; the record keeps the object and
    the queue alive until the unmap; publish the map. */
@@ -151,11 +147,18 @@ static cl_int clmem__map_enter(const char *fn, clmem__map_record *rec, bool bloc
     return err;
 }
 
-/* Everything a map function checks alike, before the object-specific checks. */
-static cl_int clmem__map_common_checks(const char *fn, cl_command_queue queue, cl_mem mem, const char *what,
-                                       cl_map_flags flags, clmem_memory_map *map, const clmem_map_options *opts) {
+/* clmem__map_start(fn, queue, mem, what, flags, map, &opts): what every map function
+   does first: NULL options mean every default, *map starts empty (a failed map leaves
+   an empty handle), then the checks every map makes alike, before the object-specific
+   ones. */
+static cl_int clmem__map_start(const char *fn, cl_command_queue queue, cl_mem mem, const char *what,
+                               cl_map_flags flags, clmem_memory_map *map, const clmem_map_options **optsp) {
+    static const clmem_map_options none = CLMEM_OPTIONS_INIT; /* every default */
+    const clmem_map_options *opts = *optsp ? *optsp : &none;
     cl_int err;
+    *optsp = opts;
     if (map == NULL) return clmem__fail(CL_INVALID_VALUE, fn, "map (where to put the map) is NULL");
+    memset(map, 0, sizeof *map);
     if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
     if (CLMEM__CHECKS && mem == NULL)
         return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "%s is an empty handle (mem NULL: never created or released)", what);
@@ -175,10 +178,8 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
     cl_int err;
     size_t i;
     void *ptr;
-    opts = clmem__map_defaults(opts);
     memset(&m, 0, sizeof m);
-    if (map) *map = m;
-    if ((err = clmem__map_common_checks(fn, queue, buf.mem, "buf", flags, map, opts)) != CL_SUCCESS) return err;
+    if ((err = clmem__map_start(fn, queue, buf.mem, "buf", flags, map, &opts)) != CL_SUCCESS) return err;
     if (CLMEM__CHECKS && (err = clmem__buffer_invalid(fn, "buf", buf)) != CL_SUCCESS) return err;
     blocking = clmem__host_blocking(opts->given, opts->is_blocking) != CL_FALSE;
     for (i = 0; i < 3; ++i)
@@ -290,10 +291,8 @@ CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_imag
     cl_event ev = NULL;
     cl_int err;
     void *ptr;
-    opts = clmem__map_defaults(opts);
     memset(&m, 0, sizeof m);
-    if (map) *map = m;
-    if ((err = clmem__map_common_checks(fn, queue, img.mem, "img", flags, map, opts)) != CL_SUCCESS) return err;
+    if ((err = clmem__map_start(fn, queue, img.mem, "img", flags, map, &opts)) != CL_SUCCESS) return err;
     blocking = clmem__host_blocking(opts->given, opts->is_blocking) != CL_FALSE;
     if (opts->ndim != 0 || opts->order != 0 || (opts->given & (CLMEM_GIVEN_NDIM | CLMEM_GIVEN_ORDER | CLMEM_GIVEN_SHAPE)))
         return clmem__fail(CL_INVALID_VALUE, fn, "an image map takes its shape from the region: leave .ndim (%zu), .order "
@@ -452,12 +451,11 @@ CLMEM_API cl_int clmem_memory_map_release_default(clmem_memory_map *map) {
 CLMEM_API cl_int clmem_enqueue_unmap_mem_object_opts(cl_command_queue queue, cl_mem mem, void *ptr,
                                                      const clmem_enqueue_options *opts) {
     static const char fn[] = "clmem_enqueue_unmap_mem_object";
-    static const clmem_enqueue_options none = CLMEM__ZERO;
     size_t i, k, other = 0;
     unsigned long long serial = 0;
     bool same_queue = false;
     cl_int err;
-    if (!opts) opts = &none;
+    opts = clmem__enqueue_opts_or_none(opts);
     if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
     if (mem == NULL) return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "mem is NULL");
     if (ptr == NULL) return clmem__fail(CL_INVALID_VALUE, fn, "ptr is NULL");

@@ -97,17 +97,16 @@ typedef struct clmem_map_options {
                                              map fails instead of covering the rest of the buffer) */
     char order CLMEM__DEFAULT;            /* buffers: 'C' (default; last index fastest) or 'F' */
     size_t strides[CLMEM_MAP_MAX_DIMS] CLMEM__DEFAULT; /* buffers: byte strides per axis, overriding .order. As in
-                                             PyOpenCL they do not change the mapped size CLMEM__DEFAULT; clmem
+                                             PyOpenCL they do not change the mapped size; clmem
                                              checks that every element they reach lies inside it */
     size_t origin[3] CLMEM__DEFAULT;      /* images: {x, y, z} of the box in pixels (default {0, 0, 0}) */
     size_t region[3] CLMEM__DEFAULT;      /* images: {w, h, d} in pixels; trailing zeros count as 1;
                                              all zero (default): from origin to the end of the image */
     int is_blocking CLMEM__DEFAULT;       /* 0 or CLMEM_BLOCKING: wait for the map; CLMEM_NON_BLOCKING:
                                              wait on map.event before touching map.ptr */
-    const cl_event *wait_for CLMEM__DEFAULT; /* events to wait for (CLMEM_WAIT_FOR(...)) */
-    cl_uint num_wait_for CLMEM__DEFAULT;
-    cl_event *event CLMEM__DEFAULT;       /* also give the map's event to the caller (a reference of
-                                             the caller's own, to release) */
+    CLMEM__WAIT_FIELDS                    /* .wait_for, .num_wait_for: events to wait for
+                                             (CLMEM_WAIT_FOR(...)); .event: also give the map's event
+                                             to the caller (a reference of the caller's own, to release) */
     const char *clmem__file CLMEM__DEFAULT; /* private: set by the macros */
     int clmem__line CLMEM__DEFAULT;
 } clmem_map_options;
@@ -116,9 +115,8 @@ typedef struct clmem_map_options {
 typedef struct clmem_unmap_options {
     unsigned given CLMEM__DEFAULT;      /* CLMEM_GIVEN_* bits: filled by the macros */
     cl_command_queue queue CLMEM__DEFAULT; /* queue for the unmap (default: the map's queue); same context */
-    const cl_event *wait_for CLMEM__DEFAULT;
-    cl_uint num_wait_for CLMEM__DEFAULT;
-    cl_event *event CLMEM__DEFAULT;       /* where to put the unmap's event (NULL: none is made) */
+    CLMEM__WAIT_FIELDS                    /* .wait_for, .num_wait_for; .event: where to put the unmap's
+                                             event (NULL: none is made) */
 } clmem_unmap_options;
 
 /** clmem_enqueue_map_buffer(queue, buf, flags, offset, T, &map, ...options): map a

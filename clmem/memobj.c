@@ -1,6 +1,13 @@
 /* >>memobj (implementation) */
 #include "memobj.h"
 
+/* clmem__enqueue_opts_or_none(opts): opts, or for NULL the defaults (none of the
+   enqueue options given). */
+static const clmem_enqueue_options *clmem__enqueue_opts_or_none(const clmem_enqueue_options *opts) {
+    static const clmem_enqueue_options none = CLMEM__ZERO;
+    return opts ? opts : &none;
+}
+
 /* clmem__marker(queue, opts...): an enqueue that has nothing to do still honours its
    wait list and produces the event that was asked for. */
 static cl_int clmem__nothing_to_do(const char *fn, cl_command_queue queue, const cl_event *wait_for, cl_uint num_wait_for,
@@ -194,12 +201,11 @@ static cl_int clmem__enqueue_migrate(cl_command_queue queue, cl_uint n, const cl
 CLMEM_API cl_int clmem_enqueue_migrate_mem_objects_opts(cl_command_queue queue, const cl_mem *objects, cl_uint n,
                                                         cl_mem_migration_flags flags, const clmem_enqueue_options *opts) {
     static const char fn[] = "clmem_enqueue_migrate_mem_objects";
-    static const clmem_enqueue_options none = CLMEM__ZERO;
     const cl_mem_migration_flags known = CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED;
     cl_device_id dev = NULL;
     cl_int err;
     cl_uint i;
-    if (!opts) opts = &none;
+    opts = clmem__enqueue_opts_or_none(opts);
     if (CLMEM__CHECKS) {
         cl_context qctx = NULL;
         if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
@@ -414,7 +420,7 @@ CLMEM_API size_t clmem_live_map_count(cl_mem mem) {
     return n;
 }
 
-/* clmem__map_note_use(mem, fn): called by buffer release and copies; reports (log
+/* clmem__map_note_use(mem, fn): called by releases and copies; reports (log
    warning) when mem is mapped for writing through clmem: mem itself, its root buffer
    (a sub-buffer of a mapped buffer, where the ranges meet) or a sub-buffer of it.
    With no live map it is one load, inlined (the search is out of line). */
@@ -454,4 +460,14 @@ static CLMEM__NOINLINE void clmem__map_note_use_slow(cl_mem mem, const char *fn)
 
 static void clmem__map_note_use(cl_mem mem, const char *fn) {
     if (mem != NULL && CLMEM__MAP_ANY_LIVE()) clmem__map_note_use_slow(mem, fn);
+}
+
+/* clmem__release_mem(fn, mem): the release of a handle's cl_mem (the handle already
+   emptied): a warning while it is mapped for writing (clmem__map_note_use), then
+   clReleaseMemObject, its failure named in fn's message. */
+static cl_int clmem__release_mem(const char *fn, cl_mem mem) {
+    cl_int err;
+    clmem__map_note_use(mem, fn);
+    err = clReleaseMemObject(mem);
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clReleaseMemObject");
 }

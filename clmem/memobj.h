@@ -63,14 +63,21 @@ static inline size_t clmem__host_count(unsigned given, size_t byte_count, size_t
     return (given & CLMEM_GIVEN_BYTE_COUNT) || byte_count ? byte_count : size - offset;
 }
 
-/** The options every enqueue without options of its own takes: given (CLMEM_GIVEN_*
-    bits, filled by the macros), wait_for (events to wait for; NULL: none),
-    num_wait_for (how many), event (where to put the new event; NULL: none is made). */
-#define CLMEM__ENQUEUE_FIELDS \
-    unsigned given CLMEM__DEFAULT;           \
+/* CLMEM__WAIT_FIELDS: the fields every enqueue's options struct has, in this order
+   (the last ones, but for clmem_map_options' private call site): wait_for (events to
+   wait for; NULL: none), num_wait_for (how many; CLMEM_WAIT_FOR(e1, e2) sets both),
+   event (where to put the new event; NULL: none is made). */
+#define CLMEM__WAIT_FIELDS                   \
     const cl_event *wait_for CLMEM__DEFAULT; \
     cl_uint num_wait_for CLMEM__DEFAULT;     \
     cl_event *event CLMEM__DEFAULT;
+
+/** The options every enqueue without options of its own takes: given (CLMEM_GIVEN_*
+    bits, filled by the macros), wait_for (events to wait for; NULL: none),
+    num_wait_for (how many), event (where to put the new event; NULL: none is made). */
+#define CLMEM__ENQUEUE_FIELDS      \
+    unsigned given CLMEM__DEFAULT; \
+    CLMEM__WAIT_FIELDS
 typedef struct clmem_enqueue_options {
     CLMEM__ENQUEUE_FIELDS
 } clmem_enqueue_options;
@@ -121,15 +128,20 @@ CLMEM_API void *clmem_mem_get_host_array(cl_mem mem, size_t nbytes, cl_int *errc
 CLMEM_API cl_int clmem_enqueue_migrate_mem_objects_opts(cl_command_queue queue, const cl_mem *objects, cl_uint n,
                                                         cl_mem_migration_flags flags, const clmem_enqueue_options *opts);
 #ifndef __cplusplus
-typedef struct clmem__migrate_args {
-    const cl_mem *objects;
-    cl_uint n;
-    cl_mem_migration_flags flags;
-    CLMEM__OPTIONS(clmem_enqueue_options, CLMEM__ENQUEUE_FIELDS)
-} clmem__migrate_args;
-static inline cl_int clmem__migrate_call(cl_command_queue queue, const clmem__migrate_args *a) {
-    return clmem_enqueue_migrate_mem_objects_opts(queue, a->objects, a->n, a->flags, &a->opts);
-}
+/* CLMEM__MIGRATE_ARGS(kind, T, fn): what a C migrate macro expands to: the args struct
+   clmem__<kind>_args (T objects[n], flags, then the enqueue options; see CLMEM__OPTIONS)
+   and clmem__<kind>_call(queue, &args), which calls fn(queue, objects, n, flags, &opts). */
+#define CLMEM__MIGRATE_ARGS(kind, T, fn)                                                         \
+    typedef struct clmem__##kind##_args {                                                        \
+        const T *objects;                                                                        \
+        cl_uint n;                                                                               \
+        cl_mem_migration_flags flags;                                                            \
+        CLMEM__OPTIONS(clmem_enqueue_options, CLMEM__ENQUEUE_FIELDS)                             \
+    } clmem__##kind##_args;                                                                      \
+    static inline cl_int clmem__##kind##_call(cl_command_queue queue, const clmem__##kind##_args *a) { \
+        return fn(queue, a->objects, a->n, a->flags, &a->opts);                                  \
+    }
+CLMEM__MIGRATE_ARGS(migrate, cl_mem, clmem_enqueue_migrate_mem_objects_opts)
 #define clmem_enqueue_migrate_mem_objects(queue, ...) \
     clmem__migrate_call(queue, &(clmem__migrate_args){__VA_ARGS__, .given = CLMEM__GIVEN(__VA_ARGS__)})
 #endif

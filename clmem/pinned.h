@@ -191,40 +191,15 @@ CLMEM_API clmem_pinned_allocation clmem_pinned_pool_allocate_on_queue_at(clmem_p
                                                                          cl_int *errcode_ret, const char *file,
                                                                          int line);
 
-/** Accounting, as the buffer pool's (0 for a NULL pool). Any thread. */
-CLMEM_API size_t clmem_pinned_pool_held_blocks(clmem_pinned_pool *pool);
-CLMEM_API size_t clmem_pinned_pool_active_blocks(clmem_pinned_pool *pool);
-CLMEM_API size_t clmem_pinned_pool_managed_bytes(clmem_pinned_pool *pool);
-CLMEM_API size_t clmem_pinned_pool_active_bytes(clmem_pinned_pool *pool);
-/** clmem_bin_number / clmem_alloc_size with the pool's leading bits (PyOpenCL's
-    defaults for a NULL pool). */
-CLMEM_API uint32_t clmem_pinned_pool_bin_number(clmem_pinned_pool *pool, size_t size);
-CLMEM_API size_t clmem_pinned_pool_alloc_size(clmem_pinned_pool *pool, uint32_t bin);
-/** clmem_pinned_pool_free_held(pool): unmap and release every held block, lowest bin
-    first. clmem_pinned_pool_stop_holding(pool): the same, and from now on released
-    blocks are freed at once. Errors: CL_INVALID_VALUE (NULL pool). Any thread. */
-CLMEM_API cl_int clmem_pinned_pool_free_held(clmem_pinned_pool *pool);
-CLMEM_API cl_int clmem_pinned_pool_stop_holding(clmem_pinned_pool *pool);
-/** Statistics, peaks, bins, limit, callback, leak list: as clmem_memory_pool_*.
-    Errors: CL_INVALID_VALUE (NULL pool, or NULL stats/count). */
-CLMEM_API cl_int clmem_pinned_pool_get_stats(clmem_pinned_pool *pool, clmem_pool_stats *stats);
-CLMEM_API cl_int clmem_pinned_pool_reset_peaks(clmem_pinned_pool *pool);
-CLMEM_API cl_int clmem_pinned_pool_bins(clmem_pinned_pool *pool, clmem_pool_bin_info *out, size_t capacity,
-                                        size_t *count);
-CLMEM_API cl_int clmem_pinned_pool_set_limit(clmem_pinned_pool *pool, size_t max_managed_bytes);
-CLMEM_API cl_int clmem_pinned_pool_set_oom_callback(clmem_pinned_pool *pool, clmem_pool_oom_fn fn, void *user);
-/** The active blocks, most recent first; `ptr` of each entry is the host pointer. */
-CLMEM_API cl_int clmem_pinned_pool_active_blocks_info(clmem_pinned_pool *pool, clmem_pool_block_info *out,
-                                                      size_t capacity, size_t *count);
-
-/** clmem_pinned_pool_release(pool): drop the program's hold on the pool: held blocks
-    are freed, and the pool (with its queue reference) goes as soon as no block is
-    active. Returns CL_SUCCESS (also for NULL), or CLMEM_ERROR_IN_USE with a message
-    when blocks are still active (under CLMEM_TRACK_ALLOCATIONS each is logged as a
-    warning, with file and line, as clmem_memory_pool_release does); they may still
-    be released later, safely, and the pool goes with the last. A second release:
-    CLMEM_ERROR_DOUBLE_RELEASE. Do not use the pool pointer afterwards. Any thread. */
-CLMEM_API cl_int clmem_pinned_pool_release(clmem_pinned_pool *pool);
+/** The pinned pool's accounting, statistics, limits, leak list and release: as the
+    buffer pool's (clmem_memory_pool_held_blocks ... _release; 0 or CL_INVALID_VALUE
+    for a NULL pool). Freeing a held block unmaps and releases it; `ptr` of each
+    clmem_pool_block_info entry is the host pointer. clmem_pinned_pool_release drops
+    the program's hold on the pool: held blocks are freed, and the pool (with its
+    queue reference) goes as soon as no block is active; CLMEM_ERROR_IN_USE while
+    blocks are active (they may still be released later, safely, and the pool goes
+    with the last), CLMEM_ERROR_DOUBLE_RELEASE for a second release. Any thread. */
+CLMEM__POOL_DECLS(pinned_pool)
 
 #if defined(CLMEM_TRACK_ALLOCATIONS)
 #define clmem_pinned_pool_allocate(pool, size, errcode_ret) \

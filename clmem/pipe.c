@@ -1,5 +1,6 @@
 /* >>pipe (implementation) */
 #include "pipe.h"
+#include "memobj.h"
 
 /* CL_INVALID_PIPE_SIZE (-69) is named only by OpenCL 2.0+ headers. */
 #define CLMEM__INVALID_PIPE_SIZE (-69)
@@ -56,51 +57,44 @@ static cl_int clmem__pipe_support(const char *fn, cl_context ctx, cl_uint packet
     return CL_SUCCESS;
 }
 
+/* clmem__pipe_failed(errcode_ret, err): a pipe constructor's failure exit: the code,
+   and an empty handle. */
+static clmem_pipe clmem__pipe_failed(cl_int *errcode_ret, cl_int err) {
+    clmem_pipe p;
+    memset(&p, 0, sizeof p);
+    clmem__set_err(errcode_ret, err);
+    return p;
+}
+
+/* what clmem_pipe_create checks before the driver */
+static cl_int clmem__pipe_create_check(const char *fn, cl_context context, cl_mem_flags flags, cl_uint packet_size,
+                                       cl_uint max_packets, const intptr_t *properties) {
+    char text[200];
+    if (!context) return clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL");
+    if (flags & ~(cl_mem_flags)(CL_MEM_READ_WRITE | CL_MEM_HOST_NO_ACCESS))
+        return clmem__fail(CL_INVALID_VALUE, fn, "flags %s: a pipe takes only CL_MEM_READ_WRITE and CL_MEM_HOST_NO_ACCESS",
+                           clmem__mem_flags_text(flags, text, sizeof text));
+    if (properties && properties[0] != 0)
+        return clmem__fail(CL_INVALID_VALUE, fn,
+                           "properties[0] is 0x%llx: OpenCL defines no pipe property, so the list must be NULL or empty",
+                           (unsigned long long)properties[0]);
+    if (packet_size == 0) return clmem__fail(CLMEM__INVALID_PIPE_SIZE, fn, "packet_size is 0");
+    if (max_packets == 0) return clmem__fail(CLMEM__INVALID_PIPE_SIZE, fn, "max_packets is 0");
+    return clmem__pipe_support(fn, context, packet_size);
+}
+
 CLMEM_API clmem_pipe clmem_pipe_create(cl_context context, cl_mem_flags flags, cl_uint packet_size, cl_uint max_packets,
                                        const intptr_t *properties, cl_int *errcode_ret) {
     static const char fn[] = "clmem_pipe_create";
     clmem_pipe p;
     cl_int err = CL_SUCCESS;
     memset(&p, 0, sizeof p);
-    if (CLMEM__CHECKS) {
-        char text[200];
-        if (!context) {
-            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL"));
-            return p;
-        }
-        if (flags & ~(cl_mem_flags)(CL_MEM_READ_WRITE | CL_MEM_HOST_NO_ACCESS)) {
-            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn,
-                                                    "flags %s: a pipe takes only CL_MEM_READ_WRITE and CL_MEM_HOST_NO_ACCESS",
-                                                    clmem__mem_flags_text(flags, text, sizeof text)));
-            return p;
-        }
-        if (properties && properties[0] != 0) {
-            clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn,
-                                                    "properties[0] is 0x%llx: OpenCL defines no pipe property, so the "
-                                                    "list must be NULL or empty",
-                                                    (unsigned long long)properties[0]));
-            return p;
-        }
-        if (packet_size == 0) {
-            clmem__set_err(errcode_ret, clmem__fail(CLMEM__INVALID_PIPE_SIZE, fn, "packet_size is 0"));
-            return p;
-        }
-        if (max_packets == 0) {
-            clmem__set_err(errcode_ret, clmem__fail(CLMEM__INVALID_PIPE_SIZE, fn, "max_packets is 0"));
-            return p;
-        }
-        if ((err = clmem__pipe_support(fn, context, packet_size)) != CL_SUCCESS) {
-            clmem__set_err(errcode_ret, err);
-            return p;
-        }
-    }
+    if (CLMEM__CHECKS && (err = clmem__pipe_create_check(fn, context, flags, packet_size, max_packets, properties)) != CL_SUCCESS)
+        return clmem__pipe_failed(errcode_ret, err);
 #if defined(CL_VERSION_2_0)
     p.mem = clCreatePipe(context, flags, packet_size, max_packets, NULL, &err);
-    if (err != CL_SUCCESS || !p.mem) {
-        clmem__set_err(errcode_ret, clmem__cl_fail(err ? err : CL_OUT_OF_RESOURCES, fn, "clCreatePipe"));
-        memset(&p, 0, sizeof p);
-        return p;
-    }
+    if (err != CL_SUCCESS || !p.mem)
+        return clmem__pipe_failed(errcode_ret, clmem__cl_fail(err ? err : CL_OUT_OF_RESOURCES, fn, "clCreatePipe"));
     p.context = context;
     p.flags = flags ? flags : CL_MEM_READ_WRITE;
     p.packet_size = packet_size;
@@ -108,10 +102,8 @@ CLMEM_API clmem_pipe clmem_pipe_create(cl_context context, cl_mem_flags flags, c
     clmem__set_err(errcode_ret, CL_SUCCESS);
     return p;
 #else
-    (void)err;
-    clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_OPERATION, fn,
-                                            "clmem was compiled against OpenCL headers older than 2.0, which have no pipes"));
-    return p;
+    return clmem__pipe_failed(errcode_ret, clmem__fail(CL_INVALID_OPERATION, fn, "clmem was compiled against OpenCL "
+                                                       "headers older than 2.0, which have no pipes"));
 #endif
 }
 
@@ -121,10 +113,7 @@ CLMEM_API clmem_pipe clmem_pipe_from_int_ptr(cl_mem mem, bool retain, cl_int *er
     cl_mem_object_type type = 0;
     cl_int err;
     memset(&p, 0, sizeof p);
-    if (!mem) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_MEM_OBJECT, fn, "mem is NULL"));
-        return p;
-    }
+    if (!mem) return clmem__pipe_failed(errcode_ret, clmem__fail(CL_INVALID_MEM_OBJECT, fn, "mem is NULL"));
     err = clGetMemObjectInfo(mem, CL_MEM_TYPE, sizeof type, &type, NULL);
 #if defined(CL_VERSION_2_0)
     if (err == CL_SUCCESS && type == CL_MEM_OBJECT_PIPE) {
@@ -145,10 +134,9 @@ CLMEM_API clmem_pipe clmem_pipe_from_int_ptr(cl_mem mem, bool retain, cl_int *er
     (void)retain;
     if (err == CL_SUCCESS) err = CL_INVALID_MEM_OBJECT;
 #endif
-    memset(&p, 0, sizeof p);
-    clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_MEM_OBJECT, fn, "mem %p is not a valid pipe (%s, CL_MEM_TYPE 0x%x)",
-                                            (void *)mem, clmem_error_string(err), (unsigned)type));
-    return p;
+    return clmem__pipe_failed(errcode_ret, clmem__fail(CL_INVALID_MEM_OBJECT, fn,
+                                                       "mem %p is not a valid pipe (%s, CL_MEM_TYPE 0x%x)", (void *)mem,
+                                                       clmem_error_string(err), (unsigned)type));
 }
 
 CLMEM_API cl_int clmem_pipe_get_info(clmem_pipe p, clmem_pipe_info *info) {

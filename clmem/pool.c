@@ -1573,13 +1573,19 @@ static cl_int clmem__pool_check_release_queue(clmem__pool_block *blk, uint64_t g
 
 /* ---- buffer pools ---- */
 
+/* clmem__pool_give_back(handle, handle_size, block, gen, ptr, size, queue, ooo, fn): the
+   release of a pooled handle: empty the caller's handle, then give its block back
+   (clmem__pool_put; the arguments were read from the handle before). Inlined. */
+CLMEM__INLINE cl_int clmem__pool_give_back(void *handle, size_t handle_size, void *block, uint64_t gen,
+                                          const void *ptr, size_t size, cl_command_queue queue, bool ooo,
+                                          const char *fn) {
+    memset(handle, 0, handle_size);
+    return clmem__pool_put(CLMEM__CAST(clmem__pool_block *, block), gen, queue, ooo, ptr, size, fn);
+}
+
 static cl_int clmem__pool_release_buffer(clmem_buffer *buf) {
-    clmem__pool_block *blk = CLMEM__CAST(clmem__pool_block *, buf->pool);
-    const void *mem = buf->mem;
-    size_t size = buf->size;
-    uint64_t gen = buf->generation;
-    memset(buf, 0, sizeof *buf);
-    return clmem__pool_put(blk, gen, NULL, false, mem, size, "clmem_buffer_release");
+    return clmem__pool_give_back(buf, sizeof *buf, buf->pool, buf->generation, buf->mem, buf->size, NULL, false,
+                                 "clmem_buffer_release");
 }
 
 /* the buffer backend: blocks from a clmem_allocator */
@@ -1695,10 +1701,6 @@ CLMEM__POOL_ALLOCATE(memory_pool, clmem_buffer, clmem__memory_pool_allocate)
 
 CLMEM_API cl_int clmem_pooled_buffer_enqueue_release(clmem_buffer *buf, cl_command_queue queue) {
     static const char fn[] = "clmem_pooled_buffer_enqueue_release";
-    clmem__pool_block *blk;
-    const void *mem;
-    size_t size;
-    uint64_t gen;
     cl_int err;
     bool ooo = false;
     if (!buf || !buf->mem) return CL_SUCCESS;
@@ -1706,13 +1708,9 @@ CLMEM_API cl_int clmem_pooled_buffer_enqueue_release(clmem_buffer *buf, cl_comma
         return clmem__fail(CL_INVALID_MEM_OBJECT, fn,
                            "buffer %p is not a pooled buffer (release it with clmem_buffer_release)",
                            (void *)buf->mem);
-    blk = CLMEM__CAST(clmem__pool_block *, buf->pool);
-    if ((err = clmem__pool_check_release_queue(blk, buf->generation, queue, fn, &ooo)) != CL_SUCCESS) return err;
-    mem = buf->mem;
-    size = buf->size;
-    gen = buf->generation;
-    memset(buf, 0, sizeof *buf);
-    return clmem__pool_put(blk, gen, queue, ooo, mem, size, fn);
+    err = clmem__pool_check_release_queue(CLMEM__CAST(clmem__pool_block *, buf->pool), buf->generation, queue, fn, &ooo);
+    if (err != CL_SUCCESS) return err;
+    return clmem__pool_give_back(buf, sizeof *buf, buf->pool, buf->generation, buf->mem, buf->size, queue, ooo, fn);
 }
 
 CLMEM_API clmem_memory_pool *clmem_pooled_buffer_pool(clmem_buffer buf) {
@@ -1908,17 +1906,8 @@ CLMEM__INLINE clmem_pooled_svm clmem__svm_pool_allocate(clmem_svm_pool *pool, si
 CLMEM__POOL_ALLOCATE(svm_pool, clmem_pooled_svm, clmem__svm_pool_allocate)
 
 static cl_int clmem__pooled_svm_release(clmem_pooled_svm *p, const char *fn) {
-    clmem__pool_block *blk;
-    void *ptr;
-    size_t size;
-    uint64_t gen;
     if (!p || !p->svm.pool) return CL_SUCCESS;
-    blk = CLMEM__CAST(clmem__pool_block *, p->svm.pool);
-    ptr = p->svm.ptr;
-    size = p->svm.size;
-    gen = p->svm.generation;
-    memset(p, 0, sizeof *p);
-    return clmem__pool_put(blk, gen, NULL, false, ptr, size, fn);
+    return clmem__pool_give_back(p, sizeof *p, p->svm.pool, p->svm.generation, p->svm.ptr, p->svm.size, NULL, false, fn);
 }
 
 CLMEM_API cl_int clmem_pooled_svm_release(clmem_pooled_svm *p) {

@@ -403,6 +403,29 @@ CLMEM_API cl_int clmem_memory_pool_active_blocks_info(clmem_memory_pool *pool, c
     released on other threads at the same time. */
 CLMEM_API cl_int clmem_memory_pool_release(clmem_memory_pool *pool);
 
+/* CLMEM__POOL_DECLS(kind): the declarations of another pool kind's accounting,
+   statistics, limits, leak list and release: clmem_<kind>_held_blocks ... _release,
+   each as the buffer pool's clmem_memory_pool_<name> above (the definitions are
+   CLMEM__POOL_COMMON's, pool.c). tools/api-list expands it for the API list. */
+#define CLMEM__POOL_DECLS(kind)                                                                            \
+    CLMEM_API size_t clmem_##kind##_held_blocks(clmem_##kind *pool);                                            \
+    CLMEM_API size_t clmem_##kind##_active_blocks(clmem_##kind *pool);                                          \
+    CLMEM_API size_t clmem_##kind##_managed_bytes(clmem_##kind *pool);                                          \
+    CLMEM_API size_t clmem_##kind##_active_bytes(clmem_##kind *pool);                                           \
+    CLMEM_API uint32_t clmem_##kind##_bin_number(clmem_##kind *pool, size_t size);                              \
+    CLMEM_API size_t clmem_##kind##_alloc_size(clmem_##kind *pool, uint32_t bin);                               \
+    CLMEM_API cl_int clmem_##kind##_free_held(clmem_##kind *pool);                                              \
+    CLMEM_API cl_int clmem_##kind##_stop_holding(clmem_##kind *pool);                                           \
+    CLMEM_API cl_int clmem_##kind##_get_stats(clmem_##kind *pool, clmem_pool_stats *stats);                     \
+    CLMEM_API cl_int clmem_##kind##_reset_peaks(clmem_##kind *pool);                                            \
+    CLMEM_API cl_int clmem_##kind##_bins(clmem_##kind *pool, clmem_pool_bin_info *out, size_t capacity,         \
+                                         size_t *count);                                                        \
+    CLMEM_API cl_int clmem_##kind##_set_limit(clmem_##kind *pool, size_t max_managed_bytes);                    \
+    CLMEM_API cl_int clmem_##kind##_set_oom_callback(clmem_##kind *pool, clmem_pool_oom_fn fn, void *user);     \
+    CLMEM_API cl_int clmem_##kind##_active_blocks_info(clmem_##kind *pool, clmem_pool_block_info *out,          \
+                                                       size_t capacity, size_t *count);                         \
+    CLMEM_API cl_int clmem_##kind##_release(clmem_##kind *pool);
+
 /* ---- SVM allocators and pools (PyOpenCL's SVMAllocator, SVMPool, PooledSVM) ---- */
 
 /** An allocator of SVM memory (opaque; PyOpenCL's SVMAllocator). */
@@ -517,25 +540,10 @@ static inline size_t clmem_pooled_svm_hash(clmem_pooled_svm p) {
     return (size_t)((uintptr_t)p.svm.ptr >> 4) * (size_t)0x9E3779B97F4A7C15ull;
 }
 
-/** The SVM pool's accounting, statistics, limits and leak list: as the buffer pool's. */
-CLMEM_API size_t clmem_svm_pool_held_blocks(clmem_svm_pool *pool);
-CLMEM_API size_t clmem_svm_pool_active_blocks(clmem_svm_pool *pool);
-CLMEM_API size_t clmem_svm_pool_managed_bytes(clmem_svm_pool *pool);
-CLMEM_API size_t clmem_svm_pool_active_bytes(clmem_svm_pool *pool);
-CLMEM_API uint32_t clmem_svm_pool_bin_number(clmem_svm_pool *pool, size_t size);
-CLMEM_API size_t clmem_svm_pool_alloc_size(clmem_svm_pool *pool, uint32_t bin);
-CLMEM_API cl_int clmem_svm_pool_free_held(clmem_svm_pool *pool);
-CLMEM_API cl_int clmem_svm_pool_stop_holding(clmem_svm_pool *pool);
-CLMEM_API cl_int clmem_svm_pool_get_stats(clmem_svm_pool *pool, clmem_pool_stats *stats);
-CLMEM_API cl_int clmem_svm_pool_reset_peaks(clmem_svm_pool *pool);
-CLMEM_API cl_int clmem_svm_pool_bins(clmem_svm_pool *pool, clmem_pool_bin_info *out, size_t capacity, size_t *count);
-CLMEM_API cl_int clmem_svm_pool_set_limit(clmem_svm_pool *pool, size_t max_managed_bytes);
-CLMEM_API cl_int clmem_svm_pool_set_oom_callback(clmem_svm_pool *pool, clmem_pool_oom_fn fn, void *user);
-CLMEM_API cl_int clmem_svm_pool_active_blocks_info(clmem_svm_pool *pool, clmem_pool_block_info *out, size_t capacity,
-                                                   size_t *count);
-/** clmem_svm_pool_release(pool): as clmem_memory_pool_release. Held blocks bound to a
+/** The SVM pool's accounting, statistics, limits, leak list and release: as the
+    buffer pool's (clmem_memory_pool_held_blocks ... _release). Held blocks bound to a
     queue are freed with clEnqueueSVMFree on it. */
-CLMEM_API cl_int clmem_svm_pool_release(clmem_svm_pool *pool);
+CLMEM__POOL_DECLS(svm_pool)
 
 #if defined(CLMEM_TRACK_ALLOCATIONS)
 #define clmem_memory_pool_allocate(pool, size, errcode_ret) \

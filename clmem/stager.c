@@ -278,19 +278,12 @@ CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_
 
 CLMEM_API cl_int clmem_stager_set_threshold(clmem_stager *st, size_t min_bytes) {
     if (CLMEM__CHECKS && !st) return clmem__fail(CL_INVALID_VALUE, "clmem_stager_set_threshold", "st is NULL");
-    clmem__lock(&st->books);
-    st->threshold = min_bytes;
-    clmem__unlock(&st->books);
+    clmem__locked_set_size(&st->books, &st->threshold, min_bytes);
     return CL_SUCCESS;
 }
 
 CLMEM_API size_t clmem_stager_threshold(clmem_stager *st) {
-    size_t t;
-    if (!st) return 0;
-    clmem__lock(&st->books);
-    t = st->threshold;
-    clmem__unlock(&st->books);
-    return t;
+    return st ? clmem__locked_size(&st->books, &st->threshold) : 0;
 }
 
 CLMEM_API cl_int clmem_stager_get_stats(clmem_stager *st, clmem_stager_stats *stats) {

@@ -413,11 +413,10 @@ CLMEM_API cl_int clmem_svm_allocation_release(clmem_svm_allocation *a) {
 CLMEM_API cl_int clmem_svm_allocation_enqueue_release_opts(clmem_svm_allocation *a, cl_command_queue queue,
                                                            const clmem_enqueue_options *opts) {
     static const char fn[] = "clmem_svm_allocation_enqueue_release";
-    static const clmem_enqueue_options none = CLMEM__ZERO;
     clmem__svm_rec *rec;
     cl_command_queue q;
     cl_int err;
-    if (!opts) opts = &none;
+    opts = clmem__enqueue_opts_or_none(opts);
     if (!a) return clmem__fail(CL_INVALID_VALUE, fn, "the allocation pointer is NULL");
     if ((err = clmem__check_wait_list(fn, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) return err;
     if (a->svm.generation == 0 && a->svm.ptr == NULL) {
@@ -607,7 +606,7 @@ CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm sv
 
 CLMEM_API cl_int clmem_svm_map_release_opts(clmem_svm_map *map, const clmem_svm_unmap_options *opts) {
     static const char fn[] = "clmem_svm_map_release";
-    static const clmem_svm_unmap_options none = {0, NULL, NULL, 0, NULL};
+    static const clmem_svm_unmap_options none = CLMEM__ZERO;
     clmem__svm_rec *rec;
     cl_command_queue q;
     cl_int err;
@@ -754,11 +753,10 @@ CLMEM_API cl_int clmem_enqueue_svm_memfill_opts(cl_command_queue queue, clmem_sv
 CLMEM_API cl_int clmem_enqueue_svm_migratemem_opts(cl_command_queue queue, const clmem_svm *svms, cl_uint n,
                                                    cl_mem_migration_flags flags, const clmem_enqueue_options *opts) {
     static const char fn[] = "clmem_enqueue_svm_migratemem";
-    static const clmem_enqueue_options none = CLMEM__ZERO;
     const cl_mem_migration_flags known = CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED;
     cl_uint i;
     cl_int err;
-    if (!opts) opts = &none;
+    opts = clmem__enqueue_opts_or_none(opts);
     if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
     if ((err = clmem__check_wait_list(fn, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) return err;
     if (n == 0 || !svms) return clmem__fail(CL_INVALID_VALUE, fn, "no SVM pointers given (n %u, svms %p)", n, (const void *)svms);

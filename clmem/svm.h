@@ -211,9 +211,7 @@ typedef struct clmem_svm_map_options {
     unsigned given CLMEM__DEFAULT; /* CLMEM_GIVEN_* bits: filled by the macros */
     size_t size CLMEM__DEFAULT;
     int is_blocking CLMEM__DEFAULT;
-    const cl_event *wait_for CLMEM__DEFAULT;
-    cl_uint num_wait_for CLMEM__DEFAULT;
-    cl_event *event CLMEM__DEFAULT;
+    CLMEM__WAIT_FIELDS /* .wait_for, .num_wait_for, .event */
 } clmem_svm_map_options;
 
 /** clmem_enqueue_svm_map(queue, svm, flags, &map, ...): map svm for the host
@@ -249,9 +247,7 @@ CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm sv
 typedef struct clmem_svm_unmap_options {
     unsigned given CLMEM__DEFAULT; /* CLMEM_GIVEN_* bits: filled by the macros */
     cl_command_queue queue CLMEM__DEFAULT;
-    const cl_event *wait_for CLMEM__DEFAULT;
-    cl_uint num_wait_for CLMEM__DEFAULT;
-    cl_event *event CLMEM__DEFAULT;
+    CLMEM__WAIT_FIELDS /* .wait_for, .num_wait_for, .event */
 } clmem_svm_unmap_options;
 
 /** clmem_svm_map_release(&map, ...): unmap (clEnqueueSVMUnmap) on .queue or the map's
@@ -300,9 +296,7 @@ CLMEM_API clmem_buffer clmem_svm_as_buffer(cl_context context, clmem_svm svm, cl
 typedef struct clmem_svm_memfill_options {
     unsigned given CLMEM__DEFAULT; /* CLMEM_GIVEN_* bits: filled by the macros */
     size_t byte_count CLMEM__DEFAULT;
-    const cl_event *wait_for CLMEM__DEFAULT;
-    cl_uint num_wait_for CLMEM__DEFAULT;
-    cl_event *event CLMEM__DEFAULT;
+    CLMEM__WAIT_FIELDS /* .wait_for, .num_wait_for, .event */
 } clmem_svm_memfill_options;
 
 /** clmem_enqueue_svm_memfill(queue, dst, pattern, pattern_size, ...): fill SVM memory
@@ -336,15 +330,7 @@ CLMEM_API cl_int clmem_enqueue_svm_memfill_opts(cl_command_queue queue, clmem_sv
 CLMEM_API cl_int clmem_enqueue_svm_migratemem_opts(cl_command_queue queue, const clmem_svm *svms, cl_uint n,
                                                    cl_mem_migration_flags flags, const clmem_enqueue_options *opts);
 #ifndef __cplusplus
-typedef struct clmem__svm_migratemem_args {
-    const clmem_svm *svms;
-    cl_uint n;
-    cl_mem_migration_flags flags;
-    CLMEM__OPTIONS(clmem_enqueue_options, CLMEM__ENQUEUE_FIELDS)
-} clmem__svm_migratemem_args;
-static inline cl_int clmem__svm_migratemem_call(cl_command_queue queue, const clmem__svm_migratemem_args *a) {
-    return clmem_enqueue_svm_migratemem_opts(queue, a->svms, a->n, a->flags, &a->opts);
-}
+CLMEM__MIGRATE_ARGS(svm_migratemem, clmem_svm, clmem_enqueue_svm_migratemem_opts)
 #define clmem_enqueue_svm_migratemem(queue, ...) \
     clmem__svm_migratemem_call(queue, &(clmem__svm_migratemem_args){__VA_ARGS__, .given = CLMEM__GIVEN(__VA_ARGS__)})
 #endif

@@ -81,9 +81,8 @@ typedef struct clmem_copy_options {
     size_t src_pitches[2] CLMEM__DEFAULT;        /* buffer <- buffer rect */
     size_t dst_pitches[2] CLMEM__DEFAULT;        /* buffer <- buffer rect */
     int is_blocking CLMEM__DEFAULT;              /* host transfers: left out or true: block; false/CL_FALSE/0: do not */
-    const cl_event *wait_for CLMEM__DEFAULT;     /* events to wait for */
-    cl_uint num_wait_for CLMEM__DEFAULT;
-    cl_event *event CLMEM__DEFAULT;              /* where to put the new event (NULL: none) */
+    CLMEM__WAIT_FIELDS                           /* .wait_for, .num_wait_for: events to wait for; .event:
+                                                    where to put the new event (NULL: none) */
 } clmem_copy_options;
 
 /** Options of clmem_enqueue_fill. */
@@ -91,9 +90,7 @@ typedef struct clmem_fill_options {
     unsigned given CLMEM__DEFAULT; /* CLMEM_GIVEN_* bits: filled by the macros */
     size_t offset CLMEM__DEFAULT; /* byte offset of the filled range (buffers) */
     size_t pattern_size CLMEM__DEFAULT; /* required when the pattern is a pointer */
-    const cl_event *wait_for CLMEM__DEFAULT;
-    cl_uint num_wait_for CLMEM__DEFAULT;
-    cl_event *event CLMEM__DEFAULT;
+    CLMEM__WAIT_FIELDS                  /* .wait_for, .num_wait_for, .event */
 } clmem_fill_options;
 
 /* THE LIST OF COPY PAIRS. One row per pair the DISPATCH TABLE supports:

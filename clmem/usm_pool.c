@@ -58,17 +58,11 @@ CLMEM_API clmem_usm_pool *clmem_usm_pool_create(cl_context context, cl_device_id
     return CLMEM__CAST(clmem_usm_pool *, (void *)p);
 }
 
-static clmem_pooled_usm clmem__pooled_usm_empty(void) {
-    clmem_pooled_usm r;
-    memset(&r, 0, sizeof r);
-    return r;
-}
-
 /* queue: the queue the block is for (on_queue), or NULL for the host */
 static clmem_pooled_usm clmem__usm_pool_allocate(clmem_usm_pool *pool, size_t size, bool on_queue,
                                                  cl_command_queue queue, cl_int *errcode_ret, const char *fn,
                                                  const char *file, int line) {
-    clmem_pooled_usm r = clmem__pooled_usm_empty();
+    clmem_pooled_usm r = CLMEM__ZERO;
     clmem__pool_block *blk = NULL;
     if (CLMEM__CHECKS && pool == NULL) {
         clmem__set_err(errcode_ret, clmem__pool_null(fn));
@@ -90,21 +84,13 @@ CLMEM__POOL_COMMON(usm_pool)
 
 /* the release of a block, plain or on a queue (on_queue) */
 static cl_int clmem__pooled_usm_put(clmem_pooled_usm *p, bool on_queue, cl_command_queue queue, const char *fn) {
-    clmem__pool_block *blk;
-    void *ptr;
-    size_t size;
-    uint64_t gen;
     cl_int err;
     bool ooo = false;
     if (!p || !p->usm.pool) return CL_SUCCESS;
-    blk = CLMEM__CAST(clmem__pool_block *, p->usm.pool);
-    if (on_queue && (err = clmem__pool_check_release_queue(blk, p->usm.generation, queue, fn, &ooo)) != CL_SUCCESS)
+    if (on_queue && (err = clmem__pool_check_release_queue(CLMEM__CAST(clmem__pool_block *, p->usm.pool),
+                                                           p->usm.generation, queue, fn, &ooo)) != CL_SUCCESS)
         return err;
-    ptr = p->usm.ptr;
-    size = p->usm.size;
-    gen = p->usm.generation;
-    memset(p, 0, sizeof *p);
-    return clmem__pool_put(blk, gen, queue, ooo, ptr, size, fn);
+    return clmem__pool_give_back(p, sizeof *p, p->usm.pool, p->usm.generation, p->usm.ptr, p->usm.size, queue, ooo, fn);
 }
 
 CLMEM_API cl_int clmem_pooled_usm_release(clmem_pooled_usm *p) {

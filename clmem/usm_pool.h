@@ -86,25 +86,10 @@ CLMEM_API cl_int clmem_pooled_usm_release(clmem_pooled_usm *p);
     query's code. Example: clmem_pooled_usm_enqueue_release(&p, q); */
 CLMEM_API cl_int clmem_pooled_usm_enqueue_release(clmem_pooled_usm *p, cl_command_queue queue);
 
-/** The USM pool's accounting, statistics, limits and leak list: as the buffer pool's. */
-CLMEM_API size_t clmem_usm_pool_held_blocks(clmem_usm_pool *pool);
-CLMEM_API size_t clmem_usm_pool_active_blocks(clmem_usm_pool *pool);
-CLMEM_API size_t clmem_usm_pool_managed_bytes(clmem_usm_pool *pool);
-CLMEM_API size_t clmem_usm_pool_active_bytes(clmem_usm_pool *pool);
-CLMEM_API uint32_t clmem_usm_pool_bin_number(clmem_usm_pool *pool, size_t size);
-CLMEM_API size_t clmem_usm_pool_alloc_size(clmem_usm_pool *pool, uint32_t bin);
-CLMEM_API cl_int clmem_usm_pool_free_held(clmem_usm_pool *pool);
-CLMEM_API cl_int clmem_usm_pool_stop_holding(clmem_usm_pool *pool);
-CLMEM_API cl_int clmem_usm_pool_get_stats(clmem_usm_pool *pool, clmem_pool_stats *stats);
-CLMEM_API cl_int clmem_usm_pool_reset_peaks(clmem_usm_pool *pool);
-CLMEM_API cl_int clmem_usm_pool_bins(clmem_usm_pool *pool, clmem_pool_bin_info *out, size_t capacity, size_t *count);
-CLMEM_API cl_int clmem_usm_pool_set_limit(clmem_usm_pool *pool, size_t max_managed_bytes);
-CLMEM_API cl_int clmem_usm_pool_set_oom_callback(clmem_usm_pool *pool, clmem_pool_oom_fn fn, void *user);
-CLMEM_API cl_int clmem_usm_pool_active_blocks_info(clmem_usm_pool *pool, clmem_pool_block_info *out, size_t capacity,
-                                                   size_t *count);
-/** clmem_usm_pool_release(pool): as clmem_memory_pool_release (held blocks are freed,
+/** The USM pool's accounting, statistics, limits, leak list and release: as the
+    buffer pool's (clmem_memory_pool_held_blocks ... _release: held blocks are freed,
     CLMEM_ERROR_IN_USE while blocks are active). */
-CLMEM_API cl_int clmem_usm_pool_release(clmem_usm_pool *pool);
+CLMEM__POOL_DECLS(usm_pool)
 
 #if defined(CLMEM_TRACK_ALLOCATIONS)
 #define clmem_usm_pool_allocate(pool, size, errcode_ret) \
