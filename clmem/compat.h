@@ -32,7 +32,7 @@
    struct filled by hand meant "default" for every zero field. Such a struct (one not
    made by a macro, a C++ form or CLMEM_OPTIONS_INIT) is refused at run time with
    CL_INVALID_VALUE where a zero could mean either (see NAMED OPTIONS in clmem/base.h).
-   Gone in the release after 0.2.0.
+   Gone in 0.3.0 (0.2.x patch releases keep it).
 
    Adding a renamed function or macro is one line in the list below:
        #define old_name(...) CLMEM__RENAMED(old_name, new_name)
