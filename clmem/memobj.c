@@ -464,8 +464,10 @@ static void clmem__map_note_use(cl_mem mem, const char *fn) {
 
 /* clmem__release_mem(fn, mem): the release of a handle's cl_mem (the handle already
    emptied): a warning while it is mapped for writing (clmem__map_note_use), then
-   clReleaseMemObject, its failure named in fn's message. */
-static cl_int clmem__release_mem(const char *fn, cl_mem mem) {
+   clReleaseMemObject, its failure named in fn's message. Out of line: inlined, it made
+   clmem_buffer_release too large to inline into a pooled pair (10 instructions more a
+   pair, bench/pool_count.sh). */
+static CLMEM__NOINLINE cl_int clmem__release_mem(const char *fn, cl_mem mem) {
     cl_int err;
     clmem__map_note_use(mem, fn);
     err = clReleaseMemObject(mem);
