@@ -4239,7 +4239,7 @@ typedef struct clmem_device_link_stats {
     size_t staged_copies;  /* copies that went through the slots */
     size_t direct_copies;  /* copies that took the driver's path */
     size_t staged_bytes;   /* bytes moved through the slots */
-    size_t pieces;         /* slot-sized pieces moved */
+    size_t pieces;         /* pieces moved (each at most a slot; see DEVICE LINKS) */
 } clmem_device_link_stats;
 
 /** clmem_device_link_get_stats(l, &stats): the counts so far. CL_INVALID_VALUE for a

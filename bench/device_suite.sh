@@ -4,20 +4,11 @@
 # each CLMEM_TEST spec given; prints one line per binary and a summary per spec.
 #
 # usage: bench/device_suite.sh DIR SPEC...     e.g. bench/device_suite.sh build/gcc nvidia:0 portable
-# Without /etc/OpenCL/vendors/nvidia.icd and OCL_ICD_VENDORS it makes a vendors folder
-# holding nvidia.icd (libnvidia-opencl.so.1) and a copy of pocl.icd (DESIGN.md).
+# The OpenCL driver is made visible by bench/device_env.sh (nvidia.icd, pocl.icd).
 set -u
 dir=$(cd "${1:?usage: bench/device_suite.sh DIR SPEC...}" && pwd)
 shift
-if [ -z "${OCL_ICD_VENDORS:-}" ] && [ ! -e /etc/OpenCL/vendors/nvidia.icd ]; then
-    v=$(mktemp -d)
-    echo libnvidia-opencl.so.1 > "$v/nvidia.icd"
-    [ -e /etc/OpenCL/vendors/pocl.icd ] && cp /etc/OpenCL/vendors/pocl.icd "$v/"
-    export OCL_ICD_VENDORS="$v"
-fi
-if ! ldconfig -p 2>/dev/null | grep -q 'libOpenCL.so.1 ' && [ -e "$dir/libOpenCL.so.1" ]; then
-    export LD_LIBRARY_PATH="$dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-fi
+. "$(dirname "$0")/device_env.sh"
 rc=0
 for spec in "$@"; do
     pass=0 skip=0 fail=0 failed=""

@@ -8,23 +8,14 @@
 #         optionally libOpenCL.so.1 (used when the machine has no ICD loader)
 #   SPEC  the CLMEM_TEST of the 2-device context (default nvidia:0+1)
 #   SIZE  buffer sizes for the bench, MiB or KiB as 256K (default 16 256 1024)
-# Without /etc/OpenCL/vendors/nvidia.icd and OCL_ICD_VENDORS it makes a vendors folder
-# holding nvidia.icd (libnvidia-opencl.so.1) and a copy of pocl.icd (DESIGN.md).
+# The OpenCL driver is made visible by bench/device_env.sh (nvidia.icd, pocl.icd).
 set -u
 dir=$(cd "${1:?usage: bench/multidev_bench.sh DIR [SPEC] [SIZE ...]}" && pwd)
 spec=${2:-nvidia:0+1}
 [ $# -ge 2 ] && shift 2 || shift $#
 sizes=${*:-16 256 1024}
 
-if [ -z "${OCL_ICD_VENDORS:-}" ] && [ ! -e /etc/OpenCL/vendors/nvidia.icd ]; then
-    v=$(mktemp -d)
-    echo libnvidia-opencl.so.1 > "$v/nvidia.icd"
-    [ -e /etc/OpenCL/vendors/pocl.icd ] && cp /etc/OpenCL/vendors/pocl.icd "$v/"
-    export OCL_ICD_VENDORS="$v"
-fi
-if ! ldconfig -p 2>/dev/null | grep -q 'libOpenCL.so.1 ' && [ -e "$dir/libOpenCL.so.1" ]; then
-    export LD_LIBRARY_PATH="$dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-fi
+. "$(dirname "$0")/device_env.sh"
 echo "== OCL_ICD_VENDORS=${OCL_ICD_VENDORS:-/etc/OpenCL/vendors} LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}"
 command -v nvidia-smi > /dev/null && nvidia-smi topo -m 2>/dev/null | head -n 4
 
