@@ -19,9 +19,13 @@
      >>kernel_arg    clmem_set_kernel_arg, clmem_local_memory
      >>transfer      clmem_enqueue_copy (its DISPATCH TABLE), clmem_enqueue_fill
      >>pool          allocators, memory pools, SVM pools   >>usm_pool  USM pools
-     >>pinned        pinned host memory, pinned pools, staged pageable copies (clmem_stager)
+     >>pinned        pinned host memory, pinned pools
+     >>stager        staged copies of pageable host memory (clmem_stager)
+     >>device_link   copies between two devices, pipelined through pinned memory
      >>cache         first-argument-dependent memoization   >>characterize
      >>testing       CLMEM_TEST device selection and the test runner
+     >>compat        the earlier release's changed names, stopped at compile time
+     >>cxx           the C++ face: overloads for the C macros, RAII holders
 
    ERRORS: every call returns a cl_int (constructors: through cl_int *errcode_ret, their
    last positional argument, before any named options);
@@ -3457,7 +3461,23 @@ CLMEM_API cl_int clmem_memory_pool_release(clmem_memory_pool *pool);
 /* CLMEM__POOL_DECLS(kind): the declarations of another pool kind's accounting,
    statistics, limits, leak list and release: clmem_<kind>_held_blocks ... _release,
    each as the buffer pool's clmem_memory_pool_<name> above (the definitions are
-   CLMEM__POOL_COMMON's, pool.c). tools/api-list expands it for the API list. */
+   CLMEM__POOL_COMMON's, pool.h). tools/api-list expands it for the API list. The names
+   it declares (CLMEM__POOL_COMMON defines them in pool_svm.c, pinned.c and usm_pool.c):
+     clmem_svm_pool_held_blocks           clmem_pinned_pool_held_blocks           clmem_usm_pool_held_blocks
+     clmem_svm_pool_active_blocks         clmem_pinned_pool_active_blocks         clmem_usm_pool_active_blocks
+     clmem_svm_pool_managed_bytes         clmem_pinned_pool_managed_bytes         clmem_usm_pool_managed_bytes
+     clmem_svm_pool_active_bytes          clmem_pinned_pool_active_bytes          clmem_usm_pool_active_bytes
+     clmem_svm_pool_bin_number            clmem_pinned_pool_bin_number            clmem_usm_pool_bin_number
+     clmem_svm_pool_alloc_size            clmem_pinned_pool_alloc_size            clmem_usm_pool_alloc_size
+     clmem_svm_pool_free_held             clmem_pinned_pool_free_held             clmem_usm_pool_free_held
+     clmem_svm_pool_stop_holding          clmem_pinned_pool_stop_holding          clmem_usm_pool_stop_holding
+     clmem_svm_pool_get_stats             clmem_pinned_pool_get_stats             clmem_usm_pool_get_stats
+     clmem_svm_pool_reset_peaks           clmem_pinned_pool_reset_peaks           clmem_usm_pool_reset_peaks
+     clmem_svm_pool_bins                  clmem_pinned_pool_bins                  clmem_usm_pool_bins
+     clmem_svm_pool_set_limit             clmem_pinned_pool_set_limit             clmem_usm_pool_set_limit
+     clmem_svm_pool_set_oom_callback      clmem_pinned_pool_set_oom_callback      clmem_usm_pool_set_oom_callback
+     clmem_svm_pool_active_blocks_info    clmem_pinned_pool_active_blocks_info    clmem_usm_pool_active_blocks_info
+     clmem_svm_pool_release               clmem_pinned_pool_release               clmem_usm_pool_release */
 #define CLMEM__POOL_DECLS(kind)                                                                            \
     CLMEM_API size_t clmem_##kind##_held_blocks(clmem_##kind *pool);                                            \
     CLMEM_API size_t clmem_##kind##_active_blocks(clmem_##kind *pool);                                          \
@@ -3610,6 +3630,7 @@ CLMEM__POOL_DECLS(svm_pool)
 #ifdef __cplusplus
 }
 #endif
+
 /* ---- end clmem/pool.h ---- */
 
 /* ---- begin clmem/usm_pool.h ---- */
@@ -12330,6 +12351,247 @@ CLMEM_API cl_int clmem__fill_ptr(cl_command_queue queue, clmem__fill_target dst,
 }
 /* ---- end clmem/transfer_dispatch.c ---- */
 
+/* ---- begin clmem/pool.h (private) ---- */
+/* ---- private: the pool core's interface to its backends and pool kinds (pool.c, the
+   buffer and SVM backends, pinned.c, usm_pool.c); not API. tools/amalgamate puts this
+   section in the implementation. ---- */
+
+typedef struct clmem__pool clmem__pool;
+typedef struct clmem__pool_block clmem__pool_block;
+
+/* A backend: how a kind of memory makes and frees a pool's blocks. Everything else
+   (bins, shards, generations, statistics, the limit, out-of-memory stages, queue
+   order, release) is the core's. A new kind of memory is one more of these.
+   - make(user, size, &ptr, &mem): a block of `size` (> 0) bytes; ptr is what its
+     handle points at (non-NULL on success), mem a second word the kind may need. The
+     out-of-memory codes (clmem__is_oom) make the pool free memory and retry.
+   - free(user, blk): give blk->ptr (and blk->mem) back. blk->queue (retained by the
+     core, released after this) is where the block was last used; blk->pending says
+     work enqueued there may still use it (clmem__pool_wait_queue waits for that).
+   - try_release(user): the allocator's hook on out-of-memory (optional).
+   - destroy(user): the pool goes (drop the allocator reference, ...).
+   - binds_queue: a block belongs to the queue it is used on, and a plain release
+     stays ordered behind that queue (SVM: its free is enqueued there). */
+typedef struct clmem__pool_backend {
+    cl_int (*make)(void *user, size_t size, void **ptr, void **mem);
+    void (*free)(void *user, clmem__pool_block *blk);
+    void (*try_release)(void *user);
+    void (*destroy)(void *user);
+    bool binds_queue;
+} clmem__pool_backend;
+
+struct clmem__pool_block {
+    clmem__buffer_owner owner;            /* first: what clmem_buffer_release calls; the generation */
+    clmem__pool *pool;
+    struct clmem__pool_block *next;       /* in a held or pending list, or a spare list */
+    struct clmem__pool_block *prev_active, *next_active;
+    void *ptr;                            /* what the handle points at: cl_mem, SVM or host pointer */
+    void *mem;                            /* the backend's second word (pinned: the mapped cl_mem) */
+    cl_command_queue queue;               /* retained or NULL: SVM: its bound queue; held: the queue
+                                             it was released on; buffers keep it as a cache */
+    size_t size;                          /* requested by the current holder */
+    const char *file;
+    int line;
+    uint32_t bin;
+    int state;                            /* read without a lock (messages): atomic */
+    struct clmem__pool_shard *sh;         /* the shard whose books count it */
+    bool pending;                         /* held: released on `queue`; another queue or the host
+                                             must wait for that point */
+    bool ooo;                             /* `queue` is out of order */
+};
+
+/* a shard's or a pool's lock: a spinlock where the compiler has atomic builtins (pool.c
+   says why), a clmem__mutex elsewhere */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(_WIN32) && !defined(CLMEM_POOL_USE_MUTEX)
+#define CLMEM__POOL_SPINLOCK 1
+typedef int clmem__pool_lock_t;
+#else
+typedef clmem__mutex clmem__pool_lock_t;
+#endif
+
+typedef struct clmem__pool_bin {
+    clmem__pool_block *held;              /* free blocks, most recent first */
+    clmem__pool_block *pending;           /* blocks released on a queue, most recent first */
+    size_t nheld;                         /* both lists */
+    size_t nblocks;                       /* the bin's blocks in the shard's books, held or
+                                             active (changes only off the fast path: a miss,
+                                             a block taken by or from another shard, a free) */
+} clmem__pool_bin;
+
+typedef struct clmem__pool_shard {
+    clmem__pool_lock_t lock;
+    unsigned busy;                        /* releases running in this shard that need the pool */
+    clmem__pool_bin *bins;                /* nbins of them, made at the shard's first use */
+    void *bins_raw;                       /* what CLMEM_MALLOC returned for them */
+    clmem__pool_block *active;            /* most recent first */
+    size_t held_blocks, active_blocks, active_bytes;
+    size_t peak_active_blocks, peak_active_bytes;
+    size_t base_blocks, base_bytes;       /* the other shards' active blocks and bytes, last seen */
+    unsigned long long hits, misses;     /* allocations = hits + misses */
+} clmem__pool_shard;
+
+/* a shard padded to whole cache lines, so that shards never share one */
+typedef union clmem__pool_shard_slot {
+    clmem__pool_shard s;
+    char pad[128 * ((sizeof(clmem__pool_shard) + 127) / 128)];
+} clmem__pool_shard_slot;
+
+struct clmem__pool {
+    clmem__pool_shard_slot *shards;       /* nshards, on the cache lines after the pool's */
+    unsigned shard_mask;                  /* nshards - 1: nshards is a power of two */
+    unsigned nshards;
+    void *raw;                            /* what CLMEM_MALLOC returned */
+    clmem__pool_lock_t lock;              /* what follows, and the record lists */
+    unsigned L;
+    uint32_t nbins;
+    bool binds_queue;                     /* be->binds_queue, where the fast path reads it */
+    bool stop_holding;                    /* changed with every lock held */
+    bool released;                        /* likewise */
+    bool destroyed;
+    unsigned busy;                        /* a pool release in progress */
+    size_t managed_bytes, peak_managed_bytes, limit;
+    unsigned long long allocator_frees, oom_events;
+    clmem__pool_block *spare;             /* records whose block was freed */
+    clmem_pool_oom_fn oom_fn;
+    void *oom_user;
+    const clmem__pool_backend *be;        /* how blocks are made and freed */
+    void *user;                           /* the backend's state: its allocator, ... */
+    cl_mem_flags flags;                   /* what handed-out buffer handles report */
+    cl_context context;                   /* the pool's context, when known (queue checks) */
+    cl_command_queue checked_queue;       /* the last queue found to be of the pool's context (atomic) */
+};
+
+/* What a backend and a pool kind call of the core (pool.c; each is described where
+   it is defined). */
+static clmem__pool *clmem__pool_over(const char *fn, const void *allocator, void *user, cl_context context, unsigned L,
+                                     const clmem__pool_backend *be, cl_int *errcode_ret);
+static clmem__pool *clmem__pool_with_facts(const char *fn, unsigned L, const clmem__pool_backend *be, const void *facts,
+                                           size_t size, cl_context context, cl_int *errcode_ret);
+static cl_int clmem__pool_null(const char *fn);
+static inline uint32_t clmem__bin_of(unsigned L, size_t size);
+CLMEM__INLINE cl_int clmem__pool_get_checked(clmem__pool *p, size_t size, bool on_queue, cl_command_queue queue,
+                                             const char *fn, const char *file, int line, cl_int *errcode_ret,
+                                             clmem__pool_block **blk);
+CLMEM__INLINE cl_int clmem__pool_put(clmem__pool_block *blk, uint64_t gen, cl_command_queue queue, bool ooo,
+                                     const void *ptr, size_t size, const char *fn);
+CLMEM__INLINE cl_int clmem__pool_give_back(void *handle, size_t handle_size, void *block, uint64_t gen,
+                                          const void *ptr, size_t size, cl_command_queue queue, bool ooo,
+                                          const char *fn);
+static inline uint64_t clmem__pool_generation(const clmem__pool_block *blk);
+static clmem__pool_block *clmem__pool_live(void *block, uint64_t gen);
+static clmem__pool *clmem__pool_of_live(void *block, uint64_t gen, const clmem__pool_backend *be);
+static cl_int clmem__pool_check_release_queue(clmem__pool_block *blk, uint64_t gen, cl_command_queue queue,
+                                              const char *fn, bool *ooo);
+static void clmem__pool_wait_queue(cl_command_queue queue);
+/* records of no pool (a plain pinned allocation's): taken, handed out, given back, unused */
+static clmem__pool_block *clmem__pool_record_global(void);
+static uint64_t clmem__pool_record_hand_out(clmem__pool_block *blk);
+static bool clmem__pool_record_give_back(clmem__pool_block *blk, uint64_t gen);
+static void clmem__pool_record_unused(clmem__pool_block *blk);
+/* a pool's accounting and settings (pool_stats.c), behind CLMEM__POOL_COMMON */
+static size_t clmem__pool_count(clmem__pool *p, int what);
+static cl_int clmem__pool_free_held(clmem__pool *p);
+static void clmem__pool_stop_holding(clmem__pool *p);
+static void clmem__pool_stats(clmem__pool *p, clmem_pool_stats *s);
+static void clmem__pool_reset_peaks(clmem__pool *p);
+static cl_int clmem__pool_bins(clmem__pool *p, clmem_pool_bin_info *out, size_t capacity, size_t *count);
+static cl_int clmem__pool_active_info(clmem__pool *p, clmem_pool_block_info *out, size_t capacity, size_t *count);
+static void clmem__pool_set_limit(clmem__pool *p, size_t max_managed_bytes);
+static void clmem__pool_set_oom_callback(clmem__pool *p, clmem_pool_oom_fn fn, void *user);
+static cl_int clmem__pool_release(clmem__pool *p, const char *fn);
+
+/* A pool kind's four allocate entry points (clmem_<kind>_allocate, _allocate_at,
+   _allocate_on_queue, _allocate_on_queue_at) over its own allocate, impl(pool, size,
+   on_queue, queue, errcode_ret, fn, file, line), which checks, calls the core and
+   makes the kind's handle. */
+#define CLMEM__POOL_ALLOCATE(kind, handle, impl)                                                                   \
+    CLMEM_API handle clmem_##kind##_allocate_at(clmem_##kind *pool, size_t size, cl_int *errcode_ret,              \
+                                                const char *file, int line) {                                      \
+        return impl(pool, size, false, NULL, errcode_ret, "clmem_" #kind "_allocate", file, line);               \
+    }                                                                                                              \
+    CLMEM_API handle(clmem_##kind##_allocate)(clmem_##kind *pool, size_t size, cl_int *errcode_ret) {              \
+        return impl(pool, size, false, NULL, errcode_ret, "clmem_" #kind "_allocate", NULL, 0);                  \
+    }                                                                                                              \
+    CLMEM_API handle clmem_##kind##_allocate_on_queue_at(clmem_##kind *pool, size_t size, cl_command_queue queue,  \
+                                                         cl_int *errcode_ret, const char *file, int line) {        \
+        return impl(pool, size, true, queue, errcode_ret, "clmem_" #kind "_allocate_on_queue", file, line);      \
+    }                                                                                                              \
+    CLMEM_API handle(clmem_##kind##_allocate_on_queue)(clmem_##kind *pool, size_t size, cl_command_queue queue,    \
+                                                       cl_int *errcode_ret) {                                      \
+        return clmem_##kind##_allocate_on_queue_at(pool, size, queue, errcode_ret, NULL, 0);                     \
+    }
+
+#define CLMEM__POOL_GETTER(kind, name, what)                     \
+    CLMEM_API size_t clmem_##kind##_##name(clmem_##kind *pool) { \
+        if (!pool) return 0;                                     \
+        return clmem__pool_count(&pool->core, what);             \
+    }
+
+/* CLMEM__POOL_COMMON(kind): the rest of each pool kind's API, the same core under each
+   kind's names: clmem_<kind>_held_blocks ... clmem_<kind>_release, the names
+   CLMEM__POOL_DECLS(kind) declares (listed there; the buffer pool's are declared one by
+   one). Used in pool_buffer.c, pool_svm.c, pinned.c and usm_pool.c. */
+#define CLMEM__POOL_COMMON(kind)                                                                                   \
+    CLMEM__POOL_GETTER(kind, held_blocks, 0)                                                                       \
+    CLMEM__POOL_GETTER(kind, active_blocks, 1)                                                                     \
+    CLMEM__POOL_GETTER(kind, managed_bytes, 2)                                                                     \
+    CLMEM__POOL_GETTER(kind, active_bytes, 3)                                                                      \
+    CLMEM_API uint32_t clmem_##kind##_bin_number(clmem_##kind *pool, size_t size) {                                \
+        return clmem_bin_number(pool ? pool->core.L : CLMEM_POOL_DEFAULT_LEADING_BITS, size);                    \
+    }                                                                                                              \
+    CLMEM_API size_t clmem_##kind##_alloc_size(clmem_##kind *pool, uint32_t bin) {                                 \
+        return clmem_alloc_size(pool ? pool->core.L : CLMEM_POOL_DEFAULT_LEADING_BITS, bin);                     \
+    }                                                                                                              \
+    CLMEM_API cl_int clmem_##kind##_free_held(clmem_##kind *pool) {                                                \
+        if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_free_held");                         \
+        return clmem__pool_free_held(&pool->core);                                                                 \
+    }                                                                                                              \
+    CLMEM_API cl_int clmem_##kind##_stop_holding(clmem_##kind *pool) {                                             \
+        if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_stop_holding");                      \
+        clmem__pool_stop_holding(&pool->core);                                                                     \
+        return clmem__pool_free_held(&pool->core);                                                                 \
+    }                                                                                                              \
+    CLMEM_API cl_int clmem_##kind##_get_stats(clmem_##kind *pool, clmem_pool_stats *stats) {                       \
+        if (CLMEM__CHECKS && (!pool || !stats))                                                                    \
+            return clmem__fail(CL_INVALID_VALUE, "clmem_" #kind "_get_stats", "%s is NULL", pool ? "stats" : "pool"); \
+        clmem__pool_stats(&pool->core, stats);                                                                     \
+        return CL_SUCCESS;                                                                                         \
+    }                                                                                                              \
+    CLMEM_API cl_int clmem_##kind##_reset_peaks(clmem_##kind *pool) {                                              \
+        if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_reset_peaks");                       \
+        clmem__pool_reset_peaks(&pool->core);                                                                      \
+        return CL_SUCCESS;                                                                                         \
+    }                                                                                                              \
+    CLMEM_API cl_int clmem_##kind##_bins(clmem_##kind *pool, clmem_pool_bin_info *out, size_t capacity,            \
+                                         size_t *count) {                                                          \
+        if (CLMEM__CHECKS && (!pool || !count))                                                                    \
+            return clmem__fail(CL_INVALID_VALUE, "clmem_" #kind "_bins", "%s is NULL", pool ? "count" : "pool");  \
+        return clmem__pool_bins(&pool->core, out, capacity, count);                                                \
+    }                                                                                                              \
+    CLMEM_API cl_int clmem_##kind##_set_limit(clmem_##kind *pool, size_t max_managed_bytes) {                      \
+        if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_set_limit");                         \
+        clmem__pool_set_limit(&pool->core, max_managed_bytes);                                                     \
+        return CL_SUCCESS;                                                                                         \
+    }                                                                                                              \
+    CLMEM_API cl_int clmem_##kind##_set_oom_callback(clmem_##kind *pool, clmem_pool_oom_fn fn, void *user) {       \
+        if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_set_oom_callback");                  \
+        clmem__pool_set_oom_callback(&pool->core, fn, user);                                                       \
+        return CL_SUCCESS;                                                                                         \
+    }                                                                                                              \
+    CLMEM_API cl_int clmem_##kind##_active_blocks_info(clmem_##kind *pool, clmem_pool_block_info *out,             \
+                                                       size_t capacity, size_t *count) {                           \
+        if (CLMEM__CHECKS && (!pool || !count))                                                                    \
+            return clmem__fail(CL_INVALID_VALUE, "clmem_" #kind "_active_blocks_info", "%s is NULL",              \
+                               pool ? "count" : "pool");                                                           \
+        return clmem__pool_active_info(&pool->core, out, capacity, count);                                         \
+    }                                                                                                              \
+    CLMEM_API cl_int clmem_##kind##_release(clmem_##kind *pool) {                                                  \
+        if (!pool) return CL_SUCCESS;                                                                              \
+        return clmem__pool_release(&pool->core, "clmem_" #kind "_release");                                       \
+    }
+/* ---- end private ---- */
+/* ---- end clmem/pool.h (private) ---- */
+
 /* ---- begin clmem/pool.c ---- */
 /* >>pool (implementation) */
 
@@ -12378,285 +12640,6 @@ static bool clmem__is_oom(cl_int err) {
     return err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_RESOURCES || err == CL_OUT_OF_HOST_MEMORY;
 }
 
-/* ---- reference counts (both kinds of allocator) ---- */
-
-typedef struct clmem__refs {
-    clmem__mutex lock;
-    unsigned long n;
-} clmem__refs;
-
-static void clmem__refs_init(clmem__refs *r) {
-    clmem__mutex_init(&r->lock);
-    r->n = 1;
-}
-static void clmem__refs_add(clmem__refs *r) {
-    clmem__lock(&r->lock);
-    ++r->n;
-    clmem__unlock(&r->lock);
-}
-/* drop one; true when it was the last (the lock is then destroyed) */
-static bool clmem__refs_drop(clmem__refs *r) {
-    unsigned long left;
-    clmem__lock(&r->lock);
-    left = --r->n;
-    clmem__unlock(&r->lock);
-    if (left) return false;
-    clmem__mutex_destroy(&r->lock);
-    return true;
-}
-
-/* ---- buffer allocators ---- */
-
-struct clmem_allocator {
-    clmem_allocator_ops ops;
-    void *user;
-    cl_context context;      /* what handed-out handles report */
-    cl_mem_flags flags;
-    cl_command_queue queue;  /* immediate allocator: retained */
-    bool owns_context;       /* built-in allocators retain their context */
-    clmem__refs refs;
-};
-
-static cl_int clmem__deferred_allocate(void *user, size_t size, cl_mem *mem) {
-    clmem_allocator *a = CLMEM__CAST(clmem_allocator *, user);
-    cl_int err = CL_SUCCESS;
-    *mem = clCreateBuffer(a->context, a->flags, size, NULL, &err);
-    return err;
-}
-
-/* Resident now, so that a lack of memory shows here: a blocking write of up to 4 zero
-   bytes, on every device. Not PyOpenCL's clEnqueueMigrateMemObjects (1.2+): NVIDIA's
-   driver 580 crashes when a migration is enqueued onto a queue while another thread
-   enqueues onto it (bare calls, 4 threads: every run), and a pool calls this from
-   whichever threads miss at once; concurrent writes are safe there. Blocking, because
-   the block may next be written on another queue (another device of the context): a
-   write still pending on the allocator's queue could land after that one and zero its
-   first bytes (multidev_subdevices:pool_both_devices caught it). A miss costs a
-   round trip more; a hit costs nothing. */
-static cl_int clmem__immediate_allocate(void *user, size_t size, cl_mem *mem) {
-    static const unsigned zero = 0;
-    clmem_allocator *a = CLMEM__CAST(clmem_allocator *, user);
-    cl_int err = CL_SUCCESS;
-    cl_mem m = clCreateBuffer(a->context, a->flags, size, NULL, &err);
-    if (err != CL_SUCCESS) return err;
-    err = clEnqueueWriteBuffer(a->queue, m, CL_TRUE, 0, size < sizeof zero ? size : sizeof zero, &zero, 0, NULL, NULL);
-    if (err != CL_SUCCESS) {
-        clReleaseMemObject(m); /* PyOpenCL leaked it */
-        return err;
-    }
-    *mem = m;
-    return CL_SUCCESS;
-}
-
-static void clmem__cl_free(void *user, cl_mem mem) {
-    (void)user;
-    clReleaseMemObject(mem);
-}
-
-static clmem_allocator *clmem__allocator_new(const clmem_allocator_ops *ops, void *user, cl_context context,
-                                             cl_mem_flags flags, cl_int *errcode_ret, const char *fn) {
-    clmem_allocator *a = CLMEM__CAST(clmem_allocator *, clmem__alloc_for(sizeof *a, fn, "the allocator", errcode_ret));
-    if (!a) return NULL;
-    memset(a, 0, sizeof *a);
-    a->ops = *ops;
-    a->user = user ? user : a;
-    a->context = context;
-    a->flags = flags;
-    clmem__refs_init(&a->refs);
-    clmem__set_err(errcode_ret, CL_SUCCESS);
-    return a;
-}
-
-CLMEM_API clmem_allocator *clmem_allocator_create(const clmem_allocator_ops *ops, void *user, cl_context context,
-                                                  cl_mem_flags flags, cl_int *errcode_ret) {
-    static const char fn[] = "clmem_allocator_create";
-    if (CLMEM__CHECKS && (ops == NULL || ops->allocate == NULL || ops->free == NULL)) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "%s", ops == NULL ? "ops is NULL"
-                                                : ops->allocate == NULL ? "ops->allocate is NULL"
-                                                                        : "ops->free is NULL"));
-        return NULL;
-    }
-    return clmem__allocator_new(ops, user ? user : NULL, context, flags, errcode_ret, fn);
-}
-
-static cl_int clmem__check_allocator_flags(const char *fn, cl_mem_flags flags) {
-    char text[160];
-    if (CLMEM__CHECKS && (flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR)))
-        return clmem__fail(CL_INVALID_VALUE, fn,
-                           "flags %s: an allocator cannot specify CL_MEM_USE_HOST_PTR or CL_MEM_COPY_HOST_PTR "
-                           "(it has no host memory to give)",
-                           clmem__mem_flags_text(flags, text, sizeof text));
-    return CL_SUCCESS;
-}
-
-/* clmem's own allocators over a context (deferred: queue NULL) or a queue's context
-   (immediate), the context or queue already checked: flags checked, then (immediate)
-   the queue's context; the allocator holds the context and the queue. */
-static clmem_allocator *clmem__own_allocator_new(const char *fn, const clmem_allocator_ops *ops, cl_context context,
-                                                 cl_command_queue queue, cl_mem_flags flags, cl_int *errcode_ret) {
-    clmem_allocator *a;
-    cl_int err;
-    if ((err = clmem__check_allocator_flags(fn, flags)) != CL_SUCCESS ||
-        (queue && (err = clmem__queue_context_of(fn, queue, &context)) != CL_SUCCESS))
-        return CLMEM__CAST(clmem_allocator *, clmem__null_with(errcode_ret, err));
-    a = clmem__allocator_new(ops, NULL, context, flags ? flags : CL_MEM_READ_WRITE, errcode_ret, fn);
-    if (a) {
-        clRetainContext(context);
-        if (queue) clRetainCommandQueue(queue);
-        a->owns_context = true;
-        a->queue = queue;
-    }
-    return a;
-}
-
-CLMEM_API clmem_allocator *clmem_deferred_allocator_create(cl_context context, cl_mem_flags flags,
-                                                           cl_int *errcode_ret) {
-    static const char fn[] = "clmem_deferred_allocator_create";
-    static const clmem_allocator_ops ops = {clmem__deferred_allocate, clmem__cl_free, NULL, NULL, true};
-    if (CLMEM__CHECKS && context == NULL) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL"));
-        return NULL;
-    }
-    return clmem__own_allocator_new(fn, &ops, context, NULL, flags, errcode_ret);
-}
-
-CLMEM_API clmem_allocator *clmem_immediate_allocator_create(cl_command_queue queue, cl_mem_flags flags,
-                                                            cl_int *errcode_ret) {
-    static const char fn[] = "clmem_immediate_allocator_create";
-    static const clmem_allocator_ops ops = {clmem__immediate_allocate, clmem__cl_free, NULL, NULL, false};
-    cl_int err;
-    if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS)
-        return CLMEM__CAST(clmem_allocator *, clmem__null_with(errcode_ret, err));
-    return clmem__own_allocator_new(fn, &ops, NULL, queue, flags, errcode_ret);
-}
-
-CLMEM_API clmem_buffer clmem_allocator_allocate(clmem_allocator *alloc, size_t size, cl_int *errcode_ret) {
-    static const char fn[] = "clmem_allocator_allocate";
-    clmem_buffer b;
-    cl_mem mem = NULL;
-    cl_int err;
-    memset(&b, 0, sizeof b);
-    if (CLMEM__CHECKS && alloc == NULL) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "alloc is NULL"));
-        return b;
-    }
-    if (size == 0) { /* PyOpenCL: None */
-        clmem__set_err(errcode_ret, CL_SUCCESS);
-        return b;
-    }
-    err = alloc->ops.allocate(alloc->user, size, &mem);
-    if (clmem__is_oom(err)) { /* one more try after the release hook */
-        if (alloc->ops.try_release_blocks) alloc->ops.try_release_blocks(alloc->user);
-        mem = NULL;
-        err = alloc->ops.allocate(alloc->user, size, &mem);
-    }
-    if (err != CL_SUCCESS) {
-        clmem__set_err(errcode_ret, clmem__fail(err, fn, "allocating %zu bytes failed with %s (%d)", size,
-                                                clmem_error_string(err), (int)err));
-        return b;
-    }
-    if (mem == NULL) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn,
-                                                "the allocator succeeded for %zu bytes but returned no cl_mem", size));
-        return b;
-    }
-    b.mem = mem;
-    b.context = alloc->context;
-    b.size = size;
-    b.flags = alloc->flags;
-    b.root = mem;
-    clmem__set_err(errcode_ret, CL_SUCCESS);
-    return b;
-}
-
-CLMEM_API bool clmem_allocator_is_deferred(const clmem_allocator *alloc) { return alloc && alloc->ops.is_deferred; }
-
-CLMEM_API void clmem_allocator_retain(clmem_allocator *alloc) {
-    if (alloc) clmem__refs_add(&alloc->refs);
-}
-
-CLMEM_API cl_int clmem_allocator_release(clmem_allocator *alloc) {
-    if (!alloc || !clmem__refs_drop(&alloc->refs)) return CL_SUCCESS;
-    if (alloc->ops.destroy) alloc->ops.destroy(alloc->user);
-    if (alloc->queue) clReleaseCommandQueue(alloc->queue);
-    if (alloc->owns_context) clReleaseContext(alloc->context);
-    CLMEM_FREE(alloc);
-    return CL_SUCCESS;
-}
-
-/* ---- SVM allocators ---- */
-
-struct clmem_svm_allocator {
-    cl_context context;      /* retained */
-    cl_uint alignment;
-    cl_svm_mem_flags flags;
-    cl_command_queue queue;  /* retained, or NULL */
-    clmem__refs refs;
-};
-
-CLMEM_API clmem_svm_allocator *clmem_svm_allocator_create(cl_context context, cl_uint alignment, cl_svm_mem_flags flags,
-                                                          cl_command_queue queue, cl_int *errcode_ret) {
-    static const char fn[] = "clmem_svm_allocator_create";
-    clmem_svm_allocator *a;
-    if (CLMEM__CHECKS && context == NULL) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL"));
-        return NULL;
-    }
-#ifndef CL_VERSION_2_0
-    (void)alignment; (void)flags; (void)queue; (void)a;
-    clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_OPERATION, fn,
-                                            "SVM needs OpenCL 2.0 headers (CL_TARGET_OPENCL_VERSION >= 200)"));
-    return NULL;
-#else
-    {
-        /* the SVM allocation's own checks, so that what an allocator accepts, every
-           allocation from it accepts too */
-        cl_int err = clmem__svm_check_args(fn, context, alignment, flags, queue);
-        if (err == CL_SUCCESS && CLMEM__CHECKS) err = clmem__svm_check_devices(fn, context, 0, alignment, flags);
-        if (err != CL_SUCCESS) return CLMEM__CAST(clmem_svm_allocator *, clmem__null_with(errcode_ret, err));
-    }
-    a = CLMEM__CAST(clmem_svm_allocator *, clmem__alloc_for(sizeof *a, fn, "the allocator", errcode_ret));
-    if (!a) return NULL;
-    a->context = context;
-    a->alignment = alignment;
-    a->flags = flags ? flags : CL_MEM_READ_WRITE;
-    a->queue = queue;
-    clmem__refs_init(&a->refs);
-    clRetainContext(context);
-    if (queue) clRetainCommandQueue(queue);
-    clmem__set_err(errcode_ret, CL_SUCCESS);
-    return a;
-#endif
-}
-
-CLMEM_API clmem_svm_allocation clmem_svm_allocator_allocate(clmem_svm_allocator *alloc, size_t size,
-                                                            cl_int *errcode_ret) {
-    clmem_svm_allocation a;
-    memset(&a, 0, sizeof a);
-    if (CLMEM__CHECKS && alloc == NULL) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, "clmem_svm_allocator_allocate", "alloc is NULL"));
-        return a;
-    }
-    if (size == 0) {
-        clmem__set_err(errcode_ret, CL_SUCCESS);
-        return a;
-    }
-    return clmem_svm_allocation_create(alloc->context, size, alloc->alignment, alloc->flags, alloc->queue,
-                                       errcode_ret);
-}
-
-CLMEM_API void clmem_svm_allocator_retain(clmem_svm_allocator *alloc) {
-    if (alloc) clmem__refs_add(&alloc->refs);
-}
-
-CLMEM_API cl_int clmem_svm_allocator_release(clmem_svm_allocator *alloc) {
-    if (!alloc || !clmem__refs_drop(&alloc->refs)) return CL_SUCCESS;
-    if (alloc->queue) clReleaseCommandQueue(alloc->queue);
-    clReleaseContext(alloc->context);
-    CLMEM_FREE(alloc);
-    return CL_SUCCESS;
-}
-
 /* ---- the pool core, shared by buffer and SVM pools ----
 
    Layout. A pool is a power of two of shards, at least CLMEM_POOL_SHARDS and at
@@ -12693,58 +12676,13 @@ enum { CLMEM__BLOCK_HELD = 2, CLMEM__BLOCK_FREED = 3 };
 /* the most shards a pool has, whatever the processor count */
 #define CLMEM__POOL_MAX_SHARDS 4096
 
-typedef struct clmem__pool clmem__pool;
-typedef struct clmem__pool_block clmem__pool_block;
-
-/* A backend: how a kind of memory makes and frees a pool's blocks. Everything else
-   (bins, shards, generations, statistics, the limit, out-of-memory stages, queue
-   order, release) is the core's. A new kind of memory is one more of these.
-   - make(user, size, &ptr, &mem): a block of `size` (> 0) bytes; ptr is what its
-     handle points at (non-NULL on success), mem a second word the kind may need. The
-     out-of-memory codes (clmem__is_oom) make the pool free memory and retry.
-   - free(user, blk): give blk->ptr (and blk->mem) back. blk->queue (retained by the
-     core, released after this) is where the block was last used; blk->pending says
-     work enqueued there may still use it (clmem__pool_wait_queue waits for that).
-   - try_release(user): the allocator's hook on out-of-memory (optional).
-   - destroy(user): the pool goes (drop the allocator reference, ...).
-   - binds_queue: a block belongs to the queue it is used on, and a plain release
-     stays ordered behind that queue (SVM: its free is enqueued there). */
-typedef struct clmem__pool_backend {
-    cl_int (*make)(void *user, size_t size, void **ptr, void **mem);
-    void (*free)(void *user, clmem__pool_block *blk);
-    void (*try_release)(void *user);
-    void (*destroy)(void *user);
-    bool binds_queue;
-} clmem__pool_backend;
-
-struct clmem__pool_block {
-    clmem__buffer_owner owner;            /* first: what clmem_buffer_release calls; the generation */
-    clmem__pool *pool;
-    struct clmem__pool_block *next;       /* in a held or pending list, or a spare list */
-    struct clmem__pool_block *prev_active, *next_active;
-    void *ptr;                            /* what the handle points at: cl_mem, SVM or host pointer */
-    void *mem;                            /* the backend's second word (pinned: the mapped cl_mem) */
-    cl_command_queue queue;               /* retained or NULL: SVM: its bound queue; held: the queue
-                                             it was released on; buffers keep it as a cache */
-    size_t size;                          /* requested by the current holder */
-    const char *file;
-    int line;
-    uint32_t bin;
-    int state;                            /* read without a lock (messages): atomic */
-    struct clmem__pool_shard *sh;         /* the shard whose books count it */
-    bool pending;                         /* held: released on `queue`; another queue or the host
-                                             must wait for that point */
-    bool ooo;                             /* `queue` is out of order */
-};
-
 /* The locks guard a few pointer and counter updates and are never held across a
    driver call, an allocator call or a callback. Where the compiler has atomic
    builtins a lock is a spinlock that yields the processor when it has to wait (an
    uncontended pthread mutex pair costs as much as the rest of a pooled allocation);
    elsewhere it is a clmem__mutex. */
-#if (defined(__GNUC__) || defined(__clang__)) && !defined(_WIN32) && !defined(CLMEM_POOL_USE_MUTEX)
+#ifdef CLMEM__POOL_SPINLOCK /* pool.h: where the compiler has atomic builtins */
 #include <sched.h>
-typedef int clmem__pool_lock_t;
 static void clmem__pool_lock_init(clmem__pool_lock_t *l) { __atomic_store_n(l, 0, __ATOMIC_RELAXED); }
 static void clmem__pool_lock_destroy(clmem__pool_lock_t *l) { (void)l; }
 static CLMEM__NOINLINE void clmem__pool_lock_wait(clmem__pool_lock_t *l) {
@@ -12762,7 +12700,6 @@ static inline void clmem__pool_lock(clmem__pool_lock_t *l) {
 }
 static inline void clmem__pool_unlock(clmem__pool_lock_t *l) { __atomic_store_n(l, 0, __ATOMIC_RELEASE); }
 #else
-typedef clmem__mutex clmem__pool_lock_t;
 static void clmem__pool_lock_init(clmem__pool_lock_t *l) { clmem__mutex_init(l); }
 static void clmem__pool_lock_destroy(clmem__pool_lock_t *l) { clmem__mutex_destroy(l); }
 static void clmem__pool_lock(clmem__pool_lock_t *l) { clmem__lock(l); }
@@ -12826,61 +12763,6 @@ static inline unsigned clmem__pool_thread_number(void) {
     return t - 1;
 }
 
-typedef struct clmem__pool_bin {
-    clmem__pool_block *held;              /* free blocks, most recent first */
-    clmem__pool_block *pending;           /* blocks released on a queue, most recent first */
-    size_t nheld;                         /* both lists */
-    size_t nblocks;                       /* the bin's blocks in the shard's books, held or
-                                             active (changes only off the fast path: a miss,
-                                             a block taken by or from another shard, a free) */
-} clmem__pool_bin;
-
-typedef struct clmem__pool_shard {
-    clmem__pool_lock_t lock;
-    unsigned busy;                        /* releases running in this shard that need the pool */
-    clmem__pool_bin *bins;                /* nbins of them, made at the shard's first use */
-    void *bins_raw;                       /* what CLMEM_MALLOC returned for them */
-    clmem__pool_block *active;            /* most recent first */
-    size_t held_blocks, active_blocks, active_bytes;
-    size_t peak_active_blocks, peak_active_bytes;
-    size_t base_blocks, base_bytes;       /* the other shards' active blocks and bytes, last seen */
-    unsigned long long hits, misses;     /* allocations = hits + misses */
-} clmem__pool_shard;
-
-/* a shard padded to whole cache lines, so that shards never share one */
-typedef union clmem__pool_shard_slot {
-    clmem__pool_shard s;
-    char pad[128 * ((sizeof(clmem__pool_shard) + 127) / 128)];
-} clmem__pool_shard_slot;
-
-struct clmem__pool {
-    clmem__pool_shard_slot *shards;       /* nshards, on the cache lines after the pool's */
-    unsigned shard_mask;                  /* nshards - 1: nshards is a power of two */
-    unsigned nshards;
-    void *raw;                            /* what CLMEM_MALLOC returned */
-    clmem__pool_lock_t lock;              /* what follows, and the record lists */
-    unsigned L;
-    uint32_t nbins;
-    bool binds_queue;                     /* be->binds_queue, where the fast path reads it */
-    bool stop_holding;                    /* changed with every lock held */
-    bool released;                        /* likewise */
-    bool destroyed;
-    unsigned busy;                        /* a pool release in progress */
-    size_t managed_bytes, peak_managed_bytes, limit;
-    unsigned long long allocator_frees, oom_events;
-    clmem__pool_block *spare;             /* records whose block was freed */
-    clmem_pool_oom_fn oom_fn;
-    void *oom_user;
-    const clmem__pool_backend *be;        /* how blocks are made and freed */
-    void *user;                           /* the backend's state: its allocator, ... */
-    cl_mem_flags flags;                   /* what handed-out buffer handles report */
-    cl_context context;                   /* the pool's context, when known (queue checks) */
-    cl_command_queue checked_queue;       /* the last queue found to be of the pool's context (atomic) */
-};
-
-struct clmem_memory_pool { clmem__pool core; };
-struct clmem_svm_pool { clmem__pool core; };
-struct clmem_pinned_pool { clmem__pool core; };
 
 /* records nobody uses, kept for the life of the process (see "Records") */
 static clmem__mutex clmem__pool_records_lock = CLMEM__MUTEX_INIT;
@@ -13082,6 +12964,19 @@ static void clmem__pool_record_unused(clmem__pool_block *blk) {
     blk->next = clmem__pool_records;
     clmem__pool_records = blk;
     clmem__unlock(&clmem__pool_records_lock);
+}
+
+/* a record of no pool (clmem__pool_record_global) handed out: its generation made odd;
+   the new generation, for the handle */
+static uint64_t clmem__pool_record_hand_out(clmem__pool_block *blk) {
+    clmem__gen_store(&blk->owner.gen, blk->owner.gen + 1);
+    return blk->owner.gen;
+}
+
+/* a record of no pool given back by a handle of generation gen: false when gen is not
+   the current hand-out (a second release, through this handle or a copy) */
+static bool clmem__pool_record_give_back(clmem__pool_block *blk, uint64_t gen) {
+    return (gen & 1) && clmem__gen_cas(&blk->owner.gen, gen, gen + 1);
 }
 
 /* a record for a new block: the pool's spare ones, then the process's, then new */
@@ -13694,6 +13589,127 @@ static cl_int clmem__pool_free_held(clmem__pool *p) {
     return CL_SUCCESS;
 }
 
+/* The rule (issue 17): a pool's release takes effect at once (held blocks are freed,
+   released blocks are freed from then on) but the pool's memory stays until the last
+   active block is released, from any thread, and until every release running at that
+   moment is done. Blocks still active make the release return CLMEM_ERROR_IN_USE. */
+static cl_int clmem__pool_release(clmem__pool *p, const char *fn) {
+    size_t active, abytes;
+    bool destroy;
+    clmem__pool_lock_all(p);
+    if (p->released) {
+        clmem__pool_unlock_all(p);
+        return clmem__fail(CLMEM_ERROR_DOUBLE_RELEASE, fn, "the pool was already released (and its blocks are "
+                                                           "still active, or this would be a use after free)");
+    }
+    p->released = true;
+    p->stop_holding = true;
+    ++p->busy;
+    clmem__pool_unlock_all(p);
+    clmem__pool_free_held(p);
+    clmem__pool_lock_all(p);
+    --p->busy;
+    clmem__pool_totals(p, NULL, &active, &abytes);
+#if defined(CLMEM_TRACK_ALLOCATIONS)
+    {
+        clmem__pool_block *blk;
+        unsigned i;
+        for (i = 0; i < p->nshards; ++i)
+            for (blk = p->shards[i].s.active; blk; blk = blk->next_active)
+                clmem__warn(fn, "block %p of %zu bytes (%zu allocated) is still active; allocated at %s:%d",
+                            blk->ptr, blk->size, clmem_alloc_size(p->L, blk->bin),
+                            blk->file ? blk->file : "(unknown)", blk->line);
+    }
+#endif
+    destroy = clmem__pool_last_one(p);
+    clmem__pool_unlock_all(p);
+    if (destroy) clmem__pool_destroy(p);
+    if (active)
+        return clmem__fail(CLMEM_ERROR_IN_USE, fn,
+                           "%zu block(s) of the pool (%zu bytes) are still active; the pool is released all the "
+                           "same and goes when the last of them is released",
+                           active, abytes);
+    return CL_SUCCESS;
+}
+
+static cl_int clmem__pool_null(const char *fn) { return clmem__fail(CL_INVALID_VALUE, fn, "pool is NULL"); }
+
+/* the generation of a block's current hand-out (odd while handed out), what its handle
+   carries */
+static inline uint64_t clmem__pool_generation(const clmem__pool_block *blk) { return blk->owner.gen; }
+
+/* the block of an active hand-out, or NULL when the handle is stale */
+static clmem__pool_block *clmem__pool_live(void *block, uint64_t gen) {
+    clmem__pool_block *blk = CLMEM__CAST(clmem__pool_block *, block);
+    if (!blk || !(gen & 1) || clmem__gen_load(&blk->owner.gen) != gen) return NULL;
+    return blk;
+}
+
+/* clmem__pool_of_live(block, gen, be): the pool of a handle's block while the handle is
+   live, the pool is of backend be and not released; NULL otherwise */
+static clmem__pool *clmem__pool_of_live(void *block, uint64_t gen, const clmem__pool_backend *be) {
+    clmem__pool_block *blk = clmem__pool_live(block, gen);
+    clmem__pool *p;
+    bool released;
+    if (!blk) return NULL;
+    p = blk->pool;
+    if (p->be != be) return NULL;
+    clmem__pool_lock(&p->lock);
+    released = p->released;
+    clmem__pool_unlock(&p->lock);
+    return released ? NULL : p;
+}
+
+/* before a release on `queue` (clmem_*_enqueue_release): the queue must be valid and
+   of the pool's context, and whether it runs out of order is read here (a failed
+   query is its code). Nothing to check for a stale handle (the release reports it)
+   or the queue the block already has. */
+static cl_int clmem__pool_check_release_queue(clmem__pool_block *blk, uint64_t gen, cl_command_queue queue,
+                                              const char *fn, bool *ooo) {
+    cl_int err;
+    *ooo = false;
+    if (CLMEM__CHECKS && queue == NULL)
+        return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue is NULL (a plain release is for a block that "
+                                                         "nothing on any queue still uses)");
+    if (!clmem__pool_live(blk, gen) || queue == blk->queue) return CL_SUCCESS;
+    if ((err = clmem__pool_check_queue(blk->pool, queue, fn)) != CL_SUCCESS) return err;
+    return clmem__queue_out_of_order(fn, queue, ooo);
+}
+
+/* clmem__pool_get_checked(p, size, on_queue, queue, ..., errcode_ret, &blk): a kind's allocate
+   up to its handle: for a block on a queue (on_queue) the queue's checks, then
+   clmem__pool_get; the code is also set in *errcode_ret. Always inlined (the fast path). */
+CLMEM__INLINE cl_int clmem__pool_get_checked(clmem__pool *p, size_t size, bool on_queue, cl_command_queue queue,
+                                             const char *fn, const char *file, int line, cl_int *errcode_ret,
+                                             clmem__pool_block **blk) {
+    cl_int err = on_queue ? clmem__pool_check_queue(p, queue, fn) : CL_SUCCESS;
+    if (err == CL_SUCCESS) err = clmem__pool_get(p, size, queue, fn, file, line, blk);
+    clmem__set_err(errcode_ret, err);
+    return err;
+}
+
+/* ---- the release of a pooled handle ---- */
+
+/* clmem__pool_give_back(handle, handle_size, block, gen, ptr, size, queue, ooo, fn): the
+   release of a pooled handle: empty the caller's handle, then give its block back
+   (clmem__pool_put; the arguments were read from the handle before). Inlined. */
+CLMEM__INLINE cl_int clmem__pool_give_back(void *handle, size_t handle_size, void *block, uint64_t gen,
+                                          const void *ptr, size_t size, cl_command_queue queue, bool ooo,
+                                          const char *fn) {
+    memset(handle, 0, handle_size);
+    return clmem__pool_put(CLMEM__CAST(clmem__pool_block *, block), gen, queue, ooo, ptr, size, fn);
+}
+
+static cl_int clmem__pool_release_buffer(clmem_buffer *buf) {
+    return clmem__pool_give_back(buf, sizeof *buf, buf->pool, buf->generation, buf->mem, buf->size, NULL, false,
+                                 "clmem_buffer_release");
+}
+/* ---- end clmem/pool.c ---- */
+
+/* ---- begin clmem/pool_stats.c ---- */
+/* >>pool_stats (implementation): a pool's accounting and settings, the core's side of
+   CLMEM__POOL_COMMON (pool.h) */
+
 static void clmem__pool_stats(clmem__pool *p, clmem_pool_stats *s) {
     unsigned i;
     uint32_t b;
@@ -13798,126 +13814,316 @@ static size_t clmem__pool_count(clmem__pool *p, int what) {
     return v;
 }
 
-/* The rule (issue 17): a pool's release takes effect at once (held blocks are freed,
-   released blocks are freed from then on) but the pool's memory stays until the last
-   active block is released, from any thread, and until every release running at that
-   moment is done. Blocks still active make the release return CLMEM_ERROR_IN_USE. */
-static cl_int clmem__pool_release(clmem__pool *p, const char *fn) {
-    size_t active, abytes;
-    bool destroy;
+/* the pool holds no block from now on (what is held is freed by the caller) */
+static void clmem__pool_stop_holding(clmem__pool *p) {
     clmem__pool_lock_all(p);
-    if (p->released) {
-        clmem__pool_unlock_all(p);
-        return clmem__fail(CLMEM_ERROR_DOUBLE_RELEASE, fn, "the pool was already released (and its blocks are "
-                                                           "still active, or this would be a use after free)");
-    }
-    p->released = true;
     p->stop_holding = true;
-    ++p->busy;
     clmem__pool_unlock_all(p);
-    clmem__pool_free_held(p);
-    clmem__pool_lock_all(p);
-    --p->busy;
-    clmem__pool_totals(p, NULL, &active, &abytes);
-#if defined(CLMEM_TRACK_ALLOCATIONS)
-    {
-        clmem__pool_block *blk;
-        unsigned i;
-        for (i = 0; i < p->nshards; ++i)
-            for (blk = p->shards[i].s.active; blk; blk = blk->next_active)
-                clmem__warn(fn, "block %p of %zu bytes (%zu allocated) is still active; allocated at %s:%d",
-                            blk->ptr, blk->size, clmem_alloc_size(p->L, blk->bin),
-                            blk->file ? blk->file : "(unknown)", blk->line);
+}
+
+static void clmem__pool_set_limit(clmem__pool *p, size_t max_managed_bytes) {
+    clmem__pool_lock(&p->lock);
+    p->limit = max_managed_bytes;
+    clmem__pool_unlock(&p->lock);
+}
+
+static void clmem__pool_set_oom_callback(clmem__pool *p, clmem_pool_oom_fn fn, void *user) {
+    clmem__pool_lock(&p->lock);
+    p->oom_fn = fn;
+    p->oom_user = user;
+    clmem__pool_unlock(&p->lock);
+}
+/* ---- end clmem/pool_stats.c ---- */
+
+/* ---- begin clmem/pool_alloc.c ---- */
+/* >>pool_alloc (implementation): the buffer and SVM allocators (PyOpenCL's AllocatorBase,
+   SVMAllocator), what buffer and SVM pools take their blocks from */
+
+/* ---- reference counts (both kinds of allocator) ---- */
+
+typedef struct clmem__refs {
+    clmem__mutex lock;
+    unsigned long n;
+} clmem__refs;
+
+static void clmem__refs_init(clmem__refs *r) {
+    clmem__mutex_init(&r->lock);
+    r->n = 1;
+}
+static void clmem__refs_add(clmem__refs *r) {
+    clmem__lock(&r->lock);
+    ++r->n;
+    clmem__unlock(&r->lock);
+}
+/* drop one; true when it was the last (the lock is then destroyed) */
+static bool clmem__refs_drop(clmem__refs *r) {
+    unsigned long left;
+    clmem__lock(&r->lock);
+    left = --r->n;
+    clmem__unlock(&r->lock);
+    if (left) return false;
+    clmem__mutex_destroy(&r->lock);
+    return true;
+}
+
+/* ---- buffer allocators ---- */
+
+struct clmem_allocator {
+    clmem_allocator_ops ops;
+    void *user;
+    cl_context context;      /* what handed-out handles report */
+    cl_mem_flags flags;
+    cl_command_queue queue;  /* immediate allocator: retained */
+    bool owns_context;       /* built-in allocators retain their context */
+    clmem__refs refs;
+};
+
+static cl_int clmem__deferred_allocate(void *user, size_t size, cl_mem *mem) {
+    clmem_allocator *a = CLMEM__CAST(clmem_allocator *, user);
+    cl_int err = CL_SUCCESS;
+    *mem = clCreateBuffer(a->context, a->flags, size, NULL, &err);
+    return err;
+}
+
+/* Resident now, so that a lack of memory shows here: a blocking write of up to 4 zero
+   bytes, on every device. Not PyOpenCL's clEnqueueMigrateMemObjects (1.2+): NVIDIA's
+   driver 580 crashes when a migration is enqueued onto a queue while another thread
+   enqueues onto it (bare calls, 4 threads: every run), and a pool calls this from
+   whichever threads miss at once; concurrent writes are safe there. Blocking, because
+   the block may next be written on another queue (another device of the context): a
+   write still pending on the allocator's queue could land after that one and zero its
+   first bytes (multidev_subdevices:pool_both_devices caught it). A miss costs a
+   round trip more; a hit costs nothing. */
+static cl_int clmem__immediate_allocate(void *user, size_t size, cl_mem *mem) {
+    static const unsigned zero = 0;
+    clmem_allocator *a = CLMEM__CAST(clmem_allocator *, user);
+    cl_int err = CL_SUCCESS;
+    cl_mem m = clCreateBuffer(a->context, a->flags, size, NULL, &err);
+    if (err != CL_SUCCESS) return err;
+    err = clEnqueueWriteBuffer(a->queue, m, CL_TRUE, 0, size < sizeof zero ? size : sizeof zero, &zero, 0, NULL, NULL);
+    if (err != CL_SUCCESS) {
+        clReleaseMemObject(m); /* PyOpenCL leaked it */
+        return err;
     }
-#endif
-    destroy = clmem__pool_last_one(p);
-    clmem__pool_unlock_all(p);
-    if (destroy) clmem__pool_destroy(p);
-    if (active)
-        return clmem__fail(CLMEM_ERROR_IN_USE, fn,
-                           "%zu block(s) of the pool (%zu bytes) are still active; the pool is released all the "
-                           "same and goes when the last of them is released",
-                           active, abytes);
+    *mem = m;
     return CL_SUCCESS;
 }
 
-static cl_int clmem__pool_null(const char *fn) { return clmem__fail(CL_INVALID_VALUE, fn, "pool is NULL"); }
-
-/* the block of an active hand-out, or NULL when the handle is stale */
-static clmem__pool_block *clmem__pool_live(void *block, uint64_t gen) {
-    clmem__pool_block *blk = CLMEM__CAST(clmem__pool_block *, block);
-    if (!blk || !(gen & 1) || clmem__gen_load(&blk->owner.gen) != gen) return NULL;
-    return blk;
+static void clmem__cl_free(void *user, cl_mem mem) {
+    (void)user;
+    clReleaseMemObject(mem);
 }
 
-/* clmem__pool_of_live(block, gen, be): the pool of a handle's block while the handle is
-   live, the pool is of backend be and not released; NULL otherwise */
-static clmem__pool *clmem__pool_of_live(void *block, uint64_t gen, const clmem__pool_backend *be) {
-    clmem__pool_block *blk = clmem__pool_live(block, gen);
-    clmem__pool *p;
-    bool released;
-    if (!blk) return NULL;
-    p = blk->pool;
-    if (p->be != be) return NULL;
-    clmem__pool_lock(&p->lock);
-    released = p->released;
-    clmem__pool_unlock(&p->lock);
-    return released ? NULL : p;
+static clmem_allocator *clmem__allocator_new(const clmem_allocator_ops *ops, void *user, cl_context context,
+                                             cl_mem_flags flags, cl_int *errcode_ret, const char *fn) {
+    clmem_allocator *a = CLMEM__CAST(clmem_allocator *, clmem__alloc_for(sizeof *a, fn, "the allocator", errcode_ret));
+    if (!a) return NULL;
+    memset(a, 0, sizeof *a);
+    a->ops = *ops;
+    a->user = user ? user : a;
+    a->context = context;
+    a->flags = flags;
+    clmem__refs_init(&a->refs);
+    clmem__set_err(errcode_ret, CL_SUCCESS);
+    return a;
 }
 
-/* before a release on `queue` (clmem_*_enqueue_release): the queue must be valid and
-   of the pool's context, and whether it runs out of order is read here (a failed
-   query is its code). Nothing to check for a stale handle (the release reports it)
-   or the queue the block already has. */
-static cl_int clmem__pool_check_release_queue(clmem__pool_block *blk, uint64_t gen, cl_command_queue queue,
-                                              const char *fn, bool *ooo) {
-    cl_int err;
-    *ooo = false;
-    if (CLMEM__CHECKS && queue == NULL)
-        return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue is NULL (a plain release is for a block that "
-                                                         "nothing on any queue still uses)");
-    if (!clmem__pool_live(blk, gen) || queue == blk->queue) return CL_SUCCESS;
-    if ((err = clmem__pool_check_queue(blk->pool, queue, fn)) != CL_SUCCESS) return err;
-    return clmem__queue_out_of_order(fn, queue, ooo);
-}
-
-/* A pool kind's four allocate entry points (clmem_<kind>_allocate, _allocate_at,
-   _allocate_on_queue, _allocate_on_queue_at) over its own allocate, impl(pool, size,
-   on_queue, queue, errcode_ret, fn, file, line), which checks, calls the core and
-   makes the kind's handle. */
-#define CLMEM__POOL_ALLOCATE(kind, handle, impl)                                                                   \
-    CLMEM_API handle clmem_##kind##_allocate_at(clmem_##kind *pool, size_t size, cl_int *errcode_ret,              \
-                                                const char *file, int line) {                                      \
-        return impl(pool, size, false, NULL, errcode_ret, "clmem_" #kind "_allocate", file, line);               \
-    }                                                                                                              \
-    CLMEM_API handle(clmem_##kind##_allocate)(clmem_##kind *pool, size_t size, cl_int *errcode_ret) {              \
-        return impl(pool, size, false, NULL, errcode_ret, "clmem_" #kind "_allocate", NULL, 0);                  \
-    }                                                                                                              \
-    CLMEM_API handle clmem_##kind##_allocate_on_queue_at(clmem_##kind *pool, size_t size, cl_command_queue queue,  \
-                                                         cl_int *errcode_ret, const char *file, int line) {        \
-        return impl(pool, size, true, queue, errcode_ret, "clmem_" #kind "_allocate_on_queue", file, line);      \
-    }                                                                                                              \
-    CLMEM_API handle(clmem_##kind##_allocate_on_queue)(clmem_##kind *pool, size_t size, cl_command_queue queue,    \
-                                                       cl_int *errcode_ret) {                                      \
-        return clmem_##kind##_allocate_on_queue_at(pool, size, queue, errcode_ret, NULL, 0);                     \
+CLMEM_API clmem_allocator *clmem_allocator_create(const clmem_allocator_ops *ops, void *user, cl_context context,
+                                                  cl_mem_flags flags, cl_int *errcode_ret) {
+    static const char fn[] = "clmem_allocator_create";
+    if (CLMEM__CHECKS && (ops == NULL || ops->allocate == NULL || ops->free == NULL)) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "%s", ops == NULL ? "ops is NULL"
+                                                : ops->allocate == NULL ? "ops->allocate is NULL"
+                                                                        : "ops->free is NULL"));
+        return NULL;
     }
-
-/* ---- buffer pools ---- */
-
-/* clmem__pool_give_back(handle, handle_size, block, gen, ptr, size, queue, ooo, fn): the
-   release of a pooled handle: empty the caller's handle, then give its block back
-   (clmem__pool_put; the arguments were read from the handle before). Inlined. */
-CLMEM__INLINE cl_int clmem__pool_give_back(void *handle, size_t handle_size, void *block, uint64_t gen,
-                                          const void *ptr, size_t size, cl_command_queue queue, bool ooo,
-                                          const char *fn) {
-    memset(handle, 0, handle_size);
-    return clmem__pool_put(CLMEM__CAST(clmem__pool_block *, block), gen, queue, ooo, ptr, size, fn);
+    return clmem__allocator_new(ops, user ? user : NULL, context, flags, errcode_ret, fn);
 }
 
-static cl_int clmem__pool_release_buffer(clmem_buffer *buf) {
-    return clmem__pool_give_back(buf, sizeof *buf, buf->pool, buf->generation, buf->mem, buf->size, NULL, false,
-                                 "clmem_buffer_release");
+static cl_int clmem__check_allocator_flags(const char *fn, cl_mem_flags flags) {
+    char text[160];
+    if (CLMEM__CHECKS && (flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR)))
+        return clmem__fail(CL_INVALID_VALUE, fn,
+                           "flags %s: an allocator cannot specify CL_MEM_USE_HOST_PTR or CL_MEM_COPY_HOST_PTR "
+                           "(it has no host memory to give)",
+                           clmem__mem_flags_text(flags, text, sizeof text));
+    return CL_SUCCESS;
 }
+
+/* clmem's own allocators over a context (deferred: queue NULL) or a queue's context
+   (immediate), the context or queue already checked: flags checked, then (immediate)
+   the queue's context; the allocator holds the context and the queue. */
+static clmem_allocator *clmem__own_allocator_new(const char *fn, const clmem_allocator_ops *ops, cl_context context,
+                                                 cl_command_queue queue, cl_mem_flags flags, cl_int *errcode_ret) {
+    clmem_allocator *a;
+    cl_int err;
+    if ((err = clmem__check_allocator_flags(fn, flags)) != CL_SUCCESS ||
+        (queue && (err = clmem__queue_context_of(fn, queue, &context)) != CL_SUCCESS))
+        return CLMEM__CAST(clmem_allocator *, clmem__null_with(errcode_ret, err));
+    a = clmem__allocator_new(ops, NULL, context, flags ? flags : CL_MEM_READ_WRITE, errcode_ret, fn);
+    if (a) {
+        clRetainContext(context);
+        if (queue) clRetainCommandQueue(queue);
+        a->owns_context = true;
+        a->queue = queue;
+    }
+    return a;
+}
+
+CLMEM_API clmem_allocator *clmem_deferred_allocator_create(cl_context context, cl_mem_flags flags,
+                                                           cl_int *errcode_ret) {
+    static const char fn[] = "clmem_deferred_allocator_create";
+    static const clmem_allocator_ops ops = {clmem__deferred_allocate, clmem__cl_free, NULL, NULL, true};
+    if (CLMEM__CHECKS && context == NULL) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL"));
+        return NULL;
+    }
+    return clmem__own_allocator_new(fn, &ops, context, NULL, flags, errcode_ret);
+}
+
+CLMEM_API clmem_allocator *clmem_immediate_allocator_create(cl_command_queue queue, cl_mem_flags flags,
+                                                            cl_int *errcode_ret) {
+    static const char fn[] = "clmem_immediate_allocator_create";
+    static const clmem_allocator_ops ops = {clmem__immediate_allocate, clmem__cl_free, NULL, NULL, false};
+    cl_int err;
+    if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS)
+        return CLMEM__CAST(clmem_allocator *, clmem__null_with(errcode_ret, err));
+    return clmem__own_allocator_new(fn, &ops, NULL, queue, flags, errcode_ret);
+}
+
+CLMEM_API clmem_buffer clmem_allocator_allocate(clmem_allocator *alloc, size_t size, cl_int *errcode_ret) {
+    static const char fn[] = "clmem_allocator_allocate";
+    clmem_buffer b;
+    cl_mem mem = NULL;
+    cl_int err;
+    memset(&b, 0, sizeof b);
+    if (CLMEM__CHECKS && alloc == NULL) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "alloc is NULL"));
+        return b;
+    }
+    if (size == 0) { /* PyOpenCL: None */
+        clmem__set_err(errcode_ret, CL_SUCCESS);
+        return b;
+    }
+    err = alloc->ops.allocate(alloc->user, size, &mem);
+    if (clmem__is_oom(err)) { /* one more try after the release hook */
+        if (alloc->ops.try_release_blocks) alloc->ops.try_release_blocks(alloc->user);
+        mem = NULL;
+        err = alloc->ops.allocate(alloc->user, size, &mem);
+    }
+    if (err != CL_SUCCESS) {
+        clmem__set_err(errcode_ret, clmem__fail(err, fn, "allocating %zu bytes failed with %s (%d)", size,
+                                                clmem_error_string(err), (int)err));
+        return b;
+    }
+    if (mem == NULL) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn,
+                                                "the allocator succeeded for %zu bytes but returned no cl_mem", size));
+        return b;
+    }
+    b.mem = mem;
+    b.context = alloc->context;
+    b.size = size;
+    b.flags = alloc->flags;
+    b.root = mem;
+    clmem__set_err(errcode_ret, CL_SUCCESS);
+    return b;
+}
+
+CLMEM_API bool clmem_allocator_is_deferred(const clmem_allocator *alloc) { return alloc && alloc->ops.is_deferred; }
+
+CLMEM_API void clmem_allocator_retain(clmem_allocator *alloc) {
+    if (alloc) clmem__refs_add(&alloc->refs);
+}
+
+CLMEM_API cl_int clmem_allocator_release(clmem_allocator *alloc) {
+    if (!alloc || !clmem__refs_drop(&alloc->refs)) return CL_SUCCESS;
+    if (alloc->ops.destroy) alloc->ops.destroy(alloc->user);
+    if (alloc->queue) clReleaseCommandQueue(alloc->queue);
+    if (alloc->owns_context) clReleaseContext(alloc->context);
+    CLMEM_FREE(alloc);
+    return CL_SUCCESS;
+}
+
+/* ---- SVM allocators ---- */
+
+struct clmem_svm_allocator {
+    cl_context context;      /* retained */
+    cl_uint alignment;
+    cl_svm_mem_flags flags;
+    cl_command_queue queue;  /* retained, or NULL */
+    clmem__refs refs;
+};
+
+CLMEM_API clmem_svm_allocator *clmem_svm_allocator_create(cl_context context, cl_uint alignment, cl_svm_mem_flags flags,
+                                                          cl_command_queue queue, cl_int *errcode_ret) {
+    static const char fn[] = "clmem_svm_allocator_create";
+    clmem_svm_allocator *a;
+    if (CLMEM__CHECKS && context == NULL) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL"));
+        return NULL;
+    }
+#ifndef CL_VERSION_2_0
+    (void)alignment; (void)flags; (void)queue; (void)a;
+    clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_OPERATION, fn,
+                                            "SVM needs OpenCL 2.0 headers (CL_TARGET_OPENCL_VERSION >= 200)"));
+    return NULL;
+#else
+    {
+        /* the SVM allocation's own checks, so that what an allocator accepts, every
+           allocation from it accepts too */
+        cl_int err = clmem__svm_check_args(fn, context, alignment, flags, queue);
+        if (err == CL_SUCCESS && CLMEM__CHECKS) err = clmem__svm_check_devices(fn, context, 0, alignment, flags);
+        if (err != CL_SUCCESS) return CLMEM__CAST(clmem_svm_allocator *, clmem__null_with(errcode_ret, err));
+    }
+    a = CLMEM__CAST(clmem_svm_allocator *, clmem__alloc_for(sizeof *a, fn, "the allocator", errcode_ret));
+    if (!a) return NULL;
+    a->context = context;
+    a->alignment = alignment;
+    a->flags = flags ? flags : CL_MEM_READ_WRITE;
+    a->queue = queue;
+    clmem__refs_init(&a->refs);
+    clRetainContext(context);
+    if (queue) clRetainCommandQueue(queue);
+    clmem__set_err(errcode_ret, CL_SUCCESS);
+    return a;
+#endif
+}
+
+CLMEM_API clmem_svm_allocation clmem_svm_allocator_allocate(clmem_svm_allocator *alloc, size_t size,
+                                                            cl_int *errcode_ret) {
+    clmem_svm_allocation a;
+    memset(&a, 0, sizeof a);
+    if (CLMEM__CHECKS && alloc == NULL) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, "clmem_svm_allocator_allocate", "alloc is NULL"));
+        return a;
+    }
+    if (size == 0) {
+        clmem__set_err(errcode_ret, CL_SUCCESS);
+        return a;
+    }
+    return clmem_svm_allocation_create(alloc->context, size, alloc->alignment, alloc->flags, alloc->queue,
+                                       errcode_ret);
+}
+
+CLMEM_API void clmem_svm_allocator_retain(clmem_svm_allocator *alloc) {
+    if (alloc) clmem__refs_add(&alloc->refs);
+}
+
+CLMEM_API cl_int clmem_svm_allocator_release(clmem_svm_allocator *alloc) {
+    if (!alloc || !clmem__refs_drop(&alloc->refs)) return CL_SUCCESS;
+    if (alloc->queue) clReleaseCommandQueue(alloc->queue);
+    clReleaseContext(alloc->context);
+    CLMEM_FREE(alloc);
+    return CL_SUCCESS;
+}
+/* ---- end clmem/pool_alloc.c ---- */
+
+/* ---- begin clmem/pool_buffer.c ---- */
+/* >>pool_buffer (implementation): buffer pools (PyOpenCL's MemoryPool and PooledBuffer), the pool
+   core with the buffer backend: blocks from a clmem_allocator */
+
+struct clmem_memory_pool { clmem__pool core; };
 
 /* the buffer backend: blocks from a clmem_allocator */
 static cl_int clmem__pool_buffer_make(void *user, size_t size, void **ptr, void **mem) {
@@ -13964,9 +14170,6 @@ CLMEM_API clmem_memory_pool *clmem_memory_pool_create(clmem_allocator *allocator
 }
 
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__SIZEOF_POINTER__) && __SIZEOF_POINTER__ == 8
-CLMEM__STATIC_ASSERT(sizeof(clmem_pooled_svm) == 32 && offsetof(clmem_pooled_svm, svm.pool) == 16 &&
-                         offsetof(clmem_pooled_svm, svm.generation) == 24,
-                     "clmem_pooled_svm: ptr, size, pool, generation (clmem__pooled_svm_handle writes them so)");
 CLMEM__STATIC_ASSERT(sizeof(clmem_buffer) == 64 && offsetof(clmem_buffer, context) == 8 &&
                          offsetof(clmem_buffer, flags) == 24 && offsetof(clmem_buffer, root) == 32 &&
                          offsetof(clmem_buffer, origin) == 40 && offsetof(clmem_buffer, pool) == 48,
@@ -13999,18 +14202,6 @@ static inline clmem_buffer clmem__pool_handle(const clmem__pool *p, const clmem_
     b.generation = blk->owner.gen;
 #endif
     return b;
-}
-
-/* clmem__pool_get_checked(p, size, on_queue, queue, ..., errcode_ret, &blk): a kind's allocate
-   up to its handle: for a block on a queue (on_queue) the queue's checks, then
-   clmem__pool_get; the code is also set in *errcode_ret. Always inlined (the fast path). */
-CLMEM__INLINE cl_int clmem__pool_get_checked(clmem__pool *p, size_t size, bool on_queue, cl_command_queue queue,
-                                             const char *fn, const char *file, int line, cl_int *errcode_ret,
-                                             clmem__pool_block **blk) {
-    cl_int err = on_queue ? clmem__pool_check_queue(p, queue, fn) : CL_SUCCESS;
-    if (err == CL_SUCCESS) err = clmem__pool_get(p, size, queue, fn, file, line, blk);
-    clmem__set_err(errcode_ret, err);
-    return err;
 }
 
 /* queue: the queue the block is for (on_queue), or NULL for the host. Always inlined:
@@ -14050,81 +14241,20 @@ CLMEM_API clmem_memory_pool *clmem_pooled_buffer_pool(clmem_buffer buf) {
                        (void *)clmem__pool_of_live(buf.pool, buf.generation, &clmem__pool_buffer_backend));
 }
 
-#define CLMEM__POOL_GETTER(kind, name, what)                     \
-    CLMEM_API size_t clmem_##kind##_##name(clmem_##kind *pool) { \
-        if (!pool) return 0;                                     \
-        return clmem__pool_count(&pool->core, what);             \
-    }
-
-/* the rest of each pool's API: the same core under each kind's names (the pinned
-   pool's are made in pinned.c) */
-#define CLMEM__POOL_COMMON(kind)                                                                                   \
-    CLMEM__POOL_GETTER(kind, held_blocks, 0)                                                                       \
-    CLMEM__POOL_GETTER(kind, active_blocks, 1)                                                                     \
-    CLMEM__POOL_GETTER(kind, managed_bytes, 2)                                                                     \
-    CLMEM__POOL_GETTER(kind, active_bytes, 3)                                                                      \
-    CLMEM_API uint32_t clmem_##kind##_bin_number(clmem_##kind *pool, size_t size) {                                \
-        return clmem_bin_number(pool ? pool->core.L : CLMEM_POOL_DEFAULT_LEADING_BITS, size);                    \
-    }                                                                                                              \
-    CLMEM_API size_t clmem_##kind##_alloc_size(clmem_##kind *pool, uint32_t bin) {                                 \
-        return clmem_alloc_size(pool ? pool->core.L : CLMEM_POOL_DEFAULT_LEADING_BITS, bin);                     \
-    }                                                                                                              \
-    CLMEM_API cl_int clmem_##kind##_free_held(clmem_##kind *pool) {                                                \
-        if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_free_held");                         \
-        return clmem__pool_free_held(&pool->core);                                                                 \
-    }                                                                                                              \
-    CLMEM_API cl_int clmem_##kind##_stop_holding(clmem_##kind *pool) {                                             \
-        if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_stop_holding");                      \
-        clmem__pool_lock_all(&pool->core);                                                                         \
-        pool->core.stop_holding = true;                                                                            \
-        clmem__pool_unlock_all(&pool->core);                                                                       \
-        return clmem__pool_free_held(&pool->core);                                                                 \
-    }                                                                                                              \
-    CLMEM_API cl_int clmem_##kind##_get_stats(clmem_##kind *pool, clmem_pool_stats *stats) {                       \
-        if (CLMEM__CHECKS && (!pool || !stats))                                                                    \
-            return clmem__fail(CL_INVALID_VALUE, "clmem_" #kind "_get_stats", "%s is NULL", pool ? "stats" : "pool"); \
-        clmem__pool_stats(&pool->core, stats);                                                                     \
-        return CL_SUCCESS;                                                                                         \
-    }                                                                                                              \
-    CLMEM_API cl_int clmem_##kind##_reset_peaks(clmem_##kind *pool) {                                              \
-        if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_reset_peaks");                       \
-        clmem__pool_reset_peaks(&pool->core);                                                                      \
-        return CL_SUCCESS;                                                                                         \
-    }                                                                                                              \
-    CLMEM_API cl_int clmem_##kind##_bins(clmem_##kind *pool, clmem_pool_bin_info *out, size_t capacity,            \
-                                         size_t *count) {                                                          \
-        if (CLMEM__CHECKS && (!pool || !count))                                                                    \
-            return clmem__fail(CL_INVALID_VALUE, "clmem_" #kind "_bins", "%s is NULL", pool ? "count" : "pool");  \
-        return clmem__pool_bins(&pool->core, out, capacity, count);                                                \
-    }                                                                                                              \
-    CLMEM_API cl_int clmem_##kind##_set_limit(clmem_##kind *pool, size_t max_managed_bytes) {                      \
-        if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_set_limit");                         \
-        clmem__pool_lock(&pool->core.lock);                                                                        \
-        pool->core.limit = max_managed_bytes;                                                                      \
-        clmem__pool_unlock(&pool->core.lock);                                                                      \
-        return CL_SUCCESS;                                                                                         \
-    }                                                                                                              \
-    CLMEM_API cl_int clmem_##kind##_set_oom_callback(clmem_##kind *pool, clmem_pool_oom_fn fn, void *user) {       \
-        if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_set_oom_callback");                  \
-        clmem__pool_lock(&pool->core.lock);                                                                        \
-        pool->core.oom_fn = fn;                                                                                    \
-        pool->core.oom_user = user;                                                                                \
-        clmem__pool_unlock(&pool->core.lock);                                                                      \
-        return CL_SUCCESS;                                                                                         \
-    }                                                                                                              \
-    CLMEM_API cl_int clmem_##kind##_active_blocks_info(clmem_##kind *pool, clmem_pool_block_info *out,             \
-                                                       size_t capacity, size_t *count) {                           \
-        if (CLMEM__CHECKS && (!pool || !count))                                                                    \
-            return clmem__fail(CL_INVALID_VALUE, "clmem_" #kind "_active_blocks_info", "%s is NULL",              \
-                               pool ? "count" : "pool");                                                           \
-        return clmem__pool_active_info(&pool->core, out, capacity, count);                                         \
-    }                                                                                                              \
-    CLMEM_API cl_int clmem_##kind##_release(clmem_##kind *pool) {                                                  \
-        if (!pool) return CL_SUCCESS;                                                                              \
-        return clmem__pool_release(&pool->core, "clmem_" #kind "_release");                                       \
-    }
 CLMEM__POOL_COMMON(memory_pool)
-CLMEM__POOL_COMMON(svm_pool)
+/* ---- end clmem/pool_buffer.c ---- */
+
+/* ---- begin clmem/pool_svm.c ---- */
+/* >>pool_svm (implementation): SVM pools (PyOpenCL's SVMPool and PooledSVM), the pool core
+   with the SVM backend: blocks from a clmem_svm_allocator */
+
+struct clmem_svm_pool { clmem__pool core; };
+
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__SIZEOF_POINTER__) && __SIZEOF_POINTER__ == 8
+CLMEM__STATIC_ASSERT(sizeof(clmem_pooled_svm) == 32 && offsetof(clmem_pooled_svm, svm.pool) == 16 &&
+                         offsetof(clmem_pooled_svm, svm.generation) == 24,
+                     "clmem_pooled_svm: ptr, size, pool, generation (clmem__pooled_svm_handle writes them so)");
+#endif
 
 /* ---- SVM pools ---- */
 
@@ -14236,6 +14366,8 @@ CLMEM__INLINE clmem_pooled_svm clmem__svm_pool_allocate(clmem_svm_pool *pool, si
 
 CLMEM__POOL_ALLOCATE(svm_pool, clmem_pooled_svm, clmem__svm_pool_allocate)
 
+CLMEM__POOL_COMMON(svm_pool)
+
 static cl_int clmem__pooled_svm_release(clmem_pooled_svm *p, const char *fn) {
     if (!p || !p->svm.pool) return CL_SUCCESS;
     return clmem__pool_give_back(p, sizeof *p, p->svm.pool, p->svm.generation, p->svm.ptr, p->svm.size, NULL, false, fn);
@@ -14299,7 +14431,7 @@ CLMEM_API cl_int clmem_pooled_svm_enqueue_release(clmem_pooled_svm *p, cl_comman
     if (queue && (err = clmem__pooled_svm_bind(*p, queue, fn)) != CL_SUCCESS) return err;
     return clmem__pooled_svm_release(p, fn);
 }
-/* ---- end clmem/pool.c ---- */
+/* ---- end clmem/pool_svm.c ---- */
 
 /* ---- begin clmem/usm_pool.c ---- */
 /* >>usm_pool (implementation): the USM backend of the pool core */
@@ -14378,11 +14510,12 @@ static clmem_pooled_usm clmem__usm_pool_allocate(clmem_usm_pool *pool, size_t si
     r.usm.type = CLMEM__CAST(const clmem__usm_facts *, pool->core.user)->type;
     r.usm.context = pool->core.context;
     r.usm.pool = CLMEM__CAST(void *, blk);
-    r.usm.generation = blk->owner.gen;
+    r.usm.generation = clmem__pool_generation(blk);
     return r;
 }
 
 CLMEM__POOL_ALLOCATE(usm_pool, clmem_pooled_usm, clmem__usm_pool_allocate)
+
 CLMEM__POOL_COMMON(usm_pool)
 
 /* the release of a block, plain or on a queue (on_queue) */
@@ -14533,7 +14666,7 @@ static clmem_pinned_allocation clmem__pinned_handle(const clmem__pool_block *blk
     a.size = size;
     a.mem = CLMEM__CAST(cl_mem, blk->mem);
     a.pool = clmem__unconst(blk);
-    a.generation = blk->owner.gen;
+    a.generation = clmem__pool_generation(blk);
     return a;
 }
 
@@ -14574,7 +14707,7 @@ CLMEM_API clmem_pinned_allocation clmem_pinned_allocation_create(cl_command_queu
     blk->ptr = ptr;
     blk->mem = mem;
     blk->size = size;
-    clmem__gen_store(&blk->owner.gen, blk->owner.gen + 1); /* odd: handed out */
+    clmem__pool_record_hand_out(blk);
     clmem__set_err(errcode_ret, CL_SUCCESS);
     return clmem__pinned_handle(blk, size);
 }
@@ -14583,7 +14716,7 @@ CLMEM_API clmem_pinned_allocation clmem_pinned_allocation_create(cl_command_queu
 static cl_int clmem__pinned_plain_release(clmem__pool_block *blk, uint64_t gen, cl_command_queue after,
                                           const void *ptr, const char *fn) {
     cl_int err;
-    if (!(gen & 1) || !clmem__gen_cas(&blk->owner.gen, gen, gen + 1))
+    if (!clmem__pool_record_give_back(blk, gen))
         return clmem__fail(CLMEM_ERROR_DOUBLE_RELEASE, fn,
                            "pinned allocation %p was already released, through this handle or a copy", ptr);
     err = clmem__pinned_unmake_after(blk->queue, CLMEM__CAST(cl_mem, blk->mem), blk->ptr, after);
@@ -14639,6 +14772,8 @@ CLMEM_API cl_int clmem_pinned_allocation_enqueue_release(clmem_pinned_allocation
 }
 
 /* ---- pinned pools: the pool core with the pinned backend ---- */
+
+struct clmem_pinned_pool { clmem__pool core; };
 
 static cl_int clmem__pool_pinned_make(void *user, size_t size, void **ptr, void **mem) {
     const clmem__pinned_facts *f = CLMEM__CAST(const clmem__pinned_facts *, user);
@@ -14715,6 +14850,7 @@ CLMEM__INLINE clmem_pinned_allocation clmem__pinned_pool_allocate(clmem_pinned_p
 }
 
 CLMEM__POOL_ALLOCATE(pinned_pool, clmem_pinned_allocation, clmem__pinned_pool_allocate)
+
 CLMEM__POOL_COMMON(pinned_pool)
 /* ---- end clmem/pinned.c ---- */
 
