@@ -695,6 +695,7 @@ CLMEM_API void clmem_log_stderr(clmem_log_level level, cl_int code, const char *
 #ifdef __cplusplus
 }
 #endif
+
 /* ---- end clmem/base.h ---- */
 
 /* ---- begin clmem/memobj.h ---- */
@@ -915,6 +916,7 @@ static inline cl_mem clmem__mem_identity(cl_mem m) { return m; }
 #define CLMEM__RELEASE_ASSOC(T, fn) , T *: fn /* a leading comma: the list needs no default */
 #define clmem_release(handle_ptr) _Generic((handle_ptr)CLMEM__HANDLES(CLMEM__RELEASE_ASSOC))(handle_ptr)
 #endif
+
 /* ---- end clmem/memobj.h ---- */
 
 /* ---- begin clmem/buffer.h ---- */
@@ -1050,6 +1052,7 @@ CLMEM_API cl_int clmem_enqueue_fill_buffer_opts(cl_command_queue queue, clmem_bu
 #ifdef __cplusplus
 }
 #endif
+
 /* ---- end clmem/buffer.h ---- */
 
 /* ---- begin clmem/image.h ---- */
@@ -1427,6 +1430,7 @@ CLMEM_API cl_int clmem_enqueue_fill_image_opts(cl_command_queue queue, clmem_ima
 #ifdef __cplusplus
 }
 #endif
+
 /* ---- end clmem/image.h ---- */
 
 /* ---- begin clmem/sampler.h ---- */
@@ -2076,6 +2080,7 @@ CLMEM_API cl_int clmem_svm_allocation_lookup(const void *ptr, clmem_svm_allocati
 #ifdef __cplusplus
 }
 #endif
+
 /* ---- end clmem/svm.h ---- */
 
 /* ---- begin clmem/usm.h ---- */
@@ -2318,6 +2323,7 @@ CLMEM_API cl_int clmem_enqueue_usm_advise_opts(cl_command_queue queue, clmem_usm
 #ifdef __cplusplus
 }
 #endif
+
 /* ---- end clmem/usm.h ---- */
 
 /* ---- begin clmem/map.h ---- */
@@ -3052,6 +3058,7 @@ CLMEM_API cl_int clmem_enqueue_copy_buffer_p2p_amd_opts(cl_platform_id platform,
 #ifdef __cplusplus
 }
 #endif
+
 /* ---- end clmem/transfer.h ---- */
 
 /* ---- begin clmem/pool.h ---- */
@@ -3948,6 +3955,7 @@ CLMEM__POOL_DECLS(pinned_pool)
 #ifdef __cplusplus
 }
 #endif
+
 /* ---- end clmem/pinned.h ---- */
 
 /* ---- begin clmem/stager.h ---- */
@@ -5966,57 +5974,9 @@ inline void *clmem_memory_map_at(const clmem_memory_map *map, std::initializer_l
 #if defined(CLMEM_IMPLEMENTATION) && !defined(CLMEM__IMPLEMENTATION_DONE)
 #define CLMEM__IMPLEMENTATION_DONE
 
-/* ---- begin clmem/base.c ---- */
-/* >>base (implementation) */
-
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-/* Allocation overrides: define all three of CLMEM_MALLOC, CLMEM_REALLOC, CLMEM_FREE,
-   or none. CLMEM_ASSERT guards clmem's own invariants only (never user input). */
-#if defined(CLMEM_MALLOC) && defined(CLMEM_REALLOC) && defined(CLMEM_FREE)
-/* all given */
-#elif !defined(CLMEM_MALLOC) && !defined(CLMEM_REALLOC) && !defined(CLMEM_FREE)
-#define CLMEM_MALLOC(sz) malloc(sz)
-#define CLMEM_REALLOC(p, sz) realloc(p, sz)
-#define CLMEM_FREE(p) free(p)
-#else
-#error "clmem: define all or none of CLMEM_MALLOC, CLMEM_REALLOC and CLMEM_FREE"
-#endif
-#ifndef CLMEM_ASSERT
-#include <assert.h>
-#define CLMEM_ASSERT(c) assert(c)
-#endif
-
-#if defined(__cplusplus)
-#define CLMEM__THREAD_LOCAL thread_local
-#elif defined(_MSC_VER)
-#define CLMEM__THREAD_LOCAL __declspec(thread)
-#else
-#define CLMEM__THREAD_LOCAL _Thread_local
-#endif
-
-#if defined(__GNUC__) || defined(__clang__)
-#define CLMEM__PRINTF(f, a) __attribute__((format(printf, f, a)))
-#else
-#define CLMEM__PRINTF(f, a)
-#endif
-
-#ifdef __cplusplus
-#define CLMEM__CAST(T, x) static_cast<T>(x)
-#else
-#define CLMEM__CAST(T, x) ((T)(x))
-#endif
-
-/* clmem__unconst(p): drop const from a pointer OpenCL takes as void * but only reads
-   (a COPY_HOST_PTR source, a write's source). Clean in C and C++. */
-static inline void *clmem__unconst(const void *p) {
-    union { const void *c; void *m; } u;
-    u.c = p;
-    return u.m;
-}
+/* ---- begin clmem/base.h (private) ---- */
+/* ---- private: what other modules of clmem use of base; not API. tools/amalgamate
+   puts this section at the head of the implementation. ---- */
 
 /* ---- mutexes (pools, caches, registries) ---- */
 #if defined(_WIN32)
@@ -6056,21 +6016,6 @@ static inline void clmem__lock(clmem__mutex *m) { pthread_mutex_lock(m); }
 static inline void clmem__unlock(clmem__mutex *m) { pthread_mutex_unlock(m); }
 #endif
 
-/* clmem__locked_size(m, v) / clmem__locked_set_size(m, v, value): read or write a
-   size_t setting that m guards (a stager's or a device link's threshold). */
-static size_t clmem__locked_size(clmem__mutex *m, const size_t *v) {
-    size_t r;
-    clmem__lock(m);
-    r = *v;
-    clmem__unlock(m);
-    return r;
-}
-static void clmem__locked_set_size(clmem__mutex *m, size_t *v, size_t value) {
-    clmem__lock(m);
-    *v = value;
-    clmem__unlock(m);
-}
-
 /* ---- registries of live handles (SVM allocations and maps, pinned memory) ----
    A handle carries an id, generation << 32 | (slot + 1); the slot keeps the object, a
    tag (what kind of object) and the generation, bumped when the id dies, so a copy of
@@ -6091,6 +6036,117 @@ typedef struct clmem__registry {
     uint32_t n, cap, free_head;
 } clmem__registry;
 #define CLMEM__REGISTRY_INIT {CLMEM__MUTEX_INIT, NULL, 0, 0, 0}
+
+/* a per-thread variable */
+#if defined(__cplusplus)
+#define CLMEM__THREAD_LOCAL thread_local
+#elif defined(_MSC_VER)
+#define CLMEM__THREAD_LOCAL __declspec(thread)
+#else
+#define CLMEM__THREAD_LOCAL _Thread_local
+#endif
+
+/* the calling thread's last error message (clmem_last_error_message) */
+static CLMEM__THREAD_LOCAL char clmem__message[768];
+
+/* functions (each described where it is defined) */
+static inline void *clmem__unconst(const void *p);
+static inline void clmem__mutex_init(clmem__mutex *m);
+static inline void clmem__mutex_destroy(clmem__mutex *m);
+static inline void clmem__lock(clmem__mutex *m);
+static inline void clmem__unlock(clmem__mutex *m);
+static size_t clmem__locked_size(clmem__mutex *m, const size_t *v);
+static void clmem__locked_set_size(clmem__mutex *m, size_t *v, size_t value);
+static uint64_t clmem__reg_add(clmem__registry *r, void *obj, int tag);
+static void *clmem__reg_find(clmem__registry *r, uint64_t id, int tag, bool detach);
+static void clmem__reg_restore(clmem__registry *r, uint64_t id, void *obj);
+static void clmem__reg_remove(clmem__registry *r, uint64_t id);
+static inline cl_int clmem__cl_fail(cl_int code, const char *fn, const char *call);
+static inline void clmem__set_err(cl_int *errcode_ret, cl_int code);
+static inline void *clmem__null_with(cl_int *errcode_ret, cl_int err);
+static inline cl_int clmem__queue_follow(const char *fn, cl_command_queue *held, cl_command_queue queue,
+                                         const char *old_call, const char *new_call);
+static inline cl_int clmem__queue_unbind(const char *fn, cl_command_queue *held);
+static inline void *clmem__alloc_for(size_t size, const char *fn, const char *what, cl_int *errcode_ret);
+static inline bool clmem__add_ok(size_t a, size_t b, size_t *out);
+static inline bool clmem__mul_ok(size_t a, size_t b, size_t *out);
+static inline bool clmem__range_ok(size_t offset, size_t count, size_t size);
+static inline cl_int clmem__check_wait_list(const char *fn, const cl_event *wait_for, cl_uint num_wait_for);
+static inline cl_int clmem__check_made(const char *fn, unsigned given);
+static inline cl_int clmem__check_queue(const char *fn, cl_command_queue queue);
+static cl_device_id *clmem__devices_of(const char *fn, cl_context ctx, cl_uint *n, cl_int *err);
+static cl_int clmem__info_fail(const char *fn, cl_int err, const char *call, const char *what);
+static cl_int clmem__refail_as(const char *fn, cl_int err);
+static cl_int clmem__queue_context_of(const char *fn, cl_command_queue queue, cl_context *ctx);
+static cl_int clmem__queue_device_of(const char *fn, cl_command_queue queue, cl_device_id *dev);
+static cl_int clmem__same_context(const char *fn, cl_command_queue queue, cl_context ctx, const char *what);
+static inline int clmem__parse_opencl_version(const char *s);
+static inline cl_int clmem__device_version(const char *fn, cl_device_id dev, int *version);
+static void clmem__device_name(cl_device_id dev, char *buf, size_t size);
+static cl_int clmem__device_max_alloc(const char *fn, cl_device_id dev, cl_ulong *max);
+static cl_int clmem__check_max_alloc(const char *fn, cl_device_id dev, const char *what, size_t size, cl_ulong max);
+static inline const char *clmem__mem_flags_text(cl_mem_flags flags, char *buf, size_t size);
+/* ---- end private ---- */
+/* ---- end clmem/base.h (private) ---- */
+
+/* ---- begin clmem/base.c ---- */
+/* >>base (implementation) */
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Allocation overrides: define all three of CLMEM_MALLOC, CLMEM_REALLOC, CLMEM_FREE,
+   or none. CLMEM_ASSERT guards clmem's own invariants only (never user input). */
+#if defined(CLMEM_MALLOC) && defined(CLMEM_REALLOC) && defined(CLMEM_FREE)
+/* all given */
+#elif !defined(CLMEM_MALLOC) && !defined(CLMEM_REALLOC) && !defined(CLMEM_FREE)
+#define CLMEM_MALLOC(sz) malloc(sz)
+#define CLMEM_REALLOC(p, sz) realloc(p, sz)
+#define CLMEM_FREE(p) free(p)
+#else
+#error "clmem: define all or none of CLMEM_MALLOC, CLMEM_REALLOC and CLMEM_FREE"
+#endif
+#ifndef CLMEM_ASSERT
+#include <assert.h>
+#define CLMEM_ASSERT(c) assert(c)
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define CLMEM__PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define CLMEM__PRINTF(f, a)
+#endif
+
+#ifdef __cplusplus
+#define CLMEM__CAST(T, x) static_cast<T>(x)
+#else
+#define CLMEM__CAST(T, x) ((T)(x))
+#endif
+
+/* clmem__unconst(p): drop const from a pointer OpenCL takes as void * but only reads
+   (a COPY_HOST_PTR source, a write's source). Clean in C and C++. */
+static inline void *clmem__unconst(const void *p) {
+    union { const void *c; void *m; } u;
+    u.c = p;
+    return u.m;
+}
+
+/* clmem__locked_size(m, v) / clmem__locked_set_size(m, v, value): read or write a
+   size_t setting that m guards (a stager's or a device link's threshold). */
+static size_t clmem__locked_size(clmem__mutex *m, const size_t *v) {
+    size_t r;
+    clmem__lock(m);
+    r = *v;
+    clmem__unlock(m);
+    return r;
+}
+static void clmem__locked_set_size(clmem__mutex *m, size_t *v, size_t value) {
+    clmem__lock(m);
+    *v = value;
+    clmem__unlock(m);
+}
 
 /* clmem__reg_add(r, obj, tag): a new live id for obj; 0 when out of host memory. */
 static uint64_t clmem__reg_add(clmem__registry *r, void *obj, int tag) {
@@ -6235,7 +6291,6 @@ CLMEM_API const char *clmem_error_string(cl_int code) {
 }
 
 /* ---- last error message and log ---- */
-static CLMEM__THREAD_LOCAL char clmem__message[768];
 static clmem__mutex clmem__log_mutex = CLMEM__MUTEX_INIT;
 static clmem_log_fn clmem__log_fn;
 static void *clmem__log_user;
@@ -6569,6 +6624,48 @@ static inline const char *clmem__mem_flags_text(cl_mem_flags flags, char *buf, s
 }
 /* ---- end clmem/base.c ---- */
 
+/* ---- begin clmem/memobj.h (private) ---- */
+/* ---- private: what other modules of clmem use of memobj; not API. tools/amalgamate
+   puts this section at the head of the implementation. ---- */
+
+/* a live map clmem made (the live-map table, memobj.c) */
+typedef struct clmem__map_record {
+    unsigned long long serial;
+    cl_mem mem;          /* the mapped object */
+    cl_mem root;         /* buffers: the root buffer; images: mem */
+    void *ptr;           /* NULL while the driver call is in progress */
+    cl_command_queue queue; /* retained by the record while the map is live */
+    cl_event event;      /* the map's event (owned by the record), or NULL */
+    int busy;            /* an unmap of this map is being enqueued */
+    cl_map_flags flags;
+    size_t lo[3], hi[3]; /* buffers: [lo[0], hi[0]) bytes of root; images: the pixel box */
+    const char *file;
+    int line;
+} clmem__map_record;
+
+/* the live-map table: its lock and records (memobj.c) */
+static clmem__mutex clmem__map_lock = CLMEM__MUTEX_INIT;
+static clmem__map_record *clmem__maps;
+
+/* functions (each described where it is defined) */
+static const clmem_enqueue_options *clmem__enqueue_opts_or_none(const clmem_enqueue_options *opts);
+static cl_int clmem__nothing_to_do(const char *fn, cl_command_queue queue, const cl_event *wait_for, cl_uint num_wait_for,
+                                   cl_event *event);
+static cl_int clmem__wait_list_ok(const char *fn, const cl_event *wait_for, cl_uint n);
+static cl_int clmem__wait_events(const cl_event *w, cl_uint n);
+static cl_int clmem__host_access_check(const char *fn, const char *what, cl_mem_flags flags, int write, const char *how);
+static cl_int clmem__host_wait_check(const char *fn, cl_bool blocking, const cl_event *wait_for, cl_uint n);
+static cl_int clmem__map_reserve(const char *fn, clmem__map_record *rec);
+static size_t clmem__map_find(unsigned long long serial);
+static void clmem__map_cancel(unsigned long long serial);
+static void clmem__map_publish(unsigned long long serial, void *ptr, cl_command_queue queue, cl_event event);
+static void clmem__map_drop(unsigned long long serial);
+static void clmem__map_unclaim(unsigned long long serial);
+static void clmem__map_note_use(cl_mem mem, const char *fn);
+static CLMEM__NOINLINE cl_int clmem__release_mem(const char *fn, cl_mem mem);
+/* ---- end private ---- */
+/* ---- end clmem/memobj.h (private) ---- */
+
 /* ---- begin clmem/memobj.c ---- */
 /* >>memobj (implementation) */
 
@@ -6822,22 +6919,7 @@ CLMEM_API cl_int clmem_enqueue_migrate_mem_objects_opts(cl_command_queue queue, 
    region may share a pointer). A record is entered, with ptr NULL, before the driver
    is called, so that overlapping maps made at the same time from two threads cannot
    both pass the overlap check; the lock is never held across a driver call. */
-typedef struct clmem__map_record {
-    unsigned long long serial;
-    cl_mem mem;          /* the mapped object */
-    cl_mem root;         /* buffers: the root buffer; images: mem */
-    void *ptr;           /* NULL while the driver call is in progress */
-    cl_command_queue queue; /* retained by the record while the map is live */
-    cl_event event;      /* the map's event (owned by the record), or NULL */
-    int busy;            /* an unmap of this map is being enqueued */
-    cl_map_flags flags;
-    size_t lo[3], hi[3]; /* buffers: [lo[0], hi[0]) bytes of root; images: the pixel box */
-    const char *file;
-    int line;
-} clmem__map_record;
 
-static clmem__mutex clmem__map_lock = CLMEM__MUTEX_INIT;
-static clmem__map_record *clmem__maps;
 static size_t clmem__map_count, clmem__map_capacity;
 /* clmem__map_live mirrors clmem__map_count for the lock-free fast path of
    clmem__map_note_use: every copy asks, and with no live maps it must cost nothing. */
@@ -7045,6 +7127,20 @@ static CLMEM__NOINLINE cl_int clmem__release_mem(const char *fn, cl_mem mem) {
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clReleaseMemObject");
 }
 /* ---- end clmem/memobj.c ---- */
+
+/* ---- begin clmem/buffer.h (private) ---- */
+/* ---- private: what other modules of clmem use of buffer; not API. tools/amalgamate
+   puts this section at the head of the implementation. ---- */
+
+/* functions (each described where it is defined) */
+static cl_int clmem__check_mem_flags(const char *fn, cl_mem_flags flags, cl_mem_flags known);
+static cl_int clmem__check_host_ptr(const char *fn, cl_mem_flags flags, const void *host);
+static cl_int clmem__check_pooled_ptr(const char *fn, const char *what, const char *kind, const void *record,
+                                      uint64_t generation, const void *ptr);
+static clmem_buffer clmem__buffer_empty(void);
+static cl_int clmem__buffer_invalid(const char *fn, const char *what, clmem_buffer b);
+/* ---- end private ---- */
+/* ---- end clmem/buffer.h (private) ---- */
 
 /* ---- begin clmem/buffer.c ---- */
 /* >>buffer (implementation) */
@@ -7377,6 +7473,18 @@ CLMEM_API cl_int clmem_enqueue_fill_buffer_opts(cl_command_queue queue, clmem_bu
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueFillBuffer");
 }
 /* ---- end clmem/buffer.c ---- */
+
+/* ---- begin clmem/image.h (private) ---- */
+/* ---- private: what other modules of clmem use of image; not API. tools/amalgamate
+   puts this section at the head of the implementation. ---- */
+
+/* functions (each described where it is defined) */
+static bool clmem__is_image_type(cl_mem_object_type t);
+static const char *clmem__image_type_name(cl_mem_object_type t);
+static cl_int clmem__image_region(const char *fn, const char *what, const clmem_image *img, const size_t origin[3],
+                                  const size_t region_in[3], size_t region[3]);
+/* ---- end private ---- */
+/* ---- end clmem/image.h (private) ---- */
 
 /* ---- begin clmem/image.c ---- */
 /* >>image (implementation) */
@@ -8717,6 +8825,33 @@ CLMEM_API cl_int clmem_pipe_release(clmem_pipe *p) {
 
 /* ---- end clmem/pipe.c ---- */
 
+/* ---- begin clmem/svm.h (private) ---- */
+/* ---- private: what other modules of clmem use of svm; not API. tools/amalgamate
+   puts this section at the head of the implementation. ---- */
+
+/* functions (each described where it is defined) */
+static cl_int clmem__svm_check_live(const char *fn, const char *what, clmem_svm svm, cl_context *ctx);
+#ifndef CL_VERSION_2_0
+static cl_int clmem__svm_unsupported(const char *fn);
+#endif
+static inline cl_int clmem__svm_free_after(cl_command_queue queue, cl_context context, void *ptr);
+static cl_int clmem__queue_out_of_order(const char *fn, cl_command_queue queue, bool *ooo);
+static cl_int clmem__check_in_order(const char *fn, cl_command_queue queue, const char *why);
+static cl_int clmem__svm_check_args(const char *fn, cl_context ctx, cl_uint alignment, cl_svm_mem_flags flags,
+                                    cl_command_queue queue);
+#ifdef CL_VERSION_2_0
+static cl_int clmem__svm_check_devices(const char *fn, cl_context ctx, size_t size, cl_uint alignment,
+                                       cl_svm_mem_flags flags);
+#endif
+static cl_int clmem__svm_check_enqueue(const char *fn, cl_command_queue queue, const cl_event *wl, cl_uint nw,
+                                       clmem_svm svm, const char *what);
+static cl_int clmem__ptr_fill_extent(const char *fn, void *ptr, size_t size, size_t offset, const void *pattern,
+                                     size_t pattern_size, size_t n, bool n_given, size_t *count);
+static cl_int clmem__svm_fill(const char *fn, cl_command_queue queue, clmem_svm dst, size_t offset, const void *pattern,
+                              size_t pattern_size, size_t n, bool n_given, const cl_event *wl, cl_uint nw, cl_event *event);
+/* ---- end private ---- */
+/* ---- end clmem/svm.h (private) ---- */
+
 /* ---- begin clmem/svm.c ---- */
 /* >>svm (implementation) */
 
@@ -9734,10 +9869,11 @@ CLMEM_API cl_int clmem_svm_array_release(clmem_svm_array *arr) {
 }
 /* ---- end clmem/svm.c ---- */
 
-/* ---- begin clmem/usm.c ---- */
-/* >>usm (implementation) */
+/* ---- begin clmem/usm.h (private) ---- */
+/* ---- private: what other modules of clmem use of usm; not API. tools/amalgamate
+   puts this section at the head of the implementation. ---- */
 
-/* ---- the extension's entry points, per platform ---- */
+/* the extension's entry points of one platform (usm.c) */
 typedef void *(CL_API_CALL *clmem__usm_host_alloc_fn)(cl_context, const cl_mem_properties_intel *, size_t, cl_uint,
                                                       cl_int *);
 typedef void *(CL_API_CALL *clmem__usm_dev_alloc_fn)(cl_context, cl_device_id, const cl_mem_properties_intel *, size_t,
@@ -9766,6 +9902,26 @@ typedef struct clmem__usm_fns {
     clmem__usm_advise_fn advise;   /* may be NULL (checked where used) */
     const char *missing;           /* the first required entry point the platform lacks, or NULL */
 } clmem__usm_fns;
+
+/* functions (each described where it is defined) */
+static cl_int clmem__usm_fns_of_queue(const char *fn, cl_command_queue queue, const clmem__usm_fns **fns);
+static cl_int clmem__usm_fns_of_context(const char *fn, cl_context ctx, const clmem__usm_fns **fns);
+static cl_int clmem__usm_check_live(const char *fn, const char *what, clmem_usm usm);
+static cl_int clmem__usm_check_enqueue(const char *fn, cl_command_queue queue, const cl_event *wl, cl_uint nw,
+                                       clmem_usm usm, const char *what);
+static cl_int clmem__usm_check_alloc(const char *fn, cl_context ctx, cl_device_id device,
+                                     cl_unified_shared_memory_type_intel type, cl_uint alignment,
+                                     const clmem__usm_fns **fns);
+static void *clmem__usm_make(const clmem__usm_fns *fns, cl_context ctx, cl_device_id device,
+                             cl_unified_shared_memory_type_intel type, const cl_mem_properties_intel *props, size_t size,
+                             cl_uint alignment, cl_int *err);
+/* ---- end private ---- */
+/* ---- end clmem/usm.h (private) ---- */
+
+/* ---- begin clmem/usm.c ---- */
+/* >>usm (implementation) */
+
+/* ---- the extension's entry points, per platform ---- */
 
 /* Platforms live as long as the process, so each one's entry points are looked up
    once, under the lock, and kept; a found entry never changes again. */
@@ -11157,6 +11313,41 @@ CLMEM_API cl_int clmem__set_arg_unsupported(cl_kernel kernel, cl_uint index, ...
 
 /* ---- end clmem/kernel_arg.c ---- */
 
+/* ---- begin clmem/transfer.h (private) ---- */
+/* ---- private: what other modules of clmem use of transfer (and its parts); not API. tools/amalgamate
+   puts this section at the head of the implementation. ---- */
+
+/* A rectangle in linear memory: origin, pitches (resolved), and the byte range it spans. */
+typedef struct clmem__rect {
+    size_t origin[3];
+    size_t row, slice;   /* resolved pitches */
+    size_t start, end;   /* first byte and one past the last byte touched */
+} clmem__rect;
+
+/* a host transfer's plan (the rules: transfer.c, THE HOST-TRANSFER RULES) */
+typedef struct clmem__host_plan {
+    const char *fn;        /* the public name every message carries */
+    const char *what;      /* the buffer's argument name: "dst" (write) or "src" (read) */
+    bool write;            /* host -> device */
+    cl_bool blocking;
+    bool rect;             /* rectangular: region, br, hr */
+    size_t offset, count;  /* linear: the range in the buffer; count 0: nothing to copy */
+    size_t region[3];
+    clmem__rect br, hr;    /* rectangular: the buffer's and the host's rectangles */
+} clmem__host_plan;
+
+/* functions (each described where it is defined) */
+static const clmem_copy_options *clmem__copy_opts_or_none(const clmem_copy_options *opts);
+static bool clmem__device_wait(const clmem_copy_options *o);
+static cl_int clmem__host_plan_make(const char *fn, cl_command_queue queue, cl_context queue_ctx, clmem_buffer buf,
+                                    const void *host, bool write, const clmem_copy_options *o, clmem__host_plan *p);
+static cl_int clmem__host_plan_run(cl_command_queue queue, clmem_buffer buf, void *host, const clmem__host_plan *p,
+                                   const cl_event *wait_for, cl_uint n, cl_event *event);
+static cl_int clmem__buffer_pair_count(const char *fn, clmem_buffer dst, clmem_buffer src, const clmem_copy_options *o,
+                                       size_t *out);
+/* ---- end private ---- */
+/* ---- end clmem/transfer.h (private) ---- */
+
 /* ---- begin clmem/transfer.c ---- */
 /* >>transfer (implementation): buffer and host pairs. Image pairs are in
    transfer_image.c, SVM pairs in transfer_svm.c, raw cl_mem dispatch and fills in
@@ -11201,13 +11392,6 @@ static bool clmem__region(const char *fn, bool given, const size_t in[3], size_t
         *err = clmem__fail(CL_INVALID_VALUE, fn, "region {%zu, %zu, %zu} has a zero component", in[0], in[1], in[2]);
     return true;
 }
-
-/* A rectangle in linear memory: origin, pitches (resolved), and the byte range it spans. */
-typedef struct clmem__rect {
-    size_t origin[3];
-    size_t row, slice;   /* resolved pitches */
-    size_t start, end;   /* first byte and one past the last byte touched */
-} clmem__rect;
 
 /* clmem__rect_make(fn, what, origin, pitches, region, size, &r): resolve pitches (0:
    packed), check them, and check that the rectangle lies within `size` bytes
@@ -11363,16 +11547,6 @@ static cl_int clmem__after_device_copy(const clmem_copy_options *o, cl_event *ow
    - rectangular (.region): origins and pitches within the buffer and .host_size;
    - blocking: unless .is_blocking was written and is false;
    - live maps: a buffer mapped for writing draws a warning (clmem__map_note_use). */
-typedef struct clmem__host_plan {
-    const char *fn;        /* the public name every message carries */
-    const char *what;      /* the buffer's argument name: "dst" (write) or "src" (read) */
-    bool write;            /* host -> device */
-    cl_bool blocking;
-    bool rect;             /* rectangular: region, br, hr */
-    size_t offset, count;  /* linear: the range in the buffer; count 0: nothing to copy */
-    size_t region[3];
-    clmem__rect br, hr;    /* rectangular: the buffer's and the host's rectangles */
-} clmem__host_plan;
 
 /* clmem__host_plan_side(fn, queue, queue_ctx, what, ctx, flags, host, write, o,
    &blocking): the rules of every host transfer that do not depend on the kind of
@@ -14537,6 +14711,20 @@ CLMEM_API cl_int clmem_pooled_usm_enqueue_release(clmem_pooled_usm *p, cl_comman
     return clmem__pooled_usm_put(p, true, queue, "clmem_pooled_usm_enqueue_release");
 }
 /* ---- end clmem/usm_pool.c ---- */
+
+/* ---- begin clmem/pinned.h (private) ---- */
+/* ---- private: what other modules of clmem use of pinned; not API. tools/amalgamate
+   puts this section at the head of the implementation. ---- */
+
+/* functions (each described where it is defined) */
+static cl_int clmem__pinned_queue_facts(const char *fn, cl_command_queue queue, cl_context *ctx, cl_device_id *dev,
+                                        cl_ulong *max_alloc);
+static cl_int clmem__staging_pays(const char *fn, cl_device_id dev, bool *pays);
+static cl_int clmem__pinned_make(cl_command_queue queue, cl_context ctx, cl_mem_flags flags, size_t size, cl_mem *mem,
+                                 void **ptr, const char **call);
+static cl_int clmem__pinned_unmake(cl_command_queue queue, cl_mem mem, void *ptr);
+/* ---- end private ---- */
+/* ---- end clmem/pinned.h (private) ---- */
 
 /* ---- begin clmem/pinned.c ---- */
 /* >>pinned (implementation) */

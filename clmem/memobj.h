@@ -216,3 +216,43 @@ static inline cl_mem clmem__mem_identity(cl_mem m) { return m; }
 #define CLMEM__RELEASE_ASSOC(T, fn) , T *: fn /* a leading comma: the list needs no default */
 #define clmem_release(handle_ptr) _Generic((handle_ptr)CLMEM__HANDLES(CLMEM__RELEASE_ASSOC))(handle_ptr)
 #endif
+
+/* ---- private: what other modules of clmem use of memobj; not API. tools/amalgamate
+   puts this section at the head of the implementation. ---- */
+
+/* a live map clmem made (the live-map table, memobj.c) */
+typedef struct clmem__map_record {
+    unsigned long long serial;
+    cl_mem mem;          /* the mapped object */
+    cl_mem root;         /* buffers: the root buffer; images: mem */
+    void *ptr;           /* NULL while the driver call is in progress */
+    cl_command_queue queue; /* retained by the record while the map is live */
+    cl_event event;      /* the map's event (owned by the record), or NULL */
+    int busy;            /* an unmap of this map is being enqueued */
+    cl_map_flags flags;
+    size_t lo[3], hi[3]; /* buffers: [lo[0], hi[0]) bytes of root; images: the pixel box */
+    const char *file;
+    int line;
+} clmem__map_record;
+
+/* the live-map table: its lock and records (memobj.c) */
+static clmem__mutex clmem__map_lock = CLMEM__MUTEX_INIT;
+static clmem__map_record *clmem__maps;
+
+/* functions (each described where it is defined) */
+static const clmem_enqueue_options *clmem__enqueue_opts_or_none(const clmem_enqueue_options *opts);
+static cl_int clmem__nothing_to_do(const char *fn, cl_command_queue queue, const cl_event *wait_for, cl_uint num_wait_for,
+                                   cl_event *event);
+static cl_int clmem__wait_list_ok(const char *fn, const cl_event *wait_for, cl_uint n);
+static cl_int clmem__wait_events(const cl_event *w, cl_uint n);
+static cl_int clmem__host_access_check(const char *fn, const char *what, cl_mem_flags flags, int write, const char *how);
+static cl_int clmem__host_wait_check(const char *fn, cl_bool blocking, const cl_event *wait_for, cl_uint n);
+static cl_int clmem__map_reserve(const char *fn, clmem__map_record *rec);
+static size_t clmem__map_find(unsigned long long serial);
+static void clmem__map_cancel(unsigned long long serial);
+static void clmem__map_publish(unsigned long long serial, void *ptr, cl_command_queue queue, cl_event event);
+static void clmem__map_drop(unsigned long long serial);
+static void clmem__map_unclaim(unsigned long long serial);
+static void clmem__map_note_use(cl_mem mem, const char *fn);
+static CLMEM__NOINLINE cl_int clmem__release_mem(const char *fn, cl_mem mem);
+/* ---- end private ---- */

@@ -345,3 +345,36 @@ CLMEM_API cl_int clmem_enqueue_copy_buffer_p2p_amd_opts(cl_platform_id platform,
 #ifdef __cplusplus
 }
 #endif
+
+/* ---- private: what other modules of clmem use of transfer (and its parts); not API. tools/amalgamate
+   puts this section at the head of the implementation. ---- */
+
+/* A rectangle in linear memory: origin, pitches (resolved), and the byte range it spans. */
+typedef struct clmem__rect {
+    size_t origin[3];
+    size_t row, slice;   /* resolved pitches */
+    size_t start, end;   /* first byte and one past the last byte touched */
+} clmem__rect;
+
+/* a host transfer's plan (the rules: transfer.c, THE HOST-TRANSFER RULES) */
+typedef struct clmem__host_plan {
+    const char *fn;        /* the public name every message carries */
+    const char *what;      /* the buffer's argument name: "dst" (write) or "src" (read) */
+    bool write;            /* host -> device */
+    cl_bool blocking;
+    bool rect;             /* rectangular: region, br, hr */
+    size_t offset, count;  /* linear: the range in the buffer; count 0: nothing to copy */
+    size_t region[3];
+    clmem__rect br, hr;    /* rectangular: the buffer's and the host's rectangles */
+} clmem__host_plan;
+
+/* functions (each described where it is defined) */
+static const clmem_copy_options *clmem__copy_opts_or_none(const clmem_copy_options *opts);
+static bool clmem__device_wait(const clmem_copy_options *o);
+static cl_int clmem__host_plan_make(const char *fn, cl_command_queue queue, cl_context queue_ctx, clmem_buffer buf,
+                                    const void *host, bool write, const clmem_copy_options *o, clmem__host_plan *p);
+static cl_int clmem__host_plan_run(cl_command_queue queue, clmem_buffer buf, void *host, const clmem__host_plan *p,
+                                   const cl_event *wait_for, cl_uint n, cl_event *event);
+static cl_int clmem__buffer_pair_count(const char *fn, clmem_buffer dst, clmem_buffer src, const clmem_copy_options *o,
+                                       size_t *out);
+/* ---- end private ---- */
