@@ -877,10 +877,9 @@ CLMEM_API int clmem__maps_live(void);
 #endif
 
 #ifndef __cplusplus
-/* Each kind's module defines clmem_<kind>_int_ptr and clmem_<kind>_release. */
-#define CLMEM__MEM_OF(obj)                                                                  \
-    _Generic((obj), clmem_buffer: clmem_buffer_int_ptr, clmem_image: clmem_image_int_ptr, \
-             clmem_pipe: clmem_pipe_int_ptr, cl_mem: clmem__mem_identity)(obj)
+/* Each kind's module defines clmem_<kind>_int_ptr (the kinds of CLMEM__KINDS with mem 1). */
+#define CLMEM__MEM_OF(obj) _Generic((obj), CLMEM__KINDS(CLMEM__KIND_IF_MEM, CLMEM__MEM_OF_ASSOC) cl_mem: clmem__mem_identity)(obj)
+#define CLMEM__MEM_OF_ASSOC(T, name) T: clmem_##name##_int_ptr,
 #define clmem_memory_object_int_ptr(obj) CLMEM__MEM_OF(obj)
 /* get_info refuses a stale copy of a pooled buffer handle (its block may belong to
    another owner now); a clmem_buffer argument is evaluated twice. */
@@ -894,16 +893,80 @@ CLMEM_API int clmem__maps_live(void);
 #endif
 static inline cl_mem clmem__mem_identity(cl_mem m) { return m; }
 
-/* THE LIST OF HANDLE KINDS: X(type, its release function), every handle a clmem call
-   hands out to be released. It makes clmem_release's _Generic (C) and overloads
-   (C++, clmem/cxx.h); a new kind of handle is a new row. */
-#define CLMEM__HANDLES(X)                                                                                   \
-    X(clmem_buffer, clmem_buffer_release) X(clmem_image, clmem_image_release)                              \
-    X(clmem_pipe, clmem_pipe_release) X(clmem_sampler, clmem_sampler_release)                              \
-    X(clmem_svm_allocation, clmem_svm_allocation_release) X(clmem_svm_array, clmem_svm_array_release)      \
-    X(clmem_memory_map, clmem_memory_map_release_default) X(clmem_svm_map, clmem_svm_map_release_default)  \
-    X(clmem_pooled_svm, clmem_pooled_svm_release) X(clmem_pinned_allocation, clmem_pinned_allocation_release) \
-    X(clmem_usm_allocation, clmem_usm_allocation_release) X(clmem_pooled_usm, clmem_pooled_usm_release)
+/* THE LIST OF MEMORY KINDS: one row per type of handle or value that clmem hands out
+   or takes, and what it is to each generic call. A new kind is its module plus a row
+   here (docs/hacking.md, "A new memory kind"). Each row is
+       X(F, type, name, ARG, copy, fill, arg, release, mem, live, text)
+   - name: the suffix of its functions: clmem_<name>_release, clmem__set_arg_<name>,
+     clmem__fill_target_<name>, clmem_<name>_int_ptr (raw copies: clmem__copy_<name>_from_mem)
+   - ARG: its kernel-argument kind, CLMEM__ARG_KIND_<ARG> (kernel_arg.c)
+   - copy 1: a kind of clmem_enqueue_copy's DISPATCH TABLE (CLMEM__COPY_KINDS; its pairs
+     are CLMEM__COPY_PAIRS, transfer.h, which CTest copy_pairs checks against this list)
+   - fill 1: a target of clmem_enqueue_fill (CLMEM__FILL_TARGETS)
+   - arg: what it is to clmem_set_kernel_arg: P a pointer (buffer, SVM, USM), M another
+     memory object, S a sampler, L local memory, 0 not a kernel argument
+   - release: R clmem_<name>_release, D clmem_<name>_release_default, 0 not a handle
+     (clmem_release, CLMEM__HANDLES)
+   - mem 1: a cl_mem underneath, clmem_<name>_int_ptr gives it (CLMEM__MEM_OF)
+   - live: the field that is non-zero while the handle is live (the C++ owners)
+   - text: how messages name a value of this kind (kernel arguments)
+   X is a filter below (CLMEM__KIND_IF_*), which calls F for the rows it keeps; every
+   list the generic calls need is such a filter. Rows name types of later modules:
+   the macro expands only where it is used. */
+#define CLMEM__KINDS(X, F)                                                                                  \
+    X(F, clmem_buffer, buffer, BUFFER, 1, 1, P, R, 1, mem, "a buffer")                                      \
+    X(F, clmem_image, image, IMAGE, 1, 0, M, R, 1, mem, "an image")                                         \
+    X(F, clmem_pipe, pipe, PIPE, 0, 0, M, R, 1, mem, "a pipe")                                              \
+    X(F, clmem_sampler, sampler, SAMPLER, 0, 0, S, R, 0, sampler, "a sampler")                              \
+    X(F, clmem_svm, svm, SVM, 1, 1, P, 0, 0, ptr, "an SVM pointer")                                         \
+    X(F, clmem_usm, usm, USM, 1, 1, P, 0, 0, ptr, "a USM pointer")                                          \
+    X(F, cl_mem, mem, MEM, 1, 0, M, 0, 0, -, "a cl_mem")                                                    \
+    X(F, clmem_local_memory, local, LOCAL, 0, 0, L, 0, 0, -, "local memory (a size, no value)")             \
+    X(F, clmem_svm_allocation, svm_allocation, -, 0, 0, 0, R, 0, svm.ptr, "")                               \
+    X(F, clmem_svm_array, svm_array, -, 0, 0, 0, R, 0, svm.ptr, "")                                         \
+    X(F, clmem_memory_map, memory_map, -, 0, 0, 0, D, 0, ptr, "")                                           \
+    X(F, clmem_svm_map, svm_map, -, 0, 0, 0, D, 0, id, "")                                                  \
+    X(F, clmem_pooled_svm, pooled_svm, -, 0, 0, 0, R, 0, svm.pool, "")                                      \
+    X(F, clmem_pinned_allocation, pinned_allocation, -, 0, 0, 0, R, 0, ptr, "")                             \
+    X(F, clmem_usm_allocation, usm_allocation, -, 0, 0, 0, R, 0, usm.ptr, "")                               \
+    X(F, clmem_pooled_usm, pooled_usm, -, 0, 0, 0, R, 0, usm.pool, "")
+
+/* The filters: each keeps some rows and calls F with what that list needs. */
+#define CLMEM__KIND_YES(...) __VA_ARGS__
+#define CLMEM__KIND_NO(...)
+#define CLMEM__KIND_IS_1 CLMEM__KIND_YES
+#define CLMEM__KIND_IS_0 CLMEM__KIND_NO
+#define CLMEM__KIND_ARG_P CLMEM__KIND_YES
+#define CLMEM__KIND_ARG_M CLMEM__KIND_YES
+#define CLMEM__KIND_ARG_S CLMEM__KIND_YES
+#define CLMEM__KIND_ARG_L CLMEM__KIND_YES
+#define CLMEM__KIND_ARG_0 CLMEM__KIND_NO
+#define CLMEM__KIND_REL_R CLMEM__KIND_YES
+#define CLMEM__KIND_REL_D CLMEM__KIND_YES
+#define CLMEM__KIND_REL_0 CLMEM__KIND_NO
+#define CLMEM__KIND_RELEASE_R(name) clmem_##name##_release
+#define CLMEM__KIND_RELEASE_D(name) clmem_##name##_release_default
+/* F(type): the kinds of clmem_enqueue_copy */
+#define CLMEM__KIND_IF_COPY(F, T, name, ARG, copy, fill, arg, rel, mem, live, text) CLMEM__KIND_IS_##copy(F(T))
+/* F(type, name): the targets of clmem_enqueue_fill */
+#define CLMEM__KIND_IF_FILL(F, T, name, ARG, copy, fill, arg, rel, mem, live, text) CLMEM__KIND_IS_##fill(F(T, name))
+/* F(type, name, ARG, arg, text): the kinds of kernel argument */
+#define CLMEM__KIND_IF_ARG(F, T, name, ARG, copy, fill, arg, rel, mem, live, text) \
+    CLMEM__KIND_ARG_##arg(F(T, name, ARG, arg, text))
+/* F(type, release function, live field): the handles clmem_release takes */
+#define CLMEM__KIND_IF_HANDLE(F, T, name, ARG, copy, fill, arg, rel, mem, live, text) \
+    CLMEM__KIND_REL_##rel(F(T, CLMEM__KIND_RELEASE_##rel(name), live))
+/* F(type, name): the kinds with a cl_mem underneath */
+#define CLMEM__KIND_IF_MEM(F, T, name, ARG, copy, fill, arg, rel, mem, live, text) CLMEM__KIND_IS_##mem(F(T, name))
+/* F(type, name): the kinds with a cl_mem underneath that clmem_enqueue_copy takes (their
+   pairs with a raw cl_mem: clmem__copy_<name>_from_mem, clmem__copy_mem_from_<name>) */
+#define CLMEM__KIND_IF_COPY_MEM(F, T, name, ARG, copy, fill, arg, rel, mem, live, text) \
+    CLMEM__KIND_IS_##copy(CLMEM__KIND_IS_##mem(F(T, name)))
+
+/* X(type, its release function, its live field): every handle a clmem call hands out
+   to be released. It makes clmem_release's _Generic (C) and overloads (C++,
+   clmem/cxx.h). */
+#define CLMEM__HANDLES(X) CLMEM__KINDS(CLMEM__KIND_IF_HANDLE, X)
 
 /** clmem_release(&handle): release any clmem handle through its kind's release
     function and empty it: buffers (pooled ones go back to their pool), images,
@@ -913,7 +976,7 @@ static inline cl_mem clmem__mem_identity(cl_mem m) { return m; }
     what that means and its errors. Another type is a compile error. Pools,
     allocators and stagers are objects, not handles: their own *_release frees them. */
 #ifndef __cplusplus
-#define CLMEM__RELEASE_ASSOC(T, fn) , T *: fn /* a leading comma: the list needs no default */
+#define CLMEM__RELEASE_ASSOC(T, fn, live) , T *: fn /* a leading comma: the list needs no default */
 #define clmem_release(handle_ptr) _Generic((handle_ptr)CLMEM__HANDLES(CLMEM__RELEASE_ASSOC))(handle_ptr)
 #endif
 
@@ -2651,19 +2714,17 @@ static inline clmem_local_memory clmem_local_memory_create(size_t size) {
 }
 #define clmem_local_memory(size) clmem_local_memory_create(size)
 
-/* The setters behind clmem_set_kernel_arg, one per kind of value (private). */
-CLMEM_API cl_int clmem__set_arg_buffer(cl_kernel kernel, cl_uint index, clmem_buffer value);
-CLMEM_API cl_int clmem__set_arg_mem(cl_kernel kernel, cl_uint index, cl_mem value);
-CLMEM_API cl_int clmem__set_arg_local(cl_kernel kernel, cl_uint index, clmem_local_memory value);
-CLMEM_API cl_int clmem__set_arg_image(cl_kernel kernel, cl_uint index, clmem_image value);
-CLMEM_API cl_int clmem__set_arg_sampler(cl_kernel kernel, cl_uint index, clmem_sampler value);
-CLMEM_API cl_int clmem__set_arg_pipe(cl_kernel kernel, cl_uint index, clmem_pipe value);
-/* clSetKernelArgSVMPointer; CL_INVALID_VALUE for a released allocation,
-   CL_INVALID_OPERATION without OpenCL 2.0 headers. */
-CLMEM_API cl_int clmem__set_arg_svm(cl_kernel kernel, cl_uint index, clmem_svm value);
-/* clSetKernelArgMemPointerINTEL; CL_INVALID_VALUE for a released allocation or stale
-   pooled block, CL_INVALID_OPERATION without cl_intel_unified_shared_memory. */
-CLMEM_API cl_int clmem__set_arg_usm(cl_kernel kernel, cl_uint index, clmem_usm value);
+/* The setters behind clmem_set_kernel_arg, one per kind of value (private):
+   clmem__set_arg_<name> for each kind of kernel argument of CLMEM__KINDS (memobj.h;
+   clmem__set_arg_buffer, _mem, _local, _image, _sampler, _pipe, _svm (clSetKernelArgSVMPointer;
+   CL_INVALID_VALUE for a released allocation, CL_INVALID_OPERATION without OpenCL 2.0
+   headers), _usm (clSetKernelArgMemPointerINTEL; CL_INVALID_VALUE for a released
+   allocation or stale pooled block, CL_INVALID_OPERATION without
+   cl_intel_unified_shared_memory)) and for each value type of CLMEM__PATTERN_TYPES. */
+#define CLMEM__ARG_KIND_DECL(T, name, ARG, arg, text) \
+    CLMEM_API cl_int clmem__set_arg_##name(cl_kernel kernel, cl_uint index, T value);
+CLMEM__KINDS(CLMEM__KIND_IF_ARG, CLMEM__ARG_KIND_DECL)
+#undef CLMEM__ARG_KIND_DECL
 #define CLMEM__ARG_DECL(T, name) CLMEM_API cl_int clmem__set_arg_##name(cl_kernel kernel, cl_uint index, T value);
 CLMEM__PATTERN_TYPES(CLMEM__ARG_DECL)
 #undef CLMEM__ARG_DECL
@@ -2699,17 +2760,15 @@ CLMEM_API cl_int clmem__set_arg_unsupported(cl_kernel kernel, cl_uint index, ...
     Thread safety: as clSetKernelArg (one thread per kernel at a time). */
 #ifndef __cplusplus
 #define CLMEM__ARG_ASSOC(T, name) T: clmem__set_arg_##name,
+#define CLMEM__ARG_KIND_ASSOC(T, name, ARG, arg, text) T: clmem__set_arg_##name,
 #define clmem_set_kernel_arg(kernel, index, value)                                                              \
     _Generic(CLMEM__WIDE(value),                                                                                \
              char: clmem__set_arg_vector(kernel, index,                                                         \
                                          _Generic(CLMEM__WIDE(value), char: (value), default: (cl_char16){{0}}).s, \
                                          sizeof(value), CLMEM__WIDE(value)),                                    \
-             default: _Generic((value), clmem_buffer: clmem__set_arg_buffer, clmem_image: clmem__set_arg_image, \
-                               clmem_sampler: clmem__set_arg_sampler, clmem_pipe: clmem__set_arg_pipe,          \
-                               clmem_svm: clmem__set_arg_svm, clmem_usm: clmem__set_arg_usm,                    \
-                               cl_mem: clmem__set_arg_mem,                                                      \
-                               clmem_local_memory: clmem__set_arg_local, CLMEM__PATTERN_TYPES(CLMEM__ARG_ASSOC) \
-                               default: clmem__set_arg_unsupported)(kernel, index, value))
+             default: _Generic((value), CLMEM__KINDS(CLMEM__KIND_IF_ARG, CLMEM__ARG_KIND_ASSOC)                  \
+                               CLMEM__PATTERN_TYPES(CLMEM__ARG_ASSOC) default: clmem__set_arg_unsupported)(kernel, \
+                                                                                                        index, value))
 #endif
 
 #ifdef __cplusplus
@@ -2840,8 +2899,9 @@ typedef struct clmem_fill_options {
     X(host, clmem_usm, clmem__copy_host_from_usm, 0, "MemcpyINTEL")                                \
     X(host, cl_mem, clmem__copy_host_from_mem, 0, "by CL_MEM_TYPE")
 
-/* The kinds of memory the dispatch tells apart by type; every other type is host. */
-#define CLMEM__COPY_KINDS(X) X(clmem_buffer) X(clmem_image) X(clmem_svm) X(clmem_usm) X(cl_mem)
+/* The kinds of memory the dispatch tells apart by type (the rows of CLMEM__KINDS, memobj.h,
+   with copy 1); every other type is host. */
+#define CLMEM__COPY_KINDS(X) CLMEM__KINDS(CLMEM__KIND_IF_COPY, X)
 
 /* Each kind's number (host is 0), for the dispatch and the C++ traits. */
 #define CLMEM__COPY_KIND_ENUM(T) CLMEM__COPY_KIND_##T,
@@ -3005,10 +3065,10 @@ static inline clmem__fill_target clmem__fill_target_usm(clmem_usm u) {
     t.usm = u; /* keeps the owner, so a released allocation is refused */
     return t;
 }
-/* The kinds clmem_enqueue_fill fills: X(type, the function that makes its target).
-   It generates the C dispatch below and the C++ overloads (clmem/cxx.h). */
-#define CLMEM__FILL_TARGETS(X) \
-    X(clmem_buffer, clmem__fill_target_buffer) X(clmem_svm, clmem__fill_target_svm) X(clmem_usm, clmem__fill_target_usm)
+/* The kinds clmem_enqueue_fill fills: X(type, name), clmem__fill_target_<name> makes its
+   target (the rows of CLMEM__KINDS, memobj.h, with fill 1). It generates the C dispatch
+   below and the C++ overloads (clmem/cxx.h). */
+#define CLMEM__FILL_TARGETS(X) CLMEM__KINDS(CLMEM__KIND_IF_FILL, X)
 
 #define CLMEM__FILL_DECL(T, name)                                                                   \
     CLMEM_API cl_int clmem__fill_##name(cl_command_queue queue, clmem__fill_target dst, T pattern, size_t size, \
@@ -3035,7 +3095,7 @@ CLMEM__FILL_DECL(const void *, ptr)
     CLMEM__FILL_FN(pattern)(queue,                                                                    \
                             _Generic((dst)CLMEM__FILL_TARGETS(CLMEM__FILL_TARGET_ASSOC))(dst),           \
                             pattern, size, &(clmem_fill_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
-#define CLMEM__FILL_TARGET_ASSOC(T, fn) , T: fn /* a leading comma: the list needs no default */
+#define CLMEM__FILL_TARGET_ASSOC(T, name) , T: clmem__fill_target_##name /* a leading comma: the list needs no default */
 #define CLMEM__FILL_ASSOC(T, name) T: clmem__fill_##name,
 #define CLMEM__FILL_FN(pattern) _Generic((pattern), CLMEM__PATTERN_TYPES(CLMEM__FILL_ASSOC) default: clmem__fill_ptr)
 #endif
@@ -5633,9 +5693,10 @@ template <class H> struct unwrap<unique<H> > {
 };
 
 /* ---- memory objects ---- */
-inline cl_mem mem_of(clmem_buffer b) { return b.mem; }
-inline cl_mem mem_of(clmem_image i) { return i.mem; }
-inline cl_mem mem_of(clmem_pipe p) { return p.mem; }
+#define CLMEM__CXX_MEM_OF(T, name) \
+    inline cl_mem mem_of(T h) { return h.mem; }
+CLMEM__KINDS(CLMEM__KIND_IF_MEM, CLMEM__CXX_MEM_OF)
+#undef CLMEM__CXX_MEM_OF
 inline cl_mem mem_of(cl_mem m) { return m; }
 template <class H> inline cl_mem mem_of(const unique<H> &u) { return mem_of(u.get()); }
 
@@ -5696,8 +5757,8 @@ inline cl_int copy(cl_command_queue q, D0 &&dst, S0 &&src, const clmem_copy_opti
 }
 
 /* ---- enqueue_fill ---- */
-#define CLMEM__CXX_FILL_TARGET(T, fn) \
-    inline clmem__fill_target fill_target(T dst) { return fn(dst); }
+#define CLMEM__CXX_FILL_TARGET(T, name) \
+    inline clmem__fill_target fill_target(T dst) { return clmem__fill_target_##name(dst); }
 CLMEM__FILL_TARGETS(CLMEM__CXX_FILL_TARGET)
 #undef CLMEM__CXX_FILL_TARGET
 template <class H> inline clmem__fill_target fill_target(const unique<H> &u) { return fill_target(u.get()); }
@@ -5728,14 +5789,10 @@ inline cl_int fill(cl_command_queue q, const D &dst, P pattern, size_t size, con
 }
 
 /* ---- kernel arguments ---- */
-inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_buffer v) { return clmem__set_arg_buffer(k, i, v); }
-inline cl_int set_arg(cl_kernel k, cl_uint i, cl_mem v) { return clmem__set_arg_mem(k, i, v); }
-inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_local_memory v) { return clmem__set_arg_local(k, i, v); }
-inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_image v) { return clmem__set_arg_image(k, i, v); }
-inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_sampler v) { return clmem__set_arg_sampler(k, i, v); }
-inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_pipe v) { return clmem__set_arg_pipe(k, i, v); }
-inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_svm v) { return clmem__set_arg_svm(k, i, v); }
-inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_usm v) { return clmem__set_arg_usm(k, i, v); }
+#define CLMEM__CXX_KIND_ARG(T, name, ARG, arg, text) \
+    inline cl_int set_arg(cl_kernel k, cl_uint i, T v) { return clmem__set_arg_##name(k, i, v); }
+CLMEM__KINDS(CLMEM__KIND_IF_ARG, CLMEM__CXX_KIND_ARG)
+#undef CLMEM__CXX_KIND_ARG
 #define CLMEM__CXX_WIDE_ARG(T, name, n) \
     inline cl_int set_arg(cl_kernel k, cl_uint i, const T &v) { return clmem__set_arg_vector(k, i, v.s, sizeof v, n); }
 CLMEM__WIDE_VECTOR_TYPES(CLMEM__CXX_WIDE_ARG)
@@ -5838,19 +5895,8 @@ inline clmem_color_kind color_kind(const cl_int *) { return CLMEM_COLOR_INT; }
 inline clmem_color_kind color_kind(const cl_uint *) { return CLMEM_COLOR_UINT; }
 
 /* ---- release ---- */
-inline bool live(const clmem_buffer &h) { return h.mem != NULL; }
-inline bool live(const clmem_image &h) { return h.mem != NULL; }
-inline bool live(const clmem_pipe &h) { return h.mem != NULL; }
-inline bool live(const clmem_sampler &h) { return h.sampler != NULL; }
-inline bool live(const clmem_svm_allocation &h) { return h.svm.ptr != NULL; }
-inline bool live(const clmem_svm_array &h) { return h.svm.ptr != NULL; }
-inline bool live(const clmem_memory_map &h) { return h.ptr != NULL; }
-inline bool live(const clmem_svm_map &h) { return h.id != 0; }
-inline bool live(const clmem_pooled_svm &h) { return h.svm.pool != NULL; }
-inline bool live(const clmem_pinned_allocation &h) { return h.ptr != NULL; }
-inline bool live(const clmem_usm_allocation &h) { return h.usm.ptr != NULL; }
-inline bool live(const clmem_pooled_usm &h) { return h.usm.pool != NULL; }
-#define CLMEM__CXX_RELEASE(T, fn) \
+#define CLMEM__CXX_RELEASE(T, fn, live_field)                                      \
+    inline bool live(const T &h) { return h.live_field != 0; }                        \
     inline cl_int release(T *h) { return fn(h); }
 CLMEM__HANDLES(CLMEM__CXX_RELEASE)
 #undef CLMEM__CXX_RELEASE
@@ -5934,7 +5980,7 @@ template <class V> inline cl_int clmem_set_kernel_arg(cl_kernel kernel, cl_uint 
     return clmem::detail::ret(clmem::detail::set_arg(kernel, index, value));
 }
 /** clmem_release(&handle): see clmem/memobj.h. */
-#define CLMEM__CXX_RELEASE(T, fn) \
+#define CLMEM__CXX_RELEASE(T, fn, live) \
     inline cl_int clmem_release(T *h) { return clmem::detail::ret(clmem::detail::release(h)); }
 CLMEM__HANDLES(CLMEM__CXX_RELEASE)
 #undef CLMEM__CXX_RELEASE
@@ -10905,32 +10951,44 @@ CLMEM_API void *clmem_memory_map_at(const clmem_memory_map *map, const size_t *i
 /* >>kernel_arg (implementation): the check of a value against the parameter's
    declared type, and one setter per kind of value */
 
-/* The kinds of value a setter passes to clmem__check_kernel_arg. */
-enum {
-    CLMEM__ARG_KIND_INT = 1,    /* an integer scalar or vector value */
-    CLMEM__ARG_KIND_FLOAT,      /* a floating-point scalar or vector value */
-    CLMEM__ARG_KIND_BUFFER,     /* a buffer (clmem_buffer) */
-    CLMEM__ARG_KIND_MEM,        /* a raw cl_mem: its CL_MEM_TYPE decides */
-    CLMEM__ARG_KIND_LOCAL,      /* clmem_local_memory */
-    CLMEM__ARG_KIND_SVM,        /* an SVM pointer */
-    CLMEM__ARG_KIND_USM,        /* a USM pointer */
-    CLMEM__ARG_KIND_IMAGE,      /* an image */
-    CLMEM__ARG_KIND_SAMPLER,    /* a sampler */
-    CLMEM__ARG_KIND_PIPE        /* a pipe */
-};
+/* The kinds of value a setter passes to clmem__check_kernel_arg: integer and
+   floating-point values, and the kinds of kernel argument of CLMEM__KINDS (memobj.h),
+   each CLMEM__ARG_KIND_<ARG> (CLMEM__ARG_KIND_BUFFER, _MEM, _LOCAL, _SVM, _USM, _IMAGE,
+   _SAMPLER, _PIPE). */
+#define CLMEM__ARG_KIND_ENUM(T, name, ARG, arg, text) CLMEM__ARG_KIND_##ARG,
+enum { CLMEM__ARG_KIND_INT = 1, CLMEM__ARG_KIND_FLOAT, CLMEM__KINDS(CLMEM__KIND_IF_ARG, CLMEM__ARG_KIND_ENUM) };
+#undef CLMEM__ARG_KIND_ENUM
+/* how messages name a kind (its row's text) */
 static const char *clmem__arg_kind_text(int kind) {
-    switch (kind) {
-    case CLMEM__ARG_KIND_BUFFER: return "a buffer";
-    case CLMEM__ARG_KIND_MEM: return "a cl_mem";
-    case CLMEM__ARG_KIND_LOCAL: return "local memory (a size, no value)";
-    case CLMEM__ARG_KIND_SVM: return "an SVM pointer";
-    case CLMEM__ARG_KIND_USM: return "a USM pointer";
-    case CLMEM__ARG_KIND_IMAGE: return "an image";
-    case CLMEM__ARG_KIND_SAMPLER: return "a sampler";
-    case CLMEM__ARG_KIND_PIPE: return "a pipe";
-    default: return "a value";
-    }
+#define CLMEM__ARG_KIND_TEXT(T, name, ARG, arg, text) \
+    if (kind == CLMEM__ARG_KIND_##ARG) return text;
+    CLMEM__KINDS(CLMEM__KIND_IF_ARG, CLMEM__ARG_KIND_TEXT)
+#undef CLMEM__ARG_KIND_TEXT
+    return "a value";
 }
+#if !defined(CLMEM_NO_KERNEL_ARG_CHECK)
+/* a memory object (arg P or M in CLMEM__KINDS), and of those a pointer (P) */
+#define CLMEM__KIND_MEMORY_P CLMEM__KIND_YES
+#define CLMEM__KIND_MEMORY_M CLMEM__KIND_YES
+#define CLMEM__KIND_MEMORY_S CLMEM__KIND_NO
+#define CLMEM__KIND_MEMORY_L CLMEM__KIND_NO
+#define CLMEM__KIND_POINTER_P CLMEM__KIND_YES
+#define CLMEM__KIND_POINTER_M CLMEM__KIND_NO
+#define CLMEM__KIND_POINTER_S CLMEM__KIND_NO
+#define CLMEM__KIND_POINTER_L CLMEM__KIND_NO
+static bool clmem__arg_is_memory(int kind) {
+#define CLMEM__ARG_KIND_MEMORY(T, name, ARG, arg, text) CLMEM__KIND_MEMORY_##arg(if (kind == CLMEM__ARG_KIND_##ARG) return true;)
+    CLMEM__KINDS(CLMEM__KIND_IF_ARG, CLMEM__ARG_KIND_MEMORY)
+#undef CLMEM__ARG_KIND_MEMORY
+    return false;
+}
+static bool clmem__arg_is_pointer(int kind) {
+#define CLMEM__ARG_KIND_POINTER(T, name, ARG, arg, text) CLMEM__KIND_POINTER_##arg(if (kind == CLMEM__ARG_KIND_##ARG) return true;)
+    CLMEM__KINDS(CLMEM__KIND_IF_ARG, CLMEM__ARG_KIND_POINTER)
+#undef CLMEM__ARG_KIND_POINTER
+    return false;
+}
+#endif
 
 /* The check of a value against the kernel parameter's declared type
    (clGetKernelArgInfo, available where the program was built with
@@ -11076,8 +11134,7 @@ static cl_int clmem__check_kernel_arg(cl_kernel kernel, cl_uint index, int kind,
                                                        : "";
     /* a pipe is declared with its element type: "pipe int p" says "int" */
     if ((p.kind == CLMEM__PARAM_SCALAR || p.kind == CLMEM__PARAM_UNKNOWN) &&
-        (kind == CLMEM__ARG_KIND_BUFFER || kind == CLMEM__ARG_KIND_MEM || kind == CLMEM__ARG_KIND_PIPE ||
-         kind == CLMEM__ARG_KIND_IMAGE || kind == CLMEM__ARG_KIND_SVM || kind == CLMEM__ARG_KIND_USM) &&
+        clmem__arg_is_memory(kind) &&
         clGetKernelArgInfo(kernel, index, CL_KERNEL_ARG_TYPE_QUALIFIER, sizeof tq, &tq, NULL) == CL_SUCCESS &&
         (tq & pipe_bit)) {
         if (kind == CLMEM__ARG_KIND_PIPE) return CL_SUCCESS;
@@ -11096,7 +11153,7 @@ static cl_int clmem__check_kernel_arg(cl_kernel kernel, cl_uint index, int kind,
             return clmem__arg_reject(CL_INVALID_ARG_VALUE, kernel, index, type, space, kind, value_type, size,
                                      "a __local parameter takes local memory: clmem_local_memory(bytes)");
         }
-        if (kind == CLMEM__ARG_KIND_BUFFER || kind == CLMEM__ARG_KIND_SVM || kind == CLMEM__ARG_KIND_USM) return CL_SUCCESS;
+        if (clmem__arg_is_pointer(kind)) return CL_SUCCESS;
         if (kind == CLMEM__ARG_KIND_MEM) {
             cl_mem m = *(const cl_mem *)value;
             cl_mem_object_type mt = 0;
@@ -12468,12 +12525,12 @@ CLMEM_API cl_int clmem__copy_mem_from_mem(cl_command_queue queue, cl_mem dst, cl
         return s.is_image ? clmem__copy_##kind##_from_image(queue, dst, s.image, o)                               \
                           : clmem__copy_##kind##_from_buffer(queue, dst, s.buffer, o);                            \
     }
+/* host, and the kinds of CLMEM__KINDS (memobj.h) with copy 1 and mem 1: buffer, image */
+#define CLMEM__RAW_PAIRS(T, name) CLMEM__RAW_DST(name, T) CLMEM__RAW_SRC(name, T)
 CLMEM__RAW_DST(host, const void *)
-CLMEM__RAW_DST(buffer, clmem_buffer)
-CLMEM__RAW_DST(image, clmem_image)
 CLMEM__RAW_SRC(host, void *)
-CLMEM__RAW_SRC(buffer, clmem_buffer)
-CLMEM__RAW_SRC(image, clmem_image)
+CLMEM__KINDS(CLMEM__KIND_IF_COPY_MEM, CLMEM__RAW_PAIRS)
+#undef CLMEM__RAW_PAIRS
 #undef CLMEM__RAW_DST
 #undef CLMEM__RAW_SRC
 

@@ -127,8 +127,9 @@ typedef struct clmem_fill_options {
     X(host, clmem_usm, clmem__copy_host_from_usm, 0, "MemcpyINTEL")                                \
     X(host, cl_mem, clmem__copy_host_from_mem, 0, "by CL_MEM_TYPE")
 
-/* The kinds of memory the dispatch tells apart by type; every other type is host. */
-#define CLMEM__COPY_KINDS(X) X(clmem_buffer) X(clmem_image) X(clmem_svm) X(clmem_usm) X(cl_mem)
+/* The kinds of memory the dispatch tells apart by type (the rows of CLMEM__KINDS, memobj.h,
+   with copy 1); every other type is host. */
+#define CLMEM__COPY_KINDS(X) CLMEM__KINDS(CLMEM__KIND_IF_COPY, X)
 
 /* Each kind's number (host is 0), for the dispatch and the C++ traits. */
 #define CLMEM__COPY_KIND_ENUM(T) CLMEM__COPY_KIND_##T,
@@ -292,10 +293,10 @@ static inline clmem__fill_target clmem__fill_target_usm(clmem_usm u) {
     t.usm = u; /* keeps the owner, so a released allocation is refused */
     return t;
 }
-/* The kinds clmem_enqueue_fill fills: X(type, the function that makes its target).
-   It generates the C dispatch below and the C++ overloads (clmem/cxx.h). */
-#define CLMEM__FILL_TARGETS(X) \
-    X(clmem_buffer, clmem__fill_target_buffer) X(clmem_svm, clmem__fill_target_svm) X(clmem_usm, clmem__fill_target_usm)
+/* The kinds clmem_enqueue_fill fills: X(type, name), clmem__fill_target_<name> makes its
+   target (the rows of CLMEM__KINDS, memobj.h, with fill 1). It generates the C dispatch
+   below and the C++ overloads (clmem/cxx.h). */
+#define CLMEM__FILL_TARGETS(X) CLMEM__KINDS(CLMEM__KIND_IF_FILL, X)
 
 #define CLMEM__FILL_DECL(T, name)                                                                   \
     CLMEM_API cl_int clmem__fill_##name(cl_command_queue queue, clmem__fill_target dst, T pattern, size_t size, \
@@ -322,7 +323,7 @@ CLMEM__FILL_DECL(const void *, ptr)
     CLMEM__FILL_FN(pattern)(queue,                                                                    \
                             _Generic((dst)CLMEM__FILL_TARGETS(CLMEM__FILL_TARGET_ASSOC))(dst),           \
                             pattern, size, &(clmem_fill_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
-#define CLMEM__FILL_TARGET_ASSOC(T, fn) , T: fn /* a leading comma: the list needs no default */
+#define CLMEM__FILL_TARGET_ASSOC(T, name) , T: clmem__fill_target_##name /* a leading comma: the list needs no default */
 #define CLMEM__FILL_ASSOC(T, name) T: clmem__fill_##name,
 #define CLMEM__FILL_FN(pattern) _Generic((pattern), CLMEM__PATTERN_TYPES(CLMEM__FILL_ASSOC) default: clmem__fill_ptr)
 #endif
