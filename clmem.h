@@ -19,9 +19,13 @@
      >>kernel_arg    clmem_set_kernel_arg, clmem_local_memory
      >>transfer      clmem_enqueue_copy (its DISPATCH TABLE), clmem_enqueue_fill
      >>pool          allocators, memory pools, SVM pools   >>usm_pool  USM pools
-     >>pinned        pinned host memory, pinned pools, staged pageable copies (clmem_stager)
+     >>pinned        pinned host memory, pinned pools
+     >>stager        staged copies of pageable host memory (clmem_stager)
+     >>device_link   copies between two devices, pipelined through pinned memory
      >>cache         first-argument-dependent memoization   >>characterize
      >>testing       CLMEM_TEST device selection and the test runner
+     >>compat        the earlier release's changed names, stopped at compile time
+     >>cxx           the C++ face: overloads for the C macros, RAII holders
 
    ERRORS: every call returns a cl_int (constructors: through cl_int *errcode_ret, their
    last positional argument, before any named options);
@@ -691,6 +695,7 @@ CLMEM_API void clmem_log_stderr(clmem_log_level level, cl_int code, const char *
 #ifdef __cplusplus
 }
 #endif
+
 /* ---- end clmem/base.h ---- */
 
 /* ---- begin clmem/memobj.h ---- */
@@ -872,10 +877,9 @@ CLMEM_API int clmem__maps_live(void);
 #endif
 
 #ifndef __cplusplus
-/* Each kind's module defines clmem_<kind>_int_ptr and clmem_<kind>_release. */
-#define CLMEM__MEM_OF(obj)                                                                  \
-    _Generic((obj), clmem_buffer: clmem_buffer_int_ptr, clmem_image: clmem_image_int_ptr, \
-             clmem_pipe: clmem_pipe_int_ptr, cl_mem: clmem__mem_identity)(obj)
+/* Each kind's module defines clmem_<kind>_int_ptr (the kinds of CLMEM__KINDS with mem 1). */
+#define CLMEM__MEM_OF(obj) _Generic((obj), CLMEM__KINDS(CLMEM__KIND_IF_MEM, CLMEM__MEM_OF_ASSOC) cl_mem: clmem__mem_identity)(obj)
+#define CLMEM__MEM_OF_ASSOC(T, name) T: clmem_##name##_int_ptr,
 #define clmem_memory_object_int_ptr(obj) CLMEM__MEM_OF(obj)
 /* get_info refuses a stale copy of a pooled buffer handle (its block may belong to
    another owner now); a clmem_buffer argument is evaluated twice. */
@@ -889,16 +893,80 @@ CLMEM_API int clmem__maps_live(void);
 #endif
 static inline cl_mem clmem__mem_identity(cl_mem m) { return m; }
 
-/* THE LIST OF HANDLE KINDS: X(type, its release function), every handle a clmem call
-   hands out to be released. It makes clmem_release's _Generic (C) and overloads
-   (C++, clmem/cxx.h); a new kind of handle is a new row. */
-#define CLMEM__HANDLES(X)                                                                                   \
-    X(clmem_buffer, clmem_buffer_release) X(clmem_image, clmem_image_release)                              \
-    X(clmem_pipe, clmem_pipe_release) X(clmem_sampler, clmem_sampler_release)                              \
-    X(clmem_svm_allocation, clmem_svm_allocation_release) X(clmem_svm_array, clmem_svm_array_release)      \
-    X(clmem_memory_map, clmem_memory_map_release_default) X(clmem_svm_map, clmem_svm_map_release_default)  \
-    X(clmem_pooled_svm, clmem_pooled_svm_release) X(clmem_pinned_allocation, clmem_pinned_allocation_release) \
-    X(clmem_usm_allocation, clmem_usm_allocation_release) X(clmem_pooled_usm, clmem_pooled_usm_release)
+/* THE LIST OF MEMORY KINDS: one row per type of handle or value that clmem hands out
+   or takes, and what it is to each generic call. A new kind is its module plus a row
+   here (docs/hacking.md, "A new memory kind"). Each row is
+       X(F, type, name, ARG, copy, fill, arg, release, mem, live, text)
+   - name: the suffix of its functions: clmem_<name>_release, clmem__set_arg_<name>,
+     clmem__fill_target_<name>, clmem_<name>_int_ptr (raw copies: clmem__copy_<name>_from_mem)
+   - ARG: its kernel-argument kind, CLMEM__ARG_KIND_<ARG> (kernel_arg.c)
+   - copy 1: a kind of clmem_enqueue_copy's DISPATCH TABLE (CLMEM__COPY_KINDS; its pairs
+     are CLMEM__COPY_PAIRS, transfer.h, which CTest copy_pairs checks against this list)
+   - fill 1: a target of clmem_enqueue_fill (CLMEM__FILL_TARGETS)
+   - arg: what it is to clmem_set_kernel_arg: P a pointer (buffer, SVM, USM), M another
+     memory object, S a sampler, L local memory, 0 not a kernel argument
+   - release: R clmem_<name>_release, D clmem_<name>_release_default, 0 not a handle
+     (clmem_release, CLMEM__HANDLES)
+   - mem 1: a cl_mem underneath, clmem_<name>_int_ptr gives it (CLMEM__MEM_OF)
+   - live: the field that is non-zero while the handle is live (the C++ owners)
+   - text: how messages name a value of this kind (kernel arguments)
+   X is a filter below (CLMEM__KIND_IF_*), which calls F for the rows it keeps; every
+   list the generic calls need is such a filter. Rows name types of later modules:
+   the macro expands only where it is used. */
+#define CLMEM__KINDS(X, F)                                                                                  \
+    X(F, clmem_buffer, buffer, BUFFER, 1, 1, P, R, 1, mem, "a buffer")                                      \
+    X(F, clmem_image, image, IMAGE, 1, 0, M, R, 1, mem, "an image")                                         \
+    X(F, clmem_pipe, pipe, PIPE, 0, 0, M, R, 1, mem, "a pipe")                                              \
+    X(F, clmem_sampler, sampler, SAMPLER, 0, 0, S, R, 0, sampler, "a sampler")                              \
+    X(F, clmem_svm, svm, SVM, 1, 1, P, 0, 0, ptr, "an SVM pointer")                                         \
+    X(F, clmem_usm, usm, USM, 1, 1, P, 0, 0, ptr, "a USM pointer")                                          \
+    X(F, cl_mem, mem, MEM, 1, 0, M, 0, 0, -, "a cl_mem")                                                    \
+    X(F, clmem_local_memory, local, LOCAL, 0, 0, L, 0, 0, -, "local memory (a size, no value)")             \
+    X(F, clmem_svm_allocation, svm_allocation, -, 0, 0, 0, R, 0, svm.ptr, "")                               \
+    X(F, clmem_svm_array, svm_array, -, 0, 0, 0, R, 0, svm.ptr, "")                                         \
+    X(F, clmem_memory_map, memory_map, -, 0, 0, 0, D, 0, ptr, "")                                           \
+    X(F, clmem_svm_map, svm_map, -, 0, 0, 0, D, 0, id, "")                                                  \
+    X(F, clmem_pooled_svm, pooled_svm, -, 0, 0, 0, R, 0, svm.pool, "")                                      \
+    X(F, clmem_pinned_allocation, pinned_allocation, -, 0, 0, 0, R, 0, ptr, "")                             \
+    X(F, clmem_usm_allocation, usm_allocation, -, 0, 0, 0, R, 0, usm.ptr, "")                               \
+    X(F, clmem_pooled_usm, pooled_usm, -, 0, 0, 0, R, 0, usm.pool, "")
+
+/* The filters: each keeps some rows and calls F with what that list needs. */
+#define CLMEM__KIND_YES(...) __VA_ARGS__
+#define CLMEM__KIND_NO(...)
+#define CLMEM__KIND_IS_1 CLMEM__KIND_YES
+#define CLMEM__KIND_IS_0 CLMEM__KIND_NO
+#define CLMEM__KIND_ARG_P CLMEM__KIND_YES
+#define CLMEM__KIND_ARG_M CLMEM__KIND_YES
+#define CLMEM__KIND_ARG_S CLMEM__KIND_YES
+#define CLMEM__KIND_ARG_L CLMEM__KIND_YES
+#define CLMEM__KIND_ARG_0 CLMEM__KIND_NO
+#define CLMEM__KIND_REL_R CLMEM__KIND_YES
+#define CLMEM__KIND_REL_D CLMEM__KIND_YES
+#define CLMEM__KIND_REL_0 CLMEM__KIND_NO
+#define CLMEM__KIND_RELEASE_R(name) clmem_##name##_release
+#define CLMEM__KIND_RELEASE_D(name) clmem_##name##_release_default
+/* F(type): the kinds of clmem_enqueue_copy */
+#define CLMEM__KIND_IF_COPY(F, T, name, ARG, copy, fill, arg, rel, mem, live, text) CLMEM__KIND_IS_##copy(F(T))
+/* F(type, name): the targets of clmem_enqueue_fill */
+#define CLMEM__KIND_IF_FILL(F, T, name, ARG, copy, fill, arg, rel, mem, live, text) CLMEM__KIND_IS_##fill(F(T, name))
+/* F(type, name, ARG, arg, text): the kinds of kernel argument */
+#define CLMEM__KIND_IF_ARG(F, T, name, ARG, copy, fill, arg, rel, mem, live, text) \
+    CLMEM__KIND_ARG_##arg(F(T, name, ARG, arg, text))
+/* F(type, release function, live field): the handles clmem_release takes */
+#define CLMEM__KIND_IF_HANDLE(F, T, name, ARG, copy, fill, arg, rel, mem, live, text) \
+    CLMEM__KIND_REL_##rel(F(T, CLMEM__KIND_RELEASE_##rel(name), live))
+/* F(type, name): the kinds with a cl_mem underneath */
+#define CLMEM__KIND_IF_MEM(F, T, name, ARG, copy, fill, arg, rel, mem, live, text) CLMEM__KIND_IS_##mem(F(T, name))
+/* F(type, name): the kinds with a cl_mem underneath that clmem_enqueue_copy takes (their
+   pairs with a raw cl_mem: clmem__copy_<name>_from_mem, clmem__copy_mem_from_<name>) */
+#define CLMEM__KIND_IF_COPY_MEM(F, T, name, ARG, copy, fill, arg, rel, mem, live, text) \
+    CLMEM__KIND_IS_##copy(CLMEM__KIND_IS_##mem(F(T, name)))
+
+/* X(type, its release function, its live field): every handle a clmem call hands out
+   to be released. It makes clmem_release's _Generic (C) and overloads (C++,
+   clmem/cxx.h). */
+#define CLMEM__HANDLES(X) CLMEM__KINDS(CLMEM__KIND_IF_HANDLE, X)
 
 /** clmem_release(&handle): release any clmem handle through its kind's release
     function and empty it: buffers (pooled ones go back to their pool), images,
@@ -908,9 +976,10 @@ static inline cl_mem clmem__mem_identity(cl_mem m) { return m; }
     what that means and its errors. Another type is a compile error. Pools,
     allocators and stagers are objects, not handles: their own *_release frees them. */
 #ifndef __cplusplus
-#define CLMEM__RELEASE_ASSOC(T, fn) , T *: fn /* a leading comma: the list needs no default */
+#define CLMEM__RELEASE_ASSOC(T, fn, live) , T *: fn /* a leading comma: the list needs no default */
 #define clmem_release(handle_ptr) _Generic((handle_ptr)CLMEM__HANDLES(CLMEM__RELEASE_ASSOC))(handle_ptr)
 #endif
+
 /* ---- end clmem/memobj.h ---- */
 
 /* ---- begin clmem/buffer.h ---- */
@@ -1046,6 +1115,7 @@ CLMEM_API cl_int clmem_enqueue_fill_buffer_opts(cl_command_queue queue, clmem_bu
 #ifdef __cplusplus
 }
 #endif
+
 /* ---- end clmem/buffer.h ---- */
 
 /* ---- begin clmem/image.h ---- */
@@ -1423,6 +1493,7 @@ CLMEM_API cl_int clmem_enqueue_fill_image_opts(cl_command_queue queue, clmem_ima
 #ifdef __cplusplus
 }
 #endif
+
 /* ---- end clmem/image.h ---- */
 
 /* ---- begin clmem/sampler.h ---- */
@@ -2072,6 +2143,7 @@ CLMEM_API cl_int clmem_svm_allocation_lookup(const void *ptr, clmem_svm_allocati
 #ifdef __cplusplus
 }
 #endif
+
 /* ---- end clmem/svm.h ---- */
 
 /* ---- begin clmem/usm.h ---- */
@@ -2314,6 +2386,7 @@ CLMEM_API cl_int clmem_enqueue_usm_advise_opts(cl_command_queue queue, clmem_usm
 #ifdef __cplusplus
 }
 #endif
+
 /* ---- end clmem/usm.h ---- */
 
 /* ---- begin clmem/map.h ---- */
@@ -2641,19 +2714,17 @@ static inline clmem_local_memory clmem_local_memory_create(size_t size) {
 }
 #define clmem_local_memory(size) clmem_local_memory_create(size)
 
-/* The setters behind clmem_set_kernel_arg, one per kind of value (private). */
-CLMEM_API cl_int clmem__set_arg_buffer(cl_kernel kernel, cl_uint index, clmem_buffer value);
-CLMEM_API cl_int clmem__set_arg_mem(cl_kernel kernel, cl_uint index, cl_mem value);
-CLMEM_API cl_int clmem__set_arg_local(cl_kernel kernel, cl_uint index, clmem_local_memory value);
-CLMEM_API cl_int clmem__set_arg_image(cl_kernel kernel, cl_uint index, clmem_image value);
-CLMEM_API cl_int clmem__set_arg_sampler(cl_kernel kernel, cl_uint index, clmem_sampler value);
-CLMEM_API cl_int clmem__set_arg_pipe(cl_kernel kernel, cl_uint index, clmem_pipe value);
-/* clSetKernelArgSVMPointer; CL_INVALID_VALUE for a released allocation,
-   CL_INVALID_OPERATION without OpenCL 2.0 headers. */
-CLMEM_API cl_int clmem__set_arg_svm(cl_kernel kernel, cl_uint index, clmem_svm value);
-/* clSetKernelArgMemPointerINTEL; CL_INVALID_VALUE for a released allocation or stale
-   pooled block, CL_INVALID_OPERATION without cl_intel_unified_shared_memory. */
-CLMEM_API cl_int clmem__set_arg_usm(cl_kernel kernel, cl_uint index, clmem_usm value);
+/* The setters behind clmem_set_kernel_arg, one per kind of value (private):
+   clmem__set_arg_<name> for each kind of kernel argument of CLMEM__KINDS (memobj.h;
+   clmem__set_arg_buffer, _mem, _local, _image, _sampler, _pipe, _svm (clSetKernelArgSVMPointer;
+   CL_INVALID_VALUE for a released allocation, CL_INVALID_OPERATION without OpenCL 2.0
+   headers), _usm (clSetKernelArgMemPointerINTEL; CL_INVALID_VALUE for a released
+   allocation or stale pooled block, CL_INVALID_OPERATION without
+   cl_intel_unified_shared_memory)) and for each value type of CLMEM__PATTERN_TYPES. */
+#define CLMEM__ARG_KIND_DECL(T, name, ARG, arg, text) \
+    CLMEM_API cl_int clmem__set_arg_##name(cl_kernel kernel, cl_uint index, T value);
+CLMEM__KINDS(CLMEM__KIND_IF_ARG, CLMEM__ARG_KIND_DECL)
+#undef CLMEM__ARG_KIND_DECL
 #define CLMEM__ARG_DECL(T, name) CLMEM_API cl_int clmem__set_arg_##name(cl_kernel kernel, cl_uint index, T value);
 CLMEM__PATTERN_TYPES(CLMEM__ARG_DECL)
 #undef CLMEM__ARG_DECL
@@ -2689,17 +2760,15 @@ CLMEM_API cl_int clmem__set_arg_unsupported(cl_kernel kernel, cl_uint index, ...
     Thread safety: as clSetKernelArg (one thread per kernel at a time). */
 #ifndef __cplusplus
 #define CLMEM__ARG_ASSOC(T, name) T: clmem__set_arg_##name,
+#define CLMEM__ARG_KIND_ASSOC(T, name, ARG, arg, text) T: clmem__set_arg_##name,
 #define clmem_set_kernel_arg(kernel, index, value)                                                              \
     _Generic(CLMEM__WIDE(value),                                                                                \
              char: clmem__set_arg_vector(kernel, index,                                                         \
                                          _Generic(CLMEM__WIDE(value), char: (value), default: (cl_char16){{0}}).s, \
                                          sizeof(value), CLMEM__WIDE(value)),                                    \
-             default: _Generic((value), clmem_buffer: clmem__set_arg_buffer, clmem_image: clmem__set_arg_image, \
-                               clmem_sampler: clmem__set_arg_sampler, clmem_pipe: clmem__set_arg_pipe,          \
-                               clmem_svm: clmem__set_arg_svm, clmem_usm: clmem__set_arg_usm,                    \
-                               cl_mem: clmem__set_arg_mem,                                                      \
-                               clmem_local_memory: clmem__set_arg_local, CLMEM__PATTERN_TYPES(CLMEM__ARG_ASSOC) \
-                               default: clmem__set_arg_unsupported)(kernel, index, value))
+             default: _Generic((value), CLMEM__KINDS(CLMEM__KIND_IF_ARG, CLMEM__ARG_KIND_ASSOC)                  \
+                               CLMEM__PATTERN_TYPES(CLMEM__ARG_ASSOC) default: clmem__set_arg_unsupported)(kernel, \
+                                                                                                        index, value))
 #endif
 
 #ifdef __cplusplus
@@ -2830,8 +2899,9 @@ typedef struct clmem_fill_options {
     X(host, clmem_usm, clmem__copy_host_from_usm, 0, "MemcpyINTEL")                                \
     X(host, cl_mem, clmem__copy_host_from_mem, 0, "by CL_MEM_TYPE")
 
-/* The kinds of memory the dispatch tells apart by type; every other type is host. */
-#define CLMEM__COPY_KINDS(X) X(clmem_buffer) X(clmem_image) X(clmem_svm) X(clmem_usm) X(cl_mem)
+/* The kinds of memory the dispatch tells apart by type (the rows of CLMEM__KINDS, memobj.h,
+   with copy 1); every other type is host. */
+#define CLMEM__COPY_KINDS(X) CLMEM__KINDS(CLMEM__KIND_IF_COPY, X)
 
 /* Each kind's number (host is 0), for the dispatch and the C++ traits. */
 #define CLMEM__COPY_KIND_ENUM(T) CLMEM__COPY_KIND_##T,
@@ -2995,10 +3065,10 @@ static inline clmem__fill_target clmem__fill_target_usm(clmem_usm u) {
     t.usm = u; /* keeps the owner, so a released allocation is refused */
     return t;
 }
-/* The kinds clmem_enqueue_fill fills: X(type, the function that makes its target).
-   It generates the C dispatch below and the C++ overloads (clmem/cxx.h). */
-#define CLMEM__FILL_TARGETS(X) \
-    X(clmem_buffer, clmem__fill_target_buffer) X(clmem_svm, clmem__fill_target_svm) X(clmem_usm, clmem__fill_target_usm)
+/* The kinds clmem_enqueue_fill fills: X(type, name), clmem__fill_target_<name> makes its
+   target (the rows of CLMEM__KINDS, memobj.h, with fill 1). It generates the C dispatch
+   below and the C++ overloads (clmem/cxx.h). */
+#define CLMEM__FILL_TARGETS(X) CLMEM__KINDS(CLMEM__KIND_IF_FILL, X)
 
 #define CLMEM__FILL_DECL(T, name)                                                                   \
     CLMEM_API cl_int clmem__fill_##name(cl_command_queue queue, clmem__fill_target dst, T pattern, size_t size, \
@@ -3025,7 +3095,7 @@ CLMEM__FILL_DECL(const void *, ptr)
     CLMEM__FILL_FN(pattern)(queue,                                                                    \
                             _Generic((dst)CLMEM__FILL_TARGETS(CLMEM__FILL_TARGET_ASSOC))(dst),           \
                             pattern, size, &(clmem_fill_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
-#define CLMEM__FILL_TARGET_ASSOC(T, fn) , T: fn /* a leading comma: the list needs no default */
+#define CLMEM__FILL_TARGET_ASSOC(T, name) , T: clmem__fill_target_##name /* a leading comma: the list needs no default */
 #define CLMEM__FILL_ASSOC(T, name) T: clmem__fill_##name,
 #define CLMEM__FILL_FN(pattern) _Generic((pattern), CLMEM__PATTERN_TYPES(CLMEM__FILL_ASSOC) default: clmem__fill_ptr)
 #endif
@@ -3048,6 +3118,7 @@ CLMEM_API cl_int clmem_enqueue_copy_buffer_p2p_amd_opts(cl_platform_id platform,
 #ifdef __cplusplus
 }
 #endif
+
 /* ---- end clmem/transfer.h ---- */
 
 /* ---- begin clmem/pool.h ---- */
@@ -3457,7 +3528,23 @@ CLMEM_API cl_int clmem_memory_pool_release(clmem_memory_pool *pool);
 /* CLMEM__POOL_DECLS(kind): the declarations of another pool kind's accounting,
    statistics, limits, leak list and release: clmem_<kind>_held_blocks ... _release,
    each as the buffer pool's clmem_memory_pool_<name> above (the definitions are
-   CLMEM__POOL_COMMON's, pool.c). tools/api-list expands it for the API list. */
+   CLMEM__POOL_COMMON's, pool.h). tools/api-list expands it for the API list. The names
+   it declares (CLMEM__POOL_COMMON defines them in pool_svm.c, pinned.c and usm_pool.c):
+     clmem_svm_pool_held_blocks           clmem_pinned_pool_held_blocks           clmem_usm_pool_held_blocks
+     clmem_svm_pool_active_blocks         clmem_pinned_pool_active_blocks         clmem_usm_pool_active_blocks
+     clmem_svm_pool_managed_bytes         clmem_pinned_pool_managed_bytes         clmem_usm_pool_managed_bytes
+     clmem_svm_pool_active_bytes          clmem_pinned_pool_active_bytes          clmem_usm_pool_active_bytes
+     clmem_svm_pool_bin_number            clmem_pinned_pool_bin_number            clmem_usm_pool_bin_number
+     clmem_svm_pool_alloc_size            clmem_pinned_pool_alloc_size            clmem_usm_pool_alloc_size
+     clmem_svm_pool_free_held             clmem_pinned_pool_free_held             clmem_usm_pool_free_held
+     clmem_svm_pool_stop_holding          clmem_pinned_pool_stop_holding          clmem_usm_pool_stop_holding
+     clmem_svm_pool_get_stats             clmem_pinned_pool_get_stats             clmem_usm_pool_get_stats
+     clmem_svm_pool_reset_peaks           clmem_pinned_pool_reset_peaks           clmem_usm_pool_reset_peaks
+     clmem_svm_pool_bins                  clmem_pinned_pool_bins                  clmem_usm_pool_bins
+     clmem_svm_pool_set_limit             clmem_pinned_pool_set_limit             clmem_usm_pool_set_limit
+     clmem_svm_pool_set_oom_callback      clmem_pinned_pool_set_oom_callback      clmem_usm_pool_set_oom_callback
+     clmem_svm_pool_active_blocks_info    clmem_pinned_pool_active_blocks_info    clmem_usm_pool_active_blocks_info
+     clmem_svm_pool_release               clmem_pinned_pool_release               clmem_usm_pool_release */
 #define CLMEM__POOL_DECLS(kind)                                                                            \
     CLMEM_API size_t clmem_##kind##_held_blocks(clmem_##kind *pool);                                            \
     CLMEM_API size_t clmem_##kind##_active_blocks(clmem_##kind *pool);                                          \
@@ -3610,6 +3697,7 @@ CLMEM__POOL_DECLS(svm_pool)
 #ifdef __cplusplus
 }
 #endif
+
 /* ---- end clmem/pool.h ---- */
 
 /* ---- begin clmem/usm_pool.h ---- */
@@ -3927,6 +4015,7 @@ CLMEM__POOL_DECLS(pinned_pool)
 #ifdef __cplusplus
 }
 #endif
+
 /* ---- end clmem/pinned.h ---- */
 
 /* ---- begin clmem/stager.h ---- */
@@ -4115,24 +4204,6 @@ CLMEM_API cl_int clmem__stager_read_fn(clmem_stager *st, void *dst, clmem_buffer
     Returns CL_SUCCESS, CL_INVALID_OPERATION, or the driver's code from unmapping
     (everything is freed all the same). Example: clmem_stager_release(st); */
 CLMEM_API cl_int clmem_stager_release(clmem_stager *st);
-
-#ifdef __cplusplus
-} /* extern "C" */
-/* (no options: NULL, every default; a value-initialised struct is not marked) */
-inline cl_int clmem_stager_copy(clmem_stager *st, clmem_buffer dst, const void *src) {
-    return clmem_stager_write_opts(st, dst, src, NULL);
-}
-inline cl_int clmem_stager_copy(clmem_stager *st, clmem_buffer dst, const void *src, const clmem_copy_options &o) {
-    return clmem_stager_write_opts(st, dst, src, &o);
-}
-inline cl_int clmem_stager_copy(clmem_stager *st, void *dst, clmem_buffer src) {
-    return clmem_stager_read_opts(st, dst, src, NULL);
-}
-inline cl_int clmem_stager_copy(clmem_stager *st, void *dst, clmem_buffer src, const clmem_copy_options &o) {
-    return clmem_stager_read_opts(st, dst, src, &o);
-}
-extern "C" {
-#endif
 
 #ifdef __cplusplus
 }
@@ -5604,9 +5675,10 @@ template <class H> struct unwrap<unique<H> > {
 };
 
 /* ---- memory objects ---- */
-inline cl_mem mem_of(clmem_buffer b) { return b.mem; }
-inline cl_mem mem_of(clmem_image i) { return i.mem; }
-inline cl_mem mem_of(clmem_pipe p) { return p.mem; }
+#define CLMEM__CXX_MEM_OF(T, name) \
+    inline cl_mem mem_of(T h) { return h.mem; }
+CLMEM__KINDS(CLMEM__KIND_IF_MEM, CLMEM__CXX_MEM_OF)
+#undef CLMEM__CXX_MEM_OF
 inline cl_mem mem_of(cl_mem m) { return m; }
 template <class H> inline cl_mem mem_of(const unique<H> &u) { return mem_of(u.get()); }
 
@@ -5667,8 +5739,8 @@ inline cl_int copy(cl_command_queue q, D0 &&dst, S0 &&src, const clmem_copy_opti
 }
 
 /* ---- enqueue_fill ---- */
-#define CLMEM__CXX_FILL_TARGET(T, fn) \
-    inline clmem__fill_target fill_target(T dst) { return fn(dst); }
+#define CLMEM__CXX_FILL_TARGET(T, name) \
+    inline clmem__fill_target fill_target(T dst) { return clmem__fill_target_##name(dst); }
 CLMEM__FILL_TARGETS(CLMEM__CXX_FILL_TARGET)
 #undef CLMEM__CXX_FILL_TARGET
 template <class H> inline clmem__fill_target fill_target(const unique<H> &u) { return fill_target(u.get()); }
@@ -5699,14 +5771,10 @@ inline cl_int fill(cl_command_queue q, const D &dst, P pattern, size_t size, con
 }
 
 /* ---- kernel arguments ---- */
-inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_buffer v) { return clmem__set_arg_buffer(k, i, v); }
-inline cl_int set_arg(cl_kernel k, cl_uint i, cl_mem v) { return clmem__set_arg_mem(k, i, v); }
-inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_local_memory v) { return clmem__set_arg_local(k, i, v); }
-inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_image v) { return clmem__set_arg_image(k, i, v); }
-inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_sampler v) { return clmem__set_arg_sampler(k, i, v); }
-inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_pipe v) { return clmem__set_arg_pipe(k, i, v); }
-inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_svm v) { return clmem__set_arg_svm(k, i, v); }
-inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_usm v) { return clmem__set_arg_usm(k, i, v); }
+#define CLMEM__CXX_KIND_ARG(T, name, ARG, arg, text) \
+    inline cl_int set_arg(cl_kernel k, cl_uint i, T v) { return clmem__set_arg_##name(k, i, v); }
+CLMEM__KINDS(CLMEM__KIND_IF_ARG, CLMEM__CXX_KIND_ARG)
+#undef CLMEM__CXX_KIND_ARG
 #define CLMEM__CXX_WIDE_ARG(T, name, n) \
     inline cl_int set_arg(cl_kernel k, cl_uint i, const T &v) { return clmem__set_arg_vector(k, i, v.s, sizeof v, n); }
 CLMEM__WIDE_VECTOR_TYPES(CLMEM__CXX_WIDE_ARG)
@@ -5809,19 +5877,8 @@ inline clmem_color_kind color_kind(const cl_int *) { return CLMEM_COLOR_INT; }
 inline clmem_color_kind color_kind(const cl_uint *) { return CLMEM_COLOR_UINT; }
 
 /* ---- release ---- */
-inline bool live(const clmem_buffer &h) { return h.mem != NULL; }
-inline bool live(const clmem_image &h) { return h.mem != NULL; }
-inline bool live(const clmem_pipe &h) { return h.mem != NULL; }
-inline bool live(const clmem_sampler &h) { return h.sampler != NULL; }
-inline bool live(const clmem_svm_allocation &h) { return h.svm.ptr != NULL; }
-inline bool live(const clmem_svm_array &h) { return h.svm.ptr != NULL; }
-inline bool live(const clmem_memory_map &h) { return h.ptr != NULL; }
-inline bool live(const clmem_svm_map &h) { return h.id != 0; }
-inline bool live(const clmem_pooled_svm &h) { return h.svm.pool != NULL; }
-inline bool live(const clmem_pinned_allocation &h) { return h.ptr != NULL; }
-inline bool live(const clmem_usm_allocation &h) { return h.usm.ptr != NULL; }
-inline bool live(const clmem_pooled_usm &h) { return h.usm.pool != NULL; }
-#define CLMEM__CXX_RELEASE(T, fn) \
+#define CLMEM__CXX_RELEASE(T, fn, live_field)                                      \
+    inline bool live(const T &h) { return h.live_field != 0; }                        \
     inline cl_int release(T *h) { return fn(h); }
 CLMEM__HANDLES(CLMEM__CXX_RELEASE)
 #undef CLMEM__CXX_RELEASE
@@ -5905,7 +5962,7 @@ template <class V> inline cl_int clmem_set_kernel_arg(cl_kernel kernel, cl_uint 
     return clmem::detail::ret(clmem::detail::set_arg(kernel, index, value));
 }
 /** clmem_release(&handle): see clmem/memobj.h. */
-#define CLMEM__CXX_RELEASE(T, fn) \
+#define CLMEM__CXX_RELEASE(T, fn, live) \
     inline cl_int clmem_release(T *h) { return clmem::detail::ret(clmem::detail::release(h)); }
 CLMEM__HANDLES(CLMEM__CXX_RELEASE)
 #undef CLMEM__CXX_RELEASE
@@ -5945,57 +6002,9 @@ inline void *clmem_memory_map_at(const clmem_memory_map *map, std::initializer_l
 #if defined(CLMEM_IMPLEMENTATION) && !defined(CLMEM__IMPLEMENTATION_DONE)
 #define CLMEM__IMPLEMENTATION_DONE
 
-/* ---- begin clmem/base.c ---- */
-/* >>base (implementation) */
-
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-/* Allocation overrides: define all three of CLMEM_MALLOC, CLMEM_REALLOC, CLMEM_FREE,
-   or none. CLMEM_ASSERT guards clmem's own invariants only (never user input). */
-#if defined(CLMEM_MALLOC) && defined(CLMEM_REALLOC) && defined(CLMEM_FREE)
-/* all given */
-#elif !defined(CLMEM_MALLOC) && !defined(CLMEM_REALLOC) && !defined(CLMEM_FREE)
-#define CLMEM_MALLOC(sz) malloc(sz)
-#define CLMEM_REALLOC(p, sz) realloc(p, sz)
-#define CLMEM_FREE(p) free(p)
-#else
-#error "clmem: define all or none of CLMEM_MALLOC, CLMEM_REALLOC and CLMEM_FREE"
-#endif
-#ifndef CLMEM_ASSERT
-#include <assert.h>
-#define CLMEM_ASSERT(c) assert(c)
-#endif
-
-#if defined(__cplusplus)
-#define CLMEM__THREAD_LOCAL thread_local
-#elif defined(_MSC_VER)
-#define CLMEM__THREAD_LOCAL __declspec(thread)
-#else
-#define CLMEM__THREAD_LOCAL _Thread_local
-#endif
-
-#if defined(__GNUC__) || defined(__clang__)
-#define CLMEM__PRINTF(f, a) __attribute__((format(printf, f, a)))
-#else
-#define CLMEM__PRINTF(f, a)
-#endif
-
-#ifdef __cplusplus
-#define CLMEM__CAST(T, x) static_cast<T>(x)
-#else
-#define CLMEM__CAST(T, x) ((T)(x))
-#endif
-
-/* clmem__unconst(p): drop const from a pointer OpenCL takes as void * but only reads
-   (a COPY_HOST_PTR source, a write's source). Clean in C and C++. */
-static inline void *clmem__unconst(const void *p) {
-    union { const void *c; void *m; } u;
-    u.c = p;
-    return u.m;
-}
+/* ---- begin clmem/base.h (private) ---- */
+/* ---- private: what other modules of clmem use of base; not API. tools/amalgamate
+   puts this section at the head of the implementation. ---- */
 
 /* ---- mutexes (pools, caches, registries) ---- */
 #if defined(_WIN32)
@@ -6035,21 +6044,6 @@ static inline void clmem__lock(clmem__mutex *m) { pthread_mutex_lock(m); }
 static inline void clmem__unlock(clmem__mutex *m) { pthread_mutex_unlock(m); }
 #endif
 
-/* clmem__locked_size(m, v) / clmem__locked_set_size(m, v, value): read or write a
-   size_t setting that m guards (a stager's or a device link's threshold). */
-static size_t clmem__locked_size(clmem__mutex *m, const size_t *v) {
-    size_t r;
-    clmem__lock(m);
-    r = *v;
-    clmem__unlock(m);
-    return r;
-}
-static void clmem__locked_set_size(clmem__mutex *m, size_t *v, size_t value) {
-    clmem__lock(m);
-    *v = value;
-    clmem__unlock(m);
-}
-
 /* ---- registries of live handles (SVM allocations and maps, pinned memory) ----
    A handle carries an id, generation << 32 | (slot + 1); the slot keeps the object, a
    tag (what kind of object) and the generation, bumped when the id dies, so a copy of
@@ -6070,6 +6064,117 @@ typedef struct clmem__registry {
     uint32_t n, cap, free_head;
 } clmem__registry;
 #define CLMEM__REGISTRY_INIT {CLMEM__MUTEX_INIT, NULL, 0, 0, 0}
+
+/* a per-thread variable */
+#if defined(__cplusplus)
+#define CLMEM__THREAD_LOCAL thread_local
+#elif defined(_MSC_VER)
+#define CLMEM__THREAD_LOCAL __declspec(thread)
+#else
+#define CLMEM__THREAD_LOCAL _Thread_local
+#endif
+
+/* the calling thread's last error message (clmem_last_error_message) */
+static CLMEM__THREAD_LOCAL char clmem__message[768];
+
+/* functions (each described where it is defined) */
+static inline void *clmem__unconst(const void *p);
+static inline void clmem__mutex_init(clmem__mutex *m);
+static inline void clmem__mutex_destroy(clmem__mutex *m);
+static inline void clmem__lock(clmem__mutex *m);
+static inline void clmem__unlock(clmem__mutex *m);
+static size_t clmem__locked_size(clmem__mutex *m, const size_t *v);
+static void clmem__locked_set_size(clmem__mutex *m, size_t *v, size_t value);
+static uint64_t clmem__reg_add(clmem__registry *r, void *obj, int tag);
+static void *clmem__reg_find(clmem__registry *r, uint64_t id, int tag, bool detach);
+static void clmem__reg_restore(clmem__registry *r, uint64_t id, void *obj);
+static void clmem__reg_remove(clmem__registry *r, uint64_t id);
+static inline cl_int clmem__cl_fail(cl_int code, const char *fn, const char *call);
+static inline void clmem__set_err(cl_int *errcode_ret, cl_int code);
+static inline void *clmem__null_with(cl_int *errcode_ret, cl_int err);
+static inline cl_int clmem__queue_follow(const char *fn, cl_command_queue *held, cl_command_queue queue,
+                                         const char *old_call, const char *new_call);
+static inline cl_int clmem__queue_unbind(const char *fn, cl_command_queue *held);
+static inline void *clmem__alloc_for(size_t size, const char *fn, const char *what, cl_int *errcode_ret);
+static inline bool clmem__add_ok(size_t a, size_t b, size_t *out);
+static inline bool clmem__mul_ok(size_t a, size_t b, size_t *out);
+static inline bool clmem__range_ok(size_t offset, size_t count, size_t size);
+static inline cl_int clmem__check_wait_list(const char *fn, const cl_event *wait_for, cl_uint num_wait_for);
+static inline cl_int clmem__check_made(const char *fn, unsigned given);
+static inline cl_int clmem__check_queue(const char *fn, cl_command_queue queue);
+static cl_device_id *clmem__devices_of(const char *fn, cl_context ctx, cl_uint *n, cl_int *err);
+static cl_int clmem__info_fail(const char *fn, cl_int err, const char *call, const char *what);
+static cl_int clmem__refail_as(const char *fn, cl_int err);
+static cl_int clmem__queue_context_of(const char *fn, cl_command_queue queue, cl_context *ctx);
+static cl_int clmem__queue_device_of(const char *fn, cl_command_queue queue, cl_device_id *dev);
+static cl_int clmem__same_context(const char *fn, cl_command_queue queue, cl_context ctx, const char *what);
+static inline int clmem__parse_opencl_version(const char *s);
+static inline cl_int clmem__device_version(const char *fn, cl_device_id dev, int *version);
+static void clmem__device_name(cl_device_id dev, char *buf, size_t size);
+static cl_int clmem__device_max_alloc(const char *fn, cl_device_id dev, cl_ulong *max);
+static cl_int clmem__check_max_alloc(const char *fn, cl_device_id dev, const char *what, size_t size, cl_ulong max);
+static inline const char *clmem__mem_flags_text(cl_mem_flags flags, char *buf, size_t size);
+/* ---- end private ---- */
+/* ---- end clmem/base.h (private) ---- */
+
+/* ---- begin clmem/base.c ---- */
+/* >>base (implementation) */
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Allocation overrides: define all three of CLMEM_MALLOC, CLMEM_REALLOC, CLMEM_FREE,
+   or none. CLMEM_ASSERT guards clmem's own invariants only (never user input). */
+#if defined(CLMEM_MALLOC) && defined(CLMEM_REALLOC) && defined(CLMEM_FREE)
+/* all given */
+#elif !defined(CLMEM_MALLOC) && !defined(CLMEM_REALLOC) && !defined(CLMEM_FREE)
+#define CLMEM_MALLOC(sz) malloc(sz)
+#define CLMEM_REALLOC(p, sz) realloc(p, sz)
+#define CLMEM_FREE(p) free(p)
+#else
+#error "clmem: define all or none of CLMEM_MALLOC, CLMEM_REALLOC and CLMEM_FREE"
+#endif
+#ifndef CLMEM_ASSERT
+#include <assert.h>
+#define CLMEM_ASSERT(c) assert(c)
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define CLMEM__PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define CLMEM__PRINTF(f, a)
+#endif
+
+#ifdef __cplusplus
+#define CLMEM__CAST(T, x) static_cast<T>(x)
+#else
+#define CLMEM__CAST(T, x) ((T)(x))
+#endif
+
+/* clmem__unconst(p): drop const from a pointer OpenCL takes as void * but only reads
+   (a COPY_HOST_PTR source, a write's source). Clean in C and C++. */
+static inline void *clmem__unconst(const void *p) {
+    union { const void *c; void *m; } u;
+    u.c = p;
+    return u.m;
+}
+
+/* clmem__locked_size(m, v) / clmem__locked_set_size(m, v, value): read or write a
+   size_t setting that m guards (a stager's or a device link's threshold). */
+static size_t clmem__locked_size(clmem__mutex *m, const size_t *v) {
+    size_t r;
+    clmem__lock(m);
+    r = *v;
+    clmem__unlock(m);
+    return r;
+}
+static void clmem__locked_set_size(clmem__mutex *m, size_t *v, size_t value) {
+    clmem__lock(m);
+    *v = value;
+    clmem__unlock(m);
+}
 
 /* clmem__reg_add(r, obj, tag): a new live id for obj; 0 when out of host memory. */
 static uint64_t clmem__reg_add(clmem__registry *r, void *obj, int tag) {
@@ -6214,7 +6319,6 @@ CLMEM_API const char *clmem_error_string(cl_int code) {
 }
 
 /* ---- last error message and log ---- */
-static CLMEM__THREAD_LOCAL char clmem__message[768];
 static clmem__mutex clmem__log_mutex = CLMEM__MUTEX_INIT;
 static clmem_log_fn clmem__log_fn;
 static void *clmem__log_user;
@@ -6548,6 +6652,48 @@ static inline const char *clmem__mem_flags_text(cl_mem_flags flags, char *buf, s
 }
 /* ---- end clmem/base.c ---- */
 
+/* ---- begin clmem/memobj.h (private) ---- */
+/* ---- private: what other modules of clmem use of memobj; not API. tools/amalgamate
+   puts this section at the head of the implementation. ---- */
+
+/* a live map clmem made (the live-map table, memobj.c) */
+typedef struct clmem__map_record {
+    unsigned long long serial;
+    cl_mem mem;          /* the mapped object */
+    cl_mem root;         /* buffers: the root buffer; images: mem */
+    void *ptr;           /* NULL while the driver call is in progress */
+    cl_command_queue queue; /* retained by the record while the map is live */
+    cl_event event;      /* the map's event (owned by the record), or NULL */
+    int busy;            /* an unmap of this map is being enqueued */
+    cl_map_flags flags;
+    size_t lo[3], hi[3]; /* buffers: [lo[0], hi[0]) bytes of root; images: the pixel box */
+    const char *file;
+    int line;
+} clmem__map_record;
+
+/* the live-map table: its lock and records (memobj.c) */
+static clmem__mutex clmem__map_lock = CLMEM__MUTEX_INIT;
+static clmem__map_record *clmem__maps;
+
+/* functions (each described where it is defined) */
+static const clmem_enqueue_options *clmem__enqueue_opts_or_none(const clmem_enqueue_options *opts);
+static cl_int clmem__nothing_to_do(const char *fn, cl_command_queue queue, const cl_event *wait_for, cl_uint num_wait_for,
+                                   cl_event *event);
+static cl_int clmem__wait_list_ok(const char *fn, const cl_event *wait_for, cl_uint n);
+static cl_int clmem__wait_events(const cl_event *w, cl_uint n);
+static cl_int clmem__host_access_check(const char *fn, const char *what, cl_mem_flags flags, int write, const char *how);
+static cl_int clmem__host_wait_check(const char *fn, cl_bool blocking, const cl_event *wait_for, cl_uint n);
+static cl_int clmem__map_reserve(const char *fn, clmem__map_record *rec);
+static size_t clmem__map_find(unsigned long long serial);
+static void clmem__map_cancel(unsigned long long serial);
+static void clmem__map_publish(unsigned long long serial, void *ptr, cl_command_queue queue, cl_event event);
+static void clmem__map_drop(unsigned long long serial);
+static void clmem__map_unclaim(unsigned long long serial);
+static void clmem__map_note_use(cl_mem mem, const char *fn);
+static CLMEM__NOINLINE cl_int clmem__release_mem(const char *fn, cl_mem mem);
+/* ---- end private ---- */
+/* ---- end clmem/memobj.h (private) ---- */
+
 /* ---- begin clmem/memobj.c ---- */
 /* >>memobj (implementation) */
 
@@ -6801,22 +6947,7 @@ CLMEM_API cl_int clmem_enqueue_migrate_mem_objects_opts(cl_command_queue queue, 
    region may share a pointer). A record is entered, with ptr NULL, before the driver
    is called, so that overlapping maps made at the same time from two threads cannot
    both pass the overlap check; the lock is never held across a driver call. */
-typedef struct clmem__map_record {
-    unsigned long long serial;
-    cl_mem mem;          /* the mapped object */
-    cl_mem root;         /* buffers: the root buffer; images: mem */
-    void *ptr;           /* NULL while the driver call is in progress */
-    cl_command_queue queue; /* retained by the record while the map is live */
-    cl_event event;      /* the map's event (owned by the record), or NULL */
-    int busy;            /* an unmap of this map is being enqueued */
-    cl_map_flags flags;
-    size_t lo[3], hi[3]; /* buffers: [lo[0], hi[0]) bytes of root; images: the pixel box */
-    const char *file;
-    int line;
-} clmem__map_record;
 
-static clmem__mutex clmem__map_lock = CLMEM__MUTEX_INIT;
-static clmem__map_record *clmem__maps;
 static size_t clmem__map_count, clmem__map_capacity;
 /* clmem__map_live mirrors clmem__map_count for the lock-free fast path of
    clmem__map_note_use: every copy asks, and with no live maps it must cost nothing. */
@@ -7024,6 +7155,20 @@ static CLMEM__NOINLINE cl_int clmem__release_mem(const char *fn, cl_mem mem) {
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clReleaseMemObject");
 }
 /* ---- end clmem/memobj.c ---- */
+
+/* ---- begin clmem/buffer.h (private) ---- */
+/* ---- private: what other modules of clmem use of buffer; not API. tools/amalgamate
+   puts this section at the head of the implementation. ---- */
+
+/* functions (each described where it is defined) */
+static cl_int clmem__check_mem_flags(const char *fn, cl_mem_flags flags, cl_mem_flags known);
+static cl_int clmem__check_host_ptr(const char *fn, cl_mem_flags flags, const void *host);
+static cl_int clmem__check_pooled_ptr(const char *fn, const char *what, const char *kind, const void *record,
+                                      uint64_t generation, const void *ptr);
+static clmem_buffer clmem__buffer_empty(void);
+static cl_int clmem__buffer_invalid(const char *fn, const char *what, clmem_buffer b);
+/* ---- end private ---- */
+/* ---- end clmem/buffer.h (private) ---- */
 
 /* ---- begin clmem/buffer.c ---- */
 /* >>buffer (implementation) */
@@ -7356,6 +7501,18 @@ CLMEM_API cl_int clmem_enqueue_fill_buffer_opts(cl_command_queue queue, clmem_bu
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueFillBuffer");
 }
 /* ---- end clmem/buffer.c ---- */
+
+/* ---- begin clmem/image.h (private) ---- */
+/* ---- private: what other modules of clmem use of image; not API. tools/amalgamate
+   puts this section at the head of the implementation. ---- */
+
+/* functions (each described where it is defined) */
+static bool clmem__is_image_type(cl_mem_object_type t);
+static const char *clmem__image_type_name(cl_mem_object_type t);
+static cl_int clmem__image_region(const char *fn, const char *what, const clmem_image *img, const size_t origin[3],
+                                  const size_t region_in[3], size_t region[3]);
+/* ---- end private ---- */
+/* ---- end clmem/image.h (private) ---- */
 
 /* ---- begin clmem/image.c ---- */
 /* >>image (implementation) */
@@ -8696,6 +8853,33 @@ CLMEM_API cl_int clmem_pipe_release(clmem_pipe *p) {
 
 /* ---- end clmem/pipe.c ---- */
 
+/* ---- begin clmem/svm.h (private) ---- */
+/* ---- private: what other modules of clmem use of svm; not API. tools/amalgamate
+   puts this section at the head of the implementation. ---- */
+
+/* functions (each described where it is defined) */
+static cl_int clmem__svm_check_live(const char *fn, const char *what, clmem_svm svm, cl_context *ctx);
+#ifndef CL_VERSION_2_0
+static cl_int clmem__svm_unsupported(const char *fn);
+#endif
+static inline cl_int clmem__svm_free_after(cl_command_queue queue, cl_context context, void *ptr);
+static cl_int clmem__queue_out_of_order(const char *fn, cl_command_queue queue, bool *ooo);
+static cl_int clmem__check_in_order(const char *fn, cl_command_queue queue, const char *why);
+static cl_int clmem__svm_check_args(const char *fn, cl_context ctx, cl_uint alignment, cl_svm_mem_flags flags,
+                                    cl_command_queue queue);
+#ifdef CL_VERSION_2_0
+static cl_int clmem__svm_check_devices(const char *fn, cl_context ctx, size_t size, cl_uint alignment,
+                                       cl_svm_mem_flags flags);
+#endif
+static cl_int clmem__svm_check_enqueue(const char *fn, cl_command_queue queue, const cl_event *wl, cl_uint nw,
+                                       clmem_svm svm, const char *what);
+static cl_int clmem__ptr_fill_extent(const char *fn, void *ptr, size_t size, size_t offset, const void *pattern,
+                                     size_t pattern_size, size_t n, bool n_given, size_t *count);
+static cl_int clmem__svm_fill(const char *fn, cl_command_queue queue, clmem_svm dst, size_t offset, const void *pattern,
+                              size_t pattern_size, size_t n, bool n_given, const cl_event *wl, cl_uint nw, cl_event *event);
+/* ---- end private ---- */
+/* ---- end clmem/svm.h (private) ---- */
+
 /* ---- begin clmem/svm.c ---- */
 /* >>svm (implementation) */
 
@@ -9713,10 +9897,11 @@ CLMEM_API cl_int clmem_svm_array_release(clmem_svm_array *arr) {
 }
 /* ---- end clmem/svm.c ---- */
 
-/* ---- begin clmem/usm.c ---- */
-/* >>usm (implementation) */
+/* ---- begin clmem/usm.h (private) ---- */
+/* ---- private: what other modules of clmem use of usm; not API. tools/amalgamate
+   puts this section at the head of the implementation. ---- */
 
-/* ---- the extension's entry points, per platform ---- */
+/* the extension's entry points of one platform (usm.c) */
 typedef void *(CL_API_CALL *clmem__usm_host_alloc_fn)(cl_context, const cl_mem_properties_intel *, size_t, cl_uint,
                                                       cl_int *);
 typedef void *(CL_API_CALL *clmem__usm_dev_alloc_fn)(cl_context, cl_device_id, const cl_mem_properties_intel *, size_t,
@@ -9745,6 +9930,26 @@ typedef struct clmem__usm_fns {
     clmem__usm_advise_fn advise;   /* may be NULL (checked where used) */
     const char *missing;           /* the first required entry point the platform lacks, or NULL */
 } clmem__usm_fns;
+
+/* functions (each described where it is defined) */
+static cl_int clmem__usm_fns_of_queue(const char *fn, cl_command_queue queue, const clmem__usm_fns **fns);
+static cl_int clmem__usm_fns_of_context(const char *fn, cl_context ctx, const clmem__usm_fns **fns);
+static cl_int clmem__usm_check_live(const char *fn, const char *what, clmem_usm usm);
+static cl_int clmem__usm_check_enqueue(const char *fn, cl_command_queue queue, const cl_event *wl, cl_uint nw,
+                                       clmem_usm usm, const char *what);
+static cl_int clmem__usm_check_alloc(const char *fn, cl_context ctx, cl_device_id device,
+                                     cl_unified_shared_memory_type_intel type, cl_uint alignment,
+                                     const clmem__usm_fns **fns);
+static void *clmem__usm_make(const clmem__usm_fns *fns, cl_context ctx, cl_device_id device,
+                             cl_unified_shared_memory_type_intel type, const cl_mem_properties_intel *props, size_t size,
+                             cl_uint alignment, cl_int *err);
+/* ---- end private ---- */
+/* ---- end clmem/usm.h (private) ---- */
+
+/* ---- begin clmem/usm.c ---- */
+/* >>usm (implementation) */
+
+/* ---- the extension's entry points, per platform ---- */
 
 /* Platforms live as long as the process, so each one's entry points are looked up
    once, under the lock, and kept; a found entry never changes again. */
@@ -10728,32 +10933,44 @@ CLMEM_API void *clmem_memory_map_at(const clmem_memory_map *map, const size_t *i
 /* >>kernel_arg (implementation): the check of a value against the parameter's
    declared type, and one setter per kind of value */
 
-/* The kinds of value a setter passes to clmem__check_kernel_arg. */
-enum {
-    CLMEM__ARG_KIND_INT = 1,    /* an integer scalar or vector value */
-    CLMEM__ARG_KIND_FLOAT,      /* a floating-point scalar or vector value */
-    CLMEM__ARG_KIND_BUFFER,     /* a buffer (clmem_buffer) */
-    CLMEM__ARG_KIND_MEM,        /* a raw cl_mem: its CL_MEM_TYPE decides */
-    CLMEM__ARG_KIND_LOCAL,      /* clmem_local_memory */
-    CLMEM__ARG_KIND_SVM,        /* an SVM pointer */
-    CLMEM__ARG_KIND_USM,        /* a USM pointer */
-    CLMEM__ARG_KIND_IMAGE,      /* an image */
-    CLMEM__ARG_KIND_SAMPLER,    /* a sampler */
-    CLMEM__ARG_KIND_PIPE        /* a pipe */
-};
+/* The kinds of value a setter passes to clmem__check_kernel_arg: integer and
+   floating-point values, and the kinds of kernel argument of CLMEM__KINDS (memobj.h),
+   each CLMEM__ARG_KIND_<ARG> (CLMEM__ARG_KIND_BUFFER, _MEM, _LOCAL, _SVM, _USM, _IMAGE,
+   _SAMPLER, _PIPE). */
+#define CLMEM__ARG_KIND_ENUM(T, name, ARG, arg, text) CLMEM__ARG_KIND_##ARG,
+enum { CLMEM__ARG_KIND_INT = 1, CLMEM__ARG_KIND_FLOAT, CLMEM__KINDS(CLMEM__KIND_IF_ARG, CLMEM__ARG_KIND_ENUM) };
+#undef CLMEM__ARG_KIND_ENUM
+/* how messages name a kind (its row's text) */
 static const char *clmem__arg_kind_text(int kind) {
-    switch (kind) {
-    case CLMEM__ARG_KIND_BUFFER: return "a buffer";
-    case CLMEM__ARG_KIND_MEM: return "a cl_mem";
-    case CLMEM__ARG_KIND_LOCAL: return "local memory (a size, no value)";
-    case CLMEM__ARG_KIND_SVM: return "an SVM pointer";
-    case CLMEM__ARG_KIND_USM: return "a USM pointer";
-    case CLMEM__ARG_KIND_IMAGE: return "an image";
-    case CLMEM__ARG_KIND_SAMPLER: return "a sampler";
-    case CLMEM__ARG_KIND_PIPE: return "a pipe";
-    default: return "a value";
-    }
+#define CLMEM__ARG_KIND_TEXT(T, name, ARG, arg, text) \
+    if (kind == CLMEM__ARG_KIND_##ARG) return text;
+    CLMEM__KINDS(CLMEM__KIND_IF_ARG, CLMEM__ARG_KIND_TEXT)
+#undef CLMEM__ARG_KIND_TEXT
+    return "a value";
 }
+#if !defined(CLMEM_NO_KERNEL_ARG_CHECK)
+/* a memory object (arg P or M in CLMEM__KINDS), and of those a pointer (P) */
+#define CLMEM__KIND_MEMORY_P CLMEM__KIND_YES
+#define CLMEM__KIND_MEMORY_M CLMEM__KIND_YES
+#define CLMEM__KIND_MEMORY_S CLMEM__KIND_NO
+#define CLMEM__KIND_MEMORY_L CLMEM__KIND_NO
+#define CLMEM__KIND_POINTER_P CLMEM__KIND_YES
+#define CLMEM__KIND_POINTER_M CLMEM__KIND_NO
+#define CLMEM__KIND_POINTER_S CLMEM__KIND_NO
+#define CLMEM__KIND_POINTER_L CLMEM__KIND_NO
+static bool clmem__arg_is_memory(int kind) {
+#define CLMEM__ARG_KIND_MEMORY(T, name, ARG, arg, text) CLMEM__KIND_MEMORY_##arg(if (kind == CLMEM__ARG_KIND_##ARG) return true;)
+    CLMEM__KINDS(CLMEM__KIND_IF_ARG, CLMEM__ARG_KIND_MEMORY)
+#undef CLMEM__ARG_KIND_MEMORY
+    return false;
+}
+static bool clmem__arg_is_pointer(int kind) {
+#define CLMEM__ARG_KIND_POINTER(T, name, ARG, arg, text) CLMEM__KIND_POINTER_##arg(if (kind == CLMEM__ARG_KIND_##ARG) return true;)
+    CLMEM__KINDS(CLMEM__KIND_IF_ARG, CLMEM__ARG_KIND_POINTER)
+#undef CLMEM__ARG_KIND_POINTER
+    return false;
+}
+#endif
 
 /* The check of a value against the kernel parameter's declared type
    (clGetKernelArgInfo, available where the program was built with
@@ -10899,8 +11116,7 @@ static cl_int clmem__check_kernel_arg(cl_kernel kernel, cl_uint index, int kind,
                                                        : "";
     /* a pipe is declared with its element type: "pipe int p" says "int" */
     if ((p.kind == CLMEM__PARAM_SCALAR || p.kind == CLMEM__PARAM_UNKNOWN) &&
-        (kind == CLMEM__ARG_KIND_BUFFER || kind == CLMEM__ARG_KIND_MEM || kind == CLMEM__ARG_KIND_PIPE ||
-         kind == CLMEM__ARG_KIND_IMAGE || kind == CLMEM__ARG_KIND_SVM || kind == CLMEM__ARG_KIND_USM) &&
+        clmem__arg_is_memory(kind) &&
         clGetKernelArgInfo(kernel, index, CL_KERNEL_ARG_TYPE_QUALIFIER, sizeof tq, &tq, NULL) == CL_SUCCESS &&
         (tq & pipe_bit)) {
         if (kind == CLMEM__ARG_KIND_PIPE) return CL_SUCCESS;
@@ -10919,7 +11135,7 @@ static cl_int clmem__check_kernel_arg(cl_kernel kernel, cl_uint index, int kind,
             return clmem__arg_reject(CL_INVALID_ARG_VALUE, kernel, index, type, space, kind, value_type, size,
                                      "a __local parameter takes local memory: clmem_local_memory(bytes)");
         }
-        if (kind == CLMEM__ARG_KIND_BUFFER || kind == CLMEM__ARG_KIND_SVM || kind == CLMEM__ARG_KIND_USM) return CL_SUCCESS;
+        if (clmem__arg_is_pointer(kind)) return CL_SUCCESS;
         if (kind == CLMEM__ARG_KIND_MEM) {
             cl_mem m = *(const cl_mem *)value;
             cl_mem_object_type mt = 0;
@@ -11136,6 +11352,41 @@ CLMEM_API cl_int clmem__set_arg_unsupported(cl_kernel kernel, cl_uint index, ...
 
 /* ---- end clmem/kernel_arg.c ---- */
 
+/* ---- begin clmem/transfer.h (private) ---- */
+/* ---- private: what other modules of clmem use of transfer (and its parts); not API. tools/amalgamate
+   puts this section at the head of the implementation. ---- */
+
+/* A rectangle in linear memory: origin, pitches (resolved), and the byte range it spans. */
+typedef struct clmem__rect {
+    size_t origin[3];
+    size_t row, slice;   /* resolved pitches */
+    size_t start, end;   /* first byte and one past the last byte touched */
+} clmem__rect;
+
+/* a host transfer's plan (the rules: transfer.c, THE HOST-TRANSFER RULES) */
+typedef struct clmem__host_plan {
+    const char *fn;        /* the public name every message carries */
+    const char *what;      /* the buffer's argument name: "dst" (write) or "src" (read) */
+    bool write;            /* host -> device */
+    cl_bool blocking;
+    bool rect;             /* rectangular: region, br, hr */
+    size_t offset, count;  /* linear: the range in the buffer; count 0: nothing to copy */
+    size_t region[3];
+    clmem__rect br, hr;    /* rectangular: the buffer's and the host's rectangles */
+} clmem__host_plan;
+
+/* functions (each described where it is defined) */
+static const clmem_copy_options *clmem__copy_opts_or_none(const clmem_copy_options *opts);
+static bool clmem__device_wait(const clmem_copy_options *o);
+static cl_int clmem__host_plan_make(const char *fn, cl_command_queue queue, cl_context queue_ctx, clmem_buffer buf,
+                                    const void *host, bool write, const clmem_copy_options *o, clmem__host_plan *p);
+static cl_int clmem__host_plan_run(cl_command_queue queue, clmem_buffer buf, void *host, const clmem__host_plan *p,
+                                   const cl_event *wait_for, cl_uint n, cl_event *event);
+static cl_int clmem__buffer_pair_count(const char *fn, clmem_buffer dst, clmem_buffer src, const clmem_copy_options *o,
+                                       size_t *out);
+/* ---- end private ---- */
+/* ---- end clmem/transfer.h (private) ---- */
+
 /* ---- begin clmem/transfer.c ---- */
 /* >>transfer (implementation): buffer and host pairs. Image pairs are in
    transfer_image.c, SVM pairs in transfer_svm.c, raw cl_mem dispatch and fills in
@@ -11180,13 +11431,6 @@ static bool clmem__region(const char *fn, bool given, const size_t in[3], size_t
         *err = clmem__fail(CL_INVALID_VALUE, fn, "region {%zu, %zu, %zu} has a zero component", in[0], in[1], in[2]);
     return true;
 }
-
-/* A rectangle in linear memory: origin, pitches (resolved), and the byte range it spans. */
-typedef struct clmem__rect {
-    size_t origin[3];
-    size_t row, slice;   /* resolved pitches */
-    size_t start, end;   /* first byte and one past the last byte touched */
-} clmem__rect;
 
 /* clmem__rect_make(fn, what, origin, pitches, region, size, &r): resolve pitches (0:
    packed), check them, and check that the rectangle lies within `size` bytes
@@ -11342,16 +11586,6 @@ static cl_int clmem__after_device_copy(const clmem_copy_options *o, cl_event *ow
    - rectangular (.region): origins and pitches within the buffer and .host_size;
    - blocking: unless .is_blocking was written and is false;
    - live maps: a buffer mapped for writing draws a warning (clmem__map_note_use). */
-typedef struct clmem__host_plan {
-    const char *fn;        /* the public name every message carries */
-    const char *what;      /* the buffer's argument name: "dst" (write) or "src" (read) */
-    bool write;            /* host -> device */
-    cl_bool blocking;
-    bool rect;             /* rectangular: region, br, hr */
-    size_t offset, count;  /* linear: the range in the buffer; count 0: nothing to copy */
-    size_t region[3];
-    clmem__rect br, hr;    /* rectangular: the buffer's and the host's rectangles */
-} clmem__host_plan;
 
 /* clmem__host_plan_side(fn, queue, queue_ctx, what, ctx, flags, host, write, o,
    &blocking): the rules of every host transfer that do not depend on the kind of
@@ -12273,12 +12507,12 @@ CLMEM_API cl_int clmem__copy_mem_from_mem(cl_command_queue queue, cl_mem dst, cl
         return s.is_image ? clmem__copy_##kind##_from_image(queue, dst, s.image, o)                               \
                           : clmem__copy_##kind##_from_buffer(queue, dst, s.buffer, o);                            \
     }
+/* host, and the kinds of CLMEM__KINDS (memobj.h) with copy 1 and mem 1: buffer, image */
+#define CLMEM__RAW_PAIRS(T, name) CLMEM__RAW_DST(name, T) CLMEM__RAW_SRC(name, T)
 CLMEM__RAW_DST(host, const void *)
-CLMEM__RAW_DST(buffer, clmem_buffer)
-CLMEM__RAW_DST(image, clmem_image)
 CLMEM__RAW_SRC(host, void *)
-CLMEM__RAW_SRC(buffer, clmem_buffer)
-CLMEM__RAW_SRC(image, clmem_image)
+CLMEM__KINDS(CLMEM__KIND_IF_COPY_MEM, CLMEM__RAW_PAIRS)
+#undef CLMEM__RAW_PAIRS
 #undef CLMEM__RAW_DST
 #undef CLMEM__RAW_SRC
 
@@ -12330,6 +12564,247 @@ CLMEM_API cl_int clmem__fill_ptr(cl_command_queue queue, clmem__fill_target dst,
 }
 /* ---- end clmem/transfer_dispatch.c ---- */
 
+/* ---- begin clmem/pool.h (private) ---- */
+/* ---- private: the pool core's interface to its backends and pool kinds (pool.c, the
+   buffer and SVM backends, pinned.c, usm_pool.c); not API. tools/amalgamate puts this
+   section in the implementation. ---- */
+
+typedef struct clmem__pool clmem__pool;
+typedef struct clmem__pool_block clmem__pool_block;
+
+/* A backend: how a kind of memory makes and frees a pool's blocks. Everything else
+   (bins, shards, generations, statistics, the limit, out-of-memory stages, queue
+   order, release) is the core's. A new kind of memory is one more of these.
+   - make(user, size, &ptr, &mem): a block of `size` (> 0) bytes; ptr is what its
+     handle points at (non-NULL on success), mem a second word the kind may need. The
+     out-of-memory codes (clmem__is_oom) make the pool free memory and retry.
+   - free(user, blk): give blk->ptr (and blk->mem) back. blk->queue (retained by the
+     core, released after this) is where the block was last used; blk->pending says
+     work enqueued there may still use it (clmem__pool_wait_queue waits for that).
+   - try_release(user): the allocator's hook on out-of-memory (optional).
+   - destroy(user): the pool goes (drop the allocator reference, ...).
+   - binds_queue: a block belongs to the queue it is used on, and a plain release
+     stays ordered behind that queue (SVM: its free is enqueued there). */
+typedef struct clmem__pool_backend {
+    cl_int (*make)(void *user, size_t size, void **ptr, void **mem);
+    void (*free)(void *user, clmem__pool_block *blk);
+    void (*try_release)(void *user);
+    void (*destroy)(void *user);
+    bool binds_queue;
+} clmem__pool_backend;
+
+struct clmem__pool_block {
+    clmem__buffer_owner owner;            /* first: what clmem_buffer_release calls; the generation */
+    clmem__pool *pool;
+    struct clmem__pool_block *next;       /* in a held or pending list, or a spare list */
+    struct clmem__pool_block *prev_active, *next_active;
+    void *ptr;                            /* what the handle points at: cl_mem, SVM or host pointer */
+    void *mem;                            /* the backend's second word (pinned: the mapped cl_mem) */
+    cl_command_queue queue;               /* retained or NULL: SVM: its bound queue; held: the queue
+                                             it was released on; buffers keep it as a cache */
+    size_t size;                          /* requested by the current holder */
+    const char *file;
+    int line;
+    uint32_t bin;
+    int state;                            /* read without a lock (messages): atomic */
+    struct clmem__pool_shard *sh;         /* the shard whose books count it */
+    bool pending;                         /* held: released on `queue`; another queue or the host
+                                             must wait for that point */
+    bool ooo;                             /* `queue` is out of order */
+};
+
+/* a shard's or a pool's lock: a spinlock where the compiler has atomic builtins (pool.c
+   says why), a clmem__mutex elsewhere */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(_WIN32) && !defined(CLMEM_POOL_USE_MUTEX)
+#define CLMEM__POOL_SPINLOCK 1
+typedef int clmem__pool_lock_t;
+#else
+typedef clmem__mutex clmem__pool_lock_t;
+#endif
+
+typedef struct clmem__pool_bin {
+    clmem__pool_block *held;              /* free blocks, most recent first */
+    clmem__pool_block *pending;           /* blocks released on a queue, most recent first */
+    size_t nheld;                         /* both lists */
+    size_t nblocks;                       /* the bin's blocks in the shard's books, held or
+                                             active (changes only off the fast path: a miss,
+                                             a block taken by or from another shard, a free) */
+} clmem__pool_bin;
+
+typedef struct clmem__pool_shard {
+    clmem__pool_lock_t lock;
+    unsigned busy;                        /* releases running in this shard that need the pool */
+    clmem__pool_bin *bins;                /* nbins of them, made at the shard's first use */
+    void *bins_raw;                       /* what CLMEM_MALLOC returned for them */
+    clmem__pool_block *active;            /* most recent first */
+    size_t held_blocks, active_blocks, active_bytes;
+    size_t peak_active_blocks, peak_active_bytes;
+    size_t base_blocks, base_bytes;       /* the other shards' active blocks and bytes, last seen */
+    unsigned long long hits, misses;     /* allocations = hits + misses */
+} clmem__pool_shard;
+
+/* a shard padded to whole cache lines, so that shards never share one */
+typedef union clmem__pool_shard_slot {
+    clmem__pool_shard s;
+    char pad[128 * ((sizeof(clmem__pool_shard) + 127) / 128)];
+} clmem__pool_shard_slot;
+
+struct clmem__pool {
+    clmem__pool_shard_slot *shards;       /* nshards, on the cache lines after the pool's */
+    unsigned shard_mask;                  /* nshards - 1: nshards is a power of two */
+    unsigned nshards;
+    void *raw;                            /* what CLMEM_MALLOC returned */
+    clmem__pool_lock_t lock;              /* what follows, and the record lists */
+    unsigned L;
+    uint32_t nbins;
+    bool binds_queue;                     /* be->binds_queue, where the fast path reads it */
+    bool stop_holding;                    /* changed with every lock held */
+    bool released;                        /* likewise */
+    bool destroyed;
+    unsigned busy;                        /* a pool release in progress */
+    size_t managed_bytes, peak_managed_bytes, limit;
+    unsigned long long allocator_frees, oom_events;
+    clmem__pool_block *spare;             /* records whose block was freed */
+    clmem_pool_oom_fn oom_fn;
+    void *oom_user;
+    const clmem__pool_backend *be;        /* how blocks are made and freed */
+    void *user;                           /* the backend's state: its allocator, ... */
+    cl_mem_flags flags;                   /* what handed-out buffer handles report */
+    cl_context context;                   /* the pool's context, when known (queue checks) */
+    cl_command_queue checked_queue;       /* the last queue found to be of the pool's context (atomic) */
+};
+
+/* What a backend and a pool kind call of the core (pool.c; each is described where
+   it is defined). */
+static clmem__pool *clmem__pool_over(const char *fn, const void *allocator, void *user, cl_context context, unsigned L,
+                                     const clmem__pool_backend *be, cl_int *errcode_ret);
+static clmem__pool *clmem__pool_with_facts(const char *fn, unsigned L, const clmem__pool_backend *be, const void *facts,
+                                           size_t size, cl_context context, cl_int *errcode_ret);
+static cl_int clmem__pool_null(const char *fn);
+static inline uint32_t clmem__bin_of(unsigned L, size_t size);
+CLMEM__INLINE cl_int clmem__pool_get_checked(clmem__pool *p, size_t size, bool on_queue, cl_command_queue queue,
+                                             const char *fn, const char *file, int line, cl_int *errcode_ret,
+                                             clmem__pool_block **blk);
+CLMEM__INLINE cl_int clmem__pool_put(clmem__pool_block *blk, uint64_t gen, cl_command_queue queue, bool ooo,
+                                     const void *ptr, size_t size, const char *fn);
+CLMEM__INLINE cl_int clmem__pool_give_back(void *handle, size_t handle_size, void *block, uint64_t gen,
+                                          const void *ptr, size_t size, cl_command_queue queue, bool ooo,
+                                          const char *fn);
+static inline uint64_t clmem__pool_generation(const clmem__pool_block *blk);
+static clmem__pool_block *clmem__pool_live(void *block, uint64_t gen);
+static clmem__pool *clmem__pool_of_live(void *block, uint64_t gen, const clmem__pool_backend *be);
+static cl_int clmem__pool_check_release_queue(clmem__pool_block *blk, uint64_t gen, cl_command_queue queue,
+                                              const char *fn, bool *ooo);
+static void clmem__pool_wait_queue(cl_command_queue queue);
+/* records of no pool (a plain pinned allocation's): taken, handed out, given back, unused */
+static clmem__pool_block *clmem__pool_record_global(void);
+static uint64_t clmem__pool_record_hand_out(clmem__pool_block *blk);
+static bool clmem__pool_record_give_back(clmem__pool_block *blk, uint64_t gen);
+static void clmem__pool_record_unused(clmem__pool_block *blk);
+/* a pool's accounting and settings (pool_stats.c), behind CLMEM__POOL_COMMON */
+static size_t clmem__pool_count(clmem__pool *p, int what);
+static cl_int clmem__pool_free_held(clmem__pool *p);
+static void clmem__pool_stop_holding(clmem__pool *p);
+static void clmem__pool_stats(clmem__pool *p, clmem_pool_stats *s);
+static void clmem__pool_reset_peaks(clmem__pool *p);
+static cl_int clmem__pool_bins(clmem__pool *p, clmem_pool_bin_info *out, size_t capacity, size_t *count);
+static cl_int clmem__pool_active_info(clmem__pool *p, clmem_pool_block_info *out, size_t capacity, size_t *count);
+static void clmem__pool_set_limit(clmem__pool *p, size_t max_managed_bytes);
+static void clmem__pool_set_oom_callback(clmem__pool *p, clmem_pool_oom_fn fn, void *user);
+static cl_int clmem__pool_release(clmem__pool *p, const char *fn);
+
+/* A pool kind's four allocate entry points (clmem_<kind>_allocate, _allocate_at,
+   _allocate_on_queue, _allocate_on_queue_at) over its own allocate, impl(pool, size,
+   on_queue, queue, errcode_ret, fn, file, line), which checks, calls the core and
+   makes the kind's handle. */
+#define CLMEM__POOL_ALLOCATE(kind, handle, impl)                                                                   \
+    CLMEM_API handle clmem_##kind##_allocate_at(clmem_##kind *pool, size_t size, cl_int *errcode_ret,              \
+                                                const char *file, int line) {                                      \
+        return impl(pool, size, false, NULL, errcode_ret, "clmem_" #kind "_allocate", file, line);               \
+    }                                                                                                              \
+    CLMEM_API handle(clmem_##kind##_allocate)(clmem_##kind *pool, size_t size, cl_int *errcode_ret) {              \
+        return impl(pool, size, false, NULL, errcode_ret, "clmem_" #kind "_allocate", NULL, 0);                  \
+    }                                                                                                              \
+    CLMEM_API handle clmem_##kind##_allocate_on_queue_at(clmem_##kind *pool, size_t size, cl_command_queue queue,  \
+                                                         cl_int *errcode_ret, const char *file, int line) {        \
+        return impl(pool, size, true, queue, errcode_ret, "clmem_" #kind "_allocate_on_queue", file, line);      \
+    }                                                                                                              \
+    CLMEM_API handle(clmem_##kind##_allocate_on_queue)(clmem_##kind *pool, size_t size, cl_command_queue queue,    \
+                                                       cl_int *errcode_ret) {                                      \
+        return clmem_##kind##_allocate_on_queue_at(pool, size, queue, errcode_ret, NULL, 0);                     \
+    }
+
+#define CLMEM__POOL_GETTER(kind, name, what)                     \
+    CLMEM_API size_t clmem_##kind##_##name(clmem_##kind *pool) { \
+        if (!pool) return 0;                                     \
+        return clmem__pool_count(&pool->core, what);             \
+    }
+
+/* CLMEM__POOL_COMMON(kind): the rest of each pool kind's API, the same core under each
+   kind's names: clmem_<kind>_held_blocks ... clmem_<kind>_release, the names
+   CLMEM__POOL_DECLS(kind) declares (listed there; the buffer pool's are declared one by
+   one). Used in pool_buffer.c, pool_svm.c, pinned.c and usm_pool.c. */
+#define CLMEM__POOL_COMMON(kind)                                                                                   \
+    CLMEM__POOL_GETTER(kind, held_blocks, 0)                                                                       \
+    CLMEM__POOL_GETTER(kind, active_blocks, 1)                                                                     \
+    CLMEM__POOL_GETTER(kind, managed_bytes, 2)                                                                     \
+    CLMEM__POOL_GETTER(kind, active_bytes, 3)                                                                      \
+    CLMEM_API uint32_t clmem_##kind##_bin_number(clmem_##kind *pool, size_t size) {                                \
+        return clmem_bin_number(pool ? pool->core.L : CLMEM_POOL_DEFAULT_LEADING_BITS, size);                    \
+    }                                                                                                              \
+    CLMEM_API size_t clmem_##kind##_alloc_size(clmem_##kind *pool, uint32_t bin) {                                 \
+        return clmem_alloc_size(pool ? pool->core.L : CLMEM_POOL_DEFAULT_LEADING_BITS, bin);                     \
+    }                                                                                                              \
+    CLMEM_API cl_int clmem_##kind##_free_held(clmem_##kind *pool) {                                                \
+        if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_free_held");                         \
+        return clmem__pool_free_held(&pool->core);                                                                 \
+    }                                                                                                              \
+    CLMEM_API cl_int clmem_##kind##_stop_holding(clmem_##kind *pool) {                                             \
+        if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_stop_holding");                      \
+        clmem__pool_stop_holding(&pool->core);                                                                     \
+        return clmem__pool_free_held(&pool->core);                                                                 \
+    }                                                                                                              \
+    CLMEM_API cl_int clmem_##kind##_get_stats(clmem_##kind *pool, clmem_pool_stats *stats) {                       \
+        if (CLMEM__CHECKS && (!pool || !stats))                                                                    \
+            return clmem__fail(CL_INVALID_VALUE, "clmem_" #kind "_get_stats", "%s is NULL", pool ? "stats" : "pool"); \
+        clmem__pool_stats(&pool->core, stats);                                                                     \
+        return CL_SUCCESS;                                                                                         \
+    }                                                                                                              \
+    CLMEM_API cl_int clmem_##kind##_reset_peaks(clmem_##kind *pool) {                                              \
+        if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_reset_peaks");                       \
+        clmem__pool_reset_peaks(&pool->core);                                                                      \
+        return CL_SUCCESS;                                                                                         \
+    }                                                                                                              \
+    CLMEM_API cl_int clmem_##kind##_bins(clmem_##kind *pool, clmem_pool_bin_info *out, size_t capacity,            \
+                                         size_t *count) {                                                          \
+        if (CLMEM__CHECKS && (!pool || !count))                                                                    \
+            return clmem__fail(CL_INVALID_VALUE, "clmem_" #kind "_bins", "%s is NULL", pool ? "count" : "pool");  \
+        return clmem__pool_bins(&pool->core, out, capacity, count);                                                \
+    }                                                                                                              \
+    CLMEM_API cl_int clmem_##kind##_set_limit(clmem_##kind *pool, size_t max_managed_bytes) {                      \
+        if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_set_limit");                         \
+        clmem__pool_set_limit(&pool->core, max_managed_bytes);                                                     \
+        return CL_SUCCESS;                                                                                         \
+    }                                                                                                              \
+    CLMEM_API cl_int clmem_##kind##_set_oom_callback(clmem_##kind *pool, clmem_pool_oom_fn fn, void *user) {       \
+        if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_set_oom_callback");                  \
+        clmem__pool_set_oom_callback(&pool->core, fn, user);                                                       \
+        return CL_SUCCESS;                                                                                         \
+    }                                                                                                              \
+    CLMEM_API cl_int clmem_##kind##_active_blocks_info(clmem_##kind *pool, clmem_pool_block_info *out,             \
+                                                       size_t capacity, size_t *count) {                           \
+        if (CLMEM__CHECKS && (!pool || !count))                                                                    \
+            return clmem__fail(CL_INVALID_VALUE, "clmem_" #kind "_active_blocks_info", "%s is NULL",              \
+                               pool ? "count" : "pool");                                                           \
+        return clmem__pool_active_info(&pool->core, out, capacity, count);                                         \
+    }                                                                                                              \
+    CLMEM_API cl_int clmem_##kind##_release(clmem_##kind *pool) {                                                  \
+        if (!pool) return CL_SUCCESS;                                                                              \
+        return clmem__pool_release(&pool->core, "clmem_" #kind "_release");                                       \
+    }
+/* ---- end private ---- */
+/* ---- end clmem/pool.h (private) ---- */
+
 /* ---- begin clmem/pool.c ---- */
 /* >>pool (implementation) */
 
@@ -12378,285 +12853,6 @@ static bool clmem__is_oom(cl_int err) {
     return err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_RESOURCES || err == CL_OUT_OF_HOST_MEMORY;
 }
 
-/* ---- reference counts (both kinds of allocator) ---- */
-
-typedef struct clmem__refs {
-    clmem__mutex lock;
-    unsigned long n;
-} clmem__refs;
-
-static void clmem__refs_init(clmem__refs *r) {
-    clmem__mutex_init(&r->lock);
-    r->n = 1;
-}
-static void clmem__refs_add(clmem__refs *r) {
-    clmem__lock(&r->lock);
-    ++r->n;
-    clmem__unlock(&r->lock);
-}
-/* drop one; true when it was the last (the lock is then destroyed) */
-static bool clmem__refs_drop(clmem__refs *r) {
-    unsigned long left;
-    clmem__lock(&r->lock);
-    left = --r->n;
-    clmem__unlock(&r->lock);
-    if (left) return false;
-    clmem__mutex_destroy(&r->lock);
-    return true;
-}
-
-/* ---- buffer allocators ---- */
-
-struct clmem_allocator {
-    clmem_allocator_ops ops;
-    void *user;
-    cl_context context;      /* what handed-out handles report */
-    cl_mem_flags flags;
-    cl_command_queue queue;  /* immediate allocator: retained */
-    bool owns_context;       /* built-in allocators retain their context */
-    clmem__refs refs;
-};
-
-static cl_int clmem__deferred_allocate(void *user, size_t size, cl_mem *mem) {
-    clmem_allocator *a = CLMEM__CAST(clmem_allocator *, user);
-    cl_int err = CL_SUCCESS;
-    *mem = clCreateBuffer(a->context, a->flags, size, NULL, &err);
-    return err;
-}
-
-/* Resident now, so that a lack of memory shows here: a blocking write of up to 4 zero
-   bytes, on every device. Not PyOpenCL's clEnqueueMigrateMemObjects (1.2+): NVIDIA's
-   driver 580 crashes when a migration is enqueued onto a queue while another thread
-   enqueues onto it (bare calls, 4 threads: every run), and a pool calls this from
-   whichever threads miss at once; concurrent writes are safe there. Blocking, because
-   the block may next be written on another queue (another device of the context): a
-   write still pending on the allocator's queue could land after that one and zero its
-   first bytes (multidev_subdevices:pool_both_devices caught it). A miss costs a
-   round trip more; a hit costs nothing. */
-static cl_int clmem__immediate_allocate(void *user, size_t size, cl_mem *mem) {
-    static const unsigned zero = 0;
-    clmem_allocator *a = CLMEM__CAST(clmem_allocator *, user);
-    cl_int err = CL_SUCCESS;
-    cl_mem m = clCreateBuffer(a->context, a->flags, size, NULL, &err);
-    if (err != CL_SUCCESS) return err;
-    err = clEnqueueWriteBuffer(a->queue, m, CL_TRUE, 0, size < sizeof zero ? size : sizeof zero, &zero, 0, NULL, NULL);
-    if (err != CL_SUCCESS) {
-        clReleaseMemObject(m); /* PyOpenCL leaked it */
-        return err;
-    }
-    *mem = m;
-    return CL_SUCCESS;
-}
-
-static void clmem__cl_free(void *user, cl_mem mem) {
-    (void)user;
-    clReleaseMemObject(mem);
-}
-
-static clmem_allocator *clmem__allocator_new(const clmem_allocator_ops *ops, void *user, cl_context context,
-                                             cl_mem_flags flags, cl_int *errcode_ret, const char *fn) {
-    clmem_allocator *a = CLMEM__CAST(clmem_allocator *, clmem__alloc_for(sizeof *a, fn, "the allocator", errcode_ret));
-    if (!a) return NULL;
-    memset(a, 0, sizeof *a);
-    a->ops = *ops;
-    a->user = user ? user : a;
-    a->context = context;
-    a->flags = flags;
-    clmem__refs_init(&a->refs);
-    clmem__set_err(errcode_ret, CL_SUCCESS);
-    return a;
-}
-
-CLMEM_API clmem_allocator *clmem_allocator_create(const clmem_allocator_ops *ops, void *user, cl_context context,
-                                                  cl_mem_flags flags, cl_int *errcode_ret) {
-    static const char fn[] = "clmem_allocator_create";
-    if (CLMEM__CHECKS && (ops == NULL || ops->allocate == NULL || ops->free == NULL)) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "%s", ops == NULL ? "ops is NULL"
-                                                : ops->allocate == NULL ? "ops->allocate is NULL"
-                                                                        : "ops->free is NULL"));
-        return NULL;
-    }
-    return clmem__allocator_new(ops, user ? user : NULL, context, flags, errcode_ret, fn);
-}
-
-static cl_int clmem__check_allocator_flags(const char *fn, cl_mem_flags flags) {
-    char text[160];
-    if (CLMEM__CHECKS && (flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR)))
-        return clmem__fail(CL_INVALID_VALUE, fn,
-                           "flags %s: an allocator cannot specify CL_MEM_USE_HOST_PTR or CL_MEM_COPY_HOST_PTR "
-                           "(it has no host memory to give)",
-                           clmem__mem_flags_text(flags, text, sizeof text));
-    return CL_SUCCESS;
-}
-
-/* clmem's own allocators over a context (deferred: queue NULL) or a queue's context
-   (immediate), the context or queue already checked: flags checked, then (immediate)
-   the queue's context; the allocator holds the context and the queue. */
-static clmem_allocator *clmem__own_allocator_new(const char *fn, const clmem_allocator_ops *ops, cl_context context,
-                                                 cl_command_queue queue, cl_mem_flags flags, cl_int *errcode_ret) {
-    clmem_allocator *a;
-    cl_int err;
-    if ((err = clmem__check_allocator_flags(fn, flags)) != CL_SUCCESS ||
-        (queue && (err = clmem__queue_context_of(fn, queue, &context)) != CL_SUCCESS))
-        return CLMEM__CAST(clmem_allocator *, clmem__null_with(errcode_ret, err));
-    a = clmem__allocator_new(ops, NULL, context, flags ? flags : CL_MEM_READ_WRITE, errcode_ret, fn);
-    if (a) {
-        clRetainContext(context);
-        if (queue) clRetainCommandQueue(queue);
-        a->owns_context = true;
-        a->queue = queue;
-    }
-    return a;
-}
-
-CLMEM_API clmem_allocator *clmem_deferred_allocator_create(cl_context context, cl_mem_flags flags,
-                                                           cl_int *errcode_ret) {
-    static const char fn[] = "clmem_deferred_allocator_create";
-    static const clmem_allocator_ops ops = {clmem__deferred_allocate, clmem__cl_free, NULL, NULL, true};
-    if (CLMEM__CHECKS && context == NULL) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL"));
-        return NULL;
-    }
-    return clmem__own_allocator_new(fn, &ops, context, NULL, flags, errcode_ret);
-}
-
-CLMEM_API clmem_allocator *clmem_immediate_allocator_create(cl_command_queue queue, cl_mem_flags flags,
-                                                            cl_int *errcode_ret) {
-    static const char fn[] = "clmem_immediate_allocator_create";
-    static const clmem_allocator_ops ops = {clmem__immediate_allocate, clmem__cl_free, NULL, NULL, false};
-    cl_int err;
-    if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS)
-        return CLMEM__CAST(clmem_allocator *, clmem__null_with(errcode_ret, err));
-    return clmem__own_allocator_new(fn, &ops, NULL, queue, flags, errcode_ret);
-}
-
-CLMEM_API clmem_buffer clmem_allocator_allocate(clmem_allocator *alloc, size_t size, cl_int *errcode_ret) {
-    static const char fn[] = "clmem_allocator_allocate";
-    clmem_buffer b;
-    cl_mem mem = NULL;
-    cl_int err;
-    memset(&b, 0, sizeof b);
-    if (CLMEM__CHECKS && alloc == NULL) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "alloc is NULL"));
-        return b;
-    }
-    if (size == 0) { /* PyOpenCL: None */
-        clmem__set_err(errcode_ret, CL_SUCCESS);
-        return b;
-    }
-    err = alloc->ops.allocate(alloc->user, size, &mem);
-    if (clmem__is_oom(err)) { /* one more try after the release hook */
-        if (alloc->ops.try_release_blocks) alloc->ops.try_release_blocks(alloc->user);
-        mem = NULL;
-        err = alloc->ops.allocate(alloc->user, size, &mem);
-    }
-    if (err != CL_SUCCESS) {
-        clmem__set_err(errcode_ret, clmem__fail(err, fn, "allocating %zu bytes failed with %s (%d)", size,
-                                                clmem_error_string(err), (int)err));
-        return b;
-    }
-    if (mem == NULL) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn,
-                                                "the allocator succeeded for %zu bytes but returned no cl_mem", size));
-        return b;
-    }
-    b.mem = mem;
-    b.context = alloc->context;
-    b.size = size;
-    b.flags = alloc->flags;
-    b.root = mem;
-    clmem__set_err(errcode_ret, CL_SUCCESS);
-    return b;
-}
-
-CLMEM_API bool clmem_allocator_is_deferred(const clmem_allocator *alloc) { return alloc && alloc->ops.is_deferred; }
-
-CLMEM_API void clmem_allocator_retain(clmem_allocator *alloc) {
-    if (alloc) clmem__refs_add(&alloc->refs);
-}
-
-CLMEM_API cl_int clmem_allocator_release(clmem_allocator *alloc) {
-    if (!alloc || !clmem__refs_drop(&alloc->refs)) return CL_SUCCESS;
-    if (alloc->ops.destroy) alloc->ops.destroy(alloc->user);
-    if (alloc->queue) clReleaseCommandQueue(alloc->queue);
-    if (alloc->owns_context) clReleaseContext(alloc->context);
-    CLMEM_FREE(alloc);
-    return CL_SUCCESS;
-}
-
-/* ---- SVM allocators ---- */
-
-struct clmem_svm_allocator {
-    cl_context context;      /* retained */
-    cl_uint alignment;
-    cl_svm_mem_flags flags;
-    cl_command_queue queue;  /* retained, or NULL */
-    clmem__refs refs;
-};
-
-CLMEM_API clmem_svm_allocator *clmem_svm_allocator_create(cl_context context, cl_uint alignment, cl_svm_mem_flags flags,
-                                                          cl_command_queue queue, cl_int *errcode_ret) {
-    static const char fn[] = "clmem_svm_allocator_create";
-    clmem_svm_allocator *a;
-    if (CLMEM__CHECKS && context == NULL) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL"));
-        return NULL;
-    }
-#ifndef CL_VERSION_2_0
-    (void)alignment; (void)flags; (void)queue; (void)a;
-    clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_OPERATION, fn,
-                                            "SVM needs OpenCL 2.0 headers (CL_TARGET_OPENCL_VERSION >= 200)"));
-    return NULL;
-#else
-    {
-        /* the SVM allocation's own checks, so that what an allocator accepts, every
-           allocation from it accepts too */
-        cl_int err = clmem__svm_check_args(fn, context, alignment, flags, queue);
-        if (err == CL_SUCCESS && CLMEM__CHECKS) err = clmem__svm_check_devices(fn, context, 0, alignment, flags);
-        if (err != CL_SUCCESS) return CLMEM__CAST(clmem_svm_allocator *, clmem__null_with(errcode_ret, err));
-    }
-    a = CLMEM__CAST(clmem_svm_allocator *, clmem__alloc_for(sizeof *a, fn, "the allocator", errcode_ret));
-    if (!a) return NULL;
-    a->context = context;
-    a->alignment = alignment;
-    a->flags = flags ? flags : CL_MEM_READ_WRITE;
-    a->queue = queue;
-    clmem__refs_init(&a->refs);
-    clRetainContext(context);
-    if (queue) clRetainCommandQueue(queue);
-    clmem__set_err(errcode_ret, CL_SUCCESS);
-    return a;
-#endif
-}
-
-CLMEM_API clmem_svm_allocation clmem_svm_allocator_allocate(clmem_svm_allocator *alloc, size_t size,
-                                                            cl_int *errcode_ret) {
-    clmem_svm_allocation a;
-    memset(&a, 0, sizeof a);
-    if (CLMEM__CHECKS && alloc == NULL) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, "clmem_svm_allocator_allocate", "alloc is NULL"));
-        return a;
-    }
-    if (size == 0) {
-        clmem__set_err(errcode_ret, CL_SUCCESS);
-        return a;
-    }
-    return clmem_svm_allocation_create(alloc->context, size, alloc->alignment, alloc->flags, alloc->queue,
-                                       errcode_ret);
-}
-
-CLMEM_API void clmem_svm_allocator_retain(clmem_svm_allocator *alloc) {
-    if (alloc) clmem__refs_add(&alloc->refs);
-}
-
-CLMEM_API cl_int clmem_svm_allocator_release(clmem_svm_allocator *alloc) {
-    if (!alloc || !clmem__refs_drop(&alloc->refs)) return CL_SUCCESS;
-    if (alloc->queue) clReleaseCommandQueue(alloc->queue);
-    clReleaseContext(alloc->context);
-    CLMEM_FREE(alloc);
-    return CL_SUCCESS;
-}
-
 /* ---- the pool core, shared by buffer and SVM pools ----
 
    Layout. A pool is a power of two of shards, at least CLMEM_POOL_SHARDS and at
@@ -12693,58 +12889,13 @@ enum { CLMEM__BLOCK_HELD = 2, CLMEM__BLOCK_FREED = 3 };
 /* the most shards a pool has, whatever the processor count */
 #define CLMEM__POOL_MAX_SHARDS 4096
 
-typedef struct clmem__pool clmem__pool;
-typedef struct clmem__pool_block clmem__pool_block;
-
-/* A backend: how a kind of memory makes and frees a pool's blocks. Everything else
-   (bins, shards, generations, statistics, the limit, out-of-memory stages, queue
-   order, release) is the core's. A new kind of memory is one more of these.
-   - make(user, size, &ptr, &mem): a block of `size` (> 0) bytes; ptr is what its
-     handle points at (non-NULL on success), mem a second word the kind may need. The
-     out-of-memory codes (clmem__is_oom) make the pool free memory and retry.
-   - free(user, blk): give blk->ptr (and blk->mem) back. blk->queue (retained by the
-     core, released after this) is where the block was last used; blk->pending says
-     work enqueued there may still use it (clmem__pool_wait_queue waits for that).
-   - try_release(user): the allocator's hook on out-of-memory (optional).
-   - destroy(user): the pool goes (drop the allocator reference, ...).
-   - binds_queue: a block belongs to the queue it is used on, and a plain release
-     stays ordered behind that queue (SVM: its free is enqueued there). */
-typedef struct clmem__pool_backend {
-    cl_int (*make)(void *user, size_t size, void **ptr, void **mem);
-    void (*free)(void *user, clmem__pool_block *blk);
-    void (*try_release)(void *user);
-    void (*destroy)(void *user);
-    bool binds_queue;
-} clmem__pool_backend;
-
-struct clmem__pool_block {
-    clmem__buffer_owner owner;            /* first: what clmem_buffer_release calls; the generation */
-    clmem__pool *pool;
-    struct clmem__pool_block *next;       /* in a held or pending list, or a spare list */
-    struct clmem__pool_block *prev_active, *next_active;
-    void *ptr;                            /* what the handle points at: cl_mem, SVM or host pointer */
-    void *mem;                            /* the backend's second word (pinned: the mapped cl_mem) */
-    cl_command_queue queue;               /* retained or NULL: SVM: its bound queue; held: the queue
-                                             it was released on; buffers keep it as a cache */
-    size_t size;                          /* requested by the current holder */
-    const char *file;
-    int line;
-    uint32_t bin;
-    int state;                            /* read without a lock (messages): atomic */
-    struct clmem__pool_shard *sh;         /* the shard whose books count it */
-    bool pending;                         /* held: released on `queue`; another queue or the host
-                                             must wait for that point */
-    bool ooo;                             /* `queue` is out of order */
-};
-
 /* The locks guard a few pointer and counter updates and are never held across a
    driver call, an allocator call or a callback. Where the compiler has atomic
    builtins a lock is a spinlock that yields the processor when it has to wait (an
    uncontended pthread mutex pair costs as much as the rest of a pooled allocation);
    elsewhere it is a clmem__mutex. */
-#if (defined(__GNUC__) || defined(__clang__)) && !defined(_WIN32) && !defined(CLMEM_POOL_USE_MUTEX)
+#ifdef CLMEM__POOL_SPINLOCK /* pool.h: where the compiler has atomic builtins */
 #include <sched.h>
-typedef int clmem__pool_lock_t;
 static void clmem__pool_lock_init(clmem__pool_lock_t *l) { __atomic_store_n(l, 0, __ATOMIC_RELAXED); }
 static void clmem__pool_lock_destroy(clmem__pool_lock_t *l) { (void)l; }
 static CLMEM__NOINLINE void clmem__pool_lock_wait(clmem__pool_lock_t *l) {
@@ -12762,7 +12913,6 @@ static inline void clmem__pool_lock(clmem__pool_lock_t *l) {
 }
 static inline void clmem__pool_unlock(clmem__pool_lock_t *l) { __atomic_store_n(l, 0, __ATOMIC_RELEASE); }
 #else
-typedef clmem__mutex clmem__pool_lock_t;
 static void clmem__pool_lock_init(clmem__pool_lock_t *l) { clmem__mutex_init(l); }
 static void clmem__pool_lock_destroy(clmem__pool_lock_t *l) { clmem__mutex_destroy(l); }
 static void clmem__pool_lock(clmem__pool_lock_t *l) { clmem__lock(l); }
@@ -12826,61 +12976,6 @@ static inline unsigned clmem__pool_thread_number(void) {
     return t - 1;
 }
 
-typedef struct clmem__pool_bin {
-    clmem__pool_block *held;              /* free blocks, most recent first */
-    clmem__pool_block *pending;           /* blocks released on a queue, most recent first */
-    size_t nheld;                         /* both lists */
-    size_t nblocks;                       /* the bin's blocks in the shard's books, held or
-                                             active (changes only off the fast path: a miss,
-                                             a block taken by or from another shard, a free) */
-} clmem__pool_bin;
-
-typedef struct clmem__pool_shard {
-    clmem__pool_lock_t lock;
-    unsigned busy;                        /* releases running in this shard that need the pool */
-    clmem__pool_bin *bins;                /* nbins of them, made at the shard's first use */
-    void *bins_raw;                       /* what CLMEM_MALLOC returned for them */
-    clmem__pool_block *active;            /* most recent first */
-    size_t held_blocks, active_blocks, active_bytes;
-    size_t peak_active_blocks, peak_active_bytes;
-    size_t base_blocks, base_bytes;       /* the other shards' active blocks and bytes, last seen */
-    unsigned long long hits, misses;     /* allocations = hits + misses */
-} clmem__pool_shard;
-
-/* a shard padded to whole cache lines, so that shards never share one */
-typedef union clmem__pool_shard_slot {
-    clmem__pool_shard s;
-    char pad[128 * ((sizeof(clmem__pool_shard) + 127) / 128)];
-} clmem__pool_shard_slot;
-
-struct clmem__pool {
-    clmem__pool_shard_slot *shards;       /* nshards, on the cache lines after the pool's */
-    unsigned shard_mask;                  /* nshards - 1: nshards is a power of two */
-    unsigned nshards;
-    void *raw;                            /* what CLMEM_MALLOC returned */
-    clmem__pool_lock_t lock;              /* what follows, and the record lists */
-    unsigned L;
-    uint32_t nbins;
-    bool binds_queue;                     /* be->binds_queue, where the fast path reads it */
-    bool stop_holding;                    /* changed with every lock held */
-    bool released;                        /* likewise */
-    bool destroyed;
-    unsigned busy;                        /* a pool release in progress */
-    size_t managed_bytes, peak_managed_bytes, limit;
-    unsigned long long allocator_frees, oom_events;
-    clmem__pool_block *spare;             /* records whose block was freed */
-    clmem_pool_oom_fn oom_fn;
-    void *oom_user;
-    const clmem__pool_backend *be;        /* how blocks are made and freed */
-    void *user;                           /* the backend's state: its allocator, ... */
-    cl_mem_flags flags;                   /* what handed-out buffer handles report */
-    cl_context context;                   /* the pool's context, when known (queue checks) */
-    cl_command_queue checked_queue;       /* the last queue found to be of the pool's context (atomic) */
-};
-
-struct clmem_memory_pool { clmem__pool core; };
-struct clmem_svm_pool { clmem__pool core; };
-struct clmem_pinned_pool { clmem__pool core; };
 
 /* records nobody uses, kept for the life of the process (see "Records") */
 static clmem__mutex clmem__pool_records_lock = CLMEM__MUTEX_INIT;
@@ -13082,6 +13177,19 @@ static void clmem__pool_record_unused(clmem__pool_block *blk) {
     blk->next = clmem__pool_records;
     clmem__pool_records = blk;
     clmem__unlock(&clmem__pool_records_lock);
+}
+
+/* a record of no pool (clmem__pool_record_global) handed out: its generation made odd;
+   the new generation, for the handle */
+static uint64_t clmem__pool_record_hand_out(clmem__pool_block *blk) {
+    clmem__gen_store(&blk->owner.gen, blk->owner.gen + 1);
+    return blk->owner.gen;
+}
+
+/* a record of no pool given back by a handle of generation gen: false when gen is not
+   the current hand-out (a second release, through this handle or a copy) */
+static bool clmem__pool_record_give_back(clmem__pool_block *blk, uint64_t gen) {
+    return (gen & 1) && clmem__gen_cas(&blk->owner.gen, gen, gen + 1);
 }
 
 /* a record for a new block: the pool's spare ones, then the process's, then new */
@@ -13694,6 +13802,127 @@ static cl_int clmem__pool_free_held(clmem__pool *p) {
     return CL_SUCCESS;
 }
 
+/* The rule (issue 17): a pool's release takes effect at once (held blocks are freed,
+   released blocks are freed from then on) but the pool's memory stays until the last
+   active block is released, from any thread, and until every release running at that
+   moment is done. Blocks still active make the release return CLMEM_ERROR_IN_USE. */
+static cl_int clmem__pool_release(clmem__pool *p, const char *fn) {
+    size_t active, abytes;
+    bool destroy;
+    clmem__pool_lock_all(p);
+    if (p->released) {
+        clmem__pool_unlock_all(p);
+        return clmem__fail(CLMEM_ERROR_DOUBLE_RELEASE, fn, "the pool was already released (and its blocks are "
+                                                           "still active, or this would be a use after free)");
+    }
+    p->released = true;
+    p->stop_holding = true;
+    ++p->busy;
+    clmem__pool_unlock_all(p);
+    clmem__pool_free_held(p);
+    clmem__pool_lock_all(p);
+    --p->busy;
+    clmem__pool_totals(p, NULL, &active, &abytes);
+#if defined(CLMEM_TRACK_ALLOCATIONS)
+    {
+        clmem__pool_block *blk;
+        unsigned i;
+        for (i = 0; i < p->nshards; ++i)
+            for (blk = p->shards[i].s.active; blk; blk = blk->next_active)
+                clmem__warn(fn, "block %p of %zu bytes (%zu allocated) is still active; allocated at %s:%d",
+                            blk->ptr, blk->size, clmem_alloc_size(p->L, blk->bin),
+                            blk->file ? blk->file : "(unknown)", blk->line);
+    }
+#endif
+    destroy = clmem__pool_last_one(p);
+    clmem__pool_unlock_all(p);
+    if (destroy) clmem__pool_destroy(p);
+    if (active)
+        return clmem__fail(CLMEM_ERROR_IN_USE, fn,
+                           "%zu block(s) of the pool (%zu bytes) are still active; the pool is released all the "
+                           "same and goes when the last of them is released",
+                           active, abytes);
+    return CL_SUCCESS;
+}
+
+static cl_int clmem__pool_null(const char *fn) { return clmem__fail(CL_INVALID_VALUE, fn, "pool is NULL"); }
+
+/* the generation of a block's current hand-out (odd while handed out), what its handle
+   carries */
+static inline uint64_t clmem__pool_generation(const clmem__pool_block *blk) { return blk->owner.gen; }
+
+/* the block of an active hand-out, or NULL when the handle is stale */
+static clmem__pool_block *clmem__pool_live(void *block, uint64_t gen) {
+    clmem__pool_block *blk = CLMEM__CAST(clmem__pool_block *, block);
+    if (!blk || !(gen & 1) || clmem__gen_load(&blk->owner.gen) != gen) return NULL;
+    return blk;
+}
+
+/* clmem__pool_of_live(block, gen, be): the pool of a handle's block while the handle is
+   live, the pool is of backend be and not released; NULL otherwise */
+static clmem__pool *clmem__pool_of_live(void *block, uint64_t gen, const clmem__pool_backend *be) {
+    clmem__pool_block *blk = clmem__pool_live(block, gen);
+    clmem__pool *p;
+    bool released;
+    if (!blk) return NULL;
+    p = blk->pool;
+    if (p->be != be) return NULL;
+    clmem__pool_lock(&p->lock);
+    released = p->released;
+    clmem__pool_unlock(&p->lock);
+    return released ? NULL : p;
+}
+
+/* before a release on `queue` (clmem_*_enqueue_release): the queue must be valid and
+   of the pool's context, and whether it runs out of order is read here (a failed
+   query is its code). Nothing to check for a stale handle (the release reports it)
+   or the queue the block already has. */
+static cl_int clmem__pool_check_release_queue(clmem__pool_block *blk, uint64_t gen, cl_command_queue queue,
+                                              const char *fn, bool *ooo) {
+    cl_int err;
+    *ooo = false;
+    if (CLMEM__CHECKS && queue == NULL)
+        return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue is NULL (a plain release is for a block that "
+                                                         "nothing on any queue still uses)");
+    if (!clmem__pool_live(blk, gen) || queue == blk->queue) return CL_SUCCESS;
+    if ((err = clmem__pool_check_queue(blk->pool, queue, fn)) != CL_SUCCESS) return err;
+    return clmem__queue_out_of_order(fn, queue, ooo);
+}
+
+/* clmem__pool_get_checked(p, size, on_queue, queue, ..., errcode_ret, &blk): a kind's allocate
+   up to its handle: for a block on a queue (on_queue) the queue's checks, then
+   clmem__pool_get; the code is also set in *errcode_ret. Always inlined (the fast path). */
+CLMEM__INLINE cl_int clmem__pool_get_checked(clmem__pool *p, size_t size, bool on_queue, cl_command_queue queue,
+                                             const char *fn, const char *file, int line, cl_int *errcode_ret,
+                                             clmem__pool_block **blk) {
+    cl_int err = on_queue ? clmem__pool_check_queue(p, queue, fn) : CL_SUCCESS;
+    if (err == CL_SUCCESS) err = clmem__pool_get(p, size, queue, fn, file, line, blk);
+    clmem__set_err(errcode_ret, err);
+    return err;
+}
+
+/* ---- the release of a pooled handle ---- */
+
+/* clmem__pool_give_back(handle, handle_size, block, gen, ptr, size, queue, ooo, fn): the
+   release of a pooled handle: empty the caller's handle, then give its block back
+   (clmem__pool_put; the arguments were read from the handle before). Inlined. */
+CLMEM__INLINE cl_int clmem__pool_give_back(void *handle, size_t handle_size, void *block, uint64_t gen,
+                                          const void *ptr, size_t size, cl_command_queue queue, bool ooo,
+                                          const char *fn) {
+    memset(handle, 0, handle_size);
+    return clmem__pool_put(CLMEM__CAST(clmem__pool_block *, block), gen, queue, ooo, ptr, size, fn);
+}
+
+static cl_int clmem__pool_release_buffer(clmem_buffer *buf) {
+    return clmem__pool_give_back(buf, sizeof *buf, buf->pool, buf->generation, buf->mem, buf->size, NULL, false,
+                                 "clmem_buffer_release");
+}
+/* ---- end clmem/pool.c ---- */
+
+/* ---- begin clmem/pool_stats.c ---- */
+/* >>pool_stats (implementation): a pool's accounting and settings, the core's side of
+   CLMEM__POOL_COMMON (pool.h) */
+
 static void clmem__pool_stats(clmem__pool *p, clmem_pool_stats *s) {
     unsigned i;
     uint32_t b;
@@ -13798,126 +14027,316 @@ static size_t clmem__pool_count(clmem__pool *p, int what) {
     return v;
 }
 
-/* The rule (issue 17): a pool's release takes effect at once (held blocks are freed,
-   released blocks are freed from then on) but the pool's memory stays until the last
-   active block is released, from any thread, and until every release running at that
-   moment is done. Blocks still active make the release return CLMEM_ERROR_IN_USE. */
-static cl_int clmem__pool_release(clmem__pool *p, const char *fn) {
-    size_t active, abytes;
-    bool destroy;
+/* the pool holds no block from now on (what is held is freed by the caller) */
+static void clmem__pool_stop_holding(clmem__pool *p) {
     clmem__pool_lock_all(p);
-    if (p->released) {
-        clmem__pool_unlock_all(p);
-        return clmem__fail(CLMEM_ERROR_DOUBLE_RELEASE, fn, "the pool was already released (and its blocks are "
-                                                           "still active, or this would be a use after free)");
-    }
-    p->released = true;
     p->stop_holding = true;
-    ++p->busy;
     clmem__pool_unlock_all(p);
-    clmem__pool_free_held(p);
-    clmem__pool_lock_all(p);
-    --p->busy;
-    clmem__pool_totals(p, NULL, &active, &abytes);
-#if defined(CLMEM_TRACK_ALLOCATIONS)
-    {
-        clmem__pool_block *blk;
-        unsigned i;
-        for (i = 0; i < p->nshards; ++i)
-            for (blk = p->shards[i].s.active; blk; blk = blk->next_active)
-                clmem__warn(fn, "block %p of %zu bytes (%zu allocated) is still active; allocated at %s:%d",
-                            blk->ptr, blk->size, clmem_alloc_size(p->L, blk->bin),
-                            blk->file ? blk->file : "(unknown)", blk->line);
+}
+
+static void clmem__pool_set_limit(clmem__pool *p, size_t max_managed_bytes) {
+    clmem__pool_lock(&p->lock);
+    p->limit = max_managed_bytes;
+    clmem__pool_unlock(&p->lock);
+}
+
+static void clmem__pool_set_oom_callback(clmem__pool *p, clmem_pool_oom_fn fn, void *user) {
+    clmem__pool_lock(&p->lock);
+    p->oom_fn = fn;
+    p->oom_user = user;
+    clmem__pool_unlock(&p->lock);
+}
+/* ---- end clmem/pool_stats.c ---- */
+
+/* ---- begin clmem/pool_alloc.c ---- */
+/* >>pool_alloc (implementation): the buffer and SVM allocators (PyOpenCL's AllocatorBase,
+   SVMAllocator), what buffer and SVM pools take their blocks from */
+
+/* ---- reference counts (both kinds of allocator) ---- */
+
+typedef struct clmem__refs {
+    clmem__mutex lock;
+    unsigned long n;
+} clmem__refs;
+
+static void clmem__refs_init(clmem__refs *r) {
+    clmem__mutex_init(&r->lock);
+    r->n = 1;
+}
+static void clmem__refs_add(clmem__refs *r) {
+    clmem__lock(&r->lock);
+    ++r->n;
+    clmem__unlock(&r->lock);
+}
+/* drop one; true when it was the last (the lock is then destroyed) */
+static bool clmem__refs_drop(clmem__refs *r) {
+    unsigned long left;
+    clmem__lock(&r->lock);
+    left = --r->n;
+    clmem__unlock(&r->lock);
+    if (left) return false;
+    clmem__mutex_destroy(&r->lock);
+    return true;
+}
+
+/* ---- buffer allocators ---- */
+
+struct clmem_allocator {
+    clmem_allocator_ops ops;
+    void *user;
+    cl_context context;      /* what handed-out handles report */
+    cl_mem_flags flags;
+    cl_command_queue queue;  /* immediate allocator: retained */
+    bool owns_context;       /* built-in allocators retain their context */
+    clmem__refs refs;
+};
+
+static cl_int clmem__deferred_allocate(void *user, size_t size, cl_mem *mem) {
+    clmem_allocator *a = CLMEM__CAST(clmem_allocator *, user);
+    cl_int err = CL_SUCCESS;
+    *mem = clCreateBuffer(a->context, a->flags, size, NULL, &err);
+    return err;
+}
+
+/* Resident now, so that a lack of memory shows here: a blocking write of up to 4 zero
+   bytes, on every device. Not PyOpenCL's clEnqueueMigrateMemObjects (1.2+): NVIDIA's
+   driver 580 crashes when a migration is enqueued onto a queue while another thread
+   enqueues onto it (bare calls, 4 threads: every run), and a pool calls this from
+   whichever threads miss at once; concurrent writes are safe there. Blocking, because
+   the block may next be written on another queue (another device of the context): a
+   write still pending on the allocator's queue could land after that one and zero its
+   first bytes (multidev_subdevices:pool_both_devices caught it). A miss costs a
+   round trip more; a hit costs nothing. */
+static cl_int clmem__immediate_allocate(void *user, size_t size, cl_mem *mem) {
+    static const unsigned zero = 0;
+    clmem_allocator *a = CLMEM__CAST(clmem_allocator *, user);
+    cl_int err = CL_SUCCESS;
+    cl_mem m = clCreateBuffer(a->context, a->flags, size, NULL, &err);
+    if (err != CL_SUCCESS) return err;
+    err = clEnqueueWriteBuffer(a->queue, m, CL_TRUE, 0, size < sizeof zero ? size : sizeof zero, &zero, 0, NULL, NULL);
+    if (err != CL_SUCCESS) {
+        clReleaseMemObject(m); /* PyOpenCL leaked it */
+        return err;
     }
-#endif
-    destroy = clmem__pool_last_one(p);
-    clmem__pool_unlock_all(p);
-    if (destroy) clmem__pool_destroy(p);
-    if (active)
-        return clmem__fail(CLMEM_ERROR_IN_USE, fn,
-                           "%zu block(s) of the pool (%zu bytes) are still active; the pool is released all the "
-                           "same and goes when the last of them is released",
-                           active, abytes);
+    *mem = m;
     return CL_SUCCESS;
 }
 
-static cl_int clmem__pool_null(const char *fn) { return clmem__fail(CL_INVALID_VALUE, fn, "pool is NULL"); }
-
-/* the block of an active hand-out, or NULL when the handle is stale */
-static clmem__pool_block *clmem__pool_live(void *block, uint64_t gen) {
-    clmem__pool_block *blk = CLMEM__CAST(clmem__pool_block *, block);
-    if (!blk || !(gen & 1) || clmem__gen_load(&blk->owner.gen) != gen) return NULL;
-    return blk;
+static void clmem__cl_free(void *user, cl_mem mem) {
+    (void)user;
+    clReleaseMemObject(mem);
 }
 
-/* clmem__pool_of_live(block, gen, be): the pool of a handle's block while the handle is
-   live, the pool is of backend be and not released; NULL otherwise */
-static clmem__pool *clmem__pool_of_live(void *block, uint64_t gen, const clmem__pool_backend *be) {
-    clmem__pool_block *blk = clmem__pool_live(block, gen);
-    clmem__pool *p;
-    bool released;
-    if (!blk) return NULL;
-    p = blk->pool;
-    if (p->be != be) return NULL;
-    clmem__pool_lock(&p->lock);
-    released = p->released;
-    clmem__pool_unlock(&p->lock);
-    return released ? NULL : p;
+static clmem_allocator *clmem__allocator_new(const clmem_allocator_ops *ops, void *user, cl_context context,
+                                             cl_mem_flags flags, cl_int *errcode_ret, const char *fn) {
+    clmem_allocator *a = CLMEM__CAST(clmem_allocator *, clmem__alloc_for(sizeof *a, fn, "the allocator", errcode_ret));
+    if (!a) return NULL;
+    memset(a, 0, sizeof *a);
+    a->ops = *ops;
+    a->user = user ? user : a;
+    a->context = context;
+    a->flags = flags;
+    clmem__refs_init(&a->refs);
+    clmem__set_err(errcode_ret, CL_SUCCESS);
+    return a;
 }
 
-/* before a release on `queue` (clmem_*_enqueue_release): the queue must be valid and
-   of the pool's context, and whether it runs out of order is read here (a failed
-   query is its code). Nothing to check for a stale handle (the release reports it)
-   or the queue the block already has. */
-static cl_int clmem__pool_check_release_queue(clmem__pool_block *blk, uint64_t gen, cl_command_queue queue,
-                                              const char *fn, bool *ooo) {
-    cl_int err;
-    *ooo = false;
-    if (CLMEM__CHECKS && queue == NULL)
-        return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue is NULL (a plain release is for a block that "
-                                                         "nothing on any queue still uses)");
-    if (!clmem__pool_live(blk, gen) || queue == blk->queue) return CL_SUCCESS;
-    if ((err = clmem__pool_check_queue(blk->pool, queue, fn)) != CL_SUCCESS) return err;
-    return clmem__queue_out_of_order(fn, queue, ooo);
-}
-
-/* A pool kind's four allocate entry points (clmem_<kind>_allocate, _allocate_at,
-   _allocate_on_queue, _allocate_on_queue_at) over its own allocate, impl(pool, size,
-   on_queue, queue, errcode_ret, fn, file, line), which checks, calls the core and
-   makes the kind's handle. */
-#define CLMEM__POOL_ALLOCATE(kind, handle, impl)                                                                   \
-    CLMEM_API handle clmem_##kind##_allocate_at(clmem_##kind *pool, size_t size, cl_int *errcode_ret,              \
-                                                const char *file, int line) {                                      \
-        return impl(pool, size, false, NULL, errcode_ret, "clmem_" #kind "_allocate", file, line);               \
-    }                                                                                                              \
-    CLMEM_API handle(clmem_##kind##_allocate)(clmem_##kind *pool, size_t size, cl_int *errcode_ret) {              \
-        return impl(pool, size, false, NULL, errcode_ret, "clmem_" #kind "_allocate", NULL, 0);                  \
-    }                                                                                                              \
-    CLMEM_API handle clmem_##kind##_allocate_on_queue_at(clmem_##kind *pool, size_t size, cl_command_queue queue,  \
-                                                         cl_int *errcode_ret, const char *file, int line) {        \
-        return impl(pool, size, true, queue, errcode_ret, "clmem_" #kind "_allocate_on_queue", file, line);      \
-    }                                                                                                              \
-    CLMEM_API handle(clmem_##kind##_allocate_on_queue)(clmem_##kind *pool, size_t size, cl_command_queue queue,    \
-                                                       cl_int *errcode_ret) {                                      \
-        return clmem_##kind##_allocate_on_queue_at(pool, size, queue, errcode_ret, NULL, 0);                     \
+CLMEM_API clmem_allocator *clmem_allocator_create(const clmem_allocator_ops *ops, void *user, cl_context context,
+                                                  cl_mem_flags flags, cl_int *errcode_ret) {
+    static const char fn[] = "clmem_allocator_create";
+    if (CLMEM__CHECKS && (ops == NULL || ops->allocate == NULL || ops->free == NULL)) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "%s", ops == NULL ? "ops is NULL"
+                                                : ops->allocate == NULL ? "ops->allocate is NULL"
+                                                                        : "ops->free is NULL"));
+        return NULL;
     }
-
-/* ---- buffer pools ---- */
-
-/* clmem__pool_give_back(handle, handle_size, block, gen, ptr, size, queue, ooo, fn): the
-   release of a pooled handle: empty the caller's handle, then give its block back
-   (clmem__pool_put; the arguments were read from the handle before). Inlined. */
-CLMEM__INLINE cl_int clmem__pool_give_back(void *handle, size_t handle_size, void *block, uint64_t gen,
-                                          const void *ptr, size_t size, cl_command_queue queue, bool ooo,
-                                          const char *fn) {
-    memset(handle, 0, handle_size);
-    return clmem__pool_put(CLMEM__CAST(clmem__pool_block *, block), gen, queue, ooo, ptr, size, fn);
+    return clmem__allocator_new(ops, user ? user : NULL, context, flags, errcode_ret, fn);
 }
 
-static cl_int clmem__pool_release_buffer(clmem_buffer *buf) {
-    return clmem__pool_give_back(buf, sizeof *buf, buf->pool, buf->generation, buf->mem, buf->size, NULL, false,
-                                 "clmem_buffer_release");
+static cl_int clmem__check_allocator_flags(const char *fn, cl_mem_flags flags) {
+    char text[160];
+    if (CLMEM__CHECKS && (flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR)))
+        return clmem__fail(CL_INVALID_VALUE, fn,
+                           "flags %s: an allocator cannot specify CL_MEM_USE_HOST_PTR or CL_MEM_COPY_HOST_PTR "
+                           "(it has no host memory to give)",
+                           clmem__mem_flags_text(flags, text, sizeof text));
+    return CL_SUCCESS;
 }
+
+/* clmem's own allocators over a context (deferred: queue NULL) or a queue's context
+   (immediate), the context or queue already checked: flags checked, then (immediate)
+   the queue's context; the allocator holds the context and the queue. */
+static clmem_allocator *clmem__own_allocator_new(const char *fn, const clmem_allocator_ops *ops, cl_context context,
+                                                 cl_command_queue queue, cl_mem_flags flags, cl_int *errcode_ret) {
+    clmem_allocator *a;
+    cl_int err;
+    if ((err = clmem__check_allocator_flags(fn, flags)) != CL_SUCCESS ||
+        (queue && (err = clmem__queue_context_of(fn, queue, &context)) != CL_SUCCESS))
+        return CLMEM__CAST(clmem_allocator *, clmem__null_with(errcode_ret, err));
+    a = clmem__allocator_new(ops, NULL, context, flags ? flags : CL_MEM_READ_WRITE, errcode_ret, fn);
+    if (a) {
+        clRetainContext(context);
+        if (queue) clRetainCommandQueue(queue);
+        a->owns_context = true;
+        a->queue = queue;
+    }
+    return a;
+}
+
+CLMEM_API clmem_allocator *clmem_deferred_allocator_create(cl_context context, cl_mem_flags flags,
+                                                           cl_int *errcode_ret) {
+    static const char fn[] = "clmem_deferred_allocator_create";
+    static const clmem_allocator_ops ops = {clmem__deferred_allocate, clmem__cl_free, NULL, NULL, true};
+    if (CLMEM__CHECKS && context == NULL) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL"));
+        return NULL;
+    }
+    return clmem__own_allocator_new(fn, &ops, context, NULL, flags, errcode_ret);
+}
+
+CLMEM_API clmem_allocator *clmem_immediate_allocator_create(cl_command_queue queue, cl_mem_flags flags,
+                                                            cl_int *errcode_ret) {
+    static const char fn[] = "clmem_immediate_allocator_create";
+    static const clmem_allocator_ops ops = {clmem__immediate_allocate, clmem__cl_free, NULL, NULL, false};
+    cl_int err;
+    if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS)
+        return CLMEM__CAST(clmem_allocator *, clmem__null_with(errcode_ret, err));
+    return clmem__own_allocator_new(fn, &ops, NULL, queue, flags, errcode_ret);
+}
+
+CLMEM_API clmem_buffer clmem_allocator_allocate(clmem_allocator *alloc, size_t size, cl_int *errcode_ret) {
+    static const char fn[] = "clmem_allocator_allocate";
+    clmem_buffer b;
+    cl_mem mem = NULL;
+    cl_int err;
+    memset(&b, 0, sizeof b);
+    if (CLMEM__CHECKS && alloc == NULL) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "alloc is NULL"));
+        return b;
+    }
+    if (size == 0) { /* PyOpenCL: None */
+        clmem__set_err(errcode_ret, CL_SUCCESS);
+        return b;
+    }
+    err = alloc->ops.allocate(alloc->user, size, &mem);
+    if (clmem__is_oom(err)) { /* one more try after the release hook */
+        if (alloc->ops.try_release_blocks) alloc->ops.try_release_blocks(alloc->user);
+        mem = NULL;
+        err = alloc->ops.allocate(alloc->user, size, &mem);
+    }
+    if (err != CL_SUCCESS) {
+        clmem__set_err(errcode_ret, clmem__fail(err, fn, "allocating %zu bytes failed with %s (%d)", size,
+                                                clmem_error_string(err), (int)err));
+        return b;
+    }
+    if (mem == NULL) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn,
+                                                "the allocator succeeded for %zu bytes but returned no cl_mem", size));
+        return b;
+    }
+    b.mem = mem;
+    b.context = alloc->context;
+    b.size = size;
+    b.flags = alloc->flags;
+    b.root = mem;
+    clmem__set_err(errcode_ret, CL_SUCCESS);
+    return b;
+}
+
+CLMEM_API bool clmem_allocator_is_deferred(const clmem_allocator *alloc) { return alloc && alloc->ops.is_deferred; }
+
+CLMEM_API void clmem_allocator_retain(clmem_allocator *alloc) {
+    if (alloc) clmem__refs_add(&alloc->refs);
+}
+
+CLMEM_API cl_int clmem_allocator_release(clmem_allocator *alloc) {
+    if (!alloc || !clmem__refs_drop(&alloc->refs)) return CL_SUCCESS;
+    if (alloc->ops.destroy) alloc->ops.destroy(alloc->user);
+    if (alloc->queue) clReleaseCommandQueue(alloc->queue);
+    if (alloc->owns_context) clReleaseContext(alloc->context);
+    CLMEM_FREE(alloc);
+    return CL_SUCCESS;
+}
+
+/* ---- SVM allocators ---- */
+
+struct clmem_svm_allocator {
+    cl_context context;      /* retained */
+    cl_uint alignment;
+    cl_svm_mem_flags flags;
+    cl_command_queue queue;  /* retained, or NULL */
+    clmem__refs refs;
+};
+
+CLMEM_API clmem_svm_allocator *clmem_svm_allocator_create(cl_context context, cl_uint alignment, cl_svm_mem_flags flags,
+                                                          cl_command_queue queue, cl_int *errcode_ret) {
+    static const char fn[] = "clmem_svm_allocator_create";
+    clmem_svm_allocator *a;
+    if (CLMEM__CHECKS && context == NULL) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL"));
+        return NULL;
+    }
+#ifndef CL_VERSION_2_0
+    (void)alignment; (void)flags; (void)queue; (void)a;
+    clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_OPERATION, fn,
+                                            "SVM needs OpenCL 2.0 headers (CL_TARGET_OPENCL_VERSION >= 200)"));
+    return NULL;
+#else
+    {
+        /* the SVM allocation's own checks, so that what an allocator accepts, every
+           allocation from it accepts too */
+        cl_int err = clmem__svm_check_args(fn, context, alignment, flags, queue);
+        if (err == CL_SUCCESS && CLMEM__CHECKS) err = clmem__svm_check_devices(fn, context, 0, alignment, flags);
+        if (err != CL_SUCCESS) return CLMEM__CAST(clmem_svm_allocator *, clmem__null_with(errcode_ret, err));
+    }
+    a = CLMEM__CAST(clmem_svm_allocator *, clmem__alloc_for(sizeof *a, fn, "the allocator", errcode_ret));
+    if (!a) return NULL;
+    a->context = context;
+    a->alignment = alignment;
+    a->flags = flags ? flags : CL_MEM_READ_WRITE;
+    a->queue = queue;
+    clmem__refs_init(&a->refs);
+    clRetainContext(context);
+    if (queue) clRetainCommandQueue(queue);
+    clmem__set_err(errcode_ret, CL_SUCCESS);
+    return a;
+#endif
+}
+
+CLMEM_API clmem_svm_allocation clmem_svm_allocator_allocate(clmem_svm_allocator *alloc, size_t size,
+                                                            cl_int *errcode_ret) {
+    clmem_svm_allocation a;
+    memset(&a, 0, sizeof a);
+    if (CLMEM__CHECKS && alloc == NULL) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, "clmem_svm_allocator_allocate", "alloc is NULL"));
+        return a;
+    }
+    if (size == 0) {
+        clmem__set_err(errcode_ret, CL_SUCCESS);
+        return a;
+    }
+    return clmem_svm_allocation_create(alloc->context, size, alloc->alignment, alloc->flags, alloc->queue,
+                                       errcode_ret);
+}
+
+CLMEM_API void clmem_svm_allocator_retain(clmem_svm_allocator *alloc) {
+    if (alloc) clmem__refs_add(&alloc->refs);
+}
+
+CLMEM_API cl_int clmem_svm_allocator_release(clmem_svm_allocator *alloc) {
+    if (!alloc || !clmem__refs_drop(&alloc->refs)) return CL_SUCCESS;
+    if (alloc->queue) clReleaseCommandQueue(alloc->queue);
+    clReleaseContext(alloc->context);
+    CLMEM_FREE(alloc);
+    return CL_SUCCESS;
+}
+/* ---- end clmem/pool_alloc.c ---- */
+
+/* ---- begin clmem/pool_buffer.c ---- */
+/* >>pool_buffer (implementation): buffer pools (PyOpenCL's MemoryPool and PooledBuffer), the pool
+   core with the buffer backend: blocks from a clmem_allocator */
+
+struct clmem_memory_pool { clmem__pool core; };
 
 /* the buffer backend: blocks from a clmem_allocator */
 static cl_int clmem__pool_buffer_make(void *user, size_t size, void **ptr, void **mem) {
@@ -13964,9 +14383,6 @@ CLMEM_API clmem_memory_pool *clmem_memory_pool_create(clmem_allocator *allocator
 }
 
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__SIZEOF_POINTER__) && __SIZEOF_POINTER__ == 8
-CLMEM__STATIC_ASSERT(sizeof(clmem_pooled_svm) == 32 && offsetof(clmem_pooled_svm, svm.pool) == 16 &&
-                         offsetof(clmem_pooled_svm, svm.generation) == 24,
-                     "clmem_pooled_svm: ptr, size, pool, generation (clmem__pooled_svm_handle writes them so)");
 CLMEM__STATIC_ASSERT(sizeof(clmem_buffer) == 64 && offsetof(clmem_buffer, context) == 8 &&
                          offsetof(clmem_buffer, flags) == 24 && offsetof(clmem_buffer, root) == 32 &&
                          offsetof(clmem_buffer, origin) == 40 && offsetof(clmem_buffer, pool) == 48,
@@ -13999,18 +14415,6 @@ static inline clmem_buffer clmem__pool_handle(const clmem__pool *p, const clmem_
     b.generation = blk->owner.gen;
 #endif
     return b;
-}
-
-/* clmem__pool_get_checked(p, size, on_queue, queue, ..., errcode_ret, &blk): a kind's allocate
-   up to its handle: for a block on a queue (on_queue) the queue's checks, then
-   clmem__pool_get; the code is also set in *errcode_ret. Always inlined (the fast path). */
-CLMEM__INLINE cl_int clmem__pool_get_checked(clmem__pool *p, size_t size, bool on_queue, cl_command_queue queue,
-                                             const char *fn, const char *file, int line, cl_int *errcode_ret,
-                                             clmem__pool_block **blk) {
-    cl_int err = on_queue ? clmem__pool_check_queue(p, queue, fn) : CL_SUCCESS;
-    if (err == CL_SUCCESS) err = clmem__pool_get(p, size, queue, fn, file, line, blk);
-    clmem__set_err(errcode_ret, err);
-    return err;
 }
 
 /* queue: the queue the block is for (on_queue), or NULL for the host. Always inlined:
@@ -14050,81 +14454,20 @@ CLMEM_API clmem_memory_pool *clmem_pooled_buffer_pool(clmem_buffer buf) {
                        (void *)clmem__pool_of_live(buf.pool, buf.generation, &clmem__pool_buffer_backend));
 }
 
-#define CLMEM__POOL_GETTER(kind, name, what)                     \
-    CLMEM_API size_t clmem_##kind##_##name(clmem_##kind *pool) { \
-        if (!pool) return 0;                                     \
-        return clmem__pool_count(&pool->core, what);             \
-    }
-
-/* the rest of each pool's API: the same core under each kind's names (the pinned
-   pool's are made in pinned.c) */
-#define CLMEM__POOL_COMMON(kind)                                                                                   \
-    CLMEM__POOL_GETTER(kind, held_blocks, 0)                                                                       \
-    CLMEM__POOL_GETTER(kind, active_blocks, 1)                                                                     \
-    CLMEM__POOL_GETTER(kind, managed_bytes, 2)                                                                     \
-    CLMEM__POOL_GETTER(kind, active_bytes, 3)                                                                      \
-    CLMEM_API uint32_t clmem_##kind##_bin_number(clmem_##kind *pool, size_t size) {                                \
-        return clmem_bin_number(pool ? pool->core.L : CLMEM_POOL_DEFAULT_LEADING_BITS, size);                    \
-    }                                                                                                              \
-    CLMEM_API size_t clmem_##kind##_alloc_size(clmem_##kind *pool, uint32_t bin) {                                 \
-        return clmem_alloc_size(pool ? pool->core.L : CLMEM_POOL_DEFAULT_LEADING_BITS, bin);                     \
-    }                                                                                                              \
-    CLMEM_API cl_int clmem_##kind##_free_held(clmem_##kind *pool) {                                                \
-        if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_free_held");                         \
-        return clmem__pool_free_held(&pool->core);                                                                 \
-    }                                                                                                              \
-    CLMEM_API cl_int clmem_##kind##_stop_holding(clmem_##kind *pool) {                                             \
-        if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_stop_holding");                      \
-        clmem__pool_lock_all(&pool->core);                                                                         \
-        pool->core.stop_holding = true;                                                                            \
-        clmem__pool_unlock_all(&pool->core);                                                                       \
-        return clmem__pool_free_held(&pool->core);                                                                 \
-    }                                                                                                              \
-    CLMEM_API cl_int clmem_##kind##_get_stats(clmem_##kind *pool, clmem_pool_stats *stats) {                       \
-        if (CLMEM__CHECKS && (!pool || !stats))                                                                    \
-            return clmem__fail(CL_INVALID_VALUE, "clmem_" #kind "_get_stats", "%s is NULL", pool ? "stats" : "pool"); \
-        clmem__pool_stats(&pool->core, stats);                                                                     \
-        return CL_SUCCESS;                                                                                         \
-    }                                                                                                              \
-    CLMEM_API cl_int clmem_##kind##_reset_peaks(clmem_##kind *pool) {                                              \
-        if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_reset_peaks");                       \
-        clmem__pool_reset_peaks(&pool->core);                                                                      \
-        return CL_SUCCESS;                                                                                         \
-    }                                                                                                              \
-    CLMEM_API cl_int clmem_##kind##_bins(clmem_##kind *pool, clmem_pool_bin_info *out, size_t capacity,            \
-                                         size_t *count) {                                                          \
-        if (CLMEM__CHECKS && (!pool || !count))                                                                    \
-            return clmem__fail(CL_INVALID_VALUE, "clmem_" #kind "_bins", "%s is NULL", pool ? "count" : "pool");  \
-        return clmem__pool_bins(&pool->core, out, capacity, count);                                                \
-    }                                                                                                              \
-    CLMEM_API cl_int clmem_##kind##_set_limit(clmem_##kind *pool, size_t max_managed_bytes) {                      \
-        if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_set_limit");                         \
-        clmem__pool_lock(&pool->core.lock);                                                                        \
-        pool->core.limit = max_managed_bytes;                                                                      \
-        clmem__pool_unlock(&pool->core.lock);                                                                      \
-        return CL_SUCCESS;                                                                                         \
-    }                                                                                                              \
-    CLMEM_API cl_int clmem_##kind##_set_oom_callback(clmem_##kind *pool, clmem_pool_oom_fn fn, void *user) {       \
-        if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_set_oom_callback");                  \
-        clmem__pool_lock(&pool->core.lock);                                                                        \
-        pool->core.oom_fn = fn;                                                                                    \
-        pool->core.oom_user = user;                                                                                \
-        clmem__pool_unlock(&pool->core.lock);                                                                      \
-        return CL_SUCCESS;                                                                                         \
-    }                                                                                                              \
-    CLMEM_API cl_int clmem_##kind##_active_blocks_info(clmem_##kind *pool, clmem_pool_block_info *out,             \
-                                                       size_t capacity, size_t *count) {                           \
-        if (CLMEM__CHECKS && (!pool || !count))                                                                    \
-            return clmem__fail(CL_INVALID_VALUE, "clmem_" #kind "_active_blocks_info", "%s is NULL",              \
-                               pool ? "count" : "pool");                                                           \
-        return clmem__pool_active_info(&pool->core, out, capacity, count);                                         \
-    }                                                                                                              \
-    CLMEM_API cl_int clmem_##kind##_release(clmem_##kind *pool) {                                                  \
-        if (!pool) return CL_SUCCESS;                                                                              \
-        return clmem__pool_release(&pool->core, "clmem_" #kind "_release");                                       \
-    }
 CLMEM__POOL_COMMON(memory_pool)
-CLMEM__POOL_COMMON(svm_pool)
+/* ---- end clmem/pool_buffer.c ---- */
+
+/* ---- begin clmem/pool_svm.c ---- */
+/* >>pool_svm (implementation): SVM pools (PyOpenCL's SVMPool and PooledSVM), the pool core
+   with the SVM backend: blocks from a clmem_svm_allocator */
+
+struct clmem_svm_pool { clmem__pool core; };
+
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__SIZEOF_POINTER__) && __SIZEOF_POINTER__ == 8
+CLMEM__STATIC_ASSERT(sizeof(clmem_pooled_svm) == 32 && offsetof(clmem_pooled_svm, svm.pool) == 16 &&
+                         offsetof(clmem_pooled_svm, svm.generation) == 24,
+                     "clmem_pooled_svm: ptr, size, pool, generation (clmem__pooled_svm_handle writes them so)");
+#endif
 
 /* ---- SVM pools ---- */
 
@@ -14236,6 +14579,8 @@ CLMEM__INLINE clmem_pooled_svm clmem__svm_pool_allocate(clmem_svm_pool *pool, si
 
 CLMEM__POOL_ALLOCATE(svm_pool, clmem_pooled_svm, clmem__svm_pool_allocate)
 
+CLMEM__POOL_COMMON(svm_pool)
+
 static cl_int clmem__pooled_svm_release(clmem_pooled_svm *p, const char *fn) {
     if (!p || !p->svm.pool) return CL_SUCCESS;
     return clmem__pool_give_back(p, sizeof *p, p->svm.pool, p->svm.generation, p->svm.ptr, p->svm.size, NULL, false, fn);
@@ -14299,7 +14644,7 @@ CLMEM_API cl_int clmem_pooled_svm_enqueue_release(clmem_pooled_svm *p, cl_comman
     if (queue && (err = clmem__pooled_svm_bind(*p, queue, fn)) != CL_SUCCESS) return err;
     return clmem__pooled_svm_release(p, fn);
 }
-/* ---- end clmem/pool.c ---- */
+/* ---- end clmem/pool_svm.c ---- */
 
 /* ---- begin clmem/usm_pool.c ---- */
 /* >>usm_pool (implementation): the USM backend of the pool core */
@@ -14378,11 +14723,12 @@ static clmem_pooled_usm clmem__usm_pool_allocate(clmem_usm_pool *pool, size_t si
     r.usm.type = CLMEM__CAST(const clmem__usm_facts *, pool->core.user)->type;
     r.usm.context = pool->core.context;
     r.usm.pool = CLMEM__CAST(void *, blk);
-    r.usm.generation = blk->owner.gen;
+    r.usm.generation = clmem__pool_generation(blk);
     return r;
 }
 
 CLMEM__POOL_ALLOCATE(usm_pool, clmem_pooled_usm, clmem__usm_pool_allocate)
+
 CLMEM__POOL_COMMON(usm_pool)
 
 /* the release of a block, plain or on a queue (on_queue) */
@@ -14404,6 +14750,20 @@ CLMEM_API cl_int clmem_pooled_usm_enqueue_release(clmem_pooled_usm *p, cl_comman
     return clmem__pooled_usm_put(p, true, queue, "clmem_pooled_usm_enqueue_release");
 }
 /* ---- end clmem/usm_pool.c ---- */
+
+/* ---- begin clmem/pinned.h (private) ---- */
+/* ---- private: what other modules of clmem use of pinned; not API. tools/amalgamate
+   puts this section at the head of the implementation. ---- */
+
+/* functions (each described where it is defined) */
+static cl_int clmem__pinned_queue_facts(const char *fn, cl_command_queue queue, cl_context *ctx, cl_device_id *dev,
+                                        cl_ulong *max_alloc);
+static cl_int clmem__staging_pays(const char *fn, cl_device_id dev, bool *pays);
+static cl_int clmem__pinned_make(cl_command_queue queue, cl_context ctx, cl_mem_flags flags, size_t size, cl_mem *mem,
+                                 void **ptr, const char **call);
+static cl_int clmem__pinned_unmake(cl_command_queue queue, cl_mem mem, void *ptr);
+/* ---- end private ---- */
+/* ---- end clmem/pinned.h (private) ---- */
 
 /* ---- begin clmem/pinned.c ---- */
 /* >>pinned (implementation) */
@@ -14533,7 +14893,7 @@ static clmem_pinned_allocation clmem__pinned_handle(const clmem__pool_block *blk
     a.size = size;
     a.mem = CLMEM__CAST(cl_mem, blk->mem);
     a.pool = clmem__unconst(blk);
-    a.generation = blk->owner.gen;
+    a.generation = clmem__pool_generation(blk);
     return a;
 }
 
@@ -14574,7 +14934,7 @@ CLMEM_API clmem_pinned_allocation clmem_pinned_allocation_create(cl_command_queu
     blk->ptr = ptr;
     blk->mem = mem;
     blk->size = size;
-    clmem__gen_store(&blk->owner.gen, blk->owner.gen + 1); /* odd: handed out */
+    clmem__pool_record_hand_out(blk);
     clmem__set_err(errcode_ret, CL_SUCCESS);
     return clmem__pinned_handle(blk, size);
 }
@@ -14583,7 +14943,7 @@ CLMEM_API clmem_pinned_allocation clmem_pinned_allocation_create(cl_command_queu
 static cl_int clmem__pinned_plain_release(clmem__pool_block *blk, uint64_t gen, cl_command_queue after,
                                           const void *ptr, const char *fn) {
     cl_int err;
-    if (!(gen & 1) || !clmem__gen_cas(&blk->owner.gen, gen, gen + 1))
+    if (!clmem__pool_record_give_back(blk, gen))
         return clmem__fail(CLMEM_ERROR_DOUBLE_RELEASE, fn,
                            "pinned allocation %p was already released, through this handle or a copy", ptr);
     err = clmem__pinned_unmake_after(blk->queue, CLMEM__CAST(cl_mem, blk->mem), blk->ptr, after);
@@ -14639,6 +14999,8 @@ CLMEM_API cl_int clmem_pinned_allocation_enqueue_release(clmem_pinned_allocation
 }
 
 /* ---- pinned pools: the pool core with the pinned backend ---- */
+
+struct clmem_pinned_pool { clmem__pool core; };
 
 static cl_int clmem__pool_pinned_make(void *user, size_t size, void **ptr, void **mem) {
     const clmem__pinned_facts *f = CLMEM__CAST(const clmem__pinned_facts *, user);
@@ -14715,6 +15077,7 @@ CLMEM__INLINE clmem_pinned_allocation clmem__pinned_pool_allocate(clmem_pinned_p
 }
 
 CLMEM__POOL_ALLOCATE(pinned_pool, clmem_pinned_allocation, clmem__pinned_pool_allocate)
+
 CLMEM__POOL_COMMON(pinned_pool)
 /* ---- end clmem/pinned.c ---- */
 

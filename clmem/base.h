@@ -272,3 +272,116 @@ CLMEM_API void clmem_log_stderr(clmem_log_level level, cl_int code, const char *
 #ifdef __cplusplus
 }
 #endif
+
+/* ---- private: what other modules of clmem use of base; not API. tools/amalgamate
+   puts this section at the head of the implementation. ---- */
+
+/* ---- mutexes (pools, caches, registries) ---- */
+#if defined(_WIN32)
+/* windows.h without its min/max macros and rarely used APIs; neither define is left
+   behind for the code that includes clmem.h. (A windows.h included later by that code
+   is this one: the include guard has seen it. Include windows.h first to get more.) */
+#ifndef WIN32_LEAN_AND_MEAN
+#define WIN32_LEAN_AND_MEAN
+#define CLMEM__UNDEF_LEAN_AND_MEAN
+#endif
+#ifndef NOMINMAX
+#define NOMINMAX
+#define CLMEM__UNDEF_NOMINMAX
+#endif
+#include <windows.h>
+#ifdef CLMEM__UNDEF_LEAN_AND_MEAN
+#undef WIN32_LEAN_AND_MEAN
+#undef CLMEM__UNDEF_LEAN_AND_MEAN
+#endif
+#ifdef CLMEM__UNDEF_NOMINMAX
+#undef NOMINMAX
+#undef CLMEM__UNDEF_NOMINMAX
+#endif
+typedef SRWLOCK clmem__mutex;
+#define CLMEM__MUTEX_INIT SRWLOCK_INIT
+static inline void clmem__mutex_init(clmem__mutex *m) { InitializeSRWLock(m); }
+static inline void clmem__mutex_destroy(clmem__mutex *m) { (void)m; }
+static inline void clmem__lock(clmem__mutex *m) { AcquireSRWLockExclusive(m); }
+static inline void clmem__unlock(clmem__mutex *m) { ReleaseSRWLockExclusive(m); }
+#else
+#include <pthread.h>
+typedef pthread_mutex_t clmem__mutex;
+#define CLMEM__MUTEX_INIT PTHREAD_MUTEX_INITIALIZER
+static inline void clmem__mutex_init(clmem__mutex *m) { pthread_mutex_init(m, NULL); }
+static inline void clmem__mutex_destroy(clmem__mutex *m) { pthread_mutex_destroy(m); }
+static inline void clmem__lock(clmem__mutex *m) { pthread_mutex_lock(m); }
+static inline void clmem__unlock(clmem__mutex *m) { pthread_mutex_unlock(m); }
+#endif
+
+/* ---- registries of live handles (SVM allocations and maps, pinned memory) ----
+   A handle carries an id, generation << 32 | (slot + 1); the slot keeps the object, a
+   tag (what kind of object) and the generation, bumped when the id dies, so a copy of
+   a dead handle is recognised, never followed. A release detaches the object first
+   (nobody finds it any more, the id stays reserved), then removes it, or restores it
+   when the release fails. */
+typedef struct clmem__reg_slot {
+    void *obj;          /* NULL: free, or detached while a release is under way */
+    uint32_t gen;
+    uint32_t next_free; /* index + 1 of the next free slot, 0 ends the list */
+    int tag;
+    bool busy;          /* taken (live or detached) */
+} clmem__reg_slot;
+
+typedef struct clmem__registry {
+    clmem__mutex lock;
+    clmem__reg_slot *slots;
+    uint32_t n, cap, free_head;
+} clmem__registry;
+#define CLMEM__REGISTRY_INIT {CLMEM__MUTEX_INIT, NULL, 0, 0, 0}
+
+/* a per-thread variable */
+#if defined(__cplusplus)
+#define CLMEM__THREAD_LOCAL thread_local
+#elif defined(_MSC_VER)
+#define CLMEM__THREAD_LOCAL __declspec(thread)
+#else
+#define CLMEM__THREAD_LOCAL _Thread_local
+#endif
+
+/* the calling thread's last error message (clmem_last_error_message) */
+static CLMEM__THREAD_LOCAL char clmem__message[768];
+
+/* functions (each described where it is defined) */
+static inline void *clmem__unconst(const void *p);
+static inline void clmem__mutex_init(clmem__mutex *m);
+static inline void clmem__mutex_destroy(clmem__mutex *m);
+static inline void clmem__lock(clmem__mutex *m);
+static inline void clmem__unlock(clmem__mutex *m);
+static size_t clmem__locked_size(clmem__mutex *m, const size_t *v);
+static void clmem__locked_set_size(clmem__mutex *m, size_t *v, size_t value);
+static uint64_t clmem__reg_add(clmem__registry *r, void *obj, int tag);
+static void *clmem__reg_find(clmem__registry *r, uint64_t id, int tag, bool detach);
+static void clmem__reg_restore(clmem__registry *r, uint64_t id, void *obj);
+static void clmem__reg_remove(clmem__registry *r, uint64_t id);
+static inline cl_int clmem__cl_fail(cl_int code, const char *fn, const char *call);
+static inline void clmem__set_err(cl_int *errcode_ret, cl_int code);
+static inline void *clmem__null_with(cl_int *errcode_ret, cl_int err);
+static inline cl_int clmem__queue_follow(const char *fn, cl_command_queue *held, cl_command_queue queue,
+                                         const char *old_call, const char *new_call);
+static inline cl_int clmem__queue_unbind(const char *fn, cl_command_queue *held);
+static inline void *clmem__alloc_for(size_t size, const char *fn, const char *what, cl_int *errcode_ret);
+static inline bool clmem__add_ok(size_t a, size_t b, size_t *out);
+static inline bool clmem__mul_ok(size_t a, size_t b, size_t *out);
+static inline bool clmem__range_ok(size_t offset, size_t count, size_t size);
+static inline cl_int clmem__check_wait_list(const char *fn, const cl_event *wait_for, cl_uint num_wait_for);
+static inline cl_int clmem__check_made(const char *fn, unsigned given);
+static inline cl_int clmem__check_queue(const char *fn, cl_command_queue queue);
+static cl_device_id *clmem__devices_of(const char *fn, cl_context ctx, cl_uint *n, cl_int *err);
+static cl_int clmem__info_fail(const char *fn, cl_int err, const char *call, const char *what);
+static cl_int clmem__refail_as(const char *fn, cl_int err);
+static cl_int clmem__queue_context_of(const char *fn, cl_command_queue queue, cl_context *ctx);
+static cl_int clmem__queue_device_of(const char *fn, cl_command_queue queue, cl_device_id *dev);
+static cl_int clmem__same_context(const char *fn, cl_command_queue queue, cl_context ctx, const char *what);
+static inline int clmem__parse_opencl_version(const char *s);
+static inline cl_int clmem__device_version(const char *fn, cl_device_id dev, int *version);
+static void clmem__device_name(cl_device_id dev, char *buf, size_t size);
+static cl_int clmem__device_max_alloc(const char *fn, cl_device_id dev, cl_ulong *max);
+static cl_int clmem__check_max_alloc(const char *fn, cl_device_id dev, const char *what, size_t size, cl_ulong max);
+static inline const char *clmem__mem_flags_text(cl_mem_flags flags, char *buf, size_t size);
+/* ---- end private ---- */

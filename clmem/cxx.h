@@ -587,9 +587,10 @@ template <class H> struct unwrap<unique<H> > {
 };
 
 /* ---- memory objects ---- */
-inline cl_mem mem_of(clmem_buffer b) { return b.mem; }
-inline cl_mem mem_of(clmem_image i) { return i.mem; }
-inline cl_mem mem_of(clmem_pipe p) { return p.mem; }
+#define CLMEM__CXX_MEM_OF(T, name) \
+    inline cl_mem mem_of(T h) { return h.mem; }
+CLMEM__KINDS(CLMEM__KIND_IF_MEM, CLMEM__CXX_MEM_OF)
+#undef CLMEM__CXX_MEM_OF
 inline cl_mem mem_of(cl_mem m) { return m; }
 template <class H> inline cl_mem mem_of(const unique<H> &u) { return mem_of(u.get()); }
 
@@ -650,8 +651,8 @@ inline cl_int copy(cl_command_queue q, D0 &&dst, S0 &&src, const clmem_copy_opti
 }
 
 /* ---- enqueue_fill ---- */
-#define CLMEM__CXX_FILL_TARGET(T, fn) \
-    inline clmem__fill_target fill_target(T dst) { return fn(dst); }
+#define CLMEM__CXX_FILL_TARGET(T, name) \
+    inline clmem__fill_target fill_target(T dst) { return clmem__fill_target_##name(dst); }
 CLMEM__FILL_TARGETS(CLMEM__CXX_FILL_TARGET)
 #undef CLMEM__CXX_FILL_TARGET
 template <class H> inline clmem__fill_target fill_target(const unique<H> &u) { return fill_target(u.get()); }
@@ -682,14 +683,10 @@ inline cl_int fill(cl_command_queue q, const D &dst, P pattern, size_t size, con
 }
 
 /* ---- kernel arguments ---- */
-inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_buffer v) { return clmem__set_arg_buffer(k, i, v); }
-inline cl_int set_arg(cl_kernel k, cl_uint i, cl_mem v) { return clmem__set_arg_mem(k, i, v); }
-inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_local_memory v) { return clmem__set_arg_local(k, i, v); }
-inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_image v) { return clmem__set_arg_image(k, i, v); }
-inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_sampler v) { return clmem__set_arg_sampler(k, i, v); }
-inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_pipe v) { return clmem__set_arg_pipe(k, i, v); }
-inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_svm v) { return clmem__set_arg_svm(k, i, v); }
-inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_usm v) { return clmem__set_arg_usm(k, i, v); }
+#define CLMEM__CXX_KIND_ARG(T, name, ARG, arg, text) \
+    inline cl_int set_arg(cl_kernel k, cl_uint i, T v) { return clmem__set_arg_##name(k, i, v); }
+CLMEM__KINDS(CLMEM__KIND_IF_ARG, CLMEM__CXX_KIND_ARG)
+#undef CLMEM__CXX_KIND_ARG
 #define CLMEM__CXX_WIDE_ARG(T, name, n) \
     inline cl_int set_arg(cl_kernel k, cl_uint i, const T &v) { return clmem__set_arg_vector(k, i, v.s, sizeof v, n); }
 CLMEM__WIDE_VECTOR_TYPES(CLMEM__CXX_WIDE_ARG)
@@ -792,19 +789,8 @@ inline clmem_color_kind color_kind(const cl_int *) { return CLMEM_COLOR_INT; }
 inline clmem_color_kind color_kind(const cl_uint *) { return CLMEM_COLOR_UINT; }
 
 /* ---- release ---- */
-inline bool live(const clmem_buffer &h) { return h.mem != NULL; }
-inline bool live(const clmem_image &h) { return h.mem != NULL; }
-inline bool live(const clmem_pipe &h) { return h.mem != NULL; }
-inline bool live(const clmem_sampler &h) { return h.sampler != NULL; }
-inline bool live(const clmem_svm_allocation &h) { return h.svm.ptr != NULL; }
-inline bool live(const clmem_svm_array &h) { return h.svm.ptr != NULL; }
-inline bool live(const clmem_memory_map &h) { return h.ptr != NULL; }
-inline bool live(const clmem_svm_map &h) { return h.id != 0; }
-inline bool live(const clmem_pooled_svm &h) { return h.svm.pool != NULL; }
-inline bool live(const clmem_pinned_allocation &h) { return h.ptr != NULL; }
-inline bool live(const clmem_usm_allocation &h) { return h.usm.ptr != NULL; }
-inline bool live(const clmem_pooled_usm &h) { return h.usm.pool != NULL; }
-#define CLMEM__CXX_RELEASE(T, fn) \
+#define CLMEM__CXX_RELEASE(T, fn, live_field)                                      \
+    inline bool live(const T &h) { return h.live_field != 0; }                        \
     inline cl_int release(T *h) { return fn(h); }
 CLMEM__HANDLES(CLMEM__CXX_RELEASE)
 #undef CLMEM__CXX_RELEASE
@@ -888,7 +874,7 @@ template <class V> inline cl_int clmem_set_kernel_arg(cl_kernel kernel, cl_uint 
     return clmem::detail::ret(clmem::detail::set_arg(kernel, index, value));
 }
 /** clmem_release(&handle): see clmem/memobj.h. */
-#define CLMEM__CXX_RELEASE(T, fn) \
+#define CLMEM__CXX_RELEASE(T, fn, live) \
     inline cl_int clmem_release(T *h) { return clmem::detail::ret(clmem::detail::release(h)); }
 CLMEM__HANDLES(CLMEM__CXX_RELEASE)
 #undef CLMEM__CXX_RELEASE

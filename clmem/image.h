@@ -375,3 +375,13 @@ CLMEM_API cl_int clmem_enqueue_fill_image_opts(cl_command_queue queue, clmem_ima
 #ifdef __cplusplus
 }
 #endif
+
+/* ---- private: what other modules of clmem use of image; not API. tools/amalgamate
+   puts this section at the head of the implementation. ---- */
+
+/* functions (each described where it is defined) */
+static bool clmem__is_image_type(cl_mem_object_type t);
+static const char *clmem__image_type_name(cl_mem_object_type t);
+static cl_int clmem__image_region(const char *fn, const char *what, const clmem_image *img, const size_t origin[3],
+                                  const size_t region_in[3], size_t region[3]);
+/* ---- end private ---- */

@@ -190,23 +190,5 @@ CLMEM_API cl_int clmem__stager_read_fn(clmem_stager *st, void *dst, clmem_buffer
 CLMEM_API cl_int clmem_stager_release(clmem_stager *st);
 
 #ifdef __cplusplus
-} /* extern "C" */
-/* (no options: NULL, every default; a value-initialised struct is not marked) */
-inline cl_int clmem_stager_copy(clmem_stager *st, clmem_buffer dst, const void *src) {
-    return clmem_stager_write_opts(st, dst, src, NULL);
-}
-inline cl_int clmem_stager_copy(clmem_stager *st, clmem_buffer dst, const void *src, const clmem_copy_options &o) {
-    return clmem_stager_write_opts(st, dst, src, &o);
-}
-inline cl_int clmem_stager_copy(clmem_stager *st, void *dst, clmem_buffer src) {
-    return clmem_stager_read_opts(st, dst, src, NULL);
-}
-inline cl_int clmem_stager_copy(clmem_stager *st, void *dst, clmem_buffer src, const clmem_copy_options &o) {
-    return clmem_stager_read_opts(st, dst, src, &o);
-}
-extern "C" {
-#endif
-
-#ifdef __cplusplus
 }
 #endif

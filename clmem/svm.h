@@ -496,3 +496,28 @@ CLMEM_API cl_int clmem_svm_allocation_lookup(const void *ptr, clmem_svm_allocati
 #ifdef __cplusplus
 }
 #endif
+
+/* ---- private: what other modules of clmem use of svm; not API. tools/amalgamate
+   puts this section at the head of the implementation. ---- */
+
+/* functions (each described where it is defined) */
+static cl_int clmem__svm_check_live(const char *fn, const char *what, clmem_svm svm, cl_context *ctx);
+#ifndef CL_VERSION_2_0
+static cl_int clmem__svm_unsupported(const char *fn);
+#endif
+static inline cl_int clmem__svm_free_after(cl_command_queue queue, cl_context context, void *ptr);
+static cl_int clmem__queue_out_of_order(const char *fn, cl_command_queue queue, bool *ooo);
+static cl_int clmem__check_in_order(const char *fn, cl_command_queue queue, const char *why);
+static cl_int clmem__svm_check_args(const char *fn, cl_context ctx, cl_uint alignment, cl_svm_mem_flags flags,
+                                    cl_command_queue queue);
+#ifdef CL_VERSION_2_0
+static cl_int clmem__svm_check_devices(const char *fn, cl_context ctx, size_t size, cl_uint alignment,
+                                       cl_svm_mem_flags flags);
+#endif
+static cl_int clmem__svm_check_enqueue(const char *fn, cl_command_queue queue, const cl_event *wl, cl_uint nw,
+                                       clmem_svm svm, const char *what);
+static cl_int clmem__ptr_fill_extent(const char *fn, void *ptr, size_t size, size_t offset, const void *pattern,
+                                     size_t pattern_size, size_t n, bool n_given, size_t *count);
+static cl_int clmem__svm_fill(const char *fn, cl_command_queue queue, clmem_svm dst, size_t offset, const void *pattern,
+                              size_t pattern_size, size_t n, bool n_given, const cl_event *wl, cl_uint nw, cl_event *event);
+/* ---- end private ---- */

@@ -43,13 +43,6 @@ static bool clmem__region(const char *fn, bool given, const size_t in[3], size_t
     return true;
 }
 
-/* A rectangle in linear memory: origin, pitches (resolved), and the byte range it spans. */
-typedef struct clmem__rect {
-    size_t origin[3];
-    size_t row, slice;   /* resolved pitches */
-    size_t start, end;   /* first byte and one past the last byte touched */
-} clmem__rect;
-
 /* clmem__rect_make(fn, what, origin, pitches, region, size, &r): resolve pitches (0:
    packed), check them, and check that the rectangle lies within `size` bytes
    (SIZE_MAX: unknown size, only overflow is checked). */
@@ -204,16 +197,6 @@ static cl_int clmem__after_device_copy(const clmem_copy_options *o, cl_event *ow
    - rectangular (.region): origins and pitches within the buffer and .host_size;
    - blocking: unless .is_blocking was written and is false;
    - live maps: a buffer mapped for writing draws a warning (clmem__map_note_use). */
-typedef struct clmem__host_plan {
-    const char *fn;        /* the public name every message carries */
-    const char *what;      /* the buffer's argument name: "dst" (write) or "src" (read) */
-    bool write;            /* host -> device */
-    cl_bool blocking;
-    bool rect;             /* rectangular: region, br, hr */
-    size_t offset, count;  /* linear: the range in the buffer; count 0: nothing to copy */
-    size_t region[3];
-    clmem__rect br, hr;    /* rectangular: the buffer's and the host's rectangles */
-} clmem__host_plan;
 
 /* clmem__host_plan_side(fn, queue, queue_ctx, what, ctx, flags, host, write, o,
    &blocking): the rules of every host transfer that do not depend on the kind of

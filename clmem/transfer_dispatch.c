@@ -88,12 +88,12 @@ CLMEM_API cl_int clmem__copy_mem_from_mem(cl_command_queue queue, cl_mem dst, cl
         return s.is_image ? clmem__copy_##kind##_from_image(queue, dst, s.image, o)                               \
                           : clmem__copy_##kind##_from_buffer(queue, dst, s.buffer, o);                            \
     }
+/* host, and the kinds of CLMEM__KINDS (memobj.h) with copy 1 and mem 1: buffer, image */
+#define CLMEM__RAW_PAIRS(T, name) CLMEM__RAW_DST(name, T) CLMEM__RAW_SRC(name, T)
 CLMEM__RAW_DST(host, const void *)
-CLMEM__RAW_DST(buffer, clmem_buffer)
-CLMEM__RAW_DST(image, clmem_image)
 CLMEM__RAW_SRC(host, void *)
-CLMEM__RAW_SRC(buffer, clmem_buffer)
-CLMEM__RAW_SRC(image, clmem_image)
+CLMEM__KINDS(CLMEM__KIND_IF_COPY_MEM, CLMEM__RAW_PAIRS)
+#undef CLMEM__RAW_PAIRS
 #undef CLMEM__RAW_DST
 #undef CLMEM__RAW_SRC
 
