@@ -4170,15 +4170,20 @@ extern "C" {
    from 64 KiB to slot_size (2 MiB for 16 MiB, 4 MiB for 64 MiB, 8 MiB from 256 MiB
    with the default slots). A copy that starts while the link's previous copy is still
    writing goes in slot-sized pieces: its first read overlaps those writes, so copies
-   enqueued back to back run at the slower DMA direction's speed. Smaller copies, and every copy between queues
-   of one device, take the driver's path: clEnqueueCopyBuffer on the destination
-   queue, exactly as clmem_enqueue_copy(dst_queue, dst, src, ...) does.
+   enqueued back to back run at the slower DMA direction's speed. Smaller copies take
+   the driver's path: clEnqueueCopyBuffer on the destination queue, exactly as
+   clmem_enqueue_copy(dst_queue, dst, src, ...) does. So does every copy of a buffer
+   the host may not read (src with CL_MEM_HOST_NO_ACCESS or CL_MEM_HOST_WRITE_ONLY) or
+   write (dst with CL_MEM_HOST_NO_ACCESS or CL_MEM_HOST_READ_ONLY): staging reads and
+   writes the buffers from pinned host memory, which those flags forbid.
 
    When staging pays: between discrete GPUs (the default threshold,
    CLMEM_DEVICE_LINK_DEFAULT_THRESHOLD, is the size from which staging beat the driver
-   on two H100/H200 GPUs, docs/benchmarks.md). Between CPU devices and devices whose
-   memory is the host's (CL_DEVICE_HOST_UNIFIED_MEMORY), staging only adds a copy: the
-   threshold is then "never" unless set (clmem_device_link_set_threshold).
+   on two H100/H200 GPUs, docs/benchmarks.md). Between CPU devices, devices whose
+   memory is the host's (CL_DEVICE_HOST_UNIFIED_MEMORY) and two queues of one device,
+   staging only adds a copy: the threshold is then "never" unless set
+   (clmem_device_link_set_threshold; with 0 such copies are staged too, e.g. to test
+   staging on a CPU device).
    clmem_enqueue_copy and clmem_enqueue_migrate_mem_objects keep the driver's path:
    they are given one queue and cannot know where the source's contents live.
 
@@ -4186,9 +4191,12 @@ extern "C" {
    work. Without a wait list it also runs after the source queue's earlier work (the
    staged reads are on that queue; the driver's path waits for a marker there); with
    one, the wait list stands for the source side, as for any enqueue on another
-   queue. Its .event completes when every byte has arrived. A link serves one copy at
-   a time (a lock): copies from several threads are safe and run
-   one after the other.
+   queue. Its .event completes when every byte has arrived. Every piece is enqueued
+   on the link's queues in the call (no thread of the link's own), so the copy is, at
+   return, part of both queues' order: later work on the source queue comes after its
+   reads, later work on the destination queue after its writes, and the drivers keep
+   the buffers alive until they are done. A link serves one copy at a time (a lock):
+   copies from several threads are safe and run one after the other.
    --------------------------------------------------------------------------------- */
 
 /** Default slot size of a device link (bytes): the largest piece of a staged copy. */
@@ -4208,19 +4216,21 @@ typedef struct clmem_device_link clmem_device_link;
 /** clmem_device_link_create(src_queue, dst_queue, slot_size, slots, &err): a link that
     copies from buffers used on src_queue's device to buffers used on dst_queue's.
     - src_queue, dst_queue: in-order queues of one context (retained until release);
-      they may be one queue, or two queues of one device (then nothing is staged).
+      they may be one queue, or two queues of one device (then nothing is staged
+      unless the threshold is set).
     - slot_size: bytes of one slot, 0 for CLMEM_DEVICE_LINK_DEFAULT_SLOT_SIZE; at most
       CL_DEVICE_MAX_MEM_ALLOC_SIZE of src_queue's device.
     - slots: 0 for CLMEM_DEVICE_LINK_DEFAULT_SLOTS, else 2..CLMEM_DEVICE_LINK_MAX_SLOTS.
-    The slots are pinned allocations (clmem_pinned_allocation_create on src_queue),
-    made here, so a link costs slots * slot_size bytes of pinned host memory.
+    The slots are pinned host memory made here on src_queue as
+    clmem_pinned_allocation_create makes it, so a link costs slots * slot_size bytes
+    of pinned host memory.
     Returns the link; NULL on failure with *errcode_ret (may be NULL):
       CL_INVALID_COMMAND_QUEUE  a queue NULL or invalid, or out of order
       CL_INVALID_CONTEXT        the two queues belong to different contexts
       CL_INVALID_VALUE          slots 1 or above CLMEM_DEVICE_LINK_MAX_SLOTS
       CL_INVALID_BUFFER_SIZE    slot_size above the device's CL_DEVICE_MAX_MEM_ALLOC_SIZE
       CL_OUT_OF_HOST_MEMORY, or the driver's code (with the call named).
-    Thread safety: any thread.
+    Every message names clmem_device_link_create. Thread safety: any thread.
     Example: clmem_device_link *l = clmem_device_link_create(q0, q1, 0, 0, &err); */
 CLMEM_API clmem_device_link *clmem_device_link_create(cl_command_queue src_queue, cl_command_queue dst_queue,
                                                       size_t slot_size, unsigned slots, cl_int *errcode_ret);
@@ -4261,7 +4271,9 @@ CLMEM_API cl_int clmem_device_link_get_stats(clmem_device_link *l, clmem_device_
       CL_INVALID_CONTEXT         a buffer of another context than the link's queues
       CL_MEM_COPY_OVERLAP        src and dst ranges overlap within one buffer
       CL_INVALID_EVENT_WAIT_LIST a bad wait list
-      CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST  a blocking copy whose wait list failed
+      CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST  an event of the wait list has already
+                                 failed (blocking or not; nothing is enqueued). An event
+                                 that fails later is the driver's to report.
       or the driver's code (with the call named). On an error after pieces were
       enqueued, the call waits for them before it returns.
     Thread safety: any thread; one copy at a time per link.
@@ -6568,8 +6580,8 @@ static cl_int clmem__nothing_to_do(const char *fn, cl_command_queue queue, const
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueMarkerWithWaitList");
 }
 
-/* clmem__wait_list_ok(fn, wait_for, n): before a blocking call, no event of the wait
-   list has failed. A blocking read or map that waits on a failed user event hangs in
+/* clmem__wait_list_ok(fn, wait_for, n): before a blocking call (or one that would
+   leave its commands queued for ever), no event of the wait list has failed. A blocking read or map that waits on a failed user event hangs in
    PoCL 3.1 (reproduced with bare OpenCL calls); the spec's answer is
    CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST. A failure of the status query itself
    keeps its own code and names clGetEventInfo. (An event that fails after this check
@@ -6586,8 +6598,8 @@ static cl_int clmem__wait_list_ok(const char *fn, const cl_event *wait_for, cl_u
                                "(%d)", i, clmem_error_string(err), (int)err);
         if (status < 0)
             return clmem__fail(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, fn,
-                               "wait_for[%u] (event %p) has failed with status %d (%s); the blocking call would "
-                               "never complete", i, (void *)wait_for[i], (int)status, clmem_error_string(status));
+                               "wait_for[%u] (event %p) has failed with status %d (%s); the call would never "
+                               "complete", i, (void *)wait_for[i], (int)status, clmem_error_string(status));
     }
     return CL_SUCCESS;
 }
@@ -15541,7 +15553,8 @@ struct clmem_device_link {
     size_t slot_size, threshold;
     unsigned slots;
     unsigned next;                      /* the slot the next piece takes: the least recently used */
-    clmem_pinned_allocation slot[CLMEM_DEVICE_LINK_MAX_SLOTS];
+    cl_mem slot_mem[CLMEM_DEVICE_LINK_MAX_SLOTS]; /* pinned slots (made as pinned allocations are), mapped */
+    void *slot_ptr[CLMEM_DEVICE_LINK_MAX_SLOTS];
     cl_event last_write[CLMEM_DEVICE_LINK_MAX_SLOTS]; /* the write that last read the slot, or NULL */
     clmem_device_link_stats stats;
 };
@@ -15580,12 +15593,14 @@ static cl_int clmem__link_drain(clmem_device_link *l) {
     return first;
 }
 
-/* Free the link; the first failure of the slots' releases (their messages stand). */
+/* Free the link; the first failure of the slots' unmaps. */
 static cl_int clmem__link_free(clmem_device_link *l) {
     cl_int first = CL_SUCCESS;
     unsigned i;
     for (i = 0; i < l->slots; ++i) {
-        cl_int err = clmem_pinned_allocation_release(&l->slot[i]);
+        cl_int err;
+        if (!l->slot_mem[i]) continue;
+        err = clmem__pinned_unmake(l->src_queue, l->slot_mem[i], l->slot_ptr[i]);
         if (err != CL_SUCCESS && first == CL_SUCCESS) first = err;
     }
     if (l->src_queue) clReleaseCommandQueue(l->src_queue);
@@ -15595,16 +15610,19 @@ static cl_int clmem__link_free(clmem_device_link *l) {
     return first;
 }
 
-/* The facts create needs of its queues: one context, their devices, the size limit. */
+/* The facts create needs of its queues: one context, in order, their devices, the
+   source device's size limit. */
 static cl_int clmem__link_queues(const char *fn, cl_command_queue src_queue, cl_command_queue dst_queue, cl_context *ctx,
-                                 cl_device_id dev[2]) {
+                                 cl_device_id dev[2], cl_ulong *max_alloc) {
+    static const char why[] = "a device link's copies are commands of its queues in their order";
     cl_context other = NULL;
     cl_int err;
     if ((err = clmem__check_queue(fn, src_queue)) != CL_SUCCESS || (err = clmem__check_queue(fn, dst_queue)) != CL_SUCCESS ||
-        (err = clmem__queue_context_of(fn, src_queue, ctx)) != CL_SUCCESS ||
+        (err = clmem__pinned_queue_facts(fn, src_queue, ctx, &dev[0], max_alloc)) != CL_SUCCESS ||
         (err = clmem__queue_context_of(fn, dst_queue, &other)) != CL_SUCCESS ||
-        (err = clmem__queue_device_of(fn, src_queue, &dev[0])) != CL_SUCCESS ||
-        (err = clmem__queue_device_of(fn, dst_queue, &dev[1])) != CL_SUCCESS)
+        (err = clmem__queue_device_of(fn, dst_queue, &dev[1])) != CL_SUCCESS ||
+        (err = clmem__check_in_order(fn, src_queue, why)) != CL_SUCCESS ||
+        (err = clmem__check_in_order(fn, dst_queue, why)) != CL_SUCCESS)
         return err;
     if (*ctx != other)
         return clmem__fail(CL_INVALID_CONTEXT, fn, "src_queue (context %p) and dst_queue (context %p) differ in context",
@@ -15619,9 +15637,10 @@ CLMEM_API clmem_device_link *clmem_device_link_create(cl_command_queue src_queue
     cl_context ctx = NULL;
     cl_device_id dev[2] = {NULL, NULL};
     size_t threshold = CLMEM_DEVICE_LINK_NEVER;
+    cl_ulong max_alloc = 0;
     unsigned i;
     cl_int err;
-    if ((err = clmem__link_queues(fn, src_queue, dst_queue, &ctx, dev)) != CL_SUCCESS ||
+    if ((err = clmem__link_queues(fn, src_queue, dst_queue, &ctx, dev, &max_alloc)) != CL_SUCCESS ||
         (err = clmem__link_default_threshold(fn, dev[0], dev[1], &threshold)) != CL_SUCCESS)
         return CLMEM__CAST(clmem_device_link *, clmem__null_with(errcode_ret, err));
     if (slots == 1 || slots > CLMEM_DEVICE_LINK_MAX_SLOTS) {
@@ -15629,6 +15648,10 @@ CLMEM_API clmem_device_link *clmem_device_link_create(cl_command_queue src_queue
                                                 slots, CLMEM_DEVICE_LINK_DEFAULT_SLOTS, CLMEM_DEVICE_LINK_MAX_SLOTS));
         return NULL;
     }
+    if (CLMEM__CHECKS && (err = clmem__check_max_alloc(fn, dev[0], "slot_size",
+                                                       slot_size ? slot_size : CLMEM_DEVICE_LINK_DEFAULT_SLOT_SIZE,
+                                                       max_alloc)) != CL_SUCCESS)
+        return CLMEM__CAST(clmem_device_link *, clmem__null_with(errcode_ret, err));
     l = CLMEM__CAST(clmem_device_link *, clmem__alloc_for(sizeof *l, fn, "the link", errcode_ret));
     if (!l) return NULL;
     memset(l, 0, sizeof *l);
@@ -15642,10 +15665,14 @@ CLMEM_API clmem_device_link *clmem_device_link_create(cl_command_queue src_queue
     clRetainCommandQueue(dst_queue);
     l->dst_queue = dst_queue;
     for (i = 0; i < l->slots; ++i) {
-        l->slot[i] = clmem_pinned_allocation_create(src_queue, l->slot_size, 0, &err);
-        if (err != CL_SUCCESS) { /* the pinned allocation's message stands, under its own name */
+        const char *call = "";
+        err = clmem__pinned_make(src_queue, ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, l->slot_size, &l->slot_mem[i],
+                                 &l->slot_ptr[i], &call);
+        if (err != CL_SUCCESS) {
             clmem__link_free(l);
-            clmem__set_err(errcode_ret, err);
+            clmem__set_err(errcode_ret, clmem__fail(err, fn, "%s of pinned slot %u (%zu bytes) failed with %s (%d)", call,
+                                                    i, slot_size ? slot_size : CLMEM_DEVICE_LINK_DEFAULT_SLOT_SIZE,
+                                                    clmem_error_string(err), (int)err));
             return NULL;
         }
     }
@@ -15683,9 +15710,9 @@ static cl_int clmem__link_piece(clmem_device_link *l, unsigned s, cl_mem dst, si
     cl_int err;
     if (nw) memcpy(waits, o->wait_for, nw * sizeof *waits);
     if (l->last_write[s]) waits[nw++] = l->last_write[s];
-    err = clEnqueueReadBuffer(l->src_queue, src, CL_FALSE, from, n, l->slot[s].ptr, nw, nw ? waits : NULL, &read);
+    err = clEnqueueReadBuffer(l->src_queue, src, CL_FALSE, from, n, l->slot_ptr[s], nw, nw ? waits : NULL, &read);
     if (err != CL_SUCCESS) return clmem__cl_fail(err, clmem__link_copy_fn, "clEnqueueReadBuffer");
-    err = clEnqueueWriteBuffer(l->dst_queue, dst, CL_FALSE, to, n, l->slot[s].ptr, 1, &read, &write);
+    err = clEnqueueWriteBuffer(l->dst_queue, dst, CL_FALSE, to, n, l->slot_ptr[s], 1, &read, &write);
     if (err != CL_SUCCESS) {
         clWaitForEvents(1, &read); /* the read must be done with the slot before anyone reuses it */
         clReleaseEvent(read);
@@ -15829,10 +15856,13 @@ CLMEM_API cl_int clmem_device_link_copy_opts(clmem_device_link *l, clmem_buffer 
     if ((err = clmem__buffer_pair_count(clmem__link_copy_fn, dst, src, o, &count)) != CL_SUCCESS) return err;
     if (count == 0)
         return clmem__nothing_to_do(clmem__link_copy_fn, l->dst_queue, o->wait_for, o->num_wait_for, o->event);
-    if (clmem__device_wait(o) && (err = clmem__wait_list_ok(clmem__link_copy_fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS)
-        return err;
+    /* an event that has already failed: refused, blocking or not (PoCL would leave the
+       pieces queued for ever, and the link's release waiting for them) */
+    if ((err = clmem__wait_list_ok(clmem__link_copy_fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
     clmem__lock(&l->lock);
-    if (count < l->threshold) {
+    /* a buffer the host may not read (src) or write (dst) cannot go through host memory:
+       the driver's path */
+    if (count < l->threshold || clmem__host_forbidden(src.flags, false) || clmem__host_forbidden(dst.flags, true)) {
         l->stats.direct_copies++;
         clmem__unlock(&l->lock);
         return clmem__link_direct(l, dst, src, count, o);
