@@ -15883,7 +15883,9 @@ CLMEM_API cl_int clmem_device_link_release(clmem_device_link *l) {
         clmem__link_free(l);
         return clmem__cl_fail(err, "clmem_device_link_release", "clWaitForEvents");
     }
-    return clmem__link_free(l);
+    if ((err = clmem__link_free(l)) != CL_SUCCESS)
+        return clmem__cl_fail(err, "clmem_device_link_release", "clEnqueueUnmapMemObject");
+    return CL_SUCCESS;
 }
 /* ---- end clmem/device_link.c ---- */
 
