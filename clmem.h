@@ -9399,29 +9399,38 @@ CLMEM_API clmem_buffer clmem_svm_as_buffer(cl_context context, clmem_svm svm, cl
 
 /* ---- fill (shared by clmem_enqueue_svm_memfill and clmem_enqueue_fill) ---- */
 
+/* CLMEM__KNOWN_SIZE(h): the size of a pointer handle (SVM, USM) for the extent rules
+   below and clmem__ptr_copy_extent: 0 is "unknown", except for a pooled block, whose
+   size 0 is known (a real 1-byte block handed out for 0 bytes): CLMEM__SIZE_ZERO. */
+#define CLMEM__SIZE_ZERO SIZE_MAX
+#define CLMEM__KNOWN_SIZE(h) ((h).size || !(h).pool ? (h).size : CLMEM__SIZE_ZERO)
+
 /* clmem__ptr_fill_extent(fn, ptr, size, offset, pattern, pattern_size, n, n_given, &count):
-   the rules of a fill of pointer memory (SVM, USM; size 0: unknown): ptr and pattern
+   the rules of a fill of pointer memory (SVM, USM; size 0: unknown, CLMEM__SIZE_ZERO:
+   0 bytes): ptr and pattern
    not NULL, pattern_size a power of two up to 128, offset within size, the count
    (given, or all of size after offset) within size and a multiple of pattern_size,
    ptr + offset aligned to pattern_size. */
 static cl_int clmem__ptr_fill_extent(const char *fn, void *ptr, size_t size, size_t offset, const void *pattern,
                                      size_t pattern_size, size_t n, bool n_given, size_t *count) {
+    const size_t known = size;
     *count = 0;
+    if (size == CLMEM__SIZE_ZERO) size = 0;
     if (CLMEM__CHECKS) {
         if (!ptr) return clmem__fail(CL_INVALID_VALUE, fn, "dst.ptr is NULL");
         if (!pattern) return clmem__fail(CL_INVALID_VALUE, fn, "pattern is NULL");
         if (pattern_size == 0 || pattern_size > 128 || (pattern_size & (pattern_size - 1)))
             return clmem__fail(CL_INVALID_VALUE, fn, "pattern_size %zu is not one of 1, 2, 4, 8, 16, 32, 64, 128", pattern_size);
-        if (size && offset > size)
+        if (known && offset > size)
             return clmem__fail(CL_INVALID_VALUE, fn, "offset %zu is beyond the %zu bytes of dst", offset, size);
     }
     if (!n_given) {
-        if (size == 0)
+        if (!known)
             return clmem__fail(CLMEM_ERROR_SIZE_UNKNOWN, fn, "the size to fill is unknown: dst.size is 0 and no byte count was given");
         n = size - offset;
     }
     if (CLMEM__CHECKS) {
-        if (size && n > size - offset)
+        if (known && n > size - offset)
             return clmem__fail(CL_INVALID_VALUE, fn, "%zu bytes at offset %zu do not fit in the %zu bytes of dst", n, offset,
                                size);
         if (n % pattern_size)
@@ -9438,7 +9447,7 @@ static cl_int clmem__svm_fill(const char *fn, cl_command_queue queue, clmem_svm 
                               size_t pattern_size, size_t n, bool n_given, const cl_event *wl, cl_uint nw, cl_event *event) {
     cl_int err;
     if ((err = clmem__svm_check_enqueue(fn, queue, wl, nw, dst, "dst")) != CL_SUCCESS) return err;
-    if ((err = clmem__ptr_fill_extent(fn, dst.ptr, dst.size, offset, pattern, pattern_size, n, n_given, &n)) != CL_SUCCESS)
+    if ((err = clmem__ptr_fill_extent(fn, dst.ptr, CLMEM__KNOWN_SIZE(dst), offset, pattern, pattern_size, n, n_given, &n)) != CL_SUCCESS)
         return err;
     if (n == 0) return clmem__nothing_to_do(fn, queue, wl, nw, event);
 #ifdef CL_VERSION_2_0
@@ -12030,7 +12039,8 @@ CLMEM_API cl_int clmem__copy_image_from_buffer(cl_command_queue queue, clmem_ima
 
 /* clmem__ptr_copy_extent(fn, dst, dst_size, dst_what, src, src_size, src_what, opts,
    &d, &s, &n): the rules of a linear copy between pointers (SVM, USM, host), shared by
-   the SVM and USM pairs: non-NULL sides, offsets within the known sizes (0: unknown),
+   the SVM and USM pairs: non-NULL sides, offsets within the known sizes (0: unknown,
+   but CLMEM__SIZE_ZERO for a side known to hold 0 bytes, a pooled block of size 0),
    .byte_count (given: exactly that, within both sides) or else what both sides hold
    after their offsets, and no overlap. *d, *s: the pointers after the offsets. */
 static cl_int clmem__ptr_copy_extent(const char *fn, void *dst, size_t dst_size, const char *dst_what, const void *src,
@@ -12039,15 +12049,17 @@ static cl_int clmem__ptr_copy_extent(const char *fn, void *dst, size_t dst_size,
     const size_t dst_known = dst_size, src_known = src_size;
     size_t n;
     *count = 0;
+    if (dst_size == CLMEM__SIZE_ZERO) dst_size = 0;
+    if (src_size == CLMEM__SIZE_ZERO) src_size = 0;
     if (!dst) return clmem__fail(CL_INVALID_VALUE, fn, "%s is NULL", dst_what);
     if (!src) return clmem__fail(CL_INVALID_VALUE, fn, "%s is NULL", src_what);
-    if (dst_size) {
+    if (dst_known) {
         if (opts->dst_offset > dst_size)
             return clmem__fail(CL_INVALID_VALUE, fn, "dst_offset %zu is beyond the %zu bytes of %s", opts->dst_offset, dst_size,
                                dst_what);
         dst_size -= opts->dst_offset;
     }
-    if (src_size) {
+    if (src_known) {
         if (opts->src_offset > src_size)
             return clmem__fail(CL_INVALID_VALUE, fn, "src_offset %zu is beyond the %zu bytes of %s", opts->src_offset, src_size,
                                src_what);
@@ -12093,7 +12105,8 @@ static cl_int clmem__svm_copy(const char *fn, cl_command_queue queue, clmem_svm 
     if ((err = clmem__svm_check_enqueue(fn, queue, opts->wait_for, opts->num_wait_for, dst, dst_what)) != CL_SUCCESS)
         return err;
     if ((err = clmem__svm_check_enqueue(fn, queue, NULL, 0, src, src_what)) != CL_SUCCESS) return err;
-    if ((err = clmem__ptr_copy_extent(fn, dst.ptr, dst.size, dst_what, src.ptr, src.size, src_what, opts, &d, &s, &n)) !=
+    if ((err = clmem__ptr_copy_extent(fn, dst.ptr, CLMEM__KNOWN_SIZE(dst), dst_what, src.ptr, CLMEM__KNOWN_SIZE(src),
+                                      src_what, opts, &d, &s, &n)) !=
         CL_SUCCESS)
         return err;
     if (n == 0) return clmem__nothing_to_do(fn, queue, opts->wait_for, opts->num_wait_for, opts->event);
@@ -12149,7 +12162,8 @@ static cl_int clmem__usm_copy(cl_command_queue queue, clmem_usm dst, const char 
     if ((err = clmem__copy_opts_made(fn, &opts)) != CL_SUCCESS) return err;
     if ((err = clmem__usm_check_enqueue(fn, queue, opts->wait_for, opts->num_wait_for, dst, dst_what)) != CL_SUCCESS ||
         (err = clmem__usm_check_enqueue(fn, queue, NULL, 0, src, src_what)) != CL_SUCCESS ||
-        (err = clmem__ptr_copy_extent(fn, dst.ptr, dst.size, dst_what, src.ptr, src.size, src_what, opts, &d, &s, &n)) !=
+        (err = clmem__ptr_copy_extent(fn, dst.ptr, CLMEM__KNOWN_SIZE(dst), dst_what, src.ptr, CLMEM__KNOWN_SIZE(src),
+                                      src_what, opts, &d, &s, &n)) !=
             CL_SUCCESS)
         return err;
     if ((err = clmem__usm_fns_of_queue(fn, queue, &fns)) != CL_SUCCESS) return err;
@@ -12184,7 +12198,7 @@ CLMEM_API cl_int clmem__fill_usm(cl_command_queue queue, clmem_usm dst, const vo
     cl_int err;
     if (!opts) opts = &none;
     if ((err = clmem__usm_check_enqueue(fn, queue, opts->wait_for, opts->num_wait_for, dst, "dst")) != CL_SUCCESS ||
-        (err = clmem__ptr_fill_extent(fn, dst.ptr, dst.size, opts->offset, pattern, pattern_size, size, true, &n)) !=
+        (err = clmem__ptr_fill_extent(fn, dst.ptr, CLMEM__KNOWN_SIZE(dst), opts->offset, pattern, pattern_size, size, true, &n)) !=
             CL_SUCCESS ||
         (err = clmem__usm_fns_of_queue(fn, queue, &fns)) != CL_SUCCESS)
         return err;
