@@ -15425,8 +15425,8 @@ static void clmem__stager_job_free(clmem__stager_job *j) {
 }
 
 /* clmem__stager_job_run(st, j): a listed copy in its turn: the pieces; then, once the
-   stager's part is over (the next copy's turn), the gate (CL_COMPLETE: the queue goes
-   on) and the caller's event (CL_COMPLETE, or the failure's code). */
+   stager's part is over (the next copy's turn), the caller's event (CL_COMPLETE, or the
+   failure's code) and the gate (CL_COMPLETE: the queue goes on). */
 static void clmem__stager_job_run(clmem_stager *st, clmem__stager_job *j) {
     const char *call = "";
     cl_int err;
@@ -15435,8 +15435,9 @@ static void clmem__stager_job_run(clmem_stager *st, clmem__stager_job *j) {
     if (err == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST || (err < 0 && strcmp(call, "clWaitForEvents(wait_for)") == 0))
         err = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
     clmem__stager_leave(st); /* the stager may be released once the events are set */
-    clSetUserEventStatus(j->gate, CL_COMPLETE);
+    /* the copy's event first: the queue's later work, which the gate lets go, finds it complete */
     if (j->done) clSetUserEventStatus(j->done, err == CL_SUCCESS ? CL_COMPLETE : (err < 0 ? err : CL_OUT_OF_RESOURCES));
+    clSetUserEventStatus(j->gate, CL_COMPLETE);
     clmem__stager_job_free(j);
 }
 
