@@ -4041,7 +4041,8 @@ typedef struct clmem_stager_stats {
     unsigned long long staged_bytes;
     unsigned long long direct_bytes;
     unsigned long long pieces;         /* slot-sized pieces of the staged copies */
-    unsigned long long running;        /* copies in progress now (non-blocking ones until their event completes) */
+    unsigned long long running;        /* copies in progress now (a non-blocking staged one until its event
+                                          completes; a direct one while its call runs) */
     size_t slot_size, slots, threads;  /* as made (threads: 1 where there are no workers) */
 } clmem_stager_stats;
 
@@ -4079,7 +4080,7 @@ typedef clmem_copy_options clmem_stager_copy_options;
     .region and the rectangle options do not apply (CL_INVALID_VALUE).
     Returns CL_SUCCESS or: CL_INVALID_VALUE (st NULL, host pointer NULL, offset or
     offset + byte_count beyond the buffer, byte_count above .host_size, the host side's
-    offset, .region), CL_INVALID_COMMAND_QUEUE, CL_INVALID_MEM_OBJECT (empty or released
+    offset, .region), CL_INVALID_MEM_OBJECT (empty or released
     buffer handle, or a stale copy of a pooled one: its block may be another owner's
     now; nothing is read or written), CL_INVALID_CONTEXT (the buffer belongs to another
     context than the stager's queue), CL_INVALID_OPERATION (the buffer's HOST_* flags
