@@ -397,6 +397,22 @@ static void test_two_devices(clmem_test_context *t) {
         CLMEM_CHECK_CL(t, clmem_device_link_copy(link, b, a, .is_blocking = true));
         CLMEM_CHECK_CL(t, clmem_enqueue_copy(q[1], (void *)got, b));
         CLMEM_CHECK(t, memcmp(got, want, N) == 0);
+        /* a link whose reads run on a stager's queue: the link copy called after a
+           non-blocking staged write into its source comes after it, on that queue */
+        if (!skip_gates_on_oclgrind(t)) {
+            clmem_stager *st = clmem_stager_create(q[0], SLOT, 2, 2, &err);
+            cl_event e = NULL;
+            CLMEM_CHECK_CL(t, err);
+            CLMEM_CHECK_CL(t, clmem_stager_set_threshold(st, 0));
+            fill_pattern(want, N, 4);
+            CLMEM_CHECK_CL(t, clmem_stager_copy(st, a, (const void *)want, .is_blocking = false, .event = &e));
+            CLMEM_CHECK_CL(t, clmem_device_link_copy(link, b, a));
+            CLMEM_CHECK_CL(t, clmem_enqueue_copy(q[1], (void *)got, b));
+            CLMEM_CHECK(t, memcmp(got, want, N) == 0);
+            CLMEM_CHECK_CL(t, clWaitForEvents(1, &e));
+            clReleaseEvent(e);
+            CLMEM_CHECK_CL(t, clmem_stager_release(st));
+        }
     }
     if (link) clmem_device_link_release(link);
     clmem_buffer_release(&a);
