@@ -4058,9 +4058,22 @@ extern "C" {
    Memory that is already pinned (a clmem_pinned_allocation) needs no stager: give it
    to clmem_enqueue_copy.
 
-   Threads: the stager starts threads - 1 worker threads (pthreads) at creation; the
-   calling thread is the last copier. On Windows there are no workers (threads is
-   taken as 1): staging still overlaps the copy with the DMA, on one thread.
+   Queue order: every copy is a command of the stager's queue. A staged copy puts a
+   marker on that queue (the pieces, on a queue of the stager's own on the same
+   device, wait for it: they come after the queue's earlier work); a non-blocking one
+   also a barrier that holds the queue's later work (a read, a pooled release,
+   another copy) back until every piece is done. So a non-blocking staged copy
+   behaves as the driver's non-blocking transfer does: it keeps the buffer alive
+   (retained) until it ends, work enqueued after it waits for it, and nothing the
+   caller enqueues can hold its pieces back. Copies below the threshold are the
+   driver's own commands of the queue.
+
+   Threads: the stager starts threads - 1 worker threads (pthreads) at creation, and
+   at its first non-blocking staged copy one thread more that runs the non-blocking
+   staged copies one after the other (no thread is started per copy); a blocking
+   copy's calling thread is the last copier. On Windows there are no workers (threads
+   is taken as 1) and non-blocking staged copies block: staging still overlaps the
+   copy with the DMA, on one thread.
    --------------------------------------------------------------------------------- */
 
 /** Default slot size of a stager (bytes): one piece of a staged copy. */
@@ -4083,8 +4096,9 @@ extern "C" {
 typedef struct clmem_stager clmem_stager;
 
 /** clmem_stager_create(queue, slot_size, slots, threads, &err): a stager for copies
-    between pageable host memory and buffers on `queue` (retained; every copy of the
-    stager is enqueued there).
+    between pageable host memory and buffers on `queue`, an in-order queue (retained;
+    every copy of the stager is a command of it, see "Queue order" above). The stager
+    makes a queue of its own on the queue's device for the pieces of staged copies.
     - slot_size: bytes of each pinned slot and of each piece of a staged copy; 0 means
       CLMEM_STAGER_DEFAULT_SLOT_SIZE. At most CL_DEVICE_MAX_MEM_ALLOC_SIZE.
     - slots: how many slots, 0 means CLMEM_STAGER_DEFAULT_SLOTS; 2..CLMEM_STAGER_MAX_SLOTS.
@@ -4092,10 +4106,12 @@ typedef struct clmem_stager clmem_stager;
       included; 0 means CLMEM_STAGER_DEFAULT_THREADS; 1..CLMEM_STAGER_MAX_THREADS.
     The threshold starts at CLMEM_STAGER_DEFAULT_THRESHOLD, or CLMEM_STAGER_NEVER on a
     CPU device or one with CL_DEVICE_HOST_UNIFIED_MEMORY.
-    Errors: CL_INVALID_COMMAND_QUEUE (NULL or invalid), CL_INVALID_VALUE (slots or
-    threads out of range), CL_INVALID_BUFFER_SIZE (slot_size above the device's limit),
-    CL_OUT_OF_HOST_MEMORY (also: a thread could not be started), or the driver's code
-    from making the slots. Thread safety: any thread.
+    Errors: CL_INVALID_COMMAND_QUEUE (NULL, invalid, or out of order: copies keep
+    their call order, which an out-of-order queue would not), CL_INVALID_VALUE (slots
+    or threads out of range), CL_INVALID_BUFFER_SIZE (slot_size above the device's
+    limit), CL_OUT_OF_HOST_MEMORY (also: a thread could not be started), or the
+    driver's code from making the stager's queue or the slots. Thread safety: any
+    thread.
     Example: clmem_stager *st = clmem_stager_create(q, 0, 0, 0, &err); */
 CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_size, unsigned slots,
                                             unsigned threads, cl_int *errcode_ret);
@@ -4114,7 +4130,8 @@ typedef struct clmem_stager_stats {
     unsigned long long staged_bytes;
     unsigned long long direct_bytes;
     unsigned long long pieces;         /* slot-sized pieces of the staged copies */
-    unsigned long long running;        /* copies in progress now (non-blocking ones until their event completes) */
+    unsigned long long running;        /* copies in progress now (a non-blocking staged one until its event
+                                          completes; a direct one while its call runs) */
     size_t slot_size, slots, threads;  /* as made (threads: 1 where there are no workers) */
 } clmem_stager_stats;
 
@@ -4141,26 +4158,33 @@ typedef clmem_copy_options clmem_stager_copy_options;
                     host memory may be used again) and .event, when asked for, is
                     complete (CL_COMPLETE). false: the call returns at once; the host
                     memory must stay untouched (and alive) until .event completes, which
-                    it does when every byte has arrived: a staged copy runs on a thread
-                    of its own and its event is a user event the stager completes (set to
-                    a negative code if the copy fails); a direct copy is the driver's
-                    non-blocking call. (Where the stager has no worker threads, Windows,
-                    a staged copy blocks.)
+                    it does when every byte has arrived: a staged copy runs on the
+                    stager's thread for non-blocking copies and its event is a user event
+                    the stager completes (set to a negative code if the copy fails: an
+                    event of the wait list that failed gives
+                    CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST); the buffer may be
+                    released at once, and the queue's later work waits for the copy; a
+                    direct copy is the driver's non-blocking call. (Where the stager has
+                    no worker threads, Windows, a staged copy blocks.)
     .region and the rectangle options do not apply (CL_INVALID_VALUE).
     Returns CL_SUCCESS or: CL_INVALID_VALUE (st NULL, host pointer NULL, offset or
     offset + byte_count beyond the buffer, byte_count above .host_size, the host side's
-    offset, .region), CL_INVALID_COMMAND_QUEUE, CL_INVALID_MEM_OBJECT (empty or released
+    offset, .region), CL_INVALID_MEM_OBJECT (empty or released
     buffer handle, or a stale copy of a pooled one: its block may be another owner's
     now; nothing is read or written), CL_INVALID_CONTEXT (the buffer belongs to another
     context than the stager's queue), CL_INVALID_OPERATION (the buffer's HOST_* flags
     forbid the host access), CL_INVALID_EVENT_WAIT_LIST, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
-    (an event of the wait list has failed: nothing is copied), or the driver's code (the
-    pieces already enqueued are waited for first; the destination then holds a part of
-    the data). Every message names clmem_stager_copy. A copy of zero bytes calls no copy
-    (.event: a marker after the wait list).
-    Thread safety: any thread; copies on one stager run one at a time, in the order they
-    were called: a copy called after a non-blocking one waits for it (a blocking one in
-    the call, a non-blocking one in its thread), as commands of one in-order queue do.
+    (a blocking copy: an event of the wait list has failed, nothing is copied; a
+    non-blocking staged copy returns CL_SUCCESS and reports it through its event's
+    status), or the driver's code (the pieces already enqueued are waited for first;
+    the destination then holds a part of the data; a non-blocking staged copy reports
+    a failure after the call through its event's status). Every message names
+    clmem_stager_copy. A copy of zero bytes calls no copy (.event: a marker after the
+    wait list).
+    Thread safety: any thread; the copies of a stager are commands of its queue in the
+    order they were called (see "Queue order"): a copy called after a non-blocking one
+    comes after it, as commands of one in-order queue do; a blocking staged copy
+    returns when its own pieces are done, after the queue's earlier work.
     Examples:
         clmem_stager_copy(st, buf, src);                            // all of buf
         clmem_stager_copy(st, dst, buf, .byte_count = n, .src_offset = 4096);
@@ -4241,15 +4265,20 @@ extern "C" {
    from 64 KiB to slot_size (2 MiB for 16 MiB, 4 MiB for 64 MiB, 8 MiB from 256 MiB
    with the default slots). A copy that starts while the link's previous copy is still
    writing goes in slot-sized pieces: its first read overlaps those writes, so copies
-   enqueued back to back run at the slower DMA direction's speed. Smaller copies, and every copy between queues
-   of one device, take the driver's path: clEnqueueCopyBuffer on the destination
-   queue, exactly as clmem_enqueue_copy(dst_queue, dst, src, ...) does.
+   enqueued back to back run at the slower DMA direction's speed. Smaller copies take
+   the driver's path: clEnqueueCopyBuffer on the destination queue, exactly as
+   clmem_enqueue_copy(dst_queue, dst, src, ...) does. So does every copy of a buffer
+   the host may not read (src with CL_MEM_HOST_NO_ACCESS or CL_MEM_HOST_WRITE_ONLY) or
+   write (dst with CL_MEM_HOST_NO_ACCESS or CL_MEM_HOST_READ_ONLY): staging reads and
+   writes the buffers from pinned host memory, which those flags forbid.
 
    When staging pays: between discrete GPUs (the default threshold,
    CLMEM_DEVICE_LINK_DEFAULT_THRESHOLD, is the size from which staging beat the driver
-   on two H100/H200 GPUs, docs/benchmarks.md). Between CPU devices and devices whose
-   memory is the host's (CL_DEVICE_HOST_UNIFIED_MEMORY), staging only adds a copy: the
-   threshold is then "never" unless set (clmem_device_link_set_threshold).
+   on two H100/H200 GPUs, docs/benchmarks.md). Between CPU devices, devices whose
+   memory is the host's (CL_DEVICE_HOST_UNIFIED_MEMORY) and two queues of one device,
+   staging only adds a copy: the threshold is then "never" unless set
+   (clmem_device_link_set_threshold; with 0 such copies are staged too, e.g. to test
+   staging on a CPU device).
    clmem_enqueue_copy and clmem_enqueue_migrate_mem_objects keep the driver's path:
    they are given one queue and cannot know where the source's contents live.
 
@@ -4257,9 +4286,12 @@ extern "C" {
    work. Without a wait list it also runs after the source queue's earlier work (the
    staged reads are on that queue; the driver's path waits for a marker there); with
    one, the wait list stands for the source side, as for any enqueue on another
-   queue. Its .event completes when every byte has arrived. A link serves one copy at
-   a time (a lock): copies from several threads are safe and run
-   one after the other.
+   queue. Its .event completes when every byte has arrived. Every piece is enqueued
+   on the link's queues in the call (no thread of the link's own), so the copy is, at
+   return, part of both queues' order: later work on the source queue comes after its
+   reads, later work on the destination queue after its writes, and the drivers keep
+   the buffers alive until they are done. A link serves one copy at a time (a lock):
+   copies from several threads are safe and run one after the other.
    --------------------------------------------------------------------------------- */
 
 /** Default slot size of a device link (bytes): the largest piece of a staged copy. */
@@ -4279,19 +4311,21 @@ typedef struct clmem_device_link clmem_device_link;
 /** clmem_device_link_create(src_queue, dst_queue, slot_size, slots, &err): a link that
     copies from buffers used on src_queue's device to buffers used on dst_queue's.
     - src_queue, dst_queue: in-order queues of one context (retained until release);
-      they may be one queue, or two queues of one device (then nothing is staged).
+      they may be one queue, or two queues of one device (then nothing is staged
+      unless the threshold is set).
     - slot_size: bytes of one slot, 0 for CLMEM_DEVICE_LINK_DEFAULT_SLOT_SIZE; at most
       CL_DEVICE_MAX_MEM_ALLOC_SIZE of src_queue's device.
     - slots: 0 for CLMEM_DEVICE_LINK_DEFAULT_SLOTS, else 2..CLMEM_DEVICE_LINK_MAX_SLOTS.
-    The slots are pinned allocations (clmem_pinned_allocation_create on src_queue),
-    made here, so a link costs slots * slot_size bytes of pinned host memory.
+    The slots are pinned host memory made here on src_queue as
+    clmem_pinned_allocation_create makes it, so a link costs slots * slot_size bytes
+    of pinned host memory.
     Returns the link; NULL on failure with *errcode_ret (may be NULL):
       CL_INVALID_COMMAND_QUEUE  a queue NULL or invalid, or out of order
       CL_INVALID_CONTEXT        the two queues belong to different contexts
       CL_INVALID_VALUE          slots 1 or above CLMEM_DEVICE_LINK_MAX_SLOTS
       CL_INVALID_BUFFER_SIZE    slot_size above the device's CL_DEVICE_MAX_MEM_ALLOC_SIZE
       CL_OUT_OF_HOST_MEMORY, or the driver's code (with the call named).
-    Thread safety: any thread.
+    Every message names clmem_device_link_create. Thread safety: any thread.
     Example: clmem_device_link *l = clmem_device_link_create(q0, q1, 0, 0, &err); */
 CLMEM_API clmem_device_link *clmem_device_link_create(cl_command_queue src_queue, cl_command_queue dst_queue,
                                                       size_t slot_size, unsigned slots, cl_int *errcode_ret);
@@ -4332,7 +4366,9 @@ CLMEM_API cl_int clmem_device_link_get_stats(clmem_device_link *l, clmem_device_
       CL_INVALID_CONTEXT         a buffer of another context than the link's queues
       CL_MEM_COPY_OVERLAP        src and dst ranges overlap within one buffer
       CL_INVALID_EVENT_WAIT_LIST a bad wait list
-      CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST  a blocking copy whose wait list failed
+      CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST  an event of the wait list has already
+                                 failed (blocking or not; nothing is enqueued). An event
+                                 that fails later is the driver's to report.
       or the driver's code (with the call named). On an error after pieces were
       enqueued, the call waits for them before it returns.
     Thread safety: any thread; one copy at a time per link.
@@ -6714,8 +6750,8 @@ static cl_int clmem__nothing_to_do(const char *fn, cl_command_queue queue, const
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueMarkerWithWaitList");
 }
 
-/* clmem__wait_list_ok(fn, wait_for, n): before a blocking call, no event of the wait
-   list has failed. A blocking read or map that waits on a failed user event hangs in
+/* clmem__wait_list_ok(fn, wait_for, n): before a blocking call (or one that would
+   leave its commands queued for ever), no event of the wait list has failed. A blocking read or map that waits on a failed user event hangs in
    PoCL 3.1 (reproduced with bare OpenCL calls); the spec's answer is
    CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST. A failure of the status query itself
    keeps its own code and names clGetEventInfo. (An event that fails after this check
@@ -6732,8 +6768,8 @@ static cl_int clmem__wait_list_ok(const char *fn, const cl_event *wait_for, cl_u
                                "(%d)", i, clmem_error_string(err), (int)err);
         if (status < 0)
             return clmem__fail(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, fn,
-                               "wait_for[%u] (event %p) has failed with status %d (%s); the blocking call would "
-                               "never complete", i, (void *)wait_for[i], (int)status, clmem_error_string(status));
+                               "wait_for[%u] (event %p) has failed with status %d (%s); the call would never "
+                               "complete", i, (void *)wait_for[i], (int)status, clmem_error_string(status));
     }
     return CL_SUCCESS;
 }
@@ -9571,29 +9607,38 @@ CLMEM_API clmem_buffer clmem_svm_as_buffer(cl_context context, clmem_svm svm, cl
 
 /* ---- fill (shared by clmem_enqueue_svm_memfill and clmem_enqueue_fill) ---- */
 
+/* CLMEM__KNOWN_SIZE(h): the size of a pointer handle (SVM, USM) for the extent rules
+   below and clmem__ptr_copy_extent: 0 is "unknown", except for a pooled block, whose
+   size 0 is known (a real 1-byte block handed out for 0 bytes): CLMEM__SIZE_ZERO. */
+#define CLMEM__SIZE_ZERO SIZE_MAX
+#define CLMEM__KNOWN_SIZE(h) ((h).size || !(h).pool ? (h).size : CLMEM__SIZE_ZERO)
+
 /* clmem__ptr_fill_extent(fn, ptr, size, offset, pattern, pattern_size, n, n_given, &count):
-   the rules of a fill of pointer memory (SVM, USM; size 0: unknown): ptr and pattern
+   the rules of a fill of pointer memory (SVM, USM; size 0: unknown, CLMEM__SIZE_ZERO:
+   0 bytes): ptr and pattern
    not NULL, pattern_size a power of two up to 128, offset within size, the count
    (given, or all of size after offset) within size and a multiple of pattern_size,
    ptr + offset aligned to pattern_size. */
 static cl_int clmem__ptr_fill_extent(const char *fn, void *ptr, size_t size, size_t offset, const void *pattern,
                                      size_t pattern_size, size_t n, bool n_given, size_t *count) {
+    const size_t known = size;
     *count = 0;
+    if (size == CLMEM__SIZE_ZERO) size = 0;
     if (CLMEM__CHECKS) {
         if (!ptr) return clmem__fail(CL_INVALID_VALUE, fn, "dst.ptr is NULL");
         if (!pattern) return clmem__fail(CL_INVALID_VALUE, fn, "pattern is NULL");
         if (pattern_size == 0 || pattern_size > 128 || (pattern_size & (pattern_size - 1)))
             return clmem__fail(CL_INVALID_VALUE, fn, "pattern_size %zu is not one of 1, 2, 4, 8, 16, 32, 64, 128", pattern_size);
-        if (size && offset > size)
+        if (known && offset > size)
             return clmem__fail(CL_INVALID_VALUE, fn, "offset %zu is beyond the %zu bytes of dst", offset, size);
     }
     if (!n_given) {
-        if (size == 0)
+        if (!known)
             return clmem__fail(CLMEM_ERROR_SIZE_UNKNOWN, fn, "the size to fill is unknown: dst.size is 0 and no byte count was given");
         n = size - offset;
     }
     if (CLMEM__CHECKS) {
-        if (size && n > size - offset)
+        if (known && n > size - offset)
             return clmem__fail(CL_INVALID_VALUE, fn, "%zu bytes at offset %zu do not fit in the %zu bytes of dst", n, offset,
                                size);
         if (n % pattern_size)
@@ -9610,7 +9655,7 @@ static cl_int clmem__svm_fill(const char *fn, cl_command_queue queue, clmem_svm 
                               size_t pattern_size, size_t n, bool n_given, const cl_event *wl, cl_uint nw, cl_event *event) {
     cl_int err;
     if ((err = clmem__svm_check_enqueue(fn, queue, wl, nw, dst, "dst")) != CL_SUCCESS) return err;
-    if ((err = clmem__ptr_fill_extent(fn, dst.ptr, dst.size, offset, pattern, pattern_size, n, n_given, &n)) != CL_SUCCESS)
+    if ((err = clmem__ptr_fill_extent(fn, dst.ptr, CLMEM__KNOWN_SIZE(dst), offset, pattern, pattern_size, n, n_given, &n)) != CL_SUCCESS)
         return err;
     if (n == 0) return clmem__nothing_to_do(fn, queue, wl, nw, event);
 #ifdef CL_VERSION_2_0
@@ -12252,7 +12297,8 @@ CLMEM_API cl_int clmem__copy_image_from_buffer(cl_command_queue queue, clmem_ima
 
 /* clmem__ptr_copy_extent(fn, dst, dst_size, dst_what, src, src_size, src_what, opts,
    &d, &s, &n): the rules of a linear copy between pointers (SVM, USM, host), shared by
-   the SVM and USM pairs: non-NULL sides, offsets within the known sizes (0: unknown),
+   the SVM and USM pairs: non-NULL sides, offsets within the known sizes (0: unknown,
+   but CLMEM__SIZE_ZERO for a side known to hold 0 bytes, a pooled block of size 0),
    .byte_count (given: exactly that, within both sides) or else what both sides hold
    after their offsets, and no overlap. *d, *s: the pointers after the offsets. */
 static cl_int clmem__ptr_copy_extent(const char *fn, void *dst, size_t dst_size, const char *dst_what, const void *src,
@@ -12261,15 +12307,17 @@ static cl_int clmem__ptr_copy_extent(const char *fn, void *dst, size_t dst_size,
     const size_t dst_known = dst_size, src_known = src_size;
     size_t n;
     *count = 0;
+    if (dst_size == CLMEM__SIZE_ZERO) dst_size = 0;
+    if (src_size == CLMEM__SIZE_ZERO) src_size = 0;
     if (!dst) return clmem__fail(CL_INVALID_VALUE, fn, "%s is NULL", dst_what);
     if (!src) return clmem__fail(CL_INVALID_VALUE, fn, "%s is NULL", src_what);
-    if (dst_size) {
+    if (dst_known) {
         if (opts->dst_offset > dst_size)
             return clmem__fail(CL_INVALID_VALUE, fn, "dst_offset %zu is beyond the %zu bytes of %s", opts->dst_offset, dst_size,
                                dst_what);
         dst_size -= opts->dst_offset;
     }
-    if (src_size) {
+    if (src_known) {
         if (opts->src_offset > src_size)
             return clmem__fail(CL_INVALID_VALUE, fn, "src_offset %zu is beyond the %zu bytes of %s", opts->src_offset, src_size,
                                src_what);
@@ -12315,7 +12363,8 @@ static cl_int clmem__svm_copy(const char *fn, cl_command_queue queue, clmem_svm 
     if ((err = clmem__svm_check_enqueue(fn, queue, opts->wait_for, opts->num_wait_for, dst, dst_what)) != CL_SUCCESS)
         return err;
     if ((err = clmem__svm_check_enqueue(fn, queue, NULL, 0, src, src_what)) != CL_SUCCESS) return err;
-    if ((err = clmem__ptr_copy_extent(fn, dst.ptr, dst.size, dst_what, src.ptr, src.size, src_what, opts, &d, &s, &n)) !=
+    if ((err = clmem__ptr_copy_extent(fn, dst.ptr, CLMEM__KNOWN_SIZE(dst), dst_what, src.ptr, CLMEM__KNOWN_SIZE(src),
+                                      src_what, opts, &d, &s, &n)) !=
         CL_SUCCESS)
         return err;
     if (n == 0) return clmem__nothing_to_do(fn, queue, opts->wait_for, opts->num_wait_for, opts->event);
@@ -12371,7 +12420,8 @@ static cl_int clmem__usm_copy(cl_command_queue queue, clmem_usm dst, const char 
     if ((err = clmem__copy_opts_made(fn, &opts)) != CL_SUCCESS) return err;
     if ((err = clmem__usm_check_enqueue(fn, queue, opts->wait_for, opts->num_wait_for, dst, dst_what)) != CL_SUCCESS ||
         (err = clmem__usm_check_enqueue(fn, queue, NULL, 0, src, src_what)) != CL_SUCCESS ||
-        (err = clmem__ptr_copy_extent(fn, dst.ptr, dst.size, dst_what, src.ptr, src.size, src_what, opts, &d, &s, &n)) !=
+        (err = clmem__ptr_copy_extent(fn, dst.ptr, CLMEM__KNOWN_SIZE(dst), dst_what, src.ptr, CLMEM__KNOWN_SIZE(src),
+                                      src_what, opts, &d, &s, &n)) !=
             CL_SUCCESS)
         return err;
     if ((err = clmem__usm_fns_of_queue(fn, queue, &fns)) != CL_SUCCESS) return err;
@@ -12406,7 +12456,7 @@ CLMEM_API cl_int clmem__fill_usm(cl_command_queue queue, clmem_usm dst, const vo
     cl_int err;
     if (!opts) opts = &none;
     if ((err = clmem__usm_check_enqueue(fn, queue, opts->wait_for, opts->num_wait_for, dst, "dst")) != CL_SUCCESS ||
-        (err = clmem__ptr_fill_extent(fn, dst.ptr, dst.size, opts->offset, pattern, pattern_size, size, true, &n)) !=
+        (err = clmem__ptr_fill_extent(fn, dst.ptr, CLMEM__KNOWN_SIZE(dst), opts->offset, pattern, pattern_size, size, true, &n)) !=
             CL_SUCCESS ||
         (err = clmem__usm_fns_of_queue(fn, queue, &fns)) != CL_SUCCESS)
         return err;
@@ -14971,10 +15021,11 @@ static cl_int clmem__pinned_release(clmem_pinned_allocation *a, cl_command_queue
         return clmem__fail(CLMEM_ERROR_DOUBLE_RELEASE, fn,
                            "pinned allocation %p (%zu bytes) was already released, through this handle or a copy",
                            a->ptr, a->size);
-    if (queue) {
-        cl_context qctx = NULL;
+    if (queue) { /* refused before anything is released: a queue of the allocation's context */
+        cl_context ctx = NULL;
         err = blk->pool ? clmem__pool_check_release_queue(blk, gen, queue, fn, &ooo)
-                        : clmem__queue_context_of(fn, queue, &qctx);
+                        : clmem__queue_context_of(fn, blk->queue, &ctx);
+        if (err == CL_SUCCESS && !blk->pool) err = clmem__same_context(fn, queue, ctx, "the pinned allocation");
         if (err != CL_SUCCESS) return err;
     }
     ptr = a->ptr;
@@ -15104,12 +15155,41 @@ CLMEM__POOL_COMMON(pinned_pool)
 #define CLMEM__STAGER_SPIN 0
 #endif
 
+#if CLMEM__STAGER_WORKERS
+/* ---- the stager's threads, behind these few functions (pthreads; clmem__mutex is a
+   pthread_mutex_t here) ---- */
+typedef pthread_t clmem__stager_thread;
+typedef pthread_cond_t clmem__stager_cond;
+static int clmem__stager_thread_start(clmem__stager_thread *t, void *(*fn)(void *), void *arg) {
+    return pthread_create(t, NULL, fn, arg);
+}
+static void clmem__stager_thread_join(clmem__stager_thread t) { pthread_join(t, NULL); }
+static void clmem__stager_cond_init(clmem__stager_cond *c) { pthread_cond_init(c, NULL); }
+static void clmem__stager_cond_destroy(clmem__stager_cond *c) { pthread_cond_destroy(c); }
+static void clmem__stager_cond_wait(clmem__stager_cond *c, clmem__mutex *m) { pthread_cond_wait(c, m); }
+static void clmem__stager_cond_signal(clmem__stager_cond *c) { pthread_cond_signal(c); }
+static void clmem__stager_cond_broadcast(clmem__stager_cond *c) { pthread_cond_broadcast(c); }
+#endif
+
+/* A staged copy is a command of the caller's queue in its order: at the call, a marker
+   on that queue (after its earlier work) that the pieces wait for, and, for a
+   non-blocking copy, a barrier there that holds later work back until the stager sets
+   a user event (the gate) once every piece is done. The pieces run on a queue of the
+   stager's own on the same device, so they are never enqueued behind work that waits
+   for them. Non-blocking copies run in call order on one thread of the stager's (the
+   runner); tickets give staged copies, blocking ones included, the slots in call
+   order. */
+struct clmem__stager_job;
+
 struct clmem_stager {
-    clmem__mutex lock;  /* one copy at a time (where there are no worker threads; else the tickets) */
-    clmem__mutex books; /* guards st, running, threshold and the tickets (never held across a driver call) */
-    unsigned running;   /* copies in progress, a non-blocking one until its event completes */
-    unsigned long long tnext, tserving; /* copies run in call order: the next ticket, the one running */
-    cl_command_queue queue; /* retained */
+    clmem__mutex lock;  /* one staged copy at a time (where there are no worker threads; else the tickets) */
+    clmem__mutex books; /* guards st, running, threshold, the tickets and the runner's list (never held across a
+                           driver call) */
+    clmem__mutex order; /* held while a staged copy takes its ticket and its place on the caller's queue */
+    unsigned running;   /* copies in progress, a non-blocking staged one until its event completes */
+    unsigned long long tnext, tserving; /* staged copies run in call order: the next ticket, the one running */
+    cl_command_queue queue; /* the caller's (retained): every copy is a command of it */
+    cl_command_queue own;   /* the stager's own queue on the same device (the pieces run there) */
     cl_context context;
     size_t slot_size, threshold;
     unsigned nslots, nthreads;
@@ -15117,11 +15197,11 @@ struct clmem_stager {
     void *slot_ptr[CLMEM_STAGER_MAX_SLOTS];
     clmem_stager_stats st;
 #if CLMEM__STAGER_WORKERS
-    pthread_t *workers;
+    clmem__stager_thread *workers;
     unsigned nworkers;
-    pthread_mutex_t jlock;
-    pthread_cond_t jstart, jdone;
-    pthread_cond_t turn; /* with books: tserving moved on */
+    clmem__mutex jlock;
+    clmem__stager_cond jstart, jdone;
+    clmem__stager_cond turn; /* with books: tserving moved on */
     bool quit;
     unsigned char *jdst;
     const unsigned char *jsrc;
@@ -15129,6 +15209,12 @@ struct clmem_stager {
     unsigned jnext, jparts;
     unsigned jleft;   /* parts not finished (atomic where spinning reads it) */
     unsigned jposted; /* jobs posted, and the stop (atomic where spinning reads it) */
+    /* the runner: started at the first non-blocking staged copy, it runs those copies
+       one after the other from a list (books) */
+    clmem__stager_thread runner;
+    bool has_runner, rquit;
+    clmem__stager_cond rwake; /* with books: a job was listed, or the stop */
+    struct clmem__stager_job *rhead, *rtail;
 #endif
 };
 
@@ -15144,36 +15230,36 @@ static void clmem__stager_copy_parts(clmem_stager *st) {
         size_t lo = (size_t)k * st->jpart, len = st->jn - lo < st->jpart ? st->jn - lo : st->jpart;
         unsigned char *d = st->jdst + lo;
         const unsigned char *s = st->jsrc + lo;
-        pthread_mutex_unlock(&st->jlock);
+        clmem__unlock(&st->jlock);
         memcpy(d, s, len);
-        pthread_mutex_lock(&st->jlock);
+        clmem__lock(&st->jlock);
 #if CLMEM__STAGER_SPIN
-        if (__atomic_sub_fetch(&st->jleft, 1u, __ATOMIC_RELEASE) == 0) pthread_cond_signal(&st->jdone);
+        if (__atomic_sub_fetch(&st->jleft, 1u, __ATOMIC_RELEASE) == 0) clmem__stager_cond_signal(&st->jdone);
 #else
-        if (--st->jleft == 0) pthread_cond_signal(&st->jdone);
+        if (--st->jleft == 0) clmem__stager_cond_signal(&st->jdone);
 #endif
     }
 }
 
 static void *clmem__stager_worker(void *arg) {
     clmem_stager *st = CLMEM__CAST(clmem_stager *, arg);
-    pthread_mutex_lock(&st->jlock);
+    clmem__lock(&st->jlock);
     for (;;) {
 #if CLMEM__STAGER_SPIN
         if (!st->quit && st->jnext >= st->jparts) {
             unsigned seen = st->jposted, spins;
-            pthread_mutex_unlock(&st->jlock);
+            clmem__unlock(&st->jlock);
             for (spins = 0; spins < CLMEM__STAGER_SPIN && __atomic_load_n(&st->jposted, __ATOMIC_ACQUIRE) == seen;
                  ++spins)
                 CLMEM__CPU_RELAX();
-            pthread_mutex_lock(&st->jlock);
+            clmem__lock(&st->jlock);
         }
 #endif
-        while (!st->quit && st->jnext >= st->jparts) pthread_cond_wait(&st->jstart, &st->jlock);
+        while (!st->quit && st->jnext >= st->jparts) clmem__stager_cond_wait(&st->jstart, &st->jlock);
         if (st->quit) break;
         clmem__stager_copy_parts(st);
     }
-    pthread_mutex_unlock(&st->jlock);
+    clmem__unlock(&st->jlock);
     return NULL;
 }
 #endif
@@ -15191,7 +15277,7 @@ static void clmem__stager_memcpy(clmem_stager *st, void *dst, const void *src, s
     part = (n + parts - 1) / parts;
     part = (part + 4095) & ~(size_t)4095; /* whole pages per thread */
     parts = (n + part - 1) / part;
-    pthread_mutex_lock(&st->jlock);
+    clmem__lock(&st->jlock);
     st->jdst = CLMEM__CAST(unsigned char *, dst);
     st->jsrc = CLMEM__CAST(const unsigned char *, src);
     st->jn = n;
@@ -15204,23 +15290,23 @@ static void clmem__stager_memcpy(clmem_stager *st, void *dst, const void *src, s
 #else
     st->jleft = (unsigned)parts;
 #endif
-    pthread_cond_broadcast(&st->jstart);
+    clmem__stager_cond_broadcast(&st->jstart);
     clmem__stager_copy_parts(st);
 #if CLMEM__STAGER_SPIN
     if (__atomic_load_n(&st->jleft, __ATOMIC_ACQUIRE)) {
         unsigned spins;
-        pthread_mutex_unlock(&st->jlock);
+        clmem__unlock(&st->jlock);
         for (spins = 0; spins < CLMEM__STAGER_SPIN && __atomic_load_n(&st->jleft, __ATOMIC_ACQUIRE); ++spins)
             CLMEM__CPU_RELAX();
-        pthread_mutex_lock(&st->jlock);
+        clmem__lock(&st->jlock);
     }
-    while (__atomic_load_n(&st->jleft, __ATOMIC_ACQUIRE)) pthread_cond_wait(&st->jdone, &st->jlock);
+    while (__atomic_load_n(&st->jleft, __ATOMIC_ACQUIRE)) clmem__stager_cond_wait(&st->jdone, &st->jlock);
 #else
-    while (st->jleft) pthread_cond_wait(&st->jdone, &st->jlock);
+    while (st->jleft) clmem__stager_cond_wait(&st->jdone, &st->jlock);
 #endif
     st->jparts = 0;
     st->jnext = 0;
-    pthread_mutex_unlock(&st->jlock);
+    clmem__unlock(&st->jlock);
 #else
     (void)st;
     memcpy(dst, src, n);
@@ -15230,15 +15316,21 @@ static void clmem__stager_memcpy(clmem_stager *st, void *dst, const void *src, s
 static void clmem__stager_stop(clmem_stager *st) {
 #if CLMEM__STAGER_WORKERS
     unsigned i;
+    clmem__lock(&st->books); /* the runner: its list is empty (nothing runs when a stager is freed) */
+    st->rquit = true;
+    clmem__stager_cond_broadcast(&st->rwake);
+    clmem__unlock(&st->books);
+    if (st->has_runner) clmem__stager_thread_join(st->runner);
+    st->has_runner = false;
     if (!st->workers) return;
-    pthread_mutex_lock(&st->jlock);
+    clmem__lock(&st->jlock);
     st->quit = true;
 #if CLMEM__STAGER_SPIN
     __atomic_add_fetch(&st->jposted, 1u, __ATOMIC_RELEASE);
 #endif
-    pthread_cond_broadcast(&st->jstart);
-    pthread_mutex_unlock(&st->jlock);
-    for (i = 0; i < st->nworkers; ++i) pthread_join(st->workers[i], NULL);
+    clmem__stager_cond_broadcast(&st->jstart);
+    clmem__unlock(&st->jlock);
+    for (i = 0; i < st->nworkers; ++i) clmem__stager_thread_join(st->workers[i]);
     CLMEM_FREE(st->workers);
     st->workers = NULL;
     st->nworkers = 0;
@@ -15254,21 +15346,55 @@ static cl_int clmem__stager_free(clmem_stager *st) {
     clmem__stager_stop(st);
     for (i = 0; i < st->nslots; ++i) {
         if (st->slot_mem[i]) {
-            cl_int err = clmem__pinned_unmake(st->queue, st->slot_mem[i], st->slot_ptr[i]);
+            cl_int err = clmem__pinned_unmake(st->own, st->slot_mem[i], st->slot_ptr[i]);
             if (err != CL_SUCCESS && first == CL_SUCCESS) first = err;
         }
     }
 #if CLMEM__STAGER_WORKERS
-    pthread_mutex_destroy(&st->jlock);
-    pthread_cond_destroy(&st->jstart);
-    pthread_cond_destroy(&st->jdone);
-    pthread_cond_destroy(&st->turn);
+    clmem__mutex_destroy(&st->jlock);
+    clmem__stager_cond_destroy(&st->jstart);
+    clmem__stager_cond_destroy(&st->jdone);
+    clmem__stager_cond_destroy(&st->turn);
+    clmem__stager_cond_destroy(&st->rwake);
 #endif
     clmem__mutex_destroy(&st->lock);
     clmem__mutex_destroy(&st->books);
+    clmem__mutex_destroy(&st->order);
+    if (st->own) clReleaseCommandQueue(st->own);
     clReleaseCommandQueue(st->queue);
     CLMEM_FREE(st);
     return first;
+}
+
+/* clmem__stager_own_queue(fn, ctx, dev, &err): the stager's own in-order queue on dev,
+   made with the call the device's version has (clCreateCommandQueueWithProperties is
+   OpenCL 2.0); NULL with *err set and worded on failure. */
+static cl_command_queue clmem__stager_own_queue(const char *fn, cl_context ctx, cl_device_id dev, cl_int *err) {
+    cl_command_queue q = NULL;
+    const char *call = "clCreateCommandQueue";
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#endif
+#ifdef CL_VERSION_2_0
+    int version = 0;
+    if ((*err = clmem__device_version(fn, dev, &version)) != CL_SUCCESS) return NULL;
+    if (version >= 200) {
+        call = "clCreateCommandQueueWithProperties";
+        q = clCreateCommandQueueWithProperties(ctx, dev, NULL, err);
+    } else
+#endif
+        q = clCreateCommandQueue(ctx, dev, 0, err);
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+    if (*err == CL_SUCCESS && !q) *err = CL_OUT_OF_RESOURCES;
+    if (*err != CL_SUCCESS) {
+        *err = clmem__fail(*err, fn, "%s (the stager's own queue on the queue's device) failed with %s (%d)", call,
+                           clmem_error_string(*err), (int)*err);
+        return NULL;
+    }
+    return q;
 }
 
 CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_size, unsigned slots,
@@ -15282,6 +15408,8 @@ CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_
     cl_int err;
     unsigned i;
     if ((err = clmem__pinned_queue_facts(fn, queue, &ctx, &dev, &max_alloc)) != CL_SUCCESS ||
+        (err = clmem__check_in_order(fn, queue, "a stager's copies are commands of its queue in call order"))
+            != CL_SUCCESS ||
         (err = clmem__staging_pays(fn, dev, &pays)) != CL_SUCCESS)
         return CLMEM__CAST(clmem_stager *, clmem__null_with(errcode_ret, err));
     if (slot_size == 0) slot_size = CLMEM_STAGER_DEFAULT_SLOT_SIZE;
@@ -15304,11 +15432,13 @@ CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_
     memset(st, 0, sizeof *st);
     clmem__mutex_init(&st->lock);
     clmem__mutex_init(&st->books);
+    clmem__mutex_init(&st->order);
 #if CLMEM__STAGER_WORKERS
-    pthread_mutex_init(&st->jlock, NULL);
-    pthread_cond_init(&st->jstart, NULL);
-    pthread_cond_init(&st->jdone, NULL);
-    pthread_cond_init(&st->turn, NULL);
+    clmem__mutex_init(&st->jlock);
+    clmem__stager_cond_init(&st->jstart);
+    clmem__stager_cond_init(&st->jdone);
+    clmem__stager_cond_init(&st->turn);
+    clmem__stager_cond_init(&st->rwake);
 #else
     threads = 1;
 #endif
@@ -15318,9 +15448,15 @@ CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_
     st->slot_size = slot_size;
     st->nthreads = threads;
     st->threshold = pays ? CLMEM_STAGER_DEFAULT_THRESHOLD : CLMEM_STAGER_NEVER;
+    st->own = clmem__stager_own_queue(fn, ctx, dev, &err);
+    if (!st->own) {
+        clmem__stager_free(st);
+        clmem__set_err(errcode_ret, err);
+        return NULL;
+    }
     for (i = 0; i < slots; ++i) {
         const char *call = "";
-        err = clmem__pinned_make(queue, ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, slot_size, &st->slot_mem[i],
+        err = clmem__pinned_make(st->own, ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, slot_size, &st->slot_mem[i],
                                  &st->slot_ptr[i], &call);
         if (err != CL_SUCCESS) {
             clmem__stager_free(st);
@@ -15332,7 +15468,7 @@ CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_
     }
 #if CLMEM__STAGER_WORKERS
     if (threads > 1) {
-        st->workers = CLMEM__CAST(pthread_t *, CLMEM_MALLOC(sizeof(pthread_t) * (threads - 1)));
+        st->workers = CLMEM__CAST(clmem__stager_thread *, CLMEM_MALLOC(sizeof(clmem__stager_thread) * (threads - 1)));
         if (!st->workers) {
             clmem__stager_free(st);
             clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for %u threads",
@@ -15340,7 +15476,7 @@ CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_
             return NULL;
         }
         for (i = 0; i + 1 < threads; ++i) {
-            int rc = pthread_create(&st->workers[i], NULL, clmem__stager_worker, st);
+            int rc = clmem__stager_thread_start(&st->workers[i], clmem__stager_worker, st);
             if (rc != 0) {
                 clmem__stager_free(st);
                 clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn,
@@ -15416,31 +15552,28 @@ static cl_int clmem__stager_drain(cl_event *ev, unsigned n) {
     return first;
 }
 
-/* ---- the order of copies: each takes a ticket when it is called; they run in that
-   order, so a copy called after a non-blocking one sees its bytes ---- */
-/* clmem__stager_enter(st): a copy is called: it counts as running; its ticket. */
-static unsigned long long clmem__stager_enter(clmem_stager *st) {
-    unsigned long long ticket;
+/* ---- the order of staged copies: each takes a ticket when it is called (with its
+   place on the caller's queue); they use the slots in that order ---- */
+/* clmem__stager_busy(st, d): one copy more (d 1) or less (-1) in progress. */
+static void clmem__stager_busy(clmem_stager *st, int d) {
     clmem__lock(&st->books);
-    ++st->running;
-    ticket = st->tnext++;
+    st->running = d > 0 ? st->running + 1 : st->running - 1;
     clmem__unlock(&st->books);
-    return ticket;
 }
-/* clmem__stager_turn(st, ticket): wait until the copies called before this one are
-   done (a non-blocking one: its bytes have arrived). */
+/* clmem__stager_turn(st, ticket): wait until the staged copies called before this
+   one are done. */
 static void clmem__stager_turn(clmem_stager *st, unsigned long long ticket) {
 #if CLMEM__STAGER_WORKERS
     clmem__lock(&st->books);
-    while (st->tserving != ticket) pthread_cond_wait(&st->turn, &st->books);
+    while (st->tserving != ticket) clmem__stager_cond_wait(&st->turn, &st->books);
     clmem__unlock(&st->books);
 #else
     (void)ticket;
     clmem__lock(&st->lock);
 #endif
 }
-/* clmem__stager_leave(st): the copy is done: the next one's turn; the stager may be
-   released from here on. */
+/* clmem__stager_leave(st): the staged copy is done: the next one's turn; the stager
+   may be released from here on. */
 static void clmem__stager_leave(clmem_stager *st) {
 #if !CLMEM__STAGER_WORKERS
     clmem__unlock(&st->lock);
@@ -15449,24 +15582,65 @@ static void clmem__stager_leave(clmem_stager *st) {
     ++st->tserving;
     --st->running;
 #if CLMEM__STAGER_WORKERS
-    pthread_cond_broadcast(&st->turn);
+    clmem__stager_cond_broadcast(&st->turn);
 #endif
     clmem__unlock(&st->books);
 }
 
-/* clmem__stager_pieces(st, buf, host, p, wait_for, n, &call): the staged copy of a
-   plan, in its turn: the wait list is waited for on the host first (a failed event
-   is reported, where PoCL would leave the pieces queued for ever); then, for a write,
-   threads copy piece i into a slot while the DMA of piece i-1 runs; for a read, the
-   DMA of the next pieces runs while threads copy piece i out. Every piece is on the
-   device or in host memory when it returns. */
+/* clmem__stager_place(st, nonblocking, &start, &gate, &ticket): a staged copy's place
+   on the caller's queue, taken with its ticket under `order` (so that tickets and the
+   queue agree): a marker after the queue's earlier work (start: the pieces wait for
+   it), and for a non-blocking copy a barrier that holds the queue's later work back
+   until *gate, a user event, is set (the stager sets it CL_COMPLETE when the copy is
+   over, whatever its outcome, so the queue never stalls). The caller holds `order`
+   (a non-blocking copy lists its job before letting go of it). The copy counts as
+   running from here. On failure nothing is left behind and the message is written. */
+static cl_int clmem__stager_place(clmem_stager *st, bool nonblocking, cl_event *start, cl_event *gate,
+                                  unsigned long long *ticket) {
+    static const char fn[] = "clmem_stager_copy";
+    const char *call = "clEnqueueMarkerWithWaitList";
+    cl_int err;
+    *start = *gate = NULL;
+    err = clEnqueueMarkerWithWaitList(st->queue, 0, NULL, start);
+    if (err == CL_SUCCESS && (err = clFlush(st->queue)) != CL_SUCCESS) call = "clFlush";
+    if (err == CL_SUCCESS && nonblocking) {
+        call = "clCreateUserEvent";
+        *gate = clCreateUserEvent(st->context, &err);
+        if (err == CL_SUCCESS) {
+            call = "clEnqueueBarrierWithWaitList";
+            err = clEnqueueBarrierWithWaitList(st->queue, 1, gate, NULL);
+        }
+    }
+    if (err == CL_SUCCESS) {
+        clmem__lock(&st->books);
+        ++st->running;
+        *ticket = st->tnext++;
+        clmem__unlock(&st->books);
+        return CL_SUCCESS;
+    }
+    if (*gate) clReleaseEvent(*gate);
+    if (*start) clReleaseEvent(*start);
+    *start = *gate = NULL;
+    return clmem__cl_fail(err, fn, call);
+}
+
+/* clmem__stager_pieces(st, buf, host, p, wait_for, n, start, &call): the staged copy
+   of a plan, in its turn: the wait list is waited for on the host first (a failed
+   event is reported, where PoCL would leave the pieces queued for ever); then, on the
+   stager's own queue after `start`, for a write, threads copy piece i into a slot
+   while the DMA of piece i-1 runs; for a read, the DMA of the next pieces runs while
+   threads copy piece i out. Every piece is on the device or in host memory when it
+   returns. */
 static cl_int clmem__stager_pieces(clmem_stager *st, clmem_buffer buf, void *host, const clmem__host_plan *p,
-                                   const cl_event *wait_for, cl_uint n, const char **call) {
+                                   const cl_event *wait_for, cl_uint n, cl_event start, const char **call) {
     cl_event ev[CLMEM_STAGER_MAX_SLOTS];
     size_t i, S = st->slot_size, count = p->count, offset = p->offset, pieces = (count + S - 1) / S;
     unsigned K = st->nslots;
+    cl_uint nstart = start ? 1u : 0u; /* only the first piece waits for start: the own queue is in order */
+    cl_command_queue q = st->own;
     cl_int err = CL_SUCCESS;
-    *call = p->write ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer";
+    const char *enq = p->write ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer";
+    *call = enq;
     if (n && (err = clmem__wait_events(wait_for, n)) != CL_SUCCESS) {
         *call = "clWaitForEvents(wait_for)";
         return err;
@@ -15488,18 +15662,22 @@ static cl_int clmem__stager_pieces(clmem_stager *st, clmem_buffer buf, void *hos
                 }
             }
             clmem__stager_memcpy(st, st->slot_ptr[k], src + pos, len);
-            err = clEnqueueWriteBuffer(st->queue, buf.mem, CL_FALSE, offset + pos, len, st->slot_ptr[k], 0, NULL, &ev[k]);
-            if (err == CL_SUCCESS) clFlush(st->queue);
+            *call = enq;
+            err = clEnqueueWriteBuffer(q, buf.mem, CL_FALSE, offset + pos, len, st->slot_ptr[k], nstart,
+                                       nstart ? &start : NULL, &ev[k]);
+            nstart = 0;
+            if (err == CL_SUCCESS && (err = clFlush(q)) != CL_SUCCESS) *call = "clFlush";
         }
     } else {
         unsigned char *dst = CLMEM__CAST(unsigned char *, host);
         size_t next = 0; /* the next piece to enqueue */
         for (; next < pieces && next < K && err == CL_SUCCESS; ++next) {
             size_t pos = next * S, len = count - pos < S ? count - pos : S;
-            err = clEnqueueReadBuffer(st->queue, buf.mem, CL_FALSE, offset + pos, len, st->slot_ptr[next], 0, NULL,
-                                      &ev[next]);
+            err = clEnqueueReadBuffer(q, buf.mem, CL_FALSE, offset + pos, len, st->slot_ptr[next], nstart,
+                                      nstart ? &start : NULL, &ev[next]);
+            nstart = 0;
         }
-        if (err == CL_SUCCESS) clFlush(st->queue);
+        if (err == CL_SUCCESS && (err = clFlush(q)) != CL_SUCCESS) *call = "clFlush";
         for (i = 0; i < pieces && err == CL_SUCCESS; ++i) {
             unsigned k = (unsigned)(i % K);
             size_t pos = i * S, len = count - pos < S ? count - pos : S;
@@ -15513,9 +15691,8 @@ static cl_int clmem__stager_pieces(clmem_stager *st, clmem_buffer buf, void *hos
             clmem__stager_memcpy(st, dst + pos, st->slot_ptr[k], len);
             if (next < pieces) { /* the slot is free again: the next piece goes there */
                 size_t npos = next * S, nlen = count - npos < S ? count - npos : S;
-                err = clEnqueueReadBuffer(st->queue, buf.mem, CL_FALSE, offset + npos, nlen, st->slot_ptr[k], 0, NULL,
-                                          &ev[k]);
-                if (err == CL_SUCCESS) clFlush(st->queue);
+                err = clEnqueueReadBuffer(q, buf.mem, CL_FALSE, offset + npos, nlen, st->slot_ptr[k], 0, NULL, &ev[k]);
+                if (err == CL_SUCCESS && (err = clFlush(q)) != CL_SUCCESS) *call = "clFlush";
                 ++next;
             }
         }
@@ -15562,47 +15739,100 @@ static cl_int clmem__stager_user_event(clmem_stager *st, cl_int status, cl_event
     return CL_SUCCESS;
 }
 
+/* clmem__stager_blocking(st, buf, host, p, o): a blocking staged copy, in the calling
+   thread: its place on the queue, its turn, the pieces. */
+static cl_int clmem__stager_blocking(clmem_stager *st, clmem_buffer buf, void *host, const clmem__host_plan *p,
+                                     const clmem_copy_options *o) {
+    static const char fn[] = "clmem_stager_copy";
+    const char *call = "";
+    cl_event start = NULL, gate = NULL;
+    unsigned long long ticket = 0;
+    cl_int err;
+    clmem__lock(&st->order);
+    err = clmem__stager_place(st, false, &start, &gate, &ticket);
+    clmem__unlock(&st->order);
+    if (err != CL_SUCCESS) return err;
+    clmem__stager_turn(st, ticket);
+    if ((err = clmem__stager_pieces(st, buf, host, p, o->wait_for, o->num_wait_for, start, &call)) != CL_SUCCESS)
+        err = clmem__stager_failed(fn, err, call);
+    else if (o->event) /* every byte has arrived: the event is complete */
+        err = clmem__stager_user_event(st, CL_COMPLETE, o->event);
+    clReleaseEvent(start);
+    clmem__stager_leave(st);
+    return err;
+}
+
 #if CLMEM__STAGER_WORKERS
-/* A non-blocking staged copy: its own thread takes the copy lock, copies, then
-   completes the user event (CL_COMPLETE, or the failure's code). */
+/* A non-blocking staged copy, listed for the runner. It holds a reference to
+   everything it touches: the buffer, the wait list's events, its events. */
 typedef struct clmem__stager_job {
-    clmem_stager *st;
-    clmem_buffer buf;
+    struct clmem__stager_job *next;
+    clmem_buffer buf; /* buf.mem retained */
     void *host;
     clmem__host_plan plan;
     cl_event *wait_for; /* a retained copy of the caller's list */
     cl_uint n;
-    cl_event done; /* the caller's event (this job holds a reference) */
+    cl_event start, gate; /* the marker and the barrier's user event on the caller's queue */
+    cl_event done;        /* the caller's .event, or NULL (the job holds a reference) */
     unsigned long long ticket;
 } clmem__stager_job;
 
-static void *clmem__stager_job_run(void *arg) {
-    clmem__stager_job *j = CLMEM__CAST(clmem__stager_job *, arg);
-    const char *call = "";
-    cl_int err;
+static void clmem__stager_job_free(clmem__stager_job *j) {
     cl_uint i;
-    clmem__stager_turn(j->st, j->ticket);
-    err = clmem__stager_pieces(j->st, j->buf, j->host, &j->plan, j->wait_for, j->n, &call);
     for (i = 0; i < j->n; ++i) clReleaseEvent(j->wait_for[i]);
-    clmem__stager_leave(j->st); /* the stager may be released from here on */
-    clSetUserEventStatus(j->done, err == CL_SUCCESS ? CL_COMPLETE : (err < 0 ? err : CL_OUT_OF_RESOURCES));
-    clReleaseEvent(j->done);
+    if (j->start) clReleaseEvent(j->start);
+    if (j->gate) clReleaseEvent(j->gate);
+    if (j->done) clReleaseEvent(j->done);
+    if (j->buf.mem) clReleaseMemObject(j->buf.mem);
     CLMEM_FREE(j->wait_for);
     CLMEM_FREE(j);
+}
+
+/* clmem__stager_job_run(st, j): a listed copy in its turn: the pieces; then, once the
+   stager's part is over (the next copy's turn), the caller's event (CL_COMPLETE, or the
+   failure's code) and the gate (CL_COMPLETE: the queue goes on). */
+static void clmem__stager_job_run(clmem_stager *st, clmem__stager_job *j) {
+    const char *call = "";
+    cl_int err;
+    clmem__stager_turn(st, j->ticket);
+    err = clmem__stager_pieces(st, j->buf, j->host, &j->plan, j->wait_for, j->n, j->start, &call);
+    if (err == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST || (err < 0 && strcmp(call, "clWaitForEvents(wait_for)") == 0))
+        err = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+    clmem__stager_leave(st); /* the stager may be released once the events are set */
+    /* the copy's event first: the queue's later work, which the gate lets go, finds it complete */
+    if (j->done) clSetUserEventStatus(j->done, err == CL_SUCCESS ? CL_COMPLETE : (err < 0 ? err : CL_OUT_OF_RESOURCES));
+    clSetUserEventStatus(j->gate, CL_COMPLETE);
+    clmem__stager_job_free(j);
+}
+
+/* The runner: the listed copies, one after the other, until the stager stops. */
+static void *clmem__stager_runner(void *arg) {
+    clmem_stager *st = CLMEM__CAST(clmem_stager *, arg);
+    for (;;) {
+        clmem__stager_job *j;
+        clmem__lock(&st->books);
+        while (!st->rhead && !st->rquit) clmem__stager_cond_wait(&st->rwake, &st->books);
+        j = st->rhead;
+        if (j) {
+            st->rhead = j->next;
+            if (!st->rhead) st->rtail = NULL;
+        }
+        clmem__unlock(&st->books);
+        if (!j) break; /* the stop, with nothing listed */
+        clmem__stager_job_run(st, j);
+    }
     return NULL;
 }
 
-/* clmem__stager_async(st, buf, host, p, o): start a non-blocking staged copy; *o->event
-   is its user event. */
+/* clmem__stager_async(st, buf, host, p, o): a non-blocking staged copy: its place on
+   the caller's queue and a job for the runner (started here the first time); *o->event
+   is a user event the runner completes. */
 static cl_int clmem__stager_async(clmem_stager *st, clmem_buffer buf, void *host, const clmem__host_plan *p,
                                   const clmem_copy_options *o) {
     static const char fn[] = "clmem_stager_copy";
     clmem__stager_job *j = CLMEM__CAST(clmem__stager_job *, CLMEM_MALLOC(sizeof *j));
-    pthread_t th;
-    pthread_attr_t attr;
     cl_uint i;
     cl_int err;
-    int rc;
     if (!j) return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for a non-blocking copy");
     memset(j, 0, sizeof *j);
     j->wait_for = CLMEM__CAST(cl_event *, CLMEM_MALLOC(sizeof(cl_event) * (o->num_wait_for + 1u)));
@@ -15610,42 +15840,48 @@ static cl_int clmem__stager_async(clmem_stager *st, clmem_buffer buf, void *host
         CLMEM_FREE(j);
         return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for a non-blocking copy");
     }
-    if ((err = clmem__stager_user_event(st, 1, &j->done)) != CL_SUCCESS) {
-        CLMEM_FREE(j->wait_for);
-        CLMEM_FREE(j);
+    if (o->event && (err = clmem__stager_user_event(st, 1, &j->done)) != CL_SUCCESS) {
+        clmem__stager_job_free(j);
         return err;
     }
-    j->st = st;
+    clmem__lock(&st->books);
+    if (!st->has_runner) {
+        int rc = clmem__stager_thread_start(&st->runner, clmem__stager_runner, st);
+        if (rc != 0) {
+            clmem__unlock(&st->books);
+            clmem__stager_job_free(j);
+            return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "starting the stager's thread for non-blocking copies "
+                                                          "failed (error %d)", rc);
+        }
+        st->has_runner = true;
+    }
+    clmem__unlock(&st->books);
     j->buf = buf;
+    clRetainMemObject(buf.mem);
     j->host = host;
     j->plan = *p;
-    j->n = o->num_wait_for;
-    for (i = 0; i < j->n; ++i) {
+    for (i = 0; i < o->num_wait_for; ++i) {
         j->wait_for[i] = o->wait_for[i];
         clRetainEvent(j->wait_for[i]);
+    }
+    j->n = o->num_wait_for;
+    clmem__lock(&st->order);
+    if ((err = clmem__stager_place(st, true, &j->start, &j->gate, &j->ticket)) != CL_SUCCESS) {
+        clmem__unlock(&st->order);
+        clmem__stager_job_free(j);
+        return err;
     }
     if (o->event) {
         clRetainEvent(j->done);
         *o->event = j->done;
     }
-    j->ticket = clmem__stager_enter(st);
-    pthread_attr_init(&attr);
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    rc = pthread_create(&th, &attr, clmem__stager_job_run, j);
-    pthread_attr_destroy(&attr);
-    if (rc != 0) {
-        clmem__stager_turn(st, j->ticket); /* give the turn on, in order */
-        clmem__stager_leave(st);
-        for (i = 0; i < j->n; ++i) clReleaseEvent(j->wait_for[i]);
-        if (o->event) {
-            clReleaseEvent(*o->event);
-            *o->event = NULL;
-        }
-        clReleaseEvent(j->done);
-        CLMEM_FREE(j->wait_for);
-        CLMEM_FREE(j);
-        return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "starting the thread of a non-blocking copy failed (error %d)", rc);
-    }
+    clmem__lock(&st->books); /* listed in ticket order (under `order`): the runner takes them in turn */
+    if (st->rtail) st->rtail->next = j;
+    else st->rhead = j;
+    st->rtail = j;
+    clmem__stager_cond_signal(&st->rwake);
+    clmem__unlock(&st->books);
+    clmem__unlock(&st->order);
     return CL_SUCCESS;
 }
 #endif
@@ -15658,8 +15894,6 @@ static cl_int clmem__stager_transfer(clmem_stager *st, clmem_buffer buf, void *h
     static const char fn[] = "clmem_stager_copy";
     clmem__host_plan p;
     size_t threshold;
-    unsigned long long ticket;
-    const char *call = "";
     cl_int err;
     o = clmem__copy_opts_or_none(o);
     if (CLMEM__CHECKS) {
@@ -15678,22 +15912,19 @@ static cl_int clmem__stager_transfer(clmem_stager *st, clmem_buffer buf, void *h
         st->st.direct_bytes += p.count;
     }
     clmem__unlock(&st->books);
-#if CLMEM__STAGER_WORKERS
-    if (p.count >= threshold && !p.blocking) return clmem__stager_async(st, buf, host, &p, o);
-#endif
-    ticket = clmem__stager_enter(st);
-    clmem__stager_turn(st, ticket);
-    if (p.count < threshold) {
+    if (p.count < threshold) { /* a command of the queue like any other: the queue orders it */
+        clmem__stager_busy(st, 1);
         err = clmem__host_plan_run(st->queue, buf, host, &p, o->wait_for, o->num_wait_for, o->event);
         /* a blocking call's event is complete at return (not every driver marks it so) */
         if (err == CL_SUCCESS && p.blocking && o->event && (err = clWaitForEvents(1, o->event)) != CL_SUCCESS)
             err = clmem__cl_fail(err, fn, "clWaitForEvents");
-    } else if ((err = clmem__stager_pieces(st, buf, host, &p, o->wait_for, o->num_wait_for, &call)) != CL_SUCCESS)
-        err = clmem__stager_failed(fn, err, call);
-    else if (o->event) /* every byte has arrived: the event is complete */
-        err = clmem__stager_user_event(st, CL_COMPLETE, o->event);
-    clmem__stager_leave(st);
-    return err;
+        clmem__stager_busy(st, -1);
+        return err;
+    }
+#if CLMEM__STAGER_WORKERS
+    if (!p.blocking) return clmem__stager_async(st, buf, host, &p, o);
+#endif
+    return clmem__stager_blocking(st, buf, host, &p, o);
 }
 
 CLMEM_API cl_int clmem_stager_write_opts(clmem_stager *st, clmem_buffer dst, const void *src,
@@ -15725,7 +15956,8 @@ struct clmem_device_link {
     size_t slot_size, threshold;
     unsigned slots;
     unsigned next;                      /* the slot the next piece takes: the least recently used */
-    clmem_pinned_allocation slot[CLMEM_DEVICE_LINK_MAX_SLOTS];
+    cl_mem slot_mem[CLMEM_DEVICE_LINK_MAX_SLOTS]; /* pinned slots (made as pinned allocations are), mapped */
+    void *slot_ptr[CLMEM_DEVICE_LINK_MAX_SLOTS];
     cl_event last_write[CLMEM_DEVICE_LINK_MAX_SLOTS]; /* the write that last read the slot, or NULL */
     clmem_device_link_stats stats;
 };
@@ -15764,12 +15996,14 @@ static cl_int clmem__link_drain(clmem_device_link *l) {
     return first;
 }
 
-/* Free the link; the first failure of the slots' releases (their messages stand). */
+/* Free the link; the first failure of the slots' unmaps. */
 static cl_int clmem__link_free(clmem_device_link *l) {
     cl_int first = CL_SUCCESS;
     unsigned i;
     for (i = 0; i < l->slots; ++i) {
-        cl_int err = clmem_pinned_allocation_release(&l->slot[i]);
+        cl_int err;
+        if (!l->slot_mem[i]) continue;
+        err = clmem__pinned_unmake(l->src_queue, l->slot_mem[i], l->slot_ptr[i]);
         if (err != CL_SUCCESS && first == CL_SUCCESS) first = err;
     }
     if (l->src_queue) clReleaseCommandQueue(l->src_queue);
@@ -15779,16 +16013,19 @@ static cl_int clmem__link_free(clmem_device_link *l) {
     return first;
 }
 
-/* The facts create needs of its queues: one context, their devices, the size limit. */
+/* The facts create needs of its queues: one context, in order, their devices, the
+   source device's size limit. */
 static cl_int clmem__link_queues(const char *fn, cl_command_queue src_queue, cl_command_queue dst_queue, cl_context *ctx,
-                                 cl_device_id dev[2]) {
+                                 cl_device_id dev[2], cl_ulong *max_alloc) {
+    static const char why[] = "a device link's copies are commands of its queues in their order";
     cl_context other = NULL;
     cl_int err;
     if ((err = clmem__check_queue(fn, src_queue)) != CL_SUCCESS || (err = clmem__check_queue(fn, dst_queue)) != CL_SUCCESS ||
-        (err = clmem__queue_context_of(fn, src_queue, ctx)) != CL_SUCCESS ||
+        (err = clmem__pinned_queue_facts(fn, src_queue, ctx, &dev[0], max_alloc)) != CL_SUCCESS ||
         (err = clmem__queue_context_of(fn, dst_queue, &other)) != CL_SUCCESS ||
-        (err = clmem__queue_device_of(fn, src_queue, &dev[0])) != CL_SUCCESS ||
-        (err = clmem__queue_device_of(fn, dst_queue, &dev[1])) != CL_SUCCESS)
+        (err = clmem__queue_device_of(fn, dst_queue, &dev[1])) != CL_SUCCESS ||
+        (err = clmem__check_in_order(fn, src_queue, why)) != CL_SUCCESS ||
+        (err = clmem__check_in_order(fn, dst_queue, why)) != CL_SUCCESS)
         return err;
     if (*ctx != other)
         return clmem__fail(CL_INVALID_CONTEXT, fn, "src_queue (context %p) and dst_queue (context %p) differ in context",
@@ -15803,9 +16040,10 @@ CLMEM_API clmem_device_link *clmem_device_link_create(cl_command_queue src_queue
     cl_context ctx = NULL;
     cl_device_id dev[2] = {NULL, NULL};
     size_t threshold = CLMEM_DEVICE_LINK_NEVER;
+    cl_ulong max_alloc = 0;
     unsigned i;
     cl_int err;
-    if ((err = clmem__link_queues(fn, src_queue, dst_queue, &ctx, dev)) != CL_SUCCESS ||
+    if ((err = clmem__link_queues(fn, src_queue, dst_queue, &ctx, dev, &max_alloc)) != CL_SUCCESS ||
         (err = clmem__link_default_threshold(fn, dev[0], dev[1], &threshold)) != CL_SUCCESS)
         return CLMEM__CAST(clmem_device_link *, clmem__null_with(errcode_ret, err));
     if (slots == 1 || slots > CLMEM_DEVICE_LINK_MAX_SLOTS) {
@@ -15813,6 +16051,10 @@ CLMEM_API clmem_device_link *clmem_device_link_create(cl_command_queue src_queue
                                                 slots, CLMEM_DEVICE_LINK_DEFAULT_SLOTS, CLMEM_DEVICE_LINK_MAX_SLOTS));
         return NULL;
     }
+    if (CLMEM__CHECKS && (err = clmem__check_max_alloc(fn, dev[0], "slot_size",
+                                                       slot_size ? slot_size : CLMEM_DEVICE_LINK_DEFAULT_SLOT_SIZE,
+                                                       max_alloc)) != CL_SUCCESS)
+        return CLMEM__CAST(clmem_device_link *, clmem__null_with(errcode_ret, err));
     l = CLMEM__CAST(clmem_device_link *, clmem__alloc_for(sizeof *l, fn, "the link", errcode_ret));
     if (!l) return NULL;
     memset(l, 0, sizeof *l);
@@ -15826,10 +16068,14 @@ CLMEM_API clmem_device_link *clmem_device_link_create(cl_command_queue src_queue
     clRetainCommandQueue(dst_queue);
     l->dst_queue = dst_queue;
     for (i = 0; i < l->slots; ++i) {
-        l->slot[i] = clmem_pinned_allocation_create(src_queue, l->slot_size, 0, &err);
-        if (err != CL_SUCCESS) { /* the pinned allocation's message stands, under its own name */
+        const char *call = "";
+        err = clmem__pinned_make(src_queue, ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, l->slot_size, &l->slot_mem[i],
+                                 &l->slot_ptr[i], &call);
+        if (err != CL_SUCCESS) {
             clmem__link_free(l);
-            clmem__set_err(errcode_ret, err);
+            clmem__set_err(errcode_ret, clmem__fail(err, fn, "%s of pinned slot %u (%zu bytes) failed with %s (%d)", call,
+                                                    i, slot_size ? slot_size : CLMEM_DEVICE_LINK_DEFAULT_SLOT_SIZE,
+                                                    clmem_error_string(err), (int)err));
             return NULL;
         }
     }
@@ -15867,9 +16113,9 @@ static cl_int clmem__link_piece(clmem_device_link *l, unsigned s, cl_mem dst, si
     cl_int err;
     if (nw) memcpy(waits, o->wait_for, nw * sizeof *waits);
     if (l->last_write[s]) waits[nw++] = l->last_write[s];
-    err = clEnqueueReadBuffer(l->src_queue, src, CL_FALSE, from, n, l->slot[s].ptr, nw, nw ? waits : NULL, &read);
+    err = clEnqueueReadBuffer(l->src_queue, src, CL_FALSE, from, n, l->slot_ptr[s], nw, nw ? waits : NULL, &read);
     if (err != CL_SUCCESS) return clmem__cl_fail(err, clmem__link_copy_fn, "clEnqueueReadBuffer");
-    err = clEnqueueWriteBuffer(l->dst_queue, dst, CL_FALSE, to, n, l->slot[s].ptr, 1, &read, &write);
+    err = clEnqueueWriteBuffer(l->dst_queue, dst, CL_FALSE, to, n, l->slot_ptr[s], 1, &read, &write);
     if (err != CL_SUCCESS) {
         clWaitForEvents(1, &read); /* the read must be done with the slot before anyone reuses it */
         clReleaseEvent(read);
@@ -16013,10 +16259,13 @@ CLMEM_API cl_int clmem_device_link_copy_opts(clmem_device_link *l, clmem_buffer 
     if ((err = clmem__buffer_pair_count(clmem__link_copy_fn, dst, src, o, &count)) != CL_SUCCESS) return err;
     if (count == 0)
         return clmem__nothing_to_do(clmem__link_copy_fn, l->dst_queue, o->wait_for, o->num_wait_for, o->event);
-    if (clmem__device_wait(o) && (err = clmem__wait_list_ok(clmem__link_copy_fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS)
-        return err;
+    /* an event that has already failed: refused, blocking or not (PoCL would leave the
+       pieces queued for ever, and the link's release waiting for them) */
+    if ((err = clmem__wait_list_ok(clmem__link_copy_fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
     clmem__lock(&l->lock);
-    if (count < l->threshold) {
+    /* a buffer the host may not read (src) or write (dst) cannot go through host memory:
+       the driver's path */
+    if (count < l->threshold || clmem__host_forbidden(src.flags, false) || clmem__host_forbidden(dst.flags, true)) {
         l->stats.direct_copies++;
         clmem__unlock(&l->lock);
         return clmem__link_direct(l, dst, src, count, o);
@@ -16036,7 +16285,9 @@ CLMEM_API cl_int clmem_device_link_release(clmem_device_link *l) {
         clmem__link_free(l);
         return clmem__cl_fail(err, "clmem_device_link_release", "clWaitForEvents");
     }
-    return clmem__link_free(l);
+    if ((err = clmem__link_free(l)) != CL_SUCCESS)
+        return clmem__cl_fail(err, "clmem_device_link_release", "clEnqueueUnmapMemObject");
+    return CL_SUCCESS;
 }
 /* ---- end clmem/device_link.c ---- */
 

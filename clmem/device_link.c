@@ -10,7 +10,8 @@ struct clmem_device_link {
     size_t slot_size, threshold;
     unsigned slots;
     unsigned next;                      /* the slot the next piece takes: the least recently used */
-    clmem_pinned_allocation slot[CLMEM_DEVICE_LINK_MAX_SLOTS];
+    cl_mem slot_mem[CLMEM_DEVICE_LINK_MAX_SLOTS]; /* pinned slots (made as pinned allocations are), mapped */
+    void *slot_ptr[CLMEM_DEVICE_LINK_MAX_SLOTS];
     cl_event last_write[CLMEM_DEVICE_LINK_MAX_SLOTS]; /* the write that last read the slot, or NULL */
     clmem_device_link_stats stats;
 };
@@ -49,12 +50,14 @@ static cl_int clmem__link_drain(clmem_device_link *l) {
     return first;
 }
 
-/* Free the link; the first failure of the slots' releases (their messages stand). */
+/* Free the link; the first failure of the slots' unmaps. */
 static cl_int clmem__link_free(clmem_device_link *l) {
     cl_int first = CL_SUCCESS;
     unsigned i;
     for (i = 0; i < l->slots; ++i) {
-        cl_int err = clmem_pinned_allocation_release(&l->slot[i]);
+        cl_int err;
+        if (!l->slot_mem[i]) continue;
+        err = clmem__pinned_unmake(l->src_queue, l->slot_mem[i], l->slot_ptr[i]);
         if (err != CL_SUCCESS && first == CL_SUCCESS) first = err;
     }
     if (l->src_queue) clReleaseCommandQueue(l->src_queue);
@@ -64,16 +67,19 @@ static cl_int clmem__link_free(clmem_device_link *l) {
     return first;
 }
 
-/* The facts create needs of its queues: one context, their devices, the size limit. */
+/* The facts create needs of its queues: one context, in order, their devices, the
+   source device's size limit. */
 static cl_int clmem__link_queues(const char *fn, cl_command_queue src_queue, cl_command_queue dst_queue, cl_context *ctx,
-                                 cl_device_id dev[2]) {
+                                 cl_device_id dev[2], cl_ulong *max_alloc) {
+    static const char why[] = "a device link's copies are commands of its queues in their order";
     cl_context other = NULL;
     cl_int err;
     if ((err = clmem__check_queue(fn, src_queue)) != CL_SUCCESS || (err = clmem__check_queue(fn, dst_queue)) != CL_SUCCESS ||
-        (err = clmem__queue_context_of(fn, src_queue, ctx)) != CL_SUCCESS ||
+        (err = clmem__pinned_queue_facts(fn, src_queue, ctx, &dev[0], max_alloc)) != CL_SUCCESS ||
         (err = clmem__queue_context_of(fn, dst_queue, &other)) != CL_SUCCESS ||
-        (err = clmem__queue_device_of(fn, src_queue, &dev[0])) != CL_SUCCESS ||
-        (err = clmem__queue_device_of(fn, dst_queue, &dev[1])) != CL_SUCCESS)
+        (err = clmem__queue_device_of(fn, dst_queue, &dev[1])) != CL_SUCCESS ||
+        (err = clmem__check_in_order(fn, src_queue, why)) != CL_SUCCESS ||
+        (err = clmem__check_in_order(fn, dst_queue, why)) != CL_SUCCESS)
         return err;
     if (*ctx != other)
         return clmem__fail(CL_INVALID_CONTEXT, fn, "src_queue (context %p) and dst_queue (context %p) differ in context",
@@ -88,9 +94,10 @@ CLMEM_API clmem_device_link *clmem_device_link_create(cl_command_queue src_queue
     cl_context ctx = NULL;
     cl_device_id dev[2] = {NULL, NULL};
     size_t threshold = CLMEM_DEVICE_LINK_NEVER;
+    cl_ulong max_alloc = 0;
     unsigned i;
     cl_int err;
-    if ((err = clmem__link_queues(fn, src_queue, dst_queue, &ctx, dev)) != CL_SUCCESS ||
+    if ((err = clmem__link_queues(fn, src_queue, dst_queue, &ctx, dev, &max_alloc)) != CL_SUCCESS ||
         (err = clmem__link_default_threshold(fn, dev[0], dev[1], &threshold)) != CL_SUCCESS)
         return CLMEM__CAST(clmem_device_link *, clmem__null_with(errcode_ret, err));
     if (slots == 1 || slots > CLMEM_DEVICE_LINK_MAX_SLOTS) {
@@ -98,6 +105,10 @@ CLMEM_API clmem_device_link *clmem_device_link_create(cl_command_queue src_queue
                                                 slots, CLMEM_DEVICE_LINK_DEFAULT_SLOTS, CLMEM_DEVICE_LINK_MAX_SLOTS));
         return NULL;
     }
+    if (CLMEM__CHECKS && (err = clmem__check_max_alloc(fn, dev[0], "slot_size",
+                                                       slot_size ? slot_size : CLMEM_DEVICE_LINK_DEFAULT_SLOT_SIZE,
+                                                       max_alloc)) != CL_SUCCESS)
+        return CLMEM__CAST(clmem_device_link *, clmem__null_with(errcode_ret, err));
     l = CLMEM__CAST(clmem_device_link *, clmem__alloc_for(sizeof *l, fn, "the link", errcode_ret));
     if (!l) return NULL;
     memset(l, 0, sizeof *l);
@@ -111,10 +122,14 @@ CLMEM_API clmem_device_link *clmem_device_link_create(cl_command_queue src_queue
     clRetainCommandQueue(dst_queue);
     l->dst_queue = dst_queue;
     for (i = 0; i < l->slots; ++i) {
-        l->slot[i] = clmem_pinned_allocation_create(src_queue, l->slot_size, 0, &err);
-        if (err != CL_SUCCESS) { /* the pinned allocation's message stands, under its own name */
+        const char *call = "";
+        err = clmem__pinned_make(src_queue, ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, l->slot_size, &l->slot_mem[i],
+                                 &l->slot_ptr[i], &call);
+        if (err != CL_SUCCESS) {
             clmem__link_free(l);
-            clmem__set_err(errcode_ret, err);
+            clmem__set_err(errcode_ret, clmem__fail(err, fn, "%s of pinned slot %u (%zu bytes) failed with %s (%d)", call,
+                                                    i, slot_size ? slot_size : CLMEM_DEVICE_LINK_DEFAULT_SLOT_SIZE,
+                                                    clmem_error_string(err), (int)err));
             return NULL;
         }
     }
@@ -152,9 +167,9 @@ static cl_int clmem__link_piece(clmem_device_link *l, unsigned s, cl_mem dst, si
     cl_int err;
     if (nw) memcpy(waits, o->wait_for, nw * sizeof *waits);
     if (l->last_write[s]) waits[nw++] = l->last_write[s];
-    err = clEnqueueReadBuffer(l->src_queue, src, CL_FALSE, from, n, l->slot[s].ptr, nw, nw ? waits : NULL, &read);
+    err = clEnqueueReadBuffer(l->src_queue, src, CL_FALSE, from, n, l->slot_ptr[s], nw, nw ? waits : NULL, &read);
     if (err != CL_SUCCESS) return clmem__cl_fail(err, clmem__link_copy_fn, "clEnqueueReadBuffer");
-    err = clEnqueueWriteBuffer(l->dst_queue, dst, CL_FALSE, to, n, l->slot[s].ptr, 1, &read, &write);
+    err = clEnqueueWriteBuffer(l->dst_queue, dst, CL_FALSE, to, n, l->slot_ptr[s], 1, &read, &write);
     if (err != CL_SUCCESS) {
         clWaitForEvents(1, &read); /* the read must be done with the slot before anyone reuses it */
         clReleaseEvent(read);
@@ -298,10 +313,13 @@ CLMEM_API cl_int clmem_device_link_copy_opts(clmem_device_link *l, clmem_buffer 
     if ((err = clmem__buffer_pair_count(clmem__link_copy_fn, dst, src, o, &count)) != CL_SUCCESS) return err;
     if (count == 0)
         return clmem__nothing_to_do(clmem__link_copy_fn, l->dst_queue, o->wait_for, o->num_wait_for, o->event);
-    if (clmem__device_wait(o) && (err = clmem__wait_list_ok(clmem__link_copy_fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS)
-        return err;
+    /* an event that has already failed: refused, blocking or not (PoCL would leave the
+       pieces queued for ever, and the link's release waiting for them) */
+    if ((err = clmem__wait_list_ok(clmem__link_copy_fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
     clmem__lock(&l->lock);
-    if (count < l->threshold) {
+    /* a buffer the host may not read (src) or write (dst) cannot go through host memory:
+       the driver's path */
+    if (count < l->threshold || clmem__host_forbidden(src.flags, false) || clmem__host_forbidden(dst.flags, true)) {
         l->stats.direct_copies++;
         clmem__unlock(&l->lock);
         return clmem__link_direct(l, dst, src, count, o);
@@ -321,5 +339,7 @@ CLMEM_API cl_int clmem_device_link_release(clmem_device_link *l) {
         clmem__link_free(l);
         return clmem__cl_fail(err, "clmem_device_link_release", "clWaitForEvents");
     }
-    return clmem__link_free(l);
+    if ((err = clmem__link_free(l)) != CL_SUCCESS)
+        return clmem__cl_fail(err, "clmem_device_link_release", "clEnqueueUnmapMemObject");
+    return CL_SUCCESS;
 }

@@ -204,10 +204,11 @@ static cl_int clmem__pinned_release(clmem_pinned_allocation *a, cl_command_queue
         return clmem__fail(CLMEM_ERROR_DOUBLE_RELEASE, fn,
                            "pinned allocation %p (%zu bytes) was already released, through this handle or a copy",
                            a->ptr, a->size);
-    if (queue) {
-        cl_context qctx = NULL;
+    if (queue) { /* refused before anything is released: a queue of the allocation's context */
+        cl_context ctx = NULL;
         err = blk->pool ? clmem__pool_check_release_queue(blk, gen, queue, fn, &ooo)
-                        : clmem__queue_context_of(fn, queue, &qctx);
+                        : clmem__queue_context_of(fn, blk->queue, &ctx);
+        if (err == CL_SUCCESS && !blk->pool) err = clmem__same_context(fn, queue, ctx, "the pinned allocation");
         if (err != CL_SUCCESS) return err;
     }
     ptr = a->ptr;

@@ -689,29 +689,38 @@ CLMEM_API clmem_buffer clmem_svm_as_buffer(cl_context context, clmem_svm svm, cl
 
 /* ---- fill (shared by clmem_enqueue_svm_memfill and clmem_enqueue_fill) ---- */
 
+/* CLMEM__KNOWN_SIZE(h): the size of a pointer handle (SVM, USM) for the extent rules
+   below and clmem__ptr_copy_extent: 0 is "unknown", except for a pooled block, whose
+   size 0 is known (a real 1-byte block handed out for 0 bytes): CLMEM__SIZE_ZERO. */
+#define CLMEM__SIZE_ZERO SIZE_MAX
+#define CLMEM__KNOWN_SIZE(h) ((h).size || !(h).pool ? (h).size : CLMEM__SIZE_ZERO)
+
 /* clmem__ptr_fill_extent(fn, ptr, size, offset, pattern, pattern_size, n, n_given, &count):
-   the rules of a fill of pointer memory (SVM, USM; size 0: unknown): ptr and pattern
+   the rules of a fill of pointer memory (SVM, USM; size 0: unknown, CLMEM__SIZE_ZERO:
+   0 bytes): ptr and pattern
    not NULL, pattern_size a power of two up to 128, offset within size, the count
    (given, or all of size after offset) within size and a multiple of pattern_size,
    ptr + offset aligned to pattern_size. */
 static cl_int clmem__ptr_fill_extent(const char *fn, void *ptr, size_t size, size_t offset, const void *pattern,
                                      size_t pattern_size, size_t n, bool n_given, size_t *count) {
+    const size_t known = size;
     *count = 0;
+    if (size == CLMEM__SIZE_ZERO) size = 0;
     if (CLMEM__CHECKS) {
         if (!ptr) return clmem__fail(CL_INVALID_VALUE, fn, "dst.ptr is NULL");
         if (!pattern) return clmem__fail(CL_INVALID_VALUE, fn, "pattern is NULL");
         if (pattern_size == 0 || pattern_size > 128 || (pattern_size & (pattern_size - 1)))
             return clmem__fail(CL_INVALID_VALUE, fn, "pattern_size %zu is not one of 1, 2, 4, 8, 16, 32, 64, 128", pattern_size);
-        if (size && offset > size)
+        if (known && offset > size)
             return clmem__fail(CL_INVALID_VALUE, fn, "offset %zu is beyond the %zu bytes of dst", offset, size);
     }
     if (!n_given) {
-        if (size == 0)
+        if (!known)
             return clmem__fail(CLMEM_ERROR_SIZE_UNKNOWN, fn, "the size to fill is unknown: dst.size is 0 and no byte count was given");
         n = size - offset;
     }
     if (CLMEM__CHECKS) {
-        if (size && n > size - offset)
+        if (known && n > size - offset)
             return clmem__fail(CL_INVALID_VALUE, fn, "%zu bytes at offset %zu do not fit in the %zu bytes of dst", n, offset,
                                size);
         if (n % pattern_size)
@@ -728,7 +737,7 @@ static cl_int clmem__svm_fill(const char *fn, cl_command_queue queue, clmem_svm 
                               size_t pattern_size, size_t n, bool n_given, const cl_event *wl, cl_uint nw, cl_event *event) {
     cl_int err;
     if ((err = clmem__svm_check_enqueue(fn, queue, wl, nw, dst, "dst")) != CL_SUCCESS) return err;
-    if ((err = clmem__ptr_fill_extent(fn, dst.ptr, dst.size, offset, pattern, pattern_size, n, n_given, &n)) != CL_SUCCESS)
+    if ((err = clmem__ptr_fill_extent(fn, dst.ptr, CLMEM__KNOWN_SIZE(dst), offset, pattern, pattern_size, n, n_given, &n)) != CL_SUCCESS)
         return err;
     if (n == 0) return clmem__nothing_to_do(fn, queue, wl, nw, event);
 #ifdef CL_VERSION_2_0
