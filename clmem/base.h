@@ -203,6 +203,10 @@ struct clmem_options_are_named__write_e_g__is_blocking_eq_false {
 #define CLMEM__GIVEN_FIELD \
     unsigned given;       \
     _Atomic struct clmem_options_are_named__write_e_g__is_blocking_eq_false clmem__named_options_only;
+/* the same size and alignment as C++'s unsigned char: one layout in both languages */
+_Static_assert(sizeof(_Atomic struct clmem_options_are_named__write_e_g__is_blocking_eq_false) == 1 &&
+                   _Alignof(_Atomic struct clmem_options_are_named__write_e_g__is_blocking_eq_false) == 1,
+               "clmem: the options' private byte must be one byte in C as in C++");
 #endif
 
 /* Positional arguments that may be compound literals. The preprocessor splits a macro
