@@ -483,6 +483,13 @@
 #include <stdbool.h>
 #include <string.h>
 
+/* CLMEM_STATIC declares every function static: a unit that defines it without
+   CLMEM_IMPLEMENTATION would declare hundreds of static functions it never defines. */
+#if defined(CLMEM_STATIC) && !defined(CLMEM_IMPLEMENTATION)
+#error "clmem.h: CLMEM_STATIC makes every function static, so define CLMEM_IMPLEMENTATION too (before the first #include of clmem.h) in each unit that defines CLMEM_STATIC: each gets a private copy"
+#include "clmem: stopped at the #error above"
+#endif
+
 /* CLMEM_API: linkage of every public function. extern by default; static with
    CLMEM_STATIC (a private copy per translation unit, as stb's *_STATIC). */
 #ifndef CLMEM_API
@@ -589,6 +596,41 @@ extern "C" {
 /* CLMEM__GIVEN(options...): the given mask of the designators written (see above),
    with CLMEM_OPTIONS_MARK. */
 #define CLMEM__GIVEN(...) (CLMEM__GIVEN_S("," #__VA_ARGS__) | CLMEM_OPTIONS_MARK)
+
+/* OPTIONS ARE NAMED: a value among the options without a name, as in the raw call's
+   habit `clmem_enqueue_copy(q, host, buf, false)`, is a compile error in C, never a
+   silent option. The macros build `{.given = ..., OPTIONS}`, so such a value would
+   initialize the field after `given`; that field (CLMEM__GIVEN_FIELD, private) has a
+   type no value converts to, whose name says what to write: clang stops with
+   "initializing '_Atomic(struct clmem_options_are_named__write_e_g__is_blocking_eq_false)'
+   with an expression of incompatible type 'int'". gcc converts into it, so there every
+   options struct is `designated_init` (CLMEM__OPTIONS_TYPE) and that warning is an error:
+   "positional initialization of field in 'struct' declared with 'designated_init'
+   attribute" (which also stops `= {0}`: start a struct from CLMEM_OPTIONS_INIT). The
+   byte lies in the padding after `given` (a plain unsigned char in C++, which has
+   overloads and no such macros), so the layout is the same in C and C++. */
+struct clmem_options_are_named__write_e_g__is_blocking_eq_false {
+    char clmem__c;
+};
+#if !defined(__cplusplus) && defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic error "-Wdesignated-init"
+#define CLMEM__OPTIONS_TYPE __attribute__((designated_init))
+#else
+#define CLMEM__OPTIONS_TYPE
+#endif
+#if defined(__cplusplus) || defined(__STDC_NO_ATOMICS__)
+#define CLMEM__GIVEN_FIELD         \
+    unsigned given CLMEM__DEFAULT; \
+    unsigned char clmem__named_options_only CLMEM__DEFAULT;
+#else
+#define CLMEM__GIVEN_FIELD \
+    unsigned given;       \
+    _Atomic struct clmem_options_are_named__write_e_g__is_blocking_eq_false clmem__named_options_only;
+/* the same size and alignment as C++'s unsigned char: one layout in both languages */
+_Static_assert(sizeof(_Atomic struct clmem_options_are_named__write_e_g__is_blocking_eq_false) == 1 &&
+                   _Alignof(_Atomic struct clmem_options_are_named__write_e_g__is_blocking_eq_false) == 1,
+               "clmem: the options' private byte must be one byte in C as in C++");
+#endif
 
 /* Positional arguments that may be compound literals. The preprocessor splits a macro
    argument at its commas, so `(const size_t[]){1024, 512}` would be two arguments.
@@ -776,9 +818,9 @@ static inline size_t clmem__host_count(unsigned given, size_t byte_count, size_t
     bits, filled by the macros), wait_for (events to wait for; NULL: none),
     num_wait_for (how many), event (where to put the new event; NULL: none is made). */
 #define CLMEM__ENQUEUE_FIELDS      \
-    unsigned given CLMEM__DEFAULT; \
+    CLMEM__GIVEN_FIELD \
     CLMEM__WAIT_FIELDS
-typedef struct clmem_enqueue_options {
+typedef struct CLMEM__OPTIONS_TYPE clmem_enqueue_options {
     CLMEM__ENQUEUE_FIELDS
 } clmem_enqueue_options;
 
@@ -1268,7 +1310,7 @@ static inline cl_mem clmem_image_int_ptr(clmem_image img) { return img.mem; }
      is_array   a 1-D array (2 dims) or 2-D array (3 dims)
      buffer     a 1-D buffer image over this buffer (1 dim) */
 #define CLMEM__IMAGE_FIELDS \
-    unsigned given CLMEM__DEFAULT;         \
+    CLMEM__GIVEN_FIELD \
     size_t shape[3] CLMEM__DEFAULT;        \
     cl_uint ndim CLMEM__DEFAULT;           \
     size_t pitches[2] CLMEM__DEFAULT;      \
@@ -1276,7 +1318,7 @@ static inline cl_mem clmem_image_int_ptr(clmem_image img) { return img.mem; }
     size_t host_size CLMEM__DEFAULT;       \
     bool is_array CLMEM__DEFAULT;          \
     clmem_buffer buffer CLMEM__DEFAULT;
-typedef struct clmem_image_options {
+typedef struct CLMEM__OPTIONS_TYPE clmem_image_options {
     CLMEM__IMAGE_FIELDS
 } clmem_image_options;
 
@@ -1343,12 +1385,12 @@ static inline clmem_image clmem__create_image_call(cl_context context, cl_mem_fl
      norm_int       integer data read as normalized floats (UNORM/SNORM 8 and 16 bit)
      half_float     the 16-bit data are halfs (cl_half/uint16_t): CL_HALF_FLOAT */
 #define CLMEM__IMAGE_FROM_ARRAY_FIELDS \
-    unsigned given CLMEM__DEFAULT;                    \
+    CLMEM__GIVEN_FIELD \
     cl_uint num_channels CLMEM__DEFAULT;              \
     char mode CLMEM__DEFAULT;                         \
     bool norm_int CLMEM__DEFAULT;                     \
     bool half_float CLMEM__DEFAULT;
-typedef struct clmem_image_from_array_options {
+typedef struct CLMEM__OPTIONS_TYPE clmem_image_from_array_options {
     CLMEM__IMAGE_FROM_ARRAY_FIELDS
 } clmem_image_from_array_options;
 
@@ -1854,8 +1896,8 @@ typedef struct clmem_svm_map {
 /** Options of the SVM map functions: .size (bytes from svm.ptr; left out: svm.size;
     0 is refused), .is_blocking (left out: blocking; false: not), .wait_for/.num_wait_for,
     .event (a second reference to the map's event, yours to release). */
-typedef struct clmem_svm_map_options {
-    unsigned given CLMEM__DEFAULT; /* CLMEM_GIVEN_* bits: filled by the macros */
+typedef struct CLMEM__OPTIONS_TYPE clmem_svm_map_options {
+    CLMEM__GIVEN_FIELD /* given: CLMEM_GIVEN_* bits, filled by the macros */
     size_t size CLMEM__DEFAULT;
     int is_blocking CLMEM__DEFAULT;
     CLMEM__WAIT_FIELDS /* .wait_for, .num_wait_for, .event */
@@ -1891,8 +1933,8 @@ CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm sv
 
 /** Options of clmem_svm_map_release: .queue (NULL: the map's queue), .wait_for,
     .num_wait_for, .event (the unmap's event, yours to release). */
-typedef struct clmem_svm_unmap_options {
-    unsigned given CLMEM__DEFAULT; /* CLMEM_GIVEN_* bits: filled by the macros */
+typedef struct CLMEM__OPTIONS_TYPE clmem_svm_unmap_options {
+    CLMEM__GIVEN_FIELD /* given: CLMEM_GIVEN_* bits, filled by the macros */
     cl_command_queue queue CLMEM__DEFAULT;
     CLMEM__WAIT_FIELDS /* .wait_for, .num_wait_for, .event */
 } clmem_svm_unmap_options;
@@ -1940,8 +1982,8 @@ CLMEM_API clmem_buffer clmem_svm_as_buffer(cl_context context, clmem_svm svm, cl
 
 /** Options of clmem_enqueue_svm_memfill: .byte_count (bytes to fill from dst.ptr;
     left out: all of dst.size; 0: nothing), .wait_for/.num_wait_for, .event. */
-typedef struct clmem_svm_memfill_options {
-    unsigned given CLMEM__DEFAULT; /* CLMEM_GIVEN_* bits: filled by the macros */
+typedef struct CLMEM__OPTIONS_TYPE clmem_svm_memfill_options {
+    CLMEM__GIVEN_FIELD /* given: CLMEM_GIVEN_* bits, filled by the macros */
     size_t byte_count CLMEM__DEFAULT;
     CLMEM__WAIT_FIELDS /* .wait_for, .num_wait_for, .event */
 } clmem_svm_memfill_options;
@@ -2017,8 +2059,8 @@ typedef struct clmem_svm_array {
                             _like forms, unlike PyOpenCL 2025.1's c/fsvm_empty_like)
     .queue                  bind the allocation to this queue (see
                             clmem_svm_allocation_create) */
-typedef struct clmem_svm_empty_options {
-    unsigned given CLMEM__DEFAULT; /* CLMEM_GIVEN_* bits: filled by the macros */
+typedef struct CLMEM__OPTIONS_TYPE clmem_svm_empty_options {
+    CLMEM__GIVEN_FIELD /* given: CLMEM_GIVEN_* bits, filled by the macros */
     size_t shape[CLMEM_SVM_MAX_DIMS] CLMEM__DEFAULT;
     unsigned ndim CLMEM__DEFAULT;
     char order CLMEM__DEFAULT;
@@ -2476,8 +2518,8 @@ typedef struct clmem_memory_map {
 
 /** Options of clmem_enqueue_map_buffer and clmem_enqueue_map_image (PyOpenCL's
     keyword arguments). A written option means its value, one left out its default. */
-typedef struct clmem_map_options {
-    unsigned given CLMEM__DEFAULT;      /* CLMEM_GIVEN_* bits: filled by the macros */
+typedef struct CLMEM__OPTIONS_TYPE clmem_map_options {
+    CLMEM__GIVEN_FIELD /* given: CLMEM_GIVEN_* bits, filled by the macros */
     size_t shape[CLMEM_MAP_MAX_DIMS] CLMEM__DEFAULT; /* buffers: elements per axis. Default: one axis holding
                                              everything from offset to the end of the buffer */
     unsigned ndim CLMEM__DEFAULT;         /* buffers: axes of .shape (0: its leading non-zero entries;
@@ -2500,8 +2542,8 @@ typedef struct clmem_map_options {
 } clmem_map_options;
 
 /** Options of clmem_memory_map_release. */
-typedef struct clmem_unmap_options {
-    unsigned given CLMEM__DEFAULT;      /* CLMEM_GIVEN_* bits: filled by the macros */
+typedef struct CLMEM__OPTIONS_TYPE clmem_unmap_options {
+    CLMEM__GIVEN_FIELD /* given: CLMEM_GIVEN_* bits, filled by the macros */
     cl_command_queue queue CLMEM__DEFAULT; /* queue for the unmap (default: the map's queue); same context */
     CLMEM__WAIT_FIELDS                    /* .wait_for, .num_wait_for; .event: where to put the unmap's
                                              event (NULL: none is made) */
@@ -2542,8 +2584,8 @@ typedef struct clmem_unmap_options {
 #define clmem_enqueue_map_buffer(...) clmem__map_buffer_(__VA_ARGS__, )
 #define clmem__map_buffer_(queue, buf, flags, offset, T, map, ...)                                     \
     clmem_enqueue_map_buffer_opts(queue, buf, flags, offset, sizeof(T), #T, map,                         \
-                                  &(clmem_map_options){.given = CLMEM__GIVEN(__VA_ARGS__), .clmem__file = __FILE__,      \
-                                                       .clmem__line = __LINE__, __VA_ARGS__})
+                                  &(clmem_map_options){.clmem__file = __FILE__, .clmem__line = __LINE__,                 \
+                                                       .given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #endif
 CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buffer buf, cl_map_flags flags,
                                                size_t offset, size_t itemsize, const char *dtype,
@@ -2575,8 +2617,8 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
 #define clmem_enqueue_map_image(...) clmem__map_image_(__VA_ARGS__, )
 #define clmem__map_image_(queue, img, flags, map, ...)                                                  \
     clmem_enqueue_map_image_opts(queue, img, flags, map,                                                 \
-                                 &(clmem_map_options){.given = CLMEM__GIVEN(__VA_ARGS__), .clmem__file = __FILE__,       \
-                                                      .clmem__line = __LINE__, __VA_ARGS__})
+                                 &(clmem_map_options){.clmem__file = __FILE__, .clmem__line = __LINE__,                  \
+                                                      .given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #endif
 CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_image img, cl_map_flags flags,
                                               clmem_memory_map *map, const clmem_map_options *opts);
@@ -2833,8 +2875,8 @@ extern "C" {
    --------------------------------------------------------------------------------- */
 
 /** Options of clmem_enqueue_copy; see the DISPATCH TABLE for which apply where. */
-typedef struct clmem_copy_options {
-    unsigned given CLMEM__DEFAULT;             /* CLMEM_GIVEN_* bits: filled by the macros */
+typedef struct CLMEM__OPTIONS_TYPE clmem_copy_options {
+    CLMEM__GIVEN_FIELD /* given: CLMEM_GIVEN_* bits, filled by the macros */
     size_t byte_count CLMEM__DEFAULT;            /* linear copies: bytes (left out: the default extent; 0: nothing) */
     size_t src_offset CLMEM__DEFAULT;            /* linear: byte offset in the source */
     size_t dst_offset CLMEM__DEFAULT;            /* linear: byte offset in the destination */
@@ -2858,8 +2900,8 @@ typedef struct clmem_copy_options {
 } clmem_copy_options;
 
 /** Options of clmem_enqueue_fill. */
-typedef struct clmem_fill_options {
-    unsigned given CLMEM__DEFAULT; /* CLMEM_GIVEN_* bits: filled by the macros */
+typedef struct CLMEM__OPTIONS_TYPE clmem_fill_options {
+    CLMEM__GIVEN_FIELD /* given: CLMEM_GIVEN_* bits, filled by the macros */
     size_t offset CLMEM__DEFAULT; /* byte offset of the filled range (buffers) */
     size_t pattern_size CLMEM__DEFAULT; /* required when the pattern is a pointer */
     CLMEM__WAIT_FIELDS                  /* .wait_for, .num_wait_for, .event */
@@ -6733,11 +6775,13 @@ static CLMEM__NOINLINE cl_int clmem__release_mem(const char *fn, cl_mem mem);
 /* ---- begin clmem/memobj.c ---- */
 /* >>memobj (implementation) */
 
-/* clmem__enqueue_opts_or_none(opts): opts, or for NULL the defaults (none of the
-   enqueue options given). */
-static const clmem_enqueue_options *clmem__enqueue_opts_or_none(const clmem_enqueue_options *opts) {
-    static const clmem_enqueue_options none = CLMEM__ZERO;
-    return opts ? opts : &none;
+/* clmem__enqueue_opts_made(fn, &opts): *opts, or for NULL the defaults (none of the
+   enqueue options given); a struct not made by clmem is refused, as every options type's
+   (clmem__check_made). */
+static cl_int clmem__enqueue_opts_made(const char *fn, const clmem_enqueue_options **opts) {
+    static const clmem_enqueue_options none = CLMEM_OPTIONS_INIT;
+    if (!*opts) *opts = &none;
+    return clmem__check_made(fn, (*opts)->given);
 }
 
 /* clmem__marker(queue, opts...): an enqueue that has nothing to do still honours its
@@ -6937,7 +6981,7 @@ CLMEM_API cl_int clmem_enqueue_migrate_mem_objects_opts(cl_command_queue queue, 
     cl_device_id dev = NULL;
     cl_int err;
     cl_uint i;
-    opts = clmem__enqueue_opts_or_none(opts);
+    if ((err = clmem__enqueue_opts_made(fn, &opts)) != CL_SUCCESS) return err;
     if (CLMEM__CHECKS) {
         cl_context qctx = NULL;
         if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
@@ -7514,7 +7558,7 @@ CLMEM_API cl_int clmem_enqueue_fill_buffer_opts(cl_command_queue queue, clmem_bu
                                                 const clmem_enqueue_options *opts) {
     static const char fn[] = "clmem_enqueue_fill_buffer";
     cl_int err;
-    opts = clmem__enqueue_opts_or_none(opts);
+    if ((err = clmem__enqueue_opts_made(fn, &opts)) != CL_SUCCESS) return err;
     if (CLMEM__CHECKS) {
         if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
         if ((err = clmem__buffer_invalid(fn, "buf", buf)) != CL_SUCCESS) return err;
@@ -8394,7 +8438,7 @@ CLMEM_API cl_int clmem_enqueue_fill_image_opts(cl_command_queue queue, clmem_ima
     size_t reg[3];
     union { cl_int i[4]; cl_uint u[4]; } clamped;
     cl_int err;
-    opts = clmem__enqueue_opts_or_none(opts);
+    if ((err = clmem__enqueue_opts_made(fn, &opts)) != CL_SUCCESS) return err;
     if (!origin) origin = zero;
     if (CLMEM__CHECKS) {
         static const char *const kinds[] = {"?", "float", "cl_int", "cl_uint"};
@@ -9334,7 +9378,7 @@ CLMEM_API cl_int clmem_svm_allocation_enqueue_release_opts(clmem_svm_allocation 
     clmem__svm_rec *rec;
     cl_command_queue q;
     cl_int err;
-    opts = clmem__enqueue_opts_or_none(opts);
+    if ((err = clmem__enqueue_opts_made(fn, &opts)) != CL_SUCCESS) return err;
     if (!a) return clmem__fail(CL_INVALID_VALUE, fn, "the allocation pointer is NULL");
     if ((err = clmem__check_wait_list(fn, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) return err;
     if (a->svm.generation == 0 && a->svm.ptr == NULL) {
@@ -9524,11 +9568,12 @@ CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm sv
 
 CLMEM_API cl_int clmem_svm_map_release_opts(clmem_svm_map *map, const clmem_svm_unmap_options *opts) {
     static const char fn[] = "clmem_svm_map_release";
-    static const clmem_svm_unmap_options none = CLMEM__ZERO;
+    static const clmem_svm_unmap_options none = CLMEM_OPTIONS_INIT;
     clmem__svm_rec *rec;
     cl_command_queue q;
     cl_int err;
     if (!opts) opts = &none;
+    if ((err = clmem__check_made(fn, opts->given)) != CL_SUCCESS) return err;
     if (!map) return clmem__fail(CL_INVALID_VALUE, fn, "map is NULL");
     if ((err = clmem__check_wait_list(fn, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) return err;
     if (map->id == 0) return CL_SUCCESS; /* an empty handle (e.g. from a failed map) */
@@ -9683,7 +9728,7 @@ CLMEM_API cl_int clmem_enqueue_svm_migratemem_opts(cl_command_queue queue, const
     const cl_mem_migration_flags known = CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED;
     cl_uint i;
     cl_int err;
-    opts = clmem__enqueue_opts_or_none(opts);
+    if ((err = clmem__enqueue_opts_made(fn, &opts)) != CL_SUCCESS) return err;
     if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
     if ((err = clmem__check_wait_list(fn, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) return err;
     if (n == 0 || !svms) return clmem__fail(CL_INVALID_VALUE, fn, "no SVM pointers given (n %u, svms %p)", n, (const void *)svms);
@@ -10435,7 +10480,7 @@ CLMEM_API cl_int clmem_enqueue_usm_migrate_opts(cl_command_queue queue, clmem_us
     const cl_mem_migration_flags known = CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED;
     const clmem__usm_fns *fns = NULL;
     cl_int err;
-    opts = clmem__enqueue_opts_or_none(opts);
+    if ((err = clmem__enqueue_opts_made(fn, &opts)) != CL_SUCCESS) return err;
     if ((err = clmem__usm_range_enqueue(fn, queue, usm, opts, &fns)) != CL_SUCCESS) return err;
     if (CLMEM__CHECKS && (flags & ~known))
         return clmem__fail(CL_INVALID_VALUE, fn, "flags 0x%llx contain bits other than CL_MIGRATE_MEM_OBJECT_HOST and "
@@ -10451,7 +10496,7 @@ CLMEM_API cl_int clmem_enqueue_usm_advise_opts(cl_command_queue queue, clmem_usm
     static const char fn[] = "clmem_enqueue_usm_advise";
     const clmem__usm_fns *fns = NULL;
     cl_int err;
-    opts = clmem__enqueue_opts_or_none(opts);
+    if ((err = clmem__enqueue_opts_made(fn, &opts)) != CL_SUCCESS) return err;
     if ((err = clmem__usm_range_enqueue(fn, queue, usm, opts, &fns)) != CL_SUCCESS) return err;
     if (!fns->advise) return clmem__fail(CL_INVALID_OPERATION, fn, "the platform has no clEnqueueMemAdviseINTEL");
     err = fns->advise(queue, usm.ptr, usm.size, advice, opts->num_wait_for, opts->wait_for, opts->event);
@@ -10851,7 +10896,7 @@ CLMEM_API cl_int clmem_memory_map_release_opts(clmem_memory_map *map, const clme
 }
 
 static cl_int clmem__map_release(const char *fn, clmem_memory_map *map, const clmem_unmap_options *opts, bool final) {
-    static const clmem_unmap_options none = CLMEM__ZERO;
+    static const clmem_unmap_options none = CLMEM_OPTIONS_INIT;
     cl_command_queue queue;
     cl_mem mem;
     cl_int err;
@@ -10859,6 +10904,7 @@ static cl_int clmem__map_release(const char *fn, clmem_memory_map *map, const cl
     bool same_queue;
     char where[320];
     if (!opts) opts = &none;
+    if ((err = clmem__check_made(fn, opts->given)) != CL_SUCCESS) return err;
     if (map == NULL) return clmem__fail(CL_INVALID_VALUE, fn, "map is NULL");
     if (map->serial == 0 && map->ptr == NULL) return CL_SUCCESS; /* never held a map (e.g. the map failed) */
     if (map->file)
@@ -10916,7 +10962,7 @@ CLMEM_API cl_int clmem_enqueue_unmap_mem_object_opts(cl_command_queue queue, cl_
     unsigned long long serial = 0;
     bool same_queue = false;
     cl_int err;
-    opts = clmem__enqueue_opts_or_none(opts);
+    if ((err = clmem__enqueue_opts_made(fn, &opts)) != CL_SUCCESS) return err;
     if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
     if (mem == NULL) return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "mem is NULL");
     if (ptr == NULL) return clmem__fail(CL_INVALID_VALUE, fn, "ptr is NULL");
@@ -12396,7 +12442,7 @@ CLMEM_API cl_int clmem__copy_host_from_svm(cl_command_queue queue, void *dst, cl
 
 CLMEM_API cl_int clmem__fill_svm(cl_command_queue queue, clmem_svm dst, const void *pattern, size_t pattern_size,
                                  size_t size, const clmem_fill_options *opts) {
-    static const clmem_fill_options none = CLMEM__ZERO;
+    static const clmem_fill_options none = CLMEM_OPTIONS_INIT;
     if (!opts) opts = &none;
     return clmem__svm_fill("clmem_enqueue_fill", queue, dst, opts->offset, pattern, pattern_size, size, true,
                            opts->wait_for, opts->num_wait_for, opts->event);
@@ -12450,7 +12496,7 @@ CLMEM_API cl_int clmem__copy_host_from_usm(cl_command_queue queue, void *dst, cl
 CLMEM_API cl_int clmem__fill_usm(cl_command_queue queue, clmem_usm dst, const void *pattern, size_t pattern_size,
                                  size_t size, const clmem_fill_options *opts) {
     static const char fn[] = "clmem_enqueue_fill";
-    static const clmem_fill_options none = CLMEM__ZERO;
+    static const clmem_fill_options none = CLMEM_OPTIONS_INIT;
     const clmem__usm_fns *fns = NULL;
     size_t n = 0;
     cl_int err;
@@ -12575,22 +12621,22 @@ CLMEM_API cl_int clmem__copy_unsupported(cl_command_queue queue, ...) {
 
 static cl_int clmem__fill_run(cl_command_queue queue, clmem__fill_target dst, const void *pattern, size_t pattern_size,
                               size_t size, const clmem_fill_options *o) {
-    static const clmem_fill_options none = CLMEM__ZERO;
+    static const clmem_fill_options none = CLMEM_OPTIONS_INIT;
     clmem_enqueue_options eo;
+    cl_int err;
     if (!o) o = &none;
+    if ((err = clmem__check_made("clmem_enqueue_fill", o->given)) != CL_SUCCESS) return err;
     if (!dst.buffer.mem && dst.svm.ptr) return clmem__fill_svm(queue, dst.svm, pattern, pattern_size, size, o);
     if (!dst.buffer.mem && dst.usm.ptr) return clmem__fill_usm(queue, dst.usm, pattern, pattern_size, size, o);
     if (CLMEM__CHECKS && !dst.buffer.mem && !dst.svm.ptr)
         return clmem__fail(CL_INVALID_MEM_OBJECT, "clmem_enqueue_fill", "dst is an empty or released handle");
-    eo.given = 0;
+    eo.given = CLMEM_OPTIONS_MARK;
     eo.wait_for = o->wait_for;
     eo.num_wait_for = o->num_wait_for;
     eo.event = o->event;
-    {
-        cl_int err = clmem_enqueue_fill_buffer_opts(queue, dst.buffer, pattern, pattern_size, o->offset, size, &eo);
-        /* the message names clmem_enqueue_fill, the function the user called */
-        return err == CL_SUCCESS ? err : clmem__refail_as("clmem_enqueue_fill", err);
-    }
+    err = clmem_enqueue_fill_buffer_opts(queue, dst.buffer, pattern, pattern_size, o->offset, size, &eo);
+    /* the message names clmem_enqueue_fill, the function the user called */
+    return err == CL_SUCCESS ? err : clmem__refail_as("clmem_enqueue_fill", err);
 }
 
 #define CLMEM__FILL_DEF(T, name)                                                                          \
@@ -13852,7 +13898,7 @@ static cl_int clmem__pool_free_held(clmem__pool *p) {
     return CL_SUCCESS;
 }
 
-/* The rule (issue 17): a pool's release takes effect at once (held blocks are freed,
+/* The rule: a pool's release takes effect at once (held blocks are freed,
    released blocks are freed from then on) but the pool's memory stays until the last
    active block is released, from any thread, and until every release running at that
    moment is done. Blocks still active make the release return CLMEM_ERROR_IN_USE. */

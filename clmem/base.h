@@ -60,6 +60,13 @@
 #include <stdbool.h>
 #include <string.h>
 
+/* CLMEM_STATIC declares every function static: a unit that defines it without
+   CLMEM_IMPLEMENTATION would declare hundreds of static functions it never defines. */
+#if defined(CLMEM_STATIC) && !defined(CLMEM_IMPLEMENTATION)
+#error "clmem.h: CLMEM_STATIC makes every function static, so define CLMEM_IMPLEMENTATION too (before the first #include of clmem.h) in each unit that defines CLMEM_STATIC: each gets a private copy"
+#include "clmem: stopped at the #error above"
+#endif
+
 /* CLMEM_API: linkage of every public function. extern by default; static with
    CLMEM_STATIC (a private copy per translation unit, as stb's *_STATIC). */
 #ifndef CLMEM_API
@@ -166,6 +173,41 @@ extern "C" {
 /* CLMEM__GIVEN(options...): the given mask of the designators written (see above),
    with CLMEM_OPTIONS_MARK. */
 #define CLMEM__GIVEN(...) (CLMEM__GIVEN_S("," #__VA_ARGS__) | CLMEM_OPTIONS_MARK)
+
+/* OPTIONS ARE NAMED: a value among the options without a name, as in the raw call's
+   habit `clmem_enqueue_copy(q, host, buf, false)`, is a compile error in C, never a
+   silent option. The macros build `{.given = ..., OPTIONS}`, so such a value would
+   initialize the field after `given`; that field (CLMEM__GIVEN_FIELD, private) has a
+   type no value converts to, whose name says what to write: clang stops with
+   "initializing '_Atomic(struct clmem_options_are_named__write_e_g__is_blocking_eq_false)'
+   with an expression of incompatible type 'int'". gcc converts into it, so there every
+   options struct is `designated_init` (CLMEM__OPTIONS_TYPE) and that warning is an error:
+   "positional initialization of field in 'struct' declared with 'designated_init'
+   attribute" (which also stops `= {0}`: start a struct from CLMEM_OPTIONS_INIT). The
+   byte lies in the padding after `given` (a plain unsigned char in C++, which has
+   overloads and no such macros), so the layout is the same in C and C++. */
+struct clmem_options_are_named__write_e_g__is_blocking_eq_false {
+    char clmem__c;
+};
+#if !defined(__cplusplus) && defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic error "-Wdesignated-init"
+#define CLMEM__OPTIONS_TYPE __attribute__((designated_init))
+#else
+#define CLMEM__OPTIONS_TYPE
+#endif
+#if defined(__cplusplus) || defined(__STDC_NO_ATOMICS__)
+#define CLMEM__GIVEN_FIELD         \
+    unsigned given CLMEM__DEFAULT; \
+    unsigned char clmem__named_options_only CLMEM__DEFAULT;
+#else
+#define CLMEM__GIVEN_FIELD \
+    unsigned given;       \
+    _Atomic struct clmem_options_are_named__write_e_g__is_blocking_eq_false clmem__named_options_only;
+/* the same size and alignment as C++'s unsigned char: one layout in both languages */
+_Static_assert(sizeof(_Atomic struct clmem_options_are_named__write_e_g__is_blocking_eq_false) == 1 &&
+                   _Alignof(_Atomic struct clmem_options_are_named__write_e_g__is_blocking_eq_false) == 1,
+               "clmem: the options' private byte must be one byte in C as in C++");
+#endif
 
 /* Positional arguments that may be compound literals. The preprocessor splits a macro
    argument at its commas, so `(const size_t[]){1024, 512}` would be two arguments.

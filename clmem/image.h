@@ -150,7 +150,7 @@ static inline cl_mem clmem_image_int_ptr(clmem_image img) { return img.mem; }
      is_array   a 1-D array (2 dims) or 2-D array (3 dims)
      buffer     a 1-D buffer image over this buffer (1 dim) */
 #define CLMEM__IMAGE_FIELDS \
-    unsigned given CLMEM__DEFAULT;         \
+    CLMEM__GIVEN_FIELD \
     size_t shape[3] CLMEM__DEFAULT;        \
     cl_uint ndim CLMEM__DEFAULT;           \
     size_t pitches[2] CLMEM__DEFAULT;      \
@@ -158,7 +158,7 @@ static inline cl_mem clmem_image_int_ptr(clmem_image img) { return img.mem; }
     size_t host_size CLMEM__DEFAULT;       \
     bool is_array CLMEM__DEFAULT;          \
     clmem_buffer buffer CLMEM__DEFAULT;
-typedef struct clmem_image_options {
+typedef struct CLMEM__OPTIONS_TYPE clmem_image_options {
     CLMEM__IMAGE_FIELDS
 } clmem_image_options;
 
@@ -225,12 +225,12 @@ static inline clmem_image clmem__create_image_call(cl_context context, cl_mem_fl
      norm_int       integer data read as normalized floats (UNORM/SNORM 8 and 16 bit)
      half_float     the 16-bit data are halfs (cl_half/uint16_t): CL_HALF_FLOAT */
 #define CLMEM__IMAGE_FROM_ARRAY_FIELDS \
-    unsigned given CLMEM__DEFAULT;                    \
+    CLMEM__GIVEN_FIELD \
     cl_uint num_channels CLMEM__DEFAULT;              \
     char mode CLMEM__DEFAULT;                         \
     bool norm_int CLMEM__DEFAULT;                     \
     bool half_float CLMEM__DEFAULT;
-typedef struct clmem_image_from_array_options {
+typedef struct CLMEM__OPTIONS_TYPE clmem_image_from_array_options {
     CLMEM__IMAGE_FROM_ARRAY_FIELDS
 } clmem_image_from_array_options;
 

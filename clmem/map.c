@@ -390,7 +390,7 @@ CLMEM_API cl_int clmem_memory_map_release_opts(clmem_memory_map *map, const clme
 }
 
 static cl_int clmem__map_release(const char *fn, clmem_memory_map *map, const clmem_unmap_options *opts, bool final) {
-    static const clmem_unmap_options none = CLMEM__ZERO;
+    static const clmem_unmap_options none = CLMEM_OPTIONS_INIT;
     cl_command_queue queue;
     cl_mem mem;
     cl_int err;
@@ -398,6 +398,7 @@ static cl_int clmem__map_release(const char *fn, clmem_memory_map *map, const cl
     bool same_queue;
     char where[320];
     if (!opts) opts = &none;
+    if ((err = clmem__check_made(fn, opts->given)) != CL_SUCCESS) return err;
     if (map == NULL) return clmem__fail(CL_INVALID_VALUE, fn, "map is NULL");
     if (map->serial == 0 && map->ptr == NULL) return CL_SUCCESS; /* never held a map (e.g. the map failed) */
     if (map->file)
@@ -455,7 +456,7 @@ CLMEM_API cl_int clmem_enqueue_unmap_mem_object_opts(cl_command_queue queue, cl_
     unsigned long long serial = 0;
     bool same_queue = false;
     cl_int err;
-    opts = clmem__enqueue_opts_or_none(opts);
+    if ((err = clmem__enqueue_opts_made(fn, &opts)) != CL_SUCCESS) return err;
     if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
     if (mem == NULL) return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "mem is NULL");
     if (ptr == NULL) return clmem__fail(CL_INVALID_VALUE, fn, "ptr is NULL");

@@ -88,8 +88,8 @@ typedef struct clmem_memory_map {
 
 /** Options of clmem_enqueue_map_buffer and clmem_enqueue_map_image (PyOpenCL's
     keyword arguments). A written option means its value, one left out its default. */
-typedef struct clmem_map_options {
-    unsigned given CLMEM__DEFAULT;      /* CLMEM_GIVEN_* bits: filled by the macros */
+typedef struct CLMEM__OPTIONS_TYPE clmem_map_options {
+    CLMEM__GIVEN_FIELD /* given: CLMEM_GIVEN_* bits, filled by the macros */
     size_t shape[CLMEM_MAP_MAX_DIMS] CLMEM__DEFAULT; /* buffers: elements per axis. Default: one axis holding
                                              everything from offset to the end of the buffer */
     unsigned ndim CLMEM__DEFAULT;         /* buffers: axes of .shape (0: its leading non-zero entries;
@@ -112,8 +112,8 @@ typedef struct clmem_map_options {
 } clmem_map_options;
 
 /** Options of clmem_memory_map_release. */
-typedef struct clmem_unmap_options {
-    unsigned given CLMEM__DEFAULT;      /* CLMEM_GIVEN_* bits: filled by the macros */
+typedef struct CLMEM__OPTIONS_TYPE clmem_unmap_options {
+    CLMEM__GIVEN_FIELD /* given: CLMEM_GIVEN_* bits, filled by the macros */
     cl_command_queue queue CLMEM__DEFAULT; /* queue for the unmap (default: the map's queue); same context */
     CLMEM__WAIT_FIELDS                    /* .wait_for, .num_wait_for; .event: where to put the unmap's
                                              event (NULL: none is made) */
@@ -154,8 +154,8 @@ typedef struct clmem_unmap_options {
 #define clmem_enqueue_map_buffer(...) clmem__map_buffer_(__VA_ARGS__, )
 #define clmem__map_buffer_(queue, buf, flags, offset, T, map, ...)                                     \
     clmem_enqueue_map_buffer_opts(queue, buf, flags, offset, sizeof(T), #T, map,                         \
-                                  &(clmem_map_options){.given = CLMEM__GIVEN(__VA_ARGS__), .clmem__file = __FILE__,      \
-                                                       .clmem__line = __LINE__, __VA_ARGS__})
+                                  &(clmem_map_options){.clmem__file = __FILE__, .clmem__line = __LINE__,                 \
+                                                       .given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #endif
 CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buffer buf, cl_map_flags flags,
                                                size_t offset, size_t itemsize, const char *dtype,
@@ -187,8 +187,8 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
 #define clmem_enqueue_map_image(...) clmem__map_image_(__VA_ARGS__, )
 #define clmem__map_image_(queue, img, flags, map, ...)                                                  \
     clmem_enqueue_map_image_opts(queue, img, flags, map,                                                 \
-                                 &(clmem_map_options){.given = CLMEM__GIVEN(__VA_ARGS__), .clmem__file = __FILE__,       \
-                                                      .clmem__line = __LINE__, __VA_ARGS__})
+                                 &(clmem_map_options){.clmem__file = __FILE__, .clmem__line = __LINE__,                  \
+                                                      .given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #endif
 CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_image img, cl_map_flags flags,
                                               clmem_memory_map *map, const clmem_map_options *opts);

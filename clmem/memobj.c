@@ -1,11 +1,13 @@
 /* >>memobj (implementation) */
 #include "memobj.h"
 
-/* clmem__enqueue_opts_or_none(opts): opts, or for NULL the defaults (none of the
-   enqueue options given). */
-static const clmem_enqueue_options *clmem__enqueue_opts_or_none(const clmem_enqueue_options *opts) {
-    static const clmem_enqueue_options none = CLMEM__ZERO;
-    return opts ? opts : &none;
+/* clmem__enqueue_opts_made(fn, &opts): *opts, or for NULL the defaults (none of the
+   enqueue options given); a struct not made by clmem is refused, as every options type's
+   (clmem__check_made). */
+static cl_int clmem__enqueue_opts_made(const char *fn, const clmem_enqueue_options **opts) {
+    static const clmem_enqueue_options none = CLMEM_OPTIONS_INIT;
+    if (!*opts) *opts = &none;
+    return clmem__check_made(fn, (*opts)->given);
 }
 
 /* clmem__marker(queue, opts...): an enqueue that has nothing to do still honours its
@@ -205,7 +207,7 @@ CLMEM_API cl_int clmem_enqueue_migrate_mem_objects_opts(cl_command_queue queue, 
     cl_device_id dev = NULL;
     cl_int err;
     cl_uint i;
-    opts = clmem__enqueue_opts_or_none(opts);
+    if ((err = clmem__enqueue_opts_made(fn, &opts)) != CL_SUCCESS) return err;
     if (CLMEM__CHECKS) {
         cl_context qctx = NULL;
         if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;

@@ -76,9 +76,9 @@ static inline size_t clmem__host_count(unsigned given, size_t byte_count, size_t
     bits, filled by the macros), wait_for (events to wait for; NULL: none),
     num_wait_for (how many), event (where to put the new event; NULL: none is made). */
 #define CLMEM__ENQUEUE_FIELDS      \
-    unsigned given CLMEM__DEFAULT; \
+    CLMEM__GIVEN_FIELD \
     CLMEM__WAIT_FIELDS
-typedef struct clmem_enqueue_options {
+typedef struct CLMEM__OPTIONS_TYPE clmem_enqueue_options {
     CLMEM__ENQUEUE_FIELDS
 } clmem_enqueue_options;
 

@@ -996,7 +996,7 @@ static cl_int clmem__pool_free_held(clmem__pool *p) {
     return CL_SUCCESS;
 }
 
-/* The rule (issue 17): a pool's release takes effect at once (held blocks are freed,
+/* The rule: a pool's release takes effect at once (held blocks are freed,
    released blocks are freed from then on) but the pool's memory stays until the last
    active block is released, from any thread, and until every release running at that
    moment is done. Blocks still active make the release return CLMEM_ERROR_IN_USE. */

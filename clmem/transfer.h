@@ -61,8 +61,8 @@ extern "C" {
    --------------------------------------------------------------------------------- */
 
 /** Options of clmem_enqueue_copy; see the DISPATCH TABLE for which apply where. */
-typedef struct clmem_copy_options {
-    unsigned given CLMEM__DEFAULT;             /* CLMEM_GIVEN_* bits: filled by the macros */
+typedef struct CLMEM__OPTIONS_TYPE clmem_copy_options {
+    CLMEM__GIVEN_FIELD /* given: CLMEM_GIVEN_* bits, filled by the macros */
     size_t byte_count CLMEM__DEFAULT;            /* linear copies: bytes (left out: the default extent; 0: nothing) */
     size_t src_offset CLMEM__DEFAULT;            /* linear: byte offset in the source */
     size_t dst_offset CLMEM__DEFAULT;            /* linear: byte offset in the destination */
@@ -86,8 +86,8 @@ typedef struct clmem_copy_options {
 } clmem_copy_options;
 
 /** Options of clmem_enqueue_fill. */
-typedef struct clmem_fill_options {
-    unsigned given CLMEM__DEFAULT; /* CLMEM_GIVEN_* bits: filled by the macros */
+typedef struct CLMEM__OPTIONS_TYPE clmem_fill_options {
+    CLMEM__GIVEN_FIELD /* given: CLMEM_GIVEN_* bits, filled by the macros */
     size_t offset CLMEM__DEFAULT; /* byte offset of the filled range (buffers) */
     size_t pattern_size CLMEM__DEFAULT; /* required when the pattern is a pointer */
     CLMEM__WAIT_FIELDS                  /* .wait_for, .num_wait_for, .event */

@@ -103,7 +103,7 @@ CLMEM_API cl_int clmem__copy_host_from_svm(cl_command_queue queue, void *dst, cl
 
 CLMEM_API cl_int clmem__fill_svm(cl_command_queue queue, clmem_svm dst, const void *pattern, size_t pattern_size,
                                  size_t size, const clmem_fill_options *opts) {
-    static const clmem_fill_options none = CLMEM__ZERO;
+    static const clmem_fill_options none = CLMEM_OPTIONS_INIT;
     if (!opts) opts = &none;
     return clmem__svm_fill("clmem_enqueue_fill", queue, dst, opts->offset, pattern, pattern_size, size, true,
                            opts->wait_for, opts->num_wait_for, opts->event);

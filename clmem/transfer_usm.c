@@ -45,7 +45,7 @@ CLMEM_API cl_int clmem__copy_host_from_usm(cl_command_queue queue, void *dst, cl
 CLMEM_API cl_int clmem__fill_usm(cl_command_queue queue, clmem_usm dst, const void *pattern, size_t pattern_size,
                                  size_t size, const clmem_fill_options *opts) {
     static const char fn[] = "clmem_enqueue_fill";
-    static const clmem_fill_options none = CLMEM__ZERO;
+    static const clmem_fill_options none = CLMEM_OPTIONS_INIT;
     const clmem__usm_fns *fns = NULL;
     size_t n = 0;
     cl_int err;

@@ -442,7 +442,7 @@ CLMEM_API cl_int clmem_enqueue_usm_migrate_opts(cl_command_queue queue, clmem_us
     const cl_mem_migration_flags known = CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED;
     const clmem__usm_fns *fns = NULL;
     cl_int err;
-    opts = clmem__enqueue_opts_or_none(opts);
+    if ((err = clmem__enqueue_opts_made(fn, &opts)) != CL_SUCCESS) return err;
     if ((err = clmem__usm_range_enqueue(fn, queue, usm, opts, &fns)) != CL_SUCCESS) return err;
     if (CLMEM__CHECKS && (flags & ~known))
         return clmem__fail(CL_INVALID_VALUE, fn, "flags 0x%llx contain bits other than CL_MIGRATE_MEM_OBJECT_HOST and "
@@ -458,7 +458,7 @@ CLMEM_API cl_int clmem_enqueue_usm_advise_opts(cl_command_queue queue, clmem_usm
     static const char fn[] = "clmem_enqueue_usm_advise";
     const clmem__usm_fns *fns = NULL;
     cl_int err;
-    opts = clmem__enqueue_opts_or_none(opts);
+    if ((err = clmem__enqueue_opts_made(fn, &opts)) != CL_SUCCESS) return err;
     if ((err = clmem__usm_range_enqueue(fn, queue, usm, opts, &fns)) != CL_SUCCESS) return err;
     if (!fns->advise) return clmem__fail(CL_INVALID_OPERATION, fn, "the platform has no clEnqueueMemAdviseINTEL");
     err = fns->advise(queue, usm.ptr, usm.size, advice, opts->num_wait_for, opts->wait_for, opts->event);

@@ -1,8 +1,8 @@
 // Every public *_opts function called directly from C++ (as code that keeps function
 // pointers or builds its options at run time does): structs started from
 // CLMEM_OPTIONS_INIT mean every default, a zero that is meant needs its CLMEM_GIVEN_* bit,
-// a struct not made by clmem (clmem_copy_options(), = {}) is refused where a zero could
-// mean either, NULL options are the defaults.
+// a struct not made by clmem (clmem_copy_options(), = {}) is refused, of every options type
+// alike (one rule), NULL options are the defaults.
 #define CLMEM_IMPLEMENTATION
 #include "clmem.h"
 #include "cxx_common.h"
@@ -17,11 +17,11 @@ static void test_buffer_opts(clmem_test_context *t) {
     CLMEM_CHECK_CL(t, err);
     cl_uint v = 7;
     cl_event ev = NULL;
-    clmem_enqueue_options eo = clmem_enqueue_options();
+    clmem_enqueue_options eo = CLMEM_OPTIONS_INIT;
     eo.event = &ev;
     CLMEM_CHECK_CL(t, clmem_enqueue_fill_buffer_opts(t->queue, b, &v, sizeof v, 0, 64, &eo));
     CLMEM_CHECK(t, ev != NULL);
-    eo = clmem_enqueue_options();
+    eo = CLMEM_OPTIONS_INIT;
     eo.wait_for = &ev;
     eo.num_wait_for = 1;
     const cl_mem objs[1] = {b.mem};
@@ -50,7 +50,7 @@ static void test_buffer_opts(clmem_test_context *t) {
     CLMEM_CHECK_CL(t, clmem_enqueue_map_buffer_opts(t->queue, b, CL_MAP_READ, 0, sizeof(cl_uint), "cl_uint", &m, &mo));
     CLMEM_CHECK(t, m.ndim == 2 && m.file == NULL && strcmp(m.dtype, "cl_uint") == 0);
     CLMEM_CHECK_EQ(t, *(cl_uint *)clmem_memory_map_at(&m, {3, 3}), 7);
-    clmem_unmap_options uo = clmem_unmap_options();
+    clmem_unmap_options uo = CLMEM_OPTIONS_INIT;
     uo.queue = t->queue;
     CLMEM_CHECK_CL(t, clmem_memory_map_release_opts(&m, &uo));
     CLMEM_CHECK_CL(t, clmem_enqueue_map_buffer_opts(t->queue, b, CL_MAP_READ, 0, 4, "int", &m, NULL));
@@ -113,7 +113,7 @@ static void test_svm_opts(clmem_test_context *t) {
     mo.size = 8;
     CLMEM_CHECK_CL(t, clmem_enqueue_svm_map_opts(t->queue, a.svm, CL_MAP_READ, &m, &mo));
     CLMEM_CHECK(t, m.size == 8 && ((cl_uint *)m.ptr)[1] == 5);
-    clmem_svm_unmap_options uo = clmem_svm_unmap_options();
+    clmem_svm_unmap_options uo = CLMEM_OPTIONS_INIT;
     CLMEM_CHECK_CL(t, clmem_svm_map_release_opts(&m, &uo));
     const clmem_svm svms[1] = {a.svm};
     cl_int r = clmem_enqueue_svm_migratemem_opts(t->queue, svms, 1, 0, NULL);
@@ -137,7 +137,7 @@ static void test_svm_opts(clmem_test_context *t) {
 }
 
 // A struct not made by clmem cannot say whether a zero means 0 or the default: refused
-// by every function whose options have a CLMEM_GIVEN_* field, never a silent guess.
+// by every function that takes options, never a silent guess.
 static void test_not_made_refused(clmem_test_context *t) {
     cl_int err;
     clmem_buffer b = clmem_buffer_create(t->context, 0, 64, NULL, &err);
@@ -158,8 +158,22 @@ static void test_not_made_refused(clmem_test_context *t) {
     io.shape[0] = 8;
     clmem_image img = clmem_create_image_opts(t->context, 0, clmem_image_format_create(CL_R, CL_FLOAT), &err, &io);
     CLMEM_CHECK(t, img.mem == NULL && err == CL_INVALID_VALUE);
-    clmem_enqueue_options eo = clmem_enqueue_options(); // no option with a default other than 0: taken as it is
+    // the same rule for the types without an option whose default is not 0
+    clmem_enqueue_options eo = clmem_enqueue_options();
+    CLMEM_CHECK_ERR(t, clmem_enqueue_migrate_mem_objects_opts(t->queue, &b.mem, 1, 0, &eo), CL_INVALID_VALUE);
+    cl_uint v = 1;
+    CLMEM_CHECK_ERR(t, clmem_enqueue_fill_buffer_opts(t->queue, b, &v, sizeof v, 0, 64, &eo), CL_INVALID_VALUE);
+    clmem_fill_options fo = clmem_fill_options();
+    CLMEM_CHECK_ERR(t, clmem::detail::fill(t->queue, b, v, 64, &fo), CL_INVALID_VALUE);
+    clmem_unmap_options uo = clmem_unmap_options();
+    CLMEM_CHECK_CL(t, clmem_enqueue_map_buffer_opts(t->queue, b, CL_MAP_READ, 0, 4, "int", &m, NULL));
+    CLMEM_CHECK_ERR(t, clmem_memory_map_release_opts(&m, &uo), CL_INVALID_VALUE);
+    uo = CLMEM_OPTIONS_INIT;
+    CLMEM_CHECK_CL(t, clmem_memory_map_release_opts(&m, &uo));
+    eo = CLMEM_OPTIONS_INIT;
     CLMEM_CHECK_CL(t, clmem_enqueue_migrate_mem_objects_opts(t->queue, &b.mem, 1, 0, &eo));
+    fo = CLMEM_OPTIONS_INIT;
+    CLMEM_CHECK_CL(t, clmem::detail::fill(t->queue, b, v, 64, &fo));
     CLMEM_CHECK_CL(t, clFinish(t->queue));
     clmem_release(&b);
     clmem_release(&c);

@@ -243,6 +243,49 @@ static void test_built_without_init(clmem_test_context *t) {
     clmem_buffer_release(&a);
 }
 
+/* One rule for every options type: a struct not made by clmem is refused also where no
+   option has a default other than 0 (fills, enqueue options, unmaps), with the words;
+   the same struct from CLMEM_OPTIONS_INIT runs. */
+static void test_every_type_made(clmem_test_context *t) {
+    cl_int err = 0;
+    cl_uint v = 5, back[16];
+    clmem_memory_map m;
+    clmem_fill_options fo;
+    clmem_enqueue_options eo;
+    clmem_unmap_options uo;
+    clmem_buffer a = clmem_buffer_create(t->context, 0, sizeof back, NULL, &err);
+    CLMEM_CHECK_CL(t, err);
+    memset(&fo, 0, sizeof fo);
+    memset(&eo, 0, sizeof eo);
+    memset(&uo, 0, sizeof uo);
+    CLMEM_CHECK_ERR(t, clmem__fill_ptr(t->queue, clmem__fill_target_buffer(a), &v, sizeof back, &fo),
+                    CL_INVALID_VALUE);
+    fo.pattern_size = sizeof v;
+    CLMEM_CHECK_ERR(t, clmem__fill_ptr(t->queue, clmem__fill_target_buffer(a), &v, sizeof back, &fo),
+                    CL_INVALID_VALUE);
+    CLMEM_CHECK(t, strstr(clmem_last_error_message(), "clmem_enqueue_fill: the options struct was not made by clmem") != NULL);
+    CLMEM_CHECK_ERR(t, clmem_enqueue_fill_buffer_opts(t->queue, a, &v, sizeof v, 0, sizeof back, &eo), CL_INVALID_VALUE);
+    CLMEM_CHECK(t, strstr(clmem_last_error_message(), "clmem_enqueue_fill_buffer: the options struct was not made") != NULL);
+    CLMEM_CHECK_CL(t, clmem_enqueue_map_buffer(t->queue, a, CL_MAP_READ, 0, cl_uint, &m));
+    CLMEM_CHECK_ERR(t, clmem_memory_map_release_opts(&m, &uo), CL_INVALID_VALUE);
+    CLMEM_CHECK(t, m.ptr != NULL); /* still mapped: nothing was done */
+    {
+        clmem_unmap_options made = CLMEM_OPTIONS_INIT;
+        clmem_fill_options fmade = CLMEM_OPTIONS_INIT;
+        clmem_enqueue_options emade = CLMEM_OPTIONS_INIT;
+        CLMEM_CHECK_CL(t, clmem_memory_map_release_opts(&m, &made));
+        fmade.pattern_size = sizeof v;
+        CLMEM_CHECK_CL(t, clmem__fill_ptr(t->queue, clmem__fill_target_buffer(a), &v, sizeof back, &fmade));
+        CLMEM_CHECK_CL(t, clmem_enqueue_copy(t->queue, back, a));
+        CLMEM_CHECK_EQ(t, back[15], 5);
+        v = 6;
+        CLMEM_CHECK_CL(t, clmem_enqueue_fill_buffer_opts(t->queue, a, &v, sizeof v, 0, sizeof back, &emade));
+        CLMEM_CHECK_CL(t, clmem_enqueue_copy(t->queue, back, a));
+        CLMEM_CHECK_EQ(t, back[0], 6);
+    }
+    clmem_buffer_release(&a);
+}
+
 /* Left out, .is_blocking blocks: the bytes are there when the call returns, with no
    wait of the caller's. Written true, the same. */
 static void test_blocking_default(clmem_test_context *t) {
@@ -320,6 +363,7 @@ static const clmem_test_case cases[] = {
     {"non_blocking_zero", test_non_blocking_zero, false},
     {"non_blocking_built_by_hand", test_non_blocking_built_by_hand, false},
     {"built_without_init", test_built_without_init, false},
+    {"every_type_made", test_every_type_made, false},
     {"non_blocking_constant", test_non_blocking_constant, false},
     {"blocking_default", test_blocking_default, false},
     {"map_zero", test_map_zero, false},
