@@ -303,7 +303,7 @@ static clmem__mutex clmem__map_lock = CLMEM__MUTEX_INIT;
 static clmem__map_record *clmem__maps;
 
 /* functions (each described where it is defined) */
-static const clmem_enqueue_options *clmem__enqueue_opts_or_none(const clmem_enqueue_options *opts);
+static cl_int clmem__enqueue_opts_made(const char *fn, const clmem_enqueue_options **opts);
 static cl_int clmem__nothing_to_do(const char *fn, cl_command_queue queue, const cl_event *wait_for, cl_uint num_wait_for,
                                    cl_event *event);
 static cl_int clmem__wait_list_ok(const char *fn, const cl_event *wait_for, cl_uint n);
