@@ -17,6 +17,7 @@
      >>usm           Intel unified shared memory: allocations, lookup, migrate, advise
      >>map           buffer and image maps, CLMEM_WITH_MAP
      >>kernel_arg    clmem_set_kernel_arg, clmem_local_memory
+     >>registered    registered host memory: the caller's pages copied at DMA speed
      >>transfer      clmem_enqueue_copy (its DISPATCH TABLE), clmem_enqueue_fill
      >>pool          allocators, memory pools, SVM pools   >>usm_pool  USM pools
      >>pinned        pinned host memory, pinned pools, staged pageable copies (clmem_stager)
@@ -194,6 +195,11 @@
    >>kernel_arg
      clmem_local_memory
      clmem_set_kernel_arg                       set one kernel argument from a clmem handle or a ...
+   >>registered
+     clmem_host_registration
+     clmem_host_registration_create             register `size` bytes of the caller's memory at ...
+     clmem_host_registration_release            end the registration and empty the handle; the ...
+     clmem_host_registered                      true when [ptr, ptr + size) lies within one live ...
    >>transfer
      clmem_copy_options
      clmem_fill_options
@@ -898,12 +904,14 @@ static inline cl_mem clmem__mem_identity(cl_mem m) { return m; }
     X(clmem_svm_allocation, clmem_svm_allocation_release) X(clmem_svm_array, clmem_svm_array_release)      \
     X(clmem_memory_map, clmem_memory_map_release_default) X(clmem_svm_map, clmem_svm_map_release_default)  \
     X(clmem_pooled_svm, clmem_pooled_svm_release) X(clmem_pinned_allocation, clmem_pinned_allocation_release) \
-    X(clmem_usm_allocation, clmem_usm_allocation_release) X(clmem_pooled_usm, clmem_pooled_usm_release)
+    X(clmem_usm_allocation, clmem_usm_allocation_release) X(clmem_pooled_usm, clmem_pooled_usm_release)  \
+    X(clmem_host_registration, clmem_host_registration_release)
 
 /** clmem_release(&handle): release any clmem handle through its kind's release
     function and empty it: buffers (pooled ones go back to their pool), images,
     pipes, samplers, SVM allocations, SVM arrays, memory maps, SVM maps (both with
-    no options), pooled SVM, pinned allocations, USM allocations and pooled USM;
+    no options), pooled SVM, pinned allocations, USM allocations, pooled USM and
+    host registrations;
     see each kind's *_release for
     what that means and its errors. Another type is a compile error. Pools,
     allocators and stagers are objects, not handles: their own *_release frees them. */
@@ -2707,6 +2715,136 @@ CLMEM_API cl_int clmem__set_arg_unsupported(cl_kernel kernel, cl_uint index, ...
 #endif
 /* ---- end clmem/kernel_arg.h ---- */
 
+/* ---- begin clmem/registered.h ---- */
+/* >>registered: registered host memory: the caller's own pages copied at DMA speed
+   (beyond PyOpenCL, which has none; CUDA's cudaHostRegister) */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------
+   REGISTERED HOST MEMORY
+
+   A GPU's DMA engine reads and writes page-locked host memory at full bus speed; from
+   ordinary (pageable) memory the driver first copies through bounce buffers of its
+   own, at a fraction of that speed. Memory the program already has - a big array it
+   allocated with malloc and fills again and again - can be made DMA-able in place:
+   clmem_host_registration_create(context, ptr, size, &err) wraps the caller's bytes in
+   a CL_MEM_USE_HOST_PTR buffer once (the driver pins the pages), and from then on every
+   clmem_enqueue_copy between a buffer and host memory lying within the region goes
+   through that buffer: clEnqueueCopyBuffer from (or to) it, a DMA from the caller's own
+   pages, no host memcpy.
+       clmem_host_registration r = clmem_host_registration_create(ctx, data, n, &err);
+       for (;;) {
+           produce(data);                              (the host writes the region)
+           clmem_enqueue_copy(q, buf, data, .byte_count = n);    (DMA from data)
+           ...
+           clmem_enqueue_copy(q, data, buf, .byte_count = n);    (DMA into data)
+       }
+       clmem_host_registration_release(&r);
+   Nothing else changes: the copies are written as before; a copy whose host range is
+   not entirely within one registration of the buffer's context goes the ordinary way.
+
+   Coherence (what the spec asks of a CL_MEM_USE_HOST_PTR buffer, done by clmem): an
+   implementation may keep a device copy of such a buffer's memory (NVIDIA's does), so
+   the host's writes are not seen by the device until the buffer is mapped and
+   unmapped, and the device's writes are in the host memory only after a map for
+   reading completes. Every registered host -> buffer copy therefore enqueues a map of
+   the host range with CL_MAP_WRITE_INVALIDATE_REGION (the host memory holds the new
+   bytes) and its unmap before the clEnqueueCopyBuffer; every buffer -> host copy
+   enqueues clEnqueueCopyBuffer into the wrapping buffer, then a map of the range with
+   CL_MAP_READ and its unmap. The commands are chained by events (out-of-order queues
+   too); the copy's event (.event) is the last one, and a blocking copy waits for it.
+   So the host may write the region between transfers, as with any host memory; what
+   it must not do is what it must not do with any non-blocking transfer (touch the
+   range before the transfer's event completes). bench/registered_bench measures what
+   the map and unmap cost.
+
+   The rules:
+   - a region registers once: a region overlapping a live registration (in any
+     context: the spec leaves commands on two buffers over the same host memory
+     undefined) is refused, as is a NULL pointer, size 0, or a size above
+     CL_DEVICE_MAX_MEM_ALLOC_SIZE (the driver's CL_INVALID_BUFFER_SIZE);
+   - the memory must stay valid (not freed) until the registration is released and the
+     copies using it are complete;
+   - releasing a registration twice, or a copy of a released one, is refused
+     (CL_INVALID_MEM_OBJECT, in words); the region's later copies go the ordinary way.
+   - the registration's `buffer` is a clmem_buffer over the region: pass it as a kernel
+     argument (the kernel reads and writes the caller's memory in place, where the
+     driver allows: NVIDIA's device copy is kept coherent by maps), and map it
+     (clmem_enqueue_map_buffer: the pointer returned is the caller's own memory) to see
+     what a kernel wrote. Do not release it: the registration owns it.
+   Cost: registering pins the pages (milliseconds per hundred MiB on NVIDIA's driver:
+   about three copies' worth), so register memory that is copied many times. On a CPU
+   device (PoCL) the buffer uses the memory as it is: registering costs a
+   clCreateBuffer and nothing per byte.
+   --------------------------------------------------------------------------------- */
+
+/** A registration of host memory for a context (clmem_host_registration_create).
+    Fields (read them, treat them as read-only):
+      ptr, size   the registered host memory; ptr NULL for an empty handle
+      context     the context it is registered for (not retained separately)
+      buffer      the CL_MEM_USE_HOST_PTR | CL_MEM_READ_WRITE buffer over it, owned by
+                  the registration (kernel arguments, maps; do not release it)
+      id          private: which registration this is, so that a released handle, or a
+                  copy of one, is recognised
+    An all-zero handle is empty; releasing it is a no-op. */
+typedef struct clmem_host_registration {
+    void *ptr;
+    size_t size;
+    cl_context context;
+    clmem_buffer buffer;
+    uint64_t id;
+} clmem_host_registration;
+
+/** clmem_host_registration_create(context, ptr, size, &err): register `size` bytes of
+    the caller's memory at `ptr` for the context: after it, clmem_enqueue_copy between
+    any buffer of the context and host memory within [ptr, ptr + size) is a DMA from or
+    into these pages (see "REGISTERED HOST MEMORY" above).
+    - context: the context whose buffers the memory is copied to and from.
+    - ptr, size: the memory, any alignment (page-aligned memory pins exactly its pages).
+    Returns the registration; on failure an empty handle and *errcode_ret (may be
+    NULL): CL_INVALID_CONTEXT (NULL context), CL_INVALID_HOST_PTR (ptr NULL),
+    CL_INVALID_BUFFER_SIZE (size 0), CL_INVALID_VALUE ([ptr, ptr + size) wraps, or
+    overlaps a live registration: the message names both ranges), CL_OUT_OF_HOST_MEMORY,
+    or the driver's code from clCreateBuffer (with the call named).
+    Thread safety: any thread. */
+CLMEM_API clmem_host_registration clmem_host_registration_create(cl_context context, void *ptr, size_t size,
+                                                                 cl_int *errcode_ret);
+
+/** clmem_host_registration_release(&reg): end the registration and empty the handle;
+    the wrapping buffer is released (the driver unpins the pages once the copies using
+    them are complete). The memory itself stays the caller's. NULL or an empty handle
+    is a no-op. Returns CL_SUCCESS, CL_INVALID_MEM_OBJECT (a copy of a registration
+    released already, in words), or the driver's code.
+    Thread safety: any thread (not with a copy of the same handle released at once). */
+CLMEM_API cl_int clmem_host_registration_release(clmem_host_registration *reg);
+
+/** clmem_host_registered(context, ptr, size): true when [ptr, ptr + size) lies within
+    one live registration for `context` (what decides that a copy takes the registered
+    way). Thread safety: any thread. */
+CLMEM_API bool clmem_host_registered(cl_context context, const void *ptr, size_t size);
+
+/* clmem__host_registrations_live(): 1 while any registration is live (the inline copy
+   path then takes the full path, which asks clmem__registered_copy). One load. */
+CLMEM_API int clmem__host_registrations_live(void);
+
+/* clmem__registered_copy(fn, queue, buf, offset, count, host, write, blocking, wait_for,
+   n, event, &result): a linear buffer <-> host copy of count (> 0) bytes at byte offset
+   of buf, already checked (the host-transfer plan of transfer.c asks this first). When
+   [host, host + count) lies within a registration of buf's context, the copy is
+   enqueued the registered way, *result is its code and the return is true; otherwise
+   false, nothing enqueued, *result untouched. */
+CLMEM_API bool clmem__registered_copy(const char *fn, cl_command_queue queue, clmem_buffer buf, size_t offset,
+                                      size_t count, void *host, bool write, cl_bool blocking, const cl_event *wait_for,
+                                      cl_uint num_wait_for, cl_event *event, cl_int *result);
+
+#ifdef __cplusplus
+}
+#endif
+/* ---- end clmem/registered.h ---- */
+
 /* ---- begin clmem/transfer.h ---- */
 /* >>transfer: one enqueue_copy and one enqueue_fill for every kind of memory */
 
@@ -2882,7 +3020,8 @@ CLMEM__INLINE cl_int clmem__copy_host_fast(cl_command_queue queue, const clmem_b
     size_t count = clmem__host_count(o->given, o->byte_count, buf->size, offset);
     cl_bool blocking = clmem__host_blocking(o->given, o->is_blocking);
     if (!(queue && buf->mem && !clmem__buffer_stale(*buf) && host && !host_offset && offset < buf->size && count &&
-          count <= buf->size - offset && !clmem__host_forbidden(buf->flags, write) && !clmem__maps_live()))
+          count <= buf->size - offset && !clmem__host_forbidden(buf->flags, write) && !clmem__maps_live() &&
+          !clmem__host_registrations_live()))
         return clmem__copy_host_linear(queue, *buf, host, write, o->given, o->byte_count, offset, host_offset,
                                        o->is_blocking, o->event);
     err = write ? clEnqueueWriteBuffer(queue, buf->mem, blocking, offset, count, host, 0, NULL, o->event)
@@ -5135,7 +5274,7 @@ template <class E, class O> inline void old_order_svm() {
                            clmem_sampler, clmem_svm_allocation, clmem_memory_map,
                            clmem_svm_map, clmem_svm_array, clmem_pooled_svm,
                            clmem_pinned_allocation, clmem_usm_allocation,
-                           clmem_pooled_usm) and releases it with
+                           clmem_pooled_usm, clmem_host_registration) and releases it with
                            clmem_release when it goes out of scope; move-only.
                                clmem::unique<clmem_buffer> b(clmem_buffer_create(ctx, 0, n, NULL, &err));
                                clmem_enqueue_copy(q, b, host);          // a unique<H> passes as H
@@ -5821,6 +5960,7 @@ inline bool live(const clmem_pooled_svm &h) { return h.svm.pool != NULL; }
 inline bool live(const clmem_pinned_allocation &h) { return h.ptr != NULL; }
 inline bool live(const clmem_usm_allocation &h) { return h.usm.ptr != NULL; }
 inline bool live(const clmem_pooled_usm &h) { return h.usm.pool != NULL; }
+inline bool live(const clmem_host_registration &h) { return h.ptr != NULL; }
 #define CLMEM__CXX_RELEASE(T, fn) \
     inline cl_int release(T *h) { return fn(h); }
 CLMEM__HANDLES(CLMEM__CXX_RELEASE)
@@ -11136,6 +11276,257 @@ CLMEM_API cl_int clmem__set_arg_unsupported(cl_kernel kernel, cl_uint index, ...
 
 /* ---- end clmem/kernel_arg.c ---- */
 
+/* ---- begin clmem/registered.c ---- */
+/* >>registered (implementation): the table of live registrations and the registered
+   copy. */
+
+/* A live registration: its range, context, wrapping buffer and registry id. The table
+   holds pointers to these, in no order (a program registers a handful of regions; the
+   copy path scans them only while one is live). */
+typedef struct clmem__hostreg {
+    char *lo, *hi; /* [lo, hi) */
+    cl_context context;
+    cl_mem mem;
+    uint64_t id;
+} clmem__hostreg;
+
+#define CLMEM__HOSTREG_TAG 1
+static clmem__registry clmem__hostreg_ids = CLMEM__REGISTRY_INIT;
+static clmem__mutex clmem__hostreg_lock = CLMEM__MUTEX_INIT;
+static clmem__hostreg **clmem__hostregs;
+static size_t clmem__hostreg_count, clmem__hostreg_capacity;
+/* clmem__hostreg_live mirrors clmem__hostreg_count for the lock-free question of the
+   copy path: with no registration it must cost nothing. */
+#if defined(__GNUC__) || defined(__clang__)
+static size_t clmem__hostreg_live;
+#define CLMEM__HOSTREG_PUBLISH() __atomic_store_n(&clmem__hostreg_live, clmem__hostreg_count, __ATOMIC_RELAXED)
+#define CLMEM__HOSTREG_ANY() (__atomic_load_n(&clmem__hostreg_live, __ATOMIC_RELAXED) != 0)
+#else
+#define CLMEM__HOSTREG_PUBLISH() ((void)0)
+#define CLMEM__HOSTREG_ANY() 1
+#endif
+
+CLMEM_API int clmem__host_registrations_live(void) { return CLMEM__HOSTREG_ANY(); }
+
+static const char clmem__hostreg_create_fn[] = "clmem_host_registration_create";
+
+CLMEM_API clmem_host_registration clmem_host_registration_create(cl_context context, void *ptr, size_t size,
+                                                                 cl_int *errcode_ret) {
+    const char *fn = clmem__hostreg_create_fn;
+    clmem_host_registration reg;
+    clmem__hostreg *rec = NULL;
+    cl_int err = CL_SUCCESS;
+    size_t i;
+    char *lo = CLMEM__CAST(char *, ptr);
+    memset((void *)&reg, 0, sizeof reg);
+    if (!context) {
+        err = clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL");
+        goto out;
+    }
+    if (!ptr) {
+        err = clmem__fail(CL_INVALID_HOST_PTR, fn, "ptr is NULL");
+        goto out;
+    }
+    if (size == 0) {
+        err = clmem__fail(CL_INVALID_BUFFER_SIZE, fn, "size is 0 (ptr %p)", ptr);
+        goto out;
+    }
+    if ((uintptr_t)lo + size < (uintptr_t)lo) {
+        err = clmem__fail(CL_INVALID_VALUE, fn, "ptr %p + size %zu wraps around the address space", ptr, size);
+        goto out;
+    }
+    rec = CLMEM__CAST(clmem__hostreg *, CLMEM_MALLOC(sizeof *rec));
+    if (!rec) {
+        err = clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "no host memory for the registration's record");
+        goto out;
+    }
+    rec->lo = lo;
+    rec->hi = lo + size;
+    rec->context = context;
+    rec->mem = NULL;
+    /* Claim the range first (under the lock), so that two threads registering
+       overlapping ranges cannot both succeed; the buffer is made outside the lock. */
+    clmem__lock(&clmem__hostreg_lock);
+    for (i = 0; i < clmem__hostreg_count; ++i) {
+        const clmem__hostreg *o = clmem__hostregs[i];
+        if (o->lo < rec->hi && lo < o->hi) {
+            err = clmem__fail(CL_INVALID_VALUE, fn,
+                              "[%p, %p) (%zu bytes) overlaps the live registration [%p, %p) (%zu bytes, context %p): "
+                              "release it first, or register the union once",
+                              ptr, (void *)rec->hi, size, (void *)o->lo, (void *)o->hi, (size_t)(o->hi - o->lo),
+                              (void *)o->context);
+            break;
+        }
+    }
+    if (err == CL_SUCCESS && clmem__hostreg_count == clmem__hostreg_capacity) {
+        size_t cap = clmem__hostreg_capacity ? 2 * clmem__hostreg_capacity : 8;
+        clmem__hostreg **t =
+            CLMEM__CAST(clmem__hostreg **, CLMEM_REALLOC(clmem__hostregs, cap * sizeof *clmem__hostregs));
+        if (!t)
+            err = clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "no host memory for the registration table");
+        else {
+            clmem__hostregs = t;
+            clmem__hostreg_capacity = cap;
+        }
+    }
+    if (err == CL_SUCCESS) clmem__hostregs[clmem__hostreg_count++] = rec; /* claimed; mem NULL: not found yet */
+    clmem__unlock(&clmem__hostreg_lock);
+    if (err != CL_SUCCESS) goto out;
+
+    reg.buffer = clmem_buffer_create(context, CL_MEM_USE_HOST_PTR | CL_MEM_READ_WRITE, size, ptr, &err);
+    if (err == CL_SUCCESS) {
+        rec->id = clmem__reg_add(&clmem__hostreg_ids, rec, CLMEM__HOSTREG_TAG);
+        if (!rec->id) err = clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "no host memory for the registration's id");
+    }
+    clmem__lock(&clmem__hostreg_lock);
+    if (err == CL_SUCCESS) {
+        rec->mem = reg.buffer.mem;
+        CLMEM__HOSTREG_PUBLISH();
+    } else {
+        for (i = 0; i < clmem__hostreg_count; ++i)
+            if (clmem__hostregs[i] == rec) clmem__hostregs[i] = clmem__hostregs[--clmem__hostreg_count];
+    }
+    clmem__unlock(&clmem__hostreg_lock);
+    if (err != CL_SUCCESS) {
+        if (reg.buffer.mem) clmem_buffer_release(&reg.buffer); /* keeps the message: release succeeds */
+        goto out;
+    }
+    reg.ptr = ptr;
+    reg.size = size;
+    reg.context = context;
+    reg.id = rec->id;
+    rec = NULL;
+out:
+    if (rec) CLMEM_FREE(rec);
+    if (err != CL_SUCCESS) memset((void *)&reg, 0, sizeof reg);
+    if (errcode_ret) *errcode_ret = err;
+    return reg;
+}
+
+CLMEM_API cl_int clmem_host_registration_release(clmem_host_registration *reg) {
+    static const char fn[] = "clmem_host_registration_release";
+    clmem__hostreg *rec;
+    size_t i;
+    cl_int err;
+    if (!reg || (!reg->ptr && !reg->id && !reg->buffer.mem)) return CL_SUCCESS; /* nothing to release */
+    rec = CLMEM__CAST(clmem__hostreg *, clmem__reg_find(&clmem__hostreg_ids, reg->id, CLMEM__HOSTREG_TAG, true));
+    if (!rec)
+        return clmem__fail(CL_INVALID_MEM_OBJECT, fn,
+                           "the registration of [%p, +%zu bytes) was released already (a second release, or a copy of "
+                           "a released handle)",
+                           reg->ptr, reg->size);
+    clmem__lock(&clmem__hostreg_lock);
+    for (i = 0; i < clmem__hostreg_count; ++i)
+        if (clmem__hostregs[i] == rec) {
+            clmem__hostregs[i] = clmem__hostregs[--clmem__hostreg_count];
+            break;
+        }
+    CLMEM__HOSTREG_PUBLISH();
+    if (clmem__hostreg_count == 0) {
+        CLMEM_FREE(clmem__hostregs);
+        clmem__hostregs = NULL;
+        clmem__hostreg_capacity = 0;
+    }
+    clmem__unlock(&clmem__hostreg_lock);
+    clmem__reg_remove(&clmem__hostreg_ids, rec->id);
+    err = clReleaseMemObject(rec->mem);
+    CLMEM_FREE(rec);
+    memset((void *)reg, 0, sizeof *reg);
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clReleaseMemObject");
+}
+
+/* clmem__hostreg_lookup(ctx, host, count, &off): the wrapping buffer (retained: the
+   caller releases it) of the live registration for ctx holding [host, host + count),
+   and the offset of host in it; NULL when none. */
+static cl_mem clmem__hostreg_lookup(cl_context ctx, const void *host, size_t count, size_t *off) {
+    const char *lo = CLMEM__CAST(const char *, host);
+    cl_mem mem = NULL;
+    size_t i;
+    clmem__lock(&clmem__hostreg_lock);
+    for (i = 0; i < clmem__hostreg_count; ++i) {
+        const clmem__hostreg *r = clmem__hostregs[i];
+        if (r->mem && r->context == ctx && r->lo <= lo && lo < r->hi && count <= (size_t)(r->hi - lo)) {
+            mem = r->mem;
+            *off = (size_t)(lo - r->lo);
+            clRetainMemObject(mem);
+            break;
+        }
+    }
+    clmem__unlock(&clmem__hostreg_lock);
+    return mem;
+}
+
+CLMEM_API bool clmem_host_registered(cl_context context, const void *ptr, size_t size) {
+    size_t off;
+    cl_mem mem;
+    if (!CLMEM__HOSTREG_ANY() || !ptr || !size) return false;
+    mem = clmem__hostreg_lookup(context, ptr, size, &off);
+    if (mem) clReleaseMemObject(mem);
+    return mem != NULL;
+}
+
+CLMEM_API bool clmem__registered_copy(const char *fn, cl_command_queue queue, clmem_buffer buf, size_t offset,
+                                      size_t count, void *host, bool write, cl_bool blocking, const cl_event *wait_for,
+                                      cl_uint num_wait_for, cl_event *event, cl_int *result) {
+    cl_event ev[3] = {NULL, NULL, NULL}, *last = event ? event : (blocking ? &ev[2] : NULL);
+    const char *call = "clEnqueueMapBuffer";
+    size_t off = 0;
+    cl_mem mem;
+    void *p = NULL;
+    cl_int err;
+    if (!CLMEM__HOSTREG_ANY() || !(mem = clmem__hostreg_lookup(buf.context, host, count, &off)))
+        return false;
+    if (write) {
+        /* The host memory holds the new bytes: map the range for writing with
+           invalidation (no device-to-host copy), unmap (the implementation takes the
+           host's bytes), then the DMA copy from the wrapping buffer. */
+        p = clEnqueueMapBuffer(queue, mem, CL_FALSE, CL_MAP_WRITE_INVALIDATE_REGION, off, count, num_wait_for, wait_for,
+                               &ev[0], &err);
+        if (err == CL_SUCCESS && p != host) {
+            /* The spec promises the host pointer for CL_MEM_USE_HOST_PTR; a driver
+               that maps elsewhere gets the bytes copied in. */
+            call = "clWaitForEvents";
+            if ((err = clWaitForEvents(1, &ev[0])) == CL_SUCCESS) memcpy(p, host, count);
+        }
+        if (err == CL_SUCCESS) {
+            call = "clEnqueueUnmapMemObject";
+            err = clEnqueueUnmapMemObject(queue, mem, p, 1, &ev[0], &ev[1]);
+        }
+        if (err == CL_SUCCESS) {
+            call = "clEnqueueCopyBuffer";
+            err = clEnqueueCopyBuffer(queue, mem, buf.mem, off, offset, count, 1, &ev[1], last);
+        }
+    } else {
+        /* The DMA copy into the wrapping buffer, then a map for reading (the host
+           memory then holds the latest bytes) and its unmap. */
+        call = "clEnqueueCopyBuffer";
+        err = clEnqueueCopyBuffer(queue, buf.mem, mem, offset, off, count, num_wait_for, wait_for, &ev[0]);
+        if (err == CL_SUCCESS) {
+            call = "clEnqueueMapBuffer";
+            p = clEnqueueMapBuffer(queue, mem, CL_FALSE, CL_MAP_READ, off, count, 1, &ev[0], &ev[1], &err);
+        }
+        if (err == CL_SUCCESS && p != host) { /* as above: a driver that maps elsewhere */
+            call = "clWaitForEvents";
+            if ((err = clWaitForEvents(1, &ev[1])) == CL_SUCCESS) memcpy(host, p, count);
+        }
+        if (err == CL_SUCCESS) {
+            call = "clEnqueueUnmapMemObject";
+            err = clEnqueueUnmapMemObject(queue, mem, p, 1, &ev[1], last);
+        }
+    }
+    if (err == CL_SUCCESS && blocking) {
+        call = "clWaitForEvents";
+        err = clWaitForEvents(1, last);
+    }
+    if (ev[0]) clReleaseEvent(ev[0]);
+    if (ev[1]) clReleaseEvent(ev[1]);
+    if (ev[2]) clReleaseEvent(ev[2]);
+    clReleaseMemObject(mem); /* the lookup's reference; the enqueued commands hold theirs */
+    *result = err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, call);
+    return true;
+}
+/* ---- end clmem/registered.c ---- */
+
 /* ---- begin clmem/transfer.c ---- */
 /* >>transfer (implementation): buffer and host pairs. Image pairs are in
    transfer_image.c, SVM pairs in transfer_svm.c, raw cl_mem dispatch and fills in
@@ -11442,6 +11833,9 @@ static cl_int clmem__host_plan_run(cl_command_queue queue, clmem_buffer buf, voi
     cl_int err;
     if (p->count == 0) return clmem__nothing_to_do(p->fn, queue, wait_for, n, event);
     clmem__map_note_use(buf.mem, p->fn);
+    if (!p->rect && clmem__registered_copy(p->fn, queue, buf, p->offset, p->count, host, p->write, p->blocking, wait_for,
+                                           n, event, &err))
+        return err; /* registered host memory (registered.c) */
     if (p->rect) {
         call = p->write ? "clEnqueueWriteBufferRect" : "clEnqueueReadBufferRect";
         err = p->write ? clEnqueueWriteBufferRect(queue, buf.mem, p->blocking, p->br.origin, p->hr.origin, p->region,

@@ -203,12 +203,14 @@ static inline cl_mem clmem__mem_identity(cl_mem m) { return m; }
     X(clmem_svm_allocation, clmem_svm_allocation_release) X(clmem_svm_array, clmem_svm_array_release)      \
     X(clmem_memory_map, clmem_memory_map_release_default) X(clmem_svm_map, clmem_svm_map_release_default)  \
     X(clmem_pooled_svm, clmem_pooled_svm_release) X(clmem_pinned_allocation, clmem_pinned_allocation_release) \
-    X(clmem_usm_allocation, clmem_usm_allocation_release) X(clmem_pooled_usm, clmem_pooled_usm_release)
+    X(clmem_usm_allocation, clmem_usm_allocation_release) X(clmem_pooled_usm, clmem_pooled_usm_release)  \
+    X(clmem_host_registration, clmem_host_registration_release)
 
 /** clmem_release(&handle): release any clmem handle through its kind's release
     function and empty it: buffers (pooled ones go back to their pool), images,
     pipes, samplers, SVM allocations, SVM arrays, memory maps, SVM maps (both with
-    no options), pooled SVM, pinned allocations, USM allocations and pooled USM;
+    no options), pooled SVM, pinned allocations, USM allocations, pooled USM and
+    host registrations;
     see each kind's *_release for
     what that means and its errors. Another type is a compile error. Pools,
     allocators and stagers are objects, not handles: their own *_release frees them. */

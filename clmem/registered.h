@@ -1,0 +1,130 @@
+/* >>registered: registered host memory: the caller's own pages copied at DMA speed
+   (beyond PyOpenCL, which has none; CUDA's cudaHostRegister) */
+#include "base.h"
+#include "memobj.h"
+#include "buffer.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------
+   REGISTERED HOST MEMORY
+
+   A GPU's DMA engine reads and writes page-locked host memory at full bus speed; from
+   ordinary (pageable) memory the driver first copies through bounce buffers of its
+   own, at a fraction of that speed. Memory the program already has - a big array it
+   allocated with malloc and fills again and again - can be made DMA-able in place:
+   clmem_host_registration_create(context, ptr, size, &err) wraps the caller's bytes in
+   a CL_MEM_USE_HOST_PTR buffer once (the driver pins the pages), and from then on every
+   clmem_enqueue_copy between a buffer and host memory lying within the region goes
+   through that buffer: clEnqueueCopyBuffer from (or to) it, a DMA from the caller's own
+   pages, no host memcpy.
+       clmem_host_registration r = clmem_host_registration_create(ctx, data, n, &err);
+       for (;;) {
+           produce(data);                              (the host writes the region)
+           clmem_enqueue_copy(q, buf, data, .byte_count = n);    (DMA from data)
+           ...
+           clmem_enqueue_copy(q, data, buf, .byte_count = n);    (DMA into data)
+       }
+       clmem_host_registration_release(&r);
+   Nothing else changes: the copies are written as before; a copy whose host range is
+   not entirely within one registration of the buffer's context goes the ordinary way.
+
+   Coherence (what the spec asks of a CL_MEM_USE_HOST_PTR buffer, done by clmem): an
+   implementation may keep a device copy of such a buffer's memory (NVIDIA's does), so
+   the host's writes are not seen by the device until the buffer is mapped and
+   unmapped, and the device's writes are in the host memory only after a map for
+   reading completes. Every registered host -> buffer copy therefore enqueues a map of
+   the host range with CL_MAP_WRITE_INVALIDATE_REGION (the host memory holds the new
+   bytes) and its unmap before the clEnqueueCopyBuffer; every buffer -> host copy
+   enqueues clEnqueueCopyBuffer into the wrapping buffer, then a map of the range with
+   CL_MAP_READ and its unmap. The commands are chained by events (out-of-order queues
+   too); the copy's event (.event) is the last one, and a blocking copy waits for it.
+   So the host may write the region between transfers, as with any host memory; what
+   it must not do is what it must not do with any non-blocking transfer (touch the
+   range before the transfer's event completes). bench/registered_bench measures what
+   the map and unmap cost.
+
+   The rules:
+   - a region registers once: a region overlapping a live registration (in any
+     context: the spec leaves commands on two buffers over the same host memory
+     undefined) is refused, as is a NULL pointer, size 0, or a size above
+     CL_DEVICE_MAX_MEM_ALLOC_SIZE (the driver's CL_INVALID_BUFFER_SIZE);
+   - the memory must stay valid (not freed) until the registration is released and the
+     copies using it are complete;
+   - releasing a registration twice, or a copy of a released one, is refused
+     (CL_INVALID_MEM_OBJECT, in words); the region's later copies go the ordinary way.
+   - the registration's `buffer` is a clmem_buffer over the region: pass it as a kernel
+     argument (the kernel reads and writes the caller's memory in place, where the
+     driver allows: NVIDIA's device copy is kept coherent by maps), and map it
+     (clmem_enqueue_map_buffer: the pointer returned is the caller's own memory) to see
+     what a kernel wrote. Do not release it: the registration owns it.
+   Cost: registering pins the pages (milliseconds per hundred MiB on NVIDIA's driver:
+   about three copies' worth), so register memory that is copied many times. On a CPU
+   device (PoCL) the buffer uses the memory as it is: registering costs a
+   clCreateBuffer and nothing per byte.
+   --------------------------------------------------------------------------------- */
+
+/** A registration of host memory for a context (clmem_host_registration_create).
+    Fields (read them, treat them as read-only):
+      ptr, size   the registered host memory; ptr NULL for an empty handle
+      context     the context it is registered for (not retained separately)
+      buffer      the CL_MEM_USE_HOST_PTR | CL_MEM_READ_WRITE buffer over it, owned by
+                  the registration (kernel arguments, maps; do not release it)
+      id          private: which registration this is, so that a released handle, or a
+                  copy of one, is recognised
+    An all-zero handle is empty; releasing it is a no-op. */
+typedef struct clmem_host_registration {
+    void *ptr;
+    size_t size;
+    cl_context context;
+    clmem_buffer buffer;
+    uint64_t id;
+} clmem_host_registration;
+
+/** clmem_host_registration_create(context, ptr, size, &err): register `size` bytes of
+    the caller's memory at `ptr` for the context: after it, clmem_enqueue_copy between
+    any buffer of the context and host memory within [ptr, ptr + size) is a DMA from or
+    into these pages (see "REGISTERED HOST MEMORY" above).
+    - context: the context whose buffers the memory is copied to and from.
+    - ptr, size: the memory, any alignment (page-aligned memory pins exactly its pages).
+    Returns the registration; on failure an empty handle and *errcode_ret (may be
+    NULL): CL_INVALID_CONTEXT (NULL context), CL_INVALID_HOST_PTR (ptr NULL),
+    CL_INVALID_BUFFER_SIZE (size 0), CL_INVALID_VALUE ([ptr, ptr + size) wraps, or
+    overlaps a live registration: the message names both ranges), CL_OUT_OF_HOST_MEMORY,
+    or the driver's code from clCreateBuffer (with the call named).
+    Thread safety: any thread. */
+CLMEM_API clmem_host_registration clmem_host_registration_create(cl_context context, void *ptr, size_t size,
+                                                                 cl_int *errcode_ret);
+
+/** clmem_host_registration_release(&reg): end the registration and empty the handle;
+    the wrapping buffer is released (the driver unpins the pages once the copies using
+    them are complete). The memory itself stays the caller's. NULL or an empty handle
+    is a no-op. Returns CL_SUCCESS, CL_INVALID_MEM_OBJECT (a copy of a registration
+    released already, in words), or the driver's code.
+    Thread safety: any thread (not with a copy of the same handle released at once). */
+CLMEM_API cl_int clmem_host_registration_release(clmem_host_registration *reg);
+
+/** clmem_host_registered(context, ptr, size): true when [ptr, ptr + size) lies within
+    one live registration for `context` (what decides that a copy takes the registered
+    way). Thread safety: any thread. */
+CLMEM_API bool clmem_host_registered(cl_context context, const void *ptr, size_t size);
+
+/* clmem__host_registrations_live(): 1 while any registration is live (the inline copy
+   path then takes the full path, which asks clmem__registered_copy). One load. */
+CLMEM_API int clmem__host_registrations_live(void);
+
+/* clmem__registered_copy(fn, queue, buf, offset, count, host, write, blocking, wait_for,
+   n, event, &result): a linear buffer <-> host copy of count (> 0) bytes at byte offset
+   of buf, already checked (the host-transfer plan of transfer.c asks this first). When
+   [host, host + count) lies within a registration of buf's context, the copy is
+   enqueued the registered way, *result is its code and the return is true; otherwise
+   false, nothing enqueued, *result untouched. */
+CLMEM_API bool clmem__registered_copy(const char *fn, cl_command_queue queue, clmem_buffer buf, size_t offset,
+                                      size_t count, void *host, bool write, cl_bool blocking, const cl_event *wait_for,
+                                      cl_uint num_wait_for, cl_event *event, cl_int *result);
+
+#ifdef __cplusplus
+}
+#endif
