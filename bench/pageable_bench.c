@@ -4,7 +4,7 @@
 
    Build: cc -std=c11 -O2 -I. bench/pageable_bench.c -o pageable_bench -lOpenCL -lpthread -lm
    Run:   ./pageable_bench [--min BYTES] [--max BYTES] [--threads N] [--rounds N]
-                           [--data FILE] [--only ceiling|stager|registered]
+                           [--data FILE] [--only ceiling|stager|staged|registered]
           bench/pageable_gpu.sh runs it on the GPU machine with the CUDA anchor and the plot.
    Device: the first one CLMEM_TEST (or PYOPENCL_TEST) selects, e.g. CLMEM_TEST=nvidia.
 
@@ -25,7 +25,8 @@
       (raw pinned), and both at once: the DMA of n bytes from another pinned buffer while
       the best T copies n bytes into the slots (each rate measured while the other runs:
       the DMA by event profiling, the copy by the clock).
-   3. The stager: clmem_stager_copy, staging forced on (threshold 0), with the shape from
+   3. The stager (--only stager: with raw pageable and pinned; --only staged: alone, for
+      sweeps of its shape): clmem_stager_copy, staging forced on (threshold 0), with the shape from
       the environment (0 or unset: the stager's defaults), passed to clmem_stager_create:
         CLMEM_BENCH_SLOT (bytes, K/M/G), CLMEM_BENCH_SLOTS, CLMEM_BENCH_THREADS
       and CLMEM_BENCH_HUGEPAGES=1: the pageable memory madvise(MADV_HUGEPAGE)'d.
@@ -242,7 +243,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
         else {
             fprintf(stderr, "usage: %s [--min B] [--max B] [--threads N] [--rounds N] [--data FILE] "
-                            "[--only ceiling|stager|registered]   (sizes take K, M, G suffixes)\n", argv[0]);
+                            "[--only ceiling|stager|staged|registered]   (sizes take K, M, G suffixes)\n", argv[0]);
             return 2;
         }
     }
@@ -317,7 +318,8 @@ int main(int argc, char **argv) {
         memset(dmasrc.ptr, 4, max);
 
         /* ---- raw pageable, raw pinned, staged (interleaved per round) ---- */
-        if (!only || !strcmp(only, "stager")) {
+        if (!only || !strcmp(only, "stager") || !strcmp(only, "staged")) {
+            int k0 = only && !strcmp(only, "staged") ? 2 : 0; /* staged only: the candidates' sweep */
             printf("\n== transfers (GB/s, medians of %d): raw pageable, raw pinned (the DMA alone), clmem staged\n",
                    rounds);
             printf("%-8s %-5s %10s %10s %10s\n", "size", "dir", "pageable", "pinned", "staged");
@@ -328,7 +330,7 @@ int main(int argc, char **argv) {
                     char hb[32];
                     n = sizes[si];
                     for (r = -1; r < rounds && r < 64; ++r)
-                        for (k = 0; k < 3; ++k) {
+                        for (k = k0; k < 3; ++k) {
                             double s = bench_now();
                             if (k == 0)
                                 err = w ? clEnqueueWriteBuffer(q, devb.mem, CL_TRUE, 0, n, pageable, 0, NULL, NULL)
@@ -342,8 +344,10 @@ int main(int argc, char **argv) {
                             if (err != CL_SUCCESS) return die("transfer", err);
                             if (r >= 0) t[k][r] = bench_now() - s;
                         }
-                    pag[si][dir] = (double)n / bench_median(t[0], (size_t)rounds) / 1e9;
-                    pin[si][dir] = (double)n / bench_median(t[1], (size_t)rounds) / 1e9;
+                    if (k0 == 0) {
+                        pag[si][dir] = (double)n / bench_median(t[0], (size_t)rounds) / 1e9;
+                        pin[si][dir] = (double)n / bench_median(t[1], (size_t)rounds) / 1e9;
+                    }
                     staged[si][dir] = (double)n / bench_median(t[2], (size_t)rounds) / 1e9;
                     printf("%-8s %-5s %10.2f %10.2f %10.2f\n", human(n, hb, sizeof hb), w ? "write" : "read",
                            pag[si][dir], pin[si][dir], staged[si][dir]);
