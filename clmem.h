@@ -2734,7 +2734,9 @@ extern "C" {
    a CL_MEM_USE_HOST_PTR buffer once (the driver pins the pages), and from then on every
    clmem_enqueue_copy between a buffer and host memory lying within the region goes
    through that buffer: clEnqueueCopyBuffer from (or to) it, a DMA from the caller's own
-   pages, no host memcpy.
+   pages, no host memcpy. Rectangular buffer copies (.region) and image copies with
+   packed host rows go the same way (clEnqueueCopyBufferRect, clEnqueueCopyBufferToImage,
+   clEnqueueCopyImageToBuffer).
        clmem_host_registration r = clmem_host_registration_create(ctx, data, n, &err);
        for (;;) {
            produce(data);                              (the host writes the region)
@@ -2830,15 +2832,35 @@ CLMEM_API bool clmem_host_registered(cl_context context, const void *ptr, size_t
    path then takes the full path, which asks clmem__registered_copy). One load. */
 CLMEM_API int clmem__host_registrations_live(void);
 
-/* clmem__registered_copy(fn, queue, buf, offset, count, host, write, blocking, wait_for,
-   n, event, &result): a linear buffer <-> host copy of count (> 0) bytes at byte offset
-   of buf, already checked (the host-transfer plan of transfer.c asks this first). When
-   [host, host + count) lies within a registration of buf's context, the copy is
-   enqueued the registered way, *result is its code and the return is true; otherwise
-   false, nothing enqueued, *result untouched. */
-CLMEM_API bool clmem__registered_copy(const char *fn, cl_command_queue queue, clmem_buffer buf, size_t offset,
-                                      size_t count, void *host, bool write, cl_bool blocking, const cl_event *wait_for,
-                                      cl_uint num_wait_for, cl_event *event, cl_int *result);
+/* The registered way of a host transfer (private; the host-transfer plan of transfer.c
+   and the image pairs of transfer_image.c ask it first, after their checks): when the
+   host bytes the transfer touches lie within one registration of the object's context,
+   it is enqueued as a device-side copy from or to the registration's buffer between the
+   coherence maps, *result is its code and the return is true; otherwise false, nothing
+   enqueued, *result untouched. */
+typedef struct clmem__registered_xfer {
+    const char *fn;         /* the public name messages carry */
+    cl_command_queue queue;
+    bool write;             /* host -> device */
+    cl_bool blocking;
+    const cl_event *wait_for;
+    cl_uint num_wait_for;
+    cl_event *event;
+} clmem__registered_xfer;
+/* buffer <-> host: linear (region NULL: count bytes at byte offset of buf, the host
+   bytes [host, host + count)) or rectangular (region; the buffer's origin and pitches;
+   the host's pitches and the bytes [host + host_start, host + host_end) it touches,
+   host_start being the host origin's byte offset) */
+CLMEM_API bool clmem__registered_buffer(const clmem__registered_xfer *x, clmem_buffer buf, void *host, size_t offset,
+                                        size_t count, const size_t *region, const size_t buf_origin[3], size_t buf_row,
+                                        size_t buf_slice, size_t host_start, size_t host_end, size_t host_row,
+                                        size_t host_slice, cl_int *result);
+/* image <-> host of region at origin, host rows and slices packed or as pitched (row,
+   slice as resolved; only a packed layout goes the registered way:
+   clEnqueueCopyBufferToImage has no pitches) */
+CLMEM_API bool clmem__registered_image(const clmem__registered_xfer *x, clmem_image img, void *host,
+                                       const size_t origin[3], const size_t region[3], size_t row, size_t slice,
+                                       cl_int *result);
 
 #ifdef __cplusplus
 }
@@ -11465,56 +11487,71 @@ CLMEM_API bool clmem_host_registered(cl_context context, const void *ptr, size_t
     return mem != NULL;
 }
 
-CLMEM_API bool clmem__registered_copy(const char *fn, cl_command_queue queue, clmem_buffer buf, size_t offset,
-                                      size_t count, void *host, bool write, cl_bool blocking, const cl_event *wait_for,
-                                      cl_uint num_wait_for, cl_event *event, cl_int *result) {
-    cl_event ev[3] = {NULL, NULL, NULL}, *last = event ? event : (blocking ? &ev[2] : NULL);
+/* The device-side copy of a registered transfer: from (write) or to the wrapping buffer
+   at byte woff (the first host byte the transfer touches), waiting for n events, its
+   event in *done; what it is depends on the pair. */
+typedef struct clmem__registered_pair {
+    const char *call; /* the OpenCL call, for messages */
+    cl_int (*enqueue)(const struct clmem__registered_pair *pr, const clmem__registered_xfer *x, cl_mem wrapper,
+                      size_t woff, cl_uint n, const cl_event *wait, cl_event *done);
+    cl_mem obj;                 /* the buffer or image */
+    size_t offset, count;       /* linear */
+    const size_t *region;       /* rectangular and image: the region */
+    const size_t *origin;       /* the buffer's or image's origin */
+    size_t row, slice;          /* the buffer's pitches (rect) */
+    size_t host_row, host_slice;
+} clmem__registered_pair;
+
+/* clmem__registered_run(x, ctx, first, span, pair, &result): the coherence around the pair's
+   copy, for the host bytes [first, first + span). A write maps the range with
+   CL_MAP_WRITE_INVALIDATE_REGION (the host memory holds the new bytes) and unmaps it
+   before the copy; a read maps it with CL_MAP_READ after the copy (the host memory then
+   holds the device's bytes) and unmaps it. The commands wait for each other by events;
+   the caller's event is the last one's. */
+static bool clmem__registered_run(const clmem__registered_xfer *x, cl_context ctx, const void *first, size_t span,
+                                  const clmem__registered_pair *pr, cl_int *result) {
+    cl_event ev[3] = {NULL, NULL, NULL}, *last = x->event ? x->event : (x->blocking ? &ev[2] : NULL);
     const char *call = "clEnqueueMapBuffer";
+    void *host = clmem__unconst(first);
     size_t off = 0;
     cl_mem mem;
     void *p = NULL;
     cl_int err;
-    if (!CLMEM__HOSTREG_ANY() || !(mem = clmem__hostreg_lookup(buf.context, host, count, &off)))
-        return false;
-    if (write) {
-        /* The host memory holds the new bytes: map the range for writing with
-           invalidation (no device-to-host copy), unmap (the implementation takes the
-           host's bytes), then the DMA copy from the wrapping buffer. */
-        p = clEnqueueMapBuffer(queue, mem, CL_FALSE, CL_MAP_WRITE_INVALIDATE_REGION, off, count, num_wait_for, wait_for,
-                               &ev[0], &err);
+    if (!CLMEM__HOSTREG_ANY() || span == 0 || !(mem = clmem__hostreg_lookup(ctx, first, span, &off))) return false;
+    if (x->write) {
+        p = clEnqueueMapBuffer(x->queue, mem, CL_FALSE, CL_MAP_WRITE_INVALIDATE_REGION, off, span, x->num_wait_for,
+                               x->wait_for, &ev[0], &err);
         if (err == CL_SUCCESS && p != host) {
             /* The spec promises the host pointer for CL_MEM_USE_HOST_PTR; a driver
                that maps elsewhere gets the bytes copied in. */
             call = "clWaitForEvents";
-            if ((err = clWaitForEvents(1, &ev[0])) == CL_SUCCESS) memcpy(p, host, count);
+            if ((err = clWaitForEvents(1, &ev[0])) == CL_SUCCESS) memcpy(p, host, span);
         }
         if (err == CL_SUCCESS) {
             call = "clEnqueueUnmapMemObject";
-            err = clEnqueueUnmapMemObject(queue, mem, p, 1, &ev[0], &ev[1]);
+            err = clEnqueueUnmapMemObject(x->queue, mem, p, 1, &ev[0], &ev[1]);
         }
         if (err == CL_SUCCESS) {
-            call = "clEnqueueCopyBuffer";
-            err = clEnqueueCopyBuffer(queue, mem, buf.mem, off, offset, count, 1, &ev[1], last);
+            call = pr->call;
+            err = pr->enqueue(pr, x, mem, off, 1, &ev[1], last);
         }
     } else {
-        /* The DMA copy into the wrapping buffer, then a map for reading (the host
-           memory then holds the latest bytes) and its unmap. */
-        call = "clEnqueueCopyBuffer";
-        err = clEnqueueCopyBuffer(queue, buf.mem, mem, offset, off, count, num_wait_for, wait_for, &ev[0]);
+        call = pr->call;
+        err = pr->enqueue(pr, x, mem, off, x->num_wait_for, x->wait_for, &ev[0]);
         if (err == CL_SUCCESS) {
             call = "clEnqueueMapBuffer";
-            p = clEnqueueMapBuffer(queue, mem, CL_FALSE, CL_MAP_READ, off, count, 1, &ev[0], &ev[1], &err);
+            p = clEnqueueMapBuffer(x->queue, mem, CL_FALSE, CL_MAP_READ, off, span, 1, &ev[0], &ev[1], &err);
         }
         if (err == CL_SUCCESS && p != host) { /* as above: a driver that maps elsewhere */
             call = "clWaitForEvents";
-            if ((err = clWaitForEvents(1, &ev[1])) == CL_SUCCESS) memcpy(host, p, count);
+            if ((err = clWaitForEvents(1, &ev[1])) == CL_SUCCESS) memcpy(host, p, span);
         }
         if (err == CL_SUCCESS) {
             call = "clEnqueueUnmapMemObject";
-            err = clEnqueueUnmapMemObject(queue, mem, p, 1, &ev[1], last);
+            err = clEnqueueUnmapMemObject(x->queue, mem, p, 1, &ev[1], last);
         }
     }
-    if (err == CL_SUCCESS && blocking) {
+    if (err == CL_SUCCESS && x->blocking) {
         call = "clWaitForEvents";
         err = clWaitForEvents(1, last);
     }
@@ -11522,8 +11559,90 @@ CLMEM_API bool clmem__registered_copy(const char *fn, cl_command_queue queue, cl
     if (ev[1]) clReleaseEvent(ev[1]);
     if (ev[2]) clReleaseEvent(ev[2]);
     clReleaseMemObject(mem); /* the lookup's reference; the enqueued commands hold theirs */
-    *result = err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, call);
+    *result = err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, x->fn, call);
     return true;
+}
+
+static cl_int clmem__registered_linear(const clmem__registered_pair *pr, const clmem__registered_xfer *x, cl_mem wrapper,
+                                       size_t woff, cl_uint n, const cl_event *wait, cl_event *done) {
+    return x->write ? clEnqueueCopyBuffer(x->queue, wrapper, pr->obj, woff, pr->offset, pr->count, n, wait, done)
+                    : clEnqueueCopyBuffer(x->queue, pr->obj, wrapper, pr->offset, woff, pr->count, n, wait, done);
+}
+
+/* the host rectangle starts at linear byte woff of the wrapper: origin {woff, 0, 0}
+   with the host's pitches addresses the same bytes as the host origin did */
+static cl_int clmem__registered_rect(const clmem__registered_pair *pr, const clmem__registered_xfer *x, cl_mem wrapper,
+                                     size_t woff, cl_uint n, const cl_event *wait, cl_event *done) {
+    size_t w[3];
+    w[0] = woff;
+    w[1] = w[2] = 0;
+    return x->write ? clEnqueueCopyBufferRect(x->queue, wrapper, pr->obj, w, pr->origin, pr->region, pr->host_row,
+                                              pr->host_slice, pr->row, pr->slice, n, wait, done)
+                    : clEnqueueCopyBufferRect(x->queue, pr->obj, wrapper, pr->origin, w, pr->region, pr->row,
+                                              pr->slice, pr->host_row, pr->host_slice, n, wait, done);
+}
+
+static cl_int clmem__registered_img(const clmem__registered_pair *pr, const clmem__registered_xfer *x, cl_mem wrapper,
+                                    size_t woff, cl_uint n, const cl_event *wait, cl_event *done) {
+    return x->write ? clEnqueueCopyBufferToImage(x->queue, wrapper, pr->obj, woff, pr->origin, pr->region, n, wait, done)
+                    : clEnqueueCopyImageToBuffer(x->queue, pr->obj, wrapper, pr->origin, pr->region, woff, n, wait, done);
+}
+
+CLMEM_API bool clmem__registered_buffer(const clmem__registered_xfer *x, clmem_buffer buf, void *host, size_t offset,
+                                        size_t count, const size_t *region, const size_t buf_origin[3], size_t buf_row,
+                                        size_t buf_slice, size_t host_start, size_t host_end, size_t host_row,
+                                        size_t host_slice, cl_int *result) {
+    clmem__registered_pair pr;
+    if (!CLMEM__HOSTREG_ANY() || !host) return false; /* the copy path's question: one load */
+    memset((void *)&pr, 0, sizeof pr);
+    pr.obj = buf.mem;
+    if (!region) {
+        pr.call = "clEnqueueCopyBuffer";
+        pr.enqueue = clmem__registered_linear;
+        pr.offset = offset;
+        pr.count = count;
+        return clmem__registered_run(x, buf.context, host, count, &pr, result);
+    }
+    pr.call = "clEnqueueCopyBufferRect";
+    pr.enqueue = clmem__registered_rect;
+    pr.region = region;
+    pr.origin = buf_origin;
+    pr.row = buf_row;
+    pr.slice = buf_slice;
+    pr.host_row = host_row;
+    pr.host_slice = host_slice;
+    return clmem__registered_run(x, buf.context, CLMEM__CAST(char *, host) + host_start, host_end - host_start, &pr,
+                                 result);
+}
+
+CLMEM_API bool clmem__registered_image(const clmem__registered_xfer *x, clmem_image img, void *host,
+                                       const size_t origin[3], const size_t region[3], size_t row, size_t slice,
+                                       cl_int *result) {
+    clmem__registered_pair pr;
+    size_t packed_row, packed_slice, span;
+    bool one_d_array = img.type == CL_MEM_OBJECT_IMAGE1D_ARRAY;
+    if (!CLMEM__HOSTREG_ANY() || !host) return false;
+    /* clEnqueueCopyBufferToImage reads packed rows and slices (a 1-D array's rows are
+       its slices); the checks before made these products safe */
+    packed_row = region[0] * img.element_size;
+    packed_slice = one_d_array ? packed_row : packed_row * region[1];
+    if ((row && row != packed_row) || (slice && slice != packed_slice)) return false;
+    span = one_d_array ? packed_slice * region[1] : packed_slice * region[2];
+    memset((void *)&pr, 0, sizeof pr);
+    if (img.type == CL_MEM_OBJECT_IMAGE1D_BUFFER && img.buffer) { /* through its buffer, as transfer_image.c does */
+        pr.obj = img.buffer;
+        pr.call = "clEnqueueCopyBuffer";
+        pr.enqueue = clmem__registered_linear;
+        pr.offset = origin[0] * img.element_size;
+        pr.count = packed_row;
+        return clmem__registered_run(x, img.context, host, packed_row, &pr, result);
+    }
+    pr.obj = img.mem;
+    pr.call = x->write ? "clEnqueueCopyBufferToImage" : "clEnqueueCopyImageToBuffer";
+    pr.enqueue = clmem__registered_img;
+    pr.origin = origin;
+    pr.region = region;
+    return clmem__registered_run(x, img.context, host, span, &pr, result);
 }
 /* ---- end clmem/registered.c ---- */
 
@@ -11833,9 +11952,12 @@ static cl_int clmem__host_plan_run(cl_command_queue queue, clmem_buffer buf, voi
     cl_int err;
     if (p->count == 0) return clmem__nothing_to_do(p->fn, queue, wait_for, n, event);
     clmem__map_note_use(buf.mem, p->fn);
-    if (!p->rect && clmem__registered_copy(p->fn, queue, buf, p->offset, p->count, host, p->write, p->blocking, wait_for,
-                                           n, event, &err))
-        return err; /* registered host memory (registered.c) */
+    {   /* registered host memory (registered.c) */
+        clmem__registered_xfer x = {p->fn, queue, p->write, p->blocking, wait_for, n, event};
+        if (clmem__registered_buffer(&x, buf, host, p->offset, p->count, p->rect ? p->region : NULL, p->br.origin,
+                                     p->br.row, p->br.slice, p->hr.start, p->hr.end, p->hr.row, p->hr.slice, &err))
+            return err;
+    }
     if (p->rect) {
         call = p->write ? "clEnqueueWriteBufferRect" : "clEnqueueReadBufferRect";
         err = p->write ? clEnqueueWriteBufferRect(queue, buf.mem, p->blocking, p->br.origin, p->hr.origin, p->region,
@@ -12219,6 +12341,10 @@ static cl_int clmem__image_host(cl_command_queue queue, clmem_image img, void *h
         slice = o->pitches[1];
     }
     clmem__map_note_use(img.mem, clmem__copy_fn);
+    {   /* registered host memory (registered.c) */
+        clmem__registered_xfer x = {clmem__copy_fn, queue, write, blocking, o->wait_for, o->num_wait_for, o->event};
+        if (clmem__registered_image(&x, img, host, o->origin, region, row, slice, &err)) return err;
+    }
     if (clmem__via_buffer(&img)) {
         off = o->origin[0] * img.element_size;
         n = region[0] * img.element_size;

@@ -3,6 +3,7 @@
 #include "base.h"
 #include "memobj.h"
 #include "buffer.h"
+#include "image.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -19,7 +20,9 @@ extern "C" {
    a CL_MEM_USE_HOST_PTR buffer once (the driver pins the pages), and from then on every
    clmem_enqueue_copy between a buffer and host memory lying within the region goes
    through that buffer: clEnqueueCopyBuffer from (or to) it, a DMA from the caller's own
-   pages, no host memcpy.
+   pages, no host memcpy. Rectangular buffer copies (.region) and image copies with
+   packed host rows go the same way (clEnqueueCopyBufferRect, clEnqueueCopyBufferToImage,
+   clEnqueueCopyImageToBuffer).
        clmem_host_registration r = clmem_host_registration_create(ctx, data, n, &err);
        for (;;) {
            produce(data);                              (the host writes the region)
@@ -115,15 +118,35 @@ CLMEM_API bool clmem_host_registered(cl_context context, const void *ptr, size_t
    path then takes the full path, which asks clmem__registered_copy). One load. */
 CLMEM_API int clmem__host_registrations_live(void);
 
-/* clmem__registered_copy(fn, queue, buf, offset, count, host, write, blocking, wait_for,
-   n, event, &result): a linear buffer <-> host copy of count (> 0) bytes at byte offset
-   of buf, already checked (the host-transfer plan of transfer.c asks this first). When
-   [host, host + count) lies within a registration of buf's context, the copy is
-   enqueued the registered way, *result is its code and the return is true; otherwise
-   false, nothing enqueued, *result untouched. */
-CLMEM_API bool clmem__registered_copy(const char *fn, cl_command_queue queue, clmem_buffer buf, size_t offset,
-                                      size_t count, void *host, bool write, cl_bool blocking, const cl_event *wait_for,
-                                      cl_uint num_wait_for, cl_event *event, cl_int *result);
+/* The registered way of a host transfer (private; the host-transfer plan of transfer.c
+   and the image pairs of transfer_image.c ask it first, after their checks): when the
+   host bytes the transfer touches lie within one registration of the object's context,
+   it is enqueued as a device-side copy from or to the registration's buffer between the
+   coherence maps, *result is its code and the return is true; otherwise false, nothing
+   enqueued, *result untouched. */
+typedef struct clmem__registered_xfer {
+    const char *fn;         /* the public name messages carry */
+    cl_command_queue queue;
+    bool write;             /* host -> device */
+    cl_bool blocking;
+    const cl_event *wait_for;
+    cl_uint num_wait_for;
+    cl_event *event;
+} clmem__registered_xfer;
+/* buffer <-> host: linear (region NULL: count bytes at byte offset of buf, the host
+   bytes [host, host + count)) or rectangular (region; the buffer's origin and pitches;
+   the host's pitches and the bytes [host + host_start, host + host_end) it touches,
+   host_start being the host origin's byte offset) */
+CLMEM_API bool clmem__registered_buffer(const clmem__registered_xfer *x, clmem_buffer buf, void *host, size_t offset,
+                                        size_t count, const size_t *region, const size_t buf_origin[3], size_t buf_row,
+                                        size_t buf_slice, size_t host_start, size_t host_end, size_t host_row,
+                                        size_t host_slice, cl_int *result);
+/* image <-> host of region at origin, host rows and slices packed or as pitched (row,
+   slice as resolved; only a packed layout goes the registered way:
+   clEnqueueCopyBufferToImage has no pitches) */
+CLMEM_API bool clmem__registered_image(const clmem__registered_xfer *x, clmem_image img, void *host,
+                                       const size_t origin[3], const size_t region[3], size_t row, size_t slice,
+                                       cl_int *result);
 
 #ifdef __cplusplus
 }

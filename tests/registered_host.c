@@ -110,6 +110,134 @@ out:
     free(back);
 }
 
+/* rectangles of a buffer from and into registered memory: clEnqueueCopyBufferRect
+   between the coherence maps; exact bytes, the host changing between transfers */
+static void test_rect_copies(clmem_test_context *t) {
+    enum { BW = 64, BH = 32, HW = 100, HH = 40, RW = 16, RH = 8 };
+    cl_int err;
+    unsigned char *host = (unsigned char *)malloc(HW * HH), *back = (unsigned char *)malloc(BW * BH);
+    unsigned char expect[BW * BH];
+    clmem_buffer b = clmem_buffer_create(t->context, 0, BW * BH, NULL, &err);
+    clmem_host_registration r = {0};
+    int round, x, y;
+    CLMEM_CHECK_CL(t, err);
+    if (!host || !back || !b.mem) goto out;
+    r = clmem_host_registration_create(t->context, host, HW * HH, &err);
+    CLMEM_CHECK_CL(t, err);
+    for (round = 0; round < 2; ++round) {
+        cl_event ev = NULL;
+        memset(expect, 0xEE, sizeof expect);
+        CLMEM_CHECK_CL(t, clEnqueueWriteBuffer(t->queue, b.mem, CL_TRUE, 0, BW * BH, expect, 0, NULL, NULL));
+        fill_pattern(host, HW * HH, 500u + (unsigned)round); /* the host writes between transfers */
+        for (y = 0; y < RH; ++y)
+            for (x = 0; x < RW; ++x) expect[(2 + y) * BW + 3 + x] = host[(4 + y) * HW + 5 + x];
+        CLMEM_CHECK_CL(t, clmem_enqueue_copy(t->queue, b, (const void *)host, .region = {RW, RH},
+                                             .buffer_origin = {3, 2}, .host_origin = {5, 4}, .buffer_pitches = {BW},
+                                             .host_pitches = {HW}, .event = &ev));
+        if (ev) {
+            CLMEM_CHECK_EQ(t, command_of(ev), CL_COMMAND_COPY_BUFFER_RECT); /* the registered way */
+            clReleaseEvent(ev);
+        }
+        read_raw(t, b, back, BW * BH);
+        CLMEM_CHECK(t, memcmp(back, expect, BW * BH) == 0);
+        /* and back into other host bytes */
+        fill_pattern(expect, BW * BH, 600u + (unsigned)round);
+        CLMEM_CHECK_CL(t, clEnqueueWriteBuffer(t->queue, b.mem, CL_TRUE, 0, BW * BH, expect, 0, NULL, NULL));
+        memset(host, 0x33, HW * HH);
+        ev = NULL;
+        CLMEM_CHECK_CL(t, clmem_enqueue_copy(t->queue, (void *)host, b, .region = {RW, RH}, .buffer_origin = {1, 7},
+                                             .host_origin = {50, 20}, .buffer_pitches = {BW}, .host_pitches = {HW},
+                                             .event = &ev));
+        if (ev) {
+            CLMEM_CHECK_EQ(t, command_of(ev), CL_COMMAND_UNMAP_MEM_OBJECT);
+            clReleaseEvent(ev);
+        }
+        for (y = 0; y < HH; ++y)
+            for (x = 0; x < HW; ++x) {
+                int inside = y >= 20 && y < 20 + RH && x >= 50 && x < 50 + RW;
+                unsigned char want = inside ? expect[(7 + y - 20) * BW + 1 + x - 50] : 0x33;
+                if (host[y * HW + x] != want) {
+                    CLMEM_CHECK_EQ(t, host[y * HW + x], want);
+                    y = HH;
+                    break;
+                }
+            }
+    }
+out:
+    CLMEM_CHECK_CL(t, clmem_host_registration_release(&r));
+    clmem_buffer_release(&b);
+    free(host);
+    free(back);
+}
+
+/* images from and into registered memory: packed host rows go through
+   clEnqueueCopyBufferToImage / clEnqueueCopyImageToBuffer; pitched ones the ordinary
+   way; exact bytes both ways */
+static void test_image_copies(clmem_test_context *t) {
+    enum { W = 16, H = 8, E = 4 };
+    static const cl_image_format rgba = {CL_RGBA, CL_UNSIGNED_INT8};
+    cl_int err;
+    cl_bool images = CL_FALSE;
+    unsigned char *host = (unsigned char *)malloc(2 * W * H * E), back[W * H * E], expect[W * H * E];
+    clmem_image img = {0};
+    clmem_host_registration r = {0};
+    size_t o[3] = {0, 0, 0}, whole[3] = {W, H, 1};
+    int round, y;
+    clGetDeviceInfo(t->device, CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images, NULL);
+    if (!images) {
+        clmem_test_skip(t, "device has no image support");
+        free(host);
+        return;
+    }
+    if (!host) return;
+    img = clmem_create_image(t->context, 0, rgba, &err, .shape = {W, H});
+    CLMEM_CHECK_CL(t, err);
+    r = clmem_host_registration_create(t->context, host, 2 * W * H * E, &err);
+    CLMEM_CHECK_CL(t, err);
+    if (!img.mem) goto out;
+    for (round = 0; round < 2; ++round) {
+        cl_event ev = NULL;
+        /* host -> image, whole, packed */
+        fill_pattern(host, W * H * E, 700u + (unsigned)round);
+        CLMEM_CHECK_CL(t, clmem_enqueue_copy(t->queue, img, (const void *)host, .event = &ev));
+        if (ev) {
+            CLMEM_CHECK_EQ(t, command_of(ev), CL_COMMAND_COPY_BUFFER_TO_IMAGE); /* the registered way */
+            clReleaseEvent(ev);
+        }
+        memset(back, 0, sizeof back);
+        CLMEM_CHECK_CL(t, clEnqueueReadImage(t->queue, img.mem, CL_TRUE, o, whole, 0, 0, back, 0, NULL, NULL));
+        CLMEM_CHECK(t, memcmp(back, host, W * H * E) == 0);
+        /* image -> host, a part at an origin, packed, into the registered memory */
+        memcpy(expect, back, sizeof expect);
+        memset(host, 0x44, 2 * W * H * E);
+        ev = NULL;
+        CLMEM_CHECK_CL(t, clmem_enqueue_copy(t->queue, (void *)(host + 8), img, .origin = {2, 3}, .region = {5, 4},
+                                             .event = &ev));
+        if (ev) {
+            CLMEM_CHECK_EQ(t, command_of(ev), CL_COMMAND_UNMAP_MEM_OBJECT);
+            clReleaseEvent(ev);
+        }
+        for (y = 0; y < 4; ++y) CLMEM_CHECK(t, memcmp(host + 8 + y * 5 * E, expect + ((3 + y) * W + 2) * E, 5 * E) == 0);
+        CLMEM_CHECK_EQ(t, host[7], 0x44);
+        CLMEM_CHECK_EQ(t, host[8 + 4 * 5 * E], 0x44);
+        /* a pitched host layout: the ordinary way, still right */
+        fill_pattern(host, 2 * W * H * E, 800u + (unsigned)round);
+        ev = NULL;
+        CLMEM_CHECK_CL(t, clmem_enqueue_copy(t->queue, img, (const void *)host, .region = {W, H},
+                                             .pitches = {2 * W * E}, .event = &ev));
+        if (ev) {
+            CLMEM_CHECK_EQ(t, command_of(ev), CL_COMMAND_WRITE_IMAGE);
+            clReleaseEvent(ev);
+        }
+        CLMEM_CHECK_CL(t, clEnqueueReadImage(t->queue, img.mem, CL_TRUE, o, whole, 0, 0, back, 0, NULL, NULL));
+        for (y = 0; y < H; ++y) CLMEM_CHECK(t, memcmp(back + y * W * E, host + y * 2 * W * E, W * E) == 0);
+    }
+out:
+    CLMEM_CHECK_CL(t, clmem_host_registration_release(&r));
+    clmem_image_release(&img);
+    free(host);
+}
+
 /* a copy whose host range is partly outside the registration goes the ordinary way,
    and a registered neighbour keeps its own bytes */
 static void test_partly_registered(clmem_test_context *t) {
@@ -236,6 +364,8 @@ static void test_buffer_maps_the_region(clmem_test_context *t) {
 
 static const clmem_test_case cases[] = {
     {"copies_see_host_writes", test_copies_see_host_writes, false},
+    {"rect_copies", test_rect_copies, false},
+    {"image_copies", test_image_copies, false},
     {"partly_registered", test_partly_registered, false},
     {"refusals", test_refusals, false},
     {"buffer_maps_the_region", test_buffer_maps_the_region, false},
