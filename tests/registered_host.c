@@ -362,6 +362,48 @@ static void test_buffer_maps_the_region(clmem_test_context *t) {
     free(host);
 }
 
+/* a kernel reads and writes the registration's buffer: the host's writes reach it
+   through a map for writing, the kernel's results reach the host through a map for
+   reading (clmem's maps return the caller's own pointer), and copies after that still
+   see what the host writes */
+static void test_kernel_argument(clmem_test_context *t) {
+    enum { N = 1024 };
+    static const char src[] = "kernel void inc(global int *a) { a[get_global_id(0)] += 1; }";
+    cl_int err, *host = (cl_int *)malloc(N * sizeof(cl_int)), back[N];
+    cl_kernel k = build_kernel(t, src, "inc");
+    clmem_host_registration r = {0};
+    clmem_buffer b = clmem_buffer_create(t->context, 0, N * sizeof(cl_int), NULL, &err);
+    size_t global = N;
+    int i, bad = 0;
+    if (!host || !k || !b.mem) goto out;
+    r = clmem_host_registration_create(t->context, host, N * sizeof(cl_int), &err);
+    CLMEM_CHECK_CL(t, err);
+    for (i = 0; i < N; ++i) host[i] = i;
+    CLMEM_WITH_MAP(m, err, clmem_enqueue_map_buffer(t->queue, r.buffer, CL_MAP_WRITE_INVALIDATE_REGION, 0, cl_int, &m)) {
+        CLMEM_CHECK(t, m.ptr == (void *)host); /* the host's writes are in the mapped range */
+    }
+    CLMEM_CHECK_CL(t, err);
+    CLMEM_CHECK_CL(t, clmem_set_kernel_arg(k, 0, r.buffer));
+    CLMEM_CHECK_CL(t, clEnqueueNDRangeKernel(t->queue, k, 1, NULL, &global, NULL, 0, NULL, NULL));
+    CLMEM_WITH_MAP(m, err, clmem_enqueue_map_buffer(t->queue, r.buffer, CL_MAP_READ, 0, cl_int, &m)) {
+        CLMEM_CHECK(t, m.ptr == (void *)host);
+        for (i = 0; i < N; ++i) bad |= host[i] != i + 1;
+    }
+    CLMEM_CHECK_CL(t, err);
+    CLMEM_CHECK(t, !bad);
+    /* the host writes again; a registered copy carries it */
+    for (i = 0; i < N; ++i) host[i] = 3 * i;
+    CLMEM_CHECK_CL(t, clmem_enqueue_copy(t->queue, b, (const void *)host));
+    memset(back, 0, sizeof back);
+    CLMEM_CHECK_CL(t, clEnqueueReadBuffer(t->queue, b.mem, CL_TRUE, 0, sizeof back, back, 0, NULL, NULL));
+    CLMEM_CHECK(t, memcmp(back, host, sizeof back) == 0);
+out:
+    CLMEM_CHECK_CL(t, clmem_host_registration_release(&r));
+    clmem_buffer_release(&b);
+    if (k) clReleaseKernel(k);
+    free(host);
+}
+
 static const clmem_test_case cases[] = {
     {"copies_see_host_writes", test_copies_see_host_writes, false},
     {"rect_copies", test_rect_copies, false},
@@ -369,5 +411,6 @@ static const clmem_test_case cases[] = {
     {"partly_registered", test_partly_registered, false},
     {"refusals", test_refusals, false},
     {"buffer_maps_the_region", test_buffer_maps_the_region, false},
+    {"kernel_argument", test_kernel_argument, false},
 };
 int main(int argc, char **argv) { return clmem_test_main(cases, sizeof cases / sizeof cases[0], argc, argv); }
