@@ -48,12 +48,12 @@ if has tests; then
 fi
 if has cuda; then
     echo "== CUDA anchor (PyTorch)"
-    timeout 300 python3 "$here/pageable_cuda.py" --min 1M --max "$max" --rounds "$rounds" --data "$OUT/cuda.dat" 2>&1 |
+    timeout 300 python3 "$here/pageable_cuda.py" --min 64K --max "$max" --rounds "$rounds" --data "$OUT/cuda.dat" 2>&1 |
         tee "$OUT/cuda.txt"
 fi
 if has main; then
     echo "== pageable_bench ($spec, default stager)"
-    CLMEM_TEST="$spec" timeout 420 "$dir/pageable_bench" --min 1M --max "$max" --rounds "$rounds" \
+    CLMEM_TEST="$spec" timeout 420 "$dir/pageable_bench" --min 64K --max "$max" --rounds "$rounds" \
         --data "$OUT/pageable.dat" 2>&1 | tee "$OUT/pageable.txt"
 fi
 if has sweep; then

@@ -59,10 +59,11 @@ extern "C" {
    - releasing a registration twice, or a copy of a released one, is refused
      (CL_INVALID_MEM_OBJECT, in words); the region's later copies go the ordinary way.
    - the registration's `buffer` is a clmem_buffer over the region: pass it as a kernel
-     argument (the kernel reads and writes the caller's memory in place, where the
-     driver allows: NVIDIA's device copy is kept coherent by maps), and map it
-     (clmem_enqueue_map_buffer: the pointer returned is the caller's own memory) to see
-     what a kernel wrote. Do not release it: the registration owns it.
+     argument. Kernels are the caller's to keep coherent, as the spec says: after the
+     host writes the region, map the range with CL_MAP_WRITE_INVALIDATE_REGION and
+     release the map before the kernel runs; after the kernel, map it with CL_MAP_READ
+     to see its results in the region (clmem_enqueue_map_buffer: the pointer returned
+     is the caller's own memory). Do not release the buffer: the registration owns it.
    Cost: registering pins the pages (milliseconds per hundred MiB on NVIDIA's driver:
    about three copies' worth), so register memory that is copied many times. On a CPU
    device (PoCL) the buffer uses the memory as it is: registering costs a
