@@ -11397,7 +11397,11 @@ CLMEM_API clmem_host_registration clmem_host_registration_create(cl_context cont
     if (err != CL_SUCCESS) goto out;
 
     reg.buffer = clmem_buffer_create(context, CL_MEM_USE_HOST_PTR | CL_MEM_READ_WRITE, size, ptr, &err);
-    if (err == CL_SUCCESS) {
+    if (err != CL_SUCCESS) { /* in this function's name, with the buffer's words */
+        char why[512];
+        snprintf(why, sizeof why, "%s", clmem_last_error_message());
+        err = clmem__fail(err, fn, "the CL_MEM_USE_HOST_PTR buffer over [%p, +%zu bytes): %s", ptr, size, why);
+    } else {
         rec->id = clmem__reg_add(&clmem__hostreg_ids, rec, CLMEM__HOSTREG_TAG);
         if (!rec->id) err = clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "no host memory for the registration's id");
     }
@@ -11407,7 +11411,10 @@ CLMEM_API clmem_host_registration clmem_host_registration_create(cl_context cont
         CLMEM__HOSTREG_PUBLISH();
     } else {
         for (i = 0; i < clmem__hostreg_count; ++i)
-            if (clmem__hostregs[i] == rec) clmem__hostregs[i] = clmem__hostregs[--clmem__hostreg_count];
+            if (clmem__hostregs[i] == rec) {
+                clmem__hostregs[i] = clmem__hostregs[--clmem__hostreg_count];
+                break;
+            }
     }
     clmem__unlock(&clmem__hostreg_lock);
     if (err != CL_SUCCESS) {

@@ -304,6 +304,18 @@ static void test_refusals(clmem_test_context *t) {
     CLMEM_CHECK_EQ(t, err, CL_INVALID_VALUE);
     CLMEM_CHECK(t, strstr(clmem_last_error_message(), "wraps") != NULL);
 
+    {   /* a size above the device's limit: the driver's refusal, and the range is free again */
+        cl_ulong max_alloc = 0;
+        CLMEM_CHECK_CL(t, clGetDeviceInfo(t->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, NULL));
+        if (max_alloc < SIZE_MAX / 2) {
+            r = clmem_host_registration_create(t->context, host, (size_t)max_alloc + 1, &err);
+            CLMEM_CHECK_EQ(t, err, CL_INVALID_BUFFER_SIZE);
+            CLMEM_CHECK(t, r.ptr == NULL && r.buffer.mem == NULL);
+            CLMEM_CHECK(t, strstr(clmem_last_error_message(), "clmem_host_registration_create: the CL_MEM_USE_HOST_PTR "
+                                                              "buffer over") != NULL);
+            CLMEM_CHECK(t, !clmem_host_registered(t->context, host, 1));
+        }
+    }
     r = clmem_host_registration_create(t->context, host, n / 2, &err);
     CLMEM_CHECK_CL(t, err);
     /* the same range, a range overlapping its end, one containing it: refused */
