@@ -97,7 +97,7 @@ CLMEM_API clmem_host_registration clmem_host_registration_create(cl_context cont
 
     reg.buffer = clmem_buffer_create(context, CL_MEM_USE_HOST_PTR | CL_MEM_READ_WRITE, size, ptr, &err);
     if (err != CL_SUCCESS) { /* in this function's name, with the buffer's words */
-        char why[512];
+        char why[sizeof clmem__message];
         snprintf(why, sizeof why, "%s", clmem_last_error_message());
         err = clmem__fail(err, fn, "the CL_MEM_USE_HOST_PTR buffer over [%p, +%zu bytes): %s", ptr, size, why);
     } else {
