@@ -17,6 +17,7 @@
      >>usm           Intel unified shared memory: allocations, lookup, migrate, advise
      >>map           buffer and image maps, CLMEM_WITH_MAP
      >>kernel_arg    clmem_set_kernel_arg, clmem_local_memory
+     >>registered    registered host memory: the caller's pages copied at DMA speed
      >>transfer      clmem_enqueue_copy (its DISPATCH TABLE), clmem_enqueue_fill
      >>pool          allocators, memory pools, SVM pools   >>usm_pool  USM pools
      >>pinned        pinned host memory, pinned pools
@@ -198,6 +199,11 @@
    >>kernel_arg
      clmem_local_memory
      clmem_set_kernel_arg                       set one kernel argument from a clmem handle or a ...
+   >>registered
+     clmem_host_registration
+     clmem_host_registration_create             register `size` bytes of the caller's memory at ...
+     clmem_host_registration_release            end the registration and empty the handle; the ...
+     clmem_host_registered                      true when [ptr, ptr + size) lies within one live ...
    >>transfer
      clmem_copy_options
      clmem_fill_options
@@ -971,7 +977,8 @@ static inline cl_mem clmem__mem_identity(cl_mem m) { return m; }
     X(F, clmem_pooled_svm, pooled_svm, -, 0, 0, 0, R, 0, svm.pool, "")                                      \
     X(F, clmem_pinned_allocation, pinned_allocation, -, 0, 0, 0, R, 0, ptr, "")                             \
     X(F, clmem_usm_allocation, usm_allocation, -, 0, 0, 0, R, 0, usm.ptr, "")                               \
-    X(F, clmem_pooled_usm, pooled_usm, -, 0, 0, 0, R, 0, usm.pool, "")
+    X(F, clmem_pooled_usm, pooled_usm, -, 0, 0, 0, R, 0, usm.pool, "")                                      \
+    X(F, clmem_host_registration, host_registration, -, 0, 0, 0, R, 0, ptr, "")
 
 /* The filters: each keeps some rows and calls F with what that list needs. */
 #define CLMEM__KIND_YES(...) __VA_ARGS__
@@ -1013,7 +1020,8 @@ static inline cl_mem clmem__mem_identity(cl_mem m) { return m; }
 /** clmem_release(&handle): release any clmem handle through its kind's release
     function and empty it: buffers (pooled ones go back to their pool), images,
     pipes, samplers, SVM allocations, SVM arrays, memory maps, SVM maps (both with
-    no options), pooled SVM, pinned allocations, USM allocations and pooled USM;
+    no options), pooled SVM, pinned allocations, USM allocations, pooled USM and
+    host registrations;
     see each kind's *_release for
     what that means and its errors. Another type is a compile error. Pools,
     allocators and stagers are objects, not handles: their own *_release frees them. */
@@ -2818,6 +2826,159 @@ CLMEM_API cl_int clmem__set_arg_unsupported(cl_kernel kernel, cl_uint index, ...
 #endif
 /* ---- end clmem/kernel_arg.h ---- */
 
+/* ---- begin clmem/registered.h ---- */
+/* >>registered: registered host memory: the caller's own pages copied at DMA speed
+   (beyond PyOpenCL, which has none; CUDA's cudaHostRegister) */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------
+   REGISTERED HOST MEMORY
+
+   A GPU's DMA engine reads and writes page-locked host memory at full bus speed; from
+   ordinary (pageable) memory the driver first copies through bounce buffers of its
+   own, at a fraction of that speed. Memory the program already has - a big array it
+   allocated with malloc and fills again and again - can be made DMA-able in place:
+   clmem_host_registration_create(context, ptr, size, &err) wraps the caller's bytes in
+   a CL_MEM_USE_HOST_PTR buffer once (the driver pins the pages), and from then on every
+   clmem_enqueue_copy between a buffer and host memory lying within the region goes
+   through that buffer: clEnqueueCopyBuffer from (or to) it, a DMA from the caller's own
+   pages, no host memcpy. Rectangular buffer copies (.region) and image copies with
+   packed host rows go the same way (clEnqueueCopyBufferRect, clEnqueueCopyBufferToImage,
+   clEnqueueCopyImageToBuffer).
+       clmem_host_registration r = clmem_host_registration_create(ctx, data, n, &err);
+       for (;;) {
+           produce(data);                              (the host writes the region)
+           clmem_enqueue_copy(q, buf, data, .byte_count = n);    (DMA from data)
+           ...
+           clmem_enqueue_copy(q, data, buf, .byte_count = n);    (DMA into data)
+       }
+       clmem_host_registration_release(&r);
+   Nothing else changes: the copies are written as before; a copy whose host range is
+   not entirely within one registration of the buffer's context goes the ordinary way.
+
+   Coherence (what the spec asks of a CL_MEM_USE_HOST_PTR buffer, done by clmem): an
+   implementation may keep a device copy of such a buffer's memory (NVIDIA's does), so
+   the host's writes are not seen by the device until the buffer is mapped and
+   unmapped, and the device's writes are in the host memory only after a map for
+   reading completes. Every registered host -> buffer copy therefore enqueues a map of
+   the host range with CL_MAP_WRITE_INVALIDATE_REGION (the host memory holds the new
+   bytes) and its unmap before the clEnqueueCopyBuffer; every buffer -> host copy
+   enqueues clEnqueueCopyBuffer into the wrapping buffer, then a map of the range with
+   CL_MAP_READ and its unmap. The commands are chained by events (out-of-order queues
+   too); the copy's event (.event) is the last one, and a blocking copy waits for it.
+   So the host may write the region between transfers, as with any host memory; what
+   it must not do is what it must not do with any non-blocking transfer (touch the
+   range before the transfer's event completes). bench/registered_bench measures what
+   the map and unmap cost.
+
+   The rules:
+   - a region registers once: a region overlapping a live registration (in any
+     context: the spec leaves commands on two buffers over the same host memory
+     undefined) is refused, as is a NULL pointer, size 0, or a size above
+     CL_DEVICE_MAX_MEM_ALLOC_SIZE (the driver's CL_INVALID_BUFFER_SIZE);
+   - the memory must stay valid (not freed) until the registration is released and the
+     copies using it are complete;
+   - releasing a registration twice, or a copy of a released one, is refused
+     (CL_INVALID_MEM_OBJECT, in words); the region's later copies go the ordinary way.
+   - the registration's `buffer` is a clmem_buffer over the region: pass it as a kernel
+     argument. Kernels are the caller's to keep coherent, as the spec says: after the
+     host writes the region, map the range with CL_MAP_WRITE_INVALIDATE_REGION and
+     release the map before the kernel runs; after the kernel, map it with CL_MAP_READ
+     to see its results in the region (clmem_enqueue_map_buffer: the pointer returned
+     is the caller's own memory). Do not release the buffer: the registration owns it.
+   Cost: registering pins the pages (milliseconds per hundred MiB on NVIDIA's driver:
+   about three copies' worth), so register memory that is copied many times. On a CPU
+   device (PoCL) the buffer uses the memory as it is: registering costs a
+   clCreateBuffer and nothing per byte.
+   --------------------------------------------------------------------------------- */
+
+/** A registration of host memory for a context (clmem_host_registration_create).
+    Fields (read them, treat them as read-only):
+      ptr, size   the registered host memory; ptr NULL for an empty handle
+      context     the context it is registered for (not retained separately)
+      buffer      the CL_MEM_USE_HOST_PTR | CL_MEM_READ_WRITE buffer over it, owned by
+                  the registration (kernel arguments, maps; do not release it)
+      id          private: which registration this is, so that a released handle, or a
+                  copy of one, is recognised
+    An all-zero handle is empty; releasing it is a no-op. */
+typedef struct clmem_host_registration {
+    void *ptr;
+    size_t size;
+    cl_context context;
+    clmem_buffer buffer;
+    uint64_t id;
+} clmem_host_registration;
+
+/** clmem_host_registration_create(context, ptr, size, &err): register `size` bytes of
+    the caller's memory at `ptr` for the context: after it, clmem_enqueue_copy between
+    any buffer of the context and host memory within [ptr, ptr + size) is a DMA from or
+    into these pages (see "REGISTERED HOST MEMORY" above).
+    - context: the context whose buffers the memory is copied to and from.
+    - ptr, size: the memory, any alignment (page-aligned memory pins exactly its pages).
+    Returns the registration; on failure an empty handle and *errcode_ret (may be
+    NULL): CL_INVALID_CONTEXT (NULL context), CL_INVALID_HOST_PTR (ptr NULL),
+    CL_INVALID_BUFFER_SIZE (size 0), CL_INVALID_VALUE ([ptr, ptr + size) wraps, or
+    overlaps a live registration: the message names both ranges), CL_OUT_OF_HOST_MEMORY,
+    or the driver's code from clCreateBuffer (with the call named).
+    Thread safety: any thread. */
+CLMEM_API clmem_host_registration clmem_host_registration_create(cl_context context, void *ptr, size_t size,
+                                                                 cl_int *errcode_ret);
+
+/** clmem_host_registration_release(&reg): end the registration and empty the handle;
+    the wrapping buffer is released (the driver unpins the pages once the copies using
+    them are complete). The memory itself stays the caller's. NULL or an empty handle
+    is a no-op. Returns CL_SUCCESS, CL_INVALID_MEM_OBJECT (a copy of a registration
+    released already, in words), or the driver's code.
+    Thread safety: any thread (not with a copy of the same handle released at once). */
+CLMEM_API cl_int clmem_host_registration_release(clmem_host_registration *reg);
+
+/** clmem_host_registered(context, ptr, size): true when [ptr, ptr + size) lies within
+    one live registration for `context` (what decides that a copy takes the registered
+    way). Thread safety: any thread. */
+CLMEM_API bool clmem_host_registered(cl_context context, const void *ptr, size_t size);
+
+/* clmem__host_registrations_live(): 1 while any registration is live (the inline copy
+   path then takes the full path, which asks clmem__registered_copy). One load. */
+CLMEM_API int clmem__host_registrations_live(void);
+
+/* The registered way of a host transfer (private; the host-transfer plan of transfer.c
+   and the image pairs of transfer_image.c ask it first, after their checks): when the
+   host bytes the transfer touches lie within one registration of the object's context,
+   it is enqueued as a device-side copy from or to the registration's buffer between the
+   coherence maps, *result is its code and the return is true; otherwise false, nothing
+   enqueued, *result untouched. */
+typedef struct clmem__registered_xfer {
+    const char *fn;         /* the public name messages carry */
+    cl_command_queue queue;
+    bool write;             /* host -> device */
+    cl_bool blocking;
+    const cl_event *wait_for;
+    cl_uint num_wait_for;
+    cl_event *event;
+} clmem__registered_xfer;
+/* buffer <-> host: linear (region NULL: count bytes at byte offset of buf, the host
+   bytes [host, host + count)) or rectangular (region; the buffer's origin and pitches;
+   the host's pitches and the bytes [host + host_start, host + host_end) it touches,
+   host_start being the host origin's byte offset) */
+CLMEM_API bool clmem__registered_buffer(const clmem__registered_xfer *x, clmem_buffer buf, void *host, size_t offset,
+                                        size_t count, const size_t *region, const size_t buf_origin[3], size_t buf_row,
+                                        size_t buf_slice, size_t host_start, size_t host_end, size_t host_row,
+                                        size_t host_slice, cl_int *result);
+/* image <-> host of region at origin, host rows and slices packed or as pitched (row,
+   slice as resolved; only a packed layout goes the registered way:
+   clEnqueueCopyBufferToImage has no pitches) */
+CLMEM_API bool clmem__registered_image(const clmem__registered_xfer *x, clmem_image img, void *host,
+                                       const size_t origin[3], const size_t region[3], size_t row, size_t slice,
+                                       cl_int *result);
+
+#ifdef __cplusplus
+}
+#endif
+/* ---- end clmem/registered.h ---- */
+
 /* ---- begin clmem/transfer.h ---- */
 /* >>transfer: one enqueue_copy and one enqueue_fill for every kind of memory */
 
@@ -2994,7 +3155,8 @@ CLMEM__INLINE cl_int clmem__copy_host_fast(cl_command_queue queue, const clmem_b
     size_t count = clmem__host_count(o->given, o->byte_count, buf->size, offset);
     cl_bool blocking = clmem__host_blocking(o->given, o->is_blocking);
     if (!(queue && buf->mem && !clmem__buffer_stale(*buf) && host && !host_offset && offset < buf->size && count &&
-          count <= buf->size - offset && !clmem__host_forbidden(buf->flags, write) && !clmem__maps_live()))
+          count <= buf->size - offset && !clmem__host_forbidden(buf->flags, write) && !clmem__maps_live() &&
+          !clmem__host_registrations_live()))
         return clmem__copy_host_linear(queue, *buf, host, write, o->given, o->byte_count, offset, host_offset,
                                        o->is_blocking, o->event);
     err = write ? clEnqueueWriteBuffer(queue, buf->mem, blocking, offset, count, host, 0, NULL, o->event)
@@ -5284,7 +5446,7 @@ template <class E, class O> inline void old_order_svm() {
                            clmem_sampler, clmem_svm_allocation, clmem_memory_map,
                            clmem_svm_map, clmem_svm_array, clmem_pooled_svm,
                            clmem_pinned_allocation, clmem_usm_allocation,
-                           clmem_pooled_usm) and releases it with
+                           clmem_pooled_usm, clmem_host_registration) and releases it with
                            clmem_release when it goes out of scope; move-only.
                                clmem::unique<clmem_buffer> b(clmem_buffer_create(ctx, 0, n, NULL, &err));
                                clmem_enqueue_copy(q, b, host);          // a unique<H> passes as H
@@ -11443,6 +11605,361 @@ CLMEM_API cl_int clmem__set_arg_unsupported(cl_kernel kernel, cl_uint index, ...
 
 /* ---- end clmem/kernel_arg.c ---- */
 
+/* ---- begin clmem/registered.c ---- */
+/* >>registered (implementation): the table of live registrations and the registered
+   copy. */
+
+/* A live registration: its range, context, wrapping buffer and registry id. The table
+   holds pointers to these, in no order (a program registers a handful of regions; the
+   copy path scans them only while one is live). */
+typedef struct clmem__hostreg {
+    char *lo, *hi; /* [lo, hi) */
+    cl_context context;
+    cl_mem mem;
+    uint64_t id;
+} clmem__hostreg;
+
+#define CLMEM__HOSTREG_TAG 1
+static clmem__registry clmem__hostreg_ids = CLMEM__REGISTRY_INIT;
+static clmem__mutex clmem__hostreg_lock = CLMEM__MUTEX_INIT;
+static clmem__hostreg **clmem__hostregs;
+static size_t clmem__hostreg_count, clmem__hostreg_capacity;
+/* clmem__hostreg_live mirrors clmem__hostreg_count for the lock-free question of the
+   copy path: with no registration it must cost nothing. */
+#if defined(__GNUC__) || defined(__clang__)
+static size_t clmem__hostreg_live;
+#define CLMEM__HOSTREG_PUBLISH() __atomic_store_n(&clmem__hostreg_live, clmem__hostreg_count, __ATOMIC_RELAXED)
+#define CLMEM__HOSTREG_ANY() (__atomic_load_n(&clmem__hostreg_live, __ATOMIC_RELAXED) != 0)
+#else
+#define CLMEM__HOSTREG_PUBLISH() ((void)0)
+#define CLMEM__HOSTREG_ANY() 1
+#endif
+
+CLMEM_API int clmem__host_registrations_live(void) { return CLMEM__HOSTREG_ANY(); }
+
+static const char clmem__hostreg_create_fn[] = "clmem_host_registration_create";
+
+CLMEM_API clmem_host_registration clmem_host_registration_create(cl_context context, void *ptr, size_t size,
+                                                                 cl_int *errcode_ret) {
+    const char *fn = clmem__hostreg_create_fn;
+    clmem_host_registration reg;
+    clmem__hostreg *rec = NULL;
+    cl_int err = CL_SUCCESS;
+    size_t i;
+    char *lo = CLMEM__CAST(char *, ptr);
+    memset((void *)&reg, 0, sizeof reg);
+    if (!context) {
+        err = clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL");
+        goto out;
+    }
+    if (!ptr) {
+        err = clmem__fail(CL_INVALID_HOST_PTR, fn, "ptr is NULL");
+        goto out;
+    }
+    if (size == 0) {
+        err = clmem__fail(CL_INVALID_BUFFER_SIZE, fn, "size is 0 (ptr %p)", ptr);
+        goto out;
+    }
+    if ((uintptr_t)lo + size < (uintptr_t)lo) {
+        err = clmem__fail(CL_INVALID_VALUE, fn, "ptr %p + size %zu wraps around the address space", ptr, size);
+        goto out;
+    }
+    rec = CLMEM__CAST(clmem__hostreg *, CLMEM_MALLOC(sizeof *rec));
+    if (!rec) {
+        err = clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "no host memory for the registration's record");
+        goto out;
+    }
+    rec->lo = lo;
+    rec->hi = lo + size;
+    rec->context = context;
+    rec->mem = NULL;
+    /* Claim the range first (under the lock), so that two threads registering
+       overlapping ranges cannot both succeed; the buffer is made outside the lock. */
+    clmem__lock(&clmem__hostreg_lock);
+    for (i = 0; i < clmem__hostreg_count; ++i) {
+        const clmem__hostreg *o = clmem__hostregs[i];
+        if (o->lo < rec->hi && lo < o->hi) {
+            err = clmem__fail(CL_INVALID_VALUE, fn,
+                              "[%p, %p) (%zu bytes) overlaps the live registration [%p, %p) (%zu bytes, context %p): "
+                              "release it first, or register the union once",
+                              ptr, (void *)rec->hi, size, (void *)o->lo, (void *)o->hi, (size_t)(o->hi - o->lo),
+                              (void *)o->context);
+            break;
+        }
+    }
+    if (err == CL_SUCCESS && clmem__hostreg_count == clmem__hostreg_capacity) {
+        size_t cap = clmem__hostreg_capacity ? 2 * clmem__hostreg_capacity : 8;
+        clmem__hostreg **t =
+            CLMEM__CAST(clmem__hostreg **, CLMEM_REALLOC(clmem__hostregs, cap * sizeof *clmem__hostregs));
+        if (!t)
+            err = clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "no host memory for the registration table");
+        else {
+            clmem__hostregs = t;
+            clmem__hostreg_capacity = cap;
+        }
+    }
+    if (err == CL_SUCCESS) clmem__hostregs[clmem__hostreg_count++] = rec; /* claimed; mem NULL: not found yet */
+    clmem__unlock(&clmem__hostreg_lock);
+    if (err != CL_SUCCESS) goto out;
+
+    reg.buffer = clmem_buffer_create(context, CL_MEM_USE_HOST_PTR | CL_MEM_READ_WRITE, size, ptr, &err);
+    if (err != CL_SUCCESS) { /* in this function's name, with the buffer's words */
+        char why[sizeof clmem__message];
+        snprintf(why, sizeof why, "%s", clmem_last_error_message());
+        err = clmem__fail(err, fn, "the CL_MEM_USE_HOST_PTR buffer over [%p, +%zu bytes): %s", ptr, size, why);
+    } else {
+        rec->id = clmem__reg_add(&clmem__hostreg_ids, rec, CLMEM__HOSTREG_TAG);
+        if (!rec->id) err = clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "no host memory for the registration's id");
+    }
+    clmem__lock(&clmem__hostreg_lock);
+    if (err == CL_SUCCESS) {
+        rec->mem = reg.buffer.mem;
+        CLMEM__HOSTREG_PUBLISH();
+    } else {
+        for (i = 0; i < clmem__hostreg_count; ++i)
+            if (clmem__hostregs[i] == rec) {
+                clmem__hostregs[i] = clmem__hostregs[--clmem__hostreg_count];
+                break;
+            }
+    }
+    clmem__unlock(&clmem__hostreg_lock);
+    if (err != CL_SUCCESS) {
+        if (reg.buffer.mem) clmem_buffer_release(&reg.buffer); /* keeps the message: release succeeds */
+        goto out;
+    }
+    reg.ptr = ptr;
+    reg.size = size;
+    reg.context = context;
+    reg.id = rec->id;
+    rec = NULL;
+out:
+    if (rec) CLMEM_FREE(rec);
+    if (err != CL_SUCCESS) memset((void *)&reg, 0, sizeof reg);
+    if (errcode_ret) *errcode_ret = err;
+    return reg;
+}
+
+CLMEM_API cl_int clmem_host_registration_release(clmem_host_registration *reg) {
+    static const char fn[] = "clmem_host_registration_release";
+    clmem__hostreg *rec;
+    size_t i;
+    cl_int err;
+    if (!reg || (!reg->ptr && !reg->id && !reg->buffer.mem)) return CL_SUCCESS; /* nothing to release */
+    rec = CLMEM__CAST(clmem__hostreg *, clmem__reg_find(&clmem__hostreg_ids, reg->id, CLMEM__HOSTREG_TAG, true));
+    if (!rec)
+        return clmem__fail(CL_INVALID_MEM_OBJECT, fn,
+                           "the registration of [%p, +%zu bytes) was released already (a second release, or a copy of "
+                           "a released handle)",
+                           reg->ptr, reg->size);
+    clmem__lock(&clmem__hostreg_lock);
+    for (i = 0; i < clmem__hostreg_count; ++i)
+        if (clmem__hostregs[i] == rec) {
+            clmem__hostregs[i] = clmem__hostregs[--clmem__hostreg_count];
+            break;
+        }
+    CLMEM__HOSTREG_PUBLISH();
+    if (clmem__hostreg_count == 0) {
+        CLMEM_FREE(clmem__hostregs);
+        clmem__hostregs = NULL;
+        clmem__hostreg_capacity = 0;
+    }
+    clmem__unlock(&clmem__hostreg_lock);
+    clmem__reg_remove(&clmem__hostreg_ids, rec->id);
+    err = clReleaseMemObject(rec->mem);
+    CLMEM_FREE(rec);
+    memset((void *)reg, 0, sizeof *reg);
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clReleaseMemObject");
+}
+
+/* clmem__hostreg_lookup(ctx, host, count, &off): the wrapping buffer (retained: the
+   caller releases it) of the live registration for ctx holding [host, host + count),
+   and the offset of host in it; NULL when none. */
+static cl_mem clmem__hostreg_lookup(cl_context ctx, const void *host, size_t count, size_t *off) {
+    const char *lo = CLMEM__CAST(const char *, host);
+    cl_mem mem = NULL;
+    size_t i;
+    clmem__lock(&clmem__hostreg_lock);
+    for (i = 0; i < clmem__hostreg_count; ++i) {
+        const clmem__hostreg *r = clmem__hostregs[i];
+        if (r->mem && r->context == ctx && r->lo <= lo && lo < r->hi && count <= (size_t)(r->hi - lo)) {
+            mem = r->mem;
+            *off = (size_t)(lo - r->lo);
+            clRetainMemObject(mem);
+            break;
+        }
+    }
+    clmem__unlock(&clmem__hostreg_lock);
+    return mem;
+}
+
+CLMEM_API bool clmem_host_registered(cl_context context, const void *ptr, size_t size) {
+    size_t off;
+    cl_mem mem;
+    if (!CLMEM__HOSTREG_ANY() || !ptr || !size) return false;
+    mem = clmem__hostreg_lookup(context, ptr, size, &off);
+    if (mem) clReleaseMemObject(mem);
+    return mem != NULL;
+}
+
+/* The device-side copy of a registered transfer: from (write) or to the wrapping buffer
+   at byte woff (the first host byte the transfer touches), waiting for n events, its
+   event in *done; what it is depends on the pair. */
+typedef struct clmem__registered_pair {
+    const char *call; /* the OpenCL call, for messages */
+    cl_int (*enqueue)(const struct clmem__registered_pair *pr, const clmem__registered_xfer *x, cl_mem wrapper,
+                      size_t woff, cl_uint n, const cl_event *wait, cl_event *done);
+    cl_mem obj;                 /* the buffer or image */
+    size_t offset, count;       /* linear */
+    const size_t *region;       /* rectangular and image: the region */
+    const size_t *origin;       /* the buffer's or image's origin */
+    size_t row, slice;          /* the buffer's pitches (rect) */
+    size_t host_row, host_slice;
+} clmem__registered_pair;
+
+/* clmem__registered_run(x, ctx, first, span, pair, &result): the coherence around the pair's
+   copy, for the host bytes [first, first + span). A write maps the range with
+   CL_MAP_WRITE_INVALIDATE_REGION (the host memory holds the new bytes) and unmaps it
+   before the copy; a read maps it with CL_MAP_READ after the copy (the host memory then
+   holds the device's bytes) and unmaps it. The commands wait for each other by events;
+   the caller's event is the last one's. */
+static bool clmem__registered_run(const clmem__registered_xfer *x, cl_context ctx, const void *first, size_t span,
+                                  const clmem__registered_pair *pr, cl_int *result) {
+    cl_event ev[3] = {NULL, NULL, NULL}, *last = x->event ? x->event : (x->blocking ? &ev[2] : NULL);
+    const char *call = "clEnqueueMapBuffer";
+    void *host = clmem__unconst(first);
+    size_t off = 0;
+    cl_mem mem;
+    void *p = NULL;
+    cl_int err;
+    if (!CLMEM__HOSTREG_ANY() || span == 0 || !(mem = clmem__hostreg_lookup(ctx, first, span, &off))) return false;
+    if (x->write) {
+        p = clEnqueueMapBuffer(x->queue, mem, CL_FALSE, CL_MAP_WRITE_INVALIDATE_REGION, off, span, x->num_wait_for,
+                               x->wait_for, &ev[0], &err);
+        if (err == CL_SUCCESS && p != host) {
+            /* The spec promises the host pointer for CL_MEM_USE_HOST_PTR; a driver
+               that maps elsewhere gets the bytes copied in. */
+            call = "clWaitForEvents";
+            if ((err = clWaitForEvents(1, &ev[0])) == CL_SUCCESS) memcpy(p, host, span);
+        }
+        if (err == CL_SUCCESS) {
+            call = "clEnqueueUnmapMemObject";
+            err = clEnqueueUnmapMemObject(x->queue, mem, p, 1, &ev[0], &ev[1]);
+        }
+        if (err == CL_SUCCESS) {
+            call = pr->call;
+            err = pr->enqueue(pr, x, mem, off, 1, &ev[1], last);
+        }
+    } else {
+        call = pr->call;
+        err = pr->enqueue(pr, x, mem, off, x->num_wait_for, x->wait_for, &ev[0]);
+        if (err == CL_SUCCESS) {
+            call = "clEnqueueMapBuffer";
+            p = clEnqueueMapBuffer(x->queue, mem, CL_FALSE, CL_MAP_READ, off, span, 1, &ev[0], &ev[1], &err);
+        }
+        if (err == CL_SUCCESS && p != host) { /* as above: a driver that maps elsewhere */
+            call = "clWaitForEvents";
+            if ((err = clWaitForEvents(1, &ev[1])) == CL_SUCCESS) memcpy(host, p, span);
+        }
+        if (err == CL_SUCCESS) {
+            call = "clEnqueueUnmapMemObject";
+            err = clEnqueueUnmapMemObject(x->queue, mem, p, 1, &ev[1], last);
+        }
+    }
+    if (err == CL_SUCCESS && x->blocking) {
+        call = "clWaitForEvents";
+        err = clWaitForEvents(1, last);
+    }
+    if (ev[0]) clReleaseEvent(ev[0]);
+    if (ev[1]) clReleaseEvent(ev[1]);
+    if (ev[2]) clReleaseEvent(ev[2]);
+    clReleaseMemObject(mem); /* the lookup's reference; the enqueued commands hold theirs */
+    *result = err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, x->fn, call);
+    return true;
+}
+
+static cl_int clmem__registered_linear(const clmem__registered_pair *pr, const clmem__registered_xfer *x, cl_mem wrapper,
+                                       size_t woff, cl_uint n, const cl_event *wait, cl_event *done) {
+    return x->write ? clEnqueueCopyBuffer(x->queue, wrapper, pr->obj, woff, pr->offset, pr->count, n, wait, done)
+                    : clEnqueueCopyBuffer(x->queue, pr->obj, wrapper, pr->offset, woff, pr->count, n, wait, done);
+}
+
+/* the host rectangle starts at linear byte woff of the wrapper: origin {woff, 0, 0}
+   with the host's pitches addresses the same bytes as the host origin did */
+static cl_int clmem__registered_rect(const clmem__registered_pair *pr, const clmem__registered_xfer *x, cl_mem wrapper,
+                                     size_t woff, cl_uint n, const cl_event *wait, cl_event *done) {
+    size_t w[3];
+    w[0] = woff;
+    w[1] = w[2] = 0;
+    return x->write ? clEnqueueCopyBufferRect(x->queue, wrapper, pr->obj, w, pr->origin, pr->region, pr->host_row,
+                                              pr->host_slice, pr->row, pr->slice, n, wait, done)
+                    : clEnqueueCopyBufferRect(x->queue, pr->obj, wrapper, pr->origin, w, pr->region, pr->row,
+                                              pr->slice, pr->host_row, pr->host_slice, n, wait, done);
+}
+
+static cl_int clmem__registered_img(const clmem__registered_pair *pr, const clmem__registered_xfer *x, cl_mem wrapper,
+                                    size_t woff, cl_uint n, const cl_event *wait, cl_event *done) {
+    return x->write ? clEnqueueCopyBufferToImage(x->queue, wrapper, pr->obj, woff, pr->origin, pr->region, n, wait, done)
+                    : clEnqueueCopyImageToBuffer(x->queue, pr->obj, wrapper, pr->origin, pr->region, woff, n, wait, done);
+}
+
+CLMEM_API bool clmem__registered_buffer(const clmem__registered_xfer *x, clmem_buffer buf, void *host, size_t offset,
+                                        size_t count, const size_t *region, const size_t buf_origin[3], size_t buf_row,
+                                        size_t buf_slice, size_t host_start, size_t host_end, size_t host_row,
+                                        size_t host_slice, cl_int *result) {
+    clmem__registered_pair pr;
+    if (!CLMEM__HOSTREG_ANY() || !host) return false; /* the copy path's question: one load */
+    memset((void *)&pr, 0, sizeof pr);
+    pr.obj = buf.mem;
+    if (!region) {
+        pr.call = "clEnqueueCopyBuffer";
+        pr.enqueue = clmem__registered_linear;
+        pr.offset = offset;
+        pr.count = count;
+        return clmem__registered_run(x, buf.context, host, count, &pr, result);
+    }
+    pr.call = "clEnqueueCopyBufferRect";
+    pr.enqueue = clmem__registered_rect;
+    pr.region = region;
+    pr.origin = buf_origin;
+    pr.row = buf_row;
+    pr.slice = buf_slice;
+    pr.host_row = host_row;
+    pr.host_slice = host_slice;
+    return clmem__registered_run(x, buf.context, CLMEM__CAST(char *, host) + host_start, host_end - host_start, &pr,
+                                 result);
+}
+
+CLMEM_API bool clmem__registered_image(const clmem__registered_xfer *x, clmem_image img, void *host,
+                                       const size_t origin[3], const size_t region[3], size_t row, size_t slice,
+                                       cl_int *result) {
+    clmem__registered_pair pr;
+    size_t packed_row, packed_slice, span;
+    bool one_d_array = img.type == CL_MEM_OBJECT_IMAGE1D_ARRAY;
+    if (!CLMEM__HOSTREG_ANY() || !host) return false;
+    /* clEnqueueCopyBufferToImage reads packed rows and slices (a 1-D array's rows are
+       its slices); the checks before made these products safe */
+    packed_row = region[0] * img.element_size;
+    packed_slice = one_d_array ? packed_row : packed_row * region[1];
+    if ((row && row != packed_row) || (slice && slice != packed_slice)) return false;
+    span = one_d_array ? packed_slice * region[1] : packed_slice * region[2];
+    memset((void *)&pr, 0, sizeof pr);
+    if (img.type == CL_MEM_OBJECT_IMAGE1D_BUFFER && img.buffer) { /* through its buffer, as transfer_image.c does */
+        pr.obj = img.buffer;
+        pr.call = "clEnqueueCopyBuffer";
+        pr.enqueue = clmem__registered_linear;
+        pr.offset = origin[0] * img.element_size;
+        pr.count = packed_row;
+        return clmem__registered_run(x, img.context, host, packed_row, &pr, result);
+    }
+    pr.obj = img.mem;
+    pr.call = x->write ? "clEnqueueCopyBufferToImage" : "clEnqueueCopyImageToBuffer";
+    pr.enqueue = clmem__registered_img;
+    pr.origin = origin;
+    pr.region = region;
+    return clmem__registered_run(x, img.context, host, span, &pr, result);
+}
+/* ---- end clmem/registered.c ---- */
+
 /* ---- begin clmem/transfer.h (private) ---- */
 /* ---- private: what other modules of clmem use of transfer (and its parts); not API. tools/amalgamate
    puts this section at the head of the implementation. ---- */
@@ -11767,6 +12284,12 @@ static cl_int clmem__host_plan_run(cl_command_queue queue, clmem_buffer buf, voi
     cl_int err;
     if (p->count == 0) return clmem__nothing_to_do(p->fn, queue, wait_for, n, event);
     clmem__map_note_use(buf.mem, p->fn);
+    {   /* registered host memory (registered.c) */
+        clmem__registered_xfer x = {p->fn, queue, p->write, p->blocking, wait_for, n, event};
+        if (clmem__registered_buffer(&x, buf, host, p->offset, p->count, p->rect ? p->region : NULL, p->br.origin,
+                                     p->br.row, p->br.slice, p->hr.start, p->hr.end, p->hr.row, p->hr.slice, &err))
+            return err;
+    }
     if (p->rect) {
         call = p->write ? "clEnqueueWriteBufferRect" : "clEnqueueReadBufferRect";
         err = p->write ? clEnqueueWriteBufferRect(queue, buf.mem, p->blocking, p->br.origin, p->hr.origin, p->region,
@@ -12150,6 +12673,10 @@ static cl_int clmem__image_host(cl_command_queue queue, clmem_image img, void *h
         slice = o->pitches[1];
     }
     clmem__map_note_use(img.mem, clmem__copy_fn);
+    {   /* registered host memory (registered.c) */
+        clmem__registered_xfer x = {clmem__copy_fn, queue, write, blocking, o->wait_for, o->num_wait_for, o->event};
+        if (clmem__registered_image(&x, img, host, o->origin, region, row, slice, &err)) return err;
+    }
     if (clmem__via_buffer(&img)) {
         off = o->origin[0] * img.element_size;
         n = region[0] * img.element_size;

@@ -10,6 +10,7 @@
 #include "usm.h"
 #include "map.h"
 #include "kernel_arg.h"
+#include "registered.h"
 #include "transfer.h"
 #include "pool.h"
 #include "usm_pool.h"
@@ -118,7 +119,7 @@
                            clmem_sampler, clmem_svm_allocation, clmem_memory_map,
                            clmem_svm_map, clmem_svm_array, clmem_pooled_svm,
                            clmem_pinned_allocation, clmem_usm_allocation,
-                           clmem_pooled_usm) and releases it with
+                           clmem_pooled_usm, clmem_host_registration) and releases it with
                            clmem_release when it goes out of scope; move-only.
                                clmem::unique<clmem_buffer> b(clmem_buffer_create(ctx, 0, n, NULL, &err));
                                clmem_enqueue_copy(q, b, host);          // a unique<H> passes as H

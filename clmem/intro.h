@@ -17,6 +17,7 @@
      >>usm           Intel unified shared memory: allocations, lookup, migrate, advise
      >>map           buffer and image maps, CLMEM_WITH_MAP
      >>kernel_arg    clmem_set_kernel_arg, clmem_local_memory
+     >>registered    registered host memory: the caller's pages copied at DMA speed
      >>transfer      clmem_enqueue_copy (its DISPATCH TABLE), clmem_enqueue_fill
      >>pool          allocators, memory pools, SVM pools   >>usm_pool  USM pools
      >>pinned        pinned host memory, pinned pools

@@ -229,7 +229,8 @@ static inline cl_mem clmem__mem_identity(cl_mem m) { return m; }
     X(F, clmem_pooled_svm, pooled_svm, -, 0, 0, 0, R, 0, svm.pool, "")                                      \
     X(F, clmem_pinned_allocation, pinned_allocation, -, 0, 0, 0, R, 0, ptr, "")                             \
     X(F, clmem_usm_allocation, usm_allocation, -, 0, 0, 0, R, 0, usm.ptr, "")                               \
-    X(F, clmem_pooled_usm, pooled_usm, -, 0, 0, 0, R, 0, usm.pool, "")
+    X(F, clmem_pooled_usm, pooled_usm, -, 0, 0, 0, R, 0, usm.pool, "")                                      \
+    X(F, clmem_host_registration, host_registration, -, 0, 0, 0, R, 0, ptr, "")
 
 /* The filters: each keeps some rows and calls F with what that list needs. */
 #define CLMEM__KIND_YES(...) __VA_ARGS__
@@ -271,7 +272,8 @@ static inline cl_mem clmem__mem_identity(cl_mem m) { return m; }
 /** clmem_release(&handle): release any clmem handle through its kind's release
     function and empty it: buffers (pooled ones go back to their pool), images,
     pipes, samplers, SVM allocations, SVM arrays, memory maps, SVM maps (both with
-    no options), pooled SVM, pinned allocations, USM allocations and pooled USM;
+    no options), pooled SVM, pinned allocations, USM allocations, pooled USM and
+    host registrations;
     see each kind's *_release for
     what that means and its errors. Another type is a compile error. Pools,
     allocators and stagers are objects, not handles: their own *_release frees them. */

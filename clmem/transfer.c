@@ -287,6 +287,12 @@ static cl_int clmem__host_plan_run(cl_command_queue queue, clmem_buffer buf, voi
     cl_int err;
     if (p->count == 0) return clmem__nothing_to_do(p->fn, queue, wait_for, n, event);
     clmem__map_note_use(buf.mem, p->fn);
+    {   /* registered host memory (registered.c) */
+        clmem__registered_xfer x = {p->fn, queue, p->write, p->blocking, wait_for, n, event};
+        if (clmem__registered_buffer(&x, buf, host, p->offset, p->count, p->rect ? p->region : NULL, p->br.origin,
+                                     p->br.row, p->br.slice, p->hr.start, p->hr.end, p->hr.row, p->hr.slice, &err))
+            return err;
+    }
     if (p->rect) {
         call = p->write ? "clEnqueueWriteBufferRect" : "clEnqueueReadBufferRect";
         err = p->write ? clEnqueueWriteBufferRect(queue, buf.mem, p->blocking, p->br.origin, p->hr.origin, p->region,

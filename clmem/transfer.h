@@ -6,6 +6,7 @@
 #include "svm.h"
 #include "usm.h"
 #include "kernel_arg.h"
+#include "registered.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -180,7 +181,8 @@ CLMEM__INLINE cl_int clmem__copy_host_fast(cl_command_queue queue, const clmem_b
     size_t count = clmem__host_count(o->given, o->byte_count, buf->size, offset);
     cl_bool blocking = clmem__host_blocking(o->given, o->is_blocking);
     if (!(queue && buf->mem && !clmem__buffer_stale(*buf) && host && !host_offset && offset < buf->size && count &&
-          count <= buf->size - offset && !clmem__host_forbidden(buf->flags, write) && !clmem__maps_live()))
+          count <= buf->size - offset && !clmem__host_forbidden(buf->flags, write) && !clmem__maps_live() &&
+          !clmem__host_registrations_live()))
         return clmem__copy_host_linear(queue, *buf, host, write, o->given, o->byte_count, offset, host_offset,
                                        o->is_blocking, o->event);
     err = write ? clEnqueueWriteBuffer(queue, buf->mem, blocking, offset, count, host, 0, NULL, o->event)

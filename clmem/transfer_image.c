@@ -163,6 +163,10 @@ static cl_int clmem__image_host(cl_command_queue queue, clmem_image img, void *h
         slice = o->pitches[1];
     }
     clmem__map_note_use(img.mem, clmem__copy_fn);
+    {   /* registered host memory (registered.c) */
+        clmem__registered_xfer x = {clmem__copy_fn, queue, write, blocking, o->wait_for, o->num_wait_for, o->event};
+        if (clmem__registered_image(&x, img, host, o->origin, region, row, slice, &err)) return err;
+    }
     if (clmem__via_buffer(&img)) {
         off = o->origin[0] * img.element_size;
         n = region[0] * img.element_size;
