@@ -2925,8 +2925,10 @@ CLMEM_API cl_int clmem__fill_usm(cl_command_queue queue, clmem_usm dst, const vo
     queue from different contexts; for a plain linear buffer <-> host copy, the hot
     path, this one is the driver's: asking the queue's context would cost 2% of the
     call; NVIDIA and PoCL report it, Oclgrind 21.10 does not), CL_INVALID_EVENT_WAIT_LIST,
-    CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (a blocking host transfer waiting for a
-    failed event), or the driver's code.
+    CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (an event of the wait list has already
+    failed, blocking or not: nothing is enqueued and no .event made, where the spec has
+    the command terminated, never run; an event that fails later is reported by the
+    driver through the copy's event), or the driver's code.
     Thread safety: as the OpenCL calls it makes (any thread; one queue is safe).
     Examples:
         clmem_enqueue_copy(q, buf, host);                          // host -> buffer, all of buf
@@ -4074,7 +4076,7 @@ typedef clmem_copy_options clmem_stager_copy_options;
                     it does when every byte has arrived: a staged copy runs on the
                     stager's thread for non-blocking copies and its event is a user event
                     the stager completes (set to a negative code if the copy fails: an
-                    event of the wait list that failed gives
+                    event of the wait list that fails after the call gives
                     CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST); the buffer may be
                     released at once, and the queue's later work waits for the copy; a
                     direct copy is the driver's non-blocking call. (Where the stager has
@@ -4087,8 +4089,9 @@ typedef clmem_copy_options clmem_stager_copy_options;
     now; nothing is read or written), CL_INVALID_CONTEXT (the buffer belongs to another
     context than the stager's queue), CL_INVALID_OPERATION (the buffer's HOST_* flags
     forbid the host access), CL_INVALID_EVENT_WAIT_LIST, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
-    (a blocking copy: an event of the wait list has failed, nothing is copied; a
-    non-blocking staged copy returns CL_SUCCESS and reports it through its event's
+    (an event of the wait list has already failed, blocking or not: nothing is copied
+    or enqueued, no .event made; an event that fails after the call makes a blocking
+    copy return this code and a non-blocking one report it through its event's
     status), or the driver's code (the pieces already enqueued are waited for first;
     the destination then holds a part of the data; a non-blocking staged copy reports
     a failure after the call through its event's status). Every message names
@@ -6642,12 +6645,18 @@ static cl_int clmem__nothing_to_do(const char *fn, cl_command_queue queue, const
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueMarkerWithWaitList");
 }
 
-/* clmem__wait_list_ok(fn, wait_for, n): before a blocking call (or one that would
-   leave its commands queued for ever), no event of the wait list has failed. A blocking read or map that waits on a failed user event hangs in
-   PoCL 3.1 (reproduced with bare OpenCL calls); the spec's answer is
-   CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST. A failure of the status query itself
-   keeps its own code and names clGetEventInfo. (An event that fails after this check
-   is the driver's to report.) */
+/* clmem__wait_list_ok(fn, wait_for, n): no event of the wait list has already failed:
+   checked before every copy (clmem_enqueue_copy, the stager's, the device link's),
+   blocking or not, and before a blocking map. A blocking read or map that waits on a
+   failed user event hangs in PoCL 3.1 (reproduced with bare OpenCL calls), where the
+   spec's answer is CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST. A non-blocking
+   command waiting on a failed event is to be terminated (never run; clSetUserEventStatus),
+   but PoCL 3.1 leaves it queued for ever, and every later command of its in-order
+   queue behind it: refusing it gives what termination means on every driver (nothing
+   copied), reported at the call instead of through its event. One clGetEventInfo per
+   event, only when a wait list is given. A failure of the status query itself keeps
+   its own code and names clGetEventInfo. (An event that fails after this check is the
+   driver's to report, through the command's event.) */
 static cl_int clmem__wait_list_ok(const char *fn, const cl_event *wait_for, cl_uint n) {
     cl_uint i;
     if (!CLMEM__CHECKS) return CL_SUCCESS;
@@ -6660,8 +6669,8 @@ static cl_int clmem__wait_list_ok(const char *fn, const cl_event *wait_for, cl_u
                                "(%d)", i, clmem_error_string(err), (int)err);
         if (status < 0)
             return clmem__fail(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, fn,
-                               "wait_for[%u] (event %p) has failed with status %d (%s); the call would never "
-                               "complete", i, (void *)wait_for[i], (int)status, clmem_error_string(status));
+                               "wait_for[%u] (event %p) has failed with status %d (%s): nothing is enqueued "
+                               "(its commands would never run)", i, (void *)wait_for[i], (int)status, clmem_error_string(status));
     }
     return CL_SUCCESS;
 }
@@ -11230,10 +11239,12 @@ static const clmem_copy_options *clmem__copy_opts_or_none(const clmem_copy_optio
     return opts ? opts : &clmem__copy_defaults;
 }
 /* clmem__copy_opts_made(fn, &opts): *opts defaulted (clmem__copy_opts_or_none), then
-   clmem__check_made on it */
+   clmem__check_made on it and clmem__wait_list_ok on its wait list (SVM, USM pairs) */
 static cl_int clmem__copy_opts_made(const char *fn, const clmem_copy_options **opts) {
+    cl_int err;
     *opts = clmem__copy_opts_or_none(*opts);
-    return clmem__check_made(fn, (*opts)->given);
+    if ((err = clmem__check_made(fn, (*opts)->given)) != CL_SUCCESS) return err;
+    return clmem__wait_list_ok(fn, (*opts)->wait_for, (*opts)->num_wait_for);
 }
 #define CLMEM__COPY "clmem_enqueue_copy"
 
@@ -11380,12 +11391,13 @@ static cl_int clmem__copy_rect_check(clmem_buffer dst, clmem_buffer src, const s
     return CL_SUCCESS;
 }
 
-/* Checks every pair shares: queue, wait list, a live handle. */
+/* Checks every pair shares: queue, wait list (no event of it already failed), a live handle. */
 static cl_int clmem__check_common(cl_command_queue queue, const clmem_copy_options *o) {
     cl_int err;
     if ((err = clmem__check_queue(CLMEM__COPY, queue)) != CL_SUCCESS) return err;
     if ((err = clmem__check_made(CLMEM__COPY, o->given)) != CL_SUCCESS) return err;
-    return clmem__check_wait_list(CLMEM__COPY, o->wait_for, o->num_wait_for);
+    if ((err = clmem__check_wait_list(CLMEM__COPY, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
+    return clmem__wait_list_ok(CLMEM__COPY, o->wait_for, o->num_wait_for);
 }
 static cl_int clmem__check_buffer(const char *what, clmem_buffer b) {
     return CLMEM__CHECKS ? clmem__buffer_invalid(CLMEM__COPY, what, b) : CL_SUCCESS;
@@ -11415,8 +11427,8 @@ static cl_int clmem__after_device_copy(const clmem_copy_options *o, cl_event *ow
    - queue: not NULL; the object: a live handle (not empty, released or a stale copy
      of a pooled handle); the host pointer: not NULL;
    - host access: the object's HOST_* flags allow it (CL_INVALID_OPERATION);
-   - wait list: well formed; a blocking transfer waits for no failed event
-     (CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, as PoCL would hang);
+   - wait list: well formed; no event of it has already failed, blocking or not
+     (CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, clmem__wait_list_ok);
    - context: the object's is the queue's;
    - linear (no .region): the offset is the buffer side's (.dst_offset of a write,
      .src_offset of a read; the host side's is refused: offset the pointer), within the
@@ -11449,7 +11461,7 @@ static cl_int clmem__host_plan_side(const char *fn, cl_command_queue queue, cl_c
     if (!CLMEM__CHECKS) return CL_SUCCESS;
     if (!host) return clmem__fail(CL_INVALID_VALUE, fn, "the host pointer (%s) is NULL", write ? "src" : "dst");
     if ((err = clmem__host_access_check(fn, what, flags, write, "")) != CL_SUCCESS) return err;
-    if ((err = clmem__host_wait_check(fn, *blocking, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
+    if ((err = clmem__host_wait_check(fn, CL_TRUE, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err; /* blocking or not */
     if (!ctx || ctx == queue_ctx) return CL_SUCCESS;
     if (queue_ctx)
         return clmem__fail(CL_INVALID_CONTEXT, fn, "%s belongs to context %p but the queue to %p", what, (void *)ctx,
@@ -11866,7 +11878,9 @@ static cl_int clmem__image_common(const char *pair, cl_command_queue queue, cons
     if (!img->mem)
         return clmem__fail(CL_INVALID_MEM_OBJECT, clmem__copy_fn, "%s: %s is an empty or released image handle", pair, what);
     if ((err = clmem__check_made(clmem__copy_fn, o->given)) != CL_SUCCESS) return err;
-    if ((err = clmem__check_wait_list(clmem__copy_fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
+    if ((err = clmem__check_wait_list(clmem__copy_fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS ||
+        (err = clmem__wait_list_ok(clmem__copy_fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS)
+        return err;
     if ((err = clmem__image_copy_unused(pair, o, allowed)) != CL_SUCCESS) return err;
     return clmem__same_context(clmem__copy_fn, queue, img->context, what);
 }
