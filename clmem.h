@@ -11461,7 +11461,7 @@ static cl_int clmem__host_plan_side(const char *fn, cl_command_queue queue, cl_c
     if (!CLMEM__CHECKS) return CL_SUCCESS;
     if (!host) return clmem__fail(CL_INVALID_VALUE, fn, "the host pointer (%s) is NULL", write ? "src" : "dst");
     if ((err = clmem__host_access_check(fn, what, flags, write, "")) != CL_SUCCESS) return err;
-    if ((err = clmem__host_wait_check(fn, CL_TRUE, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err; /* blocking or not */
+    if ((err = clmem__host_wait_check(fn, CL_TRUE, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
     if (!ctx || ctx == queue_ctx) return CL_SUCCESS;
     if (queue_ctx)
         return clmem__fail(CL_INVALID_CONTEXT, fn, "%s belongs to context %p but the queue to %p", what, (void *)ctx,
@@ -15852,12 +15852,13 @@ CLMEM_API cl_int clmem_device_link_get_stats(clmem_device_link *l, clmem_device_
 
 /* One piece through slot s: src bytes [from, from + n) into the slot on the source
    queue once the slot's last piece and the caller's wait list are done, then out of
-   the slot into dst at `to` on the destination queue after that. By transfers: clEnqueueReadBuffer into the slot's mapped memory and
-   clEnqueueWriteBuffer out of it; a side whose buffer the host may not read (src) or
-   write (dst) goes through that side's scratch buffer (clEnqueueCopyBuffer on the
-   side's in-order queue, so one scratch buffer serves every piece). By copies:
-   clEnqueueCopyBuffer into and out of the slot's (unmapped) buffer. The destination
-   side's last command becomes the slot's last piece (l->last_write[s]). */
+   the slot into dst at `to` on the destination queue after that. By transfers:
+   clEnqueueReadBuffer into the slot's mapped memory and clEnqueueWriteBuffer out of
+   it; a side whose buffer the host may not read (src) or write (dst) goes through
+   that side's scratch buffer (clEnqueueCopyBuffer on the side's in-order queue, so one
+   scratch buffer serves every piece). By copies: clEnqueueCopyBuffer into and out of
+   the slot's (unmapped) buffer. The destination side's last command becomes the
+   slot's last piece (l->last_write[s]). */
 static cl_int clmem__link_piece(clmem_device_link *l, unsigned s, cl_mem dst, size_t to, cl_mem src, size_t from, size_t n,
                                 const clmem_copy_options *o, cl_event *waits, const bool via[2]) {
     const bool copies = l->staging == CLMEM_DEVICE_LINK_BY_COPIES;

@@ -217,12 +217,13 @@ CLMEM_API cl_int clmem_device_link_get_stats(clmem_device_link *l, clmem_device_
 
 /* One piece through slot s: src bytes [from, from + n) into the slot on the source
    queue once the slot's last piece and the caller's wait list are done, then out of
-   the slot into dst at `to` on the destination queue after that. By transfers: clEnqueueReadBuffer into the slot's mapped memory and
-   clEnqueueWriteBuffer out of it; a side whose buffer the host may not read (src) or
-   write (dst) goes through that side's scratch buffer (clEnqueueCopyBuffer on the
-   side's in-order queue, so one scratch buffer serves every piece). By copies:
-   clEnqueueCopyBuffer into and out of the slot's (unmapped) buffer. The destination
-   side's last command becomes the slot's last piece (l->last_write[s]). */
+   the slot into dst at `to` on the destination queue after that. By transfers:
+   clEnqueueReadBuffer into the slot's mapped memory and clEnqueueWriteBuffer out of
+   it; a side whose buffer the host may not read (src) or write (dst) goes through
+   that side's scratch buffer (clEnqueueCopyBuffer on the side's in-order queue, so one
+   scratch buffer serves every piece). By copies: clEnqueueCopyBuffer into and out of
+   the slot's (unmapped) buffer. The destination side's last command becomes the
+   slot's last piece (l->last_write[s]). */
 static cl_int clmem__link_piece(clmem_device_link *l, unsigned s, cl_mem dst, size_t to, cl_mem src, size_t from, size_t n,
                                 const clmem_copy_options *o, cl_event *waits, const bool via[2]) {
     const bool copies = l->staging == CLMEM_DEVICE_LINK_BY_COPIES;

@@ -231,7 +231,7 @@ static cl_int clmem__host_plan_side(const char *fn, cl_command_queue queue, cl_c
     if (!CLMEM__CHECKS) return CL_SUCCESS;
     if (!host) return clmem__fail(CL_INVALID_VALUE, fn, "the host pointer (%s) is NULL", write ? "src" : "dst");
     if ((err = clmem__host_access_check(fn, what, flags, write, "")) != CL_SUCCESS) return err;
-    if ((err = clmem__host_wait_check(fn, CL_TRUE, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err; /* blocking or not */
+    if ((err = clmem__host_wait_check(fn, CL_TRUE, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
     if (!ctx || ctx == queue_ctx) return CL_SUCCESS;
     if (queue_ctx)
         return clmem__fail(CL_INVALID_CONTEXT, fn, "%s belongs to context %p but the queue to %p", what, (void *)ctx,
