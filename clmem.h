@@ -350,6 +350,8 @@
      clmem_device_link_create                   a link that copies from buffers used on ...
      clmem_device_link_set_threshold            stage copies of at least min_bytes (0: every ...
      clmem_device_link_threshold                clmem_device_link_set_threshold(l, min_bytes): ...
+     clmem_device_link_staging                  clEnqueueCopyBuffer from src into a slot's ...
+     clmem_device_link_set_staging              move later staged copies' pieces `how` ...
      clmem_device_link_stats
      clmem_device_link_get_stats                the counts so far.
      clmem_device_link_copy_opts                clmem_device_link_copy(l, dst, src, options...): ...
@@ -3197,8 +3199,10 @@ CLMEM_API cl_int clmem__fill_usm(cl_command_queue queue, clmem_usm dst, const vo
     queue from different contexts; for a plain linear buffer <-> host copy, the hot
     path, this one is the driver's: asking the queue's context would cost 2% of the
     call; NVIDIA and PoCL report it, Oclgrind 21.10 does not), CL_INVALID_EVENT_WAIT_LIST,
-    CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (a blocking host transfer waiting for a
-    failed event), or the driver's code.
+    CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (an event of the wait list has already
+    failed, blocking or not: nothing is enqueued and no .event made, where the spec has
+    the command terminated, never run; an event that fails later is reported by the
+    driver through the copy's event), or the driver's code.
     Thread safety: as the OpenCL calls it makes (any thread; one queue is safe).
     Examples:
         clmem_enqueue_copy(q, buf, host);                          // host -> buffer, all of buf
@@ -4365,7 +4369,7 @@ typedef clmem_copy_options clmem_stager_copy_options;
                     it does when every byte has arrived: a staged copy runs on the
                     stager's thread for non-blocking copies and its event is a user event
                     the stager completes (set to a negative code if the copy fails: an
-                    event of the wait list that failed gives
+                    event of the wait list that fails after the call gives
                     CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST); the buffer may be
                     released at once, and the queue's later work waits for the copy; a
                     direct copy is the driver's non-blocking call. (Where the stager has
@@ -4378,8 +4382,9 @@ typedef clmem_copy_options clmem_stager_copy_options;
     now; nothing is read or written), CL_INVALID_CONTEXT (the buffer belongs to another
     context than the stager's queue), CL_INVALID_OPERATION (the buffer's HOST_* flags
     forbid the host access), CL_INVALID_EVENT_WAIT_LIST, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
-    (a blocking copy: an event of the wait list has failed, nothing is copied; a
-    non-blocking staged copy returns CL_SUCCESS and reports it through its event's
+    (an event of the wait list has already failed, blocking or not: nothing is copied
+    or enqueued, no .event made; an event that fails after the call makes a blocking
+    copy return this code and a non-blocking one report it through its event's
     status), or the driver's code (the pieces already enqueued are waited for first;
     the destination then holds a part of the data; a non-blocking staged copy reports
     a failure after the call through its event's status). Every message names
@@ -4471,10 +4476,17 @@ extern "C" {
    writing goes in slot-sized pieces: its first read overlaps those writes, so copies
    enqueued back to back run at the slower DMA direction's speed. Smaller copies take
    the driver's path: clEnqueueCopyBuffer on the destination queue, exactly as
-   clmem_enqueue_copy(dst_queue, dst, src, ...) does. So does every copy of a buffer
-   the host may not read (src with CL_MEM_HOST_NO_ACCESS or CL_MEM_HOST_WRITE_ONLY) or
-   write (dst with CL_MEM_HOST_NO_ACCESS or CL_MEM_HOST_READ_ONLY): staging reads and
-   writes the buffers from pinned host memory, which those flags forbid.
+   clmem_enqueue_copy(dst_queue, dst, src, ...) does.
+
+   Buffers the host may not access are staged too. A piece is read into a slot with
+   clEnqueueReadBuffer and written out of it with clEnqueueWriteBuffer, host transfers
+   that a source made with CL_MEM_HOST_NO_ACCESS or CL_MEM_HOST_WRITE_ONLY, or a
+   destination made with CL_MEM_HOST_NO_ACCESS or CL_MEM_HOST_READ_ONLY, forbid. Such a
+   side goes through a plain buffer of the link's on its device (slot_size bytes, made
+   at the first such copy): clEnqueueCopyBuffer between the caller's buffer and it, at
+   the device's own memory speed, then the transfer. clmem_device_link_set_staging(l,
+   CLMEM_DEVICE_LINK_BY_COPIES) moves every piece with clEnqueueCopyBuffer into and out
+   of the slot's buffer instead (the slots are then left unmapped).
 
    When staging pays: between discrete GPUs (the default threshold,
    CLMEM_DEVICE_LINK_DEFAULT_THRESHOLD, is the size from which staging beat the driver
@@ -4522,7 +4534,8 @@ typedef struct clmem_device_link clmem_device_link;
     - slots: 0 for CLMEM_DEVICE_LINK_DEFAULT_SLOTS, else 2..CLMEM_DEVICE_LINK_MAX_SLOTS.
     The slots are pinned host memory made here on src_queue as
     clmem_pinned_allocation_create makes it, so a link costs slots * slot_size bytes
-    of pinned host memory.
+    of pinned host memory (and slot_size bytes of device memory on each device whose
+    buffers the host may not access, at the first copy that needs it).
     Returns the link; NULL on failure with *errcode_ret (may be NULL):
       CL_INVALID_COMMAND_QUEUE  a queue NULL or invalid, or out of order
       CL_INVALID_CONTEXT        the two queues belong to different contexts
@@ -4543,12 +4556,40 @@ CLMEM_API clmem_device_link *clmem_device_link_create(cl_command_queue src_queue
 CLMEM_API cl_int clmem_device_link_set_threshold(clmem_device_link *l, size_t min_bytes);
 CLMEM_API size_t clmem_device_link_threshold(clmem_device_link *l);
 
+/** How a link moves a staged copy's pieces (clmem_device_link_set_staging). */
+typedef enum clmem_device_link_staging {
+    /** The default: clEnqueueReadBuffer into a slot's mapped host memory on the source
+        queue, clEnqueueWriteBuffer out of it on the destination queue; a buffer the host
+        may not read (src) or write (dst) first goes through a buffer of the link's on
+        its device (clEnqueueCopyBuffer). Host transfers from and to pinned memory are the
+        path every driver makes fast. */
+    CLMEM_DEVICE_LINK_BY_TRANSFERS = 0,
+    /** clEnqueueCopyBuffer from src into a slot's buffer (left unmapped) on the source
+        queue, and from the slot into dst on the destination queue, whatever the buffers'
+        host-access flags. Whether a driver moves such a copy at pinned-memory speed
+        rather than through its own device-to-device path is its own (measure with
+        bench/multidev_bench.sh). */
+    CLMEM_DEVICE_LINK_BY_COPIES = 1
+} clmem_device_link_staging;
+
+/** clmem_device_link_set_staging(l, how): move later staged copies' pieces `how`
+    (CLMEM_DEVICE_LINK_BY_TRANSFERS, the default, or CLMEM_DEVICE_LINK_BY_COPIES). Waits
+    for the link's copies so far, then maps or unmaps the slots on the source queue.
+    Returns CL_SUCCESS, CL_INVALID_VALUE for a NULL link or another `how`, or the
+    driver's code of the wait, map or unmap (named); the link then stages as it did,
+    or by copies where a slot could not be mapped again. Thread safety: any thread (it
+    waits for a copy running on another thread). */
+CLMEM_API cl_int clmem_device_link_set_staging(clmem_device_link *l, clmem_device_link_staging how);
+
 /** What a link has done (clmem_device_link_get_stats). */
 typedef struct clmem_device_link_stats {
     size_t staged_copies;  /* copies that went through the slots */
     size_t direct_copies;  /* copies that took the driver's path */
     size_t staged_bytes;   /* bytes moved through the slots */
     size_t pieces;         /* pieces moved (each at most a slot; see DEVICE LINKS) */
+    size_t copied_pieces;  /* of those, pieces moved with clEnqueueCopyBuffer on a side or
+                              both (a buffer the host may not access, or
+                              CLMEM_DEVICE_LINK_BY_COPIES) */
 } clmem_device_link_stats;
 
 /** clmem_device_link_get_stats(l, &stats): the counts so far. CL_INVALID_VALUE for a
@@ -6956,12 +6997,18 @@ static cl_int clmem__nothing_to_do(const char *fn, cl_command_queue queue, const
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueMarkerWithWaitList");
 }
 
-/* clmem__wait_list_ok(fn, wait_for, n): before a blocking call (or one that would
-   leave its commands queued for ever), no event of the wait list has failed. A blocking read or map that waits on a failed user event hangs in
-   PoCL 3.1 (reproduced with bare OpenCL calls); the spec's answer is
-   CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST. A failure of the status query itself
-   keeps its own code and names clGetEventInfo. (An event that fails after this check
-   is the driver's to report.) */
+/* clmem__wait_list_ok(fn, wait_for, n): no event of the wait list has already failed:
+   checked before every copy (clmem_enqueue_copy, the stager's, the device link's),
+   blocking or not, and before a blocking map. A blocking read or map that waits on a
+   failed user event hangs in PoCL 3.1 (reproduced with bare OpenCL calls), where the
+   spec's answer is CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST. A non-blocking
+   command waiting on a failed event is to be terminated (never run; clSetUserEventStatus),
+   but PoCL 3.1 leaves it queued for ever, and every later command of its in-order
+   queue behind it: refusing it gives what termination means on every driver (nothing
+   copied), reported at the call instead of through its event. One clGetEventInfo per
+   event, only when a wait list is given. A failure of the status query itself keeps
+   its own code and names clGetEventInfo. (An event that fails after this check is the
+   driver's to report, through the command's event.) */
 static cl_int clmem__wait_list_ok(const char *fn, const cl_event *wait_for, cl_uint n) {
     cl_uint i;
     if (!CLMEM__CHECKS) return CL_SUCCESS;
@@ -6974,8 +7021,8 @@ static cl_int clmem__wait_list_ok(const char *fn, const cl_event *wait_for, cl_u
                                "(%d)", i, clmem_error_string(err), (int)err);
         if (status < 0)
             return clmem__fail(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, fn,
-                               "wait_for[%u] (event %p) has failed with status %d (%s); the call would never "
-                               "complete", i, (void *)wait_for[i], (int)status, clmem_error_string(status));
+                               "wait_for[%u] (event %p) has failed with status %d (%s): nothing is enqueued "
+                               "(its commands would never run)", i, (void *)wait_for[i], (int)status, clmem_error_string(status));
     }
     return CL_SUCCESS;
 }
@@ -12006,10 +12053,12 @@ static const clmem_copy_options *clmem__copy_opts_or_none(const clmem_copy_optio
     return opts ? opts : &clmem__copy_defaults;
 }
 /* clmem__copy_opts_made(fn, &opts): *opts defaulted (clmem__copy_opts_or_none), then
-   clmem__check_made on it */
+   clmem__check_made on it and clmem__wait_list_ok on its wait list (SVM, USM pairs) */
 static cl_int clmem__copy_opts_made(const char *fn, const clmem_copy_options **opts) {
+    cl_int err;
     *opts = clmem__copy_opts_or_none(*opts);
-    return clmem__check_made(fn, (*opts)->given);
+    if ((err = clmem__check_made(fn, (*opts)->given)) != CL_SUCCESS) return err;
+    return clmem__wait_list_ok(fn, (*opts)->wait_for, (*opts)->num_wait_for);
 }
 #define CLMEM__COPY "clmem_enqueue_copy"
 
@@ -12149,12 +12198,13 @@ static cl_int clmem__copy_rect_check(clmem_buffer dst, clmem_buffer src, const s
     return CL_SUCCESS;
 }
 
-/* Checks every pair shares: queue, wait list, a live handle. */
+/* Checks every pair shares: queue, wait list (no event of it already failed), a live handle. */
 static cl_int clmem__check_common(cl_command_queue queue, const clmem_copy_options *o) {
     cl_int err;
     if ((err = clmem__check_queue(CLMEM__COPY, queue)) != CL_SUCCESS) return err;
     if ((err = clmem__check_made(CLMEM__COPY, o->given)) != CL_SUCCESS) return err;
-    return clmem__check_wait_list(CLMEM__COPY, o->wait_for, o->num_wait_for);
+    if ((err = clmem__check_wait_list(CLMEM__COPY, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
+    return clmem__wait_list_ok(CLMEM__COPY, o->wait_for, o->num_wait_for);
 }
 static cl_int clmem__check_buffer(const char *what, clmem_buffer b) {
     return CLMEM__CHECKS ? clmem__buffer_invalid(CLMEM__COPY, what, b) : CL_SUCCESS;
@@ -12184,8 +12234,8 @@ static cl_int clmem__after_device_copy(const clmem_copy_options *o, cl_event *ow
    - queue: not NULL; the object: a live handle (not empty, released or a stale copy
      of a pooled handle); the host pointer: not NULL;
    - host access: the object's HOST_* flags allow it (CL_INVALID_OPERATION);
-   - wait list: well formed; a blocking transfer waits for no failed event
-     (CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, as PoCL would hang);
+   - wait list: well formed; no event of it has already failed, blocking or not
+     (CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, clmem__wait_list_ok);
    - context: the object's is the queue's;
    - linear (no .region): the offset is the buffer side's (.dst_offset of a write,
      .src_offset of a read; the host side's is refused: offset the pointer), within the
@@ -12208,7 +12258,7 @@ static cl_int clmem__host_plan_side(const char *fn, cl_command_queue queue, cl_c
     if (!CLMEM__CHECKS) return CL_SUCCESS;
     if (!host) return clmem__fail(CL_INVALID_VALUE, fn, "the host pointer (%s) is NULL", write ? "src" : "dst");
     if ((err = clmem__host_access_check(fn, what, flags, write, "")) != CL_SUCCESS) return err;
-    if ((err = clmem__host_wait_check(fn, *blocking, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
+    if ((err = clmem__host_wait_check(fn, CL_TRUE, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
     if (!ctx || ctx == queue_ctx) return CL_SUCCESS;
     if (queue_ctx)
         return clmem__fail(CL_INVALID_CONTEXT, fn, "%s belongs to context %p but the queue to %p", what, (void *)ctx,
@@ -12631,7 +12681,9 @@ static cl_int clmem__image_common(const char *pair, cl_command_queue queue, cons
     if (!img->mem)
         return clmem__fail(CL_INVALID_MEM_OBJECT, clmem__copy_fn, "%s: %s is an empty or released image handle", pair, what);
     if ((err = clmem__check_made(clmem__copy_fn, o->given)) != CL_SUCCESS) return err;
-    if ((err = clmem__check_wait_list(clmem__copy_fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
+    if ((err = clmem__check_wait_list(clmem__copy_fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS ||
+        (err = clmem__wait_list_ok(clmem__copy_fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS)
+        return err;
     if ((err = clmem__image_copy_unused(pair, o, allowed)) != CL_SUCCESS) return err;
     return clmem__same_context(clmem__copy_fn, queue, img->context, what);
 }
@@ -16529,8 +16581,11 @@ struct clmem_device_link {
     size_t slot_size, threshold;
     unsigned slots;
     unsigned next;                      /* the slot the next piece takes: the least recently used */
-    cl_mem slot_mem[CLMEM_DEVICE_LINK_MAX_SLOTS]; /* pinned slots (made as pinned allocations are), mapped */
-    void *slot_ptr[CLMEM_DEVICE_LINK_MAX_SLOTS];
+    clmem_device_link_staging staging;  /* how pieces move (clmem_device_link_set_staging) */
+    cl_mem slot_mem[CLMEM_DEVICE_LINK_MAX_SLOTS]; /* pinned slots (made as pinned allocations are) */
+    void *slot_ptr[CLMEM_DEVICE_LINK_MAX_SLOTS];  /* mapped by transfers; NULL by copies (unmapped) */
+    cl_mem scratch[2]; /* by transfers, for a buffer the host may not access: a plain buffer of
+                          slot_size per side ([0] source, [1] destination), made at first need */
     cl_event last_write[CLMEM_DEVICE_LINK_MAX_SLOTS]; /* the write that last read the slot, or NULL */
     clmem_device_link_stats stats;
 };
@@ -16574,11 +16629,14 @@ static cl_int clmem__link_free(clmem_device_link *l) {
     cl_int first = CL_SUCCESS;
     unsigned i;
     for (i = 0; i < l->slots; ++i) {
-        cl_int err;
+        cl_int err = CL_SUCCESS;
         if (!l->slot_mem[i]) continue;
-        err = clmem__pinned_unmake(l->src_queue, l->slot_mem[i], l->slot_ptr[i]);
+        if (l->slot_ptr[i]) err = clmem__pinned_unmake(l->src_queue, l->slot_mem[i], l->slot_ptr[i]);
+        else clReleaseMemObject(l->slot_mem[i]); /* unmapped (by copies) */
         if (err != CL_SUCCESS && first == CL_SUCCESS) first = err;
     }
+    for (i = 0; i < 2; ++i)
+        if (l->scratch[i]) clReleaseMemObject(l->scratch[i]);
     if (l->src_queue) clReleaseCommandQueue(l->src_queue);
     if (l->dst_queue) clReleaseCommandQueue(l->dst_queue);
     clmem__mutex_destroy(&l->lock);
@@ -16662,6 +16720,59 @@ CLMEM_API cl_int clmem_device_link_set_threshold(clmem_device_link *l, size_t mi
     return CL_SUCCESS;
 }
 
+/* Map (by transfers) or unmap (by copies) every slot on the source queue, waited for;
+   the first failure, named, with the slots as they were left (a slot is mapped exactly
+   when its slot_ptr is not NULL). */
+static cl_int clmem__link_slots_mapped(clmem_device_link *l, bool mapped, const char *fn) {
+    unsigned i;
+    for (i = 0; i < l->slots; ++i) {
+        cl_int err = CL_SUCCESS;
+        if (mapped && !l->slot_ptr[i]) {
+            void *p = clEnqueueMapBuffer(l->src_queue, l->slot_mem[i], CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
+                                         l->slot_size, 0, NULL, NULL, &err);
+            if (err == CL_SUCCESS && !p) err = CL_MAP_FAILURE;
+            if (err != CL_SUCCESS) return clmem__fail(err, fn, "clEnqueueMapBuffer of slot %u failed with %s (%d)", i,
+                                                      clmem_error_string(err), (int)err);
+            l->slot_ptr[i] = p;
+        } else if (!mapped && l->slot_ptr[i]) {
+            cl_event ev = NULL;
+            err = clEnqueueUnmapMemObject(l->src_queue, l->slot_mem[i], l->slot_ptr[i], 0, NULL, &ev);
+            if (err == CL_SUCCESS) {
+                err = clWaitForEvents(1, &ev);
+                l->slot_ptr[i] = NULL; /* unmapped once enqueued */
+            }
+            if (ev) clReleaseEvent(ev);
+            if (err != CL_SUCCESS) return clmem__fail(err, fn, "%s of slot %u failed with %s (%d)", ev ?
+                                                      "clWaitForEvents on the unmap" : "clEnqueueUnmapMemObject", i,
+                                                      clmem_error_string(err), (int)err);
+        }
+    }
+    return CL_SUCCESS;
+}
+
+CLMEM_API cl_int clmem_device_link_set_staging(clmem_device_link *l, clmem_device_link_staging how) {
+    static const char fn[] = "clmem_device_link_set_staging";
+    cl_int err;
+    if (!l) return clmem__fail(CL_INVALID_VALUE, fn, "l is NULL");
+    if (how != CLMEM_DEVICE_LINK_BY_TRANSFERS && how != CLMEM_DEVICE_LINK_BY_COPIES)
+        return clmem__fail(CL_INVALID_VALUE, fn, "how %d: neither CLMEM_DEVICE_LINK_BY_TRANSFERS (%d) nor "
+                           "CLMEM_DEVICE_LINK_BY_COPIES (%d)", (int)how, (int)CLMEM_DEVICE_LINK_BY_TRANSFERS,
+                           (int)CLMEM_DEVICE_LINK_BY_COPIES);
+    clmem__lock(&l->lock);
+    err = clmem__link_drain(l); /* no piece may use a slot while it is mapped or unmapped */
+    if (err != CL_SUCCESS) err = clmem__cl_fail(err, fn, "clWaitForEvents");
+    else err = clmem__link_slots_mapped(l, how == CLMEM_DEVICE_LINK_BY_TRANSFERS, fn);
+    if (err == CL_SUCCESS) l->staging = how;
+    else if (how == CLMEM_DEVICE_LINK_BY_TRANSFERS)
+        clmem__link_slots_mapped(l, false, fn); /* a slot left unmapped: stay by copies, every slot unmapped */
+    else if (clmem__link_slots_mapped(l, true, fn) != CL_SUCCESS) {
+        clmem__link_slots_mapped(l, false, fn);
+        l->staging = CLMEM_DEVICE_LINK_BY_COPIES;
+    }
+    clmem__unlock(&l->lock);
+    return err;
+}
+
 CLMEM_API size_t clmem_device_link_threshold(clmem_device_link *l) {
     return l ? clmem__locked_size(&l->lock, &l->threshold) : CLMEM_DEVICE_LINK_NEVER;
 }
@@ -16675,29 +16786,64 @@ CLMEM_API cl_int clmem_device_link_get_stats(clmem_device_link *l, clmem_device_
     return CL_SUCCESS;
 }
 
-/* One piece: read src bytes [from, from + n) on the source queue into slot s once the
-   slot's last write is done (and, for every piece, once the caller's wait list is: the
-   queues may be out of order), then write them to dst at `to` on the destination
-   queue after that read. The write becomes the slot's last write. */
+/* One piece through slot s: src bytes [from, from + n) into the slot on the source
+   queue once the slot's last piece and the caller's wait list are done, then out of
+   the slot into dst at `to` on the destination queue after that. By transfers:
+   clEnqueueReadBuffer into the slot's mapped memory and clEnqueueWriteBuffer out of
+   it; a side whose buffer the host may not read (src) or write (dst) goes through
+   that side's scratch buffer (clEnqueueCopyBuffer on the side's in-order queue, so one
+   scratch buffer serves every piece). By copies: clEnqueueCopyBuffer into and out of
+   the slot's (unmapped) buffer. The destination side's last command becomes the
+   slot's last piece (l->last_write[s]). */
 static cl_int clmem__link_piece(clmem_device_link *l, unsigned s, cl_mem dst, size_t to, cl_mem src, size_t from, size_t n,
-                                const clmem_copy_options *o, cl_event *waits) {
+                                const clmem_copy_options *o, cl_event *waits, const bool via[2]) {
+    const bool copies = l->staging == CLMEM_DEVICE_LINK_BY_COPIES;
     cl_uint nw = o->num_wait_for;
-    cl_event read = NULL, write = NULL;
+    cl_event read = NULL, mid = NULL, write = NULL;
+    const char *call = "clEnqueueCopyBuffer";
     cl_int err;
     if (nw) memcpy(waits, o->wait_for, nw * sizeof *waits);
     if (l->last_write[s]) waits[nw++] = l->last_write[s];
-    err = clEnqueueReadBuffer(l->src_queue, src, CL_FALSE, from, n, l->slot_ptr[s], nw, nw ? waits : NULL, &read);
-    if (err != CL_SUCCESS) return clmem__cl_fail(err, clmem__link_copy_fn, "clEnqueueReadBuffer");
-    err = clEnqueueWriteBuffer(l->dst_queue, dst, CL_FALSE, to, n, l->slot_ptr[s], 1, &read, &write);
+    if (copies) {
+        err = clEnqueueCopyBuffer(l->src_queue, src, l->slot_mem[s], from, 0, n, nw, nw ? waits : NULL, &read);
+    } else {
+        err = CL_SUCCESS;
+        if (via[0]) {
+            err = clEnqueueCopyBuffer(l->src_queue, src, l->scratch[0], from, 0, n, nw, nw ? waits : NULL, NULL);
+            src = l->scratch[0];
+            from = 0;
+            nw = 0; /* the in-order queue: the read comes after that copy */
+        }
+        if (err == CL_SUCCESS) {
+            call = "clEnqueueReadBuffer";
+            err = clEnqueueReadBuffer(l->src_queue, src, CL_FALSE, from, n, l->slot_ptr[s], nw, nw ? waits : NULL, &read);
+        }
+    }
+    if (err != CL_SUCCESS) return clmem__cl_fail(err, clmem__link_copy_fn, call);
+    if (copies) {
+        err = clEnqueueCopyBuffer(l->dst_queue, l->slot_mem[s], dst, 0, to, n, 1, &read, &write);
+    } else if (via[1]) {
+        call = "clEnqueueWriteBuffer";
+        err = clEnqueueWriteBuffer(l->dst_queue, l->scratch[1], CL_FALSE, 0, n, l->slot_ptr[s], 1, &read, &mid);
+        if (err == CL_SUCCESS) {
+            call = "clEnqueueCopyBuffer";
+            err = clEnqueueCopyBuffer(l->dst_queue, l->scratch[1], dst, 0, to, n, 0, NULL, &write);
+        }
+    } else {
+        call = "clEnqueueWriteBuffer";
+        err = clEnqueueWriteBuffer(l->dst_queue, dst, CL_FALSE, to, n, l->slot_ptr[s], 1, &read, &write);
+    }
     if (err != CL_SUCCESS) {
-        clWaitForEvents(1, &read); /* the read must be done with the slot before anyone reuses it */
-        clReleaseEvent(read);
-        return clmem__cl_fail(err, clmem__link_copy_fn, "clEnqueueWriteBuffer");
+        /* the read must be done with the slot (and the write out of it) before anyone reuses it */
+        clWaitForEvents(1, &read);
+        if (mid) clWaitForEvents(1, &mid);
     }
     clReleaseEvent(read);
+    if (mid) clReleaseEvent(mid);
+    if (err != CL_SUCCESS) return clmem__cl_fail(err, clmem__link_copy_fn, call);
     if (l->last_write[s]) clReleaseEvent(l->last_write[s]);
     l->last_write[s] = write;
-    /* the write waits for a read of another queue: that queue must be flushed */
+    /* the destination side waits for a command of another queue: that queue must be flushed */
     if ((err = clFlush(l->src_queue)) != CL_SUCCESS || (err = clFlush(l->dst_queue)) != CL_SUCCESS)
         return clmem__cl_fail(err, clmem__link_copy_fn, "clFlush");
     return CL_SUCCESS;
@@ -16735,7 +16881,23 @@ static cl_int clmem__link_staged(clmem_device_link *l, clmem_buffer dst, clmem_b
     size_t done = 0, pieces = 0, each = clmem__link_piece_size(l, count);
     cl_uint n = 0;
     unsigned s = l->next, i;
+    bool via[2];
     cl_int err = CL_SUCCESS;
+    /* by transfers, a buffer the host may not read (src) or write (dst) goes through
+       a scratch buffer of its side */
+    via[0] = l->staging == CLMEM_DEVICE_LINK_BY_TRANSFERS && clmem__host_forbidden(src.flags, false);
+    via[1] = l->staging == CLMEM_DEVICE_LINK_BY_TRANSFERS && clmem__host_forbidden(dst.flags, true);
+    for (i = 0; i < 2; ++i) {
+        if (!via[i] || l->scratch[i]) continue;
+        l->scratch[i] = clCreateBuffer(l->context, CL_MEM_READ_WRITE, l->slot_size, NULL, &err);
+        if (err == CL_SUCCESS && !l->scratch[i]) err = CL_MEM_OBJECT_ALLOCATION_FAILURE;
+        if (err != CL_SUCCESS) {
+            l->scratch[i] = NULL;
+            return clmem__fail(err, clmem__link_copy_fn, "clCreateBuffer of the link's %s scratch buffer (%zu bytes, "
+                               "for %s, which the host may not %s) failed with %s (%d)", i ? "destination" : "source",
+                               l->slot_size, i ? "dst" : "src", i ? "write" : "read", clmem_error_string(err), (int)err);
+        }
+    }
     if (o->num_wait_for + 1 > sizeof small / sizeof small[0]) {
         waits = CLMEM__CAST(cl_event *, CLMEM_MALLOC((o->num_wait_for + 1) * sizeof *waits));
         if (!waits) return clmem__fail(CL_OUT_OF_HOST_MEMORY, clmem__link_copy_fn, "out of host memory for the wait list");
@@ -16743,7 +16905,7 @@ static cl_int clmem__link_staged(clmem_device_link *l, clmem_buffer dst, clmem_b
     while (done < count && err == CL_SUCCESS) {
         size_t piece = count - done < each ? count - done : each;
         err = clmem__link_piece(l, s, dst.root, dst.origin + o->dst_offset + done, src.root,
-                                src.origin + o->src_offset + done, piece, o, waits);
+                                src.origin + o->src_offset + done, piece, o, waits, via);
         done += piece;
         ++pieces;
         s = (s + 1) % l->slots;
@@ -16759,6 +16921,7 @@ static cl_int clmem__link_staged(clmem_device_link *l, clmem_buffer dst, clmem_b
     l->stats.staged_copies++;
     l->stats.staged_bytes += count;
     l->stats.pieces += pieces;
+    if (l->staging == CLMEM_DEVICE_LINK_BY_COPIES || via[0] || via[1]) l->stats.copied_pieces += pieces;
     if (o->event) {
         err = clEnqueueMarkerWithWaitList(l->dst_queue, n, last, o->event);
         if (err != CL_SUCCESS) return clmem__cl_fail(err, clmem__link_copy_fn, "clEnqueueMarkerWithWaitList");
@@ -16836,9 +16999,7 @@ CLMEM_API cl_int clmem_device_link_copy_opts(clmem_device_link *l, clmem_buffer 
        pieces queued for ever, and the link's release waiting for them) */
     if ((err = clmem__wait_list_ok(clmem__link_copy_fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
     clmem__lock(&l->lock);
-    /* a buffer the host may not read (src) or write (dst) cannot go through host memory:
-       the driver's path */
-    if (count < l->threshold || clmem__host_forbidden(src.flags, false) || clmem__host_forbidden(dst.flags, true)) {
+    if (count < l->threshold) {
         l->stats.direct_copies++;
         clmem__unlock(&l->lock);
         return clmem__link_direct(l, dst, src, count, o);

@@ -33,10 +33,17 @@ extern "C" {
    writing goes in slot-sized pieces: its first read overlaps those writes, so copies
    enqueued back to back run at the slower DMA direction's speed. Smaller copies take
    the driver's path: clEnqueueCopyBuffer on the destination queue, exactly as
-   clmem_enqueue_copy(dst_queue, dst, src, ...) does. So does every copy of a buffer
-   the host may not read (src with CL_MEM_HOST_NO_ACCESS or CL_MEM_HOST_WRITE_ONLY) or
-   write (dst with CL_MEM_HOST_NO_ACCESS or CL_MEM_HOST_READ_ONLY): staging reads and
-   writes the buffers from pinned host memory, which those flags forbid.
+   clmem_enqueue_copy(dst_queue, dst, src, ...) does.
+
+   Buffers the host may not access are staged too. A piece is read into a slot with
+   clEnqueueReadBuffer and written out of it with clEnqueueWriteBuffer, host transfers
+   that a source made with CL_MEM_HOST_NO_ACCESS or CL_MEM_HOST_WRITE_ONLY, or a
+   destination made with CL_MEM_HOST_NO_ACCESS or CL_MEM_HOST_READ_ONLY, forbid. Such a
+   side goes through a plain buffer of the link's on its device (slot_size bytes, made
+   at the first such copy): clEnqueueCopyBuffer between the caller's buffer and it, at
+   the device's own memory speed, then the transfer. clmem_device_link_set_staging(l,
+   CLMEM_DEVICE_LINK_BY_COPIES) moves every piece with clEnqueueCopyBuffer into and out
+   of the slot's buffer instead (the slots are then left unmapped).
 
    When staging pays: between discrete GPUs (the default threshold,
    CLMEM_DEVICE_LINK_DEFAULT_THRESHOLD, is the size from which staging beat the driver
@@ -84,7 +91,8 @@ typedef struct clmem_device_link clmem_device_link;
     - slots: 0 for CLMEM_DEVICE_LINK_DEFAULT_SLOTS, else 2..CLMEM_DEVICE_LINK_MAX_SLOTS.
     The slots are pinned host memory made here on src_queue as
     clmem_pinned_allocation_create makes it, so a link costs slots * slot_size bytes
-    of pinned host memory.
+    of pinned host memory (and slot_size bytes of device memory on each device whose
+    buffers the host may not access, at the first copy that needs it).
     Returns the link; NULL on failure with *errcode_ret (may be NULL):
       CL_INVALID_COMMAND_QUEUE  a queue NULL or invalid, or out of order
       CL_INVALID_CONTEXT        the two queues belong to different contexts
@@ -105,12 +113,40 @@ CLMEM_API clmem_device_link *clmem_device_link_create(cl_command_queue src_queue
 CLMEM_API cl_int clmem_device_link_set_threshold(clmem_device_link *l, size_t min_bytes);
 CLMEM_API size_t clmem_device_link_threshold(clmem_device_link *l);
 
+/** How a link moves a staged copy's pieces (clmem_device_link_set_staging). */
+typedef enum clmem_device_link_staging {
+    /** The default: clEnqueueReadBuffer into a slot's mapped host memory on the source
+        queue, clEnqueueWriteBuffer out of it on the destination queue; a buffer the host
+        may not read (src) or write (dst) first goes through a buffer of the link's on
+        its device (clEnqueueCopyBuffer). Host transfers from and to pinned memory are the
+        path every driver makes fast. */
+    CLMEM_DEVICE_LINK_BY_TRANSFERS = 0,
+    /** clEnqueueCopyBuffer from src into a slot's buffer (left unmapped) on the source
+        queue, and from the slot into dst on the destination queue, whatever the buffers'
+        host-access flags. Whether a driver moves such a copy at pinned-memory speed
+        rather than through its own device-to-device path is its own (measure with
+        bench/multidev_bench.sh). */
+    CLMEM_DEVICE_LINK_BY_COPIES = 1
+} clmem_device_link_staging;
+
+/** clmem_device_link_set_staging(l, how): move later staged copies' pieces `how`
+    (CLMEM_DEVICE_LINK_BY_TRANSFERS, the default, or CLMEM_DEVICE_LINK_BY_COPIES). Waits
+    for the link's copies so far, then maps or unmaps the slots on the source queue.
+    Returns CL_SUCCESS, CL_INVALID_VALUE for a NULL link or another `how`, or the
+    driver's code of the wait, map or unmap (named); the link then stages as it did,
+    or by copies where a slot could not be mapped again. Thread safety: any thread (it
+    waits for a copy running on another thread). */
+CLMEM_API cl_int clmem_device_link_set_staging(clmem_device_link *l, clmem_device_link_staging how);
+
 /** What a link has done (clmem_device_link_get_stats). */
 typedef struct clmem_device_link_stats {
     size_t staged_copies;  /* copies that went through the slots */
     size_t direct_copies;  /* copies that took the driver's path */
     size_t staged_bytes;   /* bytes moved through the slots */
     size_t pieces;         /* pieces moved (each at most a slot; see DEVICE LINKS) */
+    size_t copied_pieces;  /* of those, pieces moved with clEnqueueCopyBuffer on a side or
+                              both (a buffer the host may not access, or
+                              CLMEM_DEVICE_LINK_BY_COPIES) */
 } clmem_device_link_stats;
 
 /** clmem_device_link_get_stats(l, &stats): the counts so far. CL_INVALID_VALUE for a

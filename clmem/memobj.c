@@ -20,12 +20,18 @@ static cl_int clmem__nothing_to_do(const char *fn, cl_command_queue queue, const
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueMarkerWithWaitList");
 }
 
-/* clmem__wait_list_ok(fn, wait_for, n): before a blocking call (or one that would
-   leave its commands queued for ever), no event of the wait list has failed. A blocking read or map that waits on a failed user event hangs in
-   PoCL 3.1 (reproduced with bare OpenCL calls); the spec's answer is
-   CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST. A failure of the status query itself
-   keeps its own code and names clGetEventInfo. (An event that fails after this check
-   is the driver's to report.) */
+/* clmem__wait_list_ok(fn, wait_for, n): no event of the wait list has already failed:
+   checked before every copy (clmem_enqueue_copy, the stager's, the device link's),
+   blocking or not, and before a blocking map. A blocking read or map that waits on a
+   failed user event hangs in PoCL 3.1 (reproduced with bare OpenCL calls), where the
+   spec's answer is CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST. A non-blocking
+   command waiting on a failed event is to be terminated (never run; clSetUserEventStatus),
+   but PoCL 3.1 leaves it queued for ever, and every later command of its in-order
+   queue behind it: refusing it gives what termination means on every driver (nothing
+   copied), reported at the call instead of through its event. One clGetEventInfo per
+   event, only when a wait list is given. A failure of the status query itself keeps
+   its own code and names clGetEventInfo. (An event that fails after this check is the
+   driver's to report, through the command's event.) */
 static cl_int clmem__wait_list_ok(const char *fn, const cl_event *wait_for, cl_uint n) {
     cl_uint i;
     if (!CLMEM__CHECKS) return CL_SUCCESS;
@@ -38,8 +44,8 @@ static cl_int clmem__wait_list_ok(const char *fn, const cl_event *wait_for, cl_u
                                "(%d)", i, clmem_error_string(err), (int)err);
         if (status < 0)
             return clmem__fail(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, fn,
-                               "wait_for[%u] (event %p) has failed with status %d (%s); the call would never "
-                               "complete", i, (void *)wait_for[i], (int)status, clmem_error_string(status));
+                               "wait_for[%u] (event %p) has failed with status %d (%s): nothing is enqueued "
+                               "(its commands would never run)", i, (void *)wait_for[i], (int)status, clmem_error_string(status));
     }
     return CL_SUCCESS;
 }

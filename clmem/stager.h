@@ -145,7 +145,7 @@ typedef clmem_copy_options clmem_stager_copy_options;
                     it does when every byte has arrived: a staged copy runs on the
                     stager's thread for non-blocking copies and its event is a user event
                     the stager completes (set to a negative code if the copy fails: an
-                    event of the wait list that failed gives
+                    event of the wait list that fails after the call gives
                     CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST); the buffer may be
                     released at once, and the queue's later work waits for the copy; a
                     direct copy is the driver's non-blocking call. (Where the stager has
@@ -158,8 +158,9 @@ typedef clmem_copy_options clmem_stager_copy_options;
     now; nothing is read or written), CL_INVALID_CONTEXT (the buffer belongs to another
     context than the stager's queue), CL_INVALID_OPERATION (the buffer's HOST_* flags
     forbid the host access), CL_INVALID_EVENT_WAIT_LIST, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
-    (a blocking copy: an event of the wait list has failed, nothing is copied; a
-    non-blocking staged copy returns CL_SUCCESS and reports it through its event's
+    (an event of the wait list has already failed, blocking or not: nothing is copied
+    or enqueued, no .event made; an event that fails after the call makes a blocking
+    copy return this code and a non-blocking one report it through its event's
     status), or the driver's code (the pieces already enqueued are waited for first;
     the destination then holds a part of the data; a non-blocking staged copy reports
     a failure after the call through its event's status). Every message names

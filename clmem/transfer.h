@@ -223,8 +223,10 @@ CLMEM_API cl_int clmem__fill_usm(cl_command_queue queue, clmem_usm dst, const vo
     queue from different contexts; for a plain linear buffer <-> host copy, the hot
     path, this one is the driver's: asking the queue's context would cost 2% of the
     call; NVIDIA and PoCL report it, Oclgrind 21.10 does not), CL_INVALID_EVENT_WAIT_LIST,
-    CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (a blocking host transfer waiting for a
-    failed event), or the driver's code.
+    CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (an event of the wait list has already
+    failed, blocking or not: nothing is enqueued and no .event made, where the spec has
+    the command terminated, never run; an event that fails later is reported by the
+    driver through the copy's event), or the driver's code.
     Thread safety: as the OpenCL calls it makes (any thread; one queue is safe).
     Examples:
         clmem_enqueue_copy(q, buf, host);                          // host -> buffer, all of buf

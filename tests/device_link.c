@@ -397,6 +397,30 @@ static void test_two_devices(clmem_test_context *t) {
         CLMEM_CHECK_CL(t, clmem_device_link_copy(link, b, a, .is_blocking = true));
         CLMEM_CHECK_CL(t, clmem_enqueue_copy(q[1], (void *)got, b));
         CLMEM_CHECK(t, memcmp(got, want, N) == 0);
+        /* device-only buffers between the devices: staged (copied pieces), by transfers
+           through the link's scratch buffers and by copies through the slots' buffers */
+        for (i = 0; i < 2; ++i) {
+            clmem_buffer c = clmem_buffer_create(ctx, CL_MEM_HOST_NO_ACCESS, N, NULL, &err), d = CLMEM__ZERO;
+            clmem_device_link_stats st = CLMEM__ZERO;
+            if (err == CL_SUCCESS) d = clmem_buffer_create(ctx, CL_MEM_HOST_NO_ACCESS, N, NULL, &err);
+            CLMEM_CHECK_CL(t, err);
+            CLMEM_CHECK_CL(t, clmem_device_link_set_staging(link, i ? CLMEM_DEVICE_LINK_BY_COPIES
+                                                                    : CLMEM_DEVICE_LINK_BY_TRANSFERS));
+            CLMEM_CHECK_CL(t, clmem_enqueue_copy(q[0], c, a, .byte_count = N - 1, .src_offset = 1));
+            CLMEM_CHECK_CL(t, clFinish(q[0]));
+            CLMEM_CHECK_CL(t, clmem_device_link_copy(link, d, c, .byte_count = N - 1, .is_blocking = true));
+            CLMEM_CHECK_CL(t, clmem_enqueue_fill(q[1], b, (cl_uchar)0, N));
+            CLMEM_CHECK_CL(t, clmem_enqueue_copy(q[1], b, d, .byte_count = N - 1));
+            CLMEM_CHECK_CL(t, clmem_enqueue_copy(q[1], (void *)got, b));
+            CLMEM_CHECK(t, memcmp(got, want + 1, N - 1) == 0 && got[N - 1] == 0);
+            CLMEM_CHECK_CL(t, clmem_device_link_get_stats(link, &st));
+            CLMEM_CHECK_EQ(t, st.staged_copies, 2 + (size_t)i);
+            CLMEM_CHECK_EQ(t, st.direct_copies, 0);
+            CLMEM_CHECK_EQ(t, st.copied_pieces, (size_t)(i + 1) * ((N - 1 + SLOT - 1) / SLOT));
+            clmem_buffer_release(&c);
+            clmem_buffer_release(&d);
+        }
+        CLMEM_CHECK_CL(t, clmem_device_link_set_staging(link, CLMEM_DEVICE_LINK_BY_TRANSFERS));
         /* a link whose reads run on a stager's queue: the link copy called after a
            non-blocking staged write into its source comes after it, on that queue */
         if (!skip_gates_on_oclgrind(t)) {
@@ -448,33 +472,57 @@ static void test_ooo_refused(clmem_test_context *t) {
 
 /* buffers the host may not read (src) or write (dst) are copied, staged threshold or
    not (the driver's path: staging goes through host memory) */
+/* buffers the host may not read (src) or write (dst) are staged, by transfers through
+   the link's scratch buffers and by copies through the slots' buffers: every piece
+   is a copied one; then plain buffers by copies, and by transfers again */
 static void test_host_access_flags(clmem_test_context *t) {
     static const cl_mem_flags src_flags[] = {CL_MEM_HOST_NO_ACCESS, CL_MEM_HOST_WRITE_ONLY, 0, CL_MEM_HOST_NO_ACCESS};
     static const cl_mem_flags dst_flags[] = {CL_MEM_HOST_NO_ACCESS, CL_MEM_HOST_READ_ONLY, CL_MEM_HOST_NO_ACCESS, 0};
+    static const clmem_device_link_staging how[] = {CLMEM_DEVICE_LINK_BY_TRANSFERS, CLMEM_DEVICE_LINK_BY_COPIES,
+                                                    CLMEM_DEVICE_LINK_BY_TRANSFERS};
+    const size_t count = N - 10, pieces = (count + SLOT - 1) / SLOT;
     fixture f;
-    size_t k;
+    size_t h, k, copies = 0;
     if (!fixture_make(t, &f, 0)) {
         fixture_free(&f);
         return;
     }
-    for (k = 0; k < sizeof src_flags / sizeof src_flags[0]; ++k) {
-        cl_int err;
-        clmem_buffer a = clmem_buffer_create(t->context, src_flags[k], N, NULL, &err);
-        clmem_buffer b = CLMEM__ZERO;
-        if (err == CL_SUCCESS) b = clmem_buffer_create(t->context, dst_flags[k], N, NULL, &err);
-        CLMEM_CHECK_CL(t, err);
-        /* src's bytes from f.src (a device copy), b's back into f.dst */
-        CLMEM_CHECK_CL(t, clmem_enqueue_copy(t->queue, a, f.src));
-        CLMEM_CHECK_CL(t, clFinish(t->queue));
-        CLMEM_CHECK_CL(t, clmem_device_link_copy(f.link, b, a, .byte_count = N - 10, .src_offset = 10,
-                                                 .is_blocking = true));
-        CLMEM_CHECK_CL(t, clmem_enqueue_fill(f.q2, f.dst, (cl_uchar)0, N));
-        CLMEM_CHECK_CL(t, clmem_enqueue_copy(f.q2, f.dst, b, .byte_count = N - 10));
-        CLMEM_CHECK_CL(t, clFinish(f.q2));
-        dst_is(t, &f, 0, 10, N - 10);
-        clmem_buffer_release(&a);
-        clmem_buffer_release(&b);
+    for (h = 0; h < sizeof how / sizeof how[0]; ++h) {
+        CLMEM_CHECK_CL(t, clmem_device_link_set_staging(f.link, how[h]));
+        for (k = 0; k <= sizeof src_flags / sizeof src_flags[0]; ++k) { /* the last: plain buffers */
+            clmem_device_link_stats st = CLMEM__ZERO;
+            bool plain = k == sizeof src_flags / sizeof src_flags[0];
+            cl_int err;
+            clmem_buffer a = clmem_buffer_create(t->context, plain ? 0 : src_flags[k], N, NULL, &err);
+            clmem_buffer b = CLMEM__ZERO;
+            if (err == CL_SUCCESS) b = clmem_buffer_create(t->context, plain ? 0 : dst_flags[k], N, NULL, &err);
+            CLMEM_CHECK_CL(t, err);
+            /* a's bytes from f.src (a device copy), b's back into f.dst */
+            CLMEM_CHECK_CL(t, clmem_enqueue_copy(t->queue, a, f.src));
+            CLMEM_CHECK_CL(t, clFinish(t->queue));
+            CLMEM_CHECK_CL(t, clmem_device_link_copy(f.link, b, a, .byte_count = count, .src_offset = 10,
+                                                     .is_blocking = true));
+            CLMEM_CHECK_CL(t, clmem_enqueue_fill(f.q2, f.dst, (cl_uchar)0, N));
+            CLMEM_CHECK_CL(t, clmem_enqueue_copy(f.q2, f.dst, b, .byte_count = count));
+            CLMEM_CHECK_CL(t, clFinish(f.q2));
+            dst_is(t, &f, 0, 10, count);
+            ++copies;
+            CLMEM_CHECK_CL(t, clmem_device_link_get_stats(f.link, &st));
+            CLMEM_CHECK_EQ(t, st.staged_copies, copies);
+            CLMEM_CHECK_EQ(t, st.direct_copies, 0);
+            CLMEM_CHECK_EQ(t, st.staged_bytes, copies * count);
+            CLMEM_CHECK_EQ(t, st.pieces, copies * pieces);
+            /* by transfers, the plain pair is the one copy of no copied piece */
+            CLMEM_CHECK_EQ(t, st.copied_pieces, (copies - (h >= 1 || plain) - (h == 2 && plain)) * pieces);
+            clmem_buffer_release(&a);
+            clmem_buffer_release(&b);
+        }
     }
+    /* refusals, in clmem_device_link_set_staging's words; the link stages as before */
+    CLMEM_CHECK_ERR(t, clmem_device_link_set_staging(NULL, CLMEM_DEVICE_LINK_BY_COPIES), CL_INVALID_VALUE);
+    CLMEM_CHECK(t, strstr(clmem_last_error_message(), "clmem_device_link_set_staging: l is NULL") != NULL);
+    CLMEM_CHECK_ERR(t, clmem_device_link_set_staging(f.link, (clmem_device_link_staging)2), CL_INVALID_VALUE);
+    CLMEM_CHECK(t, strstr(clmem_last_error_message(), "clmem_device_link_set_staging: how 2:") != NULL);
     fixture_free(&f);
 }
 
