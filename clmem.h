@@ -4195,7 +4195,8 @@ typedef struct clmem_stager_stats {
 CLMEM_API cl_int clmem_stager_get_stats(clmem_stager *st, clmem_stager_stats *stats);
 
 /** clmem_stager_copy_options: the options of clmem_stager_copy are clmem_enqueue_copy's
-    (clmem_copy_options); this older name stays as an alias of that type. */
+    (clmem_copy_options; built by hand from CLMEM_COPY_OPTIONS_INIT); this older name
+    stays as an alias of that type. */
 typedef clmem_copy_options clmem_stager_copy_options;
 
 /** clmem_stager_copy(st, dst, src, ...): a linear copy between a clmem_buffer and
@@ -5089,8 +5090,9 @@ CLMEM_API void clmem_test_fail(clmem_test_context *t, const char *file, int line
          that name in the message)
    What no compiler can catch: CLMEM_NON_BLOCKING was -1 and is 0, and an options
    struct filled by hand meant "default" for every zero field. Such a struct (one not
-   made by a macro, a C++ form or CLMEM_OPTIONS_INIT) is refused at run time with
-   CL_INVALID_VALUE where a zero could mean either (see NAMED OPTIONS in clmem/base.h).
+   made by a macro, a C++ form or an initializer such as CLMEM_COPY_OPTIONS_INIT) is
+   refused at run time with CL_INVALID_VALUE, since a zero could mean either (see NAMED
+   OPTIONS in clmem/base.h).
    Gone in 0.3.0 (0.2.x patch releases keep it).
 
    Adding a renamed function or macro is one line in the list below:
