@@ -553,28 +553,82 @@ extern "C" {
    nothing, while leaving them out blocks and copies everything.
    The C++ forms (clmem/cxx.h) fill it too.
 
-   A STRUCT BUILT BY HAND. Every way clmem makes an options struct (the macros, the
-   C++ forms, CLMEM_OPTIONS_INIT) also sets CLMEM_OPTIONS_MARK in `given`: "the bits
-   are complete". A struct without it (`= {0}`, memset, `clmem_copy_options()` in
-   C++, or code written for 0.1.0, where CLMEM_NON_BLOCKING was -1) cannot say whether
-   a zero field means 0 or the default, so the functions whose options have a default
-   that is not zero (those with a CLMEM_GIVEN_* field: copies, maps, SVM maps, fills
-   and arrays, images, the stager) refuse it with CL_INVALID_VALUE and a message
+   A STRUCT BUILT BY HAND (for a *_opts function) starts from its type's initializer,
+   and every field you set means its value, 0 and false included; a field you leave
+   out means its default:
+       clmem_copy_options o = CLMEM_COPY_OPTIONS_INIT;  // C and C++
+       o.is_blocking = CL_FALSE;                        // does not block
+       o.byte_count = n;                                // n == 0: copies nothing
+   The initializers of the types that have an option whose default is not 0:
+       CLMEM_COPY_OPTIONS_INIT             clmem_copy_options (= clmem_stager_copy_options)
+       CLMEM_MAP_OPTIONS_INIT              clmem_map_options
+       CLMEM_SVM_MAP_OPTIONS_INIT          clmem_svm_map_options
+       CLMEM_SVM_MEMFILL_OPTIONS_INIT      clmem_svm_memfill_options
+       CLMEM_SVM_EMPTY_OPTIONS_INIT        clmem_svm_empty_options
+       CLMEM_IMAGE_OPTIONS_INIT            clmem_image_options
+       CLMEM_IMAGE_FROM_ARRAY_OPTIONS_INIT clmem_image_from_array_options
+   They put "left out" in each such option (the fields with a CLMEM_GIVEN_* bit):
+   a value whose every byte is 0xC1 (CLMEM__UNSET_*), which no caller means: as a
+   size (0xC1C1...C1, above PTRDIFF_MAX) or count (0xC1C1C1C1 axes or channels) every
+   call refuses it, as a char (.order, .mode) it is no character (0xC1 never occurs
+   in UTF-8), and as .is_blocking it is not 0, so it blocks, as left out does. In
+   arrays (.region, .shape) element 0 holds it; the others stay 0, and an array with
+   another element set counts as written (element 0 then 0). They also set
+   CLMEM__OPTIONS_UNSET in `given`, and every *_opts function that sees that bit
+   reads such a field as left out and any other value as written, before the bits
+   below (one mechanism, base.c: clmem__options_resolve with a table of the type's
+   fields). Keep the bits: add to `given` with |=, never assign it.
+   CLMEM_OPTIONS_INIT is the initializer of the other types (fills, unmaps, SVM
+   unmaps, clmem_enqueue_options), whose options all default to 0. In C it does not
+   compile for a type with an option whose default is not 0 (the error names
+   "CLMEM_OPTIONS_INIT_is_not_for_this_type__write_CLMEM_X_OPTIONS_INIT_for_clmem_x_options"
+   and the type); in C++ it converts to any options type and means the same as the
+   type's own initializer there.
+
+   Every way clmem makes an options struct (the macros, the C++ forms, the
+   initializers) also sets CLMEM_OPTIONS_MARK in `given`: "made by clmem". A struct
+   without it (`= {0}`, memset, `clmem_copy_options()` in C++, or code written for
+   0.1.0, where CLMEM_NON_BLOCKING was -1) cannot say whether a zero field means 0 or
+   the default, so every function refuses it with CL_INVALID_VALUE and a message
    saying how to build it; they never guess. NULL options still mean every default.
-   Start from CLMEM_OPTIONS_INIT, and set the CLMEM_GIVEN_* bit of each option you
-   mean as 0 (a non-zero value counts anyway):
-       clmem_copy_options o = CLMEM_OPTIONS_INIT;  // C and C++
-       o.is_blocking = CLMEM_NON_BLOCKING;          // 0: needs its bit
-       o.given |= CLMEM_GIVEN_IS_BLOCKING;
+   Code that sets the CLMEM_GIVEN_* bit of an option it means as 0
+   (o.given |= CLMEM_GIVEN_IS_BLOCKING) keeps working: a field at 0 whose bit is set
+   means 0.
    (CLMEM_NO_VALIDATION drops the refusal with the other checks: a struct without the
    mark then takes the default for every zero field.)
    --------------------------------------------------------------------------------- */
 /** CLMEM_OPTIONS_MARK: set in `given` by everything in clmem that makes options. */
 #define CLMEM_OPTIONS_MARK 0x80000000u
-/** CLMEM_OPTIONS_INIT: the initializer of an options struct of any type meaning every
-    default, with CLMEM_OPTIONS_MARK set (C: a designated initializer; C++: clmem/cxx.h). */
+/* CLMEM__OPTIONS_UNSET: set in `given` by the types' own initializers: the fields of
+   CLMEM__UNSET_* value are left out (see above). */
+#define CLMEM__OPTIONS_UNSET 0x40000000u
+/* The "left out" values: every byte 0xC1, for each type of field it goes in. */
+#define CLMEM__UNSET_SIZE (SIZE_MAX / 0xFFu * 0xC1u)       /* size_t: 0xC1C1...C1 */
+#define CLMEM__UNSET_UINT (~0u / 0xFFu * 0xC1u)            /* unsigned, cl_uint: 0xC1C1C1C1 */
+#define CLMEM__UNSET_INT (-(int)(~0u / 0xFFu * 0x3Eu) - 1) /* int: ~0x3E3E3E3E, 0xC1C1C1C1 */
+#define CLMEM__UNSET_CHAR ((char)~0x3E)                    /* char: 0xC1 */
+/* CLMEM__UNSET_INIT(T, LIST): the initializer of options type T whose fields with a
+   CLMEM_GIVEN_* bit LIST names: LIST(X, T) is X(T, field, element, value, bit) per
+   field (element: [0] for an array, else empty; value: its CLMEM__UNSET_*). */
+#ifdef __cplusplus
+#define CLMEM__UNSET_INIT(T, LIST) clmem::detail::options_init_of<T>()
+#else
+#define CLMEM__UNSET_DESIGNATOR(T, field, element, value, bit) , .field element = value
+#define CLMEM__UNSET_INIT(T, LIST) {.given = CLMEM_OPTIONS_MARK | CLMEM__OPTIONS_UNSET LIST(CLMEM__UNSET_DESIGNATOR, T)}
+#endif
+/** CLMEM_OPTIONS_INIT: the initializer of an options struct whose options all default
+    to 0 (clmem_fill_options, clmem_unmap_options, clmem_svm_unmap_options,
+    clmem_enqueue_options): every default, with CLMEM_OPTIONS_MARK. The other types
+    have their own (CLMEM_COPY_OPTIONS_INIT, ...: see above); in C this one does not
+    compile for them, in C++ (clmem/cxx.h) it converts to every type. */
 #ifndef __cplusplus
-#define CLMEM_OPTIONS_INIT {.given = CLMEM_OPTIONS_MARK}
+#define CLMEM_OPTIONS_INIT \
+    {.given = CLMEM_OPTIONS_MARK, .CLMEM_OPTIONS_INIT_is_not_for_this_type__write_CLMEM_X_OPTIONS_INIT_for_clmem_x_options = 0}
+/* CLMEM__OPTIONS_DEFAULTS: every default of any options type, inside clmem (the
+   fields at 0 without their bits) */
+#define CLMEM__OPTIONS_DEFAULTS {.given = CLMEM_OPTIONS_MARK}
+#else
+#define CLMEM__OPTIONS_DEFAULTS clmem::detail::options_defaults()
 #endif
 #define CLMEM_GIVEN_BYTE_COUNT 0x001u   /* .byte_count */
 #define CLMEM_GIVEN_IS_BLOCKING 0x002u  /* .is_blocking */
@@ -614,7 +668,7 @@ extern "C" {
    with an expression of incompatible type 'int'". gcc converts into it, so there every
    options struct is `designated_init` (CLMEM__OPTIONS_TYPE) and that warning is an error:
    "positional initialization of field in 'struct' declared with 'designated_init'
-   attribute" (which also stops `= {0}`: start a struct from CLMEM_OPTIONS_INIT). The
+   attribute" (which also stops `= {0}`: start a struct from its initializer). The
    byte lies in the padding after `given` (a plain unsigned char in C++, which has
    overloads and no such macros), so the layout is the same in C and C++. */
 struct clmem_options_are_named__write_e_g__is_blocking_eq_false {
@@ -626,6 +680,12 @@ struct clmem_options_are_named__write_e_g__is_blocking_eq_false {
 #else
 #define CLMEM__OPTIONS_TYPE
 #endif
+/* CLMEM__GIVEN_FIELD_NO_DEFAULTS: CLMEM__GIVEN_FIELD of a type whose options all
+   default to 0, with the byte CLMEM_OPTIONS_INIT designates (in the padding after
+   the private one: the layout does not change), which the other types lack. */
+#define CLMEM__GIVEN_FIELD_NO_DEFAULTS \
+    CLMEM__GIVEN_FIELD                 \
+    unsigned char CLMEM_OPTIONS_INIT_is_not_for_this_type__write_CLMEM_X_OPTIONS_INIT_for_clmem_x_options CLMEM__DEFAULT;
 #if defined(__cplusplus) || defined(__STDC_NO_ATOMICS__)
 #define CLMEM__GIVEN_FIELD         \
     unsigned given CLMEM__DEFAULT; \
@@ -826,7 +886,7 @@ static inline size_t clmem__host_count(unsigned given, size_t byte_count, size_t
     bits, filled by the macros), wait_for (events to wait for; NULL: none),
     num_wait_for (how many), event (where to put the new event; NULL: none is made). */
 #define CLMEM__ENQUEUE_FIELDS      \
-    CLMEM__GIVEN_FIELD \
+    CLMEM__GIVEN_FIELD_NO_DEFAULTS \
     CLMEM__WAIT_FIELDS
 typedef struct CLMEM__OPTIONS_TYPE clmem_enqueue_options {
     CLMEM__ENQUEUE_FIELDS
@@ -1331,6 +1391,14 @@ static inline cl_mem clmem_image_int_ptr(clmem_image img) { return img.mem; }
 typedef struct CLMEM__OPTIONS_TYPE clmem_image_options {
     CLMEM__IMAGE_FIELDS
 } clmem_image_options;
+/* The options of clmem_image_options with a CLMEM_GIVEN_* bit (CLMEM__UNSET_INIT in base.h). */
+#define CLMEM__IMAGE_UNSET(X, T)                                \
+    X(T, shape, [0], CLMEM__UNSET_SIZE, CLMEM_GIVEN_SHAPE)       \
+    X(T, ndim, , CLMEM__UNSET_UINT, CLMEM_GIVEN_NDIM)            \
+    X(T, host_size, , CLMEM__UNSET_SIZE, CLMEM_GIVEN_HOST_SIZE)
+/** CLMEM_IMAGE_OPTIONS_INIT: the initializer of a clmem_image_options built by hand:
+    every option left out; a field then set means its value (NAMED OPTIONS in base.h). */
+#define CLMEM_IMAGE_OPTIONS_INIT CLMEM__UNSET_INIT(clmem_image_options, CLMEM__IMAGE_UNSET)
 
 /** clmem_create_image(context, flags, format, &err, .shape = {...}, ...): a new image
     (PyOpenCL's create_image; clmem_image_create is the same call).
@@ -1403,6 +1471,13 @@ static inline clmem_image clmem__create_image_call(cl_context context, cl_mem_fl
 typedef struct CLMEM__OPTIONS_TYPE clmem_image_from_array_options {
     CLMEM__IMAGE_FROM_ARRAY_FIELDS
 } clmem_image_from_array_options;
+/* The options of clmem_image_from_array_options with a CLMEM_GIVEN_* bit (CLMEM__UNSET_INIT in base.h). */
+#define CLMEM__IMAGE_FROM_ARRAY_UNSET(X, T)                          \
+    X(T, num_channels, , CLMEM__UNSET_UINT, CLMEM_GIVEN_NUM_CHANNELS) \
+    X(T, mode, , CLMEM__UNSET_CHAR, CLMEM_GIVEN_MODE)
+/** CLMEM_IMAGE_FROM_ARRAY_OPTIONS_INIT: the initializer of a clmem_image_from_array_options
+    built by hand: every option left out; a field then set means its value (NAMED OPTIONS in base.h). */
+#define CLMEM_IMAGE_FROM_ARRAY_OPTIONS_INIT CLMEM__UNSET_INIT(clmem_image_from_array_options, CLMEM__IMAGE_FROM_ARRAY_UNSET)
 
 /** clmem_image_from_array(context, array, ndim, shape, &err, ...): an image holding a
     copy of a C array (PyOpenCL's image_from_array), created READ_ONLY (or WRITE_ONLY
@@ -1912,6 +1987,13 @@ typedef struct CLMEM__OPTIONS_TYPE clmem_svm_map_options {
     int is_blocking CLMEM__DEFAULT;
     CLMEM__WAIT_FIELDS /* .wait_for, .num_wait_for, .event */
 } clmem_svm_map_options;
+/* The options of clmem_svm_map_options with a CLMEM_GIVEN_* bit (CLMEM__UNSET_INIT in base.h). */
+#define CLMEM__SVM_MAP_UNSET(X, T)                     \
+    X(T, size, , CLMEM__UNSET_SIZE, CLMEM_GIVEN_SIZE)   \
+    X(T, is_blocking, , CLMEM__UNSET_INT, CLMEM_GIVEN_IS_BLOCKING)
+/** CLMEM_SVM_MAP_OPTIONS_INIT: the initializer of a clmem_svm_map_options built by
+    hand: every option left out; a field then set means its value (NAMED OPTIONS in base.h). */
+#define CLMEM_SVM_MAP_OPTIONS_INIT CLMEM__UNSET_INIT(clmem_svm_map_options, CLMEM__SVM_MAP_UNSET)
 
 /** clmem_enqueue_svm_map(queue, svm, flags, &map, ...): map svm for the host
     (clEnqueueSVMMap; PyOpenCL's SVMPointer.map(queue, flags=...)). Unlike PyOpenCL,
@@ -1944,7 +2026,7 @@ CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm sv
 /** Options of clmem_svm_map_release: .queue (NULL: the map's queue), .wait_for,
     .num_wait_for, .event (the unmap's event, yours to release). */
 typedef struct CLMEM__OPTIONS_TYPE clmem_svm_unmap_options {
-    CLMEM__GIVEN_FIELD /* given: CLMEM_GIVEN_* bits, filled by the macros */
+    CLMEM__GIVEN_FIELD_NO_DEFAULTS /* given: CLMEM_OPTIONS_MARK, filled by the macros */
     cl_command_queue queue CLMEM__DEFAULT;
     CLMEM__WAIT_FIELDS /* .wait_for, .num_wait_for, .event */
 } clmem_svm_unmap_options;
@@ -1997,6 +2079,11 @@ typedef struct CLMEM__OPTIONS_TYPE clmem_svm_memfill_options {
     size_t byte_count CLMEM__DEFAULT;
     CLMEM__WAIT_FIELDS /* .wait_for, .num_wait_for, .event */
 } clmem_svm_memfill_options;
+/* The options of clmem_svm_memfill_options with a CLMEM_GIVEN_* bit (CLMEM__UNSET_INIT in base.h). */
+#define CLMEM__SVM_MEMFILL_UNSET(X, T) X(T, byte_count, , CLMEM__UNSET_SIZE, CLMEM_GIVEN_BYTE_COUNT)
+/** CLMEM_SVM_MEMFILL_OPTIONS_INIT: the initializer of a clmem_svm_memfill_options built
+    by hand: every option left out; a field then set means its value (NAMED OPTIONS in base.h). */
+#define CLMEM_SVM_MEMFILL_OPTIONS_INIT CLMEM__UNSET_INIT(clmem_svm_memfill_options, CLMEM__SVM_MEMFILL_UNSET)
 
 /** clmem_enqueue_svm_memfill(queue, dst, pattern, pattern_size, ...): fill SVM memory
     with copies of a pattern (clEnqueueSVMMemFill; PyOpenCL's enqueue_svm_memfill).
@@ -2077,6 +2164,15 @@ typedef struct CLMEM__OPTIONS_TYPE clmem_svm_empty_options {
     size_t alignment CLMEM__DEFAULT;
     cl_command_queue queue CLMEM__DEFAULT;
 } clmem_svm_empty_options;
+/* The options of clmem_svm_empty_options with a CLMEM_GIVEN_* bit (CLMEM__UNSET_INIT in base.h). */
+#define CLMEM__SVM_EMPTY_UNSET(X, T)                            \
+    X(T, shape, [0], CLMEM__UNSET_SIZE, CLMEM_GIVEN_SHAPE)       \
+    X(T, ndim, , CLMEM__UNSET_UINT, CLMEM_GIVEN_NDIM)            \
+    X(T, order, , CLMEM__UNSET_CHAR, CLMEM_GIVEN_ORDER)          \
+    X(T, alignment, , CLMEM__UNSET_SIZE, CLMEM_GIVEN_ALIGNMENT)
+/** CLMEM_SVM_EMPTY_OPTIONS_INIT: the initializer of a clmem_svm_empty_options built by
+    hand: every option left out; a field then set means its value (NAMED OPTIONS in base.h). */
+#define CLMEM_SVM_EMPTY_OPTIONS_INIT CLMEM__UNSET_INIT(clmem_svm_empty_options, CLMEM__SVM_EMPTY_UNSET)
 
 /** clmem_svm_empty(ctx, flags, T, &err, .shape = {...}, ...): a new uninitialised
     array of element type T in SVM made with cl_svm_mem_flags `flags` (PyOpenCL's
@@ -2550,10 +2646,20 @@ typedef struct CLMEM__OPTIONS_TYPE clmem_map_options {
     const char *clmem__file CLMEM__DEFAULT; /* private: set by the macros */
     int clmem__line CLMEM__DEFAULT;
 } clmem_map_options;
+/* The options of clmem_map_options with a CLMEM_GIVEN_* bit (CLMEM__UNSET_INIT in base.h). */
+#define CLMEM__MAP_UNSET(X, T)                                  \
+    X(T, shape, [0], CLMEM__UNSET_SIZE, CLMEM_GIVEN_SHAPE)       \
+    X(T, ndim, , CLMEM__UNSET_UINT, CLMEM_GIVEN_NDIM)            \
+    X(T, order, , CLMEM__UNSET_CHAR, CLMEM_GIVEN_ORDER)          \
+    X(T, region, [0], CLMEM__UNSET_SIZE, CLMEM_GIVEN_REGION)     \
+    X(T, is_blocking, , CLMEM__UNSET_INT, CLMEM_GIVEN_IS_BLOCKING)
+/** CLMEM_MAP_OPTIONS_INIT: the initializer of a clmem_map_options built by hand: every
+    option left out; a field then set means its value (NAMED OPTIONS in base.h). */
+#define CLMEM_MAP_OPTIONS_INIT CLMEM__UNSET_INIT(clmem_map_options, CLMEM__MAP_UNSET)
 
 /** Options of clmem_memory_map_release. */
 typedef struct CLMEM__OPTIONS_TYPE clmem_unmap_options {
-    CLMEM__GIVEN_FIELD /* given: CLMEM_GIVEN_* bits, filled by the macros */
+    CLMEM__GIVEN_FIELD_NO_DEFAULTS /* given: CLMEM_OPTIONS_MARK, filled by the macros */
     cl_command_queue queue CLMEM__DEFAULT; /* queue for the unmap (default: the map's queue); same context */
     CLMEM__WAIT_FIELDS                    /* .wait_for, .num_wait_for; .event: where to put the unmap's
                                              event (NULL: none is made) */
@@ -3061,10 +3167,21 @@ typedef struct CLMEM__OPTIONS_TYPE clmem_copy_options {
     CLMEM__WAIT_FIELDS                           /* .wait_for, .num_wait_for: events to wait for; .event:
                                                     where to put the new event (NULL: none) */
 } clmem_copy_options;
+/* The options of clmem_copy_options with a CLMEM_GIVEN_* bit (CLMEM__UNSET_INIT in base.h). */
+#define CLMEM__COPY_UNSET(X, T)                                        \
+    X(T, byte_count, , CLMEM__UNSET_SIZE, CLMEM_GIVEN_BYTE_COUNT)       \
+    X(T, host_size, , CLMEM__UNSET_SIZE, CLMEM_GIVEN_HOST_SIZE)         \
+    X(T, region, [0], CLMEM__UNSET_SIZE, CLMEM_GIVEN_REGION)            \
+    X(T, is_blocking, , CLMEM__UNSET_INT, CLMEM_GIVEN_IS_BLOCKING)
+/** CLMEM_COPY_OPTIONS_INIT: the initializer of a clmem_copy_options built by hand
+    (also clmem_stager_copy_options): every option left out; a field then set means its
+    value, 0 and false included (NAMED OPTIONS in base.h).
+    Example: clmem_copy_options o = CLMEM_COPY_OPTIONS_INIT; o.is_blocking = CL_FALSE; */
+#define CLMEM_COPY_OPTIONS_INIT CLMEM__UNSET_INIT(clmem_copy_options, CLMEM__COPY_UNSET)
 
 /** Options of clmem_enqueue_fill. */
 typedef struct CLMEM__OPTIONS_TYPE clmem_fill_options {
-    CLMEM__GIVEN_FIELD /* given: CLMEM_GIVEN_* bits, filled by the macros */
+    CLMEM__GIVEN_FIELD_NO_DEFAULTS /* given: CLMEM_OPTIONS_MARK, filled by the macros */
     size_t offset CLMEM__DEFAULT; /* byte offset of the filled range (buffers) */
     size_t pattern_size CLMEM__DEFAULT; /* required when the pattern is a pointer */
     CLMEM__WAIT_FIELDS                  /* .wait_for, .num_wait_for, .event */
@@ -3143,12 +3260,14 @@ CLMEM_API cl_int clmem__copy_host_failed(cl_int err, cl_command_queue queue, clm
 CLMEM_API cl_int clmem__copy_host_linear(cl_command_queue queue, clmem_buffer buf, void *host, int write, unsigned given,
                                          size_t byte_count, size_t offset, size_t host_offset, int is_blocking,
                                          cl_event *event);
-/* Known at compile time for a literal: options made by clmem (CLMEM_OPTIONS_MARK; a
-   struct without it goes the full way, which refuses it), a linear copy with no
+/* Known at compile time for a literal: options made by the macros (CLMEM_OPTIONS_MARK
+   without CLMEM__OPTIONS_UNSET: a struct without the mark goes the full way, which
+   refuses it, one from CLMEM_COPY_OPTIONS_INIT too, which reads it), a linear copy with no
    region, host size or wait list. Then only the scalars below are read, and the options literal is never
    built in memory. */
 #define CLMEM__COPY_SIMPLE(o)                                                                                 \
-    (((o)->given & (CLMEM_OPTIONS_MARK | CLMEM_GIVEN_REGION | CLMEM_GIVEN_HOST_SIZE)) == CLMEM_OPTIONS_MARK &&   \
+    (((o)->given & (CLMEM_OPTIONS_MARK | CLMEM__OPTIONS_UNSET | CLMEM_GIVEN_REGION | CLMEM_GIVEN_HOST_SIZE)) ==      \
+         CLMEM_OPTIONS_MARK &&                                                                                \
      !((o)->region[0] | (o)->region[1] | (o)->region[2]) &&                                                   \
      !(o)->host_size && !(o)->num_wait_for && !(o)->wait_for)
 CLMEM__INLINE cl_int clmem__copy_host_fast(cl_command_queue queue, const clmem_buffer *buf, void *host, int write,
@@ -4348,7 +4467,8 @@ typedef struct clmem_stager_stats {
 CLMEM_API cl_int clmem_stager_get_stats(clmem_stager *st, clmem_stager_stats *stats);
 
 /** clmem_stager_copy_options: the options of clmem_stager_copy are clmem_enqueue_copy's
-    (clmem_copy_options); this older name stays as an alias of that type. */
+    (clmem_copy_options; built by hand from CLMEM_COPY_OPTIONS_INIT); this older name
+    stays as an alias of that type. */
 typedef clmem_copy_options clmem_stager_copy_options;
 
 /** clmem_stager_copy(st, dst, src, ...): a linear copy between a clmem_buffer and
@@ -5280,8 +5400,9 @@ CLMEM_API void clmem_test_fail(clmem_test_context *t, const char *file, int line
          that name in the message)
    What no compiler can catch: CLMEM_NON_BLOCKING was -1 and is 0, and an options
    struct filled by hand meant "default" for every zero field. Such a struct (one not
-   made by a macro, a C++ form or CLMEM_OPTIONS_INIT) is refused at run time with
-   CL_INVALID_VALUE where a zero could mean either (see NAMED OPTIONS in clmem/base.h).
+   made by a macro, a C++ form or an initializer such as CLMEM_COPY_OPTIONS_INIT) is
+   refused at run time with CL_INVALID_VALUE, since a zero could mean either (see NAMED
+   OPTIONS in clmem/base.h).
    Gone in 0.3.0 (0.2.x patch releases keep it).
 
    Adding a renamed function or macro is one line in the list below:
@@ -5460,10 +5581,11 @@ template <class E, class O> inline void old_order_svm() {
 
    Both spellings keep C's rule: an option written means its value, one left out means
    its default. The *_opts functions take the structs directly: start one from
-   CLMEM_OPTIONS_INIT (clmem_copy_options o = CLMEM_OPTIONS_INIT;), which means every
-   default, and set the CLMEM_GIVEN_* bit of a zero (or false) you mean; a struct not
-   made so (clmem_copy_options(), = {}) is refused where a zero could mean either (see
-   NAMED OPTIONS in clmem/base.h).
+   CLMEM_OPTIONS_INIT (clmem_copy_options o = CLMEM_OPTIONS_INIT;, the same as the
+   type's own CLMEM_COPY_OPTIONS_INIT), which leaves every option out; a field you then
+   set means its value, 0 and false included. A struct not made so
+   (clmem_copy_options(), = {}) is refused, since a zero could mean either (see NAMED
+   OPTIONS in clmem/base.h).
 
    WHAT IS C-ONLY, AND WHY. No operation is C-only. These C spellings are not C++:
      - compound literals as arguments ((cl_float4){{1, 2, 3, 4}}, (const size_t[]){1, 2},
@@ -5573,8 +5695,40 @@ template <class H> inline H ctor_ret(const H &h, cl_int code, cl_int *errcode_re
     return h;
 }
 
-/* CLMEM_OPTIONS_INIT in C++: converts to any options struct, every default, marked. */
+/* unset(o): the "left out" values in the options of o's type that have a CLMEM_GIVEN_*
+   bit, from the type's CLMEM__*_UNSET list (NAMED OPTIONS in clmem/base.h), and
+   CLMEM__OPTIONS_UNSET; nothing for the types whose options all default to 0. */
+template <class O> inline void unset(O &) {}
+#define CLMEM__CXX_UNSET_SET(T, field, element, value, bit) o.field element = value;
+#define CLMEM__CXX_UNSET(T, LIST)                \
+    inline void unset(T &o) {                    \
+        o.given |= CLMEM__OPTIONS_UNSET;         \
+        LIST(CLMEM__CXX_UNSET_SET, T)            \
+    }
+CLMEM__CXX_UNSET(clmem_copy_options, CLMEM__COPY_UNSET)
+CLMEM__CXX_UNSET(clmem_map_options, CLMEM__MAP_UNSET)
+CLMEM__CXX_UNSET(clmem_svm_map_options, CLMEM__SVM_MAP_UNSET)
+CLMEM__CXX_UNSET(clmem_svm_memfill_options, CLMEM__SVM_MEMFILL_UNSET)
+CLMEM__CXX_UNSET(clmem_svm_empty_options, CLMEM__SVM_EMPTY_UNSET)
+CLMEM__CXX_UNSET(clmem_image_options, CLMEM__IMAGE_UNSET)
+CLMEM__CXX_UNSET(clmem_image_from_array_options, CLMEM__IMAGE_FROM_ARRAY_UNSET)
+#undef CLMEM__CXX_UNSET
+#undef CLMEM__CXX_UNSET_SET
+/* CLMEM_X_OPTIONS_INIT in C++: the options of type O, every option left out, marked. */
+template <class O> inline O options_init_of() {
+    O o = O();
+    o.given = CLMEM_OPTIONS_MARK;
+    unset(o);
+    return o;
+}
+/* CLMEM_OPTIONS_INIT in C++: converts to any options struct as its type's own
+   initializer (options_init_of). */
 struct options_init {
+    template <class O> operator O() const { return options_init_of<O>(); }
+};
+/* CLMEM__OPTIONS_DEFAULTS (clmem's own options inside itself): converts to any options
+   struct, the fields at 0 without their bits, marked. */
+struct options_defaults {
     template <class O> operator O() const {
         O o = O();
         o.given = CLMEM_OPTIONS_MARK;
@@ -5814,7 +5968,8 @@ template <class O> inline O built(const keywords<O> &k, unsigned) { return k.o; 
 #define CLMEM_WAIT_FOR(...) clmem::detail::wait_list(__VA_ARGS__)
 #endif
 #define CLMEM__CXX_O(T, ...) clmem::detail::ptr(CLMEM__CXX_OV(T, __VA_ARGS__))
-/** CLMEM_OPTIONS_INIT (see NAMED OPTIONS in clmem/base.h): clmem_copy_options o = CLMEM_OPTIONS_INIT; */
+/** CLMEM_OPTIONS_INIT (see NAMED OPTIONS in clmem/base.h): clmem_copy_options o = CLMEM_OPTIONS_INIT;
+    converts to every options type as its own initializer (CLMEM_COPY_OPTIONS_INIT, ...). */
 #define CLMEM_OPTIONS_INIT clmem::detail::options_init()
 #define CLMEM__CXX_RET(e) clmem::detail::ret(e)
 
@@ -6757,12 +6912,66 @@ static inline cl_int clmem__check_made(const char *fn, unsigned given) {
     if (CLMEM__CHECKS && !(given & CLMEM_OPTIONS_MARK))
         return clmem__fail(CL_INVALID_VALUE, fn,
                            "the options struct was not made by clmem (given 0x%x has no CLMEM_OPTIONS_MARK), so a zero "
-                           "field could mean 0 or the default: start it from CLMEM_OPTIONS_INIT and set the "
-                           "CLMEM_GIVEN_* bit of each option meant as 0 (o.given |= CLMEM_GIVEN_IS_BLOCKING), or pass "
-                           "NULL for every default",
+                           "field could mean 0 or the default: start it from its type's initializer "
+                           "(CLMEM_COPY_OPTIONS_INIT for clmem_copy_options, CLMEM_MAP_OPTIONS_INIT, ...; "
+                           "CLMEM_OPTIONS_INIT where every option defaults to 0), or pass NULL for every default",
                            given);
     return CL_SUCCESS;
 }
+
+/* ---- options built by hand: "left out" fields (NAMED OPTIONS in base.h) ----
+   A type's table has a row per field with a CLMEM_GIVEN_* bit (the type's
+   CLMEM__*_UNSET list): where the field starts, the size of the value and how many
+   values the field holds (an array's element 0 holds the "left out" value). */
+typedef struct clmem__unset_row {
+    size_t offset, size, count;
+    unsigned bit;
+} clmem__unset_row;
+#define CLMEM__UNSET_ROW(T, field, element, value, bit)                                                              \
+    {offsetof(T, field), sizeof(((T *)0)->field element),                                                        \
+     sizeof(((T *)0)->field) / sizeof(((T *)0)->field element), bit},
+#define CLMEM__UNSET_SIZE_OK(T, field, element, value, bit) &&sizeof(value) == sizeof(((T *)0)->field element)
+/* CLMEM__UNSET_TABLE(T, LIST): the table clmem__unset_T of options type T */
+#define CLMEM__UNSET_TABLE(T, LIST)                                                                                  \
+    CLMEM__STATIC_ASSERT(offsetof(T, given) == 0 LIST(CLMEM__UNSET_SIZE_OK, T),                                      \
+                         "clmem: " #T ": given first, each left-out value as wide as its field");             \
+    static const clmem__unset_row clmem__unset_##T[] = {LIST(CLMEM__UNSET_ROW, T){0, 0, 0, 0}};
+
+/* clmem__options_resolve(opts, local, size, rows): *opts (size bytes) copied to local
+   with each field of the table rows read: left out (every byte 0xC1; an array's other
+   elements 0) becomes 0 without its bit, anything else sets its bit (bits already set
+   stay set); CLMEM__OPTIONS_UNSET cleared. Returns local. */
+static CLMEM__NOINLINE const void *clmem__options_resolve(const void *opts, void *local, size_t size,
+                                                          const clmem__unset_row *rows) {
+    unsigned char *o = (unsigned char *)local;
+    unsigned given;
+    memcpy(local, opts, size);
+    memcpy(&given, o, sizeof given);
+    for (; rows->size; rows++) {
+        unsigned char *f = o + rows->offset;
+        size_t k, rest = rows->size * (rows->count - 1);
+        bool unset = true;
+        for (k = 0; k < rows->size; k++)
+            if (f[k] != 0xC1u) unset = false;
+        if (unset) {
+            memset(f, 0, rows->size);
+            for (k = 0; k < rest; k++)
+                if (f[rows->size + k]) unset = false; /* another element written: the array is */
+        }
+        if (!unset) given |= rows->bit;
+    }
+    given &= ~CLMEM__OPTIONS_UNSET;
+    memcpy(o, &given, sizeof given);
+    return local;
+}
+/* CLMEM__OPTIONS_IN(T, opts, none, local): the options of type T an *_opts function
+   runs with: &none for NULL, opts itself as the macros and the C++ forms make them,
+   and for a struct from T's initializer its fields read into *local (clmem__options_resolve). */
+#define CLMEM__OPTIONS_IN(T, opts, none, local)                                                                       \
+    (!(opts) ? &(none)                                                                                              \
+             : ((opts)->given & CLMEM__OPTIONS_UNSET) ? (const T *)clmem__options_resolve(opts, local, sizeof(T),  \
+                                                                                         clmem__unset_##T)         \
+                                                    : (opts))
 
 static inline cl_int clmem__check_queue(const char *fn, cl_command_queue queue) {
     if (CLMEM__CHECKS && queue == NULL) return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue is NULL");
@@ -8187,7 +8396,7 @@ static cl_int clmem__image_layout_check(const char *fn, cl_mem_object_type type,
                                "slice pitch %zu must be at least %zu (%s) and a multiple of the row pitch %zu", slice,
                                min_slice, arr1d ? "the row pitch" : "row pitch x height", row);
     }
-    if (has_host && host_size) {
+    if (has_host && host_size != SIZE_MAX) {
         /* bytes the driver reads: the last pixel's end */
         size_t need = 0, t1 = 0, t2 = 0, slice_eff = slice;
         bool ok = true;
@@ -8277,7 +8486,9 @@ static cl_int clmem__create_image_check(const char *fn, cl_context context, cl_m
     }
     if ((err = clmem__check_format(fn, format)) != CL_SUCCESS) return err;
     if ((err = clmem__image_layout_check(fn, type, w, h, d, n, elem, opts->pitches[0], opts->pitches[1],
-                                         opts->hostbuf != NULL, opts->host_size)) != CL_SUCCESS)
+                                         opts->hostbuf != NULL,
+                                         (opts->given & CLMEM_GIVEN_HOST_SIZE) || opts->host_size ? opts->host_size
+                                                                                                  : SIZE_MAX)) != CL_SUCCESS)
         return err;
     if (opts->buffer.mem) {
         size_t need = 0;
@@ -8300,17 +8511,19 @@ static cl_int clmem__create_image_check(const char *fn, cl_context context, cl_m
     return CL_SUCCESS;
 }
 
+CLMEM__UNSET_TABLE(clmem_image_options, CLMEM__IMAGE_UNSET)
 CLMEM_API clmem_image (clmem_create_image_opts)(cl_context context, cl_mem_flags flags, clmem_image_format format,
                                              cl_int *errcode_ret, const clmem_image_options *opts) {
     static const char fn[] = "clmem_create_image";
-    static const clmem_image_options none = CLMEM_OPTIONS_INIT;
+    static const clmem_image_options none = CLMEM__OPTIONS_DEFAULTS;
+    clmem_image_options local;
     clmem_image img = clmem__image_empty();
     cl_image_desc desc;
     clmem__image_geom g;
     cl_mem_object_type type;
     size_t elem, w, h, d, n;
     cl_int err = CL_SUCCESS;
-    if (!opts) opts = &none;
+    opts = CLMEM__OPTIONS_IN(clmem_image_options, opts, none, &local);
     g = clmem__image_geom_of(opts, format);
     type = g.type, elem = g.elem, w = g.w, h = g.h, d = g.d, n = g.n;
     if (CLMEM__CHECKS && (err = clmem__create_image_check(fn, context, flags, format, opts, &g)) != CL_SUCCESS)
@@ -8398,12 +8611,14 @@ static cl_int clmem__array_channel_type(const char *fn, cl_channel_type element_
     return CL_SUCCESS;
 }
 
+CLMEM__UNSET_TABLE(clmem_image_from_array_options, CLMEM__IMAGE_FROM_ARRAY_UNSET)
 /* the name in parentheses: in C a macro of the same name checks the arguments (clmem/compat.h) */
 CLMEM_API clmem_image (clmem_image_from_array_opts)(cl_context context, const void *array, cl_channel_type element_type,
                                                  cl_uint vector_width, size_t ndim, const size_t *shape,
                                                  cl_int *errcode_ret, const clmem_image_from_array_options *opts) {
     static const char fn[] = "clmem_image_from_array";
-    static const clmem_image_from_array_options none = CLMEM_OPTIONS_INIT;
+    static const clmem_image_from_array_options none = CLMEM__OPTIONS_DEFAULTS;
+    clmem_image_from_array_options local;
     clmem_image_options io;
     clmem_image_format format;
     cl_channel_type ctype = element_type;
@@ -8411,7 +8626,7 @@ CLMEM_API clmem_image (clmem_image_from_array_opts)(cl_context context, const vo
     size_t img_dims, i, elem, bytes = 0;
     cl_mem_flags flags;
     cl_int err = CL_SUCCESS;
-    if (!opts) opts = &none;
+    opts = CLMEM__OPTIONS_IN(clmem_image_from_array_options, opts, none, &local);
     memset((void *)&io, 0, sizeof io); /* (void *): C++14 options have default member initializers */
     io.given = CLMEM_OPTIONS_MARK;
     if (vector_width == 0) vector_width = 1;
@@ -9702,15 +9917,17 @@ static cl_int clmem__svm_check_enqueue(const char *fn, cl_command_queue queue, c
     return clmem__same_context(fn, queue, ctx, what);
 }
 
+CLMEM__UNSET_TABLE(clmem_svm_map_options, CLMEM__SVM_MAP_UNSET)
 CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm svm, cl_map_flags flags,
                                             clmem_svm_map *map, const clmem_svm_map_options *opts) {
     static const char fn[] = "clmem_enqueue_svm_map";
-    static const clmem_svm_map_options none = CLMEM_OPTIONS_INIT;
+    static const clmem_svm_map_options none = CLMEM__OPTIONS_DEFAULTS;
     const cl_map_flags known = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
     clmem__svm_rec *rec;
+    clmem_svm_map_options local;
     size_t size;
     cl_int err;
-    if (!opts) opts = &none;
+    opts = CLMEM__OPTIONS_IN(clmem_svm_map_options, opts, none, &local);
     if (!map) return clmem__fail(CL_INVALID_VALUE, fn, "map (where to store the map) is NULL");
     clmem__svm_empty_map(map);
     if ((err = clmem__check_made(fn, opts->given)) != CL_SUCCESS) return err;
@@ -9920,11 +10137,13 @@ static cl_int clmem__svm_fill(const char *fn, cl_command_queue queue, clmem_svm 
 #endif
 }
 
+CLMEM__UNSET_TABLE(clmem_svm_memfill_options, CLMEM__SVM_MEMFILL_UNSET)
 CLMEM_API cl_int clmem_enqueue_svm_memfill_opts(cl_command_queue queue, clmem_svm dst, const void *pattern,
                                                 size_t pattern_size, const clmem_svm_memfill_options *opts) {
-    static const clmem_svm_memfill_options none = CLMEM_OPTIONS_INIT;
+    static const clmem_svm_memfill_options none = CLMEM__OPTIONS_DEFAULTS;
+    clmem_svm_memfill_options local;
     cl_int err;
-    if (!opts) opts = &none;
+    opts = CLMEM__OPTIONS_IN(clmem_svm_memfill_options, opts, none, &local);
     if ((err = clmem__check_made("clmem_enqueue_svm_memfill", opts->given)) != CL_SUCCESS) return err;
     return clmem__svm_fill("clmem_enqueue_svm_memfill", queue, dst, 0, pattern, pattern_size, opts->byte_count,
                            opts->byte_count != 0 || (opts->given & CLMEM_GIVEN_BYTE_COUNT), opts->wait_for, opts->num_wait_for, opts->event);
@@ -10146,14 +10365,18 @@ static cl_int clmem__svm_empty(const char *fn, cl_context ctx, cl_svm_mem_flags 
     return CL_SUCCESS;
 }
 
+CLMEM__UNSET_TABLE(clmem_svm_empty_options, CLMEM__SVM_EMPTY_UNSET)
 /* the name in parentheses: in C a macro of the same name checks the arguments (clmem/compat.h) */
 CLMEM_API clmem_svm_array (clmem_svm_empty_opts)(cl_context ctx, cl_svm_mem_flags flags, size_t itemsize, const char *dtype,
                                                cl_int *errcode_ret, const clmem_svm_empty_options *opts) {
     static const char fn[] = "clmem_svm_empty";
+    static const clmem_svm_empty_options none = CLMEM__OPTIONS_DEFAULTS;
+    clmem_svm_empty_options local;
     clmem_svm_array arr;
     unsigned ndim = 0;
     cl_int err;
     memset(&arr, 0, sizeof arr);
+    if (opts) opts = CLMEM__OPTIONS_IN(clmem_svm_empty_options, opts, none, &local);
     if (!opts) {
         err = clmem__fail(CL_INVALID_VALUE, fn, "no options: the shape is required");
     } else if ((err = clmem__check_made(fn, opts->given)) == CL_SUCCESS) {
@@ -10171,10 +10394,11 @@ CLMEM_API clmem_svm_array (clmem_svm_empty_opts)(cl_context ctx, cl_svm_mem_flag
 CLMEM_API clmem_svm_array (clmem_svm_empty_like_opts)(cl_context ctx, cl_svm_mem_flags flags, const clmem_svm_array *like,
                                                     cl_int *errcode_ret, const clmem_svm_empty_options *opts) {
     static const char fn[] = "clmem_svm_empty_like";
-    static const clmem_svm_empty_options none = CLMEM_OPTIONS_INIT;
+    static const clmem_svm_empty_options none = CLMEM__OPTIONS_DEFAULTS;
+    clmem_svm_empty_options local;
     clmem_svm_array arr;
     cl_int err;
-    if (!opts) opts = &none;
+    opts = CLMEM__OPTIONS_IN(clmem_svm_empty_options, opts, none, &local);
     memset(&arr, 0, sizeof arr);
     if (!like)
         err = clmem__fail(CL_INVALID_VALUE, fn, "like (the array to copy the shape of) is NULL");
@@ -10862,14 +11086,17 @@ static cl_int clmem__map_enter(const char *fn, clmem__map_record *rec, bool bloc
     return err;
 }
 
-/* clmem__map_start(fn, queue, mem, what, flags, map, &opts): what every map function
-   does first: NULL options mean every default, *map starts empty (a failed map leaves
+CLMEM__UNSET_TABLE(clmem_map_options, CLMEM__MAP_UNSET)
+/* clmem__map_start(fn, queue, mem, what, flags, map, &opts, local): what every map
+   function does first: NULL options mean every default (one from CLMEM_MAP_OPTIONS_INIT
+   is read into *local: CLMEM__OPTIONS_IN), *map starts empty (a failed map leaves
    an empty handle), then the checks every map makes alike, before the object-specific
    ones. */
 static cl_int clmem__map_start(const char *fn, cl_command_queue queue, cl_mem mem, const char *what,
-                               cl_map_flags flags, clmem_memory_map *map, const clmem_map_options **optsp) {
-    static const clmem_map_options none = CLMEM_OPTIONS_INIT; /* every default */
-    const clmem_map_options *opts = *optsp ? *optsp : &none;
+                               cl_map_flags flags, clmem_memory_map *map, const clmem_map_options **optsp,
+                               clmem_map_options *local) {
+    static const clmem_map_options none = CLMEM__OPTIONS_DEFAULTS; /* every default */
+    const clmem_map_options *opts = CLMEM__OPTIONS_IN(clmem_map_options, *optsp, none, local);
     cl_int err;
     *optsp = opts;
     if (map == NULL) return clmem__fail(CL_INVALID_VALUE, fn, "map (where to put the map) is NULL");
@@ -10886,6 +11113,7 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
                                                size_t offset, size_t itemsize, const char *dtype,
                                                clmem_memory_map *map, const clmem_map_options *opts) {
     static const char fn[] = "clmem_enqueue_map_buffer";
+    clmem_map_options local;
     clmem_memory_map m;
     clmem__map_record rec;
     bool blocking;
@@ -10894,7 +11122,7 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
     size_t i;
     void *ptr;
     memset(&m, 0, sizeof m);
-    if ((err = clmem__map_start(fn, queue, buf.mem, "buf", flags, map, &opts)) != CL_SUCCESS) return err;
+    if ((err = clmem__map_start(fn, queue, buf.mem, "buf", flags, map, &opts, &local)) != CL_SUCCESS) return err;
     if (CLMEM__CHECKS && (err = clmem__buffer_invalid(fn, "buf", buf)) != CL_SUCCESS) return err;
     blocking = clmem__host_blocking(opts->given, opts->is_blocking) != CL_FALSE;
     for (i = 0; i < 3; ++i)
@@ -10999,6 +11227,7 @@ CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_imag
                                               clmem_memory_map *map, const clmem_map_options *opts) {
     static const char fn[] = "clmem_enqueue_map_image";
     static const char *const axis[3] = {"x", "y", "z"};
+    clmem_map_options local;
     clmem_memory_map m;
     clmem__map_record rec;
     size_t dims[3], o[3], r[3], pixel, row_pitch = 0, slice_pitch = 0, i;
@@ -11007,7 +11236,7 @@ CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_imag
     cl_int err;
     void *ptr;
     memset(&m, 0, sizeof m);
-    if ((err = clmem__map_start(fn, queue, img.mem, "img", flags, map, &opts)) != CL_SUCCESS) return err;
+    if ((err = clmem__map_start(fn, queue, img.mem, "img", flags, map, &opts, &local)) != CL_SUCCESS) return err;
     blocking = clmem__host_blocking(opts->given, opts->is_blocking) != CL_FALSE;
     if (opts->ndim != 0 || opts->order != 0 || (opts->given & (CLMEM_GIVEN_NDIM | CLMEM_GIVEN_ORDER | CLMEM_GIVEN_SHAPE)))
         return clmem__fail(CL_INVALID_VALUE, fn, "an image map takes its shape from the region: leave .ndim (%zu), .order "
@@ -12047,16 +12276,19 @@ static cl_int clmem__buffer_pair_count(const char *fn, clmem_buffer dst, clmem_b
    transfer_image.c, SVM pairs in transfer_svm.c, raw cl_mem dispatch and fills in
    transfer_dispatch.c. */
 
-static const clmem_copy_options clmem__copy_defaults = CLMEM_OPTIONS_INIT;
-/* the options a copy runs with: the caller's, or the defaults for NULL */
-static const clmem_copy_options *clmem__copy_opts_or_none(const clmem_copy_options *opts) {
-    return opts ? opts : &clmem__copy_defaults;
+CLMEM__UNSET_TABLE(clmem_copy_options, CLMEM__COPY_UNSET)
+static const clmem_copy_options clmem__copy_defaults = CLMEM__OPTIONS_DEFAULTS;
+/* the options a copy runs with (CLMEM__OPTIONS_IN): the caller's (those from
+   CLMEM_COPY_OPTIONS_INIT read into *local), or the defaults for NULL */
+static const clmem_copy_options *clmem__copy_opts_or_none(const clmem_copy_options *opts, clmem_copy_options *local) {
+    return CLMEM__OPTIONS_IN(clmem_copy_options, opts, clmem__copy_defaults, local);
 }
-/* clmem__copy_opts_made(fn, &opts): *opts defaulted (clmem__copy_opts_or_none), then
-   clmem__check_made on it and clmem__wait_list_ok on its wait list (SVM, USM pairs) */
-static cl_int clmem__copy_opts_made(const char *fn, const clmem_copy_options **opts) {
+/* clmem__copy_opts_made(fn, &opts, local): *opts as clmem__copy_opts_or_none makes
+   it, then clmem__check_made on it and clmem__wait_list_ok on its wait list (SVM, USM
+   pairs) */
+static cl_int clmem__copy_opts_made(const char *fn, const clmem_copy_options **opts, clmem_copy_options *local) {
     cl_int err;
-    *opts = clmem__copy_opts_or_none(*opts);
+    *opts = clmem__copy_opts_or_none(*opts, local);
     if ((err = clmem__check_made(fn, (*opts)->given)) != CL_SUCCESS) return err;
     return clmem__wait_list_ok(fn, (*opts)->wait_for, (*opts)->num_wait_for);
 }
@@ -12357,8 +12589,9 @@ static cl_int clmem__host_plan_run(cl_command_queue queue, clmem_buffer buf, voi
 static cl_int clmem__host_transfer(cl_command_queue queue, clmem_buffer buf, void *host, bool write,
                                    const clmem_copy_options *o) {
     clmem__host_plan p;
+    clmem_copy_options local;
     cl_int err;
-    o = clmem__copy_opts_or_none(o);
+    o = clmem__copy_opts_or_none(o, &local);
     if ((err = clmem__host_plan_make(CLMEM__COPY, queue, NULL, buf, host, write, o, &p)) != CL_SUCCESS) return err;
     return clmem__host_plan_run(queue, buf, host, &p, o->wait_for, o->num_wait_for, o->event);
 }
@@ -12488,7 +12721,8 @@ CLMEM_API cl_int clmem__copy_buffer_from_buffer(cl_command_queue queue, clmem_bu
     bool rect;
     cl_int err;
     cl_event own = NULL;
-    o = clmem__copy_opts_or_none(o);
+    clmem_copy_options local;
+    o = clmem__copy_opts_or_none(o, &local);
     if (CLMEM__CHECKS) {
         if ((err = clmem__check_common(queue, o)) != CL_SUCCESS) return err;
         if ((err = clmem__check_buffer("dst", dst)) != CL_SUCCESS || (err = clmem__check_buffer("src", src)) != CL_SUCCESS)
@@ -12525,7 +12759,8 @@ CLMEM_API cl_int clmem_enqueue_copy_buffer_p2p_amd_opts(cl_platform_id platform,
     clmem__p2p_fn p2p;
     cl_int err;
     size_t size;
-    o = clmem__copy_opts_or_none(o);
+    clmem_copy_options local;
+    o = clmem__copy_opts_or_none(o, &local);
     if (CLMEM__CHECKS) {
         if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
         if ((err = clmem__check_made(fn, o->given)) != CL_SUCCESS) return err;
@@ -12706,7 +12941,8 @@ static cl_int clmem__image_host(cl_command_queue queue, clmem_image img, void *h
     size_t region[3], row = 0, slice = 0, off, n;
     cl_bool blocking;
     cl_int err;
-    const clmem_copy_options *o = clmem__copy_opts_or_none(opts);
+    clmem_copy_options local;
+    const clmem_copy_options *o = clmem__copy_opts_or_none(opts, &local);
     if (CLMEM__CHECKS &&
         (err = clmem__image_common(pair, queue, &img, what, o, CLMEM__IO_ORIGIN | CLMEM__IO_PITCHES | CLMEM__IO_HOST)) !=
             CL_SUCCESS)
@@ -12760,7 +12996,8 @@ CLMEM_API cl_int clmem__copy_image_from_image(cl_command_queue queue, clmem_imag
     const size_t *dst_origin;
     cl_int err;
     int i;
-    const clmem_copy_options *o = clmem__copy_opts_or_none(opts);
+    clmem_copy_options local;
+    const clmem_copy_options *o = clmem__copy_opts_or_none(opts, &local);
     /* .dest_origin is PyOpenCL's name, .dst_origin the table's: either, or both when equal */
     dst_origin = clmem__nonzero3(o->dest_origin) ? o->dest_origin : o->dst_origin;
     if (CLMEM__CHECKS) {
@@ -12877,7 +13114,8 @@ static cl_int clmem__image_buffer(cl_command_queue queue, clmem_image img, clmem
     const char *pair = to_buffer ? "buffer <- image" : "image <- buffer";
     size_t region[3], img_off, n;
     cl_int err;
-    const clmem_copy_options *o = clmem__copy_opts_or_none(opts);
+    clmem_copy_options local;
+    const clmem_copy_options *o = clmem__copy_opts_or_none(opts, &local);
     if (CLMEM__CHECKS &&
         (err = clmem__image_buffer_common(pair, queue, &img, &buf, to_buffer ? "dst" : "src", o)) != CL_SUCCESS)
         return err;
@@ -12984,7 +13222,8 @@ static cl_int clmem__svm_copy(const char *fn, cl_command_queue queue, clmem_svm 
     char *d = NULL;
     const char *s = NULL;
     cl_int err;
-    if ((err = clmem__copy_opts_made(fn, &opts)) != CL_SUCCESS) return err;
+    clmem_copy_options local;
+    if ((err = clmem__copy_opts_made(fn, &opts, &local)) != CL_SUCCESS) return err;
     if ((err = clmem__svm_check_enqueue(fn, queue, opts->wait_for, opts->num_wait_for, dst, dst_what)) != CL_SUCCESS)
         return err;
     if ((err = clmem__svm_check_enqueue(fn, queue, NULL, 0, src, src_what)) != CL_SUCCESS) return err;
@@ -13042,7 +13281,8 @@ static cl_int clmem__usm_copy(cl_command_queue queue, clmem_usm dst, const char 
     char *d = NULL;
     const char *s = NULL;
     cl_int err;
-    if ((err = clmem__copy_opts_made(fn, &opts)) != CL_SUCCESS) return err;
+    clmem_copy_options local;
+    if ((err = clmem__copy_opts_made(fn, &opts, &local)) != CL_SUCCESS) return err;
     if ((err = clmem__usm_check_enqueue(fn, queue, opts->wait_for, opts->num_wait_for, dst, dst_what)) != CL_SUCCESS ||
         (err = clmem__usm_check_enqueue(fn, queue, NULL, 0, src, src_what)) != CL_SUCCESS ||
         (err = clmem__ptr_copy_extent(fn, dst.ptr, CLMEM__KNOWN_SIZE(dst), dst_what, src.ptr, CLMEM__KNOWN_SIZE(src),
@@ -16520,7 +16760,8 @@ static cl_int clmem__stager_transfer(clmem_stager *st, clmem_buffer buf, void *h
     clmem__host_plan p;
     size_t threshold;
     cl_int err;
-    o = clmem__copy_opts_or_none(o);
+    clmem_copy_options local;
+    o = clmem__copy_opts_or_none(o, &local);
     if (CLMEM__CHECKS) {
         if (!st) return clmem__fail(CL_INVALID_VALUE, fn, "st is NULL");
         if ((o->given & CLMEM_GIVEN_REGION) || (o->region[0] | o->region[1] | o->region[2]))
@@ -16988,7 +17229,8 @@ static cl_int clmem__link_check(clmem_device_link *l, clmem_buffer dst, clmem_bu
 
 CLMEM_API cl_int clmem_device_link_copy_opts(clmem_device_link *l, clmem_buffer dst, clmem_buffer src,
                                              const clmem_copy_options *opts) {
-    const clmem_copy_options *o = clmem__copy_opts_or_none(opts);
+    clmem_copy_options local;
+    const clmem_copy_options *o = clmem__copy_opts_or_none(opts, &local);
     size_t count = 0;
     cl_int err;
     if (CLMEM__CHECKS && (err = clmem__link_check(l, dst, src, o)) != CL_SUCCESS) return err;

@@ -357,12 +357,66 @@ static inline cl_int clmem__check_made(const char *fn, unsigned given) {
     if (CLMEM__CHECKS && !(given & CLMEM_OPTIONS_MARK))
         return clmem__fail(CL_INVALID_VALUE, fn,
                            "the options struct was not made by clmem (given 0x%x has no CLMEM_OPTIONS_MARK), so a zero "
-                           "field could mean 0 or the default: start it from CLMEM_OPTIONS_INIT and set the "
-                           "CLMEM_GIVEN_* bit of each option meant as 0 (o.given |= CLMEM_GIVEN_IS_BLOCKING), or pass "
-                           "NULL for every default",
+                           "field could mean 0 or the default: start it from its type's initializer "
+                           "(CLMEM_COPY_OPTIONS_INIT for clmem_copy_options, CLMEM_MAP_OPTIONS_INIT, ...; "
+                           "CLMEM_OPTIONS_INIT where every option defaults to 0), or pass NULL for every default",
                            given);
     return CL_SUCCESS;
 }
+
+/* ---- options built by hand: "left out" fields (NAMED OPTIONS in base.h) ----
+   A type's table has a row per field with a CLMEM_GIVEN_* bit (the type's
+   CLMEM__*_UNSET list): where the field starts, the size of the value and how many
+   values the field holds (an array's element 0 holds the "left out" value). */
+typedef struct clmem__unset_row {
+    size_t offset, size, count;
+    unsigned bit;
+} clmem__unset_row;
+#define CLMEM__UNSET_ROW(T, field, element, value, bit)                                                              \
+    {offsetof(T, field), sizeof(((T *)0)->field element),                                                        \
+     sizeof(((T *)0)->field) / sizeof(((T *)0)->field element), bit},
+#define CLMEM__UNSET_SIZE_OK(T, field, element, value, bit) &&sizeof(value) == sizeof(((T *)0)->field element)
+/* CLMEM__UNSET_TABLE(T, LIST): the table clmem__unset_T of options type T */
+#define CLMEM__UNSET_TABLE(T, LIST)                                                                                  \
+    CLMEM__STATIC_ASSERT(offsetof(T, given) == 0 LIST(CLMEM__UNSET_SIZE_OK, T),                                      \
+                         "clmem: " #T ": given first, each left-out value as wide as its field");             \
+    static const clmem__unset_row clmem__unset_##T[] = {LIST(CLMEM__UNSET_ROW, T){0, 0, 0, 0}};
+
+/* clmem__options_resolve(opts, local, size, rows): *opts (size bytes) copied to local
+   with each field of the table rows read: left out (every byte 0xC1; an array's other
+   elements 0) becomes 0 without its bit, anything else sets its bit (bits already set
+   stay set); CLMEM__OPTIONS_UNSET cleared. Returns local. */
+static CLMEM__NOINLINE const void *clmem__options_resolve(const void *opts, void *local, size_t size,
+                                                          const clmem__unset_row *rows) {
+    unsigned char *o = (unsigned char *)local;
+    unsigned given;
+    memcpy(local, opts, size);
+    memcpy(&given, o, sizeof given);
+    for (; rows->size; rows++) {
+        unsigned char *f = o + rows->offset;
+        size_t k, rest = rows->size * (rows->count - 1);
+        bool unset = true;
+        for (k = 0; k < rows->size; k++)
+            if (f[k] != 0xC1u) unset = false;
+        if (unset) {
+            memset(f, 0, rows->size);
+            for (k = 0; k < rest; k++)
+                if (f[rows->size + k]) unset = false; /* another element written: the array is */
+        }
+        if (!unset) given |= rows->bit;
+    }
+    given &= ~CLMEM__OPTIONS_UNSET;
+    memcpy(o, &given, sizeof given);
+    return local;
+}
+/* CLMEM__OPTIONS_IN(T, opts, none, local): the options of type T an *_opts function
+   runs with: &none for NULL, opts itself as the macros and the C++ forms make them,
+   and for a struct from T's initializer its fields read into *local (clmem__options_resolve). */
+#define CLMEM__OPTIONS_IN(T, opts, none, local)                                                                       \
+    (!(opts) ? &(none)                                                                                              \
+             : ((opts)->given & CLMEM__OPTIONS_UNSET) ? (const T *)clmem__options_resolve(opts, local, sizeof(T),  \
+                                                                                         clmem__unset_##T)         \
+                                                    : (opts))
 
 static inline cl_int clmem__check_queue(const char *fn, cl_command_queue queue) {
     if (CLMEM__CHECKS && queue == NULL) return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue is NULL");

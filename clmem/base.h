@@ -122,28 +122,82 @@ extern "C" {
    nothing, while leaving them out blocks and copies everything.
    The C++ forms (clmem/cxx.h) fill it too.
 
-   A STRUCT BUILT BY HAND. Every way clmem makes an options struct (the macros, the
-   C++ forms, CLMEM_OPTIONS_INIT) also sets CLMEM_OPTIONS_MARK in `given`: "the bits
-   are complete". A struct without it (`= {0}`, memset, `clmem_copy_options()` in
-   C++, or code written for 0.1.0, where CLMEM_NON_BLOCKING was -1) cannot say whether
-   a zero field means 0 or the default, so the functions whose options have a default
-   that is not zero (those with a CLMEM_GIVEN_* field: copies, maps, SVM maps, fills
-   and arrays, images, the stager) refuse it with CL_INVALID_VALUE and a message
+   A STRUCT BUILT BY HAND (for a *_opts function) starts from its type's initializer,
+   and every field you set means its value, 0 and false included; a field you leave
+   out means its default:
+       clmem_copy_options o = CLMEM_COPY_OPTIONS_INIT;  // C and C++
+       o.is_blocking = CL_FALSE;                        // does not block
+       o.byte_count = n;                                // n == 0: copies nothing
+   The initializers of the types that have an option whose default is not 0:
+       CLMEM_COPY_OPTIONS_INIT             clmem_copy_options (= clmem_stager_copy_options)
+       CLMEM_MAP_OPTIONS_INIT              clmem_map_options
+       CLMEM_SVM_MAP_OPTIONS_INIT          clmem_svm_map_options
+       CLMEM_SVM_MEMFILL_OPTIONS_INIT      clmem_svm_memfill_options
+       CLMEM_SVM_EMPTY_OPTIONS_INIT        clmem_svm_empty_options
+       CLMEM_IMAGE_OPTIONS_INIT            clmem_image_options
+       CLMEM_IMAGE_FROM_ARRAY_OPTIONS_INIT clmem_image_from_array_options
+   They put "left out" in each such option (the fields with a CLMEM_GIVEN_* bit):
+   a value whose every byte is 0xC1 (CLMEM__UNSET_*), which no caller means: as a
+   size (0xC1C1...C1, above PTRDIFF_MAX) or count (0xC1C1C1C1 axes or channels) every
+   call refuses it, as a char (.order, .mode) it is no character (0xC1 never occurs
+   in UTF-8), and as .is_blocking it is not 0, so it blocks, as left out does. In
+   arrays (.region, .shape) element 0 holds it; the others stay 0, and an array with
+   another element set counts as written (element 0 then 0). They also set
+   CLMEM__OPTIONS_UNSET in `given`, and every *_opts function that sees that bit
+   reads such a field as left out and any other value as written, before the bits
+   below (one mechanism, base.c: clmem__options_resolve with a table of the type's
+   fields). Keep the bits: add to `given` with |=, never assign it.
+   CLMEM_OPTIONS_INIT is the initializer of the other types (fills, unmaps, SVM
+   unmaps, clmem_enqueue_options), whose options all default to 0. In C it does not
+   compile for a type with an option whose default is not 0 (the error names
+   "CLMEM_OPTIONS_INIT_is_not_for_this_type__write_CLMEM_X_OPTIONS_INIT_for_clmem_x_options"
+   and the type); in C++ it converts to any options type and means the same as the
+   type's own initializer there.
+
+   Every way clmem makes an options struct (the macros, the C++ forms, the
+   initializers) also sets CLMEM_OPTIONS_MARK in `given`: "made by clmem". A struct
+   without it (`= {0}`, memset, `clmem_copy_options()` in C++, or code written for
+   0.1.0, where CLMEM_NON_BLOCKING was -1) cannot say whether a zero field means 0 or
+   the default, so every function refuses it with CL_INVALID_VALUE and a message
    saying how to build it; they never guess. NULL options still mean every default.
-   Start from CLMEM_OPTIONS_INIT, and set the CLMEM_GIVEN_* bit of each option you
-   mean as 0 (a non-zero value counts anyway):
-       clmem_copy_options o = CLMEM_OPTIONS_INIT;  // C and C++
-       o.is_blocking = CLMEM_NON_BLOCKING;          // 0: needs its bit
-       o.given |= CLMEM_GIVEN_IS_BLOCKING;
+   Code that sets the CLMEM_GIVEN_* bit of an option it means as 0
+   (o.given |= CLMEM_GIVEN_IS_BLOCKING) keeps working: a field at 0 whose bit is set
+   means 0.
    (CLMEM_NO_VALIDATION drops the refusal with the other checks: a struct without the
    mark then takes the default for every zero field.)
    --------------------------------------------------------------------------------- */
 /** CLMEM_OPTIONS_MARK: set in `given` by everything in clmem that makes options. */
 #define CLMEM_OPTIONS_MARK 0x80000000u
-/** CLMEM_OPTIONS_INIT: the initializer of an options struct of any type meaning every
-    default, with CLMEM_OPTIONS_MARK set (C: a designated initializer; C++: clmem/cxx.h). */
+/* CLMEM__OPTIONS_UNSET: set in `given` by the types' own initializers: the fields of
+   CLMEM__UNSET_* value are left out (see above). */
+#define CLMEM__OPTIONS_UNSET 0x40000000u
+/* The "left out" values: every byte 0xC1, for each type of field it goes in. */
+#define CLMEM__UNSET_SIZE (SIZE_MAX / 0xFFu * 0xC1u)       /* size_t: 0xC1C1...C1 */
+#define CLMEM__UNSET_UINT (~0u / 0xFFu * 0xC1u)            /* unsigned, cl_uint: 0xC1C1C1C1 */
+#define CLMEM__UNSET_INT (-(int)(~0u / 0xFFu * 0x3Eu) - 1) /* int: ~0x3E3E3E3E, 0xC1C1C1C1 */
+#define CLMEM__UNSET_CHAR ((char)~0x3E)                    /* char: 0xC1 */
+/* CLMEM__UNSET_INIT(T, LIST): the initializer of options type T whose fields with a
+   CLMEM_GIVEN_* bit LIST names: LIST(X, T) is X(T, field, element, value, bit) per
+   field (element: [0] for an array, else empty; value: its CLMEM__UNSET_*). */
+#ifdef __cplusplus
+#define CLMEM__UNSET_INIT(T, LIST) clmem::detail::options_init_of<T>()
+#else
+#define CLMEM__UNSET_DESIGNATOR(T, field, element, value, bit) , .field element = value
+#define CLMEM__UNSET_INIT(T, LIST) {.given = CLMEM_OPTIONS_MARK | CLMEM__OPTIONS_UNSET LIST(CLMEM__UNSET_DESIGNATOR, T)}
+#endif
+/** CLMEM_OPTIONS_INIT: the initializer of an options struct whose options all default
+    to 0 (clmem_fill_options, clmem_unmap_options, clmem_svm_unmap_options,
+    clmem_enqueue_options): every default, with CLMEM_OPTIONS_MARK. The other types
+    have their own (CLMEM_COPY_OPTIONS_INIT, ...: see above); in C this one does not
+    compile for them, in C++ (clmem/cxx.h) it converts to every type. */
 #ifndef __cplusplus
-#define CLMEM_OPTIONS_INIT {.given = CLMEM_OPTIONS_MARK}
+#define CLMEM_OPTIONS_INIT \
+    {.given = CLMEM_OPTIONS_MARK, .CLMEM_OPTIONS_INIT_is_not_for_this_type__write_CLMEM_X_OPTIONS_INIT_for_clmem_x_options = 0}
+/* CLMEM__OPTIONS_DEFAULTS: every default of any options type, inside clmem (the
+   fields at 0 without their bits) */
+#define CLMEM__OPTIONS_DEFAULTS {.given = CLMEM_OPTIONS_MARK}
+#else
+#define CLMEM__OPTIONS_DEFAULTS clmem::detail::options_defaults()
 #endif
 #define CLMEM_GIVEN_BYTE_COUNT 0x001u   /* .byte_count */
 #define CLMEM_GIVEN_IS_BLOCKING 0x002u  /* .is_blocking */
@@ -183,7 +237,7 @@ extern "C" {
    with an expression of incompatible type 'int'". gcc converts into it, so there every
    options struct is `designated_init` (CLMEM__OPTIONS_TYPE) and that warning is an error:
    "positional initialization of field in 'struct' declared with 'designated_init'
-   attribute" (which also stops `= {0}`: start a struct from CLMEM_OPTIONS_INIT). The
+   attribute" (which also stops `= {0}`: start a struct from its initializer). The
    byte lies in the padding after `given` (a plain unsigned char in C++, which has
    overloads and no such macros), so the layout is the same in C and C++. */
 struct clmem_options_are_named__write_e_g__is_blocking_eq_false {
@@ -195,6 +249,12 @@ struct clmem_options_are_named__write_e_g__is_blocking_eq_false {
 #else
 #define CLMEM__OPTIONS_TYPE
 #endif
+/* CLMEM__GIVEN_FIELD_NO_DEFAULTS: CLMEM__GIVEN_FIELD of a type whose options all
+   default to 0, with the byte CLMEM_OPTIONS_INIT designates (in the padding after
+   the private one: the layout does not change), which the other types lack. */
+#define CLMEM__GIVEN_FIELD_NO_DEFAULTS \
+    CLMEM__GIVEN_FIELD                 \
+    unsigned char CLMEM_OPTIONS_INIT_is_not_for_this_type__write_CLMEM_X_OPTIONS_INIT_for_clmem_x_options CLMEM__DEFAULT;
 #if defined(__cplusplus) || defined(__STDC_NO_ATOMICS__)
 #define CLMEM__GIVEN_FIELD         \
     unsigned given CLMEM__DEFAULT; \

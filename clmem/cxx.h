@@ -92,10 +92,11 @@
 
    Both spellings keep C's rule: an option written means its value, one left out means
    its default. The *_opts functions take the structs directly: start one from
-   CLMEM_OPTIONS_INIT (clmem_copy_options o = CLMEM_OPTIONS_INIT;), which means every
-   default, and set the CLMEM_GIVEN_* bit of a zero (or false) you mean; a struct not
-   made so (clmem_copy_options(), = {}) is refused where a zero could mean either (see
-   NAMED OPTIONS in clmem/base.h).
+   CLMEM_OPTIONS_INIT (clmem_copy_options o = CLMEM_OPTIONS_INIT;, the same as the
+   type's own CLMEM_COPY_OPTIONS_INIT), which leaves every option out; a field you then
+   set means its value, 0 and false included. A struct not made so
+   (clmem_copy_options(), = {}) is refused, since a zero could mean either (see NAMED
+   OPTIONS in clmem/base.h).
 
    WHAT IS C-ONLY, AND WHY. No operation is C-only. These C spellings are not C++:
      - compound literals as arguments ((cl_float4){{1, 2, 3, 4}}, (const size_t[]){1, 2},
@@ -205,8 +206,40 @@ template <class H> inline H ctor_ret(const H &h, cl_int code, cl_int *errcode_re
     return h;
 }
 
-/* CLMEM_OPTIONS_INIT in C++: converts to any options struct, every default, marked. */
+/* unset(o): the "left out" values in the options of o's type that have a CLMEM_GIVEN_*
+   bit, from the type's CLMEM__*_UNSET list (NAMED OPTIONS in clmem/base.h), and
+   CLMEM__OPTIONS_UNSET; nothing for the types whose options all default to 0. */
+template <class O> inline void unset(O &) {}
+#define CLMEM__CXX_UNSET_SET(T, field, element, value, bit) o.field element = value;
+#define CLMEM__CXX_UNSET(T, LIST)                \
+    inline void unset(T &o) {                    \
+        o.given |= CLMEM__OPTIONS_UNSET;         \
+        LIST(CLMEM__CXX_UNSET_SET, T)            \
+    }
+CLMEM__CXX_UNSET(clmem_copy_options, CLMEM__COPY_UNSET)
+CLMEM__CXX_UNSET(clmem_map_options, CLMEM__MAP_UNSET)
+CLMEM__CXX_UNSET(clmem_svm_map_options, CLMEM__SVM_MAP_UNSET)
+CLMEM__CXX_UNSET(clmem_svm_memfill_options, CLMEM__SVM_MEMFILL_UNSET)
+CLMEM__CXX_UNSET(clmem_svm_empty_options, CLMEM__SVM_EMPTY_UNSET)
+CLMEM__CXX_UNSET(clmem_image_options, CLMEM__IMAGE_UNSET)
+CLMEM__CXX_UNSET(clmem_image_from_array_options, CLMEM__IMAGE_FROM_ARRAY_UNSET)
+#undef CLMEM__CXX_UNSET
+#undef CLMEM__CXX_UNSET_SET
+/* CLMEM_X_OPTIONS_INIT in C++: the options of type O, every option left out, marked. */
+template <class O> inline O options_init_of() {
+    O o = O();
+    o.given = CLMEM_OPTIONS_MARK;
+    unset(o);
+    return o;
+}
+/* CLMEM_OPTIONS_INIT in C++: converts to any options struct as its type's own
+   initializer (options_init_of). */
 struct options_init {
+    template <class O> operator O() const { return options_init_of<O>(); }
+};
+/* CLMEM__OPTIONS_DEFAULTS (clmem's own options inside itself): converts to any options
+   struct, the fields at 0 without their bits, marked. */
+struct options_defaults {
     template <class O> operator O() const {
         O o = O();
         o.given = CLMEM_OPTIONS_MARK;
@@ -446,7 +479,8 @@ template <class O> inline O built(const keywords<O> &k, unsigned) { return k.o; 
 #define CLMEM_WAIT_FOR(...) clmem::detail::wait_list(__VA_ARGS__)
 #endif
 #define CLMEM__CXX_O(T, ...) clmem::detail::ptr(CLMEM__CXX_OV(T, __VA_ARGS__))
-/** CLMEM_OPTIONS_INIT (see NAMED OPTIONS in clmem/base.h): clmem_copy_options o = CLMEM_OPTIONS_INIT; */
+/** CLMEM_OPTIONS_INIT (see NAMED OPTIONS in clmem/base.h): clmem_copy_options o = CLMEM_OPTIONS_INIT;
+    converts to every options type as its own initializer (CLMEM_COPY_OPTIONS_INIT, ...). */
 #define CLMEM_OPTIONS_INIT clmem::detail::options_init()
 #define CLMEM__CXX_RET(e) clmem::detail::ret(e)
 

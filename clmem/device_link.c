@@ -417,7 +417,8 @@ static cl_int clmem__link_check(clmem_device_link *l, clmem_buffer dst, clmem_bu
 
 CLMEM_API cl_int clmem_device_link_copy_opts(clmem_device_link *l, clmem_buffer dst, clmem_buffer src,
                                              const clmem_copy_options *opts) {
-    const clmem_copy_options *o = clmem__copy_opts_or_none(opts);
+    clmem_copy_options local;
+    const clmem_copy_options *o = clmem__copy_opts_or_none(opts, &local);
     size_t count = 0;
     cl_int err;
     if (CLMEM__CHECKS && (err = clmem__link_check(l, dst, src, o)) != CL_SUCCESS) return err;

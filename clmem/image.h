@@ -161,6 +161,14 @@ static inline cl_mem clmem_image_int_ptr(clmem_image img) { return img.mem; }
 typedef struct CLMEM__OPTIONS_TYPE clmem_image_options {
     CLMEM__IMAGE_FIELDS
 } clmem_image_options;
+/* The options of clmem_image_options with a CLMEM_GIVEN_* bit (CLMEM__UNSET_INIT in base.h). */
+#define CLMEM__IMAGE_UNSET(X, T)                                \
+    X(T, shape, [0], CLMEM__UNSET_SIZE, CLMEM_GIVEN_SHAPE)       \
+    X(T, ndim, , CLMEM__UNSET_UINT, CLMEM_GIVEN_NDIM)            \
+    X(T, host_size, , CLMEM__UNSET_SIZE, CLMEM_GIVEN_HOST_SIZE)
+/** CLMEM_IMAGE_OPTIONS_INIT: the initializer of a clmem_image_options built by hand:
+    every option left out; a field then set means its value (NAMED OPTIONS in base.h). */
+#define CLMEM_IMAGE_OPTIONS_INIT CLMEM__UNSET_INIT(clmem_image_options, CLMEM__IMAGE_UNSET)
 
 /** clmem_create_image(context, flags, format, &err, .shape = {...}, ...): a new image
     (PyOpenCL's create_image; clmem_image_create is the same call).
@@ -233,6 +241,13 @@ static inline clmem_image clmem__create_image_call(cl_context context, cl_mem_fl
 typedef struct CLMEM__OPTIONS_TYPE clmem_image_from_array_options {
     CLMEM__IMAGE_FROM_ARRAY_FIELDS
 } clmem_image_from_array_options;
+/* The options of clmem_image_from_array_options with a CLMEM_GIVEN_* bit (CLMEM__UNSET_INIT in base.h). */
+#define CLMEM__IMAGE_FROM_ARRAY_UNSET(X, T)                          \
+    X(T, num_channels, , CLMEM__UNSET_UINT, CLMEM_GIVEN_NUM_CHANNELS) \
+    X(T, mode, , CLMEM__UNSET_CHAR, CLMEM_GIVEN_MODE)
+/** CLMEM_IMAGE_FROM_ARRAY_OPTIONS_INIT: the initializer of a clmem_image_from_array_options
+    built by hand: every option left out; a field then set means its value (NAMED OPTIONS in base.h). */
+#define CLMEM_IMAGE_FROM_ARRAY_OPTIONS_INIT CLMEM__UNSET_INIT(clmem_image_from_array_options, CLMEM__IMAGE_FROM_ARRAY_UNSET)
 
 /** clmem_image_from_array(context, array, ndim, shape, &err, ...): an image holding a
     copy of a C array (PyOpenCL's image_from_array), created READ_ONLY (or WRITE_ONLY

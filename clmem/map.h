@@ -110,10 +110,20 @@ typedef struct CLMEM__OPTIONS_TYPE clmem_map_options {
     const char *clmem__file CLMEM__DEFAULT; /* private: set by the macros */
     int clmem__line CLMEM__DEFAULT;
 } clmem_map_options;
+/* The options of clmem_map_options with a CLMEM_GIVEN_* bit (CLMEM__UNSET_INIT in base.h). */
+#define CLMEM__MAP_UNSET(X, T)                                  \
+    X(T, shape, [0], CLMEM__UNSET_SIZE, CLMEM_GIVEN_SHAPE)       \
+    X(T, ndim, , CLMEM__UNSET_UINT, CLMEM_GIVEN_NDIM)            \
+    X(T, order, , CLMEM__UNSET_CHAR, CLMEM_GIVEN_ORDER)          \
+    X(T, region, [0], CLMEM__UNSET_SIZE, CLMEM_GIVEN_REGION)     \
+    X(T, is_blocking, , CLMEM__UNSET_INT, CLMEM_GIVEN_IS_BLOCKING)
+/** CLMEM_MAP_OPTIONS_INIT: the initializer of a clmem_map_options built by hand: every
+    option left out; a field then set means its value (NAMED OPTIONS in base.h). */
+#define CLMEM_MAP_OPTIONS_INIT CLMEM__UNSET_INIT(clmem_map_options, CLMEM__MAP_UNSET)
 
 /** Options of clmem_memory_map_release. */
 typedef struct CLMEM__OPTIONS_TYPE clmem_unmap_options {
-    CLMEM__GIVEN_FIELD /* given: CLMEM_GIVEN_* bits, filled by the macros */
+    CLMEM__GIVEN_FIELD_NO_DEFAULTS /* given: CLMEM_OPTIONS_MARK, filled by the macros */
     cl_command_queue queue CLMEM__DEFAULT; /* queue for the unmap (default: the map's queue); same context */
     CLMEM__WAIT_FIELDS                    /* .wait_for, .num_wait_for; .event: where to put the unmap's
                                              event (NULL: none is made) */

@@ -76,7 +76,7 @@ static inline size_t clmem__host_count(unsigned given, size_t byte_count, size_t
     bits, filled by the macros), wait_for (events to wait for; NULL: none),
     num_wait_for (how many), event (where to put the new event; NULL: none is made). */
 #define CLMEM__ENQUEUE_FIELDS      \
-    CLMEM__GIVEN_FIELD \
+    CLMEM__GIVEN_FIELD_NO_DEFAULTS \
     CLMEM__WAIT_FIELDS
 typedef struct CLMEM__OPTIONS_TYPE clmem_enqueue_options {
     CLMEM__ENQUEUE_FIELDS

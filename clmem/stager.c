@@ -764,7 +764,8 @@ static cl_int clmem__stager_transfer(clmem_stager *st, clmem_buffer buf, void *h
     clmem__host_plan p;
     size_t threshold;
     cl_int err;
-    o = clmem__copy_opts_or_none(o);
+    clmem_copy_options local;
+    o = clmem__copy_opts_or_none(o, &local);
     if (CLMEM__CHECKS) {
         if (!st) return clmem__fail(CL_INVALID_VALUE, fn, "st is NULL");
         if ((o->given & CLMEM_GIVEN_REGION) || (o->region[0] | o->region[1] | o->region[2]))

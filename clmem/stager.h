@@ -124,7 +124,8 @@ typedef struct clmem_stager_stats {
 CLMEM_API cl_int clmem_stager_get_stats(clmem_stager *st, clmem_stager_stats *stats);
 
 /** clmem_stager_copy_options: the options of clmem_stager_copy are clmem_enqueue_copy's
-    (clmem_copy_options); this older name stays as an alias of that type. */
+    (clmem_copy_options; built by hand from CLMEM_COPY_OPTIONS_INIT); this older name
+    stays as an alias of that type. */
 typedef clmem_copy_options clmem_stager_copy_options;
 
 /** clmem_stager_copy(st, dst, src, ...): a linear copy between a clmem_buffer and

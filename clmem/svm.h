@@ -213,6 +213,13 @@ typedef struct CLMEM__OPTIONS_TYPE clmem_svm_map_options {
     int is_blocking CLMEM__DEFAULT;
     CLMEM__WAIT_FIELDS /* .wait_for, .num_wait_for, .event */
 } clmem_svm_map_options;
+/* The options of clmem_svm_map_options with a CLMEM_GIVEN_* bit (CLMEM__UNSET_INIT in base.h). */
+#define CLMEM__SVM_MAP_UNSET(X, T)                     \
+    X(T, size, , CLMEM__UNSET_SIZE, CLMEM_GIVEN_SIZE)   \
+    X(T, is_blocking, , CLMEM__UNSET_INT, CLMEM_GIVEN_IS_BLOCKING)
+/** CLMEM_SVM_MAP_OPTIONS_INIT: the initializer of a clmem_svm_map_options built by
+    hand: every option left out; a field then set means its value (NAMED OPTIONS in base.h). */
+#define CLMEM_SVM_MAP_OPTIONS_INIT CLMEM__UNSET_INIT(clmem_svm_map_options, CLMEM__SVM_MAP_UNSET)
 
 /** clmem_enqueue_svm_map(queue, svm, flags, &map, ...): map svm for the host
     (clEnqueueSVMMap; PyOpenCL's SVMPointer.map(queue, flags=...)). Unlike PyOpenCL,
@@ -245,7 +252,7 @@ CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm sv
 /** Options of clmem_svm_map_release: .queue (NULL: the map's queue), .wait_for,
     .num_wait_for, .event (the unmap's event, yours to release). */
 typedef struct CLMEM__OPTIONS_TYPE clmem_svm_unmap_options {
-    CLMEM__GIVEN_FIELD /* given: CLMEM_GIVEN_* bits, filled by the macros */
+    CLMEM__GIVEN_FIELD_NO_DEFAULTS /* given: CLMEM_OPTIONS_MARK, filled by the macros */
     cl_command_queue queue CLMEM__DEFAULT;
     CLMEM__WAIT_FIELDS /* .wait_for, .num_wait_for, .event */
 } clmem_svm_unmap_options;
@@ -298,6 +305,11 @@ typedef struct CLMEM__OPTIONS_TYPE clmem_svm_memfill_options {
     size_t byte_count CLMEM__DEFAULT;
     CLMEM__WAIT_FIELDS /* .wait_for, .num_wait_for, .event */
 } clmem_svm_memfill_options;
+/* The options of clmem_svm_memfill_options with a CLMEM_GIVEN_* bit (CLMEM__UNSET_INIT in base.h). */
+#define CLMEM__SVM_MEMFILL_UNSET(X, T) X(T, byte_count, , CLMEM__UNSET_SIZE, CLMEM_GIVEN_BYTE_COUNT)
+/** CLMEM_SVM_MEMFILL_OPTIONS_INIT: the initializer of a clmem_svm_memfill_options built
+    by hand: every option left out; a field then set means its value (NAMED OPTIONS in base.h). */
+#define CLMEM_SVM_MEMFILL_OPTIONS_INIT CLMEM__UNSET_INIT(clmem_svm_memfill_options, CLMEM__SVM_MEMFILL_UNSET)
 
 /** clmem_enqueue_svm_memfill(queue, dst, pattern, pattern_size, ...): fill SVM memory
     with copies of a pattern (clEnqueueSVMMemFill; PyOpenCL's enqueue_svm_memfill).
@@ -378,6 +390,15 @@ typedef struct CLMEM__OPTIONS_TYPE clmem_svm_empty_options {
     size_t alignment CLMEM__DEFAULT;
     cl_command_queue queue CLMEM__DEFAULT;
 } clmem_svm_empty_options;
+/* The options of clmem_svm_empty_options with a CLMEM_GIVEN_* bit (CLMEM__UNSET_INIT in base.h). */
+#define CLMEM__SVM_EMPTY_UNSET(X, T)                            \
+    X(T, shape, [0], CLMEM__UNSET_SIZE, CLMEM_GIVEN_SHAPE)       \
+    X(T, ndim, , CLMEM__UNSET_UINT, CLMEM_GIVEN_NDIM)            \
+    X(T, order, , CLMEM__UNSET_CHAR, CLMEM_GIVEN_ORDER)          \
+    X(T, alignment, , CLMEM__UNSET_SIZE, CLMEM_GIVEN_ALIGNMENT)
+/** CLMEM_SVM_EMPTY_OPTIONS_INIT: the initializer of a clmem_svm_empty_options built by
+    hand: every option left out; a field then set means its value (NAMED OPTIONS in base.h). */
+#define CLMEM_SVM_EMPTY_OPTIONS_INIT CLMEM__UNSET_INIT(clmem_svm_empty_options, CLMEM__SVM_EMPTY_UNSET)
 
 /** clmem_svm_empty(ctx, flags, T, &err, .shape = {...}, ...): a new uninitialised
     array of element type T in SVM made with cl_svm_mem_flags `flags` (PyOpenCL's

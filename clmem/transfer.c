@@ -3,16 +3,19 @@
    transfer_dispatch.c. */
 #include "transfer.h"
 
-static const clmem_copy_options clmem__copy_defaults = CLMEM_OPTIONS_INIT;
-/* the options a copy runs with: the caller's, or the defaults for NULL */
-static const clmem_copy_options *clmem__copy_opts_or_none(const clmem_copy_options *opts) {
-    return opts ? opts : &clmem__copy_defaults;
+CLMEM__UNSET_TABLE(clmem_copy_options, CLMEM__COPY_UNSET)
+static const clmem_copy_options clmem__copy_defaults = CLMEM__OPTIONS_DEFAULTS;
+/* the options a copy runs with (CLMEM__OPTIONS_IN): the caller's (those from
+   CLMEM_COPY_OPTIONS_INIT read into *local), or the defaults for NULL */
+static const clmem_copy_options *clmem__copy_opts_or_none(const clmem_copy_options *opts, clmem_copy_options *local) {
+    return CLMEM__OPTIONS_IN(clmem_copy_options, opts, clmem__copy_defaults, local);
 }
-/* clmem__copy_opts_made(fn, &opts): *opts defaulted (clmem__copy_opts_or_none), then
-   clmem__check_made on it and clmem__wait_list_ok on its wait list (SVM, USM pairs) */
-static cl_int clmem__copy_opts_made(const char *fn, const clmem_copy_options **opts) {
+/* clmem__copy_opts_made(fn, &opts, local): *opts as clmem__copy_opts_or_none makes
+   it, then clmem__check_made on it and clmem__wait_list_ok on its wait list (SVM, USM
+   pairs) */
+static cl_int clmem__copy_opts_made(const char *fn, const clmem_copy_options **opts, clmem_copy_options *local) {
     cl_int err;
-    *opts = clmem__copy_opts_or_none(*opts);
+    *opts = clmem__copy_opts_or_none(*opts, local);
     if ((err = clmem__check_made(fn, (*opts)->given)) != CL_SUCCESS) return err;
     return clmem__wait_list_ok(fn, (*opts)->wait_for, (*opts)->num_wait_for);
 }
@@ -313,8 +316,9 @@ static cl_int clmem__host_plan_run(cl_command_queue queue, clmem_buffer buf, voi
 static cl_int clmem__host_transfer(cl_command_queue queue, clmem_buffer buf, void *host, bool write,
                                    const clmem_copy_options *o) {
     clmem__host_plan p;
+    clmem_copy_options local;
     cl_int err;
-    o = clmem__copy_opts_or_none(o);
+    o = clmem__copy_opts_or_none(o, &local);
     if ((err = clmem__host_plan_make(CLMEM__COPY, queue, NULL, buf, host, write, o, &p)) != CL_SUCCESS) return err;
     return clmem__host_plan_run(queue, buf, host, &p, o->wait_for, o->num_wait_for, o->event);
 }
@@ -444,7 +448,8 @@ CLMEM_API cl_int clmem__copy_buffer_from_buffer(cl_command_queue queue, clmem_bu
     bool rect;
     cl_int err;
     cl_event own = NULL;
-    o = clmem__copy_opts_or_none(o);
+    clmem_copy_options local;
+    o = clmem__copy_opts_or_none(o, &local);
     if (CLMEM__CHECKS) {
         if ((err = clmem__check_common(queue, o)) != CL_SUCCESS) return err;
         if ((err = clmem__check_buffer("dst", dst)) != CL_SUCCESS || (err = clmem__check_buffer("src", src)) != CL_SUCCESS)
@@ -481,7 +486,8 @@ CLMEM_API cl_int clmem_enqueue_copy_buffer_p2p_amd_opts(cl_platform_id platform,
     clmem__p2p_fn p2p;
     cl_int err;
     size_t size;
-    o = clmem__copy_opts_or_none(o);
+    clmem_copy_options local;
+    o = clmem__copy_opts_or_none(o, &local);
     if (CLMEM__CHECKS) {
         if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
         if ((err = clmem__check_made(fn, o->given)) != CL_SUCCESS) return err;

@@ -85,10 +85,21 @@ typedef struct CLMEM__OPTIONS_TYPE clmem_copy_options {
     CLMEM__WAIT_FIELDS                           /* .wait_for, .num_wait_for: events to wait for; .event:
                                                     where to put the new event (NULL: none) */
 } clmem_copy_options;
+/* The options of clmem_copy_options with a CLMEM_GIVEN_* bit (CLMEM__UNSET_INIT in base.h). */
+#define CLMEM__COPY_UNSET(X, T)                                        \
+    X(T, byte_count, , CLMEM__UNSET_SIZE, CLMEM_GIVEN_BYTE_COUNT)       \
+    X(T, host_size, , CLMEM__UNSET_SIZE, CLMEM_GIVEN_HOST_SIZE)         \
+    X(T, region, [0], CLMEM__UNSET_SIZE, CLMEM_GIVEN_REGION)            \
+    X(T, is_blocking, , CLMEM__UNSET_INT, CLMEM_GIVEN_IS_BLOCKING)
+/** CLMEM_COPY_OPTIONS_INIT: the initializer of a clmem_copy_options built by hand
+    (also clmem_stager_copy_options): every option left out; a field then set means its
+    value, 0 and false included (NAMED OPTIONS in base.h).
+    Example: clmem_copy_options o = CLMEM_COPY_OPTIONS_INIT; o.is_blocking = CL_FALSE; */
+#define CLMEM_COPY_OPTIONS_INIT CLMEM__UNSET_INIT(clmem_copy_options, CLMEM__COPY_UNSET)
 
 /** Options of clmem_enqueue_fill. */
 typedef struct CLMEM__OPTIONS_TYPE clmem_fill_options {
-    CLMEM__GIVEN_FIELD /* given: CLMEM_GIVEN_* bits, filled by the macros */
+    CLMEM__GIVEN_FIELD_NO_DEFAULTS /* given: CLMEM_OPTIONS_MARK, filled by the macros */
     size_t offset CLMEM__DEFAULT; /* byte offset of the filled range (buffers) */
     size_t pattern_size CLMEM__DEFAULT; /* required when the pattern is a pointer */
     CLMEM__WAIT_FIELDS                  /* .wait_for, .num_wait_for, .event */
@@ -167,12 +178,14 @@ CLMEM_API cl_int clmem__copy_host_failed(cl_int err, cl_command_queue queue, clm
 CLMEM_API cl_int clmem__copy_host_linear(cl_command_queue queue, clmem_buffer buf, void *host, int write, unsigned given,
                                          size_t byte_count, size_t offset, size_t host_offset, int is_blocking,
                                          cl_event *event);
-/* Known at compile time for a literal: options made by clmem (CLMEM_OPTIONS_MARK; a
-   struct without it goes the full way, which refuses it), a linear copy with no
+/* Known at compile time for a literal: options made by the macros (CLMEM_OPTIONS_MARK
+   without CLMEM__OPTIONS_UNSET: a struct without the mark goes the full way, which
+   refuses it, one from CLMEM_COPY_OPTIONS_INIT too, which reads it), a linear copy with no
    region, host size or wait list. Then only the scalars below are read, and the options literal is never
    built in memory. */
 #define CLMEM__COPY_SIMPLE(o)                                                                                 \
-    (((o)->given & (CLMEM_OPTIONS_MARK | CLMEM_GIVEN_REGION | CLMEM_GIVEN_HOST_SIZE)) == CLMEM_OPTIONS_MARK &&   \
+    (((o)->given & (CLMEM_OPTIONS_MARK | CLMEM__OPTIONS_UNSET | CLMEM_GIVEN_REGION | CLMEM_GIVEN_HOST_SIZE)) ==      \
+         CLMEM_OPTIONS_MARK &&                                                                                \
      !((o)->region[0] | (o)->region[1] | (o)->region[2]) &&                                                   \
      !(o)->host_size && !(o)->num_wait_for && !(o)->wait_for)
 CLMEM__INLINE cl_int clmem__copy_host_fast(cl_command_queue queue, const clmem_buffer *buf, void *host, int write,

@@ -146,7 +146,8 @@ static cl_int clmem__image_host(cl_command_queue queue, clmem_image img, void *h
     size_t region[3], row = 0, slice = 0, off, n;
     cl_bool blocking;
     cl_int err;
-    const clmem_copy_options *o = clmem__copy_opts_or_none(opts);
+    clmem_copy_options local;
+    const clmem_copy_options *o = clmem__copy_opts_or_none(opts, &local);
     if (CLMEM__CHECKS &&
         (err = clmem__image_common(pair, queue, &img, what, o, CLMEM__IO_ORIGIN | CLMEM__IO_PITCHES | CLMEM__IO_HOST)) !=
             CL_SUCCESS)
@@ -200,7 +201,8 @@ CLMEM_API cl_int clmem__copy_image_from_image(cl_command_queue queue, clmem_imag
     const size_t *dst_origin;
     cl_int err;
     int i;
-    const clmem_copy_options *o = clmem__copy_opts_or_none(opts);
+    clmem_copy_options local;
+    const clmem_copy_options *o = clmem__copy_opts_or_none(opts, &local);
     /* .dest_origin is PyOpenCL's name, .dst_origin the table's: either, or both when equal */
     dst_origin = clmem__nonzero3(o->dest_origin) ? o->dest_origin : o->dst_origin;
     if (CLMEM__CHECKS) {
@@ -317,7 +319,8 @@ static cl_int clmem__image_buffer(cl_command_queue queue, clmem_image img, clmem
     const char *pair = to_buffer ? "buffer <- image" : "image <- buffer";
     size_t region[3], img_off, n;
     cl_int err;
-    const clmem_copy_options *o = clmem__copy_opts_or_none(opts);
+    clmem_copy_options local;
+    const clmem_copy_options *o = clmem__copy_opts_or_none(opts, &local);
     if (CLMEM__CHECKS &&
         (err = clmem__image_buffer_common(pair, queue, &img, &buf, to_buffer ? "dst" : "src", o)) != CL_SUCCESS)
         return err;

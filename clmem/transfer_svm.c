@@ -66,7 +66,8 @@ static cl_int clmem__svm_copy(const char *fn, cl_command_queue queue, clmem_svm 
     char *d = NULL;
     const char *s = NULL;
     cl_int err;
-    if ((err = clmem__copy_opts_made(fn, &opts)) != CL_SUCCESS) return err;
+    clmem_copy_options local;
+    if ((err = clmem__copy_opts_made(fn, &opts, &local)) != CL_SUCCESS) return err;
     if ((err = clmem__svm_check_enqueue(fn, queue, opts->wait_for, opts->num_wait_for, dst, dst_what)) != CL_SUCCESS)
         return err;
     if ((err = clmem__svm_check_enqueue(fn, queue, NULL, 0, src, src_what)) != CL_SUCCESS) return err;
