@@ -6546,6 +6546,8 @@ static cl_int clmem__queue_device_of(const char *fn, cl_command_queue queue, cl_
 static cl_int clmem__same_context(const char *fn, cl_command_queue queue, cl_context ctx, const char *what);
 static inline int clmem__parse_opencl_version(const char *s);
 static inline cl_int clmem__device_version(const char *fn, cl_device_id dev, int *version);
+static cl_command_queue clmem__default_queue(const char *fn, cl_context ctx, cl_device_id dev, const char *what,
+                                             cl_int *err);
 static void clmem__device_name(cl_device_id dev, char *buf, size_t size);
 static cl_int clmem__device_max_alloc(const char *fn, cl_device_id dev, cl_ulong *max);
 static cl_int clmem__check_max_alloc(const char *fn, cl_device_id dev, const char *what, size_t size, cl_ulong max);
@@ -7086,6 +7088,39 @@ static inline cl_int clmem__device_version(const char *fn, cl_device_id dev, int
     if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_VERSION");
     *version = clmem__parse_opencl_version(v);
     return CL_SUCCESS;
+}
+
+/* clmem__default_queue(fn, ctx, dev, what, &err): a queue of default properties
+   (in-order, no profiling) on dev, made with the call dev's version has
+   (clCreateCommandQueueWithProperties is OpenCL 2.0, clCreateCommandQueue before).
+   NULL with *err set and worded in fn's name on failure, what naming the queue (a NULL
+   queue with CL_SUCCESS reads CL_OUT_OF_RESOURCES). */
+static cl_command_queue clmem__default_queue(const char *fn, cl_context ctx, cl_device_id dev, const char *what,
+                                             cl_int *err) {
+    cl_command_queue q = NULL;
+    const char *call = "clCreateCommandQueue";
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#endif
+#ifdef CL_VERSION_2_0
+    int version = 0;
+    if ((*err = clmem__device_version(fn, dev, &version)) != CL_SUCCESS) return NULL;
+    if (version >= 200) {
+        call = "clCreateCommandQueueWithProperties";
+        q = clCreateCommandQueueWithProperties(ctx, dev, NULL, err);
+    } else
+#endif
+        q = clCreateCommandQueue(ctx, dev, 0, err);
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+    if (*err == CL_SUCCESS && !q) *err = CL_OUT_OF_RESOURCES;
+    if (*err != CL_SUCCESS) {
+        *err = clmem__fail(*err, fn, "%s (%s) failed with %s (%d)", call, what, clmem_error_string(*err), (int)*err);
+        return NULL;
+    }
+    return q;
 }
 
 /* clmem__device_name(dev, buf, size): the device's CL_DEVICE_NAME for a message, "?"
@@ -16235,31 +16270,7 @@ static cl_int clmem__stager_free(clmem_stager *st) {
    made with the call the device's version has (clCreateCommandQueueWithProperties is
    OpenCL 2.0); NULL with *err set and worded on failure. */
 static cl_command_queue clmem__stager_own_queue(const char *fn, cl_context ctx, cl_device_id dev, cl_int *err) {
-    cl_command_queue q = NULL;
-    const char *call = "clCreateCommandQueue";
-#if defined(__GNUC__) || defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-#endif
-#ifdef CL_VERSION_2_0
-    int version = 0;
-    if ((*err = clmem__device_version(fn, dev, &version)) != CL_SUCCESS) return NULL;
-    if (version >= 200) {
-        call = "clCreateCommandQueueWithProperties";
-        q = clCreateCommandQueueWithProperties(ctx, dev, NULL, err);
-    } else
-#endif
-        q = clCreateCommandQueue(ctx, dev, 0, err);
-#if defined(__GNUC__) || defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
-    if (*err == CL_SUCCESS && !q) *err = CL_OUT_OF_RESOURCES;
-    if (*err != CL_SUCCESS) {
-        *err = clmem__fail(*err, fn, "%s (the stager's own queue on the queue's device) failed with %s (%d)", call,
-                           clmem_error_string(*err), (int)*err);
-        return NULL;
-    }
-    return q;
+    return clmem__default_queue(fn, ctx, dev, "the stager's own queue on the queue's device", err);
 }
 
 CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_size, unsigned slots,
@@ -18642,19 +18653,7 @@ CLMEM_API void clmem_test_fail(clmem_test_context *t, const char *file, int line
 }
 
 static cl_command_queue clmem__test_queue(cl_context ctx, cl_device_id dev, cl_int *err) {
-#if defined(__GNUC__) || defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-#endif
-#ifdef CL_VERSION_2_0
-    int version = 0;
-    if ((*err = clmem__device_version("clmem_test_main", dev, &version)) != CL_SUCCESS) return NULL;
-    if (version >= 200) return clCreateCommandQueueWithProperties(ctx, dev, NULL, err);
-#endif
-    return clCreateCommandQueue(ctx, dev, 0, err);
-#if defined(__GNUC__) || defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
+    return clmem__default_queue("clmem_test_main", ctx, dev, "the case's queue", err);
 }
 
 /* clmem__test_group_name(t): "NAME on PLATFORM", "2 x NAME on PLATFORM" (devices of

@@ -482,6 +482,8 @@ static cl_int clmem__queue_device_of(const char *fn, cl_command_queue queue, cl_
 static cl_int clmem__same_context(const char *fn, cl_command_queue queue, cl_context ctx, const char *what);
 static inline int clmem__parse_opencl_version(const char *s);
 static inline cl_int clmem__device_version(const char *fn, cl_device_id dev, int *version);
+static cl_command_queue clmem__default_queue(const char *fn, cl_context ctx, cl_device_id dev, const char *what,
+                                             cl_int *err);
 static void clmem__device_name(cl_device_id dev, char *buf, size_t size);
 static cl_int clmem__device_max_alloc(const char *fn, cl_device_id dev, cl_ulong *max);
 static cl_int clmem__check_max_alloc(const char *fn, cl_device_id dev, const char *what, size_t size, cl_ulong max);
