@@ -616,6 +616,12 @@ extern "C" {
 #define CLMEM__UNSET_DESIGNATOR(T, field, element, value, bit) , .field element = value
 #define CLMEM__UNSET_INIT(T, LIST) {.given = CLMEM_OPTIONS_MARK | CLMEM__OPTIONS_UNSET LIST(CLMEM__UNSET_DESIGNATOR, T)}
 #endif
+/* CLMEM__LAYOUT_UNSET(X, T): the rows of the array-layout options .shape, .ndim and
+   .order (an n-dimensional view: clmem_map_options, clmem_svm_empty_options) for a LIST. */
+#define CLMEM__LAYOUT_UNSET(X, T)                              \
+    X(T, shape, [0], CLMEM__UNSET_SIZE, CLMEM_GIVEN_SHAPE)       \
+    X(T, ndim, , CLMEM__UNSET_UINT, CLMEM_GIVEN_NDIM)            \
+    X(T, order, , CLMEM__UNSET_CHAR, CLMEM_GIVEN_ORDER)
 /** CLMEM_OPTIONS_INIT: the initializer of an options struct whose options all default
     to 0 (clmem_fill_options, clmem_unmap_options, clmem_svm_unmap_options,
     clmem_enqueue_options): every default, with CLMEM_OPTIONS_MARK. The other types
@@ -2166,9 +2172,7 @@ typedef struct CLMEM__OPTIONS_TYPE clmem_svm_empty_options {
 } clmem_svm_empty_options;
 /* The options of clmem_svm_empty_options with a CLMEM_GIVEN_* bit (CLMEM__UNSET_INIT in base.h). */
 #define CLMEM__SVM_EMPTY_UNSET(X, T)                            \
-    X(T, shape, [0], CLMEM__UNSET_SIZE, CLMEM_GIVEN_SHAPE)       \
-    X(T, ndim, , CLMEM__UNSET_UINT, CLMEM_GIVEN_NDIM)            \
-    X(T, order, , CLMEM__UNSET_CHAR, CLMEM_GIVEN_ORDER)          \
+    CLMEM__LAYOUT_UNSET(X, T)                                   \
     X(T, alignment, , CLMEM__UNSET_SIZE, CLMEM_GIVEN_ALIGNMENT)
 /** CLMEM_SVM_EMPTY_OPTIONS_INIT: the initializer of a clmem_svm_empty_options built by
     hand: every option left out; a field then set means its value (NAMED OPTIONS in base.h). */
@@ -2648,9 +2652,7 @@ typedef struct CLMEM__OPTIONS_TYPE clmem_map_options {
 } clmem_map_options;
 /* The options of clmem_map_options with a CLMEM_GIVEN_* bit (CLMEM__UNSET_INIT in base.h). */
 #define CLMEM__MAP_UNSET(X, T)                                  \
-    X(T, shape, [0], CLMEM__UNSET_SIZE, CLMEM_GIVEN_SHAPE)       \
-    X(T, ndim, , CLMEM__UNSET_UINT, CLMEM_GIVEN_NDIM)            \
-    X(T, order, , CLMEM__UNSET_CHAR, CLMEM_GIVEN_ORDER)          \
+    CLMEM__LAYOUT_UNSET(X, T)                                   \
     X(T, region, [0], CLMEM__UNSET_SIZE, CLMEM_GIVEN_REGION)     \
     X(T, is_blocking, , CLMEM__UNSET_INT, CLMEM_GIVEN_IS_BLOCKING)
 /** CLMEM_MAP_OPTIONS_INIT: the initializer of a clmem_map_options built by hand: every
