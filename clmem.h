@@ -616,6 +616,12 @@ extern "C" {
 #define CLMEM__UNSET_DESIGNATOR(T, field, element, value, bit) , .field element = value
 #define CLMEM__UNSET_INIT(T, LIST) {.given = CLMEM_OPTIONS_MARK | CLMEM__OPTIONS_UNSET LIST(CLMEM__UNSET_DESIGNATOR, T)}
 #endif
+/* CLMEM__LAYOUT_UNSET(X, T): the rows of the array-layout options .shape, .ndim and
+   .order (an n-dimensional view: clmem_map_options, clmem_svm_empty_options) for a LIST. */
+#define CLMEM__LAYOUT_UNSET(X, T)                              \
+    X(T, shape, [0], CLMEM__UNSET_SIZE, CLMEM_GIVEN_SHAPE)       \
+    X(T, ndim, , CLMEM__UNSET_UINT, CLMEM_GIVEN_NDIM)            \
+    X(T, order, , CLMEM__UNSET_CHAR, CLMEM_GIVEN_ORDER)
 /** CLMEM_OPTIONS_INIT: the initializer of an options struct whose options all default
     to 0 (clmem_fill_options, clmem_unmap_options, clmem_svm_unmap_options,
     clmem_enqueue_options): every default, with CLMEM_OPTIONS_MARK. The other types
@@ -2166,9 +2172,7 @@ typedef struct CLMEM__OPTIONS_TYPE clmem_svm_empty_options {
 } clmem_svm_empty_options;
 /* The options of clmem_svm_empty_options with a CLMEM_GIVEN_* bit (CLMEM__UNSET_INIT in base.h). */
 #define CLMEM__SVM_EMPTY_UNSET(X, T)                            \
-    X(T, shape, [0], CLMEM__UNSET_SIZE, CLMEM_GIVEN_SHAPE)       \
-    X(T, ndim, , CLMEM__UNSET_UINT, CLMEM_GIVEN_NDIM)            \
-    X(T, order, , CLMEM__UNSET_CHAR, CLMEM_GIVEN_ORDER)          \
+    CLMEM__LAYOUT_UNSET(X, T)                                   \
     X(T, alignment, , CLMEM__UNSET_SIZE, CLMEM_GIVEN_ALIGNMENT)
 /** CLMEM_SVM_EMPTY_OPTIONS_INIT: the initializer of a clmem_svm_empty_options built by
     hand: every option left out; a field then set means its value (NAMED OPTIONS in base.h). */
@@ -2648,9 +2652,7 @@ typedef struct CLMEM__OPTIONS_TYPE clmem_map_options {
 } clmem_map_options;
 /* The options of clmem_map_options with a CLMEM_GIVEN_* bit (CLMEM__UNSET_INIT in base.h). */
 #define CLMEM__MAP_UNSET(X, T)                                  \
-    X(T, shape, [0], CLMEM__UNSET_SIZE, CLMEM_GIVEN_SHAPE)       \
-    X(T, ndim, , CLMEM__UNSET_UINT, CLMEM_GIVEN_NDIM)            \
-    X(T, order, , CLMEM__UNSET_CHAR, CLMEM_GIVEN_ORDER)          \
+    CLMEM__LAYOUT_UNSET(X, T)                                   \
     X(T, region, [0], CLMEM__UNSET_SIZE, CLMEM_GIVEN_REGION)     \
     X(T, is_blocking, , CLMEM__UNSET_INT, CLMEM_GIVEN_IS_BLOCKING)
 /** CLMEM_MAP_OPTIONS_INIT: the initializer of a clmem_map_options built by hand: every
@@ -6546,6 +6548,8 @@ static cl_int clmem__queue_device_of(const char *fn, cl_command_queue queue, cl_
 static cl_int clmem__same_context(const char *fn, cl_command_queue queue, cl_context ctx, const char *what);
 static inline int clmem__parse_opencl_version(const char *s);
 static inline cl_int clmem__device_version(const char *fn, cl_device_id dev, int *version);
+static cl_command_queue clmem__default_queue(const char *fn, cl_context ctx, cl_device_id dev, const char *what,
+                                             cl_int *err);
 static void clmem__device_name(cl_device_id dev, char *buf, size_t size);
 static cl_int clmem__device_max_alloc(const char *fn, cl_device_id dev, cl_ulong *max);
 static cl_int clmem__check_max_alloc(const char *fn, cl_device_id dev, const char *what, size_t size, cl_ulong max);
@@ -7086,6 +7090,39 @@ static inline cl_int clmem__device_version(const char *fn, cl_device_id dev, int
     if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_VERSION");
     *version = clmem__parse_opencl_version(v);
     return CL_SUCCESS;
+}
+
+/* clmem__default_queue(fn, ctx, dev, what, &err): a queue of default properties
+   (in-order, no profiling) on dev, made with the call dev's version has
+   (clCreateCommandQueueWithProperties is OpenCL 2.0, clCreateCommandQueue before).
+   NULL with *err set and worded in fn's name on failure, what naming the queue (a NULL
+   queue with CL_SUCCESS reads CL_OUT_OF_RESOURCES). */
+static cl_command_queue clmem__default_queue(const char *fn, cl_context ctx, cl_device_id dev, const char *what,
+                                             cl_int *err) {
+    cl_command_queue q = NULL;
+    const char *call = "clCreateCommandQueue";
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#endif
+#ifdef CL_VERSION_2_0
+    int version = 0;
+    if ((*err = clmem__device_version(fn, dev, &version)) != CL_SUCCESS) return NULL;
+    if (version >= 200) {
+        call = "clCreateCommandQueueWithProperties";
+        q = clCreateCommandQueueWithProperties(ctx, dev, NULL, err);
+    } else
+#endif
+        q = clCreateCommandQueue(ctx, dev, 0, err);
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+    if (*err == CL_SUCCESS && !q) *err = CL_OUT_OF_RESOURCES;
+    if (*err != CL_SUCCESS) {
+        *err = clmem__fail(*err, fn, "%s (%s) failed with %s (%d)", call, what, clmem_error_string(*err), (int)*err);
+        return NULL;
+    }
+    return q;
 }
 
 /* clmem__device_name(dev, buf, size): the device's CL_DEVICE_NAME for a message, "?"
@@ -13214,28 +13251,37 @@ static cl_int clmem__ptr_copy_extent(const char *fn, void *dst, size_t dst_size,
     return CL_SUCCESS;
 }
 
+/* clmem__ptr_copy_enqueue(fn, queue, dst, dst_size, dst_what, src, src_size, src_what,
+   opts, memcpy_fn, call): a pointer copy whose sides are checked: its extent
+   (clmem__ptr_copy_extent), then the enqueue through memcpy_fn (clEnqueueSVMMemcpy,
+   clEnqueueMemcpyINTEL: one signature), named call in the failure's message; nothing
+   to copy is clmem__nothing_to_do. Shared by the SVM and USM pairs. */
+static cl_int clmem__ptr_copy_enqueue(const char *fn, cl_command_queue queue, void *dst, size_t dst_size,
+                                      const char *dst_what, const void *src, size_t src_size, const char *src_what,
+                                      const clmem_copy_options *opts, clmem__usm_memcpy_fn memcpy_fn, const char *call) {
+    size_t n = 0;
+    char *d = NULL;
+    const char *s = NULL;
+    cl_int err = clmem__ptr_copy_extent(fn, dst, dst_size, dst_what, src, src_size, src_what, opts, &d, &s, &n);
+    if (err != CL_SUCCESS) return err;
+    if (n == 0) return clmem__nothing_to_do(fn, queue, opts->wait_for, opts->num_wait_for, opts->event);
+    err = memcpy_fn(queue, clmem__blocking(opts), d, s, n, opts->num_wait_for, opts->wait_for, opts->event);
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, call);
+}
+
 /* One side of an SVM memcpy: pointer, known size (0: unknown), owner, and its name
    for messages. Host sides are tags whose size is .host_size. */
 static cl_int clmem__svm_copy(const char *fn, cl_command_queue queue, clmem_svm dst, const char *dst_what, clmem_svm src,
                               const char *src_what, const clmem_copy_options *opts) {
-    size_t n = 0;
-    char *d = NULL;
-    const char *s = NULL;
     cl_int err;
     clmem_copy_options local;
     if ((err = clmem__copy_opts_made(fn, &opts, &local)) != CL_SUCCESS) return err;
     if ((err = clmem__svm_check_enqueue(fn, queue, opts->wait_for, opts->num_wait_for, dst, dst_what)) != CL_SUCCESS)
         return err;
     if ((err = clmem__svm_check_enqueue(fn, queue, NULL, 0, src, src_what)) != CL_SUCCESS) return err;
-    if ((err = clmem__ptr_copy_extent(fn, dst.ptr, CLMEM__KNOWN_SIZE(dst), dst_what, src.ptr, CLMEM__KNOWN_SIZE(src),
-                                      src_what, opts, &d, &s, &n)) !=
-        CL_SUCCESS)
-        return err;
-    if (n == 0) return clmem__nothing_to_do(fn, queue, opts->wait_for, opts->num_wait_for, opts->event);
 #ifdef CL_VERSION_2_0
-    err = clEnqueueSVMMemcpy(queue, clmem__blocking(opts), d, s, n,
-                             opts->num_wait_for, opts->wait_for, opts->event);
-    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueSVMMemcpy");
+    return clmem__ptr_copy_enqueue(fn, queue, dst.ptr, CLMEM__KNOWN_SIZE(dst), dst_what, src.ptr, CLMEM__KNOWN_SIZE(src),
+                                   src_what, opts, clEnqueueSVMMemcpy, "clEnqueueSVMMemcpy");
 #else
     return clmem__svm_unsupported(fn);
 #endif
@@ -13272,27 +13318,20 @@ CLMEM_API cl_int clmem__fill_svm(cl_command_queue queue, clmem_svm dst, const vo
    clmem_enqueue_fill (clEnqueueMemcpyINTEL, clEnqueueMemFillINTEL) */
 
 /* A USM memcpy between two sides; host sides are tags (no owner, no context) whose
-   size is .host_size. The extent rules are the SVM copies' (clmem__ptr_copy_extent). */
+   size is .host_size. The extent and the enqueue are the SVM copies' (clmem__ptr_copy_enqueue). */
 static cl_int clmem__usm_copy(cl_command_queue queue, clmem_usm dst, const char *dst_what, clmem_usm src,
                               const char *src_what, const clmem_copy_options *opts) {
     static const char fn[] = "clmem_enqueue_copy";
     const clmem__usm_fns *fns = NULL;
-    size_t n = 0;
-    char *d = NULL;
-    const char *s = NULL;
     cl_int err;
     clmem_copy_options local;
     if ((err = clmem__copy_opts_made(fn, &opts, &local)) != CL_SUCCESS) return err;
     if ((err = clmem__usm_check_enqueue(fn, queue, opts->wait_for, opts->num_wait_for, dst, dst_what)) != CL_SUCCESS ||
         (err = clmem__usm_check_enqueue(fn, queue, NULL, 0, src, src_what)) != CL_SUCCESS ||
-        (err = clmem__ptr_copy_extent(fn, dst.ptr, CLMEM__KNOWN_SIZE(dst), dst_what, src.ptr, CLMEM__KNOWN_SIZE(src),
-                                      src_what, opts, &d, &s, &n)) !=
-            CL_SUCCESS)
+        (err = clmem__usm_fns_of_queue(fn, queue, &fns)) != CL_SUCCESS)
         return err;
-    if ((err = clmem__usm_fns_of_queue(fn, queue, &fns)) != CL_SUCCESS) return err;
-    if (n == 0) return clmem__nothing_to_do(fn, queue, opts->wait_for, opts->num_wait_for, opts->event);
-    err = fns->memcpy(queue, clmem__blocking(opts), d, s, n, opts->num_wait_for, opts->wait_for, opts->event);
-    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueMemcpyINTEL");
+    return clmem__ptr_copy_enqueue(fn, queue, dst.ptr, CLMEM__KNOWN_SIZE(dst), dst_what, src.ptr, CLMEM__KNOWN_SIZE(src),
+                                   src_what, opts, fns->memcpy, "clEnqueueMemcpyINTEL");
 }
 
 CLMEM_API cl_int clmem__copy_usm_from_usm(cl_command_queue queue, clmem_usm dst, clmem_usm src,
@@ -16235,31 +16274,7 @@ static cl_int clmem__stager_free(clmem_stager *st) {
    made with the call the device's version has (clCreateCommandQueueWithProperties is
    OpenCL 2.0); NULL with *err set and worded on failure. */
 static cl_command_queue clmem__stager_own_queue(const char *fn, cl_context ctx, cl_device_id dev, cl_int *err) {
-    cl_command_queue q = NULL;
-    const char *call = "clCreateCommandQueue";
-#if defined(__GNUC__) || defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-#endif
-#ifdef CL_VERSION_2_0
-    int version = 0;
-    if ((*err = clmem__device_version(fn, dev, &version)) != CL_SUCCESS) return NULL;
-    if (version >= 200) {
-        call = "clCreateCommandQueueWithProperties";
-        q = clCreateCommandQueueWithProperties(ctx, dev, NULL, err);
-    } else
-#endif
-        q = clCreateCommandQueue(ctx, dev, 0, err);
-#if defined(__GNUC__) || defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
-    if (*err == CL_SUCCESS && !q) *err = CL_OUT_OF_RESOURCES;
-    if (*err != CL_SUCCESS) {
-        *err = clmem__fail(*err, fn, "%s (the stager's own queue on the queue's device) failed with %s (%d)", call,
-                           clmem_error_string(*err), (int)*err);
-        return NULL;
-    }
-    return q;
+    return clmem__default_queue(fn, ctx, dev, "the stager's own queue on the queue's device", err);
 }
 
 CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_size, unsigned slots,
@@ -18642,19 +18657,7 @@ CLMEM_API void clmem_test_fail(clmem_test_context *t, const char *file, int line
 }
 
 static cl_command_queue clmem__test_queue(cl_context ctx, cl_device_id dev, cl_int *err) {
-#if defined(__GNUC__) || defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-#endif
-#ifdef CL_VERSION_2_0
-    int version = 0;
-    if ((*err = clmem__device_version("clmem_test_main", dev, &version)) != CL_SUCCESS) return NULL;
-    if (version >= 200) return clCreateCommandQueueWithProperties(ctx, dev, NULL, err);
-#endif
-    return clCreateCommandQueue(ctx, dev, 0, err);
-#if defined(__GNUC__) || defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
+    return clmem__default_queue("clmem_test_main", ctx, dev, "the case's queue", err);
 }
 
 /* clmem__test_group_name(t): "NAME on PLATFORM", "2 x NAME on PLATFORM" (devices of

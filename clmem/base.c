@@ -533,6 +533,39 @@ static inline cl_int clmem__device_version(const char *fn, cl_device_id dev, int
     return CL_SUCCESS;
 }
 
+/* clmem__default_queue(fn, ctx, dev, what, &err): a queue of default properties
+   (in-order, no profiling) on dev, made with the call dev's version has
+   (clCreateCommandQueueWithProperties is OpenCL 2.0, clCreateCommandQueue before).
+   NULL with *err set and worded in fn's name on failure, what naming the queue (a NULL
+   queue with CL_SUCCESS reads CL_OUT_OF_RESOURCES). */
+static cl_command_queue clmem__default_queue(const char *fn, cl_context ctx, cl_device_id dev, const char *what,
+                                             cl_int *err) {
+    cl_command_queue q = NULL;
+    const char *call = "clCreateCommandQueue";
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#endif
+#ifdef CL_VERSION_2_0
+    int version = 0;
+    if ((*err = clmem__device_version(fn, dev, &version)) != CL_SUCCESS) return NULL;
+    if (version >= 200) {
+        call = "clCreateCommandQueueWithProperties";
+        q = clCreateCommandQueueWithProperties(ctx, dev, NULL, err);
+    } else
+#endif
+        q = clCreateCommandQueue(ctx, dev, 0, err);
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+    if (*err == CL_SUCCESS && !q) *err = CL_OUT_OF_RESOURCES;
+    if (*err != CL_SUCCESS) {
+        *err = clmem__fail(*err, fn, "%s (%s) failed with %s (%d)", call, what, clmem_error_string(*err), (int)*err);
+        return NULL;
+    }
+    return q;
+}
+
 /* clmem__device_name(dev, buf, size): the device's CL_DEVICE_NAME for a message, "?"
    when the query fails (the name only decorates the message: optional). */
 static void clmem__device_name(cl_device_id dev, char *buf, size_t size) {

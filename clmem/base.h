@@ -185,6 +185,12 @@ extern "C" {
 #define CLMEM__UNSET_DESIGNATOR(T, field, element, value, bit) , .field element = value
 #define CLMEM__UNSET_INIT(T, LIST) {.given = CLMEM_OPTIONS_MARK | CLMEM__OPTIONS_UNSET LIST(CLMEM__UNSET_DESIGNATOR, T)}
 #endif
+/* CLMEM__LAYOUT_UNSET(X, T): the rows of the array-layout options .shape, .ndim and
+   .order (an n-dimensional view: clmem_map_options, clmem_svm_empty_options) for a LIST. */
+#define CLMEM__LAYOUT_UNSET(X, T)                              \
+    X(T, shape, [0], CLMEM__UNSET_SIZE, CLMEM_GIVEN_SHAPE)       \
+    X(T, ndim, , CLMEM__UNSET_UINT, CLMEM_GIVEN_NDIM)            \
+    X(T, order, , CLMEM__UNSET_CHAR, CLMEM_GIVEN_ORDER)
 /** CLMEM_OPTIONS_INIT: the initializer of an options struct whose options all default
     to 0 (clmem_fill_options, clmem_unmap_options, clmem_svm_unmap_options,
     clmem_enqueue_options): every default, with CLMEM_OPTIONS_MARK. The other types
@@ -482,6 +488,8 @@ static cl_int clmem__queue_device_of(const char *fn, cl_command_queue queue, cl_
 static cl_int clmem__same_context(const char *fn, cl_command_queue queue, cl_context ctx, const char *what);
 static inline int clmem__parse_opencl_version(const char *s);
 static inline cl_int clmem__device_version(const char *fn, cl_device_id dev, int *version);
+static cl_command_queue clmem__default_queue(const char *fn, cl_context ctx, cl_device_id dev, const char *what,
+                                             cl_int *err);
 static void clmem__device_name(cl_device_id dev, char *buf, size_t size);
 static cl_int clmem__device_max_alloc(const char *fn, cl_device_id dev, cl_ulong *max);
 static cl_int clmem__check_max_alloc(const char *fn, cl_device_id dev, const char *what, size_t size, cl_ulong max);

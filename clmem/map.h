@@ -112,9 +112,7 @@ typedef struct CLMEM__OPTIONS_TYPE clmem_map_options {
 } clmem_map_options;
 /* The options of clmem_map_options with a CLMEM_GIVEN_* bit (CLMEM__UNSET_INIT in base.h). */
 #define CLMEM__MAP_UNSET(X, T)                                  \
-    X(T, shape, [0], CLMEM__UNSET_SIZE, CLMEM_GIVEN_SHAPE)       \
-    X(T, ndim, , CLMEM__UNSET_UINT, CLMEM_GIVEN_NDIM)            \
-    X(T, order, , CLMEM__UNSET_CHAR, CLMEM_GIVEN_ORDER)          \
+    CLMEM__LAYOUT_UNSET(X, T)                                   \
     X(T, region, [0], CLMEM__UNSET_SIZE, CLMEM_GIVEN_REGION)     \
     X(T, is_blocking, , CLMEM__UNSET_INT, CLMEM_GIVEN_IS_BLOCKING)
 /** CLMEM_MAP_OPTIONS_INIT: the initializer of a clmem_map_options built by hand: every

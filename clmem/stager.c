@@ -239,31 +239,7 @@ static cl_int clmem__stager_free(clmem_stager *st) {
    made with the call the device's version has (clCreateCommandQueueWithProperties is
    OpenCL 2.0); NULL with *err set and worded on failure. */
 static cl_command_queue clmem__stager_own_queue(const char *fn, cl_context ctx, cl_device_id dev, cl_int *err) {
-    cl_command_queue q = NULL;
-    const char *call = "clCreateCommandQueue";
-#if defined(__GNUC__) || defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-#endif
-#ifdef CL_VERSION_2_0
-    int version = 0;
-    if ((*err = clmem__device_version(fn, dev, &version)) != CL_SUCCESS) return NULL;
-    if (version >= 200) {
-        call = "clCreateCommandQueueWithProperties";
-        q = clCreateCommandQueueWithProperties(ctx, dev, NULL, err);
-    } else
-#endif
-        q = clCreateCommandQueue(ctx, dev, 0, err);
-#if defined(__GNUC__) || defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
-    if (*err == CL_SUCCESS && !q) *err = CL_OUT_OF_RESOURCES;
-    if (*err != CL_SUCCESS) {
-        *err = clmem__fail(*err, fn, "%s (the stager's own queue on the queue's device) failed with %s (%d)", call,
-                           clmem_error_string(*err), (int)*err);
-        return NULL;
-    }
-    return q;
+    return clmem__default_queue(fn, ctx, dev, "the stager's own queue on the queue's device", err);
 }
 
 CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_size, unsigned slots,

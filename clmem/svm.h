@@ -392,9 +392,7 @@ typedef struct CLMEM__OPTIONS_TYPE clmem_svm_empty_options {
 } clmem_svm_empty_options;
 /* The options of clmem_svm_empty_options with a CLMEM_GIVEN_* bit (CLMEM__UNSET_INIT in base.h). */
 #define CLMEM__SVM_EMPTY_UNSET(X, T)                            \
-    X(T, shape, [0], CLMEM__UNSET_SIZE, CLMEM_GIVEN_SHAPE)       \
-    X(T, ndim, , CLMEM__UNSET_UINT, CLMEM_GIVEN_NDIM)            \
-    X(T, order, , CLMEM__UNSET_CHAR, CLMEM_GIVEN_ORDER)          \
+    CLMEM__LAYOUT_UNSET(X, T)                                   \
     X(T, alignment, , CLMEM__UNSET_SIZE, CLMEM_GIVEN_ALIGNMENT)
 /** CLMEM_SVM_EMPTY_OPTIONS_INIT: the initializer of a clmem_svm_empty_options built by
     hand: every option left out; a field then set means its value (NAMED OPTIONS in base.h). */

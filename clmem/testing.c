@@ -312,19 +312,7 @@ CLMEM_API void clmem_test_fail(clmem_test_context *t, const char *file, int line
 }
 
 static cl_command_queue clmem__test_queue(cl_context ctx, cl_device_id dev, cl_int *err) {
-#if defined(__GNUC__) || defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-#endif
-#ifdef CL_VERSION_2_0
-    int version = 0;
-    if ((*err = clmem__device_version("clmem_test_main", dev, &version)) != CL_SUCCESS) return NULL;
-    if (version >= 200) return clCreateCommandQueueWithProperties(ctx, dev, NULL, err);
-#endif
-    return clCreateCommandQueue(ctx, dev, 0, err);
-#if defined(__GNUC__) || defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
+    return clmem__default_queue("clmem_test_main", ctx, dev, "the case's queue", err);
 }
 
 /* clmem__test_group_name(t): "NAME on PLATFORM", "2 x NAME on PLATFORM" (devices of

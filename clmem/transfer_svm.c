@@ -58,28 +58,37 @@ static cl_int clmem__ptr_copy_extent(const char *fn, void *dst, size_t dst_size,
     return CL_SUCCESS;
 }
 
+/* clmem__ptr_copy_enqueue(fn, queue, dst, dst_size, dst_what, src, src_size, src_what,
+   opts, memcpy_fn, call): a pointer copy whose sides are checked: its extent
+   (clmem__ptr_copy_extent), then the enqueue through memcpy_fn (clEnqueueSVMMemcpy,
+   clEnqueueMemcpyINTEL: one signature), named call in the failure's message; nothing
+   to copy is clmem__nothing_to_do. Shared by the SVM and USM pairs. */
+static cl_int clmem__ptr_copy_enqueue(const char *fn, cl_command_queue queue, void *dst, size_t dst_size,
+                                      const char *dst_what, const void *src, size_t src_size, const char *src_what,
+                                      const clmem_copy_options *opts, clmem__usm_memcpy_fn memcpy_fn, const char *call) {
+    size_t n = 0;
+    char *d = NULL;
+    const char *s = NULL;
+    cl_int err = clmem__ptr_copy_extent(fn, dst, dst_size, dst_what, src, src_size, src_what, opts, &d, &s, &n);
+    if (err != CL_SUCCESS) return err;
+    if (n == 0) return clmem__nothing_to_do(fn, queue, opts->wait_for, opts->num_wait_for, opts->event);
+    err = memcpy_fn(queue, clmem__blocking(opts), d, s, n, opts->num_wait_for, opts->wait_for, opts->event);
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, call);
+}
+
 /* One side of an SVM memcpy: pointer, known size (0: unknown), owner, and its name
    for messages. Host sides are tags whose size is .host_size. */
 static cl_int clmem__svm_copy(const char *fn, cl_command_queue queue, clmem_svm dst, const char *dst_what, clmem_svm src,
                               const char *src_what, const clmem_copy_options *opts) {
-    size_t n = 0;
-    char *d = NULL;
-    const char *s = NULL;
     cl_int err;
     clmem_copy_options local;
     if ((err = clmem__copy_opts_made(fn, &opts, &local)) != CL_SUCCESS) return err;
     if ((err = clmem__svm_check_enqueue(fn, queue, opts->wait_for, opts->num_wait_for, dst, dst_what)) != CL_SUCCESS)
         return err;
     if ((err = clmem__svm_check_enqueue(fn, queue, NULL, 0, src, src_what)) != CL_SUCCESS) return err;
-    if ((err = clmem__ptr_copy_extent(fn, dst.ptr, CLMEM__KNOWN_SIZE(dst), dst_what, src.ptr, CLMEM__KNOWN_SIZE(src),
-                                      src_what, opts, &d, &s, &n)) !=
-        CL_SUCCESS)
-        return err;
-    if (n == 0) return clmem__nothing_to_do(fn, queue, opts->wait_for, opts->num_wait_for, opts->event);
 #ifdef CL_VERSION_2_0
-    err = clEnqueueSVMMemcpy(queue, clmem__blocking(opts), d, s, n,
-                             opts->num_wait_for, opts->wait_for, opts->event);
-    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueSVMMemcpy");
+    return clmem__ptr_copy_enqueue(fn, queue, dst.ptr, CLMEM__KNOWN_SIZE(dst), dst_what, src.ptr, CLMEM__KNOWN_SIZE(src),
+                                   src_what, opts, clEnqueueSVMMemcpy, "clEnqueueSVMMemcpy");
 #else
     return clmem__svm_unsupported(fn);
 #endif
