@@ -47,11 +47,10 @@
    same self-test at once (both get the same answer). */
 #include "memobj.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+/* ---- private: what other modules of clmem use of quirks; not API. tools/amalgamate
+   puts this section at the head of the implementation. ---- */
 
-/* The faults, as bits (private). */
+/* the faults, as bits */
 enum {
     CLMEM__QUIRK_RECT_HOST_PITCH = 1u << 0,
     CLMEM__QUIRK_IMAGE_HOST_PITCH = 1u << 1,
@@ -61,6 +60,25 @@ enum {
     CLMEM__QUIRK_IMAGE_CREATE_PITCH = 1u << 5
 };
 
-#ifdef __cplusplus
-}
-#endif
+/* functions (each described where it is defined) */
+static cl_int clmem__quirk_context_images(const char *fn, cl_context ctx);
+static bool clmem__quirk_image_host_copy(const char *fn, cl_context ctx, cl_mem_flags flags, cl_mem_object_type type,
+                                         size_t pixel, size_t w, size_t h, size_t d, size_t n, size_t row, size_t slice,
+                                         const void *host, void **copy, cl_int *err);
+static void *clmem__quirk_map_image(const char *fn, cl_command_queue queue, cl_mem img, cl_mem_object_type type,
+                                    size_t pixel, const size_t dims[3], cl_bool blocking, cl_map_flags flags,
+                                    const size_t o[3], const size_t r[3], size_t *row, size_t *slice, cl_uint nwait,
+                                    const cl_event *wait, cl_event *ev, cl_int *err);
+static void *clmem__quirk_map_ptr(cl_mem mem, void *ptr);
+static void clmem__quirk_map_forget(cl_mem mem, void *ptr);
+static cl_int clmem__quirk_arg_type(const char *fn, cl_kernel kernel, cl_uint index, size_t size, const void *value,
+                                    char *type, size_t tsize, bool *found);
+static bool clmem__quirk_rect_host(const char *fn, cl_command_queue queue, cl_mem mem, bool write, cl_bool blocking,
+                                   const size_t borigin[3], const size_t horigin[3], const size_t region[3], size_t brow,
+                                   size_t bslice, size_t hrow, size_t hslice, void *host, const cl_event *wait_for,
+                                   cl_uint num_wait_for, cl_event *event, cl_int *err);
+static bool clmem__quirk_image_host(const char *fn, cl_command_queue queue, cl_mem img, cl_mem_object_type type,
+                                    size_t pixel, bool write, cl_bool blocking, const size_t origin[3],
+                                    const size_t region[3], size_t row, size_t slice, void *host,
+                                    const cl_event *wait_for, cl_uint num_wait_for, cl_event *event, cl_int *err);
+/* ---- end private ---- */
