@@ -1138,6 +1138,16 @@ static inline cl_mem clmem__mem_identity(cl_mem m) { return m; }
      context's devices. Refused when an image is made in such a context
      (clmem_create_image and what uses it): make a context per server.
 
+   - maps of a CL_MEM_USE_HOST_PTR buffer do not keep its host memory and its bytes in
+     step (PoCL-Remote: the server holds its own copy; a map for reading writes the
+     server's stale bytes over what the host wrote, and an unmap after a
+     CL_MAP_WRITE_INVALIDATE_REGION map does not send the host's bytes). Test: a 64-byte
+     buffer over host memory; the host writes, a read map and unmap must leave the
+     host's bytes; the host writes again, a CL_MAP_WRITE_INVALIDATE_REGION map and unmap
+     must make clEnqueueReadBuffer read them. Route: copies to and from registered host
+     memory (clmem_host_registration) take the driver's host transfers, not the
+     registration's buffer.
+
    Refusals are CL_INVALID_OPERATION with "driver fault of device '<name>' (found by
    clmem's self-test)", the fault and what to do instead in the message.
 
@@ -7717,7 +7727,8 @@ enum {
     CLMEM__QUIRK_IMAGE_MAP_BOX = 1u << 2,
     CLMEM__QUIRK_ARG_SIZE = 1u << 3,
     CLMEM__QUIRK_IMAGE_OTHER_DEVICE = 1u << 4,
-    CLMEM__QUIRK_IMAGE_CREATE_PITCH = 1u << 5
+    CLMEM__QUIRK_IMAGE_CREATE_PITCH = 1u << 5,
+    CLMEM__QUIRK_HOST_PTR_SYNC = 1u << 6
 };
 
 /* functions (each described where it is defined) */
@@ -7733,6 +7744,7 @@ static void *clmem__quirk_map_ptr(cl_mem mem, void *ptr);
 static void clmem__quirk_map_forget(cl_mem mem, void *ptr);
 static cl_int clmem__quirk_arg_type(const char *fn, cl_kernel kernel, cl_uint index, size_t size, const void *value,
                                     char *type, size_t tsize, bool *found);
+static bool clmem__quirk_queue(cl_command_queue queue, unsigned bit);
 static bool clmem__quirk_rect_host(const char *fn, cl_command_queue queue, cl_mem mem, bool write, cl_bool blocking,
                                    const size_t borigin[3], const size_t horigin[3], const size_t region[3], size_t brow,
                                    size_t bslice, size_t hrow, size_t hslice, void *host, const cl_event *wait_for,
@@ -7945,6 +7957,41 @@ static int clmem__quirk_test_other_device(cl_command_queue q, cl_command_queue q
     return r;
 }
 
+/* maps of a 64-byte CL_MEM_USE_HOST_PTR buffer keep the host memory and the bytes in step */
+static int clmem__quirk_test_host_ptr(cl_command_queue q, cl_context ctx) {
+    unsigned char host[64], back[64];
+    unsigned char *p;
+    int r = -1, i;
+    cl_int err = CL_SUCCESS;
+    cl_mem buf;
+    memset(host, 0, sizeof host);
+    buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, sizeof host, host, &err);
+    if (err != CL_SUCCESS || !buf) return -1;
+    memset(host, 0xa5, sizeof host); /* the host writes; a read map must keep its bytes */
+    p = CLMEM__CAST(unsigned char *, clEnqueueMapBuffer(q, buf, CL_TRUE, CL_MAP_READ, 0, sizeof host, 0, NULL, NULL, &err));
+    if (err == CL_SUCCESS && p) {
+        r = 0;
+        for (i = 0; i < 64; ++i) r |= host[i] != 0xa5;
+        if (clEnqueueUnmapMemObject(q, buf, p, 0, NULL, NULL) != CL_SUCCESS || clFinish(q) != CL_SUCCESS) r = -1;
+    }
+    if (r == 0) { /* the host writes; a write-invalidate map and unmap must send its bytes */
+        r = -1;
+        memset(host, 0x5a, sizeof host);
+        p = CLMEM__CAST(unsigned char *, clEnqueueMapBuffer(q, buf, CL_TRUE, CL_MAP_WRITE_INVALIDATE_REGION, 0,
+                                                            sizeof host, 0, NULL, NULL, &err));
+        if (err == CL_SUCCESS && p) {
+            if (p != host) memcpy(p, host, sizeof host);
+            if (clEnqueueUnmapMemObject(q, buf, p, 0, NULL, NULL) == CL_SUCCESS &&
+                clEnqueueReadBuffer(q, buf, CL_TRUE, 0, sizeof back, back, 0, NULL, NULL) == CL_SUCCESS) {
+                r = 0;
+                for (i = 0; i < 64; ++i) r |= back[i] != 0x5a;
+            }
+        }
+    }
+    clReleaseMemObject(buf);
+    return r;
+}
+
 static bool clmem__quirk_images_on(cl_device_id dev) {
     cl_bool yes = CL_FALSE;
     return clGetDeviceInfo(dev, CL_DEVICE_IMAGE_SUPPORT, sizeof yes, &yes, NULL) == CL_SUCCESS && yes;
@@ -7959,7 +8006,7 @@ static bool clmem__quirk_device(cl_context ctx, cl_device_id dev, unsigned bit) 
     if (clmem__quirks_forced & bit) return true;
     if (!ctx || !dev) return false;
     if (clmem__quirk_known(dev, NULL, bit, &fault)) return fault;
-    if (bit != CLMEM__QUIRK_RECT_HOST_PITCH && !clmem__quirk_images_on(dev)) {
+    if (bit != CLMEM__QUIRK_RECT_HOST_PITCH && bit != CLMEM__QUIRK_HOST_PTR_SYNC && !clmem__quirk_images_on(dev)) {
         clmem__quirk_note(dev, NULL, bit, false);
         return false;
     }
@@ -7969,6 +8016,7 @@ static bool clmem__quirk_device(cl_context ctx, cl_device_id dev, unsigned bit) 
     case CLMEM__QUIRK_IMAGE_HOST_PITCH: r = clmem__quirk_test_image_pitch(q, ctx); break;
     case CLMEM__QUIRK_IMAGE_MAP_BOX: r = clmem__quirk_test_map_box(q, ctx); break;
     case CLMEM__QUIRK_IMAGE_CREATE_PITCH: r = clmem__quirk_test_create_pitch(q, ctx); break;
+    case CLMEM__QUIRK_HOST_PTR_SYNC: r = clmem__quirk_test_host_ptr(q, ctx); break;
     default: break;
     }
     clReleaseCommandQueue(q);
@@ -12950,6 +12998,10 @@ static bool clmem__registered_run(const clmem__registered_xfer *x, cl_context ct
     void *p = NULL;
     cl_int err;
     if (!CLMEM__HOSTREG_ANY() || span == 0 || !(mem = clmem__hostreg_lookup(ctx, first, span, &off))) return false;
+    if (clmem__quirk_queue(x->queue, CLMEM__QUIRK_HOST_PTR_SYNC)) { /* quirks.h: the driver's host transfers */
+        clReleaseMemObject(mem);
+        return false;
+    }
     if (x->write) {
         p = clEnqueueMapBuffer(x->queue, mem, CL_FALSE, CL_MAP_WRITE_INVALIDATE_REGION, off, span, x->num_wait_for,
                                x->wait_for, &ev[0], &err);

@@ -199,6 +199,41 @@ static int clmem__quirk_test_other_device(cl_command_queue q, cl_command_queue q
     return r;
 }
 
+/* maps of a 64-byte CL_MEM_USE_HOST_PTR buffer keep the host memory and the bytes in step */
+static int clmem__quirk_test_host_ptr(cl_command_queue q, cl_context ctx) {
+    unsigned char host[64], back[64];
+    unsigned char *p;
+    int r = -1, i;
+    cl_int err = CL_SUCCESS;
+    cl_mem buf;
+    memset(host, 0, sizeof host);
+    buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, sizeof host, host, &err);
+    if (err != CL_SUCCESS || !buf) return -1;
+    memset(host, 0xa5, sizeof host); /* the host writes; a read map must keep its bytes */
+    p = CLMEM__CAST(unsigned char *, clEnqueueMapBuffer(q, buf, CL_TRUE, CL_MAP_READ, 0, sizeof host, 0, NULL, NULL, &err));
+    if (err == CL_SUCCESS && p) {
+        r = 0;
+        for (i = 0; i < 64; ++i) r |= host[i] != 0xa5;
+        if (clEnqueueUnmapMemObject(q, buf, p, 0, NULL, NULL) != CL_SUCCESS || clFinish(q) != CL_SUCCESS) r = -1;
+    }
+    if (r == 0) { /* the host writes; a write-invalidate map and unmap must send its bytes */
+        r = -1;
+        memset(host, 0x5a, sizeof host);
+        p = CLMEM__CAST(unsigned char *, clEnqueueMapBuffer(q, buf, CL_TRUE, CL_MAP_WRITE_INVALIDATE_REGION, 0,
+                                                            sizeof host, 0, NULL, NULL, &err));
+        if (err == CL_SUCCESS && p) {
+            if (p != host) memcpy(p, host, sizeof host);
+            if (clEnqueueUnmapMemObject(q, buf, p, 0, NULL, NULL) == CL_SUCCESS &&
+                clEnqueueReadBuffer(q, buf, CL_TRUE, 0, sizeof back, back, 0, NULL, NULL) == CL_SUCCESS) {
+                r = 0;
+                for (i = 0; i < 64; ++i) r |= back[i] != 0x5a;
+            }
+        }
+    }
+    clReleaseMemObject(buf);
+    return r;
+}
+
 static bool clmem__quirk_images_on(cl_device_id dev) {
     cl_bool yes = CL_FALSE;
     return clGetDeviceInfo(dev, CL_DEVICE_IMAGE_SUPPORT, sizeof yes, &yes, NULL) == CL_SUCCESS && yes;
@@ -213,7 +248,7 @@ static bool clmem__quirk_device(cl_context ctx, cl_device_id dev, unsigned bit) 
     if (clmem__quirks_forced & bit) return true;
     if (!ctx || !dev) return false;
     if (clmem__quirk_known(dev, NULL, bit, &fault)) return fault;
-    if (bit != CLMEM__QUIRK_RECT_HOST_PITCH && !clmem__quirk_images_on(dev)) {
+    if (bit != CLMEM__QUIRK_RECT_HOST_PITCH && bit != CLMEM__QUIRK_HOST_PTR_SYNC && !clmem__quirk_images_on(dev)) {
         clmem__quirk_note(dev, NULL, bit, false);
         return false;
     }
@@ -223,6 +258,7 @@ static bool clmem__quirk_device(cl_context ctx, cl_device_id dev, unsigned bit) 
     case CLMEM__QUIRK_IMAGE_HOST_PITCH: r = clmem__quirk_test_image_pitch(q, ctx); break;
     case CLMEM__QUIRK_IMAGE_MAP_BOX: r = clmem__quirk_test_map_box(q, ctx); break;
     case CLMEM__QUIRK_IMAGE_CREATE_PITCH: r = clmem__quirk_test_create_pitch(q, ctx); break;
+    case CLMEM__QUIRK_HOST_PTR_SYNC: r = clmem__quirk_test_host_ptr(q, ctx); break;
     default: break;
     }
     clReleaseCommandQueue(q);

@@ -40,6 +40,16 @@
      context's devices. Refused when an image is made in such a context
      (clmem_create_image and what uses it): make a context per server.
 
+   - maps of a CL_MEM_USE_HOST_PTR buffer do not keep its host memory and its bytes in
+     step (PoCL-Remote: the server holds its own copy; a map for reading writes the
+     server's stale bytes over what the host wrote, and an unmap after a
+     CL_MAP_WRITE_INVALIDATE_REGION map does not send the host's bytes). Test: a 64-byte
+     buffer over host memory; the host writes, a read map and unmap must leave the
+     host's bytes; the host writes again, a CL_MAP_WRITE_INVALIDATE_REGION map and unmap
+     must make clEnqueueReadBuffer read them. Route: copies to and from registered host
+     memory (clmem_host_registration) take the driver's host transfers, not the
+     registration's buffer.
+
    Refusals are CL_INVALID_OPERATION with "driver fault of device '<name>' (found by
    clmem's self-test)", the fault and what to do instead in the message.
 
@@ -57,7 +67,8 @@ enum {
     CLMEM__QUIRK_IMAGE_MAP_BOX = 1u << 2,
     CLMEM__QUIRK_ARG_SIZE = 1u << 3,
     CLMEM__QUIRK_IMAGE_OTHER_DEVICE = 1u << 4,
-    CLMEM__QUIRK_IMAGE_CREATE_PITCH = 1u << 5
+    CLMEM__QUIRK_IMAGE_CREATE_PITCH = 1u << 5,
+    CLMEM__QUIRK_HOST_PTR_SYNC = 1u << 6
 };
 
 /* functions (each described where it is defined) */
@@ -73,6 +84,7 @@ static void *clmem__quirk_map_ptr(cl_mem mem, void *ptr);
 static void clmem__quirk_map_forget(cl_mem mem, void *ptr);
 static cl_int clmem__quirk_arg_type(const char *fn, cl_kernel kernel, cl_uint index, size_t size, const void *value,
                                     char *type, size_t tsize, bool *found);
+static bool clmem__quirk_queue(cl_command_queue queue, unsigned bit);
 static bool clmem__quirk_rect_host(const char *fn, cl_command_queue queue, cl_mem mem, bool write, cl_bool blocking,
                                    const size_t borigin[3], const size_t horigin[3], const size_t region[3], size_t brow,
                                    size_t bslice, size_t hrow, size_t hslice, void *host, const cl_event *wait_for,

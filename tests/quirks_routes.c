@@ -5,7 +5,8 @@
    run on every device with the faults forced (clmem__quirks_forced), and the bytes are
    checked: rectangular host copies as rows, image host transfers as rows, images made
    from a packed copy, image maps of a box as whole rows, kernel argument sizes checked
-   against the source, images refused in a context whose devices move them wrong. */
+   against the source, images refused in a context whose devices move them wrong, copies to and from
+   registered host memory as the driver's host transfers. */
 #define CLMEM_IMPLEMENTATION
 #include "clmem.h"
 #include "common.h"
@@ -24,8 +25,9 @@ static bool on_pocl_cpu(clmem_test_context *t) {
 
 /* What the self-tests find on this device, against what its driver is known to do. */
 static void test_self_tests(clmem_test_context *t) {
-    bool rect, pitch, create, box;
+    bool rect, pitch, create, box, hostptr;
     clmem__quirks_forced = 0;
+    hostptr = clmem__quirk_device(t->context, t->device, CLMEM__QUIRK_HOST_PTR_SYNC);
     rect = clmem__quirk_device(t->context, t->device, CLMEM__QUIRK_RECT_HOST_PITCH);
     pitch = clmem__quirk_device(t->context, t->device, CLMEM__QUIRK_IMAGE_HOST_PITCH);
     create = clmem__quirk_device(t->context, t->device, CLMEM__QUIRK_IMAGE_CREATE_PITCH);
@@ -34,11 +36,11 @@ static void test_self_tests(clmem_test_context *t) {
     CLMEM_CHECK(t, rect == clmem__quirk_device(t->context, t->device, CLMEM__QUIRK_RECT_HOST_PITCH));
     CLMEM_CHECK(t, box == clmem__quirk_device(t->context, t->device, CLMEM__QUIRK_IMAGE_MAP_BOX));
     if (on_pocl_remote(t)) {
-        CLMEM_CHECK(t, rect && pitch && create && box);
+        CLMEM_CHECK(t, rect && pitch && create && box && hostptr);
     } else if (on_oclgrind(t)) {
         CLMEM_CHECK(t, !rect && !pitch && create && !box);
     } else if (on_pocl_cpu(t)) {
-        CLMEM_CHECK(t, !rect && !pitch && !create && !box);
+        CLMEM_CHECK(t, !rect && !pitch && !create && !box && !hostptr);
     }
     if (!has_images(t)) CLMEM_CHECK(t, !pitch && !create && !box);
 }
@@ -333,6 +335,50 @@ static void test_other_device_refused(clmem_test_context *t) {
     clmem_image_release(&img);
 }
 
+/* Copies to and from registered host memory take the driver's host transfers: the
+   bytes, the bytes around them, and the commands. */
+static void test_registered_host_transfers(clmem_test_context *t) {
+    enum { N = 4096 };
+    static unsigned char host[N];
+    unsigned char back[N];
+    cl_int err = CL_SUCCESS;
+    cl_event ev = NULL;
+    cl_command_type cmd = 0;
+    clmem_host_registration r;
+    clmem_buffer b = clmem_buffer_create(t->context, 0, N, NULL, &err);
+    size_t i;
+    CLMEM_CHECK_CL(t, err);
+    r = clmem_host_registration_create(t->context, host, N, &err);
+    CLMEM_CHECK_CL(t, err);
+    clmem__quirks_forced = CLMEM__QUIRK_HOST_PTR_SYNC;
+    for (i = 0; i < N; ++i) host[i] = (unsigned char)(i * 7 + 1);
+    CLMEM_CHECK_CL(t, clmem_enqueue_copy(t->queue, b, (const void *)host, .event = &ev));
+    if (ev) {
+        clGetEventInfo(ev, CL_EVENT_COMMAND_TYPE, sizeof cmd, &cmd, NULL);
+        CLMEM_CHECK_EQ(t, cmd, CL_COMMAND_WRITE_BUFFER);
+        clReleaseEvent(ev);
+        ev = NULL;
+    }
+    CLMEM_CHECK_CL(t, clEnqueueReadBuffer(t->queue, b.mem, CL_TRUE, 0, N, back, 0, NULL, NULL));
+    CLMEM_CHECK(t, memcmp(back, host, N) == 0);
+    for (i = 0; i < N; ++i) back[i] = (unsigned char)(i * 3 + 5);
+    CLMEM_CHECK_CL(t, clEnqueueWriteBuffer(t->queue, b.mem, CL_TRUE, 0, N, back, 0, NULL, NULL));
+    memset(host, 0x33, N);
+    CLMEM_CHECK_CL(t, clmem_enqueue_copy(t->queue, (void *)(host + 100), b, .byte_count = 1000, .src_offset = 50,
+                                         .event = &ev));
+    if (ev) {
+        clGetEventInfo(ev, CL_EVENT_COMMAND_TYPE, sizeof cmd, &cmd, NULL);
+        CLMEM_CHECK_EQ(t, cmd, CL_COMMAND_READ_BUFFER);
+        clReleaseEvent(ev);
+    }
+    clmem__quirks_forced = 0;
+    CLMEM_CHECK(t, memcmp(host + 100, back + 50, 1000) == 0);
+    CLMEM_CHECK_EQ(t, host[99], 0x33);
+    CLMEM_CHECK_EQ(t, host[1100], 0x33);
+    CLMEM_CHECK_CL(t, clmem_host_registration_release(&r));
+    clmem_release(&b);
+}
+
 static const clmem_test_case cases[] = {
     {"self_tests", test_self_tests, false},
     {"rect_rows", test_rect_rows, false},
@@ -342,6 +388,7 @@ static const clmem_test_case cases[] = {
     {"arg_size", test_arg_size, false},
     {"arg_source_parse", test_arg_source_parse, false},
     {"other_device_refused", test_other_device_refused, false},
+    {"registered_host_transfers", test_registered_host_transfers, false},
 };
 
 int main(int argc, char **argv) { return clmem_test_main(cases, sizeof cases / sizeof cases[0], argc, argv); }
