@@ -1,5 +1,6 @@
 /* >>image (implementation) */
 #include "image.h"
+#include "quirks.h"
 
 /* ---- formats ---- */
 
@@ -526,7 +527,16 @@ CLMEM_API clmem_image (clmem_create_image_opts)(cl_context context, cl_mem_flags
     /* a 1-D array's rows are its slices (see transfer_image.c): same pitch for both */
     if (type == CL_MEM_OBJECT_IMAGE1D_ARRAY && desc.image_slice_pitch) desc.image_row_pitch = desc.image_slice_pitch;
     desc.buffer = opts->buffer.mem; /* 'buffer' is named in every header version */
-    img.mem = clCreateImage(context, flags, &format, &desc, opts->hostbuf, &err);
+    if ((err = clmem__quirk_context_images(fn, context)) != CL_SUCCESS) goto fail; /* quirks.c */
+    {
+        void *packed = NULL; /* quirks.c: padded host rows, on a driver that drops the pitches */
+        if (clmem__quirk_image_host_copy(fn, context, flags, type, elem, w, h, d, n, desc.image_row_pitch,
+                                         desc.image_slice_pitch, opts->hostbuf, &packed, &err))
+            goto fail;
+        if (packed) desc.image_row_pitch = desc.image_slice_pitch = 0;
+        img.mem = clCreateImage(context, flags, &format, &desc, packed ? packed : opts->hostbuf, &err);
+        CLMEM_FREE(packed);
+    }
     if (err != CL_SUCCESS || !img.mem) {
         img.mem = NULL;
         err = clmem__cl_fail(err != CL_SUCCESS ? err : CL_OUT_OF_RESOURCES, fn, "clCreateImage");

@@ -11,6 +11,7 @@
    CONTENTS (search for the >>tag):
      >>base          version, linkage, results, clmem_error_string, messages, logging
      >>memobj        named options, what every memory object shares, clmem_release
+     >>quirks        driver faults found by a self-test: the routes around them, the refusals
      >>buffer        clmem_buffer: create, sub-regions, slices, fill
      >>image         formats, images, image_from_array, fill_image   >>sampler  >>pipe
      >>svm           SVM pointers, allocations, maps, typed SVM arrays

@@ -1,6 +1,7 @@
 /* >>kernel_arg (implementation): the check of a value against the parameter's
    declared type, and one setter per kind of value */
 #include "kernel_arg.h"
+#include "quirks.h"
 
 /* The kinds of value a setter passes to clmem__check_kernel_arg: integer and
    floating-point values, and the kinds of kernel argument of CLMEM__KINDS (memobj.h),
@@ -163,8 +164,13 @@ static cl_int clmem__check_kernel_arg(cl_kernel kernel, cl_uint index, int kind,
     }
     /* not available (no -cl-kernel-arg-info), a bad index or kernel (the driver says
        so in clSetKernelArg), a name longer than the buffer: not checked */
-    if (clGetKernelArgInfo(kernel, index, CL_KERNEL_ARG_TYPE_NAME, sizeof raw - 1, raw, NULL) != CL_SUCCESS)
-        return CL_SUCCESS;
+    if (clGetKernelArgInfo(kernel, index, CL_KERNEL_ARG_TYPE_NAME, sizeof raw - 1, raw, NULL) != CL_SUCCESS) {
+        bool found = false; /* a value on a driver that checks no sizes: the type from the source (quirks.c) */
+        cl_int qerr = kind == CLMEM__ARG_KIND_INT || kind == CLMEM__ARG_KIND_FLOAT
+                          ? clmem__quirk_arg_type("clmem_set_kernel_arg", kernel, index, size, value, raw, sizeof raw, &found)
+                          : CL_SUCCESS;
+        if (qerr != CL_SUCCESS || !found) return qerr;
+    }
     raw[sizeof raw - 1] = '\0';
     for (i = j = 0; raw[i]; ++i)
         if (raw[i] != ' ' && raw[i] != '\t') type[j++] = raw[i];

@@ -1,5 +1,6 @@
 /* >>map (implementation) */
 #include "map.h"
+#include "quirks.h"
 
 /* ---- checks shared by buffer and image maps ---- */
 static cl_int clmem__map_check_flags(const char *fn, cl_map_flags flags) {
@@ -353,8 +354,9 @@ CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_imag
         rec.hi[i] = o[i] + r[i];
     }
     if ((err = clmem__map_enter(fn, &rec, blocking, opts)) != CL_SUCCESS) return err;
-    ptr = clEnqueueMapImage(queue, img.mem, blocking ? CL_TRUE : CL_FALSE, flags, o, r, &row_pitch, &slice_pitch,
-                            opts->num_wait_for, opts->wait_for, (!blocking || opts->event) ? &ev : NULL, &err);
+    ptr = clmem__quirk_map_image(fn, queue, img.mem, img.type, pixel, dims, blocking ? CL_TRUE : CL_FALSE, flags, o, r,
+                                 &row_pitch, &slice_pitch, opts->num_wait_for, opts->wait_for,
+                                 (!blocking || opts->event) ? &ev : NULL, &err); /* quirks.c: as whole rows where needed */
     if (err != CL_SUCCESS || ptr == NULL) {
         clmem__map_cancel(rec.serial);
         if (ev) clReleaseEvent(ev);
@@ -435,13 +437,15 @@ static cl_int clmem__map_release(const char *fn, clmem_memory_map *map, const cl
     clmem__unlock(&clmem__map_lock);
     err = clmem__unmap_checks(fn, queue, same_queue, mem, opts->wait_for, opts->num_wait_for);
     if (err == CL_SUCCESS) {
-        err = clEnqueueUnmapMemObject(queue, mem, map->ptr, opts->num_wait_for, opts->wait_for, opts->event);
+        err = clEnqueueUnmapMemObject(queue, mem, clmem__quirk_map_ptr(mem, map->ptr), opts->num_wait_for, opts->wait_for,
+                                      opts->event);
         if (err != CL_SUCCESS) err = clmem__cl_fail(err, fn, "clEnqueueUnmapMemObject");
     }
     if (err != CL_SUCCESS && !final) {
         clmem__map_unclaim(map->serial);
         return err;
     }
+    clmem__quirk_map_forget(mem, map->ptr);
     clmem__map_drop(map->serial);
     map->ptr = NULL;
     map->mem = NULL;
@@ -486,13 +490,15 @@ CLMEM_API cl_int clmem_enqueue_unmap_mem_object_opts(cl_command_queue queue, cl_
     clmem__unlock(&clmem__map_lock);
     err = clmem__unmap_checks(fn, queue, same_queue, mem, opts->wait_for, opts->num_wait_for);
     if (err == CL_SUCCESS) {
-        err = clEnqueueUnmapMemObject(queue, mem, ptr, opts->num_wait_for, opts->wait_for, opts->event);
+        err = clEnqueueUnmapMemObject(queue, mem, clmem__quirk_map_ptr(mem, ptr), opts->num_wait_for, opts->wait_for,
+                                      opts->event);
         if (err != CL_SUCCESS) err = clmem__cl_fail(err, fn, "clEnqueueUnmapMemObject");
     }
     if (err != CL_SUCCESS) {
         clmem__map_unclaim(serial);
         return err;
     }
+    clmem__quirk_map_forget(mem, ptr);
     clmem__map_drop(serial);
     return CL_SUCCESS;
 }

@@ -1,6 +1,7 @@
 /* >>registered (implementation): the table of live registrations and the registered
    copy. */
 #include "registered.h"
+#include "quirks.h"
 
 /* A live registration: its range, context, wrapping buffer and registry id. The table
    holds pointers to these, in no order (a program registers a handful of regions; the
@@ -225,6 +226,10 @@ static bool clmem__registered_run(const clmem__registered_xfer *x, cl_context ct
     void *p = NULL;
     cl_int err;
     if (!CLMEM__HOSTREG_ANY() || span == 0 || !(mem = clmem__hostreg_lookup(ctx, first, span, &off))) return false;
+    if (clmem__quirk_queue(x->queue, CLMEM__QUIRK_HOST_PTR_SYNC)) { /* quirks.h: the driver's host transfers */
+        clReleaseMemObject(mem);
+        return false;
+    }
     if (x->write) {
         p = clEnqueueMapBuffer(x->queue, mem, CL_FALSE, CL_MAP_WRITE_INVALIDATE_REGION, off, span, x->num_wait_for,
                                x->wait_for, &ev[0], &err);

@@ -2,6 +2,7 @@
    transfer_image.c, SVM pairs in transfer_svm.c, raw cl_mem dispatch and fills in
    transfer_dispatch.c. */
 #include "transfer.h"
+#include "quirks.h"
 
 CLMEM__UNSET_TABLE(clmem_copy_options, CLMEM__COPY_UNSET)
 static const clmem_copy_options clmem__copy_defaults = CLMEM__OPTIONS_DEFAULTS;
@@ -300,6 +301,9 @@ static cl_int clmem__host_plan_run(cl_command_queue queue, clmem_buffer buf, voi
             return err;
     }
     if (p->rect) {
+        if (clmem__quirk_rect_host(p->fn, queue, buf.mem, p->write, p->blocking, p->br.origin, p->hr.origin, p->region,
+                                   p->br.row, p->br.slice, p->hr.row, p->hr.slice, host, wait_for, n, event, &err))
+            return err; /* as rows: the driver drops host pitches (quirks.c) */
         call = p->write ? "clEnqueueWriteBufferRect" : "clEnqueueReadBufferRect";
         err = p->write ? clEnqueueWriteBufferRect(queue, buf.mem, p->blocking, p->br.origin, p->hr.origin, p->region,
                                                   p->br.row, p->br.slice, p->hr.row, p->hr.slice, host, n, wait_for, event)

@@ -13,6 +13,7 @@
    at byte x * element size): the same result everywhere, and PoCL 3.1 crashes in
    clEnqueueCopyImageToBuffer on a 1-D buffer image. */
 #include "transfer.h"
+#include "quirks.h"
 
 static const char clmem__copy_fn[] = "clmem_enqueue_copy";
 
@@ -178,6 +179,10 @@ static cl_int clmem__image_host(cl_command_queue queue, clmem_image img, void *h
                      : clmem__ret(clEnqueueReadBuffer(queue, img.buffer, blocking, off, n, host, o->num_wait_for,
                                                       o->wait_for, o->event), "clEnqueueReadBuffer");
     }
+    if (clmem__quirk_image_host(clmem__copy_fn, queue, img.mem, img.type,
+                                img.element_size ? img.element_size : clmem_image_format_itemsize(img.format), write,
+                                blocking, o->origin, region, row, slice, host, o->wait_for, o->num_wait_for, o->event, &err))
+        return err; /* as rows: the driver drops host pitches (quirks.c) */
     return write ? clmem__ret(clEnqueueWriteImage(queue, img.mem, blocking, o->origin, region, row, slice, host,
                                                   o->num_wait_for, o->wait_for, o->event), "clEnqueueWriteImage")
                  : clmem__ret(clEnqueueReadImage(queue, img.mem, blocking, o->origin, region, row, slice, host,

@@ -72,29 +72,19 @@ static inline cl_command_queue extra_queue(clmem_test_context *t, cl_context ctx
 }
 
 /* on_pocl_remote(t): t->device is PoCL-Remote's (PoCL appends "HSTR: <build hash>" to
-   CL_DEVICE_VERSION, and the remote driver's hash starts with "pocl-remote:").
-   skip_on_pocl_remote(t, repro): skip the case there with what PoCL 6.0's remote driver
-   does wrong, as the bare-OpenCL reproducer tools/remote-repro/<repro>.c shows it
-   (tools/remote --repro runs them on local PoCL and on PoCL-Remote); returns 1 when
-   skipped. */
+   CL_DEVICE_VERSION, and the remote driver's hash starts with "pocl-remote:"). */
 static inline int on_pocl_remote(clmem_test_context *t) {
     char version[512] = {0};
     clGetDeviceInfo(t->device, CL_DEVICE_VERSION, sizeof version - 1, version, NULL);
     return strstr(version, "HSTR: pocl-remote:") != NULL;
 }
-static inline int skip_on_pocl_remote(clmem_test_context *t, const char *repro) {
-    static const char *const faults[][2] = {
-        {"rect", "drops the host pitches of clEnqueueReadBufferRect and clEnqueueWriteBufferRect"},
-        {"image_pitch", "drops the host pitches of image reads, image writes and CL_MEM_COPY_HOST_PTR images"},
-        {"image_map", "maps an image region packed but returns the image's row pitch"},
-        {"arg_size", "checks no kernel argument sizes (clSetKernelArg takes 8 bytes for a float)"},
-        {"image_two_devices", "moves images between two servers' devices wrongly"},
-    };
-    size_t i;
-    if (!on_pocl_remote(t)) return 0;
-    for (i = 0; i < sizeof faults / sizeof faults[0] && strcmp(faults[i][0], repro) != 0; ++i) continue;
-    clmem_test_skip(t, "PoCL-Remote 6.0 %s (bare OpenCL: tools/remote-repro/%s.c)",
-                    i < sizeof faults / sizeof faults[0] ? faults[i][1] : "fails here", repro);
+/* skip_on_driver_fault(t, err): err is clmem's refusal of an operation that a driver
+   fault found by clmem's self-test would spoil (CL_INVALID_OPERATION, "driver fault" in
+   the message; clmem/quirks.h): skip the case with clmem's words; returns 1 when
+   skipped. Anything else is the case's to check. */
+static inline int skip_on_driver_fault(clmem_test_context *t, cl_int err) {
+    if (err != CL_INVALID_OPERATION || !strstr(clmem_last_error_message(), "driver fault")) return 0;
+    clmem_test_skip(t, "clmem refuses it: %s", clmem_last_error_message());
     return 1;
 }
 /* skip_threads_on_oclgrind(t): Oclgrind 21.10's runtime is not thread-safe: clFinish

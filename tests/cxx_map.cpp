@@ -116,7 +116,6 @@ static void test_map_image(clmem_test_context *t) {
         clmem_test_skip(t, "no image support");
         return;
     }
-    if (skip_on_pocl_remote(t, "image_map")) return;
     cl_int err;
     clmem_image img = clmem_create_image(t->context, 0, clmem_image_format_create(CL_RGBA, CL_FLOAT), &err,
                                          OPT(shape, {32, 16}));

@@ -151,40 +151,16 @@ static void test_row_pitch(clmem_test_context *t) {
 }
 
 /* A host pointer with padded rows (pitch 128 for rows of 96 bytes) is copied row by
-   row. Checked with bare OpenCL calls first: a driver that ignores image_row_pitch
-   cannot pass, whatever clmem does. */
+   row, also where the driver ignores image_row_pitch. */
 static void test_padded_host_rows(clmem_test_context *t) {
     cl_int err;
     float padded[4][8][4], back[4][6][4]; /* row pitch 128; 6x4 RGBA float */
     clmem_image img;
     int y, x;
-    bool driver_ok = true;
     if (!images_ok(t)) return;
+    /* where the driver ignores image_row_pitch of a CL_MEM_COPY_HOST_PTR image (Oclgrind
+       21.10, PoCL-Remote 6.0), clmem makes the image from a packed copy (clmem/quirks.h) */
     fill_pattern(padded, sizeof padded, 8);
-    {
-        cl_image_format f = {CL_RGBA, CL_FLOAT};
-        cl_image_desc d;
-        size_t origin[3] = {0, 0, 0}, region[3] = {6, 4, 1};
-        cl_mem bare;
-        memset(&d, 0, sizeof d);
-        d.image_type = CL_MEM_OBJECT_IMAGE2D;
-        d.image_width = 6;
-        d.image_height = 4;
-        d.image_row_pitch = 128;
-        bare = clCreateImage(t->context, CL_MEM_COPY_HOST_PTR, &f, &d, padded, &err);
-        CLMEM_CHECK_CL(t, err);
-        memset(back, 0, sizeof back);
-        err = clEnqueueReadImage(t->queue, bare, CL_TRUE, origin, region, 0, 0, back, 0, NULL, NULL);
-        clReleaseMemObject(bare);
-        CLMEM_CHECK_CL(t, err);
-        for (y = 0; y < 4; ++y)
-            for (x = 0; x < 6; ++x) driver_ok = driver_ok && memcmp(back[y][x], padded[y][x], 16) == 0;
-    }
-    if (!driver_ok) {
-        clmem_test_skip(t, "the driver ignores image_row_pitch of a CL_MEM_COPY_HOST_PTR image (bare clCreateImage "
-                           "reads back other bytes; Oclgrind 21.10)");
-        return;
-    }
     img = clmem_create_image(t->context, CL_MEM_COPY_HOST_PTR, RGBA_F, &err, .shape = {6, 4}, .pitches = {128},
                              .hostbuf = padded);
     CLMEM_CHECK_CL(t, err);

@@ -60,6 +60,13 @@ static void finish(clmem_test_context *t, const build *b, const char *name, cl_k
     if (err == CL_SUCCESS) err = clmem_enqueue_copy(t->queue, got, *out, .byte_count = bytes);
     clReleaseKernel(k);
     clmem_buffer_release(out);
+    if (err == CL_INVALID_OPERATION && !b->arg_info && strstr(clmem_last_error_message(), "driver fault") != NULL) {
+        /* a driver that checks no argument sizes, a source (macros) clmem cannot read
+           the types from: clmem refuses (clmem/quirks.h); the builds with argument
+           information still run */
+        clmem_test_skip(t, "without argument information, clmem refuses it: %s", clmem_last_error_message());
+        return;
+    }
     if (err != CL_SUCCESS)
         clmem_test_fail(t, __FILE__, __LINE__, "k_%s built with options %s%s%s: %s (%s)", name, b->options ? "'" : "",
                         b->options ? b->options : "NULL", b->options ? "'" : "", clmem_error_string(err),

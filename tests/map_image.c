@@ -28,7 +28,6 @@ static void test_map_image_2d(clmem_test_context *t) {
         clmem_test_skip(t, "the device has no image support");
         return;
     }
-    if (skip_on_pocl_remote(t, "image_map")) return;
     fill_pattern(src, sizeof src, 21);
     img = clmem_create_image(t->context, 0, clmem_image_format_create(CL_RGBA, CL_UNSIGNED_INT8), &err, .shape = {W, H});
     CLMEM_CHECK_CL(t, err);
@@ -74,7 +73,6 @@ static void test_map_image_3d(clmem_test_context *t) {
         clmem_test_skip(t, "the device has no image support");
         return;
     }
-    if (skip_on_pocl_remote(t, "image_map")) return;
     for (i = 0; i < W * H * D; ++i) (&src[0][0][0])[i] = (float)i;
     img = clmem_create_image(t->context, 0, clmem_image_format_create(CL_R, CL_FLOAT), &err, .shape = {W, H, D});
     if (err == CL_IMAGE_FORMAT_NOT_SUPPORTED || err == CL_INVALID_IMAGE_SIZE) {
@@ -116,7 +114,6 @@ static void test_map_image_1d_array(clmem_test_context *t) {
         clmem_test_skip(t, "the device has no image support");
         return;
     }
-    if (skip_on_pocl_remote(t, "image_map")) return;
     for (l = 0; l < L; ++l)
         for (x = 0; x < W; ++x) src[l][x] = (cl_ushort)(1000 * l + x);
     img = clmem_create_image(t->context, 0, clmem_image_format_create(CL_R, CL_UNSIGNED_INT16), &err, .shape = {W, L},

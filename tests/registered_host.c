@@ -15,6 +15,11 @@ static cl_command_type command_of(cl_event ev) {
     return c;
 }
 
+/* the copies take the registered way unless the driver's maps of a CL_MEM_USE_HOST_PTR
+   buffer do not keep the host memory in step (clmem/quirks.h: the driver's host
+   transfers then; the bytes are checked the same) */
+static bool registered_way(clmem_test_context *t) { return !clmem__quirk_queue(t->queue, CLMEM__QUIRK_HOST_PTR_SYNC); }
+
 static void read_raw(clmem_test_context *t, clmem_buffer b, void *dst, size_t n) {
     memset(dst, 0, n);
     CLMEM_CHECK_CL(t, clEnqueueReadBuffer(t->queue, b.mem, CL_TRUE, 0, n, dst, 0, NULL, NULL));
@@ -69,7 +74,7 @@ static void test_copies_see_host_writes(clmem_test_context *t) {
                                                  .src_offset = 1234, .is_blocking = CLMEM_NON_BLOCKING, .event = &ev));
             CLMEM_CHECK(t, ev != NULL);
             if (ev) {
-                CLMEM_CHECK_EQ(t, command_of(ev), CL_COMMAND_UNMAP_MEM_OBJECT); /* the registered way */
+                if (registered_way(t)) CLMEM_CHECK_EQ(t, command_of(ev), CL_COMMAND_UNMAP_MEM_OBJECT); /* the registered way */
                 CLMEM_CHECK_CL(t, clWaitForEvents(1, &ev));
                 clReleaseEvent(ev);
             }
@@ -86,7 +91,7 @@ static void test_copies_see_host_writes(clmem_test_context *t) {
                                                  .event = &ev));
             CLMEM_CHECK(t, ev != NULL);
             if (ev) {
-                CLMEM_CHECK_EQ(t, command_of(ev), CL_COMMAND_COPY_BUFFER); /* the registered way */
+                if (registered_way(t)) CLMEM_CHECK_EQ(t, command_of(ev), CL_COMMAND_COPY_BUFFER); /* the registered way */
                 CLMEM_CHECK_CL(t, clWaitForEvents(1, &ev));
                 clReleaseEvent(ev);
             }
@@ -135,7 +140,7 @@ static void test_rect_copies(clmem_test_context *t) {
                                              .buffer_origin = {3, 2}, .host_origin = {5, 4}, .buffer_pitches = {BW},
                                              .host_pitches = {HW}, .event = &ev));
         if (ev) {
-            CLMEM_CHECK_EQ(t, command_of(ev), CL_COMMAND_COPY_BUFFER_RECT); /* the registered way */
+            if (registered_way(t)) CLMEM_CHECK_EQ(t, command_of(ev), CL_COMMAND_COPY_BUFFER_RECT); /* the registered way */
             clReleaseEvent(ev);
         }
         read_raw(t, b, back, BW * BH);
@@ -149,7 +154,7 @@ static void test_rect_copies(clmem_test_context *t) {
                                              .host_origin = {50, 20}, .buffer_pitches = {BW}, .host_pitches = {HW},
                                              .event = &ev));
         if (ev) {
-            CLMEM_CHECK_EQ(t, command_of(ev), CL_COMMAND_UNMAP_MEM_OBJECT);
+            if (registered_way(t)) CLMEM_CHECK_EQ(t, command_of(ev), CL_COMMAND_UNMAP_MEM_OBJECT);
             clReleaseEvent(ev);
         }
         for (y = 0; y < HH; ++y)
@@ -201,7 +206,7 @@ static void test_image_copies(clmem_test_context *t) {
         fill_pattern(host, W * H * E, 700u + (unsigned)round);
         CLMEM_CHECK_CL(t, clmem_enqueue_copy(t->queue, img, (const void *)host, .event = &ev));
         if (ev) {
-            CLMEM_CHECK_EQ(t, command_of(ev), CL_COMMAND_COPY_BUFFER_TO_IMAGE); /* the registered way */
+            if (registered_way(t)) CLMEM_CHECK_EQ(t, command_of(ev), CL_COMMAND_COPY_BUFFER_TO_IMAGE); /* the registered way */
             clReleaseEvent(ev);
         }
         memset(back, 0, sizeof back);
@@ -214,7 +219,7 @@ static void test_image_copies(clmem_test_context *t) {
         CLMEM_CHECK_CL(t, clmem_enqueue_copy(t->queue, (void *)(host + 8), img, .origin = {2, 3}, .region = {5, 4},
                                              .event = &ev));
         if (ev) {
-            CLMEM_CHECK_EQ(t, command_of(ev), CL_COMMAND_UNMAP_MEM_OBJECT);
+            if (registered_way(t)) CLMEM_CHECK_EQ(t, command_of(ev), CL_COMMAND_UNMAP_MEM_OBJECT);
             clReleaseEvent(ev);
         }
         for (y = 0; y < 4; ++y) CLMEM_CHECK(t, memcmp(host + 8 + y * 5 * E, expect + ((3 + y) * W + 2) * E, 5 * E) == 0);

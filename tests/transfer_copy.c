@@ -129,11 +129,6 @@ static void rect_2d(clmem_test_context *t, bool sub_buffers) {
     size_t pad, r, c;
     unsigned char *host = (unsigned char *)malloc(HR * HC), *out = (unsigned char *)calloc(OR * OC, 1);
     clmem_buffer big1 = {0}, big2 = {0}, b1, b2;
-    if (skip_on_pocl_remote(t, "rect")) {
-        free(host);
-        free(out);
-        return;
-    }
     CLMEM_CHECK(t, host && out);
     fill_pattern(host, HR * HC, 42);
     clGetDeviceInfo(t->device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof bits, &bits, NULL);
@@ -191,11 +186,6 @@ static void test_rect_3d(clmem_test_context *t) {
     unsigned char *host = (unsigned char *)malloc(H[0] * H[1] * H[2]);
     unsigned char *out = (unsigned char *)calloc(O[0] * O[1] * O[2], 1);
     clmem_buffer b1, b2;
-    if (skip_on_pocl_remote(t, "rect")) {
-        free(host);
-        free(out);
-        return;
-    }
     CLMEM_CHECK(t, host && out);
     fill_pattern(host, H[0] * H[1] * H[2], 42);
     b1 = clmem_buffer_create(t->context, 0, B1[0] * B1[1] * B1[2], NULL, &err);
@@ -438,7 +428,6 @@ static void test_kernel_arg_driver_refusals(clmem_test_context *t) {
                            "provokes on purpose as misuse");
         return;
     }
-    if (skip_on_pocl_remote(t, "arg_size")) return;
     k = build_kernel(t, src, "k");
     if (!k) return;
     b = clmem_buffer_create(t->context, 0, 64, NULL, &err);

@@ -981,6 +981,23 @@ CL_API_ENTRY cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id platform, cl_pl
     return clshim__r;
 }
 
+typedef cl_int (CL_API_CALL *clshim__clGetProgramInfo_t)(cl_program program, cl_program_info param_name, size_t param_value_size, void * param_value, size_t * param_value_size_ret);
+CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program program, cl_program_info param_name, size_t param_value_size, void * param_value, size_t * param_value_size_ret) {
+    static clshim__clGetProgramInfo_t real;
+    cl_int clshim__code;
+    cl_int clshim__r;
+    if (!real) {
+        void *clshim__p = clshim__sym("clGetProgramInfo");
+        memcpy(&real, &clshim__p, sizeof real);
+    }
+    if ((clshim__code = clshim__should_fail("clGetProgramInfo", (unsigned)param_name)) != CL_SUCCESS) {
+        return clshim__code;
+    }
+    (void)clshim__code;
+    clshim__r = real(program, param_name, param_value_size, param_value, param_value_size_ret);
+    return clshim__r;
+}
+
 typedef cl_int (CL_API_CALL *clshim__clGetSamplerInfo_t)(cl_sampler sampler, cl_sampler_info param_name, size_t param_value_size, void * param_value, size_t * param_value_size_ret);
 CL_API_ENTRY cl_int CL_API_CALL clGetSamplerInfo(cl_sampler sampler, cl_sampler_info param_name, size_t param_value_size, void * param_value, size_t * param_value_size_ret) {
     static clshim__clGetSamplerInfo_t real;
@@ -1342,5 +1359,5 @@ CL_API_ENTRY cl_int CL_API_CALL clWaitForEvents(cl_uint num_events, const cl_eve
     return clshim__r;
 }
 
-const char *const clshim__names[] = {"clBuildProgram", "clCreateBuffer", "clCreateCommandQueue", "clCreateCommandQueueWithProperties", "clCreateContext", "clCreateImage", "clCreateKernel", "clCreatePipe", "clCreateProgramWithSource", "clCreateSampler", "clCreateSamplerWithProperties", "clCreateSubBuffer", "clCreateUserEvent", "clEnqueueBarrierWithWaitList", "clEnqueueCopyBuffer", "clEnqueueCopyBufferRect", "clEnqueueCopyBufferToImage", "clEnqueueCopyImage", "clEnqueueCopyImageToBuffer", "clEnqueueFillBuffer", "clEnqueueFillImage", "clEnqueueMapBuffer", "clEnqueueMapImage", "clEnqueueMarkerWithWaitList", "clEnqueueMigrateMemObjects", "clEnqueueReadBuffer", "clEnqueueReadBufferRect", "clEnqueueReadImage", "clEnqueueSVMFree", "clEnqueueSVMMap", "clEnqueueSVMMemFill", "clEnqueueSVMMemcpy", "clEnqueueSVMMigrateMem", "clEnqueueSVMUnmap", "clEnqueueUnmapMemObject", "clEnqueueWriteBuffer", "clEnqueueWriteBufferRect", "clEnqueueWriteImage", "clFinish", "clFlush", "clGetCommandQueueInfo", "clGetContextInfo", "clGetDeviceIDs", "clGetDeviceInfo", "clGetEventInfo", "clGetExtensionFunctionAddressForPlatform", "clGetImageInfo", "clGetKernelArgInfo", "clGetKernelInfo", "clGetKernelWorkGroupInfo", "clGetMemObjectInfo", "clGetPipeInfo", "clGetPlatformIDs", "clGetPlatformInfo", "clGetSamplerInfo", "clGetSupportedImageFormats", "clReleaseCommandQueue", "clReleaseContext", "clReleaseEvent", "clReleaseKernel", "clReleaseMemObject", "clReleaseProgram", "clReleaseSampler", "clRetainCommandQueue", "clRetainContext", "clRetainEvent", "clRetainMemObject", "clRetainSampler", "clSVMAlloc", "clSVMFree", "clSetContextDestructorCallback", "clSetKernelArg", "clSetKernelArgSVMPointer", "clSetKernelExecInfo", "clSetUserEventStatus", "clWaitForEvents"};
-const unsigned clshim__name_count = 76;
+const char *const clshim__names[] = {"clBuildProgram", "clCreateBuffer", "clCreateCommandQueue", "clCreateCommandQueueWithProperties", "clCreateContext", "clCreateImage", "clCreateKernel", "clCreatePipe", "clCreateProgramWithSource", "clCreateSampler", "clCreateSamplerWithProperties", "clCreateSubBuffer", "clCreateUserEvent", "clEnqueueBarrierWithWaitList", "clEnqueueCopyBuffer", "clEnqueueCopyBufferRect", "clEnqueueCopyBufferToImage", "clEnqueueCopyImage", "clEnqueueCopyImageToBuffer", "clEnqueueFillBuffer", "clEnqueueFillImage", "clEnqueueMapBuffer", "clEnqueueMapImage", "clEnqueueMarkerWithWaitList", "clEnqueueMigrateMemObjects", "clEnqueueReadBuffer", "clEnqueueReadBufferRect", "clEnqueueReadImage", "clEnqueueSVMFree", "clEnqueueSVMMap", "clEnqueueSVMMemFill", "clEnqueueSVMMemcpy", "clEnqueueSVMMigrateMem", "clEnqueueSVMUnmap", "clEnqueueUnmapMemObject", "clEnqueueWriteBuffer", "clEnqueueWriteBufferRect", "clEnqueueWriteImage", "clFinish", "clFlush", "clGetCommandQueueInfo", "clGetContextInfo", "clGetDeviceIDs", "clGetDeviceInfo", "clGetEventInfo", "clGetExtensionFunctionAddressForPlatform", "clGetImageInfo", "clGetKernelArgInfo", "clGetKernelInfo", "clGetKernelWorkGroupInfo", "clGetMemObjectInfo", "clGetPipeInfo", "clGetPlatformIDs", "clGetPlatformInfo", "clGetProgramInfo", "clGetSamplerInfo", "clGetSupportedImageFormats", "clReleaseCommandQueue", "clReleaseContext", "clReleaseEvent", "clReleaseKernel", "clReleaseMemObject", "clReleaseProgram", "clReleaseSampler", "clRetainCommandQueue", "clRetainContext", "clRetainEvent", "clRetainMemObject", "clRetainSampler", "clSVMAlloc", "clSVMFree", "clSetContextDestructorCallback", "clSetKernelArg", "clSetKernelArgSVMPointer", "clSetKernelExecInfo", "clSetUserEventStatus", "clWaitForEvents"};
+const unsigned clshim__name_count = 77;
