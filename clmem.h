@@ -10,6 +10,9 @@
 
    CONTENTS (search for the >>tag):
      >>base          version, linkage, results, clmem_error_string, messages, logging
+     >>loader        extension entry points and vendor libraries (dlopen), found once
+     >>cuda          libcuda and NVML at run time; the CUDA device of an OpenCL device
+     >>device_memory clmem_device_memory_info: free memory of a device
      >>memobj        named options, what every memory object shares, clmem_release
      >>buffer        clmem_buffer: create, sub-regions, slices, fill
      >>image         formats, images, image_from_array, fill_image   >>sampler  >>pipe
@@ -33,6 +36,10 @@
      CLMEM_IMPLEMENTATION   compile the implementation into this translation unit
      CLMEM_STATIC           make every function static (a private copy per unit)
      CLMEM_NO_VALIDATION    compile out clmem's argument checks (bare OpenCL calls)
+     CLMEM_NO_VENDOR_LIBRARIES  never dlopen a vendor library (libcuda, NVML): the calls
+                            that need one refuse in words (>>loader)
+     CLMEM_LIBCUDA, CLMEM_LIBNVML  the files dlopen opens (default "libcuda.so.1",
+                            "libnvidia-ml.so.1")
      CLMEM_NO_KERNEL_ARG_CHECK  compile out clmem_set_kernel_arg's check of the value
                             against the kernel's parameter type (clGetKernelArgInfo)
      CLMEM_MALLOC(sz), CLMEM_REALLOC(p, sz), CLMEM_FREE(p)   all or none (default: libc)
@@ -52,6 +59,11 @@
      clmem_log_level
      clmem_set_log_callback                     route errors and warnings to fn (NULL: silence, ...
      clmem_log_stderr                           a ready-made callback printing "clmem: error: ...
+   >>device_memory
+     clmem_memory_info_source
+     clmem_memory_info
+     clmem_device_memory_info                   free and total memory of a device, the source ...
+     clmem_memory_info_source_name              "NVML", "CUDA", "AMD", "host", "total"; "?" for ...
    >>memobj
      CLMEM_WAIT_FOR                             sets .wait_for and .num_wait_for together.
      clmem_enqueue_options
@@ -692,6 +704,237 @@ CLMEM_API void clmem_log_stderr(clmem_log_level level, cl_int code, const char *
 }
 #endif
 /* ---- end clmem/base.h ---- */
+
+/* ---- begin clmem/loader.h ---- */
+/* >>loader: extension entry points (per platform) and vendor libraries opened at run
+   time (libcuda, NVML), found once, kept, safe from any thread */
+
+/* ---------------------------------------------------------------------------------
+   THE LOADER
+
+   clmem finds every function it may not link against in one place:
+   - an OpenCL extension's entry points, with clGetExtensionFunctionAddressForPlatform,
+     once per platform (cl_intel_unified_shared_memory, cl_amd_copy_buffer_p2p,
+     cl_khr_external_memory, cl_khr_semaphore, ...);
+   - a vendor's driver library, with dlopen at first use (libcuda for peer memory and
+     free memory on NVIDIA GPUs, NVML for free memory). clmem never links them: a
+     program built with clmem runs where they are absent, and the calls that need them
+     say so (CL_INVALID_OPERATION, with the library and dlopen's reason in the message).
+   What was found (or that nothing was) is kept for the life of the process.
+
+   OPTIONS (define before including clmem.h with CLMEM_IMPLEMENTATION):
+     CLMEM_NO_VENDOR_LIBRARIES  compile out dlopen: every call that needs a vendor
+                                library refuses in words (no -ldl needed). Implied on
+                                systems without dlopen (Windows).
+     CLMEM_LIBCUDA              the file name dlopen opens for CUDA's driver API
+                                (default "libcuda.so.1"); a path works too.
+     CLMEM_LIBNVML              the same for NVML (default "libnvidia-ml.so.1").
+   On glibc before 2.34 link with -ldl (CMake's clmem::clmem does).
+   --------------------------------------------------------------------------------- */
+#ifndef CLMEM_LIBCUDA
+#define CLMEM_LIBCUDA "libcuda.so.1"
+#endif
+#ifndef CLMEM_LIBNVML
+#define CLMEM_LIBNVML "libnvidia-ml.so.1"
+#endif
+#if !defined(CLMEM_NO_VENDOR_LIBRARIES) && (defined(__unix__) || defined(__APPLE__))
+#define CLMEM__VENDOR_LIBRARIES 1
+#else
+#define CLMEM__VENDOR_LIBRARIES 0
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* (private) One function a module needs: its name, where its pointer goes in the
+   module's struct of function pointers, and whether the set is unusable without it. */
+typedef struct clmem__entry {
+    const char *name;
+    size_t offset;
+    int required;
+} clmem__entry;
+
+/* (private) A set of functions found together: an extension's entry points
+   (library NULL) or a vendor library's symbols (library: the file dlopen opens).
+   `what` names it in messages ("cl_khr_external_memory", "libcuda"). `size` is the
+   size of the module's struct of function pointers (at most CLMEM__ENTRY_BYTES); the
+   loader fills a copy of it, zero where a function is missing. */
+typedef struct clmem__entry_set {
+    const char *what;
+    const char *library;
+    const clmem__entry *entries;
+    unsigned count;
+    size_t size;
+} clmem__entry_set;
+
+/* (private) The largest struct of function pointers a set may have. */
+#define CLMEM__ENTRY_BYTES (32 * sizeof(void *))
+
+#ifdef __cplusplus
+}
+#endif
+/* ---- end clmem/loader.h ---- */
+
+/* ---- begin clmem/cuda.h ---- */
+/* >>cuda: the few calls of NVIDIA's driver libraries (libcuda, NVML) that clmem makes,
+   opened at run time, and the CUDA device of an OpenCL device (matched by UUID) */
+
+/* ---------------------------------------------------------------------------------
+   CUDA AND NVML, AT RUN TIME
+
+   clmem never links CUDA. Where NVIDIA's driver is installed, libcuda.so.1 and
+   libnvidia-ml.so.1 are too (they come with the driver, not with the CUDA toolkit);
+   clmem opens them with dlopen at first use (>>loader; CLMEM_LIBCUDA, CLMEM_LIBNVML,
+   CLMEM_NO_VENDOR_LIBRARIES) and declares the few types and functions it calls
+   itself, so no CUDA header is needed to build. Free device memory (>>device_memory)
+   and peer memory (>>peer) use them.
+
+   An OpenCL device is the CUDA device whose UUID (cuDeviceGetUuid_v2) equals the
+   OpenCL device's CL_DEVICE_UUID_KHR (cl_khr_device_uuid), never the device of the
+   same number: the two APIs may order GPUs differently (CUDA_VISIBLE_DEVICES,
+   CUDA_DEVICE_ORDER), and NVIDIA's CL_DEVICE_PCI_BUS_ID_NV reads 0 for every GPU of a
+   host whose GPUs differ by device number only.
+
+   Thread safety: any thread. cuInit runs once; each call makes the device's primary
+   context current for its own duration and restores the caller's.
+   --------------------------------------------------------------------------------- */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* (private) CUDA driver types, as cuda.h declares them (the ABI is stable) */
+typedef int clmem__CUresult;
+typedef int clmem__CUdevice;
+typedef struct clmem__CUctx_st *clmem__CUcontext;
+typedef unsigned long long clmem__CUdeviceptr;
+typedef unsigned long long clmem__CUmemhandle;
+typedef struct clmem__CUmemLocation {
+    int type; /* CU_MEM_LOCATION_TYPE_DEVICE = 1 */
+    int id;
+} clmem__CUmemLocation;
+typedef struct clmem__CUmemAllocationProp {
+    int type;                  /* CU_MEM_ALLOCATION_TYPE_PINNED = 1 */
+    int requestedHandleTypes;  /* CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR = 1 */
+    clmem__CUmemLocation location;
+    void *win32HandleMetaData;
+    struct {
+        unsigned char compressionType, gpuDirectRDMACapable;
+        unsigned short usage;
+        unsigned char reserved[4];
+    } allocFlags;
+} clmem__CUmemAllocationProp;
+typedef struct clmem__CUmemAccessDesc {
+    clmem__CUmemLocation location;
+    int flags; /* CU_MEM_ACCESS_FLAGS_PROT_READWRITE = 3 */
+} clmem__CUmemAccessDesc;
+#define CLMEM__CUDA_SUCCESS 0
+#define CLMEM__CUDA_ERROR_OUT_OF_MEMORY 2
+#define CLMEM__CU_MEM_ALLOCATION_TYPE_PINNED 1
+#define CLMEM__CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR 1
+#define CLMEM__CU_MEM_LOCATION_TYPE_DEVICE 1
+#define CLMEM__CU_MEM_ACCESS_FLAGS_PROT_READWRITE 3
+#define CLMEM__CU_MEM_ALLOC_GRANULARITY_MINIMUM 0
+
+/* (private) the functions of libcuda clmem calls; clmem__cuda() fills it */
+typedef struct clmem__cuda_fns {
+    clmem__CUresult (*init)(unsigned);
+    clmem__CUresult (*device_get_count)(int *);
+    clmem__CUresult (*device_get)(clmem__CUdevice *, int);
+    clmem__CUresult (*device_get_uuid)(unsigned char *, clmem__CUdevice);
+    clmem__CUresult (*primary_retain)(clmem__CUcontext *, clmem__CUdevice);
+    clmem__CUresult (*primary_release)(clmem__CUdevice);
+    clmem__CUresult (*ctx_push)(clmem__CUcontext);
+    clmem__CUresult (*ctx_pop)(clmem__CUcontext *);
+    clmem__CUresult (*mem_get_info)(size_t *, size_t *);
+    clmem__CUresult (*get_error_name)(clmem__CUresult, const char **);
+    /* virtual memory management (peer memory); optional: checked where used */
+    clmem__CUresult (*mem_granularity)(size_t *, const clmem__CUmemAllocationProp *, int);
+    clmem__CUresult (*mem_create)(clmem__CUmemhandle *, size_t, const clmem__CUmemAllocationProp *, unsigned long long);
+    clmem__CUresult (*mem_release)(clmem__CUmemhandle);
+    clmem__CUresult (*mem_export)(void *, clmem__CUmemhandle, int, unsigned long long);
+} clmem__cuda_fns;
+
+/* (private) NVML's memory figures (nvmlMemory_t) and the functions clmem calls */
+typedef struct clmem__nvml_memory {
+    unsigned long long total, free, used;
+} clmem__nvml_memory;
+typedef struct clmem__nvml_fns {
+    int (*init)(void);
+    int (*by_uuid)(const char *, void **);
+    int (*memory)(void *, clmem__nvml_memory *);
+    const char *(*error_string)(int);
+} clmem__nvml_fns;
+
+#ifdef __cplusplus
+}
+#endif
+/* ---- end clmem/cuda.h ---- */
+
+/* ---- begin clmem/device_memory.h ---- */
+/* >>device_memory: how much memory a device has free (beyond PyOpenCL and OpenCL) */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------
+   FREE DEVICE MEMORY
+
+   OpenCL says how much memory a device has (CL_DEVICE_GLOBAL_MEM_SIZE), not how much
+   of it is free. clmem_device_memory_info asks whoever knows, in this order:
+     NVIDIA GPUs   NVML's nvmlDeviceGetMemoryInfo (what nvidia-smi shows), else CUDA's
+                   cuMemGetInfo in the device's primary context: the GPU with the
+                   OpenCL device's CL_DEVICE_UUID_KHR, never the GPU of the same number
+                   (>>cuda; both libraries opened at run time, never linked). Free
+                   memory of the whole GPU, all processes counted.
+     AMD GPUs      CL_DEVICE_GLOBAL_FREE_MEMORY_AMD (cl_amd_device_attribute_query; in
+                   KiB, so exact to 1 KiB; some AMD stacks count this process only).
+     CPU devices   the host's available memory (MemAvailable of /proc/meminfo, Linux),
+                   at most CL_DEVICE_GLOBAL_MEM_SIZE.
+     otherwise     CL_DEVICE_GLOBAL_MEM_SIZE as the free figure, marked an estimate
+                   (exact false), the note saying why no source answered.
+   The figures are a moment's: other processes allocate and free.
+   --------------------------------------------------------------------------------- */
+
+/** Where clmem_device_memory_info's figures came from. */
+typedef enum clmem_memory_info_source {
+    CLMEM_MEMORY_INFO_NVML = 1,  /* NVML, the GPU matched by UUID */
+    CLMEM_MEMORY_INFO_CUDA = 2,  /* CUDA's cuMemGetInfo, the GPU matched by UUID */
+    CLMEM_MEMORY_INFO_AMD = 3,   /* CL_DEVICE_GLOBAL_FREE_MEMORY_AMD */
+    CLMEM_MEMORY_INFO_HOST = 4,  /* the host's available memory (a CPU device) */
+    CLMEM_MEMORY_INFO_TOTAL = 5  /* no source: the free figure is the device's total */
+} clmem_memory_info_source;
+
+/** What clmem_device_memory_info found. */
+typedef struct clmem_memory_info {
+    cl_ulong free_bytes;              /* free now (an estimate when exact is false) */
+    cl_ulong total_bytes;             /* the device's memory (the source's figure; else CL_DEVICE_GLOBAL_MEM_SIZE) */
+    clmem_memory_info_source source;  /* where free_bytes came from */
+    bool exact;                       /* true: a measure of free memory; false: the total stands in for it */
+    char note[400];                   /* in words: the source asked, or why none answered */
+} clmem_memory_info;
+
+/** clmem_device_memory_info(device, &info): free and total memory of a device, the
+    source and whether the free figure is a measure (see FREE DEVICE MEMORY).
+    Returns CL_SUCCESS (also when the figure is only an estimate: info.exact false, the
+    reason in info.note), or:
+      CL_INVALID_DEVICE  device NULL or not a device
+      CL_INVALID_VALUE   info NULL
+    Thread safety: any thread. The first call on an NVIDIA GPU opens NVML (or libcuda,
+    whose first use takes a few hundred milliseconds).
+    Example: clmem_memory_info mi; clmem_device_memory_info(dev, &mi); */
+CLMEM_API cl_int clmem_device_memory_info(cl_device_id device, clmem_memory_info *info);
+
+/** clmem_memory_info_source_name(source): "NVML", "CUDA", "AMD", "host", "total";
+    "?" for anything else. */
+CLMEM_API const char *clmem_memory_info_source_name(clmem_memory_info_source source);
+
+#ifdef __cplusplus
+}
+#endif
+/* ---- end clmem/device_memory.h ---- */
 
 /* ---- begin clmem/memobj.h ---- */
 /* >>memobj: what every memory object shares (PyOpenCL's MemoryObject) */
@@ -2104,8 +2347,8 @@ extern "C" {
                            `.usm` is its clmem_usm.
      clmem_pooled_usm      a block of a USM pool (>>usm_pool).
 
-   The entry points are looked up per platform (clGetExtensionFunctionAddressForPlatform)
-   once and kept. On a platform or device without the extension (Debian 12's PoCL 3.1,
+   The entry points are looked up per platform (clGetExtensionFunctionAddressForPlatform,
+   by the loader, >>loader) once and kept. On a platform or device without the extension (Debian 12's PoCL 3.1,
    NVIDIA) every function returns CL_INVALID_OPERATION with a message naming
    cl_intel_unified_shared_memory.
 
@@ -6548,6 +6791,542 @@ static inline const char *clmem__mem_flags_text(cl_mem_flags flags, char *buf, s
 }
 /* ---- end clmem/base.c ---- */
 
+/* ---- begin clmem/loader.c ---- */
+/* >>loader (implementation) */
+
+#if CLMEM__VENDOR_LIBRARIES
+#include <dlfcn.h>
+#endif
+
+/* Function pointers are kept as the bytes of data pointers (POSIX guarantees the sizes
+   agree; ISO C has no cast between the two). */
+CLMEM__STATIC_ASSERT(sizeof(void (*)(void)) == sizeof(void *), "clmem's loader keeps function pointers as void *");
+
+/* What the loader found: one row per (platform, set) or (library set). Platforms and
+   libraries live as long as the process, so a row is filled once, under the lock, and
+   never changes again; callers keep pointers into it. */
+enum { CLMEM__LOADED_MAX = 64 };
+typedef struct clmem__loaded {
+    const void *key;             /* the platform; NULL for a vendor library */
+    const clmem__entry_set *set;
+    const char *missing;         /* the first required function not found, or NULL */
+    bool unopened;               /* a vendor library dlopen could not open (why: the reason) */
+    char why[200];
+    union {
+        void *align;
+        unsigned char bytes[CLMEM__ENTRY_BYTES];
+    } fns;
+} clmem__loaded;
+static clmem__loaded clmem__loaded_rows[CLMEM__LOADED_MAX];
+static unsigned clmem__loaded_count;
+static clmem__mutex clmem__loaded_lock = CLMEM__MUTEX_INIT;
+
+/* clmem__loader_put(row, entry, addr): addr into the set's struct at the entry's place */
+static void clmem__loader_put(clmem__loaded *row, const clmem__entry *e, void *addr) {
+    if (addr) memcpy(row->fns.bytes + e->offset, &addr, sizeof addr);
+    else if (e->required && !row->missing) row->missing = e->name;
+}
+
+static void clmem__loader_fill(clmem__loaded *row) {
+    const clmem__entry_set *set = row->set;
+    unsigned i;
+    if (!set->library) {
+        for (i = 0; i < set->count; ++i)
+            clmem__loader_put(row, &set->entries[i],
+                              clGetExtensionFunctionAddressForPlatform(CLMEM__CAST(cl_platform_id, clmem__unconst(row->key)),
+                                                                       set->entries[i].name));
+        return;
+    }
+#if CLMEM__VENDOR_LIBRARIES
+    {
+        void *lib = dlopen(set->library, RTLD_NOW | RTLD_LOCAL);
+        if (!lib) {
+            const char *why = dlerror();
+            row->unopened = true;
+            snprintf(row->why, sizeof row->why, "%s", why ? why : "no reason given");
+            return;
+        }
+        /* kept open for the life of the process: the functions found stay valid */
+        for (i = 0; i < set->count; ++i) clmem__loader_put(row, &set->entries[i], dlsym(lib, set->entries[i].name));
+    }
+#else
+    row->unopened = true;
+#if defined(CLMEM_NO_VENDOR_LIBRARIES)
+    snprintf(row->why, sizeof row->why, "clmem was compiled with CLMEM_NO_VENDOR_LIBRARIES");
+#else
+    snprintf(row->why, sizeof row->why, "this system has no dlopen");
+#endif
+#endif
+}
+
+/* clmem__loader_find(fn, key, set, &row): the row of (key, set), filled at first use.
+   CL_OUT_OF_HOST_MEMORY when the table is full (more than 64 platform-set pairs). */
+static cl_int clmem__loader_find(const char *fn, const void *key, const clmem__entry_set *set, const clmem__loaded **out) {
+    const clmem__loaded *found = NULL;
+    unsigned i;
+    CLMEM_ASSERT(set->size <= CLMEM__ENTRY_BYTES);
+    clmem__lock(&clmem__loaded_lock);
+    for (i = 0; i < clmem__loaded_count && !found; ++i)
+        if (clmem__loaded_rows[i].key == key && clmem__loaded_rows[i].set == set) found = &clmem__loaded_rows[i];
+    if (!found && clmem__loaded_count < CLMEM__LOADED_MAX) {
+        clmem__loaded *row = &clmem__loaded_rows[clmem__loaded_count];
+        memset(row, 0, sizeof *row);
+        row->key = key;
+        row->set = set;
+        clmem__loader_fill(row);
+        found = &clmem__loaded_rows[clmem__loaded_count++];
+    }
+    clmem__unlock(&clmem__loaded_lock);
+    *out = found;
+    if (!found)
+        return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "more than %d OpenCL platforms or libraries: no room for the entry points of %s",
+                           (int)CLMEM__LOADED_MAX, set->what);
+    return CL_SUCCESS;
+}
+
+/* clmem__platform_name(p, buf, size): CL_PLATFORM_NAME for a message, "?" when the
+   query fails (the name only decorates messages). */
+static void clmem__platform_name(cl_platform_id p, char *buf, size_t size) {
+    buf[0] = '\0';
+    if (clGetPlatformInfo(p, CL_PLATFORM_NAME, size - 1, buf, NULL) != CL_SUCCESS) snprintf(buf, size, "?");
+    buf[size - 1] = '\0';
+}
+
+/* clmem__ext_of_platform(fn, platform, set, &fns): the entry points of an extension on
+   a platform, looked up once and kept; *fns points at the set's struct (every pointer
+   the platform has; optional ones may be NULL). A required one missing:
+   CL_INVALID_OPERATION, "platform 'P' has no EXT (clGetExtensionFunctionAddressForPlatform
+   found no NAME)". */
+static cl_int clmem__ext_of_platform(const char *fn, cl_platform_id p, const clmem__entry_set *set, const void **fns) {
+    const clmem__loaded *row = NULL;
+    char name[128];
+    cl_int err = clmem__loader_find(fn, p, set, &row);
+    *fns = NULL;
+    if (err != CL_SUCCESS) return err;
+    if (row->missing) {
+        clmem__platform_name(p, name, sizeof name);
+        return clmem__fail(CL_INVALID_OPERATION, fn,
+                           "platform '%s' has no %s (clGetExtensionFunctionAddressForPlatform found no %s)", name, set->what,
+                           row->missing);
+    }
+    *fns = row->fns.bytes;
+    return CL_SUCCESS;
+}
+
+/* clmem__ext_of_device(fn, dev, set, &fns): the same for the platform of a device. */
+static cl_int clmem__ext_of_device(const char *fn, cl_device_id dev, const clmem__entry_set *set, const void **fns) {
+    cl_platform_id p = NULL;
+    cl_int err = clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof p, &p, NULL);
+    *fns = NULL;
+    if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_PLATFORM");
+    return clmem__ext_of_platform(fn, p, set, fns);
+}
+
+/* clmem__vendor_library(fn, set, &fns): a vendor library's functions (set->library
+   opened with dlopen at first use, kept open). Absent library, a required symbol
+   missing, or CLMEM_NO_VENDOR_LIBRARIES: CL_INVALID_OPERATION with the reason. */
+static cl_int clmem__vendor_library(const char *fn, const clmem__entry_set *set, const void **fns) {
+    const clmem__loaded *row = NULL;
+    cl_int err = clmem__loader_find(fn, NULL, set, &row);
+    *fns = NULL;
+    if (err != CL_SUCCESS) return err;
+    if (row->unopened)
+        return clmem__fail(CL_INVALID_OPERATION, fn, "%s is not available: %s could not be opened (%s)", set->what,
+                           set->library, row->why);
+    if (row->missing)
+        return clmem__fail(CL_INVALID_OPERATION, fn, "%s (%s) has no %s", set->what, set->library, row->missing);
+    *fns = row->fns.bytes;
+    return CL_SUCCESS;
+}
+
+/* clmem__extension_in(list, name): name is one of the space-separated words of list */
+static bool clmem__extension_in(const char *list, const char *name) {
+    size_t n = strlen(name);
+    const char *s = list;
+    while ((s = strstr(s, name)) != NULL) {
+        if ((s == list || s[-1] == ' ') && (s[n] == '\0' || s[n] == ' ')) return true;
+        s += n;
+    }
+    return false;
+}
+
+/* clmem__extension_string(get, obj, param): a string query's answer, CLMEM_MALLOC'd (NULL
+   when the query fails or memory is short) */
+static char *clmem__extension_string(cl_int (*get)(void *, cl_uint, size_t, void *, size_t *), void *obj, cl_uint param) {
+    size_t n = 0;
+    char *s;
+    if (get(obj, param, 0, NULL, &n) != CL_SUCCESS || n == 0) return NULL;
+    s = CLMEM__CAST(char *, CLMEM_MALLOC(n + 1));
+    if (!s) return NULL;
+    if (get(obj, param, n, s, NULL) != CL_SUCCESS) {
+        CLMEM_FREE(s);
+        return NULL;
+    }
+    s[n] = '\0';
+    return s;
+}
+static cl_int clmem__dev_get(void *o, cl_uint param, size_t n, void *v, size_t *r) {
+    return clGetDeviceInfo(CLMEM__CAST(cl_device_id, o), param, n, v, r);
+}
+static cl_int clmem__plat_get(void *o, cl_uint param, size_t n, void *v, size_t *r) {
+    return clGetPlatformInfo(CLMEM__CAST(cl_platform_id, o), param, n, v, r);
+}
+
+/* clmem__device_lists(dev, name) / clmem__extension_listed(dev, name): the device's
+   CL_DEVICE_EXTENSIONS names the extension (a whole word) / the device's or its
+   platform's list names it (some runtimes list an extension in one of the two only). */
+static bool clmem__device_lists(cl_device_id dev, const char *name) {
+    char *s = clmem__extension_string(clmem__dev_get, (void *)dev, CL_DEVICE_EXTENSIONS);
+    bool found = s && clmem__extension_in(s, name);
+    CLMEM_FREE(s);
+    return found;
+}
+static bool clmem__extension_listed(cl_device_id dev, const char *name) {
+    cl_platform_id p = NULL;
+    char *s;
+    bool found;
+    if (clmem__device_lists(dev, name)) return true;
+    if (clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof p, &p, NULL) != CL_SUCCESS) return false;
+    s = clmem__extension_string(clmem__plat_get, (void *)p, CL_PLATFORM_EXTENSIONS);
+    found = s && clmem__extension_in(s, name);
+    CLMEM_FREE(s);
+    return found;
+}
+/* ---- end clmem/loader.c ---- */
+
+/* ---- begin clmem/cuda.c ---- */
+/* >>cuda (implementation) */
+
+#ifndef CL_DEVICE_UUID_KHR
+#define CL_DEVICE_UUID_KHR 0x106A
+#endif
+
+#define CLMEM__CUDA_ENTRY(field, name, required) {name, offsetof(clmem__cuda_fns, field), required}
+static const clmem__entry clmem__cuda_entries[] = {
+    CLMEM__CUDA_ENTRY(init, "cuInit", 1),
+    CLMEM__CUDA_ENTRY(device_get_count, "cuDeviceGetCount", 1),
+    CLMEM__CUDA_ENTRY(device_get, "cuDeviceGet", 1),
+    CLMEM__CUDA_ENTRY(device_get_uuid, "cuDeviceGetUuid_v2", 1),
+    CLMEM__CUDA_ENTRY(primary_retain, "cuDevicePrimaryCtxRetain", 1),
+    CLMEM__CUDA_ENTRY(primary_release, "cuDevicePrimaryCtxRelease_v2", 1),
+    CLMEM__CUDA_ENTRY(ctx_push, "cuCtxPushCurrent_v2", 1),
+    CLMEM__CUDA_ENTRY(ctx_pop, "cuCtxPopCurrent_v2", 1),
+    CLMEM__CUDA_ENTRY(mem_get_info, "cuMemGetInfo_v2", 1),
+    CLMEM__CUDA_ENTRY(get_error_name, "cuGetErrorName", 0),
+    CLMEM__CUDA_ENTRY(mem_granularity, "cuMemGetAllocationGranularity", 0),
+    CLMEM__CUDA_ENTRY(mem_create, "cuMemCreate", 0),
+    CLMEM__CUDA_ENTRY(mem_release, "cuMemRelease", 0),
+    CLMEM__CUDA_ENTRY(mem_export, "cuMemExportToShareableHandle", 0),
+};
+#undef CLMEM__CUDA_ENTRY
+static const clmem__entry_set clmem__cuda_set = {"CUDA's driver library", CLMEM_LIBCUDA, clmem__cuda_entries,
+                                                 sizeof clmem__cuda_entries / sizeof clmem__cuda_entries[0],
+                                                 sizeof(clmem__cuda_fns)};
+CLMEM__STATIC_ASSERT(sizeof(clmem__cuda_fns) <= CLMEM__ENTRY_BYTES, "clmem__cuda_fns fits the loader's row");
+
+#define CLMEM__NVML_ENTRY(field, name, required) {name, offsetof(clmem__nvml_fns, field), required}
+static const clmem__entry clmem__nvml_entries[] = {
+    CLMEM__NVML_ENTRY(init, "nvmlInit_v2", 1),
+    CLMEM__NVML_ENTRY(by_uuid, "nvmlDeviceGetHandleByUUID", 1),
+    CLMEM__NVML_ENTRY(memory, "nvmlDeviceGetMemoryInfo", 1),
+    CLMEM__NVML_ENTRY(error_string, "nvmlErrorString", 0),
+};
+#undef CLMEM__NVML_ENTRY
+static const clmem__entry_set clmem__nvml_set = {"NVML", CLMEM_LIBNVML, clmem__nvml_entries,
+                                                 sizeof clmem__nvml_entries / sizeof clmem__nvml_entries[0],
+                                                 sizeof(clmem__nvml_fns)};
+
+/* cuInit and nvmlInit run once; their results are kept */
+static clmem__mutex clmem__cuda_lock = CLMEM__MUTEX_INIT;
+static int clmem__cuda_init_state, clmem__nvml_init_state; /* 0 not yet, 1 done */
+static clmem__CUresult clmem__cuda_init_result;
+static int clmem__nvml_init_result;
+
+/* clmem__cuda_error(fns, r): CUDA's name of a result ("CUDA_ERROR_OUT_OF_MEMORY"), or "?" */
+static const char *clmem__cuda_error(const clmem__cuda_fns *f, clmem__CUresult r) {
+    const char *s = NULL;
+    if (f && f->get_error_name && f->get_error_name(r, &s) == CLMEM__CUDA_SUCCESS && s) return s;
+    return "?";
+}
+
+/* clmem__cuda_fail(fn, fns, call, r): a CUDA call failed: CL_OUT_OF_RESOURCES (out of
+   memory: CL_MEM_OBJECT_ALLOCATION_FAILURE) with the call and CUDA's result named */
+static cl_int clmem__cuda_fail(const char *fn, const clmem__cuda_fns *f, const char *call, clmem__CUresult r) {
+    return clmem__fail(r == CLMEM__CUDA_ERROR_OUT_OF_MEMORY ? CL_MEM_OBJECT_ALLOCATION_FAILURE : CL_OUT_OF_RESOURCES, fn,
+                       "%s failed: CUresult %d (%s)", call, (int)r, clmem__cuda_error(f, r));
+}
+
+/* clmem__cuda(fn, &fns): libcuda's functions, cuInit(0) done. CL_INVALID_OPERATION in
+   words where libcuda is absent, compiled out or its cuInit failed (no NVIDIA GPU). */
+static cl_int clmem__cuda(const char *fn, const clmem__cuda_fns **fns) {
+    const void *found = NULL;
+    const clmem__cuda_fns *f;
+    clmem__CUresult r;
+    cl_int err = clmem__vendor_library(fn, &clmem__cuda_set, &found);
+    *fns = NULL;
+    if (err != CL_SUCCESS) return err;
+    f = CLMEM__CAST(const clmem__cuda_fns *, found);
+    clmem__lock(&clmem__cuda_lock);
+    if (!clmem__cuda_init_state) {
+        clmem__cuda_init_result = f->init(0);
+        clmem__cuda_init_state = 1;
+    }
+    r = clmem__cuda_init_result;
+    clmem__unlock(&clmem__cuda_lock);
+    if (r != CLMEM__CUDA_SUCCESS)
+        return clmem__fail(CL_INVALID_OPERATION, fn, "%s (%s) is there but cuInit failed: CUresult %d (%s)",
+                           clmem__cuda_set.what, CLMEM_LIBCUDA, (int)r, clmem__cuda_error(f, r));
+    *fns = f;
+    return CL_SUCCESS;
+}
+
+/* clmem__nvml(fn, &fns): NVML's functions, nvmlInit_v2 done (the same refusals) */
+static cl_int clmem__nvml(const char *fn, const clmem__nvml_fns **fns) {
+    const void *found = NULL;
+    const clmem__nvml_fns *f;
+    int r;
+    cl_int err = clmem__vendor_library(fn, &clmem__nvml_set, &found);
+    *fns = NULL;
+    if (err != CL_SUCCESS) return err;
+    f = CLMEM__CAST(const clmem__nvml_fns *, found);
+    clmem__lock(&clmem__cuda_lock);
+    if (!clmem__nvml_init_state) {
+        clmem__nvml_init_result = f->init();
+        clmem__nvml_init_state = 1;
+    }
+    r = clmem__nvml_init_result;
+    clmem__unlock(&clmem__cuda_lock);
+    if (r != 0)
+        return clmem__fail(CL_INVALID_OPERATION, fn, "NVML (%s) is there but nvmlInit_v2 failed: nvmlReturn_t %d (%s)",
+                           CLMEM_LIBNVML, r, f->error_string ? f->error_string(r) : "?");
+    *fns = f;
+    return CL_SUCCESS;
+}
+
+/* clmem__uuid_text(uuid, buf): "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" (NVML's and
+   nvidia-smi's form; buf of at least 41 bytes) */
+static void clmem__uuid_text(const unsigned char uuid[16], char *buf) {
+    static const char hex[] = "0123456789abcdef";
+    char *p = buf;
+    int i;
+    memcpy(p, "GPU-", 4);
+    p += 4;
+    for (i = 0; i < 16; ++i) {
+        if (i == 4 || i == 6 || i == 8 || i == 10) *p++ = '-';
+        *p++ = hex[uuid[i] >> 4];
+        *p++ = hex[uuid[i] & 15];
+    }
+    *p = '\0';
+}
+
+/* clmem__cl_device_uuid(fn, dev, uuid): the device's CL_DEVICE_UUID_KHR; a device
+   without cl_khr_device_uuid: CL_INVALID_OPERATION in words */
+static cl_int clmem__cl_device_uuid(const char *fn, cl_device_id dev, unsigned char uuid[16]) {
+    char name[128];
+    cl_int err = clGetDeviceInfo(dev, CL_DEVICE_UUID_KHR, 16, uuid, NULL);
+    if (err == CL_SUCCESS) return CL_SUCCESS;
+    if (err == CL_INVALID_DEVICE) return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_UUID_KHR");
+    clmem__device_name(dev, name, sizeof name);
+    return clmem__fail(CL_INVALID_OPERATION, fn,
+                       "device '%s' has no cl_khr_device_uuid (CL_DEVICE_UUID_KHR: %s): clmem cannot tell which CUDA "
+                       "device it is", name, clmem_error_string(err));
+}
+
+/* clmem__cuda_device_by_uuid(fn, fns, uuid, &device): the CUDA device with this UUID;
+   none: CL_INVALID_OPERATION naming the UUID */
+static cl_int clmem__cuda_device_by_uuid(const char *fn, const clmem__cuda_fns *f, const unsigned char uuid[16],
+                                         clmem__CUdevice *device) {
+    int n = 0, i;
+    char text[48];
+    clmem__CUresult r = f->device_get_count(&n);
+    if (r != CLMEM__CUDA_SUCCESS) return clmem__cuda_fail(fn, f, "cuDeviceGetCount", r);
+    for (i = 0; i < n; ++i) {
+        clmem__CUdevice d = 0;
+        unsigned char u[16];
+        if ((r = f->device_get(&d, i)) != CLMEM__CUDA_SUCCESS) return clmem__cuda_fail(fn, f, "cuDeviceGet", r);
+        if ((r = f->device_get_uuid(u, d)) != CLMEM__CUDA_SUCCESS) return clmem__cuda_fail(fn, f, "cuDeviceGetUuid_v2", r);
+        if (memcmp(u, uuid, 16) == 0) {
+            *device = d;
+            return CL_SUCCESS;
+        }
+    }
+    clmem__uuid_text(uuid, text);
+    return clmem__fail(CL_INVALID_OPERATION, fn, "none of the %d CUDA devices has the UUID %s", n, text);
+}
+
+/* clmem__cuda_enter(fn, fns, device) / clmem__cuda_leave(fns, device): make the
+   device's primary context current (retained) for the calls between; leave pops it
+   and releases it, so the caller's current context is what it was */
+static cl_int clmem__cuda_enter(const char *fn, const clmem__cuda_fns *f, clmem__CUdevice device) {
+    clmem__CUcontext ctx = NULL;
+    clmem__CUresult r = f->primary_retain(&ctx, device);
+    if (r != CLMEM__CUDA_SUCCESS) return clmem__cuda_fail(fn, f, "cuDevicePrimaryCtxRetain", r);
+    if ((r = f->ctx_push(ctx)) != CLMEM__CUDA_SUCCESS) {
+        f->primary_release(device);
+        return clmem__cuda_fail(fn, f, "cuCtxPushCurrent", r);
+    }
+    return CL_SUCCESS;
+}
+static void clmem__cuda_leave(const clmem__cuda_fns *f, clmem__CUdevice device) {
+    clmem__CUcontext ctx = NULL;
+    f->ctx_pop(&ctx);
+    f->primary_release(device);
+}
+/* ---- end clmem/cuda.c ---- */
+
+/* ---- begin clmem/device_memory.c ---- */
+/* >>device_memory (implementation) */
+
+#include <stdio.h>
+
+#ifndef CL_DEVICE_GLOBAL_FREE_MEMORY_AMD
+#define CL_DEVICE_GLOBAL_FREE_MEMORY_AMD 0x4039
+#endif
+#define CLMEM__VENDOR_ID_NVIDIA 0x10DEu
+
+/* NVML: the GPU named by its UUID; nvidia-smi's figures */
+static cl_int clmem__memory_info_nvml(const char *fn, const unsigned char uuid[16], clmem_memory_info *info) {
+    const clmem__nvml_fns *f = NULL;
+    void *handle = NULL;
+    clmem__nvml_memory m = {0, 0, 0};
+    char text[48];
+    int r;
+    cl_int err = clmem__nvml(fn, &f);
+    if (err != CL_SUCCESS) return err;
+    clmem__uuid_text(uuid, text);
+    if ((r = f->by_uuid(text, &handle)) != 0 || (r = f->memory(handle, &m)) != 0)
+        return clmem__fail(CL_OUT_OF_RESOURCES, fn, "NVML: %s for %s failed: nvmlReturn_t %d (%s)",
+                           handle ? "nvmlDeviceGetMemoryInfo" : "nvmlDeviceGetHandleByUUID", text, r,
+                           f->error_string ? f->error_string(r) : "?");
+    info->free_bytes = m.free;
+    info->total_bytes = m.total;
+    info->source = CLMEM_MEMORY_INFO_NVML;
+    info->exact = true;
+    snprintf(info->note, sizeof info->note, "NVML nvmlDeviceGetMemoryInfo of %s", text);
+    return CL_SUCCESS;
+}
+
+/* CUDA: cuMemGetInfo in the primary context of the GPU with this UUID */
+static cl_int clmem__memory_info_cuda(const char *fn, const unsigned char uuid[16], clmem_memory_info *info) {
+    const clmem__cuda_fns *f = NULL;
+    clmem__CUdevice d = 0;
+    size_t free_b = 0, total_b = 0;
+    clmem__CUresult r;
+    char text[48];
+    cl_int err;
+    if ((err = clmem__cuda(fn, &f)) != CL_SUCCESS || (err = clmem__cuda_device_by_uuid(fn, f, uuid, &d)) != CL_SUCCESS ||
+        (err = clmem__cuda_enter(fn, f, d)) != CL_SUCCESS)
+        return err;
+    r = f->mem_get_info(&free_b, &total_b);
+    clmem__cuda_leave(f, d);
+    if (r != CLMEM__CUDA_SUCCESS) return clmem__cuda_fail(fn, f, "cuMemGetInfo_v2", r);
+    clmem__uuid_text(uuid, text);
+    info->free_bytes = free_b;
+    info->total_bytes = total_b;
+    info->source = CLMEM_MEMORY_INFO_CUDA;
+    info->exact = true;
+    snprintf(info->note, sizeof info->note, "CUDA cuMemGetInfo of CUDA device %d (%s)", (int)d, text);
+    return CL_SUCCESS;
+}
+
+/* clmem__memory_info_nvidia(fn, uuid, info, why, size): NVML, else CUDA; when neither
+   answers, CL_INVALID_OPERATION with both reasons in why */
+static cl_int clmem__memory_info_nvidia(const char *fn, const unsigned char uuid[16], clmem_memory_info *info, char *why,
+                                        size_t size) {
+    char nvml_why[200];
+    if (clmem__memory_info_nvml(fn, uuid, info) == CL_SUCCESS) return CL_SUCCESS;
+    snprintf(nvml_why, sizeof nvml_why, "%s", clmem_last_error_message());
+    if (clmem__memory_info_cuda(fn, uuid, info) == CL_SUCCESS) return CL_SUCCESS;
+    snprintf(why, size, "NVML: %s; CUDA: %s", nvml_why, clmem_last_error_message());
+    return CL_INVALID_OPERATION;
+}
+
+/* the host's MemAvailable in bytes (Linux); false where it cannot be read */
+static bool clmem__host_available(cl_ulong *bytes) {
+#if defined(__linux__)
+    char line[128];
+    bool found = false;
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (!f) return false;
+    while (!found && fgets(line, sizeof line, f)) {
+        unsigned long long kib = 0;
+        if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1) {
+            *bytes = (cl_ulong)kib * 1024u;
+            found = true;
+        }
+    }
+    fclose(f);
+    return found;
+#else
+    (void)bytes;
+    return false;
+#endif
+}
+
+CLMEM_API const char *clmem_memory_info_source_name(clmem_memory_info_source source) {
+    switch (source) {
+    case CLMEM_MEMORY_INFO_NVML: return "NVML";
+    case CLMEM_MEMORY_INFO_CUDA: return "CUDA";
+    case CLMEM_MEMORY_INFO_AMD: return "AMD";
+    case CLMEM_MEMORY_INFO_HOST: return "host";
+    case CLMEM_MEMORY_INFO_TOTAL: return "total";
+    default: return "?";
+    }
+}
+
+CLMEM_API cl_int clmem_device_memory_info(cl_device_id device, clmem_memory_info *info) {
+    static const char fn[] = "clmem_device_memory_info";
+    cl_ulong total = 0, host = 0;
+    cl_uint vendor = 0;
+    cl_device_type type = 0;
+    size_t amd[2] = {0, 0};
+    char why[640] = "";
+    unsigned char uuid[16];
+    cl_int err;
+    if (!info) return clmem__fail(CL_INVALID_VALUE, fn, "info is NULL");
+    memset(info, 0, sizeof *info);
+    if (!device) return clmem__fail(CL_INVALID_DEVICE, fn, "device is NULL");
+    if ((err = clGetDeviceInfo(device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof total, &total, NULL)) != CL_SUCCESS)
+        return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_GLOBAL_MEM_SIZE");
+    if ((err = clGetDeviceInfo(device, CL_DEVICE_TYPE, sizeof type, &type, NULL)) != CL_SUCCESS)
+        return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_TYPE");
+    if ((err = clGetDeviceInfo(device, CL_DEVICE_VENDOR_ID, sizeof vendor, &vendor, NULL)) != CL_SUCCESS)
+        return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_VENDOR_ID");
+    info->total_bytes = total;
+    if (vendor == CLMEM__VENDOR_ID_NVIDIA && !(type & CL_DEVICE_TYPE_CPU)) {
+        if (clmem__cl_device_uuid(fn, device, uuid) != CL_SUCCESS)
+            snprintf(why, sizeof why, "%s", clmem_last_error_message());
+        else if (clmem__memory_info_nvidia(fn, uuid, info, why, sizeof why) == CL_SUCCESS)
+            return CL_SUCCESS;
+    }
+    if (clmem__device_lists(device, "cl_amd_device_attribute_query") &&
+        clGetDeviceInfo(device, CL_DEVICE_GLOBAL_FREE_MEMORY_AMD, sizeof amd, amd, NULL) == CL_SUCCESS) {
+        info->free_bytes = (cl_ulong)amd[0] * 1024u;
+        info->source = CLMEM_MEMORY_INFO_AMD;
+        info->exact = true;
+        snprintf(info->note, sizeof info->note, "CL_DEVICE_GLOBAL_FREE_MEMORY_AMD (KiB; largest free block %llu KiB)",
+                 (unsigned long long)amd[1]);
+        return CL_SUCCESS;
+    }
+    if ((type & CL_DEVICE_TYPE_CPU) && clmem__host_available(&host)) {
+        info->free_bytes = host < total ? host : total;
+        info->source = CLMEM_MEMORY_INFO_HOST;
+        info->exact = true;
+        snprintf(info->note, sizeof info->note, "the host's MemAvailable (/proc/meminfo, %llu MiB)%s",
+                 (unsigned long long)(host >> 20), host > total ? ", clipped to CL_DEVICE_GLOBAL_MEM_SIZE" : "");
+        return CL_SUCCESS;
+    }
+    info->free_bytes = total;
+    info->source = CLMEM_MEMORY_INFO_TOTAL;
+    info->exact = false;
+    snprintf(info->note, sizeof info->note, "an estimate: CL_DEVICE_GLOBAL_MEM_SIZE; %.340s",
+             why[0] ? why
+             : (type & CL_DEVICE_TYPE_CPU) ? "the host's available memory could not be read (/proc/meminfo)"
+                                           : "the device is no NVIDIA GPU, lists no cl_amd_device_attribute_query and is no CPU");
+    return CL_SUCCESS;
+}
+/* ---- end clmem/device_memory.c ---- */
+
 /* ---- begin clmem/memobj.c ---- */
 /* >>memobj (implementation) */
 
@@ -9743,102 +10522,37 @@ typedef struct clmem__usm_fns {
     clmem__usm_memcpy_fn memcpy;
     clmem__usm_migrate_fn migrate; /* may be NULL (checked where used) */
     clmem__usm_advise_fn advise;   /* may be NULL (checked where used) */
-    const char *missing;           /* the first required entry point the platform lacks, or NULL */
 } clmem__usm_fns;
 
-/* Platforms live as long as the process, so each one's entry points are looked up
-   once, under the lock, and kept; a found entry never changes again. */
-enum { CLMEM__USM_PLATFORMS = 16 };
-static struct {
-    cl_platform_id platform;
-    clmem__usm_fns fns;
-} clmem__usm_table[CLMEM__USM_PLATFORMS];
-static unsigned clmem__usm_count;
+/* the entry points, found once per platform by the loader (>>loader) */
+#define CLMEM__USM_ENTRY(field, name, required) {name, offsetof(clmem__usm_fns, field), required}
+static const clmem__entry clmem__usm_entries[] = {
+    CLMEM__USM_ENTRY(host_alloc, "clHostMemAllocINTEL", 1),
+    CLMEM__USM_ENTRY(device_alloc, "clDeviceMemAllocINTEL", 1),
+    CLMEM__USM_ENTRY(shared_alloc, "clSharedMemAllocINTEL", 1),
+    CLMEM__USM_ENTRY(mem_free, "clMemFreeINTEL", 1),
+    CLMEM__USM_ENTRY(blocking_free, "clMemBlockingFreeINTEL", 1),
+    CLMEM__USM_ENTRY(get_info, "clGetMemAllocInfoINTEL", 1),
+    CLMEM__USM_ENTRY(set_arg, "clSetKernelArgMemPointerINTEL", 1),
+    CLMEM__USM_ENTRY(fill, "clEnqueueMemFillINTEL", 1),
+    CLMEM__USM_ENTRY(memcpy, "clEnqueueMemcpyINTEL", 1),
+    CLMEM__USM_ENTRY(migrate, "clEnqueueMigrateMemINTEL", 0),
+    CLMEM__USM_ENTRY(advise, "clEnqueueMemAdviseINTEL", 0),
+};
+#undef CLMEM__USM_ENTRY
+static const clmem__entry_set clmem__usm_set = {"cl_intel_unified_shared_memory", NULL, clmem__usm_entries,
+                                                sizeof clmem__usm_entries / sizeof clmem__usm_entries[0],
+                                                sizeof(clmem__usm_fns)};
+CLMEM__STATIC_ASSERT(sizeof(clmem__usm_fns) <= CLMEM__ENTRY_BYTES, "clmem__usm_fns fits the loader's row");
 static clmem__mutex clmem__usm_lock = CLMEM__MUTEX_INIT;
-
-/* ISO C has no object-to-function pointer cast: copy the bytes */
-#define CLMEM__USM_LOOKUP(p, f, field, name, required)                           \
-    do {                                                                          \
-        void *addr_ = clGetExtensionFunctionAddressForPlatform(p, name);          \
-        if (addr_) memcpy(&(f)->field, &addr_, sizeof(f)->field);                 \
-        if (!addr_ && (required) && !(f)->missing) (f)->missing = name;           \
-    } while (0)
-
-static void clmem__usm_lookup(cl_platform_id p, clmem__usm_fns *f) {
-    memset(f, 0, sizeof *f);
-    CLMEM__USM_LOOKUP(p, f, host_alloc, "clHostMemAllocINTEL", 1);
-    CLMEM__USM_LOOKUP(p, f, device_alloc, "clDeviceMemAllocINTEL", 1);
-    CLMEM__USM_LOOKUP(p, f, shared_alloc, "clSharedMemAllocINTEL", 1);
-    CLMEM__USM_LOOKUP(p, f, mem_free, "clMemFreeINTEL", 1);
-    CLMEM__USM_LOOKUP(p, f, blocking_free, "clMemBlockingFreeINTEL", 1);
-    CLMEM__USM_LOOKUP(p, f, get_info, "clGetMemAllocInfoINTEL", 1);
-    CLMEM__USM_LOOKUP(p, f, set_arg, "clSetKernelArgMemPointerINTEL", 1);
-    CLMEM__USM_LOOKUP(p, f, fill, "clEnqueueMemFillINTEL", 1);
-    CLMEM__USM_LOOKUP(p, f, memcpy, "clEnqueueMemcpyINTEL", 1);
-    CLMEM__USM_LOOKUP(p, f, migrate, "clEnqueueMigrateMemINTEL", 0);
-    CLMEM__USM_LOOKUP(p, f, advise, "clEnqueueMemAdviseINTEL", 0);
-}
-#undef CLMEM__USM_LOOKUP
-
-static void clmem__usm_platform_name(cl_platform_id p, char *buf, size_t size) {
-    buf[0] = '\0';
-    /* the name only decorates messages: optional */
-    if (clGetPlatformInfo(p, CL_PLATFORM_NAME, size - 1, buf, NULL) != CL_SUCCESS) snprintf(buf, size, "?");
-    buf[size - 1] = '\0';
-}
 
 /* clmem__usm_fns_of_device(fn, dev, &fns): the entry points of dev's platform; every
    required one must exist, else CL_INVALID_OPERATION naming the one missing. */
 static cl_int clmem__usm_fns_of_device(const char *fn, cl_device_id dev, const clmem__usm_fns **fns) {
-    cl_platform_id p = NULL;
-    const clmem__usm_fns *f = NULL;
-    unsigned i;
-    char name[128];
-    cl_int err = clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof p, &p, NULL);
-    *fns = NULL;
-    if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_PLATFORM");
-    clmem__lock(&clmem__usm_lock);
-    for (i = 0; i < clmem__usm_count && !f; ++i)
-        if (clmem__usm_table[i].platform == p) f = &clmem__usm_table[i].fns;
-    if (!f && clmem__usm_count < CLMEM__USM_PLATFORMS) {
-        clmem__usm_lookup(p, &clmem__usm_table[clmem__usm_count].fns);
-        clmem__usm_table[clmem__usm_count].platform = p;
-        f = &clmem__usm_table[clmem__usm_count++].fns;
-    }
-    clmem__unlock(&clmem__usm_lock);
-    if (!f)
-        return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "more than %d OpenCL platforms: no room for their USM entry points",
-                           (int)CLMEM__USM_PLATFORMS);
-    if (f->missing) {
-        clmem__usm_platform_name(p, name, sizeof name);
-        return clmem__fail(CL_INVALID_OPERATION, fn,
-                           "platform '%s' has no cl_intel_unified_shared_memory (clGetExtensionFunctionAddressForPlatform "
-                           "found no %s)", name, f->missing);
-    }
-    *fns = f;
-    return CL_SUCCESS;
-}
-
-/* whether an extension string (of a device or a platform) names USM */
-static bool clmem__usm_listed(cl_int (*get)(void *, cl_uint, size_t, void *, size_t *), void *obj, cl_uint param) {
-    size_t n = 0;
-    char *s;
-    bool found = false;
-    if (get(obj, param, 0, NULL, &n) != CL_SUCCESS || n == 0) return false;
-    s = CLMEM__CAST(char *, CLMEM_MALLOC(n + 1));
-    if (!s) return false;
-    if (get(obj, param, n, s, NULL) == CL_SUCCESS) {
-        s[n] = '\0';
-        found = strstr(s, "cl_intel_unified_shared_memory") != NULL;
-    }
-    CLMEM_FREE(s);
-    return found;
-}
-static cl_int clmem__usm_dev_get(void *o, cl_uint param, size_t n, void *v, size_t *r) {
-    return clGetDeviceInfo(CLMEM__CAST(cl_device_id, o), param, n, v, r);
-}
-static cl_int clmem__usm_plat_get(void *o, cl_uint param, size_t n, void *v, size_t *r) {
-    return clGetPlatformInfo(CLMEM__CAST(cl_platform_id, o), param, n, v, r);
+    const void *f = NULL;
+    cl_int err = clmem__ext_of_device(fn, dev, &clmem__usm_set, &f);
+    *fns = CLMEM__CAST(const clmem__usm_fns *, f);
+    return err;
 }
 
 /* Devices found to have USM, so that an enqueue does not read extension strings: a
@@ -9855,7 +10569,6 @@ static unsigned clmem__usm_ndevices;
    points and the device or the platform lists the extension (some runtimes list it on
    one of the two only; PoCL-Remote has the entry points but not the extension). */
 static cl_int clmem__usm_device_ok(const char *fn, cl_device_id dev, const clmem__usm_fns **fns) {
-    cl_platform_id p = NULL;
     char name[128];
     unsigned i;
     cl_int err;
@@ -9866,9 +10579,7 @@ static cl_int clmem__usm_device_ok(const char *fn, cl_device_id dev, const clmem
     clmem__unlock(&clmem__usm_lock);
     if (*fns) return CL_SUCCESS;
     if ((err = clmem__usm_fns_of_device(fn, dev, fns)) != CL_SUCCESS) return err;
-    if (clmem__usm_listed(clmem__usm_dev_get, (void *)dev, CL_DEVICE_EXTENSIONS) ||
-        (clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof p, &p, NULL) == CL_SUCCESS &&
-         clmem__usm_listed(clmem__usm_plat_get, (void *)p, CL_PLATFORM_EXTENSIONS))) {
+    if (clmem__extension_listed(dev, "cl_intel_unified_shared_memory")) {
         clmem__lock(&clmem__usm_lock);
         if (clmem__usm_ndevices < CLMEM__USM_DEVICES) {
             clmem__usm_devices[clmem__usm_ndevices].device = dev;
@@ -11620,11 +12331,17 @@ CLMEM_API cl_int clmem__copy_buffer_from_buffer(cl_command_queue queue, clmem_bu
 
 typedef cl_int(CL_API_CALL *clmem__p2p_fn)(cl_command_queue, cl_mem, cl_mem, size_t, size_t, size_t, cl_uint,
                                             const cl_event *, cl_event *);
+typedef struct clmem__p2p_fns {
+    clmem__p2p_fn copy;
+} clmem__p2p_fns;
+static const clmem__entry clmem__p2p_entries[] = {{"clEnqueueCopyBufferP2PAMD", offsetof(clmem__p2p_fns, copy), 1}};
+static const clmem__entry_set clmem__p2p_set = {"cl_amd_copy_buffer_p2p", NULL, clmem__p2p_entries, 1, sizeof(clmem__p2p_fns)};
 
 CLMEM_API cl_int clmem_enqueue_copy_buffer_p2p_amd_opts(cl_platform_id platform, cl_command_queue queue, clmem_buffer src,
                                                         clmem_buffer dst, const clmem_copy_options *o) {
     static const char fn[] = "clmem_enqueue_copy_buffer_p2p_amd";
     clmem__p2p_fn p2p;
+    const void *found = NULL;
     cl_int err;
     size_t size;
     o = clmem__copy_opts_or_none(o);
@@ -11647,14 +12364,8 @@ CLMEM_API cl_int clmem_enqueue_copy_buffer_p2p_amd_opts(cl_platform_id platform,
     if (CLMEM__CHECKS && (!clmem__range_ok(o->src_offset, size, src.size) || !clmem__range_ok(o->dst_offset, size, dst.size)))
         return clmem__fail(CL_INVALID_VALUE, fn, "byte_count %zu at offsets %zu/%zu is beyond the buffers (%zu, %zu bytes)", size,
                            o->src_offset, o->dst_offset, src.size, dst.size);
-    {
-        void *addr = clGetExtensionFunctionAddressForPlatform(platform, "clEnqueueCopyBufferP2PAMD");
-        p2p = NULL;
-        if (addr) memcpy(&p2p, &addr, sizeof p2p); /* ISO C has no object-to-function pointer cast */
-    }
-    if (!p2p)
-        return clmem__fail(CL_INVALID_OPERATION, fn,
-                           "the platform has no cl_amd_copy_buffer_p2p (clEnqueueCopyBufferP2PAMD is not available)");
+    if ((err = clmem__ext_of_platform(fn, platform, &clmem__p2p_set, &found)) != CL_SUCCESS) return err;
+    p2p = CLMEM__CAST(const clmem__p2p_fns *, found)->copy;
     err = p2p(queue, src.mem, dst.mem, o->src_offset, o->dst_offset, size, o->num_wait_for, o->wait_for, o->event);
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueCopyBufferP2PAMD");
 }

@@ -10,6 +10,9 @@
 
    CONTENTS (search for the >>tag):
      >>base          version, linkage, results, clmem_error_string, messages, logging
+     >>loader        extension entry points and vendor libraries (dlopen), found once
+     >>cuda          libcuda and NVML at run time; the CUDA device of an OpenCL device
+     >>device_memory clmem_device_memory_info: free memory of a device
      >>memobj        named options, what every memory object shares, clmem_release
      >>buffer        clmem_buffer: create, sub-regions, slices, fill
      >>image         formats, images, image_from_array, fill_image   >>sampler  >>pipe
@@ -33,6 +36,10 @@
      CLMEM_IMPLEMENTATION   compile the implementation into this translation unit
      CLMEM_STATIC           make every function static (a private copy per unit)
      CLMEM_NO_VALIDATION    compile out clmem's argument checks (bare OpenCL calls)
+     CLMEM_NO_VENDOR_LIBRARIES  never dlopen a vendor library (libcuda, NVML): the calls
+                            that need one refuse in words (>>loader)
+     CLMEM_LIBCUDA, CLMEM_LIBNVML  the files dlopen opens (default "libcuda.so.1",
+                            "libnvidia-ml.so.1")
      CLMEM_NO_KERNEL_ARG_CHECK  compile out clmem_set_kernel_arg's check of the value
                             against the kernel's parameter type (clGetKernelArgInfo)
      CLMEM_MALLOC(sz), CLMEM_REALLOC(p, sz), CLMEM_FREE(p)   all or none (default: libc)

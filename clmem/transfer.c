@@ -2,6 +2,7 @@
    transfer_image.c, SVM pairs in transfer_svm.c, raw cl_mem dispatch and fills in
    transfer_dispatch.c. */
 #include "transfer.h"
+#include "loader.h"
 
 static const clmem_copy_options clmem__copy_defaults = CLMEM_OPTIONS_INIT;
 /* the options a copy runs with: the caller's, or the defaults for NULL */
@@ -482,11 +483,17 @@ CLMEM_API cl_int clmem__copy_buffer_from_buffer(cl_command_queue queue, clmem_bu
 
 typedef cl_int(CL_API_CALL *clmem__p2p_fn)(cl_command_queue, cl_mem, cl_mem, size_t, size_t, size_t, cl_uint,
                                             const cl_event *, cl_event *);
+typedef struct clmem__p2p_fns {
+    clmem__p2p_fn copy;
+} clmem__p2p_fns;
+static const clmem__entry clmem__p2p_entries[] = {{"clEnqueueCopyBufferP2PAMD", offsetof(clmem__p2p_fns, copy), 1}};
+static const clmem__entry_set clmem__p2p_set = {"cl_amd_copy_buffer_p2p", NULL, clmem__p2p_entries, 1, sizeof(clmem__p2p_fns)};
 
 CLMEM_API cl_int clmem_enqueue_copy_buffer_p2p_amd_opts(cl_platform_id platform, cl_command_queue queue, clmem_buffer src,
                                                         clmem_buffer dst, const clmem_copy_options *o) {
     static const char fn[] = "clmem_enqueue_copy_buffer_p2p_amd";
     clmem__p2p_fn p2p;
+    const void *found = NULL;
     cl_int err;
     size_t size;
     o = clmem__copy_opts_or_none(o);
@@ -509,14 +516,8 @@ CLMEM_API cl_int clmem_enqueue_copy_buffer_p2p_amd_opts(cl_platform_id platform,
     if (CLMEM__CHECKS && (!clmem__range_ok(o->src_offset, size, src.size) || !clmem__range_ok(o->dst_offset, size, dst.size)))
         return clmem__fail(CL_INVALID_VALUE, fn, "byte_count %zu at offsets %zu/%zu is beyond the buffers (%zu, %zu bytes)", size,
                            o->src_offset, o->dst_offset, src.size, dst.size);
-    {
-        void *addr = clGetExtensionFunctionAddressForPlatform(platform, "clEnqueueCopyBufferP2PAMD");
-        p2p = NULL;
-        if (addr) memcpy(&p2p, &addr, sizeof p2p); /* ISO C has no object-to-function pointer cast */
-    }
-    if (!p2p)
-        return clmem__fail(CL_INVALID_OPERATION, fn,
-                           "the platform has no cl_amd_copy_buffer_p2p (clEnqueueCopyBufferP2PAMD is not available)");
+    if ((err = clmem__ext_of_platform(fn, platform, &clmem__p2p_set, &found)) != CL_SUCCESS) return err;
+    p2p = CLMEM__CAST(const clmem__p2p_fns *, found)->copy;
     err = p2p(queue, src.mem, dst.mem, o->src_offset, o->dst_offset, size, o->num_wait_for, o->wait_for, o->event);
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueCopyBufferP2PAMD");
 }

@@ -230,6 +230,10 @@ static void svm_porter_examples(cl_kernel k, clmem_svm_allocation a, clmem_svm_a
 }
 
 /* Referenced so that no example function is unused; never called. */
+static void device_memory_examples(cl_device_id dev) {
+    clmem_memory_info mi; clmem_device_memory_info(dev, &mi);
+}
+
 int main(int argc, char **argv) {
     (void)argv;
     if (argc < 0) { /* never true: the examples are compiled, not run */
@@ -239,6 +243,7 @@ int main(int argc, char **argv) {
         buffer_examples(NULL, NULL);
         cache_examples(c, NULL);
         characterize_examples(NULL);
+        device_memory_examples(NULL);
         image_examples(NULL, NULL, clmem_image_from_int_ptr(NULL, false, NULL));
         map_examples(NULL, clmem_buffer_from_int_ptr(NULL, false, NULL), clmem_buffer_from_int_ptr(NULL, false, NULL),
                      clmem_image_from_int_ptr(NULL, false, NULL), NULL);
