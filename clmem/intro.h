@@ -15,6 +15,7 @@
      >>device_memory clmem_device_memory_info: free memory of a device
      >>memobj        named options, what every memory object shares, clmem_release
      >>buffer        clmem_buffer: create, sub-regions, slices, fill
+     >>external      external memory (an fd of CUDA, Vulkan, dma-buf) as a buffer; semaphores
      >>image         formats, images, image_from_array, fill_image   >>sampler  >>pipe
      >>svm           SVM pointers, allocations, maps, typed SVM arrays
      >>usm           Intel unified shared memory: allocations, lookup, migrate, advise

@@ -255,6 +255,7 @@ static cl_int clmem__host_plan_make(const char *fn, cl_command_queue queue, cl_c
         if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
         if ((err = clmem__check_made(fn, o->given)) != CL_SUCCESS) return err;
         if ((err = clmem__buffer_invalid(fn, p->what, buf)) != CL_SUCCESS) return err;
+        if ((err = clmem__buffer_queue_ok(fn, p->what, buf, queue)) != CL_SUCCESS) return err;
     }
     if ((err = clmem__host_plan_side(fn, queue, queue_ctx, p->what, buf.context, buf.flags, host, write, o,
                                      &p->blocking)) != CL_SUCCESS)
@@ -457,6 +458,9 @@ CLMEM_API cl_int clmem__copy_buffer_from_buffer(cl_command_queue queue, clmem_bu
     if (CLMEM__CHECKS) {
         if ((err = clmem__check_common(queue, o)) != CL_SUCCESS) return err;
         if ((err = clmem__check_buffer("dst", dst)) != CL_SUCCESS || (err = clmem__check_buffer("src", src)) != CL_SUCCESS)
+            return err;
+        if ((err = clmem__buffer_queue_ok(CLMEM__COPY, "dst", dst, queue)) != CL_SUCCESS ||
+            (err = clmem__buffer_queue_ok(CLMEM__COPY, "src", src, queue)) != CL_SUCCESS)
             return err;
         if (src.context != dst.context)
             return clmem__fail(CL_INVALID_CONTEXT, CLMEM__COPY, "src (context %p) and dst (context %p) differ in context",
