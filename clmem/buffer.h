@@ -41,6 +41,7 @@ typedef struct clmem__buffer_owner {
 typedef struct clmem__bound_owner {
     clmem__buffer_owner owner; /* first */
     cl_device_id device;       /* the one device whose queues may use the buffer; NULL: any */
+    void *object;              /* what the handle is a view of (>>peer: its peer buffer), or NULL */
     struct clmem__bound_owner *next;
 } clmem__bound_owner;
 /* The generations of a bound record (and so of its handles) carry this bit: an inline

@@ -4,6 +4,7 @@
 #include "base.h"
 #include "buffer.h"
 #include "transfer.h"
+#include "peer.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -101,6 +102,8 @@ typedef struct clmem_device_link_stats {
     size_t direct_copies;  /* copies that took the driver's path */
     size_t staged_bytes;   /* bytes moved through the slots */
     size_t pieces;         /* pieces moved (each at most a slot; see DEVICE LINKS) */
+    size_t peer_copies;    /* copies between peer memory, GPU to GPU (>>peer) */
+    size_t peer_bytes;     /* bytes they moved */
 } clmem_device_link_stats;
 
 /** clmem_device_link_get_stats(l, &stats): the counts so far. CL_INVALID_VALUE for a

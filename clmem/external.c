@@ -123,6 +123,7 @@ static clmem__bound_owner *clmem__external_record_get(cl_device_id device) {
         r->owner.gen = CLMEM__GEN_BOUND;
     }
     r->device = device;
+    r->object = NULL;
     r->next = NULL;
     return r;
 }

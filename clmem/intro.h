@@ -24,6 +24,7 @@
      >>transfer      clmem_enqueue_copy (its DISPATCH TABLE), clmem_enqueue_fill
      >>pool          allocators, memory pools, SVM pools   >>usm_pool  USM pools
      >>pinned        pinned host memory, pinned pools, staged pageable copies (clmem_stager)
+     >>peer          peer memory: one GPU's memory for every device, copied GPU to GPU
      >>cache         first-argument-dependent memoization   >>characterize
      >>testing       CLMEM_TEST device selection and the test runner
 

@@ -11,7 +11,7 @@
 static void (*fake_configure)(int, const unsigned char *, const unsigned long long *, const unsigned long long *);
 static void (*fake_fail_next)(const char *, int);
 static void (*fake_nvml_enable)(int);
-static int (*fake_retained)(void), (*fake_pushed)(void);
+static int (*fake_retained)(void), (*fake_pushed)(void), (*fake_allocations)(void);
 
 #define MiB(x) ((unsigned long long)(x) << 20)
 /* three GPUs whose CUDA numbers are not their order by UUID */
@@ -35,6 +35,7 @@ static int load_fake(clmem_test_context *t) {
     *(void **)&fake_nvml_enable = dlsym(lib, "fake_nvml_enable");
     *(void **)&fake_retained = dlsym(lib, "fake_cuda_retained");
     *(void **)&fake_pushed = dlsym(lib, "fake_cuda_pushed");
+    *(void **)&fake_allocations = dlsym(lib, "fake_cuda_allocations");
     fake_configure(3, uuids, frees, totals);
     fake_nvml_enable(1);
     return 1;
@@ -123,8 +124,56 @@ static void test_errors_in_words(clmem_test_context *t) {
     }
 }
 
+/* peer memory's CUDA side: rounded to the granularity, exported as an fd, freed again;
+   CUDA's failures in words, nothing left allocated, contexts balanced */
+static void test_peer_cuda_alloc(clmem_test_context *t) {
+    const clmem__cuda_fns *cu = NULL;
+    clmem__CUmemhandle h = 0;
+    size_t got = 0;
+    int fd = -1;
+    if (!load_fake(t)) return;
+    CLMEM_CHECK_CL(t, clmem__cuda("f", &cu));
+    CLMEM_CHECK_CL(t, clmem__peer_cuda_alloc("f", cu, 1, MiB(3), &h, &got, &fd));
+    CLMEM_CHECK_EQ(t, got, MiB(4)); /* 2 MiB granularity */
+    CLMEM_CHECK(t, h != 0 && fd >= 0);
+    CLMEM_CHECK_EQ(t, fake_allocations(), 1);
+    {   /* CUDA sees the memory gone: cuMemGetInfo in that GPU's context */
+        clmem_memory_info info;
+        char why[640];
+        fake_nvml_enable(0);
+        CLMEM_CHECK_CL(t, clmem__memory_info_nvidia("f", uuids + 16, &info, why, sizeof why));
+        CLMEM_CHECK_EQ(t, info.free_bytes, MiB(2000) - MiB(4));
+        fake_nvml_enable(1);
+    }
+    clmem__peer_cuda_free(cu, 1, h, fd);
+    CLMEM_CHECK_EQ(t, fake_allocations(), 0);
+    /* out of memory: CL_MEM_OBJECT_ALLOCATION_FAILURE, CUDA's name */
+    CLMEM_CHECK_ERR(t, clmem__peer_cuda_alloc("f", cu, 0, MiB(1001), &h, &got, &fd), CL_MEM_OBJECT_ALLOCATION_FAILURE);
+    CLMEM_CHECK(t, strstr(clmem_last_error_message(), "f: cuMemCreate failed: CUresult 2 (CUDA_ERROR_OUT_OF_MEMORY)"));
+    CLMEM_CHECK(t, h == 0 && fd == -1);
+    /* the export fails: the allocation is released */
+    fake_fail_next("cuMemExportToShareableHandle", 999);
+    CLMEM_CHECK_ERR(t, clmem__peer_cuda_alloc("f", cu, 2, MiB(2), &h, &got, &fd), CL_OUT_OF_RESOURCES);
+    CLMEM_CHECK(t, strstr(clmem_last_error_message(), "cuMemExportToShareableHandle failed: CUresult 999"));
+    CLMEM_CHECK_EQ(t, fake_allocations(), 0);
+    CLMEM_CHECK(t, h == 0 && fd == -1);
+    /* no such device */
+    CLMEM_CHECK_ERR(t, clmem__peer_cuda_alloc("f", cu, 7, MiB(2), &h, &got, &fd), CL_OUT_OF_RESOURCES);
+    CLMEM_CHECK(t, strstr(clmem_last_error_message(), "CUDA_ERROR_INVALID_DEVICE"));
+    CLMEM_CHECK_EQ(t, fake_retained(), 0);
+    CLMEM_CHECK_EQ(t, fake_pushed(), 0);
+    /* a peer buffer on a device without the extension (PoCL, Oclgrind): refused in words */
+    if (!clmem__device_lists(t->device, "cl_khr_external_memory_opaque_fd")) {
+        cl_int err = 0;
+        CLMEM_CHECK(t, clmem_peer_buffer_create(t->context, t->device, 64, &err) == NULL);
+        CLMEM_CHECK_EQ(t, err, CL_INVALID_OPERATION);
+        CLMEM_CHECK(t, strstr(clmem_last_error_message(), "has no cl_khr_external_memory_opaque_fd"));
+    }
+}
+
 static const clmem_test_case cases[] = {{"uuid_text", test_uuid_text, true},
                                         {"nvml_first", test_nvml_first, true},
                                         {"cuda_by_uuid", test_cuda_by_uuid, true},
-                                        {"errors_in_words", test_errors_in_words, false}};
+                                        {"errors_in_words", test_errors_in_words, false},
+                                        {"peer_cuda_alloc", test_peer_cuda_alloc, false}};
 int main(int argc, char **argv) { return clmem_test_main(cases, sizeof cases / sizeof cases[0], argc, argv); }
