@@ -6189,6 +6189,20 @@ template <class O> inline O built(const keywords<O> &k, unsigned) { return k.o; 
     CLMEM__CXX_RET(clmem_device_link_copy_opts(l, clmem::detail::handle(dst), clmem::detail::handle(src), \
                                                CLMEM__CXX_O(clmem_copy_options, __VA_ARGS__)))
 
+/* ---- external memory and semaphores (>>external) ---- */
+#define clmem_enqueue_acquire_external_memory(...) clmem__cxx_acquire_external_(__VA_ARGS__, CLMEM__CXX_END)
+#define clmem__cxx_acquire_external_(queue, m, buf, ...) \
+    CLMEM__CXX_RET(clmem_enqueue_acquire_external_memory_opts(queue, m, buf, CLMEM__CXX_O(clmem_enqueue_options, __VA_ARGS__)))
+#define clmem_enqueue_release_external_memory(...) clmem__cxx_release_external_(__VA_ARGS__, CLMEM__CXX_END)
+#define clmem__cxx_release_external_(queue, m, ...) \
+    CLMEM__CXX_RET(clmem_enqueue_release_external_memory_opts(queue, m, CLMEM__CXX_O(clmem_enqueue_options, __VA_ARGS__)))
+#define clmem_enqueue_wait_semaphore(...) clmem__cxx_wait_semaphore_(__VA_ARGS__, CLMEM__CXX_END)
+#define clmem__cxx_wait_semaphore_(queue, s, ...) \
+    CLMEM__CXX_RET(clmem_enqueue_wait_semaphore_opts(queue, s, CLMEM__CXX_O(clmem_enqueue_options, __VA_ARGS__)))
+#define clmem_enqueue_signal_semaphore(...) clmem__cxx_signal_semaphore_(__VA_ARGS__, CLMEM__CXX_END)
+#define clmem__cxx_signal_semaphore_(queue, s, ...) \
+    CLMEM__CXX_RET(clmem_enqueue_signal_semaphore_opts(queue, s, CLMEM__CXX_O(clmem_enqueue_options, __VA_ARGS__)))
+
 /* ---- map ---- */
 #define clmem_enqueue_map_buffer(...) clmem__cxx_map_buffer_(__VA_ARGS__, CLMEM__CXX_END)
 #define clmem__cxx_map_buffer_(queue, buf, flags, offset, T, map, ...)                                        \
@@ -7623,9 +7637,9 @@ static cl_int clmem__memory_info_nvidia(const char *fn, const unsigned char uuid
                                         size_t size) {
     char nvml_why[200];
     if (clmem__memory_info_nvml(fn, uuid, info) == CL_SUCCESS) return CL_SUCCESS;
-    snprintf(nvml_why, sizeof nvml_why, "%s", clmem_last_error_message());
+    snprintf(nvml_why, sizeof nvml_why, "%.199s", clmem_last_error_message());
     if (clmem__memory_info_cuda(fn, uuid, info) == CL_SUCCESS) return CL_SUCCESS;
-    snprintf(why, size, "NVML: %s; CUDA: %s", nvml_why, clmem_last_error_message());
+    snprintf(why, size, "NVML: %s; CUDA: %.400s", nvml_why, clmem_last_error_message());
     return CL_INVALID_OPERATION;
 }
 
@@ -7683,7 +7697,7 @@ CLMEM_API cl_int clmem_device_memory_info(cl_device_id device, clmem_memory_info
     info->total_bytes = total;
     if (vendor == CLMEM__VENDOR_ID_NVIDIA && !(type & CL_DEVICE_TYPE_CPU)) {
         if (clmem__cl_device_uuid(fn, device, uuid) != CL_SUCCESS)
-            snprintf(why, sizeof why, "%s", clmem_last_error_message());
+            snprintf(why, sizeof why, "%.600s", clmem_last_error_message());
         else if (clmem__memory_info_nvidia(fn, uuid, info, why, sizeof why) == CL_SUCCESS)
             return CL_SUCCESS;
     }

@@ -60,9 +60,9 @@ static cl_int clmem__memory_info_nvidia(const char *fn, const unsigned char uuid
                                         size_t size) {
     char nvml_why[200];
     if (clmem__memory_info_nvml(fn, uuid, info) == CL_SUCCESS) return CL_SUCCESS;
-    snprintf(nvml_why, sizeof nvml_why, "%s", clmem_last_error_message());
+    snprintf(nvml_why, sizeof nvml_why, "%.199s", clmem_last_error_message());
     if (clmem__memory_info_cuda(fn, uuid, info) == CL_SUCCESS) return CL_SUCCESS;
-    snprintf(why, size, "NVML: %s; CUDA: %s", nvml_why, clmem_last_error_message());
+    snprintf(why, size, "NVML: %s; CUDA: %.400s", nvml_why, clmem_last_error_message());
     return CL_INVALID_OPERATION;
 }
 
@@ -120,7 +120,7 @@ CLMEM_API cl_int clmem_device_memory_info(cl_device_id device, clmem_memory_info
     info->total_bytes = total;
     if (vendor == CLMEM__VENDOR_ID_NVIDIA && !(type & CL_DEVICE_TYPE_CPU)) {
         if (clmem__cl_device_uuid(fn, device, uuid) != CL_SUCCESS)
-            snprintf(why, sizeof why, "%s", clmem_last_error_message());
+            snprintf(why, sizeof why, "%.600s", clmem_last_error_message());
         else if (clmem__memory_info_nvidia(fn, uuid, info, why, sizeof why) == CL_SUCCESS)
             return CL_SUCCESS;
     }
