@@ -827,7 +827,9 @@ typedef struct clmem__entry_set {
    host whose GPUs differ by device number only.
 
    Thread safety: any thread. cuInit runs once; each call makes the device's primary
-   context current for its own duration and restores the caller's.
+   context current for its own duration and restores the caller's. A device's primary
+   context is retained at clmem's first use of the device and kept until the process
+   ends (NVML, tried first for free memory, needs none).
    --------------------------------------------------------------------------------- */
 
 #ifdef __cplusplus
@@ -874,7 +876,6 @@ typedef struct clmem__cuda_fns {
     clmem__CUresult (*device_get)(clmem__CUdevice *, int);
     clmem__CUresult (*device_get_uuid)(unsigned char *, clmem__CUdevice);
     clmem__CUresult (*primary_retain)(clmem__CUcontext *, clmem__CUdevice);
-    clmem__CUresult (*primary_release)(clmem__CUdevice);
     clmem__CUresult (*ctx_push)(clmem__CUcontext);
     clmem__CUresult (*ctx_pop)(clmem__CUcontext *);
     clmem__CUresult (*mem_get_info)(size_t *, size_t *);
@@ -7410,7 +7411,6 @@ static const clmem__entry clmem__cuda_entries[] = {
     CLMEM__CUDA_ENTRY(device_get, "cuDeviceGet", 1),
     CLMEM__CUDA_ENTRY(device_get_uuid, "cuDeviceGetUuid_v2", 1),
     CLMEM__CUDA_ENTRY(primary_retain, "cuDevicePrimaryCtxRetain", 1),
-    CLMEM__CUDA_ENTRY(primary_release, "cuDevicePrimaryCtxRelease_v2", 1),
     CLMEM__CUDA_ENTRY(ctx_push, "cuCtxPushCurrent_v2", 1),
     CLMEM__CUDA_ENTRY(ctx_pop, "cuCtxPopCurrent_v2", 1),
     CLMEM__CUDA_ENTRY(mem_get_info, "cuMemGetInfo_v2", 1),
@@ -7556,23 +7556,40 @@ static cl_int clmem__cuda_device_by_uuid(const char *fn, const clmem__cuda_fns *
     return clmem__fail(CL_INVALID_OPERATION, fn, "none of the %d CUDA devices has the UUID %s", n, text);
 }
 
+/* The primary context of each CUDA device clmem has used, retained once and kept for
+   the life of the process: memory made in a context must not outlive it, and making a
+   primary context anew costs a few hundred milliseconds and device memory. */
+enum { CLMEM__CUDA_DEVICES = 64 };
+static struct {
+    clmem__CUdevice device;
+    clmem__CUcontext context;
+} clmem__cuda_contexts[CLMEM__CUDA_DEVICES];
+static unsigned clmem__cuda_ncontexts;
+
 /* clmem__cuda_enter(fn, fns, device) / clmem__cuda_leave(fns, device): make the
-   device's primary context current (retained) for the calls between; leave pops it
-   and releases it, so the caller's current context is what it was */
+   device's primary context current (retained at its first use, kept) for the calls
+   between; leave pops it, so the caller's current context is what it was */
 static cl_int clmem__cuda_enter(const char *fn, const clmem__cuda_fns *f, clmem__CUdevice device) {
     clmem__CUcontext ctx = NULL;
-    clmem__CUresult r = f->primary_retain(&ctx, device);
-    if (r != CLMEM__CUDA_SUCCESS) return clmem__cuda_fail(fn, f, "cuDevicePrimaryCtxRetain", r);
-    if ((r = f->ctx_push(ctx)) != CLMEM__CUDA_SUCCESS) {
-        f->primary_release(device);
-        return clmem__cuda_fail(fn, f, "cuCtxPushCurrent", r);
+    clmem__CUresult r = CLMEM__CUDA_SUCCESS;
+    unsigned i;
+    clmem__lock(&clmem__cuda_lock);
+    for (i = 0; i < clmem__cuda_ncontexts && !ctx; ++i)
+        if (clmem__cuda_contexts[i].device == device) ctx = clmem__cuda_contexts[i].context;
+    if (!ctx && clmem__cuda_ncontexts < CLMEM__CUDA_DEVICES && (r = f->primary_retain(&ctx, device)) == CLMEM__CUDA_SUCCESS) {
+        clmem__cuda_contexts[clmem__cuda_ncontexts].device = device;
+        clmem__cuda_contexts[clmem__cuda_ncontexts++].context = ctx;
     }
+    clmem__unlock(&clmem__cuda_lock);
+    if (r != CLMEM__CUDA_SUCCESS) return clmem__cuda_fail(fn, f, "cuDevicePrimaryCtxRetain", r);
+    if (!ctx) return clmem__fail(CL_OUT_OF_RESOURCES, fn, "more than %d CUDA devices", (int)CLMEM__CUDA_DEVICES);
+    if ((r = f->ctx_push(ctx)) != CLMEM__CUDA_SUCCESS) return clmem__cuda_fail(fn, f, "cuCtxPushCurrent", r);
     return CL_SUCCESS;
 }
 static void clmem__cuda_leave(const clmem__cuda_fns *f, clmem__CUdevice device) {
     clmem__CUcontext ctx = NULL;
+    (void)device;
     f->ctx_pop(&ctx);
-    f->primary_release(device);
 }
 /* ---- end clmem/cuda.c ---- */
 

@@ -13,7 +13,6 @@ static const clmem__entry clmem__cuda_entries[] = {
     CLMEM__CUDA_ENTRY(device_get, "cuDeviceGet", 1),
     CLMEM__CUDA_ENTRY(device_get_uuid, "cuDeviceGetUuid_v2", 1),
     CLMEM__CUDA_ENTRY(primary_retain, "cuDevicePrimaryCtxRetain", 1),
-    CLMEM__CUDA_ENTRY(primary_release, "cuDevicePrimaryCtxRelease_v2", 1),
     CLMEM__CUDA_ENTRY(ctx_push, "cuCtxPushCurrent_v2", 1),
     CLMEM__CUDA_ENTRY(ctx_pop, "cuCtxPopCurrent_v2", 1),
     CLMEM__CUDA_ENTRY(mem_get_info, "cuMemGetInfo_v2", 1),
@@ -159,21 +158,38 @@ static cl_int clmem__cuda_device_by_uuid(const char *fn, const clmem__cuda_fns *
     return clmem__fail(CL_INVALID_OPERATION, fn, "none of the %d CUDA devices has the UUID %s", n, text);
 }
 
+/* The primary context of each CUDA device clmem has used, retained once and kept for
+   the life of the process: memory made in a context must not outlive it, and making a
+   primary context anew costs a few hundred milliseconds and device memory. */
+enum { CLMEM__CUDA_DEVICES = 64 };
+static struct {
+    clmem__CUdevice device;
+    clmem__CUcontext context;
+} clmem__cuda_contexts[CLMEM__CUDA_DEVICES];
+static unsigned clmem__cuda_ncontexts;
+
 /* clmem__cuda_enter(fn, fns, device) / clmem__cuda_leave(fns, device): make the
-   device's primary context current (retained) for the calls between; leave pops it
-   and releases it, so the caller's current context is what it was */
+   device's primary context current (retained at its first use, kept) for the calls
+   between; leave pops it, so the caller's current context is what it was */
 static cl_int clmem__cuda_enter(const char *fn, const clmem__cuda_fns *f, clmem__CUdevice device) {
     clmem__CUcontext ctx = NULL;
-    clmem__CUresult r = f->primary_retain(&ctx, device);
-    if (r != CLMEM__CUDA_SUCCESS) return clmem__cuda_fail(fn, f, "cuDevicePrimaryCtxRetain", r);
-    if ((r = f->ctx_push(ctx)) != CLMEM__CUDA_SUCCESS) {
-        f->primary_release(device);
-        return clmem__cuda_fail(fn, f, "cuCtxPushCurrent", r);
+    clmem__CUresult r = CLMEM__CUDA_SUCCESS;
+    unsigned i;
+    clmem__lock(&clmem__cuda_lock);
+    for (i = 0; i < clmem__cuda_ncontexts && !ctx; ++i)
+        if (clmem__cuda_contexts[i].device == device) ctx = clmem__cuda_contexts[i].context;
+    if (!ctx && clmem__cuda_ncontexts < CLMEM__CUDA_DEVICES && (r = f->primary_retain(&ctx, device)) == CLMEM__CUDA_SUCCESS) {
+        clmem__cuda_contexts[clmem__cuda_ncontexts].device = device;
+        clmem__cuda_contexts[clmem__cuda_ncontexts++].context = ctx;
     }
+    clmem__unlock(&clmem__cuda_lock);
+    if (r != CLMEM__CUDA_SUCCESS) return clmem__cuda_fail(fn, f, "cuDevicePrimaryCtxRetain", r);
+    if (!ctx) return clmem__fail(CL_OUT_OF_RESOURCES, fn, "more than %d CUDA devices", (int)CLMEM__CUDA_DEVICES);
+    if ((r = f->ctx_push(ctx)) != CLMEM__CUDA_SUCCESS) return clmem__cuda_fail(fn, f, "cuCtxPushCurrent", r);
     return CL_SUCCESS;
 }
 static void clmem__cuda_leave(const clmem__cuda_fns *f, clmem__CUdevice device) {
     clmem__CUcontext ctx = NULL;
+    (void)device;
     f->ctx_pop(&ctx);
-    f->primary_release(device);
 }

@@ -20,7 +20,9 @@
    host whose GPUs differ by device number only.
 
    Thread safety: any thread. cuInit runs once; each call makes the device's primary
-   context current for its own duration and restores the caller's.
+   context current for its own duration and restores the caller's. A device's primary
+   context is retained at clmem's first use of the device and kept until the process
+   ends (NVML, tried first for free memory, needs none).
    --------------------------------------------------------------------------------- */
 
 #ifdef __cplusplus
@@ -67,7 +69,6 @@ typedef struct clmem__cuda_fns {
     clmem__CUresult (*device_get)(clmem__CUdevice *, int);
     clmem__CUresult (*device_get_uuid)(unsigned char *, clmem__CUdevice);
     clmem__CUresult (*primary_retain)(clmem__CUcontext *, clmem__CUdevice);
-    clmem__CUresult (*primary_release)(clmem__CUdevice);
     clmem__CUresult (*ctx_push)(clmem__CUcontext);
     clmem__CUresult (*ctx_pop)(clmem__CUcontext *);
     clmem__CUresult (*mem_get_info)(size_t *, size_t *);

@@ -86,8 +86,8 @@ static void test_cuda_by_uuid(clmem_test_context *t) {
         CLMEM_CHECK_EQ(t, info.free_bytes, MiB(3000));
         CLMEM_CHECK(t, strstr(info.note, "CUDA device 0 (GPU-deadbeef-") != NULL);
     }
-    CLMEM_CHECK_EQ(t, fake_retained(), 0); /* every primary context retained was released */
-    CLMEM_CHECK_EQ(t, fake_pushed(), 0);   /* and the caller's current context is back */
+    CLMEM_CHECK(t, fake_retained() <= 3); /* a primary context is retained once per GPU, and kept */
+    CLMEM_CHECK_EQ(t, fake_pushed(), 0);  /* the caller's current context is back */
     fake_nvml_enable(1);
 }
 
@@ -106,12 +106,13 @@ static void test_errors_in_words(clmem_test_context *t) {
     fake_fail_next("cuMemGetInfo_v2", 201);
     CLMEM_CHECK_EQ(t, clmem__memory_info_nvidia("f", uuids, &info, why, sizeof why), CL_INVALID_OPERATION);
     CLMEM_CHECK(t, strstr(why, "CUDA: f: cuMemGetInfo_v2 failed: CUresult 201 (CUDA_ERROR_INVALID_CONTEXT)"));
-    CLMEM_CHECK_EQ(t, fake_retained(), 0);
+    CLMEM_CHECK(t, fake_retained() <= 3);
     CLMEM_CHECK_EQ(t, fake_pushed(), 0);
     fake_fail_next("cuCtxPushCurrent_v2", 2);
     CLMEM_CHECK_EQ(t, clmem__memory_info_nvidia("f", uuids, &info, why, sizeof why), CL_INVALID_OPERATION);
     CLMEM_CHECK(t, strstr(why, "cuCtxPushCurrent failed: CUresult 2 (CUDA_ERROR_OUT_OF_MEMORY)"));
-    CLMEM_CHECK_EQ(t, fake_retained(), 0);
+    CLMEM_CHECK(t, fake_retained() <= 3);
+    CLMEM_CHECK_EQ(t, fake_pushed(), 0);
     fake_nvml_enable(1);
     /* a device without cl_khr_device_uuid (PoCL 3.1, Oclgrind) is refused in words */
     {
@@ -160,7 +161,7 @@ static void test_peer_cuda_alloc(clmem_test_context *t) {
     /* no such device */
     CLMEM_CHECK_ERR(t, clmem__peer_cuda_alloc("f", cu, 7, MiB(2), &h, &got, &fd), CL_OUT_OF_RESOURCES);
     CLMEM_CHECK(t, strstr(clmem_last_error_message(), "CUDA_ERROR_INVALID_DEVICE"));
-    CLMEM_CHECK_EQ(t, fake_retained(), 0);
+    CLMEM_CHECK(t, fake_retained() <= 3);
     CLMEM_CHECK_EQ(t, fake_pushed(), 0);
     /* a peer buffer on a device without the extension (PoCL, Oclgrind): refused in words */
     if (!clmem__device_lists(t->device, "cl_khr_external_memory_opaque_fd")) {
