@@ -13592,7 +13592,9 @@ static cl_int clmem__image_buffer_common(const char *pair, cl_command_queue queu
     if ((err = clmem__image_common(pair, queue, img, bufwhat[0] == 'd' ? "src" : "dst", o,
                                    CLMEM__IO_ORIGIN | CLMEM__IO_OFFSET)) != CL_SUCCESS)
         return err;
-    if ((err = clmem__buffer_invalid(clmem__copy_fn, bufwhat, *buf)) != CL_SUCCESS) return err;
+    if ((err = clmem__buffer_invalid(clmem__copy_fn, bufwhat, *buf)) != CL_SUCCESS ||
+        (err = clmem__buffer_queue_ok(clmem__copy_fn, bufwhat, *buf, queue)) != CL_SUCCESS)
+        return err;
     if (buf->context != img->context)
         return clmem__fail(CL_INVALID_CONTEXT, clmem__copy_fn, "%s: the buffer belongs to context %p, the image to %p",
                            pair, (void *)buf->context, (void *)img->context);
@@ -17303,15 +17305,16 @@ CLMEM_API cl_int clmem_peer_buffer_release(clmem_peer_buffer *pb) {
 
 /* ---- device links over peer memory (called by clmem_device_link_copy) ---- */
 
-/* clmem__peer_link_copy(src_queue, dst_queue, &dst, &src, count, o, &done): a side
-   that is a peer buffer's view becomes the view of the queue's device that touches it
-   (the source queue for both sides of a direct copy, else each side's own queue);
-   peer memory on both sides: one clEnqueueCopyBuffer on the source queue, after the
-   destination queue's earlier work, the destination queue's later work and .event
-   after it; *done true. Otherwise *done false and the caller copies the (re-viewed)
-   buffers its own way. */
+/* clmem__peer_link_copy(src_queue, dst_queue, &dst, &src, count, o, staged, &done): a
+   side that is a peer buffer's view becomes the view for the device whose queue will
+   touch it. Peer memory on both sides: one clEnqueueCopyBuffer on the source queue
+   between the views for the source device, after the destination queue's earlier work,
+   the destination queue's later work and .event after it; *done true. One side only:
+   *done false, and the link copies its own way (staged: the source read on the source
+   queue, the destination written on its own; else the driver's copy on the destination
+   queue, so both views for the destination's device). */
 static cl_int clmem__peer_link_copy(cl_command_queue src_queue, cl_command_queue dst_queue, clmem_buffer *dst,
-                                    clmem_buffer *src, size_t count, const clmem_copy_options *o, bool *done) {
+                                    clmem_buffer *src, size_t count, const clmem_copy_options *o, bool staged, bool *done) {
     static const char fn[] = "clmem_device_link_copy";
     clmem_peer_buffer *pd = clmem_peer_buffer_of(*dst), *ps = clmem_peer_buffer_of(*src);
     cl_device_id sdev = NULL, ddev = NULL;
@@ -17323,11 +17326,16 @@ static cl_int clmem__peer_link_copy(cl_command_queue src_queue, cl_command_queue
     if ((err = clmem__queue_device_of(fn, src_queue, &sdev)) != CL_SUCCESS ||
         (err = clmem__queue_device_of(fn, dst_queue, &ddev)) != CL_SUCCESS)
         return err;
-    if (ps && (err = clmem__peer_view_of(fn, ps, src_queue, sdev, src)) != CL_SUCCESS) return err;
-    if (pd && (err = ps ? clmem__peer_view_of(fn, pd, src_queue, sdev, dst) : clmem__peer_view_of(fn, pd, dst_queue, ddev, dst)) !=
-                  CL_SUCCESS)
+    if (!(pd && ps)) {
+        /* one side: staged, each side on its own queue; else the driver's copy on the
+           destination queue, which must use the views for its device */
+        if (ps && (err = clmem__peer_view_of(fn, ps, staged ? src_queue : dst_queue, staged ? sdev : ddev, src)) != CL_SUCCESS)
+            return err;
+        return pd ? clmem__peer_view_of(fn, pd, dst_queue, ddev, dst) : CL_SUCCESS;
+    }
+    if ((err = clmem__peer_view_of(fn, ps, src_queue, sdev, src)) != CL_SUCCESS ||
+        (err = clmem__peer_view_of(fn, pd, src_queue, sdev, dst)) != CL_SUCCESS)
         return err;
-    if (!(pd && ps)) return CL_SUCCESS;
     *done = true;
     if (nw + 1 > sizeof small / sizeof small[0]) {
         waits = CLMEM__CAST(cl_event *, CLMEM_MALLOC((nw + 1) * sizeof *waits));
@@ -17660,7 +17668,7 @@ CLMEM_API cl_int clmem_device_link_copy_opts(clmem_device_link *l, clmem_buffer 
                                              const clmem_copy_options *opts) {
     const clmem_copy_options *o = clmem__copy_opts_or_none(opts);
     size_t count = 0;
-    bool peer = false;
+    bool peer = false, staged;
     cl_int err;
     if (CLMEM__CHECKS && (err = clmem__link_check(l, dst, src, o)) != CL_SUCCESS) return err;
     if ((err = clmem__buffer_pair_count(clmem__link_copy_fn, dst, src, o, &count)) != CL_SUCCESS) return err;
@@ -17668,15 +17676,20 @@ CLMEM_API cl_int clmem_device_link_copy_opts(clmem_device_link *l, clmem_buffer 
         return clmem__nothing_to_do(clmem__link_copy_fn, l->dst_queue, o->wait_for, o->num_wait_for, o->event);
     if (clmem__device_wait(o) && (err = clmem__wait_list_ok(clmem__link_copy_fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS)
         return err;
-    if ((err = clmem__peer_link_copy(l->src_queue, l->dst_queue, &dst, &src, count, o, &peer)) != CL_SUCCESS || peer) {
-        clmem__lock(&l->lock); /* peer memory on both sides went GPU to GPU (>>peer) */
+    clmem__lock(&l->lock);
+    staged = count >= l->threshold;
+    clmem__unlock(&l->lock);
+    /* peer memory (>>peer): the views for the devices that touch it; on both sides, GPU to GPU */
+    if ((err = clmem__peer_link_copy(l->src_queue, l->dst_queue, &dst, &src, count, o, staged, &peer)) != CL_SUCCESS ||
+        peer) {
+        clmem__lock(&l->lock);
         l->stats.peer_copies += peer;
         l->stats.peer_bytes += peer ? count : 0;
         clmem__unlock(&l->lock);
         return err;
     }
     clmem__lock(&l->lock);
-    if (count < l->threshold) {
+    if (!staged) {
         l->stats.direct_copies++;
         clmem__unlock(&l->lock);
         return clmem__link_direct(l, dst, src, count, o);

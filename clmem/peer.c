@@ -292,15 +292,16 @@ CLMEM_API cl_int clmem_peer_buffer_release(clmem_peer_buffer *pb) {
 
 /* ---- device links over peer memory (called by clmem_device_link_copy) ---- */
 
-/* clmem__peer_link_copy(src_queue, dst_queue, &dst, &src, count, o, &done): a side
-   that is a peer buffer's view becomes the view of the queue's device that touches it
-   (the source queue for both sides of a direct copy, else each side's own queue);
-   peer memory on both sides: one clEnqueueCopyBuffer on the source queue, after the
-   destination queue's earlier work, the destination queue's later work and .event
-   after it; *done true. Otherwise *done false and the caller copies the (re-viewed)
-   buffers its own way. */
+/* clmem__peer_link_copy(src_queue, dst_queue, &dst, &src, count, o, staged, &done): a
+   side that is a peer buffer's view becomes the view for the device whose queue will
+   touch it. Peer memory on both sides: one clEnqueueCopyBuffer on the source queue
+   between the views for the source device, after the destination queue's earlier work,
+   the destination queue's later work and .event after it; *done true. One side only:
+   *done false, and the link copies its own way (staged: the source read on the source
+   queue, the destination written on its own; else the driver's copy on the destination
+   queue, so both views for the destination's device). */
 static cl_int clmem__peer_link_copy(cl_command_queue src_queue, cl_command_queue dst_queue, clmem_buffer *dst,
-                                    clmem_buffer *src, size_t count, const clmem_copy_options *o, bool *done) {
+                                    clmem_buffer *src, size_t count, const clmem_copy_options *o, bool staged, bool *done) {
     static const char fn[] = "clmem_device_link_copy";
     clmem_peer_buffer *pd = clmem_peer_buffer_of(*dst), *ps = clmem_peer_buffer_of(*src);
     cl_device_id sdev = NULL, ddev = NULL;
@@ -312,11 +313,16 @@ static cl_int clmem__peer_link_copy(cl_command_queue src_queue, cl_command_queue
     if ((err = clmem__queue_device_of(fn, src_queue, &sdev)) != CL_SUCCESS ||
         (err = clmem__queue_device_of(fn, dst_queue, &ddev)) != CL_SUCCESS)
         return err;
-    if (ps && (err = clmem__peer_view_of(fn, ps, src_queue, sdev, src)) != CL_SUCCESS) return err;
-    if (pd && (err = ps ? clmem__peer_view_of(fn, pd, src_queue, sdev, dst) : clmem__peer_view_of(fn, pd, dst_queue, ddev, dst)) !=
-                  CL_SUCCESS)
+    if (!(pd && ps)) {
+        /* one side: staged, each side on its own queue; else the driver's copy on the
+           destination queue, which must use the views for its device */
+        if (ps && (err = clmem__peer_view_of(fn, ps, staged ? src_queue : dst_queue, staged ? sdev : ddev, src)) != CL_SUCCESS)
+            return err;
+        return pd ? clmem__peer_view_of(fn, pd, dst_queue, ddev, dst) : CL_SUCCESS;
+    }
+    if ((err = clmem__peer_view_of(fn, ps, src_queue, sdev, src)) != CL_SUCCESS ||
+        (err = clmem__peer_view_of(fn, pd, src_queue, sdev, dst)) != CL_SUCCESS)
         return err;
-    if (!(pd && ps)) return CL_SUCCESS;
     *done = true;
     if (nw + 1 > sizeof small / sizeof small[0]) {
         waits = CLMEM__CAST(cl_event *, CLMEM_MALLOC((nw + 1) * sizeof *waits));

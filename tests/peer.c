@@ -265,6 +265,25 @@ static void test_two_gpus(clmem_test_context *t) {
     CLMEM_CHECK_CL(t, clmem_device_link_copy(l, b0, a0, .byte_count = N / 2, .dst_offset = N / 2, .is_blocking = true));
     CLMEM_CHECK_CL(t, clmem_enqueue_copy(t->queues[1], back, b1));
     CLMEM_CHECK(t, memcmp(back + N / 2, host, N / 2) == 0 && back[0] == 0 && back[N / 2 - 1] == 0);
+    /* peer memory on one side: small (the driver's copy on q1: a's view for GPU 1) and
+       staged (a's view for GPU 0 read on q0) */
+    {
+        clmem_buffer plain = clmem_buffer_create(t->context, 0, N, NULL, &err);
+        CLMEM_CHECK_CL(t, err);
+        CLMEM_CHECK_CL(t, clmem_enqueue_fill(t->queues[1], plain, (cl_uint)0, N));
+        CLMEM_CHECK_CL(t, clmem_device_link_copy(l, plain, a0, .byte_count = 4096, .is_blocking = true));
+        CLMEM_CHECK_CL(t, clmem_enqueue_copy(t->queues[1], back, plain, .byte_count = 8192));
+        CLMEM_CHECK(t, memcmp(back, host, 4096) == 0 && back[4096] == 0);
+        CLMEM_CHECK_CL(t, clmem_device_link_copy(l, plain, a0, .is_blocking = true));
+        CLMEM_CHECK_CL(t, clmem_enqueue_copy(t->queues[1], back, plain));
+        CLMEM_CHECK(t, memcmp(back, host, N) == 0);
+        CLMEM_CHECK_CL(t, clmem_device_link_copy(l, b1, plain, .is_blocking = true)); /* plain -> peer, staged */
+        CLMEM_CHECK_CL(t, clmem_device_link_get_stats(l, &st));
+        CLMEM_CHECK_EQ(t, st.peer_copies, 2);
+        CLMEM_CHECK_EQ(t, st.staged_copies, 2);
+        CLMEM_CHECK_EQ(t, st.direct_copies, 1);
+        clmem_buffer_release(&plain);
+    }
     CLMEM_CHECK_CL(t, clmem_device_link_release(l));
     CLMEM_CHECK_CL(t, clmem_peer_buffer_release(a));
     CLMEM_CHECK_CL(t, clmem_peer_buffer_release(b));
