@@ -127,13 +127,15 @@ static void clmem__uuid_text(const unsigned char uuid[16], char *buf) {
    without cl_khr_device_uuid: CL_INVALID_OPERATION in words */
 static cl_int clmem__cl_device_uuid(const char *fn, cl_device_id dev, unsigned char uuid[16]) {
     char name[128];
-    cl_int err = clGetDeviceInfo(dev, CL_DEVICE_UUID_KHR, 16, uuid, NULL);
-    if (err == CL_SUCCESS) return CL_SUCCESS;
-    if (err == CL_INVALID_DEVICE) return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_UUID_KHR");
+    cl_int err = CL_INVALID_VALUE;
+    if (clmem__device_lists(dev, "cl_khr_device_uuid")) {
+        if ((err = clGetDeviceInfo(dev, CL_DEVICE_UUID_KHR, 16, uuid, NULL)) == CL_SUCCESS) return CL_SUCCESS;
+        if (err == CL_INVALID_DEVICE) return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_UUID_KHR");
+    }
     clmem__device_name(dev, name, sizeof name);
     return clmem__fail(CL_INVALID_OPERATION, fn,
-                       "device '%s' has no cl_khr_device_uuid (CL_DEVICE_UUID_KHR: %s): clmem cannot tell which CUDA "
-                       "device it is", name, clmem_error_string(err));
+                       "device '%s' has no cl_khr_device_uuid (%s): clmem cannot tell which CUDA device it is", name,
+                       err == CL_INVALID_VALUE ? "CL_DEVICE_EXTENSIONS does not list it" : clmem_error_string(err));
 }
 
 /* clmem__cuda_device_by_uuid(fn, fns, uuid, &device): the CUDA device with this UUID;
