@@ -9,6 +9,7 @@
 #define CLMEM_IMPLEMENTATION
 #include "clmem.h"
 #include "common.h"
+#include <unistd.h>
 
 #define NAMES(t, s) CLMEM_CHECK(t, strstr(clmem_last_error_message(), s) != NULL)
 
@@ -236,8 +237,51 @@ static void test_other_device_refused(clmem_test_context *t) {
     for (err = 0; (cl_uint)err < n; ++err) clReleaseDevice(sub[err]);
 }
 
+/* where the device has cl_khr_semaphore (NVIDIA): a binary semaphore signalled and
+   waited for on the queue; exported as an opaque fd and imported again where the device
+   lists that handle type */
+static void test_semaphores(clmem_test_context *t) {
+    cl_int err = 0;
+    clmem_semaphore s, s2;
+    cl_event done = NULL;
+    int fd = -1;
+    if (!clmem__device_lists(t->device, "cl_khr_semaphore")) {
+        clmem_test_skip(t, "the device has no cl_khr_semaphore (the refusal is tested in 'absent_extensions')");
+        return;
+    }
+    s = clmem_semaphore_create(t->context, t->device, 0, &err);
+    CLMEM_CHECK_CL(t, err);
+    CLMEM_CHECK(t, s.sem != NULL && s.platform == t->platform);
+    CLMEM_CHECK_CL(t, clmem_enqueue_signal_semaphore(t->queue, s));
+    CLMEM_CHECK_CL(t, clmem_enqueue_wait_semaphore(t->queue, s, .event = &done));
+    CLMEM_CHECK(t, done != NULL);
+    CLMEM_CHECK_CL(t, clWaitForEvents(1, &done));
+    clReleaseEvent(done);
+    CLMEM_CHECK_CL(t, clmem_semaphore_release(&s));
+    CLMEM_CHECK(t, s.sem == NULL);
+    if (!clmem__device_lists(t->device, "cl_khr_external_semaphore_opaque_fd") ||
+        !clmem__handle_type_listed(t->device, CL_DEVICE_SEMAPHORE_EXPORT_HANDLE_TYPES_KHR, CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR))
+        return;
+    s = clmem_semaphore_create(t->context, t->device, CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR, &err);
+    CLMEM_CHECK_CL(t, err);
+    CLMEM_CHECK_CL(t, clmem_semaphore_export_fd(s, t->device, CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR, &fd));
+    CLMEM_CHECK(t, fd >= 0);
+    if (clmem__handle_type_listed(t->device, CL_DEVICE_SEMAPHORE_IMPORT_HANDLE_TYPES_KHR, CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR)) {
+        s2 = clmem_semaphore_import(t->context, t->device, CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR, fd, &err);
+        CLMEM_CHECK_CL(t, err);
+        CLMEM_CHECK_CL(t, clmem_enqueue_signal_semaphore(t->queue, s));
+        CLMEM_CHECK_CL(t, clmem_enqueue_wait_semaphore(t->queue, s2)); /* the same semaphore, imported */
+        CLMEM_CHECK_CL(t, clFinish(t->queue));
+        CLMEM_CHECK_CL(t, clmem_semaphore_release(&s2));
+    } else {
+        close(fd); /* (an imported fd may be the driver's now: left open there) */
+    }
+    CLMEM_CHECK_CL(t, clmem_semaphore_release(&s));
+}
+
 static const clmem_test_case cases[] = {{"argument_refusals", test_argument_refusals, false},
                                         {"absent_extensions", test_absent_extensions, false},
                                         {"acquire_bookkeeping", test_acquire_bookkeeping, false},
-                                        {"other_device_refused", test_other_device_refused, false}};
+                                        {"other_device_refused", test_other_device_refused, false},
+                                        {"semaphores", test_semaphores, false}};
 int main(int argc, char **argv) { return clmem_test_main(cases, sizeof cases / sizeof cases[0], argc, argv); }
