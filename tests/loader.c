@@ -43,6 +43,7 @@ static void test_threads_share_one_table(clmem_test_context *t) {
     pthread_t th[THREADS];
     job jobs[THREADS];
     int i;
+    if (skip_threads_on_oclgrind(t)) return;
     for (i = 0; i < THREADS; ++i) {
         jobs[i].platform = t->platform;
         jobs[i].fns = NULL;
