@@ -185,11 +185,11 @@ CLMEM_API clmem_external_memory *clmem_external_memory_import(cl_context context
                                                                      (unsigned long long)flags)));
     if ((err = clmem__external_check_import(fn, context, device, handle_type, &fns)) != CL_SUCCESS)
         return CLMEM__CAST(clmem_external_memory *, clmem__null_with(errcode_ret, err));
-#ifdef CL_VERSION_3_0
     {
+        cl_mem mem = NULL;
+#ifdef CL_VERSION_3_0
         cl_mem_properties props[6];
         int k = 0;
-        cl_mem mem;
         props[k++] = (cl_mem_properties)handle_type;
         props[k++] = (cl_mem_properties)fd;
         if (device) {
@@ -203,6 +203,12 @@ CLMEM_API clmem_external_memory *clmem_external_memory_import(cl_context context
             return CLMEM__CAST(clmem_external_memory *,
                                clmem__null_with(errcode_ret, clmem__cl_fail(err ? err : CL_OUT_OF_RESOURCES, fn,
                                                                             "clCreateBufferWithProperties")));
+#else
+        return CLMEM__CAST(clmem_external_memory *,
+                           clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_OPERATION, fn,
+                                                                     "clmem was built against OpenCL headers before 3.0 "
+                                                                     "(CL_TARGET_OPENCL_VERSION): no clCreateBufferWithProperties")));
+#endif
         m = CLMEM__CAST(clmem_external_memory *, CLMEM_MALLOC(sizeof *m));
         if (m) memset(m, 0, sizeof *m);
         if (!m || !(m->rec = clmem__external_record_get(device))) {
@@ -224,14 +230,6 @@ CLMEM_API clmem_external_memory *clmem_external_memory_import(cl_context context
         clmem__set_err(errcode_ret, CL_SUCCESS);
         return m;
     }
-#else
-    (void)fns;
-    (void)m;
-    return CLMEM__CAST(clmem_external_memory *,
-                       clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_OPERATION, fn,
-                                                                 "clmem was built against OpenCL headers before 3.0 "
-                                                                 "(CL_TARGET_OPENCL_VERSION): no clCreateBufferWithProperties")));
-#endif
 }
 
 /* the checks an acquire and a release share */
