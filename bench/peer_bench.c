@@ -17,6 +17,8 @@
      one clEnqueueCopyBuffer on a's queue between the views imported for a, ordered after b's
      queue (a marker) and before its later work (a barrier); the link's statistics must count
      a peer copy;
+   - bare OpenCL: clEnqueueCopyBuffer on a's queue between the same views, then clFinish (the
+     link's copy without its ordering against b's queue);
    - CUDA: the same two allocations mapped into CUDA's address space (cuMemMap of the very
      cuMemCreate handles), cuMemcpy in a's primary context, then cuCtxSynchronize.
    Best and median of REPS copies each (1 GB = 1e9 bytes); after each variant the destination
@@ -259,8 +261,8 @@ static void pair(int a, int b, size_t n) {
     clmem_peer_buffer *pa = clmem_peer_buffer_create(ctx, dev[a], n, &err), *pbuf;
     clmem_buffer va, vb;
     clmem_device_link_stats s0, s1;
-    double t[REPS], c[REPS], best, cbest, med, cmed;
-    int r, ok, cok;
+    double t[REPS], c[REPS], bare[REPS], best, cbest, med, cmed, bbest;
+    int r, ok, cok, bok;
     clmem__CUdeviceptr ca, cb;
     if (!pa) {
         printf("  GPU %d -> %d, %zu MiB: %s\n", a, b, n >> 20, clmem_last_error_message());
@@ -290,6 +292,18 @@ static void pair(int a, int b, size_t n) {
     }
     clmem_device_link_get_stats(links[a][b], &s1);
     ok = check(b, vb, n);
+    /* bare OpenCL on the same views: clEnqueueCopyBuffer on a's queue, clFinish (the ceiling
+       of the link's copy, which adds a marker on b's queue before and a barrier after) */
+    {
+        clmem_buffer vba = clmem_peer_buffer_view(pbuf, q[a], &err);
+        for (r = 0; r < REPS; ++r) {
+            double t0 = bench_now();
+            clEnqueueCopyBuffer(q[a], va.mem, vba.mem, 0, 0, n, 0, NULL, NULL);
+            clFinish(q[a]);
+            bare[r] = bench_now() - t0;
+        }
+        bok = check(b, vb, n);
+    }
     /* CUDA, the same memory */
     CU(cu.ctx_set(cuctx[a]));
     ca = cuda_map(pa);
@@ -314,14 +328,17 @@ static void pair(int a, int b, size_t n) {
         if (t[r] < best) best = t[r];
         if (c[r] < cbest) cbest = c[r];
     }
+    bbest = bare[0];
+    for (r = 1; r < REPS; ++r)
+        if (bare[r] < bbest) bbest = bare[r];
     med = bench_median(t, REPS);
     cmed = bench_median(c, REPS);
     printf("  GPU %d -> %d %5zu MiB: clmem %6.1f GB/s (median %6.1f), cuMemcpy %6.1f (median %6.1f), clmem/CUDA %.2f "
-           "(median %.2f); path %s; bytes %s/%s\n",
-           a, b, n >> 20, gbs(n, best), gbs(n, med), gbs(n, cbest), gbs(n, cmed), cbest / best, cmed / med,
-           s1.peer_copies - s0.peer_copies == REPS + 1 ? "peer (GPU to GPU)" : "NOT PEER", ok ? "equal" : "DIFFER",
-           cok ? "equal" : "DIFFER");
-    if (!ok || !cok || s1.peer_copies - s0.peer_copies != REPS + 1) failures++;
+           "(median %.2f); bare clEnqueueCopyBuffer on the views %6.1f (median %6.1f); path %s; bytes %s/%s/%s\n",
+           a, b, n >> 20, gbs(n, best), gbs(n, med), gbs(n, cbest), gbs(n, cmed), cbest / best, cmed / med, gbs(n, bbest),
+           gbs(n, bench_median(bare, REPS)), s1.peer_copies - s0.peer_copies == REPS + 1 ? "peer (GPU to GPU)" : "NOT PEER",
+           ok ? "equal" : "DIFFER", bok ? "equal" : "DIFFER", cok ? "equal" : "DIFFER");
+    if (!ok || !cok || !bok || s1.peer_copies - s0.peer_copies != REPS + 1) failures++;
     clmem_peer_buffer_release(pa);
     clmem_peer_buffer_release(pbuf);
 }

@@ -305,7 +305,7 @@ static cl_int clmem__peer_link_copy(cl_command_queue src_queue, cl_command_queue
     static const char fn[] = "clmem_device_link_copy";
     clmem_peer_buffer *pd = clmem_peer_buffer_of(*dst), *ps = clmem_peer_buffer_of(*src);
     cl_device_id sdev = NULL, ddev = NULL;
-    cl_event small[8], *waits = small, mark = NULL, copied = NULL, own = NULL;
+    cl_event small[8], *waits = small, mark = NULL, copied = NULL;
     cl_uint nw = o->num_wait_for;
     cl_int err;
     *done = false;
@@ -348,15 +348,17 @@ static cl_int clmem__peer_link_copy(cl_command_queue src_queue, cl_command_queue
     }
     if (dst_queue != src_queue) {
         /* the destination queue's later work, and .event, after the copy */
-        err = clEnqueueBarrierWithWaitList(dst_queue, 1, &copied, o->event ? o->event : &own);
-        clReleaseEvent(copied);
-        if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clEnqueueBarrierWithWaitList");
+        if ((err = clEnqueueBarrierWithWaitList(dst_queue, 1, &copied, o->event)) != CL_SUCCESS ||
+            (err = clFlush(dst_queue)) != CL_SUCCESS) {
+            clReleaseEvent(copied);
+            return clmem__cl_fail(err, fn, "clEnqueueBarrierWithWaitList");
+        }
     } else if (o->event) {
+        clRetainEvent(copied);
         *o->event = copied;
-    } else {
-        own = copied;
     }
-    err = clmem__device_wait(o) ? clWaitForEvents(1, o->event ? o->event : &own) : CL_SUCCESS;
-    if (own) clReleaseEvent(own);
+    /* blocking: done when the copy is (not when the destination queue has seen it) */
+    err = clmem__device_wait(o) ? clWaitForEvents(1, &copied) : CL_SUCCESS;
+    clReleaseEvent(copied);
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clWaitForEvents");
 }
