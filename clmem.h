@@ -4697,18 +4697,27 @@ extern "C" {
    CL_INVALID_OPERATION saying what is missing; device links between plain buffers
    stage through pinned memory as before.
 
-   NVIDIA's driver crashed (segmentation fault inside it) with 16 imports of 512 MiB in
-   one context (4 GPUs, each buffer imported for every device), and ran with 16 of
-   256 MiB. clmem therefore refuses a view that would take the bytes imported into one
-   context past CLMEM_PEER_IMPORT_LIMIT (default 4 GiB, the most seen to work), with
-   CL_MEM_OBJECT_ALLOCATION_FAILURE in words; define it larger where a driver is known
-   to cope (bench/peer_bench's bound probe measures it in child processes).
+   NVIDIA's driver crashes (segmentation fault inside it, driver 580) on a single import
+   of 512 MiB or more, whatever the number of imports or their total, and runs with 16
+   imports of 256 MiB (4 GiB in all, 4 x H200): measured by bench/peer_bench's probe,
+   each configuration in a child process. clmem therefore refuses a peer buffer larger
+   than CLMEM_PEER_BUFFER_MAX (default 256 MiB) with CL_INVALID_BUFFER_SIZE in words
+   (allocate several and copy them one by one), and a view that would take the bytes
+   imported into one context past CLMEM_PEER_IMPORT_LIMIT (default 4 GiB, the most seen
+   to work) with CL_MEM_OBJECT_ALLOCATION_FAILURE in words. Define either larger where a
+   driver is known to cope.
 
    Sizes are rounded up to CUDA's allocation granularity (2 MiB on H100/H200); the
    buffer's size is the size asked for.
    --------------------------------------------------------------------------------- */
 
 /** The most bytes of peer views imported into one context at once (see above). */
+/** The largest peer buffer, in bytes (see above: NVIDIA's driver crashes on one import
+    of 512 MiB). */
+#ifndef CLMEM_PEER_BUFFER_MAX
+#define CLMEM_PEER_BUFFER_MAX ((size_t)256 << 20)
+#endif
+
 #ifndef CLMEM_PEER_IMPORT_LIMIT
 #define CLMEM_PEER_IMPORT_LIMIT ((cl_ulong)4 << 30)
 #endif
@@ -4722,7 +4731,7 @@ typedef struct clmem_peer_buffer clmem_peer_buffer;
     Returns the buffer (no view made yet); NULL on failure with *errcode_ret:
       CL_INVALID_CONTEXT     context NULL
       CL_INVALID_DEVICE      home NULL or not of the context
-      CL_INVALID_BUFFER_SIZE size 0
+      CL_INVALID_BUFFER_SIZE size 0, or above CLMEM_PEER_BUFFER_MAX (named)
       CL_INVALID_OPERATION   no libcuda, no CUDA device with home's UUID, home lacks
                              cl_khr_external_memory_opaque_fd or cl_khr_device_uuid (said
                              in words)
@@ -17066,7 +17075,7 @@ static cl_int clmem__peer_account(const char *fn, cl_context ctx, cl_ulong add, 
         if (add && now + add > (cl_ulong)CLMEM_PEER_IMPORT_LIMIT)
             err = clmem__fail(CL_MEM_OBJECT_ALLOCATION_FAILURE, fn,
                               "a view of %llu bytes would take the peer memory imported into context %p to %llu bytes, "
-                              "past CLMEM_PEER_IMPORT_LIMIT (%llu): NVIDIA's driver crashed past 4 GiB of imports in one "
+                              "past CLMEM_PEER_IMPORT_LIMIT (%llu): NVIDIA's driver was seen to work up to 4 GiB of imports in one "
                               "context; release peer buffers, or define CLMEM_PEER_IMPORT_LIMIT larger where the driver "
                               "copes", (unsigned long long)add, (void *)ctx, (unsigned long long)(now + add),
                               (unsigned long long)CLMEM_PEER_IMPORT_LIMIT);
@@ -17153,6 +17162,13 @@ CLMEM_API clmem_peer_buffer *clmem_peer_buffer_create(cl_context context, cl_dev
     if (!context) return CLMEM__CAST(clmem_peer_buffer *, clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL")));
     if (!home) return CLMEM__CAST(clmem_peer_buffer *, clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_DEVICE, fn, "home is NULL")));
     if (size == 0) return CLMEM__CAST(clmem_peer_buffer *, clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_BUFFER_SIZE, fn, "size is 0")));
+    if (size > CLMEM_PEER_BUFFER_MAX)
+        return CLMEM__CAST(clmem_peer_buffer *,
+                           clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_BUFFER_SIZE, fn,
+                                                                     "size %zu is above CLMEM_PEER_BUFFER_MAX (%zu): NVIDIA's "
+                                                                     "driver crashes on one import of 512 MiB or more; "
+                                                                     "allocate several peer buffers",
+                                                                     size, (size_t)CLMEM_PEER_BUFFER_MAX)));
     if (!(devs = clmem__devices_of(fn, context, &n, &err))) return CLMEM__CAST(clmem_peer_buffer *, clmem__null_with(errcode_ret, err));
     for (i = 0; i < n && devs[i] != home; ++i) {}
     CLMEM_FREE(devs);
@@ -17359,8 +17375,9 @@ static cl_int clmem__peer_link_copy(cl_command_queue src_queue, cl_command_queue
         clReleaseEvent(copied);
         return clmem__cl_fail(err, fn, "clFlush");
     }
-    if (dst_queue != src_queue) {
-        /* the destination queue's later work, and .event, after the copy */
+    if (dst_queue != src_queue && !clmem__device_wait(o)) {
+        /* the destination queue's later work, and .event, after the copy (a blocking copy
+           is done before any later work is enqueued: no barrier; .event is the copy's) */
         if ((err = clEnqueueBarrierWithWaitList(dst_queue, 1, &copied, o->event)) != CL_SUCCESS ||
             (err = clFlush(dst_queue)) != CL_SUCCESS) {
             clReleaseEvent(copied);

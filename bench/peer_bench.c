@@ -4,7 +4,10 @@
    nvidia-smi's free figure, idle and while another process holds 40 GiB.
 
    Build (on any x86-64 Linux; no CUDA needed): cc -std=c11 -O2 -I. -Itests bench/peer_bench.c -o peer_bench -lOpenCL -ldl
-   Run:   peer_bench [SIZE ...]        sizes in MiB (default 64 256 1024), NVIDIA's platform, every GPU
+   Run:   peer_bench [SIZE ...]        pairs and rings, sizes in MiB (default 64 256; at most
+                                       CLMEM_PEER_BUFFER_MAX), NVIDIA's platform, every GPU
+          peer_bench pairs SIZE ...    only the ordered pairs
+          peer_bench ring GPUS SIZE ...  only the ring, of the first GPUS GPUs
           peer_bench memory [GIB]      only the free-memory comparison (a child holds GIB, default 40)
           peer_bench probe MIB NBUF NVIEW   one configuration of imports (bench/peer_gpu.sh runs it in
                                             child processes: NVIDIA's driver has crashed on imports)
@@ -15,7 +18,7 @@
    GPU), the source written with a pattern; then
    - clmem: clmem_device_link_copy(link a->b, view of b, view of a, .is_blocking = true):
      one clEnqueueCopyBuffer on a's queue between the views imported for a, ordered after b's
-     queue (a marker) and before its later work (a barrier); the link's statistics must count
+     queue (a marker) and done before its later work (blocking: no barrier); the statistics must count
      a peer copy;
    - bare OpenCL: clEnqueueCopyBuffer on a's queue between the same views, then clFinish (the
      link's copy without its ordering against b's queue);
@@ -448,7 +451,7 @@ static int probe(size_t n, int nbuf, int nview) {
 
 int main(int argc, char **argv) {
     size_t sizes[16];
-    int ns = 0, i, a, b;
+    int ns = 0, i, a, b, first = 1, do_pairs = 1, do_ring = 1;
     setvbuf(stdout, NULL, _IONBF, 0);
     if (argc == 4 && strcmp(argv[1], "hog") == 0) return hog(atoi(argv[2]), atoi(argv[3]));
     if (!load_cuda() || !setup()) return 77;
@@ -458,11 +461,20 @@ int main(int argc, char **argv) {
         return pattern ? probe(n, atoi(argv[3]), atoi(argv[4])) : 1;
     }
     if (argc >= 2 && strcmp(argv[1], "memory") == 0) return memory_section(argc > 2 ? atoi(argv[2]) : 40);
-    for (i = 1; i < argc && ns < 16; ++i) sizes[ns++] = (size_t)atoi(argv[i]) << 20;
+    /* "pairs SIZE_MIB..." or "ring GPUS SIZE_MIB..." (the first GPUS GPUs only): one part,
+       so that bench/peer_gpu.sh runs each in a process of its own; no mode: both */
+    if (argc >= 2 && strcmp(argv[1], "pairs") == 0) {
+        do_ring = 0;
+        first = 2;
+    } else if (argc >= 3 && strcmp(argv[1], "ring") == 0) {
+        do_pairs = 0;
+        first = 3;
+        if (atoi(argv[2]) >= 2 && atoi(argv[2]) < G) G = atoi(argv[2]);
+    }
+    for (i = first; i < argc && ns < 16; ++i) sizes[ns++] = (size_t)atoi(argv[i]) << 20;
     if (!ns) {
         sizes[ns++] = (size_t)64 << 20;
         sizes[ns++] = (size_t)256 << 20;
-        sizes[ns++] = (size_t)1024 << 20;
     }
     {
         size_t most = 0;
@@ -484,15 +496,15 @@ int main(int argc, char **argv) {
                     return 1;
                 }
             }
-    printf("ordered pairs (best of %d, median):\n", REPS);
-    for (i = 0; i < ns; ++i) {
+    if (do_pairs) printf("ordered pairs (best of %d, median):\n", REPS);
+    for (i = 0; i < ns && do_pairs; ++i) {
         for (a = 0; a < G; ++a)
             for (b = 0; b < G; ++b)
                 if (a != b) pair(a, b, sizes[i]);
         if (G >= 2) staged(0, 1, sizes[i]);
     }
-    printf("ring (best of %d copies of all GPUs at once, median):\n", REPS);
-    for (i = 0; i < ns; ++i)
+    if (do_ring) printf("ring (best of %d copies of %d GPUs at once, median):\n", REPS, G);
+    for (i = 0; i < ns && do_ring; ++i)
         if (G >= 2) ring(sizes[i]);
     for (a = 0; a < G; ++a)
         for (b = 0; b < G; ++b)

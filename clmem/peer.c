@@ -53,7 +53,7 @@ static cl_int clmem__peer_account(const char *fn, cl_context ctx, cl_ulong add, 
         if (add && now + add > (cl_ulong)CLMEM_PEER_IMPORT_LIMIT)
             err = clmem__fail(CL_MEM_OBJECT_ALLOCATION_FAILURE, fn,
                               "a view of %llu bytes would take the peer memory imported into context %p to %llu bytes, "
-                              "past CLMEM_PEER_IMPORT_LIMIT (%llu): NVIDIA's driver crashed past 4 GiB of imports in one "
+                              "past CLMEM_PEER_IMPORT_LIMIT (%llu): NVIDIA's driver was seen to work up to 4 GiB of imports in one "
                               "context; release peer buffers, or define CLMEM_PEER_IMPORT_LIMIT larger where the driver "
                               "copes", (unsigned long long)add, (void *)ctx, (unsigned long long)(now + add),
                               (unsigned long long)CLMEM_PEER_IMPORT_LIMIT);
@@ -140,6 +140,13 @@ CLMEM_API clmem_peer_buffer *clmem_peer_buffer_create(cl_context context, cl_dev
     if (!context) return CLMEM__CAST(clmem_peer_buffer *, clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL")));
     if (!home) return CLMEM__CAST(clmem_peer_buffer *, clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_DEVICE, fn, "home is NULL")));
     if (size == 0) return CLMEM__CAST(clmem_peer_buffer *, clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_BUFFER_SIZE, fn, "size is 0")));
+    if (size > CLMEM_PEER_BUFFER_MAX)
+        return CLMEM__CAST(clmem_peer_buffer *,
+                           clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_BUFFER_SIZE, fn,
+                                                                     "size %zu is above CLMEM_PEER_BUFFER_MAX (%zu): NVIDIA's "
+                                                                     "driver crashes on one import of 512 MiB or more; "
+                                                                     "allocate several peer buffers",
+                                                                     size, (size_t)CLMEM_PEER_BUFFER_MAX)));
     if (!(devs = clmem__devices_of(fn, context, &n, &err))) return CLMEM__CAST(clmem_peer_buffer *, clmem__null_with(errcode_ret, err));
     for (i = 0; i < n && devs[i] != home; ++i) {}
     CLMEM_FREE(devs);
@@ -346,8 +353,9 @@ static cl_int clmem__peer_link_copy(cl_command_queue src_queue, cl_command_queue
         clReleaseEvent(copied);
         return clmem__cl_fail(err, fn, "clFlush");
     }
-    if (dst_queue != src_queue) {
-        /* the destination queue's later work, and .event, after the copy */
+    if (dst_queue != src_queue && !clmem__device_wait(o)) {
+        /* the destination queue's later work, and .event, after the copy (a blocking copy
+           is done before any later work is enqueued: no barrier; .event is the copy's) */
         if ((err = clEnqueueBarrierWithWaitList(dst_queue, 1, &copied, o->event)) != CL_SUCCESS ||
             (err = clFlush(dst_queue)) != CL_SUCCESS) {
             clReleaseEvent(copied);

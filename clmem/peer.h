@@ -48,18 +48,27 @@ extern "C" {
    CL_INVALID_OPERATION saying what is missing; device links between plain buffers
    stage through pinned memory as before.
 
-   NVIDIA's driver crashed (segmentation fault inside it) with 16 imports of 512 MiB in
-   one context (4 GPUs, each buffer imported for every device), and ran with 16 of
-   256 MiB. clmem therefore refuses a view that would take the bytes imported into one
-   context past CLMEM_PEER_IMPORT_LIMIT (default 4 GiB, the most seen to work), with
-   CL_MEM_OBJECT_ALLOCATION_FAILURE in words; define it larger where a driver is known
-   to cope (bench/peer_bench's bound probe measures it in child processes).
+   NVIDIA's driver crashes (segmentation fault inside it, driver 580) on a single import
+   of 512 MiB or more, whatever the number of imports or their total, and runs with 16
+   imports of 256 MiB (4 GiB in all, 4 x H200): measured by bench/peer_bench's probe,
+   each configuration in a child process. clmem therefore refuses a peer buffer larger
+   than CLMEM_PEER_BUFFER_MAX (default 256 MiB) with CL_INVALID_BUFFER_SIZE in words
+   (allocate several and copy them one by one), and a view that would take the bytes
+   imported into one context past CLMEM_PEER_IMPORT_LIMIT (default 4 GiB, the most seen
+   to work) with CL_MEM_OBJECT_ALLOCATION_FAILURE in words. Define either larger where a
+   driver is known to cope.
 
    Sizes are rounded up to CUDA's allocation granularity (2 MiB on H100/H200); the
    buffer's size is the size asked for.
    --------------------------------------------------------------------------------- */
 
 /** The most bytes of peer views imported into one context at once (see above). */
+/** The largest peer buffer, in bytes (see above: NVIDIA's driver crashes on one import
+    of 512 MiB). */
+#ifndef CLMEM_PEER_BUFFER_MAX
+#define CLMEM_PEER_BUFFER_MAX ((size_t)256 << 20)
+#endif
+
 #ifndef CLMEM_PEER_IMPORT_LIMIT
 #define CLMEM_PEER_IMPORT_LIMIT ((cl_ulong)4 << 30)
 #endif
@@ -73,7 +82,7 @@ typedef struct clmem_peer_buffer clmem_peer_buffer;
     Returns the buffer (no view made yet); NULL on failure with *errcode_ret:
       CL_INVALID_CONTEXT     context NULL
       CL_INVALID_DEVICE      home NULL or not of the context
-      CL_INVALID_BUFFER_SIZE size 0
+      CL_INVALID_BUFFER_SIZE size 0, or above CLMEM_PEER_BUFFER_MAX (named)
       CL_INVALID_OPERATION   no libcuda, no CUDA device with home's UUID, home lacks
                              cl_khr_external_memory_opaque_fd or cl_khr_device_uuid (said
                              in words)

@@ -18,6 +18,9 @@ static void test_refusals(clmem_test_context *t) {
     CLMEM_CHECK(t, !clmem_peer_buffer_create(NULL, t->device, 64, &err) && err == CL_INVALID_CONTEXT);
     CLMEM_CHECK(t, !clmem_peer_buffer_create(t->context, NULL, 64, &err) && err == CL_INVALID_DEVICE);
     CLMEM_CHECK(t, !clmem_peer_buffer_create(t->context, t->device, 0, &err) && err == CL_INVALID_BUFFER_SIZE);
+    CLMEM_CHECK(t, !clmem_peer_buffer_create(t->context, t->device, CLMEM_PEER_BUFFER_MAX + 1, &err) &&
+                       err == CL_INVALID_BUFFER_SIZE);
+    NAMES(t, "is above CLMEM_PEER_BUFFER_MAX");
     v = clmem_peer_buffer_view(NULL, t->queue, &err);
     CLMEM_CHECK(t, v.mem == NULL && err == CL_INVALID_VALUE);
     NAMES(t, "clmem_peer_buffer_view: pb is NULL");
@@ -197,27 +200,38 @@ static void test_views(clmem_test_context *t) {
 }
 
 static void test_import_limit(clmem_test_context *t) {
-    size_t half = (size_t)(CLMEM_PEER_IMPORT_LIMIT / 2) + ((size_t)2 << 20);
-    clmem_peer_buffer *a, *b;
+    /* the limit filled with buffers of the largest size, then one more view refused */
+    enum { MOST = 64 };
+    size_t n = (size_t)(CLMEM_PEER_IMPORT_LIMIT / CLMEM_PEER_BUFFER_MAX), i, made = 0;
+    clmem_peer_buffer *pb[MOST + 1] = {NULL}, *extra;
     clmem_buffer v;
-    cl_int err;
+    cl_int err = CL_SUCCESS;
     if (!peer_ready(t)) return;
-    a = clmem_peer_buffer_create(t->context, t->device, half, &err);
-    if (!a) {
-        clmem_test_skip(t, "no room for %zu bytes: %s", half, clmem_last_error_message());
+    if (n > MOST) {
+        clmem_test_skip(t, "CLMEM_PEER_IMPORT_LIMIT holds more than %d buffers of CLMEM_PEER_BUFFER_MAX", MOST);
         return;
     }
-    b = clmem_peer_buffer_create(t->context, t->device, half, &err);
-    CLMEM_CHECK_CL(t, err);
-    v = clmem_peer_buffer_view(a, t->queue, &err);
-    CLMEM_CHECK_CL(t, err);
-    v = clmem_peer_buffer_view(b, t->queue, &err);
+    for (i = 0; i < n && err == CL_SUCCESS; ++i)
+        if ((pb[i] = clmem_peer_buffer_create(t->context, t->device, CLMEM_PEER_BUFFER_MAX, &err)) != NULL) made++;
+    extra = err == CL_SUCCESS ? clmem_peer_buffer_create(t->context, t->device, (size_t)2 << 20, &err) : NULL;
+    if (err != CL_SUCCESS) {
+        for (i = 0; i < made; ++i) clmem_peer_buffer_release(pb[i]);
+        clmem_test_skip(t, "no room for %zu buffers of %zu bytes: %s", n, (size_t)CLMEM_PEER_BUFFER_MAX,
+                        clmem_last_error_message());
+        return;
+    }
+    for (i = 0; i < n; ++i) {
+        v = clmem_peer_buffer_view(pb[i], t->queue, &err);
+        CLMEM_CHECK_CL(t, err);
+    }
+    v = clmem_peer_buffer_view(extra, t->queue, &err);
     CLMEM_CHECK(t, v.mem == NULL && err == CL_MEM_OBJECT_ALLOCATION_FAILURE);
     NAMES(t, "past CLMEM_PEER_IMPORT_LIMIT");
-    CLMEM_CHECK_CL(t, clmem_peer_buffer_release(a));
-    v = clmem_peer_buffer_view(b, t->queue, &err); /* room again */
+    CLMEM_CHECK_CL(t, clmem_peer_buffer_release(pb[0]));
+    v = clmem_peer_buffer_view(extra, t->queue, &err); /* room again */
     CLMEM_CHECK_CL(t, err);
-    CLMEM_CHECK_CL(t, clmem_peer_buffer_release(b));
+    CLMEM_CHECK_CL(t, clmem_peer_buffer_release(extra));
+    for (i = 1; i < n; ++i) CLMEM_CHECK_CL(t, clmem_peer_buffer_release(pb[i]));
 }
 
 static void test_two_gpus(clmem_test_context *t) {
