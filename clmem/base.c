@@ -22,14 +22,6 @@
 #define CLMEM_ASSERT(c) assert(c)
 #endif
 
-#if defined(__cplusplus)
-#define CLMEM__THREAD_LOCAL thread_local
-#elif defined(_MSC_VER)
-#define CLMEM__THREAD_LOCAL __declspec(thread)
-#else
-#define CLMEM__THREAD_LOCAL _Thread_local
-#endif
-
 #if defined(__GNUC__) || defined(__clang__)
 #define CLMEM__PRINTF(f, a) __attribute__((format(printf, f, a)))
 #else
@@ -50,44 +42,6 @@ static inline void *clmem__unconst(const void *p) {
     return u.m;
 }
 
-/* ---- mutexes (pools, caches, registries) ---- */
-#if defined(_WIN32)
-/* windows.h without its min/max macros and rarely used APIs; neither define is left
-   behind for the code that includes clmem.h. (A windows.h included later by that code
-   is this one: the include guard has seen it. Include windows.h first to get more.) */
-#ifndef WIN32_LEAN_AND_MEAN
-#define WIN32_LEAN_AND_MEAN
-#define CLMEM__UNDEF_LEAN_AND_MEAN
-#endif
-#ifndef NOMINMAX
-#define NOMINMAX
-#define CLMEM__UNDEF_NOMINMAX
-#endif
-#include <windows.h>
-#ifdef CLMEM__UNDEF_LEAN_AND_MEAN
-#undef WIN32_LEAN_AND_MEAN
-#undef CLMEM__UNDEF_LEAN_AND_MEAN
-#endif
-#ifdef CLMEM__UNDEF_NOMINMAX
-#undef NOMINMAX
-#undef CLMEM__UNDEF_NOMINMAX
-#endif
-typedef SRWLOCK clmem__mutex;
-#define CLMEM__MUTEX_INIT SRWLOCK_INIT
-static inline void clmem__mutex_init(clmem__mutex *m) { InitializeSRWLock(m); }
-static inline void clmem__mutex_destroy(clmem__mutex *m) { (void)m; }
-static inline void clmem__lock(clmem__mutex *m) { AcquireSRWLockExclusive(m); }
-static inline void clmem__unlock(clmem__mutex *m) { ReleaseSRWLockExclusive(m); }
-#else
-#include <pthread.h>
-typedef pthread_mutex_t clmem__mutex;
-#define CLMEM__MUTEX_INIT PTHREAD_MUTEX_INITIALIZER
-static inline void clmem__mutex_init(clmem__mutex *m) { pthread_mutex_init(m, NULL); }
-static inline void clmem__mutex_destroy(clmem__mutex *m) { pthread_mutex_destroy(m); }
-static inline void clmem__lock(clmem__mutex *m) { pthread_mutex_lock(m); }
-static inline void clmem__unlock(clmem__mutex *m) { pthread_mutex_unlock(m); }
-#endif
-
 /* clmem__locked_size(m, v) / clmem__locked_set_size(m, v, value): read or write a
    size_t setting that m guards (a stager's or a device link's threshold). */
 static size_t clmem__locked_size(clmem__mutex *m, const size_t *v) {
@@ -102,27 +56,6 @@ static void clmem__locked_set_size(clmem__mutex *m, size_t *v, size_t value) {
     *v = value;
     clmem__unlock(m);
 }
-
-/* ---- registries of live handles (SVM allocations and maps, pinned memory) ----
-   A handle carries an id, generation << 32 | (slot + 1); the slot keeps the object, a
-   tag (what kind of object) and the generation, bumped when the id dies, so a copy of
-   a dead handle is recognised, never followed. A release detaches the object first
-   (nobody finds it any more, the id stays reserved), then removes it, or restores it
-   when the release fails. */
-typedef struct clmem__reg_slot {
-    void *obj;          /* NULL: free, or detached while a release is under way */
-    uint32_t gen;
-    uint32_t next_free; /* index + 1 of the next free slot, 0 ends the list */
-    int tag;
-    bool busy;          /* taken (live or detached) */
-} clmem__reg_slot;
-
-typedef struct clmem__registry {
-    clmem__mutex lock;
-    clmem__reg_slot *slots;
-    uint32_t n, cap, free_head;
-} clmem__registry;
-#define CLMEM__REGISTRY_INIT {CLMEM__MUTEX_INIT, NULL, 0, 0, 0}
 
 /* clmem__reg_add(r, obj, tag): a new live id for obj; 0 when out of host memory. */
 static uint64_t clmem__reg_add(clmem__registry *r, void *obj, int tag) {
@@ -267,7 +200,6 @@ CLMEM_API const char *clmem_error_string(cl_int code) {
 }
 
 /* ---- last error message and log ---- */
-static CLMEM__THREAD_LOCAL char clmem__message[768];
 static clmem__mutex clmem__log_mutex = CLMEM__MUTEX_INIT;
 static clmem_log_fn clmem__log_fn;
 static void *clmem__log_user;
@@ -425,12 +357,66 @@ static inline cl_int clmem__check_made(const char *fn, unsigned given) {
     if (CLMEM__CHECKS && !(given & CLMEM_OPTIONS_MARK))
         return clmem__fail(CL_INVALID_VALUE, fn,
                            "the options struct was not made by clmem (given 0x%x has no CLMEM_OPTIONS_MARK), so a zero "
-                           "field could mean 0 or the default: start it from CLMEM_OPTIONS_INIT and set the "
-                           "CLMEM_GIVEN_* bit of each option meant as 0 (o.given |= CLMEM_GIVEN_IS_BLOCKING), or pass "
-                           "NULL for every default",
+                           "field could mean 0 or the default: start it from its type's initializer "
+                           "(CLMEM_COPY_OPTIONS_INIT for clmem_copy_options, CLMEM_MAP_OPTIONS_INIT, ...; "
+                           "CLMEM_OPTIONS_INIT where every option defaults to 0), or pass NULL for every default",
                            given);
     return CL_SUCCESS;
 }
+
+/* ---- options built by hand: "left out" fields (NAMED OPTIONS in base.h) ----
+   A type's table has a row per field with a CLMEM_GIVEN_* bit (the type's
+   CLMEM__*_UNSET list): where the field starts, the size of the value and how many
+   values the field holds (an array's element 0 holds the "left out" value). */
+typedef struct clmem__unset_row {
+    size_t offset, size, count;
+    unsigned bit;
+} clmem__unset_row;
+#define CLMEM__UNSET_ROW(T, field, element, value, bit)                                                              \
+    {offsetof(T, field), sizeof(((T *)0)->field element),                                                        \
+     sizeof(((T *)0)->field) / sizeof(((T *)0)->field element), bit},
+#define CLMEM__UNSET_SIZE_OK(T, field, element, value, bit) &&sizeof(value) == sizeof(((T *)0)->field element)
+/* CLMEM__UNSET_TABLE(T, LIST): the table clmem__unset_T of options type T */
+#define CLMEM__UNSET_TABLE(T, LIST)                                                                                  \
+    CLMEM__STATIC_ASSERT(offsetof(T, given) == 0 LIST(CLMEM__UNSET_SIZE_OK, T),                                      \
+                         "clmem: " #T ": given first, each left-out value as wide as its field");             \
+    static const clmem__unset_row clmem__unset_##T[] = {LIST(CLMEM__UNSET_ROW, T){0, 0, 0, 0}};
+
+/* clmem__options_resolve(opts, local, size, rows): *opts (size bytes) copied to local
+   with each field of the table rows read: left out (every byte 0xC1; an array's other
+   elements 0) becomes 0 without its bit, anything else sets its bit (bits already set
+   stay set); CLMEM__OPTIONS_UNSET cleared. Returns local. */
+static CLMEM__NOINLINE const void *clmem__options_resolve(const void *opts, void *local, size_t size,
+                                                          const clmem__unset_row *rows) {
+    unsigned char *o = (unsigned char *)local;
+    unsigned given;
+    memcpy(local, opts, size);
+    memcpy(&given, o, sizeof given);
+    for (; rows->size; rows++) {
+        unsigned char *f = o + rows->offset;
+        size_t k, rest = rows->size * (rows->count - 1);
+        bool unset = true;
+        for (k = 0; k < rows->size; k++)
+            if (f[k] != 0xC1u) unset = false;
+        if (unset) {
+            memset(f, 0, rows->size);
+            for (k = 0; k < rest; k++)
+                if (f[rows->size + k]) unset = false; /* another element written: the array is */
+        }
+        if (!unset) given |= rows->bit;
+    }
+    given &= ~CLMEM__OPTIONS_UNSET;
+    memcpy(o, &given, sizeof given);
+    return local;
+}
+/* CLMEM__OPTIONS_IN(T, opts, none, local): the options of type T an *_opts function
+   runs with: &none for NULL, opts itself as the macros and the C++ forms make them,
+   and for a struct from T's initializer its fields read into *local (clmem__options_resolve). */
+#define CLMEM__OPTIONS_IN(T, opts, none, local)                                                                       \
+    (!(opts) ? &(none)                                                                                              \
+             : ((opts)->given & CLMEM__OPTIONS_UNSET) ? (const T *)clmem__options_resolve(opts, local, sizeof(T),  \
+                                                                                         clmem__unset_##T)         \
+                                                    : (opts))
 
 static inline cl_int clmem__check_queue(const char *fn, cl_command_queue queue) {
     if (CLMEM__CHECKS && queue == NULL) return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue is NULL");

@@ -94,3 +94,18 @@ typedef struct clmem__nvml_fns {
 #ifdef __cplusplus
 }
 #endif
+
+/* ---- private: what other modules of clmem use of cuda; not API. tools/amalgamate
+   puts this section at the head of the implementation. ---- */
+
+/* functions (each described where it is defined) */
+static cl_int clmem__cuda_fail(const char *fn, const clmem__cuda_fns *f, const char *call, clmem__CUresult r);
+static cl_int clmem__cuda(const char *fn, const clmem__cuda_fns **fns);
+static cl_int clmem__nvml(const char *fn, const clmem__nvml_fns **fns);
+static void clmem__uuid_text(const unsigned char uuid[16], char *buf);
+static cl_int clmem__cl_device_uuid(const char *fn, cl_device_id dev, unsigned char uuid[16]);
+static cl_int clmem__cuda_device_by_uuid(const char *fn, const clmem__cuda_fns *f, const unsigned char uuid[16],
+                                         clmem__CUdevice *device);
+static cl_int clmem__cuda_enter(const char *fn, const clmem__cuda_fns *f, clmem__CUdevice device);
+static void clmem__cuda_leave(const clmem__cuda_fns *f, clmem__CUdevice device);
+/* ---- end private ---- */

@@ -256,10 +256,11 @@ static cl_int clmem__external_enqueue_check(const char *fn, cl_command_queue que
 CLMEM_API cl_int clmem_enqueue_acquire_external_memory_opts(cl_command_queue queue, clmem_external_memory *m,
                                                             clmem_buffer *buf, const clmem_enqueue_options *opts) {
     static const char fn[] = "clmem_enqueue_acquire_external_memory";
-    const clmem_enqueue_options *o = clmem__enqueue_opts_or_none(opts);
+    const clmem_enqueue_options *o = opts;
     cl_int err;
     if (!buf) return clmem__fail(CL_INVALID_VALUE, fn, "buf is NULL");
     *buf = clmem__buffer_empty();
+    if ((err = clmem__enqueue_opts_made(fn, &o)) != CL_SUCCESS) return err;
     if ((err = clmem__external_enqueue_check(fn, queue, m, o)) != CL_SUCCESS) return err;
     clmem__lock(&m->lock);
     if (m->acquired_on) {
@@ -282,9 +283,10 @@ CLMEM_API cl_int clmem_enqueue_acquire_external_memory_opts(cl_command_queue que
 CLMEM_API cl_int clmem_enqueue_release_external_memory_opts(cl_command_queue queue, clmem_external_memory *m,
                                                             const clmem_enqueue_options *opts) {
     static const char fn[] = "clmem_enqueue_release_external_memory";
-    const clmem_enqueue_options *o = clmem__enqueue_opts_or_none(opts);
+    const clmem_enqueue_options *o = opts;
     cl_command_queue was;
     cl_int err;
+    if ((err = clmem__enqueue_opts_made(fn, &o)) != CL_SUCCESS) return err;
     if ((err = clmem__external_enqueue_check(fn, queue, m, o)) != CL_SUCCESS) return err;
     clmem__lock(&m->lock);
     if (!m->acquired_on) {
@@ -453,10 +455,11 @@ CLMEM_API cl_int clmem_semaphore_export_fd(clmem_semaphore s, cl_device_id devic
 
 static cl_int clmem__semaphore_enqueue(const char *fn, cl_command_queue queue, clmem_semaphore s,
                                       const clmem_enqueue_options *opts, bool signal) {
-    const clmem_enqueue_options *o = clmem__enqueue_opts_or_none(opts);
+    const clmem_enqueue_options *o = opts;
     const void *f = NULL;
     const clmem__sem_fns *sf;
     cl_int err;
+    if ((err = clmem__enqueue_opts_made(fn, &o)) != CL_SUCCESS) return err;
     if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
     if (!s.sem) return clmem__fail(CL_INVALID_VALUE, fn, "s is an empty semaphore handle");
     if ((err = clmem__check_wait_list(fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;

@@ -67,3 +67,14 @@ typedef struct clmem__entry_set {
 #ifdef __cplusplus
 }
 #endif
+
+/* ---- private: what other modules of clmem use of loader; not API. tools/amalgamate
+   puts this section at the head of the implementation. ---- */
+
+/* functions (each described where it is defined) */
+static cl_int clmem__ext_of_platform(const char *fn, cl_platform_id p, const clmem__entry_set *set, const void **fns);
+static cl_int clmem__ext_of_device(const char *fn, cl_device_id dev, const clmem__entry_set *set, const void **fns);
+static cl_int clmem__vendor_library(const char *fn, const clmem__entry_set *set, const void **fns);
+static bool clmem__device_lists(cl_device_id dev, const char *name);
+static bool clmem__extension_listed(cl_device_id dev, const char *name);
+/* ---- end private ---- */

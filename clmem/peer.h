@@ -127,3 +127,11 @@ CLMEM_API cl_int clmem_peer_buffer_release(clmem_peer_buffer *pb);
 #ifdef __cplusplus
 }
 #endif
+
+/* ---- private: what other modules of clmem use of peer (device_link.c); not API.
+   tools/amalgamate puts this section at the head of the implementation. ---- */
+
+/* functions (each described where it is defined) */
+static cl_int clmem__peer_link_copy(cl_command_queue src_queue, cl_command_queue dst_queue, clmem_buffer *dst,
+                                    clmem_buffer *src, size_t count, const clmem_copy_options *o, bool staged, bool *done);
+/* ---- end private ---- */
