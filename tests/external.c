@@ -54,7 +54,7 @@ static void test_argument_refusals(clmem_test_context *t) {
     CLMEM_CHECK_ERR(t, clmem_enqueue_wait_semaphore(t->queue, s), CL_INVALID_VALUE);
     CLMEM_CHECK_ERR(t, clmem_enqueue_signal_semaphore(t->queue, s), CL_INVALID_VALUE);
     CLMEM_CHECK_ERR(t, clmem_enqueue_signal_semaphore(NULL, s), CL_INVALID_COMMAND_QUEUE);
-    CLMEM_CHECK_ERR(t, clmem_semaphore_release(&s), CL_SUCCESS);
+    CLMEM_CHECK_ERR(t, clmem_release(&s), CL_SUCCESS);
     CLMEM_CHECK_ERR(t, clmem_semaphore_release(NULL), CL_SUCCESS);
 }
 
@@ -276,7 +276,8 @@ static void test_semaphores(clmem_test_context *t) {
     } else {
         close(fd); /* (an imported fd may be the driver's now: left open there) */
     }
-    CLMEM_CHECK_CL(t, clmem_semaphore_release(&s));
+    CLMEM_CHECK_CL(t, clmem_release(&s)); /* the generic release (CLMEM__KINDS) */
+    CLMEM_CHECK(t, s.sem == NULL);
 }
 
 static const clmem_test_case cases[] = {{"argument_refusals", test_argument_refusals, false},
