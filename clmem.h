@@ -10,9 +10,13 @@
 
    CONTENTS (search for the >>tag):
      >>base          version, linkage, results, clmem_error_string, messages, logging
+     >>loader        extension entry points and vendor libraries (dlopen), found once
+     >>cuda          libcuda and NVML at run time; the CUDA device of an OpenCL device
+     >>device_memory clmem_device_memory_info: free memory of a device
      >>memobj        named options, what every memory object shares, clmem_release
      >>quirks        driver faults found by a self-test: the routes around them, the refusals
      >>buffer        clmem_buffer: create, sub-regions, slices, fill
+     >>external      external memory (an fd of CUDA, Vulkan, dma-buf) as a buffer; semaphores
      >>image         formats, images, image_from_array, fill_image   >>sampler  >>pipe
      >>svm           SVM pointers, allocations, maps, typed SVM arrays
      >>usm           Intel unified shared memory: allocations, lookup, migrate, advise
@@ -23,6 +27,7 @@
      >>pool          allocators, memory pools, SVM pools   >>usm_pool  USM pools
      >>pinned        pinned host memory, pinned pools
      >>stager        staged copies of pageable host memory (clmem_stager)
+     >>peer          peer memory: one GPU's memory for every device, copied GPU to GPU
      >>device_link   copies between two devices, pipelined through pinned memory
      >>cache         first-argument-dependent memoization   >>characterize
      >>testing       CLMEM_TEST device selection and the test runner
@@ -39,6 +44,10 @@
      CLMEM_IMPLEMENTATION   compile the implementation into this translation unit
      CLMEM_STATIC           make every function static (a private copy per unit)
      CLMEM_NO_VALIDATION    compile out clmem's argument checks (bare OpenCL calls)
+     CLMEM_NO_VENDOR_LIBRARIES  never dlopen a vendor library (libcuda, NVML): the calls
+                            that need one refuse in words (>>loader)
+     CLMEM_LIBCUDA, CLMEM_LIBNVML  the files dlopen opens (default "libcuda.so.1",
+                            "libnvidia-ml.so.1")
      CLMEM_NO_KERNEL_ARG_CHECK  compile out clmem_set_kernel_arg's check of the value
                             against the kernel's parameter type (clGetKernelArgInfo)
      CLMEM_MALLOC(sz), CLMEM_REALLOC(p, sz), CLMEM_FREE(p)   all or none (default: libc)
@@ -58,6 +67,11 @@
      clmem_log_level
      clmem_set_log_callback                     route errors and warnings to fn (NULL: silence, ...
      clmem_log_stderr                           a ready-made callback printing "clmem: error: ...
+   >>device_memory
+     clmem_memory_info_source
+     clmem_memory_info
+     clmem_device_memory_info                   free and total memory of a device, the source ...
+     clmem_memory_info_source_name              "NVML", "CUDA", "AMD", "host", "total"; "?" for ...
    >>memobj
      CLMEM_WAIT_FOR                             sets .wait_for and .num_wait_for together.
      clmem_enqueue_options
@@ -86,6 +100,25 @@
      clmem_buffer_hostbuf                       the host pointer of a USE_HOST_PTR buffer (for a ...
      clmem_enqueue_fill_buffer                  fill `size` bytes at byte `offset` of buf with ...
      clmem_enqueue_fill_buffer_opts             the function behind clmem_enqueue_fill_buffer ...
+   >>external
+     clmem_external_memory                      An imported external memory object (opaque): one ...
+     clmem_external_memory_import               import memory another API exported as an fd.
+     clmem_enqueue_acquire_external_memory_opts clmem_enqueue_acquire_external_memory(queue, m, ...
+     clmem_enqueue_release_external_memory_opts clmem_enqueue_release_external_memory(queue, m, ...
+     clmem_enqueue_acquire_external_memory
+     clmem_enqueue_release_external_memory      enqueue the release ...
+     clmem_external_memory_get_buffer           the buffer handle while m is acquired.
+     clmem_external_memory_device               the device m was imported for (NULL: every ...
+     clmem_external_memory_release              release the import (the other API's memory is ...
+     clmem_semaphore
+     clmem_semaphore_create                     a binary semaphore of the device (NULL: every ...
+     clmem_semaphore_import                     a binary semaphore imported from another API's ...
+     clmem_semaphore_export_fd                  the fd of a semaphore made with that export type ...
+     clmem_enqueue_wait_semaphore_opts          clmem_enqueue_wait_semaphore(queue, s, ...
+     clmem_enqueue_signal_semaphore_opts        the function behind ...
+     clmem_enqueue_wait_semaphore               enqueue a wait for / a signal of a binary ...
+     clmem_enqueue_signal_semaphore             enqueue a wait for / a signal of a binary ...
+     clmem_semaphore_release                    clReleaseSemaphoreKHR, and s is emptied.
    >>image
      clmem_image_format
      clmem_image_format_channel_count           channels of the order (PyOpenCL's ...
@@ -346,6 +379,15 @@
      clmem_stager_write_opts                    the two directions of clmem_stager_copy as ...
      clmem_stager_read_opts                     the two directions of clmem_stager_copy as ...
      clmem_stager_release                       stop the threads, unmap and free the slots, ...
+   >>peer
+     clmem_peer_buffer                          A peer buffer (opaque): CUDA memory on one GPU ...
+     clmem_peer_buffer_create                   size bytes of the home device's memory, usable ...
+     clmem_peer_buffer_view                     the buffer's view for the queue's device, ...
+     clmem_peer_buffer_size                     the size asked for and the home device (0 / NULL ...
+     clmem_peer_buffer_home                     the size asked for and the home device (0 / NULL ...
+     clmem_peer_buffer_fd
+     clmem_peer_buffer_of                       the peer buffer a view belongs to; NULL for any ...
+     clmem_peer_buffer_release                  release every view (each released on the queue ...
    >>device_link
      clmem_device_link                          A device link: two queues of one context and ...
      clmem_device_link_create                   a link that copies from buffers used on ...
@@ -815,6 +857,240 @@ CLMEM_API void clmem_log_stderr(clmem_log_level level, cl_int code, const char *
 
 /* ---- end clmem/base.h ---- */
 
+/* ---- begin clmem/loader.h ---- */
+/* >>loader: extension entry points (per platform) and vendor libraries opened at run
+   time (libcuda, NVML), found once, kept, safe from any thread */
+
+/* ---------------------------------------------------------------------------------
+   THE LOADER
+
+   clmem finds every function it may not link against in one place:
+   - an OpenCL extension's entry points, with clGetExtensionFunctionAddressForPlatform,
+     once per platform (cl_intel_unified_shared_memory, cl_amd_copy_buffer_p2p,
+     cl_khr_external_memory, cl_khr_semaphore, ...);
+   - a vendor's driver library, with dlopen at first use (libcuda for peer memory and
+     free memory on NVIDIA GPUs, NVML for free memory). clmem never links them: a
+     program built with clmem runs where they are absent, and the calls that need them
+     say so (CL_INVALID_OPERATION, with the library and dlopen's reason in the message).
+   What was found (or that nothing was) is kept for the life of the process.
+
+   OPTIONS (define before including clmem.h with CLMEM_IMPLEMENTATION):
+     CLMEM_NO_VENDOR_LIBRARIES  compile out dlopen: every call that needs a vendor
+                                library refuses in words (no -ldl needed). Implied on
+                                systems without dlopen (Windows).
+     CLMEM_LIBCUDA              the file name dlopen opens for CUDA's driver API
+                                (default "libcuda.so.1"); a path works too.
+     CLMEM_LIBNVML              the same for NVML (default "libnvidia-ml.so.1").
+   On glibc before 2.34 link with -ldl (CMake's clmem::clmem does).
+   --------------------------------------------------------------------------------- */
+#ifndef CLMEM_LIBCUDA
+#define CLMEM_LIBCUDA "libcuda.so.1"
+#endif
+#ifndef CLMEM_LIBNVML
+#define CLMEM_LIBNVML "libnvidia-ml.so.1"
+#endif
+#if !defined(CLMEM_NO_VENDOR_LIBRARIES) && (defined(__unix__) || defined(__APPLE__))
+#define CLMEM__VENDOR_LIBRARIES 1
+#else
+#define CLMEM__VENDOR_LIBRARIES 0
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* (private) One function a module needs: its name, where its pointer goes in the
+   module's struct of function pointers, and whether the set is unusable without it. */
+typedef struct clmem__entry {
+    const char *name;
+    size_t offset;
+    int required;
+} clmem__entry;
+
+/* (private) A set of functions found together: an extension's entry points
+   (library NULL) or a vendor library's symbols (library: the file dlopen opens).
+   `what` names it in messages ("cl_khr_external_memory", "libcuda"). `size` is the
+   size of the module's struct of function pointers (at most CLMEM__ENTRY_BYTES); the
+   loader fills a copy of it, zero where a function is missing. */
+typedef struct clmem__entry_set {
+    const char *what;
+    const char *library;
+    const clmem__entry *entries;
+    unsigned count;
+    size_t size;
+} clmem__entry_set;
+
+/* (private) The largest struct of function pointers a set may have. */
+#define CLMEM__ENTRY_BYTES (32 * sizeof(void *))
+
+#ifdef __cplusplus
+}
+#endif
+
+/* ---- end clmem/loader.h ---- */
+
+/* ---- begin clmem/cuda.h ---- */
+/* >>cuda: the few calls of NVIDIA's driver libraries (libcuda, NVML) that clmem makes,
+   opened at run time, and the CUDA device of an OpenCL device (matched by UUID) */
+
+/* ---------------------------------------------------------------------------------
+   CUDA AND NVML, AT RUN TIME
+
+   clmem never links CUDA. Where NVIDIA's driver is installed, libcuda.so.1 and
+   libnvidia-ml.so.1 are too (they come with the driver, not with the CUDA toolkit);
+   clmem opens them with dlopen at first use (>>loader; CLMEM_LIBCUDA, CLMEM_LIBNVML,
+   CLMEM_NO_VENDOR_LIBRARIES) and declares the few types and functions it calls
+   itself, so no CUDA header is needed to build. Free device memory (>>device_memory)
+   and peer memory (>>peer) use them.
+
+   An OpenCL device is the CUDA device whose UUID (cuDeviceGetUuid_v2) equals the
+   OpenCL device's CL_DEVICE_UUID_KHR (cl_khr_device_uuid), never the device of the
+   same number: the two APIs may order GPUs differently (CUDA_VISIBLE_DEVICES,
+   CUDA_DEVICE_ORDER), and NVIDIA's CL_DEVICE_PCI_BUS_ID_NV reads 0 for every GPU of a
+   host whose GPUs differ by device number only.
+
+   Thread safety: any thread. cuInit runs once; each call makes the device's primary
+   context current for its own duration and restores the caller's. A device's primary
+   context is retained at clmem's first use of the device and kept until the process
+   ends (NVML, tried first for free memory, needs none).
+   --------------------------------------------------------------------------------- */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* (private) CUDA driver types, as cuda.h declares them (the ABI is stable) */
+typedef int clmem__CUresult;
+typedef int clmem__CUdevice;
+typedef struct clmem__CUctx_st *clmem__CUcontext;
+typedef unsigned long long clmem__CUdeviceptr;
+typedef unsigned long long clmem__CUmemhandle;
+typedef struct clmem__CUmemLocation {
+    int type; /* CU_MEM_LOCATION_TYPE_DEVICE = 1 */
+    int id;
+} clmem__CUmemLocation;
+typedef struct clmem__CUmemAllocationProp {
+    int type;                  /* CU_MEM_ALLOCATION_TYPE_PINNED = 1 */
+    int requestedHandleTypes;  /* CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR = 1 */
+    clmem__CUmemLocation location;
+    void *win32HandleMetaData;
+    struct {
+        unsigned char compressionType, gpuDirectRDMACapable;
+        unsigned short usage;
+        unsigned char reserved[4];
+    } allocFlags;
+} clmem__CUmemAllocationProp;
+typedef struct clmem__CUmemAccessDesc {
+    clmem__CUmemLocation location;
+    int flags; /* CU_MEM_ACCESS_FLAGS_PROT_READWRITE = 3 */
+} clmem__CUmemAccessDesc;
+#define CLMEM__CUDA_SUCCESS 0
+#define CLMEM__CUDA_ERROR_OUT_OF_MEMORY 2
+#define CLMEM__CU_MEM_ALLOCATION_TYPE_PINNED 1
+#define CLMEM__CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR 1
+#define CLMEM__CU_MEM_LOCATION_TYPE_DEVICE 1
+#define CLMEM__CU_MEM_ACCESS_FLAGS_PROT_READWRITE 3
+#define CLMEM__CU_MEM_ALLOC_GRANULARITY_MINIMUM 0
+
+/* (private) the functions of libcuda clmem calls; clmem__cuda() fills it */
+typedef struct clmem__cuda_fns {
+    clmem__CUresult (*init)(unsigned);
+    clmem__CUresult (*device_get_count)(int *);
+    clmem__CUresult (*device_get)(clmem__CUdevice *, int);
+    clmem__CUresult (*device_get_uuid)(unsigned char *, clmem__CUdevice);
+    clmem__CUresult (*primary_retain)(clmem__CUcontext *, clmem__CUdevice);
+    clmem__CUresult (*ctx_push)(clmem__CUcontext);
+    clmem__CUresult (*ctx_pop)(clmem__CUcontext *);
+    clmem__CUresult (*mem_get_info)(size_t *, size_t *);
+    clmem__CUresult (*get_error_name)(clmem__CUresult, const char **);
+    /* virtual memory management (peer memory); optional: checked where used */
+    clmem__CUresult (*mem_granularity)(size_t *, const clmem__CUmemAllocationProp *, int);
+    clmem__CUresult (*mem_create)(clmem__CUmemhandle *, size_t, const clmem__CUmemAllocationProp *, unsigned long long);
+    clmem__CUresult (*mem_release)(clmem__CUmemhandle);
+    clmem__CUresult (*mem_export)(void *, clmem__CUmemhandle, int, unsigned long long);
+} clmem__cuda_fns;
+
+/* (private) NVML's memory figures (nvmlMemory_t) and the functions clmem calls */
+typedef struct clmem__nvml_memory {
+    unsigned long long total, free, used;
+} clmem__nvml_memory;
+typedef struct clmem__nvml_fns {
+    int (*init)(void);
+    int (*by_uuid)(const char *, void **);
+    int (*memory)(void *, clmem__nvml_memory *);
+    const char *(*error_string)(int);
+} clmem__nvml_fns;
+
+#ifdef __cplusplus
+}
+#endif
+
+/* ---- end clmem/cuda.h ---- */
+
+/* ---- begin clmem/device_memory.h ---- */
+/* >>device_memory: how much memory a device has free (beyond PyOpenCL and OpenCL) */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------
+   FREE DEVICE MEMORY
+
+   OpenCL says how much memory a device has (CL_DEVICE_GLOBAL_MEM_SIZE), not how much
+   of it is free. clmem_device_memory_info asks whoever knows, in this order:
+     NVIDIA GPUs   NVML's nvmlDeviceGetMemoryInfo (what nvidia-smi shows), else CUDA's
+                   cuMemGetInfo in the device's primary context: the GPU with the
+                   OpenCL device's CL_DEVICE_UUID_KHR, never the GPU of the same number
+                   (>>cuda; both libraries opened at run time, never linked). Free
+                   memory of the whole GPU, all processes counted.
+     AMD GPUs      CL_DEVICE_GLOBAL_FREE_MEMORY_AMD (cl_amd_device_attribute_query; in
+                   KiB, so exact to 1 KiB; some AMD stacks count this process only).
+     CPU devices   the host's available memory (MemAvailable of /proc/meminfo, Linux),
+                   at most CL_DEVICE_GLOBAL_MEM_SIZE.
+     otherwise     CL_DEVICE_GLOBAL_MEM_SIZE as the free figure, marked an estimate
+                   (exact false), the note saying why no source answered.
+   The figures are a moment's: other processes allocate and free.
+   --------------------------------------------------------------------------------- */
+
+/** Where clmem_device_memory_info's figures came from. */
+typedef enum clmem_memory_info_source {
+    CLMEM_MEMORY_INFO_NVML = 1,  /* NVML, the GPU matched by UUID */
+    CLMEM_MEMORY_INFO_CUDA = 2,  /* CUDA's cuMemGetInfo, the GPU matched by UUID */
+    CLMEM_MEMORY_INFO_AMD = 3,   /* CL_DEVICE_GLOBAL_FREE_MEMORY_AMD */
+    CLMEM_MEMORY_INFO_HOST = 4,  /* the host's available memory (a CPU device) */
+    CLMEM_MEMORY_INFO_TOTAL = 5  /* no source: the free figure is the device's total */
+} clmem_memory_info_source;
+
+/** What clmem_device_memory_info found. */
+typedef struct clmem_memory_info {
+    cl_ulong free_bytes;              /* free now (an estimate when exact is false) */
+    cl_ulong total_bytes;             /* the device's memory (the source's figure; else CL_DEVICE_GLOBAL_MEM_SIZE) */
+    clmem_memory_info_source source;  /* where free_bytes came from */
+    bool exact;                       /* true: a measure of free memory; false: the total stands in for it */
+    char note[400];                   /* in words: the source asked, or why none answered */
+} clmem_memory_info;
+
+/** clmem_device_memory_info(device, &info): free and total memory of a device, the
+    source and whether the free figure is a measure (see FREE DEVICE MEMORY).
+    Returns CL_SUCCESS (also when the figure is only an estimate: info.exact false, the
+    reason in info.note), or:
+      CL_INVALID_DEVICE  device NULL or not a device
+      CL_INVALID_VALUE   info NULL
+    Thread safety: any thread. The first call on an NVIDIA GPU opens NVML (or libcuda,
+    whose first use takes a few hundred milliseconds).
+    Example: clmem_memory_info mi; clmem_device_memory_info(dev, &mi); */
+CLMEM_API cl_int clmem_device_memory_info(cl_device_id device, clmem_memory_info *info);
+
+/** clmem_memory_info_source_name(source): "NVML", "CUDA", "AMD", "host", "total";
+    "?" for anything else. */
+CLMEM_API const char *clmem_memory_info_source_name(clmem_memory_info_source source);
+
+#ifdef __cplusplus
+}
+#endif
+/* ---- end clmem/device_memory.h ---- */
+
 /* ---- begin clmem/memobj.h ---- */
 /* >>memobj: what every memory object shares (PyOpenCL's MemoryObject) */
 
@@ -1047,7 +1323,8 @@ static inline cl_mem clmem__mem_identity(cl_mem m) { return m; }
     X(F, clmem_pinned_allocation, pinned_allocation, -, 0, 0, 0, R, 0, ptr, "")                             \
     X(F, clmem_usm_allocation, usm_allocation, -, 0, 0, 0, R, 0, usm.ptr, "")                               \
     X(F, clmem_pooled_usm, pooled_usm, -, 0, 0, 0, R, 0, usm.pool, "")                                      \
-    X(F, clmem_host_registration, host_registration, -, 0, 0, 0, R, 0, ptr, "")
+    X(F, clmem_host_registration, host_registration, -, 0, 0, 0, R, 0, ptr, "")                         \
+    X(F, clmem_semaphore, semaphore, -, 0, 0, 0, R, 0, sem, "")
 
 /* The filters: each keeps some rows and calls F with what that list needs. */
 #define CLMEM__KIND_YES(...) __VA_ARGS__
@@ -1196,6 +1473,21 @@ typedef struct clmem__buffer_owner {
     uint64_t gen;           /* odd while handed out: the current hand-out's generation */
 } clmem__buffer_owner;
 
+/* A buffer handle bound to one device (external memory imported for one device,
+   >>external; the views of peer memory, >>peer): its `pool` points at this record,
+   whose release (clmem__bound_release) empties the handle only. Records live as long
+   as the process (recycled by their module), as pool records do; their generation
+   has CLMEM__GEN_BOUND set. Private. */
+typedef struct clmem__bound_owner {
+    clmem__buffer_owner owner; /* first */
+    cl_device_id device;       /* the one device whose queues may use the buffer; NULL: any */
+    void *object;              /* what the handle is a view of (>>peer: its peer buffer), or NULL */
+    struct clmem__bound_owner *next;
+} clmem__bound_owner;
+/* The generations of a bound record (and so of its handles) carry this bit: an inline
+   path tells a bound handle from the handle alone (no load). Private. */
+#define CLMEM__GEN_BOUND ((uint64_t)1 << 63)
+
 /* clmem__handout_stale(record, generation): true when a handle's (pool, generation)
    pair names a pooled block that was released since (any kind: buffer, SVM, pinned);
    false for NULL record (not pooled). One load. Private. */
@@ -1297,6 +1589,228 @@ CLMEM_API cl_int clmem_enqueue_fill_buffer_opts(cl_command_queue queue, clmem_bu
 #endif
 
 /* ---- end clmem/buffer.h ---- */
+
+/* ---- begin clmem/external.h ---- */
+/* >>external: memory and semaphores of another API (CUDA, Vulkan, a dma-buf) imported
+   into OpenCL (cl_khr_external_memory, cl_khr_semaphore, cl_khr_external_semaphore);
+   not in PyOpenCL */
+
+/* ---------------------------------------------------------------------------------
+   EXTERNAL MEMORY
+
+   Memory another API allocated (CUDA's cuMemCreate exported as an fd, Vulkan's
+   vkGetMemoryFdKHR, a Linux dma-buf) becomes a clmem_buffer:
+       clmem_external_memory *m = clmem_external_memory_import(ctx, dev, CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_FD_KHR, fd, size, 0, &err);
+       clmem_buffer b;
+       clmem_enqueue_acquire_external_memory(q, m, &b);      OpenCL may use it from here
+       clmem_enqueue_copy(q, b, host, .byte_count = n);      b is a buffer like any other
+       clmem_enqueue_release_external_memory(q, m);          the other API's again; b is stale
+       clmem_external_memory_release(m);
+   The OpenCL specification asks for an acquire before OpenCL uses the memory and a
+   release before the other API does; clmem keeps count: the buffer handle exists only
+   between the two. Before the acquire clmem_external_memory_get_buffer refuses in
+   words; after the release every copy of the handle is refused as stale
+   (CL_INVALID_MEM_OBJECT), as a released pooled buffer is.
+
+   One device: an import names the device it is for (CL_DEVICE_HANDLE_LIST_KHR), or
+   NULL for every device of the context. NVIDIA's OpenCL 3.0 accepts an import for one
+   device only (CL_INVALID_VALUE with several), and crashes inside the driver when a
+   queue of another device copies from or to it: clmem refuses such a copy, fill, map
+   or host transfer with CL_INVALID_COMMAND_QUEUE in words. (A kernel argument is
+   checked when the kernel is set, not where it runs: enqueue kernels that use an
+   import on a queue of its device.) Peer memory (>>peer) makes one import per device.
+
+   The fd stays the caller's: clmem does not close it (NVIDIA's driver dups what it
+   needs; close it after the import, or keep it for other APIs).
+
+   Where the device lacks the extensions (PoCL, Oclgrind) every call refuses with
+   CL_INVALID_OPERATION naming the missing extension. Needs OpenCL 3.0 headers
+   (clCreateBufferWithProperties).
+   --------------------------------------------------------------------------------- */
+
+/* The extensions' types and constants where the OpenCL headers lack them. */
+#ifndef cl_khr_external_memory
+typedef cl_uint cl_external_memory_handle_type_khr;
+#endif
+#ifndef CL_DEVICE_HANDLE_LIST_KHR
+#define CL_DEVICE_HANDLE_LIST_KHR 0x2051
+#define CL_DEVICE_HANDLE_LIST_END_KHR 0
+#endif
+#ifndef CL_DEVICE_EXTERNAL_MEMORY_IMPORT_HANDLE_TYPES_KHR
+#define CL_DEVICE_EXTERNAL_MEMORY_IMPORT_HANDLE_TYPES_KHR 0x204F
+#endif
+#ifndef CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_FD_KHR
+#define CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_FD_KHR 0x2060
+#endif
+#ifndef CL_EXTERNAL_MEMORY_HANDLE_DMA_BUF_KHR
+#define CL_EXTERNAL_MEMORY_HANDLE_DMA_BUF_KHR 0x2067
+#endif
+#ifndef cl_khr_semaphore
+typedef struct _cl_semaphore_khr *cl_semaphore_khr;
+typedef cl_ulong cl_semaphore_properties_khr;
+typedef cl_ulong cl_semaphore_payload_khr;
+#define CL_SEMAPHORE_TYPE_KHR 0x203D
+#define CL_SEMAPHORE_TYPE_BINARY_KHR 1
+#endif
+#ifndef cl_khr_external_semaphore
+typedef cl_uint cl_external_semaphore_handle_type_khr;
+#define CL_SEMAPHORE_EXPORT_HANDLE_TYPES_KHR 0x203F
+#define CL_SEMAPHORE_EXPORT_HANDLE_TYPES_LIST_END_KHR 0
+#define CL_DEVICE_SEMAPHORE_IMPORT_HANDLE_TYPES_KHR 0x204D
+#define CL_DEVICE_SEMAPHORE_EXPORT_HANDLE_TYPES_KHR 0x204E
+#endif
+#ifndef CL_SEMAPHORE_DEVICE_HANDLE_LIST_KHR
+#define CL_SEMAPHORE_DEVICE_HANDLE_LIST_KHR 0x2053
+#define CL_SEMAPHORE_DEVICE_HANDLE_LIST_END_KHR 0
+#endif
+#ifndef CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR
+#define CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR 0x2055
+#endif
+#ifndef CL_SEMAPHORE_HANDLE_SYNC_FD_KHR
+#define CL_SEMAPHORE_HANDLE_SYNC_FD_KHR 0x2058
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** An imported external memory object (opaque): one cl_mem over the other API's memory. */
+typedef struct clmem_external_memory clmem_external_memory;
+
+/** clmem_external_memory_import(context, device, handle_type, fd, size, flags, &err):
+    import memory another API exported as an fd.
+    - device: the device the import is for (CL_DEVICE_HANDLE_LIST_KHR), or NULL: every
+      device of the context (NVIDIA accepts NULL only in a context of one device).
+    - handle_type: CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_FD_KHR (CUDA, Vulkan) or
+      CL_EXTERNAL_MEMORY_HANDLE_DMA_BUF_KHR; the device must list it in
+      CL_DEVICE_EXTERNAL_MEMORY_IMPORT_HANDLE_TYPES_KHR.
+    - fd: the handle (>= 0); it stays the caller's.
+    - size: bytes, > 0 and at most the exported allocation's size.
+    - flags: access flags (0: CL_MEM_READ_WRITE); no host-pointer flags.
+    Returns the import, not yet acquired; NULL on failure with *errcode_ret (may be NULL):
+      CL_INVALID_CONTEXT      context NULL;  CL_INVALID_DEVICE  device not of the context
+      CL_INVALID_VALUE        fd < 0, an unknown handle_type, host-pointer flags
+      CL_INVALID_BUFFER_SIZE  size 0
+      CL_INVALID_OPERATION    the device lacks cl_khr_external_memory, the handle type's
+                              extension or the type (named), or clmem was built against
+                              OpenCL headers before 3.0
+      or the driver's code from clCreateBufferWithProperties (named).
+    Thread safety: any thread.
+    Example: clmem_external_memory *m = clmem_external_memory_import(ctx, dev, CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_FD_KHR, fd, size, 0, &err); */
+CLMEM_API clmem_external_memory *clmem_external_memory_import(cl_context context, cl_device_id device,
+                                                              cl_external_memory_handle_type_khr handle_type, int fd,
+                                                              size_t size, cl_mem_flags flags, cl_int *errcode_ret);
+
+/** clmem_enqueue_acquire_external_memory(queue, m, &buf, options...): enqueue the
+    acquire (clEnqueueAcquireExternalMemObjectsKHR) and give the buffer handle, valid
+    until the release. Options: .wait_for/.num_wait_for, .event.
+    Returns CL_SUCCESS or:
+      CL_INVALID_VALUE           m or buf NULL
+      CL_INVALID_COMMAND_QUEUE   queue NULL or invalid, or of another device than the
+                                 one m was imported for (NVIDIA's driver crashes there)
+      CL_INVALID_CONTEXT         queue of another context
+      CL_INVALID_OPERATION       m is acquired already (release it first)
+      CL_INVALID_EVENT_WAIT_LIST, or the driver's code (named).
+    Thread safety: any thread; one import is acquired by one queue at a time. */
+CLMEM_API cl_int clmem_enqueue_acquire_external_memory_opts(cl_command_queue queue, clmem_external_memory *m,
+                                                            clmem_buffer *buf, const clmem_enqueue_options *opts);
+/** clmem_enqueue_release_external_memory(queue, m, options...): enqueue the release
+    (clEnqueueReleaseExternalMemObjectsKHR) on a queue of the device that acquired it;
+    from here every copy of the buffer handle is refused as stale. Options as for the
+    acquire. CL_INVALID_OPERATION when m is not acquired; the acquire's other codes. */
+CLMEM_API cl_int clmem_enqueue_release_external_memory_opts(cl_command_queue queue, clmem_external_memory *m,
+                                                            const clmem_enqueue_options *opts);
+#ifndef __cplusplus
+#define clmem_enqueue_acquire_external_memory(...) clmem__acquire_external_(__VA_ARGS__, )
+#define clmem__acquire_external_(queue, m, buf, ...)   \
+    clmem_enqueue_acquire_external_memory_opts(queue, m, buf, \
+        &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
+#define clmem_enqueue_release_external_memory(...) clmem__release_external_(__VA_ARGS__, )
+#define clmem__release_external_(queue, m, ...) \
+    clmem_enqueue_release_external_memory_opts(queue, m, &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
+#endif
+
+/** clmem_external_memory_get_buffer(m, &buf): the buffer handle while m is acquired.
+    CL_INVALID_OPERATION ("not acquired") before the acquire or after the release;
+    CL_INVALID_VALUE for NULL arguments. Thread safety: any thread. */
+CLMEM_API cl_int clmem_external_memory_get_buffer(clmem_external_memory *m, clmem_buffer *buf);
+
+/** clmem_external_memory_device(m): the device m was imported for (NULL: every device
+    of its context, or m NULL). */
+CLMEM_API cl_device_id clmem_external_memory_device(const clmem_external_memory *m);
+
+/** clmem_external_memory_release(m): release the import (the other API's memory is
+    the other API's to free). NULL: CL_SUCCESS. CLMEM_ERROR_IN_USE while acquired
+    (enqueue its release first; m is kept). Thread safety: not with other calls on m. */
+CLMEM_API cl_int clmem_external_memory_release(clmem_external_memory *m);
+
+/* ---------------------------------------------------------------------------------
+   SEMAPHORES (cl_khr_semaphore, cl_khr_external_semaphore): binary semaphores that
+   order OpenCL work against another API's. A semaphore exported as an fd (or imported
+   from one: CUDA's cuImportExternalSemaphore, Vulkan's vkGetSemaphoreFdKHR) is waited
+   for and signalled on queues:
+       clmem_semaphore s = clmem_semaphore_import(ctx, dev, CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR, fd, &err);
+       clmem_enqueue_wait_semaphore(q, s);    later work on q waits for the other API's signal
+       clmem_enqueue_signal_semaphore(q, s);  the other API may wait for q's work so far
+       clmem_semaphore_release(&s);
+   Where a device lacks an extension every call refuses with CL_INVALID_OPERATION
+   naming it.
+   --------------------------------------------------------------------------------- */
+
+/** A semaphore: the raw cl_semaphore_khr (`sem`, NULL for an empty handle) and the
+    platform whose entry points serve it. Passed by value; released once. */
+typedef struct clmem_semaphore {
+    cl_semaphore_khr sem;
+    cl_platform_id platform;
+} clmem_semaphore;
+
+/** clmem_semaphore_create(context, device, export_type, &err): a binary semaphore of
+    the device (NULL: every device of the context); export_type 0, or a handle type
+    (CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR, CL_SEMAPHORE_HANDLE_SYNC_FD_KHR) it may be
+    exported as (clmem_semaphore_export_fd). An empty handle on failure with *errcode_ret:
+    CL_INVALID_CONTEXT, CL_INVALID_DEVICE, CL_INVALID_OPERATION (an extension or the
+    export type missing, named), or the driver's code. Thread safety: any thread. */
+CLMEM_API clmem_semaphore clmem_semaphore_create(cl_context context, cl_device_id device,
+                                                  cl_external_semaphore_handle_type_khr export_type, cl_int *errcode_ret);
+/** clmem_semaphore_import(context, device, handle_type, fd, &err): a binary semaphore
+    imported from another API's fd (handle_type CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR or
+    CL_SEMAPHORE_HANDLE_SYNC_FD_KHR, listed in the device's
+    CL_DEVICE_SEMAPHORE_IMPORT_HANDLE_TYPES_KHR). fd < 0: CL_INVALID_VALUE; the rest as
+    clmem_semaphore_create. */
+CLMEM_API clmem_semaphore clmem_semaphore_import(cl_context context, cl_device_id device,
+                                                  cl_external_semaphore_handle_type_khr handle_type, int fd,
+                                                  cl_int *errcode_ret);
+/** clmem_semaphore_export_fd(s, device, handle_type, &fd): the fd of a semaphore made
+    with that export type (clGetSemaphoreHandleForTypeKHR); the fd is the caller's to
+    close. CL_INVALID_VALUE for an empty s or NULL fd; CL_INVALID_OPERATION without
+    cl_khr_external_semaphore; the driver's code. */
+CLMEM_API cl_int clmem_semaphore_export_fd(clmem_semaphore s, cl_device_id device,
+                                           cl_external_semaphore_handle_type_khr handle_type, int *fd);
+/** clmem_enqueue_wait_semaphore(queue, s, options...) / clmem_enqueue_signal_semaphore:
+    enqueue a wait for / a signal of a binary semaphore (clEnqueueWait/SignalSemaphoresKHR).
+    Options: .wait_for/.num_wait_for, .event. CL_INVALID_VALUE for an empty s,
+    CL_INVALID_COMMAND_QUEUE, CL_INVALID_OPERATION without cl_khr_semaphore, the
+    driver's code. Thread safety: any thread. */
+CLMEM_API cl_int clmem_enqueue_wait_semaphore_opts(cl_command_queue queue, clmem_semaphore s,
+                                                   const clmem_enqueue_options *opts);
+CLMEM_API cl_int clmem_enqueue_signal_semaphore_opts(cl_command_queue queue, clmem_semaphore s,
+                                                     const clmem_enqueue_options *opts);
+#ifndef __cplusplus
+#define clmem_enqueue_wait_semaphore(...) clmem__wait_semaphore_(__VA_ARGS__, )
+#define clmem__wait_semaphore_(queue, s, ...) \
+    clmem_enqueue_wait_semaphore_opts(queue, s, &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
+#define clmem_enqueue_signal_semaphore(...) clmem__signal_semaphore_(__VA_ARGS__, )
+#define clmem__signal_semaphore_(queue, s, ...) \
+    clmem_enqueue_signal_semaphore_opts(queue, s, &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
+#endif
+/** clmem_semaphore_release(&s): clReleaseSemaphoreKHR, and s is emptied. NULL or an
+    empty handle: CL_SUCCESS. */
+CLMEM_API cl_int clmem_semaphore_release(clmem_semaphore *s);
+
+#ifdef __cplusplus
+}
+#endif
+/* ---- end clmem/external.h ---- */
 
 /* ---- begin clmem/image.h ---- */
 /* >>image: image formats, images, image_from_array, fill_image (PyOpenCL's ImageFormat,
@@ -2390,8 +2904,8 @@ extern "C" {
                            `.usm` is its clmem_usm.
      clmem_pooled_usm      a block of a USM pool (>>usm_pool).
 
-   The entry points are looked up per platform (clGetExtensionFunctionAddressForPlatform)
-   once and kept. On a platform or device without the extension (Debian 12's PoCL 3.1,
+   The entry points are looked up per platform (clGetExtensionFunctionAddressForPlatform,
+   by the loader, >>loader) once and kept. On a platform or device without the extension (Debian 12's PoCL 3.1,
    NVIDIA) every function returns CL_INVALID_OPERATION with a message naming
    cl_intel_unified_shared_memory.
 
@@ -3316,7 +3830,8 @@ CLMEM__COPY_PAIRS(CLMEM__COPY_DECL)
 /* The hot path, inline: a linear buffer <-> host copy with no region, host size or
    wait list (facts the compiler reads off the options literal at the call site and
    folds away), of a live (not stale) buffer the host may access, while no map is
-   live, goes straight to clEnqueueWrite/ReadBuffer. It decides with the predicates of
+   live, and not bound to one device (>>external), goes straight to
+   clEnqueueWrite/ReadBuffer. It decides with the predicates of
    the host-transfer plan (clmem__host_forbidden, clmem__host_blocking,
    clmem__host_count in memobj.h); anything else, and every refusal, takes the plan
    (transfer.c), which checks everything and words the error. */
@@ -3339,9 +3854,9 @@ CLMEM__INLINE cl_int clmem__copy_host_fast(cl_command_queue queue, const clmem_b
     cl_int err;
     size_t count = clmem__host_count(o->given, o->byte_count, buf->size, offset);
     cl_bool blocking = clmem__host_blocking(o->given, o->is_blocking);
-    if (!(queue && buf->mem && !clmem__buffer_stale(*buf) && host && !host_offset && offset < buf->size && count &&
-          count <= buf->size - offset && !clmem__host_forbidden(buf->flags, write) && !clmem__maps_live() &&
-          !clmem__host_registrations_live()))
+    if (!(queue && buf->mem && !clmem__buffer_stale(*buf) && !(buf->generation & CLMEM__GEN_BOUND) && host &&
+          !host_offset && offset < buf->size && count && count <= buf->size - offset &&
+          !clmem__host_forbidden(buf->flags, write) && !clmem__maps_live() && !clmem__host_registrations_live()))
         return clmem__copy_host_linear(queue, *buf, host, write, o->given, o->byte_count, offset, host_offset,
                                        o->is_blocking, o->event);
     err = write ? clEnqueueWriteBuffer(queue, buf->mem, blocking, offset, count, host, 0, NULL, o->event)
@@ -4627,6 +5142,133 @@ CLMEM_API cl_int clmem_stager_release(clmem_stager *st);
 #endif
 /* ---- end clmem/stager.h ---- */
 
+/* ---- begin clmem/peer.h ---- */
+/* >>peer: peer memory, an allocation on one GPU that every device of the context uses,
+   copied GPU to GPU at NVLink speed by device links (beyond PyOpenCL and every
+   OpenCL library) */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------
+   PEER MEMORY
+
+   NVIDIA's OpenCL copies between plain buffers of two GPUs at 1-5 GB/s. Memory that
+   CUDA allocated (its VMM API: cuMemCreate, exported as an fd) and that OpenCL imported
+   once for each device (cl_khr_external_memory_opaque_fd) is copied by the same driver
+   at NVLink speed: 340-370 GB/s between two H200s, 0.9x CUDA's own peer copy.
+       clmem_peer_buffer *a = clmem_peer_buffer_create(ctx, dev0, n, &err);   on GPU 0
+       clmem_peer_buffer *b = clmem_peer_buffer_create(ctx, dev1, n, &err);   on GPU 1
+       clmem_buffer a0 = clmem_peer_buffer_view(a, q0, &err);   a, for work on q0's device
+       clmem_enqueue_copy(q0, a0, host, .byte_count = n);      a buffer like any other
+       clmem_device_link *l = clmem_device_link_create(q0, q1, 0, 0, &err);
+       clmem_device_link_copy(l, clmem_peer_buffer_view(b, q1, &err), a0); GPU 0 -> GPU 1 directly
+       clmem_peer_buffer_release(a);
+   A view is a clmem_buffer for the queues of one device: copies, fills, maps, host
+   transfers and kernel arguments take it. It is imported for that device at its first
+   use, acquired on the queue first asked (clEnqueueAcquireExternalMemObjectsKHR) and
+   kept until the peer buffer is released; asking again gives the same view. A view
+   used on a queue of another device is refused in words (CL_INVALID_COMMAND_QUEUE):
+   NVIDIA's driver crashes there. Kernels that take a view must run on its device.
+
+   Device links: clmem_device_link_copy with a peer buffer's view on either side uses
+   the view of that peer buffer for the queue's device that touches it (whichever view
+   was given), and with peer memory on both sides copies GPU to GPU in one
+   clEnqueueCopyBuffer on the source queue (the source device pulls nothing through
+   the host), ordered as every link copy is (after the destination queue's earlier
+   work; .event and the destination queue's later work wait for it). The link's
+   statistics count such copies in peer_copies and peer_bytes.
+
+   What it takes: libcuda (NVIDIA's driver; opened at run time, >>cuda), every device
+   that uses the buffer with cl_khr_external_memory_opaque_fd and cl_khr_device_uuid,
+   the home device a CUDA GPU (matched by UUID). Elsewhere (PoCL, Oclgrind, AMD, Intel,
+   CLMEM_NO_VENDOR_LIBRARIES) clmem_peer_buffer_create refuses with
+   CL_INVALID_OPERATION saying what is missing; device links between plain buffers
+   stage through pinned memory as before.
+
+   NVIDIA's driver crashes (segmentation fault inside it, driver 580) on a single import
+   of 512 MiB or more, whatever the number of imports or their total, and runs with 16
+   imports of 256 MiB (4 GiB in all, 4 x H200): measured by bench/peer_bench's probe,
+   each configuration in a child process. clmem therefore refuses a peer buffer larger
+   than CLMEM_PEER_BUFFER_MAX (default 256 MiB) with CL_INVALID_BUFFER_SIZE in words
+   (allocate several and copy them one by one), and a view that would take the bytes
+   imported into one context past CLMEM_PEER_IMPORT_LIMIT (default 4 GiB, the most seen
+   to work) with CL_MEM_OBJECT_ALLOCATION_FAILURE in words. Define either larger where a
+   driver is known to cope.
+
+   Sizes are rounded up to CUDA's allocation granularity (2 MiB on H100/H200); the
+   buffer's size is the size asked for.
+   --------------------------------------------------------------------------------- */
+
+/** The most bytes of peer views imported into one context at once (see above). */
+/** The largest peer buffer, in bytes (see above: NVIDIA's driver crashes on one import
+    of 512 MiB). */
+#ifndef CLMEM_PEER_BUFFER_MAX
+#define CLMEM_PEER_BUFFER_MAX ((size_t)256 << 20)
+#endif
+
+#ifndef CLMEM_PEER_IMPORT_LIMIT
+#define CLMEM_PEER_IMPORT_LIMIT ((cl_ulong)4 << 30)
+#endif
+
+/** A peer buffer (opaque): CUDA memory on one GPU and its views. */
+typedef struct clmem_peer_buffer clmem_peer_buffer;
+
+/** clmem_peer_buffer_create(context, home, size, &err): size bytes of the home
+    device's memory, usable by every device of the context through its views.
+    - home: the device whose memory holds the buffer (a device of context).
+    Returns the buffer (no view made yet); NULL on failure with *errcode_ret:
+      CL_INVALID_CONTEXT     context NULL
+      CL_INVALID_DEVICE      home NULL or not of the context
+      CL_INVALID_BUFFER_SIZE size 0, or above CLMEM_PEER_BUFFER_MAX (named)
+      CL_INVALID_OPERATION   no libcuda, no CUDA device with home's UUID, home lacks
+                             cl_khr_external_memory_opaque_fd or cl_khr_device_uuid (said
+                             in words)
+      CL_MEM_OBJECT_ALLOCATION_FAILURE  cuMemCreate out of memory (CUDA's result named)
+      CL_OUT_OF_RESOURCES    another CUDA failure (named); CL_OUT_OF_HOST_MEMORY.
+    Thread safety: any thread.
+    Example: clmem_peer_buffer *pb = clmem_peer_buffer_create(ctx, dev, size, &err); */
+CLMEM_API clmem_peer_buffer *clmem_peer_buffer_create(cl_context context, cl_device_id home, size_t size,
+                                                      cl_int *errcode_ret);
+
+/** clmem_peer_buffer_view(pb, queue, &err): the buffer's view for the queue's device,
+    imported and acquired (on this queue) at first use; valid on every queue of that
+    device until clmem_peer_buffer_release. An empty handle on failure with *errcode_ret:
+      CL_INVALID_VALUE          pb NULL
+      CL_INVALID_COMMAND_QUEUE  queue NULL or invalid;  CL_INVALID_CONTEXT  another context
+      CL_INVALID_OPERATION      the device lacks cl_khr_external_memory_opaque_fd (named)
+      CL_MEM_OBJECT_ALLOCATION_FAILURE  the import would pass CLMEM_PEER_IMPORT_LIMIT
+      or the driver's code (named).
+    Releasing the view handle (clmem_buffer_release) drops that copy of the handle only.
+    Thread safety: any thread. */
+CLMEM_API clmem_buffer clmem_peer_buffer_view(clmem_peer_buffer *pb, cl_command_queue queue, cl_int *errcode_ret);
+
+/** clmem_peer_buffer_size(pb) / clmem_peer_buffer_home(pb): the size asked for and the
+    home device (0 / NULL for NULL). clmem_peer_buffer_fd(pb): the fd CUDA exported
+    (cuMemExportToShareableHandle, POSIX fd), for importing the memory into CUDA or
+    another API (cuMemImportFromShareableHandle); clmem's, valid until the release;
+    -1 for NULL. */
+CLMEM_API size_t clmem_peer_buffer_size(const clmem_peer_buffer *pb);
+CLMEM_API cl_device_id clmem_peer_buffer_home(const clmem_peer_buffer *pb);
+CLMEM_API int clmem_peer_buffer_fd(const clmem_peer_buffer *pb);
+
+/** clmem_peer_buffer_of(view): the peer buffer a view belongs to; NULL for any other
+    buffer (or a stale view). */
+CLMEM_API clmem_peer_buffer *clmem_peer_buffer_of(clmem_buffer view);
+
+/** clmem_peer_buffer_release(pb): release every view (each released on the queue that
+    acquired it, which is then finished), then the CUDA memory. Every view handle is
+    stale from here. NULL: CL_SUCCESS. Returns the first error met (everything is freed
+    all the same). Thread safety: not while other calls use pb. */
+CLMEM_API cl_int clmem_peer_buffer_release(clmem_peer_buffer *pb);
+
+#ifdef __cplusplus
+}
+#endif
+
+/* ---- end clmem/peer.h ---- */
+
 /* ---- begin clmem/device_link.h ---- */
 /* >>device_link: copies between two devices of one context, pipelined through pinned
    host memory (beyond PyOpenCL and every OpenCL library; what CUDA's cudaMemcpyPeer
@@ -4771,6 +5413,8 @@ typedef struct clmem_device_link_stats {
     size_t direct_copies;  /* copies that took the driver's path */
     size_t staged_bytes;   /* bytes moved through the slots */
     size_t pieces;         /* pieces moved (each at most a slot; see DEVICE LINKS) */
+    size_t peer_copies;    /* copies between peer memory, GPU to GPU (>>peer) */
+    size_t peer_bytes;     /* bytes they moved */
     size_t copied_pieces;  /* of those, pieces moved with clEnqueueCopyBuffer on a side or
                               both (a buffer the host may not access, or
                               CLMEM_DEVICE_LINK_BY_COPIES) */
@@ -6129,6 +6773,20 @@ template <class O> inline O built(const keywords<O> &k, unsigned) { return k.o; 
     CLMEM__CXX_RET(clmem_device_link_copy_opts(l, clmem::detail::handle(dst), clmem::detail::handle(src), \
                                                CLMEM__CXX_O(clmem_copy_options, __VA_ARGS__)))
 
+/* ---- external memory and semaphores (>>external) ---- */
+#define clmem_enqueue_acquire_external_memory(...) clmem__cxx_acquire_external_(__VA_ARGS__, CLMEM__CXX_END)
+#define clmem__cxx_acquire_external_(queue, m, buf, ...) \
+    CLMEM__CXX_RET(clmem_enqueue_acquire_external_memory_opts(queue, m, buf, CLMEM__CXX_O(clmem_enqueue_options, __VA_ARGS__)))
+#define clmem_enqueue_release_external_memory(...) clmem__cxx_release_external_(__VA_ARGS__, CLMEM__CXX_END)
+#define clmem__cxx_release_external_(queue, m, ...) \
+    CLMEM__CXX_RET(clmem_enqueue_release_external_memory_opts(queue, m, CLMEM__CXX_O(clmem_enqueue_options, __VA_ARGS__)))
+#define clmem_enqueue_wait_semaphore(...) clmem__cxx_wait_semaphore_(__VA_ARGS__, CLMEM__CXX_END)
+#define clmem__cxx_wait_semaphore_(queue, s, ...) \
+    CLMEM__CXX_RET(clmem_enqueue_wait_semaphore_opts(queue, s, CLMEM__CXX_O(clmem_enqueue_options, __VA_ARGS__)))
+#define clmem_enqueue_signal_semaphore(...) clmem__cxx_signal_semaphore_(__VA_ARGS__, CLMEM__CXX_END)
+#define clmem__cxx_signal_semaphore_(queue, s, ...) \
+    CLMEM__CXX_RET(clmem_enqueue_signal_semaphore_opts(queue, s, CLMEM__CXX_O(clmem_enqueue_options, __VA_ARGS__)))
+
 /* ---- map ---- */
 #define clmem_enqueue_map_buffer(...) clmem__cxx_map_buffer_(__VA_ARGS__, CLMEM__CXX_END)
 #define clmem__cxx_map_buffer_(queue, buf, flags, offset, T, map, ...)                                        \
@@ -7240,6 +7898,590 @@ static inline const char *clmem__mem_flags_text(cl_mem_flags flags, char *buf, s
     return buf;
 }
 /* ---- end clmem/base.c ---- */
+
+/* ---- begin clmem/loader.h (private) ---- */
+/* ---- private: what other modules of clmem use of loader; not API. tools/amalgamate
+   puts this section at the head of the implementation. ---- */
+
+/* functions (each described where it is defined) */
+static cl_int clmem__ext_of_platform(const char *fn, cl_platform_id p, const clmem__entry_set *set, const void **fns);
+static cl_int clmem__ext_of_device(const char *fn, cl_device_id dev, const clmem__entry_set *set, const void **fns);
+static cl_int clmem__vendor_library(const char *fn, const clmem__entry_set *set, const void **fns);
+static bool clmem__device_lists(cl_device_id dev, const char *name);
+static bool clmem__extension_listed(cl_device_id dev, const char *name);
+/* ---- end private ---- */
+/* ---- end clmem/loader.h (private) ---- */
+
+/* ---- begin clmem/loader.c ---- */
+/* >>loader (implementation) */
+
+#if CLMEM__VENDOR_LIBRARIES
+#include <dlfcn.h>
+#endif
+
+/* Function pointers are kept as the bytes of data pointers (POSIX guarantees the sizes
+   agree; ISO C has no cast between the two). */
+CLMEM__STATIC_ASSERT(sizeof(void (*)(void)) == sizeof(void *), "clmem's loader keeps function pointers as void *");
+
+/* What the loader found: one row per (platform, set) or (library set). Platforms and
+   libraries live as long as the process, so a row is filled once, under the lock, and
+   never changes again; callers keep pointers into it. */
+enum { CLMEM__LOADED_MAX = 64 };
+typedef struct clmem__loaded {
+    const void *key;             /* the platform; NULL for a vendor library */
+    const clmem__entry_set *set;
+    const char *missing;         /* the first required function not found, or NULL */
+    bool unopened;               /* a vendor library dlopen could not open (why: the reason) */
+    char why[200];
+    union {
+        void *align;
+        unsigned char bytes[CLMEM__ENTRY_BYTES];
+    } fns;
+} clmem__loaded;
+static clmem__loaded clmem__loaded_rows[CLMEM__LOADED_MAX];
+static unsigned clmem__loaded_count;
+static clmem__mutex clmem__loaded_lock = CLMEM__MUTEX_INIT;
+
+/* clmem__loader_put(row, entry, addr): addr into the set's struct at the entry's place */
+static void clmem__loader_put(clmem__loaded *row, const clmem__entry *e, void *addr) {
+    if (addr) memcpy(row->fns.bytes + e->offset, &addr, sizeof addr);
+    else if (e->required && !row->missing) row->missing = e->name;
+}
+
+static void clmem__loader_fill(clmem__loaded *row) {
+    const clmem__entry_set *set = row->set;
+    unsigned i;
+    if (!set->library) {
+        for (i = 0; i < set->count; ++i)
+            clmem__loader_put(row, &set->entries[i],
+                              clGetExtensionFunctionAddressForPlatform(CLMEM__CAST(cl_platform_id, clmem__unconst(row->key)),
+                                                                       set->entries[i].name));
+        return;
+    }
+#if CLMEM__VENDOR_LIBRARIES
+    {
+        void *lib = dlopen(set->library, RTLD_NOW | RTLD_LOCAL);
+        if (!lib) {
+            const char *why = dlerror();
+            row->unopened = true;
+            snprintf(row->why, sizeof row->why, "%s", why ? why : "no reason given");
+            return;
+        }
+        /* kept open for the life of the process: the functions found stay valid */
+        for (i = 0; i < set->count; ++i) clmem__loader_put(row, &set->entries[i], dlsym(lib, set->entries[i].name));
+    }
+#else
+    row->unopened = true;
+#if defined(CLMEM_NO_VENDOR_LIBRARIES)
+    snprintf(row->why, sizeof row->why, "clmem was compiled with CLMEM_NO_VENDOR_LIBRARIES");
+#else
+    snprintf(row->why, sizeof row->why, "this system has no dlopen");
+#endif
+#endif
+}
+
+/* clmem__loader_find(fn, key, set, &row): the row of (key, set), filled at first use.
+   CL_OUT_OF_HOST_MEMORY when the table is full (more than 64 platform-set pairs). */
+static cl_int clmem__loader_find(const char *fn, const void *key, const clmem__entry_set *set, const clmem__loaded **out) {
+    const clmem__loaded *found = NULL;
+    unsigned i;
+    CLMEM_ASSERT(set->size <= CLMEM__ENTRY_BYTES);
+    clmem__lock(&clmem__loaded_lock);
+    for (i = 0; i < clmem__loaded_count && !found; ++i)
+        if (clmem__loaded_rows[i].key == key && clmem__loaded_rows[i].set == set) found = &clmem__loaded_rows[i];
+    if (!found && clmem__loaded_count < CLMEM__LOADED_MAX) {
+        clmem__loaded *row = &clmem__loaded_rows[clmem__loaded_count];
+        memset(row, 0, sizeof *row);
+        row->key = key;
+        row->set = set;
+        clmem__loader_fill(row);
+        found = &clmem__loaded_rows[clmem__loaded_count++];
+    }
+    clmem__unlock(&clmem__loaded_lock);
+    *out = found;
+    if (!found)
+        return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "more than %d OpenCL platforms or libraries: no room for the entry points of %s",
+                           (int)CLMEM__LOADED_MAX, set->what);
+    return CL_SUCCESS;
+}
+
+/* clmem__platform_name(p, buf, size): CL_PLATFORM_NAME for a message, "?" when the
+   query fails (the name only decorates messages). */
+static void clmem__platform_name(cl_platform_id p, char *buf, size_t size) {
+    buf[0] = '\0';
+    if (clGetPlatformInfo(p, CL_PLATFORM_NAME, size - 1, buf, NULL) != CL_SUCCESS) snprintf(buf, size, "?");
+    buf[size - 1] = '\0';
+}
+
+/* clmem__ext_of_platform(fn, platform, set, &fns): the entry points of an extension on
+   a platform, looked up once and kept; *fns points at the set's struct (every pointer
+   the platform has; optional ones may be NULL). A required one missing:
+   CL_INVALID_OPERATION, "platform 'P' has no EXT (clGetExtensionFunctionAddressForPlatform
+   found no NAME)". */
+static cl_int clmem__ext_of_platform(const char *fn, cl_platform_id p, const clmem__entry_set *set, const void **fns) {
+    const clmem__loaded *row = NULL;
+    char name[128];
+    cl_int err = clmem__loader_find(fn, p, set, &row);
+    *fns = NULL;
+    if (err != CL_SUCCESS) return err;
+    if (row->missing) {
+        clmem__platform_name(p, name, sizeof name);
+        return clmem__fail(CL_INVALID_OPERATION, fn,
+                           "platform '%s' has no %s (clGetExtensionFunctionAddressForPlatform found no %s)", name, set->what,
+                           row->missing);
+    }
+    *fns = row->fns.bytes;
+    return CL_SUCCESS;
+}
+
+/* clmem__ext_of_device(fn, dev, set, &fns): the same for the platform of a device. */
+static cl_int clmem__ext_of_device(const char *fn, cl_device_id dev, const clmem__entry_set *set, const void **fns) {
+    cl_platform_id p = NULL;
+    cl_int err = clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof p, &p, NULL);
+    *fns = NULL;
+    if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_PLATFORM");
+    return clmem__ext_of_platform(fn, p, set, fns);
+}
+
+/* clmem__vendor_library(fn, set, &fns): a vendor library's functions (set->library
+   opened with dlopen at first use, kept open). Absent library, a required symbol
+   missing, or CLMEM_NO_VENDOR_LIBRARIES: CL_INVALID_OPERATION with the reason. */
+static cl_int clmem__vendor_library(const char *fn, const clmem__entry_set *set, const void **fns) {
+    const clmem__loaded *row = NULL;
+    cl_int err = clmem__loader_find(fn, NULL, set, &row);
+    *fns = NULL;
+    if (err != CL_SUCCESS) return err;
+    if (row->unopened)
+        return clmem__fail(CL_INVALID_OPERATION, fn, "%s is not available: %s could not be opened (%s)", set->what,
+                           set->library, row->why);
+    if (row->missing)
+        return clmem__fail(CL_INVALID_OPERATION, fn, "%s (%s) has no %s", set->what, set->library, row->missing);
+    *fns = row->fns.bytes;
+    return CL_SUCCESS;
+}
+
+/* clmem__extension_in(list, name): name is one of the space-separated words of list */
+static bool clmem__extension_in(const char *list, const char *name) {
+    size_t n = strlen(name);
+    const char *s = list;
+    while ((s = strstr(s, name)) != NULL) {
+        if ((s == list || s[-1] == ' ') && (s[n] == '\0' || s[n] == ' ')) return true;
+        s += n;
+    }
+    return false;
+}
+
+/* clmem__extension_string(get, obj, param): a string query's answer, CLMEM_MALLOC'd (NULL
+   when the query fails or memory is short) */
+static char *clmem__extension_string(cl_int (*get)(void *, cl_uint, size_t, void *, size_t *), void *obj, cl_uint param) {
+    size_t n = 0;
+    char *s;
+    if (get(obj, param, 0, NULL, &n) != CL_SUCCESS || n == 0) return NULL;
+    s = CLMEM__CAST(char *, CLMEM_MALLOC(n + 1));
+    if (!s) return NULL;
+    if (get(obj, param, n, s, NULL) != CL_SUCCESS) {
+        CLMEM_FREE(s);
+        return NULL;
+    }
+    s[n] = '\0';
+    return s;
+}
+static cl_int clmem__dev_get(void *o, cl_uint param, size_t n, void *v, size_t *r) {
+    return clGetDeviceInfo(CLMEM__CAST(cl_device_id, o), param, n, v, r);
+}
+static cl_int clmem__plat_get(void *o, cl_uint param, size_t n, void *v, size_t *r) {
+    return clGetPlatformInfo(CLMEM__CAST(cl_platform_id, o), param, n, v, r);
+}
+
+/* clmem__device_lists(dev, name) / clmem__extension_listed(dev, name): the device's
+   CL_DEVICE_EXTENSIONS names the extension (a whole word) / the device's or its
+   platform's list names it (some runtimes list an extension in one of the two only). */
+static bool clmem__device_lists(cl_device_id dev, const char *name) {
+    char *s = clmem__extension_string(clmem__dev_get, (void *)dev, CL_DEVICE_EXTENSIONS);
+    bool found = s && clmem__extension_in(s, name);
+    CLMEM_FREE(s);
+    return found;
+}
+static bool clmem__extension_listed(cl_device_id dev, const char *name) {
+    cl_platform_id p = NULL;
+    char *s;
+    bool found;
+    if (clmem__device_lists(dev, name)) return true;
+    if (clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof p, &p, NULL) != CL_SUCCESS) return false;
+    s = clmem__extension_string(clmem__plat_get, (void *)p, CL_PLATFORM_EXTENSIONS);
+    found = s && clmem__extension_in(s, name);
+    CLMEM_FREE(s);
+    return found;
+}
+/* ---- end clmem/loader.c ---- */
+
+/* ---- begin clmem/cuda.h (private) ---- */
+/* ---- private: what other modules of clmem use of cuda; not API. tools/amalgamate
+   puts this section at the head of the implementation. ---- */
+
+/* functions (each described where it is defined) */
+static cl_int clmem__cuda_fail(const char *fn, const clmem__cuda_fns *f, const char *call, clmem__CUresult r);
+static cl_int clmem__cuda(const char *fn, const clmem__cuda_fns **fns);
+static cl_int clmem__nvml(const char *fn, const clmem__nvml_fns **fns);
+static void clmem__uuid_text(const unsigned char uuid[16], char *buf);
+static cl_int clmem__cl_device_uuid(const char *fn, cl_device_id dev, unsigned char uuid[16]);
+static cl_int clmem__cuda_device_by_uuid(const char *fn, const clmem__cuda_fns *f, const unsigned char uuid[16],
+                                         clmem__CUdevice *device);
+static cl_int clmem__cuda_enter(const char *fn, const clmem__cuda_fns *f, clmem__CUdevice device);
+static void clmem__cuda_leave(const clmem__cuda_fns *f, clmem__CUdevice device);
+/* ---- end private ---- */
+/* ---- end clmem/cuda.h (private) ---- */
+
+/* ---- begin clmem/cuda.c ---- */
+/* >>cuda (implementation) */
+
+#ifndef CL_DEVICE_UUID_KHR
+#define CL_DEVICE_UUID_KHR 0x106A
+#endif
+
+#define CLMEM__CUDA_ENTRY(field, name, required) {name, offsetof(clmem__cuda_fns, field), required}
+static const clmem__entry clmem__cuda_entries[] = {
+    CLMEM__CUDA_ENTRY(init, "cuInit", 1),
+    CLMEM__CUDA_ENTRY(device_get_count, "cuDeviceGetCount", 1),
+    CLMEM__CUDA_ENTRY(device_get, "cuDeviceGet", 1),
+    CLMEM__CUDA_ENTRY(device_get_uuid, "cuDeviceGetUuid_v2", 1),
+    CLMEM__CUDA_ENTRY(primary_retain, "cuDevicePrimaryCtxRetain", 1),
+    CLMEM__CUDA_ENTRY(ctx_push, "cuCtxPushCurrent_v2", 1),
+    CLMEM__CUDA_ENTRY(ctx_pop, "cuCtxPopCurrent_v2", 1),
+    CLMEM__CUDA_ENTRY(mem_get_info, "cuMemGetInfo_v2", 1),
+    CLMEM__CUDA_ENTRY(get_error_name, "cuGetErrorName", 0),
+    CLMEM__CUDA_ENTRY(mem_granularity, "cuMemGetAllocationGranularity", 0),
+    CLMEM__CUDA_ENTRY(mem_create, "cuMemCreate", 0),
+    CLMEM__CUDA_ENTRY(mem_release, "cuMemRelease", 0),
+    CLMEM__CUDA_ENTRY(mem_export, "cuMemExportToShareableHandle", 0),
+};
+#undef CLMEM__CUDA_ENTRY
+static const clmem__entry_set clmem__cuda_set = {"CUDA's driver library", CLMEM_LIBCUDA, clmem__cuda_entries,
+                                                 sizeof clmem__cuda_entries / sizeof clmem__cuda_entries[0],
+                                                 sizeof(clmem__cuda_fns)};
+CLMEM__STATIC_ASSERT(sizeof(clmem__cuda_fns) <= CLMEM__ENTRY_BYTES, "clmem__cuda_fns fits the loader's row");
+
+#define CLMEM__NVML_ENTRY(field, name, required) {name, offsetof(clmem__nvml_fns, field), required}
+static const clmem__entry clmem__nvml_entries[] = {
+    CLMEM__NVML_ENTRY(init, "nvmlInit_v2", 1),
+    CLMEM__NVML_ENTRY(by_uuid, "nvmlDeviceGetHandleByUUID", 1),
+    CLMEM__NVML_ENTRY(memory, "nvmlDeviceGetMemoryInfo", 1),
+    CLMEM__NVML_ENTRY(error_string, "nvmlErrorString", 0),
+};
+#undef CLMEM__NVML_ENTRY
+static const clmem__entry_set clmem__nvml_set = {"NVML", CLMEM_LIBNVML, clmem__nvml_entries,
+                                                 sizeof clmem__nvml_entries / sizeof clmem__nvml_entries[0],
+                                                 sizeof(clmem__nvml_fns)};
+
+/* cuInit and nvmlInit run once; their results are kept */
+static clmem__mutex clmem__cuda_lock = CLMEM__MUTEX_INIT;
+static int clmem__cuda_init_state, clmem__nvml_init_state; /* 0 not yet, 1 done */
+static clmem__CUresult clmem__cuda_init_result;
+static int clmem__nvml_init_result;
+
+/* clmem__cuda_error(fns, r): CUDA's name of a result ("CUDA_ERROR_OUT_OF_MEMORY"), or "?" */
+static const char *clmem__cuda_error(const clmem__cuda_fns *f, clmem__CUresult r) {
+    const char *s = NULL;
+    if (f && f->get_error_name && f->get_error_name(r, &s) == CLMEM__CUDA_SUCCESS && s) return s;
+    return "?";
+}
+
+/* clmem__cuda_fail(fn, fns, call, r): a CUDA call failed: CL_OUT_OF_RESOURCES (out of
+   memory: CL_MEM_OBJECT_ALLOCATION_FAILURE) with the call and CUDA's result named */
+static cl_int clmem__cuda_fail(const char *fn, const clmem__cuda_fns *f, const char *call, clmem__CUresult r) {
+    return clmem__fail(r == CLMEM__CUDA_ERROR_OUT_OF_MEMORY ? CL_MEM_OBJECT_ALLOCATION_FAILURE : CL_OUT_OF_RESOURCES, fn,
+                       "%s failed: CUresult %d (%s)", call, (int)r, clmem__cuda_error(f, r));
+}
+
+/* clmem__cuda(fn, &fns): libcuda's functions, cuInit(0) done. CL_INVALID_OPERATION in
+   words where libcuda is absent, compiled out or its cuInit failed (no NVIDIA GPU). */
+static cl_int clmem__cuda(const char *fn, const clmem__cuda_fns **fns) {
+    const void *found = NULL;
+    const clmem__cuda_fns *f;
+    clmem__CUresult r;
+    cl_int err = clmem__vendor_library(fn, &clmem__cuda_set, &found);
+    *fns = NULL;
+    if (err != CL_SUCCESS) return err;
+    f = CLMEM__CAST(const clmem__cuda_fns *, found);
+    clmem__lock(&clmem__cuda_lock);
+    if (!clmem__cuda_init_state) {
+        clmem__cuda_init_result = f->init(0);
+        clmem__cuda_init_state = 1;
+    }
+    r = clmem__cuda_init_result;
+    clmem__unlock(&clmem__cuda_lock);
+    if (r != CLMEM__CUDA_SUCCESS)
+        return clmem__fail(CL_INVALID_OPERATION, fn, "%s (%s) is there but cuInit failed: CUresult %d (%s)",
+                           clmem__cuda_set.what, CLMEM_LIBCUDA, (int)r, clmem__cuda_error(f, r));
+    *fns = f;
+    return CL_SUCCESS;
+}
+
+/* clmem__nvml(fn, &fns): NVML's functions, nvmlInit_v2 done (the same refusals) */
+static cl_int clmem__nvml(const char *fn, const clmem__nvml_fns **fns) {
+    const void *found = NULL;
+    const clmem__nvml_fns *f;
+    int r;
+    cl_int err = clmem__vendor_library(fn, &clmem__nvml_set, &found);
+    *fns = NULL;
+    if (err != CL_SUCCESS) return err;
+    f = CLMEM__CAST(const clmem__nvml_fns *, found);
+    clmem__lock(&clmem__cuda_lock);
+    if (!clmem__nvml_init_state) {
+        clmem__nvml_init_result = f->init();
+        clmem__nvml_init_state = 1;
+    }
+    r = clmem__nvml_init_result;
+    clmem__unlock(&clmem__cuda_lock);
+    if (r != 0)
+        return clmem__fail(CL_INVALID_OPERATION, fn, "NVML (%s) is there but nvmlInit_v2 failed: nvmlReturn_t %d (%s)",
+                           CLMEM_LIBNVML, r, f->error_string ? f->error_string(r) : "?");
+    *fns = f;
+    return CL_SUCCESS;
+}
+
+/* clmem__uuid_text(uuid, buf): "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" (NVML's and
+   nvidia-smi's form; buf of at least 41 bytes) */
+static void clmem__uuid_text(const unsigned char uuid[16], char *buf) {
+    static const char hex[] = "0123456789abcdef";
+    char *p = buf;
+    int i;
+    memcpy(p, "GPU-", 4);
+    p += 4;
+    for (i = 0; i < 16; ++i) {
+        if (i == 4 || i == 6 || i == 8 || i == 10) *p++ = '-';
+        *p++ = hex[uuid[i] >> 4];
+        *p++ = hex[uuid[i] & 15];
+    }
+    *p = '\0';
+}
+
+/* clmem__cl_device_uuid(fn, dev, uuid): the device's CL_DEVICE_UUID_KHR; a device
+   without cl_khr_device_uuid: CL_INVALID_OPERATION in words */
+static cl_int clmem__cl_device_uuid(const char *fn, cl_device_id dev, unsigned char uuid[16]) {
+    char name[128];
+    cl_int err = CL_INVALID_VALUE;
+    if (clmem__device_lists(dev, "cl_khr_device_uuid")) {
+        if ((err = clGetDeviceInfo(dev, CL_DEVICE_UUID_KHR, 16, uuid, NULL)) == CL_SUCCESS) return CL_SUCCESS;
+        if (err == CL_INVALID_DEVICE) return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_UUID_KHR");
+    }
+    clmem__device_name(dev, name, sizeof name);
+    return clmem__fail(CL_INVALID_OPERATION, fn,
+                       "device '%s' has no cl_khr_device_uuid (%s): clmem cannot tell which CUDA device it is", name,
+                       err == CL_INVALID_VALUE ? "CL_DEVICE_EXTENSIONS does not list it" : clmem_error_string(err));
+}
+
+/* clmem__cuda_device_by_uuid(fn, fns, uuid, &device): the CUDA device with this UUID;
+   none: CL_INVALID_OPERATION naming the UUID */
+static cl_int clmem__cuda_device_by_uuid(const char *fn, const clmem__cuda_fns *f, const unsigned char uuid[16],
+                                         clmem__CUdevice *device) {
+    int n = 0, i;
+    char text[48];
+    clmem__CUresult r = f->device_get_count(&n);
+    if (r != CLMEM__CUDA_SUCCESS) return clmem__cuda_fail(fn, f, "cuDeviceGetCount", r);
+    for (i = 0; i < n; ++i) {
+        clmem__CUdevice d = 0;
+        unsigned char u[16];
+        if ((r = f->device_get(&d, i)) != CLMEM__CUDA_SUCCESS) return clmem__cuda_fail(fn, f, "cuDeviceGet", r);
+        if ((r = f->device_get_uuid(u, d)) != CLMEM__CUDA_SUCCESS) return clmem__cuda_fail(fn, f, "cuDeviceGetUuid_v2", r);
+        if (memcmp(u, uuid, 16) == 0) {
+            *device = d;
+            return CL_SUCCESS;
+        }
+    }
+    clmem__uuid_text(uuid, text);
+    return clmem__fail(CL_INVALID_OPERATION, fn, "none of the %d CUDA devices has the UUID %s", n, text);
+}
+
+/* The primary context of each CUDA device clmem has used, retained once and kept for
+   the life of the process: memory made in a context must not outlive it, and making a
+   primary context anew costs a few hundred milliseconds and device memory. */
+enum { CLMEM__CUDA_DEVICES = 64 };
+static struct {
+    clmem__CUdevice device;
+    clmem__CUcontext context;
+} clmem__cuda_contexts[CLMEM__CUDA_DEVICES];
+static unsigned clmem__cuda_ncontexts;
+
+/* clmem__cuda_enter(fn, fns, device) / clmem__cuda_leave(fns, device): make the
+   device's primary context current (retained at its first use, kept) for the calls
+   between; leave pops it, so the caller's current context is what it was */
+static cl_int clmem__cuda_enter(const char *fn, const clmem__cuda_fns *f, clmem__CUdevice device) {
+    clmem__CUcontext ctx = NULL;
+    clmem__CUresult r = CLMEM__CUDA_SUCCESS;
+    unsigned i;
+    clmem__lock(&clmem__cuda_lock);
+    for (i = 0; i < clmem__cuda_ncontexts && !ctx; ++i)
+        if (clmem__cuda_contexts[i].device == device) ctx = clmem__cuda_contexts[i].context;
+    if (!ctx && clmem__cuda_ncontexts < CLMEM__CUDA_DEVICES && (r = f->primary_retain(&ctx, device)) == CLMEM__CUDA_SUCCESS) {
+        clmem__cuda_contexts[clmem__cuda_ncontexts].device = device;
+        clmem__cuda_contexts[clmem__cuda_ncontexts++].context = ctx;
+    }
+    clmem__unlock(&clmem__cuda_lock);
+    if (r != CLMEM__CUDA_SUCCESS) return clmem__cuda_fail(fn, f, "cuDevicePrimaryCtxRetain", r);
+    if (!ctx) return clmem__fail(CL_OUT_OF_RESOURCES, fn, "more than %d CUDA devices", (int)CLMEM__CUDA_DEVICES);
+    if ((r = f->ctx_push(ctx)) != CLMEM__CUDA_SUCCESS) return clmem__cuda_fail(fn, f, "cuCtxPushCurrent", r);
+    return CL_SUCCESS;
+}
+static void clmem__cuda_leave(const clmem__cuda_fns *f, clmem__CUdevice device) {
+    clmem__CUcontext ctx = NULL;
+    (void)device;
+    f->ctx_pop(&ctx);
+}
+/* ---- end clmem/cuda.c ---- */
+
+/* ---- begin clmem/device_memory.c ---- */
+/* >>device_memory (implementation) */
+
+#include <stdio.h>
+
+#ifndef CL_DEVICE_GLOBAL_FREE_MEMORY_AMD
+#define CL_DEVICE_GLOBAL_FREE_MEMORY_AMD 0x4039
+#endif
+#define CLMEM__VENDOR_ID_NVIDIA 0x10DEu
+
+/* NVML: the GPU named by its UUID; nvidia-smi's figures */
+static cl_int clmem__memory_info_nvml(const char *fn, const unsigned char uuid[16], clmem_memory_info *info) {
+    const clmem__nvml_fns *f = NULL;
+    void *handle = NULL;
+    clmem__nvml_memory m = {0, 0, 0};
+    char text[48];
+    int r;
+    cl_int err = clmem__nvml(fn, &f);
+    if (err != CL_SUCCESS) return err;
+    clmem__uuid_text(uuid, text);
+    if ((r = f->by_uuid(text, &handle)) != 0 || (r = f->memory(handle, &m)) != 0)
+        return clmem__fail(CL_OUT_OF_RESOURCES, fn, "NVML: %s for %s failed: nvmlReturn_t %d (%s)",
+                           handle ? "nvmlDeviceGetMemoryInfo" : "nvmlDeviceGetHandleByUUID", text, r,
+                           f->error_string ? f->error_string(r) : "?");
+    info->free_bytes = m.free;
+    info->total_bytes = m.total;
+    info->source = CLMEM_MEMORY_INFO_NVML;
+    info->exact = true;
+    snprintf(info->note, sizeof info->note, "NVML nvmlDeviceGetMemoryInfo of %s", text);
+    return CL_SUCCESS;
+}
+
+/* CUDA: cuMemGetInfo in the primary context of the GPU with this UUID */
+static cl_int clmem__memory_info_cuda(const char *fn, const unsigned char uuid[16], clmem_memory_info *info) {
+    const clmem__cuda_fns *f = NULL;
+    clmem__CUdevice d = 0;
+    size_t free_b = 0, total_b = 0;
+    clmem__CUresult r;
+    char text[48];
+    cl_int err;
+    if ((err = clmem__cuda(fn, &f)) != CL_SUCCESS || (err = clmem__cuda_device_by_uuid(fn, f, uuid, &d)) != CL_SUCCESS ||
+        (err = clmem__cuda_enter(fn, f, d)) != CL_SUCCESS)
+        return err;
+    r = f->mem_get_info(&free_b, &total_b);
+    clmem__cuda_leave(f, d);
+    if (r != CLMEM__CUDA_SUCCESS) return clmem__cuda_fail(fn, f, "cuMemGetInfo_v2", r);
+    clmem__uuid_text(uuid, text);
+    info->free_bytes = free_b;
+    info->total_bytes = total_b;
+    info->source = CLMEM_MEMORY_INFO_CUDA;
+    info->exact = true;
+    snprintf(info->note, sizeof info->note, "CUDA cuMemGetInfo of CUDA device %d (%s)", (int)d, text);
+    return CL_SUCCESS;
+}
+
+/* clmem__memory_info_nvidia(fn, uuid, info, why, size): NVML, else CUDA; when neither
+   answers, CL_INVALID_OPERATION with both reasons in why */
+static cl_int clmem__memory_info_nvidia(const char *fn, const unsigned char uuid[16], clmem_memory_info *info, char *why,
+                                        size_t size) {
+    char nvml_why[200];
+    if (clmem__memory_info_nvml(fn, uuid, info) == CL_SUCCESS) return CL_SUCCESS;
+    snprintf(nvml_why, sizeof nvml_why, "%.199s", clmem_last_error_message());
+    if (clmem__memory_info_cuda(fn, uuid, info) == CL_SUCCESS) return CL_SUCCESS;
+    snprintf(why, size, "NVML: %s; CUDA: %.400s", nvml_why, clmem_last_error_message());
+    return CL_INVALID_OPERATION;
+}
+
+/* the host's MemAvailable in bytes (Linux); false where it cannot be read */
+static bool clmem__host_available(cl_ulong *bytes) {
+#if defined(__linux__)
+    char line[128];
+    bool found = false;
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (!f) return false;
+    while (!found && fgets(line, sizeof line, f)) {
+        unsigned long long kib = 0;
+        if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1) {
+            *bytes = (cl_ulong)kib * 1024u;
+            found = true;
+        }
+    }
+    fclose(f);
+    return found;
+#else
+    (void)bytes;
+    return false;
+#endif
+}
+
+CLMEM_API const char *clmem_memory_info_source_name(clmem_memory_info_source source) {
+    switch (source) {
+    case CLMEM_MEMORY_INFO_NVML: return "NVML";
+    case CLMEM_MEMORY_INFO_CUDA: return "CUDA";
+    case CLMEM_MEMORY_INFO_AMD: return "AMD";
+    case CLMEM_MEMORY_INFO_HOST: return "host";
+    case CLMEM_MEMORY_INFO_TOTAL: return "total";
+    default: return "?";
+    }
+}
+
+CLMEM_API cl_int clmem_device_memory_info(cl_device_id device, clmem_memory_info *info) {
+    static const char fn[] = "clmem_device_memory_info";
+    cl_ulong total = 0, host = 0;
+    cl_uint vendor = 0;
+    cl_device_type type = 0;
+    size_t amd[2] = {0, 0};
+    char why[640] = "";
+    unsigned char uuid[16];
+    cl_int err;
+    if (!info) return clmem__fail(CL_INVALID_VALUE, fn, "info is NULL");
+    memset(info, 0, sizeof *info);
+    if (!device) return clmem__fail(CL_INVALID_DEVICE, fn, "device is NULL");
+    if ((err = clGetDeviceInfo(device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof total, &total, NULL)) != CL_SUCCESS)
+        return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_GLOBAL_MEM_SIZE");
+    if ((err = clGetDeviceInfo(device, CL_DEVICE_TYPE, sizeof type, &type, NULL)) != CL_SUCCESS)
+        return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_TYPE");
+    if ((err = clGetDeviceInfo(device, CL_DEVICE_VENDOR_ID, sizeof vendor, &vendor, NULL)) != CL_SUCCESS)
+        return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_VENDOR_ID");
+    info->total_bytes = total;
+    if (vendor == CLMEM__VENDOR_ID_NVIDIA && !(type & CL_DEVICE_TYPE_CPU)) {
+        if (clmem__cl_device_uuid(fn, device, uuid) != CL_SUCCESS)
+            snprintf(why, sizeof why, "%.600s", clmem_last_error_message());
+        else if (clmem__memory_info_nvidia(fn, uuid, info, why, sizeof why) == CL_SUCCESS)
+            return CL_SUCCESS;
+    }
+    if (clmem__device_lists(device, "cl_amd_device_attribute_query") &&
+        clGetDeviceInfo(device, CL_DEVICE_GLOBAL_FREE_MEMORY_AMD, sizeof amd, amd, NULL) == CL_SUCCESS) {
+        info->free_bytes = (cl_ulong)amd[0] * 1024u;
+        info->source = CLMEM_MEMORY_INFO_AMD;
+        info->exact = true;
+        snprintf(info->note, sizeof info->note, "CL_DEVICE_GLOBAL_FREE_MEMORY_AMD (KiB; largest free block %llu KiB)",
+                 (unsigned long long)amd[1]);
+        return CL_SUCCESS;
+    }
+    if ((type & CL_DEVICE_TYPE_CPU) && clmem__host_available(&host)) {
+        info->free_bytes = host < total ? host : total;
+        info->source = CLMEM_MEMORY_INFO_HOST;
+        info->exact = true;
+        snprintf(info->note, sizeof info->note, "the host's MemAvailable (/proc/meminfo, %llu MiB)%s",
+                 (unsigned long long)(host >> 20), host > total ? ", clipped to CL_DEVICE_GLOBAL_MEM_SIZE" : "");
+        return CL_SUCCESS;
+    }
+    info->free_bytes = total;
+    info->source = CLMEM_MEMORY_INFO_TOTAL;
+    info->exact = false;
+    snprintf(info->note, sizeof info->note, "an estimate: CL_DEVICE_GLOBAL_MEM_SIZE; %.340s",
+             why[0] ? why
+             : (type & CL_DEVICE_TYPE_CPU) ? "the host's available memory could not be read (/proc/meminfo)"
+                                           : "the device is no NVIDIA GPU, lists no cl_amd_device_attribute_query and is no CPU");
+    return CL_SUCCESS;
+}
+/* ---- end clmem/device_memory.c ---- */
 
 /* ---- begin clmem/memobj.h (private) ---- */
 /* ---- private: what other modules of clmem use of memobj; not API. tools/amalgamate
@@ -8573,6 +9815,8 @@ static cl_int clmem__check_pooled_ptr(const char *fn, const char *what, const ch
                                       uint64_t generation, const void *ptr);
 static clmem_buffer clmem__buffer_empty(void);
 static cl_int clmem__buffer_invalid(const char *fn, const char *what, clmem_buffer b);
+static cl_int clmem__bound_release(clmem_buffer *buf);
+static cl_int clmem__buffer_queue_ok(const char *fn, const char *what, clmem_buffer b, cl_command_queue queue);
 /* ---- end private ---- */
 /* ---- end clmem/buffer.h (private) ---- */
 
@@ -8706,6 +9950,35 @@ static cl_int clmem__buffer_invalid(const char *fn, const char *what, clmem_buff
                            "%s is a stale pooled buffer handle: its block was released (it may belong to another owner "
                            "now)", what);
     return CL_SUCCESS;
+}
+
+/* clmem__bound_release: what releasing a copy of a device-bound handle does: drop that
+   copy (the memory is its module's to release) */
+static cl_int clmem__bound_release(clmem_buffer *buf) {
+    *buf = clmem__buffer_empty();
+    return CL_SUCCESS;
+}
+
+/* clmem__buffer_queue_ok(fn, what, b, queue): a buffer bound to one device (an import
+   of external memory) is used on a queue of that device: NVIDIA's driver crashes when
+   another device's queue copies from or to an import. One test for every other
+   buffer. */
+static cl_int clmem__buffer_queue_ok(const char *fn, const char *what, clmem_buffer b, cl_command_queue queue) {
+    const clmem__bound_owner *r;
+    cl_device_id qdev = NULL;
+    char a[128], q[128];
+    cl_int err;
+    if (!b.pool || !(b.generation & CLMEM__GEN_BOUND)) return CL_SUCCESS;
+    r = CLMEM__CAST(const clmem__bound_owner *, b.pool);
+    if (!r->device) return CL_SUCCESS;
+    if ((err = clmem__queue_device_of(fn, queue, &qdev)) != CL_SUCCESS) return err;
+    if (qdev == r->device) return CL_SUCCESS;
+    clmem__device_name(r->device, a, sizeof a);
+    clmem__device_name(qdev, q, sizeof q);
+    return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn,
+                       "%s is external memory imported for device %p ('%s'); the queue is of device %p ('%s'), which "
+                       "must not use it (NVIDIA's driver crashes there): use the import for the queue's device",
+                       what, (void *)r->device, a, (void *)qdev, q);
 }
 
 CLMEM_API clmem_buffer clmem_buffer_from_int_ptr(cl_mem mem, bool retain, cl_int *errcode_ret) {
@@ -8888,6 +10161,7 @@ CLMEM_API cl_int clmem_enqueue_fill_buffer_opts(cl_command_queue queue, clmem_bu
     if (CLMEM__CHECKS) {
         if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
         if ((err = clmem__buffer_invalid(fn, "buf", buf)) != CL_SUCCESS) return err;
+        if ((err = clmem__buffer_queue_ok(fn, "buf", buf, queue)) != CL_SUCCESS) return err;
         if ((err = clmem__check_wait_list(fn, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) return err;
         if (!pattern) return clmem__fail(CL_INVALID_VALUE, fn, "pattern is NULL");
         if (!clmem__valid_pattern_size(pattern_size))
@@ -8907,6 +10181,499 @@ CLMEM_API cl_int clmem_enqueue_fill_buffer_opts(cl_command_queue queue, clmem_bu
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueFillBuffer");
 }
 /* ---- end clmem/buffer.c ---- */
+
+/* ---- begin clmem/external.c ---- */
+/* >>external (implementation) */
+
+/* ---- the extensions' entry points (>>loader) ---- */
+typedef cl_int(CL_API_CALL *clmem__ext_mem_fn)(cl_command_queue, cl_uint, const cl_mem *, cl_uint, const cl_event *,
+                                               cl_event *);
+typedef struct clmem__extmem_fns {
+    clmem__ext_mem_fn acquire, release;
+} clmem__extmem_fns;
+static const clmem__entry clmem__extmem_entries[] = {
+    {"clEnqueueAcquireExternalMemObjectsKHR", offsetof(clmem__extmem_fns, acquire), 1},
+    {"clEnqueueReleaseExternalMemObjectsKHR", offsetof(clmem__extmem_fns, release), 1}};
+static const clmem__entry_set clmem__extmem_set = {"cl_khr_external_memory", NULL, clmem__extmem_entries, 2,
+                                                   sizeof(clmem__extmem_fns)};
+
+typedef cl_semaphore_khr(CL_API_CALL *clmem__sem_create_fn)(cl_context, const cl_semaphore_properties_khr *, cl_int *);
+typedef cl_int(CL_API_CALL *clmem__sem_enqueue_fn)(cl_command_queue, cl_uint, const cl_semaphore_khr *,
+                                                   const cl_semaphore_payload_khr *, cl_uint, const cl_event *, cl_event *);
+typedef cl_int(CL_API_CALL *clmem__sem_release_fn)(cl_semaphore_khr);
+typedef cl_int(CL_API_CALL *clmem__sem_handle_fn)(cl_semaphore_khr, cl_device_id, cl_external_semaphore_handle_type_khr,
+                                                  size_t, void *, size_t *);
+typedef struct clmem__sem_fns {
+    clmem__sem_create_fn create;
+    clmem__sem_enqueue_fn wait, signal;
+    clmem__sem_release_fn release;
+} clmem__sem_fns;
+static const clmem__entry clmem__sem_entries[] = {
+    {"clCreateSemaphoreWithPropertiesKHR", offsetof(clmem__sem_fns, create), 1},
+    {"clEnqueueWaitSemaphoresKHR", offsetof(clmem__sem_fns, wait), 1},
+    {"clEnqueueSignalSemaphoresKHR", offsetof(clmem__sem_fns, signal), 1},
+    {"clReleaseSemaphoreKHR", offsetof(clmem__sem_fns, release), 1}};
+static const clmem__entry_set clmem__sem_set = {"cl_khr_semaphore", NULL, clmem__sem_entries, 4, sizeof(clmem__sem_fns)};
+typedef struct clmem__xsem_fns {
+    clmem__sem_handle_fn handle;
+} clmem__xsem_fns;
+static const clmem__entry clmem__xsem_entries[] = {{"clGetSemaphoreHandleForTypeKHR", offsetof(clmem__xsem_fns, handle), 1}};
+static const clmem__entry_set clmem__xsem_set = {"cl_khr_external_semaphore", NULL, clmem__xsem_entries, 1,
+                                                 sizeof(clmem__xsem_fns)};
+
+/* clmem__need_extension(fn, dev, name): the device lists the extension, else
+   CL_INVALID_OPERATION naming it */
+static cl_int clmem__need_extension(const char *fn, cl_device_id dev, const char *name) {
+    char dname[128];
+    if (clmem__device_lists(dev, name)) return CL_SUCCESS;
+    clmem__device_name(dev, dname, sizeof dname);
+    return clmem__fail(CL_INVALID_OPERATION, fn, "device '%s' has no %s (CL_DEVICE_EXTENSIONS does not list it)", dname, name);
+}
+
+/* clmem__handle_type_listed(dev, param, type): the device's list of handle types (a
+   cl_uint array query) holds type */
+static bool clmem__handle_type_listed(cl_device_id dev, cl_uint param, cl_uint type) {
+    cl_uint types[32];
+    size_t n = 0, i;
+    if (clGetDeviceInfo(dev, param, sizeof types, types, &n) != CL_SUCCESS) return false;
+    for (i = 0; i < n / sizeof(cl_uint) && i < 32; ++i)
+        if (types[i] == type) return true;
+    return false;
+}
+
+/* the devices an import or semaphore is for: the one given (it must be of the
+   context), or every device of the context; CLMEM_MALLOC'd */
+static cl_device_id *clmem__external_devices(const char *fn, cl_context ctx, cl_device_id device, cl_uint *n, cl_int *err) {
+    cl_device_id *devs = clmem__devices_of(fn, ctx, n, err);
+    cl_uint i;
+    if (!devs || !device) return devs;
+    for (i = 0; i < *n && devs[i] != device; ++i) {}
+    if (i == *n) {
+        CLMEM_FREE(devs);
+        *err = clmem__fail(CL_INVALID_DEVICE, fn, "device %p is not a device of the context", (void *)device);
+        return NULL;
+    }
+    devs[0] = device;
+    *n = 1;
+    return devs;
+}
+
+/* ---- external memory ----
+
+   A buffer handle of an import points at its record (clmem__bound_owner, >>buffer),
+   which says whether the handle is current (the generation: odd while acquired) and
+   which device the import is for. Records outlive their imports (stale handles must
+   find one): a released import's record goes to a free list and is used again, its
+   generation counting on. */
+
+/* A buffer handle of an import points at its record (the `pool` of clmem_buffer),
+   which says whether the handle is current (the generation: odd while acquired) and
+   which device the import is for. Records outlive their imports (stale handles must
+   find one): a released import's record goes to a free list and is used again, its
+   generation counting on. */
+struct clmem_external_memory {
+    clmem__bound_owner *rec;
+    clmem_buffer buffer;       /* the handle while acquired (generation = rec's) */
+    cl_mem mem;
+    cl_device_id device;
+    cl_command_queue acquired_on; /* retained while acquired; NULL otherwise */
+    const clmem__extmem_fns *fns;
+    clmem__mutex lock;
+};
+
+static clmem__bound_owner *clmem__external_free_records;
+static clmem__mutex clmem__external_lock = CLMEM__MUTEX_INIT;
+
+static void clmem__external_set_gen(clmem__bound_owner *r, uint64_t gen) {
+#if defined(__GNUC__) || defined(__clang__)
+    __atomic_store_n(&r->owner.gen, gen, __ATOMIC_RELEASE);
+#else
+    *(volatile uint64_t *)&r->owner.gen = gen;
+#endif
+}
+
+static clmem__bound_owner *clmem__external_record_get(cl_device_id device) {
+    clmem__bound_owner *r;
+    clmem__lock(&clmem__external_lock);
+    r = clmem__external_free_records;
+    if (r) clmem__external_free_records = r->next;
+    clmem__unlock(&clmem__external_lock);
+    if (!r) {
+        r = CLMEM__CAST(clmem__bound_owner *, CLMEM_MALLOC(sizeof *r));
+        if (!r) return NULL;
+        memset(r, 0, sizeof *r);
+        r->owner.release = clmem__bound_release;
+        r->owner.gen = CLMEM__GEN_BOUND;
+    }
+    r->device = device;
+    r->object = NULL;
+    r->next = NULL;
+    return r;
+}
+static void clmem__external_record_put(clmem__bound_owner *r) {
+    clmem__lock(&clmem__external_lock);
+    r->next = clmem__external_free_records;
+    clmem__external_free_records = r;
+    clmem__unlock(&clmem__external_lock);
+}
+
+/* clmem__external_check_import(fn, ctx, device, type, &fns): what an import needs */
+static cl_int clmem__external_check_import(const char *fn, cl_context ctx, cl_device_id device,
+                                           cl_external_memory_handle_type_khr type, const clmem__extmem_fns **fns) {
+    const char *type_ext = type == CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_FD_KHR ? "cl_khr_external_memory_opaque_fd"
+                                                                             : "cl_khr_external_memory_dma_buf";
+    cl_uint n = 0, i;
+    cl_int err = CL_SUCCESS;
+    const void *f = NULL;
+    cl_device_id *devs = clmem__external_devices(fn, ctx, device, &n, &err);
+    if (!devs) return err;
+    for (i = 0; i < n && err == CL_SUCCESS; ++i) {
+        char dname[128];
+        if ((err = clmem__need_extension(fn, devs[i], "cl_khr_external_memory")) != CL_SUCCESS ||
+            (err = clmem__need_extension(fn, devs[i], type_ext)) != CL_SUCCESS)
+            break;
+        if (!clmem__handle_type_listed(devs[i], CL_DEVICE_EXTERNAL_MEMORY_IMPORT_HANDLE_TYPES_KHR, type)) {
+            clmem__device_name(devs[i], dname, sizeof dname);
+            err = clmem__fail(CL_INVALID_OPERATION, fn,
+                              "device '%s' does not list handle type 0x%x in CL_DEVICE_EXTERNAL_MEMORY_IMPORT_HANDLE_TYPES_KHR",
+                              dname, (unsigned)type);
+        }
+    }
+    if (err == CL_SUCCESS) err = clmem__ext_of_device(fn, devs[0], &clmem__extmem_set, &f);
+    CLMEM_FREE(devs);
+    *fns = CLMEM__CAST(const clmem__extmem_fns *, f);
+    return err;
+}
+
+CLMEM_API clmem_external_memory *clmem_external_memory_import(cl_context context, cl_device_id device,
+                                                              cl_external_memory_handle_type_khr handle_type, int fd,
+                                                              size_t size, cl_mem_flags flags, cl_int *errcode_ret) {
+    static const char fn[] = "clmem_external_memory_import";
+    const clmem__extmem_fns *fns = NULL;
+    clmem_external_memory *m;
+    cl_int err;
+    if (!context) return CLMEM__CAST(clmem_external_memory *, clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL")));
+    if (fd < 0) return CLMEM__CAST(clmem_external_memory *, clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "fd %d is no file descriptor", fd)));
+    if (handle_type != CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_FD_KHR && handle_type != CL_EXTERNAL_MEMORY_HANDLE_DMA_BUF_KHR)
+        return CLMEM__CAST(clmem_external_memory *,
+                           clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn,
+                                                                     "handle_type 0x%x is neither CL_EXTERNAL_MEMORY_HANDLE_"
+                                                                     "OPAQUE_FD_KHR (0x2060) nor _DMA_BUF_KHR (0x2067)",
+                                                                     (unsigned)handle_type)));
+    if (size == 0) return CLMEM__CAST(clmem_external_memory *, clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_BUFFER_SIZE, fn, "size is 0")));
+    if (flags & (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR))
+        return CLMEM__CAST(clmem_external_memory *,
+                           clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn,
+                                                                     "flags 0x%llx: external memory takes no host-pointer flags",
+                                                                     (unsigned long long)flags)));
+    if ((err = clmem__external_check_import(fn, context, device, handle_type, &fns)) != CL_SUCCESS)
+        return CLMEM__CAST(clmem_external_memory *, clmem__null_with(errcode_ret, err));
+    {
+        cl_mem mem = NULL;
+#ifdef CL_VERSION_3_0
+        cl_mem_properties props[6];
+        int k = 0;
+        props[k++] = (cl_mem_properties)handle_type;
+        props[k++] = (cl_mem_properties)fd;
+        if (device) {
+            props[k++] = CL_DEVICE_HANDLE_LIST_KHR;
+            props[k++] = (cl_mem_properties)(uintptr_t)device;
+            props[k++] = CL_DEVICE_HANDLE_LIST_END_KHR;
+        }
+        props[k] = 0;
+        mem = clCreateBufferWithProperties(context, props, flags ? flags : CL_MEM_READ_WRITE, size, NULL, &err);
+        if (err != CL_SUCCESS || !mem)
+            return CLMEM__CAST(clmem_external_memory *,
+                               clmem__null_with(errcode_ret, clmem__cl_fail(err ? err : CL_OUT_OF_RESOURCES, fn,
+                                                                            "clCreateBufferWithProperties")));
+#else
+        return CLMEM__CAST(clmem_external_memory *,
+                           clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_OPERATION, fn,
+                                                                     "clmem was built against OpenCL headers before 3.0 "
+                                                                     "(CL_TARGET_OPENCL_VERSION): no clCreateBufferWithProperties")));
+#endif
+        m = CLMEM__CAST(clmem_external_memory *, CLMEM_MALLOC(sizeof *m));
+        if (m) memset(m, 0, sizeof *m);
+        if (!m || !(m->rec = clmem__external_record_get(device))) {
+            CLMEM_FREE(m);
+            clReleaseMemObject(mem);
+            return CLMEM__CAST(clmem_external_memory *,
+                               clmem__null_with(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "CLMEM_MALLOC failed")));
+        }
+        m->mem = mem;
+        m->device = device;
+        m->fns = fns;
+        clmem__mutex_init(&m->lock);
+        m->buffer.mem = mem;
+        m->buffer.root = mem;
+        m->buffer.context = context;
+        m->buffer.size = size;
+        m->buffer.flags = flags ? flags : CL_MEM_READ_WRITE;
+        m->buffer.pool = m->rec;
+        clmem__set_err(errcode_ret, CL_SUCCESS);
+        return m;
+    }
+}
+
+/* the checks an acquire and a release share */
+static cl_int clmem__external_enqueue_check(const char *fn, cl_command_queue queue, clmem_external_memory *m,
+                                            const clmem_enqueue_options *o) {
+    cl_device_id qdev = NULL;
+    char a[128], q[128];
+    cl_int err;
+    if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
+    if (!m) return clmem__fail(CL_INVALID_VALUE, fn, "m is NULL");
+    if ((err = clmem__check_wait_list(fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
+    if ((err = clmem__same_context(fn, queue, m->buffer.context, "m")) != CL_SUCCESS) return err;
+    if ((err = clmem__queue_device_of(fn, queue, &qdev)) != CL_SUCCESS) return err;
+    if (m->device && qdev != m->device) {
+        clmem__device_name(m->device, a, sizeof a);
+        clmem__device_name(qdev, q, sizeof q);
+        return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn,
+                           "m was imported for device '%s'; the queue is of device '%s' (NVIDIA's driver crashes when "
+                           "another device's queue uses an import)", a, q);
+    }
+    return CL_SUCCESS;
+}
+
+CLMEM_API cl_int clmem_enqueue_acquire_external_memory_opts(cl_command_queue queue, clmem_external_memory *m,
+                                                            clmem_buffer *buf, const clmem_enqueue_options *opts) {
+    static const char fn[] = "clmem_enqueue_acquire_external_memory";
+    const clmem_enqueue_options *o = opts;
+    cl_int err;
+    if (!buf) return clmem__fail(CL_INVALID_VALUE, fn, "buf is NULL");
+    *buf = clmem__buffer_empty();
+    if ((err = clmem__enqueue_opts_made(fn, &o)) != CL_SUCCESS) return err;
+    if ((err = clmem__external_enqueue_check(fn, queue, m, o)) != CL_SUCCESS) return err;
+    clmem__lock(&m->lock);
+    if (m->acquired_on) {
+        clmem__unlock(&m->lock);
+        return clmem__fail(CL_INVALID_OPERATION, fn, "m is acquired already (on queue %p): release it first",
+                           (void *)m->acquired_on);
+    }
+    err = m->fns->acquire(queue, 1, &m->mem, o->num_wait_for, o->wait_for, o->event);
+    if (err == CL_SUCCESS) {
+        clRetainCommandQueue(queue);
+        m->acquired_on = queue;
+        m->buffer.generation = m->rec->owner.gen + 1;
+        clmem__external_set_gen(m->rec, m->buffer.generation);
+        *buf = m->buffer;
+    }
+    clmem__unlock(&m->lock);
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueAcquireExternalMemObjectsKHR");
+}
+
+CLMEM_API cl_int clmem_enqueue_release_external_memory_opts(cl_command_queue queue, clmem_external_memory *m,
+                                                            const clmem_enqueue_options *opts) {
+    static const char fn[] = "clmem_enqueue_release_external_memory";
+    const clmem_enqueue_options *o = opts;
+    cl_command_queue was;
+    cl_int err;
+    if ((err = clmem__enqueue_opts_made(fn, &o)) != CL_SUCCESS) return err;
+    if ((err = clmem__external_enqueue_check(fn, queue, m, o)) != CL_SUCCESS) return err;
+    clmem__lock(&m->lock);
+    if (!m->acquired_on) {
+        clmem__unlock(&m->lock);
+        return clmem__fail(CL_INVALID_OPERATION, fn, "m is not acquired (clmem_enqueue_acquire_external_memory)");
+    }
+    err = m->fns->release(queue, 1, &m->mem, o->num_wait_for, o->wait_for, o->event);
+    was = m->acquired_on;
+    if (err == CL_SUCCESS) {
+        clmem__external_set_gen(m->rec, m->buffer.generation + 1);
+        m->buffer.generation = 0;
+        m->acquired_on = NULL;
+    }
+    clmem__unlock(&m->lock);
+    if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clEnqueueReleaseExternalMemObjectsKHR");
+    clReleaseCommandQueue(was);
+    return CL_SUCCESS;
+}
+
+CLMEM_API cl_int clmem_external_memory_get_buffer(clmem_external_memory *m, clmem_buffer *buf) {
+    static const char fn[] = "clmem_external_memory_get_buffer";
+    cl_int err = CL_SUCCESS;
+    if (!buf) return clmem__fail(CL_INVALID_VALUE, fn, "buf is NULL");
+    *buf = clmem__buffer_empty();
+    if (!m) return clmem__fail(CL_INVALID_VALUE, fn, "m is NULL");
+    clmem__lock(&m->lock);
+    if (m->acquired_on) *buf = m->buffer;
+    else
+        err = clmem__fail(CL_INVALID_OPERATION, fn,
+                          "m is not acquired: OpenCL may use external memory only between "
+                          "clmem_enqueue_acquire_external_memory and clmem_enqueue_release_external_memory");
+    clmem__unlock(&m->lock);
+    return err;
+}
+
+CLMEM_API cl_device_id clmem_external_memory_device(const clmem_external_memory *m) { return m ? m->device : NULL; }
+
+CLMEM_API cl_int clmem_external_memory_release(clmem_external_memory *m) {
+    static const char fn[] = "clmem_external_memory_release";
+    cl_mem mem;
+    if (!m) return CL_SUCCESS;
+    clmem__lock(&m->lock);
+    if (m->acquired_on) {
+        clmem__unlock(&m->lock);
+        return clmem__fail(CLMEM_ERROR_IN_USE, fn,
+                           "m is still acquired (on queue %p): enqueue clmem_enqueue_release_external_memory first",
+                           (void *)m->acquired_on);
+    }
+    clmem__unlock(&m->lock);
+    mem = m->mem;
+    clmem__external_record_put(m->rec);
+    clmem__mutex_destroy(&m->lock);
+    CLMEM_FREE(m);
+    return clmem__release_mem(fn, mem);
+}
+
+/* ---- semaphores ---- */
+
+static clmem_semaphore clmem__semaphore_failed(cl_int *errcode_ret, cl_int err) {
+    clmem_semaphore s;
+    s.sem = NULL;
+    s.platform = NULL;
+    clmem__set_err(errcode_ret, err);
+    return s;
+}
+
+/* clmem__semaphore_make(fn, ctx, device, import_type, fd, export_type, &err): the one
+   path of create and import: checks the extensions, builds the properties */
+static clmem_semaphore clmem__semaphore_make(const char *fn, cl_context ctx, cl_device_id device,
+                                             cl_external_semaphore_handle_type_khr import_type, int fd,
+                                             cl_external_semaphore_handle_type_khr export_type, cl_int *errcode_ret) {
+    cl_uint n = 0, i;
+    cl_int err = CL_SUCCESS;
+    const void *f = NULL;
+    cl_platform_id platform = NULL;
+    cl_semaphore_properties_khr props[12];
+    int k = 0;
+    cl_external_semaphore_handle_type_khr type = import_type ? import_type : export_type;
+    cl_device_id *devs;
+    clmem_semaphore s;
+    if (!ctx) return clmem__semaphore_failed(errcode_ret, clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL"));
+    if (type && type != CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR && type != CL_SEMAPHORE_HANDLE_SYNC_FD_KHR)
+        return clmem__semaphore_failed(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn,
+                                                                "handle type 0x%x is neither CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR "
+                                                                "(0x2055) nor _SYNC_FD_KHR (0x2058)", (unsigned)type));
+    if (!(devs = clmem__external_devices(fn, ctx, device, &n, &err))) return clmem__semaphore_failed(errcode_ret, err);
+    for (i = 0; i < n && err == CL_SUCCESS; ++i) {
+        const char *type_ext = type == CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR ? "cl_khr_external_semaphore_opaque_fd"
+                                                                         : "cl_khr_external_semaphore_sync_fd";
+        if ((err = clmem__need_extension(fn, devs[i], "cl_khr_semaphore")) != CL_SUCCESS) break;
+        if (!type) continue;
+        if ((err = clmem__need_extension(fn, devs[i], "cl_khr_external_semaphore")) != CL_SUCCESS ||
+            (err = clmem__need_extension(fn, devs[i], type_ext)) != CL_SUCCESS)
+            break;
+        if (!clmem__handle_type_listed(devs[i], import_type ? CL_DEVICE_SEMAPHORE_IMPORT_HANDLE_TYPES_KHR
+                                                            : CL_DEVICE_SEMAPHORE_EXPORT_HANDLE_TYPES_KHR, type)) {
+            char dname[128];
+            clmem__device_name(devs[i], dname, sizeof dname);
+            err = clmem__fail(CL_INVALID_OPERATION, fn, "device '%s' does not list handle type 0x%x in %s", dname,
+                              (unsigned)type, import_type ? "CL_DEVICE_SEMAPHORE_IMPORT_HANDLE_TYPES_KHR"
+                                                          : "CL_DEVICE_SEMAPHORE_EXPORT_HANDLE_TYPES_KHR");
+        }
+    }
+    if (err == CL_SUCCESS && (err = clGetDeviceInfo(devs[0], CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL)) != CL_SUCCESS)
+        err = clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_PLATFORM");
+    if (err == CL_SUCCESS) err = clmem__ext_of_platform(fn, platform, &clmem__sem_set, &f);
+    if (err == CL_SUCCESS && type) {
+        const void *x = NULL;
+        err = clmem__ext_of_platform(fn, platform, &clmem__xsem_set, &x);
+    }
+    CLMEM_FREE(devs);
+    if (err != CL_SUCCESS) return clmem__semaphore_failed(errcode_ret, err);
+    props[k++] = CL_SEMAPHORE_TYPE_KHR;
+    props[k++] = CL_SEMAPHORE_TYPE_BINARY_KHR;
+    if (import_type) {
+        props[k++] = (cl_semaphore_properties_khr)import_type;
+        props[k++] = (cl_semaphore_properties_khr)fd;
+    }
+    if (export_type) {
+        props[k++] = CL_SEMAPHORE_EXPORT_HANDLE_TYPES_KHR;
+        props[k++] = (cl_semaphore_properties_khr)export_type;
+        props[k++] = CL_SEMAPHORE_EXPORT_HANDLE_TYPES_LIST_END_KHR;
+    }
+    if (device) {
+        props[k++] = CL_SEMAPHORE_DEVICE_HANDLE_LIST_KHR;
+        props[k++] = (cl_semaphore_properties_khr)(uintptr_t)device;
+        props[k++] = CL_SEMAPHORE_DEVICE_HANDLE_LIST_END_KHR;
+    }
+    props[k] = 0;
+    s.sem = CLMEM__CAST(const clmem__sem_fns *, f)->create(ctx, props, &err);
+    s.platform = platform;
+    if (err != CL_SUCCESS || !s.sem)
+        return clmem__semaphore_failed(errcode_ret, clmem__cl_fail(err ? err : CL_OUT_OF_RESOURCES, fn,
+                                                                   "clCreateSemaphoreWithPropertiesKHR"));
+    clmem__set_err(errcode_ret, CL_SUCCESS);
+    return s;
+}
+
+CLMEM_API clmem_semaphore clmem_semaphore_create(cl_context context, cl_device_id device,
+                                                 cl_external_semaphore_handle_type_khr export_type, cl_int *errcode_ret) {
+    return clmem__semaphore_make("clmem_semaphore_create", context, device, 0, -1, export_type, errcode_ret);
+}
+
+CLMEM_API clmem_semaphore clmem_semaphore_import(cl_context context, cl_device_id device,
+                                                 cl_external_semaphore_handle_type_khr handle_type, int fd,
+                                                 cl_int *errcode_ret) {
+    static const char fn[] = "clmem_semaphore_import";
+    if (fd < 0) return clmem__semaphore_failed(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "fd %d is no file descriptor", fd));
+    if (!handle_type)
+        return clmem__semaphore_failed(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "handle_type is 0"));
+    return clmem__semaphore_make(fn, context, device, handle_type, fd, 0, errcode_ret);
+}
+
+CLMEM_API cl_int clmem_semaphore_export_fd(clmem_semaphore s, cl_device_id device,
+                                           cl_external_semaphore_handle_type_khr handle_type, int *fd) {
+    static const char fn[] = "clmem_semaphore_export_fd";
+    const void *x = NULL;
+    cl_int err;
+    if (!fd) return clmem__fail(CL_INVALID_VALUE, fn, "fd is NULL");
+    *fd = -1;
+    if (!s.sem) return clmem__fail(CL_INVALID_VALUE, fn, "s is an empty semaphore handle");
+    if ((err = clmem__ext_of_platform(fn, s.platform, &clmem__xsem_set, &x)) != CL_SUCCESS) return err;
+    err = CLMEM__CAST(const clmem__xsem_fns *, x)->handle(s.sem, device, handle_type, sizeof *fd, fd, NULL);
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clGetSemaphoreHandleForTypeKHR");
+}
+
+static cl_int clmem__semaphore_enqueue(const char *fn, cl_command_queue queue, clmem_semaphore s,
+                                      const clmem_enqueue_options *opts, bool signal) {
+    const clmem_enqueue_options *o = opts;
+    const void *f = NULL;
+    const clmem__sem_fns *sf;
+    cl_int err;
+    if ((err = clmem__enqueue_opts_made(fn, &o)) != CL_SUCCESS) return err;
+    if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
+    if (!s.sem) return clmem__fail(CL_INVALID_VALUE, fn, "s is an empty semaphore handle");
+    if ((err = clmem__check_wait_list(fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
+    if ((err = clmem__ext_of_platform(fn, s.platform, &clmem__sem_set, &f)) != CL_SUCCESS) return err;
+    sf = CLMEM__CAST(const clmem__sem_fns *, f);
+    err = (signal ? sf->signal : sf->wait)(queue, 1, &s.sem, NULL, o->num_wait_for, o->wait_for, o->event);
+    return err == CL_SUCCESS ? CL_SUCCESS
+                             : clmem__cl_fail(err, fn, signal ? "clEnqueueSignalSemaphoresKHR" : "clEnqueueWaitSemaphoresKHR");
+}
+CLMEM_API cl_int clmem_enqueue_wait_semaphore_opts(cl_command_queue queue, clmem_semaphore s,
+                                                   const clmem_enqueue_options *opts) {
+    return clmem__semaphore_enqueue("clmem_enqueue_wait_semaphore", queue, s, opts, false);
+}
+CLMEM_API cl_int clmem_enqueue_signal_semaphore_opts(cl_command_queue queue, clmem_semaphore s,
+                                                     const clmem_enqueue_options *opts) {
+    return clmem__semaphore_enqueue("clmem_enqueue_signal_semaphore", queue, s, opts, true);
+}
+
+CLMEM_API cl_int clmem_semaphore_release(clmem_semaphore *s) {
+    static const char fn[] = "clmem_semaphore_release";
+    const void *f = NULL;
+    cl_semaphore_khr sem;
+    cl_int err;
+    if (!s || !s->sem) return CL_SUCCESS;
+    if ((err = clmem__ext_of_platform(fn, s->platform, &clmem__sem_set, &f)) != CL_SUCCESS) return err;
+    sem = s->sem;
+    s->sem = NULL;
+    err = CLMEM__CAST(const clmem__sem_fns *, f)->release(sem);
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clReleaseSemaphoreKHR");
+}
+/* ---- end clmem/external.c ---- */
 
 /* ---- begin clmem/image.h (private) ---- */
 /* ---- private: what other modules of clmem use of image; not API. tools/amalgamate
@@ -11391,99 +13158,35 @@ static void *clmem__usm_make(const clmem__usm_fns *fns, cl_context ctx, cl_devic
 
 /* ---- the extension's entry points, per platform ---- */
 
-/* Platforms live as long as the process, so each one's entry points are looked up
-   once, under the lock, and kept; a found entry never changes again. */
-enum { CLMEM__USM_PLATFORMS = 16 };
-static struct {
-    cl_platform_id platform;
-    clmem__usm_fns fns;
-} clmem__usm_table[CLMEM__USM_PLATFORMS];
-static unsigned clmem__usm_count;
+/* the entry points, found once per platform by the loader (>>loader) */
+#define CLMEM__USM_ENTRY(field, name, required) {name, offsetof(clmem__usm_fns, field), required}
+static const clmem__entry clmem__usm_entries[] = {
+    CLMEM__USM_ENTRY(host_alloc, "clHostMemAllocINTEL", 1),
+    CLMEM__USM_ENTRY(device_alloc, "clDeviceMemAllocINTEL", 1),
+    CLMEM__USM_ENTRY(shared_alloc, "clSharedMemAllocINTEL", 1),
+    CLMEM__USM_ENTRY(mem_free, "clMemFreeINTEL", 1),
+    CLMEM__USM_ENTRY(blocking_free, "clMemBlockingFreeINTEL", 1),
+    CLMEM__USM_ENTRY(get_info, "clGetMemAllocInfoINTEL", 1),
+    CLMEM__USM_ENTRY(set_arg, "clSetKernelArgMemPointerINTEL", 1),
+    CLMEM__USM_ENTRY(fill, "clEnqueueMemFillINTEL", 1),
+    CLMEM__USM_ENTRY(memcpy, "clEnqueueMemcpyINTEL", 1),
+    CLMEM__USM_ENTRY(migrate, "clEnqueueMigrateMemINTEL", 0),
+    CLMEM__USM_ENTRY(advise, "clEnqueueMemAdviseINTEL", 0),
+};
+#undef CLMEM__USM_ENTRY
+static const clmem__entry_set clmem__usm_set = {"cl_intel_unified_shared_memory", NULL, clmem__usm_entries,
+                                                sizeof clmem__usm_entries / sizeof clmem__usm_entries[0],
+                                                sizeof(clmem__usm_fns)};
+CLMEM__STATIC_ASSERT(sizeof(clmem__usm_fns) <= CLMEM__ENTRY_BYTES, "clmem__usm_fns fits the loader's row");
 static clmem__mutex clmem__usm_lock = CLMEM__MUTEX_INIT;
-
-/* ISO C has no object-to-function pointer cast: copy the bytes */
-#define CLMEM__USM_LOOKUP(p, f, field, name, required)                           \
-    do {                                                                          \
-        void *addr_ = clGetExtensionFunctionAddressForPlatform(p, name);          \
-        if (addr_) memcpy(&(f)->field, &addr_, sizeof(f)->field);                 \
-        if (!addr_ && (required) && !(f)->missing) (f)->missing = name;           \
-    } while (0)
-
-static void clmem__usm_lookup(cl_platform_id p, clmem__usm_fns *f) {
-    memset(f, 0, sizeof *f);
-    CLMEM__USM_LOOKUP(p, f, host_alloc, "clHostMemAllocINTEL", 1);
-    CLMEM__USM_LOOKUP(p, f, device_alloc, "clDeviceMemAllocINTEL", 1);
-    CLMEM__USM_LOOKUP(p, f, shared_alloc, "clSharedMemAllocINTEL", 1);
-    CLMEM__USM_LOOKUP(p, f, mem_free, "clMemFreeINTEL", 1);
-    CLMEM__USM_LOOKUP(p, f, blocking_free, "clMemBlockingFreeINTEL", 1);
-    CLMEM__USM_LOOKUP(p, f, get_info, "clGetMemAllocInfoINTEL", 1);
-    CLMEM__USM_LOOKUP(p, f, set_arg, "clSetKernelArgMemPointerINTEL", 1);
-    CLMEM__USM_LOOKUP(p, f, fill, "clEnqueueMemFillINTEL", 1);
-    CLMEM__USM_LOOKUP(p, f, memcpy, "clEnqueueMemcpyINTEL", 1);
-    CLMEM__USM_LOOKUP(p, f, migrate, "clEnqueueMigrateMemINTEL", 0);
-    CLMEM__USM_LOOKUP(p, f, advise, "clEnqueueMemAdviseINTEL", 0);
-}
-#undef CLMEM__USM_LOOKUP
-
-static void clmem__usm_platform_name(cl_platform_id p, char *buf, size_t size) {
-    buf[0] = '\0';
-    /* the name only decorates messages: optional */
-    if (clGetPlatformInfo(p, CL_PLATFORM_NAME, size - 1, buf, NULL) != CL_SUCCESS) snprintf(buf, size, "?");
-    buf[size - 1] = '\0';
-}
 
 /* clmem__usm_fns_of_device(fn, dev, &fns): the entry points of dev's platform; every
    required one must exist, else CL_INVALID_OPERATION naming the one missing. */
 static cl_int clmem__usm_fns_of_device(const char *fn, cl_device_id dev, const clmem__usm_fns **fns) {
-    cl_platform_id p = NULL;
-    const clmem__usm_fns *f = NULL;
-    unsigned i;
-    char name[128];
-    cl_int err = clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof p, &p, NULL);
-    *fns = NULL;
-    if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_PLATFORM");
-    clmem__lock(&clmem__usm_lock);
-    for (i = 0; i < clmem__usm_count && !f; ++i)
-        if (clmem__usm_table[i].platform == p) f = &clmem__usm_table[i].fns;
-    if (!f && clmem__usm_count < CLMEM__USM_PLATFORMS) {
-        clmem__usm_lookup(p, &clmem__usm_table[clmem__usm_count].fns);
-        clmem__usm_table[clmem__usm_count].platform = p;
-        f = &clmem__usm_table[clmem__usm_count++].fns;
-    }
-    clmem__unlock(&clmem__usm_lock);
-    if (!f)
-        return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "more than %d OpenCL platforms: no room for their USM entry points",
-                           (int)CLMEM__USM_PLATFORMS);
-    if (f->missing) {
-        clmem__usm_platform_name(p, name, sizeof name);
-        return clmem__fail(CL_INVALID_OPERATION, fn,
-                           "platform '%s' has no cl_intel_unified_shared_memory (clGetExtensionFunctionAddressForPlatform "
-                           "found no %s)", name, f->missing);
-    }
-    *fns = f;
-    return CL_SUCCESS;
-}
-
-/* whether an extension string (of a device or a platform) names USM */
-static bool clmem__usm_listed(cl_int (*get)(void *, cl_uint, size_t, void *, size_t *), void *obj, cl_uint param) {
-    size_t n = 0;
-    char *s;
-    bool found = false;
-    if (get(obj, param, 0, NULL, &n) != CL_SUCCESS || n == 0) return false;
-    s = CLMEM__CAST(char *, CLMEM_MALLOC(n + 1));
-    if (!s) return false;
-    if (get(obj, param, n, s, NULL) == CL_SUCCESS) {
-        s[n] = '\0';
-        found = strstr(s, "cl_intel_unified_shared_memory") != NULL;
-    }
-    CLMEM_FREE(s);
-    return found;
-}
-static cl_int clmem__usm_dev_get(void *o, cl_uint param, size_t n, void *v, size_t *r) {
-    return clGetDeviceInfo(CLMEM__CAST(cl_device_id, o), param, n, v, r);
-}
-static cl_int clmem__usm_plat_get(void *o, cl_uint param, size_t n, void *v, size_t *r) {
-    return clGetPlatformInfo(CLMEM__CAST(cl_platform_id, o), param, n, v, r);
+    const void *f = NULL;
+    cl_int err = clmem__ext_of_device(fn, dev, &clmem__usm_set, &f);
+    *fns = CLMEM__CAST(const clmem__usm_fns *, f);
+    return err;
 }
 
 /* Devices found to have USM, so that an enqueue does not read extension strings: a
@@ -11500,7 +13203,6 @@ static unsigned clmem__usm_ndevices;
    points and the device or the platform lists the extension (some runtimes list it on
    one of the two only; PoCL-Remote has the entry points but not the extension). */
 static cl_int clmem__usm_device_ok(const char *fn, cl_device_id dev, const clmem__usm_fns **fns) {
-    cl_platform_id p = NULL;
     char name[128];
     unsigned i;
     cl_int err;
@@ -11511,9 +13213,7 @@ static cl_int clmem__usm_device_ok(const char *fn, cl_device_id dev, const clmem
     clmem__unlock(&clmem__usm_lock);
     if (*fns) return CL_SUCCESS;
     if ((err = clmem__usm_fns_of_device(fn, dev, fns)) != CL_SUCCESS) return err;
-    if (clmem__usm_listed(clmem__usm_dev_get, (void *)dev, CL_DEVICE_EXTENSIONS) ||
-        (clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof p, &p, NULL) == CL_SUCCESS &&
-         clmem__usm_listed(clmem__usm_plat_get, (void *)p, CL_PLATFORM_EXTENSIONS))) {
+    if (clmem__extension_listed(dev, "cl_intel_unified_shared_memory")) {
         clmem__lock(&clmem__usm_lock);
         if (clmem__usm_ndevices < CLMEM__USM_DEVICES) {
             clmem__usm_devices[clmem__usm_ndevices].device = dev;
@@ -12040,7 +13740,9 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
     void *ptr;
     memset(&m, 0, sizeof m);
     if ((err = clmem__map_start(fn, queue, buf.mem, "buf", flags, map, &opts, &local)) != CL_SUCCESS) return err;
-    if (CLMEM__CHECKS && (err = clmem__buffer_invalid(fn, "buf", buf)) != CL_SUCCESS) return err;
+    if (CLMEM__CHECKS && ((err = clmem__buffer_invalid(fn, "buf", buf)) != CL_SUCCESS ||
+                          (err = clmem__buffer_queue_ok(fn, "buf", buf, queue)) != CL_SUCCESS))
+        return err;
     blocking = clmem__host_blocking(opts->given, opts->is_blocking) != CL_FALSE;
     for (i = 0; i < 3; ++i)
         if (opts->origin[i] != 0 || opts->region[i] != 0 || (opts->given & CLMEM_GIVEN_REGION))
@@ -13447,6 +15149,7 @@ static cl_int clmem__host_plan_make(const char *fn, cl_command_queue queue, cl_c
         if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
         if ((err = clmem__check_made(fn, o->given)) != CL_SUCCESS) return err;
         if ((err = clmem__buffer_invalid(fn, p->what, buf)) != CL_SUCCESS) return err;
+        if ((err = clmem__buffer_queue_ok(fn, p->what, buf, queue)) != CL_SUCCESS) return err;
     }
     if ((err = clmem__host_plan_side(fn, queue, queue_ctx, p->what, buf.context, buf.flags, host, write, o,
                                      &p->blocking)) != CL_SUCCESS)
@@ -13494,7 +15197,7 @@ static cl_int clmem__host_failed(const char *fn, cl_int err, cl_command_queue qu
 static cl_int clmem__host_plan_run(cl_command_queue queue, clmem_buffer buf, void *host, const clmem__host_plan *p,
                                    const cl_event *wait_for, cl_uint n, cl_event *event) {
     const char *call;
-    cl_int err = CL_SUCCESS;
+    cl_int err = CL_SUCCESS; /* set by clmem__registered_buffer when it takes the transfer */
     if (p->count == 0) return clmem__nothing_to_do(p->fn, queue, wait_for, n, event);
     clmem__map_note_use(buf.mem, p->fn);
     {   /* registered host memory (registered.c) */
@@ -13661,6 +15364,9 @@ CLMEM_API cl_int clmem__copy_buffer_from_buffer(cl_command_queue queue, clmem_bu
         if ((err = clmem__check_common(queue, o)) != CL_SUCCESS) return err;
         if ((err = clmem__check_buffer("dst", dst)) != CL_SUCCESS || (err = clmem__check_buffer("src", src)) != CL_SUCCESS)
             return err;
+        if ((err = clmem__buffer_queue_ok(CLMEM__COPY, "dst", dst, queue)) != CL_SUCCESS ||
+            (err = clmem__buffer_queue_ok(CLMEM__COPY, "src", src, queue)) != CL_SUCCESS)
+            return err;
         if (src.context != dst.context)
             return clmem__fail(CL_INVALID_CONTEXT, CLMEM__COPY, "src (context %p) and dst (context %p) differ in context",
                                (void *)src.context, (void *)dst.context);
@@ -13686,11 +15392,17 @@ CLMEM_API cl_int clmem__copy_buffer_from_buffer(cl_command_queue queue, clmem_bu
 
 typedef cl_int(CL_API_CALL *clmem__p2p_fn)(cl_command_queue, cl_mem, cl_mem, size_t, size_t, size_t, cl_uint,
                                             const cl_event *, cl_event *);
+typedef struct clmem__p2p_fns {
+    clmem__p2p_fn copy;
+} clmem__p2p_fns;
+static const clmem__entry clmem__p2p_entries[] = {{"clEnqueueCopyBufferP2PAMD", offsetof(clmem__p2p_fns, copy), 1}};
+static const clmem__entry_set clmem__p2p_set = {"cl_amd_copy_buffer_p2p", NULL, clmem__p2p_entries, 1, sizeof(clmem__p2p_fns)};
 
 CLMEM_API cl_int clmem_enqueue_copy_buffer_p2p_amd_opts(cl_platform_id platform, cl_command_queue queue, clmem_buffer src,
                                                         clmem_buffer dst, const clmem_copy_options *o) {
     static const char fn[] = "clmem_enqueue_copy_buffer_p2p_amd";
     clmem__p2p_fn p2p;
+    const void *found = NULL;
     cl_int err;
     size_t size;
     clmem_copy_options local;
@@ -13714,14 +15426,8 @@ CLMEM_API cl_int clmem_enqueue_copy_buffer_p2p_amd_opts(cl_platform_id platform,
     if (CLMEM__CHECKS && (!clmem__range_ok(o->src_offset, size, src.size) || !clmem__range_ok(o->dst_offset, size, dst.size)))
         return clmem__fail(CL_INVALID_VALUE, fn, "byte_count %zu at offsets %zu/%zu is beyond the buffers (%zu, %zu bytes)", size,
                            o->src_offset, o->dst_offset, src.size, dst.size);
-    {
-        void *addr = clGetExtensionFunctionAddressForPlatform(platform, "clEnqueueCopyBufferP2PAMD");
-        p2p = NULL;
-        if (addr) memcpy(&p2p, &addr, sizeof p2p); /* ISO C has no object-to-function pointer cast */
-    }
-    if (!p2p)
-        return clmem__fail(CL_INVALID_OPERATION, fn,
-                           "the platform has no cl_amd_copy_buffer_p2p (clEnqueueCopyBufferP2PAMD is not available)");
+    if ((err = clmem__ext_of_platform(fn, platform, &clmem__p2p_set, &found)) != CL_SUCCESS) return err;
+    p2p = CLMEM__CAST(const clmem__p2p_fns *, found)->copy;
     err = p2p(queue, src.mem, dst.mem, o->src_offset, o->dst_offset, size, o->num_wait_for, o->wait_for, o->event);
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueCopyBufferP2PAMD");
 }
@@ -14013,7 +15719,9 @@ static cl_int clmem__image_buffer_common(const char *pair, cl_command_queue queu
     if ((err = clmem__image_common(pair, queue, img, bufwhat[0] == 'd' ? "src" : "dst", o,
                                    CLMEM__IO_ORIGIN | CLMEM__IO_OFFSET)) != CL_SUCCESS)
         return err;
-    if ((err = clmem__buffer_invalid(clmem__copy_fn, bufwhat, *buf)) != CL_SUCCESS) return err;
+    if ((err = clmem__buffer_invalid(clmem__copy_fn, bufwhat, *buf)) != CL_SUCCESS ||
+        (err = clmem__buffer_queue_ok(clmem__copy_fn, bufwhat, *buf, queue)) != CL_SUCCESS)
+        return err;
     if (buf->context != img->context)
         return clmem__fail(CL_INVALID_CONTEXT, clmem__copy_fn, "%s: the buffer belongs to context %p, the image to %p",
                            pair, (void *)buf->context, (void *)img->context);
@@ -17728,6 +19436,389 @@ CLMEM_API cl_int clmem__stager_read_fn(clmem_stager *st, void *dst, clmem_buffer
 }
 /* ---- end clmem/stager.c ---- */
 
+/* ---- begin clmem/peer.h (private) ---- */
+/* ---- private: what other modules of clmem use of peer (device_link.c); not API.
+   tools/amalgamate puts this section at the head of the implementation. ---- */
+
+/* functions (each described where it is defined) */
+static cl_int clmem__peer_link_copy(cl_command_queue src_queue, cl_command_queue dst_queue, clmem_buffer *dst,
+                                    clmem_buffer *src, size_t count, const clmem_copy_options *o, bool staged, bool *done);
+/* ---- end private ---- */
+/* ---- end clmem/peer.h (private) ---- */
+
+/* ---- begin clmem/peer.c ---- */
+/* >>peer (implementation) */
+
+#if CLMEM__VENDOR_LIBRARIES
+#include <unistd.h>
+#endif
+
+enum { CLMEM__PEER_MAX_VIEWS = 16 };
+typedef struct clmem__peer_view {
+    cl_device_id device;
+    clmem_external_memory *m;
+    clmem_buffer buf;
+} clmem__peer_view;
+
+struct clmem_peer_buffer {
+    cl_context context;
+    cl_device_id home;
+    size_t size, alloc_size;
+    int fd;
+    clmem__CUdevice cudev;
+    clmem__CUmemhandle handle;
+    const clmem__cuda_fns *cu;
+    clmem__mutex lock;
+    unsigned nviews;
+    clmem__peer_view views[CLMEM__PEER_MAX_VIEWS];
+};
+
+/* ---- bytes imported per context (CLMEM_PEER_IMPORT_LIMIT) ---- */
+enum { CLMEM__PEER_CONTEXTS = 64 };
+static struct {
+    cl_context context;
+    cl_ulong bytes;
+} clmem__peer_imported[CLMEM__PEER_CONTEXTS];
+static clmem__mutex clmem__peer_lock = CLMEM__MUTEX_INIT;
+
+/* clmem__peer_account(fn, ctx, add, sub): count add more (or sub fewer) bytes imported
+   into ctx; refuses (nothing counted) what would pass the limit */
+static cl_int clmem__peer_account(const char *fn, cl_context ctx, cl_ulong add, cl_ulong sub) {
+    unsigned i, free_slot = CLMEM__PEER_CONTEXTS;
+    cl_int err = CL_SUCCESS;
+    clmem__lock(&clmem__peer_lock);
+    for (i = 0; i < CLMEM__PEER_CONTEXTS && clmem__peer_imported[i].context != ctx; ++i)
+        if (!clmem__peer_imported[i].context && free_slot == CLMEM__PEER_CONTEXTS) free_slot = i;
+    if (i == CLMEM__PEER_CONTEXTS && add) {
+        if (free_slot == CLMEM__PEER_CONTEXTS)
+            err = clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "more than %d contexts hold peer views", (int)CLMEM__PEER_CONTEXTS);
+        else
+            clmem__peer_imported[i = free_slot].context = ctx;
+    }
+    if (err == CL_SUCCESS && i < CLMEM__PEER_CONTEXTS) {
+        cl_ulong now = clmem__peer_imported[i].bytes;
+        if (add && now + add > (cl_ulong)CLMEM_PEER_IMPORT_LIMIT)
+            err = clmem__fail(CL_MEM_OBJECT_ALLOCATION_FAILURE, fn,
+                              "a view of %llu bytes would take the peer memory imported into context %p to %llu bytes, "
+                              "past CLMEM_PEER_IMPORT_LIMIT (%llu): NVIDIA's driver was seen to work up to 4 GiB of imports in one "
+                              "context; release peer buffers, or define CLMEM_PEER_IMPORT_LIMIT larger where the driver "
+                              "copes", (unsigned long long)add, (void *)ctx, (unsigned long long)(now + add),
+                              (unsigned long long)CLMEM_PEER_IMPORT_LIMIT);
+        else {
+            now = now + add - (sub < now + add ? sub : now + add);
+            clmem__peer_imported[i].bytes = now;
+            if (now == 0) clmem__peer_imported[i].context = NULL;
+        }
+    }
+    clmem__unlock(&clmem__peer_lock);
+    return err;
+}
+
+/* ---- the CUDA side ---- */
+
+/* clmem__peer_cuda_alloc(fn, cu, device, size, &handle, &alloc_size, &fd): size bytes
+   (rounded up to the granularity) of the CUDA device's memory, exportable as an fd,
+   and the fd; on failure nothing is left allocated */
+static cl_int clmem__peer_cuda_alloc(const char *fn, const clmem__cuda_fns *cu, clmem__CUdevice device, size_t size,
+                                     clmem__CUmemhandle *handle, size_t *alloc_size, int *fd) {
+    clmem__CUmemAllocationProp prop;
+    size_t gran = 0;
+    clmem__CUresult r;
+    cl_int err;
+    *handle = 0;
+    *fd = -1;
+    if (!cu->mem_granularity || !cu->mem_create || !cu->mem_release || !cu->mem_export)
+        return clmem__fail(CL_INVALID_OPERATION, fn,
+                           "%s has no virtual memory management (cuMemCreate, cuMemExportToShareableHandle: CUDA 10.2 "
+                           "and later)", CLMEM_LIBCUDA);
+    memset(&prop, 0, sizeof prop);
+    prop.type = CLMEM__CU_MEM_ALLOCATION_TYPE_PINNED;
+    prop.requestedHandleTypes = CLMEM__CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+    prop.location.type = CLMEM__CU_MEM_LOCATION_TYPE_DEVICE;
+    prop.location.id = device;
+    if ((err = clmem__cuda_enter(fn, cu, device)) != CL_SUCCESS) return err;
+    r = cu->mem_granularity(&gran, &prop, CLMEM__CU_MEM_ALLOC_GRANULARITY_MINIMUM);
+    if (r != CLMEM__CUDA_SUCCESS) {
+        err = clmem__cuda_fail(fn, cu, "cuMemGetAllocationGranularity", r);
+    } else {
+        if (gran == 0) gran = 1;
+        *alloc_size = (size + gran - 1) / gran * gran;
+        if (*alloc_size < size) /* wrapped */
+            err = clmem__fail(CL_INVALID_BUFFER_SIZE, fn, "size %zu rounded up to CUDA's granularity %zu overflows", size, gran);
+        else if ((r = cu->mem_create(handle, *alloc_size, &prop, 0)) != CLMEM__CUDA_SUCCESS)
+            err = clmem__cuda_fail(fn, cu, "cuMemCreate", r);
+        else if ((r = cu->mem_export(fd, *handle, CLMEM__CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0)) !=
+                 CLMEM__CUDA_SUCCESS) {
+            err = clmem__cuda_fail(fn, cu, "cuMemExportToShareableHandle", r);
+            cu->mem_release(*handle);
+            *handle = 0;
+            *fd = -1;
+        }
+    }
+    clmem__cuda_leave(cu, device);
+    return err;
+}
+
+static void clmem__peer_cuda_free(const clmem__cuda_fns *cu, clmem__CUdevice device, clmem__CUmemhandle handle, int fd) {
+    if (handle && clmem__cuda_enter("clmem_peer_buffer_release", cu, device) == CL_SUCCESS) {
+        cu->mem_release(handle);
+        clmem__cuda_leave(cu, device);
+    }
+#if CLMEM__VENDOR_LIBRARIES
+    if (fd >= 0) close(fd);
+#else
+    (void)fd;
+#endif
+}
+
+/* ---- peer buffers ---- */
+
+CLMEM_API clmem_peer_buffer *clmem_peer_buffer_create(cl_context context, cl_device_id home, size_t size,
+                                                      cl_int *errcode_ret) {
+    static const char fn[] = "clmem_peer_buffer_create";
+    const clmem__cuda_fns *cu = NULL;
+    clmem__CUdevice cudev = 0;
+    unsigned char uuid[16];
+    cl_device_id *devs;
+    cl_uint n = 0, i;
+    cl_int err = CL_SUCCESS;
+    clmem_peer_buffer *pb;
+    char name[128];
+    if (!context) return CLMEM__CAST(clmem_peer_buffer *, clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL")));
+    if (!home) return CLMEM__CAST(clmem_peer_buffer *, clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_DEVICE, fn, "home is NULL")));
+    if (size == 0) return CLMEM__CAST(clmem_peer_buffer *, clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_BUFFER_SIZE, fn, "size is 0")));
+    if (size > CLMEM_PEER_BUFFER_MAX)
+        return CLMEM__CAST(clmem_peer_buffer *,
+                           clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_BUFFER_SIZE, fn,
+                                                                     "size %zu is above CLMEM_PEER_BUFFER_MAX (%zu): NVIDIA's "
+                                                                     "driver crashes on one import of 512 MiB or more; "
+                                                                     "allocate several peer buffers",
+                                                                     size, (size_t)CLMEM_PEER_BUFFER_MAX)));
+    if (!(devs = clmem__devices_of(fn, context, &n, &err))) return CLMEM__CAST(clmem_peer_buffer *, clmem__null_with(errcode_ret, err));
+    for (i = 0; i < n && devs[i] != home; ++i) {}
+    CLMEM_FREE(devs);
+    if (i == n)
+        return CLMEM__CAST(clmem_peer_buffer *, clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_DEVICE, fn,
+                                                                                    "home %p is not a device of the context",
+                                                                                    (void *)home)));
+    if (!clmem__device_lists(home, "cl_khr_external_memory_opaque_fd")) {
+        clmem__device_name(home, name, sizeof name);
+        return CLMEM__CAST(clmem_peer_buffer *,
+                           clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_OPERATION, fn,
+                                                                     "device '%s' has no cl_khr_external_memory_opaque_fd: "
+                                                                     "peer memory is CUDA memory imported into OpenCL",
+                                                                     name)));
+    }
+    if ((err = clmem__cuda(fn, &cu)) != CL_SUCCESS || (err = clmem__cl_device_uuid(fn, home, uuid)) != CL_SUCCESS ||
+        (err = clmem__cuda_device_by_uuid(fn, cu, uuid, &cudev)) != CL_SUCCESS)
+        return CLMEM__CAST(clmem_peer_buffer *, clmem__null_with(errcode_ret, err));
+    pb = CLMEM__CAST(clmem_peer_buffer *, CLMEM_MALLOC(sizeof *pb));
+    if (!pb) return CLMEM__CAST(clmem_peer_buffer *, clmem__null_with(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "CLMEM_MALLOC failed")));
+    memset(pb, 0, sizeof *pb);
+    if ((err = clmem__peer_cuda_alloc(fn, cu, cudev, size, &pb->handle, &pb->alloc_size, &pb->fd)) != CL_SUCCESS) {
+        CLMEM_FREE(pb);
+        return CLMEM__CAST(clmem_peer_buffer *, clmem__null_with(errcode_ret, err));
+    }
+    pb->context = context;
+    pb->home = home;
+    pb->size = size;
+    pb->cudev = cudev;
+    pb->cu = cu;
+    clmem__mutex_init(&pb->lock);
+    clRetainContext(context);
+    clmem__set_err(errcode_ret, CL_SUCCESS);
+    return pb;
+}
+
+/* clmem__peer_view_of(fn, pb, queue, dev, &buf): the view for dev (the queue's device),
+   made at first use: imported for dev, acquired on queue (waited for, so every queue
+   of dev may use it) */
+static cl_int clmem__peer_view_of(const char *fn, clmem_peer_buffer *pb, cl_command_queue queue, cl_device_id dev,
+                                  clmem_buffer *buf) {
+    clmem__peer_view *v = NULL;
+    clmem_external_memory *m;
+    cl_event acquired = NULL;
+    unsigned i;
+    cl_int err;
+    clmem__lock(&pb->lock);
+    for (i = 0; i < pb->nviews && !v; ++i)
+        if (pb->views[i].device == dev) v = &pb->views[i];
+    if (v) {
+        *buf = v->buf;
+        clmem__unlock(&pb->lock);
+        return CL_SUCCESS;
+    }
+    if (pb->nviews == CLMEM__PEER_MAX_VIEWS) {
+        clmem__unlock(&pb->lock);
+        return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "a peer buffer has views for at most %d devices", (int)CLMEM__PEER_MAX_VIEWS);
+    }
+    if ((err = clmem__peer_account(fn, pb->context, pb->size, 0)) != CL_SUCCESS) {
+        clmem__unlock(&pb->lock);
+        return err;
+    }
+    m = clmem_external_memory_import(pb->context, dev, CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_FD_KHR, pb->fd, pb->size,
+                                     CL_MEM_READ_WRITE, &err);
+    if (m) {
+        err = clmem_enqueue_acquire_external_memory_opts(queue, m, buf, NULL);
+        if (err == CL_SUCCESS) {
+            if ((err = clEnqueueMarkerWithWaitList(queue, 0, NULL, &acquired)) != CL_SUCCESS) {
+                clmem__cl_fail(err, fn, "clEnqueueMarkerWithWaitList");
+            } else {
+                if ((err = clWaitForEvents(1, &acquired)) != CL_SUCCESS) clmem__cl_fail(err, fn, "clWaitForEvents");
+                clReleaseEvent(acquired);
+            }
+            if (err != CL_SUCCESS) {
+                clmem_enqueue_release_external_memory_opts(queue, m, NULL);
+                clFinish(queue);
+            }
+        }
+        if (err != CL_SUCCESS) {
+            cl_int kept = err;
+            char why[768];
+            snprintf(why, sizeof why, "%s", clmem_last_error_message());
+            clmem_external_memory_release(m);
+            m = NULL;
+            err = clmem__fail(kept, fn, "%s", why);
+        }
+    }
+    if (!m) {
+        clmem__peer_account(fn, pb->context, 0, pb->size);
+        clmem__unlock(&pb->lock);
+        *buf = clmem__buffer_empty();
+        return clmem__refail_as(fn, err);
+    }
+    m->rec->object = pb;
+    v = &pb->views[pb->nviews++];
+    v->device = dev;
+    v->m = m;
+    v->buf = *buf;
+    clmem__unlock(&pb->lock);
+    return CL_SUCCESS;
+}
+
+CLMEM_API clmem_buffer clmem_peer_buffer_view(clmem_peer_buffer *pb, cl_command_queue queue, cl_int *errcode_ret) {
+    static const char fn[] = "clmem_peer_buffer_view";
+    clmem_buffer buf = clmem__buffer_empty();
+    cl_device_id dev = NULL;
+    cl_int err;
+    if (!pb) err = clmem__fail(CL_INVALID_VALUE, fn, "pb is NULL");
+    else if ((err = clmem__check_queue(fn, queue)) == CL_SUCCESS &&
+             (err = clmem__same_context(fn, queue, pb->context, "pb")) == CL_SUCCESS &&
+             (err = clmem__queue_device_of(fn, queue, &dev)) == CL_SUCCESS)
+        err = clmem__peer_view_of(fn, pb, queue, dev, &buf);
+    clmem__set_err(errcode_ret, err);
+    return buf;
+}
+
+CLMEM_API size_t clmem_peer_buffer_size(const clmem_peer_buffer *pb) { return pb ? pb->size : 0; }
+CLMEM_API cl_device_id clmem_peer_buffer_home(const clmem_peer_buffer *pb) { return pb ? pb->home : NULL; }
+CLMEM_API int clmem_peer_buffer_fd(const clmem_peer_buffer *pb) { return pb ? pb->fd : -1; }
+
+CLMEM_API clmem_peer_buffer *clmem_peer_buffer_of(clmem_buffer view) {
+    if (!view.mem || !view.pool || !(view.generation & CLMEM__GEN_BOUND) || clmem__buffer_stale(view)) return NULL;
+    return CLMEM__CAST(clmem_peer_buffer *, CLMEM__CAST(const clmem__bound_owner *, view.pool)->object);
+}
+
+CLMEM_API cl_int clmem_peer_buffer_release(clmem_peer_buffer *pb) {
+    static const char fn[] = "clmem_peer_buffer_release";
+    cl_int err = CL_SUCCESS, e;
+    unsigned i;
+    if (!pb) return CL_SUCCESS;
+    for (i = 0; i < pb->nviews; ++i) {
+        clmem__peer_view *v = &pb->views[i];
+        cl_command_queue q = v->m->acquired_on;
+        if (q) {
+            clRetainCommandQueue(q);
+            e = clmem_enqueue_release_external_memory_opts(q, v->m, NULL);
+            if (e == CL_SUCCESS && (e = clFinish(q)) != CL_SUCCESS) clmem__cl_fail(e, fn, "clFinish");
+            clReleaseCommandQueue(q);
+            if (e != CL_SUCCESS && err == CL_SUCCESS) err = e;
+        }
+        if (!v->m->acquired_on && (e = clmem_external_memory_release(v->m)) != CL_SUCCESS && err == CL_SUCCESS) err = e;
+    }
+    clmem__peer_account(fn, pb->context, 0, (cl_ulong)pb->size * pb->nviews);
+    clmem__peer_cuda_free(pb->cu, pb->cudev, pb->handle, pb->fd);
+    clReleaseContext(pb->context);
+    clmem__mutex_destroy(&pb->lock);
+    CLMEM_FREE(pb);
+    return err;
+}
+
+/* ---- device links over peer memory (called by clmem_device_link_copy) ---- */
+
+/* clmem__peer_link_copy(src_queue, dst_queue, &dst, &src, count, o, staged, &done): a
+   side that is a peer buffer's view becomes the view for the device whose queue will
+   touch it. Peer memory on both sides: one clEnqueueCopyBuffer on the source queue
+   between the views for the source device, after the destination queue's earlier work,
+   the destination queue's later work and .event after it; *done true. One side only:
+   *done false, and the link copies its own way (staged: the source read on the source
+   queue, the destination written on its own; else the driver's copy on the destination
+   queue, so both views for the destination's device). */
+static cl_int clmem__peer_link_copy(cl_command_queue src_queue, cl_command_queue dst_queue, clmem_buffer *dst,
+                                    clmem_buffer *src, size_t count, const clmem_copy_options *o, bool staged, bool *done) {
+    static const char fn[] = "clmem_device_link_copy";
+    clmem_peer_buffer *pd = clmem_peer_buffer_of(*dst), *ps = clmem_peer_buffer_of(*src);
+    cl_device_id sdev = NULL, ddev = NULL;
+    cl_event small[8], *waits = small, mark = NULL, copied = NULL;
+    cl_uint nw = o->num_wait_for;
+    cl_int err;
+    *done = false;
+    if (!pd && !ps) return CL_SUCCESS;
+    if ((err = clmem__queue_device_of(fn, src_queue, &sdev)) != CL_SUCCESS ||
+        (err = clmem__queue_device_of(fn, dst_queue, &ddev)) != CL_SUCCESS)
+        return err;
+    if (!(pd && ps)) {
+        /* one side: staged, each side on its own queue; else the driver's copy on the
+           destination queue, which must use the views for its device */
+        if (ps && (err = clmem__peer_view_of(fn, ps, staged ? src_queue : dst_queue, staged ? sdev : ddev, src)) != CL_SUCCESS)
+            return err;
+        return pd ? clmem__peer_view_of(fn, pd, dst_queue, ddev, dst) : CL_SUCCESS;
+    }
+    if ((err = clmem__peer_view_of(fn, ps, src_queue, sdev, src)) != CL_SUCCESS ||
+        (err = clmem__peer_view_of(fn, pd, src_queue, sdev, dst)) != CL_SUCCESS)
+        return err;
+    *done = true;
+    if (nw + 1 > sizeof small / sizeof small[0]) {
+        waits = CLMEM__CAST(cl_event *, CLMEM_MALLOC((nw + 1) * sizeof *waits));
+        if (!waits) return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the wait list");
+    }
+    if (nw) memcpy(waits, o->wait_for, nw * sizeof *waits);
+    if (dst_queue != src_queue) {
+        if ((err = clEnqueueMarkerWithWaitList(dst_queue, 0, NULL, &mark)) != CL_SUCCESS || (err = clFlush(dst_queue)) != CL_SUCCESS) {
+            if (mark) clReleaseEvent(mark);
+            if (waits != small) CLMEM_FREE(waits);
+            return clmem__cl_fail(err, fn, mark ? "clFlush" : "clEnqueueMarkerWithWaitList");
+        }
+        waits[nw++] = mark;
+    }
+    err = clEnqueueCopyBuffer(src_queue, src->root, dst->root, src->origin + o->src_offset, dst->origin + o->dst_offset,
+                              count, nw, nw ? waits : NULL, &copied);
+    if (mark) clReleaseEvent(mark);
+    if (waits != small) CLMEM_FREE(waits);
+    if (err != CL_SUCCESS) return clmem__cl_fail(err, fn, "clEnqueueCopyBuffer (peer memory)");
+    if ((err = clFlush(src_queue)) != CL_SUCCESS) {
+        clReleaseEvent(copied);
+        return clmem__cl_fail(err, fn, "clFlush");
+    }
+    if (dst_queue != src_queue && !clmem__device_wait(o)) {
+        /* the destination queue's later work, and .event, after the copy (a blocking copy
+           is done before any later work is enqueued: no barrier; .event is the copy's) */
+        if ((err = clEnqueueBarrierWithWaitList(dst_queue, 1, &copied, o->event)) != CL_SUCCESS ||
+            (err = clFlush(dst_queue)) != CL_SUCCESS) {
+            clReleaseEvent(copied);
+            return clmem__cl_fail(err, fn, "clEnqueueBarrierWithWaitList");
+        }
+    } else if (o->event) {
+        clRetainEvent(copied);
+        *o->event = copied;
+    }
+    /* blocking: done when the copy is (not when the destination queue has seen it) */
+    err = clmem__device_wait(o) ? clWaitForEvents(1, &copied) : CL_SUCCESS;
+    clReleaseEvent(copied);
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clWaitForEvents");
+}
+/* ---- end clmem/peer.c ---- */
+
 /* ---- begin clmem/device_link.c ---- */
 /* >>device_link (implementation) */
 
@@ -18148,6 +20239,7 @@ CLMEM_API cl_int clmem_device_link_copy_opts(clmem_device_link *l, clmem_buffer 
     clmem_copy_options local;
     const clmem_copy_options *o = clmem__copy_opts_or_none(opts, &local);
     size_t count = 0;
+    bool peer = false, staged;
     cl_int err;
     if (CLMEM__CHECKS && (err = clmem__link_check(l, dst, src, o)) != CL_SUCCESS) return err;
     if ((err = clmem__buffer_pair_count(clmem__link_copy_fn, dst, src, o, &count)) != CL_SUCCESS) return err;
@@ -18157,7 +20249,19 @@ CLMEM_API cl_int clmem_device_link_copy_opts(clmem_device_link *l, clmem_buffer 
        pieces queued for ever, and the link's release waiting for them) */
     if ((err = clmem__wait_list_ok(clmem__link_copy_fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
     clmem__lock(&l->lock);
-    if (count < l->threshold) {
+    staged = count >= l->threshold;
+    clmem__unlock(&l->lock);
+    /* peer memory (>>peer): the views for the devices that touch it; on both sides, GPU to GPU */
+    if ((err = clmem__peer_link_copy(l->src_queue, l->dst_queue, &dst, &src, count, o, staged, &peer)) != CL_SUCCESS ||
+        peer) {
+        clmem__lock(&l->lock);
+        l->stats.peer_copies += peer;
+        l->stats.peer_bytes += peer ? count : 0;
+        clmem__unlock(&l->lock);
+        return err;
+    }
+    clmem__lock(&l->lock);
+    if (!staged) {
         l->stats.direct_copies++;
         clmem__unlock(&l->lock);
         return clmem__link_direct(l, dst, src, count, o);

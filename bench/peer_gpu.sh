@@ -8,10 +8,10 @@
 #     gpus.txt        nvidia-smi and its topology
 #     memory.txt      clmem_device_memory_info against nvidia-smi, idle and while a child holds 40 GiB
 #     peer_bench.txt  clmem's peer device-link copies against cuMemcpy, every ordered pair,
-#                     64 MiB .. 1 GiB, and rings of copies at once
+#                     64 and 256 MiB, and rings of 2 and 4 copies at once (each part a process)
 #     tests.txt       the tests of this work on nvidia:0, and on GPUs 0+1 (and all GPUs) in one context
 #     probe.txt       imports NVIDIA's driver survives: each configuration in its own process
-#                     (a segmentation fault reads "exit 139")
+#                     (a segmentation fault reads "exit 139"; each one's last line after it)
 #     summary.txt     one line per part
 # The OpenCL driver is made visible by bench/device_env.sh. Every part has a time limit,
 # and the whole run stops starting parts after PEER_GPU_BUDGET seconds (default 540; a
@@ -33,7 +33,7 @@ if [ "${1:-run}" = build ]; then
     cc -std=c11 -O2 -shared -fPIC "$root/tests/fake_cuda/fake_cuda.c" -o "$dir/libclmem_fake_cuda.so"
     cc $flags "$root/bench/peer_bench.c" -o "$dir/peer_bench" -lOpenCL -ldl
     # the same bench with no import limit, for the probe of what the driver survives
-    cc $flags "-DCLMEM_PEER_IMPORT_LIMIT=((cl_ulong)1 << 40)" "$root/bench/peer_bench.c" -o "$dir/peer_probe" -lOpenCL -ldl
+    cc $flags "-DCLMEM_PEER_IMPORT_LIMIT=((cl_ulong)1 << 40)" "-DCLMEM_PEER_BUFFER_MAX=((size_t)1 << 40)" "$root/bench/peer_bench.c" -o "$dir/peer_probe" -lOpenCL -ldl
     cp -L /usr/lib/x86_64-linux-gnu/libOpenCL.so.1 "$dir/libOpenCL.so.1" 2>/dev/null || true
     ls -la "$dir"
     exit 0
@@ -58,18 +58,23 @@ limit() { # limit SECONDS: the part's limit, cut to what is left of the budget (
 G=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
 note "GPUs: $G ($(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -n 1))"
 
-# 1. free memory (the child holding 40 GiB is peer_bench itself, in 'hog' mode)
-timeout "$(limit 120)" "$dir/peer_bench" memory 40 > "$OUT/memory.txt" 2>&1 # (the budget is whole here)
-note "memory: exit $? (0: every GPU within 64 MiB of nvidia-smi, idle and with 40 GiB held; 124: out of time)"
+# 1. the bench: pairs and rings at 64 and 256 MiB (CLMEM_PEER_BUFFER_MAX), each part in a
+#    process of its own (a crash loses that part only)
+: > "$OUT/peer_bench.txt"
+parts="pairs:64 pairs:256"
+[ "$G" -ge 2 ] && parts="$parts ring2:64 ring2:256"
+[ "$G" -ge 4 ] && parts="$parts ring4:64 ring4:256"
+for part in $parts; do
+    what=${part%%:*} size=${part#*:}
+    case $what in pairs) args="pairs $size" ;; *) args="ring ${what#ring} $size" ;; esac
+    l=$(limit 60)
+    [ "$l" = 0 ] && { note "peer_bench $args: not run: out of time"; continue; }
+    echo "---- peer_bench $args" >> "$OUT/peer_bench.txt"
+    timeout "$l" "$dir/peer_bench" $args >> "$OUT/peer_bench.txt" 2>&1
+    note "peer_bench $args: exit $? ($(tail -n 1 "$OUT/peer_bench.txt"))"
+done
 
-# 2. the bench: pairs and rings, 64 MiB .. 1 GiB
-l=$(limit 240)
-if [ "$l" = 0 ]; then note "peer_bench: not run: out of time"; else
-    timeout "$l" "$dir/peer_bench" 64 256 1024 > "$OUT/peer_bench.txt" 2>&1
-    note "peer_bench: exit $? ($(tail -n 1 "$OUT/peer_bench.txt"))"
-fi
-
-# 3. the tests, on one GPU and on GPUs together
+# 2. the tests, on one GPU and on GPUs together
 specs="nvidia:0"
 [ "$G" -ge 2 ] && specs="$specs nvidia:0+1"
 [ "$G" -ge 4 ] && specs="$specs nvidia:0+1+2+3"
@@ -91,19 +96,26 @@ for spec in $specs; do
     note "tests on $spec: $pass passed, $skip skipped, $fail failed${failed:+ ($failed )}"
 done
 
-# 4. what NVIDIA's driver survives: BUFFERS peer buffers of SIZE MiB (one per GPU in turn),
+# 3. what NVIDIA's driver survives: BUFFERS peer buffers of SIZE MiB (one per GPU in turn),
 #    each imported for VIEWS devices, in a process of its own (exit 139: it crashed)
 {
     echo "size_MiB buffers views imports total_MiB exit"
-    for size in 256 512 1024 2048; do
-        for cfg in "1 $G" "$G 1" "$G 2" "$G $G"; do
+    for size in ${PEER_PROBE_SIZES:-256 320 384 448 512}; do
+        for cfg in "1 1" "$G $G"; do
             set -- $cfg
             l=$(limit 40)
             [ "$l" = 0 ] && { echo "$size $1 $2 - - not run: out of time"; continue; }
-            timeout "$l" "$dir/peer_probe" probe "$size" "$1" "$2" > "$OUT/probe-$size-$1-$2.log" 2>&1
+            log=$(timeout "$l" "$dir/peer_probe" probe "$size" "$1" "$2" 2>&1)
             r=$?
-            echo "$size $1 $2 $(($1 * $2)) $(($1 * $2 * size)) $r"
+            echo "$size $1 $2 $(($1 * $2)) $(($1 * $2 * size)) $r  $(echo "$log" | tail -n 1)"
         done
     done
 } > "$OUT/probe.txt" 2>&1
 note "probe: $(awk 'NR > 1 && $6 != 0 && $6 != "-" { n++ } END { print n + 0 }' "$OUT/probe.txt") of $(($(wc -l < "$OUT/probe.txt") - 1)) configurations failed (probe.txt; exit 139: the driver crashed)"
+
+# 4. free memory (last; the child holding 40 GiB is peer_bench itself, in 'hog' mode)
+l=$(limit 120)
+if [ "$l" = 0 ]; then note "memory: not run: out of time"; else
+    timeout "$l" "$dir/peer_bench" memory 40 > "$OUT/memory.txt" 2>&1
+    note "memory: exit $? (0: every GPU within 64 MiB of nvidia-smi, idle and with 40 GiB held; 124: out of time)"
+fi

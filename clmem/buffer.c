@@ -130,6 +130,35 @@ static cl_int clmem__buffer_invalid(const char *fn, const char *what, clmem_buff
     return CL_SUCCESS;
 }
 
+/* clmem__bound_release: what releasing a copy of a device-bound handle does: drop that
+   copy (the memory is its module's to release) */
+static cl_int clmem__bound_release(clmem_buffer *buf) {
+    *buf = clmem__buffer_empty();
+    return CL_SUCCESS;
+}
+
+/* clmem__buffer_queue_ok(fn, what, b, queue): a buffer bound to one device (an import
+   of external memory) is used on a queue of that device: NVIDIA's driver crashes when
+   another device's queue copies from or to an import. One test for every other
+   buffer. */
+static cl_int clmem__buffer_queue_ok(const char *fn, const char *what, clmem_buffer b, cl_command_queue queue) {
+    const clmem__bound_owner *r;
+    cl_device_id qdev = NULL;
+    char a[128], q[128];
+    cl_int err;
+    if (!b.pool || !(b.generation & CLMEM__GEN_BOUND)) return CL_SUCCESS;
+    r = CLMEM__CAST(const clmem__bound_owner *, b.pool);
+    if (!r->device) return CL_SUCCESS;
+    if ((err = clmem__queue_device_of(fn, queue, &qdev)) != CL_SUCCESS) return err;
+    if (qdev == r->device) return CL_SUCCESS;
+    clmem__device_name(r->device, a, sizeof a);
+    clmem__device_name(qdev, q, sizeof q);
+    return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn,
+                       "%s is external memory imported for device %p ('%s'); the queue is of device %p ('%s'), which "
+                       "must not use it (NVIDIA's driver crashes there): use the import for the queue's device",
+                       what, (void *)r->device, a, (void *)qdev, q);
+}
+
 CLMEM_API clmem_buffer clmem_buffer_from_int_ptr(cl_mem mem, bool retain, cl_int *errcode_ret) {
     static const char fn[] = "clmem_buffer_from_int_ptr";
     clmem_buffer b = clmem__buffer_empty();
@@ -310,6 +339,7 @@ CLMEM_API cl_int clmem_enqueue_fill_buffer_opts(cl_command_queue queue, clmem_bu
     if (CLMEM__CHECKS) {
         if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
         if ((err = clmem__buffer_invalid(fn, "buf", buf)) != CL_SUCCESS) return err;
+        if ((err = clmem__buffer_queue_ok(fn, "buf", buf, queue)) != CL_SUCCESS) return err;
         if ((err = clmem__check_wait_list(fn, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) return err;
         if (!pattern) return clmem__fail(CL_INVALID_VALUE, fn, "pattern is NULL");
         if (!clmem__valid_pattern_size(pattern_size))

@@ -33,6 +33,21 @@ typedef struct clmem__buffer_owner {
     uint64_t gen;           /* odd while handed out: the current hand-out's generation */
 } clmem__buffer_owner;
 
+/* A buffer handle bound to one device (external memory imported for one device,
+   >>external; the views of peer memory, >>peer): its `pool` points at this record,
+   whose release (clmem__bound_release) empties the handle only. Records live as long
+   as the process (recycled by their module), as pool records do; their generation
+   has CLMEM__GEN_BOUND set. Private. */
+typedef struct clmem__bound_owner {
+    clmem__buffer_owner owner; /* first */
+    cl_device_id device;       /* the one device whose queues may use the buffer; NULL: any */
+    void *object;              /* what the handle is a view of (>>peer: its peer buffer), or NULL */
+    struct clmem__bound_owner *next;
+} clmem__bound_owner;
+/* The generations of a bound record (and so of its handles) carry this bit: an inline
+   path tells a bound handle from the handle alone (no load). Private. */
+#define CLMEM__GEN_BOUND ((uint64_t)1 << 63)
+
 /* clmem__handout_stale(record, generation): true when a handle's (pool, generation)
    pair names a pooled block that was released since (any kind: buffer, SVM, pinned);
    false for NULL record (not pooled). One load. Private. */
@@ -143,4 +158,6 @@ static cl_int clmem__check_pooled_ptr(const char *fn, const char *what, const ch
                                       uint64_t generation, const void *ptr);
 static clmem_buffer clmem__buffer_empty(void);
 static cl_int clmem__buffer_invalid(const char *fn, const char *what, clmem_buffer b);
+static cl_int clmem__bound_release(clmem_buffer *buf);
+static cl_int clmem__buffer_queue_ok(const char *fn, const char *what, clmem_buffer b, cl_command_queue queue);
 /* ---- end private ---- */

@@ -17,6 +17,8 @@
 #include "pinned.h"
 #include "stager.h"
 #include "device_link.h"
+#include "external.h"
+#include "peer.h"
 
 /* ---------------------------------------------------------------------------------
    CLMEM FROM C++
@@ -575,6 +577,20 @@ template <class O> inline O built(const keywords<O> &k, unsigned) { return k.o; 
 #define clmem__cxx_device_link_copy_(l, dst, src, ...)                                                        \
     CLMEM__CXX_RET(clmem_device_link_copy_opts(l, clmem::detail::handle(dst), clmem::detail::handle(src), \
                                                CLMEM__CXX_O(clmem_copy_options, __VA_ARGS__)))
+
+/* ---- external memory and semaphores (>>external) ---- */
+#define clmem_enqueue_acquire_external_memory(...) clmem__cxx_acquire_external_(__VA_ARGS__, CLMEM__CXX_END)
+#define clmem__cxx_acquire_external_(queue, m, buf, ...) \
+    CLMEM__CXX_RET(clmem_enqueue_acquire_external_memory_opts(queue, m, buf, CLMEM__CXX_O(clmem_enqueue_options, __VA_ARGS__)))
+#define clmem_enqueue_release_external_memory(...) clmem__cxx_release_external_(__VA_ARGS__, CLMEM__CXX_END)
+#define clmem__cxx_release_external_(queue, m, ...) \
+    CLMEM__CXX_RET(clmem_enqueue_release_external_memory_opts(queue, m, CLMEM__CXX_O(clmem_enqueue_options, __VA_ARGS__)))
+#define clmem_enqueue_wait_semaphore(...) clmem__cxx_wait_semaphore_(__VA_ARGS__, CLMEM__CXX_END)
+#define clmem__cxx_wait_semaphore_(queue, s, ...) \
+    CLMEM__CXX_RET(clmem_enqueue_wait_semaphore_opts(queue, s, CLMEM__CXX_O(clmem_enqueue_options, __VA_ARGS__)))
+#define clmem_enqueue_signal_semaphore(...) clmem__cxx_signal_semaphore_(__VA_ARGS__, CLMEM__CXX_END)
+#define clmem__cxx_signal_semaphore_(queue, s, ...) \
+    CLMEM__CXX_RET(clmem_enqueue_signal_semaphore_opts(queue, s, CLMEM__CXX_O(clmem_enqueue_options, __VA_ARGS__)))
 
 /* ---- map ---- */
 #define clmem_enqueue_map_buffer(...) clmem__cxx_map_buffer_(__VA_ARGS__, CLMEM__CXX_END)

@@ -420,6 +420,7 @@ CLMEM_API cl_int clmem_device_link_copy_opts(clmem_device_link *l, clmem_buffer 
     clmem_copy_options local;
     const clmem_copy_options *o = clmem__copy_opts_or_none(opts, &local);
     size_t count = 0;
+    bool peer = false, staged;
     cl_int err;
     if (CLMEM__CHECKS && (err = clmem__link_check(l, dst, src, o)) != CL_SUCCESS) return err;
     if ((err = clmem__buffer_pair_count(clmem__link_copy_fn, dst, src, o, &count)) != CL_SUCCESS) return err;
@@ -429,7 +430,19 @@ CLMEM_API cl_int clmem_device_link_copy_opts(clmem_device_link *l, clmem_buffer 
        pieces queued for ever, and the link's release waiting for them) */
     if ((err = clmem__wait_list_ok(clmem__link_copy_fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
     clmem__lock(&l->lock);
-    if (count < l->threshold) {
+    staged = count >= l->threshold;
+    clmem__unlock(&l->lock);
+    /* peer memory (>>peer): the views for the devices that touch it; on both sides, GPU to GPU */
+    if ((err = clmem__peer_link_copy(l->src_queue, l->dst_queue, &dst, &src, count, o, staged, &peer)) != CL_SUCCESS ||
+        peer) {
+        clmem__lock(&l->lock);
+        l->stats.peer_copies += peer;
+        l->stats.peer_bytes += peer ? count : 0;
+        clmem__unlock(&l->lock);
+        return err;
+    }
+    clmem__lock(&l->lock);
+    if (!staged) {
         l->stats.direct_copies++;
         clmem__unlock(&l->lock);
         return clmem__link_direct(l, dst, src, count, o);

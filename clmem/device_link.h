@@ -4,6 +4,7 @@
 #include "base.h"
 #include "buffer.h"
 #include "transfer.h"
+#include "peer.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -144,6 +145,8 @@ typedef struct clmem_device_link_stats {
     size_t direct_copies;  /* copies that took the driver's path */
     size_t staged_bytes;   /* bytes moved through the slots */
     size_t pieces;         /* pieces moved (each at most a slot; see DEVICE LINKS) */
+    size_t peer_copies;    /* copies between peer memory, GPU to GPU (>>peer) */
+    size_t peer_bytes;     /* bytes they moved */
     size_t copied_pieces;  /* of those, pieces moved with clEnqueueCopyBuffer on a side or
                               both (a buffer the host may not access, or
                               CLMEM_DEVICE_LINK_BY_COPIES) */

@@ -10,9 +10,13 @@
 
    CONTENTS (search for the >>tag):
      >>base          version, linkage, results, clmem_error_string, messages, logging
+     >>loader        extension entry points and vendor libraries (dlopen), found once
+     >>cuda          libcuda and NVML at run time; the CUDA device of an OpenCL device
+     >>device_memory clmem_device_memory_info: free memory of a device
      >>memobj        named options, what every memory object shares, clmem_release
      >>quirks        driver faults found by a self-test: the routes around them, the refusals
      >>buffer        clmem_buffer: create, sub-regions, slices, fill
+     >>external      external memory (an fd of CUDA, Vulkan, dma-buf) as a buffer; semaphores
      >>image         formats, images, image_from_array, fill_image   >>sampler  >>pipe
      >>svm           SVM pointers, allocations, maps, typed SVM arrays
      >>usm           Intel unified shared memory: allocations, lookup, migrate, advise
@@ -23,6 +27,7 @@
      >>pool          allocators, memory pools, SVM pools   >>usm_pool  USM pools
      >>pinned        pinned host memory, pinned pools
      >>stager        staged copies of pageable host memory (clmem_stager)
+     >>peer          peer memory: one GPU's memory for every device, copied GPU to GPU
      >>device_link   copies between two devices, pipelined through pinned memory
      >>cache         first-argument-dependent memoization   >>characterize
      >>testing       CLMEM_TEST device selection and the test runner
@@ -39,6 +44,10 @@
      CLMEM_IMPLEMENTATION   compile the implementation into this translation unit
      CLMEM_STATIC           make every function static (a private copy per unit)
      CLMEM_NO_VALIDATION    compile out clmem's argument checks (bare OpenCL calls)
+     CLMEM_NO_VENDOR_LIBRARIES  never dlopen a vendor library (libcuda, NVML): the calls
+                            that need one refuse in words (>>loader)
+     CLMEM_LIBCUDA, CLMEM_LIBNVML  the files dlopen opens (default "libcuda.so.1",
+                            "libnvidia-ml.so.1")
      CLMEM_NO_KERNEL_ARG_CHECK  compile out clmem_set_kernel_arg's check of the value
                             against the kernel's parameter type (clGetKernelArgInfo)
      CLMEM_MALLOC(sz), CLMEM_REALLOC(p, sz), CLMEM_FREE(p)   all or none (default: libc)

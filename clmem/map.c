@@ -185,7 +185,9 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
     void *ptr;
     memset(&m, 0, sizeof m);
     if ((err = clmem__map_start(fn, queue, buf.mem, "buf", flags, map, &opts, &local)) != CL_SUCCESS) return err;
-    if (CLMEM__CHECKS && (err = clmem__buffer_invalid(fn, "buf", buf)) != CL_SUCCESS) return err;
+    if (CLMEM__CHECKS && ((err = clmem__buffer_invalid(fn, "buf", buf)) != CL_SUCCESS ||
+                          (err = clmem__buffer_queue_ok(fn, "buf", buf, queue)) != CL_SUCCESS))
+        return err;
     blocking = clmem__host_blocking(opts->given, opts->is_blocking) != CL_FALSE;
     for (i = 0; i < 3; ++i)
         if (opts->origin[i] != 0 || opts->region[i] != 0 || (opts->given & CLMEM_GIVEN_REGION))

@@ -3,6 +3,7 @@
    transfer_dispatch.c. */
 #include "transfer.h"
 #include "quirks.h"
+#include "loader.h"
 
 CLMEM__UNSET_TABLE(clmem_copy_options, CLMEM__COPY_UNSET)
 static const clmem_copy_options clmem__copy_defaults = CLMEM__OPTIONS_DEFAULTS;
@@ -244,6 +245,7 @@ static cl_int clmem__host_plan_make(const char *fn, cl_command_queue queue, cl_c
         if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
         if ((err = clmem__check_made(fn, o->given)) != CL_SUCCESS) return err;
         if ((err = clmem__buffer_invalid(fn, p->what, buf)) != CL_SUCCESS) return err;
+        if ((err = clmem__buffer_queue_ok(fn, p->what, buf, queue)) != CL_SUCCESS) return err;
     }
     if ((err = clmem__host_plan_side(fn, queue, queue_ctx, p->what, buf.context, buf.flags, host, write, o,
                                      &p->blocking)) != CL_SUCCESS)
@@ -291,7 +293,7 @@ static cl_int clmem__host_failed(const char *fn, cl_int err, cl_command_queue qu
 static cl_int clmem__host_plan_run(cl_command_queue queue, clmem_buffer buf, void *host, const clmem__host_plan *p,
                                    const cl_event *wait_for, cl_uint n, cl_event *event) {
     const char *call;
-    cl_int err = CL_SUCCESS;
+    cl_int err = CL_SUCCESS; /* set by clmem__registered_buffer when it takes the transfer */
     if (p->count == 0) return clmem__nothing_to_do(p->fn, queue, wait_for, n, event);
     clmem__map_note_use(buf.mem, p->fn);
     {   /* registered host memory (registered.c) */
@@ -458,6 +460,9 @@ CLMEM_API cl_int clmem__copy_buffer_from_buffer(cl_command_queue queue, clmem_bu
         if ((err = clmem__check_common(queue, o)) != CL_SUCCESS) return err;
         if ((err = clmem__check_buffer("dst", dst)) != CL_SUCCESS || (err = clmem__check_buffer("src", src)) != CL_SUCCESS)
             return err;
+        if ((err = clmem__buffer_queue_ok(CLMEM__COPY, "dst", dst, queue)) != CL_SUCCESS ||
+            (err = clmem__buffer_queue_ok(CLMEM__COPY, "src", src, queue)) != CL_SUCCESS)
+            return err;
         if (src.context != dst.context)
             return clmem__fail(CL_INVALID_CONTEXT, CLMEM__COPY, "src (context %p) and dst (context %p) differ in context",
                                (void *)src.context, (void *)dst.context);
@@ -483,11 +488,17 @@ CLMEM_API cl_int clmem__copy_buffer_from_buffer(cl_command_queue queue, clmem_bu
 
 typedef cl_int(CL_API_CALL *clmem__p2p_fn)(cl_command_queue, cl_mem, cl_mem, size_t, size_t, size_t, cl_uint,
                                             const cl_event *, cl_event *);
+typedef struct clmem__p2p_fns {
+    clmem__p2p_fn copy;
+} clmem__p2p_fns;
+static const clmem__entry clmem__p2p_entries[] = {{"clEnqueueCopyBufferP2PAMD", offsetof(clmem__p2p_fns, copy), 1}};
+static const clmem__entry_set clmem__p2p_set = {"cl_amd_copy_buffer_p2p", NULL, clmem__p2p_entries, 1, sizeof(clmem__p2p_fns)};
 
 CLMEM_API cl_int clmem_enqueue_copy_buffer_p2p_amd_opts(cl_platform_id platform, cl_command_queue queue, clmem_buffer src,
                                                         clmem_buffer dst, const clmem_copy_options *o) {
     static const char fn[] = "clmem_enqueue_copy_buffer_p2p_amd";
     clmem__p2p_fn p2p;
+    const void *found = NULL;
     cl_int err;
     size_t size;
     clmem_copy_options local;
@@ -511,14 +522,8 @@ CLMEM_API cl_int clmem_enqueue_copy_buffer_p2p_amd_opts(cl_platform_id platform,
     if (CLMEM__CHECKS && (!clmem__range_ok(o->src_offset, size, src.size) || !clmem__range_ok(o->dst_offset, size, dst.size)))
         return clmem__fail(CL_INVALID_VALUE, fn, "byte_count %zu at offsets %zu/%zu is beyond the buffers (%zu, %zu bytes)", size,
                            o->src_offset, o->dst_offset, src.size, dst.size);
-    {
-        void *addr = clGetExtensionFunctionAddressForPlatform(platform, "clEnqueueCopyBufferP2PAMD");
-        p2p = NULL;
-        if (addr) memcpy(&p2p, &addr, sizeof p2p); /* ISO C has no object-to-function pointer cast */
-    }
-    if (!p2p)
-        return clmem__fail(CL_INVALID_OPERATION, fn,
-                           "the platform has no cl_amd_copy_buffer_p2p (clEnqueueCopyBufferP2PAMD is not available)");
+    if ((err = clmem__ext_of_platform(fn, platform, &clmem__p2p_set, &found)) != CL_SUCCESS) return err;
+    p2p = CLMEM__CAST(const clmem__p2p_fns *, found)->copy;
     err = p2p(queue, src.mem, dst.mem, o->src_offset, o->dst_offset, size, o->num_wait_for, o->wait_for, o->event);
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueCopyBufferP2PAMD");
 }

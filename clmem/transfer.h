@@ -170,7 +170,8 @@ CLMEM__COPY_PAIRS(CLMEM__COPY_DECL)
 /* The hot path, inline: a linear buffer <-> host copy with no region, host size or
    wait list (facts the compiler reads off the options literal at the call site and
    folds away), of a live (not stale) buffer the host may access, while no map is
-   live, goes straight to clEnqueueWrite/ReadBuffer. It decides with the predicates of
+   live, and not bound to one device (>>external), goes straight to
+   clEnqueueWrite/ReadBuffer. It decides with the predicates of
    the host-transfer plan (clmem__host_forbidden, clmem__host_blocking,
    clmem__host_count in memobj.h); anything else, and every refusal, takes the plan
    (transfer.c), which checks everything and words the error. */
@@ -193,9 +194,9 @@ CLMEM__INLINE cl_int clmem__copy_host_fast(cl_command_queue queue, const clmem_b
     cl_int err;
     size_t count = clmem__host_count(o->given, o->byte_count, buf->size, offset);
     cl_bool blocking = clmem__host_blocking(o->given, o->is_blocking);
-    if (!(queue && buf->mem && !clmem__buffer_stale(*buf) && host && !host_offset && offset < buf->size && count &&
-          count <= buf->size - offset && !clmem__host_forbidden(buf->flags, write) && !clmem__maps_live() &&
-          !clmem__host_registrations_live()))
+    if (!(queue && buf->mem && !clmem__buffer_stale(*buf) && !(buf->generation & CLMEM__GEN_BOUND) && host &&
+          !host_offset && offset < buf->size && count && count <= buf->size - offset &&
+          !clmem__host_forbidden(buf->flags, write) && !clmem__maps_live() && !clmem__host_registrations_live()))
         return clmem__copy_host_linear(queue, *buf, host, write, o->given, o->byte_count, offset, host_offset,
                                        o->is_blocking, o->event);
     err = write ? clEnqueueWriteBuffer(queue, buf->mem, blocking, offset, count, host, 0, NULL, o->event)

@@ -285,7 +285,9 @@ static cl_int clmem__image_buffer_common(const char *pair, cl_command_queue queu
     if ((err = clmem__image_common(pair, queue, img, bufwhat[0] == 'd' ? "src" : "dst", o,
                                    CLMEM__IO_ORIGIN | CLMEM__IO_OFFSET)) != CL_SUCCESS)
         return err;
-    if ((err = clmem__buffer_invalid(clmem__copy_fn, bufwhat, *buf)) != CL_SUCCESS) return err;
+    if ((err = clmem__buffer_invalid(clmem__copy_fn, bufwhat, *buf)) != CL_SUCCESS ||
+        (err = clmem__buffer_queue_ok(clmem__copy_fn, bufwhat, *buf, queue)) != CL_SUCCESS)
+        return err;
     if (buf->context != img->context)
         return clmem__fail(CL_INVALID_CONTEXT, clmem__copy_fn, "%s: the buffer belongs to context %p, the image to %p",
                            pair, (void *)buf->context, (void *)img->context);

@@ -3,99 +3,35 @@
 
 /* ---- the extension's entry points, per platform ---- */
 
-/* Platforms live as long as the process, so each one's entry points are looked up
-   once, under the lock, and kept; a found entry never changes again. */
-enum { CLMEM__USM_PLATFORMS = 16 };
-static struct {
-    cl_platform_id platform;
-    clmem__usm_fns fns;
-} clmem__usm_table[CLMEM__USM_PLATFORMS];
-static unsigned clmem__usm_count;
+/* the entry points, found once per platform by the loader (>>loader) */
+#define CLMEM__USM_ENTRY(field, name, required) {name, offsetof(clmem__usm_fns, field), required}
+static const clmem__entry clmem__usm_entries[] = {
+    CLMEM__USM_ENTRY(host_alloc, "clHostMemAllocINTEL", 1),
+    CLMEM__USM_ENTRY(device_alloc, "clDeviceMemAllocINTEL", 1),
+    CLMEM__USM_ENTRY(shared_alloc, "clSharedMemAllocINTEL", 1),
+    CLMEM__USM_ENTRY(mem_free, "clMemFreeINTEL", 1),
+    CLMEM__USM_ENTRY(blocking_free, "clMemBlockingFreeINTEL", 1),
+    CLMEM__USM_ENTRY(get_info, "clGetMemAllocInfoINTEL", 1),
+    CLMEM__USM_ENTRY(set_arg, "clSetKernelArgMemPointerINTEL", 1),
+    CLMEM__USM_ENTRY(fill, "clEnqueueMemFillINTEL", 1),
+    CLMEM__USM_ENTRY(memcpy, "clEnqueueMemcpyINTEL", 1),
+    CLMEM__USM_ENTRY(migrate, "clEnqueueMigrateMemINTEL", 0),
+    CLMEM__USM_ENTRY(advise, "clEnqueueMemAdviseINTEL", 0),
+};
+#undef CLMEM__USM_ENTRY
+static const clmem__entry_set clmem__usm_set = {"cl_intel_unified_shared_memory", NULL, clmem__usm_entries,
+                                                sizeof clmem__usm_entries / sizeof clmem__usm_entries[0],
+                                                sizeof(clmem__usm_fns)};
+CLMEM__STATIC_ASSERT(sizeof(clmem__usm_fns) <= CLMEM__ENTRY_BYTES, "clmem__usm_fns fits the loader's row");
 static clmem__mutex clmem__usm_lock = CLMEM__MUTEX_INIT;
-
-/* ISO C has no object-to-function pointer cast: copy the bytes */
-#define CLMEM__USM_LOOKUP(p, f, field, name, required)                           \
-    do {                                                                          \
-        void *addr_ = clGetExtensionFunctionAddressForPlatform(p, name);          \
-        if (addr_) memcpy(&(f)->field, &addr_, sizeof(f)->field);                 \
-        if (!addr_ && (required) && !(f)->missing) (f)->missing = name;           \
-    } while (0)
-
-static void clmem__usm_lookup(cl_platform_id p, clmem__usm_fns *f) {
-    memset(f, 0, sizeof *f);
-    CLMEM__USM_LOOKUP(p, f, host_alloc, "clHostMemAllocINTEL", 1);
-    CLMEM__USM_LOOKUP(p, f, device_alloc, "clDeviceMemAllocINTEL", 1);
-    CLMEM__USM_LOOKUP(p, f, shared_alloc, "clSharedMemAllocINTEL", 1);
-    CLMEM__USM_LOOKUP(p, f, mem_free, "clMemFreeINTEL", 1);
-    CLMEM__USM_LOOKUP(p, f, blocking_free, "clMemBlockingFreeINTEL", 1);
-    CLMEM__USM_LOOKUP(p, f, get_info, "clGetMemAllocInfoINTEL", 1);
-    CLMEM__USM_LOOKUP(p, f, set_arg, "clSetKernelArgMemPointerINTEL", 1);
-    CLMEM__USM_LOOKUP(p, f, fill, "clEnqueueMemFillINTEL", 1);
-    CLMEM__USM_LOOKUP(p, f, memcpy, "clEnqueueMemcpyINTEL", 1);
-    CLMEM__USM_LOOKUP(p, f, migrate, "clEnqueueMigrateMemINTEL", 0);
-    CLMEM__USM_LOOKUP(p, f, advise, "clEnqueueMemAdviseINTEL", 0);
-}
-#undef CLMEM__USM_LOOKUP
-
-static void clmem__usm_platform_name(cl_platform_id p, char *buf, size_t size) {
-    buf[0] = '\0';
-    /* the name only decorates messages: optional */
-    if (clGetPlatformInfo(p, CL_PLATFORM_NAME, size - 1, buf, NULL) != CL_SUCCESS) snprintf(buf, size, "?");
-    buf[size - 1] = '\0';
-}
 
 /* clmem__usm_fns_of_device(fn, dev, &fns): the entry points of dev's platform; every
    required one must exist, else CL_INVALID_OPERATION naming the one missing. */
 static cl_int clmem__usm_fns_of_device(const char *fn, cl_device_id dev, const clmem__usm_fns **fns) {
-    cl_platform_id p = NULL;
-    const clmem__usm_fns *f = NULL;
-    unsigned i;
-    char name[128];
-    cl_int err = clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof p, &p, NULL);
-    *fns = NULL;
-    if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_PLATFORM");
-    clmem__lock(&clmem__usm_lock);
-    for (i = 0; i < clmem__usm_count && !f; ++i)
-        if (clmem__usm_table[i].platform == p) f = &clmem__usm_table[i].fns;
-    if (!f && clmem__usm_count < CLMEM__USM_PLATFORMS) {
-        clmem__usm_lookup(p, &clmem__usm_table[clmem__usm_count].fns);
-        clmem__usm_table[clmem__usm_count].platform = p;
-        f = &clmem__usm_table[clmem__usm_count++].fns;
-    }
-    clmem__unlock(&clmem__usm_lock);
-    if (!f)
-        return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "more than %d OpenCL platforms: no room for their USM entry points",
-                           (int)CLMEM__USM_PLATFORMS);
-    if (f->missing) {
-        clmem__usm_platform_name(p, name, sizeof name);
-        return clmem__fail(CL_INVALID_OPERATION, fn,
-                           "platform '%s' has no cl_intel_unified_shared_memory (clGetExtensionFunctionAddressForPlatform "
-                           "found no %s)", name, f->missing);
-    }
-    *fns = f;
-    return CL_SUCCESS;
-}
-
-/* whether an extension string (of a device or a platform) names USM */
-static bool clmem__usm_listed(cl_int (*get)(void *, cl_uint, size_t, void *, size_t *), void *obj, cl_uint param) {
-    size_t n = 0;
-    char *s;
-    bool found = false;
-    if (get(obj, param, 0, NULL, &n) != CL_SUCCESS || n == 0) return false;
-    s = CLMEM__CAST(char *, CLMEM_MALLOC(n + 1));
-    if (!s) return false;
-    if (get(obj, param, n, s, NULL) == CL_SUCCESS) {
-        s[n] = '\0';
-        found = strstr(s, "cl_intel_unified_shared_memory") != NULL;
-    }
-    CLMEM_FREE(s);
-    return found;
-}
-static cl_int clmem__usm_dev_get(void *o, cl_uint param, size_t n, void *v, size_t *r) {
-    return clGetDeviceInfo(CLMEM__CAST(cl_device_id, o), param, n, v, r);
-}
-static cl_int clmem__usm_plat_get(void *o, cl_uint param, size_t n, void *v, size_t *r) {
-    return clGetPlatformInfo(CLMEM__CAST(cl_platform_id, o), param, n, v, r);
+    const void *f = NULL;
+    cl_int err = clmem__ext_of_device(fn, dev, &clmem__usm_set, &f);
+    *fns = CLMEM__CAST(const clmem__usm_fns *, f);
+    return err;
 }
 
 /* Devices found to have USM, so that an enqueue does not read extension strings: a
@@ -112,7 +48,6 @@ static unsigned clmem__usm_ndevices;
    points and the device or the platform lists the extension (some runtimes list it on
    one of the two only; PoCL-Remote has the entry points but not the extension). */
 static cl_int clmem__usm_device_ok(const char *fn, cl_device_id dev, const clmem__usm_fns **fns) {
-    cl_platform_id p = NULL;
     char name[128];
     unsigned i;
     cl_int err;
@@ -123,9 +58,7 @@ static cl_int clmem__usm_device_ok(const char *fn, cl_device_id dev, const clmem
     clmem__unlock(&clmem__usm_lock);
     if (*fns) return CL_SUCCESS;
     if ((err = clmem__usm_fns_of_device(fn, dev, fns)) != CL_SUCCESS) return err;
-    if (clmem__usm_listed(clmem__usm_dev_get, (void *)dev, CL_DEVICE_EXTENSIONS) ||
-        (clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof p, &p, NULL) == CL_SUCCESS &&
-         clmem__usm_listed(clmem__usm_plat_get, (void *)p, CL_PLATFORM_EXTENSIONS))) {
+    if (clmem__extension_listed(dev, "cl_intel_unified_shared_memory")) {
         clmem__lock(&clmem__usm_lock);
         if (clmem__usm_ndevices < CLMEM__USM_DEVICES) {
             clmem__usm_devices[clmem__usm_ndevices].device = dev;

@@ -1,6 +1,7 @@
 /* >>usm: Intel's unified shared memory (cl_intel_unified_shared_memory): host, device
    and shared allocations, pointer lookup, migration and advice */
 #include "base.h"
+#include "loader.h"
 #include "memobj.h"
 #include "buffer.h"
 #include "svm.h"
@@ -31,8 +32,8 @@ extern "C" {
                            `.usm` is its clmem_usm.
      clmem_pooled_usm      a block of a USM pool (>>usm_pool).
 
-   The entry points are looked up per platform (clGetExtensionFunctionAddressForPlatform)
-   once and kept. On a platform or device without the extension (Debian 12's PoCL 3.1,
+   The entry points are looked up per platform (clGetExtensionFunctionAddressForPlatform,
+   by the loader, >>loader) once and kept. On a platform or device without the extension (Debian 12's PoCL 3.1,
    NVIDIA) every function returns CL_INVALID_OPERATION with a message naming
    cl_intel_unified_shared_memory.
 

@@ -20,6 +20,8 @@ struct named_inputs {
     clmem_usm u;
     clmem_stager *st;
     clmem_device_link *link;
+    clmem_external_memory *ext;
+    clmem_semaphore sem;
 };
 
 static cl_int named_forms(named_inputs &in) {
@@ -70,6 +72,11 @@ static cl_int named_forms(named_inputs &in) {
     r |= clmem_stager_copy(in.st, in.b, static_cast<const void *>(host), OPT(byte_count, 4));
     r |= clmem_stager_copy(in.st, static_cast<void *>(host), in.b, OPT(src_offset, 4));
     r |= clmem_device_link_copy(in.link, in.b2, in.b, OPT(byte_count, 4));
+    // external.h
+    r |= clmem_enqueue_acquire_external_memory(in.q, in.ext, &in.b2, OPT(event, in.ev));
+    r |= clmem_enqueue_release_external_memory(in.q, in.ext, OPT(event, in.ev));
+    r |= clmem_enqueue_wait_semaphore(in.q, in.sem, OPT(event, in.ev));
+    r |= clmem_enqueue_signal_semaphore(in.q, in.sem, OPT(event, in.ev));
     clmem_image_release(&i1);
     clmem_image_release(&i2);
     clmem_svm_array_release(&s1);

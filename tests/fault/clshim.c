@@ -41,6 +41,25 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateBuffer(cl_context context, cl_mem_flags 
     return clshim__r;
 }
 
+typedef cl_mem (CL_API_CALL *clshim__clCreateBufferWithProperties_t)(cl_context context, const cl_mem_properties * properties, cl_mem_flags flags, size_t size, void * host_ptr, cl_int * errcode_ret);
+CL_API_ENTRY cl_mem CL_API_CALL clCreateBufferWithProperties(cl_context context, const cl_mem_properties * properties, cl_mem_flags flags, size_t size, void * host_ptr, cl_int * errcode_ret) {
+    static clshim__clCreateBufferWithProperties_t real;
+    cl_int clshim__code;
+    cl_mem clshim__r;
+    if (!real) {
+        void *clshim__p = clshim__sym("clCreateBufferWithProperties");
+        memcpy(&real, &clshim__p, sizeof real);
+    }
+    if ((clshim__code = clshim__should_fail("clCreateBufferWithProperties", 0u)) != CL_SUCCESS) {
+        if (errcode_ret) *errcode_ret = clshim__code;
+        return NULL;
+    }
+    (void)clshim__code;
+    clshim__r = real(context, properties, flags, size, host_ptr, errcode_ret);
+    if (clshim__r) clshim__live(+1, "clCreateBufferWithProperties");
+    return clshim__r;
+}
+
 typedef cl_command_queue (CL_API_CALL *clshim__clCreateCommandQueue_t)(cl_context context, cl_device_id device, cl_command_queue_properties properties, cl_int * errcode_ret);
 CL_API_ENTRY cl_command_queue CL_API_CALL clCreateCommandQueue(cl_context context, cl_device_id device, cl_command_queue_properties properties, cl_int * errcode_ret) {
     static clshim__clCreateCommandQueue_t real;
@@ -578,24 +597,6 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMemFill(cl_command_queue command_que
     (void)clshim__code;
     clshim__r = real(command_queue, svm_ptr, pattern, pattern_size, size, num_events_in_wait_list, event_wait_list, event);
     if ((clshim__r == CL_SUCCESS) && event && *event) clshim__live(+1, "clEnqueueSVMMemFill (event)");
-    return clshim__r;
-}
-
-typedef cl_int (CL_API_CALL *clshim__clEnqueueSVMMemcpy_t)(cl_command_queue command_queue, cl_bool blocking_copy, void * dst_ptr, const void * src_ptr, size_t size, cl_uint num_events_in_wait_list, const cl_event * event_wait_list, cl_event * event);
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMemcpy(cl_command_queue command_queue, cl_bool blocking_copy, void * dst_ptr, const void * src_ptr, size_t size, cl_uint num_events_in_wait_list, const cl_event * event_wait_list, cl_event * event) {
-    static clshim__clEnqueueSVMMemcpy_t real;
-    cl_int clshim__code;
-    cl_int clshim__r;
-    if (!real) {
-        void *clshim__p = clshim__sym("clEnqueueSVMMemcpy");
-        memcpy(&real, &clshim__p, sizeof real);
-    }
-    if ((clshim__code = clshim__should_fail("clEnqueueSVMMemcpy", 0u)) != CL_SUCCESS) {
-        return clshim__code;
-    }
-    (void)clshim__code;
-    clshim__r = real(command_queue, blocking_copy, dst_ptr, src_ptr, size, num_events_in_wait_list, event_wait_list, event);
-    if ((clshim__r == CL_SUCCESS) && event && *event) clshim__live(+1, "clEnqueueSVMMemcpy (event)");
     return clshim__r;
 }
 
@@ -1359,5 +1360,5 @@ CL_API_ENTRY cl_int CL_API_CALL clWaitForEvents(cl_uint num_events, const cl_eve
     return clshim__r;
 }
 
-const char *const clshim__names[] = {"clBuildProgram", "clCreateBuffer", "clCreateCommandQueue", "clCreateCommandQueueWithProperties", "clCreateContext", "clCreateImage", "clCreateKernel", "clCreatePipe", "clCreateProgramWithSource", "clCreateSampler", "clCreateSamplerWithProperties", "clCreateSubBuffer", "clCreateUserEvent", "clEnqueueBarrierWithWaitList", "clEnqueueCopyBuffer", "clEnqueueCopyBufferRect", "clEnqueueCopyBufferToImage", "clEnqueueCopyImage", "clEnqueueCopyImageToBuffer", "clEnqueueFillBuffer", "clEnqueueFillImage", "clEnqueueMapBuffer", "clEnqueueMapImage", "clEnqueueMarkerWithWaitList", "clEnqueueMigrateMemObjects", "clEnqueueReadBuffer", "clEnqueueReadBufferRect", "clEnqueueReadImage", "clEnqueueSVMFree", "clEnqueueSVMMap", "clEnqueueSVMMemFill", "clEnqueueSVMMemcpy", "clEnqueueSVMMigrateMem", "clEnqueueSVMUnmap", "clEnqueueUnmapMemObject", "clEnqueueWriteBuffer", "clEnqueueWriteBufferRect", "clEnqueueWriteImage", "clFinish", "clFlush", "clGetCommandQueueInfo", "clGetContextInfo", "clGetDeviceIDs", "clGetDeviceInfo", "clGetEventInfo", "clGetExtensionFunctionAddressForPlatform", "clGetImageInfo", "clGetKernelArgInfo", "clGetKernelInfo", "clGetKernelWorkGroupInfo", "clGetMemObjectInfo", "clGetPipeInfo", "clGetPlatformIDs", "clGetPlatformInfo", "clGetProgramInfo", "clGetSamplerInfo", "clGetSupportedImageFormats", "clReleaseCommandQueue", "clReleaseContext", "clReleaseEvent", "clReleaseKernel", "clReleaseMemObject", "clReleaseProgram", "clReleaseSampler", "clRetainCommandQueue", "clRetainContext", "clRetainEvent", "clRetainMemObject", "clRetainSampler", "clSVMAlloc", "clSVMFree", "clSetContextDestructorCallback", "clSetKernelArg", "clSetKernelArgSVMPointer", "clSetKernelExecInfo", "clSetUserEventStatus", "clWaitForEvents"};
+const char *const clshim__names[] = {"clBuildProgram", "clCreateBuffer", "clCreateBufferWithProperties", "clCreateCommandQueue", "clCreateCommandQueueWithProperties", "clCreateContext", "clCreateImage", "clCreateKernel", "clCreatePipe", "clCreateProgramWithSource", "clCreateSampler", "clCreateSamplerWithProperties", "clCreateSubBuffer", "clCreateUserEvent", "clEnqueueBarrierWithWaitList", "clEnqueueCopyBuffer", "clEnqueueCopyBufferRect", "clEnqueueCopyBufferToImage", "clEnqueueCopyImage", "clEnqueueCopyImageToBuffer", "clEnqueueFillBuffer", "clEnqueueFillImage", "clEnqueueMapBuffer", "clEnqueueMapImage", "clEnqueueMarkerWithWaitList", "clEnqueueMigrateMemObjects", "clEnqueueReadBuffer", "clEnqueueReadBufferRect", "clEnqueueReadImage", "clEnqueueSVMFree", "clEnqueueSVMMap", "clEnqueueSVMMemFill", "clEnqueueSVMMigrateMem", "clEnqueueSVMUnmap", "clEnqueueUnmapMemObject", "clEnqueueWriteBuffer", "clEnqueueWriteBufferRect", "clEnqueueWriteImage", "clFinish", "clFlush", "clGetCommandQueueInfo", "clGetContextInfo", "clGetDeviceIDs", "clGetDeviceInfo", "clGetEventInfo", "clGetExtensionFunctionAddressForPlatform", "clGetImageInfo", "clGetKernelArgInfo", "clGetKernelInfo", "clGetKernelWorkGroupInfo", "clGetMemObjectInfo", "clGetPipeInfo", "clGetPlatformIDs", "clGetPlatformInfo", "clGetProgramInfo", "clGetSamplerInfo", "clGetSupportedImageFormats", "clReleaseCommandQueue", "clReleaseContext", "clReleaseEvent", "clReleaseKernel", "clReleaseMemObject", "clReleaseProgram", "clReleaseSampler", "clRetainCommandQueue", "clRetainContext", "clRetainEvent", "clRetainMemObject", "clRetainSampler", "clSVMAlloc", "clSVMFree", "clSetContextDestructorCallback", "clSetKernelArg", "clSetKernelArgSVMPointer", "clSetKernelExecInfo", "clSetUserEventStatus", "clWaitForEvents"};
 const unsigned clshim__name_count = 77;

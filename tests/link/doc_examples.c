@@ -234,6 +234,22 @@ static void svm_porter_examples(cl_kernel k, clmem_svm_allocation a, clmem_svm_a
 }
 
 /* Referenced so that no example function is unused; never called. */
+static void device_memory_examples(cl_device_id dev) {
+    clmem_memory_info mi; clmem_device_memory_info(dev, &mi);
+}
+
+static void external_peer_examples(cl_context ctx, cl_device_id dev, int fd, size_t size) {
+    cl_int err;
+    {
+        clmem_external_memory *m = clmem_external_memory_import(ctx, dev, CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_FD_KHR, fd, size, 0, &err);
+        clmem_external_memory_release(m);
+    }
+    {
+        clmem_peer_buffer *pb = clmem_peer_buffer_create(ctx, dev, size, &err);
+        clmem_peer_buffer_release(pb);
+    }
+}
+
 int main(int argc, char **argv) {
     (void)argv;
     if (argc < 0) { /* never true: the examples are compiled, not run */
@@ -243,6 +259,8 @@ int main(int argc, char **argv) {
         buffer_examples(NULL, NULL);
         cache_examples(c, NULL);
         characterize_examples(NULL);
+        device_memory_examples(NULL);
+        external_peer_examples(NULL, NULL, -1, 0);
         image_examples(NULL, NULL, clmem_image_from_int_ptr(NULL, false, NULL));
         map_examples(NULL, clmem_buffer_from_int_ptr(NULL, false, NULL), clmem_buffer_from_int_ptr(NULL, false, NULL),
                      clmem_image_from_int_ptr(NULL, false, NULL), NULL);
