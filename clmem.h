@@ -4378,12 +4378,28 @@ extern "C" {
    directions; CLMEM_STAGER_DEFAULT_THRESHOLD is the smallest size from which staged
    beats raw pageable in both directions (README: "Pinned memory and staged
    transfers"). On an H100 (NVIDIA OpenCL 3.0, PCIe, 16-core host) staged writes
-   overtook pageable ones from 8 MiB (reads from 4 KiB); the slot size, slot count and
-   thread count are the best of a sweep there (16 MiB x 2 slots x 8 threads: 3.3x
-   pageable writes and 3.1x pageable reads at 64 MiB; 4 MiB x 2 x 4: 2.2x and 1.9x).
+   overtook pageable ones from 8 MiB (reads from 4 KiB).
+
+   How the default shape was chosen (clmem_stager_create(q, 0, 0, 0, &err)): 4 slots
+   of 16 MiB and min(16, processors online / 2) threads, at least 1. The figures
+   (bench/pageable_gpu.sh, GB/s write / read; docs/benchmarks.md, "Pageable memory"):
+   on a 64-CPU host with an H200, where the DMA from pinned memory alone runs at
+   54-55 GB/s, 4 slots x 16 MiB x 16 threads was the best shape of the sweep:
+   39.8 / 45.3 at 64 MiB, 49.8 / 48.2 at 256 MiB, 52.6 / 53.4 at 1 GiB, against
+   23.1 / 30.7, 32.9 / 37.9 and 31.8 / 34.8 for 2 x 16 MiB x 8. Two slots were
+   slower and less steady: 2 x 16 MiB x 8 read 256 MiB at 37.9 in one run and 29.4
+   in the sweep, 2 x 16 MiB x 16 at 41.1, where 4 slots read 48.2 (with two, the DMA
+   is at most one piece ahead of the threads: the figures fit slots running short,
+   they do not isolate it). 32 threads were slower than 16 (4 x 16 MiB: 26.3 read at
+   256 MiB), 4 MiB slots slower still (15-20 write from 128 MiB), huge
+   pages no faster. On a 16-core host with an H100, 8 threads (half the cores) were
+   the best of that sweep. Where staging does not pay (the threshold is "never") the
+   shape is the same and unused until a threshold is set.
 
    Memory that is already pinned (a clmem_pinned_allocation) needs no stager: give it
-   to clmem_enqueue_copy.
+   to clmem_enqueue_copy. A copy whose host range lies within a registration
+   (clmem_host_registered, registered.h) goes the direct path whatever its size: the
+   DMA reads or writes the caller's pages, no slot is used.
 
    Queue order: every copy is a command of the stager's queue. A staged copy puts a
    marker on that queue (the pieces, on a queue of the stager's own on the same
@@ -4405,11 +4421,13 @@ extern "C" {
 
 /** Default slot size of a stager (bytes): one piece of a staged copy. */
 #define CLMEM_STAGER_DEFAULT_SLOT_SIZE ((size_t)16 << 20)
-/** Default number of slots: pieces in flight (2: one filled or drained by the threads
-    while the DMA works on the other). */
-#define CLMEM_STAGER_DEFAULT_SLOTS 2u
-/** Default number of copying threads (the calling thread included). */
-#define CLMEM_STAGER_DEFAULT_THREADS 8u
+/** Default number of slots: pieces in flight (the threads fill or drain some while
+    the DMA works on others; see "How the default shape was chosen"). */
+#define CLMEM_STAGER_DEFAULT_SLOTS 4u
+/** The most copying threads (the calling thread included) a stager takes by default:
+    threads 0 means min(CLMEM_STAGER_DEFAULT_THREADS, processors online / 2), at least
+    1 (see "How the default shape was chosen"). */
+#define CLMEM_STAGER_DEFAULT_THREADS 16u
 /** Most slots and threads a stager takes. */
 #define CLMEM_STAGER_MAX_SLOTS 16u
 #define CLMEM_STAGER_MAX_THREADS 64u
@@ -4430,7 +4448,9 @@ typedef struct clmem_stager clmem_stager;
       CLMEM_STAGER_DEFAULT_SLOT_SIZE. At most CL_DEVICE_MAX_MEM_ALLOC_SIZE.
     - slots: how many slots, 0 means CLMEM_STAGER_DEFAULT_SLOTS; 2..CLMEM_STAGER_MAX_SLOTS.
     - threads: host threads copying into and out of the slots, the calling thread
-      included; 0 means CLMEM_STAGER_DEFAULT_THREADS; 1..CLMEM_STAGER_MAX_THREADS.
+      included; 0 means half the processors online, at least 1 and at most
+      CLMEM_STAGER_DEFAULT_THREADS (clmem_stager_get_stats says how many);
+      1..CLMEM_STAGER_MAX_THREADS.
     The threshold starts at CLMEM_STAGER_DEFAULT_THRESHOLD, or CLMEM_STAGER_NEVER on a
     CPU device or one with CL_DEVICE_HOST_UNIFIED_MEMORY.
     Errors: CL_INVALID_COMMAND_QUEUE (NULL, invalid, or out of order: copies keep
@@ -4453,7 +4473,8 @@ CLMEM_API size_t clmem_stager_threshold(clmem_stager *st);
 /** What a stager has done (clmem_stager_get_stats). */
 typedef struct clmem_stager_stats {
     unsigned long long staged_copies;  /* copies that went through the slots */
-    unsigned long long direct_copies;  /* copies enqueued directly (below the threshold) */
+    unsigned long long direct_copies;  /* copies enqueued directly (below the threshold, or of a registered
+                                          host range) */
     unsigned long long staged_bytes;
     unsigned long long direct_bytes;
     unsigned long long pieces;         /* slot-sized pieces of the staged copies */
@@ -12260,7 +12281,8 @@ typedef struct clmem__host_plan {
 } clmem__host_plan;
 
 /* functions (each described where it is defined) */
-static const clmem_copy_options *clmem__copy_opts_or_none(const clmem_copy_options *opts);
+static const clmem_copy_options *clmem__copy_opts_or_none(const clmem_copy_options *opts,
+                                                         clmem_copy_options *local);
 static bool clmem__device_wait(const clmem_copy_options *o);
 static cl_int clmem__host_plan_make(const char *fn, cl_command_queue queue, cl_context queue_ctx, clmem_buffer buf,
                                     const void *host, bool write, const clmem_copy_options *o, clmem__host_plan *p);
@@ -13717,6 +13739,8 @@ static cl_int clmem__pool_release(clmem__pool *p, const char *fn);
         if (!pool) return CL_SUCCESS;                                                                              \
         return clmem__pool_release(&pool->core, "clmem_" #kind "_release");                                       \
     }
+/* the processors online, 1 where that cannot be asked (also the stager's default threads) */
+static unsigned clmem__cpu_count(void);
 /* ---- end private ---- */
 /* ---- end clmem/pool.h (private) ---- */
 
@@ -16262,6 +16286,13 @@ static cl_command_queue clmem__stager_own_queue(const char *fn, cl_context ctx, 
     return q;
 }
 
+/* the default threads: half the processors online, at least 1, at most
+   CLMEM_STAGER_DEFAULT_THREADS (stager.h: "How the default shape was chosen") */
+static unsigned clmem__stager_default_threads(void) {
+    unsigned n = clmem__cpu_count() / 2u;
+    return n < 1u ? 1u : (n > CLMEM_STAGER_DEFAULT_THREADS ? CLMEM_STAGER_DEFAULT_THREADS : n);
+}
+
 CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_size, unsigned slots,
                                             unsigned threads, cl_int *errcode_ret) {
     static const char fn[] = "clmem_stager_create";
@@ -16279,7 +16310,7 @@ CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_
         return CLMEM__CAST(clmem_stager *, clmem__null_with(errcode_ret, err));
     if (slot_size == 0) slot_size = CLMEM_STAGER_DEFAULT_SLOT_SIZE;
     if (slots == 0) slots = CLMEM_STAGER_DEFAULT_SLOTS;
-    if (threads == 0) threads = CLMEM_STAGER_DEFAULT_THREADS;
+    if (threads == 0) threads = clmem__stager_default_threads();
     if (CLMEM__CHECKS && (slots < 2 || slots > CLMEM_STAGER_MAX_SLOTS)) {
         clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "slots %u is not in 2..%u (0: the default %u)",
                                                 slots, CLMEM_STAGER_MAX_SLOTS, CLMEM_STAGER_DEFAULT_SLOTS));
@@ -16287,7 +16318,7 @@ CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_
     }
     if (CLMEM__CHECKS && threads > CLMEM_STAGER_MAX_THREADS) {
         clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "threads %u is not in 1..%u (0: the default %u)",
-                                                threads, CLMEM_STAGER_MAX_THREADS, CLMEM_STAGER_DEFAULT_THREADS));
+                                                threads, CLMEM_STAGER_MAX_THREADS, clmem__stager_default_threads()));
         return NULL;
     }
     if (CLMEM__CHECKS && (err = clmem__check_max_alloc(fn, dev, "slot_size", slot_size, max_alloc)) != CL_SUCCESS)
@@ -16752,13 +16783,15 @@ static cl_int clmem__stager_async(clmem_stager *st, clmem_buffer buf, void *host
 #endif
 
 /* clmem__stager_transfer: the host-transfer plan (transfer.c) checks and resolves the
-   copy in clmem_stager_copy's name; below the threshold it runs as planned on the
-   stager's queue (the direct path), from it in pieces through the slots. */
+   copy in clmem_stager_copy's name; below the threshold, or with its host range
+   registered, it runs as planned on the stager's queue (the direct path, which takes
+   the registered way), from the threshold in pieces through the slots. */
 static cl_int clmem__stager_transfer(clmem_stager *st, clmem_buffer buf, void *host, bool write,
                                      const clmem_copy_options *o) {
     static const char fn[] = "clmem_stager_copy";
     clmem__host_plan p;
     size_t threshold;
+    bool direct;
     cl_int err;
     clmem_copy_options local;
     o = clmem__copy_opts_or_none(o, &local);
@@ -16773,12 +16806,16 @@ static cl_int clmem__stager_transfer(clmem_stager *st, clmem_buffer buf, void *h
     if (p.count == 0) return clmem__host_plan_run(st->queue, buf, host, &p, o->wait_for, o->num_wait_for, o->event);
     clmem__lock(&st->books);
     threshold = st->threshold;
-    if (p.count < threshold) {
+    clmem__unlock(&st->books);
+    /* a registered host range: the DMA from (or to) the caller's pages beats any staging */
+    direct = p.count < threshold ||
+             (clmem__host_registrations_live() && clmem_host_registered(st->context, host, p.count));
+    if (direct) {
+        clmem__lock(&st->books);
         ++st->st.direct_copies;
         st->st.direct_bytes += p.count;
-    }
-    clmem__unlock(&st->books);
-    if (p.count < threshold) { /* a command of the queue like any other: the queue orders it */
+        clmem__unlock(&st->books);
+        /* a command of the queue like any other: the queue orders it */
         clmem__stager_busy(st, 1);
         err = clmem__host_plan_run(st->queue, buf, host, &p, o->wait_for, o->num_wait_for, o->event);
         /* a blocking call's event is complete at return (not every driver marks it so) */

@@ -387,7 +387,8 @@ typedef struct clmem__host_plan {
 } clmem__host_plan;
 
 /* functions (each described where it is defined) */
-static const clmem_copy_options *clmem__copy_opts_or_none(const clmem_copy_options *opts);
+static const clmem_copy_options *clmem__copy_opts_or_none(const clmem_copy_options *opts,
+                                                         clmem_copy_options *local);
 static bool clmem__device_wait(const clmem_copy_options *o);
 static cl_int clmem__host_plan_make(const char *fn, cl_command_queue queue, cl_context queue_ctx, clmem_buffer buf,
                                     const void *host, bool write, const clmem_copy_options *o, clmem__host_plan *p);
