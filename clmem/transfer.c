@@ -290,7 +290,7 @@ static cl_int clmem__host_failed(const char *fn, cl_int err, cl_command_queue qu
 static cl_int clmem__host_plan_run(cl_command_queue queue, clmem_buffer buf, void *host, const clmem__host_plan *p,
                                    const cl_event *wait_for, cl_uint n, cl_event *event) {
     const char *call;
-    cl_int err;
+    cl_int err = CL_SUCCESS; /* set by clmem__registered_buffer where it takes the copy (gcc -O2 cannot tell) */
     if (p->count == 0) return clmem__nothing_to_do(p->fn, queue, wait_for, n, event);
     clmem__map_note_use(buf.mem, p->fn);
     {   /* registered host memory (registered.c) */
