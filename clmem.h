@@ -4957,12 +4957,28 @@ extern "C" {
    directions; CLMEM_STAGER_DEFAULT_THRESHOLD is the smallest size from which staged
    beats raw pageable in both directions (README: "Pinned memory and staged
    transfers"). On an H100 (NVIDIA OpenCL 3.0, PCIe, 16-core host) staged writes
-   overtook pageable ones from 8 MiB (reads from 4 KiB); the slot size, slot count and
-   thread count are the best of a sweep there (16 MiB x 2 slots x 8 threads: 3.3x
-   pageable writes and 3.1x pageable reads at 64 MiB; 4 MiB x 2 x 4: 2.2x and 1.9x).
+   overtook pageable ones from 8 MiB (reads from 4 KiB).
+
+   How the default shape was chosen (clmem_stager_create(q, 0, 0, 0, &err)): 4 slots
+   of 16 MiB and min(16, processors online / 2) threads, at least 1. The figures
+   (bench/pageable_gpu.sh, GB/s write / read; docs/benchmarks.md, "Pageable memory"):
+   on a 64-CPU host with an H200, where the DMA from pinned memory alone runs at
+   54-55 GB/s, 4 slots x 16 MiB x 16 threads was the best shape of the sweep:
+   39.8 / 45.3 at 64 MiB, 49.8 / 48.2 at 256 MiB, 52.6 / 53.4 at 1 GiB, against
+   23.1 / 30.7, 32.9 / 37.9 and 31.8 / 34.8 for 2 x 16 MiB x 8. Two slots were
+   slower and less steady: 2 x 16 MiB x 8 read 256 MiB at 37.9 in one run and 29.4
+   in the sweep, 2 x 16 MiB x 16 at 41.1, where 4 slots read 48.2 (with two, the DMA
+   is at most one piece ahead of the threads: the figures fit slots running short,
+   they do not isolate it). 32 threads were slower than 16 (4 x 16 MiB: 26.3 read at
+   256 MiB), 4 MiB slots slower still (15-20 write from 128 MiB), huge
+   pages no faster. On a 16-core host with an H100, 8 threads (half the cores) were
+   the best of that sweep. Where staging does not pay (the threshold is "never") the
+   shape is the same and unused until a threshold is set.
 
    Memory that is already pinned (a clmem_pinned_allocation) needs no stager: give it
-   to clmem_enqueue_copy.
+   to clmem_enqueue_copy. A copy whose host range lies within a registration
+   (clmem_host_registered, registered.h) goes the direct path whatever its size: the
+   DMA reads or writes the caller's pages, no slot is used.
 
    Queue order: every copy is a command of the stager's queue. A staged copy puts a
    marker on that queue (the pieces, on a queue of the stager's own on the same
@@ -4984,11 +5000,13 @@ extern "C" {
 
 /** Default slot size of a stager (bytes): one piece of a staged copy. */
 #define CLMEM_STAGER_DEFAULT_SLOT_SIZE ((size_t)16 << 20)
-/** Default number of slots: pieces in flight (2: one filled or drained by the threads
-    while the DMA works on the other). */
-#define CLMEM_STAGER_DEFAULT_SLOTS 2u
-/** Default number of copying threads (the calling thread included). */
-#define CLMEM_STAGER_DEFAULT_THREADS 8u
+/** Default number of slots: pieces in flight (the threads fill or drain some while
+    the DMA works on others; see "How the default shape was chosen"). */
+#define CLMEM_STAGER_DEFAULT_SLOTS 4u
+/** The most copying threads (the calling thread included) a stager takes by default:
+    threads 0 means min(CLMEM_STAGER_DEFAULT_THREADS, processors online / 2), at least
+    1 (see "How the default shape was chosen"). */
+#define CLMEM_STAGER_DEFAULT_THREADS 16u
 /** Most slots and threads a stager takes. */
 #define CLMEM_STAGER_MAX_SLOTS 16u
 #define CLMEM_STAGER_MAX_THREADS 64u
@@ -5009,7 +5027,9 @@ typedef struct clmem_stager clmem_stager;
       CLMEM_STAGER_DEFAULT_SLOT_SIZE. At most CL_DEVICE_MAX_MEM_ALLOC_SIZE.
     - slots: how many slots, 0 means CLMEM_STAGER_DEFAULT_SLOTS; 2..CLMEM_STAGER_MAX_SLOTS.
     - threads: host threads copying into and out of the slots, the calling thread
-      included; 0 means CLMEM_STAGER_DEFAULT_THREADS; 1..CLMEM_STAGER_MAX_THREADS.
+      included; 0 means half the processors online, at least 1 and at most
+      CLMEM_STAGER_DEFAULT_THREADS (clmem_stager_get_stats says how many);
+      1..CLMEM_STAGER_MAX_THREADS.
     The threshold starts at CLMEM_STAGER_DEFAULT_THRESHOLD, or CLMEM_STAGER_NEVER on a
     CPU device or one with CL_DEVICE_HOST_UNIFIED_MEMORY.
     Errors: CL_INVALID_COMMAND_QUEUE (NULL, invalid, or out of order: copies keep
@@ -5032,7 +5052,8 @@ CLMEM_API size_t clmem_stager_threshold(clmem_stager *st);
 /** What a stager has done (clmem_stager_get_stats). */
 typedef struct clmem_stager_stats {
     unsigned long long staged_copies;  /* copies that went through the slots */
-    unsigned long long direct_copies;  /* copies enqueued directly (below the threshold) */
+    unsigned long long direct_copies;  /* copies enqueued directly (below the threshold, or of a registered
+                                          host range) */
     unsigned long long staged_bytes;
     unsigned long long direct_bytes;
     unsigned long long pieces;         /* slot-sized pieces of the staged copies */
@@ -14719,14 +14740,42 @@ typedef struct clmem__registered_pair {
     const size_t *origin;       /* the buffer's or image's origin */
     size_t row, slice;          /* the buffer's pitches (rect) */
     size_t host_row, host_slice;
+    bool gaps;                  /* the host range has bytes the copy does not write (rect) */
 } clmem__registered_pair;
 
 /* clmem__registered_run(x, ctx, first, span, pair, &result): the coherence around the pair's
    copy, for the host bytes [first, first + span). A write maps the range with
    CL_MAP_WRITE_INVALIDATE_REGION (the host memory holds the new bytes) and unmaps it
    before the copy; a read maps it with CL_MAP_READ after the copy (the host memory then
-   holds the device's bytes) and unmaps it. The commands wait for each other by events;
-   the caller's event is the last one's. */
+   holds the device's bytes) and unmaps it. A read whose range has bytes the copy does
+   not write (a rectangle's gaps between rows) first does as a write does: the map for
+   reading writes the whole range back, and those bytes must be the host's, not an
+   older device copy's. The commands wait for each other by events; the caller's event
+   is the last one's. */
+/* clmem__registered_push: the host's bytes [host, host + span) into the device's view
+   of the registration (a map with CL_MAP_WRITE_INVALIDATE_REGION and its unmap, after
+   the n events of wait); *done is the unmap's event */
+static cl_int clmem__registered_push(const clmem__registered_xfer *x, cl_mem mem, size_t off, size_t span,
+                                     void *host, cl_uint n, const cl_event *wait, cl_event *done, const char **call) {
+    cl_event mapped = NULL;
+    cl_int err;
+    void *p;
+    *call = "clEnqueueMapBuffer";
+    p = clEnqueueMapBuffer(x->queue, mem, CL_FALSE, CL_MAP_WRITE_INVALIDATE_REGION, off, span, n, wait, &mapped, &err);
+    if (err == CL_SUCCESS && p != host) {
+        /* The spec promises the host pointer for CL_MEM_USE_HOST_PTR; a driver
+           that maps elsewhere gets the bytes copied in. */
+        *call = "clWaitForEvents";
+        if ((err = clWaitForEvents(1, &mapped)) == CL_SUCCESS) memcpy(p, host, span);
+    }
+    if (err == CL_SUCCESS) {
+        *call = "clEnqueueUnmapMemObject";
+        err = clEnqueueUnmapMemObject(x->queue, mem, p, 1, &mapped, done);
+    }
+    if (mapped) clReleaseEvent(mapped);
+    return err;
+}
+
 static bool clmem__registered_run(const clmem__registered_xfer *x, cl_context ctx, const void *first, size_t span,
                                   const clmem__registered_pair *pr, cl_int *result) {
     cl_event ev[3] = {NULL, NULL, NULL}, *last = x->event ? x->event : (x->blocking ? &ev[2] : NULL);
@@ -14735,32 +14784,34 @@ static bool clmem__registered_run(const clmem__registered_xfer *x, cl_context ct
     size_t off = 0;
     cl_mem mem;
     void *p = NULL;
-    cl_int err;
+    cl_int err = CL_SUCCESS;
     if (!CLMEM__HOSTREG_ANY() || span == 0 || !(mem = clmem__hostreg_lookup(ctx, first, span, &off))) return false;
     if (clmem__quirk_queue(x->queue, CLMEM__QUIRK_HOST_PTR_SYNC)) { /* quirks.h: the driver's host transfers */
         clReleaseMemObject(mem);
         return false;
     }
     if (x->write) {
-        p = clEnqueueMapBuffer(x->queue, mem, CL_FALSE, CL_MAP_WRITE_INVALIDATE_REGION, off, span, x->num_wait_for,
-                               x->wait_for, &ev[0], &err);
-        if (err == CL_SUCCESS && p != host) {
-            /* The spec promises the host pointer for CL_MEM_USE_HOST_PTR; a driver
-               that maps elsewhere gets the bytes copied in. */
-            call = "clWaitForEvents";
-            if ((err = clWaitForEvents(1, &ev[0])) == CL_SUCCESS) memcpy(p, host, span);
-        }
-        if (err == CL_SUCCESS) {
-            call = "clEnqueueUnmapMemObject";
-            err = clEnqueueUnmapMemObject(x->queue, mem, p, 1, &ev[0], &ev[1]);
-        }
+        err = clmem__registered_push(x, mem, off, span, host, x->num_wait_for, x->wait_for, &ev[1], &call);
         if (err == CL_SUCCESS) {
             call = pr->call;
             err = pr->enqueue(pr, x, mem, off, 1, &ev[1], last);
         }
     } else {
-        call = pr->call;
-        err = pr->enqueue(pr, x, mem, off, x->num_wait_for, x->wait_for, &ev[0]);
+        cl_uint n = x->num_wait_for;
+        const cl_event *wait = x->wait_for;
+        if (pr->gaps) { /* the bytes the copy leaves must be the host's when the map writes them back */
+            err = clmem__registered_push(x, mem, off, span, host, n, wait, &ev[1], &call);
+            n = 1;
+            wait = &ev[1];
+        }
+        if (err == CL_SUCCESS) {
+            call = pr->call;
+            err = pr->enqueue(pr, x, mem, off, n, wait, &ev[0]);
+        }
+        if (ev[1]) {
+            clReleaseEvent(ev[1]);
+            ev[1] = NULL;
+        }
         if (err == CL_SUCCESS) {
             call = "clEnqueueMapBuffer";
             p = clEnqueueMapBuffer(x->queue, mem, CL_FALSE, CL_MAP_READ, off, span, 1, &ev[0], &ev[1], &err);
@@ -14834,6 +14885,7 @@ CLMEM_API bool clmem__registered_buffer(const clmem__registered_xfer *x, clmem_b
     pr.slice = buf_slice;
     pr.host_row = host_row;
     pr.host_slice = host_slice;
+    pr.gaps = host_end - host_start != region[0] * region[1] * region[2];
     return clmem__registered_run(x, buf.context, CLMEM__CAST(char *, host) + host_start, host_end - host_start, &pr,
                                  result);
 }
@@ -16365,6 +16417,8 @@ static cl_int clmem__pool_release(clmem__pool *p, const char *fn);
         if (!pool) return CL_SUCCESS;                                                                              \
         return clmem__pool_release(&pool->core, "clmem_" #kind "_release");                                       \
     }
+/* the processors online, 1 where that cannot be asked (also the stager's default threads) */
+static unsigned clmem__cpu_count(void);
 /* ---- end private ---- */
 /* ---- end clmem/pool.h (private) ---- */
 
@@ -18886,6 +18940,13 @@ static cl_command_queue clmem__stager_own_queue(const char *fn, cl_context ctx, 
     return clmem__default_queue(fn, ctx, dev, "the stager's own queue on the queue's device", err);
 }
 
+/* the default threads: half the processors online, at least 1, at most
+   CLMEM_STAGER_DEFAULT_THREADS (stager.h: "How the default shape was chosen") */
+static unsigned clmem__stager_default_threads(void) {
+    unsigned n = clmem__cpu_count() / 2u;
+    return n < 1u ? 1u : (n > CLMEM_STAGER_DEFAULT_THREADS ? CLMEM_STAGER_DEFAULT_THREADS : n);
+}
+
 CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_size, unsigned slots,
                                             unsigned threads, cl_int *errcode_ret) {
     static const char fn[] = "clmem_stager_create";
@@ -18903,7 +18964,7 @@ CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_
         return CLMEM__CAST(clmem_stager *, clmem__null_with(errcode_ret, err));
     if (slot_size == 0) slot_size = CLMEM_STAGER_DEFAULT_SLOT_SIZE;
     if (slots == 0) slots = CLMEM_STAGER_DEFAULT_SLOTS;
-    if (threads == 0) threads = CLMEM_STAGER_DEFAULT_THREADS;
+    if (threads == 0) threads = clmem__stager_default_threads();
     if (CLMEM__CHECKS && (slots < 2 || slots > CLMEM_STAGER_MAX_SLOTS)) {
         clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "slots %u is not in 2..%u (0: the default %u)",
                                                 slots, CLMEM_STAGER_MAX_SLOTS, CLMEM_STAGER_DEFAULT_SLOTS));
@@ -18911,7 +18972,7 @@ CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_
     }
     if (CLMEM__CHECKS && threads > CLMEM_STAGER_MAX_THREADS) {
         clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "threads %u is not in 1..%u (0: the default %u)",
-                                                threads, CLMEM_STAGER_MAX_THREADS, CLMEM_STAGER_DEFAULT_THREADS));
+                                                threads, CLMEM_STAGER_MAX_THREADS, clmem__stager_default_threads()));
         return NULL;
     }
     if (CLMEM__CHECKS && (err = clmem__check_max_alloc(fn, dev, "slot_size", slot_size, max_alloc)) != CL_SUCCESS)
@@ -19376,13 +19437,15 @@ static cl_int clmem__stager_async(clmem_stager *st, clmem_buffer buf, void *host
 #endif
 
 /* clmem__stager_transfer: the host-transfer plan (transfer.c) checks and resolves the
-   copy in clmem_stager_copy's name; below the threshold it runs as planned on the
-   stager's queue (the direct path), from it in pieces through the slots. */
+   copy in clmem_stager_copy's name; below the threshold, or with its host range
+   registered, it runs as planned on the stager's queue (the direct path, which takes
+   the registered way), from the threshold in pieces through the slots. */
 static cl_int clmem__stager_transfer(clmem_stager *st, clmem_buffer buf, void *host, bool write,
                                      const clmem_copy_options *o) {
     static const char fn[] = "clmem_stager_copy";
     clmem__host_plan p;
     size_t threshold;
+    bool direct;
     cl_int err;
     clmem_copy_options local;
     o = clmem__copy_opts_or_none(o, &local);
@@ -19397,12 +19460,16 @@ static cl_int clmem__stager_transfer(clmem_stager *st, clmem_buffer buf, void *h
     if (p.count == 0) return clmem__host_plan_run(st->queue, buf, host, &p, o->wait_for, o->num_wait_for, o->event);
     clmem__lock(&st->books);
     threshold = st->threshold;
-    if (p.count < threshold) {
+    clmem__unlock(&st->books);
+    /* a registered host range: the DMA from (or to) the caller's pages beats any staging */
+    direct = p.count < threshold ||
+             (clmem__host_registrations_live() && clmem_host_registered(st->context, host, p.count));
+    if (direct) {
+        clmem__lock(&st->books);
         ++st->st.direct_copies;
         st->st.direct_bytes += p.count;
-    }
-    clmem__unlock(&st->books);
-    if (p.count < threshold) { /* a command of the queue like any other: the queue orders it */
+        clmem__unlock(&st->books);
+        /* a command of the queue like any other: the queue orders it */
         clmem__stager_busy(st, 1);
         err = clmem__host_plan_run(st->queue, buf, host, &p, o->wait_for, o->num_wait_for, o->event);
         /* a blocking call's event is complete at return (not every driver marks it so) */

@@ -8,7 +8,10 @@
 # usage: bench/pageable_gpu.sh DIR [STEP ...]
 #   DIR    the binaries bench/pageable_build.sh made (build/pageable), built elsewhere
 #   STEP   any of: tests cuda main sweep pinned link plot (default: all, in that order;
-#          split them over two runs when one is too long, keeping $OUT's files between)
+#          split them over two runs when one is too long, keeping $OUT's files between),
+#          or default: the stager as clmem_stager_create(q, 0, 0, 0) makes it, beside raw
+#          pageable and pinned, and registered memory, from 64 MiB to MAX (a minute or two;
+#          out/default.txt): `OUT=out sh bench/pageable_gpu.sh build/pageable tests default`
 # Everything goes under $OUT (default ./out): *.txt tables, *.dat figures, pinned_bench.png
 # (when gnuplot is installed; otherwise the command to draw it elsewhere is printed).
 # Environment: SPEC (CLMEM_TEST of the device, default nvidia:0), LINK_SPEC (two devices
@@ -68,6 +71,12 @@ SHAPE
             timeout 120 "$dir/pageable_bench" --only staged --min 16M --max "$max" --rounds "$rounds" 2>&1 |
             awk -v s="$s" '/ (write|read) / { printf "%-14s %s\n", s, $0 }'
     done 2>&1 | tee "$OUT/stager_shapes.txt"
+fi
+if has default; then
+    for o in stager registered; do
+        echo "== pageable_bench --only $o ($spec, the stager's default shape)"
+        CLMEM_TEST="$spec" timeout 150 "$dir/pageable_bench" --only $o --min 64M --max "$max" --rounds 3 2>&1
+    done | tee "$OUT/default.txt"
 fi
 if has pinned; then
     echo "== pinned_bench ($spec; the plot's first four curves)"

@@ -813,4 +813,6 @@ static cl_int clmem__pool_release(clmem__pool *p, const char *fn);
         if (!pool) return CL_SUCCESS;                                                                              \
         return clmem__pool_release(&pool->core, "clmem_" #kind "_release");                                       \
     }
+/* the processors online, 1 where that cannot be asked (also the stager's default threads) */
+static unsigned clmem__cpu_count(void);
 /* ---- end private ---- */

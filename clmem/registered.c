@@ -208,14 +208,42 @@ typedef struct clmem__registered_pair {
     const size_t *origin;       /* the buffer's or image's origin */
     size_t row, slice;          /* the buffer's pitches (rect) */
     size_t host_row, host_slice;
+    bool gaps;                  /* the host range has bytes the copy does not write (rect) */
 } clmem__registered_pair;
 
 /* clmem__registered_run(x, ctx, first, span, pair, &result): the coherence around the pair's
    copy, for the host bytes [first, first + span). A write maps the range with
    CL_MAP_WRITE_INVALIDATE_REGION (the host memory holds the new bytes) and unmaps it
    before the copy; a read maps it with CL_MAP_READ after the copy (the host memory then
-   holds the device's bytes) and unmaps it. The commands wait for each other by events;
-   the caller's event is the last one's. */
+   holds the device's bytes) and unmaps it. A read whose range has bytes the copy does
+   not write (a rectangle's gaps between rows) first does as a write does: the map for
+   reading writes the whole range back, and those bytes must be the host's, not an
+   older device copy's. The commands wait for each other by events; the caller's event
+   is the last one's. */
+/* clmem__registered_push: the host's bytes [host, host + span) into the device's view
+   of the registration (a map with CL_MAP_WRITE_INVALIDATE_REGION and its unmap, after
+   the n events of wait); *done is the unmap's event */
+static cl_int clmem__registered_push(const clmem__registered_xfer *x, cl_mem mem, size_t off, size_t span,
+                                     void *host, cl_uint n, const cl_event *wait, cl_event *done, const char **call) {
+    cl_event mapped = NULL;
+    cl_int err;
+    void *p;
+    *call = "clEnqueueMapBuffer";
+    p = clEnqueueMapBuffer(x->queue, mem, CL_FALSE, CL_MAP_WRITE_INVALIDATE_REGION, off, span, n, wait, &mapped, &err);
+    if (err == CL_SUCCESS && p != host) {
+        /* The spec promises the host pointer for CL_MEM_USE_HOST_PTR; a driver
+           that maps elsewhere gets the bytes copied in. */
+        *call = "clWaitForEvents";
+        if ((err = clWaitForEvents(1, &mapped)) == CL_SUCCESS) memcpy(p, host, span);
+    }
+    if (err == CL_SUCCESS) {
+        *call = "clEnqueueUnmapMemObject";
+        err = clEnqueueUnmapMemObject(x->queue, mem, p, 1, &mapped, done);
+    }
+    if (mapped) clReleaseEvent(mapped);
+    return err;
+}
+
 static bool clmem__registered_run(const clmem__registered_xfer *x, cl_context ctx, const void *first, size_t span,
                                   const clmem__registered_pair *pr, cl_int *result) {
     cl_event ev[3] = {NULL, NULL, NULL}, *last = x->event ? x->event : (x->blocking ? &ev[2] : NULL);
@@ -224,32 +252,34 @@ static bool clmem__registered_run(const clmem__registered_xfer *x, cl_context ct
     size_t off = 0;
     cl_mem mem;
     void *p = NULL;
-    cl_int err;
+    cl_int err = CL_SUCCESS;
     if (!CLMEM__HOSTREG_ANY() || span == 0 || !(mem = clmem__hostreg_lookup(ctx, first, span, &off))) return false;
     if (clmem__quirk_queue(x->queue, CLMEM__QUIRK_HOST_PTR_SYNC)) { /* quirks.h: the driver's host transfers */
         clReleaseMemObject(mem);
         return false;
     }
     if (x->write) {
-        p = clEnqueueMapBuffer(x->queue, mem, CL_FALSE, CL_MAP_WRITE_INVALIDATE_REGION, off, span, x->num_wait_for,
-                               x->wait_for, &ev[0], &err);
-        if (err == CL_SUCCESS && p != host) {
-            /* The spec promises the host pointer for CL_MEM_USE_HOST_PTR; a driver
-               that maps elsewhere gets the bytes copied in. */
-            call = "clWaitForEvents";
-            if ((err = clWaitForEvents(1, &ev[0])) == CL_SUCCESS) memcpy(p, host, span);
-        }
-        if (err == CL_SUCCESS) {
-            call = "clEnqueueUnmapMemObject";
-            err = clEnqueueUnmapMemObject(x->queue, mem, p, 1, &ev[0], &ev[1]);
-        }
+        err = clmem__registered_push(x, mem, off, span, host, x->num_wait_for, x->wait_for, &ev[1], &call);
         if (err == CL_SUCCESS) {
             call = pr->call;
             err = pr->enqueue(pr, x, mem, off, 1, &ev[1], last);
         }
     } else {
-        call = pr->call;
-        err = pr->enqueue(pr, x, mem, off, x->num_wait_for, x->wait_for, &ev[0]);
+        cl_uint n = x->num_wait_for;
+        const cl_event *wait = x->wait_for;
+        if (pr->gaps) { /* the bytes the copy leaves must be the host's when the map writes them back */
+            err = clmem__registered_push(x, mem, off, span, host, n, wait, &ev[1], &call);
+            n = 1;
+            wait = &ev[1];
+        }
+        if (err == CL_SUCCESS) {
+            call = pr->call;
+            err = pr->enqueue(pr, x, mem, off, n, wait, &ev[0]);
+        }
+        if (ev[1]) {
+            clReleaseEvent(ev[1]);
+            ev[1] = NULL;
+        }
         if (err == CL_SUCCESS) {
             call = "clEnqueueMapBuffer";
             p = clEnqueueMapBuffer(x->queue, mem, CL_FALSE, CL_MAP_READ, off, span, 1, &ev[0], &ev[1], &err);
@@ -323,6 +353,7 @@ CLMEM_API bool clmem__registered_buffer(const clmem__registered_xfer *x, clmem_b
     pr.slice = buf_slice;
     pr.host_row = host_row;
     pr.host_slice = host_slice;
+    pr.gaps = host_end - host_start != region[0] * region[1] * region[2];
     return clmem__registered_run(x, buf.context, CLMEM__CAST(char *, host) + host_start, host_end - host_start, &pr,
                                  result);
 }

@@ -242,6 +242,13 @@ static cl_command_queue clmem__stager_own_queue(const char *fn, cl_context ctx, 
     return clmem__default_queue(fn, ctx, dev, "the stager's own queue on the queue's device", err);
 }
 
+/* the default threads: half the processors online, at least 1, at most
+   CLMEM_STAGER_DEFAULT_THREADS (stager.h: "How the default shape was chosen") */
+static unsigned clmem__stager_default_threads(void) {
+    unsigned n = clmem__cpu_count() / 2u;
+    return n < 1u ? 1u : (n > CLMEM_STAGER_DEFAULT_THREADS ? CLMEM_STAGER_DEFAULT_THREADS : n);
+}
+
 CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_size, unsigned slots,
                                             unsigned threads, cl_int *errcode_ret) {
     static const char fn[] = "clmem_stager_create";
@@ -259,7 +266,7 @@ CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_
         return CLMEM__CAST(clmem_stager *, clmem__null_with(errcode_ret, err));
     if (slot_size == 0) slot_size = CLMEM_STAGER_DEFAULT_SLOT_SIZE;
     if (slots == 0) slots = CLMEM_STAGER_DEFAULT_SLOTS;
-    if (threads == 0) threads = CLMEM_STAGER_DEFAULT_THREADS;
+    if (threads == 0) threads = clmem__stager_default_threads();
     if (CLMEM__CHECKS && (slots < 2 || slots > CLMEM_STAGER_MAX_SLOTS)) {
         clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "slots %u is not in 2..%u (0: the default %u)",
                                                 slots, CLMEM_STAGER_MAX_SLOTS, CLMEM_STAGER_DEFAULT_SLOTS));
@@ -267,7 +274,7 @@ CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_
     }
     if (CLMEM__CHECKS && threads > CLMEM_STAGER_MAX_THREADS) {
         clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "threads %u is not in 1..%u (0: the default %u)",
-                                                threads, CLMEM_STAGER_MAX_THREADS, CLMEM_STAGER_DEFAULT_THREADS));
+                                                threads, CLMEM_STAGER_MAX_THREADS, clmem__stager_default_threads()));
         return NULL;
     }
     if (CLMEM__CHECKS && (err = clmem__check_max_alloc(fn, dev, "slot_size", slot_size, max_alloc)) != CL_SUCCESS)
@@ -732,13 +739,15 @@ static cl_int clmem__stager_async(clmem_stager *st, clmem_buffer buf, void *host
 #endif
 
 /* clmem__stager_transfer: the host-transfer plan (transfer.c) checks and resolves the
-   copy in clmem_stager_copy's name; below the threshold it runs as planned on the
-   stager's queue (the direct path), from it in pieces through the slots. */
+   copy in clmem_stager_copy's name; below the threshold, or with its host range
+   registered, it runs as planned on the stager's queue (the direct path, which takes
+   the registered way), from the threshold in pieces through the slots. */
 static cl_int clmem__stager_transfer(clmem_stager *st, clmem_buffer buf, void *host, bool write,
                                      const clmem_copy_options *o) {
     static const char fn[] = "clmem_stager_copy";
     clmem__host_plan p;
     size_t threshold;
+    bool direct;
     cl_int err;
     clmem_copy_options local;
     o = clmem__copy_opts_or_none(o, &local);
@@ -753,12 +762,16 @@ static cl_int clmem__stager_transfer(clmem_stager *st, clmem_buffer buf, void *h
     if (p.count == 0) return clmem__host_plan_run(st->queue, buf, host, &p, o->wait_for, o->num_wait_for, o->event);
     clmem__lock(&st->books);
     threshold = st->threshold;
-    if (p.count < threshold) {
+    clmem__unlock(&st->books);
+    /* a registered host range: the DMA from (or to) the caller's pages beats any staging */
+    direct = p.count < threshold ||
+             (clmem__host_registrations_live() && clmem_host_registered(st->context, host, p.count));
+    if (direct) {
+        clmem__lock(&st->books);
         ++st->st.direct_copies;
         st->st.direct_bytes += p.count;
-    }
-    clmem__unlock(&st->books);
-    if (p.count < threshold) { /* a command of the queue like any other: the queue orders it */
+        clmem__unlock(&st->books);
+        /* a command of the queue like any other: the queue orders it */
         clmem__stager_busy(st, 1);
         err = clmem__host_plan_run(st->queue, buf, host, &p, o->wait_for, o->num_wait_for, o->event);
         /* a blocking call's event is complete at return (not every driver marks it so) */

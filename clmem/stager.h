@@ -35,12 +35,28 @@ extern "C" {
    directions; CLMEM_STAGER_DEFAULT_THRESHOLD is the smallest size from which staged
    beats raw pageable in both directions (README: "Pinned memory and staged
    transfers"). On an H100 (NVIDIA OpenCL 3.0, PCIe, 16-core host) staged writes
-   overtook pageable ones from 8 MiB (reads from 4 KiB); the slot size, slot count and
-   thread count are the best of a sweep there (16 MiB x 2 slots x 8 threads: 3.3x
-   pageable writes and 3.1x pageable reads at 64 MiB; 4 MiB x 2 x 4: 2.2x and 1.9x).
+   overtook pageable ones from 8 MiB (reads from 4 KiB).
+
+   How the default shape was chosen (clmem_stager_create(q, 0, 0, 0, &err)): 4 slots
+   of 16 MiB and min(16, processors online / 2) threads, at least 1. The figures
+   (bench/pageable_gpu.sh, GB/s write / read; docs/benchmarks.md, "Pageable memory"):
+   on a 64-CPU host with an H200, where the DMA from pinned memory alone runs at
+   54-55 GB/s, 4 slots x 16 MiB x 16 threads was the best shape of the sweep:
+   39.8 / 45.3 at 64 MiB, 49.8 / 48.2 at 256 MiB, 52.6 / 53.4 at 1 GiB, against
+   23.1 / 30.7, 32.9 / 37.9 and 31.8 / 34.8 for 2 x 16 MiB x 8. Two slots were
+   slower and less steady: 2 x 16 MiB x 8 read 256 MiB at 37.9 in one run and 29.4
+   in the sweep, 2 x 16 MiB x 16 at 41.1, where 4 slots read 48.2 (with two, the DMA
+   is at most one piece ahead of the threads: the figures fit slots running short,
+   they do not isolate it). 32 threads were slower than 16 (4 x 16 MiB: 26.3 read at
+   256 MiB), 4 MiB slots slower still (15-20 write from 128 MiB), huge
+   pages no faster. On a 16-core host with an H100, 8 threads (half the cores) were
+   the best of that sweep. Where staging does not pay (the threshold is "never") the
+   shape is the same and unused until a threshold is set.
 
    Memory that is already pinned (a clmem_pinned_allocation) needs no stager: give it
-   to clmem_enqueue_copy.
+   to clmem_enqueue_copy. A copy whose host range lies within a registration
+   (clmem_host_registered, registered.h) goes the direct path whatever its size: the
+   DMA reads or writes the caller's pages, no slot is used.
 
    Queue order: every copy is a command of the stager's queue. A staged copy puts a
    marker on that queue (the pieces, on a queue of the stager's own on the same
@@ -62,11 +78,13 @@ extern "C" {
 
 /** Default slot size of a stager (bytes): one piece of a staged copy. */
 #define CLMEM_STAGER_DEFAULT_SLOT_SIZE ((size_t)16 << 20)
-/** Default number of slots: pieces in flight (2: one filled or drained by the threads
-    while the DMA works on the other). */
-#define CLMEM_STAGER_DEFAULT_SLOTS 2u
-/** Default number of copying threads (the calling thread included). */
-#define CLMEM_STAGER_DEFAULT_THREADS 8u
+/** Default number of slots: pieces in flight (the threads fill or drain some while
+    the DMA works on others; see "How the default shape was chosen"). */
+#define CLMEM_STAGER_DEFAULT_SLOTS 4u
+/** The most copying threads (the calling thread included) a stager takes by default:
+    threads 0 means min(CLMEM_STAGER_DEFAULT_THREADS, processors online / 2), at least
+    1 (see "How the default shape was chosen"). */
+#define CLMEM_STAGER_DEFAULT_THREADS 16u
 /** Most slots and threads a stager takes. */
 #define CLMEM_STAGER_MAX_SLOTS 16u
 #define CLMEM_STAGER_MAX_THREADS 64u
@@ -87,7 +105,9 @@ typedef struct clmem_stager clmem_stager;
       CLMEM_STAGER_DEFAULT_SLOT_SIZE. At most CL_DEVICE_MAX_MEM_ALLOC_SIZE.
     - slots: how many slots, 0 means CLMEM_STAGER_DEFAULT_SLOTS; 2..CLMEM_STAGER_MAX_SLOTS.
     - threads: host threads copying into and out of the slots, the calling thread
-      included; 0 means CLMEM_STAGER_DEFAULT_THREADS; 1..CLMEM_STAGER_MAX_THREADS.
+      included; 0 means half the processors online, at least 1 and at most
+      CLMEM_STAGER_DEFAULT_THREADS (clmem_stager_get_stats says how many);
+      1..CLMEM_STAGER_MAX_THREADS.
     The threshold starts at CLMEM_STAGER_DEFAULT_THRESHOLD, or CLMEM_STAGER_NEVER on a
     CPU device or one with CL_DEVICE_HOST_UNIFIED_MEMORY.
     Errors: CL_INVALID_COMMAND_QUEUE (NULL, invalid, or out of order: copies keep
@@ -110,7 +130,8 @@ CLMEM_API size_t clmem_stager_threshold(clmem_stager *st);
 /** What a stager has done (clmem_stager_get_stats). */
 typedef struct clmem_stager_stats {
     unsigned long long staged_copies;  /* copies that went through the slots */
-    unsigned long long direct_copies;  /* copies enqueued directly (below the threshold) */
+    unsigned long long direct_copies;  /* copies enqueued directly (below the threshold, or of a registered
+                                          host range) */
     unsigned long long staged_bytes;
     unsigned long long direct_bytes;
     unsigned long long pieces;         /* slot-sized pieces of the staged copies */

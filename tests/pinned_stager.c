@@ -1,9 +1,13 @@
 /* Staged transfers (clmem_stager_*): exact bytes both directions through the slots
    (sizes that are not multiples of the slot size, offsets, sub-buffers, several
-   threads), the direct path below the threshold, zero bytes, events, bad input. */
+   threads), the direct path below the threshold and for registered host ranges,
+   the default shape, zero bytes, events, bad input. */
 #define CLMEM_IMPLEMENTATION
 #include "clmem.h"
 #include "common.h"
+#if !defined(_WIN32)
+#include <unistd.h> /* sysconf: the default threads */
+#endif
 
 /* One staged round trip: fill the whole buffer with a background, write `n` bytes at
    `off` through the stager, check every byte of the buffer, then read `n` bytes from
@@ -104,7 +108,12 @@ static void test_threshold_and_direct(clmem_test_context *t) {
     CLMEM_CHECK_EQ(t, s.slot_size, CLMEM_STAGER_DEFAULT_SLOT_SIZE);
     CLMEM_CHECK_EQ(t, s.slots, CLMEM_STAGER_DEFAULT_SLOTS);
 #if !defined(_WIN32)
-    CLMEM_CHECK_EQ(t, s.threads, CLMEM_STAGER_DEFAULT_THREADS);
+    { /* half the processors online, at least 1, at most CLMEM_STAGER_DEFAULT_THREADS */
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        size_t want = cpus >= 2 ? (size_t)cpus / 2 : 1;
+        if (want > CLMEM_STAGER_DEFAULT_THREADS) want = CLMEM_STAGER_DEFAULT_THREADS;
+        CLMEM_CHECK_EQ(t, s.threads, want);
+    }
 #endif
     clGetDeviceInfo(t->device, CL_DEVICE_TYPE, sizeof type, &type, NULL);
     if (type & CL_DEVICE_TYPE_CPU) CLMEM_CHECK(t, clmem_stager_threshold(st) == CLMEM_STAGER_NEVER);
@@ -136,6 +145,68 @@ static void test_threshold_and_direct(clmem_test_context *t) {
 out:
     clmem_buffer_release(&b);
     CLMEM_CHECK_CL(t, clmem_stager_release(st));
+}
+
+/* a registered host range goes the direct path (the registered way) whatever the
+   threshold, both ways, the host's writes between copies seen; a range reaching past
+   the registration, and the range once the registration is released, are staged */
+static void test_registered_direct(clmem_test_context *t) {
+    const size_t n = 100003, S = 4096;
+    cl_int err;
+    unsigned char *mem = (unsigned char *)malloc(n + 1), *host = mem + 1; /* not aligned */
+    unsigned char *expect = (unsigned char *)malloc(n), *back = (unsigned char *)malloc(n);
+    clmem_stager *st = clmem_stager_create(t->queue, S, 2, 2, &err);
+    clmem_buffer b = clmem_buffer_create(t->context, 0, n, NULL, &err);
+    clmem_host_registration r = {0};
+    clmem_stager_stats s;
+    int round;
+    CLMEM_CHECK_CL(t, err);
+    if (!mem || !expect || !back || !st || !b.mem) goto out;
+    CLMEM_CHECK_CL(t, clmem_stager_set_threshold(st, 0)); /* every other copy is staged */
+    memset(mem, 0, n + 1);
+    r = clmem_host_registration_create(t->context, host, n - 3, &err); /* the last 3 bytes are not registered */
+    CLMEM_CHECK_CL(t, err);
+    if (!r.buffer.mem) goto out;
+    for (round = 0; round < 2; ++round) {
+        fill_pattern(host, n - 3, 40u + (unsigned)round); /* the host writes the region */
+        CLMEM_CHECK_CL(t, clmem_stager_copy(st, b, (const void *)host, .byte_count = n - 3));
+        CLMEM_CHECK_CL(t, clEnqueueReadBuffer(t->queue, b.mem, CL_TRUE, 0, n, back, 0, NULL, NULL));
+        CLMEM_CHECK(t, memcmp(back, host, n - 3) == 0);
+        fill_pattern(expect, n, 50u + (unsigned)round);
+        CLMEM_CHECK_CL(t, clEnqueueWriteBuffer(t->queue, b.mem, CL_TRUE, 0, n, expect, 0, NULL, NULL));
+        CLMEM_CHECK_CL(t, clmem_stager_copy(st, (void *)(host + 10), b, .byte_count = n - 13, .src_offset = 7));
+        CLMEM_CHECK(t, memcmp(host + 10, expect + 7, n - 13) == 0);
+    }
+    CLMEM_CHECK_CL(t, clmem_stager_get_stats(st, &s));
+    CLMEM_CHECK_EQ(t, s.direct_copies, 4);
+    CLMEM_CHECK_EQ(t, s.direct_bytes, 2 * ((n - 3) + (n - 13)));
+    CLMEM_CHECK_EQ(t, s.staged_copies, 0);
+    CLMEM_CHECK_EQ(t, s.pieces, 0);
+    /* reaching 1 byte past the registration: staged, the bytes right */
+    fill_pattern(host, n, 60u);
+    CLMEM_CHECK_CL(t, clmem_stager_copy(st, b, (const void *)(host + 1), .byte_count = n - 3));
+    CLMEM_CHECK_CL(t, clEnqueueReadBuffer(t->queue, b.mem, CL_TRUE, 0, n, back, 0, NULL, NULL));
+    CLMEM_CHECK(t, memcmp(back, host + 1, n - 3) == 0);
+    CLMEM_CHECK_CL(t, clmem_stager_get_stats(st, &s));
+    CLMEM_CHECK_EQ(t, s.direct_copies, 4);
+    CLMEM_CHECK_EQ(t, s.staged_copies, 1);
+    CLMEM_CHECK_EQ(t, s.pieces, (n - 3 + S - 1) / S);
+    /* released: the same range is staged again */
+    CLMEM_CHECK_CL(t, clmem_host_registration_release(&r));
+    fill_pattern(host, n - 3, 70u);
+    CLMEM_CHECK_CL(t, clmem_stager_copy(st, b, (const void *)host, .byte_count = n - 3));
+    CLMEM_CHECK_CL(t, clEnqueueReadBuffer(t->queue, b.mem, CL_TRUE, 0, n, back, 0, NULL, NULL));
+    CLMEM_CHECK(t, memcmp(back, host, n - 3) == 0);
+    CLMEM_CHECK_CL(t, clmem_stager_get_stats(st, &s));
+    CLMEM_CHECK_EQ(t, s.direct_copies, 4);
+    CLMEM_CHECK_EQ(t, s.staged_copies, 2);
+out:
+    clmem_host_registration_release(&r);
+    clmem_buffer_release(&b);
+    if (st) CLMEM_CHECK_CL(t, clmem_stager_release(st));
+    free(mem);
+    free(expect);
+    free(back);
 }
 
 /* into and out of a sub-buffer: the bytes land at its origin in the root */
@@ -320,6 +391,7 @@ static const clmem_test_case cases[] = {
     {"staged_exact", test_staged_exact, false},
     {"staged_threads", test_staged_threads, false},
     {"threshold_and_direct", test_threshold_and_direct, false},
+    {"registered_direct", test_registered_direct, false},
     {"sub_buffer", test_sub_buffer, false},
     {"zero_bytes_and_events", test_zero_bytes_and_events, false},
     {"bad_input", test_bad_input, false},
