@@ -447,8 +447,20 @@
 #define CLMEM__STATIC_ASSERT(cond, msg) _Static_assert(cond, msg)
 #endif
 
+/* CLMEM_NO_GNU_EXTENSIONS (define it before including clmem.h): compile the code that
+   a compiler without GNU extensions (MSVC) gets, with gcc or clang too: no __atomic or
+   __builtin calls, no vector types, no attributes that change code. CLMEM__GNU is 1
+   where clmem uses those extensions. (Pragmas and attributes that only quiet the
+   compiler's warnings follow __GNUC__ itself.) The suite runs both ways
+   (tools/test --portable). */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(CLMEM_NO_GNU_EXTENSIONS)
+#define CLMEM__GNU 1
+#else
+#define CLMEM__GNU 0
+#endif
+
 /* hot paths inlined whole, rare paths kept out of them */
-#if defined(__GNUC__) || defined(__clang__)
+#if CLMEM__GNU
 #define CLMEM__INLINE static inline __attribute__((always_inline))
 #define CLMEM__NOINLINE __attribute__((noinline))
 #else
@@ -517,6 +529,135 @@
 #define CLMEM__CHECKS 1
 #endif
 
+/* ---------------------------------------------------------------------------------
+   ATOMICS: the one set of atomic operations every module uses (private)
+
+   They work on plain integers and pointers, so that a struct is laid out alike in C
+   and C++ and a field can also be read under a lock. Each load acquires, each store
+   releases, each read-modify-write does both. Where they come from, in this order:
+     gcc and clang (CLMEM__GNU)             __atomic builtins
+     C++ otherwise                          std::atomic on the same memory
+     Windows C otherwise (MSVC)             the Interlocked intrinsics (<intrin.h>)
+     C11 otherwise                          <stdatomic.h> on the same memory
+   A 64-bit field that is used atomically is declared CLMEM__ALIGN8 (alignas(8)): on
+   32-bit x86 a uint64_t is 4-aligned in a struct, where a 64-bit atomic would need
+   libatomic's locks; aligned, every compiler does it in one instruction (cmpxchg8b),
+   so no target links libatomic.
+   --------------------------------------------------------------------------------- */
+#ifdef __cplusplus
+#define CLMEM__ALIGN8 alignas(8)
+#else
+#define CLMEM__ALIGN8 _Alignas(8)
+#endif
+#if CLMEM__GNU
+#define CLMEM__ATOMICS "gnu"
+/* the operand's type says "8-aligned" (the caller's field is): clang -m32 otherwise
+   calls libatomic's __atomic_load_8 */
+typedef uint64_t clmem__u64a __attribute__((aligned(8)));
+#define CLMEM__U64A(p) ((clmem__u64a *)(uintptr_t)(p))
+static inline uint64_t clmem__atomic_load_u64(const uint64_t *p) { return __atomic_load_n(CLMEM__U64A(p), __ATOMIC_ACQUIRE); }
+static inline void clmem__atomic_store_u64(uint64_t *p, uint64_t v) { __atomic_store_n(CLMEM__U64A(p), v, __ATOMIC_RELEASE); }
+static inline bool clmem__atomic_cas_u64(uint64_t *p, uint64_t expect, uint64_t v) {
+    return __atomic_compare_exchange_n(CLMEM__U64A(p), &expect, v, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+static inline int clmem__atomic_load_int(const int *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+static inline void clmem__atomic_store_int(int *p, int v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+static inline int clmem__atomic_exchange_int(int *p, int v) { return __atomic_exchange_n(p, v, __ATOMIC_ACQ_REL); }
+static inline unsigned clmem__atomic_add_uint(unsigned *p, unsigned v) { return __atomic_add_fetch(p, v, __ATOMIC_ACQ_REL); }
+static inline size_t clmem__atomic_load_size(const size_t *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+static inline void clmem__atomic_store_size(size_t *p, size_t v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+static inline void *clmem__atomic_load_ptr(void *const *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+static inline void clmem__atomic_store_ptr(void **p, void *v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+#elif defined(__cplusplus)
+#define CLMEM__ATOMICS "c++"
+#include <atomic>
+template <class T> static inline std::atomic<T> *clmem__as_atomic(const T *p) {
+    static_assert(sizeof(std::atomic<T>) == sizeof(T), "clmem: std::atomic<T> must have T's size");
+    return reinterpret_cast<std::atomic<T> *>(const_cast<T *>(p));
+}
+static inline uint64_t clmem__atomic_load_u64(const uint64_t *p) { return clmem__as_atomic(p)->load(std::memory_order_acquire); }
+static inline void clmem__atomic_store_u64(uint64_t *p, uint64_t v) { clmem__as_atomic(p)->store(v, std::memory_order_release); }
+static inline bool clmem__atomic_cas_u64(uint64_t *p, uint64_t expect, uint64_t v) {
+    return clmem__as_atomic(p)->compare_exchange_strong(expect, v, std::memory_order_acq_rel, std::memory_order_acquire);
+}
+static inline int clmem__atomic_load_int(const int *p) { return clmem__as_atomic(p)->load(std::memory_order_acquire); }
+static inline void clmem__atomic_store_int(int *p, int v) { clmem__as_atomic(p)->store(v, std::memory_order_release); }
+static inline int clmem__atomic_exchange_int(int *p, int v) { return clmem__as_atomic(p)->exchange(v, std::memory_order_acq_rel); }
+static inline unsigned clmem__atomic_add_uint(unsigned *p, unsigned v) {
+    return clmem__as_atomic(p)->fetch_add(v, std::memory_order_acq_rel) + v;
+}
+static inline size_t clmem__atomic_load_size(const size_t *p) { return clmem__as_atomic(p)->load(std::memory_order_acquire); }
+static inline void clmem__atomic_store_size(size_t *p, size_t v) { clmem__as_atomic(p)->store(v, std::memory_order_release); }
+static inline void *clmem__atomic_load_ptr(void *const *p) { return clmem__as_atomic(p)->load(std::memory_order_acquire); }
+static inline void clmem__atomic_store_ptr(void **p, void *v) { clmem__as_atomic(p)->store(v, std::memory_order_release); }
+#elif defined(_WIN32)
+#define CLMEM__ATOMICS "interlocked"
+#include <intrin.h>
+/* Interlocked operations are full barriers; a load is an exchange-add of 0 (an
+   Interlocked operation on a const object: the object is never written). */
+static inline uint64_t clmem__atomic_load_u64(const uint64_t *p) {
+    return (uint64_t)_InterlockedCompareExchange64((volatile long long *)(uintptr_t)p, 0, 0);
+}
+static inline bool clmem__atomic_cas_u64(uint64_t *p, uint64_t expect, uint64_t v) {
+    return (uint64_t)_InterlockedCompareExchange64((volatile long long *)p, (long long)v, (long long)expect) == expect;
+}
+static inline void clmem__atomic_store_u64(uint64_t *p, uint64_t v) {
+    uint64_t old = *(volatile uint64_t *)p;
+    while (!clmem__atomic_cas_u64(p, old, v)) old = clmem__atomic_load_u64(p);
+}
+static inline int clmem__atomic_load_int(const int *p) { return (int)_InterlockedOr((volatile long *)(uintptr_t)p, 0); }
+static inline void clmem__atomic_store_int(int *p, int v) { (void)_InterlockedExchange((volatile long *)p, (long)v); }
+static inline int clmem__atomic_exchange_int(int *p, int v) { return (int)_InterlockedExchange((volatile long *)p, (long)v); }
+static inline unsigned clmem__atomic_add_uint(unsigned *p, unsigned v) {
+    return (unsigned)_InterlockedExchangeAdd((volatile long *)p, (long)v) + v;
+}
+static inline void *clmem__atomic_load_ptr(void *const *p) {
+    return _InterlockedCompareExchangePointer((void *volatile *)(uintptr_t)p, NULL, NULL);
+}
+static inline void clmem__atomic_store_ptr(void **p, void *v) { (void)_InterlockedExchangePointer((void *volatile *)p, v); }
+static inline size_t clmem__atomic_load_size(const size_t *p) {
+    return (size_t)(uintptr_t)clmem__atomic_load_ptr((void *const *)(uintptr_t)p);
+}
+static inline void clmem__atomic_store_size(size_t *p, size_t v) { clmem__atomic_store_ptr((void **)p, (void *)(uintptr_t)v); }
+#elif !defined(__STDC_NO_ATOMICS__)
+#define CLMEM__ATOMICS "c11"
+#include <stdatomic.h>
+#define CLMEM__A(T, p) ((_Atomic(T) *)(uintptr_t)(p)) /* the same memory as an atomic object */
+static inline uint64_t clmem__atomic_load_u64(const uint64_t *p) {
+    return atomic_load_explicit(CLMEM__A(uint64_t, p), memory_order_acquire);
+}
+static inline void clmem__atomic_store_u64(uint64_t *p, uint64_t v) {
+    atomic_store_explicit(CLMEM__A(uint64_t, p), v, memory_order_release);
+}
+static inline bool clmem__atomic_cas_u64(uint64_t *p, uint64_t expect, uint64_t v) {
+    return atomic_compare_exchange_strong_explicit(CLMEM__A(uint64_t, p), &expect, v, memory_order_acq_rel,
+                                                   memory_order_acquire);
+}
+static inline int clmem__atomic_load_int(const int *p) { return atomic_load_explicit(CLMEM__A(int, p), memory_order_acquire); }
+static inline void clmem__atomic_store_int(int *p, int v) { atomic_store_explicit(CLMEM__A(int, p), v, memory_order_release); }
+static inline int clmem__atomic_exchange_int(int *p, int v) {
+    return atomic_exchange_explicit(CLMEM__A(int, p), v, memory_order_acq_rel);
+}
+static inline unsigned clmem__atomic_add_uint(unsigned *p, unsigned v) {
+    return atomic_fetch_add_explicit(CLMEM__A(unsigned, p), v, memory_order_acq_rel) + v;
+}
+static inline size_t clmem__atomic_load_size(const size_t *p) {
+    return atomic_load_explicit(CLMEM__A(size_t, p), memory_order_acquire);
+}
+static inline void clmem__atomic_store_size(size_t *p, size_t v) {
+    atomic_store_explicit(CLMEM__A(size_t, p), v, memory_order_release);
+}
+static inline void *clmem__atomic_load_ptr(void *const *p) {
+    return atomic_load_explicit(CLMEM__A(void *, p), memory_order_acquire);
+}
+static inline void clmem__atomic_store_ptr(void **p, void *v) {
+    atomic_store_explicit(CLMEM__A(void *, p), v, memory_order_release);
+}
+#else
+#error "clmem: no atomic operations: compile as C11 with <stdatomic.h>, as C++11, with gcc or clang, or with MSVC"
+#include "clmem: stopped at the #error above"
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -569,7 +710,7 @@ extern "C" {
 #define CLMEM_GIVEN_NUM_CHANNELS 0x200u /* .num_channels */
 #define CLMEM_GIVEN_ALIGNMENT 0x400u    /* .alignment */
 
-#if defined(__GNUC__) || defined(__clang__)
+#if CLMEM__GNU
 #define CLMEM__STRSTR(s, t) __builtin_strstr(s, t)
 #else
 #define CLMEM__STRSTR(s, t) strstr(s, t)
@@ -944,7 +1085,7 @@ typedef struct clmem_buffer {
    never given back to the system, so a stale handle always points at a record. */
 typedef struct clmem__buffer_owner {
     cl_int (*release)(clmem_buffer *buf);
-    uint64_t gen;           /* odd while handed out: the current hand-out's generation */
+    CLMEM__ALIGN8 uint64_t gen; /* odd while handed out: the current hand-out's generation (atomic) */
 } clmem__buffer_owner;
 
 /* clmem__handout_stale(record, generation): true when a handle's (pool, generation)
@@ -953,11 +1094,7 @@ typedef struct clmem__buffer_owner {
 static inline bool clmem__handout_stale(const void *record, uint64_t generation) {
     const clmem__buffer_owner *o = (const clmem__buffer_owner *)record;
     if (!o) return false;
-#if defined(__GNUC__) || defined(__clang__)
-    return __atomic_load_n(&o->gen, __ATOMIC_ACQUIRE) != generation;
-#else
-    return *(const volatile uint64_t *)&o->gen != generation;
-#endif
+    return clmem__atomic_load_u64(&o->gen) != generation;
 }
 
 /* clmem__buffer_stale(b): true when b is a copy of a pooled buffer handle whose block
@@ -5977,7 +6114,10 @@ inline void *clmem_memory_map_at(const clmem_memory_map *map, std::initializer_l
 #define CLMEM__THREAD_LOCAL _Thread_local
 #endif
 
-#if defined(__GNUC__) || defined(__clang__)
+#if defined(__MINGW32__) /* mingw-w64: the checks of the printf that stdio.h gives (the C99 one
+                             with __USE_MINGW_ANSI_STDIO=1, which clmem's %zu needs) */
+#define CLMEM__PRINTF(f, a) __attribute__((format(__MINGW_PRINTF_FORMAT, f, a)))
+#elif defined(__GNUC__) || defined(__clang__) /* warnings only */
 #define CLMEM__PRINTF(f, a) __attribute__((format(printf, f, a)))
 #else
 #define CLMEM__PRINTF(f, a)
@@ -5997,8 +6137,29 @@ static inline void *clmem__unconst(const void *p) {
     return u.m;
 }
 
-/* ---- mutexes (pools, caches, registries) ---- */
+/* ---------------------------------------------------------------------------------
+   THREADS: mutexes, condition variables, threads, the processor count (private)
+
+   One set of calls over the platform's threads, chosen here and nowhere else:
+     Windows (_WIN32)                       SRW locks, condition variables, CreateThread
+     CLMEM_USE_C11_THREADS, or a C11        <threads.h>: mtx_t, cnd_t, thrd_t
+       compiler on a system without POSIX
+     otherwise (POSIX)                      pthreads
+   (POSIX systems take pthreads by default: their mutexes initialize statically, and
+   C++ has no <threads.h>; CLMEM_USE_C11_THREADS selects <threads.h> to test it.)
+     clmem__mutex m = CLMEM__MUTEX_INIT;    (also static; or clmem__mutex_init)
+     clmem__lock(&m); clmem__unlock(&m);    clmem__mutex_destroy(&m)
+     clmem__cond c; clmem__cond_init(&c);   clmem__cond_wait(&c, &m) (m locked),
+                                            clmem__cond_signal, _broadcast, _destroy
+     clmem__thread t;                       clmem__thread_start(&t, fn, arg): 0 or an
+                                            error; t stays where it is until
+                                            clmem__thread_join(&t) (fn(arg) runs with a
+                                            pointer into t)
+     clmem__thread_yield(), clmem__cpu_count()
+   The atomics are in clmem/base.h (ATOMICS).
+   --------------------------------------------------------------------------------- */
 #if defined(_WIN32)
+#define CLMEM__THREADS "win32"
 /* windows.h without its min/max macros and rarely used APIs; neither define is left
    behind for the code that includes clmem.h. (A windows.h included later by that code
    is this one: the include guard has seen it. Include windows.h first to get more.) */
@@ -6025,14 +6186,138 @@ static inline void clmem__mutex_init(clmem__mutex *m) { InitializeSRWLock(m); }
 static inline void clmem__mutex_destroy(clmem__mutex *m) { (void)m; }
 static inline void clmem__lock(clmem__mutex *m) { AcquireSRWLockExclusive(m); }
 static inline void clmem__unlock(clmem__mutex *m) { ReleaseSRWLockExclusive(m); }
+typedef CONDITION_VARIABLE clmem__cond;
+static inline void clmem__cond_init(clmem__cond *c) { InitializeConditionVariable(c); }
+static inline void clmem__cond_destroy(clmem__cond *c) { (void)c; }
+static inline void clmem__cond_wait(clmem__cond *c, clmem__mutex *m) { SleepConditionVariableSRW(c, m, INFINITE, 0); }
+static inline void clmem__cond_signal(clmem__cond *c) { WakeConditionVariable(c); }
+static inline void clmem__cond_broadcast(clmem__cond *c) { WakeAllConditionVariable(c); }
+typedef struct clmem__thread {
+    HANDLE handle;
+    void (*fn)(void *);
+    void *arg;
+} clmem__thread;
+static DWORD WINAPI clmem__thread_main(LPVOID t) {
+    clmem__thread *self = CLMEM__CAST(clmem__thread *, t);
+    self->fn(self->arg);
+    return 0;
+}
+static inline int clmem__thread_start(clmem__thread *t, void (*fn)(void *), void *arg) {
+    t->fn = fn;
+    t->arg = arg;
+    t->handle = CreateThread(NULL, 0, clmem__thread_main, t, 0, NULL);
+    return t->handle ? 0 : (int)GetLastError();
+}
+static inline void clmem__thread_join(clmem__thread *t) {
+    WaitForSingleObject(t->handle, INFINITE);
+    CloseHandle(t->handle);
+}
+static inline void clmem__thread_yield(void) { SwitchToThread(); }
+static unsigned clmem__cpu_count(void) {
+    SYSTEM_INFO si;
+    GetSystemInfo(&si);
+    return si.dwNumberOfProcessors ? (unsigned)si.dwNumberOfProcessors : 1u;
+}
+#elif defined(CLMEM_USE_C11_THREADS) ||                                                                   \
+    (!defined(__cplusplus) && !defined(__STDC_NO_THREADS__) && !defined(__unix__) && !defined(__APPLE__))
+#define CLMEM__THREADS "c11"
+#include <threads.h>
+/* mtx_t has no static initializer: a mutex initializes itself at its first lock
+   (state 0 -> 1 while one thread does it -> 2). */
+typedef struct clmem__mutex {
+    int state;
+    mtx_t m;
+} clmem__mutex;
+#define CLMEM__MUTEX_INIT CLMEM__ZERO
+static inline void clmem__mutex_init(clmem__mutex *m) {
+    mtx_init(&m->m, mtx_plain);
+    clmem__atomic_store_int(&m->state, 2);
+}
+static inline void clmem__mutex_destroy(clmem__mutex *m) {
+    if (clmem__atomic_load_int(&m->state) == 2) mtx_destroy(&m->m);
+}
+static CLMEM__NOINLINE void clmem__mutex_first_lock(clmem__mutex *m) {
+    if (clmem__atomic_exchange_int(&m->state, 1) == 0) {
+        clmem__mutex_init(m);
+        return;
+    }
+    while (clmem__atomic_load_int(&m->state) != 2) thrd_yield();
+}
+static inline void clmem__lock(clmem__mutex *m) {
+    if (clmem__atomic_load_int(&m->state) != 2) clmem__mutex_first_lock(m);
+    mtx_lock(&m->m);
+}
+static inline void clmem__unlock(clmem__mutex *m) { mtx_unlock(&m->m); }
+typedef cnd_t clmem__cond;
+static inline void clmem__cond_init(clmem__cond *c) { cnd_init(c); }
+static inline void clmem__cond_destroy(clmem__cond *c) { cnd_destroy(c); }
+static inline void clmem__cond_wait(clmem__cond *c, clmem__mutex *m) { cnd_wait(c, &m->m); }
+static inline void clmem__cond_signal(clmem__cond *c) { cnd_signal(c); }
+static inline void clmem__cond_broadcast(clmem__cond *c) { cnd_broadcast(c); }
+typedef struct clmem__thread {
+    thrd_t handle;
+    void (*fn)(void *);
+    void *arg;
+} clmem__thread;
+static int clmem__thread_main(void *t) {
+    clmem__thread *self = CLMEM__CAST(clmem__thread *, t);
+    self->fn(self->arg);
+    return 0;
+}
+static inline int clmem__thread_start(clmem__thread *t, void (*fn)(void *), void *arg) {
+    t->fn = fn;
+    t->arg = arg;
+    return thrd_create(&t->handle, clmem__thread_main, t) == thrd_success ? 0 : -1;
+}
+static inline void clmem__thread_join(clmem__thread *t) { thrd_join(t->handle, NULL); }
+static inline void clmem__thread_yield(void) { thrd_yield(); }
 #else
+#define CLMEM__THREADS "pthreads"
 #include <pthread.h>
+#include <sched.h>
 typedef pthread_mutex_t clmem__mutex;
 #define CLMEM__MUTEX_INIT PTHREAD_MUTEX_INITIALIZER
 static inline void clmem__mutex_init(clmem__mutex *m) { pthread_mutex_init(m, NULL); }
 static inline void clmem__mutex_destroy(clmem__mutex *m) { pthread_mutex_destroy(m); }
 static inline void clmem__lock(clmem__mutex *m) { pthread_mutex_lock(m); }
 static inline void clmem__unlock(clmem__mutex *m) { pthread_mutex_unlock(m); }
+typedef pthread_cond_t clmem__cond;
+static inline void clmem__cond_init(clmem__cond *c) { pthread_cond_init(c, NULL); }
+static inline void clmem__cond_destroy(clmem__cond *c) { pthread_cond_destroy(c); }
+static inline void clmem__cond_wait(clmem__cond *c, clmem__mutex *m) { pthread_cond_wait(c, m); }
+static inline void clmem__cond_signal(clmem__cond *c) { pthread_cond_signal(c); }
+static inline void clmem__cond_broadcast(clmem__cond *c) { pthread_cond_broadcast(c); }
+typedef struct clmem__thread {
+    pthread_t handle;
+    void (*fn)(void *);
+    void *arg;
+} clmem__thread;
+static void *clmem__thread_main(void *t) {
+    clmem__thread *self = CLMEM__CAST(clmem__thread *, t);
+    self->fn(self->arg);
+    return NULL;
+}
+static inline int clmem__thread_start(clmem__thread *t, void (*fn)(void *), void *arg) {
+    t->fn = fn;
+    t->arg = arg;
+    return pthread_create(&t->handle, NULL, clmem__thread_main, t);
+}
+static inline void clmem__thread_join(clmem__thread *t) { pthread_join(t->handle, NULL); }
+static inline void clmem__thread_yield(void) { sched_yield(); }
+#endif
+#if !defined(_WIN32)
+#if defined(__unix__) || defined(__APPLE__)
+#include <unistd.h>
+#endif
+/* the processors online (1 where that cannot be asked) */
+static unsigned clmem__cpu_count(void) {
+#if defined(_SC_NPROCESSORS_ONLN)
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (unsigned)n : 1u;
+#else
+    return 1;
+#endif
+}
 #endif
 
 /* clmem__locked_size(m, v) / clmem__locked_set_size(m, v, value): read or write a
@@ -6820,14 +7105,9 @@ static clmem__map_record *clmem__maps;
 static size_t clmem__map_count, clmem__map_capacity;
 /* clmem__map_live mirrors clmem__map_count for the lock-free fast path of
    clmem__map_note_use: every copy asks, and with no live maps it must cost nothing. */
-#if defined(__GNUC__) || defined(__clang__)
 static size_t clmem__map_live;
-#define CLMEM__MAP_PUBLISH() __atomic_store_n(&clmem__map_live, clmem__map_count, __ATOMIC_RELAXED)
-#define CLMEM__MAP_ANY_LIVE() (__atomic_load_n(&clmem__map_live, __ATOMIC_RELAXED) != 0)
-#else
-#define CLMEM__MAP_PUBLISH() ((void)0)
-#define CLMEM__MAP_ANY_LIVE() 1
-#endif
+#define CLMEM__MAP_PUBLISH() clmem__atomic_store_size(&clmem__map_live, clmem__map_count)
+#define CLMEM__MAP_ANY_LIVE() (clmem__atomic_load_size(&clmem__map_live) != 0)
 static unsigned long long clmem__map_serial;
 
 CLMEM_API int clmem__maps_live(void) { return CLMEM__MAP_ANY_LIVE(); }
@@ -12333,15 +12613,12 @@ CLMEM_API cl_int clmem__fill_ptr(cl_command_queue queue, clmem__fill_target dst,
 /* ---- begin clmem/pool.c ---- */
 /* >>pool (implementation) */
 
-#if !defined(_WIN32)
-#include <unistd.h> /* sysconf: a new pool's shards */
-#endif
 
 /* ---- bins (PyOpenCL's bin_number / alloc_size, mempool.hpp) ---- */
 
 static inline unsigned clmem__bitlog2(size_t v) {
     unsigned l = 0;
-#if defined(__GNUC__) || defined(__clang__)
+#if CLMEM__GNU
     if (v) l = (unsigned)(sizeof(unsigned long long) * 8 - 1) - (unsigned)__builtin_clzll((unsigned long long)v);
 #else
     while (v >>= 1) ++l;
@@ -12742,25 +13019,24 @@ struct clmem__pool_block {
    builtins a lock is a spinlock that yields the processor when it has to wait (an
    uncontended pthread mutex pair costs as much as the rest of a pooled allocation);
    elsewhere it is a clmem__mutex. */
-#if (defined(__GNUC__) || defined(__clang__)) && !defined(_WIN32) && !defined(CLMEM_POOL_USE_MUTEX)
-#include <sched.h>
+#if !defined(CLMEM_POOL_USE_MUTEX)
 typedef int clmem__pool_lock_t;
-static void clmem__pool_lock_init(clmem__pool_lock_t *l) { __atomic_store_n(l, 0, __ATOMIC_RELAXED); }
+static void clmem__pool_lock_init(clmem__pool_lock_t *l) { clmem__atomic_store_int(l, 0); }
 static void clmem__pool_lock_destroy(clmem__pool_lock_t *l) { (void)l; }
 static CLMEM__NOINLINE void clmem__pool_lock_wait(clmem__pool_lock_t *l) {
     do {
         unsigned spins = 0;
-        while (__atomic_load_n(l, __ATOMIC_RELAXED))
+        while (clmem__atomic_load_int(l))
             if (++spins == 64) {
                 spins = 0;
-                sched_yield();
+                clmem__thread_yield();
             }
-    } while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE));
+    } while (clmem__atomic_exchange_int(l, 1));
 }
 static inline void clmem__pool_lock(clmem__pool_lock_t *l) {
-    if (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE)) clmem__pool_lock_wait(l); /* the wait is out of line */
+    if (clmem__atomic_exchange_int(l, 1)) clmem__pool_lock_wait(l); /* the wait is out of line */
 }
-static inline void clmem__pool_unlock(clmem__pool_lock_t *l) { __atomic_store_n(l, 0, __ATOMIC_RELEASE); }
+static inline void clmem__pool_unlock(clmem__pool_lock_t *l) { clmem__atomic_store_int(l, 0); }
 #else
 typedef clmem__mutex clmem__pool_lock_t;
 static void clmem__pool_lock_init(clmem__pool_lock_t *l) { clmem__mutex_init(l); }
@@ -12769,50 +13045,14 @@ static void clmem__pool_lock(clmem__pool_lock_t *l) { clmem__lock(l); }
 static void clmem__pool_unlock(clmem__pool_lock_t *l) { clmem__unlock(l); }
 #endif
 
-/* generations and states, read without a lock */
-#if defined(__GNUC__) || defined(__clang__)
-static inline uint64_t clmem__gen_load(const uint64_t *g) { return __atomic_load_n(g, __ATOMIC_ACQUIRE); }
-static inline void clmem__gen_store(uint64_t *g, uint64_t v) { __atomic_store_n(g, v, __ATOMIC_RELEASE); }
-static inline bool clmem__gen_cas(uint64_t *g, uint64_t expect, uint64_t v) {
-    return __atomic_compare_exchange_n(g, &expect, v, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
-}
-static inline int clmem__state_load(const int *s) { return __atomic_load_n(s, __ATOMIC_RELAXED); }
-static inline void clmem__state_store(int *s, int v) { __atomic_store_n(s, v, __ATOMIC_RELAXED); }
+/* generations and states, read without a lock (base.h's ATOMICS) */
+#define clmem__gen_load clmem__atomic_load_u64
+#define clmem__gen_store clmem__atomic_store_u64
+#define clmem__gen_cas clmem__atomic_cas_u64
+#define clmem__state_load clmem__atomic_load_int
+#define clmem__state_store clmem__atomic_store_int
 static unsigned clmem__pool_next_tid;
-static unsigned clmem__pool_new_tid(void) { return __atomic_fetch_add(&clmem__pool_next_tid, 1, __ATOMIC_RELAXED); }
-#else
-static clmem__mutex clmem__gen_mutex = CLMEM__MUTEX_INIT;
-static inline uint64_t clmem__gen_load(const uint64_t *g) {
-    uint64_t v;
-    clmem__lock(&clmem__gen_mutex);
-    v = *g;
-    clmem__unlock(&clmem__gen_mutex);
-    return v;
-}
-static inline void clmem__gen_store(uint64_t *g, uint64_t v) {
-    clmem__lock(&clmem__gen_mutex);
-    *g = v;
-    clmem__unlock(&clmem__gen_mutex);
-}
-static inline bool clmem__gen_cas(uint64_t *g, uint64_t expect, uint64_t v) {
-    bool ok;
-    clmem__lock(&clmem__gen_mutex);
-    ok = *g == expect;
-    if (ok) *g = v;
-    clmem__unlock(&clmem__gen_mutex);
-    return ok;
-}
-static inline int clmem__state_load(const int *s) { return *(const volatile int *)s; }
-static inline void clmem__state_store(int *s, int v) { *(volatile int *)s = v; }
-static unsigned clmem__pool_next_tid;
-static unsigned clmem__pool_new_tid(void) {
-    unsigned t;
-    clmem__lock(&clmem__gen_mutex);
-    t = clmem__pool_next_tid++;
-    clmem__unlock(&clmem__gen_mutex);
-    return t;
-}
-#endif
+static unsigned clmem__pool_new_tid(void) { return clmem__atomic_add_uint(&clmem__pool_next_tid, 1) - 1; }
 
 /* the calling thread's shard number: threads are numbered in the order they first
    use a pool */
@@ -13166,19 +13406,6 @@ static void clmem__pool_destroy(clmem__pool *p) {
     CLMEM_FREE(p->raw);
 }
 
-/* the processors online (1 where that cannot be asked) */
-static unsigned clmem__cpu_count(void) {
-#if defined(_WIN32)
-    SYSTEM_INFO si;
-    GetSystemInfo(&si);
-    return si.dwNumberOfProcessors ? (unsigned)si.dwNumberOfProcessors : 1u;
-#elif defined(_SC_NPROCESSORS_ONLN)
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (unsigned)n : 1u;
-#else
-    return 1;
-#endif
-}
 
 /* a new pool's shards: the least power of two that is at least CLMEM_POOL_SHARDS and
    the processors online (each of as many threads at once as there are processors has
@@ -13289,25 +13516,13 @@ static cl_int clmem__pool_check_queue(clmem__pool *p, cl_command_queue queue, co
     if (CLMEM__CHECKS && queue == NULL)
         return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue is NULL (the host's allocations need none)");
     if (!CLMEM__CHECKS) return CL_SUCCESS;
-#if defined(__GNUC__) || defined(__clang__)
-    last = __atomic_load_n(&p->checked_queue, __ATOMIC_ACQUIRE);
-#else
-    clmem__pool_lock(&p->lock);
-    last = p->checked_queue;
-    clmem__pool_unlock(&p->lock);
-#endif
+    last = CLMEM__CAST(cl_command_queue, clmem__atomic_load_ptr(CLMEM__CAST(void *const *, (void *)&p->checked_queue)));
     if (last == queue) return CL_SUCCESS;
     if ((err = clmem__queue_context_of(fn, queue, &qctx)) != CL_SUCCESS) return err;
     if (p->context && qctx != p->context)
         return clmem__fail(CL_INVALID_CONTEXT, fn, "queue %p belongs to context %p, the pool's blocks to context %p",
                            (void *)queue, (void *)qctx, (void *)p->context);
-#if defined(__GNUC__) || defined(__clang__)
-    __atomic_store_n(&p->checked_queue, queue, __ATOMIC_RELEASE);
-#else
-    clmem__pool_lock(&p->lock);
-    p->checked_queue = queue;
-    clmem__pool_unlock(&p->lock);
-#endif
+    clmem__atomic_store_ptr(CLMEM__CAST(void **, (void *)&p->checked_queue), queue);
     return CL_SUCCESS;
 }
 
@@ -13963,7 +14178,7 @@ CLMEM_API clmem_memory_pool *clmem_memory_pool_create(clmem_allocator *allocator
     return CLMEM__CAST(clmem_memory_pool *, (void *)p);
 }
 
-#if (defined(__GNUC__) || defined(__clang__)) && defined(__SIZEOF_POINTER__) && __SIZEOF_POINTER__ == 8
+#if CLMEM__GNU && defined(__SIZEOF_POINTER__) && __SIZEOF_POINTER__ == 8
 CLMEM__STATIC_ASSERT(sizeof(clmem_pooled_svm) == 32 && offsetof(clmem_pooled_svm, svm.pool) == 16 &&
                          offsetof(clmem_pooled_svm, svm.generation) == 24,
                      "clmem_pooled_svm: ptr, size, pool, generation (clmem__pooled_svm_handle writes them so)");
@@ -13976,7 +14191,7 @@ CLMEM__STATIC_ASSERT(sizeof(clmem_buffer) == 64 && offsetof(clmem_buffer, contex
 /* the handle of a block just handed out */
 static inline clmem_buffer clmem__pool_handle(const clmem__pool *p, const clmem__pool_block *blk, size_t size) {
     clmem_buffer b;
-#if (defined(__GNUC__) || defined(__clang__)) && defined(__SIZEOF_POINTER__) && __SIZEOF_POINTER__ == 8
+#if CLMEM__GNU && defined(__SIZEOF_POINTER__) && __SIZEOF_POINTER__ == 8
     /* Written as four 16-byte pairs: the caller copies the returned handle with 16-byte
        loads (gcc and clang do, where the result goes to a variable whose address is
        taken), and each load is then served from one store. Field by field, three of
@@ -13995,7 +14210,7 @@ static inline clmem_buffer clmem__pool_handle(const clmem__pool *p, const clmem_
     b.flags = p->flags;
     b.root = b.mem;
     b.origin = 0;
-    b.pool = CLMEM__CAST(void *, blk);
+    b.pool = clmem__unconst(blk);
     b.generation = blk->owner.gen;
 #endif
     return b;
@@ -14194,7 +14409,7 @@ static clmem_pooled_svm clmem__pooled_svm_empty(void) {
    allows (see clmem__pool_handle) */
 static inline clmem_pooled_svm clmem__pooled_svm_handle(const clmem__pool_block *blk, size_t size) {
     clmem_pooled_svm r;
-#if (defined(__GNUC__) || defined(__clang__)) && defined(__SIZEOF_POINTER__) && __SIZEOF_POINTER__ == 8
+#if CLMEM__GNU && defined(__SIZEOF_POINTER__) && __SIZEOF_POINTER__ == 8
     typedef uint64_t clmem__u64x2 __attribute__((vector_size(16)));
     const clmem__u64x2 v[2] = {{(uint64_t)(uintptr_t)blk->ptr, (uint64_t)size},
                                {(uint64_t)(uintptr_t)blk, blk->owner.gen}};
@@ -14721,7 +14936,7 @@ CLMEM__POOL_COMMON(pinned_pool)
 /* ---- begin clmem/stager.c ---- */
 /* >>stager (implementation) */
 
-#if !defined(_WIN32)
+#if !defined(_WIN32) && !defined(CLMEM_USE_C11_THREADS) /* until the workers use base's threads */
 #define CLMEM__STAGER_WORKERS 1 /* pthreads (pthread.h comes with >>base) */
 #else
 #define CLMEM__STAGER_WORKERS 0

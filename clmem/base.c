@@ -30,7 +30,10 @@
 #define CLMEM__THREAD_LOCAL _Thread_local
 #endif
 
-#if defined(__GNUC__) || defined(__clang__)
+#if defined(__MINGW32__) /* mingw-w64: the checks of the printf that stdio.h gives (the C99 one
+                             with __USE_MINGW_ANSI_STDIO=1, which clmem's %zu needs) */
+#define CLMEM__PRINTF(f, a) __attribute__((format(__MINGW_PRINTF_FORMAT, f, a)))
+#elif defined(__GNUC__) || defined(__clang__) /* warnings only */
 #define CLMEM__PRINTF(f, a) __attribute__((format(printf, f, a)))
 #else
 #define CLMEM__PRINTF(f, a)
@@ -50,8 +53,29 @@ static inline void *clmem__unconst(const void *p) {
     return u.m;
 }
 
-/* ---- mutexes (pools, caches, registries) ---- */
+/* ---------------------------------------------------------------------------------
+   THREADS: mutexes, condition variables, threads, the processor count (private)
+
+   One set of calls over the platform's threads, chosen here and nowhere else:
+     Windows (_WIN32)                       SRW locks, condition variables, CreateThread
+     CLMEM_USE_C11_THREADS, or a C11        <threads.h>: mtx_t, cnd_t, thrd_t
+       compiler on a system without POSIX
+     otherwise (POSIX)                      pthreads
+   (POSIX systems take pthreads by default: their mutexes initialize statically, and
+   C++ has no <threads.h>; CLMEM_USE_C11_THREADS selects <threads.h> to test it.)
+     clmem__mutex m = CLMEM__MUTEX_INIT;    (also static; or clmem__mutex_init)
+     clmem__lock(&m); clmem__unlock(&m);    clmem__mutex_destroy(&m)
+     clmem__cond c; clmem__cond_init(&c);   clmem__cond_wait(&c, &m) (m locked),
+                                            clmem__cond_signal, _broadcast, _destroy
+     clmem__thread t;                       clmem__thread_start(&t, fn, arg): 0 or an
+                                            error; t stays where it is until
+                                            clmem__thread_join(&t) (fn(arg) runs with a
+                                            pointer into t)
+     clmem__thread_yield(), clmem__cpu_count()
+   The atomics are in clmem/base.h (ATOMICS).
+   --------------------------------------------------------------------------------- */
 #if defined(_WIN32)
+#define CLMEM__THREADS "win32"
 /* windows.h without its min/max macros and rarely used APIs; neither define is left
    behind for the code that includes clmem.h. (A windows.h included later by that code
    is this one: the include guard has seen it. Include windows.h first to get more.) */
@@ -78,14 +102,138 @@ static inline void clmem__mutex_init(clmem__mutex *m) { InitializeSRWLock(m); }
 static inline void clmem__mutex_destroy(clmem__mutex *m) { (void)m; }
 static inline void clmem__lock(clmem__mutex *m) { AcquireSRWLockExclusive(m); }
 static inline void clmem__unlock(clmem__mutex *m) { ReleaseSRWLockExclusive(m); }
+typedef CONDITION_VARIABLE clmem__cond;
+static inline void clmem__cond_init(clmem__cond *c) { InitializeConditionVariable(c); }
+static inline void clmem__cond_destroy(clmem__cond *c) { (void)c; }
+static inline void clmem__cond_wait(clmem__cond *c, clmem__mutex *m) { SleepConditionVariableSRW(c, m, INFINITE, 0); }
+static inline void clmem__cond_signal(clmem__cond *c) { WakeConditionVariable(c); }
+static inline void clmem__cond_broadcast(clmem__cond *c) { WakeAllConditionVariable(c); }
+typedef struct clmem__thread {
+    HANDLE handle;
+    void (*fn)(void *);
+    void *arg;
+} clmem__thread;
+static DWORD WINAPI clmem__thread_main(LPVOID t) {
+    clmem__thread *self = CLMEM__CAST(clmem__thread *, t);
+    self->fn(self->arg);
+    return 0;
+}
+static inline int clmem__thread_start(clmem__thread *t, void (*fn)(void *), void *arg) {
+    t->fn = fn;
+    t->arg = arg;
+    t->handle = CreateThread(NULL, 0, clmem__thread_main, t, 0, NULL);
+    return t->handle ? 0 : (int)GetLastError();
+}
+static inline void clmem__thread_join(clmem__thread *t) {
+    WaitForSingleObject(t->handle, INFINITE);
+    CloseHandle(t->handle);
+}
+static inline void clmem__thread_yield(void) { SwitchToThread(); }
+static unsigned clmem__cpu_count(void) {
+    SYSTEM_INFO si;
+    GetSystemInfo(&si);
+    return si.dwNumberOfProcessors ? (unsigned)si.dwNumberOfProcessors : 1u;
+}
+#elif defined(CLMEM_USE_C11_THREADS) ||                                                                   \
+    (!defined(__cplusplus) && !defined(__STDC_NO_THREADS__) && !defined(__unix__) && !defined(__APPLE__))
+#define CLMEM__THREADS "c11"
+#include <threads.h>
+/* mtx_t has no static initializer: a mutex initializes itself at its first lock
+   (state 0 -> 1 while one thread does it -> 2). */
+typedef struct clmem__mutex {
+    int state;
+    mtx_t m;
+} clmem__mutex;
+#define CLMEM__MUTEX_INIT CLMEM__ZERO
+static inline void clmem__mutex_init(clmem__mutex *m) {
+    mtx_init(&m->m, mtx_plain);
+    clmem__atomic_store_int(&m->state, 2);
+}
+static inline void clmem__mutex_destroy(clmem__mutex *m) {
+    if (clmem__atomic_load_int(&m->state) == 2) mtx_destroy(&m->m);
+}
+static CLMEM__NOINLINE void clmem__mutex_first_lock(clmem__mutex *m) {
+    if (clmem__atomic_exchange_int(&m->state, 1) == 0) {
+        clmem__mutex_init(m);
+        return;
+    }
+    while (clmem__atomic_load_int(&m->state) != 2) thrd_yield();
+}
+static inline void clmem__lock(clmem__mutex *m) {
+    if (clmem__atomic_load_int(&m->state) != 2) clmem__mutex_first_lock(m);
+    mtx_lock(&m->m);
+}
+static inline void clmem__unlock(clmem__mutex *m) { mtx_unlock(&m->m); }
+typedef cnd_t clmem__cond;
+static inline void clmem__cond_init(clmem__cond *c) { cnd_init(c); }
+static inline void clmem__cond_destroy(clmem__cond *c) { cnd_destroy(c); }
+static inline void clmem__cond_wait(clmem__cond *c, clmem__mutex *m) { cnd_wait(c, &m->m); }
+static inline void clmem__cond_signal(clmem__cond *c) { cnd_signal(c); }
+static inline void clmem__cond_broadcast(clmem__cond *c) { cnd_broadcast(c); }
+typedef struct clmem__thread {
+    thrd_t handle;
+    void (*fn)(void *);
+    void *arg;
+} clmem__thread;
+static int clmem__thread_main(void *t) {
+    clmem__thread *self = CLMEM__CAST(clmem__thread *, t);
+    self->fn(self->arg);
+    return 0;
+}
+static inline int clmem__thread_start(clmem__thread *t, void (*fn)(void *), void *arg) {
+    t->fn = fn;
+    t->arg = arg;
+    return thrd_create(&t->handle, clmem__thread_main, t) == thrd_success ? 0 : -1;
+}
+static inline void clmem__thread_join(clmem__thread *t) { thrd_join(t->handle, NULL); }
+static inline void clmem__thread_yield(void) { thrd_yield(); }
 #else
+#define CLMEM__THREADS "pthreads"
 #include <pthread.h>
+#include <sched.h>
 typedef pthread_mutex_t clmem__mutex;
 #define CLMEM__MUTEX_INIT PTHREAD_MUTEX_INITIALIZER
 static inline void clmem__mutex_init(clmem__mutex *m) { pthread_mutex_init(m, NULL); }
 static inline void clmem__mutex_destroy(clmem__mutex *m) { pthread_mutex_destroy(m); }
 static inline void clmem__lock(clmem__mutex *m) { pthread_mutex_lock(m); }
 static inline void clmem__unlock(clmem__mutex *m) { pthread_mutex_unlock(m); }
+typedef pthread_cond_t clmem__cond;
+static inline void clmem__cond_init(clmem__cond *c) { pthread_cond_init(c, NULL); }
+static inline void clmem__cond_destroy(clmem__cond *c) { pthread_cond_destroy(c); }
+static inline void clmem__cond_wait(clmem__cond *c, clmem__mutex *m) { pthread_cond_wait(c, m); }
+static inline void clmem__cond_signal(clmem__cond *c) { pthread_cond_signal(c); }
+static inline void clmem__cond_broadcast(clmem__cond *c) { pthread_cond_broadcast(c); }
+typedef struct clmem__thread {
+    pthread_t handle;
+    void (*fn)(void *);
+    void *arg;
+} clmem__thread;
+static void *clmem__thread_main(void *t) {
+    clmem__thread *self = CLMEM__CAST(clmem__thread *, t);
+    self->fn(self->arg);
+    return NULL;
+}
+static inline int clmem__thread_start(clmem__thread *t, void (*fn)(void *), void *arg) {
+    t->fn = fn;
+    t->arg = arg;
+    return pthread_create(&t->handle, NULL, clmem__thread_main, t);
+}
+static inline void clmem__thread_join(clmem__thread *t) { pthread_join(t->handle, NULL); }
+static inline void clmem__thread_yield(void) { sched_yield(); }
+#endif
+#if !defined(_WIN32)
+#if defined(__unix__) || defined(__APPLE__)
+#include <unistd.h>
+#endif
+/* the processors online (1 where that cannot be asked) */
+static unsigned clmem__cpu_count(void) {
+#if defined(_SC_NPROCESSORS_ONLN)
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (unsigned)n : 1u;
+#else
+    return 1;
+#endif
+}
 #endif
 
 /* clmem__locked_size(m, v) / clmem__locked_set_size(m, v, value): read or write a

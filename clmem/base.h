@@ -28,8 +28,20 @@
 #define CLMEM__STATIC_ASSERT(cond, msg) _Static_assert(cond, msg)
 #endif
 
+/* CLMEM_NO_GNU_EXTENSIONS (define it before including clmem.h): compile the code that
+   a compiler without GNU extensions (MSVC) gets, with gcc or clang too: no __atomic or
+   __builtin calls, no vector types, no attributes that change code. CLMEM__GNU is 1
+   where clmem uses those extensions. (Pragmas and attributes that only quiet the
+   compiler's warnings follow __GNUC__ itself.) The suite runs both ways
+   (tools/test --portable). */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(CLMEM_NO_GNU_EXTENSIONS)
+#define CLMEM__GNU 1
+#else
+#define CLMEM__GNU 0
+#endif
+
 /* hot paths inlined whole, rare paths kept out of them */
-#if defined(__GNUC__) || defined(__clang__)
+#if CLMEM__GNU
 #define CLMEM__INLINE static inline __attribute__((always_inline))
 #define CLMEM__NOINLINE __attribute__((noinline))
 #else
@@ -98,6 +110,135 @@
 #define CLMEM__CHECKS 1
 #endif
 
+/* ---------------------------------------------------------------------------------
+   ATOMICS: the one set of atomic operations every module uses (private)
+
+   They work on plain integers and pointers, so that a struct is laid out alike in C
+   and C++ and a field can also be read under a lock. Each load acquires, each store
+   releases, each read-modify-write does both. Where they come from, in this order:
+     gcc and clang (CLMEM__GNU)             __atomic builtins
+     C++ otherwise                          std::atomic on the same memory
+     Windows C otherwise (MSVC)             the Interlocked intrinsics (<intrin.h>)
+     C11 otherwise                          <stdatomic.h> on the same memory
+   A 64-bit field that is used atomically is declared CLMEM__ALIGN8 (alignas(8)): on
+   32-bit x86 a uint64_t is 4-aligned in a struct, where a 64-bit atomic would need
+   libatomic's locks; aligned, every compiler does it in one instruction (cmpxchg8b),
+   so no target links libatomic.
+   --------------------------------------------------------------------------------- */
+#ifdef __cplusplus
+#define CLMEM__ALIGN8 alignas(8)
+#else
+#define CLMEM__ALIGN8 _Alignas(8)
+#endif
+#if CLMEM__GNU
+#define CLMEM__ATOMICS "gnu"
+/* the operand's type says "8-aligned" (the caller's field is): clang -m32 otherwise
+   calls libatomic's __atomic_load_8 */
+typedef uint64_t clmem__u64a __attribute__((aligned(8)));
+#define CLMEM__U64A(p) ((clmem__u64a *)(uintptr_t)(p))
+static inline uint64_t clmem__atomic_load_u64(const uint64_t *p) { return __atomic_load_n(CLMEM__U64A(p), __ATOMIC_ACQUIRE); }
+static inline void clmem__atomic_store_u64(uint64_t *p, uint64_t v) { __atomic_store_n(CLMEM__U64A(p), v, __ATOMIC_RELEASE); }
+static inline bool clmem__atomic_cas_u64(uint64_t *p, uint64_t expect, uint64_t v) {
+    return __atomic_compare_exchange_n(CLMEM__U64A(p), &expect, v, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+static inline int clmem__atomic_load_int(const int *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+static inline void clmem__atomic_store_int(int *p, int v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+static inline int clmem__atomic_exchange_int(int *p, int v) { return __atomic_exchange_n(p, v, __ATOMIC_ACQ_REL); }
+static inline unsigned clmem__atomic_add_uint(unsigned *p, unsigned v) { return __atomic_add_fetch(p, v, __ATOMIC_ACQ_REL); }
+static inline size_t clmem__atomic_load_size(const size_t *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+static inline void clmem__atomic_store_size(size_t *p, size_t v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+static inline void *clmem__atomic_load_ptr(void *const *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+static inline void clmem__atomic_store_ptr(void **p, void *v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+#elif defined(__cplusplus)
+#define CLMEM__ATOMICS "c++"
+#include <atomic>
+template <class T> static inline std::atomic<T> *clmem__as_atomic(const T *p) {
+    static_assert(sizeof(std::atomic<T>) == sizeof(T), "clmem: std::atomic<T> must have T's size");
+    return reinterpret_cast<std::atomic<T> *>(const_cast<T *>(p));
+}
+static inline uint64_t clmem__atomic_load_u64(const uint64_t *p) { return clmem__as_atomic(p)->load(std::memory_order_acquire); }
+static inline void clmem__atomic_store_u64(uint64_t *p, uint64_t v) { clmem__as_atomic(p)->store(v, std::memory_order_release); }
+static inline bool clmem__atomic_cas_u64(uint64_t *p, uint64_t expect, uint64_t v) {
+    return clmem__as_atomic(p)->compare_exchange_strong(expect, v, std::memory_order_acq_rel, std::memory_order_acquire);
+}
+static inline int clmem__atomic_load_int(const int *p) { return clmem__as_atomic(p)->load(std::memory_order_acquire); }
+static inline void clmem__atomic_store_int(int *p, int v) { clmem__as_atomic(p)->store(v, std::memory_order_release); }
+static inline int clmem__atomic_exchange_int(int *p, int v) { return clmem__as_atomic(p)->exchange(v, std::memory_order_acq_rel); }
+static inline unsigned clmem__atomic_add_uint(unsigned *p, unsigned v) {
+    return clmem__as_atomic(p)->fetch_add(v, std::memory_order_acq_rel) + v;
+}
+static inline size_t clmem__atomic_load_size(const size_t *p) { return clmem__as_atomic(p)->load(std::memory_order_acquire); }
+static inline void clmem__atomic_store_size(size_t *p, size_t v) { clmem__as_atomic(p)->store(v, std::memory_order_release); }
+static inline void *clmem__atomic_load_ptr(void *const *p) { return clmem__as_atomic(p)->load(std::memory_order_acquire); }
+static inline void clmem__atomic_store_ptr(void **p, void *v) { clmem__as_atomic(p)->store(v, std::memory_order_release); }
+#elif defined(_WIN32)
+#define CLMEM__ATOMICS "interlocked"
+#include <intrin.h>
+/* Interlocked operations are full barriers; a load is an exchange-add of 0 (an
+   Interlocked operation on a const object: the object is never written). */
+static inline uint64_t clmem__atomic_load_u64(const uint64_t *p) {
+    return (uint64_t)_InterlockedCompareExchange64((volatile long long *)(uintptr_t)p, 0, 0);
+}
+static inline bool clmem__atomic_cas_u64(uint64_t *p, uint64_t expect, uint64_t v) {
+    return (uint64_t)_InterlockedCompareExchange64((volatile long long *)p, (long long)v, (long long)expect) == expect;
+}
+static inline void clmem__atomic_store_u64(uint64_t *p, uint64_t v) {
+    uint64_t old = *(volatile uint64_t *)p;
+    while (!clmem__atomic_cas_u64(p, old, v)) old = clmem__atomic_load_u64(p);
+}
+static inline int clmem__atomic_load_int(const int *p) { return (int)_InterlockedOr((volatile long *)(uintptr_t)p, 0); }
+static inline void clmem__atomic_store_int(int *p, int v) { (void)_InterlockedExchange((volatile long *)p, (long)v); }
+static inline int clmem__atomic_exchange_int(int *p, int v) { return (int)_InterlockedExchange((volatile long *)p, (long)v); }
+static inline unsigned clmem__atomic_add_uint(unsigned *p, unsigned v) {
+    return (unsigned)_InterlockedExchangeAdd((volatile long *)p, (long)v) + v;
+}
+static inline void *clmem__atomic_load_ptr(void *const *p) {
+    return _InterlockedCompareExchangePointer((void *volatile *)(uintptr_t)p, NULL, NULL);
+}
+static inline void clmem__atomic_store_ptr(void **p, void *v) { (void)_InterlockedExchangePointer((void *volatile *)p, v); }
+static inline size_t clmem__atomic_load_size(const size_t *p) {
+    return (size_t)(uintptr_t)clmem__atomic_load_ptr((void *const *)(uintptr_t)p);
+}
+static inline void clmem__atomic_store_size(size_t *p, size_t v) { clmem__atomic_store_ptr((void **)p, (void *)(uintptr_t)v); }
+#elif !defined(__STDC_NO_ATOMICS__)
+#define CLMEM__ATOMICS "c11"
+#include <stdatomic.h>
+#define CLMEM__A(T, p) ((_Atomic(T) *)(uintptr_t)(p)) /* the same memory as an atomic object */
+static inline uint64_t clmem__atomic_load_u64(const uint64_t *p) {
+    return atomic_load_explicit(CLMEM__A(uint64_t, p), memory_order_acquire);
+}
+static inline void clmem__atomic_store_u64(uint64_t *p, uint64_t v) {
+    atomic_store_explicit(CLMEM__A(uint64_t, p), v, memory_order_release);
+}
+static inline bool clmem__atomic_cas_u64(uint64_t *p, uint64_t expect, uint64_t v) {
+    return atomic_compare_exchange_strong_explicit(CLMEM__A(uint64_t, p), &expect, v, memory_order_acq_rel,
+                                                   memory_order_acquire);
+}
+static inline int clmem__atomic_load_int(const int *p) { return atomic_load_explicit(CLMEM__A(int, p), memory_order_acquire); }
+static inline void clmem__atomic_store_int(int *p, int v) { atomic_store_explicit(CLMEM__A(int, p), v, memory_order_release); }
+static inline int clmem__atomic_exchange_int(int *p, int v) {
+    return atomic_exchange_explicit(CLMEM__A(int, p), v, memory_order_acq_rel);
+}
+static inline unsigned clmem__atomic_add_uint(unsigned *p, unsigned v) {
+    return atomic_fetch_add_explicit(CLMEM__A(unsigned, p), v, memory_order_acq_rel) + v;
+}
+static inline size_t clmem__atomic_load_size(const size_t *p) {
+    return atomic_load_explicit(CLMEM__A(size_t, p), memory_order_acquire);
+}
+static inline void clmem__atomic_store_size(size_t *p, size_t v) {
+    atomic_store_explicit(CLMEM__A(size_t, p), v, memory_order_release);
+}
+static inline void *clmem__atomic_load_ptr(void *const *p) {
+    return atomic_load_explicit(CLMEM__A(void *, p), memory_order_acquire);
+}
+static inline void clmem__atomic_store_ptr(void **p, void *v) {
+    atomic_store_explicit(CLMEM__A(void *, p), v, memory_order_release);
+}
+#else
+#error "clmem: no atomic operations: compile as C11 with <stdatomic.h>, as C++11, with gcc or clang, or with MSVC"
+#include "clmem: stopped at the #error above"
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -150,7 +291,7 @@ extern "C" {
 #define CLMEM_GIVEN_NUM_CHANNELS 0x200u /* .num_channels */
 #define CLMEM_GIVEN_ALIGNMENT 0x400u    /* .alignment */
 
-#if defined(__GNUC__) || defined(__clang__)
+#if CLMEM__GNU
 #define CLMEM__STRSTR(s, t) __builtin_strstr(s, t)
 #else
 #define CLMEM__STRSTR(s, t) strstr(s, t)

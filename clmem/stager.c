@@ -4,7 +4,7 @@
 #include "transfer.h"
 #include "pinned.h"
 
-#if !defined(_WIN32)
+#if !defined(_WIN32) && !defined(CLMEM_USE_C11_THREADS) /* until the workers use base's threads */
 #define CLMEM__STAGER_WORKERS 1 /* pthreads (pthread.h comes with >>base) */
 #else
 #define CLMEM__STAGER_WORKERS 0
