@@ -467,6 +467,16 @@
 #define CLMEM__INLINE static inline
 #define CLMEM__NOINLINE
 #endif
+/* CLMEM__PRINTF(f, a): a printf-like function's format check */
+#if defined(__MINGW32__) /* mingw-w64: the checks of the printf that stdio.h gives (the C99 one
+                             with __USE_MINGW_ANSI_STDIO=1, which clmem's %zu needs) */
+#include <stdio.h>
+#define CLMEM__PRINTF(f, a) __attribute__((format(__MINGW_PRINTF_FORMAT, f, a)))
+#elif defined(__GNUC__) || defined(__clang__) /* format checks (warnings only) */
+#define CLMEM__PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define CLMEM__PRINTF(f, a)
+#endif
 /** "0.2.1": the version of this header, as a string. */
 #define CLMEM_VERSION_STRING \
     CLMEM__STR(CLMEM_VERSION_MAJOR) "." CLMEM__STR(CLMEM_VERSION_MINOR) "." CLMEM__STR(CLMEM_VERSION_PATCH)
@@ -4967,19 +4977,13 @@ CLMEM_API int clmem_test_main_on(const clmem_test_case *cases, size_t n, int arg
     case should return right after. fmt NULL: the reason is "skipped". t NULL: nothing
     is marked and the last error message says so (CL_INVALID_VALUE, logged). */
 CLMEM_API void clmem_test_skip(clmem_test_context *t, const char *fmt, ...)
-#if defined(__GNUC__) || defined(__clang__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
+    CLMEM__PRINTF(2, 3);
 
 /** clmem_test_fail(t, file, line, fmt, ...): record a failure (used by the macros).
     file or fmt NULL print "?" and "failed (no message)"; t NULL prints the failure,
     marks nothing and leaves a CL_INVALID_VALUE message (logged). */
 CLMEM_API void clmem_test_fail(clmem_test_context *t, const char *file, int line, const char *fmt, ...)
-#if defined(__GNUC__) || defined(__clang__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
+    CLMEM__PRINTF(4, 5);
 
 /** CLMEM_CHECK(t, cond): on failure record it and return from the test function. */
 #define CLMEM_CHECK(t, cond)                                               \
@@ -6114,14 +6118,6 @@ inline void *clmem_memory_map_at(const clmem_memory_map *map, std::initializer_l
 #define CLMEM__THREAD_LOCAL _Thread_local
 #endif
 
-#if defined(__MINGW32__) /* mingw-w64: the checks of the printf that stdio.h gives (the C99 one
-                             with __USE_MINGW_ANSI_STDIO=1, which clmem's %zu needs) */
-#define CLMEM__PRINTF(f, a) __attribute__((format(__MINGW_PRINTF_FORMAT, f, a)))
-#elif defined(__GNUC__) || defined(__clang__) /* warnings only */
-#define CLMEM__PRINTF(f, a) __attribute__((format(printf, f, a)))
-#else
-#define CLMEM__PRINTF(f, a)
-#endif
 
 #ifdef __cplusplus
 #define CLMEM__CAST(T, x) static_cast<T>(x)
@@ -6175,6 +6171,10 @@ static inline void *clmem__unconst(const void *p) {
 #ifdef CLMEM__UNDEF_LEAN_AND_MEAN
 #undef WIN32_LEAN_AND_MEAN
 #undef CLMEM__UNDEF_LEAN_AND_MEAN
+/* nor windows.h's empty far and near macros of 16-bit Windows, which turn a variable of
+   that name into a syntax error (FAR and NEAR stay) */
+#undef far
+#undef near
 #endif
 #ifdef CLMEM__UNDEF_NOMINMAX
 #undef NOMINMAX
@@ -6757,13 +6757,47 @@ static cl_int clmem__same_context(const char *fn, cl_command_queue queue, cl_con
     return CL_SUCCESS;
 }
 
+/* clmem__loader_version(&missing): the highest OpenCL version whose entry points the
+   ICD loader of this process exports, and in *missing the first entry point of the
+   next version that it lacks (NULL: none lacks). 0: no limit. On Windows a program
+   imports OpenCL.dll's functions by name, and an OpenCL.dll may stop at 1.2 while its
+   devices report 3.0 (Wine's: it forwards the host's devices); elsewhere the dynamic
+   linker has resolved every entry point clmem names before main. */
+static int clmem__loader_version(const char **missing) {
+#if defined(_WIN32)
+    static const struct {
+        int version;
+        const char *name;
+    } probes[] = {{200, "clSVMAlloc"}, {210, "clCreateProgramWithIL"}, {220, "clSetProgramReleaseCallback"},
+                  {300, "clCreateBufferWithProperties"}};
+    HMODULE dll = GetModuleHandleA("OpenCL.dll");
+    size_t i;
+    *missing = NULL;
+    if (!dll) return 0;
+    for (i = 0; i < sizeof probes / sizeof probes[0]; ++i)
+        if (!GetProcAddress(dll, probes[i].name)) {
+            *missing = probes[i].name;
+            return i ? probes[i - 1].version : 120;
+        }
+    return 0;
+#else
+    *missing = NULL;
+    return 0;
+#endif
+}
+
 /* clmem__parse_opencl_version(s): the version of a CL_DEVICE_VERSION or
    CL_PLATFORM_VERSION string, "OpenCL M.m <vendor text>", as M*100+m*10 (e.g. 300);
-   0 when s does not have that form. The one parser of OpenCL version strings. */
+   0 when s does not have that form. The one parser of OpenCL version strings, and so
+   the version every feature check sees: never above what the ICD loader exports
+   (clmem__loader_version: a device of a 1.2 OpenCL.dll is a 1.2 device to clmem). */
 static inline int clmem__parse_opencl_version(const char *s) {
-    int major = 0, minor = 0;
+    int major = 0, minor = 0, version;
+    const char *missing;
+    int loader = clmem__loader_version(&missing);
     if (sscanf(s, "OpenCL %d.%d", &major, &minor) != 2 || major < 0 || minor < 0 || major > 999 || minor > 9) return 0;
-    return major * 100 + minor * 10;
+    version = major * 100 + minor * 10;
+    return loader && version > loader ? loader : version;
 }
 
 /* clmem__device_version(fn, dev, &version): the OpenCL version of a device as

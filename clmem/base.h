@@ -48,6 +48,16 @@
 #define CLMEM__INLINE static inline
 #define CLMEM__NOINLINE
 #endif
+/* CLMEM__PRINTF(f, a): a printf-like function's format check */
+#if defined(__MINGW32__) /* mingw-w64: the checks of the printf that stdio.h gives (the C99 one
+                             with __USE_MINGW_ANSI_STDIO=1, which clmem's %zu needs) */
+#include <stdio.h>
+#define CLMEM__PRINTF(f, a) __attribute__((format(__MINGW_PRINTF_FORMAT, f, a)))
+#elif defined(__GNUC__) || defined(__clang__) /* format checks (warnings only) */
+#define CLMEM__PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define CLMEM__PRINTF(f, a)
+#endif
 /** "0.2.1": the version of this header, as a string. */
 #define CLMEM_VERSION_STRING \
     CLMEM__STR(CLMEM_VERSION_MAJOR) "." CLMEM__STR(CLMEM_VERSION_MINOR) "." CLMEM__STR(CLMEM_VERSION_PATCH)

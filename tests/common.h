@@ -6,6 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The POSIX calls some tests use, on Windows (the mingw-w64 build run under Wine). */
+#if defined(_WIN32)
+#define setenv(name, value, overwrite) _putenv_s(name, value)
+#define unsetenv(name) _putenv_s(name, "")
+#define alarm(seconds) ((void)(seconds)) /* no watchdog: CTest's TIMEOUT stops a hang */
+#include <sched.h> /* sched_yield (mingw-w64's winpthreads) */
+#endif
+
 /* build_with(t, source, name, options): a kernel from OpenCL C source built with the
    given options, or NULL after recording a failure with the build log. Release with
    clReleaseKernel; the program is released at once (the kernel keeps it alive).

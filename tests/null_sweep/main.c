@@ -184,7 +184,7 @@ static char ns_now[160];
 static void ns_on_signal(int sig) {
     static const char head[] = "null_sweep: crashed in ";
     ssize_t r = write(2, head, sizeof head - 1);
-    r = write(2, ns_now, strlen(ns_now));
+    r = write(2, ns_now, (unsigned)strlen(ns_now)); /* Windows' write takes an unsigned count */
     r = write(2, "\n", 1);
     (void)r;
     signal(sig, SIG_DFL);
@@ -248,7 +248,9 @@ static void test_sweep(clmem_test_context *t) {
         return;
     }
     signal(SIGSEGV, ns_on_signal);
+#ifdef SIGBUS /* not on Windows */
     signal(SIGBUS, ns_on_signal);
+#endif
     signal(SIGFPE, ns_on_signal);
     signal(SIGABRT, ns_on_signal);
     for (i = 0; i < n; ++i) {
