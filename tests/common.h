@@ -143,10 +143,23 @@ static inline void fill_pattern(void *p, size_t n, unsigned seed) {
     }
 }
 
-/* device_supports_svm(t, caps): the device's CL_DEVICE_SVM_CAPABILITIES include caps. */
+/* loader_lacks(buf, size): why the ICD loader keeps OpenCL 2.0 from clmem, in words
+   ("OpenCL.dll exports no clSVMAlloc: ...", Wine's), or NULL when it does not. */
+static inline const char *loader_lacks(char *buf, size_t size) {
+    const char *missing = NULL;
+    int v = clmem__loader_version(&missing);
+    if (!v || v >= 200) return NULL;
+    snprintf(buf, size, "the ICD loader (OpenCL.dll) exports no %s: its entry points stop at OpenCL %d.%d", missing,
+             v / 100, v % 100 / 10);
+    return buf;
+}
+
+/* device_supports_svm(t, caps): the device's CL_DEVICE_SVM_CAPABILITIES include caps
+   (none where clmem sees the device as older than 2.0, as under a 1.2 ICD loader). */
 #ifdef CL_VERSION_2_0
 static inline int device_svm_caps(clmem_test_context *t, cl_device_svm_capabilities caps) {
     cl_device_svm_capabilities have = 0;
+    if (device_version(t->device) < 200) return 0;
     if (clGetDeviceInfo(t->device, CL_DEVICE_SVM_CAPABILITIES, sizeof have, &have, NULL) != CL_SUCCESS) return 0;
     return (have & caps) == caps;
 }
@@ -154,7 +167,11 @@ static inline int device_svm_caps(clmem_test_context *t, cl_device_svm_capabilit
 #define NEED_SVM(t)                                                                    \
     do {                                                                               \
         if (!device_svm_caps((t), CL_DEVICE_SVM_COARSE_GRAIN_BUFFER)) {                \
-            clmem_test_skip((t), "device has no coarse-grain buffer SVM");             \
+            char why_[160];                                                            \
+            if (loader_lacks(why_, sizeof why_))                                       \
+                clmem_test_skip((t), "no SVM: %s", why_);                              \
+            else                                                                       \
+                clmem_test_skip((t), "device has no coarse-grain buffer SVM");         \
             return;                                                                    \
         }                                                                              \
     } while (0)

@@ -278,7 +278,9 @@ static void test_sweep(clmem_test_context *t) {
         }
     }
     signal(SIGSEGV, SIG_DFL);
+#ifdef SIGBUS
     signal(SIGBUS, SIG_DFL);
+#endif
     signal(SIGFPE, SIG_DFL);
     signal(SIGABRT, SIG_DFL);
     clmem_set_log_callback(NULL, NULL); /* the sweep set it to zero too; as at the start */
