@@ -549,6 +549,9 @@
      C++ otherwise                          std::atomic on the same memory
      Windows C otherwise (MSVC)             the Interlocked intrinsics (<intrin.h>)
      C11 otherwise                          <stdatomic.h> on the same memory
+   The operations: clmem__atomic_load_/store_ of u64, int, uint, size and ptr;
+   clmem__atomic_cas_u64 (true when it swapped), clmem__atomic_exchange_int (the old
+   value), clmem__atomic_add_uint (the new value; (unsigned)-1 decrements).
    A 64-bit field that is used atomically is declared CLMEM__ALIGN8 (alignas(8)): on
    32-bit x86 a uint64_t is 4-aligned in a struct, where a 64-bit atomic would need
    libatomic's locks; aligned, every compiler does it in one instruction (cmpxchg8b),
@@ -574,6 +577,8 @@ static inline int clmem__atomic_load_int(const int *p) { return __atomic_load_n(
 static inline void clmem__atomic_store_int(int *p, int v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
 static inline int clmem__atomic_exchange_int(int *p, int v) { return __atomic_exchange_n(p, v, __ATOMIC_ACQ_REL); }
 static inline unsigned clmem__atomic_add_uint(unsigned *p, unsigned v) { return __atomic_add_fetch(p, v, __ATOMIC_ACQ_REL); }
+static inline unsigned clmem__atomic_load_uint(const unsigned *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+static inline void clmem__atomic_store_uint(unsigned *p, unsigned v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
 static inline size_t clmem__atomic_load_size(const size_t *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
 static inline void clmem__atomic_store_size(size_t *p, size_t v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
 static inline void *clmem__atomic_load_ptr(void *const *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
@@ -596,6 +601,8 @@ static inline int clmem__atomic_exchange_int(int *p, int v) { return clmem__as_a
 static inline unsigned clmem__atomic_add_uint(unsigned *p, unsigned v) {
     return clmem__as_atomic(p)->fetch_add(v, std::memory_order_acq_rel) + v;
 }
+static inline unsigned clmem__atomic_load_uint(const unsigned *p) { return clmem__as_atomic(p)->load(std::memory_order_acquire); }
+static inline void clmem__atomic_store_uint(unsigned *p, unsigned v) { clmem__as_atomic(p)->store(v, std::memory_order_release); }
 static inline size_t clmem__atomic_load_size(const size_t *p) { return clmem__as_atomic(p)->load(std::memory_order_acquire); }
 static inline void clmem__atomic_store_size(size_t *p, size_t v) { clmem__as_atomic(p)->store(v, std::memory_order_release); }
 static inline void *clmem__atomic_load_ptr(void *const *p) { return clmem__as_atomic(p)->load(std::memory_order_acquire); }
@@ -621,6 +628,10 @@ static inline int clmem__atomic_exchange_int(int *p, int v) { return (int)_Inter
 static inline unsigned clmem__atomic_add_uint(unsigned *p, unsigned v) {
     return (unsigned)_InterlockedExchangeAdd((volatile long *)p, (long)v) + v;
 }
+static inline unsigned clmem__atomic_load_uint(const unsigned *p) {
+    return (unsigned)_InterlockedOr((volatile long *)(uintptr_t)p, 0);
+}
+static inline void clmem__atomic_store_uint(unsigned *p, unsigned v) { (void)_InterlockedExchange((volatile long *)p, (long)v); }
 static inline void *clmem__atomic_load_ptr(void *const *p) {
     return _InterlockedCompareExchangePointer((void *volatile *)(uintptr_t)p, NULL, NULL);
 }
@@ -650,6 +661,12 @@ static inline int clmem__atomic_exchange_int(int *p, int v) {
 }
 static inline unsigned clmem__atomic_add_uint(unsigned *p, unsigned v) {
     return atomic_fetch_add_explicit(CLMEM__A(unsigned, p), v, memory_order_acq_rel) + v;
+}
+static inline unsigned clmem__atomic_load_uint(const unsigned *p) {
+    return atomic_load_explicit(CLMEM__A(unsigned, p), memory_order_acquire);
+}
+static inline void clmem__atomic_store_uint(unsigned *p, unsigned v) {
+    atomic_store_explicit(CLMEM__A(unsigned, p), v, memory_order_release);
 }
 static inline size_t clmem__atomic_load_size(const size_t *p) {
     return atomic_load_explicit(CLMEM__A(size_t, p), memory_order_acquire);

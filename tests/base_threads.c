@@ -85,6 +85,9 @@ static void test_atomic_values(clmem_test_context *t) {
     CLMEM_CHECK_EQ(t, clmem__atomic_exchange_int(&s, 7), 5);
     CLMEM_CHECK_EQ(t, clmem__atomic_load_int(&s), 7);
     CLMEM_CHECK_EQ(t, clmem__atomic_add_uint(&u, 3u), 1u); /* wraps, returns the new value */
+    clmem__atomic_store_uint(&u, 7u);
+    CLMEM_CHECK_EQ(t, clmem__atomic_load_uint(&u), 7u);
+    CLMEM_CHECK_EQ(t, clmem__atomic_add_uint(&u, (unsigned)-1), 6u); /* a decrement */
     clmem__atomic_store_size(&z, (size_t)-2);
     CLMEM_CHECK_EQ(t, clmem__atomic_load_size(&z), (size_t)-2);
     clmem__atomic_store_ptr(&p, &z);
