@@ -17,11 +17,16 @@
      >>usm           Intel unified shared memory: allocations, lookup, migrate, advise
      >>map           buffer and image maps, CLMEM_WITH_MAP
      >>kernel_arg    clmem_set_kernel_arg, clmem_local_memory
+     >>registered    registered host memory: the caller's pages copied at DMA speed
      >>transfer      clmem_enqueue_copy (its DISPATCH TABLE), clmem_enqueue_fill
      >>pool          allocators, memory pools, SVM pools   >>usm_pool  USM pools
-     >>pinned        pinned host memory, pinned pools, staged pageable copies (clmem_stager)
+     >>pinned        pinned host memory, pinned pools
+     >>stager        staged copies of pageable host memory (clmem_stager)
+     >>device_link   copies between two devices, pipelined through pinned memory
      >>cache         first-argument-dependent memoization   >>characterize
      >>testing       CLMEM_TEST device selection and the test runner
+     >>compat        the earlier release's changed names, stopped at compile time
+     >>cxx           the C++ face: overloads for the C macros, RAII holders
 
    ERRORS: every call returns a cl_int (constructors: through cl_int *errcode_ret, their
    last positional argument, before any named options);
@@ -194,6 +199,11 @@
    >>kernel_arg
      clmem_local_memory
      clmem_set_kernel_arg                       set one kernel argument from a clmem handle or a ...
+   >>registered
+     clmem_host_registration
+     clmem_host_registration_create             register `size` bytes of the caller's memory at ...
+     clmem_host_registration_release            end the registration and empty the handle; the ...
+     clmem_host_registered                      true when [ptr, ptr + size) lies within one live ...
    >>transfer
      clmem_copy_options
      clmem_fill_options
@@ -340,6 +350,8 @@
      clmem_device_link_create                   a link that copies from buffers used on ...
      clmem_device_link_set_threshold            stage copies of at least min_bytes (0: every ...
      clmem_device_link_threshold                clmem_device_link_set_threshold(l, min_bytes): ...
+     clmem_device_link_staging                  clEnqueueCopyBuffer from src into a slot's ...
+     clmem_device_link_set_staging              move later staged copies' pieces `how` ...
      clmem_device_link_stats
      clmem_device_link_get_stats                the counts so far.
      clmem_device_link_copy_opts                clmem_device_link_copy(l, dst, src, options...): ...
@@ -500,6 +512,13 @@
 #include <stdint.h>
 #include <stdbool.h>
 #include <string.h>
+
+/* CLMEM_STATIC declares every function static: a unit that defines it without
+   CLMEM_IMPLEMENTATION would declare hundreds of static functions it never defines. */
+#if defined(CLMEM_STATIC) && !defined(CLMEM_IMPLEMENTATION)
+#error "clmem.h: CLMEM_STATIC makes every function static, so define CLMEM_IMPLEMENTATION too (before the first #include of clmem.h) in each unit that defines CLMEM_STATIC: each gets a private copy"
+#include "clmem: stopped at the #error above"
+#endif
 
 /* CLMEM_API: linkage of every public function. extern by default; static with
    CLMEM_STATIC (a private copy per translation unit, as stb's *_STATIC). */
@@ -702,28 +721,82 @@ extern "C" {
    nothing, while leaving them out blocks and copies everything.
    The C++ forms (clmem/cxx.h) fill it too.
 
-   A STRUCT BUILT BY HAND. Every way clmem makes an options struct (the macros, the
-   C++ forms, CLMEM_OPTIONS_INIT) also sets CLMEM_OPTIONS_MARK in `given`: "the bits
-   are complete". A struct without it (`= {0}`, memset, `clmem_copy_options()` in
-   C++, or code written for 0.1.0, where CLMEM_NON_BLOCKING was -1) cannot say whether
-   a zero field means 0 or the default, so the functions whose options have a default
-   that is not zero (those with a CLMEM_GIVEN_* field: copies, maps, SVM maps, fills
-   and arrays, images, the stager) refuse it with CL_INVALID_VALUE and a message
+   A STRUCT BUILT BY HAND (for a *_opts function) starts from its type's initializer,
+   and every field you set means its value, 0 and false included; a field you leave
+   out means its default:
+       clmem_copy_options o = CLMEM_COPY_OPTIONS_INIT;  // C and C++
+       o.is_blocking = CL_FALSE;                        // does not block
+       o.byte_count = n;                                // n == 0: copies nothing
+   The initializers of the types that have an option whose default is not 0:
+       CLMEM_COPY_OPTIONS_INIT             clmem_copy_options (= clmem_stager_copy_options)
+       CLMEM_MAP_OPTIONS_INIT              clmem_map_options
+       CLMEM_SVM_MAP_OPTIONS_INIT          clmem_svm_map_options
+       CLMEM_SVM_MEMFILL_OPTIONS_INIT      clmem_svm_memfill_options
+       CLMEM_SVM_EMPTY_OPTIONS_INIT        clmem_svm_empty_options
+       CLMEM_IMAGE_OPTIONS_INIT            clmem_image_options
+       CLMEM_IMAGE_FROM_ARRAY_OPTIONS_INIT clmem_image_from_array_options
+   They put "left out" in each such option (the fields with a CLMEM_GIVEN_* bit):
+   a value whose every byte is 0xC1 (CLMEM__UNSET_*), which no caller means: as a
+   size (0xC1C1...C1, above PTRDIFF_MAX) or count (0xC1C1C1C1 axes or channels) every
+   call refuses it, as a char (.order, .mode) it is no character (0xC1 never occurs
+   in UTF-8), and as .is_blocking it is not 0, so it blocks, as left out does. In
+   arrays (.region, .shape) element 0 holds it; the others stay 0, and an array with
+   another element set counts as written (element 0 then 0). They also set
+   CLMEM__OPTIONS_UNSET in `given`, and every *_opts function that sees that bit
+   reads such a field as left out and any other value as written, before the bits
+   below (one mechanism, base.c: clmem__options_resolve with a table of the type's
+   fields). Keep the bits: add to `given` with |=, never assign it.
+   CLMEM_OPTIONS_INIT is the initializer of the other types (fills, unmaps, SVM
+   unmaps, clmem_enqueue_options), whose options all default to 0. In C it does not
+   compile for a type with an option whose default is not 0 (the error names
+   "CLMEM_OPTIONS_INIT_is_not_for_this_type__write_CLMEM_X_OPTIONS_INIT_for_clmem_x_options"
+   and the type); in C++ it converts to any options type and means the same as the
+   type's own initializer there.
+
+   Every way clmem makes an options struct (the macros, the C++ forms, the
+   initializers) also sets CLMEM_OPTIONS_MARK in `given`: "made by clmem". A struct
+   without it (`= {0}`, memset, `clmem_copy_options()` in C++, or code written for
+   0.1.0, where CLMEM_NON_BLOCKING was -1) cannot say whether a zero field means 0 or
+   the default, so every function refuses it with CL_INVALID_VALUE and a message
    saying how to build it; they never guess. NULL options still mean every default.
-   Start from CLMEM_OPTIONS_INIT, and set the CLMEM_GIVEN_* bit of each option you
-   mean as 0 (a non-zero value counts anyway):
-       clmem_copy_options o = CLMEM_OPTIONS_INIT;  // C and C++
-       o.is_blocking = CLMEM_NON_BLOCKING;          // 0: needs its bit
-       o.given |= CLMEM_GIVEN_IS_BLOCKING;
+   Code that sets the CLMEM_GIVEN_* bit of an option it means as 0
+   (o.given |= CLMEM_GIVEN_IS_BLOCKING) keeps working: a field at 0 whose bit is set
+   means 0.
    (CLMEM_NO_VALIDATION drops the refusal with the other checks: a struct without the
    mark then takes the default for every zero field.)
    --------------------------------------------------------------------------------- */
 /** CLMEM_OPTIONS_MARK: set in `given` by everything in clmem that makes options. */
 #define CLMEM_OPTIONS_MARK 0x80000000u
-/** CLMEM_OPTIONS_INIT: the initializer of an options struct of any type meaning every
-    default, with CLMEM_OPTIONS_MARK set (C: a designated initializer; C++: clmem/cxx.h). */
+/* CLMEM__OPTIONS_UNSET: set in `given` by the types' own initializers: the fields of
+   CLMEM__UNSET_* value are left out (see above). */
+#define CLMEM__OPTIONS_UNSET 0x40000000u
+/* The "left out" values: every byte 0xC1, for each type of field it goes in. */
+#define CLMEM__UNSET_SIZE (SIZE_MAX / 0xFFu * 0xC1u)       /* size_t: 0xC1C1...C1 */
+#define CLMEM__UNSET_UINT (~0u / 0xFFu * 0xC1u)            /* unsigned, cl_uint: 0xC1C1C1C1 */
+#define CLMEM__UNSET_INT (-(int)(~0u / 0xFFu * 0x3Eu) - 1) /* int: ~0x3E3E3E3E, 0xC1C1C1C1 */
+#define CLMEM__UNSET_CHAR ((char)~0x3E)                    /* char: 0xC1 */
+/* CLMEM__UNSET_INIT(T, LIST): the initializer of options type T whose fields with a
+   CLMEM_GIVEN_* bit LIST names: LIST(X, T) is X(T, field, element, value, bit) per
+   field (element: [0] for an array, else empty; value: its CLMEM__UNSET_*). */
+#ifdef __cplusplus
+#define CLMEM__UNSET_INIT(T, LIST) clmem::detail::options_init_of<T>()
+#else
+#define CLMEM__UNSET_DESIGNATOR(T, field, element, value, bit) , .field element = value
+#define CLMEM__UNSET_INIT(T, LIST) {.given = CLMEM_OPTIONS_MARK | CLMEM__OPTIONS_UNSET LIST(CLMEM__UNSET_DESIGNATOR, T)}
+#endif
+/** CLMEM_OPTIONS_INIT: the initializer of an options struct whose options all default
+    to 0 (clmem_fill_options, clmem_unmap_options, clmem_svm_unmap_options,
+    clmem_enqueue_options): every default, with CLMEM_OPTIONS_MARK. The other types
+    have their own (CLMEM_COPY_OPTIONS_INIT, ...: see above); in C this one does not
+    compile for them, in C++ (clmem/cxx.h) it converts to every type. */
 #ifndef __cplusplus
-#define CLMEM_OPTIONS_INIT {.given = CLMEM_OPTIONS_MARK}
+#define CLMEM_OPTIONS_INIT \
+    {.given = CLMEM_OPTIONS_MARK, .CLMEM_OPTIONS_INIT_is_not_for_this_type__write_CLMEM_X_OPTIONS_INIT_for_clmem_x_options = 0}
+/* CLMEM__OPTIONS_DEFAULTS: every default of any options type, inside clmem (the
+   fields at 0 without their bits) */
+#define CLMEM__OPTIONS_DEFAULTS {.given = CLMEM_OPTIONS_MARK}
+#else
+#define CLMEM__OPTIONS_DEFAULTS clmem::detail::options_defaults()
 #endif
 #define CLMEM_GIVEN_BYTE_COUNT 0x001u   /* .byte_count */
 #define CLMEM_GIVEN_IS_BLOCKING 0x002u  /* .is_blocking */
@@ -753,6 +826,47 @@ extern "C" {
 /* CLMEM__GIVEN(options...): the given mask of the designators written (see above),
    with CLMEM_OPTIONS_MARK. */
 #define CLMEM__GIVEN(...) (CLMEM__GIVEN_S("," #__VA_ARGS__) | CLMEM_OPTIONS_MARK)
+
+/* OPTIONS ARE NAMED: a value among the options without a name, as in the raw call's
+   habit `clmem_enqueue_copy(q, host, buf, false)`, is a compile error in C, never a
+   silent option. The macros build `{.given = ..., OPTIONS}`, so such a value would
+   initialize the field after `given`; that field (CLMEM__GIVEN_FIELD, private) has a
+   type no value converts to, whose name says what to write: clang stops with
+   "initializing '_Atomic(struct clmem_options_are_named__write_e_g__is_blocking_eq_false)'
+   with an expression of incompatible type 'int'". gcc converts into it, so there every
+   options struct is `designated_init` (CLMEM__OPTIONS_TYPE) and that warning is an error:
+   "positional initialization of field in 'struct' declared with 'designated_init'
+   attribute" (which also stops `= {0}`: start a struct from its initializer). The
+   byte lies in the padding after `given` (a plain unsigned char in C++, which has
+   overloads and no such macros), so the layout is the same in C and C++. */
+struct clmem_options_are_named__write_e_g__is_blocking_eq_false {
+    char clmem__c;
+};
+#if !defined(__cplusplus) && defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic error "-Wdesignated-init"
+#define CLMEM__OPTIONS_TYPE __attribute__((designated_init))
+#else
+#define CLMEM__OPTIONS_TYPE
+#endif
+/* CLMEM__GIVEN_FIELD_NO_DEFAULTS: CLMEM__GIVEN_FIELD of a type whose options all
+   default to 0, with the byte CLMEM_OPTIONS_INIT designates (in the padding after
+   the private one: the layout does not change), which the other types lack. */
+#define CLMEM__GIVEN_FIELD_NO_DEFAULTS \
+    CLMEM__GIVEN_FIELD                 \
+    unsigned char CLMEM_OPTIONS_INIT_is_not_for_this_type__write_CLMEM_X_OPTIONS_INIT_for_clmem_x_options CLMEM__DEFAULT;
+#if defined(__cplusplus) || defined(__STDC_NO_ATOMICS__)
+#define CLMEM__GIVEN_FIELD         \
+    unsigned given CLMEM__DEFAULT; \
+    unsigned char clmem__named_options_only CLMEM__DEFAULT;
+#else
+#define CLMEM__GIVEN_FIELD \
+    unsigned given;       \
+    _Atomic struct clmem_options_are_named__write_e_g__is_blocking_eq_false clmem__named_options_only;
+/* the same size and alignment as C++'s unsigned char: one layout in both languages */
+_Static_assert(sizeof(_Atomic struct clmem_options_are_named__write_e_g__is_blocking_eq_false) == 1 &&
+                   _Alignof(_Atomic struct clmem_options_are_named__write_e_g__is_blocking_eq_false) == 1,
+               "clmem: the options' private byte must be one byte in C as in C++");
+#endif
 
 /* Positional arguments that may be compound literals. The preprocessor splits a macro
    argument at its commas, so `(const size_t[]){1024, 512}` would be two arguments.
@@ -859,6 +973,7 @@ CLMEM_API void clmem_log_stderr(clmem_log_level level, cl_int code, const char *
 #ifdef __cplusplus
 }
 #endif
+
 /* ---- end clmem/base.h ---- */
 
 /* ---- begin clmem/memobj.h ---- */
@@ -939,9 +1054,9 @@ static inline size_t clmem__host_count(unsigned given, size_t byte_count, size_t
     bits, filled by the macros), wait_for (events to wait for; NULL: none),
     num_wait_for (how many), event (where to put the new event; NULL: none is made). */
 #define CLMEM__ENQUEUE_FIELDS      \
-    unsigned given CLMEM__DEFAULT; \
+    CLMEM__GIVEN_FIELD_NO_DEFAULTS \
     CLMEM__WAIT_FIELDS
-typedef struct clmem_enqueue_options {
+typedef struct CLMEM__OPTIONS_TYPE clmem_enqueue_options {
     CLMEM__ENQUEUE_FIELDS
 } clmem_enqueue_options;
 
@@ -1040,10 +1155,9 @@ CLMEM_API int clmem__maps_live(void);
 #endif
 
 #ifndef __cplusplus
-/* Each kind's module defines clmem_<kind>_int_ptr and clmem_<kind>_release. */
-#define CLMEM__MEM_OF(obj)                                                                  \
-    _Generic((obj), clmem_buffer: clmem_buffer_int_ptr, clmem_image: clmem_image_int_ptr, \
-             clmem_pipe: clmem_pipe_int_ptr, cl_mem: clmem__mem_identity)(obj)
+/* Each kind's module defines clmem_<kind>_int_ptr (the kinds of CLMEM__KINDS with mem 1). */
+#define CLMEM__MEM_OF(obj) _Generic((obj), CLMEM__KINDS(CLMEM__KIND_IF_MEM, CLMEM__MEM_OF_ASSOC) cl_mem: clmem__mem_identity)(obj)
+#define CLMEM__MEM_OF_ASSOC(T, name) T: clmem_##name##_int_ptr,
 #define clmem_memory_object_int_ptr(obj) CLMEM__MEM_OF(obj)
 /* get_info refuses a stale copy of a pooled buffer handle (its block may belong to
    another owner now); a clmem_buffer argument is evaluated twice. */
@@ -1057,28 +1171,95 @@ CLMEM_API int clmem__maps_live(void);
 #endif
 static inline cl_mem clmem__mem_identity(cl_mem m) { return m; }
 
-/* THE LIST OF HANDLE KINDS: X(type, its release function), every handle a clmem call
-   hands out to be released. It makes clmem_release's _Generic (C) and overloads
-   (C++, clmem/cxx.h); a new kind of handle is a new row. */
-#define CLMEM__HANDLES(X)                                                                                   \
-    X(clmem_buffer, clmem_buffer_release) X(clmem_image, clmem_image_release)                              \
-    X(clmem_pipe, clmem_pipe_release) X(clmem_sampler, clmem_sampler_release)                              \
-    X(clmem_svm_allocation, clmem_svm_allocation_release) X(clmem_svm_array, clmem_svm_array_release)      \
-    X(clmem_memory_map, clmem_memory_map_release_default) X(clmem_svm_map, clmem_svm_map_release_default)  \
-    X(clmem_pooled_svm, clmem_pooled_svm_release) X(clmem_pinned_allocation, clmem_pinned_allocation_release) \
-    X(clmem_usm_allocation, clmem_usm_allocation_release) X(clmem_pooled_usm, clmem_pooled_usm_release)
+/* THE LIST OF MEMORY KINDS: one row per type of handle or value that clmem hands out
+   or takes, and what it is to each generic call. A new kind is its module plus a row
+   here (docs/hacking.md, "A new memory kind"). Each row is
+       X(F, type, name, ARG, copy, fill, arg, release, mem, live, text)
+   - name: the suffix of its functions: clmem_<name>_release, clmem__set_arg_<name>,
+     clmem__fill_target_<name>, clmem_<name>_int_ptr (raw copies: clmem__copy_<name>_from_mem)
+   - ARG: its kernel-argument kind, CLMEM__ARG_KIND_<ARG> (kernel_arg.c)
+   - copy 1: a kind of clmem_enqueue_copy's DISPATCH TABLE (CLMEM__COPY_KINDS; its pairs
+     are CLMEM__COPY_PAIRS, transfer.h, which CTest copy_pairs checks against this list)
+   - fill 1: a target of clmem_enqueue_fill (CLMEM__FILL_TARGETS)
+   - arg: what it is to clmem_set_kernel_arg: P a pointer (buffer, SVM, USM), M another
+     memory object, S a sampler, L local memory, 0 not a kernel argument
+   - release: R clmem_<name>_release, D clmem_<name>_release_default, 0 not a handle
+     (clmem_release, CLMEM__HANDLES)
+   - mem 1: a cl_mem underneath, clmem_<name>_int_ptr gives it (CLMEM__MEM_OF)
+   - live: the field that is non-zero while the handle is live (the C++ owners)
+   - text: how messages name a value of this kind (kernel arguments)
+   X is a filter below (CLMEM__KIND_IF_*), which calls F for the rows it keeps; every
+   list the generic calls need is such a filter. Rows name types of later modules:
+   the macro expands only where it is used. */
+#define CLMEM__KINDS(X, F)                                                                                  \
+    X(F, clmem_buffer, buffer, BUFFER, 1, 1, P, R, 1, mem, "a buffer")                                      \
+    X(F, clmem_image, image, IMAGE, 1, 0, M, R, 1, mem, "an image")                                         \
+    X(F, clmem_pipe, pipe, PIPE, 0, 0, M, R, 1, mem, "a pipe")                                              \
+    X(F, clmem_sampler, sampler, SAMPLER, 0, 0, S, R, 0, sampler, "a sampler")                              \
+    X(F, clmem_svm, svm, SVM, 1, 1, P, 0, 0, ptr, "an SVM pointer")                                         \
+    X(F, clmem_usm, usm, USM, 1, 1, P, 0, 0, ptr, "a USM pointer")                                          \
+    X(F, cl_mem, mem, MEM, 1, 0, M, 0, 0, -, "a cl_mem")                                                    \
+    X(F, clmem_local_memory, local, LOCAL, 0, 0, L, 0, 0, -, "local memory (a size, no value)")             \
+    X(F, clmem_svm_allocation, svm_allocation, -, 0, 0, 0, R, 0, svm.ptr, "")                               \
+    X(F, clmem_svm_array, svm_array, -, 0, 0, 0, R, 0, svm.ptr, "")                                         \
+    X(F, clmem_memory_map, memory_map, -, 0, 0, 0, D, 0, ptr, "")                                           \
+    X(F, clmem_svm_map, svm_map, -, 0, 0, 0, D, 0, id, "")                                                  \
+    X(F, clmem_pooled_svm, pooled_svm, -, 0, 0, 0, R, 0, svm.pool, "")                                      \
+    X(F, clmem_pinned_allocation, pinned_allocation, -, 0, 0, 0, R, 0, ptr, "")                             \
+    X(F, clmem_usm_allocation, usm_allocation, -, 0, 0, 0, R, 0, usm.ptr, "")                               \
+    X(F, clmem_pooled_usm, pooled_usm, -, 0, 0, 0, R, 0, usm.pool, "")                                      \
+    X(F, clmem_host_registration, host_registration, -, 0, 0, 0, R, 0, ptr, "")
+
+/* The filters: each keeps some rows and calls F with what that list needs. */
+#define CLMEM__KIND_YES(...) __VA_ARGS__
+#define CLMEM__KIND_NO(...)
+#define CLMEM__KIND_IS_1 CLMEM__KIND_YES
+#define CLMEM__KIND_IS_0 CLMEM__KIND_NO
+#define CLMEM__KIND_ARG_P CLMEM__KIND_YES
+#define CLMEM__KIND_ARG_M CLMEM__KIND_YES
+#define CLMEM__KIND_ARG_S CLMEM__KIND_YES
+#define CLMEM__KIND_ARG_L CLMEM__KIND_YES
+#define CLMEM__KIND_ARG_0 CLMEM__KIND_NO
+#define CLMEM__KIND_REL_R CLMEM__KIND_YES
+#define CLMEM__KIND_REL_D CLMEM__KIND_YES
+#define CLMEM__KIND_REL_0 CLMEM__KIND_NO
+#define CLMEM__KIND_RELEASE_R(name) clmem_##name##_release
+#define CLMEM__KIND_RELEASE_D(name) clmem_##name##_release_default
+/* F(type): the kinds of clmem_enqueue_copy */
+#define CLMEM__KIND_IF_COPY(F, T, name, ARG, copy, fill, arg, rel, mem, live, text) CLMEM__KIND_IS_##copy(F(T))
+/* F(type, name): the targets of clmem_enqueue_fill */
+#define CLMEM__KIND_IF_FILL(F, T, name, ARG, copy, fill, arg, rel, mem, live, text) CLMEM__KIND_IS_##fill(F(T, name))
+/* F(type, name, ARG, arg, text): the kinds of kernel argument */
+#define CLMEM__KIND_IF_ARG(F, T, name, ARG, copy, fill, arg, rel, mem, live, text) \
+    CLMEM__KIND_ARG_##arg(F(T, name, ARG, arg, text))
+/* F(type, release function, live field): the handles clmem_release takes */
+#define CLMEM__KIND_IF_HANDLE(F, T, name, ARG, copy, fill, arg, rel, mem, live, text) \
+    CLMEM__KIND_REL_##rel(F(T, CLMEM__KIND_RELEASE_##rel(name), live))
+/* F(type, name): the kinds with a cl_mem underneath */
+#define CLMEM__KIND_IF_MEM(F, T, name, ARG, copy, fill, arg, rel, mem, live, text) CLMEM__KIND_IS_##mem(F(T, name))
+/* F(type, name): the kinds with a cl_mem underneath that clmem_enqueue_copy takes (their
+   pairs with a raw cl_mem: clmem__copy_<name>_from_mem, clmem__copy_mem_from_<name>) */
+#define CLMEM__KIND_IF_COPY_MEM(F, T, name, ARG, copy, fill, arg, rel, mem, live, text) \
+    CLMEM__KIND_IS_##copy(CLMEM__KIND_IS_##mem(F(T, name)))
+
+/* X(type, its release function, its live field): every handle a clmem call hands out
+   to be released. It makes clmem_release's _Generic (C) and overloads (C++,
+   clmem/cxx.h). */
+#define CLMEM__HANDLES(X) CLMEM__KINDS(CLMEM__KIND_IF_HANDLE, X)
 
 /** clmem_release(&handle): release any clmem handle through its kind's release
     function and empty it: buffers (pooled ones go back to their pool), images,
     pipes, samplers, SVM allocations, SVM arrays, memory maps, SVM maps (both with
-    no options), pooled SVM, pinned allocations, USM allocations and pooled USM;
+    no options), pooled SVM, pinned allocations, USM allocations, pooled USM and
+    host registrations;
     see each kind's *_release for
     what that means and its errors. Another type is a compile error. Pools,
     allocators and stagers are objects, not handles: their own *_release frees them. */
 #ifndef __cplusplus
-#define CLMEM__RELEASE_ASSOC(T, fn) , T *: fn /* a leading comma: the list needs no default */
+#define CLMEM__RELEASE_ASSOC(T, fn, live) , T *: fn /* a leading comma: the list needs no default */
 #define clmem_release(handle_ptr) _Generic((handle_ptr)CLMEM__HANDLES(CLMEM__RELEASE_ASSOC))(handle_ptr)
 #endif
+
 /* ---- end clmem/memobj.h ---- */
 
 /* ---- begin clmem/buffer.h ---- */
@@ -1210,6 +1391,7 @@ CLMEM_API cl_int clmem_enqueue_fill_buffer_opts(cl_command_queue queue, clmem_bu
 #ifdef __cplusplus
 }
 #endif
+
 /* ---- end clmem/buffer.h ---- */
 
 /* ---- begin clmem/image.h ---- */
@@ -1362,7 +1544,7 @@ static inline cl_mem clmem_image_int_ptr(clmem_image img) { return img.mem; }
      is_array   a 1-D array (2 dims) or 2-D array (3 dims)
      buffer     a 1-D buffer image over this buffer (1 dim) */
 #define CLMEM__IMAGE_FIELDS \
-    unsigned given CLMEM__DEFAULT;         \
+    CLMEM__GIVEN_FIELD \
     size_t shape[3] CLMEM__DEFAULT;        \
     cl_uint ndim CLMEM__DEFAULT;           \
     size_t pitches[2] CLMEM__DEFAULT;      \
@@ -1370,9 +1552,17 @@ static inline cl_mem clmem_image_int_ptr(clmem_image img) { return img.mem; }
     size_t host_size CLMEM__DEFAULT;       \
     bool is_array CLMEM__DEFAULT;          \
     clmem_buffer buffer CLMEM__DEFAULT;
-typedef struct clmem_image_options {
+typedef struct CLMEM__OPTIONS_TYPE clmem_image_options {
     CLMEM__IMAGE_FIELDS
 } clmem_image_options;
+/* The options of clmem_image_options with a CLMEM_GIVEN_* bit (CLMEM__UNSET_INIT in base.h). */
+#define CLMEM__IMAGE_UNSET(X, T)                                \
+    X(T, shape, [0], CLMEM__UNSET_SIZE, CLMEM_GIVEN_SHAPE)       \
+    X(T, ndim, , CLMEM__UNSET_UINT, CLMEM_GIVEN_NDIM)            \
+    X(T, host_size, , CLMEM__UNSET_SIZE, CLMEM_GIVEN_HOST_SIZE)
+/** CLMEM_IMAGE_OPTIONS_INIT: the initializer of a clmem_image_options built by hand:
+    every option left out; a field then set means its value (NAMED OPTIONS in base.h). */
+#define CLMEM_IMAGE_OPTIONS_INIT CLMEM__UNSET_INIT(clmem_image_options, CLMEM__IMAGE_UNSET)
 
 /** clmem_create_image(context, flags, format, &err, .shape = {...}, ...): a new image
     (PyOpenCL's create_image; clmem_image_create is the same call).
@@ -1437,14 +1627,21 @@ static inline clmem_image clmem__create_image_call(cl_context context, cl_mem_fl
      norm_int       integer data read as normalized floats (UNORM/SNORM 8 and 16 bit)
      half_float     the 16-bit data are halfs (cl_half/uint16_t): CL_HALF_FLOAT */
 #define CLMEM__IMAGE_FROM_ARRAY_FIELDS \
-    unsigned given CLMEM__DEFAULT;                    \
+    CLMEM__GIVEN_FIELD \
     cl_uint num_channels CLMEM__DEFAULT;              \
     char mode CLMEM__DEFAULT;                         \
     bool norm_int CLMEM__DEFAULT;                     \
     bool half_float CLMEM__DEFAULT;
-typedef struct clmem_image_from_array_options {
+typedef struct CLMEM__OPTIONS_TYPE clmem_image_from_array_options {
     CLMEM__IMAGE_FROM_ARRAY_FIELDS
 } clmem_image_from_array_options;
+/* The options of clmem_image_from_array_options with a CLMEM_GIVEN_* bit (CLMEM__UNSET_INIT in base.h). */
+#define CLMEM__IMAGE_FROM_ARRAY_UNSET(X, T)                          \
+    X(T, num_channels, , CLMEM__UNSET_UINT, CLMEM_GIVEN_NUM_CHANNELS) \
+    X(T, mode, , CLMEM__UNSET_CHAR, CLMEM_GIVEN_MODE)
+/** CLMEM_IMAGE_FROM_ARRAY_OPTIONS_INIT: the initializer of a clmem_image_from_array_options
+    built by hand: every option left out; a field then set means its value (NAMED OPTIONS in base.h). */
+#define CLMEM_IMAGE_FROM_ARRAY_OPTIONS_INIT CLMEM__UNSET_INIT(clmem_image_from_array_options, CLMEM__IMAGE_FROM_ARRAY_UNSET)
 
 /** clmem_image_from_array(context, array, ndim, shape, &err, ...): an image holding a
     copy of a C array (PyOpenCL's image_from_array), created READ_ONLY (or WRITE_ONLY
@@ -1587,6 +1784,7 @@ CLMEM_API cl_int clmem_enqueue_fill_image_opts(cl_command_queue queue, clmem_ima
 #ifdef __cplusplus
 }
 #endif
+
 /* ---- end clmem/image.h ---- */
 
 /* ---- begin clmem/sampler.h ---- */
@@ -1947,12 +2145,19 @@ typedef struct clmem_svm_map {
 /** Options of the SVM map functions: .size (bytes from svm.ptr; left out: svm.size;
     0 is refused), .is_blocking (left out: blocking; false: not), .wait_for/.num_wait_for,
     .event (a second reference to the map's event, yours to release). */
-typedef struct clmem_svm_map_options {
-    unsigned given CLMEM__DEFAULT; /* CLMEM_GIVEN_* bits: filled by the macros */
+typedef struct CLMEM__OPTIONS_TYPE clmem_svm_map_options {
+    CLMEM__GIVEN_FIELD /* given: CLMEM_GIVEN_* bits, filled by the macros */
     size_t size CLMEM__DEFAULT;
     int is_blocking CLMEM__DEFAULT;
     CLMEM__WAIT_FIELDS /* .wait_for, .num_wait_for, .event */
 } clmem_svm_map_options;
+/* The options of clmem_svm_map_options with a CLMEM_GIVEN_* bit (CLMEM__UNSET_INIT in base.h). */
+#define CLMEM__SVM_MAP_UNSET(X, T)                     \
+    X(T, size, , CLMEM__UNSET_SIZE, CLMEM_GIVEN_SIZE)   \
+    X(T, is_blocking, , CLMEM__UNSET_INT, CLMEM_GIVEN_IS_BLOCKING)
+/** CLMEM_SVM_MAP_OPTIONS_INIT: the initializer of a clmem_svm_map_options built by
+    hand: every option left out; a field then set means its value (NAMED OPTIONS in base.h). */
+#define CLMEM_SVM_MAP_OPTIONS_INIT CLMEM__UNSET_INIT(clmem_svm_map_options, CLMEM__SVM_MAP_UNSET)
 
 /** clmem_enqueue_svm_map(queue, svm, flags, &map, ...): map svm for the host
     (clEnqueueSVMMap; PyOpenCL's SVMPointer.map(queue, flags=...)). Unlike PyOpenCL,
@@ -1984,8 +2189,8 @@ CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm sv
 
 /** Options of clmem_svm_map_release: .queue (NULL: the map's queue), .wait_for,
     .num_wait_for, .event (the unmap's event, yours to release). */
-typedef struct clmem_svm_unmap_options {
-    unsigned given CLMEM__DEFAULT; /* CLMEM_GIVEN_* bits: filled by the macros */
+typedef struct CLMEM__OPTIONS_TYPE clmem_svm_unmap_options {
+    CLMEM__GIVEN_FIELD_NO_DEFAULTS /* given: CLMEM_OPTIONS_MARK, filled by the macros */
     cl_command_queue queue CLMEM__DEFAULT;
     CLMEM__WAIT_FIELDS /* .wait_for, .num_wait_for, .event */
 } clmem_svm_unmap_options;
@@ -2033,11 +2238,16 @@ CLMEM_API clmem_buffer clmem_svm_as_buffer(cl_context context, clmem_svm svm, cl
 
 /** Options of clmem_enqueue_svm_memfill: .byte_count (bytes to fill from dst.ptr;
     left out: all of dst.size; 0: nothing), .wait_for/.num_wait_for, .event. */
-typedef struct clmem_svm_memfill_options {
-    unsigned given CLMEM__DEFAULT; /* CLMEM_GIVEN_* bits: filled by the macros */
+typedef struct CLMEM__OPTIONS_TYPE clmem_svm_memfill_options {
+    CLMEM__GIVEN_FIELD /* given: CLMEM_GIVEN_* bits, filled by the macros */
     size_t byte_count CLMEM__DEFAULT;
     CLMEM__WAIT_FIELDS /* .wait_for, .num_wait_for, .event */
 } clmem_svm_memfill_options;
+/* The options of clmem_svm_memfill_options with a CLMEM_GIVEN_* bit (CLMEM__UNSET_INIT in base.h). */
+#define CLMEM__SVM_MEMFILL_UNSET(X, T) X(T, byte_count, , CLMEM__UNSET_SIZE, CLMEM_GIVEN_BYTE_COUNT)
+/** CLMEM_SVM_MEMFILL_OPTIONS_INIT: the initializer of a clmem_svm_memfill_options built
+    by hand: every option left out; a field then set means its value (NAMED OPTIONS in base.h). */
+#define CLMEM_SVM_MEMFILL_OPTIONS_INIT CLMEM__UNSET_INIT(clmem_svm_memfill_options, CLMEM__SVM_MEMFILL_UNSET)
 
 /** clmem_enqueue_svm_memfill(queue, dst, pattern, pattern_size, ...): fill SVM memory
     with copies of a pattern (clEnqueueSVMMemFill; PyOpenCL's enqueue_svm_memfill).
@@ -2110,14 +2320,23 @@ typedef struct clmem_svm_array {
                             _like forms, unlike PyOpenCL 2025.1's c/fsvm_empty_like)
     .queue                  bind the allocation to this queue (see
                             clmem_svm_allocation_create) */
-typedef struct clmem_svm_empty_options {
-    unsigned given CLMEM__DEFAULT; /* CLMEM_GIVEN_* bits: filled by the macros */
+typedef struct CLMEM__OPTIONS_TYPE clmem_svm_empty_options {
+    CLMEM__GIVEN_FIELD /* given: CLMEM_GIVEN_* bits, filled by the macros */
     size_t shape[CLMEM_SVM_MAX_DIMS] CLMEM__DEFAULT;
     unsigned ndim CLMEM__DEFAULT;
     char order CLMEM__DEFAULT;
     size_t alignment CLMEM__DEFAULT;
     cl_command_queue queue CLMEM__DEFAULT;
 } clmem_svm_empty_options;
+/* The options of clmem_svm_empty_options with a CLMEM_GIVEN_* bit (CLMEM__UNSET_INIT in base.h). */
+#define CLMEM__SVM_EMPTY_UNSET(X, T)                            \
+    X(T, shape, [0], CLMEM__UNSET_SIZE, CLMEM_GIVEN_SHAPE)       \
+    X(T, ndim, , CLMEM__UNSET_UINT, CLMEM_GIVEN_NDIM)            \
+    X(T, order, , CLMEM__UNSET_CHAR, CLMEM_GIVEN_ORDER)          \
+    X(T, alignment, , CLMEM__UNSET_SIZE, CLMEM_GIVEN_ALIGNMENT)
+/** CLMEM_SVM_EMPTY_OPTIONS_INIT: the initializer of a clmem_svm_empty_options built by
+    hand: every option left out; a field then set means its value (NAMED OPTIONS in base.h). */
+#define CLMEM_SVM_EMPTY_OPTIONS_INIT CLMEM__UNSET_INIT(clmem_svm_empty_options, CLMEM__SVM_EMPTY_UNSET)
 
 /** clmem_svm_empty(ctx, flags, T, &err, .shape = {...}, ...): a new uninitialised
     array of element type T in SVM made with cl_svm_mem_flags `flags` (PyOpenCL's
@@ -2236,6 +2455,7 @@ CLMEM_API cl_int clmem_svm_allocation_lookup(const void *ptr, clmem_svm_allocati
 #ifdef __cplusplus
 }
 #endif
+
 /* ---- end clmem/svm.h ---- */
 
 /* ---- begin clmem/usm.h ---- */
@@ -2478,6 +2698,7 @@ CLMEM_API cl_int clmem_enqueue_usm_advise_opts(cl_command_queue queue, clmem_usm
 #ifdef __cplusplus
 }
 #endif
+
 /* ---- end clmem/usm.h ---- */
 
 /* ---- begin clmem/map.h ---- */
@@ -2567,8 +2788,8 @@ typedef struct clmem_memory_map {
 
 /** Options of clmem_enqueue_map_buffer and clmem_enqueue_map_image (PyOpenCL's
     keyword arguments). A written option means its value, one left out its default. */
-typedef struct clmem_map_options {
-    unsigned given CLMEM__DEFAULT;      /* CLMEM_GIVEN_* bits: filled by the macros */
+typedef struct CLMEM__OPTIONS_TYPE clmem_map_options {
+    CLMEM__GIVEN_FIELD /* given: CLMEM_GIVEN_* bits, filled by the macros */
     size_t shape[CLMEM_MAP_MAX_DIMS] CLMEM__DEFAULT; /* buffers: elements per axis. Default: one axis holding
                                              everything from offset to the end of the buffer */
     unsigned ndim CLMEM__DEFAULT;         /* buffers: axes of .shape (0: its leading non-zero entries;
@@ -2589,10 +2810,20 @@ typedef struct clmem_map_options {
     const char *clmem__file CLMEM__DEFAULT; /* private: set by the macros */
     int clmem__line CLMEM__DEFAULT;
 } clmem_map_options;
+/* The options of clmem_map_options with a CLMEM_GIVEN_* bit (CLMEM__UNSET_INIT in base.h). */
+#define CLMEM__MAP_UNSET(X, T)                                  \
+    X(T, shape, [0], CLMEM__UNSET_SIZE, CLMEM_GIVEN_SHAPE)       \
+    X(T, ndim, , CLMEM__UNSET_UINT, CLMEM_GIVEN_NDIM)            \
+    X(T, order, , CLMEM__UNSET_CHAR, CLMEM_GIVEN_ORDER)          \
+    X(T, region, [0], CLMEM__UNSET_SIZE, CLMEM_GIVEN_REGION)     \
+    X(T, is_blocking, , CLMEM__UNSET_INT, CLMEM_GIVEN_IS_BLOCKING)
+/** CLMEM_MAP_OPTIONS_INIT: the initializer of a clmem_map_options built by hand: every
+    option left out; a field then set means its value (NAMED OPTIONS in base.h). */
+#define CLMEM_MAP_OPTIONS_INIT CLMEM__UNSET_INIT(clmem_map_options, CLMEM__MAP_UNSET)
 
 /** Options of clmem_memory_map_release. */
-typedef struct clmem_unmap_options {
-    unsigned given CLMEM__DEFAULT;      /* CLMEM_GIVEN_* bits: filled by the macros */
+typedef struct CLMEM__OPTIONS_TYPE clmem_unmap_options {
+    CLMEM__GIVEN_FIELD_NO_DEFAULTS /* given: CLMEM_OPTIONS_MARK, filled by the macros */
     cl_command_queue queue CLMEM__DEFAULT; /* queue for the unmap (default: the map's queue); same context */
     CLMEM__WAIT_FIELDS                    /* .wait_for, .num_wait_for; .event: where to put the unmap's
                                              event (NULL: none is made) */
@@ -2633,8 +2864,8 @@ typedef struct clmem_unmap_options {
 #define clmem_enqueue_map_buffer(...) clmem__map_buffer_(__VA_ARGS__, )
 #define clmem__map_buffer_(queue, buf, flags, offset, T, map, ...)                                     \
     clmem_enqueue_map_buffer_opts(queue, buf, flags, offset, sizeof(T), #T, map,                         \
-                                  &(clmem_map_options){.given = CLMEM__GIVEN(__VA_ARGS__), .clmem__file = __FILE__,      \
-                                                       .clmem__line = __LINE__, __VA_ARGS__})
+                                  &(clmem_map_options){.clmem__file = __FILE__, .clmem__line = __LINE__,                 \
+                                                       .given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #endif
 CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buffer buf, cl_map_flags flags,
                                                size_t offset, size_t itemsize, const char *dtype,
@@ -2666,8 +2897,8 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
 #define clmem_enqueue_map_image(...) clmem__map_image_(__VA_ARGS__, )
 #define clmem__map_image_(queue, img, flags, map, ...)                                                  \
     clmem_enqueue_map_image_opts(queue, img, flags, map,                                                 \
-                                 &(clmem_map_options){.given = CLMEM__GIVEN(__VA_ARGS__), .clmem__file = __FILE__,       \
-                                                      .clmem__line = __LINE__, __VA_ARGS__})
+                                 &(clmem_map_options){.clmem__file = __FILE__, .clmem__line = __LINE__,                  \
+                                                      .given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #endif
 CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_image img, cl_map_flags flags,
                                               clmem_memory_map *map, const clmem_map_options *opts);
@@ -2805,19 +3036,17 @@ static inline clmem_local_memory clmem_local_memory_create(size_t size) {
 }
 #define clmem_local_memory(size) clmem_local_memory_create(size)
 
-/* The setters behind clmem_set_kernel_arg, one per kind of value (private). */
-CLMEM_API cl_int clmem__set_arg_buffer(cl_kernel kernel, cl_uint index, clmem_buffer value);
-CLMEM_API cl_int clmem__set_arg_mem(cl_kernel kernel, cl_uint index, cl_mem value);
-CLMEM_API cl_int clmem__set_arg_local(cl_kernel kernel, cl_uint index, clmem_local_memory value);
-CLMEM_API cl_int clmem__set_arg_image(cl_kernel kernel, cl_uint index, clmem_image value);
-CLMEM_API cl_int clmem__set_arg_sampler(cl_kernel kernel, cl_uint index, clmem_sampler value);
-CLMEM_API cl_int clmem__set_arg_pipe(cl_kernel kernel, cl_uint index, clmem_pipe value);
-/* clSetKernelArgSVMPointer; CL_INVALID_VALUE for a released allocation,
-   CL_INVALID_OPERATION without OpenCL 2.0 headers. */
-CLMEM_API cl_int clmem__set_arg_svm(cl_kernel kernel, cl_uint index, clmem_svm value);
-/* clSetKernelArgMemPointerINTEL; CL_INVALID_VALUE for a released allocation or stale
-   pooled block, CL_INVALID_OPERATION without cl_intel_unified_shared_memory. */
-CLMEM_API cl_int clmem__set_arg_usm(cl_kernel kernel, cl_uint index, clmem_usm value);
+/* The setters behind clmem_set_kernel_arg, one per kind of value (private):
+   clmem__set_arg_<name> for each kind of kernel argument of CLMEM__KINDS (memobj.h;
+   clmem__set_arg_buffer, _mem, _local, _image, _sampler, _pipe, _svm (clSetKernelArgSVMPointer;
+   CL_INVALID_VALUE for a released allocation, CL_INVALID_OPERATION without OpenCL 2.0
+   headers), _usm (clSetKernelArgMemPointerINTEL; CL_INVALID_VALUE for a released
+   allocation or stale pooled block, CL_INVALID_OPERATION without
+   cl_intel_unified_shared_memory)) and for each value type of CLMEM__PATTERN_TYPES. */
+#define CLMEM__ARG_KIND_DECL(T, name, ARG, arg, text) \
+    CLMEM_API cl_int clmem__set_arg_##name(cl_kernel kernel, cl_uint index, T value);
+CLMEM__KINDS(CLMEM__KIND_IF_ARG, CLMEM__ARG_KIND_DECL)
+#undef CLMEM__ARG_KIND_DECL
 #define CLMEM__ARG_DECL(T, name) CLMEM_API cl_int clmem__set_arg_##name(cl_kernel kernel, cl_uint index, T value);
 CLMEM__PATTERN_TYPES(CLMEM__ARG_DECL)
 #undef CLMEM__ARG_DECL
@@ -2853,23 +3082,174 @@ CLMEM_API cl_int clmem__set_arg_unsupported(cl_kernel kernel, cl_uint index, ...
     Thread safety: as clSetKernelArg (one thread per kernel at a time). */
 #ifndef __cplusplus
 #define CLMEM__ARG_ASSOC(T, name) T: clmem__set_arg_##name,
+#define CLMEM__ARG_KIND_ASSOC(T, name, ARG, arg, text) T: clmem__set_arg_##name,
 #define clmem_set_kernel_arg(kernel, index, value)                                                              \
     _Generic(CLMEM__WIDE(value),                                                                                \
              char: clmem__set_arg_vector(kernel, index,                                                         \
                                          _Generic(CLMEM__WIDE(value), char: (value), default: (cl_char16){{0}}).s, \
                                          sizeof(value), CLMEM__WIDE(value)),                                    \
-             default: _Generic((value), clmem_buffer: clmem__set_arg_buffer, clmem_image: clmem__set_arg_image, \
-                               clmem_sampler: clmem__set_arg_sampler, clmem_pipe: clmem__set_arg_pipe,          \
-                               clmem_svm: clmem__set_arg_svm, clmem_usm: clmem__set_arg_usm,                    \
-                               cl_mem: clmem__set_arg_mem,                                                      \
-                               clmem_local_memory: clmem__set_arg_local, CLMEM__PATTERN_TYPES(CLMEM__ARG_ASSOC) \
-                               default: clmem__set_arg_unsupported)(kernel, index, value))
+             default: _Generic((value), CLMEM__KINDS(CLMEM__KIND_IF_ARG, CLMEM__ARG_KIND_ASSOC)                  \
+                               CLMEM__PATTERN_TYPES(CLMEM__ARG_ASSOC) default: clmem__set_arg_unsupported)(kernel, \
+                                                                                                        index, value))
 #endif
 
 #ifdef __cplusplus
 }
 #endif
 /* ---- end clmem/kernel_arg.h ---- */
+
+/* ---- begin clmem/registered.h ---- */
+/* >>registered: registered host memory: the caller's own pages copied at DMA speed
+   (beyond PyOpenCL, which has none; CUDA's cudaHostRegister) */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------
+   REGISTERED HOST MEMORY
+
+   A GPU's DMA engine reads and writes page-locked host memory at full bus speed; from
+   ordinary (pageable) memory the driver first copies through bounce buffers of its
+   own, at a fraction of that speed. Memory the program already has - a big array it
+   allocated with malloc and fills again and again - can be made DMA-able in place:
+   clmem_host_registration_create(context, ptr, size, &err) wraps the caller's bytes in
+   a CL_MEM_USE_HOST_PTR buffer once (the driver pins the pages), and from then on every
+   clmem_enqueue_copy between a buffer and host memory lying within the region goes
+   through that buffer: clEnqueueCopyBuffer from (or to) it, a DMA from the caller's own
+   pages, no host memcpy. Rectangular buffer copies (.region) and image copies with
+   packed host rows go the same way (clEnqueueCopyBufferRect, clEnqueueCopyBufferToImage,
+   clEnqueueCopyImageToBuffer).
+       clmem_host_registration r = clmem_host_registration_create(ctx, data, n, &err);
+       for (;;) {
+           produce(data);                              (the host writes the region)
+           clmem_enqueue_copy(q, buf, data, .byte_count = n);    (DMA from data)
+           ...
+           clmem_enqueue_copy(q, data, buf, .byte_count = n);    (DMA into data)
+       }
+       clmem_host_registration_release(&r);
+   Nothing else changes: the copies are written as before; a copy whose host range is
+   not entirely within one registration of the buffer's context goes the ordinary way.
+
+   Coherence (what the spec asks of a CL_MEM_USE_HOST_PTR buffer, done by clmem): an
+   implementation may keep a device copy of such a buffer's memory (NVIDIA's does), so
+   the host's writes are not seen by the device until the buffer is mapped and
+   unmapped, and the device's writes are in the host memory only after a map for
+   reading completes. Every registered host -> buffer copy therefore enqueues a map of
+   the host range with CL_MAP_WRITE_INVALIDATE_REGION (the host memory holds the new
+   bytes) and its unmap before the clEnqueueCopyBuffer; every buffer -> host copy
+   enqueues clEnqueueCopyBuffer into the wrapping buffer, then a map of the range with
+   CL_MAP_READ and its unmap. The commands are chained by events (out-of-order queues
+   too); the copy's event (.event) is the last one, and a blocking copy waits for it.
+   So the host may write the region between transfers, as with any host memory; what
+   it must not do is what it must not do with any non-blocking transfer (touch the
+   range before the transfer's event completes). bench/registered_bench measures what
+   the map and unmap cost.
+
+   The rules:
+   - a region registers once: a region overlapping a live registration (in any
+     context: the spec leaves commands on two buffers over the same host memory
+     undefined) is refused, as is a NULL pointer, size 0, or a size above
+     CL_DEVICE_MAX_MEM_ALLOC_SIZE (the driver's CL_INVALID_BUFFER_SIZE);
+   - the memory must stay valid (not freed) until the registration is released and the
+     copies using it are complete;
+   - releasing a registration twice, or a copy of a released one, is refused
+     (CL_INVALID_MEM_OBJECT, in words); the region's later copies go the ordinary way.
+   - the registration's `buffer` is a clmem_buffer over the region: pass it as a kernel
+     argument. Kernels are the caller's to keep coherent, as the spec says: after the
+     host writes the region, map the range with CL_MAP_WRITE_INVALIDATE_REGION and
+     release the map before the kernel runs; after the kernel, map it with CL_MAP_READ
+     to see its results in the region (clmem_enqueue_map_buffer: the pointer returned
+     is the caller's own memory). Do not release the buffer: the registration owns it.
+   Cost: registering pins the pages (milliseconds per hundred MiB on NVIDIA's driver:
+   about three copies' worth), so register memory that is copied many times. On a CPU
+   device (PoCL) the buffer uses the memory as it is: registering costs a
+   clCreateBuffer and nothing per byte.
+   --------------------------------------------------------------------------------- */
+
+/** A registration of host memory for a context (clmem_host_registration_create).
+    Fields (read them, treat them as read-only):
+      ptr, size   the registered host memory; ptr NULL for an empty handle
+      context     the context it is registered for (not retained separately)
+      buffer      the CL_MEM_USE_HOST_PTR | CL_MEM_READ_WRITE buffer over it, owned by
+                  the registration (kernel arguments, maps; do not release it)
+      id          private: which registration this is, so that a released handle, or a
+                  copy of one, is recognised
+    An all-zero handle is empty; releasing it is a no-op. */
+typedef struct clmem_host_registration {
+    void *ptr;
+    size_t size;
+    cl_context context;
+    clmem_buffer buffer;
+    uint64_t id;
+} clmem_host_registration;
+
+/** clmem_host_registration_create(context, ptr, size, &err): register `size` bytes of
+    the caller's memory at `ptr` for the context: after it, clmem_enqueue_copy between
+    any buffer of the context and host memory within [ptr, ptr + size) is a DMA from or
+    into these pages (see "REGISTERED HOST MEMORY" above).
+    - context: the context whose buffers the memory is copied to and from.
+    - ptr, size: the memory, any alignment (page-aligned memory pins exactly its pages).
+    Returns the registration; on failure an empty handle and *errcode_ret (may be
+    NULL): CL_INVALID_CONTEXT (NULL context), CL_INVALID_HOST_PTR (ptr NULL),
+    CL_INVALID_BUFFER_SIZE (size 0), CL_INVALID_VALUE ([ptr, ptr + size) wraps, or
+    overlaps a live registration: the message names both ranges), CL_OUT_OF_HOST_MEMORY,
+    or the driver's code from clCreateBuffer (with the call named).
+    Thread safety: any thread. */
+CLMEM_API clmem_host_registration clmem_host_registration_create(cl_context context, void *ptr, size_t size,
+                                                                 cl_int *errcode_ret);
+
+/** clmem_host_registration_release(&reg): end the registration and empty the handle;
+    the wrapping buffer is released (the driver unpins the pages once the copies using
+    them are complete). The memory itself stays the caller's. NULL or an empty handle
+    is a no-op. Returns CL_SUCCESS, CL_INVALID_MEM_OBJECT (a copy of a registration
+    released already, in words), or the driver's code.
+    Thread safety: any thread (not with a copy of the same handle released at once). */
+CLMEM_API cl_int clmem_host_registration_release(clmem_host_registration *reg);
+
+/** clmem_host_registered(context, ptr, size): true when [ptr, ptr + size) lies within
+    one live registration for `context` (what decides that a copy takes the registered
+    way). Thread safety: any thread. */
+CLMEM_API bool clmem_host_registered(cl_context context, const void *ptr, size_t size);
+
+/* clmem__host_registrations_live(): 1 while any registration is live (the inline copy
+   path then takes the full path, which asks clmem__registered_copy). One load. */
+CLMEM_API int clmem__host_registrations_live(void);
+
+/* The registered way of a host transfer (private; the host-transfer plan of transfer.c
+   and the image pairs of transfer_image.c ask it first, after their checks): when the
+   host bytes the transfer touches lie within one registration of the object's context,
+   it is enqueued as a device-side copy from or to the registration's buffer between the
+   coherence maps, *result is its code and the return is true; otherwise false, nothing
+   enqueued, *result untouched. */
+typedef struct clmem__registered_xfer {
+    const char *fn;         /* the public name messages carry */
+    cl_command_queue queue;
+    bool write;             /* host -> device */
+    cl_bool blocking;
+    const cl_event *wait_for;
+    cl_uint num_wait_for;
+    cl_event *event;
+} clmem__registered_xfer;
+/* buffer <-> host: linear (region NULL: count bytes at byte offset of buf, the host
+   bytes [host, host + count)) or rectangular (region; the buffer's origin and pitches;
+   the host's pitches and the bytes [host + host_start, host + host_end) it touches,
+   host_start being the host origin's byte offset) */
+CLMEM_API bool clmem__registered_buffer(const clmem__registered_xfer *x, clmem_buffer buf, void *host, size_t offset,
+                                        size_t count, const size_t *region, const size_t buf_origin[3], size_t buf_row,
+                                        size_t buf_slice, size_t host_start, size_t host_end, size_t host_row,
+                                        size_t host_slice, cl_int *result);
+/* image <-> host of region at origin, host rows and slices packed or as pitched (row,
+   slice as resolved; only a packed layout goes the registered way:
+   clEnqueueCopyBufferToImage has no pitches) */
+CLMEM_API bool clmem__registered_image(const clmem__registered_xfer *x, clmem_image img, void *host,
+                                       const size_t origin[3], const size_t region[3], size_t row, size_t slice,
+                                       cl_int *result);
+
+#ifdef __cplusplus
+}
+#endif
+/* ---- end clmem/registered.h ---- */
 
 /* ---- begin clmem/transfer.h ---- */
 /* >>transfer: one enqueue_copy and one enqueue_fill for every kind of memory */
@@ -2928,8 +3308,8 @@ extern "C" {
    --------------------------------------------------------------------------------- */
 
 /** Options of clmem_enqueue_copy; see the DISPATCH TABLE for which apply where. */
-typedef struct clmem_copy_options {
-    unsigned given CLMEM__DEFAULT;             /* CLMEM_GIVEN_* bits: filled by the macros */
+typedef struct CLMEM__OPTIONS_TYPE clmem_copy_options {
+    CLMEM__GIVEN_FIELD /* given: CLMEM_GIVEN_* bits, filled by the macros */
     size_t byte_count CLMEM__DEFAULT;            /* linear copies: bytes (left out: the default extent; 0: nothing) */
     size_t src_offset CLMEM__DEFAULT;            /* linear: byte offset in the source */
     size_t dst_offset CLMEM__DEFAULT;            /* linear: byte offset in the destination */
@@ -2951,10 +3331,21 @@ typedef struct clmem_copy_options {
     CLMEM__WAIT_FIELDS                           /* .wait_for, .num_wait_for: events to wait for; .event:
                                                     where to put the new event (NULL: none) */
 } clmem_copy_options;
+/* The options of clmem_copy_options with a CLMEM_GIVEN_* bit (CLMEM__UNSET_INIT in base.h). */
+#define CLMEM__COPY_UNSET(X, T)                                        \
+    X(T, byte_count, , CLMEM__UNSET_SIZE, CLMEM_GIVEN_BYTE_COUNT)       \
+    X(T, host_size, , CLMEM__UNSET_SIZE, CLMEM_GIVEN_HOST_SIZE)         \
+    X(T, region, [0], CLMEM__UNSET_SIZE, CLMEM_GIVEN_REGION)            \
+    X(T, is_blocking, , CLMEM__UNSET_INT, CLMEM_GIVEN_IS_BLOCKING)
+/** CLMEM_COPY_OPTIONS_INIT: the initializer of a clmem_copy_options built by hand
+    (also clmem_stager_copy_options): every option left out; a field then set means its
+    value, 0 and false included (NAMED OPTIONS in base.h).
+    Example: clmem_copy_options o = CLMEM_COPY_OPTIONS_INIT; o.is_blocking = CL_FALSE; */
+#define CLMEM_COPY_OPTIONS_INIT CLMEM__UNSET_INIT(clmem_copy_options, CLMEM__COPY_UNSET)
 
 /** Options of clmem_enqueue_fill. */
-typedef struct clmem_fill_options {
-    unsigned given CLMEM__DEFAULT; /* CLMEM_GIVEN_* bits: filled by the macros */
+typedef struct CLMEM__OPTIONS_TYPE clmem_fill_options {
+    CLMEM__GIVEN_FIELD_NO_DEFAULTS /* given: CLMEM_OPTIONS_MARK, filled by the macros */
     size_t offset CLMEM__DEFAULT; /* byte offset of the filled range (buffers) */
     size_t pattern_size CLMEM__DEFAULT; /* required when the pattern is a pointer */
     CLMEM__WAIT_FIELDS                  /* .wait_for, .num_wait_for, .event */
@@ -2994,8 +3385,9 @@ typedef struct clmem_fill_options {
     X(host, clmem_usm, clmem__copy_host_from_usm, 0, "MemcpyINTEL")                                \
     X(host, cl_mem, clmem__copy_host_from_mem, 0, "by CL_MEM_TYPE")
 
-/* The kinds of memory the dispatch tells apart by type; every other type is host. */
-#define CLMEM__COPY_KINDS(X) X(clmem_buffer) X(clmem_image) X(clmem_svm) X(clmem_usm) X(cl_mem)
+/* The kinds of memory the dispatch tells apart by type (the rows of CLMEM__KINDS, memobj.h,
+   with copy 1); every other type is host. */
+#define CLMEM__COPY_KINDS(X) CLMEM__KINDS(CLMEM__KIND_IF_COPY, X)
 
 /* Each kind's number (host is 0), for the dispatch and the C++ traits. */
 #define CLMEM__COPY_KIND_ENUM(T) CLMEM__COPY_KIND_##T,
@@ -3032,12 +3424,14 @@ CLMEM_API cl_int clmem__copy_host_failed(cl_int err, cl_command_queue queue, clm
 CLMEM_API cl_int clmem__copy_host_linear(cl_command_queue queue, clmem_buffer buf, void *host, int write, unsigned given,
                                          size_t byte_count, size_t offset, size_t host_offset, int is_blocking,
                                          cl_event *event);
-/* Known at compile time for a literal: options made by clmem (CLMEM_OPTIONS_MARK; a
-   struct without it goes the full way, which refuses it), a linear copy with no
+/* Known at compile time for a literal: options made by the macros (CLMEM_OPTIONS_MARK
+   without CLMEM__OPTIONS_UNSET: a struct without the mark goes the full way, which
+   refuses it, one from CLMEM_COPY_OPTIONS_INIT too, which reads it), a linear copy with no
    region, host size or wait list. Then only the scalars below are read, and the options literal is never
    built in memory. */
 #define CLMEM__COPY_SIMPLE(o)                                                                                 \
-    (((o)->given & (CLMEM_OPTIONS_MARK | CLMEM_GIVEN_REGION | CLMEM_GIVEN_HOST_SIZE)) == CLMEM_OPTIONS_MARK &&   \
+    (((o)->given & (CLMEM_OPTIONS_MARK | CLMEM__OPTIONS_UNSET | CLMEM_GIVEN_REGION | CLMEM_GIVEN_HOST_SIZE)) ==      \
+         CLMEM_OPTIONS_MARK &&                                                                                \
      !((o)->region[0] | (o)->region[1] | (o)->region[2]) &&                                                   \
      !(o)->host_size && !(o)->num_wait_for && !(o)->wait_for)
 CLMEM__INLINE cl_int clmem__copy_host_fast(cl_command_queue queue, const clmem_buffer *buf, void *host, int write,
@@ -3046,7 +3440,8 @@ CLMEM__INLINE cl_int clmem__copy_host_fast(cl_command_queue queue, const clmem_b
     size_t count = clmem__host_count(o->given, o->byte_count, buf->size, offset);
     cl_bool blocking = clmem__host_blocking(o->given, o->is_blocking);
     if (!(queue && buf->mem && !clmem__buffer_stale(*buf) && host && !host_offset && offset < buf->size && count &&
-          count <= buf->size - offset && !clmem__host_forbidden(buf->flags, write) && !clmem__maps_live()))
+          count <= buf->size - offset && !clmem__host_forbidden(buf->flags, write) && !clmem__maps_live() &&
+          !clmem__host_registrations_live()))
         return clmem__copy_host_linear(queue, *buf, host, write, o->given, o->byte_count, offset, host_offset,
                                        o->is_blocking, o->event);
     err = write ? clEnqueueWriteBuffer(queue, buf->mem, blocking, offset, count, host, 0, NULL, o->event)
@@ -3087,8 +3482,10 @@ CLMEM_API cl_int clmem__fill_usm(cl_command_queue queue, clmem_usm dst, const vo
     queue from different contexts; for a plain linear buffer <-> host copy, the hot
     path, this one is the driver's: asking the queue's context would cost 2% of the
     call; NVIDIA and PoCL report it, Oclgrind 21.10 does not), CL_INVALID_EVENT_WAIT_LIST,
-    CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (a blocking host transfer waiting for a
-    failed event), or the driver's code.
+    CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (an event of the wait list has already
+    failed, blocking or not: nothing is enqueued and no .event made, where the spec has
+    the command terminated, never run; an event that fails later is reported by the
+    driver through the copy's event), or the driver's code.
     Thread safety: as the OpenCL calls it makes (any thread; one queue is safe).
     Examples:
         clmem_enqueue_copy(q, buf, host);                          // host -> buffer, all of buf
@@ -3159,10 +3556,10 @@ static inline clmem__fill_target clmem__fill_target_usm(clmem_usm u) {
     t.usm = u; /* keeps the owner, so a released allocation is refused */
     return t;
 }
-/* The kinds clmem_enqueue_fill fills: X(type, the function that makes its target).
-   It generates the C dispatch below and the C++ overloads (clmem/cxx.h). */
-#define CLMEM__FILL_TARGETS(X) \
-    X(clmem_buffer, clmem__fill_target_buffer) X(clmem_svm, clmem__fill_target_svm) X(clmem_usm, clmem__fill_target_usm)
+/* The kinds clmem_enqueue_fill fills: X(type, name), clmem__fill_target_<name> makes its
+   target (the rows of CLMEM__KINDS, memobj.h, with fill 1). It generates the C dispatch
+   below and the C++ overloads (clmem/cxx.h). */
+#define CLMEM__FILL_TARGETS(X) CLMEM__KINDS(CLMEM__KIND_IF_FILL, X)
 
 #define CLMEM__FILL_DECL(T, name)                                                                   \
     CLMEM_API cl_int clmem__fill_##name(cl_command_queue queue, clmem__fill_target dst, T pattern, size_t size, \
@@ -3189,7 +3586,7 @@ CLMEM__FILL_DECL(const void *, ptr)
     CLMEM__FILL_FN(pattern)(queue,                                                                    \
                             _Generic((dst)CLMEM__FILL_TARGETS(CLMEM__FILL_TARGET_ASSOC))(dst),           \
                             pattern, size, &(clmem_fill_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
-#define CLMEM__FILL_TARGET_ASSOC(T, fn) , T: fn /* a leading comma: the list needs no default */
+#define CLMEM__FILL_TARGET_ASSOC(T, name) , T: clmem__fill_target_##name /* a leading comma: the list needs no default */
 #define CLMEM__FILL_ASSOC(T, name) T: clmem__fill_##name,
 #define CLMEM__FILL_FN(pattern) _Generic((pattern), CLMEM__PATTERN_TYPES(CLMEM__FILL_ASSOC) default: clmem__fill_ptr)
 #endif
@@ -3212,6 +3609,7 @@ CLMEM_API cl_int clmem_enqueue_copy_buffer_p2p_amd_opts(cl_platform_id platform,
 #ifdef __cplusplus
 }
 #endif
+
 /* ---- end clmem/transfer.h ---- */
 
 /* ---- begin clmem/pool.h ---- */
@@ -3621,7 +4019,23 @@ CLMEM_API cl_int clmem_memory_pool_release(clmem_memory_pool *pool);
 /* CLMEM__POOL_DECLS(kind): the declarations of another pool kind's accounting,
    statistics, limits, leak list and release: clmem_<kind>_held_blocks ... _release,
    each as the buffer pool's clmem_memory_pool_<name> above (the definitions are
-   CLMEM__POOL_COMMON's, pool.c). tools/api-list expands it for the API list. */
+   CLMEM__POOL_COMMON's, pool.h). tools/api-list expands it for the API list. The names
+   it declares (CLMEM__POOL_COMMON defines them in pool_svm.c, pinned.c and usm_pool.c):
+     clmem_svm_pool_held_blocks           clmem_pinned_pool_held_blocks           clmem_usm_pool_held_blocks
+     clmem_svm_pool_active_blocks         clmem_pinned_pool_active_blocks         clmem_usm_pool_active_blocks
+     clmem_svm_pool_managed_bytes         clmem_pinned_pool_managed_bytes         clmem_usm_pool_managed_bytes
+     clmem_svm_pool_active_bytes          clmem_pinned_pool_active_bytes          clmem_usm_pool_active_bytes
+     clmem_svm_pool_bin_number            clmem_pinned_pool_bin_number            clmem_usm_pool_bin_number
+     clmem_svm_pool_alloc_size            clmem_pinned_pool_alloc_size            clmem_usm_pool_alloc_size
+     clmem_svm_pool_free_held             clmem_pinned_pool_free_held             clmem_usm_pool_free_held
+     clmem_svm_pool_stop_holding          clmem_pinned_pool_stop_holding          clmem_usm_pool_stop_holding
+     clmem_svm_pool_get_stats             clmem_pinned_pool_get_stats             clmem_usm_pool_get_stats
+     clmem_svm_pool_reset_peaks           clmem_pinned_pool_reset_peaks           clmem_usm_pool_reset_peaks
+     clmem_svm_pool_bins                  clmem_pinned_pool_bins                  clmem_usm_pool_bins
+     clmem_svm_pool_set_limit             clmem_pinned_pool_set_limit             clmem_usm_pool_set_limit
+     clmem_svm_pool_set_oom_callback      clmem_pinned_pool_set_oom_callback      clmem_usm_pool_set_oom_callback
+     clmem_svm_pool_active_blocks_info    clmem_pinned_pool_active_blocks_info    clmem_usm_pool_active_blocks_info
+     clmem_svm_pool_release               clmem_pinned_pool_release               clmem_usm_pool_release */
 #define CLMEM__POOL_DECLS(kind)                                                                            \
     CLMEM_API size_t clmem_##kind##_held_blocks(clmem_##kind *pool);                                            \
     CLMEM_API size_t clmem_##kind##_active_blocks(clmem_##kind *pool);                                          \
@@ -3774,6 +4188,7 @@ CLMEM__POOL_DECLS(svm_pool)
 #ifdef __cplusplus
 }
 #endif
+
 /* ---- end clmem/pool.h ---- */
 
 /* ---- begin clmem/usm_pool.h ---- */
@@ -4091,6 +4506,7 @@ CLMEM__POOL_DECLS(pinned_pool)
 #ifdef __cplusplus
 }
 #endif
+
 /* ---- end clmem/pinned.h ---- */
 
 /* ---- begin clmem/stager.h ---- */
@@ -4133,9 +4549,22 @@ extern "C" {
    Memory that is already pinned (a clmem_pinned_allocation) needs no stager: give it
    to clmem_enqueue_copy.
 
-   Threads: the stager starts threads - 1 worker threads (pthreads) at creation; the
-   calling thread is the last copier. On Windows there are no workers (threads is
-   taken as 1): staging still overlaps the copy with the DMA, on one thread.
+   Queue order: every copy is a command of the stager's queue. A staged copy puts a
+   marker on that queue (the pieces, on a queue of the stager's own on the same
+   device, wait for it: they come after the queue's earlier work); a non-blocking one
+   also a barrier that holds the queue's later work (a read, a pooled release,
+   another copy) back until every piece is done. So a non-blocking staged copy
+   behaves as the driver's non-blocking transfer does: it keeps the buffer alive
+   (retained) until it ends, work enqueued after it waits for it, and nothing the
+   caller enqueues can hold its pieces back. Copies below the threshold are the
+   driver's own commands of the queue.
+
+   Threads: the stager starts threads - 1 worker threads (pthreads) at creation, and
+   at its first non-blocking staged copy one thread more that runs the non-blocking
+   staged copies one after the other (no thread is started per copy); a blocking
+   copy's calling thread is the last copier. On Windows there are no workers (threads
+   is taken as 1) and non-blocking staged copies block: staging still overlaps the
+   copy with the DMA, on one thread.
    --------------------------------------------------------------------------------- */
 
 /** Default slot size of a stager (bytes): one piece of a staged copy. */
@@ -4158,8 +4587,9 @@ extern "C" {
 typedef struct clmem_stager clmem_stager;
 
 /** clmem_stager_create(queue, slot_size, slots, threads, &err): a stager for copies
-    between pageable host memory and buffers on `queue` (retained; every copy of the
-    stager is enqueued there).
+    between pageable host memory and buffers on `queue`, an in-order queue (retained;
+    every copy of the stager is a command of it, see "Queue order" above). The stager
+    makes a queue of its own on the queue's device for the pieces of staged copies.
     - slot_size: bytes of each pinned slot and of each piece of a staged copy; 0 means
       CLMEM_STAGER_DEFAULT_SLOT_SIZE. At most CL_DEVICE_MAX_MEM_ALLOC_SIZE.
     - slots: how many slots, 0 means CLMEM_STAGER_DEFAULT_SLOTS; 2..CLMEM_STAGER_MAX_SLOTS.
@@ -4167,10 +4597,12 @@ typedef struct clmem_stager clmem_stager;
       included; 0 means CLMEM_STAGER_DEFAULT_THREADS; 1..CLMEM_STAGER_MAX_THREADS.
     The threshold starts at CLMEM_STAGER_DEFAULT_THRESHOLD, or CLMEM_STAGER_NEVER on a
     CPU device or one with CL_DEVICE_HOST_UNIFIED_MEMORY.
-    Errors: CL_INVALID_COMMAND_QUEUE (NULL or invalid), CL_INVALID_VALUE (slots or
-    threads out of range), CL_INVALID_BUFFER_SIZE (slot_size above the device's limit),
-    CL_OUT_OF_HOST_MEMORY (also: a thread could not be started), or the driver's code
-    from making the slots. Thread safety: any thread.
+    Errors: CL_INVALID_COMMAND_QUEUE (NULL, invalid, or out of order: copies keep
+    their call order, which an out-of-order queue would not), CL_INVALID_VALUE (slots
+    or threads out of range), CL_INVALID_BUFFER_SIZE (slot_size above the device's
+    limit), CL_OUT_OF_HOST_MEMORY (also: a thread could not be started), or the
+    driver's code from making the stager's queue or the slots. Thread safety: any
+    thread.
     Example: clmem_stager *st = clmem_stager_create(q, 0, 0, 0, &err); */
 CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_size, unsigned slots,
                                             unsigned threads, cl_int *errcode_ret);
@@ -4189,7 +4621,8 @@ typedef struct clmem_stager_stats {
     unsigned long long staged_bytes;
     unsigned long long direct_bytes;
     unsigned long long pieces;         /* slot-sized pieces of the staged copies */
-    unsigned long long running;        /* copies in progress now (non-blocking ones until their event completes) */
+    unsigned long long running;        /* copies in progress now (a non-blocking staged one until its event
+                                          completes; a direct one while its call runs) */
     size_t slot_size, slots, threads;  /* as made (threads: 1 where there are no workers) */
 } clmem_stager_stats;
 
@@ -4198,7 +4631,8 @@ typedef struct clmem_stager_stats {
 CLMEM_API cl_int clmem_stager_get_stats(clmem_stager *st, clmem_stager_stats *stats);
 
 /** clmem_stager_copy_options: the options of clmem_stager_copy are clmem_enqueue_copy's
-    (clmem_copy_options); this older name stays as an alias of that type. */
+    (clmem_copy_options; built by hand from CLMEM_COPY_OPTIONS_INIT); this older name
+    stays as an alias of that type. */
 typedef clmem_copy_options clmem_stager_copy_options;
 
 /** clmem_stager_copy(st, dst, src, ...): a linear copy between a clmem_buffer and
@@ -4216,26 +4650,34 @@ typedef clmem_copy_options clmem_stager_copy_options;
                     host memory may be used again) and .event, when asked for, is
                     complete (CL_COMPLETE). false: the call returns at once; the host
                     memory must stay untouched (and alive) until .event completes, which
-                    it does when every byte has arrived: a staged copy runs on a thread
-                    of its own and its event is a user event the stager completes (set to
-                    a negative code if the copy fails); a direct copy is the driver's
-                    non-blocking call. (Where the stager has no worker threads, Windows,
-                    a staged copy blocks.)
+                    it does when every byte has arrived: a staged copy runs on the
+                    stager's thread for non-blocking copies and its event is a user event
+                    the stager completes (set to a negative code if the copy fails: an
+                    event of the wait list that fails after the call gives
+                    CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST); the buffer may be
+                    released at once, and the queue's later work waits for the copy; a
+                    direct copy is the driver's non-blocking call. (Where the stager has
+                    no worker threads, Windows, a staged copy blocks.)
     .region and the rectangle options do not apply (CL_INVALID_VALUE).
     Returns CL_SUCCESS or: CL_INVALID_VALUE (st NULL, host pointer NULL, offset or
     offset + byte_count beyond the buffer, byte_count above .host_size, the host side's
-    offset, .region), CL_INVALID_COMMAND_QUEUE, CL_INVALID_MEM_OBJECT (empty or released
+    offset, .region), CL_INVALID_MEM_OBJECT (empty or released
     buffer handle, or a stale copy of a pooled one: its block may be another owner's
     now; nothing is read or written), CL_INVALID_CONTEXT (the buffer belongs to another
     context than the stager's queue), CL_INVALID_OPERATION (the buffer's HOST_* flags
     forbid the host access), CL_INVALID_EVENT_WAIT_LIST, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
-    (an event of the wait list has failed: nothing is copied), or the driver's code (the
-    pieces already enqueued are waited for first; the destination then holds a part of
-    the data). Every message names clmem_stager_copy. A copy of zero bytes calls no copy
-    (.event: a marker after the wait list).
-    Thread safety: any thread; copies on one stager run one at a time, in the order they
-    were called: a copy called after a non-blocking one waits for it (a blocking one in
-    the call, a non-blocking one in its thread), as commands of one in-order queue do.
+    (an event of the wait list has already failed, blocking or not: nothing is copied
+    or enqueued, no .event made; an event that fails after the call makes a blocking
+    copy return this code and a non-blocking one report it through its event's
+    status), or the driver's code (the pieces already enqueued are waited for first;
+    the destination then holds a part of the data; a non-blocking staged copy reports
+    a failure after the call through its event's status). Every message names
+    clmem_stager_copy. A copy of zero bytes calls no copy (.event: a marker after the
+    wait list).
+    Thread safety: any thread; the copies of a stager are commands of its queue in the
+    order they were called (see "Queue order"): a copy called after a non-blocking one
+    comes after it, as commands of one in-order queue do; a blocking staged copy
+    returns when its own pieces are done, after the queue's earlier work.
     Examples:
         clmem_stager_copy(st, buf, src);                            // all of buf
         clmem_stager_copy(st, dst, buf, .byte_count = n, .src_offset = 4096);
@@ -4281,24 +4723,6 @@ CLMEM_API cl_int clmem__stager_read_fn(clmem_stager *st, void *dst, clmem_buffer
 CLMEM_API cl_int clmem_stager_release(clmem_stager *st);
 
 #ifdef __cplusplus
-} /* extern "C" */
-/* (no options: NULL, every default; a value-initialised struct is not marked) */
-inline cl_int clmem_stager_copy(clmem_stager *st, clmem_buffer dst, const void *src) {
-    return clmem_stager_write_opts(st, dst, src, NULL);
-}
-inline cl_int clmem_stager_copy(clmem_stager *st, clmem_buffer dst, const void *src, const clmem_copy_options &o) {
-    return clmem_stager_write_opts(st, dst, src, &o);
-}
-inline cl_int clmem_stager_copy(clmem_stager *st, void *dst, clmem_buffer src) {
-    return clmem_stager_read_opts(st, dst, src, NULL);
-}
-inline cl_int clmem_stager_copy(clmem_stager *st, void *dst, clmem_buffer src, const clmem_copy_options &o) {
-    return clmem_stager_read_opts(st, dst, src, &o);
-}
-extern "C" {
-#endif
-
-#ifdef __cplusplus
 }
 #endif
 /* ---- end clmem/stager.h ---- */
@@ -4334,15 +4758,27 @@ extern "C" {
    from 64 KiB to slot_size (2 MiB for 16 MiB, 4 MiB for 64 MiB, 8 MiB from 256 MiB
    with the default slots). A copy that starts while the link's previous copy is still
    writing goes in slot-sized pieces: its first read overlaps those writes, so copies
-   enqueued back to back run at the slower DMA direction's speed. Smaller copies, and every copy between queues
-   of one device, take the driver's path: clEnqueueCopyBuffer on the destination
-   queue, exactly as clmem_enqueue_copy(dst_queue, dst, src, ...) does.
+   enqueued back to back run at the slower DMA direction's speed. Smaller copies take
+   the driver's path: clEnqueueCopyBuffer on the destination queue, exactly as
+   clmem_enqueue_copy(dst_queue, dst, src, ...) does.
+
+   Buffers the host may not access are staged too. A piece is read into a slot with
+   clEnqueueReadBuffer and written out of it with clEnqueueWriteBuffer, host transfers
+   that a source made with CL_MEM_HOST_NO_ACCESS or CL_MEM_HOST_WRITE_ONLY, or a
+   destination made with CL_MEM_HOST_NO_ACCESS or CL_MEM_HOST_READ_ONLY, forbid. Such a
+   side goes through a plain buffer of the link's on its device (slot_size bytes, made
+   at the first such copy): clEnqueueCopyBuffer between the caller's buffer and it, at
+   the device's own memory speed, then the transfer. clmem_device_link_set_staging(l,
+   CLMEM_DEVICE_LINK_BY_COPIES) moves every piece with clEnqueueCopyBuffer into and out
+   of the slot's buffer instead (the slots are then left unmapped).
 
    When staging pays: between discrete GPUs (the default threshold,
    CLMEM_DEVICE_LINK_DEFAULT_THRESHOLD, is the size from which staging beat the driver
-   on two H100/H200 GPUs, docs/benchmarks.md). Between CPU devices and devices whose
-   memory is the host's (CL_DEVICE_HOST_UNIFIED_MEMORY), staging only adds a copy: the
-   threshold is then "never" unless set (clmem_device_link_set_threshold).
+   on two H100/H200 GPUs, docs/benchmarks.md). Between CPU devices, devices whose
+   memory is the host's (CL_DEVICE_HOST_UNIFIED_MEMORY) and two queues of one device,
+   staging only adds a copy: the threshold is then "never" unless set
+   (clmem_device_link_set_threshold; with 0 such copies are staged too, e.g. to test
+   staging on a CPU device).
    clmem_enqueue_copy and clmem_enqueue_migrate_mem_objects keep the driver's path:
    they are given one queue and cannot know where the source's contents live.
 
@@ -4350,9 +4786,12 @@ extern "C" {
    work. Without a wait list it also runs after the source queue's earlier work (the
    staged reads are on that queue; the driver's path waits for a marker there); with
    one, the wait list stands for the source side, as for any enqueue on another
-   queue. Its .event completes when every byte has arrived. A link serves one copy at
-   a time (a lock): copies from several threads are safe and run
-   one after the other.
+   queue. Its .event completes when every byte has arrived. Every piece is enqueued
+   on the link's queues in the call (no thread of the link's own), so the copy is, at
+   return, part of both queues' order: later work on the source queue comes after its
+   reads, later work on the destination queue after its writes, and the drivers keep
+   the buffers alive until they are done. A link serves one copy at a time (a lock):
+   copies from several threads are safe and run one after the other.
    --------------------------------------------------------------------------------- */
 
 /** Default slot size of a device link (bytes): the largest piece of a staged copy. */
@@ -4372,19 +4811,22 @@ typedef struct clmem_device_link clmem_device_link;
 /** clmem_device_link_create(src_queue, dst_queue, slot_size, slots, &err): a link that
     copies from buffers used on src_queue's device to buffers used on dst_queue's.
     - src_queue, dst_queue: in-order queues of one context (retained until release);
-      they may be one queue, or two queues of one device (then nothing is staged).
+      they may be one queue, or two queues of one device (then nothing is staged
+      unless the threshold is set).
     - slot_size: bytes of one slot, 0 for CLMEM_DEVICE_LINK_DEFAULT_SLOT_SIZE; at most
       CL_DEVICE_MAX_MEM_ALLOC_SIZE of src_queue's device.
     - slots: 0 for CLMEM_DEVICE_LINK_DEFAULT_SLOTS, else 2..CLMEM_DEVICE_LINK_MAX_SLOTS.
-    The slots are pinned allocations (clmem_pinned_allocation_create on src_queue),
-    made here, so a link costs slots * slot_size bytes of pinned host memory.
+    The slots are pinned host memory made here on src_queue as
+    clmem_pinned_allocation_create makes it, so a link costs slots * slot_size bytes
+    of pinned host memory (and slot_size bytes of device memory on each device whose
+    buffers the host may not access, at the first copy that needs it).
     Returns the link; NULL on failure with *errcode_ret (may be NULL):
       CL_INVALID_COMMAND_QUEUE  a queue NULL or invalid, or out of order
       CL_INVALID_CONTEXT        the two queues belong to different contexts
       CL_INVALID_VALUE          slots 1 or above CLMEM_DEVICE_LINK_MAX_SLOTS
       CL_INVALID_BUFFER_SIZE    slot_size above the device's CL_DEVICE_MAX_MEM_ALLOC_SIZE
       CL_OUT_OF_HOST_MEMORY, or the driver's code (with the call named).
-    Thread safety: any thread.
+    Every message names clmem_device_link_create. Thread safety: any thread.
     Example: clmem_device_link *l = clmem_device_link_create(q0, q1, 0, 0, &err); */
 CLMEM_API clmem_device_link *clmem_device_link_create(cl_command_queue src_queue, cl_command_queue dst_queue,
                                                       size_t slot_size, unsigned slots, cl_int *errcode_ret);
@@ -4398,12 +4840,40 @@ CLMEM_API clmem_device_link *clmem_device_link_create(cl_command_queue src_queue
 CLMEM_API cl_int clmem_device_link_set_threshold(clmem_device_link *l, size_t min_bytes);
 CLMEM_API size_t clmem_device_link_threshold(clmem_device_link *l);
 
+/** How a link moves a staged copy's pieces (clmem_device_link_set_staging). */
+typedef enum clmem_device_link_staging {
+    /** The default: clEnqueueReadBuffer into a slot's mapped host memory on the source
+        queue, clEnqueueWriteBuffer out of it on the destination queue; a buffer the host
+        may not read (src) or write (dst) first goes through a buffer of the link's on
+        its device (clEnqueueCopyBuffer). Host transfers from and to pinned memory are the
+        path every driver makes fast. */
+    CLMEM_DEVICE_LINK_BY_TRANSFERS = 0,
+    /** clEnqueueCopyBuffer from src into a slot's buffer (left unmapped) on the source
+        queue, and from the slot into dst on the destination queue, whatever the buffers'
+        host-access flags. Whether a driver moves such a copy at pinned-memory speed
+        rather than through its own device-to-device path is its own (measure with
+        bench/multidev_bench.sh). */
+    CLMEM_DEVICE_LINK_BY_COPIES = 1
+} clmem_device_link_staging;
+
+/** clmem_device_link_set_staging(l, how): move later staged copies' pieces `how`
+    (CLMEM_DEVICE_LINK_BY_TRANSFERS, the default, or CLMEM_DEVICE_LINK_BY_COPIES). Waits
+    for the link's copies so far, then maps or unmaps the slots on the source queue.
+    Returns CL_SUCCESS, CL_INVALID_VALUE for a NULL link or another `how`, or the
+    driver's code of the wait, map or unmap (named); the link then stages as it did,
+    or by copies where a slot could not be mapped again. Thread safety: any thread (it
+    waits for a copy running on another thread). */
+CLMEM_API cl_int clmem_device_link_set_staging(clmem_device_link *l, clmem_device_link_staging how);
+
 /** What a link has done (clmem_device_link_get_stats). */
 typedef struct clmem_device_link_stats {
     size_t staged_copies;  /* copies that went through the slots */
     size_t direct_copies;  /* copies that took the driver's path */
     size_t staged_bytes;   /* bytes moved through the slots */
     size_t pieces;         /* pieces moved (each at most a slot; see DEVICE LINKS) */
+    size_t copied_pieces;  /* of those, pieces moved with clEnqueueCopyBuffer on a side or
+                              both (a buffer the host may not access, or
+                              CLMEM_DEVICE_LINK_BY_COPIES) */
 } clmem_device_link_stats;
 
 /** clmem_device_link_get_stats(l, &stats): the counts so far. CL_INVALID_VALUE for a
@@ -4425,7 +4895,9 @@ CLMEM_API cl_int clmem_device_link_get_stats(clmem_device_link *l, clmem_device_
       CL_INVALID_CONTEXT         a buffer of another context than the link's queues
       CL_MEM_COPY_OVERLAP        src and dst ranges overlap within one buffer
       CL_INVALID_EVENT_WAIT_LIST a bad wait list
-      CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST  a blocking copy whose wait list failed
+      CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST  an event of the wait list has already
+                                 failed (blocking or not; nothing is enqueued). An event
+                                 that fails later is the driver's to report.
       or the driver's code (with the call named). On an error after pieces were
       enqueued, the call waits for them before it returns.
     Thread safety: any thread; one copy at a time per link.
@@ -5086,8 +5558,9 @@ CLMEM_API void clmem_test_fail(clmem_test_context *t, const char *file, int line
          that name in the message)
    What no compiler can catch: CLMEM_NON_BLOCKING was -1 and is 0, and an options
    struct filled by hand meant "default" for every zero field. Such a struct (one not
-   made by a macro, a C++ form or CLMEM_OPTIONS_INIT) is refused at run time with
-   CL_INVALID_VALUE where a zero could mean either (see NAMED OPTIONS in clmem/base.h).
+   made by a macro, a C++ form or an initializer such as CLMEM_COPY_OPTIONS_INIT) is
+   refused at run time with CL_INVALID_VALUE, since a zero could mean either (see NAMED
+   OPTIONS in clmem/base.h).
    Gone in 0.3.0 (0.2.x patch releases keep it).
 
    Adding a renamed function or macro is one line in the list below:
@@ -5266,10 +5739,11 @@ template <class E, class O> inline void old_order_svm() {
 
    Both spellings keep C's rule: an option written means its value, one left out means
    its default. The *_opts functions take the structs directly: start one from
-   CLMEM_OPTIONS_INIT (clmem_copy_options o = CLMEM_OPTIONS_INIT;), which means every
-   default, and set the CLMEM_GIVEN_* bit of a zero (or false) you mean; a struct not
-   made so (clmem_copy_options(), = {}) is refused where a zero could mean either (see
-   NAMED OPTIONS in clmem/base.h).
+   CLMEM_OPTIONS_INIT (clmem_copy_options o = CLMEM_OPTIONS_INIT;, the same as the
+   type's own CLMEM_COPY_OPTIONS_INIT), which leaves every option out; a field you then
+   set means its value, 0 and false included. A struct not made so
+   (clmem_copy_options(), = {}) is refused, since a zero could mean either (see NAMED
+   OPTIONS in clmem/base.h).
 
    WHAT IS C-ONLY, AND WHY. No operation is C-only. These C spellings are not C++:
      - compound literals as arguments ((cl_float4){{1, 2, 3, 4}}, (const size_t[]){1, 2},
@@ -5293,7 +5767,7 @@ template <class E, class O> inline void old_order_svm() {
                            clmem_sampler, clmem_svm_allocation, clmem_memory_map,
                            clmem_svm_map, clmem_svm_array, clmem_pooled_svm,
                            clmem_pinned_allocation, clmem_usm_allocation,
-                           clmem_pooled_usm) and releases it with
+                           clmem_pooled_usm, clmem_host_registration) and releases it with
                            clmem_release when it goes out of scope; move-only.
                                clmem::unique<clmem_buffer> b(clmem_buffer_create(ctx, 0, n, NULL, &err));
                                clmem_enqueue_copy(q, b, host);          // a unique<H> passes as H
@@ -5379,8 +5853,40 @@ template <class H> inline H ctor_ret(const H &h, cl_int code, cl_int *errcode_re
     return h;
 }
 
-/* CLMEM_OPTIONS_INIT in C++: converts to any options struct, every default, marked. */
+/* unset(o): the "left out" values in the options of o's type that have a CLMEM_GIVEN_*
+   bit, from the type's CLMEM__*_UNSET list (NAMED OPTIONS in clmem/base.h), and
+   CLMEM__OPTIONS_UNSET; nothing for the types whose options all default to 0. */
+template <class O> inline void unset(O &) {}
+#define CLMEM__CXX_UNSET_SET(T, field, element, value, bit) o.field element = value;
+#define CLMEM__CXX_UNSET(T, LIST)                \
+    inline void unset(T &o) {                    \
+        o.given |= CLMEM__OPTIONS_UNSET;         \
+        LIST(CLMEM__CXX_UNSET_SET, T)            \
+    }
+CLMEM__CXX_UNSET(clmem_copy_options, CLMEM__COPY_UNSET)
+CLMEM__CXX_UNSET(clmem_map_options, CLMEM__MAP_UNSET)
+CLMEM__CXX_UNSET(clmem_svm_map_options, CLMEM__SVM_MAP_UNSET)
+CLMEM__CXX_UNSET(clmem_svm_memfill_options, CLMEM__SVM_MEMFILL_UNSET)
+CLMEM__CXX_UNSET(clmem_svm_empty_options, CLMEM__SVM_EMPTY_UNSET)
+CLMEM__CXX_UNSET(clmem_image_options, CLMEM__IMAGE_UNSET)
+CLMEM__CXX_UNSET(clmem_image_from_array_options, CLMEM__IMAGE_FROM_ARRAY_UNSET)
+#undef CLMEM__CXX_UNSET
+#undef CLMEM__CXX_UNSET_SET
+/* CLMEM_X_OPTIONS_INIT in C++: the options of type O, every option left out, marked. */
+template <class O> inline O options_init_of() {
+    O o = O();
+    o.given = CLMEM_OPTIONS_MARK;
+    unset(o);
+    return o;
+}
+/* CLMEM_OPTIONS_INIT in C++: converts to any options struct as its type's own
+   initializer (options_init_of). */
 struct options_init {
+    template <class O> operator O() const { return options_init_of<O>(); }
+};
+/* CLMEM__OPTIONS_DEFAULTS (clmem's own options inside itself): converts to any options
+   struct, the fields at 0 without their bits, marked. */
+struct options_defaults {
     template <class O> operator O() const {
         O o = O();
         o.given = CLMEM_OPTIONS_MARK;
@@ -5620,7 +6126,8 @@ template <class O> inline O built(const keywords<O> &k, unsigned) { return k.o; 
 #define CLMEM_WAIT_FOR(...) clmem::detail::wait_list(__VA_ARGS__)
 #endif
 #define CLMEM__CXX_O(T, ...) clmem::detail::ptr(CLMEM__CXX_OV(T, __VA_ARGS__))
-/** CLMEM_OPTIONS_INIT (see NAMED OPTIONS in clmem/base.h): clmem_copy_options o = CLMEM_OPTIONS_INIT; */
+/** CLMEM_OPTIONS_INIT (see NAMED OPTIONS in clmem/base.h): clmem_copy_options o = CLMEM_OPTIONS_INIT;
+    converts to every options type as its own initializer (CLMEM_COPY_OPTIONS_INIT, ...). */
 #define CLMEM_OPTIONS_INIT clmem::detail::options_init()
 #define CLMEM__CXX_RET(e) clmem::detail::ret(e)
 
@@ -5762,9 +6269,10 @@ template <class H> struct unwrap<unique<H> > {
 };
 
 /* ---- memory objects ---- */
-inline cl_mem mem_of(clmem_buffer b) { return b.mem; }
-inline cl_mem mem_of(clmem_image i) { return i.mem; }
-inline cl_mem mem_of(clmem_pipe p) { return p.mem; }
+#define CLMEM__CXX_MEM_OF(T, name) \
+    inline cl_mem mem_of(T h) { return h.mem; }
+CLMEM__KINDS(CLMEM__KIND_IF_MEM, CLMEM__CXX_MEM_OF)
+#undef CLMEM__CXX_MEM_OF
 inline cl_mem mem_of(cl_mem m) { return m; }
 template <class H> inline cl_mem mem_of(const unique<H> &u) { return mem_of(u.get()); }
 
@@ -5825,8 +6333,8 @@ inline cl_int copy(cl_command_queue q, D0 &&dst, S0 &&src, const clmem_copy_opti
 }
 
 /* ---- enqueue_fill ---- */
-#define CLMEM__CXX_FILL_TARGET(T, fn) \
-    inline clmem__fill_target fill_target(T dst) { return fn(dst); }
+#define CLMEM__CXX_FILL_TARGET(T, name) \
+    inline clmem__fill_target fill_target(T dst) { return clmem__fill_target_##name(dst); }
 CLMEM__FILL_TARGETS(CLMEM__CXX_FILL_TARGET)
 #undef CLMEM__CXX_FILL_TARGET
 template <class H> inline clmem__fill_target fill_target(const unique<H> &u) { return fill_target(u.get()); }
@@ -5857,14 +6365,10 @@ inline cl_int fill(cl_command_queue q, const D &dst, P pattern, size_t size, con
 }
 
 /* ---- kernel arguments ---- */
-inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_buffer v) { return clmem__set_arg_buffer(k, i, v); }
-inline cl_int set_arg(cl_kernel k, cl_uint i, cl_mem v) { return clmem__set_arg_mem(k, i, v); }
-inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_local_memory v) { return clmem__set_arg_local(k, i, v); }
-inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_image v) { return clmem__set_arg_image(k, i, v); }
-inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_sampler v) { return clmem__set_arg_sampler(k, i, v); }
-inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_pipe v) { return clmem__set_arg_pipe(k, i, v); }
-inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_svm v) { return clmem__set_arg_svm(k, i, v); }
-inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_usm v) { return clmem__set_arg_usm(k, i, v); }
+#define CLMEM__CXX_KIND_ARG(T, name, ARG, arg, text) \
+    inline cl_int set_arg(cl_kernel k, cl_uint i, T v) { return clmem__set_arg_##name(k, i, v); }
+CLMEM__KINDS(CLMEM__KIND_IF_ARG, CLMEM__CXX_KIND_ARG)
+#undef CLMEM__CXX_KIND_ARG
 #define CLMEM__CXX_WIDE_ARG(T, name, n) \
     inline cl_int set_arg(cl_kernel k, cl_uint i, const T &v) { return clmem__set_arg_vector(k, i, v.s, sizeof v, n); }
 CLMEM__WIDE_VECTOR_TYPES(CLMEM__CXX_WIDE_ARG)
@@ -5967,19 +6471,8 @@ inline clmem_color_kind color_kind(const cl_int *) { return CLMEM_COLOR_INT; }
 inline clmem_color_kind color_kind(const cl_uint *) { return CLMEM_COLOR_UINT; }
 
 /* ---- release ---- */
-inline bool live(const clmem_buffer &h) { return h.mem != NULL; }
-inline bool live(const clmem_image &h) { return h.mem != NULL; }
-inline bool live(const clmem_pipe &h) { return h.mem != NULL; }
-inline bool live(const clmem_sampler &h) { return h.sampler != NULL; }
-inline bool live(const clmem_svm_allocation &h) { return h.svm.ptr != NULL; }
-inline bool live(const clmem_svm_array &h) { return h.svm.ptr != NULL; }
-inline bool live(const clmem_memory_map &h) { return h.ptr != NULL; }
-inline bool live(const clmem_svm_map &h) { return h.id != 0; }
-inline bool live(const clmem_pooled_svm &h) { return h.svm.pool != NULL; }
-inline bool live(const clmem_pinned_allocation &h) { return h.ptr != NULL; }
-inline bool live(const clmem_usm_allocation &h) { return h.usm.ptr != NULL; }
-inline bool live(const clmem_pooled_usm &h) { return h.usm.pool != NULL; }
-#define CLMEM__CXX_RELEASE(T, fn) \
+#define CLMEM__CXX_RELEASE(T, fn, live_field)                                      \
+    inline bool live(const T &h) { return h.live_field != 0; }                        \
     inline cl_int release(T *h) { return fn(h); }
 CLMEM__HANDLES(CLMEM__CXX_RELEASE)
 #undef CLMEM__CXX_RELEASE
@@ -6063,7 +6556,7 @@ template <class V> inline cl_int clmem_set_kernel_arg(cl_kernel kernel, cl_uint 
     return clmem::detail::ret(clmem::detail::set_arg(kernel, index, value));
 }
 /** clmem_release(&handle): see clmem/memobj.h. */
-#define CLMEM__CXX_RELEASE(T, fn) \
+#define CLMEM__CXX_RELEASE(T, fn, live) \
     inline cl_int clmem_release(T *h) { return clmem::detail::ret(clmem::detail::release(h)); }
 CLMEM__HANDLES(CLMEM__CXX_RELEASE)
 #undef CLMEM__CXX_RELEASE
@@ -6103,55 +6596,13 @@ inline void *clmem_memory_map_at(const clmem_memory_map *map, std::initializer_l
 #if defined(CLMEM_IMPLEMENTATION) && !defined(CLMEM__IMPLEMENTATION_DONE)
 #define CLMEM__IMPLEMENTATION_DONE
 
-/* ---- begin clmem/base.c ---- */
-/* >>base (implementation) */
-
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-/* Allocation overrides: define all three of CLMEM_MALLOC, CLMEM_REALLOC, CLMEM_FREE,
-   or none. CLMEM_ASSERT guards clmem's own invariants only (never user input). */
-#if defined(CLMEM_MALLOC) && defined(CLMEM_REALLOC) && defined(CLMEM_FREE)
-/* all given */
-#elif !defined(CLMEM_MALLOC) && !defined(CLMEM_REALLOC) && !defined(CLMEM_FREE)
-#define CLMEM_MALLOC(sz) malloc(sz)
-#define CLMEM_REALLOC(p, sz) realloc(p, sz)
-#define CLMEM_FREE(p) free(p)
-#else
-#error "clmem: define all or none of CLMEM_MALLOC, CLMEM_REALLOC and CLMEM_FREE"
-#endif
-#ifndef CLMEM_ASSERT
-#include <assert.h>
-#define CLMEM_ASSERT(c) assert(c)
-#endif
-
-#if defined(__cplusplus)
-#define CLMEM__THREAD_LOCAL thread_local
-#elif defined(_MSC_VER)
-#define CLMEM__THREAD_LOCAL __declspec(thread)
-#else
-#define CLMEM__THREAD_LOCAL _Thread_local
-#endif
-
-
-#ifdef __cplusplus
-#define CLMEM__CAST(T, x) static_cast<T>(x)
-#else
-#define CLMEM__CAST(T, x) ((T)(x))
-#endif
-
-/* clmem__unconst(p): drop const from a pointer OpenCL takes as void * but only reads
-   (a COPY_HOST_PTR source, a write's source). Clean in C and C++. */
-static inline void *clmem__unconst(const void *p) {
-    union { const void *c; void *m; } u;
-    u.c = p;
-    return u.m;
-}
+/* ---- begin clmem/base.h (private) ---- */
+/* ---- private: what other modules of clmem use of base; not API. tools/amalgamate
+   puts this section at the head of the implementation. ---- */
 
 /* ---------------------------------------------------------------------------------
-   THREADS: mutexes, condition variables, threads, the processor count (private)
+   THREADS: mutexes (pools, caches, registries, the stager), condition variables,
+   threads, the processor count
 
    One set of calls over the platform's threads, chosen here and nowhere else:
      Windows (_WIN32)                       SRW locks, condition variables, CreateThread
@@ -6215,7 +6666,7 @@ typedef struct clmem__thread {
     void *arg;
 } clmem__thread;
 static DWORD WINAPI clmem__thread_main(LPVOID t) {
-    clmem__thread *self = CLMEM__CAST(clmem__thread *, t);
+    clmem__thread *self = (clmem__thread *)t;
     self->fn(self->arg);
     return 0;
 }
@@ -6277,7 +6728,7 @@ typedef struct clmem__thread {
     void *arg;
 } clmem__thread;
 static int clmem__thread_main(void *t) {
-    clmem__thread *self = CLMEM__CAST(clmem__thread *, t);
+    clmem__thread *self = (clmem__thread *)t;
     self->fn(self->arg);
     return 0;
 }
@@ -6310,7 +6761,7 @@ typedef struct clmem__thread {
     void *arg;
 } clmem__thread;
 static void *clmem__thread_main(void *t) {
-    clmem__thread *self = CLMEM__CAST(clmem__thread *, t);
+    clmem__thread *self = (clmem__thread *)t;
     self->fn(self->arg);
     return NULL;
 }
@@ -6337,21 +6788,6 @@ static unsigned clmem__cpu_count(void) {
 }
 #endif
 
-/* clmem__locked_size(m, v) / clmem__locked_set_size(m, v, value): read or write a
-   size_t setting that m guards (a stager's or a device link's threshold). */
-static size_t clmem__locked_size(clmem__mutex *m, const size_t *v) {
-    size_t r;
-    clmem__lock(m);
-    r = *v;
-    clmem__unlock(m);
-    return r;
-}
-static void clmem__locked_set_size(clmem__mutex *m, size_t *v, size_t value) {
-    clmem__lock(m);
-    *v = value;
-    clmem__unlock(m);
-}
-
 /* ---- registries of live handles (SVM allocations and maps, pinned memory) ----
    A handle carries an id, generation << 32 | (slot + 1); the slot keeps the object, a
    tag (what kind of object) and the generation, bumped when the id dies, so a copy of
@@ -6372,6 +6808,111 @@ typedef struct clmem__registry {
     uint32_t n, cap, free_head;
 } clmem__registry;
 #define CLMEM__REGISTRY_INIT {CLMEM__MUTEX_INIT, NULL, 0, 0, 0}
+
+/* a per-thread variable */
+#if defined(__cplusplus)
+#define CLMEM__THREAD_LOCAL thread_local
+#elif defined(_MSC_VER)
+#define CLMEM__THREAD_LOCAL __declspec(thread)
+#else
+#define CLMEM__THREAD_LOCAL _Thread_local
+#endif
+
+/* the calling thread's last error message (clmem_last_error_message) */
+static CLMEM__THREAD_LOCAL char clmem__message[768];
+
+/* functions (each described where it is defined) */
+static inline void *clmem__unconst(const void *p);
+static inline void clmem__mutex_init(clmem__mutex *m);
+static inline void clmem__mutex_destroy(clmem__mutex *m);
+static inline void clmem__lock(clmem__mutex *m);
+static inline void clmem__unlock(clmem__mutex *m);
+static size_t clmem__locked_size(clmem__mutex *m, const size_t *v);
+static void clmem__locked_set_size(clmem__mutex *m, size_t *v, size_t value);
+static uint64_t clmem__reg_add(clmem__registry *r, void *obj, int tag);
+static void *clmem__reg_find(clmem__registry *r, uint64_t id, int tag, bool detach);
+static void clmem__reg_restore(clmem__registry *r, uint64_t id, void *obj);
+static void clmem__reg_remove(clmem__registry *r, uint64_t id);
+static inline cl_int clmem__cl_fail(cl_int code, const char *fn, const char *call);
+static inline void clmem__set_err(cl_int *errcode_ret, cl_int code);
+static inline void *clmem__null_with(cl_int *errcode_ret, cl_int err);
+static inline cl_int clmem__queue_follow(const char *fn, cl_command_queue *held, cl_command_queue queue,
+                                         const char *old_call, const char *new_call);
+static inline cl_int clmem__queue_unbind(const char *fn, cl_command_queue *held);
+static inline void *clmem__alloc_for(size_t size, const char *fn, const char *what, cl_int *errcode_ret);
+static inline bool clmem__add_ok(size_t a, size_t b, size_t *out);
+static inline bool clmem__mul_ok(size_t a, size_t b, size_t *out);
+static inline bool clmem__range_ok(size_t offset, size_t count, size_t size);
+static inline cl_int clmem__check_wait_list(const char *fn, const cl_event *wait_for, cl_uint num_wait_for);
+static inline cl_int clmem__check_made(const char *fn, unsigned given);
+static inline cl_int clmem__check_queue(const char *fn, cl_command_queue queue);
+static cl_device_id *clmem__devices_of(const char *fn, cl_context ctx, cl_uint *n, cl_int *err);
+static cl_int clmem__info_fail(const char *fn, cl_int err, const char *call, const char *what);
+static cl_int clmem__refail_as(const char *fn, cl_int err);
+static cl_int clmem__queue_context_of(const char *fn, cl_command_queue queue, cl_context *ctx);
+static cl_int clmem__queue_device_of(const char *fn, cl_command_queue queue, cl_device_id *dev);
+static cl_int clmem__same_context(const char *fn, cl_command_queue queue, cl_context ctx, const char *what);
+static inline int clmem__parse_opencl_version(const char *s);
+static inline cl_int clmem__device_version(const char *fn, cl_device_id dev, int *version);
+static void clmem__device_name(cl_device_id dev, char *buf, size_t size);
+static cl_int clmem__device_max_alloc(const char *fn, cl_device_id dev, cl_ulong *max);
+static cl_int clmem__check_max_alloc(const char *fn, cl_device_id dev, const char *what, size_t size, cl_ulong max);
+static inline const char *clmem__mem_flags_text(cl_mem_flags flags, char *buf, size_t size);
+/* ---- end private ---- */
+/* ---- end clmem/base.h (private) ---- */
+
+/* ---- begin clmem/base.c ---- */
+/* >>base (implementation) */
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Allocation overrides: define all three of CLMEM_MALLOC, CLMEM_REALLOC, CLMEM_FREE,
+   or none. CLMEM_ASSERT guards clmem's own invariants only (never user input). */
+#if defined(CLMEM_MALLOC) && defined(CLMEM_REALLOC) && defined(CLMEM_FREE)
+/* all given */
+#elif !defined(CLMEM_MALLOC) && !defined(CLMEM_REALLOC) && !defined(CLMEM_FREE)
+#define CLMEM_MALLOC(sz) malloc(sz)
+#define CLMEM_REALLOC(p, sz) realloc(p, sz)
+#define CLMEM_FREE(p) free(p)
+#else
+#error "clmem: define all or none of CLMEM_MALLOC, CLMEM_REALLOC and CLMEM_FREE"
+#endif
+#ifndef CLMEM_ASSERT
+#include <assert.h>
+#define CLMEM_ASSERT(c) assert(c)
+#endif
+
+#ifdef __cplusplus
+#define CLMEM__CAST(T, x) static_cast<T>(x)
+#else
+#define CLMEM__CAST(T, x) ((T)(x))
+#endif
+
+/* clmem__unconst(p): drop const from a pointer OpenCL takes as void * but only reads
+   (a COPY_HOST_PTR source, a write's source). Clean in C and C++. */
+static inline void *clmem__unconst(const void *p) {
+    union { const void *c; void *m; } u;
+    u.c = p;
+    return u.m;
+}
+
+/* clmem__locked_size(m, v) / clmem__locked_set_size(m, v, value): read or write a
+   size_t setting that m guards (a stager's or a device link's threshold). */
+static size_t clmem__locked_size(clmem__mutex *m, const size_t *v) {
+    size_t r;
+    clmem__lock(m);
+    r = *v;
+    clmem__unlock(m);
+    return r;
+}
+static void clmem__locked_set_size(clmem__mutex *m, size_t *v, size_t value) {
+    clmem__lock(m);
+    *v = value;
+    clmem__unlock(m);
+}
 
 /* clmem__reg_add(r, obj, tag): a new live id for obj; 0 when out of host memory. */
 static uint64_t clmem__reg_add(clmem__registry *r, void *obj, int tag) {
@@ -6516,7 +7057,6 @@ CLMEM_API const char *clmem_error_string(cl_int code) {
 }
 
 /* ---- last error message and log ---- */
-static CLMEM__THREAD_LOCAL char clmem__message[768];
 static clmem__mutex clmem__log_mutex = CLMEM__MUTEX_INIT;
 static clmem_log_fn clmem__log_fn;
 static void *clmem__log_user;
@@ -6674,12 +7214,66 @@ static inline cl_int clmem__check_made(const char *fn, unsigned given) {
     if (CLMEM__CHECKS && !(given & CLMEM_OPTIONS_MARK))
         return clmem__fail(CL_INVALID_VALUE, fn,
                            "the options struct was not made by clmem (given 0x%x has no CLMEM_OPTIONS_MARK), so a zero "
-                           "field could mean 0 or the default: start it from CLMEM_OPTIONS_INIT and set the "
-                           "CLMEM_GIVEN_* bit of each option meant as 0 (o.given |= CLMEM_GIVEN_IS_BLOCKING), or pass "
-                           "NULL for every default",
+                           "field could mean 0 or the default: start it from its type's initializer "
+                           "(CLMEM_COPY_OPTIONS_INIT for clmem_copy_options, CLMEM_MAP_OPTIONS_INIT, ...; "
+                           "CLMEM_OPTIONS_INIT where every option defaults to 0), or pass NULL for every default",
                            given);
     return CL_SUCCESS;
 }
+
+/* ---- options built by hand: "left out" fields (NAMED OPTIONS in base.h) ----
+   A type's table has a row per field with a CLMEM_GIVEN_* bit (the type's
+   CLMEM__*_UNSET list): where the field starts, the size of the value and how many
+   values the field holds (an array's element 0 holds the "left out" value). */
+typedef struct clmem__unset_row {
+    size_t offset, size, count;
+    unsigned bit;
+} clmem__unset_row;
+#define CLMEM__UNSET_ROW(T, field, element, value, bit)                                                              \
+    {offsetof(T, field), sizeof(((T *)0)->field element),                                                        \
+     sizeof(((T *)0)->field) / sizeof(((T *)0)->field element), bit},
+#define CLMEM__UNSET_SIZE_OK(T, field, element, value, bit) &&sizeof(value) == sizeof(((T *)0)->field element)
+/* CLMEM__UNSET_TABLE(T, LIST): the table clmem__unset_T of options type T */
+#define CLMEM__UNSET_TABLE(T, LIST)                                                                                  \
+    CLMEM__STATIC_ASSERT(offsetof(T, given) == 0 LIST(CLMEM__UNSET_SIZE_OK, T),                                      \
+                         "clmem: " #T ": given first, each left-out value as wide as its field");             \
+    static const clmem__unset_row clmem__unset_##T[] = {LIST(CLMEM__UNSET_ROW, T){0, 0, 0, 0}};
+
+/* clmem__options_resolve(opts, local, size, rows): *opts (size bytes) copied to local
+   with each field of the table rows read: left out (every byte 0xC1; an array's other
+   elements 0) becomes 0 without its bit, anything else sets its bit (bits already set
+   stay set); CLMEM__OPTIONS_UNSET cleared. Returns local. */
+static CLMEM__NOINLINE const void *clmem__options_resolve(const void *opts, void *local, size_t size,
+                                                          const clmem__unset_row *rows) {
+    unsigned char *o = (unsigned char *)local;
+    unsigned given;
+    memcpy(local, opts, size);
+    memcpy(&given, o, sizeof given);
+    for (; rows->size; rows++) {
+        unsigned char *f = o + rows->offset;
+        size_t k, rest = rows->size * (rows->count - 1);
+        bool unset = true;
+        for (k = 0; k < rows->size; k++)
+            if (f[k] != 0xC1u) unset = false;
+        if (unset) {
+            memset(f, 0, rows->size);
+            for (k = 0; k < rest; k++)
+                if (f[rows->size + k]) unset = false; /* another element written: the array is */
+        }
+        if (!unset) given |= rows->bit;
+    }
+    given &= ~CLMEM__OPTIONS_UNSET;
+    memcpy(o, &given, sizeof given);
+    return local;
+}
+/* CLMEM__OPTIONS_IN(T, opts, none, local): the options of type T an *_opts function
+   runs with: &none for NULL, opts itself as the macros and the C++ forms make them,
+   and for a struct from T's initializer its fields read into *local (clmem__options_resolve). */
+#define CLMEM__OPTIONS_IN(T, opts, none, local)                                                                       \
+    (!(opts) ? &(none)                                                                                              \
+             : ((opts)->given & CLMEM__OPTIONS_UNSET) ? (const T *)clmem__options_resolve(opts, local, sizeof(T),  \
+                                                                                         clmem__unset_##T)         \
+                                                    : (opts))
 
 static inline cl_int clmem__check_queue(const char *fn, cl_command_queue queue) {
     if (CLMEM__CHECKS && queue == NULL) return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue is NULL");
@@ -6884,14 +7478,58 @@ static inline const char *clmem__mem_flags_text(cl_mem_flags flags, char *buf, s
 }
 /* ---- end clmem/base.c ---- */
 
+/* ---- begin clmem/memobj.h (private) ---- */
+/* ---- private: what other modules of clmem use of memobj; not API. tools/amalgamate
+   puts this section at the head of the implementation. ---- */
+
+/* a live map clmem made (the live-map table, memobj.c) */
+typedef struct clmem__map_record {
+    unsigned long long serial;
+    cl_mem mem;          /* the mapped object */
+    cl_mem root;         /* buffers: the root buffer; images: mem */
+    void *ptr;           /* NULL while the driver call is in progress */
+    cl_command_queue queue; /* retained by the record while the map is live */
+    cl_event event;      /* the map's event (owned by the record), or NULL */
+    int busy;            /* an unmap of this map is being enqueued */
+    cl_map_flags flags;
+    size_t lo[3], hi[3]; /* buffers: [lo[0], hi[0]) bytes of root; images: the pixel box */
+    const char *file;
+    int line;
+} clmem__map_record;
+
+/* the live-map table: its lock and records (memobj.c) */
+static clmem__mutex clmem__map_lock = CLMEM__MUTEX_INIT;
+static clmem__map_record *clmem__maps;
+
+/* functions (each described where it is defined) */
+static cl_int clmem__enqueue_opts_made(const char *fn, const clmem_enqueue_options **opts);
+static cl_int clmem__nothing_to_do(const char *fn, cl_command_queue queue, const cl_event *wait_for, cl_uint num_wait_for,
+                                   cl_event *event);
+static cl_int clmem__wait_list_ok(const char *fn, const cl_event *wait_for, cl_uint n);
+static cl_int clmem__wait_events(const cl_event *w, cl_uint n);
+static cl_int clmem__host_access_check(const char *fn, const char *what, cl_mem_flags flags, int write, const char *how);
+static cl_int clmem__host_wait_check(const char *fn, cl_bool blocking, const cl_event *wait_for, cl_uint n);
+static cl_int clmem__map_reserve(const char *fn, clmem__map_record *rec);
+static size_t clmem__map_find(unsigned long long serial);
+static void clmem__map_cancel(unsigned long long serial);
+static void clmem__map_publish(unsigned long long serial, void *ptr, cl_command_queue queue, cl_event event);
+static void clmem__map_drop(unsigned long long serial);
+static void clmem__map_unclaim(unsigned long long serial);
+static void clmem__map_note_use(cl_mem mem, const char *fn);
+static CLMEM__NOINLINE cl_int clmem__release_mem(const char *fn, cl_mem mem);
+/* ---- end private ---- */
+/* ---- end clmem/memobj.h (private) ---- */
+
 /* ---- begin clmem/memobj.c ---- */
 /* >>memobj (implementation) */
 
-/* clmem__enqueue_opts_or_none(opts): opts, or for NULL the defaults (none of the
-   enqueue options given). */
-static const clmem_enqueue_options *clmem__enqueue_opts_or_none(const clmem_enqueue_options *opts) {
-    static const clmem_enqueue_options none = CLMEM__ZERO;
-    return opts ? opts : &none;
+/* clmem__enqueue_opts_made(fn, &opts): *opts, or for NULL the defaults (none of the
+   enqueue options given); a struct not made by clmem is refused, as every options type's
+   (clmem__check_made). */
+static cl_int clmem__enqueue_opts_made(const char *fn, const clmem_enqueue_options **opts) {
+    static const clmem_enqueue_options none = CLMEM_OPTIONS_INIT;
+    if (!*opts) *opts = &none;
+    return clmem__check_made(fn, (*opts)->given);
 }
 
 /* clmem__marker(queue, opts...): an enqueue that has nothing to do still honours its
@@ -6904,12 +7542,18 @@ static cl_int clmem__nothing_to_do(const char *fn, cl_command_queue queue, const
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueMarkerWithWaitList");
 }
 
-/* clmem__wait_list_ok(fn, wait_for, n): before a blocking call, no event of the wait
-   list has failed. A blocking read or map that waits on a failed user event hangs in
-   PoCL 3.1 (reproduced with bare OpenCL calls); the spec's answer is
-   CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST. A failure of the status query itself
-   keeps its own code and names clGetEventInfo. (An event that fails after this check
-   is the driver's to report.) */
+/* clmem__wait_list_ok(fn, wait_for, n): no event of the wait list has already failed:
+   checked before every copy (clmem_enqueue_copy, the stager's, the device link's),
+   blocking or not, and before a blocking map. A blocking read or map that waits on a
+   failed user event hangs in PoCL 3.1 (reproduced with bare OpenCL calls), where the
+   spec's answer is CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST. A non-blocking
+   command waiting on a failed event is to be terminated (never run; clSetUserEventStatus),
+   but PoCL 3.1 leaves it queued for ever, and every later command of its in-order
+   queue behind it: refusing it gives what termination means on every driver (nothing
+   copied), reported at the call instead of through its event. One clGetEventInfo per
+   event, only when a wait list is given. A failure of the status query itself keeps
+   its own code and names clGetEventInfo. (An event that fails after this check is the
+   driver's to report, through the command's event.) */
 static cl_int clmem__wait_list_ok(const char *fn, const cl_event *wait_for, cl_uint n) {
     cl_uint i;
     if (!CLMEM__CHECKS) return CL_SUCCESS;
@@ -6922,8 +7566,8 @@ static cl_int clmem__wait_list_ok(const char *fn, const cl_event *wait_for, cl_u
                                "(%d)", i, clmem_error_string(err), (int)err);
         if (status < 0)
             return clmem__fail(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, fn,
-                               "wait_for[%u] (event %p) has failed with status %d (%s); the blocking call would "
-                               "never complete", i, (void *)wait_for[i], (int)status, clmem_error_string(status));
+                               "wait_for[%u] (event %p) has failed with status %d (%s): nothing is enqueued "
+                               "(its commands would never run)", i, (void *)wait_for[i], (int)status, clmem_error_string(status));
     }
     return CL_SUCCESS;
 }
@@ -7091,7 +7735,7 @@ CLMEM_API cl_int clmem_enqueue_migrate_mem_objects_opts(cl_command_queue queue, 
     cl_device_id dev = NULL;
     cl_int err;
     cl_uint i;
-    opts = clmem__enqueue_opts_or_none(opts);
+    if ((err = clmem__enqueue_opts_made(fn, &opts)) != CL_SUCCESS) return err;
     if (CLMEM__CHECKS) {
         cl_context qctx = NULL;
         if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
@@ -7137,22 +7781,7 @@ CLMEM_API cl_int clmem_enqueue_migrate_mem_objects_opts(cl_command_queue queue, 
    region may share a pointer). A record is entered, with ptr NULL, before the driver
    is called, so that overlapping maps made at the same time from two threads cannot
    both pass the overlap check; the lock is never held across a driver call. */
-typedef struct clmem__map_record {
-    unsigned long long serial;
-    cl_mem mem;          /* the mapped object */
-    cl_mem root;         /* buffers: the root buffer; images: mem */
-    void *ptr;           /* NULL while the driver call is in progress */
-    cl_command_queue queue; /* retained by the record while the map is live */
-    cl_event event;      /* the map's event (owned by the record), or NULL */
-    int busy;            /* an unmap of this map is being enqueued */
-    cl_map_flags flags;
-    size_t lo[3], hi[3]; /* buffers: [lo[0], hi[0]) bytes of root; images: the pixel box */
-    const char *file;
-    int line;
-} clmem__map_record;
 
-static clmem__mutex clmem__map_lock = CLMEM__MUTEX_INIT;
-static clmem__map_record *clmem__maps;
 static size_t clmem__map_count, clmem__map_capacity;
 /* clmem__map_live mirrors clmem__map_count for the lock-free fast path of
    clmem__map_note_use: every copy asks, and with no live maps it must cost nothing. */
@@ -7355,6 +7984,20 @@ static CLMEM__NOINLINE cl_int clmem__release_mem(const char *fn, cl_mem mem) {
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clReleaseMemObject");
 }
 /* ---- end clmem/memobj.c ---- */
+
+/* ---- begin clmem/buffer.h (private) ---- */
+/* ---- private: what other modules of clmem use of buffer; not API. tools/amalgamate
+   puts this section at the head of the implementation. ---- */
+
+/* functions (each described where it is defined) */
+static cl_int clmem__check_mem_flags(const char *fn, cl_mem_flags flags, cl_mem_flags known);
+static cl_int clmem__check_host_ptr(const char *fn, cl_mem_flags flags, const void *host);
+static cl_int clmem__check_pooled_ptr(const char *fn, const char *what, const char *kind, const void *record,
+                                      uint64_t generation, const void *ptr);
+static clmem_buffer clmem__buffer_empty(void);
+static cl_int clmem__buffer_invalid(const char *fn, const char *what, clmem_buffer b);
+/* ---- end private ---- */
+/* ---- end clmem/buffer.h (private) ---- */
 
 /* ---- begin clmem/buffer.c ---- */
 /* >>buffer (implementation) */
@@ -7664,7 +8307,7 @@ CLMEM_API cl_int clmem_enqueue_fill_buffer_opts(cl_command_queue queue, clmem_bu
                                                 const clmem_enqueue_options *opts) {
     static const char fn[] = "clmem_enqueue_fill_buffer";
     cl_int err;
-    opts = clmem__enqueue_opts_or_none(opts);
+    if ((err = clmem__enqueue_opts_made(fn, &opts)) != CL_SUCCESS) return err;
     if (CLMEM__CHECKS) {
         if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
         if ((err = clmem__buffer_invalid(fn, "buf", buf)) != CL_SUCCESS) return err;
@@ -7687,6 +8330,18 @@ CLMEM_API cl_int clmem_enqueue_fill_buffer_opts(cl_command_queue queue, clmem_bu
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueFillBuffer");
 }
 /* ---- end clmem/buffer.c ---- */
+
+/* ---- begin clmem/image.h (private) ---- */
+/* ---- private: what other modules of clmem use of image; not API. tools/amalgamate
+   puts this section at the head of the implementation. ---- */
+
+/* functions (each described where it is defined) */
+static bool clmem__is_image_type(cl_mem_object_type t);
+static const char *clmem__image_type_name(cl_mem_object_type t);
+static cl_int clmem__image_region(const char *fn, const char *what, const clmem_image *img, const size_t origin[3],
+                                  const size_t region_in[3], size_t region[3]);
+/* ---- end private ---- */
+/* ---- end clmem/image.h (private) ---- */
 
 /* ---- begin clmem/image.c ---- */
 /* >>image (implementation) */
@@ -8072,7 +8727,7 @@ static cl_int clmem__image_layout_check(const char *fn, cl_mem_object_type type,
                                "slice pitch %zu must be at least %zu (%s) and a multiple of the row pitch %zu", slice,
                                min_slice, arr1d ? "the row pitch" : "row pitch x height", row);
     }
-    if (has_host && host_size) {
+    if (has_host && host_size != SIZE_MAX) {
         /* bytes the driver reads: the last pixel's end */
         size_t need = 0, t1 = 0, t2 = 0, slice_eff = slice;
         bool ok = true;
@@ -8162,7 +8817,9 @@ static cl_int clmem__create_image_check(const char *fn, cl_context context, cl_m
     }
     if ((err = clmem__check_format(fn, format)) != CL_SUCCESS) return err;
     if ((err = clmem__image_layout_check(fn, type, w, h, d, n, elem, opts->pitches[0], opts->pitches[1],
-                                         opts->hostbuf != NULL, opts->host_size)) != CL_SUCCESS)
+                                         opts->hostbuf != NULL,
+                                         (opts->given & CLMEM_GIVEN_HOST_SIZE) || opts->host_size ? opts->host_size
+                                                                                                  : SIZE_MAX)) != CL_SUCCESS)
         return err;
     if (opts->buffer.mem) {
         size_t need = 0;
@@ -8185,17 +8842,19 @@ static cl_int clmem__create_image_check(const char *fn, cl_context context, cl_m
     return CL_SUCCESS;
 }
 
+CLMEM__UNSET_TABLE(clmem_image_options, CLMEM__IMAGE_UNSET)
 CLMEM_API clmem_image (clmem_create_image_opts)(cl_context context, cl_mem_flags flags, clmem_image_format format,
                                              cl_int *errcode_ret, const clmem_image_options *opts) {
     static const char fn[] = "clmem_create_image";
-    static const clmem_image_options none = CLMEM_OPTIONS_INIT;
+    static const clmem_image_options none = CLMEM__OPTIONS_DEFAULTS;
+    clmem_image_options local;
     clmem_image img = clmem__image_empty();
     cl_image_desc desc;
     clmem__image_geom g;
     cl_mem_object_type type;
     size_t elem, w, h, d, n;
     cl_int err = CL_SUCCESS;
-    if (!opts) opts = &none;
+    opts = CLMEM__OPTIONS_IN(clmem_image_options, opts, none, &local);
     g = clmem__image_geom_of(opts, format);
     type = g.type, elem = g.elem, w = g.w, h = g.h, d = g.d, n = g.n;
     if (CLMEM__CHECKS && (err = clmem__create_image_check(fn, context, flags, format, opts, &g)) != CL_SUCCESS)
@@ -8283,12 +8942,14 @@ static cl_int clmem__array_channel_type(const char *fn, cl_channel_type element_
     return CL_SUCCESS;
 }
 
+CLMEM__UNSET_TABLE(clmem_image_from_array_options, CLMEM__IMAGE_FROM_ARRAY_UNSET)
 /* the name in parentheses: in C a macro of the same name checks the arguments (clmem/compat.h) */
 CLMEM_API clmem_image (clmem_image_from_array_opts)(cl_context context, const void *array, cl_channel_type element_type,
                                                  cl_uint vector_width, size_t ndim, const size_t *shape,
                                                  cl_int *errcode_ret, const clmem_image_from_array_options *opts) {
     static const char fn[] = "clmem_image_from_array";
-    static const clmem_image_from_array_options none = CLMEM_OPTIONS_INIT;
+    static const clmem_image_from_array_options none = CLMEM__OPTIONS_DEFAULTS;
+    clmem_image_from_array_options local;
     clmem_image_options io;
     clmem_image_format format;
     cl_channel_type ctype = element_type;
@@ -8296,7 +8957,7 @@ CLMEM_API clmem_image (clmem_image_from_array_opts)(cl_context context, const vo
     size_t img_dims, i, elem, bytes = 0;
     cl_mem_flags flags;
     cl_int err = CL_SUCCESS;
-    if (!opts) opts = &none;
+    opts = CLMEM__OPTIONS_IN(clmem_image_from_array_options, opts, none, &local);
     memset((void *)&io, 0, sizeof io); /* (void *): C++14 options have default member initializers */
     io.given = CLMEM_OPTIONS_MARK;
     if (vector_width == 0) vector_width = 1;
@@ -8532,7 +9193,7 @@ CLMEM_API cl_int clmem_enqueue_fill_image_opts(cl_command_queue queue, clmem_ima
     size_t reg[3];
     union { cl_int i[4]; cl_uint u[4]; } clamped;
     cl_int err;
-    opts = clmem__enqueue_opts_or_none(opts);
+    if ((err = clmem__enqueue_opts_made(fn, &opts)) != CL_SUCCESS) return err;
     if (!origin) origin = zero;
     if (CLMEM__CHECKS) {
         static const char *const kinds[] = {"?", "float", "cl_int", "cl_uint"};
@@ -9027,6 +9688,33 @@ CLMEM_API cl_int clmem_pipe_release(clmem_pipe *p) {
 
 /* ---- end clmem/pipe.c ---- */
 
+/* ---- begin clmem/svm.h (private) ---- */
+/* ---- private: what other modules of clmem use of svm; not API. tools/amalgamate
+   puts this section at the head of the implementation. ---- */
+
+/* functions (each described where it is defined) */
+static cl_int clmem__svm_check_live(const char *fn, const char *what, clmem_svm svm, cl_context *ctx);
+#ifndef CL_VERSION_2_0
+static cl_int clmem__svm_unsupported(const char *fn);
+#endif
+static inline cl_int clmem__svm_free_after(cl_command_queue queue, cl_context context, void *ptr);
+static cl_int clmem__queue_out_of_order(const char *fn, cl_command_queue queue, bool *ooo);
+static cl_int clmem__check_in_order(const char *fn, cl_command_queue queue, const char *why);
+static cl_int clmem__svm_check_args(const char *fn, cl_context ctx, cl_uint alignment, cl_svm_mem_flags flags,
+                                    cl_command_queue queue);
+#ifdef CL_VERSION_2_0
+static cl_int clmem__svm_check_devices(const char *fn, cl_context ctx, size_t size, cl_uint alignment,
+                                       cl_svm_mem_flags flags);
+#endif
+static cl_int clmem__svm_check_enqueue(const char *fn, cl_command_queue queue, const cl_event *wl, cl_uint nw,
+                                       clmem_svm svm, const char *what);
+static cl_int clmem__ptr_fill_extent(const char *fn, void *ptr, size_t size, size_t offset, const void *pattern,
+                                     size_t pattern_size, size_t n, bool n_given, size_t *count);
+static cl_int clmem__svm_fill(const char *fn, cl_command_queue queue, clmem_svm dst, size_t offset, const void *pattern,
+                              size_t pattern_size, size_t n, bool n_given, const cl_event *wl, cl_uint nw, cl_event *event);
+/* ---- end private ---- */
+/* ---- end clmem/svm.h (private) ---- */
+
 /* ---- begin clmem/svm.c ---- */
 /* >>svm (implementation) */
 
@@ -9445,7 +10133,7 @@ CLMEM_API cl_int clmem_svm_allocation_enqueue_release_opts(clmem_svm_allocation 
     clmem__svm_rec *rec;
     cl_command_queue q;
     cl_int err;
-    opts = clmem__enqueue_opts_or_none(opts);
+    if ((err = clmem__enqueue_opts_made(fn, &opts)) != CL_SUCCESS) return err;
     if (!a) return clmem__fail(CL_INVALID_VALUE, fn, "the allocation pointer is NULL");
     if ((err = clmem__check_wait_list(fn, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) return err;
     if (a->svm.generation == 0 && a->svm.ptr == NULL) {
@@ -9560,15 +10248,17 @@ static cl_int clmem__svm_check_enqueue(const char *fn, cl_command_queue queue, c
     return clmem__same_context(fn, queue, ctx, what);
 }
 
+CLMEM__UNSET_TABLE(clmem_svm_map_options, CLMEM__SVM_MAP_UNSET)
 CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm svm, cl_map_flags flags,
                                             clmem_svm_map *map, const clmem_svm_map_options *opts) {
     static const char fn[] = "clmem_enqueue_svm_map";
-    static const clmem_svm_map_options none = CLMEM_OPTIONS_INIT;
+    static const clmem_svm_map_options none = CLMEM__OPTIONS_DEFAULTS;
     const cl_map_flags known = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
     clmem__svm_rec *rec;
+    clmem_svm_map_options local;
     size_t size;
     cl_int err;
-    if (!opts) opts = &none;
+    opts = CLMEM__OPTIONS_IN(clmem_svm_map_options, opts, none, &local);
     if (!map) return clmem__fail(CL_INVALID_VALUE, fn, "map (where to store the map) is NULL");
     clmem__svm_empty_map(map);
     if ((err = clmem__check_made(fn, opts->given)) != CL_SUCCESS) return err;
@@ -9635,11 +10325,12 @@ CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm sv
 
 CLMEM_API cl_int clmem_svm_map_release_opts(clmem_svm_map *map, const clmem_svm_unmap_options *opts) {
     static const char fn[] = "clmem_svm_map_release";
-    static const clmem_svm_unmap_options none = CLMEM__ZERO;
+    static const clmem_svm_unmap_options none = CLMEM_OPTIONS_INIT;
     clmem__svm_rec *rec;
     cl_command_queue q;
     cl_int err;
     if (!opts) opts = &none;
+    if ((err = clmem__check_made(fn, opts->given)) != CL_SUCCESS) return err;
     if (!map) return clmem__fail(CL_INVALID_VALUE, fn, "map is NULL");
     if ((err = clmem__check_wait_list(fn, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) return err;
     if (map->id == 0) return CL_SUCCESS; /* an empty handle (e.g. from a failed map) */
@@ -9718,29 +10409,38 @@ CLMEM_API clmem_buffer clmem_svm_as_buffer(cl_context context, clmem_svm svm, cl
 
 /* ---- fill (shared by clmem_enqueue_svm_memfill and clmem_enqueue_fill) ---- */
 
+/* CLMEM__KNOWN_SIZE(h): the size of a pointer handle (SVM, USM) for the extent rules
+   below and clmem__ptr_copy_extent: 0 is "unknown", except for a pooled block, whose
+   size 0 is known (a real 1-byte block handed out for 0 bytes): CLMEM__SIZE_ZERO. */
+#define CLMEM__SIZE_ZERO SIZE_MAX
+#define CLMEM__KNOWN_SIZE(h) ((h).size || !(h).pool ? (h).size : CLMEM__SIZE_ZERO)
+
 /* clmem__ptr_fill_extent(fn, ptr, size, offset, pattern, pattern_size, n, n_given, &count):
-   the rules of a fill of pointer memory (SVM, USM; size 0: unknown): ptr and pattern
+   the rules of a fill of pointer memory (SVM, USM; size 0: unknown, CLMEM__SIZE_ZERO:
+   0 bytes): ptr and pattern
    not NULL, pattern_size a power of two up to 128, offset within size, the count
    (given, or all of size after offset) within size and a multiple of pattern_size,
    ptr + offset aligned to pattern_size. */
 static cl_int clmem__ptr_fill_extent(const char *fn, void *ptr, size_t size, size_t offset, const void *pattern,
                                      size_t pattern_size, size_t n, bool n_given, size_t *count) {
+    const size_t known = size;
     *count = 0;
+    if (size == CLMEM__SIZE_ZERO) size = 0;
     if (CLMEM__CHECKS) {
         if (!ptr) return clmem__fail(CL_INVALID_VALUE, fn, "dst.ptr is NULL");
         if (!pattern) return clmem__fail(CL_INVALID_VALUE, fn, "pattern is NULL");
         if (pattern_size == 0 || pattern_size > 128 || (pattern_size & (pattern_size - 1)))
             return clmem__fail(CL_INVALID_VALUE, fn, "pattern_size %zu is not one of 1, 2, 4, 8, 16, 32, 64, 128", pattern_size);
-        if (size && offset > size)
+        if (known && offset > size)
             return clmem__fail(CL_INVALID_VALUE, fn, "offset %zu is beyond the %zu bytes of dst", offset, size);
     }
     if (!n_given) {
-        if (size == 0)
+        if (!known)
             return clmem__fail(CLMEM_ERROR_SIZE_UNKNOWN, fn, "the size to fill is unknown: dst.size is 0 and no byte count was given");
         n = size - offset;
     }
     if (CLMEM__CHECKS) {
-        if (size && n > size - offset)
+        if (known && n > size - offset)
             return clmem__fail(CL_INVALID_VALUE, fn, "%zu bytes at offset %zu do not fit in the %zu bytes of dst", n, offset,
                                size);
         if (n % pattern_size)
@@ -9757,7 +10457,7 @@ static cl_int clmem__svm_fill(const char *fn, cl_command_queue queue, clmem_svm 
                               size_t pattern_size, size_t n, bool n_given, const cl_event *wl, cl_uint nw, cl_event *event) {
     cl_int err;
     if ((err = clmem__svm_check_enqueue(fn, queue, wl, nw, dst, "dst")) != CL_SUCCESS) return err;
-    if ((err = clmem__ptr_fill_extent(fn, dst.ptr, dst.size, offset, pattern, pattern_size, n, n_given, &n)) != CL_SUCCESS)
+    if ((err = clmem__ptr_fill_extent(fn, dst.ptr, CLMEM__KNOWN_SIZE(dst), offset, pattern, pattern_size, n, n_given, &n)) != CL_SUCCESS)
         return err;
     if (n == 0) return clmem__nothing_to_do(fn, queue, wl, nw, event);
 #ifdef CL_VERSION_2_0
@@ -9768,11 +10468,13 @@ static cl_int clmem__svm_fill(const char *fn, cl_command_queue queue, clmem_svm 
 #endif
 }
 
+CLMEM__UNSET_TABLE(clmem_svm_memfill_options, CLMEM__SVM_MEMFILL_UNSET)
 CLMEM_API cl_int clmem_enqueue_svm_memfill_opts(cl_command_queue queue, clmem_svm dst, const void *pattern,
                                                 size_t pattern_size, const clmem_svm_memfill_options *opts) {
-    static const clmem_svm_memfill_options none = CLMEM_OPTIONS_INIT;
+    static const clmem_svm_memfill_options none = CLMEM__OPTIONS_DEFAULTS;
+    clmem_svm_memfill_options local;
     cl_int err;
-    if (!opts) opts = &none;
+    opts = CLMEM__OPTIONS_IN(clmem_svm_memfill_options, opts, none, &local);
     if ((err = clmem__check_made("clmem_enqueue_svm_memfill", opts->given)) != CL_SUCCESS) return err;
     return clmem__svm_fill("clmem_enqueue_svm_memfill", queue, dst, 0, pattern, pattern_size, opts->byte_count,
                            opts->byte_count != 0 || (opts->given & CLMEM_GIVEN_BYTE_COUNT), opts->wait_for, opts->num_wait_for, opts->event);
@@ -9785,7 +10487,7 @@ CLMEM_API cl_int clmem_enqueue_svm_migratemem_opts(cl_command_queue queue, const
     const cl_mem_migration_flags known = CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED;
     cl_uint i;
     cl_int err;
-    opts = clmem__enqueue_opts_or_none(opts);
+    if ((err = clmem__enqueue_opts_made(fn, &opts)) != CL_SUCCESS) return err;
     if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
     if ((err = clmem__check_wait_list(fn, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) return err;
     if (n == 0 || !svms) return clmem__fail(CL_INVALID_VALUE, fn, "no SVM pointers given (n %u, svms %p)", n, (const void *)svms);
@@ -9994,14 +10696,18 @@ static cl_int clmem__svm_empty(const char *fn, cl_context ctx, cl_svm_mem_flags 
     return CL_SUCCESS;
 }
 
+CLMEM__UNSET_TABLE(clmem_svm_empty_options, CLMEM__SVM_EMPTY_UNSET)
 /* the name in parentheses: in C a macro of the same name checks the arguments (clmem/compat.h) */
 CLMEM_API clmem_svm_array (clmem_svm_empty_opts)(cl_context ctx, cl_svm_mem_flags flags, size_t itemsize, const char *dtype,
                                                cl_int *errcode_ret, const clmem_svm_empty_options *opts) {
     static const char fn[] = "clmem_svm_empty";
+    static const clmem_svm_empty_options none = CLMEM__OPTIONS_DEFAULTS;
+    clmem_svm_empty_options local;
     clmem_svm_array arr;
     unsigned ndim = 0;
     cl_int err;
     memset(&arr, 0, sizeof arr);
+    if (opts) opts = CLMEM__OPTIONS_IN(clmem_svm_empty_options, opts, none, &local);
     if (!opts) {
         err = clmem__fail(CL_INVALID_VALUE, fn, "no options: the shape is required");
     } else if ((err = clmem__check_made(fn, opts->given)) == CL_SUCCESS) {
@@ -10019,10 +10725,11 @@ CLMEM_API clmem_svm_array (clmem_svm_empty_opts)(cl_context ctx, cl_svm_mem_flag
 CLMEM_API clmem_svm_array (clmem_svm_empty_like_opts)(cl_context ctx, cl_svm_mem_flags flags, const clmem_svm_array *like,
                                                     cl_int *errcode_ret, const clmem_svm_empty_options *opts) {
     static const char fn[] = "clmem_svm_empty_like";
-    static const clmem_svm_empty_options none = CLMEM_OPTIONS_INIT;
+    static const clmem_svm_empty_options none = CLMEM__OPTIONS_DEFAULTS;
+    clmem_svm_empty_options local;
     clmem_svm_array arr;
     cl_int err;
-    if (!opts) opts = &none;
+    opts = CLMEM__OPTIONS_IN(clmem_svm_empty_options, opts, none, &local);
     memset(&arr, 0, sizeof arr);
     if (!like)
         err = clmem__fail(CL_INVALID_VALUE, fn, "like (the array to copy the shape of) is NULL");
@@ -10044,10 +10751,11 @@ CLMEM_API cl_int clmem_svm_array_release(clmem_svm_array *arr) {
 }
 /* ---- end clmem/svm.c ---- */
 
-/* ---- begin clmem/usm.c ---- */
-/* >>usm (implementation) */
+/* ---- begin clmem/usm.h (private) ---- */
+/* ---- private: what other modules of clmem use of usm; not API. tools/amalgamate
+   puts this section at the head of the implementation. ---- */
 
-/* ---- the extension's entry points, per platform ---- */
+/* the extension's entry points of one platform (usm.c) */
 typedef void *(CL_API_CALL *clmem__usm_host_alloc_fn)(cl_context, const cl_mem_properties_intel *, size_t, cl_uint,
                                                       cl_int *);
 typedef void *(CL_API_CALL *clmem__usm_dev_alloc_fn)(cl_context, cl_device_id, const cl_mem_properties_intel *, size_t,
@@ -10076,6 +10784,26 @@ typedef struct clmem__usm_fns {
     clmem__usm_advise_fn advise;   /* may be NULL (checked where used) */
     const char *missing;           /* the first required entry point the platform lacks, or NULL */
 } clmem__usm_fns;
+
+/* functions (each described where it is defined) */
+static cl_int clmem__usm_fns_of_queue(const char *fn, cl_command_queue queue, const clmem__usm_fns **fns);
+static cl_int clmem__usm_fns_of_context(const char *fn, cl_context ctx, const clmem__usm_fns **fns);
+static cl_int clmem__usm_check_live(const char *fn, const char *what, clmem_usm usm);
+static cl_int clmem__usm_check_enqueue(const char *fn, cl_command_queue queue, const cl_event *wl, cl_uint nw,
+                                       clmem_usm usm, const char *what);
+static cl_int clmem__usm_check_alloc(const char *fn, cl_context ctx, cl_device_id device,
+                                     cl_unified_shared_memory_type_intel type, cl_uint alignment,
+                                     const clmem__usm_fns **fns);
+static void *clmem__usm_make(const clmem__usm_fns *fns, cl_context ctx, cl_device_id device,
+                             cl_unified_shared_memory_type_intel type, const cl_mem_properties_intel *props, size_t size,
+                             cl_uint alignment, cl_int *err);
+/* ---- end private ---- */
+/* ---- end clmem/usm.h (private) ---- */
+
+/* ---- begin clmem/usm.c ---- */
+/* >>usm (implementation) */
+
+/* ---- the extension's entry points, per platform ---- */
 
 /* Platforms live as long as the process, so each one's entry points are looked up
    once, under the lock, and kept; a found entry never changes again. */
@@ -10516,7 +11244,7 @@ CLMEM_API cl_int clmem_enqueue_usm_migrate_opts(cl_command_queue queue, clmem_us
     const cl_mem_migration_flags known = CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED;
     const clmem__usm_fns *fns = NULL;
     cl_int err;
-    opts = clmem__enqueue_opts_or_none(opts);
+    if ((err = clmem__enqueue_opts_made(fn, &opts)) != CL_SUCCESS) return err;
     if ((err = clmem__usm_range_enqueue(fn, queue, usm, opts, &fns)) != CL_SUCCESS) return err;
     if (CLMEM__CHECKS && (flags & ~known))
         return clmem__fail(CL_INVALID_VALUE, fn, "flags 0x%llx contain bits other than CL_MIGRATE_MEM_OBJECT_HOST and "
@@ -10532,7 +11260,7 @@ CLMEM_API cl_int clmem_enqueue_usm_advise_opts(cl_command_queue queue, clmem_usm
     static const char fn[] = "clmem_enqueue_usm_advise";
     const clmem__usm_fns *fns = NULL;
     cl_int err;
-    opts = clmem__enqueue_opts_or_none(opts);
+    if ((err = clmem__enqueue_opts_made(fn, &opts)) != CL_SUCCESS) return err;
     if ((err = clmem__usm_range_enqueue(fn, queue, usm, opts, &fns)) != CL_SUCCESS) return err;
     if (!fns->advise) return clmem__fail(CL_INVALID_OPERATION, fn, "the platform has no clEnqueueMemAdviseINTEL");
     err = fns->advise(queue, usm.ptr, usm.size, advice, opts->num_wait_for, opts->wait_for, opts->event);
@@ -10689,14 +11417,17 @@ static cl_int clmem__map_enter(const char *fn, clmem__map_record *rec, bool bloc
     return err;
 }
 
-/* clmem__map_start(fn, queue, mem, what, flags, map, &opts): what every map function
-   does first: NULL options mean every default, *map starts empty (a failed map leaves
+CLMEM__UNSET_TABLE(clmem_map_options, CLMEM__MAP_UNSET)
+/* clmem__map_start(fn, queue, mem, what, flags, map, &opts, local): what every map
+   function does first: NULL options mean every default (one from CLMEM_MAP_OPTIONS_INIT
+   is read into *local: CLMEM__OPTIONS_IN), *map starts empty (a failed map leaves
    an empty handle), then the checks every map makes alike, before the object-specific
    ones. */
 static cl_int clmem__map_start(const char *fn, cl_command_queue queue, cl_mem mem, const char *what,
-                               cl_map_flags flags, clmem_memory_map *map, const clmem_map_options **optsp) {
-    static const clmem_map_options none = CLMEM_OPTIONS_INIT; /* every default */
-    const clmem_map_options *opts = *optsp ? *optsp : &none;
+                               cl_map_flags flags, clmem_memory_map *map, const clmem_map_options **optsp,
+                               clmem_map_options *local) {
+    static const clmem_map_options none = CLMEM__OPTIONS_DEFAULTS; /* every default */
+    const clmem_map_options *opts = CLMEM__OPTIONS_IN(clmem_map_options, *optsp, none, local);
     cl_int err;
     *optsp = opts;
     if (map == NULL) return clmem__fail(CL_INVALID_VALUE, fn, "map (where to put the map) is NULL");
@@ -10713,6 +11444,7 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
                                                size_t offset, size_t itemsize, const char *dtype,
                                                clmem_memory_map *map, const clmem_map_options *opts) {
     static const char fn[] = "clmem_enqueue_map_buffer";
+    clmem_map_options local;
     clmem_memory_map m;
     clmem__map_record rec;
     bool blocking;
@@ -10721,7 +11453,7 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
     size_t i;
     void *ptr;
     memset(&m, 0, sizeof m);
-    if ((err = clmem__map_start(fn, queue, buf.mem, "buf", flags, map, &opts)) != CL_SUCCESS) return err;
+    if ((err = clmem__map_start(fn, queue, buf.mem, "buf", flags, map, &opts, &local)) != CL_SUCCESS) return err;
     if (CLMEM__CHECKS && (err = clmem__buffer_invalid(fn, "buf", buf)) != CL_SUCCESS) return err;
     blocking = clmem__host_blocking(opts->given, opts->is_blocking) != CL_FALSE;
     for (i = 0; i < 3; ++i)
@@ -10826,6 +11558,7 @@ CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_imag
                                               clmem_memory_map *map, const clmem_map_options *opts) {
     static const char fn[] = "clmem_enqueue_map_image";
     static const char *const axis[3] = {"x", "y", "z"};
+    clmem_map_options local;
     clmem_memory_map m;
     clmem__map_record rec;
     size_t dims[3], o[3], r[3], pixel, row_pitch = 0, slice_pitch = 0, i;
@@ -10834,7 +11567,7 @@ CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_imag
     cl_int err;
     void *ptr;
     memset(&m, 0, sizeof m);
-    if ((err = clmem__map_start(fn, queue, img.mem, "img", flags, map, &opts)) != CL_SUCCESS) return err;
+    if ((err = clmem__map_start(fn, queue, img.mem, "img", flags, map, &opts, &local)) != CL_SUCCESS) return err;
     blocking = clmem__host_blocking(opts->given, opts->is_blocking) != CL_FALSE;
     if (opts->ndim != 0 || opts->order != 0 || (opts->given & (CLMEM_GIVEN_NDIM | CLMEM_GIVEN_ORDER | CLMEM_GIVEN_SHAPE)))
         return clmem__fail(CL_INVALID_VALUE, fn, "an image map takes its shape from the region: leave .ndim (%zu), .order "
@@ -10932,7 +11665,7 @@ CLMEM_API cl_int clmem_memory_map_release_opts(clmem_memory_map *map, const clme
 }
 
 static cl_int clmem__map_release(const char *fn, clmem_memory_map *map, const clmem_unmap_options *opts, bool final) {
-    static const clmem_unmap_options none = CLMEM__ZERO;
+    static const clmem_unmap_options none = CLMEM_OPTIONS_INIT;
     cl_command_queue queue;
     cl_mem mem;
     cl_int err;
@@ -10940,6 +11673,7 @@ static cl_int clmem__map_release(const char *fn, clmem_memory_map *map, const cl
     bool same_queue;
     char where[320];
     if (!opts) opts = &none;
+    if ((err = clmem__check_made(fn, opts->given)) != CL_SUCCESS) return err;
     if (map == NULL) return clmem__fail(CL_INVALID_VALUE, fn, "map is NULL");
     if (map->serial == 0 && map->ptr == NULL) return CL_SUCCESS; /* never held a map (e.g. the map failed) */
     if (map->file)
@@ -10997,7 +11731,7 @@ CLMEM_API cl_int clmem_enqueue_unmap_mem_object_opts(cl_command_queue queue, cl_
     unsigned long long serial = 0;
     bool same_queue = false;
     cl_int err;
-    opts = clmem__enqueue_opts_or_none(opts);
+    if ((err = clmem__enqueue_opts_made(fn, &opts)) != CL_SUCCESS) return err;
     if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
     if (mem == NULL) return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "mem is NULL");
     if (ptr == NULL) return clmem__fail(CL_INVALID_VALUE, fn, "ptr is NULL");
@@ -11059,32 +11793,44 @@ CLMEM_API void *clmem_memory_map_at(const clmem_memory_map *map, const size_t *i
 /* >>kernel_arg (implementation): the check of a value against the parameter's
    declared type, and one setter per kind of value */
 
-/* The kinds of value a setter passes to clmem__check_kernel_arg. */
-enum {
-    CLMEM__ARG_KIND_INT = 1,    /* an integer scalar or vector value */
-    CLMEM__ARG_KIND_FLOAT,      /* a floating-point scalar or vector value */
-    CLMEM__ARG_KIND_BUFFER,     /* a buffer (clmem_buffer) */
-    CLMEM__ARG_KIND_MEM,        /* a raw cl_mem: its CL_MEM_TYPE decides */
-    CLMEM__ARG_KIND_LOCAL,      /* clmem_local_memory */
-    CLMEM__ARG_KIND_SVM,        /* an SVM pointer */
-    CLMEM__ARG_KIND_USM,        /* a USM pointer */
-    CLMEM__ARG_KIND_IMAGE,      /* an image */
-    CLMEM__ARG_KIND_SAMPLER,    /* a sampler */
-    CLMEM__ARG_KIND_PIPE        /* a pipe */
-};
+/* The kinds of value a setter passes to clmem__check_kernel_arg: integer and
+   floating-point values, and the kinds of kernel argument of CLMEM__KINDS (memobj.h),
+   each CLMEM__ARG_KIND_<ARG> (CLMEM__ARG_KIND_BUFFER, _MEM, _LOCAL, _SVM, _USM, _IMAGE,
+   _SAMPLER, _PIPE). */
+#define CLMEM__ARG_KIND_ENUM(T, name, ARG, arg, text) CLMEM__ARG_KIND_##ARG,
+enum { CLMEM__ARG_KIND_INT = 1, CLMEM__ARG_KIND_FLOAT, CLMEM__KINDS(CLMEM__KIND_IF_ARG, CLMEM__ARG_KIND_ENUM) };
+#undef CLMEM__ARG_KIND_ENUM
+/* how messages name a kind (its row's text) */
 static const char *clmem__arg_kind_text(int kind) {
-    switch (kind) {
-    case CLMEM__ARG_KIND_BUFFER: return "a buffer";
-    case CLMEM__ARG_KIND_MEM: return "a cl_mem";
-    case CLMEM__ARG_KIND_LOCAL: return "local memory (a size, no value)";
-    case CLMEM__ARG_KIND_SVM: return "an SVM pointer";
-    case CLMEM__ARG_KIND_USM: return "a USM pointer";
-    case CLMEM__ARG_KIND_IMAGE: return "an image";
-    case CLMEM__ARG_KIND_SAMPLER: return "a sampler";
-    case CLMEM__ARG_KIND_PIPE: return "a pipe";
-    default: return "a value";
-    }
+#define CLMEM__ARG_KIND_TEXT(T, name, ARG, arg, text) \
+    if (kind == CLMEM__ARG_KIND_##ARG) return text;
+    CLMEM__KINDS(CLMEM__KIND_IF_ARG, CLMEM__ARG_KIND_TEXT)
+#undef CLMEM__ARG_KIND_TEXT
+    return "a value";
 }
+#if !defined(CLMEM_NO_KERNEL_ARG_CHECK)
+/* a memory object (arg P or M in CLMEM__KINDS), and of those a pointer (P) */
+#define CLMEM__KIND_MEMORY_P CLMEM__KIND_YES
+#define CLMEM__KIND_MEMORY_M CLMEM__KIND_YES
+#define CLMEM__KIND_MEMORY_S CLMEM__KIND_NO
+#define CLMEM__KIND_MEMORY_L CLMEM__KIND_NO
+#define CLMEM__KIND_POINTER_P CLMEM__KIND_YES
+#define CLMEM__KIND_POINTER_M CLMEM__KIND_NO
+#define CLMEM__KIND_POINTER_S CLMEM__KIND_NO
+#define CLMEM__KIND_POINTER_L CLMEM__KIND_NO
+static bool clmem__arg_is_memory(int kind) {
+#define CLMEM__ARG_KIND_MEMORY(T, name, ARG, arg, text) CLMEM__KIND_MEMORY_##arg(if (kind == CLMEM__ARG_KIND_##ARG) return true;)
+    CLMEM__KINDS(CLMEM__KIND_IF_ARG, CLMEM__ARG_KIND_MEMORY)
+#undef CLMEM__ARG_KIND_MEMORY
+    return false;
+}
+static bool clmem__arg_is_pointer(int kind) {
+#define CLMEM__ARG_KIND_POINTER(T, name, ARG, arg, text) CLMEM__KIND_POINTER_##arg(if (kind == CLMEM__ARG_KIND_##ARG) return true;)
+    CLMEM__KINDS(CLMEM__KIND_IF_ARG, CLMEM__ARG_KIND_POINTER)
+#undef CLMEM__ARG_KIND_POINTER
+    return false;
+}
+#endif
 
 /* The check of a value against the kernel parameter's declared type
    (clGetKernelArgInfo, available where the program was built with
@@ -11230,8 +11976,7 @@ static cl_int clmem__check_kernel_arg(cl_kernel kernel, cl_uint index, int kind,
                                                        : "";
     /* a pipe is declared with its element type: "pipe int p" says "int" */
     if ((p.kind == CLMEM__PARAM_SCALAR || p.kind == CLMEM__PARAM_UNKNOWN) &&
-        (kind == CLMEM__ARG_KIND_BUFFER || kind == CLMEM__ARG_KIND_MEM || kind == CLMEM__ARG_KIND_PIPE ||
-         kind == CLMEM__ARG_KIND_IMAGE || kind == CLMEM__ARG_KIND_SVM || kind == CLMEM__ARG_KIND_USM) &&
+        clmem__arg_is_memory(kind) &&
         clGetKernelArgInfo(kernel, index, CL_KERNEL_ARG_TYPE_QUALIFIER, sizeof tq, &tq, NULL) == CL_SUCCESS &&
         (tq & pipe_bit)) {
         if (kind == CLMEM__ARG_KIND_PIPE) return CL_SUCCESS;
@@ -11250,7 +11995,7 @@ static cl_int clmem__check_kernel_arg(cl_kernel kernel, cl_uint index, int kind,
             return clmem__arg_reject(CL_INVALID_ARG_VALUE, kernel, index, type, space, kind, value_type, size,
                                      "a __local parameter takes local memory: clmem_local_memory(bytes)");
         }
-        if (kind == CLMEM__ARG_KIND_BUFFER || kind == CLMEM__ARG_KIND_SVM || kind == CLMEM__ARG_KIND_USM) return CL_SUCCESS;
+        if (clmem__arg_is_pointer(kind)) return CL_SUCCESS;
         if (kind == CLMEM__ARG_KIND_MEM) {
             cl_mem m = *(const cl_mem *)value;
             cl_mem_object_type mt = 0;
@@ -11467,21 +12212,416 @@ CLMEM_API cl_int clmem__set_arg_unsupported(cl_kernel kernel, cl_uint index, ...
 
 /* ---- end clmem/kernel_arg.c ---- */
 
+/* ---- begin clmem/registered.c ---- */
+/* >>registered (implementation): the table of live registrations and the registered
+   copy. */
+
+/* A live registration: its range, context, wrapping buffer and registry id. The table
+   holds pointers to these, in no order (a program registers a handful of regions; the
+   copy path scans them only while one is live). */
+typedef struct clmem__hostreg {
+    char *lo, *hi; /* [lo, hi) */
+    cl_context context;
+    cl_mem mem;
+    uint64_t id;
+} clmem__hostreg;
+
+#define CLMEM__HOSTREG_TAG 1
+static clmem__registry clmem__hostreg_ids = CLMEM__REGISTRY_INIT;
+static clmem__mutex clmem__hostreg_lock = CLMEM__MUTEX_INIT;
+static clmem__hostreg **clmem__hostregs;
+static size_t clmem__hostreg_count, clmem__hostreg_capacity;
+/* clmem__hostreg_live mirrors clmem__hostreg_count for the lock-free question of the
+   copy path: with no registration it must cost nothing. */
+#if defined(__GNUC__) || defined(__clang__)
+static size_t clmem__hostreg_live;
+#define CLMEM__HOSTREG_PUBLISH() __atomic_store_n(&clmem__hostreg_live, clmem__hostreg_count, __ATOMIC_RELAXED)
+#define CLMEM__HOSTREG_ANY() (__atomic_load_n(&clmem__hostreg_live, __ATOMIC_RELAXED) != 0)
+#else
+#define CLMEM__HOSTREG_PUBLISH() ((void)0)
+#define CLMEM__HOSTREG_ANY() 1
+#endif
+
+CLMEM_API int clmem__host_registrations_live(void) { return CLMEM__HOSTREG_ANY(); }
+
+static const char clmem__hostreg_create_fn[] = "clmem_host_registration_create";
+
+CLMEM_API clmem_host_registration clmem_host_registration_create(cl_context context, void *ptr, size_t size,
+                                                                 cl_int *errcode_ret) {
+    const char *fn = clmem__hostreg_create_fn;
+    clmem_host_registration reg;
+    clmem__hostreg *rec = NULL;
+    cl_int err = CL_SUCCESS;
+    size_t i;
+    char *lo = CLMEM__CAST(char *, ptr);
+    memset((void *)&reg, 0, sizeof reg);
+    if (!context) {
+        err = clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL");
+        goto out;
+    }
+    if (!ptr) {
+        err = clmem__fail(CL_INVALID_HOST_PTR, fn, "ptr is NULL");
+        goto out;
+    }
+    if (size == 0) {
+        err = clmem__fail(CL_INVALID_BUFFER_SIZE, fn, "size is 0 (ptr %p)", ptr);
+        goto out;
+    }
+    if ((uintptr_t)lo + size < (uintptr_t)lo) {
+        err = clmem__fail(CL_INVALID_VALUE, fn, "ptr %p + size %zu wraps around the address space", ptr, size);
+        goto out;
+    }
+    rec = CLMEM__CAST(clmem__hostreg *, CLMEM_MALLOC(sizeof *rec));
+    if (!rec) {
+        err = clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "no host memory for the registration's record");
+        goto out;
+    }
+    rec->lo = lo;
+    rec->hi = lo + size;
+    rec->context = context;
+    rec->mem = NULL;
+    /* Claim the range first (under the lock), so that two threads registering
+       overlapping ranges cannot both succeed; the buffer is made outside the lock. */
+    clmem__lock(&clmem__hostreg_lock);
+    for (i = 0; i < clmem__hostreg_count; ++i) {
+        const clmem__hostreg *o = clmem__hostregs[i];
+        if (o->lo < rec->hi && lo < o->hi) {
+            err = clmem__fail(CL_INVALID_VALUE, fn,
+                              "[%p, %p) (%zu bytes) overlaps the live registration [%p, %p) (%zu bytes, context %p): "
+                              "release it first, or register the union once",
+                              ptr, (void *)rec->hi, size, (void *)o->lo, (void *)o->hi, (size_t)(o->hi - o->lo),
+                              (void *)o->context);
+            break;
+        }
+    }
+    if (err == CL_SUCCESS && clmem__hostreg_count == clmem__hostreg_capacity) {
+        size_t cap = clmem__hostreg_capacity ? 2 * clmem__hostreg_capacity : 8;
+        clmem__hostreg **t =
+            CLMEM__CAST(clmem__hostreg **, CLMEM_REALLOC(clmem__hostregs, cap * sizeof *clmem__hostregs));
+        if (!t)
+            err = clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "no host memory for the registration table");
+        else {
+            clmem__hostregs = t;
+            clmem__hostreg_capacity = cap;
+        }
+    }
+    if (err == CL_SUCCESS) clmem__hostregs[clmem__hostreg_count++] = rec; /* claimed; mem NULL: not found yet */
+    clmem__unlock(&clmem__hostreg_lock);
+    if (err != CL_SUCCESS) goto out;
+
+    reg.buffer = clmem_buffer_create(context, CL_MEM_USE_HOST_PTR | CL_MEM_READ_WRITE, size, ptr, &err);
+    if (err != CL_SUCCESS) { /* in this function's name, with the buffer's words */
+        char why[sizeof clmem__message];
+        snprintf(why, sizeof why, "%s", clmem_last_error_message());
+        err = clmem__fail(err, fn, "the CL_MEM_USE_HOST_PTR buffer over [%p, +%zu bytes): %s", ptr, size, why);
+    } else {
+        rec->id = clmem__reg_add(&clmem__hostreg_ids, rec, CLMEM__HOSTREG_TAG);
+        if (!rec->id) err = clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "no host memory for the registration's id");
+    }
+    clmem__lock(&clmem__hostreg_lock);
+    if (err == CL_SUCCESS) {
+        rec->mem = reg.buffer.mem;
+        CLMEM__HOSTREG_PUBLISH();
+    } else {
+        for (i = 0; i < clmem__hostreg_count; ++i)
+            if (clmem__hostregs[i] == rec) {
+                clmem__hostregs[i] = clmem__hostregs[--clmem__hostreg_count];
+                break;
+            }
+    }
+    clmem__unlock(&clmem__hostreg_lock);
+    if (err != CL_SUCCESS) {
+        if (reg.buffer.mem) clmem_buffer_release(&reg.buffer); /* keeps the message: release succeeds */
+        goto out;
+    }
+    reg.ptr = ptr;
+    reg.size = size;
+    reg.context = context;
+    reg.id = rec->id;
+    rec = NULL;
+out:
+    if (rec) CLMEM_FREE(rec);
+    if (err != CL_SUCCESS) memset((void *)&reg, 0, sizeof reg);
+    if (errcode_ret) *errcode_ret = err;
+    return reg;
+}
+
+CLMEM_API cl_int clmem_host_registration_release(clmem_host_registration *reg) {
+    static const char fn[] = "clmem_host_registration_release";
+    clmem__hostreg *rec;
+    size_t i;
+    cl_int err;
+    if (!reg || (!reg->ptr && !reg->id && !reg->buffer.mem)) return CL_SUCCESS; /* nothing to release */
+    rec = CLMEM__CAST(clmem__hostreg *, clmem__reg_find(&clmem__hostreg_ids, reg->id, CLMEM__HOSTREG_TAG, true));
+    if (!rec)
+        return clmem__fail(CL_INVALID_MEM_OBJECT, fn,
+                           "the registration of [%p, +%zu bytes) was released already (a second release, or a copy of "
+                           "a released handle)",
+                           reg->ptr, reg->size);
+    clmem__lock(&clmem__hostreg_lock);
+    for (i = 0; i < clmem__hostreg_count; ++i)
+        if (clmem__hostregs[i] == rec) {
+            clmem__hostregs[i] = clmem__hostregs[--clmem__hostreg_count];
+            break;
+        }
+    CLMEM__HOSTREG_PUBLISH();
+    if (clmem__hostreg_count == 0) {
+        CLMEM_FREE(clmem__hostregs);
+        clmem__hostregs = NULL;
+        clmem__hostreg_capacity = 0;
+    }
+    clmem__unlock(&clmem__hostreg_lock);
+    clmem__reg_remove(&clmem__hostreg_ids, rec->id);
+    err = clReleaseMemObject(rec->mem);
+    CLMEM_FREE(rec);
+    memset((void *)reg, 0, sizeof *reg);
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clReleaseMemObject");
+}
+
+/* clmem__hostreg_lookup(ctx, host, count, &off): the wrapping buffer (retained: the
+   caller releases it) of the live registration for ctx holding [host, host + count),
+   and the offset of host in it; NULL when none. */
+static cl_mem clmem__hostreg_lookup(cl_context ctx, const void *host, size_t count, size_t *off) {
+    const char *lo = CLMEM__CAST(const char *, host);
+    cl_mem mem = NULL;
+    size_t i;
+    clmem__lock(&clmem__hostreg_lock);
+    for (i = 0; i < clmem__hostreg_count; ++i) {
+        const clmem__hostreg *r = clmem__hostregs[i];
+        if (r->mem && r->context == ctx && r->lo <= lo && lo < r->hi && count <= (size_t)(r->hi - lo)) {
+            mem = r->mem;
+            *off = (size_t)(lo - r->lo);
+            clRetainMemObject(mem);
+            break;
+        }
+    }
+    clmem__unlock(&clmem__hostreg_lock);
+    return mem;
+}
+
+CLMEM_API bool clmem_host_registered(cl_context context, const void *ptr, size_t size) {
+    size_t off;
+    cl_mem mem;
+    if (!CLMEM__HOSTREG_ANY() || !ptr || !size) return false;
+    mem = clmem__hostreg_lookup(context, ptr, size, &off);
+    if (mem) clReleaseMemObject(mem);
+    return mem != NULL;
+}
+
+/* The device-side copy of a registered transfer: from (write) or to the wrapping buffer
+   at byte woff (the first host byte the transfer touches), waiting for n events, its
+   event in *done; what it is depends on the pair. */
+typedef struct clmem__registered_pair {
+    const char *call; /* the OpenCL call, for messages */
+    cl_int (*enqueue)(const struct clmem__registered_pair *pr, const clmem__registered_xfer *x, cl_mem wrapper,
+                      size_t woff, cl_uint n, const cl_event *wait, cl_event *done);
+    cl_mem obj;                 /* the buffer or image */
+    size_t offset, count;       /* linear */
+    const size_t *region;       /* rectangular and image: the region */
+    const size_t *origin;       /* the buffer's or image's origin */
+    size_t row, slice;          /* the buffer's pitches (rect) */
+    size_t host_row, host_slice;
+} clmem__registered_pair;
+
+/* clmem__registered_run(x, ctx, first, span, pair, &result): the coherence around the pair's
+   copy, for the host bytes [first, first + span). A write maps the range with
+   CL_MAP_WRITE_INVALIDATE_REGION (the host memory holds the new bytes) and unmaps it
+   before the copy; a read maps it with CL_MAP_READ after the copy (the host memory then
+   holds the device's bytes) and unmaps it. The commands wait for each other by events;
+   the caller's event is the last one's. */
+static bool clmem__registered_run(const clmem__registered_xfer *x, cl_context ctx, const void *first, size_t span,
+                                  const clmem__registered_pair *pr, cl_int *result) {
+    cl_event ev[3] = {NULL, NULL, NULL}, *last = x->event ? x->event : (x->blocking ? &ev[2] : NULL);
+    const char *call = "clEnqueueMapBuffer";
+    void *host = clmem__unconst(first);
+    size_t off = 0;
+    cl_mem mem;
+    void *p = NULL;
+    cl_int err;
+    if (!CLMEM__HOSTREG_ANY() || span == 0 || !(mem = clmem__hostreg_lookup(ctx, first, span, &off))) return false;
+    if (x->write) {
+        p = clEnqueueMapBuffer(x->queue, mem, CL_FALSE, CL_MAP_WRITE_INVALIDATE_REGION, off, span, x->num_wait_for,
+                               x->wait_for, &ev[0], &err);
+        if (err == CL_SUCCESS && p != host) {
+            /* The spec promises the host pointer for CL_MEM_USE_HOST_PTR; a driver
+               that maps elsewhere gets the bytes copied in. */
+            call = "clWaitForEvents";
+            if ((err = clWaitForEvents(1, &ev[0])) == CL_SUCCESS) memcpy(p, host, span);
+        }
+        if (err == CL_SUCCESS) {
+            call = "clEnqueueUnmapMemObject";
+            err = clEnqueueUnmapMemObject(x->queue, mem, p, 1, &ev[0], &ev[1]);
+        }
+        if (err == CL_SUCCESS) {
+            call = pr->call;
+            err = pr->enqueue(pr, x, mem, off, 1, &ev[1], last);
+        }
+    } else {
+        call = pr->call;
+        err = pr->enqueue(pr, x, mem, off, x->num_wait_for, x->wait_for, &ev[0]);
+        if (err == CL_SUCCESS) {
+            call = "clEnqueueMapBuffer";
+            p = clEnqueueMapBuffer(x->queue, mem, CL_FALSE, CL_MAP_READ, off, span, 1, &ev[0], &ev[1], &err);
+        }
+        if (err == CL_SUCCESS && p != host) { /* as above: a driver that maps elsewhere */
+            call = "clWaitForEvents";
+            if ((err = clWaitForEvents(1, &ev[1])) == CL_SUCCESS) memcpy(host, p, span);
+        }
+        if (err == CL_SUCCESS) {
+            call = "clEnqueueUnmapMemObject";
+            err = clEnqueueUnmapMemObject(x->queue, mem, p, 1, &ev[1], last);
+        }
+    }
+    if (err == CL_SUCCESS && x->blocking) {
+        call = "clWaitForEvents";
+        err = clWaitForEvents(1, last);
+    }
+    if (ev[0]) clReleaseEvent(ev[0]);
+    if (ev[1]) clReleaseEvent(ev[1]);
+    if (ev[2]) clReleaseEvent(ev[2]);
+    clReleaseMemObject(mem); /* the lookup's reference; the enqueued commands hold theirs */
+    *result = err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, x->fn, call);
+    return true;
+}
+
+static cl_int clmem__registered_linear(const clmem__registered_pair *pr, const clmem__registered_xfer *x, cl_mem wrapper,
+                                       size_t woff, cl_uint n, const cl_event *wait, cl_event *done) {
+    return x->write ? clEnqueueCopyBuffer(x->queue, wrapper, pr->obj, woff, pr->offset, pr->count, n, wait, done)
+                    : clEnqueueCopyBuffer(x->queue, pr->obj, wrapper, pr->offset, woff, pr->count, n, wait, done);
+}
+
+/* the host rectangle starts at linear byte woff of the wrapper: origin {woff, 0, 0}
+   with the host's pitches addresses the same bytes as the host origin did */
+static cl_int clmem__registered_rect(const clmem__registered_pair *pr, const clmem__registered_xfer *x, cl_mem wrapper,
+                                     size_t woff, cl_uint n, const cl_event *wait, cl_event *done) {
+    size_t w[3];
+    w[0] = woff;
+    w[1] = w[2] = 0;
+    return x->write ? clEnqueueCopyBufferRect(x->queue, wrapper, pr->obj, w, pr->origin, pr->region, pr->host_row,
+                                              pr->host_slice, pr->row, pr->slice, n, wait, done)
+                    : clEnqueueCopyBufferRect(x->queue, pr->obj, wrapper, pr->origin, w, pr->region, pr->row,
+                                              pr->slice, pr->host_row, pr->host_slice, n, wait, done);
+}
+
+static cl_int clmem__registered_img(const clmem__registered_pair *pr, const clmem__registered_xfer *x, cl_mem wrapper,
+                                    size_t woff, cl_uint n, const cl_event *wait, cl_event *done) {
+    return x->write ? clEnqueueCopyBufferToImage(x->queue, wrapper, pr->obj, woff, pr->origin, pr->region, n, wait, done)
+                    : clEnqueueCopyImageToBuffer(x->queue, pr->obj, wrapper, pr->origin, pr->region, woff, n, wait, done);
+}
+
+CLMEM_API bool clmem__registered_buffer(const clmem__registered_xfer *x, clmem_buffer buf, void *host, size_t offset,
+                                        size_t count, const size_t *region, const size_t buf_origin[3], size_t buf_row,
+                                        size_t buf_slice, size_t host_start, size_t host_end, size_t host_row,
+                                        size_t host_slice, cl_int *result) {
+    clmem__registered_pair pr;
+    if (!CLMEM__HOSTREG_ANY() || !host) return false; /* the copy path's question: one load */
+    memset((void *)&pr, 0, sizeof pr);
+    pr.obj = buf.mem;
+    if (!region) {
+        pr.call = "clEnqueueCopyBuffer";
+        pr.enqueue = clmem__registered_linear;
+        pr.offset = offset;
+        pr.count = count;
+        return clmem__registered_run(x, buf.context, host, count, &pr, result);
+    }
+    pr.call = "clEnqueueCopyBufferRect";
+    pr.enqueue = clmem__registered_rect;
+    pr.region = region;
+    pr.origin = buf_origin;
+    pr.row = buf_row;
+    pr.slice = buf_slice;
+    pr.host_row = host_row;
+    pr.host_slice = host_slice;
+    return clmem__registered_run(x, buf.context, CLMEM__CAST(char *, host) + host_start, host_end - host_start, &pr,
+                                 result);
+}
+
+CLMEM_API bool clmem__registered_image(const clmem__registered_xfer *x, clmem_image img, void *host,
+                                       const size_t origin[3], const size_t region[3], size_t row, size_t slice,
+                                       cl_int *result) {
+    clmem__registered_pair pr;
+    size_t packed_row, packed_slice, span;
+    bool one_d_array = img.type == CL_MEM_OBJECT_IMAGE1D_ARRAY;
+    if (!CLMEM__HOSTREG_ANY() || !host) return false;
+    /* clEnqueueCopyBufferToImage reads packed rows and slices (a 1-D array's rows are
+       its slices); the checks before made these products safe */
+    packed_row = region[0] * img.element_size;
+    packed_slice = one_d_array ? packed_row : packed_row * region[1];
+    if ((row && row != packed_row) || (slice && slice != packed_slice)) return false;
+    span = one_d_array ? packed_slice * region[1] : packed_slice * region[2];
+    memset((void *)&pr, 0, sizeof pr);
+    if (img.type == CL_MEM_OBJECT_IMAGE1D_BUFFER && img.buffer) { /* through its buffer, as transfer_image.c does */
+        pr.obj = img.buffer;
+        pr.call = "clEnqueueCopyBuffer";
+        pr.enqueue = clmem__registered_linear;
+        pr.offset = origin[0] * img.element_size;
+        pr.count = packed_row;
+        return clmem__registered_run(x, img.context, host, packed_row, &pr, result);
+    }
+    pr.obj = img.mem;
+    pr.call = x->write ? "clEnqueueCopyBufferToImage" : "clEnqueueCopyImageToBuffer";
+    pr.enqueue = clmem__registered_img;
+    pr.origin = origin;
+    pr.region = region;
+    return clmem__registered_run(x, img.context, host, span, &pr, result);
+}
+/* ---- end clmem/registered.c ---- */
+
+/* ---- begin clmem/transfer.h (private) ---- */
+/* ---- private: what other modules of clmem use of transfer (and its parts); not API. tools/amalgamate
+   puts this section at the head of the implementation. ---- */
+
+/* A rectangle in linear memory: origin, pitches (resolved), and the byte range it spans. */
+typedef struct clmem__rect {
+    size_t origin[3];
+    size_t row, slice;   /* resolved pitches */
+    size_t start, end;   /* first byte and one past the last byte touched */
+} clmem__rect;
+
+/* a host transfer's plan (the rules: transfer.c, THE HOST-TRANSFER RULES) */
+typedef struct clmem__host_plan {
+    const char *fn;        /* the public name every message carries */
+    const char *what;      /* the buffer's argument name: "dst" (write) or "src" (read) */
+    bool write;            /* host -> device */
+    cl_bool blocking;
+    bool rect;             /* rectangular: region, br, hr */
+    size_t offset, count;  /* linear: the range in the buffer; count 0: nothing to copy */
+    size_t region[3];
+    clmem__rect br, hr;    /* rectangular: the buffer's and the host's rectangles */
+} clmem__host_plan;
+
+/* functions (each described where it is defined) */
+static const clmem_copy_options *clmem__copy_opts_or_none(const clmem_copy_options *opts, clmem_copy_options *local);
+static bool clmem__device_wait(const clmem_copy_options *o);
+static cl_int clmem__host_plan_make(const char *fn, cl_command_queue queue, cl_context queue_ctx, clmem_buffer buf,
+                                    const void *host, bool write, const clmem_copy_options *o, clmem__host_plan *p);
+static cl_int clmem__host_plan_run(cl_command_queue queue, clmem_buffer buf, void *host, const clmem__host_plan *p,
+                                   const cl_event *wait_for, cl_uint n, cl_event *event);
+static cl_int clmem__buffer_pair_count(const char *fn, clmem_buffer dst, clmem_buffer src, const clmem_copy_options *o,
+                                       size_t *out);
+/* ---- end private ---- */
+/* ---- end clmem/transfer.h (private) ---- */
+
 /* ---- begin clmem/transfer.c ---- */
 /* >>transfer (implementation): buffer and host pairs. Image pairs are in
    transfer_image.c, SVM pairs in transfer_svm.c, raw cl_mem dispatch and fills in
    transfer_dispatch.c. */
 
-static const clmem_copy_options clmem__copy_defaults = CLMEM_OPTIONS_INIT;
-/* the options a copy runs with: the caller's, or the defaults for NULL */
-static const clmem_copy_options *clmem__copy_opts_or_none(const clmem_copy_options *opts) {
-    return opts ? opts : &clmem__copy_defaults;
+CLMEM__UNSET_TABLE(clmem_copy_options, CLMEM__COPY_UNSET)
+static const clmem_copy_options clmem__copy_defaults = CLMEM__OPTIONS_DEFAULTS;
+/* the options a copy runs with (CLMEM__OPTIONS_IN): the caller's (those from
+   CLMEM_COPY_OPTIONS_INIT read into *local), or the defaults for NULL */
+static const clmem_copy_options *clmem__copy_opts_or_none(const clmem_copy_options *opts, clmem_copy_options *local) {
+    return CLMEM__OPTIONS_IN(clmem_copy_options, opts, clmem__copy_defaults, local);
 }
-/* clmem__copy_opts_made(fn, &opts): *opts defaulted (clmem__copy_opts_or_none), then
-   clmem__check_made on it */
-static cl_int clmem__copy_opts_made(const char *fn, const clmem_copy_options **opts) {
-    *opts = clmem__copy_opts_or_none(*opts);
-    return clmem__check_made(fn, (*opts)->given);
+/* clmem__copy_opts_made(fn, &opts, local): *opts as clmem__copy_opts_or_none makes
+   it, then clmem__check_made on it and clmem__wait_list_ok on its wait list (SVM, USM
+   pairs) */
+static cl_int clmem__copy_opts_made(const char *fn, const clmem_copy_options **opts, clmem_copy_options *local) {
+    cl_int err;
+    *opts = clmem__copy_opts_or_none(*opts, local);
+    if ((err = clmem__check_made(fn, (*opts)->given)) != CL_SUCCESS) return err;
+    return clmem__wait_list_ok(fn, (*opts)->wait_for, (*opts)->num_wait_for);
 }
 #define CLMEM__COPY "clmem_enqueue_copy"
 
@@ -11511,13 +12651,6 @@ static bool clmem__region(const char *fn, bool given, const size_t in[3], size_t
         *err = clmem__fail(CL_INVALID_VALUE, fn, "region {%zu, %zu, %zu} has a zero component", in[0], in[1], in[2]);
     return true;
 }
-
-/* A rectangle in linear memory: origin, pitches (resolved), and the byte range it spans. */
-typedef struct clmem__rect {
-    size_t origin[3];
-    size_t row, slice;   /* resolved pitches */
-    size_t start, end;   /* first byte and one past the last byte touched */
-} clmem__rect;
 
 /* clmem__rect_make(fn, what, origin, pitches, region, size, &r): resolve pitches (0:
    packed), check them, and check that the rectangle lies within `size` bytes
@@ -11628,12 +12761,13 @@ static cl_int clmem__copy_rect_check(clmem_buffer dst, clmem_buffer src, const s
     return CL_SUCCESS;
 }
 
-/* Checks every pair shares: queue, wait list, a live handle. */
+/* Checks every pair shares: queue, wait list (no event of it already failed), a live handle. */
 static cl_int clmem__check_common(cl_command_queue queue, const clmem_copy_options *o) {
     cl_int err;
     if ((err = clmem__check_queue(CLMEM__COPY, queue)) != CL_SUCCESS) return err;
     if ((err = clmem__check_made(CLMEM__COPY, o->given)) != CL_SUCCESS) return err;
-    return clmem__check_wait_list(CLMEM__COPY, o->wait_for, o->num_wait_for);
+    if ((err = clmem__check_wait_list(CLMEM__COPY, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
+    return clmem__wait_list_ok(CLMEM__COPY, o->wait_for, o->num_wait_for);
 }
 static cl_int clmem__check_buffer(const char *what, clmem_buffer b) {
     return CLMEM__CHECKS ? clmem__buffer_invalid(CLMEM__COPY, what, b) : CL_SUCCESS;
@@ -11663,8 +12797,8 @@ static cl_int clmem__after_device_copy(const clmem_copy_options *o, cl_event *ow
    - queue: not NULL; the object: a live handle (not empty, released or a stale copy
      of a pooled handle); the host pointer: not NULL;
    - host access: the object's HOST_* flags allow it (CL_INVALID_OPERATION);
-   - wait list: well formed; a blocking transfer waits for no failed event
-     (CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, as PoCL would hang);
+   - wait list: well formed; no event of it has already failed, blocking or not
+     (CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, clmem__wait_list_ok);
    - context: the object's is the queue's;
    - linear (no .region): the offset is the buffer side's (.dst_offset of a write,
      .src_offset of a read; the host side's is refused: offset the pointer), within the
@@ -11673,16 +12807,6 @@ static cl_int clmem__after_device_copy(const clmem_copy_options *o, cl_event *ow
    - rectangular (.region): origins and pitches within the buffer and .host_size;
    - blocking: unless .is_blocking was written and is false;
    - live maps: a buffer mapped for writing draws a warning (clmem__map_note_use). */
-typedef struct clmem__host_plan {
-    const char *fn;        /* the public name every message carries */
-    const char *what;      /* the buffer's argument name: "dst" (write) or "src" (read) */
-    bool write;            /* host -> device */
-    cl_bool blocking;
-    bool rect;             /* rectangular: region, br, hr */
-    size_t offset, count;  /* linear: the range in the buffer; count 0: nothing to copy */
-    size_t region[3];
-    clmem__rect br, hr;    /* rectangular: the buffer's and the host's rectangles */
-} clmem__host_plan;
 
 /* clmem__host_plan_side(fn, queue, queue_ctx, what, ctx, flags, host, write, o,
    &blocking): the rules of every host transfer that do not depend on the kind of
@@ -11697,7 +12821,7 @@ static cl_int clmem__host_plan_side(const char *fn, cl_command_queue queue, cl_c
     if (!CLMEM__CHECKS) return CL_SUCCESS;
     if (!host) return clmem__fail(CL_INVALID_VALUE, fn, "the host pointer (%s) is NULL", write ? "src" : "dst");
     if ((err = clmem__host_access_check(fn, what, flags, write, "")) != CL_SUCCESS) return err;
-    if ((err = clmem__host_wait_check(fn, *blocking, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
+    if ((err = clmem__host_wait_check(fn, CL_TRUE, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
     if (!ctx || ctx == queue_ctx) return CL_SUCCESS;
     if (queue_ctx)
         return clmem__fail(CL_INVALID_CONTEXT, fn, "%s belongs to context %p but the queue to %p", what, (void *)ctx,
@@ -11773,6 +12897,12 @@ static cl_int clmem__host_plan_run(cl_command_queue queue, clmem_buffer buf, voi
     cl_int err;
     if (p->count == 0) return clmem__nothing_to_do(p->fn, queue, wait_for, n, event);
     clmem__map_note_use(buf.mem, p->fn);
+    {   /* registered host memory (registered.c) */
+        clmem__registered_xfer x = {p->fn, queue, p->write, p->blocking, wait_for, n, event};
+        if (clmem__registered_buffer(&x, buf, host, p->offset, p->count, p->rect ? p->region : NULL, p->br.origin,
+                                     p->br.row, p->br.slice, p->hr.start, p->hr.end, p->hr.row, p->hr.slice, &err))
+            return err;
+    }
     if (p->rect) {
         call = p->write ? "clEnqueueWriteBufferRect" : "clEnqueueReadBufferRect";
         err = p->write ? clEnqueueWriteBufferRect(queue, buf.mem, p->blocking, p->br.origin, p->hr.origin, p->region,
@@ -11790,8 +12920,9 @@ static cl_int clmem__host_plan_run(cl_command_queue queue, clmem_buffer buf, voi
 static cl_int clmem__host_transfer(cl_command_queue queue, clmem_buffer buf, void *host, bool write,
                                    const clmem_copy_options *o) {
     clmem__host_plan p;
+    clmem_copy_options local;
     cl_int err;
-    o = clmem__copy_opts_or_none(o);
+    o = clmem__copy_opts_or_none(o, &local);
     if ((err = clmem__host_plan_make(CLMEM__COPY, queue, NULL, buf, host, write, o, &p)) != CL_SUCCESS) return err;
     return clmem__host_plan_run(queue, buf, host, &p, o->wait_for, o->num_wait_for, o->event);
 }
@@ -11921,7 +13052,8 @@ CLMEM_API cl_int clmem__copy_buffer_from_buffer(cl_command_queue queue, clmem_bu
     bool rect;
     cl_int err;
     cl_event own = NULL;
-    o = clmem__copy_opts_or_none(o);
+    clmem_copy_options local;
+    o = clmem__copy_opts_or_none(o, &local);
     if (CLMEM__CHECKS) {
         if ((err = clmem__check_common(queue, o)) != CL_SUCCESS) return err;
         if ((err = clmem__check_buffer("dst", dst)) != CL_SUCCESS || (err = clmem__check_buffer("src", src)) != CL_SUCCESS)
@@ -11958,7 +13090,8 @@ CLMEM_API cl_int clmem_enqueue_copy_buffer_p2p_amd_opts(cl_platform_id platform,
     clmem__p2p_fn p2p;
     cl_int err;
     size_t size;
-    o = clmem__copy_opts_or_none(o);
+    clmem_copy_options local;
+    o = clmem__copy_opts_or_none(o, &local);
     if (CLMEM__CHECKS) {
         if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
         if ((err = clmem__check_made(fn, o->given)) != CL_SUCCESS) return err;
@@ -12114,7 +13247,9 @@ static cl_int clmem__image_common(const char *pair, cl_command_queue queue, cons
     if (!img->mem)
         return clmem__fail(CL_INVALID_MEM_OBJECT, clmem__copy_fn, "%s: %s is an empty or released image handle", pair, what);
     if ((err = clmem__check_made(clmem__copy_fn, o->given)) != CL_SUCCESS) return err;
-    if ((err = clmem__check_wait_list(clmem__copy_fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
+    if ((err = clmem__check_wait_list(clmem__copy_fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS ||
+        (err = clmem__wait_list_ok(clmem__copy_fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS)
+        return err;
     if ((err = clmem__image_copy_unused(pair, o, allowed)) != CL_SUCCESS) return err;
     return clmem__same_context(clmem__copy_fn, queue, img->context, what);
 }
@@ -12137,7 +13272,8 @@ static cl_int clmem__image_host(cl_command_queue queue, clmem_image img, void *h
     size_t region[3], row = 0, slice = 0, off, n;
     cl_bool blocking;
     cl_int err;
-    const clmem_copy_options *o = clmem__copy_opts_or_none(opts);
+    clmem_copy_options local;
+    const clmem_copy_options *o = clmem__copy_opts_or_none(opts, &local);
     if (CLMEM__CHECKS &&
         (err = clmem__image_common(pair, queue, &img, what, o, CLMEM__IO_ORIGIN | CLMEM__IO_PITCHES | CLMEM__IO_HOST)) !=
             CL_SUCCESS)
@@ -12156,6 +13292,10 @@ static cl_int clmem__image_host(cl_command_queue queue, clmem_image img, void *h
         slice = o->pitches[1];
     }
     clmem__map_note_use(img.mem, clmem__copy_fn);
+    {   /* registered host memory (registered.c) */
+        clmem__registered_xfer x = {clmem__copy_fn, queue, write, blocking, o->wait_for, o->num_wait_for, o->event};
+        if (clmem__registered_image(&x, img, host, o->origin, region, row, slice, &err)) return err;
+    }
     if (clmem__via_buffer(&img)) {
         off = o->origin[0] * img.element_size;
         n = region[0] * img.element_size;
@@ -12187,7 +13327,8 @@ CLMEM_API cl_int clmem__copy_image_from_image(cl_command_queue queue, clmem_imag
     const size_t *dst_origin;
     cl_int err;
     int i;
-    const clmem_copy_options *o = clmem__copy_opts_or_none(opts);
+    clmem_copy_options local;
+    const clmem_copy_options *o = clmem__copy_opts_or_none(opts, &local);
     /* .dest_origin is PyOpenCL's name, .dst_origin the table's: either, or both when equal */
     dst_origin = clmem__nonzero3(o->dest_origin) ? o->dest_origin : o->dst_origin;
     if (CLMEM__CHECKS) {
@@ -12304,7 +13445,8 @@ static cl_int clmem__image_buffer(cl_command_queue queue, clmem_image img, clmem
     const char *pair = to_buffer ? "buffer <- image" : "image <- buffer";
     size_t region[3], img_off, n;
     cl_int err;
-    const clmem_copy_options *o = clmem__copy_opts_or_none(opts);
+    clmem_copy_options local;
+    const clmem_copy_options *o = clmem__copy_opts_or_none(opts, &local);
     if (CLMEM__CHECKS &&
         (err = clmem__image_buffer_common(pair, queue, &img, &buf, to_buffer ? "dst" : "src", o)) != CL_SUCCESS)
         return err;
@@ -12349,7 +13491,8 @@ CLMEM_API cl_int clmem__copy_image_from_buffer(cl_command_queue queue, clmem_ima
 
 /* clmem__ptr_copy_extent(fn, dst, dst_size, dst_what, src, src_size, src_what, opts,
    &d, &s, &n): the rules of a linear copy between pointers (SVM, USM, host), shared by
-   the SVM and USM pairs: non-NULL sides, offsets within the known sizes (0: unknown),
+   the SVM and USM pairs: non-NULL sides, offsets within the known sizes (0: unknown,
+   but CLMEM__SIZE_ZERO for a side known to hold 0 bytes, a pooled block of size 0),
    .byte_count (given: exactly that, within both sides) or else what both sides hold
    after their offsets, and no overlap. *d, *s: the pointers after the offsets. */
 static cl_int clmem__ptr_copy_extent(const char *fn, void *dst, size_t dst_size, const char *dst_what, const void *src,
@@ -12358,15 +13501,17 @@ static cl_int clmem__ptr_copy_extent(const char *fn, void *dst, size_t dst_size,
     const size_t dst_known = dst_size, src_known = src_size;
     size_t n;
     *count = 0;
+    if (dst_size == CLMEM__SIZE_ZERO) dst_size = 0;
+    if (src_size == CLMEM__SIZE_ZERO) src_size = 0;
     if (!dst) return clmem__fail(CL_INVALID_VALUE, fn, "%s is NULL", dst_what);
     if (!src) return clmem__fail(CL_INVALID_VALUE, fn, "%s is NULL", src_what);
-    if (dst_size) {
+    if (dst_known) {
         if (opts->dst_offset > dst_size)
             return clmem__fail(CL_INVALID_VALUE, fn, "dst_offset %zu is beyond the %zu bytes of %s", opts->dst_offset, dst_size,
                                dst_what);
         dst_size -= opts->dst_offset;
     }
-    if (src_size) {
+    if (src_known) {
         if (opts->src_offset > src_size)
             return clmem__fail(CL_INVALID_VALUE, fn, "src_offset %zu is beyond the %zu bytes of %s", opts->src_offset, src_size,
                                src_what);
@@ -12408,11 +13553,13 @@ static cl_int clmem__svm_copy(const char *fn, cl_command_queue queue, clmem_svm 
     char *d = NULL;
     const char *s = NULL;
     cl_int err;
-    if ((err = clmem__copy_opts_made(fn, &opts)) != CL_SUCCESS) return err;
+    clmem_copy_options local;
+    if ((err = clmem__copy_opts_made(fn, &opts, &local)) != CL_SUCCESS) return err;
     if ((err = clmem__svm_check_enqueue(fn, queue, opts->wait_for, opts->num_wait_for, dst, dst_what)) != CL_SUCCESS)
         return err;
     if ((err = clmem__svm_check_enqueue(fn, queue, NULL, 0, src, src_what)) != CL_SUCCESS) return err;
-    if ((err = clmem__ptr_copy_extent(fn, dst.ptr, dst.size, dst_what, src.ptr, src.size, src_what, opts, &d, &s, &n)) !=
+    if ((err = clmem__ptr_copy_extent(fn, dst.ptr, CLMEM__KNOWN_SIZE(dst), dst_what, src.ptr, CLMEM__KNOWN_SIZE(src),
+                                      src_what, opts, &d, &s, &n)) !=
         CL_SUCCESS)
         return err;
     if (n == 0) return clmem__nothing_to_do(fn, queue, opts->wait_for, opts->num_wait_for, opts->event);
@@ -12444,7 +13591,7 @@ CLMEM_API cl_int clmem__copy_host_from_svm(cl_command_queue queue, void *dst, cl
 
 CLMEM_API cl_int clmem__fill_svm(cl_command_queue queue, clmem_svm dst, const void *pattern, size_t pattern_size,
                                  size_t size, const clmem_fill_options *opts) {
-    static const clmem_fill_options none = CLMEM__ZERO;
+    static const clmem_fill_options none = CLMEM_OPTIONS_INIT;
     if (!opts) opts = &none;
     return clmem__svm_fill("clmem_enqueue_fill", queue, dst, opts->offset, pattern, pattern_size, size, true,
                            opts->wait_for, opts->num_wait_for, opts->event);
@@ -12465,10 +13612,12 @@ static cl_int clmem__usm_copy(cl_command_queue queue, clmem_usm dst, const char 
     char *d = NULL;
     const char *s = NULL;
     cl_int err;
-    if ((err = clmem__copy_opts_made(fn, &opts)) != CL_SUCCESS) return err;
+    clmem_copy_options local;
+    if ((err = clmem__copy_opts_made(fn, &opts, &local)) != CL_SUCCESS) return err;
     if ((err = clmem__usm_check_enqueue(fn, queue, opts->wait_for, opts->num_wait_for, dst, dst_what)) != CL_SUCCESS ||
         (err = clmem__usm_check_enqueue(fn, queue, NULL, 0, src, src_what)) != CL_SUCCESS ||
-        (err = clmem__ptr_copy_extent(fn, dst.ptr, dst.size, dst_what, src.ptr, src.size, src_what, opts, &d, &s, &n)) !=
+        (err = clmem__ptr_copy_extent(fn, dst.ptr, CLMEM__KNOWN_SIZE(dst), dst_what, src.ptr, CLMEM__KNOWN_SIZE(src),
+                                      src_what, opts, &d, &s, &n)) !=
             CL_SUCCESS)
         return err;
     if ((err = clmem__usm_fns_of_queue(fn, queue, &fns)) != CL_SUCCESS) return err;
@@ -12497,13 +13646,13 @@ CLMEM_API cl_int clmem__copy_host_from_usm(cl_command_queue queue, void *dst, cl
 CLMEM_API cl_int clmem__fill_usm(cl_command_queue queue, clmem_usm dst, const void *pattern, size_t pattern_size,
                                  size_t size, const clmem_fill_options *opts) {
     static const char fn[] = "clmem_enqueue_fill";
-    static const clmem_fill_options none = CLMEM__ZERO;
+    static const clmem_fill_options none = CLMEM_OPTIONS_INIT;
     const clmem__usm_fns *fns = NULL;
     size_t n = 0;
     cl_int err;
     if (!opts) opts = &none;
     if ((err = clmem__usm_check_enqueue(fn, queue, opts->wait_for, opts->num_wait_for, dst, "dst")) != CL_SUCCESS ||
-        (err = clmem__ptr_fill_extent(fn, dst.ptr, dst.size, opts->offset, pattern, pattern_size, size, true, &n)) !=
+        (err = clmem__ptr_fill_extent(fn, dst.ptr, CLMEM__KNOWN_SIZE(dst), opts->offset, pattern, pattern_size, size, true, &n)) !=
             CL_SUCCESS ||
         (err = clmem__usm_fns_of_queue(fn, queue, &fns)) != CL_SUCCESS)
         return err;
@@ -12604,12 +13753,12 @@ CLMEM_API cl_int clmem__copy_mem_from_mem(cl_command_queue queue, cl_mem dst, cl
         return s.is_image ? clmem__copy_##kind##_from_image(queue, dst, s.image, o)                               \
                           : clmem__copy_##kind##_from_buffer(queue, dst, s.buffer, o);                            \
     }
+/* host, and the kinds of CLMEM__KINDS (memobj.h) with copy 1 and mem 1: buffer, image */
+#define CLMEM__RAW_PAIRS(T, name) CLMEM__RAW_DST(name, T) CLMEM__RAW_SRC(name, T)
 CLMEM__RAW_DST(host, const void *)
-CLMEM__RAW_DST(buffer, clmem_buffer)
-CLMEM__RAW_DST(image, clmem_image)
 CLMEM__RAW_SRC(host, void *)
-CLMEM__RAW_SRC(buffer, clmem_buffer)
-CLMEM__RAW_SRC(image, clmem_image)
+CLMEM__KINDS(CLMEM__KIND_IF_COPY_MEM, CLMEM__RAW_PAIRS)
+#undef CLMEM__RAW_PAIRS
 #undef CLMEM__RAW_DST
 #undef CLMEM__RAW_SRC
 
@@ -12622,22 +13771,22 @@ CLMEM_API cl_int clmem__copy_unsupported(cl_command_queue queue, ...) {
 
 static cl_int clmem__fill_run(cl_command_queue queue, clmem__fill_target dst, const void *pattern, size_t pattern_size,
                               size_t size, const clmem_fill_options *o) {
-    static const clmem_fill_options none = CLMEM__ZERO;
+    static const clmem_fill_options none = CLMEM_OPTIONS_INIT;
     clmem_enqueue_options eo;
+    cl_int err;
     if (!o) o = &none;
+    if ((err = clmem__check_made("clmem_enqueue_fill", o->given)) != CL_SUCCESS) return err;
     if (!dst.buffer.mem && dst.svm.ptr) return clmem__fill_svm(queue, dst.svm, pattern, pattern_size, size, o);
     if (!dst.buffer.mem && dst.usm.ptr) return clmem__fill_usm(queue, dst.usm, pattern, pattern_size, size, o);
     if (CLMEM__CHECKS && !dst.buffer.mem && !dst.svm.ptr)
         return clmem__fail(CL_INVALID_MEM_OBJECT, "clmem_enqueue_fill", "dst is an empty or released handle");
-    eo.given = 0;
+    eo.given = CLMEM_OPTIONS_MARK;
     eo.wait_for = o->wait_for;
     eo.num_wait_for = o->num_wait_for;
     eo.event = o->event;
-    {
-        cl_int err = clmem_enqueue_fill_buffer_opts(queue, dst.buffer, pattern, pattern_size, o->offset, size, &eo);
-        /* the message names clmem_enqueue_fill, the function the user called */
-        return err == CL_SUCCESS ? err : clmem__refail_as("clmem_enqueue_fill", err);
-    }
+    err = clmem_enqueue_fill_buffer_opts(queue, dst.buffer, pattern, pattern_size, o->offset, size, &eo);
+    /* the message names clmem_enqueue_fill, the function the user called */
+    return err == CL_SUCCESS ? err : clmem__refail_as("clmem_enqueue_fill", err);
 }
 
 #define CLMEM__FILL_DEF(T, name)                                                                          \
@@ -12661,365 +13810,10 @@ CLMEM_API cl_int clmem__fill_ptr(cl_command_queue queue, clmem__fill_target dst,
 }
 /* ---- end clmem/transfer_dispatch.c ---- */
 
-/* ---- begin clmem/pool.c ---- */
-/* >>pool (implementation) */
-
-
-/* ---- bins (PyOpenCL's bin_number / alloc_size, mempool.hpp) ---- */
-
-static inline unsigned clmem__bitlog2(size_t v) {
-    unsigned l = 0;
-#if CLMEM__GNU
-    if (v) l = (unsigned)(sizeof(unsigned long long) * 8 - 1) - (unsigned)__builtin_clzll((unsigned long long)v);
-#else
-    while (v >>= 1) ++l;
-#endif
-    return l;
-}
-
-/* the bin of `size` for L <= CLMEM_POOL_MAX_LEADING_BITS (a pool's L is checked at
-   its creation): inlined into the pools' fast path */
-static inline uint32_t clmem__bin_of(unsigned L, size_t size) {
-    unsigned l;
-    size_t shifted;
-    if (size == 0) return 0;
-    l = clmem__bitlog2(size);
-    shifted = l >= L ? size >> (l - L) : size << (L - l); /* the top L+1 bits of size */
-    return ((uint32_t)l << L) | (uint32_t)(shifted & (((size_t)1 << L) - 1));
-}
-
-CLMEM_API uint32_t clmem_bin_number(unsigned leading_bits, size_t size) {
-    return clmem__bin_of(leading_bits > CLMEM_POOL_MAX_LEADING_BITS ? CLMEM_POOL_MAX_LEADING_BITS : leading_bits,
-                         size);
-}
-
-CLMEM_API size_t clmem_alloc_size(unsigned leading_bits, uint32_t bin) {
-    unsigned L = leading_bits > CLMEM_POOL_MAX_LEADING_BITS ? CLMEM_POOL_MAX_LEADING_BITS : leading_bits;
-    uint32_t e = bin >> L;
-    size_t head = ((size_t)1 << L) | (size_t)(bin & ((1u << L) - 1));
-    if (e >= sizeof(size_t) * 8) return SIZE_MAX; /* no such bin: no size reaches it */
-    if (e < L) return head >> (L - e);
-    return (head << (e - L)) | (((size_t)1 << (e - L)) - 1);
-}
-
-static bool clmem__is_oom(cl_int err) {
-    return err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_RESOURCES || err == CL_OUT_OF_HOST_MEMORY;
-}
-
-/* ---- reference counts (both kinds of allocator) ---- */
-
-typedef struct clmem__refs {
-    clmem__mutex lock;
-    unsigned long n;
-} clmem__refs;
-
-static void clmem__refs_init(clmem__refs *r) {
-    clmem__mutex_init(&r->lock);
-    r->n = 1;
-}
-static void clmem__refs_add(clmem__refs *r) {
-    clmem__lock(&r->lock);
-    ++r->n;
-    clmem__unlock(&r->lock);
-}
-/* drop one; true when it was the last (the lock is then destroyed) */
-static bool clmem__refs_drop(clmem__refs *r) {
-    unsigned long left;
-    clmem__lock(&r->lock);
-    left = --r->n;
-    clmem__unlock(&r->lock);
-    if (left) return false;
-    clmem__mutex_destroy(&r->lock);
-    return true;
-}
-
-/* ---- buffer allocators ---- */
-
-struct clmem_allocator {
-    clmem_allocator_ops ops;
-    void *user;
-    cl_context context;      /* what handed-out handles report */
-    cl_mem_flags flags;
-    cl_command_queue queue;  /* immediate allocator: retained */
-    bool owns_context;       /* built-in allocators retain their context */
-    clmem__refs refs;
-};
-
-static cl_int clmem__deferred_allocate(void *user, size_t size, cl_mem *mem) {
-    clmem_allocator *a = CLMEM__CAST(clmem_allocator *, user);
-    cl_int err = CL_SUCCESS;
-    *mem = clCreateBuffer(a->context, a->flags, size, NULL, &err);
-    return err;
-}
-
-/* Resident now, so that a lack of memory shows here: a blocking write of up to 4 zero
-   bytes, on every device. Not PyOpenCL's clEnqueueMigrateMemObjects (1.2+): NVIDIA's
-   driver 580 crashes when a migration is enqueued onto a queue while another thread
-   enqueues onto it (bare calls, 4 threads: every run), and a pool calls this from
-   whichever threads miss at once; concurrent writes are safe there. Blocking, because
-   the block may next be written on another queue (another device of the context): a
-   write still pending on the allocator's queue could land after that one and zero its
-   first bytes (multidev_subdevices:pool_both_devices caught it). A miss costs a
-   round trip more; a hit costs nothing. */
-static cl_int clmem__immediate_allocate(void *user, size_t size, cl_mem *mem) {
-    static const unsigned zero = 0;
-    clmem_allocator *a = CLMEM__CAST(clmem_allocator *, user);
-    cl_int err = CL_SUCCESS;
-    cl_mem m = clCreateBuffer(a->context, a->flags, size, NULL, &err);
-    if (err != CL_SUCCESS) return err;
-    err = clEnqueueWriteBuffer(a->queue, m, CL_TRUE, 0, size < sizeof zero ? size : sizeof zero, &zero, 0, NULL, NULL);
-    if (err != CL_SUCCESS) {
-        clReleaseMemObject(m); /* PyOpenCL leaked it */
-        return err;
-    }
-    *mem = m;
-    return CL_SUCCESS;
-}
-
-static void clmem__cl_free(void *user, cl_mem mem) {
-    (void)user;
-    clReleaseMemObject(mem);
-}
-
-static clmem_allocator *clmem__allocator_new(const clmem_allocator_ops *ops, void *user, cl_context context,
-                                             cl_mem_flags flags, cl_int *errcode_ret, const char *fn) {
-    clmem_allocator *a = CLMEM__CAST(clmem_allocator *, clmem__alloc_for(sizeof *a, fn, "the allocator", errcode_ret));
-    if (!a) return NULL;
-    memset(a, 0, sizeof *a);
-    a->ops = *ops;
-    a->user = user ? user : a;
-    a->context = context;
-    a->flags = flags;
-    clmem__refs_init(&a->refs);
-    clmem__set_err(errcode_ret, CL_SUCCESS);
-    return a;
-}
-
-CLMEM_API clmem_allocator *clmem_allocator_create(const clmem_allocator_ops *ops, void *user, cl_context context,
-                                                  cl_mem_flags flags, cl_int *errcode_ret) {
-    static const char fn[] = "clmem_allocator_create";
-    if (CLMEM__CHECKS && (ops == NULL || ops->allocate == NULL || ops->free == NULL)) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "%s", ops == NULL ? "ops is NULL"
-                                                : ops->allocate == NULL ? "ops->allocate is NULL"
-                                                                        : "ops->free is NULL"));
-        return NULL;
-    }
-    return clmem__allocator_new(ops, user ? user : NULL, context, flags, errcode_ret, fn);
-}
-
-static cl_int clmem__check_allocator_flags(const char *fn, cl_mem_flags flags) {
-    char text[160];
-    if (CLMEM__CHECKS && (flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR)))
-        return clmem__fail(CL_INVALID_VALUE, fn,
-                           "flags %s: an allocator cannot specify CL_MEM_USE_HOST_PTR or CL_MEM_COPY_HOST_PTR "
-                           "(it has no host memory to give)",
-                           clmem__mem_flags_text(flags, text, sizeof text));
-    return CL_SUCCESS;
-}
-
-/* clmem's own allocators over a context (deferred: queue NULL) or a queue's context
-   (immediate), the context or queue already checked: flags checked, then (immediate)
-   the queue's context; the allocator holds the context and the queue. */
-static clmem_allocator *clmem__own_allocator_new(const char *fn, const clmem_allocator_ops *ops, cl_context context,
-                                                 cl_command_queue queue, cl_mem_flags flags, cl_int *errcode_ret) {
-    clmem_allocator *a;
-    cl_int err;
-    if ((err = clmem__check_allocator_flags(fn, flags)) != CL_SUCCESS ||
-        (queue && (err = clmem__queue_context_of(fn, queue, &context)) != CL_SUCCESS))
-        return CLMEM__CAST(clmem_allocator *, clmem__null_with(errcode_ret, err));
-    a = clmem__allocator_new(ops, NULL, context, flags ? flags : CL_MEM_READ_WRITE, errcode_ret, fn);
-    if (a) {
-        clRetainContext(context);
-        if (queue) clRetainCommandQueue(queue);
-        a->owns_context = true;
-        a->queue = queue;
-    }
-    return a;
-}
-
-CLMEM_API clmem_allocator *clmem_deferred_allocator_create(cl_context context, cl_mem_flags flags,
-                                                           cl_int *errcode_ret) {
-    static const char fn[] = "clmem_deferred_allocator_create";
-    static const clmem_allocator_ops ops = {clmem__deferred_allocate, clmem__cl_free, NULL, NULL, true};
-    if (CLMEM__CHECKS && context == NULL) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL"));
-        return NULL;
-    }
-    return clmem__own_allocator_new(fn, &ops, context, NULL, flags, errcode_ret);
-}
-
-CLMEM_API clmem_allocator *clmem_immediate_allocator_create(cl_command_queue queue, cl_mem_flags flags,
-                                                            cl_int *errcode_ret) {
-    static const char fn[] = "clmem_immediate_allocator_create";
-    static const clmem_allocator_ops ops = {clmem__immediate_allocate, clmem__cl_free, NULL, NULL, false};
-    cl_int err;
-    if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS)
-        return CLMEM__CAST(clmem_allocator *, clmem__null_with(errcode_ret, err));
-    return clmem__own_allocator_new(fn, &ops, NULL, queue, flags, errcode_ret);
-}
-
-CLMEM_API clmem_buffer clmem_allocator_allocate(clmem_allocator *alloc, size_t size, cl_int *errcode_ret) {
-    static const char fn[] = "clmem_allocator_allocate";
-    clmem_buffer b;
-    cl_mem mem = NULL;
-    cl_int err;
-    memset(&b, 0, sizeof b);
-    if (CLMEM__CHECKS && alloc == NULL) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "alloc is NULL"));
-        return b;
-    }
-    if (size == 0) { /* PyOpenCL: None */
-        clmem__set_err(errcode_ret, CL_SUCCESS);
-        return b;
-    }
-    err = alloc->ops.allocate(alloc->user, size, &mem);
-    if (clmem__is_oom(err)) { /* one more try after the release hook */
-        if (alloc->ops.try_release_blocks) alloc->ops.try_release_blocks(alloc->user);
-        mem = NULL;
-        err = alloc->ops.allocate(alloc->user, size, &mem);
-    }
-    if (err != CL_SUCCESS) {
-        clmem__set_err(errcode_ret, clmem__fail(err, fn, "allocating %zu bytes failed with %s (%d)", size,
-                                                clmem_error_string(err), (int)err));
-        return b;
-    }
-    if (mem == NULL) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn,
-                                                "the allocator succeeded for %zu bytes but returned no cl_mem", size));
-        return b;
-    }
-    b.mem = mem;
-    b.context = alloc->context;
-    b.size = size;
-    b.flags = alloc->flags;
-    b.root = mem;
-    clmem__set_err(errcode_ret, CL_SUCCESS);
-    return b;
-}
-
-CLMEM_API bool clmem_allocator_is_deferred(const clmem_allocator *alloc) { return alloc && alloc->ops.is_deferred; }
-
-CLMEM_API void clmem_allocator_retain(clmem_allocator *alloc) {
-    if (alloc) clmem__refs_add(&alloc->refs);
-}
-
-CLMEM_API cl_int clmem_allocator_release(clmem_allocator *alloc) {
-    if (!alloc || !clmem__refs_drop(&alloc->refs)) return CL_SUCCESS;
-    if (alloc->ops.destroy) alloc->ops.destroy(alloc->user);
-    if (alloc->queue) clReleaseCommandQueue(alloc->queue);
-    if (alloc->owns_context) clReleaseContext(alloc->context);
-    CLMEM_FREE(alloc);
-    return CL_SUCCESS;
-}
-
-/* ---- SVM allocators ---- */
-
-struct clmem_svm_allocator {
-    cl_context context;      /* retained */
-    cl_uint alignment;
-    cl_svm_mem_flags flags;
-    cl_command_queue queue;  /* retained, or NULL */
-    clmem__refs refs;
-};
-
-CLMEM_API clmem_svm_allocator *clmem_svm_allocator_create(cl_context context, cl_uint alignment, cl_svm_mem_flags flags,
-                                                          cl_command_queue queue, cl_int *errcode_ret) {
-    static const char fn[] = "clmem_svm_allocator_create";
-    clmem_svm_allocator *a;
-    if (CLMEM__CHECKS && context == NULL) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL"));
-        return NULL;
-    }
-#ifndef CL_VERSION_2_0
-    (void)alignment; (void)flags; (void)queue; (void)a;
-    clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_OPERATION, fn,
-                                            "SVM needs OpenCL 2.0 headers (CL_TARGET_OPENCL_VERSION >= 200)"));
-    return NULL;
-#else
-    {
-        /* the SVM allocation's own checks, so that what an allocator accepts, every
-           allocation from it accepts too */
-        cl_int err = clmem__svm_check_args(fn, context, alignment, flags, queue);
-        if (err == CL_SUCCESS && CLMEM__CHECKS) err = clmem__svm_check_devices(fn, context, 0, alignment, flags);
-        if (err != CL_SUCCESS) return CLMEM__CAST(clmem_svm_allocator *, clmem__null_with(errcode_ret, err));
-    }
-    a = CLMEM__CAST(clmem_svm_allocator *, clmem__alloc_for(sizeof *a, fn, "the allocator", errcode_ret));
-    if (!a) return NULL;
-    a->context = context;
-    a->alignment = alignment;
-    a->flags = flags ? flags : CL_MEM_READ_WRITE;
-    a->queue = queue;
-    clmem__refs_init(&a->refs);
-    clRetainContext(context);
-    if (queue) clRetainCommandQueue(queue);
-    clmem__set_err(errcode_ret, CL_SUCCESS);
-    return a;
-#endif
-}
-
-CLMEM_API clmem_svm_allocation clmem_svm_allocator_allocate(clmem_svm_allocator *alloc, size_t size,
-                                                            cl_int *errcode_ret) {
-    clmem_svm_allocation a;
-    memset(&a, 0, sizeof a);
-    if (CLMEM__CHECKS && alloc == NULL) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, "clmem_svm_allocator_allocate", "alloc is NULL"));
-        return a;
-    }
-    if (size == 0) {
-        clmem__set_err(errcode_ret, CL_SUCCESS);
-        return a;
-    }
-    return clmem_svm_allocation_create(alloc->context, size, alloc->alignment, alloc->flags, alloc->queue,
-                                       errcode_ret);
-}
-
-CLMEM_API void clmem_svm_allocator_retain(clmem_svm_allocator *alloc) {
-    if (alloc) clmem__refs_add(&alloc->refs);
-}
-
-CLMEM_API cl_int clmem_svm_allocator_release(clmem_svm_allocator *alloc) {
-    if (!alloc || !clmem__refs_drop(&alloc->refs)) return CL_SUCCESS;
-    if (alloc->queue) clReleaseCommandQueue(alloc->queue);
-    clReleaseContext(alloc->context);
-    CLMEM_FREE(alloc);
-    return CL_SUCCESS;
-}
-
-/* ---- the pool core, shared by buffer and SVM pools ----
-
-   Layout. A pool is a power of two of shards, at least CLMEM_POOL_SHARDS and at
-   least the processors online when it is made (clmem__pool_shard_count), plus a
-   little shared state. Each thread
-   works in one shard (chosen by a per-thread number, round robin), which has its own
-   lock, its own bins and its own books (held, active, active bytes, hits, ...), so
-   threads that allocate and release in their own shard never write a cache line
-   another thread writes. A block goes back to the shard that handed it out. A shard
-   whose bin is empty takes a block from another shard's bin before the allocator is
-   asked. The shared state (managed bytes, the limit, allocator frees, flags, spare
-   records) changes only when the allocator is called, under the pool's own lock.
-   Totals are the sums over the shards, read with every lock held (exact).
-   Lock order: shards by index, then the pool's lock; no lock is held across a driver
-   call, an allocator call or a callback.
-
-   Records. A block's record is never given back to the system: when its memory is
-   freed the record goes to its pool's spare list, and when the pool goes, to a
-   process-wide free list. So a stale handle always points at a record, and its
-   generation (odd while handed out, bumped at each hand-out and each release, with a
-   compare-and-swap) tells whether it is still the current hand-out, without a lock
-   and without the pool.
-
-   Lifetime. A pool goes when it was released and no block is active and no release
-   is still running in it (`busy`); whoever sees that last, with every lock held,
-   destroys it. */
-
-/* a record's state while its generation is even (not handed out) */
-enum { CLMEM__BLOCK_HELD = 2, CLMEM__BLOCK_FREED = 3 };
-
-#ifndef CLMEM_POOL_SHARDS
-#define CLMEM_POOL_SHARDS 16
-#endif
-/* the most shards a pool has, whatever the processor count */
-#define CLMEM__POOL_MAX_SHARDS 4096
+/* ---- begin clmem/pool.h (private) ---- */
+/* ---- private: the pool core's interface to its backends and pool kinds (pool.c, the
+   buffer and SVM backends, pinned.c, usm_pool.c); not API. tools/amalgamate puts this
+   section in the implementation. ---- */
 
 typedef struct clmem__pool clmem__pool;
 typedef struct clmem__pool_block clmem__pool_block;
@@ -13065,57 +13859,14 @@ struct clmem__pool_block {
     bool ooo;                             /* `queue` is out of order */
 };
 
-/* The locks guard a few pointer and counter updates and are never held across a
-   driver call, an allocator call or a callback. Where the compiler has atomic
-   builtins a lock is a spinlock that yields the processor when it has to wait (an
-   uncontended pthread mutex pair costs as much as the rest of a pooled allocation);
-   elsewhere it is a clmem__mutex. */
+/* a shard's or a pool's lock: a spinlock on base.h's atomics (pool.c says why), a
+   clmem__mutex with CLMEM_POOL_USE_MUTEX */
 #if !defined(CLMEM_POOL_USE_MUTEX)
+#define CLMEM__POOL_SPINLOCK 1
 typedef int clmem__pool_lock_t;
-static void clmem__pool_lock_init(clmem__pool_lock_t *l) { clmem__atomic_store_int(l, 0); }
-static void clmem__pool_lock_destroy(clmem__pool_lock_t *l) { (void)l; }
-static CLMEM__NOINLINE void clmem__pool_lock_wait(clmem__pool_lock_t *l) {
-    do {
-        unsigned spins = 0;
-        while (clmem__atomic_load_int(l))
-            if (++spins == 64) {
-                spins = 0;
-                clmem__thread_yield();
-            }
-    } while (clmem__atomic_exchange_int(l, 1));
-}
-static inline void clmem__pool_lock(clmem__pool_lock_t *l) {
-    if (clmem__atomic_exchange_int(l, 1)) clmem__pool_lock_wait(l); /* the wait is out of line */
-}
-static inline void clmem__pool_unlock(clmem__pool_lock_t *l) { clmem__atomic_store_int(l, 0); }
 #else
 typedef clmem__mutex clmem__pool_lock_t;
-static void clmem__pool_lock_init(clmem__pool_lock_t *l) { clmem__mutex_init(l); }
-static void clmem__pool_lock_destroy(clmem__pool_lock_t *l) { clmem__mutex_destroy(l); }
-static void clmem__pool_lock(clmem__pool_lock_t *l) { clmem__lock(l); }
-static void clmem__pool_unlock(clmem__pool_lock_t *l) { clmem__unlock(l); }
 #endif
-
-/* generations and states, read without a lock (base.h's ATOMICS) */
-#define clmem__gen_load clmem__atomic_load_u64
-#define clmem__gen_store clmem__atomic_store_u64
-#define clmem__gen_cas clmem__atomic_cas_u64
-#define clmem__state_load clmem__atomic_load_int
-#define clmem__state_store clmem__atomic_store_int
-static unsigned clmem__pool_next_tid;
-static unsigned clmem__pool_new_tid(void) { return clmem__atomic_add_uint(&clmem__pool_next_tid, 1) - 1; }
-
-/* the calling thread's shard number: threads are numbered in the order they first
-   use a pool */
-static CLMEM__THREAD_LOCAL unsigned clmem__pool_tid_plus1;
-static inline unsigned clmem__pool_thread_number(void) {
-    unsigned t = clmem__pool_tid_plus1;
-    if (t == 0) {
-        t = clmem__pool_new_tid() + 1;
-        clmem__pool_tid_plus1 = t;
-    }
-    return t - 1;
-}
 
 typedef struct clmem__pool_bin {
     clmem__pool_block *held;              /* free blocks, most recent first */
@@ -13169,9 +13920,268 @@ struct clmem__pool {
     cl_command_queue checked_queue;       /* the last queue found to be of the pool's context (atomic) */
 };
 
-struct clmem_memory_pool { clmem__pool core; };
-struct clmem_svm_pool { clmem__pool core; };
-struct clmem_pinned_pool { clmem__pool core; };
+/* What a backend and a pool kind call of the core (pool.c; each is described where
+   it is defined). */
+static clmem__pool *clmem__pool_over(const char *fn, const void *allocator, void *user, cl_context context, unsigned L,
+                                     const clmem__pool_backend *be, cl_int *errcode_ret);
+static clmem__pool *clmem__pool_with_facts(const char *fn, unsigned L, const clmem__pool_backend *be, const void *facts,
+                                           size_t size, cl_context context, cl_int *errcode_ret);
+static cl_int clmem__pool_null(const char *fn);
+static inline uint32_t clmem__bin_of(unsigned L, size_t size);
+CLMEM__INLINE cl_int clmem__pool_get_checked(clmem__pool *p, size_t size, bool on_queue, cl_command_queue queue,
+                                             const char *fn, const char *file, int line, cl_int *errcode_ret,
+                                             clmem__pool_block **blk);
+CLMEM__INLINE cl_int clmem__pool_put(clmem__pool_block *blk, uint64_t gen, cl_command_queue queue, bool ooo,
+                                     const void *ptr, size_t size, const char *fn);
+CLMEM__INLINE cl_int clmem__pool_give_back(void *handle, size_t handle_size, void *block, uint64_t gen,
+                                          const void *ptr, size_t size, cl_command_queue queue, bool ooo,
+                                          const char *fn);
+static inline uint64_t clmem__pool_generation(const clmem__pool_block *blk);
+static clmem__pool_block *clmem__pool_live(void *block, uint64_t gen);
+static clmem__pool *clmem__pool_of_live(void *block, uint64_t gen, const clmem__pool_backend *be);
+static cl_int clmem__pool_check_release_queue(clmem__pool_block *blk, uint64_t gen, cl_command_queue queue,
+                                              const char *fn, bool *ooo);
+static void clmem__pool_wait_queue(cl_command_queue queue);
+/* records of no pool (a plain pinned allocation's): taken, handed out, given back, unused */
+static clmem__pool_block *clmem__pool_record_global(void);
+static uint64_t clmem__pool_record_hand_out(clmem__pool_block *blk);
+static bool clmem__pool_record_give_back(clmem__pool_block *blk, uint64_t gen);
+static void clmem__pool_record_unused(clmem__pool_block *blk);
+/* a pool's accounting and settings (pool_stats.c), behind CLMEM__POOL_COMMON */
+static size_t clmem__pool_count(clmem__pool *p, int what);
+static cl_int clmem__pool_free_held(clmem__pool *p);
+static void clmem__pool_stop_holding(clmem__pool *p);
+static void clmem__pool_stats(clmem__pool *p, clmem_pool_stats *s);
+static void clmem__pool_reset_peaks(clmem__pool *p);
+static cl_int clmem__pool_bins(clmem__pool *p, clmem_pool_bin_info *out, size_t capacity, size_t *count);
+static cl_int clmem__pool_active_info(clmem__pool *p, clmem_pool_block_info *out, size_t capacity, size_t *count);
+static void clmem__pool_set_limit(clmem__pool *p, size_t max_managed_bytes);
+static void clmem__pool_set_oom_callback(clmem__pool *p, clmem_pool_oom_fn fn, void *user);
+static cl_int clmem__pool_release(clmem__pool *p, const char *fn);
+
+/* A pool kind's four allocate entry points (clmem_<kind>_allocate, _allocate_at,
+   _allocate_on_queue, _allocate_on_queue_at) over its own allocate, impl(pool, size,
+   on_queue, queue, errcode_ret, fn, file, line), which checks, calls the core and
+   makes the kind's handle. */
+#define CLMEM__POOL_ALLOCATE(kind, handle, impl)                                                                   \
+    CLMEM_API handle clmem_##kind##_allocate_at(clmem_##kind *pool, size_t size, cl_int *errcode_ret,              \
+                                                const char *file, int line) {                                      \
+        return impl(pool, size, false, NULL, errcode_ret, "clmem_" #kind "_allocate", file, line);               \
+    }                                                                                                              \
+    CLMEM_API handle(clmem_##kind##_allocate)(clmem_##kind *pool, size_t size, cl_int *errcode_ret) {              \
+        return impl(pool, size, false, NULL, errcode_ret, "clmem_" #kind "_allocate", NULL, 0);                  \
+    }                                                                                                              \
+    CLMEM_API handle clmem_##kind##_allocate_on_queue_at(clmem_##kind *pool, size_t size, cl_command_queue queue,  \
+                                                         cl_int *errcode_ret, const char *file, int line) {        \
+        return impl(pool, size, true, queue, errcode_ret, "clmem_" #kind "_allocate_on_queue", file, line);      \
+    }                                                                                                              \
+    CLMEM_API handle(clmem_##kind##_allocate_on_queue)(clmem_##kind *pool, size_t size, cl_command_queue queue,    \
+                                                       cl_int *errcode_ret) {                                      \
+        return clmem_##kind##_allocate_on_queue_at(pool, size, queue, errcode_ret, NULL, 0);                     \
+    }
+
+#define CLMEM__POOL_GETTER(kind, name, what)                     \
+    CLMEM_API size_t clmem_##kind##_##name(clmem_##kind *pool) { \
+        if (!pool) return 0;                                     \
+        return clmem__pool_count(&pool->core, what);             \
+    }
+
+/* CLMEM__POOL_COMMON(kind): the rest of each pool kind's API, the same core under each
+   kind's names: clmem_<kind>_held_blocks ... clmem_<kind>_release, the names
+   CLMEM__POOL_DECLS(kind) declares (listed there; the buffer pool's are declared one by
+   one). Used in pool_buffer.c, pool_svm.c, pinned.c and usm_pool.c. */
+#define CLMEM__POOL_COMMON(kind)                                                                                   \
+    CLMEM__POOL_GETTER(kind, held_blocks, 0)                                                                       \
+    CLMEM__POOL_GETTER(kind, active_blocks, 1)                                                                     \
+    CLMEM__POOL_GETTER(kind, managed_bytes, 2)                                                                     \
+    CLMEM__POOL_GETTER(kind, active_bytes, 3)                                                                      \
+    CLMEM_API uint32_t clmem_##kind##_bin_number(clmem_##kind *pool, size_t size) {                                \
+        return clmem_bin_number(pool ? pool->core.L : CLMEM_POOL_DEFAULT_LEADING_BITS, size);                    \
+    }                                                                                                              \
+    CLMEM_API size_t clmem_##kind##_alloc_size(clmem_##kind *pool, uint32_t bin) {                                 \
+        return clmem_alloc_size(pool ? pool->core.L : CLMEM_POOL_DEFAULT_LEADING_BITS, bin);                     \
+    }                                                                                                              \
+    CLMEM_API cl_int clmem_##kind##_free_held(clmem_##kind *pool) {                                                \
+        if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_free_held");                         \
+        return clmem__pool_free_held(&pool->core);                                                                 \
+    }                                                                                                              \
+    CLMEM_API cl_int clmem_##kind##_stop_holding(clmem_##kind *pool) {                                             \
+        if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_stop_holding");                      \
+        clmem__pool_stop_holding(&pool->core);                                                                     \
+        return clmem__pool_free_held(&pool->core);                                                                 \
+    }                                                                                                              \
+    CLMEM_API cl_int clmem_##kind##_get_stats(clmem_##kind *pool, clmem_pool_stats *stats) {                       \
+        if (CLMEM__CHECKS && (!pool || !stats))                                                                    \
+            return clmem__fail(CL_INVALID_VALUE, "clmem_" #kind "_get_stats", "%s is NULL", pool ? "stats" : "pool"); \
+        clmem__pool_stats(&pool->core, stats);                                                                     \
+        return CL_SUCCESS;                                                                                         \
+    }                                                                                                              \
+    CLMEM_API cl_int clmem_##kind##_reset_peaks(clmem_##kind *pool) {                                              \
+        if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_reset_peaks");                       \
+        clmem__pool_reset_peaks(&pool->core);                                                                      \
+        return CL_SUCCESS;                                                                                         \
+    }                                                                                                              \
+    CLMEM_API cl_int clmem_##kind##_bins(clmem_##kind *pool, clmem_pool_bin_info *out, size_t capacity,            \
+                                         size_t *count) {                                                          \
+        if (CLMEM__CHECKS && (!pool || !count))                                                                    \
+            return clmem__fail(CL_INVALID_VALUE, "clmem_" #kind "_bins", "%s is NULL", pool ? "count" : "pool");  \
+        return clmem__pool_bins(&pool->core, out, capacity, count);                                                \
+    }                                                                                                              \
+    CLMEM_API cl_int clmem_##kind##_set_limit(clmem_##kind *pool, size_t max_managed_bytes) {                      \
+        if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_set_limit");                         \
+        clmem__pool_set_limit(&pool->core, max_managed_bytes);                                                     \
+        return CL_SUCCESS;                                                                                         \
+    }                                                                                                              \
+    CLMEM_API cl_int clmem_##kind##_set_oom_callback(clmem_##kind *pool, clmem_pool_oom_fn fn, void *user) {       \
+        if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_set_oom_callback");                  \
+        clmem__pool_set_oom_callback(&pool->core, fn, user);                                                       \
+        return CL_SUCCESS;                                                                                         \
+    }                                                                                                              \
+    CLMEM_API cl_int clmem_##kind##_active_blocks_info(clmem_##kind *pool, clmem_pool_block_info *out,             \
+                                                       size_t capacity, size_t *count) {                           \
+        if (CLMEM__CHECKS && (!pool || !count))                                                                    \
+            return clmem__fail(CL_INVALID_VALUE, "clmem_" #kind "_active_blocks_info", "%s is NULL",              \
+                               pool ? "count" : "pool");                                                           \
+        return clmem__pool_active_info(&pool->core, out, capacity, count);                                         \
+    }                                                                                                              \
+    CLMEM_API cl_int clmem_##kind##_release(clmem_##kind *pool) {                                                  \
+        if (!pool) return CL_SUCCESS;                                                                              \
+        return clmem__pool_release(&pool->core, "clmem_" #kind "_release");                                       \
+    }
+/* ---- end private ---- */
+/* ---- end clmem/pool.h (private) ---- */
+
+/* ---- begin clmem/pool.c ---- */
+/* >>pool (implementation) */
+
+
+/* ---- bins (PyOpenCL's bin_number / alloc_size, mempool.hpp) ---- */
+
+static inline unsigned clmem__bitlog2(size_t v) {
+    unsigned l = 0;
+#if CLMEM__GNU
+    if (v) l = (unsigned)(sizeof(unsigned long long) * 8 - 1) - (unsigned)__builtin_clzll((unsigned long long)v);
+#else
+    while (v >>= 1) ++l;
+#endif
+    return l;
+}
+
+/* the bin of `size` for L <= CLMEM_POOL_MAX_LEADING_BITS (a pool's L is checked at
+   its creation): inlined into the pools' fast path */
+static inline uint32_t clmem__bin_of(unsigned L, size_t size) {
+    unsigned l;
+    size_t shifted;
+    if (size == 0) return 0;
+    l = clmem__bitlog2(size);
+    shifted = l >= L ? size >> (l - L) : size << (L - l); /* the top L+1 bits of size */
+    return ((uint32_t)l << L) | (uint32_t)(shifted & (((size_t)1 << L) - 1));
+}
+
+CLMEM_API uint32_t clmem_bin_number(unsigned leading_bits, size_t size) {
+    return clmem__bin_of(leading_bits > CLMEM_POOL_MAX_LEADING_BITS ? CLMEM_POOL_MAX_LEADING_BITS : leading_bits,
+                         size);
+}
+
+CLMEM_API size_t clmem_alloc_size(unsigned leading_bits, uint32_t bin) {
+    unsigned L = leading_bits > CLMEM_POOL_MAX_LEADING_BITS ? CLMEM_POOL_MAX_LEADING_BITS : leading_bits;
+    uint32_t e = bin >> L;
+    size_t head = ((size_t)1 << L) | (size_t)(bin & ((1u << L) - 1));
+    if (e >= sizeof(size_t) * 8) return SIZE_MAX; /* no such bin: no size reaches it */
+    if (e < L) return head >> (L - e);
+    return (head << (e - L)) | (((size_t)1 << (e - L)) - 1);
+}
+
+static bool clmem__is_oom(cl_int err) {
+    return err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_RESOURCES || err == CL_OUT_OF_HOST_MEMORY;
+}
+
+/* ---- the pool core, shared by buffer and SVM pools ----
+
+   Layout. A pool is a power of two of shards, at least CLMEM_POOL_SHARDS and at
+   least the processors online when it is made (clmem__pool_shard_count), plus a
+   little shared state. Each thread
+   works in one shard (chosen by a per-thread number, round robin), which has its own
+   lock, its own bins and its own books (held, active, active bytes, hits, ...), so
+   threads that allocate and release in their own shard never write a cache line
+   another thread writes. A block goes back to the shard that handed it out. A shard
+   whose bin is empty takes a block from another shard's bin before the allocator is
+   asked. The shared state (managed bytes, the limit, allocator frees, flags, spare
+   records) changes only when the allocator is called, under the pool's own lock.
+   Totals are the sums over the shards, read with every lock held (exact).
+   Lock order: shards by index, then the pool's lock; no lock is held across a driver
+   call, an allocator call or a callback.
+
+   Records. A block's record is never given back to the system: when its memory is
+   freed the record goes to its pool's spare list, and when the pool goes, to a
+   process-wide free list. So a stale handle always points at a record, and its
+   generation (odd while handed out, bumped at each hand-out and each release, with a
+   compare-and-swap) tells whether it is still the current hand-out, without a lock
+   and without the pool.
+
+   Lifetime. A pool goes when it was released and no block is active and no release
+   is still running in it (`busy`); whoever sees that last, with every lock held,
+   destroys it. */
+
+/* a record's state while its generation is even (not handed out) */
+enum { CLMEM__BLOCK_HELD = 2, CLMEM__BLOCK_FREED = 3 };
+
+#ifndef CLMEM_POOL_SHARDS
+#define CLMEM_POOL_SHARDS 16
+#endif
+/* the most shards a pool has, whatever the processor count */
+#define CLMEM__POOL_MAX_SHARDS 4096
+
+/* The locks guard a few pointer and counter updates and are never held across a
+   driver call, an allocator call or a callback. Where the compiler has atomic
+   builtins a lock is a spinlock that yields the processor when it has to wait (an
+   uncontended pthread mutex pair costs as much as the rest of a pooled allocation);
+   elsewhere it is a clmem__mutex. */
+#ifdef CLMEM__POOL_SPINLOCK /* pool.h */
+static void clmem__pool_lock_init(clmem__pool_lock_t *l) { clmem__atomic_store_int(l, 0); }
+static void clmem__pool_lock_destroy(clmem__pool_lock_t *l) { (void)l; }
+static CLMEM__NOINLINE void clmem__pool_lock_wait(clmem__pool_lock_t *l) {
+    do {
+        unsigned spins = 0;
+        while (clmem__atomic_load_int(l))
+            if (++spins == 64) {
+                spins = 0;
+                clmem__thread_yield();
+            }
+    } while (clmem__atomic_exchange_int(l, 1));
+}
+static inline void clmem__pool_lock(clmem__pool_lock_t *l) {
+    if (clmem__atomic_exchange_int(l, 1)) clmem__pool_lock_wait(l); /* the wait is out of line */
+}
+static inline void clmem__pool_unlock(clmem__pool_lock_t *l) { clmem__atomic_store_int(l, 0); }
+#else
+static void clmem__pool_lock_init(clmem__pool_lock_t *l) { clmem__mutex_init(l); }
+static void clmem__pool_lock_destroy(clmem__pool_lock_t *l) { clmem__mutex_destroy(l); }
+static void clmem__pool_lock(clmem__pool_lock_t *l) { clmem__lock(l); }
+static void clmem__pool_unlock(clmem__pool_lock_t *l) { clmem__unlock(l); }
+#endif
+
+/* generations and states, read without a lock (base.h's ATOMICS) */
+#define clmem__gen_load clmem__atomic_load_u64
+#define clmem__gen_store clmem__atomic_store_u64
+#define clmem__gen_cas clmem__atomic_cas_u64
+#define clmem__state_load clmem__atomic_load_int
+#define clmem__state_store clmem__atomic_store_int
+static unsigned clmem__pool_next_tid;
+static unsigned clmem__pool_new_tid(void) { return clmem__atomic_add_uint(&clmem__pool_next_tid, 1) - 1; }
+
+/* the calling thread's shard number: threads are numbered in the order they first
+   use a pool */
+static CLMEM__THREAD_LOCAL unsigned clmem__pool_tid_plus1;
+static inline unsigned clmem__pool_thread_number(void) {
+    unsigned t = clmem__pool_tid_plus1;
+    if (t == 0) {
+        t = clmem__pool_new_tid() + 1;
+        clmem__pool_tid_plus1 = t;
+    }
+    return t - 1;
+}
+
 
 /* records nobody uses, kept for the life of the process (see "Records") */
 static clmem__mutex clmem__pool_records_lock = CLMEM__MUTEX_INIT;
@@ -13375,6 +14385,19 @@ static void clmem__pool_record_unused(clmem__pool_block *blk) {
     clmem__unlock(&clmem__pool_records_lock);
 }
 
+/* a record of no pool (clmem__pool_record_global) handed out: its generation made odd;
+   the new generation, for the handle */
+static uint64_t clmem__pool_record_hand_out(clmem__pool_block *blk) {
+    clmem__gen_store(&blk->owner.gen, blk->owner.gen + 1);
+    return blk->owner.gen;
+}
+
+/* a record of no pool given back by a handle of generation gen: false when gen is not
+   the current hand-out (a second release, through this handle or a copy) */
+static bool clmem__pool_record_give_back(clmem__pool_block *blk, uint64_t gen) {
+    return (gen & 1) && clmem__gen_cas(&blk->owner.gen, gen, gen + 1);
+}
+
 /* a record for a new block: the pool's spare ones, then the process's, then new */
 static clmem__pool_block *clmem__pool_record(clmem__pool *p) {
     clmem__pool_block *blk;
@@ -13456,7 +14479,6 @@ static void clmem__pool_destroy(clmem__pool *p) {
     if (p->be->destroy) p->be->destroy(p->user);
     CLMEM_FREE(p->raw);
 }
-
 
 /* a new pool's shards: the least power of two that is at least CLMEM_POOL_SHARDS and
    the processors online (each of as many threads at once as there are processors has
@@ -13960,6 +14982,127 @@ static cl_int clmem__pool_free_held(clmem__pool *p) {
     return CL_SUCCESS;
 }
 
+/* The rule: a pool's release takes effect at once (held blocks are freed,
+   released blocks are freed from then on) but the pool's memory stays until the last
+   active block is released, from any thread, and until every release running at that
+   moment is done. Blocks still active make the release return CLMEM_ERROR_IN_USE. */
+static cl_int clmem__pool_release(clmem__pool *p, const char *fn) {
+    size_t active, abytes;
+    bool destroy;
+    clmem__pool_lock_all(p);
+    if (p->released) {
+        clmem__pool_unlock_all(p);
+        return clmem__fail(CLMEM_ERROR_DOUBLE_RELEASE, fn, "the pool was already released (and its blocks are "
+                                                           "still active, or this would be a use after free)");
+    }
+    p->released = true;
+    p->stop_holding = true;
+    ++p->busy;
+    clmem__pool_unlock_all(p);
+    clmem__pool_free_held(p);
+    clmem__pool_lock_all(p);
+    --p->busy;
+    clmem__pool_totals(p, NULL, &active, &abytes);
+#if defined(CLMEM_TRACK_ALLOCATIONS)
+    {
+        clmem__pool_block *blk;
+        unsigned i;
+        for (i = 0; i < p->nshards; ++i)
+            for (blk = p->shards[i].s.active; blk; blk = blk->next_active)
+                clmem__warn(fn, "block %p of %zu bytes (%zu allocated) is still active; allocated at %s:%d",
+                            blk->ptr, blk->size, clmem_alloc_size(p->L, blk->bin),
+                            blk->file ? blk->file : "(unknown)", blk->line);
+    }
+#endif
+    destroy = clmem__pool_last_one(p);
+    clmem__pool_unlock_all(p);
+    if (destroy) clmem__pool_destroy(p);
+    if (active)
+        return clmem__fail(CLMEM_ERROR_IN_USE, fn,
+                           "%zu block(s) of the pool (%zu bytes) are still active; the pool is released all the "
+                           "same and goes when the last of them is released",
+                           active, abytes);
+    return CL_SUCCESS;
+}
+
+static cl_int clmem__pool_null(const char *fn) { return clmem__fail(CL_INVALID_VALUE, fn, "pool is NULL"); }
+
+/* the generation of a block's current hand-out (odd while handed out), what its handle
+   carries */
+static inline uint64_t clmem__pool_generation(const clmem__pool_block *blk) { return blk->owner.gen; }
+
+/* the block of an active hand-out, or NULL when the handle is stale */
+static clmem__pool_block *clmem__pool_live(void *block, uint64_t gen) {
+    clmem__pool_block *blk = CLMEM__CAST(clmem__pool_block *, block);
+    if (!blk || !(gen & 1) || clmem__gen_load(&blk->owner.gen) != gen) return NULL;
+    return blk;
+}
+
+/* clmem__pool_of_live(block, gen, be): the pool of a handle's block while the handle is
+   live, the pool is of backend be and not released; NULL otherwise */
+static clmem__pool *clmem__pool_of_live(void *block, uint64_t gen, const clmem__pool_backend *be) {
+    clmem__pool_block *blk = clmem__pool_live(block, gen);
+    clmem__pool *p;
+    bool released;
+    if (!blk) return NULL;
+    p = blk->pool;
+    if (p->be != be) return NULL;
+    clmem__pool_lock(&p->lock);
+    released = p->released;
+    clmem__pool_unlock(&p->lock);
+    return released ? NULL : p;
+}
+
+/* before a release on `queue` (clmem_*_enqueue_release): the queue must be valid and
+   of the pool's context, and whether it runs out of order is read here (a failed
+   query is its code). Nothing to check for a stale handle (the release reports it)
+   or the queue the block already has. */
+static cl_int clmem__pool_check_release_queue(clmem__pool_block *blk, uint64_t gen, cl_command_queue queue,
+                                              const char *fn, bool *ooo) {
+    cl_int err;
+    *ooo = false;
+    if (CLMEM__CHECKS && queue == NULL)
+        return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue is NULL (a plain release is for a block that "
+                                                         "nothing on any queue still uses)");
+    if (!clmem__pool_live(blk, gen) || queue == blk->queue) return CL_SUCCESS;
+    if ((err = clmem__pool_check_queue(blk->pool, queue, fn)) != CL_SUCCESS) return err;
+    return clmem__queue_out_of_order(fn, queue, ooo);
+}
+
+/* clmem__pool_get_checked(p, size, on_queue, queue, ..., errcode_ret, &blk): a kind's allocate
+   up to its handle: for a block on a queue (on_queue) the queue's checks, then
+   clmem__pool_get; the code is also set in *errcode_ret. Always inlined (the fast path). */
+CLMEM__INLINE cl_int clmem__pool_get_checked(clmem__pool *p, size_t size, bool on_queue, cl_command_queue queue,
+                                             const char *fn, const char *file, int line, cl_int *errcode_ret,
+                                             clmem__pool_block **blk) {
+    cl_int err = on_queue ? clmem__pool_check_queue(p, queue, fn) : CL_SUCCESS;
+    if (err == CL_SUCCESS) err = clmem__pool_get(p, size, queue, fn, file, line, blk);
+    clmem__set_err(errcode_ret, err);
+    return err;
+}
+
+/* ---- the release of a pooled handle ---- */
+
+/* clmem__pool_give_back(handle, handle_size, block, gen, ptr, size, queue, ooo, fn): the
+   release of a pooled handle: empty the caller's handle, then give its block back
+   (clmem__pool_put; the arguments were read from the handle before). Inlined. */
+CLMEM__INLINE cl_int clmem__pool_give_back(void *handle, size_t handle_size, void *block, uint64_t gen,
+                                          const void *ptr, size_t size, cl_command_queue queue, bool ooo,
+                                          const char *fn) {
+    memset(handle, 0, handle_size);
+    return clmem__pool_put(CLMEM__CAST(clmem__pool_block *, block), gen, queue, ooo, ptr, size, fn);
+}
+
+static cl_int clmem__pool_release_buffer(clmem_buffer *buf) {
+    return clmem__pool_give_back(buf, sizeof *buf, buf->pool, buf->generation, buf->mem, buf->size, NULL, false,
+                                 "clmem_buffer_release");
+}
+/* ---- end clmem/pool.c ---- */
+
+/* ---- begin clmem/pool_stats.c ---- */
+/* >>pool_stats (implementation): a pool's accounting and settings, the core's side of
+   CLMEM__POOL_COMMON (pool.h) */
+
 static void clmem__pool_stats(clmem__pool *p, clmem_pool_stats *s) {
     unsigned i;
     uint32_t b;
@@ -14064,126 +15207,316 @@ static size_t clmem__pool_count(clmem__pool *p, int what) {
     return v;
 }
 
-/* The rule (issue 17): a pool's release takes effect at once (held blocks are freed,
-   released blocks are freed from then on) but the pool's memory stays until the last
-   active block is released, from any thread, and until every release running at that
-   moment is done. Blocks still active make the release return CLMEM_ERROR_IN_USE. */
-static cl_int clmem__pool_release(clmem__pool *p, const char *fn) {
-    size_t active, abytes;
-    bool destroy;
+/* the pool holds no block from now on (what is held is freed by the caller) */
+static void clmem__pool_stop_holding(clmem__pool *p) {
     clmem__pool_lock_all(p);
-    if (p->released) {
-        clmem__pool_unlock_all(p);
-        return clmem__fail(CLMEM_ERROR_DOUBLE_RELEASE, fn, "the pool was already released (and its blocks are "
-                                                           "still active, or this would be a use after free)");
-    }
-    p->released = true;
     p->stop_holding = true;
-    ++p->busy;
     clmem__pool_unlock_all(p);
-    clmem__pool_free_held(p);
-    clmem__pool_lock_all(p);
-    --p->busy;
-    clmem__pool_totals(p, NULL, &active, &abytes);
-#if defined(CLMEM_TRACK_ALLOCATIONS)
-    {
-        clmem__pool_block *blk;
-        unsigned i;
-        for (i = 0; i < p->nshards; ++i)
-            for (blk = p->shards[i].s.active; blk; blk = blk->next_active)
-                clmem__warn(fn, "block %p of %zu bytes (%zu allocated) is still active; allocated at %s:%d",
-                            blk->ptr, blk->size, clmem_alloc_size(p->L, blk->bin),
-                            blk->file ? blk->file : "(unknown)", blk->line);
+}
+
+static void clmem__pool_set_limit(clmem__pool *p, size_t max_managed_bytes) {
+    clmem__pool_lock(&p->lock);
+    p->limit = max_managed_bytes;
+    clmem__pool_unlock(&p->lock);
+}
+
+static void clmem__pool_set_oom_callback(clmem__pool *p, clmem_pool_oom_fn fn, void *user) {
+    clmem__pool_lock(&p->lock);
+    p->oom_fn = fn;
+    p->oom_user = user;
+    clmem__pool_unlock(&p->lock);
+}
+/* ---- end clmem/pool_stats.c ---- */
+
+/* ---- begin clmem/pool_alloc.c ---- */
+/* >>pool_alloc (implementation): the buffer and SVM allocators (PyOpenCL's AllocatorBase,
+   SVMAllocator), what buffer and SVM pools take their blocks from */
+
+/* ---- reference counts (both kinds of allocator) ---- */
+
+typedef struct clmem__refs {
+    clmem__mutex lock;
+    unsigned long n;
+} clmem__refs;
+
+static void clmem__refs_init(clmem__refs *r) {
+    clmem__mutex_init(&r->lock);
+    r->n = 1;
+}
+static void clmem__refs_add(clmem__refs *r) {
+    clmem__lock(&r->lock);
+    ++r->n;
+    clmem__unlock(&r->lock);
+}
+/* drop one; true when it was the last (the lock is then destroyed) */
+static bool clmem__refs_drop(clmem__refs *r) {
+    unsigned long left;
+    clmem__lock(&r->lock);
+    left = --r->n;
+    clmem__unlock(&r->lock);
+    if (left) return false;
+    clmem__mutex_destroy(&r->lock);
+    return true;
+}
+
+/* ---- buffer allocators ---- */
+
+struct clmem_allocator {
+    clmem_allocator_ops ops;
+    void *user;
+    cl_context context;      /* what handed-out handles report */
+    cl_mem_flags flags;
+    cl_command_queue queue;  /* immediate allocator: retained */
+    bool owns_context;       /* built-in allocators retain their context */
+    clmem__refs refs;
+};
+
+static cl_int clmem__deferred_allocate(void *user, size_t size, cl_mem *mem) {
+    clmem_allocator *a = CLMEM__CAST(clmem_allocator *, user);
+    cl_int err = CL_SUCCESS;
+    *mem = clCreateBuffer(a->context, a->flags, size, NULL, &err);
+    return err;
+}
+
+/* Resident now, so that a lack of memory shows here: a blocking write of up to 4 zero
+   bytes, on every device. Not PyOpenCL's clEnqueueMigrateMemObjects (1.2+): NVIDIA's
+   driver 580 crashes when a migration is enqueued onto a queue while another thread
+   enqueues onto it (bare calls, 4 threads: every run), and a pool calls this from
+   whichever threads miss at once; concurrent writes are safe there. Blocking, because
+   the block may next be written on another queue (another device of the context): a
+   write still pending on the allocator's queue could land after that one and zero its
+   first bytes (multidev_subdevices:pool_both_devices caught it). A miss costs a
+   round trip more; a hit costs nothing. */
+static cl_int clmem__immediate_allocate(void *user, size_t size, cl_mem *mem) {
+    static const unsigned zero = 0;
+    clmem_allocator *a = CLMEM__CAST(clmem_allocator *, user);
+    cl_int err = CL_SUCCESS;
+    cl_mem m = clCreateBuffer(a->context, a->flags, size, NULL, &err);
+    if (err != CL_SUCCESS) return err;
+    err = clEnqueueWriteBuffer(a->queue, m, CL_TRUE, 0, size < sizeof zero ? size : sizeof zero, &zero, 0, NULL, NULL);
+    if (err != CL_SUCCESS) {
+        clReleaseMemObject(m); /* PyOpenCL leaked it */
+        return err;
     }
-#endif
-    destroy = clmem__pool_last_one(p);
-    clmem__pool_unlock_all(p);
-    if (destroy) clmem__pool_destroy(p);
-    if (active)
-        return clmem__fail(CLMEM_ERROR_IN_USE, fn,
-                           "%zu block(s) of the pool (%zu bytes) are still active; the pool is released all the "
-                           "same and goes when the last of them is released",
-                           active, abytes);
+    *mem = m;
     return CL_SUCCESS;
 }
 
-static cl_int clmem__pool_null(const char *fn) { return clmem__fail(CL_INVALID_VALUE, fn, "pool is NULL"); }
-
-/* the block of an active hand-out, or NULL when the handle is stale */
-static clmem__pool_block *clmem__pool_live(void *block, uint64_t gen) {
-    clmem__pool_block *blk = CLMEM__CAST(clmem__pool_block *, block);
-    if (!blk || !(gen & 1) || clmem__gen_load(&blk->owner.gen) != gen) return NULL;
-    return blk;
+static void clmem__cl_free(void *user, cl_mem mem) {
+    (void)user;
+    clReleaseMemObject(mem);
 }
 
-/* clmem__pool_of_live(block, gen, be): the pool of a handle's block while the handle is
-   live, the pool is of backend be and not released; NULL otherwise */
-static clmem__pool *clmem__pool_of_live(void *block, uint64_t gen, const clmem__pool_backend *be) {
-    clmem__pool_block *blk = clmem__pool_live(block, gen);
-    clmem__pool *p;
-    bool released;
-    if (!blk) return NULL;
-    p = blk->pool;
-    if (p->be != be) return NULL;
-    clmem__pool_lock(&p->lock);
-    released = p->released;
-    clmem__pool_unlock(&p->lock);
-    return released ? NULL : p;
+static clmem_allocator *clmem__allocator_new(const clmem_allocator_ops *ops, void *user, cl_context context,
+                                             cl_mem_flags flags, cl_int *errcode_ret, const char *fn) {
+    clmem_allocator *a = CLMEM__CAST(clmem_allocator *, clmem__alloc_for(sizeof *a, fn, "the allocator", errcode_ret));
+    if (!a) return NULL;
+    memset(a, 0, sizeof *a);
+    a->ops = *ops;
+    a->user = user ? user : a;
+    a->context = context;
+    a->flags = flags;
+    clmem__refs_init(&a->refs);
+    clmem__set_err(errcode_ret, CL_SUCCESS);
+    return a;
 }
 
-/* before a release on `queue` (clmem_*_enqueue_release): the queue must be valid and
-   of the pool's context, and whether it runs out of order is read here (a failed
-   query is its code). Nothing to check for a stale handle (the release reports it)
-   or the queue the block already has. */
-static cl_int clmem__pool_check_release_queue(clmem__pool_block *blk, uint64_t gen, cl_command_queue queue,
-                                              const char *fn, bool *ooo) {
-    cl_int err;
-    *ooo = false;
-    if (CLMEM__CHECKS && queue == NULL)
-        return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue is NULL (a plain release is for a block that "
-                                                         "nothing on any queue still uses)");
-    if (!clmem__pool_live(blk, gen) || queue == blk->queue) return CL_SUCCESS;
-    if ((err = clmem__pool_check_queue(blk->pool, queue, fn)) != CL_SUCCESS) return err;
-    return clmem__queue_out_of_order(fn, queue, ooo);
-}
-
-/* A pool kind's four allocate entry points (clmem_<kind>_allocate, _allocate_at,
-   _allocate_on_queue, _allocate_on_queue_at) over its own allocate, impl(pool, size,
-   on_queue, queue, errcode_ret, fn, file, line), which checks, calls the core and
-   makes the kind's handle. */
-#define CLMEM__POOL_ALLOCATE(kind, handle, impl)                                                                   \
-    CLMEM_API handle clmem_##kind##_allocate_at(clmem_##kind *pool, size_t size, cl_int *errcode_ret,              \
-                                                const char *file, int line) {                                      \
-        return impl(pool, size, false, NULL, errcode_ret, "clmem_" #kind "_allocate", file, line);               \
-    }                                                                                                              \
-    CLMEM_API handle(clmem_##kind##_allocate)(clmem_##kind *pool, size_t size, cl_int *errcode_ret) {              \
-        return impl(pool, size, false, NULL, errcode_ret, "clmem_" #kind "_allocate", NULL, 0);                  \
-    }                                                                                                              \
-    CLMEM_API handle clmem_##kind##_allocate_on_queue_at(clmem_##kind *pool, size_t size, cl_command_queue queue,  \
-                                                         cl_int *errcode_ret, const char *file, int line) {        \
-        return impl(pool, size, true, queue, errcode_ret, "clmem_" #kind "_allocate_on_queue", file, line);      \
-    }                                                                                                              \
-    CLMEM_API handle(clmem_##kind##_allocate_on_queue)(clmem_##kind *pool, size_t size, cl_command_queue queue,    \
-                                                       cl_int *errcode_ret) {                                      \
-        return clmem_##kind##_allocate_on_queue_at(pool, size, queue, errcode_ret, NULL, 0);                     \
+CLMEM_API clmem_allocator *clmem_allocator_create(const clmem_allocator_ops *ops, void *user, cl_context context,
+                                                  cl_mem_flags flags, cl_int *errcode_ret) {
+    static const char fn[] = "clmem_allocator_create";
+    if (CLMEM__CHECKS && (ops == NULL || ops->allocate == NULL || ops->free == NULL)) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "%s", ops == NULL ? "ops is NULL"
+                                                : ops->allocate == NULL ? "ops->allocate is NULL"
+                                                                        : "ops->free is NULL"));
+        return NULL;
     }
-
-/* ---- buffer pools ---- */
-
-/* clmem__pool_give_back(handle, handle_size, block, gen, ptr, size, queue, ooo, fn): the
-   release of a pooled handle: empty the caller's handle, then give its block back
-   (clmem__pool_put; the arguments were read from the handle before). Inlined. */
-CLMEM__INLINE cl_int clmem__pool_give_back(void *handle, size_t handle_size, void *block, uint64_t gen,
-                                          const void *ptr, size_t size, cl_command_queue queue, bool ooo,
-                                          const char *fn) {
-    memset(handle, 0, handle_size);
-    return clmem__pool_put(CLMEM__CAST(clmem__pool_block *, block), gen, queue, ooo, ptr, size, fn);
+    return clmem__allocator_new(ops, user ? user : NULL, context, flags, errcode_ret, fn);
 }
 
-static cl_int clmem__pool_release_buffer(clmem_buffer *buf) {
-    return clmem__pool_give_back(buf, sizeof *buf, buf->pool, buf->generation, buf->mem, buf->size, NULL, false,
-                                 "clmem_buffer_release");
+static cl_int clmem__check_allocator_flags(const char *fn, cl_mem_flags flags) {
+    char text[160];
+    if (CLMEM__CHECKS && (flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR)))
+        return clmem__fail(CL_INVALID_VALUE, fn,
+                           "flags %s: an allocator cannot specify CL_MEM_USE_HOST_PTR or CL_MEM_COPY_HOST_PTR "
+                           "(it has no host memory to give)",
+                           clmem__mem_flags_text(flags, text, sizeof text));
+    return CL_SUCCESS;
 }
+
+/* clmem's own allocators over a context (deferred: queue NULL) or a queue's context
+   (immediate), the context or queue already checked: flags checked, then (immediate)
+   the queue's context; the allocator holds the context and the queue. */
+static clmem_allocator *clmem__own_allocator_new(const char *fn, const clmem_allocator_ops *ops, cl_context context,
+                                                 cl_command_queue queue, cl_mem_flags flags, cl_int *errcode_ret) {
+    clmem_allocator *a;
+    cl_int err;
+    if ((err = clmem__check_allocator_flags(fn, flags)) != CL_SUCCESS ||
+        (queue && (err = clmem__queue_context_of(fn, queue, &context)) != CL_SUCCESS))
+        return CLMEM__CAST(clmem_allocator *, clmem__null_with(errcode_ret, err));
+    a = clmem__allocator_new(ops, NULL, context, flags ? flags : CL_MEM_READ_WRITE, errcode_ret, fn);
+    if (a) {
+        clRetainContext(context);
+        if (queue) clRetainCommandQueue(queue);
+        a->owns_context = true;
+        a->queue = queue;
+    }
+    return a;
+}
+
+CLMEM_API clmem_allocator *clmem_deferred_allocator_create(cl_context context, cl_mem_flags flags,
+                                                           cl_int *errcode_ret) {
+    static const char fn[] = "clmem_deferred_allocator_create";
+    static const clmem_allocator_ops ops = {clmem__deferred_allocate, clmem__cl_free, NULL, NULL, true};
+    if (CLMEM__CHECKS && context == NULL) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL"));
+        return NULL;
+    }
+    return clmem__own_allocator_new(fn, &ops, context, NULL, flags, errcode_ret);
+}
+
+CLMEM_API clmem_allocator *clmem_immediate_allocator_create(cl_command_queue queue, cl_mem_flags flags,
+                                                            cl_int *errcode_ret) {
+    static const char fn[] = "clmem_immediate_allocator_create";
+    static const clmem_allocator_ops ops = {clmem__immediate_allocate, clmem__cl_free, NULL, NULL, false};
+    cl_int err;
+    if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS)
+        return CLMEM__CAST(clmem_allocator *, clmem__null_with(errcode_ret, err));
+    return clmem__own_allocator_new(fn, &ops, NULL, queue, flags, errcode_ret);
+}
+
+CLMEM_API clmem_buffer clmem_allocator_allocate(clmem_allocator *alloc, size_t size, cl_int *errcode_ret) {
+    static const char fn[] = "clmem_allocator_allocate";
+    clmem_buffer b;
+    cl_mem mem = NULL;
+    cl_int err;
+    memset(&b, 0, sizeof b);
+    if (CLMEM__CHECKS && alloc == NULL) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "alloc is NULL"));
+        return b;
+    }
+    if (size == 0) { /* PyOpenCL: None */
+        clmem__set_err(errcode_ret, CL_SUCCESS);
+        return b;
+    }
+    err = alloc->ops.allocate(alloc->user, size, &mem);
+    if (clmem__is_oom(err)) { /* one more try after the release hook */
+        if (alloc->ops.try_release_blocks) alloc->ops.try_release_blocks(alloc->user);
+        mem = NULL;
+        err = alloc->ops.allocate(alloc->user, size, &mem);
+    }
+    if (err != CL_SUCCESS) {
+        clmem__set_err(errcode_ret, clmem__fail(err, fn, "allocating %zu bytes failed with %s (%d)", size,
+                                                clmem_error_string(err), (int)err));
+        return b;
+    }
+    if (mem == NULL) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn,
+                                                "the allocator succeeded for %zu bytes but returned no cl_mem", size));
+        return b;
+    }
+    b.mem = mem;
+    b.context = alloc->context;
+    b.size = size;
+    b.flags = alloc->flags;
+    b.root = mem;
+    clmem__set_err(errcode_ret, CL_SUCCESS);
+    return b;
+}
+
+CLMEM_API bool clmem_allocator_is_deferred(const clmem_allocator *alloc) { return alloc && alloc->ops.is_deferred; }
+
+CLMEM_API void clmem_allocator_retain(clmem_allocator *alloc) {
+    if (alloc) clmem__refs_add(&alloc->refs);
+}
+
+CLMEM_API cl_int clmem_allocator_release(clmem_allocator *alloc) {
+    if (!alloc || !clmem__refs_drop(&alloc->refs)) return CL_SUCCESS;
+    if (alloc->ops.destroy) alloc->ops.destroy(alloc->user);
+    if (alloc->queue) clReleaseCommandQueue(alloc->queue);
+    if (alloc->owns_context) clReleaseContext(alloc->context);
+    CLMEM_FREE(alloc);
+    return CL_SUCCESS;
+}
+
+/* ---- SVM allocators ---- */
+
+struct clmem_svm_allocator {
+    cl_context context;      /* retained */
+    cl_uint alignment;
+    cl_svm_mem_flags flags;
+    cl_command_queue queue;  /* retained, or NULL */
+    clmem__refs refs;
+};
+
+CLMEM_API clmem_svm_allocator *clmem_svm_allocator_create(cl_context context, cl_uint alignment, cl_svm_mem_flags flags,
+                                                          cl_command_queue queue, cl_int *errcode_ret) {
+    static const char fn[] = "clmem_svm_allocator_create";
+    clmem_svm_allocator *a;
+    if (CLMEM__CHECKS && context == NULL) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL"));
+        return NULL;
+    }
+#ifndef CL_VERSION_2_0
+    (void)alignment; (void)flags; (void)queue; (void)a;
+    clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_OPERATION, fn,
+                                            "SVM needs OpenCL 2.0 headers (CL_TARGET_OPENCL_VERSION >= 200)"));
+    return NULL;
+#else
+    {
+        /* the SVM allocation's own checks, so that what an allocator accepts, every
+           allocation from it accepts too */
+        cl_int err = clmem__svm_check_args(fn, context, alignment, flags, queue);
+        if (err == CL_SUCCESS && CLMEM__CHECKS) err = clmem__svm_check_devices(fn, context, 0, alignment, flags);
+        if (err != CL_SUCCESS) return CLMEM__CAST(clmem_svm_allocator *, clmem__null_with(errcode_ret, err));
+    }
+    a = CLMEM__CAST(clmem_svm_allocator *, clmem__alloc_for(sizeof *a, fn, "the allocator", errcode_ret));
+    if (!a) return NULL;
+    a->context = context;
+    a->alignment = alignment;
+    a->flags = flags ? flags : CL_MEM_READ_WRITE;
+    a->queue = queue;
+    clmem__refs_init(&a->refs);
+    clRetainContext(context);
+    if (queue) clRetainCommandQueue(queue);
+    clmem__set_err(errcode_ret, CL_SUCCESS);
+    return a;
+#endif
+}
+
+CLMEM_API clmem_svm_allocation clmem_svm_allocator_allocate(clmem_svm_allocator *alloc, size_t size,
+                                                            cl_int *errcode_ret) {
+    clmem_svm_allocation a;
+    memset(&a, 0, sizeof a);
+    if (CLMEM__CHECKS && alloc == NULL) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, "clmem_svm_allocator_allocate", "alloc is NULL"));
+        return a;
+    }
+    if (size == 0) {
+        clmem__set_err(errcode_ret, CL_SUCCESS);
+        return a;
+    }
+    return clmem_svm_allocation_create(alloc->context, size, alloc->alignment, alloc->flags, alloc->queue,
+                                       errcode_ret);
+}
+
+CLMEM_API void clmem_svm_allocator_retain(clmem_svm_allocator *alloc) {
+    if (alloc) clmem__refs_add(&alloc->refs);
+}
+
+CLMEM_API cl_int clmem_svm_allocator_release(clmem_svm_allocator *alloc) {
+    if (!alloc || !clmem__refs_drop(&alloc->refs)) return CL_SUCCESS;
+    if (alloc->queue) clReleaseCommandQueue(alloc->queue);
+    clReleaseContext(alloc->context);
+    CLMEM_FREE(alloc);
+    return CL_SUCCESS;
+}
+/* ---- end clmem/pool_alloc.c ---- */
+
+/* ---- begin clmem/pool_buffer.c ---- */
+/* >>pool_buffer (implementation): buffer pools (PyOpenCL's MemoryPool and PooledBuffer), the pool
+   core with the buffer backend: blocks from a clmem_allocator */
+
+struct clmem_memory_pool { clmem__pool core; };
 
 /* the buffer backend: blocks from a clmem_allocator */
 static cl_int clmem__pool_buffer_make(void *user, size_t size, void **ptr, void **mem) {
@@ -14230,9 +15563,6 @@ CLMEM_API clmem_memory_pool *clmem_memory_pool_create(clmem_allocator *allocator
 }
 
 #if CLMEM__GNU && defined(__SIZEOF_POINTER__) && __SIZEOF_POINTER__ == 8
-CLMEM__STATIC_ASSERT(sizeof(clmem_pooled_svm) == 32 && offsetof(clmem_pooled_svm, svm.pool) == 16 &&
-                         offsetof(clmem_pooled_svm, svm.generation) == 24,
-                     "clmem_pooled_svm: ptr, size, pool, generation (clmem__pooled_svm_handle writes them so)");
 CLMEM__STATIC_ASSERT(sizeof(clmem_buffer) == 64 && offsetof(clmem_buffer, context) == 8 &&
                          offsetof(clmem_buffer, flags) == 24 && offsetof(clmem_buffer, root) == 32 &&
                          offsetof(clmem_buffer, origin) == 40 && offsetof(clmem_buffer, pool) == 48,
@@ -14265,18 +15595,6 @@ static inline clmem_buffer clmem__pool_handle(const clmem__pool *p, const clmem_
     b.generation = blk->owner.gen;
 #endif
     return b;
-}
-
-/* clmem__pool_get_checked(p, size, on_queue, queue, ..., errcode_ret, &blk): a kind's allocate
-   up to its handle: for a block on a queue (on_queue) the queue's checks, then
-   clmem__pool_get; the code is also set in *errcode_ret. Always inlined (the fast path). */
-CLMEM__INLINE cl_int clmem__pool_get_checked(clmem__pool *p, size_t size, bool on_queue, cl_command_queue queue,
-                                             const char *fn, const char *file, int line, cl_int *errcode_ret,
-                                             clmem__pool_block **blk) {
-    cl_int err = on_queue ? clmem__pool_check_queue(p, queue, fn) : CL_SUCCESS;
-    if (err == CL_SUCCESS) err = clmem__pool_get(p, size, queue, fn, file, line, blk);
-    clmem__set_err(errcode_ret, err);
-    return err;
 }
 
 /* queue: the queue the block is for (on_queue), or NULL for the host. Always inlined:
@@ -14316,81 +15634,20 @@ CLMEM_API clmem_memory_pool *clmem_pooled_buffer_pool(clmem_buffer buf) {
                        (void *)clmem__pool_of_live(buf.pool, buf.generation, &clmem__pool_buffer_backend));
 }
 
-#define CLMEM__POOL_GETTER(kind, name, what)                     \
-    CLMEM_API size_t clmem_##kind##_##name(clmem_##kind *pool) { \
-        if (!pool) return 0;                                     \
-        return clmem__pool_count(&pool->core, what);             \
-    }
-
-/* the rest of each pool's API: the same core under each kind's names (the pinned
-   pool's are made in pinned.c) */
-#define CLMEM__POOL_COMMON(kind)                                                                                   \
-    CLMEM__POOL_GETTER(kind, held_blocks, 0)                                                                       \
-    CLMEM__POOL_GETTER(kind, active_blocks, 1)                                                                     \
-    CLMEM__POOL_GETTER(kind, managed_bytes, 2)                                                                     \
-    CLMEM__POOL_GETTER(kind, active_bytes, 3)                                                                      \
-    CLMEM_API uint32_t clmem_##kind##_bin_number(clmem_##kind *pool, size_t size) {                                \
-        return clmem_bin_number(pool ? pool->core.L : CLMEM_POOL_DEFAULT_LEADING_BITS, size);                    \
-    }                                                                                                              \
-    CLMEM_API size_t clmem_##kind##_alloc_size(clmem_##kind *pool, uint32_t bin) {                                 \
-        return clmem_alloc_size(pool ? pool->core.L : CLMEM_POOL_DEFAULT_LEADING_BITS, bin);                     \
-    }                                                                                                              \
-    CLMEM_API cl_int clmem_##kind##_free_held(clmem_##kind *pool) {                                                \
-        if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_free_held");                         \
-        return clmem__pool_free_held(&pool->core);                                                                 \
-    }                                                                                                              \
-    CLMEM_API cl_int clmem_##kind##_stop_holding(clmem_##kind *pool) {                                             \
-        if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_stop_holding");                      \
-        clmem__pool_lock_all(&pool->core);                                                                         \
-        pool->core.stop_holding = true;                                                                            \
-        clmem__pool_unlock_all(&pool->core);                                                                       \
-        return clmem__pool_free_held(&pool->core);                                                                 \
-    }                                                                                                              \
-    CLMEM_API cl_int clmem_##kind##_get_stats(clmem_##kind *pool, clmem_pool_stats *stats) {                       \
-        if (CLMEM__CHECKS && (!pool || !stats))                                                                    \
-            return clmem__fail(CL_INVALID_VALUE, "clmem_" #kind "_get_stats", "%s is NULL", pool ? "stats" : "pool"); \
-        clmem__pool_stats(&pool->core, stats);                                                                     \
-        return CL_SUCCESS;                                                                                         \
-    }                                                                                                              \
-    CLMEM_API cl_int clmem_##kind##_reset_peaks(clmem_##kind *pool) {                                              \
-        if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_reset_peaks");                       \
-        clmem__pool_reset_peaks(&pool->core);                                                                      \
-        return CL_SUCCESS;                                                                                         \
-    }                                                                                                              \
-    CLMEM_API cl_int clmem_##kind##_bins(clmem_##kind *pool, clmem_pool_bin_info *out, size_t capacity,            \
-                                         size_t *count) {                                                          \
-        if (CLMEM__CHECKS && (!pool || !count))                                                                    \
-            return clmem__fail(CL_INVALID_VALUE, "clmem_" #kind "_bins", "%s is NULL", pool ? "count" : "pool");  \
-        return clmem__pool_bins(&pool->core, out, capacity, count);                                                \
-    }                                                                                                              \
-    CLMEM_API cl_int clmem_##kind##_set_limit(clmem_##kind *pool, size_t max_managed_bytes) {                      \
-        if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_set_limit");                         \
-        clmem__pool_lock(&pool->core.lock);                                                                        \
-        pool->core.limit = max_managed_bytes;                                                                      \
-        clmem__pool_unlock(&pool->core.lock);                                                                      \
-        return CL_SUCCESS;                                                                                         \
-    }                                                                                                              \
-    CLMEM_API cl_int clmem_##kind##_set_oom_callback(clmem_##kind *pool, clmem_pool_oom_fn fn, void *user) {       \
-        if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_set_oom_callback");                  \
-        clmem__pool_lock(&pool->core.lock);                                                                        \
-        pool->core.oom_fn = fn;                                                                                    \
-        pool->core.oom_user = user;                                                                                \
-        clmem__pool_unlock(&pool->core.lock);                                                                      \
-        return CL_SUCCESS;                                                                                         \
-    }                                                                                                              \
-    CLMEM_API cl_int clmem_##kind##_active_blocks_info(clmem_##kind *pool, clmem_pool_block_info *out,             \
-                                                       size_t capacity, size_t *count) {                           \
-        if (CLMEM__CHECKS && (!pool || !count))                                                                    \
-            return clmem__fail(CL_INVALID_VALUE, "clmem_" #kind "_active_blocks_info", "%s is NULL",              \
-                               pool ? "count" : "pool");                                                           \
-        return clmem__pool_active_info(&pool->core, out, capacity, count);                                         \
-    }                                                                                                              \
-    CLMEM_API cl_int clmem_##kind##_release(clmem_##kind *pool) {                                                  \
-        if (!pool) return CL_SUCCESS;                                                                              \
-        return clmem__pool_release(&pool->core, "clmem_" #kind "_release");                                       \
-    }
 CLMEM__POOL_COMMON(memory_pool)
-CLMEM__POOL_COMMON(svm_pool)
+/* ---- end clmem/pool_buffer.c ---- */
+
+/* ---- begin clmem/pool_svm.c ---- */
+/* >>pool_svm (implementation): SVM pools (PyOpenCL's SVMPool and PooledSVM), the pool core
+   with the SVM backend: blocks from a clmem_svm_allocator */
+
+struct clmem_svm_pool { clmem__pool core; };
+
+#if CLMEM__GNU && defined(__SIZEOF_POINTER__) && __SIZEOF_POINTER__ == 8
+CLMEM__STATIC_ASSERT(sizeof(clmem_pooled_svm) == 32 && offsetof(clmem_pooled_svm, svm.pool) == 16 &&
+                         offsetof(clmem_pooled_svm, svm.generation) == 24,
+                     "clmem_pooled_svm: ptr, size, pool, generation (clmem__pooled_svm_handle writes them so)");
+#endif
 
 /* ---- SVM pools ---- */
 
@@ -14502,6 +15759,8 @@ CLMEM__INLINE clmem_pooled_svm clmem__svm_pool_allocate(clmem_svm_pool *pool, si
 
 CLMEM__POOL_ALLOCATE(svm_pool, clmem_pooled_svm, clmem__svm_pool_allocate)
 
+CLMEM__POOL_COMMON(svm_pool)
+
 static cl_int clmem__pooled_svm_release(clmem_pooled_svm *p, const char *fn) {
     if (!p || !p->svm.pool) return CL_SUCCESS;
     return clmem__pool_give_back(p, sizeof *p, p->svm.pool, p->svm.generation, p->svm.ptr, p->svm.size, NULL, false, fn);
@@ -14565,7 +15824,7 @@ CLMEM_API cl_int clmem_pooled_svm_enqueue_release(clmem_pooled_svm *p, cl_comman
     if (queue && (err = clmem__pooled_svm_bind(*p, queue, fn)) != CL_SUCCESS) return err;
     return clmem__pooled_svm_release(p, fn);
 }
-/* ---- end clmem/pool.c ---- */
+/* ---- end clmem/pool_svm.c ---- */
 
 /* ---- begin clmem/usm_pool.c ---- */
 /* >>usm_pool (implementation): the USM backend of the pool core */
@@ -14644,11 +15903,12 @@ static clmem_pooled_usm clmem__usm_pool_allocate(clmem_usm_pool *pool, size_t si
     r.usm.type = CLMEM__CAST(const clmem__usm_facts *, pool->core.user)->type;
     r.usm.context = pool->core.context;
     r.usm.pool = CLMEM__CAST(void *, blk);
-    r.usm.generation = blk->owner.gen;
+    r.usm.generation = clmem__pool_generation(blk);
     return r;
 }
 
 CLMEM__POOL_ALLOCATE(usm_pool, clmem_pooled_usm, clmem__usm_pool_allocate)
+
 CLMEM__POOL_COMMON(usm_pool)
 
 /* the release of a block, plain or on a queue (on_queue) */
@@ -14670,6 +15930,20 @@ CLMEM_API cl_int clmem_pooled_usm_enqueue_release(clmem_pooled_usm *p, cl_comman
     return clmem__pooled_usm_put(p, true, queue, "clmem_pooled_usm_enqueue_release");
 }
 /* ---- end clmem/usm_pool.c ---- */
+
+/* ---- begin clmem/pinned.h (private) ---- */
+/* ---- private: what other modules of clmem use of pinned; not API. tools/amalgamate
+   puts this section at the head of the implementation. ---- */
+
+/* functions (each described where it is defined) */
+static cl_int clmem__pinned_queue_facts(const char *fn, cl_command_queue queue, cl_context *ctx, cl_device_id *dev,
+                                        cl_ulong *max_alloc);
+static cl_int clmem__staging_pays(const char *fn, cl_device_id dev, bool *pays);
+static cl_int clmem__pinned_make(cl_command_queue queue, cl_context ctx, cl_mem_flags flags, size_t size, cl_mem *mem,
+                                 void **ptr, const char **call);
+static cl_int clmem__pinned_unmake(cl_command_queue queue, cl_mem mem, void *ptr);
+/* ---- end private ---- */
+/* ---- end clmem/pinned.h (private) ---- */
 
 /* ---- begin clmem/pinned.c ---- */
 /* >>pinned (implementation) */
@@ -14799,7 +16073,7 @@ static clmem_pinned_allocation clmem__pinned_handle(const clmem__pool_block *blk
     a.size = size;
     a.mem = CLMEM__CAST(cl_mem, blk->mem);
     a.pool = clmem__unconst(blk);
-    a.generation = blk->owner.gen;
+    a.generation = clmem__pool_generation(blk);
     return a;
 }
 
@@ -14840,7 +16114,7 @@ CLMEM_API clmem_pinned_allocation clmem_pinned_allocation_create(cl_command_queu
     blk->ptr = ptr;
     blk->mem = mem;
     blk->size = size;
-    clmem__gen_store(&blk->owner.gen, blk->owner.gen + 1); /* odd: handed out */
+    clmem__pool_record_hand_out(blk);
     clmem__set_err(errcode_ret, CL_SUCCESS);
     return clmem__pinned_handle(blk, size);
 }
@@ -14849,7 +16123,7 @@ CLMEM_API clmem_pinned_allocation clmem_pinned_allocation_create(cl_command_queu
 static cl_int clmem__pinned_plain_release(clmem__pool_block *blk, uint64_t gen, cl_command_queue after,
                                           const void *ptr, const char *fn) {
     cl_int err;
-    if (!(gen & 1) || !clmem__gen_cas(&blk->owner.gen, gen, gen + 1))
+    if (!clmem__pool_record_give_back(blk, gen))
         return clmem__fail(CLMEM_ERROR_DOUBLE_RELEASE, fn,
                            "pinned allocation %p was already released, through this handle or a copy", ptr);
     err = clmem__pinned_unmake_after(blk->queue, CLMEM__CAST(cl_mem, blk->mem), blk->ptr, after);
@@ -14877,10 +16151,11 @@ static cl_int clmem__pinned_release(clmem_pinned_allocation *a, cl_command_queue
         return clmem__fail(CLMEM_ERROR_DOUBLE_RELEASE, fn,
                            "pinned allocation %p (%zu bytes) was already released, through this handle or a copy",
                            a->ptr, a->size);
-    if (queue) {
-        cl_context qctx = NULL;
+    if (queue) { /* refused before anything is released: a queue of the allocation's context */
+        cl_context ctx = NULL;
         err = blk->pool ? clmem__pool_check_release_queue(blk, gen, queue, fn, &ooo)
-                        : clmem__queue_context_of(fn, queue, &qctx);
+                        : clmem__queue_context_of(fn, blk->queue, &ctx);
+        if (err == CL_SUCCESS && !blk->pool) err = clmem__same_context(fn, queue, ctx, "the pinned allocation");
         if (err != CL_SUCCESS) return err;
     }
     ptr = a->ptr;
@@ -14905,6 +16180,8 @@ CLMEM_API cl_int clmem_pinned_allocation_enqueue_release(clmem_pinned_allocation
 }
 
 /* ---- pinned pools: the pool core with the pinned backend ---- */
+
+struct clmem_pinned_pool { clmem__pool core; };
 
 static cl_int clmem__pool_pinned_make(void *user, size_t size, void **ptr, void **mem) {
     const clmem__pinned_facts *f = CLMEM__CAST(const clmem__pinned_facts *, user);
@@ -14981,6 +16258,7 @@ CLMEM__INLINE clmem_pinned_allocation clmem__pinned_pool_allocate(clmem_pinned_p
 }
 
 CLMEM__POOL_ALLOCATE(pinned_pool, clmem_pinned_allocation, clmem__pinned_pool_allocate)
+
 CLMEM__POOL_COMMON(pinned_pool)
 /* ---- end clmem/pinned.c ---- */
 
@@ -15007,12 +16285,41 @@ CLMEM__POOL_COMMON(pinned_pool)
 #define CLMEM__STAGER_SPIN 0
 #endif
 
+#if CLMEM__STAGER_WORKERS
+/* ---- the stager's threads, behind these few functions (pthreads; clmem__mutex is a
+   pthread_mutex_t here) ---- */
+typedef pthread_t clmem__stager_thread;
+typedef pthread_cond_t clmem__stager_cond;
+static int clmem__stager_thread_start(clmem__stager_thread *t, void *(*fn)(void *), void *arg) {
+    return pthread_create(t, NULL, fn, arg);
+}
+static void clmem__stager_thread_join(clmem__stager_thread t) { pthread_join(t, NULL); }
+static void clmem__stager_cond_init(clmem__stager_cond *c) { pthread_cond_init(c, NULL); }
+static void clmem__stager_cond_destroy(clmem__stager_cond *c) { pthread_cond_destroy(c); }
+static void clmem__stager_cond_wait(clmem__stager_cond *c, clmem__mutex *m) { pthread_cond_wait(c, m); }
+static void clmem__stager_cond_signal(clmem__stager_cond *c) { pthread_cond_signal(c); }
+static void clmem__stager_cond_broadcast(clmem__stager_cond *c) { pthread_cond_broadcast(c); }
+#endif
+
+/* A staged copy is a command of the caller's queue in its order: at the call, a marker
+   on that queue (after its earlier work) that the pieces wait for, and, for a
+   non-blocking copy, a barrier there that holds later work back until the stager sets
+   a user event (the gate) once every piece is done. The pieces run on a queue of the
+   stager's own on the same device, so they are never enqueued behind work that waits
+   for them. Non-blocking copies run in call order on one thread of the stager's (the
+   runner); tickets give staged copies, blocking ones included, the slots in call
+   order. */
+struct clmem__stager_job;
+
 struct clmem_stager {
-    clmem__mutex lock;  /* one copy at a time (where there are no worker threads; else the tickets) */
-    clmem__mutex books; /* guards st, running, threshold and the tickets (never held across a driver call) */
-    unsigned running;   /* copies in progress, a non-blocking one until its event completes */
-    unsigned long long tnext, tserving; /* copies run in call order: the next ticket, the one running */
-    cl_command_queue queue; /* retained */
+    clmem__mutex lock;  /* one staged copy at a time (where there are no worker threads; else the tickets) */
+    clmem__mutex books; /* guards st, running, threshold, the tickets and the runner's list (never held across a
+                           driver call) */
+    clmem__mutex order; /* held while a staged copy takes its ticket and its place on the caller's queue */
+    unsigned running;   /* copies in progress, a non-blocking staged one until its event completes */
+    unsigned long long tnext, tserving; /* staged copies run in call order: the next ticket, the one running */
+    cl_command_queue queue; /* the caller's (retained): every copy is a command of it */
+    cl_command_queue own;   /* the stager's own queue on the same device (the pieces run there) */
     cl_context context;
     size_t slot_size, threshold;
     unsigned nslots, nthreads;
@@ -15020,11 +16327,11 @@ struct clmem_stager {
     void *slot_ptr[CLMEM_STAGER_MAX_SLOTS];
     clmem_stager_stats st;
 #if CLMEM__STAGER_WORKERS
-    pthread_t *workers;
+    clmem__stager_thread *workers;
     unsigned nworkers;
-    pthread_mutex_t jlock;
-    pthread_cond_t jstart, jdone;
-    pthread_cond_t turn; /* with books: tserving moved on */
+    clmem__mutex jlock;
+    clmem__stager_cond jstart, jdone;
+    clmem__stager_cond turn; /* with books: tserving moved on */
     bool quit;
     unsigned char *jdst;
     const unsigned char *jsrc;
@@ -15032,6 +16339,12 @@ struct clmem_stager {
     unsigned jnext, jparts;
     unsigned jleft;   /* parts not finished (atomic where spinning reads it) */
     unsigned jposted; /* jobs posted, and the stop (atomic where spinning reads it) */
+    /* the runner: started at the first non-blocking staged copy, it runs those copies
+       one after the other from a list (books) */
+    clmem__stager_thread runner;
+    bool has_runner, rquit;
+    clmem__stager_cond rwake; /* with books: a job was listed, or the stop */
+    struct clmem__stager_job *rhead, *rtail;
 #endif
 };
 
@@ -15047,36 +16360,36 @@ static void clmem__stager_copy_parts(clmem_stager *st) {
         size_t lo = (size_t)k * st->jpart, len = st->jn - lo < st->jpart ? st->jn - lo : st->jpart;
         unsigned char *d = st->jdst + lo;
         const unsigned char *s = st->jsrc + lo;
-        pthread_mutex_unlock(&st->jlock);
+        clmem__unlock(&st->jlock);
         memcpy(d, s, len);
-        pthread_mutex_lock(&st->jlock);
+        clmem__lock(&st->jlock);
 #if CLMEM__STAGER_SPIN
-        if (__atomic_sub_fetch(&st->jleft, 1u, __ATOMIC_RELEASE) == 0) pthread_cond_signal(&st->jdone);
+        if (__atomic_sub_fetch(&st->jleft, 1u, __ATOMIC_RELEASE) == 0) clmem__stager_cond_signal(&st->jdone);
 #else
-        if (--st->jleft == 0) pthread_cond_signal(&st->jdone);
+        if (--st->jleft == 0) clmem__stager_cond_signal(&st->jdone);
 #endif
     }
 }
 
 static void *clmem__stager_worker(void *arg) {
     clmem_stager *st = CLMEM__CAST(clmem_stager *, arg);
-    pthread_mutex_lock(&st->jlock);
+    clmem__lock(&st->jlock);
     for (;;) {
 #if CLMEM__STAGER_SPIN
         if (!st->quit && st->jnext >= st->jparts) {
             unsigned seen = st->jposted, spins;
-            pthread_mutex_unlock(&st->jlock);
+            clmem__unlock(&st->jlock);
             for (spins = 0; spins < CLMEM__STAGER_SPIN && __atomic_load_n(&st->jposted, __ATOMIC_ACQUIRE) == seen;
                  ++spins)
                 CLMEM__CPU_RELAX();
-            pthread_mutex_lock(&st->jlock);
+            clmem__lock(&st->jlock);
         }
 #endif
-        while (!st->quit && st->jnext >= st->jparts) pthread_cond_wait(&st->jstart, &st->jlock);
+        while (!st->quit && st->jnext >= st->jparts) clmem__stager_cond_wait(&st->jstart, &st->jlock);
         if (st->quit) break;
         clmem__stager_copy_parts(st);
     }
-    pthread_mutex_unlock(&st->jlock);
+    clmem__unlock(&st->jlock);
     return NULL;
 }
 #endif
@@ -15094,7 +16407,7 @@ static void clmem__stager_memcpy(clmem_stager *st, void *dst, const void *src, s
     part = (n + parts - 1) / parts;
     part = (part + 4095) & ~(size_t)4095; /* whole pages per thread */
     parts = (n + part - 1) / part;
-    pthread_mutex_lock(&st->jlock);
+    clmem__lock(&st->jlock);
     st->jdst = CLMEM__CAST(unsigned char *, dst);
     st->jsrc = CLMEM__CAST(const unsigned char *, src);
     st->jn = n;
@@ -15107,23 +16420,23 @@ static void clmem__stager_memcpy(clmem_stager *st, void *dst, const void *src, s
 #else
     st->jleft = (unsigned)parts;
 #endif
-    pthread_cond_broadcast(&st->jstart);
+    clmem__stager_cond_broadcast(&st->jstart);
     clmem__stager_copy_parts(st);
 #if CLMEM__STAGER_SPIN
     if (__atomic_load_n(&st->jleft, __ATOMIC_ACQUIRE)) {
         unsigned spins;
-        pthread_mutex_unlock(&st->jlock);
+        clmem__unlock(&st->jlock);
         for (spins = 0; spins < CLMEM__STAGER_SPIN && __atomic_load_n(&st->jleft, __ATOMIC_ACQUIRE); ++spins)
             CLMEM__CPU_RELAX();
-        pthread_mutex_lock(&st->jlock);
+        clmem__lock(&st->jlock);
     }
-    while (__atomic_load_n(&st->jleft, __ATOMIC_ACQUIRE)) pthread_cond_wait(&st->jdone, &st->jlock);
+    while (__atomic_load_n(&st->jleft, __ATOMIC_ACQUIRE)) clmem__stager_cond_wait(&st->jdone, &st->jlock);
 #else
-    while (st->jleft) pthread_cond_wait(&st->jdone, &st->jlock);
+    while (st->jleft) clmem__stager_cond_wait(&st->jdone, &st->jlock);
 #endif
     st->jparts = 0;
     st->jnext = 0;
-    pthread_mutex_unlock(&st->jlock);
+    clmem__unlock(&st->jlock);
 #else
     (void)st;
     memcpy(dst, src, n);
@@ -15133,15 +16446,21 @@ static void clmem__stager_memcpy(clmem_stager *st, void *dst, const void *src, s
 static void clmem__stager_stop(clmem_stager *st) {
 #if CLMEM__STAGER_WORKERS
     unsigned i;
+    clmem__lock(&st->books); /* the runner: its list is empty (nothing runs when a stager is freed) */
+    st->rquit = true;
+    clmem__stager_cond_broadcast(&st->rwake);
+    clmem__unlock(&st->books);
+    if (st->has_runner) clmem__stager_thread_join(st->runner);
+    st->has_runner = false;
     if (!st->workers) return;
-    pthread_mutex_lock(&st->jlock);
+    clmem__lock(&st->jlock);
     st->quit = true;
 #if CLMEM__STAGER_SPIN
     __atomic_add_fetch(&st->jposted, 1u, __ATOMIC_RELEASE);
 #endif
-    pthread_cond_broadcast(&st->jstart);
-    pthread_mutex_unlock(&st->jlock);
-    for (i = 0; i < st->nworkers; ++i) pthread_join(st->workers[i], NULL);
+    clmem__stager_cond_broadcast(&st->jstart);
+    clmem__unlock(&st->jlock);
+    for (i = 0; i < st->nworkers; ++i) clmem__stager_thread_join(st->workers[i]);
     CLMEM_FREE(st->workers);
     st->workers = NULL;
     st->nworkers = 0;
@@ -15157,21 +16476,55 @@ static cl_int clmem__stager_free(clmem_stager *st) {
     clmem__stager_stop(st);
     for (i = 0; i < st->nslots; ++i) {
         if (st->slot_mem[i]) {
-            cl_int err = clmem__pinned_unmake(st->queue, st->slot_mem[i], st->slot_ptr[i]);
+            cl_int err = clmem__pinned_unmake(st->own, st->slot_mem[i], st->slot_ptr[i]);
             if (err != CL_SUCCESS && first == CL_SUCCESS) first = err;
         }
     }
 #if CLMEM__STAGER_WORKERS
-    pthread_mutex_destroy(&st->jlock);
-    pthread_cond_destroy(&st->jstart);
-    pthread_cond_destroy(&st->jdone);
-    pthread_cond_destroy(&st->turn);
+    clmem__mutex_destroy(&st->jlock);
+    clmem__stager_cond_destroy(&st->jstart);
+    clmem__stager_cond_destroy(&st->jdone);
+    clmem__stager_cond_destroy(&st->turn);
+    clmem__stager_cond_destroy(&st->rwake);
 #endif
     clmem__mutex_destroy(&st->lock);
     clmem__mutex_destroy(&st->books);
+    clmem__mutex_destroy(&st->order);
+    if (st->own) clReleaseCommandQueue(st->own);
     clReleaseCommandQueue(st->queue);
     CLMEM_FREE(st);
     return first;
+}
+
+/* clmem__stager_own_queue(fn, ctx, dev, &err): the stager's own in-order queue on dev,
+   made with the call the device's version has (clCreateCommandQueueWithProperties is
+   OpenCL 2.0); NULL with *err set and worded on failure. */
+static cl_command_queue clmem__stager_own_queue(const char *fn, cl_context ctx, cl_device_id dev, cl_int *err) {
+    cl_command_queue q = NULL;
+    const char *call = "clCreateCommandQueue";
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#endif
+#ifdef CL_VERSION_2_0
+    int version = 0;
+    if ((*err = clmem__device_version(fn, dev, &version)) != CL_SUCCESS) return NULL;
+    if (version >= 200) {
+        call = "clCreateCommandQueueWithProperties";
+        q = clCreateCommandQueueWithProperties(ctx, dev, NULL, err);
+    } else
+#endif
+        q = clCreateCommandQueue(ctx, dev, 0, err);
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+    if (*err == CL_SUCCESS && !q) *err = CL_OUT_OF_RESOURCES;
+    if (*err != CL_SUCCESS) {
+        *err = clmem__fail(*err, fn, "%s (the stager's own queue on the queue's device) failed with %s (%d)", call,
+                           clmem_error_string(*err), (int)*err);
+        return NULL;
+    }
+    return q;
 }
 
 CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_size, unsigned slots,
@@ -15185,6 +16538,8 @@ CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_
     cl_int err;
     unsigned i;
     if ((err = clmem__pinned_queue_facts(fn, queue, &ctx, &dev, &max_alloc)) != CL_SUCCESS ||
+        (err = clmem__check_in_order(fn, queue, "a stager's copies are commands of its queue in call order"))
+            != CL_SUCCESS ||
         (err = clmem__staging_pays(fn, dev, &pays)) != CL_SUCCESS)
         return CLMEM__CAST(clmem_stager *, clmem__null_with(errcode_ret, err));
     if (slot_size == 0) slot_size = CLMEM_STAGER_DEFAULT_SLOT_SIZE;
@@ -15207,11 +16562,13 @@ CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_
     memset(st, 0, sizeof *st);
     clmem__mutex_init(&st->lock);
     clmem__mutex_init(&st->books);
+    clmem__mutex_init(&st->order);
 #if CLMEM__STAGER_WORKERS
-    pthread_mutex_init(&st->jlock, NULL);
-    pthread_cond_init(&st->jstart, NULL);
-    pthread_cond_init(&st->jdone, NULL);
-    pthread_cond_init(&st->turn, NULL);
+    clmem__mutex_init(&st->jlock);
+    clmem__stager_cond_init(&st->jstart);
+    clmem__stager_cond_init(&st->jdone);
+    clmem__stager_cond_init(&st->turn);
+    clmem__stager_cond_init(&st->rwake);
 #else
     threads = 1;
 #endif
@@ -15221,9 +16578,15 @@ CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_
     st->slot_size = slot_size;
     st->nthreads = threads;
     st->threshold = pays ? CLMEM_STAGER_DEFAULT_THRESHOLD : CLMEM_STAGER_NEVER;
+    st->own = clmem__stager_own_queue(fn, ctx, dev, &err);
+    if (!st->own) {
+        clmem__stager_free(st);
+        clmem__set_err(errcode_ret, err);
+        return NULL;
+    }
     for (i = 0; i < slots; ++i) {
         const char *call = "";
-        err = clmem__pinned_make(queue, ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, slot_size, &st->slot_mem[i],
+        err = clmem__pinned_make(st->own, ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, slot_size, &st->slot_mem[i],
                                  &st->slot_ptr[i], &call);
         if (err != CL_SUCCESS) {
             clmem__stager_free(st);
@@ -15235,7 +16598,7 @@ CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_
     }
 #if CLMEM__STAGER_WORKERS
     if (threads > 1) {
-        st->workers = CLMEM__CAST(pthread_t *, CLMEM_MALLOC(sizeof(pthread_t) * (threads - 1)));
+        st->workers = CLMEM__CAST(clmem__stager_thread *, CLMEM_MALLOC(sizeof(clmem__stager_thread) * (threads - 1)));
         if (!st->workers) {
             clmem__stager_free(st);
             clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for %u threads",
@@ -15243,7 +16606,7 @@ CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_
             return NULL;
         }
         for (i = 0; i + 1 < threads; ++i) {
-            int rc = pthread_create(&st->workers[i], NULL, clmem__stager_worker, st);
+            int rc = clmem__stager_thread_start(&st->workers[i], clmem__stager_worker, st);
             if (rc != 0) {
                 clmem__stager_free(st);
                 clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn,
@@ -15319,31 +16682,28 @@ static cl_int clmem__stager_drain(cl_event *ev, unsigned n) {
     return first;
 }
 
-/* ---- the order of copies: each takes a ticket when it is called; they run in that
-   order, so a copy called after a non-blocking one sees its bytes ---- */
-/* clmem__stager_enter(st): a copy is called: it counts as running; its ticket. */
-static unsigned long long clmem__stager_enter(clmem_stager *st) {
-    unsigned long long ticket;
+/* ---- the order of staged copies: each takes a ticket when it is called (with its
+   place on the caller's queue); they use the slots in that order ---- */
+/* clmem__stager_busy(st, d): one copy more (d 1) or less (-1) in progress. */
+static void clmem__stager_busy(clmem_stager *st, int d) {
     clmem__lock(&st->books);
-    ++st->running;
-    ticket = st->tnext++;
+    st->running = d > 0 ? st->running + 1 : st->running - 1;
     clmem__unlock(&st->books);
-    return ticket;
 }
-/* clmem__stager_turn(st, ticket): wait until the copies called before this one are
-   done (a non-blocking one: its bytes have arrived). */
+/* clmem__stager_turn(st, ticket): wait until the staged copies called before this
+   one are done. */
 static void clmem__stager_turn(clmem_stager *st, unsigned long long ticket) {
 #if CLMEM__STAGER_WORKERS
     clmem__lock(&st->books);
-    while (st->tserving != ticket) pthread_cond_wait(&st->turn, &st->books);
+    while (st->tserving != ticket) clmem__stager_cond_wait(&st->turn, &st->books);
     clmem__unlock(&st->books);
 #else
     (void)ticket;
     clmem__lock(&st->lock);
 #endif
 }
-/* clmem__stager_leave(st): the copy is done: the next one's turn; the stager may be
-   released from here on. */
+/* clmem__stager_leave(st): the staged copy is done: the next one's turn; the stager
+   may be released from here on. */
 static void clmem__stager_leave(clmem_stager *st) {
 #if !CLMEM__STAGER_WORKERS
     clmem__unlock(&st->lock);
@@ -15352,24 +16712,65 @@ static void clmem__stager_leave(clmem_stager *st) {
     ++st->tserving;
     --st->running;
 #if CLMEM__STAGER_WORKERS
-    pthread_cond_broadcast(&st->turn);
+    clmem__stager_cond_broadcast(&st->turn);
 #endif
     clmem__unlock(&st->books);
 }
 
-/* clmem__stager_pieces(st, buf, host, p, wait_for, n, &call): the staged copy of a
-   plan, in its turn: the wait list is waited for on the host first (a failed event
-   is reported, where PoCL would leave the pieces queued for ever); then, for a write,
-   threads copy piece i into a slot while the DMA of piece i-1 runs; for a read, the
-   DMA of the next pieces runs while threads copy piece i out. Every piece is on the
-   device or in host memory when it returns. */
+/* clmem__stager_place(st, nonblocking, &start, &gate, &ticket): a staged copy's place
+   on the caller's queue, taken with its ticket under `order` (so that tickets and the
+   queue agree): a marker after the queue's earlier work (start: the pieces wait for
+   it), and for a non-blocking copy a barrier that holds the queue's later work back
+   until *gate, a user event, is set (the stager sets it CL_COMPLETE when the copy is
+   over, whatever its outcome, so the queue never stalls). The caller holds `order`
+   (a non-blocking copy lists its job before letting go of it). The copy counts as
+   running from here. On failure nothing is left behind and the message is written. */
+static cl_int clmem__stager_place(clmem_stager *st, bool nonblocking, cl_event *start, cl_event *gate,
+                                  unsigned long long *ticket) {
+    static const char fn[] = "clmem_stager_copy";
+    const char *call = "clEnqueueMarkerWithWaitList";
+    cl_int err;
+    *start = *gate = NULL;
+    err = clEnqueueMarkerWithWaitList(st->queue, 0, NULL, start);
+    if (err == CL_SUCCESS && (err = clFlush(st->queue)) != CL_SUCCESS) call = "clFlush";
+    if (err == CL_SUCCESS && nonblocking) {
+        call = "clCreateUserEvent";
+        *gate = clCreateUserEvent(st->context, &err);
+        if (err == CL_SUCCESS) {
+            call = "clEnqueueBarrierWithWaitList";
+            err = clEnqueueBarrierWithWaitList(st->queue, 1, gate, NULL);
+        }
+    }
+    if (err == CL_SUCCESS) {
+        clmem__lock(&st->books);
+        ++st->running;
+        *ticket = st->tnext++;
+        clmem__unlock(&st->books);
+        return CL_SUCCESS;
+    }
+    if (*gate) clReleaseEvent(*gate);
+    if (*start) clReleaseEvent(*start);
+    *start = *gate = NULL;
+    return clmem__cl_fail(err, fn, call);
+}
+
+/* clmem__stager_pieces(st, buf, host, p, wait_for, n, start, &call): the staged copy
+   of a plan, in its turn: the wait list is waited for on the host first (a failed
+   event is reported, where PoCL would leave the pieces queued for ever); then, on the
+   stager's own queue after `start`, for a write, threads copy piece i into a slot
+   while the DMA of piece i-1 runs; for a read, the DMA of the next pieces runs while
+   threads copy piece i out. Every piece is on the device or in host memory when it
+   returns. */
 static cl_int clmem__stager_pieces(clmem_stager *st, clmem_buffer buf, void *host, const clmem__host_plan *p,
-                                   const cl_event *wait_for, cl_uint n, const char **call) {
+                                   const cl_event *wait_for, cl_uint n, cl_event start, const char **call) {
     cl_event ev[CLMEM_STAGER_MAX_SLOTS];
     size_t i, S = st->slot_size, count = p->count, offset = p->offset, pieces = (count + S - 1) / S;
     unsigned K = st->nslots;
+    cl_uint nstart = start ? 1u : 0u; /* only the first piece waits for start: the own queue is in order */
+    cl_command_queue q = st->own;
     cl_int err = CL_SUCCESS;
-    *call = p->write ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer";
+    const char *enq = p->write ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer";
+    *call = enq;
     if (n && (err = clmem__wait_events(wait_for, n)) != CL_SUCCESS) {
         *call = "clWaitForEvents(wait_for)";
         return err;
@@ -15391,18 +16792,22 @@ static cl_int clmem__stager_pieces(clmem_stager *st, clmem_buffer buf, void *hos
                 }
             }
             clmem__stager_memcpy(st, st->slot_ptr[k], src + pos, len);
-            err = clEnqueueWriteBuffer(st->queue, buf.mem, CL_FALSE, offset + pos, len, st->slot_ptr[k], 0, NULL, &ev[k]);
-            if (err == CL_SUCCESS) clFlush(st->queue);
+            *call = enq;
+            err = clEnqueueWriteBuffer(q, buf.mem, CL_FALSE, offset + pos, len, st->slot_ptr[k], nstart,
+                                       nstart ? &start : NULL, &ev[k]);
+            nstart = 0;
+            if (err == CL_SUCCESS && (err = clFlush(q)) != CL_SUCCESS) *call = "clFlush";
         }
     } else {
         unsigned char *dst = CLMEM__CAST(unsigned char *, host);
         size_t next = 0; /* the next piece to enqueue */
         for (; next < pieces && next < K && err == CL_SUCCESS; ++next) {
             size_t pos = next * S, len = count - pos < S ? count - pos : S;
-            err = clEnqueueReadBuffer(st->queue, buf.mem, CL_FALSE, offset + pos, len, st->slot_ptr[next], 0, NULL,
-                                      &ev[next]);
+            err = clEnqueueReadBuffer(q, buf.mem, CL_FALSE, offset + pos, len, st->slot_ptr[next], nstart,
+                                      nstart ? &start : NULL, &ev[next]);
+            nstart = 0;
         }
-        if (err == CL_SUCCESS) clFlush(st->queue);
+        if (err == CL_SUCCESS && (err = clFlush(q)) != CL_SUCCESS) *call = "clFlush";
         for (i = 0; i < pieces && err == CL_SUCCESS; ++i) {
             unsigned k = (unsigned)(i % K);
             size_t pos = i * S, len = count - pos < S ? count - pos : S;
@@ -15416,9 +16821,8 @@ static cl_int clmem__stager_pieces(clmem_stager *st, clmem_buffer buf, void *hos
             clmem__stager_memcpy(st, dst + pos, st->slot_ptr[k], len);
             if (next < pieces) { /* the slot is free again: the next piece goes there */
                 size_t npos = next * S, nlen = count - npos < S ? count - npos : S;
-                err = clEnqueueReadBuffer(st->queue, buf.mem, CL_FALSE, offset + npos, nlen, st->slot_ptr[k], 0, NULL,
-                                          &ev[k]);
-                if (err == CL_SUCCESS) clFlush(st->queue);
+                err = clEnqueueReadBuffer(q, buf.mem, CL_FALSE, offset + npos, nlen, st->slot_ptr[k], 0, NULL, &ev[k]);
+                if (err == CL_SUCCESS && (err = clFlush(q)) != CL_SUCCESS) *call = "clFlush";
                 ++next;
             }
         }
@@ -15465,47 +16869,100 @@ static cl_int clmem__stager_user_event(clmem_stager *st, cl_int status, cl_event
     return CL_SUCCESS;
 }
 
+/* clmem__stager_blocking(st, buf, host, p, o): a blocking staged copy, in the calling
+   thread: its place on the queue, its turn, the pieces. */
+static cl_int clmem__stager_blocking(clmem_stager *st, clmem_buffer buf, void *host, const clmem__host_plan *p,
+                                     const clmem_copy_options *o) {
+    static const char fn[] = "clmem_stager_copy";
+    const char *call = "";
+    cl_event start = NULL, gate = NULL;
+    unsigned long long ticket = 0;
+    cl_int err;
+    clmem__lock(&st->order);
+    err = clmem__stager_place(st, false, &start, &gate, &ticket);
+    clmem__unlock(&st->order);
+    if (err != CL_SUCCESS) return err;
+    clmem__stager_turn(st, ticket);
+    if ((err = clmem__stager_pieces(st, buf, host, p, o->wait_for, o->num_wait_for, start, &call)) != CL_SUCCESS)
+        err = clmem__stager_failed(fn, err, call);
+    else if (o->event) /* every byte has arrived: the event is complete */
+        err = clmem__stager_user_event(st, CL_COMPLETE, o->event);
+    clReleaseEvent(start);
+    clmem__stager_leave(st);
+    return err;
+}
+
 #if CLMEM__STAGER_WORKERS
-/* A non-blocking staged copy: its own thread takes the copy lock, copies, then
-   completes the user event (CL_COMPLETE, or the failure's code). */
+/* A non-blocking staged copy, listed for the runner. It holds a reference to
+   everything it touches: the buffer, the wait list's events, its events. */
 typedef struct clmem__stager_job {
-    clmem_stager *st;
-    clmem_buffer buf;
+    struct clmem__stager_job *next;
+    clmem_buffer buf; /* buf.mem retained */
     void *host;
     clmem__host_plan plan;
     cl_event *wait_for; /* a retained copy of the caller's list */
     cl_uint n;
-    cl_event done; /* the caller's event (this job holds a reference) */
+    cl_event start, gate; /* the marker and the barrier's user event on the caller's queue */
+    cl_event done;        /* the caller's .event, or NULL (the job holds a reference) */
     unsigned long long ticket;
 } clmem__stager_job;
 
-static void *clmem__stager_job_run(void *arg) {
-    clmem__stager_job *j = CLMEM__CAST(clmem__stager_job *, arg);
-    const char *call = "";
-    cl_int err;
+static void clmem__stager_job_free(clmem__stager_job *j) {
     cl_uint i;
-    clmem__stager_turn(j->st, j->ticket);
-    err = clmem__stager_pieces(j->st, j->buf, j->host, &j->plan, j->wait_for, j->n, &call);
     for (i = 0; i < j->n; ++i) clReleaseEvent(j->wait_for[i]);
-    clmem__stager_leave(j->st); /* the stager may be released from here on */
-    clSetUserEventStatus(j->done, err == CL_SUCCESS ? CL_COMPLETE : (err < 0 ? err : CL_OUT_OF_RESOURCES));
-    clReleaseEvent(j->done);
+    if (j->start) clReleaseEvent(j->start);
+    if (j->gate) clReleaseEvent(j->gate);
+    if (j->done) clReleaseEvent(j->done);
+    if (j->buf.mem) clReleaseMemObject(j->buf.mem);
     CLMEM_FREE(j->wait_for);
     CLMEM_FREE(j);
+}
+
+/* clmem__stager_job_run(st, j): a listed copy in its turn: the pieces; then, once the
+   stager's part is over (the next copy's turn), the caller's event (CL_COMPLETE, or the
+   failure's code) and the gate (CL_COMPLETE: the queue goes on). */
+static void clmem__stager_job_run(clmem_stager *st, clmem__stager_job *j) {
+    const char *call = "";
+    cl_int err;
+    clmem__stager_turn(st, j->ticket);
+    err = clmem__stager_pieces(st, j->buf, j->host, &j->plan, j->wait_for, j->n, j->start, &call);
+    if (err == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST || (err < 0 && strcmp(call, "clWaitForEvents(wait_for)") == 0))
+        err = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+    clmem__stager_leave(st); /* the stager may be released once the events are set */
+    /* the copy's event first: the queue's later work, which the gate lets go, finds it complete */
+    if (j->done) clSetUserEventStatus(j->done, err == CL_SUCCESS ? CL_COMPLETE : (err < 0 ? err : CL_OUT_OF_RESOURCES));
+    clSetUserEventStatus(j->gate, CL_COMPLETE);
+    clmem__stager_job_free(j);
+}
+
+/* The runner: the listed copies, one after the other, until the stager stops. */
+static void *clmem__stager_runner(void *arg) {
+    clmem_stager *st = CLMEM__CAST(clmem_stager *, arg);
+    for (;;) {
+        clmem__stager_job *j;
+        clmem__lock(&st->books);
+        while (!st->rhead && !st->rquit) clmem__stager_cond_wait(&st->rwake, &st->books);
+        j = st->rhead;
+        if (j) {
+            st->rhead = j->next;
+            if (!st->rhead) st->rtail = NULL;
+        }
+        clmem__unlock(&st->books);
+        if (!j) break; /* the stop, with nothing listed */
+        clmem__stager_job_run(st, j);
+    }
     return NULL;
 }
 
-/* clmem__stager_async(st, buf, host, p, o): start a non-blocking staged copy; *o->event
-   is its user event. */
+/* clmem__stager_async(st, buf, host, p, o): a non-blocking staged copy: its place on
+   the caller's queue and a job for the runner (started here the first time); *o->event
+   is a user event the runner completes. */
 static cl_int clmem__stager_async(clmem_stager *st, clmem_buffer buf, void *host, const clmem__host_plan *p,
                                   const clmem_copy_options *o) {
     static const char fn[] = "clmem_stager_copy";
     clmem__stager_job *j = CLMEM__CAST(clmem__stager_job *, CLMEM_MALLOC(sizeof *j));
-    pthread_t th;
-    pthread_attr_t attr;
     cl_uint i;
     cl_int err;
-    int rc;
     if (!j) return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for a non-blocking copy");
     memset(j, 0, sizeof *j);
     j->wait_for = CLMEM__CAST(cl_event *, CLMEM_MALLOC(sizeof(cl_event) * (o->num_wait_for + 1u)));
@@ -15513,42 +16970,48 @@ static cl_int clmem__stager_async(clmem_stager *st, clmem_buffer buf, void *host
         CLMEM_FREE(j);
         return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for a non-blocking copy");
     }
-    if ((err = clmem__stager_user_event(st, 1, &j->done)) != CL_SUCCESS) {
-        CLMEM_FREE(j->wait_for);
-        CLMEM_FREE(j);
+    if (o->event && (err = clmem__stager_user_event(st, 1, &j->done)) != CL_SUCCESS) {
+        clmem__stager_job_free(j);
         return err;
     }
-    j->st = st;
+    clmem__lock(&st->books);
+    if (!st->has_runner) {
+        int rc = clmem__stager_thread_start(&st->runner, clmem__stager_runner, st);
+        if (rc != 0) {
+            clmem__unlock(&st->books);
+            clmem__stager_job_free(j);
+            return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "starting the stager's thread for non-blocking copies "
+                                                          "failed (error %d)", rc);
+        }
+        st->has_runner = true;
+    }
+    clmem__unlock(&st->books);
     j->buf = buf;
+    clRetainMemObject(buf.mem);
     j->host = host;
     j->plan = *p;
-    j->n = o->num_wait_for;
-    for (i = 0; i < j->n; ++i) {
+    for (i = 0; i < o->num_wait_for; ++i) {
         j->wait_for[i] = o->wait_for[i];
         clRetainEvent(j->wait_for[i]);
+    }
+    j->n = o->num_wait_for;
+    clmem__lock(&st->order);
+    if ((err = clmem__stager_place(st, true, &j->start, &j->gate, &j->ticket)) != CL_SUCCESS) {
+        clmem__unlock(&st->order);
+        clmem__stager_job_free(j);
+        return err;
     }
     if (o->event) {
         clRetainEvent(j->done);
         *o->event = j->done;
     }
-    j->ticket = clmem__stager_enter(st);
-    pthread_attr_init(&attr);
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    rc = pthread_create(&th, &attr, clmem__stager_job_run, j);
-    pthread_attr_destroy(&attr);
-    if (rc != 0) {
-        clmem__stager_turn(st, j->ticket); /* give the turn on, in order */
-        clmem__stager_leave(st);
-        for (i = 0; i < j->n; ++i) clReleaseEvent(j->wait_for[i]);
-        if (o->event) {
-            clReleaseEvent(*o->event);
-            *o->event = NULL;
-        }
-        clReleaseEvent(j->done);
-        CLMEM_FREE(j->wait_for);
-        CLMEM_FREE(j);
-        return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "starting the thread of a non-blocking copy failed (error %d)", rc);
-    }
+    clmem__lock(&st->books); /* listed in ticket order (under `order`): the runner takes them in turn */
+    if (st->rtail) st->rtail->next = j;
+    else st->rhead = j;
+    st->rtail = j;
+    clmem__stager_cond_signal(&st->rwake);
+    clmem__unlock(&st->books);
+    clmem__unlock(&st->order);
     return CL_SUCCESS;
 }
 #endif
@@ -15561,10 +17024,9 @@ static cl_int clmem__stager_transfer(clmem_stager *st, clmem_buffer buf, void *h
     static const char fn[] = "clmem_stager_copy";
     clmem__host_plan p;
     size_t threshold;
-    unsigned long long ticket;
-    const char *call = "";
     cl_int err;
-    o = clmem__copy_opts_or_none(o);
+    clmem_copy_options local;
+    o = clmem__copy_opts_or_none(o, &local);
     if (CLMEM__CHECKS) {
         if (!st) return clmem__fail(CL_INVALID_VALUE, fn, "st is NULL");
         if ((o->given & CLMEM_GIVEN_REGION) || (o->region[0] | o->region[1] | o->region[2]))
@@ -15581,22 +17043,19 @@ static cl_int clmem__stager_transfer(clmem_stager *st, clmem_buffer buf, void *h
         st->st.direct_bytes += p.count;
     }
     clmem__unlock(&st->books);
-#if CLMEM__STAGER_WORKERS
-    if (p.count >= threshold && !p.blocking) return clmem__stager_async(st, buf, host, &p, o);
-#endif
-    ticket = clmem__stager_enter(st);
-    clmem__stager_turn(st, ticket);
-    if (p.count < threshold) {
+    if (p.count < threshold) { /* a command of the queue like any other: the queue orders it */
+        clmem__stager_busy(st, 1);
         err = clmem__host_plan_run(st->queue, buf, host, &p, o->wait_for, o->num_wait_for, o->event);
         /* a blocking call's event is complete at return (not every driver marks it so) */
         if (err == CL_SUCCESS && p.blocking && o->event && (err = clWaitForEvents(1, o->event)) != CL_SUCCESS)
             err = clmem__cl_fail(err, fn, "clWaitForEvents");
-    } else if ((err = clmem__stager_pieces(st, buf, host, &p, o->wait_for, o->num_wait_for, &call)) != CL_SUCCESS)
-        err = clmem__stager_failed(fn, err, call);
-    else if (o->event) /* every byte has arrived: the event is complete */
-        err = clmem__stager_user_event(st, CL_COMPLETE, o->event);
-    clmem__stager_leave(st);
-    return err;
+        clmem__stager_busy(st, -1);
+        return err;
+    }
+#if CLMEM__STAGER_WORKERS
+    if (!p.blocking) return clmem__stager_async(st, buf, host, &p, o);
+#endif
+    return clmem__stager_blocking(st, buf, host, &p, o);
 }
 
 CLMEM_API cl_int clmem_stager_write_opts(clmem_stager *st, clmem_buffer dst, const void *src,
@@ -15628,7 +17087,11 @@ struct clmem_device_link {
     size_t slot_size, threshold;
     unsigned slots;
     unsigned next;                      /* the slot the next piece takes: the least recently used */
-    clmem_pinned_allocation slot[CLMEM_DEVICE_LINK_MAX_SLOTS];
+    clmem_device_link_staging staging;  /* how pieces move (clmem_device_link_set_staging) */
+    cl_mem slot_mem[CLMEM_DEVICE_LINK_MAX_SLOTS]; /* pinned slots (made as pinned allocations are) */
+    void *slot_ptr[CLMEM_DEVICE_LINK_MAX_SLOTS];  /* mapped by transfers; NULL by copies (unmapped) */
+    cl_mem scratch[2]; /* by transfers, for a buffer the host may not access: a plain buffer of
+                          slot_size per side ([0] source, [1] destination), made at first need */
     cl_event last_write[CLMEM_DEVICE_LINK_MAX_SLOTS]; /* the write that last read the slot, or NULL */
     clmem_device_link_stats stats;
 };
@@ -15667,14 +17130,19 @@ static cl_int clmem__link_drain(clmem_device_link *l) {
     return first;
 }
 
-/* Free the link; the first failure of the slots' releases (their messages stand). */
+/* Free the link; the first failure of the slots' unmaps. */
 static cl_int clmem__link_free(clmem_device_link *l) {
     cl_int first = CL_SUCCESS;
     unsigned i;
     for (i = 0; i < l->slots; ++i) {
-        cl_int err = clmem_pinned_allocation_release(&l->slot[i]);
+        cl_int err = CL_SUCCESS;
+        if (!l->slot_mem[i]) continue;
+        if (l->slot_ptr[i]) err = clmem__pinned_unmake(l->src_queue, l->slot_mem[i], l->slot_ptr[i]);
+        else clReleaseMemObject(l->slot_mem[i]); /* unmapped (by copies) */
         if (err != CL_SUCCESS && first == CL_SUCCESS) first = err;
     }
+    for (i = 0; i < 2; ++i)
+        if (l->scratch[i]) clReleaseMemObject(l->scratch[i]);
     if (l->src_queue) clReleaseCommandQueue(l->src_queue);
     if (l->dst_queue) clReleaseCommandQueue(l->dst_queue);
     clmem__mutex_destroy(&l->lock);
@@ -15682,16 +17150,19 @@ static cl_int clmem__link_free(clmem_device_link *l) {
     return first;
 }
 
-/* The facts create needs of its queues: one context, their devices, the size limit. */
+/* The facts create needs of its queues: one context, in order, their devices, the
+   source device's size limit. */
 static cl_int clmem__link_queues(const char *fn, cl_command_queue src_queue, cl_command_queue dst_queue, cl_context *ctx,
-                                 cl_device_id dev[2]) {
+                                 cl_device_id dev[2], cl_ulong *max_alloc) {
+    static const char why[] = "a device link's copies are commands of its queues in their order";
     cl_context other = NULL;
     cl_int err;
     if ((err = clmem__check_queue(fn, src_queue)) != CL_SUCCESS || (err = clmem__check_queue(fn, dst_queue)) != CL_SUCCESS ||
-        (err = clmem__queue_context_of(fn, src_queue, ctx)) != CL_SUCCESS ||
+        (err = clmem__pinned_queue_facts(fn, src_queue, ctx, &dev[0], max_alloc)) != CL_SUCCESS ||
         (err = clmem__queue_context_of(fn, dst_queue, &other)) != CL_SUCCESS ||
-        (err = clmem__queue_device_of(fn, src_queue, &dev[0])) != CL_SUCCESS ||
-        (err = clmem__queue_device_of(fn, dst_queue, &dev[1])) != CL_SUCCESS)
+        (err = clmem__queue_device_of(fn, dst_queue, &dev[1])) != CL_SUCCESS ||
+        (err = clmem__check_in_order(fn, src_queue, why)) != CL_SUCCESS ||
+        (err = clmem__check_in_order(fn, dst_queue, why)) != CL_SUCCESS)
         return err;
     if (*ctx != other)
         return clmem__fail(CL_INVALID_CONTEXT, fn, "src_queue (context %p) and dst_queue (context %p) differ in context",
@@ -15706,9 +17177,10 @@ CLMEM_API clmem_device_link *clmem_device_link_create(cl_command_queue src_queue
     cl_context ctx = NULL;
     cl_device_id dev[2] = {NULL, NULL};
     size_t threshold = CLMEM_DEVICE_LINK_NEVER;
+    cl_ulong max_alloc = 0;
     unsigned i;
     cl_int err;
-    if ((err = clmem__link_queues(fn, src_queue, dst_queue, &ctx, dev)) != CL_SUCCESS ||
+    if ((err = clmem__link_queues(fn, src_queue, dst_queue, &ctx, dev, &max_alloc)) != CL_SUCCESS ||
         (err = clmem__link_default_threshold(fn, dev[0], dev[1], &threshold)) != CL_SUCCESS)
         return CLMEM__CAST(clmem_device_link *, clmem__null_with(errcode_ret, err));
     if (slots == 1 || slots > CLMEM_DEVICE_LINK_MAX_SLOTS) {
@@ -15716,6 +17188,10 @@ CLMEM_API clmem_device_link *clmem_device_link_create(cl_command_queue src_queue
                                                 slots, CLMEM_DEVICE_LINK_DEFAULT_SLOTS, CLMEM_DEVICE_LINK_MAX_SLOTS));
         return NULL;
     }
+    if (CLMEM__CHECKS && (err = clmem__check_max_alloc(fn, dev[0], "slot_size",
+                                                       slot_size ? slot_size : CLMEM_DEVICE_LINK_DEFAULT_SLOT_SIZE,
+                                                       max_alloc)) != CL_SUCCESS)
+        return CLMEM__CAST(clmem_device_link *, clmem__null_with(errcode_ret, err));
     l = CLMEM__CAST(clmem_device_link *, clmem__alloc_for(sizeof *l, fn, "the link", errcode_ret));
     if (!l) return NULL;
     memset(l, 0, sizeof *l);
@@ -15729,10 +17205,14 @@ CLMEM_API clmem_device_link *clmem_device_link_create(cl_command_queue src_queue
     clRetainCommandQueue(dst_queue);
     l->dst_queue = dst_queue;
     for (i = 0; i < l->slots; ++i) {
-        l->slot[i] = clmem_pinned_allocation_create(src_queue, l->slot_size, 0, &err);
-        if (err != CL_SUCCESS) { /* the pinned allocation's message stands, under its own name */
+        const char *call = "";
+        err = clmem__pinned_make(src_queue, ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, l->slot_size, &l->slot_mem[i],
+                                 &l->slot_ptr[i], &call);
+        if (err != CL_SUCCESS) {
             clmem__link_free(l);
-            clmem__set_err(errcode_ret, err);
+            clmem__set_err(errcode_ret, clmem__fail(err, fn, "%s of pinned slot %u (%zu bytes) failed with %s (%d)", call,
+                                                    i, slot_size ? slot_size : CLMEM_DEVICE_LINK_DEFAULT_SLOT_SIZE,
+                                                    clmem_error_string(err), (int)err));
             return NULL;
         }
     }
@@ -15744,6 +17224,59 @@ CLMEM_API cl_int clmem_device_link_set_threshold(clmem_device_link *l, size_t mi
     if (!l) return clmem__fail(CL_INVALID_VALUE, "clmem_device_link_set_threshold", "l is NULL");
     clmem__locked_set_size(&l->lock, &l->threshold, min_bytes);
     return CL_SUCCESS;
+}
+
+/* Map (by transfers) or unmap (by copies) every slot on the source queue, waited for;
+   the first failure, named, with the slots as they were left (a slot is mapped exactly
+   when its slot_ptr is not NULL). */
+static cl_int clmem__link_slots_mapped(clmem_device_link *l, bool mapped, const char *fn) {
+    unsigned i;
+    for (i = 0; i < l->slots; ++i) {
+        cl_int err = CL_SUCCESS;
+        if (mapped && !l->slot_ptr[i]) {
+            void *p = clEnqueueMapBuffer(l->src_queue, l->slot_mem[i], CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
+                                         l->slot_size, 0, NULL, NULL, &err);
+            if (err == CL_SUCCESS && !p) err = CL_MAP_FAILURE;
+            if (err != CL_SUCCESS) return clmem__fail(err, fn, "clEnqueueMapBuffer of slot %u failed with %s (%d)", i,
+                                                      clmem_error_string(err), (int)err);
+            l->slot_ptr[i] = p;
+        } else if (!mapped && l->slot_ptr[i]) {
+            cl_event ev = NULL;
+            err = clEnqueueUnmapMemObject(l->src_queue, l->slot_mem[i], l->slot_ptr[i], 0, NULL, &ev);
+            if (err == CL_SUCCESS) {
+                err = clWaitForEvents(1, &ev);
+                l->slot_ptr[i] = NULL; /* unmapped once enqueued */
+            }
+            if (ev) clReleaseEvent(ev);
+            if (err != CL_SUCCESS) return clmem__fail(err, fn, "%s of slot %u failed with %s (%d)", ev ?
+                                                      "clWaitForEvents on the unmap" : "clEnqueueUnmapMemObject", i,
+                                                      clmem_error_string(err), (int)err);
+        }
+    }
+    return CL_SUCCESS;
+}
+
+CLMEM_API cl_int clmem_device_link_set_staging(clmem_device_link *l, clmem_device_link_staging how) {
+    static const char fn[] = "clmem_device_link_set_staging";
+    cl_int err;
+    if (!l) return clmem__fail(CL_INVALID_VALUE, fn, "l is NULL");
+    if (how != CLMEM_DEVICE_LINK_BY_TRANSFERS && how != CLMEM_DEVICE_LINK_BY_COPIES)
+        return clmem__fail(CL_INVALID_VALUE, fn, "how %d: neither CLMEM_DEVICE_LINK_BY_TRANSFERS (%d) nor "
+                           "CLMEM_DEVICE_LINK_BY_COPIES (%d)", (int)how, (int)CLMEM_DEVICE_LINK_BY_TRANSFERS,
+                           (int)CLMEM_DEVICE_LINK_BY_COPIES);
+    clmem__lock(&l->lock);
+    err = clmem__link_drain(l); /* no piece may use a slot while it is mapped or unmapped */
+    if (err != CL_SUCCESS) err = clmem__cl_fail(err, fn, "clWaitForEvents");
+    else err = clmem__link_slots_mapped(l, how == CLMEM_DEVICE_LINK_BY_TRANSFERS, fn);
+    if (err == CL_SUCCESS) l->staging = how;
+    else if (how == CLMEM_DEVICE_LINK_BY_TRANSFERS)
+        clmem__link_slots_mapped(l, false, fn); /* a slot left unmapped: stay by copies, every slot unmapped */
+    else if (clmem__link_slots_mapped(l, true, fn) != CL_SUCCESS) {
+        clmem__link_slots_mapped(l, false, fn);
+        l->staging = CLMEM_DEVICE_LINK_BY_COPIES;
+    }
+    clmem__unlock(&l->lock);
+    return err;
 }
 
 CLMEM_API size_t clmem_device_link_threshold(clmem_device_link *l) {
@@ -15759,29 +17292,64 @@ CLMEM_API cl_int clmem_device_link_get_stats(clmem_device_link *l, clmem_device_
     return CL_SUCCESS;
 }
 
-/* One piece: read src bytes [from, from + n) on the source queue into slot s once the
-   slot's last write is done (and, for every piece, once the caller's wait list is: the
-   queues may be out of order), then write them to dst at `to` on the destination
-   queue after that read. The write becomes the slot's last write. */
+/* One piece through slot s: src bytes [from, from + n) into the slot on the source
+   queue once the slot's last piece and the caller's wait list are done, then out of
+   the slot into dst at `to` on the destination queue after that. By transfers:
+   clEnqueueReadBuffer into the slot's mapped memory and clEnqueueWriteBuffer out of
+   it; a side whose buffer the host may not read (src) or write (dst) goes through
+   that side's scratch buffer (clEnqueueCopyBuffer on the side's in-order queue, so one
+   scratch buffer serves every piece). By copies: clEnqueueCopyBuffer into and out of
+   the slot's (unmapped) buffer. The destination side's last command becomes the
+   slot's last piece (l->last_write[s]). */
 static cl_int clmem__link_piece(clmem_device_link *l, unsigned s, cl_mem dst, size_t to, cl_mem src, size_t from, size_t n,
-                                const clmem_copy_options *o, cl_event *waits) {
+                                const clmem_copy_options *o, cl_event *waits, const bool via[2]) {
+    const bool copies = l->staging == CLMEM_DEVICE_LINK_BY_COPIES;
     cl_uint nw = o->num_wait_for;
-    cl_event read = NULL, write = NULL;
+    cl_event read = NULL, mid = NULL, write = NULL;
+    const char *call = "clEnqueueCopyBuffer";
     cl_int err;
     if (nw) memcpy(waits, o->wait_for, nw * sizeof *waits);
     if (l->last_write[s]) waits[nw++] = l->last_write[s];
-    err = clEnqueueReadBuffer(l->src_queue, src, CL_FALSE, from, n, l->slot[s].ptr, nw, nw ? waits : NULL, &read);
-    if (err != CL_SUCCESS) return clmem__cl_fail(err, clmem__link_copy_fn, "clEnqueueReadBuffer");
-    err = clEnqueueWriteBuffer(l->dst_queue, dst, CL_FALSE, to, n, l->slot[s].ptr, 1, &read, &write);
+    if (copies) {
+        err = clEnqueueCopyBuffer(l->src_queue, src, l->slot_mem[s], from, 0, n, nw, nw ? waits : NULL, &read);
+    } else {
+        err = CL_SUCCESS;
+        if (via[0]) {
+            err = clEnqueueCopyBuffer(l->src_queue, src, l->scratch[0], from, 0, n, nw, nw ? waits : NULL, NULL);
+            src = l->scratch[0];
+            from = 0;
+            nw = 0; /* the in-order queue: the read comes after that copy */
+        }
+        if (err == CL_SUCCESS) {
+            call = "clEnqueueReadBuffer";
+            err = clEnqueueReadBuffer(l->src_queue, src, CL_FALSE, from, n, l->slot_ptr[s], nw, nw ? waits : NULL, &read);
+        }
+    }
+    if (err != CL_SUCCESS) return clmem__cl_fail(err, clmem__link_copy_fn, call);
+    if (copies) {
+        err = clEnqueueCopyBuffer(l->dst_queue, l->slot_mem[s], dst, 0, to, n, 1, &read, &write);
+    } else if (via[1]) {
+        call = "clEnqueueWriteBuffer";
+        err = clEnqueueWriteBuffer(l->dst_queue, l->scratch[1], CL_FALSE, 0, n, l->slot_ptr[s], 1, &read, &mid);
+        if (err == CL_SUCCESS) {
+            call = "clEnqueueCopyBuffer";
+            err = clEnqueueCopyBuffer(l->dst_queue, l->scratch[1], dst, 0, to, n, 0, NULL, &write);
+        }
+    } else {
+        call = "clEnqueueWriteBuffer";
+        err = clEnqueueWriteBuffer(l->dst_queue, dst, CL_FALSE, to, n, l->slot_ptr[s], 1, &read, &write);
+    }
     if (err != CL_SUCCESS) {
-        clWaitForEvents(1, &read); /* the read must be done with the slot before anyone reuses it */
-        clReleaseEvent(read);
-        return clmem__cl_fail(err, clmem__link_copy_fn, "clEnqueueWriteBuffer");
+        /* the read must be done with the slot (and the write out of it) before anyone reuses it */
+        clWaitForEvents(1, &read);
+        if (mid) clWaitForEvents(1, &mid);
     }
     clReleaseEvent(read);
+    if (mid) clReleaseEvent(mid);
+    if (err != CL_SUCCESS) return clmem__cl_fail(err, clmem__link_copy_fn, call);
     if (l->last_write[s]) clReleaseEvent(l->last_write[s]);
     l->last_write[s] = write;
-    /* the write waits for a read of another queue: that queue must be flushed */
+    /* the destination side waits for a command of another queue: that queue must be flushed */
     if ((err = clFlush(l->src_queue)) != CL_SUCCESS || (err = clFlush(l->dst_queue)) != CL_SUCCESS)
         return clmem__cl_fail(err, clmem__link_copy_fn, "clFlush");
     return CL_SUCCESS;
@@ -15819,7 +17387,23 @@ static cl_int clmem__link_staged(clmem_device_link *l, clmem_buffer dst, clmem_b
     size_t done = 0, pieces = 0, each = clmem__link_piece_size(l, count);
     cl_uint n = 0;
     unsigned s = l->next, i;
+    bool via[2];
     cl_int err = CL_SUCCESS;
+    /* by transfers, a buffer the host may not read (src) or write (dst) goes through
+       a scratch buffer of its side */
+    via[0] = l->staging == CLMEM_DEVICE_LINK_BY_TRANSFERS && clmem__host_forbidden(src.flags, false);
+    via[1] = l->staging == CLMEM_DEVICE_LINK_BY_TRANSFERS && clmem__host_forbidden(dst.flags, true);
+    for (i = 0; i < 2; ++i) {
+        if (!via[i] || l->scratch[i]) continue;
+        l->scratch[i] = clCreateBuffer(l->context, CL_MEM_READ_WRITE, l->slot_size, NULL, &err);
+        if (err == CL_SUCCESS && !l->scratch[i]) err = CL_MEM_OBJECT_ALLOCATION_FAILURE;
+        if (err != CL_SUCCESS) {
+            l->scratch[i] = NULL;
+            return clmem__fail(err, clmem__link_copy_fn, "clCreateBuffer of the link's %s scratch buffer (%zu bytes, "
+                               "for %s, which the host may not %s) failed with %s (%d)", i ? "destination" : "source",
+                               l->slot_size, i ? "dst" : "src", i ? "write" : "read", clmem_error_string(err), (int)err);
+        }
+    }
     if (o->num_wait_for + 1 > sizeof small / sizeof small[0]) {
         waits = CLMEM__CAST(cl_event *, CLMEM_MALLOC((o->num_wait_for + 1) * sizeof *waits));
         if (!waits) return clmem__fail(CL_OUT_OF_HOST_MEMORY, clmem__link_copy_fn, "out of host memory for the wait list");
@@ -15827,7 +17411,7 @@ static cl_int clmem__link_staged(clmem_device_link *l, clmem_buffer dst, clmem_b
     while (done < count && err == CL_SUCCESS) {
         size_t piece = count - done < each ? count - done : each;
         err = clmem__link_piece(l, s, dst.root, dst.origin + o->dst_offset + done, src.root,
-                                src.origin + o->src_offset + done, piece, o, waits);
+                                src.origin + o->src_offset + done, piece, o, waits, via);
         done += piece;
         ++pieces;
         s = (s + 1) % l->slots;
@@ -15843,6 +17427,7 @@ static cl_int clmem__link_staged(clmem_device_link *l, clmem_buffer dst, clmem_b
     l->stats.staged_copies++;
     l->stats.staged_bytes += count;
     l->stats.pieces += pieces;
+    if (l->staging == CLMEM_DEVICE_LINK_BY_COPIES || via[0] || via[1]) l->stats.copied_pieces += pieces;
     if (o->event) {
         err = clEnqueueMarkerWithWaitList(l->dst_queue, n, last, o->event);
         if (err != CL_SUCCESS) return clmem__cl_fail(err, clmem__link_copy_fn, "clEnqueueMarkerWithWaitList");
@@ -15909,15 +17494,17 @@ static cl_int clmem__link_check(clmem_device_link *l, clmem_buffer dst, clmem_bu
 
 CLMEM_API cl_int clmem_device_link_copy_opts(clmem_device_link *l, clmem_buffer dst, clmem_buffer src,
                                              const clmem_copy_options *opts) {
-    const clmem_copy_options *o = clmem__copy_opts_or_none(opts);
+    clmem_copy_options local;
+    const clmem_copy_options *o = clmem__copy_opts_or_none(opts, &local);
     size_t count = 0;
     cl_int err;
     if (CLMEM__CHECKS && (err = clmem__link_check(l, dst, src, o)) != CL_SUCCESS) return err;
     if ((err = clmem__buffer_pair_count(clmem__link_copy_fn, dst, src, o, &count)) != CL_SUCCESS) return err;
     if (count == 0)
         return clmem__nothing_to_do(clmem__link_copy_fn, l->dst_queue, o->wait_for, o->num_wait_for, o->event);
-    if (clmem__device_wait(o) && (err = clmem__wait_list_ok(clmem__link_copy_fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS)
-        return err;
+    /* an event that has already failed: refused, blocking or not (PoCL would leave the
+       pieces queued for ever, and the link's release waiting for them) */
+    if ((err = clmem__wait_list_ok(clmem__link_copy_fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
     clmem__lock(&l->lock);
     if (count < l->threshold) {
         l->stats.direct_copies++;
@@ -15939,7 +17526,9 @@ CLMEM_API cl_int clmem_device_link_release(clmem_device_link *l) {
         clmem__link_free(l);
         return clmem__cl_fail(err, "clmem_device_link_release", "clWaitForEvents");
     }
-    return clmem__link_free(l);
+    if ((err = clmem__link_free(l)) != CL_SUCCESS)
+        return clmem__cl_fail(err, "clmem_device_link_release", "clEnqueueUnmapMemObject");
+    return CL_SUCCESS;
 }
 /* ---- end clmem/device_link.c ---- */
 

@@ -28,6 +28,13 @@
    - device link streamed: STREAM (8) link copies 0 -> 1 enqueued back to back, then
      waited for: time per copy, where one copy's first read overlaps the last writes of
      the copy before it (a program that moves buffer after buffer).
+   - device link, no host access: the one-copy and streamed rows for buffers made
+     with CL_MEM_HOST_NO_ACCESS (staged: through the links' device-side scratch
+     buffers, or by copies, see below).
+   - CLMEM_BENCH_LINK_STAGING=copies: the links move every piece with
+     clEnqueueCopyBuffer into and out of the slots' buffers
+     (clmem_device_link_set_staging(l, CLMEM_DEVICE_LINK_BY_COPIES)) instead of host
+     transfers from and to the mapped slots (unset, or =transfers: the default).
    - pinned host -> device 1 and device 0 -> pinned host: blocking raw transfers from
      and to one pinned allocation, the bound a staged copy can reach; and 8 writes to
      device 1 enqueued back to back, then waited for, the bound of the streamed link.
@@ -309,7 +316,17 @@ int main(int argc, char **argv) {
     cl_program prog = NULL;
     const char *src = touch_src;
     int i, link_only = getenv("CLMEM_BENCH_LINK_ONLY") != NULL; /* only the link's one-way and pinned rows */
+    /* CLMEM_BENCH_LINK_STAGING=copies: the links move pieces by clEnqueueCopyBuffer
+       through the slots' buffers (clmem_device_link_set_staging); unset or transfers:
+       the default, host transfers from and to the mapped slots */
+    const char *staging_env = getenv("CLMEM_BENCH_LINK_STAGING");
+    clmem_device_link_staging staging = CLMEM_DEVICE_LINK_BY_TRANSFERS;
     memset(&B, 0, sizeof B);
+    if (staging_env && !strcmp(staging_env, "copies")) staging = CLMEM_DEVICE_LINK_BY_COPIES;
+    else if (staging_env && *staging_env && strcmp(staging_env, "transfers")) {
+        fprintf(stderr, "multidev_bench: CLMEM_BENCH_LINK_STAGING=%s: 'transfers' or 'copies'\n", staging_env);
+        return 1;
+    }
     if (argc > 2 && !strcmp(argv[1], "--data")) {
         data = fopen(argv[2], "w");
         if (!data) {
@@ -359,12 +376,15 @@ int main(int argc, char **argv) {
         B.link[i] = clmem_device_link_create(B.q[i], B.q[1 - i], mib ? (size_t)atoi(mib) << 20 : 0,
                                              ns ? (unsigned)atoi(ns) : 0, &err);
         if (err == CL_SUCCESS && getenv("CLMEM_LINK_THRESHOLD_ZERO")) clmem_device_link_set_threshold(B.link[i], 0);
+        if (err == CL_SUCCESS && staging == CLMEM_DEVICE_LINK_BY_COPIES)
+            err = clmem_device_link_set_staging(B.link[i], staging);
     }
     if (err != CL_SUCCESS) {
         fprintf(stderr, "setup: %s\n", clmem_error_string(err));
         return 1;
     }
-    printf("multidev_bench: one context of [0] %s and [1] %s on %s\n", name[0], name[1], pname);
+    printf("multidev_bench: one context of [0] %s and [1] %s on %s; links stage by %s\n", name[0], name[1], pname,
+           staging == CLMEM_DEVICE_LINK_BY_COPIES ? "copies (CLMEM_BENCH_LINK_STAGING=copies)" : "transfers");
     if (data)
         fprintf(data, "# multidev_bench: [0] %s -> [1] %s on %s\n# bytes driver_copy link_round_trip link_one_copy "
                       "link_streamed pinned_host_to_dev1 (GB/s)\n", name[0], name[1], pname);
@@ -481,6 +501,44 @@ int main(int argc, char **argv) {
             mstream = bench_median(one, (size_t)REPS);
             row("device link 0 -> 1, streamed", mstream, 0, n);
             check(&B, "device link, streamed", d, pattern, n, 0);
+        }
+        {   /* the same one-way copies of device-only buffers (CL_MEM_HOST_NO_ACCESS) */
+            clmem_buffer f = clmem_buffer_create(B.ctx, CL_MEM_HOST_NO_ACCESS, n, NULL, &err), g = CLMEM__ZERO;
+            clmem_device_link_stats ls0 = CLMEM__ZERO, ls1 = CLMEM__ZERO;
+            double one[REPS];
+            if (err == CL_SUCCESS) g = clmem_buffer_create(B.ctx, CL_MEM_HOST_NO_ACCESS, n, NULL, &err);
+            if (err == CL_SUCCESS) err = clmem_enqueue_copy(B.q[0], f, e);
+            if (err == CL_SUCCESS) err = clFinish(B.q[0]);
+            clmem_device_link_get_stats(B.link[0], &ls0);
+            for (r = 0; r < REPS && err == CL_SUCCESS; ++r) {
+                double t0 = bench_now();
+                if (clmem_device_link_copy(B.link[0], g, f, .is_blocking = true) != CL_SUCCESS) B.failed = 1;
+                one[r] = bench_now() - t0;
+            }
+            if (err == CL_SUCCESS) {
+                row("no host access: link 0->1, one copy", bench_median(one, (size_t)REPS), 0, n);
+                for (r = 0; r < REPS; ++r) {
+                    double t0 = bench_now();
+                    for (k = 0; k < STREAM; ++k)
+                        if (clmem_device_link_copy(B.link[0], g, f) != CL_SUCCESS) B.failed = 1;
+                    clFinish(B.q[1]);
+                    one[r] = (bench_now() - t0) / STREAM;
+                }
+                row("no host access: link 0->1, streamed", bench_median(one, (size_t)REPS), 0, n);
+                clmem_device_link_get_stats(B.link[0], &ls1);
+                printf("%10s  (no host access: %zu staged, %zu direct, %zu of %zu pieces copied)\n", "",
+                       ls1.staged_copies - ls0.staged_copies, ls1.direct_copies - ls0.direct_copies,
+                       ls1.copied_pieces - ls0.copied_pieces, ls1.pieces - ls0.pieces);
+                clmem_enqueue_fill(B.q[1], d, (cl_uchar)0, n);
+                clmem_enqueue_copy(B.q[1], d, g);
+                clFinish(B.q[1]);
+                check(&B, "device link, no host access", d, pattern, n, 0);
+            } else {
+                fprintf(stderr, "size %s: no host access: %s\n", size_text(sizes[s]), clmem_last_error_message());
+                B.failed = 1;
+            }
+            clmem_buffer_release(&f);
+            clmem_buffer_release(&g);
         }
 
         /* pinned host memory <-> each device: the bound of a staged copy */

@@ -43,4 +43,8 @@ if [ "$r" -ne 0 ]; then
 fi
 step "multidev cases, PoCL sub-devices" CLMEM_TEST="portable:0" "$dir/test_multidev_subdevices"
 step "bench: device 0 -> device 1 ($spec)" CLMEM_TEST="$spec" "$dir/multidev_bench" $sizes
+# the links' other way of staging: every piece by clEnqueueCopyBuffer through the slots'
+# buffers (compare its device-link rows, plain and no-host-access, with the run above)
+step "bench: device links by copies ($spec)" CLMEM_TEST="$spec" CLMEM_BENCH_LINK_STAGING=copies \
+    CLMEM_BENCH_LINK_ONLY=1 "$dir/multidev_bench" $sizes
 exit $rc

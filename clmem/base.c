@@ -22,15 +22,6 @@
 #define CLMEM_ASSERT(c) assert(c)
 #endif
 
-#if defined(__cplusplus)
-#define CLMEM__THREAD_LOCAL thread_local
-#elif defined(_MSC_VER)
-#define CLMEM__THREAD_LOCAL __declspec(thread)
-#else
-#define CLMEM__THREAD_LOCAL _Thread_local
-#endif
-
-
 #ifdef __cplusplus
 #define CLMEM__CAST(T, x) static_cast<T>(x)
 #else
@@ -44,193 +35,6 @@ static inline void *clmem__unconst(const void *p) {
     u.c = p;
     return u.m;
 }
-
-/* ---------------------------------------------------------------------------------
-   THREADS: mutexes, condition variables, threads, the processor count (private)
-
-   One set of calls over the platform's threads, chosen here and nowhere else:
-     Windows (_WIN32)                       SRW locks, condition variables, CreateThread
-     CLMEM_USE_C11_THREADS, or a C11        <threads.h>: mtx_t, cnd_t, thrd_t
-       compiler on a system without POSIX
-     otherwise (POSIX)                      pthreads
-   (POSIX systems take pthreads by default: their mutexes initialize statically, and
-   C++ has no <threads.h>; CLMEM_USE_C11_THREADS selects <threads.h> to test it.)
-     clmem__mutex m = CLMEM__MUTEX_INIT;    (also static; or clmem__mutex_init)
-     clmem__lock(&m); clmem__unlock(&m);    clmem__mutex_destroy(&m)
-     clmem__cond c; clmem__cond_init(&c);   clmem__cond_wait(&c, &m) (m locked),
-                                            clmem__cond_signal, _broadcast, _destroy
-     clmem__thread t;                       clmem__thread_start(&t, fn, arg): 0 or an
-                                            error; t stays where it is until
-                                            clmem__thread_join(&t) (fn(arg) runs with a
-                                            pointer into t)
-     clmem__thread_yield(), clmem__cpu_count()
-   The atomics are in clmem/base.h (ATOMICS).
-   --------------------------------------------------------------------------------- */
-#if defined(_WIN32)
-#define CLMEM__THREADS "win32"
-/* windows.h without its min/max macros and rarely used APIs; neither define is left
-   behind for the code that includes clmem.h. (A windows.h included later by that code
-   is this one: the include guard has seen it. Include windows.h first to get more.) */
-#ifndef WIN32_LEAN_AND_MEAN
-#define WIN32_LEAN_AND_MEAN
-#define CLMEM__UNDEF_LEAN_AND_MEAN
-#endif
-#ifndef NOMINMAX
-#define NOMINMAX
-#define CLMEM__UNDEF_NOMINMAX
-#endif
-#include <windows.h>
-#ifdef CLMEM__UNDEF_LEAN_AND_MEAN
-#undef WIN32_LEAN_AND_MEAN
-#undef CLMEM__UNDEF_LEAN_AND_MEAN
-/* nor windows.h's empty far and near macros of 16-bit Windows, which turn a variable of
-   that name into a syntax error (FAR and NEAR stay) */
-#undef far
-#undef near
-#endif
-#ifdef CLMEM__UNDEF_NOMINMAX
-#undef NOMINMAX
-#undef CLMEM__UNDEF_NOMINMAX
-#endif
-typedef SRWLOCK clmem__mutex;
-#define CLMEM__MUTEX_INIT SRWLOCK_INIT
-static inline void clmem__mutex_init(clmem__mutex *m) { InitializeSRWLock(m); }
-static inline void clmem__mutex_destroy(clmem__mutex *m) { (void)m; }
-static inline void clmem__lock(clmem__mutex *m) { AcquireSRWLockExclusive(m); }
-static inline void clmem__unlock(clmem__mutex *m) { ReleaseSRWLockExclusive(m); }
-typedef CONDITION_VARIABLE clmem__cond;
-static inline void clmem__cond_init(clmem__cond *c) { InitializeConditionVariable(c); }
-static inline void clmem__cond_destroy(clmem__cond *c) { (void)c; }
-static inline void clmem__cond_wait(clmem__cond *c, clmem__mutex *m) { SleepConditionVariableSRW(c, m, INFINITE, 0); }
-static inline void clmem__cond_signal(clmem__cond *c) { WakeConditionVariable(c); }
-static inline void clmem__cond_broadcast(clmem__cond *c) { WakeAllConditionVariable(c); }
-typedef struct clmem__thread {
-    HANDLE handle;
-    void (*fn)(void *);
-    void *arg;
-} clmem__thread;
-static DWORD WINAPI clmem__thread_main(LPVOID t) {
-    clmem__thread *self = CLMEM__CAST(clmem__thread *, t);
-    self->fn(self->arg);
-    return 0;
-}
-static inline int clmem__thread_start(clmem__thread *t, void (*fn)(void *), void *arg) {
-    t->fn = fn;
-    t->arg = arg;
-    t->handle = CreateThread(NULL, 0, clmem__thread_main, t, 0, NULL);
-    return t->handle ? 0 : (int)GetLastError();
-}
-static inline void clmem__thread_join(clmem__thread *t) {
-    WaitForSingleObject(t->handle, INFINITE);
-    CloseHandle(t->handle);
-}
-static inline void clmem__thread_yield(void) { SwitchToThread(); }
-static unsigned clmem__cpu_count(void) {
-    SYSTEM_INFO si;
-    GetSystemInfo(&si);
-    return si.dwNumberOfProcessors ? (unsigned)si.dwNumberOfProcessors : 1u;
-}
-#elif defined(CLMEM_USE_C11_THREADS) ||                                                                   \
-    (!defined(__cplusplus) && !defined(__STDC_NO_THREADS__) && !defined(__unix__) && !defined(__APPLE__))
-#define CLMEM__THREADS "c11"
-#include <threads.h>
-/* mtx_t has no static initializer: a mutex initializes itself at its first lock
-   (state 0 -> 1 while one thread does it -> 2). */
-typedef struct clmem__mutex {
-    int state;
-    mtx_t m;
-} clmem__mutex;
-#define CLMEM__MUTEX_INIT CLMEM__ZERO
-static inline void clmem__mutex_init(clmem__mutex *m) {
-    mtx_init(&m->m, mtx_plain);
-    clmem__atomic_store_int(&m->state, 2);
-}
-static inline void clmem__mutex_destroy(clmem__mutex *m) {
-    if (clmem__atomic_load_int(&m->state) == 2) mtx_destroy(&m->m);
-}
-static CLMEM__NOINLINE void clmem__mutex_first_lock(clmem__mutex *m) {
-    if (clmem__atomic_exchange_int(&m->state, 1) == 0) {
-        clmem__mutex_init(m);
-        return;
-    }
-    while (clmem__atomic_load_int(&m->state) != 2) thrd_yield();
-}
-static inline void clmem__lock(clmem__mutex *m) {
-    if (clmem__atomic_load_int(&m->state) != 2) clmem__mutex_first_lock(m);
-    mtx_lock(&m->m);
-}
-static inline void clmem__unlock(clmem__mutex *m) { mtx_unlock(&m->m); }
-typedef cnd_t clmem__cond;
-static inline void clmem__cond_init(clmem__cond *c) { cnd_init(c); }
-static inline void clmem__cond_destroy(clmem__cond *c) { cnd_destroy(c); }
-static inline void clmem__cond_wait(clmem__cond *c, clmem__mutex *m) { cnd_wait(c, &m->m); }
-static inline void clmem__cond_signal(clmem__cond *c) { cnd_signal(c); }
-static inline void clmem__cond_broadcast(clmem__cond *c) { cnd_broadcast(c); }
-typedef struct clmem__thread {
-    thrd_t handle;
-    void (*fn)(void *);
-    void *arg;
-} clmem__thread;
-static int clmem__thread_main(void *t) {
-    clmem__thread *self = CLMEM__CAST(clmem__thread *, t);
-    self->fn(self->arg);
-    return 0;
-}
-static inline int clmem__thread_start(clmem__thread *t, void (*fn)(void *), void *arg) {
-    t->fn = fn;
-    t->arg = arg;
-    return thrd_create(&t->handle, clmem__thread_main, t) == thrd_success ? 0 : -1;
-}
-static inline void clmem__thread_join(clmem__thread *t) { thrd_join(t->handle, NULL); }
-static inline void clmem__thread_yield(void) { thrd_yield(); }
-#else
-#define CLMEM__THREADS "pthreads"
-#include <pthread.h>
-#include <sched.h>
-typedef pthread_mutex_t clmem__mutex;
-#define CLMEM__MUTEX_INIT PTHREAD_MUTEX_INITIALIZER
-static inline void clmem__mutex_init(clmem__mutex *m) { pthread_mutex_init(m, NULL); }
-static inline void clmem__mutex_destroy(clmem__mutex *m) { pthread_mutex_destroy(m); }
-static inline void clmem__lock(clmem__mutex *m) { pthread_mutex_lock(m); }
-static inline void clmem__unlock(clmem__mutex *m) { pthread_mutex_unlock(m); }
-typedef pthread_cond_t clmem__cond;
-static inline void clmem__cond_init(clmem__cond *c) { pthread_cond_init(c, NULL); }
-static inline void clmem__cond_destroy(clmem__cond *c) { pthread_cond_destroy(c); }
-static inline void clmem__cond_wait(clmem__cond *c, clmem__mutex *m) { pthread_cond_wait(c, m); }
-static inline void clmem__cond_signal(clmem__cond *c) { pthread_cond_signal(c); }
-static inline void clmem__cond_broadcast(clmem__cond *c) { pthread_cond_broadcast(c); }
-typedef struct clmem__thread {
-    pthread_t handle;
-    void (*fn)(void *);
-    void *arg;
-} clmem__thread;
-static void *clmem__thread_main(void *t) {
-    clmem__thread *self = CLMEM__CAST(clmem__thread *, t);
-    self->fn(self->arg);
-    return NULL;
-}
-static inline int clmem__thread_start(clmem__thread *t, void (*fn)(void *), void *arg) {
-    t->fn = fn;
-    t->arg = arg;
-    return pthread_create(&t->handle, NULL, clmem__thread_main, t);
-}
-static inline void clmem__thread_join(clmem__thread *t) { pthread_join(t->handle, NULL); }
-static inline void clmem__thread_yield(void) { sched_yield(); }
-#endif
-#if !defined(_WIN32)
-#if defined(__unix__) || defined(__APPLE__)
-#include <unistd.h>
-#endif
-/* the processors online (1 where that cannot be asked) */
-static unsigned clmem__cpu_count(void) {
-#if defined(_SC_NPROCESSORS_ONLN)
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (unsigned)n : 1u;
-#else
-    return 1;
-#endif
-}
-#endif
 
 /* clmem__locked_size(m, v) / clmem__locked_set_size(m, v, value): read or write a
    size_t setting that m guards (a stager's or a device link's threshold). */
@@ -246,27 +50,6 @@ static void clmem__locked_set_size(clmem__mutex *m, size_t *v, size_t value) {
     *v = value;
     clmem__unlock(m);
 }
-
-/* ---- registries of live handles (SVM allocations and maps, pinned memory) ----
-   A handle carries an id, generation << 32 | (slot + 1); the slot keeps the object, a
-   tag (what kind of object) and the generation, bumped when the id dies, so a copy of
-   a dead handle is recognised, never followed. A release detaches the object first
-   (nobody finds it any more, the id stays reserved), then removes it, or restores it
-   when the release fails. */
-typedef struct clmem__reg_slot {
-    void *obj;          /* NULL: free, or detached while a release is under way */
-    uint32_t gen;
-    uint32_t next_free; /* index + 1 of the next free slot, 0 ends the list */
-    int tag;
-    bool busy;          /* taken (live or detached) */
-} clmem__reg_slot;
-
-typedef struct clmem__registry {
-    clmem__mutex lock;
-    clmem__reg_slot *slots;
-    uint32_t n, cap, free_head;
-} clmem__registry;
-#define CLMEM__REGISTRY_INIT {CLMEM__MUTEX_INIT, NULL, 0, 0, 0}
 
 /* clmem__reg_add(r, obj, tag): a new live id for obj; 0 when out of host memory. */
 static uint64_t clmem__reg_add(clmem__registry *r, void *obj, int tag) {
@@ -411,7 +194,6 @@ CLMEM_API const char *clmem_error_string(cl_int code) {
 }
 
 /* ---- last error message and log ---- */
-static CLMEM__THREAD_LOCAL char clmem__message[768];
 static clmem__mutex clmem__log_mutex = CLMEM__MUTEX_INIT;
 static clmem_log_fn clmem__log_fn;
 static void *clmem__log_user;
@@ -569,12 +351,66 @@ static inline cl_int clmem__check_made(const char *fn, unsigned given) {
     if (CLMEM__CHECKS && !(given & CLMEM_OPTIONS_MARK))
         return clmem__fail(CL_INVALID_VALUE, fn,
                            "the options struct was not made by clmem (given 0x%x has no CLMEM_OPTIONS_MARK), so a zero "
-                           "field could mean 0 or the default: start it from CLMEM_OPTIONS_INIT and set the "
-                           "CLMEM_GIVEN_* bit of each option meant as 0 (o.given |= CLMEM_GIVEN_IS_BLOCKING), or pass "
-                           "NULL for every default",
+                           "field could mean 0 or the default: start it from its type's initializer "
+                           "(CLMEM_COPY_OPTIONS_INIT for clmem_copy_options, CLMEM_MAP_OPTIONS_INIT, ...; "
+                           "CLMEM_OPTIONS_INIT where every option defaults to 0), or pass NULL for every default",
                            given);
     return CL_SUCCESS;
 }
+
+/* ---- options built by hand: "left out" fields (NAMED OPTIONS in base.h) ----
+   A type's table has a row per field with a CLMEM_GIVEN_* bit (the type's
+   CLMEM__*_UNSET list): where the field starts, the size of the value and how many
+   values the field holds (an array's element 0 holds the "left out" value). */
+typedef struct clmem__unset_row {
+    size_t offset, size, count;
+    unsigned bit;
+} clmem__unset_row;
+#define CLMEM__UNSET_ROW(T, field, element, value, bit)                                                              \
+    {offsetof(T, field), sizeof(((T *)0)->field element),                                                        \
+     sizeof(((T *)0)->field) / sizeof(((T *)0)->field element), bit},
+#define CLMEM__UNSET_SIZE_OK(T, field, element, value, bit) &&sizeof(value) == sizeof(((T *)0)->field element)
+/* CLMEM__UNSET_TABLE(T, LIST): the table clmem__unset_T of options type T */
+#define CLMEM__UNSET_TABLE(T, LIST)                                                                                  \
+    CLMEM__STATIC_ASSERT(offsetof(T, given) == 0 LIST(CLMEM__UNSET_SIZE_OK, T),                                      \
+                         "clmem: " #T ": given first, each left-out value as wide as its field");             \
+    static const clmem__unset_row clmem__unset_##T[] = {LIST(CLMEM__UNSET_ROW, T){0, 0, 0, 0}};
+
+/* clmem__options_resolve(opts, local, size, rows): *opts (size bytes) copied to local
+   with each field of the table rows read: left out (every byte 0xC1; an array's other
+   elements 0) becomes 0 without its bit, anything else sets its bit (bits already set
+   stay set); CLMEM__OPTIONS_UNSET cleared. Returns local. */
+static CLMEM__NOINLINE const void *clmem__options_resolve(const void *opts, void *local, size_t size,
+                                                          const clmem__unset_row *rows) {
+    unsigned char *o = (unsigned char *)local;
+    unsigned given;
+    memcpy(local, opts, size);
+    memcpy(&given, o, sizeof given);
+    for (; rows->size; rows++) {
+        unsigned char *f = o + rows->offset;
+        size_t k, rest = rows->size * (rows->count - 1);
+        bool unset = true;
+        for (k = 0; k < rows->size; k++)
+            if (f[k] != 0xC1u) unset = false;
+        if (unset) {
+            memset(f, 0, rows->size);
+            for (k = 0; k < rest; k++)
+                if (f[rows->size + k]) unset = false; /* another element written: the array is */
+        }
+        if (!unset) given |= rows->bit;
+    }
+    given &= ~CLMEM__OPTIONS_UNSET;
+    memcpy(o, &given, sizeof given);
+    return local;
+}
+/* CLMEM__OPTIONS_IN(T, opts, none, local): the options of type T an *_opts function
+   runs with: &none for NULL, opts itself as the macros and the C++ forms make them,
+   and for a struct from T's initializer its fields read into *local (clmem__options_resolve). */
+#define CLMEM__OPTIONS_IN(T, opts, none, local)                                                                       \
+    (!(opts) ? &(none)                                                                                              \
+             : ((opts)->given & CLMEM__OPTIONS_UNSET) ? (const T *)clmem__options_resolve(opts, local, sizeof(T),  \
+                                                                                         clmem__unset_##T)         \
+                                                    : (opts))
 
 static inline cl_int clmem__check_queue(const char *fn, cl_command_queue queue) {
     if (CLMEM__CHECKS && queue == NULL) return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue is NULL");

@@ -82,6 +82,13 @@
 #include <stdbool.h>
 #include <string.h>
 
+/* CLMEM_STATIC declares every function static: a unit that defines it without
+   CLMEM_IMPLEMENTATION would declare hundreds of static functions it never defines. */
+#if defined(CLMEM_STATIC) && !defined(CLMEM_IMPLEMENTATION)
+#error "clmem.h: CLMEM_STATIC makes every function static, so define CLMEM_IMPLEMENTATION too (before the first #include of clmem.h) in each unit that defines CLMEM_STATIC: each gets a private copy"
+#include "clmem: stopped at the #error above"
+#endif
+
 /* CLMEM_API: linkage of every public function. extern by default; static with
    CLMEM_STATIC (a private copy per translation unit, as stb's *_STATIC). */
 #ifndef CLMEM_API
@@ -283,28 +290,82 @@ extern "C" {
    nothing, while leaving them out blocks and copies everything.
    The C++ forms (clmem/cxx.h) fill it too.
 
-   A STRUCT BUILT BY HAND. Every way clmem makes an options struct (the macros, the
-   C++ forms, CLMEM_OPTIONS_INIT) also sets CLMEM_OPTIONS_MARK in `given`: "the bits
-   are complete". A struct without it (`= {0}`, memset, `clmem_copy_options()` in
-   C++, or code written for 0.1.0, where CLMEM_NON_BLOCKING was -1) cannot say whether
-   a zero field means 0 or the default, so the functions whose options have a default
-   that is not zero (those with a CLMEM_GIVEN_* field: copies, maps, SVM maps, fills
-   and arrays, images, the stager) refuse it with CL_INVALID_VALUE and a message
+   A STRUCT BUILT BY HAND (for a *_opts function) starts from its type's initializer,
+   and every field you set means its value, 0 and false included; a field you leave
+   out means its default:
+       clmem_copy_options o = CLMEM_COPY_OPTIONS_INIT;  // C and C++
+       o.is_blocking = CL_FALSE;                        // does not block
+       o.byte_count = n;                                // n == 0: copies nothing
+   The initializers of the types that have an option whose default is not 0:
+       CLMEM_COPY_OPTIONS_INIT             clmem_copy_options (= clmem_stager_copy_options)
+       CLMEM_MAP_OPTIONS_INIT              clmem_map_options
+       CLMEM_SVM_MAP_OPTIONS_INIT          clmem_svm_map_options
+       CLMEM_SVM_MEMFILL_OPTIONS_INIT      clmem_svm_memfill_options
+       CLMEM_SVM_EMPTY_OPTIONS_INIT        clmem_svm_empty_options
+       CLMEM_IMAGE_OPTIONS_INIT            clmem_image_options
+       CLMEM_IMAGE_FROM_ARRAY_OPTIONS_INIT clmem_image_from_array_options
+   They put "left out" in each such option (the fields with a CLMEM_GIVEN_* bit):
+   a value whose every byte is 0xC1 (CLMEM__UNSET_*), which no caller means: as a
+   size (0xC1C1...C1, above PTRDIFF_MAX) or count (0xC1C1C1C1 axes or channels) every
+   call refuses it, as a char (.order, .mode) it is no character (0xC1 never occurs
+   in UTF-8), and as .is_blocking it is not 0, so it blocks, as left out does. In
+   arrays (.region, .shape) element 0 holds it; the others stay 0, and an array with
+   another element set counts as written (element 0 then 0). They also set
+   CLMEM__OPTIONS_UNSET in `given`, and every *_opts function that sees that bit
+   reads such a field as left out and any other value as written, before the bits
+   below (one mechanism, base.c: clmem__options_resolve with a table of the type's
+   fields). Keep the bits: add to `given` with |=, never assign it.
+   CLMEM_OPTIONS_INIT is the initializer of the other types (fills, unmaps, SVM
+   unmaps, clmem_enqueue_options), whose options all default to 0. In C it does not
+   compile for a type with an option whose default is not 0 (the error names
+   "CLMEM_OPTIONS_INIT_is_not_for_this_type__write_CLMEM_X_OPTIONS_INIT_for_clmem_x_options"
+   and the type); in C++ it converts to any options type and means the same as the
+   type's own initializer there.
+
+   Every way clmem makes an options struct (the macros, the C++ forms, the
+   initializers) also sets CLMEM_OPTIONS_MARK in `given`: "made by clmem". A struct
+   without it (`= {0}`, memset, `clmem_copy_options()` in C++, or code written for
+   0.1.0, where CLMEM_NON_BLOCKING was -1) cannot say whether a zero field means 0 or
+   the default, so every function refuses it with CL_INVALID_VALUE and a message
    saying how to build it; they never guess. NULL options still mean every default.
-   Start from CLMEM_OPTIONS_INIT, and set the CLMEM_GIVEN_* bit of each option you
-   mean as 0 (a non-zero value counts anyway):
-       clmem_copy_options o = CLMEM_OPTIONS_INIT;  // C and C++
-       o.is_blocking = CLMEM_NON_BLOCKING;          // 0: needs its bit
-       o.given |= CLMEM_GIVEN_IS_BLOCKING;
+   Code that sets the CLMEM_GIVEN_* bit of an option it means as 0
+   (o.given |= CLMEM_GIVEN_IS_BLOCKING) keeps working: a field at 0 whose bit is set
+   means 0.
    (CLMEM_NO_VALIDATION drops the refusal with the other checks: a struct without the
    mark then takes the default for every zero field.)
    --------------------------------------------------------------------------------- */
 /** CLMEM_OPTIONS_MARK: set in `given` by everything in clmem that makes options. */
 #define CLMEM_OPTIONS_MARK 0x80000000u
-/** CLMEM_OPTIONS_INIT: the initializer of an options struct of any type meaning every
-    default, with CLMEM_OPTIONS_MARK set (C: a designated initializer; C++: clmem/cxx.h). */
+/* CLMEM__OPTIONS_UNSET: set in `given` by the types' own initializers: the fields of
+   CLMEM__UNSET_* value are left out (see above). */
+#define CLMEM__OPTIONS_UNSET 0x40000000u
+/* The "left out" values: every byte 0xC1, for each type of field it goes in. */
+#define CLMEM__UNSET_SIZE (SIZE_MAX / 0xFFu * 0xC1u)       /* size_t: 0xC1C1...C1 */
+#define CLMEM__UNSET_UINT (~0u / 0xFFu * 0xC1u)            /* unsigned, cl_uint: 0xC1C1C1C1 */
+#define CLMEM__UNSET_INT (-(int)(~0u / 0xFFu * 0x3Eu) - 1) /* int: ~0x3E3E3E3E, 0xC1C1C1C1 */
+#define CLMEM__UNSET_CHAR ((char)~0x3E)                    /* char: 0xC1 */
+/* CLMEM__UNSET_INIT(T, LIST): the initializer of options type T whose fields with a
+   CLMEM_GIVEN_* bit LIST names: LIST(X, T) is X(T, field, element, value, bit) per
+   field (element: [0] for an array, else empty; value: its CLMEM__UNSET_*). */
+#ifdef __cplusplus
+#define CLMEM__UNSET_INIT(T, LIST) clmem::detail::options_init_of<T>()
+#else
+#define CLMEM__UNSET_DESIGNATOR(T, field, element, value, bit) , .field element = value
+#define CLMEM__UNSET_INIT(T, LIST) {.given = CLMEM_OPTIONS_MARK | CLMEM__OPTIONS_UNSET LIST(CLMEM__UNSET_DESIGNATOR, T)}
+#endif
+/** CLMEM_OPTIONS_INIT: the initializer of an options struct whose options all default
+    to 0 (clmem_fill_options, clmem_unmap_options, clmem_svm_unmap_options,
+    clmem_enqueue_options): every default, with CLMEM_OPTIONS_MARK. The other types
+    have their own (CLMEM_COPY_OPTIONS_INIT, ...: see above); in C this one does not
+    compile for them, in C++ (clmem/cxx.h) it converts to every type. */
 #ifndef __cplusplus
-#define CLMEM_OPTIONS_INIT {.given = CLMEM_OPTIONS_MARK}
+#define CLMEM_OPTIONS_INIT \
+    {.given = CLMEM_OPTIONS_MARK, .CLMEM_OPTIONS_INIT_is_not_for_this_type__write_CLMEM_X_OPTIONS_INIT_for_clmem_x_options = 0}
+/* CLMEM__OPTIONS_DEFAULTS: every default of any options type, inside clmem (the
+   fields at 0 without their bits) */
+#define CLMEM__OPTIONS_DEFAULTS {.given = CLMEM_OPTIONS_MARK}
+#else
+#define CLMEM__OPTIONS_DEFAULTS clmem::detail::options_defaults()
 #endif
 #define CLMEM_GIVEN_BYTE_COUNT 0x001u   /* .byte_count */
 #define CLMEM_GIVEN_IS_BLOCKING 0x002u  /* .is_blocking */
@@ -334,6 +395,47 @@ extern "C" {
 /* CLMEM__GIVEN(options...): the given mask of the designators written (see above),
    with CLMEM_OPTIONS_MARK. */
 #define CLMEM__GIVEN(...) (CLMEM__GIVEN_S("," #__VA_ARGS__) | CLMEM_OPTIONS_MARK)
+
+/* OPTIONS ARE NAMED: a value among the options without a name, as in the raw call's
+   habit `clmem_enqueue_copy(q, host, buf, false)`, is a compile error in C, never a
+   silent option. The macros build `{.given = ..., OPTIONS}`, so such a value would
+   initialize the field after `given`; that field (CLMEM__GIVEN_FIELD, private) has a
+   type no value converts to, whose name says what to write: clang stops with
+   "initializing '_Atomic(struct clmem_options_are_named__write_e_g__is_blocking_eq_false)'
+   with an expression of incompatible type 'int'". gcc converts into it, so there every
+   options struct is `designated_init` (CLMEM__OPTIONS_TYPE) and that warning is an error:
+   "positional initialization of field in 'struct' declared with 'designated_init'
+   attribute" (which also stops `= {0}`: start a struct from its initializer). The
+   byte lies in the padding after `given` (a plain unsigned char in C++, which has
+   overloads and no such macros), so the layout is the same in C and C++. */
+struct clmem_options_are_named__write_e_g__is_blocking_eq_false {
+    char clmem__c;
+};
+#if !defined(__cplusplus) && defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic error "-Wdesignated-init"
+#define CLMEM__OPTIONS_TYPE __attribute__((designated_init))
+#else
+#define CLMEM__OPTIONS_TYPE
+#endif
+/* CLMEM__GIVEN_FIELD_NO_DEFAULTS: CLMEM__GIVEN_FIELD of a type whose options all
+   default to 0, with the byte CLMEM_OPTIONS_INIT designates (in the padding after
+   the private one: the layout does not change), which the other types lack. */
+#define CLMEM__GIVEN_FIELD_NO_DEFAULTS \
+    CLMEM__GIVEN_FIELD                 \
+    unsigned char CLMEM_OPTIONS_INIT_is_not_for_this_type__write_CLMEM_X_OPTIONS_INIT_for_clmem_x_options CLMEM__DEFAULT;
+#if defined(__cplusplus) || defined(__STDC_NO_ATOMICS__)
+#define CLMEM__GIVEN_FIELD         \
+    unsigned given CLMEM__DEFAULT; \
+    unsigned char clmem__named_options_only CLMEM__DEFAULT;
+#else
+#define CLMEM__GIVEN_FIELD \
+    unsigned given;       \
+    _Atomic struct clmem_options_are_named__write_e_g__is_blocking_eq_false clmem__named_options_only;
+/* the same size and alignment as C++'s unsigned char: one layout in both languages */
+_Static_assert(sizeof(_Atomic struct clmem_options_are_named__write_e_g__is_blocking_eq_false) == 1 &&
+                   _Alignof(_Atomic struct clmem_options_are_named__write_e_g__is_blocking_eq_false) == 1,
+               "clmem: the options' private byte must be one byte in C as in C++");
+#endif
 
 /* Positional arguments that may be compound literals. The preprocessor splits a macro
    argument at its commas, so `(const size_t[]){1024, 512}` would be two arguments.
@@ -440,3 +542,266 @@ CLMEM_API void clmem_log_stderr(clmem_log_level level, cl_int code, const char *
 #ifdef __cplusplus
 }
 #endif
+
+/* ---- private: what other modules of clmem use of base; not API. tools/amalgamate
+   puts this section at the head of the implementation. ---- */
+
+/* ---------------------------------------------------------------------------------
+   THREADS: mutexes (pools, caches, registries, the stager), condition variables,
+   threads, the processor count
+
+   One set of calls over the platform's threads, chosen here and nowhere else:
+     Windows (_WIN32)                       SRW locks, condition variables, CreateThread
+     CLMEM_USE_C11_THREADS, or a C11        <threads.h>: mtx_t, cnd_t, thrd_t
+       compiler on a system without POSIX
+     otherwise (POSIX)                      pthreads
+   (POSIX systems take pthreads by default: their mutexes initialize statically, and
+   C++ has no <threads.h>; CLMEM_USE_C11_THREADS selects <threads.h> to test it.)
+     clmem__mutex m = CLMEM__MUTEX_INIT;    (also static; or clmem__mutex_init)
+     clmem__lock(&m); clmem__unlock(&m);    clmem__mutex_destroy(&m)
+     clmem__cond c; clmem__cond_init(&c);   clmem__cond_wait(&c, &m) (m locked),
+                                            clmem__cond_signal, _broadcast, _destroy
+     clmem__thread t;                       clmem__thread_start(&t, fn, arg): 0 or an
+                                            error; t stays where it is until
+                                            clmem__thread_join(&t) (fn(arg) runs with a
+                                            pointer into t)
+     clmem__thread_yield(), clmem__cpu_count()
+   The atomics are in clmem/base.h (ATOMICS).
+   --------------------------------------------------------------------------------- */
+#if defined(_WIN32)
+#define CLMEM__THREADS "win32"
+/* windows.h without its min/max macros and rarely used APIs; neither define is left
+   behind for the code that includes clmem.h. (A windows.h included later by that code
+   is this one: the include guard has seen it. Include windows.h first to get more.) */
+#ifndef WIN32_LEAN_AND_MEAN
+#define WIN32_LEAN_AND_MEAN
+#define CLMEM__UNDEF_LEAN_AND_MEAN
+#endif
+#ifndef NOMINMAX
+#define NOMINMAX
+#define CLMEM__UNDEF_NOMINMAX
+#endif
+#include <windows.h>
+#ifdef CLMEM__UNDEF_LEAN_AND_MEAN
+#undef WIN32_LEAN_AND_MEAN
+#undef CLMEM__UNDEF_LEAN_AND_MEAN
+/* nor windows.h's empty far and near macros of 16-bit Windows, which turn a variable of
+   that name into a syntax error (FAR and NEAR stay) */
+#undef far
+#undef near
+#endif
+#ifdef CLMEM__UNDEF_NOMINMAX
+#undef NOMINMAX
+#undef CLMEM__UNDEF_NOMINMAX
+#endif
+typedef SRWLOCK clmem__mutex;
+#define CLMEM__MUTEX_INIT SRWLOCK_INIT
+static inline void clmem__mutex_init(clmem__mutex *m) { InitializeSRWLock(m); }
+static inline void clmem__mutex_destroy(clmem__mutex *m) { (void)m; }
+static inline void clmem__lock(clmem__mutex *m) { AcquireSRWLockExclusive(m); }
+static inline void clmem__unlock(clmem__mutex *m) { ReleaseSRWLockExclusive(m); }
+typedef CONDITION_VARIABLE clmem__cond;
+static inline void clmem__cond_init(clmem__cond *c) { InitializeConditionVariable(c); }
+static inline void clmem__cond_destroy(clmem__cond *c) { (void)c; }
+static inline void clmem__cond_wait(clmem__cond *c, clmem__mutex *m) { SleepConditionVariableSRW(c, m, INFINITE, 0); }
+static inline void clmem__cond_signal(clmem__cond *c) { WakeConditionVariable(c); }
+static inline void clmem__cond_broadcast(clmem__cond *c) { WakeAllConditionVariable(c); }
+typedef struct clmem__thread {
+    HANDLE handle;
+    void (*fn)(void *);
+    void *arg;
+} clmem__thread;
+static DWORD WINAPI clmem__thread_main(LPVOID t) {
+    clmem__thread *self = (clmem__thread *)t;
+    self->fn(self->arg);
+    return 0;
+}
+static inline int clmem__thread_start(clmem__thread *t, void (*fn)(void *), void *arg) {
+    t->fn = fn;
+    t->arg = arg;
+    t->handle = CreateThread(NULL, 0, clmem__thread_main, t, 0, NULL);
+    return t->handle ? 0 : (int)GetLastError();
+}
+static inline void clmem__thread_join(clmem__thread *t) {
+    WaitForSingleObject(t->handle, INFINITE);
+    CloseHandle(t->handle);
+}
+static inline void clmem__thread_yield(void) { SwitchToThread(); }
+static unsigned clmem__cpu_count(void) {
+    SYSTEM_INFO si;
+    GetSystemInfo(&si);
+    return si.dwNumberOfProcessors ? (unsigned)si.dwNumberOfProcessors : 1u;
+}
+#elif defined(CLMEM_USE_C11_THREADS) ||                                                                   \
+    (!defined(__cplusplus) && !defined(__STDC_NO_THREADS__) && !defined(__unix__) && !defined(__APPLE__))
+#define CLMEM__THREADS "c11"
+#include <threads.h>
+/* mtx_t has no static initializer: a mutex initializes itself at its first lock
+   (state 0 -> 1 while one thread does it -> 2). */
+typedef struct clmem__mutex {
+    int state;
+    mtx_t m;
+} clmem__mutex;
+#define CLMEM__MUTEX_INIT CLMEM__ZERO
+static inline void clmem__mutex_init(clmem__mutex *m) {
+    mtx_init(&m->m, mtx_plain);
+    clmem__atomic_store_int(&m->state, 2);
+}
+static inline void clmem__mutex_destroy(clmem__mutex *m) {
+    if (clmem__atomic_load_int(&m->state) == 2) mtx_destroy(&m->m);
+}
+static CLMEM__NOINLINE void clmem__mutex_first_lock(clmem__mutex *m) {
+    if (clmem__atomic_exchange_int(&m->state, 1) == 0) {
+        clmem__mutex_init(m);
+        return;
+    }
+    while (clmem__atomic_load_int(&m->state) != 2) thrd_yield();
+}
+static inline void clmem__lock(clmem__mutex *m) {
+    if (clmem__atomic_load_int(&m->state) != 2) clmem__mutex_first_lock(m);
+    mtx_lock(&m->m);
+}
+static inline void clmem__unlock(clmem__mutex *m) { mtx_unlock(&m->m); }
+typedef cnd_t clmem__cond;
+static inline void clmem__cond_init(clmem__cond *c) { cnd_init(c); }
+static inline void clmem__cond_destroy(clmem__cond *c) { cnd_destroy(c); }
+static inline void clmem__cond_wait(clmem__cond *c, clmem__mutex *m) { cnd_wait(c, &m->m); }
+static inline void clmem__cond_signal(clmem__cond *c) { cnd_signal(c); }
+static inline void clmem__cond_broadcast(clmem__cond *c) { cnd_broadcast(c); }
+typedef struct clmem__thread {
+    thrd_t handle;
+    void (*fn)(void *);
+    void *arg;
+} clmem__thread;
+static int clmem__thread_main(void *t) {
+    clmem__thread *self = (clmem__thread *)t;
+    self->fn(self->arg);
+    return 0;
+}
+static inline int clmem__thread_start(clmem__thread *t, void (*fn)(void *), void *arg) {
+    t->fn = fn;
+    t->arg = arg;
+    return thrd_create(&t->handle, clmem__thread_main, t) == thrd_success ? 0 : -1;
+}
+static inline void clmem__thread_join(clmem__thread *t) { thrd_join(t->handle, NULL); }
+static inline void clmem__thread_yield(void) { thrd_yield(); }
+#else
+#define CLMEM__THREADS "pthreads"
+#include <pthread.h>
+#include <sched.h>
+typedef pthread_mutex_t clmem__mutex;
+#define CLMEM__MUTEX_INIT PTHREAD_MUTEX_INITIALIZER
+static inline void clmem__mutex_init(clmem__mutex *m) { pthread_mutex_init(m, NULL); }
+static inline void clmem__mutex_destroy(clmem__mutex *m) { pthread_mutex_destroy(m); }
+static inline void clmem__lock(clmem__mutex *m) { pthread_mutex_lock(m); }
+static inline void clmem__unlock(clmem__mutex *m) { pthread_mutex_unlock(m); }
+typedef pthread_cond_t clmem__cond;
+static inline void clmem__cond_init(clmem__cond *c) { pthread_cond_init(c, NULL); }
+static inline void clmem__cond_destroy(clmem__cond *c) { pthread_cond_destroy(c); }
+static inline void clmem__cond_wait(clmem__cond *c, clmem__mutex *m) { pthread_cond_wait(c, m); }
+static inline void clmem__cond_signal(clmem__cond *c) { pthread_cond_signal(c); }
+static inline void clmem__cond_broadcast(clmem__cond *c) { pthread_cond_broadcast(c); }
+typedef struct clmem__thread {
+    pthread_t handle;
+    void (*fn)(void *);
+    void *arg;
+} clmem__thread;
+static void *clmem__thread_main(void *t) {
+    clmem__thread *self = (clmem__thread *)t;
+    self->fn(self->arg);
+    return NULL;
+}
+static inline int clmem__thread_start(clmem__thread *t, void (*fn)(void *), void *arg) {
+    t->fn = fn;
+    t->arg = arg;
+    return pthread_create(&t->handle, NULL, clmem__thread_main, t);
+}
+static inline void clmem__thread_join(clmem__thread *t) { pthread_join(t->handle, NULL); }
+static inline void clmem__thread_yield(void) { sched_yield(); }
+#endif
+#if !defined(_WIN32)
+#if defined(__unix__) || defined(__APPLE__)
+#include <unistd.h>
+#endif
+/* the processors online (1 where that cannot be asked) */
+static unsigned clmem__cpu_count(void) {
+#if defined(_SC_NPROCESSORS_ONLN)
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (unsigned)n : 1u;
+#else
+    return 1;
+#endif
+}
+#endif
+
+/* ---- registries of live handles (SVM allocations and maps, pinned memory) ----
+   A handle carries an id, generation << 32 | (slot + 1); the slot keeps the object, a
+   tag (what kind of object) and the generation, bumped when the id dies, so a copy of
+   a dead handle is recognised, never followed. A release detaches the object first
+   (nobody finds it any more, the id stays reserved), then removes it, or restores it
+   when the release fails. */
+typedef struct clmem__reg_slot {
+    void *obj;          /* NULL: free, or detached while a release is under way */
+    uint32_t gen;
+    uint32_t next_free; /* index + 1 of the next free slot, 0 ends the list */
+    int tag;
+    bool busy;          /* taken (live or detached) */
+} clmem__reg_slot;
+
+typedef struct clmem__registry {
+    clmem__mutex lock;
+    clmem__reg_slot *slots;
+    uint32_t n, cap, free_head;
+} clmem__registry;
+#define CLMEM__REGISTRY_INIT {CLMEM__MUTEX_INIT, NULL, 0, 0, 0}
+
+/* a per-thread variable */
+#if defined(__cplusplus)
+#define CLMEM__THREAD_LOCAL thread_local
+#elif defined(_MSC_VER)
+#define CLMEM__THREAD_LOCAL __declspec(thread)
+#else
+#define CLMEM__THREAD_LOCAL _Thread_local
+#endif
+
+/* the calling thread's last error message (clmem_last_error_message) */
+static CLMEM__THREAD_LOCAL char clmem__message[768];
+
+/* functions (each described where it is defined) */
+static inline void *clmem__unconst(const void *p);
+static inline void clmem__mutex_init(clmem__mutex *m);
+static inline void clmem__mutex_destroy(clmem__mutex *m);
+static inline void clmem__lock(clmem__mutex *m);
+static inline void clmem__unlock(clmem__mutex *m);
+static size_t clmem__locked_size(clmem__mutex *m, const size_t *v);
+static void clmem__locked_set_size(clmem__mutex *m, size_t *v, size_t value);
+static uint64_t clmem__reg_add(clmem__registry *r, void *obj, int tag);
+static void *clmem__reg_find(clmem__registry *r, uint64_t id, int tag, bool detach);
+static void clmem__reg_restore(clmem__registry *r, uint64_t id, void *obj);
+static void clmem__reg_remove(clmem__registry *r, uint64_t id);
+static inline cl_int clmem__cl_fail(cl_int code, const char *fn, const char *call);
+static inline void clmem__set_err(cl_int *errcode_ret, cl_int code);
+static inline void *clmem__null_with(cl_int *errcode_ret, cl_int err);
+static inline cl_int clmem__queue_follow(const char *fn, cl_command_queue *held, cl_command_queue queue,
+                                         const char *old_call, const char *new_call);
+static inline cl_int clmem__queue_unbind(const char *fn, cl_command_queue *held);
+static inline void *clmem__alloc_for(size_t size, const char *fn, const char *what, cl_int *errcode_ret);
+static inline bool clmem__add_ok(size_t a, size_t b, size_t *out);
+static inline bool clmem__mul_ok(size_t a, size_t b, size_t *out);
+static inline bool clmem__range_ok(size_t offset, size_t count, size_t size);
+static inline cl_int clmem__check_wait_list(const char *fn, const cl_event *wait_for, cl_uint num_wait_for);
+static inline cl_int clmem__check_made(const char *fn, unsigned given);
+static inline cl_int clmem__check_queue(const char *fn, cl_command_queue queue);
+static cl_device_id *clmem__devices_of(const char *fn, cl_context ctx, cl_uint *n, cl_int *err);
+static cl_int clmem__info_fail(const char *fn, cl_int err, const char *call, const char *what);
+static cl_int clmem__refail_as(const char *fn, cl_int err);
+static cl_int clmem__queue_context_of(const char *fn, cl_command_queue queue, cl_context *ctx);
+static cl_int clmem__queue_device_of(const char *fn, cl_command_queue queue, cl_device_id *dev);
+static cl_int clmem__same_context(const char *fn, cl_command_queue queue, cl_context ctx, const char *what);
+static inline int clmem__parse_opencl_version(const char *s);
+static inline cl_int clmem__device_version(const char *fn, cl_device_id dev, int *version);
+static void clmem__device_name(cl_device_id dev, char *buf, size_t size);
+static cl_int clmem__device_max_alloc(const char *fn, cl_device_id dev, cl_ulong *max);
+static cl_int clmem__check_max_alloc(const char *fn, cl_device_id dev, const char *what, size_t size, cl_ulong max);
+static inline const char *clmem__mem_flags_text(cl_mem_flags flags, char *buf, size_t size);
+/* ---- end private ---- */

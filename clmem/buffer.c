@@ -306,7 +306,7 @@ CLMEM_API cl_int clmem_enqueue_fill_buffer_opts(cl_command_queue queue, clmem_bu
                                                 const clmem_enqueue_options *opts) {
     static const char fn[] = "clmem_enqueue_fill_buffer";
     cl_int err;
-    opts = clmem__enqueue_opts_or_none(opts);
+    if ((err = clmem__enqueue_opts_made(fn, &opts)) != CL_SUCCESS) return err;
     if (CLMEM__CHECKS) {
         if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
         if ((err = clmem__buffer_invalid(fn, "buf", buf)) != CL_SUCCESS) return err;

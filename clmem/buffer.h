@@ -128,3 +128,15 @@ CLMEM_API cl_int clmem_enqueue_fill_buffer_opts(cl_command_queue queue, clmem_bu
 #ifdef __cplusplus
 }
 #endif
+
+/* ---- private: what other modules of clmem use of buffer; not API. tools/amalgamate
+   puts this section at the head of the implementation. ---- */
+
+/* functions (each described where it is defined) */
+static cl_int clmem__check_mem_flags(const char *fn, cl_mem_flags flags, cl_mem_flags known);
+static cl_int clmem__check_host_ptr(const char *fn, cl_mem_flags flags, const void *host);
+static cl_int clmem__check_pooled_ptr(const char *fn, const char *what, const char *kind, const void *record,
+                                      uint64_t generation, const void *ptr);
+static clmem_buffer clmem__buffer_empty(void);
+static cl_int clmem__buffer_invalid(const char *fn, const char *what, clmem_buffer b);
+/* ---- end private ---- */

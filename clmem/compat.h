@@ -30,8 +30,9 @@
          that name in the message)
    What no compiler can catch: CLMEM_NON_BLOCKING was -1 and is 0, and an options
    struct filled by hand meant "default" for every zero field. Such a struct (one not
-   made by a macro, a C++ form or CLMEM_OPTIONS_INIT) is refused at run time with
-   CL_INVALID_VALUE where a zero could mean either (see NAMED OPTIONS in clmem/base.h).
+   made by a macro, a C++ form or an initializer such as CLMEM_COPY_OPTIONS_INIT) is
+   refused at run time with CL_INVALID_VALUE, since a zero could mean either (see NAMED
+   OPTIONS in clmem/base.h).
    Gone in 0.3.0 (0.2.x patch releases keep it).
 
    Adding a renamed function or macro is one line in the list below:

@@ -10,6 +10,7 @@
 #include "usm.h"
 #include "map.h"
 #include "kernel_arg.h"
+#include "registered.h"
 #include "transfer.h"
 #include "pool.h"
 #include "usm_pool.h"
@@ -91,10 +92,11 @@
 
    Both spellings keep C's rule: an option written means its value, one left out means
    its default. The *_opts functions take the structs directly: start one from
-   CLMEM_OPTIONS_INIT (clmem_copy_options o = CLMEM_OPTIONS_INIT;), which means every
-   default, and set the CLMEM_GIVEN_* bit of a zero (or false) you mean; a struct not
-   made so (clmem_copy_options(), = {}) is refused where a zero could mean either (see
-   NAMED OPTIONS in clmem/base.h).
+   CLMEM_OPTIONS_INIT (clmem_copy_options o = CLMEM_OPTIONS_INIT;, the same as the
+   type's own CLMEM_COPY_OPTIONS_INIT), which leaves every option out; a field you then
+   set means its value, 0 and false included. A struct not made so
+   (clmem_copy_options(), = {}) is refused, since a zero could mean either (see NAMED
+   OPTIONS in clmem/base.h).
 
    WHAT IS C-ONLY, AND WHY. No operation is C-only. These C spellings are not C++:
      - compound literals as arguments ((cl_float4){{1, 2, 3, 4}}, (const size_t[]){1, 2},
@@ -118,7 +120,7 @@
                            clmem_sampler, clmem_svm_allocation, clmem_memory_map,
                            clmem_svm_map, clmem_svm_array, clmem_pooled_svm,
                            clmem_pinned_allocation, clmem_usm_allocation,
-                           clmem_pooled_usm) and releases it with
+                           clmem_pooled_usm, clmem_host_registration) and releases it with
                            clmem_release when it goes out of scope; move-only.
                                clmem::unique<clmem_buffer> b(clmem_buffer_create(ctx, 0, n, NULL, &err));
                                clmem_enqueue_copy(q, b, host);          // a unique<H> passes as H
@@ -204,8 +206,40 @@ template <class H> inline H ctor_ret(const H &h, cl_int code, cl_int *errcode_re
     return h;
 }
 
-/* CLMEM_OPTIONS_INIT in C++: converts to any options struct, every default, marked. */
+/* unset(o): the "left out" values in the options of o's type that have a CLMEM_GIVEN_*
+   bit, from the type's CLMEM__*_UNSET list (NAMED OPTIONS in clmem/base.h), and
+   CLMEM__OPTIONS_UNSET; nothing for the types whose options all default to 0. */
+template <class O> inline void unset(O &) {}
+#define CLMEM__CXX_UNSET_SET(T, field, element, value, bit) o.field element = value;
+#define CLMEM__CXX_UNSET(T, LIST)                \
+    inline void unset(T &o) {                    \
+        o.given |= CLMEM__OPTIONS_UNSET;         \
+        LIST(CLMEM__CXX_UNSET_SET, T)            \
+    }
+CLMEM__CXX_UNSET(clmem_copy_options, CLMEM__COPY_UNSET)
+CLMEM__CXX_UNSET(clmem_map_options, CLMEM__MAP_UNSET)
+CLMEM__CXX_UNSET(clmem_svm_map_options, CLMEM__SVM_MAP_UNSET)
+CLMEM__CXX_UNSET(clmem_svm_memfill_options, CLMEM__SVM_MEMFILL_UNSET)
+CLMEM__CXX_UNSET(clmem_svm_empty_options, CLMEM__SVM_EMPTY_UNSET)
+CLMEM__CXX_UNSET(clmem_image_options, CLMEM__IMAGE_UNSET)
+CLMEM__CXX_UNSET(clmem_image_from_array_options, CLMEM__IMAGE_FROM_ARRAY_UNSET)
+#undef CLMEM__CXX_UNSET
+#undef CLMEM__CXX_UNSET_SET
+/* CLMEM_X_OPTIONS_INIT in C++: the options of type O, every option left out, marked. */
+template <class O> inline O options_init_of() {
+    O o = O();
+    o.given = CLMEM_OPTIONS_MARK;
+    unset(o);
+    return o;
+}
+/* CLMEM_OPTIONS_INIT in C++: converts to any options struct as its type's own
+   initializer (options_init_of). */
 struct options_init {
+    template <class O> operator O() const { return options_init_of<O>(); }
+};
+/* CLMEM__OPTIONS_DEFAULTS (clmem's own options inside itself): converts to any options
+   struct, the fields at 0 without their bits, marked. */
+struct options_defaults {
     template <class O> operator O() const {
         O o = O();
         o.given = CLMEM_OPTIONS_MARK;
@@ -445,7 +479,8 @@ template <class O> inline O built(const keywords<O> &k, unsigned) { return k.o; 
 #define CLMEM_WAIT_FOR(...) clmem::detail::wait_list(__VA_ARGS__)
 #endif
 #define CLMEM__CXX_O(T, ...) clmem::detail::ptr(CLMEM__CXX_OV(T, __VA_ARGS__))
-/** CLMEM_OPTIONS_INIT (see NAMED OPTIONS in clmem/base.h): clmem_copy_options o = CLMEM_OPTIONS_INIT; */
+/** CLMEM_OPTIONS_INIT (see NAMED OPTIONS in clmem/base.h): clmem_copy_options o = CLMEM_OPTIONS_INIT;
+    converts to every options type as its own initializer (CLMEM_COPY_OPTIONS_INIT, ...). */
 #define CLMEM_OPTIONS_INIT clmem::detail::options_init()
 #define CLMEM__CXX_RET(e) clmem::detail::ret(e)
 
@@ -587,9 +622,10 @@ template <class H> struct unwrap<unique<H> > {
 };
 
 /* ---- memory objects ---- */
-inline cl_mem mem_of(clmem_buffer b) { return b.mem; }
-inline cl_mem mem_of(clmem_image i) { return i.mem; }
-inline cl_mem mem_of(clmem_pipe p) { return p.mem; }
+#define CLMEM__CXX_MEM_OF(T, name) \
+    inline cl_mem mem_of(T h) { return h.mem; }
+CLMEM__KINDS(CLMEM__KIND_IF_MEM, CLMEM__CXX_MEM_OF)
+#undef CLMEM__CXX_MEM_OF
 inline cl_mem mem_of(cl_mem m) { return m; }
 template <class H> inline cl_mem mem_of(const unique<H> &u) { return mem_of(u.get()); }
 
@@ -650,8 +686,8 @@ inline cl_int copy(cl_command_queue q, D0 &&dst, S0 &&src, const clmem_copy_opti
 }
 
 /* ---- enqueue_fill ---- */
-#define CLMEM__CXX_FILL_TARGET(T, fn) \
-    inline clmem__fill_target fill_target(T dst) { return fn(dst); }
+#define CLMEM__CXX_FILL_TARGET(T, name) \
+    inline clmem__fill_target fill_target(T dst) { return clmem__fill_target_##name(dst); }
 CLMEM__FILL_TARGETS(CLMEM__CXX_FILL_TARGET)
 #undef CLMEM__CXX_FILL_TARGET
 template <class H> inline clmem__fill_target fill_target(const unique<H> &u) { return fill_target(u.get()); }
@@ -682,14 +718,10 @@ inline cl_int fill(cl_command_queue q, const D &dst, P pattern, size_t size, con
 }
 
 /* ---- kernel arguments ---- */
-inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_buffer v) { return clmem__set_arg_buffer(k, i, v); }
-inline cl_int set_arg(cl_kernel k, cl_uint i, cl_mem v) { return clmem__set_arg_mem(k, i, v); }
-inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_local_memory v) { return clmem__set_arg_local(k, i, v); }
-inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_image v) { return clmem__set_arg_image(k, i, v); }
-inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_sampler v) { return clmem__set_arg_sampler(k, i, v); }
-inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_pipe v) { return clmem__set_arg_pipe(k, i, v); }
-inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_svm v) { return clmem__set_arg_svm(k, i, v); }
-inline cl_int set_arg(cl_kernel k, cl_uint i, clmem_usm v) { return clmem__set_arg_usm(k, i, v); }
+#define CLMEM__CXX_KIND_ARG(T, name, ARG, arg, text) \
+    inline cl_int set_arg(cl_kernel k, cl_uint i, T v) { return clmem__set_arg_##name(k, i, v); }
+CLMEM__KINDS(CLMEM__KIND_IF_ARG, CLMEM__CXX_KIND_ARG)
+#undef CLMEM__CXX_KIND_ARG
 #define CLMEM__CXX_WIDE_ARG(T, name, n) \
     inline cl_int set_arg(cl_kernel k, cl_uint i, const T &v) { return clmem__set_arg_vector(k, i, v.s, sizeof v, n); }
 CLMEM__WIDE_VECTOR_TYPES(CLMEM__CXX_WIDE_ARG)
@@ -792,19 +824,8 @@ inline clmem_color_kind color_kind(const cl_int *) { return CLMEM_COLOR_INT; }
 inline clmem_color_kind color_kind(const cl_uint *) { return CLMEM_COLOR_UINT; }
 
 /* ---- release ---- */
-inline bool live(const clmem_buffer &h) { return h.mem != NULL; }
-inline bool live(const clmem_image &h) { return h.mem != NULL; }
-inline bool live(const clmem_pipe &h) { return h.mem != NULL; }
-inline bool live(const clmem_sampler &h) { return h.sampler != NULL; }
-inline bool live(const clmem_svm_allocation &h) { return h.svm.ptr != NULL; }
-inline bool live(const clmem_svm_array &h) { return h.svm.ptr != NULL; }
-inline bool live(const clmem_memory_map &h) { return h.ptr != NULL; }
-inline bool live(const clmem_svm_map &h) { return h.id != 0; }
-inline bool live(const clmem_pooled_svm &h) { return h.svm.pool != NULL; }
-inline bool live(const clmem_pinned_allocation &h) { return h.ptr != NULL; }
-inline bool live(const clmem_usm_allocation &h) { return h.usm.ptr != NULL; }
-inline bool live(const clmem_pooled_usm &h) { return h.usm.pool != NULL; }
-#define CLMEM__CXX_RELEASE(T, fn) \
+#define CLMEM__CXX_RELEASE(T, fn, live_field)                                      \
+    inline bool live(const T &h) { return h.live_field != 0; }                        \
     inline cl_int release(T *h) { return fn(h); }
 CLMEM__HANDLES(CLMEM__CXX_RELEASE)
 #undef CLMEM__CXX_RELEASE
@@ -888,7 +909,7 @@ template <class V> inline cl_int clmem_set_kernel_arg(cl_kernel kernel, cl_uint 
     return clmem::detail::ret(clmem::detail::set_arg(kernel, index, value));
 }
 /** clmem_release(&handle): see clmem/memobj.h. */
-#define CLMEM__CXX_RELEASE(T, fn) \
+#define CLMEM__CXX_RELEASE(T, fn, live) \
     inline cl_int clmem_release(T *h) { return clmem::detail::ret(clmem::detail::release(h)); }
 CLMEM__HANDLES(CLMEM__CXX_RELEASE)
 #undef CLMEM__CXX_RELEASE

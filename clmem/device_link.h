@@ -31,15 +31,27 @@ extern "C" {
    from 64 KiB to slot_size (2 MiB for 16 MiB, 4 MiB for 64 MiB, 8 MiB from 256 MiB
    with the default slots). A copy that starts while the link's previous copy is still
    writing goes in slot-sized pieces: its first read overlaps those writes, so copies
-   enqueued back to back run at the slower DMA direction's speed. Smaller copies, and every copy between queues
-   of one device, take the driver's path: clEnqueueCopyBuffer on the destination
-   queue, exactly as clmem_enqueue_copy(dst_queue, dst, src, ...) does.
+   enqueued back to back run at the slower DMA direction's speed. Smaller copies take
+   the driver's path: clEnqueueCopyBuffer on the destination queue, exactly as
+   clmem_enqueue_copy(dst_queue, dst, src, ...) does.
+
+   Buffers the host may not access are staged too. A piece is read into a slot with
+   clEnqueueReadBuffer and written out of it with clEnqueueWriteBuffer, host transfers
+   that a source made with CL_MEM_HOST_NO_ACCESS or CL_MEM_HOST_WRITE_ONLY, or a
+   destination made with CL_MEM_HOST_NO_ACCESS or CL_MEM_HOST_READ_ONLY, forbid. Such a
+   side goes through a plain buffer of the link's on its device (slot_size bytes, made
+   at the first such copy): clEnqueueCopyBuffer between the caller's buffer and it, at
+   the device's own memory speed, then the transfer. clmem_device_link_set_staging(l,
+   CLMEM_DEVICE_LINK_BY_COPIES) moves every piece with clEnqueueCopyBuffer into and out
+   of the slot's buffer instead (the slots are then left unmapped).
 
    When staging pays: between discrete GPUs (the default threshold,
    CLMEM_DEVICE_LINK_DEFAULT_THRESHOLD, is the size from which staging beat the driver
-   on two H100/H200 GPUs, docs/benchmarks.md). Between CPU devices and devices whose
-   memory is the host's (CL_DEVICE_HOST_UNIFIED_MEMORY), staging only adds a copy: the
-   threshold is then "never" unless set (clmem_device_link_set_threshold).
+   on two H100/H200 GPUs, docs/benchmarks.md). Between CPU devices, devices whose
+   memory is the host's (CL_DEVICE_HOST_UNIFIED_MEMORY) and two queues of one device,
+   staging only adds a copy: the threshold is then "never" unless set
+   (clmem_device_link_set_threshold; with 0 such copies are staged too, e.g. to test
+   staging on a CPU device).
    clmem_enqueue_copy and clmem_enqueue_migrate_mem_objects keep the driver's path:
    they are given one queue and cannot know where the source's contents live.
 
@@ -47,9 +59,12 @@ extern "C" {
    work. Without a wait list it also runs after the source queue's earlier work (the
    staged reads are on that queue; the driver's path waits for a marker there); with
    one, the wait list stands for the source side, as for any enqueue on another
-   queue. Its .event completes when every byte has arrived. A link serves one copy at
-   a time (a lock): copies from several threads are safe and run
-   one after the other.
+   queue. Its .event completes when every byte has arrived. Every piece is enqueued
+   on the link's queues in the call (no thread of the link's own), so the copy is, at
+   return, part of both queues' order: later work on the source queue comes after its
+   reads, later work on the destination queue after its writes, and the drivers keep
+   the buffers alive until they are done. A link serves one copy at a time (a lock):
+   copies from several threads are safe and run one after the other.
    --------------------------------------------------------------------------------- */
 
 /** Default slot size of a device link (bytes): the largest piece of a staged copy. */
@@ -69,19 +84,22 @@ typedef struct clmem_device_link clmem_device_link;
 /** clmem_device_link_create(src_queue, dst_queue, slot_size, slots, &err): a link that
     copies from buffers used on src_queue's device to buffers used on dst_queue's.
     - src_queue, dst_queue: in-order queues of one context (retained until release);
-      they may be one queue, or two queues of one device (then nothing is staged).
+      they may be one queue, or two queues of one device (then nothing is staged
+      unless the threshold is set).
     - slot_size: bytes of one slot, 0 for CLMEM_DEVICE_LINK_DEFAULT_SLOT_SIZE; at most
       CL_DEVICE_MAX_MEM_ALLOC_SIZE of src_queue's device.
     - slots: 0 for CLMEM_DEVICE_LINK_DEFAULT_SLOTS, else 2..CLMEM_DEVICE_LINK_MAX_SLOTS.
-    The slots are pinned allocations (clmem_pinned_allocation_create on src_queue),
-    made here, so a link costs slots * slot_size bytes of pinned host memory.
+    The slots are pinned host memory made here on src_queue as
+    clmem_pinned_allocation_create makes it, so a link costs slots * slot_size bytes
+    of pinned host memory (and slot_size bytes of device memory on each device whose
+    buffers the host may not access, at the first copy that needs it).
     Returns the link; NULL on failure with *errcode_ret (may be NULL):
       CL_INVALID_COMMAND_QUEUE  a queue NULL or invalid, or out of order
       CL_INVALID_CONTEXT        the two queues belong to different contexts
       CL_INVALID_VALUE          slots 1 or above CLMEM_DEVICE_LINK_MAX_SLOTS
       CL_INVALID_BUFFER_SIZE    slot_size above the device's CL_DEVICE_MAX_MEM_ALLOC_SIZE
       CL_OUT_OF_HOST_MEMORY, or the driver's code (with the call named).
-    Thread safety: any thread.
+    Every message names clmem_device_link_create. Thread safety: any thread.
     Example: clmem_device_link *l = clmem_device_link_create(q0, q1, 0, 0, &err); */
 CLMEM_API clmem_device_link *clmem_device_link_create(cl_command_queue src_queue, cl_command_queue dst_queue,
                                                       size_t slot_size, unsigned slots, cl_int *errcode_ret);
@@ -95,12 +113,40 @@ CLMEM_API clmem_device_link *clmem_device_link_create(cl_command_queue src_queue
 CLMEM_API cl_int clmem_device_link_set_threshold(clmem_device_link *l, size_t min_bytes);
 CLMEM_API size_t clmem_device_link_threshold(clmem_device_link *l);
 
+/** How a link moves a staged copy's pieces (clmem_device_link_set_staging). */
+typedef enum clmem_device_link_staging {
+    /** The default: clEnqueueReadBuffer into a slot's mapped host memory on the source
+        queue, clEnqueueWriteBuffer out of it on the destination queue; a buffer the host
+        may not read (src) or write (dst) first goes through a buffer of the link's on
+        its device (clEnqueueCopyBuffer). Host transfers from and to pinned memory are the
+        path every driver makes fast. */
+    CLMEM_DEVICE_LINK_BY_TRANSFERS = 0,
+    /** clEnqueueCopyBuffer from src into a slot's buffer (left unmapped) on the source
+        queue, and from the slot into dst on the destination queue, whatever the buffers'
+        host-access flags. Whether a driver moves such a copy at pinned-memory speed
+        rather than through its own device-to-device path is its own (measure with
+        bench/multidev_bench.sh). */
+    CLMEM_DEVICE_LINK_BY_COPIES = 1
+} clmem_device_link_staging;
+
+/** clmem_device_link_set_staging(l, how): move later staged copies' pieces `how`
+    (CLMEM_DEVICE_LINK_BY_TRANSFERS, the default, or CLMEM_DEVICE_LINK_BY_COPIES). Waits
+    for the link's copies so far, then maps or unmaps the slots on the source queue.
+    Returns CL_SUCCESS, CL_INVALID_VALUE for a NULL link or another `how`, or the
+    driver's code of the wait, map or unmap (named); the link then stages as it did,
+    or by copies where a slot could not be mapped again. Thread safety: any thread (it
+    waits for a copy running on another thread). */
+CLMEM_API cl_int clmem_device_link_set_staging(clmem_device_link *l, clmem_device_link_staging how);
+
 /** What a link has done (clmem_device_link_get_stats). */
 typedef struct clmem_device_link_stats {
     size_t staged_copies;  /* copies that went through the slots */
     size_t direct_copies;  /* copies that took the driver's path */
     size_t staged_bytes;   /* bytes moved through the slots */
     size_t pieces;         /* pieces moved (each at most a slot; see DEVICE LINKS) */
+    size_t copied_pieces;  /* of those, pieces moved with clEnqueueCopyBuffer on a side or
+                              both (a buffer the host may not access, or
+                              CLMEM_DEVICE_LINK_BY_COPIES) */
 } clmem_device_link_stats;
 
 /** clmem_device_link_get_stats(l, &stats): the counts so far. CL_INVALID_VALUE for a
@@ -122,7 +168,9 @@ CLMEM_API cl_int clmem_device_link_get_stats(clmem_device_link *l, clmem_device_
       CL_INVALID_CONTEXT         a buffer of another context than the link's queues
       CL_MEM_COPY_OVERLAP        src and dst ranges overlap within one buffer
       CL_INVALID_EVENT_WAIT_LIST a bad wait list
-      CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST  a blocking copy whose wait list failed
+      CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST  an event of the wait list has already
+                                 failed (blocking or not; nothing is enqueued). An event
+                                 that fails later is the driver's to report.
       or the driver's code (with the call named). On an error after pieces were
       enqueued, the call waits for them before it returns.
     Thread safety: any thread; one copy at a time per link.

@@ -382,7 +382,7 @@ static cl_int clmem__image_layout_check(const char *fn, cl_mem_object_type type,
                                "slice pitch %zu must be at least %zu (%s) and a multiple of the row pitch %zu", slice,
                                min_slice, arr1d ? "the row pitch" : "row pitch x height", row);
     }
-    if (has_host && host_size) {
+    if (has_host && host_size != SIZE_MAX) {
         /* bytes the driver reads: the last pixel's end */
         size_t need = 0, t1 = 0, t2 = 0, slice_eff = slice;
         bool ok = true;
@@ -472,7 +472,9 @@ static cl_int clmem__create_image_check(const char *fn, cl_context context, cl_m
     }
     if ((err = clmem__check_format(fn, format)) != CL_SUCCESS) return err;
     if ((err = clmem__image_layout_check(fn, type, w, h, d, n, elem, opts->pitches[0], opts->pitches[1],
-                                         opts->hostbuf != NULL, opts->host_size)) != CL_SUCCESS)
+                                         opts->hostbuf != NULL,
+                                         (opts->given & CLMEM_GIVEN_HOST_SIZE) || opts->host_size ? opts->host_size
+                                                                                                  : SIZE_MAX)) != CL_SUCCESS)
         return err;
     if (opts->buffer.mem) {
         size_t need = 0;
@@ -495,17 +497,19 @@ static cl_int clmem__create_image_check(const char *fn, cl_context context, cl_m
     return CL_SUCCESS;
 }
 
+CLMEM__UNSET_TABLE(clmem_image_options, CLMEM__IMAGE_UNSET)
 CLMEM_API clmem_image (clmem_create_image_opts)(cl_context context, cl_mem_flags flags, clmem_image_format format,
                                              cl_int *errcode_ret, const clmem_image_options *opts) {
     static const char fn[] = "clmem_create_image";
-    static const clmem_image_options none = CLMEM_OPTIONS_INIT;
+    static const clmem_image_options none = CLMEM__OPTIONS_DEFAULTS;
+    clmem_image_options local;
     clmem_image img = clmem__image_empty();
     cl_image_desc desc;
     clmem__image_geom g;
     cl_mem_object_type type;
     size_t elem, w, h, d, n;
     cl_int err = CL_SUCCESS;
-    if (!opts) opts = &none;
+    opts = CLMEM__OPTIONS_IN(clmem_image_options, opts, none, &local);
     g = clmem__image_geom_of(opts, format);
     type = g.type, elem = g.elem, w = g.w, h = g.h, d = g.d, n = g.n;
     if (CLMEM__CHECKS && (err = clmem__create_image_check(fn, context, flags, format, opts, &g)) != CL_SUCCESS)
@@ -593,12 +597,14 @@ static cl_int clmem__array_channel_type(const char *fn, cl_channel_type element_
     return CL_SUCCESS;
 }
 
+CLMEM__UNSET_TABLE(clmem_image_from_array_options, CLMEM__IMAGE_FROM_ARRAY_UNSET)
 /* the name in parentheses: in C a macro of the same name checks the arguments (clmem/compat.h) */
 CLMEM_API clmem_image (clmem_image_from_array_opts)(cl_context context, const void *array, cl_channel_type element_type,
                                                  cl_uint vector_width, size_t ndim, const size_t *shape,
                                                  cl_int *errcode_ret, const clmem_image_from_array_options *opts) {
     static const char fn[] = "clmem_image_from_array";
-    static const clmem_image_from_array_options none = CLMEM_OPTIONS_INIT;
+    static const clmem_image_from_array_options none = CLMEM__OPTIONS_DEFAULTS;
+    clmem_image_from_array_options local;
     clmem_image_options io;
     clmem_image_format format;
     cl_channel_type ctype = element_type;
@@ -606,7 +612,7 @@ CLMEM_API clmem_image (clmem_image_from_array_opts)(cl_context context, const vo
     size_t img_dims, i, elem, bytes = 0;
     cl_mem_flags flags;
     cl_int err = CL_SUCCESS;
-    if (!opts) opts = &none;
+    opts = CLMEM__OPTIONS_IN(clmem_image_from_array_options, opts, none, &local);
     memset((void *)&io, 0, sizeof io); /* (void *): C++14 options have default member initializers */
     io.given = CLMEM_OPTIONS_MARK;
     if (vector_width == 0) vector_width = 1;
@@ -842,7 +848,7 @@ CLMEM_API cl_int clmem_enqueue_fill_image_opts(cl_command_queue queue, clmem_ima
     size_t reg[3];
     union { cl_int i[4]; cl_uint u[4]; } clamped;
     cl_int err;
-    opts = clmem__enqueue_opts_or_none(opts);
+    if ((err = clmem__enqueue_opts_made(fn, &opts)) != CL_SUCCESS) return err;
     if (!origin) origin = zero;
     if (CLMEM__CHECKS) {
         static const char *const kinds[] = {"?", "float", "cl_int", "cl_uint"};

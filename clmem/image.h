@@ -150,7 +150,7 @@ static inline cl_mem clmem_image_int_ptr(clmem_image img) { return img.mem; }
      is_array   a 1-D array (2 dims) or 2-D array (3 dims)
      buffer     a 1-D buffer image over this buffer (1 dim) */
 #define CLMEM__IMAGE_FIELDS \
-    unsigned given CLMEM__DEFAULT;         \
+    CLMEM__GIVEN_FIELD \
     size_t shape[3] CLMEM__DEFAULT;        \
     cl_uint ndim CLMEM__DEFAULT;           \
     size_t pitches[2] CLMEM__DEFAULT;      \
@@ -158,9 +158,17 @@ static inline cl_mem clmem_image_int_ptr(clmem_image img) { return img.mem; }
     size_t host_size CLMEM__DEFAULT;       \
     bool is_array CLMEM__DEFAULT;          \
     clmem_buffer buffer CLMEM__DEFAULT;
-typedef struct clmem_image_options {
+typedef struct CLMEM__OPTIONS_TYPE clmem_image_options {
     CLMEM__IMAGE_FIELDS
 } clmem_image_options;
+/* The options of clmem_image_options with a CLMEM_GIVEN_* bit (CLMEM__UNSET_INIT in base.h). */
+#define CLMEM__IMAGE_UNSET(X, T)                                \
+    X(T, shape, [0], CLMEM__UNSET_SIZE, CLMEM_GIVEN_SHAPE)       \
+    X(T, ndim, , CLMEM__UNSET_UINT, CLMEM_GIVEN_NDIM)            \
+    X(T, host_size, , CLMEM__UNSET_SIZE, CLMEM_GIVEN_HOST_SIZE)
+/** CLMEM_IMAGE_OPTIONS_INIT: the initializer of a clmem_image_options built by hand:
+    every option left out; a field then set means its value (NAMED OPTIONS in base.h). */
+#define CLMEM_IMAGE_OPTIONS_INIT CLMEM__UNSET_INIT(clmem_image_options, CLMEM__IMAGE_UNSET)
 
 /** clmem_create_image(context, flags, format, &err, .shape = {...}, ...): a new image
     (PyOpenCL's create_image; clmem_image_create is the same call).
@@ -225,14 +233,21 @@ static inline clmem_image clmem__create_image_call(cl_context context, cl_mem_fl
      norm_int       integer data read as normalized floats (UNORM/SNORM 8 and 16 bit)
      half_float     the 16-bit data are halfs (cl_half/uint16_t): CL_HALF_FLOAT */
 #define CLMEM__IMAGE_FROM_ARRAY_FIELDS \
-    unsigned given CLMEM__DEFAULT;                    \
+    CLMEM__GIVEN_FIELD \
     cl_uint num_channels CLMEM__DEFAULT;              \
     char mode CLMEM__DEFAULT;                         \
     bool norm_int CLMEM__DEFAULT;                     \
     bool half_float CLMEM__DEFAULT;
-typedef struct clmem_image_from_array_options {
+typedef struct CLMEM__OPTIONS_TYPE clmem_image_from_array_options {
     CLMEM__IMAGE_FROM_ARRAY_FIELDS
 } clmem_image_from_array_options;
+/* The options of clmem_image_from_array_options with a CLMEM_GIVEN_* bit (CLMEM__UNSET_INIT in base.h). */
+#define CLMEM__IMAGE_FROM_ARRAY_UNSET(X, T)                          \
+    X(T, num_channels, , CLMEM__UNSET_UINT, CLMEM_GIVEN_NUM_CHANNELS) \
+    X(T, mode, , CLMEM__UNSET_CHAR, CLMEM_GIVEN_MODE)
+/** CLMEM_IMAGE_FROM_ARRAY_OPTIONS_INIT: the initializer of a clmem_image_from_array_options
+    built by hand: every option left out; a field then set means its value (NAMED OPTIONS in base.h). */
+#define CLMEM_IMAGE_FROM_ARRAY_OPTIONS_INIT CLMEM__UNSET_INIT(clmem_image_from_array_options, CLMEM__IMAGE_FROM_ARRAY_UNSET)
 
 /** clmem_image_from_array(context, array, ndim, shape, &err, ...): an image holding a
     copy of a C array (PyOpenCL's image_from_array), created READ_ONLY (or WRITE_ONLY
@@ -375,3 +390,13 @@ CLMEM_API cl_int clmem_enqueue_fill_image_opts(cl_command_queue queue, clmem_ima
 #ifdef __cplusplus
 }
 #endif
+
+/* ---- private: what other modules of clmem use of image; not API. tools/amalgamate
+   puts this section at the head of the implementation. ---- */
+
+/* functions (each described where it is defined) */
+static bool clmem__is_image_type(cl_mem_object_type t);
+static const char *clmem__image_type_name(cl_mem_object_type t);
+static cl_int clmem__image_region(const char *fn, const char *what, const clmem_image *img, const size_t origin[3],
+                                  const size_t region_in[3], size_t region[3]);
+/* ---- end private ---- */

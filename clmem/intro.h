@@ -17,11 +17,16 @@
      >>usm           Intel unified shared memory: allocations, lookup, migrate, advise
      >>map           buffer and image maps, CLMEM_WITH_MAP
      >>kernel_arg    clmem_set_kernel_arg, clmem_local_memory
+     >>registered    registered host memory: the caller's pages copied at DMA speed
      >>transfer      clmem_enqueue_copy (its DISPATCH TABLE), clmem_enqueue_fill
      >>pool          allocators, memory pools, SVM pools   >>usm_pool  USM pools
-     >>pinned        pinned host memory, pinned pools, staged pageable copies (clmem_stager)
+     >>pinned        pinned host memory, pinned pools
+     >>stager        staged copies of pageable host memory (clmem_stager)
+     >>device_link   copies between two devices, pipelined through pinned memory
      >>cache         first-argument-dependent memoization   >>characterize
      >>testing       CLMEM_TEST device selection and the test runner
+     >>compat        the earlier release's changed names, stopped at compile time
+     >>cxx           the C++ face: overloads for the C macros, RAII holders
 
    ERRORS: every call returns a cl_int (constructors: through cl_int *errcode_ret, their
    last positional argument, before any named options);

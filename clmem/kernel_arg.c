@@ -2,32 +2,44 @@
    declared type, and one setter per kind of value */
 #include "kernel_arg.h"
 
-/* The kinds of value a setter passes to clmem__check_kernel_arg. */
-enum {
-    CLMEM__ARG_KIND_INT = 1,    /* an integer scalar or vector value */
-    CLMEM__ARG_KIND_FLOAT,      /* a floating-point scalar or vector value */
-    CLMEM__ARG_KIND_BUFFER,     /* a buffer (clmem_buffer) */
-    CLMEM__ARG_KIND_MEM,        /* a raw cl_mem: its CL_MEM_TYPE decides */
-    CLMEM__ARG_KIND_LOCAL,      /* clmem_local_memory */
-    CLMEM__ARG_KIND_SVM,        /* an SVM pointer */
-    CLMEM__ARG_KIND_USM,        /* a USM pointer */
-    CLMEM__ARG_KIND_IMAGE,      /* an image */
-    CLMEM__ARG_KIND_SAMPLER,    /* a sampler */
-    CLMEM__ARG_KIND_PIPE        /* a pipe */
-};
+/* The kinds of value a setter passes to clmem__check_kernel_arg: integer and
+   floating-point values, and the kinds of kernel argument of CLMEM__KINDS (memobj.h),
+   each CLMEM__ARG_KIND_<ARG> (CLMEM__ARG_KIND_BUFFER, _MEM, _LOCAL, _SVM, _USM, _IMAGE,
+   _SAMPLER, _PIPE). */
+#define CLMEM__ARG_KIND_ENUM(T, name, ARG, arg, text) CLMEM__ARG_KIND_##ARG,
+enum { CLMEM__ARG_KIND_INT = 1, CLMEM__ARG_KIND_FLOAT, CLMEM__KINDS(CLMEM__KIND_IF_ARG, CLMEM__ARG_KIND_ENUM) };
+#undef CLMEM__ARG_KIND_ENUM
+/* how messages name a kind (its row's text) */
 static const char *clmem__arg_kind_text(int kind) {
-    switch (kind) {
-    case CLMEM__ARG_KIND_BUFFER: return "a buffer";
-    case CLMEM__ARG_KIND_MEM: return "a cl_mem";
-    case CLMEM__ARG_KIND_LOCAL: return "local memory (a size, no value)";
-    case CLMEM__ARG_KIND_SVM: return "an SVM pointer";
-    case CLMEM__ARG_KIND_USM: return "a USM pointer";
-    case CLMEM__ARG_KIND_IMAGE: return "an image";
-    case CLMEM__ARG_KIND_SAMPLER: return "a sampler";
-    case CLMEM__ARG_KIND_PIPE: return "a pipe";
-    default: return "a value";
-    }
+#define CLMEM__ARG_KIND_TEXT(T, name, ARG, arg, text) \
+    if (kind == CLMEM__ARG_KIND_##ARG) return text;
+    CLMEM__KINDS(CLMEM__KIND_IF_ARG, CLMEM__ARG_KIND_TEXT)
+#undef CLMEM__ARG_KIND_TEXT
+    return "a value";
 }
+#if !defined(CLMEM_NO_KERNEL_ARG_CHECK)
+/* a memory object (arg P or M in CLMEM__KINDS), and of those a pointer (P) */
+#define CLMEM__KIND_MEMORY_P CLMEM__KIND_YES
+#define CLMEM__KIND_MEMORY_M CLMEM__KIND_YES
+#define CLMEM__KIND_MEMORY_S CLMEM__KIND_NO
+#define CLMEM__KIND_MEMORY_L CLMEM__KIND_NO
+#define CLMEM__KIND_POINTER_P CLMEM__KIND_YES
+#define CLMEM__KIND_POINTER_M CLMEM__KIND_NO
+#define CLMEM__KIND_POINTER_S CLMEM__KIND_NO
+#define CLMEM__KIND_POINTER_L CLMEM__KIND_NO
+static bool clmem__arg_is_memory(int kind) {
+#define CLMEM__ARG_KIND_MEMORY(T, name, ARG, arg, text) CLMEM__KIND_MEMORY_##arg(if (kind == CLMEM__ARG_KIND_##ARG) return true;)
+    CLMEM__KINDS(CLMEM__KIND_IF_ARG, CLMEM__ARG_KIND_MEMORY)
+#undef CLMEM__ARG_KIND_MEMORY
+    return false;
+}
+static bool clmem__arg_is_pointer(int kind) {
+#define CLMEM__ARG_KIND_POINTER(T, name, ARG, arg, text) CLMEM__KIND_POINTER_##arg(if (kind == CLMEM__ARG_KIND_##ARG) return true;)
+    CLMEM__KINDS(CLMEM__KIND_IF_ARG, CLMEM__ARG_KIND_POINTER)
+#undef CLMEM__ARG_KIND_POINTER
+    return false;
+}
+#endif
 
 /* The check of a value against the kernel parameter's declared type
    (clGetKernelArgInfo, available where the program was built with
@@ -173,8 +185,7 @@ static cl_int clmem__check_kernel_arg(cl_kernel kernel, cl_uint index, int kind,
                                                        : "";
     /* a pipe is declared with its element type: "pipe int p" says "int" */
     if ((p.kind == CLMEM__PARAM_SCALAR || p.kind == CLMEM__PARAM_UNKNOWN) &&
-        (kind == CLMEM__ARG_KIND_BUFFER || kind == CLMEM__ARG_KIND_MEM || kind == CLMEM__ARG_KIND_PIPE ||
-         kind == CLMEM__ARG_KIND_IMAGE || kind == CLMEM__ARG_KIND_SVM || kind == CLMEM__ARG_KIND_USM) &&
+        clmem__arg_is_memory(kind) &&
         clGetKernelArgInfo(kernel, index, CL_KERNEL_ARG_TYPE_QUALIFIER, sizeof tq, &tq, NULL) == CL_SUCCESS &&
         (tq & pipe_bit)) {
         if (kind == CLMEM__ARG_KIND_PIPE) return CL_SUCCESS;
@@ -193,7 +204,7 @@ static cl_int clmem__check_kernel_arg(cl_kernel kernel, cl_uint index, int kind,
             return clmem__arg_reject(CL_INVALID_ARG_VALUE, kernel, index, type, space, kind, value_type, size,
                                      "a __local parameter takes local memory: clmem_local_memory(bytes)");
         }
-        if (kind == CLMEM__ARG_KIND_BUFFER || kind == CLMEM__ARG_KIND_SVM || kind == CLMEM__ARG_KIND_USM) return CL_SUCCESS;
+        if (clmem__arg_is_pointer(kind)) return CL_SUCCESS;
         if (kind == CLMEM__ARG_KIND_MEM) {
             cl_mem m = *(const cl_mem *)value;
             cl_mem_object_type mt = 0;

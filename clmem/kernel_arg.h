@@ -58,19 +58,17 @@ static inline clmem_local_memory clmem_local_memory_create(size_t size) {
 }
 #define clmem_local_memory(size) clmem_local_memory_create(size)
 
-/* The setters behind clmem_set_kernel_arg, one per kind of value (private). */
-CLMEM_API cl_int clmem__set_arg_buffer(cl_kernel kernel, cl_uint index, clmem_buffer value);
-CLMEM_API cl_int clmem__set_arg_mem(cl_kernel kernel, cl_uint index, cl_mem value);
-CLMEM_API cl_int clmem__set_arg_local(cl_kernel kernel, cl_uint index, clmem_local_memory value);
-CLMEM_API cl_int clmem__set_arg_image(cl_kernel kernel, cl_uint index, clmem_image value);
-CLMEM_API cl_int clmem__set_arg_sampler(cl_kernel kernel, cl_uint index, clmem_sampler value);
-CLMEM_API cl_int clmem__set_arg_pipe(cl_kernel kernel, cl_uint index, clmem_pipe value);
-/* clSetKernelArgSVMPointer; CL_INVALID_VALUE for a released allocation,
-   CL_INVALID_OPERATION without OpenCL 2.0 headers. */
-CLMEM_API cl_int clmem__set_arg_svm(cl_kernel kernel, cl_uint index, clmem_svm value);
-/* clSetKernelArgMemPointerINTEL; CL_INVALID_VALUE for a released allocation or stale
-   pooled block, CL_INVALID_OPERATION without cl_intel_unified_shared_memory. */
-CLMEM_API cl_int clmem__set_arg_usm(cl_kernel kernel, cl_uint index, clmem_usm value);
+/* The setters behind clmem_set_kernel_arg, one per kind of value (private):
+   clmem__set_arg_<name> for each kind of kernel argument of CLMEM__KINDS (memobj.h;
+   clmem__set_arg_buffer, _mem, _local, _image, _sampler, _pipe, _svm (clSetKernelArgSVMPointer;
+   CL_INVALID_VALUE for a released allocation, CL_INVALID_OPERATION without OpenCL 2.0
+   headers), _usm (clSetKernelArgMemPointerINTEL; CL_INVALID_VALUE for a released
+   allocation or stale pooled block, CL_INVALID_OPERATION without
+   cl_intel_unified_shared_memory)) and for each value type of CLMEM__PATTERN_TYPES. */
+#define CLMEM__ARG_KIND_DECL(T, name, ARG, arg, text) \
+    CLMEM_API cl_int clmem__set_arg_##name(cl_kernel kernel, cl_uint index, T value);
+CLMEM__KINDS(CLMEM__KIND_IF_ARG, CLMEM__ARG_KIND_DECL)
+#undef CLMEM__ARG_KIND_DECL
 #define CLMEM__ARG_DECL(T, name) CLMEM_API cl_int clmem__set_arg_##name(cl_kernel kernel, cl_uint index, T value);
 CLMEM__PATTERN_TYPES(CLMEM__ARG_DECL)
 #undef CLMEM__ARG_DECL
@@ -106,17 +104,15 @@ CLMEM_API cl_int clmem__set_arg_unsupported(cl_kernel kernel, cl_uint index, ...
     Thread safety: as clSetKernelArg (one thread per kernel at a time). */
 #ifndef __cplusplus
 #define CLMEM__ARG_ASSOC(T, name) T: clmem__set_arg_##name,
+#define CLMEM__ARG_KIND_ASSOC(T, name, ARG, arg, text) T: clmem__set_arg_##name,
 #define clmem_set_kernel_arg(kernel, index, value)                                                              \
     _Generic(CLMEM__WIDE(value),                                                                                \
              char: clmem__set_arg_vector(kernel, index,                                                         \
                                          _Generic(CLMEM__WIDE(value), char: (value), default: (cl_char16){{0}}).s, \
                                          sizeof(value), CLMEM__WIDE(value)),                                    \
-             default: _Generic((value), clmem_buffer: clmem__set_arg_buffer, clmem_image: clmem__set_arg_image, \
-                               clmem_sampler: clmem__set_arg_sampler, clmem_pipe: clmem__set_arg_pipe,          \
-                               clmem_svm: clmem__set_arg_svm, clmem_usm: clmem__set_arg_usm,                    \
-                               cl_mem: clmem__set_arg_mem,                                                      \
-                               clmem_local_memory: clmem__set_arg_local, CLMEM__PATTERN_TYPES(CLMEM__ARG_ASSOC) \
-                               default: clmem__set_arg_unsupported)(kernel, index, value))
+             default: _Generic((value), CLMEM__KINDS(CLMEM__KIND_IF_ARG, CLMEM__ARG_KIND_ASSOC)                  \
+                               CLMEM__PATTERN_TYPES(CLMEM__ARG_ASSOC) default: clmem__set_arg_unsupported)(kernel, \
+                                                                                                        index, value))
 #endif
 
 #ifdef __cplusplus

@@ -147,14 +147,17 @@ static cl_int clmem__map_enter(const char *fn, clmem__map_record *rec, bool bloc
     return err;
 }
 
-/* clmem__map_start(fn, queue, mem, what, flags, map, &opts): what every map function
-   does first: NULL options mean every default, *map starts empty (a failed map leaves
+CLMEM__UNSET_TABLE(clmem_map_options, CLMEM__MAP_UNSET)
+/* clmem__map_start(fn, queue, mem, what, flags, map, &opts, local): what every map
+   function does first: NULL options mean every default (one from CLMEM_MAP_OPTIONS_INIT
+   is read into *local: CLMEM__OPTIONS_IN), *map starts empty (a failed map leaves
    an empty handle), then the checks every map makes alike, before the object-specific
    ones. */
 static cl_int clmem__map_start(const char *fn, cl_command_queue queue, cl_mem mem, const char *what,
-                               cl_map_flags flags, clmem_memory_map *map, const clmem_map_options **optsp) {
-    static const clmem_map_options none = CLMEM_OPTIONS_INIT; /* every default */
-    const clmem_map_options *opts = *optsp ? *optsp : &none;
+                               cl_map_flags flags, clmem_memory_map *map, const clmem_map_options **optsp,
+                               clmem_map_options *local) {
+    static const clmem_map_options none = CLMEM__OPTIONS_DEFAULTS; /* every default */
+    const clmem_map_options *opts = CLMEM__OPTIONS_IN(clmem_map_options, *optsp, none, local);
     cl_int err;
     *optsp = opts;
     if (map == NULL) return clmem__fail(CL_INVALID_VALUE, fn, "map (where to put the map) is NULL");
@@ -171,6 +174,7 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
                                                size_t offset, size_t itemsize, const char *dtype,
                                                clmem_memory_map *map, const clmem_map_options *opts) {
     static const char fn[] = "clmem_enqueue_map_buffer";
+    clmem_map_options local;
     clmem_memory_map m;
     clmem__map_record rec;
     bool blocking;
@@ -179,7 +183,7 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
     size_t i;
     void *ptr;
     memset(&m, 0, sizeof m);
-    if ((err = clmem__map_start(fn, queue, buf.mem, "buf", flags, map, &opts)) != CL_SUCCESS) return err;
+    if ((err = clmem__map_start(fn, queue, buf.mem, "buf", flags, map, &opts, &local)) != CL_SUCCESS) return err;
     if (CLMEM__CHECKS && (err = clmem__buffer_invalid(fn, "buf", buf)) != CL_SUCCESS) return err;
     blocking = clmem__host_blocking(opts->given, opts->is_blocking) != CL_FALSE;
     for (i = 0; i < 3; ++i)
@@ -284,6 +288,7 @@ CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_imag
                                               clmem_memory_map *map, const clmem_map_options *opts) {
     static const char fn[] = "clmem_enqueue_map_image";
     static const char *const axis[3] = {"x", "y", "z"};
+    clmem_map_options local;
     clmem_memory_map m;
     clmem__map_record rec;
     size_t dims[3], o[3], r[3], pixel, row_pitch = 0, slice_pitch = 0, i;
@@ -292,7 +297,7 @@ CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_imag
     cl_int err;
     void *ptr;
     memset(&m, 0, sizeof m);
-    if ((err = clmem__map_start(fn, queue, img.mem, "img", flags, map, &opts)) != CL_SUCCESS) return err;
+    if ((err = clmem__map_start(fn, queue, img.mem, "img", flags, map, &opts, &local)) != CL_SUCCESS) return err;
     blocking = clmem__host_blocking(opts->given, opts->is_blocking) != CL_FALSE;
     if (opts->ndim != 0 || opts->order != 0 || (opts->given & (CLMEM_GIVEN_NDIM | CLMEM_GIVEN_ORDER | CLMEM_GIVEN_SHAPE)))
         return clmem__fail(CL_INVALID_VALUE, fn, "an image map takes its shape from the region: leave .ndim (%zu), .order "
@@ -390,7 +395,7 @@ CLMEM_API cl_int clmem_memory_map_release_opts(clmem_memory_map *map, const clme
 }
 
 static cl_int clmem__map_release(const char *fn, clmem_memory_map *map, const clmem_unmap_options *opts, bool final) {
-    static const clmem_unmap_options none = CLMEM__ZERO;
+    static const clmem_unmap_options none = CLMEM_OPTIONS_INIT;
     cl_command_queue queue;
     cl_mem mem;
     cl_int err;
@@ -398,6 +403,7 @@ static cl_int clmem__map_release(const char *fn, clmem_memory_map *map, const cl
     bool same_queue;
     char where[320];
     if (!opts) opts = &none;
+    if ((err = clmem__check_made(fn, opts->given)) != CL_SUCCESS) return err;
     if (map == NULL) return clmem__fail(CL_INVALID_VALUE, fn, "map is NULL");
     if (map->serial == 0 && map->ptr == NULL) return CL_SUCCESS; /* never held a map (e.g. the map failed) */
     if (map->file)
@@ -455,7 +461,7 @@ CLMEM_API cl_int clmem_enqueue_unmap_mem_object_opts(cl_command_queue queue, cl_
     unsigned long long serial = 0;
     bool same_queue = false;
     cl_int err;
-    opts = clmem__enqueue_opts_or_none(opts);
+    if ((err = clmem__enqueue_opts_made(fn, &opts)) != CL_SUCCESS) return err;
     if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
     if (mem == NULL) return clmem__fail(CL_INVALID_MEM_OBJECT, fn, "mem is NULL");
     if (ptr == NULL) return clmem__fail(CL_INVALID_VALUE, fn, "ptr is NULL");

@@ -88,8 +88,8 @@ typedef struct clmem_memory_map {
 
 /** Options of clmem_enqueue_map_buffer and clmem_enqueue_map_image (PyOpenCL's
     keyword arguments). A written option means its value, one left out its default. */
-typedef struct clmem_map_options {
-    unsigned given CLMEM__DEFAULT;      /* CLMEM_GIVEN_* bits: filled by the macros */
+typedef struct CLMEM__OPTIONS_TYPE clmem_map_options {
+    CLMEM__GIVEN_FIELD /* given: CLMEM_GIVEN_* bits, filled by the macros */
     size_t shape[CLMEM_MAP_MAX_DIMS] CLMEM__DEFAULT; /* buffers: elements per axis. Default: one axis holding
                                              everything from offset to the end of the buffer */
     unsigned ndim CLMEM__DEFAULT;         /* buffers: axes of .shape (0: its leading non-zero entries;
@@ -110,10 +110,20 @@ typedef struct clmem_map_options {
     const char *clmem__file CLMEM__DEFAULT; /* private: set by the macros */
     int clmem__line CLMEM__DEFAULT;
 } clmem_map_options;
+/* The options of clmem_map_options with a CLMEM_GIVEN_* bit (CLMEM__UNSET_INIT in base.h). */
+#define CLMEM__MAP_UNSET(X, T)                                  \
+    X(T, shape, [0], CLMEM__UNSET_SIZE, CLMEM_GIVEN_SHAPE)       \
+    X(T, ndim, , CLMEM__UNSET_UINT, CLMEM_GIVEN_NDIM)            \
+    X(T, order, , CLMEM__UNSET_CHAR, CLMEM_GIVEN_ORDER)          \
+    X(T, region, [0], CLMEM__UNSET_SIZE, CLMEM_GIVEN_REGION)     \
+    X(T, is_blocking, , CLMEM__UNSET_INT, CLMEM_GIVEN_IS_BLOCKING)
+/** CLMEM_MAP_OPTIONS_INIT: the initializer of a clmem_map_options built by hand: every
+    option left out; a field then set means its value (NAMED OPTIONS in base.h). */
+#define CLMEM_MAP_OPTIONS_INIT CLMEM__UNSET_INIT(clmem_map_options, CLMEM__MAP_UNSET)
 
 /** Options of clmem_memory_map_release. */
-typedef struct clmem_unmap_options {
-    unsigned given CLMEM__DEFAULT;      /* CLMEM_GIVEN_* bits: filled by the macros */
+typedef struct CLMEM__OPTIONS_TYPE clmem_unmap_options {
+    CLMEM__GIVEN_FIELD_NO_DEFAULTS /* given: CLMEM_OPTIONS_MARK, filled by the macros */
     cl_command_queue queue CLMEM__DEFAULT; /* queue for the unmap (default: the map's queue); same context */
     CLMEM__WAIT_FIELDS                    /* .wait_for, .num_wait_for; .event: where to put the unmap's
                                              event (NULL: none is made) */
@@ -154,8 +164,8 @@ typedef struct clmem_unmap_options {
 #define clmem_enqueue_map_buffer(...) clmem__map_buffer_(__VA_ARGS__, )
 #define clmem__map_buffer_(queue, buf, flags, offset, T, map, ...)                                     \
     clmem_enqueue_map_buffer_opts(queue, buf, flags, offset, sizeof(T), #T, map,                         \
-                                  &(clmem_map_options){.given = CLMEM__GIVEN(__VA_ARGS__), .clmem__file = __FILE__,      \
-                                                       .clmem__line = __LINE__, __VA_ARGS__})
+                                  &(clmem_map_options){.clmem__file = __FILE__, .clmem__line = __LINE__,                 \
+                                                       .given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #endif
 CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buffer buf, cl_map_flags flags,
                                                size_t offset, size_t itemsize, const char *dtype,
@@ -187,8 +197,8 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
 #define clmem_enqueue_map_image(...) clmem__map_image_(__VA_ARGS__, )
 #define clmem__map_image_(queue, img, flags, map, ...)                                                  \
     clmem_enqueue_map_image_opts(queue, img, flags, map,                                                 \
-                                 &(clmem_map_options){.given = CLMEM__GIVEN(__VA_ARGS__), .clmem__file = __FILE__,       \
-                                                      .clmem__line = __LINE__, __VA_ARGS__})
+                                 &(clmem_map_options){.clmem__file = __FILE__, .clmem__line = __LINE__,                  \
+                                                      .given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #endif
 CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_image img, cl_map_flags flags,
                                               clmem_memory_map *map, const clmem_map_options *opts);

@@ -1,11 +1,13 @@
 /* >>memobj (implementation) */
 #include "memobj.h"
 
-/* clmem__enqueue_opts_or_none(opts): opts, or for NULL the defaults (none of the
-   enqueue options given). */
-static const clmem_enqueue_options *clmem__enqueue_opts_or_none(const clmem_enqueue_options *opts) {
-    static const clmem_enqueue_options none = CLMEM__ZERO;
-    return opts ? opts : &none;
+/* clmem__enqueue_opts_made(fn, &opts): *opts, or for NULL the defaults (none of the
+   enqueue options given); a struct not made by clmem is refused, as every options type's
+   (clmem__check_made). */
+static cl_int clmem__enqueue_opts_made(const char *fn, const clmem_enqueue_options **opts) {
+    static const clmem_enqueue_options none = CLMEM_OPTIONS_INIT;
+    if (!*opts) *opts = &none;
+    return clmem__check_made(fn, (*opts)->given);
 }
 
 /* clmem__marker(queue, opts...): an enqueue that has nothing to do still honours its
@@ -18,12 +20,18 @@ static cl_int clmem__nothing_to_do(const char *fn, cl_command_queue queue, const
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueMarkerWithWaitList");
 }
 
-/* clmem__wait_list_ok(fn, wait_for, n): before a blocking call, no event of the wait
-   list has failed. A blocking read or map that waits on a failed user event hangs in
-   PoCL 3.1 (reproduced with bare OpenCL calls); the spec's answer is
-   CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST. A failure of the status query itself
-   keeps its own code and names clGetEventInfo. (An event that fails after this check
-   is the driver's to report.) */
+/* clmem__wait_list_ok(fn, wait_for, n): no event of the wait list has already failed:
+   checked before every copy (clmem_enqueue_copy, the stager's, the device link's),
+   blocking or not, and before a blocking map. A blocking read or map that waits on a
+   failed user event hangs in PoCL 3.1 (reproduced with bare OpenCL calls), where the
+   spec's answer is CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST. A non-blocking
+   command waiting on a failed event is to be terminated (never run; clSetUserEventStatus),
+   but PoCL 3.1 leaves it queued for ever, and every later command of its in-order
+   queue behind it: refusing it gives what termination means on every driver (nothing
+   copied), reported at the call instead of through its event. One clGetEventInfo per
+   event, only when a wait list is given. A failure of the status query itself keeps
+   its own code and names clGetEventInfo. (An event that fails after this check is the
+   driver's to report, through the command's event.) */
 static cl_int clmem__wait_list_ok(const char *fn, const cl_event *wait_for, cl_uint n) {
     cl_uint i;
     if (!CLMEM__CHECKS) return CL_SUCCESS;
@@ -36,8 +44,8 @@ static cl_int clmem__wait_list_ok(const char *fn, const cl_event *wait_for, cl_u
                                "(%d)", i, clmem_error_string(err), (int)err);
         if (status < 0)
             return clmem__fail(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, fn,
-                               "wait_for[%u] (event %p) has failed with status %d (%s); the blocking call would "
-                               "never complete", i, (void *)wait_for[i], (int)status, clmem_error_string(status));
+                               "wait_for[%u] (event %p) has failed with status %d (%s): nothing is enqueued "
+                               "(its commands would never run)", i, (void *)wait_for[i], (int)status, clmem_error_string(status));
     }
     return CL_SUCCESS;
 }
@@ -205,7 +213,7 @@ CLMEM_API cl_int clmem_enqueue_migrate_mem_objects_opts(cl_command_queue queue, 
     cl_device_id dev = NULL;
     cl_int err;
     cl_uint i;
-    opts = clmem__enqueue_opts_or_none(opts);
+    if ((err = clmem__enqueue_opts_made(fn, &opts)) != CL_SUCCESS) return err;
     if (CLMEM__CHECKS) {
         cl_context qctx = NULL;
         if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
@@ -251,22 +259,7 @@ CLMEM_API cl_int clmem_enqueue_migrate_mem_objects_opts(cl_command_queue queue, 
    region may share a pointer). A record is entered, with ptr NULL, before the driver
    is called, so that overlapping maps made at the same time from two threads cannot
    both pass the overlap check; the lock is never held across a driver call. */
-typedef struct clmem__map_record {
-    unsigned long long serial;
-    cl_mem mem;          /* the mapped object */
-    cl_mem root;         /* buffers: the root buffer; images: mem */
-    void *ptr;           /* NULL while the driver call is in progress */
-    cl_command_queue queue; /* retained by the record while the map is live */
-    cl_event event;      /* the map's event (owned by the record), or NULL */
-    int busy;            /* an unmap of this map is being enqueued */
-    cl_map_flags flags;
-    size_t lo[3], hi[3]; /* buffers: [lo[0], hi[0]) bytes of root; images: the pixel box */
-    const char *file;
-    int line;
-} clmem__map_record;
 
-static clmem__mutex clmem__map_lock = CLMEM__MUTEX_INIT;
-static clmem__map_record *clmem__maps;
 static size_t clmem__map_count, clmem__map_capacity;
 /* clmem__map_live mirrors clmem__map_count for the lock-free fast path of
    clmem__map_note_use: every copy asks, and with no live maps it must cost nothing. */

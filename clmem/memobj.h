@@ -76,9 +76,9 @@ static inline size_t clmem__host_count(unsigned given, size_t byte_count, size_t
     bits, filled by the macros), wait_for (events to wait for; NULL: none),
     num_wait_for (how many), event (where to put the new event; NULL: none is made). */
 #define CLMEM__ENQUEUE_FIELDS      \
-    unsigned given CLMEM__DEFAULT; \
+    CLMEM__GIVEN_FIELD_NO_DEFAULTS \
     CLMEM__WAIT_FIELDS
-typedef struct clmem_enqueue_options {
+typedef struct CLMEM__OPTIONS_TYPE clmem_enqueue_options {
     CLMEM__ENQUEUE_FIELDS
 } clmem_enqueue_options;
 
@@ -177,10 +177,9 @@ CLMEM_API int clmem__maps_live(void);
 #endif
 
 #ifndef __cplusplus
-/* Each kind's module defines clmem_<kind>_int_ptr and clmem_<kind>_release. */
-#define CLMEM__MEM_OF(obj)                                                                  \
-    _Generic((obj), clmem_buffer: clmem_buffer_int_ptr, clmem_image: clmem_image_int_ptr, \
-             clmem_pipe: clmem_pipe_int_ptr, cl_mem: clmem__mem_identity)(obj)
+/* Each kind's module defines clmem_<kind>_int_ptr (the kinds of CLMEM__KINDS with mem 1). */
+#define CLMEM__MEM_OF(obj) _Generic((obj), CLMEM__KINDS(CLMEM__KIND_IF_MEM, CLMEM__MEM_OF_ASSOC) cl_mem: clmem__mem_identity)(obj)
+#define CLMEM__MEM_OF_ASSOC(T, name) T: clmem_##name##_int_ptr,
 #define clmem_memory_object_int_ptr(obj) CLMEM__MEM_OF(obj)
 /* get_info refuses a stale copy of a pooled buffer handle (its block may belong to
    another owner now); a clmem_buffer argument is evaluated twice. */
@@ -194,25 +193,131 @@ CLMEM_API int clmem__maps_live(void);
 #endif
 static inline cl_mem clmem__mem_identity(cl_mem m) { return m; }
 
-/* THE LIST OF HANDLE KINDS: X(type, its release function), every handle a clmem call
-   hands out to be released. It makes clmem_release's _Generic (C) and overloads
-   (C++, clmem/cxx.h); a new kind of handle is a new row. */
-#define CLMEM__HANDLES(X)                                                                                   \
-    X(clmem_buffer, clmem_buffer_release) X(clmem_image, clmem_image_release)                              \
-    X(clmem_pipe, clmem_pipe_release) X(clmem_sampler, clmem_sampler_release)                              \
-    X(clmem_svm_allocation, clmem_svm_allocation_release) X(clmem_svm_array, clmem_svm_array_release)      \
-    X(clmem_memory_map, clmem_memory_map_release_default) X(clmem_svm_map, clmem_svm_map_release_default)  \
-    X(clmem_pooled_svm, clmem_pooled_svm_release) X(clmem_pinned_allocation, clmem_pinned_allocation_release) \
-    X(clmem_usm_allocation, clmem_usm_allocation_release) X(clmem_pooled_usm, clmem_pooled_usm_release)
+/* THE LIST OF MEMORY KINDS: one row per type of handle or value that clmem hands out
+   or takes, and what it is to each generic call. A new kind is its module plus a row
+   here (docs/hacking.md, "A new memory kind"). Each row is
+       X(F, type, name, ARG, copy, fill, arg, release, mem, live, text)
+   - name: the suffix of its functions: clmem_<name>_release, clmem__set_arg_<name>,
+     clmem__fill_target_<name>, clmem_<name>_int_ptr (raw copies: clmem__copy_<name>_from_mem)
+   - ARG: its kernel-argument kind, CLMEM__ARG_KIND_<ARG> (kernel_arg.c)
+   - copy 1: a kind of clmem_enqueue_copy's DISPATCH TABLE (CLMEM__COPY_KINDS; its pairs
+     are CLMEM__COPY_PAIRS, transfer.h, which CTest copy_pairs checks against this list)
+   - fill 1: a target of clmem_enqueue_fill (CLMEM__FILL_TARGETS)
+   - arg: what it is to clmem_set_kernel_arg: P a pointer (buffer, SVM, USM), M another
+     memory object, S a sampler, L local memory, 0 not a kernel argument
+   - release: R clmem_<name>_release, D clmem_<name>_release_default, 0 not a handle
+     (clmem_release, CLMEM__HANDLES)
+   - mem 1: a cl_mem underneath, clmem_<name>_int_ptr gives it (CLMEM__MEM_OF)
+   - live: the field that is non-zero while the handle is live (the C++ owners)
+   - text: how messages name a value of this kind (kernel arguments)
+   X is a filter below (CLMEM__KIND_IF_*), which calls F for the rows it keeps; every
+   list the generic calls need is such a filter. Rows name types of later modules:
+   the macro expands only where it is used. */
+#define CLMEM__KINDS(X, F)                                                                                  \
+    X(F, clmem_buffer, buffer, BUFFER, 1, 1, P, R, 1, mem, "a buffer")                                      \
+    X(F, clmem_image, image, IMAGE, 1, 0, M, R, 1, mem, "an image")                                         \
+    X(F, clmem_pipe, pipe, PIPE, 0, 0, M, R, 1, mem, "a pipe")                                              \
+    X(F, clmem_sampler, sampler, SAMPLER, 0, 0, S, R, 0, sampler, "a sampler")                              \
+    X(F, clmem_svm, svm, SVM, 1, 1, P, 0, 0, ptr, "an SVM pointer")                                         \
+    X(F, clmem_usm, usm, USM, 1, 1, P, 0, 0, ptr, "a USM pointer")                                          \
+    X(F, cl_mem, mem, MEM, 1, 0, M, 0, 0, -, "a cl_mem")                                                    \
+    X(F, clmem_local_memory, local, LOCAL, 0, 0, L, 0, 0, -, "local memory (a size, no value)")             \
+    X(F, clmem_svm_allocation, svm_allocation, -, 0, 0, 0, R, 0, svm.ptr, "")                               \
+    X(F, clmem_svm_array, svm_array, -, 0, 0, 0, R, 0, svm.ptr, "")                                         \
+    X(F, clmem_memory_map, memory_map, -, 0, 0, 0, D, 0, ptr, "")                                           \
+    X(F, clmem_svm_map, svm_map, -, 0, 0, 0, D, 0, id, "")                                                  \
+    X(F, clmem_pooled_svm, pooled_svm, -, 0, 0, 0, R, 0, svm.pool, "")                                      \
+    X(F, clmem_pinned_allocation, pinned_allocation, -, 0, 0, 0, R, 0, ptr, "")                             \
+    X(F, clmem_usm_allocation, usm_allocation, -, 0, 0, 0, R, 0, usm.ptr, "")                               \
+    X(F, clmem_pooled_usm, pooled_usm, -, 0, 0, 0, R, 0, usm.pool, "")                                      \
+    X(F, clmem_host_registration, host_registration, -, 0, 0, 0, R, 0, ptr, "")
+
+/* The filters: each keeps some rows and calls F with what that list needs. */
+#define CLMEM__KIND_YES(...) __VA_ARGS__
+#define CLMEM__KIND_NO(...)
+#define CLMEM__KIND_IS_1 CLMEM__KIND_YES
+#define CLMEM__KIND_IS_0 CLMEM__KIND_NO
+#define CLMEM__KIND_ARG_P CLMEM__KIND_YES
+#define CLMEM__KIND_ARG_M CLMEM__KIND_YES
+#define CLMEM__KIND_ARG_S CLMEM__KIND_YES
+#define CLMEM__KIND_ARG_L CLMEM__KIND_YES
+#define CLMEM__KIND_ARG_0 CLMEM__KIND_NO
+#define CLMEM__KIND_REL_R CLMEM__KIND_YES
+#define CLMEM__KIND_REL_D CLMEM__KIND_YES
+#define CLMEM__KIND_REL_0 CLMEM__KIND_NO
+#define CLMEM__KIND_RELEASE_R(name) clmem_##name##_release
+#define CLMEM__KIND_RELEASE_D(name) clmem_##name##_release_default
+/* F(type): the kinds of clmem_enqueue_copy */
+#define CLMEM__KIND_IF_COPY(F, T, name, ARG, copy, fill, arg, rel, mem, live, text) CLMEM__KIND_IS_##copy(F(T))
+/* F(type, name): the targets of clmem_enqueue_fill */
+#define CLMEM__KIND_IF_FILL(F, T, name, ARG, copy, fill, arg, rel, mem, live, text) CLMEM__KIND_IS_##fill(F(T, name))
+/* F(type, name, ARG, arg, text): the kinds of kernel argument */
+#define CLMEM__KIND_IF_ARG(F, T, name, ARG, copy, fill, arg, rel, mem, live, text) \
+    CLMEM__KIND_ARG_##arg(F(T, name, ARG, arg, text))
+/* F(type, release function, live field): the handles clmem_release takes */
+#define CLMEM__KIND_IF_HANDLE(F, T, name, ARG, copy, fill, arg, rel, mem, live, text) \
+    CLMEM__KIND_REL_##rel(F(T, CLMEM__KIND_RELEASE_##rel(name), live))
+/* F(type, name): the kinds with a cl_mem underneath */
+#define CLMEM__KIND_IF_MEM(F, T, name, ARG, copy, fill, arg, rel, mem, live, text) CLMEM__KIND_IS_##mem(F(T, name))
+/* F(type, name): the kinds with a cl_mem underneath that clmem_enqueue_copy takes (their
+   pairs with a raw cl_mem: clmem__copy_<name>_from_mem, clmem__copy_mem_from_<name>) */
+#define CLMEM__KIND_IF_COPY_MEM(F, T, name, ARG, copy, fill, arg, rel, mem, live, text) \
+    CLMEM__KIND_IS_##copy(CLMEM__KIND_IS_##mem(F(T, name)))
+
+/* X(type, its release function, its live field): every handle a clmem call hands out
+   to be released. It makes clmem_release's _Generic (C) and overloads (C++,
+   clmem/cxx.h). */
+#define CLMEM__HANDLES(X) CLMEM__KINDS(CLMEM__KIND_IF_HANDLE, X)
 
 /** clmem_release(&handle): release any clmem handle through its kind's release
     function and empty it: buffers (pooled ones go back to their pool), images,
     pipes, samplers, SVM allocations, SVM arrays, memory maps, SVM maps (both with
-    no options), pooled SVM, pinned allocations, USM allocations and pooled USM;
+    no options), pooled SVM, pinned allocations, USM allocations, pooled USM and
+    host registrations;
     see each kind's *_release for
     what that means and its errors. Another type is a compile error. Pools,
     allocators and stagers are objects, not handles: their own *_release frees them. */
 #ifndef __cplusplus
-#define CLMEM__RELEASE_ASSOC(T, fn) , T *: fn /* a leading comma: the list needs no default */
+#define CLMEM__RELEASE_ASSOC(T, fn, live) , T *: fn /* a leading comma: the list needs no default */
 #define clmem_release(handle_ptr) _Generic((handle_ptr)CLMEM__HANDLES(CLMEM__RELEASE_ASSOC))(handle_ptr)
 #endif
+
+/* ---- private: what other modules of clmem use of memobj; not API. tools/amalgamate
+   puts this section at the head of the implementation. ---- */
+
+/* a live map clmem made (the live-map table, memobj.c) */
+typedef struct clmem__map_record {
+    unsigned long long serial;
+    cl_mem mem;          /* the mapped object */
+    cl_mem root;         /* buffers: the root buffer; images: mem */
+    void *ptr;           /* NULL while the driver call is in progress */
+    cl_command_queue queue; /* retained by the record while the map is live */
+    cl_event event;      /* the map's event (owned by the record), or NULL */
+    int busy;            /* an unmap of this map is being enqueued */
+    cl_map_flags flags;
+    size_t lo[3], hi[3]; /* buffers: [lo[0], hi[0]) bytes of root; images: the pixel box */
+    const char *file;
+    int line;
+} clmem__map_record;
+
+/* the live-map table: its lock and records (memobj.c) */
+static clmem__mutex clmem__map_lock = CLMEM__MUTEX_INIT;
+static clmem__map_record *clmem__maps;
+
+/* functions (each described where it is defined) */
+static cl_int clmem__enqueue_opts_made(const char *fn, const clmem_enqueue_options **opts);
+static cl_int clmem__nothing_to_do(const char *fn, cl_command_queue queue, const cl_event *wait_for, cl_uint num_wait_for,
+                                   cl_event *event);
+static cl_int clmem__wait_list_ok(const char *fn, const cl_event *wait_for, cl_uint n);
+static cl_int clmem__wait_events(const cl_event *w, cl_uint n);
+static cl_int clmem__host_access_check(const char *fn, const char *what, cl_mem_flags flags, int write, const char *how);
+static cl_int clmem__host_wait_check(const char *fn, cl_bool blocking, const cl_event *wait_for, cl_uint n);
+static cl_int clmem__map_reserve(const char *fn, clmem__map_record *rec);
+static size_t clmem__map_find(unsigned long long serial);
+static void clmem__map_cancel(unsigned long long serial);
+static void clmem__map_publish(unsigned long long serial, void *ptr, cl_command_queue queue, cl_event event);
+static void clmem__map_drop(unsigned long long serial);
+static void clmem__map_unclaim(unsigned long long serial);
+static void clmem__map_note_use(cl_mem mem, const char *fn);
+static CLMEM__NOINLINE cl_int clmem__release_mem(const char *fn, cl_mem mem);
+/* ---- end private ---- */

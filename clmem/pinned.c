@@ -126,7 +126,7 @@ static clmem_pinned_allocation clmem__pinned_handle(const clmem__pool_block *blk
     a.size = size;
     a.mem = CLMEM__CAST(cl_mem, blk->mem);
     a.pool = clmem__unconst(blk);
-    a.generation = blk->owner.gen;
+    a.generation = clmem__pool_generation(blk);
     return a;
 }
 
@@ -167,7 +167,7 @@ CLMEM_API clmem_pinned_allocation clmem_pinned_allocation_create(cl_command_queu
     blk->ptr = ptr;
     blk->mem = mem;
     blk->size = size;
-    clmem__gen_store(&blk->owner.gen, blk->owner.gen + 1); /* odd: handed out */
+    clmem__pool_record_hand_out(blk);
     clmem__set_err(errcode_ret, CL_SUCCESS);
     return clmem__pinned_handle(blk, size);
 }
@@ -176,7 +176,7 @@ CLMEM_API clmem_pinned_allocation clmem_pinned_allocation_create(cl_command_queu
 static cl_int clmem__pinned_plain_release(clmem__pool_block *blk, uint64_t gen, cl_command_queue after,
                                           const void *ptr, const char *fn) {
     cl_int err;
-    if (!(gen & 1) || !clmem__gen_cas(&blk->owner.gen, gen, gen + 1))
+    if (!clmem__pool_record_give_back(blk, gen))
         return clmem__fail(CLMEM_ERROR_DOUBLE_RELEASE, fn,
                            "pinned allocation %p was already released, through this handle or a copy", ptr);
     err = clmem__pinned_unmake_after(blk->queue, CLMEM__CAST(cl_mem, blk->mem), blk->ptr, after);
@@ -204,10 +204,11 @@ static cl_int clmem__pinned_release(clmem_pinned_allocation *a, cl_command_queue
         return clmem__fail(CLMEM_ERROR_DOUBLE_RELEASE, fn,
                            "pinned allocation %p (%zu bytes) was already released, through this handle or a copy",
                            a->ptr, a->size);
-    if (queue) {
-        cl_context qctx = NULL;
+    if (queue) { /* refused before anything is released: a queue of the allocation's context */
+        cl_context ctx = NULL;
         err = blk->pool ? clmem__pool_check_release_queue(blk, gen, queue, fn, &ooo)
-                        : clmem__queue_context_of(fn, queue, &qctx);
+                        : clmem__queue_context_of(fn, blk->queue, &ctx);
+        if (err == CL_SUCCESS && !blk->pool) err = clmem__same_context(fn, queue, ctx, "the pinned allocation");
         if (err != CL_SUCCESS) return err;
     }
     ptr = a->ptr;
@@ -232,6 +233,8 @@ CLMEM_API cl_int clmem_pinned_allocation_enqueue_release(clmem_pinned_allocation
 }
 
 /* ---- pinned pools: the pool core with the pinned backend ---- */
+
+struct clmem_pinned_pool { clmem__pool core; };
 
 static cl_int clmem__pool_pinned_make(void *user, size_t size, void **ptr, void **mem) {
     const clmem__pinned_facts *f = CLMEM__CAST(const clmem__pinned_facts *, user);
@@ -308,4 +311,5 @@ CLMEM__INLINE clmem_pinned_allocation clmem__pinned_pool_allocate(clmem_pinned_p
 }
 
 CLMEM__POOL_ALLOCATE(pinned_pool, clmem_pinned_allocation, clmem__pinned_pool_allocate)
+
 CLMEM__POOL_COMMON(pinned_pool)

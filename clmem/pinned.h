@@ -211,3 +211,15 @@ CLMEM__POOL_DECLS(pinned_pool)
 #ifdef __cplusplus
 }
 #endif
+
+/* ---- private: what other modules of clmem use of pinned; not API. tools/amalgamate
+   puts this section at the head of the implementation. ---- */
+
+/* functions (each described where it is defined) */
+static cl_int clmem__pinned_queue_facts(const char *fn, cl_command_queue queue, cl_context *ctx, cl_device_id *dev,
+                                        cl_ulong *max_alloc);
+static cl_int clmem__staging_pays(const char *fn, cl_device_id dev, bool *pays);
+static cl_int clmem__pinned_make(cl_command_queue queue, cl_context ctx, cl_mem_flags flags, size_t size, cl_mem *mem,
+                                 void **ptr, const char **call);
+static cl_int clmem__pinned_unmake(cl_command_queue queue, cl_mem mem, void *ptr);
+/* ---- end private ---- */

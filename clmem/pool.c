@@ -44,285 +44,6 @@ static bool clmem__is_oom(cl_int err) {
     return err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_RESOURCES || err == CL_OUT_OF_HOST_MEMORY;
 }
 
-/* ---- reference counts (both kinds of allocator) ---- */
-
-typedef struct clmem__refs {
-    clmem__mutex lock;
-    unsigned long n;
-} clmem__refs;
-
-static void clmem__refs_init(clmem__refs *r) {
-    clmem__mutex_init(&r->lock);
-    r->n = 1;
-}
-static void clmem__refs_add(clmem__refs *r) {
-    clmem__lock(&r->lock);
-    ++r->n;
-    clmem__unlock(&r->lock);
-}
-/* drop one; true when it was the last (the lock is then destroyed) */
-static bool clmem__refs_drop(clmem__refs *r) {
-    unsigned long left;
-    clmem__lock(&r->lock);
-    left = --r->n;
-    clmem__unlock(&r->lock);
-    if (left) return false;
-    clmem__mutex_destroy(&r->lock);
-    return true;
-}
-
-/* ---- buffer allocators ---- */
-
-struct clmem_allocator {
-    clmem_allocator_ops ops;
-    void *user;
-    cl_context context;      /* what handed-out handles report */
-    cl_mem_flags flags;
-    cl_command_queue queue;  /* immediate allocator: retained */
-    bool owns_context;       /* built-in allocators retain their context */
-    clmem__refs refs;
-};
-
-static cl_int clmem__deferred_allocate(void *user, size_t size, cl_mem *mem) {
-    clmem_allocator *a = CLMEM__CAST(clmem_allocator *, user);
-    cl_int err = CL_SUCCESS;
-    *mem = clCreateBuffer(a->context, a->flags, size, NULL, &err);
-    return err;
-}
-
-/* Resident now, so that a lack of memory shows here: a blocking write of up to 4 zero
-   bytes, on every device. Not PyOpenCL's clEnqueueMigrateMemObjects (1.2+): NVIDIA's
-   driver 580 crashes when a migration is enqueued onto a queue while another thread
-   enqueues onto it (bare calls, 4 threads: every run), and a pool calls this from
-   whichever threads miss at once; concurrent writes are safe there. Blocking, because
-   the block may next be written on another queue (another device of the context): a
-   write still pending on the allocator's queue could land after that one and zero its
-   first bytes (multidev_subdevices:pool_both_devices caught it). A miss costs a
-   round trip more; a hit costs nothing. */
-static cl_int clmem__immediate_allocate(void *user, size_t size, cl_mem *mem) {
-    static const unsigned zero = 0;
-    clmem_allocator *a = CLMEM__CAST(clmem_allocator *, user);
-    cl_int err = CL_SUCCESS;
-    cl_mem m = clCreateBuffer(a->context, a->flags, size, NULL, &err);
-    if (err != CL_SUCCESS) return err;
-    err = clEnqueueWriteBuffer(a->queue, m, CL_TRUE, 0, size < sizeof zero ? size : sizeof zero, &zero, 0, NULL, NULL);
-    if (err != CL_SUCCESS) {
-        clReleaseMemObject(m); /* PyOpenCL leaked it */
-        return err;
-    }
-    *mem = m;
-    return CL_SUCCESS;
-}
-
-static void clmem__cl_free(void *user, cl_mem mem) {
-    (void)user;
-    clReleaseMemObject(mem);
-}
-
-static clmem_allocator *clmem__allocator_new(const clmem_allocator_ops *ops, void *user, cl_context context,
-                                             cl_mem_flags flags, cl_int *errcode_ret, const char *fn) {
-    clmem_allocator *a = CLMEM__CAST(clmem_allocator *, clmem__alloc_for(sizeof *a, fn, "the allocator", errcode_ret));
-    if (!a) return NULL;
-    memset(a, 0, sizeof *a);
-    a->ops = *ops;
-    a->user = user ? user : a;
-    a->context = context;
-    a->flags = flags;
-    clmem__refs_init(&a->refs);
-    clmem__set_err(errcode_ret, CL_SUCCESS);
-    return a;
-}
-
-CLMEM_API clmem_allocator *clmem_allocator_create(const clmem_allocator_ops *ops, void *user, cl_context context,
-                                                  cl_mem_flags flags, cl_int *errcode_ret) {
-    static const char fn[] = "clmem_allocator_create";
-    if (CLMEM__CHECKS && (ops == NULL || ops->allocate == NULL || ops->free == NULL)) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "%s", ops == NULL ? "ops is NULL"
-                                                : ops->allocate == NULL ? "ops->allocate is NULL"
-                                                                        : "ops->free is NULL"));
-        return NULL;
-    }
-    return clmem__allocator_new(ops, user ? user : NULL, context, flags, errcode_ret, fn);
-}
-
-static cl_int clmem__check_allocator_flags(const char *fn, cl_mem_flags flags) {
-    char text[160];
-    if (CLMEM__CHECKS && (flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR)))
-        return clmem__fail(CL_INVALID_VALUE, fn,
-                           "flags %s: an allocator cannot specify CL_MEM_USE_HOST_PTR or CL_MEM_COPY_HOST_PTR "
-                           "(it has no host memory to give)",
-                           clmem__mem_flags_text(flags, text, sizeof text));
-    return CL_SUCCESS;
-}
-
-/* clmem's own allocators over a context (deferred: queue NULL) or a queue's context
-   (immediate), the context or queue already checked: flags checked, then (immediate)
-   the queue's context; the allocator holds the context and the queue. */
-static clmem_allocator *clmem__own_allocator_new(const char *fn, const clmem_allocator_ops *ops, cl_context context,
-                                                 cl_command_queue queue, cl_mem_flags flags, cl_int *errcode_ret) {
-    clmem_allocator *a;
-    cl_int err;
-    if ((err = clmem__check_allocator_flags(fn, flags)) != CL_SUCCESS ||
-        (queue && (err = clmem__queue_context_of(fn, queue, &context)) != CL_SUCCESS))
-        return CLMEM__CAST(clmem_allocator *, clmem__null_with(errcode_ret, err));
-    a = clmem__allocator_new(ops, NULL, context, flags ? flags : CL_MEM_READ_WRITE, errcode_ret, fn);
-    if (a) {
-        clRetainContext(context);
-        if (queue) clRetainCommandQueue(queue);
-        a->owns_context = true;
-        a->queue = queue;
-    }
-    return a;
-}
-
-CLMEM_API clmem_allocator *clmem_deferred_allocator_create(cl_context context, cl_mem_flags flags,
-                                                           cl_int *errcode_ret) {
-    static const char fn[] = "clmem_deferred_allocator_create";
-    static const clmem_allocator_ops ops = {clmem__deferred_allocate, clmem__cl_free, NULL, NULL, true};
-    if (CLMEM__CHECKS && context == NULL) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL"));
-        return NULL;
-    }
-    return clmem__own_allocator_new(fn, &ops, context, NULL, flags, errcode_ret);
-}
-
-CLMEM_API clmem_allocator *clmem_immediate_allocator_create(cl_command_queue queue, cl_mem_flags flags,
-                                                            cl_int *errcode_ret) {
-    static const char fn[] = "clmem_immediate_allocator_create";
-    static const clmem_allocator_ops ops = {clmem__immediate_allocate, clmem__cl_free, NULL, NULL, false};
-    cl_int err;
-    if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS)
-        return CLMEM__CAST(clmem_allocator *, clmem__null_with(errcode_ret, err));
-    return clmem__own_allocator_new(fn, &ops, NULL, queue, flags, errcode_ret);
-}
-
-CLMEM_API clmem_buffer clmem_allocator_allocate(clmem_allocator *alloc, size_t size, cl_int *errcode_ret) {
-    static const char fn[] = "clmem_allocator_allocate";
-    clmem_buffer b;
-    cl_mem mem = NULL;
-    cl_int err;
-    memset(&b, 0, sizeof b);
-    if (CLMEM__CHECKS && alloc == NULL) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn, "alloc is NULL"));
-        return b;
-    }
-    if (size == 0) { /* PyOpenCL: None */
-        clmem__set_err(errcode_ret, CL_SUCCESS);
-        return b;
-    }
-    err = alloc->ops.allocate(alloc->user, size, &mem);
-    if (clmem__is_oom(err)) { /* one more try after the release hook */
-        if (alloc->ops.try_release_blocks) alloc->ops.try_release_blocks(alloc->user);
-        mem = NULL;
-        err = alloc->ops.allocate(alloc->user, size, &mem);
-    }
-    if (err != CL_SUCCESS) {
-        clmem__set_err(errcode_ret, clmem__fail(err, fn, "allocating %zu bytes failed with %s (%d)", size,
-                                                clmem_error_string(err), (int)err));
-        return b;
-    }
-    if (mem == NULL) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn,
-                                                "the allocator succeeded for %zu bytes but returned no cl_mem", size));
-        return b;
-    }
-    b.mem = mem;
-    b.context = alloc->context;
-    b.size = size;
-    b.flags = alloc->flags;
-    b.root = mem;
-    clmem__set_err(errcode_ret, CL_SUCCESS);
-    return b;
-}
-
-CLMEM_API bool clmem_allocator_is_deferred(const clmem_allocator *alloc) { return alloc && alloc->ops.is_deferred; }
-
-CLMEM_API void clmem_allocator_retain(clmem_allocator *alloc) {
-    if (alloc) clmem__refs_add(&alloc->refs);
-}
-
-CLMEM_API cl_int clmem_allocator_release(clmem_allocator *alloc) {
-    if (!alloc || !clmem__refs_drop(&alloc->refs)) return CL_SUCCESS;
-    if (alloc->ops.destroy) alloc->ops.destroy(alloc->user);
-    if (alloc->queue) clReleaseCommandQueue(alloc->queue);
-    if (alloc->owns_context) clReleaseContext(alloc->context);
-    CLMEM_FREE(alloc);
-    return CL_SUCCESS;
-}
-
-/* ---- SVM allocators ---- */
-
-struct clmem_svm_allocator {
-    cl_context context;      /* retained */
-    cl_uint alignment;
-    cl_svm_mem_flags flags;
-    cl_command_queue queue;  /* retained, or NULL */
-    clmem__refs refs;
-};
-
-CLMEM_API clmem_svm_allocator *clmem_svm_allocator_create(cl_context context, cl_uint alignment, cl_svm_mem_flags flags,
-                                                          cl_command_queue queue, cl_int *errcode_ret) {
-    static const char fn[] = "clmem_svm_allocator_create";
-    clmem_svm_allocator *a;
-    if (CLMEM__CHECKS && context == NULL) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL"));
-        return NULL;
-    }
-#ifndef CL_VERSION_2_0
-    (void)alignment; (void)flags; (void)queue; (void)a;
-    clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_OPERATION, fn,
-                                            "SVM needs OpenCL 2.0 headers (CL_TARGET_OPENCL_VERSION >= 200)"));
-    return NULL;
-#else
-    {
-        /* the SVM allocation's own checks, so that what an allocator accepts, every
-           allocation from it accepts too */
-        cl_int err = clmem__svm_check_args(fn, context, alignment, flags, queue);
-        if (err == CL_SUCCESS && CLMEM__CHECKS) err = clmem__svm_check_devices(fn, context, 0, alignment, flags);
-        if (err != CL_SUCCESS) return CLMEM__CAST(clmem_svm_allocator *, clmem__null_with(errcode_ret, err));
-    }
-    a = CLMEM__CAST(clmem_svm_allocator *, clmem__alloc_for(sizeof *a, fn, "the allocator", errcode_ret));
-    if (!a) return NULL;
-    a->context = context;
-    a->alignment = alignment;
-    a->flags = flags ? flags : CL_MEM_READ_WRITE;
-    a->queue = queue;
-    clmem__refs_init(&a->refs);
-    clRetainContext(context);
-    if (queue) clRetainCommandQueue(queue);
-    clmem__set_err(errcode_ret, CL_SUCCESS);
-    return a;
-#endif
-}
-
-CLMEM_API clmem_svm_allocation clmem_svm_allocator_allocate(clmem_svm_allocator *alloc, size_t size,
-                                                            cl_int *errcode_ret) {
-    clmem_svm_allocation a;
-    memset(&a, 0, sizeof a);
-    if (CLMEM__CHECKS && alloc == NULL) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, "clmem_svm_allocator_allocate", "alloc is NULL"));
-        return a;
-    }
-    if (size == 0) {
-        clmem__set_err(errcode_ret, CL_SUCCESS);
-        return a;
-    }
-    return clmem_svm_allocation_create(alloc->context, size, alloc->alignment, alloc->flags, alloc->queue,
-                                       errcode_ret);
-}
-
-CLMEM_API void clmem_svm_allocator_retain(clmem_svm_allocator *alloc) {
-    if (alloc) clmem__refs_add(&alloc->refs);
-}
-
-CLMEM_API cl_int clmem_svm_allocator_release(clmem_svm_allocator *alloc) {
-    if (!alloc || !clmem__refs_drop(&alloc->refs)) return CL_SUCCESS;
-    if (alloc->queue) clReleaseCommandQueue(alloc->queue);
-    clReleaseContext(alloc->context);
-    CLMEM_FREE(alloc);
-    return CL_SUCCESS;
-}
-
 /* ---- the pool core, shared by buffer and SVM pools ----
 
    Layout. A pool is a power of two of shards, at least CLMEM_POOL_SHARDS and at
@@ -359,57 +80,12 @@ enum { CLMEM__BLOCK_HELD = 2, CLMEM__BLOCK_FREED = 3 };
 /* the most shards a pool has, whatever the processor count */
 #define CLMEM__POOL_MAX_SHARDS 4096
 
-typedef struct clmem__pool clmem__pool;
-typedef struct clmem__pool_block clmem__pool_block;
-
-/* A backend: how a kind of memory makes and frees a pool's blocks. Everything else
-   (bins, shards, generations, statistics, the limit, out-of-memory stages, queue
-   order, release) is the core's. A new kind of memory is one more of these.
-   - make(user, size, &ptr, &mem): a block of `size` (> 0) bytes; ptr is what its
-     handle points at (non-NULL on success), mem a second word the kind may need. The
-     out-of-memory codes (clmem__is_oom) make the pool free memory and retry.
-   - free(user, blk): give blk->ptr (and blk->mem) back. blk->queue (retained by the
-     core, released after this) is where the block was last used; blk->pending says
-     work enqueued there may still use it (clmem__pool_wait_queue waits for that).
-   - try_release(user): the allocator's hook on out-of-memory (optional).
-   - destroy(user): the pool goes (drop the allocator reference, ...).
-   - binds_queue: a block belongs to the queue it is used on, and a plain release
-     stays ordered behind that queue (SVM: its free is enqueued there). */
-typedef struct clmem__pool_backend {
-    cl_int (*make)(void *user, size_t size, void **ptr, void **mem);
-    void (*free)(void *user, clmem__pool_block *blk);
-    void (*try_release)(void *user);
-    void (*destroy)(void *user);
-    bool binds_queue;
-} clmem__pool_backend;
-
-struct clmem__pool_block {
-    clmem__buffer_owner owner;            /* first: what clmem_buffer_release calls; the generation */
-    clmem__pool *pool;
-    struct clmem__pool_block *next;       /* in a held or pending list, or a spare list */
-    struct clmem__pool_block *prev_active, *next_active;
-    void *ptr;                            /* what the handle points at: cl_mem, SVM or host pointer */
-    void *mem;                            /* the backend's second word (pinned: the mapped cl_mem) */
-    cl_command_queue queue;               /* retained or NULL: SVM: its bound queue; held: the queue
-                                             it was released on; buffers keep it as a cache */
-    size_t size;                          /* requested by the current holder */
-    const char *file;
-    int line;
-    uint32_t bin;
-    int state;                            /* read without a lock (messages): atomic */
-    struct clmem__pool_shard *sh;         /* the shard whose books count it */
-    bool pending;                         /* held: released on `queue`; another queue or the host
-                                             must wait for that point */
-    bool ooo;                             /* `queue` is out of order */
-};
-
 /* The locks guard a few pointer and counter updates and are never held across a
    driver call, an allocator call or a callback. Where the compiler has atomic
    builtins a lock is a spinlock that yields the processor when it has to wait (an
    uncontended pthread mutex pair costs as much as the rest of a pooled allocation);
    elsewhere it is a clmem__mutex. */
-#if !defined(CLMEM_POOL_USE_MUTEX)
-typedef int clmem__pool_lock_t;
+#ifdef CLMEM__POOL_SPINLOCK /* pool.h */
 static void clmem__pool_lock_init(clmem__pool_lock_t *l) { clmem__atomic_store_int(l, 0); }
 static void clmem__pool_lock_destroy(clmem__pool_lock_t *l) { (void)l; }
 static CLMEM__NOINLINE void clmem__pool_lock_wait(clmem__pool_lock_t *l) {
@@ -427,7 +103,6 @@ static inline void clmem__pool_lock(clmem__pool_lock_t *l) {
 }
 static inline void clmem__pool_unlock(clmem__pool_lock_t *l) { clmem__atomic_store_int(l, 0); }
 #else
-typedef clmem__mutex clmem__pool_lock_t;
 static void clmem__pool_lock_init(clmem__pool_lock_t *l) { clmem__mutex_init(l); }
 static void clmem__pool_lock_destroy(clmem__pool_lock_t *l) { clmem__mutex_destroy(l); }
 static void clmem__pool_lock(clmem__pool_lock_t *l) { clmem__lock(l); }
@@ -455,61 +130,6 @@ static inline unsigned clmem__pool_thread_number(void) {
     return t - 1;
 }
 
-typedef struct clmem__pool_bin {
-    clmem__pool_block *held;              /* free blocks, most recent first */
-    clmem__pool_block *pending;           /* blocks released on a queue, most recent first */
-    size_t nheld;                         /* both lists */
-    size_t nblocks;                       /* the bin's blocks in the shard's books, held or
-                                             active (changes only off the fast path: a miss,
-                                             a block taken by or from another shard, a free) */
-} clmem__pool_bin;
-
-typedef struct clmem__pool_shard {
-    clmem__pool_lock_t lock;
-    unsigned busy;                        /* releases running in this shard that need the pool */
-    clmem__pool_bin *bins;                /* nbins of them, made at the shard's first use */
-    void *bins_raw;                       /* what CLMEM_MALLOC returned for them */
-    clmem__pool_block *active;            /* most recent first */
-    size_t held_blocks, active_blocks, active_bytes;
-    size_t peak_active_blocks, peak_active_bytes;
-    size_t base_blocks, base_bytes;       /* the other shards' active blocks and bytes, last seen */
-    unsigned long long hits, misses;     /* allocations = hits + misses */
-} clmem__pool_shard;
-
-/* a shard padded to whole cache lines, so that shards never share one */
-typedef union clmem__pool_shard_slot {
-    clmem__pool_shard s;
-    char pad[128 * ((sizeof(clmem__pool_shard) + 127) / 128)];
-} clmem__pool_shard_slot;
-
-struct clmem__pool {
-    clmem__pool_shard_slot *shards;       /* nshards, on the cache lines after the pool's */
-    unsigned shard_mask;                  /* nshards - 1: nshards is a power of two */
-    unsigned nshards;
-    void *raw;                            /* what CLMEM_MALLOC returned */
-    clmem__pool_lock_t lock;              /* what follows, and the record lists */
-    unsigned L;
-    uint32_t nbins;
-    bool binds_queue;                     /* be->binds_queue, where the fast path reads it */
-    bool stop_holding;                    /* changed with every lock held */
-    bool released;                        /* likewise */
-    bool destroyed;
-    unsigned busy;                        /* a pool release in progress */
-    size_t managed_bytes, peak_managed_bytes, limit;
-    unsigned long long allocator_frees, oom_events;
-    clmem__pool_block *spare;             /* records whose block was freed */
-    clmem_pool_oom_fn oom_fn;
-    void *oom_user;
-    const clmem__pool_backend *be;        /* how blocks are made and freed */
-    void *user;                           /* the backend's state: its allocator, ... */
-    cl_mem_flags flags;                   /* what handed-out buffer handles report */
-    cl_context context;                   /* the pool's context, when known (queue checks) */
-    cl_command_queue checked_queue;       /* the last queue found to be of the pool's context (atomic) */
-};
-
-struct clmem_memory_pool { clmem__pool core; };
-struct clmem_svm_pool { clmem__pool core; };
-struct clmem_pinned_pool { clmem__pool core; };
 
 /* records nobody uses, kept for the life of the process (see "Records") */
 static clmem__mutex clmem__pool_records_lock = CLMEM__MUTEX_INIT;
@@ -713,6 +333,19 @@ static void clmem__pool_record_unused(clmem__pool_block *blk) {
     clmem__unlock(&clmem__pool_records_lock);
 }
 
+/* a record of no pool (clmem__pool_record_global) handed out: its generation made odd;
+   the new generation, for the handle */
+static uint64_t clmem__pool_record_hand_out(clmem__pool_block *blk) {
+    clmem__gen_store(&blk->owner.gen, blk->owner.gen + 1);
+    return blk->owner.gen;
+}
+
+/* a record of no pool given back by a handle of generation gen: false when gen is not
+   the current hand-out (a second release, through this handle or a copy) */
+static bool clmem__pool_record_give_back(clmem__pool_block *blk, uint64_t gen) {
+    return (gen & 1) && clmem__gen_cas(&blk->owner.gen, gen, gen + 1);
+}
+
 /* a record for a new block: the pool's spare ones, then the process's, then new */
 static clmem__pool_block *clmem__pool_record(clmem__pool *p) {
     clmem__pool_block *blk;
@@ -794,7 +427,6 @@ static void clmem__pool_destroy(clmem__pool *p) {
     if (p->be->destroy) p->be->destroy(p->user);
     CLMEM_FREE(p->raw);
 }
-
 
 /* a new pool's shards: the least power of two that is at least CLMEM_POOL_SHARDS and
    the processors online (each of as many threads at once as there are processors has
@@ -1298,111 +930,7 @@ static cl_int clmem__pool_free_held(clmem__pool *p) {
     return CL_SUCCESS;
 }
 
-static void clmem__pool_stats(clmem__pool *p, clmem_pool_stats *s) {
-    unsigned i;
-    uint32_t b;
-    memset(s, 0, sizeof *s);
-    clmem__pool_lock_all(p);
-    for (i = 0; i < p->nshards; ++i) {
-        const clmem__pool_shard *sh = &p->shards[i].s;
-        s->held_blocks += sh->held_blocks;
-        s->active_blocks += sh->active_blocks;
-        s->active_bytes += sh->active_bytes;
-        s->hits += sh->hits;
-        s->misses += sh->misses;
-        if (sh->peak_active_blocks > s->peak_active_blocks) s->peak_active_blocks = sh->peak_active_blocks;
-        if (sh->peak_active_bytes > s->peak_active_bytes) s->peak_active_bytes = sh->peak_active_bytes;
-    }
-    for (b = 0; b < p->nbins; ++b)
-        for (i = 0; i < p->nshards; ++i) {
-            const clmem__pool_bin *bin = p->shards[i].s.bins ? &p->shards[i].s.bins[b] : NULL;
-            if (bin && bin->nblocks) {
-                ++s->nonempty_bins;
-                break;
-            }
-        }
-    s->allocations = s->hits + s->misses;
-    s->shards = p->nshards;
-    if (s->active_blocks > s->peak_active_blocks) s->peak_active_blocks = s->active_blocks;
-    if (s->active_bytes > s->peak_active_bytes) s->peak_active_bytes = s->active_bytes;
-    s->managed_bytes = p->managed_bytes;
-    s->peak_managed_bytes = p->peak_managed_bytes;
-    s->allocator_frees = p->allocator_frees;
-    s->oom_events = p->oom_events;
-    s->limit = p->limit;
-    clmem__pool_unlock_all(p);
-}
-
-static void clmem__pool_reset_peaks(clmem__pool *p) {
-    unsigned i;
-    size_t a, ab;
-    clmem__pool_lock_all(p);
-    clmem__pool_totals(p, NULL, &a, &ab);
-    clmem__pool_rebase(p, &p->shards[clmem__pool_thread_number() & p->shard_mask].s);
-    for (i = 0; i < p->nshards; ++i) {
-        p->shards[i].s.peak_active_blocks = a;
-        p->shards[i].s.peak_active_bytes = ab;
-    }
-    p->peak_managed_bytes = p->managed_bytes;
-    clmem__pool_unlock_all(p);
-}
-
-static cl_int clmem__pool_bins(clmem__pool *p, clmem_pool_bin_info *out, size_t capacity, size_t *count) {
-    uint32_t b;
-    unsigned i;
-    size_t n = 0;
-    clmem__pool_lock_all(p);
-    for (b = 0; b < p->nbins; ++b) {
-        size_t held = 0, active = 0;
-        for (i = 0; i < p->nshards; ++i)
-            if (p->shards[i].s.bins) {
-                held += p->shards[i].s.bins[b].nheld;
-                active += p->shards[i].s.bins[b].nblocks - p->shards[i].s.bins[b].nheld;
-            }
-        if (!held && !active) continue;
-        if (out && n < capacity) {
-            out[n].bin = b;
-            out[n].alloc_size = clmem_alloc_size(p->L, b);
-            out[n].held = held;
-            out[n].active = active;
-        }
-        ++n;
-    }
-    clmem__pool_unlock_all(p);
-    *count = n;
-    return CL_SUCCESS;
-}
-
-static cl_int clmem__pool_active_info(clmem__pool *p, clmem_pool_block_info *out, size_t capacity, size_t *count) {
-    clmem__pool_block *blk;
-    size_t n = 0;
-    unsigned i;
-    clmem__pool_lock_all(p);
-    for (i = 0; i < p->nshards; ++i)
-        for (blk = p->shards[i].s.active; blk; blk = blk->next_active, ++n) {
-            if (out && n < capacity) {
-                out[n].ptr = blk->ptr;
-                out[n].size = blk->size;
-                out[n].alloc_size = clmem_alloc_size(p->L, blk->bin);
-                out[n].file = blk->file;
-                out[n].line = blk->line;
-            }
-        }
-    clmem__pool_unlock_all(p);
-    *count = n;
-    return CL_SUCCESS;
-}
-
-static size_t clmem__pool_count(clmem__pool *p, int what) {
-    size_t held, active, abytes, v;
-    clmem__pool_lock_all(p);
-    clmem__pool_totals(p, &held, &active, &abytes);
-    v = what == 0 ? held : what == 1 ? active : what == 2 ? p->managed_bytes : abytes;
-    clmem__pool_unlock_all(p);
-    return v;
-}
-
-/* The rule (issue 17): a pool's release takes effect at once (held blocks are freed,
+/* The rule: a pool's release takes effect at once (held blocks are freed,
    released blocks are freed from then on) but the pool's memory stays until the last
    active block is released, from any thread, and until every release running at that
    moment is done. Blocks still active make the release return CLMEM_ERROR_IN_USE. */
@@ -1447,6 +975,10 @@ static cl_int clmem__pool_release(clmem__pool *p, const char *fn) {
 
 static cl_int clmem__pool_null(const char *fn) { return clmem__fail(CL_INVALID_VALUE, fn, "pool is NULL"); }
 
+/* the generation of a block's current hand-out (odd while handed out), what its handle
+   carries */
+static inline uint64_t clmem__pool_generation(const clmem__pool_block *blk) { return blk->owner.gen; }
+
 /* the block of an active hand-out, or NULL when the handle is stale */
 static clmem__pool_block *clmem__pool_live(void *block, uint64_t gen) {
     clmem__pool_block *blk = CLMEM__CAST(clmem__pool_block *, block);
@@ -1485,28 +1017,19 @@ static cl_int clmem__pool_check_release_queue(clmem__pool_block *blk, uint64_t g
     return clmem__queue_out_of_order(fn, queue, ooo);
 }
 
-/* A pool kind's four allocate entry points (clmem_<kind>_allocate, _allocate_at,
-   _allocate_on_queue, _allocate_on_queue_at) over its own allocate, impl(pool, size,
-   on_queue, queue, errcode_ret, fn, file, line), which checks, calls the core and
-   makes the kind's handle. */
-#define CLMEM__POOL_ALLOCATE(kind, handle, impl)                                                                   \
-    CLMEM_API handle clmem_##kind##_allocate_at(clmem_##kind *pool, size_t size, cl_int *errcode_ret,              \
-                                                const char *file, int line) {                                      \
-        return impl(pool, size, false, NULL, errcode_ret, "clmem_" #kind "_allocate", file, line);               \
-    }                                                                                                              \
-    CLMEM_API handle(clmem_##kind##_allocate)(clmem_##kind *pool, size_t size, cl_int *errcode_ret) {              \
-        return impl(pool, size, false, NULL, errcode_ret, "clmem_" #kind "_allocate", NULL, 0);                  \
-    }                                                                                                              \
-    CLMEM_API handle clmem_##kind##_allocate_on_queue_at(clmem_##kind *pool, size_t size, cl_command_queue queue,  \
-                                                         cl_int *errcode_ret, const char *file, int line) {        \
-        return impl(pool, size, true, queue, errcode_ret, "clmem_" #kind "_allocate_on_queue", file, line);      \
-    }                                                                                                              \
-    CLMEM_API handle(clmem_##kind##_allocate_on_queue)(clmem_##kind *pool, size_t size, cl_command_queue queue,    \
-                                                       cl_int *errcode_ret) {                                      \
-        return clmem_##kind##_allocate_on_queue_at(pool, size, queue, errcode_ret, NULL, 0);                     \
-    }
+/* clmem__pool_get_checked(p, size, on_queue, queue, ..., errcode_ret, &blk): a kind's allocate
+   up to its handle: for a block on a queue (on_queue) the queue's checks, then
+   clmem__pool_get; the code is also set in *errcode_ret. Always inlined (the fast path). */
+CLMEM__INLINE cl_int clmem__pool_get_checked(clmem__pool *p, size_t size, bool on_queue, cl_command_queue queue,
+                                             const char *fn, const char *file, int line, cl_int *errcode_ret,
+                                             clmem__pool_block **blk) {
+    cl_int err = on_queue ? clmem__pool_check_queue(p, queue, fn) : CL_SUCCESS;
+    if (err == CL_SUCCESS) err = clmem__pool_get(p, size, queue, fn, file, line, blk);
+    clmem__set_err(errcode_ret, err);
+    return err;
+}
 
-/* ---- buffer pools ---- */
+/* ---- the release of a pooled handle ---- */
 
 /* clmem__pool_give_back(handle, handle_size, block, gen, ptr, size, queue, ooo, fn): the
    release of a pooled handle: empty the caller's handle, then give its block back
@@ -1521,385 +1044,4 @@ CLMEM__INLINE cl_int clmem__pool_give_back(void *handle, size_t handle_size, voi
 static cl_int clmem__pool_release_buffer(clmem_buffer *buf) {
     return clmem__pool_give_back(buf, sizeof *buf, buf->pool, buf->generation, buf->mem, buf->size, NULL, false,
                                  "clmem_buffer_release");
-}
-
-/* the buffer backend: blocks from a clmem_allocator */
-static cl_int clmem__pool_buffer_make(void *user, size_t size, void **ptr, void **mem) {
-    clmem_allocator *a = CLMEM__CAST(clmem_allocator *, user);
-    cl_mem m = NULL;
-    cl_int err = a->ops.allocate(a->user, size, &m);
-    (void)mem;
-    *ptr = m;
-    return err;
-}
-
-static void clmem__pool_buffer_free(void *user, clmem__pool_block *blk) {
-    clmem_allocator *a = CLMEM__CAST(clmem_allocator *, user);
-    /* clReleaseMemObject waits for the commands using the buffer by itself; a custom
-       free may not: wait for the point where the block was released */
-    if (blk->pending && blk->queue && a->ops.free != clmem__cl_free) clmem__pool_wait_queue(blk->queue);
-    a->ops.free(a->user, CLMEM__CAST(cl_mem, blk->ptr));
-}
-
-static void clmem__pool_buffer_try_release(void *user) {
-    clmem_allocator *a = CLMEM__CAST(clmem_allocator *, user);
-    if (a->ops.try_release_blocks) a->ops.try_release_blocks(a->user);
-}
-
-static void clmem__pool_buffer_destroy(void *user) { clmem_allocator_release(CLMEM__CAST(clmem_allocator *, user)); }
-
-static const clmem__pool_backend clmem__pool_buffer_backend = {clmem__pool_buffer_make, clmem__pool_buffer_free,
-                                                               clmem__pool_buffer_try_release,
-                                                               clmem__pool_buffer_destroy, false};
-
-CLMEM_API clmem_memory_pool *clmem_memory_pool_create(clmem_allocator *allocator, unsigned leading_bits_in_bin_id,
-                                                      cl_int *errcode_ret) {
-    static const char fn[] = "clmem_memory_pool_create";
-    clmem__pool *p = clmem__pool_over(fn, allocator, allocator, allocator ? allocator->context : NULL,
-                                      leading_bits_in_bin_id, &clmem__pool_buffer_backend, errcode_ret);
-    if (!p) return NULL;
-    clmem_allocator_retain(allocator);
-    p->flags = allocator->flags;
-    if (allocator->ops.is_deferred)
-        clmem__warn(fn, "memory pools expect non-deferred allocators: a deferred allocator may report out-of-memory "
-                        "only at first use, where the pool cannot free held blocks and retry "
-                        "(use clmem_immediate_allocator_create)");
-    return CLMEM__CAST(clmem_memory_pool *, (void *)p);
-}
-
-#if CLMEM__GNU && defined(__SIZEOF_POINTER__) && __SIZEOF_POINTER__ == 8
-CLMEM__STATIC_ASSERT(sizeof(clmem_pooled_svm) == 32 && offsetof(clmem_pooled_svm, svm.pool) == 16 &&
-                         offsetof(clmem_pooled_svm, svm.generation) == 24,
-                     "clmem_pooled_svm: ptr, size, pool, generation (clmem__pooled_svm_handle writes them so)");
-CLMEM__STATIC_ASSERT(sizeof(clmem_buffer) == 64 && offsetof(clmem_buffer, context) == 8 &&
-                         offsetof(clmem_buffer, flags) == 24 && offsetof(clmem_buffer, root) == 32 &&
-                         offsetof(clmem_buffer, origin) == 40 && offsetof(clmem_buffer, pool) == 48,
-                     "clmem_buffer: eight 64-bit words in this order (clmem__pool_handle writes them so)");
-#endif
-
-/* the handle of a block just handed out */
-static inline clmem_buffer clmem__pool_handle(const clmem__pool *p, const clmem__pool_block *blk, size_t size) {
-    clmem_buffer b;
-#if CLMEM__GNU && defined(__SIZEOF_POINTER__) && __SIZEOF_POINTER__ == 8
-    /* Written as four 16-byte pairs: the caller copies the returned handle with 16-byte
-       loads (gcc and clang do, where the result goes to a variable whose address is
-       taken), and each load is then served from one store. Field by field, three of
-       the four loads spanned two stores and stalled (store forwarding): 31 instead of
-       21 ns a pair in bench/pool_bench's main loop. */
-    typedef uint64_t clmem__u64x2 __attribute__((vector_size(16)));
-    const clmem__u64x2 v[4] = {{(uint64_t)(uintptr_t)blk->ptr, (uint64_t)(uintptr_t)p->context},
-                               {(uint64_t)size, (uint64_t)p->flags},
-                               {(uint64_t)(uintptr_t)blk->ptr, 0},
-                               {(uint64_t)(uintptr_t)blk, blk->owner.gen}};
-    memcpy(&b, v, sizeof b);
-#else
-    b.mem = CLMEM__CAST(cl_mem, blk->ptr);
-    b.context = p->context;
-    b.size = size;
-    b.flags = p->flags;
-    b.root = b.mem;
-    b.origin = 0;
-    b.pool = clmem__unconst(blk);
-    b.generation = blk->owner.gen;
-#endif
-    return b;
-}
-
-/* clmem__pool_get_checked(p, size, on_queue, queue, ..., errcode_ret, &blk): a kind's allocate
-   up to its handle: for a block on a queue (on_queue) the queue's checks, then
-   clmem__pool_get; the code is also set in *errcode_ret. Always inlined (the fast path). */
-CLMEM__INLINE cl_int clmem__pool_get_checked(clmem__pool *p, size_t size, bool on_queue, cl_command_queue queue,
-                                             const char *fn, const char *file, int line, cl_int *errcode_ret,
-                                             clmem__pool_block **blk) {
-    cl_int err = on_queue ? clmem__pool_check_queue(p, queue, fn) : CL_SUCCESS;
-    if (err == CL_SUCCESS) err = clmem__pool_get(p, size, queue, fn, file, line, blk);
-    clmem__set_err(errcode_ret, err);
-    return err;
-}
-
-/* queue: the queue the block is for (on_queue), or NULL for the host. Always inlined:
-   the plain allocate is then the fast path alone (bench/pool_bench.c) */
-CLMEM__INLINE clmem_buffer clmem__memory_pool_allocate(clmem_memory_pool *pool, size_t size, bool on_queue,
-                                                       cl_command_queue queue, cl_int *errcode_ret, const char *fn,
-                                                       const char *file, int line) {
-    clmem__pool_block *blk = NULL;
-    if (CLMEM__CHECKS && pool == NULL) {
-        clmem__set_err(errcode_ret, clmem__pool_null(fn));
-        return clmem__buffer_empty();
-    }
-    if (clmem__pool_get_checked(&pool->core, size, on_queue, queue, fn, file, line, errcode_ret, &blk) != CL_SUCCESS)
-        return clmem__buffer_empty();
-    return clmem__pool_handle(&pool->core, blk, size);
-}
-
-CLMEM__POOL_ALLOCATE(memory_pool, clmem_buffer, clmem__memory_pool_allocate)
-
-CLMEM_API cl_int clmem_pooled_buffer_enqueue_release(clmem_buffer *buf, cl_command_queue queue) {
-    static const char fn[] = "clmem_pooled_buffer_enqueue_release";
-    cl_int err;
-    bool ooo = false;
-    if (!buf || !buf->mem) return CL_SUCCESS;
-    if (CLMEM__CHECKS && !buf->pool)
-        return clmem__fail(CL_INVALID_MEM_OBJECT, fn,
-                           "buffer %p is not a pooled buffer (release it with clmem_buffer_release)",
-                           (void *)buf->mem);
-    err = clmem__pool_check_release_queue(CLMEM__CAST(clmem__pool_block *, buf->pool), buf->generation, queue, fn, &ooo);
-    if (err != CL_SUCCESS) return err;
-    return clmem__pool_give_back(buf, sizeof *buf, buf->pool, buf->generation, buf->mem, buf->size, queue, ooo, fn);
-}
-
-CLMEM_API clmem_memory_pool *clmem_pooled_buffer_pool(clmem_buffer buf) {
-    if (!buf.mem) return NULL;
-    return CLMEM__CAST(clmem_memory_pool *,
-                       (void *)clmem__pool_of_live(buf.pool, buf.generation, &clmem__pool_buffer_backend));
-}
-
-#define CLMEM__POOL_GETTER(kind, name, what)                     \
-    CLMEM_API size_t clmem_##kind##_##name(clmem_##kind *pool) { \
-        if (!pool) return 0;                                     \
-        return clmem__pool_count(&pool->core, what);             \
-    }
-
-/* the rest of each pool's API: the same core under each kind's names (the pinned
-   pool's are made in pinned.c) */
-#define CLMEM__POOL_COMMON(kind)                                                                                   \
-    CLMEM__POOL_GETTER(kind, held_blocks, 0)                                                                       \
-    CLMEM__POOL_GETTER(kind, active_blocks, 1)                                                                     \
-    CLMEM__POOL_GETTER(kind, managed_bytes, 2)                                                                     \
-    CLMEM__POOL_GETTER(kind, active_bytes, 3)                                                                      \
-    CLMEM_API uint32_t clmem_##kind##_bin_number(clmem_##kind *pool, size_t size) {                                \
-        return clmem_bin_number(pool ? pool->core.L : CLMEM_POOL_DEFAULT_LEADING_BITS, size);                    \
-    }                                                                                                              \
-    CLMEM_API size_t clmem_##kind##_alloc_size(clmem_##kind *pool, uint32_t bin) {                                 \
-        return clmem_alloc_size(pool ? pool->core.L : CLMEM_POOL_DEFAULT_LEADING_BITS, bin);                     \
-    }                                                                                                              \
-    CLMEM_API cl_int clmem_##kind##_free_held(clmem_##kind *pool) {                                                \
-        if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_free_held");                         \
-        return clmem__pool_free_held(&pool->core);                                                                 \
-    }                                                                                                              \
-    CLMEM_API cl_int clmem_##kind##_stop_holding(clmem_##kind *pool) {                                             \
-        if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_stop_holding");                      \
-        clmem__pool_lock_all(&pool->core);                                                                         \
-        pool->core.stop_holding = true;                                                                            \
-        clmem__pool_unlock_all(&pool->core);                                                                       \
-        return clmem__pool_free_held(&pool->core);                                                                 \
-    }                                                                                                              \
-    CLMEM_API cl_int clmem_##kind##_get_stats(clmem_##kind *pool, clmem_pool_stats *stats) {                       \
-        if (CLMEM__CHECKS && (!pool || !stats))                                                                    \
-            return clmem__fail(CL_INVALID_VALUE, "clmem_" #kind "_get_stats", "%s is NULL", pool ? "stats" : "pool"); \
-        clmem__pool_stats(&pool->core, stats);                                                                     \
-        return CL_SUCCESS;                                                                                         \
-    }                                                                                                              \
-    CLMEM_API cl_int clmem_##kind##_reset_peaks(clmem_##kind *pool) {                                              \
-        if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_reset_peaks");                       \
-        clmem__pool_reset_peaks(&pool->core);                                                                      \
-        return CL_SUCCESS;                                                                                         \
-    }                                                                                                              \
-    CLMEM_API cl_int clmem_##kind##_bins(clmem_##kind *pool, clmem_pool_bin_info *out, size_t capacity,            \
-                                         size_t *count) {                                                          \
-        if (CLMEM__CHECKS && (!pool || !count))                                                                    \
-            return clmem__fail(CL_INVALID_VALUE, "clmem_" #kind "_bins", "%s is NULL", pool ? "count" : "pool");  \
-        return clmem__pool_bins(&pool->core, out, capacity, count);                                                \
-    }                                                                                                              \
-    CLMEM_API cl_int clmem_##kind##_set_limit(clmem_##kind *pool, size_t max_managed_bytes) {                      \
-        if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_set_limit");                         \
-        clmem__pool_lock(&pool->core.lock);                                                                        \
-        pool->core.limit = max_managed_bytes;                                                                      \
-        clmem__pool_unlock(&pool->core.lock);                                                                      \
-        return CL_SUCCESS;                                                                                         \
-    }                                                                                                              \
-    CLMEM_API cl_int clmem_##kind##_set_oom_callback(clmem_##kind *pool, clmem_pool_oom_fn fn, void *user) {       \
-        if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_set_oom_callback");                  \
-        clmem__pool_lock(&pool->core.lock);                                                                        \
-        pool->core.oom_fn = fn;                                                                                    \
-        pool->core.oom_user = user;                                                                                \
-        clmem__pool_unlock(&pool->core.lock);                                                                      \
-        return CL_SUCCESS;                                                                                         \
-    }                                                                                                              \
-    CLMEM_API cl_int clmem_##kind##_active_blocks_info(clmem_##kind *pool, clmem_pool_block_info *out,             \
-                                                       size_t capacity, size_t *count) {                           \
-        if (CLMEM__CHECKS && (!pool || !count))                                                                    \
-            return clmem__fail(CL_INVALID_VALUE, "clmem_" #kind "_active_blocks_info", "%s is NULL",              \
-                               pool ? "count" : "pool");                                                           \
-        return clmem__pool_active_info(&pool->core, out, capacity, count);                                         \
-    }                                                                                                              \
-    CLMEM_API cl_int clmem_##kind##_release(clmem_##kind *pool) {                                                  \
-        if (!pool) return CL_SUCCESS;                                                                              \
-        return clmem__pool_release(&pool->core, "clmem_" #kind "_release");                                       \
-    }
-CLMEM__POOL_COMMON(memory_pool)
-CLMEM__POOL_COMMON(svm_pool)
-
-/* ---- SVM pools ---- */
-
-/* the SVM backend: blocks from clSVMAlloc with the allocator's flags and alignment;
-   a block's free is enqueued behind the work on its queue */
-static cl_int clmem__pool_svm_make(void *user, size_t size, void **ptr, void **mem) {
-    (void)mem;
-#ifdef CL_VERSION_2_0
-    {
-        clmem_svm_allocator *a = CLMEM__CAST(clmem_svm_allocator *, user);
-        *ptr = clSVMAlloc(a->context, a->flags, size, a->alignment);
-        return *ptr ? CL_SUCCESS : CL_MEM_OBJECT_ALLOCATION_FAILURE; /* PyOpenCL ignored a NULL */
-    }
-#else
-    (void)user; (void)size; (void)ptr;
-    return CL_INVALID_OPERATION;
-#endif
-}
-
-static void clmem__pool_svm_free(void *user, clmem__pool_block *blk) {
-#ifdef CL_VERSION_2_0
-    cl_context ctx = CLMEM__CAST(clmem_svm_allocator *, user)->context;
-    if (blk->queue) {
-        /* after the work enqueued on its queue, the way SVM allocations are freed */
-        cl_int err = clmem__svm_free_after(blk->queue, ctx, blk->ptr);
-        if (err == CL_SUCCESS) {
-            clFlush(blk->queue);
-            return;
-        }
-        clmem__warn("clmem_svm_pool", "clEnqueueSVMFree failed with %s (%d); waiting for the queue instead",
-                    clmem_error_string(err), (int)err);
-        clFinish(blk->queue);
-    }
-    clSVMFree(ctx, blk->ptr);
-#else
-    (void)user; (void)blk;
-#endif
-}
-
-static void clmem__pool_svm_destroy(void *user) { clmem_svm_allocator_release(CLMEM__CAST(clmem_svm_allocator *, user)); }
-
-static const clmem__pool_backend clmem__pool_svm_backend = {clmem__pool_svm_make, clmem__pool_svm_free, NULL,
-                                                            clmem__pool_svm_destroy, true};
-
-/* the SVM allocator behind an SVM pool */
-static clmem_svm_allocator *clmem__svm_pool_allocator(clmem_svm_pool *pool) {
-    return CLMEM__CAST(clmem_svm_allocator *, pool->core.user);
-}
-
-CLMEM_API clmem_svm_pool *clmem_svm_pool_create(clmem_svm_allocator *allocator, unsigned leading_bits_in_bin_id,
-                                                cl_int *errcode_ret) {
-    clmem__pool *p = clmem__pool_over("clmem_svm_pool_create", allocator, allocator,
-                                      allocator ? allocator->context : NULL, leading_bits_in_bin_id,
-                                      &clmem__pool_svm_backend, errcode_ret);
-    if (!p) return NULL;
-    clmem_svm_allocator_retain(allocator);
-    return CLMEM__CAST(clmem_svm_pool *, (void *)p);
-}
-
-static clmem_pooled_svm clmem__pooled_svm_empty(void) {
-    clmem_pooled_svm r;
-    memset(&r, 0, sizeof r);
-    return r;
-}
-
-/* the handle of an SVM block just handed out: two 16-byte pairs where the layout
-   allows (see clmem__pool_handle) */
-static inline clmem_pooled_svm clmem__pooled_svm_handle(const clmem__pool_block *blk, size_t size) {
-    clmem_pooled_svm r;
-#if CLMEM__GNU && defined(__SIZEOF_POINTER__) && __SIZEOF_POINTER__ == 8
-    typedef uint64_t clmem__u64x2 __attribute__((vector_size(16)));
-    const clmem__u64x2 v[2] = {{(uint64_t)(uintptr_t)blk->ptr, (uint64_t)size},
-                               {(uint64_t)(uintptr_t)blk, blk->owner.gen}};
-    memcpy(&r, v, sizeof v);
-#else
-    r.svm.ptr = blk->ptr;
-    r.svm.size = size;
-    r.svm.pool = clmem__unconst(blk);
-    r.svm.generation = blk->owner.gen;
-#endif
-    return r;
-}
-
-/* always inlined, as the buffer pool's: the plain allocate is the fast path alone */
-CLMEM__INLINE clmem_pooled_svm clmem__svm_pool_allocate(clmem_svm_pool *pool, size_t size, bool on_queue,
-                                                        cl_command_queue queue, cl_int *errcode_ret, const char *fn,
-                                                        const char *file, int line) {
-    clmem__pool_block *blk = NULL;
-    cl_int err;
-    if (CLMEM__CHECKS && pool == NULL) {
-        clmem__set_err(errcode_ret, clmem__pool_null(fn));
-        return clmem__pooled_svm_empty();
-    }
-    if (on_queue) {
-        if ((err = clmem__pool_check_queue(&pool->core, queue, fn)) != CL_SUCCESS ||
-            (CLMEM__CHECKS && queue != clmem__svm_pool_allocator(pool)->queue &&
-             (err = clmem__check_in_order(fn, queue, "pooled SVM is ordered by its queue")) != CL_SUCCESS)) {
-            clmem__set_err(errcode_ret, err);
-            return clmem__pooled_svm_empty();
-        }
-    } else {
-        queue = clmem__svm_pool_allocator(pool)->queue;
-    }
-    err = clmem__pool_get(&pool->core, size, queue, fn, file, line, &blk);
-    clmem__set_err(errcode_ret, err);
-    if (err != CL_SUCCESS) return clmem__pooled_svm_empty();
-    return clmem__pooled_svm_handle(blk, size);
-}
-
-CLMEM__POOL_ALLOCATE(svm_pool, clmem_pooled_svm, clmem__svm_pool_allocate)
-
-static cl_int clmem__pooled_svm_release(clmem_pooled_svm *p, const char *fn) {
-    if (!p || !p->svm.pool) return CL_SUCCESS;
-    return clmem__pool_give_back(p, sizeof *p, p->svm.pool, p->svm.generation, p->svm.ptr, p->svm.size, NULL, false, fn);
-}
-
-CLMEM_API cl_int clmem_pooled_svm_release(clmem_pooled_svm *p) {
-    return clmem__pooled_svm_release(p, "clmem_pooled_svm_release");
-}
-
-/* the block of a handle that must still be active */
-static cl_int clmem__pooled_svm_check(clmem_pooled_svm p, const char *fn, clmem__pool_block **out) {
-    if (!p.svm.pool) return clmem__fail(CL_INVALID_VALUE, fn, "the pooled SVM handle is empty");
-    *out = clmem__pool_live(p.svm.pool, p.svm.generation);
-    if (!*out)
-        return clmem__fail(CLMEM_ERROR_DOUBLE_RELEASE, fn, "pooled SVM block %p (%zu bytes) was already released",
-                           p.svm.ptr, p.svm.size);
-    return CL_SUCCESS;
-}
-
-static cl_int clmem__pooled_svm_bind(clmem_pooled_svm p, cl_command_queue queue, const char *fn) {
-    clmem__pool_block *blk = NULL;
-    cl_int err;
-    if ((err = clmem__pooled_svm_check(p, fn, &blk)) != CL_SUCCESS) return err;
-    if (queue == NULL) return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue is NULL");
-    if (blk->queue == queue) return CL_SUCCESS;
-    if ((err = clmem__pool_check_queue(blk->pool, queue, fn)) != CL_SUCCESS ||
-        (err = clmem__check_in_order(fn, queue, "pooled SVM is ordered by its queue")) != CL_SUCCESS)
-        return err;
-    if ((err = clmem__queue_follow(fn, &blk->queue, queue, "clEnqueueMarkerWithWaitList",
-                                   "clEnqueueMarkerWithWaitList")) != CL_SUCCESS)
-        return err;
-    blk->ooo = false;
-    return CL_SUCCESS;
-}
-
-CLMEM_API cl_int clmem_pooled_svm_bind_to_queue(clmem_pooled_svm p, cl_command_queue queue) {
-    return clmem__pooled_svm_bind(p, queue, "clmem_pooled_svm_bind_to_queue");
-}
-
-CLMEM_API cl_int clmem_pooled_svm_unbind_from_queue(clmem_pooled_svm p) {
-    static const char fn[] = "clmem_pooled_svm_unbind_from_queue";
-    clmem__pool_block *blk = NULL;
-    cl_int err;
-    if ((err = clmem__pooled_svm_check(p, fn, &blk)) != CL_SUCCESS) return err;
-    return clmem__queue_unbind(fn, &blk->queue);
-}
-
-CLMEM_API cl_command_queue clmem_pooled_svm_queue(clmem_pooled_svm p) {
-    clmem__pool_block *blk = clmem__pool_live(p.svm.pool, p.svm.generation);
-    return blk ? blk->queue : NULL;
-}
-
-CLMEM_API clmem_svm_pool *clmem_pooled_svm_pool(clmem_pooled_svm p) {
-    return CLMEM__CAST(clmem_svm_pool *, (void *)clmem__pool_of_live(p.svm.pool, p.svm.generation, &clmem__pool_svm_backend));
-}
-
-CLMEM_API cl_int clmem_pooled_svm_enqueue_release(clmem_pooled_svm *p, cl_command_queue queue) {
-    static const char fn[] = "clmem_pooled_svm_enqueue_release";
-    cl_int err;
-    if (!p || !p->svm.pool) return CL_SUCCESS;
-    if (queue && (err = clmem__pooled_svm_bind(*p, queue, fn)) != CL_SUCCESS) return err;
-    return clmem__pooled_svm_release(p, fn);
 }

@@ -406,7 +406,23 @@ CLMEM_API cl_int clmem_memory_pool_release(clmem_memory_pool *pool);
 /* CLMEM__POOL_DECLS(kind): the declarations of another pool kind's accounting,
    statistics, limits, leak list and release: clmem_<kind>_held_blocks ... _release,
    each as the buffer pool's clmem_memory_pool_<name> above (the definitions are
-   CLMEM__POOL_COMMON's, pool.c). tools/api-list expands it for the API list. */
+   CLMEM__POOL_COMMON's, pool.h). tools/api-list expands it for the API list. The names
+   it declares (CLMEM__POOL_COMMON defines them in pool_svm.c, pinned.c and usm_pool.c):
+     clmem_svm_pool_held_blocks           clmem_pinned_pool_held_blocks           clmem_usm_pool_held_blocks
+     clmem_svm_pool_active_blocks         clmem_pinned_pool_active_blocks         clmem_usm_pool_active_blocks
+     clmem_svm_pool_managed_bytes         clmem_pinned_pool_managed_bytes         clmem_usm_pool_managed_bytes
+     clmem_svm_pool_active_bytes          clmem_pinned_pool_active_bytes          clmem_usm_pool_active_bytes
+     clmem_svm_pool_bin_number            clmem_pinned_pool_bin_number            clmem_usm_pool_bin_number
+     clmem_svm_pool_alloc_size            clmem_pinned_pool_alloc_size            clmem_usm_pool_alloc_size
+     clmem_svm_pool_free_held             clmem_pinned_pool_free_held             clmem_usm_pool_free_held
+     clmem_svm_pool_stop_holding          clmem_pinned_pool_stop_holding          clmem_usm_pool_stop_holding
+     clmem_svm_pool_get_stats             clmem_pinned_pool_get_stats             clmem_usm_pool_get_stats
+     clmem_svm_pool_reset_peaks           clmem_pinned_pool_reset_peaks           clmem_usm_pool_reset_peaks
+     clmem_svm_pool_bins                  clmem_pinned_pool_bins                  clmem_usm_pool_bins
+     clmem_svm_pool_set_limit             clmem_pinned_pool_set_limit             clmem_usm_pool_set_limit
+     clmem_svm_pool_set_oom_callback      clmem_pinned_pool_set_oom_callback      clmem_usm_pool_set_oom_callback
+     clmem_svm_pool_active_blocks_info    clmem_pinned_pool_active_blocks_info    clmem_usm_pool_active_blocks_info
+     clmem_svm_pool_release               clmem_pinned_pool_release               clmem_usm_pool_release */
 #define CLMEM__POOL_DECLS(kind)                                                                            \
     CLMEM_API size_t clmem_##kind##_held_blocks(clmem_##kind *pool);                                            \
     CLMEM_API size_t clmem_##kind##_active_blocks(clmem_##kind *pool);                                          \
@@ -559,3 +575,242 @@ CLMEM__POOL_DECLS(svm_pool)
 #ifdef __cplusplus
 }
 #endif
+
+/* ---- private: the pool core's interface to its backends and pool kinds (pool.c, the
+   buffer and SVM backends, pinned.c, usm_pool.c); not API. tools/amalgamate puts this
+   section in the implementation. ---- */
+
+typedef struct clmem__pool clmem__pool;
+typedef struct clmem__pool_block clmem__pool_block;
+
+/* A backend: how a kind of memory makes and frees a pool's blocks. Everything else
+   (bins, shards, generations, statistics, the limit, out-of-memory stages, queue
+   order, release) is the core's. A new kind of memory is one more of these.
+   - make(user, size, &ptr, &mem): a block of `size` (> 0) bytes; ptr is what its
+     handle points at (non-NULL on success), mem a second word the kind may need. The
+     out-of-memory codes (clmem__is_oom) make the pool free memory and retry.
+   - free(user, blk): give blk->ptr (and blk->mem) back. blk->queue (retained by the
+     core, released after this) is where the block was last used; blk->pending says
+     work enqueued there may still use it (clmem__pool_wait_queue waits for that).
+   - try_release(user): the allocator's hook on out-of-memory (optional).
+   - destroy(user): the pool goes (drop the allocator reference, ...).
+   - binds_queue: a block belongs to the queue it is used on, and a plain release
+     stays ordered behind that queue (SVM: its free is enqueued there). */
+typedef struct clmem__pool_backend {
+    cl_int (*make)(void *user, size_t size, void **ptr, void **mem);
+    void (*free)(void *user, clmem__pool_block *blk);
+    void (*try_release)(void *user);
+    void (*destroy)(void *user);
+    bool binds_queue;
+} clmem__pool_backend;
+
+struct clmem__pool_block {
+    clmem__buffer_owner owner;            /* first: what clmem_buffer_release calls; the generation */
+    clmem__pool *pool;
+    struct clmem__pool_block *next;       /* in a held or pending list, or a spare list */
+    struct clmem__pool_block *prev_active, *next_active;
+    void *ptr;                            /* what the handle points at: cl_mem, SVM or host pointer */
+    void *mem;                            /* the backend's second word (pinned: the mapped cl_mem) */
+    cl_command_queue queue;               /* retained or NULL: SVM: its bound queue; held: the queue
+                                             it was released on; buffers keep it as a cache */
+    size_t size;                          /* requested by the current holder */
+    const char *file;
+    int line;
+    uint32_t bin;
+    int state;                            /* read without a lock (messages): atomic */
+    struct clmem__pool_shard *sh;         /* the shard whose books count it */
+    bool pending;                         /* held: released on `queue`; another queue or the host
+                                             must wait for that point */
+    bool ooo;                             /* `queue` is out of order */
+};
+
+/* a shard's or a pool's lock: a spinlock on base.h's atomics (pool.c says why), a
+   clmem__mutex with CLMEM_POOL_USE_MUTEX */
+#if !defined(CLMEM_POOL_USE_MUTEX)
+#define CLMEM__POOL_SPINLOCK 1
+typedef int clmem__pool_lock_t;
+#else
+typedef clmem__mutex clmem__pool_lock_t;
+#endif
+
+typedef struct clmem__pool_bin {
+    clmem__pool_block *held;              /* free blocks, most recent first */
+    clmem__pool_block *pending;           /* blocks released on a queue, most recent first */
+    size_t nheld;                         /* both lists */
+    size_t nblocks;                       /* the bin's blocks in the shard's books, held or
+                                             active (changes only off the fast path: a miss,
+                                             a block taken by or from another shard, a free) */
+} clmem__pool_bin;
+
+typedef struct clmem__pool_shard {
+    clmem__pool_lock_t lock;
+    unsigned busy;                        /* releases running in this shard that need the pool */
+    clmem__pool_bin *bins;                /* nbins of them, made at the shard's first use */
+    void *bins_raw;                       /* what CLMEM_MALLOC returned for them */
+    clmem__pool_block *active;            /* most recent first */
+    size_t held_blocks, active_blocks, active_bytes;
+    size_t peak_active_blocks, peak_active_bytes;
+    size_t base_blocks, base_bytes;       /* the other shards' active blocks and bytes, last seen */
+    unsigned long long hits, misses;     /* allocations = hits + misses */
+} clmem__pool_shard;
+
+/* a shard padded to whole cache lines, so that shards never share one */
+typedef union clmem__pool_shard_slot {
+    clmem__pool_shard s;
+    char pad[128 * ((sizeof(clmem__pool_shard) + 127) / 128)];
+} clmem__pool_shard_slot;
+
+struct clmem__pool {
+    clmem__pool_shard_slot *shards;       /* nshards, on the cache lines after the pool's */
+    unsigned shard_mask;                  /* nshards - 1: nshards is a power of two */
+    unsigned nshards;
+    void *raw;                            /* what CLMEM_MALLOC returned */
+    clmem__pool_lock_t lock;              /* what follows, and the record lists */
+    unsigned L;
+    uint32_t nbins;
+    bool binds_queue;                     /* be->binds_queue, where the fast path reads it */
+    bool stop_holding;                    /* changed with every lock held */
+    bool released;                        /* likewise */
+    bool destroyed;
+    unsigned busy;                        /* a pool release in progress */
+    size_t managed_bytes, peak_managed_bytes, limit;
+    unsigned long long allocator_frees, oom_events;
+    clmem__pool_block *spare;             /* records whose block was freed */
+    clmem_pool_oom_fn oom_fn;
+    void *oom_user;
+    const clmem__pool_backend *be;        /* how blocks are made and freed */
+    void *user;                           /* the backend's state: its allocator, ... */
+    cl_mem_flags flags;                   /* what handed-out buffer handles report */
+    cl_context context;                   /* the pool's context, when known (queue checks) */
+    cl_command_queue checked_queue;       /* the last queue found to be of the pool's context (atomic) */
+};
+
+/* What a backend and a pool kind call of the core (pool.c; each is described where
+   it is defined). */
+static clmem__pool *clmem__pool_over(const char *fn, const void *allocator, void *user, cl_context context, unsigned L,
+                                     const clmem__pool_backend *be, cl_int *errcode_ret);
+static clmem__pool *clmem__pool_with_facts(const char *fn, unsigned L, const clmem__pool_backend *be, const void *facts,
+                                           size_t size, cl_context context, cl_int *errcode_ret);
+static cl_int clmem__pool_null(const char *fn);
+static inline uint32_t clmem__bin_of(unsigned L, size_t size);
+CLMEM__INLINE cl_int clmem__pool_get_checked(clmem__pool *p, size_t size, bool on_queue, cl_command_queue queue,
+                                             const char *fn, const char *file, int line, cl_int *errcode_ret,
+                                             clmem__pool_block **blk);
+CLMEM__INLINE cl_int clmem__pool_put(clmem__pool_block *blk, uint64_t gen, cl_command_queue queue, bool ooo,
+                                     const void *ptr, size_t size, const char *fn);
+CLMEM__INLINE cl_int clmem__pool_give_back(void *handle, size_t handle_size, void *block, uint64_t gen,
+                                          const void *ptr, size_t size, cl_command_queue queue, bool ooo,
+                                          const char *fn);
+static inline uint64_t clmem__pool_generation(const clmem__pool_block *blk);
+static clmem__pool_block *clmem__pool_live(void *block, uint64_t gen);
+static clmem__pool *clmem__pool_of_live(void *block, uint64_t gen, const clmem__pool_backend *be);
+static cl_int clmem__pool_check_release_queue(clmem__pool_block *blk, uint64_t gen, cl_command_queue queue,
+                                              const char *fn, bool *ooo);
+static void clmem__pool_wait_queue(cl_command_queue queue);
+/* records of no pool (a plain pinned allocation's): taken, handed out, given back, unused */
+static clmem__pool_block *clmem__pool_record_global(void);
+static uint64_t clmem__pool_record_hand_out(clmem__pool_block *blk);
+static bool clmem__pool_record_give_back(clmem__pool_block *blk, uint64_t gen);
+static void clmem__pool_record_unused(clmem__pool_block *blk);
+/* a pool's accounting and settings (pool_stats.c), behind CLMEM__POOL_COMMON */
+static size_t clmem__pool_count(clmem__pool *p, int what);
+static cl_int clmem__pool_free_held(clmem__pool *p);
+static void clmem__pool_stop_holding(clmem__pool *p);
+static void clmem__pool_stats(clmem__pool *p, clmem_pool_stats *s);
+static void clmem__pool_reset_peaks(clmem__pool *p);
+static cl_int clmem__pool_bins(clmem__pool *p, clmem_pool_bin_info *out, size_t capacity, size_t *count);
+static cl_int clmem__pool_active_info(clmem__pool *p, clmem_pool_block_info *out, size_t capacity, size_t *count);
+static void clmem__pool_set_limit(clmem__pool *p, size_t max_managed_bytes);
+static void clmem__pool_set_oom_callback(clmem__pool *p, clmem_pool_oom_fn fn, void *user);
+static cl_int clmem__pool_release(clmem__pool *p, const char *fn);
+
+/* A pool kind's four allocate entry points (clmem_<kind>_allocate, _allocate_at,
+   _allocate_on_queue, _allocate_on_queue_at) over its own allocate, impl(pool, size,
+   on_queue, queue, errcode_ret, fn, file, line), which checks, calls the core and
+   makes the kind's handle. */
+#define CLMEM__POOL_ALLOCATE(kind, handle, impl)                                                                   \
+    CLMEM_API handle clmem_##kind##_allocate_at(clmem_##kind *pool, size_t size, cl_int *errcode_ret,              \
+                                                const char *file, int line) {                                      \
+        return impl(pool, size, false, NULL, errcode_ret, "clmem_" #kind "_allocate", file, line);               \
+    }                                                                                                              \
+    CLMEM_API handle(clmem_##kind##_allocate)(clmem_##kind *pool, size_t size, cl_int *errcode_ret) {              \
+        return impl(pool, size, false, NULL, errcode_ret, "clmem_" #kind "_allocate", NULL, 0);                  \
+    }                                                                                                              \
+    CLMEM_API handle clmem_##kind##_allocate_on_queue_at(clmem_##kind *pool, size_t size, cl_command_queue queue,  \
+                                                         cl_int *errcode_ret, const char *file, int line) {        \
+        return impl(pool, size, true, queue, errcode_ret, "clmem_" #kind "_allocate_on_queue", file, line);      \
+    }                                                                                                              \
+    CLMEM_API handle(clmem_##kind##_allocate_on_queue)(clmem_##kind *pool, size_t size, cl_command_queue queue,    \
+                                                       cl_int *errcode_ret) {                                      \
+        return clmem_##kind##_allocate_on_queue_at(pool, size, queue, errcode_ret, NULL, 0);                     \
+    }
+
+#define CLMEM__POOL_GETTER(kind, name, what)                     \
+    CLMEM_API size_t clmem_##kind##_##name(clmem_##kind *pool) { \
+        if (!pool) return 0;                                     \
+        return clmem__pool_count(&pool->core, what);             \
+    }
+
+/* CLMEM__POOL_COMMON(kind): the rest of each pool kind's API, the same core under each
+   kind's names: clmem_<kind>_held_blocks ... clmem_<kind>_release, the names
+   CLMEM__POOL_DECLS(kind) declares (listed there; the buffer pool's are declared one by
+   one). Used in pool_buffer.c, pool_svm.c, pinned.c and usm_pool.c. */
+#define CLMEM__POOL_COMMON(kind)                                                                                   \
+    CLMEM__POOL_GETTER(kind, held_blocks, 0)                                                                       \
+    CLMEM__POOL_GETTER(kind, active_blocks, 1)                                                                     \
+    CLMEM__POOL_GETTER(kind, managed_bytes, 2)                                                                     \
+    CLMEM__POOL_GETTER(kind, active_bytes, 3)                                                                      \
+    CLMEM_API uint32_t clmem_##kind##_bin_number(clmem_##kind *pool, size_t size) {                                \
+        return clmem_bin_number(pool ? pool->core.L : CLMEM_POOL_DEFAULT_LEADING_BITS, size);                    \
+    }                                                                                                              \
+    CLMEM_API size_t clmem_##kind##_alloc_size(clmem_##kind *pool, uint32_t bin) {                                 \
+        return clmem_alloc_size(pool ? pool->core.L : CLMEM_POOL_DEFAULT_LEADING_BITS, bin);                     \
+    }                                                                                                              \
+    CLMEM_API cl_int clmem_##kind##_free_held(clmem_##kind *pool) {                                                \
+        if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_free_held");                         \
+        return clmem__pool_free_held(&pool->core);                                                                 \
+    }                                                                                                              \
+    CLMEM_API cl_int clmem_##kind##_stop_holding(clmem_##kind *pool) {                                             \
+        if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_stop_holding");                      \
+        clmem__pool_stop_holding(&pool->core);                                                                     \
+        return clmem__pool_free_held(&pool->core);                                                                 \
+    }                                                                                                              \
+    CLMEM_API cl_int clmem_##kind##_get_stats(clmem_##kind *pool, clmem_pool_stats *stats) {                       \
+        if (CLMEM__CHECKS && (!pool || !stats))                                                                    \
+            return clmem__fail(CL_INVALID_VALUE, "clmem_" #kind "_get_stats", "%s is NULL", pool ? "stats" : "pool"); \
+        clmem__pool_stats(&pool->core, stats);                                                                     \
+        return CL_SUCCESS;                                                                                         \
+    }                                                                                                              \
+    CLMEM_API cl_int clmem_##kind##_reset_peaks(clmem_##kind *pool) {                                              \
+        if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_reset_peaks");                       \
+        clmem__pool_reset_peaks(&pool->core);                                                                      \
+        return CL_SUCCESS;                                                                                         \
+    }                                                                                                              \
+    CLMEM_API cl_int clmem_##kind##_bins(clmem_##kind *pool, clmem_pool_bin_info *out, size_t capacity,            \
+                                         size_t *count) {                                                          \
+        if (CLMEM__CHECKS && (!pool || !count))                                                                    \
+            return clmem__fail(CL_INVALID_VALUE, "clmem_" #kind "_bins", "%s is NULL", pool ? "count" : "pool");  \
+        return clmem__pool_bins(&pool->core, out, capacity, count);                                                \
+    }                                                                                                              \
+    CLMEM_API cl_int clmem_##kind##_set_limit(clmem_##kind *pool, size_t max_managed_bytes) {                      \
+        if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_set_limit");                         \
+        clmem__pool_set_limit(&pool->core, max_managed_bytes);                                                     \
+        return CL_SUCCESS;                                                                                         \
+    }                                                                                                              \
+    CLMEM_API cl_int clmem_##kind##_set_oom_callback(clmem_##kind *pool, clmem_pool_oom_fn fn, void *user) {       \
+        if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_set_oom_callback");                  \
+        clmem__pool_set_oom_callback(&pool->core, fn, user);                                                       \
+        return CL_SUCCESS;                                                                                         \
+    }                                                                                                              \
+    CLMEM_API cl_int clmem_##kind##_active_blocks_info(clmem_##kind *pool, clmem_pool_block_info *out,             \
+                                                       size_t capacity, size_t *count) {                           \
+        if (CLMEM__CHECKS && (!pool || !count))                                                                    \
+            return clmem__fail(CL_INVALID_VALUE, "clmem_" #kind "_active_blocks_info", "%s is NULL",              \
+                               pool ? "count" : "pool");                                                           \
+        return clmem__pool_active_info(&pool->core, out, capacity, count);                                         \
+    }                                                                                                              \
+    CLMEM_API cl_int clmem_##kind##_release(clmem_##kind *pool) {                                                  \
+        if (!pool) return CL_SUCCESS;                                                                              \
+        return clmem__pool_release(&pool->core, "clmem_" #kind "_release");                                       \
+    }
+/* ---- end private ---- */

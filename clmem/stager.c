@@ -24,12 +24,41 @@
 #define CLMEM__STAGER_SPIN 0
 #endif
 
+#if CLMEM__STAGER_WORKERS
+/* ---- the stager's threads, behind these few functions (pthreads; clmem__mutex is a
+   pthread_mutex_t here) ---- */
+typedef pthread_t clmem__stager_thread;
+typedef pthread_cond_t clmem__stager_cond;
+static int clmem__stager_thread_start(clmem__stager_thread *t, void *(*fn)(void *), void *arg) {
+    return pthread_create(t, NULL, fn, arg);
+}
+static void clmem__stager_thread_join(clmem__stager_thread t) { pthread_join(t, NULL); }
+static void clmem__stager_cond_init(clmem__stager_cond *c) { pthread_cond_init(c, NULL); }
+static void clmem__stager_cond_destroy(clmem__stager_cond *c) { pthread_cond_destroy(c); }
+static void clmem__stager_cond_wait(clmem__stager_cond *c, clmem__mutex *m) { pthread_cond_wait(c, m); }
+static void clmem__stager_cond_signal(clmem__stager_cond *c) { pthread_cond_signal(c); }
+static void clmem__stager_cond_broadcast(clmem__stager_cond *c) { pthread_cond_broadcast(c); }
+#endif
+
+/* A staged copy is a command of the caller's queue in its order: at the call, a marker
+   on that queue (after its earlier work) that the pieces wait for, and, for a
+   non-blocking copy, a barrier there that holds later work back until the stager sets
+   a user event (the gate) once every piece is done. The pieces run on a queue of the
+   stager's own on the same device, so they are never enqueued behind work that waits
+   for them. Non-blocking copies run in call order on one thread of the stager's (the
+   runner); tickets give staged copies, blocking ones included, the slots in call
+   order. */
+struct clmem__stager_job;
+
 struct clmem_stager {
-    clmem__mutex lock;  /* one copy at a time (where there are no worker threads; else the tickets) */
-    clmem__mutex books; /* guards st, running, threshold and the tickets (never held across a driver call) */
-    unsigned running;   /* copies in progress, a non-blocking one until its event completes */
-    unsigned long long tnext, tserving; /* copies run in call order: the next ticket, the one running */
-    cl_command_queue queue; /* retained */
+    clmem__mutex lock;  /* one staged copy at a time (where there are no worker threads; else the tickets) */
+    clmem__mutex books; /* guards st, running, threshold, the tickets and the runner's list (never held across a
+                           driver call) */
+    clmem__mutex order; /* held while a staged copy takes its ticket and its place on the caller's queue */
+    unsigned running;   /* copies in progress, a non-blocking staged one until its event completes */
+    unsigned long long tnext, tserving; /* staged copies run in call order: the next ticket, the one running */
+    cl_command_queue queue; /* the caller's (retained): every copy is a command of it */
+    cl_command_queue own;   /* the stager's own queue on the same device (the pieces run there) */
     cl_context context;
     size_t slot_size, threshold;
     unsigned nslots, nthreads;
@@ -37,11 +66,11 @@ struct clmem_stager {
     void *slot_ptr[CLMEM_STAGER_MAX_SLOTS];
     clmem_stager_stats st;
 #if CLMEM__STAGER_WORKERS
-    pthread_t *workers;
+    clmem__stager_thread *workers;
     unsigned nworkers;
-    pthread_mutex_t jlock;
-    pthread_cond_t jstart, jdone;
-    pthread_cond_t turn; /* with books: tserving moved on */
+    clmem__mutex jlock;
+    clmem__stager_cond jstart, jdone;
+    clmem__stager_cond turn; /* with books: tserving moved on */
     bool quit;
     unsigned char *jdst;
     const unsigned char *jsrc;
@@ -49,6 +78,12 @@ struct clmem_stager {
     unsigned jnext, jparts;
     unsigned jleft;   /* parts not finished (atomic where spinning reads it) */
     unsigned jposted; /* jobs posted, and the stop (atomic where spinning reads it) */
+    /* the runner: started at the first non-blocking staged copy, it runs those copies
+       one after the other from a list (books) */
+    clmem__stager_thread runner;
+    bool has_runner, rquit;
+    clmem__stager_cond rwake; /* with books: a job was listed, or the stop */
+    struct clmem__stager_job *rhead, *rtail;
 #endif
 };
 
@@ -64,36 +99,36 @@ static void clmem__stager_copy_parts(clmem_stager *st) {
         size_t lo = (size_t)k * st->jpart, len = st->jn - lo < st->jpart ? st->jn - lo : st->jpart;
         unsigned char *d = st->jdst + lo;
         const unsigned char *s = st->jsrc + lo;
-        pthread_mutex_unlock(&st->jlock);
+        clmem__unlock(&st->jlock);
         memcpy(d, s, len);
-        pthread_mutex_lock(&st->jlock);
+        clmem__lock(&st->jlock);
 #if CLMEM__STAGER_SPIN
-        if (__atomic_sub_fetch(&st->jleft, 1u, __ATOMIC_RELEASE) == 0) pthread_cond_signal(&st->jdone);
+        if (__atomic_sub_fetch(&st->jleft, 1u, __ATOMIC_RELEASE) == 0) clmem__stager_cond_signal(&st->jdone);
 #else
-        if (--st->jleft == 0) pthread_cond_signal(&st->jdone);
+        if (--st->jleft == 0) clmem__stager_cond_signal(&st->jdone);
 #endif
     }
 }
 
 static void *clmem__stager_worker(void *arg) {
     clmem_stager *st = CLMEM__CAST(clmem_stager *, arg);
-    pthread_mutex_lock(&st->jlock);
+    clmem__lock(&st->jlock);
     for (;;) {
 #if CLMEM__STAGER_SPIN
         if (!st->quit && st->jnext >= st->jparts) {
             unsigned seen = st->jposted, spins;
-            pthread_mutex_unlock(&st->jlock);
+            clmem__unlock(&st->jlock);
             for (spins = 0; spins < CLMEM__STAGER_SPIN && __atomic_load_n(&st->jposted, __ATOMIC_ACQUIRE) == seen;
                  ++spins)
                 CLMEM__CPU_RELAX();
-            pthread_mutex_lock(&st->jlock);
+            clmem__lock(&st->jlock);
         }
 #endif
-        while (!st->quit && st->jnext >= st->jparts) pthread_cond_wait(&st->jstart, &st->jlock);
+        while (!st->quit && st->jnext >= st->jparts) clmem__stager_cond_wait(&st->jstart, &st->jlock);
         if (st->quit) break;
         clmem__stager_copy_parts(st);
     }
-    pthread_mutex_unlock(&st->jlock);
+    clmem__unlock(&st->jlock);
     return NULL;
 }
 #endif
@@ -111,7 +146,7 @@ static void clmem__stager_memcpy(clmem_stager *st, void *dst, const void *src, s
     part = (n + parts - 1) / parts;
     part = (part + 4095) & ~(size_t)4095; /* whole pages per thread */
     parts = (n + part - 1) / part;
-    pthread_mutex_lock(&st->jlock);
+    clmem__lock(&st->jlock);
     st->jdst = CLMEM__CAST(unsigned char *, dst);
     st->jsrc = CLMEM__CAST(const unsigned char *, src);
     st->jn = n;
@@ -124,23 +159,23 @@ static void clmem__stager_memcpy(clmem_stager *st, void *dst, const void *src, s
 #else
     st->jleft = (unsigned)parts;
 #endif
-    pthread_cond_broadcast(&st->jstart);
+    clmem__stager_cond_broadcast(&st->jstart);
     clmem__stager_copy_parts(st);
 #if CLMEM__STAGER_SPIN
     if (__atomic_load_n(&st->jleft, __ATOMIC_ACQUIRE)) {
         unsigned spins;
-        pthread_mutex_unlock(&st->jlock);
+        clmem__unlock(&st->jlock);
         for (spins = 0; spins < CLMEM__STAGER_SPIN && __atomic_load_n(&st->jleft, __ATOMIC_ACQUIRE); ++spins)
             CLMEM__CPU_RELAX();
-        pthread_mutex_lock(&st->jlock);
+        clmem__lock(&st->jlock);
     }
-    while (__atomic_load_n(&st->jleft, __ATOMIC_ACQUIRE)) pthread_cond_wait(&st->jdone, &st->jlock);
+    while (__atomic_load_n(&st->jleft, __ATOMIC_ACQUIRE)) clmem__stager_cond_wait(&st->jdone, &st->jlock);
 #else
-    while (st->jleft) pthread_cond_wait(&st->jdone, &st->jlock);
+    while (st->jleft) clmem__stager_cond_wait(&st->jdone, &st->jlock);
 #endif
     st->jparts = 0;
     st->jnext = 0;
-    pthread_mutex_unlock(&st->jlock);
+    clmem__unlock(&st->jlock);
 #else
     (void)st;
     memcpy(dst, src, n);
@@ -150,15 +185,21 @@ static void clmem__stager_memcpy(clmem_stager *st, void *dst, const void *src, s
 static void clmem__stager_stop(clmem_stager *st) {
 #if CLMEM__STAGER_WORKERS
     unsigned i;
+    clmem__lock(&st->books); /* the runner: its list is empty (nothing runs when a stager is freed) */
+    st->rquit = true;
+    clmem__stager_cond_broadcast(&st->rwake);
+    clmem__unlock(&st->books);
+    if (st->has_runner) clmem__stager_thread_join(st->runner);
+    st->has_runner = false;
     if (!st->workers) return;
-    pthread_mutex_lock(&st->jlock);
+    clmem__lock(&st->jlock);
     st->quit = true;
 #if CLMEM__STAGER_SPIN
     __atomic_add_fetch(&st->jposted, 1u, __ATOMIC_RELEASE);
 #endif
-    pthread_cond_broadcast(&st->jstart);
-    pthread_mutex_unlock(&st->jlock);
-    for (i = 0; i < st->nworkers; ++i) pthread_join(st->workers[i], NULL);
+    clmem__stager_cond_broadcast(&st->jstart);
+    clmem__unlock(&st->jlock);
+    for (i = 0; i < st->nworkers; ++i) clmem__stager_thread_join(st->workers[i]);
     CLMEM_FREE(st->workers);
     st->workers = NULL;
     st->nworkers = 0;
@@ -174,21 +215,55 @@ static cl_int clmem__stager_free(clmem_stager *st) {
     clmem__stager_stop(st);
     for (i = 0; i < st->nslots; ++i) {
         if (st->slot_mem[i]) {
-            cl_int err = clmem__pinned_unmake(st->queue, st->slot_mem[i], st->slot_ptr[i]);
+            cl_int err = clmem__pinned_unmake(st->own, st->slot_mem[i], st->slot_ptr[i]);
             if (err != CL_SUCCESS && first == CL_SUCCESS) first = err;
         }
     }
 #if CLMEM__STAGER_WORKERS
-    pthread_mutex_destroy(&st->jlock);
-    pthread_cond_destroy(&st->jstart);
-    pthread_cond_destroy(&st->jdone);
-    pthread_cond_destroy(&st->turn);
+    clmem__mutex_destroy(&st->jlock);
+    clmem__stager_cond_destroy(&st->jstart);
+    clmem__stager_cond_destroy(&st->jdone);
+    clmem__stager_cond_destroy(&st->turn);
+    clmem__stager_cond_destroy(&st->rwake);
 #endif
     clmem__mutex_destroy(&st->lock);
     clmem__mutex_destroy(&st->books);
+    clmem__mutex_destroy(&st->order);
+    if (st->own) clReleaseCommandQueue(st->own);
     clReleaseCommandQueue(st->queue);
     CLMEM_FREE(st);
     return first;
+}
+
+/* clmem__stager_own_queue(fn, ctx, dev, &err): the stager's own in-order queue on dev,
+   made with the call the device's version has (clCreateCommandQueueWithProperties is
+   OpenCL 2.0); NULL with *err set and worded on failure. */
+static cl_command_queue clmem__stager_own_queue(const char *fn, cl_context ctx, cl_device_id dev, cl_int *err) {
+    cl_command_queue q = NULL;
+    const char *call = "clCreateCommandQueue";
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#endif
+#ifdef CL_VERSION_2_0
+    int version = 0;
+    if ((*err = clmem__device_version(fn, dev, &version)) != CL_SUCCESS) return NULL;
+    if (version >= 200) {
+        call = "clCreateCommandQueueWithProperties";
+        q = clCreateCommandQueueWithProperties(ctx, dev, NULL, err);
+    } else
+#endif
+        q = clCreateCommandQueue(ctx, dev, 0, err);
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+    if (*err == CL_SUCCESS && !q) *err = CL_OUT_OF_RESOURCES;
+    if (*err != CL_SUCCESS) {
+        *err = clmem__fail(*err, fn, "%s (the stager's own queue on the queue's device) failed with %s (%d)", call,
+                           clmem_error_string(*err), (int)*err);
+        return NULL;
+    }
+    return q;
 }
 
 CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_size, unsigned slots,
@@ -202,6 +277,8 @@ CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_
     cl_int err;
     unsigned i;
     if ((err = clmem__pinned_queue_facts(fn, queue, &ctx, &dev, &max_alloc)) != CL_SUCCESS ||
+        (err = clmem__check_in_order(fn, queue, "a stager's copies are commands of its queue in call order"))
+            != CL_SUCCESS ||
         (err = clmem__staging_pays(fn, dev, &pays)) != CL_SUCCESS)
         return CLMEM__CAST(clmem_stager *, clmem__null_with(errcode_ret, err));
     if (slot_size == 0) slot_size = CLMEM_STAGER_DEFAULT_SLOT_SIZE;
@@ -224,11 +301,13 @@ CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_
     memset(st, 0, sizeof *st);
     clmem__mutex_init(&st->lock);
     clmem__mutex_init(&st->books);
+    clmem__mutex_init(&st->order);
 #if CLMEM__STAGER_WORKERS
-    pthread_mutex_init(&st->jlock, NULL);
-    pthread_cond_init(&st->jstart, NULL);
-    pthread_cond_init(&st->jdone, NULL);
-    pthread_cond_init(&st->turn, NULL);
+    clmem__mutex_init(&st->jlock);
+    clmem__stager_cond_init(&st->jstart);
+    clmem__stager_cond_init(&st->jdone);
+    clmem__stager_cond_init(&st->turn);
+    clmem__stager_cond_init(&st->rwake);
 #else
     threads = 1;
 #endif
@@ -238,9 +317,15 @@ CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_
     st->slot_size = slot_size;
     st->nthreads = threads;
     st->threshold = pays ? CLMEM_STAGER_DEFAULT_THRESHOLD : CLMEM_STAGER_NEVER;
+    st->own = clmem__stager_own_queue(fn, ctx, dev, &err);
+    if (!st->own) {
+        clmem__stager_free(st);
+        clmem__set_err(errcode_ret, err);
+        return NULL;
+    }
     for (i = 0; i < slots; ++i) {
         const char *call = "";
-        err = clmem__pinned_make(queue, ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, slot_size, &st->slot_mem[i],
+        err = clmem__pinned_make(st->own, ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, slot_size, &st->slot_mem[i],
                                  &st->slot_ptr[i], &call);
         if (err != CL_SUCCESS) {
             clmem__stager_free(st);
@@ -252,7 +337,7 @@ CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_
     }
 #if CLMEM__STAGER_WORKERS
     if (threads > 1) {
-        st->workers = CLMEM__CAST(pthread_t *, CLMEM_MALLOC(sizeof(pthread_t) * (threads - 1)));
+        st->workers = CLMEM__CAST(clmem__stager_thread *, CLMEM_MALLOC(sizeof(clmem__stager_thread) * (threads - 1)));
         if (!st->workers) {
             clmem__stager_free(st);
             clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for %u threads",
@@ -260,7 +345,7 @@ CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_
             return NULL;
         }
         for (i = 0; i + 1 < threads; ++i) {
-            int rc = pthread_create(&st->workers[i], NULL, clmem__stager_worker, st);
+            int rc = clmem__stager_thread_start(&st->workers[i], clmem__stager_worker, st);
             if (rc != 0) {
                 clmem__stager_free(st);
                 clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn,
@@ -336,31 +421,28 @@ static cl_int clmem__stager_drain(cl_event *ev, unsigned n) {
     return first;
 }
 
-/* ---- the order of copies: each takes a ticket when it is called; they run in that
-   order, so a copy called after a non-blocking one sees its bytes ---- */
-/* clmem__stager_enter(st): a copy is called: it counts as running; its ticket. */
-static unsigned long long clmem__stager_enter(clmem_stager *st) {
-    unsigned long long ticket;
+/* ---- the order of staged copies: each takes a ticket when it is called (with its
+   place on the caller's queue); they use the slots in that order ---- */
+/* clmem__stager_busy(st, d): one copy more (d 1) or less (-1) in progress. */
+static void clmem__stager_busy(clmem_stager *st, int d) {
     clmem__lock(&st->books);
-    ++st->running;
-    ticket = st->tnext++;
+    st->running = d > 0 ? st->running + 1 : st->running - 1;
     clmem__unlock(&st->books);
-    return ticket;
 }
-/* clmem__stager_turn(st, ticket): wait until the copies called before this one are
-   done (a non-blocking one: its bytes have arrived). */
+/* clmem__stager_turn(st, ticket): wait until the staged copies called before this
+   one are done. */
 static void clmem__stager_turn(clmem_stager *st, unsigned long long ticket) {
 #if CLMEM__STAGER_WORKERS
     clmem__lock(&st->books);
-    while (st->tserving != ticket) pthread_cond_wait(&st->turn, &st->books);
+    while (st->tserving != ticket) clmem__stager_cond_wait(&st->turn, &st->books);
     clmem__unlock(&st->books);
 #else
     (void)ticket;
     clmem__lock(&st->lock);
 #endif
 }
-/* clmem__stager_leave(st): the copy is done: the next one's turn; the stager may be
-   released from here on. */
+/* clmem__stager_leave(st): the staged copy is done: the next one's turn; the stager
+   may be released from here on. */
 static void clmem__stager_leave(clmem_stager *st) {
 #if !CLMEM__STAGER_WORKERS
     clmem__unlock(&st->lock);
@@ -369,24 +451,65 @@ static void clmem__stager_leave(clmem_stager *st) {
     ++st->tserving;
     --st->running;
 #if CLMEM__STAGER_WORKERS
-    pthread_cond_broadcast(&st->turn);
+    clmem__stager_cond_broadcast(&st->turn);
 #endif
     clmem__unlock(&st->books);
 }
 
-/* clmem__stager_pieces(st, buf, host, p, wait_for, n, &call): the staged copy of a
-   plan, in its turn: the wait list is waited for on the host first (a failed event
-   is reported, where PoCL would leave the pieces queued for ever); then, for a write,
-   threads copy piece i into a slot while the DMA of piece i-1 runs; for a read, the
-   DMA of the next pieces runs while threads copy piece i out. Every piece is on the
-   device or in host memory when it returns. */
+/* clmem__stager_place(st, nonblocking, &start, &gate, &ticket): a staged copy's place
+   on the caller's queue, taken with its ticket under `order` (so that tickets and the
+   queue agree): a marker after the queue's earlier work (start: the pieces wait for
+   it), and for a non-blocking copy a barrier that holds the queue's later work back
+   until *gate, a user event, is set (the stager sets it CL_COMPLETE when the copy is
+   over, whatever its outcome, so the queue never stalls). The caller holds `order`
+   (a non-blocking copy lists its job before letting go of it). The copy counts as
+   running from here. On failure nothing is left behind and the message is written. */
+static cl_int clmem__stager_place(clmem_stager *st, bool nonblocking, cl_event *start, cl_event *gate,
+                                  unsigned long long *ticket) {
+    static const char fn[] = "clmem_stager_copy";
+    const char *call = "clEnqueueMarkerWithWaitList";
+    cl_int err;
+    *start = *gate = NULL;
+    err = clEnqueueMarkerWithWaitList(st->queue, 0, NULL, start);
+    if (err == CL_SUCCESS && (err = clFlush(st->queue)) != CL_SUCCESS) call = "clFlush";
+    if (err == CL_SUCCESS && nonblocking) {
+        call = "clCreateUserEvent";
+        *gate = clCreateUserEvent(st->context, &err);
+        if (err == CL_SUCCESS) {
+            call = "clEnqueueBarrierWithWaitList";
+            err = clEnqueueBarrierWithWaitList(st->queue, 1, gate, NULL);
+        }
+    }
+    if (err == CL_SUCCESS) {
+        clmem__lock(&st->books);
+        ++st->running;
+        *ticket = st->tnext++;
+        clmem__unlock(&st->books);
+        return CL_SUCCESS;
+    }
+    if (*gate) clReleaseEvent(*gate);
+    if (*start) clReleaseEvent(*start);
+    *start = *gate = NULL;
+    return clmem__cl_fail(err, fn, call);
+}
+
+/* clmem__stager_pieces(st, buf, host, p, wait_for, n, start, &call): the staged copy
+   of a plan, in its turn: the wait list is waited for on the host first (a failed
+   event is reported, where PoCL would leave the pieces queued for ever); then, on the
+   stager's own queue after `start`, for a write, threads copy piece i into a slot
+   while the DMA of piece i-1 runs; for a read, the DMA of the next pieces runs while
+   threads copy piece i out. Every piece is on the device or in host memory when it
+   returns. */
 static cl_int clmem__stager_pieces(clmem_stager *st, clmem_buffer buf, void *host, const clmem__host_plan *p,
-                                   const cl_event *wait_for, cl_uint n, const char **call) {
+                                   const cl_event *wait_for, cl_uint n, cl_event start, const char **call) {
     cl_event ev[CLMEM_STAGER_MAX_SLOTS];
     size_t i, S = st->slot_size, count = p->count, offset = p->offset, pieces = (count + S - 1) / S;
     unsigned K = st->nslots;
+    cl_uint nstart = start ? 1u : 0u; /* only the first piece waits for start: the own queue is in order */
+    cl_command_queue q = st->own;
     cl_int err = CL_SUCCESS;
-    *call = p->write ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer";
+    const char *enq = p->write ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer";
+    *call = enq;
     if (n && (err = clmem__wait_events(wait_for, n)) != CL_SUCCESS) {
         *call = "clWaitForEvents(wait_for)";
         return err;
@@ -408,18 +531,22 @@ static cl_int clmem__stager_pieces(clmem_stager *st, clmem_buffer buf, void *hos
                 }
             }
             clmem__stager_memcpy(st, st->slot_ptr[k], src + pos, len);
-            err = clEnqueueWriteBuffer(st->queue, buf.mem, CL_FALSE, offset + pos, len, st->slot_ptr[k], 0, NULL, &ev[k]);
-            if (err == CL_SUCCESS) clFlush(st->queue);
+            *call = enq;
+            err = clEnqueueWriteBuffer(q, buf.mem, CL_FALSE, offset + pos, len, st->slot_ptr[k], nstart,
+                                       nstart ? &start : NULL, &ev[k]);
+            nstart = 0;
+            if (err == CL_SUCCESS && (err = clFlush(q)) != CL_SUCCESS) *call = "clFlush";
         }
     } else {
         unsigned char *dst = CLMEM__CAST(unsigned char *, host);
         size_t next = 0; /* the next piece to enqueue */
         for (; next < pieces && next < K && err == CL_SUCCESS; ++next) {
             size_t pos = next * S, len = count - pos < S ? count - pos : S;
-            err = clEnqueueReadBuffer(st->queue, buf.mem, CL_FALSE, offset + pos, len, st->slot_ptr[next], 0, NULL,
-                                      &ev[next]);
+            err = clEnqueueReadBuffer(q, buf.mem, CL_FALSE, offset + pos, len, st->slot_ptr[next], nstart,
+                                      nstart ? &start : NULL, &ev[next]);
+            nstart = 0;
         }
-        if (err == CL_SUCCESS) clFlush(st->queue);
+        if (err == CL_SUCCESS && (err = clFlush(q)) != CL_SUCCESS) *call = "clFlush";
         for (i = 0; i < pieces && err == CL_SUCCESS; ++i) {
             unsigned k = (unsigned)(i % K);
             size_t pos = i * S, len = count - pos < S ? count - pos : S;
@@ -433,9 +560,8 @@ static cl_int clmem__stager_pieces(clmem_stager *st, clmem_buffer buf, void *hos
             clmem__stager_memcpy(st, dst + pos, st->slot_ptr[k], len);
             if (next < pieces) { /* the slot is free again: the next piece goes there */
                 size_t npos = next * S, nlen = count - npos < S ? count - npos : S;
-                err = clEnqueueReadBuffer(st->queue, buf.mem, CL_FALSE, offset + npos, nlen, st->slot_ptr[k], 0, NULL,
-                                          &ev[k]);
-                if (err == CL_SUCCESS) clFlush(st->queue);
+                err = clEnqueueReadBuffer(q, buf.mem, CL_FALSE, offset + npos, nlen, st->slot_ptr[k], 0, NULL, &ev[k]);
+                if (err == CL_SUCCESS && (err = clFlush(q)) != CL_SUCCESS) *call = "clFlush";
                 ++next;
             }
         }
@@ -482,47 +608,100 @@ static cl_int clmem__stager_user_event(clmem_stager *st, cl_int status, cl_event
     return CL_SUCCESS;
 }
 
+/* clmem__stager_blocking(st, buf, host, p, o): a blocking staged copy, in the calling
+   thread: its place on the queue, its turn, the pieces. */
+static cl_int clmem__stager_blocking(clmem_stager *st, clmem_buffer buf, void *host, const clmem__host_plan *p,
+                                     const clmem_copy_options *o) {
+    static const char fn[] = "clmem_stager_copy";
+    const char *call = "";
+    cl_event start = NULL, gate = NULL;
+    unsigned long long ticket = 0;
+    cl_int err;
+    clmem__lock(&st->order);
+    err = clmem__stager_place(st, false, &start, &gate, &ticket);
+    clmem__unlock(&st->order);
+    if (err != CL_SUCCESS) return err;
+    clmem__stager_turn(st, ticket);
+    if ((err = clmem__stager_pieces(st, buf, host, p, o->wait_for, o->num_wait_for, start, &call)) != CL_SUCCESS)
+        err = clmem__stager_failed(fn, err, call);
+    else if (o->event) /* every byte has arrived: the event is complete */
+        err = clmem__stager_user_event(st, CL_COMPLETE, o->event);
+    clReleaseEvent(start);
+    clmem__stager_leave(st);
+    return err;
+}
+
 #if CLMEM__STAGER_WORKERS
-/* A non-blocking staged copy: its own thread takes the copy lock, copies, then
-   completes the user event (CL_COMPLETE, or the failure's code). */
+/* A non-blocking staged copy, listed for the runner. It holds a reference to
+   everything it touches: the buffer, the wait list's events, its events. */
 typedef struct clmem__stager_job {
-    clmem_stager *st;
-    clmem_buffer buf;
+    struct clmem__stager_job *next;
+    clmem_buffer buf; /* buf.mem retained */
     void *host;
     clmem__host_plan plan;
     cl_event *wait_for; /* a retained copy of the caller's list */
     cl_uint n;
-    cl_event done; /* the caller's event (this job holds a reference) */
+    cl_event start, gate; /* the marker and the barrier's user event on the caller's queue */
+    cl_event done;        /* the caller's .event, or NULL (the job holds a reference) */
     unsigned long long ticket;
 } clmem__stager_job;
 
-static void *clmem__stager_job_run(void *arg) {
-    clmem__stager_job *j = CLMEM__CAST(clmem__stager_job *, arg);
-    const char *call = "";
-    cl_int err;
+static void clmem__stager_job_free(clmem__stager_job *j) {
     cl_uint i;
-    clmem__stager_turn(j->st, j->ticket);
-    err = clmem__stager_pieces(j->st, j->buf, j->host, &j->plan, j->wait_for, j->n, &call);
     for (i = 0; i < j->n; ++i) clReleaseEvent(j->wait_for[i]);
-    clmem__stager_leave(j->st); /* the stager may be released from here on */
-    clSetUserEventStatus(j->done, err == CL_SUCCESS ? CL_COMPLETE : (err < 0 ? err : CL_OUT_OF_RESOURCES));
-    clReleaseEvent(j->done);
+    if (j->start) clReleaseEvent(j->start);
+    if (j->gate) clReleaseEvent(j->gate);
+    if (j->done) clReleaseEvent(j->done);
+    if (j->buf.mem) clReleaseMemObject(j->buf.mem);
     CLMEM_FREE(j->wait_for);
     CLMEM_FREE(j);
+}
+
+/* clmem__stager_job_run(st, j): a listed copy in its turn: the pieces; then, once the
+   stager's part is over (the next copy's turn), the caller's event (CL_COMPLETE, or the
+   failure's code) and the gate (CL_COMPLETE: the queue goes on). */
+static void clmem__stager_job_run(clmem_stager *st, clmem__stager_job *j) {
+    const char *call = "";
+    cl_int err;
+    clmem__stager_turn(st, j->ticket);
+    err = clmem__stager_pieces(st, j->buf, j->host, &j->plan, j->wait_for, j->n, j->start, &call);
+    if (err == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST || (err < 0 && strcmp(call, "clWaitForEvents(wait_for)") == 0))
+        err = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+    clmem__stager_leave(st); /* the stager may be released once the events are set */
+    /* the copy's event first: the queue's later work, which the gate lets go, finds it complete */
+    if (j->done) clSetUserEventStatus(j->done, err == CL_SUCCESS ? CL_COMPLETE : (err < 0 ? err : CL_OUT_OF_RESOURCES));
+    clSetUserEventStatus(j->gate, CL_COMPLETE);
+    clmem__stager_job_free(j);
+}
+
+/* The runner: the listed copies, one after the other, until the stager stops. */
+static void *clmem__stager_runner(void *arg) {
+    clmem_stager *st = CLMEM__CAST(clmem_stager *, arg);
+    for (;;) {
+        clmem__stager_job *j;
+        clmem__lock(&st->books);
+        while (!st->rhead && !st->rquit) clmem__stager_cond_wait(&st->rwake, &st->books);
+        j = st->rhead;
+        if (j) {
+            st->rhead = j->next;
+            if (!st->rhead) st->rtail = NULL;
+        }
+        clmem__unlock(&st->books);
+        if (!j) break; /* the stop, with nothing listed */
+        clmem__stager_job_run(st, j);
+    }
     return NULL;
 }
 
-/* clmem__stager_async(st, buf, host, p, o): start a non-blocking staged copy; *o->event
-   is its user event. */
+/* clmem__stager_async(st, buf, host, p, o): a non-blocking staged copy: its place on
+   the caller's queue and a job for the runner (started here the first time); *o->event
+   is a user event the runner completes. */
 static cl_int clmem__stager_async(clmem_stager *st, clmem_buffer buf, void *host, const clmem__host_plan *p,
                                   const clmem_copy_options *o) {
     static const char fn[] = "clmem_stager_copy";
     clmem__stager_job *j = CLMEM__CAST(clmem__stager_job *, CLMEM_MALLOC(sizeof *j));
-    pthread_t th;
-    pthread_attr_t attr;
     cl_uint i;
     cl_int err;
-    int rc;
     if (!j) return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for a non-blocking copy");
     memset(j, 0, sizeof *j);
     j->wait_for = CLMEM__CAST(cl_event *, CLMEM_MALLOC(sizeof(cl_event) * (o->num_wait_for + 1u)));
@@ -530,42 +709,48 @@ static cl_int clmem__stager_async(clmem_stager *st, clmem_buffer buf, void *host
         CLMEM_FREE(j);
         return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for a non-blocking copy");
     }
-    if ((err = clmem__stager_user_event(st, 1, &j->done)) != CL_SUCCESS) {
-        CLMEM_FREE(j->wait_for);
-        CLMEM_FREE(j);
+    if (o->event && (err = clmem__stager_user_event(st, 1, &j->done)) != CL_SUCCESS) {
+        clmem__stager_job_free(j);
         return err;
     }
-    j->st = st;
+    clmem__lock(&st->books);
+    if (!st->has_runner) {
+        int rc = clmem__stager_thread_start(&st->runner, clmem__stager_runner, st);
+        if (rc != 0) {
+            clmem__unlock(&st->books);
+            clmem__stager_job_free(j);
+            return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "starting the stager's thread for non-blocking copies "
+                                                          "failed (error %d)", rc);
+        }
+        st->has_runner = true;
+    }
+    clmem__unlock(&st->books);
     j->buf = buf;
+    clRetainMemObject(buf.mem);
     j->host = host;
     j->plan = *p;
-    j->n = o->num_wait_for;
-    for (i = 0; i < j->n; ++i) {
+    for (i = 0; i < o->num_wait_for; ++i) {
         j->wait_for[i] = o->wait_for[i];
         clRetainEvent(j->wait_for[i]);
+    }
+    j->n = o->num_wait_for;
+    clmem__lock(&st->order);
+    if ((err = clmem__stager_place(st, true, &j->start, &j->gate, &j->ticket)) != CL_SUCCESS) {
+        clmem__unlock(&st->order);
+        clmem__stager_job_free(j);
+        return err;
     }
     if (o->event) {
         clRetainEvent(j->done);
         *o->event = j->done;
     }
-    j->ticket = clmem__stager_enter(st);
-    pthread_attr_init(&attr);
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    rc = pthread_create(&th, &attr, clmem__stager_job_run, j);
-    pthread_attr_destroy(&attr);
-    if (rc != 0) {
-        clmem__stager_turn(st, j->ticket); /* give the turn on, in order */
-        clmem__stager_leave(st);
-        for (i = 0; i < j->n; ++i) clReleaseEvent(j->wait_for[i]);
-        if (o->event) {
-            clReleaseEvent(*o->event);
-            *o->event = NULL;
-        }
-        clReleaseEvent(j->done);
-        CLMEM_FREE(j->wait_for);
-        CLMEM_FREE(j);
-        return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "starting the thread of a non-blocking copy failed (error %d)", rc);
-    }
+    clmem__lock(&st->books); /* listed in ticket order (under `order`): the runner takes them in turn */
+    if (st->rtail) st->rtail->next = j;
+    else st->rhead = j;
+    st->rtail = j;
+    clmem__stager_cond_signal(&st->rwake);
+    clmem__unlock(&st->books);
+    clmem__unlock(&st->order);
     return CL_SUCCESS;
 }
 #endif
@@ -578,10 +763,9 @@ static cl_int clmem__stager_transfer(clmem_stager *st, clmem_buffer buf, void *h
     static const char fn[] = "clmem_stager_copy";
     clmem__host_plan p;
     size_t threshold;
-    unsigned long long ticket;
-    const char *call = "";
     cl_int err;
-    o = clmem__copy_opts_or_none(o);
+    clmem_copy_options local;
+    o = clmem__copy_opts_or_none(o, &local);
     if (CLMEM__CHECKS) {
         if (!st) return clmem__fail(CL_INVALID_VALUE, fn, "st is NULL");
         if ((o->given & CLMEM_GIVEN_REGION) || (o->region[0] | o->region[1] | o->region[2]))
@@ -598,22 +782,19 @@ static cl_int clmem__stager_transfer(clmem_stager *st, clmem_buffer buf, void *h
         st->st.direct_bytes += p.count;
     }
     clmem__unlock(&st->books);
-#if CLMEM__STAGER_WORKERS
-    if (p.count >= threshold && !p.blocking) return clmem__stager_async(st, buf, host, &p, o);
-#endif
-    ticket = clmem__stager_enter(st);
-    clmem__stager_turn(st, ticket);
-    if (p.count < threshold) {
+    if (p.count < threshold) { /* a command of the queue like any other: the queue orders it */
+        clmem__stager_busy(st, 1);
         err = clmem__host_plan_run(st->queue, buf, host, &p, o->wait_for, o->num_wait_for, o->event);
         /* a blocking call's event is complete at return (not every driver marks it so) */
         if (err == CL_SUCCESS && p.blocking && o->event && (err = clWaitForEvents(1, o->event)) != CL_SUCCESS)
             err = clmem__cl_fail(err, fn, "clWaitForEvents");
-    } else if ((err = clmem__stager_pieces(st, buf, host, &p, o->wait_for, o->num_wait_for, &call)) != CL_SUCCESS)
-        err = clmem__stager_failed(fn, err, call);
-    else if (o->event) /* every byte has arrived: the event is complete */
-        err = clmem__stager_user_event(st, CL_COMPLETE, o->event);
-    clmem__stager_leave(st);
-    return err;
+        clmem__stager_busy(st, -1);
+        return err;
+    }
+#if CLMEM__STAGER_WORKERS
+    if (!p.blocking) return clmem__stager_async(st, buf, host, &p, o);
+#endif
+    return clmem__stager_blocking(st, buf, host, &p, o);
 }
 
 CLMEM_API cl_int clmem_stager_write_opts(clmem_stager *st, clmem_buffer dst, const void *src,

@@ -42,9 +42,22 @@ extern "C" {
    Memory that is already pinned (a clmem_pinned_allocation) needs no stager: give it
    to clmem_enqueue_copy.
 
-   Threads: the stager starts threads - 1 worker threads (pthreads) at creation; the
-   calling thread is the last copier. On Windows there are no workers (threads is
-   taken as 1): staging still overlaps the copy with the DMA, on one thread.
+   Queue order: every copy is a command of the stager's queue. A staged copy puts a
+   marker on that queue (the pieces, on a queue of the stager's own on the same
+   device, wait for it: they come after the queue's earlier work); a non-blocking one
+   also a barrier that holds the queue's later work (a read, a pooled release,
+   another copy) back until every piece is done. So a non-blocking staged copy
+   behaves as the driver's non-blocking transfer does: it keeps the buffer alive
+   (retained) until it ends, work enqueued after it waits for it, and nothing the
+   caller enqueues can hold its pieces back. Copies below the threshold are the
+   driver's own commands of the queue.
+
+   Threads: the stager starts threads - 1 worker threads (pthreads) at creation, and
+   at its first non-blocking staged copy one thread more that runs the non-blocking
+   staged copies one after the other (no thread is started per copy); a blocking
+   copy's calling thread is the last copier. On Windows there are no workers (threads
+   is taken as 1) and non-blocking staged copies block: staging still overlaps the
+   copy with the DMA, on one thread.
    --------------------------------------------------------------------------------- */
 
 /** Default slot size of a stager (bytes): one piece of a staged copy. */
@@ -67,8 +80,9 @@ extern "C" {
 typedef struct clmem_stager clmem_stager;
 
 /** clmem_stager_create(queue, slot_size, slots, threads, &err): a stager for copies
-    between pageable host memory and buffers on `queue` (retained; every copy of the
-    stager is enqueued there).
+    between pageable host memory and buffers on `queue`, an in-order queue (retained;
+    every copy of the stager is a command of it, see "Queue order" above). The stager
+    makes a queue of its own on the queue's device for the pieces of staged copies.
     - slot_size: bytes of each pinned slot and of each piece of a staged copy; 0 means
       CLMEM_STAGER_DEFAULT_SLOT_SIZE. At most CL_DEVICE_MAX_MEM_ALLOC_SIZE.
     - slots: how many slots, 0 means CLMEM_STAGER_DEFAULT_SLOTS; 2..CLMEM_STAGER_MAX_SLOTS.
@@ -76,10 +90,12 @@ typedef struct clmem_stager clmem_stager;
       included; 0 means CLMEM_STAGER_DEFAULT_THREADS; 1..CLMEM_STAGER_MAX_THREADS.
     The threshold starts at CLMEM_STAGER_DEFAULT_THRESHOLD, or CLMEM_STAGER_NEVER on a
     CPU device or one with CL_DEVICE_HOST_UNIFIED_MEMORY.
-    Errors: CL_INVALID_COMMAND_QUEUE (NULL or invalid), CL_INVALID_VALUE (slots or
-    threads out of range), CL_INVALID_BUFFER_SIZE (slot_size above the device's limit),
-    CL_OUT_OF_HOST_MEMORY (also: a thread could not be started), or the driver's code
-    from making the slots. Thread safety: any thread.
+    Errors: CL_INVALID_COMMAND_QUEUE (NULL, invalid, or out of order: copies keep
+    their call order, which an out-of-order queue would not), CL_INVALID_VALUE (slots
+    or threads out of range), CL_INVALID_BUFFER_SIZE (slot_size above the device's
+    limit), CL_OUT_OF_HOST_MEMORY (also: a thread could not be started), or the
+    driver's code from making the stager's queue or the slots. Thread safety: any
+    thread.
     Example: clmem_stager *st = clmem_stager_create(q, 0, 0, 0, &err); */
 CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_size, unsigned slots,
                                             unsigned threads, cl_int *errcode_ret);
@@ -98,7 +114,8 @@ typedef struct clmem_stager_stats {
     unsigned long long staged_bytes;
     unsigned long long direct_bytes;
     unsigned long long pieces;         /* slot-sized pieces of the staged copies */
-    unsigned long long running;        /* copies in progress now (non-blocking ones until their event completes) */
+    unsigned long long running;        /* copies in progress now (a non-blocking staged one until its event
+                                          completes; a direct one while its call runs) */
     size_t slot_size, slots, threads;  /* as made (threads: 1 where there are no workers) */
 } clmem_stager_stats;
 
@@ -107,7 +124,8 @@ typedef struct clmem_stager_stats {
 CLMEM_API cl_int clmem_stager_get_stats(clmem_stager *st, clmem_stager_stats *stats);
 
 /** clmem_stager_copy_options: the options of clmem_stager_copy are clmem_enqueue_copy's
-    (clmem_copy_options); this older name stays as an alias of that type. */
+    (clmem_copy_options; built by hand from CLMEM_COPY_OPTIONS_INIT); this older name
+    stays as an alias of that type. */
 typedef clmem_copy_options clmem_stager_copy_options;
 
 /** clmem_stager_copy(st, dst, src, ...): a linear copy between a clmem_buffer and
@@ -125,26 +143,34 @@ typedef clmem_copy_options clmem_stager_copy_options;
                     host memory may be used again) and .event, when asked for, is
                     complete (CL_COMPLETE). false: the call returns at once; the host
                     memory must stay untouched (and alive) until .event completes, which
-                    it does when every byte has arrived: a staged copy runs on a thread
-                    of its own and its event is a user event the stager completes (set to
-                    a negative code if the copy fails); a direct copy is the driver's
-                    non-blocking call. (Where the stager has no worker threads, Windows,
-                    a staged copy blocks.)
+                    it does when every byte has arrived: a staged copy runs on the
+                    stager's thread for non-blocking copies and its event is a user event
+                    the stager completes (set to a negative code if the copy fails: an
+                    event of the wait list that fails after the call gives
+                    CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST); the buffer may be
+                    released at once, and the queue's later work waits for the copy; a
+                    direct copy is the driver's non-blocking call. (Where the stager has
+                    no worker threads, Windows, a staged copy blocks.)
     .region and the rectangle options do not apply (CL_INVALID_VALUE).
     Returns CL_SUCCESS or: CL_INVALID_VALUE (st NULL, host pointer NULL, offset or
     offset + byte_count beyond the buffer, byte_count above .host_size, the host side's
-    offset, .region), CL_INVALID_COMMAND_QUEUE, CL_INVALID_MEM_OBJECT (empty or released
+    offset, .region), CL_INVALID_MEM_OBJECT (empty or released
     buffer handle, or a stale copy of a pooled one: its block may be another owner's
     now; nothing is read or written), CL_INVALID_CONTEXT (the buffer belongs to another
     context than the stager's queue), CL_INVALID_OPERATION (the buffer's HOST_* flags
     forbid the host access), CL_INVALID_EVENT_WAIT_LIST, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
-    (an event of the wait list has failed: nothing is copied), or the driver's code (the
-    pieces already enqueued are waited for first; the destination then holds a part of
-    the data). Every message names clmem_stager_copy. A copy of zero bytes calls no copy
-    (.event: a marker after the wait list).
-    Thread safety: any thread; copies on one stager run one at a time, in the order they
-    were called: a copy called after a non-blocking one waits for it (a blocking one in
-    the call, a non-blocking one in its thread), as commands of one in-order queue do.
+    (an event of the wait list has already failed, blocking or not: nothing is copied
+    or enqueued, no .event made; an event that fails after the call makes a blocking
+    copy return this code and a non-blocking one report it through its event's
+    status), or the driver's code (the pieces already enqueued are waited for first;
+    the destination then holds a part of the data; a non-blocking staged copy reports
+    a failure after the call through its event's status). Every message names
+    clmem_stager_copy. A copy of zero bytes calls no copy (.event: a marker after the
+    wait list).
+    Thread safety: any thread; the copies of a stager are commands of its queue in the
+    order they were called (see "Queue order"): a copy called after a non-blocking one
+    comes after it, as commands of one in-order queue do; a blocking staged copy
+    returns when its own pieces are done, after the queue's earlier work.
     Examples:
         clmem_stager_copy(st, buf, src);                            // all of buf
         clmem_stager_copy(st, dst, buf, .byte_count = n, .src_offset = 4096);
@@ -188,24 +214,6 @@ CLMEM_API cl_int clmem__stager_read_fn(clmem_stager *st, void *dst, clmem_buffer
     Returns CL_SUCCESS, CL_INVALID_OPERATION, or the driver's code from unmapping
     (everything is freed all the same). Example: clmem_stager_release(st); */
 CLMEM_API cl_int clmem_stager_release(clmem_stager *st);
-
-#ifdef __cplusplus
-} /* extern "C" */
-/* (no options: NULL, every default; a value-initialised struct is not marked) */
-inline cl_int clmem_stager_copy(clmem_stager *st, clmem_buffer dst, const void *src) {
-    return clmem_stager_write_opts(st, dst, src, NULL);
-}
-inline cl_int clmem_stager_copy(clmem_stager *st, clmem_buffer dst, const void *src, const clmem_copy_options &o) {
-    return clmem_stager_write_opts(st, dst, src, &o);
-}
-inline cl_int clmem_stager_copy(clmem_stager *st, void *dst, clmem_buffer src) {
-    return clmem_stager_read_opts(st, dst, src, NULL);
-}
-inline cl_int clmem_stager_copy(clmem_stager *st, void *dst, clmem_buffer src, const clmem_copy_options &o) {
-    return clmem_stager_read_opts(st, dst, src, &o);
-}
-extern "C" {
-#endif
 
 #ifdef __cplusplus
 }

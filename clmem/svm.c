@@ -416,7 +416,7 @@ CLMEM_API cl_int clmem_svm_allocation_enqueue_release_opts(clmem_svm_allocation 
     clmem__svm_rec *rec;
     cl_command_queue q;
     cl_int err;
-    opts = clmem__enqueue_opts_or_none(opts);
+    if ((err = clmem__enqueue_opts_made(fn, &opts)) != CL_SUCCESS) return err;
     if (!a) return clmem__fail(CL_INVALID_VALUE, fn, "the allocation pointer is NULL");
     if ((err = clmem__check_wait_list(fn, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) return err;
     if (a->svm.generation == 0 && a->svm.ptr == NULL) {
@@ -531,15 +531,17 @@ static cl_int clmem__svm_check_enqueue(const char *fn, cl_command_queue queue, c
     return clmem__same_context(fn, queue, ctx, what);
 }
 
+CLMEM__UNSET_TABLE(clmem_svm_map_options, CLMEM__SVM_MAP_UNSET)
 CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm svm, cl_map_flags flags,
                                             clmem_svm_map *map, const clmem_svm_map_options *opts) {
     static const char fn[] = "clmem_enqueue_svm_map";
-    static const clmem_svm_map_options none = CLMEM_OPTIONS_INIT;
+    static const clmem_svm_map_options none = CLMEM__OPTIONS_DEFAULTS;
     const cl_map_flags known = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
     clmem__svm_rec *rec;
+    clmem_svm_map_options local;
     size_t size;
     cl_int err;
-    if (!opts) opts = &none;
+    opts = CLMEM__OPTIONS_IN(clmem_svm_map_options, opts, none, &local);
     if (!map) return clmem__fail(CL_INVALID_VALUE, fn, "map (where to store the map) is NULL");
     clmem__svm_empty_map(map);
     if ((err = clmem__check_made(fn, opts->given)) != CL_SUCCESS) return err;
@@ -606,11 +608,12 @@ CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm sv
 
 CLMEM_API cl_int clmem_svm_map_release_opts(clmem_svm_map *map, const clmem_svm_unmap_options *opts) {
     static const char fn[] = "clmem_svm_map_release";
-    static const clmem_svm_unmap_options none = CLMEM__ZERO;
+    static const clmem_svm_unmap_options none = CLMEM_OPTIONS_INIT;
     clmem__svm_rec *rec;
     cl_command_queue q;
     cl_int err;
     if (!opts) opts = &none;
+    if ((err = clmem__check_made(fn, opts->given)) != CL_SUCCESS) return err;
     if (!map) return clmem__fail(CL_INVALID_VALUE, fn, "map is NULL");
     if ((err = clmem__check_wait_list(fn, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) return err;
     if (map->id == 0) return CL_SUCCESS; /* an empty handle (e.g. from a failed map) */
@@ -689,29 +692,38 @@ CLMEM_API clmem_buffer clmem_svm_as_buffer(cl_context context, clmem_svm svm, cl
 
 /* ---- fill (shared by clmem_enqueue_svm_memfill and clmem_enqueue_fill) ---- */
 
+/* CLMEM__KNOWN_SIZE(h): the size of a pointer handle (SVM, USM) for the extent rules
+   below and clmem__ptr_copy_extent: 0 is "unknown", except for a pooled block, whose
+   size 0 is known (a real 1-byte block handed out for 0 bytes): CLMEM__SIZE_ZERO. */
+#define CLMEM__SIZE_ZERO SIZE_MAX
+#define CLMEM__KNOWN_SIZE(h) ((h).size || !(h).pool ? (h).size : CLMEM__SIZE_ZERO)
+
 /* clmem__ptr_fill_extent(fn, ptr, size, offset, pattern, pattern_size, n, n_given, &count):
-   the rules of a fill of pointer memory (SVM, USM; size 0: unknown): ptr and pattern
+   the rules of a fill of pointer memory (SVM, USM; size 0: unknown, CLMEM__SIZE_ZERO:
+   0 bytes): ptr and pattern
    not NULL, pattern_size a power of two up to 128, offset within size, the count
    (given, or all of size after offset) within size and a multiple of pattern_size,
    ptr + offset aligned to pattern_size. */
 static cl_int clmem__ptr_fill_extent(const char *fn, void *ptr, size_t size, size_t offset, const void *pattern,
                                      size_t pattern_size, size_t n, bool n_given, size_t *count) {
+    const size_t known = size;
     *count = 0;
+    if (size == CLMEM__SIZE_ZERO) size = 0;
     if (CLMEM__CHECKS) {
         if (!ptr) return clmem__fail(CL_INVALID_VALUE, fn, "dst.ptr is NULL");
         if (!pattern) return clmem__fail(CL_INVALID_VALUE, fn, "pattern is NULL");
         if (pattern_size == 0 || pattern_size > 128 || (pattern_size & (pattern_size - 1)))
             return clmem__fail(CL_INVALID_VALUE, fn, "pattern_size %zu is not one of 1, 2, 4, 8, 16, 32, 64, 128", pattern_size);
-        if (size && offset > size)
+        if (known && offset > size)
             return clmem__fail(CL_INVALID_VALUE, fn, "offset %zu is beyond the %zu bytes of dst", offset, size);
     }
     if (!n_given) {
-        if (size == 0)
+        if (!known)
             return clmem__fail(CLMEM_ERROR_SIZE_UNKNOWN, fn, "the size to fill is unknown: dst.size is 0 and no byte count was given");
         n = size - offset;
     }
     if (CLMEM__CHECKS) {
-        if (size && n > size - offset)
+        if (known && n > size - offset)
             return clmem__fail(CL_INVALID_VALUE, fn, "%zu bytes at offset %zu do not fit in the %zu bytes of dst", n, offset,
                                size);
         if (n % pattern_size)
@@ -728,7 +740,7 @@ static cl_int clmem__svm_fill(const char *fn, cl_command_queue queue, clmem_svm 
                               size_t pattern_size, size_t n, bool n_given, const cl_event *wl, cl_uint nw, cl_event *event) {
     cl_int err;
     if ((err = clmem__svm_check_enqueue(fn, queue, wl, nw, dst, "dst")) != CL_SUCCESS) return err;
-    if ((err = clmem__ptr_fill_extent(fn, dst.ptr, dst.size, offset, pattern, pattern_size, n, n_given, &n)) != CL_SUCCESS)
+    if ((err = clmem__ptr_fill_extent(fn, dst.ptr, CLMEM__KNOWN_SIZE(dst), offset, pattern, pattern_size, n, n_given, &n)) != CL_SUCCESS)
         return err;
     if (n == 0) return clmem__nothing_to_do(fn, queue, wl, nw, event);
 #ifdef CL_VERSION_2_0
@@ -739,11 +751,13 @@ static cl_int clmem__svm_fill(const char *fn, cl_command_queue queue, clmem_svm 
 #endif
 }
 
+CLMEM__UNSET_TABLE(clmem_svm_memfill_options, CLMEM__SVM_MEMFILL_UNSET)
 CLMEM_API cl_int clmem_enqueue_svm_memfill_opts(cl_command_queue queue, clmem_svm dst, const void *pattern,
                                                 size_t pattern_size, const clmem_svm_memfill_options *opts) {
-    static const clmem_svm_memfill_options none = CLMEM_OPTIONS_INIT;
+    static const clmem_svm_memfill_options none = CLMEM__OPTIONS_DEFAULTS;
+    clmem_svm_memfill_options local;
     cl_int err;
-    if (!opts) opts = &none;
+    opts = CLMEM__OPTIONS_IN(clmem_svm_memfill_options, opts, none, &local);
     if ((err = clmem__check_made("clmem_enqueue_svm_memfill", opts->given)) != CL_SUCCESS) return err;
     return clmem__svm_fill("clmem_enqueue_svm_memfill", queue, dst, 0, pattern, pattern_size, opts->byte_count,
                            opts->byte_count != 0 || (opts->given & CLMEM_GIVEN_BYTE_COUNT), opts->wait_for, opts->num_wait_for, opts->event);
@@ -756,7 +770,7 @@ CLMEM_API cl_int clmem_enqueue_svm_migratemem_opts(cl_command_queue queue, const
     const cl_mem_migration_flags known = CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED;
     cl_uint i;
     cl_int err;
-    opts = clmem__enqueue_opts_or_none(opts);
+    if ((err = clmem__enqueue_opts_made(fn, &opts)) != CL_SUCCESS) return err;
     if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
     if ((err = clmem__check_wait_list(fn, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS) return err;
     if (n == 0 || !svms) return clmem__fail(CL_INVALID_VALUE, fn, "no SVM pointers given (n %u, svms %p)", n, (const void *)svms);
@@ -965,14 +979,18 @@ static cl_int clmem__svm_empty(const char *fn, cl_context ctx, cl_svm_mem_flags 
     return CL_SUCCESS;
 }
 
+CLMEM__UNSET_TABLE(clmem_svm_empty_options, CLMEM__SVM_EMPTY_UNSET)
 /* the name in parentheses: in C a macro of the same name checks the arguments (clmem/compat.h) */
 CLMEM_API clmem_svm_array (clmem_svm_empty_opts)(cl_context ctx, cl_svm_mem_flags flags, size_t itemsize, const char *dtype,
                                                cl_int *errcode_ret, const clmem_svm_empty_options *opts) {
     static const char fn[] = "clmem_svm_empty";
+    static const clmem_svm_empty_options none = CLMEM__OPTIONS_DEFAULTS;
+    clmem_svm_empty_options local;
     clmem_svm_array arr;
     unsigned ndim = 0;
     cl_int err;
     memset(&arr, 0, sizeof arr);
+    if (opts) opts = CLMEM__OPTIONS_IN(clmem_svm_empty_options, opts, none, &local);
     if (!opts) {
         err = clmem__fail(CL_INVALID_VALUE, fn, "no options: the shape is required");
     } else if ((err = clmem__check_made(fn, opts->given)) == CL_SUCCESS) {
@@ -990,10 +1008,11 @@ CLMEM_API clmem_svm_array (clmem_svm_empty_opts)(cl_context ctx, cl_svm_mem_flag
 CLMEM_API clmem_svm_array (clmem_svm_empty_like_opts)(cl_context ctx, cl_svm_mem_flags flags, const clmem_svm_array *like,
                                                     cl_int *errcode_ret, const clmem_svm_empty_options *opts) {
     static const char fn[] = "clmem_svm_empty_like";
-    static const clmem_svm_empty_options none = CLMEM_OPTIONS_INIT;
+    static const clmem_svm_empty_options none = CLMEM__OPTIONS_DEFAULTS;
+    clmem_svm_empty_options local;
     clmem_svm_array arr;
     cl_int err;
-    if (!opts) opts = &none;
+    opts = CLMEM__OPTIONS_IN(clmem_svm_empty_options, opts, none, &local);
     memset(&arr, 0, sizeof arr);
     if (!like)
         err = clmem__fail(CL_INVALID_VALUE, fn, "like (the array to copy the shape of) is NULL");

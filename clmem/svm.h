@@ -207,12 +207,19 @@ typedef struct clmem_svm_map {
 /** Options of the SVM map functions: .size (bytes from svm.ptr; left out: svm.size;
     0 is refused), .is_blocking (left out: blocking; false: not), .wait_for/.num_wait_for,
     .event (a second reference to the map's event, yours to release). */
-typedef struct clmem_svm_map_options {
-    unsigned given CLMEM__DEFAULT; /* CLMEM_GIVEN_* bits: filled by the macros */
+typedef struct CLMEM__OPTIONS_TYPE clmem_svm_map_options {
+    CLMEM__GIVEN_FIELD /* given: CLMEM_GIVEN_* bits, filled by the macros */
     size_t size CLMEM__DEFAULT;
     int is_blocking CLMEM__DEFAULT;
     CLMEM__WAIT_FIELDS /* .wait_for, .num_wait_for, .event */
 } clmem_svm_map_options;
+/* The options of clmem_svm_map_options with a CLMEM_GIVEN_* bit (CLMEM__UNSET_INIT in base.h). */
+#define CLMEM__SVM_MAP_UNSET(X, T)                     \
+    X(T, size, , CLMEM__UNSET_SIZE, CLMEM_GIVEN_SIZE)   \
+    X(T, is_blocking, , CLMEM__UNSET_INT, CLMEM_GIVEN_IS_BLOCKING)
+/** CLMEM_SVM_MAP_OPTIONS_INIT: the initializer of a clmem_svm_map_options built by
+    hand: every option left out; a field then set means its value (NAMED OPTIONS in base.h). */
+#define CLMEM_SVM_MAP_OPTIONS_INIT CLMEM__UNSET_INIT(clmem_svm_map_options, CLMEM__SVM_MAP_UNSET)
 
 /** clmem_enqueue_svm_map(queue, svm, flags, &map, ...): map svm for the host
     (clEnqueueSVMMap; PyOpenCL's SVMPointer.map(queue, flags=...)). Unlike PyOpenCL,
@@ -244,8 +251,8 @@ CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm sv
 
 /** Options of clmem_svm_map_release: .queue (NULL: the map's queue), .wait_for,
     .num_wait_for, .event (the unmap's event, yours to release). */
-typedef struct clmem_svm_unmap_options {
-    unsigned given CLMEM__DEFAULT; /* CLMEM_GIVEN_* bits: filled by the macros */
+typedef struct CLMEM__OPTIONS_TYPE clmem_svm_unmap_options {
+    CLMEM__GIVEN_FIELD_NO_DEFAULTS /* given: CLMEM_OPTIONS_MARK, filled by the macros */
     cl_command_queue queue CLMEM__DEFAULT;
     CLMEM__WAIT_FIELDS /* .wait_for, .num_wait_for, .event */
 } clmem_svm_unmap_options;
@@ -293,11 +300,16 @@ CLMEM_API clmem_buffer clmem_svm_as_buffer(cl_context context, clmem_svm svm, cl
 
 /** Options of clmem_enqueue_svm_memfill: .byte_count (bytes to fill from dst.ptr;
     left out: all of dst.size; 0: nothing), .wait_for/.num_wait_for, .event. */
-typedef struct clmem_svm_memfill_options {
-    unsigned given CLMEM__DEFAULT; /* CLMEM_GIVEN_* bits: filled by the macros */
+typedef struct CLMEM__OPTIONS_TYPE clmem_svm_memfill_options {
+    CLMEM__GIVEN_FIELD /* given: CLMEM_GIVEN_* bits, filled by the macros */
     size_t byte_count CLMEM__DEFAULT;
     CLMEM__WAIT_FIELDS /* .wait_for, .num_wait_for, .event */
 } clmem_svm_memfill_options;
+/* The options of clmem_svm_memfill_options with a CLMEM_GIVEN_* bit (CLMEM__UNSET_INIT in base.h). */
+#define CLMEM__SVM_MEMFILL_UNSET(X, T) X(T, byte_count, , CLMEM__UNSET_SIZE, CLMEM_GIVEN_BYTE_COUNT)
+/** CLMEM_SVM_MEMFILL_OPTIONS_INIT: the initializer of a clmem_svm_memfill_options built
+    by hand: every option left out; a field then set means its value (NAMED OPTIONS in base.h). */
+#define CLMEM_SVM_MEMFILL_OPTIONS_INIT CLMEM__UNSET_INIT(clmem_svm_memfill_options, CLMEM__SVM_MEMFILL_UNSET)
 
 /** clmem_enqueue_svm_memfill(queue, dst, pattern, pattern_size, ...): fill SVM memory
     with copies of a pattern (clEnqueueSVMMemFill; PyOpenCL's enqueue_svm_memfill).
@@ -370,14 +382,23 @@ typedef struct clmem_svm_array {
                             _like forms, unlike PyOpenCL 2025.1's c/fsvm_empty_like)
     .queue                  bind the allocation to this queue (see
                             clmem_svm_allocation_create) */
-typedef struct clmem_svm_empty_options {
-    unsigned given CLMEM__DEFAULT; /* CLMEM_GIVEN_* bits: filled by the macros */
+typedef struct CLMEM__OPTIONS_TYPE clmem_svm_empty_options {
+    CLMEM__GIVEN_FIELD /* given: CLMEM_GIVEN_* bits, filled by the macros */
     size_t shape[CLMEM_SVM_MAX_DIMS] CLMEM__DEFAULT;
     unsigned ndim CLMEM__DEFAULT;
     char order CLMEM__DEFAULT;
     size_t alignment CLMEM__DEFAULT;
     cl_command_queue queue CLMEM__DEFAULT;
 } clmem_svm_empty_options;
+/* The options of clmem_svm_empty_options with a CLMEM_GIVEN_* bit (CLMEM__UNSET_INIT in base.h). */
+#define CLMEM__SVM_EMPTY_UNSET(X, T)                            \
+    X(T, shape, [0], CLMEM__UNSET_SIZE, CLMEM_GIVEN_SHAPE)       \
+    X(T, ndim, , CLMEM__UNSET_UINT, CLMEM_GIVEN_NDIM)            \
+    X(T, order, , CLMEM__UNSET_CHAR, CLMEM_GIVEN_ORDER)          \
+    X(T, alignment, , CLMEM__UNSET_SIZE, CLMEM_GIVEN_ALIGNMENT)
+/** CLMEM_SVM_EMPTY_OPTIONS_INIT: the initializer of a clmem_svm_empty_options built by
+    hand: every option left out; a field then set means its value (NAMED OPTIONS in base.h). */
+#define CLMEM_SVM_EMPTY_OPTIONS_INIT CLMEM__UNSET_INIT(clmem_svm_empty_options, CLMEM__SVM_EMPTY_UNSET)
 
 /** clmem_svm_empty(ctx, flags, T, &err, .shape = {...}, ...): a new uninitialised
     array of element type T in SVM made with cl_svm_mem_flags `flags` (PyOpenCL's
@@ -496,3 +517,28 @@ CLMEM_API cl_int clmem_svm_allocation_lookup(const void *ptr, clmem_svm_allocati
 #ifdef __cplusplus
 }
 #endif
+
+/* ---- private: what other modules of clmem use of svm; not API. tools/amalgamate
+   puts this section at the head of the implementation. ---- */
+
+/* functions (each described where it is defined) */
+static cl_int clmem__svm_check_live(const char *fn, const char *what, clmem_svm svm, cl_context *ctx);
+#ifndef CL_VERSION_2_0
+static cl_int clmem__svm_unsupported(const char *fn);
+#endif
+static inline cl_int clmem__svm_free_after(cl_command_queue queue, cl_context context, void *ptr);
+static cl_int clmem__queue_out_of_order(const char *fn, cl_command_queue queue, bool *ooo);
+static cl_int clmem__check_in_order(const char *fn, cl_command_queue queue, const char *why);
+static cl_int clmem__svm_check_args(const char *fn, cl_context ctx, cl_uint alignment, cl_svm_mem_flags flags,
+                                    cl_command_queue queue);
+#ifdef CL_VERSION_2_0
+static cl_int clmem__svm_check_devices(const char *fn, cl_context ctx, size_t size, cl_uint alignment,
+                                       cl_svm_mem_flags flags);
+#endif
+static cl_int clmem__svm_check_enqueue(const char *fn, cl_command_queue queue, const cl_event *wl, cl_uint nw,
+                                       clmem_svm svm, const char *what);
+static cl_int clmem__ptr_fill_extent(const char *fn, void *ptr, size_t size, size_t offset, const void *pattern,
+                                     size_t pattern_size, size_t n, bool n_given, size_t *count);
+static cl_int clmem__svm_fill(const char *fn, cl_command_queue queue, clmem_svm dst, size_t offset, const void *pattern,
+                              size_t pattern_size, size_t n, bool n_given, const cl_event *wl, cl_uint nw, cl_event *event);
+/* ---- end private ---- */

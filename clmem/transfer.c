@@ -3,16 +3,21 @@
    transfer_dispatch.c. */
 #include "transfer.h"
 
-static const clmem_copy_options clmem__copy_defaults = CLMEM_OPTIONS_INIT;
-/* the options a copy runs with: the caller's, or the defaults for NULL */
-static const clmem_copy_options *clmem__copy_opts_or_none(const clmem_copy_options *opts) {
-    return opts ? opts : &clmem__copy_defaults;
+CLMEM__UNSET_TABLE(clmem_copy_options, CLMEM__COPY_UNSET)
+static const clmem_copy_options clmem__copy_defaults = CLMEM__OPTIONS_DEFAULTS;
+/* the options a copy runs with (CLMEM__OPTIONS_IN): the caller's (those from
+   CLMEM_COPY_OPTIONS_INIT read into *local), or the defaults for NULL */
+static const clmem_copy_options *clmem__copy_opts_or_none(const clmem_copy_options *opts, clmem_copy_options *local) {
+    return CLMEM__OPTIONS_IN(clmem_copy_options, opts, clmem__copy_defaults, local);
 }
-/* clmem__copy_opts_made(fn, &opts): *opts defaulted (clmem__copy_opts_or_none), then
-   clmem__check_made on it */
-static cl_int clmem__copy_opts_made(const char *fn, const clmem_copy_options **opts) {
-    *opts = clmem__copy_opts_or_none(*opts);
-    return clmem__check_made(fn, (*opts)->given);
+/* clmem__copy_opts_made(fn, &opts, local): *opts as clmem__copy_opts_or_none makes
+   it, then clmem__check_made on it and clmem__wait_list_ok on its wait list (SVM, USM
+   pairs) */
+static cl_int clmem__copy_opts_made(const char *fn, const clmem_copy_options **opts, clmem_copy_options *local) {
+    cl_int err;
+    *opts = clmem__copy_opts_or_none(*opts, local);
+    if ((err = clmem__check_made(fn, (*opts)->given)) != CL_SUCCESS) return err;
+    return clmem__wait_list_ok(fn, (*opts)->wait_for, (*opts)->num_wait_for);
 }
 #define CLMEM__COPY "clmem_enqueue_copy"
 
@@ -42,13 +47,6 @@ static bool clmem__region(const char *fn, bool given, const size_t in[3], size_t
         *err = clmem__fail(CL_INVALID_VALUE, fn, "region {%zu, %zu, %zu} has a zero component", in[0], in[1], in[2]);
     return true;
 }
-
-/* A rectangle in linear memory: origin, pitches (resolved), and the byte range it spans. */
-typedef struct clmem__rect {
-    size_t origin[3];
-    size_t row, slice;   /* resolved pitches */
-    size_t start, end;   /* first byte and one past the last byte touched */
-} clmem__rect;
 
 /* clmem__rect_make(fn, what, origin, pitches, region, size, &r): resolve pitches (0:
    packed), check them, and check that the rectangle lies within `size` bytes
@@ -159,12 +157,13 @@ static cl_int clmem__copy_rect_check(clmem_buffer dst, clmem_buffer src, const s
     return CL_SUCCESS;
 }
 
-/* Checks every pair shares: queue, wait list, a live handle. */
+/* Checks every pair shares: queue, wait list (no event of it already failed), a live handle. */
 static cl_int clmem__check_common(cl_command_queue queue, const clmem_copy_options *o) {
     cl_int err;
     if ((err = clmem__check_queue(CLMEM__COPY, queue)) != CL_SUCCESS) return err;
     if ((err = clmem__check_made(CLMEM__COPY, o->given)) != CL_SUCCESS) return err;
-    return clmem__check_wait_list(CLMEM__COPY, o->wait_for, o->num_wait_for);
+    if ((err = clmem__check_wait_list(CLMEM__COPY, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
+    return clmem__wait_list_ok(CLMEM__COPY, o->wait_for, o->num_wait_for);
 }
 static cl_int clmem__check_buffer(const char *what, clmem_buffer b) {
     return CLMEM__CHECKS ? clmem__buffer_invalid(CLMEM__COPY, what, b) : CL_SUCCESS;
@@ -194,8 +193,8 @@ static cl_int clmem__after_device_copy(const clmem_copy_options *o, cl_event *ow
    - queue: not NULL; the object: a live handle (not empty, released or a stale copy
      of a pooled handle); the host pointer: not NULL;
    - host access: the object's HOST_* flags allow it (CL_INVALID_OPERATION);
-   - wait list: well formed; a blocking transfer waits for no failed event
-     (CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, as PoCL would hang);
+   - wait list: well formed; no event of it has already failed, blocking or not
+     (CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, clmem__wait_list_ok);
    - context: the object's is the queue's;
    - linear (no .region): the offset is the buffer side's (.dst_offset of a write,
      .src_offset of a read; the host side's is refused: offset the pointer), within the
@@ -204,16 +203,6 @@ static cl_int clmem__after_device_copy(const clmem_copy_options *o, cl_event *ow
    - rectangular (.region): origins and pitches within the buffer and .host_size;
    - blocking: unless .is_blocking was written and is false;
    - live maps: a buffer mapped for writing draws a warning (clmem__map_note_use). */
-typedef struct clmem__host_plan {
-    const char *fn;        /* the public name every message carries */
-    const char *what;      /* the buffer's argument name: "dst" (write) or "src" (read) */
-    bool write;            /* host -> device */
-    cl_bool blocking;
-    bool rect;             /* rectangular: region, br, hr */
-    size_t offset, count;  /* linear: the range in the buffer; count 0: nothing to copy */
-    size_t region[3];
-    clmem__rect br, hr;    /* rectangular: the buffer's and the host's rectangles */
-} clmem__host_plan;
 
 /* clmem__host_plan_side(fn, queue, queue_ctx, what, ctx, flags, host, write, o,
    &blocking): the rules of every host transfer that do not depend on the kind of
@@ -228,7 +217,7 @@ static cl_int clmem__host_plan_side(const char *fn, cl_command_queue queue, cl_c
     if (!CLMEM__CHECKS) return CL_SUCCESS;
     if (!host) return clmem__fail(CL_INVALID_VALUE, fn, "the host pointer (%s) is NULL", write ? "src" : "dst");
     if ((err = clmem__host_access_check(fn, what, flags, write, "")) != CL_SUCCESS) return err;
-    if ((err = clmem__host_wait_check(fn, *blocking, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
+    if ((err = clmem__host_wait_check(fn, CL_TRUE, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
     if (!ctx || ctx == queue_ctx) return CL_SUCCESS;
     if (queue_ctx)
         return clmem__fail(CL_INVALID_CONTEXT, fn, "%s belongs to context %p but the queue to %p", what, (void *)ctx,
@@ -304,6 +293,12 @@ static cl_int clmem__host_plan_run(cl_command_queue queue, clmem_buffer buf, voi
     cl_int err;
     if (p->count == 0) return clmem__nothing_to_do(p->fn, queue, wait_for, n, event);
     clmem__map_note_use(buf.mem, p->fn);
+    {   /* registered host memory (registered.c) */
+        clmem__registered_xfer x = {p->fn, queue, p->write, p->blocking, wait_for, n, event};
+        if (clmem__registered_buffer(&x, buf, host, p->offset, p->count, p->rect ? p->region : NULL, p->br.origin,
+                                     p->br.row, p->br.slice, p->hr.start, p->hr.end, p->hr.row, p->hr.slice, &err))
+            return err;
+    }
     if (p->rect) {
         call = p->write ? "clEnqueueWriteBufferRect" : "clEnqueueReadBufferRect";
         err = p->write ? clEnqueueWriteBufferRect(queue, buf.mem, p->blocking, p->br.origin, p->hr.origin, p->region,
@@ -321,8 +316,9 @@ static cl_int clmem__host_plan_run(cl_command_queue queue, clmem_buffer buf, voi
 static cl_int clmem__host_transfer(cl_command_queue queue, clmem_buffer buf, void *host, bool write,
                                    const clmem_copy_options *o) {
     clmem__host_plan p;
+    clmem_copy_options local;
     cl_int err;
-    o = clmem__copy_opts_or_none(o);
+    o = clmem__copy_opts_or_none(o, &local);
     if ((err = clmem__host_plan_make(CLMEM__COPY, queue, NULL, buf, host, write, o, &p)) != CL_SUCCESS) return err;
     return clmem__host_plan_run(queue, buf, host, &p, o->wait_for, o->num_wait_for, o->event);
 }
@@ -452,7 +448,8 @@ CLMEM_API cl_int clmem__copy_buffer_from_buffer(cl_command_queue queue, clmem_bu
     bool rect;
     cl_int err;
     cl_event own = NULL;
-    o = clmem__copy_opts_or_none(o);
+    clmem_copy_options local;
+    o = clmem__copy_opts_or_none(o, &local);
     if (CLMEM__CHECKS) {
         if ((err = clmem__check_common(queue, o)) != CL_SUCCESS) return err;
         if ((err = clmem__check_buffer("dst", dst)) != CL_SUCCESS || (err = clmem__check_buffer("src", src)) != CL_SUCCESS)
@@ -489,7 +486,8 @@ CLMEM_API cl_int clmem_enqueue_copy_buffer_p2p_amd_opts(cl_platform_id platform,
     clmem__p2p_fn p2p;
     cl_int err;
     size_t size;
-    o = clmem__copy_opts_or_none(o);
+    clmem_copy_options local;
+    o = clmem__copy_opts_or_none(o, &local);
     if (CLMEM__CHECKS) {
         if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS) return err;
         if ((err = clmem__check_made(fn, o->given)) != CL_SUCCESS) return err;

@@ -6,6 +6,7 @@
 #include "svm.h"
 #include "usm.h"
 #include "kernel_arg.h"
+#include "registered.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -61,8 +62,8 @@ extern "C" {
    --------------------------------------------------------------------------------- */
 
 /** Options of clmem_enqueue_copy; see the DISPATCH TABLE for which apply where. */
-typedef struct clmem_copy_options {
-    unsigned given CLMEM__DEFAULT;             /* CLMEM_GIVEN_* bits: filled by the macros */
+typedef struct CLMEM__OPTIONS_TYPE clmem_copy_options {
+    CLMEM__GIVEN_FIELD /* given: CLMEM_GIVEN_* bits, filled by the macros */
     size_t byte_count CLMEM__DEFAULT;            /* linear copies: bytes (left out: the default extent; 0: nothing) */
     size_t src_offset CLMEM__DEFAULT;            /* linear: byte offset in the source */
     size_t dst_offset CLMEM__DEFAULT;            /* linear: byte offset in the destination */
@@ -84,10 +85,21 @@ typedef struct clmem_copy_options {
     CLMEM__WAIT_FIELDS                           /* .wait_for, .num_wait_for: events to wait for; .event:
                                                     where to put the new event (NULL: none) */
 } clmem_copy_options;
+/* The options of clmem_copy_options with a CLMEM_GIVEN_* bit (CLMEM__UNSET_INIT in base.h). */
+#define CLMEM__COPY_UNSET(X, T)                                        \
+    X(T, byte_count, , CLMEM__UNSET_SIZE, CLMEM_GIVEN_BYTE_COUNT)       \
+    X(T, host_size, , CLMEM__UNSET_SIZE, CLMEM_GIVEN_HOST_SIZE)         \
+    X(T, region, [0], CLMEM__UNSET_SIZE, CLMEM_GIVEN_REGION)            \
+    X(T, is_blocking, , CLMEM__UNSET_INT, CLMEM_GIVEN_IS_BLOCKING)
+/** CLMEM_COPY_OPTIONS_INIT: the initializer of a clmem_copy_options built by hand
+    (also clmem_stager_copy_options): every option left out; a field then set means its
+    value, 0 and false included (NAMED OPTIONS in base.h).
+    Example: clmem_copy_options o = CLMEM_COPY_OPTIONS_INIT; o.is_blocking = CL_FALSE; */
+#define CLMEM_COPY_OPTIONS_INIT CLMEM__UNSET_INIT(clmem_copy_options, CLMEM__COPY_UNSET)
 
 /** Options of clmem_enqueue_fill. */
-typedef struct clmem_fill_options {
-    unsigned given CLMEM__DEFAULT; /* CLMEM_GIVEN_* bits: filled by the macros */
+typedef struct CLMEM__OPTIONS_TYPE clmem_fill_options {
+    CLMEM__GIVEN_FIELD_NO_DEFAULTS /* given: CLMEM_OPTIONS_MARK, filled by the macros */
     size_t offset CLMEM__DEFAULT; /* byte offset of the filled range (buffers) */
     size_t pattern_size CLMEM__DEFAULT; /* required when the pattern is a pointer */
     CLMEM__WAIT_FIELDS                  /* .wait_for, .num_wait_for, .event */
@@ -127,8 +139,9 @@ typedef struct clmem_fill_options {
     X(host, clmem_usm, clmem__copy_host_from_usm, 0, "MemcpyINTEL")                                \
     X(host, cl_mem, clmem__copy_host_from_mem, 0, "by CL_MEM_TYPE")
 
-/* The kinds of memory the dispatch tells apart by type; every other type is host. */
-#define CLMEM__COPY_KINDS(X) X(clmem_buffer) X(clmem_image) X(clmem_svm) X(clmem_usm) X(cl_mem)
+/* The kinds of memory the dispatch tells apart by type (the rows of CLMEM__KINDS, memobj.h,
+   with copy 1); every other type is host. */
+#define CLMEM__COPY_KINDS(X) CLMEM__KINDS(CLMEM__KIND_IF_COPY, X)
 
 /* Each kind's number (host is 0), for the dispatch and the C++ traits. */
 #define CLMEM__COPY_KIND_ENUM(T) CLMEM__COPY_KIND_##T,
@@ -165,12 +178,14 @@ CLMEM_API cl_int clmem__copy_host_failed(cl_int err, cl_command_queue queue, clm
 CLMEM_API cl_int clmem__copy_host_linear(cl_command_queue queue, clmem_buffer buf, void *host, int write, unsigned given,
                                          size_t byte_count, size_t offset, size_t host_offset, int is_blocking,
                                          cl_event *event);
-/* Known at compile time for a literal: options made by clmem (CLMEM_OPTIONS_MARK; a
-   struct without it goes the full way, which refuses it), a linear copy with no
+/* Known at compile time for a literal: options made by the macros (CLMEM_OPTIONS_MARK
+   without CLMEM__OPTIONS_UNSET: a struct without the mark goes the full way, which
+   refuses it, one from CLMEM_COPY_OPTIONS_INIT too, which reads it), a linear copy with no
    region, host size or wait list. Then only the scalars below are read, and the options literal is never
    built in memory. */
 #define CLMEM__COPY_SIMPLE(o)                                                                                 \
-    (((o)->given & (CLMEM_OPTIONS_MARK | CLMEM_GIVEN_REGION | CLMEM_GIVEN_HOST_SIZE)) == CLMEM_OPTIONS_MARK &&   \
+    (((o)->given & (CLMEM_OPTIONS_MARK | CLMEM__OPTIONS_UNSET | CLMEM_GIVEN_REGION | CLMEM_GIVEN_HOST_SIZE)) ==      \
+         CLMEM_OPTIONS_MARK &&                                                                                \
      !((o)->region[0] | (o)->region[1] | (o)->region[2]) &&                                                   \
      !(o)->host_size && !(o)->num_wait_for && !(o)->wait_for)
 CLMEM__INLINE cl_int clmem__copy_host_fast(cl_command_queue queue, const clmem_buffer *buf, void *host, int write,
@@ -179,7 +194,8 @@ CLMEM__INLINE cl_int clmem__copy_host_fast(cl_command_queue queue, const clmem_b
     size_t count = clmem__host_count(o->given, o->byte_count, buf->size, offset);
     cl_bool blocking = clmem__host_blocking(o->given, o->is_blocking);
     if (!(queue && buf->mem && !clmem__buffer_stale(*buf) && host && !host_offset && offset < buf->size && count &&
-          count <= buf->size - offset && !clmem__host_forbidden(buf->flags, write) && !clmem__maps_live()))
+          count <= buf->size - offset && !clmem__host_forbidden(buf->flags, write) && !clmem__maps_live() &&
+          !clmem__host_registrations_live()))
         return clmem__copy_host_linear(queue, *buf, host, write, o->given, o->byte_count, offset, host_offset,
                                        o->is_blocking, o->event);
     err = write ? clEnqueueWriteBuffer(queue, buf->mem, blocking, offset, count, host, 0, NULL, o->event)
@@ -220,8 +236,10 @@ CLMEM_API cl_int clmem__fill_usm(cl_command_queue queue, clmem_usm dst, const vo
     queue from different contexts; for a plain linear buffer <-> host copy, the hot
     path, this one is the driver's: asking the queue's context would cost 2% of the
     call; NVIDIA and PoCL report it, Oclgrind 21.10 does not), CL_INVALID_EVENT_WAIT_LIST,
-    CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (a blocking host transfer waiting for a
-    failed event), or the driver's code.
+    CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (an event of the wait list has already
+    failed, blocking or not: nothing is enqueued and no .event made, where the spec has
+    the command terminated, never run; an event that fails later is reported by the
+    driver through the copy's event), or the driver's code.
     Thread safety: as the OpenCL calls it makes (any thread; one queue is safe).
     Examples:
         clmem_enqueue_copy(q, buf, host);                          // host -> buffer, all of buf
@@ -292,10 +310,10 @@ static inline clmem__fill_target clmem__fill_target_usm(clmem_usm u) {
     t.usm = u; /* keeps the owner, so a released allocation is refused */
     return t;
 }
-/* The kinds clmem_enqueue_fill fills: X(type, the function that makes its target).
-   It generates the C dispatch below and the C++ overloads (clmem/cxx.h). */
-#define CLMEM__FILL_TARGETS(X) \
-    X(clmem_buffer, clmem__fill_target_buffer) X(clmem_svm, clmem__fill_target_svm) X(clmem_usm, clmem__fill_target_usm)
+/* The kinds clmem_enqueue_fill fills: X(type, name), clmem__fill_target_<name> makes its
+   target (the rows of CLMEM__KINDS, memobj.h, with fill 1). It generates the C dispatch
+   below and the C++ overloads (clmem/cxx.h). */
+#define CLMEM__FILL_TARGETS(X) CLMEM__KINDS(CLMEM__KIND_IF_FILL, X)
 
 #define CLMEM__FILL_DECL(T, name)                                                                   \
     CLMEM_API cl_int clmem__fill_##name(cl_command_queue queue, clmem__fill_target dst, T pattern, size_t size, \
@@ -322,7 +340,7 @@ CLMEM__FILL_DECL(const void *, ptr)
     CLMEM__FILL_FN(pattern)(queue,                                                                    \
                             _Generic((dst)CLMEM__FILL_TARGETS(CLMEM__FILL_TARGET_ASSOC))(dst),           \
                             pattern, size, &(clmem_fill_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
-#define CLMEM__FILL_TARGET_ASSOC(T, fn) , T: fn /* a leading comma: the list needs no default */
+#define CLMEM__FILL_TARGET_ASSOC(T, name) , T: clmem__fill_target_##name /* a leading comma: the list needs no default */
 #define CLMEM__FILL_ASSOC(T, name) T: clmem__fill_##name,
 #define CLMEM__FILL_FN(pattern) _Generic((pattern), CLMEM__PATTERN_TYPES(CLMEM__FILL_ASSOC) default: clmem__fill_ptr)
 #endif
@@ -345,3 +363,36 @@ CLMEM_API cl_int clmem_enqueue_copy_buffer_p2p_amd_opts(cl_platform_id platform,
 #ifdef __cplusplus
 }
 #endif
+
+/* ---- private: what other modules of clmem use of transfer (and its parts); not API. tools/amalgamate
+   puts this section at the head of the implementation. ---- */
+
+/* A rectangle in linear memory: origin, pitches (resolved), and the byte range it spans. */
+typedef struct clmem__rect {
+    size_t origin[3];
+    size_t row, slice;   /* resolved pitches */
+    size_t start, end;   /* first byte and one past the last byte touched */
+} clmem__rect;
+
+/* a host transfer's plan (the rules: transfer.c, THE HOST-TRANSFER RULES) */
+typedef struct clmem__host_plan {
+    const char *fn;        /* the public name every message carries */
+    const char *what;      /* the buffer's argument name: "dst" (write) or "src" (read) */
+    bool write;            /* host -> device */
+    cl_bool blocking;
+    bool rect;             /* rectangular: region, br, hr */
+    size_t offset, count;  /* linear: the range in the buffer; count 0: nothing to copy */
+    size_t region[3];
+    clmem__rect br, hr;    /* rectangular: the buffer's and the host's rectangles */
+} clmem__host_plan;
+
+/* functions (each described where it is defined) */
+static const clmem_copy_options *clmem__copy_opts_or_none(const clmem_copy_options *opts, clmem_copy_options *local);
+static bool clmem__device_wait(const clmem_copy_options *o);
+static cl_int clmem__host_plan_make(const char *fn, cl_command_queue queue, cl_context queue_ctx, clmem_buffer buf,
+                                    const void *host, bool write, const clmem_copy_options *o, clmem__host_plan *p);
+static cl_int clmem__host_plan_run(cl_command_queue queue, clmem_buffer buf, void *host, const clmem__host_plan *p,
+                                   const cl_event *wait_for, cl_uint n, cl_event *event);
+static cl_int clmem__buffer_pair_count(const char *fn, clmem_buffer dst, clmem_buffer src, const clmem_copy_options *o,
+                                       size_t *out);
+/* ---- end private ---- */

@@ -88,12 +88,12 @@ CLMEM_API cl_int clmem__copy_mem_from_mem(cl_command_queue queue, cl_mem dst, cl
         return s.is_image ? clmem__copy_##kind##_from_image(queue, dst, s.image, o)                               \
                           : clmem__copy_##kind##_from_buffer(queue, dst, s.buffer, o);                            \
     }
+/* host, and the kinds of CLMEM__KINDS (memobj.h) with copy 1 and mem 1: buffer, image */
+#define CLMEM__RAW_PAIRS(T, name) CLMEM__RAW_DST(name, T) CLMEM__RAW_SRC(name, T)
 CLMEM__RAW_DST(host, const void *)
-CLMEM__RAW_DST(buffer, clmem_buffer)
-CLMEM__RAW_DST(image, clmem_image)
 CLMEM__RAW_SRC(host, void *)
-CLMEM__RAW_SRC(buffer, clmem_buffer)
-CLMEM__RAW_SRC(image, clmem_image)
+CLMEM__KINDS(CLMEM__KIND_IF_COPY_MEM, CLMEM__RAW_PAIRS)
+#undef CLMEM__RAW_PAIRS
 #undef CLMEM__RAW_DST
 #undef CLMEM__RAW_SRC
 
@@ -106,22 +106,22 @@ CLMEM_API cl_int clmem__copy_unsupported(cl_command_queue queue, ...) {
 
 static cl_int clmem__fill_run(cl_command_queue queue, clmem__fill_target dst, const void *pattern, size_t pattern_size,
                               size_t size, const clmem_fill_options *o) {
-    static const clmem_fill_options none = CLMEM__ZERO;
+    static const clmem_fill_options none = CLMEM_OPTIONS_INIT;
     clmem_enqueue_options eo;
+    cl_int err;
     if (!o) o = &none;
+    if ((err = clmem__check_made("clmem_enqueue_fill", o->given)) != CL_SUCCESS) return err;
     if (!dst.buffer.mem && dst.svm.ptr) return clmem__fill_svm(queue, dst.svm, pattern, pattern_size, size, o);
     if (!dst.buffer.mem && dst.usm.ptr) return clmem__fill_usm(queue, dst.usm, pattern, pattern_size, size, o);
     if (CLMEM__CHECKS && !dst.buffer.mem && !dst.svm.ptr)
         return clmem__fail(CL_INVALID_MEM_OBJECT, "clmem_enqueue_fill", "dst is an empty or released handle");
-    eo.given = 0;
+    eo.given = CLMEM_OPTIONS_MARK;
     eo.wait_for = o->wait_for;
     eo.num_wait_for = o->num_wait_for;
     eo.event = o->event;
-    {
-        cl_int err = clmem_enqueue_fill_buffer_opts(queue, dst.buffer, pattern, pattern_size, o->offset, size, &eo);
-        /* the message names clmem_enqueue_fill, the function the user called */
-        return err == CL_SUCCESS ? err : clmem__refail_as("clmem_enqueue_fill", err);
-    }
+    err = clmem_enqueue_fill_buffer_opts(queue, dst.buffer, pattern, pattern_size, o->offset, size, &eo);
+    /* the message names clmem_enqueue_fill, the function the user called */
+    return err == CL_SUCCESS ? err : clmem__refail_as("clmem_enqueue_fill", err);
 }
 
 #define CLMEM__FILL_DEF(T, name)                                                                          \

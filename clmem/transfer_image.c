@@ -121,7 +121,9 @@ static cl_int clmem__image_common(const char *pair, cl_command_queue queue, cons
     if (!img->mem)
         return clmem__fail(CL_INVALID_MEM_OBJECT, clmem__copy_fn, "%s: %s is an empty or released image handle", pair, what);
     if ((err = clmem__check_made(clmem__copy_fn, o->given)) != CL_SUCCESS) return err;
-    if ((err = clmem__check_wait_list(clmem__copy_fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
+    if ((err = clmem__check_wait_list(clmem__copy_fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS ||
+        (err = clmem__wait_list_ok(clmem__copy_fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS)
+        return err;
     if ((err = clmem__image_copy_unused(pair, o, allowed)) != CL_SUCCESS) return err;
     return clmem__same_context(clmem__copy_fn, queue, img->context, what);
 }
@@ -144,7 +146,8 @@ static cl_int clmem__image_host(cl_command_queue queue, clmem_image img, void *h
     size_t region[3], row = 0, slice = 0, off, n;
     cl_bool blocking;
     cl_int err;
-    const clmem_copy_options *o = clmem__copy_opts_or_none(opts);
+    clmem_copy_options local;
+    const clmem_copy_options *o = clmem__copy_opts_or_none(opts, &local);
     if (CLMEM__CHECKS &&
         (err = clmem__image_common(pair, queue, &img, what, o, CLMEM__IO_ORIGIN | CLMEM__IO_PITCHES | CLMEM__IO_HOST)) !=
             CL_SUCCESS)
@@ -163,6 +166,10 @@ static cl_int clmem__image_host(cl_command_queue queue, clmem_image img, void *h
         slice = o->pitches[1];
     }
     clmem__map_note_use(img.mem, clmem__copy_fn);
+    {   /* registered host memory (registered.c) */
+        clmem__registered_xfer x = {clmem__copy_fn, queue, write, blocking, o->wait_for, o->num_wait_for, o->event};
+        if (clmem__registered_image(&x, img, host, o->origin, region, row, slice, &err)) return err;
+    }
     if (clmem__via_buffer(&img)) {
         off = o->origin[0] * img.element_size;
         n = region[0] * img.element_size;
@@ -194,7 +201,8 @@ CLMEM_API cl_int clmem__copy_image_from_image(cl_command_queue queue, clmem_imag
     const size_t *dst_origin;
     cl_int err;
     int i;
-    const clmem_copy_options *o = clmem__copy_opts_or_none(opts);
+    clmem_copy_options local;
+    const clmem_copy_options *o = clmem__copy_opts_or_none(opts, &local);
     /* .dest_origin is PyOpenCL's name, .dst_origin the table's: either, or both when equal */
     dst_origin = clmem__nonzero3(o->dest_origin) ? o->dest_origin : o->dst_origin;
     if (CLMEM__CHECKS) {
@@ -311,7 +319,8 @@ static cl_int clmem__image_buffer(cl_command_queue queue, clmem_image img, clmem
     const char *pair = to_buffer ? "buffer <- image" : "image <- buffer";
     size_t region[3], img_off, n;
     cl_int err;
-    const clmem_copy_options *o = clmem__copy_opts_or_none(opts);
+    clmem_copy_options local;
+    const clmem_copy_options *o = clmem__copy_opts_or_none(opts, &local);
     if (CLMEM__CHECKS &&
         (err = clmem__image_buffer_common(pair, queue, &img, &buf, to_buffer ? "dst" : "src", o)) != CL_SUCCESS)
         return err;

@@ -4,7 +4,8 @@
 
 /* clmem__ptr_copy_extent(fn, dst, dst_size, dst_what, src, src_size, src_what, opts,
    &d, &s, &n): the rules of a linear copy between pointers (SVM, USM, host), shared by
-   the SVM and USM pairs: non-NULL sides, offsets within the known sizes (0: unknown),
+   the SVM and USM pairs: non-NULL sides, offsets within the known sizes (0: unknown,
+   but CLMEM__SIZE_ZERO for a side known to hold 0 bytes, a pooled block of size 0),
    .byte_count (given: exactly that, within both sides) or else what both sides hold
    after their offsets, and no overlap. *d, *s: the pointers after the offsets. */
 static cl_int clmem__ptr_copy_extent(const char *fn, void *dst, size_t dst_size, const char *dst_what, const void *src,
@@ -13,15 +14,17 @@ static cl_int clmem__ptr_copy_extent(const char *fn, void *dst, size_t dst_size,
     const size_t dst_known = dst_size, src_known = src_size;
     size_t n;
     *count = 0;
+    if (dst_size == CLMEM__SIZE_ZERO) dst_size = 0;
+    if (src_size == CLMEM__SIZE_ZERO) src_size = 0;
     if (!dst) return clmem__fail(CL_INVALID_VALUE, fn, "%s is NULL", dst_what);
     if (!src) return clmem__fail(CL_INVALID_VALUE, fn, "%s is NULL", src_what);
-    if (dst_size) {
+    if (dst_known) {
         if (opts->dst_offset > dst_size)
             return clmem__fail(CL_INVALID_VALUE, fn, "dst_offset %zu is beyond the %zu bytes of %s", opts->dst_offset, dst_size,
                                dst_what);
         dst_size -= opts->dst_offset;
     }
-    if (src_size) {
+    if (src_known) {
         if (opts->src_offset > src_size)
             return clmem__fail(CL_INVALID_VALUE, fn, "src_offset %zu is beyond the %zu bytes of %s", opts->src_offset, src_size,
                                src_what);
@@ -63,11 +66,13 @@ static cl_int clmem__svm_copy(const char *fn, cl_command_queue queue, clmem_svm 
     char *d = NULL;
     const char *s = NULL;
     cl_int err;
-    if ((err = clmem__copy_opts_made(fn, &opts)) != CL_SUCCESS) return err;
+    clmem_copy_options local;
+    if ((err = clmem__copy_opts_made(fn, &opts, &local)) != CL_SUCCESS) return err;
     if ((err = clmem__svm_check_enqueue(fn, queue, opts->wait_for, opts->num_wait_for, dst, dst_what)) != CL_SUCCESS)
         return err;
     if ((err = clmem__svm_check_enqueue(fn, queue, NULL, 0, src, src_what)) != CL_SUCCESS) return err;
-    if ((err = clmem__ptr_copy_extent(fn, dst.ptr, dst.size, dst_what, src.ptr, src.size, src_what, opts, &d, &s, &n)) !=
+    if ((err = clmem__ptr_copy_extent(fn, dst.ptr, CLMEM__KNOWN_SIZE(dst), dst_what, src.ptr, CLMEM__KNOWN_SIZE(src),
+                                      src_what, opts, &d, &s, &n)) !=
         CL_SUCCESS)
         return err;
     if (n == 0) return clmem__nothing_to_do(fn, queue, opts->wait_for, opts->num_wait_for, opts->event);
@@ -99,7 +104,7 @@ CLMEM_API cl_int clmem__copy_host_from_svm(cl_command_queue queue, void *dst, cl
 
 CLMEM_API cl_int clmem__fill_svm(cl_command_queue queue, clmem_svm dst, const void *pattern, size_t pattern_size,
                                  size_t size, const clmem_fill_options *opts) {
-    static const clmem_fill_options none = CLMEM__ZERO;
+    static const clmem_fill_options none = CLMEM_OPTIONS_INIT;
     if (!opts) opts = &none;
     return clmem__svm_fill("clmem_enqueue_fill", queue, dst, opts->offset, pattern, pattern_size, size, true,
                            opts->wait_for, opts->num_wait_for, opts->event);

@@ -12,10 +12,12 @@ static cl_int clmem__usm_copy(cl_command_queue queue, clmem_usm dst, const char 
     char *d = NULL;
     const char *s = NULL;
     cl_int err;
-    if ((err = clmem__copy_opts_made(fn, &opts)) != CL_SUCCESS) return err;
+    clmem_copy_options local;
+    if ((err = clmem__copy_opts_made(fn, &opts, &local)) != CL_SUCCESS) return err;
     if ((err = clmem__usm_check_enqueue(fn, queue, opts->wait_for, opts->num_wait_for, dst, dst_what)) != CL_SUCCESS ||
         (err = clmem__usm_check_enqueue(fn, queue, NULL, 0, src, src_what)) != CL_SUCCESS ||
-        (err = clmem__ptr_copy_extent(fn, dst.ptr, dst.size, dst_what, src.ptr, src.size, src_what, opts, &d, &s, &n)) !=
+        (err = clmem__ptr_copy_extent(fn, dst.ptr, CLMEM__KNOWN_SIZE(dst), dst_what, src.ptr, CLMEM__KNOWN_SIZE(src),
+                                      src_what, opts, &d, &s, &n)) !=
             CL_SUCCESS)
         return err;
     if ((err = clmem__usm_fns_of_queue(fn, queue, &fns)) != CL_SUCCESS) return err;
@@ -44,13 +46,13 @@ CLMEM_API cl_int clmem__copy_host_from_usm(cl_command_queue queue, void *dst, cl
 CLMEM_API cl_int clmem__fill_usm(cl_command_queue queue, clmem_usm dst, const void *pattern, size_t pattern_size,
                                  size_t size, const clmem_fill_options *opts) {
     static const char fn[] = "clmem_enqueue_fill";
-    static const clmem_fill_options none = CLMEM__ZERO;
+    static const clmem_fill_options none = CLMEM_OPTIONS_INIT;
     const clmem__usm_fns *fns = NULL;
     size_t n = 0;
     cl_int err;
     if (!opts) opts = &none;
     if ((err = clmem__usm_check_enqueue(fn, queue, opts->wait_for, opts->num_wait_for, dst, "dst")) != CL_SUCCESS ||
-        (err = clmem__ptr_fill_extent(fn, dst.ptr, dst.size, opts->offset, pattern, pattern_size, size, true, &n)) !=
+        (err = clmem__ptr_fill_extent(fn, dst.ptr, CLMEM__KNOWN_SIZE(dst), opts->offset, pattern, pattern_size, size, true, &n)) !=
             CL_SUCCESS ||
         (err = clmem__usm_fns_of_queue(fn, queue, &fns)) != CL_SUCCESS)
         return err;

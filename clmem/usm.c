@@ -2,34 +2,6 @@
 #include "usm.h"
 
 /* ---- the extension's entry points, per platform ---- */
-typedef void *(CL_API_CALL *clmem__usm_host_alloc_fn)(cl_context, const cl_mem_properties_intel *, size_t, cl_uint,
-                                                      cl_int *);
-typedef void *(CL_API_CALL *clmem__usm_dev_alloc_fn)(cl_context, cl_device_id, const cl_mem_properties_intel *, size_t,
-                                                     cl_uint, cl_int *);
-typedef cl_int(CL_API_CALL *clmem__usm_free_fn)(cl_context, void *);
-typedef cl_int(CL_API_CALL *clmem__usm_info_fn)(cl_context, const void *, cl_mem_info_intel, size_t, void *, size_t *);
-typedef cl_int(CL_API_CALL *clmem__usm_arg_fn)(cl_kernel, cl_uint, const void *);
-typedef cl_int(CL_API_CALL *clmem__usm_fill_fn)(cl_command_queue, void *, const void *, size_t, size_t, cl_uint,
-                                                const cl_event *, cl_event *);
-typedef cl_int(CL_API_CALL *clmem__usm_memcpy_fn)(cl_command_queue, cl_bool, void *, const void *, size_t, cl_uint,
-                                                  const cl_event *, cl_event *);
-typedef cl_int(CL_API_CALL *clmem__usm_migrate_fn)(cl_command_queue, const void *, size_t, cl_mem_migration_flags,
-                                                   cl_uint, const cl_event *, cl_event *);
-typedef cl_int(CL_API_CALL *clmem__usm_advise_fn)(cl_command_queue, const void *, size_t, cl_mem_advice_intel, cl_uint,
-                                                  const cl_event *, cl_event *);
-
-typedef struct clmem__usm_fns {
-    clmem__usm_host_alloc_fn host_alloc;
-    clmem__usm_dev_alloc_fn device_alloc, shared_alloc;
-    clmem__usm_free_fn mem_free, blocking_free;
-    clmem__usm_info_fn get_info;
-    clmem__usm_arg_fn set_arg;
-    clmem__usm_fill_fn fill;
-    clmem__usm_memcpy_fn memcpy;
-    clmem__usm_migrate_fn migrate; /* may be NULL (checked where used) */
-    clmem__usm_advise_fn advise;   /* may be NULL (checked where used) */
-    const char *missing;           /* the first required entry point the platform lacks, or NULL */
-} clmem__usm_fns;
 
 /* Platforms live as long as the process, so each one's entry points are looked up
    once, under the lock, and kept; a found entry never changes again. */
@@ -470,7 +442,7 @@ CLMEM_API cl_int clmem_enqueue_usm_migrate_opts(cl_command_queue queue, clmem_us
     const cl_mem_migration_flags known = CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED;
     const clmem__usm_fns *fns = NULL;
     cl_int err;
-    opts = clmem__enqueue_opts_or_none(opts);
+    if ((err = clmem__enqueue_opts_made(fn, &opts)) != CL_SUCCESS) return err;
     if ((err = clmem__usm_range_enqueue(fn, queue, usm, opts, &fns)) != CL_SUCCESS) return err;
     if (CLMEM__CHECKS && (flags & ~known))
         return clmem__fail(CL_INVALID_VALUE, fn, "flags 0x%llx contain bits other than CL_MIGRATE_MEM_OBJECT_HOST and "
@@ -486,7 +458,7 @@ CLMEM_API cl_int clmem_enqueue_usm_advise_opts(cl_command_queue queue, clmem_usm
     static const char fn[] = "clmem_enqueue_usm_advise";
     const clmem__usm_fns *fns = NULL;
     cl_int err;
-    opts = clmem__enqueue_opts_or_none(opts);
+    if ((err = clmem__enqueue_opts_made(fn, &opts)) != CL_SUCCESS) return err;
     if ((err = clmem__usm_range_enqueue(fn, queue, usm, opts, &fns)) != CL_SUCCESS) return err;
     if (!fns->advise) return clmem__fail(CL_INVALID_OPERATION, fn, "the platform has no clEnqueueMemAdviseINTEL");
     err = fns->advise(queue, usm.ptr, usm.size, advice, opts->num_wait_for, opts->wait_for, opts->event);

@@ -241,3 +241,50 @@ CLMEM_API cl_int clmem_enqueue_usm_advise_opts(cl_command_queue queue, clmem_usm
 #ifdef __cplusplus
 }
 #endif
+
+/* ---- private: what other modules of clmem use of usm; not API. tools/amalgamate
+   puts this section at the head of the implementation. ---- */
+
+/* the extension's entry points of one platform (usm.c) */
+typedef void *(CL_API_CALL *clmem__usm_host_alloc_fn)(cl_context, const cl_mem_properties_intel *, size_t, cl_uint,
+                                                      cl_int *);
+typedef void *(CL_API_CALL *clmem__usm_dev_alloc_fn)(cl_context, cl_device_id, const cl_mem_properties_intel *, size_t,
+                                                     cl_uint, cl_int *);
+typedef cl_int(CL_API_CALL *clmem__usm_free_fn)(cl_context, void *);
+typedef cl_int(CL_API_CALL *clmem__usm_info_fn)(cl_context, const void *, cl_mem_info_intel, size_t, void *, size_t *);
+typedef cl_int(CL_API_CALL *clmem__usm_arg_fn)(cl_kernel, cl_uint, const void *);
+typedef cl_int(CL_API_CALL *clmem__usm_fill_fn)(cl_command_queue, void *, const void *, size_t, size_t, cl_uint,
+                                                const cl_event *, cl_event *);
+typedef cl_int(CL_API_CALL *clmem__usm_memcpy_fn)(cl_command_queue, cl_bool, void *, const void *, size_t, cl_uint,
+                                                  const cl_event *, cl_event *);
+typedef cl_int(CL_API_CALL *clmem__usm_migrate_fn)(cl_command_queue, const void *, size_t, cl_mem_migration_flags,
+                                                   cl_uint, const cl_event *, cl_event *);
+typedef cl_int(CL_API_CALL *clmem__usm_advise_fn)(cl_command_queue, const void *, size_t, cl_mem_advice_intel, cl_uint,
+                                                  const cl_event *, cl_event *);
+
+typedef struct clmem__usm_fns {
+    clmem__usm_host_alloc_fn host_alloc;
+    clmem__usm_dev_alloc_fn device_alloc, shared_alloc;
+    clmem__usm_free_fn mem_free, blocking_free;
+    clmem__usm_info_fn get_info;
+    clmem__usm_arg_fn set_arg;
+    clmem__usm_fill_fn fill;
+    clmem__usm_memcpy_fn memcpy;
+    clmem__usm_migrate_fn migrate; /* may be NULL (checked where used) */
+    clmem__usm_advise_fn advise;   /* may be NULL (checked where used) */
+    const char *missing;           /* the first required entry point the platform lacks, or NULL */
+} clmem__usm_fns;
+
+/* functions (each described where it is defined) */
+static cl_int clmem__usm_fns_of_queue(const char *fn, cl_command_queue queue, const clmem__usm_fns **fns);
+static cl_int clmem__usm_fns_of_context(const char *fn, cl_context ctx, const clmem__usm_fns **fns);
+static cl_int clmem__usm_check_live(const char *fn, const char *what, clmem_usm usm);
+static cl_int clmem__usm_check_enqueue(const char *fn, cl_command_queue queue, const cl_event *wl, cl_uint nw,
+                                       clmem_usm usm, const char *what);
+static cl_int clmem__usm_check_alloc(const char *fn, cl_context ctx, cl_device_id device,
+                                     cl_unified_shared_memory_type_intel type, cl_uint alignment,
+                                     const clmem__usm_fns **fns);
+static void *clmem__usm_make(const clmem__usm_fns *fns, cl_context ctx, cl_device_id device,
+                             cl_unified_shared_memory_type_intel type, const cl_mem_properties_intel *props, size_t size,
+                             cl_uint alignment, cl_int *err);
+/* ---- end private ---- */

@@ -75,11 +75,12 @@ static clmem_pooled_usm clmem__usm_pool_allocate(clmem_usm_pool *pool, size_t si
     r.usm.type = CLMEM__CAST(const clmem__usm_facts *, pool->core.user)->type;
     r.usm.context = pool->core.context;
     r.usm.pool = CLMEM__CAST(void *, blk);
-    r.usm.generation = blk->owner.gen;
+    r.usm.generation = clmem__pool_generation(blk);
     return r;
 }
 
 CLMEM__POOL_ALLOCATE(usm_pool, clmem_pooled_usm, clmem__usm_pool_allocate)
+
 CLMEM__POOL_COMMON(usm_pool)
 
 /* the release of a block, plain or on a queue (on_queue) */

@@ -1,6 +1,7 @@
 # cmake -DCC=<compiler> -DSRC=<file> -DINC=<dir> -P compile_fail.cmake
 # Passes when the compiler refuses SRC and its output contains the text after
-# "expect: " on the first line of SRC. A second line "/* flags: ... */" replaces the
+# "expect: " on the first line of SRC (or one of several texts joined by " || ", where
+# compilers word one refusal differently). A second line "/* flags: ... */" replaces the
 # default flags (-std=c11, or -std=c++11 for a .cpp file).
 file(STRINGS "${SRC}" _lines LIMIT_COUNT 2)
 list(GET _lines 0 _first)
@@ -22,7 +23,14 @@ execute_process(COMMAND ${CC} ${_flags} -Wall -Wextra -Wpedantic -I${INC} -c ${S
 if(_rc EQUAL 0)
   message(FATAL_ERROR "${SRC} compiled, but it must not")
 endif()
-string(FIND "${_out}${_err}" "${_expect}" _pos)
+set(_pos -1)
+string(REPLACE " || " ";" _expects "${_expect}")
+foreach(_e IN LISTS _expects)
+  string(FIND "${_out}${_err}" "${_e}" _p)
+  if(NOT _p EQUAL -1)
+    set(_pos ${_p})
+  endif()
+endforeach()
 if(_pos EQUAL -1)
   message(FATAL_ERROR "${SRC} failed to compile, but without \"${_expect}\":\n${_err}")
 endif()

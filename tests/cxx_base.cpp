@@ -56,8 +56,17 @@ static void test_given(clmem_test_context *t) {
     clmem_image_from_array_options f = clmem::detail::make<clmem_image_from_array_options>(
         clmem::num_channels = 0u, clmem::mode('w'), clmem::norm_int = true, clmem::half_float(false));
     CLMEM_CHECK_EQ(t, f.given, M | CLMEM_GIVEN_NUM_CHANNELS | CLMEM_GIVEN_MODE);
-    clmem_copy_options i = CLMEM_OPTIONS_INIT; // C++ spelling of the initializer: every default, marked
-    CLMEM_CHECK(t, i.given == M && i.byte_count == 0 && i.event == NULL);
+    // C++ spelling of the initializer: the type's own (every option with a CLMEM_GIVEN_* bit
+    // holds its "left out" value), marked
+    clmem_copy_options i = CLMEM_OPTIONS_INIT;
+    CLMEM_CHECK(t, i.given == (M | CLMEM__OPTIONS_UNSET) && i.byte_count == CLMEM__UNSET_SIZE &&
+                       i.host_size == CLMEM__UNSET_SIZE && i.region[0] == CLMEM__UNSET_SIZE && i.region[1] == 0 &&
+                       i.is_blocking == CLMEM__UNSET_INT && i.src_offset == 0 && i.event == NULL);
+    clmem_map_options mi = CLMEM_MAP_OPTIONS_INIT;
+    CLMEM_CHECK(t, mi.given == (M | CLMEM__OPTIONS_UNSET) && mi.order == CLMEM__UNSET_CHAR && (unsigned char)mi.order == 0xC1 &&
+                       mi.ndim == 0xC1C1C1C1u && mi.shape[0] == CLMEM__UNSET_SIZE && mi.strides[0] == 0);
+    clmem_fill_options fi = CLMEM_OPTIONS_INIT; // a type whose options all default to 0: the mark only
+    CLMEM_CHECK(t, fi.given == M && fi.offset == 0 && fi.pattern_size == 0);
     CLMEM_CHECK(t, f.mode == 'w' && f.norm_int && !f.half_float);
     // more values than the field holds poison it (every call refuses SIZE_MAX extents)
     clmem_copy_options c = clmem::detail::make<clmem_copy_options>(clmem::region = {1, 2, 3, 4});

@@ -1,8 +1,9 @@
 // Every public *_opts function called directly from C++ (as code that keeps function
-// pointers or builds its options at run time does): structs started from
-// CLMEM_OPTIONS_INIT mean every default, a zero that is meant needs its CLMEM_GIVEN_* bit,
-// a struct not made by clmem (clmem_copy_options(), = {}) is refused where a zero could
-// mean either, NULL options are the defaults.
+// pointers or builds its options at run time does): a struct started from
+// CLMEM_OPTIONS_INIT (or its type's own CLMEM_X_OPTIONS_INIT) means the fields set, 0 and
+// false included, and the defaults of the others; the CLMEM_GIVEN_* bits of older code
+// still count; a struct not made by clmem (clmem_copy_options(), = {}) is refused, of
+// every options type alike (one rule); NULL options are the defaults.
 #define CLMEM_IMPLEMENTATION
 #include "clmem.h"
 #include "cxx_common.h"
@@ -17,27 +18,43 @@ static void test_buffer_opts(clmem_test_context *t) {
     CLMEM_CHECK_CL(t, err);
     cl_uint v = 7;
     cl_event ev = NULL;
-    clmem_enqueue_options eo = clmem_enqueue_options();
+    clmem_enqueue_options eo = CLMEM_OPTIONS_INIT;
     eo.event = &ev;
     CLMEM_CHECK_CL(t, clmem_enqueue_fill_buffer_opts(t->queue, b, &v, sizeof v, 0, 64, &eo));
     CLMEM_CHECK(t, ev != NULL);
-    eo = clmem_enqueue_options();
+    eo = CLMEM_OPTIONS_INIT;
     eo.wait_for = &ev;
     eo.num_wait_for = 1;
     const cl_mem objs[1] = {b.mem};
     cl_int r = clmem_enqueue_migrate_mem_objects_opts(t->queue, objs, 1, 0, &eo);
     CLMEM_CHECK(t, r == CL_SUCCESS || r == CL_INVALID_OPERATION);
     clReleaseEvent(ev);
-    // copy with .byte_count = 0 meant: the given bit
+    // copy with .byte_count = 0 set: nothing
     clmem_copy_options co = CLMEM_OPTIONS_INIT;
-    co.given |= CLMEM_GIVEN_BYTE_COUNT;
+    co.byte_count = 0;
     cl_uint out[16];
     memset(out, 0, sizeof out);
     CLMEM_CHECK_CL(t, clmem::detail::copy(t->queue, out, b, &co));
     CLMEM_CHECK_EQ(t, out[0], 0);
-    co.given = CLMEM_OPTIONS_MARK;   // 0 without the bit: the default, everything
+    CLMEM_CHECK_CL(t, clmem_enqueue_copy(t->queue, out, b, co));   // a whole struct among the options
+    CLMEM_CHECK_EQ(t, out[0], 0);
+    co = CLMEM_OPTIONS_INIT;   // left out: the default, everything
     CLMEM_CHECK_CL(t, clmem::detail::copy(t->queue, out, b, &co));
     CLMEM_CHECK_EQ(t, out[15], 7);
+    // older code: the bit of a field left out means 0
+    memset(out, 0, sizeof out);
+    co = CLMEM_COPY_OPTIONS_INIT;
+    co.given |= CLMEM_GIVEN_BYTE_COUNT;
+    CLMEM_CHECK_CL(t, clmem::detail::copy(t->queue, out, b, &co));
+    CLMEM_CHECK_EQ(t, out[15], 0);
+    // host_size 0 set: no room; region element 0 set to 0: a rectangle of nothing
+    co = CLMEM_OPTIONS_INIT;
+    co.host_size = 0;
+    CLMEM_CHECK_ERR(t, clmem::detail::copy(t->queue, out, b, &co), CL_INVALID_VALUE);
+    co = CLMEM_OPTIONS_INIT;
+    co.region[0] = 0;
+    CLMEM_CHECK_CL(t, clmem::detail::copy(t->queue, out, b, &co));
+    CLMEM_CHECK_EQ(t, out[15], 0);
     clmem_buffer c = clmem_buffer_create(t->context, 0, 64, NULL, &err);
     CLMEM_CHECK_CL(t, err);
     r = clmem_enqueue_copy_buffer_p2p_amd_opts(t->platform, t->queue, b, c, &co);
@@ -50,9 +67,21 @@ static void test_buffer_opts(clmem_test_context *t) {
     CLMEM_CHECK_CL(t, clmem_enqueue_map_buffer_opts(t->queue, b, CL_MAP_READ, 0, sizeof(cl_uint), "cl_uint", &m, &mo));
     CLMEM_CHECK(t, m.ndim == 2 && m.file == NULL && strcmp(m.dtype, "cl_uint") == 0);
     CLMEM_CHECK_EQ(t, *(cl_uint *)clmem_memory_map_at(&m, {3, 3}), 7);
-    clmem_unmap_options uo = clmem_unmap_options();
+    clmem_unmap_options uo = CLMEM_OPTIONS_INIT;
     uo.queue = t->queue;
     CLMEM_CHECK_CL(t, clmem_memory_map_release_opts(&m, &uo));
+    mo = CLMEM_OPTIONS_INIT;   // .shape left out: everything; .shape[0] = 0 set: refused; .order 0: refused
+    CLMEM_CHECK_CL(t, clmem_enqueue_map_buffer_opts(t->queue, b, CL_MAP_READ, 0, sizeof(cl_uint), "cl_uint", &m, &mo));
+    CLMEM_CHECK(t, m.ndim == 1 && m.shape[0] == 16);
+    CLMEM_CHECK_CL(t, clmem_memory_map_release(&m));
+    mo.shape[0] = 0;
+    CLMEM_CHECK_ERR(t, clmem_enqueue_map_buffer_opts(t->queue, b, CL_MAP_READ, 0, 4, "int", &m, &mo), CL_INVALID_VALUE);
+    mo = CLMEM_MAP_OPTIONS_INIT;
+    mo.order = 0;
+    CLMEM_CHECK_ERR(t, clmem_enqueue_map_buffer_opts(t->queue, b, CL_MAP_READ, 0, 4, "int", &m, &mo), CL_INVALID_VALUE);
+    mo = CLMEM_MAP_OPTIONS_INIT;
+    mo.ndim = 0;
+    CLMEM_CHECK_ERR(t, clmem_enqueue_map_buffer_opts(t->queue, b, CL_MAP_READ, 0, 4, "int", &m, &mo), CL_INVALID_VALUE);
     CLMEM_CHECK_CL(t, clmem_enqueue_map_buffer_opts(t->queue, b, CL_MAP_READ, 0, 4, "int", &m, NULL));
     CLMEM_CHECK_CL(t, clmem_enqueue_unmap_mem_object_opts(t->queue, b.mem, m.ptr, NULL));
     clmem_release(&b);
@@ -90,10 +119,31 @@ static void test_image_opts(clmem_test_context *t) {
     CLMEM_CHECK_EQ(t, img.flags & CL_MEM_WRITE_ONLY, CL_MEM_WRITE_ONLY);
     clmem_release(&img);
     fo = CLMEM_OPTIONS_INIT;
-    fo.num_channels = 0;
-    fo.given |= CLMEM_GIVEN_NUM_CHANNELS;   // an explicit 0 is refused
+    fo.num_channels = 0;   // set to 0: refused
     img = clmem_image_from_array_opts(t->context, a, CL_FLOAT, 1, 1, shape, &err, &fo);
     CLMEM_CHECK(t, img.mem == NULL && err == CL_INVALID_VALUE);
+    fo = CLMEM_IMAGE_FROM_ARRAY_OPTIONS_INIT;
+    fo.given |= CLMEM_GIVEN_NUM_CHANNELS;   // older code: the bit of a field left out means 0
+    img = clmem_image_from_array_opts(t->context, a, CL_FLOAT, 1, 1, shape, &err, &fo);
+    CLMEM_CHECK(t, img.mem == NULL && err == CL_INVALID_VALUE);
+    fo = CLMEM_OPTIONS_INIT;
+    fo.mode = 0;   // set to 0: refused
+    img = clmem_image_from_array_opts(t->context, a, CL_FLOAT, 1, 1, shape, &err, &fo);
+    CLMEM_CHECK(t, img.mem == NULL && err == CL_INVALID_VALUE);
+    fo = CLMEM_OPTIONS_INIT;   // left out: 1 channel, read-only
+    img = clmem_image_from_array_opts(t->context, a, CL_FLOAT, 1, 1, shape, &err, &fo);
+    CLMEM_CHECK_CL(t, err);
+    CLMEM_CHECK(t, (img.flags & CL_MEM_READ_ONLY) != 0 && img.width == 4);
+    clmem_release(&img);
+    io = CLMEM_IMAGE_OPTIONS_INIT;
+    io.shape[0] = 8;
+    io.ndim = 0;   // set to 0: not the shape's 1
+    img = clmem_create_image_opts(t->context, 0, clmem_image_format_create(CL_R, CL_FLOAT), &err, &io);
+    CLMEM_CHECK(t, img.mem == NULL && err == CL_INVALID_VALUE);
+    io.ndim = 1;
+    img = clmem_create_image_opts(t->context, 0, clmem_image_format_create(CL_R, CL_FLOAT), &err, &io);
+    CLMEM_CHECK_CL(t, err);
+    clmem_release(&img);
 }
 
 static void test_svm_opts(clmem_test_context *t) {
@@ -108,12 +158,17 @@ static void test_svm_opts(clmem_test_context *t) {
     cl_uint v = 5;
     clmem_svm_memfill_options fo = CLMEM_OPTIONS_INIT;
     CLMEM_CHECK_CL(t, clmem_enqueue_svm_memfill_opts(t->queue, a.svm, &v, sizeof v, &fo));
+    cl_uint w = 6;
+    fo.byte_count = 0;   // set to 0: fills nothing
+    CLMEM_CHECK_CL(t, clmem_enqueue_svm_memfill_opts(t->queue, a.svm, &w, sizeof w, &fo));
     clmem_svm_map m;
     clmem_svm_map_options mo = CLMEM_OPTIONS_INIT;
+    mo.size = 0;   // set to 0: refused
+    CLMEM_CHECK_ERR(t, clmem_enqueue_svm_map_opts(t->queue, a.svm, CL_MAP_READ, &m, &mo), CL_INVALID_VALUE);
     mo.size = 8;
     CLMEM_CHECK_CL(t, clmem_enqueue_svm_map_opts(t->queue, a.svm, CL_MAP_READ, &m, &mo));
     CLMEM_CHECK(t, m.size == 8 && ((cl_uint *)m.ptr)[1] == 5);
-    clmem_svm_unmap_options uo = clmem_svm_unmap_options();
+    clmem_svm_unmap_options uo = CLMEM_OPTIONS_INIT;
     CLMEM_CHECK_CL(t, clmem_svm_map_release_opts(&m, &uo));
     const clmem_svm svms[1] = {a.svm};
     cl_int r = clmem_enqueue_svm_migratemem_opts(t->queue, svms, 1, 0, NULL);
@@ -121,11 +176,16 @@ static void test_svm_opts(clmem_test_context *t) {
     CLMEM_CHECK_CL(t, clmem_svm_allocation_enqueue_release_opts(&a, NULL, NULL));
     clmem_svm_array arr, like;
     clmem_svm_empty_options eo = CLMEM_OPTIONS_INIT;
+    eo.ndim = 0;   // set to 0: no shape, refused
+    arr = clmem_svm_empty_opts(t->context, CL_MEM_READ_WRITE, sizeof(double), "double", &err, &eo);
+    CLMEM_CHECK(t, err == CL_INVALID_VALUE && arr.svm.ptr == NULL);
+    eo = CLMEM_SVM_EMPTY_OPTIONS_INIT;
     eo.shape[0] = 2;
     eo.shape[1] = 3;
     arr = clmem_svm_empty_opts(t->context, CL_MEM_READ_WRITE, sizeof(double), "double", &err, &eo);
     CLMEM_CHECK_CL(t, err);
-    CLMEM_CHECK(t, arr.ndim == 2 && arr.strides[0] == 24 && strcmp(arr.dtype, "double") == 0);
+    CLMEM_CHECK(t, arr.ndim == 2 && arr.strides[0] == 24 && strcmp(arr.dtype, "double") == 0 && arr.order == 'C' &&
+                       arr.alignment == sizeof(double));
     like = clmem_svm_empty_like_opts(t->context, CL_MEM_READ_WRITE, &arr, &err, NULL);
     CLMEM_CHECK_CL(t, err);
     CLMEM_CHECK(t, like.shape[1] == 3);
@@ -137,7 +197,7 @@ static void test_svm_opts(clmem_test_context *t) {
 }
 
 // A struct not made by clmem cannot say whether a zero means 0 or the default: refused
-// by every function whose options have a CLMEM_GIVEN_* field, never a silent guess.
+// by every function that takes options, never a silent guess.
 static void test_not_made_refused(clmem_test_context *t) {
     cl_int err;
     clmem_buffer b = clmem_buffer_create(t->context, 0, 64, NULL, &err);
@@ -158,18 +218,33 @@ static void test_not_made_refused(clmem_test_context *t) {
     io.shape[0] = 8;
     clmem_image img = clmem_create_image_opts(t->context, 0, clmem_image_format_create(CL_R, CL_FLOAT), &err, &io);
     CLMEM_CHECK(t, img.mem == NULL && err == CL_INVALID_VALUE);
-    clmem_enqueue_options eo = clmem_enqueue_options(); // no option with a default other than 0: taken as it is
+    // the same rule for the types without an option whose default is not 0
+    clmem_enqueue_options eo = clmem_enqueue_options();
+    CLMEM_CHECK_ERR(t, clmem_enqueue_migrate_mem_objects_opts(t->queue, &b.mem, 1, 0, &eo), CL_INVALID_VALUE);
+    cl_uint v = 1;
+    CLMEM_CHECK_ERR(t, clmem_enqueue_fill_buffer_opts(t->queue, b, &v, sizeof v, 0, 64, &eo), CL_INVALID_VALUE);
+    clmem_fill_options fo = clmem_fill_options();
+    CLMEM_CHECK_ERR(t, clmem::detail::fill(t->queue, b, v, 64, &fo), CL_INVALID_VALUE);
+    clmem_unmap_options uo = clmem_unmap_options();
+    CLMEM_CHECK_CL(t, clmem_enqueue_map_buffer_opts(t->queue, b, CL_MAP_READ, 0, 4, "int", &m, NULL));
+    CLMEM_CHECK_ERR(t, clmem_memory_map_release_opts(&m, &uo), CL_INVALID_VALUE);
+    uo = CLMEM_OPTIONS_INIT;
+    CLMEM_CHECK_CL(t, clmem_memory_map_release_opts(&m, &uo));
+    eo = CLMEM_OPTIONS_INIT;
     CLMEM_CHECK_CL(t, clmem_enqueue_migrate_mem_objects_opts(t->queue, &b.mem, 1, 0, &eo));
+    fo = CLMEM_OPTIONS_INIT;
+    CLMEM_CHECK_CL(t, clmem::detail::fill(t->queue, b, v, 64, &fo));
     CLMEM_CHECK_CL(t, clFinish(t->queue));
     clmem_release(&b);
     clmem_release(&c);
 }
 
-// A ported program's copy: its options struct built by hand from CLMEM_OPTIONS_INIT with
-// is_blocking = CLMEM_NON_BLOCKING and the bit returns before the copy is done. The copy
-// waits for a gate only this thread opens after the call returned (a watchdog opens it
-// after 10 s, should the call block; the test then sees a complete copy).
-static void test_non_blocking_built_by_hand(clmem_test_context *t) {
+// A copy whose options struct is built by hand from CLMEM_OPTIONS_INIT with is_blocking =
+// CLMEM_NON_BLOCKING (how 0), also with the bit of older code (1), from
+// CLMEM_COPY_OPTIONS_INIT (2), returns before the copy is done. The copy waits for a gate
+// only this thread opens after the call returned (a watchdog opens it after 10 s, should
+// the call block; the test then sees a complete copy).
+static void non_blocking_by_hand(clmem_test_context *t, int how) {
     cl_int err;
     unsigned char want[256], back[256];
     fill_pattern(want, sizeof want, 5);
@@ -186,8 +261,9 @@ static void test_non_blocking_built_by_hand(clmem_test_context *t) {
         if (!cv.wait_for(l, std::chrono::seconds(10), [&] { return done; })) clSetUserEventStatus(gate, CL_COMPLETE);
     });
     clmem_copy_options o = CLMEM_OPTIONS_INIT;
+    if (how == 2) o = CLMEM_COPY_OPTIONS_INIT;
     o.is_blocking = CLMEM_NON_BLOCKING;
-    o.given |= CLMEM_GIVEN_IS_BLOCKING;
+    if (how == 1) o.given |= CLMEM_GIVEN_IS_BLOCKING;
     o.wait_for = &gate;
     o.num_wait_for = 1;
     o.event = &ev;
@@ -208,6 +284,12 @@ static void test_non_blocking_built_by_hand(clmem_test_context *t) {
     if (ev) clReleaseEvent(ev);
     clReleaseEvent(gate);
     clmem_release(&b);
+}
+
+static void test_non_blocking_built_by_hand(clmem_test_context *t) {
+    non_blocking_by_hand(t, 0);
+    non_blocking_by_hand(t, 1);
+    non_blocking_by_hand(t, 2);
 }
 
 CXX_CASES({"buffer_opts", test_buffer_opts, false}, {"image_opts", test_image_opts, false},

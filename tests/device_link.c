@@ -3,9 +3,11 @@
    between t->queue and a second queue of the device (the threshold set to stage);
    with two devices in the platform (PoCL: POCL_DEVICES="pthread pthread", which
    CTest sets) the last case links the two. */
+#define _POSIX_C_SOURCE 200809L /* alarm */
 #define CLMEM_IMPLEMENTATION
 #include "clmem.h"
 #include "common.h"
+#include <unistd.h>
 
 enum { N = 100000, SLOT = 4096 };
 
@@ -395,6 +397,46 @@ static void test_two_devices(clmem_test_context *t) {
         CLMEM_CHECK_CL(t, clmem_device_link_copy(link, b, a, .is_blocking = true));
         CLMEM_CHECK_CL(t, clmem_enqueue_copy(q[1], (void *)got, b));
         CLMEM_CHECK(t, memcmp(got, want, N) == 0);
+        /* device-only buffers between the devices: staged (copied pieces), by transfers
+           through the link's scratch buffers and by copies through the slots' buffers */
+        for (i = 0; i < 2; ++i) {
+            clmem_buffer c = clmem_buffer_create(ctx, CL_MEM_HOST_NO_ACCESS, N, NULL, &err), d = CLMEM__ZERO;
+            clmem_device_link_stats st = CLMEM__ZERO;
+            if (err == CL_SUCCESS) d = clmem_buffer_create(ctx, CL_MEM_HOST_NO_ACCESS, N, NULL, &err);
+            CLMEM_CHECK_CL(t, err);
+            CLMEM_CHECK_CL(t, clmem_device_link_set_staging(link, i ? CLMEM_DEVICE_LINK_BY_COPIES
+                                                                    : CLMEM_DEVICE_LINK_BY_TRANSFERS));
+            CLMEM_CHECK_CL(t, clmem_enqueue_copy(q[0], c, a, .byte_count = N - 1, .src_offset = 1));
+            CLMEM_CHECK_CL(t, clFinish(q[0]));
+            CLMEM_CHECK_CL(t, clmem_device_link_copy(link, d, c, .byte_count = N - 1, .is_blocking = true));
+            CLMEM_CHECK_CL(t, clmem_enqueue_fill(q[1], b, (cl_uchar)0, N));
+            CLMEM_CHECK_CL(t, clmem_enqueue_copy(q[1], b, d, .byte_count = N - 1));
+            CLMEM_CHECK_CL(t, clmem_enqueue_copy(q[1], (void *)got, b));
+            CLMEM_CHECK(t, memcmp(got, want + 1, N - 1) == 0 && got[N - 1] == 0);
+            CLMEM_CHECK_CL(t, clmem_device_link_get_stats(link, &st));
+            CLMEM_CHECK_EQ(t, st.staged_copies, 2 + (size_t)i);
+            CLMEM_CHECK_EQ(t, st.direct_copies, 0);
+            CLMEM_CHECK_EQ(t, st.copied_pieces, (size_t)(i + 1) * ((N - 1 + SLOT - 1) / SLOT));
+            clmem_buffer_release(&c);
+            clmem_buffer_release(&d);
+        }
+        CLMEM_CHECK_CL(t, clmem_device_link_set_staging(link, CLMEM_DEVICE_LINK_BY_TRANSFERS));
+        /* a link whose reads run on a stager's queue: the link copy called after a
+           non-blocking staged write into its source comes after it, on that queue */
+        if (!skip_gates_on_oclgrind(t)) {
+            clmem_stager *st = clmem_stager_create(q[0], SLOT, 2, 2, &err);
+            cl_event e = NULL;
+            CLMEM_CHECK_CL(t, err);
+            CLMEM_CHECK_CL(t, clmem_stager_set_threshold(st, 0));
+            fill_pattern(want, N, 4);
+            CLMEM_CHECK_CL(t, clmem_stager_copy(st, a, (const void *)want, .is_blocking = false, .event = &e));
+            CLMEM_CHECK_CL(t, clmem_device_link_copy(link, b, a));
+            CLMEM_CHECK_CL(t, clmem_enqueue_copy(q[1], (void *)got, b));
+            CLMEM_CHECK(t, memcmp(got, want, N) == 0);
+            CLMEM_CHECK_CL(t, clWaitForEvents(1, &e));
+            clReleaseEvent(e);
+            CLMEM_CHECK_CL(t, clmem_stager_release(st));
+        }
     }
     if (link) clmem_device_link_release(link);
     clmem_buffer_release(&a);
@@ -404,6 +446,169 @@ static void test_two_devices(clmem_test_context *t) {
     if (ctx) clReleaseContext(ctx);
     free(want);
     free(got);
+}
+
+/* out-of-order queues are refused, as either side (the header's CL_INVALID_COMMAND_QUEUE) */
+static void test_ooo_refused(clmem_test_context *t) {
+    cl_int err;
+    clmem_device_link *l;
+    cl_command_queue q = extra_queue_with(t, t->context, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
+    if (err != CL_SUCCESS || !q) {
+        clmem_test_skip(t, "the device has no out-of-order queues");
+        return;
+    }
+    l = clmem_device_link_create(t->queue, q, SLOT, 2, &err);
+    CLMEM_CHECK(t, l == NULL);
+    CLMEM_CHECK_EQ(t, err, CL_INVALID_COMMAND_QUEUE);
+    CLMEM_CHECK(t, strstr(clmem_last_error_message(), "clmem_device_link_create: queue") != NULL);
+    CLMEM_CHECK(t, strstr(clmem_last_error_message(), "out-of-order") != NULL);
+    if (l) clmem_device_link_release(l);
+    l = clmem_device_link_create(q, t->queue, SLOT, 2, &err);
+    CLMEM_CHECK(t, l == NULL);
+    CLMEM_CHECK_EQ(t, err, CL_INVALID_COMMAND_QUEUE);
+    if (l) clmem_device_link_release(l);
+    clReleaseCommandQueue(q);
+}
+
+/* buffers the host may not read (src) or write (dst) are copied, staged threshold or
+   not (the driver's path: staging goes through host memory) */
+/* buffers the host may not read (src) or write (dst) are staged, by transfers through
+   the link's scratch buffers and by copies through the slots' buffers: every piece
+   is a copied one; then plain buffers by copies, and by transfers again */
+static void test_host_access_flags(clmem_test_context *t) {
+    static const cl_mem_flags src_flags[] = {CL_MEM_HOST_NO_ACCESS, CL_MEM_HOST_WRITE_ONLY, 0, CL_MEM_HOST_NO_ACCESS};
+    static const cl_mem_flags dst_flags[] = {CL_MEM_HOST_NO_ACCESS, CL_MEM_HOST_READ_ONLY, CL_MEM_HOST_NO_ACCESS, 0};
+    static const clmem_device_link_staging how[] = {CLMEM_DEVICE_LINK_BY_TRANSFERS, CLMEM_DEVICE_LINK_BY_COPIES,
+                                                    CLMEM_DEVICE_LINK_BY_TRANSFERS};
+    const size_t count = N - 10, pieces = (count + SLOT - 1) / SLOT;
+    fixture f;
+    size_t h, k, copies = 0;
+    if (!fixture_make(t, &f, 0)) {
+        fixture_free(&f);
+        return;
+    }
+    for (h = 0; h < sizeof how / sizeof how[0]; ++h) {
+        CLMEM_CHECK_CL(t, clmem_device_link_set_staging(f.link, how[h]));
+        for (k = 0; k <= sizeof src_flags / sizeof src_flags[0]; ++k) { /* the last: plain buffers */
+            clmem_device_link_stats st = CLMEM__ZERO;
+            bool plain = k == sizeof src_flags / sizeof src_flags[0];
+            cl_int err;
+            clmem_buffer a = clmem_buffer_create(t->context, plain ? 0 : src_flags[k], N, NULL, &err);
+            clmem_buffer b = CLMEM__ZERO;
+            if (err == CL_SUCCESS) b = clmem_buffer_create(t->context, plain ? 0 : dst_flags[k], N, NULL, &err);
+            CLMEM_CHECK_CL(t, err);
+            /* a's bytes from f.src (a device copy), b's back into f.dst */
+            CLMEM_CHECK_CL(t, clmem_enqueue_copy(t->queue, a, f.src));
+            CLMEM_CHECK_CL(t, clFinish(t->queue));
+            CLMEM_CHECK_CL(t, clmem_device_link_copy(f.link, b, a, .byte_count = count, .src_offset = 10,
+                                                     .is_blocking = true));
+            CLMEM_CHECK_CL(t, clmem_enqueue_fill(f.q2, f.dst, (cl_uchar)0, N));
+            CLMEM_CHECK_CL(t, clmem_enqueue_copy(f.q2, f.dst, b, .byte_count = count));
+            CLMEM_CHECK_CL(t, clFinish(f.q2));
+            dst_is(t, &f, 0, 10, count);
+            ++copies;
+            CLMEM_CHECK_CL(t, clmem_device_link_get_stats(f.link, &st));
+            CLMEM_CHECK_EQ(t, st.staged_copies, copies);
+            CLMEM_CHECK_EQ(t, st.direct_copies, 0);
+            CLMEM_CHECK_EQ(t, st.staged_bytes, copies * count);
+            CLMEM_CHECK_EQ(t, st.pieces, copies * pieces);
+            /* by transfers, the plain pair is the one copy of no copied piece */
+            CLMEM_CHECK_EQ(t, st.copied_pieces, (copies - (h >= 1 || plain) - (h == 2 && plain)) * pieces);
+            clmem_buffer_release(&a);
+            clmem_buffer_release(&b);
+        }
+    }
+    /* refusals, in clmem_device_link_set_staging's words; the link stages as before */
+    CLMEM_CHECK_ERR(t, clmem_device_link_set_staging(NULL, CLMEM_DEVICE_LINK_BY_COPIES), CL_INVALID_VALUE);
+    CLMEM_CHECK(t, strstr(clmem_last_error_message(), "clmem_device_link_set_staging: l is NULL") != NULL);
+    CLMEM_CHECK_ERR(t, clmem_device_link_set_staging(f.link, (clmem_device_link_staging)2), CL_INVALID_VALUE);
+    CLMEM_CHECK(t, strstr(clmem_last_error_message(), "clmem_device_link_set_staging: how 2:") != NULL);
+    fixture_free(&f);
+}
+
+/* a non-blocking copy whose wait list has already failed is refused before anything is
+   enqueued (PoCL left its pieces queued, and the link's release waited for ever) */
+static void test_failed_wait_nonblocking(clmem_test_context *t) {
+    size_t thresholds[2] = {0, CLMEM_DEVICE_LINK_NEVER}, k;
+    for (k = 0; k < 2; ++k) {
+        fixture f;
+        cl_event gate = NULL, ev = NULL;
+        cl_int err;
+        if (fixture_make(t, &f, thresholds[k])) {
+            gate = clCreateUserEvent(t->context, &err);
+            CLMEM_CHECK_CL(t, err);
+            CLMEM_CHECK_CL(t, clSetUserEventStatus(gate, -7));
+            alarm(30);
+            CLMEM_CHECK_ERR(t, clmem_device_link_copy(f.link, f.dst, f.src, .wait_for = &gate, .num_wait_for = 1,
+                                                      .event = &ev),
+                            CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+            CLMEM_CHECK(t, strstr(clmem_last_error_message(), "clmem_device_link_copy: wait_for[0]") != NULL);
+            CLMEM_CHECK(t, ev == NULL);
+            CLMEM_CHECK_CL(t, clmem_device_link_release(f.link)); /* returns: nothing waits */
+            f.link = NULL;
+            alarm(0);
+            dst_is(t, &f, 0, 0, 0);
+        }
+        if (gate) clReleaseEvent(gate);
+        fixture_free(&f);
+    }
+}
+
+/* every refusal of create in clmem_device_link_create's words (the slots' too) */
+static void test_create_refusals(clmem_test_context *t) {
+    cl_int err;
+    cl_ulong max_alloc = 0;
+    cl_command_queue q2 = extra_queue(t, t->context, &err);
+    clmem_device_link *l;
+    CLMEM_CHECK_CL(t, err);
+    CLMEM_CHECK(t, clmem_device_link_create(t->queue, NULL, 0, 0, &err) == NULL);
+    CLMEM_CHECK_EQ(t, err, CL_INVALID_COMMAND_QUEUE);
+    CLMEM_CHECK(t, clmem_device_link_create(t->queue, q2, 0, CLMEM_DEVICE_LINK_MAX_SLOTS + 1, &err) == NULL);
+    CLMEM_CHECK_EQ(t, err, CL_INVALID_VALUE);
+    CLMEM_CHECK(t, strstr(clmem_last_error_message(), "clmem_device_link_create: slots 17") != NULL);
+    clGetDeviceInfo(t->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, NULL);
+    if ((unsigned long long)max_alloc < (unsigned long long)SIZE_MAX) {
+        CLMEM_CHECK(t, clmem_device_link_create(t->queue, q2, (size_t)max_alloc + 1, 2, &err) == NULL);
+        CLMEM_CHECK_EQ(t, err, CL_INVALID_BUFFER_SIZE);
+        CLMEM_CHECK(t, strstr(clmem_last_error_message(), "clmem_device_link_create: slot_size") != NULL);
+    }
+    { /* queues of two contexts; a buffer of another context */
+        cl_context other = clCreateContext(NULL, 1, &t->device, NULL, NULL, &err);
+        cl_command_queue oq = NULL;
+        CLMEM_CHECK_CL(t, err);
+        oq = extra_queue(t, other, &err);
+        CLMEM_CHECK_CL(t, err);
+        CLMEM_CHECK(t, clmem_device_link_create(t->queue, oq, 0, 0, &err) == NULL);
+        CLMEM_CHECK_EQ(t, err, CL_INVALID_CONTEXT);
+        CLMEM_CHECK(t, strstr(clmem_last_error_message(), "clmem_device_link_create:") != NULL);
+        l = clmem_device_link_create(t->queue, q2, SLOT, 2, &err);
+        CLMEM_CHECK_CL(t, err);
+        if (l) {
+            clmem_buffer ob = clmem_buffer_create(other, 0, 64, NULL, &err), b;
+            cl_event nul[1] = {NULL};
+            clmem_device_link_stats st;
+            CLMEM_CHECK_CL(t, err);
+            b = clmem_buffer_create(t->context, 0, 64, NULL, &err);
+            CLMEM_CHECK_CL(t, err);
+            CLMEM_CHECK_ERR(t, clmem_device_link_copy(l, b, ob), CL_INVALID_CONTEXT);
+            CLMEM_CHECK_ERR(t, clmem_device_link_copy(l, ob, b), CL_INVALID_CONTEXT);
+            CLMEM_CHECK_ERR(t, clmem_device_link_copy(l, b, b, .byte_count = 8, .dst_offset = 32, .wait_for = nul,
+                                                      .num_wait_for = 1),
+                            CL_INVALID_EVENT_WAIT_LIST);
+            CLMEM_CHECK_ERR(t, clmem_device_link_get_stats(NULL, &st), CL_INVALID_VALUE);
+            CLMEM_CHECK_ERR(t, clmem_device_link_get_stats(l, NULL), CL_INVALID_VALUE);
+            {
+                clmem_buffer gone = b; /* a released handle */
+                CLMEM_CHECK_CL(t, clmem_buffer_release(&gone));
+                CLMEM_CHECK_ERR(t, clmem_device_link_copy(l, gone, ob), CL_INVALID_MEM_OBJECT);
+            }
+            clmem_buffer_release(&ob);
+            CLMEM_CHECK_CL(t, clmem_device_link_release(l));
+        }
+        if (oq) clReleaseCommandQueue(oq);
+        if (other) clReleaseContext(other);
+    }
+    if (q2) clReleaseCommandQueue(q2);
 }
 
 static const clmem_test_case cases[] = {
@@ -418,5 +623,9 @@ static const clmem_test_case cases[] = {
     {"stale_pooled", test_stale_pooled, false},
     {"piece_sizes", test_piece_sizes, false},
     {"two_devices", test_two_devices, false},
+    {"ooo_refused", test_ooo_refused, false},
+    {"host_access_flags", test_host_access_flags, false},
+    {"failed_wait_nonblocking", test_failed_wait_nonblocking, false},
+    {"create_refusals", test_create_refusals, false},
 };
 int main(int argc, char **argv) { return clmem_test_main(cases, sizeof cases / sizeof cases[0], argc, argv); }

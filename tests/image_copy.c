@@ -357,6 +357,56 @@ static void test_copy_rejections(clmem_test_context *t) {
     clmem_buffer_release(&buf);
 }
 
+/* a wait list with an event that has already failed: every image pair refuses,
+   blocking or not, nothing enqueued or copied, no event made */
+static void test_failed_wait_list(clmem_test_context *t) {
+    unsigned char in[8 * 4 * 4], out[8 * 4 * 4], want[8 * 4 * 4];
+    cl_int err = CL_SUCCESS;
+    cl_event failed = NULL, ev = NULL;
+    clmem_image a = CLMEM__ZERO, b = CLMEM__ZERO;
+    clmem_buffer buf = CLMEM__ZERO;
+    int blocking;
+    if (!images_ok(t)) return;
+    a = clmem_create_image(t->context, 0, RGBA_U8, &err, .shape = {8, 4});
+    if (err == CL_SUCCESS) b = clmem_create_image(t->context, 0, RGBA_U8, &err, .shape = {8, 4});
+    if (err == CL_SUCCESS) buf = clmem_buffer_create(t->context, 0, sizeof in, NULL, &err);
+    if (err == CL_SUCCESS) failed = clCreateUserEvent(t->context, &err);
+    CLMEM_CHECK_CL(t, err);
+    if (err != CL_SUCCESS) goto done;
+    CLMEM_CHECK_CL(t, clSetUserEventStatus(failed, -3));
+    fill_pattern(want, sizeof want, 5);
+    fill_pattern(in, sizeof in, 6);
+    CLMEM_CHECK_CL(t, clmem_enqueue_copy(t->queue, a, (const void *)want));
+    CLMEM_CHECK_CL(t, clmem_enqueue_copy(t->queue, b, (const void *)want));
+    for (blocking = 0; blocking < 2; ++blocking) {
+        CLMEM_CHECK_ERR(t, clmem_enqueue_copy(t->queue, a, (const void *)in, .is_blocking = blocking != 0,
+                                              .wait_for = &failed, .num_wait_for = 1, .event = &ev),
+                        CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+        CLMEM_CHECK(t, strstr(clmem_last_error_message(), "clmem_enqueue_copy") != NULL);
+        CLMEM_CHECK(t, strstr(clmem_last_error_message(), "wait_for[0]") != NULL);
+        CLMEM_CHECK_ERR(t, clmem_enqueue_copy(t->queue, b, a, .is_blocking = blocking != 0, .wait_for = &failed,
+                                              .num_wait_for = 1, .event = &ev),
+                        CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+        CLMEM_CHECK_ERR(t, clmem_enqueue_copy(t->queue, buf, a, .region = {8, 4}, .is_blocking = blocking != 0,
+                                              .wait_for = &failed, .num_wait_for = 1, .event = &ev),
+                        CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+        CLMEM_CHECK_ERR(t, clmem_enqueue_copy(t->queue, b, buf, .region = {8, 4}, .is_blocking = blocking != 0,
+                                              .wait_for = &failed, .num_wait_for = 1, .event = &ev),
+                        CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+        CLMEM_CHECK(t, ev == NULL);
+    }
+    CLMEM_CHECK_CL(t, clFinish(t->queue)); /* nothing was left queued */
+    CLMEM_CHECK_CL(t, clmem_enqueue_copy(t->queue, (void *)out, a, .host_size = sizeof out));
+    CLMEM_CHECK(t, memcmp(out, want, sizeof out) == 0);
+    CLMEM_CHECK_CL(t, clmem_enqueue_copy(t->queue, (void *)out, b, .host_size = sizeof out));
+    CLMEM_CHECK(t, memcmp(out, want, sizeof out) == 0);
+done:
+    if (failed) clReleaseEvent(failed);
+    clmem_image_release(&a);
+    clmem_image_release(&b);
+    clmem_buffer_release(&buf);
+}
+
 static const clmem_test_case cases[] = {
     {"every_pair_every_type", test_every_pair_every_type, false},
     {"enqueue_copy_array", test_enqueue_copy_array, false},
@@ -364,5 +414,6 @@ static const clmem_test_case cases[] = {
     {"orientation", test_orientation, false},
     {"nonblocking_event", test_nonblocking_event, false},
     {"copy_rejections", test_copy_rejections, false},
+    {"failed_wait_list", test_failed_wait_list, false},
 };
 int main(int argc, char **argv) { return clmem_test_main(cases, sizeof cases / sizeof cases[0], argc, argv); }

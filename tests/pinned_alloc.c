@@ -179,10 +179,43 @@ static void test_outlives_queue_reference(clmem_test_context *t) {
     CLMEM_CHECK_CL(t, clmem_pinned_allocation_release(&h));
 }
 
+/* an enqueued release on a queue of another context is refused before anything is
+   released: the allocation stays usable and its release works */
+static void test_enqueue_release_other_context(clmem_test_context *t) {
+    cl_int err;
+    cl_context other = clCreateContext(NULL, 1, &t->device, NULL, NULL, &err);
+    cl_command_queue oq = NULL;
+    clmem_pinned_allocation h = CLMEM__ZERO;
+    unsigned char back[4096];
+    CLMEM_CHECK_CL(t, err);
+    oq = extra_queue(t, other, &err);
+    CLMEM_CHECK_CL(t, err);
+    h = clmem_pinned_allocation_create(t->queue, sizeof back, 0, &err);
+    CLMEM_CHECK_CL(t, err);
+    if (h.ptr && oq) {
+        clmem_buffer b = clmem_buffer_create(t->context, 0, sizeof back, NULL, &err);
+        CLMEM_CHECK_CL(t, err);
+        CLMEM_CHECK_ERR(t, clmem_pinned_allocation_enqueue_release(&h, oq), CL_INVALID_CONTEXT);
+        CLMEM_CHECK(t, strstr(clmem_last_error_message(), "clmem_pinned_allocation_enqueue_release") != NULL);
+        CLMEM_CHECK(t, h.ptr != NULL && h.size == sizeof back); /* untouched */
+        memset(h.ptr, 0x5D, sizeof back);
+        CLMEM_CHECK_CL(t, clmem_enqueue_copy(t->queue, b, h.ptr, .byte_count = sizeof back));
+        CLMEM_CHECK_CL(t, clmem_enqueue_copy(t->queue, (void *)back, b));
+        CLMEM_CHECK(t, back[0] == 0x5D && back[sizeof back - 1] == 0x5D);
+        CLMEM_CHECK_CL(t, clmem_pinned_allocation_enqueue_release(&h, t->queue));
+        CLMEM_CHECK_CL(t, clFinish(t->queue));
+        clmem_buffer_release(&b);
+    }
+    clmem_pinned_allocation_release(&h);
+    if (oq) clReleaseCommandQueue(oq);
+    if (other) clReleaseContext(other);
+}
+
 static const clmem_test_case cases[] = {
     {"copy_both_directions", test_copy_both_directions, false},
     {"flags_and_sizes", test_flags_and_sizes, false},
     {"double_release", test_double_release, false},
     {"outlives_queue_reference", test_outlives_queue_reference, false},
+    {"enqueue_release_other_context", test_enqueue_release_other_context, false},
 };
 int main(int argc, char **argv) { return clmem_test_main(cases, sizeof cases / sizeof cases[0], argc, argv); }

@@ -146,6 +146,18 @@ static void test_svm_pool_no_queue(clmem_test_context *t) {
     CLMEM_CHECK(t, z.svm.ptr != NULL);
     CLMEM_CHECK_EQ(t, z.svm.size, 0);
     CLMEM_CHECK_EQ(t, clmem_svm_pool_managed_bytes(pool), 1);
+    { /* its size 0 is known, not "unknown": nothing fits (the pool's records stay whole) */
+        static unsigned char host[4096];
+        CLMEM_CHECK_ERR(t, clmem_enqueue_copy(t->queue, z.svm, (const void *)host, .byte_count = sizeof host),
+                        CL_INVALID_VALUE);
+        CLMEM_CHECK(t, strstr(clmem_last_error_message(), "larger than the 0 bytes of dst (SVM)") != NULL);
+        CLMEM_CHECK_ERR(t, clmem_enqueue_copy(t->queue, (void *)host, z.svm, .byte_count = 1), CL_INVALID_VALUE);
+        CLMEM_CHECK_ERR(t, clmem_enqueue_copy(t->queue, z.svm, (const void *)host, .dst_offset = 1), CL_INVALID_VALUE);
+        CLMEM_CHECK_ERR(t, clmem_enqueue_fill(t->queue, z.svm, (cl_uchar)1, 4096), CL_INVALID_VALUE);
+        CLMEM_CHECK_CL(t, clmem_enqueue_copy(t->queue, z.svm, (const void *)host, .host_size = sizeof host)); /* 0 */
+        CLMEM_CHECK_ERR(t, clmem_enqueue_fill(t->queue, z.svm, (cl_uchar)1, 1), CL_INVALID_VALUE);
+        CLMEM_CHECK_CL(t, clFinish(t->queue));
+    }
     CLMEM_CHECK_CL(t, clmem_pooled_svm_release(&z));
     p = clmem_svm_pool_allocate(pool, 64, &err);
     CLMEM_CHECK_CL(t, err);

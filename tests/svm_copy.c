@@ -249,6 +249,51 @@ static void test_migratemem(clmem_test_context *t) {
     CLMEM_CHECK_CL(t, clFinish(t->queue));
 }
 
+/* a wait list with an event that has already failed: refused, blocking or not,
+   nothing enqueued or copied, no event made (as every clmem_enqueue_copy pair) */
+static void test_failed_wait_list(clmem_test_context *t) {
+    unsigned char in[64], out[64], want[64];
+    cl_int err;
+    cl_event failed = NULL, ev = NULL;
+    clmem_svm_allocation a, b;
+    int blocking;
+    NEED_SVM(t);
+    a = alloc(t, 64, &err);
+    CLMEM_CHECK_CL(t, err);
+    b = alloc(t, 64, &err);
+    if (err != CL_SUCCESS) clmem_svm_allocation_release(&a);
+    CLMEM_CHECK_CL(t, err);
+    failed = clCreateUserEvent(t->context, &err);
+    CLMEM_CHECK_CL(t, err);
+    CLMEM_CHECK_CL(t, clSetUserEventStatus(failed, -3));
+    fill_pattern(want, sizeof want, 5);
+    fill_pattern(in, sizeof in, 6);
+    CLMEM_CHECK_CL(t, clmem_enqueue_copy(t->queue, a.svm, (const void *)want));
+    CLMEM_CHECK_CL(t, clmem_enqueue_copy(t->queue, b.svm, (const void *)want));
+    for (blocking = 0; blocking < 2; ++blocking) {
+        CLMEM_CHECK_ERR(t, clmem_enqueue_copy(t->queue, a.svm, (const void *)in, .is_blocking = blocking != 0,
+                                              .wait_for = &failed, .num_wait_for = 1, .event = &ev),
+                        CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+        CLMEM_CHECK(t, strstr(clmem_last_error_message(), "clmem_enqueue_copy: wait_for[0]") != NULL);
+        CLMEM_CHECK_ERR(t, clmem_enqueue_copy(t->queue, b.svm, a.svm, .is_blocking = blocking != 0, .wait_for = &failed,
+                                              .num_wait_for = 1, .event = &ev),
+                        CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+        memset(out, 0x5A, sizeof out);
+        CLMEM_CHECK_ERR(t, clmem_enqueue_copy(t->queue, out, a.svm, .is_blocking = blocking != 0, .wait_for = &failed,
+                                              .num_wait_for = 1, .event = &ev),
+                        CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+        CLMEM_CHECK(t, out[0] == 0x5A && ev == NULL);
+    }
+    CLMEM_CHECK_CL(t, clFinish(t->queue)); /* nothing was left queued */
+    CLMEM_CHECK_CL(t, read_back(t, out, a.svm));
+    CLMEM_CHECK(t, memcmp(out, want, sizeof out) == 0);
+    CLMEM_CHECK_CL(t, read_back(t, out, b.svm));
+    CLMEM_CHECK(t, memcmp(out, want, sizeof out) == 0);
+    clReleaseEvent(failed);
+    CLMEM_CHECK_CL(t, clmem_svm_allocation_release(&a));
+    CLMEM_CHECK_CL(t, clmem_svm_allocation_release(&b));
+}
+
 static const clmem_test_case cases[] = {
     {"every_pair", test_every_pair, false},
     {"smaller_size", test_smaller_size, false},
@@ -256,5 +301,6 @@ static const clmem_test_case cases[] = {
     {"zero_bytes", test_zero_bytes, false},
     {"memfill", test_memfill, false},
     {"migratemem", test_migratemem, false},
+    {"failed_wait_list", test_failed_wait_list, false},
 };
 int main(int argc, char **argv) { return clmem_test_main(cases, sizeof cases / sizeof cases[0], argc, argv); }

@@ -475,6 +475,69 @@ static void test_p2p_amd(clmem_test_context *t) {
     clmem_buffer_release(&b);
 }
 
+/* a wait list with an event that has already failed: every pair refuses, blocking or
+   not, before enqueuing anything (PoCL 3.1 left a non-blocking command queued for ever,
+   and the queue's later work behind it); no event is made, nothing is copied, and the
+   queue's later work runs. A list whose events have not failed is enqueued as ever. */
+static void test_failed_wait_list(clmem_test_context *t) {
+    unsigned char host[256], back[256], want[256];
+    cl_int err = 0;
+    clmem_buffer a = make(t, 256, 3, &err), b = CLMEM__ZERO;
+    cl_event ok = clCreateUserEvent(t->context, &err), failed = NULL, list[2], ev = NULL;
+    int blocking;
+    CLMEM_CHECK_CL(t, err);
+    failed = clCreateUserEvent(t->context, &err);
+    CLMEM_CHECK_CL(t, err);
+    b = make(t, 256, 4, &err);
+    CLMEM_CHECK_CL(t, err);
+    if (!a.mem || !b.mem || !ok || !failed) goto done;
+    CLMEM_CHECK_CL(t, clSetUserEventStatus(ok, CL_COMPLETE));
+    CLMEM_CHECK_CL(t, clSetUserEventStatus(failed, -5));
+    list[0] = ok;
+    list[1] = failed;
+    fill_pattern(host, sizeof host, 9);
+    fill_pattern(want, sizeof want, 4); /* b's bytes */
+    for (blocking = 0; blocking < 2; ++blocking) {
+        CLMEM_CHECK_ERR(t, clmem_enqueue_copy(t->queue, b, (const void *)host, .is_blocking = blocking != 0,
+                                              .wait_for = list, .num_wait_for = 2, .event = &ev),
+                        CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+        CLMEM_CHECK(t, strstr(clmem_last_error_message(), "clmem_enqueue_copy: wait_for[1]") != NULL);
+        memset(back, 0xA5, sizeof back);
+        CLMEM_CHECK_ERR(t, clmem_enqueue_copy(t->queue, (void *)back, b, .is_blocking = blocking != 0,
+                                              .wait_for = list, .num_wait_for = 2, .event = &ev),
+                        CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+        CLMEM_CHECK(t, back[0] == 0xA5 && back[255] == 0xA5);
+        CLMEM_CHECK_ERR(t, clmem_enqueue_copy(t->queue, b, a, .is_blocking = blocking != 0, .wait_for = list,
+                                              .num_wait_for = 2, .event = &ev),
+                        CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+        CLMEM_CHECK_ERR(t, clmem_enqueue_copy(t->queue, b, a, .region = {16, 4}, .src_pitches = {32},
+                                              .dst_pitches = {32}, .is_blocking = blocking != 0, .wait_for = list,
+                                              .num_wait_for = 2, .event = &ev),
+                        CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+        CLMEM_CHECK_ERR(t, clmem_enqueue_copy(t->queue, b.mem, a.mem, .is_blocking = blocking != 0,
+                                              .wait_for = &failed, .num_wait_for = 1),
+                        CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+        CLMEM_CHECK(t, strstr(clmem_last_error_message(), "clmem_enqueue_copy: wait_for[0]") != NULL);
+        CLMEM_CHECK(t, ev == NULL);
+    }
+    CLMEM_CHECK_CL(t, clFinish(t->queue)); /* nothing was left queued */
+    CLMEM_CHECK_CL(t, clmem_enqueue_copy(t->queue, (void *)back, b));
+    CLMEM_CHECK(t, memcmp(back, want, sizeof back) == 0);
+    /* events that have not failed: enqueued */
+    CLMEM_CHECK_CL(t, clmem_enqueue_copy(t->queue, b, (const void *)host, .is_blocking = false, .wait_for = &ok,
+                                         .num_wait_for = 1, .event = &ev));
+    CLMEM_CHECK(t, ev != NULL);
+    if (ev) CLMEM_CHECK_CL(t, clWaitForEvents(1, &ev));
+    CLMEM_CHECK_CL(t, clmem_enqueue_copy(t->queue, (void *)back, b));
+    CLMEM_CHECK(t, memcmp(back, host, sizeof back) == 0);
+done:
+    if (ev) clReleaseEvent(ev);
+    if (ok) clReleaseEvent(ok);
+    if (failed) clReleaseEvent(failed);
+    clmem_buffer_release(&a);
+    clmem_buffer_release(&b);
+}
+
 static const clmem_test_case cases[] = {
     {"linear_pairs", test_linear_pairs, false},
     {"byte_count_zero_copies_nothing", test_byte_count_zero_copies_nothing, false},
@@ -489,5 +552,6 @@ static const clmem_test_case cases[] = {
     {"kernel_args", test_kernel_args, false},
     {"kernel_arg_driver_refusals", test_kernel_arg_driver_refusals, false},
     {"p2p_amd", test_p2p_amd, false},
+    {"failed_wait_list", test_failed_wait_list, false},
 };
 int main(int argc, char **argv) { return clmem_test_main(cases, sizeof cases / sizeof cases[0], argc, argv); }

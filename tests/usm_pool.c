@@ -54,6 +54,19 @@ static void test_reuse_and_counts(clmem_test_context *t) {
         CLMEM_CHECK_CL(t, clmem_enqueue_copy(t->queue, out, b.usm));
         CLMEM_CHECK(t, memcmp(out, in, sizeof in) == 0);
     }
+    { /* a 0-byte block: its size 0 is known, not "unknown": nothing fits */
+        static unsigned char host[4096];
+        clmem_pooled_usm z = clmem_usm_pool_allocate(pool, 0, &err);
+        CLMEM_CHECK_CL(t, err);
+        CLMEM_CHECK_EQ(t, z.usm.size, 0);
+        CLMEM_CHECK_ERR(t, clmem_enqueue_copy(t->queue, z.usm, (const void *)host, .byte_count = sizeof host),
+                        CL_INVALID_VALUE);
+        CLMEM_CHECK_ERR(t, clmem_enqueue_copy(t->queue, (void *)host, z.usm, .byte_count = 1), CL_INVALID_VALUE);
+        CLMEM_CHECK_ERR(t, clmem_enqueue_fill(t->queue, z.usm, (cl_uchar)1, 4096), CL_INVALID_VALUE);
+        CLMEM_CHECK_CL(t, clmem_enqueue_copy(t->queue, z.usm, (const void *)host, .host_size = sizeof host)); /* 0 */
+        CLMEM_CHECK_CL(t, clFinish(t->queue));
+        CLMEM_CHECK_CL(t, clmem_pooled_usm_release(&z));
+    }
     /* a pool with an active block cannot go yet; the block still can */
     CLMEM_CHECK_ERR(t, clmem_usm_pool_release(pool), CLMEM_ERROR_IN_USE);
     CLMEM_CHECK_CL(t, clmem_release(&b));

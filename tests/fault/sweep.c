@@ -603,7 +603,8 @@ static const verdict verdicts[] = {
     /* clFlush only asks the driver to submit what is already enqueued sooner; the
        commands stay enqueued, and the wait, clFinish, blocking call or queue release
        that follows submits them (an implicit flush) and reports a broken queue itself */
-    {"stager:clFlush", OPTIONAL, "a flush before a wait for the same pieces: the wait flushes and reports"},
+    {"stager:clFlush", OPTIONAL, "the flush after a slot's unmap when the stager is released, as pinned_alloc (a "
+                                 "copy's flushes are reported)"},
     {"pinned_alloc:clFlush", OPTIONAL, "the flush after a release's unmap: the queue's next wait or release submits it"},
     {"pinned_pool:clFlush", OPTIONAL, "the flush after a freed block's unmap, as pinned_alloc"},
     {"device_link:clFlush", OPTIONAL, "the flush after a slot's unmap when the link is released, as pinned_alloc"},

@@ -29,6 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     size_t elem = (size_t)1 << (fuzz_u8(&in) % 5); /* 1..16 bytes, as formats have */
     size_t row = fuzz_size(&in, 5000), slice = fuzz_size(&in, 200000), host_size = fuzz_size(&in, 4000000);
     bool has_host = fuzz_u8(&in) & 1;
+    if (host_size == 0 && (fuzz_u8(&in) & 1)) host_size = SIZE_MAX; /* .host_size left out: unknown */
     bool arr1d = type == CL_MEM_OBJECT_IMAGE1D_ARRAY, no_slices;
     cl_int got, want = CL_SUCCESS;
     u128 layers, row_min, row_eff, min_slice, need, slice_eff;
@@ -61,7 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         min_slice = smul(row_eff, arr1d ? 1 : h);
         if (slice && (no_slices || min_slice > SIZE_MAX || slice < min_slice || slice % row_eff))
             want = CL_INVALID_IMAGE_DESCRIPTOR;
-        else if (has_host && host_size) {
+        else if (has_host && host_size != SIZE_MAX) {
             slice_eff = slice ? slice : min_slice;
             need = sadd(sadd(smul(layers - 1, slice_eff), smul(arr1d ? 0 : h - 1, row_eff)), row_min);
             if (need > host_size) want = CL_INVALID_VALUE;

@@ -153,6 +153,10 @@ static void transfer_examples(cl_command_queue q, clmem_buffer buf, clmem_buffer
     clmem_enqueue_fill(q, buf, 1.5f, 4096);
     clmem_enqueue_fill(q, buf, ((cl_float4){{1, 2, 3, 4}}), 64);
     clmem_enqueue_fill(q, buf, rgba, 64, .pattern_size = 16, .offset = 16);
+    {
+        clmem_copy_options o = CLMEM_COPY_OPTIONS_INIT; o.is_blocking = CL_FALSE;
+        use(&o);
+    }
 }
 
 static void usm_examples(cl_context ctx, cl_device_id dev, cl_command_queue q, const char *bytes) {

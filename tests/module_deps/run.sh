@@ -6,6 +6,8 @@
 # (CLMEM_MODULES, in amalgamation order), compiles it with CLMEM_IMPLEMENTATION, and
 # demands that nothing clmem_* stays undefined in the object: a use of a later or
 # undeclared module fails to compile (no declaration) or to link (no definition).
+# First, every clmem__ name a module uses of another module must be declared in that
+# module's header (its private section: tools/private-names lists the ones that are not).
 # usage: run.sh SOURCE_DIR BUILD_DIR C_COMPILER [CXX_COMPILER]
 set -eu
 export LC_ALL=C
@@ -35,6 +37,12 @@ parts() { # parts X BEFORE: the headerless entries (clmem/P.c only) whose first 
 }
 
 status=0
+if ! undeclared=$(python3 "$src/tools/private-names" "$src"); then
+    echo "module_deps: clmem__ names used by another module but not declared in their module's header"
+    echo "(declare each in the private section of the header named in brackets; docs/hacking.md, Layout):"
+    echo "$undeclared" | sed 's/^/  /'
+    status=1
+fi
 for m in $modules; do
     pm=$(position "$m")
     for d in $(includes "$m"); do

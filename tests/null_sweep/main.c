@@ -70,6 +70,7 @@ static const struct {
     /* a release of nothing (NULL, or an empty handle) is a no-op, as every release */
     {"clmem_allocator_release", Z, "NULL: nothing to release"},
     {"clmem_buffer_release", Z, "NULL: nothing to release"},
+    {"clmem_host_registration_release", Z, "NULL: nothing to release"},
     {"clmem_image_release", Z, "NULL: nothing to release"},
     {"clmem_memory_pool_release", Z, "NULL: nothing to release"},
     {"clmem_pinned_allocation_release", Z, "NULL: nothing to release"},
