@@ -192,12 +192,6 @@ static void test_nonblocking(clmem_test_context *t) {
     clmem_buffer b;
     clmem_stager_stats s;
     if (skip_threads_on_oclgrind(t)) return;
-#if defined(_WIN32) || defined(CLMEM_USE_C11_THREADS)
-    /* the stager's worker threads are pthreads for now (clmem/stager.c) */
-    clmem_test_skip(t, "the stager has no worker threads on this build: a non-blocking copy would wait for its "
-                       "wait list on the calling thread");
-    return;
-#endif
     st = stager(t, 0);
     b = clmem_buffer_create(t->context, 0, N, NULL, &err);
     CLMEM_CHECK_CL(t, err);
