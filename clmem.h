@@ -502,13 +502,35 @@
 #define CLMEM__STATIC_ASSERT(cond, msg) _Static_assert(cond, msg)
 #endif
 
+/* CLMEM_NO_GNU_EXTENSIONS (define it before including clmem.h): compile the code that
+   a compiler without GNU extensions (MSVC) gets, with gcc or clang too: no __atomic or
+   __builtin calls, no vector types, no attributes that change code. CLMEM__GNU is 1
+   where clmem uses those extensions. (Pragmas and attributes that only quiet the
+   compiler's warnings follow __GNUC__ itself.) The suite runs both ways
+   (tools/test --portable). */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(CLMEM_NO_GNU_EXTENSIONS)
+#define CLMEM__GNU 1
+#else
+#define CLMEM__GNU 0
+#endif
+
 /* hot paths inlined whole, rare paths kept out of them */
-#if defined(__GNUC__) || defined(__clang__)
+#if CLMEM__GNU
 #define CLMEM__INLINE static inline __attribute__((always_inline))
 #define CLMEM__NOINLINE __attribute__((noinline))
 #else
 #define CLMEM__INLINE static inline
 #define CLMEM__NOINLINE
+#endif
+/* CLMEM__PRINTF(f, a): a printf-like function's format check */
+#if defined(__MINGW32__) /* mingw-w64: the checks of the printf that stdio.h gives (the C99 one
+                             with __USE_MINGW_ANSI_STDIO=1, which clmem's %zu needs) */
+#include <stdio.h>
+#define CLMEM__PRINTF(f, a) __attribute__((format(__MINGW_PRINTF_FORMAT, f, a)))
+#elif defined(__GNUC__) || defined(__clang__) /* format checks (warnings only) */
+#define CLMEM__PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define CLMEM__PRINTF(f, a)
 #endif
 /** "0.2.1": the version of this header, as a string. */
 #define CLMEM_VERSION_STRING \
@@ -577,6 +599,152 @@
 #define CLMEM__CHECKS 0
 #else
 #define CLMEM__CHECKS 1
+#endif
+
+/* ---------------------------------------------------------------------------------
+   ATOMICS: the one set of atomic operations every module uses (private)
+
+   They work on plain integers and pointers, so that a struct is laid out alike in C
+   and C++ and a field can also be read under a lock. Each load acquires, each store
+   releases, each read-modify-write does both. Where they come from, in this order:
+     gcc and clang (CLMEM__GNU)             __atomic builtins
+     C++ otherwise                          std::atomic on the same memory
+     Windows C otherwise (MSVC)             the Interlocked intrinsics (<intrin.h>)
+     C11 otherwise                          <stdatomic.h> on the same memory
+   The operations: clmem__atomic_load_/store_ of u64, int, uint, size and ptr;
+   clmem__atomic_cas_u64 (true when it swapped), clmem__atomic_exchange_int (the old
+   value), clmem__atomic_add_uint (the new value; (unsigned)-1 decrements).
+   A 64-bit field that is used atomically is declared CLMEM__ALIGN8 (alignas(8)): on
+   32-bit x86 a uint64_t is 4-aligned in a struct, where a 64-bit atomic would need
+   libatomic's locks; aligned, every compiler does it in one instruction (cmpxchg8b),
+   so no target links libatomic.
+   --------------------------------------------------------------------------------- */
+#ifdef __cplusplus
+#define CLMEM__ALIGN8 alignas(8)
+#else
+#define CLMEM__ALIGN8 _Alignas(8)
+#endif
+#if CLMEM__GNU
+#define CLMEM__ATOMICS "gnu"
+/* the operand's type says "8-aligned" (the caller's field is): clang -m32 otherwise
+   calls libatomic's __atomic_load_8 */
+typedef uint64_t clmem__u64a __attribute__((aligned(8)));
+#define CLMEM__U64A(p) ((clmem__u64a *)(uintptr_t)(p))
+static inline uint64_t clmem__atomic_load_u64(const uint64_t *p) { return __atomic_load_n(CLMEM__U64A(p), __ATOMIC_ACQUIRE); }
+static inline void clmem__atomic_store_u64(uint64_t *p, uint64_t v) { __atomic_store_n(CLMEM__U64A(p), v, __ATOMIC_RELEASE); }
+static inline bool clmem__atomic_cas_u64(uint64_t *p, uint64_t expect, uint64_t v) {
+    return __atomic_compare_exchange_n(CLMEM__U64A(p), &expect, v, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+static inline int clmem__atomic_load_int(const int *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+static inline void clmem__atomic_store_int(int *p, int v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+static inline int clmem__atomic_exchange_int(int *p, int v) { return __atomic_exchange_n(p, v, __ATOMIC_ACQ_REL); }
+static inline unsigned clmem__atomic_add_uint(unsigned *p, unsigned v) { return __atomic_add_fetch(p, v, __ATOMIC_ACQ_REL); }
+static inline unsigned clmem__atomic_load_uint(const unsigned *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+static inline void clmem__atomic_store_uint(unsigned *p, unsigned v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+static inline size_t clmem__atomic_load_size(const size_t *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+static inline void clmem__atomic_store_size(size_t *p, size_t v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+static inline void *clmem__atomic_load_ptr(void *const *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+static inline void clmem__atomic_store_ptr(void **p, void *v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+#elif defined(__cplusplus)
+#define CLMEM__ATOMICS "c++"
+#include <atomic>
+template <class T> static inline std::atomic<T> *clmem__as_atomic(const T *p) {
+    static_assert(sizeof(std::atomic<T>) == sizeof(T), "clmem: std::atomic<T> must have T's size");
+    return reinterpret_cast<std::atomic<T> *>(const_cast<T *>(p));
+}
+static inline uint64_t clmem__atomic_load_u64(const uint64_t *p) { return clmem__as_atomic(p)->load(std::memory_order_acquire); }
+static inline void clmem__atomic_store_u64(uint64_t *p, uint64_t v) { clmem__as_atomic(p)->store(v, std::memory_order_release); }
+static inline bool clmem__atomic_cas_u64(uint64_t *p, uint64_t expect, uint64_t v) {
+    return clmem__as_atomic(p)->compare_exchange_strong(expect, v, std::memory_order_acq_rel, std::memory_order_acquire);
+}
+static inline int clmem__atomic_load_int(const int *p) { return clmem__as_atomic(p)->load(std::memory_order_acquire); }
+static inline void clmem__atomic_store_int(int *p, int v) { clmem__as_atomic(p)->store(v, std::memory_order_release); }
+static inline int clmem__atomic_exchange_int(int *p, int v) { return clmem__as_atomic(p)->exchange(v, std::memory_order_acq_rel); }
+static inline unsigned clmem__atomic_add_uint(unsigned *p, unsigned v) {
+    return clmem__as_atomic(p)->fetch_add(v, std::memory_order_acq_rel) + v;
+}
+static inline unsigned clmem__atomic_load_uint(const unsigned *p) { return clmem__as_atomic(p)->load(std::memory_order_acquire); }
+static inline void clmem__atomic_store_uint(unsigned *p, unsigned v) { clmem__as_atomic(p)->store(v, std::memory_order_release); }
+static inline size_t clmem__atomic_load_size(const size_t *p) { return clmem__as_atomic(p)->load(std::memory_order_acquire); }
+static inline void clmem__atomic_store_size(size_t *p, size_t v) { clmem__as_atomic(p)->store(v, std::memory_order_release); }
+static inline void *clmem__atomic_load_ptr(void *const *p) { return clmem__as_atomic(p)->load(std::memory_order_acquire); }
+static inline void clmem__atomic_store_ptr(void **p, void *v) { clmem__as_atomic(p)->store(v, std::memory_order_release); }
+#elif defined(_WIN32)
+#define CLMEM__ATOMICS "interlocked"
+#include <intrin.h>
+/* Interlocked operations are full barriers; a load is an exchange-add of 0 (an
+   Interlocked operation on a const object: the object is never written). */
+static inline uint64_t clmem__atomic_load_u64(const uint64_t *p) {
+    return (uint64_t)_InterlockedCompareExchange64((volatile long long *)(uintptr_t)p, 0, 0);
+}
+static inline bool clmem__atomic_cas_u64(uint64_t *p, uint64_t expect, uint64_t v) {
+    return (uint64_t)_InterlockedCompareExchange64((volatile long long *)p, (long long)v, (long long)expect) == expect;
+}
+static inline void clmem__atomic_store_u64(uint64_t *p, uint64_t v) {
+    uint64_t old = *(volatile uint64_t *)p;
+    while (!clmem__atomic_cas_u64(p, old, v)) old = clmem__atomic_load_u64(p);
+}
+static inline int clmem__atomic_load_int(const int *p) { return (int)_InterlockedOr((volatile long *)(uintptr_t)p, 0); }
+static inline void clmem__atomic_store_int(int *p, int v) { (void)_InterlockedExchange((volatile long *)p, (long)v); }
+static inline int clmem__atomic_exchange_int(int *p, int v) { return (int)_InterlockedExchange((volatile long *)p, (long)v); }
+static inline unsigned clmem__atomic_add_uint(unsigned *p, unsigned v) {
+    return (unsigned)_InterlockedExchangeAdd((volatile long *)p, (long)v) + v;
+}
+static inline unsigned clmem__atomic_load_uint(const unsigned *p) {
+    return (unsigned)_InterlockedOr((volatile long *)(uintptr_t)p, 0);
+}
+static inline void clmem__atomic_store_uint(unsigned *p, unsigned v) { (void)_InterlockedExchange((volatile long *)p, (long)v); }
+static inline void *clmem__atomic_load_ptr(void *const *p) {
+    return _InterlockedCompareExchangePointer((void *volatile *)(uintptr_t)p, NULL, NULL);
+}
+static inline void clmem__atomic_store_ptr(void **p, void *v) { (void)_InterlockedExchangePointer((void *volatile *)p, v); }
+static inline size_t clmem__atomic_load_size(const size_t *p) {
+    return (size_t)(uintptr_t)clmem__atomic_load_ptr((void *const *)(uintptr_t)p);
+}
+static inline void clmem__atomic_store_size(size_t *p, size_t v) { clmem__atomic_store_ptr((void **)p, (void *)(uintptr_t)v); }
+#elif !defined(__STDC_NO_ATOMICS__)
+#define CLMEM__ATOMICS "c11"
+#include <stdatomic.h>
+#define CLMEM__A(T, p) ((_Atomic(T) *)(uintptr_t)(p)) /* the same memory as an atomic object */
+static inline uint64_t clmem__atomic_load_u64(const uint64_t *p) {
+    return atomic_load_explicit(CLMEM__A(uint64_t, p), memory_order_acquire);
+}
+static inline void clmem__atomic_store_u64(uint64_t *p, uint64_t v) {
+    atomic_store_explicit(CLMEM__A(uint64_t, p), v, memory_order_release);
+}
+static inline bool clmem__atomic_cas_u64(uint64_t *p, uint64_t expect, uint64_t v) {
+    return atomic_compare_exchange_strong_explicit(CLMEM__A(uint64_t, p), &expect, v, memory_order_acq_rel,
+                                                   memory_order_acquire);
+}
+static inline int clmem__atomic_load_int(const int *p) { return atomic_load_explicit(CLMEM__A(int, p), memory_order_acquire); }
+static inline void clmem__atomic_store_int(int *p, int v) { atomic_store_explicit(CLMEM__A(int, p), v, memory_order_release); }
+static inline int clmem__atomic_exchange_int(int *p, int v) {
+    return atomic_exchange_explicit(CLMEM__A(int, p), v, memory_order_acq_rel);
+}
+static inline unsigned clmem__atomic_add_uint(unsigned *p, unsigned v) {
+    return atomic_fetch_add_explicit(CLMEM__A(unsigned, p), v, memory_order_acq_rel) + v;
+}
+static inline unsigned clmem__atomic_load_uint(const unsigned *p) {
+    return atomic_load_explicit(CLMEM__A(unsigned, p), memory_order_acquire);
+}
+static inline void clmem__atomic_store_uint(unsigned *p, unsigned v) {
+    atomic_store_explicit(CLMEM__A(unsigned, p), v, memory_order_release);
+}
+static inline size_t clmem__atomic_load_size(const size_t *p) {
+    return atomic_load_explicit(CLMEM__A(size_t, p), memory_order_acquire);
+}
+static inline void clmem__atomic_store_size(size_t *p, size_t v) {
+    atomic_store_explicit(CLMEM__A(size_t, p), v, memory_order_release);
+}
+static inline void *clmem__atomic_load_ptr(void *const *p) {
+    return atomic_load_explicit(CLMEM__A(void *, p), memory_order_acquire);
+}
+static inline void clmem__atomic_store_ptr(void **p, void *v) {
+    atomic_store_explicit(CLMEM__A(void *, p), v, memory_order_release);
+}
+#else
+#error "clmem: no atomic operations: compile as C11 with <stdatomic.h>, as C++11, with gcc or clang, or with MSVC"
+#include "clmem: stopped at the #error above"
 #endif
 
 #ifdef __cplusplus
@@ -691,7 +859,7 @@ extern "C" {
 #define CLMEM_GIVEN_NUM_CHANNELS 0x200u /* .num_channels */
 #define CLMEM_GIVEN_ALIGNMENT 0x400u    /* .alignment */
 
-#if defined(__GNUC__) || defined(__clang__)
+#if CLMEM__GNU
 #define CLMEM__STRSTR(s, t) __builtin_strstr(s, t)
 #else
 #define CLMEM__STRSTR(s, t) strstr(s, t)
@@ -1470,7 +1638,7 @@ typedef struct clmem_buffer {
    never given back to the system, so a stale handle always points at a record. */
 typedef struct clmem__buffer_owner {
     cl_int (*release)(clmem_buffer *buf);
-    uint64_t gen;           /* odd while handed out: the current hand-out's generation */
+    CLMEM__ALIGN8 uint64_t gen; /* odd while handed out: the current hand-out's generation (atomic) */
 } clmem__buffer_owner;
 
 /* A buffer handle bound to one device (external memory imported for one device,
@@ -1494,11 +1662,7 @@ typedef struct clmem__bound_owner {
 static inline bool clmem__handout_stale(const void *record, uint64_t generation) {
     const clmem__buffer_owner *o = (const clmem__buffer_owner *)record;
     if (!o) return false;
-#if defined(__GNUC__) || defined(__clang__)
-    return __atomic_load_n(&o->gen, __ATOMIC_ACQUIRE) != generation;
-#else
-    return *(const volatile uint64_t *)&o->gen != generation;
-#endif
+    return clmem__atomic_load_u64(&o->gen) != generation;
 }
 
 /* clmem__buffer_stale(b): true when b is a copy of a pooled buffer handle whose block
@@ -4990,12 +5154,11 @@ extern "C" {
    caller enqueues can hold its pieces back. Copies below the threshold are the
    driver's own commands of the queue.
 
-   Threads: the stager starts threads - 1 worker threads (pthreads) at creation, and
-   at its first non-blocking staged copy one thread more that runs the non-blocking
-   staged copies one after the other (no thread is started per copy); a blocking
-   copy's calling thread is the last copier. On Windows there are no workers (threads
-   is taken as 1) and non-blocking staged copies block: staging still overlaps the
-   copy with the DMA, on one thread.
+   Threads: the stager starts threads - 1 worker threads at creation, and at its first
+   non-blocking staged copy one thread more that runs the non-blocking staged copies
+   one after the other (no thread is started per copy); a blocking copy's calling
+   thread is the last copier. They are the platform's threads (Win32, pthreads, or C11
+   <threads.h> with CLMEM_USE_C11_THREADS), alike on every platform.
    --------------------------------------------------------------------------------- */
 
 /** Default slot size of a stager (bytes): one piece of a staged copy. */
@@ -5059,7 +5222,7 @@ typedef struct clmem_stager_stats {
     unsigned long long pieces;         /* slot-sized pieces of the staged copies */
     unsigned long long running;        /* copies in progress now (a non-blocking staged one until its event
                                           completes; a direct one while its call runs) */
-    size_t slot_size, slots, threads;  /* as made (threads: 1 where there are no workers) */
+    size_t slot_size, slots, threads;  /* as made */
 } clmem_stager_stats;
 
 /** clmem_stager_get_stats(st, &stats): the counters. Errors: CL_INVALID_VALUE (NULL
@@ -5092,8 +5255,7 @@ typedef clmem_copy_options clmem_stager_copy_options;
                     event of the wait list that fails after the call gives
                     CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST); the buffer may be
                     released at once, and the queue's later work waits for the copy; a
-                    direct copy is the driver's non-blocking call. (Where the stager has
-                    no worker threads, Windows, a staged copy blocks.)
+                    direct copy is the driver's non-blocking call.
     .region and the rectangle options do not apply (CL_INVALID_VALUE).
     Returns CL_SUCCESS or: CL_INVALID_VALUE (st NULL, host pointer NULL, offset or
     offset + byte_count beyond the buffer, byte_count above .host_size, the host side's
@@ -6031,19 +6193,13 @@ CLMEM_API int clmem_test_main_on(const clmem_test_case *cases, size_t n, int arg
     case should return right after. fmt NULL: the reason is "skipped". t NULL: nothing
     is marked and the last error message says so (CL_INVALID_VALUE, logged). */
 CLMEM_API void clmem_test_skip(clmem_test_context *t, const char *fmt, ...)
-#if defined(__GNUC__) || defined(__clang__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
+    CLMEM__PRINTF(2, 3);
 
 /** clmem_test_fail(t, file, line, fmt, ...): record a failure (used by the macros).
     file or fmt NULL print "?" and "failed (no message)"; t NULL prints the failure,
     marks nothing and leaves a CL_INVALID_VALUE message (logged). */
 CLMEM_API void clmem_test_fail(clmem_test_context *t, const char *file, int line, const char *fmt, ...)
-#if defined(__GNUC__) || defined(__clang__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
+    CLMEM__PRINTF(4, 5);
 
 /** CLMEM_CHECK(t, cond): on failure record it and return from the test function. */
 #define CLMEM_CHECK(t, cond)                                               \
@@ -7185,8 +7341,30 @@ inline void *clmem_memory_map_at(const clmem_memory_map *map, std::initializer_l
 /* ---- private: what other modules of clmem use of base; not API. tools/amalgamate
    puts this section at the head of the implementation. ---- */
 
-/* ---- mutexes (pools, caches, registries) ---- */
+/* ---------------------------------------------------------------------------------
+   THREADS: mutexes (pools, caches, registries, the stager), condition variables,
+   threads, the processor count
+
+   One set of calls over the platform's threads, chosen here and nowhere else:
+     Windows (_WIN32)                       SRW locks, condition variables, CreateThread
+     CLMEM_USE_C11_THREADS, or a C11        <threads.h>: mtx_t, cnd_t, thrd_t
+       compiler on a system without POSIX
+     otherwise (POSIX)                      pthreads
+   (POSIX systems take pthreads by default: their mutexes initialize statically, and
+   C++ has no <threads.h>; CLMEM_USE_C11_THREADS selects <threads.h> to test it.)
+     clmem__mutex m = CLMEM__MUTEX_INIT;    (also static; or clmem__mutex_init)
+     clmem__lock(&m); clmem__unlock(&m);    clmem__mutex_destroy(&m)
+     clmem__cond c; clmem__cond_init(&c);   clmem__cond_wait(&c, &m) (m locked),
+                                            clmem__cond_signal, _broadcast, _destroy
+     clmem__thread t;                       clmem__thread_start(&t, fn, arg): 0 or an
+                                            error; t stays where it is until
+                                            clmem__thread_join(&t) (fn(arg) runs with a
+                                            pointer into t)
+     clmem__thread_yield(), clmem__cpu_count()
+   The atomics are in clmem/base.h (ATOMICS).
+   --------------------------------------------------------------------------------- */
 #if defined(_WIN32)
+#define CLMEM__THREADS "win32"
 /* windows.h without its min/max macros and rarely used APIs; neither define is left
    behind for the code that includes clmem.h. (A windows.h included later by that code
    is this one: the include guard has seen it. Include windows.h first to get more.) */
@@ -7202,6 +7380,10 @@ inline void *clmem_memory_map_at(const clmem_memory_map *map, std::initializer_l
 #ifdef CLMEM__UNDEF_LEAN_AND_MEAN
 #undef WIN32_LEAN_AND_MEAN
 #undef CLMEM__UNDEF_LEAN_AND_MEAN
+/* nor windows.h's empty far and near macros of 16-bit Windows, which turn a variable of
+   that name into a syntax error (FAR and NEAR stay) */
+#undef far
+#undef near
 #endif
 #ifdef CLMEM__UNDEF_NOMINMAX
 #undef NOMINMAX
@@ -7213,14 +7395,138 @@ static inline void clmem__mutex_init(clmem__mutex *m) { InitializeSRWLock(m); }
 static inline void clmem__mutex_destroy(clmem__mutex *m) { (void)m; }
 static inline void clmem__lock(clmem__mutex *m) { AcquireSRWLockExclusive(m); }
 static inline void clmem__unlock(clmem__mutex *m) { ReleaseSRWLockExclusive(m); }
+typedef CONDITION_VARIABLE clmem__cond;
+static inline void clmem__cond_init(clmem__cond *c) { InitializeConditionVariable(c); }
+static inline void clmem__cond_destroy(clmem__cond *c) { (void)c; }
+static inline void clmem__cond_wait(clmem__cond *c, clmem__mutex *m) { SleepConditionVariableSRW(c, m, INFINITE, 0); }
+static inline void clmem__cond_signal(clmem__cond *c) { WakeConditionVariable(c); }
+static inline void clmem__cond_broadcast(clmem__cond *c) { WakeAllConditionVariable(c); }
+typedef struct clmem__thread {
+    HANDLE handle;
+    void (*fn)(void *);
+    void *arg;
+} clmem__thread;
+static DWORD WINAPI clmem__thread_main(LPVOID t) {
+    clmem__thread *self = (clmem__thread *)t;
+    self->fn(self->arg);
+    return 0;
+}
+static inline int clmem__thread_start(clmem__thread *t, void (*fn)(void *), void *arg) {
+    t->fn = fn;
+    t->arg = arg;
+    t->handle = CreateThread(NULL, 0, clmem__thread_main, t, 0, NULL);
+    return t->handle ? 0 : (int)GetLastError();
+}
+static inline void clmem__thread_join(clmem__thread *t) {
+    WaitForSingleObject(t->handle, INFINITE);
+    CloseHandle(t->handle);
+}
+static inline void clmem__thread_yield(void) { SwitchToThread(); }
+static unsigned clmem__cpu_count(void) {
+    SYSTEM_INFO si;
+    GetSystemInfo(&si);
+    return si.dwNumberOfProcessors ? (unsigned)si.dwNumberOfProcessors : 1u;
+}
+#elif defined(CLMEM_USE_C11_THREADS) ||                                                                   \
+    (!defined(__cplusplus) && !defined(__STDC_NO_THREADS__) && !defined(__unix__) && !defined(__APPLE__))
+#define CLMEM__THREADS "c11"
+#include <threads.h>
+/* mtx_t has no static initializer: a mutex initializes itself at its first lock
+   (state 0 -> 1 while one thread does it -> 2). */
+typedef struct clmem__mutex {
+    int state;
+    mtx_t m;
+} clmem__mutex;
+#define CLMEM__MUTEX_INIT CLMEM__ZERO
+static inline void clmem__mutex_init(clmem__mutex *m) {
+    mtx_init(&m->m, mtx_plain);
+    clmem__atomic_store_int(&m->state, 2);
+}
+static inline void clmem__mutex_destroy(clmem__mutex *m) {
+    if (clmem__atomic_load_int(&m->state) == 2) mtx_destroy(&m->m);
+}
+static CLMEM__NOINLINE void clmem__mutex_first_lock(clmem__mutex *m) {
+    if (clmem__atomic_exchange_int(&m->state, 1) == 0) {
+        clmem__mutex_init(m);
+        return;
+    }
+    while (clmem__atomic_load_int(&m->state) != 2) thrd_yield();
+}
+static inline void clmem__lock(clmem__mutex *m) {
+    if (clmem__atomic_load_int(&m->state) != 2) clmem__mutex_first_lock(m);
+    mtx_lock(&m->m);
+}
+static inline void clmem__unlock(clmem__mutex *m) { mtx_unlock(&m->m); }
+typedef cnd_t clmem__cond;
+static inline void clmem__cond_init(clmem__cond *c) { cnd_init(c); }
+static inline void clmem__cond_destroy(clmem__cond *c) { cnd_destroy(c); }
+static inline void clmem__cond_wait(clmem__cond *c, clmem__mutex *m) { cnd_wait(c, &m->m); }
+static inline void clmem__cond_signal(clmem__cond *c) { cnd_signal(c); }
+static inline void clmem__cond_broadcast(clmem__cond *c) { cnd_broadcast(c); }
+typedef struct clmem__thread {
+    thrd_t handle;
+    void (*fn)(void *);
+    void *arg;
+} clmem__thread;
+static int clmem__thread_main(void *t) {
+    clmem__thread *self = (clmem__thread *)t;
+    self->fn(self->arg);
+    return 0;
+}
+static inline int clmem__thread_start(clmem__thread *t, void (*fn)(void *), void *arg) {
+    t->fn = fn;
+    t->arg = arg;
+    return thrd_create(&t->handle, clmem__thread_main, t) == thrd_success ? 0 : -1;
+}
+static inline void clmem__thread_join(clmem__thread *t) { thrd_join(t->handle, NULL); }
+static inline void clmem__thread_yield(void) { thrd_yield(); }
 #else
+#define CLMEM__THREADS "pthreads"
 #include <pthread.h>
+#include <sched.h>
 typedef pthread_mutex_t clmem__mutex;
 #define CLMEM__MUTEX_INIT PTHREAD_MUTEX_INITIALIZER
 static inline void clmem__mutex_init(clmem__mutex *m) { pthread_mutex_init(m, NULL); }
 static inline void clmem__mutex_destroy(clmem__mutex *m) { pthread_mutex_destroy(m); }
 static inline void clmem__lock(clmem__mutex *m) { pthread_mutex_lock(m); }
 static inline void clmem__unlock(clmem__mutex *m) { pthread_mutex_unlock(m); }
+typedef pthread_cond_t clmem__cond;
+static inline void clmem__cond_init(clmem__cond *c) { pthread_cond_init(c, NULL); }
+static inline void clmem__cond_destroy(clmem__cond *c) { pthread_cond_destroy(c); }
+static inline void clmem__cond_wait(clmem__cond *c, clmem__mutex *m) { pthread_cond_wait(c, m); }
+static inline void clmem__cond_signal(clmem__cond *c) { pthread_cond_signal(c); }
+static inline void clmem__cond_broadcast(clmem__cond *c) { pthread_cond_broadcast(c); }
+typedef struct clmem__thread {
+    pthread_t handle;
+    void (*fn)(void *);
+    void *arg;
+} clmem__thread;
+static void *clmem__thread_main(void *t) {
+    clmem__thread *self = (clmem__thread *)t;
+    self->fn(self->arg);
+    return NULL;
+}
+static inline int clmem__thread_start(clmem__thread *t, void (*fn)(void *), void *arg) {
+    t->fn = fn;
+    t->arg = arg;
+    return pthread_create(&t->handle, NULL, clmem__thread_main, t);
+}
+static inline void clmem__thread_join(clmem__thread *t) { pthread_join(t->handle, NULL); }
+static inline void clmem__thread_yield(void) { sched_yield(); }
+#endif
+#if !defined(_WIN32)
+#if defined(__unix__) || defined(__APPLE__)
+#include <unistd.h>
+#endif
+/* the processors online (1 where that cannot be asked) */
+static unsigned clmem__cpu_count(void) {
+#if defined(_SC_NPROCESSORS_ONLN)
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (unsigned)n : 1u;
+#else
+    return 1;
+#endif
+}
 #endif
 
 /* ---- registries of live handles (SVM allocations and maps, pinned memory) ----
@@ -7320,12 +7626,6 @@ static inline const char *clmem__mem_flags_text(cl_mem_flags flags, char *buf, s
 #ifndef CLMEM_ASSERT
 #include <assert.h>
 #define CLMEM_ASSERT(c) assert(c)
-#endif
-
-#if defined(__GNUC__) || defined(__clang__)
-#define CLMEM__PRINTF(f, a) __attribute__((format(printf, f, a)))
-#else
-#define CLMEM__PRINTF(f, a)
 #endif
 
 #ifdef __cplusplus
@@ -7811,13 +8111,47 @@ static cl_int clmem__same_context(const char *fn, cl_command_queue queue, cl_con
     return CL_SUCCESS;
 }
 
+/* clmem__loader_version(&missing): the highest OpenCL version whose entry points the
+   ICD loader of this process exports, and in *missing the first entry point of the
+   next version that it lacks (NULL: none lacks). 0: no limit. On Windows a program
+   imports OpenCL.dll's functions by name, and an OpenCL.dll may stop at 1.2 while its
+   devices report 3.0 (Wine's: it forwards the host's devices); elsewhere the dynamic
+   linker has resolved every entry point clmem names before main. */
+static int clmem__loader_version(const char **missing) {
+#if defined(_WIN32)
+    static const struct {
+        int version;
+        const char *name;
+    } probes[] = {{200, "clSVMAlloc"}, {210, "clCreateProgramWithIL"}, {220, "clSetProgramReleaseCallback"},
+                  {300, "clCreateBufferWithProperties"}};
+    HMODULE dll = GetModuleHandleA("OpenCL.dll");
+    size_t i;
+    *missing = NULL;
+    if (!dll) return 0;
+    for (i = 0; i < sizeof probes / sizeof probes[0]; ++i)
+        if (!GetProcAddress(dll, probes[i].name)) {
+            *missing = probes[i].name;
+            return i ? probes[i - 1].version : 120;
+        }
+    return 0;
+#else
+    *missing = NULL;
+    return 0;
+#endif
+}
+
 /* clmem__parse_opencl_version(s): the version of a CL_DEVICE_VERSION or
    CL_PLATFORM_VERSION string, "OpenCL M.m <vendor text>", as M*100+m*10 (e.g. 300);
-   0 when s does not have that form. The one parser of OpenCL version strings. */
+   0 when s does not have that form. The one parser of OpenCL version strings, and so
+   the version every feature check sees: never above what the ICD loader exports
+   (clmem__loader_version: a device of a 1.2 OpenCL.dll is a 1.2 device to clmem). */
 static inline int clmem__parse_opencl_version(const char *s) {
-    int major = 0, minor = 0;
+    int major = 0, minor = 0, version;
+    const char *missing;
+    int loader = clmem__loader_version(&missing);
     if (sscanf(s, "OpenCL %d.%d", &major, &minor) != 2 || major < 0 || minor < 0 || major > 999 || minor > 9) return 0;
-    return major * 100 + minor * 10;
+    version = major * 100 + minor * 10;
+    return loader && version > loader ? loader : version;
 }
 
 /* clmem__device_version(fn, dev, &version): the OpenCL version of a device as
@@ -8811,14 +9145,9 @@ CLMEM_API cl_int clmem_enqueue_migrate_mem_objects_opts(cl_command_queue queue, 
 static size_t clmem__map_count, clmem__map_capacity;
 /* clmem__map_live mirrors clmem__map_count for the lock-free fast path of
    clmem__map_note_use: every copy asks, and with no live maps it must cost nothing. */
-#if defined(__GNUC__) || defined(__clang__)
 static size_t clmem__map_live;
-#define CLMEM__MAP_PUBLISH() __atomic_store_n(&clmem__map_live, clmem__map_count, __ATOMIC_RELAXED)
-#define CLMEM__MAP_ANY_LIVE() (__atomic_load_n(&clmem__map_live, __ATOMIC_RELAXED) != 0)
-#else
-#define CLMEM__MAP_PUBLISH() ((void)0)
-#define CLMEM__MAP_ANY_LIVE() 1
-#endif
+#define CLMEM__MAP_PUBLISH() clmem__atomic_store_size(&clmem__map_live, clmem__map_count)
+#define CLMEM__MAP_ANY_LIVE() (clmem__atomic_load_size(&clmem__map_live) != 0)
 static unsigned long long clmem__map_serial;
 
 CLMEM_API int clmem__maps_live(void) { return CLMEM__MAP_ANY_LIVE(); }
@@ -16228,9 +16557,9 @@ struct clmem__pool_block {
     bool ooo;                             /* `queue` is out of order */
 };
 
-/* a shard's or a pool's lock: a spinlock where the compiler has atomic builtins (pool.c
-   says why), a clmem__mutex elsewhere */
-#if (defined(__GNUC__) || defined(__clang__)) && !defined(_WIN32) && !defined(CLMEM_POOL_USE_MUTEX)
+/* a shard's or a pool's lock: a spinlock on base.h's atomics (pool.c says why), a
+   clmem__mutex with CLMEM_POOL_USE_MUTEX */
+#if !defined(CLMEM_POOL_USE_MUTEX)
 #define CLMEM__POOL_SPINLOCK 1
 typedef int clmem__pool_lock_t;
 #else
@@ -16417,23 +16746,18 @@ static cl_int clmem__pool_release(clmem__pool *p, const char *fn);
         if (!pool) return CL_SUCCESS;                                                                              \
         return clmem__pool_release(&pool->core, "clmem_" #kind "_release");                                       \
     }
-/* the processors online, 1 where that cannot be asked (also the stager's default threads) */
-static unsigned clmem__cpu_count(void);
 /* ---- end private ---- */
 /* ---- end clmem/pool.h (private) ---- */
 
 /* ---- begin clmem/pool.c ---- */
 /* >>pool (implementation) */
 
-#if !defined(_WIN32)
-#include <unistd.h> /* sysconf: a new pool's shards */
-#endif
 
 /* ---- bins (PyOpenCL's bin_number / alloc_size, mempool.hpp) ---- */
 
 static inline unsigned clmem__bitlog2(size_t v) {
     unsigned l = 0;
-#if defined(__GNUC__) || defined(__clang__)
+#if CLMEM__GNU
     if (v) l = (unsigned)(sizeof(unsigned long long) * 8 - 1) - (unsigned)__builtin_clzll((unsigned long long)v);
 #else
     while (v >>= 1) ++l;
@@ -16511,24 +16835,23 @@ enum { CLMEM__BLOCK_HELD = 2, CLMEM__BLOCK_FREED = 3 };
    builtins a lock is a spinlock that yields the processor when it has to wait (an
    uncontended pthread mutex pair costs as much as the rest of a pooled allocation);
    elsewhere it is a clmem__mutex. */
-#ifdef CLMEM__POOL_SPINLOCK /* pool.h: where the compiler has atomic builtins */
-#include <sched.h>
-static void clmem__pool_lock_init(clmem__pool_lock_t *l) { __atomic_store_n(l, 0, __ATOMIC_RELAXED); }
+#ifdef CLMEM__POOL_SPINLOCK /* pool.h */
+static void clmem__pool_lock_init(clmem__pool_lock_t *l) { clmem__atomic_store_int(l, 0); }
 static void clmem__pool_lock_destroy(clmem__pool_lock_t *l) { (void)l; }
 static CLMEM__NOINLINE void clmem__pool_lock_wait(clmem__pool_lock_t *l) {
     do {
         unsigned spins = 0;
-        while (__atomic_load_n(l, __ATOMIC_RELAXED))
+        while (clmem__atomic_load_int(l))
             if (++spins == 64) {
                 spins = 0;
-                sched_yield();
+                clmem__thread_yield();
             }
-    } while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE));
+    } while (clmem__atomic_exchange_int(l, 1));
 }
 static inline void clmem__pool_lock(clmem__pool_lock_t *l) {
-    if (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE)) clmem__pool_lock_wait(l); /* the wait is out of line */
+    if (clmem__atomic_exchange_int(l, 1)) clmem__pool_lock_wait(l); /* the wait is out of line */
 }
-static inline void clmem__pool_unlock(clmem__pool_lock_t *l) { __atomic_store_n(l, 0, __ATOMIC_RELEASE); }
+static inline void clmem__pool_unlock(clmem__pool_lock_t *l) { clmem__atomic_store_int(l, 0); }
 #else
 static void clmem__pool_lock_init(clmem__pool_lock_t *l) { clmem__mutex_init(l); }
 static void clmem__pool_lock_destroy(clmem__pool_lock_t *l) { clmem__mutex_destroy(l); }
@@ -16536,50 +16859,14 @@ static void clmem__pool_lock(clmem__pool_lock_t *l) { clmem__lock(l); }
 static void clmem__pool_unlock(clmem__pool_lock_t *l) { clmem__unlock(l); }
 #endif
 
-/* generations and states, read without a lock */
-#if defined(__GNUC__) || defined(__clang__)
-static inline uint64_t clmem__gen_load(const uint64_t *g) { return __atomic_load_n(g, __ATOMIC_ACQUIRE); }
-static inline void clmem__gen_store(uint64_t *g, uint64_t v) { __atomic_store_n(g, v, __ATOMIC_RELEASE); }
-static inline bool clmem__gen_cas(uint64_t *g, uint64_t expect, uint64_t v) {
-    return __atomic_compare_exchange_n(g, &expect, v, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
-}
-static inline int clmem__state_load(const int *s) { return __atomic_load_n(s, __ATOMIC_RELAXED); }
-static inline void clmem__state_store(int *s, int v) { __atomic_store_n(s, v, __ATOMIC_RELAXED); }
+/* generations and states, read without a lock (base.h's ATOMICS) */
+#define clmem__gen_load clmem__atomic_load_u64
+#define clmem__gen_store clmem__atomic_store_u64
+#define clmem__gen_cas clmem__atomic_cas_u64
+#define clmem__state_load clmem__atomic_load_int
+#define clmem__state_store clmem__atomic_store_int
 static unsigned clmem__pool_next_tid;
-static unsigned clmem__pool_new_tid(void) { return __atomic_fetch_add(&clmem__pool_next_tid, 1, __ATOMIC_RELAXED); }
-#else
-static clmem__mutex clmem__gen_mutex = CLMEM__MUTEX_INIT;
-static inline uint64_t clmem__gen_load(const uint64_t *g) {
-    uint64_t v;
-    clmem__lock(&clmem__gen_mutex);
-    v = *g;
-    clmem__unlock(&clmem__gen_mutex);
-    return v;
-}
-static inline void clmem__gen_store(uint64_t *g, uint64_t v) {
-    clmem__lock(&clmem__gen_mutex);
-    *g = v;
-    clmem__unlock(&clmem__gen_mutex);
-}
-static inline bool clmem__gen_cas(uint64_t *g, uint64_t expect, uint64_t v) {
-    bool ok;
-    clmem__lock(&clmem__gen_mutex);
-    ok = *g == expect;
-    if (ok) *g = v;
-    clmem__unlock(&clmem__gen_mutex);
-    return ok;
-}
-static inline int clmem__state_load(const int *s) { return *(const volatile int *)s; }
-static inline void clmem__state_store(int *s, int v) { *(volatile int *)s = v; }
-static unsigned clmem__pool_next_tid;
-static unsigned clmem__pool_new_tid(void) {
-    unsigned t;
-    clmem__lock(&clmem__gen_mutex);
-    t = clmem__pool_next_tid++;
-    clmem__unlock(&clmem__gen_mutex);
-    return t;
-}
-#endif
+static unsigned clmem__pool_new_tid(void) { return clmem__atomic_add_uint(&clmem__pool_next_tid, 1) - 1; }
 
 /* the calling thread's shard number: threads are numbered in the order they first
    use a pool */
@@ -16891,20 +17178,6 @@ static void clmem__pool_destroy(clmem__pool *p) {
     CLMEM_FREE(p->raw);
 }
 
-/* the processors online (1 where that cannot be asked) */
-static unsigned clmem__cpu_count(void) {
-#if defined(_WIN32)
-    SYSTEM_INFO si;
-    GetSystemInfo(&si);
-    return si.dwNumberOfProcessors ? (unsigned)si.dwNumberOfProcessors : 1u;
-#elif defined(_SC_NPROCESSORS_ONLN)
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (unsigned)n : 1u;
-#else
-    return 1;
-#endif
-}
-
 /* a new pool's shards: the least power of two that is at least CLMEM_POOL_SHARDS and
    the processors online (each of as many threads at once as there are processors has
    a shard of its own, where threads are numbered in the order they first use a pool),
@@ -17014,25 +17287,13 @@ static cl_int clmem__pool_check_queue(clmem__pool *p, cl_command_queue queue, co
     if (CLMEM__CHECKS && queue == NULL)
         return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue is NULL (the host's allocations need none)");
     if (!CLMEM__CHECKS) return CL_SUCCESS;
-#if defined(__GNUC__) || defined(__clang__)
-    last = __atomic_load_n(&p->checked_queue, __ATOMIC_ACQUIRE);
-#else
-    clmem__pool_lock(&p->lock);
-    last = p->checked_queue;
-    clmem__pool_unlock(&p->lock);
-#endif
+    last = CLMEM__CAST(cl_command_queue, clmem__atomic_load_ptr(CLMEM__CAST(void *const *, (void *)&p->checked_queue)));
     if (last == queue) return CL_SUCCESS;
     if ((err = clmem__queue_context_of(fn, queue, &qctx)) != CL_SUCCESS) return err;
     if (p->context && qctx != p->context)
         return clmem__fail(CL_INVALID_CONTEXT, fn, "queue %p belongs to context %p, the pool's blocks to context %p",
                            (void *)queue, (void *)qctx, (void *)p->context);
-#if defined(__GNUC__) || defined(__clang__)
-    __atomic_store_n(&p->checked_queue, queue, __ATOMIC_RELEASE);
-#else
-    clmem__pool_lock(&p->lock);
-    p->checked_queue = queue;
-    clmem__pool_unlock(&p->lock);
-#endif
+    clmem__atomic_store_ptr(CLMEM__CAST(void **, (void *)&p->checked_queue), queue);
     return CL_SUCCESS;
 }
 
@@ -17999,7 +18260,7 @@ CLMEM_API clmem_memory_pool *clmem_memory_pool_create(clmem_allocator *allocator
     return CLMEM__CAST(clmem_memory_pool *, (void *)p);
 }
 
-#if (defined(__GNUC__) || defined(__clang__)) && defined(__SIZEOF_POINTER__) && __SIZEOF_POINTER__ == 8
+#if CLMEM__GNU && defined(__SIZEOF_POINTER__) && __SIZEOF_POINTER__ == 8
 CLMEM__STATIC_ASSERT(sizeof(clmem_buffer) == 64 && offsetof(clmem_buffer, context) == 8 &&
                          offsetof(clmem_buffer, flags) == 24 && offsetof(clmem_buffer, root) == 32 &&
                          offsetof(clmem_buffer, origin) == 40 && offsetof(clmem_buffer, pool) == 48,
@@ -18009,7 +18270,7 @@ CLMEM__STATIC_ASSERT(sizeof(clmem_buffer) == 64 && offsetof(clmem_buffer, contex
 /* the handle of a block just handed out */
 static inline clmem_buffer clmem__pool_handle(const clmem__pool *p, const clmem__pool_block *blk, size_t size) {
     clmem_buffer b;
-#if (defined(__GNUC__) || defined(__clang__)) && defined(__SIZEOF_POINTER__) && __SIZEOF_POINTER__ == 8
+#if CLMEM__GNU && defined(__SIZEOF_POINTER__) && __SIZEOF_POINTER__ == 8
     /* Written as four 16-byte pairs: the caller copies the returned handle with 16-byte
        loads (gcc and clang do, where the result goes to a variable whose address is
        taken), and each load is then served from one store. Field by field, three of
@@ -18028,7 +18289,7 @@ static inline clmem_buffer clmem__pool_handle(const clmem__pool *p, const clmem_
     b.flags = p->flags;
     b.root = b.mem;
     b.origin = 0;
-    b.pool = CLMEM__CAST(void *, blk);
+    b.pool = clmem__unconst(blk);
     b.generation = blk->owner.gen;
 #endif
     return b;
@@ -18080,7 +18341,7 @@ CLMEM__POOL_COMMON(memory_pool)
 
 struct clmem_svm_pool { clmem__pool core; };
 
-#if (defined(__GNUC__) || defined(__clang__)) && defined(__SIZEOF_POINTER__) && __SIZEOF_POINTER__ == 8
+#if CLMEM__GNU && defined(__SIZEOF_POINTER__) && __SIZEOF_POINTER__ == 8
 CLMEM__STATIC_ASSERT(sizeof(clmem_pooled_svm) == 32 && offsetof(clmem_pooled_svm, svm.pool) == 16 &&
                          offsetof(clmem_pooled_svm, svm.generation) == 24,
                      "clmem_pooled_svm: ptr, size, pool, generation (clmem__pooled_svm_handle writes them so)");
@@ -18154,7 +18415,7 @@ static clmem_pooled_svm clmem__pooled_svm_empty(void) {
    allows (see clmem__pool_handle) */
 static inline clmem_pooled_svm clmem__pooled_svm_handle(const clmem__pool_block *blk, size_t size) {
     clmem_pooled_svm r;
-#if (defined(__GNUC__) || defined(__clang__)) && defined(__SIZEOF_POINTER__) && __SIZEOF_POINTER__ == 8
+#if CLMEM__GNU && defined(__SIZEOF_POINTER__) && __SIZEOF_POINTER__ == 8
     typedef uint64_t clmem__u64x2 __attribute__((vector_size(16)));
     const clmem__u64x2 v[2] = {{(uint64_t)(uintptr_t)blk->ptr, (uint64_t)size},
                                {(uint64_t)(uintptr_t)blk, blk->owner.gen}};
@@ -18702,14 +18963,11 @@ CLMEM__POOL_COMMON(pinned_pool)
 /* ---- begin clmem/stager.c ---- */
 /* >>stager (implementation) */
 
-#if !defined(_WIN32)
-#define CLMEM__STAGER_WORKERS 1 /* pthreads (pthread.h comes with >>base) */
-#else
-#define CLMEM__STAGER_WORKERS 0
-#endif
-/* Idle copying threads spin a while (with atomic builtins) before they sleep: waking a
-   sleeping thread can cost as much as copying a piece at GPU speeds. */
-#if CLMEM__STAGER_WORKERS && (defined(__GNUC__) || defined(__clang__))
+/* The stager's threads are base's (clmem__thread, clmem__cond: Win32, <threads.h> or
+   pthreads). Idle copying threads spin a while (with a pause instruction where the
+   compiler has one) before they sleep: waking a sleeping thread can cost as much as
+   copying a piece at GPU speeds. */
+#if CLMEM__GNU
 #define CLMEM__STAGER_SPIN 2000
 #if defined(__x86_64__) || defined(__i386__)
 #define CLMEM__CPU_RELAX() __builtin_ia32_pause()
@@ -18720,22 +18978,6 @@ CLMEM__POOL_COMMON(pinned_pool)
 #endif
 #else
 #define CLMEM__STAGER_SPIN 0
-#endif
-
-#if CLMEM__STAGER_WORKERS
-/* ---- the stager's threads, behind these few functions (pthreads; clmem__mutex is a
-   pthread_mutex_t here) ---- */
-typedef pthread_t clmem__stager_thread;
-typedef pthread_cond_t clmem__stager_cond;
-static int clmem__stager_thread_start(clmem__stager_thread *t, void *(*fn)(void *), void *arg) {
-    return pthread_create(t, NULL, fn, arg);
-}
-static void clmem__stager_thread_join(clmem__stager_thread t) { pthread_join(t, NULL); }
-static void clmem__stager_cond_init(clmem__stager_cond *c) { pthread_cond_init(c, NULL); }
-static void clmem__stager_cond_destroy(clmem__stager_cond *c) { pthread_cond_destroy(c); }
-static void clmem__stager_cond_wait(clmem__stager_cond *c, clmem__mutex *m) { pthread_cond_wait(c, m); }
-static void clmem__stager_cond_signal(clmem__stager_cond *c) { pthread_cond_signal(c); }
-static void clmem__stager_cond_broadcast(clmem__stager_cond *c) { pthread_cond_broadcast(c); }
 #endif
 
 /* A staged copy is a command of the caller's queue in its order: at the call, a marker
@@ -18749,7 +18991,6 @@ static void clmem__stager_cond_broadcast(clmem__stager_cond *c) { pthread_cond_b
 struct clmem__stager_job;
 
 struct clmem_stager {
-    clmem__mutex lock;  /* one staged copy at a time (where there are no worker threads; else the tickets) */
     clmem__mutex books; /* guards st, running, threshold, the tickets and the runner's list (never held across a
                            driver call) */
     clmem__mutex order; /* held while a staged copy takes its ticket and its place on the caller's queue */
@@ -18763,33 +19004,30 @@ struct clmem_stager {
     cl_mem slot_mem[CLMEM_STAGER_MAX_SLOTS];
     void *slot_ptr[CLMEM_STAGER_MAX_SLOTS];
     clmem_stager_stats st;
-#if CLMEM__STAGER_WORKERS
-    clmem__stager_thread *workers;
+    clmem__thread *workers; /* each stays where it is until joined */
     unsigned nworkers;
     clmem__mutex jlock;
-    clmem__stager_cond jstart, jdone;
-    clmem__stager_cond turn; /* with books: tserving moved on */
+    clmem__cond jstart, jdone;
+    clmem__cond turn; /* with books: tserving moved on */
     bool quit;
     unsigned char *jdst;
     const unsigned char *jsrc;
     size_t jn, jpart;
     unsigned jnext, jparts;
-    unsigned jleft;   /* parts not finished (atomic where spinning reads it) */
-    unsigned jposted; /* jobs posted, and the stop (atomic where spinning reads it) */
+    unsigned jleft;   /* parts not finished (atomic: spinning reads it) */
+    unsigned jposted; /* jobs posted, and the stop (atomic: spinning reads it) */
     /* the runner: started at the first non-blocking staged copy, it runs those copies
        one after the other from a list (books) */
-    clmem__stager_thread runner;
+    clmem__thread runner;
     bool has_runner, rquit;
-    clmem__stager_cond rwake; /* with books: a job was listed, or the stop */
+    clmem__cond rwake; /* with books: a job was listed, or the stop */
     struct clmem__stager_job *rhead, *rtail;
-#endif
 };
 
 /* Parts of a parallel memcpy are at least this big: below it, waking threads costs
    more than it saves. */
 #define CLMEM__STAGER_MIN_PART ((size_t)256 << 10)
 
-#if CLMEM__STAGER_WORKERS
 /* under jlock: copy parts until none is left; jlock is held again on return */
 static void clmem__stager_copy_parts(clmem_stager *st) {
     while (st->jnext < st->jparts) {
@@ -18800,15 +19038,11 @@ static void clmem__stager_copy_parts(clmem_stager *st) {
         clmem__unlock(&st->jlock);
         memcpy(d, s, len);
         clmem__lock(&st->jlock);
-#if CLMEM__STAGER_SPIN
-        if (__atomic_sub_fetch(&st->jleft, 1u, __ATOMIC_RELEASE) == 0) clmem__stager_cond_signal(&st->jdone);
-#else
-        if (--st->jleft == 0) clmem__stager_cond_signal(&st->jdone);
-#endif
+        if (clmem__atomic_add_uint(&st->jleft, (unsigned)-1) == 0) clmem__cond_signal(&st->jdone);
     }
 }
 
-static void *clmem__stager_worker(void *arg) {
+static void clmem__stager_worker(void *arg) {
     clmem_stager *st = CLMEM__CAST(clmem_stager *, arg);
     clmem__lock(&st->jlock);
     for (;;) {
@@ -18816,24 +19050,20 @@ static void *clmem__stager_worker(void *arg) {
         if (!st->quit && st->jnext >= st->jparts) {
             unsigned seen = st->jposted, spins;
             clmem__unlock(&st->jlock);
-            for (spins = 0; spins < CLMEM__STAGER_SPIN && __atomic_load_n(&st->jposted, __ATOMIC_ACQUIRE) == seen;
-                 ++spins)
+            for (spins = 0; spins < CLMEM__STAGER_SPIN && clmem__atomic_load_uint(&st->jposted) == seen; ++spins)
                 CLMEM__CPU_RELAX();
             clmem__lock(&st->jlock);
         }
 #endif
-        while (!st->quit && st->jnext >= st->jparts) clmem__stager_cond_wait(&st->jstart, &st->jlock);
+        while (!st->quit && st->jnext >= st->jparts) clmem__cond_wait(&st->jstart, &st->jlock);
         if (st->quit) break;
         clmem__stager_copy_parts(st);
     }
     clmem__unlock(&st->jlock);
-    return NULL;
 }
-#endif
 
 /* memcpy spread over the stager's threads, the calling thread included */
 static void clmem__stager_memcpy(clmem_stager *st, void *dst, const void *src, size_t n) {
-#if CLMEM__STAGER_WORKERS
     size_t parts, part;
     if (st->nworkers == 0 || n < 2 * CLMEM__STAGER_MIN_PART) {
         memcpy(dst, src, n);
@@ -18851,59 +19081,43 @@ static void clmem__stager_memcpy(clmem_stager *st, void *dst, const void *src, s
     st->jpart = part;
     st->jnext = 0;
     st->jparts = (unsigned)parts;
-#if CLMEM__STAGER_SPIN
-    __atomic_store_n(&st->jleft, (unsigned)parts, __ATOMIC_RELAXED);
-    __atomic_add_fetch(&st->jposted, 1u, __ATOMIC_RELEASE);
-#else
-    st->jleft = (unsigned)parts;
-#endif
-    clmem__stager_cond_broadcast(&st->jstart);
+    clmem__atomic_store_uint(&st->jleft, (unsigned)parts);
+    clmem__atomic_add_uint(&st->jposted, 1u);
+    clmem__cond_broadcast(&st->jstart);
     clmem__stager_copy_parts(st);
 #if CLMEM__STAGER_SPIN
-    if (__atomic_load_n(&st->jleft, __ATOMIC_ACQUIRE)) {
+    if (clmem__atomic_load_uint(&st->jleft)) {
         unsigned spins;
         clmem__unlock(&st->jlock);
-        for (spins = 0; spins < CLMEM__STAGER_SPIN && __atomic_load_n(&st->jleft, __ATOMIC_ACQUIRE); ++spins)
+        for (spins = 0; spins < CLMEM__STAGER_SPIN && clmem__atomic_load_uint(&st->jleft); ++spins)
             CLMEM__CPU_RELAX();
         clmem__lock(&st->jlock);
     }
-    while (__atomic_load_n(&st->jleft, __ATOMIC_ACQUIRE)) clmem__stager_cond_wait(&st->jdone, &st->jlock);
-#else
-    while (st->jleft) clmem__stager_cond_wait(&st->jdone, &st->jlock);
 #endif
+    while (clmem__atomic_load_uint(&st->jleft)) clmem__cond_wait(&st->jdone, &st->jlock);
     st->jparts = 0;
     st->jnext = 0;
     clmem__unlock(&st->jlock);
-#else
-    (void)st;
-    memcpy(dst, src, n);
-#endif
 }
 
 static void clmem__stager_stop(clmem_stager *st) {
-#if CLMEM__STAGER_WORKERS
     unsigned i;
     clmem__lock(&st->books); /* the runner: its list is empty (nothing runs when a stager is freed) */
     st->rquit = true;
-    clmem__stager_cond_broadcast(&st->rwake);
+    clmem__cond_broadcast(&st->rwake);
     clmem__unlock(&st->books);
-    if (st->has_runner) clmem__stager_thread_join(st->runner);
+    if (st->has_runner) clmem__thread_join(&st->runner);
     st->has_runner = false;
     if (!st->workers) return;
     clmem__lock(&st->jlock);
     st->quit = true;
-#if CLMEM__STAGER_SPIN
-    __atomic_add_fetch(&st->jposted, 1u, __ATOMIC_RELEASE);
-#endif
-    clmem__stager_cond_broadcast(&st->jstart);
+    clmem__atomic_add_uint(&st->jposted, 1u);
+    clmem__cond_broadcast(&st->jstart);
     clmem__unlock(&st->jlock);
-    for (i = 0; i < st->nworkers; ++i) clmem__stager_thread_join(st->workers[i]);
+    for (i = 0; i < st->nworkers; ++i) clmem__thread_join(&st->workers[i]);
     CLMEM_FREE(st->workers);
     st->workers = NULL;
     st->nworkers = 0;
-#else
-    (void)st;
-#endif
 }
 
 /* Free what a stager holds; the first unmap error. */
@@ -18917,14 +19131,11 @@ static cl_int clmem__stager_free(clmem_stager *st) {
             if (err != CL_SUCCESS && first == CL_SUCCESS) first = err;
         }
     }
-#if CLMEM__STAGER_WORKERS
     clmem__mutex_destroy(&st->jlock);
-    clmem__stager_cond_destroy(&st->jstart);
-    clmem__stager_cond_destroy(&st->jdone);
-    clmem__stager_cond_destroy(&st->turn);
-    clmem__stager_cond_destroy(&st->rwake);
-#endif
-    clmem__mutex_destroy(&st->lock);
+    clmem__cond_destroy(&st->jstart);
+    clmem__cond_destroy(&st->jdone);
+    clmem__cond_destroy(&st->turn);
+    clmem__cond_destroy(&st->rwake);
     clmem__mutex_destroy(&st->books);
     clmem__mutex_destroy(&st->order);
     if (st->own) clReleaseCommandQueue(st->own);
@@ -18980,18 +19191,13 @@ CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_
     st = CLMEM__CAST(clmem_stager *, clmem__alloc_for(sizeof *st, fn, "the stager", errcode_ret));
     if (!st) return NULL;
     memset(st, 0, sizeof *st);
-    clmem__mutex_init(&st->lock);
     clmem__mutex_init(&st->books);
     clmem__mutex_init(&st->order);
-#if CLMEM__STAGER_WORKERS
     clmem__mutex_init(&st->jlock);
-    clmem__stager_cond_init(&st->jstart);
-    clmem__stager_cond_init(&st->jdone);
-    clmem__stager_cond_init(&st->turn);
-    clmem__stager_cond_init(&st->rwake);
-#else
-    threads = 1;
-#endif
+    clmem__cond_init(&st->jstart);
+    clmem__cond_init(&st->jdone);
+    clmem__cond_init(&st->turn);
+    clmem__cond_init(&st->rwake);
     clRetainCommandQueue(queue);
     st->queue = queue;
     st->context = ctx;
@@ -19016,9 +19222,8 @@ CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_
         }
         st->nslots = i + 1;
     }
-#if CLMEM__STAGER_WORKERS
     if (threads > 1) {
-        st->workers = CLMEM__CAST(clmem__stager_thread *, CLMEM_MALLOC(sizeof(clmem__stager_thread) * (threads - 1)));
+        st->workers = CLMEM__CAST(clmem__thread *, CLMEM_MALLOC(sizeof(clmem__thread) * (threads - 1)));
         if (!st->workers) {
             clmem__stager_free(st);
             clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for %u threads",
@@ -19026,7 +19231,7 @@ CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_
             return NULL;
         }
         for (i = 0; i + 1 < threads; ++i) {
-            int rc = clmem__stager_thread_start(&st->workers[i], clmem__stager_worker, st);
+            int rc = clmem__thread_start(&st->workers[i], clmem__stager_worker, st);
             if (rc != 0) {
                 clmem__stager_free(st);
                 clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn,
@@ -19037,7 +19242,6 @@ CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_
             st->nworkers = i + 1;
         }
     }
-#endif
     clmem__set_err(errcode_ret, CL_SUCCESS);
     return st;
 }
@@ -19061,11 +19265,7 @@ CLMEM_API cl_int clmem_stager_get_stats(clmem_stager *st, clmem_stager_stats *st
     clmem__unlock(&st->books);
     stats->slot_size = st->slot_size;
     stats->slots = st->nslots;
-#if CLMEM__STAGER_WORKERS
     stats->threads = (size_t)st->nworkers + 1;
-#else
-    stats->threads = 1;
-#endif
     return CL_SUCCESS;
 }
 
@@ -19113,27 +19313,17 @@ static void clmem__stager_busy(clmem_stager *st, int d) {
 /* clmem__stager_turn(st, ticket): wait until the staged copies called before this
    one are done. */
 static void clmem__stager_turn(clmem_stager *st, unsigned long long ticket) {
-#if CLMEM__STAGER_WORKERS
     clmem__lock(&st->books);
-    while (st->tserving != ticket) clmem__stager_cond_wait(&st->turn, &st->books);
+    while (st->tserving != ticket) clmem__cond_wait(&st->turn, &st->books);
     clmem__unlock(&st->books);
-#else
-    (void)ticket;
-    clmem__lock(&st->lock);
-#endif
 }
 /* clmem__stager_leave(st): the staged copy is done: the next one's turn; the stager
    may be released from here on. */
 static void clmem__stager_leave(clmem_stager *st) {
-#if !CLMEM__STAGER_WORKERS
-    clmem__unlock(&st->lock);
-#endif
     clmem__lock(&st->books);
     ++st->tserving;
     --st->running;
-#if CLMEM__STAGER_WORKERS
-    clmem__stager_cond_broadcast(&st->turn);
-#endif
+    clmem__cond_broadcast(&st->turn);
     clmem__unlock(&st->books);
 }
 
@@ -19312,7 +19502,6 @@ static cl_int clmem__stager_blocking(clmem_stager *st, clmem_buffer buf, void *h
     return err;
 }
 
-#if CLMEM__STAGER_WORKERS
 /* A non-blocking staged copy, listed for the runner. It holds a reference to
    everything it touches: the buffer, the wait list's events, its events. */
 typedef struct clmem__stager_job {
@@ -19356,12 +19545,12 @@ static void clmem__stager_job_run(clmem_stager *st, clmem__stager_job *j) {
 }
 
 /* The runner: the listed copies, one after the other, until the stager stops. */
-static void *clmem__stager_runner(void *arg) {
+static void clmem__stager_runner(void *arg) {
     clmem_stager *st = CLMEM__CAST(clmem_stager *, arg);
     for (;;) {
         clmem__stager_job *j;
         clmem__lock(&st->books);
-        while (!st->rhead && !st->rquit) clmem__stager_cond_wait(&st->rwake, &st->books);
+        while (!st->rhead && !st->rquit) clmem__cond_wait(&st->rwake, &st->books);
         j = st->rhead;
         if (j) {
             st->rhead = j->next;
@@ -19371,7 +19560,6 @@ static void *clmem__stager_runner(void *arg) {
         if (!j) break; /* the stop, with nothing listed */
         clmem__stager_job_run(st, j);
     }
-    return NULL;
 }
 
 /* clmem__stager_async(st, buf, host, p, o): a non-blocking staged copy: its place on
@@ -19396,7 +19584,7 @@ static cl_int clmem__stager_async(clmem_stager *st, clmem_buffer buf, void *host
     }
     clmem__lock(&st->books);
     if (!st->has_runner) {
-        int rc = clmem__stager_thread_start(&st->runner, clmem__stager_runner, st);
+        int rc = clmem__thread_start(&st->runner, clmem__stager_runner, st);
         if (rc != 0) {
             clmem__unlock(&st->books);
             clmem__stager_job_free(j);
@@ -19429,12 +19617,11 @@ static cl_int clmem__stager_async(clmem_stager *st, clmem_buffer buf, void *host
     if (st->rtail) st->rtail->next = j;
     else st->rhead = j;
     st->rtail = j;
-    clmem__stager_cond_signal(&st->rwake);
+    clmem__cond_signal(&st->rwake);
     clmem__unlock(&st->books);
     clmem__unlock(&st->order);
     return CL_SUCCESS;
 }
-#endif
 
 /* clmem__stager_transfer: the host-transfer plan (transfer.c) checks and resolves the
    copy in clmem_stager_copy's name; below the threshold, or with its host range
@@ -19478,9 +19665,7 @@ static cl_int clmem__stager_transfer(clmem_stager *st, clmem_buffer buf, void *h
         clmem__stager_busy(st, -1);
         return err;
     }
-#if CLMEM__STAGER_WORKERS
     if (!p.blocking) return clmem__stager_async(st, buf, host, &p, o);
-#endif
     return clmem__stager_blocking(st, buf, host, &p, o);
 }
 
@@ -20823,8 +21008,11 @@ static cl_int clmem__describe(const char *fn, cl_device_id dev, clmem_device_des
 #ifdef CL_DEVICE_SVM_CAPABILITIES
     {
         cl_device_svm_capabilities caps = 0;
-        /* an OpenCL 1.x device does not know the query (CL_INVALID_VALUE): no SVM */
-        err = clGetDeviceInfo(dev, CL_DEVICE_SVM_CAPABILITIES, sizeof caps, &caps, NULL);
+        int version = 0;
+        /* an OpenCL 1.x device does not know the query (CL_INVALID_VALUE): no SVM; nor
+           does one that clmem sees as 1.x (clmem__parse_opencl_version: a 1.2 loader) */
+        if ((err = clmem__device_version(fn, dev, &version)) != CL_SUCCESS) return err;
+        err = version >= 200 ? clGetDeviceInfo(dev, CL_DEVICE_SVM_CAPABILITIES, sizeof caps, &caps, NULL) : CL_INVALID_VALUE;
         if (err == CL_SUCCESS)
             d->svm_capabilities = (cl_bitfield)caps;
         else if (err != CL_INVALID_VALUE)

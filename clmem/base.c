@@ -22,12 +22,6 @@
 #define CLMEM_ASSERT(c) assert(c)
 #endif
 
-#if defined(__GNUC__) || defined(__clang__)
-#define CLMEM__PRINTF(f, a) __attribute__((format(printf, f, a)))
-#else
-#define CLMEM__PRINTF(f, a)
-#endif
-
 #ifdef __cplusplus
 #define CLMEM__CAST(T, x) static_cast<T>(x)
 #else
@@ -511,13 +505,47 @@ static cl_int clmem__same_context(const char *fn, cl_command_queue queue, cl_con
     return CL_SUCCESS;
 }
 
+/* clmem__loader_version(&missing): the highest OpenCL version whose entry points the
+   ICD loader of this process exports, and in *missing the first entry point of the
+   next version that it lacks (NULL: none lacks). 0: no limit. On Windows a program
+   imports OpenCL.dll's functions by name, and an OpenCL.dll may stop at 1.2 while its
+   devices report 3.0 (Wine's: it forwards the host's devices); elsewhere the dynamic
+   linker has resolved every entry point clmem names before main. */
+static int clmem__loader_version(const char **missing) {
+#if defined(_WIN32)
+    static const struct {
+        int version;
+        const char *name;
+    } probes[] = {{200, "clSVMAlloc"}, {210, "clCreateProgramWithIL"}, {220, "clSetProgramReleaseCallback"},
+                  {300, "clCreateBufferWithProperties"}};
+    HMODULE dll = GetModuleHandleA("OpenCL.dll");
+    size_t i;
+    *missing = NULL;
+    if (!dll) return 0;
+    for (i = 0; i < sizeof probes / sizeof probes[0]; ++i)
+        if (!GetProcAddress(dll, probes[i].name)) {
+            *missing = probes[i].name;
+            return i ? probes[i - 1].version : 120;
+        }
+    return 0;
+#else
+    *missing = NULL;
+    return 0;
+#endif
+}
+
 /* clmem__parse_opencl_version(s): the version of a CL_DEVICE_VERSION or
    CL_PLATFORM_VERSION string, "OpenCL M.m <vendor text>", as M*100+m*10 (e.g. 300);
-   0 when s does not have that form. The one parser of OpenCL version strings. */
+   0 when s does not have that form. The one parser of OpenCL version strings, and so
+   the version every feature check sees: never above what the ICD loader exports
+   (clmem__loader_version: a device of a 1.2 OpenCL.dll is a 1.2 device to clmem). */
 static inline int clmem__parse_opencl_version(const char *s) {
-    int major = 0, minor = 0;
+    int major = 0, minor = 0, version;
+    const char *missing;
+    int loader = clmem__loader_version(&missing);
     if (sscanf(s, "OpenCL %d.%d", &major, &minor) != 2 || major < 0 || minor < 0 || major > 999 || minor > 9) return 0;
-    return major * 100 + minor * 10;
+    version = major * 100 + minor * 10;
+    return loader && version > loader ? loader : version;
 }
 
 /* clmem__device_version(fn, dev, &version): the OpenCL version of a device as

@@ -28,13 +28,35 @@
 #define CLMEM__STATIC_ASSERT(cond, msg) _Static_assert(cond, msg)
 #endif
 
+/* CLMEM_NO_GNU_EXTENSIONS (define it before including clmem.h): compile the code that
+   a compiler without GNU extensions (MSVC) gets, with gcc or clang too: no __atomic or
+   __builtin calls, no vector types, no attributes that change code. CLMEM__GNU is 1
+   where clmem uses those extensions. (Pragmas and attributes that only quiet the
+   compiler's warnings follow __GNUC__ itself.) The suite runs both ways
+   (tools/test --portable). */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(CLMEM_NO_GNU_EXTENSIONS)
+#define CLMEM__GNU 1
+#else
+#define CLMEM__GNU 0
+#endif
+
 /* hot paths inlined whole, rare paths kept out of them */
-#if defined(__GNUC__) || defined(__clang__)
+#if CLMEM__GNU
 #define CLMEM__INLINE static inline __attribute__((always_inline))
 #define CLMEM__NOINLINE __attribute__((noinline))
 #else
 #define CLMEM__INLINE static inline
 #define CLMEM__NOINLINE
+#endif
+/* CLMEM__PRINTF(f, a): a printf-like function's format check */
+#if defined(__MINGW32__) /* mingw-w64: the checks of the printf that stdio.h gives (the C99 one
+                             with __USE_MINGW_ANSI_STDIO=1, which clmem's %zu needs) */
+#include <stdio.h>
+#define CLMEM__PRINTF(f, a) __attribute__((format(__MINGW_PRINTF_FORMAT, f, a)))
+#elif defined(__GNUC__) || defined(__clang__) /* format checks (warnings only) */
+#define CLMEM__PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define CLMEM__PRINTF(f, a)
 #endif
 /** "0.2.1": the version of this header, as a string. */
 #define CLMEM_VERSION_STRING \
@@ -103,6 +125,152 @@
 #define CLMEM__CHECKS 0
 #else
 #define CLMEM__CHECKS 1
+#endif
+
+/* ---------------------------------------------------------------------------------
+   ATOMICS: the one set of atomic operations every module uses (private)
+
+   They work on plain integers and pointers, so that a struct is laid out alike in C
+   and C++ and a field can also be read under a lock. Each load acquires, each store
+   releases, each read-modify-write does both. Where they come from, in this order:
+     gcc and clang (CLMEM__GNU)             __atomic builtins
+     C++ otherwise                          std::atomic on the same memory
+     Windows C otherwise (MSVC)             the Interlocked intrinsics (<intrin.h>)
+     C11 otherwise                          <stdatomic.h> on the same memory
+   The operations: clmem__atomic_load_/store_ of u64, int, uint, size and ptr;
+   clmem__atomic_cas_u64 (true when it swapped), clmem__atomic_exchange_int (the old
+   value), clmem__atomic_add_uint (the new value; (unsigned)-1 decrements).
+   A 64-bit field that is used atomically is declared CLMEM__ALIGN8 (alignas(8)): on
+   32-bit x86 a uint64_t is 4-aligned in a struct, where a 64-bit atomic would need
+   libatomic's locks; aligned, every compiler does it in one instruction (cmpxchg8b),
+   so no target links libatomic.
+   --------------------------------------------------------------------------------- */
+#ifdef __cplusplus
+#define CLMEM__ALIGN8 alignas(8)
+#else
+#define CLMEM__ALIGN8 _Alignas(8)
+#endif
+#if CLMEM__GNU
+#define CLMEM__ATOMICS "gnu"
+/* the operand's type says "8-aligned" (the caller's field is): clang -m32 otherwise
+   calls libatomic's __atomic_load_8 */
+typedef uint64_t clmem__u64a __attribute__((aligned(8)));
+#define CLMEM__U64A(p) ((clmem__u64a *)(uintptr_t)(p))
+static inline uint64_t clmem__atomic_load_u64(const uint64_t *p) { return __atomic_load_n(CLMEM__U64A(p), __ATOMIC_ACQUIRE); }
+static inline void clmem__atomic_store_u64(uint64_t *p, uint64_t v) { __atomic_store_n(CLMEM__U64A(p), v, __ATOMIC_RELEASE); }
+static inline bool clmem__atomic_cas_u64(uint64_t *p, uint64_t expect, uint64_t v) {
+    return __atomic_compare_exchange_n(CLMEM__U64A(p), &expect, v, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+static inline int clmem__atomic_load_int(const int *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+static inline void clmem__atomic_store_int(int *p, int v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+static inline int clmem__atomic_exchange_int(int *p, int v) { return __atomic_exchange_n(p, v, __ATOMIC_ACQ_REL); }
+static inline unsigned clmem__atomic_add_uint(unsigned *p, unsigned v) { return __atomic_add_fetch(p, v, __ATOMIC_ACQ_REL); }
+static inline unsigned clmem__atomic_load_uint(const unsigned *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+static inline void clmem__atomic_store_uint(unsigned *p, unsigned v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+static inline size_t clmem__atomic_load_size(const size_t *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+static inline void clmem__atomic_store_size(size_t *p, size_t v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+static inline void *clmem__atomic_load_ptr(void *const *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+static inline void clmem__atomic_store_ptr(void **p, void *v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+#elif defined(__cplusplus)
+#define CLMEM__ATOMICS "c++"
+#include <atomic>
+template <class T> static inline std::atomic<T> *clmem__as_atomic(const T *p) {
+    static_assert(sizeof(std::atomic<T>) == sizeof(T), "clmem: std::atomic<T> must have T's size");
+    return reinterpret_cast<std::atomic<T> *>(const_cast<T *>(p));
+}
+static inline uint64_t clmem__atomic_load_u64(const uint64_t *p) { return clmem__as_atomic(p)->load(std::memory_order_acquire); }
+static inline void clmem__atomic_store_u64(uint64_t *p, uint64_t v) { clmem__as_atomic(p)->store(v, std::memory_order_release); }
+static inline bool clmem__atomic_cas_u64(uint64_t *p, uint64_t expect, uint64_t v) {
+    return clmem__as_atomic(p)->compare_exchange_strong(expect, v, std::memory_order_acq_rel, std::memory_order_acquire);
+}
+static inline int clmem__atomic_load_int(const int *p) { return clmem__as_atomic(p)->load(std::memory_order_acquire); }
+static inline void clmem__atomic_store_int(int *p, int v) { clmem__as_atomic(p)->store(v, std::memory_order_release); }
+static inline int clmem__atomic_exchange_int(int *p, int v) { return clmem__as_atomic(p)->exchange(v, std::memory_order_acq_rel); }
+static inline unsigned clmem__atomic_add_uint(unsigned *p, unsigned v) {
+    return clmem__as_atomic(p)->fetch_add(v, std::memory_order_acq_rel) + v;
+}
+static inline unsigned clmem__atomic_load_uint(const unsigned *p) { return clmem__as_atomic(p)->load(std::memory_order_acquire); }
+static inline void clmem__atomic_store_uint(unsigned *p, unsigned v) { clmem__as_atomic(p)->store(v, std::memory_order_release); }
+static inline size_t clmem__atomic_load_size(const size_t *p) { return clmem__as_atomic(p)->load(std::memory_order_acquire); }
+static inline void clmem__atomic_store_size(size_t *p, size_t v) { clmem__as_atomic(p)->store(v, std::memory_order_release); }
+static inline void *clmem__atomic_load_ptr(void *const *p) { return clmem__as_atomic(p)->load(std::memory_order_acquire); }
+static inline void clmem__atomic_store_ptr(void **p, void *v) { clmem__as_atomic(p)->store(v, std::memory_order_release); }
+#elif defined(_WIN32)
+#define CLMEM__ATOMICS "interlocked"
+#include <intrin.h>
+/* Interlocked operations are full barriers; a load is an exchange-add of 0 (an
+   Interlocked operation on a const object: the object is never written). */
+static inline uint64_t clmem__atomic_load_u64(const uint64_t *p) {
+    return (uint64_t)_InterlockedCompareExchange64((volatile long long *)(uintptr_t)p, 0, 0);
+}
+static inline bool clmem__atomic_cas_u64(uint64_t *p, uint64_t expect, uint64_t v) {
+    return (uint64_t)_InterlockedCompareExchange64((volatile long long *)p, (long long)v, (long long)expect) == expect;
+}
+static inline void clmem__atomic_store_u64(uint64_t *p, uint64_t v) {
+    uint64_t old = *(volatile uint64_t *)p;
+    while (!clmem__atomic_cas_u64(p, old, v)) old = clmem__atomic_load_u64(p);
+}
+static inline int clmem__atomic_load_int(const int *p) { return (int)_InterlockedOr((volatile long *)(uintptr_t)p, 0); }
+static inline void clmem__atomic_store_int(int *p, int v) { (void)_InterlockedExchange((volatile long *)p, (long)v); }
+static inline int clmem__atomic_exchange_int(int *p, int v) { return (int)_InterlockedExchange((volatile long *)p, (long)v); }
+static inline unsigned clmem__atomic_add_uint(unsigned *p, unsigned v) {
+    return (unsigned)_InterlockedExchangeAdd((volatile long *)p, (long)v) + v;
+}
+static inline unsigned clmem__atomic_load_uint(const unsigned *p) {
+    return (unsigned)_InterlockedOr((volatile long *)(uintptr_t)p, 0);
+}
+static inline void clmem__atomic_store_uint(unsigned *p, unsigned v) { (void)_InterlockedExchange((volatile long *)p, (long)v); }
+static inline void *clmem__atomic_load_ptr(void *const *p) {
+    return _InterlockedCompareExchangePointer((void *volatile *)(uintptr_t)p, NULL, NULL);
+}
+static inline void clmem__atomic_store_ptr(void **p, void *v) { (void)_InterlockedExchangePointer((void *volatile *)p, v); }
+static inline size_t clmem__atomic_load_size(const size_t *p) {
+    return (size_t)(uintptr_t)clmem__atomic_load_ptr((void *const *)(uintptr_t)p);
+}
+static inline void clmem__atomic_store_size(size_t *p, size_t v) { clmem__atomic_store_ptr((void **)p, (void *)(uintptr_t)v); }
+#elif !defined(__STDC_NO_ATOMICS__)
+#define CLMEM__ATOMICS "c11"
+#include <stdatomic.h>
+#define CLMEM__A(T, p) ((_Atomic(T) *)(uintptr_t)(p)) /* the same memory as an atomic object */
+static inline uint64_t clmem__atomic_load_u64(const uint64_t *p) {
+    return atomic_load_explicit(CLMEM__A(uint64_t, p), memory_order_acquire);
+}
+static inline void clmem__atomic_store_u64(uint64_t *p, uint64_t v) {
+    atomic_store_explicit(CLMEM__A(uint64_t, p), v, memory_order_release);
+}
+static inline bool clmem__atomic_cas_u64(uint64_t *p, uint64_t expect, uint64_t v) {
+    return atomic_compare_exchange_strong_explicit(CLMEM__A(uint64_t, p), &expect, v, memory_order_acq_rel,
+                                                   memory_order_acquire);
+}
+static inline int clmem__atomic_load_int(const int *p) { return atomic_load_explicit(CLMEM__A(int, p), memory_order_acquire); }
+static inline void clmem__atomic_store_int(int *p, int v) { atomic_store_explicit(CLMEM__A(int, p), v, memory_order_release); }
+static inline int clmem__atomic_exchange_int(int *p, int v) {
+    return atomic_exchange_explicit(CLMEM__A(int, p), v, memory_order_acq_rel);
+}
+static inline unsigned clmem__atomic_add_uint(unsigned *p, unsigned v) {
+    return atomic_fetch_add_explicit(CLMEM__A(unsigned, p), v, memory_order_acq_rel) + v;
+}
+static inline unsigned clmem__atomic_load_uint(const unsigned *p) {
+    return atomic_load_explicit(CLMEM__A(unsigned, p), memory_order_acquire);
+}
+static inline void clmem__atomic_store_uint(unsigned *p, unsigned v) {
+    atomic_store_explicit(CLMEM__A(unsigned, p), v, memory_order_release);
+}
+static inline size_t clmem__atomic_load_size(const size_t *p) {
+    return atomic_load_explicit(CLMEM__A(size_t, p), memory_order_acquire);
+}
+static inline void clmem__atomic_store_size(size_t *p, size_t v) {
+    atomic_store_explicit(CLMEM__A(size_t, p), v, memory_order_release);
+}
+static inline void *clmem__atomic_load_ptr(void *const *p) {
+    return atomic_load_explicit(CLMEM__A(void *, p), memory_order_acquire);
+}
+static inline void clmem__atomic_store_ptr(void **p, void *v) {
+    atomic_store_explicit(CLMEM__A(void *, p), v, memory_order_release);
+}
+#else
+#error "clmem: no atomic operations: compile as C11 with <stdatomic.h>, as C++11, with gcc or clang, or with MSVC"
+#include "clmem: stopped at the #error above"
 #endif
 
 #ifdef __cplusplus
@@ -217,7 +385,7 @@ extern "C" {
 #define CLMEM_GIVEN_NUM_CHANNELS 0x200u /* .num_channels */
 #define CLMEM_GIVEN_ALIGNMENT 0x400u    /* .alignment */
 
-#if defined(__GNUC__) || defined(__clang__)
+#if CLMEM__GNU
 #define CLMEM__STRSTR(s, t) __builtin_strstr(s, t)
 #else
 #define CLMEM__STRSTR(s, t) strstr(s, t)
@@ -384,8 +552,30 @@ CLMEM_API void clmem_log_stderr(clmem_log_level level, cl_int code, const char *
 /* ---- private: what other modules of clmem use of base; not API. tools/amalgamate
    puts this section at the head of the implementation. ---- */
 
-/* ---- mutexes (pools, caches, registries) ---- */
+/* ---------------------------------------------------------------------------------
+   THREADS: mutexes (pools, caches, registries, the stager), condition variables,
+   threads, the processor count
+
+   One set of calls over the platform's threads, chosen here and nowhere else:
+     Windows (_WIN32)                       SRW locks, condition variables, CreateThread
+     CLMEM_USE_C11_THREADS, or a C11        <threads.h>: mtx_t, cnd_t, thrd_t
+       compiler on a system without POSIX
+     otherwise (POSIX)                      pthreads
+   (POSIX systems take pthreads by default: their mutexes initialize statically, and
+   C++ has no <threads.h>; CLMEM_USE_C11_THREADS selects <threads.h> to test it.)
+     clmem__mutex m = CLMEM__MUTEX_INIT;    (also static; or clmem__mutex_init)
+     clmem__lock(&m); clmem__unlock(&m);    clmem__mutex_destroy(&m)
+     clmem__cond c; clmem__cond_init(&c);   clmem__cond_wait(&c, &m) (m locked),
+                                            clmem__cond_signal, _broadcast, _destroy
+     clmem__thread t;                       clmem__thread_start(&t, fn, arg): 0 or an
+                                            error; t stays where it is until
+                                            clmem__thread_join(&t) (fn(arg) runs with a
+                                            pointer into t)
+     clmem__thread_yield(), clmem__cpu_count()
+   The atomics are in clmem/base.h (ATOMICS).
+   --------------------------------------------------------------------------------- */
 #if defined(_WIN32)
+#define CLMEM__THREADS "win32"
 /* windows.h without its min/max macros and rarely used APIs; neither define is left
    behind for the code that includes clmem.h. (A windows.h included later by that code
    is this one: the include guard has seen it. Include windows.h first to get more.) */
@@ -401,6 +591,10 @@ CLMEM_API void clmem_log_stderr(clmem_log_level level, cl_int code, const char *
 #ifdef CLMEM__UNDEF_LEAN_AND_MEAN
 #undef WIN32_LEAN_AND_MEAN
 #undef CLMEM__UNDEF_LEAN_AND_MEAN
+/* nor windows.h's empty far and near macros of 16-bit Windows, which turn a variable of
+   that name into a syntax error (FAR and NEAR stay) */
+#undef far
+#undef near
 #endif
 #ifdef CLMEM__UNDEF_NOMINMAX
 #undef NOMINMAX
@@ -412,14 +606,138 @@ static inline void clmem__mutex_init(clmem__mutex *m) { InitializeSRWLock(m); }
 static inline void clmem__mutex_destroy(clmem__mutex *m) { (void)m; }
 static inline void clmem__lock(clmem__mutex *m) { AcquireSRWLockExclusive(m); }
 static inline void clmem__unlock(clmem__mutex *m) { ReleaseSRWLockExclusive(m); }
+typedef CONDITION_VARIABLE clmem__cond;
+static inline void clmem__cond_init(clmem__cond *c) { InitializeConditionVariable(c); }
+static inline void clmem__cond_destroy(clmem__cond *c) { (void)c; }
+static inline void clmem__cond_wait(clmem__cond *c, clmem__mutex *m) { SleepConditionVariableSRW(c, m, INFINITE, 0); }
+static inline void clmem__cond_signal(clmem__cond *c) { WakeConditionVariable(c); }
+static inline void clmem__cond_broadcast(clmem__cond *c) { WakeAllConditionVariable(c); }
+typedef struct clmem__thread {
+    HANDLE handle;
+    void (*fn)(void *);
+    void *arg;
+} clmem__thread;
+static DWORD WINAPI clmem__thread_main(LPVOID t) {
+    clmem__thread *self = (clmem__thread *)t;
+    self->fn(self->arg);
+    return 0;
+}
+static inline int clmem__thread_start(clmem__thread *t, void (*fn)(void *), void *arg) {
+    t->fn = fn;
+    t->arg = arg;
+    t->handle = CreateThread(NULL, 0, clmem__thread_main, t, 0, NULL);
+    return t->handle ? 0 : (int)GetLastError();
+}
+static inline void clmem__thread_join(clmem__thread *t) {
+    WaitForSingleObject(t->handle, INFINITE);
+    CloseHandle(t->handle);
+}
+static inline void clmem__thread_yield(void) { SwitchToThread(); }
+static unsigned clmem__cpu_count(void) {
+    SYSTEM_INFO si;
+    GetSystemInfo(&si);
+    return si.dwNumberOfProcessors ? (unsigned)si.dwNumberOfProcessors : 1u;
+}
+#elif defined(CLMEM_USE_C11_THREADS) ||                                                                   \
+    (!defined(__cplusplus) && !defined(__STDC_NO_THREADS__) && !defined(__unix__) && !defined(__APPLE__))
+#define CLMEM__THREADS "c11"
+#include <threads.h>
+/* mtx_t has no static initializer: a mutex initializes itself at its first lock
+   (state 0 -> 1 while one thread does it -> 2). */
+typedef struct clmem__mutex {
+    int state;
+    mtx_t m;
+} clmem__mutex;
+#define CLMEM__MUTEX_INIT CLMEM__ZERO
+static inline void clmem__mutex_init(clmem__mutex *m) {
+    mtx_init(&m->m, mtx_plain);
+    clmem__atomic_store_int(&m->state, 2);
+}
+static inline void clmem__mutex_destroy(clmem__mutex *m) {
+    if (clmem__atomic_load_int(&m->state) == 2) mtx_destroy(&m->m);
+}
+static CLMEM__NOINLINE void clmem__mutex_first_lock(clmem__mutex *m) {
+    if (clmem__atomic_exchange_int(&m->state, 1) == 0) {
+        clmem__mutex_init(m);
+        return;
+    }
+    while (clmem__atomic_load_int(&m->state) != 2) thrd_yield();
+}
+static inline void clmem__lock(clmem__mutex *m) {
+    if (clmem__atomic_load_int(&m->state) != 2) clmem__mutex_first_lock(m);
+    mtx_lock(&m->m);
+}
+static inline void clmem__unlock(clmem__mutex *m) { mtx_unlock(&m->m); }
+typedef cnd_t clmem__cond;
+static inline void clmem__cond_init(clmem__cond *c) { cnd_init(c); }
+static inline void clmem__cond_destroy(clmem__cond *c) { cnd_destroy(c); }
+static inline void clmem__cond_wait(clmem__cond *c, clmem__mutex *m) { cnd_wait(c, &m->m); }
+static inline void clmem__cond_signal(clmem__cond *c) { cnd_signal(c); }
+static inline void clmem__cond_broadcast(clmem__cond *c) { cnd_broadcast(c); }
+typedef struct clmem__thread {
+    thrd_t handle;
+    void (*fn)(void *);
+    void *arg;
+} clmem__thread;
+static int clmem__thread_main(void *t) {
+    clmem__thread *self = (clmem__thread *)t;
+    self->fn(self->arg);
+    return 0;
+}
+static inline int clmem__thread_start(clmem__thread *t, void (*fn)(void *), void *arg) {
+    t->fn = fn;
+    t->arg = arg;
+    return thrd_create(&t->handle, clmem__thread_main, t) == thrd_success ? 0 : -1;
+}
+static inline void clmem__thread_join(clmem__thread *t) { thrd_join(t->handle, NULL); }
+static inline void clmem__thread_yield(void) { thrd_yield(); }
 #else
+#define CLMEM__THREADS "pthreads"
 #include <pthread.h>
+#include <sched.h>
 typedef pthread_mutex_t clmem__mutex;
 #define CLMEM__MUTEX_INIT PTHREAD_MUTEX_INITIALIZER
 static inline void clmem__mutex_init(clmem__mutex *m) { pthread_mutex_init(m, NULL); }
 static inline void clmem__mutex_destroy(clmem__mutex *m) { pthread_mutex_destroy(m); }
 static inline void clmem__lock(clmem__mutex *m) { pthread_mutex_lock(m); }
 static inline void clmem__unlock(clmem__mutex *m) { pthread_mutex_unlock(m); }
+typedef pthread_cond_t clmem__cond;
+static inline void clmem__cond_init(clmem__cond *c) { pthread_cond_init(c, NULL); }
+static inline void clmem__cond_destroy(clmem__cond *c) { pthread_cond_destroy(c); }
+static inline void clmem__cond_wait(clmem__cond *c, clmem__mutex *m) { pthread_cond_wait(c, m); }
+static inline void clmem__cond_signal(clmem__cond *c) { pthread_cond_signal(c); }
+static inline void clmem__cond_broadcast(clmem__cond *c) { pthread_cond_broadcast(c); }
+typedef struct clmem__thread {
+    pthread_t handle;
+    void (*fn)(void *);
+    void *arg;
+} clmem__thread;
+static void *clmem__thread_main(void *t) {
+    clmem__thread *self = (clmem__thread *)t;
+    self->fn(self->arg);
+    return NULL;
+}
+static inline int clmem__thread_start(clmem__thread *t, void (*fn)(void *), void *arg) {
+    t->fn = fn;
+    t->arg = arg;
+    return pthread_create(&t->handle, NULL, clmem__thread_main, t);
+}
+static inline void clmem__thread_join(clmem__thread *t) { pthread_join(t->handle, NULL); }
+static inline void clmem__thread_yield(void) { sched_yield(); }
+#endif
+#if !defined(_WIN32)
+#if defined(__unix__) || defined(__APPLE__)
+#include <unistd.h>
+#endif
+/* the processors online (1 where that cannot be asked) */
+static unsigned clmem__cpu_count(void) {
+#if defined(_SC_NPROCESSORS_ONLN)
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (unsigned)n : 1u;
+#else
+    return 1;
+#endif
+}
 #endif
 
 /* ---- registries of live handles (SVM allocations and maps, pinned memory) ----

@@ -30,7 +30,7 @@ typedef struct clmem_buffer {
    never given back to the system, so a stale handle always points at a record. */
 typedef struct clmem__buffer_owner {
     cl_int (*release)(clmem_buffer *buf);
-    uint64_t gen;           /* odd while handed out: the current hand-out's generation */
+    CLMEM__ALIGN8 uint64_t gen; /* odd while handed out: the current hand-out's generation (atomic) */
 } clmem__buffer_owner;
 
 /* A buffer handle bound to one device (external memory imported for one device,
@@ -54,11 +54,7 @@ typedef struct clmem__bound_owner {
 static inline bool clmem__handout_stale(const void *record, uint64_t generation) {
     const clmem__buffer_owner *o = (const clmem__buffer_owner *)record;
     if (!o) return false;
-#if defined(__GNUC__) || defined(__clang__)
-    return __atomic_load_n(&o->gen, __ATOMIC_ACQUIRE) != generation;
-#else
-    return *(const volatile uint64_t *)&o->gen != generation;
-#endif
+    return clmem__atomic_load_u64(&o->gen) != generation;
 }
 
 /* clmem__buffer_stale(b): true when b is a copy of a pooled buffer handle whose block

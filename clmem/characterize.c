@@ -160,8 +160,11 @@ static cl_int clmem__describe(const char *fn, cl_device_id dev, clmem_device_des
 #ifdef CL_DEVICE_SVM_CAPABILITIES
     {
         cl_device_svm_capabilities caps = 0;
-        /* an OpenCL 1.x device does not know the query (CL_INVALID_VALUE): no SVM */
-        err = clGetDeviceInfo(dev, CL_DEVICE_SVM_CAPABILITIES, sizeof caps, &caps, NULL);
+        int version = 0;
+        /* an OpenCL 1.x device does not know the query (CL_INVALID_VALUE): no SVM; nor
+           does one that clmem sees as 1.x (clmem__parse_opencl_version: a 1.2 loader) */
+        if ((err = clmem__device_version(fn, dev, &version)) != CL_SUCCESS) return err;
+        err = version >= 200 ? clGetDeviceInfo(dev, CL_DEVICE_SVM_CAPABILITIES, sizeof caps, &caps, NULL) : CL_INVALID_VALUE;
         if (err == CL_SUCCESS)
             d->svm_capabilities = (cl_bitfield)caps;
         else if (err != CL_INVALID_VALUE)

@@ -263,14 +263,9 @@ CLMEM_API cl_int clmem_enqueue_migrate_mem_objects_opts(cl_command_queue queue, 
 static size_t clmem__map_count, clmem__map_capacity;
 /* clmem__map_live mirrors clmem__map_count for the lock-free fast path of
    clmem__map_note_use: every copy asks, and with no live maps it must cost nothing. */
-#if defined(__GNUC__) || defined(__clang__)
 static size_t clmem__map_live;
-#define CLMEM__MAP_PUBLISH() __atomic_store_n(&clmem__map_live, clmem__map_count, __ATOMIC_RELAXED)
-#define CLMEM__MAP_ANY_LIVE() (__atomic_load_n(&clmem__map_live, __ATOMIC_RELAXED) != 0)
-#else
-#define CLMEM__MAP_PUBLISH() ((void)0)
-#define CLMEM__MAP_ANY_LIVE() 1
-#endif
+#define CLMEM__MAP_PUBLISH() clmem__atomic_store_size(&clmem__map_live, clmem__map_count)
+#define CLMEM__MAP_ANY_LIVE() (clmem__atomic_load_size(&clmem__map_live) != 0)
 static unsigned long long clmem__map_serial;
 
 CLMEM_API int clmem__maps_live(void) { return CLMEM__MAP_ANY_LIVE(); }

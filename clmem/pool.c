@@ -2,15 +2,12 @@
 #include "pool.h"
 #include "buffer.h"
 
-#if !defined(_WIN32)
-#include <unistd.h> /* sysconf: a new pool's shards */
-#endif
 
 /* ---- bins (PyOpenCL's bin_number / alloc_size, mempool.hpp) ---- */
 
 static inline unsigned clmem__bitlog2(size_t v) {
     unsigned l = 0;
-#if defined(__GNUC__) || defined(__clang__)
+#if CLMEM__GNU
     if (v) l = (unsigned)(sizeof(unsigned long long) * 8 - 1) - (unsigned)__builtin_clzll((unsigned long long)v);
 #else
     while (v >>= 1) ++l;
@@ -88,24 +85,23 @@ enum { CLMEM__BLOCK_HELD = 2, CLMEM__BLOCK_FREED = 3 };
    builtins a lock is a spinlock that yields the processor when it has to wait (an
    uncontended pthread mutex pair costs as much as the rest of a pooled allocation);
    elsewhere it is a clmem__mutex. */
-#ifdef CLMEM__POOL_SPINLOCK /* pool.h: where the compiler has atomic builtins */
-#include <sched.h>
-static void clmem__pool_lock_init(clmem__pool_lock_t *l) { __atomic_store_n(l, 0, __ATOMIC_RELAXED); }
+#ifdef CLMEM__POOL_SPINLOCK /* pool.h */
+static void clmem__pool_lock_init(clmem__pool_lock_t *l) { clmem__atomic_store_int(l, 0); }
 static void clmem__pool_lock_destroy(clmem__pool_lock_t *l) { (void)l; }
 static CLMEM__NOINLINE void clmem__pool_lock_wait(clmem__pool_lock_t *l) {
     do {
         unsigned spins = 0;
-        while (__atomic_load_n(l, __ATOMIC_RELAXED))
+        while (clmem__atomic_load_int(l))
             if (++spins == 64) {
                 spins = 0;
-                sched_yield();
+                clmem__thread_yield();
             }
-    } while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE));
+    } while (clmem__atomic_exchange_int(l, 1));
 }
 static inline void clmem__pool_lock(clmem__pool_lock_t *l) {
-    if (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE)) clmem__pool_lock_wait(l); /* the wait is out of line */
+    if (clmem__atomic_exchange_int(l, 1)) clmem__pool_lock_wait(l); /* the wait is out of line */
 }
-static inline void clmem__pool_unlock(clmem__pool_lock_t *l) { __atomic_store_n(l, 0, __ATOMIC_RELEASE); }
+static inline void clmem__pool_unlock(clmem__pool_lock_t *l) { clmem__atomic_store_int(l, 0); }
 #else
 static void clmem__pool_lock_init(clmem__pool_lock_t *l) { clmem__mutex_init(l); }
 static void clmem__pool_lock_destroy(clmem__pool_lock_t *l) { clmem__mutex_destroy(l); }
@@ -113,50 +109,14 @@ static void clmem__pool_lock(clmem__pool_lock_t *l) { clmem__lock(l); }
 static void clmem__pool_unlock(clmem__pool_lock_t *l) { clmem__unlock(l); }
 #endif
 
-/* generations and states, read without a lock */
-#if defined(__GNUC__) || defined(__clang__)
-static inline uint64_t clmem__gen_load(const uint64_t *g) { return __atomic_load_n(g, __ATOMIC_ACQUIRE); }
-static inline void clmem__gen_store(uint64_t *g, uint64_t v) { __atomic_store_n(g, v, __ATOMIC_RELEASE); }
-static inline bool clmem__gen_cas(uint64_t *g, uint64_t expect, uint64_t v) {
-    return __atomic_compare_exchange_n(g, &expect, v, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
-}
-static inline int clmem__state_load(const int *s) { return __atomic_load_n(s, __ATOMIC_RELAXED); }
-static inline void clmem__state_store(int *s, int v) { __atomic_store_n(s, v, __ATOMIC_RELAXED); }
+/* generations and states, read without a lock (base.h's ATOMICS) */
+#define clmem__gen_load clmem__atomic_load_u64
+#define clmem__gen_store clmem__atomic_store_u64
+#define clmem__gen_cas clmem__atomic_cas_u64
+#define clmem__state_load clmem__atomic_load_int
+#define clmem__state_store clmem__atomic_store_int
 static unsigned clmem__pool_next_tid;
-static unsigned clmem__pool_new_tid(void) { return __atomic_fetch_add(&clmem__pool_next_tid, 1, __ATOMIC_RELAXED); }
-#else
-static clmem__mutex clmem__gen_mutex = CLMEM__MUTEX_INIT;
-static inline uint64_t clmem__gen_load(const uint64_t *g) {
-    uint64_t v;
-    clmem__lock(&clmem__gen_mutex);
-    v = *g;
-    clmem__unlock(&clmem__gen_mutex);
-    return v;
-}
-static inline void clmem__gen_store(uint64_t *g, uint64_t v) {
-    clmem__lock(&clmem__gen_mutex);
-    *g = v;
-    clmem__unlock(&clmem__gen_mutex);
-}
-static inline bool clmem__gen_cas(uint64_t *g, uint64_t expect, uint64_t v) {
-    bool ok;
-    clmem__lock(&clmem__gen_mutex);
-    ok = *g == expect;
-    if (ok) *g = v;
-    clmem__unlock(&clmem__gen_mutex);
-    return ok;
-}
-static inline int clmem__state_load(const int *s) { return *(const volatile int *)s; }
-static inline void clmem__state_store(int *s, int v) { *(volatile int *)s = v; }
-static unsigned clmem__pool_next_tid;
-static unsigned clmem__pool_new_tid(void) {
-    unsigned t;
-    clmem__lock(&clmem__gen_mutex);
-    t = clmem__pool_next_tid++;
-    clmem__unlock(&clmem__gen_mutex);
-    return t;
-}
-#endif
+static unsigned clmem__pool_new_tid(void) { return clmem__atomic_add_uint(&clmem__pool_next_tid, 1) - 1; }
 
 /* the calling thread's shard number: threads are numbered in the order they first
    use a pool */
@@ -468,20 +428,6 @@ static void clmem__pool_destroy(clmem__pool *p) {
     CLMEM_FREE(p->raw);
 }
 
-/* the processors online (1 where that cannot be asked) */
-static unsigned clmem__cpu_count(void) {
-#if defined(_WIN32)
-    SYSTEM_INFO si;
-    GetSystemInfo(&si);
-    return si.dwNumberOfProcessors ? (unsigned)si.dwNumberOfProcessors : 1u;
-#elif defined(_SC_NPROCESSORS_ONLN)
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (unsigned)n : 1u;
-#else
-    return 1;
-#endif
-}
-
 /* a new pool's shards: the least power of two that is at least CLMEM_POOL_SHARDS and
    the processors online (each of as many threads at once as there are processors has
    a shard of its own, where threads are numbered in the order they first use a pool),
@@ -591,25 +537,13 @@ static cl_int clmem__pool_check_queue(clmem__pool *p, cl_command_queue queue, co
     if (CLMEM__CHECKS && queue == NULL)
         return clmem__fail(CL_INVALID_COMMAND_QUEUE, fn, "queue is NULL (the host's allocations need none)");
     if (!CLMEM__CHECKS) return CL_SUCCESS;
-#if defined(__GNUC__) || defined(__clang__)
-    last = __atomic_load_n(&p->checked_queue, __ATOMIC_ACQUIRE);
-#else
-    clmem__pool_lock(&p->lock);
-    last = p->checked_queue;
-    clmem__pool_unlock(&p->lock);
-#endif
+    last = CLMEM__CAST(cl_command_queue, clmem__atomic_load_ptr(CLMEM__CAST(void *const *, (void *)&p->checked_queue)));
     if (last == queue) return CL_SUCCESS;
     if ((err = clmem__queue_context_of(fn, queue, &qctx)) != CL_SUCCESS) return err;
     if (p->context && qctx != p->context)
         return clmem__fail(CL_INVALID_CONTEXT, fn, "queue %p belongs to context %p, the pool's blocks to context %p",
                            (void *)queue, (void *)qctx, (void *)p->context);
-#if defined(__GNUC__) || defined(__clang__)
-    __atomic_store_n(&p->checked_queue, queue, __ATOMIC_RELEASE);
-#else
-    clmem__pool_lock(&p->lock);
-    p->checked_queue = queue;
-    clmem__pool_unlock(&p->lock);
-#endif
+    clmem__atomic_store_ptr(CLMEM__CAST(void **, (void *)&p->checked_queue), queue);
     return CL_SUCCESS;
 }
 

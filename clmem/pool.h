@@ -624,9 +624,9 @@ struct clmem__pool_block {
     bool ooo;                             /* `queue` is out of order */
 };
 
-/* a shard's or a pool's lock: a spinlock where the compiler has atomic builtins (pool.c
-   says why), a clmem__mutex elsewhere */
-#if (defined(__GNUC__) || defined(__clang__)) && !defined(_WIN32) && !defined(CLMEM_POOL_USE_MUTEX)
+/* a shard's or a pool's lock: a spinlock on base.h's atomics (pool.c says why), a
+   clmem__mutex with CLMEM_POOL_USE_MUTEX */
+#if !defined(CLMEM_POOL_USE_MUTEX)
 #define CLMEM__POOL_SPINLOCK 1
 typedef int clmem__pool_lock_t;
 #else
@@ -813,6 +813,4 @@ static cl_int clmem__pool_release(clmem__pool *p, const char *fn);
         if (!pool) return CL_SUCCESS;                                                                              \
         return clmem__pool_release(&pool->core, "clmem_" #kind "_release");                                       \
     }
-/* the processors online, 1 where that cannot be asked (also the stager's default threads) */
-static unsigned clmem__cpu_count(void);
 /* ---- end private ---- */

@@ -49,7 +49,7 @@ CLMEM_API clmem_memory_pool *clmem_memory_pool_create(clmem_allocator *allocator
     return CLMEM__CAST(clmem_memory_pool *, (void *)p);
 }
 
-#if (defined(__GNUC__) || defined(__clang__)) && defined(__SIZEOF_POINTER__) && __SIZEOF_POINTER__ == 8
+#if CLMEM__GNU && defined(__SIZEOF_POINTER__) && __SIZEOF_POINTER__ == 8
 CLMEM__STATIC_ASSERT(sizeof(clmem_buffer) == 64 && offsetof(clmem_buffer, context) == 8 &&
                          offsetof(clmem_buffer, flags) == 24 && offsetof(clmem_buffer, root) == 32 &&
                          offsetof(clmem_buffer, origin) == 40 && offsetof(clmem_buffer, pool) == 48,
@@ -59,7 +59,7 @@ CLMEM__STATIC_ASSERT(sizeof(clmem_buffer) == 64 && offsetof(clmem_buffer, contex
 /* the handle of a block just handed out */
 static inline clmem_buffer clmem__pool_handle(const clmem__pool *p, const clmem__pool_block *blk, size_t size) {
     clmem_buffer b;
-#if (defined(__GNUC__) || defined(__clang__)) && defined(__SIZEOF_POINTER__) && __SIZEOF_POINTER__ == 8
+#if CLMEM__GNU && defined(__SIZEOF_POINTER__) && __SIZEOF_POINTER__ == 8
     /* Written as four 16-byte pairs: the caller copies the returned handle with 16-byte
        loads (gcc and clang do, where the result goes to a variable whose address is
        taken), and each load is then served from one store. Field by field, three of
@@ -78,7 +78,7 @@ static inline clmem_buffer clmem__pool_handle(const clmem__pool *p, const clmem_
     b.flags = p->flags;
     b.root = b.mem;
     b.origin = 0;
-    b.pool = CLMEM__CAST(void *, blk);
+    b.pool = clmem__unconst(blk);
     b.generation = blk->owner.gen;
 #endif
     return b;

@@ -5,7 +5,7 @@
 
 struct clmem_svm_pool { clmem__pool core; };
 
-#if (defined(__GNUC__) || defined(__clang__)) && defined(__SIZEOF_POINTER__) && __SIZEOF_POINTER__ == 8
+#if CLMEM__GNU && defined(__SIZEOF_POINTER__) && __SIZEOF_POINTER__ == 8
 CLMEM__STATIC_ASSERT(sizeof(clmem_pooled_svm) == 32 && offsetof(clmem_pooled_svm, svm.pool) == 16 &&
                          offsetof(clmem_pooled_svm, svm.generation) == 24,
                      "clmem_pooled_svm: ptr, size, pool, generation (clmem__pooled_svm_handle writes them so)");
@@ -79,7 +79,7 @@ static clmem_pooled_svm clmem__pooled_svm_empty(void) {
    allows (see clmem__pool_handle) */
 static inline clmem_pooled_svm clmem__pooled_svm_handle(const clmem__pool_block *blk, size_t size) {
     clmem_pooled_svm r;
-#if (defined(__GNUC__) || defined(__clang__)) && defined(__SIZEOF_POINTER__) && __SIZEOF_POINTER__ == 8
+#if CLMEM__GNU && defined(__SIZEOF_POINTER__) && __SIZEOF_POINTER__ == 8
     typedef uint64_t clmem__u64x2 __attribute__((vector_size(16)));
     const clmem__u64x2 v[2] = {{(uint64_t)(uintptr_t)blk->ptr, (uint64_t)size},
                                {(uint64_t)(uintptr_t)blk, blk->owner.gen}};

@@ -4,14 +4,11 @@
 #include "transfer.h"
 #include "pinned.h"
 
-#if !defined(_WIN32)
-#define CLMEM__STAGER_WORKERS 1 /* pthreads (pthread.h comes with >>base) */
-#else
-#define CLMEM__STAGER_WORKERS 0
-#endif
-/* Idle copying threads spin a while (with atomic builtins) before they sleep: waking a
-   sleeping thread can cost as much as copying a piece at GPU speeds. */
-#if CLMEM__STAGER_WORKERS && (defined(__GNUC__) || defined(__clang__))
+/* The stager's threads are base's (clmem__thread, clmem__cond: Win32, <threads.h> or
+   pthreads). Idle copying threads spin a while (with a pause instruction where the
+   compiler has one) before they sleep: waking a sleeping thread can cost as much as
+   copying a piece at GPU speeds. */
+#if CLMEM__GNU
 #define CLMEM__STAGER_SPIN 2000
 #if defined(__x86_64__) || defined(__i386__)
 #define CLMEM__CPU_RELAX() __builtin_ia32_pause()
@@ -22,22 +19,6 @@
 #endif
 #else
 #define CLMEM__STAGER_SPIN 0
-#endif
-
-#if CLMEM__STAGER_WORKERS
-/* ---- the stager's threads, behind these few functions (pthreads; clmem__mutex is a
-   pthread_mutex_t here) ---- */
-typedef pthread_t clmem__stager_thread;
-typedef pthread_cond_t clmem__stager_cond;
-static int clmem__stager_thread_start(clmem__stager_thread *t, void *(*fn)(void *), void *arg) {
-    return pthread_create(t, NULL, fn, arg);
-}
-static void clmem__stager_thread_join(clmem__stager_thread t) { pthread_join(t, NULL); }
-static void clmem__stager_cond_init(clmem__stager_cond *c) { pthread_cond_init(c, NULL); }
-static void clmem__stager_cond_destroy(clmem__stager_cond *c) { pthread_cond_destroy(c); }
-static void clmem__stager_cond_wait(clmem__stager_cond *c, clmem__mutex *m) { pthread_cond_wait(c, m); }
-static void clmem__stager_cond_signal(clmem__stager_cond *c) { pthread_cond_signal(c); }
-static void clmem__stager_cond_broadcast(clmem__stager_cond *c) { pthread_cond_broadcast(c); }
 #endif
 
 /* A staged copy is a command of the caller's queue in its order: at the call, a marker
@@ -51,7 +32,6 @@ static void clmem__stager_cond_broadcast(clmem__stager_cond *c) { pthread_cond_b
 struct clmem__stager_job;
 
 struct clmem_stager {
-    clmem__mutex lock;  /* one staged copy at a time (where there are no worker threads; else the tickets) */
     clmem__mutex books; /* guards st, running, threshold, the tickets and the runner's list (never held across a
                            driver call) */
     clmem__mutex order; /* held while a staged copy takes its ticket and its place on the caller's queue */
@@ -65,33 +45,30 @@ struct clmem_stager {
     cl_mem slot_mem[CLMEM_STAGER_MAX_SLOTS];
     void *slot_ptr[CLMEM_STAGER_MAX_SLOTS];
     clmem_stager_stats st;
-#if CLMEM__STAGER_WORKERS
-    clmem__stager_thread *workers;
+    clmem__thread *workers; /* each stays where it is until joined */
     unsigned nworkers;
     clmem__mutex jlock;
-    clmem__stager_cond jstart, jdone;
-    clmem__stager_cond turn; /* with books: tserving moved on */
+    clmem__cond jstart, jdone;
+    clmem__cond turn; /* with books: tserving moved on */
     bool quit;
     unsigned char *jdst;
     const unsigned char *jsrc;
     size_t jn, jpart;
     unsigned jnext, jparts;
-    unsigned jleft;   /* parts not finished (atomic where spinning reads it) */
-    unsigned jposted; /* jobs posted, and the stop (atomic where spinning reads it) */
+    unsigned jleft;   /* parts not finished (atomic: spinning reads it) */
+    unsigned jposted; /* jobs posted, and the stop (atomic: spinning reads it) */
     /* the runner: started at the first non-blocking staged copy, it runs those copies
        one after the other from a list (books) */
-    clmem__stager_thread runner;
+    clmem__thread runner;
     bool has_runner, rquit;
-    clmem__stager_cond rwake; /* with books: a job was listed, or the stop */
+    clmem__cond rwake; /* with books: a job was listed, or the stop */
     struct clmem__stager_job *rhead, *rtail;
-#endif
 };
 
 /* Parts of a parallel memcpy are at least this big: below it, waking threads costs
    more than it saves. */
 #define CLMEM__STAGER_MIN_PART ((size_t)256 << 10)
 
-#if CLMEM__STAGER_WORKERS
 /* under jlock: copy parts until none is left; jlock is held again on return */
 static void clmem__stager_copy_parts(clmem_stager *st) {
     while (st->jnext < st->jparts) {
@@ -102,15 +79,11 @@ static void clmem__stager_copy_parts(clmem_stager *st) {
         clmem__unlock(&st->jlock);
         memcpy(d, s, len);
         clmem__lock(&st->jlock);
-#if CLMEM__STAGER_SPIN
-        if (__atomic_sub_fetch(&st->jleft, 1u, __ATOMIC_RELEASE) == 0) clmem__stager_cond_signal(&st->jdone);
-#else
-        if (--st->jleft == 0) clmem__stager_cond_signal(&st->jdone);
-#endif
+        if (clmem__atomic_add_uint(&st->jleft, (unsigned)-1) == 0) clmem__cond_signal(&st->jdone);
     }
 }
 
-static void *clmem__stager_worker(void *arg) {
+static void clmem__stager_worker(void *arg) {
     clmem_stager *st = CLMEM__CAST(clmem_stager *, arg);
     clmem__lock(&st->jlock);
     for (;;) {
@@ -118,24 +91,20 @@ static void *clmem__stager_worker(void *arg) {
         if (!st->quit && st->jnext >= st->jparts) {
             unsigned seen = st->jposted, spins;
             clmem__unlock(&st->jlock);
-            for (spins = 0; spins < CLMEM__STAGER_SPIN && __atomic_load_n(&st->jposted, __ATOMIC_ACQUIRE) == seen;
-                 ++spins)
+            for (spins = 0; spins < CLMEM__STAGER_SPIN && clmem__atomic_load_uint(&st->jposted) == seen; ++spins)
                 CLMEM__CPU_RELAX();
             clmem__lock(&st->jlock);
         }
 #endif
-        while (!st->quit && st->jnext >= st->jparts) clmem__stager_cond_wait(&st->jstart, &st->jlock);
+        while (!st->quit && st->jnext >= st->jparts) clmem__cond_wait(&st->jstart, &st->jlock);
         if (st->quit) break;
         clmem__stager_copy_parts(st);
     }
     clmem__unlock(&st->jlock);
-    return NULL;
 }
-#endif
 
 /* memcpy spread over the stager's threads, the calling thread included */
 static void clmem__stager_memcpy(clmem_stager *st, void *dst, const void *src, size_t n) {
-#if CLMEM__STAGER_WORKERS
     size_t parts, part;
     if (st->nworkers == 0 || n < 2 * CLMEM__STAGER_MIN_PART) {
         memcpy(dst, src, n);
@@ -153,59 +122,43 @@ static void clmem__stager_memcpy(clmem_stager *st, void *dst, const void *src, s
     st->jpart = part;
     st->jnext = 0;
     st->jparts = (unsigned)parts;
-#if CLMEM__STAGER_SPIN
-    __atomic_store_n(&st->jleft, (unsigned)parts, __ATOMIC_RELAXED);
-    __atomic_add_fetch(&st->jposted, 1u, __ATOMIC_RELEASE);
-#else
-    st->jleft = (unsigned)parts;
-#endif
-    clmem__stager_cond_broadcast(&st->jstart);
+    clmem__atomic_store_uint(&st->jleft, (unsigned)parts);
+    clmem__atomic_add_uint(&st->jposted, 1u);
+    clmem__cond_broadcast(&st->jstart);
     clmem__stager_copy_parts(st);
 #if CLMEM__STAGER_SPIN
-    if (__atomic_load_n(&st->jleft, __ATOMIC_ACQUIRE)) {
+    if (clmem__atomic_load_uint(&st->jleft)) {
         unsigned spins;
         clmem__unlock(&st->jlock);
-        for (spins = 0; spins < CLMEM__STAGER_SPIN && __atomic_load_n(&st->jleft, __ATOMIC_ACQUIRE); ++spins)
+        for (spins = 0; spins < CLMEM__STAGER_SPIN && clmem__atomic_load_uint(&st->jleft); ++spins)
             CLMEM__CPU_RELAX();
         clmem__lock(&st->jlock);
     }
-    while (__atomic_load_n(&st->jleft, __ATOMIC_ACQUIRE)) clmem__stager_cond_wait(&st->jdone, &st->jlock);
-#else
-    while (st->jleft) clmem__stager_cond_wait(&st->jdone, &st->jlock);
 #endif
+    while (clmem__atomic_load_uint(&st->jleft)) clmem__cond_wait(&st->jdone, &st->jlock);
     st->jparts = 0;
     st->jnext = 0;
     clmem__unlock(&st->jlock);
-#else
-    (void)st;
-    memcpy(dst, src, n);
-#endif
 }
 
 static void clmem__stager_stop(clmem_stager *st) {
-#if CLMEM__STAGER_WORKERS
     unsigned i;
     clmem__lock(&st->books); /* the runner: its list is empty (nothing runs when a stager is freed) */
     st->rquit = true;
-    clmem__stager_cond_broadcast(&st->rwake);
+    clmem__cond_broadcast(&st->rwake);
     clmem__unlock(&st->books);
-    if (st->has_runner) clmem__stager_thread_join(st->runner);
+    if (st->has_runner) clmem__thread_join(&st->runner);
     st->has_runner = false;
     if (!st->workers) return;
     clmem__lock(&st->jlock);
     st->quit = true;
-#if CLMEM__STAGER_SPIN
-    __atomic_add_fetch(&st->jposted, 1u, __ATOMIC_RELEASE);
-#endif
-    clmem__stager_cond_broadcast(&st->jstart);
+    clmem__atomic_add_uint(&st->jposted, 1u);
+    clmem__cond_broadcast(&st->jstart);
     clmem__unlock(&st->jlock);
-    for (i = 0; i < st->nworkers; ++i) clmem__stager_thread_join(st->workers[i]);
+    for (i = 0; i < st->nworkers; ++i) clmem__thread_join(&st->workers[i]);
     CLMEM_FREE(st->workers);
     st->workers = NULL;
     st->nworkers = 0;
-#else
-    (void)st;
-#endif
 }
 
 /* Free what a stager holds; the first unmap error. */
@@ -219,14 +172,11 @@ static cl_int clmem__stager_free(clmem_stager *st) {
             if (err != CL_SUCCESS && first == CL_SUCCESS) first = err;
         }
     }
-#if CLMEM__STAGER_WORKERS
     clmem__mutex_destroy(&st->jlock);
-    clmem__stager_cond_destroy(&st->jstart);
-    clmem__stager_cond_destroy(&st->jdone);
-    clmem__stager_cond_destroy(&st->turn);
-    clmem__stager_cond_destroy(&st->rwake);
-#endif
-    clmem__mutex_destroy(&st->lock);
+    clmem__cond_destroy(&st->jstart);
+    clmem__cond_destroy(&st->jdone);
+    clmem__cond_destroy(&st->turn);
+    clmem__cond_destroy(&st->rwake);
     clmem__mutex_destroy(&st->books);
     clmem__mutex_destroy(&st->order);
     if (st->own) clReleaseCommandQueue(st->own);
@@ -282,18 +232,13 @@ CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_
     st = CLMEM__CAST(clmem_stager *, clmem__alloc_for(sizeof *st, fn, "the stager", errcode_ret));
     if (!st) return NULL;
     memset(st, 0, sizeof *st);
-    clmem__mutex_init(&st->lock);
     clmem__mutex_init(&st->books);
     clmem__mutex_init(&st->order);
-#if CLMEM__STAGER_WORKERS
     clmem__mutex_init(&st->jlock);
-    clmem__stager_cond_init(&st->jstart);
-    clmem__stager_cond_init(&st->jdone);
-    clmem__stager_cond_init(&st->turn);
-    clmem__stager_cond_init(&st->rwake);
-#else
-    threads = 1;
-#endif
+    clmem__cond_init(&st->jstart);
+    clmem__cond_init(&st->jdone);
+    clmem__cond_init(&st->turn);
+    clmem__cond_init(&st->rwake);
     clRetainCommandQueue(queue);
     st->queue = queue;
     st->context = ctx;
@@ -318,9 +263,8 @@ CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_
         }
         st->nslots = i + 1;
     }
-#if CLMEM__STAGER_WORKERS
     if (threads > 1) {
-        st->workers = CLMEM__CAST(clmem__stager_thread *, CLMEM_MALLOC(sizeof(clmem__stager_thread) * (threads - 1)));
+        st->workers = CLMEM__CAST(clmem__thread *, CLMEM_MALLOC(sizeof(clmem__thread) * (threads - 1)));
         if (!st->workers) {
             clmem__stager_free(st);
             clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for %u threads",
@@ -328,7 +272,7 @@ CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_
             return NULL;
         }
         for (i = 0; i + 1 < threads; ++i) {
-            int rc = clmem__stager_thread_start(&st->workers[i], clmem__stager_worker, st);
+            int rc = clmem__thread_start(&st->workers[i], clmem__stager_worker, st);
             if (rc != 0) {
                 clmem__stager_free(st);
                 clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn,
@@ -339,7 +283,6 @@ CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_
             st->nworkers = i + 1;
         }
     }
-#endif
     clmem__set_err(errcode_ret, CL_SUCCESS);
     return st;
 }
@@ -363,11 +306,7 @@ CLMEM_API cl_int clmem_stager_get_stats(clmem_stager *st, clmem_stager_stats *st
     clmem__unlock(&st->books);
     stats->slot_size = st->slot_size;
     stats->slots = st->nslots;
-#if CLMEM__STAGER_WORKERS
     stats->threads = (size_t)st->nworkers + 1;
-#else
-    stats->threads = 1;
-#endif
     return CL_SUCCESS;
 }
 
@@ -415,27 +354,17 @@ static void clmem__stager_busy(clmem_stager *st, int d) {
 /* clmem__stager_turn(st, ticket): wait until the staged copies called before this
    one are done. */
 static void clmem__stager_turn(clmem_stager *st, unsigned long long ticket) {
-#if CLMEM__STAGER_WORKERS
     clmem__lock(&st->books);
-    while (st->tserving != ticket) clmem__stager_cond_wait(&st->turn, &st->books);
+    while (st->tserving != ticket) clmem__cond_wait(&st->turn, &st->books);
     clmem__unlock(&st->books);
-#else
-    (void)ticket;
-    clmem__lock(&st->lock);
-#endif
 }
 /* clmem__stager_leave(st): the staged copy is done: the next one's turn; the stager
    may be released from here on. */
 static void clmem__stager_leave(clmem_stager *st) {
-#if !CLMEM__STAGER_WORKERS
-    clmem__unlock(&st->lock);
-#endif
     clmem__lock(&st->books);
     ++st->tserving;
     --st->running;
-#if CLMEM__STAGER_WORKERS
-    clmem__stager_cond_broadcast(&st->turn);
-#endif
+    clmem__cond_broadcast(&st->turn);
     clmem__unlock(&st->books);
 }
 
@@ -614,7 +543,6 @@ static cl_int clmem__stager_blocking(clmem_stager *st, clmem_buffer buf, void *h
     return err;
 }
 
-#if CLMEM__STAGER_WORKERS
 /* A non-blocking staged copy, listed for the runner. It holds a reference to
    everything it touches: the buffer, the wait list's events, its events. */
 typedef struct clmem__stager_job {
@@ -658,12 +586,12 @@ static void clmem__stager_job_run(clmem_stager *st, clmem__stager_job *j) {
 }
 
 /* The runner: the listed copies, one after the other, until the stager stops. */
-static void *clmem__stager_runner(void *arg) {
+static void clmem__stager_runner(void *arg) {
     clmem_stager *st = CLMEM__CAST(clmem_stager *, arg);
     for (;;) {
         clmem__stager_job *j;
         clmem__lock(&st->books);
-        while (!st->rhead && !st->rquit) clmem__stager_cond_wait(&st->rwake, &st->books);
+        while (!st->rhead && !st->rquit) clmem__cond_wait(&st->rwake, &st->books);
         j = st->rhead;
         if (j) {
             st->rhead = j->next;
@@ -673,7 +601,6 @@ static void *clmem__stager_runner(void *arg) {
         if (!j) break; /* the stop, with nothing listed */
         clmem__stager_job_run(st, j);
     }
-    return NULL;
 }
 
 /* clmem__stager_async(st, buf, host, p, o): a non-blocking staged copy: its place on
@@ -698,7 +625,7 @@ static cl_int clmem__stager_async(clmem_stager *st, clmem_buffer buf, void *host
     }
     clmem__lock(&st->books);
     if (!st->has_runner) {
-        int rc = clmem__stager_thread_start(&st->runner, clmem__stager_runner, st);
+        int rc = clmem__thread_start(&st->runner, clmem__stager_runner, st);
         if (rc != 0) {
             clmem__unlock(&st->books);
             clmem__stager_job_free(j);
@@ -731,12 +658,11 @@ static cl_int clmem__stager_async(clmem_stager *st, clmem_buffer buf, void *host
     if (st->rtail) st->rtail->next = j;
     else st->rhead = j;
     st->rtail = j;
-    clmem__stager_cond_signal(&st->rwake);
+    clmem__cond_signal(&st->rwake);
     clmem__unlock(&st->books);
     clmem__unlock(&st->order);
     return CL_SUCCESS;
 }
-#endif
 
 /* clmem__stager_transfer: the host-transfer plan (transfer.c) checks and resolves the
    copy in clmem_stager_copy's name; below the threshold, or with its host range
@@ -780,9 +706,7 @@ static cl_int clmem__stager_transfer(clmem_stager *st, clmem_buffer buf, void *h
         clmem__stager_busy(st, -1);
         return err;
     }
-#if CLMEM__STAGER_WORKERS
     if (!p.blocking) return clmem__stager_async(st, buf, host, &p, o);
-#endif
     return clmem__stager_blocking(st, buf, host, &p, o);
 }
 

@@ -68,12 +68,11 @@ extern "C" {
    caller enqueues can hold its pieces back. Copies below the threshold are the
    driver's own commands of the queue.
 
-   Threads: the stager starts threads - 1 worker threads (pthreads) at creation, and
-   at its first non-blocking staged copy one thread more that runs the non-blocking
-   staged copies one after the other (no thread is started per copy); a blocking
-   copy's calling thread is the last copier. On Windows there are no workers (threads
-   is taken as 1) and non-blocking staged copies block: staging still overlaps the
-   copy with the DMA, on one thread.
+   Threads: the stager starts threads - 1 worker threads at creation, and at its first
+   non-blocking staged copy one thread more that runs the non-blocking staged copies
+   one after the other (no thread is started per copy); a blocking copy's calling
+   thread is the last copier. They are the platform's threads (Win32, pthreads, or C11
+   <threads.h> with CLMEM_USE_C11_THREADS), alike on every platform.
    --------------------------------------------------------------------------------- */
 
 /** Default slot size of a stager (bytes): one piece of a staged copy. */
@@ -137,7 +136,7 @@ typedef struct clmem_stager_stats {
     unsigned long long pieces;         /* slot-sized pieces of the staged copies */
     unsigned long long running;        /* copies in progress now (a non-blocking staged one until its event
                                           completes; a direct one while its call runs) */
-    size_t slot_size, slots, threads;  /* as made (threads: 1 where there are no workers) */
+    size_t slot_size, slots, threads;  /* as made */
 } clmem_stager_stats;
 
 /** clmem_stager_get_stats(st, &stats): the counters. Errors: CL_INVALID_VALUE (NULL
@@ -170,8 +169,7 @@ typedef clmem_copy_options clmem_stager_copy_options;
                     event of the wait list that fails after the call gives
                     CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST); the buffer may be
                     released at once, and the queue's later work waits for the copy; a
-                    direct copy is the driver's non-blocking call. (Where the stager has
-                    no worker threads, Windows, a staged copy blocks.)
+                    direct copy is the driver's non-blocking call.
     .region and the rectangle options do not apply (CL_INVALID_VALUE).
     Returns CL_SUCCESS or: CL_INVALID_VALUE (st NULL, host pointer NULL, offset or
     offset + byte_count beyond the buffer, byte_count above .host_size, the host side's

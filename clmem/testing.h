@@ -130,19 +130,13 @@ CLMEM_API int clmem_test_main_on(const clmem_test_case *cases, size_t n, int arg
     case should return right after. fmt NULL: the reason is "skipped". t NULL: nothing
     is marked and the last error message says so (CL_INVALID_VALUE, logged). */
 CLMEM_API void clmem_test_skip(clmem_test_context *t, const char *fmt, ...)
-#if defined(__GNUC__) || defined(__clang__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
+    CLMEM__PRINTF(2, 3);
 
 /** clmem_test_fail(t, file, line, fmt, ...): record a failure (used by the macros).
     file or fmt NULL print "?" and "failed (no message)"; t NULL prints the failure,
     marks nothing and leaves a CL_INVALID_VALUE message (logged). */
 CLMEM_API void clmem_test_fail(clmem_test_context *t, const char *file, int line, const char *fmt, ...)
-#if defined(__GNUC__) || defined(__clang__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
+    CLMEM__PRINTF(4, 5);
 
 /** CLMEM_CHECK(t, cond): on failure record it and return from the test function. */
 #define CLMEM_CHECK(t, cond)                                               \

@@ -92,11 +92,10 @@ static void test_memobj(clmem_test_context *t) {
 }
 
 static bool svm_ok(clmem_test_context *t) {
-    cl_device_svm_capabilities caps = 0;
-    if (clGetDeviceInfo(t->device, CL_DEVICE_SVM_CAPABILITIES, sizeof caps, &caps, NULL) == CL_SUCCESS &&
-        (caps & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER))
-        return true;
-    clmem_test_skip(t, "no coarse-grain SVM");
+    char why[160];
+    if (device_svm_caps(t, CL_DEVICE_SVM_COARSE_GRAIN_BUFFER)) return true;
+    if (loader_lacks(why, sizeof why)) clmem_test_skip(t, "no SVM: %s", why);
+    else clmem_test_skip(t, "no coarse-grain SVM");
     return false;
 }
 

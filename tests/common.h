@@ -6,6 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The POSIX calls some tests use, on Windows (the mingw-w64 build run under Wine). */
+#if defined(_WIN32)
+#define setenv(name, value, overwrite) _putenv_s(name, value)
+#define unsetenv(name) _putenv_s(name, "")
+#define alarm(seconds) ((void)(seconds)) /* no watchdog: CTest's TIMEOUT stops a hang */
+#include <sched.h> /* sched_yield (mingw-w64's winpthreads) */
+#endif
+
 /* build_with(t, source, name, options): a kernel from OpenCL C source built with the
    given options, or NULL after recording a failure with the build log. Release with
    clReleaseKernel; the program is released at once (the kernel keeps it alive).
@@ -125,10 +133,23 @@ static inline void fill_pattern(void *p, size_t n, unsigned seed) {
     }
 }
 
-/* device_supports_svm(t, caps): the device's CL_DEVICE_SVM_CAPABILITIES include caps. */
+/* loader_lacks(buf, size): why the ICD loader keeps OpenCL 2.0 from clmem, in words
+   ("OpenCL.dll exports no clSVMAlloc: ...", Wine's), or NULL when it does not. */
+static inline const char *loader_lacks(char *buf, size_t size) {
+    const char *missing = NULL;
+    int v = clmem__loader_version(&missing);
+    if (!v || v >= 200) return NULL;
+    snprintf(buf, size, "the ICD loader (OpenCL.dll) exports no %s: its entry points stop at OpenCL %d.%d", missing,
+             v / 100, v % 100 / 10);
+    return buf;
+}
+
+/* device_supports_svm(t, caps): the device's CL_DEVICE_SVM_CAPABILITIES include caps
+   (none where clmem sees the device as older than 2.0, as under a 1.2 ICD loader). */
 #ifdef CL_VERSION_2_0
 static inline int device_svm_caps(clmem_test_context *t, cl_device_svm_capabilities caps) {
     cl_device_svm_capabilities have = 0;
+    if (device_version(t->device) < 200) return 0;
     if (clGetDeviceInfo(t->device, CL_DEVICE_SVM_CAPABILITIES, sizeof have, &have, NULL) != CL_SUCCESS) return 0;
     return (have & caps) == caps;
 }
@@ -136,7 +157,11 @@ static inline int device_svm_caps(clmem_test_context *t, cl_device_svm_capabilit
 #define NEED_SVM(t)                                                                    \
     do {                                                                               \
         if (!device_svm_caps((t), CL_DEVICE_SVM_COARSE_GRAIN_BUFFER)) {                \
-            clmem_test_skip((t), "device has no coarse-grain buffer SVM");             \
+            char why_[160];                                                            \
+            if (loader_lacks(why_, sizeof why_))                                       \
+                clmem_test_skip((t), "no SVM: %s", why_);                              \
+            else                                                                       \
+                clmem_test_skip((t), "device has no coarse-grain buffer SVM");         \
             return;                                                                    \
         }                                                                              \
     } while (0)

@@ -13,7 +13,7 @@
 #include "common.h"
 #include <pthread.h>
 
-enum { T = 8, ROUNDS = 40, SIZE = 8 * 4096 };
+enum { T = 8, ROUNDS = 40, BYTES = 8 * 4096 };
 
 typedef struct {
     clmem_test_context *t;
@@ -44,7 +44,7 @@ static void *same_region(void *arg) {
             note(w, "map");
             break;
         }
-        for (i = 0; i < SIZE; i += 512)
+        for (i = 0; i < BYTES; i += 512)
             if (((unsigned char *)m.ptr)[i] != (unsigned char)(i / 4096 + 1)) {
                 note(w, "bytes");
                 break;
@@ -61,15 +61,15 @@ static void test_same_region(clmem_test_context *t) {
     cl_int err;
     pthread_t th[T];
     worker w[T];
-    unsigned char init[SIZE];
+    unsigned char init[BYTES];
     size_t i;
     clmem_buffer b;
     if (strstr(t->device_name, "Portable Computing Language")) {
         clmem_test_skip(t, "PoCL 3.1 crashes (pocl_driver_map_mem) when threads map one region of a buffer at once");
         return;
     }
-    for (i = 0; i < SIZE; ++i) init[i] = (unsigned char)(i / 4096 + 1);
-    b = clmem_buffer_create(t->context, CL_MEM_COPY_HOST_PTR, SIZE, init, &err);
+    for (i = 0; i < BYTES; ++i) init[i] = (unsigned char)(i / 4096 + 1);
+    b = clmem_buffer_create(t->context, CL_MEM_COPY_HOST_PTR, BYTES, init, &err);
     CLMEM_CHECK_CL(t, err);
     for (i = 0; i < T; ++i) {
         memset(&w[i], 0, sizeof w[i]);
@@ -126,9 +126,9 @@ static void test_contended(clmem_test_context *t) {
     pthread_t th[T];
     worker w[T];
     clmem_memory_map held;
-    unsigned char back[SIZE];
+    unsigned char back[BYTES];
     size_t i;
-    clmem_buffer b = clmem_buffer_create(t->context, 0, SIZE, NULL, &err);
+    clmem_buffer b = clmem_buffer_create(t->context, 0, BYTES, NULL, &err);
     CLMEM_CHECK_CL(t, err);
     CLMEM_CHECK_CL(t, clmem_enqueue_map_buffer(t->queue, b, CL_MAP_WRITE, 0, unsigned char, &held, .shape = {4096}));
     memset(held.ptr, 0xEE, 4096);
@@ -199,7 +199,7 @@ static void test_neighbours(clmem_test_context *t) {
     pthread_t th[T];
     worker w[T];
     size_t i;
-    clmem_buffer b = clmem_buffer_create(t->context, 0, SIZE, NULL, &err);
+    clmem_buffer b = clmem_buffer_create(t->context, 0, BYTES, NULL, &err);
     CLMEM_CHECK_CL(t, err);
     for (i = 0; i < T; ++i) {
         memset(&w[i], 0, sizeof w[i]);

@@ -367,7 +367,7 @@ static void test_shards_per_processor(clmem_test_context *t) {
     clmem_allocator *a = clmem_immediate_allocator_create(t->queue, 0, &err);
     clmem_memory_pool *pool;
     clmem_pool_stats st;
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    long cpus = (long)clmem__cpu_count();
     unsigned n, i;
     size_t held, active, size, kept_bytes = 0, managed;
     const size_t limit = (size_t)64 << 20;

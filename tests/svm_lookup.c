@@ -174,6 +174,7 @@ typedef struct thread_arg {
     int failures, refused;
     char first[256]; /* what the first failure was */
 } thread_arg;
+#undef FAILED /* windows.h's */
 #define FAILED(arg, what)                                                                            \
     do {                                                                                             \
         if (!(arg)->failures++)                                                                      \
