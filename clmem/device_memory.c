@@ -66,7 +66,8 @@ static cl_int clmem__memory_info_nvidia(const char *fn, const unsigned char uuid
     return CL_INVALID_OPERATION;
 }
 
-/* the host's MemAvailable in bytes (Linux); false where it cannot be read */
+/* the host's available memory in bytes (Linux: MemAvailable of /proc/meminfo; Windows:
+   GlobalMemoryStatusEx); false where it cannot be read */
 static bool clmem__host_available(cl_ulong *bytes) {
 #if defined(__linux__)
     char line[128];
@@ -82,6 +83,12 @@ static bool clmem__host_available(cl_ulong *bytes) {
     }
     fclose(f);
     return found;
+#elif defined(_WIN32)
+    MEMORYSTATUSEX m;
+    m.dwLength = sizeof m;
+    if (!GlobalMemoryStatusEx(&m)) return false;
+    *bytes = (cl_ulong)m.ullAvailPhys;
+    return true;
 #else
     (void)bytes;
     return false;
