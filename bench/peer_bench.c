@@ -27,8 +27,9 @@
    Best and median of REPS copies each (1 GB = 1e9 bytes); after each variant the destination
    is read back through OpenCL (b's view, b's queue) and compared with the pattern. For the pair
    0 -> 1 also a device link between plain buffers (pinned staging, what a link did before).
-   Ring: every GPU g copies its buffer to GPU g+1's at once (links g -> g+1, events), bytes
-   checked, GB/s in all = GPUs * size / time. Exit code 1 when any bytes differ. */
+   Ring: every GPU g copies a buffer of its own into another on GPU g+1, all at once (links
+   g -> g+1 whose destination queue is a second queue of g+1, so that no copy is ordered
+   behind another; events), bytes checked, GB/s in all = GPUs * size / time. Exit code 1 when any bytes differ. */
 #define _GNU_SOURCE
 #define CLMEM_IMPLEMENTATION
 #include "clmem.h"
@@ -370,40 +371,42 @@ static void staged(int a, int b, size_t n) {
 }
 
 static void ring(size_t n) {
-    clmem_peer_buffer *pb[MAXG] = {NULL};
-    clmem_buffer own[MAXG], prev[MAXG];
+    /* src[g] on GPU g, dst[g] on GPU g: GPU g copies src[g] into dst[g + 1]. Independent
+       copies: each link's destination queue is a second queue of the destination's device
+       (qd), so no copy is ordered behind another (a link orders its copy after its
+       destination queue's earlier work, and the destination queue's later work after it:
+       with q[g + 1] as the destination, copy g + 1 -> g + 2, enqueued on q[g + 1] later,
+       would wait for copy g -> g + 1, and the ring would run one copy at a time). */
+    clmem_peer_buffer *src[MAXG] = {NULL}, *dst[MAXG] = {NULL};
+    clmem_buffer vs[MAXG], vd[MAXG];
+    clmem_device_link *rl[MAXG] = {NULL};
+    cl_command_queue qd[MAXG] = {NULL};
     cl_event ev[MAXG];
     double t[REPS], total;
     int g, r, ok = 1;
     cl_int err = CL_SUCCESS;
     for (g = 0; g < G && err == CL_SUCCESS; ++g) {
-        pb[g] = clmem_peer_buffer_create(ctx, dev[g], n, &err);
-        if (pb[g]) own[g] = clmem_peer_buffer_view(pb[g], q[g], &err);
+        src[g] = clmem_peer_buffer_create(ctx, dev[g], n, &err);
+        if (src[g]) dst[g] = clmem_peer_buffer_create(ctx, dev[g], n, &err);
+        if (dst[g]) vs[g] = clmem_peer_buffer_view(src[g], q[g], &err);
+        if (err == CL_SUCCESS) vd[g] = clmem_peer_buffer_view(dst[g], q[g], &err);
+        if (err == CL_SUCCESS) qd[g] = clCreateCommandQueueWithProperties(ctx, dev[g], NULL, &err);
     }
+    for (g = 0; g < G && err == CL_SUCCESS; ++g) rl[g] = clmem_device_link_create(q[g], qd[(g + 1) % G], 0, 0, &err);
     if (err != CL_SUCCESS) {
-        printf("  ring of %d, %zu MiB: %s\n", G, n >> 20, clmem_last_error_message());
+        printf("  ring of %d, %zu MiB: %s (%d)\n", G, n >> 20, clmem_last_error_message(), (int)err);
         goto out;
     }
     fill_pattern(n, 7);
-    (void)prev;
-    for (g = 0; g < G; ++g) clmem_enqueue_copy(q[g], own[g], pattern, .byte_count = n);
-    /* g's view of the next GPU's buffer, made before the clock runs (the link would make it) */
-    for (g = 0; g < G && err == CL_SUCCESS; ++g) prev[g] = clmem_peer_buffer_view(pb[(g + 1) % G], q[g], &err);
-    if (err != CL_SUCCESS) {
-        printf("  ring of %d, %zu MiB: %s\n", G, n >> 20, clmem_last_error_message());
-        goto out;
-    }
-    for (r = -1; r < REPS; ++r) {
+    for (g = 0; g < G; ++g) clmem_enqueue_copy(q[g], vs[g], pattern, .byte_count = n);
+    for (r = -1; r < REPS; ++r) { /* r = -1: warm (the link makes GPU g's view of dst[g + 1]) */
         double t0 = bench_now();
-        for (g = 0; g < G; ++g) {
-            /* g -> g+1: the destination is the next GPU's buffer; the link takes its own view */
-            clmem_device_link_copy(links[g][(g + 1) % G], own[(g + 1) % G], own[g], .event = &ev[g]);
-        }
+        for (g = 0; g < G; ++g) clmem_device_link_copy(rl[g], vd[(g + 1) % G], vs[g], .event = &ev[g]);
         clWaitForEvents((cl_uint)G, ev);
         if (r >= 0) t[r] = bench_now() - t0;
         for (g = 0; g < G; ++g) clReleaseEvent(ev[g]);
     }
-    for (g = 0; g < G; ++g) ok &= check((g + 1) % G, own[(g + 1) % G], n);
+    for (g = 0; g < G; ++g) ok &= check(g, vd[g], n);
     total = (double)G * (double)n;
     {
         double best = t[0], med;
@@ -415,7 +418,12 @@ static void ring(size_t n) {
     }
     if (!ok) failures++;
 out:
-    for (g = 0; g < G; ++g) clmem_peer_buffer_release(pb[g]);
+    for (g = 0; g < G; ++g) {
+        if (rl[g]) clmem_device_link_release(rl[g]);
+        clmem_peer_buffer_release(src[g]);
+        clmem_peer_buffer_release(dst[g]);
+        if (qd[g]) clReleaseCommandQueue(qd[g]);
+    }
 }
 
 /* ---- one configuration of imports (run in a child process by bench/peer_gpu.sh) ---- */

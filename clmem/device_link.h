@@ -66,6 +66,13 @@ extern "C" {
    reads, later work on the destination queue after its writes, and the drivers keep
    the buffers alive until they are done. A link serves one copy at a time (a lock):
    copies from several threads are safe and run one after the other.
+
+   Copies at once: two links' copies overlap only where neither order above ties them.
+   A queue that is one link's destination and another's source orders the second copy
+   after the first (in a ring 0 -> 1 -> 2 -> 3 -> 0 over q0..q3 each copy waits for the
+   one before it). For independent copies, as CUDA programs use streams, give each link
+   a destination queue of its own (a second queue of that device): four peer copies
+   around 4 x H200 then move about four times one copy's bytes (docs/benchmarks.md).
    --------------------------------------------------------------------------------- */
 
 /** Default slot size of a device link (bytes): the largest piece of a staged copy. */
