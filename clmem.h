@@ -5114,10 +5114,11 @@ extern "C" {
    piece i out. The pieces that overlap nothing, a write's first and a read's last,
    ramp: slot_size / 8, / 4, / 2 (those of at least 1 MiB), so a write's DMA starts
    after an eighth of a slot is copied and a read ends an eighth of a slot's copy
-   after its last DMA (with 16 MiB slots a write begins 2, 4, 8, 16, 16 MiB). Smaller copies, and every copy on a device where staging does not pay
-   (a CPU device such as PoCL's, or a device whose memory is the host's,
-   CL_DEVICE_HOST_UNIFIED_MEMORY), are enqueued directly on the queue: the threshold is
-   then "never" unless set (clmem_stager_set_threshold).
+   after its last DMA (with 16 MiB slots a write begins 2, 4, 8, 16, 16 MiB). Smaller
+   copies, and every copy on a device where staging does not pay (a CPU device such as
+   PoCL's, or a device whose memory is the host's, CL_DEVICE_HOST_UNIFIED_MEMORY), are
+   enqueued directly on the queue: the threshold is then "never" unless set
+   (clmem_stager_set_threshold).
 
    How the default threshold was chosen: bench/pinned_bench measures raw pageable,
    raw pinned, clmem pinned and clmem staged side by side for 4 KiB..256 MiB in both
@@ -7604,6 +7605,7 @@ static cl_int clmem__queue_context_of(const char *fn, cl_command_queue queue, cl
 static cl_int clmem__queue_device_of(const char *fn, cl_command_queue queue, cl_device_id *dev);
 static cl_int clmem__same_context(const char *fn, cl_command_queue queue, cl_context ctx, const char *what);
 static inline int clmem__parse_opencl_version(const char *s);
+static cl_int clmem__version_query(cl_device_id dev, cl_platform_id platform, int *version);
 static inline cl_int clmem__device_version(const char *fn, cl_device_id dev, int *version);
 static cl_command_queue clmem__default_queue(const char *fn, cl_context ctx, cl_device_id dev, const char *what,
                                              cl_int *err);
@@ -8164,17 +8166,37 @@ static inline int clmem__parse_opencl_version(const char *s) {
     return loader && version > loader ? loader : version;
 }
 
+/* clmem__version_query(dev, platform, &version): dev's CL_DEVICE_VERSION (dev NULL:
+   platform's CL_PLATFORM_VERSION) as clmem__parse_opencl_version gives it, whatever the
+   string's length (PoCL appends build hashes: PoCL-Remote's device version ran past 128
+   bytes, where a fixed buffer gets CL_INVALID_VALUE). The query's code, quietly; *version
+   is 0 on failure. The one reader of version strings. */
+static cl_int clmem__version_query(cl_device_id dev, cl_platform_id platform, int *version) {
+    char small[256], *v = small;
+    size_t need = 0;
+    cl_int err = dev ? clGetDeviceInfo(dev, CL_DEVICE_VERSION, 0, NULL, &need)
+                     : clGetPlatformInfo(platform, CL_PLATFORM_VERSION, 0, NULL, &need);
+    *version = 0;
+    if (err != CL_SUCCESS) return err;
+    if (need == 0) return CL_SUCCESS;
+    if (need > sizeof small && !(v = CLMEM__CAST(char *, CLMEM_MALLOC(need)))) return CL_OUT_OF_HOST_MEMORY;
+    err = dev ? clGetDeviceInfo(dev, CL_DEVICE_VERSION, need, v, NULL)
+              : clGetPlatformInfo(platform, CL_PLATFORM_VERSION, need, v, NULL);
+    if (err == CL_SUCCESS) {
+        v[need - 1] = '\0';
+        *version = clmem__parse_opencl_version(v);
+    }
+    if (v != small) CLMEM_FREE(v);
+    return err;
+}
+
 /* clmem__device_version(fn, dev, &version): the OpenCL version of a device as
    clmem__parse_opencl_version gives it (0: the string has no version). A failed
    CL_DEVICE_VERSION query keeps its code and is named in fn's message; *version is
    then 0 and must not be used. */
 static inline cl_int clmem__device_version(const char *fn, cl_device_id dev, int *version) {
-    char v[128] = {0};
-    cl_int err = clGetDeviceInfo(dev, CL_DEVICE_VERSION, sizeof v - 1, v, NULL);
-    *version = 0;
-    if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_VERSION");
-    *version = clmem__parse_opencl_version(v);
-    return CL_SUCCESS;
+    cl_int err = clmem__version_query(dev, NULL, version);
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_VERSION");
 }
 
 /* clmem__default_queue(fn, ctx, dev, what, &err): a queue of default properties
@@ -9459,10 +9481,10 @@ static void clmem__quirk_note(cl_device_id dev, cl_device_id other, unsigned bit
 static cl_command_queue clmem__quirk_queue_on(cl_context ctx, cl_device_id dev) {
     cl_int err = CL_SUCCESS;
     cl_command_queue q;
-    char v[128] = {0};
-    if (clGetDeviceInfo(dev, CL_DEVICE_VERSION, sizeof v - 1, v, NULL) != CL_SUCCESS) return NULL;
+    int version = 0;
+    if (clmem__version_query(dev, NULL, &version) != CL_SUCCESS) return NULL;
 #if defined(CL_VERSION_2_0)
-    if (clmem__parse_opencl_version(v) >= 200) {
+    if (version >= 200) {
         q = clCreateCommandQueueWithProperties(ctx, dev, NULL, &err);
         return err == CL_SUCCESS ? q : NULL;
     }
@@ -11979,7 +12001,6 @@ static const char *clmem__addressing_name(cl_addressing_mode m) {
 static cl_int clmem__context_platform_version(const char *fn, cl_context ctx, int *version) {
     cl_uint n = 0;
     cl_platform_id platform = NULL;
-    char v[128] = {0};
     cl_int err = CL_SUCCESS;
     cl_device_id *devs = clmem__devices_of(fn, ctx, &n, &err);
     *version = 0;
@@ -11987,9 +12008,8 @@ static cl_int clmem__context_platform_version(const char *fn, cl_context ctx, in
     err = clGetDeviceInfo(devs[0], CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL);
     CLMEM_FREE(devs);
     if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_PLATFORM");
-    if ((err = clGetPlatformInfo(platform, CL_PLATFORM_VERSION, sizeof v - 1, v, NULL)) != CL_SUCCESS)
+    if ((err = clmem__version_query(NULL, platform, version)) != CL_SUCCESS) /* 0 (unknown): the 1.x call */
         return clmem__info_fail(fn, err, "clGetPlatformInfo", "CL_PLATFORM_VERSION");
-    *version = clmem__parse_opencl_version(v); /* 0 (unknown): the 1.x call */
     return CL_SUCCESS;
 }
 #endif
@@ -20735,7 +20755,7 @@ static void clmem__cache_watch(cl_context ctx) {
     size_t i;
     cl_device_id dev = NULL;
     cl_platform_id plat = NULL;
-    char version[128] = {0};
+    int version = 0;
     for (i = 0; i < clmem__cache_num_watched; ++i)
         if (clmem__cache_watched[i] == ctx) return;
     /* the platform must be 3.0: older ICDs have no slot for the call */
@@ -20748,8 +20768,7 @@ static void clmem__cache_watch(cl_context ctx) {
         CLMEM_FREE(devs);
     }
     if (clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof plat, &plat, NULL) != CL_SUCCESS) return;
-    if (clGetPlatformInfo(plat, CL_PLATFORM_VERSION, sizeof version - 1, version, NULL) != CL_SUCCESS) return;
-    if (clmem__parse_opencl_version(version) < 300) return;
+    if (clmem__version_query(NULL, plat, &version) != CL_SUCCESS || version < 300) return;
     if (clmem__cache_num_watched == clmem__cache_cap_watched) {
         size_t cap = clmem__cache_cap_watched ? 2 * clmem__cache_cap_watched : 8;
         cl_context *grown = CLMEM__CAST(cl_context *, CLMEM_REALLOC(clmem__cache_watched, cap * sizeof(cl_context)));

@@ -548,17 +548,37 @@ static inline int clmem__parse_opencl_version(const char *s) {
     return loader && version > loader ? loader : version;
 }
 
+/* clmem__version_query(dev, platform, &version): dev's CL_DEVICE_VERSION (dev NULL:
+   platform's CL_PLATFORM_VERSION) as clmem__parse_opencl_version gives it, whatever the
+   string's length (PoCL appends build hashes: PoCL-Remote's device version ran past 128
+   bytes, where a fixed buffer gets CL_INVALID_VALUE). The query's code, quietly; *version
+   is 0 on failure. The one reader of version strings. */
+static cl_int clmem__version_query(cl_device_id dev, cl_platform_id platform, int *version) {
+    char small[256], *v = small;
+    size_t need = 0;
+    cl_int err = dev ? clGetDeviceInfo(dev, CL_DEVICE_VERSION, 0, NULL, &need)
+                     : clGetPlatformInfo(platform, CL_PLATFORM_VERSION, 0, NULL, &need);
+    *version = 0;
+    if (err != CL_SUCCESS) return err;
+    if (need == 0) return CL_SUCCESS;
+    if (need > sizeof small && !(v = CLMEM__CAST(char *, CLMEM_MALLOC(need)))) return CL_OUT_OF_HOST_MEMORY;
+    err = dev ? clGetDeviceInfo(dev, CL_DEVICE_VERSION, need, v, NULL)
+              : clGetPlatformInfo(platform, CL_PLATFORM_VERSION, need, v, NULL);
+    if (err == CL_SUCCESS) {
+        v[need - 1] = '\0';
+        *version = clmem__parse_opencl_version(v);
+    }
+    if (v != small) CLMEM_FREE(v);
+    return err;
+}
+
 /* clmem__device_version(fn, dev, &version): the OpenCL version of a device as
    clmem__parse_opencl_version gives it (0: the string has no version). A failed
    CL_DEVICE_VERSION query keeps its code and is named in fn's message; *version is
    then 0 and must not be used. */
 static inline cl_int clmem__device_version(const char *fn, cl_device_id dev, int *version) {
-    char v[128] = {0};
-    cl_int err = clGetDeviceInfo(dev, CL_DEVICE_VERSION, sizeof v - 1, v, NULL);
-    *version = 0;
-    if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_VERSION");
-    *version = clmem__parse_opencl_version(v);
-    return CL_SUCCESS;
+    cl_int err = clmem__version_query(dev, NULL, version);
+    return err == CL_SUCCESS ? CL_SUCCESS : clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_VERSION");
 }
 
 /* clmem__default_queue(fn, ctx, dev, what, &err): a queue of default properties

@@ -805,6 +805,7 @@ static cl_int clmem__queue_context_of(const char *fn, cl_command_queue queue, cl
 static cl_int clmem__queue_device_of(const char *fn, cl_command_queue queue, cl_device_id *dev);
 static cl_int clmem__same_context(const char *fn, cl_command_queue queue, cl_context ctx, const char *what);
 static inline int clmem__parse_opencl_version(const char *s);
+static cl_int clmem__version_query(cl_device_id dev, cl_platform_id platform, int *version);
 static inline cl_int clmem__device_version(const char *fn, cl_device_id dev, int *version);
 static cl_command_queue clmem__default_queue(const char *fn, cl_context ctx, cl_device_id dev, const char *what,
                                              cl_int *err);

@@ -128,7 +128,7 @@ static void clmem__cache_watch(cl_context ctx) {
     size_t i;
     cl_device_id dev = NULL;
     cl_platform_id plat = NULL;
-    char version[128] = {0};
+    int version = 0;
     for (i = 0; i < clmem__cache_num_watched; ++i)
         if (clmem__cache_watched[i] == ctx) return;
     /* the platform must be 3.0: older ICDs have no slot for the call */
@@ -141,8 +141,7 @@ static void clmem__cache_watch(cl_context ctx) {
         CLMEM_FREE(devs);
     }
     if (clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof plat, &plat, NULL) != CL_SUCCESS) return;
-    if (clGetPlatformInfo(plat, CL_PLATFORM_VERSION, sizeof version - 1, version, NULL) != CL_SUCCESS) return;
-    if (clmem__parse_opencl_version(version) < 300) return;
+    if (clmem__version_query(NULL, plat, &version) != CL_SUCCESS || version < 300) return;
     if (clmem__cache_num_watched == clmem__cache_cap_watched) {
         size_t cap = clmem__cache_cap_watched ? 2 * clmem__cache_cap_watched : 8;
         cl_context *grown = CLMEM__CAST(cl_context *, CLMEM_REALLOC(clmem__cache_watched, cap * sizeof(cl_context)));

@@ -55,10 +55,10 @@ static void clmem__quirk_note(cl_device_id dev, cl_device_id other, unsigned bit
 static cl_command_queue clmem__quirk_queue_on(cl_context ctx, cl_device_id dev) {
     cl_int err = CL_SUCCESS;
     cl_command_queue q;
-    char v[128] = {0};
-    if (clGetDeviceInfo(dev, CL_DEVICE_VERSION, sizeof v - 1, v, NULL) != CL_SUCCESS) return NULL;
+    int version = 0;
+    if (clmem__version_query(dev, NULL, &version) != CL_SUCCESS) return NULL;
 #if defined(CL_VERSION_2_0)
-    if (clmem__parse_opencl_version(v) >= 200) {
+    if (version >= 200) {
         q = clCreateCommandQueueWithProperties(ctx, dev, NULL, &err);
         return err == CL_SUCCESS ? q : NULL;
     }

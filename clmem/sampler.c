@@ -18,7 +18,6 @@ static const char *clmem__addressing_name(cl_addressing_mode m) {
 static cl_int clmem__context_platform_version(const char *fn, cl_context ctx, int *version) {
     cl_uint n = 0;
     cl_platform_id platform = NULL;
-    char v[128] = {0};
     cl_int err = CL_SUCCESS;
     cl_device_id *devs = clmem__devices_of(fn, ctx, &n, &err);
     *version = 0;
@@ -26,9 +25,8 @@ static cl_int clmem__context_platform_version(const char *fn, cl_context ctx, in
     err = clGetDeviceInfo(devs[0], CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL);
     CLMEM_FREE(devs);
     if (err != CL_SUCCESS) return clmem__info_fail(fn, err, "clGetDeviceInfo", "CL_DEVICE_PLATFORM");
-    if ((err = clGetPlatformInfo(platform, CL_PLATFORM_VERSION, sizeof v - 1, v, NULL)) != CL_SUCCESS)
+    if ((err = clmem__version_query(NULL, platform, version)) != CL_SUCCESS) /* 0 (unknown): the 1.x call */
         return clmem__info_fail(fn, err, "clGetPlatformInfo", "CL_PLATFORM_VERSION");
-    *version = clmem__parse_opencl_version(v); /* 0 (unknown): the 1.x call */
     return CL_SUCCESS;
 }
 #endif
