@@ -182,7 +182,7 @@
      clmem_svm_unmap_options
      clmem_svm_map_release                      unmap (clEnqueueSVMUnmap) on .queue or the map's ...
      clmem_svm_map_release_opts                 the function behind clmem_svm_map_release ...
-     clmem_svm_map_release_default
+     clmem_svm_map_release_default              clmem_svm_map_release with no options (on the ...
      CLMEM_WITH_SVM_MAP                         the scoped SVM map, as CLMEM_WITH_MAP: declares ...
      clmem_svm_as_buffer                        a buffer over the SVM memory (PyOpenCL's ...
      clmem_svm_memfill_options
@@ -1281,7 +1281,14 @@ extern "C" {
      .region        left out: linear copy, or the whole image; written as all zero:
                     nothing is copied.
    Every enqueue takes .wait_for/.num_wait_for (set both with CLMEM_WAIT_FOR(e1, e2))
-   and .event (where to store the new event; none is created when it is NULL).
+   and .event (where to store the new event; none is created when it is NULL). A
+   wait list holding an event that has already failed (a negative execution status,
+   such as a user event set with clSetUserEventStatus(ev, -1)) is refused by every
+   enqueue, blocking or not: CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST with a
+   message naming the function, the event's index and its status; nothing is
+   enqueued and no .event is made (the spec has such a command terminated, never run;
+   PoCL 3.1 would leave it queued for ever, and a blocking call would hang). An event
+   that fails after the call is the driver's to report, through the command's event.
    A compound literal as a positional argument that picks the operation (the dst
    and src of clmem_enqueue_copy, the pattern of clmem_enqueue_fill, the value of
    clmem_set_kernel_arg) goes in parentheses, as for assert():
@@ -1304,9 +1311,9 @@ extern "C" {
 
 /* ---- THE HOST-TRANSFER RULES (private) ----
    What every host transfer (clmem_enqueue_copy's host pairs, inline and full, the
-   stager, maps) decides alike, in one place. The worded checks are in memobj.c
-   (clmem__host_access_check, clmem__host_wait_check); the host-transfer plan in
-   transfer.c composes them with the extents. */
+   stager, maps) decides alike, in one place. The worded check is in memobj.c
+   (clmem__host_access_check; the wait list is every enqueue's clmem__check_wait_list,
+   base.c); the host-transfer plan in transfer.c composes them with the extents. */
 /* clmem__host_forbidden(flags, write): the HOST_* bits of an object's flags that
    forbid the host to write it (write != 0) or to read it; 0 when allowed. */
 static inline cl_mem_flags clmem__host_forbidden(cl_mem_flags flags, int write) {
@@ -1351,7 +1358,8 @@ typedef struct clmem_mem_info {
     cl_mem_flags flags;               /* CL_MEM_FLAGS */
     size_t size;                      /* CL_MEM_SIZE (a pooled block: its rounded size) */
     void *host_ptr;                   /* CL_MEM_HOST_PTR */
-    cl_uint map_count;                /* CL_MEM_MAP_COUNT */
+    cl_uint map_count;                /* CL_MEM_MAP_COUNT (debugging only, stale at once;
+                                         clmem_live_map_count is clmem's own count) */
     cl_uint reference_count;          /* CL_MEM_REFERENCE_COUNT */
     cl_context context;               /* CL_MEM_CONTEXT */
     cl_mem associated_memobject;      /* CL_MEM_ASSOCIATED_MEMOBJECT (1.1) */
@@ -1379,8 +1387,10 @@ CLMEM_API void *clmem_mem_get_host_array(cl_mem mem, size_t nbytes, cl_int *errc
     CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED.
     Options: .wait_for, .num_wait_for, .event. Errors: CL_INVALID_VALUE (n == 0, NULL
     array, unknown flag bits), CL_INVALID_MEM_OBJECT (a NULL or invalid entry),
-    CL_INVALID_EVENT_WAIT_LIST, CL_INVALID_CONTEXT
-    (an object of another context), CL_INVALID_OPERATION (device older than 1.2).
+    CL_INVALID_EVENT_WAIT_LIST, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (an event
+    of the wait list has already failed: nothing is enqueued, no .event made),
+    CL_INVALID_CONTEXT (an object of another context), CL_INVALID_OPERATION (device
+    older than 1.2).
     Thread safety: any thread. clmem makes one migration call at a time in the process:
     NVIDIA's driver 580 crashes when threads migrate onto one queue at once. It also
     crashes when a migration onto a queue meets another thread's enqueue onto the same
@@ -1736,7 +1746,9 @@ CLMEM_API void *clmem_buffer_hostbuf(clmem_buffer buf);
     asked for is a completed marker). The pattern may be freed when the call returns.
     Options: .wait_for, .num_wait_for, .event. Errors: CL_INVALID_MEM_OBJECT,
     CL_INVALID_COMMAND_QUEUE, CL_INVALID_CONTEXT, CL_INVALID_VALUE (NULL pattern, bad
-    pattern size, misaligned or out-of-range offset/size), CL_INVALID_EVENT_WAIT_LIST.
+    pattern size, misaligned or out-of-range offset/size), CL_INVALID_EVENT_WAIT_LIST,
+    CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (an event of the wait list has already
+    failed: nothing is enqueued, no .event made; also for size 0).
     Example: float one = 1.0f; clmem_enqueue_fill_buffer(q, b, &one, 4, 0, 4096); */
 #ifndef __cplusplus /* C++: clmem/cxx.h */
 #define clmem_enqueue_fill_buffer(...) clmem__fill_buffer_(__VA_ARGS__, )
@@ -1874,14 +1886,19 @@ CLMEM_API clmem_external_memory *clmem_external_memory_import(cl_context context
                                  one m was imported for (NVIDIA's driver crashes there)
       CL_INVALID_CONTEXT         queue of another context
       CL_INVALID_OPERATION       m is acquired already (release it first)
-      CL_INVALID_EVENT_WAIT_LIST, or the driver's code (named).
+      CL_INVALID_EVENT_WAIT_LIST a malformed wait list
+      CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST  an event of the wait list has
+                                 already failed: nothing is enqueued, no .event made
+      or the driver's code (named).
     Thread safety: any thread; one import is acquired by one queue at a time. */
 CLMEM_API cl_int clmem_enqueue_acquire_external_memory_opts(cl_command_queue queue, clmem_external_memory *m,
                                                             clmem_buffer *buf, const clmem_enqueue_options *opts);
 /** clmem_enqueue_release_external_memory(queue, m, options...): enqueue the release
     (clEnqueueReleaseExternalMemObjectsKHR) on a queue of the device that acquired it;
     from here every copy of the buffer handle is refused as stale. Options as for the
-    acquire. CL_INVALID_OPERATION when m is not acquired; the acquire's other codes. */
+    acquire. CL_INVALID_OPERATION when m is not acquired; the acquire's other codes
+    (CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST for a wait list holding a failed
+    event: m stays acquired). */
 CLMEM_API cl_int clmem_enqueue_release_external_memory_opts(cl_command_queue queue, clmem_external_memory *m,
                                                             const clmem_enqueue_options *opts);
 #ifndef __cplusplus
@@ -1953,8 +1970,10 @@ CLMEM_API cl_int clmem_semaphore_export_fd(clmem_semaphore s, cl_device_id devic
 /** clmem_enqueue_wait_semaphore(queue, s, options...) / clmem_enqueue_signal_semaphore:
     enqueue a wait for / a signal of a binary semaphore (clEnqueueWait/SignalSemaphoresKHR).
     Options: .wait_for/.num_wait_for, .event. CL_INVALID_VALUE for an empty s,
-    CL_INVALID_COMMAND_QUEUE, CL_INVALID_OPERATION without cl_khr_semaphore, the
-    driver's code. Thread safety: any thread. */
+    CL_INVALID_COMMAND_QUEUE, CL_INVALID_EVENT_WAIT_LIST,
+    CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (an event of the wait list has already
+    failed: nothing is enqueued, no .event made), CL_INVALID_OPERATION without
+    cl_khr_semaphore, the driver's code. Thread safety: any thread. */
 CLMEM_API cl_int clmem_enqueue_wait_semaphore_opts(cl_command_queue queue, clmem_semaphore s,
                                                    const clmem_enqueue_options *opts);
 CLMEM_API cl_int clmem_enqueue_signal_semaphore_opts(cl_command_queue queue, clmem_semaphore s,
@@ -2346,8 +2365,10 @@ typedef enum clmem_color_kind {
       components of region count as 1.
     Options: .wait_for, .num_wait_for, .event. Errors: CL_INVALID_COMMAND_QUEUE,
     CL_INVALID_MEM_OBJECT (empty handle), CL_INVALID_CONTEXT, CL_INVALID_EVENT_WAIT_LIST,
-    CL_INVALID_VALUE (NULL color, color type not matching the format, region outside
-    the image, 0 before a non-zero region component), or the driver's code.
+    CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (an event of the wait list has already
+    failed: nothing is enqueued, no .event made), CL_INVALID_VALUE (NULL color, color
+    type not matching the format, region outside the image, 0 before a non-zero region
+    component), or the driver's code.
     Example: float red[4] = {1, 0, 0, 1}; clmem_enqueue_fill_image(q, img, red, NULL, NULL); */
 #ifndef __cplusplus
 #define clmem_enqueue_fill_image(...) clmem__fill_image_(__VA_ARGS__, )
@@ -2660,7 +2681,9 @@ CLMEM_API cl_int clmem_svm_allocation_release(clmem_svm_allocation *a);
     A zero-size allocation enqueues a marker instead (and needs an explicit queue).
     Errors: CLMEM_ERROR_DOUBLE_RELEASE, CL_INVALID_COMMAND_QUEUE (no queue given and
     none bound: "no implicit queue"), CL_INVALID_CONTEXT (queue of another context),
-    CL_INVALID_EVENT_WAIT_LIST, or the driver's code (the allocation then stays alive).
+    CL_INVALID_EVENT_WAIT_LIST, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (an event
+    of the wait list has already failed: no free is enqueued, no .event made), or the
+    driver's code (after either the allocation stays alive).
     Example: clmem_svm_allocation_enqueue_release(&a, q, .event = &freed); */
 #ifndef __cplusplus /* C++: clmem/cxx.h */
 #define clmem_svm_allocation_enqueue_release(...) clmem__svm_enqueue_release_(__VA_ARGS__, )
@@ -2750,7 +2773,9 @@ typedef struct CLMEM__OPTIONS_TYPE clmem_svm_map_options {
     Errors: CL_INVALID_COMMAND_QUEUE, CL_INVALID_VALUE (NULL map or svm.ptr, unknown
     flag bits, WRITE_INVALIDATE_REGION with READ or WRITE, .size above svm.size, a
     released allocation), CLMEM_ERROR_SIZE_UNKNOWN (neither .size nor svm.size),
-    CL_INVALID_CONTEXT, CL_INVALID_EVENT_WAIT_LIST, CL_INVALID_OPERATION (no SVM),
+    CL_INVALID_CONTEXT, CL_INVALID_EVENT_WAIT_LIST,
+    CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (an event of the wait list has already
+    failed, blocking or not: no map is made, no .event), CL_INVALID_OPERATION (no SVM),
     or the driver's code. Thread safety: any thread.
     Example: clmem_svm_map m; clmem_svm_map_rw(q, a.svm, &m); ((float *)m.ptr)[0] = 1;
              clmem_svm_map_release(&m); */
@@ -2782,15 +2807,19 @@ typedef struct CLMEM__OPTIONS_TYPE clmem_svm_unmap_options {
     release the map's event and empty the handle. Does not wait.
     Errors: CLMEM_ERROR_DOUBLE_RELEASE (this map, through this handle or a copy, was
     already released), CL_INVALID_VALUE (map NULL), CL_INVALID_CONTEXT (.queue of
-    another context), CL_INVALID_EVENT_WAIT_LIST, or the driver's code (the map then
-    stays outstanding). Thread safety: as for allocations.
-    clmem_svm_map_release_default(&map) is the same with no options (clmem_release). */
+    another context), CL_INVALID_EVENT_WAIT_LIST,
+    CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (an event of the wait list has already
+    failed: no unmap is enqueued, no .event made), or the driver's code (after either
+    the map stays outstanding, to be released again). Thread safety: as for allocations. */
 #ifndef __cplusplus /* C++: clmem/cxx.h */
 #define clmem_svm_map_release(...) clmem__svm_map_release_(__VA_ARGS__, )
 #define clmem__svm_map_release_(map, ...) \
     clmem_svm_map_release_opts(map, &(clmem_svm_unmap_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #endif
 CLMEM_API cl_int clmem_svm_map_release_opts(clmem_svm_map *map, const clmem_svm_unmap_options *opts);
+/** clmem_svm_map_release_default(&map): clmem_svm_map_release with no options (on the
+    map's own queue, no wait list, no event): what clmem_release(&map) and
+    CLMEM_WITH_SVM_MAP call. Same results as clmem_svm_map_release. */
 CLMEM_API cl_int clmem_svm_map_release_default(clmem_svm_map *map);
 
 /** CLMEM_WITH_SVM_MAP(m, err, map_call) { ... }: the scoped SVM map, as
@@ -2839,7 +2868,9 @@ typedef struct CLMEM__OPTIONS_TYPE clmem_svm_memfill_options {
     Errors: CL_INVALID_COMMAND_QUEUE, CL_INVALID_VALUE (NULL pattern or dst.ptr,
     pattern size, byte count above dst.size or not a multiple, dst.ptr misaligned,
     released allocation), CLMEM_ERROR_SIZE_UNKNOWN (no .byte_count, dst.size 0),
-    CL_INVALID_CONTEXT, CL_INVALID_EVENT_WAIT_LIST, CL_INVALID_OPERATION (no SVM).
+    CL_INVALID_CONTEXT, CL_INVALID_EVENT_WAIT_LIST,
+    CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (an event of the wait list has already
+    failed: nothing is enqueued, no .event made), CL_INVALID_OPERATION (no SVM).
     Example: float zero = 0; clmem_enqueue_svm_memfill(q, a.svm, &zero, sizeof zero); */
 #ifndef __cplusplus /* C++: clmem/cxx.h */
 #define clmem_enqueue_svm_memfill(...) clmem__svm_memfill_(__VA_ARGS__, )
@@ -2858,7 +2889,9 @@ CLMEM_API cl_int clmem_enqueue_svm_memfill_opts(cl_command_queue queue, clmem_sv
     CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED. Options: .wait_for, .num_wait_for, .event.
     Errors: CL_INVALID_VALUE (n 0, svms NULL, an entry with NULL ptr or released,
     unknown flag bits), CL_INVALID_OPERATION (device or headers older than 2.1),
-    CL_INVALID_COMMAND_QUEUE, CL_INVALID_CONTEXT, CL_INVALID_EVENT_WAIT_LIST. */
+    CL_INVALID_COMMAND_QUEUE, CL_INVALID_CONTEXT, CL_INVALID_EVENT_WAIT_LIST,
+    CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (an event of the wait list has already
+    failed: nothing is enqueued, no .event made). */
 CLMEM_API cl_int clmem_enqueue_svm_migratemem_opts(cl_command_queue queue, const clmem_svm *svms, cl_uint n,
                                                    cl_mem_migration_flags flags, const clmem_enqueue_options *opts);
 #ifndef __cplusplus
@@ -3251,7 +3284,9 @@ CLMEM_API cl_int clmem_usm_get_alloc_info(cl_context context, const void *ptr, c
     Errors: CL_INVALID_COMMAND_QUEUE, CL_INVALID_VALUE (usm.ptr NULL, usm.size 0,
     released allocation or stale pooled block, unknown flag bits), CL_INVALID_CONTEXT
     (usm of another context than the queue), CL_INVALID_EVENT_WAIT_LIST,
-    CL_INVALID_OPERATION (no cl_intel_unified_shared_memory), or the driver's code.
+    CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (an event of the wait list has already
+    failed: nothing is enqueued, no .event made), CL_INVALID_OPERATION (no
+    cl_intel_unified_shared_memory), or the driver's code.
     Example: clmem_enqueue_usm_migrate(q, s.usm, CL_MIGRATE_MEM_OBJECT_HOST, .event = &ev); */
 #ifndef __cplusplus /* C++: clmem/cxx.h */
 #define clmem_enqueue_usm_migrate(...) clmem__usm_migrate_(__VA_ARGS__, )
@@ -3265,8 +3300,9 @@ CLMEM_API cl_int clmem_enqueue_usm_migrate_opts(cl_command_queue queue, clmem_us
     usm.size bytes from usm.ptr (clEnqueueMemAdviseINTEL). The advice values are the
     implementation's (the extension reserves cl_mem_advice_intel and defines none);
     0 is passed on too. Options: .wait_for, .num_wait_for, .event.
-    Errors: those of clmem_enqueue_usm_migrate but for the flags, and the driver's
-    code for advice it does not know. */
+    Errors: those of clmem_enqueue_usm_migrate but for the flags
+    (CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST for a wait list holding a failed
+    event included), and the driver's code for advice it does not know. */
 #ifndef __cplusplus /* C++: clmem/cxx.h */
 #define clmem_enqueue_usm_advise(...) clmem__usm_advise_(__VA_ARGS__, )
 #define clmem__usm_advise_(queue, usm, advice, ...) \
@@ -3427,9 +3463,9 @@ typedef struct CLMEM__OPTIONS_TYPE clmem_unmap_options {
     CLMEM_MAP_MAX_DIMS, order not 'C'/'F', strides reaching outside the map, size
     overflow), CL_INVALID_OPERATION (the host-access flags forbid the map; overlap with
     a live map where either is for writing), CL_INVALID_EVENT_WAIT_LIST,
-    CL_OUT_OF_HOST_MEMORY, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (a blocking map
-    whose wait list holds a failed event: checked first, as PoCL 3.1 would hang), or the
-    driver's code.
+    CL_OUT_OF_HOST_MEMORY, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (an event of the
+    wait list has already failed, blocking or not: no map is made, nothing enqueued,
+    no .event made; a blocking map would hang in PoCL 3.1), or the driver's code.
     With CL_MEM_USE_HOST_PTR the pointer is the host memory plus the buffer's origin
     plus offset on zero-copy devices (PoCL, CPUs); others may hand out a staging copy.
     Thread safety: any thread; the live-map table is locked. LIMIT: PoCL 3.1 crashes
@@ -3465,9 +3501,11 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
       with strides {slice_pitch, row_pitch, pixel size}; dtype names the pixel's OpenCL
       type where one fits (CL_RGBA + CL_FLOAT: "cl_float4"), else "bytes".
       .shape, .ndim, .strides and .order are refused (CL_INVALID_VALUE).
-    Errors: as clmem_enqueue_map_buffer, plus CL_INVALID_VALUE for a box beyond the
-    image (y or z on a 1-D image, z on a 2-D image included), a 0 before a non-zero
-    region component; CL_INVALID_MEM_OBJECT for a handle whose type is not an image.
+    Errors: as clmem_enqueue_map_buffer (CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
+    for a wait list holding a failed event included), plus CL_INVALID_VALUE for a box
+    beyond the image (y or z on a 1-D image, z on a 2-D image included), a 0 before a
+    non-zero region component; CL_INVALID_MEM_OBJECT for a handle whose type is not an
+    image.
     Thread safety: any thread.
     Example: clmem_enqueue_map_image(q, img, CL_MAP_READ, &m, .origin = {8, 8}, .region = {16, 16});
              // row y of the box starts at (char *)m.ptr + y * m.row_pitch */
@@ -3494,8 +3532,11 @@ CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_imag
     (through this handle, a copy of it, or clmem_enqueue_unmap_mem_object): no second
     unmap is enqueued; CL_INVALID_VALUE (map NULL, or its ptr/mem are not the live map
     clmem handed out under that serial); CL_INVALID_CONTEXT (.queue of another
-    context); CL_INVALID_COMMAND_QUEUE; CL_INVALID_EVENT_WAIT_LIST; or the driver's
-    code (the map then stays live and may be released again).
+    context); CL_INVALID_COMMAND_QUEUE; CL_INVALID_EVENT_WAIT_LIST;
+    CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (an event of the wait list has already
+    failed: no unmap is enqueued, no .event made, and the map stays live: its memory
+    usable, to be released again); or the driver's code (the map then stays live and
+    may be released again).
     Thread safety: any thread; of two threads releasing one map at the same time, one
     unmaps and the other gets CLMEM_ERROR_DOUBLE_RELEASE.
     Example: clmem_memory_map_release(&m, .event = &unmapped); */
@@ -3520,8 +3561,10 @@ CLMEM_API cl_int clmem_memory_map_release_default(clmem_memory_map *map);
     .wait_for, .num_wait_for, .event. Returns CL_SUCCESS or: CL_INVALID_COMMAND_QUEUE,
     CL_INVALID_MEM_OBJECT (NULL mem), CL_INVALID_VALUE (ptr is not a live map of mem
     that clmem handed out: a foreign pointer, a second unmap, the wrong object),
-    CL_INVALID_CONTEXT, CL_INVALID_EVENT_WAIT_LIST, or the driver's code. The handle of
-    that map is then stale: its release reports CLMEM_ERROR_DOUBLE_RELEASE, and its
+    CL_INVALID_CONTEXT, CL_INVALID_EVENT_WAIT_LIST,
+    CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (an event of the wait list has already
+    failed: no unmap is enqueued, the map stays live), or the driver's code. After a
+    successful unmap the handle of that map is stale: its release reports CLMEM_ERROR_DOUBLE_RELEASE, and its
     mem, queue and event must no longer be used. Thread safety: any thread.
     Example: clmem_enqueue_unmap_mem_object(q, buf.mem, p); */
 #ifndef __cplusplus
@@ -4153,8 +4196,10 @@ CLMEM__FILL_DECL(const void *, ptr)
     OpenCL vector such as (cl_float4){{1, 2, 3, 4}}), or a pointer with .pattern_size.
     Same rules and errors as clmem_enqueue_fill_buffer (and clmem_enqueue_svm_memfill
     for SVM and USM: clEnqueueMemFillINTEL, CL_INVALID_OPERATION without
-    cl_intel_unified_shared_memory); a pointer without .pattern_size is CL_INVALID_VALUE. Options: .offset,
-    .pattern_size, .wait_for, .num_wait_for, .event.
+    cl_intel_unified_shared_memory); a pointer without .pattern_size is CL_INVALID_VALUE;
+    a wait list holding an event that has already failed is
+    CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (nothing enqueued, no .event made).
+    Options: .offset, .pattern_size, .wait_for, .num_wait_for, .event.
     A compound-literal pattern goes in parentheses (see NAMED OPTIONAL ARGUMENTS).
     Examples: clmem_enqueue_fill(q, buf, 1.5f, 4096);
               clmem_enqueue_fill(q, buf, ((cl_float4){{1, 2, 3, 4}}), 64);
@@ -4175,7 +4220,10 @@ CLMEM__FILL_DECL(const void *, ptr)
     PyOpenCL's enqueue_copy_buffer_p2p_amd). Options: .byte_count (left out: the
     smaller of both sizes after the offsets; 0: nothing), .src_offset, .dst_offset,
     .wait_for, .num_wait_for, .event. Where the platform lacks the extension:
-    CL_INVALID_OPERATION with a message; ranges beyond a buffer: CL_INVALID_VALUE. */
+    CL_INVALID_OPERATION with a message; ranges beyond a buffer: CL_INVALID_VALUE; a
+    wait list holding an event that has already failed:
+    CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (nothing enqueued, no .event made),
+    CL_INVALID_EVENT_WAIT_LIST for a malformed one. */
 #ifndef __cplusplus
 #define clmem_enqueue_copy_buffer_p2p_amd(...) clmem__p2p_(__VA_ARGS__, )
 #define clmem__p2p_(platform, queue, src, dst, ...) \
@@ -7948,6 +7996,23 @@ static inline bool clmem__range_ok(size_t offset, size_t count, size_t size) {
 }
 
 /* ---- common argument checks ---- */
+/* clmem__check_wait_list(fn, wait_for, n): the wait list of an enqueue, checked by every
+   entry point that takes one (copies, fills, maps, unmaps, migrations, SVM frees, USM
+   advice, external memory, semaphores), before it enqueues anything, marker of an
+   enqueue with nothing to do included:
+   - well formed: CL_INVALID_EVENT_WAIT_LIST for a NULL list with n > 0, a list with
+     n == 0, or a NULL event;
+   - no event of it has already failed (a negative CL_EVENT_COMMAND_EXECUTION_STATUS):
+     CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, blocking or not. A blocking call
+     that waits on a failed user event hangs in PoCL 3.1 (reproduced with bare OpenCL
+     calls), where the spec's answer is this code. A non-blocking command waiting on a
+     failed event is to be terminated (never run; clSetUserEventStatus), but PoCL 3.1
+     leaves it queued for ever, and every later command of its in-order queue behind
+     it: refusing it gives what termination means on every driver (nothing done),
+     reported at the call instead of through its event. One clGetEventInfo per event,
+     only when a wait list is given. A failure of the status query itself keeps its
+     own code and names clGetEventInfo. (An event that fails after this check is the
+     driver's to report, through the command's event.) */
 static inline cl_int clmem__check_wait_list(const char *fn, const cl_event *wait_for, cl_uint num_wait_for) {
     cl_uint i;
     if (!CLMEM__CHECKS) return CL_SUCCESS;
@@ -7959,6 +8024,17 @@ static inline cl_int clmem__check_wait_list(const char *fn, const cl_event *wait
     for (i = 0; i < num_wait_for; ++i)
         if (wait_for[i] == NULL)
             return clmem__fail(CL_INVALID_EVENT_WAIT_LIST, fn, "wait_for[%u] is NULL", i);
+    for (i = 0; i < num_wait_for; ++i) {
+        cl_int status = CL_COMPLETE;
+        cl_int err = clGetEventInfo(wait_for[i], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
+        if (err != CL_SUCCESS)
+            return clmem__fail(err, fn, "clGetEventInfo(wait_for[%u], CL_EVENT_COMMAND_EXECUTION_STATUS) failed with %s "
+                               "(%d)", i, clmem_error_string(err), (int)err);
+        if (status < 0)
+            return clmem__fail(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, fn,
+                               "wait_for[%u] (event %p) has failed with status %d (%s): nothing is enqueued "
+                               "(its commands would never run)", i, (void *)wait_for[i], (int)status, clmem_error_string(status));
+    }
     return CL_SUCCESS;
 }
 
@@ -8904,10 +8980,8 @@ static clmem__map_record *clmem__maps;
 static cl_int clmem__enqueue_opts_made(const char *fn, const clmem_enqueue_options **opts);
 static cl_int clmem__nothing_to_do(const char *fn, cl_command_queue queue, const cl_event *wait_for, cl_uint num_wait_for,
                                    cl_event *event);
-static cl_int clmem__wait_list_ok(const char *fn, const cl_event *wait_for, cl_uint n);
 static cl_int clmem__wait_events(const cl_event *w, cl_uint n);
 static cl_int clmem__host_access_check(const char *fn, const char *what, cl_mem_flags flags, int write, const char *how);
-static cl_int clmem__host_wait_check(const char *fn, cl_bool blocking, const cl_event *wait_for, cl_uint n);
 static cl_int clmem__map_reserve(const char *fn, clmem__map_record *rec);
 static size_t clmem__map_find(unsigned long long serial);
 static void clmem__map_cancel(unsigned long long serial);
@@ -8941,36 +9015,6 @@ static cl_int clmem__nothing_to_do(const char *fn, cl_command_queue queue, const
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueMarkerWithWaitList");
 }
 
-/* clmem__wait_list_ok(fn, wait_for, n): no event of the wait list has already failed:
-   checked before every copy (clmem_enqueue_copy, the stager's, the device link's),
-   blocking or not, and before a blocking map. A blocking read or map that waits on a
-   failed user event hangs in PoCL 3.1 (reproduced with bare OpenCL calls), where the
-   spec's answer is CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST. A non-blocking
-   command waiting on a failed event is to be terminated (never run; clSetUserEventStatus),
-   but PoCL 3.1 leaves it queued for ever, and every later command of its in-order
-   queue behind it: refusing it gives what termination means on every driver (nothing
-   copied), reported at the call instead of through its event. One clGetEventInfo per
-   event, only when a wait list is given. A failure of the status query itself keeps
-   its own code and names clGetEventInfo. (An event that fails after this check is the
-   driver's to report, through the command's event.) */
-static cl_int clmem__wait_list_ok(const char *fn, const cl_event *wait_for, cl_uint n) {
-    cl_uint i;
-    if (!CLMEM__CHECKS) return CL_SUCCESS;
-    for (i = 0; i < n; ++i) {
-        cl_int status = CL_COMPLETE, err;
-        if (!wait_for || !wait_for[i]) continue; /* clmem__check_wait_list reports these */
-        err = clGetEventInfo(wait_for[i], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
-        if (err != CL_SUCCESS)
-            return clmem__fail(err, fn, "clGetEventInfo(wait_for[%u], CL_EVENT_COMMAND_EXECUTION_STATUS) failed with %s "
-                               "(%d)", i, clmem_error_string(err), (int)err);
-        if (status < 0)
-            return clmem__fail(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, fn,
-                               "wait_for[%u] (event %p) has failed with status %d (%s): nothing is enqueued "
-                               "(its commands would never run)", i, (void *)wait_for[i], (int)status, clmem_error_string(status));
-    }
-    return CL_SUCCESS;
-}
-
 /* clmem__wait_events(w, n): clWaitForEvents, and CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
    when an event of the list has failed even where the driver's wait says CL_SUCCESS
    (NVIDIA 580 does for a user event set to a negative status). A failed status query
@@ -8994,14 +9038,6 @@ static cl_int clmem__host_access_check(const char *fn, const char *what, cl_mem_
     if (!CLMEM__CHECKS || !clmem__host_forbidden(flags, write)) return CL_SUCCESS;
     return clmem__fail(CL_INVALID_OPERATION, fn, "%sthe host may not %s %s: its flags are %s", how,
                        write ? "write" : "read", what, clmem__mem_flags_text(flags, text, sizeof text));
-}
-
-/* clmem__host_wait_check(fn, blocking, wait_for, n): the wait list is well formed,
-   and a blocking call waits for no failed event (clmem__wait_list_ok). */
-static cl_int clmem__host_wait_check(const char *fn, cl_bool blocking, const cl_event *wait_for, cl_uint n) {
-    cl_int err;
-    if ((err = clmem__check_wait_list(fn, wait_for, n)) != CL_SUCCESS) return err;
-    return blocking ? clmem__wait_list_ok(fn, wait_for, n) : CL_SUCCESS;
 }
 
 CLMEM_API cl_int clmem_mem_get_info(cl_mem mem, clmem_mem_info *info) {
@@ -14077,17 +14113,12 @@ static void clmem__map_finish(clmem_memory_map *m, const clmem__map_record *rec,
     clmem__map_publish(rec->serial, ptr, queue, ev);
 }
 
-/* clmem__map_enter(fn, rec, blocking, opts): enter the record (clmem__map_reserve, with
-   the call site) and check the wait list as every host transfer does (a blocking map
-   waits for no failed event); the record is withdrawn on failure. */
-static cl_int clmem__map_enter(const char *fn, clmem__map_record *rec, bool blocking, const clmem_map_options *opts) {
-    cl_int err;
+/* clmem__map_enter(fn, rec, opts): enter the record (clmem__map_reserve, with the call
+   site). The wait list was checked by clmem__map_start. */
+static cl_int clmem__map_enter(const char *fn, clmem__map_record *rec, const clmem_map_options *opts) {
     rec->file = opts->clmem__file;
     rec->line = opts->clmem__line;
-    if ((err = clmem__map_reserve(fn, rec)) != CL_SUCCESS) return err;
-    if ((err = clmem__host_wait_check(fn, blocking, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS)
-        clmem__map_cancel(rec->serial);
-    return err;
+    return clmem__map_reserve(fn, rec);
 }
 
 CLMEM__UNSET_TABLE(clmem_map_options, CLMEM__MAP_UNSET)
@@ -14095,7 +14126,8 @@ CLMEM__UNSET_TABLE(clmem_map_options, CLMEM__MAP_UNSET)
    function does first: NULL options mean every default (one from CLMEM_MAP_OPTIONS_INIT
    is read into *local: CLMEM__OPTIONS_IN), *map starts empty (a failed map leaves
    an empty handle), then the checks every map makes alike, before the object-specific
-   ones. */
+   ones (the wait list: clmem__check_wait_list, an event that has already failed
+   refused, blocking or not). */
 static cl_int clmem__map_start(const char *fn, cl_command_queue queue, cl_mem mem, const char *what,
                                cl_map_flags flags, clmem_memory_map *map, const clmem_map_options **optsp,
                                clmem_map_options *local) {
@@ -14156,7 +14188,7 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
     rec.lo[0] = buf.origin + offset;
     rec.hi[0] = rec.lo[0] + m.size;
     rec.hi[1] = rec.hi[2] = 1;
-    if ((err = clmem__map_enter(fn, &rec, blocking, opts)) != CL_SUCCESS) return err;
+    if ((err = clmem__map_enter(fn, &rec, opts)) != CL_SUCCESS) return err;
     ptr = clEnqueueMapBuffer(queue, buf.mem, blocking ? CL_TRUE : CL_FALSE, flags, offset, m.size, opts->num_wait_for,
                              opts->wait_for, (!blocking || opts->event) ? &ev : NULL, &err);
     if (err != CL_SUCCESS || ptr == NULL) {
@@ -14297,7 +14329,7 @@ CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_imag
         rec.lo[i] = o[i];
         rec.hi[i] = o[i] + r[i];
     }
-    if ((err = clmem__map_enter(fn, &rec, blocking, opts)) != CL_SUCCESS) return err;
+    if ((err = clmem__map_enter(fn, &rec, opts)) != CL_SUCCESS) return err;
     ptr = clmem__quirk_map_image(fn, queue, img.mem, img.type, pixel, dims, blocking ? CL_TRUE : CL_FALSE, flags, o, r,
                                  &row_pitch, &slice_pitch, opts->num_wait_for, opts->wait_for,
                                  (!blocking || opts->event) ? &ev : NULL, &err); /* quirks.c: as whole rows where needed */
@@ -15335,13 +15367,11 @@ static const clmem_copy_options *clmem__copy_opts_or_none(const clmem_copy_optio
     return CLMEM__OPTIONS_IN(clmem_copy_options, opts, clmem__copy_defaults, local);
 }
 /* clmem__copy_opts_made(fn, &opts, local): *opts as clmem__copy_opts_or_none makes
-   it, then clmem__check_made on it and clmem__wait_list_ok on its wait list (SVM, USM
-   pairs) */
+   it, then clmem__check_made on it (SVM, USM pairs; their wait list is checked with
+   the destination, clmem__svm_check_enqueue, clmem__usm_check_enqueue) */
 static cl_int clmem__copy_opts_made(const char *fn, const clmem_copy_options **opts, clmem_copy_options *local) {
-    cl_int err;
     *opts = clmem__copy_opts_or_none(*opts, local);
-    if ((err = clmem__check_made(fn, (*opts)->given)) != CL_SUCCESS) return err;
-    return clmem__wait_list_ok(fn, (*opts)->wait_for, (*opts)->num_wait_for);
+    return clmem__check_made(fn, (*opts)->given);
 }
 #define CLMEM__COPY "clmem_enqueue_copy"
 
@@ -15486,8 +15516,7 @@ static cl_int clmem__check_common(cl_command_queue queue, const clmem_copy_optio
     cl_int err;
     if ((err = clmem__check_queue(CLMEM__COPY, queue)) != CL_SUCCESS) return err;
     if ((err = clmem__check_made(CLMEM__COPY, o->given)) != CL_SUCCESS) return err;
-    if ((err = clmem__check_wait_list(CLMEM__COPY, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
-    return clmem__wait_list_ok(CLMEM__COPY, o->wait_for, o->num_wait_for);
+    return clmem__check_wait_list(CLMEM__COPY, o->wait_for, o->num_wait_for);
 }
 static cl_int clmem__check_buffer(const char *what, clmem_buffer b) {
     return CLMEM__CHECKS ? clmem__buffer_invalid(CLMEM__COPY, what, b) : CL_SUCCESS;
@@ -15512,13 +15541,14 @@ static cl_int clmem__after_device_copy(const clmem_copy_options *o, cl_event *ow
    transfer.h uses the same predicates, from memobj.h, and hands everything it does
    not pass to this path), clmem_stager_copy (stager.c: both its direct and its staged
    path), and the image <-> host pairs (transfer_image.c, through
-   clmem__host_plan_side). Maps share the worded checks (clmem__host_access_check,
-   clmem__host_wait_check in memobj.c). The rules:
+   clmem__host_plan_side). Maps share the worded check of host access
+   (clmem__host_access_check in memobj.c). The rules:
    - queue: not NULL; the object: a live handle (not empty, released or a stale copy
      of a pooled handle); the host pointer: not NULL;
    - host access: the object's HOST_* flags allow it (CL_INVALID_OPERATION);
    - wait list: well formed; no event of it has already failed, blocking or not
-     (CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, clmem__wait_list_ok);
+     (CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST): clmem__check_wait_list, as every
+     enqueue's;
    - context: the object's is the queue's;
    - linear (no .region): the offset is the buffer side's (.dst_offset of a write,
      .src_offset of a read; the host side's is refused: offset the pointer), within the
@@ -15541,7 +15571,7 @@ static cl_int clmem__host_plan_side(const char *fn, cl_command_queue queue, cl_c
     if (!CLMEM__CHECKS) return CL_SUCCESS;
     if (!host) return clmem__fail(CL_INVALID_VALUE, fn, "the host pointer (%s) is NULL", write ? "src" : "dst");
     if ((err = clmem__host_access_check(fn, what, flags, write, "")) != CL_SUCCESS) return err;
-    if ((err = clmem__host_wait_check(fn, CL_TRUE, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
+    if ((err = clmem__check_wait_list(fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
     if (!ctx || ctx == queue_ctx) return CL_SUCCESS;
     if (queue_ctx)
         return clmem__fail(CL_INVALID_CONTEXT, fn, "%s belongs to context %p but the queue to %p", what, (void *)ctx,
@@ -15974,9 +16004,7 @@ static cl_int clmem__image_common(const char *pair, cl_command_queue queue, cons
     if (!img->mem)
         return clmem__fail(CL_INVALID_MEM_OBJECT, clmem__copy_fn, "%s: %s is an empty or released image handle", pair, what);
     if ((err = clmem__check_made(clmem__copy_fn, o->given)) != CL_SUCCESS) return err;
-    if ((err = clmem__check_wait_list(clmem__copy_fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS ||
-        (err = clmem__wait_list_ok(clmem__copy_fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS)
-        return err;
+    if ((err = clmem__check_wait_list(clmem__copy_fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
     if ((err = clmem__image_copy_unused(pair, o, allowed)) != CL_SUCCESS) return err;
     return clmem__same_context(clmem__copy_fn, queue, img->context, what);
 }
@@ -20557,6 +20585,8 @@ static cl_int clmem__link_check(clmem_device_link *l, clmem_buffer dst, clmem_bu
     const char *fn = clmem__link_copy_fn;
     cl_int err;
     if (!l) return clmem__fail(CL_INVALID_VALUE, fn, "l is NULL");
+    /* the wait list: an event that has already failed is refused, blocking or not (PoCL
+       would leave the pieces queued for ever, and the link's release waiting for them) */
     if ((err = clmem__check_made(fn, o->given)) != CL_SUCCESS ||
         (err = clmem__check_wait_list(fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS ||
         (err = clmem__buffer_invalid(fn, "dst", dst)) != CL_SUCCESS ||
@@ -20583,9 +20613,6 @@ CLMEM_API cl_int clmem_device_link_copy_opts(clmem_device_link *l, clmem_buffer 
     if ((err = clmem__buffer_pair_count(clmem__link_copy_fn, dst, src, o, &count)) != CL_SUCCESS) return err;
     if (count == 0)
         return clmem__nothing_to_do(clmem__link_copy_fn, l->dst_queue, o->wait_for, o->num_wait_for, o->event);
-    /* an event that has already failed: refused, blocking or not (PoCL would leave the
-       pieces queued for ever, and the link's release waiting for them) */
-    if ((err = clmem__wait_list_ok(clmem__link_copy_fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
     clmem__lock(&l->lock);
     staged = count >= l->threshold;
     clmem__unlock(&l->lock);

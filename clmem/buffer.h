@@ -128,7 +128,9 @@ CLMEM_API void *clmem_buffer_hostbuf(clmem_buffer buf);
     asked for is a completed marker). The pattern may be freed when the call returns.
     Options: .wait_for, .num_wait_for, .event. Errors: CL_INVALID_MEM_OBJECT,
     CL_INVALID_COMMAND_QUEUE, CL_INVALID_CONTEXT, CL_INVALID_VALUE (NULL pattern, bad
-    pattern size, misaligned or out-of-range offset/size), CL_INVALID_EVENT_WAIT_LIST.
+    pattern size, misaligned or out-of-range offset/size), CL_INVALID_EVENT_WAIT_LIST,
+    CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (an event of the wait list has already
+    failed: nothing is enqueued, no .event made; also for size 0).
     Example: float one = 1.0f; clmem_enqueue_fill_buffer(q, b, &one, 4, 0, 4096); */
 #ifndef __cplusplus /* C++: clmem/cxx.h */
 #define clmem_enqueue_fill_buffer(...) clmem__fill_buffer_(__VA_ARGS__, )

@@ -400,6 +400,8 @@ static cl_int clmem__link_check(clmem_device_link *l, clmem_buffer dst, clmem_bu
     const char *fn = clmem__link_copy_fn;
     cl_int err;
     if (!l) return clmem__fail(CL_INVALID_VALUE, fn, "l is NULL");
+    /* the wait list: an event that has already failed is refused, blocking or not (PoCL
+       would leave the pieces queued for ever, and the link's release waiting for them) */
     if ((err = clmem__check_made(fn, o->given)) != CL_SUCCESS ||
         (err = clmem__check_wait_list(fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS ||
         (err = clmem__buffer_invalid(fn, "dst", dst)) != CL_SUCCESS ||
@@ -426,9 +428,6 @@ CLMEM_API cl_int clmem_device_link_copy_opts(clmem_device_link *l, clmem_buffer 
     if ((err = clmem__buffer_pair_count(clmem__link_copy_fn, dst, src, o, &count)) != CL_SUCCESS) return err;
     if (count == 0)
         return clmem__nothing_to_do(clmem__link_copy_fn, l->dst_queue, o->wait_for, o->num_wait_for, o->event);
-    /* an event that has already failed: refused, blocking or not (PoCL would leave the
-       pieces queued for ever, and the link's release waiting for them) */
-    if ((err = clmem__wait_list_ok(clmem__link_copy_fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
     clmem__lock(&l->lock);
     staged = count >= l->threshold;
     clmem__unlock(&l->lock);

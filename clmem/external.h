@@ -121,14 +121,19 @@ CLMEM_API clmem_external_memory *clmem_external_memory_import(cl_context context
                                  one m was imported for (NVIDIA's driver crashes there)
       CL_INVALID_CONTEXT         queue of another context
       CL_INVALID_OPERATION       m is acquired already (release it first)
-      CL_INVALID_EVENT_WAIT_LIST, or the driver's code (named).
+      CL_INVALID_EVENT_WAIT_LIST a malformed wait list
+      CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST  an event of the wait list has
+                                 already failed: nothing is enqueued, no .event made
+      or the driver's code (named).
     Thread safety: any thread; one import is acquired by one queue at a time. */
 CLMEM_API cl_int clmem_enqueue_acquire_external_memory_opts(cl_command_queue queue, clmem_external_memory *m,
                                                             clmem_buffer *buf, const clmem_enqueue_options *opts);
 /** clmem_enqueue_release_external_memory(queue, m, options...): enqueue the release
     (clEnqueueReleaseExternalMemObjectsKHR) on a queue of the device that acquired it;
     from here every copy of the buffer handle is refused as stale. Options as for the
-    acquire. CL_INVALID_OPERATION when m is not acquired; the acquire's other codes. */
+    acquire. CL_INVALID_OPERATION when m is not acquired; the acquire's other codes
+    (CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST for a wait list holding a failed
+    event: m stays acquired). */
 CLMEM_API cl_int clmem_enqueue_release_external_memory_opts(cl_command_queue queue, clmem_external_memory *m,
                                                             const clmem_enqueue_options *opts);
 #ifndef __cplusplus
@@ -200,8 +205,10 @@ CLMEM_API cl_int clmem_semaphore_export_fd(clmem_semaphore s, cl_device_id devic
 /** clmem_enqueue_wait_semaphore(queue, s, options...) / clmem_enqueue_signal_semaphore:
     enqueue a wait for / a signal of a binary semaphore (clEnqueueWait/SignalSemaphoresKHR).
     Options: .wait_for/.num_wait_for, .event. CL_INVALID_VALUE for an empty s,
-    CL_INVALID_COMMAND_QUEUE, CL_INVALID_OPERATION without cl_khr_semaphore, the
-    driver's code. Thread safety: any thread. */
+    CL_INVALID_COMMAND_QUEUE, CL_INVALID_EVENT_WAIT_LIST,
+    CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (an event of the wait list has already
+    failed: nothing is enqueued, no .event made), CL_INVALID_OPERATION without
+    cl_khr_semaphore, the driver's code. Thread safety: any thread. */
 CLMEM_API cl_int clmem_enqueue_wait_semaphore_opts(cl_command_queue queue, clmem_semaphore s,
                                                    const clmem_enqueue_options *opts);
 CLMEM_API cl_int clmem_enqueue_signal_semaphore_opts(cl_command_queue queue, clmem_semaphore s,

@@ -370,8 +370,10 @@ typedef enum clmem_color_kind {
       components of region count as 1.
     Options: .wait_for, .num_wait_for, .event. Errors: CL_INVALID_COMMAND_QUEUE,
     CL_INVALID_MEM_OBJECT (empty handle), CL_INVALID_CONTEXT, CL_INVALID_EVENT_WAIT_LIST,
-    CL_INVALID_VALUE (NULL color, color type not matching the format, region outside
-    the image, 0 before a non-zero region component), or the driver's code.
+    CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (an event of the wait list has already
+    failed: nothing is enqueued, no .event made), CL_INVALID_VALUE (NULL color, color
+    type not matching the format, region outside the image, 0 before a non-zero region
+    component), or the driver's code.
     Example: float red[4] = {1, 0, 0, 1}; clmem_enqueue_fill_image(q, img, red, NULL, NULL); */
 #ifndef __cplusplus
 #define clmem_enqueue_fill_image(...) clmem__fill_image_(__VA_ARGS__, )

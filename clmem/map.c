@@ -135,17 +135,12 @@ static void clmem__map_finish(clmem_memory_map *m, const clmem__map_record *rec,
     clmem__map_publish(rec->serial, ptr, queue, ev);
 }
 
-/* clmem__map_enter(fn, rec, blocking, opts): enter the record (clmem__map_reserve, with
-   the call site) and check the wait list as every host transfer does (a blocking map
-   waits for no failed event); the record is withdrawn on failure. */
-static cl_int clmem__map_enter(const char *fn, clmem__map_record *rec, bool blocking, const clmem_map_options *opts) {
-    cl_int err;
+/* clmem__map_enter(fn, rec, opts): enter the record (clmem__map_reserve, with the call
+   site). The wait list was checked by clmem__map_start. */
+static cl_int clmem__map_enter(const char *fn, clmem__map_record *rec, const clmem_map_options *opts) {
     rec->file = opts->clmem__file;
     rec->line = opts->clmem__line;
-    if ((err = clmem__map_reserve(fn, rec)) != CL_SUCCESS) return err;
-    if ((err = clmem__host_wait_check(fn, blocking, opts->wait_for, opts->num_wait_for)) != CL_SUCCESS)
-        clmem__map_cancel(rec->serial);
-    return err;
+    return clmem__map_reserve(fn, rec);
 }
 
 CLMEM__UNSET_TABLE(clmem_map_options, CLMEM__MAP_UNSET)
@@ -153,7 +148,8 @@ CLMEM__UNSET_TABLE(clmem_map_options, CLMEM__MAP_UNSET)
    function does first: NULL options mean every default (one from CLMEM_MAP_OPTIONS_INIT
    is read into *local: CLMEM__OPTIONS_IN), *map starts empty (a failed map leaves
    an empty handle), then the checks every map makes alike, before the object-specific
-   ones. */
+   ones (the wait list: clmem__check_wait_list, an event that has already failed
+   refused, blocking or not). */
 static cl_int clmem__map_start(const char *fn, cl_command_queue queue, cl_mem mem, const char *what,
                                cl_map_flags flags, clmem_memory_map *map, const clmem_map_options **optsp,
                                clmem_map_options *local) {
@@ -214,7 +210,7 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
     rec.lo[0] = buf.origin + offset;
     rec.hi[0] = rec.lo[0] + m.size;
     rec.hi[1] = rec.hi[2] = 1;
-    if ((err = clmem__map_enter(fn, &rec, blocking, opts)) != CL_SUCCESS) return err;
+    if ((err = clmem__map_enter(fn, &rec, opts)) != CL_SUCCESS) return err;
     ptr = clEnqueueMapBuffer(queue, buf.mem, blocking ? CL_TRUE : CL_FALSE, flags, offset, m.size, opts->num_wait_for,
                              opts->wait_for, (!blocking || opts->event) ? &ev : NULL, &err);
     if (err != CL_SUCCESS || ptr == NULL) {
@@ -355,7 +351,7 @@ CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_imag
         rec.lo[i] = o[i];
         rec.hi[i] = o[i] + r[i];
     }
-    if ((err = clmem__map_enter(fn, &rec, blocking, opts)) != CL_SUCCESS) return err;
+    if ((err = clmem__map_enter(fn, &rec, opts)) != CL_SUCCESS) return err;
     ptr = clmem__quirk_map_image(fn, queue, img.mem, img.type, pixel, dims, blocking ? CL_TRUE : CL_FALSE, flags, o, r,
                                  &row_pitch, &slice_pitch, opts->num_wait_for, opts->wait_for,
                                  (!blocking || opts->event) ? &ev : NULL, &err); /* quirks.c: as whole rows where needed */

@@ -147,9 +147,9 @@ typedef struct CLMEM__OPTIONS_TYPE clmem_unmap_options {
     CLMEM_MAP_MAX_DIMS, order not 'C'/'F', strides reaching outside the map, size
     overflow), CL_INVALID_OPERATION (the host-access flags forbid the map; overlap with
     a live map where either is for writing), CL_INVALID_EVENT_WAIT_LIST,
-    CL_OUT_OF_HOST_MEMORY, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (a blocking map
-    whose wait list holds a failed event: checked first, as PoCL 3.1 would hang), or the
-    driver's code.
+    CL_OUT_OF_HOST_MEMORY, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (an event of the
+    wait list has already failed, blocking or not: no map is made, nothing enqueued,
+    no .event made; a blocking map would hang in PoCL 3.1), or the driver's code.
     With CL_MEM_USE_HOST_PTR the pointer is the host memory plus the buffer's origin
     plus offset on zero-copy devices (PoCL, CPUs); others may hand out a staging copy.
     Thread safety: any thread; the live-map table is locked. LIMIT: PoCL 3.1 crashes
@@ -185,9 +185,11 @@ CLMEM_API cl_int clmem_enqueue_map_buffer_opts(cl_command_queue queue, clmem_buf
       with strides {slice_pitch, row_pitch, pixel size}; dtype names the pixel's OpenCL
       type where one fits (CL_RGBA + CL_FLOAT: "cl_float4"), else "bytes".
       .shape, .ndim, .strides and .order are refused (CL_INVALID_VALUE).
-    Errors: as clmem_enqueue_map_buffer, plus CL_INVALID_VALUE for a box beyond the
-    image (y or z on a 1-D image, z on a 2-D image included), a 0 before a non-zero
-    region component; CL_INVALID_MEM_OBJECT for a handle whose type is not an image.
+    Errors: as clmem_enqueue_map_buffer (CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
+    for a wait list holding a failed event included), plus CL_INVALID_VALUE for a box
+    beyond the image (y or z on a 1-D image, z on a 2-D image included), a 0 before a
+    non-zero region component; CL_INVALID_MEM_OBJECT for a handle whose type is not an
+    image.
     Thread safety: any thread.
     Example: clmem_enqueue_map_image(q, img, CL_MAP_READ, &m, .origin = {8, 8}, .region = {16, 16});
              // row y of the box starts at (char *)m.ptr + y * m.row_pitch */
@@ -214,8 +216,11 @@ CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_imag
     (through this handle, a copy of it, or clmem_enqueue_unmap_mem_object): no second
     unmap is enqueued; CL_INVALID_VALUE (map NULL, or its ptr/mem are not the live map
     clmem handed out under that serial); CL_INVALID_CONTEXT (.queue of another
-    context); CL_INVALID_COMMAND_QUEUE; CL_INVALID_EVENT_WAIT_LIST; or the driver's
-    code (the map then stays live and may be released again).
+    context); CL_INVALID_COMMAND_QUEUE; CL_INVALID_EVENT_WAIT_LIST;
+    CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (an event of the wait list has already
+    failed: no unmap is enqueued, no .event made, and the map stays live: its memory
+    usable, to be released again); or the driver's code (the map then stays live and
+    may be released again).
     Thread safety: any thread; of two threads releasing one map at the same time, one
     unmaps and the other gets CLMEM_ERROR_DOUBLE_RELEASE.
     Example: clmem_memory_map_release(&m, .event = &unmapped); */
@@ -240,8 +245,10 @@ CLMEM_API cl_int clmem_memory_map_release_default(clmem_memory_map *map);
     .wait_for, .num_wait_for, .event. Returns CL_SUCCESS or: CL_INVALID_COMMAND_QUEUE,
     CL_INVALID_MEM_OBJECT (NULL mem), CL_INVALID_VALUE (ptr is not a live map of mem
     that clmem handed out: a foreign pointer, a second unmap, the wrong object),
-    CL_INVALID_CONTEXT, CL_INVALID_EVENT_WAIT_LIST, or the driver's code. The handle of
-    that map is then stale: its release reports CLMEM_ERROR_DOUBLE_RELEASE, and its
+    CL_INVALID_CONTEXT, CL_INVALID_EVENT_WAIT_LIST,
+    CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (an event of the wait list has already
+    failed: no unmap is enqueued, the map stays live), or the driver's code. After a
+    successful unmap the handle of that map is stale: its release reports CLMEM_ERROR_DOUBLE_RELEASE, and its
     mem, queue and event must no longer be used. Thread safety: any thread.
     Example: clmem_enqueue_unmap_mem_object(q, buf.mem, p); */
 #ifndef __cplusplus

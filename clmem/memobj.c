@@ -20,36 +20,6 @@ static cl_int clmem__nothing_to_do(const char *fn, cl_command_queue queue, const
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clEnqueueMarkerWithWaitList");
 }
 
-/* clmem__wait_list_ok(fn, wait_for, n): no event of the wait list has already failed:
-   checked before every copy (clmem_enqueue_copy, the stager's, the device link's),
-   blocking or not, and before a blocking map. A blocking read or map that waits on a
-   failed user event hangs in PoCL 3.1 (reproduced with bare OpenCL calls), where the
-   spec's answer is CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST. A non-blocking
-   command waiting on a failed event is to be terminated (never run; clSetUserEventStatus),
-   but PoCL 3.1 leaves it queued for ever, and every later command of its in-order
-   queue behind it: refusing it gives what termination means on every driver (nothing
-   copied), reported at the call instead of through its event. One clGetEventInfo per
-   event, only when a wait list is given. A failure of the status query itself keeps
-   its own code and names clGetEventInfo. (An event that fails after this check is the
-   driver's to report, through the command's event.) */
-static cl_int clmem__wait_list_ok(const char *fn, const cl_event *wait_for, cl_uint n) {
-    cl_uint i;
-    if (!CLMEM__CHECKS) return CL_SUCCESS;
-    for (i = 0; i < n; ++i) {
-        cl_int status = CL_COMPLETE, err;
-        if (!wait_for || !wait_for[i]) continue; /* clmem__check_wait_list reports these */
-        err = clGetEventInfo(wait_for[i], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
-        if (err != CL_SUCCESS)
-            return clmem__fail(err, fn, "clGetEventInfo(wait_for[%u], CL_EVENT_COMMAND_EXECUTION_STATUS) failed with %s "
-                               "(%d)", i, clmem_error_string(err), (int)err);
-        if (status < 0)
-            return clmem__fail(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, fn,
-                               "wait_for[%u] (event %p) has failed with status %d (%s): nothing is enqueued "
-                               "(its commands would never run)", i, (void *)wait_for[i], (int)status, clmem_error_string(status));
-    }
-    return CL_SUCCESS;
-}
-
 /* clmem__wait_events(w, n): clWaitForEvents, and CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
    when an event of the list has failed even where the driver's wait says CL_SUCCESS
    (NVIDIA 580 does for a user event set to a negative status). A failed status query
@@ -73,14 +43,6 @@ static cl_int clmem__host_access_check(const char *fn, const char *what, cl_mem_
     if (!CLMEM__CHECKS || !clmem__host_forbidden(flags, write)) return CL_SUCCESS;
     return clmem__fail(CL_INVALID_OPERATION, fn, "%sthe host may not %s %s: its flags are %s", how,
                        write ? "write" : "read", what, clmem__mem_flags_text(flags, text, sizeof text));
-}
-
-/* clmem__host_wait_check(fn, blocking, wait_for, n): the wait list is well formed,
-   and a blocking call waits for no failed event (clmem__wait_list_ok). */
-static cl_int clmem__host_wait_check(const char *fn, cl_bool blocking, const cl_event *wait_for, cl_uint n) {
-    cl_int err;
-    if ((err = clmem__check_wait_list(fn, wait_for, n)) != CL_SUCCESS) return err;
-    return blocking ? clmem__wait_list_ok(fn, wait_for, n) : CL_SUCCESS;
 }
 
 CLMEM_API cl_int clmem_mem_get_info(cl_mem mem, clmem_mem_info *info) {

@@ -20,7 +20,14 @@ extern "C" {
      .region        left out: linear copy, or the whole image; written as all zero:
                     nothing is copied.
    Every enqueue takes .wait_for/.num_wait_for (set both with CLMEM_WAIT_FOR(e1, e2))
-   and .event (where to store the new event; none is created when it is NULL).
+   and .event (where to store the new event; none is created when it is NULL). A
+   wait list holding an event that has already failed (a negative execution status,
+   such as a user event set with clSetUserEventStatus(ev, -1)) is refused by every
+   enqueue, blocking or not: CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST with a
+   message naming the function, the event's index and its status; nothing is
+   enqueued and no .event is made (the spec has such a command terminated, never run;
+   PoCL 3.1 would leave it queued for ever, and a blocking call would hang). An event
+   that fails after the call is the driver's to report, through the command's event.
    A compound literal as a positional argument that picks the operation (the dst
    and src of clmem_enqueue_copy, the pattern of clmem_enqueue_fill, the value of
    clmem_set_kernel_arg) goes in parentheses, as for assert():
@@ -43,9 +50,9 @@ extern "C" {
 
 /* ---- THE HOST-TRANSFER RULES (private) ----
    What every host transfer (clmem_enqueue_copy's host pairs, inline and full, the
-   stager, maps) decides alike, in one place. The worded checks are in memobj.c
-   (clmem__host_access_check, clmem__host_wait_check); the host-transfer plan in
-   transfer.c composes them with the extents. */
+   stager, maps) decides alike, in one place. The worded check is in memobj.c
+   (clmem__host_access_check; the wait list is every enqueue's clmem__check_wait_list,
+   base.c); the host-transfer plan in transfer.c composes them with the extents. */
 /* clmem__host_forbidden(flags, write): the HOST_* bits of an object's flags that
    forbid the host to write it (write != 0) or to read it; 0 when allowed. */
 static inline cl_mem_flags clmem__host_forbidden(cl_mem_flags flags, int write) {
@@ -90,7 +97,8 @@ typedef struct clmem_mem_info {
     cl_mem_flags flags;               /* CL_MEM_FLAGS */
     size_t size;                      /* CL_MEM_SIZE (a pooled block: its rounded size) */
     void *host_ptr;                   /* CL_MEM_HOST_PTR */
-    cl_uint map_count;                /* CL_MEM_MAP_COUNT */
+    cl_uint map_count;                /* CL_MEM_MAP_COUNT (debugging only, stale at once;
+                                         clmem_live_map_count is clmem's own count) */
     cl_uint reference_count;          /* CL_MEM_REFERENCE_COUNT */
     cl_context context;               /* CL_MEM_CONTEXT */
     cl_mem associated_memobject;      /* CL_MEM_ASSOCIATED_MEMOBJECT (1.1) */
@@ -118,8 +126,10 @@ CLMEM_API void *clmem_mem_get_host_array(cl_mem mem, size_t nbytes, cl_int *errc
     CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED.
     Options: .wait_for, .num_wait_for, .event. Errors: CL_INVALID_VALUE (n == 0, NULL
     array, unknown flag bits), CL_INVALID_MEM_OBJECT (a NULL or invalid entry),
-    CL_INVALID_EVENT_WAIT_LIST, CL_INVALID_CONTEXT
-    (an object of another context), CL_INVALID_OPERATION (device older than 1.2).
+    CL_INVALID_EVENT_WAIT_LIST, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (an event
+    of the wait list has already failed: nothing is enqueued, no .event made),
+    CL_INVALID_CONTEXT (an object of another context), CL_INVALID_OPERATION (device
+    older than 1.2).
     Thread safety: any thread. clmem makes one migration call at a time in the process:
     NVIDIA's driver 580 crashes when threads migrate onto one queue at once. It also
     crashes when a migration onto a queue meets another thread's enqueue onto the same
@@ -309,10 +319,8 @@ static clmem__map_record *clmem__maps;
 static cl_int clmem__enqueue_opts_made(const char *fn, const clmem_enqueue_options **opts);
 static cl_int clmem__nothing_to_do(const char *fn, cl_command_queue queue, const cl_event *wait_for, cl_uint num_wait_for,
                                    cl_event *event);
-static cl_int clmem__wait_list_ok(const char *fn, const cl_event *wait_for, cl_uint n);
 static cl_int clmem__wait_events(const cl_event *w, cl_uint n);
 static cl_int clmem__host_access_check(const char *fn, const char *what, cl_mem_flags flags, int write, const char *how);
-static cl_int clmem__host_wait_check(const char *fn, cl_bool blocking, const cl_event *wait_for, cl_uint n);
 static cl_int clmem__map_reserve(const char *fn, clmem__map_record *rec);
 static size_t clmem__map_find(unsigned long long serial);
 static void clmem__map_cancel(unsigned long long serial);

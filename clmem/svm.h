@@ -140,7 +140,9 @@ CLMEM_API cl_int clmem_svm_allocation_release(clmem_svm_allocation *a);
     A zero-size allocation enqueues a marker instead (and needs an explicit queue).
     Errors: CLMEM_ERROR_DOUBLE_RELEASE, CL_INVALID_COMMAND_QUEUE (no queue given and
     none bound: "no implicit queue"), CL_INVALID_CONTEXT (queue of another context),
-    CL_INVALID_EVENT_WAIT_LIST, or the driver's code (the allocation then stays alive).
+    CL_INVALID_EVENT_WAIT_LIST, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (an event
+    of the wait list has already failed: no free is enqueued, no .event made), or the
+    driver's code (after either the allocation stays alive).
     Example: clmem_svm_allocation_enqueue_release(&a, q, .event = &freed); */
 #ifndef __cplusplus /* C++: clmem/cxx.h */
 #define clmem_svm_allocation_enqueue_release(...) clmem__svm_enqueue_release_(__VA_ARGS__, )
@@ -230,7 +232,9 @@ typedef struct CLMEM__OPTIONS_TYPE clmem_svm_map_options {
     Errors: CL_INVALID_COMMAND_QUEUE, CL_INVALID_VALUE (NULL map or svm.ptr, unknown
     flag bits, WRITE_INVALIDATE_REGION with READ or WRITE, .size above svm.size, a
     released allocation), CLMEM_ERROR_SIZE_UNKNOWN (neither .size nor svm.size),
-    CL_INVALID_CONTEXT, CL_INVALID_EVENT_WAIT_LIST, CL_INVALID_OPERATION (no SVM),
+    CL_INVALID_CONTEXT, CL_INVALID_EVENT_WAIT_LIST,
+    CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (an event of the wait list has already
+    failed, blocking or not: no map is made, no .event), CL_INVALID_OPERATION (no SVM),
     or the driver's code. Thread safety: any thread.
     Example: clmem_svm_map m; clmem_svm_map_rw(q, a.svm, &m); ((float *)m.ptr)[0] = 1;
              clmem_svm_map_release(&m); */
@@ -262,15 +266,19 @@ typedef struct CLMEM__OPTIONS_TYPE clmem_svm_unmap_options {
     release the map's event and empty the handle. Does not wait.
     Errors: CLMEM_ERROR_DOUBLE_RELEASE (this map, through this handle or a copy, was
     already released), CL_INVALID_VALUE (map NULL), CL_INVALID_CONTEXT (.queue of
-    another context), CL_INVALID_EVENT_WAIT_LIST, or the driver's code (the map then
-    stays outstanding). Thread safety: as for allocations.
-    clmem_svm_map_release_default(&map) is the same with no options (clmem_release). */
+    another context), CL_INVALID_EVENT_WAIT_LIST,
+    CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (an event of the wait list has already
+    failed: no unmap is enqueued, no .event made), or the driver's code (after either
+    the map stays outstanding, to be released again). Thread safety: as for allocations. */
 #ifndef __cplusplus /* C++: clmem/cxx.h */
 #define clmem_svm_map_release(...) clmem__svm_map_release_(__VA_ARGS__, )
 #define clmem__svm_map_release_(map, ...) \
     clmem_svm_map_release_opts(map, &(clmem_svm_unmap_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
 #endif
 CLMEM_API cl_int clmem_svm_map_release_opts(clmem_svm_map *map, const clmem_svm_unmap_options *opts);
+/** clmem_svm_map_release_default(&map): clmem_svm_map_release with no options (on the
+    map's own queue, no wait list, no event): what clmem_release(&map) and
+    CLMEM_WITH_SVM_MAP call. Same results as clmem_svm_map_release. */
 CLMEM_API cl_int clmem_svm_map_release_default(clmem_svm_map *map);
 
 /** CLMEM_WITH_SVM_MAP(m, err, map_call) { ... }: the scoped SVM map, as
@@ -319,7 +327,9 @@ typedef struct CLMEM__OPTIONS_TYPE clmem_svm_memfill_options {
     Errors: CL_INVALID_COMMAND_QUEUE, CL_INVALID_VALUE (NULL pattern or dst.ptr,
     pattern size, byte count above dst.size or not a multiple, dst.ptr misaligned,
     released allocation), CLMEM_ERROR_SIZE_UNKNOWN (no .byte_count, dst.size 0),
-    CL_INVALID_CONTEXT, CL_INVALID_EVENT_WAIT_LIST, CL_INVALID_OPERATION (no SVM).
+    CL_INVALID_CONTEXT, CL_INVALID_EVENT_WAIT_LIST,
+    CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (an event of the wait list has already
+    failed: nothing is enqueued, no .event made), CL_INVALID_OPERATION (no SVM).
     Example: float zero = 0; clmem_enqueue_svm_memfill(q, a.svm, &zero, sizeof zero); */
 #ifndef __cplusplus /* C++: clmem/cxx.h */
 #define clmem_enqueue_svm_memfill(...) clmem__svm_memfill_(__VA_ARGS__, )
@@ -338,7 +348,9 @@ CLMEM_API cl_int clmem_enqueue_svm_memfill_opts(cl_command_queue queue, clmem_sv
     CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED. Options: .wait_for, .num_wait_for, .event.
     Errors: CL_INVALID_VALUE (n 0, svms NULL, an entry with NULL ptr or released,
     unknown flag bits), CL_INVALID_OPERATION (device or headers older than 2.1),
-    CL_INVALID_COMMAND_QUEUE, CL_INVALID_CONTEXT, CL_INVALID_EVENT_WAIT_LIST. */
+    CL_INVALID_COMMAND_QUEUE, CL_INVALID_CONTEXT, CL_INVALID_EVENT_WAIT_LIST,
+    CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (an event of the wait list has already
+    failed: nothing is enqueued, no .event made). */
 CLMEM_API cl_int clmem_enqueue_svm_migratemem_opts(cl_command_queue queue, const clmem_svm *svms, cl_uint n,
                                                    cl_mem_migration_flags flags, const clmem_enqueue_options *opts);
 #ifndef __cplusplus

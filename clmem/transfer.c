@@ -13,13 +13,11 @@ static const clmem_copy_options *clmem__copy_opts_or_none(const clmem_copy_optio
     return CLMEM__OPTIONS_IN(clmem_copy_options, opts, clmem__copy_defaults, local);
 }
 /* clmem__copy_opts_made(fn, &opts, local): *opts as clmem__copy_opts_or_none makes
-   it, then clmem__check_made on it and clmem__wait_list_ok on its wait list (SVM, USM
-   pairs) */
+   it, then clmem__check_made on it (SVM, USM pairs; their wait list is checked with
+   the destination, clmem__svm_check_enqueue, clmem__usm_check_enqueue) */
 static cl_int clmem__copy_opts_made(const char *fn, const clmem_copy_options **opts, clmem_copy_options *local) {
-    cl_int err;
     *opts = clmem__copy_opts_or_none(*opts, local);
-    if ((err = clmem__check_made(fn, (*opts)->given)) != CL_SUCCESS) return err;
-    return clmem__wait_list_ok(fn, (*opts)->wait_for, (*opts)->num_wait_for);
+    return clmem__check_made(fn, (*opts)->given);
 }
 #define CLMEM__COPY "clmem_enqueue_copy"
 
@@ -164,8 +162,7 @@ static cl_int clmem__check_common(cl_command_queue queue, const clmem_copy_optio
     cl_int err;
     if ((err = clmem__check_queue(CLMEM__COPY, queue)) != CL_SUCCESS) return err;
     if ((err = clmem__check_made(CLMEM__COPY, o->given)) != CL_SUCCESS) return err;
-    if ((err = clmem__check_wait_list(CLMEM__COPY, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
-    return clmem__wait_list_ok(CLMEM__COPY, o->wait_for, o->num_wait_for);
+    return clmem__check_wait_list(CLMEM__COPY, o->wait_for, o->num_wait_for);
 }
 static cl_int clmem__check_buffer(const char *what, clmem_buffer b) {
     return CLMEM__CHECKS ? clmem__buffer_invalid(CLMEM__COPY, what, b) : CL_SUCCESS;
@@ -190,13 +187,14 @@ static cl_int clmem__after_device_copy(const clmem_copy_options *o, cl_event *ow
    transfer.h uses the same predicates, from memobj.h, and hands everything it does
    not pass to this path), clmem_stager_copy (stager.c: both its direct and its staged
    path), and the image <-> host pairs (transfer_image.c, through
-   clmem__host_plan_side). Maps share the worded checks (clmem__host_access_check,
-   clmem__host_wait_check in memobj.c). The rules:
+   clmem__host_plan_side). Maps share the worded check of host access
+   (clmem__host_access_check in memobj.c). The rules:
    - queue: not NULL; the object: a live handle (not empty, released or a stale copy
      of a pooled handle); the host pointer: not NULL;
    - host access: the object's HOST_* flags allow it (CL_INVALID_OPERATION);
    - wait list: well formed; no event of it has already failed, blocking or not
-     (CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, clmem__wait_list_ok);
+     (CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST): clmem__check_wait_list, as every
+     enqueue's;
    - context: the object's is the queue's;
    - linear (no .region): the offset is the buffer side's (.dst_offset of a write,
      .src_offset of a read; the host side's is refused: offset the pointer), within the
@@ -219,7 +217,7 @@ static cl_int clmem__host_plan_side(const char *fn, cl_command_queue queue, cl_c
     if (!CLMEM__CHECKS) return CL_SUCCESS;
     if (!host) return clmem__fail(CL_INVALID_VALUE, fn, "the host pointer (%s) is NULL", write ? "src" : "dst");
     if ((err = clmem__host_access_check(fn, what, flags, write, "")) != CL_SUCCESS) return err;
-    if ((err = clmem__host_wait_check(fn, CL_TRUE, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
+    if ((err = clmem__check_wait_list(fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
     if (!ctx || ctx == queue_ctx) return CL_SUCCESS;
     if (queue_ctx)
         return clmem__fail(CL_INVALID_CONTEXT, fn, "%s belongs to context %p but the queue to %p", what, (void *)ctx,

@@ -329,8 +329,10 @@ CLMEM__FILL_DECL(const void *, ptr)
     OpenCL vector such as (cl_float4){{1, 2, 3, 4}}), or a pointer with .pattern_size.
     Same rules and errors as clmem_enqueue_fill_buffer (and clmem_enqueue_svm_memfill
     for SVM and USM: clEnqueueMemFillINTEL, CL_INVALID_OPERATION without
-    cl_intel_unified_shared_memory); a pointer without .pattern_size is CL_INVALID_VALUE. Options: .offset,
-    .pattern_size, .wait_for, .num_wait_for, .event.
+    cl_intel_unified_shared_memory); a pointer without .pattern_size is CL_INVALID_VALUE;
+    a wait list holding an event that has already failed is
+    CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (nothing enqueued, no .event made).
+    Options: .offset, .pattern_size, .wait_for, .num_wait_for, .event.
     A compound-literal pattern goes in parentheses (see NAMED OPTIONAL ARGUMENTS).
     Examples: clmem_enqueue_fill(q, buf, 1.5f, 4096);
               clmem_enqueue_fill(q, buf, ((cl_float4){{1, 2, 3, 4}}), 64);
@@ -351,7 +353,10 @@ CLMEM__FILL_DECL(const void *, ptr)
     PyOpenCL's enqueue_copy_buffer_p2p_amd). Options: .byte_count (left out: the
     smaller of both sizes after the offsets; 0: nothing), .src_offset, .dst_offset,
     .wait_for, .num_wait_for, .event. Where the platform lacks the extension:
-    CL_INVALID_OPERATION with a message; ranges beyond a buffer: CL_INVALID_VALUE. */
+    CL_INVALID_OPERATION with a message; ranges beyond a buffer: CL_INVALID_VALUE; a
+    wait list holding an event that has already failed:
+    CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (nothing enqueued, no .event made),
+    CL_INVALID_EVENT_WAIT_LIST for a malformed one. */
 #ifndef __cplusplus
 #define clmem_enqueue_copy_buffer_p2p_amd(...) clmem__p2p_(__VA_ARGS__, )
 #define clmem__p2p_(platform, queue, src, dst, ...) \

@@ -122,9 +122,7 @@ static cl_int clmem__image_common(const char *pair, cl_command_queue queue, cons
     if (!img->mem)
         return clmem__fail(CL_INVALID_MEM_OBJECT, clmem__copy_fn, "%s: %s is an empty or released image handle", pair, what);
     if ((err = clmem__check_made(clmem__copy_fn, o->given)) != CL_SUCCESS) return err;
-    if ((err = clmem__check_wait_list(clmem__copy_fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS ||
-        (err = clmem__wait_list_ok(clmem__copy_fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS)
-        return err;
+    if ((err = clmem__check_wait_list(clmem__copy_fn, o->wait_for, o->num_wait_for)) != CL_SUCCESS) return err;
     if ((err = clmem__image_copy_unused(pair, o, allowed)) != CL_SUCCESS) return err;
     return clmem__same_context(clmem__copy_fn, queue, img->context, what);
 }

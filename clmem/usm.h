@@ -215,7 +215,9 @@ CLMEM_API cl_int clmem_usm_get_alloc_info(cl_context context, const void *ptr, c
     Errors: CL_INVALID_COMMAND_QUEUE, CL_INVALID_VALUE (usm.ptr NULL, usm.size 0,
     released allocation or stale pooled block, unknown flag bits), CL_INVALID_CONTEXT
     (usm of another context than the queue), CL_INVALID_EVENT_WAIT_LIST,
-    CL_INVALID_OPERATION (no cl_intel_unified_shared_memory), or the driver's code.
+    CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (an event of the wait list has already
+    failed: nothing is enqueued, no .event made), CL_INVALID_OPERATION (no
+    cl_intel_unified_shared_memory), or the driver's code.
     Example: clmem_enqueue_usm_migrate(q, s.usm, CL_MIGRATE_MEM_OBJECT_HOST, .event = &ev); */
 #ifndef __cplusplus /* C++: clmem/cxx.h */
 #define clmem_enqueue_usm_migrate(...) clmem__usm_migrate_(__VA_ARGS__, )
@@ -229,8 +231,9 @@ CLMEM_API cl_int clmem_enqueue_usm_migrate_opts(cl_command_queue queue, clmem_us
     usm.size bytes from usm.ptr (clEnqueueMemAdviseINTEL). The advice values are the
     implementation's (the extension reserves cl_mem_advice_intel and defines none);
     0 is passed on too. Options: .wait_for, .num_wait_for, .event.
-    Errors: those of clmem_enqueue_usm_migrate but for the flags, and the driver's
-    code for advice it does not know. */
+    Errors: those of clmem_enqueue_usm_migrate but for the flags
+    (CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST for a wait list holding a failed
+    event included), and the driver's code for advice it does not know. */
 #ifndef __cplusplus /* C++: clmem/cxx.h */
 #define clmem_enqueue_usm_advise(...) clmem__usm_advise_(__VA_ARGS__, )
 #define clmem__usm_advise_(queue, usm, advice, ...) \

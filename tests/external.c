@@ -2,10 +2,11 @@
    (PoCL, Oclgrind) every call refuses with CL_INVALID_OPERATION naming the one
    missing; bad arguments are refused first, in words. The bookkeeping of an import
    (no buffer before the acquire, a stale handle after the release, no second acquire,
-   no release while acquired, no queue of another device) is tested on every device with
-   an import built by the test around an ordinary buffer, the extension's two entry
-   points replaced by the test's own (markers). On NVIDIA the real path is tested by
-   tests/peer.c (CUDA's exports imported). */
+   no release while acquired, no queue of another device, no wait list holding a failed
+   event) is tested on every device with an import built by the test around an
+   ordinary buffer, the extension's two entry points replaced by the test's own
+   (markers). On NVIDIA the real path is tested by tests/peer.c (CUDA's exports
+   imported). */
 #define CLMEM_IMPLEMENTATION
 #include "clmem.h"
 #include "common.h"
@@ -188,6 +189,81 @@ static void test_acquire_bookkeeping(clmem_test_context *t) {
     CLMEM_CHECK_CL(t, clmem_external_memory_release(m));
 }
 
+/* a wait list holding an event that has already failed (a user event set to -1):
+   the acquire, the release and the semaphore calls refuse it before the extension's
+   entry point is called (the fake's counters stay; PoCL 3.1 would leave the command
+   queued for ever), the import keeps its state, and the call without it goes through */
+static void test_failed_wait_list(clmem_test_context *t) {
+    cl_event failed = NULL, ok = NULL, list[2], ev = NULL;
+    clmem_buffer b, b2;
+    clmem_semaphore s = {NULL, NULL};
+    cl_int err;
+    int real_sem = clmem__device_lists(t->device, "cl_khr_semaphore");
+    clmem_external_memory *m = fake_import(t, t->device, 64);
+    CLMEM_CHECK(t, m != NULL);
+    failed = clCreateUserEvent(t->context, &err);
+    CLMEM_CHECK_CL(t, err);
+    ok = clCreateUserEvent(t->context, &err);
+    CLMEM_CHECK_CL(t, err);
+    CLMEM_CHECK_CL(t, clSetUserEventStatus(ok, CL_COMPLETE));
+    CLMEM_CHECK_CL(t, clSetUserEventStatus(failed, -1));
+    list[0] = ok;
+    list[1] = failed;
+    acquires = releases = 0;
+    CLMEM_CHECK_ERR(t, clmem_enqueue_acquire_external_memory(t->queue, m, &b, .wait_for = list, .num_wait_for = 2,
+                                                             .event = &ev),
+                    CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    NAMES(t, "clmem_enqueue_acquire_external_memory: wait_for[1] (event");
+    NAMES(t, "status -1");
+    CLMEM_CHECK(t, acquires == 0 && ev == NULL && b.mem == NULL);
+    CLMEM_CHECK_ERR(t, clmem_external_memory_get_buffer(m, &b2), CL_INVALID_OPERATION); /* not acquired */
+    CLMEM_CHECK_CL(t, clmem_enqueue_acquire_external_memory(t->queue, m, &b, .wait_for = &ok, .num_wait_for = 1));
+    CLMEM_CHECK_EQ(t, acquires, 1);
+    CLMEM_CHECK_ERR(t, clmem_enqueue_release_external_memory(t->queue, m, .wait_for = list, .num_wait_for = 2,
+                                                             .event = &ev),
+                    CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    NAMES(t, "clmem_enqueue_release_external_memory: wait_for[1] (event");
+    CLMEM_CHECK(t, releases == 0 && ev == NULL);
+    CLMEM_CHECK_CL(t, clmem_external_memory_get_buffer(m, &b2)); /* still acquired: its buffer is usable */
+    CLMEM_CHECK(t, b2.mem == b.mem && b2.generation == b.generation);
+    CLMEM_CHECK_CL(t, clmem_enqueue_fill(t->queue, b, (unsigned char)4, 64));
+    CLMEM_CHECK_CL(t, clmem_enqueue_release_external_memory(t->queue, m, .wait_for = &ok, .num_wait_for = 1));
+    CLMEM_CHECK_EQ(t, releases, 1);
+    CLMEM_CHECK_CL(t, clFinish(t->queue));
+    CLMEM_CHECK_CL(t, clmem_external_memory_release(m));
+    /* semaphores: a real one where the device has them; elsewhere a handle from
+       elsewhere, refused before anything looks at it */
+    if (real_sem) {
+        s = clmem_semaphore_create(t->context, t->device, 0, &err);
+        CLMEM_CHECK_CL(t, err);
+    } else {
+        s.sem = (cl_semaphore_khr)(uintptr_t)16;
+        s.platform = t->platform;
+    }
+    CLMEM_CHECK_ERR(t, clmem_enqueue_signal_semaphore(t->queue, s, .wait_for = list, .num_wait_for = 2, .event = &ev),
+                    CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    NAMES(t, "clmem_enqueue_signal_semaphore: wait_for[1] (event");
+    CLMEM_CHECK(t, ev == NULL);
+    CLMEM_CHECK_ERR(t, clmem_enqueue_wait_semaphore(t->queue, s, .wait_for = &failed, .num_wait_for = 1, .event = &ev),
+                    CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    NAMES(t, "clmem_enqueue_wait_semaphore: wait_for[0] (event");
+    CLMEM_CHECK(t, ev == NULL);
+    CLMEM_CHECK_ERR(t, clmem_enqueue_wait_semaphore(t->queue, s, .num_wait_for = 1), CL_INVALID_EVENT_WAIT_LIST);
+    NAMES(t, "clmem_enqueue_wait_semaphore: num_wait_for is 1 but wait_for is NULL");
+    CLMEM_CHECK_ERR(t, clmem_enqueue_signal_semaphore(t->queue, s, .wait_for = &ok), CL_INVALID_EVENT_WAIT_LIST);
+    NAMES(t, "clmem_enqueue_signal_semaphore: wait_for is given but num_wait_for is 0");
+    if (real_sem) {
+        /* nothing was signalled or waited for: a signal and a wait still pair up */
+        CLMEM_CHECK_CL(t, clmem_enqueue_signal_semaphore(t->queue, s, .wait_for = &ok, .num_wait_for = 1));
+        CLMEM_CHECK_CL(t, clmem_enqueue_wait_semaphore(t->queue, s));
+        CLMEM_CHECK_CL(t, clFinish(t->queue));
+        CLMEM_CHECK_CL(t, clmem_semaphore_release(&s));
+    }
+    CLMEM_CHECK_CL(t, clFinish(t->queue));
+    clReleaseEvent(ok);
+    clReleaseEvent(failed);
+}
+
 /* an import for another device (a sub-device here) is refused on this device's queue:
    acquire, copies, fills, maps (NVIDIA's driver crashes there) */
 static void test_other_device_refused(clmem_test_context *t) {
@@ -283,6 +359,7 @@ static void test_semaphores(clmem_test_context *t) {
 static const clmem_test_case cases[] = {{"argument_refusals", test_argument_refusals, false},
                                         {"absent_extensions", test_absent_extensions, false},
                                         {"acquire_bookkeeping", test_acquire_bookkeeping, false},
+                                        {"failed_wait_list", test_failed_wait_list, false},
                                         {"other_device_refused", test_other_device_refused, false},
                                         {"semaphores", test_semaphores, false}};
 int main(int argc, char **argv) { return clmem_test_main(cases, sizeof cases / sizeof cases[0], argc, argv); }
