@@ -5574,8 +5574,8 @@ extern "C" {
    A queue that is one link's destination and another's source orders the second copy
    after the first (in a ring 0 -> 1 -> 2 -> 3 -> 0 over q0..q3 each copy waits for the
    one before it). For independent copies, as CUDA programs use streams, give each link
-   a destination queue of its own (a second queue of that device): four peer copies
-   around 4 x H200 then move about four times one copy's bytes (docs/benchmarks.md).
+   a destination queue of its own (a second queue of that device), as bench/peer_bench's
+   ring does.
    --------------------------------------------------------------------------------- */
 
 /** Default slot size of a device link (bytes): the largest piece of a staged copy. */
