@@ -95,11 +95,13 @@ CLMEM_API clmem_peer_pool *clmem_peer_pool_create(cl_context context, cl_device_
     empty handle on failure with *errcode_ret:
       CL_INVALID_VALUE        pool NULL
       CL_INVALID_BUFFER_SIZE  size above CLMEM_PEER_BUFFER_MAX (named)
-      CL_MEM_OBJECT_ALLOCATION_FAILURE  CUDA out of memory after the pool's stages
+      CL_MEM_OBJECT_ALLOCATION_FAILURE  CUDA failed to make a block (out of memory, or
+                              another failure) after the pool's out-of-memory stages;
+                              the message names what it reported
       CLMEM_ERROR_LIMIT_EXCEEDED  the pool's limit or keep-free could not be kept
-      CL_OUT_OF_RESOURCES     another CUDA failure
-    Thread safety: any thread. clmem_peer_pool_allocate_at(pool, size, &err, file,
-    line) records where (see CLMEM_TRACK_ALLOCATIONS). */
+      or the code of another failure (named). Thread safety: any thread.
+    clmem_peer_pool_allocate_at(pool, size, &err, file, line) records where (see
+    CLMEM_TRACK_ALLOCATIONS). */
 CLMEM_API clmem_pooled_peer clmem_peer_pool_allocate(clmem_peer_pool *pool, size_t size, cl_int *errcode_ret);
 CLMEM_API clmem_pooled_peer clmem_peer_pool_allocate_at(clmem_peer_pool *pool, size_t size, cl_int *errcode_ret,
                                                         const char *file, int line);
@@ -138,7 +140,8 @@ CLMEM_API cl_int clmem_pooled_peer_release(clmem_pooled_peer *p);
 
 /** clmem_pooled_peer_enqueue_release(&p, queue): give the block back once `queue` gets
     past the work enqueued so far (like cudaFreeAsync), and empty the handle; its
-    views go stale for later calls (work already enqueued may use them). Errors:
+    views go stale for later calls (work already enqueued may use them). An empty
+    handle or NULL: CL_SUCCESS (the queue is not looked at). Errors:
     CL_INVALID_COMMAND_QUEUE (queue NULL or invalid), CL_INVALID_CONTEXT (queue of
     another context), CLMEM_ERROR_DOUBLE_RELEASE, a failed CL_QUEUE_PROPERTIES query's
     code. Thread safety: any thread. Example: clmem_pooled_peer_enqueue_release(&p, q); */
@@ -149,6 +152,7 @@ CLMEM_API cl_int clmem_pooled_peer_enqueue_release(clmem_pooled_peer *p, cl_comm
     CLMEM_ERROR_IN_USE while blocks are active). */
 CLMEM__POOL_DECLS(peer_pool)
 
+/* with CLMEM_TRACK_ALLOCATIONS the allocate calls record where they were made */
 #if defined(CLMEM_TRACK_ALLOCATIONS)
 #define clmem_peer_pool_allocate(pool, size, errcode_ret) \
     clmem_peer_pool_allocate_at((pool), (size), (errcode_ret), __FILE__, __LINE__)

@@ -95,9 +95,11 @@ static clmem_peer_buffer *fake_peer(clmem_test_context *t, size_t size) {
 
 static clmem_test_context *fake_t;
 static size_t fake_made;
+static cl_int fake_fail; /* non-zero: what the next makes report (as CUDA's failures reach the pool) */
 static cl_int fake_make(void *user, size_t size, void **ptr, void **mem) {
     (void)user;
     (void)mem;
+    if (fake_fail) return fake_fail;
     *ptr = fake_peer(fake_t, size);
     if (*ptr) ++fake_made;
     return *ptr ? CL_SUCCESS : CL_OUT_OF_RESOURCES;
@@ -114,6 +116,7 @@ static clmem_peer_pool *fake_pool(clmem_test_context *t) {
     f.home = t->device;
     fake_t = t;
     fake_made = 0;
+    fake_fail = CL_SUCCESS;
     p = clmem__pool_with_facts("fake_pool", CLMEM_POOL_DEFAULT_LEADING_BITS, &fake_backend, &f, sizeof f, t->context, &err);
     if (!p) {
         clmem_test_fail(t, __FILE__, __LINE__, "no pool: %s", clmem_last_error_message());
@@ -270,6 +273,13 @@ static void queue_case(clmem_test_context *t, clmem_peer_pool *pp) {
         {
             clmem_pooled_peer none = clmem_peer_pool_allocate_on_queue(pp, N, oq, &err);
             CLMEM_CHECK(t, none.peer == NULL && err == CL_INVALID_CONTEXT);
+            none = clmem_peer_pool_allocate_on_queue_at(pp, N, oq, &err, "here.c", 7);
+            CLMEM_CHECK(t, none.peer == NULL && err == CL_INVALID_CONTEXT);
+            v = clmem_pooled_peer_view(p, oq, &err);
+            CLMEM_CHECK(t, v.mem == NULL && err == CL_INVALID_CONTEXT);
+            NAMES(t, "clmem_pooled_peer_view");
+            v = clmem_pooled_peer_view(p, NULL, &err);
+            CLMEM_CHECK(t, v.mem == NULL && err == CL_INVALID_COMMAND_QUEUE);
         }
         clReleaseCommandQueue(oq);
         clReleaseContext(other);
@@ -411,6 +421,28 @@ static void limits_case(clmem_test_context *t, clmem_peer_pool *pp) {
     p = clmem_peer_pool_allocate_on_queue(pp, 64, NULL, &err);
     CLMEM_CHECK(t, p.peer == NULL && err == CL_INVALID_COMMAND_QUEUE);
     NAMES(t, "clmem_peer_pool_allocate_on_queue: queue is NULL");
+    /* the _at forms: the same checks */
+    p = clmem_peer_pool_allocate_at(NULL, 64, &err, "here.c", 1);
+    CLMEM_CHECK(t, p.peer == NULL && err == CL_INVALID_VALUE);
+    p = clmem_peer_pool_allocate_at(pp, CLMEM_PEER_BUFFER_MAX + 1, &err, "here.c", 2);
+    CLMEM_CHECK(t, p.peer == NULL && err == CL_INVALID_BUFFER_SIZE);
+    p = clmem_peer_pool_allocate_on_queue_at(pp, 64, NULL, &err, "here.c", 3);
+    CLMEM_CHECK(t, p.peer == NULL && err == CL_INVALID_COMMAND_QUEUE);
+    CLMEM_CHECK_CL(t, clmem_peer_pool_set_limit(pp, 1));
+    p = clmem_peer_pool_allocate_at(pp, 64, &err, "here.c", 4);
+    CLMEM_CHECK(t, p.peer == NULL && err == CLMEM_ERROR_LIMIT_EXCEEDED);
+    CLMEM_CHECK_CL(t, clmem_peer_pool_set_limit(pp, 0));
+    p = clmem_peer_pool_allocate_at(pp, 64, &err, "here.c", 5);
+    CLMEM_CHECK_CL(t, err);
+    CLMEM_CHECK(t, p.peer != NULL);
+    {
+        clmem_pool_block_info info[2];
+        size_t count = 0;
+        CLMEM_CHECK_CL(t, clmem_peer_pool_active_blocks_info(pp, info, 2, &count));
+        CLMEM_CHECK(t, count == 1 && info[0].size == 64 && info[0].ptr == (void *)p.peer);
+        CLMEM_CHECK(t, info[0].file && strcmp(info[0].file, "here.c") == 0 && info[0].line == 5);
+    }
+    CLMEM_CHECK_CL(t, clmem_pooled_peer_release(&p));
     /* size 0: a real block, its handle and view of size 0 */
     p = clmem_peer_pool_allocate(pp, 0, &err);
     CLMEM_CHECK_CL(t, err);
@@ -436,6 +468,37 @@ static void test_fake_stale(clmem_test_context *t) {
 }
 static void test_fake_limits(clmem_test_context *t) { run(t, fake_pool(t), limits_case); }
 
+/* CUDA's failures reach the pool as the maker's codes (cuMemCreate out of memory:
+   CL_MEM_OBJECT_ALLOCATION_FAILURE; another failure: CL_OUT_OF_RESOURCES): out of memory
+   to the pool, whose stages run (held blocks freed first) before it fails */
+static void test_fake_cuda_fails(clmem_test_context *t) {
+    clmem_peer_pool *pp = fake_pool(t);
+    clmem_pooled_peer p;
+    clmem_pool_stats st;
+    cl_int err;
+    if (!pp) return;
+    p = clmem_peer_pool_allocate(pp, 4096, &err);
+    CLMEM_CHECK_CL(t, err);
+    CLMEM_CHECK_CL(t, clmem_pooled_peer_release(&p));
+    fake_fail = CL_MEM_OBJECT_ALLOCATION_FAILURE;
+    p = clmem_peer_pool_allocate(pp, MiB, &err);
+    CLMEM_CHECK(t, p.peer == NULL && err == CL_MEM_OBJECT_ALLOCATION_FAILURE);
+    NAMES(t, "clmem_peer_pool_allocate: failed to free memory for an allocation of 1048576 bytes");
+    NAMES(t, "the allocator reported CL_MEM_OBJECT_ALLOCATION_FAILURE");
+    CLMEM_CHECK_CL(t, clmem_peer_pool_get_stats(pp, &st));
+    CLMEM_CHECK_EQ(t, st.held_blocks, 0); /* freed first */
+    CLMEM_CHECK_EQ(t, st.oom_events, 1);
+    fake_fail = CL_OUT_OF_RESOURCES;
+    p = clmem_peer_pool_allocate_at(pp, MiB, &err, "here.c", 9);
+    CLMEM_CHECK(t, p.peer == NULL && err == CL_MEM_OBJECT_ALLOCATION_FAILURE);
+    NAMES(t, "the allocator reported CL_OUT_OF_RESOURCES");
+    fake_fail = CL_SUCCESS;
+    p = clmem_peer_pool_allocate(pp, MiB, &err);
+    CLMEM_CHECK_CL(t, err);
+    CLMEM_CHECK_CL(t, clmem_pooled_peer_release(&p));
+    CLMEM_CHECK_CL(t, clmem_peer_pool_release(pp));
+}
+
 static void test_gpu_loop(clmem_test_context *t) { run(t, real_pool(t), loop_case); }
 static void test_gpu_bytes(clmem_test_context *t) { run(t, real_pool(t), bytes_case); }
 static void test_gpu_queue_order(clmem_test_context *t) { run(t, real_pool(t), queue_case); }
@@ -444,6 +507,49 @@ static void test_gpu_stale(clmem_test_context *t) {
     if (pp) stale_case(t, pp);
 }
 static void test_gpu_limits(clmem_test_context *t) { run(t, real_pool(t), limits_case); }
+
+/* the import limit: blocks of CLMEM_PEER_BUFFER_MAX, each with its view, up to
+   CLMEM_PEER_IMPORT_LIMIT; one more view refused in words; held blocks keep their
+   imports until the pool frees them */
+static void test_gpu_import_limit(clmem_test_context *t) {
+    enum { MOST = 64 };
+    size_t n = (size_t)(CLMEM_PEER_IMPORT_LIMIT / CLMEM_PEER_BUFFER_MAX), i;
+    clmem_pooled_peer p[MOST + 1];
+    clmem_peer_pool *pp;
+    clmem_buffer v;
+    cl_int err = CL_SUCCESS;
+    if (!(pp = real_pool(t))) return;
+    if (n > MOST) {
+        clmem_test_skip(t, "CLMEM_PEER_IMPORT_LIMIT holds more than %d buffers of CLMEM_PEER_BUFFER_MAX", MOST);
+        clmem_peer_pool_release(pp);
+        return;
+    }
+    memset(p, 0, sizeof p);
+    for (i = 0; i <= n && err == CL_SUCCESS; ++i) p[i] = clmem_peer_pool_allocate(pp, CLMEM_PEER_BUFFER_MAX, &err);
+    if (err != CL_SUCCESS) {
+        clmem_test_skip(t, "no room for %zu blocks of %zu bytes: %s", n + 1, (size_t)CLMEM_PEER_BUFFER_MAX,
+                        clmem_last_error_message());
+        for (i = 0; i <= n; ++i) clmem_pooled_peer_release(&p[i]);
+        clmem_peer_pool_release(pp);
+        return;
+    }
+    for (i = 0; i < n; ++i) {
+        v = clmem_pooled_peer_view(p[i], t->queue, &err);
+        CLMEM_CHECK_CL(t, err);
+    }
+    v = clmem_pooled_peer_view(p[n], t->queue, &err);
+    CLMEM_CHECK(t, v.mem == NULL && err == CL_MEM_OBJECT_ALLOCATION_FAILURE);
+    NAMES(t, "clmem_pooled_peer_view: a view of");
+    NAMES(t, "past CLMEM_PEER_IMPORT_LIMIT");
+    CLMEM_CHECK_CL(t, clmem_pooled_peer_release(&p[0])); /* held: its import stays */
+    v = clmem_pooled_peer_view(p[n], t->queue, &err);
+    CLMEM_CHECK(t, v.mem == NULL && err == CL_MEM_OBJECT_ALLOCATION_FAILURE);
+    CLMEM_CHECK_CL(t, clmem_peer_pool_free_held(pp)); /* freed: room again */
+    v = clmem_pooled_peer_view(p[n], t->queue, &err);
+    CLMEM_CHECK_CL(t, err);
+    for (i = 1; i <= n; ++i) CLMEM_CHECK_CL(t, clmem_pooled_peer_release(&p[i]));
+    CLMEM_CHECK_CL(t, clmem_peer_pool_release(pp));
+}
 
 /* two GPUs: a pooled block on each, GPU 0 -> GPU 1 by a device link, in a loop; the
    blocks and their views reused every round (no CUDA allocation, no import) */
@@ -522,10 +628,12 @@ static const clmem_test_case cases[] = {{"refusals", test_refusals, false},
                                         {"fake_queue_order", test_fake_queue_order, false},
                                         {"fake_stale", test_fake_stale, false},
                                         {"fake_limits", test_fake_limits, false},
+                                        {"fake_cuda_fails", test_fake_cuda_fails, false},
                                         {"gpu_loop", test_gpu_loop, false},
                                         {"gpu_bytes", test_gpu_bytes, false},
                                         {"gpu_queue_order", test_gpu_queue_order, false},
                                         {"gpu_stale", test_gpu_stale, false},
                                         {"gpu_limits", test_gpu_limits, false},
+                                        {"gpu_import_limit", test_gpu_import_limit, false},
                                         {"gpu_two", test_gpu_two, false}};
 int main(int argc, char **argv) { return clmem_test_main(cases, sizeof cases / sizeof cases[0], argc, argv); }
