@@ -18269,8 +18269,8 @@ static cl_int clmem__pool_set_keep_free(clmem__pool *p, cl_device_id device, siz
         clmem_memory_info mi;
         cl_int err;
         if (CLMEM__CHECKS && !device)
-            return clmem__fail(CL_INVALID_DEVICE, fn, "device is NULL with bytes %zu to keep free (0 removes the setting)",
-                               bytes);
+            return clmem__fail(CL_INVALID_DEVICE, fn,
+                               "device is NULL with bytes %zu to keep free (0 removes the setting)", bytes);
         if ((err = clmem_device_memory_info(device, &mi)) != CL_SUCCESS) return clmem__refail_as(fn, err);
         if (p->context && (err = clmem__context_device(fn, p->context, device, "device")) != CL_SUCCESS) return err;
         clRetainDevice(device);
@@ -20548,15 +20548,16 @@ CLMEM_API clmem_peer_pool *clmem_peer_pool_create(cl_context context, cl_device_
     clmem__peer_pool_facts f;
     clmem__pool *p;
     cl_int err;
-    if (!context) return CLMEM__CAST(clmem_peer_pool *, clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL")));
-    if (!home) return CLMEM__CAST(clmem_peer_pool *, clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_DEVICE, fn, "home is NULL")));
     memset(&f, 0, sizeof f);
-    if ((err = clmem__pool_check_bits(fn, leading_bits_in_bin_id)) != CL_SUCCESS ||
-        (err = clmem__peer_check_home(fn, context, home, &f.cu, &f.cudev)) != CL_SUCCESS)
-        return CLMEM__CAST(clmem_peer_pool *, clmem__null_with(errcode_ret, err));
+    if (!context) err = clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL");
+    else if (!home) err = clmem__fail(CL_INVALID_DEVICE, fn, "home is NULL");
+    else if ((err = clmem__pool_check_bits(fn, leading_bits_in_bin_id)) == CL_SUCCESS)
+        err = clmem__peer_check_home(fn, context, home, &f.cu, &f.cudev);
+    if (err != CL_SUCCESS) return CLMEM__CAST(clmem_peer_pool *, clmem__null_with(errcode_ret, err));
     f.context = context;
     f.home = home;
-    p = clmem__pool_with_facts(fn, leading_bits_in_bin_id, &clmem__peer_pool_backend, &f, sizeof f, context, errcode_ret);
+    p = clmem__pool_with_facts(fn, leading_bits_in_bin_id, &clmem__peer_pool_backend, &f, sizeof f, context,
+                               errcode_ret);
     if (!p) return NULL;
     clRetainContext(context);
     return CLMEM__CAST(clmem_peer_pool *, (void *)p);

@@ -134,8 +134,8 @@ static cl_int clmem__pool_set_keep_free(clmem__pool *p, cl_device_id device, siz
         clmem_memory_info mi;
         cl_int err;
         if (CLMEM__CHECKS && !device)
-            return clmem__fail(CL_INVALID_DEVICE, fn, "device is NULL with bytes %zu to keep free (0 removes the setting)",
-                               bytes);
+            return clmem__fail(CL_INVALID_DEVICE, fn,
+                               "device is NULL with bytes %zu to keep free (0 removes the setting)", bytes);
         if ((err = clmem_device_memory_info(device, &mi)) != CL_SUCCESS) return clmem__refail_as(fn, err);
         if (p->context && (err = clmem__context_device(fn, p->context, device, "device")) != CL_SUCCESS) return err;
         clRetainDevice(device);
