@@ -122,10 +122,10 @@ static void clmem__pool_set_limit(clmem__pool *p, size_t max_managed_bytes) {
     clmem__pool_unlock(&p->lock);
 }
 
-/* the keep-free (LIMITS, pool.h): the device checked (one clmem_device_memory_info
-   answers for, of the pool's context) and retained. The device it replaces is released
-   once no query is running (clmem__pool_fresh counts them in `querying`): one may have
-   read it. */
+/* the keep-free (LIMITS, pool.h): the device checked (clmem_device_memory_info answers
+   for it; a device of the pool's context) and retained. The device it replaces is
+   released once no query is running (clmem__pool_fresh counts them in `querying`): one
+   may have read it. */
 static cl_int clmem__pool_set_keep_free(clmem__pool *p, cl_device_id device, size_t bytes, const char *fn) {
     cl_device_id old;
     if (bytes == 0) {
