@@ -28,6 +28,7 @@
      >>pinned        pinned host memory, pinned pools
      >>stager        staged copies of pageable host memory (clmem_stager)
      >>peer          peer memory: one GPU's memory for every device, copied GPU to GPU
+     >>peer_pool     peer pools: peer buffers allocated in a loop at pool speed
      >>device_link   copies between two devices, pipelined through pinned memory
      >>cache         first-argument-dependent memoization   >>characterize
      >>testing       CLMEM_TEST device selection and the test runner
@@ -280,6 +281,7 @@
      clmem_memory_pool_reset_peaks              set the peak values to the current ones.
      clmem_memory_pool_bins                     the bins that have held or active blocks, lowest ...
      clmem_memory_pool_set_limit                refuse to let managed bytes pass the limit; a ...
+     clmem_memory_pool_set_keep_free            keep `bytes` of device's memory free: a request ...
      clmem_memory_pool_set_oom_callback         call fn when a request still fails after the ...
      clmem_memory_pool_active_blocks_info       the blocks now handed out: *count is how many, ...
      clmem_memory_pool_release                  release the pool (see RELEASING A POOL): held ...
@@ -313,6 +315,7 @@
      clmem_svm_pool_reset_peaks                 as clmem_memory_pool_reset_peaks
      clmem_svm_pool_bins                        as clmem_memory_pool_bins
      clmem_svm_pool_set_limit                   as clmem_memory_pool_set_limit
+     clmem_svm_pool_set_keep_free               as clmem_memory_pool_set_keep_free
      clmem_svm_pool_set_oom_callback            as clmem_memory_pool_set_oom_callback
      clmem_svm_pool_active_blocks_info          as clmem_memory_pool_active_blocks_info
      clmem_svm_pool_release                     as clmem_memory_pool_release
@@ -338,6 +341,7 @@
      clmem_usm_pool_reset_peaks                 as clmem_memory_pool_reset_peaks
      clmem_usm_pool_bins                        as clmem_memory_pool_bins
      clmem_usm_pool_set_limit                   as clmem_memory_pool_set_limit
+     clmem_usm_pool_set_keep_free               as clmem_memory_pool_set_keep_free
      clmem_usm_pool_set_oom_callback            as clmem_memory_pool_set_oom_callback
      clmem_usm_pool_active_blocks_info          as clmem_memory_pool_active_blocks_info
      clmem_usm_pool_release                     as clmem_memory_pool_release
@@ -364,6 +368,7 @@
      clmem_pinned_pool_reset_peaks              as clmem_memory_pool_reset_peaks
      clmem_pinned_pool_bins                     as clmem_memory_pool_bins
      clmem_pinned_pool_set_limit                as clmem_memory_pool_set_limit
+     clmem_pinned_pool_set_keep_free            as clmem_memory_pool_set_keep_free
      clmem_pinned_pool_set_oom_callback         as clmem_memory_pool_set_oom_callback
      clmem_pinned_pool_active_blocks_info       as clmem_memory_pool_active_blocks_info
      clmem_pinned_pool_release                  as clmem_memory_pool_release
@@ -388,6 +393,33 @@
      clmem_peer_buffer_fd
      clmem_peer_buffer_of                       the peer buffer a view belongs to; NULL for any ...
      clmem_peer_buffer_release                  release every view (each released on the queue ...
+   >>peer_pool
+     clmem_pooled_peer
+     clmem_peer_pool                            A pool of peer buffers on one home device (opaque).
+     clmem_peer_pool_create                     an empty pool whose blocks are peer buffers of ...
+     clmem_peer_pool_allocate                   a block of at least `size` bytes (its handle ...
+     clmem_peer_pool_allocate_at                clmem_peer_pool_allocate(pool, size, &err): a ...
+     clmem_peer_pool_allocate_on_queue          a block for work on `queue` (a block released on ...
+     clmem_peer_pool_allocate_on_queue_at
+     clmem_pooled_peer_view                     the block's view for the queue's device, made ...
+     clmem_pooled_peer_release                  give the block back to its pool (nothing on any ...
+     clmem_pooled_peer_enqueue_release          give the block back once `queue` gets past the ...
+     clmem_peer_pool_held_blocks                as clmem_memory_pool_held_blocks
+     clmem_peer_pool_active_blocks              as clmem_memory_pool_active_blocks
+     clmem_peer_pool_managed_bytes              as clmem_memory_pool_managed_bytes
+     clmem_peer_pool_active_bytes               as clmem_memory_pool_active_bytes
+     clmem_peer_pool_bin_number                 as clmem_memory_pool_bin_number
+     clmem_peer_pool_alloc_size                 as clmem_memory_pool_alloc_size
+     clmem_peer_pool_free_held                  as clmem_memory_pool_free_held
+     clmem_peer_pool_stop_holding               as clmem_memory_pool_stop_holding
+     clmem_peer_pool_get_stats                  as clmem_memory_pool_get_stats
+     clmem_peer_pool_reset_peaks                as clmem_memory_pool_reset_peaks
+     clmem_peer_pool_bins                       as clmem_memory_pool_bins
+     clmem_peer_pool_set_limit                  as clmem_memory_pool_set_limit
+     clmem_peer_pool_set_keep_free              as clmem_memory_pool_set_keep_free
+     clmem_peer_pool_set_oom_callback           as clmem_memory_pool_set_oom_callback
+     clmem_peer_pool_active_blocks_info         as clmem_memory_pool_active_blocks_info
+     clmem_peer_pool_release                    as clmem_memory_pool_release
    >>device_link
      clmem_device_link                          A device link: two queues of one context and ...
      clmem_device_link_create                   a link that copies from buffers used on ...
@@ -1501,6 +1533,7 @@ static inline cl_mem clmem__mem_identity(cl_mem m) { return m; }
     X(F, clmem_pinned_allocation, pinned_allocation, -, 0, 0, 0, R, 0, ptr, "")                             \
     X(F, clmem_usm_allocation, usm_allocation, -, 0, 0, 0, R, 0, usm.ptr, "")                               \
     X(F, clmem_pooled_usm, pooled_usm, -, 0, 0, 0, R, 0, usm.pool, "")                                      \
+    X(F, clmem_pooled_peer, pooled_peer, -, 0, 0, 0, R, 0, pool, "")                                        \
     X(F, clmem_host_registration, host_registration, -, 0, 0, 0, R, 0, ptr, "")                         \
     X(F, clmem_semaphore, semaphore, -, 0, 0, 0, R, 0, sem, "")
 
@@ -4278,15 +4311,22 @@ extern "C" {
    bins; managed bytes = the rounded sizes of active + held blocks (the device
    memory the pool owns); active bytes = the sizes asked for by the active blocks.
 
+   LIMITS. A pool may refuse to grow (to get a new block from its allocator) on two
+   grounds, each handled as out of memory (below): managed bytes past a limit
+   (clmem_memory_pool_set_limit), and a device's free memory below a figure to keep
+   free (clmem_memory_pool_set_keep_free: clmem_device_memory_info is asked when the
+   pool must grow, never when a held block is handed out). Each kind of pool has both
+   (clmem_<kind>_set_limit, clmem_<kind>_set_keep_free).
+
    OUT OF MEMORY. When the allocator reports CL_MEM_OBJECT_ALLOCATION_FAILURE,
-   CL_OUT_OF_RESOURCES or CL_OUT_OF_HOST_MEMORY, or the pool's limit
-   (clmem_memory_pool_set_limit) would be passed, the pool (1) calls the allocator's
+   CL_OUT_OF_RESOURCES or CL_OUT_OF_HOST_MEMORY, or one of the pool's limits
+   (LIMITS) would be passed, the pool (1) calls the allocator's
    try_release_blocks hook and looks in the bin again, (2) frees held blocks one at a
    time, from the highest bin down, retrying after each, (3) calls the out-of-memory
    callback (clmem_memory_pool_set_oom_callback) for as long as it asks for a retry,
    and then fails with CL_MEM_OBJECT_ALLOCATION_FAILURE (allocator) or
-   CLMEM_ERROR_LIMIT_EXCEEDED (limit). Any other error of the allocator is returned
-   at once, without retries.
+   CLMEM_ERROR_LIMIT_EXCEEDED (a limit or the keep-free; the message says which).
+   Any other error of the allocator is returned at once, without retries.
 
    QUEUE ORDER (cudaMallocAsync / cudaFreeAsync, RMM's stream-ordered pools). A plain
    release (clmem_buffer_release) means "nothing uses this block any more": the next
@@ -4481,6 +4521,10 @@ typedef struct clmem_pool_stats {
     unsigned long long allocator_frees;/* blocks given back to the allocator */
     unsigned long long oom_events;     /* requests that met out-of-memory (or the limit) */
     size_t limit;                      /* managed-byte limit, 0 when none */
+    size_t keep_free;                  /* bytes of keep_free_device's memory to keep free, 0 when none */
+    cl_device_id keep_free_device;     /* the device of keep_free, NULL when none */
+    unsigned long long free_queries;   /* clmem_device_memory_info calls for keep_free (one per
+                                          attempt to grow while it is set; none for hits) */
     size_t nonempty_bins;              /* bins with held or active blocks */
     size_t shards;                     /* per-thread parts (THREADS): a power of two, at least
                                           CLMEM_POOL_SHARDS and the processors online when the
@@ -4620,6 +4664,25 @@ CLMEM_API cl_int clmem_memory_pool_bins(clmem_memory_pool *pool, clmem_pool_bin_
     0 removes the limit. Blocks already managed are kept. Errors: CL_INVALID_VALUE. */
 CLMEM_API cl_int clmem_memory_pool_set_limit(clmem_memory_pool *pool, size_t max_managed_bytes);
 
+/** clmem_memory_pool_set_keep_free(pool, device, bytes): keep `bytes` of device's
+    memory free: a request that must grow the pool (a new block from the allocator)
+    while clmem_device_memory_info(device) says that the device's free memory less the
+    block (and less the blocks other threads are making at that moment) would be
+    below `bytes` is handled as out of memory, as the limit is: held blocks are freed
+    first (which may free device memory), and when that is not enough it fails with
+    CLMEM_ERROR_LIMIT_EXCEEDED, the message naming the device, the free figure and its
+    source. The query runs only when the pool must grow (one per attempt; stats
+    free_queries counts them); handing out held blocks never asks. The figures are
+    clmem_device_memory_info's (see FREE DEVICE MEMORY in >>device_memory): a CPU
+    device's free memory is the host's available memory, and where no source measures
+    free memory (info.exact false) the device's total stands in for it. bytes 0
+    removes the setting (device may then be NULL). The pool retains device until the
+    setting is replaced or the pool goes. Errors: CL_INVALID_VALUE (pool NULL),
+    CL_INVALID_DEVICE (bytes > 0 and device NULL, not a device, or not a device of the
+    pool's context). Any thread.
+    Example: clmem_memory_pool_set_keep_free(pool, dev, (size_t)1 << 30); */
+CLMEM_API cl_int clmem_memory_pool_set_keep_free(clmem_memory_pool *pool, cl_device_id device, size_t bytes);
+
 /** clmem_memory_pool_set_oom_callback(pool, fn, user): call fn when a request still
     fails after the held blocks are gone (see clmem_pool_oom_fn); NULL removes it. */
 CLMEM_API cl_int clmem_memory_pool_set_oom_callback(clmem_memory_pool *pool, clmem_pool_oom_fn fn, void *user);
@@ -4647,7 +4710,8 @@ CLMEM_API cl_int clmem_memory_pool_release(clmem_memory_pool *pool);
    statistics, limits, leak list and release: clmem_<kind>_held_blocks ... _release,
    each as the buffer pool's clmem_memory_pool_<name> above (the definitions are
    CLMEM__POOL_COMMON's, pool.h). tools/api-list expands it for the API list. The names
-   it declares (CLMEM__POOL_COMMON defines them in pool_svm.c, pinned.c and usm_pool.c):
+   it declares (CLMEM__POOL_COMMON defines them in pool_svm.c, pinned.c, usm_pool.c and
+   peer_pool.c):
      clmem_svm_pool_held_blocks           clmem_pinned_pool_held_blocks           clmem_usm_pool_held_blocks
      clmem_svm_pool_active_blocks         clmem_pinned_pool_active_blocks         clmem_usm_pool_active_blocks
      clmem_svm_pool_managed_bytes         clmem_pinned_pool_managed_bytes         clmem_usm_pool_managed_bytes
@@ -4660,9 +4724,16 @@ CLMEM_API cl_int clmem_memory_pool_release(clmem_memory_pool *pool);
      clmem_svm_pool_reset_peaks           clmem_pinned_pool_reset_peaks           clmem_usm_pool_reset_peaks
      clmem_svm_pool_bins                  clmem_pinned_pool_bins                  clmem_usm_pool_bins
      clmem_svm_pool_set_limit             clmem_pinned_pool_set_limit             clmem_usm_pool_set_limit
+     clmem_svm_pool_set_keep_free         clmem_pinned_pool_set_keep_free         clmem_usm_pool_set_keep_free
      clmem_svm_pool_set_oom_callback      clmem_pinned_pool_set_oom_callback      clmem_usm_pool_set_oom_callback
      clmem_svm_pool_active_blocks_info    clmem_pinned_pool_active_blocks_info    clmem_usm_pool_active_blocks_info
-     clmem_svm_pool_release               clmem_pinned_pool_release               clmem_usm_pool_release */
+     clmem_svm_pool_release               clmem_pinned_pool_release               clmem_usm_pool_release
+     clmem_peer_pool_held_blocks          clmem_peer_pool_active_blocks           clmem_peer_pool_managed_bytes
+     clmem_peer_pool_active_bytes         clmem_peer_pool_bin_number              clmem_peer_pool_alloc_size
+     clmem_peer_pool_free_held            clmem_peer_pool_stop_holding            clmem_peer_pool_get_stats
+     clmem_peer_pool_reset_peaks          clmem_peer_pool_bins                    clmem_peer_pool_set_limit
+     clmem_peer_pool_set_keep_free        clmem_peer_pool_set_oom_callback        clmem_peer_pool_active_blocks_info
+     clmem_peer_pool_release */
 #define CLMEM__POOL_DECLS(kind)                                                                            \
     CLMEM_API size_t clmem_##kind##_held_blocks(clmem_##kind *pool);                                            \
     CLMEM_API size_t clmem_##kind##_active_blocks(clmem_##kind *pool);                                          \
@@ -4677,6 +4748,7 @@ CLMEM_API cl_int clmem_memory_pool_release(clmem_memory_pool *pool);
     CLMEM_API cl_int clmem_##kind##_bins(clmem_##kind *pool, clmem_pool_bin_info *out, size_t capacity,         \
                                          size_t *count);                                                        \
     CLMEM_API cl_int clmem_##kind##_set_limit(clmem_##kind *pool, size_t max_managed_bytes);                    \
+    CLMEM_API cl_int clmem_##kind##_set_keep_free(clmem_##kind *pool, cl_device_id device, size_t bytes);       \
     CLMEM_API cl_int clmem_##kind##_set_oom_callback(clmem_##kind *pool, clmem_pool_oom_fn fn, void *user);     \
     CLMEM_API cl_int clmem_##kind##_active_blocks_info(clmem_##kind *pool, clmem_pool_block_info *out,          \
                                                        size_t capacity, size_t *count);                         \
@@ -5495,7 +5567,9 @@ CLMEM_API clmem_peer_buffer *clmem_peer_buffer_of(clmem_buffer view);
 /** clmem_peer_buffer_release(pb): release every view (each released on the queue that
     acquired it, which is then finished), then the CUDA memory. Every view handle is
     stale from here. NULL: CL_SUCCESS. Returns the first error met (everything is freed
-    all the same). Thread safety: not while other calls use pb. */
+    all the same), or CL_INVALID_OPERATION (nothing done) for the peer buffer of a
+    pooled handle (clmem_pooled_peer's `peer`: its pool frees it). Thread safety: not
+    while other calls use pb. */
 CLMEM_API cl_int clmem_peer_buffer_release(clmem_peer_buffer *pb);
 
 #ifdef __cplusplus
@@ -5503,6 +5577,170 @@ CLMEM_API cl_int clmem_peer_buffer_release(clmem_peer_buffer *pb);
 #endif
 
 /* ---- end clmem/peer.h ---- */
+
+/* ---- begin clmem/peer_pool.h ---- */
+/* >>peer_pool: pools of peer memory (clmem_peer_pool), the pool core with a peer backend:
+   peer buffers allocated in a loop at pool speed */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------
+   PEER POOLS
+
+   A clmem_peer_pool is to peer memory (>>peer) what a clmem_memory_pool is to buffers:
+   peer buffers on one home device, kept in bins when released and handed out again,
+   with the same bins, accounting, limits (clmem_peer_pool_set_limit, _set_keep_free),
+   out-of-memory stages, threads and stale-handle rules (see ALLOCATORS AND MEMORY
+   POOLS in >>pool), and the same queue order: a block released with
+   clmem_pooled_peer_enqueue_release(&p, q) is reused at once by
+   clmem_peer_pool_allocate_on_queue(pool, n, q, &err) on that in-order queue, behind a
+   marker by another queue, and by the host (clmem_peer_pool_allocate) once q got
+   there. A block keeps its views, so a block handed out again costs no CUDA
+   allocation, no import and no acquire.
+
+       clmem_peer_pool *pp = clmem_peer_pool_create(ctx, dev0, CLMEM_POOL_DEFAULT_LEADING_BITS, &err);
+       for (...) {
+           clmem_pooled_peer p = clmem_peer_pool_allocate_on_queue(pp, n, q0, &err);
+           clmem_buffer v = clmem_pooled_peer_view(p, q0, &err);   GPU 0's memory, for q0
+           ... kernels on q0 with v, clmem_device_link_copy(l, v1, v) to GPU 1 ...
+           clmem_pooled_peer_enqueue_release(&p, q0);             free once q0 gets there
+       }
+       clmem_peer_pool_release(pp);
+
+   Views: clmem_pooled_peer_view(p, queue, &err) is the block's view for the queue's
+   device (made and acquired at the block's first use on that device, then kept with
+   the block), a clmem_buffer of the size asked for (its cl_mem has the block's size,
+   see BINS in >>pool) for the calls of that device and for device links (GPU to GPU
+   as any peer buffer's). The views of a hand-out go stale with its release: a copy,
+   fill, map or kernel argument given one is refused (CL_INVALID_MEM_OBJECT, "a stale
+   pooled buffer handle"), as is the pooled handle (clmem_pooled_peer_view:
+   CL_INVALID_MEM_OBJECT; released again: CLMEM_ERROR_DOUBLE_RELEASE). Two threads
+   releasing copies of one handle at once while the pool does not hold (released,
+   stop_holding) are not caught: that double bug may touch the freed block.
+
+   Blocks: a block has its bin's size (at most CLMEM_PEER_BUFFER_MAX), which CUDA
+   rounds up to its granularity (2 MiB on H100/H200); managed bytes count the bins'
+   sizes. Held blocks keep their views imported, so they count toward
+   CLMEM_PEER_IMPORT_LIMIT (clmem_peer_pool_free_held gives them back). Freeing a block
+   (free_held, out of memory, the pool's release) waits for the queue it was released
+   on, releases its views (each on the queue that acquired it, which is finished) and
+   its CUDA memory.
+
+   What it takes: what clmem_peer_buffer_create takes (libcuda, the home device a CUDA
+   GPU with cl_khr_external_memory_opaque_fd); elsewhere (PoCL, Oclgrind, AMD, Intel)
+   clmem_peer_pool_create refuses with CL_INVALID_OPERATION saying what is missing.
+   --------------------------------------------------------------------------------- */
+
+/** A block of a peer pool. `peer` is the block's peer buffer (for
+    clmem_peer_buffer_home and clmem_peer_buffer_fd; its pool frees it:
+    clmem_peer_buffer_release refuses it), `size` the bytes asked for; its private
+    `pool` and `generation` name the block and this hand-out, so a stale copy is
+    caught. Views: clmem_pooled_peer_view. Release with clmem_pooled_peer_release,
+    clmem_pooled_peer_enqueue_release or clmem_release(&p). Treat as read-only. */
+typedef struct clmem_pooled_peer {
+    clmem_peer_buffer *peer; /* the block's peer buffer; NULL for an empty handle */
+    size_t size;             /* bytes asked for */
+    void *pool;              /* private: the block's record */
+    uint64_t generation;     /* private: which hand-out of the block this is */
+} clmem_pooled_peer;
+
+/** A pool of peer buffers on one home device (opaque). */
+typedef struct clmem_peer_pool clmem_peer_pool;
+
+/** clmem_peer_pool_create(context, home, leading_bits_in_bin_id, &err): an empty pool
+    whose blocks are peer buffers of home's memory (as clmem_peer_buffer_create's),
+    usable by every device of the context through their views.
+    leading_bits_in_bin_id: as for clmem_memory_pool_create
+    (CLMEM_POOL_DEFAULT_LEADING_BITS). The pool retains the context. Returns NULL on
+    failure with *errcode_ret:
+      CL_INVALID_CONTEXT     context NULL
+      CL_INVALID_DEVICE      home NULL or not a device of the context
+      CL_INVALID_VALUE       leading bits above CLMEM_POOL_MAX_LEADING_BITS
+      CL_INVALID_OPERATION   no libcuda, no CUDA device with home's UUID, home lacks
+                             cl_khr_external_memory_opaque_fd or cl_khr_device_uuid (said
+                             in words, as clmem_peer_buffer_create says it)
+      CL_OUT_OF_HOST_MEMORY
+    Thread safety: any thread.
+    Example: clmem_peer_pool *pp = clmem_peer_pool_create(ctx, dev, 4, &err); */
+CLMEM_API clmem_peer_pool *clmem_peer_pool_create(cl_context context, cl_device_id home,
+                                                  unsigned leading_bits_in_bin_id, cl_int *errcode_ret);
+
+/** clmem_peer_pool_allocate(pool, size, &err): a block of at least `size` bytes (its
+    handle says `size`); 0 takes a 1-byte block as the buffer pools do. Returns an
+    empty handle on failure with *errcode_ret:
+      CL_INVALID_VALUE        pool NULL
+      CL_INVALID_BUFFER_SIZE  size above CLMEM_PEER_BUFFER_MAX (named)
+      CL_MEM_OBJECT_ALLOCATION_FAILURE  CUDA failed to make a block (out of memory, or
+                              another failure) after the pool's out-of-memory stages;
+                              the message names what it reported
+      CLMEM_ERROR_LIMIT_EXCEEDED  the pool's limit or keep-free could not be kept
+      or the code of another failure (named). Thread safety: any thread.
+    clmem_peer_pool_allocate_at(pool, size, &err, file, line) records where (see
+    CLMEM_TRACK_ALLOCATIONS). */
+CLMEM_API clmem_pooled_peer clmem_peer_pool_allocate(clmem_peer_pool *pool, size_t size, cl_int *errcode_ret);
+CLMEM_API clmem_pooled_peer clmem_peer_pool_allocate_at(clmem_peer_pool *pool, size_t size, cl_int *errcode_ret,
+                                                        const char *file, int line);
+
+/** clmem_peer_pool_allocate_on_queue(pool, size, queue, &err): a block for work on
+    `queue` (a block released on that in-order queue is reused at once, one pending on
+    another queue behind a marker `queue` waits for). Errors: those of
+    clmem_peer_pool_allocate, CL_INVALID_COMMAND_QUEUE (NULL or invalid queue),
+    CL_INVALID_CONTEXT (queue of another context), the driver's code from the marker.
+    _at: records file and line. Thread safety: any thread.
+    Example: clmem_pooled_peer p = clmem_peer_pool_allocate_on_queue(pp, n, q, &err); */
+CLMEM_API clmem_pooled_peer clmem_peer_pool_allocate_on_queue(clmem_peer_pool *pool, size_t size,
+                                                              cl_command_queue queue, cl_int *errcode_ret);
+CLMEM_API clmem_pooled_peer clmem_peer_pool_allocate_on_queue_at(clmem_peer_pool *pool, size_t size,
+                                                                 cl_command_queue queue, cl_int *errcode_ret,
+                                                                 const char *file, int line);
+
+/** clmem_pooled_peer_view(p, queue, &err): the block's view for the queue's device,
+    made and acquired at the block's first use on that device (see PEER POOLS), its
+    size p.size; valid until p is released. Releasing the view handle
+    (clmem_buffer_release) drops that copy only. An empty handle on failure with
+    *errcode_ret:
+      CL_INVALID_MEM_OBJECT     p empty, released, or a stale copy (its block was released)
+      CL_INVALID_COMMAND_QUEUE  queue NULL or invalid;  CL_INVALID_CONTEXT  another context
+      CL_INVALID_OPERATION      the device lacks cl_khr_external_memory_opaque_fd (named)
+      CL_MEM_OBJECT_ALLOCATION_FAILURE  the import would pass CLMEM_PEER_IMPORT_LIMIT
+      or the driver's code (named). Thread safety: any thread.
+    Example: clmem_buffer v = clmem_pooled_peer_view(p, q, &err); */
+CLMEM_API clmem_buffer clmem_pooled_peer_view(clmem_pooled_peer p, cl_command_queue queue, cl_int *errcode_ret);
+
+/** clmem_pooled_peer_release(&p): give the block back to its pool (nothing on any
+    queue uses it any more) and empty the handle; its views go stale. CL_SUCCESS also
+    for an empty handle or NULL; CLMEM_ERROR_DOUBLE_RELEASE for a copy of a handle
+    already released. Thread safety: any thread. */
+CLMEM_API cl_int clmem_pooled_peer_release(clmem_pooled_peer *p);
+
+/** clmem_pooled_peer_enqueue_release(&p, queue): give the block back once `queue` gets
+    past the work enqueued so far (like cudaFreeAsync), and empty the handle; its
+    views go stale for later calls (work already enqueued may use them). An empty
+    handle or NULL: CL_SUCCESS (the queue is not looked at). Errors:
+    CL_INVALID_COMMAND_QUEUE (queue NULL or invalid), CL_INVALID_CONTEXT (queue of
+    another context), CLMEM_ERROR_DOUBLE_RELEASE, a failed CL_QUEUE_PROPERTIES query's
+    code. Thread safety: any thread. Example: clmem_pooled_peer_enqueue_release(&p, q); */
+CLMEM_API cl_int clmem_pooled_peer_enqueue_release(clmem_pooled_peer *p, cl_command_queue queue);
+
+/** The peer pool's accounting, statistics, limits, leak list and release: as the
+    buffer pool's (clmem_memory_pool_held_blocks ... _release: held blocks are freed,
+    CLMEM_ERROR_IN_USE while blocks are active). */
+CLMEM__POOL_DECLS(peer_pool)
+
+/* with CLMEM_TRACK_ALLOCATIONS the allocate calls record where they were made */
+#if defined(CLMEM_TRACK_ALLOCATIONS)
+#define clmem_peer_pool_allocate(pool, size, errcode_ret) \
+    clmem_peer_pool_allocate_at((pool), (size), (errcode_ret), __FILE__, __LINE__)
+#define clmem_peer_pool_allocate_on_queue(pool, size, queue, errcode_ret) \
+    clmem_peer_pool_allocate_on_queue_at((pool), (size), (queue), (errcode_ret), __FILE__, __LINE__)
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+/* ---- end clmem/peer_pool.h ---- */
 
 /* ---- begin clmem/device_link.h ---- */
 /* >>device_link: copies between two devices of one context, pipelined through pinned
@@ -6553,8 +6791,9 @@ template <class E, class O> inline void old_order_svm() {
                            clmem_sampler, clmem_svm_allocation, clmem_memory_map,
                            clmem_svm_map, clmem_svm_array, clmem_pooled_svm,
                            clmem_pinned_allocation, clmem_usm_allocation,
-                           clmem_pooled_usm, clmem_host_registration) and releases it with
-                           clmem_release when it goes out of scope; move-only.
+                           clmem_pooled_usm, clmem_pooled_peer, clmem_host_registration) and
+                           releases it with clmem_release when it goes out of scope;
+                           move-only.
                                clmem::unique<clmem_buffer> b(clmem_buffer_create(ctx, 0, n, NULL, &err));
                                clmem_enqueue_copy(q, b, host);          // a unique<H> passes as H
                                clmem::unique<clmem_memory_map> m;
@@ -7647,6 +7886,7 @@ static inline cl_int clmem__check_wait_list(const char *fn, const cl_event *wait
 static inline cl_int clmem__check_made(const char *fn, unsigned given);
 static inline cl_int clmem__check_queue(const char *fn, cl_command_queue queue);
 static cl_device_id *clmem__devices_of(const char *fn, cl_context ctx, cl_uint *n, cl_int *err);
+static cl_int clmem__context_device(const char *fn, cl_context ctx, cl_device_id dev, const char *what);
 static cl_int clmem__info_fail(const char *fn, cl_int err, const char *call, const char *what);
 static cl_int clmem__refail_as(const char *fn, cl_int err);
 static cl_int clmem__queue_context_of(const char *fn, cl_command_queue queue, cl_context *ctx);
@@ -8143,6 +8383,20 @@ static cl_device_id *clmem__devices_of(const char *fn, cl_context ctx, cl_uint *
     }
     *n = count;
     return devs;
+}
+
+/* clmem__context_device(fn, ctx, dev, what): CL_INVALID_DEVICE, in words naming `what`
+   and the values, when dev is not one of ctx's devices; a failed query keeps its code
+   (clmem__devices_of). */
+static cl_int clmem__context_device(const char *fn, cl_context ctx, cl_device_id dev, const char *what) {
+    cl_uint n = 0, i;
+    cl_int err;
+    cl_device_id *devs = clmem__devices_of(fn, ctx, &n, &err);
+    if (!devs) return err;
+    for (i = 0; i < n && devs[i] != dev; ++i) {}
+    CLMEM_FREE(devs);
+    if (i < n) return CL_SUCCESS;
+    return clmem__fail(CL_INVALID_DEVICE, fn, "%s %p is not a device of context %p", what, (void *)dev, (void *)ctx);
 }
 
 /* clmem__info_fail(fn, err, call, what): a failed info query keeps its code and says
@@ -16672,7 +16926,11 @@ struct clmem__pool {
     bool destroyed;
     unsigned busy;                        /* a pool release in progress */
     size_t managed_bytes, peak_managed_bytes, limit;
-    unsigned long long allocator_frees, oom_events;
+    size_t keep_free;                     /* clmem_*_set_keep_free: bytes of keep_free_device */
+    cl_device_id keep_free_device;        /* retained while keep_free is set */
+    size_t growing;                       /* bytes of new blocks being made now (keep-free counts them) */
+    unsigned querying;                    /* clmem_device_memory_info calls running for keep_free */
+    unsigned long long allocator_frees, oom_events, free_queries;
     clmem__pool_block *spare;             /* records whose block was freed */
     clmem_pool_oom_fn oom_fn;
     void *oom_user;
@@ -16690,6 +16948,7 @@ static clmem__pool *clmem__pool_over(const char *fn, const void *allocator, void
 static clmem__pool *clmem__pool_with_facts(const char *fn, unsigned L, const clmem__pool_backend *be, const void *facts,
                                            size_t size, cl_context context, cl_int *errcode_ret);
 static cl_int clmem__pool_null(const char *fn);
+static cl_int clmem__pool_check_bits(const char *fn, unsigned L);
 static inline uint32_t clmem__bin_of(unsigned L, size_t size);
 CLMEM__INLINE cl_int clmem__pool_get_checked(clmem__pool *p, size_t size, bool on_queue, cl_command_queue queue,
                                              const char *fn, const char *file, int line, cl_int *errcode_ret,
@@ -16719,6 +16978,7 @@ static void clmem__pool_reset_peaks(clmem__pool *p);
 static cl_int clmem__pool_bins(clmem__pool *p, clmem_pool_bin_info *out, size_t capacity, size_t *count);
 static cl_int clmem__pool_active_info(clmem__pool *p, clmem_pool_block_info *out, size_t capacity, size_t *count);
 static void clmem__pool_set_limit(clmem__pool *p, size_t max_managed_bytes);
+static cl_int clmem__pool_set_keep_free(clmem__pool *p, cl_device_id device, size_t bytes, const char *fn);
 static void clmem__pool_set_oom_callback(clmem__pool *p, clmem_pool_oom_fn fn, void *user);
 static cl_int clmem__pool_release(clmem__pool *p, const char *fn);
 
@@ -16794,6 +17054,10 @@ static cl_int clmem__pool_release(clmem__pool *p, const char *fn);
         if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_set_limit");                         \
         clmem__pool_set_limit(&pool->core, max_managed_bytes);                                                     \
         return CL_SUCCESS;                                                                                         \
+    }                                                                                                              \
+    CLMEM_API cl_int clmem_##kind##_set_keep_free(clmem_##kind *pool, cl_device_id device, size_t bytes) {         \
+        if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_set_keep_free");                      \
+        return clmem__pool_set_keep_free(&pool->core, device, bytes, "clmem_" #kind "_set_keep_free");             \
     }                                                                                                              \
     CLMEM_API cl_int clmem_##kind##_set_oom_callback(clmem_##kind *pool, clmem_pool_oom_fn fn, void *user) {       \
         if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_set_oom_callback");                  \
@@ -17239,6 +17503,7 @@ static void clmem__pool_destroy(clmem__pool *p) {
         clmem__unlock(&clmem__pool_records_lock);
     }
     clmem__pool_lock_destroy(&p->lock);
+    if (p->keep_free_device) clReleaseDevice(p->keep_free_device);
     if (p->be->destroy) p->be->destroy(p->user);
     CLMEM_FREE(p->raw);
 }
@@ -17257,6 +17522,16 @@ static unsigned clmem__pool_shard_count(void) {
 /* the pool's own fields on whole cache lines; its shards follow */
 #define CLMEM__POOL_HEAD (128 * ((sizeof(clmem__pool) + 127) / 128))
 
+/* clmem__pool_check_bits(fn, L): a pool's leading_bits_in_bin_id, CL_INVALID_VALUE in
+   words above CLMEM_POOL_MAX_LEADING_BITS (every pool's creation; a kind whose other
+   checks cost more asks first) */
+static cl_int clmem__pool_check_bits(const char *fn, unsigned L) {
+    if (CLMEM__CHECKS && L > CLMEM_POOL_MAX_LEADING_BITS)
+        return clmem__fail(CL_INVALID_VALUE, fn, "leading_bits_in_bin_id %u is above the maximum %d", L,
+                           CLMEM_POOL_MAX_LEADING_BITS);
+    return CL_SUCCESS;
+}
+
 /* a pool of `be` blocks over `user` (the caller hands its reference to the pool on
    success), L checked */
 static clmem__pool *clmem__pool_new(const char *fn, unsigned L, const clmem__pool_backend *be, void *user,
@@ -17264,10 +17539,9 @@ static clmem__pool *clmem__pool_new(const char *fn, unsigned L, const clmem__poo
     clmem__pool *p = NULL;
     void *raw;
     unsigned i, nshards = clmem__pool_shard_count();
-    if (CLMEM__CHECKS && L > CLMEM_POOL_MAX_LEADING_BITS) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn,
-                                                "leading_bits_in_bin_id %u is above the maximum %d", L,
-                                                CLMEM_POOL_MAX_LEADING_BITS));
+    cl_int err = clmem__pool_check_bits(fn, L);
+    if (err != CL_SUCCESS) {
+        clmem__set_err(errcode_ret, err);
         return NULL;
     }
     raw = CLMEM_MALLOC(128 + CLMEM__POOL_HEAD + nshards * sizeof(clmem__pool_shard_slot));
@@ -17316,27 +17590,74 @@ static clmem__pool *clmem__pool_with_facts(const char *fn, unsigned L, const clm
     return p;
 }
 
-/* without a lock: a fresh block's memory of asz bytes, within the limit */
-static cl_int clmem__pool_fresh(clmem__pool *p, size_t asz, void **ptr, void **mem, bool *limited, bool *null_ret) {
+/* what stopped a pool's growth (clmem__pool_fresh), for the message */
+enum { CLMEM__POOL_STOP_LIMIT = 1, CLMEM__POOL_STOP_KEEP_FREE = 2 };
+typedef struct clmem__pool_stop {
+    int why;                          /* 0, or CLMEM__POOL_STOP_*: a limit of LIMITS (pool.h) */
+    size_t keep;                      /* keep-free: the bytes to keep free */
+    cl_ulong free_bytes;              /* and what the device had free */
+    size_t others;                    /* and the bytes other threads were making */
+    clmem_memory_info_source source;
+    char device[128];
+} clmem__pool_stop;
+
+/* without a lock: a fresh block's memory of asz bytes, within the limits (LIMITS,
+   pool.h): the managed-byte limit, then the keep-free, whose query of the device's
+   free memory runs here only, when the pool must grow. Bytes other threads are making
+   at that moment count against the keep-free too (their memory may not show yet). */
+static cl_int clmem__pool_fresh(clmem__pool *p, size_t asz, void **ptr, void **mem, clmem__pool_stop *stop,
+                                bool *null_ret) {
     cl_int err = CL_SUCCESS;
-    *limited = false;
+    size_t keep, others = 0;
+    cl_device_id dev;
+    stop->why = 0;
     *null_ret = false;
     clmem__pool_lock(&p->lock);
     if (p->limit && (asz > p->limit || p->managed_bytes > p->limit - asz)) {
         clmem__pool_unlock(&p->lock);
-        *limited = true;
+        stop->why = CLMEM__POOL_STOP_LIMIT;
         return CLMEM_ERROR_LIMIT_EXCEEDED;
     }
     p->managed_bytes += asz; /* reserved now, so that threads cannot pass the limit together */
+    keep = p->keep_free;
+    dev = p->keep_free_device;
+    if (keep) {
+        others = p->growing;
+        ++p->querying;
+        ++p->free_queries;
+    }
+    p->growing += asz;
     clmem__pool_unlock(&p->lock);
-    *ptr = NULL;
-    *mem = NULL;
-    err = p->be->make(p->user, asz, ptr, mem);
-    if (err == CL_SUCCESS && *ptr == NULL) {
-        err = CL_INVALID_VALUE;
-        *null_ret = true;
+    if (keep) {
+        clmem_memory_info mi;
+        err = clmem_device_memory_info(dev, &mi);
+        if (err == CL_SUCCESS) {
+            cl_ulong spare = mi.free_bytes > (cl_ulong)keep ? mi.free_bytes - (cl_ulong)keep : 0;
+            if (spare < (cl_ulong)asz || spare - (cl_ulong)asz < (cl_ulong)others) {
+                stop->why = CLMEM__POOL_STOP_KEEP_FREE;
+                stop->keep = keep;
+                stop->free_bytes = mi.free_bytes;
+                stop->others = others;
+                stop->source = mi.source;
+                clmem__device_name(dev, stop->device, sizeof stop->device);
+                err = CLMEM_ERROR_LIMIT_EXCEEDED;
+            }
+        }
+        clmem__pool_lock(&p->lock);
+        --p->querying; /* dev may be released from here (clmem__pool_set_keep_free) */
+        clmem__pool_unlock(&p->lock);
+    }
+    if (err == CL_SUCCESS) {
+        *ptr = NULL;
+        *mem = NULL;
+        err = p->be->make(p->user, asz, ptr, mem);
+        if (err == CL_SUCCESS && *ptr == NULL) {
+            err = CL_INVALID_VALUE;
+            *null_ret = true;
+        }
     }
     clmem__pool_lock(&p->lock);
+    p->growing -= asz;
     if (err != CL_SUCCESS) p->managed_bytes -= asz;
     else if (p->managed_bytes > p->peak_managed_bytes) p->peak_managed_bytes = p->managed_bytes;
     clmem__pool_unlock(&p->lock);
@@ -17475,7 +17796,8 @@ static CLMEM__NOINLINE cl_int clmem__pool_get_slow(clmem__pool *p, size_t size, 
     size_t asz;
     void *ptr = NULL, *mem = NULL;
     cl_int err;
-    bool limited = false, hooked = false, counted = false, null_ret = false;
+    bool hooked = false, counted = false, null_ret = false;
+    clmem__pool_stop stop;
     unsigned attempt = 0;
 
     if (!clmem__pool_shard_ready(p, sh))
@@ -17488,13 +17810,13 @@ static CLMEM__NOINLINE cl_int clmem__pool_get_slow(clmem__pool *p, size_t size, 
                            size);
     CLMEM_ASSERT(clmem_bin_number(p->L, asz) == bin && asz >= size);
     for (;;) {
-        err = clmem__pool_fresh(p, asz, &ptr, &mem, &limited, &null_ret);
+        err = clmem__pool_fresh(p, asz, &ptr, &mem, &stop, &null_ret);
         if (err == CL_SUCCESS) break;
         if (err == CL_INVALID_BUFFER_SIZE && !null_ret) /* 1 PiB: more than any device allocates */
             return clmem__fail(CL_MEM_OBJECT_ALLOCATION_FAILURE, fn,
                                "a block of %zu bytes (for %zu asked) is more than the device can allocate (the "
                                "allocator reported CL_INVALID_BUFFER_SIZE)", asz, size);
-        if (!limited && !clmem__is_oom(err)) {
+        if (!stop.why && !clmem__is_oom(err)) {
             if (null_ret)
                 return clmem__fail(err, fn, "the allocator succeeded for %zu bytes but returned no memory", asz);
             return clmem__fail(err, fn, "allocating a block of %zu bytes (for %zu asked) failed with %s (%d)", asz,
@@ -17511,7 +17833,14 @@ static CLMEM__NOINLINE cl_int clmem__pool_get_slow(clmem__pool *p, size_t size, 
         if ((blk = clmem__pool_steal(p, si, true, bin, queue, size, file, line)) != NULL) goto handout;
         if (clmem__pool_free_one(p)) continue; /* stage 2: free one held block, largest bin first */
         if (p->oom_fn && p->oom_fn(asz, ++attempt, p->oom_user)) continue; /* stage 3: the callback */
-        if (limited) {
+        if (stop.why == CLMEM__POOL_STOP_KEEP_FREE)
+            return clmem__fail(CLMEM_ERROR_LIMIT_EXCEEDED, fn,
+                               "a block of %zu bytes (for %zu asked) would leave device '%s' less than the pool's "
+                               "keep-free of %zu bytes free (clmem_device_memory_info: %llu bytes free, source "
+                               "%s%s), and no held block is left to free", asz, size, stop.device, stop.keep,
+                               (unsigned long long)stop.free_bytes, clmem_memory_info_source_name(stop.source),
+                               stop.others ? "; blocks other threads are making counted" : "");
+        if (stop.why) {
             size_t managed, limit;
             clmem__pool_lock(&p->lock);
             managed = p->managed_bytes;
@@ -17898,6 +18227,9 @@ static void clmem__pool_stats(clmem__pool *p, clmem_pool_stats *s) {
     s->allocator_frees = p->allocator_frees;
     s->oom_events = p->oom_events;
     s->limit = p->limit;
+    s->keep_free = p->keep_free;
+    s->keep_free_device = p->keep_free_device;
+    s->free_queries = p->free_queries;
     clmem__pool_unlock_all(p);
 }
 
@@ -17981,6 +18313,38 @@ static void clmem__pool_set_limit(clmem__pool *p, size_t max_managed_bytes) {
     clmem__pool_lock(&p->lock);
     p->limit = max_managed_bytes;
     clmem__pool_unlock(&p->lock);
+}
+
+/* the keep-free (LIMITS, pool.h): the device checked (clmem_device_memory_info answers
+   for it; a device of the pool's context) and retained. The device it replaces is
+   released once no query is running (clmem__pool_fresh counts them in `querying`): one
+   may have read it. */
+static cl_int clmem__pool_set_keep_free(clmem__pool *p, cl_device_id device, size_t bytes, const char *fn) {
+    cl_device_id old;
+    if (bytes == 0) {
+        device = NULL;
+    } else {
+        clmem_memory_info mi;
+        cl_int err;
+        if (CLMEM__CHECKS && !device)
+            return clmem__fail(CL_INVALID_DEVICE, fn,
+                               "device is NULL with bytes %zu to keep free (0 removes the setting)", bytes);
+        if ((err = clmem_device_memory_info(device, &mi)) != CL_SUCCESS) return clmem__refail_as(fn, err);
+        if (p->context && (err = clmem__context_device(fn, p->context, device, "device")) != CL_SUCCESS) return err;
+        clRetainDevice(device);
+    }
+    clmem__pool_lock(&p->lock);
+    old = p->keep_free_device;
+    p->keep_free = bytes;
+    p->keep_free_device = device;
+    while (old && p->querying) { /* a growth is asking about the old device: let it finish */
+        clmem__pool_unlock(&p->lock);
+        clmem__thread_yield();
+        clmem__pool_lock(&p->lock);
+    }
+    clmem__pool_unlock(&p->lock);
+    if (old) clReleaseDevice(old);
+    return CL_SUCCESS;
 }
 
 static void clmem__pool_set_oom_callback(clmem__pool *p, clmem_pool_oom_fn fn, void *user) {
@@ -19794,10 +20158,18 @@ CLMEM_API cl_int clmem__stager_read_fn(clmem_stager *st, void *dst, clmem_buffer
 /* ---- end clmem/stager.c ---- */
 
 /* ---- begin clmem/peer.h (private) ---- */
-/* ---- private: what other modules of clmem use of peer (device_link.c); not API.
+/* ---- private: what other modules of clmem use of peer (peer_pool.c, device_link.c); not API.
    tools/amalgamate puts this section at the head of the implementation. ---- */
 
-/* functions (each described where it is defined) */
+/* functions (each described where it is defined); peer_pool.c uses those after the first */
+static cl_int clmem__peer_check_home(const char *fn, cl_context context, cl_device_id home, const clmem__cuda_fns **cu,
+                                     clmem__CUdevice *cudev);
+static clmem_peer_buffer *clmem__peer_buffer_new(const char *fn, cl_context context, cl_device_id home,
+                                                 const clmem__cuda_fns *cu, clmem__CUdevice cudev, size_t size,
+                                                 bool pooled, cl_int *errcode_ret);
+static cl_int clmem__peer_buffer_free(const char *fn, clmem_peer_buffer *pb);
+static cl_int clmem__peer_view_for(const char *fn, clmem_peer_buffer *pb, cl_command_queue queue, clmem_buffer *buf);
+static void clmem__peer_restamp(clmem_peer_buffer *pb);
 static cl_int clmem__peer_link_copy(cl_command_queue src_queue, cl_command_queue dst_queue, clmem_buffer *dst,
                                     clmem_buffer *src, size_t count, const clmem_copy_options *o, bool staged, bool *done);
 /* ---- end private ---- */
@@ -19826,6 +20198,7 @@ struct clmem_peer_buffer {
     clmem__CUmemhandle handle;
     const clmem__cuda_fns *cu;
     clmem__mutex lock;
+    bool pooled;                      /* a block of a peer pool (>>peer_pool): its pool frees it */
     unsigned nviews;
     clmem__peer_view views[CLMEM__PEER_MAX_VIEWS];
 };
@@ -19930,47 +20303,36 @@ static void clmem__peer_cuda_free(const clmem__cuda_fns *cu, clmem__CUdevice dev
 
 /* ---- peer buffers ---- */
 
-CLMEM_API clmem_peer_buffer *clmem_peer_buffer_create(cl_context context, cl_device_id home, size_t size,
-                                                      cl_int *errcode_ret) {
-    static const char fn[] = "clmem_peer_buffer_create";
-    const clmem__cuda_fns *cu = NULL;
-    clmem__CUdevice cudev = 0;
+/* clmem__peer_check_home(fn, context, home, &cu, &cudev): what peer memory on home
+   takes (context and home given): home a device of context with
+   cl_khr_external_memory_opaque_fd, libcuda, the CUDA device with home's UUID (*cudev).
+   The checks of clmem_peer_buffer_create and clmem_peer_pool_create. */
+static cl_int clmem__peer_check_home(const char *fn, cl_context context, cl_device_id home, const clmem__cuda_fns **cu,
+                                     clmem__CUdevice *cudev) {
     unsigned char uuid[16];
-    cl_device_id *devs;
-    cl_uint n = 0, i;
-    cl_int err = CL_SUCCESS;
-    clmem_peer_buffer *pb;
     char name[128];
-    if (!context) return CLMEM__CAST(clmem_peer_buffer *, clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL")));
-    if (!home) return CLMEM__CAST(clmem_peer_buffer *, clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_DEVICE, fn, "home is NULL")));
-    if (size == 0) return CLMEM__CAST(clmem_peer_buffer *, clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_BUFFER_SIZE, fn, "size is 0")));
-    if (size > CLMEM_PEER_BUFFER_MAX)
-        return CLMEM__CAST(clmem_peer_buffer *,
-                           clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_BUFFER_SIZE, fn,
-                                                                     "size %zu is above CLMEM_PEER_BUFFER_MAX (%zu): NVIDIA's "
-                                                                     "driver crashes on one import of 512 MiB or more; "
-                                                                     "allocate several peer buffers",
-                                                                     size, (size_t)CLMEM_PEER_BUFFER_MAX)));
-    if (!(devs = clmem__devices_of(fn, context, &n, &err))) return CLMEM__CAST(clmem_peer_buffer *, clmem__null_with(errcode_ret, err));
-    for (i = 0; i < n && devs[i] != home; ++i) {}
-    CLMEM_FREE(devs);
-    if (i == n)
-        return CLMEM__CAST(clmem_peer_buffer *, clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_DEVICE, fn,
-                                                                                    "home %p is not a device of the context",
-                                                                                    (void *)home)));
+    cl_int err;
+    if ((err = clmem__context_device(fn, context, home, "home")) != CL_SUCCESS) return err;
     if (!clmem__device_lists(home, "cl_khr_external_memory_opaque_fd")) {
         clmem__device_name(home, name, sizeof name);
-        return CLMEM__CAST(clmem_peer_buffer *,
-                           clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_OPERATION, fn,
-                                                                     "device '%s' has no cl_khr_external_memory_opaque_fd: "
-                                                                     "peer memory is CUDA memory imported into OpenCL",
-                                                                     name)));
+        return clmem__fail(CL_INVALID_OPERATION, fn,
+                           "device '%s' has no cl_khr_external_memory_opaque_fd: peer memory is CUDA memory imported "
+                           "into OpenCL", name);
     }
-    if ((err = clmem__cuda(fn, &cu)) != CL_SUCCESS || (err = clmem__cl_device_uuid(fn, home, uuid)) != CL_SUCCESS ||
-        (err = clmem__cuda_device_by_uuid(fn, cu, uuid, &cudev)) != CL_SUCCESS)
-        return CLMEM__CAST(clmem_peer_buffer *, clmem__null_with(errcode_ret, err));
-    pb = CLMEM__CAST(clmem_peer_buffer *, CLMEM_MALLOC(sizeof *pb));
-    if (!pb) return CLMEM__CAST(clmem_peer_buffer *, clmem__null_with(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "CLMEM_MALLOC failed")));
+    if ((err = clmem__cuda(fn, cu)) != CL_SUCCESS || (err = clmem__cl_device_uuid(fn, home, uuid)) != CL_SUCCESS)
+        return err;
+    return clmem__cuda_device_by_uuid(fn, *cu, uuid, cudev);
+}
+
+/* clmem__peer_buffer_new(fn, context, home, cu, cudev, size, pooled, &err): a peer
+   buffer of size bytes on home (checked by clmem__peer_check_home; size > 0), no view
+   made yet; pooled: a peer pool's block, which clmem_peer_buffer_release refuses */
+static clmem_peer_buffer *clmem__peer_buffer_new(const char *fn, cl_context context, cl_device_id home,
+                                                 const clmem__cuda_fns *cu, clmem__CUdevice cudev, size_t size,
+                                                 bool pooled, cl_int *errcode_ret) {
+    clmem_peer_buffer *pb = CLMEM__CAST(clmem_peer_buffer *, clmem__alloc_for(sizeof *pb, fn, "the peer buffer", errcode_ret));
+    cl_int err;
+    if (!pb) return NULL;
     memset(pb, 0, sizeof *pb);
     if ((err = clmem__peer_cuda_alloc(fn, cu, cudev, size, &pb->handle, &pb->alloc_size, &pb->fd)) != CL_SUCCESS) {
         CLMEM_FREE(pb);
@@ -19981,10 +20343,32 @@ CLMEM_API clmem_peer_buffer *clmem_peer_buffer_create(cl_context context, cl_dev
     pb->size = size;
     pb->cudev = cudev;
     pb->cu = cu;
+    pb->pooled = pooled;
     clmem__mutex_init(&pb->lock);
     clRetainContext(context);
     clmem__set_err(errcode_ret, CL_SUCCESS);
     return pb;
+}
+
+CLMEM_API clmem_peer_buffer *clmem_peer_buffer_create(cl_context context, cl_device_id home, size_t size,
+                                                      cl_int *errcode_ret) {
+    static const char fn[] = "clmem_peer_buffer_create";
+    const clmem__cuda_fns *cu = NULL;
+    clmem__CUdevice cudev = 0;
+    cl_int err;
+    if (!context) return CLMEM__CAST(clmem_peer_buffer *, clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL")));
+    if (!home) return CLMEM__CAST(clmem_peer_buffer *, clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_DEVICE, fn, "home is NULL")));
+    if (size == 0) return CLMEM__CAST(clmem_peer_buffer *, clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_BUFFER_SIZE, fn, "size is 0")));
+    if (size > CLMEM_PEER_BUFFER_MAX)
+        return CLMEM__CAST(clmem_peer_buffer *,
+                           clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_BUFFER_SIZE, fn,
+                                                                     "size %zu is above CLMEM_PEER_BUFFER_MAX (%zu): NVIDIA's "
+                                                                     "driver crashes on one import of 512 MiB or more; "
+                                                                     "allocate several peer buffers",
+                                                                     size, (size_t)CLMEM_PEER_BUFFER_MAX)));
+    if ((err = clmem__peer_check_home(fn, context, home, &cu, &cudev)) != CL_SUCCESS)
+        return CLMEM__CAST(clmem_peer_buffer *, clmem__null_with(errcode_ret, err));
+    return clmem__peer_buffer_new(fn, context, home, cu, cudev, size, false, errcode_ret);
 }
 
 /* clmem__peer_view_of(fn, pb, queue, dev, &buf): the view for dev (the queue's device),
@@ -20053,18 +20437,44 @@ static cl_int clmem__peer_view_of(const char *fn, clmem_peer_buffer *pb, cl_comm
     return CL_SUCCESS;
 }
 
+/* clmem__peer_view_for(fn, pb, queue, &buf): pb's view for the queue's device (the
+   queue checked: valid, of pb's context); an empty handle on failure */
+static cl_int clmem__peer_view_for(const char *fn, clmem_peer_buffer *pb, cl_command_queue queue, clmem_buffer *buf) {
+    cl_device_id dev = NULL;
+    cl_int err;
+    *buf = clmem__buffer_empty();
+    if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS ||
+        (err = clmem__same_context(fn, queue, pb->context, "pb")) != CL_SUCCESS ||
+        (err = clmem__queue_device_of(fn, queue, &dev)) != CL_SUCCESS)
+        return err;
+    return clmem__peer_view_of(fn, pb, queue, dev, buf);
+}
+
 CLMEM_API clmem_buffer clmem_peer_buffer_view(clmem_peer_buffer *pb, cl_command_queue queue, cl_int *errcode_ret) {
     static const char fn[] = "clmem_peer_buffer_view";
     clmem_buffer buf = clmem__buffer_empty();
-    cl_device_id dev = NULL;
     cl_int err;
     if (!pb) err = clmem__fail(CL_INVALID_VALUE, fn, "pb is NULL");
-    else if ((err = clmem__check_queue(fn, queue)) == CL_SUCCESS &&
-             (err = clmem__same_context(fn, queue, pb->context, "pb")) == CL_SUCCESS &&
-             (err = clmem__queue_device_of(fn, queue, &dev)) == CL_SUCCESS)
-        err = clmem__peer_view_of(fn, pb, queue, dev, &buf);
+    else err = clmem__peer_view_for(fn, pb, queue, &buf);
     clmem__set_err(errcode_ret, err);
     return buf;
+}
+
+/* clmem__peer_restamp(pb): every view handle given out so far goes stale (a pooled
+   peer buffer's hand-out ended, >>peer_pool): each view's record takes a new
+   generation (odd: still acquired), which the views handed out from now on carry */
+static void clmem__peer_restamp(clmem_peer_buffer *pb) {
+    unsigned i;
+    clmem__lock(&pb->lock);
+    for (i = 0; i < pb->nviews; ++i) {
+        clmem__peer_view *v = &pb->views[i];
+        clmem__lock(&v->m->lock);
+        v->buf.generation += 2;
+        v->m->buffer.generation = v->buf.generation;
+        clmem__atomic_store_u64(&v->m->rec->owner.gen, v->buf.generation);
+        clmem__unlock(&v->m->lock);
+    }
+    clmem__unlock(&pb->lock);
 }
 
 CLMEM_API size_t clmem_peer_buffer_size(const clmem_peer_buffer *pb) { return pb ? pb->size : 0; }
@@ -20076,11 +20486,11 @@ CLMEM_API clmem_peer_buffer *clmem_peer_buffer_of(clmem_buffer view) {
     return CLMEM__CAST(clmem_peer_buffer *, CLMEM__CAST(const clmem__bound_owner *, view.pool)->object);
 }
 
-CLMEM_API cl_int clmem_peer_buffer_release(clmem_peer_buffer *pb) {
-    static const char fn[] = "clmem_peer_buffer_release";
+/* clmem__peer_buffer_free(fn, pb): release every view (each on the queue that
+   acquired it, which is then finished), then the CUDA memory; the first error met */
+static cl_int clmem__peer_buffer_free(const char *fn, clmem_peer_buffer *pb) {
     cl_int err = CL_SUCCESS, e;
     unsigned i;
-    if (!pb) return CL_SUCCESS;
     for (i = 0; i < pb->nviews; ++i) {
         clmem__peer_view *v = &pb->views[i];
         cl_command_queue q = v->m->acquired_on;
@@ -20099,6 +20509,16 @@ CLMEM_API cl_int clmem_peer_buffer_release(clmem_peer_buffer *pb) {
     clmem__mutex_destroy(&pb->lock);
     CLMEM_FREE(pb);
     return err;
+}
+
+CLMEM_API cl_int clmem_peer_buffer_release(clmem_peer_buffer *pb) {
+    static const char fn[] = "clmem_peer_buffer_release";
+    if (!pb) return CL_SUCCESS;
+    if (pb->pooled)
+        return clmem__fail(CL_INVALID_OPERATION, fn,
+                           "pb %p is a block of a peer pool: release its pooled handle (clmem_pooled_peer_release), "
+                           "and the pool frees the block", (void *)pb);
+    return clmem__peer_buffer_free(fn, pb);
 }
 
 /* ---- device links over peer memory (called by clmem_device_link_copy) ---- */
@@ -20184,6 +20604,142 @@ static cl_int clmem__peer_link_copy(cl_command_queue src_queue, cl_command_queue
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, "clWaitForEvents");
 }
 /* ---- end clmem/peer.c ---- */
+
+/* ---- begin clmem/peer_pool.c ---- */
+/* >>peer_pool (implementation): the peer backend of the pool core */
+
+struct clmem_peer_pool { clmem__pool core; };
+
+/* the peer backend's state: where blocks are made */
+typedef struct clmem__peer_pool_facts {
+    cl_context context; /* retained */
+    cl_device_id home;
+    const clmem__cuda_fns *cu;
+    clmem__CUdevice cudev;
+} clmem__peer_pool_facts;
+
+/* a block of `size` bytes (a bin's size; the top bin of CLMEM_PEER_BUFFER_MAX is
+   larger, and every request it serves is at most the maximum) */
+static cl_int clmem__peer_pool_make(void *user, size_t size, void **ptr, void **mem) {
+    const clmem__peer_pool_facts *f = CLMEM__CAST(const clmem__peer_pool_facts *, user);
+    cl_int err = CL_SUCCESS;
+    (void)mem;
+    if (size > CLMEM_PEER_BUFFER_MAX) size = CLMEM_PEER_BUFFER_MAX;
+    *ptr = clmem__peer_buffer_new("clmem_peer_pool_allocate", f->context, f->home, f->cu, f->cudev, size, true, &err);
+    return err;
+}
+
+/* a block released on a queue is waited for; then its views and its CUDA memory go */
+static void clmem__peer_pool_free(void *user, clmem__pool_block *blk) {
+    cl_int err;
+    (void)user;
+    if (blk->pending && blk->queue) clmem__pool_wait_queue(blk->queue);
+    err = clmem__peer_buffer_free("clmem_peer_pool", CLMEM__CAST(clmem_peer_buffer *, blk->ptr));
+    if (err != CL_SUCCESS)
+        clmem__warn("clmem_peer_pool", "freeing a block failed with %s (%d): %s", clmem_error_string(err), (int)err,
+                    clmem_last_error_message());
+}
+
+static void clmem__peer_pool_destroy(void *user) {
+    clmem__peer_pool_facts *f = CLMEM__CAST(clmem__peer_pool_facts *, user);
+    clReleaseContext(f->context);
+    CLMEM_FREE(f);
+}
+
+static const clmem__pool_backend clmem__peer_pool_backend = {clmem__peer_pool_make, clmem__peer_pool_free, NULL,
+                                                             clmem__peer_pool_destroy, false};
+
+CLMEM_API clmem_peer_pool *clmem_peer_pool_create(cl_context context, cl_device_id home,
+                                                  unsigned leading_bits_in_bin_id, cl_int *errcode_ret) {
+    static const char fn[] = "clmem_peer_pool_create";
+    clmem__peer_pool_facts f;
+    clmem__pool *p;
+    cl_int err;
+    memset(&f, 0, sizeof f);
+    if (!context) err = clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL");
+    else if (!home) err = clmem__fail(CL_INVALID_DEVICE, fn, "home is NULL");
+    else if ((err = clmem__pool_check_bits(fn, leading_bits_in_bin_id)) == CL_SUCCESS)
+        err = clmem__peer_check_home(fn, context, home, &f.cu, &f.cudev);
+    if (err != CL_SUCCESS) return CLMEM__CAST(clmem_peer_pool *, clmem__null_with(errcode_ret, err));
+    f.context = context;
+    f.home = home;
+    p = clmem__pool_with_facts(fn, leading_bits_in_bin_id, &clmem__peer_pool_backend, &f, sizeof f, context,
+                               errcode_ret);
+    if (!p) return NULL;
+    clRetainContext(context);
+    return CLMEM__CAST(clmem_peer_pool *, (void *)p);
+}
+
+/* queue: the queue the block is for (on_queue), or NULL for the host */
+static clmem_pooled_peer clmem__peer_pool_allocate(clmem_peer_pool *pool, size_t size, bool on_queue,
+                                                   cl_command_queue queue, cl_int *errcode_ret, const char *fn,
+                                                   const char *file, int line) {
+    clmem_pooled_peer r = CLMEM__ZERO;
+    clmem__pool_block *blk = NULL;
+    if (CLMEM__CHECKS && pool == NULL) {
+        clmem__set_err(errcode_ret, clmem__pool_null(fn));
+        return r;
+    }
+    if (CLMEM__CHECKS && size > CLMEM_PEER_BUFFER_MAX) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_BUFFER_SIZE, fn,
+                                                "size %zu is above CLMEM_PEER_BUFFER_MAX (%zu): NVIDIA's driver "
+                                                "crashes on one import of 512 MiB or more; allocate several blocks",
+                                                size, (size_t)CLMEM_PEER_BUFFER_MAX));
+        return r;
+    }
+    if (clmem__pool_get_checked(&pool->core, size, on_queue, queue, fn, file, line, errcode_ret, &blk) != CL_SUCCESS)
+        return r;
+    r.peer = CLMEM__CAST(clmem_peer_buffer *, blk->ptr);
+    r.size = size;
+    r.pool = CLMEM__CAST(void *, blk);
+    r.generation = clmem__pool_generation(blk);
+    return r;
+}
+
+CLMEM__POOL_ALLOCATE(peer_pool, clmem_pooled_peer, clmem__peer_pool_allocate)
+
+CLMEM__POOL_COMMON(peer_pool)
+
+CLMEM_API clmem_buffer clmem_pooled_peer_view(clmem_pooled_peer p, cl_command_queue queue, cl_int *errcode_ret) {
+    static const char fn[] = "clmem_pooled_peer_view";
+    clmem_buffer buf = clmem__buffer_empty();
+    clmem__pool_block *blk = p.pool ? clmem__pool_live(p.pool, p.generation) : NULL;
+    cl_int err;
+    if (!p.pool)
+        err = clmem__fail(CL_INVALID_MEM_OBJECT, fn, "p is an empty or released pooled peer handle");
+    else if (!blk)
+        err = clmem__fail(CL_INVALID_MEM_OBJECT, fn,
+                          "p is a stale pooled peer handle: its block was released (it may belong to another owner "
+                          "now)");
+    else if ((err = clmem__peer_view_for(fn, CLMEM__CAST(clmem_peer_buffer *, blk->ptr), queue, &buf)) == CL_SUCCESS)
+        buf.size = p.size;
+    clmem__set_err(errcode_ret, err);
+    return buf;
+}
+
+/* the release of a block, plain or on a queue (on_queue): the hand-out's views go
+   stale (clmem__peer_restamp) while the block is still the handle's, then it goes
+   back */
+static cl_int clmem__pooled_peer_put(clmem_pooled_peer *p, bool on_queue, cl_command_queue queue, const char *fn) {
+    clmem__pool_block *blk;
+    cl_int err;
+    bool ooo = false;
+    if (!p || !p->pool) return CL_SUCCESS;
+    blk = CLMEM__CAST(clmem__pool_block *, p->pool);
+    if (on_queue && (err = clmem__pool_check_release_queue(blk, p->generation, queue, fn, &ooo)) != CL_SUCCESS)
+        return err;
+    if (clmem__pool_live(blk, p->generation)) clmem__peer_restamp(CLMEM__CAST(clmem_peer_buffer *, blk->ptr));
+    return clmem__pool_give_back(p, sizeof *p, p->pool, p->generation, p->peer, p->size, queue, ooo, fn);
+}
+
+CLMEM_API cl_int clmem_pooled_peer_release(clmem_pooled_peer *p) {
+    return clmem__pooled_peer_put(p, false, NULL, "clmem_pooled_peer_release");
+}
+
+CLMEM_API cl_int clmem_pooled_peer_enqueue_release(clmem_pooled_peer *p, cl_command_queue queue) {
+    return clmem__pooled_peer_put(p, true, queue, "clmem_pooled_peer_enqueue_release");
+}
+/* ---- end clmem/peer_pool.c ---- */
 
 /* ---- begin clmem/device_link.c ---- */
 /* >>device_link (implementation) */

@@ -9,6 +9,9 @@
           peer_bench pairs SIZE ...    only the ordered pairs
           peer_bench ring GPUS SIZE ...  only the ring, of the first GPUS GPUs
           peer_bench memory [GIB]      only the free-memory comparison (a child holds GIB, default 40)
+          peer_bench pool MIB [ROUNDS] peer buffers in a loop on GPU 0: made and released each round
+                                       (create, view, release) against a peer pool's (allocate on
+                                       the queue, view, release on the queue); default 200 rounds
           peer_bench probe MIB NBUF NVIEW   one configuration of imports (bench/peer_gpu.sh runs it in
                                             child processes: NVIDIA's driver has crashed on imports)
           peer_bench hog GPU GIB       (internal) hold GIB on CUDA device GPU until stdin closes
@@ -457,6 +460,63 @@ static int probe(size_t n, int nbuf, int nview) {
     return 0;
 }
 
+/* peer buffers in a loop on GPU 0, ROUNDS of each way: clmem_peer_buffer_create + view +
+   a 4-byte fill + clmem_peer_buffer_release, against a peer pool's allocate_on_queue +
+   view + the fill + enqueue_release (one block made, reused); microseconds per round
+   (median of 5 runs), the pool's misses and hits, the bytes of the pooled block checked */
+static int pool_section(size_t n, int rounds) {
+    double plain[5], pooled[5];
+    clmem_peer_pool *pp;
+    clmem_pool_stats st;
+    cl_int err = CL_SUCCESS;
+    int run, r, ok = 1;
+    for (run = 0; run < 5; ++run) {
+        double t0 = bench_now();
+        for (r = 0; r < rounds && ok; ++r) {
+            clmem_peer_buffer *pb = clmem_peer_buffer_create(ctx, dev[0], n, &err);
+            clmem_buffer v = pb ? clmem_peer_buffer_view(pb, q[0], &err) : clmem__buffer_empty();
+            ok = v.mem && clmem_enqueue_fill(q[0], v, (cl_uint)r, 4) == CL_SUCCESS;
+            clmem_peer_buffer_release(pb); /* finishes q[0] */
+        }
+        plain[run] = (bench_now() - t0) / rounds * 1e6;
+    }
+    if (!ok) {
+        printf("pool: plain peer buffers failed: %s\n", clmem_last_error_message());
+        return 1;
+    }
+    pp = clmem_peer_pool_create(ctx, dev[0], CLMEM_POOL_DEFAULT_LEADING_BITS, &err);
+    if (!pp) {
+        printf("pool: %s\n", clmem_last_error_message());
+        return 1;
+    }
+    for (run = 0; run < 5; ++run) {
+        double t0 = bench_now();
+        for (r = 0; r < rounds && ok; ++r) {
+            clmem_pooled_peer p = clmem_peer_pool_allocate_on_queue(pp, n, q[0], &err);
+            clmem_buffer v = clmem_pooled_peer_view(p, q[0], &err);
+            ok = v.mem && clmem_enqueue_fill(q[0], v, (cl_uint)r, 4) == CL_SUCCESS &&
+                 clmem_pooled_peer_enqueue_release(&p, q[0]) == CL_SUCCESS;
+        }
+        clFinish(q[0]);
+        pooled[run] = (bench_now() - t0) / rounds * 1e6;
+    }
+    if (ok) {
+        clmem_pooled_peer p = clmem_peer_pool_allocate(pp, n, &err);
+        clmem_buffer v = clmem_pooled_peer_view(p, q[0], &err);
+        fill_pattern(n, 5);
+        ok = v.mem && clmem_enqueue_copy(q[0], v, pattern, .byte_count = n) == CL_SUCCESS && check(0, v, n);
+        clmem_pooled_peer_release(&p);
+    }
+    clmem_peer_pool_get_stats(pp, &st);
+    clmem_peer_pool_release(pp);
+    printf("pool: %zu MiB peer buffers on GPU 0, %d rounds, median of 5 runs: create+view+fill+release %.1f us "
+           "a round, pooled %.2f us a round (%.0fx); pool misses %llu, hits %llu; bytes %s\n",
+           n >> 20, rounds, bench_median(plain, 5), bench_median(pooled, 5),
+           bench_median(pooled, 5) > 0 ? bench_median(plain, 5) / bench_median(pooled, 5) : 0.0, st.misses, st.hits,
+           ok ? "equal" : "DIFFER (or a call failed)");
+    return ok && st.misses == 1 ? 0 : 1;
+}
+
 int main(int argc, char **argv) {
     size_t sizes[16];
     int ns = 0, i, a, b, first = 1, do_pairs = 1, do_ring = 1;
@@ -469,6 +529,12 @@ int main(int argc, char **argv) {
         return pattern ? probe(n, atoi(argv[3]), atoi(argv[4])) : 1;
     }
     if (argc >= 2 && strcmp(argv[1], "memory") == 0) return memory_section(argc > 2 ? atoi(argv[2]) : 40);
+    if (argc >= 3 && strcmp(argv[1], "pool") == 0) {
+        size_t n = (size_t)atoi(argv[2]) << 20;
+        pattern = (unsigned char *)malloc(n);
+        back = (unsigned char *)malloc(n);
+        return pattern && back ? pool_section(n, argc > 3 ? atoi(argv[3]) : 200) : 1;
+    }
     /* "pairs SIZE_MIB..." or "ring GPUS SIZE_MIB..." (the first GPUS GPUs only): one part,
        so that bench/peer_gpu.sh runs each in a process of its own; no mode: both */
     if (argc >= 2 && strcmp(argv[1], "pairs") == 0) {

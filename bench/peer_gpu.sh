@@ -7,7 +7,8 @@
 #   sh bench/peer_gpu.sh [run]     on the GPU host: everything under $OUT (default ./peer-out):
 #     gpus.txt        nvidia-smi and its topology
 #     memory.txt      clmem_device_memory_info against nvidia-smi, idle and while a child holds 40 GiB
-#     peer_bench.txt  clmem's peer device-link copies against cuMemcpy, every ordered pair,
+#     peer_bench.txt  peer buffers in a loop, made each time against a peer pool's (64 MiB);
+#                     clmem's peer device-link copies against cuMemcpy, every ordered pair,
 #                     64 and 256 MiB, and rings of 2 and 4 copies at once (each part a process)
 #     tests.txt       the tests of this work on nvidia:0, and on GPUs 0+1 (and all GPUs) in one context
 #     probe.txt       imports NVIDIA's driver survives: each configuration in its own process
@@ -19,7 +20,7 @@
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 dir="$root/build/peer"
-tests="peer external device_memory vendor_absent vendor_fake loader device_link usm_absent transfer_copy"
+tests="peer peer_pool pool_keep_free external device_memory vendor_absent vendor_fake loader device_link usm_absent transfer_copy"
 
 if [ "${1:-run}" = build ]; then
     set -e
@@ -58,15 +59,15 @@ limit() { # limit SECONDS: the part's limit, cut to what is left of the budget (
 G=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
 note "GPUs: $G ($(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -n 1))"
 
-# 1. the bench: pairs and rings at 64 and 256 MiB (CLMEM_PEER_BUFFER_MAX), each part in a
+# 1. the bench: the pool loop, pairs and rings at 64 and 256 MiB (CLMEM_PEER_BUFFER_MAX), each part in a
 #    process of its own (a crash loses that part only)
 : > "$OUT/peer_bench.txt"
-parts="pairs:64 pairs:256"
+parts="pool:64 pairs:64 pairs:256"
 [ "$G" -ge 2 ] && parts="$parts ring2:64 ring2:256"
 [ "$G" -ge 4 ] && parts="$parts ring4:64 ring4:256"
 for part in $parts; do
     what=${part%%:*} size=${part#*:}
-    case $what in pairs) args="pairs $size" ;; *) args="ring ${what#ring} $size" ;; esac
+    case $what in pairs) args="pairs $size" ;; pool) args="pool $size" ;; *) args="ring ${what#ring} $size" ;; esac
     l=$(limit 60)
     [ "$l" = 0 ] && { note "peer_bench $args: not run: out of time"; continue; }
     echo "---- peer_bench $args" >> "$OUT/peer_bench.txt"

@@ -479,6 +479,20 @@ static cl_device_id *clmem__devices_of(const char *fn, cl_context ctx, cl_uint *
     return devs;
 }
 
+/* clmem__context_device(fn, ctx, dev, what): CL_INVALID_DEVICE, in words naming `what`
+   and the values, when dev is not one of ctx's devices; a failed query keeps its code
+   (clmem__devices_of). */
+static cl_int clmem__context_device(const char *fn, cl_context ctx, cl_device_id dev, const char *what) {
+    cl_uint n = 0, i;
+    cl_int err;
+    cl_device_id *devs = clmem__devices_of(fn, ctx, &n, &err);
+    if (!devs) return err;
+    for (i = 0; i < n && devs[i] != dev; ++i) {}
+    CLMEM_FREE(devs);
+    if (i < n) return CL_SUCCESS;
+    return clmem__fail(CL_INVALID_DEVICE, fn, "%s %p is not a device of context %p", what, (void *)dev, (void *)ctx);
+}
+
 /* clmem__info_fail(fn, err, call, what): a failed info query keeps its code and says
    which query failed. */
 static cl_int clmem__info_fail(const char *fn, cl_int err, const char *call, const char *what) {

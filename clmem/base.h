@@ -799,6 +799,7 @@ static inline cl_int clmem__check_wait_list(const char *fn, const cl_event *wait
 static inline cl_int clmem__check_made(const char *fn, unsigned given);
 static inline cl_int clmem__check_queue(const char *fn, cl_command_queue queue);
 static cl_device_id *clmem__devices_of(const char *fn, cl_context ctx, cl_uint *n, cl_int *err);
+static cl_int clmem__context_device(const char *fn, cl_context ctx, cl_device_id dev, const char *what);
 static cl_int clmem__info_fail(const char *fn, cl_int err, const char *call, const char *what);
 static cl_int clmem__refail_as(const char *fn, cl_int err);
 static cl_int clmem__queue_context_of(const char *fn, cl_command_queue queue, cl_context *ctx);

@@ -19,6 +19,7 @@
 #include "device_link.h"
 #include "external.h"
 #include "peer.h"
+#include "peer_pool.h"
 
 /* ---------------------------------------------------------------------------------
    CLMEM FROM C++
@@ -122,8 +123,9 @@
                            clmem_sampler, clmem_svm_allocation, clmem_memory_map,
                            clmem_svm_map, clmem_svm_array, clmem_pooled_svm,
                            clmem_pinned_allocation, clmem_usm_allocation,
-                           clmem_pooled_usm, clmem_host_registration) and releases it with
-                           clmem_release when it goes out of scope; move-only.
+                           clmem_pooled_usm, clmem_pooled_peer, clmem_host_registration) and
+                           releases it with clmem_release when it goes out of scope;
+                           move-only.
                                clmem::unique<clmem_buffer> b(clmem_buffer_create(ctx, 0, n, NULL, &err));
                                clmem_enqueue_copy(q, b, host);          // a unique<H> passes as H
                                clmem::unique<clmem_memory_map> m;

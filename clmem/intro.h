@@ -28,6 +28,7 @@
      >>pinned        pinned host memory, pinned pools
      >>stager        staged copies of pageable host memory (clmem_stager)
      >>peer          peer memory: one GPU's memory for every device, copied GPU to GPU
+     >>peer_pool     peer pools: peer buffers allocated in a loop at pool speed
      >>device_link   copies between two devices, pipelined through pinned memory
      >>cache         first-argument-dependent memoization   >>characterize
      >>testing       CLMEM_TEST device selection and the test runner

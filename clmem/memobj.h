@@ -240,6 +240,7 @@ static inline cl_mem clmem__mem_identity(cl_mem m) { return m; }
     X(F, clmem_pinned_allocation, pinned_allocation, -, 0, 0, 0, R, 0, ptr, "")                             \
     X(F, clmem_usm_allocation, usm_allocation, -, 0, 0, 0, R, 0, usm.ptr, "")                               \
     X(F, clmem_pooled_usm, pooled_usm, -, 0, 0, 0, R, 0, usm.pool, "")                                      \
+    X(F, clmem_pooled_peer, pooled_peer, -, 0, 0, 0, R, 0, pool, "")                                        \
     X(F, clmem_host_registration, host_registration, -, 0, 0, 0, R, 0, ptr, "")                         \
     X(F, clmem_semaphore, semaphore, -, 0, 0, 0, R, 0, sem, "")
 

@@ -22,6 +22,7 @@ struct clmem_peer_buffer {
     clmem__CUmemhandle handle;
     const clmem__cuda_fns *cu;
     clmem__mutex lock;
+    bool pooled;                      /* a block of a peer pool (>>peer_pool): its pool frees it */
     unsigned nviews;
     clmem__peer_view views[CLMEM__PEER_MAX_VIEWS];
 };
@@ -126,47 +127,36 @@ static void clmem__peer_cuda_free(const clmem__cuda_fns *cu, clmem__CUdevice dev
 
 /* ---- peer buffers ---- */
 
-CLMEM_API clmem_peer_buffer *clmem_peer_buffer_create(cl_context context, cl_device_id home, size_t size,
-                                                      cl_int *errcode_ret) {
-    static const char fn[] = "clmem_peer_buffer_create";
-    const clmem__cuda_fns *cu = NULL;
-    clmem__CUdevice cudev = 0;
+/* clmem__peer_check_home(fn, context, home, &cu, &cudev): what peer memory on home
+   takes (context and home given): home a device of context with
+   cl_khr_external_memory_opaque_fd, libcuda, the CUDA device with home's UUID (*cudev).
+   The checks of clmem_peer_buffer_create and clmem_peer_pool_create. */
+static cl_int clmem__peer_check_home(const char *fn, cl_context context, cl_device_id home, const clmem__cuda_fns **cu,
+                                     clmem__CUdevice *cudev) {
     unsigned char uuid[16];
-    cl_device_id *devs;
-    cl_uint n = 0, i;
-    cl_int err = CL_SUCCESS;
-    clmem_peer_buffer *pb;
     char name[128];
-    if (!context) return CLMEM__CAST(clmem_peer_buffer *, clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL")));
-    if (!home) return CLMEM__CAST(clmem_peer_buffer *, clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_DEVICE, fn, "home is NULL")));
-    if (size == 0) return CLMEM__CAST(clmem_peer_buffer *, clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_BUFFER_SIZE, fn, "size is 0")));
-    if (size > CLMEM_PEER_BUFFER_MAX)
-        return CLMEM__CAST(clmem_peer_buffer *,
-                           clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_BUFFER_SIZE, fn,
-                                                                     "size %zu is above CLMEM_PEER_BUFFER_MAX (%zu): NVIDIA's "
-                                                                     "driver crashes on one import of 512 MiB or more; "
-                                                                     "allocate several peer buffers",
-                                                                     size, (size_t)CLMEM_PEER_BUFFER_MAX)));
-    if (!(devs = clmem__devices_of(fn, context, &n, &err))) return CLMEM__CAST(clmem_peer_buffer *, clmem__null_with(errcode_ret, err));
-    for (i = 0; i < n && devs[i] != home; ++i) {}
-    CLMEM_FREE(devs);
-    if (i == n)
-        return CLMEM__CAST(clmem_peer_buffer *, clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_DEVICE, fn,
-                                                                                    "home %p is not a device of the context",
-                                                                                    (void *)home)));
+    cl_int err;
+    if ((err = clmem__context_device(fn, context, home, "home")) != CL_SUCCESS) return err;
     if (!clmem__device_lists(home, "cl_khr_external_memory_opaque_fd")) {
         clmem__device_name(home, name, sizeof name);
-        return CLMEM__CAST(clmem_peer_buffer *,
-                           clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_OPERATION, fn,
-                                                                     "device '%s' has no cl_khr_external_memory_opaque_fd: "
-                                                                     "peer memory is CUDA memory imported into OpenCL",
-                                                                     name)));
+        return clmem__fail(CL_INVALID_OPERATION, fn,
+                           "device '%s' has no cl_khr_external_memory_opaque_fd: peer memory is CUDA memory imported "
+                           "into OpenCL", name);
     }
-    if ((err = clmem__cuda(fn, &cu)) != CL_SUCCESS || (err = clmem__cl_device_uuid(fn, home, uuid)) != CL_SUCCESS ||
-        (err = clmem__cuda_device_by_uuid(fn, cu, uuid, &cudev)) != CL_SUCCESS)
-        return CLMEM__CAST(clmem_peer_buffer *, clmem__null_with(errcode_ret, err));
-    pb = CLMEM__CAST(clmem_peer_buffer *, CLMEM_MALLOC(sizeof *pb));
-    if (!pb) return CLMEM__CAST(clmem_peer_buffer *, clmem__null_with(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "CLMEM_MALLOC failed")));
+    if ((err = clmem__cuda(fn, cu)) != CL_SUCCESS || (err = clmem__cl_device_uuid(fn, home, uuid)) != CL_SUCCESS)
+        return err;
+    return clmem__cuda_device_by_uuid(fn, *cu, uuid, cudev);
+}
+
+/* clmem__peer_buffer_new(fn, context, home, cu, cudev, size, pooled, &err): a peer
+   buffer of size bytes on home (checked by clmem__peer_check_home; size > 0), no view
+   made yet; pooled: a peer pool's block, which clmem_peer_buffer_release refuses */
+static clmem_peer_buffer *clmem__peer_buffer_new(const char *fn, cl_context context, cl_device_id home,
+                                                 const clmem__cuda_fns *cu, clmem__CUdevice cudev, size_t size,
+                                                 bool pooled, cl_int *errcode_ret) {
+    clmem_peer_buffer *pb = CLMEM__CAST(clmem_peer_buffer *, clmem__alloc_for(sizeof *pb, fn, "the peer buffer", errcode_ret));
+    cl_int err;
+    if (!pb) return NULL;
     memset(pb, 0, sizeof *pb);
     if ((err = clmem__peer_cuda_alloc(fn, cu, cudev, size, &pb->handle, &pb->alloc_size, &pb->fd)) != CL_SUCCESS) {
         CLMEM_FREE(pb);
@@ -177,10 +167,32 @@ CLMEM_API clmem_peer_buffer *clmem_peer_buffer_create(cl_context context, cl_dev
     pb->size = size;
     pb->cudev = cudev;
     pb->cu = cu;
+    pb->pooled = pooled;
     clmem__mutex_init(&pb->lock);
     clRetainContext(context);
     clmem__set_err(errcode_ret, CL_SUCCESS);
     return pb;
+}
+
+CLMEM_API clmem_peer_buffer *clmem_peer_buffer_create(cl_context context, cl_device_id home, size_t size,
+                                                      cl_int *errcode_ret) {
+    static const char fn[] = "clmem_peer_buffer_create";
+    const clmem__cuda_fns *cu = NULL;
+    clmem__CUdevice cudev = 0;
+    cl_int err;
+    if (!context) return CLMEM__CAST(clmem_peer_buffer *, clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL")));
+    if (!home) return CLMEM__CAST(clmem_peer_buffer *, clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_DEVICE, fn, "home is NULL")));
+    if (size == 0) return CLMEM__CAST(clmem_peer_buffer *, clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_BUFFER_SIZE, fn, "size is 0")));
+    if (size > CLMEM_PEER_BUFFER_MAX)
+        return CLMEM__CAST(clmem_peer_buffer *,
+                           clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_BUFFER_SIZE, fn,
+                                                                     "size %zu is above CLMEM_PEER_BUFFER_MAX (%zu): NVIDIA's "
+                                                                     "driver crashes on one import of 512 MiB or more; "
+                                                                     "allocate several peer buffers",
+                                                                     size, (size_t)CLMEM_PEER_BUFFER_MAX)));
+    if ((err = clmem__peer_check_home(fn, context, home, &cu, &cudev)) != CL_SUCCESS)
+        return CLMEM__CAST(clmem_peer_buffer *, clmem__null_with(errcode_ret, err));
+    return clmem__peer_buffer_new(fn, context, home, cu, cudev, size, false, errcode_ret);
 }
 
 /* clmem__peer_view_of(fn, pb, queue, dev, &buf): the view for dev (the queue's device),
@@ -249,18 +261,44 @@ static cl_int clmem__peer_view_of(const char *fn, clmem_peer_buffer *pb, cl_comm
     return CL_SUCCESS;
 }
 
+/* clmem__peer_view_for(fn, pb, queue, &buf): pb's view for the queue's device (the
+   queue checked: valid, of pb's context); an empty handle on failure */
+static cl_int clmem__peer_view_for(const char *fn, clmem_peer_buffer *pb, cl_command_queue queue, clmem_buffer *buf) {
+    cl_device_id dev = NULL;
+    cl_int err;
+    *buf = clmem__buffer_empty();
+    if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS ||
+        (err = clmem__same_context(fn, queue, pb->context, "pb")) != CL_SUCCESS ||
+        (err = clmem__queue_device_of(fn, queue, &dev)) != CL_SUCCESS)
+        return err;
+    return clmem__peer_view_of(fn, pb, queue, dev, buf);
+}
+
 CLMEM_API clmem_buffer clmem_peer_buffer_view(clmem_peer_buffer *pb, cl_command_queue queue, cl_int *errcode_ret) {
     static const char fn[] = "clmem_peer_buffer_view";
     clmem_buffer buf = clmem__buffer_empty();
-    cl_device_id dev = NULL;
     cl_int err;
     if (!pb) err = clmem__fail(CL_INVALID_VALUE, fn, "pb is NULL");
-    else if ((err = clmem__check_queue(fn, queue)) == CL_SUCCESS &&
-             (err = clmem__same_context(fn, queue, pb->context, "pb")) == CL_SUCCESS &&
-             (err = clmem__queue_device_of(fn, queue, &dev)) == CL_SUCCESS)
-        err = clmem__peer_view_of(fn, pb, queue, dev, &buf);
+    else err = clmem__peer_view_for(fn, pb, queue, &buf);
     clmem__set_err(errcode_ret, err);
     return buf;
+}
+
+/* clmem__peer_restamp(pb): every view handle given out so far goes stale (a pooled
+   peer buffer's hand-out ended, >>peer_pool): each view's record takes a new
+   generation (odd: still acquired), which the views handed out from now on carry */
+static void clmem__peer_restamp(clmem_peer_buffer *pb) {
+    unsigned i;
+    clmem__lock(&pb->lock);
+    for (i = 0; i < pb->nviews; ++i) {
+        clmem__peer_view *v = &pb->views[i];
+        clmem__lock(&v->m->lock);
+        v->buf.generation += 2;
+        v->m->buffer.generation = v->buf.generation;
+        clmem__atomic_store_u64(&v->m->rec->owner.gen, v->buf.generation);
+        clmem__unlock(&v->m->lock);
+    }
+    clmem__unlock(&pb->lock);
 }
 
 CLMEM_API size_t clmem_peer_buffer_size(const clmem_peer_buffer *pb) { return pb ? pb->size : 0; }
@@ -272,11 +310,11 @@ CLMEM_API clmem_peer_buffer *clmem_peer_buffer_of(clmem_buffer view) {
     return CLMEM__CAST(clmem_peer_buffer *, CLMEM__CAST(const clmem__bound_owner *, view.pool)->object);
 }
 
-CLMEM_API cl_int clmem_peer_buffer_release(clmem_peer_buffer *pb) {
-    static const char fn[] = "clmem_peer_buffer_release";
+/* clmem__peer_buffer_free(fn, pb): release every view (each on the queue that
+   acquired it, which is then finished), then the CUDA memory; the first error met */
+static cl_int clmem__peer_buffer_free(const char *fn, clmem_peer_buffer *pb) {
     cl_int err = CL_SUCCESS, e;
     unsigned i;
-    if (!pb) return CL_SUCCESS;
     for (i = 0; i < pb->nviews; ++i) {
         clmem__peer_view *v = &pb->views[i];
         cl_command_queue q = v->m->acquired_on;
@@ -295,6 +333,16 @@ CLMEM_API cl_int clmem_peer_buffer_release(clmem_peer_buffer *pb) {
     clmem__mutex_destroy(&pb->lock);
     CLMEM_FREE(pb);
     return err;
+}
+
+CLMEM_API cl_int clmem_peer_buffer_release(clmem_peer_buffer *pb) {
+    static const char fn[] = "clmem_peer_buffer_release";
+    if (!pb) return CL_SUCCESS;
+    if (pb->pooled)
+        return clmem__fail(CL_INVALID_OPERATION, fn,
+                           "pb %p is a block of a peer pool: release its pooled handle (clmem_pooled_peer_release), "
+                           "and the pool frees the block", (void *)pb);
+    return clmem__peer_buffer_free(fn, pb);
 }
 
 /* ---- device links over peer memory (called by clmem_device_link_copy) ---- */

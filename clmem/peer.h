@@ -121,17 +121,27 @@ CLMEM_API clmem_peer_buffer *clmem_peer_buffer_of(clmem_buffer view);
 /** clmem_peer_buffer_release(pb): release every view (each released on the queue that
     acquired it, which is then finished), then the CUDA memory. Every view handle is
     stale from here. NULL: CL_SUCCESS. Returns the first error met (everything is freed
-    all the same). Thread safety: not while other calls use pb. */
+    all the same), or CL_INVALID_OPERATION (nothing done) for the peer buffer of a
+    pooled handle (clmem_pooled_peer's `peer`: its pool frees it). Thread safety: not
+    while other calls use pb. */
 CLMEM_API cl_int clmem_peer_buffer_release(clmem_peer_buffer *pb);
 
 #ifdef __cplusplus
 }
 #endif
 
-/* ---- private: what other modules of clmem use of peer (device_link.c); not API.
+/* ---- private: what other modules of clmem use of peer (peer_pool.c, device_link.c); not API.
    tools/amalgamate puts this section at the head of the implementation. ---- */
 
-/* functions (each described where it is defined) */
+/* functions (each described where it is defined); peer_pool.c uses those after the first */
+static cl_int clmem__peer_check_home(const char *fn, cl_context context, cl_device_id home, const clmem__cuda_fns **cu,
+                                     clmem__CUdevice *cudev);
+static clmem_peer_buffer *clmem__peer_buffer_new(const char *fn, cl_context context, cl_device_id home,
+                                                 const clmem__cuda_fns *cu, clmem__CUdevice cudev, size_t size,
+                                                 bool pooled, cl_int *errcode_ret);
+static cl_int clmem__peer_buffer_free(const char *fn, clmem_peer_buffer *pb);
+static cl_int clmem__peer_view_for(const char *fn, clmem_peer_buffer *pb, cl_command_queue queue, clmem_buffer *buf);
+static void clmem__peer_restamp(clmem_peer_buffer *pb);
 static cl_int clmem__peer_link_copy(cl_command_queue src_queue, cl_command_queue dst_queue, clmem_buffer *dst,
                                     clmem_buffer *src, size_t count, const clmem_copy_options *o, bool staged, bool *done);
 /* ---- end private ---- */

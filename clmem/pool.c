@@ -424,6 +424,7 @@ static void clmem__pool_destroy(clmem__pool *p) {
         clmem__unlock(&clmem__pool_records_lock);
     }
     clmem__pool_lock_destroy(&p->lock);
+    if (p->keep_free_device) clReleaseDevice(p->keep_free_device);
     if (p->be->destroy) p->be->destroy(p->user);
     CLMEM_FREE(p->raw);
 }
@@ -442,6 +443,16 @@ static unsigned clmem__pool_shard_count(void) {
 /* the pool's own fields on whole cache lines; its shards follow */
 #define CLMEM__POOL_HEAD (128 * ((sizeof(clmem__pool) + 127) / 128))
 
+/* clmem__pool_check_bits(fn, L): a pool's leading_bits_in_bin_id, CL_INVALID_VALUE in
+   words above CLMEM_POOL_MAX_LEADING_BITS (every pool's creation; a kind whose other
+   checks cost more asks first) */
+static cl_int clmem__pool_check_bits(const char *fn, unsigned L) {
+    if (CLMEM__CHECKS && L > CLMEM_POOL_MAX_LEADING_BITS)
+        return clmem__fail(CL_INVALID_VALUE, fn, "leading_bits_in_bin_id %u is above the maximum %d", L,
+                           CLMEM_POOL_MAX_LEADING_BITS);
+    return CL_SUCCESS;
+}
+
 /* a pool of `be` blocks over `user` (the caller hands its reference to the pool on
    success), L checked */
 static clmem__pool *clmem__pool_new(const char *fn, unsigned L, const clmem__pool_backend *be, void *user,
@@ -449,10 +460,9 @@ static clmem__pool *clmem__pool_new(const char *fn, unsigned L, const clmem__poo
     clmem__pool *p = NULL;
     void *raw;
     unsigned i, nshards = clmem__pool_shard_count();
-    if (CLMEM__CHECKS && L > CLMEM_POOL_MAX_LEADING_BITS) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_VALUE, fn,
-                                                "leading_bits_in_bin_id %u is above the maximum %d", L,
-                                                CLMEM_POOL_MAX_LEADING_BITS));
+    cl_int err = clmem__pool_check_bits(fn, L);
+    if (err != CL_SUCCESS) {
+        clmem__set_err(errcode_ret, err);
         return NULL;
     }
     raw = CLMEM_MALLOC(128 + CLMEM__POOL_HEAD + nshards * sizeof(clmem__pool_shard_slot));
@@ -501,27 +511,74 @@ static clmem__pool *clmem__pool_with_facts(const char *fn, unsigned L, const clm
     return p;
 }
 
-/* without a lock: a fresh block's memory of asz bytes, within the limit */
-static cl_int clmem__pool_fresh(clmem__pool *p, size_t asz, void **ptr, void **mem, bool *limited, bool *null_ret) {
+/* what stopped a pool's growth (clmem__pool_fresh), for the message */
+enum { CLMEM__POOL_STOP_LIMIT = 1, CLMEM__POOL_STOP_KEEP_FREE = 2 };
+typedef struct clmem__pool_stop {
+    int why;                          /* 0, or CLMEM__POOL_STOP_*: a limit of LIMITS (pool.h) */
+    size_t keep;                      /* keep-free: the bytes to keep free */
+    cl_ulong free_bytes;              /* and what the device had free */
+    size_t others;                    /* and the bytes other threads were making */
+    clmem_memory_info_source source;
+    char device[128];
+} clmem__pool_stop;
+
+/* without a lock: a fresh block's memory of asz bytes, within the limits (LIMITS,
+   pool.h): the managed-byte limit, then the keep-free, whose query of the device's
+   free memory runs here only, when the pool must grow. Bytes other threads are making
+   at that moment count against the keep-free too (their memory may not show yet). */
+static cl_int clmem__pool_fresh(clmem__pool *p, size_t asz, void **ptr, void **mem, clmem__pool_stop *stop,
+                                bool *null_ret) {
     cl_int err = CL_SUCCESS;
-    *limited = false;
+    size_t keep, others = 0;
+    cl_device_id dev;
+    stop->why = 0;
     *null_ret = false;
     clmem__pool_lock(&p->lock);
     if (p->limit && (asz > p->limit || p->managed_bytes > p->limit - asz)) {
         clmem__pool_unlock(&p->lock);
-        *limited = true;
+        stop->why = CLMEM__POOL_STOP_LIMIT;
         return CLMEM_ERROR_LIMIT_EXCEEDED;
     }
     p->managed_bytes += asz; /* reserved now, so that threads cannot pass the limit together */
+    keep = p->keep_free;
+    dev = p->keep_free_device;
+    if (keep) {
+        others = p->growing;
+        ++p->querying;
+        ++p->free_queries;
+    }
+    p->growing += asz;
     clmem__pool_unlock(&p->lock);
-    *ptr = NULL;
-    *mem = NULL;
-    err = p->be->make(p->user, asz, ptr, mem);
-    if (err == CL_SUCCESS && *ptr == NULL) {
-        err = CL_INVALID_VALUE;
-        *null_ret = true;
+    if (keep) {
+        clmem_memory_info mi;
+        err = clmem_device_memory_info(dev, &mi);
+        if (err == CL_SUCCESS) {
+            cl_ulong spare = mi.free_bytes > (cl_ulong)keep ? mi.free_bytes - (cl_ulong)keep : 0;
+            if (spare < (cl_ulong)asz || spare - (cl_ulong)asz < (cl_ulong)others) {
+                stop->why = CLMEM__POOL_STOP_KEEP_FREE;
+                stop->keep = keep;
+                stop->free_bytes = mi.free_bytes;
+                stop->others = others;
+                stop->source = mi.source;
+                clmem__device_name(dev, stop->device, sizeof stop->device);
+                err = CLMEM_ERROR_LIMIT_EXCEEDED;
+            }
+        }
+        clmem__pool_lock(&p->lock);
+        --p->querying; /* dev may be released from here (clmem__pool_set_keep_free) */
+        clmem__pool_unlock(&p->lock);
+    }
+    if (err == CL_SUCCESS) {
+        *ptr = NULL;
+        *mem = NULL;
+        err = p->be->make(p->user, asz, ptr, mem);
+        if (err == CL_SUCCESS && *ptr == NULL) {
+            err = CL_INVALID_VALUE;
+            *null_ret = true;
+        }
     }
     clmem__pool_lock(&p->lock);
+    p->growing -= asz;
     if (err != CL_SUCCESS) p->managed_bytes -= asz;
     else if (p->managed_bytes > p->peak_managed_bytes) p->peak_managed_bytes = p->managed_bytes;
     clmem__pool_unlock(&p->lock);
@@ -660,7 +717,8 @@ static CLMEM__NOINLINE cl_int clmem__pool_get_slow(clmem__pool *p, size_t size, 
     size_t asz;
     void *ptr = NULL, *mem = NULL;
     cl_int err;
-    bool limited = false, hooked = false, counted = false, null_ret = false;
+    bool hooked = false, counted = false, null_ret = false;
+    clmem__pool_stop stop;
     unsigned attempt = 0;
 
     if (!clmem__pool_shard_ready(p, sh))
@@ -673,13 +731,13 @@ static CLMEM__NOINLINE cl_int clmem__pool_get_slow(clmem__pool *p, size_t size, 
                            size);
     CLMEM_ASSERT(clmem_bin_number(p->L, asz) == bin && asz >= size);
     for (;;) {
-        err = clmem__pool_fresh(p, asz, &ptr, &mem, &limited, &null_ret);
+        err = clmem__pool_fresh(p, asz, &ptr, &mem, &stop, &null_ret);
         if (err == CL_SUCCESS) break;
         if (err == CL_INVALID_BUFFER_SIZE && !null_ret) /* 1 PiB: more than any device allocates */
             return clmem__fail(CL_MEM_OBJECT_ALLOCATION_FAILURE, fn,
                                "a block of %zu bytes (for %zu asked) is more than the device can allocate (the "
                                "allocator reported CL_INVALID_BUFFER_SIZE)", asz, size);
-        if (!limited && !clmem__is_oom(err)) {
+        if (!stop.why && !clmem__is_oom(err)) {
             if (null_ret)
                 return clmem__fail(err, fn, "the allocator succeeded for %zu bytes but returned no memory", asz);
             return clmem__fail(err, fn, "allocating a block of %zu bytes (for %zu asked) failed with %s (%d)", asz,
@@ -696,7 +754,14 @@ static CLMEM__NOINLINE cl_int clmem__pool_get_slow(clmem__pool *p, size_t size, 
         if ((blk = clmem__pool_steal(p, si, true, bin, queue, size, file, line)) != NULL) goto handout;
         if (clmem__pool_free_one(p)) continue; /* stage 2: free one held block, largest bin first */
         if (p->oom_fn && p->oom_fn(asz, ++attempt, p->oom_user)) continue; /* stage 3: the callback */
-        if (limited) {
+        if (stop.why == CLMEM__POOL_STOP_KEEP_FREE)
+            return clmem__fail(CLMEM_ERROR_LIMIT_EXCEEDED, fn,
+                               "a block of %zu bytes (for %zu asked) would leave device '%s' less than the pool's "
+                               "keep-free of %zu bytes free (clmem_device_memory_info: %llu bytes free, source "
+                               "%s%s), and no held block is left to free", asz, size, stop.device, stop.keep,
+                               (unsigned long long)stop.free_bytes, clmem_memory_info_source_name(stop.source),
+                               stop.others ? "; blocks other threads are making counted" : "");
+        if (stop.why) {
             size_t managed, limit;
             clmem__pool_lock(&p->lock);
             managed = p->managed_bytes;

@@ -3,6 +3,7 @@
    SVMPool, PooledSVM), and the pool core every pool kind shares (buffer, SVM and the
    pinned host pool of >>pinned are backends of it) */
 #include "base.h"
+#include "device_memory.h"
 #include "svm.h"
 
 #ifdef __cplusplus
@@ -38,15 +39,22 @@ extern "C" {
    bins; managed bytes = the rounded sizes of active + held blocks (the device
    memory the pool owns); active bytes = the sizes asked for by the active blocks.
 
+   LIMITS. A pool may refuse to grow (to get a new block from its allocator) on two
+   grounds, each handled as out of memory (below): managed bytes past a limit
+   (clmem_memory_pool_set_limit), and a device's free memory below a figure to keep
+   free (clmem_memory_pool_set_keep_free: clmem_device_memory_info is asked when the
+   pool must grow, never when a held block is handed out). Each kind of pool has both
+   (clmem_<kind>_set_limit, clmem_<kind>_set_keep_free).
+
    OUT OF MEMORY. When the allocator reports CL_MEM_OBJECT_ALLOCATION_FAILURE,
-   CL_OUT_OF_RESOURCES or CL_OUT_OF_HOST_MEMORY, or the pool's limit
-   (clmem_memory_pool_set_limit) would be passed, the pool (1) calls the allocator's
+   CL_OUT_OF_RESOURCES or CL_OUT_OF_HOST_MEMORY, or one of the pool's limits
+   (LIMITS) would be passed, the pool (1) calls the allocator's
    try_release_blocks hook and looks in the bin again, (2) frees held blocks one at a
    time, from the highest bin down, retrying after each, (3) calls the out-of-memory
    callback (clmem_memory_pool_set_oom_callback) for as long as it asks for a retry,
    and then fails with CL_MEM_OBJECT_ALLOCATION_FAILURE (allocator) or
-   CLMEM_ERROR_LIMIT_EXCEEDED (limit). Any other error of the allocator is returned
-   at once, without retries.
+   CLMEM_ERROR_LIMIT_EXCEEDED (a limit or the keep-free; the message says which).
+   Any other error of the allocator is returned at once, without retries.
 
    QUEUE ORDER (cudaMallocAsync / cudaFreeAsync, RMM's stream-ordered pools). A plain
    release (clmem_buffer_release) means "nothing uses this block any more": the next
@@ -241,6 +249,10 @@ typedef struct clmem_pool_stats {
     unsigned long long allocator_frees;/* blocks given back to the allocator */
     unsigned long long oom_events;     /* requests that met out-of-memory (or the limit) */
     size_t limit;                      /* managed-byte limit, 0 when none */
+    size_t keep_free;                  /* bytes of keep_free_device's memory to keep free, 0 when none */
+    cl_device_id keep_free_device;     /* the device of keep_free, NULL when none */
+    unsigned long long free_queries;   /* clmem_device_memory_info calls for keep_free (one per
+                                          attempt to grow while it is set; none for hits) */
     size_t nonempty_bins;              /* bins with held or active blocks */
     size_t shards;                     /* per-thread parts (THREADS): a power of two, at least
                                           CLMEM_POOL_SHARDS and the processors online when the
@@ -380,6 +392,25 @@ CLMEM_API cl_int clmem_memory_pool_bins(clmem_memory_pool *pool, clmem_pool_bin_
     0 removes the limit. Blocks already managed are kept. Errors: CL_INVALID_VALUE. */
 CLMEM_API cl_int clmem_memory_pool_set_limit(clmem_memory_pool *pool, size_t max_managed_bytes);
 
+/** clmem_memory_pool_set_keep_free(pool, device, bytes): keep `bytes` of device's
+    memory free: a request that must grow the pool (a new block from the allocator)
+    while clmem_device_memory_info(device) says that the device's free memory less the
+    block (and less the blocks other threads are making at that moment) would be
+    below `bytes` is handled as out of memory, as the limit is: held blocks are freed
+    first (which may free device memory), and when that is not enough it fails with
+    CLMEM_ERROR_LIMIT_EXCEEDED, the message naming the device, the free figure and its
+    source. The query runs only when the pool must grow (one per attempt; stats
+    free_queries counts them); handing out held blocks never asks. The figures are
+    clmem_device_memory_info's (see FREE DEVICE MEMORY in >>device_memory): a CPU
+    device's free memory is the host's available memory, and where no source measures
+    free memory (info.exact false) the device's total stands in for it. bytes 0
+    removes the setting (device may then be NULL). The pool retains device until the
+    setting is replaced or the pool goes. Errors: CL_INVALID_VALUE (pool NULL),
+    CL_INVALID_DEVICE (bytes > 0 and device NULL, not a device, or not a device of the
+    pool's context). Any thread.
+    Example: clmem_memory_pool_set_keep_free(pool, dev, (size_t)1 << 30); */
+CLMEM_API cl_int clmem_memory_pool_set_keep_free(clmem_memory_pool *pool, cl_device_id device, size_t bytes);
+
 /** clmem_memory_pool_set_oom_callback(pool, fn, user): call fn when a request still
     fails after the held blocks are gone (see clmem_pool_oom_fn); NULL removes it. */
 CLMEM_API cl_int clmem_memory_pool_set_oom_callback(clmem_memory_pool *pool, clmem_pool_oom_fn fn, void *user);
@@ -407,7 +438,8 @@ CLMEM_API cl_int clmem_memory_pool_release(clmem_memory_pool *pool);
    statistics, limits, leak list and release: clmem_<kind>_held_blocks ... _release,
    each as the buffer pool's clmem_memory_pool_<name> above (the definitions are
    CLMEM__POOL_COMMON's, pool.h). tools/api-list expands it for the API list. The names
-   it declares (CLMEM__POOL_COMMON defines them in pool_svm.c, pinned.c and usm_pool.c):
+   it declares (CLMEM__POOL_COMMON defines them in pool_svm.c, pinned.c, usm_pool.c and
+   peer_pool.c):
      clmem_svm_pool_held_blocks           clmem_pinned_pool_held_blocks           clmem_usm_pool_held_blocks
      clmem_svm_pool_active_blocks         clmem_pinned_pool_active_blocks         clmem_usm_pool_active_blocks
      clmem_svm_pool_managed_bytes         clmem_pinned_pool_managed_bytes         clmem_usm_pool_managed_bytes
@@ -420,9 +452,16 @@ CLMEM_API cl_int clmem_memory_pool_release(clmem_memory_pool *pool);
      clmem_svm_pool_reset_peaks           clmem_pinned_pool_reset_peaks           clmem_usm_pool_reset_peaks
      clmem_svm_pool_bins                  clmem_pinned_pool_bins                  clmem_usm_pool_bins
      clmem_svm_pool_set_limit             clmem_pinned_pool_set_limit             clmem_usm_pool_set_limit
+     clmem_svm_pool_set_keep_free         clmem_pinned_pool_set_keep_free         clmem_usm_pool_set_keep_free
      clmem_svm_pool_set_oom_callback      clmem_pinned_pool_set_oom_callback      clmem_usm_pool_set_oom_callback
      clmem_svm_pool_active_blocks_info    clmem_pinned_pool_active_blocks_info    clmem_usm_pool_active_blocks_info
-     clmem_svm_pool_release               clmem_pinned_pool_release               clmem_usm_pool_release */
+     clmem_svm_pool_release               clmem_pinned_pool_release               clmem_usm_pool_release
+     clmem_peer_pool_held_blocks          clmem_peer_pool_active_blocks           clmem_peer_pool_managed_bytes
+     clmem_peer_pool_active_bytes         clmem_peer_pool_bin_number              clmem_peer_pool_alloc_size
+     clmem_peer_pool_free_held            clmem_peer_pool_stop_holding            clmem_peer_pool_get_stats
+     clmem_peer_pool_reset_peaks          clmem_peer_pool_bins                    clmem_peer_pool_set_limit
+     clmem_peer_pool_set_keep_free        clmem_peer_pool_set_oom_callback        clmem_peer_pool_active_blocks_info
+     clmem_peer_pool_release */
 #define CLMEM__POOL_DECLS(kind)                                                                            \
     CLMEM_API size_t clmem_##kind##_held_blocks(clmem_##kind *pool);                                            \
     CLMEM_API size_t clmem_##kind##_active_blocks(clmem_##kind *pool);                                          \
@@ -437,6 +476,7 @@ CLMEM_API cl_int clmem_memory_pool_release(clmem_memory_pool *pool);
     CLMEM_API cl_int clmem_##kind##_bins(clmem_##kind *pool, clmem_pool_bin_info *out, size_t capacity,         \
                                          size_t *count);                                                        \
     CLMEM_API cl_int clmem_##kind##_set_limit(clmem_##kind *pool, size_t max_managed_bytes);                    \
+    CLMEM_API cl_int clmem_##kind##_set_keep_free(clmem_##kind *pool, cl_device_id device, size_t bytes);       \
     CLMEM_API cl_int clmem_##kind##_set_oom_callback(clmem_##kind *pool, clmem_pool_oom_fn fn, void *user);     \
     CLMEM_API cl_int clmem_##kind##_active_blocks_info(clmem_##kind *pool, clmem_pool_block_info *out,          \
                                                        size_t capacity, size_t *count);                         \
@@ -674,7 +714,11 @@ struct clmem__pool {
     bool destroyed;
     unsigned busy;                        /* a pool release in progress */
     size_t managed_bytes, peak_managed_bytes, limit;
-    unsigned long long allocator_frees, oom_events;
+    size_t keep_free;                     /* clmem_*_set_keep_free: bytes of keep_free_device */
+    cl_device_id keep_free_device;        /* retained while keep_free is set */
+    size_t growing;                       /* bytes of new blocks being made now (keep-free counts them) */
+    unsigned querying;                    /* clmem_device_memory_info calls running for keep_free */
+    unsigned long long allocator_frees, oom_events, free_queries;
     clmem__pool_block *spare;             /* records whose block was freed */
     clmem_pool_oom_fn oom_fn;
     void *oom_user;
@@ -692,6 +736,7 @@ static clmem__pool *clmem__pool_over(const char *fn, const void *allocator, void
 static clmem__pool *clmem__pool_with_facts(const char *fn, unsigned L, const clmem__pool_backend *be, const void *facts,
                                            size_t size, cl_context context, cl_int *errcode_ret);
 static cl_int clmem__pool_null(const char *fn);
+static cl_int clmem__pool_check_bits(const char *fn, unsigned L);
 static inline uint32_t clmem__bin_of(unsigned L, size_t size);
 CLMEM__INLINE cl_int clmem__pool_get_checked(clmem__pool *p, size_t size, bool on_queue, cl_command_queue queue,
                                              const char *fn, const char *file, int line, cl_int *errcode_ret,
@@ -721,6 +766,7 @@ static void clmem__pool_reset_peaks(clmem__pool *p);
 static cl_int clmem__pool_bins(clmem__pool *p, clmem_pool_bin_info *out, size_t capacity, size_t *count);
 static cl_int clmem__pool_active_info(clmem__pool *p, clmem_pool_block_info *out, size_t capacity, size_t *count);
 static void clmem__pool_set_limit(clmem__pool *p, size_t max_managed_bytes);
+static cl_int clmem__pool_set_keep_free(clmem__pool *p, cl_device_id device, size_t bytes, const char *fn);
 static void clmem__pool_set_oom_callback(clmem__pool *p, clmem_pool_oom_fn fn, void *user);
 static cl_int clmem__pool_release(clmem__pool *p, const char *fn);
 
@@ -796,6 +842,10 @@ static cl_int clmem__pool_release(clmem__pool *p, const char *fn);
         if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_set_limit");                         \
         clmem__pool_set_limit(&pool->core, max_managed_bytes);                                                     \
         return CL_SUCCESS;                                                                                         \
+    }                                                                                                              \
+    CLMEM_API cl_int clmem_##kind##_set_keep_free(clmem_##kind *pool, cl_device_id device, size_t bytes) {         \
+        if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_set_keep_free");                      \
+        return clmem__pool_set_keep_free(&pool->core, device, bytes, "clmem_" #kind "_set_keep_free");             \
     }                                                                                                              \
     CLMEM_API cl_int clmem_##kind##_set_oom_callback(clmem_##kind *pool, clmem_pool_oom_fn fn, void *user) {       \
         if (CLMEM__CHECKS && !pool) return clmem__pool_null("clmem_" #kind "_set_oom_callback");                  \

@@ -34,6 +34,9 @@ static void clmem__pool_stats(clmem__pool *p, clmem_pool_stats *s) {
     s->allocator_frees = p->allocator_frees;
     s->oom_events = p->oom_events;
     s->limit = p->limit;
+    s->keep_free = p->keep_free;
+    s->keep_free_device = p->keep_free_device;
+    s->free_queries = p->free_queries;
     clmem__pool_unlock_all(p);
 }
 
@@ -117,6 +120,38 @@ static void clmem__pool_set_limit(clmem__pool *p, size_t max_managed_bytes) {
     clmem__pool_lock(&p->lock);
     p->limit = max_managed_bytes;
     clmem__pool_unlock(&p->lock);
+}
+
+/* the keep-free (LIMITS, pool.h): the device checked (clmem_device_memory_info answers
+   for it; a device of the pool's context) and retained. The device it replaces is
+   released once no query is running (clmem__pool_fresh counts them in `querying`): one
+   may have read it. */
+static cl_int clmem__pool_set_keep_free(clmem__pool *p, cl_device_id device, size_t bytes, const char *fn) {
+    cl_device_id old;
+    if (bytes == 0) {
+        device = NULL;
+    } else {
+        clmem_memory_info mi;
+        cl_int err;
+        if (CLMEM__CHECKS && !device)
+            return clmem__fail(CL_INVALID_DEVICE, fn,
+                               "device is NULL with bytes %zu to keep free (0 removes the setting)", bytes);
+        if ((err = clmem_device_memory_info(device, &mi)) != CL_SUCCESS) return clmem__refail_as(fn, err);
+        if (p->context && (err = clmem__context_device(fn, p->context, device, "device")) != CL_SUCCESS) return err;
+        clRetainDevice(device);
+    }
+    clmem__pool_lock(&p->lock);
+    old = p->keep_free_device;
+    p->keep_free = bytes;
+    p->keep_free_device = device;
+    while (old && p->querying) { /* a growth is asking about the old device: let it finish */
+        clmem__pool_unlock(&p->lock);
+        clmem__thread_yield();
+        clmem__pool_lock(&p->lock);
+    }
+    clmem__pool_unlock(&p->lock);
+    if (old) clReleaseDevice(old);
+    return CL_SUCCESS;
 }
 
 static void clmem__pool_set_oom_callback(clmem__pool *p, clmem_pool_oom_fn fn, void *user) {

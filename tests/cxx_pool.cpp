@@ -1,6 +1,7 @@
 // The pool module from C++: bin numbers, allocators (deferred, immediate, custom ops),
-// buffer pools and every query, SVM allocators and pools, pooled SVM blocks; with
-// CLMEM_TRACK_ALLOCATIONS, so the allocate macros record this file and line.
+// buffer pools and every query (keep-free too), SVM allocators and pools, pooled SVM
+// blocks, peer pools; with CLMEM_TRACK_ALLOCATIONS, so the allocate macros record this
+// file and line.
 #define CLMEM_TRACK_ALLOCATIONS
 #define CLMEM_IMPLEMENTATION
 #include "clmem.h"
@@ -103,6 +104,14 @@ static void test_memory_pool(clmem_test_context *t) {
     CLMEM_CHECK_EQ(t, err, CLMEM_ERROR_LIMIT_EXCEEDED);
     CLMEM_CHECK(t, big.mem == NULL);
     CLMEM_CHECK_CL(t, clmem_memory_pool_set_limit(p, 0));
+    // keep-free: growth refused (as the limit is), 0 removes it
+    CLMEM_CHECK_CL(t, clmem_memory_pool_set_keep_free(p, t->device, SIZE_MAX));
+    big = clmem_memory_pool_allocate(p, 4096, &err);
+    CLMEM_CHECK_EQ(t, err, CLMEM_ERROR_LIMIT_EXCEEDED);
+    CLMEM_CHECK_CL(t, clmem_memory_pool_get_stats(p, &st));
+    CLMEM_CHECK(t, st.keep_free == SIZE_MAX && st.keep_free_device == t->device && st.free_queries == 1);
+    CLMEM_CHECK_ERR(t, clmem_memory_pool_set_keep_free(p, nullptr, 1), CL_INVALID_DEVICE);
+    CLMEM_CHECK_CL(t, clmem_memory_pool_set_keep_free(p, nullptr, 0));
     // queue-ordered hand-outs (the macro records this file and line under TRACK)
     clmem_buffer q1 = clmem_memory_pool_allocate_on_queue(p, 100, t->queue, &err);
     CLMEM_CHECK_CL(t, err);
@@ -178,6 +187,8 @@ static void test_svm_pool(clmem_test_context *t) {
     CLMEM_CHECK_CL(t, clmem_svm_pool_reset_peaks(p));
     CLMEM_CHECK_CL(t, clmem_svm_pool_set_oom_callback(p, never_oom, NULL));
     CLMEM_CHECK_CL(t, clmem_svm_pool_set_limit(p, 0));
+    CLMEM_CHECK_CL(t, clmem_svm_pool_set_keep_free(p, t->device, 1));
+    CLMEM_CHECK_CL(t, clmem_svm_pool_set_keep_free(p, nullptr, 0));
     CLMEM_CHECK_CL(t, clmem_svm_pool_free_held(p));
     CLMEM_CHECK_EQ(t, clmem_svm_pool_held_blocks(p), 0);
     CLMEM_CHECK_CL(t, clmem_svm_pool_stop_holding(p));
@@ -192,4 +203,47 @@ static void test_svm_pool(clmem_test_context *t) {
 #endif
 }
 
-CXX_CASES({"bins", test_bins, true}, {"memory_pool", test_memory_pool, false}, {"svm_pool", test_svm_pool, false})
+// peer pools: the calls, refused in words without peer memory; with it (NVIDIA), a
+// block reused, exact bytes through its view, clmem::unique and clmem_release
+static void test_peer_pool(clmem_test_context *t) {
+    cl_int err;
+    clmem_pooled_peer none = clmem_peer_pool_allocate(nullptr, 64, &err);
+    CLMEM_CHECK(t, none.peer == nullptr && err == CL_INVALID_VALUE);
+    none = clmem_peer_pool_allocate_on_queue_at(nullptr, 64, t->queue, &err, "p.cpp", 3);
+    CLMEM_CHECK(t, none.peer == nullptr && err == CL_INVALID_VALUE);
+    clmem_buffer nv = clmem_pooled_peer_view(none, t->queue, &err);
+    CLMEM_CHECK(t, nv.mem == nullptr && err == CL_INVALID_MEM_OBJECT);
+    CLMEM_CHECK_CL(t, clmem_pooled_peer_release(&none));
+    CLMEM_CHECK_CL(t, clmem_release(&none));
+    CLMEM_CHECK_ERR(t, clmem_peer_pool_set_keep_free(nullptr, t->device, 1), CL_INVALID_VALUE);
+    clmem_peer_pool *pp = clmem_peer_pool_create(t->context, t->device, CLMEM_POOL_DEFAULT_LEADING_BITS, &err);
+    if (!pp) {
+        CLMEM_CHECK(t, err == CL_INVALID_OPERATION);
+        clmem_test_skip(t, "no peer memory here: %s", clmem_last_error_message());
+        return;
+    }
+    unsigned char in[4096], out[4096];
+    for (size_t i = 0; i < sizeof in; i++) in[i] = (unsigned char)(i * 5 + 1);
+    for (int round = 0; round < 3; round++) {
+        clmem::unique<clmem_pooled_peer> p(clmem_peer_pool_allocate_on_queue(pp, sizeof in, t->queue, &err));
+        CLMEM_CHECK_CL(t, err);
+        clmem_buffer v = clmem_pooled_peer_view(p.get(), t->queue, &err);
+        CLMEM_CHECK_CL(t, err);
+        CLMEM_CHECK_CL(t, clmem_enqueue_copy(t->queue, v, in));
+        CLMEM_CHECK_CL(t, clmem_enqueue_copy(t->queue, out, v));
+        CLMEM_CHECK(t, memcmp(in, out, sizeof in) == 0);
+    }
+    clmem_pooled_peer p = clmem_peer_pool_allocate(pp, sizeof in, &err);
+    CLMEM_CHECK_CL(t, err);
+    CLMEM_CHECK_CL(t, clmem_pooled_peer_enqueue_release(&p, t->queue));
+    clmem_pool_stats st;
+    CLMEM_CHECK_CL(t, clmem_peer_pool_get_stats(pp, &st));
+    CLMEM_CHECK_EQ(t, st.misses, 1);
+    CLMEM_CHECK_EQ(t, st.hits, 3);
+    CLMEM_CHECK_CL(t, clmem_peer_pool_set_keep_free(pp, t->device, 1));
+    CLMEM_CHECK_CL(t, clmem_peer_pool_free_held(pp));
+    CLMEM_CHECK_CL(t, clmem_peer_pool_release(pp));
+}
+
+CXX_CASES({"bins", test_bins, true}, {"memory_pool", test_memory_pool, false}, {"svm_pool", test_svm_pool, false},
+          {"peer_pool", test_peer_pool, false})

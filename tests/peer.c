@@ -162,7 +162,11 @@ static void test_views(clmem_test_context *t) {
     cl_int err;
     size_t i, global = N;
     cl_uint pattern = 0x5a5a5a5au;
-    if (!peer_ready(t)) return;
+    if (!peer_ready(t)) {
+        free(host);
+        free(back);
+        return;
+    }
     CLMEM_CHECK(t, host && back);
     for (i = 0; i < N; ++i) host[i] = (unsigned char)(i * 7 + 3);
     pb = clmem_peer_buffer_create(t->context, t->device, N, &err);
@@ -245,9 +249,15 @@ static void test_two_gpus(clmem_test_context *t) {
     size_t i;
     if (t->num_devices < 2) {
         clmem_test_skip(t, "needs two devices in one context (CLMEM_TEST=\"nvidia:0+1\")");
+        free(host);
+        free(back);
         return;
     }
-    if (!peer_ready(t)) return;
+    if (!peer_ready(t)) {
+        free(host);
+        free(back);
+        return;
+    }
     CLMEM_CHECK(t, host && back);
     for (i = 0; i < N; ++i) host[i] = (unsigned char)(i * 131 + 17);
     a = clmem_peer_buffer_create(t->context, t->devices[0], N, &err);

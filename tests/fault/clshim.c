@@ -1065,6 +1065,22 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseContext(cl_context context) {
     return clshim__r;
 }
 
+typedef cl_int (CL_API_CALL *clshim__clReleaseDevice_t)(cl_device_id device);
+CL_API_ENTRY cl_int CL_API_CALL clReleaseDevice(cl_device_id device) {
+    static clshim__clReleaseDevice_t real;
+    cl_int clshim__code;
+    cl_int clshim__r;
+    if (!real) {
+        void *clshim__p = clshim__sym("clReleaseDevice");
+        memcpy(&real, &clshim__p, sizeof real);
+    }
+    clshim__code = clshim__count("clReleaseDevice");
+    (void)clshim__code;
+    clshim__r = real(device);
+    if (clshim__r == CL_SUCCESS) clshim__live(-1, "clReleaseDevice");
+    return clshim__r;
+}
+
 typedef cl_int (CL_API_CALL *clshim__clReleaseEvent_t)(cl_event event);
 CL_API_ENTRY cl_int CL_API_CALL clReleaseEvent(cl_event event) {
     static clshim__clReleaseEvent_t real;
@@ -1174,6 +1190,22 @@ CL_API_ENTRY cl_int CL_API_CALL clRetainContext(cl_context context) {
     (void)clshim__code;
     clshim__r = real(context);
     if (clshim__r == CL_SUCCESS) clshim__live(+1, "clRetainContext");
+    return clshim__r;
+}
+
+typedef cl_int (CL_API_CALL *clshim__clRetainDevice_t)(cl_device_id device);
+CL_API_ENTRY cl_int CL_API_CALL clRetainDevice(cl_device_id device) {
+    static clshim__clRetainDevice_t real;
+    cl_int clshim__code;
+    cl_int clshim__r;
+    if (!real) {
+        void *clshim__p = clshim__sym("clRetainDevice");
+        memcpy(&real, &clshim__p, sizeof real);
+    }
+    clshim__code = clshim__count("clRetainDevice");
+    (void)clshim__code;
+    clshim__r = real(device);
+    if (clshim__r == CL_SUCCESS) clshim__live(+1, "clRetainDevice");
     return clshim__r;
 }
 
@@ -1360,5 +1392,5 @@ CL_API_ENTRY cl_int CL_API_CALL clWaitForEvents(cl_uint num_events, const cl_eve
     return clshim__r;
 }
 
-const char *const clshim__names[] = {"clBuildProgram", "clCreateBuffer", "clCreateBufferWithProperties", "clCreateCommandQueue", "clCreateCommandQueueWithProperties", "clCreateContext", "clCreateImage", "clCreateKernel", "clCreatePipe", "clCreateProgramWithSource", "clCreateSampler", "clCreateSamplerWithProperties", "clCreateSubBuffer", "clCreateUserEvent", "clEnqueueBarrierWithWaitList", "clEnqueueCopyBuffer", "clEnqueueCopyBufferRect", "clEnqueueCopyBufferToImage", "clEnqueueCopyImage", "clEnqueueCopyImageToBuffer", "clEnqueueFillBuffer", "clEnqueueFillImage", "clEnqueueMapBuffer", "clEnqueueMapImage", "clEnqueueMarkerWithWaitList", "clEnqueueMigrateMemObjects", "clEnqueueReadBuffer", "clEnqueueReadBufferRect", "clEnqueueReadImage", "clEnqueueSVMFree", "clEnqueueSVMMap", "clEnqueueSVMMemFill", "clEnqueueSVMMigrateMem", "clEnqueueSVMUnmap", "clEnqueueUnmapMemObject", "clEnqueueWriteBuffer", "clEnqueueWriteBufferRect", "clEnqueueWriteImage", "clFinish", "clFlush", "clGetCommandQueueInfo", "clGetContextInfo", "clGetDeviceIDs", "clGetDeviceInfo", "clGetEventInfo", "clGetExtensionFunctionAddressForPlatform", "clGetImageInfo", "clGetKernelArgInfo", "clGetKernelInfo", "clGetKernelWorkGroupInfo", "clGetMemObjectInfo", "clGetPipeInfo", "clGetPlatformIDs", "clGetPlatformInfo", "clGetProgramInfo", "clGetSamplerInfo", "clGetSupportedImageFormats", "clReleaseCommandQueue", "clReleaseContext", "clReleaseEvent", "clReleaseKernel", "clReleaseMemObject", "clReleaseProgram", "clReleaseSampler", "clRetainCommandQueue", "clRetainContext", "clRetainEvent", "clRetainMemObject", "clRetainSampler", "clSVMAlloc", "clSVMFree", "clSetContextDestructorCallback", "clSetKernelArg", "clSetKernelArgSVMPointer", "clSetKernelExecInfo", "clSetUserEventStatus", "clWaitForEvents"};
-const unsigned clshim__name_count = 77;
+const char *const clshim__names[] = {"clBuildProgram", "clCreateBuffer", "clCreateBufferWithProperties", "clCreateCommandQueue", "clCreateCommandQueueWithProperties", "clCreateContext", "clCreateImage", "clCreateKernel", "clCreatePipe", "clCreateProgramWithSource", "clCreateSampler", "clCreateSamplerWithProperties", "clCreateSubBuffer", "clCreateUserEvent", "clEnqueueBarrierWithWaitList", "clEnqueueCopyBuffer", "clEnqueueCopyBufferRect", "clEnqueueCopyBufferToImage", "clEnqueueCopyImage", "clEnqueueCopyImageToBuffer", "clEnqueueFillBuffer", "clEnqueueFillImage", "clEnqueueMapBuffer", "clEnqueueMapImage", "clEnqueueMarkerWithWaitList", "clEnqueueMigrateMemObjects", "clEnqueueReadBuffer", "clEnqueueReadBufferRect", "clEnqueueReadImage", "clEnqueueSVMFree", "clEnqueueSVMMap", "clEnqueueSVMMemFill", "clEnqueueSVMMigrateMem", "clEnqueueSVMUnmap", "clEnqueueUnmapMemObject", "clEnqueueWriteBuffer", "clEnqueueWriteBufferRect", "clEnqueueWriteImage", "clFinish", "clFlush", "clGetCommandQueueInfo", "clGetContextInfo", "clGetDeviceIDs", "clGetDeviceInfo", "clGetEventInfo", "clGetExtensionFunctionAddressForPlatform", "clGetImageInfo", "clGetKernelArgInfo", "clGetKernelInfo", "clGetKernelWorkGroupInfo", "clGetMemObjectInfo", "clGetPipeInfo", "clGetPlatformIDs", "clGetPlatformInfo", "clGetProgramInfo", "clGetSamplerInfo", "clGetSupportedImageFormats", "clReleaseCommandQueue", "clReleaseContext", "clReleaseDevice", "clReleaseEvent", "clReleaseKernel", "clReleaseMemObject", "clReleaseProgram", "clReleaseSampler", "clRetainCommandQueue", "clRetainContext", "clRetainDevice", "clRetainEvent", "clRetainMemObject", "clRetainSampler", "clSVMAlloc", "clSVMFree", "clSetContextDestructorCallback", "clSetKernelArg", "clSetKernelArgSVMPointer", "clSetKernelExecInfo", "clSetUserEventStatus", "clWaitForEvents"};
+const unsigned clshim__name_count = 79;

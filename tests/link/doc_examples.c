@@ -93,7 +93,7 @@ static void pipe_sampler_examples(cl_context ctx) {
     clmem_sampler_release(&s);
 }
 
-static int pool_examples(cl_context ctx, cl_command_queue q) {
+static int pool_examples(cl_context ctx, cl_command_queue q, cl_device_id dev) {
     cl_int err;
     int ok = clmem_bin_number(4, 1024) == 160 && clmem_alloc_size(4, 160) == 1087;
     {
@@ -109,6 +109,7 @@ static int pool_examples(cl_context ctx, cl_command_queue q) {
             clmem_buffer t = clmem_memory_pool_allocate_on_queue(pool, n, q, &err);
             clmem_buffer tmp = t;
             clmem_pooled_buffer_enqueue_release(&tmp, q);
+            clmem_memory_pool_set_keep_free(pool, dev, (size_t)1 << 30);
         }
         clmem_memory_pool_release(p);
         clmem_allocator_release(a);
@@ -250,6 +251,20 @@ static void external_peer_examples(cl_context ctx, cl_device_id dev, int fd, siz
     }
 }
 
+static void peer_pool_examples(cl_context ctx, cl_device_id dev, cl_command_queue q, size_t n) {
+    cl_int err;
+    clmem_peer_pool *pp = clmem_peer_pool_create(ctx, dev, 4, &err);
+    {
+        clmem_pooled_peer p = clmem_peer_pool_allocate_on_queue(pp, n, q, &err);
+        {
+            clmem_buffer v = clmem_pooled_peer_view(p, q, &err);
+            use(&v);
+        }
+        clmem_pooled_peer_enqueue_release(&p, q);
+    }
+    clmem_peer_pool_release(pp);
+}
+
 int main(int argc, char **argv) {
     (void)argv;
     if (argc < 0) { /* never true: the examples are compiled, not run */
@@ -261,11 +276,12 @@ int main(int argc, char **argv) {
         characterize_examples(NULL);
         device_memory_examples(NULL);
         external_peer_examples(NULL, NULL, -1, 0);
+        peer_pool_examples(NULL, NULL, NULL, 0);
         image_examples(NULL, NULL, clmem_image_from_int_ptr(NULL, false, NULL));
         map_examples(NULL, clmem_buffer_from_int_ptr(NULL, false, NULL), clmem_buffer_from_int_ptr(NULL, false, NULL),
                      clmem_image_from_int_ptr(NULL, false, NULL), NULL);
         pipe_sampler_examples(NULL);
-        (void)pool_examples(NULL, NULL);
+        (void)pool_examples(NULL, NULL, NULL);
         svm_examples(NULL, NULL);
         usm_examples(NULL, NULL, NULL, NULL);
         {
