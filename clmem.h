@@ -14856,6 +14856,23 @@ static size_t clmem__hostreg_live;
 
 CLMEM_API int clmem__host_registrations_live(void) { return CLMEM__HOSTREG_ANY(); }
 
+/* clmem__hostreg_unlist(rec): rec out of the table (clmem__hostreg_lock held); the
+   table is freed when it empties */
+static void clmem__hostreg_unlist(const clmem__hostreg *rec) {
+    size_t i;
+    for (i = 0; i < clmem__hostreg_count; ++i)
+        if (clmem__hostregs[i] == rec) {
+            clmem__hostregs[i] = clmem__hostregs[--clmem__hostreg_count];
+            break;
+        }
+    CLMEM__HOSTREG_PUBLISH();
+    if (clmem__hostreg_count == 0) {
+        CLMEM_FREE(clmem__hostregs);
+        clmem__hostregs = NULL;
+        clmem__hostreg_capacity = 0;
+    }
+}
+
 static const char clmem__hostreg_create_fn[] = "clmem_host_registration_create";
 
 CLMEM_API clmem_host_registration clmem_host_registration_create(cl_context context, void *ptr, size_t size,
@@ -14935,11 +14952,7 @@ CLMEM_API clmem_host_registration clmem_host_registration_create(cl_context cont
         rec->mem = reg.buffer.mem;
         CLMEM__HOSTREG_PUBLISH();
     } else {
-        for (i = 0; i < clmem__hostreg_count; ++i)
-            if (clmem__hostregs[i] == rec) {
-                clmem__hostregs[i] = clmem__hostregs[--clmem__hostreg_count];
-                break;
-            }
+        clmem__hostreg_unlist(rec);
     }
     clmem__unlock(&clmem__hostreg_lock);
     if (err != CL_SUCCESS) {
@@ -14961,7 +14974,6 @@ out:
 CLMEM_API cl_int clmem_host_registration_release(clmem_host_registration *reg) {
     static const char fn[] = "clmem_host_registration_release";
     clmem__hostreg *rec;
-    size_t i;
     cl_int err;
     if (!reg || (!reg->ptr && !reg->id && !reg->buffer.mem)) return CL_SUCCESS; /* nothing to release */
     rec = CLMEM__CAST(clmem__hostreg *, clmem__reg_find(&clmem__hostreg_ids, reg->id, CLMEM__HOSTREG_TAG, true));
@@ -14971,17 +14983,7 @@ CLMEM_API cl_int clmem_host_registration_release(clmem_host_registration *reg) {
                            "a released handle)",
                            reg->ptr, reg->size);
     clmem__lock(&clmem__hostreg_lock);
-    for (i = 0; i < clmem__hostreg_count; ++i)
-        if (clmem__hostregs[i] == rec) {
-            clmem__hostregs[i] = clmem__hostregs[--clmem__hostreg_count];
-            break;
-        }
-    CLMEM__HOSTREG_PUBLISH();
-    if (clmem__hostreg_count == 0) {
-        CLMEM_FREE(clmem__hostregs);
-        clmem__hostregs = NULL;
-        clmem__hostreg_capacity = 0;
-    }
+    clmem__hostreg_unlist(rec);
     clmem__unlock(&clmem__hostreg_lock);
     clmem__reg_remove(&clmem__hostreg_ids, rec->id);
     err = clReleaseMemObject(rec->mem);
@@ -19083,6 +19085,22 @@ static void clmem__stager_stop(clmem_stager *st) {
     st->nworkers = 0;
 }
 
+/* clmem__stager_sync(st, make): make (or destroy) the stager's locks and condition
+   variables, all of them in one list */
+static void clmem__stager_sync(clmem_stager *st, bool make) {
+    clmem__mutex *const mutexes[] = {&st->books, &st->order, &st->jlock};
+    clmem__cond *const conds[] = {&st->jstart, &st->jdone, &st->turn, &st->rwake};
+    size_t i;
+    for (i = 0; i < sizeof mutexes / sizeof mutexes[0]; ++i) {
+        if (make) clmem__mutex_init(mutexes[i]);
+        else clmem__mutex_destroy(mutexes[i]);
+    }
+    for (i = 0; i < sizeof conds / sizeof conds[0]; ++i) {
+        if (make) clmem__cond_init(conds[i]);
+        else clmem__cond_destroy(conds[i]);
+    }
+}
+
 /* Free what a stager holds; the first unmap error. */
 static cl_int clmem__stager_free(clmem_stager *st) {
     cl_int first = CL_SUCCESS;
@@ -19094,13 +19112,7 @@ static cl_int clmem__stager_free(clmem_stager *st) {
             if (err != CL_SUCCESS && first == CL_SUCCESS) first = err;
         }
     }
-    clmem__mutex_destroy(&st->jlock);
-    clmem__cond_destroy(&st->jstart);
-    clmem__cond_destroy(&st->jdone);
-    clmem__cond_destroy(&st->turn);
-    clmem__cond_destroy(&st->rwake);
-    clmem__mutex_destroy(&st->books);
-    clmem__mutex_destroy(&st->order);
+    clmem__stager_sync(st, false);
     if (st->own) clReleaseCommandQueue(st->own);
     clReleaseCommandQueue(st->queue);
     CLMEM_FREE(st);
@@ -19154,13 +19166,7 @@ CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_
     st = CLMEM__CAST(clmem_stager *, clmem__alloc_for(sizeof *st, fn, "the stager", errcode_ret));
     if (!st) return NULL;
     memset(st, 0, sizeof *st);
-    clmem__mutex_init(&st->books);
-    clmem__mutex_init(&st->order);
-    clmem__mutex_init(&st->jlock);
-    clmem__cond_init(&st->jstart);
-    clmem__cond_init(&st->jdone);
-    clmem__cond_init(&st->turn);
-    clmem__cond_init(&st->rwake);
+    clmem__stager_sync(st, true);
     clRetainCommandQueue(queue);
     st->queue = queue;
     st->context = ctx;
