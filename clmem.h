@@ -876,6 +876,28 @@ extern "C" {
    with CLMEM_OPTIONS_MARK. */
 #define CLMEM__GIVEN(...) (CLMEM__GIVEN_S("," #__VA_ARGS__) | CLMEM_OPTIONS_MARK)
 
+/* ONE MACRO FOR C AND C++. A named-option macro whose C++ form is the same call is
+   written once, in its module's header, for both languages:
+       #define clmem_x(...) clmem__x_(__VA_ARGS__, CLMEM__NAMED_END)
+       #define clmem__x_(queue, a, ...) \
+           CLMEM__NAMED_RET(clmem_x_opts(queue, a, CLMEM__NAMED(clmem_x_options, __VA_ARGS__)))
+   CLMEM__NAMED(T, options...): the address of the T the options written make (C: a
+   compound literal with `given` filled; C++: CLMEM__CXX_O of clmem/cxx.h, in either
+   spelling). CLMEM__NAMED_END ends the options (C: an empty argument).
+   CLMEM__NAMED_RET(call): what the call returns (C++: the code, or with
+   CLMEM_CXX_EXCEPTIONS a throw). A macro that dispatches with _Generic, passes
+   positional arguments through an args struct (CLMEM__OPTIONS below) or needs C++
+   conversions is C only (#ifndef __cplusplus) and has its C++ form in clmem/cxx.h. */
+#ifdef __cplusplus
+#define CLMEM__NAMED_END CLMEM__CXX_END
+#define CLMEM__NAMED(T, ...) CLMEM__CXX_O(T, __VA_ARGS__)
+#define CLMEM__NAMED_RET(call) CLMEM__CXX_RET(call)
+#else
+#define CLMEM__NAMED_END
+#define CLMEM__NAMED(T, ...) &(T){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__}
+#define CLMEM__NAMED_RET(call) call
+#endif
+
 /* OPTIONS ARE NAMED: a value among the options without a name, as in the raw call's
    habit `clmem_enqueue_copy(q, host, buf, false)`, is a compile error in C, never a
    silent option. The macros build `{.given = ..., OPTIONS}`, so such a value would
@@ -1097,10 +1119,10 @@ typedef struct clmem__entry_set {
    loader's row). LIST(X, T) is X(T, field, "name", required) per function: the
    function called name goes in T's field; required: the set is unusable without it. */
 #define CLMEM__ENTRY_ROW(T, field, name, required) {name, offsetof(T, field), required},
-#define CLMEM__ENTRY_SET(set, T, LIST, what, library)                                                  \
-    static const clmem__entry set##_entries[] = {LIST(CLMEM__ENTRY_ROW, T)};                           \
-    CLMEM__STATIC_ASSERT(sizeof(T) <= CLMEM__ENTRY_BYTES, #T " fits the loader's row");                \
-    static const clmem__entry_set set = {what, library, set##_entries,                                 \
+#define CLMEM__ENTRY_SET(set, T, LIST, what, library)                                   \
+    static const clmem__entry set##_entries[] = {LIST(CLMEM__ENTRY_ROW, T)};            \
+    CLMEM__STATIC_ASSERT(sizeof(T) <= CLMEM__ENTRY_BYTES, #T " fits the loader's row"); \
+    static const clmem__entry_set set = {what, library, set##_entries,                  \
                                          sizeof set##_entries / sizeof set##_entries[0], sizeof(T)}
 
 #ifdef __cplusplus
@@ -1754,7 +1776,7 @@ CLMEM_API void *clmem_buffer_hostbuf(clmem_buffer buf);
 #define clmem_enqueue_fill_buffer(...) clmem__fill_buffer_(__VA_ARGS__, )
 #define clmem__fill_buffer_(queue, buf, pattern, pattern_size, offset, size, ...)                   \
     clmem_enqueue_fill_buffer_opts(queue, buf, pattern, pattern_size, offset, size,             \
-                                   &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
+                                   CLMEM__NAMED(clmem_enqueue_options, __VA_ARGS__))
 #endif
 CLMEM_API cl_int clmem_enqueue_fill_buffer_opts(cl_command_queue queue, clmem_buffer buf, const void *pattern,
                                                 size_t pattern_size, size_t offset, size_t size,
@@ -1896,15 +1918,12 @@ CLMEM_API cl_int clmem_enqueue_acquire_external_memory_opts(cl_command_queue que
     acquire. CL_INVALID_OPERATION when m is not acquired; the acquire's other codes. */
 CLMEM_API cl_int clmem_enqueue_release_external_memory_opts(cl_command_queue queue, clmem_external_memory *m,
                                                             const clmem_enqueue_options *opts);
-#ifndef __cplusplus
-#define clmem_enqueue_acquire_external_memory(...) clmem__acquire_external_(__VA_ARGS__, )
-#define clmem__acquire_external_(queue, m, buf, ...)   \
-    clmem_enqueue_acquire_external_memory_opts(queue, m, buf, \
-        &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
-#define clmem_enqueue_release_external_memory(...) clmem__release_external_(__VA_ARGS__, )
+#define clmem_enqueue_acquire_external_memory(...) clmem__acquire_external_(__VA_ARGS__, CLMEM__NAMED_END)
+#define clmem__acquire_external_(queue, m, buf, ...) \
+    CLMEM__NAMED_RET(clmem_enqueue_acquire_external_memory_opts(queue, m, buf, CLMEM__NAMED(clmem_enqueue_options, __VA_ARGS__)))
+#define clmem_enqueue_release_external_memory(...) clmem__release_external_(__VA_ARGS__, CLMEM__NAMED_END)
 #define clmem__release_external_(queue, m, ...) \
-    clmem_enqueue_release_external_memory_opts(queue, m, &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
-#endif
+    CLMEM__NAMED_RET(clmem_enqueue_release_external_memory_opts(queue, m, CLMEM__NAMED(clmem_enqueue_options, __VA_ARGS__)))
 
 /** clmem_external_memory_get_buffer(m, &buf): the buffer handle while m is acquired.
     CL_INVALID_OPERATION ("not acquired") before the acquire or after the release;
@@ -1971,14 +1990,12 @@ CLMEM_API cl_int clmem_enqueue_wait_semaphore_opts(cl_command_queue queue, clmem
                                                    const clmem_enqueue_options *opts);
 CLMEM_API cl_int clmem_enqueue_signal_semaphore_opts(cl_command_queue queue, clmem_semaphore s,
                                                      const clmem_enqueue_options *opts);
-#ifndef __cplusplus
-#define clmem_enqueue_wait_semaphore(...) clmem__wait_semaphore_(__VA_ARGS__, )
+#define clmem_enqueue_wait_semaphore(...) clmem__wait_semaphore_(__VA_ARGS__, CLMEM__NAMED_END)
 #define clmem__wait_semaphore_(queue, s, ...) \
-    clmem_enqueue_wait_semaphore_opts(queue, s, &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
-#define clmem_enqueue_signal_semaphore(...) clmem__signal_semaphore_(__VA_ARGS__, )
+    CLMEM__NAMED_RET(clmem_enqueue_wait_semaphore_opts(queue, s, CLMEM__NAMED(clmem_enqueue_options, __VA_ARGS__)))
+#define clmem_enqueue_signal_semaphore(...) clmem__signal_semaphore_(__VA_ARGS__, CLMEM__NAMED_END)
 #define clmem__signal_semaphore_(queue, s, ...) \
-    clmem_enqueue_signal_semaphore_opts(queue, s, &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
-#endif
+    CLMEM__NAMED_RET(clmem_enqueue_signal_semaphore_opts(queue, s, CLMEM__NAMED(clmem_enqueue_options, __VA_ARGS__)))
 /** clmem_semaphore_release(&s): clReleaseSemaphoreKHR, and s is emptied. NULL or an
     empty handle: CL_SUCCESS. */
 CLMEM_API cl_int clmem_semaphore_release(clmem_semaphore *s);
@@ -2365,7 +2382,7 @@ typedef enum clmem_color_kind {
 #define clmem_enqueue_fill_image(...) clmem__fill_image_(__VA_ARGS__, )
 #define clmem__fill_image_(queue, img, color, origin, region, ...)                                           \
     clmem_enqueue_fill_image_opts(queue, img, color, CLMEM__COLOR_KIND(color), origin, region,             \
-                                  &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
+                                  CLMEM__NAMED(clmem_enqueue_options, __VA_ARGS__))
 #define CLMEM__COLOR_KIND(c)                                                                                   \
     _Generic((c), float *: CLMEM_COLOR_FLOAT, const float *: CLMEM_COLOR_FLOAT, cl_int *: CLMEM_COLOR_INT,   \
              const cl_int *: CLMEM_COLOR_INT, cl_uint *: CLMEM_COLOR_UINT, const cl_uint *: CLMEM_COLOR_UINT)
@@ -2674,11 +2691,9 @@ CLMEM_API cl_int clmem_svm_allocation_release(clmem_svm_allocation *a);
     none bound: "no implicit queue"), CL_INVALID_CONTEXT (queue of another context),
     CL_INVALID_EVENT_WAIT_LIST, or the driver's code (the allocation then stays alive).
     Example: clmem_svm_allocation_enqueue_release(&a, q, .event = &freed); */
-#ifndef __cplusplus /* C++: clmem/cxx.h */
-#define clmem_svm_allocation_enqueue_release(...) clmem__svm_enqueue_release_(__VA_ARGS__, )
+#define clmem_svm_allocation_enqueue_release(...) clmem__svm_enqueue_release_(__VA_ARGS__, CLMEM__NAMED_END)
 #define clmem__svm_enqueue_release_(a, queue, ...) \
-    clmem_svm_allocation_enqueue_release_opts(a, queue, &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
-#endif
+    CLMEM__NAMED_RET(clmem_svm_allocation_enqueue_release_opts(a, queue, CLMEM__NAMED(clmem_enqueue_options, __VA_ARGS__)))
 CLMEM_API cl_int clmem_svm_allocation_enqueue_release_opts(clmem_svm_allocation *a, cl_command_queue queue,
                                                            const clmem_enqueue_options *opts);
 
@@ -2766,18 +2781,16 @@ typedef struct CLMEM__OPTIONS_TYPE clmem_svm_map_options {
     or the driver's code. Thread safety: any thread.
     Example: clmem_svm_map m; clmem_svm_map_rw(q, a.svm, &m); ((float *)m.ptr)[0] = 1;
              clmem_svm_map_release(&m); */
-#ifndef __cplusplus /* C++: clmem/cxx.h */
-#define clmem_enqueue_svm_map(...) clmem__svm_map_(__VA_ARGS__, )
+#define clmem_enqueue_svm_map(...) clmem__svm_map_(__VA_ARGS__, CLMEM__NAMED_END)
 #define clmem__svm_map_(queue, svm, flags, map, ...) \
-    clmem_enqueue_svm_map_opts(queue, svm, flags, map, &(clmem_svm_map_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
-#define clmem_svm_map_ro(...) clmem__svm_map_ro_(__VA_ARGS__, )
+    CLMEM__NAMED_RET(clmem_enqueue_svm_map_opts(queue, svm, flags, map, CLMEM__NAMED(clmem_svm_map_options, __VA_ARGS__)))
+#define clmem_svm_map_ro(...) clmem__svm_map_ro_(__VA_ARGS__, CLMEM__NAMED_END)
 #define clmem__svm_map_ro_(queue, svm, map, ...) \
-    clmem_enqueue_svm_map_opts(queue, svm, CL_MAP_READ, map, &(clmem_svm_map_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
-#define clmem_svm_map_rw(...) clmem__svm_map_rw_(__VA_ARGS__, )
-#define clmem__svm_map_rw_(queue, svm, map, ...)                                            \
-    clmem_enqueue_svm_map_opts(queue, svm, CL_MAP_READ | CL_MAP_WRITE, map,                 \
-                               &(clmem_svm_map_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
-#endif
+    CLMEM__NAMED_RET(clmem_enqueue_svm_map_opts(queue, svm, CL_MAP_READ, map, CLMEM__NAMED(clmem_svm_map_options, __VA_ARGS__)))
+#define clmem_svm_map_rw(...) clmem__svm_map_rw_(__VA_ARGS__, CLMEM__NAMED_END)
+#define clmem__svm_map_rw_(queue, svm, map, ...)                                             \
+    CLMEM__NAMED_RET(clmem_enqueue_svm_map_opts(queue, svm, CL_MAP_READ | CL_MAP_WRITE, map, \
+        CLMEM__NAMED(clmem_svm_map_options, __VA_ARGS__)))
 CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm svm, cl_map_flags flags,
                                             clmem_svm_map *map, const clmem_svm_map_options *opts);
 
@@ -2797,11 +2810,9 @@ typedef struct CLMEM__OPTIONS_TYPE clmem_svm_unmap_options {
     another context), CL_INVALID_EVENT_WAIT_LIST, or the driver's code (the map then
     stays outstanding). Thread safety: as for allocations.
     clmem_svm_map_release_default(&map) is the same with no options (clmem_release). */
-#ifndef __cplusplus /* C++: clmem/cxx.h */
-#define clmem_svm_map_release(...) clmem__svm_map_release_(__VA_ARGS__, )
+#define clmem_svm_map_release(...) clmem__svm_map_release_(__VA_ARGS__, CLMEM__NAMED_END)
 #define clmem__svm_map_release_(map, ...) \
-    clmem_svm_map_release_opts(map, &(clmem_svm_unmap_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
-#endif
+    CLMEM__NAMED_RET(clmem_svm_map_release_opts(map, CLMEM__NAMED(clmem_svm_unmap_options, __VA_ARGS__)))
 CLMEM_API cl_int clmem_svm_map_release_opts(clmem_svm_map *map, const clmem_svm_unmap_options *opts);
 CLMEM_API cl_int clmem_svm_map_release_default(clmem_svm_map *map);
 
@@ -2853,12 +2864,10 @@ typedef struct CLMEM__OPTIONS_TYPE clmem_svm_memfill_options {
     released allocation), CLMEM_ERROR_SIZE_UNKNOWN (no .byte_count, dst.size 0),
     CL_INVALID_CONTEXT, CL_INVALID_EVENT_WAIT_LIST, CL_INVALID_OPERATION (no SVM).
     Example: float zero = 0; clmem_enqueue_svm_memfill(q, a.svm, &zero, sizeof zero); */
-#ifndef __cplusplus /* C++: clmem/cxx.h */
-#define clmem_enqueue_svm_memfill(...) clmem__svm_memfill_(__VA_ARGS__, )
-#define clmem__svm_memfill_(queue, dst, pattern, pattern_size, ...)                 \
-    clmem_enqueue_svm_memfill_opts(queue, dst, pattern, pattern_size,               \
-                                   &(clmem_svm_memfill_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
-#endif
+#define clmem_enqueue_svm_memfill(...) clmem__svm_memfill_(__VA_ARGS__, CLMEM__NAMED_END)
+#define clmem__svm_memfill_(queue, dst, pattern, pattern_size, ...)                    \
+    CLMEM__NAMED_RET(clmem_enqueue_svm_memfill_opts(queue, dst, pattern, pattern_size, \
+        CLMEM__NAMED(clmem_svm_memfill_options, __VA_ARGS__)))
 CLMEM_API cl_int clmem_enqueue_svm_memfill_opts(cl_command_queue queue, clmem_svm dst, const void *pattern,
                                                 size_t pattern_size, const clmem_svm_memfill_options *opts);
 
@@ -2947,9 +2956,9 @@ typedef struct CLMEM__OPTIONS_TYPE clmem_svm_empty_options {
              float *x = (float *)a.svm.ptr; */
 #ifndef __cplusplus /* C++: clmem/cxx.h */
 #define clmem_svm_empty(...) clmem__svm_empty_(__VA_ARGS__, )
-#define clmem__svm_empty_(ctx, flags, T, errcode_ret, ...)                 \
-    clmem_svm_empty_opts(ctx, flags, sizeof(T), #T, errcode_ret,           \
-                         &(clmem_svm_empty_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
+#define clmem__svm_empty_(ctx, flags, T, errcode_ret, ...)       \
+    clmem_svm_empty_opts(ctx, flags, sizeof(T), #T, errcode_ret, \
+                         CLMEM__NAMED(clmem_svm_empty_options, __VA_ARGS__))
 #define clmem_csvm_empty(...) clmem__csvm_empty_(__VA_ARGS__, )
 #define clmem__csvm_empty_(ctx, T, errcode_ret, ...) clmem__svm_empty_(ctx, CL_MEM_READ_WRITE, T, errcode_ret, __VA_ARGS__)
 #define clmem_fsvm_empty(...) clmem__fsvm_empty_(__VA_ARGS__, )
@@ -2958,7 +2967,7 @@ typedef struct CLMEM__OPTIONS_TYPE clmem_svm_empty_options {
 #define clmem_svm_empty_like(...) clmem__svm_empty_like_(__VA_ARGS__, )
 #define clmem__svm_empty_like_(ctx, flags, like, errcode_ret, ...) \
     clmem_svm_empty_like_opts(ctx, flags, like, errcode_ret,       \
-                              &(clmem_svm_empty_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
+                              CLMEM__NAMED(clmem_svm_empty_options, __VA_ARGS__))
 #define clmem_csvm_empty_like(...) clmem__csvm_empty_like_(__VA_ARGS__, )
 #define clmem__csvm_empty_like_(ctx, like, errcode_ret, ...) \
     clmem__svm_empty_like_(ctx, CL_MEM_READ_WRITE, like, errcode_ret, __VA_ARGS__)
@@ -3265,11 +3274,9 @@ CLMEM_API cl_int clmem_usm_get_alloc_info(cl_context context, const void *ptr, c
     (usm of another context than the queue), CL_INVALID_EVENT_WAIT_LIST,
     CL_INVALID_OPERATION (no cl_intel_unified_shared_memory), or the driver's code.
     Example: clmem_enqueue_usm_migrate(q, s.usm, CL_MIGRATE_MEM_OBJECT_HOST, .event = &ev); */
-#ifndef __cplusplus /* C++: clmem/cxx.h */
-#define clmem_enqueue_usm_migrate(...) clmem__usm_migrate_(__VA_ARGS__, )
+#define clmem_enqueue_usm_migrate(...) clmem__usm_migrate_(__VA_ARGS__, CLMEM__NAMED_END)
 #define clmem__usm_migrate_(queue, usm, flags, ...) \
-    clmem_enqueue_usm_migrate_opts(queue, usm, flags, &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
-#endif
+    CLMEM__NAMED_RET(clmem_enqueue_usm_migrate_opts(queue, usm, flags, CLMEM__NAMED(clmem_enqueue_options, __VA_ARGS__)))
 CLMEM_API cl_int clmem_enqueue_usm_migrate_opts(cl_command_queue queue, clmem_usm usm, cl_mem_migration_flags flags,
                                                 const clmem_enqueue_options *opts);
 
@@ -3279,11 +3286,9 @@ CLMEM_API cl_int clmem_enqueue_usm_migrate_opts(cl_command_queue queue, clmem_us
     0 is passed on too. Options: .wait_for, .num_wait_for, .event.
     Errors: those of clmem_enqueue_usm_migrate but for the flags, and the driver's
     code for advice it does not know. */
-#ifndef __cplusplus /* C++: clmem/cxx.h */
-#define clmem_enqueue_usm_advise(...) clmem__usm_advise_(__VA_ARGS__, )
+#define clmem_enqueue_usm_advise(...) clmem__usm_advise_(__VA_ARGS__, CLMEM__NAMED_END)
 #define clmem__usm_advise_(queue, usm, advice, ...) \
-    clmem_enqueue_usm_advise_opts(queue, usm, advice, &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
-#endif
+    CLMEM__NAMED_RET(clmem_enqueue_usm_advise_opts(queue, usm, advice, CLMEM__NAMED(clmem_enqueue_options, __VA_ARGS__)))
 CLMEM_API cl_int clmem_enqueue_usm_advise_opts(cl_command_queue queue, clmem_usm usm, cl_mem_advice_intel advice,
                                                const clmem_enqueue_options *opts);
 
@@ -3511,11 +3516,9 @@ CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_imag
     Thread safety: any thread; of two threads releasing one map at the same time, one
     unmaps and the other gets CLMEM_ERROR_DOUBLE_RELEASE.
     Example: clmem_memory_map_release(&m, .event = &unmapped); */
-#ifndef __cplusplus
-#define clmem_memory_map_release(...) clmem__map_release_(__VA_ARGS__, )
+#define clmem_memory_map_release(...) clmem__map_release_(__VA_ARGS__, CLMEM__NAMED_END)
 #define clmem__map_release_(map, ...) \
-    clmem_memory_map_release_opts(map, &(clmem_unmap_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
-#endif
+    CLMEM__NAMED_RET(clmem_memory_map_release_opts(map, CLMEM__NAMED(clmem_unmap_options, __VA_ARGS__)))
 CLMEM_API cl_int clmem_memory_map_release_opts(clmem_memory_map *map, const clmem_unmap_options *opts);
 
 /** clmem_memory_map_release_default(&map): clmem_memory_map_release with no options
@@ -3536,11 +3539,9 @@ CLMEM_API cl_int clmem_memory_map_release_default(clmem_memory_map *map);
     that map is then stale: its release reports CLMEM_ERROR_DOUBLE_RELEASE, and its
     mem, queue and event must no longer be used. Thread safety: any thread.
     Example: clmem_enqueue_unmap_mem_object(q, buf.mem, p); */
-#ifndef __cplusplus
-#define clmem_enqueue_unmap_mem_object(...) clmem__unmap_mem_(__VA_ARGS__, )
+#define clmem_enqueue_unmap_mem_object(...) clmem__unmap_mem_(__VA_ARGS__, CLMEM__NAMED_END)
 #define clmem__unmap_mem_(queue, mem, ptr, ...) \
-    clmem_enqueue_unmap_mem_object_opts(queue, mem, ptr, &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
-#endif
+    CLMEM__NAMED_RET(clmem_enqueue_unmap_mem_object_opts(queue, mem, ptr, CLMEM__NAMED(clmem_enqueue_options, __VA_ARGS__)))
 CLMEM_API cl_int clmem_enqueue_unmap_mem_object_opts(cl_command_queue queue, cl_mem mem, void *ptr,
                                                      const clmem_enqueue_options *opts);
 
@@ -4088,7 +4089,7 @@ CLMEM_API cl_int clmem__fill_usm(cl_command_queue queue, clmem_usm dst, const vo
 #define clmem_enqueue_copy(...) clmem__copy_(__VA_ARGS__, )
 #define clmem__copy_(queue, dst, src, ...)                                              \
     (CLMEM__COPY_ASSERT(dst, src),                                                      \
-     CLMEM__COPY_FN(dst, src)(queue, dst, src, &(clmem_copy_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__}))
+     CLMEM__COPY_FN(dst, src)(queue, dst, src, CLMEM__NAMED(clmem_copy_options, __VA_ARGS__)))
 
 /* The dispatch: a pair's number d * CLMEM__COPY_KIND_COUNT + s, as the length of an
    array type (char (*)[1 + n]), selects its row of CLMEM__COPY_PAIRS in one _Generic;
@@ -4176,7 +4177,7 @@ CLMEM__FILL_DECL(const void *, ptr)
 #define clmem__fill_(queue, dst, pattern, size, ...)                                                  \
     CLMEM__FILL_FN(pattern)(queue,                                                                    \
                             _Generic((dst)CLMEM__FILL_TARGETS(CLMEM__FILL_TARGET_ASSOC))(dst),           \
-                            pattern, size, &(clmem_fill_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
+                            pattern, size, CLMEM__NAMED(clmem_fill_options, __VA_ARGS__))
 #define CLMEM__FILL_TARGET_ASSOC(T, name) , T: clmem__fill_target_##name /* a leading comma: the list needs no default */
 #define CLMEM__FILL_ASSOC(T, name) T: clmem__fill_##name,
 #define CLMEM__FILL_FN(pattern) _Generic((pattern), CLMEM__PATTERN_TYPES(CLMEM__FILL_ASSOC) default: clmem__fill_ptr)
@@ -4191,7 +4192,7 @@ CLMEM__FILL_DECL(const void *, ptr)
 #ifndef __cplusplus
 #define clmem_enqueue_copy_buffer_p2p_amd(...) clmem__p2p_(__VA_ARGS__, )
 #define clmem__p2p_(platform, queue, src, dst, ...) \
-    clmem_enqueue_copy_buffer_p2p_amd_opts(platform, queue, src, dst, &(clmem_copy_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
+    clmem_enqueue_copy_buffer_p2p_amd_opts(platform, queue, src, dst, CLMEM__NAMED(clmem_copy_options, __VA_ARGS__))
 #endif
 CLMEM_API cl_int clmem_enqueue_copy_buffer_p2p_amd_opts(cl_platform_id platform, cl_command_queue queue, clmem_buffer src,
                                                         clmem_buffer dst, const clmem_copy_options *opts);
@@ -5297,7 +5298,7 @@ typedef clmem_copy_options clmem_stager_copy_options;
 #define clmem__stager_copy_(st, dst, src, ...)                                                          \
     (CLMEM__STAGER_ASSERT(dst, src),                                                                    \
      _Generic((dst), clmem_buffer: clmem__stager_write_fn, default: clmem__stager_read_fn)(             \
-         st, dst, src, &(clmem_copy_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__}))
+         st, dst, src, CLMEM__NAMED(clmem_copy_options, __VA_ARGS__)))
 /* 1 for buffer <- host and host <- buffer, 0 for the rest (a compile error). */
 #define CLMEM__STAGER_OK(dst, src)                                                                      \
     _Generic((dst), clmem_buffer: _Generic((src), clmem_buffer: 0, clmem_image: 0, clmem_svm: 0,         \
@@ -5647,7 +5648,7 @@ CLMEM_API cl_int clmem_device_link_copy_opts(clmem_device_link *l, clmem_buffer 
 #ifndef __cplusplus
 #define clmem_device_link_copy(...) clmem__device_link_copy_(__VA_ARGS__, )
 #define clmem__device_link_copy_(l, dst, src, ...) \
-    clmem_device_link_copy_opts(l, dst, src, &(clmem_copy_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
+    clmem_device_link_copy_opts(l, dst, src, CLMEM__NAMED(clmem_copy_options, __VA_ARGS__))
 #endif
 
 /** clmem_device_link_release(l): wait for the link's copies, free the slots, release the
@@ -6409,11 +6410,15 @@ template <class E, class O> inline void old_order_svm() {
 
    Every public call of clmem is spelled the same in C++ as in C: the same names, the
    same positional arguments, in the same order. Plain functions are the C functions
-   (extern "C"). Each function-like macro of the C header (the named-option macros,
-   clmem_enqueue_copy, clmem_enqueue_fill, clmem_set_kernel_arg, clmem_release, the
-   clmem_memory_object_* family, CLMEM_WAIT_FOR) has a C++ definition here: macros that
-   expand to valid C++, and overloads and templates where C uses _Generic
-   (clmem_stager_copy included). CLMEM_WITH_MAP, CLMEM_WITH_SVM_MAP, CLMEM_SVM_TAG_ARRAY,
+   (extern "C"). The named-option macros that are a plain call are one definition for
+   both languages (ONE MACRO FOR C AND C++ in clmem/base.h: they build their options
+   with the forms here). Each other function-like macro of the C header (the
+   named-option macros that dispatch with _Generic, take positional arguments through
+   an args struct or need C++ conversions, clmem_enqueue_copy, clmem_enqueue_fill,
+   clmem_set_kernel_arg, clmem_release, the clmem_memory_object_* family,
+   CLMEM_WAIT_FOR) has a C++ definition here: macros that expand to valid C++, and
+   overloads and templates where C uses _Generic (clmem_stager_copy included).
+   CLMEM_WITH_MAP, CLMEM_WITH_SVM_MAP, CLMEM_SVM_TAG_ARRAY,
    clmem_local_memory, the pool allocate macros and the cache and test macros are the
    C macros: they are valid C++ as they are. The macros
    that take an element type T (clmem_enqueue_map_buffer, clmem_svm_empty and family)
@@ -6897,26 +6902,6 @@ template <class O> inline O built(const keywords<O> &k, unsigned) { return k.o; 
                                                  CLMEM__CXX_O(clmem_enqueue_options, __VA_ARGS__)))
 
 /* ---- svm ---- */
-#define clmem_svm_allocation_enqueue_release(...) clmem__cxx_svm_enqueue_release_(__VA_ARGS__, CLMEM__CXX_END)
-#define clmem__cxx_svm_enqueue_release_(a, queue, ...) \
-    CLMEM__CXX_RET(clmem_svm_allocation_enqueue_release_opts(a, queue, CLMEM__CXX_O(clmem_enqueue_options, __VA_ARGS__)))
-#define clmem_enqueue_svm_map(...) clmem__cxx_svm_map_(__VA_ARGS__, CLMEM__CXX_END)
-#define clmem__cxx_svm_map_(queue, svm, flags, map, ...) \
-    CLMEM__CXX_RET(clmem_enqueue_svm_map_opts(queue, svm, flags, map, CLMEM__CXX_O(clmem_svm_map_options, __VA_ARGS__)))
-#define clmem_svm_map_ro(...) clmem__cxx_svm_map_ro_(__VA_ARGS__, CLMEM__CXX_END)
-#define clmem__cxx_svm_map_ro_(queue, svm, map, ...) \
-    CLMEM__CXX_RET(clmem_enqueue_svm_map_opts(queue, svm, CL_MAP_READ, map, CLMEM__CXX_O(clmem_svm_map_options, __VA_ARGS__)))
-#define clmem_svm_map_rw(...) clmem__cxx_svm_map_rw_(__VA_ARGS__, CLMEM__CXX_END)
-#define clmem__cxx_svm_map_rw_(queue, svm, map, ...)                                \
-    CLMEM__CXX_RET(clmem_enqueue_svm_map_opts(queue, svm, CL_MAP_READ | CL_MAP_WRITE, map, \
-                                              CLMEM__CXX_O(clmem_svm_map_options, __VA_ARGS__)))
-#define clmem_svm_map_release(...) clmem__cxx_svm_map_release_(__VA_ARGS__, CLMEM__CXX_END)
-#define clmem__cxx_svm_map_release_(map, ...) \
-    CLMEM__CXX_RET(clmem_svm_map_release_opts(map, CLMEM__CXX_O(clmem_svm_unmap_options, __VA_ARGS__)))
-#define clmem_enqueue_svm_memfill(...) clmem__cxx_svm_memfill_(__VA_ARGS__, CLMEM__CXX_END)
-#define clmem__cxx_svm_memfill_(queue, dst, pattern, pattern_size, ...)                 \
-    CLMEM__CXX_RET(clmem_enqueue_svm_memfill_opts(queue, dst, pattern, pattern_size, \
-                                                  CLMEM__CXX_O(clmem_svm_memfill_options, __VA_ARGS__)))
 #define clmem_enqueue_svm_migratemem(...) clmem__cxx_svm_migratemem_(__VA_ARGS__, CLMEM__CXX_END)
 #define clmem__cxx_svm_migratemem_(queue, svms, n, flags, ...) \
     CLMEM__CXX_RET(clmem_enqueue_svm_migratemem_opts(queue, svms, n, flags, CLMEM__CXX_O(clmem_enqueue_options, __VA_ARGS__)))
@@ -6944,12 +6929,6 @@ template <class O> inline O built(const keywords<O> &k, unsigned) { return k.o; 
                                   CLMEM__CXX_O(clmem_svm_empty_options, __VA_ARGS__))
 
 /* ---- usm ---- */
-#define clmem_enqueue_usm_migrate(...) clmem__cxx_usm_migrate_(__VA_ARGS__, CLMEM__CXX_END)
-#define clmem__cxx_usm_migrate_(queue, usm, flags, ...) \
-    CLMEM__CXX_RET(clmem_enqueue_usm_migrate_opts(queue, usm, flags, CLMEM__CXX_O(clmem_enqueue_options, __VA_ARGS__)))
-#define clmem_enqueue_usm_advise(...) clmem__cxx_usm_advise_(__VA_ARGS__, CLMEM__CXX_END)
-#define clmem__cxx_usm_advise_(queue, usm, advice, ...) \
-    CLMEM__CXX_RET(clmem_enqueue_usm_advise_opts(queue, usm, advice, CLMEM__CXX_O(clmem_enqueue_options, __VA_ARGS__)))
 
 /* ---- pinned: clmem_stager_copy(st, dst, src, ...), buffer <- host and host <- buffer ---- */
 #define clmem_stager_copy(...) clmem__cxx_stager_copy_(__VA_ARGS__, CLMEM__CXX_END)
@@ -6963,18 +6942,6 @@ template <class O> inline O built(const keywords<O> &k, unsigned) { return k.o; 
                                                CLMEM__CXX_O(clmem_copy_options, __VA_ARGS__)))
 
 /* ---- external memory and semaphores (>>external) ---- */
-#define clmem_enqueue_acquire_external_memory(...) clmem__cxx_acquire_external_(__VA_ARGS__, CLMEM__CXX_END)
-#define clmem__cxx_acquire_external_(queue, m, buf, ...) \
-    CLMEM__CXX_RET(clmem_enqueue_acquire_external_memory_opts(queue, m, buf, CLMEM__CXX_O(clmem_enqueue_options, __VA_ARGS__)))
-#define clmem_enqueue_release_external_memory(...) clmem__cxx_release_external_(__VA_ARGS__, CLMEM__CXX_END)
-#define clmem__cxx_release_external_(queue, m, ...) \
-    CLMEM__CXX_RET(clmem_enqueue_release_external_memory_opts(queue, m, CLMEM__CXX_O(clmem_enqueue_options, __VA_ARGS__)))
-#define clmem_enqueue_wait_semaphore(...) clmem__cxx_wait_semaphore_(__VA_ARGS__, CLMEM__CXX_END)
-#define clmem__cxx_wait_semaphore_(queue, s, ...) \
-    CLMEM__CXX_RET(clmem_enqueue_wait_semaphore_opts(queue, s, CLMEM__CXX_O(clmem_enqueue_options, __VA_ARGS__)))
-#define clmem_enqueue_signal_semaphore(...) clmem__cxx_signal_semaphore_(__VA_ARGS__, CLMEM__CXX_END)
-#define clmem__cxx_signal_semaphore_(queue, s, ...) \
-    CLMEM__CXX_RET(clmem_enqueue_signal_semaphore_opts(queue, s, CLMEM__CXX_O(clmem_enqueue_options, __VA_ARGS__)))
 
 /* ---- map ---- */
 #define clmem_enqueue_map_buffer(...) clmem__cxx_map_buffer_(__VA_ARGS__, CLMEM__CXX_END)
@@ -6987,12 +6954,6 @@ template <class O> inline O built(const keywords<O> &k, unsigned) { return k.o; 
     CLMEM__CXX_RET(clmem_enqueue_map_image_opts(                                                               \
         queue, clmem::detail::handle(img), flags, map,                                                         \
         clmem::detail::ptr(clmem::detail::site(CLMEM__CXX_OV(clmem_map_options, __VA_ARGS__), __FILE__, __LINE__))))
-#define clmem_memory_map_release(...) clmem__cxx_map_release_(__VA_ARGS__, CLMEM__CXX_END)
-#define clmem__cxx_map_release_(map, ...) \
-    CLMEM__CXX_RET(clmem_memory_map_release_opts(map, CLMEM__CXX_O(clmem_unmap_options, __VA_ARGS__)))
-#define clmem_enqueue_unmap_mem_object(...) clmem__cxx_unmap_mem_(__VA_ARGS__, CLMEM__CXX_END)
-#define clmem__cxx_unmap_mem_(queue, mem, ptr, ...) \
-    CLMEM__CXX_RET(clmem_enqueue_unmap_mem_object_opts(queue, mem, ptr, CLMEM__CXX_O(clmem_enqueue_options, __VA_ARGS__)))
 
 /* ---- transfer ---- */
 #define clmem_enqueue_copy(...) clmem__cxx_copy_(__VA_ARGS__, CLMEM__CXX_END)
@@ -7959,8 +7920,8 @@ typedef struct clmem__unset_row {
    clmem__defaults_T, the options NULL stands for (every default) */
 #define CLMEM__UNSET_TABLE(T, LIST)                                                                                  \
     CLMEM__STATIC_ASSERT(offsetof(T, given) == 0 LIST(CLMEM__UNSET_SIZE_OK, T),                                      \
-                         "clmem: " #T ": given first, each left-out value as wide as its field");             \
-    static const clmem__unset_row clmem__unset_##T[] = {LIST(CLMEM__UNSET_ROW, T){0, 0, 0, 0}};                     \
+                         "clmem: " #T ": given first, each left-out value as wide as its field");                    \
+    static const clmem__unset_row clmem__unset_##T[] = {LIST(CLMEM__UNSET_ROW, T){0, 0, 0, 0}};                      \
     static const T clmem__defaults_##T = CLMEM__OPTIONS_DEFAULTS;
 
 /* clmem__options_resolve(opts, local, size, rows): *opts (size bytes) copied to local
@@ -7995,9 +7956,9 @@ static CLMEM__NOINLINE const void *clmem__options_resolve(const void *opts, void
    the macros and the C++ forms make them, and for a struct from T's initializer its
    fields read into *local (clmem__options_resolve). */
 #define CLMEM__OPTIONS_IN(T, opts, local)                                                                             \
-    (!(opts) ? &clmem__defaults_##T                                                                                 \
-             : ((opts)->given & CLMEM__OPTIONS_UNSET) ? (const T *)clmem__options_resolve(opts, local, sizeof(T),  \
-                                                                                         clmem__unset_##T)         \
+    (!(opts) ? &clmem__defaults_##T                                                                                   \
+             : ((opts)->given & CLMEM__OPTIONS_UNSET) ? (const T *)clmem__options_resolve(opts, local, sizeof(T),     \
+                                                                                         clmem__unset_##T)            \
                                                     : (opts))
 
 static inline cl_int clmem__check_queue(const char *fn, cl_command_queue queue) {
@@ -8477,25 +8438,25 @@ static void clmem__cuda_leave(const clmem__cuda_fns *f, clmem__CUdevice device);
 #endif
 
 /* the functions of libcuda and NVML clmem calls (>>loader) */
-#define CLMEM__CUDA_ENTRIES(X, T)                                 \
-    X(T, init, "cuInit", 1)                                        \
-    X(T, device_get_count, "cuDeviceGetCount", 1)                  \
-    X(T, device_get, "cuDeviceGet", 1)                             \
-    X(T, device_get_uuid, "cuDeviceGetUuid_v2", 1)                 \
-    X(T, primary_retain, "cuDevicePrimaryCtxRetain", 1)            \
-    X(T, ctx_push, "cuCtxPushCurrent_v2", 1)                       \
-    X(T, ctx_pop, "cuCtxPopCurrent_v2", 1)                         \
-    X(T, mem_get_info, "cuMemGetInfo_v2", 1)                       \
-    X(T, get_error_name, "cuGetErrorName", 0)                      \
-    X(T, mem_granularity, "cuMemGetAllocationGranularity", 0)      \
-    X(T, mem_create, "cuMemCreate", 0)                             \
-    X(T, mem_release, "cuMemRelease", 0)                           \
+#define CLMEM__CUDA_ENTRIES(X, T)                             \
+    X(T, init, "cuInit", 1)                                   \
+    X(T, device_get_count, "cuDeviceGetCount", 1)             \
+    X(T, device_get, "cuDeviceGet", 1)                        \
+    X(T, device_get_uuid, "cuDeviceGetUuid_v2", 1)            \
+    X(T, primary_retain, "cuDevicePrimaryCtxRetain", 1)       \
+    X(T, ctx_push, "cuCtxPushCurrent_v2", 1)                  \
+    X(T, ctx_pop, "cuCtxPopCurrent_v2", 1)                    \
+    X(T, mem_get_info, "cuMemGetInfo_v2", 1)                  \
+    X(T, get_error_name, "cuGetErrorName", 0)                 \
+    X(T, mem_granularity, "cuMemGetAllocationGranularity", 0) \
+    X(T, mem_create, "cuMemCreate", 0)                        \
+    X(T, mem_release, "cuMemRelease", 0)                      \
     X(T, mem_export, "cuMemExportToShareableHandle", 0)
 CLMEM__ENTRY_SET(clmem__cuda_set, clmem__cuda_fns, CLMEM__CUDA_ENTRIES, "CUDA's driver library", CLMEM_LIBCUDA);
-#define CLMEM__NVML_ENTRIES(X, T)                      \
-    X(T, init, "nvmlInit_v2", 1)                        \
-    X(T, by_uuid, "nvmlDeviceGetHandleByUUID", 1)       \
-    X(T, memory, "nvmlDeviceGetMemoryInfo", 1)          \
+#define CLMEM__NVML_ENTRIES(X, T)                 \
+    X(T, init, "nvmlInit_v2", 1)                  \
+    X(T, by_uuid, "nvmlDeviceGetHandleByUUID", 1) \
+    X(T, memory, "nvmlDeviceGetMemoryInfo", 1)    \
     X(T, error_string, "nvmlErrorString", 0)
 CLMEM__ENTRY_SET(clmem__nvml_set, clmem__nvml_fns, CLMEM__NVML_ENTRIES, "NVML", CLMEM_LIBNVML);
 
@@ -10522,8 +10483,8 @@ typedef cl_int(CL_API_CALL *clmem__ext_mem_fn)(cl_command_queue, cl_uint, const 
 typedef struct clmem__extmem_fns {
     clmem__ext_mem_fn acquire, release;
 } clmem__extmem_fns;
-#define CLMEM__EXTMEM_ENTRIES(X, T)                            \
-    X(T, acquire, "clEnqueueAcquireExternalMemObjectsKHR", 1)   \
+#define CLMEM__EXTMEM_ENTRIES(X, T)                           \
+    X(T, acquire, "clEnqueueAcquireExternalMemObjectsKHR", 1) \
     X(T, release, "clEnqueueReleaseExternalMemObjectsKHR", 1)
 CLMEM__ENTRY_SET(clmem__extmem_set, clmem__extmem_fns, CLMEM__EXTMEM_ENTRIES, "cl_khr_external_memory", NULL);
 
@@ -10538,10 +10499,10 @@ typedef struct clmem__sem_fns {
     clmem__sem_enqueue_fn wait, signal;
     clmem__sem_release_fn release;
 } clmem__sem_fns;
-#define CLMEM__SEM_ENTRIES(X, T)                            \
-    X(T, create, "clCreateSemaphoreWithPropertiesKHR", 1)    \
-    X(T, wait, "clEnqueueWaitSemaphoresKHR", 1)              \
-    X(T, signal, "clEnqueueSignalSemaphoresKHR", 1)          \
+#define CLMEM__SEM_ENTRIES(X, T)                          \
+    X(T, create, "clCreateSemaphoreWithPropertiesKHR", 1) \
+    X(T, wait, "clEnqueueWaitSemaphoresKHR", 1)           \
+    X(T, signal, "clEnqueueSignalSemaphoresKHR", 1)       \
     X(T, release, "clReleaseSemaphoreKHR", 1)
 CLMEM__ENTRY_SET(clmem__sem_set, clmem__sem_fns, CLMEM__SEM_ENTRIES, "cl_khr_semaphore", NULL);
 typedef struct clmem__xsem_fns {
@@ -13480,17 +13441,17 @@ static void *clmem__usm_make(const clmem__usm_fns *fns, cl_context ctx, cl_devic
 /* ---- the extension's entry points, per platform ---- */
 
 /* the entry points, found once per platform by the loader (>>loader) */
-#define CLMEM__USM_ENTRIES(X, T)                          \
-    X(T, host_alloc, "clHostMemAllocINTEL", 1)             \
-    X(T, device_alloc, "clDeviceMemAllocINTEL", 1)         \
-    X(T, shared_alloc, "clSharedMemAllocINTEL", 1)         \
-    X(T, mem_free, "clMemFreeINTEL", 1)                    \
-    X(T, blocking_free, "clMemBlockingFreeINTEL", 1)       \
-    X(T, get_info, "clGetMemAllocInfoINTEL", 1)            \
-    X(T, set_arg, "clSetKernelArgMemPointerINTEL", 1)      \
-    X(T, fill, "clEnqueueMemFillINTEL", 1)                 \
-    X(T, memcpy, "clEnqueueMemcpyINTEL", 1)                \
-    X(T, migrate, "clEnqueueMigrateMemINTEL", 0)           \
+#define CLMEM__USM_ENTRIES(X, T)                      \
+    X(T, host_alloc, "clHostMemAllocINTEL", 1)        \
+    X(T, device_alloc, "clDeviceMemAllocINTEL", 1)    \
+    X(T, shared_alloc, "clSharedMemAllocINTEL", 1)    \
+    X(T, mem_free, "clMemFreeINTEL", 1)               \
+    X(T, blocking_free, "clMemBlockingFreeINTEL", 1)  \
+    X(T, get_info, "clGetMemAllocInfoINTEL", 1)       \
+    X(T, set_arg, "clSetKernelArgMemPointerINTEL", 1) \
+    X(T, fill, "clEnqueueMemFillINTEL", 1)            \
+    X(T, memcpy, "clEnqueueMemcpyINTEL", 1)           \
+    X(T, migrate, "clEnqueueMigrateMemINTEL", 0)      \
     X(T, advise, "clEnqueueMemAdviseINTEL", 0)
 CLMEM__ENTRY_SET(clmem__usm_set, clmem__usm_fns, CLMEM__USM_ENTRIES, "cl_intel_unified_shared_memory", NULL);
 static clmem__mutex clmem__usm_lock = CLMEM__MUTEX_INIT;

@@ -402,6 +402,28 @@ extern "C" {
    with CLMEM_OPTIONS_MARK. */
 #define CLMEM__GIVEN(...) (CLMEM__GIVEN_S("," #__VA_ARGS__) | CLMEM_OPTIONS_MARK)
 
+/* ONE MACRO FOR C AND C++. A named-option macro whose C++ form is the same call is
+   written once, in its module's header, for both languages:
+       #define clmem_x(...) clmem__x_(__VA_ARGS__, CLMEM__NAMED_END)
+       #define clmem__x_(queue, a, ...) \
+           CLMEM__NAMED_RET(clmem_x_opts(queue, a, CLMEM__NAMED(clmem_x_options, __VA_ARGS__)))
+   CLMEM__NAMED(T, options...): the address of the T the options written make (C: a
+   compound literal with `given` filled; C++: CLMEM__CXX_O of clmem/cxx.h, in either
+   spelling). CLMEM__NAMED_END ends the options (C: an empty argument).
+   CLMEM__NAMED_RET(call): what the call returns (C++: the code, or with
+   CLMEM_CXX_EXCEPTIONS a throw). A macro that dispatches with _Generic, passes
+   positional arguments through an args struct (CLMEM__OPTIONS below) or needs C++
+   conversions is C only (#ifndef __cplusplus) and has its C++ form in clmem/cxx.h. */
+#ifdef __cplusplus
+#define CLMEM__NAMED_END CLMEM__CXX_END
+#define CLMEM__NAMED(T, ...) CLMEM__CXX_O(T, __VA_ARGS__)
+#define CLMEM__NAMED_RET(call) CLMEM__CXX_RET(call)
+#else
+#define CLMEM__NAMED_END
+#define CLMEM__NAMED(T, ...) &(T){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__}
+#define CLMEM__NAMED_RET(call) call
+#endif
+
 /* OPTIONS ARE NAMED: a value among the options without a name, as in the raw call's
    habit `clmem_enqueue_copy(q, host, buf, false)`, is a compile error in C, never a
    silent option. The macros build `{.given = ..., OPTIONS}`, so such a value would

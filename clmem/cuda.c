@@ -7,25 +7,25 @@
 #endif
 
 /* the functions of libcuda and NVML clmem calls (>>loader) */
-#define CLMEM__CUDA_ENTRIES(X, T)                                 \
-    X(T, init, "cuInit", 1)                                        \
-    X(T, device_get_count, "cuDeviceGetCount", 1)                  \
-    X(T, device_get, "cuDeviceGet", 1)                             \
-    X(T, device_get_uuid, "cuDeviceGetUuid_v2", 1)                 \
-    X(T, primary_retain, "cuDevicePrimaryCtxRetain", 1)            \
-    X(T, ctx_push, "cuCtxPushCurrent_v2", 1)                       \
-    X(T, ctx_pop, "cuCtxPopCurrent_v2", 1)                         \
-    X(T, mem_get_info, "cuMemGetInfo_v2", 1)                       \
-    X(T, get_error_name, "cuGetErrorName", 0)                      \
-    X(T, mem_granularity, "cuMemGetAllocationGranularity", 0)      \
-    X(T, mem_create, "cuMemCreate", 0)                             \
-    X(T, mem_release, "cuMemRelease", 0)                           \
+#define CLMEM__CUDA_ENTRIES(X, T)                             \
+    X(T, init, "cuInit", 1)                                   \
+    X(T, device_get_count, "cuDeviceGetCount", 1)             \
+    X(T, device_get, "cuDeviceGet", 1)                        \
+    X(T, device_get_uuid, "cuDeviceGetUuid_v2", 1)            \
+    X(T, primary_retain, "cuDevicePrimaryCtxRetain", 1)       \
+    X(T, ctx_push, "cuCtxPushCurrent_v2", 1)                  \
+    X(T, ctx_pop, "cuCtxPopCurrent_v2", 1)                    \
+    X(T, mem_get_info, "cuMemGetInfo_v2", 1)                  \
+    X(T, get_error_name, "cuGetErrorName", 0)                 \
+    X(T, mem_granularity, "cuMemGetAllocationGranularity", 0) \
+    X(T, mem_create, "cuMemCreate", 0)                        \
+    X(T, mem_release, "cuMemRelease", 0)                      \
     X(T, mem_export, "cuMemExportToShareableHandle", 0)
 CLMEM__ENTRY_SET(clmem__cuda_set, clmem__cuda_fns, CLMEM__CUDA_ENTRIES, "CUDA's driver library", CLMEM_LIBCUDA);
-#define CLMEM__NVML_ENTRIES(X, T)                      \
-    X(T, init, "nvmlInit_v2", 1)                        \
-    X(T, by_uuid, "nvmlDeviceGetHandleByUUID", 1)       \
-    X(T, memory, "nvmlDeviceGetMemoryInfo", 1)          \
+#define CLMEM__NVML_ENTRIES(X, T)                 \
+    X(T, init, "nvmlInit_v2", 1)                  \
+    X(T, by_uuid, "nvmlDeviceGetHandleByUUID", 1) \
+    X(T, memory, "nvmlDeviceGetMemoryInfo", 1)    \
     X(T, error_string, "nvmlErrorString", 0)
 CLMEM__ENTRY_SET(clmem__nvml_set, clmem__nvml_fns, CLMEM__NVML_ENTRIES, "NVML", CLMEM_LIBNVML);
 

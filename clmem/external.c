@@ -8,8 +8,8 @@ typedef cl_int(CL_API_CALL *clmem__ext_mem_fn)(cl_command_queue, cl_uint, const 
 typedef struct clmem__extmem_fns {
     clmem__ext_mem_fn acquire, release;
 } clmem__extmem_fns;
-#define CLMEM__EXTMEM_ENTRIES(X, T)                            \
-    X(T, acquire, "clEnqueueAcquireExternalMemObjectsKHR", 1)   \
+#define CLMEM__EXTMEM_ENTRIES(X, T)                           \
+    X(T, acquire, "clEnqueueAcquireExternalMemObjectsKHR", 1) \
     X(T, release, "clEnqueueReleaseExternalMemObjectsKHR", 1)
 CLMEM__ENTRY_SET(clmem__extmem_set, clmem__extmem_fns, CLMEM__EXTMEM_ENTRIES, "cl_khr_external_memory", NULL);
 
@@ -24,10 +24,10 @@ typedef struct clmem__sem_fns {
     clmem__sem_enqueue_fn wait, signal;
     clmem__sem_release_fn release;
 } clmem__sem_fns;
-#define CLMEM__SEM_ENTRIES(X, T)                            \
-    X(T, create, "clCreateSemaphoreWithPropertiesKHR", 1)    \
-    X(T, wait, "clEnqueueWaitSemaphoresKHR", 1)              \
-    X(T, signal, "clEnqueueSignalSemaphoresKHR", 1)          \
+#define CLMEM__SEM_ENTRIES(X, T)                          \
+    X(T, create, "clCreateSemaphoreWithPropertiesKHR", 1) \
+    X(T, wait, "clEnqueueWaitSemaphoresKHR", 1)           \
+    X(T, signal, "clEnqueueSignalSemaphoresKHR", 1)       \
     X(T, release, "clReleaseSemaphoreKHR", 1)
 CLMEM__ENTRY_SET(clmem__sem_set, clmem__sem_fns, CLMEM__SEM_ENTRIES, "cl_khr_semaphore", NULL);
 typedef struct clmem__xsem_fns {

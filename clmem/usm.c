@@ -4,17 +4,17 @@
 /* ---- the extension's entry points, per platform ---- */
 
 /* the entry points, found once per platform by the loader (>>loader) */
-#define CLMEM__USM_ENTRIES(X, T)                          \
-    X(T, host_alloc, "clHostMemAllocINTEL", 1)             \
-    X(T, device_alloc, "clDeviceMemAllocINTEL", 1)         \
-    X(T, shared_alloc, "clSharedMemAllocINTEL", 1)         \
-    X(T, mem_free, "clMemFreeINTEL", 1)                    \
-    X(T, blocking_free, "clMemBlockingFreeINTEL", 1)       \
-    X(T, get_info, "clGetMemAllocInfoINTEL", 1)            \
-    X(T, set_arg, "clSetKernelArgMemPointerINTEL", 1)      \
-    X(T, fill, "clEnqueueMemFillINTEL", 1)                 \
-    X(T, memcpy, "clEnqueueMemcpyINTEL", 1)                \
-    X(T, migrate, "clEnqueueMigrateMemINTEL", 0)           \
+#define CLMEM__USM_ENTRIES(X, T)                      \
+    X(T, host_alloc, "clHostMemAllocINTEL", 1)        \
+    X(T, device_alloc, "clDeviceMemAllocINTEL", 1)    \
+    X(T, shared_alloc, "clSharedMemAllocINTEL", 1)    \
+    X(T, mem_free, "clMemFreeINTEL", 1)               \
+    X(T, blocking_free, "clMemBlockingFreeINTEL", 1)  \
+    X(T, get_info, "clGetMemAllocInfoINTEL", 1)       \
+    X(T, set_arg, "clSetKernelArgMemPointerINTEL", 1) \
+    X(T, fill, "clEnqueueMemFillINTEL", 1)            \
+    X(T, memcpy, "clEnqueueMemcpyINTEL", 1)           \
+    X(T, migrate, "clEnqueueMigrateMemINTEL", 0)      \
     X(T, advise, "clEnqueueMemAdviseINTEL", 0)
 CLMEM__ENTRY_SET(clmem__usm_set, clmem__usm_fns, CLMEM__USM_ENTRIES, "cl_intel_unified_shared_memory", NULL);
 static clmem__mutex clmem__usm_lock = CLMEM__MUTEX_INIT;
