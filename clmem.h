@@ -7325,6 +7325,9 @@ inline void *clmem_memory_map_at(const clmem_memory_map *map, std::initializer_l
      otherwise (POSIX)                      pthreads
    (POSIX systems take pthreads by default: their mutexes initialize statically, and
    C++ has no <threads.h>; CLMEM_USE_C11_THREADS selects <threads.h> to test it.)
+   A backend's block includes its headers and keeps what is its own; the types and
+   calls below them are one table, a row each with a column per backend, of which
+   CLMEM__THREADS_PICK(win32, c11, pthreads) keeps the chosen one: a new call is a row.
      clmem__mutex m = CLMEM__MUTEX_INIT;    (also static; or clmem__mutex_init)
      clmem__lock(&m); clmem__unlock(&m);    clmem__mutex_destroy(&m)
      clmem__cond c; clmem__cond_init(&c);   clmem__cond_wait(&c, &m) (m locked),
@@ -8421,6 +8424,7 @@ static bool clmem__extension_listed(cl_device_id dev, const char *name) {
 static cl_int clmem__cuda_fail(const char *fn, const clmem__cuda_fns *f, const char *call, clmem__CUresult r);
 static cl_int clmem__cuda(const char *fn, const clmem__cuda_fns **fns);
 static cl_int clmem__nvml(const char *fn, const clmem__nvml_fns **fns);
+static const char *clmem__nvml_error(const clmem__nvml_fns *f, int r);
 static void clmem__uuid_text(const unsigned char uuid[16], char *buf);
 static cl_int clmem__cl_device_uuid(const char *fn, cl_device_id dev, unsigned char uuid[16]);
 static cl_int clmem__cuda_device_by_uuid(const char *fn, const clmem__cuda_fns *f, const unsigned char uuid[16],
@@ -8469,6 +8473,11 @@ static const char *clmem__cuda_error(const clmem__cuda_fns *f, clmem__CUresult r
     return "?";
 }
 
+/* clmem__nvml_error(fns, r): NVML's words for a result, or "?" */
+static const char *clmem__nvml_error(const clmem__nvml_fns *f, int r) {
+    return f->error_string ? f->error_string(r) : "?";
+}
+
 /* clmem__cuda_fail(fn, fns, call, r): a CUDA call failed: CL_OUT_OF_RESOURCES (out of
    memory: CL_MEM_OBJECT_ALLOCATION_FAILURE) with the call and CUDA's result named */
 static cl_int clmem__cuda_fail(const char *fn, const clmem__cuda_fns *f, const char *call, clmem__CUresult r) {
@@ -8492,8 +8501,7 @@ static const char *clmem__cuda_result(const void *f, int r) {
 }
 static int clmem__nvml_init(const void *f) { return CLMEM__CAST(const clmem__nvml_fns *, f)->init(); }
 static const char *clmem__nvml_result(const void *f, int r) {
-    const clmem__nvml_fns *n = CLMEM__CAST(const clmem__nvml_fns *, f);
-    return n->error_string ? n->error_string(r) : "?";
+    return clmem__nvml_error(CLMEM__CAST(const clmem__nvml_fns *, f), r);
 }
 static clmem__vendor_init clmem__cuda_once = {&clmem__cuda_set, "cuInit", "CUresult", clmem__cuda_init,
                                               clmem__cuda_result, 0, 0};
@@ -8649,7 +8657,7 @@ static cl_int clmem__memory_info_nvml(const char *fn, const unsigned char uuid[1
     if ((r = f->by_uuid(text, &handle)) != 0 || (r = f->memory(handle, &m)) != 0)
         return clmem__fail(CL_OUT_OF_RESOURCES, fn, "NVML: %s for %s failed: nvmlReturn_t %d (%s)",
                            handle ? "nvmlDeviceGetMemoryInfo" : "nvmlDeviceGetHandleByUUID", text, r,
-                           f->error_string ? f->error_string(r) : "?");
+                           clmem__nvml_error(f, r));
     info->free_bytes = m.free;
     info->total_bytes = m.total;
     info->source = CLMEM_MEMORY_INFO_NVML;

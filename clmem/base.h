@@ -585,6 +585,9 @@ CLMEM_API void clmem_log_stderr(clmem_log_level level, cl_int code, const char *
      otherwise (POSIX)                      pthreads
    (POSIX systems take pthreads by default: their mutexes initialize statically, and
    C++ has no <threads.h>; CLMEM_USE_C11_THREADS selects <threads.h> to test it.)
+   A backend's block includes its headers and keeps what is its own; the types and
+   calls below them are one table, a row each with a column per backend, of which
+   CLMEM__THREADS_PICK(win32, c11, pthreads) keeps the chosen one: a new call is a row.
      clmem__mutex m = CLMEM__MUTEX_INIT;    (also static; or clmem__mutex_init)
      clmem__lock(&m); clmem__unlock(&m);    clmem__mutex_destroy(&m)
      clmem__cond c; clmem__cond_init(&c);   clmem__cond_wait(&c, &m) (m locked),

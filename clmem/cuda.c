@@ -38,6 +38,11 @@ static const char *clmem__cuda_error(const clmem__cuda_fns *f, clmem__CUresult r
     return "?";
 }
 
+/* clmem__nvml_error(fns, r): NVML's words for a result, or "?" */
+static const char *clmem__nvml_error(const clmem__nvml_fns *f, int r) {
+    return f->error_string ? f->error_string(r) : "?";
+}
+
 /* clmem__cuda_fail(fn, fns, call, r): a CUDA call failed: CL_OUT_OF_RESOURCES (out of
    memory: CL_MEM_OBJECT_ALLOCATION_FAILURE) with the call and CUDA's result named */
 static cl_int clmem__cuda_fail(const char *fn, const clmem__cuda_fns *f, const char *call, clmem__CUresult r) {
@@ -61,8 +66,7 @@ static const char *clmem__cuda_result(const void *f, int r) {
 }
 static int clmem__nvml_init(const void *f) { return CLMEM__CAST(const clmem__nvml_fns *, f)->init(); }
 static const char *clmem__nvml_result(const void *f, int r) {
-    const clmem__nvml_fns *n = CLMEM__CAST(const clmem__nvml_fns *, f);
-    return n->error_string ? n->error_string(r) : "?";
+    return clmem__nvml_error(CLMEM__CAST(const clmem__nvml_fns *, f), r);
 }
 static clmem__vendor_init clmem__cuda_once = {&clmem__cuda_set, "cuInit", "CUresult", clmem__cuda_init,
                                               clmem__cuda_result, 0, 0};
