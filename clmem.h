@@ -908,6 +908,28 @@ extern "C" {
    with CLMEM_OPTIONS_MARK. */
 #define CLMEM__GIVEN(...) (CLMEM__GIVEN_S("," #__VA_ARGS__) | CLMEM_OPTIONS_MARK)
 
+/* ONE MACRO FOR C AND C++. A named-option macro whose C++ form is the same call is
+   written once, in its module's header, for both languages:
+       #define clmem_x(...) clmem__x_(__VA_ARGS__, CLMEM__NAMED_END)
+       #define clmem__x_(queue, a, ...) \
+           CLMEM__NAMED_RET(clmem_x_opts(queue, a, CLMEM__NAMED(clmem_x_options, __VA_ARGS__)))
+   CLMEM__NAMED(T, options...): the address of the T the options written make (C: a
+   compound literal with `given` filled; C++: CLMEM__CXX_O of clmem/cxx.h, in either
+   spelling). CLMEM__NAMED_END ends the options (C: an empty argument).
+   CLMEM__NAMED_RET(call): what the call returns (C++: the code, or with
+   CLMEM_CXX_EXCEPTIONS a throw). A macro that dispatches with _Generic, passes
+   positional arguments through an args struct (CLMEM__OPTIONS below) or needs C++
+   conversions is C only (#ifndef __cplusplus) and has its C++ form in clmem/cxx.h. */
+#ifdef __cplusplus
+#define CLMEM__NAMED_END CLMEM__CXX_END
+#define CLMEM__NAMED(T, ...) CLMEM__CXX_O(T, __VA_ARGS__)
+#define CLMEM__NAMED_RET(call) CLMEM__CXX_RET(call)
+#else
+#define CLMEM__NAMED_END
+#define CLMEM__NAMED(T, ...) &(T){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__}
+#define CLMEM__NAMED_RET(call) call
+#endif
+
 /* OPTIONS ARE NAMED: a value among the options without a name, as in the raw call's
    habit `clmem_enqueue_copy(q, host, buf, false)`, is a compile error in C, never a
    silent option. The macros build `{.given = ..., OPTIONS}`, so such a value would
@@ -1122,6 +1144,18 @@ typedef struct clmem__entry_set {
 
 /* (private) The largest struct of function pointers a set may have. */
 #define CLMEM__ENTRY_BYTES (32 * sizeof(void *))
+
+/* (private) CLMEM__ENTRY_SET(set, T, LIST, what, library): defines the clmem__entry_set
+   `set` (and its table set_entries) of the functions whose pointers go in a T, the
+   module's struct of function pointers (a compile error where T is larger than the
+   loader's row). LIST(X, T) is X(T, field, "name", required) per function: the
+   function called name goes in T's field; required: the set is unusable without it. */
+#define CLMEM__ENTRY_ROW(T, field, name, required) {name, offsetof(T, field), required},
+#define CLMEM__ENTRY_SET(set, T, LIST, what, library)                                   \
+    static const clmem__entry set##_entries[] = {LIST(CLMEM__ENTRY_ROW, T)};            \
+    CLMEM__STATIC_ASSERT(sizeof(T) <= CLMEM__ENTRY_BYTES, #T " fits the loader's row"); \
+    static const clmem__entry_set set = {what, library, set##_entries,                  \
+                                         sizeof set##_entries / sizeof set##_entries[0], sizeof(T)}
 
 #ifdef __cplusplus
 }
@@ -1787,7 +1821,7 @@ CLMEM_API void *clmem_buffer_hostbuf(clmem_buffer buf);
 #define clmem_enqueue_fill_buffer(...) clmem__fill_buffer_(__VA_ARGS__, )
 #define clmem__fill_buffer_(queue, buf, pattern, pattern_size, offset, size, ...)                   \
     clmem_enqueue_fill_buffer_opts(queue, buf, pattern, pattern_size, offset, size,             \
-                                   &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
+                                   CLMEM__NAMED(clmem_enqueue_options, __VA_ARGS__))
 #endif
 CLMEM_API cl_int clmem_enqueue_fill_buffer_opts(cl_command_queue queue, clmem_buffer buf, const void *pattern,
                                                 size_t pattern_size, size_t offset, size_t size,
@@ -1934,15 +1968,12 @@ CLMEM_API cl_int clmem_enqueue_acquire_external_memory_opts(cl_command_queue que
     event: m stays acquired). */
 CLMEM_API cl_int clmem_enqueue_release_external_memory_opts(cl_command_queue queue, clmem_external_memory *m,
                                                             const clmem_enqueue_options *opts);
-#ifndef __cplusplus
-#define clmem_enqueue_acquire_external_memory(...) clmem__acquire_external_(__VA_ARGS__, )
-#define clmem__acquire_external_(queue, m, buf, ...)   \
-    clmem_enqueue_acquire_external_memory_opts(queue, m, buf, \
-        &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
-#define clmem_enqueue_release_external_memory(...) clmem__release_external_(__VA_ARGS__, )
+#define clmem_enqueue_acquire_external_memory(...) clmem__acquire_external_(__VA_ARGS__, CLMEM__NAMED_END)
+#define clmem__acquire_external_(queue, m, buf, ...) \
+    CLMEM__NAMED_RET(clmem_enqueue_acquire_external_memory_opts(queue, m, buf, CLMEM__NAMED(clmem_enqueue_options, __VA_ARGS__)))
+#define clmem_enqueue_release_external_memory(...) clmem__release_external_(__VA_ARGS__, CLMEM__NAMED_END)
 #define clmem__release_external_(queue, m, ...) \
-    clmem_enqueue_release_external_memory_opts(queue, m, &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
-#endif
+    CLMEM__NAMED_RET(clmem_enqueue_release_external_memory_opts(queue, m, CLMEM__NAMED(clmem_enqueue_options, __VA_ARGS__)))
 
 /** clmem_external_memory_get_buffer(m, &buf): the buffer handle while m is acquired.
     CL_INVALID_OPERATION ("not acquired") before the acquire or after the release;
@@ -2011,14 +2042,12 @@ CLMEM_API cl_int clmem_enqueue_wait_semaphore_opts(cl_command_queue queue, clmem
                                                    const clmem_enqueue_options *opts);
 CLMEM_API cl_int clmem_enqueue_signal_semaphore_opts(cl_command_queue queue, clmem_semaphore s,
                                                      const clmem_enqueue_options *opts);
-#ifndef __cplusplus
-#define clmem_enqueue_wait_semaphore(...) clmem__wait_semaphore_(__VA_ARGS__, )
+#define clmem_enqueue_wait_semaphore(...) clmem__wait_semaphore_(__VA_ARGS__, CLMEM__NAMED_END)
 #define clmem__wait_semaphore_(queue, s, ...) \
-    clmem_enqueue_wait_semaphore_opts(queue, s, &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
-#define clmem_enqueue_signal_semaphore(...) clmem__signal_semaphore_(__VA_ARGS__, )
+    CLMEM__NAMED_RET(clmem_enqueue_wait_semaphore_opts(queue, s, CLMEM__NAMED(clmem_enqueue_options, __VA_ARGS__)))
+#define clmem_enqueue_signal_semaphore(...) clmem__signal_semaphore_(__VA_ARGS__, CLMEM__NAMED_END)
 #define clmem__signal_semaphore_(queue, s, ...) \
-    clmem_enqueue_signal_semaphore_opts(queue, s, &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
-#endif
+    CLMEM__NAMED_RET(clmem_enqueue_signal_semaphore_opts(queue, s, CLMEM__NAMED(clmem_enqueue_options, __VA_ARGS__)))
 /** clmem_semaphore_release(&s): clReleaseSemaphoreKHR, and s is emptied. NULL or an
     empty handle: CL_SUCCESS. */
 CLMEM_API cl_int clmem_semaphore_release(clmem_semaphore *s);
@@ -2407,7 +2436,7 @@ typedef enum clmem_color_kind {
 #define clmem_enqueue_fill_image(...) clmem__fill_image_(__VA_ARGS__, )
 #define clmem__fill_image_(queue, img, color, origin, region, ...)                                           \
     clmem_enqueue_fill_image_opts(queue, img, color, CLMEM__COLOR_KIND(color), origin, region,             \
-                                  &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
+                                  CLMEM__NAMED(clmem_enqueue_options, __VA_ARGS__))
 #define CLMEM__COLOR_KIND(c)                                                                                   \
     _Generic((c), float *: CLMEM_COLOR_FLOAT, const float *: CLMEM_COLOR_FLOAT, cl_int *: CLMEM_COLOR_INT,   \
              const cl_int *: CLMEM_COLOR_INT, cl_uint *: CLMEM_COLOR_UINT, const cl_uint *: CLMEM_COLOR_UINT)
@@ -2718,11 +2747,9 @@ CLMEM_API cl_int clmem_svm_allocation_release(clmem_svm_allocation *a);
     of the wait list has already failed: no free is enqueued, no .event made), or the
     driver's code (after either the allocation stays alive).
     Example: clmem_svm_allocation_enqueue_release(&a, q, .event = &freed); */
-#ifndef __cplusplus /* C++: clmem/cxx.h */
-#define clmem_svm_allocation_enqueue_release(...) clmem__svm_enqueue_release_(__VA_ARGS__, )
+#define clmem_svm_allocation_enqueue_release(...) clmem__svm_enqueue_release_(__VA_ARGS__, CLMEM__NAMED_END)
 #define clmem__svm_enqueue_release_(a, queue, ...) \
-    clmem_svm_allocation_enqueue_release_opts(a, queue, &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
-#endif
+    CLMEM__NAMED_RET(clmem_svm_allocation_enqueue_release_opts(a, queue, CLMEM__NAMED(clmem_enqueue_options, __VA_ARGS__)))
 CLMEM_API cl_int clmem_svm_allocation_enqueue_release_opts(clmem_svm_allocation *a, cl_command_queue queue,
                                                            const clmem_enqueue_options *opts);
 
@@ -2812,18 +2839,16 @@ typedef struct CLMEM__OPTIONS_TYPE clmem_svm_map_options {
     or the driver's code. Thread safety: any thread.
     Example: clmem_svm_map m; clmem_svm_map_rw(q, a.svm, &m); ((float *)m.ptr)[0] = 1;
              clmem_svm_map_release(&m); */
-#ifndef __cplusplus /* C++: clmem/cxx.h */
-#define clmem_enqueue_svm_map(...) clmem__svm_map_(__VA_ARGS__, )
+#define clmem_enqueue_svm_map(...) clmem__svm_map_(__VA_ARGS__, CLMEM__NAMED_END)
 #define clmem__svm_map_(queue, svm, flags, map, ...) \
-    clmem_enqueue_svm_map_opts(queue, svm, flags, map, &(clmem_svm_map_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
-#define clmem_svm_map_ro(...) clmem__svm_map_ro_(__VA_ARGS__, )
+    CLMEM__NAMED_RET(clmem_enqueue_svm_map_opts(queue, svm, flags, map, CLMEM__NAMED(clmem_svm_map_options, __VA_ARGS__)))
+#define clmem_svm_map_ro(...) clmem__svm_map_ro_(__VA_ARGS__, CLMEM__NAMED_END)
 #define clmem__svm_map_ro_(queue, svm, map, ...) \
-    clmem_enqueue_svm_map_opts(queue, svm, CL_MAP_READ, map, &(clmem_svm_map_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
-#define clmem_svm_map_rw(...) clmem__svm_map_rw_(__VA_ARGS__, )
-#define clmem__svm_map_rw_(queue, svm, map, ...)                                            \
-    clmem_enqueue_svm_map_opts(queue, svm, CL_MAP_READ | CL_MAP_WRITE, map,                 \
-                               &(clmem_svm_map_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
-#endif
+    CLMEM__NAMED_RET(clmem_enqueue_svm_map_opts(queue, svm, CL_MAP_READ, map, CLMEM__NAMED(clmem_svm_map_options, __VA_ARGS__)))
+#define clmem_svm_map_rw(...) clmem__svm_map_rw_(__VA_ARGS__, CLMEM__NAMED_END)
+#define clmem__svm_map_rw_(queue, svm, map, ...)                                             \
+    CLMEM__NAMED_RET(clmem_enqueue_svm_map_opts(queue, svm, CL_MAP_READ | CL_MAP_WRITE, map, \
+        CLMEM__NAMED(clmem_svm_map_options, __VA_ARGS__)))
 CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm svm, cl_map_flags flags,
                                             clmem_svm_map *map, const clmem_svm_map_options *opts);
 
@@ -2844,11 +2869,9 @@ typedef struct CLMEM__OPTIONS_TYPE clmem_svm_unmap_options {
     CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (an event of the wait list has already
     failed: no unmap is enqueued, no .event made), or the driver's code (after either
     the map stays outstanding, to be released again). Thread safety: as for allocations. */
-#ifndef __cplusplus /* C++: clmem/cxx.h */
-#define clmem_svm_map_release(...) clmem__svm_map_release_(__VA_ARGS__, )
+#define clmem_svm_map_release(...) clmem__svm_map_release_(__VA_ARGS__, CLMEM__NAMED_END)
 #define clmem__svm_map_release_(map, ...) \
-    clmem_svm_map_release_opts(map, &(clmem_svm_unmap_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
-#endif
+    CLMEM__NAMED_RET(clmem_svm_map_release_opts(map, CLMEM__NAMED(clmem_svm_unmap_options, __VA_ARGS__)))
 CLMEM_API cl_int clmem_svm_map_release_opts(clmem_svm_map *map, const clmem_svm_unmap_options *opts);
 /** clmem_svm_map_release_default(&map): clmem_svm_map_release with no options (on the
     map's own queue, no wait list, no event): what clmem_release(&map) and
@@ -2905,12 +2928,10 @@ typedef struct CLMEM__OPTIONS_TYPE clmem_svm_memfill_options {
     CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (an event of the wait list has already
     failed: nothing is enqueued, no .event made), CL_INVALID_OPERATION (no SVM).
     Example: float zero = 0; clmem_enqueue_svm_memfill(q, a.svm, &zero, sizeof zero); */
-#ifndef __cplusplus /* C++: clmem/cxx.h */
-#define clmem_enqueue_svm_memfill(...) clmem__svm_memfill_(__VA_ARGS__, )
-#define clmem__svm_memfill_(queue, dst, pattern, pattern_size, ...)                 \
-    clmem_enqueue_svm_memfill_opts(queue, dst, pattern, pattern_size,               \
-                                   &(clmem_svm_memfill_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
-#endif
+#define clmem_enqueue_svm_memfill(...) clmem__svm_memfill_(__VA_ARGS__, CLMEM__NAMED_END)
+#define clmem__svm_memfill_(queue, dst, pattern, pattern_size, ...)                    \
+    CLMEM__NAMED_RET(clmem_enqueue_svm_memfill_opts(queue, dst, pattern, pattern_size, \
+        CLMEM__NAMED(clmem_svm_memfill_options, __VA_ARGS__)))
 CLMEM_API cl_int clmem_enqueue_svm_memfill_opts(cl_command_queue queue, clmem_svm dst, const void *pattern,
                                                 size_t pattern_size, const clmem_svm_memfill_options *opts);
 
@@ -3001,9 +3022,9 @@ typedef struct CLMEM__OPTIONS_TYPE clmem_svm_empty_options {
              float *x = (float *)a.svm.ptr; */
 #ifndef __cplusplus /* C++: clmem/cxx.h */
 #define clmem_svm_empty(...) clmem__svm_empty_(__VA_ARGS__, )
-#define clmem__svm_empty_(ctx, flags, T, errcode_ret, ...)                 \
-    clmem_svm_empty_opts(ctx, flags, sizeof(T), #T, errcode_ret,           \
-                         &(clmem_svm_empty_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
+#define clmem__svm_empty_(ctx, flags, T, errcode_ret, ...)       \
+    clmem_svm_empty_opts(ctx, flags, sizeof(T), #T, errcode_ret, \
+                         CLMEM__NAMED(clmem_svm_empty_options, __VA_ARGS__))
 #define clmem_csvm_empty(...) clmem__csvm_empty_(__VA_ARGS__, )
 #define clmem__csvm_empty_(ctx, T, errcode_ret, ...) clmem__svm_empty_(ctx, CL_MEM_READ_WRITE, T, errcode_ret, __VA_ARGS__)
 #define clmem_fsvm_empty(...) clmem__fsvm_empty_(__VA_ARGS__, )
@@ -3012,7 +3033,7 @@ typedef struct CLMEM__OPTIONS_TYPE clmem_svm_empty_options {
 #define clmem_svm_empty_like(...) clmem__svm_empty_like_(__VA_ARGS__, )
 #define clmem__svm_empty_like_(ctx, flags, like, errcode_ret, ...) \
     clmem_svm_empty_like_opts(ctx, flags, like, errcode_ret,       \
-                              &(clmem_svm_empty_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
+                              CLMEM__NAMED(clmem_svm_empty_options, __VA_ARGS__))
 #define clmem_csvm_empty_like(...) clmem__csvm_empty_like_(__VA_ARGS__, )
 #define clmem__csvm_empty_like_(ctx, like, errcode_ret, ...) \
     clmem__svm_empty_like_(ctx, CL_MEM_READ_WRITE, like, errcode_ret, __VA_ARGS__)
@@ -3321,11 +3342,9 @@ CLMEM_API cl_int clmem_usm_get_alloc_info(cl_context context, const void *ptr, c
     failed: nothing is enqueued, no .event made), CL_INVALID_OPERATION (no
     cl_intel_unified_shared_memory), or the driver's code.
     Example: clmem_enqueue_usm_migrate(q, s.usm, CL_MIGRATE_MEM_OBJECT_HOST, .event = &ev); */
-#ifndef __cplusplus /* C++: clmem/cxx.h */
-#define clmem_enqueue_usm_migrate(...) clmem__usm_migrate_(__VA_ARGS__, )
+#define clmem_enqueue_usm_migrate(...) clmem__usm_migrate_(__VA_ARGS__, CLMEM__NAMED_END)
 #define clmem__usm_migrate_(queue, usm, flags, ...) \
-    clmem_enqueue_usm_migrate_opts(queue, usm, flags, &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
-#endif
+    CLMEM__NAMED_RET(clmem_enqueue_usm_migrate_opts(queue, usm, flags, CLMEM__NAMED(clmem_enqueue_options, __VA_ARGS__)))
 CLMEM_API cl_int clmem_enqueue_usm_migrate_opts(cl_command_queue queue, clmem_usm usm, cl_mem_migration_flags flags,
                                                 const clmem_enqueue_options *opts);
 
@@ -3336,11 +3355,9 @@ CLMEM_API cl_int clmem_enqueue_usm_migrate_opts(cl_command_queue queue, clmem_us
     Errors: those of clmem_enqueue_usm_migrate but for the flags
     (CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST for a wait list holding a failed
     event included), and the driver's code for advice it does not know. */
-#ifndef __cplusplus /* C++: clmem/cxx.h */
-#define clmem_enqueue_usm_advise(...) clmem__usm_advise_(__VA_ARGS__, )
+#define clmem_enqueue_usm_advise(...) clmem__usm_advise_(__VA_ARGS__, CLMEM__NAMED_END)
 #define clmem__usm_advise_(queue, usm, advice, ...) \
-    clmem_enqueue_usm_advise_opts(queue, usm, advice, &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
-#endif
+    CLMEM__NAMED_RET(clmem_enqueue_usm_advise_opts(queue, usm, advice, CLMEM__NAMED(clmem_enqueue_options, __VA_ARGS__)))
 CLMEM_API cl_int clmem_enqueue_usm_advise_opts(cl_command_queue queue, clmem_usm usm, cl_mem_advice_intel advice,
                                                const clmem_enqueue_options *opts);
 
@@ -3573,11 +3590,9 @@ CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_imag
     Thread safety: any thread; of two threads releasing one map at the same time, one
     unmaps and the other gets CLMEM_ERROR_DOUBLE_RELEASE.
     Example: clmem_memory_map_release(&m, .event = &unmapped); */
-#ifndef __cplusplus
-#define clmem_memory_map_release(...) clmem__map_release_(__VA_ARGS__, )
+#define clmem_memory_map_release(...) clmem__map_release_(__VA_ARGS__, CLMEM__NAMED_END)
 #define clmem__map_release_(map, ...) \
-    clmem_memory_map_release_opts(map, &(clmem_unmap_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
-#endif
+    CLMEM__NAMED_RET(clmem_memory_map_release_opts(map, CLMEM__NAMED(clmem_unmap_options, __VA_ARGS__)))
 CLMEM_API cl_int clmem_memory_map_release_opts(clmem_memory_map *map, const clmem_unmap_options *opts);
 
 /** clmem_memory_map_release_default(&map): clmem_memory_map_release with no options
@@ -3600,11 +3615,9 @@ CLMEM_API cl_int clmem_memory_map_release_default(clmem_memory_map *map);
     successful unmap the handle of that map is stale: its release reports CLMEM_ERROR_DOUBLE_RELEASE, and its
     mem, queue and event must no longer be used. Thread safety: any thread.
     Example: clmem_enqueue_unmap_mem_object(q, buf.mem, p); */
-#ifndef __cplusplus
-#define clmem_enqueue_unmap_mem_object(...) clmem__unmap_mem_(__VA_ARGS__, )
+#define clmem_enqueue_unmap_mem_object(...) clmem__unmap_mem_(__VA_ARGS__, CLMEM__NAMED_END)
 #define clmem__unmap_mem_(queue, mem, ptr, ...) \
-    clmem_enqueue_unmap_mem_object_opts(queue, mem, ptr, &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
-#endif
+    CLMEM__NAMED_RET(clmem_enqueue_unmap_mem_object_opts(queue, mem, ptr, CLMEM__NAMED(clmem_enqueue_options, __VA_ARGS__)))
 CLMEM_API cl_int clmem_enqueue_unmap_mem_object_opts(cl_command_queue queue, cl_mem mem, void *ptr,
                                                      const clmem_enqueue_options *opts);
 
@@ -4152,7 +4165,7 @@ CLMEM_API cl_int clmem__fill_usm(cl_command_queue queue, clmem_usm dst, const vo
 #define clmem_enqueue_copy(...) clmem__copy_(__VA_ARGS__, )
 #define clmem__copy_(queue, dst, src, ...)                                              \
     (CLMEM__COPY_ASSERT(dst, src),                                                      \
-     CLMEM__COPY_FN(dst, src)(queue, dst, src, &(clmem_copy_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__}))
+     CLMEM__COPY_FN(dst, src)(queue, dst, src, CLMEM__NAMED(clmem_copy_options, __VA_ARGS__)))
 
 /* The dispatch: a pair's number d * CLMEM__COPY_KIND_COUNT + s, as the length of an
    array type (char (*)[1 + n]), selects its row of CLMEM__COPY_PAIRS in one _Generic;
@@ -4242,7 +4255,7 @@ CLMEM__FILL_DECL(const void *, ptr)
 #define clmem__fill_(queue, dst, pattern, size, ...)                                                  \
     CLMEM__FILL_FN(pattern)(queue,                                                                    \
                             _Generic((dst)CLMEM__FILL_TARGETS(CLMEM__FILL_TARGET_ASSOC))(dst),           \
-                            pattern, size, &(clmem_fill_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
+                            pattern, size, CLMEM__NAMED(clmem_fill_options, __VA_ARGS__))
 #define CLMEM__FILL_TARGET_ASSOC(T, name) , T: clmem__fill_target_##name /* a leading comma: the list needs no default */
 #define CLMEM__FILL_ASSOC(T, name) T: clmem__fill_##name,
 #define CLMEM__FILL_FN(pattern) _Generic((pattern), CLMEM__PATTERN_TYPES(CLMEM__FILL_ASSOC) default: clmem__fill_ptr)
@@ -4260,7 +4273,7 @@ CLMEM__FILL_DECL(const void *, ptr)
 #ifndef __cplusplus
 #define clmem_enqueue_copy_buffer_p2p_amd(...) clmem__p2p_(__VA_ARGS__, )
 #define clmem__p2p_(platform, queue, src, dst, ...) \
-    clmem_enqueue_copy_buffer_p2p_amd_opts(platform, queue, src, dst, &(clmem_copy_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
+    clmem_enqueue_copy_buffer_p2p_amd_opts(platform, queue, src, dst, CLMEM__NAMED(clmem_copy_options, __VA_ARGS__))
 #endif
 CLMEM_API cl_int clmem_enqueue_copy_buffer_p2p_amd_opts(cl_platform_id platform, cl_command_queue queue, clmem_buffer src,
                                                         clmem_buffer dst, const clmem_copy_options *opts);
@@ -5409,7 +5422,7 @@ typedef clmem_copy_options clmem_stager_copy_options;
 #define clmem__stager_copy_(st, dst, src, ...)                                                          \
     (CLMEM__STAGER_ASSERT(dst, src),                                                                    \
      _Generic((dst), clmem_buffer: clmem__stager_write_fn, default: clmem__stager_read_fn)(             \
-         st, dst, src, &(clmem_copy_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__}))
+         st, dst, src, CLMEM__NAMED(clmem_copy_options, __VA_ARGS__)))
 /* 1 for buffer <- host and host <- buffer, 0 for the rest (a compile error). */
 #define CLMEM__STAGER_OK(dst, src)                                                                      \
     _Generic((dst), clmem_buffer: _Generic((src), clmem_buffer: 0, clmem_image: 0, clmem_svm: 0,         \
@@ -5932,7 +5945,7 @@ CLMEM_API cl_int clmem_device_link_copy_opts(clmem_device_link *l, clmem_buffer 
 #ifndef __cplusplus
 #define clmem_device_link_copy(...) clmem__device_link_copy_(__VA_ARGS__, )
 #define clmem__device_link_copy_(l, dst, src, ...) \
-    clmem_device_link_copy_opts(l, dst, src, &(clmem_copy_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
+    clmem_device_link_copy_opts(l, dst, src, CLMEM__NAMED(clmem_copy_options, __VA_ARGS__))
 #endif
 
 /** clmem_device_link_release(l): wait for the link's copies, free the slots, release the
@@ -6694,11 +6707,15 @@ template <class E, class O> inline void old_order_svm() {
 
    Every public call of clmem is spelled the same in C++ as in C: the same names, the
    same positional arguments, in the same order. Plain functions are the C functions
-   (extern "C"). Each function-like macro of the C header (the named-option macros,
-   clmem_enqueue_copy, clmem_enqueue_fill, clmem_set_kernel_arg, clmem_release, the
-   clmem_memory_object_* family, CLMEM_WAIT_FOR) has a C++ definition here: macros that
-   expand to valid C++, and overloads and templates where C uses _Generic
-   (clmem_stager_copy included). CLMEM_WITH_MAP, CLMEM_WITH_SVM_MAP, CLMEM_SVM_TAG_ARRAY,
+   (extern "C"). The named-option macros that are a plain call are one definition for
+   both languages (ONE MACRO FOR C AND C++ in clmem/base.h: they build their options
+   with the forms here). Each other function-like macro of the C header (the
+   named-option macros that dispatch with _Generic, take positional arguments through
+   an args struct or need C++ conversions, clmem_enqueue_copy, clmem_enqueue_fill,
+   clmem_set_kernel_arg, clmem_release, the clmem_memory_object_* family,
+   CLMEM_WAIT_FOR) has a C++ definition here: macros that expand to valid C++, and
+   overloads and templates where C uses _Generic (clmem_stager_copy included).
+   CLMEM_WITH_MAP, CLMEM_WITH_SVM_MAP, CLMEM_SVM_TAG_ARRAY,
    clmem_local_memory, the pool allocate macros and the cache and test macros are the
    C macros: they are valid C++ as they are. The macros
    that take an element type T (clmem_enqueue_map_buffer, clmem_svm_empty and family)
@@ -7183,26 +7200,6 @@ template <class O> inline O built(const keywords<O> &k, unsigned) { return k.o; 
                                                  CLMEM__CXX_O(clmem_enqueue_options, __VA_ARGS__)))
 
 /* ---- svm ---- */
-#define clmem_svm_allocation_enqueue_release(...) clmem__cxx_svm_enqueue_release_(__VA_ARGS__, CLMEM__CXX_END)
-#define clmem__cxx_svm_enqueue_release_(a, queue, ...) \
-    CLMEM__CXX_RET(clmem_svm_allocation_enqueue_release_opts(a, queue, CLMEM__CXX_O(clmem_enqueue_options, __VA_ARGS__)))
-#define clmem_enqueue_svm_map(...) clmem__cxx_svm_map_(__VA_ARGS__, CLMEM__CXX_END)
-#define clmem__cxx_svm_map_(queue, svm, flags, map, ...) \
-    CLMEM__CXX_RET(clmem_enqueue_svm_map_opts(queue, svm, flags, map, CLMEM__CXX_O(clmem_svm_map_options, __VA_ARGS__)))
-#define clmem_svm_map_ro(...) clmem__cxx_svm_map_ro_(__VA_ARGS__, CLMEM__CXX_END)
-#define clmem__cxx_svm_map_ro_(queue, svm, map, ...) \
-    CLMEM__CXX_RET(clmem_enqueue_svm_map_opts(queue, svm, CL_MAP_READ, map, CLMEM__CXX_O(clmem_svm_map_options, __VA_ARGS__)))
-#define clmem_svm_map_rw(...) clmem__cxx_svm_map_rw_(__VA_ARGS__, CLMEM__CXX_END)
-#define clmem__cxx_svm_map_rw_(queue, svm, map, ...)                                \
-    CLMEM__CXX_RET(clmem_enqueue_svm_map_opts(queue, svm, CL_MAP_READ | CL_MAP_WRITE, map, \
-                                              CLMEM__CXX_O(clmem_svm_map_options, __VA_ARGS__)))
-#define clmem_svm_map_release(...) clmem__cxx_svm_map_release_(__VA_ARGS__, CLMEM__CXX_END)
-#define clmem__cxx_svm_map_release_(map, ...) \
-    CLMEM__CXX_RET(clmem_svm_map_release_opts(map, CLMEM__CXX_O(clmem_svm_unmap_options, __VA_ARGS__)))
-#define clmem_enqueue_svm_memfill(...) clmem__cxx_svm_memfill_(__VA_ARGS__, CLMEM__CXX_END)
-#define clmem__cxx_svm_memfill_(queue, dst, pattern, pattern_size, ...)                 \
-    CLMEM__CXX_RET(clmem_enqueue_svm_memfill_opts(queue, dst, pattern, pattern_size, \
-                                                  CLMEM__CXX_O(clmem_svm_memfill_options, __VA_ARGS__)))
 #define clmem_enqueue_svm_migratemem(...) clmem__cxx_svm_migratemem_(__VA_ARGS__, CLMEM__CXX_END)
 #define clmem__cxx_svm_migratemem_(queue, svms, n, flags, ...) \
     CLMEM__CXX_RET(clmem_enqueue_svm_migratemem_opts(queue, svms, n, flags, CLMEM__CXX_O(clmem_enqueue_options, __VA_ARGS__)))
@@ -7230,12 +7227,6 @@ template <class O> inline O built(const keywords<O> &k, unsigned) { return k.o; 
                                   CLMEM__CXX_O(clmem_svm_empty_options, __VA_ARGS__))
 
 /* ---- usm ---- */
-#define clmem_enqueue_usm_migrate(...) clmem__cxx_usm_migrate_(__VA_ARGS__, CLMEM__CXX_END)
-#define clmem__cxx_usm_migrate_(queue, usm, flags, ...) \
-    CLMEM__CXX_RET(clmem_enqueue_usm_migrate_opts(queue, usm, flags, CLMEM__CXX_O(clmem_enqueue_options, __VA_ARGS__)))
-#define clmem_enqueue_usm_advise(...) clmem__cxx_usm_advise_(__VA_ARGS__, CLMEM__CXX_END)
-#define clmem__cxx_usm_advise_(queue, usm, advice, ...) \
-    CLMEM__CXX_RET(clmem_enqueue_usm_advise_opts(queue, usm, advice, CLMEM__CXX_O(clmem_enqueue_options, __VA_ARGS__)))
 
 /* ---- pinned: clmem_stager_copy(st, dst, src, ...), buffer <- host and host <- buffer ---- */
 #define clmem_stager_copy(...) clmem__cxx_stager_copy_(__VA_ARGS__, CLMEM__CXX_END)
@@ -7249,18 +7240,6 @@ template <class O> inline O built(const keywords<O> &k, unsigned) { return k.o; 
                                                CLMEM__CXX_O(clmem_copy_options, __VA_ARGS__)))
 
 /* ---- external memory and semaphores (>>external) ---- */
-#define clmem_enqueue_acquire_external_memory(...) clmem__cxx_acquire_external_(__VA_ARGS__, CLMEM__CXX_END)
-#define clmem__cxx_acquire_external_(queue, m, buf, ...) \
-    CLMEM__CXX_RET(clmem_enqueue_acquire_external_memory_opts(queue, m, buf, CLMEM__CXX_O(clmem_enqueue_options, __VA_ARGS__)))
-#define clmem_enqueue_release_external_memory(...) clmem__cxx_release_external_(__VA_ARGS__, CLMEM__CXX_END)
-#define clmem__cxx_release_external_(queue, m, ...) \
-    CLMEM__CXX_RET(clmem_enqueue_release_external_memory_opts(queue, m, CLMEM__CXX_O(clmem_enqueue_options, __VA_ARGS__)))
-#define clmem_enqueue_wait_semaphore(...) clmem__cxx_wait_semaphore_(__VA_ARGS__, CLMEM__CXX_END)
-#define clmem__cxx_wait_semaphore_(queue, s, ...) \
-    CLMEM__CXX_RET(clmem_enqueue_wait_semaphore_opts(queue, s, CLMEM__CXX_O(clmem_enqueue_options, __VA_ARGS__)))
-#define clmem_enqueue_signal_semaphore(...) clmem__cxx_signal_semaphore_(__VA_ARGS__, CLMEM__CXX_END)
-#define clmem__cxx_signal_semaphore_(queue, s, ...) \
-    CLMEM__CXX_RET(clmem_enqueue_signal_semaphore_opts(queue, s, CLMEM__CXX_O(clmem_enqueue_options, __VA_ARGS__)))
 
 /* ---- map ---- */
 #define clmem_enqueue_map_buffer(...) clmem__cxx_map_buffer_(__VA_ARGS__, CLMEM__CXX_END)
@@ -7273,12 +7252,6 @@ template <class O> inline O built(const keywords<O> &k, unsigned) { return k.o; 
     CLMEM__CXX_RET(clmem_enqueue_map_image_opts(                                                               \
         queue, clmem::detail::handle(img), flags, map,                                                         \
         clmem::detail::ptr(clmem::detail::site(CLMEM__CXX_OV(clmem_map_options, __VA_ARGS__), __FILE__, __LINE__))))
-#define clmem_memory_map_release(...) clmem__cxx_map_release_(__VA_ARGS__, CLMEM__CXX_END)
-#define clmem__cxx_map_release_(map, ...) \
-    CLMEM__CXX_RET(clmem_memory_map_release_opts(map, CLMEM__CXX_O(clmem_unmap_options, __VA_ARGS__)))
-#define clmem_enqueue_unmap_mem_object(...) clmem__cxx_unmap_mem_(__VA_ARGS__, CLMEM__CXX_END)
-#define clmem__cxx_unmap_mem_(queue, mem, ptr, ...) \
-    CLMEM__CXX_RET(clmem_enqueue_unmap_mem_object_opts(queue, mem, ptr, CLMEM__CXX_O(clmem_enqueue_options, __VA_ARGS__)))
 
 /* ---- transfer ---- */
 #define clmem_enqueue_copy(...) clmem__cxx_copy_(__VA_ARGS__, CLMEM__CXX_END)
@@ -7650,6 +7623,9 @@ inline void *clmem_memory_map_at(const clmem_memory_map *map, std::initializer_l
      otherwise (POSIX)                      pthreads
    (POSIX systems take pthreads by default: their mutexes initialize statically, and
    C++ has no <threads.h>; CLMEM_USE_C11_THREADS selects <threads.h> to test it.)
+   A backend's block includes its headers and keeps what is its own; the types and
+   calls below them are one table, a row each with a column per backend, of which
+   CLMEM__THREADS_PICK(win32, c11, pthreads) keeps the chosen one: a new call is a row.
      clmem__mutex m = CLMEM__MUTEX_INIT;    (also static; or clmem__mutex_init)
      clmem__lock(&m); clmem__unlock(&m);    clmem__mutex_destroy(&m)
      clmem__cond c; clmem__cond_init(&c);   clmem__cond_wait(&c, &m) (m locked),
@@ -7687,39 +7663,7 @@ inline void *clmem_memory_map_at(const clmem_memory_map *map, std::initializer_l
 #undef NOMINMAX
 #undef CLMEM__UNDEF_NOMINMAX
 #endif
-typedef SRWLOCK clmem__mutex;
-#define CLMEM__MUTEX_INIT SRWLOCK_INIT
-static inline void clmem__mutex_init(clmem__mutex *m) { InitializeSRWLock(m); }
-static inline void clmem__mutex_destroy(clmem__mutex *m) { (void)m; }
-static inline void clmem__lock(clmem__mutex *m) { AcquireSRWLockExclusive(m); }
-static inline void clmem__unlock(clmem__mutex *m) { ReleaseSRWLockExclusive(m); }
-typedef CONDITION_VARIABLE clmem__cond;
-static inline void clmem__cond_init(clmem__cond *c) { InitializeConditionVariable(c); }
-static inline void clmem__cond_destroy(clmem__cond *c) { (void)c; }
-static inline void clmem__cond_wait(clmem__cond *c, clmem__mutex *m) { SleepConditionVariableSRW(c, m, INFINITE, 0); }
-static inline void clmem__cond_signal(clmem__cond *c) { WakeConditionVariable(c); }
-static inline void clmem__cond_broadcast(clmem__cond *c) { WakeAllConditionVariable(c); }
-typedef struct clmem__thread {
-    HANDLE handle;
-    void (*fn)(void *);
-    void *arg;
-} clmem__thread;
-static DWORD WINAPI clmem__thread_main(LPVOID t) {
-    clmem__thread *self = (clmem__thread *)t;
-    self->fn(self->arg);
-    return 0;
-}
-static inline int clmem__thread_start(clmem__thread *t, void (*fn)(void *), void *arg) {
-    t->fn = fn;
-    t->arg = arg;
-    t->handle = CreateThread(NULL, 0, clmem__thread_main, t, 0, NULL);
-    return t->handle ? 0 : (int)GetLastError();
-}
-static inline void clmem__thread_join(clmem__thread *t) {
-    WaitForSingleObject(t->handle, INFINITE);
-    CloseHandle(t->handle);
-}
-static inline void clmem__thread_yield(void) { SwitchToThread(); }
+#define CLMEM__THREADS_PICK(win32, c11, pthreads) win32
 static unsigned clmem__cpu_count(void) {
     SYSTEM_INFO si;
     GetSystemInfo(&si);
@@ -7729,89 +7673,88 @@ static unsigned clmem__cpu_count(void) {
     (!defined(__cplusplus) && !defined(__STDC_NO_THREADS__) && !defined(__unix__) && !defined(__APPLE__))
 #define CLMEM__THREADS "c11"
 #include <threads.h>
+#define CLMEM__THREADS_PICK(win32, c11, pthreads) c11
 /* mtx_t has no static initializer: a mutex initializes itself at its first lock
    (state 0 -> 1 while one thread does it -> 2). */
-typedef struct clmem__mutex {
+struct clmem__c11_mutex {
     int state;
     mtx_t m;
-} clmem__mutex;
-#define CLMEM__MUTEX_INIT CLMEM__ZERO
-static inline void clmem__mutex_init(clmem__mutex *m) {
+};
+static inline void clmem__c11_mutex_init(struct clmem__c11_mutex *m) {
     mtx_init(&m->m, mtx_plain);
     clmem__atomic_store_int(&m->state, 2);
 }
-static inline void clmem__mutex_destroy(clmem__mutex *m) {
-    if (clmem__atomic_load_int(&m->state) == 2) mtx_destroy(&m->m);
-}
-static CLMEM__NOINLINE void clmem__mutex_first_lock(clmem__mutex *m) {
+static CLMEM__NOINLINE void clmem__c11_first_lock(struct clmem__c11_mutex *m) {
     if (clmem__atomic_exchange_int(&m->state, 1) == 0) {
-        clmem__mutex_init(m);
+        clmem__c11_mutex_init(m);
         return;
     }
     while (clmem__atomic_load_int(&m->state) != 2) thrd_yield();
 }
-static inline void clmem__lock(clmem__mutex *m) {
-    if (clmem__atomic_load_int(&m->state) != 2) clmem__mutex_first_lock(m);
+static inline void clmem__c11_lock(struct clmem__c11_mutex *m) {
+    if (clmem__atomic_load_int(&m->state) != 2) clmem__c11_first_lock(m);
     mtx_lock(&m->m);
 }
-static inline void clmem__unlock(clmem__mutex *m) { mtx_unlock(&m->m); }
-typedef cnd_t clmem__cond;
-static inline void clmem__cond_init(clmem__cond *c) { cnd_init(c); }
-static inline void clmem__cond_destroy(clmem__cond *c) { cnd_destroy(c); }
-static inline void clmem__cond_wait(clmem__cond *c, clmem__mutex *m) { cnd_wait(c, &m->m); }
-static inline void clmem__cond_signal(clmem__cond *c) { cnd_signal(c); }
-static inline void clmem__cond_broadcast(clmem__cond *c) { cnd_broadcast(c); }
-typedef struct clmem__thread {
-    thrd_t handle;
-    void (*fn)(void *);
-    void *arg;
-} clmem__thread;
-static int clmem__thread_main(void *t) {
-    clmem__thread *self = (clmem__thread *)t;
-    self->fn(self->arg);
-    return 0;
-}
-static inline int clmem__thread_start(clmem__thread *t, void (*fn)(void *), void *arg) {
-    t->fn = fn;
-    t->arg = arg;
-    return thrd_create(&t->handle, clmem__thread_main, t) == thrd_success ? 0 : -1;
-}
-static inline void clmem__thread_join(clmem__thread *t) { thrd_join(t->handle, NULL); }
-static inline void clmem__thread_yield(void) { thrd_yield(); }
 #else
 #define CLMEM__THREADS "pthreads"
 #include <pthread.h>
 #include <sched.h>
-typedef pthread_mutex_t clmem__mutex;
-#define CLMEM__MUTEX_INIT PTHREAD_MUTEX_INITIALIZER
-static inline void clmem__mutex_init(clmem__mutex *m) { pthread_mutex_init(m, NULL); }
-static inline void clmem__mutex_destroy(clmem__mutex *m) { pthread_mutex_destroy(m); }
-static inline void clmem__lock(clmem__mutex *m) { pthread_mutex_lock(m); }
-static inline void clmem__unlock(clmem__mutex *m) { pthread_mutex_unlock(m); }
-typedef pthread_cond_t clmem__cond;
-static inline void clmem__cond_init(clmem__cond *c) { pthread_cond_init(c, NULL); }
-static inline void clmem__cond_destroy(clmem__cond *c) { pthread_cond_destroy(c); }
-static inline void clmem__cond_wait(clmem__cond *c, clmem__mutex *m) { pthread_cond_wait(c, m); }
-static inline void clmem__cond_signal(clmem__cond *c) { pthread_cond_signal(c); }
-static inline void clmem__cond_broadcast(clmem__cond *c) { pthread_cond_broadcast(c); }
+#define CLMEM__THREADS_PICK(win32, c11, pthreads) pthreads
+#endif
+/* The types and calls: a row each, a column per backend (CLMEM__THREADS_PICK(win32,
+   c11, pthreads) keeps the chosen one's). */
+typedef CLMEM__THREADS_PICK(SRWLOCK, struct clmem__c11_mutex, pthread_mutex_t) clmem__mutex;
+#define CLMEM__MUTEX_INIT CLMEM__THREADS_PICK(SRWLOCK_INIT, CLMEM__ZERO, PTHREAD_MUTEX_INITIALIZER)
+typedef CLMEM__THREADS_PICK(CONDITION_VARIABLE, cnd_t, pthread_cond_t) clmem__cond;
+static inline void clmem__mutex_init(clmem__mutex *m) {
+    CLMEM__THREADS_PICK(InitializeSRWLock(m), clmem__c11_mutex_init(m), pthread_mutex_init(m, NULL));
+}
+static inline void clmem__mutex_destroy(clmem__mutex *m) {
+    CLMEM__THREADS_PICK((void)m, clmem__atomic_load_int(&m->state) == 2 ? mtx_destroy(&m->m) : (void)0,
+                        pthread_mutex_destroy(m));
+}
+static inline void clmem__lock(clmem__mutex *m) {
+    CLMEM__THREADS_PICK(AcquireSRWLockExclusive(m), clmem__c11_lock(m), pthread_mutex_lock(m));
+}
+static inline void clmem__unlock(clmem__mutex *m) {
+    CLMEM__THREADS_PICK(ReleaseSRWLockExclusive(m), mtx_unlock(&m->m), pthread_mutex_unlock(m));
+}
+static inline void clmem__cond_init(clmem__cond *c) {
+    CLMEM__THREADS_PICK(InitializeConditionVariable(c), cnd_init(c), pthread_cond_init(c, NULL));
+}
+static inline void clmem__cond_destroy(clmem__cond *c) { CLMEM__THREADS_PICK((void)c, cnd_destroy(c), pthread_cond_destroy(c)); }
+static inline void clmem__cond_wait(clmem__cond *c, clmem__mutex *m) {
+    CLMEM__THREADS_PICK(SleepConditionVariableSRW(c, m, INFINITE, 0), cnd_wait(c, &m->m), pthread_cond_wait(c, m));
+}
+static inline void clmem__cond_signal(clmem__cond *c) {
+    CLMEM__THREADS_PICK(WakeConditionVariable(c), cnd_signal(c), pthread_cond_signal(c));
+}
+static inline void clmem__cond_broadcast(clmem__cond *c) {
+    CLMEM__THREADS_PICK(WakeAllConditionVariable(c), cnd_broadcast(c), pthread_cond_broadcast(c));
+}
 typedef struct clmem__thread {
-    pthread_t handle;
+    CLMEM__THREADS_PICK(HANDLE, thrd_t, pthread_t) handle;
     void (*fn)(void *);
     void *arg;
 } clmem__thread;
-static void *clmem__thread_main(void *t) {
+static CLMEM__THREADS_PICK(DWORD WINAPI, int, void *) clmem__thread_main(void *t) {
     clmem__thread *self = (clmem__thread *)t;
     self->fn(self->arg);
-    return NULL;
+    return CLMEM__THREADS_PICK(0, 0, NULL);
 }
 static inline int clmem__thread_start(clmem__thread *t, void (*fn)(void *), void *arg) {
     t->fn = fn;
     t->arg = arg;
-    return pthread_create(&t->handle, NULL, clmem__thread_main, t);
+    return CLMEM__THREADS_PICK(
+        (t->handle = CreateThread(NULL, 0, clmem__thread_main, t, 0, NULL)) != NULL ? 0 : (int)GetLastError(),
+        thrd_create(&t->handle, clmem__thread_main, t) == thrd_success ? 0 : -1,
+        pthread_create(&t->handle, NULL, clmem__thread_main, t));
 }
-static inline void clmem__thread_join(clmem__thread *t) { pthread_join(t->handle, NULL); }
-static inline void clmem__thread_yield(void) { sched_yield(); }
-#endif
+static inline void clmem__thread_join(clmem__thread *t) {
+    CLMEM__THREADS_PICK((void)(WaitForSingleObject(t->handle, INFINITE), CloseHandle(t->handle)),
+                        thrd_join(t->handle, NULL), pthread_join(t->handle, NULL));
+}
+static inline void clmem__thread_yield(void) { CLMEM__THREADS_PICK(SwitchToThread(), thrd_yield(), sched_yield()); }
 #if !defined(_WIN32)
 #if defined(__unix__) || defined(__APPLE__)
 #include <unistd.h>
@@ -8304,11 +8247,13 @@ typedef struct clmem__unset_row {
     {offsetof(T, field), sizeof(((T *)0)->field element),                                                        \
      sizeof(((T *)0)->field) / sizeof(((T *)0)->field element), bit},
 #define CLMEM__UNSET_SIZE_OK(T, field, element, value, bit) &&sizeof(value) == sizeof(((T *)0)->field element)
-/* CLMEM__UNSET_TABLE(T, LIST): the table clmem__unset_T of options type T */
+/* CLMEM__UNSET_TABLE(T, LIST): the table clmem__unset_T of options type T, and
+   clmem__defaults_T, the options NULL stands for (every default) */
 #define CLMEM__UNSET_TABLE(T, LIST)                                                                                  \
     CLMEM__STATIC_ASSERT(offsetof(T, given) == 0 LIST(CLMEM__UNSET_SIZE_OK, T),                                      \
-                         "clmem: " #T ": given first, each left-out value as wide as its field");             \
-    static const clmem__unset_row clmem__unset_##T[] = {LIST(CLMEM__UNSET_ROW, T){0, 0, 0, 0}};
+                         "clmem: " #T ": given first, each left-out value as wide as its field");                    \
+    static const clmem__unset_row clmem__unset_##T[] = {LIST(CLMEM__UNSET_ROW, T){0, 0, 0, 0}};                      \
+    static const T clmem__defaults_##T = CLMEM__OPTIONS_DEFAULTS;
 
 /* clmem__options_resolve(opts, local, size, rows): *opts (size bytes) copied to local
    with each field of the table rows read: left out (every byte 0xC1; an array's other
@@ -8337,13 +8282,14 @@ static CLMEM__NOINLINE const void *clmem__options_resolve(const void *opts, void
     memcpy(o, &given, sizeof given);
     return local;
 }
-/* CLMEM__OPTIONS_IN(T, opts, none, local): the options of type T an *_opts function
-   runs with: &none for NULL, opts itself as the macros and the C++ forms make them,
-   and for a struct from T's initializer its fields read into *local (clmem__options_resolve). */
-#define CLMEM__OPTIONS_IN(T, opts, none, local)                                                                       \
-    (!(opts) ? &(none)                                                                                              \
-             : ((opts)->given & CLMEM__OPTIONS_UNSET) ? (const T *)clmem__options_resolve(opts, local, sizeof(T),  \
-                                                                                         clmem__unset_##T)         \
+/* CLMEM__OPTIONS_IN(T, opts, local): the options of type T an *_opts function runs
+   with: T's defaults for NULL (clmem__defaults_T of CLMEM__UNSET_TABLE), opts itself as
+   the macros and the C++ forms make them, and for a struct from T's initializer its
+   fields read into *local (clmem__options_resolve). */
+#define CLMEM__OPTIONS_IN(T, opts, local)                                                                             \
+    (!(opts) ? &clmem__defaults_##T                                                                                   \
+             : ((opts)->given & CLMEM__OPTIONS_UNSET) ? (const T *)clmem__options_resolve(opts, local, sizeof(T),     \
+                                                                                         clmem__unset_##T)            \
                                                     : (opts))
 
 static inline cl_int clmem__check_queue(const char *fn, cl_command_queue queue) {
@@ -8840,6 +8786,7 @@ static bool clmem__extension_listed(cl_device_id dev, const char *name) {
 static cl_int clmem__cuda_fail(const char *fn, const clmem__cuda_fns *f, const char *call, clmem__CUresult r);
 static cl_int clmem__cuda(const char *fn, const clmem__cuda_fns **fns);
 static cl_int clmem__nvml(const char *fn, const clmem__nvml_fns **fns);
+static const char *clmem__nvml_error(const clmem__nvml_fns *f, int r);
 static void clmem__uuid_text(const unsigned char uuid[16], char *buf);
 static cl_int clmem__cl_device_uuid(const char *fn, cl_device_id dev, unsigned char uuid[16]);
 static cl_int clmem__cuda_device_by_uuid(const char *fn, const clmem__cuda_fns *f, const unsigned char uuid[16],
@@ -8856,51 +8803,41 @@ static void clmem__cuda_leave(const clmem__cuda_fns *f, clmem__CUdevice device);
 #define CL_DEVICE_UUID_KHR 0x106A
 #endif
 
-#define CLMEM__CUDA_ENTRY(field, name, required) {name, offsetof(clmem__cuda_fns, field), required}
-static const clmem__entry clmem__cuda_entries[] = {
-    CLMEM__CUDA_ENTRY(init, "cuInit", 1),
-    CLMEM__CUDA_ENTRY(device_get_count, "cuDeviceGetCount", 1),
-    CLMEM__CUDA_ENTRY(device_get, "cuDeviceGet", 1),
-    CLMEM__CUDA_ENTRY(device_get_uuid, "cuDeviceGetUuid_v2", 1),
-    CLMEM__CUDA_ENTRY(primary_retain, "cuDevicePrimaryCtxRetain", 1),
-    CLMEM__CUDA_ENTRY(ctx_push, "cuCtxPushCurrent_v2", 1),
-    CLMEM__CUDA_ENTRY(ctx_pop, "cuCtxPopCurrent_v2", 1),
-    CLMEM__CUDA_ENTRY(mem_get_info, "cuMemGetInfo_v2", 1),
-    CLMEM__CUDA_ENTRY(get_error_name, "cuGetErrorName", 0),
-    CLMEM__CUDA_ENTRY(mem_granularity, "cuMemGetAllocationGranularity", 0),
-    CLMEM__CUDA_ENTRY(mem_create, "cuMemCreate", 0),
-    CLMEM__CUDA_ENTRY(mem_release, "cuMemRelease", 0),
-    CLMEM__CUDA_ENTRY(mem_export, "cuMemExportToShareableHandle", 0),
-};
-#undef CLMEM__CUDA_ENTRY
-static const clmem__entry_set clmem__cuda_set = {"CUDA's driver library", CLMEM_LIBCUDA, clmem__cuda_entries,
-                                                 sizeof clmem__cuda_entries / sizeof clmem__cuda_entries[0],
-                                                 sizeof(clmem__cuda_fns)};
-CLMEM__STATIC_ASSERT(sizeof(clmem__cuda_fns) <= CLMEM__ENTRY_BYTES, "clmem__cuda_fns fits the loader's row");
+/* the functions of libcuda and NVML clmem calls (>>loader) */
+#define CLMEM__CUDA_ENTRIES(X, T)                             \
+    X(T, init, "cuInit", 1)                                   \
+    X(T, device_get_count, "cuDeviceGetCount", 1)             \
+    X(T, device_get, "cuDeviceGet", 1)                        \
+    X(T, device_get_uuid, "cuDeviceGetUuid_v2", 1)            \
+    X(T, primary_retain, "cuDevicePrimaryCtxRetain", 1)       \
+    X(T, ctx_push, "cuCtxPushCurrent_v2", 1)                  \
+    X(T, ctx_pop, "cuCtxPopCurrent_v2", 1)                    \
+    X(T, mem_get_info, "cuMemGetInfo_v2", 1)                  \
+    X(T, get_error_name, "cuGetErrorName", 0)                 \
+    X(T, mem_granularity, "cuMemGetAllocationGranularity", 0) \
+    X(T, mem_create, "cuMemCreate", 0)                        \
+    X(T, mem_release, "cuMemRelease", 0)                      \
+    X(T, mem_export, "cuMemExportToShareableHandle", 0)
+CLMEM__ENTRY_SET(clmem__cuda_set, clmem__cuda_fns, CLMEM__CUDA_ENTRIES, "CUDA's driver library", CLMEM_LIBCUDA);
+#define CLMEM__NVML_ENTRIES(X, T)                 \
+    X(T, init, "nvmlInit_v2", 1)                  \
+    X(T, by_uuid, "nvmlDeviceGetHandleByUUID", 1) \
+    X(T, memory, "nvmlDeviceGetMemoryInfo", 1)    \
+    X(T, error_string, "nvmlErrorString", 0)
+CLMEM__ENTRY_SET(clmem__nvml_set, clmem__nvml_fns, CLMEM__NVML_ENTRIES, "NVML", CLMEM_LIBNVML);
 
-#define CLMEM__NVML_ENTRY(field, name, required) {name, offsetof(clmem__nvml_fns, field), required}
-static const clmem__entry clmem__nvml_entries[] = {
-    CLMEM__NVML_ENTRY(init, "nvmlInit_v2", 1),
-    CLMEM__NVML_ENTRY(by_uuid, "nvmlDeviceGetHandleByUUID", 1),
-    CLMEM__NVML_ENTRY(memory, "nvmlDeviceGetMemoryInfo", 1),
-    CLMEM__NVML_ENTRY(error_string, "nvmlErrorString", 0),
-};
-#undef CLMEM__NVML_ENTRY
-static const clmem__entry_set clmem__nvml_set = {"NVML", CLMEM_LIBNVML, clmem__nvml_entries,
-                                                 sizeof clmem__nvml_entries / sizeof clmem__nvml_entries[0],
-                                                 sizeof(clmem__nvml_fns)};
-
-/* cuInit and nvmlInit run once; their results are kept */
 static clmem__mutex clmem__cuda_lock = CLMEM__MUTEX_INIT;
-static int clmem__cuda_init_state, clmem__nvml_init_state; /* 0 not yet, 1 done */
-static clmem__CUresult clmem__cuda_init_result;
-static int clmem__nvml_init_result;
 
 /* clmem__cuda_error(fns, r): CUDA's name of a result ("CUDA_ERROR_OUT_OF_MEMORY"), or "?" */
 static const char *clmem__cuda_error(const clmem__cuda_fns *f, clmem__CUresult r) {
     const char *s = NULL;
     if (f && f->get_error_name && f->get_error_name(r, &s) == CLMEM__CUDA_SUCCESS && s) return s;
     return "?";
+}
+
+/* clmem__nvml_error(fns, r): NVML's words for a result, or "?" */
+static const char *clmem__nvml_error(const clmem__nvml_fns *f, int r) {
+    return f->error_string ? f->error_string(r) : "?";
 }
 
 /* clmem__cuda_fail(fn, fns, call, r): a CUDA call failed: CL_OUT_OF_RESOURCES (out of
@@ -8910,51 +8847,63 @@ static cl_int clmem__cuda_fail(const char *fn, const clmem__cuda_fns *f, const c
                        "%s failed: CUresult %d (%s)", call, (int)r, clmem__cuda_error(f, r));
 }
 
-/* clmem__cuda(fn, &fns): libcuda's functions, cuInit(0) done. CL_INVALID_OPERATION in
-   words where libcuda is absent, compiled out or its cuInit failed (no NVIDIA GPU). */
-static cl_int clmem__cuda(const char *fn, const clmem__cuda_fns **fns) {
-    const void *found = NULL;
-    const clmem__cuda_fns *f;
-    clmem__CUresult r;
-    cl_int err = clmem__vendor_library(fn, &clmem__cuda_set, &found);
-    *fns = NULL;
+/* A vendor library whose initialisation runs once, its result kept for the life of
+   the process (cuInit(0), nvmlInit_v2()): the call, its result type and the result in
+   words, for the message where it fails. */
+typedef struct clmem__vendor_init {
+    const clmem__entry_set *set;
+    const char *call, *result_type;
+    int (*init)(const void *fns);
+    const char *(*result_name)(const void *fns, int r);
+    int state, result; /* state 0 not yet, 1 done (under clmem__cuda_lock) */
+} clmem__vendor_init;
+static int clmem__cuda_init(const void *f) { return CLMEM__CAST(const clmem__cuda_fns *, f)->init(0); }
+static const char *clmem__cuda_result(const void *f, int r) {
+    return clmem__cuda_error(CLMEM__CAST(const clmem__cuda_fns *, f), r);
+}
+static int clmem__nvml_init(const void *f) { return CLMEM__CAST(const clmem__nvml_fns *, f)->init(); }
+static const char *clmem__nvml_result(const void *f, int r) {
+    return clmem__nvml_error(CLMEM__CAST(const clmem__nvml_fns *, f), r);
+}
+static clmem__vendor_init clmem__cuda_once = {&clmem__cuda_set, "cuInit", "CUresult", clmem__cuda_init,
+                                              clmem__cuda_result, 0, 0};
+static clmem__vendor_init clmem__nvml_once = {&clmem__nvml_set, "nvmlInit_v2", "nvmlReturn_t", clmem__nvml_init,
+                                              clmem__nvml_result, 0, 0};
+
+/* clmem__vendor_ready(fn, v, &fns): the library's functions, its initialisation done.
+   CL_INVALID_OPERATION in words where the library is absent, compiled out or its
+   initialisation failed (for libcuda: no NVIDIA GPU). */
+static cl_int clmem__vendor_ready(const char *fn, clmem__vendor_init *v, const void **fns) {
+    int r;
+    cl_int err = clmem__vendor_library(fn, v->set, fns);
     if (err != CL_SUCCESS) return err;
-    f = CLMEM__CAST(const clmem__cuda_fns *, found);
     clmem__lock(&clmem__cuda_lock);
-    if (!clmem__cuda_init_state) {
-        clmem__cuda_init_result = f->init(0);
-        clmem__cuda_init_state = 1;
+    if (!v->state) {
+        v->result = v->init(*fns);
+        v->state = 1;
     }
-    r = clmem__cuda_init_result;
+    r = v->result;
     clmem__unlock(&clmem__cuda_lock);
-    if (r != CLMEM__CUDA_SUCCESS)
-        return clmem__fail(CL_INVALID_OPERATION, fn, "%s (%s) is there but cuInit failed: CUresult %d (%s)",
-                           clmem__cuda_set.what, CLMEM_LIBCUDA, (int)r, clmem__cuda_error(f, r));
-    *fns = f;
-    return CL_SUCCESS;
+    if (r == 0) return CL_SUCCESS;
+    err = clmem__fail(CL_INVALID_OPERATION, fn, "%s (%s) is there but %s failed: %s %d (%s)", v->set->what,
+                      v->set->library, v->call, v->result_type, r, v->result_name(*fns, r));
+    *fns = NULL;
+    return err;
 }
 
-/* clmem__nvml(fn, &fns): NVML's functions, nvmlInit_v2 done (the same refusals) */
+/* clmem__cuda(fn, &fns) / clmem__nvml(fn, &fns): libcuda's functions, cuInit(0) done /
+   NVML's, nvmlInit_v2 done (clmem__vendor_ready) */
+static cl_int clmem__cuda(const char *fn, const clmem__cuda_fns **fns) {
+    const void *f = NULL;
+    cl_int err = clmem__vendor_ready(fn, &clmem__cuda_once, &f);
+    *fns = CLMEM__CAST(const clmem__cuda_fns *, f);
+    return err;
+}
 static cl_int clmem__nvml(const char *fn, const clmem__nvml_fns **fns) {
-    const void *found = NULL;
-    const clmem__nvml_fns *f;
-    int r;
-    cl_int err = clmem__vendor_library(fn, &clmem__nvml_set, &found);
-    *fns = NULL;
-    if (err != CL_SUCCESS) return err;
-    f = CLMEM__CAST(const clmem__nvml_fns *, found);
-    clmem__lock(&clmem__cuda_lock);
-    if (!clmem__nvml_init_state) {
-        clmem__nvml_init_result = f->init();
-        clmem__nvml_init_state = 1;
-    }
-    r = clmem__nvml_init_result;
-    clmem__unlock(&clmem__cuda_lock);
-    if (r != 0)
-        return clmem__fail(CL_INVALID_OPERATION, fn, "NVML (%s) is there but nvmlInit_v2 failed: nvmlReturn_t %d (%s)",
-                           CLMEM_LIBNVML, r, f->error_string ? f->error_string(r) : "?");
-    *fns = f;
-    return CL_SUCCESS;
+    const void *f = NULL;
+    cl_int err = clmem__vendor_ready(fn, &clmem__nvml_once, &f);
+    *fns = CLMEM__CAST(const clmem__nvml_fns *, f);
+    return err;
 }
 
 /* clmem__uuid_text(uuid, buf): "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" (NVML's and
@@ -9070,7 +9019,7 @@ static cl_int clmem__memory_info_nvml(const char *fn, const unsigned char uuid[1
     if ((r = f->by_uuid(text, &handle)) != 0 || (r = f->memory(handle, &m)) != 0)
         return clmem__fail(CL_OUT_OF_RESOURCES, fn, "NVML: %s for %s failed: nvmlReturn_t %d (%s)",
                            handle ? "nvmlDeviceGetMemoryInfo" : "nvmlDeviceGetHandleByUUID", text, r,
-                           f->error_string ? f->error_string(r) : "?");
+                           clmem__nvml_error(f, r));
     info->free_bytes = m.free;
     info->total_bytes = m.total;
     info->source = CLMEM_MEMORY_INFO_NVML;
@@ -9815,7 +9764,9 @@ static int clmem__quirk_test_rect(cl_command_queue q, cl_context ctx) {
     return r;
 }
 
-static cl_mem clmem__quirk_image(cl_context ctx, size_t w, size_t h) {
+/* a w x h RGBA8 image; with host, made with CL_MEM_COPY_HOST_PTR from host rows
+   row_pitch bytes apart */
+static cl_mem clmem__quirk_image(cl_context ctx, size_t w, size_t h, size_t row_pitch, void *host) {
     cl_image_format fmt;
     cl_image_desc d;
     cl_int err = CL_SUCCESS;
@@ -9826,7 +9777,8 @@ static cl_mem clmem__quirk_image(cl_context ctx, size_t w, size_t h) {
     d.image_type = CL_MEM_OBJECT_IMAGE2D;
     d.image_width = w;
     d.image_height = h;
-    m = clCreateImage(ctx, CL_MEM_READ_WRITE, &fmt, &d, NULL, &err);
+    d.image_row_pitch = row_pitch;
+    m = clCreateImage(ctx, CL_MEM_READ_WRITE | (host ? CL_MEM_COPY_HOST_PTR : 0), &fmt, &d, host, &err);
     return err == CL_SUCCESS ? m : NULL;
 }
 
@@ -9835,7 +9787,7 @@ static int clmem__quirk_test_image_pitch(cl_command_queue q, cl_context ctx) {
     static const size_t zero[3] = {0, 0, 0}, region[3] = {2, 2, 1};
     unsigned char host[24], back[24];
     int i, r = -1;
-    cl_mem img = clmem__quirk_image(ctx, 2, 2);
+    cl_mem img = clmem__quirk_image(ctx, 2, 2, 0, NULL);
     if (!img) return -1;
     for (i = 0; i < 24; ++i) host[i] = (unsigned char)(i + 1);
     if (clEnqueueWriteImage(q, img, CL_TRUE, zero, region, 12, 0, host, 0, NULL, NULL) == CL_SUCCESS &&
@@ -9856,19 +9808,10 @@ static int clmem__quirk_test_create_pitch(cl_command_queue q, cl_context ctx) {
     static const size_t zero[3] = {0, 0, 0}, region[3] = {2, 2, 1};
     unsigned char host[24], back[16];
     int i, r = -1;
-    cl_image_format fmt;
-    cl_image_desc d;
-    cl_int err = CL_SUCCESS;
     cl_mem img;
-    fmt.image_channel_order = CL_RGBA;
-    fmt.image_channel_data_type = CL_UNSIGNED_INT8;
-    memset(&d, 0, sizeof d);
-    d.image_type = CL_MEM_OBJECT_IMAGE2D;
-    d.image_width = d.image_height = 2;
-    d.image_row_pitch = 12;
     for (i = 0; i < 24; ++i) host[i] = (unsigned char)(i + 1);
-    img = clCreateImage(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, &fmt, &d, host, &err);
-    if (err != CL_SUCCESS || !img) return -1;
+    img = clmem__quirk_image(ctx, 2, 2, 12, host);
+    if (!img) return -1;
     if (clEnqueueReadImage(q, img, CL_TRUE, zero, region, 0, 0, back, 0, NULL, NULL) == CL_SUCCESS)
         r = memcmp(back, host, 8) != 0 || memcmp(back + 8, host + 12, 8) != 0;
     clReleaseMemObject(img);
@@ -9883,7 +9826,7 @@ static int clmem__quirk_test_map_box(cl_command_queue q, cl_context ctx) {
     size_t rp = 0, sp = 0;
     int i, r = -1;
     cl_int err = CL_SUCCESS;
-    cl_mem img = clmem__quirk_image(ctx, 4, 2);
+    cl_mem img = clmem__quirk_image(ctx, 4, 2, 0, NULL);
     if (!img) return -1;
     for (i = 0; i < 32; ++i) host[i] = (unsigned char)(i + 1);
     if (clEnqueueWriteImage(q, img, CL_TRUE, zero, whole, 0, 0, host, 0, NULL, NULL) == CL_SUCCESS) {
@@ -9904,7 +9847,7 @@ static int clmem__quirk_test_other_device(cl_command_queue q, cl_command_queue q
     unsigned char host[32], back[32];
     int i, r = -1;
     cl_event written = NULL;
-    cl_mem img = clmem__quirk_image(ctx, 4, 2);
+    cl_mem img = clmem__quirk_image(ctx, 4, 2, 0, NULL);
     if (!img) return -1;
     for (i = 0; i < 32; ++i) host[i] = (unsigned char)(i + 1), back[i] = 0;
     if (clEnqueueWriteImage(q, img, CL_TRUE, zero, whole, 0, 0, host, 0, NULL, &written) == CL_SUCCESS &&
@@ -10870,11 +10813,10 @@ typedef cl_int(CL_API_CALL *clmem__ext_mem_fn)(cl_command_queue, cl_uint, const 
 typedef struct clmem__extmem_fns {
     clmem__ext_mem_fn acquire, release;
 } clmem__extmem_fns;
-static const clmem__entry clmem__extmem_entries[] = {
-    {"clEnqueueAcquireExternalMemObjectsKHR", offsetof(clmem__extmem_fns, acquire), 1},
-    {"clEnqueueReleaseExternalMemObjectsKHR", offsetof(clmem__extmem_fns, release), 1}};
-static const clmem__entry_set clmem__extmem_set = {"cl_khr_external_memory", NULL, clmem__extmem_entries, 2,
-                                                   sizeof(clmem__extmem_fns)};
+#define CLMEM__EXTMEM_ENTRIES(X, T)                           \
+    X(T, acquire, "clEnqueueAcquireExternalMemObjectsKHR", 1) \
+    X(T, release, "clEnqueueReleaseExternalMemObjectsKHR", 1)
+CLMEM__ENTRY_SET(clmem__extmem_set, clmem__extmem_fns, CLMEM__EXTMEM_ENTRIES, "cl_khr_external_memory", NULL);
 
 typedef cl_semaphore_khr(CL_API_CALL *clmem__sem_create_fn)(cl_context, const cl_semaphore_properties_khr *, cl_int *);
 typedef cl_int(CL_API_CALL *clmem__sem_enqueue_fn)(cl_command_queue, cl_uint, const cl_semaphore_khr *,
@@ -10887,18 +10829,17 @@ typedef struct clmem__sem_fns {
     clmem__sem_enqueue_fn wait, signal;
     clmem__sem_release_fn release;
 } clmem__sem_fns;
-static const clmem__entry clmem__sem_entries[] = {
-    {"clCreateSemaphoreWithPropertiesKHR", offsetof(clmem__sem_fns, create), 1},
-    {"clEnqueueWaitSemaphoresKHR", offsetof(clmem__sem_fns, wait), 1},
-    {"clEnqueueSignalSemaphoresKHR", offsetof(clmem__sem_fns, signal), 1},
-    {"clReleaseSemaphoreKHR", offsetof(clmem__sem_fns, release), 1}};
-static const clmem__entry_set clmem__sem_set = {"cl_khr_semaphore", NULL, clmem__sem_entries, 4, sizeof(clmem__sem_fns)};
+#define CLMEM__SEM_ENTRIES(X, T)                          \
+    X(T, create, "clCreateSemaphoreWithPropertiesKHR", 1) \
+    X(T, wait, "clEnqueueWaitSemaphoresKHR", 1)           \
+    X(T, signal, "clEnqueueSignalSemaphoresKHR", 1)       \
+    X(T, release, "clReleaseSemaphoreKHR", 1)
+CLMEM__ENTRY_SET(clmem__sem_set, clmem__sem_fns, CLMEM__SEM_ENTRIES, "cl_khr_semaphore", NULL);
 typedef struct clmem__xsem_fns {
     clmem__sem_handle_fn handle;
 } clmem__xsem_fns;
-static const clmem__entry clmem__xsem_entries[] = {{"clGetSemaphoreHandleForTypeKHR", offsetof(clmem__xsem_fns, handle), 1}};
-static const clmem__entry_set clmem__xsem_set = {"cl_khr_external_semaphore", NULL, clmem__xsem_entries, 1,
-                                                 sizeof(clmem__xsem_fns)};
+#define CLMEM__XSEM_ENTRIES(X, T) X(T, handle, "clGetSemaphoreHandleForTypeKHR", 1)
+CLMEM__ENTRY_SET(clmem__xsem_set, clmem__xsem_fns, CLMEM__XSEM_ENTRIES, "cl_khr_external_semaphore", NULL);
 
 /* clmem__need_extension(fn, dev, name): the device lists the extension, else
    CL_INVALID_OPERATION naming it */
@@ -11869,7 +11810,6 @@ CLMEM__UNSET_TABLE(clmem_image_options, CLMEM__IMAGE_UNSET)
 CLMEM_API clmem_image (clmem_create_image_opts)(cl_context context, cl_mem_flags flags, clmem_image_format format,
                                              cl_int *errcode_ret, const clmem_image_options *opts) {
     static const char fn[] = "clmem_create_image";
-    static const clmem_image_options none = CLMEM__OPTIONS_DEFAULTS;
     clmem_image_options local;
     clmem_image img = clmem__image_empty();
     cl_image_desc desc;
@@ -11877,7 +11817,7 @@ CLMEM_API clmem_image (clmem_create_image_opts)(cl_context context, cl_mem_flags
     cl_mem_object_type type;
     size_t elem, w, h, d, n;
     cl_int err = CL_SUCCESS;
-    opts = CLMEM__OPTIONS_IN(clmem_image_options, opts, none, &local);
+    opts = CLMEM__OPTIONS_IN(clmem_image_options, opts, &local);
     g = clmem__image_geom_of(opts, format);
     type = g.type, elem = g.elem, w = g.w, h = g.h, d = g.d, n = g.n;
     if (CLMEM__CHECKS && (err = clmem__create_image_check(fn, context, flags, format, opts, &g)) != CL_SUCCESS)
@@ -11980,18 +11920,15 @@ CLMEM_API clmem_image (clmem_image_from_array_opts)(cl_context context, const vo
                                                  cl_uint vector_width, size_t ndim, const size_t *shape,
                                                  cl_int *errcode_ret, const clmem_image_from_array_options *opts) {
     static const char fn[] = "clmem_image_from_array";
-    static const clmem_image_from_array_options none = CLMEM__OPTIONS_DEFAULTS;
     clmem_image_from_array_options local;
-    clmem_image_options io;
+    clmem_image_options io = CLMEM__OPTIONS_DEFAULTS;
     clmem_image_format format;
     cl_channel_type ctype = element_type;
     cl_uint nch, order;
     size_t img_dims, i, elem, bytes = 0;
     cl_mem_flags flags;
     cl_int err = CL_SUCCESS;
-    opts = CLMEM__OPTIONS_IN(clmem_image_from_array_options, opts, none, &local);
-    memset((void *)&io, 0, sizeof io); /* (void *): C++14 options have default member initializers */
-    io.given = CLMEM_OPTIONS_MARK;
+    opts = CLMEM__OPTIONS_IN(clmem_image_from_array_options, opts, &local);
     if (vector_width == 0) vector_width = 1;
     nch = opts->num_channels || (opts->given & CLMEM_GIVEN_NUM_CHANNELS) ? opts->num_channels : vector_width;
     /* checks that are not validation but meaning: done even with CLMEM_NO_VALIDATION */
@@ -13282,13 +13219,12 @@ CLMEM__UNSET_TABLE(clmem_svm_map_options, CLMEM__SVM_MAP_UNSET)
 CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm svm, cl_map_flags flags,
                                             clmem_svm_map *map, const clmem_svm_map_options *opts) {
     static const char fn[] = "clmem_enqueue_svm_map";
-    static const clmem_svm_map_options none = CLMEM__OPTIONS_DEFAULTS;
     const cl_map_flags known = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
     clmem__svm_rec *rec;
     clmem_svm_map_options local;
     size_t size;
     cl_int err;
-    opts = CLMEM__OPTIONS_IN(clmem_svm_map_options, opts, none, &local);
+    opts = CLMEM__OPTIONS_IN(clmem_svm_map_options, opts, &local);
     if (!map) return clmem__fail(CL_INVALID_VALUE, fn, "map (where to store the map) is NULL");
     clmem__svm_empty_map(map);
     if ((err = clmem__check_made(fn, opts->given)) != CL_SUCCESS) return err;
@@ -13501,10 +13437,9 @@ static cl_int clmem__svm_fill(const char *fn, cl_command_queue queue, clmem_svm 
 CLMEM__UNSET_TABLE(clmem_svm_memfill_options, CLMEM__SVM_MEMFILL_UNSET)
 CLMEM_API cl_int clmem_enqueue_svm_memfill_opts(cl_command_queue queue, clmem_svm dst, const void *pattern,
                                                 size_t pattern_size, const clmem_svm_memfill_options *opts) {
-    static const clmem_svm_memfill_options none = CLMEM__OPTIONS_DEFAULTS;
     clmem_svm_memfill_options local;
     cl_int err;
-    opts = CLMEM__OPTIONS_IN(clmem_svm_memfill_options, opts, none, &local);
+    opts = CLMEM__OPTIONS_IN(clmem_svm_memfill_options, opts, &local);
     if ((err = clmem__check_made("clmem_enqueue_svm_memfill", opts->given)) != CL_SUCCESS) return err;
     return clmem__svm_fill("clmem_enqueue_svm_memfill", queue, dst, 0, pattern, pattern_size, opts->byte_count,
                            opts->byte_count != 0 || (opts->given & CLMEM_GIVEN_BYTE_COUNT), opts->wait_for, opts->num_wait_for, opts->event);
@@ -13731,13 +13666,12 @@ CLMEM__UNSET_TABLE(clmem_svm_empty_options, CLMEM__SVM_EMPTY_UNSET)
 CLMEM_API clmem_svm_array (clmem_svm_empty_opts)(cl_context ctx, cl_svm_mem_flags flags, size_t itemsize, const char *dtype,
                                                cl_int *errcode_ret, const clmem_svm_empty_options *opts) {
     static const char fn[] = "clmem_svm_empty";
-    static const clmem_svm_empty_options none = CLMEM__OPTIONS_DEFAULTS;
     clmem_svm_empty_options local;
     clmem_svm_array arr;
     unsigned ndim = 0;
     cl_int err;
     memset(&arr, 0, sizeof arr);
-    if (opts) opts = CLMEM__OPTIONS_IN(clmem_svm_empty_options, opts, none, &local);
+    if (opts) opts = CLMEM__OPTIONS_IN(clmem_svm_empty_options, opts, &local);
     if (!opts) {
         err = clmem__fail(CL_INVALID_VALUE, fn, "no options: the shape is required");
     } else if ((err = clmem__check_made(fn, opts->given)) == CL_SUCCESS) {
@@ -13755,11 +13689,10 @@ CLMEM_API clmem_svm_array (clmem_svm_empty_opts)(cl_context ctx, cl_svm_mem_flag
 CLMEM_API clmem_svm_array (clmem_svm_empty_like_opts)(cl_context ctx, cl_svm_mem_flags flags, const clmem_svm_array *like,
                                                     cl_int *errcode_ret, const clmem_svm_empty_options *opts) {
     static const char fn[] = "clmem_svm_empty_like";
-    static const clmem_svm_empty_options none = CLMEM__OPTIONS_DEFAULTS;
     clmem_svm_empty_options local;
     clmem_svm_array arr;
     cl_int err;
-    opts = CLMEM__OPTIONS_IN(clmem_svm_empty_options, opts, none, &local);
+    opts = CLMEM__OPTIONS_IN(clmem_svm_empty_options, opts, &local);
     memset(&arr, 0, sizeof arr);
     if (!like)
         err = clmem__fail(CL_INVALID_VALUE, fn, "like (the array to copy the shape of) is NULL");
@@ -13836,25 +13769,19 @@ static void *clmem__usm_make(const clmem__usm_fns *fns, cl_context ctx, cl_devic
 /* ---- the extension's entry points, per platform ---- */
 
 /* the entry points, found once per platform by the loader (>>loader) */
-#define CLMEM__USM_ENTRY(field, name, required) {name, offsetof(clmem__usm_fns, field), required}
-static const clmem__entry clmem__usm_entries[] = {
-    CLMEM__USM_ENTRY(host_alloc, "clHostMemAllocINTEL", 1),
-    CLMEM__USM_ENTRY(device_alloc, "clDeviceMemAllocINTEL", 1),
-    CLMEM__USM_ENTRY(shared_alloc, "clSharedMemAllocINTEL", 1),
-    CLMEM__USM_ENTRY(mem_free, "clMemFreeINTEL", 1),
-    CLMEM__USM_ENTRY(blocking_free, "clMemBlockingFreeINTEL", 1),
-    CLMEM__USM_ENTRY(get_info, "clGetMemAllocInfoINTEL", 1),
-    CLMEM__USM_ENTRY(set_arg, "clSetKernelArgMemPointerINTEL", 1),
-    CLMEM__USM_ENTRY(fill, "clEnqueueMemFillINTEL", 1),
-    CLMEM__USM_ENTRY(memcpy, "clEnqueueMemcpyINTEL", 1),
-    CLMEM__USM_ENTRY(migrate, "clEnqueueMigrateMemINTEL", 0),
-    CLMEM__USM_ENTRY(advise, "clEnqueueMemAdviseINTEL", 0),
-};
-#undef CLMEM__USM_ENTRY
-static const clmem__entry_set clmem__usm_set = {"cl_intel_unified_shared_memory", NULL, clmem__usm_entries,
-                                                sizeof clmem__usm_entries / sizeof clmem__usm_entries[0],
-                                                sizeof(clmem__usm_fns)};
-CLMEM__STATIC_ASSERT(sizeof(clmem__usm_fns) <= CLMEM__ENTRY_BYTES, "clmem__usm_fns fits the loader's row");
+#define CLMEM__USM_ENTRIES(X, T)                      \
+    X(T, host_alloc, "clHostMemAllocINTEL", 1)        \
+    X(T, device_alloc, "clDeviceMemAllocINTEL", 1)    \
+    X(T, shared_alloc, "clSharedMemAllocINTEL", 1)    \
+    X(T, mem_free, "clMemFreeINTEL", 1)               \
+    X(T, blocking_free, "clMemBlockingFreeINTEL", 1)  \
+    X(T, get_info, "clGetMemAllocInfoINTEL", 1)       \
+    X(T, set_arg, "clSetKernelArgMemPointerINTEL", 1) \
+    X(T, fill, "clEnqueueMemFillINTEL", 1)            \
+    X(T, memcpy, "clEnqueueMemcpyINTEL", 1)           \
+    X(T, migrate, "clEnqueueMigrateMemINTEL", 0)      \
+    X(T, advise, "clEnqueueMemAdviseINTEL", 0)
+CLMEM__ENTRY_SET(clmem__usm_set, clmem__usm_fns, CLMEM__USM_ENTRIES, "cl_intel_unified_shared_memory", NULL);
 static clmem__mutex clmem__usm_lock = CLMEM__MUTEX_INIT;
 
 /* clmem__usm_fns_of_device(fn, dev, &fns): the entry points of dev's platform; every
@@ -14385,8 +14312,7 @@ CLMEM__UNSET_TABLE(clmem_map_options, CLMEM__MAP_UNSET)
 static cl_int clmem__map_start(const char *fn, cl_command_queue queue, cl_mem mem, const char *what,
                                cl_map_flags flags, clmem_memory_map *map, const clmem_map_options **optsp,
                                clmem_map_options *local) {
-    static const clmem_map_options none = CLMEM__OPTIONS_DEFAULTS; /* every default */
-    const clmem_map_options *opts = CLMEM__OPTIONS_IN(clmem_map_options, *optsp, none, local);
+    const clmem_map_options *opts = CLMEM__OPTIONS_IN(clmem_map_options, *optsp, local);
     cl_int err;
     *optsp = opts;
     if (map == NULL) return clmem__fail(CL_INVALID_VALUE, fn, "map (where to put the map) is NULL");
@@ -15215,6 +15141,23 @@ static size_t clmem__hostreg_live;
 
 CLMEM_API int clmem__host_registrations_live(void) { return CLMEM__HOSTREG_ANY(); }
 
+/* clmem__hostreg_unlist(rec): rec out of the table (clmem__hostreg_lock held); the
+   table is freed when it empties */
+static void clmem__hostreg_unlist(const clmem__hostreg *rec) {
+    size_t i;
+    for (i = 0; i < clmem__hostreg_count; ++i)
+        if (clmem__hostregs[i] == rec) {
+            clmem__hostregs[i] = clmem__hostregs[--clmem__hostreg_count];
+            break;
+        }
+    CLMEM__HOSTREG_PUBLISH();
+    if (clmem__hostreg_count == 0) {
+        CLMEM_FREE(clmem__hostregs);
+        clmem__hostregs = NULL;
+        clmem__hostreg_capacity = 0;
+    }
+}
+
 static const char clmem__hostreg_create_fn[] = "clmem_host_registration_create";
 
 CLMEM_API clmem_host_registration clmem_host_registration_create(cl_context context, void *ptr, size_t size,
@@ -15294,11 +15237,7 @@ CLMEM_API clmem_host_registration clmem_host_registration_create(cl_context cont
         rec->mem = reg.buffer.mem;
         CLMEM__HOSTREG_PUBLISH();
     } else {
-        for (i = 0; i < clmem__hostreg_count; ++i)
-            if (clmem__hostregs[i] == rec) {
-                clmem__hostregs[i] = clmem__hostregs[--clmem__hostreg_count];
-                break;
-            }
+        clmem__hostreg_unlist(rec);
     }
     clmem__unlock(&clmem__hostreg_lock);
     if (err != CL_SUCCESS) {
@@ -15320,7 +15259,6 @@ out:
 CLMEM_API cl_int clmem_host_registration_release(clmem_host_registration *reg) {
     static const char fn[] = "clmem_host_registration_release";
     clmem__hostreg *rec;
-    size_t i;
     cl_int err;
     if (!reg || (!reg->ptr && !reg->id && !reg->buffer.mem)) return CL_SUCCESS; /* nothing to release */
     rec = CLMEM__CAST(clmem__hostreg *, clmem__reg_find(&clmem__hostreg_ids, reg->id, CLMEM__HOSTREG_TAG, true));
@@ -15330,17 +15268,7 @@ CLMEM_API cl_int clmem_host_registration_release(clmem_host_registration *reg) {
                            "a released handle)",
                            reg->ptr, reg->size);
     clmem__lock(&clmem__hostreg_lock);
-    for (i = 0; i < clmem__hostreg_count; ++i)
-        if (clmem__hostregs[i] == rec) {
-            clmem__hostregs[i] = clmem__hostregs[--clmem__hostreg_count];
-            break;
-        }
-    CLMEM__HOSTREG_PUBLISH();
-    if (clmem__hostreg_count == 0) {
-        CLMEM_FREE(clmem__hostregs);
-        clmem__hostregs = NULL;
-        clmem__hostreg_capacity = 0;
-    }
+    clmem__hostreg_unlist(rec);
     clmem__unlock(&clmem__hostreg_lock);
     clmem__reg_remove(&clmem__hostreg_ids, rec->id);
     err = clReleaseMemObject(rec->mem);
@@ -15614,11 +15542,10 @@ static cl_int clmem__buffer_pair_count(const char *fn, clmem_buffer dst, clmem_b
    transfer_dispatch.c. */
 
 CLMEM__UNSET_TABLE(clmem_copy_options, CLMEM__COPY_UNSET)
-static const clmem_copy_options clmem__copy_defaults = CLMEM__OPTIONS_DEFAULTS;
 /* the options a copy runs with (CLMEM__OPTIONS_IN): the caller's (those from
    CLMEM_COPY_OPTIONS_INIT read into *local), or the defaults for NULL */
 static const clmem_copy_options *clmem__copy_opts_or_none(const clmem_copy_options *opts, clmem_copy_options *local) {
-    return CLMEM__OPTIONS_IN(clmem_copy_options, opts, clmem__copy_defaults, local);
+    return CLMEM__OPTIONS_IN(clmem_copy_options, opts, local);
 }
 /* clmem__copy_opts_made(fn, &opts, local): *opts as clmem__copy_opts_or_none makes
    it, then clmem__check_made on it (SVM, USM pairs; their wait list is checked with
@@ -16097,8 +16024,8 @@ typedef cl_int(CL_API_CALL *clmem__p2p_fn)(cl_command_queue, cl_mem, cl_mem, siz
 typedef struct clmem__p2p_fns {
     clmem__p2p_fn copy;
 } clmem__p2p_fns;
-static const clmem__entry clmem__p2p_entries[] = {{"clEnqueueCopyBufferP2PAMD", offsetof(clmem__p2p_fns, copy), 1}};
-static const clmem__entry_set clmem__p2p_set = {"cl_amd_copy_buffer_p2p", NULL, clmem__p2p_entries, 1, sizeof(clmem__p2p_fns)};
+#define CLMEM__P2P_ENTRIES(X, T) X(T, copy, "clEnqueueCopyBufferP2PAMD", 1)
+CLMEM__ENTRY_SET(clmem__p2p_set, clmem__p2p_fns, CLMEM__P2P_ENTRIES, "cl_amd_copy_buffer_p2p", NULL);
 
 CLMEM_API cl_int clmem_enqueue_copy_buffer_p2p_amd_opts(cl_platform_id platform, cl_command_queue queue, clmem_buffer src,
                                                         clmem_buffer dst, const clmem_copy_options *o) {
@@ -19549,6 +19476,22 @@ static void clmem__stager_stop(clmem_stager *st) {
     st->nworkers = 0;
 }
 
+/* clmem__stager_sync(st, make): make (or destroy) the stager's locks and condition
+   variables, all of them in one list */
+static void clmem__stager_sync(clmem_stager *st, bool make) {
+    clmem__mutex *const mutexes[] = {&st->books, &st->order, &st->jlock};
+    clmem__cond *const conds[] = {&st->jstart, &st->jdone, &st->turn, &st->rwake};
+    size_t i;
+    for (i = 0; i < sizeof mutexes / sizeof mutexes[0]; ++i) {
+        if (make) clmem__mutex_init(mutexes[i]);
+        else clmem__mutex_destroy(mutexes[i]);
+    }
+    for (i = 0; i < sizeof conds / sizeof conds[0]; ++i) {
+        if (make) clmem__cond_init(conds[i]);
+        else clmem__cond_destroy(conds[i]);
+    }
+}
+
 /* Free what a stager holds; the first unmap error. */
 static cl_int clmem__stager_free(clmem_stager *st) {
     cl_int first = CL_SUCCESS;
@@ -19560,13 +19503,7 @@ static cl_int clmem__stager_free(clmem_stager *st) {
             if (err != CL_SUCCESS && first == CL_SUCCESS) first = err;
         }
     }
-    clmem__mutex_destroy(&st->jlock);
-    clmem__cond_destroy(&st->jstart);
-    clmem__cond_destroy(&st->jdone);
-    clmem__cond_destroy(&st->turn);
-    clmem__cond_destroy(&st->rwake);
-    clmem__mutex_destroy(&st->books);
-    clmem__mutex_destroy(&st->order);
+    clmem__stager_sync(st, false);
     if (st->own) clReleaseCommandQueue(st->own);
     clReleaseCommandQueue(st->queue);
     CLMEM_FREE(st);
@@ -19620,13 +19557,7 @@ CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_
     st = CLMEM__CAST(clmem_stager *, clmem__alloc_for(sizeof *st, fn, "the stager", errcode_ret));
     if (!st) return NULL;
     memset(st, 0, sizeof *st);
-    clmem__mutex_init(&st->books);
-    clmem__mutex_init(&st->order);
-    clmem__mutex_init(&st->jlock);
-    clmem__cond_init(&st->jstart);
-    clmem__cond_init(&st->jdone);
-    clmem__cond_init(&st->turn);
-    clmem__cond_init(&st->rwake);
+    clmem__stager_sync(st, true);
     clRetainCommandQueue(queue);
     st->queue = queue;
     st->context = ctx;

@@ -398,11 +398,13 @@ typedef struct clmem__unset_row {
     {offsetof(T, field), sizeof(((T *)0)->field element),                                                        \
      sizeof(((T *)0)->field) / sizeof(((T *)0)->field element), bit},
 #define CLMEM__UNSET_SIZE_OK(T, field, element, value, bit) &&sizeof(value) == sizeof(((T *)0)->field element)
-/* CLMEM__UNSET_TABLE(T, LIST): the table clmem__unset_T of options type T */
+/* CLMEM__UNSET_TABLE(T, LIST): the table clmem__unset_T of options type T, and
+   clmem__defaults_T, the options NULL stands for (every default) */
 #define CLMEM__UNSET_TABLE(T, LIST)                                                                                  \
     CLMEM__STATIC_ASSERT(offsetof(T, given) == 0 LIST(CLMEM__UNSET_SIZE_OK, T),                                      \
-                         "clmem: " #T ": given first, each left-out value as wide as its field");             \
-    static const clmem__unset_row clmem__unset_##T[] = {LIST(CLMEM__UNSET_ROW, T){0, 0, 0, 0}};
+                         "clmem: " #T ": given first, each left-out value as wide as its field");                    \
+    static const clmem__unset_row clmem__unset_##T[] = {LIST(CLMEM__UNSET_ROW, T){0, 0, 0, 0}};                      \
+    static const T clmem__defaults_##T = CLMEM__OPTIONS_DEFAULTS;
 
 /* clmem__options_resolve(opts, local, size, rows): *opts (size bytes) copied to local
    with each field of the table rows read: left out (every byte 0xC1; an array's other
@@ -431,13 +433,14 @@ static CLMEM__NOINLINE const void *clmem__options_resolve(const void *opts, void
     memcpy(o, &given, sizeof given);
     return local;
 }
-/* CLMEM__OPTIONS_IN(T, opts, none, local): the options of type T an *_opts function
-   runs with: &none for NULL, opts itself as the macros and the C++ forms make them,
-   and for a struct from T's initializer its fields read into *local (clmem__options_resolve). */
-#define CLMEM__OPTIONS_IN(T, opts, none, local)                                                                       \
-    (!(opts) ? &(none)                                                                                              \
-             : ((opts)->given & CLMEM__OPTIONS_UNSET) ? (const T *)clmem__options_resolve(opts, local, sizeof(T),  \
-                                                                                         clmem__unset_##T)         \
+/* CLMEM__OPTIONS_IN(T, opts, local): the options of type T an *_opts function runs
+   with: T's defaults for NULL (clmem__defaults_T of CLMEM__UNSET_TABLE), opts itself as
+   the macros and the C++ forms make them, and for a struct from T's initializer its
+   fields read into *local (clmem__options_resolve). */
+#define CLMEM__OPTIONS_IN(T, opts, local)                                                                             \
+    (!(opts) ? &clmem__defaults_##T                                                                                   \
+             : ((opts)->given & CLMEM__OPTIONS_UNSET) ? (const T *)clmem__options_resolve(opts, local, sizeof(T),     \
+                                                                                         clmem__unset_##T)            \
                                                     : (opts))
 
 static inline cl_int clmem__check_queue(const char *fn, cl_command_queue queue) {

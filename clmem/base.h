@@ -402,6 +402,28 @@ extern "C" {
    with CLMEM_OPTIONS_MARK. */
 #define CLMEM__GIVEN(...) (CLMEM__GIVEN_S("," #__VA_ARGS__) | CLMEM_OPTIONS_MARK)
 
+/* ONE MACRO FOR C AND C++. A named-option macro whose C++ form is the same call is
+   written once, in its module's header, for both languages:
+       #define clmem_x(...) clmem__x_(__VA_ARGS__, CLMEM__NAMED_END)
+       #define clmem__x_(queue, a, ...) \
+           CLMEM__NAMED_RET(clmem_x_opts(queue, a, CLMEM__NAMED(clmem_x_options, __VA_ARGS__)))
+   CLMEM__NAMED(T, options...): the address of the T the options written make (C: a
+   compound literal with `given` filled; C++: CLMEM__CXX_O of clmem/cxx.h, in either
+   spelling). CLMEM__NAMED_END ends the options (C: an empty argument).
+   CLMEM__NAMED_RET(call): what the call returns (C++: the code, or with
+   CLMEM_CXX_EXCEPTIONS a throw). A macro that dispatches with _Generic, passes
+   positional arguments through an args struct (CLMEM__OPTIONS below) or needs C++
+   conversions is C only (#ifndef __cplusplus) and has its C++ form in clmem/cxx.h. */
+#ifdef __cplusplus
+#define CLMEM__NAMED_END CLMEM__CXX_END
+#define CLMEM__NAMED(T, ...) CLMEM__CXX_O(T, __VA_ARGS__)
+#define CLMEM__NAMED_RET(call) CLMEM__CXX_RET(call)
+#else
+#define CLMEM__NAMED_END
+#define CLMEM__NAMED(T, ...) &(T){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__}
+#define CLMEM__NAMED_RET(call) call
+#endif
+
 /* OPTIONS ARE NAMED: a value among the options without a name, as in the raw call's
    habit `clmem_enqueue_copy(q, host, buf, false)`, is a compile error in C, never a
    silent option. The macros build `{.given = ..., OPTIONS}`, so such a value would
@@ -563,6 +585,9 @@ CLMEM_API void clmem_log_stderr(clmem_log_level level, cl_int code, const char *
      otherwise (POSIX)                      pthreads
    (POSIX systems take pthreads by default: their mutexes initialize statically, and
    C++ has no <threads.h>; CLMEM_USE_C11_THREADS selects <threads.h> to test it.)
+   A backend's block includes its headers and keeps what is its own; the types and
+   calls below them are one table, a row each with a column per backend, of which
+   CLMEM__THREADS_PICK(win32, c11, pthreads) keeps the chosen one: a new call is a row.
      clmem__mutex m = CLMEM__MUTEX_INIT;    (also static; or clmem__mutex_init)
      clmem__lock(&m); clmem__unlock(&m);    clmem__mutex_destroy(&m)
      clmem__cond c; clmem__cond_init(&c);   clmem__cond_wait(&c, &m) (m locked),
@@ -600,39 +625,7 @@ CLMEM_API void clmem_log_stderr(clmem_log_level level, cl_int code, const char *
 #undef NOMINMAX
 #undef CLMEM__UNDEF_NOMINMAX
 #endif
-typedef SRWLOCK clmem__mutex;
-#define CLMEM__MUTEX_INIT SRWLOCK_INIT
-static inline void clmem__mutex_init(clmem__mutex *m) { InitializeSRWLock(m); }
-static inline void clmem__mutex_destroy(clmem__mutex *m) { (void)m; }
-static inline void clmem__lock(clmem__mutex *m) { AcquireSRWLockExclusive(m); }
-static inline void clmem__unlock(clmem__mutex *m) { ReleaseSRWLockExclusive(m); }
-typedef CONDITION_VARIABLE clmem__cond;
-static inline void clmem__cond_init(clmem__cond *c) { InitializeConditionVariable(c); }
-static inline void clmem__cond_destroy(clmem__cond *c) { (void)c; }
-static inline void clmem__cond_wait(clmem__cond *c, clmem__mutex *m) { SleepConditionVariableSRW(c, m, INFINITE, 0); }
-static inline void clmem__cond_signal(clmem__cond *c) { WakeConditionVariable(c); }
-static inline void clmem__cond_broadcast(clmem__cond *c) { WakeAllConditionVariable(c); }
-typedef struct clmem__thread {
-    HANDLE handle;
-    void (*fn)(void *);
-    void *arg;
-} clmem__thread;
-static DWORD WINAPI clmem__thread_main(LPVOID t) {
-    clmem__thread *self = (clmem__thread *)t;
-    self->fn(self->arg);
-    return 0;
-}
-static inline int clmem__thread_start(clmem__thread *t, void (*fn)(void *), void *arg) {
-    t->fn = fn;
-    t->arg = arg;
-    t->handle = CreateThread(NULL, 0, clmem__thread_main, t, 0, NULL);
-    return t->handle ? 0 : (int)GetLastError();
-}
-static inline void clmem__thread_join(clmem__thread *t) {
-    WaitForSingleObject(t->handle, INFINITE);
-    CloseHandle(t->handle);
-}
-static inline void clmem__thread_yield(void) { SwitchToThread(); }
+#define CLMEM__THREADS_PICK(win32, c11, pthreads) win32
 static unsigned clmem__cpu_count(void) {
     SYSTEM_INFO si;
     GetSystemInfo(&si);
@@ -642,89 +635,88 @@ static unsigned clmem__cpu_count(void) {
     (!defined(__cplusplus) && !defined(__STDC_NO_THREADS__) && !defined(__unix__) && !defined(__APPLE__))
 #define CLMEM__THREADS "c11"
 #include <threads.h>
+#define CLMEM__THREADS_PICK(win32, c11, pthreads) c11
 /* mtx_t has no static initializer: a mutex initializes itself at its first lock
    (state 0 -> 1 while one thread does it -> 2). */
-typedef struct clmem__mutex {
+struct clmem__c11_mutex {
     int state;
     mtx_t m;
-} clmem__mutex;
-#define CLMEM__MUTEX_INIT CLMEM__ZERO
-static inline void clmem__mutex_init(clmem__mutex *m) {
+};
+static inline void clmem__c11_mutex_init(struct clmem__c11_mutex *m) {
     mtx_init(&m->m, mtx_plain);
     clmem__atomic_store_int(&m->state, 2);
 }
-static inline void clmem__mutex_destroy(clmem__mutex *m) {
-    if (clmem__atomic_load_int(&m->state) == 2) mtx_destroy(&m->m);
-}
-static CLMEM__NOINLINE void clmem__mutex_first_lock(clmem__mutex *m) {
+static CLMEM__NOINLINE void clmem__c11_first_lock(struct clmem__c11_mutex *m) {
     if (clmem__atomic_exchange_int(&m->state, 1) == 0) {
-        clmem__mutex_init(m);
+        clmem__c11_mutex_init(m);
         return;
     }
     while (clmem__atomic_load_int(&m->state) != 2) thrd_yield();
 }
-static inline void clmem__lock(clmem__mutex *m) {
-    if (clmem__atomic_load_int(&m->state) != 2) clmem__mutex_first_lock(m);
+static inline void clmem__c11_lock(struct clmem__c11_mutex *m) {
+    if (clmem__atomic_load_int(&m->state) != 2) clmem__c11_first_lock(m);
     mtx_lock(&m->m);
 }
-static inline void clmem__unlock(clmem__mutex *m) { mtx_unlock(&m->m); }
-typedef cnd_t clmem__cond;
-static inline void clmem__cond_init(clmem__cond *c) { cnd_init(c); }
-static inline void clmem__cond_destroy(clmem__cond *c) { cnd_destroy(c); }
-static inline void clmem__cond_wait(clmem__cond *c, clmem__mutex *m) { cnd_wait(c, &m->m); }
-static inline void clmem__cond_signal(clmem__cond *c) { cnd_signal(c); }
-static inline void clmem__cond_broadcast(clmem__cond *c) { cnd_broadcast(c); }
-typedef struct clmem__thread {
-    thrd_t handle;
-    void (*fn)(void *);
-    void *arg;
-} clmem__thread;
-static int clmem__thread_main(void *t) {
-    clmem__thread *self = (clmem__thread *)t;
-    self->fn(self->arg);
-    return 0;
-}
-static inline int clmem__thread_start(clmem__thread *t, void (*fn)(void *), void *arg) {
-    t->fn = fn;
-    t->arg = arg;
-    return thrd_create(&t->handle, clmem__thread_main, t) == thrd_success ? 0 : -1;
-}
-static inline void clmem__thread_join(clmem__thread *t) { thrd_join(t->handle, NULL); }
-static inline void clmem__thread_yield(void) { thrd_yield(); }
 #else
 #define CLMEM__THREADS "pthreads"
 #include <pthread.h>
 #include <sched.h>
-typedef pthread_mutex_t clmem__mutex;
-#define CLMEM__MUTEX_INIT PTHREAD_MUTEX_INITIALIZER
-static inline void clmem__mutex_init(clmem__mutex *m) { pthread_mutex_init(m, NULL); }
-static inline void clmem__mutex_destroy(clmem__mutex *m) { pthread_mutex_destroy(m); }
-static inline void clmem__lock(clmem__mutex *m) { pthread_mutex_lock(m); }
-static inline void clmem__unlock(clmem__mutex *m) { pthread_mutex_unlock(m); }
-typedef pthread_cond_t clmem__cond;
-static inline void clmem__cond_init(clmem__cond *c) { pthread_cond_init(c, NULL); }
-static inline void clmem__cond_destroy(clmem__cond *c) { pthread_cond_destroy(c); }
-static inline void clmem__cond_wait(clmem__cond *c, clmem__mutex *m) { pthread_cond_wait(c, m); }
-static inline void clmem__cond_signal(clmem__cond *c) { pthread_cond_signal(c); }
-static inline void clmem__cond_broadcast(clmem__cond *c) { pthread_cond_broadcast(c); }
+#define CLMEM__THREADS_PICK(win32, c11, pthreads) pthreads
+#endif
+/* The types and calls: a row each, a column per backend (CLMEM__THREADS_PICK(win32,
+   c11, pthreads) keeps the chosen one's). */
+typedef CLMEM__THREADS_PICK(SRWLOCK, struct clmem__c11_mutex, pthread_mutex_t) clmem__mutex;
+#define CLMEM__MUTEX_INIT CLMEM__THREADS_PICK(SRWLOCK_INIT, CLMEM__ZERO, PTHREAD_MUTEX_INITIALIZER)
+typedef CLMEM__THREADS_PICK(CONDITION_VARIABLE, cnd_t, pthread_cond_t) clmem__cond;
+static inline void clmem__mutex_init(clmem__mutex *m) {
+    CLMEM__THREADS_PICK(InitializeSRWLock(m), clmem__c11_mutex_init(m), pthread_mutex_init(m, NULL));
+}
+static inline void clmem__mutex_destroy(clmem__mutex *m) {
+    CLMEM__THREADS_PICK((void)m, clmem__atomic_load_int(&m->state) == 2 ? mtx_destroy(&m->m) : (void)0,
+                        pthread_mutex_destroy(m));
+}
+static inline void clmem__lock(clmem__mutex *m) {
+    CLMEM__THREADS_PICK(AcquireSRWLockExclusive(m), clmem__c11_lock(m), pthread_mutex_lock(m));
+}
+static inline void clmem__unlock(clmem__mutex *m) {
+    CLMEM__THREADS_PICK(ReleaseSRWLockExclusive(m), mtx_unlock(&m->m), pthread_mutex_unlock(m));
+}
+static inline void clmem__cond_init(clmem__cond *c) {
+    CLMEM__THREADS_PICK(InitializeConditionVariable(c), cnd_init(c), pthread_cond_init(c, NULL));
+}
+static inline void clmem__cond_destroy(clmem__cond *c) { CLMEM__THREADS_PICK((void)c, cnd_destroy(c), pthread_cond_destroy(c)); }
+static inline void clmem__cond_wait(clmem__cond *c, clmem__mutex *m) {
+    CLMEM__THREADS_PICK(SleepConditionVariableSRW(c, m, INFINITE, 0), cnd_wait(c, &m->m), pthread_cond_wait(c, m));
+}
+static inline void clmem__cond_signal(clmem__cond *c) {
+    CLMEM__THREADS_PICK(WakeConditionVariable(c), cnd_signal(c), pthread_cond_signal(c));
+}
+static inline void clmem__cond_broadcast(clmem__cond *c) {
+    CLMEM__THREADS_PICK(WakeAllConditionVariable(c), cnd_broadcast(c), pthread_cond_broadcast(c));
+}
 typedef struct clmem__thread {
-    pthread_t handle;
+    CLMEM__THREADS_PICK(HANDLE, thrd_t, pthread_t) handle;
     void (*fn)(void *);
     void *arg;
 } clmem__thread;
-static void *clmem__thread_main(void *t) {
+static CLMEM__THREADS_PICK(DWORD WINAPI, int, void *) clmem__thread_main(void *t) {
     clmem__thread *self = (clmem__thread *)t;
     self->fn(self->arg);
-    return NULL;
+    return CLMEM__THREADS_PICK(0, 0, NULL);
 }
 static inline int clmem__thread_start(clmem__thread *t, void (*fn)(void *), void *arg) {
     t->fn = fn;
     t->arg = arg;
-    return pthread_create(&t->handle, NULL, clmem__thread_main, t);
+    return CLMEM__THREADS_PICK(
+        (t->handle = CreateThread(NULL, 0, clmem__thread_main, t, 0, NULL)) != NULL ? 0 : (int)GetLastError(),
+        thrd_create(&t->handle, clmem__thread_main, t) == thrd_success ? 0 : -1,
+        pthread_create(&t->handle, NULL, clmem__thread_main, t));
 }
-static inline void clmem__thread_join(clmem__thread *t) { pthread_join(t->handle, NULL); }
-static inline void clmem__thread_yield(void) { sched_yield(); }
-#endif
+static inline void clmem__thread_join(clmem__thread *t) {
+    CLMEM__THREADS_PICK((void)(WaitForSingleObject(t->handle, INFINITE), CloseHandle(t->handle)),
+                        thrd_join(t->handle, NULL), pthread_join(t->handle, NULL));
+}
+static inline void clmem__thread_yield(void) { CLMEM__THREADS_PICK(SwitchToThread(), thrd_yield(), sched_yield()); }
 #if !defined(_WIN32)
 #if defined(__unix__) || defined(__APPLE__)
 #include <unistd.h>

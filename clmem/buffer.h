@@ -136,7 +136,7 @@ CLMEM_API void *clmem_buffer_hostbuf(clmem_buffer buf);
 #define clmem_enqueue_fill_buffer(...) clmem__fill_buffer_(__VA_ARGS__, )
 #define clmem__fill_buffer_(queue, buf, pattern, pattern_size, offset, size, ...)                   \
     clmem_enqueue_fill_buffer_opts(queue, buf, pattern, pattern_size, offset, size,             \
-                                   &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
+                                   CLMEM__NAMED(clmem_enqueue_options, __VA_ARGS__))
 #endif
 CLMEM_API cl_int clmem_enqueue_fill_buffer_opts(cl_command_queue queue, clmem_buffer buf, const void *pattern,
                                                 size_t pattern_size, size_t offset, size_t size,

@@ -6,51 +6,41 @@
 #define CL_DEVICE_UUID_KHR 0x106A
 #endif
 
-#define CLMEM__CUDA_ENTRY(field, name, required) {name, offsetof(clmem__cuda_fns, field), required}
-static const clmem__entry clmem__cuda_entries[] = {
-    CLMEM__CUDA_ENTRY(init, "cuInit", 1),
-    CLMEM__CUDA_ENTRY(device_get_count, "cuDeviceGetCount", 1),
-    CLMEM__CUDA_ENTRY(device_get, "cuDeviceGet", 1),
-    CLMEM__CUDA_ENTRY(device_get_uuid, "cuDeviceGetUuid_v2", 1),
-    CLMEM__CUDA_ENTRY(primary_retain, "cuDevicePrimaryCtxRetain", 1),
-    CLMEM__CUDA_ENTRY(ctx_push, "cuCtxPushCurrent_v2", 1),
-    CLMEM__CUDA_ENTRY(ctx_pop, "cuCtxPopCurrent_v2", 1),
-    CLMEM__CUDA_ENTRY(mem_get_info, "cuMemGetInfo_v2", 1),
-    CLMEM__CUDA_ENTRY(get_error_name, "cuGetErrorName", 0),
-    CLMEM__CUDA_ENTRY(mem_granularity, "cuMemGetAllocationGranularity", 0),
-    CLMEM__CUDA_ENTRY(mem_create, "cuMemCreate", 0),
-    CLMEM__CUDA_ENTRY(mem_release, "cuMemRelease", 0),
-    CLMEM__CUDA_ENTRY(mem_export, "cuMemExportToShareableHandle", 0),
-};
-#undef CLMEM__CUDA_ENTRY
-static const clmem__entry_set clmem__cuda_set = {"CUDA's driver library", CLMEM_LIBCUDA, clmem__cuda_entries,
-                                                 sizeof clmem__cuda_entries / sizeof clmem__cuda_entries[0],
-                                                 sizeof(clmem__cuda_fns)};
-CLMEM__STATIC_ASSERT(sizeof(clmem__cuda_fns) <= CLMEM__ENTRY_BYTES, "clmem__cuda_fns fits the loader's row");
+/* the functions of libcuda and NVML clmem calls (>>loader) */
+#define CLMEM__CUDA_ENTRIES(X, T)                             \
+    X(T, init, "cuInit", 1)                                   \
+    X(T, device_get_count, "cuDeviceGetCount", 1)             \
+    X(T, device_get, "cuDeviceGet", 1)                        \
+    X(T, device_get_uuid, "cuDeviceGetUuid_v2", 1)            \
+    X(T, primary_retain, "cuDevicePrimaryCtxRetain", 1)       \
+    X(T, ctx_push, "cuCtxPushCurrent_v2", 1)                  \
+    X(T, ctx_pop, "cuCtxPopCurrent_v2", 1)                    \
+    X(T, mem_get_info, "cuMemGetInfo_v2", 1)                  \
+    X(T, get_error_name, "cuGetErrorName", 0)                 \
+    X(T, mem_granularity, "cuMemGetAllocationGranularity", 0) \
+    X(T, mem_create, "cuMemCreate", 0)                        \
+    X(T, mem_release, "cuMemRelease", 0)                      \
+    X(T, mem_export, "cuMemExportToShareableHandle", 0)
+CLMEM__ENTRY_SET(clmem__cuda_set, clmem__cuda_fns, CLMEM__CUDA_ENTRIES, "CUDA's driver library", CLMEM_LIBCUDA);
+#define CLMEM__NVML_ENTRIES(X, T)                 \
+    X(T, init, "nvmlInit_v2", 1)                  \
+    X(T, by_uuid, "nvmlDeviceGetHandleByUUID", 1) \
+    X(T, memory, "nvmlDeviceGetMemoryInfo", 1)    \
+    X(T, error_string, "nvmlErrorString", 0)
+CLMEM__ENTRY_SET(clmem__nvml_set, clmem__nvml_fns, CLMEM__NVML_ENTRIES, "NVML", CLMEM_LIBNVML);
 
-#define CLMEM__NVML_ENTRY(field, name, required) {name, offsetof(clmem__nvml_fns, field), required}
-static const clmem__entry clmem__nvml_entries[] = {
-    CLMEM__NVML_ENTRY(init, "nvmlInit_v2", 1),
-    CLMEM__NVML_ENTRY(by_uuid, "nvmlDeviceGetHandleByUUID", 1),
-    CLMEM__NVML_ENTRY(memory, "nvmlDeviceGetMemoryInfo", 1),
-    CLMEM__NVML_ENTRY(error_string, "nvmlErrorString", 0),
-};
-#undef CLMEM__NVML_ENTRY
-static const clmem__entry_set clmem__nvml_set = {"NVML", CLMEM_LIBNVML, clmem__nvml_entries,
-                                                 sizeof clmem__nvml_entries / sizeof clmem__nvml_entries[0],
-                                                 sizeof(clmem__nvml_fns)};
-
-/* cuInit and nvmlInit run once; their results are kept */
 static clmem__mutex clmem__cuda_lock = CLMEM__MUTEX_INIT;
-static int clmem__cuda_init_state, clmem__nvml_init_state; /* 0 not yet, 1 done */
-static clmem__CUresult clmem__cuda_init_result;
-static int clmem__nvml_init_result;
 
 /* clmem__cuda_error(fns, r): CUDA's name of a result ("CUDA_ERROR_OUT_OF_MEMORY"), or "?" */
 static const char *clmem__cuda_error(const clmem__cuda_fns *f, clmem__CUresult r) {
     const char *s = NULL;
     if (f && f->get_error_name && f->get_error_name(r, &s) == CLMEM__CUDA_SUCCESS && s) return s;
     return "?";
+}
+
+/* clmem__nvml_error(fns, r): NVML's words for a result, or "?" */
+static const char *clmem__nvml_error(const clmem__nvml_fns *f, int r) {
+    return f->error_string ? f->error_string(r) : "?";
 }
 
 /* clmem__cuda_fail(fn, fns, call, r): a CUDA call failed: CL_OUT_OF_RESOURCES (out of
@@ -60,51 +50,63 @@ static cl_int clmem__cuda_fail(const char *fn, const clmem__cuda_fns *f, const c
                        "%s failed: CUresult %d (%s)", call, (int)r, clmem__cuda_error(f, r));
 }
 
-/* clmem__cuda(fn, &fns): libcuda's functions, cuInit(0) done. CL_INVALID_OPERATION in
-   words where libcuda is absent, compiled out or its cuInit failed (no NVIDIA GPU). */
-static cl_int clmem__cuda(const char *fn, const clmem__cuda_fns **fns) {
-    const void *found = NULL;
-    const clmem__cuda_fns *f;
-    clmem__CUresult r;
-    cl_int err = clmem__vendor_library(fn, &clmem__cuda_set, &found);
-    *fns = NULL;
+/* A vendor library whose initialisation runs once, its result kept for the life of
+   the process (cuInit(0), nvmlInit_v2()): the call, its result type and the result in
+   words, for the message where it fails. */
+typedef struct clmem__vendor_init {
+    const clmem__entry_set *set;
+    const char *call, *result_type;
+    int (*init)(const void *fns);
+    const char *(*result_name)(const void *fns, int r);
+    int state, result; /* state 0 not yet, 1 done (under clmem__cuda_lock) */
+} clmem__vendor_init;
+static int clmem__cuda_init(const void *f) { return CLMEM__CAST(const clmem__cuda_fns *, f)->init(0); }
+static const char *clmem__cuda_result(const void *f, int r) {
+    return clmem__cuda_error(CLMEM__CAST(const clmem__cuda_fns *, f), r);
+}
+static int clmem__nvml_init(const void *f) { return CLMEM__CAST(const clmem__nvml_fns *, f)->init(); }
+static const char *clmem__nvml_result(const void *f, int r) {
+    return clmem__nvml_error(CLMEM__CAST(const clmem__nvml_fns *, f), r);
+}
+static clmem__vendor_init clmem__cuda_once = {&clmem__cuda_set, "cuInit", "CUresult", clmem__cuda_init,
+                                              clmem__cuda_result, 0, 0};
+static clmem__vendor_init clmem__nvml_once = {&clmem__nvml_set, "nvmlInit_v2", "nvmlReturn_t", clmem__nvml_init,
+                                              clmem__nvml_result, 0, 0};
+
+/* clmem__vendor_ready(fn, v, &fns): the library's functions, its initialisation done.
+   CL_INVALID_OPERATION in words where the library is absent, compiled out or its
+   initialisation failed (for libcuda: no NVIDIA GPU). */
+static cl_int clmem__vendor_ready(const char *fn, clmem__vendor_init *v, const void **fns) {
+    int r;
+    cl_int err = clmem__vendor_library(fn, v->set, fns);
     if (err != CL_SUCCESS) return err;
-    f = CLMEM__CAST(const clmem__cuda_fns *, found);
     clmem__lock(&clmem__cuda_lock);
-    if (!clmem__cuda_init_state) {
-        clmem__cuda_init_result = f->init(0);
-        clmem__cuda_init_state = 1;
+    if (!v->state) {
+        v->result = v->init(*fns);
+        v->state = 1;
     }
-    r = clmem__cuda_init_result;
+    r = v->result;
     clmem__unlock(&clmem__cuda_lock);
-    if (r != CLMEM__CUDA_SUCCESS)
-        return clmem__fail(CL_INVALID_OPERATION, fn, "%s (%s) is there but cuInit failed: CUresult %d (%s)",
-                           clmem__cuda_set.what, CLMEM_LIBCUDA, (int)r, clmem__cuda_error(f, r));
-    *fns = f;
-    return CL_SUCCESS;
+    if (r == 0) return CL_SUCCESS;
+    err = clmem__fail(CL_INVALID_OPERATION, fn, "%s (%s) is there but %s failed: %s %d (%s)", v->set->what,
+                      v->set->library, v->call, v->result_type, r, v->result_name(*fns, r));
+    *fns = NULL;
+    return err;
 }
 
-/* clmem__nvml(fn, &fns): NVML's functions, nvmlInit_v2 done (the same refusals) */
+/* clmem__cuda(fn, &fns) / clmem__nvml(fn, &fns): libcuda's functions, cuInit(0) done /
+   NVML's, nvmlInit_v2 done (clmem__vendor_ready) */
+static cl_int clmem__cuda(const char *fn, const clmem__cuda_fns **fns) {
+    const void *f = NULL;
+    cl_int err = clmem__vendor_ready(fn, &clmem__cuda_once, &f);
+    *fns = CLMEM__CAST(const clmem__cuda_fns *, f);
+    return err;
+}
 static cl_int clmem__nvml(const char *fn, const clmem__nvml_fns **fns) {
-    const void *found = NULL;
-    const clmem__nvml_fns *f;
-    int r;
-    cl_int err = clmem__vendor_library(fn, &clmem__nvml_set, &found);
-    *fns = NULL;
-    if (err != CL_SUCCESS) return err;
-    f = CLMEM__CAST(const clmem__nvml_fns *, found);
-    clmem__lock(&clmem__cuda_lock);
-    if (!clmem__nvml_init_state) {
-        clmem__nvml_init_result = f->init();
-        clmem__nvml_init_state = 1;
-    }
-    r = clmem__nvml_init_result;
-    clmem__unlock(&clmem__cuda_lock);
-    if (r != 0)
-        return clmem__fail(CL_INVALID_OPERATION, fn, "NVML (%s) is there but nvmlInit_v2 failed: nvmlReturn_t %d (%s)",
-                           CLMEM_LIBNVML, r, f->error_string ? f->error_string(r) : "?");
-    *fns = f;
-    return CL_SUCCESS;
+    const void *f = NULL;
+    cl_int err = clmem__vendor_ready(fn, &clmem__nvml_once, &f);
+    *fns = CLMEM__CAST(const clmem__nvml_fns *, f);
+    return err;
 }
 
 /* clmem__uuid_text(uuid, buf): "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" (NVML's and

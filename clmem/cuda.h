@@ -102,6 +102,7 @@ typedef struct clmem__nvml_fns {
 static cl_int clmem__cuda_fail(const char *fn, const clmem__cuda_fns *f, const char *call, clmem__CUresult r);
 static cl_int clmem__cuda(const char *fn, const clmem__cuda_fns **fns);
 static cl_int clmem__nvml(const char *fn, const clmem__nvml_fns **fns);
+static const char *clmem__nvml_error(const clmem__nvml_fns *f, int r);
 static void clmem__uuid_text(const unsigned char uuid[16], char *buf);
 static cl_int clmem__cl_device_uuid(const char *fn, cl_device_id dev, unsigned char uuid[16]);
 static cl_int clmem__cuda_device_by_uuid(const char *fn, const clmem__cuda_fns *f, const unsigned char uuid[16],

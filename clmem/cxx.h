@@ -26,11 +26,15 @@
 
    Every public call of clmem is spelled the same in C++ as in C: the same names, the
    same positional arguments, in the same order. Plain functions are the C functions
-   (extern "C"). Each function-like macro of the C header (the named-option macros,
-   clmem_enqueue_copy, clmem_enqueue_fill, clmem_set_kernel_arg, clmem_release, the
-   clmem_memory_object_* family, CLMEM_WAIT_FOR) has a C++ definition here: macros that
-   expand to valid C++, and overloads and templates where C uses _Generic
-   (clmem_stager_copy included). CLMEM_WITH_MAP, CLMEM_WITH_SVM_MAP, CLMEM_SVM_TAG_ARRAY,
+   (extern "C"). The named-option macros that are a plain call are one definition for
+   both languages (ONE MACRO FOR C AND C++ in clmem/base.h: they build their options
+   with the forms here). Each other function-like macro of the C header (the
+   named-option macros that dispatch with _Generic, take positional arguments through
+   an args struct or need C++ conversions, clmem_enqueue_copy, clmem_enqueue_fill,
+   clmem_set_kernel_arg, clmem_release, the clmem_memory_object_* family,
+   CLMEM_WAIT_FOR) has a C++ definition here: macros that expand to valid C++, and
+   overloads and templates where C uses _Generic (clmem_stager_copy included).
+   CLMEM_WITH_MAP, CLMEM_WITH_SVM_MAP, CLMEM_SVM_TAG_ARRAY,
    clmem_local_memory, the pool allocate macros and the cache and test macros are the
    C macros: they are valid C++ as they are. The macros
    that take an element type T (clmem_enqueue_map_buffer, clmem_svm_empty and family)
@@ -515,26 +519,6 @@ template <class O> inline O built(const keywords<O> &k, unsigned) { return k.o; 
                                                  CLMEM__CXX_O(clmem_enqueue_options, __VA_ARGS__)))
 
 /* ---- svm ---- */
-#define clmem_svm_allocation_enqueue_release(...) clmem__cxx_svm_enqueue_release_(__VA_ARGS__, CLMEM__CXX_END)
-#define clmem__cxx_svm_enqueue_release_(a, queue, ...) \
-    CLMEM__CXX_RET(clmem_svm_allocation_enqueue_release_opts(a, queue, CLMEM__CXX_O(clmem_enqueue_options, __VA_ARGS__)))
-#define clmem_enqueue_svm_map(...) clmem__cxx_svm_map_(__VA_ARGS__, CLMEM__CXX_END)
-#define clmem__cxx_svm_map_(queue, svm, flags, map, ...) \
-    CLMEM__CXX_RET(clmem_enqueue_svm_map_opts(queue, svm, flags, map, CLMEM__CXX_O(clmem_svm_map_options, __VA_ARGS__)))
-#define clmem_svm_map_ro(...) clmem__cxx_svm_map_ro_(__VA_ARGS__, CLMEM__CXX_END)
-#define clmem__cxx_svm_map_ro_(queue, svm, map, ...) \
-    CLMEM__CXX_RET(clmem_enqueue_svm_map_opts(queue, svm, CL_MAP_READ, map, CLMEM__CXX_O(clmem_svm_map_options, __VA_ARGS__)))
-#define clmem_svm_map_rw(...) clmem__cxx_svm_map_rw_(__VA_ARGS__, CLMEM__CXX_END)
-#define clmem__cxx_svm_map_rw_(queue, svm, map, ...)                                \
-    CLMEM__CXX_RET(clmem_enqueue_svm_map_opts(queue, svm, CL_MAP_READ | CL_MAP_WRITE, map, \
-                                              CLMEM__CXX_O(clmem_svm_map_options, __VA_ARGS__)))
-#define clmem_svm_map_release(...) clmem__cxx_svm_map_release_(__VA_ARGS__, CLMEM__CXX_END)
-#define clmem__cxx_svm_map_release_(map, ...) \
-    CLMEM__CXX_RET(clmem_svm_map_release_opts(map, CLMEM__CXX_O(clmem_svm_unmap_options, __VA_ARGS__)))
-#define clmem_enqueue_svm_memfill(...) clmem__cxx_svm_memfill_(__VA_ARGS__, CLMEM__CXX_END)
-#define clmem__cxx_svm_memfill_(queue, dst, pattern, pattern_size, ...)                 \
-    CLMEM__CXX_RET(clmem_enqueue_svm_memfill_opts(queue, dst, pattern, pattern_size, \
-                                                  CLMEM__CXX_O(clmem_svm_memfill_options, __VA_ARGS__)))
 #define clmem_enqueue_svm_migratemem(...) clmem__cxx_svm_migratemem_(__VA_ARGS__, CLMEM__CXX_END)
 #define clmem__cxx_svm_migratemem_(queue, svms, n, flags, ...) \
     CLMEM__CXX_RET(clmem_enqueue_svm_migratemem_opts(queue, svms, n, flags, CLMEM__CXX_O(clmem_enqueue_options, __VA_ARGS__)))
@@ -562,12 +546,6 @@ template <class O> inline O built(const keywords<O> &k, unsigned) { return k.o; 
                                   CLMEM__CXX_O(clmem_svm_empty_options, __VA_ARGS__))
 
 /* ---- usm ---- */
-#define clmem_enqueue_usm_migrate(...) clmem__cxx_usm_migrate_(__VA_ARGS__, CLMEM__CXX_END)
-#define clmem__cxx_usm_migrate_(queue, usm, flags, ...) \
-    CLMEM__CXX_RET(clmem_enqueue_usm_migrate_opts(queue, usm, flags, CLMEM__CXX_O(clmem_enqueue_options, __VA_ARGS__)))
-#define clmem_enqueue_usm_advise(...) clmem__cxx_usm_advise_(__VA_ARGS__, CLMEM__CXX_END)
-#define clmem__cxx_usm_advise_(queue, usm, advice, ...) \
-    CLMEM__CXX_RET(clmem_enqueue_usm_advise_opts(queue, usm, advice, CLMEM__CXX_O(clmem_enqueue_options, __VA_ARGS__)))
 
 /* ---- pinned: clmem_stager_copy(st, dst, src, ...), buffer <- host and host <- buffer ---- */
 #define clmem_stager_copy(...) clmem__cxx_stager_copy_(__VA_ARGS__, CLMEM__CXX_END)
@@ -581,18 +559,6 @@ template <class O> inline O built(const keywords<O> &k, unsigned) { return k.o; 
                                                CLMEM__CXX_O(clmem_copy_options, __VA_ARGS__)))
 
 /* ---- external memory and semaphores (>>external) ---- */
-#define clmem_enqueue_acquire_external_memory(...) clmem__cxx_acquire_external_(__VA_ARGS__, CLMEM__CXX_END)
-#define clmem__cxx_acquire_external_(queue, m, buf, ...) \
-    CLMEM__CXX_RET(clmem_enqueue_acquire_external_memory_opts(queue, m, buf, CLMEM__CXX_O(clmem_enqueue_options, __VA_ARGS__)))
-#define clmem_enqueue_release_external_memory(...) clmem__cxx_release_external_(__VA_ARGS__, CLMEM__CXX_END)
-#define clmem__cxx_release_external_(queue, m, ...) \
-    CLMEM__CXX_RET(clmem_enqueue_release_external_memory_opts(queue, m, CLMEM__CXX_O(clmem_enqueue_options, __VA_ARGS__)))
-#define clmem_enqueue_wait_semaphore(...) clmem__cxx_wait_semaphore_(__VA_ARGS__, CLMEM__CXX_END)
-#define clmem__cxx_wait_semaphore_(queue, s, ...) \
-    CLMEM__CXX_RET(clmem_enqueue_wait_semaphore_opts(queue, s, CLMEM__CXX_O(clmem_enqueue_options, __VA_ARGS__)))
-#define clmem_enqueue_signal_semaphore(...) clmem__cxx_signal_semaphore_(__VA_ARGS__, CLMEM__CXX_END)
-#define clmem__cxx_signal_semaphore_(queue, s, ...) \
-    CLMEM__CXX_RET(clmem_enqueue_signal_semaphore_opts(queue, s, CLMEM__CXX_O(clmem_enqueue_options, __VA_ARGS__)))
 
 /* ---- map ---- */
 #define clmem_enqueue_map_buffer(...) clmem__cxx_map_buffer_(__VA_ARGS__, CLMEM__CXX_END)
@@ -605,12 +571,6 @@ template <class O> inline O built(const keywords<O> &k, unsigned) { return k.o; 
     CLMEM__CXX_RET(clmem_enqueue_map_image_opts(                                                               \
         queue, clmem::detail::handle(img), flags, map,                                                         \
         clmem::detail::ptr(clmem::detail::site(CLMEM__CXX_OV(clmem_map_options, __VA_ARGS__), __FILE__, __LINE__))))
-#define clmem_memory_map_release(...) clmem__cxx_map_release_(__VA_ARGS__, CLMEM__CXX_END)
-#define clmem__cxx_map_release_(map, ...) \
-    CLMEM__CXX_RET(clmem_memory_map_release_opts(map, CLMEM__CXX_O(clmem_unmap_options, __VA_ARGS__)))
-#define clmem_enqueue_unmap_mem_object(...) clmem__cxx_unmap_mem_(__VA_ARGS__, CLMEM__CXX_END)
-#define clmem__cxx_unmap_mem_(queue, mem, ptr, ...) \
-    CLMEM__CXX_RET(clmem_enqueue_unmap_mem_object_opts(queue, mem, ptr, CLMEM__CXX_O(clmem_enqueue_options, __VA_ARGS__)))
 
 /* ---- transfer ---- */
 #define clmem_enqueue_copy(...) clmem__cxx_copy_(__VA_ARGS__, CLMEM__CXX_END)

@@ -191,7 +191,7 @@ CLMEM_API cl_int clmem_device_link_copy_opts(clmem_device_link *l, clmem_buffer 
 #ifndef __cplusplus
 #define clmem_device_link_copy(...) clmem__device_link_copy_(__VA_ARGS__, )
 #define clmem__device_link_copy_(l, dst, src, ...) \
-    clmem_device_link_copy_opts(l, dst, src, &(clmem_copy_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
+    clmem_device_link_copy_opts(l, dst, src, CLMEM__NAMED(clmem_copy_options, __VA_ARGS__))
 #endif
 
 /** clmem_device_link_release(l): wait for the link's copies, free the slots, release the

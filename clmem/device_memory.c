@@ -22,7 +22,7 @@ static cl_int clmem__memory_info_nvml(const char *fn, const unsigned char uuid[1
     if ((r = f->by_uuid(text, &handle)) != 0 || (r = f->memory(handle, &m)) != 0)
         return clmem__fail(CL_OUT_OF_RESOURCES, fn, "NVML: %s for %s failed: nvmlReturn_t %d (%s)",
                            handle ? "nvmlDeviceGetMemoryInfo" : "nvmlDeviceGetHandleByUUID", text, r,
-                           f->error_string ? f->error_string(r) : "?");
+                           clmem__nvml_error(f, r));
     info->free_bytes = m.free;
     info->total_bytes = m.total;
     info->source = CLMEM_MEMORY_INFO_NVML;

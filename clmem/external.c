@@ -8,11 +8,10 @@ typedef cl_int(CL_API_CALL *clmem__ext_mem_fn)(cl_command_queue, cl_uint, const 
 typedef struct clmem__extmem_fns {
     clmem__ext_mem_fn acquire, release;
 } clmem__extmem_fns;
-static const clmem__entry clmem__extmem_entries[] = {
-    {"clEnqueueAcquireExternalMemObjectsKHR", offsetof(clmem__extmem_fns, acquire), 1},
-    {"clEnqueueReleaseExternalMemObjectsKHR", offsetof(clmem__extmem_fns, release), 1}};
-static const clmem__entry_set clmem__extmem_set = {"cl_khr_external_memory", NULL, clmem__extmem_entries, 2,
-                                                   sizeof(clmem__extmem_fns)};
+#define CLMEM__EXTMEM_ENTRIES(X, T)                           \
+    X(T, acquire, "clEnqueueAcquireExternalMemObjectsKHR", 1) \
+    X(T, release, "clEnqueueReleaseExternalMemObjectsKHR", 1)
+CLMEM__ENTRY_SET(clmem__extmem_set, clmem__extmem_fns, CLMEM__EXTMEM_ENTRIES, "cl_khr_external_memory", NULL);
 
 typedef cl_semaphore_khr(CL_API_CALL *clmem__sem_create_fn)(cl_context, const cl_semaphore_properties_khr *, cl_int *);
 typedef cl_int(CL_API_CALL *clmem__sem_enqueue_fn)(cl_command_queue, cl_uint, const cl_semaphore_khr *,
@@ -25,18 +24,17 @@ typedef struct clmem__sem_fns {
     clmem__sem_enqueue_fn wait, signal;
     clmem__sem_release_fn release;
 } clmem__sem_fns;
-static const clmem__entry clmem__sem_entries[] = {
-    {"clCreateSemaphoreWithPropertiesKHR", offsetof(clmem__sem_fns, create), 1},
-    {"clEnqueueWaitSemaphoresKHR", offsetof(clmem__sem_fns, wait), 1},
-    {"clEnqueueSignalSemaphoresKHR", offsetof(clmem__sem_fns, signal), 1},
-    {"clReleaseSemaphoreKHR", offsetof(clmem__sem_fns, release), 1}};
-static const clmem__entry_set clmem__sem_set = {"cl_khr_semaphore", NULL, clmem__sem_entries, 4, sizeof(clmem__sem_fns)};
+#define CLMEM__SEM_ENTRIES(X, T)                          \
+    X(T, create, "clCreateSemaphoreWithPropertiesKHR", 1) \
+    X(T, wait, "clEnqueueWaitSemaphoresKHR", 1)           \
+    X(T, signal, "clEnqueueSignalSemaphoresKHR", 1)       \
+    X(T, release, "clReleaseSemaphoreKHR", 1)
+CLMEM__ENTRY_SET(clmem__sem_set, clmem__sem_fns, CLMEM__SEM_ENTRIES, "cl_khr_semaphore", NULL);
 typedef struct clmem__xsem_fns {
     clmem__sem_handle_fn handle;
 } clmem__xsem_fns;
-static const clmem__entry clmem__xsem_entries[] = {{"clGetSemaphoreHandleForTypeKHR", offsetof(clmem__xsem_fns, handle), 1}};
-static const clmem__entry_set clmem__xsem_set = {"cl_khr_external_semaphore", NULL, clmem__xsem_entries, 1,
-                                                 sizeof(clmem__xsem_fns)};
+#define CLMEM__XSEM_ENTRIES(X, T) X(T, handle, "clGetSemaphoreHandleForTypeKHR", 1)
+CLMEM__ENTRY_SET(clmem__xsem_set, clmem__xsem_fns, CLMEM__XSEM_ENTRIES, "cl_khr_external_semaphore", NULL);
 
 /* clmem__need_extension(fn, dev, name): the device lists the extension, else
    CL_INVALID_OPERATION naming it */

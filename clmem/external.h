@@ -136,15 +136,12 @@ CLMEM_API cl_int clmem_enqueue_acquire_external_memory_opts(cl_command_queue que
     event: m stays acquired). */
 CLMEM_API cl_int clmem_enqueue_release_external_memory_opts(cl_command_queue queue, clmem_external_memory *m,
                                                             const clmem_enqueue_options *opts);
-#ifndef __cplusplus
-#define clmem_enqueue_acquire_external_memory(...) clmem__acquire_external_(__VA_ARGS__, )
-#define clmem__acquire_external_(queue, m, buf, ...)   \
-    clmem_enqueue_acquire_external_memory_opts(queue, m, buf, \
-        &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
-#define clmem_enqueue_release_external_memory(...) clmem__release_external_(__VA_ARGS__, )
+#define clmem_enqueue_acquire_external_memory(...) clmem__acquire_external_(__VA_ARGS__, CLMEM__NAMED_END)
+#define clmem__acquire_external_(queue, m, buf, ...) \
+    CLMEM__NAMED_RET(clmem_enqueue_acquire_external_memory_opts(queue, m, buf, CLMEM__NAMED(clmem_enqueue_options, __VA_ARGS__)))
+#define clmem_enqueue_release_external_memory(...) clmem__release_external_(__VA_ARGS__, CLMEM__NAMED_END)
 #define clmem__release_external_(queue, m, ...) \
-    clmem_enqueue_release_external_memory_opts(queue, m, &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
-#endif
+    CLMEM__NAMED_RET(clmem_enqueue_release_external_memory_opts(queue, m, CLMEM__NAMED(clmem_enqueue_options, __VA_ARGS__)))
 
 /** clmem_external_memory_get_buffer(m, &buf): the buffer handle while m is acquired.
     CL_INVALID_OPERATION ("not acquired") before the acquire or after the release;
@@ -213,14 +210,12 @@ CLMEM_API cl_int clmem_enqueue_wait_semaphore_opts(cl_command_queue queue, clmem
                                                    const clmem_enqueue_options *opts);
 CLMEM_API cl_int clmem_enqueue_signal_semaphore_opts(cl_command_queue queue, clmem_semaphore s,
                                                      const clmem_enqueue_options *opts);
-#ifndef __cplusplus
-#define clmem_enqueue_wait_semaphore(...) clmem__wait_semaphore_(__VA_ARGS__, )
+#define clmem_enqueue_wait_semaphore(...) clmem__wait_semaphore_(__VA_ARGS__, CLMEM__NAMED_END)
 #define clmem__wait_semaphore_(queue, s, ...) \
-    clmem_enqueue_wait_semaphore_opts(queue, s, &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
-#define clmem_enqueue_signal_semaphore(...) clmem__signal_semaphore_(__VA_ARGS__, )
+    CLMEM__NAMED_RET(clmem_enqueue_wait_semaphore_opts(queue, s, CLMEM__NAMED(clmem_enqueue_options, __VA_ARGS__)))
+#define clmem_enqueue_signal_semaphore(...) clmem__signal_semaphore_(__VA_ARGS__, CLMEM__NAMED_END)
 #define clmem__signal_semaphore_(queue, s, ...) \
-    clmem_enqueue_signal_semaphore_opts(queue, s, &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
-#endif
+    CLMEM__NAMED_RET(clmem_enqueue_signal_semaphore_opts(queue, s, CLMEM__NAMED(clmem_enqueue_options, __VA_ARGS__)))
 /** clmem_semaphore_release(&s): clReleaseSemaphoreKHR, and s is emptied. NULL or an
     empty handle: CL_SUCCESS. */
 CLMEM_API cl_int clmem_semaphore_release(clmem_semaphore *s);

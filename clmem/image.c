@@ -502,7 +502,6 @@ CLMEM__UNSET_TABLE(clmem_image_options, CLMEM__IMAGE_UNSET)
 CLMEM_API clmem_image (clmem_create_image_opts)(cl_context context, cl_mem_flags flags, clmem_image_format format,
                                              cl_int *errcode_ret, const clmem_image_options *opts) {
     static const char fn[] = "clmem_create_image";
-    static const clmem_image_options none = CLMEM__OPTIONS_DEFAULTS;
     clmem_image_options local;
     clmem_image img = clmem__image_empty();
     cl_image_desc desc;
@@ -510,7 +509,7 @@ CLMEM_API clmem_image (clmem_create_image_opts)(cl_context context, cl_mem_flags
     cl_mem_object_type type;
     size_t elem, w, h, d, n;
     cl_int err = CL_SUCCESS;
-    opts = CLMEM__OPTIONS_IN(clmem_image_options, opts, none, &local);
+    opts = CLMEM__OPTIONS_IN(clmem_image_options, opts, &local);
     g = clmem__image_geom_of(opts, format);
     type = g.type, elem = g.elem, w = g.w, h = g.h, d = g.d, n = g.n;
     if (CLMEM__CHECKS && (err = clmem__create_image_check(fn, context, flags, format, opts, &g)) != CL_SUCCESS)
@@ -613,18 +612,15 @@ CLMEM_API clmem_image (clmem_image_from_array_opts)(cl_context context, const vo
                                                  cl_uint vector_width, size_t ndim, const size_t *shape,
                                                  cl_int *errcode_ret, const clmem_image_from_array_options *opts) {
     static const char fn[] = "clmem_image_from_array";
-    static const clmem_image_from_array_options none = CLMEM__OPTIONS_DEFAULTS;
     clmem_image_from_array_options local;
-    clmem_image_options io;
+    clmem_image_options io = CLMEM__OPTIONS_DEFAULTS;
     clmem_image_format format;
     cl_channel_type ctype = element_type;
     cl_uint nch, order;
     size_t img_dims, i, elem, bytes = 0;
     cl_mem_flags flags;
     cl_int err = CL_SUCCESS;
-    opts = CLMEM__OPTIONS_IN(clmem_image_from_array_options, opts, none, &local);
-    memset((void *)&io, 0, sizeof io); /* (void *): C++14 options have default member initializers */
-    io.given = CLMEM_OPTIONS_MARK;
+    opts = CLMEM__OPTIONS_IN(clmem_image_from_array_options, opts, &local);
     if (vector_width == 0) vector_width = 1;
     nch = opts->num_channels || (opts->given & CLMEM_GIVEN_NUM_CHANNELS) ? opts->num_channels : vector_width;
     /* checks that are not validation but meaning: done even with CLMEM_NO_VALIDATION */

@@ -379,7 +379,7 @@ typedef enum clmem_color_kind {
 #define clmem_enqueue_fill_image(...) clmem__fill_image_(__VA_ARGS__, )
 #define clmem__fill_image_(queue, img, color, origin, region, ...)                                           \
     clmem_enqueue_fill_image_opts(queue, img, color, CLMEM__COLOR_KIND(color), origin, region,             \
-                                  &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
+                                  CLMEM__NAMED(clmem_enqueue_options, __VA_ARGS__))
 #define CLMEM__COLOR_KIND(c)                                                                                   \
     _Generic((c), float *: CLMEM_COLOR_FLOAT, const float *: CLMEM_COLOR_FLOAT, cl_int *: CLMEM_COLOR_INT,   \
              const cl_int *: CLMEM_COLOR_INT, cl_uint *: CLMEM_COLOR_UINT, const cl_uint *: CLMEM_COLOR_UINT)

@@ -64,6 +64,18 @@ typedef struct clmem__entry_set {
 /* (private) The largest struct of function pointers a set may have. */
 #define CLMEM__ENTRY_BYTES (32 * sizeof(void *))
 
+/* (private) CLMEM__ENTRY_SET(set, T, LIST, what, library): defines the clmem__entry_set
+   `set` (and its table set_entries) of the functions whose pointers go in a T, the
+   module's struct of function pointers (a compile error where T is larger than the
+   loader's row). LIST(X, T) is X(T, field, "name", required) per function: the
+   function called name goes in T's field; required: the set is unusable without it. */
+#define CLMEM__ENTRY_ROW(T, field, name, required) {name, offsetof(T, field), required},
+#define CLMEM__ENTRY_SET(set, T, LIST, what, library)                                   \
+    static const clmem__entry set##_entries[] = {LIST(CLMEM__ENTRY_ROW, T)};            \
+    CLMEM__STATIC_ASSERT(sizeof(T) <= CLMEM__ENTRY_BYTES, #T " fits the loader's row"); \
+    static const clmem__entry_set set = {what, library, set##_entries,                  \
+                                         sizeof set##_entries / sizeof set##_entries[0], sizeof(T)}
+
 #ifdef __cplusplus
 }
 #endif

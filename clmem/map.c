@@ -153,8 +153,7 @@ CLMEM__UNSET_TABLE(clmem_map_options, CLMEM__MAP_UNSET)
 static cl_int clmem__map_start(const char *fn, cl_command_queue queue, cl_mem mem, const char *what,
                                cl_map_flags flags, clmem_memory_map *map, const clmem_map_options **optsp,
                                clmem_map_options *local) {
-    static const clmem_map_options none = CLMEM__OPTIONS_DEFAULTS; /* every default */
-    const clmem_map_options *opts = CLMEM__OPTIONS_IN(clmem_map_options, *optsp, none, local);
+    const clmem_map_options *opts = CLMEM__OPTIONS_IN(clmem_map_options, *optsp, local);
     cl_int err;
     *optsp = opts;
     if (map == NULL) return clmem__fail(CL_INVALID_VALUE, fn, "map (where to put the map) is NULL");

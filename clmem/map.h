@@ -224,11 +224,9 @@ CLMEM_API cl_int clmem_enqueue_map_image_opts(cl_command_queue queue, clmem_imag
     Thread safety: any thread; of two threads releasing one map at the same time, one
     unmaps and the other gets CLMEM_ERROR_DOUBLE_RELEASE.
     Example: clmem_memory_map_release(&m, .event = &unmapped); */
-#ifndef __cplusplus
-#define clmem_memory_map_release(...) clmem__map_release_(__VA_ARGS__, )
+#define clmem_memory_map_release(...) clmem__map_release_(__VA_ARGS__, CLMEM__NAMED_END)
 #define clmem__map_release_(map, ...) \
-    clmem_memory_map_release_opts(map, &(clmem_unmap_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
-#endif
+    CLMEM__NAMED_RET(clmem_memory_map_release_opts(map, CLMEM__NAMED(clmem_unmap_options, __VA_ARGS__)))
 CLMEM_API cl_int clmem_memory_map_release_opts(clmem_memory_map *map, const clmem_unmap_options *opts);
 
 /** clmem_memory_map_release_default(&map): clmem_memory_map_release with no options
@@ -251,11 +249,9 @@ CLMEM_API cl_int clmem_memory_map_release_default(clmem_memory_map *map);
     successful unmap the handle of that map is stale: its release reports CLMEM_ERROR_DOUBLE_RELEASE, and its
     mem, queue and event must no longer be used. Thread safety: any thread.
     Example: clmem_enqueue_unmap_mem_object(q, buf.mem, p); */
-#ifndef __cplusplus
-#define clmem_enqueue_unmap_mem_object(...) clmem__unmap_mem_(__VA_ARGS__, )
+#define clmem_enqueue_unmap_mem_object(...) clmem__unmap_mem_(__VA_ARGS__, CLMEM__NAMED_END)
 #define clmem__unmap_mem_(queue, mem, ptr, ...) \
-    clmem_enqueue_unmap_mem_object_opts(queue, mem, ptr, &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
-#endif
+    CLMEM__NAMED_RET(clmem_enqueue_unmap_mem_object_opts(queue, mem, ptr, CLMEM__NAMED(clmem_enqueue_options, __VA_ARGS__)))
 CLMEM_API cl_int clmem_enqueue_unmap_mem_object_opts(cl_command_queue queue, cl_mem mem, void *ptr,
                                                      const clmem_enqueue_options *opts);
 

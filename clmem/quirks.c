@@ -99,7 +99,9 @@ static int clmem__quirk_test_rect(cl_command_queue q, cl_context ctx) {
     return r;
 }
 
-static cl_mem clmem__quirk_image(cl_context ctx, size_t w, size_t h) {
+/* a w x h RGBA8 image; with host, made with CL_MEM_COPY_HOST_PTR from host rows
+   row_pitch bytes apart */
+static cl_mem clmem__quirk_image(cl_context ctx, size_t w, size_t h, size_t row_pitch, void *host) {
     cl_image_format fmt;
     cl_image_desc d;
     cl_int err = CL_SUCCESS;
@@ -110,7 +112,8 @@ static cl_mem clmem__quirk_image(cl_context ctx, size_t w, size_t h) {
     d.image_type = CL_MEM_OBJECT_IMAGE2D;
     d.image_width = w;
     d.image_height = h;
-    m = clCreateImage(ctx, CL_MEM_READ_WRITE, &fmt, &d, NULL, &err);
+    d.image_row_pitch = row_pitch;
+    m = clCreateImage(ctx, CL_MEM_READ_WRITE | (host ? CL_MEM_COPY_HOST_PTR : 0), &fmt, &d, host, &err);
     return err == CL_SUCCESS ? m : NULL;
 }
 
@@ -119,7 +122,7 @@ static int clmem__quirk_test_image_pitch(cl_command_queue q, cl_context ctx) {
     static const size_t zero[3] = {0, 0, 0}, region[3] = {2, 2, 1};
     unsigned char host[24], back[24];
     int i, r = -1;
-    cl_mem img = clmem__quirk_image(ctx, 2, 2);
+    cl_mem img = clmem__quirk_image(ctx, 2, 2, 0, NULL);
     if (!img) return -1;
     for (i = 0; i < 24; ++i) host[i] = (unsigned char)(i + 1);
     if (clEnqueueWriteImage(q, img, CL_TRUE, zero, region, 12, 0, host, 0, NULL, NULL) == CL_SUCCESS &&
@@ -140,19 +143,10 @@ static int clmem__quirk_test_create_pitch(cl_command_queue q, cl_context ctx) {
     static const size_t zero[3] = {0, 0, 0}, region[3] = {2, 2, 1};
     unsigned char host[24], back[16];
     int i, r = -1;
-    cl_image_format fmt;
-    cl_image_desc d;
-    cl_int err = CL_SUCCESS;
     cl_mem img;
-    fmt.image_channel_order = CL_RGBA;
-    fmt.image_channel_data_type = CL_UNSIGNED_INT8;
-    memset(&d, 0, sizeof d);
-    d.image_type = CL_MEM_OBJECT_IMAGE2D;
-    d.image_width = d.image_height = 2;
-    d.image_row_pitch = 12;
     for (i = 0; i < 24; ++i) host[i] = (unsigned char)(i + 1);
-    img = clCreateImage(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, &fmt, &d, host, &err);
-    if (err != CL_SUCCESS || !img) return -1;
+    img = clmem__quirk_image(ctx, 2, 2, 12, host);
+    if (!img) return -1;
     if (clEnqueueReadImage(q, img, CL_TRUE, zero, region, 0, 0, back, 0, NULL, NULL) == CL_SUCCESS)
         r = memcmp(back, host, 8) != 0 || memcmp(back + 8, host + 12, 8) != 0;
     clReleaseMemObject(img);
@@ -167,7 +161,7 @@ static int clmem__quirk_test_map_box(cl_command_queue q, cl_context ctx) {
     size_t rp = 0, sp = 0;
     int i, r = -1;
     cl_int err = CL_SUCCESS;
-    cl_mem img = clmem__quirk_image(ctx, 4, 2);
+    cl_mem img = clmem__quirk_image(ctx, 4, 2, 0, NULL);
     if (!img) return -1;
     for (i = 0; i < 32; ++i) host[i] = (unsigned char)(i + 1);
     if (clEnqueueWriteImage(q, img, CL_TRUE, zero, whole, 0, 0, host, 0, NULL, NULL) == CL_SUCCESS) {
@@ -188,7 +182,7 @@ static int clmem__quirk_test_other_device(cl_command_queue q, cl_command_queue q
     unsigned char host[32], back[32];
     int i, r = -1;
     cl_event written = NULL;
-    cl_mem img = clmem__quirk_image(ctx, 4, 2);
+    cl_mem img = clmem__quirk_image(ctx, 4, 2, 0, NULL);
     if (!img) return -1;
     for (i = 0; i < 32; ++i) host[i] = (unsigned char)(i + 1), back[i] = 0;
     if (clEnqueueWriteImage(q, img, CL_TRUE, zero, whole, 0, 0, host, 0, NULL, &written) == CL_SUCCESS &&

@@ -31,6 +31,23 @@ static size_t clmem__hostreg_live;
 
 CLMEM_API int clmem__host_registrations_live(void) { return CLMEM__HOSTREG_ANY(); }
 
+/* clmem__hostreg_unlist(rec): rec out of the table (clmem__hostreg_lock held); the
+   table is freed when it empties */
+static void clmem__hostreg_unlist(const clmem__hostreg *rec) {
+    size_t i;
+    for (i = 0; i < clmem__hostreg_count; ++i)
+        if (clmem__hostregs[i] == rec) {
+            clmem__hostregs[i] = clmem__hostregs[--clmem__hostreg_count];
+            break;
+        }
+    CLMEM__HOSTREG_PUBLISH();
+    if (clmem__hostreg_count == 0) {
+        CLMEM_FREE(clmem__hostregs);
+        clmem__hostregs = NULL;
+        clmem__hostreg_capacity = 0;
+    }
+}
+
 static const char clmem__hostreg_create_fn[] = "clmem_host_registration_create";
 
 CLMEM_API clmem_host_registration clmem_host_registration_create(cl_context context, void *ptr, size_t size,
@@ -110,11 +127,7 @@ CLMEM_API clmem_host_registration clmem_host_registration_create(cl_context cont
         rec->mem = reg.buffer.mem;
         CLMEM__HOSTREG_PUBLISH();
     } else {
-        for (i = 0; i < clmem__hostreg_count; ++i)
-            if (clmem__hostregs[i] == rec) {
-                clmem__hostregs[i] = clmem__hostregs[--clmem__hostreg_count];
-                break;
-            }
+        clmem__hostreg_unlist(rec);
     }
     clmem__unlock(&clmem__hostreg_lock);
     if (err != CL_SUCCESS) {
@@ -136,7 +149,6 @@ out:
 CLMEM_API cl_int clmem_host_registration_release(clmem_host_registration *reg) {
     static const char fn[] = "clmem_host_registration_release";
     clmem__hostreg *rec;
-    size_t i;
     cl_int err;
     if (!reg || (!reg->ptr && !reg->id && !reg->buffer.mem)) return CL_SUCCESS; /* nothing to release */
     rec = CLMEM__CAST(clmem__hostreg *, clmem__reg_find(&clmem__hostreg_ids, reg->id, CLMEM__HOSTREG_TAG, true));
@@ -146,17 +158,7 @@ CLMEM_API cl_int clmem_host_registration_release(clmem_host_registration *reg) {
                            "a released handle)",
                            reg->ptr, reg->size);
     clmem__lock(&clmem__hostreg_lock);
-    for (i = 0; i < clmem__hostreg_count; ++i)
-        if (clmem__hostregs[i] == rec) {
-            clmem__hostregs[i] = clmem__hostregs[--clmem__hostreg_count];
-            break;
-        }
-    CLMEM__HOSTREG_PUBLISH();
-    if (clmem__hostreg_count == 0) {
-        CLMEM_FREE(clmem__hostregs);
-        clmem__hostregs = NULL;
-        clmem__hostreg_capacity = 0;
-    }
+    clmem__hostreg_unlist(rec);
     clmem__unlock(&clmem__hostreg_lock);
     clmem__reg_remove(&clmem__hostreg_ids, rec->id);
     err = clReleaseMemObject(rec->mem);

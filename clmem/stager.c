@@ -161,6 +161,22 @@ static void clmem__stager_stop(clmem_stager *st) {
     st->nworkers = 0;
 }
 
+/* clmem__stager_sync(st, make): make (or destroy) the stager's locks and condition
+   variables, all of them in one list */
+static void clmem__stager_sync(clmem_stager *st, bool make) {
+    clmem__mutex *const mutexes[] = {&st->books, &st->order, &st->jlock};
+    clmem__cond *const conds[] = {&st->jstart, &st->jdone, &st->turn, &st->rwake};
+    size_t i;
+    for (i = 0; i < sizeof mutexes / sizeof mutexes[0]; ++i) {
+        if (make) clmem__mutex_init(mutexes[i]);
+        else clmem__mutex_destroy(mutexes[i]);
+    }
+    for (i = 0; i < sizeof conds / sizeof conds[0]; ++i) {
+        if (make) clmem__cond_init(conds[i]);
+        else clmem__cond_destroy(conds[i]);
+    }
+}
+
 /* Free what a stager holds; the first unmap error. */
 static cl_int clmem__stager_free(clmem_stager *st) {
     cl_int first = CL_SUCCESS;
@@ -172,13 +188,7 @@ static cl_int clmem__stager_free(clmem_stager *st) {
             if (err != CL_SUCCESS && first == CL_SUCCESS) first = err;
         }
     }
-    clmem__mutex_destroy(&st->jlock);
-    clmem__cond_destroy(&st->jstart);
-    clmem__cond_destroy(&st->jdone);
-    clmem__cond_destroy(&st->turn);
-    clmem__cond_destroy(&st->rwake);
-    clmem__mutex_destroy(&st->books);
-    clmem__mutex_destroy(&st->order);
+    clmem__stager_sync(st, false);
     if (st->own) clReleaseCommandQueue(st->own);
     clReleaseCommandQueue(st->queue);
     CLMEM_FREE(st);
@@ -232,13 +242,7 @@ CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_
     st = CLMEM__CAST(clmem_stager *, clmem__alloc_for(sizeof *st, fn, "the stager", errcode_ret));
     if (!st) return NULL;
     memset(st, 0, sizeof *st);
-    clmem__mutex_init(&st->books);
-    clmem__mutex_init(&st->order);
-    clmem__mutex_init(&st->jlock);
-    clmem__cond_init(&st->jstart);
-    clmem__cond_init(&st->jdone);
-    clmem__cond_init(&st->turn);
-    clmem__cond_init(&st->rwake);
+    clmem__stager_sync(st, true);
     clRetainCommandQueue(queue);
     st->queue = queue;
     st->context = ctx;

@@ -203,7 +203,7 @@ typedef clmem_copy_options clmem_stager_copy_options;
 #define clmem__stager_copy_(st, dst, src, ...)                                                          \
     (CLMEM__STAGER_ASSERT(dst, src),                                                                    \
      _Generic((dst), clmem_buffer: clmem__stager_write_fn, default: clmem__stager_read_fn)(             \
-         st, dst, src, &(clmem_copy_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__}))
+         st, dst, src, CLMEM__NAMED(clmem_copy_options, __VA_ARGS__)))
 /* 1 for buffer <- host and host <- buffer, 0 for the rest (a compile error). */
 #define CLMEM__STAGER_OK(dst, src)                                                                      \
     _Generic((dst), clmem_buffer: _Generic((src), clmem_buffer: 0, clmem_image: 0, clmem_svm: 0,         \

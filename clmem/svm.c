@@ -535,13 +535,12 @@ CLMEM__UNSET_TABLE(clmem_svm_map_options, CLMEM__SVM_MAP_UNSET)
 CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm svm, cl_map_flags flags,
                                             clmem_svm_map *map, const clmem_svm_map_options *opts) {
     static const char fn[] = "clmem_enqueue_svm_map";
-    static const clmem_svm_map_options none = CLMEM__OPTIONS_DEFAULTS;
     const cl_map_flags known = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
     clmem__svm_rec *rec;
     clmem_svm_map_options local;
     size_t size;
     cl_int err;
-    opts = CLMEM__OPTIONS_IN(clmem_svm_map_options, opts, none, &local);
+    opts = CLMEM__OPTIONS_IN(clmem_svm_map_options, opts, &local);
     if (!map) return clmem__fail(CL_INVALID_VALUE, fn, "map (where to store the map) is NULL");
     clmem__svm_empty_map(map);
     if ((err = clmem__check_made(fn, opts->given)) != CL_SUCCESS) return err;
@@ -754,10 +753,9 @@ static cl_int clmem__svm_fill(const char *fn, cl_command_queue queue, clmem_svm 
 CLMEM__UNSET_TABLE(clmem_svm_memfill_options, CLMEM__SVM_MEMFILL_UNSET)
 CLMEM_API cl_int clmem_enqueue_svm_memfill_opts(cl_command_queue queue, clmem_svm dst, const void *pattern,
                                                 size_t pattern_size, const clmem_svm_memfill_options *opts) {
-    static const clmem_svm_memfill_options none = CLMEM__OPTIONS_DEFAULTS;
     clmem_svm_memfill_options local;
     cl_int err;
-    opts = CLMEM__OPTIONS_IN(clmem_svm_memfill_options, opts, none, &local);
+    opts = CLMEM__OPTIONS_IN(clmem_svm_memfill_options, opts, &local);
     if ((err = clmem__check_made("clmem_enqueue_svm_memfill", opts->given)) != CL_SUCCESS) return err;
     return clmem__svm_fill("clmem_enqueue_svm_memfill", queue, dst, 0, pattern, pattern_size, opts->byte_count,
                            opts->byte_count != 0 || (opts->given & CLMEM_GIVEN_BYTE_COUNT), opts->wait_for, opts->num_wait_for, opts->event);
@@ -984,13 +982,12 @@ CLMEM__UNSET_TABLE(clmem_svm_empty_options, CLMEM__SVM_EMPTY_UNSET)
 CLMEM_API clmem_svm_array (clmem_svm_empty_opts)(cl_context ctx, cl_svm_mem_flags flags, size_t itemsize, const char *dtype,
                                                cl_int *errcode_ret, const clmem_svm_empty_options *opts) {
     static const char fn[] = "clmem_svm_empty";
-    static const clmem_svm_empty_options none = CLMEM__OPTIONS_DEFAULTS;
     clmem_svm_empty_options local;
     clmem_svm_array arr;
     unsigned ndim = 0;
     cl_int err;
     memset(&arr, 0, sizeof arr);
-    if (opts) opts = CLMEM__OPTIONS_IN(clmem_svm_empty_options, opts, none, &local);
+    if (opts) opts = CLMEM__OPTIONS_IN(clmem_svm_empty_options, opts, &local);
     if (!opts) {
         err = clmem__fail(CL_INVALID_VALUE, fn, "no options: the shape is required");
     } else if ((err = clmem__check_made(fn, opts->given)) == CL_SUCCESS) {
@@ -1008,11 +1005,10 @@ CLMEM_API clmem_svm_array (clmem_svm_empty_opts)(cl_context ctx, cl_svm_mem_flag
 CLMEM_API clmem_svm_array (clmem_svm_empty_like_opts)(cl_context ctx, cl_svm_mem_flags flags, const clmem_svm_array *like,
                                                     cl_int *errcode_ret, const clmem_svm_empty_options *opts) {
     static const char fn[] = "clmem_svm_empty_like";
-    static const clmem_svm_empty_options none = CLMEM__OPTIONS_DEFAULTS;
     clmem_svm_empty_options local;
     clmem_svm_array arr;
     cl_int err;
-    opts = CLMEM__OPTIONS_IN(clmem_svm_empty_options, opts, none, &local);
+    opts = CLMEM__OPTIONS_IN(clmem_svm_empty_options, opts, &local);
     memset(&arr, 0, sizeof arr);
     if (!like)
         err = clmem__fail(CL_INVALID_VALUE, fn, "like (the array to copy the shape of) is NULL");

@@ -144,11 +144,9 @@ CLMEM_API cl_int clmem_svm_allocation_release(clmem_svm_allocation *a);
     of the wait list has already failed: no free is enqueued, no .event made), or the
     driver's code (after either the allocation stays alive).
     Example: clmem_svm_allocation_enqueue_release(&a, q, .event = &freed); */
-#ifndef __cplusplus /* C++: clmem/cxx.h */
-#define clmem_svm_allocation_enqueue_release(...) clmem__svm_enqueue_release_(__VA_ARGS__, )
+#define clmem_svm_allocation_enqueue_release(...) clmem__svm_enqueue_release_(__VA_ARGS__, CLMEM__NAMED_END)
 #define clmem__svm_enqueue_release_(a, queue, ...) \
-    clmem_svm_allocation_enqueue_release_opts(a, queue, &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
-#endif
+    CLMEM__NAMED_RET(clmem_svm_allocation_enqueue_release_opts(a, queue, CLMEM__NAMED(clmem_enqueue_options, __VA_ARGS__)))
 CLMEM_API cl_int clmem_svm_allocation_enqueue_release_opts(clmem_svm_allocation *a, cl_command_queue queue,
                                                            const clmem_enqueue_options *opts);
 
@@ -238,18 +236,16 @@ typedef struct CLMEM__OPTIONS_TYPE clmem_svm_map_options {
     or the driver's code. Thread safety: any thread.
     Example: clmem_svm_map m; clmem_svm_map_rw(q, a.svm, &m); ((float *)m.ptr)[0] = 1;
              clmem_svm_map_release(&m); */
-#ifndef __cplusplus /* C++: clmem/cxx.h */
-#define clmem_enqueue_svm_map(...) clmem__svm_map_(__VA_ARGS__, )
+#define clmem_enqueue_svm_map(...) clmem__svm_map_(__VA_ARGS__, CLMEM__NAMED_END)
 #define clmem__svm_map_(queue, svm, flags, map, ...) \
-    clmem_enqueue_svm_map_opts(queue, svm, flags, map, &(clmem_svm_map_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
-#define clmem_svm_map_ro(...) clmem__svm_map_ro_(__VA_ARGS__, )
+    CLMEM__NAMED_RET(clmem_enqueue_svm_map_opts(queue, svm, flags, map, CLMEM__NAMED(clmem_svm_map_options, __VA_ARGS__)))
+#define clmem_svm_map_ro(...) clmem__svm_map_ro_(__VA_ARGS__, CLMEM__NAMED_END)
 #define clmem__svm_map_ro_(queue, svm, map, ...) \
-    clmem_enqueue_svm_map_opts(queue, svm, CL_MAP_READ, map, &(clmem_svm_map_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
-#define clmem_svm_map_rw(...) clmem__svm_map_rw_(__VA_ARGS__, )
-#define clmem__svm_map_rw_(queue, svm, map, ...)                                            \
-    clmem_enqueue_svm_map_opts(queue, svm, CL_MAP_READ | CL_MAP_WRITE, map,                 \
-                               &(clmem_svm_map_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
-#endif
+    CLMEM__NAMED_RET(clmem_enqueue_svm_map_opts(queue, svm, CL_MAP_READ, map, CLMEM__NAMED(clmem_svm_map_options, __VA_ARGS__)))
+#define clmem_svm_map_rw(...) clmem__svm_map_rw_(__VA_ARGS__, CLMEM__NAMED_END)
+#define clmem__svm_map_rw_(queue, svm, map, ...)                                             \
+    CLMEM__NAMED_RET(clmem_enqueue_svm_map_opts(queue, svm, CL_MAP_READ | CL_MAP_WRITE, map, \
+        CLMEM__NAMED(clmem_svm_map_options, __VA_ARGS__)))
 CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm svm, cl_map_flags flags,
                                             clmem_svm_map *map, const clmem_svm_map_options *opts);
 
@@ -270,11 +266,9 @@ typedef struct CLMEM__OPTIONS_TYPE clmem_svm_unmap_options {
     CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (an event of the wait list has already
     failed: no unmap is enqueued, no .event made), or the driver's code (after either
     the map stays outstanding, to be released again). Thread safety: as for allocations. */
-#ifndef __cplusplus /* C++: clmem/cxx.h */
-#define clmem_svm_map_release(...) clmem__svm_map_release_(__VA_ARGS__, )
+#define clmem_svm_map_release(...) clmem__svm_map_release_(__VA_ARGS__, CLMEM__NAMED_END)
 #define clmem__svm_map_release_(map, ...) \
-    clmem_svm_map_release_opts(map, &(clmem_svm_unmap_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
-#endif
+    CLMEM__NAMED_RET(clmem_svm_map_release_opts(map, CLMEM__NAMED(clmem_svm_unmap_options, __VA_ARGS__)))
 CLMEM_API cl_int clmem_svm_map_release_opts(clmem_svm_map *map, const clmem_svm_unmap_options *opts);
 /** clmem_svm_map_release_default(&map): clmem_svm_map_release with no options (on the
     map's own queue, no wait list, no event): what clmem_release(&map) and
@@ -331,12 +325,10 @@ typedef struct CLMEM__OPTIONS_TYPE clmem_svm_memfill_options {
     CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (an event of the wait list has already
     failed: nothing is enqueued, no .event made), CL_INVALID_OPERATION (no SVM).
     Example: float zero = 0; clmem_enqueue_svm_memfill(q, a.svm, &zero, sizeof zero); */
-#ifndef __cplusplus /* C++: clmem/cxx.h */
-#define clmem_enqueue_svm_memfill(...) clmem__svm_memfill_(__VA_ARGS__, )
-#define clmem__svm_memfill_(queue, dst, pattern, pattern_size, ...)                 \
-    clmem_enqueue_svm_memfill_opts(queue, dst, pattern, pattern_size,               \
-                                   &(clmem_svm_memfill_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
-#endif
+#define clmem_enqueue_svm_memfill(...) clmem__svm_memfill_(__VA_ARGS__, CLMEM__NAMED_END)
+#define clmem__svm_memfill_(queue, dst, pattern, pattern_size, ...)                    \
+    CLMEM__NAMED_RET(clmem_enqueue_svm_memfill_opts(queue, dst, pattern, pattern_size, \
+        CLMEM__NAMED(clmem_svm_memfill_options, __VA_ARGS__)))
 CLMEM_API cl_int clmem_enqueue_svm_memfill_opts(cl_command_queue queue, clmem_svm dst, const void *pattern,
                                                 size_t pattern_size, const clmem_svm_memfill_options *opts);
 
@@ -427,9 +419,9 @@ typedef struct CLMEM__OPTIONS_TYPE clmem_svm_empty_options {
              float *x = (float *)a.svm.ptr; */
 #ifndef __cplusplus /* C++: clmem/cxx.h */
 #define clmem_svm_empty(...) clmem__svm_empty_(__VA_ARGS__, )
-#define clmem__svm_empty_(ctx, flags, T, errcode_ret, ...)                 \
-    clmem_svm_empty_opts(ctx, flags, sizeof(T), #T, errcode_ret,           \
-                         &(clmem_svm_empty_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
+#define clmem__svm_empty_(ctx, flags, T, errcode_ret, ...)       \
+    clmem_svm_empty_opts(ctx, flags, sizeof(T), #T, errcode_ret, \
+                         CLMEM__NAMED(clmem_svm_empty_options, __VA_ARGS__))
 #define clmem_csvm_empty(...) clmem__csvm_empty_(__VA_ARGS__, )
 #define clmem__csvm_empty_(ctx, T, errcode_ret, ...) clmem__svm_empty_(ctx, CL_MEM_READ_WRITE, T, errcode_ret, __VA_ARGS__)
 #define clmem_fsvm_empty(...) clmem__fsvm_empty_(__VA_ARGS__, )
@@ -438,7 +430,7 @@ typedef struct CLMEM__OPTIONS_TYPE clmem_svm_empty_options {
 #define clmem_svm_empty_like(...) clmem__svm_empty_like_(__VA_ARGS__, )
 #define clmem__svm_empty_like_(ctx, flags, like, errcode_ret, ...) \
     clmem_svm_empty_like_opts(ctx, flags, like, errcode_ret,       \
-                              &(clmem_svm_empty_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
+                              CLMEM__NAMED(clmem_svm_empty_options, __VA_ARGS__))
 #define clmem_csvm_empty_like(...) clmem__csvm_empty_like_(__VA_ARGS__, )
 #define clmem__csvm_empty_like_(ctx, like, errcode_ret, ...) \
     clmem__svm_empty_like_(ctx, CL_MEM_READ_WRITE, like, errcode_ret, __VA_ARGS__)

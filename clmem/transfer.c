@@ -6,11 +6,10 @@
 #include "loader.h"
 
 CLMEM__UNSET_TABLE(clmem_copy_options, CLMEM__COPY_UNSET)
-static const clmem_copy_options clmem__copy_defaults = CLMEM__OPTIONS_DEFAULTS;
 /* the options a copy runs with (CLMEM__OPTIONS_IN): the caller's (those from
    CLMEM_COPY_OPTIONS_INIT read into *local), or the defaults for NULL */
 static const clmem_copy_options *clmem__copy_opts_or_none(const clmem_copy_options *opts, clmem_copy_options *local) {
-    return CLMEM__OPTIONS_IN(clmem_copy_options, opts, clmem__copy_defaults, local);
+    return CLMEM__OPTIONS_IN(clmem_copy_options, opts, local);
 }
 /* clmem__copy_opts_made(fn, &opts, local): *opts as clmem__copy_opts_or_none makes
    it, then clmem__check_made on it (SVM, USM pairs; their wait list is checked with
@@ -489,8 +488,8 @@ typedef cl_int(CL_API_CALL *clmem__p2p_fn)(cl_command_queue, cl_mem, cl_mem, siz
 typedef struct clmem__p2p_fns {
     clmem__p2p_fn copy;
 } clmem__p2p_fns;
-static const clmem__entry clmem__p2p_entries[] = {{"clEnqueueCopyBufferP2PAMD", offsetof(clmem__p2p_fns, copy), 1}};
-static const clmem__entry_set clmem__p2p_set = {"cl_amd_copy_buffer_p2p", NULL, clmem__p2p_entries, 1, sizeof(clmem__p2p_fns)};
+#define CLMEM__P2P_ENTRIES(X, T) X(T, copy, "clEnqueueCopyBufferP2PAMD", 1)
+CLMEM__ENTRY_SET(clmem__p2p_set, clmem__p2p_fns, CLMEM__P2P_ENTRIES, "cl_amd_copy_buffer_p2p", NULL);
 
 CLMEM_API cl_int clmem_enqueue_copy_buffer_p2p_amd_opts(cl_platform_id platform, cl_command_queue queue, clmem_buffer src,
                                                         clmem_buffer dst, const clmem_copy_options *o) {

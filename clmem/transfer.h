@@ -252,7 +252,7 @@ CLMEM_API cl_int clmem__fill_usm(cl_command_queue queue, clmem_usm dst, const vo
 #define clmem_enqueue_copy(...) clmem__copy_(__VA_ARGS__, )
 #define clmem__copy_(queue, dst, src, ...)                                              \
     (CLMEM__COPY_ASSERT(dst, src),                                                      \
-     CLMEM__COPY_FN(dst, src)(queue, dst, src, &(clmem_copy_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__}))
+     CLMEM__COPY_FN(dst, src)(queue, dst, src, CLMEM__NAMED(clmem_copy_options, __VA_ARGS__)))
 
 /* The dispatch: a pair's number d * CLMEM__COPY_KIND_COUNT + s, as the length of an
    array type (char (*)[1 + n]), selects its row of CLMEM__COPY_PAIRS in one _Generic;
@@ -342,7 +342,7 @@ CLMEM__FILL_DECL(const void *, ptr)
 #define clmem__fill_(queue, dst, pattern, size, ...)                                                  \
     CLMEM__FILL_FN(pattern)(queue,                                                                    \
                             _Generic((dst)CLMEM__FILL_TARGETS(CLMEM__FILL_TARGET_ASSOC))(dst),           \
-                            pattern, size, &(clmem_fill_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
+                            pattern, size, CLMEM__NAMED(clmem_fill_options, __VA_ARGS__))
 #define CLMEM__FILL_TARGET_ASSOC(T, name) , T: clmem__fill_target_##name /* a leading comma: the list needs no default */
 #define CLMEM__FILL_ASSOC(T, name) T: clmem__fill_##name,
 #define CLMEM__FILL_FN(pattern) _Generic((pattern), CLMEM__PATTERN_TYPES(CLMEM__FILL_ASSOC) default: clmem__fill_ptr)
@@ -360,7 +360,7 @@ CLMEM__FILL_DECL(const void *, ptr)
 #ifndef __cplusplus
 #define clmem_enqueue_copy_buffer_p2p_amd(...) clmem__p2p_(__VA_ARGS__, )
 #define clmem__p2p_(platform, queue, src, dst, ...) \
-    clmem_enqueue_copy_buffer_p2p_amd_opts(platform, queue, src, dst, &(clmem_copy_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
+    clmem_enqueue_copy_buffer_p2p_amd_opts(platform, queue, src, dst, CLMEM__NAMED(clmem_copy_options, __VA_ARGS__))
 #endif
 CLMEM_API cl_int clmem_enqueue_copy_buffer_p2p_amd_opts(cl_platform_id platform, cl_command_queue queue, clmem_buffer src,
                                                         clmem_buffer dst, const clmem_copy_options *opts);

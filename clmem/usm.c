@@ -4,25 +4,19 @@
 /* ---- the extension's entry points, per platform ---- */
 
 /* the entry points, found once per platform by the loader (>>loader) */
-#define CLMEM__USM_ENTRY(field, name, required) {name, offsetof(clmem__usm_fns, field), required}
-static const clmem__entry clmem__usm_entries[] = {
-    CLMEM__USM_ENTRY(host_alloc, "clHostMemAllocINTEL", 1),
-    CLMEM__USM_ENTRY(device_alloc, "clDeviceMemAllocINTEL", 1),
-    CLMEM__USM_ENTRY(shared_alloc, "clSharedMemAllocINTEL", 1),
-    CLMEM__USM_ENTRY(mem_free, "clMemFreeINTEL", 1),
-    CLMEM__USM_ENTRY(blocking_free, "clMemBlockingFreeINTEL", 1),
-    CLMEM__USM_ENTRY(get_info, "clGetMemAllocInfoINTEL", 1),
-    CLMEM__USM_ENTRY(set_arg, "clSetKernelArgMemPointerINTEL", 1),
-    CLMEM__USM_ENTRY(fill, "clEnqueueMemFillINTEL", 1),
-    CLMEM__USM_ENTRY(memcpy, "clEnqueueMemcpyINTEL", 1),
-    CLMEM__USM_ENTRY(migrate, "clEnqueueMigrateMemINTEL", 0),
-    CLMEM__USM_ENTRY(advise, "clEnqueueMemAdviseINTEL", 0),
-};
-#undef CLMEM__USM_ENTRY
-static const clmem__entry_set clmem__usm_set = {"cl_intel_unified_shared_memory", NULL, clmem__usm_entries,
-                                                sizeof clmem__usm_entries / sizeof clmem__usm_entries[0],
-                                                sizeof(clmem__usm_fns)};
-CLMEM__STATIC_ASSERT(sizeof(clmem__usm_fns) <= CLMEM__ENTRY_BYTES, "clmem__usm_fns fits the loader's row");
+#define CLMEM__USM_ENTRIES(X, T)                      \
+    X(T, host_alloc, "clHostMemAllocINTEL", 1)        \
+    X(T, device_alloc, "clDeviceMemAllocINTEL", 1)    \
+    X(T, shared_alloc, "clSharedMemAllocINTEL", 1)    \
+    X(T, mem_free, "clMemFreeINTEL", 1)               \
+    X(T, blocking_free, "clMemBlockingFreeINTEL", 1)  \
+    X(T, get_info, "clGetMemAllocInfoINTEL", 1)       \
+    X(T, set_arg, "clSetKernelArgMemPointerINTEL", 1) \
+    X(T, fill, "clEnqueueMemFillINTEL", 1)            \
+    X(T, memcpy, "clEnqueueMemcpyINTEL", 1)           \
+    X(T, migrate, "clEnqueueMigrateMemINTEL", 0)      \
+    X(T, advise, "clEnqueueMemAdviseINTEL", 0)
+CLMEM__ENTRY_SET(clmem__usm_set, clmem__usm_fns, CLMEM__USM_ENTRIES, "cl_intel_unified_shared_memory", NULL);
 static clmem__mutex clmem__usm_lock = CLMEM__MUTEX_INIT;
 
 /* clmem__usm_fns_of_device(fn, dev, &fns): the entry points of dev's platform; every

@@ -219,11 +219,9 @@ CLMEM_API cl_int clmem_usm_get_alloc_info(cl_context context, const void *ptr, c
     failed: nothing is enqueued, no .event made), CL_INVALID_OPERATION (no
     cl_intel_unified_shared_memory), or the driver's code.
     Example: clmem_enqueue_usm_migrate(q, s.usm, CL_MIGRATE_MEM_OBJECT_HOST, .event = &ev); */
-#ifndef __cplusplus /* C++: clmem/cxx.h */
-#define clmem_enqueue_usm_migrate(...) clmem__usm_migrate_(__VA_ARGS__, )
+#define clmem_enqueue_usm_migrate(...) clmem__usm_migrate_(__VA_ARGS__, CLMEM__NAMED_END)
 #define clmem__usm_migrate_(queue, usm, flags, ...) \
-    clmem_enqueue_usm_migrate_opts(queue, usm, flags, &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
-#endif
+    CLMEM__NAMED_RET(clmem_enqueue_usm_migrate_opts(queue, usm, flags, CLMEM__NAMED(clmem_enqueue_options, __VA_ARGS__)))
 CLMEM_API cl_int clmem_enqueue_usm_migrate_opts(cl_command_queue queue, clmem_usm usm, cl_mem_migration_flags flags,
                                                 const clmem_enqueue_options *opts);
 
@@ -234,11 +232,9 @@ CLMEM_API cl_int clmem_enqueue_usm_migrate_opts(cl_command_queue queue, clmem_us
     Errors: those of clmem_enqueue_usm_migrate but for the flags
     (CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST for a wait list holding a failed
     event included), and the driver's code for advice it does not know. */
-#ifndef __cplusplus /* C++: clmem/cxx.h */
-#define clmem_enqueue_usm_advise(...) clmem__usm_advise_(__VA_ARGS__, )
+#define clmem_enqueue_usm_advise(...) clmem__usm_advise_(__VA_ARGS__, CLMEM__NAMED_END)
 #define clmem__usm_advise_(queue, usm, advice, ...) \
-    clmem_enqueue_usm_advise_opts(queue, usm, advice, &(clmem_enqueue_options){.given = CLMEM__GIVEN(__VA_ARGS__), __VA_ARGS__})
-#endif
+    CLMEM__NAMED_RET(clmem_enqueue_usm_advise_opts(queue, usm, advice, CLMEM__NAMED(clmem_enqueue_options, __VA_ARGS__)))
 CLMEM_API cl_int clmem_enqueue_usm_advise_opts(cl_command_queue queue, clmem_usm usm, cl_mem_advice_intel advice,
                                                const clmem_enqueue_options *opts);
 
