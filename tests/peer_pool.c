@@ -559,7 +559,7 @@ static void test_gpu_two(clmem_test_context *t) {
     unsigned char *host = (unsigned char *)malloc(n), *back = (unsigned char *)malloc(n);
     clmem_peer_pool *p0, *p1;
     clmem_device_link *l;
-    clmem_device_link_stats ls;
+    clmem_device_link_stats ls = {0};
     clmem_pool_stats s0, s1;
     cl_int err;
     if (t->num_devices < 2) {
