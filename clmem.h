@@ -4719,6 +4719,12 @@ CLMEM_API cl_int clmem_memory_pool_active_blocks_info(clmem_memory_pool *pool, c
     released on other threads at the same time. */
 CLMEM_API cl_int clmem_memory_pool_release(clmem_memory_pool *pool);
 
+/* CLMEM__TRACKED(fn, args...): fn_at(args..., __FILE__, __LINE__), what a pool kind's
+   allocate and allocate_on_queue are with CLMEM_TRACK_ALLOCATIONS (each kind's header
+   defines them: #define clmem_<kind>_allocate(...) CLMEM__TRACKED(clmem_<kind>_allocate,
+   __VA_ARGS__)) */
+#define CLMEM__TRACKED(fn, ...) fn##_at(__VA_ARGS__, __FILE__, __LINE__)
+
 /* CLMEM__POOL_DECLS(kind): the declarations of another pool kind's accounting,
    statistics, limits, leak list and release: clmem_<kind>_held_blocks ... _release,
    each as the buffer pool's clmem_memory_pool_<name> above (the definitions are
@@ -4887,14 +4893,10 @@ static inline size_t clmem_pooled_svm_hash(clmem_pooled_svm p) {
 CLMEM__POOL_DECLS(svm_pool)
 
 #if defined(CLMEM_TRACK_ALLOCATIONS)
-#define clmem_memory_pool_allocate(pool, size, errcode_ret) \
-    clmem_memory_pool_allocate_at((pool), (size), (errcode_ret), __FILE__, __LINE__)
-#define clmem_svm_pool_allocate(pool, size, errcode_ret) \
-    clmem_svm_pool_allocate_at((pool), (size), (errcode_ret), __FILE__, __LINE__)
-#define clmem_memory_pool_allocate_on_queue(pool, size, queue, errcode_ret) \
-    clmem_memory_pool_allocate_on_queue_at((pool), (size), (queue), (errcode_ret), __FILE__, __LINE__)
-#define clmem_svm_pool_allocate_on_queue(pool, size, queue, errcode_ret) \
-    clmem_svm_pool_allocate_on_queue_at((pool), (size), (queue), (errcode_ret), __FILE__, __LINE__)
+#define clmem_memory_pool_allocate(...) CLMEM__TRACKED(clmem_memory_pool_allocate, __VA_ARGS__)
+#define clmem_svm_pool_allocate(...) CLMEM__TRACKED(clmem_svm_pool_allocate, __VA_ARGS__)
+#define clmem_memory_pool_allocate_on_queue(...) CLMEM__TRACKED(clmem_memory_pool_allocate_on_queue, __VA_ARGS__)
+#define clmem_svm_pool_allocate_on_queue(...) CLMEM__TRACKED(clmem_svm_pool_allocate_on_queue, __VA_ARGS__)
 #endif
 
 #ifdef __cplusplus
@@ -4995,10 +4997,8 @@ CLMEM_API cl_int clmem_pooled_usm_enqueue_release(clmem_pooled_usm *p, cl_comman
 CLMEM__POOL_DECLS(usm_pool)
 
 #if defined(CLMEM_TRACK_ALLOCATIONS)
-#define clmem_usm_pool_allocate(pool, size, errcode_ret) \
-    clmem_usm_pool_allocate_at((pool), (size), (errcode_ret), __FILE__, __LINE__)
-#define clmem_usm_pool_allocate_on_queue(pool, size, queue, errcode_ret) \
-    clmem_usm_pool_allocate_on_queue_at((pool), (size), (queue), (errcode_ret), __FILE__, __LINE__)
+#define clmem_usm_pool_allocate(...) CLMEM__TRACKED(clmem_usm_pool_allocate, __VA_ARGS__)
+#define clmem_usm_pool_allocate_on_queue(...) CLMEM__TRACKED(clmem_usm_pool_allocate_on_queue, __VA_ARGS__)
 #endif
 
 #ifdef __cplusplus
@@ -5209,10 +5209,8 @@ CLMEM_API clmem_pinned_allocation clmem_pinned_pool_allocate_on_queue_at(clmem_p
 CLMEM__POOL_DECLS(pinned_pool)
 
 #if defined(CLMEM_TRACK_ALLOCATIONS)
-#define clmem_pinned_pool_allocate(pool, size, errcode_ret) \
-    clmem_pinned_pool_allocate_at((pool), (size), (errcode_ret), __FILE__, __LINE__)
-#define clmem_pinned_pool_allocate_on_queue(pool, size, queue, errcode_ret) \
-    clmem_pinned_pool_allocate_on_queue_at((pool), (size), (queue), (errcode_ret), __FILE__, __LINE__)
+#define clmem_pinned_pool_allocate(...) CLMEM__TRACKED(clmem_pinned_pool_allocate, __VA_ARGS__)
+#define clmem_pinned_pool_allocate_on_queue(...) CLMEM__TRACKED(clmem_pinned_pool_allocate_on_queue, __VA_ARGS__)
 #endif
 
 #ifdef __cplusplus
@@ -5744,10 +5742,8 @@ CLMEM__POOL_DECLS(peer_pool)
 
 /* with CLMEM_TRACK_ALLOCATIONS the allocate calls record where they were made */
 #if defined(CLMEM_TRACK_ALLOCATIONS)
-#define clmem_peer_pool_allocate(pool, size, errcode_ret) \
-    clmem_peer_pool_allocate_at((pool), (size), (errcode_ret), __FILE__, __LINE__)
-#define clmem_peer_pool_allocate_on_queue(pool, size, queue, errcode_ret) \
-    clmem_peer_pool_allocate_on_queue_at((pool), (size), (queue), (errcode_ret), __FILE__, __LINE__)
+#define clmem_peer_pool_allocate(...) CLMEM__TRACKED(clmem_peer_pool_allocate, __VA_ARGS__)
+#define clmem_peer_pool_allocate_on_queue(...) CLMEM__TRACKED(clmem_peer_pool_allocate_on_queue, __VA_ARGS__)
 #endif
 
 #ifdef __cplusplus
@@ -16865,6 +16861,9 @@ struct clmem__pool {
     void *user;                           /* the backend's state: its allocator, ... */
     cl_mem_flags flags;                   /* what handed-out buffer handles report */
     cl_context context;                   /* the pool's context, when known (queue checks) */
+    bool owns_facts;                      /* user is clmem__pool_with_facts' copy, freed with the pool,
+                                             which holds a reference to facts_queue, else to context */
+    cl_command_queue facts_queue;
     cl_command_queue checked_queue;       /* the last queue found to be of the pool's context (atomic) */
 };
 
@@ -16873,8 +16872,12 @@ struct clmem__pool {
 static clmem__pool *clmem__pool_over(const char *fn, const void *allocator, void *user, cl_context context, unsigned L,
                                      const clmem__pool_backend *be, cl_int *errcode_ret);
 static clmem__pool *clmem__pool_with_facts(const char *fn, unsigned L, const clmem__pool_backend *be, const void *facts,
-                                           size_t size, cl_context context, cl_int *errcode_ret);
+                                           size_t size, cl_context context, cl_command_queue queue,
+                                           cl_int *errcode_ret);
 static cl_int clmem__pool_null(const char *fn);
+CLMEM__INLINE clmem__pool_block *clmem__pool_kind_get(void *pool, size_t size, bool on_queue, cl_command_queue queue,
+                                                      const char *fn, const char *file, int line,
+                                                      cl_int *errcode_ret);
 static cl_int clmem__pool_check_bits(const char *fn, unsigned L);
 static inline uint32_t clmem__bin_of(unsigned L, size_t size);
 CLMEM__INLINE cl_int clmem__pool_get_checked(clmem__pool *p, size_t size, bool on_queue, cl_command_queue queue,
@@ -17432,6 +17435,11 @@ static void clmem__pool_destroy(clmem__pool *p) {
     clmem__pool_lock_destroy(&p->lock);
     if (p->keep_free_device) clReleaseDevice(p->keep_free_device);
     if (p->be->destroy) p->be->destroy(p->user);
+    if (p->owns_facts) {
+        if (p->facts_queue) clReleaseCommandQueue(p->facts_queue);
+        else clReleaseContext(p->context);
+        CLMEM_FREE(p->user);
+    }
     CLMEM_FREE(p->raw);
 }
 
@@ -17504,16 +17512,25 @@ static clmem__pool *clmem__pool_over(const char *fn, const void *allocator, void
     return clmem__pool_new(fn, L, be, user, context, errcode_ret);
 }
 
-/* a pool over a copy of its backend's facts (size bytes at facts; the pinned and USM
-   pools): the pool owns the copy, which the backend's destroy frees */
+/* a pool over a copy of its backend's facts (size bytes at facts; the pinned, USM and
+   peer pools) that holds a reference to `queue` when given, else to `context`: the
+   copy and the reference go with the pool (clmem__pool_destroy) */
 static clmem__pool *clmem__pool_with_facts(const char *fn, unsigned L, const clmem__pool_backend *be, const void *facts,
-                                           size_t size, cl_context context, cl_int *errcode_ret) {
+                                           size_t size, cl_context context, cl_command_queue queue,
+                                           cl_int *errcode_ret) {
     clmem__pool *p;
     void *copy = clmem__alloc_for(size, fn, "the pool", errcode_ret);
     if (!copy) return NULL;
     memcpy(copy, facts, size);
     p = clmem__pool_new(fn, L, be, copy, context, errcode_ret);
-    if (!p) CLMEM_FREE(copy);
+    if (!p) {
+        CLMEM_FREE(copy);
+        return NULL;
+    }
+    p->owns_facts = true;
+    p->facts_queue = queue;
+    if (queue) clRetainCommandQueue(queue);
+    else clRetainContext(context);
     return p;
 }
 
@@ -18098,6 +18115,21 @@ CLMEM__INLINE cl_int clmem__pool_get_checked(clmem__pool *p, size_t size, bool o
     if (err == CL_SUCCESS) err = clmem__pool_get(p, size, queue, fn, file, line, blk);
     clmem__set_err(errcode_ret, err);
     return err;
+}
+
+/* clmem__pool_kind_get(pool, size, ...): the block of clmem__pool_get_checked for a kind
+   whose pool is its core (the pinned, USM and peer pools: `clmem_<kind> { clmem__pool
+   core; }`), a NULL pool refused first ("pool is NULL"); NULL on failure, the code in
+   *errcode_ret either way. Inlined. */
+CLMEM__INLINE clmem__pool_block *clmem__pool_kind_get(void *pool, size_t size, bool on_queue, cl_command_queue queue,
+                                                      const char *fn, const char *file, int line,
+                                                      cl_int *errcode_ret) {
+    clmem__pool_block *blk = NULL;
+    if (CLMEM__CHECKS && pool == NULL) clmem__set_err(errcode_ret, clmem__pool_null(fn));
+    else if (clmem__pool_get_checked(CLMEM__CAST(clmem__pool *, pool), size, on_queue, queue, fn, file, line,
+                                     errcode_ret, &blk) != CL_SUCCESS)
+        blk = NULL;
+    return blk;
 }
 
 /* ---- the release of a pooled handle ---- */
@@ -18910,14 +18942,9 @@ static void clmem__pool_usm_free(void *user, clmem__pool_block *blk) {
         clmem__warn("clmem_usm_pool", "clMemBlockingFreeINTEL failed with %s (%d)", clmem_error_string(err), (int)err);
 }
 
-static void clmem__pool_usm_destroy(void *user) {
-    clmem__usm_facts *f = CLMEM__CAST(clmem__usm_facts *, user);
-    clReleaseContext(f->context);
-    CLMEM_FREE(f);
-}
-
-static const clmem__pool_backend clmem__pool_usm_backend = {clmem__pool_usm_make, clmem__pool_usm_free, NULL,
-                                                            clmem__pool_usm_destroy, false};
+/* the pool holds the context and its copy of the facts (clmem__pool_with_facts) */
+static const clmem__pool_backend clmem__pool_usm_backend = {clmem__pool_usm_make, clmem__pool_usm_free, NULL, NULL,
+                                                            false};
 
 CLMEM_API clmem_usm_pool *clmem_usm_pool_create(cl_context context, cl_device_id device,
                                                 cl_unified_shared_memory_type_intel type, cl_uint alignment,
@@ -18925,7 +18952,6 @@ CLMEM_API clmem_usm_pool *clmem_usm_pool_create(cl_context context, cl_device_id
     static const char fn[] = "clmem_usm_pool_create";
     const clmem__usm_fns *fns = NULL;
     clmem__usm_facts f;
-    clmem__pool *p;
     cl_int err;
     if ((err = clmem__usm_check_alloc(fn, context, device, type, alignment, &fns)) != CL_SUCCESS)
         return CLMEM__CAST(clmem_usm_pool *, clmem__null_with(errcode_ret, err));
@@ -18934,10 +18960,9 @@ CLMEM_API clmem_usm_pool *clmem_usm_pool_create(cl_context context, cl_device_id
     f.type = type;
     f.alignment = alignment;
     f.fns = fns;
-    p = clmem__pool_with_facts(fn, leading_bits_in_bin_id, &clmem__pool_usm_backend, &f, sizeof f, context, errcode_ret);
-    if (!p) return NULL;
-    clRetainContext(context);
-    return CLMEM__CAST(clmem_usm_pool *, (void *)p);
+    return CLMEM__CAST(clmem_usm_pool *, (void *)clmem__pool_with_facts(fn, leading_bits_in_bin_id,
+                                                                        &clmem__pool_usm_backend, &f, sizeof f,
+                                                                        context, NULL, errcode_ret));
 }
 
 /* queue: the queue the block is for (on_queue), or NULL for the host */
@@ -18945,13 +18970,9 @@ static clmem_pooled_usm clmem__usm_pool_allocate(clmem_usm_pool *pool, size_t si
                                                  cl_command_queue queue, cl_int *errcode_ret, const char *fn,
                                                  const char *file, int line) {
     clmem_pooled_usm r = CLMEM__ZERO;
-    clmem__pool_block *blk = NULL;
-    if (CLMEM__CHECKS && pool == NULL) {
-        clmem__set_err(errcode_ret, clmem__pool_null(fn));
-        return r;
-    }
-    if (clmem__pool_get_checked(&pool->core, size, on_queue, queue, fn, file, line, errcode_ret, &blk) != CL_SUCCESS)
-        return r;
+    clmem__pool_block *blk;
+    blk = clmem__pool_kind_get(pool, size, on_queue, queue, fn, file, line, errcode_ret);
+    if (!blk) return r;
     r.usm.ptr = blk->ptr;
     r.usm.size = size;
     r.usm.type = CLMEM__CAST(const clmem__usm_facts *, pool->core.user)->type;
@@ -19256,14 +19277,9 @@ static void clmem__pool_pinned_free(void *user, clmem__pool_block *blk) {
                     clmem_error_string(err), (int)err);
 }
 
-static void clmem__pool_pinned_destroy(void *user) {
-    clmem__pinned_facts *f = CLMEM__CAST(clmem__pinned_facts *, user);
-    clReleaseCommandQueue(f->queue);
-    CLMEM_FREE(f);
-}
-
+/* the pool holds the queue and its copy of the facts (clmem__pool_with_facts) */
 static const clmem__pool_backend clmem__pool_pinned_backend = {clmem__pool_pinned_make, clmem__pool_pinned_free,
-                                                               NULL, clmem__pool_pinned_destroy, false};
+                                                               NULL, NULL, false};
 
 CLMEM_API clmem_pinned_pool *clmem_pinned_pool_create(cl_command_queue queue, cl_mem_flags flags,
                                                       unsigned leading_bits_in_bin_id, cl_int *errcode_ret) {
@@ -19275,10 +19291,8 @@ CLMEM_API clmem_pinned_pool *clmem_pinned_pool_create(cl_command_queue queue, cl
     if ((err = clmem__pinned_facts_of(fn, queue, flags, &f, &dev)) != CL_SUCCESS)
         return CLMEM__CAST(clmem_pinned_pool *, clmem__null_with(errcode_ret, err));
     p = clmem__pool_with_facts(fn, leading_bits_in_bin_id, &clmem__pool_pinned_backend, &f, sizeof f, f.context,
-                               errcode_ret);
-    if (!p) return NULL;
-    clRetainCommandQueue(queue);
-    p->flags = f.flags;
+                               queue, errcode_ret);
+    if (p) p->flags = f.flags;
     return CLMEM__CAST(clmem_pinned_pool *, (void *)p);
 }
 
@@ -19288,26 +19302,23 @@ CLMEM__INLINE clmem_pinned_allocation clmem__pinned_pool_allocate(clmem_pinned_p
                                                                   cl_command_queue queue, cl_int *errcode_ret,
                                                                   const char *fn, const char *file, int line) {
     clmem_pinned_allocation a;
-    clmem__pool_block *blk = NULL;
-    const clmem__pinned_facts *f;
-    size_t asz;
+    clmem__pool_block *blk;
     memset(&a, 0, sizeof a);
-    if (CLMEM__CHECKS && pool == NULL) {
-        clmem__set_err(errcode_ret, clmem__pool_null(fn));
-        return a;
+    if (CLMEM__CHECKS && pool) { /* a NULL pool is refused first (clmem__pool_kind_get) */
+        const clmem__pinned_facts *f = CLMEM__CAST(const clmem__pinned_facts *, pool->core.user);
+        /* a block is below twice its request: only a large request can pass the limit */
+        size_t asz = (cl_ulong)size > f->max_alloc / 2 ? clmem_alloc_size(pool->core.L, clmem__bin_of(pool->core.L, size))
+                                                       : size;
+        if ((cl_ulong)asz > f->max_alloc) {
+            clmem__set_err(errcode_ret,
+                           clmem__fail(CL_INVALID_BUFFER_SIZE, fn,
+                                       "size %zu needs a block of %zu bytes, above CL_DEVICE_MAX_MEM_ALLOC_SIZE "
+                                       "(%llu bytes) of the pool's device", size, asz, (unsigned long long)f->max_alloc));
+            return a;
+        }
     }
-    f = CLMEM__CAST(const clmem__pinned_facts *, pool->core.user);
-    /* a block is below twice its request: only a large request can pass the limit */
-    asz = (cl_ulong)size > f->max_alloc / 2 ? clmem_alloc_size(pool->core.L, clmem__bin_of(pool->core.L, size)) : size;
-    if (CLMEM__CHECKS && (cl_ulong)asz > f->max_alloc) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_BUFFER_SIZE, fn,
-                                                "size %zu needs a block of %zu bytes, above CL_DEVICE_MAX_MEM_ALLOC_SIZE "
-                                                "(%llu bytes) of the pool's device", size, asz,
-                                                (unsigned long long)f->max_alloc));
-        return a;
-    }
-    if (clmem__pool_get_checked(&pool->core, size, on_queue, queue, fn, file, line, errcode_ret, &blk) != CL_SUCCESS)
-        return a;
+    blk = clmem__pool_kind_get(pool, size, on_queue, queue, fn, file, line, errcode_ret);
+    if (!blk) return a;
     return clmem__pinned_handle(blk, size);
 }
 
@@ -20571,20 +20582,14 @@ static void clmem__peer_pool_free(void *user, clmem__pool_block *blk) {
                     clmem_last_error_message());
 }
 
-static void clmem__peer_pool_destroy(void *user) {
-    clmem__peer_pool_facts *f = CLMEM__CAST(clmem__peer_pool_facts *, user);
-    clReleaseContext(f->context);
-    CLMEM_FREE(f);
-}
-
-static const clmem__pool_backend clmem__peer_pool_backend = {clmem__peer_pool_make, clmem__peer_pool_free, NULL,
-                                                             clmem__peer_pool_destroy, false};
+/* the pool holds the context and its copy of the facts (clmem__pool_with_facts) */
+static const clmem__pool_backend clmem__peer_pool_backend = {clmem__peer_pool_make, clmem__peer_pool_free, NULL, NULL,
+                                                             false};
 
 CLMEM_API clmem_peer_pool *clmem_peer_pool_create(cl_context context, cl_device_id home,
                                                   unsigned leading_bits_in_bin_id, cl_int *errcode_ret) {
     static const char fn[] = "clmem_peer_pool_create";
     clmem__peer_pool_facts f;
-    clmem__pool *p;
     cl_int err;
     memset(&f, 0, sizeof f);
     if (!context) err = clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL");
@@ -20594,11 +20599,9 @@ CLMEM_API clmem_peer_pool *clmem_peer_pool_create(cl_context context, cl_device_
     if (err != CL_SUCCESS) return CLMEM__CAST(clmem_peer_pool *, clmem__null_with(errcode_ret, err));
     f.context = context;
     f.home = home;
-    p = clmem__pool_with_facts(fn, leading_bits_in_bin_id, &clmem__peer_pool_backend, &f, sizeof f, context,
-                               errcode_ret);
-    if (!p) return NULL;
-    clRetainContext(context);
-    return CLMEM__CAST(clmem_peer_pool *, (void *)p);
+    return CLMEM__CAST(clmem_peer_pool *, (void *)clmem__pool_with_facts(fn, leading_bits_in_bin_id,
+                                                                         &clmem__peer_pool_backend, &f, sizeof f,
+                                                                         context, NULL, errcode_ret));
 }
 
 /* queue: the queue the block is for (on_queue), or NULL for the host */
@@ -20606,20 +20609,16 @@ static clmem_pooled_peer clmem__peer_pool_allocate(clmem_peer_pool *pool, size_t
                                                    cl_command_queue queue, cl_int *errcode_ret, const char *fn,
                                                    const char *file, int line) {
     clmem_pooled_peer r = CLMEM__ZERO;
-    clmem__pool_block *blk = NULL;
-    if (CLMEM__CHECKS && pool == NULL) {
-        clmem__set_err(errcode_ret, clmem__pool_null(fn));
-        return r;
-    }
-    if (CLMEM__CHECKS && size > CLMEM_PEER_BUFFER_MAX) {
+    clmem__pool_block *blk;
+    if (CLMEM__CHECKS && pool && size > CLMEM_PEER_BUFFER_MAX) { /* a NULL pool is refused first */
         clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_BUFFER_SIZE, fn,
                                                 "size %zu is above CLMEM_PEER_BUFFER_MAX (%zu): NVIDIA's driver "
                                                 "crashes on one import of 512 MiB or more; allocate several blocks",
                                                 size, (size_t)CLMEM_PEER_BUFFER_MAX));
         return r;
     }
-    if (clmem__pool_get_checked(&pool->core, size, on_queue, queue, fn, file, line, errcode_ret, &blk) != CL_SUCCESS)
-        return r;
+    blk = clmem__pool_kind_get(pool, size, on_queue, queue, fn, file, line, errcode_ret);
+    if (!blk) return r;
     r.peer = CLMEM__CAST(clmem_peer_buffer *, blk->ptr);
     r.size = size;
     r.pool = CLMEM__CAST(void *, blk);

@@ -33,20 +33,14 @@ static void clmem__peer_pool_free(void *user, clmem__pool_block *blk) {
                     clmem_last_error_message());
 }
 
-static void clmem__peer_pool_destroy(void *user) {
-    clmem__peer_pool_facts *f = CLMEM__CAST(clmem__peer_pool_facts *, user);
-    clReleaseContext(f->context);
-    CLMEM_FREE(f);
-}
-
-static const clmem__pool_backend clmem__peer_pool_backend = {clmem__peer_pool_make, clmem__peer_pool_free, NULL,
-                                                             clmem__peer_pool_destroy, false};
+/* the pool holds the context and its copy of the facts (clmem__pool_with_facts) */
+static const clmem__pool_backend clmem__peer_pool_backend = {clmem__peer_pool_make, clmem__peer_pool_free, NULL, NULL,
+                                                             false};
 
 CLMEM_API clmem_peer_pool *clmem_peer_pool_create(cl_context context, cl_device_id home,
                                                   unsigned leading_bits_in_bin_id, cl_int *errcode_ret) {
     static const char fn[] = "clmem_peer_pool_create";
     clmem__peer_pool_facts f;
-    clmem__pool *p;
     cl_int err;
     memset(&f, 0, sizeof f);
     if (!context) err = clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL");
@@ -56,11 +50,9 @@ CLMEM_API clmem_peer_pool *clmem_peer_pool_create(cl_context context, cl_device_
     if (err != CL_SUCCESS) return CLMEM__CAST(clmem_peer_pool *, clmem__null_with(errcode_ret, err));
     f.context = context;
     f.home = home;
-    p = clmem__pool_with_facts(fn, leading_bits_in_bin_id, &clmem__peer_pool_backend, &f, sizeof f, context,
-                               errcode_ret);
-    if (!p) return NULL;
-    clRetainContext(context);
-    return CLMEM__CAST(clmem_peer_pool *, (void *)p);
+    return CLMEM__CAST(clmem_peer_pool *, (void *)clmem__pool_with_facts(fn, leading_bits_in_bin_id,
+                                                                         &clmem__peer_pool_backend, &f, sizeof f,
+                                                                         context, NULL, errcode_ret));
 }
 
 /* queue: the queue the block is for (on_queue), or NULL for the host */
@@ -68,20 +60,16 @@ static clmem_pooled_peer clmem__peer_pool_allocate(clmem_peer_pool *pool, size_t
                                                    cl_command_queue queue, cl_int *errcode_ret, const char *fn,
                                                    const char *file, int line) {
     clmem_pooled_peer r = CLMEM__ZERO;
-    clmem__pool_block *blk = NULL;
-    if (CLMEM__CHECKS && pool == NULL) {
-        clmem__set_err(errcode_ret, clmem__pool_null(fn));
-        return r;
-    }
-    if (CLMEM__CHECKS && size > CLMEM_PEER_BUFFER_MAX) {
+    clmem__pool_block *blk;
+    if (CLMEM__CHECKS && pool && size > CLMEM_PEER_BUFFER_MAX) { /* a NULL pool is refused first */
         clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_BUFFER_SIZE, fn,
                                                 "size %zu is above CLMEM_PEER_BUFFER_MAX (%zu): NVIDIA's driver "
                                                 "crashes on one import of 512 MiB or more; allocate several blocks",
                                                 size, (size_t)CLMEM_PEER_BUFFER_MAX));
         return r;
     }
-    if (clmem__pool_get_checked(&pool->core, size, on_queue, queue, fn, file, line, errcode_ret, &blk) != CL_SUCCESS)
-        return r;
+    blk = clmem__pool_kind_get(pool, size, on_queue, queue, fn, file, line, errcode_ret);
+    if (!blk) return r;
     r.peer = CLMEM__CAST(clmem_peer_buffer *, blk->ptr);
     r.size = size;
     r.pool = CLMEM__CAST(void *, blk);

@@ -154,10 +154,8 @@ CLMEM__POOL_DECLS(peer_pool)
 
 /* with CLMEM_TRACK_ALLOCATIONS the allocate calls record where they were made */
 #if defined(CLMEM_TRACK_ALLOCATIONS)
-#define clmem_peer_pool_allocate(pool, size, errcode_ret) \
-    clmem_peer_pool_allocate_at((pool), (size), (errcode_ret), __FILE__, __LINE__)
-#define clmem_peer_pool_allocate_on_queue(pool, size, queue, errcode_ret) \
-    clmem_peer_pool_allocate_on_queue_at((pool), (size), (queue), (errcode_ret), __FILE__, __LINE__)
+#define clmem_peer_pool_allocate(...) CLMEM__TRACKED(clmem_peer_pool_allocate, __VA_ARGS__)
+#define clmem_peer_pool_allocate_on_queue(...) CLMEM__TRACKED(clmem_peer_pool_allocate_on_queue, __VA_ARGS__)
 #endif
 
 #ifdef __cplusplus

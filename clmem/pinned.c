@@ -255,14 +255,9 @@ static void clmem__pool_pinned_free(void *user, clmem__pool_block *blk) {
                     clmem_error_string(err), (int)err);
 }
 
-static void clmem__pool_pinned_destroy(void *user) {
-    clmem__pinned_facts *f = CLMEM__CAST(clmem__pinned_facts *, user);
-    clReleaseCommandQueue(f->queue);
-    CLMEM_FREE(f);
-}
-
+/* the pool holds the queue and its copy of the facts (clmem__pool_with_facts) */
 static const clmem__pool_backend clmem__pool_pinned_backend = {clmem__pool_pinned_make, clmem__pool_pinned_free,
-                                                               NULL, clmem__pool_pinned_destroy, false};
+                                                               NULL, NULL, false};
 
 CLMEM_API clmem_pinned_pool *clmem_pinned_pool_create(cl_command_queue queue, cl_mem_flags flags,
                                                       unsigned leading_bits_in_bin_id, cl_int *errcode_ret) {
@@ -274,10 +269,8 @@ CLMEM_API clmem_pinned_pool *clmem_pinned_pool_create(cl_command_queue queue, cl
     if ((err = clmem__pinned_facts_of(fn, queue, flags, &f, &dev)) != CL_SUCCESS)
         return CLMEM__CAST(clmem_pinned_pool *, clmem__null_with(errcode_ret, err));
     p = clmem__pool_with_facts(fn, leading_bits_in_bin_id, &clmem__pool_pinned_backend, &f, sizeof f, f.context,
-                               errcode_ret);
-    if (!p) return NULL;
-    clRetainCommandQueue(queue);
-    p->flags = f.flags;
+                               queue, errcode_ret);
+    if (p) p->flags = f.flags;
     return CLMEM__CAST(clmem_pinned_pool *, (void *)p);
 }
 
@@ -287,26 +280,23 @@ CLMEM__INLINE clmem_pinned_allocation clmem__pinned_pool_allocate(clmem_pinned_p
                                                                   cl_command_queue queue, cl_int *errcode_ret,
                                                                   const char *fn, const char *file, int line) {
     clmem_pinned_allocation a;
-    clmem__pool_block *blk = NULL;
-    const clmem__pinned_facts *f;
-    size_t asz;
+    clmem__pool_block *blk;
     memset(&a, 0, sizeof a);
-    if (CLMEM__CHECKS && pool == NULL) {
-        clmem__set_err(errcode_ret, clmem__pool_null(fn));
-        return a;
+    if (CLMEM__CHECKS && pool) { /* a NULL pool is refused first (clmem__pool_kind_get) */
+        const clmem__pinned_facts *f = CLMEM__CAST(const clmem__pinned_facts *, pool->core.user);
+        /* a block is below twice its request: only a large request can pass the limit */
+        size_t asz = (cl_ulong)size > f->max_alloc / 2 ? clmem_alloc_size(pool->core.L, clmem__bin_of(pool->core.L, size))
+                                                       : size;
+        if ((cl_ulong)asz > f->max_alloc) {
+            clmem__set_err(errcode_ret,
+                           clmem__fail(CL_INVALID_BUFFER_SIZE, fn,
+                                       "size %zu needs a block of %zu bytes, above CL_DEVICE_MAX_MEM_ALLOC_SIZE "
+                                       "(%llu bytes) of the pool's device", size, asz, (unsigned long long)f->max_alloc));
+            return a;
+        }
     }
-    f = CLMEM__CAST(const clmem__pinned_facts *, pool->core.user);
-    /* a block is below twice its request: only a large request can pass the limit */
-    asz = (cl_ulong)size > f->max_alloc / 2 ? clmem_alloc_size(pool->core.L, clmem__bin_of(pool->core.L, size)) : size;
-    if (CLMEM__CHECKS && (cl_ulong)asz > f->max_alloc) {
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_BUFFER_SIZE, fn,
-                                                "size %zu needs a block of %zu bytes, above CL_DEVICE_MAX_MEM_ALLOC_SIZE "
-                                                "(%llu bytes) of the pool's device", size, asz,
-                                                (unsigned long long)f->max_alloc));
-        return a;
-    }
-    if (clmem__pool_get_checked(&pool->core, size, on_queue, queue, fn, file, line, errcode_ret, &blk) != CL_SUCCESS)
-        return a;
+    blk = clmem__pool_kind_get(pool, size, on_queue, queue, fn, file, line, errcode_ret);
+    if (!blk) return a;
     return clmem__pinned_handle(blk, size);
 }
 

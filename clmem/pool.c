@@ -426,6 +426,11 @@ static void clmem__pool_destroy(clmem__pool *p) {
     clmem__pool_lock_destroy(&p->lock);
     if (p->keep_free_device) clReleaseDevice(p->keep_free_device);
     if (p->be->destroy) p->be->destroy(p->user);
+    if (p->owns_facts) {
+        if (p->facts_queue) clReleaseCommandQueue(p->facts_queue);
+        else clReleaseContext(p->context);
+        CLMEM_FREE(p->user);
+    }
     CLMEM_FREE(p->raw);
 }
 
@@ -498,16 +503,25 @@ static clmem__pool *clmem__pool_over(const char *fn, const void *allocator, void
     return clmem__pool_new(fn, L, be, user, context, errcode_ret);
 }
 
-/* a pool over a copy of its backend's facts (size bytes at facts; the pinned and USM
-   pools): the pool owns the copy, which the backend's destroy frees */
+/* a pool over a copy of its backend's facts (size bytes at facts; the pinned, USM and
+   peer pools) that holds a reference to `queue` when given, else to `context`: the
+   copy and the reference go with the pool (clmem__pool_destroy) */
 static clmem__pool *clmem__pool_with_facts(const char *fn, unsigned L, const clmem__pool_backend *be, const void *facts,
-                                           size_t size, cl_context context, cl_int *errcode_ret) {
+                                           size_t size, cl_context context, cl_command_queue queue,
+                                           cl_int *errcode_ret) {
     clmem__pool *p;
     void *copy = clmem__alloc_for(size, fn, "the pool", errcode_ret);
     if (!copy) return NULL;
     memcpy(copy, facts, size);
     p = clmem__pool_new(fn, L, be, copy, context, errcode_ret);
-    if (!p) CLMEM_FREE(copy);
+    if (!p) {
+        CLMEM_FREE(copy);
+        return NULL;
+    }
+    p->owns_facts = true;
+    p->facts_queue = queue;
+    if (queue) clRetainCommandQueue(queue);
+    else clRetainContext(context);
     return p;
 }
 
@@ -1092,6 +1106,21 @@ CLMEM__INLINE cl_int clmem__pool_get_checked(clmem__pool *p, size_t size, bool o
     if (err == CL_SUCCESS) err = clmem__pool_get(p, size, queue, fn, file, line, blk);
     clmem__set_err(errcode_ret, err);
     return err;
+}
+
+/* clmem__pool_kind_get(pool, size, ...): the block of clmem__pool_get_checked for a kind
+   whose pool is its core (the pinned, USM and peer pools: `clmem_<kind> { clmem__pool
+   core; }`), a NULL pool refused first ("pool is NULL"); NULL on failure, the code in
+   *errcode_ret either way. Inlined. */
+CLMEM__INLINE clmem__pool_block *clmem__pool_kind_get(void *pool, size_t size, bool on_queue, cl_command_queue queue,
+                                                      const char *fn, const char *file, int line,
+                                                      cl_int *errcode_ret) {
+    clmem__pool_block *blk = NULL;
+    if (CLMEM__CHECKS && pool == NULL) clmem__set_err(errcode_ret, clmem__pool_null(fn));
+    else if (clmem__pool_get_checked(CLMEM__CAST(clmem__pool *, pool), size, on_queue, queue, fn, file, line,
+                                     errcode_ret, &blk) != CL_SUCCESS)
+        blk = NULL;
+    return blk;
 }
 
 /* ---- the release of a pooled handle ---- */

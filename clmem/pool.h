@@ -434,6 +434,12 @@ CLMEM_API cl_int clmem_memory_pool_active_blocks_info(clmem_memory_pool *pool, c
     released on other threads at the same time. */
 CLMEM_API cl_int clmem_memory_pool_release(clmem_memory_pool *pool);
 
+/* CLMEM__TRACKED(fn, args...): fn_at(args..., __FILE__, __LINE__), what a pool kind's
+   allocate and allocate_on_queue are with CLMEM_TRACK_ALLOCATIONS (each kind's header
+   defines them: #define clmem_<kind>_allocate(...) CLMEM__TRACKED(clmem_<kind>_allocate,
+   __VA_ARGS__)) */
+#define CLMEM__TRACKED(fn, ...) fn##_at(__VA_ARGS__, __FILE__, __LINE__)
+
 /* CLMEM__POOL_DECLS(kind): the declarations of another pool kind's accounting,
    statistics, limits, leak list and release: clmem_<kind>_held_blocks ... _release,
    each as the buffer pool's clmem_memory_pool_<name> above (the definitions are
@@ -602,14 +608,10 @@ static inline size_t clmem_pooled_svm_hash(clmem_pooled_svm p) {
 CLMEM__POOL_DECLS(svm_pool)
 
 #if defined(CLMEM_TRACK_ALLOCATIONS)
-#define clmem_memory_pool_allocate(pool, size, errcode_ret) \
-    clmem_memory_pool_allocate_at((pool), (size), (errcode_ret), __FILE__, __LINE__)
-#define clmem_svm_pool_allocate(pool, size, errcode_ret) \
-    clmem_svm_pool_allocate_at((pool), (size), (errcode_ret), __FILE__, __LINE__)
-#define clmem_memory_pool_allocate_on_queue(pool, size, queue, errcode_ret) \
-    clmem_memory_pool_allocate_on_queue_at((pool), (size), (queue), (errcode_ret), __FILE__, __LINE__)
-#define clmem_svm_pool_allocate_on_queue(pool, size, queue, errcode_ret) \
-    clmem_svm_pool_allocate_on_queue_at((pool), (size), (queue), (errcode_ret), __FILE__, __LINE__)
+#define clmem_memory_pool_allocate(...) CLMEM__TRACKED(clmem_memory_pool_allocate, __VA_ARGS__)
+#define clmem_svm_pool_allocate(...) CLMEM__TRACKED(clmem_svm_pool_allocate, __VA_ARGS__)
+#define clmem_memory_pool_allocate_on_queue(...) CLMEM__TRACKED(clmem_memory_pool_allocate_on_queue, __VA_ARGS__)
+#define clmem_svm_pool_allocate_on_queue(...) CLMEM__TRACKED(clmem_svm_pool_allocate_on_queue, __VA_ARGS__)
 #endif
 
 #ifdef __cplusplus
@@ -726,6 +728,9 @@ struct clmem__pool {
     void *user;                           /* the backend's state: its allocator, ... */
     cl_mem_flags flags;                   /* what handed-out buffer handles report */
     cl_context context;                   /* the pool's context, when known (queue checks) */
+    bool owns_facts;                      /* user is clmem__pool_with_facts' copy, freed with the pool,
+                                             which holds a reference to facts_queue, else to context */
+    cl_command_queue facts_queue;
     cl_command_queue checked_queue;       /* the last queue found to be of the pool's context (atomic) */
 };
 
@@ -734,8 +739,12 @@ struct clmem__pool {
 static clmem__pool *clmem__pool_over(const char *fn, const void *allocator, void *user, cl_context context, unsigned L,
                                      const clmem__pool_backend *be, cl_int *errcode_ret);
 static clmem__pool *clmem__pool_with_facts(const char *fn, unsigned L, const clmem__pool_backend *be, const void *facts,
-                                           size_t size, cl_context context, cl_int *errcode_ret);
+                                           size_t size, cl_context context, cl_command_queue queue,
+                                           cl_int *errcode_ret);
 static cl_int clmem__pool_null(const char *fn);
+CLMEM__INLINE clmem__pool_block *clmem__pool_kind_get(void *pool, size_t size, bool on_queue, cl_command_queue queue,
+                                                      const char *fn, const char *file, int line,
+                                                      cl_int *errcode_ret);
 static cl_int clmem__pool_check_bits(const char *fn, unsigned L);
 static inline uint32_t clmem__bin_of(unsigned L, size_t size);
 CLMEM__INLINE cl_int clmem__pool_get_checked(clmem__pool *p, size_t size, bool on_queue, cl_command_queue queue,

@@ -28,14 +28,9 @@ static void clmem__pool_usm_free(void *user, clmem__pool_block *blk) {
         clmem__warn("clmem_usm_pool", "clMemBlockingFreeINTEL failed with %s (%d)", clmem_error_string(err), (int)err);
 }
 
-static void clmem__pool_usm_destroy(void *user) {
-    clmem__usm_facts *f = CLMEM__CAST(clmem__usm_facts *, user);
-    clReleaseContext(f->context);
-    CLMEM_FREE(f);
-}
-
-static const clmem__pool_backend clmem__pool_usm_backend = {clmem__pool_usm_make, clmem__pool_usm_free, NULL,
-                                                            clmem__pool_usm_destroy, false};
+/* the pool holds the context and its copy of the facts (clmem__pool_with_facts) */
+static const clmem__pool_backend clmem__pool_usm_backend = {clmem__pool_usm_make, clmem__pool_usm_free, NULL, NULL,
+                                                            false};
 
 CLMEM_API clmem_usm_pool *clmem_usm_pool_create(cl_context context, cl_device_id device,
                                                 cl_unified_shared_memory_type_intel type, cl_uint alignment,
@@ -43,7 +38,6 @@ CLMEM_API clmem_usm_pool *clmem_usm_pool_create(cl_context context, cl_device_id
     static const char fn[] = "clmem_usm_pool_create";
     const clmem__usm_fns *fns = NULL;
     clmem__usm_facts f;
-    clmem__pool *p;
     cl_int err;
     if ((err = clmem__usm_check_alloc(fn, context, device, type, alignment, &fns)) != CL_SUCCESS)
         return CLMEM__CAST(clmem_usm_pool *, clmem__null_with(errcode_ret, err));
@@ -52,10 +46,9 @@ CLMEM_API clmem_usm_pool *clmem_usm_pool_create(cl_context context, cl_device_id
     f.type = type;
     f.alignment = alignment;
     f.fns = fns;
-    p = clmem__pool_with_facts(fn, leading_bits_in_bin_id, &clmem__pool_usm_backend, &f, sizeof f, context, errcode_ret);
-    if (!p) return NULL;
-    clRetainContext(context);
-    return CLMEM__CAST(clmem_usm_pool *, (void *)p);
+    return CLMEM__CAST(clmem_usm_pool *, (void *)clmem__pool_with_facts(fn, leading_bits_in_bin_id,
+                                                                        &clmem__pool_usm_backend, &f, sizeof f,
+                                                                        context, NULL, errcode_ret));
 }
 
 /* queue: the queue the block is for (on_queue), or NULL for the host */
@@ -63,13 +56,9 @@ static clmem_pooled_usm clmem__usm_pool_allocate(clmem_usm_pool *pool, size_t si
                                                  cl_command_queue queue, cl_int *errcode_ret, const char *fn,
                                                  const char *file, int line) {
     clmem_pooled_usm r = CLMEM__ZERO;
-    clmem__pool_block *blk = NULL;
-    if (CLMEM__CHECKS && pool == NULL) {
-        clmem__set_err(errcode_ret, clmem__pool_null(fn));
-        return r;
-    }
-    if (clmem__pool_get_checked(&pool->core, size, on_queue, queue, fn, file, line, errcode_ret, &blk) != CL_SUCCESS)
-        return r;
+    clmem__pool_block *blk;
+    blk = clmem__pool_kind_get(pool, size, on_queue, queue, fn, file, line, errcode_ret);
+    if (!blk) return r;
     r.usm.ptr = blk->ptr;
     r.usm.size = size;
     r.usm.type = CLMEM__CAST(const clmem__usm_facts *, pool->core.user)->type;

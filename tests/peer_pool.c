@@ -104,8 +104,8 @@ static cl_int fake_make(void *user, size_t size, void **ptr, void **mem) {
     if (*ptr) ++fake_made;
     return *ptr ? CL_SUCCESS : CL_OUT_OF_RESOURCES;
 }
-/* the peer backend with the test's make: its free and destroy are the pool's own */
-static const clmem__pool_backend fake_backend = {fake_make, clmem__peer_pool_free, NULL, clmem__peer_pool_destroy, false};
+/* the peer backend with the test's make: its free is the pool's own */
+static const clmem__pool_backend fake_backend = {fake_make, clmem__peer_pool_free, NULL, NULL, false};
 
 static clmem_peer_pool *fake_pool(clmem_test_context *t) {
     clmem__peer_pool_facts f;
@@ -117,12 +117,12 @@ static clmem_peer_pool *fake_pool(clmem_test_context *t) {
     fake_t = t;
     fake_made = 0;
     fake_fail = CL_SUCCESS;
-    p = clmem__pool_with_facts("fake_pool", CLMEM_POOL_DEFAULT_LEADING_BITS, &fake_backend, &f, sizeof f, t->context, &err);
+    p = clmem__pool_with_facts("fake_pool", CLMEM_POOL_DEFAULT_LEADING_BITS, &fake_backend, &f, sizeof f, t->context,
+                               NULL, &err);
     if (!p) {
         clmem_test_fail(t, __FILE__, __LINE__, "no pool: %s", clmem_last_error_message());
         return NULL;
     }
-    clRetainContext(t->context);
     return (clmem_peer_pool *)(void *)p;
 }
 
