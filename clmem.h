@@ -5242,14 +5242,10 @@ extern "C" {
    A copy of at least the stager's threshold goes in pieces of slot_size bytes
    through the slots: for a write, threads copy piece i into a slot while the DMA of
    piece i-1 runs; for a read, the DMA of the next pieces runs while threads copy
-   piece i out. The pieces that overlap nothing, a write's first and a read's last,
-   ramp: slot_size / 8, / 4, / 2 (those of at least 1 MiB), so a write's DMA starts
-   after an eighth of a slot is copied and a read ends an eighth of a slot's copy
-   after its last DMA (with 16 MiB slots a write begins 2, 4, 8, 16, 16 MiB). Smaller
-   copies, and every copy on a device where staging does not pay (a CPU device such as
-   PoCL's, or a device whose memory is the host's, CL_DEVICE_HOST_UNIFIED_MEMORY), are
-   enqueued directly on the queue: the threshold is then "never" unless set
-   (clmem_stager_set_threshold).
+   piece i out. Smaller copies, and every copy on a device where staging does not pay
+   (a CPU device such as PoCL's, or a device whose memory is the host's,
+   CL_DEVICE_HOST_UNIFIED_MEMORY), are enqueued directly on the queue: the threshold is
+   then "never" unless set (clmem_stager_set_threshold).
 
    How the default threshold was chosen: bench/pinned_bench measures raw pageable,
    raw pinned, clmem pinned and clmem staged side by side for 4 KiB..256 MiB in both
@@ -5354,7 +5350,7 @@ typedef struct clmem_stager_stats {
                                           host range) */
     unsigned long long staged_bytes;
     unsigned long long direct_bytes;
-    unsigned long long pieces;         /* pieces of the staged copies (slot-sized, and the ramp's) */
+    unsigned long long pieces;         /* slot-sized pieces of the staged copies */
     unsigned long long running;        /* copies in progress now (a non-blocking staged one until its event
                                           completes; a direct one while its call runs) */
     size_t slot_size, slots, threads;  /* as made */
@@ -19735,44 +19731,6 @@ static cl_int clmem__stager_place(clmem_stager *st, bool nonblocking, cl_event *
     return clmem__cl_fail(err, fn, call);
 }
 
-/* The pieces of a staged copy are slot-sized but for a ramp where the host's copy of a
-   piece overlaps no DMA: a write's first pieces (the DMA waits for the first one to be
-   copied in) and a read's last (the threads copy it out after the last DMA). The ramp
-   is S/8, S/4, S/2 (as many of these as are at least CLMEM__STAGER_RAMP_MIN), so the
-   pipeline starts, or ends, after an eighth of a slot's copy instead of a whole one:
-   with 16 MiB slots 2 MiB, about 25 microseconds of 16 threads' memcpy. Each next
-   piece is at most twice the one before: its copy takes about as long as the DMA of
-   the one before (host memcpy with many threads runs about 1.5x the DMA). */
-#define CLMEM__STAGER_RAMP_MIN ((size_t)1 << 20)
-
-/* where the first i pieces of a write end, with ramp steps r */
-static size_t clmem__stager_head_end(size_t S, unsigned r, size_t i) {
-    return i <= r ? (S >> r) * (((size_t)1 << i) - 1) : (S >> r) * (((size_t)1 << r) - 1) + (i - r) * S;
-}
-
-/* clmem__stager_plan(S, count, &r): how many pieces a staged copy of count bytes takes
-   with slots of S bytes; r the ramp steps */
-static size_t clmem__stager_plan(size_t S, size_t count, unsigned *r) {
-    size_t i, head;
-    *r = 0;
-    while (*r < 3 && (S >> (*r + 1)) >= CLMEM__STAGER_RAMP_MIN) ++*r;
-    for (i = 0; i < *r; ++i)
-        if (clmem__stager_head_end(S, *r, i + 1) >= count) return i + 1;
-    head = clmem__stager_head_end(S, *r, *r);
-    return *r + (count - head + S - 1) / S;
-}
-
-/* piece i of `pieces` of a staged copy of count bytes: a write ramps up at its start, a
-   read down at its end */
-static void clmem__stager_piece(size_t S, unsigned r, size_t count, size_t pieces, bool write, size_t i, size_t *pos,
-                                size_t *len) {
-    size_t j = write ? i : pieces - 1 - i, lo = clmem__stager_head_end(S, r, j),
-           hi = clmem__stager_head_end(S, r, j + 1);
-    if (hi > count) hi = count;
-    *pos = write ? lo : count - hi;
-    *len = hi - lo;
-}
-
 /* clmem__stager_pieces(st, buf, host, p, wait_for, n, start, &call): the staged copy
    of a plan, in its turn: the wait list is waited for on the host first (a failed
    event is reported, where PoCL would leave the pieces queued for ever); then, on the
@@ -19783,9 +19741,8 @@ static void clmem__stager_piece(size_t S, unsigned r, size_t count, size_t piece
 static cl_int clmem__stager_pieces(clmem_stager *st, clmem_buffer buf, void *host, const clmem__host_plan *p,
                                    const cl_event *wait_for, cl_uint n, cl_event start, const char **call) {
     cl_event ev[CLMEM_STAGER_MAX_SLOTS];
-    size_t i, pos, len, S = st->slot_size, count = p->count, offset = p->offset;
-    unsigned r, K = st->nslots;
-    size_t pieces = clmem__stager_plan(S, count, &r);
+    size_t i, S = st->slot_size, count = p->count, offset = p->offset, pieces = (count + S - 1) / S;
+    unsigned K = st->nslots;
     cl_uint nstart = start ? 1u : 0u; /* only the first piece waits for start: the own queue is in order */
     cl_command_queue q = st->own;
     cl_int err = CL_SUCCESS;
@@ -19801,7 +19758,7 @@ static cl_int clmem__stager_pieces(clmem_stager *st, clmem_buffer buf, void *hos
         const unsigned char *src = CLMEM__CAST(const unsigned char *, host);
         for (i = 0; i < pieces && err == CL_SUCCESS; ++i) {
             unsigned k = (unsigned)(i % K);
-            clmem__stager_piece(S, r, count, pieces, true, i, &pos, &len);
+            size_t pos = i * S, len = count - pos < S ? count - pos : S;
             if (ev[k]) { /* the slot's previous piece must be on the device */
                 err = clWaitForEvents(1, &ev[k]);
                 clReleaseEvent(ev[k]);
@@ -19822,7 +19779,7 @@ static cl_int clmem__stager_pieces(clmem_stager *st, clmem_buffer buf, void *hos
         unsigned char *dst = CLMEM__CAST(unsigned char *, host);
         size_t next = 0; /* the next piece to enqueue */
         for (; next < pieces && next < K && err == CL_SUCCESS; ++next) {
-            clmem__stager_piece(S, r, count, pieces, false, next, &pos, &len);
+            size_t pos = next * S, len = count - pos < S ? count - pos : S;
             err = clEnqueueReadBuffer(q, buf.mem, CL_FALSE, offset + pos, len, st->slot_ptr[next], nstart,
                                       nstart ? &start : NULL, &ev[next]);
             nstart = 0;
@@ -19830,7 +19787,7 @@ static cl_int clmem__stager_pieces(clmem_stager *st, clmem_buffer buf, void *hos
         if (err == CL_SUCCESS && (err = clFlush(q)) != CL_SUCCESS) *call = "clFlush";
         for (i = 0; i < pieces && err == CL_SUCCESS; ++i) {
             unsigned k = (unsigned)(i % K);
-            clmem__stager_piece(S, r, count, pieces, false, i, &pos, &len);
+            size_t pos = i * S, len = count - pos < S ? count - pos : S;
             err = clWaitForEvents(1, &ev[k]);
             clReleaseEvent(ev[k]);
             ev[k] = NULL;
@@ -19840,8 +19797,7 @@ static cl_int clmem__stager_pieces(clmem_stager *st, clmem_buffer buf, void *hos
             }
             clmem__stager_memcpy(st, dst + pos, st->slot_ptr[k], len);
             if (next < pieces) { /* the slot is free again: the next piece goes there */
-                size_t npos, nlen;
-                clmem__stager_piece(S, r, count, pieces, false, next, &npos, &nlen);
+                size_t npos = next * S, nlen = count - npos < S ? count - npos : S;
                 err = clEnqueueReadBuffer(q, buf.mem, CL_FALSE, offset + npos, nlen, st->slot_ptr[k], 0, NULL, &ev[k]);
                 if (err == CL_SUCCESS && (err = clFlush(q)) != CL_SUCCESS) *call = "clFlush";
                 ++next;
@@ -20468,8 +20424,7 @@ CLMEM_API cl_int clmem_peer_buffer_release(clmem_peer_buffer *pb) {
 /* clmem__peer_link_copy(src_queue, dst_queue, &dst, &src, count, o, staged, &done): a
    side that is a peer buffer's view becomes the view for the device whose queue will
    touch it. Peer memory on both sides: one clEnqueueCopyBuffer on the source queue
-   between the views for the source device, after the destination queue's earlier work
-   (a marker; blocking: clFinish first),
+   between the views for the source device, after the destination queue's earlier work,
    the destination queue's later work and .event after it; *done true. One side only:
    *done false, and the link copies its own way (staged: the source read on the source
    queue, the destination written on its own; else the driver's copy on the destination
@@ -20503,15 +20458,7 @@ static cl_int clmem__peer_link_copy(cl_command_queue src_queue, cl_command_queue
         if (!waits) return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the wait list");
     }
     if (nw) memcpy(waits, o->wait_for, nw * sizeof *waits);
-    if (dst_queue != src_queue && clmem__device_wait(o)) {
-        /* blocking: the caller waits for the copy anyway, so the destination queue's
-           earlier work is waited for here (an idle queue costs microseconds), and the copy
-           waits for no event of another device's queue (NVIDIA: 5-10% of a 64 MiB copy) */
-        if ((err = clFinish(dst_queue)) != CL_SUCCESS) {
-            if (waits != small) CLMEM_FREE(waits);
-            return clmem__cl_fail(err, fn, "clFinish (the destination queue)");
-        }
-    } else if (dst_queue != src_queue) {
+    if (dst_queue != src_queue) {
         if ((err = clEnqueueMarkerWithWaitList(dst_queue, 0, NULL, &mark)) != CL_SUCCESS || (err = clFlush(dst_queue)) != CL_SUCCESS) {
             if (mark) clReleaseEvent(mark);
             if (waits != small) CLMEM_FREE(waits);

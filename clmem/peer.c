@@ -350,8 +350,7 @@ CLMEM_API cl_int clmem_peer_buffer_release(clmem_peer_buffer *pb) {
 /* clmem__peer_link_copy(src_queue, dst_queue, &dst, &src, count, o, staged, &done): a
    side that is a peer buffer's view becomes the view for the device whose queue will
    touch it. Peer memory on both sides: one clEnqueueCopyBuffer on the source queue
-   between the views for the source device, after the destination queue's earlier work
-   (a marker; blocking: clFinish first),
+   between the views for the source device, after the destination queue's earlier work,
    the destination queue's later work and .event after it; *done true. One side only:
    *done false, and the link copies its own way (staged: the source read on the source
    queue, the destination written on its own; else the driver's copy on the destination
@@ -385,15 +384,7 @@ static cl_int clmem__peer_link_copy(cl_command_queue src_queue, cl_command_queue
         if (!waits) return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the wait list");
     }
     if (nw) memcpy(waits, o->wait_for, nw * sizeof *waits);
-    if (dst_queue != src_queue && clmem__device_wait(o)) {
-        /* blocking: the caller waits for the copy anyway, so the destination queue's
-           earlier work is waited for here (an idle queue costs microseconds), and the copy
-           waits for no event of another device's queue (NVIDIA: 5-10% of a 64 MiB copy) */
-        if ((err = clFinish(dst_queue)) != CL_SUCCESS) {
-            if (waits != small) CLMEM_FREE(waits);
-            return clmem__cl_fail(err, fn, "clFinish (the destination queue)");
-        }
-    } else if (dst_queue != src_queue) {
+    if (dst_queue != src_queue) {
         if ((err = clEnqueueMarkerWithWaitList(dst_queue, 0, NULL, &mark)) != CL_SUCCESS || (err = clFlush(dst_queue)) != CL_SUCCESS) {
             if (mark) clReleaseEvent(mark);
             if (waits != small) CLMEM_FREE(waits);

@@ -409,44 +409,6 @@ static cl_int clmem__stager_place(clmem_stager *st, bool nonblocking, cl_event *
     return clmem__cl_fail(err, fn, call);
 }
 
-/* The pieces of a staged copy are slot-sized but for a ramp where the host's copy of a
-   piece overlaps no DMA: a write's first pieces (the DMA waits for the first one to be
-   copied in) and a read's last (the threads copy it out after the last DMA). The ramp
-   is S/8, S/4, S/2 (as many of these as are at least CLMEM__STAGER_RAMP_MIN), so the
-   pipeline starts, or ends, after an eighth of a slot's copy instead of a whole one:
-   with 16 MiB slots 2 MiB, about 25 microseconds of 16 threads' memcpy. Each next
-   piece is at most twice the one before: its copy takes about as long as the DMA of
-   the one before (host memcpy with many threads runs about 1.5x the DMA). */
-#define CLMEM__STAGER_RAMP_MIN ((size_t)1 << 20)
-
-/* where the first i pieces of a write end, with ramp steps r */
-static size_t clmem__stager_head_end(size_t S, unsigned r, size_t i) {
-    return i <= r ? (S >> r) * (((size_t)1 << i) - 1) : (S >> r) * (((size_t)1 << r) - 1) + (i - r) * S;
-}
-
-/* clmem__stager_plan(S, count, &r): how many pieces a staged copy of count bytes takes
-   with slots of S bytes; r the ramp steps */
-static size_t clmem__stager_plan(size_t S, size_t count, unsigned *r) {
-    size_t i, head;
-    *r = 0;
-    while (*r < 3 && (S >> (*r + 1)) >= CLMEM__STAGER_RAMP_MIN) ++*r;
-    for (i = 0; i < *r; ++i)
-        if (clmem__stager_head_end(S, *r, i + 1) >= count) return i + 1;
-    head = clmem__stager_head_end(S, *r, *r);
-    return *r + (count - head + S - 1) / S;
-}
-
-/* piece i of `pieces` of a staged copy of count bytes: a write ramps up at its start, a
-   read down at its end */
-static void clmem__stager_piece(size_t S, unsigned r, size_t count, size_t pieces, bool write, size_t i, size_t *pos,
-                                size_t *len) {
-    size_t j = write ? i : pieces - 1 - i, lo = clmem__stager_head_end(S, r, j),
-           hi = clmem__stager_head_end(S, r, j + 1);
-    if (hi > count) hi = count;
-    *pos = write ? lo : count - hi;
-    *len = hi - lo;
-}
-
 /* clmem__stager_pieces(st, buf, host, p, wait_for, n, start, &call): the staged copy
    of a plan, in its turn: the wait list is waited for on the host first (a failed
    event is reported, where PoCL would leave the pieces queued for ever); then, on the
@@ -457,9 +419,8 @@ static void clmem__stager_piece(size_t S, unsigned r, size_t count, size_t piece
 static cl_int clmem__stager_pieces(clmem_stager *st, clmem_buffer buf, void *host, const clmem__host_plan *p,
                                    const cl_event *wait_for, cl_uint n, cl_event start, const char **call) {
     cl_event ev[CLMEM_STAGER_MAX_SLOTS];
-    size_t i, pos, len, S = st->slot_size, count = p->count, offset = p->offset;
-    unsigned r, K = st->nslots;
-    size_t pieces = clmem__stager_plan(S, count, &r);
+    size_t i, S = st->slot_size, count = p->count, offset = p->offset, pieces = (count + S - 1) / S;
+    unsigned K = st->nslots;
     cl_uint nstart = start ? 1u : 0u; /* only the first piece waits for start: the own queue is in order */
     cl_command_queue q = st->own;
     cl_int err = CL_SUCCESS;
@@ -475,7 +436,7 @@ static cl_int clmem__stager_pieces(clmem_stager *st, clmem_buffer buf, void *hos
         const unsigned char *src = CLMEM__CAST(const unsigned char *, host);
         for (i = 0; i < pieces && err == CL_SUCCESS; ++i) {
             unsigned k = (unsigned)(i % K);
-            clmem__stager_piece(S, r, count, pieces, true, i, &pos, &len);
+            size_t pos = i * S, len = count - pos < S ? count - pos : S;
             if (ev[k]) { /* the slot's previous piece must be on the device */
                 err = clWaitForEvents(1, &ev[k]);
                 clReleaseEvent(ev[k]);
@@ -496,7 +457,7 @@ static cl_int clmem__stager_pieces(clmem_stager *st, clmem_buffer buf, void *hos
         unsigned char *dst = CLMEM__CAST(unsigned char *, host);
         size_t next = 0; /* the next piece to enqueue */
         for (; next < pieces && next < K && err == CL_SUCCESS; ++next) {
-            clmem__stager_piece(S, r, count, pieces, false, next, &pos, &len);
+            size_t pos = next * S, len = count - pos < S ? count - pos : S;
             err = clEnqueueReadBuffer(q, buf.mem, CL_FALSE, offset + pos, len, st->slot_ptr[next], nstart,
                                       nstart ? &start : NULL, &ev[next]);
             nstart = 0;
@@ -504,7 +465,7 @@ static cl_int clmem__stager_pieces(clmem_stager *st, clmem_buffer buf, void *hos
         if (err == CL_SUCCESS && (err = clFlush(q)) != CL_SUCCESS) *call = "clFlush";
         for (i = 0; i < pieces && err == CL_SUCCESS; ++i) {
             unsigned k = (unsigned)(i % K);
-            clmem__stager_piece(S, r, count, pieces, false, i, &pos, &len);
+            size_t pos = i * S, len = count - pos < S ? count - pos : S;
             err = clWaitForEvents(1, &ev[k]);
             clReleaseEvent(ev[k]);
             ev[k] = NULL;
@@ -514,8 +475,7 @@ static cl_int clmem__stager_pieces(clmem_stager *st, clmem_buffer buf, void *hos
             }
             clmem__stager_memcpy(st, dst + pos, st->slot_ptr[k], len);
             if (next < pieces) { /* the slot is free again: the next piece goes there */
-                size_t npos, nlen;
-                clmem__stager_piece(S, r, count, pieces, false, next, &npos, &nlen);
+                size_t npos = next * S, nlen = count - npos < S ? count - npos : S;
                 err = clEnqueueReadBuffer(q, buf.mem, CL_FALSE, offset + npos, nlen, st->slot_ptr[k], 0, NULL, &ev[k]);
                 if (err == CL_SUCCESS && (err = clFlush(q)) != CL_SUCCESS) *call = "clFlush";
                 ++next;

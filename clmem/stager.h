@@ -25,14 +25,10 @@ extern "C" {
    A copy of at least the stager's threshold goes in pieces of slot_size bytes
    through the slots: for a write, threads copy piece i into a slot while the DMA of
    piece i-1 runs; for a read, the DMA of the next pieces runs while threads copy
-   piece i out. The pieces that overlap nothing, a write's first and a read's last,
-   ramp: slot_size / 8, / 4, / 2 (those of at least 1 MiB), so a write's DMA starts
-   after an eighth of a slot is copied and a read ends an eighth of a slot's copy
-   after its last DMA (with 16 MiB slots a write begins 2, 4, 8, 16, 16 MiB). Smaller
-   copies, and every copy on a device where staging does not pay (a CPU device such as
-   PoCL's, or a device whose memory is the host's, CL_DEVICE_HOST_UNIFIED_MEMORY), are
-   enqueued directly on the queue: the threshold is then "never" unless set
-   (clmem_stager_set_threshold).
+   piece i out. Smaller copies, and every copy on a device where staging does not pay
+   (a CPU device such as PoCL's, or a device whose memory is the host's,
+   CL_DEVICE_HOST_UNIFIED_MEMORY), are enqueued directly on the queue: the threshold is
+   then "never" unless set (clmem_stager_set_threshold).
 
    How the default threshold was chosen: bench/pinned_bench measures raw pageable,
    raw pinned, clmem pinned and clmem staged side by side for 4 KiB..256 MiB in both
@@ -137,7 +133,7 @@ typedef struct clmem_stager_stats {
                                           host range) */
     unsigned long long staged_bytes;
     unsigned long long direct_bytes;
-    unsigned long long pieces;         /* pieces of the staged copies (slot-sized, and the ramp's) */
+    unsigned long long pieces;         /* slot-sized pieces of the staged copies */
     unsigned long long running;        /* copies in progress now (a non-blocking staged one until its event
                                           completes; a direct one while its call runs) */
     size_t slot_size, slots, threads;  /* as made */
