@@ -4721,8 +4721,8 @@ CLMEM_API cl_int clmem_memory_pool_release(clmem_memory_pool *pool);
 
 /* CLMEM__TRACKED(fn, args...): fn_at(args..., __FILE__, __LINE__), what a pool kind's
    allocate and allocate_on_queue are with CLMEM_TRACK_ALLOCATIONS (each kind's header
-   defines them: #define clmem_<kind>_allocate(...) CLMEM__TRACKED(clmem_<kind>_allocate,
-   __VA_ARGS__)) */
+   defines them: #define clmem_<kind>_allocate(pool, size, errcode_ret)
+   CLMEM__TRACKED(clmem_<kind>_allocate, pool, size, errcode_ret)) */
 #define CLMEM__TRACKED(fn, ...) fn##_at(__VA_ARGS__, __FILE__, __LINE__)
 
 /* CLMEM__POOL_DECLS(kind): the declarations of another pool kind's accounting,
@@ -4893,10 +4893,14 @@ static inline size_t clmem_pooled_svm_hash(clmem_pooled_svm p) {
 CLMEM__POOL_DECLS(svm_pool)
 
 #if defined(CLMEM_TRACK_ALLOCATIONS)
-#define clmem_memory_pool_allocate(...) CLMEM__TRACKED(clmem_memory_pool_allocate, __VA_ARGS__)
-#define clmem_svm_pool_allocate(...) CLMEM__TRACKED(clmem_svm_pool_allocate, __VA_ARGS__)
-#define clmem_memory_pool_allocate_on_queue(...) CLMEM__TRACKED(clmem_memory_pool_allocate_on_queue, __VA_ARGS__)
-#define clmem_svm_pool_allocate_on_queue(...) CLMEM__TRACKED(clmem_svm_pool_allocate_on_queue, __VA_ARGS__)
+#define clmem_memory_pool_allocate(pool, size, errcode_ret) \
+    CLMEM__TRACKED(clmem_memory_pool_allocate, pool, size, errcode_ret)
+#define clmem_svm_pool_allocate(pool, size, errcode_ret) \
+    CLMEM__TRACKED(clmem_svm_pool_allocate, pool, size, errcode_ret)
+#define clmem_memory_pool_allocate_on_queue(pool, size, queue, errcode_ret) \
+    CLMEM__TRACKED(clmem_memory_pool_allocate_on_queue, pool, size, queue, errcode_ret)
+#define clmem_svm_pool_allocate_on_queue(pool, size, queue, errcode_ret) \
+    CLMEM__TRACKED(clmem_svm_pool_allocate_on_queue, pool, size, queue, errcode_ret)
 #endif
 
 #ifdef __cplusplus
@@ -4997,8 +5001,10 @@ CLMEM_API cl_int clmem_pooled_usm_enqueue_release(clmem_pooled_usm *p, cl_comman
 CLMEM__POOL_DECLS(usm_pool)
 
 #if defined(CLMEM_TRACK_ALLOCATIONS)
-#define clmem_usm_pool_allocate(...) CLMEM__TRACKED(clmem_usm_pool_allocate, __VA_ARGS__)
-#define clmem_usm_pool_allocate_on_queue(...) CLMEM__TRACKED(clmem_usm_pool_allocate_on_queue, __VA_ARGS__)
+#define clmem_usm_pool_allocate(pool, size, errcode_ret) \
+    CLMEM__TRACKED(clmem_usm_pool_allocate, pool, size, errcode_ret)
+#define clmem_usm_pool_allocate_on_queue(pool, size, queue, errcode_ret) \
+    CLMEM__TRACKED(clmem_usm_pool_allocate_on_queue, pool, size, queue, errcode_ret)
 #endif
 
 #ifdef __cplusplus
@@ -5209,8 +5215,10 @@ CLMEM_API clmem_pinned_allocation clmem_pinned_pool_allocate_on_queue_at(clmem_p
 CLMEM__POOL_DECLS(pinned_pool)
 
 #if defined(CLMEM_TRACK_ALLOCATIONS)
-#define clmem_pinned_pool_allocate(...) CLMEM__TRACKED(clmem_pinned_pool_allocate, __VA_ARGS__)
-#define clmem_pinned_pool_allocate_on_queue(...) CLMEM__TRACKED(clmem_pinned_pool_allocate_on_queue, __VA_ARGS__)
+#define clmem_pinned_pool_allocate(pool, size, errcode_ret) \
+    CLMEM__TRACKED(clmem_pinned_pool_allocate, pool, size, errcode_ret)
+#define clmem_pinned_pool_allocate_on_queue(pool, size, queue, errcode_ret) \
+    CLMEM__TRACKED(clmem_pinned_pool_allocate_on_queue, pool, size, queue, errcode_ret)
 #endif
 
 #ifdef __cplusplus
@@ -5738,8 +5746,10 @@ CLMEM__POOL_DECLS(peer_pool)
 
 /* with CLMEM_TRACK_ALLOCATIONS the allocate calls record where they were made */
 #if defined(CLMEM_TRACK_ALLOCATIONS)
-#define clmem_peer_pool_allocate(...) CLMEM__TRACKED(clmem_peer_pool_allocate, __VA_ARGS__)
-#define clmem_peer_pool_allocate_on_queue(...) CLMEM__TRACKED(clmem_peer_pool_allocate_on_queue, __VA_ARGS__)
+#define clmem_peer_pool_allocate(pool, size, errcode_ret) \
+    CLMEM__TRACKED(clmem_peer_pool_allocate, pool, size, errcode_ret)
+#define clmem_peer_pool_allocate_on_queue(pool, size, queue, errcode_ret) \
+    CLMEM__TRACKED(clmem_peer_pool_allocate_on_queue, pool, size, queue, errcode_ret)
 #endif
 
 #ifdef __cplusplus

@@ -154,8 +154,10 @@ CLMEM__POOL_DECLS(peer_pool)
 
 /* with CLMEM_TRACK_ALLOCATIONS the allocate calls record where they were made */
 #if defined(CLMEM_TRACK_ALLOCATIONS)
-#define clmem_peer_pool_allocate(...) CLMEM__TRACKED(clmem_peer_pool_allocate, __VA_ARGS__)
-#define clmem_peer_pool_allocate_on_queue(...) CLMEM__TRACKED(clmem_peer_pool_allocate_on_queue, __VA_ARGS__)
+#define clmem_peer_pool_allocate(pool, size, errcode_ret) \
+    CLMEM__TRACKED(clmem_peer_pool_allocate, pool, size, errcode_ret)
+#define clmem_peer_pool_allocate_on_queue(pool, size, queue, errcode_ret) \
+    CLMEM__TRACKED(clmem_peer_pool_allocate_on_queue, pool, size, queue, errcode_ret)
 #endif
 
 #ifdef __cplusplus

@@ -202,8 +202,10 @@ CLMEM_API clmem_pinned_allocation clmem_pinned_pool_allocate_on_queue_at(clmem_p
 CLMEM__POOL_DECLS(pinned_pool)
 
 #if defined(CLMEM_TRACK_ALLOCATIONS)
-#define clmem_pinned_pool_allocate(...) CLMEM__TRACKED(clmem_pinned_pool_allocate, __VA_ARGS__)
-#define clmem_pinned_pool_allocate_on_queue(...) CLMEM__TRACKED(clmem_pinned_pool_allocate_on_queue, __VA_ARGS__)
+#define clmem_pinned_pool_allocate(pool, size, errcode_ret) \
+    CLMEM__TRACKED(clmem_pinned_pool_allocate, pool, size, errcode_ret)
+#define clmem_pinned_pool_allocate_on_queue(pool, size, queue, errcode_ret) \
+    CLMEM__TRACKED(clmem_pinned_pool_allocate_on_queue, pool, size, queue, errcode_ret)
 #endif
 
 #ifdef __cplusplus

@@ -436,8 +436,8 @@ CLMEM_API cl_int clmem_memory_pool_release(clmem_memory_pool *pool);
 
 /* CLMEM__TRACKED(fn, args...): fn_at(args..., __FILE__, __LINE__), what a pool kind's
    allocate and allocate_on_queue are with CLMEM_TRACK_ALLOCATIONS (each kind's header
-   defines them: #define clmem_<kind>_allocate(...) CLMEM__TRACKED(clmem_<kind>_allocate,
-   __VA_ARGS__)) */
+   defines them: #define clmem_<kind>_allocate(pool, size, errcode_ret)
+   CLMEM__TRACKED(clmem_<kind>_allocate, pool, size, errcode_ret)) */
 #define CLMEM__TRACKED(fn, ...) fn##_at(__VA_ARGS__, __FILE__, __LINE__)
 
 /* CLMEM__POOL_DECLS(kind): the declarations of another pool kind's accounting,
@@ -608,10 +608,14 @@ static inline size_t clmem_pooled_svm_hash(clmem_pooled_svm p) {
 CLMEM__POOL_DECLS(svm_pool)
 
 #if defined(CLMEM_TRACK_ALLOCATIONS)
-#define clmem_memory_pool_allocate(...) CLMEM__TRACKED(clmem_memory_pool_allocate, __VA_ARGS__)
-#define clmem_svm_pool_allocate(...) CLMEM__TRACKED(clmem_svm_pool_allocate, __VA_ARGS__)
-#define clmem_memory_pool_allocate_on_queue(...) CLMEM__TRACKED(clmem_memory_pool_allocate_on_queue, __VA_ARGS__)
-#define clmem_svm_pool_allocate_on_queue(...) CLMEM__TRACKED(clmem_svm_pool_allocate_on_queue, __VA_ARGS__)
+#define clmem_memory_pool_allocate(pool, size, errcode_ret) \
+    CLMEM__TRACKED(clmem_memory_pool_allocate, pool, size, errcode_ret)
+#define clmem_svm_pool_allocate(pool, size, errcode_ret) \
+    CLMEM__TRACKED(clmem_svm_pool_allocate, pool, size, errcode_ret)
+#define clmem_memory_pool_allocate_on_queue(pool, size, queue, errcode_ret) \
+    CLMEM__TRACKED(clmem_memory_pool_allocate_on_queue, pool, size, queue, errcode_ret)
+#define clmem_svm_pool_allocate_on_queue(pool, size, queue, errcode_ret) \
+    CLMEM__TRACKED(clmem_svm_pool_allocate_on_queue, pool, size, queue, errcode_ret)
 #endif
 
 #ifdef __cplusplus

@@ -92,8 +92,10 @@ CLMEM_API cl_int clmem_pooled_usm_enqueue_release(clmem_pooled_usm *p, cl_comman
 CLMEM__POOL_DECLS(usm_pool)
 
 #if defined(CLMEM_TRACK_ALLOCATIONS)
-#define clmem_usm_pool_allocate(...) CLMEM__TRACKED(clmem_usm_pool_allocate, __VA_ARGS__)
-#define clmem_usm_pool_allocate_on_queue(...) CLMEM__TRACKED(clmem_usm_pool_allocate_on_queue, __VA_ARGS__)
+#define clmem_usm_pool_allocate(pool, size, errcode_ret) \
+    CLMEM__TRACKED(clmem_usm_pool_allocate, pool, size, errcode_ret)
+#define clmem_usm_pool_allocate_on_queue(pool, size, queue, errcode_ret) \
+    CLMEM__TRACKED(clmem_usm_pool_allocate_on_queue, pool, size, queue, errcode_ret)
 #endif
 
 #ifdef __cplusplus
