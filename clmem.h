@@ -20072,6 +20072,7 @@ CLMEM_API cl_int clmem__stager_read_fn(clmem_stager *st, void *dst, clmem_buffer
 /* functions (each described where it is defined); peer_pool.c uses those after the first */
 static cl_int clmem__peer_check_home(const char *fn, cl_context context, cl_device_id home, const clmem__cuda_fns **cu,
                                      clmem__CUdevice *cudev);
+static cl_int clmem__peer_check_size(const char *fn, size_t size, const char *several);
 static clmem_peer_buffer *clmem__peer_buffer_new(const char *fn, cl_context context, cl_device_id home,
                                                  const clmem__cuda_fns *cu, clmem__CUdevice cudev, size_t size,
                                                  bool pooled, cl_int *errcode_ret);
@@ -20232,6 +20233,15 @@ static cl_int clmem__peer_check_home(const char *fn, cl_context context, cl_devi
     return clmem__cuda_device_by_uuid(fn, *cu, uuid, cudev);
 }
 
+/* clmem__peer_check_size(fn, size, several): CL_INVALID_BUFFER_SIZE in words above
+   CLMEM_PEER_BUFFER_MAX, advising to allocate several (peer buffers, blocks) instead */
+static cl_int clmem__peer_check_size(const char *fn, size_t size, const char *several) {
+    if (size <= CLMEM_PEER_BUFFER_MAX) return CL_SUCCESS;
+    return clmem__fail(CL_INVALID_BUFFER_SIZE, fn,
+                       "size %zu is above CLMEM_PEER_BUFFER_MAX (%zu): NVIDIA's driver crashes on one import of "
+                       "512 MiB or more; allocate several %s", size, (size_t)CLMEM_PEER_BUFFER_MAX, several);
+}
+
 /* clmem__peer_buffer_new(fn, context, home, cu, cudev, size, pooled, &err): a peer
    buffer of size bytes on home (checked by clmem__peer_check_home; size > 0), no view
    made yet; pooled: a peer pool's block, which clmem_peer_buffer_release refuses */
@@ -20267,14 +20277,8 @@ CLMEM_API clmem_peer_buffer *clmem_peer_buffer_create(cl_context context, cl_dev
     if (!context) return CLMEM__CAST(clmem_peer_buffer *, clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL")));
     if (!home) return CLMEM__CAST(clmem_peer_buffer *, clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_DEVICE, fn, "home is NULL")));
     if (size == 0) return CLMEM__CAST(clmem_peer_buffer *, clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_BUFFER_SIZE, fn, "size is 0")));
-    if (size > CLMEM_PEER_BUFFER_MAX)
-        return CLMEM__CAST(clmem_peer_buffer *,
-                           clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_BUFFER_SIZE, fn,
-                                                                     "size %zu is above CLMEM_PEER_BUFFER_MAX (%zu): NVIDIA's "
-                                                                     "driver crashes on one import of 512 MiB or more; "
-                                                                     "allocate several peer buffers",
-                                                                     size, (size_t)CLMEM_PEER_BUFFER_MAX)));
-    if ((err = clmem__peer_check_home(fn, context, home, &cu, &cudev)) != CL_SUCCESS)
+    if ((err = clmem__peer_check_size(fn, size, "peer buffers")) != CL_SUCCESS ||
+        (err = clmem__peer_check_home(fn, context, home, &cu, &cudev)) != CL_SUCCESS)
         return CLMEM__CAST(clmem_peer_buffer *, clmem__null_with(errcode_ret, err));
     return clmem__peer_buffer_new(fn, context, home, cu, cudev, size, false, errcode_ret);
 }
@@ -20567,11 +20571,9 @@ static clmem_pooled_peer clmem__peer_pool_allocate(clmem_peer_pool *pool, size_t
                                                    const char *file, int line) {
     clmem_pooled_peer r = CLMEM__ZERO;
     clmem__pool_block *blk;
-    if (CLMEM__CHECKS && pool && size > CLMEM_PEER_BUFFER_MAX) { /* a NULL pool is refused first */
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_BUFFER_SIZE, fn,
-                                                "size %zu is above CLMEM_PEER_BUFFER_MAX (%zu): NVIDIA's driver "
-                                                "crashes on one import of 512 MiB or more; allocate several blocks",
-                                                size, (size_t)CLMEM_PEER_BUFFER_MAX));
+    cl_int err;
+    if (CLMEM__CHECKS && pool && (err = clmem__peer_check_size(fn, size, "blocks")) != CL_SUCCESS) {
+        clmem__set_err(errcode_ret, err); /* (a NULL pool is refused first) */
         return r;
     }
     blk = clmem__pool_kind_get(pool, size, on_queue, queue, fn, file, line, errcode_ret);

@@ -148,6 +148,15 @@ static cl_int clmem__peer_check_home(const char *fn, cl_context context, cl_devi
     return clmem__cuda_device_by_uuid(fn, *cu, uuid, cudev);
 }
 
+/* clmem__peer_check_size(fn, size, several): CL_INVALID_BUFFER_SIZE in words above
+   CLMEM_PEER_BUFFER_MAX, advising to allocate several (peer buffers, blocks) instead */
+static cl_int clmem__peer_check_size(const char *fn, size_t size, const char *several) {
+    if (size <= CLMEM_PEER_BUFFER_MAX) return CL_SUCCESS;
+    return clmem__fail(CL_INVALID_BUFFER_SIZE, fn,
+                       "size %zu is above CLMEM_PEER_BUFFER_MAX (%zu): NVIDIA's driver crashes on one import of "
+                       "512 MiB or more; allocate several %s", size, (size_t)CLMEM_PEER_BUFFER_MAX, several);
+}
+
 /* clmem__peer_buffer_new(fn, context, home, cu, cudev, size, pooled, &err): a peer
    buffer of size bytes on home (checked by clmem__peer_check_home; size > 0), no view
    made yet; pooled: a peer pool's block, which clmem_peer_buffer_release refuses */
@@ -183,14 +192,8 @@ CLMEM_API clmem_peer_buffer *clmem_peer_buffer_create(cl_context context, cl_dev
     if (!context) return CLMEM__CAST(clmem_peer_buffer *, clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL")));
     if (!home) return CLMEM__CAST(clmem_peer_buffer *, clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_DEVICE, fn, "home is NULL")));
     if (size == 0) return CLMEM__CAST(clmem_peer_buffer *, clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_BUFFER_SIZE, fn, "size is 0")));
-    if (size > CLMEM_PEER_BUFFER_MAX)
-        return CLMEM__CAST(clmem_peer_buffer *,
-                           clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_BUFFER_SIZE, fn,
-                                                                     "size %zu is above CLMEM_PEER_BUFFER_MAX (%zu): NVIDIA's "
-                                                                     "driver crashes on one import of 512 MiB or more; "
-                                                                     "allocate several peer buffers",
-                                                                     size, (size_t)CLMEM_PEER_BUFFER_MAX)));
-    if ((err = clmem__peer_check_home(fn, context, home, &cu, &cudev)) != CL_SUCCESS)
+    if ((err = clmem__peer_check_size(fn, size, "peer buffers")) != CL_SUCCESS ||
+        (err = clmem__peer_check_home(fn, context, home, &cu, &cudev)) != CL_SUCCESS)
         return CLMEM__CAST(clmem_peer_buffer *, clmem__null_with(errcode_ret, err));
     return clmem__peer_buffer_new(fn, context, home, cu, cudev, size, false, errcode_ret);
 }

@@ -136,6 +136,7 @@ CLMEM_API cl_int clmem_peer_buffer_release(clmem_peer_buffer *pb);
 /* functions (each described where it is defined); peer_pool.c uses those after the first */
 static cl_int clmem__peer_check_home(const char *fn, cl_context context, cl_device_id home, const clmem__cuda_fns **cu,
                                      clmem__CUdevice *cudev);
+static cl_int clmem__peer_check_size(const char *fn, size_t size, const char *several);
 static clmem_peer_buffer *clmem__peer_buffer_new(const char *fn, cl_context context, cl_device_id home,
                                                  const clmem__cuda_fns *cu, clmem__CUdevice cudev, size_t size,
                                                  bool pooled, cl_int *errcode_ret);

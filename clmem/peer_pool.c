@@ -61,11 +61,9 @@ static clmem_pooled_peer clmem__peer_pool_allocate(clmem_peer_pool *pool, size_t
                                                    const char *file, int line) {
     clmem_pooled_peer r = CLMEM__ZERO;
     clmem__pool_block *blk;
-    if (CLMEM__CHECKS && pool && size > CLMEM_PEER_BUFFER_MAX) { /* a NULL pool is refused first */
-        clmem__set_err(errcode_ret, clmem__fail(CL_INVALID_BUFFER_SIZE, fn,
-                                                "size %zu is above CLMEM_PEER_BUFFER_MAX (%zu): NVIDIA's driver "
-                                                "crashes on one import of 512 MiB or more; allocate several blocks",
-                                                size, (size_t)CLMEM_PEER_BUFFER_MAX));
+    cl_int err;
+    if (CLMEM__CHECKS && pool && (err = clmem__peer_check_size(fn, size, "blocks")) != CL_SUCCESS) {
+        clmem__set_err(errcode_ret, err); /* (a NULL pool is refused first) */
         return r;
     }
     blk = clmem__pool_kind_get(pool, size, on_queue, queue, fn, file, line, errcode_ret);
