@@ -7838,6 +7838,10 @@ static cl_int clmem__queue_context_of(const char *fn, cl_command_queue queue, cl
 static cl_int clmem__queue_device_of(const char *fn, cl_command_queue queue, cl_device_id *dev);
 static cl_int clmem__same_context(const char *fn, cl_command_queue queue, cl_context ctx, const char *what);
 static inline int clmem__parse_opencl_version(const char *s);
+static cl_int clmem__dev_get(void *o, cl_uint param, size_t n, void *v, size_t *r);
+static cl_int clmem__plat_get(void *o, cl_uint param, size_t n, void *v, size_t *r);
+static cl_int clmem__info_text(cl_int (*get)(void *, cl_uint, size_t, void *, size_t *), void *obj, cl_uint param,
+                               char **text);
 static cl_int clmem__version_query(cl_device_id dev, cl_platform_id platform, int *version);
 static inline cl_int clmem__device_version(const char *fn, cl_device_id dev, int *version);
 static cl_command_queue clmem__default_queue(const char *fn, cl_context ctx, cl_device_id dev, const char *what,
@@ -8444,27 +8448,45 @@ static inline int clmem__parse_opencl_version(const char *s) {
     return loader && version > loader ? loader : version;
 }
 
+/* clmem__dev_get / clmem__plat_get: clGetDeviceInfo and clGetPlatformInfo as one
+   shape, for the queries that serve both (clmem__info_text) */
+static cl_int clmem__dev_get(void *o, cl_uint param, size_t n, void *v, size_t *r) {
+    return clGetDeviceInfo(CLMEM__CAST(cl_device_id, o), (cl_device_info)param, n, v, r);
+}
+static cl_int clmem__plat_get(void *o, cl_uint param, size_t n, void *v, size_t *r) {
+    return clGetPlatformInfo(CLMEM__CAST(cl_platform_id, o), (cl_platform_info)param, n, v, r);
+}
+
+/* clmem__info_text(get, obj, param, &text): a string query's answer whatever its length,
+   CLMEM_MALLOC'd into *text (NULL on failure or for an empty answer); the query's code,
+   quietly (CL_OUT_OF_HOST_MEMORY when memory is short). */
+static cl_int clmem__info_text(cl_int (*get)(void *, cl_uint, size_t, void *, size_t *), void *obj, cl_uint param,
+                               char **text) {
+    size_t n = 0;
+    cl_int err = get(obj, param, 0, NULL, &n);
+    *text = NULL;
+    if (err != CL_SUCCESS || n == 0) return err;
+    if (!(*text = CLMEM__CAST(char *, CLMEM_MALLOC(n + 1)))) return CL_OUT_OF_HOST_MEMORY;
+    if ((err = get(obj, param, n, *text, NULL)) != CL_SUCCESS) {
+        CLMEM_FREE(*text);
+        *text = NULL;
+        return err;
+    }
+    (*text)[n] = '\0';
+    return CL_SUCCESS;
+}
+
 /* clmem__version_query(dev, platform, &version): dev's CL_DEVICE_VERSION (dev NULL:
    platform's CL_PLATFORM_VERSION) as clmem__parse_opencl_version gives it, whatever the
    string's length (PoCL appends build hashes: PoCL-Remote's device version ran past 128
    bytes, where a fixed buffer gets CL_INVALID_VALUE). The query's code, quietly; *version
    is 0 on failure. The one reader of version strings. */
 static cl_int clmem__version_query(cl_device_id dev, cl_platform_id platform, int *version) {
-    char small[256], *v = small;
-    size_t need = 0;
-    cl_int err = dev ? clGetDeviceInfo(dev, CL_DEVICE_VERSION, 0, NULL, &need)
-                     : clGetPlatformInfo(platform, CL_PLATFORM_VERSION, 0, NULL, &need);
-    *version = 0;
-    if (err != CL_SUCCESS) return err;
-    if (need == 0) return CL_SUCCESS;
-    if (need > sizeof small && !(v = CLMEM__CAST(char *, CLMEM_MALLOC(need)))) return CL_OUT_OF_HOST_MEMORY;
-    err = dev ? clGetDeviceInfo(dev, CL_DEVICE_VERSION, need, v, NULL)
-              : clGetPlatformInfo(platform, CL_PLATFORM_VERSION, need, v, NULL);
-    if (err == CL_SUCCESS) {
-        v[need - 1] = '\0';
-        *version = clmem__parse_opencl_version(v);
-    }
-    if (v != small) CLMEM_FREE(v);
+    char *v = NULL;
+    cl_int err = dev ? clmem__info_text(clmem__dev_get, (void *)dev, CL_DEVICE_VERSION, &v)
+                     : clmem__info_text(clmem__plat_get, (void *)platform, CL_PLATFORM_VERSION, &v);
+    *version = v ? clmem__parse_opencl_version(v) : 0;
+    CLMEM_FREE(v);
     return err;
 }
 
@@ -8736,34 +8758,14 @@ static bool clmem__extension_in(const char *list, const char *name) {
     return false;
 }
 
-/* clmem__extension_string(get, obj, param): a string query's answer, CLMEM_MALLOC'd (NULL
-   when the query fails or memory is short) */
-static char *clmem__extension_string(cl_int (*get)(void *, cl_uint, size_t, void *, size_t *), void *obj, cl_uint param) {
-    size_t n = 0;
-    char *s;
-    if (get(obj, param, 0, NULL, &n) != CL_SUCCESS || n == 0) return NULL;
-    s = CLMEM__CAST(char *, CLMEM_MALLOC(n + 1));
-    if (!s) return NULL;
-    if (get(obj, param, n, s, NULL) != CL_SUCCESS) {
-        CLMEM_FREE(s);
-        return NULL;
-    }
-    s[n] = '\0';
-    return s;
-}
-static cl_int clmem__dev_get(void *o, cl_uint param, size_t n, void *v, size_t *r) {
-    return clGetDeviceInfo(CLMEM__CAST(cl_device_id, o), param, n, v, r);
-}
-static cl_int clmem__plat_get(void *o, cl_uint param, size_t n, void *v, size_t *r) {
-    return clGetPlatformInfo(CLMEM__CAST(cl_platform_id, o), param, n, v, r);
-}
-
 /* clmem__device_lists(dev, name) / clmem__extension_listed(dev, name): the device's
    CL_DEVICE_EXTENSIONS names the extension (a whole word) / the device's or its
    platform's list names it (some runtimes list an extension in one of the two only). */
 static bool clmem__device_lists(cl_device_id dev, const char *name) {
-    char *s = clmem__extension_string(clmem__dev_get, (void *)dev, CL_DEVICE_EXTENSIONS);
-    bool found = s && clmem__extension_in(s, name);
+    char *s;
+    bool found;
+    clmem__info_text(clmem__dev_get, (void *)dev, CL_DEVICE_EXTENSIONS, &s);
+    found = s && clmem__extension_in(s, name);
     CLMEM_FREE(s);
     return found;
 }
@@ -8773,7 +8775,7 @@ static bool clmem__extension_listed(cl_device_id dev, const char *name) {
     bool found;
     if (clmem__device_lists(dev, name)) return true;
     if (clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof p, &p, NULL) != CL_SUCCESS) return false;
-    s = clmem__extension_string(clmem__plat_get, (void *)p, CL_PLATFORM_EXTENSIONS);
+    clmem__info_text(clmem__plat_get, (void *)p, CL_PLATFORM_EXTENSIONS, &s);
     found = s && clmem__extension_in(s, name);
     CLMEM_FREE(s);
     return found;
@@ -21522,12 +21524,6 @@ static cl_int clmem__info_string(const char *fn, cl_int (*get)(void *, cl_uint, 
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, what);
 }
 
-static cl_int clmem__get_dev_info(void *o, cl_uint p, size_t s, void *v, size_t *r) {
-    return clGetDeviceInfo(CLMEM__CAST(cl_device_id, o), (cl_device_info)p, s, v, r);
-}
-static cl_int clmem__get_plat_info(void *o, cl_uint p, size_t s, void *v, size_t *r) {
-    return clGetPlatformInfo(CLMEM__CAST(cl_platform_id, o), (cl_platform_info)p, s, v, r);
-}
 
 static cl_int clmem__describe(const char *fn, cl_device_id dev, clmem_device_description *d) {
     cl_int err;
@@ -21543,22 +21539,22 @@ static cl_int clmem__describe(const char *fn, cl_device_id dev, clmem_device_des
     CLMEM__Q(CL_DEVICE_LOCAL_MEM_SIZE, d->local_mem_size, "CL_DEVICE_LOCAL_MEM_SIZE")
     CLMEM__Q(CL_DEVICE_LOCAL_MEM_TYPE, d->local_mem_type, "CL_DEVICE_LOCAL_MEM_TYPE")
 #undef CLMEM__Q
-    if ((err = clmem__info_string(fn, clmem__get_dev_info, dev, CL_DEVICE_NAME, "clGetDeviceInfo(CL_DEVICE_NAME)",
+    if ((err = clmem__info_string(fn, clmem__dev_get, dev, CL_DEVICE_NAME, "clGetDeviceInfo(CL_DEVICE_NAME)",
                                   d->name, sizeof d->name)) != CL_SUCCESS ||
-        (err = clmem__info_string(fn, clmem__get_dev_info, dev, CL_DEVICE_VENDOR, "clGetDeviceInfo(CL_DEVICE_VENDOR)",
+        (err = clmem__info_string(fn, clmem__dev_get, dev, CL_DEVICE_VENDOR, "clGetDeviceInfo(CL_DEVICE_VENDOR)",
                                   d->vendor, sizeof d->vendor)) != CL_SUCCESS ||
-        (err = clmem__info_string(fn, clmem__get_dev_info, dev, CL_DEVICE_EXTENSIONS,
+        (err = clmem__info_string(fn, clmem__dev_get, dev, CL_DEVICE_EXTENSIONS,
                                   "clGetDeviceInfo(CL_DEVICE_EXTENSIONS)", d->extensions, sizeof d->extensions)) !=
             CL_SUCCESS)
         return err;
     if (d->platform &&
-        ((err = clmem__info_string(fn, clmem__get_plat_info, d->platform, CL_PLATFORM_NAME,
+        ((err = clmem__info_string(fn, clmem__plat_get, d->platform, CL_PLATFORM_NAME,
                                    "clGetPlatformInfo(CL_PLATFORM_NAME)", d->platform_name, sizeof d->platform_name)) !=
              CL_SUCCESS ||
-         (err = clmem__info_string(fn, clmem__get_plat_info, d->platform, CL_PLATFORM_VENDOR,
+         (err = clmem__info_string(fn, clmem__plat_get, d->platform, CL_PLATFORM_VENDOR,
                                    "clGetPlatformInfo(CL_PLATFORM_VENDOR)", d->platform_vendor,
                                    sizeof d->platform_vendor)) != CL_SUCCESS ||
-         (err = clmem__info_string(fn, clmem__get_plat_info, d->platform, CL_PLATFORM_VERSION,
+         (err = clmem__info_string(fn, clmem__plat_get, d->platform, CL_PLATFORM_VERSION,
                                    "clGetPlatformInfo(CL_PLATFORM_VERSION)", d->platform_version,
                                    sizeof d->platform_version)) != CL_SUCCESS))
         return err;

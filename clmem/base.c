@@ -593,27 +593,45 @@ static inline int clmem__parse_opencl_version(const char *s) {
     return loader && version > loader ? loader : version;
 }
 
+/* clmem__dev_get / clmem__plat_get: clGetDeviceInfo and clGetPlatformInfo as one
+   shape, for the queries that serve both (clmem__info_text) */
+static cl_int clmem__dev_get(void *o, cl_uint param, size_t n, void *v, size_t *r) {
+    return clGetDeviceInfo(CLMEM__CAST(cl_device_id, o), (cl_device_info)param, n, v, r);
+}
+static cl_int clmem__plat_get(void *o, cl_uint param, size_t n, void *v, size_t *r) {
+    return clGetPlatformInfo(CLMEM__CAST(cl_platform_id, o), (cl_platform_info)param, n, v, r);
+}
+
+/* clmem__info_text(get, obj, param, &text): a string query's answer whatever its length,
+   CLMEM_MALLOC'd into *text (NULL on failure or for an empty answer); the query's code,
+   quietly (CL_OUT_OF_HOST_MEMORY when memory is short). */
+static cl_int clmem__info_text(cl_int (*get)(void *, cl_uint, size_t, void *, size_t *), void *obj, cl_uint param,
+                               char **text) {
+    size_t n = 0;
+    cl_int err = get(obj, param, 0, NULL, &n);
+    *text = NULL;
+    if (err != CL_SUCCESS || n == 0) return err;
+    if (!(*text = CLMEM__CAST(char *, CLMEM_MALLOC(n + 1)))) return CL_OUT_OF_HOST_MEMORY;
+    if ((err = get(obj, param, n, *text, NULL)) != CL_SUCCESS) {
+        CLMEM_FREE(*text);
+        *text = NULL;
+        return err;
+    }
+    (*text)[n] = '\0';
+    return CL_SUCCESS;
+}
+
 /* clmem__version_query(dev, platform, &version): dev's CL_DEVICE_VERSION (dev NULL:
    platform's CL_PLATFORM_VERSION) as clmem__parse_opencl_version gives it, whatever the
    string's length (PoCL appends build hashes: PoCL-Remote's device version ran past 128
    bytes, where a fixed buffer gets CL_INVALID_VALUE). The query's code, quietly; *version
    is 0 on failure. The one reader of version strings. */
 static cl_int clmem__version_query(cl_device_id dev, cl_platform_id platform, int *version) {
-    char small[256], *v = small;
-    size_t need = 0;
-    cl_int err = dev ? clGetDeviceInfo(dev, CL_DEVICE_VERSION, 0, NULL, &need)
-                     : clGetPlatformInfo(platform, CL_PLATFORM_VERSION, 0, NULL, &need);
-    *version = 0;
-    if (err != CL_SUCCESS) return err;
-    if (need == 0) return CL_SUCCESS;
-    if (need > sizeof small && !(v = CLMEM__CAST(char *, CLMEM_MALLOC(need)))) return CL_OUT_OF_HOST_MEMORY;
-    err = dev ? clGetDeviceInfo(dev, CL_DEVICE_VERSION, need, v, NULL)
-              : clGetPlatformInfo(platform, CL_PLATFORM_VERSION, need, v, NULL);
-    if (err == CL_SUCCESS) {
-        v[need - 1] = '\0';
-        *version = clmem__parse_opencl_version(v);
-    }
-    if (v != small) CLMEM_FREE(v);
+    char *v = NULL;
+    cl_int err = dev ? clmem__info_text(clmem__dev_get, (void *)dev, CL_DEVICE_VERSION, &v)
+                     : clmem__info_text(clmem__plat_get, (void *)platform, CL_PLATFORM_VERSION, &v);
+    *version = v ? clmem__parse_opencl_version(v) : 0;
+    CLMEM_FREE(v);
     return err;
 }
 

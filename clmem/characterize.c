@@ -117,12 +117,6 @@ static cl_int clmem__info_string(const char *fn, cl_int (*get)(void *, cl_uint, 
     return err == CL_SUCCESS ? CL_SUCCESS : clmem__cl_fail(err, fn, what);
 }
 
-static cl_int clmem__get_dev_info(void *o, cl_uint p, size_t s, void *v, size_t *r) {
-    return clGetDeviceInfo(CLMEM__CAST(cl_device_id, o), (cl_device_info)p, s, v, r);
-}
-static cl_int clmem__get_plat_info(void *o, cl_uint p, size_t s, void *v, size_t *r) {
-    return clGetPlatformInfo(CLMEM__CAST(cl_platform_id, o), (cl_platform_info)p, s, v, r);
-}
 
 static cl_int clmem__describe(const char *fn, cl_device_id dev, clmem_device_description *d) {
     cl_int err;
@@ -138,22 +132,22 @@ static cl_int clmem__describe(const char *fn, cl_device_id dev, clmem_device_des
     CLMEM__Q(CL_DEVICE_LOCAL_MEM_SIZE, d->local_mem_size, "CL_DEVICE_LOCAL_MEM_SIZE")
     CLMEM__Q(CL_DEVICE_LOCAL_MEM_TYPE, d->local_mem_type, "CL_DEVICE_LOCAL_MEM_TYPE")
 #undef CLMEM__Q
-    if ((err = clmem__info_string(fn, clmem__get_dev_info, dev, CL_DEVICE_NAME, "clGetDeviceInfo(CL_DEVICE_NAME)",
+    if ((err = clmem__info_string(fn, clmem__dev_get, dev, CL_DEVICE_NAME, "clGetDeviceInfo(CL_DEVICE_NAME)",
                                   d->name, sizeof d->name)) != CL_SUCCESS ||
-        (err = clmem__info_string(fn, clmem__get_dev_info, dev, CL_DEVICE_VENDOR, "clGetDeviceInfo(CL_DEVICE_VENDOR)",
+        (err = clmem__info_string(fn, clmem__dev_get, dev, CL_DEVICE_VENDOR, "clGetDeviceInfo(CL_DEVICE_VENDOR)",
                                   d->vendor, sizeof d->vendor)) != CL_SUCCESS ||
-        (err = clmem__info_string(fn, clmem__get_dev_info, dev, CL_DEVICE_EXTENSIONS,
+        (err = clmem__info_string(fn, clmem__dev_get, dev, CL_DEVICE_EXTENSIONS,
                                   "clGetDeviceInfo(CL_DEVICE_EXTENSIONS)", d->extensions, sizeof d->extensions)) !=
             CL_SUCCESS)
         return err;
     if (d->platform &&
-        ((err = clmem__info_string(fn, clmem__get_plat_info, d->platform, CL_PLATFORM_NAME,
+        ((err = clmem__info_string(fn, clmem__plat_get, d->platform, CL_PLATFORM_NAME,
                                    "clGetPlatformInfo(CL_PLATFORM_NAME)", d->platform_name, sizeof d->platform_name)) !=
              CL_SUCCESS ||
-         (err = clmem__info_string(fn, clmem__get_plat_info, d->platform, CL_PLATFORM_VENDOR,
+         (err = clmem__info_string(fn, clmem__plat_get, d->platform, CL_PLATFORM_VENDOR,
                                    "clGetPlatformInfo(CL_PLATFORM_VENDOR)", d->platform_vendor,
                                    sizeof d->platform_vendor)) != CL_SUCCESS ||
-         (err = clmem__info_string(fn, clmem__get_plat_info, d->platform, CL_PLATFORM_VERSION,
+         (err = clmem__info_string(fn, clmem__plat_get, d->platform, CL_PLATFORM_VERSION,
                                    "clGetPlatformInfo(CL_PLATFORM_VERSION)", d->platform_version,
                                    sizeof d->platform_version)) != CL_SUCCESS))
         return err;

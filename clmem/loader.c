@@ -157,34 +157,14 @@ static bool clmem__extension_in(const char *list, const char *name) {
     return false;
 }
 
-/* clmem__extension_string(get, obj, param): a string query's answer, CLMEM_MALLOC'd (NULL
-   when the query fails or memory is short) */
-static char *clmem__extension_string(cl_int (*get)(void *, cl_uint, size_t, void *, size_t *), void *obj, cl_uint param) {
-    size_t n = 0;
-    char *s;
-    if (get(obj, param, 0, NULL, &n) != CL_SUCCESS || n == 0) return NULL;
-    s = CLMEM__CAST(char *, CLMEM_MALLOC(n + 1));
-    if (!s) return NULL;
-    if (get(obj, param, n, s, NULL) != CL_SUCCESS) {
-        CLMEM_FREE(s);
-        return NULL;
-    }
-    s[n] = '\0';
-    return s;
-}
-static cl_int clmem__dev_get(void *o, cl_uint param, size_t n, void *v, size_t *r) {
-    return clGetDeviceInfo(CLMEM__CAST(cl_device_id, o), param, n, v, r);
-}
-static cl_int clmem__plat_get(void *o, cl_uint param, size_t n, void *v, size_t *r) {
-    return clGetPlatformInfo(CLMEM__CAST(cl_platform_id, o), param, n, v, r);
-}
-
 /* clmem__device_lists(dev, name) / clmem__extension_listed(dev, name): the device's
    CL_DEVICE_EXTENSIONS names the extension (a whole word) / the device's or its
    platform's list names it (some runtimes list an extension in one of the two only). */
 static bool clmem__device_lists(cl_device_id dev, const char *name) {
-    char *s = clmem__extension_string(clmem__dev_get, (void *)dev, CL_DEVICE_EXTENSIONS);
-    bool found = s && clmem__extension_in(s, name);
+    char *s;
+    bool found;
+    clmem__info_text(clmem__dev_get, (void *)dev, CL_DEVICE_EXTENSIONS, &s);
+    found = s && clmem__extension_in(s, name);
     CLMEM_FREE(s);
     return found;
 }
@@ -194,7 +174,7 @@ static bool clmem__extension_listed(cl_device_id dev, const char *name) {
     bool found;
     if (clmem__device_lists(dev, name)) return true;
     if (clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof p, &p, NULL) != CL_SUCCESS) return false;
-    s = clmem__extension_string(clmem__plat_get, (void *)p, CL_PLATFORM_EXTENSIONS);
+    clmem__info_text(clmem__plat_get, (void *)p, CL_PLATFORM_EXTENSIONS, &s);
     found = s && clmem__extension_in(s, name);
     CLMEM_FREE(s);
     return found;
