@@ -9,6 +9,7 @@
 #define CLMEM_IMPLEMENTATION
 #include "clmem.h"
 #include "common.h"
+#include "fake_peer.h"
 
 #define NAMES(t, s) CLMEM_CHECK(t, strstr(clmem_last_error_message(), s) != NULL)
 
@@ -39,47 +40,12 @@ static void test_refusals(clmem_test_context *t) {
     }
 }
 
-/* ---- a peer buffer built around ordinary buffers ---- */
-static cl_int CL_API_CALL marker(cl_command_queue q, cl_uint n, const cl_mem *m, cl_uint nw, const cl_event *w, cl_event *e) {
-    (void)m;
-    return n == 1 ? clEnqueueMarkerWithWaitList(q, nw, w, e) : CL_INVALID_VALUE;
-}
-static const clmem__extmem_fns marker_fns = {marker, marker};
-
-static clmem_peer_buffer *fake_peer(clmem_test_context *t, size_t size) {
-    cl_int err;
-    clmem_peer_buffer *pb = (clmem_peer_buffer *)calloc(1, sizeof *pb);
-    clmem_external_memory *m = (clmem_external_memory *)calloc(1, sizeof *m);
-    cl_mem mem = clCreateBuffer(t->context, CL_MEM_READ_WRITE, size, NULL, &err);
-    if (!pb || !m || !mem) return NULL;
-    m->rec = clmem__external_record_get(t->device);
-    m->mem = mem;
-    m->device = t->device;
-    m->fns = &marker_fns;
-    clmem__mutex_init(&m->lock);
-    m->buffer.mem = m->buffer.root = mem;
-    m->buffer.context = t->context;
-    m->buffer.size = size;
-    m->buffer.flags = CL_MEM_READ_WRITE;
-    m->buffer.pool = m->rec;
-    m->rec->object = pb;
-    pb->context = t->context;
-    clRetainContext(t->context);
-    pb->home = t->device;
-    pb->size = size;
-    pb->fd = -1;
-    clmem__mutex_init(&pb->lock);
-    pb->views[0].device = t->device;
-    pb->views[0].m = m;
-    if (clmem_enqueue_acquire_external_memory(t->queue, m, &pb->views[0].buf) != CL_SUCCESS) return NULL;
-    pb->nviews = 1;
-    return pb;
-}
+/* ---- a peer buffer built around ordinary buffers (tests/fake_peer.h) ---- */
 
 static void test_link_route(clmem_test_context *t) {
     enum { N = 1 << 20 };
     unsigned char *host = (unsigned char *)malloc(N), *back = (unsigned char *)malloc(N);
-    clmem_peer_buffer *a = fake_peer(t, N), *b = fake_peer(t, N);
+    clmem_peer_buffer *a = fake_peer(t, N, false), *b = fake_peer(t, N, false);
     cl_int err;
     cl_command_queue q2 = extra_queue(t, t->context, &err);
     clmem_device_link *l;
