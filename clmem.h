@@ -7841,7 +7841,7 @@ static inline int clmem__parse_opencl_version(const char *s);
 static cl_int clmem__dev_get(void *o, cl_uint param, size_t n, void *v, size_t *r);
 static cl_int clmem__plat_get(void *o, cl_uint param, size_t n, void *v, size_t *r);
 static cl_int clmem__info_text(cl_int (*get)(void *, cl_uint, size_t, void *, size_t *), void *obj, cl_uint param,
-                               char **text);
+                               char *buf, size_t size, char **text);
 static cl_int clmem__version_query(cl_device_id dev, cl_platform_id platform, int *version);
 static inline cl_int clmem__device_version(const char *fn, cl_device_id dev, int *version);
 static cl_command_queue clmem__default_queue(const char *fn, cl_context ctx, cl_device_id dev, const char *what,
@@ -8457,18 +8457,19 @@ static cl_int clmem__plat_get(void *o, cl_uint param, size_t n, void *v, size_t 
     return clGetPlatformInfo(CLMEM__CAST(cl_platform_id, o), (cl_platform_info)param, n, v, r);
 }
 
-/* clmem__info_text(get, obj, param, &text): a string query's answer whatever its length,
-   CLMEM_MALLOC'd into *text (NULL on failure or for an empty answer); the query's code,
-   quietly (CL_OUT_OF_HOST_MEMORY when memory is short). */
+/* clmem__info_text(get, obj, param, buf, size, &text): a string query's answer whatever
+   its length: in buf when it fits in size bytes (buf may be NULL), else CLMEM_MALLOC'd
+   (free it when *text != buf); *text NULL on failure or for an empty answer. The
+   query's code, quietly (CL_OUT_OF_HOST_MEMORY when memory is short). */
 static cl_int clmem__info_text(cl_int (*get)(void *, cl_uint, size_t, void *, size_t *), void *obj, cl_uint param,
-                               char **text) {
+                               char *buf, size_t size, char **text) {
     size_t n = 0;
     cl_int err = get(obj, param, 0, NULL, &n);
     *text = NULL;
     if (err != CL_SUCCESS || n == 0) return err;
-    if (!(*text = CLMEM__CAST(char *, CLMEM_MALLOC(n + 1)))) return CL_OUT_OF_HOST_MEMORY;
+    if (!(*text = n < size ? buf : CLMEM__CAST(char *, CLMEM_MALLOC(n + 1)))) return CL_OUT_OF_HOST_MEMORY;
     if ((err = get(obj, param, n, *text, NULL)) != CL_SUCCESS) {
-        CLMEM_FREE(*text);
+        if (*text != buf) CLMEM_FREE(*text);
         *text = NULL;
         return err;
     }
@@ -8482,11 +8483,11 @@ static cl_int clmem__info_text(cl_int (*get)(void *, cl_uint, size_t, void *, si
    bytes, where a fixed buffer gets CL_INVALID_VALUE). The query's code, quietly; *version
    is 0 on failure. The one reader of version strings. */
 static cl_int clmem__version_query(cl_device_id dev, cl_platform_id platform, int *version) {
-    char *v = NULL;
-    cl_int err = dev ? clmem__info_text(clmem__dev_get, (void *)dev, CL_DEVICE_VERSION, &v)
-                     : clmem__info_text(clmem__plat_get, (void *)platform, CL_PLATFORM_VERSION, &v);
+    char small[256], *v = NULL;
+    cl_int err = dev ? clmem__info_text(clmem__dev_get, (void *)dev, CL_DEVICE_VERSION, small, sizeof small, &v)
+                     : clmem__info_text(clmem__plat_get, (void *)platform, CL_PLATFORM_VERSION, small, sizeof small, &v);
     *version = v ? clmem__parse_opencl_version(v) : 0;
-    CLMEM_FREE(v);
+    if (v != small) CLMEM_FREE(v);
     return err;
 }
 
@@ -8764,7 +8765,7 @@ static bool clmem__extension_in(const char *list, const char *name) {
 static bool clmem__device_lists(cl_device_id dev, const char *name) {
     char *s;
     bool found;
-    clmem__info_text(clmem__dev_get, (void *)dev, CL_DEVICE_EXTENSIONS, &s);
+    clmem__info_text(clmem__dev_get, (void *)dev, CL_DEVICE_EXTENSIONS, NULL, 0, &s);
     found = s && clmem__extension_in(s, name);
     CLMEM_FREE(s);
     return found;
@@ -8775,7 +8776,7 @@ static bool clmem__extension_listed(cl_device_id dev, const char *name) {
     bool found;
     if (clmem__device_lists(dev, name)) return true;
     if (clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof p, &p, NULL) != CL_SUCCESS) return false;
-    clmem__info_text(clmem__plat_get, (void *)p, CL_PLATFORM_EXTENSIONS, &s);
+    clmem__info_text(clmem__plat_get, (void *)p, CL_PLATFORM_EXTENSIONS, NULL, 0, &s);
     found = s && clmem__extension_in(s, name);
     CLMEM_FREE(s);
     return found;

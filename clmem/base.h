@@ -801,7 +801,7 @@ static inline int clmem__parse_opencl_version(const char *s);
 static cl_int clmem__dev_get(void *o, cl_uint param, size_t n, void *v, size_t *r);
 static cl_int clmem__plat_get(void *o, cl_uint param, size_t n, void *v, size_t *r);
 static cl_int clmem__info_text(cl_int (*get)(void *, cl_uint, size_t, void *, size_t *), void *obj, cl_uint param,
-                               char **text);
+                               char *buf, size_t size, char **text);
 static cl_int clmem__version_query(cl_device_id dev, cl_platform_id platform, int *version);
 static inline cl_int clmem__device_version(const char *fn, cl_device_id dev, int *version);
 static cl_command_queue clmem__default_queue(const char *fn, cl_context ctx, cl_device_id dev, const char *what,

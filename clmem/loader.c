@@ -163,7 +163,7 @@ static bool clmem__extension_in(const char *list, const char *name) {
 static bool clmem__device_lists(cl_device_id dev, const char *name) {
     char *s;
     bool found;
-    clmem__info_text(clmem__dev_get, (void *)dev, CL_DEVICE_EXTENSIONS, &s);
+    clmem__info_text(clmem__dev_get, (void *)dev, CL_DEVICE_EXTENSIONS, NULL, 0, &s);
     found = s && clmem__extension_in(s, name);
     CLMEM_FREE(s);
     return found;
@@ -174,7 +174,7 @@ static bool clmem__extension_listed(cl_device_id dev, const char *name) {
     bool found;
     if (clmem__device_lists(dev, name)) return true;
     if (clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof p, &p, NULL) != CL_SUCCESS) return false;
-    clmem__info_text(clmem__plat_get, (void *)p, CL_PLATFORM_EXTENSIONS, &s);
+    clmem__info_text(clmem__plat_get, (void *)p, CL_PLATFORM_EXTENSIONS, NULL, 0, &s);
     found = s && clmem__extension_in(s, name);
     CLMEM_FREE(s);
     return found;
