@@ -18,24 +18,6 @@ rm -rf "$work"; mkdir -p "$work"
 modules=$(sed -n 's/^MODULES="${CLMEM_MODULES:-\(.*\)}"$/\1/p' "$src/tools/amalgamate")
 [ -n "$modules" ] || { echo "module_deps: no MODULES line in tools/amalgamate"; exit 1; }
 
-includes() { # includes M: the modules M's files include, one a line
-    for f in "$src/clmem/$1.h" "$src/clmem/$1.c"; do
-        [ -f "$f" ] && sed -n 's/^#include "\([a-z0-9_]*\)\.h"$/\1/p' "$f"
-    done | grep -vx "$1" | sort -u || true
-}
-position() { # position M: M's place in the order (0: not a module)
-    printf '%s\n' $modules | grep -nx "$1" | cut -d: -f1 || echo 0
-}
-parts() { # parts X BEFORE: the headerless entries (clmem/P.c only) whose first include is
-          # X.h and that come before position BEFORE: implementation parts of module X
-    for p in $modules; do
-        [ "$(position "$p")" -lt "$2" ] || break
-        [ ! -f "$src/clmem/$p.h" ] && [ "$(sed -n 's/^#include "\([a-z0-9_]*\)\.h"$/\1/p' "$src/clmem/$p.c" | head -n 1)" = "$1" ] &&
-            echo "$p"
-    done
-    return 0
-}
-
 status=0
 if ! undeclared=$(python3 "$src/tools/private-names" "$src"); then
     echo "module_deps: clmem__ names used by another module but not declared in their module's header"
@@ -43,38 +25,51 @@ if ! undeclared=$(python3 "$src/tools/private-names" "$src"); then
     echo "$undeclared" | sed 's/^/  /'
     status=1
 fi
-for m in $modules; do
-    pm=$(position "$m")
-    for d in $(includes "$m"); do
-        pd=$(position "$d")
-        if [ "$pd" = 0 ]; then
-            echo "module_deps: clmem/$m includes \"$d.h\", which is no module of tools/amalgamate"; status=1
-        elif [ "$pd" -ge "$pm" ]; then
-            echo "module_deps: clmem/$m includes \"$d.h\", but $d comes after $m in tools/amalgamate's order"; status=1
-        fi
-    done
-done
-[ "$status" = 0 ] || exit 1
+# One pass over the sources (python3): the include-order errors, then for each module
+# "M: SUBSET", SUBSET the modules (in the order) that M's includes reach, with the
+# implementation parts (clmem/P.c without a header, whose first include is X.h, before
+# M in the order) of each module reached, until nothing new is reached.
+plan=$(python3 - "$src" $modules << 'PY'
+import os, re, sys
+src, order = sys.argv[1], sys.argv[2:]
+pos = {m: i + 1 for i, m in enumerate(order)}
+inc = re.compile(r'^#include "([a-z0-9_]*)\.h"$', re.M)
+def found(m):
+    out = []
+    for ext in ('.h', '.c'):
+        f = os.path.join(src, 'clmem', m + ext)
+        if os.path.exists(f):
+            out += inc.findall(open(f).read())
+    return out
+includes = {m: sorted(set(found(m)) - {m}) for m in order}
+first = {m: (inc.findall(open(os.path.join(src, 'clmem', m + '.c')).read()) or [None])[0]
+         for m in order if not os.path.exists(os.path.join(src, 'clmem', m + '.h'))}
+bad = False
+for m in order:
+    for d in includes[m]:
+        if d not in pos:
+            print('ERROR module_deps: clmem/%s includes "%s.h", which is no module of tools/amalgamate' % (m, d)); bad = True
+        elif pos[d] >= pos[m]:
+            print('ERROR module_deps: clmem/%s includes "%s.h", but %s comes after %s in tools/amalgamate\'s order' % (m, d, d, m)); bad = True
+if not bad:
+    for m in order:
+        reach, todo = {m}, [m]
+        while todo:
+            d = todo.pop()
+            for e in includes.get(d, []) + [p for p, x in first.items() if x == d and pos[p] < pos[m]]:
+                if e not in reach:
+                    reach.add(e); todo.append(e)
+        print('%s:%s' % (m, ''.join(' ' + d for d in order if d in reach)))
+PY
+) || exit 1
+if printf '%s\n' "$plan" | grep -q '^ERROR '; then
+    printf '%s\n' "$plan" | sed -n 's/^ERROR //p'
+    exit 1
+fi
 
 n=0
 for m in $modules; do
-    # what m's includes reach (each include list comes before its module, so one pass
-    # backwards through the order collects the closure)
-    # what m's includes reach, and the implementation parts (that come before m) of
-    # each module reached, until nothing new is reached
-    pm=$(position "$m")
-    reach=" $m "
-    grown=1
-    while [ "$grown" = 1 ]; do
-        grown=0
-        for d in $reach; do
-            for e in $(includes "$d") $(parts "$d" "$pm"); do
-                case "$reach" in *" $e "*) ;; *) reach="$reach$e "; grown=1 ;; esac
-            done
-        done
-    done
-    subset=""
-    for d in $modules; do case "$reach" in *" $d "*) subset="$subset $d" ;; esac; done
+    subset=$(printf '%s\n' "$plan" | sed -n "s/^$m://p")
     mkdir -p "$work/$m"
     CLMEM_MODULES="$subset" sh "$src/tools/amalgamate" -o "$work/$m/clmem.h"
     printf '#define CLMEM_IMPLEMENTATION\n#include "clmem.h"\n' > "$work/$m/impl.c"
