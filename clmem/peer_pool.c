@@ -3,22 +3,14 @@
 
 struct clmem_peer_pool { clmem__pool core; };
 
-/* the peer backend's state: where blocks are made */
-typedef struct clmem__peer_pool_facts {
-    cl_context context; /* retained */
-    cl_device_id home;
-    const clmem__cuda_fns *cu;
-    clmem__CUdevice cudev;
-} clmem__peer_pool_facts;
-
 /* a block of `size` bytes (a bin's size; the top bin of CLMEM_PEER_BUFFER_MAX is
    larger, and every request it serves is at most the maximum) */
 static cl_int clmem__peer_pool_make(void *user, size_t size, void **ptr, void **mem) {
-    const clmem__peer_pool_facts *f = CLMEM__CAST(const clmem__peer_pool_facts *, user);
     cl_int err = CL_SUCCESS;
     (void)mem;
     if (size > CLMEM_PEER_BUFFER_MAX) size = CLMEM_PEER_BUFFER_MAX;
-    *ptr = clmem__peer_buffer_new("clmem_peer_pool_allocate", f->context, f->home, f->cu, f->cudev, size, true, &err);
+    *ptr = clmem__peer_buffer_new("clmem_peer_pool_allocate", CLMEM__CAST(const clmem__peer_home *, user), size, true,
+                                  &err);
     return err;
 }
 
@@ -33,25 +25,23 @@ static void clmem__peer_pool_free(void *user, clmem__pool_block *blk) {
                     clmem_last_error_message());
 }
 
-/* the pool holds the context and its copy of the facts (clmem__pool_with_facts) */
+/* the backend's state is where blocks are made, the pool's copy of what
+   clmem__peer_check_home found (clmem__pool_with_facts); the pool holds the context */
 static const clmem__pool_backend clmem__peer_pool_backend = {clmem__peer_pool_make, clmem__peer_pool_free, NULL, NULL,
                                                              false};
 
 CLMEM_API clmem_peer_pool *clmem_peer_pool_create(cl_context context, cl_device_id home,
                                                   unsigned leading_bits_in_bin_id, cl_int *errcode_ret) {
     static const char fn[] = "clmem_peer_pool_create";
-    clmem__peer_pool_facts f;
+    clmem__peer_home at = CLMEM__ZERO;
     cl_int err;
-    memset(&f, 0, sizeof f);
     if (!context) err = clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL");
     else if (!home) err = clmem__fail(CL_INVALID_DEVICE, fn, "home is NULL");
     else if ((err = clmem__pool_check_bits(fn, leading_bits_in_bin_id)) == CL_SUCCESS)
-        err = clmem__peer_check_home(fn, context, home, &f.cu, &f.cudev);
+        err = clmem__peer_check_home(fn, context, home, &at);
     if (err != CL_SUCCESS) return CLMEM__CAST(clmem_peer_pool *, clmem__null_with(errcode_ret, err));
-    f.context = context;
-    f.home = home;
     return CLMEM__CAST(clmem_peer_pool *, (void *)clmem__pool_with_facts(fn, leading_bits_in_bin_id,
-                                                                         &clmem__peer_pool_backend, &f, sizeof f,
+                                                                         &clmem__peer_pool_backend, &at, sizeof at,
                                                                          context, NULL, errcode_ret));
 }
 
