@@ -132,7 +132,7 @@
      clmem_image
      clmem_image_options
      clmem_create_image_opts                    The function behind clmem_create_image (for C++ ...
-     clmem_create_image
+     clmem_create_image                         a new image (PyOpenCL's create_image; ...
      clmem_image_from_array_options
      clmem_image_from_array                     an image holding a copy of a C array (PyOpenCL's ...
      clmem_image_from_array_opts                The function behind clmem_image_from_array: ...
@@ -296,7 +296,7 @@
      clmem_svm_pool_allocate                    a pooled SVM block (PyOpenCL's SVMPool.__call__).
      clmem_svm_pool_allocate_at                 clmem_svm_pool_allocate(pool, size, &err): a ...
      clmem_svm_pool_allocate_on_queue           a pooled SVM block bound to `queue` (an in-order ...
-     clmem_svm_pool_allocate_on_queue_at
+     clmem_svm_pool_allocate_on_queue_at        clmem_svm_pool_allocate_on_queue(pool, size, ...
      clmem_pooled_svm_release                   return the block to its pool and empty the ...
      clmem_pooled_svm_enqueue_release           bind the block to `queue` (NULL: keep its queue) ...
      clmem_pooled_svm_bind_to_queue             from now on the block belongs to `queue` (an ...
@@ -326,7 +326,7 @@
      clmem_usm_pool_allocate                    a block of at least `size` bytes (its handle ...
      clmem_usm_pool_allocate_at                 clmem_usm_pool_allocate(pool, size, &err): a ...
      clmem_usm_pool_allocate_on_queue           a block for work on `queue` (a block released on ...
-     clmem_usm_pool_allocate_on_queue_at
+     clmem_usm_pool_allocate_on_queue_at        clmem_usm_pool_allocate_on_queue(pool, size, ...
      clmem_pooled_usm_release                   give the block back to its pool (nothing on any ...
      clmem_pooled_usm_enqueue_release           give the block back once `queue` gets past the ...
      clmem_usm_pool_held_blocks                 as clmem_memory_pool_held_blocks
@@ -400,7 +400,7 @@
      clmem_peer_pool_allocate                   a block of at least `size` bytes (its handle ...
      clmem_peer_pool_allocate_at                clmem_peer_pool_allocate(pool, size, &err): a ...
      clmem_peer_pool_allocate_on_queue          a block for work on `queue` (a block released on ...
-     clmem_peer_pool_allocate_on_queue_at
+     clmem_peer_pool_allocate_on_queue_at       clmem_peer_pool_allocate_on_queue(pool, size, ...
      clmem_pooled_peer_view                     the block's view for the queue's device, made ...
      clmem_pooled_peer_release                  give the block back to its pool (nothing on any ...
      clmem_pooled_peer_enqueue_release          give the block back once `queue` gets past the ...
@@ -4720,10 +4720,35 @@ CLMEM_API cl_int clmem_memory_pool_active_blocks_info(clmem_memory_pool *pool, c
 CLMEM_API cl_int clmem_memory_pool_release(clmem_memory_pool *pool);
 
 /* CLMEM__TRACKED(fn, args...): fn_at(args..., __FILE__, __LINE__), what a pool kind's
-   allocate and allocate_on_queue are with CLMEM_TRACK_ALLOCATIONS (each kind's header
-   defines them: #define clmem_<kind>_allocate(pool, size, errcode_ret)
-   CLMEM__TRACKED(clmem_<kind>_allocate, pool, size, errcode_ret)) */
+   allocate and allocate_on_queue are with CLMEM_TRACK_ALLOCATIONS (the macros at the
+   end of this header's API, one for each call of every pool kind) */
 #define CLMEM__TRACKED(fn, ...) fn##_at(__VA_ARGS__, __FILE__, __LINE__)
+
+/* CLMEM__POOL_ALLOCATE_DECLS(kind, handle): the declarations of another pool kind's
+   allocate entry points, each as the buffer pool's above (the definitions are
+   CLMEM__POOL_ALLOCATE's): clmem_<kind>_allocate, clmem_<kind>_allocate_at,
+   clmem_<kind>_allocate_on_queue, clmem_<kind>_allocate_on_queue_at, returning
+   `handle`. The names of allocate and allocate_on_queue stand in parentheses, so that
+   their CLMEM_TRACK_ALLOCATIONS macros (defined before the later kinds' headers) do
+   not expand here. The kind's header documents them right above; tools/api-list
+   expands it for the API list. The names it declares (CLMEM__POOL_ALLOCATE defines
+   them in pool_svm.c, usm_pool.c, pinned.c and peer_pool.c):
+     clmem_svm_pool_allocate                 clmem_svm_pool_allocate_at
+     clmem_svm_pool_allocate_on_queue        clmem_svm_pool_allocate_on_queue_at
+     clmem_usm_pool_allocate                 clmem_usm_pool_allocate_at
+     clmem_usm_pool_allocate_on_queue        clmem_usm_pool_allocate_on_queue_at
+     clmem_pinned_pool_allocate              clmem_pinned_pool_allocate_at
+     clmem_pinned_pool_allocate_on_queue     clmem_pinned_pool_allocate_on_queue_at
+     clmem_peer_pool_allocate                clmem_peer_pool_allocate_at
+     clmem_peer_pool_allocate_on_queue       clmem_peer_pool_allocate_on_queue_at */
+#define CLMEM__POOL_ALLOCATE_DECLS(kind, handle)                                                                   \
+    CLMEM_API handle(clmem_##kind##_allocate)(clmem_##kind *pool, size_t size, cl_int *errcode_ret);               \
+    CLMEM_API handle clmem_##kind##_allocate_at(clmem_##kind *pool, size_t size, cl_int *errcode_ret,              \
+                                                const char *file, int line);                                       \
+    CLMEM_API handle(clmem_##kind##_allocate_on_queue)(clmem_##kind *pool, size_t size, cl_command_queue queue,    \
+                                                       cl_int *errcode_ret);                                       \
+    CLMEM_API handle clmem_##kind##_allocate_on_queue_at(clmem_##kind *pool, size_t size, cl_command_queue queue,  \
+                                                         cl_int *errcode_ret, const char *file, int line);
 
 /* CLMEM__POOL_DECLS(kind): the declarations of another pool kind's accounting,
    statistics, limits, leak list and release: clmem_<kind>_held_blocks ... _release,
@@ -4832,22 +4857,16 @@ CLMEM_API clmem_svm_pool *clmem_svm_pool_create(clmem_svm_allocator *allocator, 
     block last used on another queue is handed out only after a marker makes the
     allocator's queue wait for that queue. Without a queue, a block bound to a queue
     is waited for (clFinish) and unbound. Size 0 gives a real block with svm.size 0.
-    Errors as clmem_memory_pool_allocate. */
-CLMEM_API clmem_pooled_svm clmem_svm_pool_allocate(clmem_svm_pool *pool, size_t size, cl_int *errcode_ret);
-CLMEM_API clmem_pooled_svm clmem_svm_pool_allocate_at(clmem_svm_pool *pool, size_t size, cl_int *errcode_ret,
-                                                      const char *file, int line);
-
+    Errors as clmem_memory_pool_allocate. clmem_svm_pool_allocate_at(pool, size, &err,
+    file, line): the same, recording where (see CLMEM_TRACK_ALLOCATIONS). */
 /** clmem_svm_pool_allocate_on_queue(pool, size, queue, &err): a pooled SVM block
     bound to `queue` (an in-order queue of the pool's context) instead of the
     allocator's queue: a block held on `queue` is reused at once, one bound to another
     queue behind a marker `queue` waits for (see QUEUE ORDER). Errors: as
     clmem_svm_pool_allocate, CL_INVALID_COMMAND_QUEUE (NULL, invalid or out-of-order),
-    CL_INVALID_CONTEXT (queue of another context). Any thread. */
-CLMEM_API clmem_pooled_svm clmem_svm_pool_allocate_on_queue(clmem_svm_pool *pool, size_t size, cl_command_queue queue,
-                                                            cl_int *errcode_ret);
-CLMEM_API clmem_pooled_svm clmem_svm_pool_allocate_on_queue_at(clmem_svm_pool *pool, size_t size,
-                                                               cl_command_queue queue, cl_int *errcode_ret,
-                                                               const char *file, int line);
+    CL_INVALID_CONTEXT (queue of another context). Any thread. _at: records file and
+    line. */
+CLMEM__POOL_ALLOCATE_DECLS(svm_pool, clmem_pooled_svm)
 
 /** clmem_pooled_svm_release(&p): return the block to its pool and empty the handle
     (p->svm.ptr = NULL). An empty handle: CL_SUCCESS. A block already returned:
@@ -4892,15 +4911,33 @@ static inline size_t clmem_pooled_svm_hash(clmem_pooled_svm p) {
     queue are freed with clEnqueueSVMFree on it. */
 CLMEM__POOL_DECLS(svm_pool)
 
+/* With CLMEM_TRACK_ALLOCATIONS the allocate calls of every pool kind record where they
+   were made (LEAKS): clmem_<kind>_allocate and clmem_<kind>_allocate_on_queue become
+   macros calling their _at forms with __FILE__ and __LINE__. One list for all kinds:
+   the later kinds' headers declare these names in parentheses
+   (CLMEM__POOL_ALLOCATE_DECLS). tools/api-list lists each name where its function is
+   declared. */
 #if defined(CLMEM_TRACK_ALLOCATIONS)
 #define clmem_memory_pool_allocate(pool, size, errcode_ret) \
     CLMEM__TRACKED(clmem_memory_pool_allocate, pool, size, errcode_ret)
 #define clmem_svm_pool_allocate(pool, size, errcode_ret) \
     CLMEM__TRACKED(clmem_svm_pool_allocate, pool, size, errcode_ret)
+#define clmem_usm_pool_allocate(pool, size, errcode_ret) \
+    CLMEM__TRACKED(clmem_usm_pool_allocate, pool, size, errcode_ret)
+#define clmem_pinned_pool_allocate(pool, size, errcode_ret) \
+    CLMEM__TRACKED(clmem_pinned_pool_allocate, pool, size, errcode_ret)
+#define clmem_peer_pool_allocate(pool, size, errcode_ret) \
+    CLMEM__TRACKED(clmem_peer_pool_allocate, pool, size, errcode_ret)
 #define clmem_memory_pool_allocate_on_queue(pool, size, queue, errcode_ret) \
     CLMEM__TRACKED(clmem_memory_pool_allocate_on_queue, pool, size, queue, errcode_ret)
 #define clmem_svm_pool_allocate_on_queue(pool, size, queue, errcode_ret) \
     CLMEM__TRACKED(clmem_svm_pool_allocate_on_queue, pool, size, queue, errcode_ret)
+#define clmem_usm_pool_allocate_on_queue(pool, size, queue, errcode_ret) \
+    CLMEM__TRACKED(clmem_usm_pool_allocate_on_queue, pool, size, queue, errcode_ret)
+#define clmem_pinned_pool_allocate_on_queue(pool, size, queue, errcode_ret) \
+    CLMEM__TRACKED(clmem_pinned_pool_allocate_on_queue, pool, size, queue, errcode_ret)
+#define clmem_peer_pool_allocate_on_queue(pool, size, queue, errcode_ret) \
+    CLMEM__TRACKED(clmem_peer_pool_allocate_on_queue, pool, size, queue, errcode_ret)
 #endif
 
 #ifdef __cplusplus
@@ -4969,19 +5006,11 @@ CLMEM_API clmem_usm_pool *clmem_usm_pool_create(cl_context context, cl_device_id
     stages), CLMEM_ERROR_LIMIT_EXCEEDED, or the driver's code.
     clmem_usm_pool_allocate_at(pool, size, &err, file, line) records where (see
     CLMEM_TRACK_ALLOCATIONS). */
-CLMEM_API clmem_pooled_usm clmem_usm_pool_allocate(clmem_usm_pool *pool, size_t size, cl_int *errcode_ret);
-CLMEM_API clmem_pooled_usm clmem_usm_pool_allocate_at(clmem_usm_pool *pool, size_t size, cl_int *errcode_ret,
-                                                      const char *file, int line);
-
 /** clmem_usm_pool_allocate_on_queue(pool, size, queue, &err): a block for work on
     `queue` (a block released on that in-order queue is reused at once). Errors: those
     of clmem_usm_pool_allocate, CL_INVALID_COMMAND_QUEUE (NULL or invalid queue),
     CL_INVALID_CONTEXT (queue of another context). _at: records file and line. */
-CLMEM_API clmem_pooled_usm clmem_usm_pool_allocate_on_queue(clmem_usm_pool *pool, size_t size, cl_command_queue queue,
-                                                            cl_int *errcode_ret);
-CLMEM_API clmem_pooled_usm clmem_usm_pool_allocate_on_queue_at(clmem_usm_pool *pool, size_t size,
-                                                               cl_command_queue queue, cl_int *errcode_ret,
-                                                               const char *file, int line);
+CLMEM__POOL_ALLOCATE_DECLS(usm_pool, clmem_pooled_usm)
 
 /** clmem_pooled_usm_release(&p): give the block back to its pool (nothing on any
     queue uses it any more) and empty the handle. CL_SUCCESS also for an empty
@@ -4999,13 +5028,6 @@ CLMEM_API cl_int clmem_pooled_usm_enqueue_release(clmem_pooled_usm *p, cl_comman
     buffer pool's (clmem_memory_pool_held_blocks ... _release: held blocks are freed,
     CLMEM_ERROR_IN_USE while blocks are active). */
 CLMEM__POOL_DECLS(usm_pool)
-
-#if defined(CLMEM_TRACK_ALLOCATIONS)
-#define clmem_usm_pool_allocate(pool, size, errcode_ret) \
-    CLMEM__TRACKED(clmem_usm_pool_allocate, pool, size, errcode_ret)
-#define clmem_usm_pool_allocate_on_queue(pool, size, queue, errcode_ret) \
-    CLMEM__TRACKED(clmem_usm_pool_allocate_on_queue, pool, size, queue, errcode_ret)
-#endif
 
 #ifdef __cplusplus
 }
@@ -5179,13 +5201,8 @@ CLMEM_API clmem_pinned_pool *clmem_pinned_pool_create(cl_command_queue queue, cl
     the policy above), CLMEM_ERROR_LIMIT_EXCEEDED, or the driver's other code.
     Any thread. With CLMEM_TRACK_ALLOCATIONS this is a macro recording __FILE__ and
     __LINE__ ((clmem_pinned_pool_allocate)(...) or _allocate_at call the function). */
-CLMEM_API clmem_pinned_allocation clmem_pinned_pool_allocate(clmem_pinned_pool *pool, size_t size,
-                                                             cl_int *errcode_ret);
 /** clmem_pinned_pool_allocate_at(pool, size, &err, file, line): the same, recording
     where the allocation was made (file must outlive the block). */
-CLMEM_API clmem_pinned_allocation clmem_pinned_pool_allocate_at(clmem_pinned_pool *pool, size_t size,
-                                                                cl_int *errcode_ret, const char *file, int line);
-
 /** clmem_pinned_pool_allocate_on_queue(pool, size, queue, &err): pinned memory for
     transfers on `queue` (cudaMallocAsync; as clmem_memory_pool_allocate_on_queue): a
     block released on the same in-order queue is reused at once, one still pending on
@@ -5196,13 +5213,8 @@ CLMEM_API clmem_pinned_allocation clmem_pinned_pool_allocate_at(clmem_pinned_poo
     another context than the pool's), or the driver's code from the marker. Any
     thread. With CLMEM_TRACK_ALLOCATIONS a macro, as allocate.
     Example: clmem_pinned_allocation h = clmem_pinned_pool_allocate_on_queue(pp, n, q, &err); */
-CLMEM_API clmem_pinned_allocation clmem_pinned_pool_allocate_on_queue(clmem_pinned_pool *pool, size_t size,
-                                                                      cl_command_queue queue, cl_int *errcode_ret);
 /** clmem_pinned_pool_allocate_on_queue_at(...): the same, recording file and line. */
-CLMEM_API clmem_pinned_allocation clmem_pinned_pool_allocate_on_queue_at(clmem_pinned_pool *pool, size_t size,
-                                                                         cl_command_queue queue,
-                                                                         cl_int *errcode_ret, const char *file,
-                                                                         int line);
+CLMEM__POOL_ALLOCATE_DECLS(pinned_pool, clmem_pinned_allocation)
 
 /** The pinned pool's accounting, statistics, limits, leak list and release: as the
     buffer pool's (clmem_memory_pool_held_blocks ... _release; 0 or CL_INVALID_VALUE
@@ -5213,13 +5225,6 @@ CLMEM_API clmem_pinned_allocation clmem_pinned_pool_allocate_on_queue_at(clmem_p
     blocks are active (they may still be released later, safely, and the pool goes
     with the last), CLMEM_ERROR_DOUBLE_RELEASE for a second release. Any thread. */
 CLMEM__POOL_DECLS(pinned_pool)
-
-#if defined(CLMEM_TRACK_ALLOCATIONS)
-#define clmem_pinned_pool_allocate(pool, size, errcode_ret) \
-    CLMEM__TRACKED(clmem_pinned_pool_allocate, pool, size, errcode_ret)
-#define clmem_pinned_pool_allocate_on_queue(pool, size, queue, errcode_ret) \
-    CLMEM__TRACKED(clmem_pinned_pool_allocate_on_queue, pool, size, queue, errcode_ret)
-#endif
 
 #ifdef __cplusplus
 }
@@ -5694,10 +5699,6 @@ CLMEM_API clmem_peer_pool *clmem_peer_pool_create(cl_context context, cl_device_
       or the code of another failure (named). Thread safety: any thread.
     clmem_peer_pool_allocate_at(pool, size, &err, file, line) records where (see
     CLMEM_TRACK_ALLOCATIONS). */
-CLMEM_API clmem_pooled_peer clmem_peer_pool_allocate(clmem_peer_pool *pool, size_t size, cl_int *errcode_ret);
-CLMEM_API clmem_pooled_peer clmem_peer_pool_allocate_at(clmem_peer_pool *pool, size_t size, cl_int *errcode_ret,
-                                                        const char *file, int line);
-
 /** clmem_peer_pool_allocate_on_queue(pool, size, queue, &err): a block for work on
     `queue` (a block released on that in-order queue is reused at once, one pending on
     another queue behind a marker `queue` waits for). Errors: those of
@@ -5705,11 +5706,7 @@ CLMEM_API clmem_pooled_peer clmem_peer_pool_allocate_at(clmem_peer_pool *pool, s
     CL_INVALID_CONTEXT (queue of another context), the driver's code from the marker.
     _at: records file and line. Thread safety: any thread.
     Example: clmem_pooled_peer p = clmem_peer_pool_allocate_on_queue(pp, n, q, &err); */
-CLMEM_API clmem_pooled_peer clmem_peer_pool_allocate_on_queue(clmem_peer_pool *pool, size_t size,
-                                                              cl_command_queue queue, cl_int *errcode_ret);
-CLMEM_API clmem_pooled_peer clmem_peer_pool_allocate_on_queue_at(clmem_peer_pool *pool, size_t size,
-                                                                 cl_command_queue queue, cl_int *errcode_ret,
-                                                                 const char *file, int line);
+CLMEM__POOL_ALLOCATE_DECLS(peer_pool, clmem_pooled_peer)
 
 /** clmem_pooled_peer_view(p, queue, &err): the block's view for the queue's device,
     made and acquired at the block's first use on that device (see PEER POOLS), its
@@ -5743,14 +5740,6 @@ CLMEM_API cl_int clmem_pooled_peer_enqueue_release(clmem_pooled_peer *p, cl_comm
     buffer pool's (clmem_memory_pool_held_blocks ... _release: held blocks are freed,
     CLMEM_ERROR_IN_USE while blocks are active). */
 CLMEM__POOL_DECLS(peer_pool)
-
-/* with CLMEM_TRACK_ALLOCATIONS the allocate calls record where they were made */
-#if defined(CLMEM_TRACK_ALLOCATIONS)
-#define clmem_peer_pool_allocate(pool, size, errcode_ret) \
-    CLMEM__TRACKED(clmem_peer_pool_allocate, pool, size, errcode_ret)
-#define clmem_peer_pool_allocate_on_queue(pool, size, queue, errcode_ret) \
-    CLMEM__TRACKED(clmem_peer_pool_allocate_on_queue, pool, size, queue, errcode_ret)
-#endif
 
 #ifdef __cplusplus
 }
