@@ -16874,6 +16874,7 @@ static cl_int clmem__pool_null(const char *fn);
 CLMEM__INLINE clmem__pool_block *clmem__pool_kind_get(void *pool, size_t size, bool on_queue, cl_command_queue queue,
                                                       const char *fn, const char *file, int line,
                                                       cl_int *errcode_ret);
+static inline cl_int clmem__pool_any_size(const void *pool, size_t size, const char *fn);
 static cl_int clmem__pool_check_bits(const char *fn, unsigned L);
 static inline uint32_t clmem__bin_of(unsigned L, size_t size);
 CLMEM__INLINE cl_int clmem__pool_get_checked(clmem__pool *p, size_t size, bool on_queue, cl_command_queue queue,
@@ -16928,6 +16929,30 @@ static cl_int clmem__pool_release(clmem__pool *p, const char *fn);
                                                        cl_int *errcode_ret) {                                      \
         return clmem_##kind##_allocate_on_queue_at(pool, size, queue, errcode_ret, NULL, 0);                     \
     }
+
+/* CLMEM__POOL_KIND_ALLOCATE(kind, handle, check, wrap): CLMEM__POOL_ALLOCATE over the
+   allocate of a kind whose pool is its core (clmem__pool_kind_get: the pinned, USM and
+   peer pools), clmem__<kind>_allocate: a NULL pool refused first, then
+   check(pool, size, fn) refuses what the kind cannot hold (a cl_int, CL_SUCCESS to go
+   on; clmem__pool_any_size where there is nothing to refuse; compiled out with
+   CLMEM_NO_VALIDATION), then the block, whose handle wrap(pool, blk, size) makes. On
+   failure an empty handle and the code in *errcode_ret. Always inlined: the plain
+   allocate is then the fast path alone, as the buffer pool's. */
+#define CLMEM__POOL_KIND_ALLOCATE(kind, handle, check, wrap)                                                       \
+    CLMEM__INLINE handle clmem__##kind##_allocate(clmem_##kind *pool, size_t size, bool on_queue,                  \
+                                                  cl_command_queue queue, cl_int *errcode_ret, const char *fn,     \
+                                                  const char *file, int line) {                                    \
+        handle r = CLMEM__ZERO;                                                                                    \
+        clmem__pool_block *blk;                                                                                    \
+        cl_int err;                                                                                                \
+        if (CLMEM__CHECKS && pool && (err = check(pool, size, fn)) != CL_SUCCESS) {                                \
+            clmem__set_err(errcode_ret, err);                                                                      \
+            return r;                                                                                              \
+        }                                                                                                          \
+        blk = clmem__pool_kind_get(pool, size, on_queue, queue, fn, file, line, errcode_ret);                      \
+        return blk ? wrap(pool, blk, size) : r;                                                                    \
+    }                                                                                                              \
+    CLMEM__POOL_ALLOCATE(kind, handle, clmem__##kind##_allocate)
 
 #define CLMEM__POOL_GETTER(kind, name, what)                     \
     CLMEM_API size_t clmem_##kind##_##name(clmem_##kind *pool) { \
@@ -18128,6 +18153,16 @@ CLMEM__INLINE clmem__pool_block *clmem__pool_kind_get(void *pool, size_t size, b
     return blk;
 }
 
+/* clmem__pool_any_size(pool, size, fn): CL_SUCCESS, the check of CLMEM__POOL_KIND_ALLOCATE
+   (pool.h) for a kind that takes every size (the USM pool: what a block may hold is the
+   driver's to say) */
+static inline cl_int clmem__pool_any_size(const void *pool, size_t size, const char *fn) {
+    (void)pool;
+    (void)size;
+    (void)fn;
+    return CL_SUCCESS;
+}
+
 /* ---- the release of a pooled handle ---- */
 
 /* clmem__pool_give_back(handle, handle_size, block, gen, ptr, size, queue, ooo, fn): the
@@ -18961,14 +18996,10 @@ CLMEM_API clmem_usm_pool *clmem_usm_pool_create(cl_context context, cl_device_id
                                                                         context, NULL, errcode_ret));
 }
 
-/* queue: the queue the block is for (on_queue), or NULL for the host */
-static clmem_pooled_usm clmem__usm_pool_allocate(clmem_usm_pool *pool, size_t size, bool on_queue,
-                                                 cl_command_queue queue, cl_int *errcode_ret, const char *fn,
-                                                 const char *file, int line) {
-    clmem_pooled_usm r = CLMEM__ZERO;
-    clmem__pool_block *blk;
-    blk = clmem__pool_kind_get(pool, size, on_queue, queue, fn, file, line, errcode_ret);
-    if (!blk) return r;
+/* the handle of a block just handed out */
+static inline clmem_pooled_usm clmem__pooled_usm_handle(const clmem_usm_pool *pool, clmem__pool_block *blk,
+                                                        size_t size) {
+    clmem_pooled_usm r;
     r.usm.ptr = blk->ptr;
     r.usm.size = size;
     r.usm.type = CLMEM__CAST(const clmem__usm_facts *, pool->core.user)->type;
@@ -18978,7 +19009,7 @@ static clmem_pooled_usm clmem__usm_pool_allocate(clmem_usm_pool *pool, size_t si
     return r;
 }
 
-CLMEM__POOL_ALLOCATE(usm_pool, clmem_pooled_usm, clmem__usm_pool_allocate)
+CLMEM__POOL_KIND_ALLOCATE(usm_pool, clmem_pooled_usm, clmem__pool_any_size, clmem__pooled_usm_handle)
 
 CLMEM__POOL_COMMON(usm_pool)
 
@@ -19292,33 +19323,25 @@ CLMEM_API clmem_pinned_pool *clmem_pinned_pool_create(cl_command_queue queue, cl
     return CLMEM__CAST(clmem_pinned_pool *, (void *)p);
 }
 
-/* queue: the queue the memory is for (on_queue), or NULL for the host. Always inlined,
-   as the buffer pool's: the plain allocate is the fast path alone */
-CLMEM__INLINE clmem_pinned_allocation clmem__pinned_pool_allocate(clmem_pinned_pool *pool, size_t size, bool on_queue,
-                                                                  cl_command_queue queue, cl_int *errcode_ret,
-                                                                  const char *fn, const char *file, int line) {
-    clmem_pinned_allocation a;
-    clmem__pool_block *blk;
-    memset(&a, 0, sizeof a);
-    if (CLMEM__CHECKS && pool) { /* a NULL pool is refused first (clmem__pool_kind_get) */
-        const clmem__pinned_facts *f = CLMEM__CAST(const clmem__pinned_facts *, pool->core.user);
-        /* a block is below twice its request: only a large request can pass the limit */
-        size_t asz = (cl_ulong)size > f->max_alloc / 2 ? clmem_alloc_size(pool->core.L, clmem__bin_of(pool->core.L, size))
-                                                       : size;
-        if ((cl_ulong)asz > f->max_alloc) {
-            clmem__set_err(errcode_ret,
-                           clmem__fail(CL_INVALID_BUFFER_SIZE, fn,
-                                       "size %zu needs a block of %zu bytes, above CL_DEVICE_MAX_MEM_ALLOC_SIZE "
-                                       "(%llu bytes) of the pool's device", size, asz, (unsigned long long)f->max_alloc));
-            return a;
-        }
-    }
-    blk = clmem__pool_kind_get(pool, size, on_queue, queue, fn, file, line, errcode_ret);
-    if (!blk) return a;
+/* a request whose block would be above the device's CL_DEVICE_MAX_MEM_ALLOC_SIZE (a
+   block is below twice its request: only a large request can pass the limit) */
+CLMEM__INLINE cl_int clmem__pinned_pool_check(const clmem_pinned_pool *pool, size_t size, const char *fn) {
+    const clmem__pinned_facts *f = CLMEM__CAST(const clmem__pinned_facts *, pool->core.user);
+    size_t asz = (cl_ulong)size > f->max_alloc / 2 ? clmem_alloc_size(pool->core.L, clmem__bin_of(pool->core.L, size))
+                                                   : size;
+    if ((cl_ulong)asz <= f->max_alloc) return CL_SUCCESS;
+    return clmem__fail(CL_INVALID_BUFFER_SIZE, fn,
+                       "size %zu needs a block of %zu bytes, above CL_DEVICE_MAX_MEM_ALLOC_SIZE (%llu bytes) of the "
+                       "pool's device", size, asz, (unsigned long long)f->max_alloc);
+}
+
+static inline clmem_pinned_allocation clmem__pinned_pool_handle(const clmem_pinned_pool *pool,
+                                                                clmem__pool_block *blk, size_t size) {
+    (void)pool;
     return clmem__pinned_handle(blk, size);
 }
 
-CLMEM__POOL_ALLOCATE(pinned_pool, clmem_pinned_allocation, clmem__pinned_pool_allocate)
+CLMEM__POOL_KIND_ALLOCATE(pinned_pool, clmem_pinned_allocation, clmem__pinned_pool_check, clmem__pinned_pool_handle)
 
 CLMEM__POOL_COMMON(pinned_pool)
 /* ---- end clmem/pinned.c ---- */
@@ -20548,19 +20571,17 @@ CLMEM_API clmem_peer_pool *clmem_peer_pool_create(cl_context context, cl_device_
                                                                          context, NULL, errcode_ret));
 }
 
-/* queue: the queue the block is for (on_queue), or NULL for the host */
-static clmem_pooled_peer clmem__peer_pool_allocate(clmem_peer_pool *pool, size_t size, bool on_queue,
-                                                   cl_command_queue queue, cl_int *errcode_ret, const char *fn,
-                                                   const char *file, int line) {
-    clmem_pooled_peer r = CLMEM__ZERO;
-    clmem__pool_block *blk;
-    cl_int err;
-    if (CLMEM__CHECKS && pool && (err = clmem__peer_check_size(fn, size, "blocks")) != CL_SUCCESS) {
-        clmem__set_err(errcode_ret, err); /* (a NULL pool is refused first) */
-        return r;
-    }
-    blk = clmem__pool_kind_get(pool, size, on_queue, queue, fn, file, line, errcode_ret);
-    if (!blk) return r;
+/* a request above CLMEM_PEER_BUFFER_MAX */
+static inline cl_int clmem__peer_pool_check(const clmem_peer_pool *pool, size_t size, const char *fn) {
+    (void)pool;
+    return clmem__peer_check_size(fn, size, "blocks");
+}
+
+/* the handle of a block just handed out */
+static inline clmem_pooled_peer clmem__pooled_peer_handle(const clmem_peer_pool *pool, clmem__pool_block *blk,
+                                                          size_t size) {
+    clmem_pooled_peer r;
+    (void)pool;
     r.peer = CLMEM__CAST(clmem_peer_buffer *, blk->ptr);
     r.size = size;
     r.pool = CLMEM__CAST(void *, blk);
@@ -20568,7 +20589,7 @@ static clmem_pooled_peer clmem__peer_pool_allocate(clmem_peer_pool *pool, size_t
     return r;
 }
 
-CLMEM__POOL_ALLOCATE(peer_pool, clmem_pooled_peer, clmem__peer_pool_allocate)
+CLMEM__POOL_KIND_ALLOCATE(peer_pool, clmem_pooled_peer, clmem__peer_pool_check, clmem__pooled_peer_handle)
 
 CLMEM__POOL_COMMON(peer_pool)
 

@@ -45,19 +45,17 @@ CLMEM_API clmem_peer_pool *clmem_peer_pool_create(cl_context context, cl_device_
                                                                          context, NULL, errcode_ret));
 }
 
-/* queue: the queue the block is for (on_queue), or NULL for the host */
-static clmem_pooled_peer clmem__peer_pool_allocate(clmem_peer_pool *pool, size_t size, bool on_queue,
-                                                   cl_command_queue queue, cl_int *errcode_ret, const char *fn,
-                                                   const char *file, int line) {
-    clmem_pooled_peer r = CLMEM__ZERO;
-    clmem__pool_block *blk;
-    cl_int err;
-    if (CLMEM__CHECKS && pool && (err = clmem__peer_check_size(fn, size, "blocks")) != CL_SUCCESS) {
-        clmem__set_err(errcode_ret, err); /* (a NULL pool is refused first) */
-        return r;
-    }
-    blk = clmem__pool_kind_get(pool, size, on_queue, queue, fn, file, line, errcode_ret);
-    if (!blk) return r;
+/* a request above CLMEM_PEER_BUFFER_MAX */
+static inline cl_int clmem__peer_pool_check(const clmem_peer_pool *pool, size_t size, const char *fn) {
+    (void)pool;
+    return clmem__peer_check_size(fn, size, "blocks");
+}
+
+/* the handle of a block just handed out */
+static inline clmem_pooled_peer clmem__pooled_peer_handle(const clmem_peer_pool *pool, clmem__pool_block *blk,
+                                                          size_t size) {
+    clmem_pooled_peer r;
+    (void)pool;
     r.peer = CLMEM__CAST(clmem_peer_buffer *, blk->ptr);
     r.size = size;
     r.pool = CLMEM__CAST(void *, blk);
@@ -65,7 +63,7 @@ static clmem_pooled_peer clmem__peer_pool_allocate(clmem_peer_pool *pool, size_t
     return r;
 }
 
-CLMEM__POOL_ALLOCATE(peer_pool, clmem_pooled_peer, clmem__peer_pool_allocate)
+CLMEM__POOL_KIND_ALLOCATE(peer_pool, clmem_pooled_peer, clmem__peer_pool_check, clmem__pooled_peer_handle)
 
 CLMEM__POOL_COMMON(peer_pool)
 

@@ -786,6 +786,7 @@ static cl_int clmem__pool_null(const char *fn);
 CLMEM__INLINE clmem__pool_block *clmem__pool_kind_get(void *pool, size_t size, bool on_queue, cl_command_queue queue,
                                                       const char *fn, const char *file, int line,
                                                       cl_int *errcode_ret);
+static inline cl_int clmem__pool_any_size(const void *pool, size_t size, const char *fn);
 static cl_int clmem__pool_check_bits(const char *fn, unsigned L);
 static inline uint32_t clmem__bin_of(unsigned L, size_t size);
 CLMEM__INLINE cl_int clmem__pool_get_checked(clmem__pool *p, size_t size, bool on_queue, cl_command_queue queue,
@@ -840,6 +841,30 @@ static cl_int clmem__pool_release(clmem__pool *p, const char *fn);
                                                        cl_int *errcode_ret) {                                      \
         return clmem_##kind##_allocate_on_queue_at(pool, size, queue, errcode_ret, NULL, 0);                     \
     }
+
+/* CLMEM__POOL_KIND_ALLOCATE(kind, handle, check, wrap): CLMEM__POOL_ALLOCATE over the
+   allocate of a kind whose pool is its core (clmem__pool_kind_get: the pinned, USM and
+   peer pools), clmem__<kind>_allocate: a NULL pool refused first, then
+   check(pool, size, fn) refuses what the kind cannot hold (a cl_int, CL_SUCCESS to go
+   on; clmem__pool_any_size where there is nothing to refuse; compiled out with
+   CLMEM_NO_VALIDATION), then the block, whose handle wrap(pool, blk, size) makes. On
+   failure an empty handle and the code in *errcode_ret. Always inlined: the plain
+   allocate is then the fast path alone, as the buffer pool's. */
+#define CLMEM__POOL_KIND_ALLOCATE(kind, handle, check, wrap)                                                       \
+    CLMEM__INLINE handle clmem__##kind##_allocate(clmem_##kind *pool, size_t size, bool on_queue,                  \
+                                                  cl_command_queue queue, cl_int *errcode_ret, const char *fn,     \
+                                                  const char *file, int line) {                                    \
+        handle r = CLMEM__ZERO;                                                                                    \
+        clmem__pool_block *blk;                                                                                    \
+        cl_int err;                                                                                                \
+        if (CLMEM__CHECKS && pool && (err = check(pool, size, fn)) != CL_SUCCESS) {                                \
+            clmem__set_err(errcode_ret, err);                                                                      \
+            return r;                                                                                              \
+        }                                                                                                          \
+        blk = clmem__pool_kind_get(pool, size, on_queue, queue, fn, file, line, errcode_ret);                      \
+        return blk ? wrap(pool, blk, size) : r;                                                                    \
+    }                                                                                                              \
+    CLMEM__POOL_ALLOCATE(kind, handle, clmem__##kind##_allocate)
 
 #define CLMEM__POOL_GETTER(kind, name, what)                     \
     CLMEM_API size_t clmem_##kind##_##name(clmem_##kind *pool) { \
