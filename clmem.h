@@ -132,7 +132,7 @@
      clmem_image
      clmem_image_options
      clmem_create_image_opts                    The function behind clmem_create_image (for C++ ...
-     clmem_create_image
+     clmem_create_image                         a new image (PyOpenCL's create_image; ...
      clmem_image_from_array_options
      clmem_image_from_array                     an image holding a copy of a C array (PyOpenCL's ...
      clmem_image_from_array_opts                The function behind clmem_image_from_array: ...
@@ -296,7 +296,7 @@
      clmem_svm_pool_allocate                    a pooled SVM block (PyOpenCL's SVMPool.__call__).
      clmem_svm_pool_allocate_at                 clmem_svm_pool_allocate(pool, size, &err): a ...
      clmem_svm_pool_allocate_on_queue           a pooled SVM block bound to `queue` (an in-order ...
-     clmem_svm_pool_allocate_on_queue_at
+     clmem_svm_pool_allocate_on_queue_at        clmem_svm_pool_allocate_on_queue(pool, size, ...
      clmem_pooled_svm_release                   return the block to its pool and empty the ...
      clmem_pooled_svm_enqueue_release           bind the block to `queue` (NULL: keep its queue) ...
      clmem_pooled_svm_bind_to_queue             from now on the block belongs to `queue` (an ...
@@ -326,7 +326,7 @@
      clmem_usm_pool_allocate                    a block of at least `size` bytes (its handle ...
      clmem_usm_pool_allocate_at                 clmem_usm_pool_allocate(pool, size, &err): a ...
      clmem_usm_pool_allocate_on_queue           a block for work on `queue` (a block released on ...
-     clmem_usm_pool_allocate_on_queue_at
+     clmem_usm_pool_allocate_on_queue_at        clmem_usm_pool_allocate_on_queue(pool, size, ...
      clmem_pooled_usm_release                   give the block back to its pool (nothing on any ...
      clmem_pooled_usm_enqueue_release           give the block back once `queue` gets past the ...
      clmem_usm_pool_held_blocks                 as clmem_memory_pool_held_blocks
@@ -400,7 +400,7 @@
      clmem_peer_pool_allocate                   a block of at least `size` bytes (its handle ...
      clmem_peer_pool_allocate_at                clmem_peer_pool_allocate(pool, size, &err): a ...
      clmem_peer_pool_allocate_on_queue          a block for work on `queue` (a block released on ...
-     clmem_peer_pool_allocate_on_queue_at
+     clmem_peer_pool_allocate_on_queue_at       clmem_peer_pool_allocate_on_queue(pool, size, ...
      clmem_pooled_peer_view                     the block's view for the queue's device, made ...
      clmem_pooled_peer_release                  give the block back to its pool (nothing on any ...
      clmem_pooled_peer_enqueue_release          give the block back once `queue` gets past the ...
@@ -4720,10 +4720,35 @@ CLMEM_API cl_int clmem_memory_pool_active_blocks_info(clmem_memory_pool *pool, c
 CLMEM_API cl_int clmem_memory_pool_release(clmem_memory_pool *pool);
 
 /* CLMEM__TRACKED(fn, args...): fn_at(args..., __FILE__, __LINE__), what a pool kind's
-   allocate and allocate_on_queue are with CLMEM_TRACK_ALLOCATIONS (each kind's header
-   defines them: #define clmem_<kind>_allocate(pool, size, errcode_ret)
-   CLMEM__TRACKED(clmem_<kind>_allocate, pool, size, errcode_ret)) */
+   allocate and allocate_on_queue are with CLMEM_TRACK_ALLOCATIONS (the macros at the
+   end of this header's API, one for each call of every pool kind) */
 #define CLMEM__TRACKED(fn, ...) fn##_at(__VA_ARGS__, __FILE__, __LINE__)
+
+/* CLMEM__POOL_ALLOCATE_DECLS(kind, handle): the declarations of another pool kind's
+   allocate entry points, each as the buffer pool's above (the definitions are
+   CLMEM__POOL_ALLOCATE's): clmem_<kind>_allocate, clmem_<kind>_allocate_at,
+   clmem_<kind>_allocate_on_queue, clmem_<kind>_allocate_on_queue_at, returning
+   `handle`. The names of allocate and allocate_on_queue stand in parentheses, so that
+   their CLMEM_TRACK_ALLOCATIONS macros (defined before the later kinds' headers) do
+   not expand here. The kind's header documents them right above; tools/api-list
+   expands it for the API list. The names it declares (CLMEM__POOL_ALLOCATE defines
+   them in pool_svm.c, usm_pool.c, pinned.c and peer_pool.c):
+     clmem_svm_pool_allocate                 clmem_svm_pool_allocate_at
+     clmem_svm_pool_allocate_on_queue        clmem_svm_pool_allocate_on_queue_at
+     clmem_usm_pool_allocate                 clmem_usm_pool_allocate_at
+     clmem_usm_pool_allocate_on_queue        clmem_usm_pool_allocate_on_queue_at
+     clmem_pinned_pool_allocate              clmem_pinned_pool_allocate_at
+     clmem_pinned_pool_allocate_on_queue     clmem_pinned_pool_allocate_on_queue_at
+     clmem_peer_pool_allocate                clmem_peer_pool_allocate_at
+     clmem_peer_pool_allocate_on_queue       clmem_peer_pool_allocate_on_queue_at */
+#define CLMEM__POOL_ALLOCATE_DECLS(kind, handle)                                                                   \
+    CLMEM_API handle(clmem_##kind##_allocate)(clmem_##kind *pool, size_t size, cl_int *errcode_ret);               \
+    CLMEM_API handle clmem_##kind##_allocate_at(clmem_##kind *pool, size_t size, cl_int *errcode_ret,              \
+                                                const char *file, int line);                                       \
+    CLMEM_API handle(clmem_##kind##_allocate_on_queue)(clmem_##kind *pool, size_t size, cl_command_queue queue,    \
+                                                       cl_int *errcode_ret);                                       \
+    CLMEM_API handle clmem_##kind##_allocate_on_queue_at(clmem_##kind *pool, size_t size, cl_command_queue queue,  \
+                                                         cl_int *errcode_ret, const char *file, int line);
 
 /* CLMEM__POOL_DECLS(kind): the declarations of another pool kind's accounting,
    statistics, limits, leak list and release: clmem_<kind>_held_blocks ... _release,
@@ -4832,22 +4857,16 @@ CLMEM_API clmem_svm_pool *clmem_svm_pool_create(clmem_svm_allocator *allocator, 
     block last used on another queue is handed out only after a marker makes the
     allocator's queue wait for that queue. Without a queue, a block bound to a queue
     is waited for (clFinish) and unbound. Size 0 gives a real block with svm.size 0.
-    Errors as clmem_memory_pool_allocate. */
-CLMEM_API clmem_pooled_svm clmem_svm_pool_allocate(clmem_svm_pool *pool, size_t size, cl_int *errcode_ret);
-CLMEM_API clmem_pooled_svm clmem_svm_pool_allocate_at(clmem_svm_pool *pool, size_t size, cl_int *errcode_ret,
-                                                      const char *file, int line);
-
+    Errors as clmem_memory_pool_allocate. clmem_svm_pool_allocate_at(pool, size, &err,
+    file, line): the same, recording where (see CLMEM_TRACK_ALLOCATIONS). */
 /** clmem_svm_pool_allocate_on_queue(pool, size, queue, &err): a pooled SVM block
     bound to `queue` (an in-order queue of the pool's context) instead of the
     allocator's queue: a block held on `queue` is reused at once, one bound to another
     queue behind a marker `queue` waits for (see QUEUE ORDER). Errors: as
     clmem_svm_pool_allocate, CL_INVALID_COMMAND_QUEUE (NULL, invalid or out-of-order),
-    CL_INVALID_CONTEXT (queue of another context). Any thread. */
-CLMEM_API clmem_pooled_svm clmem_svm_pool_allocate_on_queue(clmem_svm_pool *pool, size_t size, cl_command_queue queue,
-                                                            cl_int *errcode_ret);
-CLMEM_API clmem_pooled_svm clmem_svm_pool_allocate_on_queue_at(clmem_svm_pool *pool, size_t size,
-                                                               cl_command_queue queue, cl_int *errcode_ret,
-                                                               const char *file, int line);
+    CL_INVALID_CONTEXT (queue of another context). Any thread. _at: records file and
+    line. */
+CLMEM__POOL_ALLOCATE_DECLS(svm_pool, clmem_pooled_svm)
 
 /** clmem_pooled_svm_release(&p): return the block to its pool and empty the handle
     (p->svm.ptr = NULL). An empty handle: CL_SUCCESS. A block already returned:
@@ -4892,15 +4911,33 @@ static inline size_t clmem_pooled_svm_hash(clmem_pooled_svm p) {
     queue are freed with clEnqueueSVMFree on it. */
 CLMEM__POOL_DECLS(svm_pool)
 
+/* With CLMEM_TRACK_ALLOCATIONS the allocate calls of every pool kind record where they
+   were made (LEAKS): clmem_<kind>_allocate and clmem_<kind>_allocate_on_queue become
+   macros calling their _at forms with __FILE__ and __LINE__. One list for all kinds:
+   the later kinds' headers declare these names in parentheses
+   (CLMEM__POOL_ALLOCATE_DECLS). tools/api-list lists each name where its function is
+   declared. */
 #if defined(CLMEM_TRACK_ALLOCATIONS)
 #define clmem_memory_pool_allocate(pool, size, errcode_ret) \
     CLMEM__TRACKED(clmem_memory_pool_allocate, pool, size, errcode_ret)
 #define clmem_svm_pool_allocate(pool, size, errcode_ret) \
     CLMEM__TRACKED(clmem_svm_pool_allocate, pool, size, errcode_ret)
+#define clmem_usm_pool_allocate(pool, size, errcode_ret) \
+    CLMEM__TRACKED(clmem_usm_pool_allocate, pool, size, errcode_ret)
+#define clmem_pinned_pool_allocate(pool, size, errcode_ret) \
+    CLMEM__TRACKED(clmem_pinned_pool_allocate, pool, size, errcode_ret)
+#define clmem_peer_pool_allocate(pool, size, errcode_ret) \
+    CLMEM__TRACKED(clmem_peer_pool_allocate, pool, size, errcode_ret)
 #define clmem_memory_pool_allocate_on_queue(pool, size, queue, errcode_ret) \
     CLMEM__TRACKED(clmem_memory_pool_allocate_on_queue, pool, size, queue, errcode_ret)
 #define clmem_svm_pool_allocate_on_queue(pool, size, queue, errcode_ret) \
     CLMEM__TRACKED(clmem_svm_pool_allocate_on_queue, pool, size, queue, errcode_ret)
+#define clmem_usm_pool_allocate_on_queue(pool, size, queue, errcode_ret) \
+    CLMEM__TRACKED(clmem_usm_pool_allocate_on_queue, pool, size, queue, errcode_ret)
+#define clmem_pinned_pool_allocate_on_queue(pool, size, queue, errcode_ret) \
+    CLMEM__TRACKED(clmem_pinned_pool_allocate_on_queue, pool, size, queue, errcode_ret)
+#define clmem_peer_pool_allocate_on_queue(pool, size, queue, errcode_ret) \
+    CLMEM__TRACKED(clmem_peer_pool_allocate_on_queue, pool, size, queue, errcode_ret)
 #endif
 
 #ifdef __cplusplus
@@ -4969,19 +5006,11 @@ CLMEM_API clmem_usm_pool *clmem_usm_pool_create(cl_context context, cl_device_id
     stages), CLMEM_ERROR_LIMIT_EXCEEDED, or the driver's code.
     clmem_usm_pool_allocate_at(pool, size, &err, file, line) records where (see
     CLMEM_TRACK_ALLOCATIONS). */
-CLMEM_API clmem_pooled_usm clmem_usm_pool_allocate(clmem_usm_pool *pool, size_t size, cl_int *errcode_ret);
-CLMEM_API clmem_pooled_usm clmem_usm_pool_allocate_at(clmem_usm_pool *pool, size_t size, cl_int *errcode_ret,
-                                                      const char *file, int line);
-
 /** clmem_usm_pool_allocate_on_queue(pool, size, queue, &err): a block for work on
     `queue` (a block released on that in-order queue is reused at once). Errors: those
     of clmem_usm_pool_allocate, CL_INVALID_COMMAND_QUEUE (NULL or invalid queue),
     CL_INVALID_CONTEXT (queue of another context). _at: records file and line. */
-CLMEM_API clmem_pooled_usm clmem_usm_pool_allocate_on_queue(clmem_usm_pool *pool, size_t size, cl_command_queue queue,
-                                                            cl_int *errcode_ret);
-CLMEM_API clmem_pooled_usm clmem_usm_pool_allocate_on_queue_at(clmem_usm_pool *pool, size_t size,
-                                                               cl_command_queue queue, cl_int *errcode_ret,
-                                                               const char *file, int line);
+CLMEM__POOL_ALLOCATE_DECLS(usm_pool, clmem_pooled_usm)
 
 /** clmem_pooled_usm_release(&p): give the block back to its pool (nothing on any
     queue uses it any more) and empty the handle. CL_SUCCESS also for an empty
@@ -4999,13 +5028,6 @@ CLMEM_API cl_int clmem_pooled_usm_enqueue_release(clmem_pooled_usm *p, cl_comman
     buffer pool's (clmem_memory_pool_held_blocks ... _release: held blocks are freed,
     CLMEM_ERROR_IN_USE while blocks are active). */
 CLMEM__POOL_DECLS(usm_pool)
-
-#if defined(CLMEM_TRACK_ALLOCATIONS)
-#define clmem_usm_pool_allocate(pool, size, errcode_ret) \
-    CLMEM__TRACKED(clmem_usm_pool_allocate, pool, size, errcode_ret)
-#define clmem_usm_pool_allocate_on_queue(pool, size, queue, errcode_ret) \
-    CLMEM__TRACKED(clmem_usm_pool_allocate_on_queue, pool, size, queue, errcode_ret)
-#endif
 
 #ifdef __cplusplus
 }
@@ -5179,13 +5201,8 @@ CLMEM_API clmem_pinned_pool *clmem_pinned_pool_create(cl_command_queue queue, cl
     the policy above), CLMEM_ERROR_LIMIT_EXCEEDED, or the driver's other code.
     Any thread. With CLMEM_TRACK_ALLOCATIONS this is a macro recording __FILE__ and
     __LINE__ ((clmem_pinned_pool_allocate)(...) or _allocate_at call the function). */
-CLMEM_API clmem_pinned_allocation clmem_pinned_pool_allocate(clmem_pinned_pool *pool, size_t size,
-                                                             cl_int *errcode_ret);
 /** clmem_pinned_pool_allocate_at(pool, size, &err, file, line): the same, recording
     where the allocation was made (file must outlive the block). */
-CLMEM_API clmem_pinned_allocation clmem_pinned_pool_allocate_at(clmem_pinned_pool *pool, size_t size,
-                                                                cl_int *errcode_ret, const char *file, int line);
-
 /** clmem_pinned_pool_allocate_on_queue(pool, size, queue, &err): pinned memory for
     transfers on `queue` (cudaMallocAsync; as clmem_memory_pool_allocate_on_queue): a
     block released on the same in-order queue is reused at once, one still pending on
@@ -5196,13 +5213,8 @@ CLMEM_API clmem_pinned_allocation clmem_pinned_pool_allocate_at(clmem_pinned_poo
     another context than the pool's), or the driver's code from the marker. Any
     thread. With CLMEM_TRACK_ALLOCATIONS a macro, as allocate.
     Example: clmem_pinned_allocation h = clmem_pinned_pool_allocate_on_queue(pp, n, q, &err); */
-CLMEM_API clmem_pinned_allocation clmem_pinned_pool_allocate_on_queue(clmem_pinned_pool *pool, size_t size,
-                                                                      cl_command_queue queue, cl_int *errcode_ret);
 /** clmem_pinned_pool_allocate_on_queue_at(...): the same, recording file and line. */
-CLMEM_API clmem_pinned_allocation clmem_pinned_pool_allocate_on_queue_at(clmem_pinned_pool *pool, size_t size,
-                                                                         cl_command_queue queue,
-                                                                         cl_int *errcode_ret, const char *file,
-                                                                         int line);
+CLMEM__POOL_ALLOCATE_DECLS(pinned_pool, clmem_pinned_allocation)
 
 /** The pinned pool's accounting, statistics, limits, leak list and release: as the
     buffer pool's (clmem_memory_pool_held_blocks ... _release; 0 or CL_INVALID_VALUE
@@ -5213,13 +5225,6 @@ CLMEM_API clmem_pinned_allocation clmem_pinned_pool_allocate_on_queue_at(clmem_p
     blocks are active (they may still be released later, safely, and the pool goes
     with the last), CLMEM_ERROR_DOUBLE_RELEASE for a second release. Any thread. */
 CLMEM__POOL_DECLS(pinned_pool)
-
-#if defined(CLMEM_TRACK_ALLOCATIONS)
-#define clmem_pinned_pool_allocate(pool, size, errcode_ret) \
-    CLMEM__TRACKED(clmem_pinned_pool_allocate, pool, size, errcode_ret)
-#define clmem_pinned_pool_allocate_on_queue(pool, size, queue, errcode_ret) \
-    CLMEM__TRACKED(clmem_pinned_pool_allocate_on_queue, pool, size, queue, errcode_ret)
-#endif
 
 #ifdef __cplusplus
 }
@@ -5694,10 +5699,6 @@ CLMEM_API clmem_peer_pool *clmem_peer_pool_create(cl_context context, cl_device_
       or the code of another failure (named). Thread safety: any thread.
     clmem_peer_pool_allocate_at(pool, size, &err, file, line) records where (see
     CLMEM_TRACK_ALLOCATIONS). */
-CLMEM_API clmem_pooled_peer clmem_peer_pool_allocate(clmem_peer_pool *pool, size_t size, cl_int *errcode_ret);
-CLMEM_API clmem_pooled_peer clmem_peer_pool_allocate_at(clmem_peer_pool *pool, size_t size, cl_int *errcode_ret,
-                                                        const char *file, int line);
-
 /** clmem_peer_pool_allocate_on_queue(pool, size, queue, &err): a block for work on
     `queue` (a block released on that in-order queue is reused at once, one pending on
     another queue behind a marker `queue` waits for). Errors: those of
@@ -5705,11 +5706,7 @@ CLMEM_API clmem_pooled_peer clmem_peer_pool_allocate_at(clmem_peer_pool *pool, s
     CL_INVALID_CONTEXT (queue of another context), the driver's code from the marker.
     _at: records file and line. Thread safety: any thread.
     Example: clmem_pooled_peer p = clmem_peer_pool_allocate_on_queue(pp, n, q, &err); */
-CLMEM_API clmem_pooled_peer clmem_peer_pool_allocate_on_queue(clmem_peer_pool *pool, size_t size,
-                                                              cl_command_queue queue, cl_int *errcode_ret);
-CLMEM_API clmem_pooled_peer clmem_peer_pool_allocate_on_queue_at(clmem_peer_pool *pool, size_t size,
-                                                                 cl_command_queue queue, cl_int *errcode_ret,
-                                                                 const char *file, int line);
+CLMEM__POOL_ALLOCATE_DECLS(peer_pool, clmem_pooled_peer)
 
 /** clmem_pooled_peer_view(p, queue, &err): the block's view for the queue's device,
     made and acquired at the block's first use on that device (see PEER POOLS), its
@@ -5743,14 +5740,6 @@ CLMEM_API cl_int clmem_pooled_peer_enqueue_release(clmem_pooled_peer *p, cl_comm
     buffer pool's (clmem_memory_pool_held_blocks ... _release: held blocks are freed,
     CLMEM_ERROR_IN_USE while blocks are active). */
 CLMEM__POOL_DECLS(peer_pool)
-
-/* with CLMEM_TRACK_ALLOCATIONS the allocate calls record where they were made */
-#if defined(CLMEM_TRACK_ALLOCATIONS)
-#define clmem_peer_pool_allocate(pool, size, errcode_ret) \
-    CLMEM__TRACKED(clmem_peer_pool_allocate, pool, size, errcode_ret)
-#define clmem_peer_pool_allocate_on_queue(pool, size, queue, errcode_ret) \
-    CLMEM__TRACKED(clmem_peer_pool_allocate_on_queue, pool, size, queue, errcode_ret)
-#endif
 
 #ifdef __cplusplus
 }
@@ -12706,6 +12695,17 @@ typedef struct clmem__svm_rec {
     size_t alignment;
 } clmem__svm_rec;
 
+/* clmem__svm_rec_new(kind, ptr, size, context, queue, flags, alignment): a record with
+   these fields (no reference taken), or NULL when out of host memory (the caller says
+   so): an allocation's, a map's, or that of a free on a queue */
+static inline clmem__svm_rec *clmem__svm_rec_new(int kind, void *ptr, size_t size, cl_context context,
+                                                 cl_command_queue queue, cl_svm_mem_flags flags, size_t alignment) {
+    const clmem__svm_rec r = {kind, ptr, size, context, queue, flags, alignment};
+    clmem__svm_rec *rec = CLMEM__CAST(clmem__svm_rec *, CLMEM_MALLOC(sizeof *rec));
+    if (rec) *rec = r;
+    return rec;
+}
+
 /* the registry of live allocations and maps (base.c); a record's kind is its tag */
 static clmem__registry clmem__svm_reg = CLMEM__REGISTRY_INIT;
 
@@ -12831,12 +12831,9 @@ static cl_int clmem__svm_enqueue_free(clmem__svm_rec *rec, cl_command_queue queu
    allocation record (a pool block) after the work enqueued on queue, holding a context
    reference of its own until clSVMFree has run, as allocations do. */
 static inline cl_int clmem__svm_free_after(cl_command_queue queue, cl_context context, void *ptr) {
-    clmem__svm_rec *rec = CLMEM__CAST(clmem__svm_rec *, CLMEM_MALLOC(sizeof *rec));
+    clmem__svm_rec *rec = clmem__svm_rec_new(0, ptr, 0, context, NULL, 0, 0);
     cl_int err;
     if (!rec) return CL_OUT_OF_HOST_MEMORY;
-    memset(rec, 0, sizeof *rec);
-    rec->ptr = ptr;
-    rec->context = context;
     if ((err = clRetainContext(context)) != CL_SUCCESS) {
         CLMEM_FREE(rec);
         return err;
@@ -13016,14 +13013,11 @@ static clmem_svm_allocation clmem__svm_alloc(const char *fn, cl_context ctx, siz
         clmem__set_err(errcode_ret, err);
         return a;
     }
-    rec = CLMEM__CAST(clmem__svm_rec *, clmem__alloc_for(sizeof *rec, fn, "the allocation record", errcode_ret));
-    if (!rec) return a;
-    rec->kind = CLMEM__SVM_ALLOCATION;
-    rec->size = size;
-    rec->flags = flags;
-    rec->alignment = alignment;
-    rec->context = ctx;
-    rec->queue = queue;
+    rec = clmem__svm_rec_new(CLMEM__SVM_ALLOCATION, NULL, size, ctx, queue, flags, alignment);
+    if (!rec) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the allocation record"));
+        return a;
+    }
     rec->ptr = clSVMAlloc(ctx, flags, size, alignment);
     if (!rec->ptr) {
         CLMEM_FREE(rec);
@@ -13257,15 +13251,8 @@ CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm sv
     (void)rec;
     return clmem__svm_unsupported(fn);
 #else
-    rec = CLMEM__CAST(clmem__svm_rec *, CLMEM_MALLOC(sizeof *rec));
+    rec = clmem__svm_rec_new(CLMEM__SVM_MAP, svm.ptr, size, NULL, queue, flags, 0);
     if (!rec) return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the map record");
-    rec->kind = CLMEM__SVM_MAP;
-    rec->ptr = svm.ptr;
-    rec->size = size;
-    rec->context = NULL;
-    rec->queue = queue;
-    rec->flags = flags;
-    rec->alignment = 0;
     err = clEnqueueSVMMap(queue, (opts->given & CLMEM_GIVEN_IS_BLOCKING) && !opts->is_blocking ? CL_FALSE : CL_TRUE, flags, svm.ptr, size,
                           opts->num_wait_for, opts->wait_for, &map->event);
     if (err != CL_SUCCESS) {
@@ -16887,6 +16874,7 @@ static cl_int clmem__pool_null(const char *fn);
 CLMEM__INLINE clmem__pool_block *clmem__pool_kind_get(void *pool, size_t size, bool on_queue, cl_command_queue queue,
                                                       const char *fn, const char *file, int line,
                                                       cl_int *errcode_ret);
+static inline cl_int clmem__pool_any_size(const void *pool, size_t size, const char *fn);
 static cl_int clmem__pool_check_bits(const char *fn, unsigned L);
 static inline uint32_t clmem__bin_of(unsigned L, size_t size);
 CLMEM__INLINE cl_int clmem__pool_get_checked(clmem__pool *p, size_t size, bool on_queue, cl_command_queue queue,
@@ -16941,6 +16929,30 @@ static cl_int clmem__pool_release(clmem__pool *p, const char *fn);
                                                        cl_int *errcode_ret) {                                      \
         return clmem_##kind##_allocate_on_queue_at(pool, size, queue, errcode_ret, NULL, 0);                     \
     }
+
+/* CLMEM__POOL_KIND_ALLOCATE(kind, handle, check, wrap): CLMEM__POOL_ALLOCATE over the
+   allocate of a kind whose pool is its core (clmem__pool_kind_get: the pinned, USM and
+   peer pools), clmem__<kind>_allocate: a NULL pool refused first, then
+   check(pool, size, fn) refuses what the kind cannot hold (a cl_int, CL_SUCCESS to go
+   on; clmem__pool_any_size where there is nothing to refuse; compiled out with
+   CLMEM_NO_VALIDATION), then the block, whose handle wrap(pool, blk, size) makes. On
+   failure an empty handle and the code in *errcode_ret. Always inlined: the plain
+   allocate is then the fast path alone, as the buffer pool's. */
+#define CLMEM__POOL_KIND_ALLOCATE(kind, handle, check, wrap)                                                       \
+    CLMEM__INLINE handle clmem__##kind##_allocate(clmem_##kind *pool, size_t size, bool on_queue,                  \
+                                                  cl_command_queue queue, cl_int *errcode_ret, const char *fn,     \
+                                                  const char *file, int line) {                                    \
+        handle r = CLMEM__ZERO;                                                                                    \
+        clmem__pool_block *blk;                                                                                    \
+        cl_int err;                                                                                                \
+        if (CLMEM__CHECKS && pool && (err = check(pool, size, fn)) != CL_SUCCESS) {                                \
+            clmem__set_err(errcode_ret, err);                                                                      \
+            return r;                                                                                              \
+        }                                                                                                          \
+        blk = clmem__pool_kind_get(pool, size, on_queue, queue, fn, file, line, errcode_ret);                      \
+        return blk ? wrap(pool, blk, size) : r;                                                                    \
+    }                                                                                                              \
+    CLMEM__POOL_ALLOCATE(kind, handle, clmem__##kind##_allocate)
 
 #define CLMEM__POOL_GETTER(kind, name, what)                     \
     CLMEM_API size_t clmem_##kind##_##name(clmem_##kind *pool) { \
@@ -18141,6 +18153,16 @@ CLMEM__INLINE clmem__pool_block *clmem__pool_kind_get(void *pool, size_t size, b
     return blk;
 }
 
+/* clmem__pool_any_size(pool, size, fn): CL_SUCCESS, the check of CLMEM__POOL_KIND_ALLOCATE
+   (pool.h) for a kind that takes every size (the USM pool: what a block may hold is the
+   driver's to say) */
+static inline cl_int clmem__pool_any_size(const void *pool, size_t size, const char *fn) {
+    (void)pool;
+    (void)size;
+    (void)fn;
+    return CL_SUCCESS;
+}
+
 /* ---- the release of a pooled handle ---- */
 
 /* clmem__pool_give_back(handle, handle_size, block, gen, ptr, size, queue, ooo, fn): the
@@ -18974,14 +18996,10 @@ CLMEM_API clmem_usm_pool *clmem_usm_pool_create(cl_context context, cl_device_id
                                                                         context, NULL, errcode_ret));
 }
 
-/* queue: the queue the block is for (on_queue), or NULL for the host */
-static clmem_pooled_usm clmem__usm_pool_allocate(clmem_usm_pool *pool, size_t size, bool on_queue,
-                                                 cl_command_queue queue, cl_int *errcode_ret, const char *fn,
-                                                 const char *file, int line) {
-    clmem_pooled_usm r = CLMEM__ZERO;
-    clmem__pool_block *blk;
-    blk = clmem__pool_kind_get(pool, size, on_queue, queue, fn, file, line, errcode_ret);
-    if (!blk) return r;
+/* the handle of a block just handed out */
+static inline clmem_pooled_usm clmem__pooled_usm_handle(const clmem_usm_pool *pool, clmem__pool_block *blk,
+                                                        size_t size) {
+    clmem_pooled_usm r;
     r.usm.ptr = blk->ptr;
     r.usm.size = size;
     r.usm.type = CLMEM__CAST(const clmem__usm_facts *, pool->core.user)->type;
@@ -18991,7 +19009,7 @@ static clmem_pooled_usm clmem__usm_pool_allocate(clmem_usm_pool *pool, size_t si
     return r;
 }
 
-CLMEM__POOL_ALLOCATE(usm_pool, clmem_pooled_usm, clmem__usm_pool_allocate)
+CLMEM__POOL_KIND_ALLOCATE(usm_pool, clmem_pooled_usm, clmem__pool_any_size, clmem__pooled_usm_handle)
 
 CLMEM__POOL_COMMON(usm_pool)
 
@@ -19305,33 +19323,25 @@ CLMEM_API clmem_pinned_pool *clmem_pinned_pool_create(cl_command_queue queue, cl
     return CLMEM__CAST(clmem_pinned_pool *, (void *)p);
 }
 
-/* queue: the queue the memory is for (on_queue), or NULL for the host. Always inlined,
-   as the buffer pool's: the plain allocate is the fast path alone */
-CLMEM__INLINE clmem_pinned_allocation clmem__pinned_pool_allocate(clmem_pinned_pool *pool, size_t size, bool on_queue,
-                                                                  cl_command_queue queue, cl_int *errcode_ret,
-                                                                  const char *fn, const char *file, int line) {
-    clmem_pinned_allocation a;
-    clmem__pool_block *blk;
-    memset(&a, 0, sizeof a);
-    if (CLMEM__CHECKS && pool) { /* a NULL pool is refused first (clmem__pool_kind_get) */
-        const clmem__pinned_facts *f = CLMEM__CAST(const clmem__pinned_facts *, pool->core.user);
-        /* a block is below twice its request: only a large request can pass the limit */
-        size_t asz = (cl_ulong)size > f->max_alloc / 2 ? clmem_alloc_size(pool->core.L, clmem__bin_of(pool->core.L, size))
-                                                       : size;
-        if ((cl_ulong)asz > f->max_alloc) {
-            clmem__set_err(errcode_ret,
-                           clmem__fail(CL_INVALID_BUFFER_SIZE, fn,
-                                       "size %zu needs a block of %zu bytes, above CL_DEVICE_MAX_MEM_ALLOC_SIZE "
-                                       "(%llu bytes) of the pool's device", size, asz, (unsigned long long)f->max_alloc));
-            return a;
-        }
-    }
-    blk = clmem__pool_kind_get(pool, size, on_queue, queue, fn, file, line, errcode_ret);
-    if (!blk) return a;
+/* a request whose block would be above the device's CL_DEVICE_MAX_MEM_ALLOC_SIZE (a
+   block is below twice its request: only a large request can pass the limit) */
+CLMEM__INLINE cl_int clmem__pinned_pool_check(const clmem_pinned_pool *pool, size_t size, const char *fn) {
+    const clmem__pinned_facts *f = CLMEM__CAST(const clmem__pinned_facts *, pool->core.user);
+    size_t asz = (cl_ulong)size > f->max_alloc / 2 ? clmem_alloc_size(pool->core.L, clmem__bin_of(pool->core.L, size))
+                                                   : size;
+    if ((cl_ulong)asz <= f->max_alloc) return CL_SUCCESS;
+    return clmem__fail(CL_INVALID_BUFFER_SIZE, fn,
+                       "size %zu needs a block of %zu bytes, above CL_DEVICE_MAX_MEM_ALLOC_SIZE (%llu bytes) of the "
+                       "pool's device", size, asz, (unsigned long long)f->max_alloc);
+}
+
+static inline clmem_pinned_allocation clmem__pinned_pool_handle(const clmem_pinned_pool *pool,
+                                                                clmem__pool_block *blk, size_t size) {
+    (void)pool;
     return clmem__pinned_handle(blk, size);
 }
 
-CLMEM__POOL_ALLOCATE(pinned_pool, clmem_pinned_allocation, clmem__pinned_pool_allocate)
+CLMEM__POOL_KIND_ALLOCATE(pinned_pool, clmem_pinned_allocation, clmem__pinned_pool_check, clmem__pinned_pool_handle)
 
 CLMEM__POOL_COMMON(pinned_pool)
 /* ---- end clmem/pinned.c ---- */
@@ -20072,13 +20082,20 @@ CLMEM_API cl_int clmem__stager_read_fn(clmem_stager *st, void *dst, clmem_buffer
 /* ---- private: what other modules of clmem use of peer (peer_pool.c, device_link.c); not API.
    tools/amalgamate puts this section at the head of the implementation. ---- */
 
+/* where peer memory lives: what clmem__peer_check_home found, a peer buffer's and a
+   peer pool's */
+typedef struct clmem__peer_home {
+    cl_context context;
+    cl_device_id home;             /* a device of context */
+    const clmem__cuda_fns *cu;     /* libcuda */
+    clmem__CUdevice cudev;         /* the CUDA device with home's UUID */
+} clmem__peer_home;
+
 /* functions (each described where it is defined); peer_pool.c uses those after the first */
-static cl_int clmem__peer_check_home(const char *fn, cl_context context, cl_device_id home, const clmem__cuda_fns **cu,
-                                     clmem__CUdevice *cudev);
+static cl_int clmem__peer_check_home(const char *fn, cl_context context, cl_device_id home, clmem__peer_home *at);
 static cl_int clmem__peer_check_size(const char *fn, size_t size, const char *several);
-static clmem_peer_buffer *clmem__peer_buffer_new(const char *fn, cl_context context, cl_device_id home,
-                                                 const clmem__cuda_fns *cu, clmem__CUdevice cudev, size_t size,
-                                                 bool pooled, cl_int *errcode_ret);
+static clmem_peer_buffer *clmem__peer_buffer_new(const char *fn, const clmem__peer_home *at, size_t size, bool pooled,
+                                                 cl_int *errcode_ret);
 static cl_int clmem__peer_buffer_free(const char *fn, clmem_peer_buffer *pb);
 static cl_int clmem__peer_view_for(const char *fn, clmem_peer_buffer *pb, cl_command_queue queue, clmem_buffer *buf);
 static void clmem__peer_restamp(clmem_peer_buffer *pb);
@@ -20102,13 +20119,10 @@ typedef struct clmem__peer_view {
 } clmem__peer_view;
 
 struct clmem_peer_buffer {
-    cl_context context;
-    cl_device_id home;
+    clmem__peer_home at;              /* its context (retained), home and CUDA device */
     size_t size, alloc_size;
     int fd;
-    clmem__CUdevice cudev;
     clmem__CUmemhandle handle;
-    const clmem__cuda_fns *cu;
     clmem__mutex lock;
     bool pooled;                      /* a block of a peer pool (>>peer_pool): its pool frees it */
     unsigned nviews;
@@ -20215,12 +20229,12 @@ static void clmem__peer_cuda_free(const clmem__cuda_fns *cu, clmem__CUdevice dev
 
 /* ---- peer buffers ---- */
 
-/* clmem__peer_check_home(fn, context, home, &cu, &cudev): what peer memory on home
-   takes (context and home given): home a device of context with
-   cl_khr_external_memory_opaque_fd, libcuda, the CUDA device with home's UUID (*cudev).
-   The checks of clmem_peer_buffer_create and clmem_peer_pool_create. */
-static cl_int clmem__peer_check_home(const char *fn, cl_context context, cl_device_id home, const clmem__cuda_fns **cu,
-                                     clmem__CUdevice *cudev) {
+/* clmem__peer_check_home(fn, context, home, &at): what peer memory on home takes
+   (context and home given): home a device of context with
+   cl_khr_external_memory_opaque_fd, libcuda, the CUDA device with home's UUID. On
+   success *at holds all four (clmem__peer_home). The checks of clmem_peer_buffer_create
+   and clmem_peer_pool_create. */
+static cl_int clmem__peer_check_home(const char *fn, cl_context context, cl_device_id home, clmem__peer_home *at) {
     unsigned char uuid[16];
     char name[128];
     cl_int err;
@@ -20231,9 +20245,12 @@ static cl_int clmem__peer_check_home(const char *fn, cl_context context, cl_devi
                            "device '%s' has no cl_khr_external_memory_opaque_fd: peer memory is CUDA memory imported "
                            "into OpenCL", name);
     }
-    if ((err = clmem__cuda(fn, cu)) != CL_SUCCESS || (err = clmem__cl_device_uuid(fn, home, uuid)) != CL_SUCCESS)
+    if ((err = clmem__cuda(fn, &at->cu)) != CL_SUCCESS || (err = clmem__cl_device_uuid(fn, home, uuid)) != CL_SUCCESS ||
+        (err = clmem__cuda_device_by_uuid(fn, at->cu, uuid, &at->cudev)) != CL_SUCCESS)
         return err;
-    return clmem__cuda_device_by_uuid(fn, *cu, uuid, cudev);
+    at->context = context;
+    at->home = home;
+    return CL_SUCCESS;
 }
 
 /* clmem__peer_check_size(fn, size, several): CL_INVALID_BUFFER_SIZE in words above
@@ -20245,28 +20262,25 @@ static cl_int clmem__peer_check_size(const char *fn, size_t size, const char *se
                        "512 MiB or more; allocate several %s", size, (size_t)CLMEM_PEER_BUFFER_MAX, several);
 }
 
-/* clmem__peer_buffer_new(fn, context, home, cu, cudev, size, pooled, &err): a peer
-   buffer of size bytes on home (checked by clmem__peer_check_home; size > 0), no view
-   made yet; pooled: a peer pool's block, which clmem_peer_buffer_release refuses */
-static clmem_peer_buffer *clmem__peer_buffer_new(const char *fn, cl_context context, cl_device_id home,
-                                                 const clmem__cuda_fns *cu, clmem__CUdevice cudev, size_t size,
-                                                 bool pooled, cl_int *errcode_ret) {
+/* clmem__peer_buffer_new(fn, at, size, pooled, &err): a peer buffer of size bytes where
+   clmem__peer_check_home found `at` (size > 0), no view made yet; pooled: a peer pool's
+   block, which clmem_peer_buffer_release refuses */
+static clmem_peer_buffer *clmem__peer_buffer_new(const char *fn, const clmem__peer_home *at, size_t size, bool pooled,
+                                                 cl_int *errcode_ret) {
     clmem_peer_buffer *pb = CLMEM__CAST(clmem_peer_buffer *, clmem__alloc_for(sizeof *pb, fn, "the peer buffer", errcode_ret));
     cl_int err;
     if (!pb) return NULL;
     memset(pb, 0, sizeof *pb);
-    if ((err = clmem__peer_cuda_alloc(fn, cu, cudev, size, &pb->handle, &pb->alloc_size, &pb->fd)) != CL_SUCCESS) {
+    if ((err = clmem__peer_cuda_alloc(fn, at->cu, at->cudev, size, &pb->handle, &pb->alloc_size, &pb->fd)) !=
+        CL_SUCCESS) {
         CLMEM_FREE(pb);
         return CLMEM__CAST(clmem_peer_buffer *, clmem__null_with(errcode_ret, err));
     }
-    pb->context = context;
-    pb->home = home;
+    pb->at = *at;
     pb->size = size;
-    pb->cudev = cudev;
-    pb->cu = cu;
     pb->pooled = pooled;
     clmem__mutex_init(&pb->lock);
-    clRetainContext(context);
+    clRetainContext(at->context);
     clmem__set_err(errcode_ret, CL_SUCCESS);
     return pb;
 }
@@ -20274,16 +20288,15 @@ static clmem_peer_buffer *clmem__peer_buffer_new(const char *fn, cl_context cont
 CLMEM_API clmem_peer_buffer *clmem_peer_buffer_create(cl_context context, cl_device_id home, size_t size,
                                                       cl_int *errcode_ret) {
     static const char fn[] = "clmem_peer_buffer_create";
-    const clmem__cuda_fns *cu = NULL;
-    clmem__CUdevice cudev = 0;
+    clmem__peer_home at = CLMEM__ZERO;
     cl_int err;
     if (!context) return CLMEM__CAST(clmem_peer_buffer *, clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL")));
     if (!home) return CLMEM__CAST(clmem_peer_buffer *, clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_DEVICE, fn, "home is NULL")));
     if (size == 0) return CLMEM__CAST(clmem_peer_buffer *, clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_BUFFER_SIZE, fn, "size is 0")));
     if ((err = clmem__peer_check_size(fn, size, "peer buffers")) != CL_SUCCESS ||
-        (err = clmem__peer_check_home(fn, context, home, &cu, &cudev)) != CL_SUCCESS)
+        (err = clmem__peer_check_home(fn, context, home, &at)) != CL_SUCCESS)
         return CLMEM__CAST(clmem_peer_buffer *, clmem__null_with(errcode_ret, err));
-    return clmem__peer_buffer_new(fn, context, home, cu, cudev, size, false, errcode_ret);
+    return clmem__peer_buffer_new(fn, &at, size, false, errcode_ret);
 }
 
 /* clmem__peer_view_of(fn, pb, queue, dev, &buf): the view for dev (the queue's device),
@@ -20308,11 +20321,11 @@ static cl_int clmem__peer_view_of(const char *fn, clmem_peer_buffer *pb, cl_comm
         clmem__unlock(&pb->lock);
         return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "a peer buffer has views for at most %d devices", (int)CLMEM__PEER_MAX_VIEWS);
     }
-    if ((err = clmem__peer_account(fn, pb->context, pb->size, 0)) != CL_SUCCESS) {
+    if ((err = clmem__peer_account(fn, pb->at.context, pb->size, 0)) != CL_SUCCESS) {
         clmem__unlock(&pb->lock);
         return err;
     }
-    m = clmem_external_memory_import(pb->context, dev, CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_FD_KHR, pb->fd, pb->size,
+    m = clmem_external_memory_import(pb->at.context, dev, CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_FD_KHR, pb->fd, pb->size,
                                      CL_MEM_READ_WRITE, &err);
     if (m) {
         err = clmem_enqueue_acquire_external_memory_opts(queue, m, buf, NULL);
@@ -20338,7 +20351,7 @@ static cl_int clmem__peer_view_of(const char *fn, clmem_peer_buffer *pb, cl_comm
         }
     }
     if (!m) {
-        clmem__peer_account(fn, pb->context, 0, pb->size);
+        clmem__peer_account(fn, pb->at.context, 0, pb->size);
         clmem__unlock(&pb->lock);
         *buf = clmem__buffer_empty();
         return clmem__refail_as(fn, err);
@@ -20359,7 +20372,7 @@ static cl_int clmem__peer_view_for(const char *fn, clmem_peer_buffer *pb, cl_com
     cl_int err;
     *buf = clmem__buffer_empty();
     if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS ||
-        (err = clmem__same_context(fn, queue, pb->context, "pb")) != CL_SUCCESS ||
+        (err = clmem__same_context(fn, queue, pb->at.context, "pb")) != CL_SUCCESS ||
         (err = clmem__queue_device_of(fn, queue, &dev)) != CL_SUCCESS)
         return err;
     return clmem__peer_view_of(fn, pb, queue, dev, buf);
@@ -20393,7 +20406,7 @@ static void clmem__peer_restamp(clmem_peer_buffer *pb) {
 }
 
 CLMEM_API size_t clmem_peer_buffer_size(const clmem_peer_buffer *pb) { return pb ? pb->size : 0; }
-CLMEM_API cl_device_id clmem_peer_buffer_home(const clmem_peer_buffer *pb) { return pb ? pb->home : NULL; }
+CLMEM_API cl_device_id clmem_peer_buffer_home(const clmem_peer_buffer *pb) { return pb ? pb->at.home : NULL; }
 CLMEM_API int clmem_peer_buffer_fd(const clmem_peer_buffer *pb) { return pb ? pb->fd : -1; }
 
 CLMEM_API clmem_peer_buffer *clmem_peer_buffer_of(clmem_buffer view) {
@@ -20418,9 +20431,9 @@ static cl_int clmem__peer_buffer_free(const char *fn, clmem_peer_buffer *pb) {
         }
         if (!v->m->acquired_on && (e = clmem_external_memory_release(v->m)) != CL_SUCCESS && err == CL_SUCCESS) err = e;
     }
-    clmem__peer_account(fn, pb->context, 0, (cl_ulong)pb->size * pb->nviews);
-    clmem__peer_cuda_free(pb->cu, pb->cudev, pb->handle, pb->fd);
-    clReleaseContext(pb->context);
+    clmem__peer_account(fn, pb->at.context, 0, (cl_ulong)pb->size * pb->nviews);
+    clmem__peer_cuda_free(pb->at.cu, pb->at.cudev, pb->handle, pb->fd);
+    clReleaseContext(pb->at.context);
     clmem__mutex_destroy(&pb->lock);
     CLMEM_FREE(pb);
     return err;
@@ -20516,22 +20529,14 @@ static cl_int clmem__peer_link_copy(cl_command_queue src_queue, cl_command_queue
 
 struct clmem_peer_pool { clmem__pool core; };
 
-/* the peer backend's state: where blocks are made */
-typedef struct clmem__peer_pool_facts {
-    cl_context context; /* retained */
-    cl_device_id home;
-    const clmem__cuda_fns *cu;
-    clmem__CUdevice cudev;
-} clmem__peer_pool_facts;
-
 /* a block of `size` bytes (a bin's size; the top bin of CLMEM_PEER_BUFFER_MAX is
    larger, and every request it serves is at most the maximum) */
 static cl_int clmem__peer_pool_make(void *user, size_t size, void **ptr, void **mem) {
-    const clmem__peer_pool_facts *f = CLMEM__CAST(const clmem__peer_pool_facts *, user);
     cl_int err = CL_SUCCESS;
     (void)mem;
     if (size > CLMEM_PEER_BUFFER_MAX) size = CLMEM_PEER_BUFFER_MAX;
-    *ptr = clmem__peer_buffer_new("clmem_peer_pool_allocate", f->context, f->home, f->cu, f->cudev, size, true, &err);
+    *ptr = clmem__peer_buffer_new("clmem_peer_pool_allocate", CLMEM__CAST(const clmem__peer_home *, user), size, true,
+                                  &err);
     return err;
 }
 
@@ -20546,41 +20551,37 @@ static void clmem__peer_pool_free(void *user, clmem__pool_block *blk) {
                     clmem_last_error_message());
 }
 
-/* the pool holds the context and its copy of the facts (clmem__pool_with_facts) */
+/* the backend's state is where blocks are made, the pool's copy of what
+   clmem__peer_check_home found (clmem__pool_with_facts); the pool holds the context */
 static const clmem__pool_backend clmem__peer_pool_backend = {clmem__peer_pool_make, clmem__peer_pool_free, NULL, NULL,
                                                              false};
 
 CLMEM_API clmem_peer_pool *clmem_peer_pool_create(cl_context context, cl_device_id home,
                                                   unsigned leading_bits_in_bin_id, cl_int *errcode_ret) {
     static const char fn[] = "clmem_peer_pool_create";
-    clmem__peer_pool_facts f;
+    clmem__peer_home at = CLMEM__ZERO;
     cl_int err;
-    memset(&f, 0, sizeof f);
     if (!context) err = clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL");
     else if (!home) err = clmem__fail(CL_INVALID_DEVICE, fn, "home is NULL");
     else if ((err = clmem__pool_check_bits(fn, leading_bits_in_bin_id)) == CL_SUCCESS)
-        err = clmem__peer_check_home(fn, context, home, &f.cu, &f.cudev);
+        err = clmem__peer_check_home(fn, context, home, &at);
     if (err != CL_SUCCESS) return CLMEM__CAST(clmem_peer_pool *, clmem__null_with(errcode_ret, err));
-    f.context = context;
-    f.home = home;
     return CLMEM__CAST(clmem_peer_pool *, (void *)clmem__pool_with_facts(fn, leading_bits_in_bin_id,
-                                                                         &clmem__peer_pool_backend, &f, sizeof f,
+                                                                         &clmem__peer_pool_backend, &at, sizeof at,
                                                                          context, NULL, errcode_ret));
 }
 
-/* queue: the queue the block is for (on_queue), or NULL for the host */
-static clmem_pooled_peer clmem__peer_pool_allocate(clmem_peer_pool *pool, size_t size, bool on_queue,
-                                                   cl_command_queue queue, cl_int *errcode_ret, const char *fn,
-                                                   const char *file, int line) {
-    clmem_pooled_peer r = CLMEM__ZERO;
-    clmem__pool_block *blk;
-    cl_int err;
-    if (CLMEM__CHECKS && pool && (err = clmem__peer_check_size(fn, size, "blocks")) != CL_SUCCESS) {
-        clmem__set_err(errcode_ret, err); /* (a NULL pool is refused first) */
-        return r;
-    }
-    blk = clmem__pool_kind_get(pool, size, on_queue, queue, fn, file, line, errcode_ret);
-    if (!blk) return r;
+/* a request above CLMEM_PEER_BUFFER_MAX */
+static inline cl_int clmem__peer_pool_check(const clmem_peer_pool *pool, size_t size, const char *fn) {
+    (void)pool;
+    return clmem__peer_check_size(fn, size, "blocks");
+}
+
+/* the handle of a block just handed out */
+static inline clmem_pooled_peer clmem__pooled_peer_handle(const clmem_peer_pool *pool, clmem__pool_block *blk,
+                                                          size_t size) {
+    clmem_pooled_peer r;
+    (void)pool;
     r.peer = CLMEM__CAST(clmem_peer_buffer *, blk->ptr);
     r.size = size;
     r.pool = CLMEM__CAST(void *, blk);
@@ -20588,7 +20589,7 @@ static clmem_pooled_peer clmem__peer_pool_allocate(clmem_peer_pool *pool, size_t
     return r;
 }
 
-CLMEM__POOL_ALLOCATE(peer_pool, clmem_pooled_peer, clmem__peer_pool_allocate)
+CLMEM__POOL_KIND_ALLOCATE(peer_pool, clmem_pooled_peer, clmem__peer_pool_check, clmem__pooled_peer_handle)
 
 CLMEM__POOL_COMMON(peer_pool)
 

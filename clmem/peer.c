@@ -14,13 +14,10 @@ typedef struct clmem__peer_view {
 } clmem__peer_view;
 
 struct clmem_peer_buffer {
-    cl_context context;
-    cl_device_id home;
+    clmem__peer_home at;              /* its context (retained), home and CUDA device */
     size_t size, alloc_size;
     int fd;
-    clmem__CUdevice cudev;
     clmem__CUmemhandle handle;
-    const clmem__cuda_fns *cu;
     clmem__mutex lock;
     bool pooled;                      /* a block of a peer pool (>>peer_pool): its pool frees it */
     unsigned nviews;
@@ -127,12 +124,12 @@ static void clmem__peer_cuda_free(const clmem__cuda_fns *cu, clmem__CUdevice dev
 
 /* ---- peer buffers ---- */
 
-/* clmem__peer_check_home(fn, context, home, &cu, &cudev): what peer memory on home
-   takes (context and home given): home a device of context with
-   cl_khr_external_memory_opaque_fd, libcuda, the CUDA device with home's UUID (*cudev).
-   The checks of clmem_peer_buffer_create and clmem_peer_pool_create. */
-static cl_int clmem__peer_check_home(const char *fn, cl_context context, cl_device_id home, const clmem__cuda_fns **cu,
-                                     clmem__CUdevice *cudev) {
+/* clmem__peer_check_home(fn, context, home, &at): what peer memory on home takes
+   (context and home given): home a device of context with
+   cl_khr_external_memory_opaque_fd, libcuda, the CUDA device with home's UUID. On
+   success *at holds all four (clmem__peer_home). The checks of clmem_peer_buffer_create
+   and clmem_peer_pool_create. */
+static cl_int clmem__peer_check_home(const char *fn, cl_context context, cl_device_id home, clmem__peer_home *at) {
     unsigned char uuid[16];
     char name[128];
     cl_int err;
@@ -143,9 +140,12 @@ static cl_int clmem__peer_check_home(const char *fn, cl_context context, cl_devi
                            "device '%s' has no cl_khr_external_memory_opaque_fd: peer memory is CUDA memory imported "
                            "into OpenCL", name);
     }
-    if ((err = clmem__cuda(fn, cu)) != CL_SUCCESS || (err = clmem__cl_device_uuid(fn, home, uuid)) != CL_SUCCESS)
+    if ((err = clmem__cuda(fn, &at->cu)) != CL_SUCCESS || (err = clmem__cl_device_uuid(fn, home, uuid)) != CL_SUCCESS ||
+        (err = clmem__cuda_device_by_uuid(fn, at->cu, uuid, &at->cudev)) != CL_SUCCESS)
         return err;
-    return clmem__cuda_device_by_uuid(fn, *cu, uuid, cudev);
+    at->context = context;
+    at->home = home;
+    return CL_SUCCESS;
 }
 
 /* clmem__peer_check_size(fn, size, several): CL_INVALID_BUFFER_SIZE in words above
@@ -157,28 +157,25 @@ static cl_int clmem__peer_check_size(const char *fn, size_t size, const char *se
                        "512 MiB or more; allocate several %s", size, (size_t)CLMEM_PEER_BUFFER_MAX, several);
 }
 
-/* clmem__peer_buffer_new(fn, context, home, cu, cudev, size, pooled, &err): a peer
-   buffer of size bytes on home (checked by clmem__peer_check_home; size > 0), no view
-   made yet; pooled: a peer pool's block, which clmem_peer_buffer_release refuses */
-static clmem_peer_buffer *clmem__peer_buffer_new(const char *fn, cl_context context, cl_device_id home,
-                                                 const clmem__cuda_fns *cu, clmem__CUdevice cudev, size_t size,
-                                                 bool pooled, cl_int *errcode_ret) {
+/* clmem__peer_buffer_new(fn, at, size, pooled, &err): a peer buffer of size bytes where
+   clmem__peer_check_home found `at` (size > 0), no view made yet; pooled: a peer pool's
+   block, which clmem_peer_buffer_release refuses */
+static clmem_peer_buffer *clmem__peer_buffer_new(const char *fn, const clmem__peer_home *at, size_t size, bool pooled,
+                                                 cl_int *errcode_ret) {
     clmem_peer_buffer *pb = CLMEM__CAST(clmem_peer_buffer *, clmem__alloc_for(sizeof *pb, fn, "the peer buffer", errcode_ret));
     cl_int err;
     if (!pb) return NULL;
     memset(pb, 0, sizeof *pb);
-    if ((err = clmem__peer_cuda_alloc(fn, cu, cudev, size, &pb->handle, &pb->alloc_size, &pb->fd)) != CL_SUCCESS) {
+    if ((err = clmem__peer_cuda_alloc(fn, at->cu, at->cudev, size, &pb->handle, &pb->alloc_size, &pb->fd)) !=
+        CL_SUCCESS) {
         CLMEM_FREE(pb);
         return CLMEM__CAST(clmem_peer_buffer *, clmem__null_with(errcode_ret, err));
     }
-    pb->context = context;
-    pb->home = home;
+    pb->at = *at;
     pb->size = size;
-    pb->cudev = cudev;
-    pb->cu = cu;
     pb->pooled = pooled;
     clmem__mutex_init(&pb->lock);
-    clRetainContext(context);
+    clRetainContext(at->context);
     clmem__set_err(errcode_ret, CL_SUCCESS);
     return pb;
 }
@@ -186,16 +183,15 @@ static clmem_peer_buffer *clmem__peer_buffer_new(const char *fn, cl_context cont
 CLMEM_API clmem_peer_buffer *clmem_peer_buffer_create(cl_context context, cl_device_id home, size_t size,
                                                       cl_int *errcode_ret) {
     static const char fn[] = "clmem_peer_buffer_create";
-    const clmem__cuda_fns *cu = NULL;
-    clmem__CUdevice cudev = 0;
+    clmem__peer_home at = CLMEM__ZERO;
     cl_int err;
     if (!context) return CLMEM__CAST(clmem_peer_buffer *, clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL")));
     if (!home) return CLMEM__CAST(clmem_peer_buffer *, clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_DEVICE, fn, "home is NULL")));
     if (size == 0) return CLMEM__CAST(clmem_peer_buffer *, clmem__null_with(errcode_ret, clmem__fail(CL_INVALID_BUFFER_SIZE, fn, "size is 0")));
     if ((err = clmem__peer_check_size(fn, size, "peer buffers")) != CL_SUCCESS ||
-        (err = clmem__peer_check_home(fn, context, home, &cu, &cudev)) != CL_SUCCESS)
+        (err = clmem__peer_check_home(fn, context, home, &at)) != CL_SUCCESS)
         return CLMEM__CAST(clmem_peer_buffer *, clmem__null_with(errcode_ret, err));
-    return clmem__peer_buffer_new(fn, context, home, cu, cudev, size, false, errcode_ret);
+    return clmem__peer_buffer_new(fn, &at, size, false, errcode_ret);
 }
 
 /* clmem__peer_view_of(fn, pb, queue, dev, &buf): the view for dev (the queue's device),
@@ -220,11 +216,11 @@ static cl_int clmem__peer_view_of(const char *fn, clmem_peer_buffer *pb, cl_comm
         clmem__unlock(&pb->lock);
         return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "a peer buffer has views for at most %d devices", (int)CLMEM__PEER_MAX_VIEWS);
     }
-    if ((err = clmem__peer_account(fn, pb->context, pb->size, 0)) != CL_SUCCESS) {
+    if ((err = clmem__peer_account(fn, pb->at.context, pb->size, 0)) != CL_SUCCESS) {
         clmem__unlock(&pb->lock);
         return err;
     }
-    m = clmem_external_memory_import(pb->context, dev, CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_FD_KHR, pb->fd, pb->size,
+    m = clmem_external_memory_import(pb->at.context, dev, CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_FD_KHR, pb->fd, pb->size,
                                      CL_MEM_READ_WRITE, &err);
     if (m) {
         err = clmem_enqueue_acquire_external_memory_opts(queue, m, buf, NULL);
@@ -250,7 +246,7 @@ static cl_int clmem__peer_view_of(const char *fn, clmem_peer_buffer *pb, cl_comm
         }
     }
     if (!m) {
-        clmem__peer_account(fn, pb->context, 0, pb->size);
+        clmem__peer_account(fn, pb->at.context, 0, pb->size);
         clmem__unlock(&pb->lock);
         *buf = clmem__buffer_empty();
         return clmem__refail_as(fn, err);
@@ -271,7 +267,7 @@ static cl_int clmem__peer_view_for(const char *fn, clmem_peer_buffer *pb, cl_com
     cl_int err;
     *buf = clmem__buffer_empty();
     if ((err = clmem__check_queue(fn, queue)) != CL_SUCCESS ||
-        (err = clmem__same_context(fn, queue, pb->context, "pb")) != CL_SUCCESS ||
+        (err = clmem__same_context(fn, queue, pb->at.context, "pb")) != CL_SUCCESS ||
         (err = clmem__queue_device_of(fn, queue, &dev)) != CL_SUCCESS)
         return err;
     return clmem__peer_view_of(fn, pb, queue, dev, buf);
@@ -305,7 +301,7 @@ static void clmem__peer_restamp(clmem_peer_buffer *pb) {
 }
 
 CLMEM_API size_t clmem_peer_buffer_size(const clmem_peer_buffer *pb) { return pb ? pb->size : 0; }
-CLMEM_API cl_device_id clmem_peer_buffer_home(const clmem_peer_buffer *pb) { return pb ? pb->home : NULL; }
+CLMEM_API cl_device_id clmem_peer_buffer_home(const clmem_peer_buffer *pb) { return pb ? pb->at.home : NULL; }
 CLMEM_API int clmem_peer_buffer_fd(const clmem_peer_buffer *pb) { return pb ? pb->fd : -1; }
 
 CLMEM_API clmem_peer_buffer *clmem_peer_buffer_of(clmem_buffer view) {
@@ -330,9 +326,9 @@ static cl_int clmem__peer_buffer_free(const char *fn, clmem_peer_buffer *pb) {
         }
         if (!v->m->acquired_on && (e = clmem_external_memory_release(v->m)) != CL_SUCCESS && err == CL_SUCCESS) err = e;
     }
-    clmem__peer_account(fn, pb->context, 0, (cl_ulong)pb->size * pb->nviews);
-    clmem__peer_cuda_free(pb->cu, pb->cudev, pb->handle, pb->fd);
-    clReleaseContext(pb->context);
+    clmem__peer_account(fn, pb->at.context, 0, (cl_ulong)pb->size * pb->nviews);
+    clmem__peer_cuda_free(pb->at.cu, pb->at.cudev, pb->handle, pb->fd);
+    clReleaseContext(pb->at.context);
     clmem__mutex_destroy(&pb->lock);
     CLMEM_FREE(pb);
     return err;

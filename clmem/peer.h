@@ -133,13 +133,20 @@ CLMEM_API cl_int clmem_peer_buffer_release(clmem_peer_buffer *pb);
 /* ---- private: what other modules of clmem use of peer (peer_pool.c, device_link.c); not API.
    tools/amalgamate puts this section at the head of the implementation. ---- */
 
+/* where peer memory lives: what clmem__peer_check_home found, a peer buffer's and a
+   peer pool's */
+typedef struct clmem__peer_home {
+    cl_context context;
+    cl_device_id home;             /* a device of context */
+    const clmem__cuda_fns *cu;     /* libcuda */
+    clmem__CUdevice cudev;         /* the CUDA device with home's UUID */
+} clmem__peer_home;
+
 /* functions (each described where it is defined); peer_pool.c uses those after the first */
-static cl_int clmem__peer_check_home(const char *fn, cl_context context, cl_device_id home, const clmem__cuda_fns **cu,
-                                     clmem__CUdevice *cudev);
+static cl_int clmem__peer_check_home(const char *fn, cl_context context, cl_device_id home, clmem__peer_home *at);
 static cl_int clmem__peer_check_size(const char *fn, size_t size, const char *several);
-static clmem_peer_buffer *clmem__peer_buffer_new(const char *fn, cl_context context, cl_device_id home,
-                                                 const clmem__cuda_fns *cu, clmem__CUdevice cudev, size_t size,
-                                                 bool pooled, cl_int *errcode_ret);
+static clmem_peer_buffer *clmem__peer_buffer_new(const char *fn, const clmem__peer_home *at, size_t size, bool pooled,
+                                                 cl_int *errcode_ret);
 static cl_int clmem__peer_buffer_free(const char *fn, clmem_peer_buffer *pb);
 static cl_int clmem__peer_view_for(const char *fn, clmem_peer_buffer *pb, cl_command_queue queue, clmem_buffer *buf);
 static void clmem__peer_restamp(clmem_peer_buffer *pb);

@@ -3,22 +3,14 @@
 
 struct clmem_peer_pool { clmem__pool core; };
 
-/* the peer backend's state: where blocks are made */
-typedef struct clmem__peer_pool_facts {
-    cl_context context; /* retained */
-    cl_device_id home;
-    const clmem__cuda_fns *cu;
-    clmem__CUdevice cudev;
-} clmem__peer_pool_facts;
-
 /* a block of `size` bytes (a bin's size; the top bin of CLMEM_PEER_BUFFER_MAX is
    larger, and every request it serves is at most the maximum) */
 static cl_int clmem__peer_pool_make(void *user, size_t size, void **ptr, void **mem) {
-    const clmem__peer_pool_facts *f = CLMEM__CAST(const clmem__peer_pool_facts *, user);
     cl_int err = CL_SUCCESS;
     (void)mem;
     if (size > CLMEM_PEER_BUFFER_MAX) size = CLMEM_PEER_BUFFER_MAX;
-    *ptr = clmem__peer_buffer_new("clmem_peer_pool_allocate", f->context, f->home, f->cu, f->cudev, size, true, &err);
+    *ptr = clmem__peer_buffer_new("clmem_peer_pool_allocate", CLMEM__CAST(const clmem__peer_home *, user), size, true,
+                                  &err);
     return err;
 }
 
@@ -33,41 +25,37 @@ static void clmem__peer_pool_free(void *user, clmem__pool_block *blk) {
                     clmem_last_error_message());
 }
 
-/* the pool holds the context and its copy of the facts (clmem__pool_with_facts) */
+/* the backend's state is where blocks are made, the pool's copy of what
+   clmem__peer_check_home found (clmem__pool_with_facts); the pool holds the context */
 static const clmem__pool_backend clmem__peer_pool_backend = {clmem__peer_pool_make, clmem__peer_pool_free, NULL, NULL,
                                                              false};
 
 CLMEM_API clmem_peer_pool *clmem_peer_pool_create(cl_context context, cl_device_id home,
                                                   unsigned leading_bits_in_bin_id, cl_int *errcode_ret) {
     static const char fn[] = "clmem_peer_pool_create";
-    clmem__peer_pool_facts f;
+    clmem__peer_home at = CLMEM__ZERO;
     cl_int err;
-    memset(&f, 0, sizeof f);
     if (!context) err = clmem__fail(CL_INVALID_CONTEXT, fn, "context is NULL");
     else if (!home) err = clmem__fail(CL_INVALID_DEVICE, fn, "home is NULL");
     else if ((err = clmem__pool_check_bits(fn, leading_bits_in_bin_id)) == CL_SUCCESS)
-        err = clmem__peer_check_home(fn, context, home, &f.cu, &f.cudev);
+        err = clmem__peer_check_home(fn, context, home, &at);
     if (err != CL_SUCCESS) return CLMEM__CAST(clmem_peer_pool *, clmem__null_with(errcode_ret, err));
-    f.context = context;
-    f.home = home;
     return CLMEM__CAST(clmem_peer_pool *, (void *)clmem__pool_with_facts(fn, leading_bits_in_bin_id,
-                                                                         &clmem__peer_pool_backend, &f, sizeof f,
+                                                                         &clmem__peer_pool_backend, &at, sizeof at,
                                                                          context, NULL, errcode_ret));
 }
 
-/* queue: the queue the block is for (on_queue), or NULL for the host */
-static clmem_pooled_peer clmem__peer_pool_allocate(clmem_peer_pool *pool, size_t size, bool on_queue,
-                                                   cl_command_queue queue, cl_int *errcode_ret, const char *fn,
-                                                   const char *file, int line) {
-    clmem_pooled_peer r = CLMEM__ZERO;
-    clmem__pool_block *blk;
-    cl_int err;
-    if (CLMEM__CHECKS && pool && (err = clmem__peer_check_size(fn, size, "blocks")) != CL_SUCCESS) {
-        clmem__set_err(errcode_ret, err); /* (a NULL pool is refused first) */
-        return r;
-    }
-    blk = clmem__pool_kind_get(pool, size, on_queue, queue, fn, file, line, errcode_ret);
-    if (!blk) return r;
+/* a request above CLMEM_PEER_BUFFER_MAX */
+static inline cl_int clmem__peer_pool_check(const clmem_peer_pool *pool, size_t size, const char *fn) {
+    (void)pool;
+    return clmem__peer_check_size(fn, size, "blocks");
+}
+
+/* the handle of a block just handed out */
+static inline clmem_pooled_peer clmem__pooled_peer_handle(const clmem_peer_pool *pool, clmem__pool_block *blk,
+                                                          size_t size) {
+    clmem_pooled_peer r;
+    (void)pool;
     r.peer = CLMEM__CAST(clmem_peer_buffer *, blk->ptr);
     r.size = size;
     r.pool = CLMEM__CAST(void *, blk);
@@ -75,7 +63,7 @@ static clmem_pooled_peer clmem__peer_pool_allocate(clmem_peer_pool *pool, size_t
     return r;
 }
 
-CLMEM__POOL_ALLOCATE(peer_pool, clmem_pooled_peer, clmem__peer_pool_allocate)
+CLMEM__POOL_KIND_ALLOCATE(peer_pool, clmem_pooled_peer, clmem__peer_pool_check, clmem__pooled_peer_handle)
 
 CLMEM__POOL_COMMON(peer_pool)
 

@@ -102,10 +102,6 @@ CLMEM_API clmem_peer_pool *clmem_peer_pool_create(cl_context context, cl_device_
       or the code of another failure (named). Thread safety: any thread.
     clmem_peer_pool_allocate_at(pool, size, &err, file, line) records where (see
     CLMEM_TRACK_ALLOCATIONS). */
-CLMEM_API clmem_pooled_peer clmem_peer_pool_allocate(clmem_peer_pool *pool, size_t size, cl_int *errcode_ret);
-CLMEM_API clmem_pooled_peer clmem_peer_pool_allocate_at(clmem_peer_pool *pool, size_t size, cl_int *errcode_ret,
-                                                        const char *file, int line);
-
 /** clmem_peer_pool_allocate_on_queue(pool, size, queue, &err): a block for work on
     `queue` (a block released on that in-order queue is reused at once, one pending on
     another queue behind a marker `queue` waits for). Errors: those of
@@ -113,11 +109,7 @@ CLMEM_API clmem_pooled_peer clmem_peer_pool_allocate_at(clmem_peer_pool *pool, s
     CL_INVALID_CONTEXT (queue of another context), the driver's code from the marker.
     _at: records file and line. Thread safety: any thread.
     Example: clmem_pooled_peer p = clmem_peer_pool_allocate_on_queue(pp, n, q, &err); */
-CLMEM_API clmem_pooled_peer clmem_peer_pool_allocate_on_queue(clmem_peer_pool *pool, size_t size,
-                                                              cl_command_queue queue, cl_int *errcode_ret);
-CLMEM_API clmem_pooled_peer clmem_peer_pool_allocate_on_queue_at(clmem_peer_pool *pool, size_t size,
-                                                                 cl_command_queue queue, cl_int *errcode_ret,
-                                                                 const char *file, int line);
+CLMEM__POOL_ALLOCATE_DECLS(peer_pool, clmem_pooled_peer)
 
 /** clmem_pooled_peer_view(p, queue, &err): the block's view for the queue's device,
     made and acquired at the block's first use on that device (see PEER POOLS), its
@@ -151,14 +143,6 @@ CLMEM_API cl_int clmem_pooled_peer_enqueue_release(clmem_pooled_peer *p, cl_comm
     buffer pool's (clmem_memory_pool_held_blocks ... _release: held blocks are freed,
     CLMEM_ERROR_IN_USE while blocks are active). */
 CLMEM__POOL_DECLS(peer_pool)
-
-/* with CLMEM_TRACK_ALLOCATIONS the allocate calls record where they were made */
-#if defined(CLMEM_TRACK_ALLOCATIONS)
-#define clmem_peer_pool_allocate(pool, size, errcode_ret) \
-    CLMEM__TRACKED(clmem_peer_pool_allocate, pool, size, errcode_ret)
-#define clmem_peer_pool_allocate_on_queue(pool, size, queue, errcode_ret) \
-    CLMEM__TRACKED(clmem_peer_pool_allocate_on_queue, pool, size, queue, errcode_ret)
-#endif
 
 #ifdef __cplusplus
 }

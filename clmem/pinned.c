@@ -274,32 +274,24 @@ CLMEM_API clmem_pinned_pool *clmem_pinned_pool_create(cl_command_queue queue, cl
     return CLMEM__CAST(clmem_pinned_pool *, (void *)p);
 }
 
-/* queue: the queue the memory is for (on_queue), or NULL for the host. Always inlined,
-   as the buffer pool's: the plain allocate is the fast path alone */
-CLMEM__INLINE clmem_pinned_allocation clmem__pinned_pool_allocate(clmem_pinned_pool *pool, size_t size, bool on_queue,
-                                                                  cl_command_queue queue, cl_int *errcode_ret,
-                                                                  const char *fn, const char *file, int line) {
-    clmem_pinned_allocation a;
-    clmem__pool_block *blk;
-    memset(&a, 0, sizeof a);
-    if (CLMEM__CHECKS && pool) { /* a NULL pool is refused first (clmem__pool_kind_get) */
-        const clmem__pinned_facts *f = CLMEM__CAST(const clmem__pinned_facts *, pool->core.user);
-        /* a block is below twice its request: only a large request can pass the limit */
-        size_t asz = (cl_ulong)size > f->max_alloc / 2 ? clmem_alloc_size(pool->core.L, clmem__bin_of(pool->core.L, size))
-                                                       : size;
-        if ((cl_ulong)asz > f->max_alloc) {
-            clmem__set_err(errcode_ret,
-                           clmem__fail(CL_INVALID_BUFFER_SIZE, fn,
-                                       "size %zu needs a block of %zu bytes, above CL_DEVICE_MAX_MEM_ALLOC_SIZE "
-                                       "(%llu bytes) of the pool's device", size, asz, (unsigned long long)f->max_alloc));
-            return a;
-        }
-    }
-    blk = clmem__pool_kind_get(pool, size, on_queue, queue, fn, file, line, errcode_ret);
-    if (!blk) return a;
+/* a request whose block would be above the device's CL_DEVICE_MAX_MEM_ALLOC_SIZE (a
+   block is below twice its request: only a large request can pass the limit) */
+CLMEM__INLINE cl_int clmem__pinned_pool_check(const clmem_pinned_pool *pool, size_t size, const char *fn) {
+    const clmem__pinned_facts *f = CLMEM__CAST(const clmem__pinned_facts *, pool->core.user);
+    size_t asz = (cl_ulong)size > f->max_alloc / 2 ? clmem_alloc_size(pool->core.L, clmem__bin_of(pool->core.L, size))
+                                                   : size;
+    if ((cl_ulong)asz <= f->max_alloc) return CL_SUCCESS;
+    return clmem__fail(CL_INVALID_BUFFER_SIZE, fn,
+                       "size %zu needs a block of %zu bytes, above CL_DEVICE_MAX_MEM_ALLOC_SIZE (%llu bytes) of the "
+                       "pool's device", size, asz, (unsigned long long)f->max_alloc);
+}
+
+static inline clmem_pinned_allocation clmem__pinned_pool_handle(const clmem_pinned_pool *pool,
+                                                                clmem__pool_block *blk, size_t size) {
+    (void)pool;
     return clmem__pinned_handle(blk, size);
 }
 
-CLMEM__POOL_ALLOCATE(pinned_pool, clmem_pinned_allocation, clmem__pinned_pool_allocate)
+CLMEM__POOL_KIND_ALLOCATE(pinned_pool, clmem_pinned_allocation, clmem__pinned_pool_check, clmem__pinned_pool_handle)
 
 CLMEM__POOL_COMMON(pinned_pool)

@@ -166,13 +166,8 @@ CLMEM_API clmem_pinned_pool *clmem_pinned_pool_create(cl_command_queue queue, cl
     the policy above), CLMEM_ERROR_LIMIT_EXCEEDED, or the driver's other code.
     Any thread. With CLMEM_TRACK_ALLOCATIONS this is a macro recording __FILE__ and
     __LINE__ ((clmem_pinned_pool_allocate)(...) or _allocate_at call the function). */
-CLMEM_API clmem_pinned_allocation clmem_pinned_pool_allocate(clmem_pinned_pool *pool, size_t size,
-                                                             cl_int *errcode_ret);
 /** clmem_pinned_pool_allocate_at(pool, size, &err, file, line): the same, recording
     where the allocation was made (file must outlive the block). */
-CLMEM_API clmem_pinned_allocation clmem_pinned_pool_allocate_at(clmem_pinned_pool *pool, size_t size,
-                                                                cl_int *errcode_ret, const char *file, int line);
-
 /** clmem_pinned_pool_allocate_on_queue(pool, size, queue, &err): pinned memory for
     transfers on `queue` (cudaMallocAsync; as clmem_memory_pool_allocate_on_queue): a
     block released on the same in-order queue is reused at once, one still pending on
@@ -183,13 +178,8 @@ CLMEM_API clmem_pinned_allocation clmem_pinned_pool_allocate_at(clmem_pinned_poo
     another context than the pool's), or the driver's code from the marker. Any
     thread. With CLMEM_TRACK_ALLOCATIONS a macro, as allocate.
     Example: clmem_pinned_allocation h = clmem_pinned_pool_allocate_on_queue(pp, n, q, &err); */
-CLMEM_API clmem_pinned_allocation clmem_pinned_pool_allocate_on_queue(clmem_pinned_pool *pool, size_t size,
-                                                                      cl_command_queue queue, cl_int *errcode_ret);
 /** clmem_pinned_pool_allocate_on_queue_at(...): the same, recording file and line. */
-CLMEM_API clmem_pinned_allocation clmem_pinned_pool_allocate_on_queue_at(clmem_pinned_pool *pool, size_t size,
-                                                                         cl_command_queue queue,
-                                                                         cl_int *errcode_ret, const char *file,
-                                                                         int line);
+CLMEM__POOL_ALLOCATE_DECLS(pinned_pool, clmem_pinned_allocation)
 
 /** The pinned pool's accounting, statistics, limits, leak list and release: as the
     buffer pool's (clmem_memory_pool_held_blocks ... _release; 0 or CL_INVALID_VALUE
@@ -200,13 +190,6 @@ CLMEM_API clmem_pinned_allocation clmem_pinned_pool_allocate_on_queue_at(clmem_p
     blocks are active (they may still be released later, safely, and the pool goes
     with the last), CLMEM_ERROR_DOUBLE_RELEASE for a second release. Any thread. */
 CLMEM__POOL_DECLS(pinned_pool)
-
-#if defined(CLMEM_TRACK_ALLOCATIONS)
-#define clmem_pinned_pool_allocate(pool, size, errcode_ret) \
-    CLMEM__TRACKED(clmem_pinned_pool_allocate, pool, size, errcode_ret)
-#define clmem_pinned_pool_allocate_on_queue(pool, size, queue, errcode_ret) \
-    CLMEM__TRACKED(clmem_pinned_pool_allocate_on_queue, pool, size, queue, errcode_ret)
-#endif
 
 #ifdef __cplusplus
 }

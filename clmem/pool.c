@@ -1123,6 +1123,16 @@ CLMEM__INLINE clmem__pool_block *clmem__pool_kind_get(void *pool, size_t size, b
     return blk;
 }
 
+/* clmem__pool_any_size(pool, size, fn): CL_SUCCESS, the check of CLMEM__POOL_KIND_ALLOCATE
+   (pool.h) for a kind that takes every size (the USM pool: what a block may hold is the
+   driver's to say) */
+static inline cl_int clmem__pool_any_size(const void *pool, size_t size, const char *fn) {
+    (void)pool;
+    (void)size;
+    (void)fn;
+    return CL_SUCCESS;
+}
+
 /* ---- the release of a pooled handle ---- */
 
 /* clmem__pool_give_back(handle, handle_size, block, gen, ptr, size, queue, ooo, fn): the

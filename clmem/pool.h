@@ -435,10 +435,35 @@ CLMEM_API cl_int clmem_memory_pool_active_blocks_info(clmem_memory_pool *pool, c
 CLMEM_API cl_int clmem_memory_pool_release(clmem_memory_pool *pool);
 
 /* CLMEM__TRACKED(fn, args...): fn_at(args..., __FILE__, __LINE__), what a pool kind's
-   allocate and allocate_on_queue are with CLMEM_TRACK_ALLOCATIONS (each kind's header
-   defines them: #define clmem_<kind>_allocate(pool, size, errcode_ret)
-   CLMEM__TRACKED(clmem_<kind>_allocate, pool, size, errcode_ret)) */
+   allocate and allocate_on_queue are with CLMEM_TRACK_ALLOCATIONS (the macros at the
+   end of this header's API, one for each call of every pool kind) */
 #define CLMEM__TRACKED(fn, ...) fn##_at(__VA_ARGS__, __FILE__, __LINE__)
+
+/* CLMEM__POOL_ALLOCATE_DECLS(kind, handle): the declarations of another pool kind's
+   allocate entry points, each as the buffer pool's above (the definitions are
+   CLMEM__POOL_ALLOCATE's): clmem_<kind>_allocate, clmem_<kind>_allocate_at,
+   clmem_<kind>_allocate_on_queue, clmem_<kind>_allocate_on_queue_at, returning
+   `handle`. The names of allocate and allocate_on_queue stand in parentheses, so that
+   their CLMEM_TRACK_ALLOCATIONS macros (defined before the later kinds' headers) do
+   not expand here. The kind's header documents them right above; tools/api-list
+   expands it for the API list. The names it declares (CLMEM__POOL_ALLOCATE defines
+   them in pool_svm.c, usm_pool.c, pinned.c and peer_pool.c):
+     clmem_svm_pool_allocate                 clmem_svm_pool_allocate_at
+     clmem_svm_pool_allocate_on_queue        clmem_svm_pool_allocate_on_queue_at
+     clmem_usm_pool_allocate                 clmem_usm_pool_allocate_at
+     clmem_usm_pool_allocate_on_queue        clmem_usm_pool_allocate_on_queue_at
+     clmem_pinned_pool_allocate              clmem_pinned_pool_allocate_at
+     clmem_pinned_pool_allocate_on_queue     clmem_pinned_pool_allocate_on_queue_at
+     clmem_peer_pool_allocate                clmem_peer_pool_allocate_at
+     clmem_peer_pool_allocate_on_queue       clmem_peer_pool_allocate_on_queue_at */
+#define CLMEM__POOL_ALLOCATE_DECLS(kind, handle)                                                                   \
+    CLMEM_API handle(clmem_##kind##_allocate)(clmem_##kind *pool, size_t size, cl_int *errcode_ret);               \
+    CLMEM_API handle clmem_##kind##_allocate_at(clmem_##kind *pool, size_t size, cl_int *errcode_ret,              \
+                                                const char *file, int line);                                       \
+    CLMEM_API handle(clmem_##kind##_allocate_on_queue)(clmem_##kind *pool, size_t size, cl_command_queue queue,    \
+                                                       cl_int *errcode_ret);                                       \
+    CLMEM_API handle clmem_##kind##_allocate_on_queue_at(clmem_##kind *pool, size_t size, cl_command_queue queue,  \
+                                                         cl_int *errcode_ret, const char *file, int line);
 
 /* CLMEM__POOL_DECLS(kind): the declarations of another pool kind's accounting,
    statistics, limits, leak list and release: clmem_<kind>_held_blocks ... _release,
@@ -547,22 +572,16 @@ CLMEM_API clmem_svm_pool *clmem_svm_pool_create(clmem_svm_allocator *allocator, 
     block last used on another queue is handed out only after a marker makes the
     allocator's queue wait for that queue. Without a queue, a block bound to a queue
     is waited for (clFinish) and unbound. Size 0 gives a real block with svm.size 0.
-    Errors as clmem_memory_pool_allocate. */
-CLMEM_API clmem_pooled_svm clmem_svm_pool_allocate(clmem_svm_pool *pool, size_t size, cl_int *errcode_ret);
-CLMEM_API clmem_pooled_svm clmem_svm_pool_allocate_at(clmem_svm_pool *pool, size_t size, cl_int *errcode_ret,
-                                                      const char *file, int line);
-
+    Errors as clmem_memory_pool_allocate. clmem_svm_pool_allocate_at(pool, size, &err,
+    file, line): the same, recording where (see CLMEM_TRACK_ALLOCATIONS). */
 /** clmem_svm_pool_allocate_on_queue(pool, size, queue, &err): a pooled SVM block
     bound to `queue` (an in-order queue of the pool's context) instead of the
     allocator's queue: a block held on `queue` is reused at once, one bound to another
     queue behind a marker `queue` waits for (see QUEUE ORDER). Errors: as
     clmem_svm_pool_allocate, CL_INVALID_COMMAND_QUEUE (NULL, invalid or out-of-order),
-    CL_INVALID_CONTEXT (queue of another context). Any thread. */
-CLMEM_API clmem_pooled_svm clmem_svm_pool_allocate_on_queue(clmem_svm_pool *pool, size_t size, cl_command_queue queue,
-                                                            cl_int *errcode_ret);
-CLMEM_API clmem_pooled_svm clmem_svm_pool_allocate_on_queue_at(clmem_svm_pool *pool, size_t size,
-                                                               cl_command_queue queue, cl_int *errcode_ret,
-                                                               const char *file, int line);
+    CL_INVALID_CONTEXT (queue of another context). Any thread. _at: records file and
+    line. */
+CLMEM__POOL_ALLOCATE_DECLS(svm_pool, clmem_pooled_svm)
 
 /** clmem_pooled_svm_release(&p): return the block to its pool and empty the handle
     (p->svm.ptr = NULL). An empty handle: CL_SUCCESS. A block already returned:
@@ -607,15 +626,33 @@ static inline size_t clmem_pooled_svm_hash(clmem_pooled_svm p) {
     queue are freed with clEnqueueSVMFree on it. */
 CLMEM__POOL_DECLS(svm_pool)
 
+/* With CLMEM_TRACK_ALLOCATIONS the allocate calls of every pool kind record where they
+   were made (LEAKS): clmem_<kind>_allocate and clmem_<kind>_allocate_on_queue become
+   macros calling their _at forms with __FILE__ and __LINE__. One list for all kinds:
+   the later kinds' headers declare these names in parentheses
+   (CLMEM__POOL_ALLOCATE_DECLS). tools/api-list lists each name where its function is
+   declared. */
 #if defined(CLMEM_TRACK_ALLOCATIONS)
 #define clmem_memory_pool_allocate(pool, size, errcode_ret) \
     CLMEM__TRACKED(clmem_memory_pool_allocate, pool, size, errcode_ret)
 #define clmem_svm_pool_allocate(pool, size, errcode_ret) \
     CLMEM__TRACKED(clmem_svm_pool_allocate, pool, size, errcode_ret)
+#define clmem_usm_pool_allocate(pool, size, errcode_ret) \
+    CLMEM__TRACKED(clmem_usm_pool_allocate, pool, size, errcode_ret)
+#define clmem_pinned_pool_allocate(pool, size, errcode_ret) \
+    CLMEM__TRACKED(clmem_pinned_pool_allocate, pool, size, errcode_ret)
+#define clmem_peer_pool_allocate(pool, size, errcode_ret) \
+    CLMEM__TRACKED(clmem_peer_pool_allocate, pool, size, errcode_ret)
 #define clmem_memory_pool_allocate_on_queue(pool, size, queue, errcode_ret) \
     CLMEM__TRACKED(clmem_memory_pool_allocate_on_queue, pool, size, queue, errcode_ret)
 #define clmem_svm_pool_allocate_on_queue(pool, size, queue, errcode_ret) \
     CLMEM__TRACKED(clmem_svm_pool_allocate_on_queue, pool, size, queue, errcode_ret)
+#define clmem_usm_pool_allocate_on_queue(pool, size, queue, errcode_ret) \
+    CLMEM__TRACKED(clmem_usm_pool_allocate_on_queue, pool, size, queue, errcode_ret)
+#define clmem_pinned_pool_allocate_on_queue(pool, size, queue, errcode_ret) \
+    CLMEM__TRACKED(clmem_pinned_pool_allocate_on_queue, pool, size, queue, errcode_ret)
+#define clmem_peer_pool_allocate_on_queue(pool, size, queue, errcode_ret) \
+    CLMEM__TRACKED(clmem_peer_pool_allocate_on_queue, pool, size, queue, errcode_ret)
 #endif
 
 #ifdef __cplusplus
@@ -749,6 +786,7 @@ static cl_int clmem__pool_null(const char *fn);
 CLMEM__INLINE clmem__pool_block *clmem__pool_kind_get(void *pool, size_t size, bool on_queue, cl_command_queue queue,
                                                       const char *fn, const char *file, int line,
                                                       cl_int *errcode_ret);
+static inline cl_int clmem__pool_any_size(const void *pool, size_t size, const char *fn);
 static cl_int clmem__pool_check_bits(const char *fn, unsigned L);
 static inline uint32_t clmem__bin_of(unsigned L, size_t size);
 CLMEM__INLINE cl_int clmem__pool_get_checked(clmem__pool *p, size_t size, bool on_queue, cl_command_queue queue,
@@ -803,6 +841,30 @@ static cl_int clmem__pool_release(clmem__pool *p, const char *fn);
                                                        cl_int *errcode_ret) {                                      \
         return clmem_##kind##_allocate_on_queue_at(pool, size, queue, errcode_ret, NULL, 0);                     \
     }
+
+/* CLMEM__POOL_KIND_ALLOCATE(kind, handle, check, wrap): CLMEM__POOL_ALLOCATE over the
+   allocate of a kind whose pool is its core (clmem__pool_kind_get: the pinned, USM and
+   peer pools), clmem__<kind>_allocate: a NULL pool refused first, then
+   check(pool, size, fn) refuses what the kind cannot hold (a cl_int, CL_SUCCESS to go
+   on; clmem__pool_any_size where there is nothing to refuse; compiled out with
+   CLMEM_NO_VALIDATION), then the block, whose handle wrap(pool, blk, size) makes. On
+   failure an empty handle and the code in *errcode_ret. Always inlined: the plain
+   allocate is then the fast path alone, as the buffer pool's. */
+#define CLMEM__POOL_KIND_ALLOCATE(kind, handle, check, wrap)                                                       \
+    CLMEM__INLINE handle clmem__##kind##_allocate(clmem_##kind *pool, size_t size, bool on_queue,                  \
+                                                  cl_command_queue queue, cl_int *errcode_ret, const char *fn,     \
+                                                  const char *file, int line) {                                    \
+        handle r = CLMEM__ZERO;                                                                                    \
+        clmem__pool_block *blk;                                                                                    \
+        cl_int err;                                                                                                \
+        if (CLMEM__CHECKS && pool && (err = check(pool, size, fn)) != CL_SUCCESS) {                                \
+            clmem__set_err(errcode_ret, err);                                                                      \
+            return r;                                                                                              \
+        }                                                                                                          \
+        blk = clmem__pool_kind_get(pool, size, on_queue, queue, fn, file, line, errcode_ret);                      \
+        return blk ? wrap(pool, blk, size) : r;                                                                    \
+    }                                                                                                              \
+    CLMEM__POOL_ALLOCATE(kind, handle, clmem__##kind##_allocate)
 
 #define CLMEM__POOL_GETTER(kind, name, what)                     \
     CLMEM_API size_t clmem_##kind##_##name(clmem_##kind *pool) { \

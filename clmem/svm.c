@@ -17,6 +17,17 @@ typedef struct clmem__svm_rec {
     size_t alignment;
 } clmem__svm_rec;
 
+/* clmem__svm_rec_new(kind, ptr, size, context, queue, flags, alignment): a record with
+   these fields (no reference taken), or NULL when out of host memory (the caller says
+   so): an allocation's, a map's, or that of a free on a queue */
+static inline clmem__svm_rec *clmem__svm_rec_new(int kind, void *ptr, size_t size, cl_context context,
+                                                 cl_command_queue queue, cl_svm_mem_flags flags, size_t alignment) {
+    const clmem__svm_rec r = {kind, ptr, size, context, queue, flags, alignment};
+    clmem__svm_rec *rec = CLMEM__CAST(clmem__svm_rec *, CLMEM_MALLOC(sizeof *rec));
+    if (rec) *rec = r;
+    return rec;
+}
+
 /* the registry of live allocations and maps (base.c); a record's kind is its tag */
 static clmem__registry clmem__svm_reg = CLMEM__REGISTRY_INIT;
 
@@ -142,12 +153,9 @@ static cl_int clmem__svm_enqueue_free(clmem__svm_rec *rec, cl_command_queue queu
    allocation record (a pool block) after the work enqueued on queue, holding a context
    reference of its own until clSVMFree has run, as allocations do. */
 static inline cl_int clmem__svm_free_after(cl_command_queue queue, cl_context context, void *ptr) {
-    clmem__svm_rec *rec = CLMEM__CAST(clmem__svm_rec *, CLMEM_MALLOC(sizeof *rec));
+    clmem__svm_rec *rec = clmem__svm_rec_new(0, ptr, 0, context, NULL, 0, 0);
     cl_int err;
     if (!rec) return CL_OUT_OF_HOST_MEMORY;
-    memset(rec, 0, sizeof *rec);
-    rec->ptr = ptr;
-    rec->context = context;
     if ((err = clRetainContext(context)) != CL_SUCCESS) {
         CLMEM_FREE(rec);
         return err;
@@ -327,14 +335,11 @@ static clmem_svm_allocation clmem__svm_alloc(const char *fn, cl_context ctx, siz
         clmem__set_err(errcode_ret, err);
         return a;
     }
-    rec = CLMEM__CAST(clmem__svm_rec *, clmem__alloc_for(sizeof *rec, fn, "the allocation record", errcode_ret));
-    if (!rec) return a;
-    rec->kind = CLMEM__SVM_ALLOCATION;
-    rec->size = size;
-    rec->flags = flags;
-    rec->alignment = alignment;
-    rec->context = ctx;
-    rec->queue = queue;
+    rec = clmem__svm_rec_new(CLMEM__SVM_ALLOCATION, NULL, size, ctx, queue, flags, alignment);
+    if (!rec) {
+        clmem__set_err(errcode_ret, clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the allocation record"));
+        return a;
+    }
     rec->ptr = clSVMAlloc(ctx, flags, size, alignment);
     if (!rec->ptr) {
         CLMEM_FREE(rec);
@@ -568,15 +573,8 @@ CLMEM_API cl_int clmem_enqueue_svm_map_opts(cl_command_queue queue, clmem_svm sv
     (void)rec;
     return clmem__svm_unsupported(fn);
 #else
-    rec = CLMEM__CAST(clmem__svm_rec *, CLMEM_MALLOC(sizeof *rec));
+    rec = clmem__svm_rec_new(CLMEM__SVM_MAP, svm.ptr, size, NULL, queue, flags, 0);
     if (!rec) return clmem__fail(CL_OUT_OF_HOST_MEMORY, fn, "out of host memory for the map record");
-    rec->kind = CLMEM__SVM_MAP;
-    rec->ptr = svm.ptr;
-    rec->size = size;
-    rec->context = NULL;
-    rec->queue = queue;
-    rec->flags = flags;
-    rec->alignment = 0;
     err = clEnqueueSVMMap(queue, (opts->given & CLMEM_GIVEN_IS_BLOCKING) && !opts->is_blocking ? CL_FALSE : CL_TRUE, flags, svm.ptr, size,
                           opts->num_wait_for, opts->wait_for, &map->event);
     if (err != CL_SUCCESS) {

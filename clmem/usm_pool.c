@@ -51,14 +51,10 @@ CLMEM_API clmem_usm_pool *clmem_usm_pool_create(cl_context context, cl_device_id
                                                                         context, NULL, errcode_ret));
 }
 
-/* queue: the queue the block is for (on_queue), or NULL for the host */
-static clmem_pooled_usm clmem__usm_pool_allocate(clmem_usm_pool *pool, size_t size, bool on_queue,
-                                                 cl_command_queue queue, cl_int *errcode_ret, const char *fn,
-                                                 const char *file, int line) {
-    clmem_pooled_usm r = CLMEM__ZERO;
-    clmem__pool_block *blk;
-    blk = clmem__pool_kind_get(pool, size, on_queue, queue, fn, file, line, errcode_ret);
-    if (!blk) return r;
+/* the handle of a block just handed out */
+static inline clmem_pooled_usm clmem__pooled_usm_handle(const clmem_usm_pool *pool, clmem__pool_block *blk,
+                                                        size_t size) {
+    clmem_pooled_usm r;
     r.usm.ptr = blk->ptr;
     r.usm.size = size;
     r.usm.type = CLMEM__CAST(const clmem__usm_facts *, pool->core.user)->type;
@@ -68,7 +64,7 @@ static clmem_pooled_usm clmem__usm_pool_allocate(clmem_usm_pool *pool, size_t si
     return r;
 }
 
-CLMEM__POOL_ALLOCATE(usm_pool, clmem_pooled_usm, clmem__usm_pool_allocate)
+CLMEM__POOL_KIND_ALLOCATE(usm_pool, clmem_pooled_usm, clmem__pool_any_size, clmem__pooled_usm_handle)
 
 CLMEM__POOL_COMMON(usm_pool)
 

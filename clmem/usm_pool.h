@@ -60,19 +60,11 @@ CLMEM_API clmem_usm_pool *clmem_usm_pool_create(cl_context context, cl_device_id
     stages), CLMEM_ERROR_LIMIT_EXCEEDED, or the driver's code.
     clmem_usm_pool_allocate_at(pool, size, &err, file, line) records where (see
     CLMEM_TRACK_ALLOCATIONS). */
-CLMEM_API clmem_pooled_usm clmem_usm_pool_allocate(clmem_usm_pool *pool, size_t size, cl_int *errcode_ret);
-CLMEM_API clmem_pooled_usm clmem_usm_pool_allocate_at(clmem_usm_pool *pool, size_t size, cl_int *errcode_ret,
-                                                      const char *file, int line);
-
 /** clmem_usm_pool_allocate_on_queue(pool, size, queue, &err): a block for work on
     `queue` (a block released on that in-order queue is reused at once). Errors: those
     of clmem_usm_pool_allocate, CL_INVALID_COMMAND_QUEUE (NULL or invalid queue),
     CL_INVALID_CONTEXT (queue of another context). _at: records file and line. */
-CLMEM_API clmem_pooled_usm clmem_usm_pool_allocate_on_queue(clmem_usm_pool *pool, size_t size, cl_command_queue queue,
-                                                            cl_int *errcode_ret);
-CLMEM_API clmem_pooled_usm clmem_usm_pool_allocate_on_queue_at(clmem_usm_pool *pool, size_t size,
-                                                               cl_command_queue queue, cl_int *errcode_ret,
-                                                               const char *file, int line);
+CLMEM__POOL_ALLOCATE_DECLS(usm_pool, clmem_pooled_usm)
 
 /** clmem_pooled_usm_release(&p): give the block back to its pool (nothing on any
     queue uses it any more) and empty the handle. CL_SUCCESS also for an empty
@@ -90,13 +82,6 @@ CLMEM_API cl_int clmem_pooled_usm_enqueue_release(clmem_pooled_usm *p, cl_comman
     buffer pool's (clmem_memory_pool_held_blocks ... _release: held blocks are freed,
     CLMEM_ERROR_IN_USE while blocks are active). */
 CLMEM__POOL_DECLS(usm_pool)
-
-#if defined(CLMEM_TRACK_ALLOCATIONS)
-#define clmem_usm_pool_allocate(pool, size, errcode_ret) \
-    CLMEM__TRACKED(clmem_usm_pool_allocate, pool, size, errcode_ret)
-#define clmem_usm_pool_allocate_on_queue(pool, size, queue, errcode_ret) \
-    CLMEM__TRACKED(clmem_usm_pool_allocate_on_queue, pool, size, queue, errcode_ret)
-#endif
 
 #ifdef __cplusplus
 }

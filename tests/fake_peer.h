@@ -34,9 +34,9 @@ static clmem_peer_buffer *fake_peer(clmem_test_context *t, size_t size, bool poo
     m->buffer.flags = CL_MEM_READ_WRITE;
     m->buffer.pool = m->rec;
     m->rec->object = pb;
-    pb->context = t->context;
+    pb->at.context = t->context;
     clRetainContext(t->context);
-    pb->home = t->device;
+    pb->at.home = t->device;
     pb->size = size;
     pb->fd = -1;
     pb->pooled = pooled;

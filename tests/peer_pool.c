@@ -68,7 +68,7 @@ static cl_int fake_make(void *user, size_t size, void **ptr, void **mem) {
 static const clmem__pool_backend fake_backend = {fake_make, clmem__peer_pool_free, NULL, NULL, false};
 
 static clmem_peer_pool *fake_pool(clmem_test_context *t) {
-    clmem__peer_pool_facts f;
+    clmem__peer_home f;
     clmem__pool *p;
     cl_int err;
     memset(&f, 0, sizeof f);

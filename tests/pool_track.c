@@ -90,8 +90,46 @@ static void test_svm_leak_report(clmem_test_context *t) {
     CLMEM_CHECK_CL(t, clFinish(t->queue));
 }
 
+/* every pool kind's allocate and allocate_on_queue are tracked (one list, pool.h) */
+#if !defined(clmem_memory_pool_allocate) || !defined(clmem_memory_pool_allocate_on_queue) || \
+    !defined(clmem_svm_pool_allocate) || !defined(clmem_svm_pool_allocate_on_queue) ||       \
+    !defined(clmem_usm_pool_allocate) || !defined(clmem_usm_pool_allocate_on_queue) ||       \
+    !defined(clmem_pinned_pool_allocate) || !defined(clmem_pinned_pool_allocate_on_queue) || \
+    !defined(clmem_peer_pool_allocate) || !defined(clmem_peer_pool_allocate_on_queue)
+#error "CLMEM_TRACK_ALLOCATIONS: an allocate call of a pool kind is not a tracking macro"
+#endif
+
+/* a kind declared after the list (pinned.h): both calls record their line */
+static void test_pinned_tracked(clmem_test_context *t) {
+    cl_int err;
+    clmem_pinned_pool *pool = clmem_pinned_pool_create(t->queue, 0, 4, &err);
+    clmem_pinned_allocation a, h;
+    clmem_pool_block_info info[2];
+    size_t n = 0;
+    int line_a, line_h;
+    CLMEM_CHECK_CL(t, err);
+    line_a = __LINE__ + 1;
+    a = clmem_pinned_pool_allocate(pool, 100, &err);
+    CLMEM_CHECK_CL(t, err);
+    line_h = __LINE__ + 1;
+    h = clmem_pinned_pool_allocate_on_queue(pool, 300, t->queue, &err);
+    CLMEM_CHECK_CL(t, err);
+    CLMEM_CHECK_CL(t, clmem_pinned_pool_active_blocks_info(pool, info, 2, &n));
+    CLMEM_CHECK_EQ(t, n, 2);
+    CLMEM_CHECK_EQ(t, info[0].size, 300); /* most recent first */
+    CLMEM_CHECK(t, info[0].file != NULL && strcmp(info[0].file, __FILE__) == 0);
+    CLMEM_CHECK_EQ(t, info[0].line, line_h);
+    CLMEM_CHECK_EQ(t, info[1].size, 100);
+    CLMEM_CHECK(t, info[1].file != NULL && strcmp(info[1].file, __FILE__) == 0);
+    CLMEM_CHECK_EQ(t, info[1].line, line_a);
+    CLMEM_CHECK_CL(t, clmem_pinned_allocation_release(&a));
+    CLMEM_CHECK_CL(t, clmem_pinned_allocation_release(&h));
+    CLMEM_CHECK_CL(t, clmem_pinned_pool_release(pool));
+}
+
 static const clmem_test_case cases[] = {
     {"leak_report", test_leak_report, false},
     {"svm_leak_report", test_svm_leak_report, false},
+    {"pinned_tracked", test_pinned_tracked, false},
 };
 int main(int argc, char **argv) { return clmem_test_main(cases, sizeof cases / sizeof cases[0], argc, argv); }
