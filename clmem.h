@@ -5255,10 +5255,14 @@ extern "C" {
    A copy of at least the stager's threshold goes in pieces of slot_size bytes
    through the slots: for a write, threads copy piece i into a slot while the DMA of
    piece i-1 runs; for a read, the DMA of the next pieces runs while threads copy
-   piece i out. Smaller copies, and every copy on a device where staging does not pay
-   (a CPU device such as PoCL's, or a device whose memory is the host's,
-   CL_DEVICE_HOST_UNIFIED_MEMORY), are enqueued directly on the queue: the threshold is
-   then "never" unless set (clmem_stager_set_threshold).
+   piece i out. The pieces that overlap nothing, a write's first and a read's last,
+   ramp: slot_size / 8, / 4, / 2 (those of at least 1 MiB), so a write's DMA starts
+   after an eighth of a slot is copied and a read ends an eighth of a slot's copy
+   after its last DMA (with 16 MiB slots a write begins 2, 4, 8, 16, 16 MiB). Smaller
+   copies, and every copy on a device where staging does not pay (a CPU device such as
+   PoCL's, or a device whose memory is the host's, CL_DEVICE_HOST_UNIFIED_MEMORY), are
+   enqueued directly on the queue: the threshold is then "never" unless set
+   (clmem_stager_set_threshold).
 
    How the default threshold was chosen: bench/pinned_bench measures raw pageable,
    raw pinned, clmem pinned and clmem staged side by side for 4 KiB..256 MiB in both
@@ -5302,7 +5306,14 @@ extern "C" {
    non-blocking staged copy one thread more that runs the non-blocking staged copies
    one after the other (no thread is started per copy); a blocking copy's calling
    thread is the last copier. They are the platform's threads (Win32, pthreads, or C11
-   <threads.h> with CLMEM_USE_C11_THREADS), alike on every platform.
+   <threads.h> with CLMEM_USE_C11_THREADS), alike on every platform. While a staged
+   copy runs, idle workers spin (with the processor's pause instruction, gcc and
+   clang) from one piece to the next instead of sleeping, so that each piece starts
+   with every thread awake, when the stager has at most half the processors online
+   (the default does); a stager with more threads lets them sleep between pieces, as
+   every stager does between copies. On a 16-core host with an H100 this took the
+   default stager from 27-33 to 34-37 GB/s writing 64 MiB and from 34-40 to 47-48
+   GB/s at 128 MiB (docs/benchmarks.md, "Pageable memory").
    --------------------------------------------------------------------------------- */
 
 /** Default slot size of a stager (bytes): one piece of a staged copy. */
@@ -5363,7 +5374,7 @@ typedef struct clmem_stager_stats {
                                           host range) */
     unsigned long long staged_bytes;
     unsigned long long direct_bytes;
-    unsigned long long pieces;         /* slot-sized pieces of the staged copies */
+    unsigned long long pieces;         /* pieces of the staged copies (slot-sized, and the ramp's) */
     unsigned long long running;        /* copies in progress now (a non-blocking staged one until its event
                                           completes; a direct one while its call runs) */
     size_t slot_size, slots, threads;  /* as made */
@@ -19352,7 +19363,11 @@ CLMEM__POOL_COMMON(pinned_pool)
 /* The stager's threads are base's (clmem__thread, clmem__cond: Win32, <threads.h> or
    pthreads). Idle copying threads spin a while (with a pause instruction where the
    compiler has one) before they sleep: waking a sleeping thread can cost as much as
-   copying a piece at GPU speeds. */
+   copying a piece at GPU speeds. While a staged copy runs they spin from one piece to
+   the next, however long the DMA takes in between (stager.h: "Threads"), when they
+   are at most half the processors online: more would take the cores that the
+   driver's and the program's own threads need (32 spinning threads on 16 cores
+   copied at 4 GB/s). */
 #if CLMEM__GNU
 #define CLMEM__STAGER_SPIN 2000
 #if defined(__x86_64__) || defined(__i386__)
@@ -19402,6 +19417,8 @@ struct clmem_stager {
     unsigned jnext, jparts;
     unsigned jleft;   /* parts not finished (atomic: spinning reads it) */
     unsigned jposted; /* jobs posted, and the stop (atomic: spinning reads it) */
+    unsigned hot;     /* a staged copy is running: idle threads spin until the next piece (atomic) */
+    bool spin_through; /* the threads spin through a copy (at most half the processors) */
     /* the runner: started at the first non-blocking staged copy, it runs those copies
        one after the other from a list (books) */
     clmem__thread runner;
@@ -19436,7 +19453,9 @@ static void clmem__stager_worker(void *arg) {
         if (!st->quit && st->jnext >= st->jparts) {
             unsigned seen = st->jposted, spins;
             clmem__unlock(&st->jlock);
-            for (spins = 0; spins < CLMEM__STAGER_SPIN && clmem__atomic_load_uint(&st->jposted) == seen; ++spins)
+            for (spins = 0; (spins < CLMEM__STAGER_SPIN || clmem__atomic_load_uint(&st->hot)) &&
+                            clmem__atomic_load_uint(&st->jposted) == seen;
+                 ++spins)
                 CLMEM__CPU_RELAX();
             clmem__lock(&st->jlock);
         }
@@ -19593,6 +19612,7 @@ CLMEM_API clmem_stager *clmem_stager_create(cl_command_queue queue, size_t slot_
     st->context = ctx;
     st->slot_size = slot_size;
     st->nthreads = threads;
+    st->spin_through = threads <= clmem__cpu_count() / 2u;
     st->threshold = pays ? CLMEM_STAGER_DEFAULT_THRESHOLD : CLMEM_STAGER_NEVER;
     st->own = clmem__stager_own_queue(fn, ctx, dev, &err);
     if (!st->own) {
@@ -19754,6 +19774,44 @@ static cl_int clmem__stager_place(clmem_stager *st, bool nonblocking, cl_event *
     return clmem__cl_fail(err, fn, call);
 }
 
+/* The pieces of a staged copy are slot-sized but for a ramp where the host's copy of a
+   piece overlaps no DMA: a write's first pieces (the DMA waits for the first one to be
+   copied in) and a read's last (the threads copy it out after the last DMA). The ramp
+   is S/8, S/4, S/2 (as many of these as are at least CLMEM__STAGER_RAMP_MIN), so the
+   pipeline starts, or ends, after an eighth of a slot's copy instead of a whole one:
+   with 16 MiB slots 2 MiB, about 25 microseconds of 16 threads' memcpy. Each next
+   piece is at most twice the one before: its copy takes about as long as the DMA of
+   the one before (host memcpy with many threads runs about 1.5x the DMA). */
+#define CLMEM__STAGER_RAMP_MIN ((size_t)1 << 20)
+
+/* where the first i pieces of a write end, with ramp steps r */
+static size_t clmem__stager_head_end(size_t S, unsigned r, size_t i) {
+    return i <= r ? (S >> r) * (((size_t)1 << i) - 1) : (S >> r) * (((size_t)1 << r) - 1) + (i - r) * S;
+}
+
+/* clmem__stager_plan(S, count, &r): how many pieces a staged copy of count bytes takes
+   with slots of S bytes; r the ramp steps */
+static size_t clmem__stager_plan(size_t S, size_t count, unsigned *r) {
+    size_t i, head;
+    *r = 0;
+    while (*r < 3 && (S >> (*r + 1)) >= CLMEM__STAGER_RAMP_MIN) ++*r;
+    for (i = 0; i < *r; ++i)
+        if (clmem__stager_head_end(S, *r, i + 1) >= count) return i + 1;
+    head = clmem__stager_head_end(S, *r, *r);
+    return *r + (count - head + S - 1) / S;
+}
+
+/* piece i of `pieces` of a staged copy of count bytes: a write ramps up at its start, a
+   read down at its end */
+static void clmem__stager_piece(size_t S, unsigned r, size_t count, size_t pieces, bool write, size_t i, size_t *pos,
+                                size_t *len) {
+    size_t j = write ? i : pieces - 1 - i, lo = clmem__stager_head_end(S, r, j),
+           hi = clmem__stager_head_end(S, r, j + 1);
+    if (hi > count) hi = count;
+    *pos = write ? lo : count - hi;
+    *len = hi - lo;
+}
+
 /* clmem__stager_pieces(st, buf, host, p, wait_for, n, start, &call): the staged copy
    of a plan, in its turn: the wait list is waited for on the host first (a failed
    event is reported, where PoCL would leave the pieces queued for ever); then, on the
@@ -19764,8 +19822,9 @@ static cl_int clmem__stager_place(clmem_stager *st, bool nonblocking, cl_event *
 static cl_int clmem__stager_pieces(clmem_stager *st, clmem_buffer buf, void *host, const clmem__host_plan *p,
                                    const cl_event *wait_for, cl_uint n, cl_event start, const char **call) {
     cl_event ev[CLMEM_STAGER_MAX_SLOTS];
-    size_t i, S = st->slot_size, count = p->count, offset = p->offset, pieces = (count + S - 1) / S;
-    unsigned K = st->nslots;
+    size_t i, pos, len, S = st->slot_size, count = p->count, offset = p->offset;
+    unsigned r, K = st->nslots;
+    size_t pieces = clmem__stager_plan(S, count, &r);
     cl_uint nstart = start ? 1u : 0u; /* only the first piece waits for start: the own queue is in order */
     cl_command_queue q = st->own;
     cl_int err = CL_SUCCESS;
@@ -19777,11 +19836,12 @@ static cl_int clmem__stager_pieces(clmem_stager *st, clmem_buffer buf, void *hos
     }
     memset(ev, 0, sizeof ev);
     clmem__map_note_use(buf.mem, p->fn);
+    if (st->spin_through) clmem__atomic_store_uint(&st->hot, 1u); /* until the last piece is copied */
     if (p->write) {
         const unsigned char *src = CLMEM__CAST(const unsigned char *, host);
         for (i = 0; i < pieces && err == CL_SUCCESS; ++i) {
             unsigned k = (unsigned)(i % K);
-            size_t pos = i * S, len = count - pos < S ? count - pos : S;
+            clmem__stager_piece(S, r, count, pieces, true, i, &pos, &len);
             if (ev[k]) { /* the slot's previous piece must be on the device */
                 err = clWaitForEvents(1, &ev[k]);
                 clReleaseEvent(ev[k]);
@@ -19802,7 +19862,7 @@ static cl_int clmem__stager_pieces(clmem_stager *st, clmem_buffer buf, void *hos
         unsigned char *dst = CLMEM__CAST(unsigned char *, host);
         size_t next = 0; /* the next piece to enqueue */
         for (; next < pieces && next < K && err == CL_SUCCESS; ++next) {
-            size_t pos = next * S, len = count - pos < S ? count - pos : S;
+            clmem__stager_piece(S, r, count, pieces, false, next, &pos, &len);
             err = clEnqueueReadBuffer(q, buf.mem, CL_FALSE, offset + pos, len, st->slot_ptr[next], nstart,
                                       nstart ? &start : NULL, &ev[next]);
             nstart = 0;
@@ -19810,7 +19870,7 @@ static cl_int clmem__stager_pieces(clmem_stager *st, clmem_buffer buf, void *hos
         if (err == CL_SUCCESS && (err = clFlush(q)) != CL_SUCCESS) *call = "clFlush";
         for (i = 0; i < pieces && err == CL_SUCCESS; ++i) {
             unsigned k = (unsigned)(i % K);
-            size_t pos = i * S, len = count - pos < S ? count - pos : S;
+            clmem__stager_piece(S, r, count, pieces, false, i, &pos, &len);
             err = clWaitForEvents(1, &ev[k]);
             clReleaseEvent(ev[k]);
             ev[k] = NULL;
@@ -19820,13 +19880,15 @@ static cl_int clmem__stager_pieces(clmem_stager *st, clmem_buffer buf, void *hos
             }
             clmem__stager_memcpy(st, dst + pos, st->slot_ptr[k], len);
             if (next < pieces) { /* the slot is free again: the next piece goes there */
-                size_t npos = next * S, nlen = count - npos < S ? count - npos : S;
+                size_t npos, nlen;
+                clmem__stager_piece(S, r, count, pieces, false, next, &npos, &nlen);
                 err = clEnqueueReadBuffer(q, buf.mem, CL_FALSE, offset + npos, nlen, st->slot_ptr[k], 0, NULL, &ev[k]);
                 if (err == CL_SUCCESS && (err = clFlush(q)) != CL_SUCCESS) *call = "clFlush";
                 ++next;
             }
         }
     }
+    clmem__atomic_store_uint(&st->hot, 0u);
     {
         cl_int derr = clmem__stager_drain(ev, K);
         if (err == CL_SUCCESS && derr != CL_SUCCESS) {

@@ -25,10 +25,14 @@ extern "C" {
    A copy of at least the stager's threshold goes in pieces of slot_size bytes
    through the slots: for a write, threads copy piece i into a slot while the DMA of
    piece i-1 runs; for a read, the DMA of the next pieces runs while threads copy
-   piece i out. Smaller copies, and every copy on a device where staging does not pay
-   (a CPU device such as PoCL's, or a device whose memory is the host's,
-   CL_DEVICE_HOST_UNIFIED_MEMORY), are enqueued directly on the queue: the threshold is
-   then "never" unless set (clmem_stager_set_threshold).
+   piece i out. The pieces that overlap nothing, a write's first and a read's last,
+   ramp: slot_size / 8, / 4, / 2 (those of at least 1 MiB), so a write's DMA starts
+   after an eighth of a slot is copied and a read ends an eighth of a slot's copy
+   after its last DMA (with 16 MiB slots a write begins 2, 4, 8, 16, 16 MiB). Smaller
+   copies, and every copy on a device where staging does not pay (a CPU device such as
+   PoCL's, or a device whose memory is the host's, CL_DEVICE_HOST_UNIFIED_MEMORY), are
+   enqueued directly on the queue: the threshold is then "never" unless set
+   (clmem_stager_set_threshold).
 
    How the default threshold was chosen: bench/pinned_bench measures raw pageable,
    raw pinned, clmem pinned and clmem staged side by side for 4 KiB..256 MiB in both
@@ -72,7 +76,15 @@ extern "C" {
    non-blocking staged copy one thread more that runs the non-blocking staged copies
    one after the other (no thread is started per copy); a blocking copy's calling
    thread is the last copier. They are the platform's threads (Win32, pthreads, or C11
-   <threads.h> with CLMEM_USE_C11_THREADS), alike on every platform.
+   <threads.h> with CLMEM_USE_C11_THREADS), alike on every platform. While a staged
+   copy runs, idle workers spin (with the processor's pause instruction, gcc and
+   clang) from one piece to the next instead of sleeping, so that each piece starts
+   with every thread awake, when the stager has at most half the processors online
+   (the default does); a stager with more threads lets them sleep between pieces, as
+   every stager does between copies. On a 16-core host with an H100 (8 threads, the
+   DMA alone at 55 GB/s) the default stager writes 64 MiB at 34-37 GB/s and 128 MiB
+   at 47-48, against 30-33 and 34-40 without the spinning and the ramp above
+   (docs/benchmarks.md, "Pageable memory").
    --------------------------------------------------------------------------------- */
 
 /** Default slot size of a stager (bytes): one piece of a staged copy. */
@@ -133,7 +145,7 @@ typedef struct clmem_stager_stats {
                                           host range) */
     unsigned long long staged_bytes;
     unsigned long long direct_bytes;
-    unsigned long long pieces;         /* slot-sized pieces of the staged copies */
+    unsigned long long pieces;         /* pieces of the staged copies (slot-sized, and the ramp's) */
     unsigned long long running;        /* copies in progress now (a non-blocking staged one until its event
                                           completes; a direct one while its call runs) */
     size_t slot_size, slots, threads;  /* as made */

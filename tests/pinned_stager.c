@@ -93,6 +93,36 @@ out:
     CLMEM_CHECK_CL(t, clmem_stager_release(st));
 }
 
+/* slots of 8 MiB: a write's first pieces, a read's last, ramp 1, 2, 4 MiB (stager.h), so
+   a copy takes more pieces than it has slots' worth; every byte lands, at every size
+   around the ramp's edges */
+static void test_staged_ramp(clmem_test_context *t) {
+    const size_t M = (size_t)1 << 20, S = 8 * M;
+    /* bytes, and the pieces each way: 1 MiB -> 1; 1 MiB + 1 -> 2 (1 + 1 byte); 3 MiB ->
+       2; 7 MiB -> 3; 7 MiB + 1 -> 4; 15 MiB -> 4; 16 MiB + 5 -> 5 (1, 2, 4, 8, 1 MiB + 5) */
+    static const size_t mib[][2] = {{1, 0}, {1, 1}, {3, 0}, {7, 0}, {7, 1}, {15, 0}, {16, 5}};
+    static const unsigned long long want[] = {1, 2, 2, 3, 4, 4, 5};
+    cl_int err;
+    clmem_stager *st = clmem_stager_create(t->queue, S, 2, 2, &err);
+    clmem_buffer b = clmem_buffer_create(t->context, 0, 16 * M + 64, NULL, &err);
+    clmem_stager_stats s0, s1;
+    size_t i;
+    CLMEM_CHECK_CL(t, err);
+    if (!st || !b.mem) goto out;
+    CLMEM_CHECK_CL(t, clmem_stager_set_threshold(st, 0));
+    for (i = 0; i < sizeof want / sizeof want[0]; ++i) {
+        size_t n = mib[i][0] * M + mib[i][1];
+        CLMEM_CHECK_CL(t, clmem_stager_get_stats(st, &s0));
+        round_trip(t, st, b, 7, n, 64 - 7 - (i & 1), 40u + (unsigned)i);
+        CLMEM_CHECK_CL(t, clmem_stager_get_stats(st, &s1));
+        CLMEM_CHECK_EQ(t, s1.staged_copies - s0.staged_copies, 2);
+        CLMEM_CHECK_EQ(t, s1.pieces - s0.pieces, 2 * want[i]);
+    }
+out:
+    clmem_buffer_release(&b);
+    CLMEM_CHECK_CL(t, clmem_stager_release(st));
+}
+
 /* the default: no staging on a CPU device; below the threshold the direct call */
 static void test_threshold_and_direct(clmem_test_context *t) {
     cl_int err;
@@ -388,6 +418,7 @@ out:
 static const clmem_test_case cases[] = {
     {"staged_exact", test_staged_exact, false},
     {"staged_threads", test_staged_threads, false},
+    {"staged_ramp", test_staged_ramp, false},
     {"threshold_and_direct", test_threshold_and_direct, false},
     {"registered_direct", test_registered_direct, false},
     {"sub_buffer", test_sub_buffer, false},
