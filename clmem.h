@@ -5311,9 +5311,10 @@ extern "C" {
    clang) from one piece to the next instead of sleeping, so that each piece starts
    with every thread awake, when the stager has at most half the processors online
    (the default does); a stager with more threads lets them sleep between pieces, as
-   every stager does between copies. On a 16-core host with an H100 this took the
-   default stager from 27-33 to 34-37 GB/s writing 64 MiB and from 34-40 to 47-48
-   GB/s at 128 MiB (docs/benchmarks.md, "Pageable memory").
+   every stager does between copies. On a 16-core host with an H100 (8 threads, the
+   DMA alone at 55 GB/s) the default stager writes 64 MiB at 34-37 GB/s and 128 MiB
+   at 47-48, against 30-33 and 34-40 without the spinning and the ramp above
+   (docs/benchmarks.md, "Pageable memory").
    --------------------------------------------------------------------------------- */
 
 /** Default slot size of a stager (bytes): one piece of a staged copy. */
