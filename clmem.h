@@ -520,7 +520,7 @@
 
 #define CLMEM_VERSION_MAJOR 0
 #define CLMEM_VERSION_MINOR 4
-#define CLMEM_VERSION_PATCH 0
+#define CLMEM_VERSION_PATCH 1
 /** The version of this header as one number, MAJOR * 10000 + MINOR * 100 + PATCH
     (0.2.0 is 200; 1.2.3 would be 10203), for #if comparisons. 0.1.0 (100) had
     another API (CHANGELOG.md lists the changes), so code for both writes:
