@@ -7,13 +7,18 @@
 /* The stager's threads are base's (clmem__thread, clmem__cond: Win32, <threads.h> or
    pthreads). Idle copying threads spin a while (with a pause instruction where the
    compiler has one) before they sleep: waking a sleeping thread can cost as much as
-   copying a piece at GPU speeds. While a staged copy runs they spin from one piece to
-   the next, however long the DMA takes in between (stager.h: "Threads"), when they
-   are at most half the processors online: more would take the cores that the
-   driver's and the program's own threads need (32 spinning threads on 16 cores
+   copying a piece at GPU speeds. While a staged copy runs they spin a hundred times
+   longer (CLMEM__STAGER_HOT_SPIN), from one piece to the next (stager.h: "Threads"),
+   when they are at most half the processors online: more would take the cores that
+   the driver's and the program's own threads need (32 spinning threads on 16 cores
    copied at 4 GB/s). */
 #if CLMEM__GNU
 #define CLMEM__STAGER_SPIN 2000
+/* while a staged copy runs: 0.5 to 11 ms by the cost of a pause on x86 processors
+   (10 to 140 cycles), where a piece's DMA takes 0.3 ms (16 MiB at 55 GB/s); bounded, so
+   that a copy queued behind a long kernel does not keep its threads spinning for the
+   kernel's time */
+#define CLMEM__STAGER_HOT_SPIN 200000u
 #if defined(__x86_64__) || defined(__i386__)
 #define CLMEM__CPU_RELAX() __builtin_ia32_pause()
 #elif defined(__aarch64__)
@@ -97,7 +102,8 @@ static void clmem__stager_worker(void *arg) {
         if (!st->quit && st->jnext >= st->jparts) {
             unsigned seen = st->jposted, spins;
             clmem__unlock(&st->jlock);
-            for (spins = 0; (spins < CLMEM__STAGER_SPIN || clmem__atomic_load_uint(&st->hot)) &&
+            for (spins = 0; (spins < CLMEM__STAGER_SPIN ||
+                             (spins < CLMEM__STAGER_HOT_SPIN && clmem__atomic_load_uint(&st->hot))) &&
                             clmem__atomic_load_uint(&st->jposted) == seen;
                  ++spins)
                 CLMEM__CPU_RELAX();

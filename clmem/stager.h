@@ -78,7 +78,8 @@ extern "C" {
    thread is the last copier. They are the platform's threads (Win32, pthreads, or C11
    <threads.h> with CLMEM_USE_C11_THREADS), alike on every platform. While a staged
    copy runs, idle workers spin (with the processor's pause instruction, gcc and
-   clang) from one piece to the next instead of sleeping, so that each piece starts
+   clang; a few milliseconds at most, so that a copy queued behind long work lets
+   them sleep) from one piece to the next instead of sleeping, so that each piece starts
    with every thread awake, when the stager has at most half the processors online
    (the default does); a stager with more threads lets them sleep between pieces, as
    every stager does between copies. On a 16-core host with an H100 (8 threads, the
