@@ -25,6 +25,28 @@ static void watch(cl_mem m, watched *w) {
     clRetainMemObject(m);
     clSetMemObjectDestructorCallback(m, on_end, w);
 }
+// Whether the driver calls destructor callbacks at all: Wine's OpenCL.dll, which passes
+// calls on to the host's driver, never calls them (the probe's object ended unseen).
+static bool callbacks_come(clmem_test_context *t) {
+    static watched probe; // static: a callback later than the wait finds it alive
+    cl_int err;
+    cl_mem m = clCreateBuffer(t->context, CL_MEM_READ_WRITE, 16, NULL, &err);
+    if (err != CL_SUCCESS) return false;
+    probe.ends = 0;
+    if (clSetMemObjectDestructorCallback(m, on_end, &probe) != CL_SUCCESS) {
+        clReleaseMemObject(m);
+        return false;
+    }
+    clReleaseMemObject(m);
+    for (int i = 0; i < 2000 && probe.ends == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    return probe.ends == 1;
+}
+static bool skip_unless_callbacks_come(clmem_test_context *t) {
+    if (callbacks_come(t)) return false;
+    clmem_test_skip(t, "the driver calls no destructor callback of a memory object (clSetMemObjectDestructorCallback), "
+                       "by which this case sees the owner's releases");
+    return true;
+}
 // the test's own reference goes: true when the object then ends, once (the callback
 // may come from another thread: waited for up to 2 s)
 static bool ends_with_ours(clmem_test_context *t, cl_mem m, watched *w) {
@@ -35,6 +57,7 @@ static bool ends_with_ours(clmem_test_context *t, cl_mem m, watched *w) {
 }
 
 static void test_unique(clmem_test_context *t) {
+    if (skip_unless_callbacks_come(t)) return;
     cl_int err;
     clmem::unique<clmem_buffer> empty;
     CLMEM_CHECK(t, !empty && empty->mem == NULL);
@@ -79,6 +102,7 @@ static void test_unique(clmem_test_context *t) {
 
 // u = handle: the old handle is released, the new one owned; u = u.get() keeps it.
 static void test_unique_assign(clmem_test_context *t) {
+    if (skip_unless_callbacks_come(t)) return;
     cl_int err;
     clmem_buffer first = clmem_buffer_create(t->context, 0, 64, NULL, &err);
     CLMEM_CHECK_CL(t, err);
