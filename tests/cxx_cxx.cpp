@@ -20,6 +20,12 @@ struct watched {
     std::atomic<int> ends;
 };
 static void CL_CALLBACK on_end(cl_mem, void *w) { ++static_cast<watched *>(w)->ends; }
+// true when w saw its object end once (the callback may come from another thread:
+// waited for up to 2 s)
+static bool ended_once(watched *w) {
+    for (int i = 0; i < 2000 && w->ends == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    return w->ends == 1;
+}
 static void watch(cl_mem m, watched *w) {
     w->ends = 0;
     clRetainMemObject(m);
@@ -38,8 +44,7 @@ static bool callbacks_come(clmem_test_context *t) {
         return false;
     }
     clReleaseMemObject(m);
-    for (int i = 0; i < 2000 && probe.ends == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    return probe.ends == 1;
+    return ended_once(&probe);
 }
 static bool skip_unless_callbacks_come(clmem_test_context *t) {
     if (callbacks_come(t)) return false;
@@ -47,13 +52,11 @@ static bool skip_unless_callbacks_come(clmem_test_context *t) {
                        "by which this case sees the owner's releases");
     return true;
 }
-// the test's own reference goes: true when the object then ends, once (the callback
-// may come from another thread: waited for up to 2 s)
+// the test's own reference goes: true when the object then ends, once
 static bool ends_with_ours(clmem_test_context *t, cl_mem m, watched *w) {
     if (w->ends != 0 || clReleaseMemObject(m) != CL_SUCCESS) return false;
     clFinish(t->queue);
-    for (int i = 0; i < 2000 && w->ends == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    return w->ends == 1;
+    return ended_once(w);
 }
 
 static void test_unique(clmem_test_context *t) {
